@@ -14,6 +14,7 @@ import re
 import shlex
 
 from spec_debug.session.shell import segments, split_words, ssh_words
+from spec_debug.session.shell_words import shell_scripts
 
 _EDITORS = frozenset({"vi", "vim", "nvim", "view", "nano", "pico", "emacs", "micro", "joe", "mcedit"})
 _FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", "iftop", "iotop", "mc"})
@@ -55,6 +56,11 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
             return "an interactive login (ssh with no command)"  # a shell log's `ssh gpu01`, typed
         if prog in _FULL_SCREEN or (prog == "nvitop" and not {"-1", "--once"} & set(argv)):
             return f"a full-screen monitor ({prog})"
+    # a script a shell reads from a heredoc (`sudo bash <<'EOF'` + `vim /etc/x`) runs its own
+    # commands: an editor in it waits for keys as one typed does
+    for script in shell_scripts(text) if "<<" in text else ():
+        if why := interactive(script, container=container):
+            return why
     return None
 
 

@@ -35,3 +35,15 @@ def test_a_body_no_shell_runs_changes_nothing(command):
 
 def test_the_scripts_of_two_heredocs_on_a_line():
     assert shell_scripts("bash <<A; cat <<B\nkill 1\nA\nrm x\nB\n") == ["kill 1\n"]
+
+
+@pytest.mark.parametrize("command, why", [
+    ("ssh gpu01 sudo bash <<'EOF'\nvim /etc/sglang.env\nEOF", "an editor (vim)"),
+    ("ssh gpu01 sudo bash <<'EOF'\nnvtop\nEOF", "a full-screen monitor (nvtop)"),
+    ("ssh gpu01 sudo bash <<'EOF'\nnvidia-smi\nEOF", None),
+])
+def test_a_shell_s_heredoc_script_that_needs_a_terminal(command, why):
+    from spec_debug.session.unattended import interactive
+
+    target = parse_target(command)
+    assert interactive(target.inner, host=target.host) == why  # was None: distill kept the step
