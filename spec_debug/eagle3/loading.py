@@ -8,6 +8,7 @@ missing embed_tokens and shares the target's).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -217,6 +218,23 @@ def _verifier_hint(cfg) -> str | None:
 # (read apart), speculators' verifier copies (`_keys_to_ignore_on_save` in its Eagle3 model,
 # kept by older exports) and HF's old rotary buffers.
 _NOT_WEIGHTS = ("d2t", "t2d", "verifier_lm_head.weight", "verifier_norm.weight")
+
+
+def _no_architectures_note(cfg) -> str | None:
+    """An EAGLE-format draft config without `architectures` (a hand-written export, a config
+    rebuilt from a dict). vLLM names the draft's class from it (transformers_utils/configs/
+    eagle.py EAGLEConfig: `for arch in self.model.architectures`, None when the key is
+    absent) and stops at startup; SGLang also picks the draft's class by it. speculators'
+    configs name the class by speculators_model_type, so only the EAGLE format needs it."""
+    architectures = cfg.raw.get("architectures")
+    if cfg.format != "eagle" or (isinstance(architectures, list) and architectures):
+        return None
+    written = "has no architectures" if architectures is None else (
+        f"has architectures {json.dumps(architectures)}")
+    return (f"the draft's config.json {written}: scored here, but vLLM builds the draft's "
+            "class name from it and fails to start ('NoneType' object is not iterable), and "
+            "SGLang picks the draft's model class by it; add \"architectures\": "
+            "[\"LlamaForCausalLMEagle3\"] (what SpecForge writes)")
 
 
 def _unused_tensors(checkpoint: DraftCheckpoint, used: set[str]) -> list[str]:
@@ -720,6 +738,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     "draft was trained as one" if qk_norms and cfg.model_type == "qwen3"
                                     else _missing_head_hint(cfg) if missing == ["lm_head.weight"] else None))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
+    notes += [note for note in (_no_architectures_note(cfg),) if note]
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
         _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None)
