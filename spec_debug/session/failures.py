@@ -289,7 +289,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("interrupted", None, output[:200].strip())]
     cause = _stated_cause(output, failed)
     if cause is not None:
-        return [cause]
+        # a watchdog's "CUDA error: device-side assert triggered" with no traceback: the
+        # kernel's assertion, printed before or after it, says which (as for a traceback's)
+        return [_with_kernel_assert(cause, output) if "Assertion `" in output else cause]
     if '"' in output and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
     if not failed:
