@@ -185,7 +185,9 @@ def _has_tps(text: str) -> bool:
 # ("50-55 tok/s", "50–55") reads as its middle (_RANGE_START is the number before the dash).
 # Markdown around the number alone ("**54.8** tok/s", "`26184.05`tok/s": vllm-project/vllm#26179)
 # is read through.
-_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*$")
+# "2.9k tok/s", "~1.2K tokens/s": a thousand said with its letter (was no reading).
+_NUMBER_BEFORE = re.compile(r"(?<![\w.])(?<!\d,)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<k>[kK])?"
+                            r"(?:\*{1,2}|`)?\s*$")
 # "I get between 18 and 20 t/s" (theroyallab/tabbyAPI#166): a range in words, read as its middle too.
 _BEFORE_SPREAD = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)\s*$")
 _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
@@ -1244,7 +1246,9 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             continue
         start, end = m.start("value"), unit.end()
         value = float(m.group("value").replace(",", ""))
-        if text[start - 1:start] in ("-", "\u2013", "~") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
+        if m.group("k"):
+            value = round(value * 1000, 3)
+        elif text[start - 1:start] in ("-", "\u2013", "~") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
