@@ -43,3 +43,10 @@ def test_one_quoted_sdk_line_in_a_note_is_still_a_text_log(tmp_path):
     path.write_text("The SDK printed:\n\n" + LOG.splitlines()[2] + "\n\nand then hung.\n")
     (session,) = analyze_path(path).to_json()["sessions"]
     assert session["events"] >= 1 and session["broken_json"] == 0
+
+
+def test_an_assistant_message_with_an_api_error_is_an_error(tmp_path):
+    path = tmp_path / "agent_run.log"
+    path.write_text(LOG.splitlines()[1] + "\n" + "AssistantMessage(content=[TextBlock(text='API Error: Rate limit "
+                    "reached')], model='<synthetic>', parent_tool_use_id=None, error='rate_limit')\n")
+    assert [e["kind"] for e in analyze_path(path).to_json()["errors"]] == ["agent_error"]

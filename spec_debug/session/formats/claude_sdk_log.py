@@ -104,6 +104,10 @@ def _as_stream_json(call: _Call) -> dict:
         if isinstance(call.get("model"), str):
             message["model"] = call["model"]
         rest = {k: v for k, v in call.items() if k not in ("content", "model")}
+        if kind == "assistant" and isinstance(call.get("error"), str) and call["error"]:
+            # AssistantMessage.error ('rate_limit', 'server_error', 'authentication_failed'...): the
+            # reply the CLI wrote in the model's place when the request failed, its isApiErrorMessage line
+            rest["isApiErrorMessage"] = True
         return {**rest, "type": kind, "message": message}
     return {**call, "type": kind}
 
