@@ -50,3 +50,12 @@ def test_an_assistant_message_with_an_api_error_is_an_error(tmp_path):
     path.write_text(LOG.splitlines()[1] + "\n" + "AssistantMessage(content=[TextBlock(text='API Error: Rate limit "
                     "reached')], model='<synthetic>', parent_tool_use_id=None, error='rate_limit')\n")
     assert [e["kind"] for e in analyze_path(path).to_json()["errors"]] == ["agent_error"]
+
+
+def test_messages_logged_by_python_logging_are_read(tmp_path):
+    path = tmp_path / "agent.log"
+    lines = [line for line in LOG.splitlines() if line.startswith("[") and "cut by a crash" not in line]
+    path.write_text("".join("2026-01-31 19:31:00,138 INFO agent: " + line.split("] ", 1)[1] + "\n" for line in lines))
+    doc = analyze_path(path).to_json()
+    assert doc["sessions"][0]["first_timestamp"] == "2026-01-31T19:31:00.138"
+    assert [c["command"] for c in doc["commands"]] == ["nvidia-smi", "ls /dev/nvidia*"]

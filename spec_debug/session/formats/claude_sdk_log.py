@@ -31,9 +31,12 @@ MESSAGES = {"AssistantMessage": "assistant", "UserMessage": "user", "SystemMessa
 """The SDK's message classes and the stream-json ``type`` each one is."""
 _BLOCKS = {"TextBlock": "text", "ThinkingBlock": "thinking", "ToolUseBlock": "tool_use",
            "ToolResultBlock": "tool_result", "ServerToolUseBlock": "server_tool_use"}
-_LINE = re.compile(r"^(?:\[(?P<ts>[^\]]{8,40})\]\s*)?(?P<name>[A-Z][A-Za-z]+Message|StreamEvent)\(")
-"""A message line: the class name at its start, after an optional ``[timestamp]``."""
-_SNIFF = re.compile(r"^(?:\[[^\]]{8,40}\]\s*)?(?:AssistantMessage\(content=|UserMessage\(content=|"
+_PREFIX = r"(?:\[(?P<ts>[^\]]{8,40})\]\s*|(?P<logged>\d{4}-\d\d-\d\d[T ][\d:.,]{8,15}\S*)[^\n(]{0,80}?[\s\]:]\s*)?"
+"""What may come before the message: ``[timestamp] `` (the script's own stamp), or a logging line's
+head (``2026-01-31 19:31:00,138 INFO agent: ``, Python's ``logging`` with ``%(asctime)s`` first)."""
+_LINE = re.compile(r"^" + _PREFIX + r"(?P<name>[A-Z][A-Za-z]+Message|StreamEvent)\(")
+"""A message line: the class name at its start, after an optional prefix."""
+_SNIFF = re.compile(r"^" + _PREFIX + r"(?:AssistantMessage\(content=|UserMessage\(content=|"
                     r"SystemMessage\(subtype=|ResultMessage\(subtype=)")
 
 
@@ -58,10 +61,17 @@ def _records(lines: Iterator[tuple[int, str, str | None]], stats: ReadStats) -> 
         if record is None:
             stats.broken_json += 1
             continue
-        if found.group("ts"):
-            record.setdefault("timestamp", found.group("ts"))
+        stamp = found.group("ts") or _iso(found.group("logged"))
+        if stamp:
+            record.setdefault("timestamp", stamp)
         yield index, lineno, record
         index += 1
+
+
+def _iso(logged: str | None) -> str | None:
+    """``2026-01-31 19:31:00,138`` (logging's asctime: local time, milliseconds after a comma) as
+    ``2026-01-31T19:31:00.138``."""
+    return logged.replace(" ", "T", 1).replace(",", ".", 1) if logged else None
 
 
 def _record(text: str) -> dict | None:
