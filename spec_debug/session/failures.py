@@ -507,6 +507,14 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
 # (grep -n/-rn, rg -n; "path-N-" for a context line). Its words are code or prose about an
 # error, not one that happened.
 _SOURCE_HIT = re.compile(r"[^\s:]+\.(?:py|pyi|pyx|cu|cuh|cc|cpp|cxx|c|h|hpp|rs|go|md|rst)([:-])\d+\1")
+# A source listing's line (`sed -n 590,620p eagle_worker.py`, `cat`) that names an error in a
+# comment ("        # torch.OutOfMemoryError: CUDA out of memory. is handled by the scheduler")
+# or in the string a raise or a log call is given ('raise RuntimeError("CUDA error: ...")',
+# 'logger.error(f"CUDA error: an illegal memory access ... {e}")'): code about an error, not one
+# that happened. A logged exception's repr ("EngineCore failed: RuntimeError('CUDA error: ...')")
+# has neither a raise nor a call before its quote.
+_CODE_LINE = re.compile(r"[ \t]*(?:(?:#|//)[ \t]|(?:raise[ \t]+[\w.]+|[\w.]*(?:log(?:ger)?|logging|print|warnings)"
+                        r"(?:\.\w+)?)\((?:[rbfuRBFU]{1,2})?[\"'])")
 
 
 def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None:
@@ -518,7 +526,8 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
         if m is None or failed:
             return m
         line_start = output.rfind("\n", 0, m.start()) + 1
-        if not _SOURCE_HIT.match(output, line_start) and not _SEARCH_COMMAND.match(output, line_start):
+        if not _SOURCE_HIT.match(output, line_start) and not _SEARCH_COMMAND.match(output, line_start) \
+                and not _CODE_LINE.match(output, line_start):
             return m
         nl = output.find("\n", m.end())
         if nl < 0:
