@@ -15,6 +15,7 @@ comparison fail on every host: float >= str).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -121,8 +122,11 @@ def check_text_numbers(playbook: Playbook, document: PositionedDocument, source:
     status_words.number_facts of the playbook's steps, which the loader has worked out already."""
     meant = {name: number_meant(value) for name, value in playbook.vars.items() if isinstance(value, str)}
     meant = {name: number for name, number in meant.items() if number is not None}
+    # 1e-400 was "write it as 0"; 1e400 loads as the text it is, compared at run time (SD003), as
+    # tests/core/test_hardening26_reviewcore_huge_exponent.py pins
     past = {name: what for name, value in playbook.vars.items()
-            if isinstance(value, str) and _EXPONENT_TEXT.match(value.strip()) and (what := past_float_range(value.strip()))}
+            if isinstance(value, str) and _EXPONENT_TEXT.match(value.strip()) and (what := past_float_range(value.strip()))
+            and float(value) == 0}
     if not meant and not past:
         return
     for step in playbook.steps:
@@ -177,9 +181,13 @@ def number_meant(text: str) -> str | None:
     value = float(text)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
-    mantissa, exponent = f"{value:e}".split("e")  # 2e-5 -> '2.000000', '-05' -> 2.0e-5
-    mantissa = mantissa.rstrip("0")
-    return f"{mantissa}{'0' if mantissa.endswith('.') else ''}e{exponent[0]}{int(exponent[1:])}"
+    # The fewest digits that read back as the same float: `{:e}` keeps six after the point, and
+    # 1.23456789e-5 was told to be written 1.234568e-5, another number.
+    places = next(p for p in range(17) if float(f"{value:.{p}e}") == value)
+    mantissa, exponent = f"{value:.{places}e}".split("e")  # 2e-5 -> '2', '-05' -> 2.0e-5
+    if "." not in mantissa:
+        mantissa += ".0"  # YAML 1.1 reads an exponent as a float's only after a '.' (yaml.org/type/float.html)
+    return f"{mantissa}e{exponent[0]}{int(exponent[1:])}"
 
 
 def literal_past_float_range(text: str, *, expression: bool) -> tuple[str, str] | None:
@@ -241,7 +249,7 @@ def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | 
         return UsageError(  # 1e400, 1e-400: past what a float holds, so no number to name
             f"--var {name}={value}: {name} is a number in the playbook (default {default}), and {value.strip()} "
             f"is {past_float_range(value.strip()) or 'no number its checks can compare'}",
-            hint=f"write a number between 1e-300 and 1e300 (or 0): --var {name}={default}")
+            hint=f"write a {'smaller' if math.isinf(float(value)) else 'larger'} number: --var {name}={default}")
     written = _NUMBER_WITH_UNIT.fullmatch(value)
     if written is None:
         return None
