@@ -125,7 +125,9 @@ def _expand_bracket(body: str, pattern: str) -> list[str]:
 
 
 def split_host_list(text: str) -> list[str]:
-    """Split `a,b[1-3,7],c` on the commas outside brackets."""
+    """Split `a,b[1-3,7],c` on the commas and white space outside brackets: `--host
+    "$(scontrol show hostnames)"` (Slurm prints one name a line) and `--host "$HOSTS"` with
+    HOSTS="gpu01 gpu02" name several hosts, as no host name holds a space."""
     items: list[str] = []
     depth = 0
     current = ""
@@ -134,13 +136,32 @@ def split_host_list(text: str) -> list[str]:
             depth += 1
         elif char == "]":
             depth -= 1
-        if char == "," and depth == 0:
+        if (char == "," or char.isspace()) and depth == 0:
             items.append(current)
             current = ""
         else:
             current += char
     items.append(current)
     return [item.strip() for item in items if item.strip()]
+
+
+_HOST_SEPARATOR = re.compile(r"[,\s]")
+_SPACE = re.compile(r"\s")
+
+
+def _host_list(value: str) -> list[str]:
+    """The hosts of one --host value; a pasted ssh command line (`ssh -p 2222 alice@gpu01`) is
+    refused whole: split, its `-p` and `2222` were hosts (2222 is an IPv4 address to inet_aton)."""
+    names = split_host_list(value)
+    if not _SPACE.search(value.strip()):
+        return names
+    option = next((n for n in names if n.startswith("-")), None)
+    if option is not None or names[:1] == ["ssh"]:
+        raise UsageError(f"--host {value!r} is an ssh command line, not host names"
+                         + (f" ({option!r} is an ssh option)" if option else ""),
+                         hint="write the host as USER@HOST:PORT (alice@gpu01:2222), other options as a Host "
+                              "entry in ~/.ssh/config (or -F FILE); several hosts: --host gpu01,gpu02")
+    return names
 
 
 def _adhoc_spec(name: str) -> HostSpec:
@@ -171,7 +192,7 @@ def resolve_hosts(
     for host in hosts:
         # `--host gpu01,gpu02` (pdsh -w, Ansible's `-i a,b,`): no host name holds a comma, and
         # taken whole it was "cannot resolve host name 'gpu01,gpu02'".
-        names += split_host_list(host) if "," in host else [host]
+        names += _host_list(host) if _HOST_SEPARATOR.search(host.strip()) else [host]
     for pattern in host_patterns:
         for item in split_host_list(pattern):
             names += expand_host_pattern(item)
