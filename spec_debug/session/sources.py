@@ -36,7 +36,7 @@ from spec_debug.session.formats.compressed import (
 from spec_debug.session.format_names import INPUT_FORMATS, input_format_name  # noqa: F401 (re-exported)
 from spec_debug.session.reader import array_objects, pretty_objects
 
-_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast", ".traj")
+_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast", ".sse", ".traj")
 _EXPECTED_FILES = ("expected session files named " + ", ".join(f"*{s}" for s in _SESSION_SUFFIXES[:-1])
                    + f" or *{_SESSION_SUFFIXES[-1]}, also compressed (" + ", ".join(COMPRESSED_SUFFIXES)
                    + "), or an OpenHands conversation folder")

@@ -80,3 +80,9 @@ def test_a_chat_completions_stream_is_not_taken_for_one(tmp_path):
     path.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
     (session,) = analyze_path(path).to_json()["sessions"]
     assert session["format"] == "text"
+
+
+def test_a_folder_scan_reads_a_saved_sse_file(tmp_path):
+    (tmp_path / "run.sse").write_text(_sse(EVENTS))
+    (session,) = analyze_path(tmp_path).to_json()["sessions"]
+    assert (session["id"], session["format"]) == ("run", "openai")
