@@ -13,7 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from spec_debug.probes.drafter_eval import whole_number
-from spec_debug.probes.hostfiles import config_and_problem, read_config, resolve_model_dir
+from spec_debug.probes.hostfiles import config_and_problem, folder_with_damaged_config, read_config, resolve_model_dir
 
 
 def _num_layers(target_cfg: dict, where: Path) -> tuple[int | None, str | None]:
@@ -45,7 +45,9 @@ def run(args: dict) -> dict:
     engine = (args.get("engine") or "").lower() or None
     version = args.get("engine_version") or None
     draft_cfg = read_config(draft) if draft else None
-    target_cfg, target_problem = config_and_problem(target) if target else (None, None)
+    # a folder whose config.json is a dangling link or a directory is named, not passed by
+    config_dir = target or folder_with_damaged_config(args.get("target_model"))
+    target_cfg, target_problem = config_and_problem(config_dir) if config_dir else (None, None)
     arch = None
     if target_problem:
         # the folder is there but its config.json is not usable: said, not skipped silently

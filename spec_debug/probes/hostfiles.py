@@ -100,26 +100,70 @@ def read_config(directory: Path, name: str = "config.json") -> dict[str, Any] | 
 def config_and_problem(directory: Path, name: str = "config.json") -> tuple[dict[str, Any] | None, str | None]:
     """The JSON object in directory/name, else None and why when the file is there but cannot
     be used: a hand-edited config with a trailing comma or a comment (transformers refuses it
-    too: "is not a valid JSON file"), a truncated copy, another user's file. No file: (None, None)."""
+    too: "is not a valid JSON file"), a truncated or empty copy, a link to a file that is gone,
+    another user's file. No file: (None, None)."""
     path = directory / name
     try:
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            return None, f"{path}: larger than {MAX_CONFIG_BYTES} bytes, not a model config"
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            return None, f"{path}: larger than {MAX_CONFIG_BYTES} bytes, not read"
+        if size == 0 and path.is_file():
+            return None, (f"{path}: empty (0 bytes), a copy or download cut short; the engine "
+                          "refuses it too: copy the model's config.json again")
         data = json.loads(path.read_bytes().decode("utf-8"))
     except FileNotFoundError:
-        return None, None
+        return None, _dangling(path)
+    except IsADirectoryError:
+        return None, f"{path}: a directory, not a file; the engine reads no config there: put the model's config.json in its place"
     except OSError as exc:
         return None, f"{path}: cannot be read ({exc.strerror or exc})"
     except UnicodeDecodeError as exc:
         return None, f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})"
+    except RecursionError:  # json's decoder recurses per nesting level: no config nests that deep
+        return None, f"{path}: JSON nested too deeply to read, not a model config"
     except ValueError as exc:
-        where = f"line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "?"
-        why = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-        return None, (f"{path}: not valid JSON ({why}, {where}); the engine refuses it too: fix that "
-                      "line (a trailing comma or a comment is the usual cause)")
+        return None, _not_json(path, exc)
     if not isinstance(data, dict):
         return None, f"{path}: holds a JSON {type(data).__name__}, not the object of a model config"
     return data, None
+
+
+def _dangling(path: Path) -> str | None:
+    """No config there (None), or a link to a file that is gone: a model folder copied without
+    the Hub cache's blobs/ its snapshot links point into (huggingface_hub stores each file
+    once in blobs/ and links it from snapshots/REV/), which the engine cannot open either."""
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return None
+    return f"{path}: a link to {target}, which is not there; copy the model folder with the files its links name (cp -L, rsync -L)"
+
+
+def _not_json(path: Path, exc: ValueError) -> str:
+    """The JSON error with its line and its usual cause: a byte-order mark a Windows editor
+    wrote (json refuses it: 'Unexpected UTF-8 BOM', and so does transformers, which reads
+    config.json as utf-8 text), else a hand edit's trailing comma or comment."""
+    if not isinstance(exc, json.JSONDecodeError):
+        return f"{path}: not valid JSON ({exc})"
+    where = f"{exc.msg}, line {exc.lineno} column {exc.colno}"
+    if "BOM" in exc.msg:
+        return f"{path}: not valid JSON ({where}); the engine refuses it too: save it as UTF-8 without the byte-order mark"
+    return (f"{path}: not valid JSON ({where}); the engine refuses it too: fix that "
+            "line (a trailing comma or a comment is the usual cause)")
+
+
+def folder_with_damaged_config(name: str | None) -> Path | None:
+    """A local model folder whose config.json is there but is no readable file (a link to a
+    missing blob, a directory), which resolve_model_dir passes by as no model: named so its
+    config_error can say why, not 'not found'."""
+    if not name:
+        return None
+    path = Path(os.path.expanduser(str(name)))
+    entry = path / "config.json"
+    try:
+        return path if os.path.lexists(entry) and not entry.is_file() else None
+    except OSError:
+        return None
 
 
 def safetensors_header(path: Path) -> dict[str, Any]:
@@ -161,7 +205,7 @@ def looks_like_draft(config: dict[str, Any]) -> bool:
 def describe_model(name: str | None, *, with_tensors: bool | None = None,
                    extra_caches: list[Path] | None = None) -> dict[str, Any]:
     """What a probe reports about one model: where it is, its config, its tensor shapes."""
-    directory = resolve_model_dir(name, extra_caches)
+    directory = resolve_model_dir(name, extra_caches) or folder_with_damaged_config(name)
     if directory is None:
         return {"name": name, "found": False}
     config, problem = config_and_problem(directory)
