@@ -86,3 +86,12 @@ def test_a_folder_scan_reads_a_saved_sse_file(tmp_path):
     (tmp_path / "run.sse").write_text(_sse(EVENTS))
     (session,) = analyze_path(tmp_path).to_json()["sessions"]
     assert (session["id"], session["format"]) == ("run", "openai")
+
+
+def test_an_event_whose_data_has_no_type_takes_its_event_line(tmp_path):
+    path = tmp_path / "proxy.txt"
+    item = json.dumps({"item": SHELL})
+    path.write_text(f"event: response.output_item.done\ndata: {item}\n\nevent: response.completed\ndata: {{}}\n\n")
+    doc = analyze_path(path).to_json()
+    assert doc["sessions"][0]["unknown_types"] == 0
+    assert [c["command"] for c in doc["commands"]] == [SSH]

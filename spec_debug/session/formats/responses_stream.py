@@ -81,24 +81,29 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
     index = 0
     data: list[bytes] = []
     first = 0
+    name = ""  # the event's name, its event: line
     for lineno, raw in iter_lines(path, stats):
         line = (raw or b"").rstrip(b"\r\n")
         if line.startswith(b"data:"):
             first = first or lineno
             data.append(line[5:].removeprefix(b" "))
             continue
+        if line.startswith(b"event:"):
+            name = line[6:].strip().decode("utf-8", "replace")
         if line.strip() or not data:
-            continue  # event:, id:, retry:, a comment, a header: the type is in the data too
-        found = _decoded(data, stats)
-        data, at, first = [], first, 0
+            continue  # id:, retry:, a comment, a header
+        found = _decoded(data, stats, name)
+        data, at, first, name = [], first, 0, ""
         if found is not None:
             yield index, at, found
             index += 1
-    if data and (found := _decoded(data, stats)) is not None:
+    if data and (found := _decoded(data, stats, name)) is not None:
         yield index, first, found
 
 
-def _decoded(data: list[bytes], stats: ReadStats) -> dict | None:
+def _decoded(data: list[bytes], stats: ReadStats, name: str) -> dict | None:
+    """The event's JSON object; its type from its ``event:`` line when the data has none (some
+    proxies send ``data: {"item": {...}}`` under ``event: response.output_item.done``)."""
     text = b"\n".join(data).strip()
     if text == b"[DONE]":
         return None
@@ -110,6 +115,8 @@ def _decoded(data: list[bytes], stats: ReadStats) -> dict | None:
     if not isinstance(obj, dict):
         stats.non_object += 1
         return None
+    if name and "type" not in obj:
+        obj["type"] = name
     return obj
 
 
