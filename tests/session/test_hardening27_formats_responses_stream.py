@@ -95,3 +95,10 @@ def test_an_event_whose_data_has_no_type_takes_its_event_line(tmp_path):
     doc = analyze_path(path).to_json()
     assert doc["sessions"][0]["unknown_types"] == 0
     assert [c["command"] for c in doc["commands"]] == [SSH]
+
+
+def test_a_stream_powershell_saved_as_utf16_is_read(tmp_path):
+    path = tmp_path / "out.txt"
+    path.write_text(_sse(EVENTS).replace("\r\n", "\n").replace("\n", "\r\n"), encoding="utf-16")
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == [SSH]

@@ -17,6 +17,7 @@ Read as a text log or as Claude Code records, a saved stream gave no call and no
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Iterator
@@ -48,9 +49,18 @@ def looks_like_sse(head: bytes) -> bool:
     return _SSE_HEAD.match(head) is not None
 
 
+def _head(path: Path) -> bytes:
+    """The file's first bytes as UTF-8: PowerShell's ``curl ... > out.txt`` writes UTF-16 with a
+    byte-order mark (read so by :func:`reader.iter_lines` too); a Windows editor adds one to UTF-8."""
+    head = read_head(path, 1 << 16)
+    if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        head = head.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
+    return head.removeprefix(codecs.BOM_UTF8).lstrip()
+
+
 def is_stream(path: Path) -> bool:
     """The file is such a stream, as server-sent events or one event a line."""
-    head = read_head(path, 1 << 16).lstrip()
+    head = _head(path)
     if looks_like_sse(head):
         return True
     for raw in head.splitlines()[:20]:
@@ -64,7 +74,7 @@ def is_stream(path: Path) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    sse = looks_like_sse(read_head(path, 1 << 16).lstrip())
+    sse = looks_like_sse(_head(path))
     records = _sse_records(path, stats) if sse else iter_json_records(path, stats)
     reader = _Stream(cursor, stats)
     for index, lineno, obj in records:
