@@ -1076,6 +1076,8 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                          "in bfloat16"
             raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})")
         _refuse_unwritten(sample, what, parts, states.dim() == 3)
+        if states.dim() == 3:
+            _refuse_repeated_slots(sample, parts)
 
 
 def _refuse_unwritten(sample: Sample, what: str, parts: Sequence[Tensor], slotted: bool) -> None:
@@ -1091,12 +1093,42 @@ def _refuse_unwritten(sample: Sample, what: str, parts: Sequence[Tensor], slotte
     _refuse_unwritten_rows(sample, what, parts)
 
 
+def _refuse_repeated_slots(sample: Sample, parts: Sequence[Tensor]) -> None:
+    """Two aux slots equal at every position: one layer's output captured twice (a hook
+    registered in a loop whose closure reads the loop variable late, so every hook stores
+    under the last id; a capture list naming one layer twice). No two layers give the same
+    states, and the draft's fc reads the repeated layer in place of the one it was trained
+    on (aux slots 0, 1 and 2 all slot 0's: step-0 accuracy 0.690 -> 0.262 with no word).
+    The final slot may equal the last aux one (an aux id on the last layer), and a file whose
+    layer_ids metadata names one layer twice says so itself: neither is refused."""
+    aux = [(j, part) for j, part in zip(sample.slot_index, parts)
+           if j < sample.num_file_slots - 1]
+    seen: dict[tuple[int, float], tuple[int, Tensor]] = {}
+    for j, part in aux:
+        key = (int(part.shape[0]), float(part.float().abs().sum()))  # a cheap fingerprint first
+        earlier = seen.get(key)
+        if earlier is not None and torch.equal(earlier[1], part) and not _named_twice(
+                sample, earlier[0], j):
+            raise DataError(f"{sample.name}: slots {earlier[0]} and {j} of the hidden_states "
+                            f"are equal at all {part.shape[0]} positions: one layer captured "
+                            "twice (a hook that stores under the wrong layer id, or a layer "
+                            "listed twice), so the draft reads it in place of another; fix "
+                            "the capture so each aux slot holds its own layer and dump again")
+        seen.setdefault(key, (j, part))
+
+
+def _named_twice(sample: Sample, first: int, second: int) -> bool:
+    ids = sample.layer_ids
+    return ids is not None and len(ids) > max(first, second) and ids[first] == ids[second]
+
+
 def _refuse_unwritten_rows(sample: Sample, what: str, parts: Sequence[Tensor]) -> None:
     """Positions whose state is exactly zero in every slot: no layer's output is an all-zero
     vector, so these rows were never written (padding saved without its attention_mask, a
     buffer filled only up to some length). Scored, the draft reads zeros as context and the
     accuracy drops with nothing to say why (hs_1 zero from position 5 on: step-0 accuracy
-    0.690 -> 0.524 over three samples)."""
+    0.690 -> 0.524 over three samples). Zero rows with no scored position at or after them
+    are padding the loss mask already leaves out."""
     if not parts or not parts[0].numel():
         return
     unwritten = None
@@ -1108,6 +1140,11 @@ def _refuse_unwritten_rows(sample: Sample, what: str, parts: Sequence[Tensor]) -
     rows = unwritten.nonzero().reshape(-1)
     T = int(unwritten.shape[0])
     first, count = int(rows[0]), int(rows.numel())
+    if not bool(sample.loss_mask[first:].any()):
+        # SpecForge's prepare_hidden_states pads a batch's samples with zero rows at the end
+        # and loss_mask 0 there: no scored position comes at or after them, and causal
+        # attention keeps them out of every earlier one
+        return
     tail = " (the last positions: right padding)" if first == T - count else (
         " (the first positions: left padding)" if int(rows[-1]) == count - 1 else "")
     raise DataError(f"{sample.name}: the {what} {'are' if len(parts) > 1 else 'is'} all "

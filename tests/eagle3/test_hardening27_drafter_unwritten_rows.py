@@ -54,3 +54,34 @@ def test_one_zero_slot_at_a_row_is_not_an_unwritten_row(world, tmp_path):
         tensors["hidden_states"][3, 0] = 0  # one slot of one row: a state may hold zeros
         save_file(tensors, str(out / path.name))
     assert evaluate_drafter(world / "draft", out, world / "target")["skipped"] == []
+
+
+def test_zero_rows_after_the_last_scored_position_are_padding(world, tmp_path):
+    out = tmp_path / "masked_tail"
+    out.mkdir()
+    for path in sorted((world / "data").glob("hs_*.safetensors")):
+        tensors = load_file(str(path))
+        T = tensors["token_ids"].shape[0]
+        tensors["loss_mask"] = torch.ones(T, dtype=torch.long)
+        if path.name == "hs_1.safetensors":  # SpecForge's batch padding: zeros, loss_mask 0
+            tensors["hidden_states"][10:] = 0
+            tensors["loss_mask"][10:] = 0
+        save_file(tensors, str(out / path.name))
+    assert evaluate_drafter(world / "draft", out, world / "target")["skipped"] == []
+
+
+def test_aux_slots_holding_one_layer_skip_their_file(world, tmp_path):
+    out = tmp_path / "repeated"
+    out.mkdir()
+    for path in sorted((world / "data").glob("hs_*.safetensors")):
+        tensors = load_file(str(path))
+        if path.name == "hs_2.safetensors":  # a late-binding hook: slot 0's layer in slot 1
+            tensors["hidden_states"][:, 1] = tensors["hidden_states"][:, 0]
+        save_file(tensors, str(out / path.name))
+    result = evaluate_drafter(world / "draft", out, world / "target")
+    [skipped] = result["skipped"]
+    assert skipped["reason"] == (
+        "hs_2.safetensors: slots 0 and 1 of the hidden_states are equal at all 16 positions: "
+        "one layer captured twice (a hook that stores under the wrong layer id, or a layer "
+        "listed twice), so the draft reads it in place of another; fix the capture so each "
+        "aux slot holds its own layer and dump again")
