@@ -486,6 +486,20 @@ _LEN_VALUE_BEFORE = re.compile(r"(?<![\w.~-])~?(?P<value>\d+\.\d+)\*{0,2}\s+(?:(
 # "acceptance rate: 70% -> 30%": an arrow after a reading gives the next one, as "from A to B" does.
 _ARROW_NEXT = re.compile(r"\s*%?\s*(?:->|\u2192)")
 _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+# "acceptance rate was 0.72 before the upgrade, now 0.35": the value now is a reading too (was
+# only the old one: a drafter that stopped being accepted read as a good one).
+_BEFORE_NOW = re.compile(r"\s*%?\s*before\b[^.;\n\d]{0,40}?,?\s*(?:but\s+|and\s+)?now(?:\s+(?:it'?s|is|at|only))*"
+                         r"\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+
+
+def _next_value(text: str, m: re.Match) -> re.Match | None:
+    """The value a reading changed to, said after it: "from 1.6 to 3.2", "70% -> 30%",
+    "0.72 before the upgrade, now 0.35"."""
+    if m.group("from") or _ARROW_NEXT.match(text, m.end()):
+        return _THEN_TO.match(text, m.end())
+    if "now" in text[m.end():m.end() + 60]:
+        return _BEFORE_NOW.match(text, m.end())
+    return None
 # "accept rate: 0.55", "acceptance rate of ~62%", and with the percentage first: "a 62%
 # acceptance rate".
 _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
@@ -2111,7 +2125,7 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
             continue
         if (m := _ACCEPT_LEN.match(text, at)) is not None:
             found.append(Metric("accept_length", float(m.group("value")), "tokens", _context(text, at, m.end())))
-            if (m.group("from") or _ARROW_NEXT.match(text, m.end())) and (then := _THEN_TO.match(text, m.end())) is not None:
+            if (then := _next_value(text, m)) is not None:
                 found.append(Metric("accept_length", float(then.group("value")), "tokens", _context(text, at, then.end())))
         elif (b := _LEN_VALUE_BEFORE.search(text, max(0, at - 30), at - 1)) is not None \
                 and 1.0 <= float(b.group("value")) <= _MAX_ACCEPT_LENGTH:
@@ -2123,7 +2137,7 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         if (m := _RATE_AFTER.match(text, word.end())) is not None:
             if (reading := _rate_said(m.group("value"), bool(m.group("pct")))) is not None:
                 found.append(Metric(*reading, _context(text, at, m.end())))
-            if (m.group("from") or _ARROW_NEXT.match(text, m.end())) and (then := _THEN_TO.match(text, m.end())) is not None:
+            if (then := _next_value(text, m)) is not None:
                 if (reading := _rate_said(then.group("value"), bool(then.group("pct") or m.group("pct")))) is not None:
                     found.append(Metric(*reading, _context(text, at, then.end())))
         elif (m := _RATE_AS_LENGTH.match(text, word.end())) is not None \
