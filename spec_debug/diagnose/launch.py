@@ -2694,6 +2694,46 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
     return problems
 
 
+# vLLM releases whose V1 engine drafts with no plain draft LM: V0 (which did) is gone from 0.11.0
+# (its release removed the last of the V0 engine; 0.10.x is left alone, a fallback not ruled out),
+# and SpeculativeConfig `__post_init__` ends its method chain in "draft_model" with NotImplementedError
+# ("Speculative decoding with draft model is not supported yet", vllm-project/vllm#31883 on 0.13.0);
+# PR #24322 brought draft models to V1 in a release after 0.13 (not pinned here, so not claimed).
+_VLLM_NO_DRAFT_MODEL_FROM = "0.11.0"
+_VLLM_NO_DRAFT_MODEL_UNTIL = "0.14.0"
+
+
+def _vllm_draft_model_unsupported(cfg: LaunchConfig, engine_version: str | None, draft_config: Any) -> list[str]:
+    """A plain draft LM (method draft_model, or no method and a draft whose read config.json is no
+    speculator head) on a release that surely refuses it. Its name is read as vLLM reads it:
+    "eagle-"/"eagle3" in it picks an EAGLE method."""
+    if cfg.engine != "vllm" or engine_version is None or not cfg.draft_model:
+        return []
+    try:
+        parse_version(engine_version)
+    except ValueError:
+        return []
+    if not (_vllm_surely_from(engine_version, _VLLM_NO_DRAFT_MODEL_FROM)
+            and vllm_surely_before(engine_version, _VLLM_NO_DRAFT_MODEL_UNTIL)):
+        return []
+    method = str((cfg.speculative_config or {}).get("method") or "").lower()
+    if method != "draft_model" and not (not method and _plain_draft_lm(cfg.draft_model, draft_config)):
+        return []
+    return [f"a plain draft model ({cfg.draft_model}, method draft_model): vLLM {engine_version} has no draft-model "
+            "speculative decoding: SpeculativeConfig raises NotImplementedError (\"Speculative decoding with draft "
+            "model is not supported yet\") and the server does not start (serve a trained EAGLE-3 head, "
+            "method ngram, or a vLLM release with draft models, vllm-project/vllm PR #24322)"]
+
+
+def _plain_draft_lm(draft: str, draft_config: Any) -> bool:
+    name = draft.lower()
+    if "eagle-" in name or "eagle3" in name or name in ("ngram", "[ngram]") or not isinstance(draft_config, dict):
+        return False
+    kinds = " ".join(str(k) for k in (draft_config.get("model_type"), *(draft_config.get("architectures") or [])))
+    return not draft_config.get("speculators_model_type") and not re.search(
+        r"medusa|mlp_?speculator|eagle|mtp|dflash|speculator", kinds, re.I)
+
+
 # SpeculativeConfig's keys, the newest release's (vllm/config/speculative.py) with the ones older
 # releases had (0.8-0.11: acceptance_method, disable_by_batch_size, speculative_token_tree, ...): a
 # key among them is never said to be unknown, whichever release runs.
@@ -2783,7 +2823,7 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
     if cfg.engine == "vllm":
         eff = _vllm_rules(cfg, engine_version, draft_config)
         release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
-                   + _vllm_method_case(cfg))
+                   + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg))
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
