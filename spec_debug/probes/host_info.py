@@ -20,31 +20,90 @@ def _output(command: list[str]) -> str:
 
 
 def _gpus() -> list[dict]:
-    """NVIDIA GPUs from nvidia-smi, else AMD GPUs from rocm-smi (a ROCm host, where SGLang and
-    vLLM run as ROCm builds, has no nvidia-smi: its GPUs were reported as none)."""
-    return _nvidia_gpus() or _rocm_gpus()
+    """NVIDIA GPUs from nvidia-smi, else AMD GPUs from rocm-smi, else from amd-smi (a ROCm host,
+    where SGLang and vLLM run as ROCm builds, has no nvidia-smi: its GPUs were reported as none;
+    ROCm 6.x and 7.x ship amd-smi to replace the deprecated rocm-smi)."""
+    return _nvidia_gpus() or _rocm_gpus() or _amd_smi_gpus()
+
+
+def _json_in(out: str) -> object:
+    """The JSON document a tool printed after its warning lines ("WARNING: AMD GPU device(s)
+    is/are in a low-power state"), from the first line that opens one, whatever follows it;
+    None when none parses."""
+    import json
+
+    lines = out.splitlines()
+    for start, line in enumerate(lines):
+        if line.lstrip().startswith(("{", "[")):
+            try:
+                return json.JSONDecoder().raw_decode("\n".join(lines[start:]).lstrip())[0]
+            except ValueError:
+                continue
+    return None
 
 
 def _rocm_gpus() -> list[dict]:
-    """rocm-smi's JSON: {"card0": {"Card series": ..., "VRAM Total Memory (B)": "...",
+    """rocm-smi's JSON: {"card0": {"Card Series": ..., "VRAM Total Memory (B)": "...",
     "VRAM Total Used Memory (B)": "...", "GPU use (%)": "..."}, "system": {...}} (ROCm
-    rocm_smi_lib python_smi_tools/rocm_smi.py, --showproductname --showmeminfo vram --showuse)."""
-    import json
-
-    out = _output(["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--showuse", "--json"])
-    try:
-        cards = json.loads(out[out.find("{"):]) if "{" in out else {}
-    except ValueError:
-        return []
+    rocm_smi_lib python_smi_tools/rocm_smi.py showProductName / showMemInfo / showGpuUse; the
+    product is "Card Series" since ROCm 6.1, commit 4b5ccb5, "Card series" before, and
+    "Card Model" became the PCI device id then)."""
+    cards = _json_in(_output(["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--showuse", "--json"]))
     gpus = []
     for key, card in (cards.items() if isinstance(cards, dict) else ()):
         if not (isinstance(key, str) and key.startswith("card") and isinstance(card, dict)):
             continue
-        gpus.append({"index": key[len("card"):], "name": card.get("Card series") or card.get("Card model") or key,
+        name = card.get("Card Series") or card.get("Card series") or card.get("Card model") or key
+        gpus.append({"index": key[len("card"):], "name": name,
                      "memory_total_mib": _mib(card.get("VRAM Total Memory (B)")),
                      "memory_used_mib": _mib(card.get("VRAM Total Used Memory (B)")),
                      "utilization_pct": card.get("GPU use (%)")})
     return gpus
+
+
+def _amd_smi_entries(command: str, *flags: str) -> dict[str, dict]:
+    """amd-smi's per-GPU JSON entries by their "gpu" index: a list of them (amd-smi of ROCm
+    6.0-6.3), or {"gpu_data": [...]} (later releases' combined output) (ROCm amdsmi
+    amdsmi_cli/amdsmi_logger.py)."""
+    data = _json_in(_output(["amd-smi", command, *flags, "--json"]))
+    if isinstance(data, dict):
+        data = data.get("gpu_data")
+    entries = [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+    return {_gpu_index(entry, n): entry for n, entry in enumerate(entries)}
+
+
+def _gpu_index(entry: dict, position: int) -> str:
+    index = entry.get("gpu")
+    return str(index) if isinstance(index, (int, str)) else str(position)
+
+
+def _amd_smi_gpus() -> list[dict]:
+    """amd-smi static --asic (asic.market_name) and metric --usage --mem-usage
+    (usage.gfx_activity, mem_usage.total_vram / used_vram: {"value": N, "unit": "MB"}, where
+    amd-smi's MB is bytes // 2**20, nvidia-smi's MiB) (ROCm amdsmi amdsmi_cli/amdsmi_commands.py)."""
+    static = _amd_smi_entries("static", "--asic")
+    metric = _amd_smi_entries("metric", "--usage", "--mem-usage")
+    gpus = []
+    for index in sorted(set(static) | set(metric), key=lambda i: (len(i), i)):
+        asic = _field(static.get(index), "asic")
+        usage, memory = _field(metric.get(index), "usage"), _field(metric.get(index), "mem_usage")
+        gpus.append({"index": index, "name": asic.get("market_name") or f"gpu{index}",
+                     "memory_total_mib": _amount(memory.get("total_vram")),
+                     "memory_used_mib": _amount(memory.get("used_vram")),
+                     "utilization_pct": _amount(usage.get("gfx_activity"))})
+    return gpus
+
+
+def _field(entry: object, key: str) -> dict:
+    value = entry.get(key) if isinstance(entry, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _amount(value: object) -> str | None:
+    """amd-smi's {"value": N, "unit": U} as nvidia-smi's bare number ("N/A": None)."""
+    if isinstance(value, dict):
+        value = value.get("value")
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
 def _mib(value: object) -> str | None:
