@@ -45,8 +45,13 @@ def _heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
             return  # the input ends on the `<<` line: no body
         line_start = text.rfind("\n", 0, m.start()) + 1
         pos = nl + 1
+        # the line's quotes are followed once from its start, op to op (each op's own scan of
+        # the line was quadratic: `a << b` 2000 times on one line took 0.9 s)
+        scanned, quote, escaped = line_start, None, False
         for op in _HEREDOC.finditer(text, m.start(), nl):
-            if _shift_or_quoted(text[line_start:op.start()], op.group(3)):
+            quote, escaped = _quotes(text, scanned, op.start(), quote, escaped)
+            scanned = op.start()
+            if _shift_or_quoted(text, line_start, op, quote):
                 continue
             body_end, after = _body_end(text, pos, op.group(3), tabs=op.group(1) is not None)
             yield op, pos, body_end, after
@@ -93,16 +98,19 @@ def _piped_to(command: str, at: int) -> list[str] | None:
     return next((a for a in simple_commands(rest[bar + 1:]) if isinstance(a, list)), None)
 
 
-def _shift_or_quoted(head: str, word: str) -> bool:
-    """Whether a ``<<`` after ``head`` (its line up to it) is no heredoc: arithmetic's shift (a
-    number after it, or inside an open ``((``: `echo $((1<<20))`) or inside a quote still open
+def _shift_or_quoted(text: str, line_start: int, op: re.Match, quote: str | None) -> bool:
+    """Whether the ``<<`` of ``op`` is no heredoc: arithmetic's shift (a number after it, or
+    inside an open ``((``: `echo $((1<<20))`) or inside a quote still open on its line
     (`python3 -c "print(1 << n)"`, `ssh h 'cat <<EOF'`)."""
-    return word.isdigit() or head.count("((") > head.count("))") or _open_quote(head)
+    at = op.start()
+    return op.group(3).isdigit() or text.count("((", line_start, at) > text.count("))", line_start, at) \
+        or quote is not None
 
 
-def _open_quote(head: str) -> bool:
-    quote, escaped = None, False
-    for ch in head:
+def _quotes(text: str, start: int, end: int, quote: str | None, escaped: bool) -> tuple[str | None, bool]:
+    """The quote open (and whether a backslash escapes the next character) at ``end``, from
+    the state at ``start``."""
+    for ch in text[start:end]:
         if escaped:
             escaped = False
         elif ch == "\\" and quote != "'":
@@ -111,7 +119,7 @@ def _open_quote(head: str) -> bool:
             quote = None if ch == quote else quote
         elif ch in "'\"":
             quote = ch
-    return quote is not None
+    return quote, escaped
 
 
 def _shell_words(text: str) -> list[tuple[str, bool]]:

@@ -49,3 +49,12 @@ def test_a_shift_before_a_heredoc_leaves_the_heredoc_read():
 def test_an_unterminated_remote_script_does_not_change_the_local_host():
     assert changes_host("ssh gpu01 bash <<'EOF'\nnvidia-smi\n    EOF\nrm -rf /tmp/cache") is None
     assert changes_host("cat <<'EOF'\nEOF\nrm -rf /tmp/cache") is not None  # ended: rm runs here
+
+
+def test_many_shift_operators_on_one_line_are_read_in_linear_time():
+    import time
+
+    line = "echo " + " ".join(["a << b"] * 2000) + "\nls\n"  # a C++ one-liner's `cout << x << y ...`
+    started = time.process_time()
+    pipelines(line)
+    assert time.process_time() - started < 0.5  # each op's own scan of its line took 0.9 s
