@@ -267,6 +267,7 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
     if fmt is not None and not scanning and recognized:
         _refuse_misfit(file, fmt, detected)
+        _refuse_on_event_stream(file, fmt, detected)
     elif fmt in _FITS and not scanning and detected == "text":
         _refuse_plain_text(file, fmt)
     if fmt is not None:
@@ -361,6 +362,19 @@ def _refuse_misfit(file: Path, fmt: str, detected: str) -> None:
         raise UsageError(f"{file}: --input-format {fmt} does not fit: its records are {detected}'s (none of the "
                          f"first {records} is of the {fmt} format)",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
+
+
+def _refuse_on_event_stream(file: Path, fmt: str, detected: str) -> None:
+    """A JSON format forced on a Responses API stream saved as server-sent events (``event:`` and
+    ``data:`` lines, :mod:`formats.responses_stream`): read as that format, every line was broken
+    JSON and the session empty."""
+    if detected != "openai" or fmt in ("openai", "text"):
+        return
+    head = read_head(file, _SNIFF_BYTES).removeprefix(codecs.BOM_UTF8).lstrip()
+    if responses_stream.looks_like_sse(head):
+        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is an OpenAI Responses API event stream "
+                         "(event: and data: lines)", hint="leave --input-format out (or use --input-format openai) "
+                                                          "to read its calls and replies")
 
 
 def _refuse_plain_text(file: Path, fmt: str) -> None:

@@ -102,3 +102,13 @@ def test_a_stream_powershell_saved_as_utf16_is_read(tmp_path):
     path.write_text(_sse(EVENTS).replace("\r\n", "\n").replace("\n", "\r\n"), encoding="utf-16")
     doc = analyze_path(path).to_json()
     assert [c["command"] for c in doc["commands"]] == [SSH]
+
+
+@pytest.mark.parametrize("fmt", ["codex", "claude-code"])
+def test_a_json_format_forced_on_a_saved_stream_is_refused(tmp_path, fmt):
+    from spec_debug.errors import UsageError
+
+    path = tmp_path / "stream.txt"
+    path.write_text(_sse(EVENTS))
+    with pytest.raises(UsageError, match="Responses API event stream"):
+        analyze_path(path, input_format=fmt)
