@@ -100,7 +100,7 @@ def launch_config_overrides(argv: list[str]) -> list[tuple[dict[str, Any], bool]
         text = launch_flag_value(list(argv), (name,))
         try:
             value = json.loads(text) if text else None
-        except ValueError:
+        except (ValueError, RecursionError):  # json recurses per nesting level: no override nests that deep
             value = None
         if isinstance(value, dict):
             found.append((value, nested))
@@ -109,14 +109,25 @@ def launch_config_overrides(argv: list[str]) -> list[tuple[dict[str, Any], bool]
 
 def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any], nested: bool = True) -> dict[str, Any]:
     """config.json as the engine loads it: each override key replaces the file's; with `nested`
-    (vLLM), a JSON object given for a sub-config (text_config) updates that config's keys."""
+    (vLLM), a JSON object given for a sub-config (text_config) is merged into it at every depth
+    (ModelConfig._update_nested recurses into the dicts inside it: text_config.rope_scaling
+    keeps the keys the override does not name), while a top-level dict is set whole."""
     out = dict(config)
     for key, value in overrides.items():
         if (nested and key.endswith("_config") and key not in _PLAIN_DICT_KEYS
                 and isinstance(value, Mapping) and isinstance(out.get(key), Mapping)):
-            out[key] = with_overrides(dict(out[key]), value)
+            out[key] = _merged(out[key], value)
         else:
             out[key] = value
+    return out
+
+
+def _merged(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
+    """`update` merged into `base` key by key, dicts within dicts too."""
+    out = dict(base)
+    for key, value in update.items():
+        both = isinstance(value, Mapping) and isinstance(out.get(key), Mapping)
+        out[key] = _merged(out[key], value) if both else value
     return out
 
 
