@@ -2694,12 +2694,13 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
     return problems
 
 
-# vLLM releases whose V1 engine drafts with no plain draft LM: V0 (which did) is gone from 0.11.0
-# (its release removed the last of the V0 engine; 0.10.x is left alone, a fallback not ruled out),
-# and SpeculativeConfig `__post_init__` ends its method chain in "draft_model" with NotImplementedError
-# ("Speculative decoding with draft model is not supported yet", vllm-project/vllm#31883 on 0.13.0);
-# PR #24322 brought draft models to V1 in a release after 0.13 (not pinned here, so not claimed).
-_VLLM_NO_DRAFT_MODEL_FROM = "0.11.0"
+# vLLM releases whose V1 engine drafts with no plain draft LM: 0.10.0 removed V0's draft-model
+# speculation, and SpeculativeConfig `__post_init__` ends its method chain in "draft_model" with
+# NotImplementedError ("Speculative decoding with draft model is not supported yet"):
+# vllm-project/vllm PR #22047 ran the docs' draft-model example, which "can be ran in v0.9.2, but in
+# v0.10.0 it will get a NotImplementedError" (#21797); the same on 0.11.0 (#26547) and 0.13.0 (#31883). PR #24322 brought draft models to V1 after 0.13 (#32007, on
+# 2026-01-09, still finds main refusing): its release is not pinned here, so 0.14 on is not claimed.
+_VLLM_NO_DRAFT_MODEL_FROM = "0.10.0"
 _VLLM_NO_DRAFT_MODEL_UNTIL = "0.14.0"
 
 

@@ -67,8 +67,15 @@ def test_targets_with_modules_not_under_the_top_keys_stay_unknown(config):
 
 
 def test_a_plain_target_is_still_said_to_have_none():
-    assert "names no MTP modules" in _sd101({"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
-                                             "text_config": {"num_hidden_layers": 36}})
+    # a Qwen3 target is refused at startup (SD102, round 27): that one finding says it has none,
+    # not SD101 beside it (a server that does not start serves no depth)
+    facts = launch_step.parse({"source": "var", "cmdline": COMMAND, "models": {"some-org/target": {
+        "path": "/hf/target", "config": {"architectures": ["Qwen3ForCausalLM"], "model_type": "qwen3",
+                                         "text_config": {"num_hidden_layers": 36}}}}})
+    ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=dict(facts))
+    findings = launch_step.check(ctx)
+    assert "has none" in " ".join(e for f in findings if f.code == "SD102" for e in f.evidence)
+    assert not [f for f in findings if f.code == "SD101"]
 
 
 def test_a_target_config_counting_zero_modules_is_said_to_have_none():

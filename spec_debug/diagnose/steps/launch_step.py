@@ -428,6 +428,10 @@ def check(ctx: Any) -> list[Finding]:
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"),
                                draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
+    if no_mtp_draft:
+        # one cause, one finding: a server that does not start (SD102) serves no depth, so SD101's
+        # "no MTP module of its own" beside it (at K 1) told of a cap that never runs
+        findings = [f for f in findings if f.code != "SD101"]
     findings += check_draft_budget(cfg, eff, at)
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
     findings += check_dtype(cfg, launch.get("draft_config"), launch.get("target_config"), at)
