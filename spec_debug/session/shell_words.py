@@ -74,17 +74,28 @@ def shell_scripts(command: str) -> list[str]:
     bash -s <<'EOF'`` (wrappers are passed as simple_commands passes them), ``cat <<'EOF' |
     sudo sh``. Their commands run as the command's own do."""
     scripts = []
+    readers: dict[int, bool] = {}  # a simple command's start -> whether a shell reads its heredocs
     for op, start, body_end, _after in _heredocs(command) if "<<" in command else ():
         line_start = command.rfind("\n", 0, op.start()) + 1
-        head = [a for a in simple_commands(command[line_start:op.start()]) if isinstance(a, list)]
-        if not head:
-            continue
-        reader = head[-1]
-        if reader[0].rsplit("/", 1)[-1] == "cat" and (piped := _piped_to(command, op.end())):
-            reader = piped  # `cat <<EOF | sudo sh`: the shell down the pipe reads it
-        if reader[0].rsplit("/", 1)[-1] in _SHELLS and "-c" not in reader[1:]:
+        # the simple command the operator belongs to starts after the last separator before it
+        # (several operators of one command share it: `cat <<A <<B`)
+        begin = max(line_start, *(command.rfind(c, line_start, op.start()) + 1 for c in ";&|("))
+        if begin not in readers:
+            readers[begin] = _shell_reads(command, begin, op)
+        if readers[begin]:
             scripts.append(command[start:body_end])
     return scripts
+
+
+def _shell_reads(command: str, begin: int, op: re.Match) -> bool:
+    """Whether the simple command from ``begin`` to the heredoc operator ``op`` is a shell that
+    reads its script from stdin, or a cat whose output is piped to one."""
+    reader = next((a for a in simple_commands(command[begin:op.start()]) if isinstance(a, list)), None)
+    if reader is None:
+        return False
+    if reader[0].rsplit("/", 1)[-1] == "cat" and (piped := _piped_to(command, op.end())):
+        reader = piped  # `cat <<EOF | sudo sh`: the shell down the pipe reads it
+    return reader[0].rsplit("/", 1)[-1] in _SHELLS and "-c" not in reader[1:]
 
 
 def _piped_to(command: str, at: int) -> list[str] | None:

@@ -47,3 +47,12 @@ def test_a_shell_s_heredoc_script_that_needs_a_terminal(command, why):
 
     target = parse_target(command)
     assert interactive(target.inner, host=target.host) == why  # was None: distill kept the step
+
+
+def test_many_heredoc_operators_on_one_line_are_judged_in_linear_time():
+    import time
+
+    line = "echo " + " ".join(["a << b"] * 1000) + "\nls\n"
+    started = time.process_time()
+    assert changes_host(line) is None
+    assert time.process_time() - started < 1.0  # the reader of each operator was found anew: 1.6 s
