@@ -153,6 +153,10 @@ VLLM_MRV2_LAYER_IDS_KEY = "0.27.0"
 VLLM_MRV2_ALL = "0.29.0"
 # models/qwen3_eagle3.py (Eagle3Qwen3ForCausalLM) sizes fc from num_aux_layers /
 # num_aux_hidden_states / the top-level or nested ids (0.23.0: qwen3 drafts use llama_eagle3).
+# Added with its registry entry and the speculators routing of a transformer_layer_config
+# model_type qwen3 by vllm-project/vllm#43132 (opened 2026-05-19; the routing fix of the closed
+# #44322, 2026-06-02, folded in), between 0.22.1 (2026-06-05) and 0.24.0 (2026-07-01,
+# aws/deep-learning-containers#6329); the 0.23/0.24 side is the released packages' reading.
 VLLM_QWEN3_DRAFTER = "0.24.0"
 
 # Target classes whose capture rule differs from the Llama path (the class named in the

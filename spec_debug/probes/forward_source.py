@@ -170,7 +170,7 @@ def engine_files(package: str, root: Path, draft_config: Any, version: str | Non
     if package not in MODELS_DIR or not isinstance(draft_config, dict):
         return default
     try:
-        module = engines.drafter_module(package, draft_config, version)
+        module = engines.drafter_module(package, draft_config, None if _source_build(version) else version)
     except (TypeError, AttributeError):
         return default
     path = root / MODELS_DIR[package] / f"{module}.py"
@@ -178,6 +178,14 @@ def engine_files(package: str, root: Path, draft_config: Any, version: str | Non
         return [path] if module != "llama_eagle3" and path.is_file() else default
     except OSError:  # the unreadable folder is named by describe, on the default file
         return default
+
+
+def _source_build(version: str | None) -> bool:
+    """A build from a source tree between releases (vLLM's 0.23.1.dev120+g...: commits after
+    the 0.23.0 tag). Whether it runs a Qwen3 draft with qwen3_eagle3.py is not in its version
+    number: the file being in the installed tree says it (vllm#43132 added the file, its
+    registry entry and the speculators routing together)."""
+    return bool(version) and ".dev" in str(version).lower()
 
 
 def describe(package: str, files: list[Path] | None = None,
