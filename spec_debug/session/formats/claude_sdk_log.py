@@ -78,7 +78,9 @@ def _record(text: str) -> dict | None:
     try:
         node = ast.parse(text.strip(), mode="eval").body
         value = _value(node)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+        # TypeError: an unhashable key or set member ({[1]: 2}, {1, [2]}), which a cut or
+        # hand-edited line may hold; untrusted text is a skipped line, never a traceback
         return None
     return _as_stream_json(value) if isinstance(value, _Call) else None
 
