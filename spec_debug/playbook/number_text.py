@@ -23,7 +23,7 @@ from jinja2 import TemplateSyntaxError, nodes
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.models import Playbook
-from spec_debug.playbook.status_words import number_field
+from spec_debug.playbook.status_words import COMPARING_TESTS, number_field
 from spec_debug.playbook.float_range import FAR_EXPONENT, past_float_range
 from spec_debug.playbook.templating import TEXT_ENV, var_references
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path
@@ -94,7 +94,8 @@ def _step_number_uses(step: Any, names: set[str], *, number_facts: set[str] | No
             parsed = TEXT_ENV.parse("{{ " + expression + " }}")
         except TemplateSyntaxError:
             continue
-        compares = [c for c in parsed.find_all(nodes.Compare) if all(op.op not in ("in", "notin") for op in c.ops)]
+        compares = [c for c in [*parsed.find_all(nodes.Compare), *_tests_as_compares(parsed)]
+                    if all(op.op not in ("in", "notin") for op in c.ops)]
         if number_facts is not None:
             compares = [c for c in compares if not _equality_without_number(c, number_facts)]
         operands = [o for c in compares for o in [c.expr, *(op.expr for op in c.ops)]]
@@ -113,6 +114,13 @@ def _step_number_uses(step: Any, names: set[str], *, number_facts: set[str] | No
 # and int.html for 1.1; YAML 1.2.2, 10.3.2, for 1.2). JSON and Python read 1e3 as 1000 too.
 _EXPONENT_TEXT = re.compile(r"^[-+]?(?:\d+(?:\.\d*)?|\.\d+)[eE][-+]?\d+$")
 _OCTAL_TEXT = re.compile(r"^0o[0-7]+$")
+
+
+def _tests_as_compares(parsed: nodes.Template) -> list[nodes.Compare]:
+    """`facts.n is gt(min_tokens)` as `facts.n > min_tokens` (status_words.COMPARING_TESTS)."""
+    return [nodes.Compare(test.node, [nodes.Operand(COMPARING_TESTS[test.name], test.args[0])])
+            for test in parsed.find_all(nodes.Test)
+            if test.name in COMPARING_TESTS and len(test.args) == 1 and not test.kwargs]
 
 
 def check_text_numbers(playbook: Playbook, document: PositionedDocument, source: str, numeric_facts: set[str]) -> None:

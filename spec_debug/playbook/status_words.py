@@ -61,14 +61,14 @@ def comparisons(text: str, expression: bool) -> list[Comparison]:
             pairs.append((left, operator.op, operator.expr))
             left = operator.expr
     for test in parsed.find_all(nodes.Test):
-        if test.name in _COMPARING_TESTS and len(test.args) == 1 and not test.kwargs:
-            pairs.append((test.node, _COMPARING_TESTS[test.name], test.args[0]))
+        if test.name in COMPARING_TESTS and len(test.args) == 1 and not test.kwargs:
+            pairs.append((test.node, COMPARING_TESTS[test.name], test.args[0]))
     return pairs
 
 
 # Jinja's tests that compare (jinja2/tests.py TESTS: `x is equalto('pass')`, `x is eq 'pass'`,
 # `x is in [...]`; Ansible's docs write them so), as the operator each stands for.
-_COMPARING_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "lt": "lt", "lessthan": "lt",
+COMPARING_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "lt": "lt", "lessthan": "lt",
                     "<": "lt", "le": "lteq", "<=": "lteq", "gt": "gt", "greaterthan": "gt", ">": "gt",
                     "ge": "gteq", ">=": "gteq", "in": "in"}
 

@@ -36,3 +36,26 @@ def test_a_comparing_test_is_checked_as_the_comparison(when, said):
                                   "steps.gpu.exit_code is eq 0", "steps.gpu.status is defined"])
 def test_right_tests_load(when):
     assert load_playbook_text(PLAYBOOK.format(when=when), "p.yaml").steps[1].when == when
+
+
+NUMBER_VAR = """name: p
+vars:
+  min_tokens: 1e3
+steps:
+  - id: bench
+    run: echo 5
+    capture:
+      - name: n
+        regex: '(\\d+)'
+    expect:
+      - that: "{that}"
+"""
+
+
+@pytest.mark.parametrize("that", ["facts.n is gt(min_tokens)", "facts.n is ge min_tokens", "facts.n is eq min_tokens"])
+def test_a_yaml_11_text_var_a_comparing_test_reads_is_refused(that):
+    """`min_tokens: 1e3` is text to YAML 1.1: `facts.n > min_tokens` was refused at load, but
+    `facts.n is gt(min_tokens)` loaded and failed on every host."""
+    with pytest.raises(PlaybookError) as raised:
+        load_playbook_text(NUMBER_VAR.format(that=that), "p.yaml")
+    assert raised.value.line == 3 and raised.value.hint.endswith("min_tokens: 1000"), raised.value
