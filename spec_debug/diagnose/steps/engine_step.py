@@ -26,7 +26,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         where = f"the server's interpreter {server.get('python')} (pid {server.get('pid')})"
     else:
         packages = _installed(host.get("packages"))
-        where = f"{host.get('python_executable')}"
+        # sys.executable is "" or None when Python cannot tell its own path (an embedded one)
+        where = host.get("python_executable") or "the probe's Python"
         if server:
             where += f", the probe's Python (not the server's: {server.get('note')})"
     name = (args.get("engine") or "").lower() or None
