@@ -28,3 +28,26 @@ def test_deeply_nested_brackets_are_a_broken_line(tmp_path):
     path.write_text(CALL + "AssistantMessage(content=" + "[" * 5000 + "]" * 5000 + ")\n" + RESULT)
     (session,) = analyze_path(path).to_json()["sessions"]
     assert session["broken_json"] == 1
+
+
+TERMINAL = """\
+$ python run_agent.py
+SystemMessage(subtype='init', data={'type': 'system', 'subtype': 'init', 'cwd': '/w', 'session_id': 'b7e1'})
+""" + CALL + RESULT + """\
+ResultMessage(subtype='success', duration_ms=7000, is_error=False, num_turns=2, session_id='b7e1', result='done')
+$ python3 -m vllm.entrypoints.openai.api_server --model m --speculative-config '{"method": "eagle3"}'
+Traceback (most recent call last):
+  File "/w/serve.py", line 1, in <module>
+RuntimeError: CUDA error: out of memory
+"""
+
+
+def test_the_shell_around_printed_sdk_messages_is_still_read(tmp_path):
+    # A terminal capture: the script's messages, then a server launch that failed. Read as SDK
+    # messages alone, the launch and its CUDA error were lost (a plain text log before the SDK reader).
+    path = tmp_path / "terminal.log"
+    path.write_text(TERMINAL)
+    doc = analyze_path(path).to_json()
+    commands = [c["command"].split()[0] for c in doc["commands"]]
+    assert sorted(commands) == ["nvidia-smi", "python", "python3"]
+    assert [e["kind"] for e in doc["errors"]] == ["cuda_oom"]

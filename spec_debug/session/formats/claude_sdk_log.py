@@ -46,10 +46,11 @@ def looks_like(head: list[str]) -> bool:
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    return claude_code.link_records(claude_code.parse_records(_records(lines, stats), cursor, stats), cursor)
+    return claude_code.link_records(claude_code.parse_records(_records(lines, cursor, stats), cursor, stats), cursor)
 
 
-def _records(lines: Iterator[tuple[int, str, str | None]], stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
+             stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
     """``(index, line, record)``: lines that are no message (the script's own prints) are passed by;
     a message line that does not parse (cut) is counted as broken."""
     index = 0
@@ -66,6 +67,15 @@ def _records(lines: Iterator[tuple[int, str, str | None]], stats: ReadStats) -> 
             record.setdefault("timestamp", stamp)
         yield index, lineno, record
         index += 1
+        cursor.records = index
+
+
+def other_lines(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """The lines that are no message: the script's own prints, the shell around it."""
+    for line in lines:
+        found = _LINE.match(line[1])
+        if found is None or found.group("name") not in MESSAGES:
+            yield line
 
 
 def _iso(logged: str | None) -> str | None:

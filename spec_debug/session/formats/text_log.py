@@ -13,6 +13,7 @@ Read line by line; a message's body is capped so one endless message stays bound
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator
 from itertools import chain, islice
@@ -126,7 +127,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     if claude_export.looks_like(head_text):
         return claude_export.read_lines(chain(head, lines), cursor)
     if claude_sdk_log.looks_like(head_text):
-        return claude_sdk_log.read_lines(chain(head, lines), cursor, stats)
+        return _sdk_log(path, chain(head, lines), cursor, stats)
     if copilot_share.looks_like(head_text):
         return copilot_share.read_lines(chain(head, lines), cursor)
     if gemini_share.looks_like(head_text):
@@ -134,6 +135,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     if shell_history.looks_like(path, head_text):
         return shell_history.read_lines(chain(head, lines), cursor)
     return read_lines(chain(head, lines), cursor, pane_width(path))
+
+
+def _sdk_log(path: Path, lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
+             stats: ReadStats) -> Iterator[Event]:
+    """A printed Claude Agent SDK log (:mod:`formats.claude_sdk_log`), and the terminal around it:
+    a capture of ``$ python agent.py`` has the shell's commands and their output (a traceback, a
+    CUDA error) between or after the messages. Those lines are read again as the text log they
+    are, a second streamed pass with the message lines left out, their seqs after the messages'
+    (read as messages alone, the shell's commands and errors were lost)."""
+    yield from claude_sdk_log.read_lines(lines, cursor, stats)
+    rest = dataclasses.replace(cursor, seq_base=cursor.seq_base + cursor.records, records=0)
+    others = claude_sdk_log.other_lines(decoded_lines(path, ReadStats()))  # counted once, by the first pass
+    yield from read_lines(others, rest, pane_width(path))
+    cursor.records += rest.records
 
 
 _EXPORT_SNIFF_LINES = 200
