@@ -3,7 +3,8 @@
 vLLM's ModelConfig._apply_dict_overrides hands a sub-config's JSON to _update_nested, which
 recurses into the dicts inside it: '{"text_config": {"rope_scaling": {"factor": 4}}}' on a
 Qwen3-VL target keeps text_config.rope_scaling's rope_type and mrope_section. The round's merge
-replaced that inner dict whole. A value nested past Python's recursion limit (json.loads
+replaced that inner dict whole, and vLLM's dotted form (--hf-overrides.index_topk_pattern=...) was
+not read at all. A value nested past Python's recursion limit (json.loads
 recurses per level) raised RecursionError out of the throughput step."""
 
 from __future__ import annotations
@@ -38,3 +39,15 @@ def test_an_override_nested_past_the_recursion_limit_is_no_override():
     deep = "[" * 100_000 + "]" * 100_000
     assert _target("vllm", "serve", "m", "--hf-overrides", deep) == QWEN3_VL
     assert _target("vllm", "serve", "m", "--hf-overrides", "{'architectures': ['X']}") == QWEN3_VL
+
+
+def test_vllm_dotted_overrides_are_read_and_win():
+    # vLLM FlexibleArgumentParser: dotted keys gathered into one dict, appended as the flag's value
+    target = _target("vllm", "serve", "m", "--hf-overrides", '{"max_position_embeddings": 65536}',
+                     "--hf-overrides.text_config.rope_scaling.factor", "4",
+                     "--hf-overrides.index_topk_pattern=FFSFFS", "--hf-overrides.layers+", "1,2")
+    assert target["text_config"]["rope_scaling"] == {"rope_type": "default", "mrope_section": [24, 20, 20],
+                                                     "factor": 4}
+    assert target["index_topk_pattern"] == "FFSFFS" and target["layers"] == ["1", "2"]
+    assert "max_position_embeddings" not in target
+    assert _target("vllm", "serve", "m", "--hf-overrides.max_position_embeddings") == QWEN3_VL  # no value

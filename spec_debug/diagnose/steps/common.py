@@ -102,9 +102,35 @@ def launch_config_overrides(argv: list[str]) -> list[tuple[dict[str, Any], bool]
             value = json.loads(text) if text else None
         except (ValueError, RecursionError):  # json recurses per nesting level: no override nests that deep
             value = None
+        dotted = _dotted_flag_value(list(argv), name) if nested else None
+        value = dotted or value  # vLLM passes the dotted keys last, as one JSON value: it wins
         if isinstance(value, dict):
             found.append((value, nested))
     return found
+
+
+def _dotted_flag_value(argv: list[str], name: str) -> dict[str, Any] | None:
+    """vLLM's dotted form of a JSON flag: `--hf-overrides.rope_scaling.factor 4` or
+    `--hf-overrides.max_position_embeddings=131072`. FlexibleArgumentParser.parse_args
+    (vllm utils/argparse_utils.py) gathers every such key into one dict (each value read as
+    JSON, else kept as text; `key+ a,b` a list) and appends it as the flag's JSON value."""
+    gathered: dict[str, Any] = {}
+    for i, token in enumerate(argv):
+        flag, eq, inline = str(token).partition("=")
+        if not flag.startswith(name + ".") or (not eq and i + 1 >= len(argv)):
+            continue
+        text = inline if eq else str(argv[i + 1])
+        keys = flag[len(name) + 1:].split(".")
+        if keys[-1].endswith("+"):
+            keys[-1], text = keys[-1][:-1], json.dumps(text.split(","))
+        try:
+            value: Any = json.loads(text)
+        except (ValueError, RecursionError):
+            value = text
+        for key in reversed(keys[1:]):
+            value = {key: value}
+        gathered = _merged(gathered, {keys[0]: value})
+    return gathered or None
 
 
 def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any], nested: bool = True) -> dict[str, Any]:
