@@ -30,10 +30,12 @@ from spec_debug.session.formats.compressed import read_head
 from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_records, iter_lines
 
-_SSE_HEAD = re.compile(rb'\A(?:\s|:[^\n]*\n|HTTP/[^\n]*\n|[A-Za-z-]+:[^\n]*\n)*?'
+_SSE_HEAD = re.compile(rb'\A(?:\s|:[^\n]*\n|HTTP/[^\n]*\n(?:[A-Za-z0-9-]+:[^\n]*\n)*)*?'
                        rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{[^\n]*?"type":\s*"response\.)')
 """The head of a saved event stream: optional ``curl -i`` status and header lines and ``:``
-comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line."""
+comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line. Header lines only
+after a status line: prose such as ``Summary: the proxy hangs`` is shaped like a header, and a
+note quoting a stream after it is a text log (its commands were lost read as a stream)."""
 _LAST = frozenset({"response.completed", "response.incomplete", "response.failed"})
 """The events that end a response, each with the whole ``response`` (``ResponseCompletedEvent``...)."""
 
