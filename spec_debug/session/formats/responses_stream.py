@@ -21,6 +21,7 @@ import codecs
 import json
 import re
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
@@ -62,10 +63,14 @@ def _head(path: Path) -> bytes:
 
 def is_stream(path: Path) -> bool:
     """The file is such a stream, as server-sent events or one event a line."""
-    head = _head(path)
-    if looks_like_sse(head):
+    if looks_like_sse(_head(path)):
         return True
-    for raw in head.splitlines()[:20]:
+    # Whole lines, not the head's: the SDK dumps an event's type last (pydantic's field order,
+    # ResponseCreatedEvent{response, sequence_number, type}) and the first events carry the whole
+    # response, its instructions and tools often past 64 KB; cut there, a stream was read as chat.
+    for _lineno, raw in islice(iter_lines(path, ReadStats()), _LINES_LOOKED_AT):
+        if raw is None or b'"response.' not in raw:
+            continue
         try:
             obj = json.loads(raw)
         except ValueError:
@@ -73,6 +78,10 @@ def is_stream(path: Path) -> bool:
         if isinstance(obj, dict) and looks_like(obj):
             return True
     return False
+
+
+_LINES_LOOKED_AT = 20
+"""The first lines of a JSONL file looked at for a stream's event."""
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
