@@ -47,10 +47,15 @@ class Thread:
     history from; that copy heads its rollout as a sub-agent's does (ccusage test
     ``skips_replayed_parent_token_history_in_forked_session_files``)."""
     own_from: int | None = None
-    """``subagent_history_start_ordinal`` (or ``history_base.end_ordinal_exclusive``): the ordinal of
-    the first line that is the sub-agent's own, as 2026 CLIs write it; the lines after its own
-    ``session_meta`` and before that one are the parent's history copied (their ordinals count the
-    file's lines from 0; rollout readers skip ``ordinal < start`` as inherited)."""
+    """``subagent_history_start_ordinal``: the ordinal of the first line that is the sub-agent's own,
+    as 2026 CLIs write it; the lines after its own ``session_meta`` and before that one are the
+    parent's history copied (their ordinals count the file's lines from 0; rollout readers skip
+    ``ordinal < start`` as inherited). Not ``history_base.end_ordinal_exclusive``: that counts the
+    lines of the *base's* rollout, and a rollout with a history base holds none of them, only its
+    own lines, their ordinals going on from it (codex-cli 0.154 forks, per a fork-history probe of
+    an app-server client; openai/codex ``codex-rs`` thread store tests build a history-base child
+    with ``end_ordinal_exclusive`` = the source rollout's last ordinal + 1). Taken as a span of this
+    file, it dropped the sub-agent's own first lines, its commands and errors."""
 
 
 def thread_of(path: Path) -> Thread | None:
@@ -95,9 +100,6 @@ def _thread(payload: dict) -> Thread | None:
 
 def _own_from(payload: dict) -> int | None:
     start = payload.get("subagent_history_start_ordinal")
-    base = payload.get("history_base")
-    if type(start) is not int and isinstance(base, dict):
-        start = base.get("end_ordinal_exclusive")
     return start if type(start) is int and start > 1 else None
 
 
