@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from spec_debug.session.shell_words import simple_commands
+from spec_debug.session.shell_words import shell_scripts, simple_commands
 
 FOLLOW_TIMEOUT_S = 30
 _FOLLOW_FLAG = {"tail": ("f", "F"), "journalctl": ("f",), "dmesg": ("w",), "docker": ("f",), "podman": ("f",),
@@ -42,6 +42,11 @@ def follows_output(command: str) -> str | None:
             return "gpustat -i"
         if prog == "nvitop" and not any(a in ("-1", "--once") for a in args):
             return "nvitop"
+    # a script a shell reads from a heredoc (`sudo bash <<'EOF'` + `tail -f log`) runs its own
+    # commands, as unattended.interactive reads them: one that follows its output never ends
+    for script in shell_scripts(command) if "<<" in command else ():
+        if follows := follows_output(script):
+            return follows
     return None
 
 
