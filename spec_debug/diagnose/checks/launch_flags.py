@@ -252,6 +252,8 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
         # (not where the draft path may be in words this text does not show: a --config file,
         # `$EXTRA_ARGS`: a correct command read as broken is the worst answer)
         return [_eagle3_without_draft(at)]
+    if launch.engine == "sglang" and served == "EAGLE" and draft_raw is None and _named_eagle3(launch.draft_model):
+        return [_eagle3_name_served_as_eagle(launch, at)]
     # STANDALONE (SGLang) and draft_model (vLLM) run the draft as a plain LM: an EAGLE head there
     # is as wrong as an EAGLE-3 head served as EAGLE
     if draft_raw is None or served not in ("EAGLE", "EAGLE3", "DRAFT_MODEL", "STANDALONE"):
@@ -280,6 +282,30 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
                                        "or \"method\": \"dflash\" in --speculative-config (vLLM), with its "
                                        "block size as the draft tokens.")]
     return [at.finding("SD103", evidence, {"served": served, "checkpoint": expected})]
+
+
+def _named_eagle3(draft: str | None) -> bool:
+    """The draft's own name (its last path part, a Hub repo's name) says EAGLE-3: `kimi-k2.6-eagle3-mla`,
+    `sglang-EAGLE3-LLaMA3.1-Instruct-8B`, `...-eagle3.1-mla` (not the folders above it)."""
+    name = (draft or "").rstrip("/").rsplit("/", 1)[-1]
+    return re.search(r"eagle[-_]?3", name, re.I) is not None
+
+
+def _eagle3_name_served_as_eagle(launch: LaunchConfig, at: Where) -> Finding:
+    """SGLang `--speculative-algorithm EAGLE` (or NEXTN) with a draft named EAGLE-3 whose config was
+    not read (sgl-project/sglang#25673: Kimi-K2.6 with /app/models/kimi-k2.6-eagle3-mla). SGLang keeps
+    EAGLE (arg_groups/speculative_hook.py `_resolve_speculative_algorithm_alias` promotes only a Gemma 4
+    assistant; PR #21272, which would switch an Eagle3 draft to EAGLE3, was closed unmerged): the target
+    captures no aux hidden states, the head's `fc` is skipped because the sizes match, and the accept
+    length drops to 1.0 with no error. A warning: the name, not the config, says EAGLE-3."""
+    evidence = [f"launch command: --speculative-algorithm {launch.algorithm}" + (
+                    " (SGLang runs it as EAGLE)" if launch.algorithm != "EAGLE" else ""),
+                f"the draft {launch.draft_model} is named as an EAGLE-3 head (its config.json was not read): "
+                "SGLang does not switch EAGLE to EAGLE3 by itself, so the head gets the target's last hidden state "
+                "instead of its three aux layers and drafts garbage (accept length 1.0, sgl-project/sglang PR #21272)"]
+    return at.finding("SD103", evidence, {"served": "EAGLE", "checkpoint": "EAGLE3"}, severity="warning",
+                      remediation="Serve it with --speculative-algorithm EAGLE3 (or check its config.json: "
+                                  "an architectures entry with Eagle3 in it is an EAGLE-3 head).")
 
 
 def _eagle3_without_draft(at: Where) -> Finding:
