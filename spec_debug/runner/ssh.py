@@ -11,6 +11,7 @@ closing a channel does not stop the remote process.
 
 from __future__ import annotations
 
+import itertools
 import shlex
 import signal
 import threading
@@ -248,6 +249,45 @@ def _exports(env: dict[str, str] | None) -> str:
     return exports
 
 
+def left_running_check(command: str, *, in_args: bool) -> str:
+    """One line to paste on the host that lists, with their pids and ages, the processes whose
+    command line holds the step's first line (its first 80 characters).
+
+    What the shell still in its rc files shows in ps is the exec request, where the step is
+    shlex-quoted (wrap_command): a first line `python3 -c 'import torch'` is there as
+    `python3 -c '"'"'import torch'"'"'`, and a search for the line as written found nothing
+    (its running python shows `python3 -c import torch`, quotes gone). ps prints a tab or any
+    other control character of the args as "?" (procps-ng: escape.c), so the search stops
+    before the first character that is not printable ASCII, and -ww keeps ps from cutting the
+    args at $COLUMNS (procps-ng ps(1)), where an exported COLUMNS cut them before the line
+    (the step sits some 150 characters into the exec request). The pattern is a basic regular
+    expression with its first character in brackets: grep's own command line, which holds the
+    pattern, does not match it, where `grep -F TEXT` listed itself, a process that looked
+    like the step's."""
+    first = next((line.strip() for line in command.splitlines() if line.strip()), command.strip())
+    shown = "".join(itertools.takewhile(lambda c: " " <= c <= "~", first))[:80] or first[:80]
+    if in_args:
+        shown = shown.replace("'", "'\"'\"'")
+    return f"ps -ww -eo pid,etime,args | grep -e {shlex.quote(_literal_pattern(shown))}"
+
+
+def _literal_pattern(text: str) -> str:
+    """`text` as a POSIX basic regular expression that matches it literally, its first
+    character other than `^` in brackets (which the pattern itself then does not match).
+    A bracket takes `\\`, `.`, `*`, `[` and `$` literally (POSIX regex(7)); `^` is literal
+    past the pattern's start, `\\^` at it; every other printable character is itself."""
+    pattern, bracketed = [], False
+    for index, char in enumerate(text):
+        if not bracketed and char != "^" or char in "\\.*[$":
+            pattern.append(f"[{char}]")
+            bracketed = True
+        elif char == "^" and index == 0:
+            pattern.append("\\^")
+        else:
+            pattern.append(char)
+    return "".join(pattern)
+
+
 class SSHTransport(Transport):
     """One SSH connection to one host, reused for every step, SFTP included."""
 
@@ -478,6 +518,9 @@ class SSHTransport(Transport):
                 def start(line: str) -> None:
                     _exec_answered(channel, line, within, self.host, "the step's")
 
+                # Whether the exec request holds the command: ps then shows it in the
+                # step shell's args, quoted as wrap_command quotes it (left_running_check).
+                in_args = False
                 if self._via_sh:
                     start(VIA_SH)
                     wrapper = wrap_command(command, env, too_long=len(script) > INLINE_COMMAND_LIMIT, via_sh=True)
@@ -490,6 +533,7 @@ class SSHTransport(Transport):
                     _send_quietly(channel, _exports(env).encode("utf-8", "surrogateescape") + script)
                 else:
                     start(inline)
+                    in_args = True
                 # EOF on the command's stdin at once (after a long script): the wrapper reads
                 # nothing else (steps get /dev/null), but a ForceCommand that does (an
                 # sftp-server, a menu) would otherwise wait for input forever instead of ending.
@@ -507,7 +551,7 @@ class SSHTransport(Transport):
                     elif ending == "timeout" and header.pid is None and not (channel.eof_received or channel.closed):
                         return CommandOutcome(
                             exit_code=None, duration_s=time.monotonic() - started, timed_out=True,
-                            left_running=self._left_running(command, timeout_s),
+                            left_running=self._left_running(command, timeout_s, in_args),
                         )
                     else:
                         # Named in the step's message; the engine does not retry beside them.
@@ -637,18 +681,16 @@ class SSHTransport(Transport):
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
 
-    def _left_running(self, command: str, timeout_s: float | None) -> str:
+    def _left_running(self, command: str, timeout_s: float | None, in_args: bool) -> str:
         """The words for a step whose pid line had not come at its timeout, nor ConnectTimeout
         later (_await_pid): with no pid there was nothing to kill, and the command, started or
         about to be (its shell still in its rc files), may run on; "process tree killed" sent
         the reader to rerun beside it. The check names the host and the command's first line."""
         waited = (timeout_s or 0.0) + self._connection.target.connect_timeout_s
-        first = next((line.strip() for line in command.splitlines() if line.strip()), command.strip())
-        shown = first if len(first) <= 80 else first[:80]
         return (
             f"not killed: the step's shell had not reported its pid {waited:g} s after the start (its rc files or a "
             f"loaded host held it), so the command may still be running on {self.host}; check there with "
-            f"`ps -eo pid,etime,args | grep -F -e {shlex.quote(shown)}` and kill it before running the step again"
+            f"`{left_running_check(command, in_args=in_args)}` and kill it before running the step again"
         )
 
     def _step_tree_alive(self, pid: int | None) -> bool:

@@ -14,6 +14,7 @@ Without the fix, a step with retries was also started again at once, beside the 
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any, Callable
 
@@ -38,15 +39,21 @@ def test_a_step_whose_pid_line_never_comes_says_it_may_still_run(
     playbook = tmp_path / "never.yaml"
     playbook.write_text(
         "name: never\nsteps:\n"
-        "  - id: slow\n    run: |\n      python3 -m sglang.launch_server --port 30000\n      echo next\n"
+        "  - id: slow\n    run: |\n      python3 -m sglang.launch_server --port 30000 --served-model-name 'llama 8b'\n      echo next\n"
         "    timeout: 0.2\n    retries: 1\n"
         "  - id: after\n    run: echo still here\n"
     )
     out = tmp_path / "runs"
     try:
         result = cli("run", str(playbook), "--host", "gpu11", "-F", str(client.config), "--batch", "--out", str(out))
+        # The host is this machine: its check, pasted there while the shell still waits, lists
+        # that shell, and only it. `grep -F -e 'python3 ... 'llama 8b''` found nothing (the
+        # exec request holds the line shlex-quoted) and listed the grep itself.
+        check = _check_in(_message_of(out))
+        listed = subprocess.run(["bash", "-c", check], capture_output=True, text=True, timeout=10).stdout.splitlines()
     finally:
         release.touch()
+    assert listed and all("spec-debug-pid" in line and "grep" not in line.split()[2] for line in listed), (check, listed)
     assert "Traceback" not in result.stderr, result.stderr
     [run_dir] = [p for p in out.iterdir() if p.is_dir()]
     record = json.loads((run_dir / "run.json").read_text())
@@ -57,9 +64,20 @@ def test_a_step_whose_pid_line_never_comes_says_it_may_still_run(
     assert "process tree killed" not in message, message  # was "timed out after 0.2 s; process tree killed"
     assert message.startswith("timed out after 0.2 s; not killed"), message
     assert "may still be running on gpu11" in message, message
-    assert "grep -F -e 'python3 -m sglang.launch_server --port 30000'" in message, message
+    assert "check there with `ps -ww -eo pid,etime,args | grep -e " in message, message
     assert "not retried: another attempt would run beside it" in message, message
     [finding] = [f for f in record["findings"] if f.get("step") == "slow"]
     assert finding["code"] == "SD002" and message.startswith(finding["evidence"][0]), finding
     assert "may still be running on gpu11" in finding["evidence"][0], finding
     assert steps["after"]["status"] == "passed" and steps["after"]["stdout"] == "still here\n", steps["after"]
+
+
+def _message_of(out: Path) -> str:
+    [run_dir] = [p for p in out.iterdir() if p.is_dir()]
+    [slow] = [s for s in json.loads((run_dir / "run.json").read_text())["steps"] if s["id"] == "slow"]
+    return slow["message"]
+
+
+def _check_in(message: str) -> str:
+    """The command between the backquotes after "check there with"."""
+    return message.split("check there with `", 1)[1].split("`", 1)[0]
