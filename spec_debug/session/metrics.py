@@ -194,7 +194,10 @@ _BETWEEN = re.compile(r"\bbetween\s+(?P<value>\d+(?:\.\d+)?)\s+and\s+$")
 # "87~90 tok/s" too, the tilde as a range's dash (as Chinese and Japanese keyboards write one), only
 # between two numbers: "~90" alone says "about".
 _RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)(?:\s*[-\u2013]\s*|~)$")
-_K_RANGE_START = re.compile(r"(?<![\w.,])(?P<value>\d+(?:\.\d+)?)[kK](?:\s*[-\u2013]\s*|~)$")
+# "1.2k-1.5k tok/s", "1.2-1.5k tok/s": a range of thousands is no reading. Its middle (1350) is a
+# number nobody measured, and with the letter the ends are 300 tok/s apart, not a run's jitter.
+# A spaced dash only after a thousand said the same way: "bs 64 - 2.9k tok/s" is one reading.
+_K_RANGE_START = re.compile(r"(?<![\w.,])\d+(?:\.\d+)?(?:[kK]\s*[-\u2013]\s*|[kK]?[-\u2013~])$")
 # The run without speculation in prose: "baseline", the NO_SPEC phrases, and the names the
 # field gives it: "vanilla" (vllm-project/vllm#16035, #24343), "autoregressive", "normal
 # decoding" (sgl-project/sglang#2150: "Normal decoding speed (SGLang): 156 token/s"), and "AR"
@@ -1263,8 +1266,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
         value = float(m.group("value").replace(",", ""))
         if m.group("k"):
             value = round(value * 1000, 3)
-            if text[start - 1:start] in ("-", "\u2013", "~") and (r := _K_RANGE_START.search(text, max(0, start - 24), start)):
-                start, value = r.start("value"), round((float(r.group("value")) * 1000 + value) / 2, 3)  # "1.2k-1.5k"
+            if _K_RANGE_START.search(text, max(0, start - 24), start):
+                continue  # "1.2k-1.5k tok/s": see _K_RANGE_START
         elif text[start - 1:start] in ("-", "\u2013", "~") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
