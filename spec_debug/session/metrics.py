@@ -1008,13 +1008,15 @@ _BENCH_JSON_KEYS = {
     "accept_length": ("accept_length", "tokens"), "spec_decode_acceptance_length": ("accept_length", "tokens"),
     "spec_decode_acceptance_rate": ("accept_rate", "%"),
 }
-_BENCH_JSON_PAIR = re.compile(r"""(?<![\w])['"](%s)['"]\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.])"""
+# Both results count the requests that "completed"; a config or an SLO file that names the same
+# keys ({"output_throughput": 2000, "mean_ttft_ms": 500}) gives goals, no run's readings.
+_BENCH_JSON_PAIR = re.compile(r"""(?<![\w])['"](%s|completed)['"]\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![\w.])"""
                               % "|".join(_BENCH_JSON_KEYS))
 
 
 def _bench_result_json(text: str, found: list[Metric]) -> bool:
     """The readings of the saved benchmark results in ``text`` (see _BENCH_JSON_KEYS); only an
-    object with an output throughput is a run's result."""
+    object with an output throughput and some requests completed is a run's result."""
     runs: list[dict[str, re.Match]] = [{}]
     for m in _BENCH_JSON_PAIR.finditer(text):
         if m.group(1) in runs[-1]:
@@ -1022,8 +1024,9 @@ def _bench_result_json(text: str, found: list[Metric]) -> bool:
         runs[-1][m.group(1)] = m
     read = False
     for run in runs:
-        if "output_throughput" not in run:
-            continue
+        completed = run.pop("completed", None)
+        if completed is None or float(completed.group(2)) <= 0 or "output_throughput" not in run:
+            continue  # a config's goals, or a run whose every request failed (its 0.0 tok/s no speed)
         for key, m in run.items():
             name, unit = _BENCH_JSON_KEYS[key]
             found.append(Metric(name, float(m.group(2)), unit, f"saved benchmark result: {m.group(0)}"))
