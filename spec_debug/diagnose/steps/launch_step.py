@@ -17,7 +17,8 @@ from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tok
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import QUANTIZATION_FLAGS, launch_flag_value, not_checked, record, where
+from spec_debug.diagnose.steps.common import (QUANTIZATION_FLAGS, launch_config_overrides, launch_flag_value, not_checked,
+                                               record, where, with_overrides)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
 from spec_debug.record import Finding
 
@@ -179,7 +180,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         target_path = target_path or verifier
         cfg = served_speculator(cfg, draft_raw)
     quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
-    eff = effective_spec(cfg, target_architecture=target_architecture(target_raw, quantization),
+    served = served_target(cfg, target_raw)  # what the engine loads; "target_config" keeps the file's
+    eff = effective_spec(cfg, target_architecture=target_architecture(served, quantization),
                          draft_block_size=draft_block_size(draft_raw), draft_config=draft_raw)
     # a plain draft LM (STANDALONE) is not an EAGLE checkpoint: its config says no depth
     steps, steps_source = (None if untrained_drafter(cfg) else trained_steps(draft_raw)), None
@@ -187,9 +189,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         # MTP: the target's own next-n module drafts; it was trained for as many tokens
         # as it has modules (DeepSeek-V3: 1, so the DeepSeek docs' `--speculative-num-steps 1`
         # serves it as trained).
-        steps = mtp_layers(target_raw)
+        steps = mtp_layers(served)
         steps_source = "the target's MTP modules (num_nextn_predict_layers / mtp_num_hidden_layers)"
-        if steps is None and names_no_mtp(target_raw):
+        if steps is None and names_no_mtp(served):
             # its config.json was read and names none: say so, not "unknown" (was: "not in the
             # target config, or its config.json was not found", for Qwen3-4B-Instruct-2507 served
             # with method qwen3_next_mtp, a target with no MTP module)
@@ -202,7 +204,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "attention_backend": cfg.attention_backend, "speculative_config": cfg.speculative_config,
         "env": cfg.env, "effective": asdict(eff), "draft_path": draft_path, "target_path": target_path,
         "trained_steps": steps, "trained_steps_source": steps_source,
-        "draft_is_target_mtp": serves_own_mtp(cfg) and (target_raw is None or mtp_layers(target_raw) is not None),
+        "draft_is_target_mtp": serves_own_mtp(cfg) and (served is None or mtp_layers(served) is not None),
         "draft_config": draft_raw, "target_config": target_raw,
         "argv": list(cfg.argv),
         "config_file": config_file.get("path"), "config_file_error": config_file.get("error"),
@@ -266,6 +268,19 @@ def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | 
 _VLLM_MTP_FAMILIES = re.compile(r"mtp|nextn|deepseek|glm|mimo|ernie|nemotron|qwen3_?next|qwen3_?5|qwen4|bailing|exaone|"
                                 r"longcat|step3p|hy_?v[34]|hunyuan|inkling|gemma4|minimax|pangu|kimi|dots3|intern_?s2|"
                                 r"mistral_?large_?3", re.I)
+
+
+def served_target(cfg: LaunchConfig, target_raw: Any) -> Any:
+    """The target config as the engine loads it: the line's --hf-overrides (vLLM, merged into
+    sub-configs) / --json-model-override-args (SGLang) applied, as throughput_step reads it
+    (steps.common.with_overrides). An `architectures` given there is the model the engine builds
+    and SGLang's auto-chosen steps follow it (`auto_choose_speculative_params` reads the overridden
+    hf_config); config.json alone is what the file says, not what runs."""
+    if not isinstance(target_raw, dict):
+        return target_raw
+    for overrides, nested in launch_config_overrides(list(cfg.argv)):
+        target_raw = with_overrides(target_raw, overrides, nested)
+    return target_raw
 
 
 def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: str | None) -> str | None:
@@ -389,13 +404,14 @@ def check(ctx: Any) -> list[Finding]:
         version = in_image
     # a bf16 target served with --quantization / -q is a quantized one to vLLM (its runner choice)
     quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
-    eff = effective_spec(cfg, target_architecture=target_architecture(launch.get("target_config"), quantization),
+    target = served_target(cfg, launch.get("target_config"))
+    eff = effective_spec(cfg, target_architecture=target_architecture(target, quantization),
                          engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
                          draft_config=launch.get("draft_config"))
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])
-    no_mtp_draft = vllm_mtp_target_refused(cfg, launch.get("target_config"), launch.get("trained_steps_source"))
+    no_mtp_draft = vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
     if no_mtp_draft:
         eff = replace(eff, problems=[*eff.problems, no_mtp_draft])
     at = where(ctx)
@@ -434,7 +450,7 @@ def check(ctx: Any) -> list[Finding]:
         findings = [f for f in findings if f.code != "SD101"]
     findings += check_draft_budget(cfg, eff, at)
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
-    findings += check_dtype(cfg, launch.get("draft_config"), launch.get("target_config"), at)
+    findings += check_dtype(cfg, launch.get("draft_config"), target, at)
     return notes + record(ctx.facts, NS, findings)
 
 
