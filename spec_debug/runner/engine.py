@@ -625,9 +625,10 @@ class Run:
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
             if outcome.left_running is not None:
-                _say_left_running(evaluation, step, outcome.left_running)
-                if attempts <= step.retries:
-                    evaluation.message = f"{evaluation.message}; not retried: another attempt would run beside it"
+                if outcome.timed_out:  # else interrupted: said with the interruption, below
+                    _say_left_running(evaluation, step, outcome.left_running)
+                    if attempts <= step.retries:
+                        evaluation.message = f"{evaluation.message}; not retried: another attempt would run beside it"
                 break
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
                 break
@@ -664,6 +665,8 @@ class Run:
             status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []
             if stdout.survived_kill is not None:
                 message += "; " + killed_words(stdout.survived_kill)
+            if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid
+                message += "; " + outcome.left_running
         facts.update(step_facts)
         recorded_facts = self._clean(step_facts)
         with self._lock:

@@ -548,10 +548,13 @@ class SSHTransport(Transport):
                             # A timeout is recorded as "process tree killed": on a host that went
                             # down or silent at that moment nothing was, and the host is gone.
                             raise self._not_killed(killed, timeout_s)
-                    elif ending == "timeout" and header.pid is None and not (channel.eof_received or channel.closed):
+                    elif header.pid is None and not (channel.eof_received or channel.closed):
+                        # Timed out, or Ctrl-C (no _await_pid then: the user waits), before the
+                        # wrapper's pid line: nothing could be killed.
+                        elapsed = time.monotonic() - started
                         return CommandOutcome(
-                            exit_code=None, duration_s=time.monotonic() - started, timed_out=True,
-                            left_running=self._left_running(command, timeout_s, in_args),
+                            exit_code=None, duration_s=elapsed, timed_out=ending == "timeout",
+                            left_running=self._left_running(command, elapsed, in_args),
                         )
                     else:
                         # Named in the step's message; the engine does not retry beside them.
@@ -681,14 +684,14 @@ class SSHTransport(Transport):
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
 
-    def _left_running(self, command: str, timeout_s: float | None, in_args: bool) -> str:
-        """The words for a step whose pid line had not come at its timeout, nor ConnectTimeout
-        later (_await_pid): with no pid there was nothing to kill, and the command, started or
-        about to be (its shell still in its rc files), may run on; "process tree killed" sent
-        the reader to rerun beside it. The check names the host and the command's first line."""
-        waited = (timeout_s or 0.0) + self._connection.target.connect_timeout_s
+    def _left_running(self, command: str, elapsed_s: float, in_args: bool) -> str:
+        """The words for a step whose pid line had not come when it timed out, nor ConnectTimeout
+        later (_await_pid), or when the run was interrupted: with no pid there was nothing to
+        kill, and the command, started or about to be (its shell still in its rc files), may
+        run on; "process tree killed" sent the reader to rerun beside it, and an interrupted
+        step's record said nothing of it. The check names the host and the command's first line."""
         return (
-            f"not killed: the step's shell had not reported its pid {waited:g} s after the start (its rc files or a "
+            f"not killed: the step's shell had not reported its pid {elapsed_s:.1f} s after the start (its rc files or a "
             f"loaded host held it), so the command may still be running on {self.host}; check there with "
             f"`{left_running_check(command, in_args=in_args)}` and kill it before running the step again"
         )
