@@ -443,29 +443,37 @@ def duplicated_note(store: "TensorStore", role: str) -> str | None:
     tensor of every shard the index names (vllm and sglang model_loader/weight_utils.py
     safetensors_weights_iterator walk each file's keys, not the weight_map), so the model
     gets each copy in turn and keeps the one read last; the index places each tensor in one
-    file, and that copy was read here. Copies that hold the same values change nothing and are not named."""
-    differing = [(name, files) for name, files in store.duplicated.items()
-                 if _copies_differ(name, files)]
+    file, and that copy was read here. Copies may be stored under two names that load as
+    one weight (SpecForge's midlayer.* beside speculators' layers.0.*: vLLM llama_eagle3.py
+    load_weights renames the first), so each copy is read under its own name. Copies that
+    hold the same values change nothing and are not named."""
+    differing = [(name, copies) for name, copies in store.duplicated.items()
+                 if _copies_differ(copies)]
     if not differing:
         return None
-    name, files = differing[0]
-    read = next((info.file for info in store.infos.values() if info.stored_name == name),
-                files[0])
+    name, copies = differing[0]
+    read = store.infos[name]
+    files = list(dict.fromkeys(path.name for path, _ in copies))
+    others = sorted({stored for _, stored in copies} - {read.stored_name})
+    also = f" (also stored as {', '.join(others)})" if others else ""
     more = f" and {len(differing) - 1} more" if len(differing) > 1 else ""
-    return (f"the {role}'s {name}{more} is stored in {len(files)} shards with different values "
-            f"({', '.join(p.name for p in files)}): the copy in {read.name}, where "
-            "model.safetensors.index.json places it, was read, but vLLM and SGLang load every "
-            "copy and keep the last one they read; remove the stale copies (save the "
-            f"{role} again into an empty folder)")
+    where = (f"{len(files)} shards" if len(files) > 1
+             else f"{len(copies)} copies in one file")
+    placed = ("where model.safetensors.index.json places it" if store.placed_by_index(read)
+              else "the copy met last")
+    return (f"the {role}'s {read.stored_name}{also}{more} is stored in {where} with different "
+            f"values ({', '.join(files)}): the copy in {read.file.name}, {placed}, was read, "
+            "but vLLM and SGLang load every copy and keep the last one they read; remove the "
+            f"stale copies (save the {role} again into an empty folder)")
 
 
-def _copies_differ(name: str, files: list[Path]) -> bool:
+def _copies_differ(copies: list[tuple[Path, str]]) -> bool:
     from safetensors import safe_open
 
     first = None
-    for path in files:
+    for path, stored in copies:
         with safe_open(str(path), framework="pt") as handle:
-            tensor = handle.get_tensor(name)
+            tensor = handle.get_tensor(stored)
         if first is None:
             first = tensor
         elif tensor.dtype != first.dtype or tensor.shape != first.shape or not bool(
@@ -674,8 +682,10 @@ class TensorStore:
     shadowed_single: Path | None = None  # a single file beside a live index (see shadowed_single)
     unindexed: list[str] = field(default_factory=list)  # see unindexed_note
     nested_in: str | None = None  # the pickle's key the state dict was read from (see _tensors)
-    # stored name -> the shards holding it, when more than one does (see duplicated_note)
-    duplicated: dict[str, list[Path]] = field(default_factory=dict)
+    # name -> each copy's (file, stored name), when a tensor is stored more than once (see
+    # duplicated_note); `placed` is the index's weight_map for the shards
+    duplicated: dict[str, list[tuple[Path, str]]] = field(default_factory=dict)
+    placed: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def open(cls, directory: Path, normalise=lambda name: name, *,
@@ -690,7 +700,7 @@ class TensorStore:
         if files and not any((directory / name).exists() for name in _SINGLE_FILES[0]):
             store.unindexed = [path.name for path in files]
         if files or store.missing_shards:
-            placed = _index_placement(directory) if len(files) > 1 else {}
+            store.placed = _index_placement(directory) if len(files) > 1 else {}
             for path in files:
                 try:
                     header = read_safetensors_header(path)
@@ -706,8 +716,7 @@ class TensorStore:
                     if stored == "__metadata__":
                         continue
                     name = normalise(stored)
-                    if name in store.infos and not store._keeps_other(name, stored, path,
-                                                                      placed):
+                    if name in store.infos and not store._keeps_other(name, stored, path):
                         continue
                     store.infos[name] = TensorInfo(name, stored, path, tuple(meta["shape"]),
                                                    meta["dtype"])
@@ -730,13 +739,17 @@ class TensorStore:
                               hint=interrupted_hub_download(directory)
                               or _torch_files_hint(directory))
 
-    def _keeps_other(self, name: str, stored: str, path: Path, placed: dict[str, str]) -> bool:
-        """A tensor met again in another shard: recorded, and the copy read is the one in
-        the file the index places it in (the first one read when it places it in neither).
-        True when this copy, in `path`, is that one."""
-        earlier = self.infos[name].file
-        self.duplicated.setdefault(stored, [earlier]).append(path)
-        return placed.get(stored) == path.name and earlier.name != path.name
+    def _keeps_other(self, name: str, stored: str, path: Path) -> bool:
+        """A tensor met again (in another shard, or under a second name that loads as the same
+        weight): recorded, and True when this copy replaces the one read so far: the copy the
+        index places stays, else the one met last is read, as the engines keep it."""
+        earlier = self.infos[name]
+        self.duplicated.setdefault(name, [(earlier.file, earlier.stored_name)]).append(
+            (path, stored))
+        return not self.placed_by_index(earlier)
+
+    def placed_by_index(self, info: "TensorInfo") -> bool:
+        return self.placed.get(info.stored_name) == info.file.name
 
     def __contains__(self, name: str) -> bool:
         return name in self.infos
