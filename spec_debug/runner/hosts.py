@@ -157,11 +157,57 @@ def _host_list(value: str) -> list[str]:
         return names
     option = next((n for n in names if n.startswith("-")), None)
     if option is not None or names[:1] == ["ssh"]:
+        meant = _ssh_line_destination(names)
         raise UsageError(f"--host {value!r} is an ssh command line, not host names"
                          + (f" ({option!r} is an ssh option)" if option else ""),
-                         hint="write the host as USER@HOST:PORT (alice@gpu01:2222), other options as a Host "
-                              "entry in ~/.ssh/config (or -F FILE); several hosts: --host gpu01,gpu02")
+                         hint=(f"write --host {meant} (USER@HOST:PORT, as alice@gpu01:2222)" if meant else
+                               "write the host as USER@HOST:PORT (alice@gpu01:2222)")
+                         + ", other options as a Host entry in ~/.ssh/config (or -F FILE); several hosts: --host gpu01,gpu02")
+    _refuse_pasted_port(value, names)
     return names
+
+
+def _refuse_pasted_port(value: str, names: list[str]) -> None:
+    """`gpu01 2222` (a host and its port pasted from a note): 2222 is no host name, and as an
+    IPv4 address to inet_aton it was 0.0.8.174, the run's second host (taken whole, before
+    white space split hosts, it was "cannot parse host")."""
+    port = next((name for name in names[1:] if name.isdigit()), None)
+    if port is not None and "," not in value:
+        host = names[names.index(port) - 1]
+        raise UsageError(f"--host {value!r}: {port!r} is a port, not a host",
+                         hint=f"write --host {_with_port(host, port)} (HOST:PORT); several hosts: --host gpu01,gpu02")
+
+
+# ssh's options that take a value (OpenSSH ssh.c, its getopt string
+# "1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy").
+_SSH_VALUE_OPTIONS = frozenset("bceilmopBDEFIJLOPQRSWw")
+
+
+def _ssh_line_destination(words: list[str]) -> str | None:
+    """USER@HOST:PORT for the destination of a pasted ssh command line (`ssh -p 2222 -l alice
+    gpu01` is alice@gpu01:2222), so the refusal names the form to write; None without one."""
+    user = port = destination = None
+    rest = iter(words[1:] if words[:1] == ["ssh"] else words)
+    for word in rest:
+        if word.startswith("-") and len(word) > 1:
+            value = word[2:] or (next(rest, None) if word[1] in _SSH_VALUE_OPTIONS else None)
+            port = value if word[1] == "p" else port
+            user = value if word[1] == "l" else user
+        elif destination is None:
+            destination = word  # what follows it is the remote command
+    if destination is None:
+        return None
+    if user is not None and "@" not in destination:
+        destination = f"{user}@{destination}"
+    return _with_port(destination, port) if port is not None and port.isdigit() else destination
+
+
+def _with_port(host: str, port: str) -> str:
+    """HOST:PORT, an IPv6 address in brackets (its colons would read as the port)."""
+    user, _, address = host.rpartition("@")
+    if ":" in address and not address.startswith("["):
+        address = f"[{address}]"
+    return f"{user + '@' if user else ''}{address}:{port}"
 
 
 def _adhoc_spec(name: str) -> HostSpec:
@@ -192,7 +238,7 @@ def resolve_hosts(
     for host in hosts:
         # `--host gpu01,gpu02` (pdsh -w, Ansible's `-i a,b,`): no host name holds a comma, and
         # taken whole it was "cannot resolve host name 'gpu01,gpu02'".
-        names += _host_list(host) if _HOST_SEPARATOR.search(host.strip()) else [host]
+        names += _host_list(host) if _HOST_SEPARATOR.search(host) else [host]
     for pattern in host_patterns:
         for item in split_host_list(pattern):
             names += expand_host_pattern(item)
