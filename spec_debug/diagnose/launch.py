@@ -2698,10 +2698,22 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
 # speculation, and SpeculativeConfig `__post_init__` ends its method chain in "draft_model" with
 # NotImplementedError ("Speculative decoding with draft model is not supported yet"):
 # vllm-project/vllm PR #22047 ran the docs' draft-model example, which "can be ran in v0.9.2, but in
-# v0.10.0 it will get a NotImplementedError" (#21797); the same on 0.11.0 (#26547) and 0.13.0 (#31883). PR #24322 brought draft models to V1 after 0.13 (#32007, on
-# 2026-01-09, still finds main refusing): its release is not pinned here, so 0.14 on is not claimed.
+# v0.10.0 it will get a NotImplementedError" (#21797); the same on 0.11.0 (#26547) and 0.13.0
+# (#31883). PR #24322 brought draft models to V1 after 0.13 (#32007, on 2026-01-09, still finds
+# main refusing): its release is not pinned here, so 0.14 on is not claimed.
 _VLLM_NO_DRAFT_MODEL_FROM = "0.10.0"
 _VLLM_NO_DRAFT_MODEL_UNTIL = "0.14.0"
+
+
+# The targets vLLM turns into an MTP draft of themselves (vllm/config/speculative.py
+# `hf_config_override`, the newest release's list: DeepSeek-V3/V3.2/V4, GLM-4.5/OCR/5, MiMo, ERNIE,
+# Nemotron-H, Qwen3-Next/3.5, Bailing, EXAONE, LongCat, Step-3.5, Hunyuan, Inkling, Gemma 4,
+# MiniMax-M3, Pangu, Kimi-K3, dots3), by model_type or architecture: a looser match claims less.
+# The override is applied to a draft's config too (SpeculativeConfig builds the draft ModelConfig with
+# hf_overrides=hf_config_override): a DeepSeek-V3 checkpoint given as the draft runs as its MTP.
+VLLM_MTP_FAMILIES = re.compile(r"mtp|nextn|deepseek|glm|mimo|ernie|nemotron|qwen3_?next|qwen3_?5|qwen4|bailing|exaone|"
+                               r"longcat|step3p|hy_?v[34]|hunyuan|inkling|gemma4|minimax|pangu|kimi|dots3|intern_?s2|"
+                               r"mistral_?large_?3", re.I)
 
 
 def _vllm_draft_model_unsupported(cfg: LaunchConfig, engine_version: str | None, draft_config: Any) -> list[str]:
@@ -2731,8 +2743,9 @@ def _plain_draft_lm(draft: str, draft_config: Any) -> bool:
     if "eagle-" in name or "eagle3" in name or name in ("ngram", "[ngram]") or not isinstance(draft_config, dict):
         return False
     kinds = " ".join(str(k) for k in (draft_config.get("model_type"), *(draft_config.get("architectures") or [])))
+    # a family vLLM turns into an MTP draft (a DeepSeek-V3 checkpoint as the draft) runs as mtp
     return not draft_config.get("speculators_model_type") and not re.search(
-        r"medusa|mlp_?speculator|eagle|mtp|dflash|speculator", kinds, re.I)
+        r"medusa|mlp_?speculator|eagle|mtp|dflash|speculator", kinds, re.I) and not VLLM_MTP_FAMILIES.search(kinds)
 
 
 # SpeculativeConfig's keys, the newest release's (vllm/config/speculative.py) with the ones older

@@ -60,3 +60,13 @@ def test_a_family_vllm_drafts_from_keeps_its_depth_finding():
             "text_config": {"model_type": "kimi_k2", "num_hidden_layers": 61, "num_nextn_predict_layers": 0}}
     codes = _codes(kimi)
     assert "SD101" in codes and "SD102" not in codes
+
+
+def test_a_draft_of_a_family_vllm_turns_into_its_mtp_is_no_plain_draft_lm():
+    # vLLM applies hf_config_override to the draft's config too: a DeepSeek-V3 checkpoint given as
+    # the draft becomes deepseek_mtp and runs as method mtp, not draft_model
+    cfg = parse_launch_command("vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 --speculative-config "
+                               "'{\"model\": \"deepseek-ai/DeepSeek-V3\", \"num_speculative_tokens\": 1}'")
+    deepseek = {"architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "num_nextn_predict_layers": 1}
+    problems = effective_spec(cfg, engine_version="0.13.0", draft_config=deepseek).problems
+    assert not [p for p in problems if "plain draft model" in p]

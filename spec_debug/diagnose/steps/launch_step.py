@@ -10,9 +10,9 @@ from typing import Any
 from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algorithm, check_draft_budget, check_dtype,
                                                      check_num_steps, untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
-from spec_debug.diagnose.launch import (EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine, draft_block_size,
-                                       effective_spec, image_release, read_flags, image_rolling_tag, parse_launch_command, split_command,
-                                       vllm_surely_before)
+from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
+                                       draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
+                                       parse_launch_command, split_command, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -261,15 +261,6 @@ def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | 
             f"{engines.VLLM_SPECULATORS_CONFIG} or later)")
 
 
-# The targets vLLM turns into an MTP draft of themselves (vllm/config/speculative.py
-# `hf_config_override`, the newest release's list: DeepSeek-V3/V3.2/V4, GLM-4.5/OCR/5, MiMo, ERNIE,
-# Nemotron-H, Qwen3-Next/3.5, Bailing, EXAONE, LongCat, Step-3.5, Hunyuan, Inkling, Gemma 4,
-# MiniMax-M3, Pangu, Kimi-K3, dots3), by model_type or architecture: a looser match claims less.
-_VLLM_MTP_FAMILIES = re.compile(r"mtp|nextn|deepseek|glm|mimo|ernie|nemotron|qwen3_?next|qwen3_?5|qwen4|bailing|exaone|"
-                                r"longcat|step3p|hy_?v[34]|hunyuan|inkling|gemma4|minimax|pangu|kimi|dots3|intern_?s2|"
-                                r"mistral_?large_?3", re.I)
-
-
 def served_target(cfg: LaunchConfig, target_raw: Any) -> Any:
     """The target config as the engine loads it: the line's --hf-overrides (vLLM, merged into
     sub-configs) / --json-model-override-args (SGLang) applied, as throughput_step reads it
@@ -296,7 +287,7 @@ def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: st
         return None
     text = target_raw.get("text_config") if isinstance(target_raw.get("text_config"), dict) else {}
     kinds = [target_raw.get("model_type"), *(target_raw.get("architectures") or []), text.get("model_type")]
-    if any(isinstance(kind, str) and _VLLM_MTP_FAMILIES.search(kind) for kind in kinds):
+    if any(isinstance(kind, str) and VLLM_MTP_FAMILIES.search(kind) for kind in kinds):
         return None
     named = target_raw.get("model_type") or next(iter(target_raw.get("architectures") or []), "?")
     return (f"method {(cfg.algorithm or 'mtp').lower()} with no draft model drafts with the target's own MTP layers, but "
