@@ -51,3 +51,12 @@ def test_the_shell_around_printed_sdk_messages_is_still_read(tmp_path):
     commands = [c["command"].split()[0] for c in doc["commands"]]
     assert sorted(commands) == ["nvidia-smi", "python", "python3"]
     assert [e["kind"] for e in doc["errors"]] == ["cuda_oom"]
+
+
+def test_messages_logged_with_logging_basic_config_are_read(tmp_path):
+    # logging.basicConfig()'s default format, %(levelname)s:%(name)s:%(message)s (CPython
+    # Lib/logging/__init__.py BASIC_FORMAT): INFO:agent:AssistantMessage(...). Was a text log, no command.
+    path = tmp_path / "agent.log"
+    path.write_text("INFO:agent:" + CALL + "INFO:agent:" + RESULT.replace("'ok', is_error=False", "'boom', is_error=True"))
+    doc = analyze_path(path).to_json()
+    assert [(c["command"], c["is_error"]) for c in doc["commands"]] == [("nvidia-smi", True)]

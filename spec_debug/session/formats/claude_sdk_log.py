@@ -31,9 +31,11 @@ MESSAGES = {"AssistantMessage": "assistant", "UserMessage": "user", "SystemMessa
 """The SDK's message classes and the stream-json ``type`` each one is."""
 _BLOCKS = {"TextBlock": "text", "ThinkingBlock": "thinking", "ToolUseBlock": "tool_use",
            "ToolResultBlock": "tool_result", "ServerToolUseBlock": "server_tool_use"}
-_PREFIX = r"(?:\[(?P<ts>[^\]]{8,40})\]\s*|(?P<logged>\d{4}-\d\d-\d\d[T ][\d:.,]{8,15}\S{0,12})[^\n(]{0,80}?[\s\]:]\s*)?"
+_PREFIX = r"(?:\[(?P<ts>[^\]]{8,40})\]\s*|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):[^:\s]{0,80}:|(?P<logged>\d{4}-\d\d-\d\d[T ][\d:.,]{8,15}\S{0,12})[^\n(]{0,80}?[\s\]:]\s*)?"
 """What may come before the message: ``[timestamp] `` (the script's own stamp), or a logging line's
-head (``2026-01-31 19:31:00,138 INFO agent: ``, Python's ``logging`` with ``%(asctime)s`` first). The
+head (``2026-01-31 19:31:00,138 INFO agent: ``, Python's ``logging`` with ``%(asctime)s`` first;
+``INFO:agent:``, the format ``logging.basicConfig()`` gives by default, ``BASIC_FORMAT`` =
+``%(levelname)s:%(name)s:%(message)s`` in CPython ``Lib/logging/__init__.py``). The
 time's zone (``Z``, ``+00:00``) is bounded: unbounded, a long line that starts with a date and has
 no space took seconds to refuse, and every text log's first 200 lines are tried."""
 _LINE = re.compile(r"^" + _PREFIX + r"(?P<name>[A-Z][A-Za-z]+Message|StreamEvent)\(")
