@@ -72,6 +72,11 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(draft.get("tensors"))}
+    for role, model in (("draft", draft), ("target", target)):
+        if model.get("config_error"):
+            # the folder was found and its config.json is not usable (hostfiles
+            # config_and_problem names the line and column): that, not a missing folder
+            facts[f"{role}_config_error"] = model["config_error"]
     if draft.get("config"):
         try:
             facts["draft"] = parse_draft_config(as_eagle3_config(draft["config"])).summary()
@@ -90,6 +95,8 @@ def check(ctx: Any) -> list[Finding]:
         mtp = target_mtp_line(ctx)
         if mtp is not None:
             return [mtp]
+        if cfgs.get("draft_config_error"):
+            return [not_checked(ctx, cfgs["draft_config_error"], "a readable draft config.json")]
         return [not_checked(ctx, "no draft config.json could be read",
                             "--var draft_model=DIR (or a server command that names it)")]
     at = where(ctx)
@@ -99,7 +106,10 @@ def check(ctx: Any) -> list[Finding]:
     name, version = engine.get("name"), engine.get("version")
     launch = ctx.host_facts.get("launch", {})
     findings: list[Finding] = []
-    if target_raw is None:
+    if target_raw is None and cfgs.get("target_config_error"):
+        findings.append(not_checked(ctx, cfgs["target_config_error"] + ": aux layers, context "
+                                    "and RoPE not compared", "a readable target config.json"))
+    elif target_raw is None:
         findings.append(not_checked(ctx, "no target config.json: aux layers, context and RoPE not compared",
                                     "--var target_model=DIR"))
     elif name not in ("sglang", "vllm"):
