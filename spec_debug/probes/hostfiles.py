@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import struct
 from pathlib import Path
 from typing import Any
@@ -104,10 +105,16 @@ def config_and_problem(directory: Path, name: str = "config.json") -> tuple[dict
     another user's file. No file: (None, None)."""
     path = directory / name
     try:
-        size = path.stat().st_size
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(path)
+        if not stat.S_ISREG(info.st_mode):
+            # a FIFO would block the read, /dev/zero would never end it
+            return None, f"{path}: not a regular file (a device, pipe or socket), not read"
+        size = info.st_size
         if size > MAX_CONFIG_BYTES:
             return None, f"{path}: larger than {MAX_CONFIG_BYTES} bytes, not read"
-        if size == 0 and path.is_file():
+        if size == 0:
             return None, (f"{path}: empty (0 bytes), a copy or download cut short; the engine "
                           "refuses it too: copy the model's config.json again")
         data = json.loads(path.read_bytes().decode("utf-8"))

@@ -57,3 +57,17 @@ def test_a_missing_config_and_a_good_one_are_unchanged(tmp_path):
     good = _folder(tmp_path, "good")
     (good / "config.json").write_text('{"num_hidden_layers": 2}')
     assert hostfiles.config_and_problem(good) == ({"num_hidden_layers": 2}, None)
+
+
+def test_a_pipe_or_a_device_is_not_read(tmp_path):
+    # a FIFO named config.json would block the read and /dev/zero would never end it: the probe
+    # must answer, naming the file, without reading it
+    import os
+
+    fifo = _folder(tmp_path, "fifo")
+    os.mkfifo(fifo / "config.json")
+    zero = _folder(tmp_path, "zero")
+    (zero / "config.json").symlink_to("/dev/zero")
+    for folder in (fifo, zero):
+        info = hostfiles.describe_model(str(folder), with_tensors=False)
+        assert "not a regular file" in info["config_error"] and info["found"] is False
