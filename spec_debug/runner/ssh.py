@@ -266,9 +266,10 @@ def left_running_check(command: str, *, in_args: bool) -> str:
     like the step's."""
     first = next((line.strip() for line in command.splitlines() if line.strip()), command.strip())
     shown = "".join(itertools.takewhile(lambda c: " " <= c <= "~", first))[:80] or first[:80]
-    if in_args:
-        shown = shown.replace("'", "'\"'\"'")
-    return f"ps -ww -eo pid,etime,args | grep -e {shlex.quote(_literal_pattern(shown))}"
+    # As written, too: a bash the wrapper starts with the step as its -c argument (a login
+    # shell that is not bash, wrap_command) shows the line unquoted.
+    forms = dict.fromkeys([shown.replace("'", "'\"'\"'"), shown] if in_args else [shown])
+    return "ps -ww -eo pid,etime,args | grep" + "".join(f" -e {shlex.quote(_literal_pattern(form))}" for form in forms)
 
 
 def _literal_pattern(text: str) -> str:

@@ -93,3 +93,21 @@ for one in tree:
         os.kill(one, signal.SIGSTOP)
 os.kill(os.getpid(), signal.SIGSTOP)
 '''
+
+
+def rc_holding_shell(tmp_path: Path, command_fragment: str) -> tuple[str, Path, Path]:
+    """A BASH_ENV file (sshd_factory's set_env) that holds the step shell whose command holds
+    `command_fragment` in its rc files until the `release` file exists, as a site's rc file
+    loading modules from a hung NFS mount holds it: its pid line cannot come before. The shell
+    ignores SIGPIPE and SIGHUP, so that the closed channel does not end it. Returns the
+    set_env words, the `release` file, and the `waiting` file it touches once it waits.
+
+    The shell is told by its command line (bash's BASH_EXECUTION_STRING): a file armed by an
+    earlier step was taken by whichever shell came first, the end-of-step check's on a loaded
+    machine. At most 60 s, so a failed test leaves nothing for long."""
+    rc, release, waiting = tmp_path / "rc.sh", tmp_path / "release", tmp_path / "waiting"
+    rc.write_text(
+        f'case "$BASH_EXECUTION_STRING" in *{command_fragment}*) touch {waiting}; trap \'\' PIPE HUP; n=0; '
+        f"while [ ! -e {release} ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done;; esac\n"
+    )
+    return f"BASH_ENV={rc}", release, waiting

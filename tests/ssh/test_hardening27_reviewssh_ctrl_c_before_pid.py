@@ -23,21 +23,15 @@ from spec_debug.runner.engine import HostTarget, Run, RunOptions
 from spec_debug.runner.reporter import Reporter
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.store import RunStore
+from tests.ssh.faults import rc_holding_shell
 from tests.sshd_fixture import ClientSetup, SshServer
 
 
 def test_ctrl_c_before_the_pid_line_says_the_command_may_still_run(
     client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
 ) -> None:
-    waiting, release = tmp_path / "waiting", tmp_path / "release"
-    rc = tmp_path / "rc.sh"
-    # Only the step's shell waits (bash's BASH_EXECUTION_STRING holds its command); at most 60 s.
-    rc.write_text(
-        'case "$BASH_EXECUTION_STRING" in *vllm.entrypoints*) '
-        f"touch {waiting}; trap '' PIPE HUP; n=0; "
-        f"while [ ! -e {release} ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done;; esac\n"
-    )
-    server = sshd_factory("ctrlcpid", set_env=f"BASH_ENV={rc}")
+    set_env, release, waiting = rc_holding_shell(tmp_path, "vllm.entrypoints")
+    server = sshd_factory("ctrlcpid", set_env=set_env)
     client.trust(server)
     client.alias("gpu12", server, ConnectTimeout=5)
     playbook = tmp_path / "serve.yaml"

@@ -61,6 +61,20 @@ def test_a_script_sent_on_stdin_is_found_by_its_running_command(tmp_path: Path) 
     assert [int(line.split()[0]) for line in listed] == [sleeper.pid], (check, listed)
 
 
+def test_a_bash_started_with_the_step_as_its_argument_is_found_too() -> None:
+    """Under a login shell that is not bash, the wrapper runs `bash -c "$__spec_debug_cmd"`:
+    that bash shows the first line as written, its quotes unescaped."""
+    command = f"sleep 9.{_TAG} 'no such file' || sleep 9.{_TAG}\necho next"
+    shell = subprocess.Popen(["bash", "-c", command], start_new_session=True, stdout=subprocess.DEVNULL)
+    try:
+        check = left_running_check(command, in_args=True)
+        listed = _run_as_pasted(check)
+    finally:
+        os.killpg(shell.pid, 9)
+        shell.wait()
+    assert [int(line.split()[0]) for line in listed] == [shell.pid], (check, listed)
+
+
 def _run_as_pasted(check: str) -> list[str]:
     """The check's lines, run by bash as a reader whose shell exports COLUMNS=80 runs it
     (Popen has returned once the process is exec'd: it is in ps)."""

@@ -18,22 +18,15 @@ import subprocess
 from pathlib import Path
 from typing import Any, Callable
 
+from tests.ssh.faults import rc_holding_shell
 from tests.sshd_fixture import ClientSetup, SshServer
 
 
 def test_a_step_whose_pid_line_never_comes_says_it_may_still_run(
     cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
 ) -> None:
-    release = tmp_path / "release"
-    rc = tmp_path / "rc.sh"
-    # Only the slow step's shell waits, told by its command line (bash's BASH_EXECUTION_STRING):
-    # a file armed by an earlier step was taken by whichever shell came first, the end-of-step
-    # check's on a loaded machine. At most 60 s, so a failed test leaves nothing for long.
-    rc.write_text(
-        'case "$BASH_EXECUTION_STRING" in *sglang.launch_server*) trap \'\' PIPE HUP; n=0; '
-        f"while [ ! -e {release} ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done;; esac\n"
-    )
-    server = sshd_factory("pidnever", set_env=f"BASH_ENV={rc}")
+    set_env, release, _ = rc_holding_shell(tmp_path, "sglang.launch_server")
+    server = sshd_factory("pidnever", set_env=set_env)
     client.trust(server)
     client.alias("gpu11", server, ConnectTimeout=2)
     playbook = tmp_path / "never.yaml"
