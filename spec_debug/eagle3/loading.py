@@ -231,8 +231,12 @@ def _no_architectures_note(cfg) -> str | None:
         return None
     written = "has no architectures" if architectures is None else (
         f"has architectures {json.dumps(architectures)}")
+    # absent, EAGLEConfig iterates None; an empty list gives vLLM's model registry no class
+    # to resolve, and it stops with its own 'no architectures' error instead
+    error = ("'NoneType' object is not iterable" if architectures is None
+             else "no model class to load")
     return (f"the draft's config.json {written}: scored here, but vLLM builds the draft's "
-            "class name from it and fails to start ('NoneType' object is not iterable), and "
+            f"class name from it and fails to start ({error}), and "
             "SGLang picks the draft's model class by it; add \"architectures\": "
             "[\"LlamaForCausalLMEagle3\"] (what SpecForge writes)")
 
