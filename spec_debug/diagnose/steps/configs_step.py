@@ -9,7 +9,8 @@ from spec_debug.diagnose.checks.draft_config import check_context_length, check_
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import launch_quantization, not_checked, record, target_mtp_line, where
+from spec_debug.diagnose.steps.common import (launch_config_overrides, launch_quantization, not_checked, record,
+                                              target_mtp_line, where, with_overrides)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
 
@@ -66,6 +67,17 @@ def with_quantization(model: dict[str, Any]) -> dict[str, Any] | None:
     return config
 
 
+def served_target(target: Any, host_facts: dict[str, Any]) -> Any:
+    """The target config.json as the server loads it: with the launch line's --hf-overrides
+    (vLLM, merged into sub-configs) or --json-model-override-args (SGLang, set whole) applied,
+    so a rope_scaling or num_hidden_layers given there is the one compared (as
+    throughput_step.served_configs reads it)."""
+    argv = (host_facts.get("launch") or {}).get("argv") or []
+    for overrides, nested in launch_config_overrides(list(argv)) if isinstance(target, dict) else ():
+        target = with_overrides(target, overrides, nested)
+    return target
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
@@ -101,7 +113,7 @@ def check(ctx: Any) -> list[Finding]:
                             "--var draft_model=DIR (or a server command that names it)")]
     at = where(ctx)
     draft_raw = cfgs["draft_config"]
-    target_raw = cfgs.get("target_config")
+    target_raw = served_target(cfgs.get("target_config"), ctx.host_facts)
     engine = ctx.host_facts.get("engine", {})
     name, version = engine.get("name"), engine.get("version")
     launch = ctx.host_facts.get("launch", {})
