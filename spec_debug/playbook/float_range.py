@@ -17,10 +17,17 @@ def past_float_range(text: str) -> str | None:
     0.0, silently, in Python, YAML and Jinja alike), else None."""
     if not FAR_EXPONENT.search(text):
         return None
-    value = float(text)
+    # YAML 1.1 takes `_` anywhere among a float's digits (`1__0.0e+400`, `1.0_e+400`; PyYAML's
+    # construct_yaml_float drops them) where Python's float() refuses all but single ones between
+    # digits: read as YAML does, not a ValueError traceback out of the loader
+    digits = text.replace("_", "")
+    try:
+        value = float(digits)
+    except ValueError:
+        return None  # no number: what reads it says so
     if math.isinf(value):
         return "larger than any number its checks can compare (it reads as infinity)"
-    mantissa = re.split("[eE]", text)[0]
+    mantissa = re.split("[eE]", digits)[0]
     if value == 0 and any(digit in mantissa for digit in "123456789"):
         return "closer to 0 than any number its checks can compare but 0 (it reads as 0)"
     return None
