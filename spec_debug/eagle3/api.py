@@ -765,6 +765,7 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
     from spec_debug.eagle3.checkpoint import (
+        duplicated_note,
         shadowed_single_note,
         stale_index_note,
         unindexed_note,
@@ -772,15 +773,18 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
 
     checkpoint = open_draft(model)
     source = TARGET_GIVEN if target else None
+    # the same notes on the files the draft's weights came from as eval gives (loading.py)
     notes: list[str] = [note for note in [stale_index_note(checkpoint.tensors, "draft"),
                                           shadowed_single_note(checkpoint.tensors, "draft"),
-                                          unindexed_note(checkpoint.tensors, "draft")]
+                                          unindexed_note(checkpoint.tensors, "draft"),
+                                          duplicated_note(checkpoint.tensors, "draft")]
                         if note]
     if target:
         # a directory, or a Hub id resolved from the local cache, as eval and layout take it
         target = resolve_checkpoint_dir(target, "--target", "target checkpoint")
     else:
-        target, notes = _config_verifier(checkpoint.config, find_verifier)
+        target, verifier_notes = _config_verifier(checkpoint.config, find_verifier)
+        notes += verifier_notes
         source = TARGET_FROM_CONFIG if target is not None else None
     # only the target's vocab size is needed: a directory with just config.json will do
     try:
