@@ -47,15 +47,25 @@ def freeze(server: SshServer, pids: list[int]) -> None:
 # A step's own freeze of the sshd serving it: run on the host as `python3 SCRIPT LISTENERS
 # FROZEN` (LISTENERS: a file of sshd listener pids, one a line; FROZEN: the file the stopped pids
 # are added to, to be let go). It waits until sshd has read what the step printed (its stdout, a
-# pipe or a socketpair, is empty: the lines reach the client), then stops every process under
-# the listener that serves it, itself last. A watcher thread polling /proc for the step's sleep
-# froze it as late as the load made it, and past the step's timeout the kill got through.
+# pipe or a socketpair, is empty) and every process under the listener that serves it sleeps
+# (none preempted between reading the lines and sending them on), then stops them, itself
+# last. A watcher thread polling /proc for the step's sleep froze it as late as the load made
+# it, and past the step's timeout the kill got through.
 FREEZE_FROM_STEP = r'''
 import fcntl, os, signal, stat, struct, sys, termios, time
 
-def parent(pid):
+def fields(pid):
     with open(f"/proc/{pid}/stat", "rb") as f:
-        return int(f.read().rsplit(b")", 1)[1].split()[1])
+        return f.read().rsplit(b")", 1)[1].split()
+
+def parent(pid):
+    return int(fields(pid)[1])
+
+def running(pid):
+    try:
+        return fields(pid)[0] == b"R"
+    except (OSError, IndexError):
+        return False
 
 def children():
     found = {}
@@ -86,6 +96,10 @@ while todo:
     one = todo.pop()
     tree.append(one)
     todo.extend(kids.get(one, []))
+# sshd may have read the lines and been preempted before writing them to the client: stop it
+# once it sleeps again (in its poll), not running.
+while any(running(one) for one in tree if one != os.getpid()) and time.monotonic() < until:
+    time.sleep(0.01)
 with open(sys.argv[2], "a") as out:
     out.write("".join(f"{p}\n" for p in tree))
 for one in tree:
