@@ -343,19 +343,24 @@ _ANSIBLE_TEXT_TESTS = frozenset((*_ANSIBLE_PATTERN_TESTS, *_ANSIBLE_PATH_TESTS, 
 _REGEX_SIGNS = re.compile(r"[\\.^$*+?{}\[\]|()]")
 
 
-def _ansible_test_hint(test: nodes.Test) -> str:
-    """` (an Ansible test): what to write here`, with what `test` tests and its first argument."""
+def _ansible_test_hint(test: nodes.Test, *, negated: bool) -> str:
+    """` (an Ansible test): what to write here`, with what `test` tests and its first argument.
+    `negated`: written `is not search(...)`, so the fix keeps the `not` (`'OOM' in stdout` in
+    its place ran the step exactly where the author meant to skip it)."""
     tested = _written(test.node) or "the text"
     arg = test.args[0] if test.args else None
     plain = isinstance(arg, nodes.Const) and isinstance(arg.value, str) and not _REGEX_SIGNS.search(arg.value)
     written = _written(arg) if arg is not None else None
+    into = " not in " if negated else " in "
     if test.name in _ANSIBLE_PATTERN_TESTS and plain:
-        fix = f"write {tested}.startswith({written})" if test.name == "match" else f"write {written} in {tested}"
+        fix = (f"write {'not ' if negated else ''}{tested}.startswith({written})" if test.name == "match"
+               else f"write {written}{into}{tested}")
     elif test.name in _ANSIBLE_PATTERN_TESTS:
         fix = (f"give the step expect: [{{matches: {written or 'REGEX'}}}] (a Python regex on its output), "
-               f"or capture what the pattern finds (capture: [{{regex: ...}}]) and test that fact")
+               f"or capture what the pattern finds (capture: [{{regex: ...}}]) and test that fact"
+               + (" (`is not`: the fact is not defined where nothing matched)" if negated else ""))
     elif test.name == "contains":
-        fix = f"write {written or 'ITEM'} in {tested}"
+        fix = f"write {written or 'ITEM'}{into}{tested}"
     elif test.name in _ANSIBLE_PATH_TESTS:
         fix = "a template cannot see the host's files: test the path in the step's command (run: test -e PATH)"
     else:  # version, version_compare
@@ -395,7 +400,7 @@ def _parse_checked(source: str) -> nodes.Template:
                     and tested.node.name == "steps" else "steps.ID")
             extra = f" (an Ansible test): {_ANSIBLE_STATUS_TESTS[node.name].replace('steps.ID', step)}"
         elif kind == "test" and node.name in _ANSIBLE_TEXT_TESTS:
-            extra = _ansible_test_hint(node)
+            extra = _ansible_test_hint(node, negated=any(outer.node is node for outer in parsed.find_all(nodes.Not)))
         raise TemplateAssertionError(f"No {kind} named {node.name!r}{extra}", node.lineno)
     return parsed
 
