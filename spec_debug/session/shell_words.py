@@ -47,11 +47,14 @@ def _heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
         pos = nl + 1
         # the line's quotes are followed once from its start, op to op (each op's own scan of
         # the line was quadratic: `a << b` 2000 times on one line took 0.9 s)
-        scanned, quote, escaped = line_start, None, False
+        # the same for the `((` still open (each op's own count from the line's start was
+        # quadratic again: 10,000 'a << b' took 0.9 s, 0.03 s before 72aa80d)
+        scanned, quote, escaped, arith = line_start, None, False, 0
         for op in _HEREDOC.finditer(text, m.start(), nl):
             quote, escaped = _quotes(text, scanned, op.start(), quote, escaped)
+            arith += text.count("((", scanned, op.start()) - text.count("))", scanned, op.start())
             scanned = op.start()
-            if _shift_or_quoted(text, line_start, op, quote):
+            if _shift_or_quoted(op, quote, arith > 0):
                 continue
             body_end, after = _body_end(text, pos, op.group(3), tabs=op.group(1) is not None)
             yield op, pos, body_end, after
@@ -109,13 +112,11 @@ def _piped_to(command: str, at: int) -> list[str] | None:
     return next((a for a in simple_commands(rest[bar + 1:]) if isinstance(a, list)), None)
 
 
-def _shift_or_quoted(text: str, line_start: int, op: re.Match, quote: str | None) -> bool:
+def _shift_or_quoted(op: re.Match, quote: str | None, in_arithmetic: bool) -> bool:
     """Whether the ``<<`` of ``op`` is no heredoc: arithmetic's shift (a number after it, or
     inside an open ``((``: `echo $((1<<20))`) or inside a quote still open on its line
     (`python3 -c "print(1 << n)"`, `ssh h 'cat <<EOF'`)."""
-    at = op.start()
-    return op.group(3).isdigit() or text.count("((", line_start, at) > text.count("))", line_start, at) \
-        or quote is not None
+    return op.group(3).isdigit() or in_arithmetic or quote is not None
 
 
 def _quotes(text: str, start: int, end: int, quote: str | None, escaped: bool) -> tuple[str | None, bool]:
@@ -185,7 +186,10 @@ SEPARATORS = frozenset({";", "&", "&&", "|", "||", "|&", ";;", "\n", "(", ")"})
 def _simple_command(words: list[tuple[str, bool]], i: int) -> list[str]:
     """The argv of the simple command starting at ``words[i]``, past assignments and wrappers."""
     argv = []
-    for word, is_op in words[i:]:
+    # by index: a slice per command copied the rest of the words (a 40,000-line script a shell
+    # reads from a heredoc, which changes_host reads, took 10 s)
+    for j in range(i, len(words)):
+        word, is_op = words[j]
         if is_op and word in SEPARATORS:
             break
         if not is_op:
