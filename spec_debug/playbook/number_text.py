@@ -23,7 +23,7 @@ from jinja2 import TemplateSyntaxError, nodes
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.models import Playbook
-from spec_debug.playbook.status_words import COMPARING_TESTS, number_field
+from spec_debug.playbook.status_words import comparing_tests, number_field
 from spec_debug.playbook.float_range import FAR_EXPONENT, past_float_range
 from spec_debug.playbook.templating import TEXT_ENV, var_references
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path
@@ -118,9 +118,7 @@ _OCTAL_TEXT = re.compile(r"^0o[0-7]+$")
 
 def _tests_as_compares(parsed: nodes.Template) -> list[nodes.Compare]:
     """`facts.n is gt(min_tokens)` as `facts.n > min_tokens` (status_words.COMPARING_TESTS)."""
-    return [nodes.Compare(test.node, [nodes.Operand(COMPARING_TESTS[test.name], test.args[0])])
-            for test in parsed.find_all(nodes.Test)
-            if test.name in COMPARING_TESTS and len(test.args) == 1 and not test.kwargs]
+    return [nodes.Compare(tested, [nodes.Operand(operator, argument)]) for tested, operator, argument in comparing_tests(parsed)]
 
 
 def check_text_numbers(playbook: Playbook, document: PositionedDocument, source: str, numeric_facts: set[str]) -> None:

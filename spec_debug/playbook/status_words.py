@@ -60,10 +60,14 @@ def comparisons(text: str, expression: bool) -> list[Comparison]:
         for operator in compare.ops:
             pairs.append((left, operator.op, operator.expr))
             left = operator.expr
-    for test in parsed.find_all(nodes.Test):
-        if test.name in COMPARING_TESTS and len(test.args) == 1 and not test.kwargs:
-            pairs.append((test.node, COMPARING_TESTS[test.name], test.args[0]))
-    return pairs
+    return pairs + comparing_tests(parsed)
+
+
+def comparing_tests(parsed: nodes.Node) -> list[Comparison]:
+    """(tested, operator, argument) of each `x is gt(y)`, `x is equalto 'pass'`, `x is in [...]`
+    in `parsed` (COMPARING_TESTS), as the comparison it stands for."""
+    return [(test.node, COMPARING_TESTS[test.name], test.args[0]) for test in parsed.find_all(nodes.Test)
+            if test.name in COMPARING_TESTS and len(test.args) == 1 and not test.kwargs]
 
 
 # Jinja's tests that compare (jinja2/tests.py TESTS: `x is equalto('pass')`, `x is eq 'pass'`,
