@@ -25,8 +25,8 @@ def past_float_range(text: str) -> str | None:
         value = float(digits)
     except ValueError:
         return None  # no number: what reads it says so
-    if math.isinf(value):
-        return "larger than any number its checks can compare (it reads as infinity)"
+    if math.isinf(value):  # -1e400 is -inf: larger in size, not "infinity"
+        return f"larger than any number its checks can compare{', in size' if value < 0 else ''} (it reads as {'-' if value < 0 else ''}infinity)"
     mantissa = re.split("[eE]", digits)[0]
     if value == 0 and any(digit in mantissa for digit in "123456789"):
         return "closer to 0 than any number its checks can compare but 0 (it reads as 0)"

@@ -212,6 +212,14 @@ def literal_past_float_range(text: str, *, expression: bool) -> tuple[str, str] 
     return None
 
 
+def _nearer(value: float) -> str:
+    """How the number to write differs from `value`, inf or 0 (a float's reading of a number past
+    its range): -1e400 is -inf, and a smaller number than that is no fix."""
+    if math.isinf(value):
+        return "a smaller number" if value > 0 else "a number nearer 0"
+    return "a number further from 0" if math.copysign(1, value) < 0 else "a larger number"
+
+
 def _strings(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -255,7 +263,7 @@ def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | 
         return UsageError(  # 1e400, 1e-400: past what a float holds, so no number to name
             f"--var {name}={value}: {name} is a number in the playbook (default {default}), and {value.strip()} "
             f"is {past_float_range(value.strip()) or 'no number its checks can compare'}",
-            hint=f"write a {'smaller' if math.isinf(float(value)) else 'larger'} number: --var {name}={default}")
+            hint=f"write {_nearer(float(value))}: --var {name}={default}")
     written = _NUMBER_WITH_UNIT.fullmatch(value)
     if written is None:
         return None
