@@ -10,6 +10,7 @@ from spec_debug.diagnose.checks.drafter import check_layout
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import launch_quantization, not_checked, raised, record, where
+from spec_debug.diagnose.steps.configs_step import served_target
 from spec_debug.record import Finding
 
 NS = "layout"
@@ -104,7 +105,8 @@ def check(ctx: Any) -> list[Finding]:
         if aux and len(ids) == aux + 1:
             trained_from_data = ids[:-1]
     if draft_raw and n and name in ("sglang", "vllm") and (measured is not None or trained_from_data is not None):
-        target_raw = ctx.host_facts.get("configs", {}).get("target_config")
+        # as the server loads it: an `architectures` given on --hf-overrides is the class it builds
+        target_raw = served_target(ctx.host_facts.get("configs", {}).get("target_config"), ctx.host_facts)
         analysis = analyse_layers(name, version, draft_raw, int(n), trained_layer_ids=trained_from_data,
                                   measured_served_ids=measured, target_architecture=target_architecture(target_raw, launch_quantization(ctx.host_facts)))
         layer_findings = check_aux_layers(analysis, at=at)
