@@ -1059,7 +1059,11 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
     for what, states in (("hidden_states", sample.slots), ("final state", sample.final)):
         if states is None or not states.is_floating_point():
             continue
-        # slot by slot: the mask of a wide dump's whole sample would double its memory
+        # slot by slot: the mask of a wide dump's whole sample would double its memory.
+        # A NaN refuses the file even in rows the loss mask leaves out: speculators' own
+        # check refuses any non-finite value in a file (0.9.0 data_generation/offline.py
+        # check_hidden_states), and the draft's attention reads such a row at every later
+        # position (under an additive mask at earlier ones too: weight 0 times NaN is NaN)
         parts = states.unbind(1) if states.dim() == 3 else (states,)
         for j, part in enumerate(parts):
             finite = torch.isfinite(part.float() if part.element_size() < 2 else part)
