@@ -149,33 +149,34 @@ _HOST_SEPARATOR = re.compile(r"[,\s]")
 _SPACE = re.compile(r"\s")
 
 
-def _host_list(value: str) -> list[str]:
-    """The hosts of one --host value; a pasted ssh command line (`ssh -p 2222 alice@gpu01`) is
-    refused whole: split, its `-p` and `2222` were hosts (2222 is an IPv4 address to inet_aton)."""
+def _host_list(value: str, flag: str = "--host") -> list[str]:
+    """The hosts of one --host (or --hosts) value; a pasted ssh command line (`ssh -p 2222
+    alice@gpu01`) is refused whole: split, its `-p` and `2222` were hosts (2222 is an IPv4
+    address to inet_aton)."""
     names = split_host_list(value)
     if not _SPACE.search(value.strip()):
         return names
     option = next((n for n in names if n.startswith("-")), None)
     if option is not None or names[:1] == ["ssh"]:
         meant = _ssh_line_destination(names)
-        raise UsageError(f"--host {value!r} is an ssh command line, not host names"
+        raise UsageError(f"{flag} {value!r} is an ssh command line, not host names"
                          + (f" ({option!r} is an ssh option)" if option else ""),
-                         hint=(f"write --host {meant} (USER@HOST:PORT, as alice@gpu01:2222)" if meant else
+                         hint=(f"write {flag} {meant} (USER@HOST:PORT, as alice@gpu01:2222)" if meant else
                                "write the host as USER@HOST:PORT (alice@gpu01:2222)")
                          + ", other options as a Host entry in ~/.ssh/config (or -F FILE); several hosts: --host gpu01,gpu02")
-    _refuse_pasted_port(value, names)
+    _refuse_pasted_port(value, names, flag)
     return names
 
 
-def _refuse_pasted_port(value: str, names: list[str]) -> None:
+def _refuse_pasted_port(value: str, names: list[str], flag: str) -> None:
     """`gpu01 2222` (a host and its port pasted from a note): 2222 is no host name, and as an
     IPv4 address to inet_aton it was 0.0.8.174, the run's second host (taken whole, before
     white space split hosts, it was "cannot parse host")."""
     port = next((name for name in names[1:] if name.isdigit()), None)
     if port is not None and "," not in value:
         host = names[names.index(port) - 1]
-        raise UsageError(f"--host {value!r}: {port!r} is a port, not a host",
-                         hint=f"write --host {_with_port(host, port)} (HOST:PORT); several hosts: --host gpu01,gpu02")
+        raise UsageError(f"{flag} {value!r}: {port!r} is a port, not a host",
+                         hint=f"write {flag} {_with_port(host, port)} (HOST:PORT); several hosts: --host gpu01,gpu02")
 
 
 # ssh's options that take a value (OpenSSH ssh.c, its getopt string
@@ -240,7 +241,7 @@ def resolve_hosts(
         # taken whole it was "cannot resolve host name 'gpu01,gpu02'".
         names += _host_list(host) if _HOST_SEPARATOR.search(host) else [host]
     for pattern in host_patterns:
-        for item in split_host_list(pattern):
+        for item in _host_list(pattern, "--hosts"):  # `--hosts 'gpu[01-02] -p 22'`: not hosts -p and 22
             names += expand_host_pattern(item)
     if not names and loaded is not None:
         names = list(loaded.hosts)

@@ -30,3 +30,12 @@ def test_a_pasted_line_is_refused_with_the_host_to_write(value, meant):
 
 def test_a_line_break_after_one_host_is_not_part_of_its_name():
     assert names("gpu01\r\n", "gpu01", " alice@gpu02:2222\n") == ["gpu01", "alice@gpu02:2222"]
+
+
+def test_a_pasted_line_in_hosts_patterns_is_refused_too():
+    """`--hosts 'gpu[01-02] -p 22'` split on spaces ran on the hosts '-p' and '22'."""
+    with pytest.raises(UsageError) as raised:
+        resolve_hosts([], ["gpu[01-02] -p 22"], None, None)
+    assert raised.value.message.startswith("--hosts 'gpu[01-02] -p 22' is an ssh command line"), raised.value
+    assert "write --hosts gpu[01-02]:22 " in raised.value.hint
+    assert [spec.name for spec in resolve_hosts([], ["gpu[01-02]:22 cpu1"], None, None)] == ["gpu01:22", "gpu02:22", "cpu1"]
