@@ -147,15 +147,24 @@ def split_host_list(text: str) -> list[str]:
 
 _HOST_SEPARATOR = re.compile(r"[,\s]")
 _SPACE = re.compile(r"\s")
+_COMMENT = re.compile(r"#[^\n]*")
 
 
 def _host_list(value: str, flag: str = "--host") -> list[str]:
     """The hosts of one --host (or --hosts) value; a pasted ssh command line (`ssh -p 2222
     alice@gpu01`) is refused whole: split, its `-p` and `2222` were hosts (2222 is an IPv4
     address to inet_aton)."""
+    # `--host "$(cat hostfile)"`: a hostfile's `# comment` lines (OpenMPI's and pdsh's -w ^FILE
+    # take them) named hosts '#', 'GPU' and 'nodes'; no host name holds a '#'
+    value = _COMMENT.sub("", value)
     names = split_host_list(value)
     if not _SPACE.search(value.strip()):
         return names
+    setting = next((name for name in names if "=" in name), None)
+    if setting is not None:
+        # OpenMPI's hostfile (`gpu01 slots=8`): the setting was a host named 'slots=8'
+        raise UsageError(f"{flag}: {setting!r} is an MPI hostfile's setting, not a host",
+                         hint=f"give the host names alone: {flag} \"$(awk '!/^#/ {{print $1}}' hostfile)\"")
     option = next((n for n in names if n.startswith("-")), None)
     if option is not None or names[:1] == ["ssh"]:
         meant = _ssh_line_destination(names)

@@ -39,3 +39,12 @@ def test_a_pasted_line_in_hosts_patterns_is_refused_too():
     assert raised.value.message.startswith("--hosts 'gpu[01-02] -p 22' is an ssh command line"), raised.value
     assert "write --hosts gpu[01-02]:22 " in raised.value.hint
     assert [spec.name for spec in resolve_hosts([], ["gpu[01-02]:22 cpu1"], None, None)] == ["gpu01:22", "gpu02:22", "cpu1"]
+
+
+def test_a_hostfile_given_whole_is_read_as_its_hosts_or_refused_in_one_line():
+    """`--host "$(cat hostfile)"`: its comment lines named hosts '#', 'GPU' and 'nodes', and an
+    OpenMPI hostfile's `slots=8` a host 'slots=8' (taken whole, before d5c6557, it was refused)."""
+    assert names("# GPU nodes\ngpu01\ngpu02  # spare\n") == ["gpu01", "gpu02"]
+    with pytest.raises(UsageError) as raised:
+        names("gpu01 slots=8\ngpu02 slots=8\n")
+    assert "'slots=8' is an MPI hostfile's setting, not a host" in raised.value.message, raised.value
