@@ -276,7 +276,7 @@ _BARE_WITHOUT = re.compile(r"(?:^|,)\W*(?:and\s+|but\s+)?(?:without|w/o)\s*[,:]\
 # 115-134 tok/s" is two runs (the first was lost, and with it the comparison).
 # Either may be "about" ("~350 vs ~180 tok/s") or have thousands commas ("1,350 vs 1,180 tok/s").
 _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\s*[-\u2013]\s*|~))?"
-                         r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:\*{1,2}|`)?\s*"
+                         r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<k>[kK])?(?:\*{1,2}|`)?\s*"
                          r"(?:to|vs\.?|versus|->|\u2192)\s*(?:(?:the\s+)?(?:" + _BASELINE_WORDS + r")\s*[:=]?\s*)?"
                          r"(?:\*{1,2}|`|[~\u2248])?$", re.I)
 # A setting's name just before the first number of a pair: "context 4096 vs 120 tok/s" is a
@@ -1323,12 +1323,14 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
         if ("to" in window or "vs" in window or "->" in window or "ersus" in window or "\u2192" in window) and \
                 (pair := _PAIR_FIRST.search(text, max(0, start - 24), start)) is not None:
             first = pair.start("low" if pair.group("low") else "value")
-            first_value = float(pair.group("value").replace(",", ""))
-            if pair.group("low"):
+            first_value = size = float(pair.group("value").replace(",", ""))
+            if pair.group("k"):  # "from 1.2k to 1.5k tok/s", as the second is read (was: the second only)
+                first_value, size = round(first_value * 1000, 3), first_value * 1024  # a "32k" context is 32768
+            elif pair.group("low"):
                 first_value = round((float(pair.group("low")) + first_value) / 2, 3)
             before_first = text[max(0, first - 30):first].lower()
             if _setting_before(before_first) or \
-                    (_a_size(first_value, value) and not _SPEED_BEFORE.search(before_first)):
+                    (_a_size(size, value) and not _SPEED_BEFORE.search(before_first)):
                 found.append(Metric(name, value, "tok/s", _context(text, start, end)))
                 continue  # "context 4096 vs 120 tok/s": 4096 is the context's, no speed
             # its unit is the next number's; so is its kind ("Total token throughput dropped from
