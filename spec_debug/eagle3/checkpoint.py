@@ -447,12 +447,11 @@ def duplicated_note(store: "TensorStore", role: str) -> str | None:
     one weight (SpecForge's midlayer.* beside speculators' layers.0.*: vLLM llama_eagle3.py
     load_weights renames the first), so each copy is read under its own name. Copies that
     hold the same values change nothing and are not named."""
-    differing = [(name, copies) for name, copies in store.duplicated.items()
-                 if _copies_differ(copies)]
+    differing = [(copies, read) for copies in store.duplicated.values()
+                 if (read := _read_copy(store, copies)) is not None and _copies_differ(copies)]
     if not differing:
         return None
-    name, copies = differing[0]
-    read = store.infos[name]
+    copies, read = differing[0]
     files = list(dict.fromkeys(path.name for path, _ in copies))
     others = sorted({stored for _, stored in copies} - {read.stored_name})
     also = f" (also stored as {', '.join(others)})" if others else ""
@@ -465,6 +464,15 @@ def duplicated_note(store: "TensorStore", role: str) -> str | None:
             f"values ({', '.join(files)}): the copy in {read.file.name}, {placed}, was read, "
             "but vLLM and SGLang load every copy and keep the last one they read; remove the "
             f"stale copies (save the {role} again into an empty folder)")
+
+
+def _read_copy(store: "TensorStore", copies: list[tuple[Path, str]]) -> "TensorInfo | None":
+    """The copy the store reads, found by file and stored name: a draft saved under a prefix
+    is renamed after the shards are read (keep_under), and a copy outside it is no draft
+    tensor (None: not named)."""
+    held = set(copies)
+    return next((info for info in store.infos.values()
+                 if (info.file, info.stored_name) in held), None)
 
 
 def _copies_differ(copies: list[tuple[Path, str]]) -> bool:

@@ -67,3 +67,16 @@ def test_one_file_holding_a_weight_under_two_names_reads_the_last(tensors, tmp_p
         "in one file with different values (model.safetensors): the copy in model.safetensors, "
         "the copy met last, was read, but vLLM and SGLang load every copy and keep the last one "
         "they read; remove the stale copies (save the draft again into an empty folder)")
+
+
+def test_a_draft_saved_under_specforges_wrapper_prefix_is_named(tensors, tmp_path):
+    """SpecForge's OnlineEagle3Model saves the draft under `draft_model.`; the store renames
+    its tensors after the shards are read (keep_under), so the copy read is found by its file
+    and stored name, not by the name it had before. The index places it in the second shard."""
+    draft, weights = tensors
+    wrapped = {f"draft_model.{name}": value for name, value in weights.items()}
+    stale = {f"draft_model.{NORM}": weights[NORM] + 1}
+    checkpoint = open_draft(_folder(tmp_path / "wrapped", draft, {FIRST: wrapped, SECOND: stale}))
+    note = duplicated_note(checkpoint.tensors, "draft")
+    assert note.startswith(f"the draft's draft_model.{NORM} is stored in 2 shards with "
+                           f"different values ({FIRST}, {SECOND}): the copy in {SECOND}, where")
