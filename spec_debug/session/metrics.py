@@ -493,7 +493,10 @@ _THEN_TO = re.compile(r"\s*%?\s*(?:to|->|\u2192)\s*(?:~\s*)?(?P<value>\d+(?:\.\d
 # "acceptance rate was 0.72 before the upgrade, now 0.35": the value now is a reading too (was
 # only the old one: a drafter that stopped being accepted read as a good one).
 _BEFORE_NOW = re.compile(r"\s*%?\s*before\b[^.;\n\d]{0,40}?,?\s*(?:but\s+|and\s+)?now(?:\s+(?:it'?s|is|at|only))*"
-                         r"\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)")
+                         r"\s*(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s*(?P<pct>%?)"
+                         # the value ends the clause or its tokens do: "now 8 GPUs are used", "now at
+                         # 64 concurrency", "now 2 of 3 runs fail" count other things
+                         r"(?=\s*(?:[.,;:!?)\]\n]|$|(?:tokens?|and|but|with|after|on|in|for|when|since|while)\b))")
 
 
 def _next_value(text: str, m: re.Match) -> re.Match | None:
