@@ -20,3 +20,12 @@ from spec_debug.session.metrics import scan_metrics
 ])
 def test_target_model_and_expected_result_are_readings(text, readings):
     assert [(m.name, m.value) for m in scan_metrics(text, True)] == readings
+
+
+@pytest.mark.parametrize("text, readings", [
+    ("We need to reach 3x speedup. Now at 1.4x speedup", [("speedup", 1.4)]),
+    ("EAGLE-3 needed to hit 2x speedup but only got 1.1x speedup", [("speedup", 1.1)]),
+    ("I got to see a 1.5x speedup", [("speedup", 1.5)]),
+])
+def test_a_goal_after_need_to_reach_is_no_reading(text, readings):
+    assert [(m.name, m.value) for m in scan_metrics(text, True)] == readings
