@@ -277,7 +277,8 @@ def _literal_pattern(text: str) -> str:
     character other than `^` in brackets (which the pattern itself then does not match).
     A bracket takes `\\`, `.`, `*`, `[` and `$` literally (POSIX regex(7)); `^` is literal
     past the pattern's start, `\\^` at it; every other printable character is itself."""
-    pattern, bracketed = [], False
+    pattern: list[str] = []
+    bracketed = False
     for index, char in enumerate(text):
         if not bracketed and char != "^" or char in "\\.*[$":
             pattern.append(f"[{char}]")
