@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.record import Finding
@@ -146,6 +146,17 @@ def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any], nested:
         else:
             out[key] = value
     return out
+
+
+def served_config(config: Any, argv: Sequence[str]) -> Any:
+    """config.json as the engine loads it: each JSON override the launch line gives
+    (:func:`launch_config_overrides`) applied in turn by :func:`with_overrides`. A config that
+    was not read (None, not an object) is returned as it is."""
+    if not isinstance(config, dict):
+        return config
+    for overrides, nested in launch_config_overrides(list(argv)):
+        config = with_overrides(config, overrides, nested)
+    return config
 
 
 def _merged(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,8 +17,8 @@ from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tok
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import (QUANTIZATION_FLAGS, launch_config_overrides, launch_flag_value, not_checked,
-                                               record, where, with_overrides)
+from spec_debug.diagnose.steps.common import (QUANTIZATION_FLAGS, launch_flag_value, not_checked, record,
+                                               served_config, where)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config
 from spec_debug.record import Finding
 
@@ -180,7 +180,10 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         target_path = target_path or verifier
         cfg = served_speculator(cfg, draft_raw)
     quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
-    served = served_target(cfg, target_raw)  # what the engine loads; "target_config" keeps the file's
+    # What the engine loads ("target_config" keeps the file's): an `architectures` given on
+    # --hf-overrides is the model the engine builds, and SGLang's auto-chosen steps follow it
+    # (auto_choose_speculative_params reads the overridden hf_config).
+    served = served_config(target_raw, cfg.argv)
     eff = effective_spec(cfg, target_architecture=target_architecture(served, quantization),
                          draft_block_size=draft_block_size(draft_raw), draft_config=draft_raw)
     # a plain draft LM (STANDALONE) is not an EAGLE checkpoint: its config says no depth
@@ -260,18 +263,6 @@ def vllm_draft_format_problem(cfg: LaunchConfig, draft_raw: Any, version: str | 
             f"model_type in the draft's config.json, so the server does not start (upgrade vLLM to "
             f"{engines.VLLM_SPECULATORS_CONFIG} or later)")
 
-
-def served_target(cfg: LaunchConfig, target_raw: Any) -> Any:
-    """The target config as the engine loads it: the line's --hf-overrides (vLLM, merged into
-    sub-configs) / --json-model-override-args (SGLang) applied, as throughput_step reads it
-    (steps.common.with_overrides). An `architectures` given there is the model the engine builds
-    and SGLang's auto-chosen steps follow it (`auto_choose_speculative_params` reads the overridden
-    hf_config); config.json alone is what the file says, not what runs."""
-    if not isinstance(target_raw, dict):
-        return target_raw
-    for overrides, nested in launch_config_overrides(list(cfg.argv)):
-        target_raw = with_overrides(target_raw, overrides, nested)
-    return target_raw
 
 
 def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: str | None) -> str | None:
@@ -395,7 +386,7 @@ def check(ctx: Any) -> list[Finding]:
         version = in_image
     # a bf16 target served with --quantization / -q is a quantized one to vLLM (its runner choice)
     quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
-    target = served_target(cfg, launch.get("target_config"))
+    target = served_config(launch.get("target_config"), cfg.argv)
     eff = effective_spec(cfg, target_architecture=target_architecture(target, quantization),
                          engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
                          draft_config=launch.get("draft_config"))

@@ -9,8 +9,8 @@ from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payof
 from spec_debug.diagnose.quantization import precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
-    QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_config_overrides, launch_flag_value, not_checked,
-    per_token_time, raised, record, tok_s_var, where, with_overrides,
+    QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_flag_value, not_checked,
+    per_token_time, raised, record, served_config, tok_s_var, where,
 )
 from spec_debug.diagnose.throughput import (
     build_model,
@@ -208,8 +208,7 @@ def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
     configs = host_facts.get("configs", {})
     draft, target = configs.get("draft_config"), configs.get("target_config")
     argv = (host_facts.get("launch") or {}).get("argv") or []
-    for overrides, nested in launch_config_overrides(list(argv)) if isinstance(target, dict) else ():
-        target = with_overrides(target, overrides, nested)
+    target = served_config(target, argv)
     online = (("target", QUANTIZATION_FLAGS), ("draft", ("--speculative-draft-model-quantization",)))
     served = {"draft": draft, "target": target}
     for role, names in online:
