@@ -1,7 +1,7 @@
 """The layout step planned the served layers with the target's architecture from config.json
 as the file holds it; an `architectures` given on the launch line (vLLM --hf-overrides) is
 the class the server builds, and it picks the engine's capture rules. The step now reads the
-target config as the configs step does (configs_step.served_target)."""
+target config as the configs step does (steps.common.served_target)."""
 
 from __future__ import annotations
 

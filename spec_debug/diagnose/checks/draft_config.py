@@ -48,11 +48,22 @@ def check_context_length(draft_max_positions: int | None, context_length: int | 
                                            "context_length": context_length})]
 
 
+def _layer_key(cfg: Mapping[str, Any]) -> str | None:
+    """Where a config keeps its layers' settings: a speculators draft's transformer_layer_config,
+    a multimodal target's text_config; None: the config itself."""
+    return next((k for k in ("transformer_layer_config", "text_config") if cfg.get(k)), None)
+
+
+def _layer_config(cfg: Mapping[str, Any]) -> Any:
+    key = _layer_key(cfg)
+    return cfg[key] if key else cfg
+
+
 def rope_signature(cfg: Mapping[str, Any]) -> dict[str, Any]:
     """(type, theta, factor) of a draft or target config, whichever HF spelling it uses
     (transformers >= 5 `rope_parameters`, older `rope_theta` + `rope_scaling`); read the way
     spec_debug.eagle3 builds the draft's rotary embedding."""
-    key = next((k for k in ("transformer_layer_config", "text_config") if cfg.get(k)), None)
+    key = _layer_key(cfg)
     text = cfg[key] if key else cfg
     if not isinstance(text, Mapping):
         # a hand-edited config: one line in the report (configs_step), not a traceback
@@ -115,8 +126,7 @@ def _scaling_diffs(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
 
 
 def _max_positions(cfg: Mapping[str, Any]) -> Any:
-    key = next((k for k in ("transformer_layer_config", "text_config") if cfg.get(k)), None)
-    return (cfg[key] if key else cfg).get("max_position_embeddings")
+    return _layer_config(cfg).get("max_position_embeddings")
 
 
 def _longrope_attention_factor(params: Mapping[str, Any], max_positions: Any) -> float | None:
@@ -166,8 +176,7 @@ def _yarn_attention_factor(params: Mapping[str, Any]) -> float | None:
 
 
 def _rope_params(cfg: Mapping[str, Any]) -> dict[str, Any]:
-    key = next((k for k in ("transformer_layer_config", "text_config") if cfg.get(k)), None)
-    return dict(_rope_from(cfg[key] if key else cfg).params)
+    return dict(_rope_from(_layer_config(cfg)).params)
 
 
 def _as_number(value: Any) -> Any:

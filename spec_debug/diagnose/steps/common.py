@@ -159,6 +159,14 @@ def served_config(config: Any, argv: Sequence[str]) -> Any:
     return config
 
 
+def served_target(target: Any, host_facts: Mapping[str, Any]) -> Any:
+    """The target config.json as the server loads it: with the launch line's --hf-overrides
+    (vLLM, merged into sub-configs) or --json-model-override-args (SGLang, set whole) applied,
+    so a rope_scaling or num_hidden_layers given there is the one compared (as
+    throughput_step.served_configs reads it)."""
+    return served_config(target, (host_facts.get("launch") or {}).get("argv") or [])
+
+
 def _merged(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
     """`update` merged into `base` key by key, dicts within dicts too."""
     out = dict(base)

@@ -9,7 +9,7 @@ from spec_debug.diagnose.checks.draft_config import check_context_length, check_
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import (launch_quantization, not_checked, record, served_config,
+from spec_debug.diagnose.steps.common import (launch_quantization, not_checked, record, served_target,
                                               target_mtp_line, where)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
 from spec_debug.record import Finding
@@ -65,14 +65,6 @@ def with_quantization(model: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(config.get("compression_config"), dict):
         return {**config, "quantization_config": config["compression_config"]}
     return config
-
-
-def served_target(target: Any, host_facts: dict[str, Any]) -> Any:
-    """The target config.json as the server loads it: with the launch line's --hf-overrides
-    (vLLM, merged into sub-configs) or --json-model-override-args (SGLang, set whole) applied,
-    so a rope_scaling or num_hidden_layers given there is the one compared (as
-    throughput_step.served_configs reads it)."""
-    return served_config(target, (host_facts.get("launch") or {}).get("argv") or [])
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:

@@ -9,8 +9,7 @@ from spec_debug.diagnose.checks.common import explained_by
 from spec_debug.diagnose.checks.drafter import check_layout
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import launch_quantization, not_checked, raised, record, where
-from spec_debug.diagnose.steps.configs_step import served_target
+from spec_debug.diagnose.steps.common import launch_quantization, not_checked, raised, record, served_target, where
 from spec_debug.record import Finding
 
 NS = "layout"
