@@ -270,7 +270,7 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
         if key in seen:
             continue
         seen.add(key)
-        if (changes_host(_remote_script(cmd) or cmd.inner or cmd.command) is None) is keep_changes:
+        if (changes_host(inner or cmd.command) is None) is keep_changes:
             continue
         chosen.append(cmd)
     return chosen

@@ -254,16 +254,17 @@ def _heredoc_target(command: str, depth: int) -> tuple[Target, bool] | None:
     if m.group("tabs") is None and _shift_not_heredoc(head, m.group("word")):
         return None  # no terminator: `ssh h 'echo $((1<<20))'` and a second line is no heredoc
     piped = _PIPED_TAIL.match(m.group("tail"))
-    if _CAT_HEAD.fullmatch(head) and piped:
+    cat_piped = bool(piped) and bool(_CAT_HEAD.fullmatch(head))
+    if cat_piped:
         head = piped.group("rest").strip()  # the script goes down the pipe: where it runs is there
-    elif piped and not _reaches_away(parse_target(head, depth)):
-        # `python3 - <<'EOF' | ssh gpu01 bash`: the local program reads the heredoc and prints
-        # the script; what runs on the host is ssh's remote command (was "bash print": the
-        # body's words read as the remote command's)
-        far = parse_target(piped.group("rest").strip(), depth)
-        return (far, False) if _reaches_away(far) else None
     target = parse_target(head, depth)
     if not _reaches_away(target):
+        if piped and not cat_piped:
+            # `python3 - <<'EOF' | ssh gpu01 bash`: the local program reads the heredoc and prints
+            # the script; what runs on the host is ssh's remote command (was "bash print": the
+            # body's words read as the remote command's)
+            far = parse_target(piped.group("rest").strip(), depth)
+            return (far, False) if _reaches_away(far) else None
         return None  # a heredoc for a local program (`cat <<EOF > x`)
     # A container's shell reads it the same way (`docker exec -i sglang bash <<'EOF'`,
     # `kubectl exec -i vllm-0 -- bash <<'EOF'`): split into words it read as "bash '<' '<' EOF

@@ -59,8 +59,8 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     a message line that does not parse (cut) is counted as broken."""
     index = 0
     for lineno, line, _ in lines:
-        found = _LINE.match(line)
-        if found is None or found.group("name") not in MESSAGES:
+        found = _message_line(line)
+        if found is None:
             continue
         record = _record(line[found.start("name"):])
         if record is None:
@@ -77,9 +77,14 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
 def other_lines(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     """The lines that are no message: the script's own prints, the shell around it."""
     for line in lines:
-        found = _LINE.match(line[1])
-        if found is None or found.group("name") not in MESSAGES:
+        if _message_line(line[1]) is None:
             yield line
+
+
+def _message_line(line: str) -> re.Match | None:
+    """The match of a line that is one of the SDK's messages (its class name after the prefix)."""
+    found = _LINE.match(line)
+    return found if found is not None and found.group("name") in MESSAGES else None
 
 
 def _iso(logged: str | None) -> str | None:

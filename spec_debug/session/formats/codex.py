@@ -147,7 +147,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
     their place in the seq numbering."""
     results_seen: OrderedDict[str, None] = OrderedDict()
     processes = _Processes()
-    last_error: list[str] = [""]  # what the last error event said: a turn's end may repeat it
+    last_error = ""  # what the last error event said: a turn's end may repeat it
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         if skip is not None and skip[0] <= index < skip[1]:
@@ -227,11 +227,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 yield event("other", "system", raw_type=f"event_msg:{ptype}", call_id=_call_id(payload),
                             agent_ref=payload["new_thread_id"])
             elif ptype in _TURN_ENDS and isinstance(payload.get("error"), dict):
-                yield from _turn_failed(payload["error"], last_error[0], event)
+                yield from _turn_failed(payload["error"], last_error, event)
             else:
                 said = str(payload.get("message", "")) if isinstance(payload.get("message"), str) else ""
                 if ptype == "error":
-                    last_error[0] = said
+                    last_error = said
                 yield event("system", "system", raw_type=f"event_msg:{ptype}", text=said)
         elif line_type == "session_meta":
             yield event("system", "system", raw_type="session_meta",
