@@ -116,10 +116,6 @@ def float_d2t_issue(dtype: str | None, offsets: list[int]) -> VocabIssue | None:
         {"dtype": name, "largest_offset": largest, "exact_up_to": exact})
 
 
-def target_ids_from_offsets(d2t: Iterable[Any]) -> list[int]:
-    return [i + offset for i, offset in enumerate(_ints(d2t))]
-
-
 def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
                       t2d: Iterable[Any] | None = None,
                       draft_vocab_size: int | None = None,

@@ -473,10 +473,10 @@ class _Builder:
         except (ValueError, OverflowError, yaml.YAMLError) as exc:  # e.g. an int of more than 4300 digits
             raise self.fail(node, f"{raw[:40]!r} is not a usable {node.tag.rsplit(':', 1)[-1]}: {str(exc).splitlines()[0][:120]}", path,
                             hint="quote it if you mean the text") from None
-        if node.tag == "tag:yaml.org,2002:float" and isinstance(value, float) and past_float_range(raw):
+        if node.tag == "tag:yaml.org,2002:float" and isinstance(value, float) and (past := past_float_range(raw)):
             # `min_kl: 1.0e-400` was the number 0.0 and `max_ms: 1.0e+400` infinity, unsaid
             # (`.inf` is YAML's own spelling, and has no exponent)
-            raise self.fail(node, f"{raw!r} is {past_float_range(raw)}", path,
+            raise self.fail(node, f"{raw!r} is {past}", path,
                             hint="write a number between 1e-300 and 1e300 (or 0)")
         if node.tag == "tag:yaml.org,2002:float" and isinstance(value, float) and _reshaped(raw, value):
             self.document.reshaped_numbers[path] = raw

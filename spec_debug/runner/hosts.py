@@ -215,9 +215,7 @@ def _ssh_line_destination(words: list[str]) -> str | None:
 def _with_port(host: str, port: str) -> str:
     """HOST:PORT, an IPv6 address in brackets (its colons would read as the port)."""
     user, _, address = host.rpartition("@")
-    if ":" in address and not address.startswith("["):
-        address = f"[{address}]"
-    return f"{user + '@' if user else ''}{address}:{port}"
+    return f"{user + '@' if user else ''}{ssh_destination(address)}:{port}"
 
 
 def _adhoc_spec(name: str) -> HostSpec:
