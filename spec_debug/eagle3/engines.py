@@ -848,18 +848,16 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
     )
 
 
-class CaptureFailure(str):
+@dataclass(frozen=True)
+class CaptureFailure:
     """Why an engine captures no aux hidden state of a target (`reason`) and the way out
-    (`fix`). A str ("reason; fix", the one line notes and logs print) so callers that print it
-    keep working; checks read the two fields instead of splitting the text."""
+    (`fix`). Checks read the two fields; str() is the one line ("reason; fix") notes print."""
 
     reason: str
     fix: str
 
-    def __new__(cls, reason: str, fix: str) -> "CaptureFailure":
-        value = super().__new__(cls, f"{reason}; {fix}")
-        value.reason, value.fix = reason, fix
-        return value
+    def __str__(self) -> str:
+        return f"{self.reason}; {self.fix}"
 
 
 def capture_failure(engine: str, target_architecture: str | None) -> CaptureFailure | None:

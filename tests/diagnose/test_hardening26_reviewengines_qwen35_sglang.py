@@ -23,8 +23,8 @@ def test_sglang_captures_nothing_of_a_qwen35_target():
         plan = engines.serve_plan("sglang", "0.5.20", DRAFT, 64, arch)
         assert plan.layer_ids == [] and plan.unreachable == plan.requested
         assert any("sglang#38307" in source for source in plan.sources)
-        reason = engines.capture_failure("sglang", arch)
-        assert reason and "38307" in reason and "vLLM" in reason
+        failure = engines.capture_failure("sglang", arch)
+        assert failure and "38307" in failure.reason and "vLLM" in failure.fix
 
 
 def test_vllm_and_other_sglang_targets_still_capture():
