@@ -66,15 +66,20 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
     else:
         text = render_postmortem(analysis, fmt, redact=redact)  # type: ignore[arg-type]
     _emit(text, output)
-    stats = analysis.stats
-    skipped = (f"{stats['lines_skipped']} line(s) skipped (broken JSON {stats['broken_json']}, not an object "
-               f"{stats['non_object']}, too long {stats['too_long']}, binary {stats['binary']})")
-    missing = f", {stats['missing_files']} sub-agent file(s) missing" if stats["missing_files"] else ""
-    if stats["damaged_files"]:
-        missing += f", {stats['damaged_files']} file(s) cut short or corrupt"
-    typer.echo(f"{stats['events']} events in {stats['sessions']} session(s); {skipped}{missing}"
-               + (f"; wrote {output}" if output else ""), err=True)
+    typer.echo(_read_summary(analysis.stats) + (f"; wrote {output}" if output else ""), err=True)
     return 0
+
+
+def _read_summary(stats: dict) -> str:
+    """The one line analyze prints on stderr: what was read and what was not."""
+    from spec_debug.session.postmortem import _counted as counted
+
+    skipped = (f"{counted(stats['lines_skipped'], 'line')} skipped (broken JSON {stats['broken_json']}, not an object "
+               f"{stats['non_object']}, too long {stats['too_long']}, binary {stats['binary']})")
+    missing = f", {counted(stats['missing_files'], 'sub-agent file')} missing" if stats["missing_files"] else ""
+    if stats["damaged_files"]:
+        missing += f", {counted(stats['damaged_files'], 'file')} cut short or corrupt"
+    return f"{counted(stats['events'], 'event')} in {counted(stats['sessions'], 'session')}; {skipped}{missing}"
 
 
 def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:

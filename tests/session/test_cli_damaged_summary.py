@@ -24,5 +24,5 @@ def test_a_cut_gzip_session_is_counted_in_the_totals_and_the_summary_line(tmp_pa
     assert doc["stats"]["damaged_files"] == 1
     assert 0 < doc["stats"]["events"] < 2000
     assert doc["sessions"][0]["damaged"][0].startswith("session.jsonl.gz: the gzip stream is cut short")
-    assert "1 file(s) cut short or corrupt" in done.stderr
+    assert "1 file cut short or corrupt" in done.stderr
     assert "Traceback" not in done.stderr

@@ -34,7 +34,7 @@ def test_empty_file(cli, tmp_path):
     path.write_bytes(b"")
     doc, err = _analyze_cli(cli, path, tmp_path)
     assert doc["stats"]["events"] == 0 and doc["stats"]["lines_skipped"] == 0
-    assert "0 events in 1 session(s); 0 line(s) skipped" in err
+    assert "0 events in 1 session; 0 lines skipped" in err
     md = cli("analyze", str(path))
     assert md.code == 0 and "No coded finding" in md.stdout
 
@@ -48,7 +48,8 @@ def test_binary_garbage(cli, tmp_path):
     assert doc["format"] == "text" and lines > 100
     # a few short runs of random bytes happen to be valid UTF-8; they are read as text
     assert doc["stats"]["binary"] == doc["stats"]["lines_skipped"] and doc["stats"]["binary"] >= 0.9 * lines
-    assert f"{doc['stats']['lines_skipped']} line(s) skipped" in err and f"binary {doc['stats']['binary']}" in err
+    skipped = doc["stats"]["lines_skipped"]
+    assert f"{skipped} line{'' if skipped == 1 else 's'} skipped" in err and f"binary {doc['stats']['binary']}" in err
 
 
 def test_truncated_last_line(cli, tmp_path):
@@ -78,7 +79,7 @@ def test_referenced_but_missing_subagent(cli, tmp_path):
     doc, err = _analyze_cli(cli, session, tmp_path)
     status = {a["id"]: a["status"] for a in doc["agents"]}
     assert status == {"main": "completed", "showcol1": "missing", "showcol2": "missing"}
-    assert doc["stats"]["missing_files"] == 2 and "2 sub-agent file(s) missing" in err
+    assert doc["stats"]["missing_files"] == 2 and "2 sub-agent files missing" in err
 
 
 def test_a_200000_character_single_line(cli, tmp_path):

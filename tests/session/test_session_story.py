@@ -204,7 +204,7 @@ def test_cli_analyze_and_distill(story, tmp_path, cli):
     out = cli("analyze", str(planted.root), "--format", "json", "-o", str(tmp_path / "a.json"))
     assert out.code == 0, out.stderr
     assert json.loads((tmp_path / "a.json").read_text())["stats"]["events"] == 4440
-    assert "4440 events in 1 session(s); 0 line(s) skipped" in out.stderr
+    assert "4440 events in 1 session; 0 lines skipped" in out.stderr
     out = cli("distill", str(planted.session_file), "-o", str(tmp_path / "p.yaml"))
     assert out.code == 0, out.stderr
     out = cli("playbooks", "validate", str(tmp_path / "p.yaml"))
