@@ -15,6 +15,7 @@ import json
 import re
 import shlex
 import textwrap
+import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -526,20 +527,36 @@ def _python_engine_code(text: str) -> bool:
 
 
 def _inside_the_call(code: str, call: str, exc: SyntaxError) -> bool:
-    """The syntax error is on a line of the engine call (from its name to its closing parenthesis,
-    brackets counted), not in code around it: a shell line `python -c "` above the call is shell,
-    not Python with a fault."""
+    """The syntax error is on a line of the engine call (from its name to its closing parenthesis),
+    not in code around it: a shell line `python -c "` above the call is shell, not Python with a
+    fault. The brackets are Python's tokens: one inside a string or a comment of the call
+    (`# 1) the target`, `served_model_name="llama (eagle3"`) does not close or open it (was:
+    every bracket character counted, so such a call was cut short or ran on to the end)."""
     start = re.search(rf"\b{call}\s*\(", code)
     if start is None or not exc.lineno:
         return False
-    depth, end = 0, len(code)
-    for i in range(start.end() - 1, len(code)):
-        depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(code[i], 0)
-        if depth == 0:
-            end = i
-            break
-    first, last = code.count("\n", 0, start.start()) + 1, code.count("\n", 0, end) + 1
-    return first <= exc.lineno <= last
+    first = code.count("\n", 0, start.start()) + 1
+    return first <= exc.lineno <= _call_last_line(code, start.end() - 1, first)
+
+
+def _call_last_line(code: str, paren: int, first: int) -> int:
+    """The line of the parenthesis closing the one at offset `paren` (on line `first`), read with
+    Python's tokenizer from that line on; the last line of the code when it never closes or the
+    tokenizer stops first (an unterminated string)."""
+    lines = code.splitlines(keepends=True)
+    column = paren - (code.rfind("\n", 0, paren) + 1)
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(iter(lines[first - 1:]).__next__):
+            row, col = token.start[0] + first - 1, token.start[1]
+            if (row, col) < (first, column) or token.type != tokenize.OP:
+                continue
+            depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(token.string, 0)
+            if depth == 0:
+                return row
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return len(lines)
 
 
 def _engine_code_unparsed(call: str, exc: SyntaxError) -> LaunchParseError:
