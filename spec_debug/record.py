@@ -125,6 +125,18 @@ class PlaybookRef(_RecordModel):
     sha256: str
 
 
+class StepLeftRunning(_RecordModel):
+    """A step whose command may still run on its host: it timed out or was interrupted before
+    its shell reported the pid the kill needs (runner/ssh.py, _left_running), so nothing was
+    killed. The step's message says the same in words."""
+
+    host: str
+    check: str
+    """A line to paste on the host that lists the command's processes (pid, age, args)."""
+    waited_s: float = 0.0
+    """Seconds from the command's start until it was given up, its pid still unknown."""
+
+
 class StepRecord(_RecordModel):
     id: str
     host: str
@@ -147,6 +159,8 @@ class StepRecord(_RecordModel):
     capped_artifacts: dict[str, int] = Field(default_factory=dict)
     """Artifacts cut at the artifact limit: path (as in artifacts) -> bytes dropped from its middle."""
     expectations: list[dict[str, Any]] = Field(default_factory=list)
+    left_running: StepLeftRunning | None = None
+    """Set when the step's command may still run on the host (StepLeftRunning); None otherwise."""
 
 
 class HostRecord(_RecordModel):

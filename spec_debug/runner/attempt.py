@@ -48,7 +48,10 @@ def evaluate_attempt(
     step_facts: dict[str, Any] = {}
     findings: list[Finding] = []
     if outcome.timed_out:
-        message = f"timed out after {step.timeout:g} s; " + killed_words(stdout.survived_kill)
+        # With no pid to kill (ssh.py, _left_running) the command may still run: "process tree
+        # killed" would send the reader to rerun the step beside it.
+        kill = outcome.left_running.words() if outcome.left_running is not None else killed_words(stdout.survived_kill)
+        message = f"timed out after {step.timeout:g} s; {kill}"
         return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
     if step.probe is not None:
         probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)

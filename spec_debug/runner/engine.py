@@ -30,7 +30,7 @@ from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step
 from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, resolve_vars, shell_quote
-from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepRecord
+from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepLeftRunning, StepRecord
 from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
@@ -625,10 +625,9 @@ class Run:
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
             if outcome.left_running is not None:
-                if outcome.timed_out:  # else interrupted: said with the interruption, below
-                    _say_left_running(evaluation, step, outcome.left_running)
-                    if attempts <= step.retries:
-                        evaluation.message = f"{evaluation.message}; not retried: another attempt would run beside it"
+                # The timeout's message says it (evaluate_attempt); an interruption's, below.
+                if outcome.timed_out and attempts <= step.retries:
+                    evaluation.message = f"{evaluation.message}; not retried: another attempt would run beside it"
                 break
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
                 break
@@ -666,7 +665,7 @@ class Run:
             if stdout.survived_kill is not None:
                 message += "; " + killed_words(stdout.survived_kill)
             if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid
-                message += "; " + outcome.left_running
+                message += "; " + outcome.left_running.words()
         facts.update(step_facts)
         recorded_facts = self._clean(step_facts)
         with self._lock:
@@ -696,6 +695,11 @@ class Run:
             # the bytes each lacks. Until that field is declared pydantic drops it (`message`
             # says the same in words, _capped_note).
             capped_artifacts=capped_artifacts,
+            # Typed, for a script or a later run: what the message says of it in words.
+            left_running=None if outcome.left_running is None else StepLeftRunning(
+                host=outcome.left_running.host, check=self._clean(outcome.left_running.check),
+                waited_s=round(outcome.left_running.waited_s, 3),
+            ),
         )
         return result, findings
 
@@ -1024,18 +1028,6 @@ def _without_kept(message: str) -> str:
     """A failed record write's first line, without "(the previous version is kept)": a later
     write may well replace that version."""
     return message.splitlines()[0].removesuffix(" (the previous version is kept)")
-
-
-def _say_left_running(evaluation: AttemptResult, step: Step, left_running: str) -> None:
-    """Put the transport's words for a timeout whose kill could not be sent (ssh.py,
-    _left_running) in place of attempt.killed_words' "process tree killed", in the message
-    and in the SD002 finding's evidence, which starts with the message."""
-    said = evaluation.message
-    evaluation.message = f"timed out after {step.timeout:g} s; {left_running}"
-    evaluation.findings = [
-        f.model_copy(update={"evidence": [evaluation.message, *f.evidence[1:]]}) if f.evidence[:1] == [said] else f
-        for f in evaluation.findings
-    ]
 
 
 def _remove_spill(capture: StreamCapture) -> None:

@@ -42,7 +42,7 @@ from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, R
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
-from spec_debug.runner.transport import CommandOutcome, Transport
+from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport
 
 _T = TypeVar("_T")
 _READ_SIZE = 65536
@@ -686,17 +686,13 @@ class SSHTransport(Transport):
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
 
-    def _left_running(self, command: str, elapsed_s: float, in_args: bool) -> str:
-        """The words for a step whose pid line had not come when it timed out, nor ConnectTimeout
-        later (_await_pid), or when the run was interrupted: with no pid there was nothing to
-        kill, and the command, started or about to be (its shell still in its rc files), may
-        run on; "process tree killed" sent the reader to rerun beside it, and an interrupted
-        step's record said nothing of it. The check names the host and the command's first line."""
-        return (
-            f"not killed: the step's shell had not reported its pid {elapsed_s:.1f} s after the start (its rc files or a "
-            f"loaded host held it), so the command may still be running on {self.host}; check there with "
-            f"`{left_running_check(command, in_args=in_args)}` and kill it before running the step again"
-        )
+    def _left_running(self, command: str, elapsed_s: float, in_args: bool) -> LeftRunning:
+        """A step whose pid line had not come when it timed out, nor ConnectTimeout later
+        (_await_pid), or when the run was interrupted: with no pid there was nothing to kill,
+        and the command, started or about to be (its shell still in its rc files), may run on;
+        "process tree killed" sent the reader to rerun beside it, and an interrupted step's
+        record said nothing of it. The check names the command's first line."""
+        return LeftRunning(host=self.host, check=left_running_check(command, in_args=in_args), waited_s=elapsed_s)
 
     def _step_tree_alive(self, pid: int | None) -> bool:
         """Whether a process of the step's group or session is alive on the host (checked over a

@@ -15,6 +15,27 @@ from spec_debug.runner.output import StreamCapture
 
 
 @dataclass(frozen=True)
+class LeftRunning:
+    """A command whose kill could not be sent (a timeout or Ctrl-C before the wrapper reported
+    its pid, ssh.py): with no pid nothing was killed, and the host may still run it."""
+
+    host: str
+    check: str
+    """One line to paste on the host that lists the command's processes (ssh.left_running_check)."""
+    waited_s: float
+    """Seconds from the command's start until it was given up, its pid still unknown."""
+
+    def words(self) -> str:
+        """What happened and how to find the command on the host, for the step's message (in
+        place of attempt.killed_words' "process tree killed")."""
+        return (
+            f"not killed: the step's shell had not reported its pid {self.waited_s:.1f} s after the start (its rc files or a "
+            f"loaded host held it), so the command may still be running on {self.host}; check there with "
+            f"`{self.check}` and kill it before running the step again"
+        )
+
+
+@dataclass(frozen=True)
 class CommandOutcome:
     """What happened to one remote command. Output lives in the StreamCaptures."""
 
@@ -23,10 +44,9 @@ class CommandOutcome:
     timed_out: bool = False
     signal: int | None = None
     """Set when the process died from a signal (exit_code is then None or 128+N)."""
-    left_running: str | None = None
-    """Set on a timed-out command whose kill could not be sent, the host still running it: what
-    happened and how to find the command on the host (words for the step's message, in place
-    of "process tree killed"). None: the timeout's kill went out (or nothing was left)."""
+    left_running: LeftRunning | None = None
+    """Set on a timed-out or interrupted command whose kill could not be sent, the host maybe
+    still running it. None: the kill went out (or nothing was left)."""
 
 
 class Transport(abc.ABC):

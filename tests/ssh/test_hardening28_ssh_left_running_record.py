@@ -1,0 +1,99 @@
+"""A step whose command may still run on its host says so in a typed field of its record.
+
+A step that timed out, or was interrupted, before its shell reported the pid the kill needs was
+killed by nothing (runner/ssh.py, _left_running). run.json said so only inside the step's
+message and SD002's evidence, sentences a script watching a fleet had to parse to learn which
+host still runs what. The step's record now has `left_running`: the host, the line to paste
+there, the seconds waited. It is in run.json as the step finishes, on Ctrl-C as on a timeout,
+and a record read back (report, a later run) keeps it.
+
+The host is real: the step's shell waits in a BASH_ENV file until the test releases it, so its
+pid line cannot come before the step is given up."""
+
+from __future__ import annotations
+
+import _thread
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+from spec_debug.playbook import load_playbook
+from spec_debug.runner.engine import HostTarget, Run, RunOptions
+from spec_debug.runner.reporter import Reporter
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.store import RunStore, load_record
+from tests.ssh.faults import rc_holding_shell
+from tests.sshd_fixture import ClientSetup, SshServer
+
+
+def _run(playbook: Path, alias: str, client: ClientSetup, tmp_path: Path) -> RunStore:
+    store = RunStore.create(tmp_path / "runs", "serve")
+    target = HostTarget(name=alias, connect=lambda: SSHTransport.connect(alias, client.options()), transport="ssh")
+    Run(load_playbook(playbook), [target], store, {}, RunOptions(reporter=Reporter())).execute()
+    return store
+
+
+def test_a_timed_out_step_left_running_is_a_field_of_its_record(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    set_env, release, _ = rc_holding_shell(tmp_path, "sglang.launch_server")
+    server = sshd_factory("leftrec", set_env=set_env)
+    client.trust(server)
+    client.alias("gpu21", server, ConnectTimeout=1)
+    playbook = tmp_path / "serve.yaml"
+    playbook.write_text(
+        "name: serve\nsteps:\n"
+        "  - id: serve\n    run: python3 -m sglang.launch_server --port 30000\n    timeout: 0.2\n"
+        "  - id: after\n    run: echo still here\n"
+    )
+    try:
+        store = _run(playbook, "gpu21", client, tmp_path)
+    finally:
+        release.touch()
+    saved = json.loads((store.run_dir / "run.json").read_text())
+    serve, after = saved["steps"]
+    assert serve["status"] == "timeout", serve
+    left = serve["left_running"]  # was absent: only the message said it
+    assert left["host"] == "gpu21", left
+    assert left["check"] == "ps -ww -eo pid,etime,args | grep -e '[p]ython3 -m sglang[.]launch_server --port 30000'", left
+    assert left["waited_s"] >= 1.0, left  # the timeout, then ConnectTimeout waiting for the pid line
+    assert f"check there with `{left['check']}`" in serve["message"], serve["message"]
+    assert after["status"] == "passed" and after["left_running"] is None, after
+    # Read back (a report, a later run): the typed field stays.
+    assert load_record(store.run_dir).steps[0].left_running.check == left["check"]  # type: ignore[union-attr]
+
+
+def test_ctrl_c_before_the_pid_line_keeps_left_running_in_the_record(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    set_env, release, waiting = rc_holding_shell(tmp_path, "vllm.entrypoints")
+    server = sshd_factory("leftctrlc", set_env=set_env)
+    client.trust(server)
+    client.alias("gpu22", server, ConnectTimeout=5)
+    playbook = tmp_path / "serve.yaml"
+    playbook.write_text(
+        "name: serve\nsteps:\n"
+        "  - id: serve\n    run: python3 -m vllm.entrypoints.openai.api_server --port 8000\n    timeout: 30\n"
+    )
+
+    def ctrl_c() -> None:
+        for _ in range(1000):  # up to 20 s: a login on a loaded machine
+            if waiting.exists():
+                _thread.interrupt_main()
+                return
+            time.sleep(0.02)
+
+    threading.Thread(target=ctrl_c, daemon=True).start()
+    try:
+        store = _run(playbook, "gpu22", client, tmp_path)
+    finally:
+        release.touch()
+    assert waiting.exists(), "the step's shell never reached its rc file"
+    saved = json.loads((store.run_dir / "run.json").read_text())
+    [serve] = saved["steps"]
+    assert serve["message"].startswith("interrupted: "), serve["message"]
+    left = serve["left_running"]
+    assert left["host"] == "gpu22", left
+    assert left["check"].startswith("ps -ww -eo pid,etime,args | grep -e '[p]ython3 -m vllm[.]entrypoints"), left
