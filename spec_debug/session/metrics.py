@@ -1269,12 +1269,17 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             headers.append(unit)
             continue
         start, end = m.start("value"), unit.end()
+        if text[start - 1:start] in ("-", "\u2212") and (start < 2 or text[start - 2] in " \t\n|(:="):
+            continue  # "gain of -5 tok/s", "| -5 tok/s |": a change, no run's speed (as "+5 tok/s"; was 5,
+            # and "60 -5 tok/s" the range 60 to -5)
         value = float(m.group("value").replace(",", ""))
         if m.group("k"):
             value = round(value * 1000, 3)
             if _K_RANGE_START.search(text, max(0, start - 24), start):
                 continue  # "1.2k-1.5k tok/s": see _K_RANGE_START
         elif text[start - 1:start] in ("-", "\u2013", "~") and (r := _RANGE_START.search(text, max(0, start - 24), start)):
+            start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
+        elif text[start - 3:start] in (" - ", " \u2013 ") and (r := _spaced_range(text, start, value)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
         elif text[start - 4:start] == "and " and (r := _BETWEEN.search(text, max(0, start - 40), start)):
             start, value = r.start("value"), round((float(r.group("value")) + value) / 2, 3)
@@ -1549,12 +1554,27 @@ _NOT_MEASURED = re.compile(r"\b(?:(?:projected|projection|expected|expect|expect
                            r"\s*[:=~\u2248]?\s*(?:about\s+|around\s+)?$")
 
 
+def _spaced_range(text: str, start: int, high: float) -> re.Match | None:
+    """The low end of a range written with a spaced dash, "50 - 55 tok/s" (was read as its end,
+    55, where "50-55" reads as its middle). Only a lower number at least half the higher, with no
+    setting's name before it: "bs 64 - 55 tok/s" and "run 3 - 55 tok/s" are a label, then one
+    reading."""
+    r = _RANGE_START.search(text, max(0, start - 24), start)
+    if r is None or not high / 2 <= float(r.group("value")) < high:
+        return None
+    return None if _setting_before(text[max(0, r.start() - 40):r.start()].lower()) else r
+
+
 def _not_measured(text: str, start: int) -> bool:
-    """Whether the words just before the number at ``start`` make it a projection or a goal."""
+    """Whether the words just before the number at ``start`` make it a projection, a goal or a
+    wish: "we need 2000 tok/s", "the target was 2000 tok/s", "aiming for 150 tok/s" (_WANTED,
+    as for a speedup; were readings)."""
     before = text[max(0, start - 40):start].lower()
-    if not ("ect" in before or "arget" in before or "heor" in before or "goal" in before):
+    if not ("ect" in before or "arget" in before or "heor" in before or "goal" in before
+            or "ould" in before or "need" in before or "want" in before or "requir" in before
+            or "aim" in before or "hop" in before):
         return False  # literal gates: most readings have none of the words
-    return _NOT_MEASURED.search(before) is not None
+    return _NOT_MEASURED.search(before) is not None or _wished(before)
 
 
 def _in_draft_section(text: str, start: int) -> bool:
@@ -1761,7 +1781,7 @@ def _speedups(text: str, found: list[Metric]) -> None:
 # Searched in lower case over the 40 characters before it.
 _WANTED = re.compile(r"\b(?:need(?:s|ed)?|want(?:s|ed)?|requir(?:e|es|ed|ing)|aim(?:s|ing)?\s+(?:for|at)|"
                      r"hop(?:e|es|ed|ing)\s+(?:for|to\s+(?:get|see))|expect(?:s|ed|ing)?|project(?:s|ed)?|"
-                     r"target(?:s|ing|ed)|target\s+(?:is|of)|goal\s+(?:is|of)|should\s+(?:give|get|see|be)|"
+                     r"target(?:s|ing|ed)|target\s+(?:is|was|of)|goal\s+(?:is|was|of)|should\s+(?:give|get|see|be)|"
                      r"would\s+(?:give|get|see|be))"
                      r"(?:\s+(?:a|an|at\s+least|about|around|roughly|~|of|to\s+(?:reach|hit|get|see|achieve)))*"
                      r"\s*~?\s*$")
@@ -1775,7 +1795,11 @@ _GOT_EXPECTED = re.compile(r"\b(?:gives?|gave|got|gets|achiev(?:e|es|ed|ing)|sho
 
 def _wanted(text: str, start: int) -> bool:
     """Whether the words just before the factor at ``start`` make it a wish or a projection."""
-    before = text[max(0, start - 40):start].lower()
+    return _wished(text[max(0, start - 40):start].lower())
+
+
+def _wished(before: str) -> bool:
+    """:func:`_wanted` on the lower-case words ``before`` a number."""
     m = _WANTED.search(before)
     return m is not None and not (m.group().startswith("expected") and _GOT_EXPECTED.search(before, 0, m.end()))
 
