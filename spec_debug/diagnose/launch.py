@@ -2160,7 +2160,12 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
     for name, value in flags.items():
         head, dot, path = name.partition(".")
         if dot and head in _VLLM_ALIASES["speculative-config"] and path:
-            _set_dotted(dotted, path.rstrip("+").split("."), _json_or_str(value))
+            if value is True:
+                raise LaunchParseError(
+                    f"vllm: --{name} has no value: vLLM's parser takes the next word as its value (a flag "
+                    "there becomes the key's value) or fails when there is none",
+                    hint=f"give it one: --{name} VALUE or --{name}=VALUE")
+            add_dotted_key(dotted, path, str(value))
     if dotted:
         spec = dotted
     # `--spec-method/--spec-model/--spec-tokens` (vLLM PR #42476) fill the same keys;
@@ -2210,11 +2215,61 @@ def _python_dict(text: str) -> dict[str, Any] | None:
     return value
 
 
-def _set_dotted(target: dict[str, Any], keys: list[str], value: Any) -> None:
-    for key in keys[:-1]:
-        nested = target.get(key)
-        target = target.setdefault(key, {}) if isinstance(nested, dict) or nested is None else {}
-    target[keys[-1]] = value
+# vLLM's dotted form of a JSON flag (`--speculative-config.method eagle3`,
+# `--hf-overrides.rope_scaling.factor=4`, `--x.list+ a,b`): FlexibleArgumentParser.parse_args
+# (vllm-project/vllm vllm/utils/argparse_utils.py; vllm/utils/__init__.py before 0.11.1) turns
+# `_` into `-` up to the first `.`, takes the text after the first `=` or else the next word
+# whatever it is (none: the parser fails), splits a `+` key's text at commas into a list, reads
+# the text as JSON or else keeps it as a string, and merges every key of one flag into one dict
+# (dicts merged key by key, two lists joined, anything else: the later wins), which it appends
+# as the flag's JSON value, after (so over) a JSON value the line gives. Newer releases also
+# read `80g` as an integer (human_readable_int); that is not followed here.
+
+
+def add_dotted_key(target: dict[str, Any], path: str, text: str) -> None:
+    """One dotted key (`rope_scaling.factor`, `list+`) with its text merged into `target`."""
+    if path.endswith("+"):
+        path, text = path[:-1], json.dumps(text.split(","))
+    value: Any
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = text
+    for key in reversed(path.split(".")[1:]):
+        value = {key: value}
+    _merge_dotted(target, {path.split(".")[0]: value})
+
+
+def _merge_dotted(target: dict[str, Any], update: dict[str, Any]) -> None:
+    for key, value in update.items():
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge_dotted(target[key], value)
+        elif isinstance(value, list) and isinstance(target.get(key), list):
+            target[key] = target[key] + value
+        else:
+            target[key] = value
+
+
+def vllm_dotted_flags(args: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """Every dotted flag of a vLLM argument list gathered as vLLM gathers it: {flag name without
+    its dashes (`hf-overrides`): the dict it stands for}. A dotted flag that ends the line (no
+    value: vLLM's parser fails) is a LaunchParseError."""
+    gathered: dict[str, dict[str, Any]] = {}
+    i = 0
+    while i < len(args):
+        word = str(args[i])
+        i += 1
+        name, eq, text = word.partition("=")
+        head, dot, path = name.lstrip("-").partition(".")
+        if not word.startswith("-") or _is_number(word) or not dot or not head:
+            continue
+        if not eq:
+            if i >= len(args):
+                raise LaunchParseError(f"vllm: {name} has no value: vLLM's parser fails and the server does not start",
+                                       hint=f"give it one: {name} VALUE or {name}=VALUE")
+            text, i = str(args[i]), i + 1
+        add_dotted_key(gathered.setdefault(head.replace("_", "-"), {}), path, text)
+    return gathered
 
 
 def _json_or_str(value: Any) -> Any:

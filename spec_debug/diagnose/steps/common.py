@@ -8,6 +8,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where
+from spec_debug.diagnose.launch import LaunchParseError, vllm_dotted_flags
 from spec_debug.record import Finding
 from spec_debug.runner.runner_findings import runner_finding
 
@@ -110,27 +111,13 @@ def launch_config_overrides(argv: list[str]) -> list[tuple[dict[str, Any], bool]
 
 
 def _dotted_flag_value(argv: list[str], name: str) -> dict[str, Any] | None:
-    """vLLM's dotted form of a JSON flag: `--hf-overrides.rope_scaling.factor 4` or
-    `--hf-overrides.max_position_embeddings=131072`. FlexibleArgumentParser.parse_args
-    (vllm utils/argparse_utils.py) gathers every such key into one dict (each value read as
-    JSON, else kept as text; `key+ a,b` a list) and appends it as the flag's JSON value."""
-    gathered: dict[str, Any] = {}
-    for i, token in enumerate(argv):
-        flag, eq, inline = str(token).partition("=")
-        if not flag.startswith(name + ".") or (not eq and i + 1 >= len(argv)):
-            continue
-        text = inline if eq else str(argv[i + 1])
-        keys = flag[len(name) + 1:].split(".")
-        if keys[-1].endswith("+"):
-            keys[-1], text = keys[-1][:-1], json.dumps(text.split(","))
-        try:
-            value: Any = json.loads(text)
-        except (ValueError, RecursionError):
-            value = text
-        for key in reversed(keys[1:]):
-            value = {key: value}
-        gathered = _merged(gathered, {keys[0]: value})
-    return gathered or None
+    """vLLM's dotted form of a JSON flag (`--hf-overrides.rope_scaling.factor 4`), read as the launch
+    audit reads `--speculative-config.method` (launch.vllm_dotted_flags). A dotted flag with no
+    value: vLLM's parser fails, so the file is what would be loaded (None)."""
+    try:
+        return vllm_dotted_flags(argv).get(name.lstrip("-")) or None
+    except LaunchParseError:
+        return None
 
 
 def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any], nested: bool = True) -> dict[str, Any]:
