@@ -2814,10 +2814,27 @@ def _plain_draft_lm(draft: str, draft_config: Any) -> bool:
     name = draft.lower()
     if "eagle-" in name or "eagle3" in name or name in ("ngram", "[ngram]") or not isinstance(draft_config, dict):
         return False
-    kinds = " ".join(str(k) for k in (draft_config.get("model_type"), *(draft_config.get("architectures") or [])))
     # a family vLLM turns into an MTP draft (a DeepSeek-V3 checkpoint as the draft) runs as mtp
-    return not draft_config.get("speculators_model_type") and not re.search(
-        r"medusa|mlp_?speculator|eagle|mtp|dflash|speculator", kinds, re.I) and not VLLM_MTP_FAMILIES.search(kinds)
+    return not draft_config.get("speculators_model_type") and not names_a_kind(
+        draft_config, _SPECULATOR_KINDS) and not names_a_kind(draft_config, VLLM_MTP_FAMILIES)
+
+
+_SPECULATOR_KINDS = re.compile(r"medusa|mlp_?speculator|eagle|mtp|dflash|speculator", re.I)
+
+
+def names_a_kind(config: Any, pattern: re.Pattern[str], text_config: bool = False) -> bool:
+    """The config.json's model_type or one of its architectures (with `text_config`, also the
+    model_type of its text_config, where a multimodal wrapper names its language model) matches
+    `pattern`: how the audit tells a model family from its config. An `architectures` written as
+    one string is that one name. False for a config that was not read (not a dict)."""
+    if not isinstance(config, dict):
+        return False
+    architectures = config.get("architectures") or []
+    kinds = [config.get("model_type"), *([architectures] if isinstance(architectures, str) else architectures)]
+    text = config.get("text_config")
+    if text_config and isinstance(text, dict):
+        kinds.append(text.get("model_type"))
+    return any(isinstance(kind, str) and pattern.search(kind) for kind in kinds)
 
 
 # SpeculativeConfig's keys, the newest release's (vllm/config/speculative.py) with the ones older

@@ -12,7 +12,7 @@ from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algor
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
-                                       parse_launch_command, split_command, vllm_surely_before)
+                                       names_a_kind, parse_launch_command, split_command, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -89,8 +89,7 @@ def names_no_mtp(config: Any) -> bool:
     them otherwise. False when the config was not read."""
     if not isinstance(config, dict):
         return False
-    kinds = [config.get("model_type"), *(config.get("architectures") or [])]
-    if any(isinstance(kind, str) and _MTP_COUNTED_OTHERWISE.search(kind) for kind in kinds):
+    if names_a_kind(config, _MTP_COUNTED_OTHERWISE):
         return False
     return not any(re.search(r"mtp|nextn", key, re.I) and not _counts_none(key, value)
                    for key, value in _config_items(config))
@@ -276,9 +275,7 @@ def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: st
     for targets with an MTP layer. Was: said only at K 1, as a cap of one token per round."""
     if cfg.engine != "vllm" or steps_source != NO_MTP_MODULES or not isinstance(target_raw, dict):
         return None
-    text = target_raw.get("text_config") if isinstance(target_raw.get("text_config"), dict) else {}
-    kinds = [target_raw.get("model_type"), *(target_raw.get("architectures") or []), text.get("model_type")]
-    if any(isinstance(kind, str) and VLLM_MTP_FAMILIES.search(kind) for kind in kinds):
+    if names_a_kind(target_raw, VLLM_MTP_FAMILIES, text_config=True):
         return None
     named = target_raw.get("model_type") or next(iter(target_raw.get("architectures") or []), "?")
     return (f"method {(cfg.algorithm or 'mtp').lower()} with no draft model drafts with the target's own MTP layers, but "
