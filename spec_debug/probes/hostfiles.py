@@ -10,7 +10,12 @@ import struct
 from pathlib import Path
 from typing import Any
 
-MAX_CONFIG_BYTES = 2_000_000
+# A MoE checkpoint's config.json can be megabytes: ModelOpt MIXED_PRECISION exports name every
+# expert's projections in quantization_config.quantized_layers (NVIDIA/Model-Optimizer#929,
+# vllm-project/vllm#35047), 5.2 MB for DeepSeek-V3's 58 MoE layers x 256 experts x 3 at indent=2,
+# about 8 MB for Kimi-K2's 384 experts. The bound leaves room above those and still refuses a
+# file no model config is (a disk image or a log saved as config.json).
+MAX_CONFIG_BYTES = 32 * 1024 * 1024
 
 
 def hf_cache_dirs(environ: dict[str, str] | None = None) -> list[Path]:
@@ -111,13 +116,15 @@ def config_and_problem(directory: Path, name: str = "config.json") -> tuple[dict
         if not stat.S_ISREG(info.st_mode):
             # a FIFO would block the read, /dev/zero would never end it
             return None, f"{path}: not a regular file (a device, pipe or socket), not read"
-        size = info.st_size
-        if size > MAX_CONFIG_BYTES:
-            return None, f"{path}: larger than {MAX_CONFIG_BYTES} bytes, not read"
-        if size == 0:
+        if info.st_size > MAX_CONFIG_BYTES:
+            return None, _too_large(path)
+        raw = _bounded_read(path)
+        if raw is None:  # it grew past the bound after stat (a copy still being written)
+            return None, _too_large(path)
+        if not raw:
             return None, (f"{path}: empty (0 bytes), a copy or download cut short; the engine "
                           "refuses it too: copy the model's config.json again")
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"))
     except FileNotFoundError:
         return None, _dangling(path)
     except IsADirectoryError:
@@ -133,6 +140,19 @@ def config_and_problem(directory: Path, name: str = "config.json") -> tuple[dict
     if not isinstance(data, dict):
         return None, f"{path}: holds a JSON {type(data).__name__}, not the object of a model config"
     return data, None
+
+
+def _bounded_read(path: Path) -> bytes | None:
+    """The file's bytes, or None past MAX_CONFIG_BYTES: read to the bound, never further,
+    whatever stat said."""
+    with path.open("rb") as handle:
+        raw = handle.read(MAX_CONFIG_BYTES + 1)
+    return raw if len(raw) <= MAX_CONFIG_BYTES else None
+
+
+def _too_large(path: Path) -> str:
+    return (f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes, not read as a model config; "
+            "check that it is the model's config.json")
 
 
 def _dangling(path: Path) -> str | None:
@@ -220,6 +240,9 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
                             "config": config}
     if problem:
         info["config_error"] = problem  # the folder is there, its config.json is not usable
+    folded = fold_expert_layers(config.get("quantization_config") if config is not None else None)
+    if folded:
+        info["quantized_layers_folded"] = folded
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
     if config is not None and "quantization_config" not in config:
@@ -228,5 +251,54 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         # get_config); without it an NVFP4/FP8 export reads as a bf16 model
         quant = read_config(directory, "hf_quant_config.json")
         if quant is not None:
+            folded = fold_expert_layers(quant.get("quantization"))
+            if folded:
+                info["quantized_layers_folded"] = folded
             info["hf_quant_config"] = quant
     return info
+
+
+def fold_expert_layers(quant: Any) -> int:
+    """Fold, in place, a ModelOpt MIXED_PRECISION `quantized_layers` that names every expert's
+    projections into one entry per experts block ("model.layers.3.mlp.experts": {...}) where that
+    loses nothing: experts 0..E-1 all there, each with the same projections, all with the same
+    entry ("model.layers.3.mlp.experts.17.down_proj", Mixtral's "...block_sparse_moe.experts.5.w1").
+    vLLM looks a fused MoE layer up by that block name first, then by its children's
+    (vllm model_executor/layers/quantization/modelopt.py, ModelOptMixedPrecisionConfig
+    `_resolve_quant_algo`), and the throughput model the same way (diagnose/quantization.py).
+    Without it the probe's JSON for a DeepSeek-V3 NVFP4 export is 5 MB, past what a run keeps of
+    a step's output (--capture-limit, 256 KiB), and the probe's result is lost. Returns how many
+    entries were folded away (0: none)."""
+    layers = quant.get("quantized_layers") if isinstance(quant, dict) else None
+    if not isinstance(layers, dict):
+        return 0
+    # per experts block: the expert indices, the projections, and [first entry, count, all equal]
+    blocks: dict[str, tuple[set[str], set[str], list[Any]]] = {}
+    block_of: dict[str, str] = {}
+    for name, entry in layers.items():
+        head, _, leaf = name.rpartition(".")
+        block, _, index = head.rpartition(".")
+        if index.isdigit() and block.endswith(".experts"):
+            block_of[name] = block
+            if block not in blocks:
+                blocks[block] = (set(), set(), [entry, 0, True])
+            indices, leaves, tally = blocks[block]
+            indices.add(index)
+            leaves.add(leaf)
+            tally[1] += 1
+            if tally[2] and entry != tally[0]:
+                tally[2] = False
+    whole = {block: tally[0] for block, (indices, leaves, tally) in blocks.items()
+             if tally[2] and block not in layers and tally[1] == len(indices) * len(leaves)
+             and indices == {str(i) for i in range(len(indices))}}
+    if not whole:
+        return 0
+    folded: dict[str, Any] = {}
+    for name, entry in layers.items():
+        block = block_of.get(name)
+        if block in whole:
+            folded.setdefault(block, whole[block])  # where its first expert was
+        else:
+            folded[name] = entry
+    quant["quantized_layers"] = folded
+    return len(layers) - len(folded)

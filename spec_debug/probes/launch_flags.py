@@ -12,6 +12,7 @@ import json
 import os
 import re
 import shlex
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -228,11 +229,19 @@ def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, An
         info["error"] = "a relative path, and the server's working directory is unknown"
         return info
     try:
+        if not stat.S_ISREG(os.stat(local).st_mode):
+            # `--config <(...)`, /dev/stdin: a pipe blocks the read, /dev/zero never ends it
+            info["error"] = f"not a regular file (a pipe or a device), not read ({local})"
+            return info
         if os.path.getsize(local) > MAX_CONFIG_BYTES:
             info["error"] = f"larger than {MAX_CONFIG_BYTES} bytes"
             return info
         with open(local, encoding="utf-8", errors="replace") as handle:
-            info["text"] = handle.read()
+            text = handle.read(MAX_CONFIG_BYTES + 1)  # to the bound, whatever stat said
+        if len(text) > MAX_CONFIG_BYTES:
+            info["error"] = f"larger than {MAX_CONFIG_BYTES} bytes"
+            return info
+        info["text"] = text
     except OSError as exc:
         info["error"] = f"{exc.strerror or exc} ({local})"
     return info
