@@ -22,8 +22,8 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec,
-    codex_threads, continue_session, crush, gemini_cli, goose_store,
+    asciicast, chat_stream, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex,
+    codex_exec, codex_threads, continue_session, crush, gemini_cli, goose_store,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire, opencode, pi_agent,
     openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
     responses_stream, specstory, swe_agent, text_log,
@@ -370,10 +370,10 @@ def _refuse_on_event_stream(file: Path, fmt: str, detected: str) -> None:
     JSON and the session empty."""
     if detected != "openai" or fmt in ("openai", "text"):
         return
-    head = read_head(file, _SNIFF_BYTES).removeprefix(codecs.BOM_UTF8).lstrip()
-    if responses_stream.looks_like_sse(head):
-        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is an OpenAI Responses API event stream "
-                         "(event: and data: lines)", hint="leave --input-format out (or use --input-format openai) "
+    api = responses_stream.sse_api(responses_stream.head_of(file))
+    if api is not None:
+        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is an OpenAI {api} event stream "
+                         "(server-sent events: data: lines)", hint="leave --input-format out (or use --input-format openai) "
                                                           "to read its calls and replies")
 
 
@@ -1143,7 +1143,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     if stripped[:1] == b"{" and asciicast.looks_like_v1_head(stripped):
         return "asciicast", False, True  # one JSON document, read whole (formats.asciicast)
     if stripped[:1] not in (b"[", b"{") and responses_stream.looks_like_sse(stripped):
-        return "openai", False, True  # a Responses API event stream saved by curl -N (formats.responses_stream)
+        return "openai", False, True  # an OpenAI event stream saved by curl -N (formats.responses_stream)
     if stripped[:1] not in (b"[", b"{") and (specstory.looks_like(stripped) or opencode_export.looks_like(stripped)
                                              or cline_export.looks_like(stripped)):
         # Markdown with its roles marked: SpecStory's, OpenCode's transcript, a Cline or Roo Code export
@@ -1272,6 +1272,8 @@ def _record_kind(obj: dict) -> str | None:
         return "opencode"  # a session file of OpenCode's storage (formats.opencode)
     if responses_stream.looks_like(obj):
         return "openai"  # a Responses API stream event, as the SDK dumps it (formats.responses_stream)
+    if chat_stream.looks_like(obj):
+        return "openai"  # a Chat Completions stream's chunk, as the SDK dumps it (formats.chat_stream)
     if grok_cli.looks_like(obj):
         return "grok"  # its user/assistant turns have neither Claude Code's envelope nor a role
     if kimi_wire.looks_like(obj):
@@ -1350,8 +1352,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
                 lambda path, at: openai_chat.read(path, at, stats, array=source.array))
         elif source.format == "openai" and source.conversation is not None:
             yield from chatgpt_export.read(source.conversation, cursor, stats)
-        elif source.format == "openai" and not source.array and responses_stream.is_stream(source.path):
-            yield from responses_stream.read(source.path, cursor, stats)
+        elif source.format == "openai" and not source.array and (stream := responses_stream.layout(source.path)):
+            yield from responses_stream.read(source.path, cursor, stats, stream)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)
         elif source.format == "openhands" and source.instance is not None:

@@ -75,11 +75,13 @@ def test_a_stream_cut_inside_a_reply_keeps_its_text(tmp_path):
 
 
 def test_a_chat_completions_stream_is_not_taken_for_one(tmp_path):
+    # read as chunks (formats.chat_stream: tests/session/test_hardening28_formats_chat_stream.py), no Responses event
+    from spec_debug.session.formats import responses_stream
+
     path = tmp_path / "chat.txt"
     chunk = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": "hi"}}]}
     path.write_text(f"data: {json.dumps(chunk)}\n\ndata: [DONE]\n\n")
-    (session,) = analyze_path(path).to_json()["sessions"]
-    assert session["format"] == "text"
+    assert responses_stream.layout(path) == responses_stream.Layout(sse=True, chat=True)
 
 
 def test_a_folder_scan_reads_a_saved_sse_file(tmp_path):

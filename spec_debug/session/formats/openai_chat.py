@@ -230,6 +230,12 @@ def read_messages(messages: Iterable[tuple[int, object]], cursor: Cursor, stats:
             stats.non_object += 1
 
 
+def assistant_events(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats) -> Iterator[Event]:
+    """The events of one message put together elsewhere (a completion streamed in chunks:
+    :mod:`formats.chat_stream`), read as any chat message."""
+    return _message(message, cursor, seq, lineno, stats, {}, codex.ResponseItems(), ShownCommand())
+
+
 def time_of(record: dict) -> str | None:
     """When a message (or a logged request or response) was written: ``timestamp`` as a harness
     stamps it (ISO, or ``time.time()``), ``created_at``/``created`` in epoch seconds as OpenAI's
@@ -318,7 +324,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         yield event("system" if cli_note else "prompt", role, text=text)
     elif role == "assistant":
         block = 0
-        reasoning = next((message[k] for k in _REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
+        reasoning = next((message[k] for k in REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
         if not reasoning and isinstance(content, list):
             reasoning = kimi_cli.thinking(content)
         if reasoning.strip():
@@ -410,7 +416,7 @@ def _harness_note(extra: dict) -> bool:
     return isinstance(kind, str) and not kind.startswith("User")
 
 
-_REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking")
+REASONING_FIELDS = ("reasoning_content", "reasoning", "thinking")
 """Where OpenAI-compatible servers put a reasoning model's thinking, beside ``content``: vLLM and
 SGLang with a reasoning parser send ``reasoning_content`` (vLLM docs, "Reasoning Outputs"),
 which newer vLLM calls ``reasoning`` (same page: "reasoning used to be called

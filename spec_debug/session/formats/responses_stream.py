@@ -12,7 +12,9 @@ an item is read once, by its ``id``. The deltas spell the same text piece by pie
 bookkeeping, except for a reply the stream was cut inside (no ``done`` for it). A failed
 response's ``error`` and an ``error`` event are errors of the session.
 
-Read as a text log or as Claude Code records, a saved stream gave no call and no command.
+Read as a text log or as Claude Code records, a saved stream gave no call and no command. A
+Chat Completions stream saved the same ways is told apart here (:func:`layout`, one look at the
+file) and its chunks put together by :mod:`formats.chat_stream`.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ import codecs
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import chat_stream
 from spec_debug.session.formats.codex import ResponseItems
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import read_head
@@ -32,11 +36,13 @@ from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_records, iter_lines
 
 _SSE_HEAD = re.compile(rb'\A(?:\s|:[^\n]*\n|HTTP/[^\n]*\n(?:[A-Za-z0-9-]+:[^\n]*\n)*)*?'
-                       rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{[^\n]*?"type":\s*"response\.)')
+                       rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{[^\n]*?"type":\s*"response\.'
+                       rb'|(?P<chat>data: ?\{[^\n]*?"object":\s*"chat\.completion\.chunk"))')
 """The head of a saved event stream: optional ``curl -i`` status and header lines and ``:``
-comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line. Header lines only
-after a status line: prose such as ``Summary: the proxy hangs`` is shaped like a header, and a
-note quoting a stream after it is a text log (its commands were lost read as a stream)."""
+comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line, or a Chat
+Completions chunk's ``data:`` line (:mod:`formats.chat_stream`). Header lines only after a status
+line: prose such as ``Summary: the proxy hangs`` is shaped like a header, and a note quoting a
+stream after it is a text log (its commands were lost read as a stream)."""
 _LAST = frozenset({"response.completed", "response.incomplete", "response.failed"})
 """The events that end a response, each with the whole ``response`` (``ResponseCompletedEvent``...)."""
 
@@ -52,41 +58,62 @@ def looks_like_sse(head: bytes) -> bool:
     return _SSE_HEAD.match(head) is not None
 
 
-def _head(path: Path) -> bytes:
-    """The file's first bytes as UTF-8: PowerShell's ``curl ... > out.txt`` writes UTF-16 with a
-    byte-order mark (read so by :func:`reader.iter_lines` too); a Windows editor adds one to UTF-8."""
+def sse_api(head: bytes) -> str | None:
+    """The API whose event stream the (cleaned: :func:`head_of`) head opens, in words, or None."""
+    found = _SSE_HEAD.match(head)
+    return None if found is None else "Chat Completions" if found.group("chat") else "Responses API"
+
+
+def head_of(path: Path) -> bytes:
+    """The file's first bytes as UTF-8, from its first non-blank byte: PowerShell's ``curl ... >
+    out.txt`` writes UTF-16 with a byte-order mark (read so by :func:`reader.iter_lines` too); a
+    Windows editor adds one to UTF-8."""
     head = read_head(path, 1 << 16)
     if head[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
         head = head.decode("utf-16", "replace").encode("utf-8", "surrogatepass")
     return head.removeprefix(codecs.BOM_UTF8).lstrip()
 
 
-def is_stream(path: Path) -> bool:
-    """The file is such a stream, as server-sent events or one event a line."""
-    if looks_like_sse(_head(path)):
-        return True
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a saved stream is written: as server-sent events or one event a line; of the Chat
+    Completions API (chunks) or the Responses API (events)."""
+
+    sse: bool
+    chat: bool
+
+
+def layout(path: Path) -> Layout | None:
+    """The file's layout when it is such a stream, from one look at its head (and its first lines)."""
+    api = sse_api(head_of(path))
+    if api is not None:
+        return Layout(sse=True, chat=api == "Chat Completions")
     # Whole lines, not the head's: the SDK dumps an event's type last (pydantic's field order,
     # ResponseCreatedEvent{response, sequence_number, type}) and the first events carry the whole
     # response, its instructions and tools often past 64 KB; cut there, a stream was read as chat.
     for _lineno, raw in islice(iter_lines(path, ReadStats()), _LINES_LOOKED_AT):
-        if raw is None or b'"response.' not in raw:
+        if raw is None or (b'"response.' not in raw and chat_stream.CHUNK.encode() not in raw):
             continue
         try:
             obj = json.loads(raw)
         except ValueError:
             continue
-        if isinstance(obj, dict) and looks_like(obj):
-            return True
-    return False
+        if isinstance(obj, dict) and (looks_like(obj) or chat_stream.looks_like(obj)):
+            return Layout(sse=False, chat=not looks_like(obj))
+    return None
 
 
 _LINES_LOOKED_AT = 20
 """The first lines of a JSONL file looked at for a stream's event."""
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    sse = looks_like_sse(_head(path))
-    records = _sse_records(path, stats) if sse else iter_json_records(path, stats)
+def read(path: Path, cursor: Cursor, stats: ReadStats, stream: Layout | None = None) -> Iterator[Event]:
+    """The events of the stream; ``stream`` its :func:`layout` when the caller has looked already."""
+    stream = stream or layout(path) or Layout(sse=False, chat=False)
+    records = _sse_records(path, stats) if stream.sse else iter_json_records(path, stats)
+    if stream.chat:
+        yield from chat_stream.read(records, cursor, stats)
+        return
     reader = _Stream(cursor, stats)
     for index, lineno, obj in records:
         cursor.records = index + 1

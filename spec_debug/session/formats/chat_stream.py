@@ -1,0 +1,164 @@
+"""OpenAI Chat Completions streams saved to a file: what ``curl -N`` prints of a ``"stream": true``
+request to ``/v1/chat/completions`` (``data: {"object": "chat.completion.chunk", ...}`` lines, a
+blank line after each, ``data: [DONE]`` last), or the SDK's chunks dumped one JSON a line
+(``for chunk in stream: print(chunk.model_dump_json())``). OpenAI, vLLM, SGLang, Ollama and the
+proxies in front of them all stream so; the server sides are read by :mod:`formats.responses_stream`'s
+event reader, this module assembles the chunks.
+
+A chunk carries pieces of one completion's message: ``choices[i].delta.content`` (text),
+``delta.tool_calls[j]`` (a call's ``id`` and ``function.name`` in its first piece, then pieces of
+``function.arguments``, all under the call's ``index``), ``delta.refusal`` and a reasoning
+server's ``reasoning_content``. They are put back together as the openai-python SDK's
+``ChatCompletionStreamState`` does (openai/openai-python ``src/openai/lib/streaming/chat/
+_completions.py`` and ``_deltas.py``: choices by ``index``, tool calls by ``index``, string pieces
+concatenated), except that a call's ``id`` and ``name`` are taken from their first piece, not
+concatenated: some servers repeat them in every piece. Each completion is then one assistant
+message, read as a chat message (:mod:`formats.openai_chat`), at the line of its first chunk.
+
+A completion ends where the next one (another chunk ``id``) begins, or with the file: a stream
+cut short keeps the text and calls it had. ``{"error": {...}}`` (a stream failed midway: OpenAI
+and vLLM send it as a ``data:`` line) is an error of the session; the last chunk of
+``stream_options.include_usage`` (no choices) is bookkeeping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from spec_debug.session.events import Event, ReadStats
+from spec_debug.session.formats import openai_chat
+from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.instants import stamp
+
+CHUNK = "chat.completion.chunk"
+
+
+def looks_like(obj: dict) -> bool:
+    """One chunk of a Chat Completions stream (openai/openai-python ``types/chat/chat_completion_chunk.py``)."""
+    return obj.get("object") == CHUNK and isinstance(obj.get("choices"), list)
+
+
+@dataclass
+class _Call:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Choice:
+    content: list[str] = field(default_factory=list)
+    reasoning: list[str] = field(default_factory=list)
+    refusal: list[str] = field(default_factory=list)
+    calls: dict[int, _Call] = field(default_factory=dict)
+    finished: bool = False
+
+    def add(self, delta: dict) -> None:
+        for key, parts in (("content", self.content), ("refusal", self.refusal)):
+            if isinstance(delta.get(key), str):
+                parts.append(delta[key])
+        for key in openai_chat.REASONING_FIELDS:
+            if isinstance(delta.get(key), str):
+                self.reasoning.append(delta[key])
+                break
+        for piece in delta.get("tool_calls") or ():
+            if isinstance(piece, dict):
+                self._call(piece)
+
+    def _call(self, piece: dict) -> None:
+        index = piece.get("index")
+        given = piece.get("id") if isinstance(piece.get("id"), str) and piece["id"] else None
+        if type(index) is not int:
+            # No index (some OpenAI-compatible servers): a new id opens a call, else the last one goes on
+            known = any(c.id == given for c in self.calls.values())
+            index = len(self.calls) if (given and not known) or not self.calls else next(reversed(self.calls))
+        call = self.calls.setdefault(index, _Call())
+        call.id = call.id or given or ""
+        fn = piece.get("function") if isinstance(piece.get("function"), dict) else {}
+        if isinstance(fn.get("name"), str) and not call.name:
+            call.name = fn["name"]
+        if isinstance(fn.get("arguments"), str):
+            call.arguments.append(fn["arguments"])
+
+    def message(self, created: object) -> dict:
+        message: dict = {"role": "assistant", "content": "".join(self.content) or None, "created": created}
+        if self.reasoning:
+            message["reasoning_content"] = "".join(self.reasoning)
+        if self.refusal:
+            message["refusal"] = "".join(self.refusal)
+        if self.calls:
+            message["tool_calls"] = [
+                {"id": call.id or None, "type": "function",
+                 "function": {"name": call.name, "arguments": "".join(call.arguments)}}
+                for _, call in sorted(self.calls.items())]
+        return message
+
+
+class _Completion:
+    """The pieces of one streamed completion read so far: its choices by index."""
+
+    def __init__(self, chunk: dict, lineno: int) -> None:
+        self.id = chunk.get("id")
+        self.created = chunk.get("created")
+        self.lineno = lineno
+        self.choices: dict[int, _Choice] = {}
+
+    def takes(self, chunk: dict) -> bool:
+        """The chunk goes on this completion: the same id, and no choice it names has finished
+        (servers that send no id: a finished choice's next piece opens the next completion)."""
+        if chunk.get("id") != self.id:
+            return False
+        return bool(self.id) or not any(self.choices.get(c.get("index", 0), _Choice()).finished
+                                        for c in chunk["choices"] if isinstance(c, dict))
+
+    def add(self, chunk: dict) -> None:
+        for choice in chunk["choices"]:
+            if not isinstance(choice, dict):
+                continue
+            index = choice.get("index") if type(choice.get("index")) is int else 0
+            state = self.choices.setdefault(index, _Choice())
+            if isinstance(choice.get("delta"), dict):
+                state.add(choice["delta"])
+            state.finished = state.finished or choice.get("finish_reason") is not None
+
+    def messages(self) -> list[dict]:
+        return [self.choices[i].message(self.created) for i in sorted(self.choices)]
+
+
+def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
+    """The events of the chunks ``(index, line, chunk)``: one assistant message per completion (per
+    choice), each at the seq of its first chunk, in the order they began."""
+    current: _Completion | None = None
+    first_seq = cursor.seq_base
+    ts: str | None = None
+
+    def finished() -> Iterator[Event]:
+        for message in current.messages() if current is not None else ():
+            yield from openai_chat.assistant_events(message, cursor, first_seq, current.lineno, stats)
+
+    for index, lineno, obj in records:
+        cursor.records = index + 1
+        seq = cursor.seq_base + index
+        ts = stamp(obj.get("created")) or ts
+        if looks_like(obj):
+            if current is None or not current.takes(obj):
+                yield from finished()
+                current, first_seq = _Completion(obj, lineno), seq
+            current.add(obj)
+            continue
+        yield from finished()
+        current = None
+        error = obj.get("error")
+        if isinstance(error, (dict, str)) and "choices" not in obj:
+            said = error.get("message") if isinstance(error, dict) else error
+            code = error.get("code") or error.get("type") if isinstance(error, dict) else None
+            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                        raw_type="error", text=f"{code or 'error'}: {said or 'the stream failed'}", timestamp=ts,
+                        file=cursor.file, line=lineno)
+        else:
+            stats.unknown_types += 1
+            kind = obj.get("object") or obj.get("type")
+            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="other",
+                        raw_type=str(kind), timestamp=ts, file=cursor.file, line=lineno)
+    yield from finished()
