@@ -2867,6 +2867,13 @@ _VLLM_V0_KEY_NAMES = {"speculative_model": "model", "draft_model": "model", "num
 # pydantic dataclasses (vllm-project/vllm#17599), which drop unknown keys without a word; 0.14
 # forbids them (#31541, `@config` with extra="forbid": "SpeculativeConfig also used to accept and
 # ignore these fields"), pydantic's "Unexpected keyword argument" at startup.
+# Keys of a fork's SpeculativeConfig that no vLLM release has: a line written for the fork, said
+# to be the fork's rather than a misspelling of vLLM's (`draft_attention_backend` is within
+# difflib's reach of `attention_backend`). Aphrodite's branch feat/ddtree (aphrodite-engine/
+# aphrodite-engine commit 56b8074f, aphrodite/config/speculative.py) adds both; vLLM's
+# SpeculativeConfig names the draft's backend `attention_backend` (vllm/config/speculative.py).
+_FORK_SPEC_KEYS = {"draft_attention_backend": ("Aphrodite (branch feat/ddtree)", "attention_backend"),
+                   "ddtree_tree_budget": ("Aphrodite (branch feat/ddtree)", None)}
 _VLLM_UNKNOWN_KEYS_DROPPED_SINCE = "0.9.0"
 _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
 
@@ -2879,6 +2886,13 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
     spec = cfg.speculative_config or {}
     lines = []
     for key in spec:
+        fork = _FORK_SPEC_KEYS.get(str(key))
+        if fork is not None:
+            engine, vllm_key = fork
+            lines.append(f"--speculative-config \"{key}\" is a key of {engine}, not of vLLM's SpeculativeConfig; "
+                         f"{_vllm_unknown_key_fate(key, engine_version)}"
+                         + (f" (vLLM's own key for it is \"{vllm_key}\")" if vllm_key else ""))
+            continue
         right = _vllm_key_meant(str(key))
         if right is not None:
             lines.append(f"--speculative-config \"{key}\": SpeculativeConfig has no such key; "
