@@ -2771,8 +2771,9 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
 # NotImplementedError ("Speculative decoding with draft model is not supported yet"):
 # vllm-project/vllm PR #22047 ran the docs' draft-model example, which "can be ran in v0.9.2, but in
 # v0.10.0 it will get a NotImplementedError" (#21797); the same on 0.11.0 (#26547) and 0.13.0
-# (#31883). PR #24322 brought draft models to V1 after 0.13 (#32007, on 2026-01-09, still finds
-# main refusing): its release is not pinned here, so 0.14 on is not claimed.
+# (#31883). PR #24322 brought draft models to V1 after 0.13: merged 2026-01-19 (commit 4a5299c9;
+# #32007, on 2026-01-09, still finds main refusing), around 0.14.0's release, whose branch may or
+# may not hold it: not pinned from the stored source, so 0.14 on is not claimed.
 _VLLM_NO_DRAFT_MODEL_FROM = "0.10.0"
 _VLLM_NO_DRAFT_MODEL_UNTIL = "0.14.0"
 
