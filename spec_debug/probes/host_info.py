@@ -69,7 +69,38 @@ def _amd_smi_entries(command: str, *flags: str) -> dict[str, dict]:
     if isinstance(data, dict):
         data = data.get("gpu_data")
     entries = [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
+    if not entries:
+        # no JSON document: read the human-readable form, amd-smi's default output
+        return _amd_smi_text(_output(["amd-smi", command, *flags]))
     return {_gpu_index(entry, n): entry for n, entry in enumerate(entries)}
+
+
+def _amd_smi_text(out: str) -> dict[str, dict]:
+    """amd-smi's human-readable output as its JSON entries: "GPU: 0", then 4-space "SECTION:"
+    lines and 8-space "KEY: value unit" lines under them ("ASIC:" / "MARKET_NAME: MI300A",
+    "MEM_USAGE:" / "TOTAL_VRAM: 196592 MB", "USAGE:" / "GFX_ACTIVITY: 0 %"): the JSON keys
+    upper-cased, values with their unit (ROCm amdsmi amdsmi_cli/amdsmi_logger.py
+    `_convert_json_to_human_readable`, amdsmi_helpers.py `unit_format`; examples in its
+    README.md and CHANGELOG.md). Lines wrapped deeper (a long VCN_ACTIVITY list) are skipped."""
+    entries: dict[str, dict] = {}
+    entry: dict | None = None
+    section: dict | None = None
+    for line in out.splitlines():
+        indent = len(line) - len(line.lstrip(" "))
+        key, colon, value = line.strip().partition(":")
+        if not colon or not key.replace("_", "").isalnum():
+            continue
+        key, value = key.lower(), value.strip()
+        if indent == 0:
+            entry = entries.setdefault(value, {"gpu": int(value)}) if key == "gpu" and value.isdigit() else None
+            section = None
+        elif entry is not None and indent == 4:
+            section = entry.setdefault(key, {}) if not value else None
+            if value:
+                entry[key] = value
+        elif section is not None and indent == 8:
+            section[key] = value
+    return entries
 
 
 def _gpu_index(entry: dict, position: int) -> str:
@@ -90,7 +121,9 @@ def _amd_smi_gpus() -> list[dict]:
         gpus.append({"index": index, "name": asic.get("market_name") or f"gpu{index}",
                      "memory_total_mib": _amount(memory.get("total_vram")),
                      "memory_used_mib": _amount(memory.get("used_vram")),
-                     "utilization_pct": _amount(usage.get("gfx_activity"))})
+                     # ROCm 6.0 amd-smi named it gfx_usage (a bare number in its JSON);
+                     # gfx_activity since 6.1 (ROCm amdsmi commit 4575990)
+                     "utilization_pct": _amount(usage.get("gfx_activity", usage.get("gfx_usage")))})
     return gpus
 
 
@@ -100,9 +133,13 @@ def _field(entry: object, key: str) -> dict:
 
 
 def _amount(value: object) -> str | None:
-    """amd-smi's {"value": N, "unit": U} as nvidia-smi's bare number ("N/A": None)."""
+    """amd-smi's {"value": N, "unit": U} (JSON) or "N U" (human-readable) as nvidia-smi's bare
+    number ("N/A": None)."""
     if isinstance(value, dict):
         value = value.get("value")
+    if isinstance(value, str):
+        number = value.split()[0] if value.split() else ""
+        return number if number.replace(".", "", 1).isdigit() else None
     return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
