@@ -2217,8 +2217,8 @@ def _python_dict(text: str) -> dict[str, Any] | None:
 
 # vLLM's dotted form of a JSON flag (`--speculative-config.method eagle3`,
 # `--hf-overrides.rope_scaling.factor=4`, `--x.list+ a,b`): FlexibleArgumentParser.parse_args
-# (vllm-project/vllm vllm/utils/argparse_utils.py; vllm/utils/__init__.py before 0.11.1) turns
-# `_` into `-` up to the first `.`, takes the text after the first `=` or else the next word
+# (vllm-project/vllm vllm/utils/__init__.py in 0.11.0, vllm/utils/argparse_utils.py in 0.33.0)
+# turns `_` into `-` up to the first `.`, takes the text after the first `=` or else the next word
 # whatever it is (none: the parser fails), splits a `+` key's text at commas into a list, reads
 # the text as JSON or else keeps it as a string, and merges every key of one flag into one dict
 # (dicts merged key by key, two lists joined, anything else: the later wins), which it appends
