@@ -20,10 +20,17 @@ def _output(command: list[str]) -> str:
 
 
 def _gpus() -> list[dict]:
+    return _gpus_and_error()[0]
+
+
+def _gpus_and_error() -> tuple[list[dict], str | None]:
     """NVIDIA GPUs from nvidia-smi, else AMD GPUs from rocm-smi, else from amd-smi (a ROCm host,
     where SGLang and vLLM run as ROCm builds, has no nvidia-smi: its GPUs were reported as none;
-    ROCm 6.x and 7.x ship amd-smi to replace the deprecated rocm-smi)."""
-    return _nvidia_gpus() or _rocm_gpus() or _amd_smi_gpus()
+    ROCm 6.x and 7.x ship amd-smi to replace the deprecated rocm-smi). And what nvidia-smi said
+    besides its GPU rows ("Failed to initialize NVML: Driver/library version mismatch")."""
+    nvidia, error = _nvidia_gpus()
+    gpus = nvidia or _rocm_gpus() or _amd_smi_gpus()
+    return gpus, (error if nvidia or not gpus else None)
 
 
 def _json_in(out: str) -> object:
@@ -151,15 +158,45 @@ def _mib(value: object) -> str | None:
         return None
 
 
-def _nvidia_gpus() -> list[dict]:
-    out = _output(["nvidia-smi", "--query-gpu=index,name,memory.total,memory.used,utilization.gpu",
-                   "--format=csv,noheader,nounits"])
-    gpus = []
-    for line in out.splitlines():
+# uuid: what CUDA_VISIBLE_DEVICES=GPU-... names; mig.mode.current: "Enabled" on a GPU split into
+# MIG instances (the engine then sees a slice, not the GPU), "[N/A]" on GPUs without MIG
+_NVIDIA_QUERY = ("index", "name", "memory.total", "memory.used", "utilization.gpu", "uuid", "mig.mode.current")
+
+
+def _nvidia_gpus() -> tuple[list[dict], str | None]:
+    """nvidia-smi's GPUs, and its own words when it lists none: it prints "Failed to initialize
+    NVML: Driver/library version mismatch" (a driver upgraded under a loaded kernel module) or
+    "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver" on stdout
+    and exits non-zero, which read as a host without GPUs."""
+    if not shutil.which("nvidia-smi"):
+        return [], None
+    try:
+        done = subprocess.run(["nvidia-smi", f"--query-gpu={','.join(_NVIDIA_QUERY)}", "--format=csv,noheader,nounits"],
+                              capture_output=True, text=True, timeout=15, check=False)
+    except subprocess.TimeoutExpired:
+        return [], "nvidia-smi did not answer in 15 s (a GPU after an Xid error, or a hung driver)"
+    except OSError as exc:
+        return [], f"nvidia-smi could not start: {exc.strerror or exc}"
+    gpus, other = [], []
+    for line in done.stdout.splitlines():
         parts = [p.strip() for p in line.split(",")]
-        if len(parts) == 5:
-            gpus.append({"index": parts[0], "name": parts[1], "memory_total_mib": parts[2], "memory_used_mib": parts[3], "utilization_pct": parts[4]})
-    return gpus
+        if len(parts) == len(_NVIDIA_QUERY) and parts[0].isdigit():
+            values = dict(zip(_NVIDIA_QUERY, (_nvidia_value(p) for p in parts)))
+            gpus.append({"index": parts[0], "name": parts[1], "memory_total_mib": values["memory.total"],
+                         "memory_used_mib": values["memory.used"], "utilization_pct": values["utilization.gpu"],
+                         "uuid": values["uuid"], "mig_mode": values["mig.mode.current"]})
+        elif line.strip():
+            other.append(line.strip())
+    said = other or ([] if gpus else done.stderr.strip().splitlines())
+    if said:  # a GPU it cannot reach ("Unable to determine the device handle for GPU0000:41:00.0")
+        return gpus, "nvidia-smi: " + "; ".join(said[:2])
+    return gpus, (f"nvidia-smi: exit code {done.returncode}, no GPU listed" if done.returncode and not gpus else None)
+
+
+def _nvidia_value(text: str) -> str | None:
+    """A field as nvidia-smi prints it, None where it has none: "[N/A]" (GPU use on a MIG GPU,
+    MIG mode on a GPU without MIG), "[Not Supported]", "[Unknown Error]"."""
+    return None if not text or (text.startswith("[") and text.endswith("]")) or text == "N/A" else text
 
 
 def _version_of(package: str) -> str | None:
@@ -174,12 +211,14 @@ def _version_of(package: str) -> str | None:
 
 
 def run(args: dict) -> dict:
+    gpus, gpu_error = _gpus_and_error()
     return {
         "hostname": platform.node(),
         "os": platform.platform(),
         "python": sys.version.split()[0],
         "python_executable": sys.executable,
         "cpu_count": os.cpu_count(),
-        "gpus": _gpus(),
+        "gpus": gpus,
+        **({"gpu_error": gpu_error} if gpu_error else {}),
         "packages": {name: _version_of(name) for name in ("torch", "sglang", "vllm", "speculators", "safetensors", "transformers")},
     }
