@@ -199,6 +199,30 @@ def _nvidia_value(text: str) -> str | None:
     return None if not text or (text.startswith("[") and text.endswith("]")) or text == "N/A" else text
 
 
+def visible_gpus(value: str, gpus: list[dict]) -> list[str]:
+    """The nvidia-smi indices of the GPUs CUDA_VISIBLE_DEVICES=`value` lets CUDA use, in CUDA's
+    order. Entries are indices or GPU UUIDs, a UUID's first characters enough when they name one
+    GPU ("GPU-8932f937"), or a MIG device ("MIG-GPU-<uuid>/1/0" names its GPU); CUDA stops at
+    the first entry that names no GPU ("0,2,-1,1": 0 and 2) (CUDA C Programming Guide, CUDA
+    Environment Variables). An index is taken as nvidia-smi's, which it is unless
+    CUDA_DEVICE_ORDER=FASTEST_FIRST reorders GPUs of different models."""
+    chosen: list[str] = []
+    for entry in (part.strip() for part in value.split(",")):
+        if entry.startswith("MIG-GPU-"):
+            entry = entry[len("MIG-"):].split("/")[0]
+        if entry.isdigit():
+            found = [gpu["index"] for gpu in gpus if gpu["index"] == str(int(entry))]
+        elif entry.startswith("GPU-"):
+            found = [gpu["index"] for gpu in gpus if (gpu.get("uuid") or "").startswith(entry)]
+        else:
+            found = []
+        if len(found) != 1:
+            break
+        if found[0] not in chosen:
+            chosen.append(found[0])
+    return chosen
+
+
 def _version_of(package: str) -> str | None:
     """The version of the code `import package` runs (engine_info.installed_version: a source
     checkout on PYTHONPATH ahead of a pip-installed copy reports its own version)."""
@@ -212,7 +236,7 @@ def _version_of(package: str) -> str | None:
 
 def run(args: dict) -> dict:
     gpus, gpu_error = _gpus_and_error()
-    return {
+    result = {
         "hostname": platform.node(),
         "os": platform.platform(),
         "python": sys.version.split()[0],
@@ -222,3 +246,10 @@ def run(args: dict) -> dict:
         **({"gpu_error": gpu_error} if gpu_error else {}),
         "packages": {name: _version_of(name) for name in ("torch", "sglang", "vllm", "speculators", "safetensors", "transformers")},
     }
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None and any(gpu.get("uuid") for gpu in gpus):
+        # this shell's CUDA_VISIBLE_DEVICES (a scheduler's often names UUIDs): the GPUs a
+        # server started from it would use, by nvidia-smi index
+        result["cuda_visible_devices"] = visible
+        result["visible_gpus"] = visible_gpus(visible, gpus)
+    return result

@@ -52,3 +52,22 @@ def test_a_gpu_nvidia_smi_cannot_reach_is_said_beside_the_others(tmp_path, monke
     out = host_info.run({})
     assert [gpu["index"] for gpu in out["gpus"]] == ["0"] and out["gpus"][0]["mig_mode"] is None
     assert out["gpu_error"] == "nvidia-smi: Unable to determine the device handle for GPU0000:41:00.0: Unknown Error"
+
+
+EIGHT_H100 = "\n".join(f"{i}, NVIDIA H100 80GB HBM3, 81559, 0, 0, GPU-{i}{i}c0ffee-{i}000-4000-8000-00000000000{i}, Disabled"
+                       for i in range(8))
+
+
+def test_cuda_visible_devices_of_uuids_names_the_gpus_it_selects(tmp_path, monkeypatch):
+    """A scheduler (Slurm with gres, Kubernetes' device plugin) sets CUDA_VISIBLE_DEVICES to
+    UUIDs: the report listed all eight GPUs and nothing said which ones a server here would use."""
+    _nvidia_smi(tmp_path, monkeypatch, EIGHT_H100)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "GPU-33c0ffee-3000-4000-8000-000000000003,GPU-55c0ffee")
+    out = host_info.run({})
+    assert out["cuda_visible_devices"].startswith("GPU-33c0ffee") and out["visible_gpus"] == ["3", "5"]
+    gpus = out["gpus"]
+    assert host_info.visible_gpus("2,1", gpus) == ["2", "1"]  # CUDA's order is the list's
+    assert host_info.visible_gpus("0,2,-1,1", gpus) == ["0", "2"]  # CUDA stops at an invalid entry
+    assert host_info.visible_gpus("GPU-,4", gpus) == []  # a prefix every GPU shares names none
+    assert host_info.visible_gpus("MIG-GPU-66c0ffee-6000-4000-8000-000000000006/1/0", gpus) == ["6"]
+    assert host_info.visible_gpus("", gpus) == []
