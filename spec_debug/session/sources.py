@@ -633,6 +633,7 @@ def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
     if len(rollouts) < 2:
         for source in rollouts:
             source.thread = codex_threads.thread_of(source.path)
+        _fork_origins_elsewhere(rollouts)
         return sources
     by_thread: dict[str, SessionSource] = {}
     for source in rollouts:
@@ -649,7 +650,48 @@ def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
         if parent is not None and parent is not source and not _descends(parent, source, by_thread):
             parent.children.append(source)
             nested.add(id(source))
+    _fork_origins_elsewhere(rollouts)
     return [s for s in sources if id(s) not in nested]
+
+
+def _fork_origins_elsewhere(rollouts: list[SessionSource]) -> None:
+    """A session forked (``/fork``, or Esc Esc to edit an earlier prompt) from one not among the
+    sources (of another day: ``sessions/2026/05/12/`` and the fork in ``.../13/``): its origin's
+    rollout is looked for in the same ``sessions/`` tree (and ``archived_sessions/`` beside it) by
+    the thread id that ends its name, as Codex finds a thread's rollout (openai/codex
+    ``codex-rs/core/src/rollout/list.rs`` ``find_thread_path_by_id_str``). Without it, the copy of
+    the origin's history heading the fork was read as the fork's own work: its commands counted
+    again, at the time of the fork."""
+    found: dict[str, Path] | None = None
+    for source in rollouts:
+        thread = source.thread
+        if source.forked_from is not None or thread is None or not thread.forked_from or thread.parent:
+            continue
+        if found is None:
+            found = _rollouts_by_thread(source.path)
+        origin = found.get(thread.forked_from.lower())
+        if origin is not None and origin != source.path:
+            source.forked_from = origin
+
+
+_ROLLOUT_THREAD = re.compile(r"rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl",
+                             re.IGNORECASE)
+
+
+def _rollouts_by_thread(path: Path) -> dict[str, Path]:
+    """The rollouts of the Codex home ``path`` lies in (``sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl``,
+    and ``archived_sessions/``), by thread id; none when ``path`` lies in no day folder."""
+    day = path.parent
+    if not all(p.name.isdigit() for p in (day, day.parent, day.parent.parent)):
+        return {}
+    sessions = day.parent.parent.parent
+    found: dict[str, Path] = {}
+    for file in [*sorted(sessions.glob("[0-9]*/[0-9]*/[0-9]*/rollout-*.jsonl*")),
+                 *sorted((sessions.parent / "archived_sessions").glob("rollout-*.jsonl*"))]:
+        named = _ROLLOUT_THREAD.match(unpacked_name(file.name))
+        if named is not None and file.is_file():
+            found.setdefault(named.group(1).lower(), file)
+    return found
 
 
 def _nest_gemini_subagents(sources: list[SessionSource]) -> list[SessionSource]:
@@ -777,6 +819,7 @@ def _with_sub_agent_rollouts(source: SessionSource) -> list[SessionSource]:
         siblings.append(SessionSource(id=transcript_stem(file), path=file, format="codex"))
     if len(siblings) == 1:
         source.thread = codex_threads.thread_of(source.path)
+        _fork_origins_elsewhere(siblings)
         return [source]
     _nest_codex_threads(siblings)
     return [source]
