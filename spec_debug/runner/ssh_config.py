@@ -428,9 +428,10 @@ def _narrowed(header: str, within: tuple[str, ...]) -> str:
 
 
 def _without_trailing_all(header: str) -> str:
-    """`Match final all` as `Match final` (and `canonical all` as `canonical`, `!all` as a host
-    that never matches): the same condition, as ssh(1) reads it (readconf.c, match_cfg_line:
-    `all` may end a line of canonical/final). paramiko refuses the form ("Match does not allow 'all' mixed with
+    """`Match final all` as `Match final` (and `canonical all` as `canonical`, `host gpu01 all`
+    as `host gpu01`, `!all` as a host that never matches): the same condition, as ssh(1) reads
+    it (readconf.c, match_cfg_line: `all` may end a line after one other criterion, check_block_line).
+    paramiko refuses the form ("Match does not allow 'all' mixed with
     anything but 'canonical'": paramiko/config.py, _get_matches), and Fedora and RHEL ship it
     in /etc/ssh/ssh_config.d/50-redhat.conf (around the crypto-policies Include), as do
     hardening profiles (02-ospp.conf) and 1Password's setup guides: on such a machine every
@@ -438,14 +439,21 @@ def _without_trailing_all(header: str) -> str:
     block = _BLOCK.match(header)
     if block is None or block.group(1).lower() != "match":
         return header
-    words = header[block.end():].split()
-    if len(words) > 1 and words[-1] == "all" and all(word in ("canonical", "final") for word in words[:-1]):
-        return "Match " + " ".join(words[:-1])
-    if words and words[-1] == "!all" and all(word in ("canonical", "final") for word in words[:-1]):
-        # `Match !all` holds for no host in ssh(1) (match_cfg_line: negated, result 0), a way to
-        # switch a block off; paramiko refused it as `all` mixed with something. "/" is in no host name.
-        return "Match " + " ".join([*words[:-1], "host", "/"])
-    return header
+    try:
+        words = argv_split(header[block.end():])
+    except ValueError:
+        return header
+    # Alone (`!all`), or after one criterion (check_block_line refused more): `canonical`/`final`, or another with its argument.
+    after_one = len(words) == 3 or (len(words) == 2 and words[0].lstrip("!") in ("canonical", "final"))
+    ends_in_all = bool(words) and words[-1] in ("all", "!all") and header.rstrip().endswith(words[-1])
+    if not ends_in_all or not (after_one or words == ["!all"]):
+        return header
+    kept = header.rstrip()[: -len(words[-1])].rstrip()
+    if words[-1] == "all":
+        return kept
+    # `Match !all` holds for no host in ssh(1) (match_cfg_line: negated, result 0), a way to
+    # switch a block off; paramiko refused it as `all` mixed with something. "/" is in no host name.
+    return kept + " host /"
 
 
 def _remembered(header: str) -> str:

@@ -218,8 +218,9 @@ def check_block_line(keyword: str, words: list[str] | None, path: Path, number: 
             raise BadConfigLine(f"{where}: Match {word}: missing Match criteria for {name}",
                                 f"ssh(1) refuses this file too; write the patterns after it: Match {name} PATTERN")
         at += 1
-    # `all` stands alone, or last after one canonical or final (match_cfg_line: "attributes > 1").
-    if "all" in criteria and (criteria[-1] != "all" or len(criteria) > 2
-                              or any(name not in ("canonical", "final") for name in criteria[:-1])):
+    # `all` stands alone, or last after one other criterion of any kind: match_cfg_line counts the
+    # criteria before it ("attributes > 1", its attributes++ comes after the `all` test), so
+    # ssh(1) 9.2 and 10.x read `Match host gpu01 all` as `Match host gpu01`; it was refused here.
+    if "all" in criteria and (criteria[-1] != "all" or len(criteria) > 2):
         raise BadConfigLine(f"{where}: 'all' cannot be combined with other Match attributes",
-                            "ssh(1) refuses this file too; write `Match all` alone, or after canonical/final")
+                            "ssh(1) refuses this file too; write `Match all` alone, or last after one other criterion")
