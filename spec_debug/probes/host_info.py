@@ -74,7 +74,9 @@ def _amd_smi_entries(command: str, *flags: str) -> dict[str, dict]:
     amdsmi_cli/amdsmi_logger.py)."""
     data = _json_in(_output(["amd-smi", command, *flags, "--json"]))
     if isinstance(data, dict):
-        data = data.get("gpu_data")
+        # one GPU's entry alone: amd-smi of ROCm 6.0 on a host with one GPU (amdsmi_helpers.py
+        # handle_gpus prints a list only for several)
+        data = data.get("gpu_data") if "gpu_data" in data else [data] if "gpu" in data else None
     entries = [e for e in data if isinstance(e, dict)] if isinstance(data, list) else []
     if not entries:
         # no JSON document: read the human-readable form, amd-smi's default output

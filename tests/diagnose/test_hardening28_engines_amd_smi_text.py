@@ -90,3 +90,12 @@ def test_rocm_6_0_amd_smi_json_names_use_gfx_usage(tmp_path, monkeypatch):
     assert host_info._gpus() == [{"index": "0", "name": "AMD Instinct MI300X", "memory_total_mib": "196592",
                                   "memory_used_mib": "1024", "utilization_pct": "3"}]
 
+
+
+def test_rocm_6_0_amd_smi_on_a_one_gpu_host_prints_one_entry_not_a_list(tmp_path, monkeypatch):
+    # rocm-6.0.0 amdsmi_helpers.py handle_gpus: a list for several GPUs, the entry alone for one
+    static = {"gpu": 0, "asic": {"market_name": "AMD Radeon PRO W7900"}}
+    metric = {"gpu": 0, "usage": {"gfx_usage": 0}, "mem_usage": {"total_vram": 46064, "used_vram": 14}}
+    _amd_smi(tmp_path, monkeypatch, json.dumps(static, indent=4), json.dumps(metric, indent=4), json_too=True)
+    assert host_info._gpus() == [{"index": "0", "name": "AMD Radeon PRO W7900", "memory_total_mib": "46064",
+                                  "memory_used_mib": "14", "utilization_pct": "0"}]
