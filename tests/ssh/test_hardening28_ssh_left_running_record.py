@@ -47,13 +47,17 @@ def test_a_timed_out_step_left_running_is_a_field_of_its_record(
         "name: serve\nsteps:\n"
         "  - id: serve\n    run: python3 -m sglang.launch_server --port 30000\n    timeout: 0.2\n"
         "  - id: after\n    run: echo still here\n"
+        # The connection drops under the next step (its sshd process killed): the record written
+        # so far keeps the first step's field.
+        "  - id: drop\n    run: kill -9 $PPID; sleep 5\n"
     )
     try:
         store = _run(playbook, "gpu21", client, tmp_path)
     finally:
         release.touch()
     saved = json.loads((store.run_dir / "run.json").read_text())
-    serve, after = saved["steps"]
+    serve, after, drop = saved["steps"]
+    assert drop["status"] == "error" and saved["hosts"][0]["status"] == "error", (drop, saved["hosts"])
     assert serve["status"] == "timeout", serve
     left = serve["left_running"]  # was absent: only the message said it
     assert left["host"] == "gpu21", left
