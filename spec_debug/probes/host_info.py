@@ -163,9 +163,10 @@ def _mib(value: object) -> str | None:
 # uuid: what CUDA_VISIBLE_DEVICES=GPU-... names; mig.mode.current: "Enabled" on a GPU split into
 # MIG instances (the engine then sees a slice, not the GPU), "[N/A]" on GPUs without MIG
 _NVIDIA_QUERY = ("index", "name", "memory.total", "memory.used", "utilization.gpu", "uuid", "mig.mode.current")
+_NVIDIA_QUERY_BEFORE_MIG = _NVIDIA_QUERY[:5]  # a driver before R450 knows no mig.mode.current
 
 
-def _nvidia_gpus() -> tuple[list[dict], str | None]:
+def _nvidia_gpus(fields: tuple[str, ...] = _NVIDIA_QUERY) -> tuple[list[dict], str | None]:
     """nvidia-smi's GPUs, and its own words when it lists none: it prints "Failed to initialize
     NVML: Driver/library version mismatch" (a driver upgraded under a loaded kernel module) or
     "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver" on stdout
@@ -173,7 +174,7 @@ def _nvidia_gpus() -> tuple[list[dict], str | None]:
     if not shutil.which("nvidia-smi"):
         return [], None
     try:
-        done = subprocess.run(["nvidia-smi", f"--query-gpu={','.join(_NVIDIA_QUERY)}", "--format=csv,noheader,nounits"],
+        done = subprocess.run(["nvidia-smi", f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"],
                               capture_output=True, text=True, timeout=15, check=False)
     except subprocess.TimeoutExpired:
         return [], "nvidia-smi did not answer in 15 s (a GPU after an Xid error, or a hung driver)"
@@ -182,13 +183,15 @@ def _nvidia_gpus() -> tuple[list[dict], str | None]:
     gpus, other = [], []
     for line in done.stdout.splitlines():
         parts = [p.strip() for p in line.split(",")]
-        if len(parts) == len(_NVIDIA_QUERY) and parts[0].isdigit():
-            values = dict(zip(_NVIDIA_QUERY, (_nvidia_value(p) for p in parts)))
+        if len(parts) == len(fields) and parts[0].isdigit():
+            values = dict(zip(fields, (_nvidia_value(p) for p in parts)))
             gpus.append({"index": parts[0], "name": parts[1], "memory_total_mib": values["memory.total"],
                          "memory_used_mib": values["memory.used"], "utilization_pct": values["utilization.gpu"],
-                         "uuid": values["uuid"], "mig_mode": values["mig.mode.current"]})
+                         "uuid": values.get("uuid"), "mig_mode": values.get("mig.mode.current")})
         elif line.strip():
             other.append(line.strip())
+    if not gpus and fields != _NVIDIA_QUERY_BEFORE_MIG and "not a valid field" in done.stdout + done.stderr:
+        return _nvidia_gpus(_NVIDIA_QUERY_BEFORE_MIG)
     said = other or ([] if gpus else done.stderr.strip().splitlines())
     if said:  # a GPU it cannot reach ("Unable to determine the device handle for GPU0000:41:00.0")
         return gpus, "nvidia-smi: " + "; ".join(said[:2])
