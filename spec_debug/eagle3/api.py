@@ -11,7 +11,7 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Sequence, Any, Callable, Mapping
 
@@ -22,7 +22,7 @@ from spec_debug.eagle3.checkpoint import (
 )
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
-    iter_samples, mixed_sample_formats, repeated_sample_names,
+    every_position_mask, iter_samples, mixed_sample_formats, repeated_sample_names,
 )
 from spec_debug.eagle3.slots import (
     ResolvedLayout, check_layout, configured_layout, parse_layout, slots_for_layer_ids,
@@ -326,12 +326,18 @@ def _aux_order_note(ids: list[int]) -> str | None:
     """vLLM and SGLang capture aux states while walking the target's layers, appending a state
     when the layer's index is in the set of ids (vllm model_executor/models/llama.py
     LlamaModel.forward `idx in self.aux_hidden_state_layers`; sglang srt/models/llama.py
-    `i in self.layers_to_capture`): fc gets one state per distinct id, in layer order."""
+    `i in self.layers_to_capture`): fc gets one state per distinct id, in layer order. A
+    repeated id leaves fc short: both pass the concatenated states to it as they come (vllm
+    model_executor/models/llama_eagle3.py combine_hidden_states, `self.model.fc(hidden_states)`),
+    a shape error. A dump captured with the config's list holds the layer twice, as the draft
+    was trained: the config, not that dump, is at fault (data._refuse_repeated_slots)."""
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
         return (f"eagle_aux_hidden_state_layer_ids {ids} names layer(s) {repeated} more than "
                 f"once: vLLM and SGLang capture each layer once, so fc would be served "
-                f"{len(set(ids))} states for its {len(ids)}; list {len(ids)} distinct layers")
+                f"{len(set(ids))} states for its {len(ids)} (a shape error in fc: the draft "
+                f"cannot be served as configured); list {len(ids)} distinct layers, and "
+                "capture and train again on them")
     if ids != sorted(ids):
         return (f"eagle_aux_hidden_state_layer_ids {ids} is not ascending: vLLM and SGLang "
                 f"capture in layer order and feed fc layers {sorted(ids)}; if the draft was "
@@ -497,10 +503,15 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         input_notes += _map_file_hint(checkpoint, data)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
 
+    # the slots read next are the ones fc takes: data.py refuses two of them holding one layer
+    # (it cannot tell from the count alone: a dump of aux states only feeds fc every slot)
+    fc_spec = replace(spec, fc_read=True, fc_layer_ids=tuple(cfg.aux_layer_ids or ()) or None)
+
     def run(use_loss_mask: bool):
         skipped = SkippedFiles()
         samples = iter_samples(data, slots=resolved.slots, final=has_final,
-                               max_samples=max_samples, spec=spec, skipped=skipped, masks=masks)
+                               max_samples=max_samples, spec=fc_spec, skipped=skipped,
+                               masks=masks)
         return skipped, evaluate(loaded, samples, steps=steps, flags=NormFlags.of(flag_values),
                                  device=device, progress=progress, use_loss_mask=use_loss_mask)
 
@@ -527,7 +538,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         input_notes += _norm_before_residual_note(
             loaded, _enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
                                               max_samples=min(checked, max_samples or checked),
-                                              spec=spec, skipped=SkippedFiles(), masks=masks),
+                                              spec=fc_spec, skipped=SkippedFiles(), masks=masks),
                                  every_position), device)
 
     if result.samples and has_final and result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW \
@@ -581,20 +592,17 @@ _FEW_CHECK_SAMPLES = 4  # the norm_before_residual check of a draft that scores 
 def _scored_rows(sample, every_position: bool) -> int:
     """Rows of a sample a step-0 check scores (row t predicts token t + 1)."""
     if every_position:
-        return max(sample.length - 1, 0)
+        return int(every_position_mask(sample)[1:].sum())
     return int(sample.loss_mask[1:].sum())
 
 
 def _every_position(sample, every_position: bool):
     """The sample as the evaluation scored it: with no loss mask selecting any position it
-    scored every one, and so must the checks, or they compare 0 rows with 0 rows."""
-    from dataclasses import replace
-
-    import torch
-
+    scored every one (but its padding tail), and so must the checks, or they compare 0 rows
+    with 0 rows."""
     if not every_position:
         return sample
-    return replace(sample, loss_mask=torch.ones_like(sample.loss_mask))
+    return replace(sample, loss_mask=every_position_mask(sample))
 
 
 def _enough_rows(samples, every_position: bool):
@@ -661,8 +669,6 @@ def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec
     wide dump of a large model holds tens of layers per token). With `every_position` given
     (a step-0 check of eval's), only until they hold _CHECK_ROWS scored rows, as
     the evaluation scored them (see _enough_rows)."""
-    from dataclasses import replace
-
     kept, used = [], 0
     samples = iter_samples(data, max_samples=max_samples, final=final, spec=spec,
                            skipped=skipped, masks=masks)
@@ -692,8 +698,6 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
     `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
     the dump holds those layers, and is reported as `served` / `served_accuracy0`."""
-    from dataclasses import replace
-
     import torch
 
     from spec_debug.eagle3.layout import CLEAR_MARGIN, probe
@@ -723,7 +727,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                         else f"{data}: no samples")
     if not any(bool(s.loss_mask[1:].any()) for s in samples):
         # as in evaluate_drafter: empty masks would score every layout 0 and rank nothing
-        samples = [replace(s, loss_mask=torch.ones_like(s.loss_mask)) for s in samples]
+        samples = [replace(s, loss_mask=every_position_mask(s)) for s in samples]
         notes.append(f"the loss_mask selects no position to score in any of the "
                      f"{len(samples)} samples: every position was scored instead")
     embed = target_ckpt.embed() if target_ckpt is not None else None

@@ -994,6 +994,14 @@ class SampleSpec:
     vocab_size: int | None = None
     attention_chunk_size: int | None = None  # the target's (Llama 4), when it has one
     bos_token_id: int | None = None  # the target's, which opens every document it was fed
+    # the slots read are the ones the draft's fc takes (eval's read), not every slot of the
+    # file (a probe's, which ranks the slots and may pass over a repeated one): only the
+    # draft's read is refused for two aux slots holding one layer (_refuse_repeated_slots)
+    fc_read: bool = False
+    # the layer the draft's config names for each fc input, in the order the slots are read
+    # (eval's read, when the config names them): a config that lists one layer twice was
+    # trained on a dump that holds it twice, and that is the config's fault, not the capture's
+    fc_layer_ids: tuple[int, ...] | None = None
 
 
 def _unchunked_target(sample: Sample, chunk_size: int | None) -> str:
@@ -1080,10 +1088,10 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                          "in bfloat16"
             raise DataError(f"{sample.name}: NaN or Inf in the {what} ({where})")
         _refuse_unwritten(sample, what, parts, states.dim() == 3)
-        if states.dim() == 3 and len(sample.slot_index) < sample.num_file_slots:
-            # the slots a layout feeds the draft; a read of every slot (the layout probe,
-            # which ranks the slots and may pass over a repeated one) is not refused
-            _refuse_repeated_slots(sample, parts)
+        if states.dim() == 3 and spec.fc_read:
+            # told by the caller, not guessed from the count of slots read: a dump of the aux
+            # states alone (no final slot) feeds the draft every slot it has
+            _refuse_repeated_slots(sample, parts, spec.fc_layer_ids)
 
 
 def _refuse_unwritten(sample: Sample, what: str, parts: Sequence[Tensor], slotted: bool) -> None:
@@ -1099,32 +1107,36 @@ def _refuse_unwritten(sample: Sample, what: str, parts: Sequence[Tensor], slotte
     _refuse_unwritten_rows(sample, what, parts)
 
 
-def _refuse_repeated_slots(sample: Sample, parts: Sequence[Tensor]) -> None:
+def _refuse_repeated_slots(sample: Sample, parts: Sequence[Tensor],
+                           fc_layer_ids: Sequence[int] | None = None) -> None:
     """Two aux slots equal at every position: one layer's output captured twice (a hook
     registered in a loop whose closure reads the loop variable late, so every hook stores
     under the last id; a capture list naming one layer twice). No two layers give the same
     states, and the draft's fc reads the repeated layer in place of the one it was trained
     on (aux slots 0, 1 and 2 all slot 0's: step-0 accuracy 0.690 -> 0.262 with no word).
     The final slot may equal the last aux one (an aux id on the last layer), and a file whose
-    layer_ids metadata names one layer twice says so itself: neither is refused."""
-    aux = [(j, part) for j, part in zip(sample.slot_index, parts)
-           if j < sample.num_file_slots - 1]
-    seen: dict[tuple[int, float], tuple[int, Tensor]] = {}
-    for j, part in aux:
+    layer_ids metadata, or a draft whose config (`fc_layer_ids`), names one layer twice says
+    so itself: neither is refused (api._aux_order_note says what the engines make of such a
+    config). A sample read without its final state (a dump of the aux states alone) has no
+    final slot: every slot read is an aux one."""
+    final_slot = sample.num_file_slots - 1 if sample.final is not None else None
+    seen: dict[tuple[int, float], tuple[int, int, Tensor]] = {}
+    for k, (j, part) in enumerate(zip(sample.slot_index, parts)):
+        if j == final_slot:
+            continue
         key = (int(part.shape[0]), float(part.float().abs().sum()))  # a cheap fingerprint first
         earlier = seen.get(key)
-        if earlier is not None and torch.equal(earlier[1], part) and not _named_twice(
-                sample, earlier[0], j):
+        if earlier is not None and torch.equal(earlier[2], part) and not _named_twice(
+                sample.layer_ids, earlier[0], j) and not _named_twice(fc_layer_ids, earlier[1], k):
             raise DataError(f"{sample.name}: slots {earlier[0]} and {j} of the hidden_states "
                             f"are equal at all {part.shape[0]} positions: one layer captured "
                             "twice (a hook that stores under the wrong layer id, or a layer "
                             "listed twice), so the draft reads it in place of another; fix "
                             "the capture so each aux slot holds its own layer and dump again")
-        seen.setdefault(key, (j, part))
+        seen.setdefault(key, (j, k, part))
 
 
-def _named_twice(sample: Sample, first: int, second: int) -> bool:
-    ids = sample.layer_ids
+def _named_twice(ids: Sequence[int] | None, first: int, second: int) -> bool:
     return ids is not None and len(ids) > max(first, second) and ids[first] == ids[second]
 
 
@@ -1159,6 +1171,22 @@ def _refuse_unwritten_rows(sample: Sample, what: str, parts: Sequence[Tensor]) -
                     "(padding saved without its attention_mask, or a buffer saved before it "
                     "was filled); save the attention_mask beside padded samples, or dump "
                     "them again")
+
+
+def every_position_mask(sample: Sample) -> Tensor:
+    """[T] bool: the positions scored when no loss mask selects any (eval's every-position
+    rerun, the layout probe): every one but the rows zero in every slot at the tail. Those are
+    padding (SpecForge pads a batch with zero rows, prepare_hidden_states.py), which the loss
+    mask leaves out and _refuse_unwritten_rows lets through; scored, the draft reads zeros as
+    context and predicts pad tokens (one sample's 5 padding rows of 15: step-0 accuracy
+    0.676 -> 0.595)."""
+    T = sample.length
+    zero = ~sample.slots.reshape(T, -1).any(-1)  # [T]
+    if sample.final is not None:
+        zero &= ~sample.final.reshape(T, -1).any(-1)
+    written = (~zero).nonzero().reshape(-1)
+    end = int(written[-1]) + 1 if written.numel() else T  # all zero: refused by check_sample
+    return torch.arange(T) < end
 
 
 # speculators 0.9.0 keeps the loss mask out of the hidden-state files: `prepare_data` saves an

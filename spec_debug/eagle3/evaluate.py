@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import torch
 from torch import Tensor
 
-from spec_debug.eagle3.data import Sample
+from spec_debug.eagle3.data import Sample, every_position_mask
 from spec_debug.eagle3.loading import LoadedDraft, TargetHead
 from spec_debug.eagle3.model import Eagle3Draft, NormFlags
 from spec_debug.errors import SpecDebugError
@@ -199,7 +199,7 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     input_ids = sample.token_ids[1:].to(device)  # [T]
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
     if not use_loss_mask:
-        loss_mask = torch.ones_like(loss_mask)
+        loss_mask = every_position_mask(sample)[1:].to(device)
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
     last_normed, detected = sample.final_normed, False
