@@ -557,7 +557,7 @@ def _hook_note(obj: dict, event) -> Event | None:
     already makes the call a failed one; a Stop hook's block names no call at all."""
     attachment = obj.get("attachment")
     kind = attachment.get("type") if isinstance(attachment, dict) else None
-    if kind not in _HOOK_NOTES:
+    if not isinstance(kind, str) or kind not in _HOOK_NOTES:  # a list or object "type" is no hook's (was a TypeError)
         return None
     name = next((attachment[k] for k in ("hookName", "hookEvent") if isinstance(attachment.get(k), str)), "hook")
     if kind == "hook_blocking_error":
