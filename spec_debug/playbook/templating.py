@@ -380,6 +380,20 @@ def _written(node: nodes.Node) -> str | None:
     return None
 
 
+# Jinja's tests that compare the value with one other (pallets/jinja src/jinja2/tests.py:
+# test_sameas, test_divisibleby, test_in, and the operator tests TESTS maps to operator.eq and
+# the rest); the others take none.
+_ONE_ARGUMENT_TESTS = frozenset(("sameas", "divisibleby", "in", "eq", "equalto", "==", "ne", "!=", "lt", "lessthan",
+                                 "<", "le", "<=", "gt", "greaterthan", ">", "ge", ">="))
+
+
+def _argument_count(test: nodes.Test) -> int | None:
+    """How many values `test` is given; None where a `*args` or `**kwargs` hides the count."""
+    if test.dyn_args is not None or test.dyn_kwargs is not None:
+        return None
+    return len(test.args) + len(test.kwargs)
+
+
 def _parse_checked(source: str) -> nodes.Template:
     """TEXT_ENV.parse, plus the check Jinja leaves to compile time: every filter and test the
     template names exists. Jinja's parser accepts `{{ x | lowr }}` and Ansible's `| quote`,
@@ -389,6 +403,13 @@ def _parse_checked(source: str) -> nodes.Template:
     for node in parsed.find_all((nodes.Filter, nodes.Test)):
         kind, known = ("filter", TEXT_ENV.filters) if isinstance(node, nodes.Filter) else ("test", TEXT_ENV.tests)
         if node.name in known:
+            if kind == "test" and node.name in _ONE_ARGUMENT_TESTS and _argument_count(node) not in (1, None):
+                # `when: x is sameas` failed mid-run as "TypeError: test_sameas() missing 1
+                # required positional argument: 'other'"; `validate` said ok
+                tested = _written(node.node) or "x"
+                raise TemplateAssertionError(
+                    f"test {node.name!r} takes one value to compare with, {_argument_count(node)} given: "
+                    f"write {tested} is {node.name} VALUE (or {tested} is {node.name}(VALUE))", node.lineno)
             continue
         offered = sorted(set(known) - {DOUBLE_FILTER, SINGLE_FILTER, HEREDOC_FILTER})  # ours, put in by shell_context
         close = difflib.get_close_matches(node.name, offered, n=1)
