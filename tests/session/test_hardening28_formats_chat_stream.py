@@ -119,3 +119,13 @@ def test_a_saved_stream_is_sniffed_once(tmp_path, monkeypatch, api):
     path.write_text(_sse(CHUNKS if api == "chat" else responses))
     doc = analyze_path(path).to_json()
     assert doc["commands"][0]["command"] == "ssh gpu-node-3 nvidia-smi" and heads == [path]
+
+
+def test_odd_pieces_are_passed_over_not_fatal(tmp_path):
+    # a proxy's damaged chunk: tool_calls not a list, an index not a number, no id
+    odd = [{**_chunk("", {"tool_calls": 7}), "id": None},
+           {**_chunk("", {"content": "gpu-node-3 is up"}), "id": None, "choices": [{"index": [], "delta": {}}]},
+           {**_chunk("", {"content": "gpu-node-3 is up"}), "id": None}]
+    path = tmp_path / "odd.sse"
+    path.write_text(_sse(odd))
+    assert [(e.kind, e.text) for e in _events(path)] == [("text", "gpu-node-3 is up")]

@@ -62,7 +62,8 @@ class _Choice:
             if isinstance(delta.get(key), str):
                 self.reasoning.append(delta[key])
                 break
-        for piece in delta.get("tool_calls") or ():
+        pieces = delta.get("tool_calls")
+        for piece in pieces if isinstance(pieces, list) else ():
             if isinstance(piece, dict):
                 self._call(piece)
 
@@ -109,21 +110,24 @@ class _Completion:
         (servers that send no id: a finished choice's next piece opens the next completion)."""
         if chunk.get("id") != self.id:
             return False
-        return bool(self.id) or not any(self.choices.get(c.get("index", 0), _Choice()).finished
+        return bool(self.id) or not any(self.choices.get(_index(c), _Choice()).finished
                                         for c in chunk["choices"] if isinstance(c, dict))
 
     def add(self, chunk: dict) -> None:
         for choice in chunk["choices"]:
             if not isinstance(choice, dict):
                 continue
-            index = choice.get("index") if type(choice.get("index")) is int else 0
-            state = self.choices.setdefault(index, _Choice())
+            state = self.choices.setdefault(_index(choice), _Choice())
             if isinstance(choice.get("delta"), dict):
                 state.add(choice["delta"])
             state.finished = state.finished or choice.get("finish_reason") is not None
 
     def messages(self) -> list[dict]:
         return [self.choices[i].message(self.created) for i in sorted(self.choices)]
+
+
+def _index(choice: dict) -> int:
+    return choice["index"] if type(choice.get("index")) is int else 0
 
 
 def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
