@@ -215,6 +215,11 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         # Host gpu01" showed nothing wrong, the mark being invisible.
         raise ValueError(f"{path} starts with a byte-order mark (saved as \"UTF-8 with BOM\" by a Windows editor); "
                          "ssh(1) refuses it too: save the file as plain UTF-8")
+    if text.startswith(("\udcff\udcfe", "\udcfe\udcff")) or len(text) > 1 and (text[0] == "\x00") != (text[1] == "\x00"):
+        # Windows PowerShell 5's `>` and Out-File write UTF-16: ssh(1) stops at its first line
+        # ('no argument after keyword "\377\376h"'); read here up to each NUL, it was "Unparsable line H".
+        raise ValueError(f"{path} is saved as UTF-16 (as Windows PowerShell's `>` and Out-File write it); "
+                         "ssh(1) refuses it too: save the file as UTF-8")
     # Lines end at "\n" only, as ssh(1) reads them (getline; a "\r" before it is trailing blank):
     # str.splitlines also breaks at U+2028, U+0085 and form feeds, so a comment pasted from a web
     # page became two lines, the second one "Bad configuration option", and line numbers shifted.
@@ -224,7 +229,11 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
     # the bastion `ssh gpu01` uses. Later ProxyCommand lines of a block are dropped here.
     proxy_command_met = False
     for number, line in enumerate(text.removesuffix("\n").split("\n"), 1):
-        line = line.removesuffix("\r")
+        # ssh(1) reads each line as a C string, which ends at its first NUL byte (readconf.c,
+        # read_config_file: getline, then process_config_line on the text): a config whose tail
+        # a crash filled with zeros (written just before a power loss) works with `ssh`, where
+        # paramiko refused the whole file ("Unparsable line \x00") and every host of the run.
+        line = line.split("\x00", 1)[0].removesuffix("\r")
         uncommented = without_trailing_comment(line)
         line = "" if sets_nothing(uncommented, line) else _utf8_outside_comments(uncommented, path, number)
         include = _INCLUDE.match(line)
