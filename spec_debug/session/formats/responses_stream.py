@@ -198,8 +198,9 @@ class _Stream:
         elif kind == "response.created":
             yield event("system", "system", raw_type="session_meta",
                         text=f"response={response.get('id')} model={response.get('model')}")
-        elif kind in _LAST:
-            for item in response.get("output") or ():
+        elif isinstance(kind, str) and kind in _LAST:  # a list or object "type" is no event's (was a TypeError)
+            output = response.get("output")
+            for item in output if isinstance(output, list) else ():
                 if isinstance(item, dict):
                     yield from self._item(item, event)
             yield from self._ending(kind, response, event)
