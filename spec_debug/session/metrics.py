@@ -2131,8 +2131,13 @@ _LLAMA_CPP_ACCEPT = re.compile(r"^n_drafted = (?P<drafted>\d+)\s*\n(?:[^\n]*\n){
 # llama-server's per-request line (tools/server/server.cpp, print_timing): "draft acceptance rate =
 # 0.23026 (   70 accepted /   304 generated)" (ggml-org/llama.cpp#12603), since #24536 "draft
 # acceptance = 0.54671 (  158 accepted /   289 generated), mean acceptance length =  2.63, ...":
-# the rate is accepted / drafted tokens, a ratio; the word "rate" was dropped.
-_LLAMA_SERVER_ACCEPT = re.compile(r"draft acceptance = (\d+(?:\.\d+)?) \(\s*\d+ accepted /")
+# the rate is accepted / drafted tokens, a ratio; the word "rate" was dropped. The line as
+# tools/server/server-context.cpp (print_timings) writes it since, "draft acceptance = %0.5f (%5d
+# accepted / %5d generated), mean len = %5.2f", ends in the accept length: mean_acc_len there is
+# 1 + accepted / verify steps, vLLM's mean acceptance length (posted in ggml-org/llama.cpp#27342,
+# lemonade-sdk/llamacpp-rocm#129; was no reading).
+_LLAMA_SERVER_ACCEPT = re.compile(r"draft acceptance = (\d+(?:\.\d+)?) \(\s*\d+ accepted /"
+                                  r"(?:\s*\d+ generated\), mean len =\s*(?P<len>\d+(?:\.\d+)?))?")
 
 
 # A share of drafted tokens with its counts after it: "MTP acceptance 33% (20/60)" (a speculation
@@ -2157,6 +2162,8 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
     if "draft acceptance = " in text:
         for m in _LLAMA_SERVER_ACCEPT.finditer(text):
             found.append(Metric("accept_rate", float(m.group(1)), "ratio", _context(text, m.start(), m.end())))
+            if m.group("len"):
+                found.append(Metric("accept_length", float(m.group("len")), "tokens", _context(text, m.start(), m.end())))
     if "n_accept" in text:
         for m in _LLAMA_CPP_ACCEPT.finditer(text):
             if int(m.group("drafted")):
