@@ -76,3 +76,12 @@ def test_the_whole_tree_still_reads_each_command_once(tmp_path):
     assert [(c["session"][-4:], c["command"]) for c in doc["commands"]] == [
         ("0001", "ssh gpu01 nvidia-smi"), ("0001", "ssh gpu01 systemctl restart sglang"),
         ("0004", "ssh gpu01 'systemctl restart sglang && journalctl -u sglang -n 20'")]
+
+
+def test_a_fork_whose_origin_is_nowhere_says_so(tmp_path):
+    fork = tmp_path / f"rollout-2026-05-13T08-10-00-{FORK}.jsonl"  # copied out of its Codex home
+    fork.write_text("".join(json.dumps(x) + "\n" for x in FORK_LINES))
+    doc = analyze_path(fork).to_json()
+    assert doc["agents"][0]["description"] == (f"forked from Codex thread {ORIGIN} (its rollout not found: the "
+                                               "history copied from it is read as this session's)")
+    assert len(doc["commands"]) == 2  # the copy's command is read: it cannot be told from the fork's own

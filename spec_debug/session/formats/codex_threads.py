@@ -205,6 +205,11 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
         main = tree.get(MAIN_AGENT)
         main.agent_type = thread.role or "sub-agent"
         main.description = f"{thread.nickname or 'sub-agent'} of Codex thread {thread.parent} (not under PATH)"
+    elif thread is not None and thread.forked_from and source.forked_from is None:
+        # A fork whose origin's rollout was found nowhere (sources._fork_origins_elsewhere): the
+        # origin's history copied at its head cannot be told from its own lines, and is read.
+        tree.get(MAIN_AGENT).description = (f"forked from Codex thread {thread.forked_from} (its rollout not found: "
+                                            "the history copied from it is read as this session's)")
     skip = None
     if getattr(source, "exec_events", False):
         # `codex exec --json` output: its collab_tool_call spawn_agent items name the threads
