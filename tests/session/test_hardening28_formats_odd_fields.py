@@ -30,3 +30,19 @@ def test_a_damaged_event_is_passed_over(tmp_path, odd):
     doc = analyze_path(path).to_json()
     assert [c["command"] for c in doc["commands"]] == [SSH]
     assert doc["sessions"][0]["unknown_types"] == (0 if isinstance(odd["type"], str) else 1)
+
+
+@pytest.mark.parametrize("odd_type", [["text"], {"kind": "text"}], ids=["list", "object"])
+def test_a_chat_message_block_of_no_type_is_passed_over(tmp_path, odd_type):
+    # Cursor's agent transcript (tests/session/data_hardening20_formats/cursor_agent_transcript.jsonl,
+    # see its SOURCE.md) with its first assistant block's "type" damaged: that block is passed over,
+    # the Shell call beside it read. Before: TypeError: unhashable type (openai_chat._anthropic_blocks).
+    from pathlib import Path
+
+    sample = Path(__file__).parent / "data_hardening20_formats" / "cursor_agent_transcript.jsonl"
+    lines = [json.loads(line) for line in sample.read_text().splitlines() if line.strip()]
+    lines[1]["message"]["content"][0]["type"] = odd_type
+    path = tmp_path / "agent-transcript.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    doc = analyze_path(path).to_json()
+    assert "ls -la /tmp" in [c["command"] for c in doc["commands"]]

@@ -464,6 +464,8 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
         if not isinstance(block, dict):
             continue
         btype = block.get("type")
+        if not isinstance(btype, str):
+            continue  # a list or object "type" (a damaged block) is no block's: was a TypeError
         if btype == "text" and isinstance(block.get("text"), str):
             kind = "text" if role != "user" else "system" if cline_task.is_extension_note(block["text"]) else "prompt"
             yield event(kind, role, i, text=block["text"])
