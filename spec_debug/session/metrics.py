@@ -709,8 +709,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
     # (vllm-project/vllm examples/offline_inference/spec_decode.py); only a reader that found
     # the acceptance itself (a server log's per-line readings) makes the words a repeat.
-    if not (structured and any(m.name in _ACCEPT_NAMES for m in found)) and _HAS_CCEPT(text):
-        _accept_prose(text, found)
+    if not (structured and any(m.name in _ACCEPT_NAMES for m in found)) and (_HAS_CCEPT(text) or "#mean acc len" in text):
+        _accept_prose(text, found)  # (llama.cpp's totals say "acc": _LLAMA_SPEC_STATS)
     if prose and not structured and "AL" in text:
         _accept_al(text, found)
     return found
@@ -2140,6 +2140,15 @@ _LLAMA_SERVER_ACCEPT = re.compile(r"draft acceptance = (\d+(?:\.\d+)?) \(\s*\d+ 
                                   r"(?:\s*\d+ generated\), mean len =\s*(?P<len>\d+(?:\.\d+)?))?")
 
 
+# llama.cpp's per-drafter totals (common/speculative.cpp, common_speculative_print_stats), printed
+# after each request beside print_timings' line: "statistics draft-eagle3: #calls(b,g,a) = ...,
+# #gen drafts = 87, ..., #mean acc len = 2.92, #acc rate/pos = (...)" (ggml-org/llama.cpp#24536).
+# Read only where no "draft acceptance =" line gives the request's own (a paste of the totals
+# alone was no reading); a drafter that drafted nothing ("#gen drafts = 0") has no length.
+_LLAMA_SPEC_STATS = re.compile(r"statistics\s+(?P<drafter>[\w-]+): [^\n]*?#gen drafts =\s*(?P<drafts>\d+),"
+                               r"[^\n]*?#mean acc len =\s*(?P<len>\d+(?:\.\d+)?)")
+
+
 # A share of drafted tokens with its counts after it: "MTP acceptance 33% (20/60)" (a speculation
 # summary posted in JustVugg/colibri#523), "Accept: 61.2% (245/400)" (a script's verify loop
 # report); the fraction makes it a rate whatever word precedes it. Searched with re.I.
@@ -2164,6 +2173,11 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
             found.append(Metric("accept_rate", float(m.group(1)), "ratio", _context(text, m.start(), m.end())))
             if m.group("len"):
                 found.append(Metric("accept_length", float(m.group("len")), "tokens", _context(text, m.start(), m.end())))
+    elif "#mean acc len" in text:
+        for m in _LLAMA_SPEC_STATS.finditer(text):
+            if int(m.group("drafts")):
+                found.append(Metric("accept_length", float(m.group("len")), "tokens",
+                                    f"llama.cpp statistics {m.group('drafter')}: #mean acc len = {m.group('len')}"))
     if "n_accept" in text:
         for m in _LLAMA_CPP_ACCEPT.finditer(text):
             if int(m.group("drafted")):
