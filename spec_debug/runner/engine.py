@@ -42,7 +42,7 @@ from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, witho
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
-from spec_debug.runner.transport import CommandOutcome, Transport
+from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport
 from spec_debug.store import RecordWriteError, RunStore, report_commands, utc_now
 
 SAVE_INTERVAL_S = 0.1
@@ -621,6 +621,9 @@ class Run:
                 exc.cut_short = self._cut_short(  # type: ignore[attr-defined]
                     started_at, total_duration + time.monotonic() - attempt_started, attempts, stdout, stderr
                 )
+                left_running = getattr(exc, "left_running", None)  # timed out, the kill not sent: ssh.py
+                if left_running is not None:
+                    exc.cut_short["left_running"] = self._left_running_record(left_running)  # type: ignore[attr-defined]
                 raise
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
@@ -696,12 +699,12 @@ class Run:
             # says the same in words, _capped_note).
             capped_artifacts=capped_artifacts,
             # Typed, for a script or a later run: what the message says of it in words.
-            left_running=None if outcome.left_running is None else StepLeftRunning(
-                host=outcome.left_running.host, check=self._clean(outcome.left_running.check),
-                waited_s=round(outcome.left_running.waited_s, 3),
-            ),
+            left_running=None if outcome.left_running is None else self._left_running_record(outcome.left_running),
         )
         return result, findings
+
+    def _left_running_record(self, left_running: LeftRunning) -> StepLeftRunning:
+        return StepLeftRunning(host=left_running.host, check=self._clean(left_running.check), waited_s=round(left_running.waited_s, 3))
 
     def _until_never_held(
         self, step: Step, host: str, attempts: int, outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture,

@@ -549,7 +549,12 @@ class SSHTransport(Transport):
                         if ending == "timeout":
                             # A timeout is recorded as "process tree killed": on a host that went
                             # down or silent at that moment nothing was, and the host is gone.
-                            raise self._not_killed(killed, timeout_s)
+                            not_killed = self._not_killed(killed, timeout_s)
+                            # Where to look once it is back: the step's record keeps it (engine, _execute).
+                            not_killed.left_running = self._left_running(  # type: ignore[attr-defined]
+                                command, time.monotonic() - started, in_args
+                            )
+                            raise not_killed
                     elif header.pid is None and not (channel.eof_received or channel.closed):
                         # Timed out, or Ctrl-C (no _await_pid then: the user waits), before the
                         # wrapper's pid line: nothing could be killed.

@@ -101,3 +101,40 @@ def test_ctrl_c_before_the_pid_line_keeps_left_running_in_the_record(
     left = serve["left_running"]
     assert left["host"] == "gpu22", left
     assert left["check"].startswith("ps -ww -eo pid,etime,args | grep -e '[p]ython3 -m vllm[.]entrypoints"), left
+
+
+def test_a_host_lost_after_the_timeout_keeps_left_running_in_the_errored_step(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    """The step timed out before its pid line, and the connection dropped while spec-debug
+    waited for it: no kill could be sent, and the host, once back, may run the command on
+    (a server started with nohup outlives the session). The errored step's record says where
+    to look, as a step whose kill was merely unsent does."""
+    set_env, release, waiting = rc_holding_shell(tmp_path, "sglang.launch_server")
+    server = sshd_factory("leftlost", set_env=set_env)
+    client.trust(server)
+    client.alias("gpu23", server, ConnectTimeout=5)
+    playbook = tmp_path / "serve.yaml"
+    playbook.write_text(
+        "name: serve\nsteps:\n  - id: serve\n    run: python3 -m sglang.launch_server --port 30000\n    timeout: 0.2\n"
+    )
+
+    def host_goes_down() -> None:
+        for _ in range(1000):
+            if waiting.exists():
+                time.sleep(0.5)  # past the step's timeout, inside the wait for its pid line
+                server.stop()
+                return
+            time.sleep(0.02)
+
+    threading.Thread(target=host_goes_down, daemon=True).start()
+    try:
+        store = _run(playbook, "gpu23", client, tmp_path)
+    finally:
+        release.touch()
+    saved = json.loads((store.run_dir / "run.json").read_text())
+    [serve] = saved["steps"]
+    assert serve["status"] == "error" and "before its processes could be killed" in serve["message"], serve
+    left = serve["left_running"]  # was null: only "could not be killed" in words
+    assert left["host"] == "gpu23", left
+    assert left["check"] == "ps -ww -eo pid,etime,args | grep -e '[p]ython3 -m sglang[.]launch_server --port 30000'", left
