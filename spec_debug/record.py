@@ -127,8 +127,9 @@ class PlaybookRef(_RecordModel):
 
 class StepLeftRunning(_RecordModel):
     """A step whose command may still run on its host: it timed out or was interrupted before
-    its shell reported the pid the kill needs (runner/ssh.py, _left_running), so nothing was
-    killed. The step's message says the same in words."""
+    its shell reported the pid the kill needs (runner/ssh.py, _left_running), or the connection
+    dropped before the timeout's kill could be sent, so nothing was killed. The step's message
+    says the same in words."""
 
     host: str
     check: str

@@ -17,7 +17,8 @@ from spec_debug.runner.output import StreamCapture
 @dataclass(frozen=True)
 class LeftRunning:
     """A command whose kill could not be sent (a timeout or Ctrl-C before the wrapper reported
-    its pid, ssh.py): with no pid nothing was killed, and the host may still run it."""
+    its pid, ssh.py; or the connection dropped at the timeout): nothing was killed, and the
+    host may still run it. words() is for the no-pid case."""
 
     host: str
     check: str
