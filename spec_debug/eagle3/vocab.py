@@ -34,6 +34,8 @@ SUGGESTED_CODES = {
     "d2t_misaligns_lm_head": "SD302",
     "t2d_length": "SD303",
     "t2d_count": "SD303",
+    # d2t saved without t2d: engines serve it, speculators cannot load it (check_t2d_beside_d2t)
+    "t2d_missing": "SD303",
     "embed_rows": "SD303",
     # closest catalog entry: a vocab size that disagrees with the tensors (engines size
     # lm_head from draft_vocab_size: vLLM llama_eagle3.py, SGLang llama_eagle3.py)
@@ -440,10 +442,34 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     # without the key the engines size lm_head from vocab_size (vLLM llama_eagle3.py; SGLang
     # llama_eagle3.py also loads the target's head then), whatever speculators' default says
     served_rows = cfg.draft_vocab_size if configured else cfg.vocab_size
+    if cfg.format == "speculators" and d2t is not None and t2d is None:
+        report = replace(report, checks=tuple(
+            check_t2d_beside_d2t(report.target_vocab_size, lm_rows or cfg.draft_vocab_size)
+            if check.name == "t2d" else check for check in report.checks))
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
                        (shapes,) + report.checks
                        + (check_lm_head_rows(lm_rows, served_rows, configured,
                                              report.target_vocab_size),))
+
+
+def check_t2d_beside_d2t(target_vocab_size: int, draft_vocab_size: int) -> VocabCheck:
+    """A speculators checkpoint of a pruned vocabulary with d2t and no t2d (an export that
+    kept only what engines read). vLLM skips t2d and SGLang reads d2t alone (vllm
+    model_executor/models/llama_eagle3.py load_weights, sglang srt/models/llama_eagle3.py),
+    so it serves; speculators' Eagle3DraftModel.from_pretrained does not load it: the t2d
+    buffer is left as allocated, and load_verifier_weights, which from_pretrained calls,
+    raises "t2d tensor hasn't been set" or a size mismatch copying lm_head[t2d] into its
+    [DV, H] verifier_lm_head, by what that memory held (src/speculators/model.py
+    _load_verifier_weights; checked with speculators 0.9.0). The check said "skipped"."""
+    if draft_vocab_size >= target_vocab_size:
+        return VocabCheck("t2d", ok=True, skipped=True)  # no pruned vocab: speculators ignores
+    return _fail("t2d", VocabIssue(
+        "t2d_missing", f"d2t is saved without t2d: vLLM and SGLang serve the draft from d2t "
+        "alone, but speculators' from_pretrained cannot load it (load_verifier_weights "
+        "raises: \"t2d tensor hasn't been set\" or a size mismatch in verifier_lm_head), so "
+        "training cannot resume from it; save t2d beside d2t (t2d = zeros("
+        f"{target_vocab_size}, dtype=bool); t2d[arange({draft_vocab_size}) + d2t] = True)",
+        {"t2d_missing": True}))
 
 
 def _shape(tensor: Any) -> list[int] | None:
