@@ -193,15 +193,15 @@ def _refuse_pasted_port(value: str, names: list[str], flag: str) -> None:
 _SSH_VALUE_OPTIONS = frozenset("bceilmopBDEFIJLOPQRSWw")
 
 
-def _named_hosts(value: str, flag: str) -> list[str]:
+def _named_hosts(value: str, flag: str, inventory: bool) -> list[str]:
     """_host_list, refusing a value that names no host (`--host ","`, `--host " "`, an unset
     `$HOSTS` inside commas): with an inventory it was taken for no --host at all, and the run
     went to every host there."""
     names = _host_list(value, flag)
     if not names:
         raise UsageError(f"{flag} {value!r} names no host",
-                         hint=f"write {flag} gpu01 (several: {flag} gpu01,gpu02); to run on every inventory host, "
-                              f"leave {flag} out")
+                         hint=f"write {flag} gpu01 (several: {flag} gpu01,gpu02)"
+                              + (f"; to run on every inventory host, leave {flag} out" if inventory else ""))
     return names
 
 
@@ -258,9 +258,9 @@ def resolve_hosts(
     for host in hosts:
         # `--host gpu01,gpu02` (pdsh -w, Ansible's `-i a,b,`): no host name holds a comma, and
         # taken whole it was "cannot resolve host name 'gpu01,gpu02'".
-        names += _named_hosts(host, "--host") if _HOST_SEPARATOR.search(host) else [host]
+        names += _named_hosts(host, "--host", loaded is not None) if _HOST_SEPARATOR.search(host) else [host]
     for pattern in host_patterns:
-        for item in _named_hosts(pattern, "--hosts"):  # `--hosts 'gpu[01-02] -p 22'`: not hosts -p and 22
+        for item in _named_hosts(pattern, "--hosts", loaded is not None):  # `--hosts 'gpu[01-02] -p 22'`: not hosts -p and 22
             names += expand_host_pattern(item)
     if not names and loaded is not None:
         names = list(loaded.hosts)

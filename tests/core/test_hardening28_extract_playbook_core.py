@@ -44,6 +44,12 @@ def test_a_host_list_of_no_host_is_refused_even_with_an_inventory(tmp_path, host
     assert f"leave {flag} out" in raised.value.hint
 
 
+def test_without_an_inventory_the_refusal_says_only_how_to_name_hosts():
+    with pytest.raises(UsageError) as raised:
+        resolve_hosts([","], [], None, None)
+    assert raised.value.message == "--host ',' names no host" and "inventory" not in raised.value.hint
+
+
 def test_an_alias_bomb_is_refused_fast_at_its_alias(tmp_path):
     lines = ["name: x", "vars:", "  a: &a [" + ",".join(["lol"] * 9) + "]"]
     lines += [f"  {n}: &{n} [" + ",".join(["*" + p] * 9) + "]" for p, n in zip("abcdefgh", "bcdefghi")]
