@@ -129,3 +129,15 @@ def test_odd_pieces_are_passed_over_not_fatal(tmp_path):
     path = tmp_path / "odd.sse"
     path.write_text(_sse(odd))
     assert [(e.kind, e.text) for e in _events(path)] == [("text", "gpu-node-3 is up")]
+
+
+def test_a_log_of_requests_with_their_chunks_keeps_its_prompts(tmp_path):
+    # an agent loop's log: each request body, then the chunks of its answer (read as chat, as before)
+    request = {"model": "Qwen/Qwen3-32B", "stream": True, "messages": [
+        {"role": "system", "content": "You debug inference servers."},
+        {"role": "user", "content": "Why is EAGLE-3 slower on gpu-node-3?"}]}
+    path = tmp_path / "loop.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [request, *CHUNKS]))
+    assert responses_stream.layout(path) is None
+    doc = analyze_path(path).to_json()
+    assert [p["text"] for p in doc["prompts"]] == ["Why is EAGLE-3 slower on gpu-node-3?"]

@@ -91,15 +91,25 @@ def layout(path: Path) -> Layout | None:
     # Whole lines, not the head's: the SDK dumps an event's type last (pydantic's field order,
     # ResponseCreatedEvent{response, sequence_number, type}) and the first events carry the whole
     # response, its instructions and tools often past 64 KB; cut there, a stream was read as chat.
+    # Chunks only from the first record on: a log of an agent loop's requests ({"messages": [...]})
+    # with the chunks of each answer after it is read as chat (formats.openai_chat), its prompts
+    # and tool results kept.
+    others = False  # a record that is no chunk came first
     for _lineno, raw in islice(iter_lines(path, ReadStats()), _LINES_LOOKED_AT):
-        if raw is None or (b'"response.' not in raw and chat_stream.CHUNK.encode() not in raw):
+        if raw is None or not raw.strip():
+            continue
+        if b'"response.' not in raw and chat_stream.CHUNK.encode() not in raw:
+            others = True
             continue
         try:
             obj = json.loads(raw)
         except ValueError:
             continue
-        if isinstance(obj, dict) and (looks_like(obj) or chat_stream.looks_like(obj)):
-            return Layout(sse=False, chat=not looks_like(obj))
+        if isinstance(obj, dict) and looks_like(obj):
+            return Layout(sse=False, chat=False)
+        if isinstance(obj, dict) and chat_stream.looks_like(obj) and not others:
+            return Layout(sse=False, chat=True)
+        others = True
     return None
 
 
