@@ -110,7 +110,11 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
             f"{target.alias}: private key {skipped} is encrypted and {options.batch_source} forbids the passphrase prompt{also_declined}",
             hint=f"load it into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}) or {_without_batch(options)}",
         )
-    nothing = "no identity files" if attempts.agent_unreachable else "agent empty, no identity files"
+    # ssh(1) offers no agent key that no IdentityFile names under IdentitiesOnly (openssh-portable:
+    # sshconnect2.c, pubkey_prepare); "agent empty" sent the reader to ssh-add a key the agent held.
+    withheld = (f"IdentitiesOnly yes withholds the {attempts.withheld} key(s) ssh-agent holds: no IdentityFile names them"
+                if attempts.withheld else None)
+    nothing = "no identity files" if attempts.agent_unreachable else withheld or "agent empty, no identity files"
     if target.key_logins is not None:
         nothing = f"key logins are off for this host in your ssh config ({target.key_logins})"
     tried_keys = [*(f"{label} (ssh-agent would not sign with it)" for label in declined), *attempts.tried]
@@ -119,6 +123,12 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         tried = (", ".join(tried_keys) + "; " if tried_keys else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
+    hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
+    if withheld is not None:
+        if tried_keys or attempts.missing:
+            tried += f"; {withheld}"
+        hint = ("name the host's key with IdentityFile in your ssh config (its .pub file will do for a key ssh-agent holds), "
+                "or drop IdentitiesOnly for this host")
     token = target.pkcs11_provider if target.key_logins is None else None
     if token is not None:
         # A PIV smart card or YubiKey (PKCS11Provider, ssh -I): ssh(1) loads the library and
@@ -126,7 +136,6 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         tried += f"; the keys of PKCS11Provider {token} (a smart card or security token), which spec-debug cannot read itself"
     if interactive_refused is not None:
         tried += f"; the host also takes a keyboard-interactive login (a password or one-time code), but {interactive_refused[0]}"
-    hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
     if "password" in allowed:
         # What `ssh` would have done next: ask for the password. Nobody can type it here and
         # the inventory gave none (or one we cannot read): say so, and how to install a key.
@@ -172,7 +181,9 @@ def _offer_keys(
         refused = {blob for blob, _ in options.refused_by_agent}
         held = [key for key in agent.get_keys() if key.asbytes() not in refused]
         agent_keys = [key for key in held if key.asbytes() in configured]
-        if not target.identities_only:
+        if target.identities_only:
+            attempts.withheld = len(held) - len(agent_keys)
+        else:
             agent_keys += [key for key in held if key.asbytes() not in configured and not _needs_a_token(key)]
             # FIDO keys nobody configured go last: a failed signature (no token plugged in)
             # ends the whole connection in paramiko, where ssh(1) just tries its next key.

@@ -42,6 +42,8 @@ class _Attempts:
     """IdentityAgent's socket and why it could not be reached."""
     missing: list[str] = field(default_factory=list)
     """Configured identity files that do not exist (a typo, a key left on another machine)."""
+    withheld: int = 0
+    """ssh-agent's keys not offered under IdentitiesOnly yes (no IdentityFile names them)."""
     give_up: Callable[[], bool] = lambda: False
     """True once the login is over without us (the connection closed: the run was interrupted)."""
     sha1_rsa_only: bool = False
