@@ -135,7 +135,7 @@ class StepLeftRunning(_RecordModel):
     check: str
     """A line to paste on the host that lists the command's processes (pid, age, args)."""
     waited_s: float = 0.0
-    """Seconds from the command's start until it was given up, its pid still unknown."""
+    """Seconds from the command's start until it was given up."""
 
 
 class StepRecord(_RecordModel):

@@ -24,7 +24,7 @@ class LeftRunning:
     check: str
     """One line to paste on the host that lists the command's processes (ssh.left_running_check)."""
     waited_s: float
-    """Seconds from the command's start until it was given up, its pid still unknown."""
+    """Seconds from the command's start until it was given up."""
 
     def words(self) -> str:
         """What happened and how to find the command on the host, for the step's message (in
