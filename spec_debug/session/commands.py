@@ -72,7 +72,7 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
 
 def _read_summary(stats: dict) -> str:
     """The one line analyze prints on stderr: what was read and what was not."""
-    from spec_debug.session.postmortem import _counted as counted
+    from spec_debug.session.postmortem import counted
 
     skipped = (f"{counted(stats['lines_skipped'], 'line')} skipped (broken JSON {stats['broken_json']}, not an object "
                f"{stats['non_object']}, too long {stats['too_long']}, binary {stats['binary']})")
@@ -115,11 +115,15 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
     # never write a playbook `playbooks validate` would refuse
     load_playbook_text(text, "standard output" if output is None else str(output))
     _emit(text, output)
-    typer.echo(f"wrote {'standard output' if output is None else output}: {len(doc['steps'])} step(s), "
-               f"{len(doc['vars'])} var(s)", err=True)
+    from spec_debug.session.postmortem import counted
+
+    typer.echo(f"wrote {'standard output' if output is None else output}: {counted(len(doc['steps']), 'step')}, "
+               f"{counted(len(doc['vars']), 'var')}", err=True)
     changing = select_commands(analysis, keep_changes=True)
     if changing:  # said, not silently dropped: the reader may want them in a runbook
-        typer.echo(f"left out {len(changing)} command(s) that change the host: {changes_text(changing)}", err=True)
+        verb = "changes" if len(changing) == 1 else "change"
+        typer.echo(f"left out {counted(len(changing), 'command')} that {verb} the host: {changes_text(changing)}",
+                   err=True)
     return 0
 
 

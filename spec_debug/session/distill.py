@@ -23,13 +23,14 @@ import yaml
 from spec_debug.errors import UsageError
 from spec_debug.playbook.pasted_characters import ascii_meant
 from spec_debug.playbook.templating import CONTEXT_NAMES
+from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
-from spec_debug.session.records import CommandRecord
+from spec_debug.session.records import CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import host_command, interactive, run_once, without_tty
@@ -75,7 +76,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     """A playbook document (plain data, ready for ``yaml.safe_dump``)."""
     analysis = in_time_order(analysis)
     chosen = select_commands(analysis)
-    if not chosen:
+    launch_findings = _launch_findings(analysis)
+    if not chosen and not launch_findings:
         changing = select_commands(analysis, keep_changes=True)
         if changing:
             raise UsageError("nothing to distill: every command that led to a finding or a change of approach "
@@ -83,13 +85,16 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
                              hint="a playbook only diagnoses; write the fix as a runbook step by hand")
         raise UsageError("nothing to distill: no command in the session led to a finding or a change of approach",
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
-    primary = _primary_host(chosen, analysis)
+    primary = _primary_host(chosen, analysis) if chosen else _findings_host(launch_findings)
     users = Counter(c.user for c in chosen if c.host == primary and c.user)
     user = users.most_common(1)[0][0] if users else None
     home = _home(user)
     names = _VarNames()
     steps = []
     ids: set[str] = set()
+    audited = [f for f in launch_findings if f.host in (primary, None)]
+    if audited:
+        steps.append(_launch_audit_step(audited, names, ids))
     said: set[str] = set()
     runs: set[str] = set()
     for cmd in chosen:
@@ -147,7 +152,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
     first_prompt = next((p.text for p in analysis.prompts if p.agent == "main" and p.text.strip()), "")
-    session = chosen[0].session
+    session = chosen[0].session if chosen else audited[0].session
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:
         words = " ".join(redact_text(first_prompt).split())
@@ -170,6 +175,50 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         "vars": names.defaults,
         "steps": steps,
     }
+
+
+def _launch_findings(analysis: SessionAnalysis) -> list[FindingRecord]:
+    """The session's findings that the launch_flags probe checks for (SD101-SD104: a launch
+    command or a server's command line seen in the session). Their command is a repair (a
+    server launch is no diagnostic step), but the check of it is: the probe reads the flags
+    the server on the host runs with and applies the engine's own rules."""
+    codes = frozenset(get_probe("launch_flags").codes)
+    return [f for f in analysis.findings if f.code in codes]
+
+
+def _findings_host(found: list[FindingRecord]) -> str | None:
+    hosts = Counter(f.host for f in found if f.host)
+    return hosts.most_common(1)[0][0] if hosts else None
+
+
+def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[str]) -> dict:
+    """One launch_flags step for every launch finding of the session, first in the playbook (the
+    cheapest check, as in perf_regression). ``server_cmdline`` defaults to empty: the probe
+    audits the server running on the host, which is what a later run of the playbook is for."""
+    first = min(found, key=lambda f: f.seq)
+    var = "server_cmdline"
+    n = 2
+    while var in names.defaults:
+        var, n = f"server_cmdline_{n}", n + 1
+    names.defaults[var] = ""
+    step_id = "launch_flags"
+    while step_id in ids:
+        step_id += "_2"
+    ids.add(step_id)
+    said = []
+    for f in sorted(found, key=lambda f: f.seq):
+        line = f"{f.code} [msg {f.seq}]: {f.title}"
+        if line not in said:
+            said.append(line)
+    evidence = " ".join(redact_text(first.evidence[0]).split()) if first.evidence else ""
+    why = f"The session found {'; '.join(said[:4])}" + (f" and {len(said) - 4} more" if len(said) > 4 else "") + "."
+    if evidence:
+        why += f" Evidence: {_cut_at_word(evidence, 200)}."
+    why += (" This step reads the launch flags of the server running on the host and applies the engine's own "
+            f"rules to them; --var {var}='...' audits a command line instead.")
+    return {"id": step_id, "title": "Launch-flag audit of the serving engine", "why": why, "probe": "launch_flags",
+            "with": {"server_cmdline": "{{ " + var + " }}"}, "timeout": 60,
+            "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}
 
 
 def _ssh_hop(cmd: CommandRecord, command: str) -> str:

@@ -40,7 +40,7 @@ them is waiting, not retrying a crash."""
 _IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
 
 
-def _counted(n: int, noun: str, plural: str | None = None) -> str:
+def counted(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and the noun in the number it needs: "1 error", "3 errors", "0 errors" (was "1
     errors", "1 session(s)" in a report people read)."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
@@ -51,7 +51,7 @@ def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], red
     env.filters["msg_links_md"] = _links_md
     env.filters["msg_links_html"] = _links_html
     env.filters["reading"] = _reading
-    env.filters["counted"] = _counted
+    env.filters["counted"] = counted
     template = env.get_template(f"postmortem.{fmt}.j2")
     analysis, several = _one_numbering(in_time_order(analysis))
     view = postmortem_view(analysis)
@@ -223,11 +223,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     if first_prompt:
         summary.append(f"The session started from this report [msg {first_prompt.seq}]: “{_short(first_prompt.text, 300)}”")
     n_agents = len(a.agents)
-    summary.append(f"{_counted(a.stats.get('events', 0), 'event')} from {_counted(len(a.sessions), 'session')} and "
-                   f"{_counted(n_agents, 'agent')}: {_counted(a.stats.get('tool_calls', 0), 'tool call')}, "
-                   f"{_counted(a.stats.get('errors', 0), 'error')}, "
-                   f"{_counted(len(a.pivots), 'change of approach', 'changes of approach')}, "
-                   f"{_counted(len(a.findings), 'coded finding')}.")
+    summary.append(f"{counted(a.stats.get('events', 0), 'event')} from {counted(len(a.sessions), 'session')} and "
+                   f"{counted(n_agents, 'agent')}: {counted(a.stats.get('tool_calls', 0), 'tool call')}, "
+                   f"{counted(a.stats.get('errors', 0), 'error')}, "
+                   f"{counted(len(a.pivots), 'change of approach', 'changes of approach')}, "
+                   f"{counted(len(a.findings), 'coded finding')}.")
     if errors_found:
         summary.append("Root causes found: " + "; ".join(f"{f.code} {f.title} [msg {f.seq}]" for f in errors_found) + ".")
     tput = impact.get("throughput")
@@ -318,9 +318,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                 state = "was stopped by hand" if agent["status"] == "interrupted" else "failed"
                 went_wrong.append(f"Sub-agent {agent['id']} {state}{spawner}.")
     if a.stats.get("interrupts"):
-        went_wrong.append(f"A command was stopped by hand {_counted(a.stats['interrupts'], 'time')} while it ran.")
+        went_wrong.append(f"A command was stopped by hand {counted(a.stats['interrupts'], 'time')} while it ran.")
     if a.stats.get("compactions"):
-        went_wrong.append(f"The context was compacted {_counted(a.stats['compactions'], 'time')}; earlier details were summarised.")
+        went_wrong.append(f"The context was compacted {counted(a.stats['compactions'], 'time')}; earlier details were summarised.")
 
     action_items = [{"action": f.remediation or f.title,
                      "type": "prevent" if f.severity == "error" and f.code not in SYMPTOM_CODES else "mitigate",
@@ -677,7 +677,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     # cut at the limit, the timeline stopped before the fix and the reading that confirmed it.
     head, tail = rows[:TIMELINE_LIMIT // 2], rows[-(TIMELINE_LIMIT // 2):]
     gap = {"seq": None, "kind": "…", "agent": "", "timestamp": None,
-           "text": f"{_counted(len(rows) - len(head) - len(tail), 'row')} left out, from [msg {head[-1]['seq']}] to "
+           "text": f"{counted(len(rows) - len(head) - len(tail), 'row')} left out, from [msg {head[-1]['seq']}] to "
                    f"[msg {tail[0]['seq']}]"}
     return [*head, gap, *tail]
 

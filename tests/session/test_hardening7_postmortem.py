@@ -170,7 +170,8 @@ def _vllm_story(m: _Writer) -> None:
 def test_a_distilled_step_does_not_repeat_the_reasoning_of_the_step_before(tmp_path):
     m = _session()
     _vllm_story(m)
-    steps = distill_playbook(_analyze(tmp_path, m))["steps"]
+    audit, *steps = distill_playbook(_analyze(tmp_path, m))["steps"]
+    assert audit["probe"] == "launch_flags"  # SD101 is the launch-flag probe's (round 28)
     assert [s["run"] for s in steps] == ["tail -n 2 {{ server_log }}", "ps -eo args | grep [v]llm"]
     assert steps[0]["why"].startswith("I'll look at the vLLM server log on gpu02 first.")
     # before: the ps step also said "I'll look at the vLLM server log on gpu02 first."

@@ -482,7 +482,7 @@ def test_a_distilled_playbook_does_not_restart_the_server(tmp_path):
     assert runs == ["curl -sf -m 5 http://localhost:30000/health", "kill -0 $(cat {{ sglang_pid }}) && echo alive",
                     "journalctl -u sglang -n 20 --no-pager"]
     assert made.stderr.endswith(
-        "left out 1 command(s) that change the host: `systemctl restart sglang && systemctl status sglang "
+        "left out 1 command that changes the host: `systemctl restart sglang && systemctl status sglang "
         "--no-pa…` [msg 7] (systemctl restart)\n")
 
 
@@ -557,7 +557,7 @@ def test_the_gpu_host_in_a_url_typed_locally_is_a_var(tmp_path):
     playbook = tmp_path / "playbook.yaml"
     assert run_cli("distill", str(_write(tmp_path, m)), "-o", str(playbook)).code == 0
     doc = yaml.safe_load(playbook.read_text(encoding="utf-8"))
-    [curl] = [s for s in doc["steps"] if s["run"].startswith("curl")]
+    [curl] = [s for s in doc["steps"] if s.get("run", "").startswith("curl")]
     assert curl["run"] == "curl -s -m 2 http://{{ host_10_1_230_174 }}:30000/get_server_info | head -c 300"
     assert doc["vars"]["host_10_1_230_174"] == GPU  # the session's value by default
     ran = run_cli("run", str(playbook), "--host", "local", "--var", "host_10_1_230_174=127.0.0.1",

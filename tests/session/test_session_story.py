@@ -180,7 +180,7 @@ def test_distilled_playbook_loads_and_keeps_provenance(story, tmp_path):
     path.write_text(dump_playbook(doc), encoding="utf-8")
     playbook = load_playbook(path).playbook
     steps = {s.id: s for s in playbook.steps}
-    assert list(steps) == ["process_ps", "logs_sglang_server_log", "benchmark_bench_serving",
+    assert list(steps) == ["launch_flags", "process_ps", "logs_sglang_server_log", "benchmark_bench_serving",
                            "read_source_deepseek_v2_py", "inspect_config_hidden_states",
                            "run_test_test_drafter_standalone_py", "read_source_core_py",
                            "python_dump_served_hidden_py", "read_source_server_args_py"]
@@ -193,10 +193,14 @@ def test_distilled_playbook_loads_and_keeps_provenance(story, tmp_path):
     assert playbook.vars["python"] == "/root/ml-env/bin/python"
     assert steps["run_test_test_drafter_standalone_py"].run == "{{ python }} {{ test_drafter_standalone_py }}"
     assert "SD101" in steps["process_ps"].why
+    # the first bug of the story, checked as the shipped playbooks check it: the launch-flag probe
+    audit = steps["launch_flags"]
+    assert audit.probe == "launch_flags" and audit.with_ == {"server_cmdline": "{{ server_cmdline }}"}
+    assert "SD101" in audit.why and playbook.vars["server_cmdline"] == ""
     assert all(s.provenance["session"] == SESSION_ID for s in playbook.steps)
     # edits, copies and server launches are repairs, not diagnostics
     assert not any("sed -i" in s.run or "launch_server --model" in s.run or s.run.startswith("scp")
-                   for s in playbook.steps)
+                   for s in playbook.steps if s.run is not None)
 
 
 def test_cli_analyze_and_distill(story, tmp_path, cli):
