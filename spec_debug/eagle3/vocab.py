@@ -442,7 +442,10 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     # without the key the engines size lm_head from vocab_size (vLLM llama_eagle3.py; SGLang
     # llama_eagle3.py also loads the target's head then), whatever speculators' default says
     served_rows = cfg.draft_vocab_size if configured else cfg.vocab_size
-    if cfg.format == "speculators" and d2t is not None and t2d is None:
+    if cfg.format == "speculators" and d2t is not None and t2d is None and all(
+            check.ok for check in report.checks if check.name == "d2t_offsets"):
+        # a d2t engines can serve: t2d is rebuilt from it (a broken one has its own SD302
+        # line, and t2d rebuilt from it would carry the fault)
         report = replace(report, checks=tuple(
             check_t2d_beside_d2t(report.target_vocab_size, lm_rows or cfg.draft_vocab_size)
             if check.name == "t2d" else check for check in report.checks))
