@@ -72,6 +72,7 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
         raise CheckpointError(f"{path}: cannot read safetensors header ({exc})") from None
     if not isinstance(header, dict):
         raise CheckpointError(f"{path}: safetensors header is not a JSON object")
+    _check_header_metadata(path, header.get("__metadata__"))
     end = 0
     for name, meta in header.items():
         if name == "__metadata__":
@@ -85,6 +86,30 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
         raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "
                               f"{8 + length + end}); copy or download it again")
     return header
+
+
+def _check_header_metadata(path: Path, metadata: Any) -> None:
+    """__metadata__ is a map of strings to strings (huggingface/safetensors README, "Format"):
+    safetensors refuses the whole file over one value of another type ("invalid JSON in
+    header: invalid type: integer `12`, expected a string"), so speculators, vLLM and SGLang
+    cannot load any tensor of it. A header edited by hand, or written by another writer, holds
+    a number or a list there."""
+    if metadata is None:
+        return
+    if not isinstance(metadata, dict):
+        raise CheckpointError(f"{path}: the safetensors header's __metadata__ is a "
+                              f"{type(metadata).__name__}, not a map of strings: safetensors "
+                              "refuses the file, so no loader reads it",
+                              hint="rewrite __metadata__ as a map of strings, or save the "
+                                   "tensors again with save_file(tensors, path, metadata={...})")
+    bad = next(((k, v) for k, v in metadata.items() if not isinstance(v, str)), None)
+    if bad is not None:
+        raise CheckpointError(f"{path}: the safetensors header's __metadata__ holds {bad[0]!r}: "
+                              f"{json.dumps(bad[1])}, not a string: safetensors refuses the "
+                              "file, so no loader (speculators, vLLM, SGLang) reads it",
+                              hint=f"write the value as a string ({bad[0]!r}: "
+                                   f"{json.dumps(json.dumps(bad[1]))}), or save the tensors "
+                                   "again with save_file(tensors, path, metadata={...})")
 
 
 # torch.save writes a zip archive (torch >= 1.6) or, with _use_new_zipfile_serialization=False,

@@ -241,6 +241,35 @@ def _no_architectures_note(cfg) -> str | None:
             "[\"LlamaForCausalLMEagle3\"] (what SpecForge writes)")
 
 
+_FP8_STORED = {"F8_E4M3", "F8_E5M2"}  # safetensors dtype strings of torch's float8 types
+
+
+def _cast_to_fp8_note(checkpoint: DraftCheckpoint, used: set[str]) -> str | None:
+    """Weights stored in float8 with no scale beside them and no quantization_config: an
+    export cast them (state_dict cast, or one tensor converted by hand) to 3 mantissa bits.
+    Their values pass as stored (checkpoint._unscaled refuses only a tensor that fills the
+    fp8 range), and every loader casts them up as they are: speculators' from_pretrained
+    (checked with speculators 0.9.0) and vLLM's default_weight_loader (param.data.copy_), so
+    the draft served is the cast one, less accurate than the one trained (fc.weight cast:
+    step-0 accuracy 0.690 -> 0.667), with no word anywhere."""
+    raw = checkpoint.config.raw
+    if isinstance(raw, dict) and raw.get("quantization_config"):
+        return None
+    store = checkpoint.tensors
+    cast = sorted(name for name, info in store.infos.items()
+                  if info.dtype in _FP8_STORED and name in used and store.scale_name(name) is None)
+    if not cast:
+        return None
+    others = sorted({info.dtype for name, info in store.infos.items()
+                     if name in used and info.dtype not in _FP8_STORED})
+    return (f"{', '.join(cast[:4])}{' ...' if len(cast) > 4 else ''} stored in float8 "
+            f"({store.infos[cast[0]].dtype}) with no scale and no quantization_config"
+            + (f", beside {'/'.join(others)} weights" if others else "")
+            + ": cast in the export, and every loader (speculators, vLLM) casts it back up "
+            "as stored, so the draft scored and served is the cast one, not the one trained; "
+            "export the weights in the training dtype")
+
+
 def _unused_tensors(checkpoint: DraftCheckpoint, used: set[str]) -> list[str]:
     """Notes on weights the config leaves out: most often decoder layers beyond
     `num_hidden_layers` (a config edited or written for another draft); they are not run
@@ -315,6 +344,17 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
                  "SGLang builds this draft; vLLM (llama_eagle3.py) never ties the draft's head "
                  "and expects lm_head.weight: save it too to serve the draft there")
     return True
+
+
+# A draft saved without some of its weights (norm.weight dropped by an export that kept only
+# the linear layers): vLLM refuses it at load ("Following weights were not initialized from
+# checkpoint", vllm model_executor/model_loader/default_loader.py load_weights), speculators'
+# from_pretrained starts the tensor fresh (a norm at 1.0) with only a transformers load-report
+# line (checked with speculators 0.9.0): neither runs the draft that was trained.
+_MISSING_WEIGHTS_HINT = ("the checkpoint lacks these weights: vLLM refuses such a draft (weights "
+                         "not initialized from checkpoint) and speculators' from_pretrained "
+                         "starts them fresh (a norm at 1.0); save the trained draft again with "
+                         "every weight (save_pretrained)")
 
 
 def _missing_head_hint(cfg) -> str:
@@ -733,16 +773,19 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             model.lm_head.weight.copy_(model.embed_tokens.weight)  # [V, H] = [DV, H] here
     if missing:
         qk_norms = all(name.endswith(("q_norm.weight", "k_norm.weight")) for name in missing)
+        misplaced = index_misplaces(Path(checkpoint.path), missing)
         raise CheckpointError(f"{checkpoint.path}: missing tensors: {', '.join(missing[:8])}"
-                              + (" ..." if len(missing) > 8 else "")
-                              + index_misplaces(Path(checkpoint.path), missing),
+                              + (" ..." if len(missing) > 8 else "") + misplaced,
                               # only a Qwen3 decoder has them (transformers modeling_qwen3.py)
                               hint=(f"the config's decoder model_type is {cfg.model_type!r} but the weights are "
                                     "a Llama decoder's (no q_norm/k_norm): set model_type to \"llama\" if the "
                                     "draft was trained as one" if qk_norms and cfg.model_type == "qwen3"
-                                    else _missing_head_hint(cfg) if missing == ["lm_head.weight"] else None))
+                                    else _missing_head_hint(cfg) if missing == ["lm_head.weight"]
+                                    else None if misplaced else _MISSING_WEIGHTS_HINT))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
-    notes += [note for note in (_no_architectures_note(cfg),) if note]
+    notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint,
+                                                                               set(model.state_dict())))
+              if note]
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
         _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None)
