@@ -258,11 +258,19 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
     return info
 
 
+# The projections of one expert, as ModelOpt names them (Llama/DeepSeek/Qwen, vLLM's fused
+# gate_up_proj, Mixtral's w1/w2/w3). A block folds only when each expert names one whole set:
+# a projection left out is unquantized (the throughput model reads it at 2 bytes), and the
+# block's entry would give it the experts' format.
+_WHOLE_EXPERT = ({"gate_proj", "up_proj", "down_proj"}, {"gate_up_proj", "down_proj"}, {"w1", "w2", "w3"})
+
+
 def fold_expert_layers(quant: Any) -> int:
     """Fold, in place, a ModelOpt MIXED_PRECISION `quantized_layers` that names every expert's
     projections into one entry per experts block ("model.layers.3.mlp.experts": {...}) where that
-    loses nothing: experts 0..E-1 all there, each with the same projections, all with the same
-    entry ("model.layers.3.mlp.experts.17.down_proj", Mixtral's "...block_sparse_moe.experts.5.w1").
+    loses nothing: experts 0..E-1 all there, each with the same projections (a whole expert:
+    gate, up and down), all with the same entry ("model.layers.3.mlp.experts.17.down_proj",
+    Mixtral's "...block_sparse_moe.experts.5.w1").
     vLLM looks a fused MoE layer up by that block name first, then by its children's
     (vllm model_executor/layers/quantization/modelopt.py, ModelOptMixedPrecisionConfig
     `_resolve_quant_algo`), and the throughput model the same way (diagnose/quantization.py).
@@ -290,7 +298,8 @@ def fold_expert_layers(quant: Any) -> int:
                 tally[2] = False
     whole = {block: tally[0] for block, (indices, leaves, tally) in blocks.items()
              if tally[2] and block not in layers and tally[1] == len(indices) * len(leaves)
-             and indices == {str(i) for i in range(len(indices))}}
+             and indices == {str(i) for i in range(len(indices))}
+             and any(whole_expert <= leaves for whole_expert in _WHOLE_EXPERT)}
     if not whole:
         return 0
     folded: dict[str, Any] = {}

@@ -88,8 +88,8 @@ def test_experts_that_differ_or_are_missing_stay_listed():
     for config in (differ, gap):
         before = json.dumps(config)
         assert hostfiles.fold_expert_layers(config) == 0 and json.dumps(config) == before
-    same = quant({"a": FP8, "m.experts.0.w1": NVFP4, "m.experts.1.w1": NVFP4, "z": FP8})
-    assert hostfiles.fold_expert_layers(same) == 1
+    same = quant({"a": FP8, **{f"m.experts.{e}.{w}": NVFP4 for e in (0, 1) for w in ("w1", "w2", "w3")}, "z": FP8})
+    assert hostfiles.fold_expert_layers(same) == 5
     assert list(same["quantized_layers"]) == ["a", "m.experts", "z"]
 
 
