@@ -531,7 +531,10 @@ def _inside_the_call(code: str, call: str, exc: SyntaxError) -> bool:
     not in code around it: a shell line `python -c "` above the call is shell, not Python with a
     fault. The brackets are Python's tokens: one inside a string or a comment of the call
     (`# 1) the target`, `served_model_name="llama (eagle3"`) does not close or open it (was:
-    every bracket character counted, so such a call was cut short or ran on to the end)."""
+    every bracket character counted, so such a call was cut short or ran on to the end). Lines
+    are counted as Python counts them (`\r\n`, `\r` and `\n` end one; a form feed or U+2028 does
+    not), the numbering of `exc.lineno`."""
+    code = code.replace("\r\n", "\n").replace("\r", "\n")
     start = re.search(rf"\b{call}\s*\(", code)
     if start is None or not exc.lineno:
         return False
@@ -543,7 +546,7 @@ def _call_last_line(code: str, paren: int, first: int) -> int:
     """The line of the parenthesis closing the one at offset `paren` (on line `first`), read with
     Python's tokenizer from that line on; the last line of the code when it never closes or the
     tokenizer stops first (an unterminated string)."""
-    lines = code.splitlines(keepends=True)
+    lines = [line + "\n" for line in code.split("\n")]  # not splitlines: it also splits at \f, \x85, U+2028
     column = paren - (code.rfind("\n", 0, paren) + 1)
     depth = 0
     try:
