@@ -142,6 +142,8 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
     name = ""  # the event's name, its event: line
     for lineno, raw in iter_lines(path, stats):
         line = (raw or b"").rstrip(b"\r\n")
+        if lineno == 1:
+            line = line.removeprefix(codecs.BOM_UTF8)  # a Windows editor's mark (head_of drops it too)
         if line.startswith(b"data:"):
             first = first or lineno
             data.append(line[5:].removeprefix(b" "))
