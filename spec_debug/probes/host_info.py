@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -204,28 +205,63 @@ def _nvidia_value(text: str) -> str | None:
     return None if not text or (text.startswith("[") and text.endswith("]")) or text == "N/A" else text
 
 
-def visible_gpus(value: str, gpus: list[dict]) -> list[str]:
+def visible_gpus(value: str, gpus: list[dict], mig_devices: dict[str, str] | None = None) -> list[str]:
     """The nvidia-smi indices of the GPUs CUDA_VISIBLE_DEVICES=`value` lets CUDA use, in CUDA's
     order. Entries are indices or GPU UUIDs, a UUID's first characters enough when they name one
-    GPU ("GPU-8932f937"), or a MIG device ("MIG-GPU-<uuid>/1/0" names its GPU); CUDA stops at
-    the first entry that names no GPU ("0,2,-1,1": 0 and 2) (CUDA C Programming Guide, CUDA
-    Environment Variables). An index is taken as nvidia-smi's, which it is unless
+    GPU ("GPU-8932f937"), or MIG devices: "MIG-<uuid>" (R470 on; `mig_devices` maps those UUIDs,
+    from `nvidia-smi -L`, to their GPU's index) or "MIG-GPU-<uuid>/1/0" (before R470). CUDA stops
+    at the first entry that names no GPU ("0,2,-1,1": 0 and 2) (CUDA C Programming Guide, CUDA
+    Environment Variables), and as PyTorch reads it (torch/cuda/__init__.py
+    `_parse_visible_devices`, `_transform_uuid_to_ordinals`): the first entry's form (index,
+    GPU-, MIG-) is the list's, an entry of another form ends it ("0,GPU-..." is 0 alone); an
+    index is read as strtoul reads it ("1gpu2" is 1); a device named twice leaves CUDA none
+    ("0,1,0": no GPU). An index is taken as nvidia-smi's, which it is unless
     CUDA_DEVICE_ORDER=FASTEST_FIRST reorders GPUs of different models."""
+    entries = [part.strip() for part in value.split(",")]
+    form = next((f for f in ("MIG-", "GPU-") if entries[0].startswith(f)), "")
+    devices: list[str] = []
     chosen: list[str] = []
-    for entry in (part.strip() for part in value.split(",")):
-        if entry.startswith("MIG-GPU-"):
-            entry = entry[len("MIG-"):].split("/")[0]
-        if entry.isdigit():
-            found = [gpu["index"] for gpu in gpus if gpu["index"] == str(int(entry))]
-        elif entry.startswith("GPU-"):
+    for entry in entries:
+        number = re.match(r"[+-]?\d+", entry)
+        if not form and number and int(number.group()) >= 0:
+            device = str(int(number.group()))
+            found = [gpu["index"] for gpu in gpus if gpu["index"] == device]
+        elif form == "GPU-" and entry.startswith(form):
             found = [gpu["index"] for gpu in gpus if (gpu.get("uuid") or "").startswith(entry)]
+            device = found[0] if len(found) == 1 else entry
+        elif entry.startswith("MIG-GPU-") and form == "MIG-":
+            # MIG-GPU-<uuid>/<GPU instance>/<compute instance>: a slice of that GPU
+            found = [gpu["index"] for gpu in gpus if (gpu.get("uuid") or "").startswith(entry[4:].split("/")[0])]
+            device = entry
+        elif form == "MIG-" and entry.startswith(form):
+            named = [uuid for uuid in (mig_devices or {}) if uuid.startswith(entry)]
+            found = [(mig_devices or {})[uuid] for uuid in named]
+            device = named[0] if named else entry
         else:
-            found = []
+            break
         if len(found) != 1:
             break
-        if found[0] not in chosen:
+        if device in devices:
+            return []
+        devices.append(device)
+        if found[0] not in chosen:  # two MIG slices of one GPU
             chosen.append(found[0])
     return chosen
+
+
+def _mig_devices() -> dict[str, str]:
+    """MIG device UUID -> its GPU's index, from `nvidia-smi -L`: "GPU 0: NVIDIA A100-SXM4-40GB
+    (UUID: GPU-...)" then "  MIG 1g.5gb     Device  0: (UUID: MIG-...)" under it."""
+    devices: dict[str, str] = {}
+    gpu = None
+    for line in _output(["nvidia-smi", "-L"]).splitlines():
+        head = re.match(r"GPU (\d+):", line)
+        if head:
+            gpu = head.group(1)
+        uuid = re.search(r"\(UUID: (MIG-[^)\s]+)\)", line)
+        if uuid and gpu is not None and line.lstrip().startswith("MIG"):
+            devices[uuid.group(1)] = gpu
+    return devices
 
 
 def _version_of(package: str) -> str | None:
@@ -252,9 +288,11 @@ def run(args: dict) -> dict:
         "packages": {name: _version_of(name) for name in ("torch", "sglang", "vllm", "speculators", "safetensors", "transformers")},
     }
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if visible is not None and any(gpu.get("uuid") for gpu in gpus):
+    if visible is not None and any("uuid" in gpu for gpu in gpus):
         # this shell's CUDA_VISIBLE_DEVICES (a scheduler's often names UUIDs): the GPUs a
-        # server started from it would use, by nvidia-smi index
+        # server started from it would use, by nvidia-smi index (NVIDIA GPUs: those with a
+        # uuid field, None where a driver before R450 was asked without it)
+        mig = _mig_devices() if re.search(r"(^|,)\s*MIG-(?!GPU-)", visible) else None
         result["cuda_visible_devices"] = visible
-        result["visible_gpus"] = visible_gpus(visible, gpus)
+        result["visible_gpus"] = visible_gpus(visible, gpus, mig)
     return result
