@@ -1585,9 +1585,11 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
             # (`--speculative-config.num_speculative_tokens` keeps the JSON key as written).
             head, dot, tail = name.partition(".")
             name = head.replace("_", "-") + dot + tail
-            flags.pop(name, None)
+            earlier = flags.pop(name, None)
+            # a repeated `--x.key+`: vLLM joins its lists (add_dotted_key splits the text at commas)
+            joined = earlier + "," if dot and name.endswith("+") and isinstance(earlier, str) else ""
             if eq:
-                flags[name] = value
+                flags[name] = joined + value
                 i += 1
                 continue
             nxt = args[i + 1] if i + 1 < len(args) else None
@@ -1599,7 +1601,7 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
                 while j < len(args) and not args[j].startswith("-") and name in _MULTI_VALUE:
                     values.append(args[j])
                     j += 1
-                flags[name] = values[0] if len(values) == 1 else values
+                flags[name] = joined + values[0] if len(values) == 1 else values
                 i = j
             else:
                 flags[name] = True
