@@ -448,18 +448,27 @@ def _without_trailing_all(header: str) -> str:
     block = _BLOCK.match(header)
     if block is None or block.group(1).lower() != "match":
         return header
+    raw = list(_MATCH_WORD.finditer(header, block.end()))
     try:
         words = argv_split(header[block.end():])
     except ValueError:
         return header
-    # Alone (`!all`), or after one criterion (check_block_line refused more): `canonical`/`final`, or another with its argument.
-    after_one = len(words) == 3 or (len(words) == 2 and words[0].lstrip("!") in ("canonical", "final"))
-    ends_in_all = bool(words) and words[-1] in ("all", "!all") and header.rstrip().endswith(words[-1])
-    if not ends_in_all or not (after_one or words == ["!all"]):
+    if not words or len(words) != len(raw):
         return header
-    kept = header.rstrip()[: -len(words[-1])].rstrip()
-    if words[-1] == "all":
-        return kept
+    # Walk the words as match_cfg_line does: a criterion other than all/canonical/final takes
+    # the next word as its argument, so `Match canonical host all` is a host named "all" (the
+    # last of three words, yet no `all` criterion). check_block_line refused the rest (`all` not
+    # last, twice, or after two criteria).
+    at, last_criterion = 0, -1
+    while at < len(words):
+        last_criterion = at
+        at += 1 if words[at].lstrip("!").lower() in _CRITERIA_WITHOUT_ARGUMENT else 2
+    if last_criterion != len(words) - 1 or words[-1].lstrip("!").lower() != "all":
+        return header
+    kept = header[: raw[-1].start()].rstrip()
+    if not words[-1].startswith("!"):
+        # `Match "all"` (quoted: ssh(1) unquotes it, argv_split) as paramiko reads it.
+        return kept + " all" if len(words) == 1 else kept
     # `Match !all` holds for no host in ssh(1) (match_cfg_line: negated, result 0), a way to
     # switch a block off; paramiko refused it as `all` mixed with something. "/" is in no host name.
     return kept + " host /"

@@ -221,6 +221,7 @@ def check_block_line(keyword: str, words: list[str] | None, path: Path, number: 
     # `all` stands alone, or last after one other criterion of any kind: match_cfg_line counts the
     # criteria before it ("attributes > 1", its attributes++ comes after the `all` test), so
     # ssh(1) 9.2 and 10.x read `Match host gpu01 all` as `Match host gpu01`; it was refused here.
-    if "all" in criteria and (criteria[-1] != "all" or len(criteria) > 2):
+    # `Match all all` / `Match !all all`: the first `all` meets a word after it, and ssh(1) refuses the line.
+    if "all" in criteria and (criteria.index("all") != len(criteria) - 1 or len(criteria) > 2):
         raise BadConfigLine(f"{where}: 'all' cannot be combined with other Match attributes",
                             "ssh(1) refuses this file too; write `Match all` alone, or last after one other criterion")
