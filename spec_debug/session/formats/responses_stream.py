@@ -28,7 +28,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import chat_stream
+from spec_debug.session.formats import chat_stream, openai_chat
 from spec_debug.session.formats.codex import ResponseItems
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import read_head
@@ -91,26 +91,33 @@ def layout(path: Path) -> Layout | None:
     # Whole lines, not the head's: the SDK dumps an event's type last (pydantic's field order,
     # ResponseCreatedEvent{response, sequence_number, type}) and the first events carry the whole
     # response, its instructions and tools often past 64 KB; cut there, a stream was read as chat.
-    # Chunks only from the first record on: a log of an agent loop's requests ({"messages": [...]})
-    # with the chunks of each answer after it is read as chat (formats.openai_chat), its prompts
-    # and tool results kept.
-    others = False  # a record that is no chunk came first
+    # Chunks only from the first record on, and no chat message or request among them: a log of an
+    # agent loop's requests ({"messages": [...]}) or messages with the chunks of each answer beside
+    # them is read as chat (formats.openai_chat), its prompts and tool results kept. A line that is
+    # no JSON object (a cut head) is no record.
+    first: bool | None = None  # whether the first record is a chunk; None before it
     for _lineno, raw in islice(iter_lines(path, ReadStats()), _LINES_LOOKED_AT):
         if raw is None or not raw.strip():
             continue
-        if b'"response.' not in raw and chat_stream.CHUNK.encode() not in raw:
-            others = True
+        if first is False and b'"response.' not in raw:
+            continue  # only a Responses event is looked for now
+        if first is None and b'"response.' not in raw and chat_stream.CHUNK.encode() not in raw:
+            line = raw.strip()
+            first = None if line[:1] != b"{" or line[-1:] != b"}" else False  # an object: not parsed (may be MBs)
             continue
         try:
             obj = json.loads(raw)
         except ValueError:
             continue
-        if isinstance(obj, dict) and looks_like(obj):
+        if not isinstance(obj, dict):
+            continue
+        if looks_like(obj):
             return Layout(sse=False, chat=False)
-        if isinstance(obj, dict) and chat_stream.looks_like(obj) and not others:
-            return Layout(sse=False, chat=True)
-        others = True
-    return None
+        if first is None:
+            first = chat_stream.looks_like(obj)
+        elif first and openai_chat.looks_like(obj):
+            first = False
+    return Layout(sse=False, chat=True) if first else None
 
 
 _LINES_LOOKED_AT = 20
