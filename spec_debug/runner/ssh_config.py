@@ -215,11 +215,12 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         # Host gpu01" showed nothing wrong, the mark being invisible.
         raise ValueError(f"{path} starts with a byte-order mark (saved as \"UTF-8 with BOM\" by a Windows editor); "
                          "ssh(1) refuses it too: save the file as plain UTF-8")
-    if text.startswith(("\udcff\udcfe", "\udcfe\udcff")) or len(text) > 1 and (text[0] == "\x00") != (text[1] == "\x00"):
+    if text.startswith(("\udcff\udcfe", "\udcfe\udcff")) or _utf16_without_mark(text[:4]):
         # Windows PowerShell 5's `>` and Out-File write UTF-16: ssh(1) stops at its first line
-        # ('no argument after keyword "\377\376h"'); read here up to each NUL, it was "Unparsable line H".
+        # ('no argument after keyword "\377\376h"'), or, big-endian with no mark, reads each
+        # line as empty (it starts with NUL) and applies none; read here up to each NUL, it was "Unparsable line H".
         raise ValueError(f"{path} is saved as UTF-16 (as Windows PowerShell's `>` and Out-File write it); "
-                         "ssh(1) refuses it too: save the file as UTF-8")
+                         "ssh(1) cannot read it either: save the file as UTF-8")
     # Lines end at "\n" only, as ssh(1) reads them (getline; a "\r" before it is trailing blank):
     # str.splitlines also breaks at U+2028, U+0085 and form feeds, so a comment pasted from a web
     # page became two lines, the second one "Bad configuration option", and line numbers shifted.
@@ -266,6 +267,16 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                     lines.append(_again(block))
                     proxy_command_met = False  # the repeated header opens a new block for paramiko
     return "\n".join(lines) + "\n"
+
+
+def _utf16_without_mark(head: str) -> bool:
+    """Whether a file's first four characters are two UTF-16 code units of ASCII text ("H\\0o\\0",
+    "\\0H\\0o"): NUL and not NUL in turn. Two alone were taken for it, so a zero-filled file whose
+    first line was one character ("\\n", "#") was refused as UTF-16 where ssh(1) reads it."""
+    if len(head) < 4:
+        return False
+    nul = [char == "\x00" for char in head]
+    return nul in ([False, True, False, True], [True, False, True, False])
 
 
 def _check_line(line: str, path: Path, number: int, ignored_unknown: list[str]) -> None:
