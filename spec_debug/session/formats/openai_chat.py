@@ -363,8 +363,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             raw = fn.get("arguments", fn.get("input"))
             args = decode_arguments(raw)
             command = shell_command(args) if isinstance(args, dict) else None
-            if command is None and isinstance(raw, str) and args is None and _is_shell(name):
-                command = raw  # some stacks send the bare command string
+            if command is None and isinstance(raw, str) and args is None and _is_shell(name) \
+                    and not _CUT_OBJECT.match(raw):
+                command = raw  # some stacks send the bare command string; not a JSON object cut short
             call_id = call.get("id") if isinstance(call.get("id"), str) else f"call-{seq}-{n}"
             call_names[call_id] = name
             if len(call_names) > 4096:
@@ -602,6 +603,12 @@ def _goose_result(block: dict, i: int, event) -> Event:
     failed = result.get("status") == "error" or (isinstance(value, dict) and value.get("isError") is True)
     call_id = block.get("id") if isinstance(block.get("id"), str) else None
     return event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code, is_error=failed or bool(code))
+
+
+_CUT_OBJECT = re.compile(r'\s*\{\s*"')
+"""Arguments that open a JSON object (``{"command``) and did not decode: cut short (a stream cut
+inside the call: formats.chat_stream; a reply that hit its token limit), no bare command string
+(a shell's brace group is ``{ cmd; }``)."""
 
 
 def _is_shell(name: str) -> bool:
