@@ -164,7 +164,7 @@ def _mib(value: object) -> str | None:
 # uuid: what CUDA_VISIBLE_DEVICES=GPU-... names; mig.mode.current: "Enabled" on a GPU split into
 # MIG instances (the engine then sees a slice, not the GPU), "[N/A]" on GPUs without MIG
 _NVIDIA_QUERY = ("index", "name", "memory.total", "memory.used", "utilization.gpu", "uuid", "mig.mode.current")
-_NVIDIA_QUERY_BEFORE_MIG = _NVIDIA_QUERY[:5]  # a driver before R450 knows no mig.mode.current
+_NVIDIA_QUERY_BEFORE_MIG = _NVIDIA_QUERY[:5]  # what every nvidia-smi answers
 
 
 def _nvidia_gpus(fields: tuple[str, ...] = _NVIDIA_QUERY) -> tuple[list[dict], str | None]:
@@ -192,7 +192,12 @@ def _nvidia_gpus(fields: tuple[str, ...] = _NVIDIA_QUERY) -> tuple[list[dict], s
         elif line.strip():
             other.append(line.strip())
     if not gpus and fields != _NVIDIA_QUERY_BEFORE_MIG and "not a valid field" in done.stdout + done.stderr:
-        return _nvidia_gpus(_NVIDIA_QUERY_BEFORE_MIG)
+        # a driver before R450 knows no mig.mode.current ('Field "mig.mode.current" is not a
+        # valid field to query.'): asked again without the fields it names, keeping uuid,
+        # which CUDA_VISIBLE_DEVICES=GPU-... needs and every driver answers
+        refused = set(re.findall(r'Field "([^"]+)" is not a valid field', done.stdout + done.stderr))
+        fewer = tuple(f for f in fields if f not in refused or f in _NVIDIA_QUERY_BEFORE_MIG)
+        return _nvidia_gpus(fewer if len(fewer) < len(fields) else _NVIDIA_QUERY_BEFORE_MIG)
     said = other or ([] if gpus else done.stderr.strip().splitlines())
     if said:  # a GPU it cannot reach ("Unable to determine the device handle for GPU0000:41:00.0")
         return gpus, "nvidia-smi: " + "; ".join(said[:2])
@@ -230,8 +235,10 @@ def visible_gpus(value: str, gpus: list[dict], mig_devices: dict[str, str] | Non
             found = [gpu["index"] for gpu in gpus if (gpu.get("uuid") or "").startswith(entry)]
             device = found[0] if len(found) == 1 else entry
         elif entry.startswith("MIG-GPU-") and form == "MIG-":
-            # MIG-GPU-<uuid>/<GPU instance>/<compute instance>: a slice of that GPU
-            found = [gpu["index"] for gpu in gpus if (gpu.get("uuid") or "").startswith(entry[4:].split("/")[0])]
+            # MIG-GPU-<uuid>/<GPU instance>/<compute instance>: a slice of that GPU, which
+            # has none unless MIG mode is on
+            found = [gpu["index"] for gpu in gpus if gpu.get("mig_mode") == "Enabled"
+                     and (gpu.get("uuid") or "").startswith(entry[4:].split("/")[0])]
             device = entry
         elif form == "MIG-" and entry.startswith(form):
             named = [uuid for uuid in (mig_devices or {}) if uuid.startswith(entry)]

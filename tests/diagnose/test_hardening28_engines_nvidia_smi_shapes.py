@@ -69,6 +69,8 @@ def test_cuda_visible_devices_of_uuids_names_the_gpus_it_selects(tmp_path, monke
     assert host_info.visible_gpus("2,1", gpus) == ["2", "1"]  # CUDA's order is the list's
     assert host_info.visible_gpus("0,2,-1,1", gpus) == ["0", "2"]  # CUDA stops at an invalid entry
     assert host_info.visible_gpus("GPU-,4", gpus) == []  # a prefix every GPU shares names none
+    assert host_info.visible_gpus("MIG-GPU-66c0ffee-6000-4000-8000-000000000006/1/0", gpus) == []  # MIG off
+    gpus[6]["mig_mode"] = "Enabled"
     assert host_info.visible_gpus("MIG-GPU-66c0ffee-6000-4000-8000-000000000006/1/0", gpus) == ["6"]
     assert host_info.visible_gpus("", gpus) == []
 
@@ -76,10 +78,11 @@ def test_cuda_visible_devices_of_uuids_names_the_gpus_it_selects(tmp_path, monke
 def test_a_driver_that_knows_no_mig_field_still_lists_its_gpus(tmp_path, monkeypatch):
     tool = tmp_path / "nvidia-smi"
     tool.write_text('#!/bin/sh\ncase "$1" in\n*mig.mode*) echo \'Field "mig.mode.current" is not a valid field to query.\'; exit 2;;\n'
+                    '*uuid*) echo "0, Tesla V100-SXM2-32GB, 32510, 0, 0, GPU-0b0e3b8c"; exit;;\n'
                     'esac\necho "0, Tesla V100-SXM2-32GB, 32510, 0, 0"\n')
     tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", str(tmp_path))
     out = host_info.run({})
     assert "gpu_error" not in out and out["gpus"] == [
         {"index": "0", "name": "Tesla V100-SXM2-32GB", "memory_total_mib": "32510", "memory_used_mib": "0",
-         "utilization_pct": "0", "uuid": None, "mig_mode": None}]
+         "utilization_pct": "0", "uuid": "GPU-0b0e3b8c", "mig_mode": None}]

@@ -50,12 +50,35 @@ def test_a_mig_device_named_by_its_own_uuid(tmp_path, monkeypatch):
     assert host_info.run({})["visible_gpus"] == []
 
 
-def test_a_driver_asked_without_uuid_still_maps_indices(tmp_path, monkeypatch):
+def _old_driver(tmp_path, monkeypatch, knows_uuid: bool):
+    """nvidia-smi of a driver before R450: refuses mig.mode.current (and uuid when not
+    knows_uuid), else answers the fields asked."""
+    rows = "\n".join(f'echo "{i}, Tesla V100-SXM2-32GB, 32510, 0, 0$u{i}"' for i in range(2))
+    refuse = "" if knows_uuid else "*uuid*) echo 'Field \"uuid\" is not a valid field to query.'; exit 2;;\n"
     tool = tmp_path / "nvidia-smi"
-    tool.write_text('#!/bin/sh\ncase "$1" in\n*mig.mode*) echo \'Field "mig.mode.current" is not a valid field to query.\'; exit 2;;\n'
-                    'esac\necho "0, Tesla V100-SXM2-32GB, 32510, 0, 0"\necho "1, Tesla V100-SXM2-32GB, 32510, 0, 0"\n')
+    tool.write_text('#!/bin/sh\nu0=; u1=\ncase "$1" in\n'
+                    "*mig.mode*) echo 'Field \"mig.mode.current\" is not a valid field to query.'; exit 2;;\n"
+                    f"{refuse}*uuid*) u0=', GPU-00c0ffee'; u1=', GPU-11c0ffee';;\nesac\n{rows}\n")
     tool.chmod(tool.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("PATH", str(tmp_path))
+
+
+def test_a_driver_before_r450_keeps_uuids_and_maps_indices(tmp_path, monkeypatch):
+    """It was asked again with the five first fields: uuid lost, a GPU-... list read as no GPU
+    and an index list not reported."""
+    _old_driver(tmp_path, monkeypatch, knows_uuid=True)
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "GPU-11c0")
+    out = host_info.run({})
+    assert [gpu["uuid"] for gpu in out["gpus"]] == ["GPU-00c0ffee", "GPU-11c0ffee"] and out["visible_gpus"] == ["1"]
+    assert "gpu_error" not in out
+    _old_driver(tmp_path, monkeypatch, knows_uuid=False)
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "1")
     out = host_info.run({})
-    assert out["cuda_visible_devices"] == "1" and out["visible_gpus"] == ["1"]
+    assert [gpu["uuid"] for gpu in out["gpus"]] == [None, None] and out["visible_gpus"] == ["1"]
+
+
+def test_a_mig_gpu_uuid_names_a_slice_only_of_a_gpu_in_mig_mode():
+    gpus = [{"index": "0", "uuid": "GPU-00c0ffee", "mig_mode": "Disabled"},
+            {"index": "1", "uuid": "GPU-11c0ffee", "mig_mode": "Enabled"}]
+    assert host_info.visible_gpus("MIG-GPU-00c0ffee/1/0", gpus) == []
+    assert host_info.visible_gpus("MIG-GPU-11c0ffee/1/0,MIG-GPU-11c0ffee/2/0", gpus) == ["1"]
