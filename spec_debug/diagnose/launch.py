@@ -529,37 +529,52 @@ def _python_engine_code(text: str) -> bool:
 def _inside_the_call(code: str, call: str, exc: SyntaxError) -> bool:
     """The syntax error is on a line of the engine call (from its name to its closing parenthesis),
     not in code around it: a shell line `python -c "` above the call is shell, not Python with a
-    fault. The brackets are Python's tokens: one inside a string or a comment of the call
-    (`# 1) the target`, `served_model_name="llama (eagle3"`) does not close or open it (was:
-    every bracket character counted, so such a call was cut short or ran on to the end). Lines
-    are counted as Python counts them (`\r\n`, `\r` and `\n` end one; a form feed or U+2028 does
-    not), the numbering of `exc.lineno`."""
+    fault. The call and its brackets are Python's tokens: a `LLM(...)` in a comment or docstring
+    above the call (`# build an LLM(...) with EAGLE-3`) is not the call, and a bracket inside a
+    string or a comment of the call (`# 1) the target`, `served_model_name="llama (eagle3"`) does
+    not close or open it (was: every bracket character counted from the first `LLM(` in the text,
+    so such a call was cut short or ran on to the end). Lines are counted as Python counts them
+    (`\r\n`, `\r` and `\n` end one; a form feed or U+2028 does not), the numbering of
+    `exc.lineno`. Where the tokenizer stops before it reaches a call (an unterminated string above
+    it), the first `call(` of the text is the call."""
+    if not exc.lineno:
+        return False
     code = code.replace("\r\n", "\n").replace("\r", "\n")
+    lines = [line + "\n" for line in code.split("\n")]  # not splitlines: it also splits at \f, \x85, U+2028
+    tokens = _python_tokens(lines)
+    for i, token in enumerate(tokens[:-1]):
+        if token.type == tokenize.NAME and token.string == call and tokens[i + 1].exact_type == tokenize.LPAR:
+            return token.start[0] <= exc.lineno <= _closing_line(tokens[i + 1:], len(lines))
     start = re.search(rf"\b{call}\s*\(", code)
-    if start is None or not exc.lineno:
+    if start is None:
         return False
     first = code.count("\n", 0, start.start()) + 1
-    return first <= exc.lineno <= _call_last_line(code, start.end() - 1, first)
+    column = start.end() - 1 - (code.rfind("\n", 0, start.end() - 1) + 1)
+    after = [token._replace(start=(token.start[0] + first - 1, token.start[1]))
+             for token in _python_tokens(lines[first - 1:])]
+    return first <= exc.lineno <= _closing_line([t for t in after if t.start >= (first, column)], len(lines))
 
 
-def _call_last_line(code: str, paren: int, first: int) -> int:
-    """The line of the parenthesis closing the one at offset `paren` (on line `first`), read with
-    Python's tokenizer from that line on; the last line of the code when it never closes or the
-    tokenizer stops first (an unterminated string)."""
-    lines = [line + "\n" for line in code.split("\n")]  # not splitlines: it also splits at \f, \x85, U+2028
-    column = paren - (code.rfind("\n", 0, paren) + 1)
-    depth = 0
+def _python_tokens(lines: list[str]) -> list[tokenize.TokenInfo]:
+    """Python's tokens of `lines`, as far as the tokenizer reads them (it stops at an
+    unterminated triple-quoted string or at the end of a statement left open)."""
+    tokens: list[tokenize.TokenInfo] = []
     try:
-        for token in tokenize.generate_tokens(iter(lines[first - 1:]).__next__):
-            row, col = token.start[0] + first - 1, token.start[1]
-            if (row, col) < (first, column) or token.type != tokenize.OP:
-                continue
-            depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(token.string, 0)
-            if depth == 0:
-                return row
+        tokens.extend(tokenize.generate_tokens(iter(lines).__next__))
     except (tokenize.TokenError, SyntaxError):
         pass
-    return len(lines)
+    return tokens
+
+
+def _closing_line(tokens: list[tokenize.TokenInfo], last: int) -> int:
+    """The line of the bracket closing the one `tokens` start with; `last` when none does."""
+    depth = 0
+    for token in tokens:
+        if token.type == tokenize.OP:
+            depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(token.string, 0)
+            if depth == 0:
+                return token.start[0]
+    return last
 
 
 def _engine_code_unparsed(call: str, exc: SyntaxError) -> LaunchParseError:

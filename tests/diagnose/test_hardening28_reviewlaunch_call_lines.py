@@ -35,3 +35,16 @@ def test_a_missing_comma_is_the_calls_whatever_ends_a_line_above(sep, line):
         parse_launch_command(CODE.format(sep=sep))
     assert "builds LLM(...) does not parse" in caught.value.message
     assert f"at line {line}" in caught.value.message
+
+
+# a tutorial's comment or docstring that names the call above it: the first `LLM(` of the text
+# was taken for the call, which then "ended" in the comment, and the comma missing in the real
+# call read as 'not an SGLang or vLLM server command'
+@pytest.mark.parametrize("sep", ["# build an LLM(...) that drafts with EAGLE-3",
+                                 '"""Usage: LLM(model=..., speculative_config={...})"""',
+                                 '"""\nUsage:\n    llm = LLM(model="x")\n"""'])
+def test_a_call_named_in_a_comment_or_docstring_above_is_not_the_call(sep):
+    with pytest.raises(LaunchParseError) as caught:
+        parse_launch_command(CODE.format(sep=sep))
+    assert "builds LLM(...) does not parse" in caught.value.message
+    assert f"at line {8 + sep.count(chr(10))}" in caught.value.message
