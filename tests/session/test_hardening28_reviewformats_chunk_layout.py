@@ -25,7 +25,8 @@ CHUNKS = [_chunk({"role": "assistant", "content": "Checking."}),
           _chunk({}, "tool_calls")]
 MESSAGES = [{"role": "user", "content": "Why is EAGLE-3 slow on gpu-node-3?"},
             {"role": "assistant", "content": None, "tool_calls": [
-                {"id": "t1", "type": "function", "function": {"name": "bash", "arguments": json.dumps({"command": SSH})}}]},
+                {"id": "t1", "type": "function",
+                 "function": {"name": "bash", "arguments": json.dumps({"command": SSH})}}]},
             {"role": "tool", "tool_call_id": "t1", "content": "GPU 0: H200"}]
 
 

@@ -142,7 +142,9 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
     """``(index, line, event)`` for each event of a server-sent stream: its ``data:`` lines joined
     (the WHATWG HTML standard, "Server-sent events": one event may spread its data over several
     lines; a blank line ends it). ``data: [DONE]`` and data that is not a JSON object are
-    counted as broken or not an object and skipped."""
+    counted as broken or not an object and skipped. Saved with no blank lines (``grep '^data:'``
+    of a stream), a ``data:`` line opening a JSON value after data that is a whole JSON object
+    begins the next event (joined, the events were one broken JSON)."""
     index = 0
     data: list[bytes] = []
     first = 0
@@ -152,8 +154,15 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
         if lineno == 1:
             line = line.removeprefix(codecs.BOM_UTF8)  # a Windows editor's mark (head_of drops it too)
         if line.startswith(b"data:"):
+            piece = line[5:].removeprefix(b" ")
+            if data and piece.lstrip()[:1] in (b"{", b"[") and _whole_object(data):
+                found = _decoded(data, stats, name)
+                data, at, first, name = [], first, 0, ""
+                if found is not None:
+                    yield index, at, found
+                    index += 1
             first = first or lineno
-            data.append(line[5:].removeprefix(b" "))
+            data.append(piece)
             continue
         if line.startswith(b"event:"):
             name = line[6:].strip().decode("utf-8", "replace")
@@ -166,6 +175,13 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
             index += 1
     if data and (found := _decoded(data, stats, name)) is not None:
         yield index, first, found
+
+
+def _whole_object(data: list[bytes]) -> bool:
+    try:
+        return isinstance(json.loads(b"\n".join(data)), dict)
+    except ValueError:
+        return False
 
 
 def _decoded(data: list[bytes], stats: ReadStats, name: str) -> dict | None:
