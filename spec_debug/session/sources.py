@@ -680,11 +680,15 @@ _ROLLOUT_THREAD = re.compile(r"rollout-.*-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[
 
 def _rollouts_by_thread(path: Path) -> dict[str, Path]:
     """The rollouts of the Codex home ``path`` lies in (``sessions/YYYY/MM/DD/rollout-<ts>-<id>.jsonl``,
-    and ``archived_sessions/``), by thread id; none when ``path`` lies in no day folder."""
+    and ``archived_sessions/``), by thread id; none when ``path`` lies in no day folder and not in
+    ``archived_sessions/`` (where Codex moves an archived rollout, a fork's too)."""
     day = path.parent
-    if not all(p.name.isdigit() for p in (day, day.parent, day.parent.parent)):
+    if day.name == "archived_sessions":
+        sessions = day.parent / "sessions"
+    elif all(p.name.isdigit() for p in (day, day.parent, day.parent.parent)):
+        sessions = day.parent.parent.parent
+    else:
         return {}
-    sessions = day.parent.parent.parent
     found: dict[str, Path] = {}
     for file in [*sorted(sessions.glob("[0-9]*/[0-9]*/[0-9]*/rollout-*.jsonl*")),
                  *sorted((sessions.parent / "archived_sessions").glob("rollout-*.jsonl*"))]:
