@@ -16,6 +16,11 @@ from typing import Any
 # about 8 MB for Kimi-K2's 384 experts. The bound leaves room above those and still refuses a
 # file no model config is (a disk image or a log saved as config.json).
 MAX_CONFIG_BYTES = 32 * 1024 * 1024
+# What a probe sends of one config (its JSON, per-expert entries folded): the bound the probes read
+# to before round 28. Past what a run keeps of a step's output (--capture-limit, 256 KiB) the
+# probe's whole JSON is cut and lost, the other model's with it; a config whose expert entries
+# cannot be folded (their formats differ: ModelOpt auto_quantize) is named, not sent.
+MAX_SENT_CONFIG_BYTES = 2_000_000
 
 
 def hf_cache_dirs(environ: dict[str, str] | None = None) -> list[Path]:
@@ -243,6 +248,13 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
     folded = fold_expert_layers(config.get("quantization_config") if config is not None else None)
     if folded:
         info["quantized_layers_folded"] = folded
+    sent = len(json.dumps(config)) if config is not None else 0
+    if sent > MAX_SENT_CONFIG_BYTES:
+        info.update(found=False, config=None, config_error=(
+            f"{directory / 'config.json'}: {sent:,} bytes as JSON{' once its experts are folded' if folded else ''}, "
+            f"more than a probe sends ({MAX_SENT_CONFIG_BYTES:,}): not read (a MoE export's per-expert "
+            "quantization entries fold into one per experts block only where every expert has the same)"))
+        config = None
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
     if config is not None and "quantization_config" not in config:
@@ -254,7 +266,8 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             folded = fold_expert_layers(quant.get("quantization"))
             if folded:
                 info["quantized_layers_folded"] = folded
-            info["hf_quant_config"] = quant
+            if len(json.dumps(quant)) <= MAX_SENT_CONFIG_BYTES:  # past it: not sent, as before
+                info["hf_quant_config"] = quant
     return info
 
 

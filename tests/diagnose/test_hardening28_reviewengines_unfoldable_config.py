@@ -1,0 +1,31 @@
+"""Round 28 review: a config.json past 2,000,000 bytes is read now (to 32 MiB) so that a MoE
+export's per-expert quantization entries can be folded. One whose entries cannot be folded (the
+experts' formats differ, as ModelOpt auto_quantize picks them) was then sent whole: 2.4 MB of
+probe JSON, cut at the run's --capture-limit (256 KiB), and model_configs lost the draft with
+the target ("probe model_configs: ..."). It is named in config_error, as before round 28."""
+
+from __future__ import annotations
+
+import json
+
+from spec_debug.probes import model_configs
+from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT
+
+FP8, NVFP4 = {"quant_algo": "FP8"}, {"quant_algo": "NVFP4", "group_size": 16}
+
+
+def test_an_export_whose_experts_differ_is_named_and_the_draft_kept(tmp_path):
+    layers = {f"model.layers.{i}.mlp.experts.{e}.{p}": (FP8 if e % 7 == 0 else NVFP4)
+              for i in range(3, 39) for e in range(256) for p in ("gate_proj", "up_proj", "down_proj")}
+    target = tmp_path / "DeepSeek-V3-AutoQuantize"
+    target.mkdir()
+    (target / "config.json").write_text(json.dumps({
+        "architectures": ["DeepseekV3ForCausalLM"], "model_type": "deepseek_v3", "num_hidden_layers": 61,
+        "quantization_config": {"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION", "quantized_layers": layers}}))
+    draft = tmp_path / "draft"
+    draft.mkdir()
+    (draft / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLMEagle3"], "draft_vocab_size": 32000}))
+    out = model_configs.run({"target_model": str(target), "draft_model": str(draft)})
+    assert len(json.dumps(out)) < DEFAULT_CAPTURE_LIMIT
+    assert out["draft"]["found"] is True and out["target"]["found"] is False and out["target"]["config"] is None
+    assert "more than a probe sends (2,000,000): not read" in out["target"]["config_error"]
