@@ -1,6 +1,6 @@
 """The engine call's lines are numbered as Python numbers them (review of 1f6b221f).
 
-`_call_last_line` read the code with str.splitlines, which also ends a line at a form feed
+`_inside_the_call` read the code with str.splitlines, which also ends a line at a form feed
 (`\\f`, a page break some editors keep between sections), NEL or U+2028, while Python's
 SyntaxError.lineno counts only `\\n`, `\\r\\n` and `\\r`: from the first such character above the
 call the tokenizer started on the wrong line, the call was said to end on its second line, and a
