@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from spec_debug.probes import server_log
-from spec_debug.probes.hostfiles import MAX_CONFIG_BYTES, describe_model, hf_cache_dirs, other_mount_namespace, read_environ, readlink
+from spec_debug.probes.hostfiles import MAX_SENT_CONFIG_BYTES, describe_model, hf_cache_dirs, other_mount_namespace, read_environ, readlink
 
 # `python -m MODULE` of each server entry point; sglang_router.launch_server starts the router
 # and its SGLang workers from one command line (sgl-project/sglang: sgl-router/py_src/
@@ -233,13 +233,15 @@ def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, An
             # `--config <(...)`, /dev/stdin: a pipe blocks the read, /dev/zero never ends it
             info["error"] = f"not a regular file (a pipe or a device), not read ({local})"
             return info
-        if os.path.getsize(local) > MAX_CONFIG_BYTES:
-            info["error"] = f"larger than {MAX_CONFIG_BYTES} bytes"
+        # the text is sent in the probe's JSON: the bound of what a probe sends, not the
+        # 32 MiB a MoE config.json is read to (its expert entries are folded, a flag file's not)
+        if os.path.getsize(local) > MAX_SENT_CONFIG_BYTES:
+            info["error"] = f"larger than {MAX_SENT_CONFIG_BYTES} bytes"
             return info
         with open(local, encoding="utf-8", errors="replace") as handle:
-            text = handle.read(MAX_CONFIG_BYTES + 1)  # to the bound, whatever stat said
-        if len(text) > MAX_CONFIG_BYTES:
-            info["error"] = f"larger than {MAX_CONFIG_BYTES} bytes"
+            text = handle.read(MAX_SENT_CONFIG_BYTES + 1)  # to the bound, whatever stat said
+        if len(text) > MAX_SENT_CONFIG_BYTES:
+            info["error"] = f"larger than {MAX_SENT_CONFIG_BYTES} bytes"
             return info
         info["text"] = text
     except OSError as exc:

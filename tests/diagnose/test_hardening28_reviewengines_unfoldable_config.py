@@ -29,3 +29,14 @@ def test_an_export_whose_experts_differ_is_named_and_the_draft_kept(tmp_path):
     assert len(json.dumps(out)) < DEFAULT_CAPTURE_LIMIT
     assert out["draft"]["found"] is True and out["target"]["found"] is False and out["target"]["config"] is None
     assert "more than a probe sends (2,000,000): not read" in out["target"]["config_error"]
+
+
+def test_a_flag_file_past_2_mb_is_not_sent(tmp_path):
+    """`vllm serve --config flags.yaml`: its text goes in the probe's JSON. Round 28 raised the
+    bound to the 32 MiB a MoE config.json is read to, so a 2.1 MB flag file was sent whole."""
+    from spec_debug.probes import launch_flags
+
+    flags = tmp_path / "flags.yaml"
+    flags.write_text("speculative-config: '{\"method\": \"eagle3\"}'\n" + "# padding\n" * 210_000)
+    info = launch_flags.read_config_file(["vllm", "serve", "--config", str(flags)], None)
+    assert info["text"] is None and info["error"] == "larger than 2000000 bytes"
