@@ -2850,12 +2850,20 @@ def names_a_kind(config: Any, pattern: re.Pattern[str], text_config: bool = Fals
     one string is that one name. False for a config that was not read (not a dict)."""
     if not isinstance(config, dict):
         return False
-    architectures = config.get("architectures") or []
-    kinds = [config.get("model_type"), *([architectures] if isinstance(architectures, str) else architectures)]
+    kinds = [config.get("model_type"), *config_architectures(config)]
     text = config.get("text_config")
     if text_config and isinstance(text, dict):
         kinds.append(text.get("model_type"))
     return any(isinstance(kind, str) and pattern.search(kind) for kind in kinds)
+
+
+def config_architectures(config: dict[str, Any]) -> list[str]:
+    """The names a config.json's `architectures` gives: a list's strings, a string as one name
+    (not letter by letter), none for anything else (a number or an object: was a TypeError)."""
+    architectures = config.get("architectures")
+    if isinstance(architectures, str):
+        return [architectures]
+    return [a for a in architectures if isinstance(a, str)] if isinstance(architectures, (list, tuple)) else []
 
 
 # SpeculativeConfig's keys, the newest release's (vllm/config/speculative.py) with the ones older

@@ -12,7 +12,8 @@ from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algor
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
-                                       names_a_kind, parse_launch_command, split_command, vllm_surely_before)
+                                       config_architectures, names_a_kind, parse_launch_command, split_command,
+                                       vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -277,7 +278,7 @@ def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: st
         return None
     if names_a_kind(target_raw, VLLM_MTP_FAMILIES, text_config=True):
         return None
-    named = target_raw.get("model_type") or next(iter(target_raw.get("architectures") or []), "?")
+    named = target_raw.get("model_type") or next(iter(config_architectures(target_raw)), "?")
     return (f"method {(cfg.algorithm or 'mtp').lower()} with no draft model drafts with the target's own MTP layers, but "
             f"the target ({named}) has none and is no model vLLM makes an MTP draft of (vllm/config/speculative.py "
             "hf_config_override): SpeculativeConfig raises NotImplementedError (\"Unsupported speculative method: "
