@@ -1269,7 +1269,8 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             headers.append(unit)
             continue
         start, end = m.start("value"), unit.end()
-        if text[start - 1:start] in ("-", "\u2212") and (start < 2 or text[start - 2] in " \t\n|(:="):
+        if text[start - 1:start] in ("-", "\u2212") and (start < 2 or text[start - 2] in " \t\n|(:=") \
+                and not _glued_range(text, start, m.group("value")):
             continue  # "gain of -5 tok/s", "| -5 tok/s |": a change, no run's speed (as "+5 tok/s"; was 5,
             # and "60 -5 tok/s" the range 60 to -5)
         value = float(m.group("value").replace(",", ""))
@@ -1562,7 +1563,20 @@ def _spaced_range(text: str, start: int, high: float) -> re.Match | None:
     r = _RANGE_START.search(text, max(0, start - 24), start)
     if r is None or not high / 2 <= float(r.group("value")) < high:
         return None
+    # "c=32 - 55 tok/s", "12:00:45 - 55 tok/s", "3/40 - 55 tok/s": a key=value label, a clock
+    # time or a counter's number, then the reading (was the range 32 to 55)
+    glued = text[r.start() - 1:r.start()]
+    if glued in ("=", "#", "/") or (glued == ":" and text[r.start() - 2:r.start() - 1].isdigit()):
+        return None
     return None if _setting_before(text[max(0, r.start() - 40):r.start()].lower()) else r
+
+
+def _glued_range(text: str, start: int, high: str) -> bool:
+    """Whether the minus before the number at ``start`` is a range's dash glued to its second
+    end, "50 -55 tok/s" (a range, 52.5, as before the minus was read as a change): a lower
+    number right before it. "60 -5 tok/s" goes down, a change."""
+    r = _RANGE_START.search(text, max(0, start - 24), start)
+    return r is not None and float(r.group("value")) < float(high.replace(",", ""))
 
 
 def _not_measured(text: str, start: int) -> bool:
