@@ -42,7 +42,7 @@ from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, witho
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
-from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport
+from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, forms_in_check
 from spec_debug.store import RecordWriteError, RunStore, report_commands, utc_now
 
 SAVE_INTERVAL_S = 0.1
@@ -148,6 +148,7 @@ class Run:
             self._host_vars[target.name] = resolve_vars(given, templated, target.name)
             secrets.update(secret_values(given))
             secrets.update(secret_values(self._host_vars[target.name]))
+        secrets.update(form for secret in list(secrets) for form in forms_in_check(secret))  # a left-running step's check
         self._secrets = tuple(sorted(secrets, key=len, reverse=True))
         self.record = RunRecord(
             run_id=store.run_dir.name,

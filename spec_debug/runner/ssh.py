@@ -42,7 +42,7 @@ from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, R
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
-from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport
+from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, literal_pattern
 
 _T = TypeVar("_T")
 _READ_SIZE = 65536
@@ -269,25 +269,7 @@ def left_running_check(command: str, *, in_args: bool) -> str:
     # As written, too: a bash the wrapper starts with the step as its -c argument (a login
     # shell that is not bash, wrap_command) shows the line unquoted.
     forms = dict.fromkeys([shown.replace("'", "'\"'\"'"), shown] if in_args else [shown])
-    return "ps -ww -eo pid,etime,args | grep" + "".join(f" -e {shlex.quote(_literal_pattern(form))}" for form in forms)
-
-
-def _literal_pattern(text: str) -> str:
-    """`text` as a POSIX basic regular expression that matches it literally, its first
-    character other than `^` in brackets (which the pattern itself then does not match).
-    A bracket takes `\\`, `.`, `*`, `[` and `$` literally (POSIX regex(7)); `^` is literal
-    past the pattern's start, `\\^` at it; every other printable character is itself."""
-    pattern: list[str] = []
-    bracketed = False
-    for index, char in enumerate(text):
-        if not bracketed and char != "^" or char in "\\.*[$":
-            pattern.append(f"[{char}]")
-            bracketed = True
-        elif char == "^" and index == 0:
-            pattern.append("\\^")
-        else:
-            pattern.append(char)
-    return "".join(pattern)
+    return "ps -ww -eo pid,etime,args | grep" + "".join(f" -e {shlex.quote(literal_pattern(form))}" for form in forms)
 
 
 class SSHTransport(Transport):

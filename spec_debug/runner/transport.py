@@ -14,6 +14,35 @@ from pathlib import Path
 from spec_debug.runner.output import StreamCapture
 
 
+def literal_pattern(text: str) -> str:
+    """`text` as a POSIX basic regular expression that matches it literally, its first
+    character other than `^` in brackets (which the pattern itself then does not match).
+    A bracket takes `\\`, `.`, `*`, `[` and `$` literally (POSIX regex(7)); `^` is literal
+    past the pattern's start, `\\^` at it; every other printable character is itself."""
+    pattern: list[str] = []
+    bracketed = False
+    for index, char in enumerate(text):
+        if not bracketed and char != "^" or char in "\\.*[$":
+            pattern.append(f"[{char}]")
+            bracketed = True
+        elif char == "^" and index == 0:
+            pattern.append("\\^")
+        else:
+            pattern.append(char)
+    return "".join(pattern)
+
+
+def forms_in_check(secret: str) -> tuple[str, ...]:
+    """`secret` as a LeftRunning.check may hold it (ssh.left_running_check): inside the grep
+    pattern (`.`, `*`, `[`, `$`, `\\` in brackets), and with its `'` quoted once (shlex.quote)
+    or twice (the exec request's form, then shlex.quote). Masked like the value itself: the
+    plain value missed `tok[.]en`, and a secret of the command's first line stood in the
+    record's check, message and SD002 evidence."""
+    pattern = literal_pattern("x" + secret)[3:]  # past the line's first character, bracketed
+    once = pattern.replace("'", "'\"'\"'")
+    return tuple(dict.fromkeys((pattern, once, once.replace("'", "'\"'\"'"))))
+
+
 @dataclass(frozen=True)
 class LeftRunning:
     """A command whose kill could not be sent (a timeout or Ctrl-C before the wrapper reported
