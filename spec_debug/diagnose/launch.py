@@ -541,39 +541,47 @@ def _inside_the_call(code: str, call: str, exc: SyntaxError) -> bool:
         return False
     code = code.replace("\r\n", "\n").replace("\r", "\n")
     lines = [line + "\n" for line in code.split("\n")]  # not splitlines: it also splits at \f, \x85, U+2028
-    tokens = _python_tokens(lines)
-    for i, token in enumerate(tokens[:-1]):
-        if token.type == tokenize.NAME and token.string == call and tokens[i + 1].exact_type == tokenize.LPAR:
-            return token.start[0] <= exc.lineno <= _closing_line(tokens[i + 1:], len(lines))
-    start = re.search(rf"\b{call}\s*\(", code)
-    if start is None:
-        return False
-    first = code.count("\n", 0, start.start()) + 1
-    column = start.end() - 1 - (code.rfind("\n", 0, start.end() - 1) + 1)
-    after = [token._replace(start=(token.start[0] + first - 1, token.start[1]))
-             for token in _python_tokens(lines[first - 1:])]
-    return first <= exc.lineno <= _closing_line([t for t in after if t.start >= (first, column)], len(lines))
+    span = _call_lines(lines, call)
+    if span is None:
+        start = re.search(rf"\b{call}\s*\(", code)
+        if start is None:
+            return False
+        first = code.count("\n", 0, start.start()) + 1
+        column = start.end() - 1 - (code.rfind("\n", 0, start.end() - 1) + 1)
+        span = first, _closing_line(lines[first - 1:], first, column, len(lines))
+    return span[0] <= exc.lineno <= span[1]
 
 
-def _python_tokens(lines: list[str]) -> list[tokenize.TokenInfo]:
-    """Python's tokens of `lines`, as far as the tokenizer reads them (it stops at an
-    unterminated triple-quoted string or at the end of a statement left open)."""
-    tokens: list[tokenize.TokenInfo] = []
+def _call_lines(lines: list[str], call: str) -> tuple[int, int] | None:
+    """The first and last line of the first `call(` among Python's tokens of `lines` (the last line
+    of the code when it never closes); None when the tokenizer stops before it finds one."""
+    previous = None
     try:
-        tokens.extend(tokenize.generate_tokens(iter(lines).__next__))
+        for token in tokenize.generate_tokens(iter(lines).__next__):
+            if token.exact_type == tokenize.LPAR and previous is not None and (previous.type, previous.string) == (
+                    tokenize.NAME, call):
+                return previous.start[0], _closing_line(lines[token.start[0] - 1:], token.start[0], token.start[1],
+                                                        len(lines))
+            previous = token
     except (tokenize.TokenError, SyntaxError):
         pass
-    return tokens
+    return None
 
 
-def _closing_line(tokens: list[tokenize.TokenInfo], last: int) -> int:
-    """The line of the bracket closing the one `tokens` start with; `last` when none does."""
+def _closing_line(lines: list[str], first: int, column: int, last: int) -> int:
+    """The line of the bracket closing the one at `column` of `lines[0]` (line `first` of the
+    code), read with Python's tokenizer; `last` when it never closes or the tokenizer stops first
+    (an unterminated string)."""
     depth = 0
-    for token in tokens:
-        if token.type == tokenize.OP:
+    try:
+        for token in tokenize.generate_tokens(iter(lines).__next__):
+            if token.type != tokenize.OP or token.start < (1, column):
+                continue
             depth += {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}.get(token.string, 0)
             if depth == 0:
-                return token.start[0]
+                return token.start[0] + first - 1
+    except (tokenize.TokenError, SyntaxError):
+        pass
     return last
 
 
