@@ -39,3 +39,15 @@ def test_an_event_spread_over_data_lines_is_still_joined(tmp_path):
     data = "".join(f"data: {line}\n" for line in event.splitlines())
     path.write_text(f"event: response.output_item.done\n{data}\n")
     assert [c["command"] for c in analyze_path(path).to_json()["commands"]] == [SSH]
+
+
+def test_events_named_by_their_event_lines_keep_their_names_with_no_blank_lines(tmp_path):
+    # a proxy's events typed by their event: lines alone (data with no "type"), saved with no blank line
+    call = {"id": "fc_1", "type": "function_call", "status": "completed", "name": "shell", "call_id": "call_1",
+            "arguments": ARGS}
+    path = tmp_path / "proxy.txt"
+    path.write_text(f"event: response.output_item.done\ndata: {json.dumps({'item': call})}\n"
+                    "event: response.completed\ndata: {}\n")
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == [SSH]
+    assert doc["sessions"][0]["unknown_types"] == 0

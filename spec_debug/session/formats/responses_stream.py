@@ -143,8 +143,8 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
     (the WHATWG HTML standard, "Server-sent events": one event may spread its data over several
     lines; a blank line ends it). ``data: [DONE]`` and data that is not a JSON object are
     counted as broken or not an object and skipped. Saved with no blank lines (``grep '^data:'``
-    of a stream), a ``data:`` line opening a JSON value after data that is a whole JSON object
-    begins the next event (joined, the events were one broken JSON)."""
+    of a stream), a ``data:`` line opening a JSON value or an ``event:`` line after data that is a
+    whole JSON object begins the next event (joined, the events were one broken JSON)."""
     index = 0
     data: list[bytes] = []
     first = 0
@@ -153,26 +153,18 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
         line = (raw or b"").rstrip(b"\r\n")
         if lineno == 1:
             line = line.removeprefix(codecs.BOM_UTF8)  # a Windows editor's mark (head_of drops it too)
+        opens = line.startswith(b"event:") or (line.startswith(b"data:") and line[5:].lstrip()[:1] in (b"{", b"["))
+        if data and (not line.strip() or (opens and _whole_object(data))):
+            found = _decoded(data, stats, name)
+            data, at, first, name = [], first, 0, ""
+            if found is not None:
+                yield index, at, found
+                index += 1
         if line.startswith(b"data:"):
-            piece = line[5:].removeprefix(b" ")
-            if data and piece.lstrip()[:1] in (b"{", b"[") and _whole_object(data):
-                found = _decoded(data, stats, name)
-                data, at, first, name = [], first, 0, ""
-                if found is not None:
-                    yield index, at, found
-                    index += 1
             first = first or lineno
-            data.append(piece)
-            continue
-        if line.startswith(b"event:"):
+            data.append(line[5:].removeprefix(b" "))
+        elif line.startswith(b"event:"):
             name = line[6:].strip().decode("utf-8", "replace")
-        if line.strip() or not data:
-            continue  # id:, retry:, a comment, a header
-        found = _decoded(data, stats, name)
-        data, at, first, name = [], first, 0, ""
-        if found is not None:
-            yield index, at, found
-            index += 1
     if data and (found := _decoded(data, stats, name)) is not None:
         yield index, first, found
 
