@@ -698,8 +698,6 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
 
     `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
     the dump holds those layers, and is reported as `served` / `served_accuracy0`."""
-    import torch
-
     from spec_debug.eagle3.layout import CLEAR_MARGIN, probe
     from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
 
