@@ -197,7 +197,11 @@ def _nvidia_gpus(fields: tuple[str, ...] = _NVIDIA_QUERY) -> tuple[list[dict], s
         # which CUDA_VISIBLE_DEVICES=GPU-... needs and every driver answers
         refused = set(re.findall(r'Field "([^"]+)" is not a valid field', done.stdout + done.stderr))
         fewer = tuple(f for f in fields if f not in refused or f in _NVIDIA_QUERY_BEFORE_MIG)
-        return _nvidia_gpus(fewer if len(fewer) < len(fields) else _NVIDIA_QUERY_BEFORE_MIG)
+        if len(fewer) < len(fields):
+            answer = _nvidia_gpus(fewer)
+            if answer[0]:
+                return answer
+        return _nvidia_gpus(_NVIDIA_QUERY_BEFORE_MIG)
     said = other or ([] if gpus else done.stderr.strip().splitlines())
     if said:  # a GPU it cannot reach ("Unable to determine the device handle for GPU0000:41:00.0")
         return gpus, "nvidia-smi: " + "; ".join(said[:2])
