@@ -86,7 +86,10 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         raise UsageError("nothing to distill: no command in the session led to a finding or a change of approach",
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
     primary = _primary_host(chosen, analysis) if chosen else _findings_host(launch_findings)
-    users = Counter(c.user for c in chosen if c.host == primary and c.user)
+    # how the session reached that host: a launch-flag playbook has no chosen command there, and
+    # its user, port and jump host are the launch's (was "--host gpu01" for `ssh -p 2222 ubuntu@gpu01`)
+    reached = [c for c in chosen if c.host == primary] or [c for c in analysis.commands if c.host == primary]
+    users = Counter(c.user for c in reached if c.user)
     user = users.most_common(1)[0][0] if users else None
     home = _home(user)
     names = _VarNames()
@@ -158,11 +161,11 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         words = " ".join(redact_text(first_prompt).split())
         description += ": " + _cut_at_word(words, 200)
     if primary:  # one full stop between the prompt's last sentence and this one ("…" is a stop)
-        ports = Counter(c.port for c in chosen if c.host == primary and c.port)
+        ports = Counter(c.port for c in reached if c.port)
         destination = _destination(primary, user, ports.most_common(1)[0][0] if ports else None)
         stop = " " if description.endswith("…") else ". "
         description = description.rstrip(".") + f"{stop}Run against the host the session used, e.g. --host {destination}."
-        jumps = Counter(c.jump for c in chosen if c.host == primary and c.jump)
+        jumps = Counter(c.jump for c in reached if c.jump)
         if jumps:
             # `ssh -J admin@bastion gpu02` in the session: --host gpu02 alone does not reach it
             # from where the session ran; the runner follows ProxyJump from ~/.ssh/config.
