@@ -199,14 +199,9 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
     cheapest check, as in perf_regression). ``server_cmdline`` defaults to empty: the probe
     audits the server running on the host, which is what a later run of the playbook is for."""
     first = min(found, key=lambda f: f.seq)
-    var = "server_cmdline"
-    n = 2
-    while var in names.defaults:
-        var, n = f"server_cmdline_{n}", n + 1
+    # the playbook's first step and var: no name is taken yet; later ones step around these
+    var, step_id = "server_cmdline", "launch_flags"
     names.defaults[var] = ""
-    step_id = "launch_flags"
-    while step_id in ids:
-        step_id += "_2"
     ids.add(step_id)
     said = []
     for f in sorted(found, key=lambda f: f.seq):
