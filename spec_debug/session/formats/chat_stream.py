@@ -7,7 +7,8 @@ event reader, this module assembles the chunks.
 
 A chunk carries pieces of one completion's message: ``choices[i].delta.content`` (text),
 ``delta.tool_calls[j]`` (a call's ``id`` and ``function.name`` in its first piece, then pieces of
-``function.arguments``, all under the call's ``index``), ``delta.refusal`` and a reasoning
+``function.arguments``, all under the call's ``index``; the deprecated ``delta.function_call`` of a
+request made with ``functions=``, one call so), ``delta.refusal`` and a reasoning
 server's ``reasoning_content``. They are put back together as the openai-python SDK's
 ``ChatCompletionStreamState`` does (openai/openai-python ``src/openai/lib/streaming/chat/
 _completions.py`` and ``_deltas.py``: choices by ``index``, tool calls by ``index``, string pieces
@@ -45,6 +46,14 @@ class _Call:
     name: str = ""
     arguments: list[str] = field(default_factory=list)
 
+    def take(self, fn: dict) -> None:
+        """A piece of the call's ``function``: its name from the first piece that has one, its
+        arguments concatenated."""
+        if isinstance(fn.get("name"), str) and not self.name:
+            self.name = fn["name"]
+        if isinstance(fn.get("arguments"), str):
+            self.arguments.append(fn["arguments"])
+
 
 @dataclass
 class _Choice:
@@ -52,6 +61,7 @@ class _Choice:
     reasoning: list[str] = field(default_factory=list)
     refusal: list[str] = field(default_factory=list)
     calls: dict[int, _Call] = field(default_factory=dict)
+    legacy: _Call | None = None  # the deprecated delta.function_call (a request made with functions=)
     finished: bool = False
 
     def add(self, delta: dict) -> None:
@@ -66,6 +76,9 @@ class _Choice:
         for piece in pieces if isinstance(pieces, list) else ():
             if isinstance(piece, dict):
                 self._call(piece)
+        if isinstance(delta.get("function_call"), dict):
+            self.legacy = self.legacy or _Call()
+            self.legacy.take(delta["function_call"])
 
     def _call(self, piece: dict) -> None:
         index = piece.get("index")
@@ -76,11 +89,7 @@ class _Choice:
             index = len(self.calls) if (given and not known) or not self.calls else next(reversed(self.calls))
         call = self.calls.setdefault(index, _Call())
         call.id = call.id or given or ""
-        fn = piece.get("function") if isinstance(piece.get("function"), dict) else {}
-        if isinstance(fn.get("name"), str) and not call.name:
-            call.name = fn["name"]
-        if isinstance(fn.get("arguments"), str):
-            call.arguments.append(fn["arguments"])
+        call.take(piece.get("function") if isinstance(piece.get("function"), dict) else {})
 
     def message(self, created: object) -> dict:
         message: dict = {"role": "assistant", "content": "".join(self.content) or None, "created": created}
@@ -93,6 +102,8 @@ class _Choice:
                 {"id": call.id or None, "type": "function",
                  "function": {"name": call.name, "arguments": "".join(call.arguments)}}
                 for _, call in sorted(self.calls.items())]
+        if self.legacy is not None and self.legacy.name:
+            message["function_call"] = {"name": self.legacy.name, "arguments": "".join(self.legacy.arguments)}
         return message
 
 
