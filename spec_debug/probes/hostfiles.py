@@ -264,9 +264,9 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         quant = read_config(directory, "hf_quant_config.json")
         if quant is not None:
             folded = fold_expert_layers(quant.get("quantization"))
-            if folded:
-                info["quantized_layers_folded"] = folded
-            if len(json.dumps(quant)) <= MAX_SENT_CONFIG_BYTES:  # past it: not sent, as before
+            if len(json.dumps(quant)) <= MAX_SENT_CONFIG_BYTES:  # past it: not sent, as before round 28
+                if folded:
+                    info["quantized_layers_folded"] = folded
                 info["hf_quant_config"] = quant
     return info
 

@@ -40,3 +40,20 @@ def test_a_flag_file_past_2_mb_is_not_sent(tmp_path):
     flags.write_text("speculative-config: '{\"method\": \"eagle3\"}'\n" + "# padding\n" * 210_000)
     info = launch_flags.read_config_file(["vllm", "serve", "--config", str(flags)], None)
     assert info["text"] is None and info["error"] == "larger than 2000000 bytes"
+
+
+def test_an_hf_quant_config_past_the_bound_is_not_sent_nor_counted(tmp_path):
+    """ModelOpt <= 0.29 kept the quantization in hf_quant_config.json: one that cannot be folded
+    under the bound is left out as before round 28, and no folded count names it."""
+    from spec_debug.probes import hostfiles
+
+    layers = {f"model.layers.{i}.mlp.experts.{e}.{p}": (FP8 if e % 7 == 0 else NVFP4)
+              for i in range(1, 37) for e in range(256) for p in ("gate_proj", "up_proj", "down_proj")}
+    layers.update({f"model.layers.0.mlp.experts.{e}.{p}": NVFP4 for e in range(256) for p in ("gate_proj", "up_proj", "down_proj")})
+    folder = tmp_path / "old-modelopt-export"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"architectures": ["DeepseekV3ForCausalLM"], "num_hidden_layers": 37}))
+    (folder / "hf_quant_config.json").write_text(json.dumps({"quantization": {"quant_algo": "MIXED_PRECISION",
+                                                                               "quantized_layers": layers}}))
+    info = hostfiles.describe_model(str(folder))
+    assert info["found"] is True and "hf_quant_config" not in info and "quantized_layers_folded" not in info
