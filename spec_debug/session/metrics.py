@@ -1563,10 +1563,11 @@ def _spaced_range(text: str, start: int, high: float) -> re.Match | None:
     r = _RANGE_START.search(text, max(0, start - 24), start)
     if r is None or not high / 2 <= float(r.group("value")) < high:
         return None
-    # "c=32 - 55 tok/s", "12:00:45 - 55 tok/s", "3/40 - 55 tok/s": a key=value label, a clock
-    # time or a counter's number, then the reading (was the range 32 to 55)
+    # "c=32 - 55 tok/s", "12:00:45 - 55 tok/s", "3/40 - 55 tok/s", "2026-01-30 - 55 tok/s": a
+    # key=value label, a clock time, a counter's or a date's number, then the reading (was the
+    # range 32 to 55)
     glued = text[r.start() - 1:r.start()]
-    if glued in ("=", "#", "/") or (glued == ":" and text[r.start() - 2:r.start() - 1].isdigit()):
+    if glued in ("=", "#", "/", "-", "\u2013") or (glued == ":" and text[r.start() - 2:r.start() - 1].isdigit()):
         return None
     return None if _setting_before(text[max(0, r.start() - 40):r.start()].lower()) else r
 
