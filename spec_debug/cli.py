@@ -243,7 +243,9 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
     for name in files:
         try:
             loaded = load_playbook(name)
-            out_console.print(f"[green]ok[/] {escape(loaded.path)} ({len(loaded.playbook.steps)} steps)", highlight=False)
+            steps = len(loaded.playbook.steps)
+            out_console.print(f"[green]ok[/] {escape(loaded.path)} ({steps} step{'' if steps == 1 else 's'})",
+                              highlight=False)
         except SpecDebugError as exc:
             bad += 1
             print_error(exc)

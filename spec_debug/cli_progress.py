@@ -71,7 +71,7 @@ class ConsoleReporter(Reporter):
         self._multi_host = len(record.hosts) > 1
         self._print(
             f"[bold]spec-debug[/] running [cyan]{escape(record.playbook.name)}[/] on "
-            f"{len(record.hosts)} host(s) → {escape(record.run_id)}",
+            f"{len(record.hosts)} host{'' if len(record.hosts) == 1 else 's'} → {escape(record.run_id)}",
             soft_wrap=True,  # the run id is pasted into `spec-debug report ID`: never folded inside it
         )
         if self.console.is_terminal and self._spinner and not self._gone:

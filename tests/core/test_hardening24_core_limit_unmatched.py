@@ -46,7 +46,7 @@ def test_a_limit_item_that_matches_nothing_is_warned_about(folder):
     proc = _run(folder, "--limit", "localhost,gpu9")
     assert proc.returncode == 0, proc.stderr
     assert "warning: --limit 'gpu9' matches no host or group: ignored" in proc.stderr
-    assert "running l on 1 host(s)" in proc.stderr + proc.stdout
+    assert "running l on 1 host →" in proc.stderr + proc.stdout
 
 
 def test_a_limit_matching_no_host_lists_the_hosts_and_the_close_one(folder):

@@ -35,7 +35,7 @@ def test_the_child_runs_in_the_callers_folder(tmp_path):
     (tmp_path / "mine.yaml").write_text("name: mine\nsteps:\n  - id: a\n    run: echo a\n", encoding="utf-8")
     code, out, err = cli_runner.serve(("playbooks", "validate", "mine.yaml"), tmp_path, 60, _env(), overridden=False)
     assert (code, err) == (0, ""), err
-    assert "mine.yaml (1 steps)" in out
+    assert "mine.yaml (1 step)" in out
 
 
 def test_an_environment_read_at_start_goes_to_the_plain_subprocess():

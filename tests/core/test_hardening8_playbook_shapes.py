@@ -183,4 +183,4 @@ def test_a_command_pasted_with_typographic_quotes_is_caught_before_it_runs(write
     text = write_playbook(
         "name: p\nsteps:\n  - id: note\n    run: |\n      echo \"it\u2019s \u201cready\u201d\"\n"
         "      cat <<'EOF'\n      He said \u201chi\u201d\n      EOF\n", "text.yaml")
-    assert validate(text) == (0, f"ok {text} (1 steps)")
+    assert validate(text) == (0, f"ok {text} (1 step)")

@@ -97,7 +97,7 @@ def test_a_long_chain_of_vars_using_vars_resolves_without_a_traceback(tmp_path, 
     # recursion limit: validate and run ended in a RecursionError traceback.
     chain = "".join(f'  v{i}: "{{{{ v{i + 1} }}}}"\n' for i in range(1500))
     playbook = write_playbook(f"name: chain\nvars:\n{chain}  v1500: /data/end\nsteps:\n  - id: s\n    run: echo {{{{ v0 }}}}\n")
-    assert validate(playbook) == (0, f"ok {playbook} (1 steps)")
+    assert validate(playbook) == (0, f"ok {playbook} (1 step)")
     result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
     assert result.code == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
     assert json.loads(result.stdout)["steps"][0]["stdout"] == "/data/end\n"
