@@ -245,13 +245,15 @@ def _finish_skipped(out: dict[str, Any], skipped: SkippedFiles, scored: int, dat
         out["notes"] = list(out.get("notes") or []) + [skipped.summary()]
 
 
-def _vocab_issues(checkpoint, target, mapping=None) -> list[dict[str, Any]]:
+def _vocab_issues(checkpoint, target, mapping=None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The vocab checks' issues, and their notes (what serves as it is: t2d_missing_note)."""
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
     vocab = target.config.vocab_size if target is not None else None
-    issues = list(check_checkpoint_vocab(checkpoint, vocab).issues)
-    issues += _mapping_issues(checkpoint, mapping)
-    return [{"code": i.code, "kind": i.kind, "message": i.message} for i in issues]
+    report = check_checkpoint_vocab(checkpoint, vocab)
+    issues = list(report.issues) + _mapping_issues(checkpoint, mapping)
+    return [{"code": i.code, "kind": i.kind, "message": i.message} for i in issues], \
+        list(report.notes)
 
 
 def _head_map_issues(loaded) -> list[dict[str, Any]]:
@@ -498,7 +500,9 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          use_target_embedding=use_target_embed, vocab_mapping=mapping,
                          no_target_reason=resolved_target.refused)
-    vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping) + _head_map_issues(loaded)
+    vocab_issues, vocab_notes = _vocab_issues(checkpoint, target_ckpt, mapping)
+    vocab_issues += _head_map_issues(loaded)
+    input_notes += vocab_notes
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
@@ -806,6 +810,7 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         target, source, target_cfg = None, None, None
     vocab = target_cfg.vocab_size if target_cfg is not None else None
     report = check_checkpoint_vocab(checkpoint, vocab)
+    notes += report.notes
     mapping = _read_mapping(vocab_mapping, checkpoint, vocab)
     out = report.to_dict()
     if mapping is not None:

@@ -34,8 +34,6 @@ SUGGESTED_CODES = {
     "d2t_misaligns_lm_head": "SD302",
     "t2d_length": "SD303",
     "t2d_count": "SD303",
-    # d2t saved without t2d: engines serve it, speculators cannot load it (check_t2d_beside_d2t)
-    "t2d_missing": "SD303",
     "embed_rows": "SD303",
     # closest catalog entry: a vocab size that disagrees with the tensors (engines size
     # lm_head from draft_vocab_size: vLLM llama_eagle3.py, SGLang llama_eagle3.py)
@@ -328,6 +326,8 @@ class VocabReport:
     target_vocab_size: int
     draft_vocab_size: int
     checks: tuple[VocabCheck, ...]
+    # what serves as it is but is worth a word (t2d_missing_note): no check fails over it
+    notes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -442,37 +442,37 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     # without the key the engines size lm_head from vocab_size (vLLM llama_eagle3.py; SGLang
     # llama_eagle3.py also loads the target's head then), whatever speculators' default says
     served_rows = cfg.draft_vocab_size if configured else cfg.vocab_size
+    notes: tuple[str, ...] = ()
     if cfg.format == "speculators" and d2t is not None and t2d is None and all(
             check.ok for check in report.checks if check.name == "d2t_offsets"):
         # a d2t engines can serve: t2d is rebuilt from it (a broken one has its own SD302
         # line, and t2d rebuilt from it would carry the fault)
-        report = replace(report, checks=tuple(
-            check_t2d_beside_d2t(report.target_vocab_size, lm_rows or cfg.draft_vocab_size)
-            if check.name == "t2d" else check for check in report.checks))
+        note = t2d_missing_note(report.target_vocab_size, lm_rows or cfg.draft_vocab_size)
+        notes = (note,) if note else ()
     return VocabReport(report.target_vocab_size, cfg.draft_vocab_size,
                        (shapes,) + report.checks
                        + (check_lm_head_rows(lm_rows, served_rows, configured,
-                                             report.target_vocab_size),))
+                                             report.target_vocab_size),), notes)
 
 
-def check_t2d_beside_d2t(target_vocab_size: int, draft_vocab_size: int) -> VocabCheck:
+def t2d_missing_note(target_vocab_size: int, draft_vocab_size: int) -> str | None:
     """A speculators checkpoint of a pruned vocabulary with d2t and no t2d (an export that
     kept only what engines read). vLLM skips t2d and SGLang reads d2t alone (vllm
     model_executor/models/llama_eagle3.py load_weights, sglang srt/models/llama_eagle3.py),
-    so it serves; speculators' Eagle3DraftModel.from_pretrained does not load it: the t2d
-    buffer is left as allocated, and load_verifier_weights, which from_pretrained calls,
-    raises "t2d tensor hasn't been set" or a size mismatch copying lm_head[t2d] into its
-    [DV, H] verifier_lm_head, by what that memory held (src/speculators/model.py
-    _load_verifier_weights; checked with speculators 0.9.0). The check said "skipped"."""
+    so it serves as it is: a note, not a failed check (an SD303 error is a serving-path cause
+    in `diagnose`, and `drafter vocab` would exit 1 on a draft the engines serve right).
+    speculators' Eagle3DraftModel.from_pretrained does not load it: the t2d buffer is left as
+    allocated, and load_verifier_weights, which from_pretrained calls, raises "t2d tensor
+    hasn't been set" or a size mismatch copying lm_head[t2d] into its [DV, H]
+    verifier_lm_head, by what that memory held (src/speculators/model.py
+    _load_verifier_weights; checked with speculators 0.9.0)."""
     if draft_vocab_size >= target_vocab_size:
-        return VocabCheck("t2d", ok=True, skipped=True)  # no pruned vocab: speculators ignores
-    return _fail("t2d", VocabIssue(
-        "t2d_missing", f"d2t is saved without t2d: vLLM and SGLang serve the draft from d2t "
-        "alone, but speculators' from_pretrained cannot load it (load_verifier_weights "
-        "raises: \"t2d tensor hasn't been set\" or a size mismatch in verifier_lm_head), so "
-        "training cannot resume from it; save t2d beside d2t (t2d = zeros("
-        f"{target_vocab_size}, dtype=bool); t2d[arange({draft_vocab_size}) + d2t] = True)",
-        {"t2d_missing": True}))
+        return None  # no pruned vocab: speculators ignores t2d
+    return ("d2t is saved without t2d: vLLM and SGLang serve the draft from d2t alone, but "
+            "speculators' from_pretrained cannot load it (load_verifier_weights raises: \"t2d "
+            "tensor hasn't been set\" or a size mismatch in verifier_lm_head), so training "
+            "cannot resume from it; save t2d beside d2t (t2d = zeros("
+            f"{target_vocab_size}, dtype=bool); t2d[arange({draft_vocab_size}) + d2t] = True)")
 
 
 def _shape(tensor: Any) -> list[int] | None:

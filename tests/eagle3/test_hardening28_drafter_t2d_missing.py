@@ -1,9 +1,9 @@
 """A speculators draft of a pruned vocabulary (128 of 256 ids) saved with d2t and without t2d
 (an export that kept what engines read). speculators' own from_pretrained cannot load it: its
 load_verifier_weights raises (t2d left as allocated: "t2d tensor hasn't been set" or a size
-mismatch in verifier_lm_head). `drafter vocab` said "t2d skipped", eval said nothing. Now the
-t2d line fails with one SD303 line saying the engines serve it, speculators cannot load it,
-and how to rebuild t2d from d2t; eval carries the same line in its notes."""
+mismatch in verifier_lm_head). `drafter vocab` said "t2d skipped", eval said nothing. Now a
+note says the engines serve it, speculators cannot load it, and how to rebuild t2d from d2t
+(the t2d check stays skipped: the draft serves); eval carries the same note."""
 
 from __future__ import annotations
 
@@ -44,14 +44,15 @@ def test_speculators_itself_cannot_load_the_draft(world):
 
 
 def test_vocab_check_says_it_in_one_line_with_the_fix(world):
+    # a note, not a failed check: the engines serve the draft (see the review's test,
+    # test_hardening28_reviewdrafter_t2d_note)
     report = check_drafter_vocab(world / "draft", world / "target")
     [t2d] = [c for c in report["checks"] if c["name"] == "t2d"]
-    assert not t2d["ok"] and not t2d["skipped"]
-    [issue] = t2d["issues"]
-    assert (issue["code"], issue["kind"], issue["message"]) == ("SD303", "t2d_missing", LINE)
+    assert t2d["ok"] and t2d["skipped"] and report["ok"]
+    assert LINE in report["notes"]
 
 
 def test_eval_scores_it_and_carries_the_line(world):
     result = evaluate_drafter(world / "draft", world / "data", world / "target")
     assert result["full_accuracy"][0] == pytest.approx(0.6905, abs=1e-4)
-    assert f"SD303: {LINE}" in result["notes"]
+    assert LINE in result["notes"] and result["vocab_issues"] == []
