@@ -297,7 +297,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
             counts.target_cond_total[k] += tcond
     counts.in_vocab += (loss_mask & (draft_t >= 0)).sum()
     counts.scored += loss_mask.sum()
-    counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
+    if use_loss_mask:  # the every-position rerun's empty rows are padding, not the mask's
+        counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
