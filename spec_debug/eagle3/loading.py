@@ -351,10 +351,16 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
 # checkpoint", vllm model_executor/model_loader/default_loader.py load_weights), speculators'
 # from_pretrained starts the tensor fresh (a norm at 1.0) with only a transformers load-report
 # line (checked with speculators 0.9.0): neither runs the draft that was trained.
-_MISSING_WEIGHTS_HINT = ("the checkpoint lacks these weights: vLLM refuses such a draft (weights "
-                         "not initialized from checkpoint) and speculators' from_pretrained "
-                         "starts them fresh (a norm at 1.0); save the trained draft again with "
-                         "every weight (save_pretrained)")
+# A linear layer (fc.weight) starts at random there (std 0.02, checked with speculators 0.9.0).
+
+
+def _missing_weights_hint(missing: list[str]) -> str:
+    norms = [name for name in missing if name.endswith("norm.weight")]
+    fresh = ", ".join((["at random"] if len(norms) < len(missing) else [])
+                      + (["a norm at 1.0"] if norms else []))
+    return ("the checkpoint lacks these weights: vLLM refuses such a draft (weights not "
+            f"initialized from checkpoint) and speculators' from_pretrained starts them fresh "
+            f"({fresh}); save the trained draft again with every weight (save_pretrained)")
 
 
 def _missing_head_hint(cfg) -> str:
@@ -781,7 +787,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     "a Llama decoder's (no q_norm/k_norm): set model_type to \"llama\" if the "
                                     "draft was trained as one" if qk_norms and cfg.model_type == "qwen3"
                                     else _missing_head_hint(cfg) if missing == ["lm_head.weight"]
-                                    else None if misplaced else _MISSING_WEIGHTS_HINT))
+                                    else None if misplaced else _missing_weights_hint(missing)))
     notes += _unused_tensors(checkpoint, set(model.state_dict()))
     notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint,
                                                                                set(model.state_dict())))
