@@ -9,30 +9,18 @@ note: exit 0, no SD303 finding, the line with the fix still given."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("speculators")
 
-from safetensors.torch import load_file, save_file  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.diagnose.checks.common import Where  # noqa: E402
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report  # noqa: E402
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    world = save_informative_world(tmp_path_factory.mktemp("t2d_note"), seed=1)
-    weights = world / "draft" / "model.safetensors"
-    tensors = load_file(str(weights))
-    del tensors["t2d"]
-    save_file(tensors, str(weights), metadata={"format": "pt"})
-    return world
+from tests.eagle3.test_hardening28_drafter_t2d_missing import world  # noqa: E402,F401  (the fixture)
 
 
 def test_drafter_vocab_exits_0_and_says_it_in_a_note(world):
