@@ -93,6 +93,10 @@ class Counts:
         self.unsupervised = torch.zeros((), dtype=torch.int64, device=self.device)
         self.padded_samples = 0  # samples read without the pad rows their attention_mask marked
         self.padding_rows = 0
+        # the every-position rerun's rows left out: zero in every slot at a sample's tail
+        # (data.every_position_mask), tensors as `unsupervised` is
+        self.tail_padded = torch.zeros((), dtype=torch.int64, device=self.device)
+        self.tail_padding_rows = torch.zeros((), dtype=torch.int64, device=self.device)
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -299,6 +303,9 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.scored += loss_mask.sum()
     if use_loss_mask:  # the every-position rerun's empty rows are padding, not the mask's
         counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
+    else:  # every row but the tail padding every_position_mask leaves out
+        counts.tail_padded += (~loss_mask).any()
+        counts.tail_padding_rows += (~loss_mask).sum()
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
@@ -346,6 +353,19 @@ def _padding_note(padded: int, rows: int, samples: int) -> list[str]:
             "position(s) in all: scored without them; speculators' loader ignores "
             "attention_mask (src/speculators/train/data.py) and would train on the padding "
             "as tokens: write one unpadded sample per sequence"]
+
+
+def _tail_padding_note(padded: int, rows: int, samples: int) -> list[str]:
+    """The every-position rerun (no loss mask selects any row) leaves out the rows zero in
+    every slot at a sample's tail (data.every_position_mask): batch padding saved without its
+    attention_mask. Said, so the rows scored are not read as the dump's tokens, and since the
+    same file with no loss_mask at all is refused for those rows (data._refuse_unwritten_rows)."""
+    if not padded:
+        return []
+    return [f"{padded} of {samples} samples end in {rows} position(s) zero in every slot in "
+            "all (batch padding saved without its attention_mask): scoring every position, "
+            "they were left out, as a loss mask leaves padding out; save the attention_mask "
+            "beside padded samples"]
 
 
 def _past_max_positions_note(past: int, samples: int, longest: int, max_positions: int) -> list[str]:
@@ -426,6 +446,8 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _unscored_steps_note(unscored, counts.longest)
         + _unsupervised_note(int(counts.unsupervised), counts.samples)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
+        + _tail_padding_note(int(counts.tail_padded), int(counts.tail_padding_rows),
+                             counts.samples)
         + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
                                    loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,

@@ -33,7 +33,7 @@ def test_a_sample_all_padding_but_its_first_row_is_not_blamed_on_its_mask(tmp_pa
     result = evaluate_drafter(world / "draft", dump, world / "target")
     assert result["counts"]["full_total"][0] == 28  # 13 + 15 rows: hs_1 has none to score
     assert result["full_accuracy"][0] == pytest.approx(0.6786, abs=1e-4)
-    assert [n for n in result["notes"] if "loss mask" in n or "loss_mask" in n] == [
+    assert [n for n in result["notes"] if "chat template" in n] == [
         "the loss_mask selects no position to score in any of the 3 samples (all zero, or only "
         "the first token): every position was scored instead; a chat template whose assistant "
         "turns were not found writes such masks"]
