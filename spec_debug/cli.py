@@ -18,6 +18,7 @@ from rich.table import Table
 
 from spec_debug import __version__
 from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
+from spec_debug.counted import counted
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError
 from spec_debug.store import write_atomic
 
@@ -243,8 +244,7 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
     for name in files:
         try:
             loaded = load_playbook(name)
-            steps = len(loaded.playbook.steps)
-            out_console.print(f"[green]ok[/] {escape(loaded.path)} ({steps} step{'' if steps == 1 else 's'})",
+            out_console.print(f"[green]ok[/] {escape(loaded.path)} ({counted(len(loaded.playbook.steps), 'step')})",
                               highlight=False)
         except SpecDebugError as exc:
             bad += 1

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.markup import escape
 
+from spec_debug.counted import counted
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord
 from spec_debug.report.terminal import screen_text
@@ -71,7 +72,7 @@ class ConsoleReporter(Reporter):
         self._multi_host = len(record.hosts) > 1
         self._print(
             f"[bold]spec-debug[/] running [cyan]{escape(record.playbook.name)}[/] on "
-            f"{len(record.hosts)} host{'' if len(record.hosts) == 1 else 's'} → {escape(record.run_id)}",
+            f"{counted(len(record.hosts), 'host')} → {escape(record.run_id)}",
             soft_wrap=True,  # the run id is pasted into `spec-debug report ID`: never folded inside it
         )
         if self.console.is_terminal and self._spinner and not self._gone:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from spec_debug.cli_common import complete_output_path, dash_is_stdout, output_format
+from spec_debug.counted import counted
 from spec_debug.errors import SpecDebugError, UsageError
 from spec_debug.session.format_names import INPUT_FORMATS
 from spec_debug.stdout_document import write_document
@@ -72,8 +73,6 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
 
 def _read_summary(stats: dict) -> str:
     """The one line analyze prints on stderr: what was read and what was not."""
-    from spec_debug.session.postmortem import counted
-
     skipped = (f"{counted(stats['lines_skipped'], 'line')} skipped (broken JSON {stats['broken_json']}, not an object "
                f"{stats['non_object']}, too long {stats['too_long']}, binary {stats['binary']})")
     missing = f", {counted(stats['missing_files'], 'sub-agent file')} missing" if stats["missing_files"] else ""
@@ -115,8 +114,6 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
     # never write a playbook `playbooks validate` would refuse
     load_playbook_text(text, "standard output" if output is None else str(output))
     _emit(text, output)
-    from spec_debug.session.postmortem import counted
-
     typer.echo(f"wrote {'standard output' if output is None else output}: {counted(len(doc['steps']), 'step')}, "
                f"{counted(len(doc['vars']), 'var')}", err=True)
     changing = select_commands(analysis, keep_changes=True)

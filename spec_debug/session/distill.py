@@ -198,16 +198,13 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
     """One launch_flags step for every launch finding of the session, first in the playbook (the
     cheapest check, as in perf_regression). ``server_cmdline`` defaults to empty: the probe
     audits the server running on the host, which is what a later run of the playbook is for."""
-    first = min(found, key=lambda f: f.seq)
+    ordered = sorted(found, key=lambda f: f.seq)
+    first = ordered[0]
     # the playbook's first step and var: no name is taken yet; later ones step around these
     var, step_id = "server_cmdline", "launch_flags"
     names.defaults[var] = ""
     ids.add(step_id)
-    said = []
-    for f in sorted(found, key=lambda f: f.seq):
-        line = f"{f.code} [msg {f.seq}]: {f.title}"
-        if line not in said:
-            said.append(line)
+    said = list(dict.fromkeys(f"{f.code} [msg {f.seq}]: {f.title}" for f in ordered))
     evidence = " ".join(redact_text(first.evidence[0]).split()) if first.evidence else ""
     why = f"The session found {'; '.join(said[:4])}" + (f" and {len(said) - 4} more" if len(said) > 4 else "") + "."
     if evidence:

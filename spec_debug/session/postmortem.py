@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from markupsafe import Markup, escape
 
+from spec_debug.counted import counted
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
@@ -38,12 +39,6 @@ _WAITING = frozenset({"health", "gpu_status", "process", "logs"})
 """Kinds of command that poll for a state (a server coming up, a GPU freeing): a loop of
 them is waiting, not retrying a crash."""
 _IMPACT_METRICS = ("throughput", "accept_length", "accept_rate", "standalone_accuracy", "validation_accuracy")
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``n`` and the noun in the number it needs: "1 error", "3 errors", "0 errors" (was "1
-    errors", "1 session(s)" in a report people read)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 def render_postmortem(analysis: SessionAnalysis, fmt: Literal["md", "html"], redact: bool = True) -> str:
