@@ -593,13 +593,6 @@ _CHECK_ROWS = 1024
 _FEW_CHECK_SAMPLES = 4  # the norm_before_residual check of a draft that scores well
 
 
-def _scored_rows(sample, every_position: bool) -> int:
-    """Rows of a sample a step-0 check scores (row t predicts token t + 1)."""
-    if every_position:
-        return int(every_position_mask(sample)[1:].sum())
-    return int(sample.loss_mask[1:].sum())
-
-
 def _every_position(sample, every_position: bool):
     """The sample as the evaluation scored it: with no loss mask selecting any position it
     scored every one (but its padding tail), and so must the checks, or they compare 0 rows
@@ -613,8 +606,9 @@ def _enough_rows(samples, every_position: bool):
     """Samples (as evaluated) until they hold _CHECK_ROWS scored rows."""
     rows = 0
     for sample in samples:
-        yield _every_position(sample, every_position)
-        rows += _scored_rows(sample, every_position)
+        sample = _every_position(sample, every_position)
+        yield sample
+        rows += int(sample.loss_mask[1:].sum())  # rows a step-0 check scores (row t predicts token t + 1)
         if rows >= _CHECK_ROWS:
             return
 
@@ -729,7 +723,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                         else f"{data}: no samples")
     if not any(bool(s.loss_mask[1:].any()) for s in samples):
         # as in evaluate_drafter: empty masks would score every layout 0 and rank nothing
-        samples = [replace(s, loss_mask=every_position_mask(s)) for s in samples]
+        samples = [_every_position(s, True) for s in samples]
         notes.append(f"the loss_mask selects no position to score in any of the "
                      f"{len(samples)} samples: every position was scored instead")
     embed = target_ckpt.embed() if target_ckpt is not None else None
@@ -770,21 +764,12 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
     `vocab_mapping`: the training's map file, which the checkpoint's d2t must equal."""
     from spec_debug.eagle3.vocab import check_checkpoint_vocab
 
-    from spec_debug.eagle3.checkpoint import (
-        duplicated_note,
-        shadowed_single_note,
-        stale_index_note,
-        unindexed_note,
-    )
+    from spec_debug.eagle3.checkpoint import store_notes
 
     checkpoint = open_draft(model)
     source = TARGET_GIVEN if target else None
     # the same notes on the files the draft's weights came from as eval gives (loading.py)
-    notes: list[str] = [note for note in [stale_index_note(checkpoint.tensors, "draft"),
-                                          shadowed_single_note(checkpoint.tensors, "draft"),
-                                          unindexed_note(checkpoint.tensors, "draft"),
-                                          duplicated_note(checkpoint.tensors, "draft")]
-                        if note]
+    notes = store_notes(checkpoint.tensors)
     if target:
         # a directory, or a Hub id resolved from the local cache, as eval and layout take it
         target = resolve_checkpoint_dir(target, "--target", "target checkpoint")

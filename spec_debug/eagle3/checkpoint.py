@@ -537,6 +537,17 @@ def unindexed_note(store: "TensorStore", role: str) -> str | None:
             f"*.safetensors here, as read, but {readers} no weights: {fix}")
 
 
+def store_notes(draft: "TensorStore", target: "TensorStore | None" = None) -> list[str]:
+    """The notes on the files the weights were read from, the draft's and the target's in
+    turn (stale index, shadowed single file, unindexed files), then the draft's copies of one
+    tensor: what eval and vocab say of the same files."""
+    notes = []
+    for note_of in (stale_index_note, shadowed_single_note, unindexed_note):
+        notes += [note_of(draft, "draft"), note_of(target, "target") if target is not None else None]
+    notes.append(duplicated_note(draft, "draft"))
+    return [note for note in notes if note]
+
+
 def has_weight_files(directory: Path) -> bool:
     return ((directory / "model.safetensors.index.json").exists()
             or bool(safetensors_files(directory)) or (directory / _BIN_INDEX).exists()

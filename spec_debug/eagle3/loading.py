@@ -17,9 +17,8 @@ import torch
 from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
-    CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, open_draft, open_target,
-    duplicated_note, index_misplaces, packed_weight_format, shadowed_single_note,
-    stale_index_note, unindexed_note,
+    CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, index_misplaces, open_draft, open_target,
+    packed_weight_format, store_notes,
 )
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
 from spec_debug.eagle3.model import Eagle3Draft
@@ -658,14 +657,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     dtype = resolve_dtype(dtype)
     device = resolve_device(device)
     model = check_weights_fit_config(checkpoint).to_empty(device=device)
-    notes: list[str] = [note for note in (
-        stale_index_note(checkpoint.tensors, "draft"),
-        stale_index_note(target.tensors, "target") if target is not None else None,
-        shadowed_single_note(checkpoint.tensors, "draft"),
-        shadowed_single_note(target.tensors, "target") if target is not None else None,
-        unindexed_note(checkpoint.tensors, "draft"),
-        unindexed_note(target.tensors, "target") if target is not None else None,
-        duplicated_note(checkpoint.tensors, "draft")) if note]
+    notes = store_notes(checkpoint.tensors, target.tensors if target is not None else None)
     if checkpoint.stored_prefix:
         # vLLM llama_eagle3.py load_weights and SGLang llama_eagle3.py look tensors up by their
         # bare names; SGLang skips the names it does not know, so it would serve random weights
@@ -788,10 +780,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     "draft was trained as one" if qk_norms and cfg.model_type == "qwen3"
                                     else _missing_head_hint(cfg) if missing == ["lm_head.weight"]
                                     else None if misplaced else _missing_weights_hint(missing)))
-    notes += _unused_tensors(checkpoint, set(model.state_dict()))
-    notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint,
-                                                                               set(model.state_dict())))
-              if note]
+    used = set(model.state_dict())
+    notes += _unused_tensors(checkpoint, used)
+    notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint, used)) if note]
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
         _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None)

@@ -117,7 +117,7 @@ _OCTAL_TEXT = re.compile(r"^0o[0-7]+$")
 
 
 def _tests_as_compares(parsed: nodes.Template) -> list[nodes.Compare]:
-    """`facts.n is gt(min_tokens)` as `facts.n > min_tokens` (status_words.COMPARING_TESTS)."""
+    """`facts.n is gt(min_tokens)` as `facts.n > min_tokens` (templating.COMPARING_TESTS)."""
     return [nodes.Compare(tested, [nodes.Operand(operator, argument)]) for tested, operator, argument in comparing_tests(parsed)]
 
 

@@ -15,7 +15,7 @@ from typing import Any, get_args
 
 from jinja2 import TemplateSyntaxError, nodes
 
-from spec_debug.playbook.templating import NUMBER_TEXT, TEXT_ENV, step_result_read
+from spec_debug.playbook.templating import COMPARING_TESTS, NUMBER_TEXT, TEXT_ENV, step_result_read
 from spec_debug.record import StepStatus
 
 STATUSES = get_args(StepStatus)
@@ -68,13 +68,6 @@ def comparing_tests(parsed: nodes.Node) -> list[Comparison]:
     in `parsed` (COMPARING_TESTS), as the comparison it stands for."""
     return [(test.node, COMPARING_TESTS[test.name], test.args[0]) for test in parsed.find_all(nodes.Test)
             if test.name in COMPARING_TESTS and len(test.args) == 1 and not test.kwargs]
-
-
-# Jinja's tests that compare (jinja2/tests.py TESTS: `x is equalto('pass')`, `x is eq 'pass'`,
-# `x is in [...]`; Ansible's docs write them so), as the operator each stands for.
-COMPARING_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "lt": "lt", "lessthan": "lt",
-                    "<": "lt", "le": "lteq", "<=": "lteq", "gt": "gt", "greaterthan": "gt", ">": "gt",
-                    "ge": "gteq", ">=": "gteq", "in": "in"}
 
 
 def _status_words_compared(left: nodes.Node, op: str, right: nodes.Node) -> list[tuple[str, str]]:

@@ -380,11 +380,17 @@ def _written(node: nodes.Node) -> str | None:
     return None
 
 
+# Jinja's tests that compare (jinja2/tests.py TESTS: `x is equalto('pass')`, `x is eq 'pass'`,
+# `x is in [...]`; Ansible's docs write them so), as the operator each stands for.
+COMPARING_TESTS = {"eq": "eq", "equalto": "eq", "==": "eq", "ne": "ne", "!=": "ne", "lt": "lt", "lessthan": "lt",
+                    "<": "lt", "le": "lteq", "<=": "lteq", "gt": "gt", "greaterthan": "gt", ">": "gt",
+                    "ge": "gteq", ">=": "gteq", "in": "in"}
+
+
 # Jinja's tests that compare the value with one other (pallets/jinja src/jinja2/tests.py:
 # test_sameas, test_divisibleby, test_in, and the operator tests TESTS maps to operator.eq and
 # the rest); the others take none.
-_ONE_ARGUMENT_TESTS = frozenset(("sameas", "divisibleby", "in", "eq", "equalto", "==", "ne", "!=", "lt", "lessthan",
-                                 "<", "le", "<=", "gt", "greaterthan", ">", "ge", ">="))
+_ONE_ARGUMENT_TESTS = frozenset((*COMPARING_TESTS, "sameas", "divisibleby"))
 
 
 def _argument_count(test: nodes.Test) -> int | None:

@@ -197,7 +197,7 @@ def _nvidia_gpus(fields: tuple[str, ...] = _NVIDIA_QUERY) -> tuple[list[dict], s
         # which CUDA_VISIBLE_DEVICES=GPU-... needs and every driver answers
         refused = set(re.findall(r'Field "([^"]+)" is not a valid field', done.stdout + done.stderr))
         fewer = tuple(f for f in fields if f not in refused or f in _NVIDIA_QUERY_BEFORE_MIG)
-        if len(fewer) < len(fields):
+        if len(fewer) < len(fields) and fewer != _NVIDIA_QUERY_BEFORE_MIG:  # else the same query as below
             answer = _nvidia_gpus(fewer)
             if answer[0]:
                 return answer

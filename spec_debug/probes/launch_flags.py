@@ -229,13 +229,14 @@ def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, An
         info["error"] = "a relative path, and the server's working directory is unknown"
         return info
     try:
-        if not stat.S_ISREG(os.stat(local).st_mode):
+        status = os.stat(local)
+        if not stat.S_ISREG(status.st_mode):
             # `--config <(...)`, /dev/stdin: a pipe blocks the read, /dev/zero never ends it
             info["error"] = f"not a regular file (a pipe or a device), not read ({local})"
             return info
         # the text is sent in the probe's JSON: the bound of what a probe sends, not the
         # 32 MiB a MoE config.json is read to (its expert entries are folded, a flag file's not)
-        if os.path.getsize(local) > MAX_SENT_CONFIG_BYTES:
+        if status.st_size > MAX_SENT_CONFIG_BYTES:
             info["error"] = f"larger than {MAX_SENT_CONFIG_BYTES} bytes"
             return info
         with open(local, encoding="utf-8", errors="replace") as handle:

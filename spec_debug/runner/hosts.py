@@ -19,6 +19,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config import parse_destination
 from spec_debug.runner.ssh_connect import ConnectOptions
 from spec_debug.runner.transport import Transport
+from spec_debug.session.shell import SSH_VALUE_FLAGS
 
 __all__ = ["ConnectOptions", "HostSpec", "expand_host_pattern", "open_transport", "resolve_hosts", "split_host_list", "ssh_destination"]
 
@@ -188,11 +189,6 @@ def _refuse_pasted_port(value: str, names: list[str], flag: str) -> None:
                          hint=f"write {flag} {_with_port(host, port)} (HOST:PORT); several hosts: --host gpu01,gpu02")
 
 
-# ssh's options that take a value (OpenSSH ssh.c, its getopt string
-# "1246ab:c:e:fgi:kl:m:no:p:qstvxAB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy").
-_SSH_VALUE_OPTIONS = frozenset("bceilmopBDEFIJLOPQRSWw")
-
-
 def _named_hosts(value: str, flag: str, inventory: bool) -> list[str]:
     """_host_list, refusing a value that names no host (`--host ","`, `--host " "`, an unset
     `$HOSTS` inside commas): with an inventory it was taken for no --host at all, and the run
@@ -212,7 +208,7 @@ def _ssh_line_destination(words: list[str]) -> str | None:
     rest = iter(words[1:] if words[:1] == ["ssh"] else words)
     for word in rest:
         if word.startswith("-") and len(word) > 1:
-            value = word[2:] or (next(rest, None) if word[1] in _SSH_VALUE_OPTIONS else None)
+            value = word[2:] or (next(rest, None) if word[1] in SSH_VALUE_FLAGS else None)
             port = value if word[1] == "p" else port
             user = value if word[1] == "l" else user
         elif destination is None:

@@ -241,8 +241,8 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
         if include is None:
             if _BLOCK.match(line):
                 line = _criteria_in_lower_case(line)
-                _check_block(line, path, number)
-                line = _remembered(_narrowed(_without_trailing_all(line), within))
+                words = _check_block(line, path, number)
+                line = _remembered(_narrowed(_without_trailing_all(line, words), within))
                 block = line.strip()
                 proxy_command_met = False
             else:
@@ -294,8 +294,9 @@ def _check_line(line: str, path: Path, number: int, ignored_unknown: list[str]) 
     check_config_line(line, words, path, number, ignored_unknown)
 
 
-def _check_block(line: str, path: Path, number: int) -> None:
-    """Refuse a Host or Match line ssh(1) refuses (ssh_config_keywords), naming file and line."""
+def _check_block(line: str, path: Path, number: int) -> list[str] | None:
+    """Refuse a Host or Match line ssh(1) refuses (ssh_config_keywords), naming file and line;
+    the line's words after the keyword."""
     block = _BLOCK.match(line)
     assert block is not None
     try:
@@ -303,6 +304,7 @@ def _check_block(line: str, path: Path, number: int) -> None:
     except ValueError:
         words = None
     check_block_line(block.group(1), words, path, number)
+    return words
 
 
 _KEYWORD_LINE = re.compile(r"^(\s*)(\w+)(?:\s*=\s*|\s+)(.*)$")
@@ -447,7 +449,7 @@ def _narrowed(header: str, within: tuple[str, ...]) -> str:
     return "Match " + " ".join(combined) if combined else "Host *"
 
 
-def _without_trailing_all(header: str) -> str:
+def _without_trailing_all(header: str, words: list[str] | None) -> str:
     """`Match final all` as `Match final` (and `canonical all` as `canonical`, `host gpu01 all`
     as `host gpu01`, `!all` as a host that never matches): the same condition, as ssh(1) reads
     it (readconf.c, match_cfg_line: `all` may end a line after one other criterion, check_block_line).
@@ -460,11 +462,7 @@ def _without_trailing_all(header: str) -> str:
     if block is None or block.group(1).lower() != "match":
         return header
     raw = list(_MATCH_WORD.finditer(header, block.end()))
-    try:
-        words = argv_split(header[block.end():])
-    except ValueError:
-        return header
-    if not words or len(words) != len(raw):
+    if not words or len(words) != len(raw):  # `words`: the header's, split by _check_block
         return header
     # Walk the words as match_cfg_line does: a criterion other than all/canonical/final takes
     # the next word as its argument, so `Match canonical host all` is a host named "all" (the
