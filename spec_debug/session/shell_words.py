@@ -78,11 +78,17 @@ def shell_scripts(command: str) -> list[str]:
     sudo sh``. Their commands run as the command's own do."""
     scripts = []
     readers: dict[int, bool] = {}  # a simple command's start -> whether a shell reads its heredocs
+    line_start = scanned = begin = -1
     for op, start, body_end, _after in _heredocs(command) if "<<" in command else ():
-        line_start = command.rfind("\n", 0, op.start()) + 1
+        at_line = command.rfind("\n", 0, op.start()) + 1
+        if at_line != line_start:
+            line_start = scanned = begin = at_line
         # the simple command the operator belongs to starts after the last separator before it
-        # (several operators of one command share it: `cat <<A <<B`)
-        begin = max(line_start, *(command.rfind(c, line_start, op.start()) + 1 for c in ";&|("))
+        # (several operators of one command share it: `cat <<A <<B`); each stretch of the line is
+        # scanned once, so a line of 20,000 operators stays linear
+        for separator in _SEPARATOR.finditer(command, scanned, op.start()):
+            begin = separator.end()
+        scanned = op.start()
         if begin not in readers:
             readers[begin] = _shell_reads(command, begin, op)
         if readers[begin]:
@@ -90,10 +96,17 @@ def shell_scripts(command: str) -> list[str]:
     return scripts
 
 
+# A separator of simple commands, not the same character in a redirection or a substitution:
+# `2>&1`, `&>log`, `>|log`, `$(pwd)` (`sudo bash 2>&1 <<EOF` is a shell reading its script).
+_SEPARATOR = re.compile(r"[;|](?<!>\|)|(?<![<>])&(?!>)|(?<!\$)\(")
+
+
 def _shell_reads(command: str, begin: int, op: re.Match) -> bool:
     """Whether the simple command from ``begin`` to the heredoc operator ``op`` is a shell that
     reads its script from stdin, or a cat whose output is piped to one."""
-    reader = next((a for a in simple_commands(command[begin:op.start()]) if isinstance(a, list)), None)
+    # the last command before the operator: `env A=$(pwd) bash <<EOF` also holds `pwd`
+    reader = next((a for a in reversed(list(simple_commands(command[begin:op.start()]))) if isinstance(a, list)),
+                  None)
     if reader is None:
         return False
     if reader[0].rsplit("/", 1)[-1] == "cat" and (piped := _piped_to(command, op.end())):
