@@ -121,7 +121,7 @@ class _Completion:
         (servers that send no id: a finished choice's next piece opens the next completion)."""
         if chunk.get("id") != self.id:
             return False
-        return bool(self.id) or not any(self.choices.get(_index(c), _Choice()).finished
+        return bool(self.id) or not any((seen := self.choices.get(_index(c))) is not None and seen.finished
                                         for c in chunk["choices"] if isinstance(c, dict))
 
     def add(self, chunk: dict) -> None:
