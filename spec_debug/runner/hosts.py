@@ -19,7 +19,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config import parse_destination
 from spec_debug.runner.ssh_connect import ConnectOptions
 from spec_debug.runner.transport import Transport
-from spec_debug.session.shell import SSH_VALUE_FLAGS
+from spec_debug.session.shell import ssh_words
 
 __all__ = ["ConnectOptions", "HostSpec", "expand_host_pattern", "open_transport", "resolve_hosts", "split_host_list", "ssh_destination"]
 
@@ -161,11 +161,6 @@ def _host_list(value: str, flag: str = "--host") -> list[str]:
     names = split_host_list(value)
     if not _SPACE.search(value.strip()):
         return names
-    setting = next((name for name in names if "=" in name), None)
-    if setting is not None:
-        # OpenMPI's hostfile (`gpu01 slots=8`): the setting was a host named 'slots=8'
-        raise UsageError(f"{flag}: {setting!r} is an MPI hostfile's setting, not a host",
-                         hint=f"give the host names alone: {flag} \"$(awk '!/^#/ {{print $1}}' hostfile)\"")
     option = next((n for n in names if n.startswith("-")), None)
     if option is not None or names[:1] == ["ssh"]:
         meant = _ssh_line_destination(names)
@@ -174,6 +169,12 @@ def _host_list(value: str, flag: str = "--host") -> list[str]:
                          hint=(f"write {flag} {meant} (USER@HOST:PORT, as alice@gpu01:2222)" if meant else
                                "write the host as USER@HOST:PORT (alice@gpu01:2222)")
                          + ", other options as a Host entry in ~/.ssh/config (or -F FILE); several hosts: --host gpu01,gpu02")
+    # after the ssh line: `ssh -o Port=22 gpu01` was refused as an MPI hostfile ('Port=22')
+    setting = next((name for name in names if "=" in name), None)
+    if setting is not None:
+        # OpenMPI's hostfile (`gpu01 slots=8`): the setting was a host named 'slots=8'
+        raise UsageError(f"{flag}: {setting!r} is an MPI hostfile's setting, not a host",
+                         hint=f"give the host names alone: {flag} \"$(awk '!/^#/ {{print $1}}' hostfile)\"")
     _refuse_pasted_port(value, names, flag)
     return names
 
@@ -203,21 +204,22 @@ def _named_hosts(value: str, flag: str, inventory: bool) -> list[str]:
 
 def _ssh_line_destination(words: list[str]) -> str | None:
     """USER@HOST:PORT for the destination of a pasted ssh command line (`ssh -p 2222 -l alice
-    gpu01` is alice@gpu01:2222), so the refusal names the form to write; None without one."""
-    user = port = destination = None
-    rest = iter(words[1:] if words[:1] == ["ssh"] else words)
-    for word in rest:
-        if word.startswith("-") and len(word) > 1:
-            value = word[2:] or (next(rest, None) if word[1] in SSH_VALUE_FLAGS else None)
-            port = value if word[1] == "p" else port
-            user = value if word[1] == "l" else user
-        elif destination is None:
-            destination = word  # what follows it is the remote command
-    if destination is None:
+    gpu01` is alice@gpu01:2222), so the refusal names the form to write; None without one.
+    The line is read by the transcript analyzer's reader (shell.ssh_words), which keeps ssh's
+    rules: the first -p / -o Port wins, -l before `alice@` wins (`ssh -l bob alice@h` logs in as
+    bob), -vp2222 is a port (ssh.c, main: -p and -l set only while unset; `ssh -G` prints
+    each). It was a copy that kept the last -p, skipped -o Port, and kept alice@."""
+    said = ssh_words(words[1:] if words[:1] == ["ssh"] else words)
+    if said.dest is None:
         return None
-    if user is not None and "@" not in destination:
-        destination = f"{user}@{destination}"
-    return _with_port(destination, port) if port is not None and port.isdigit() else destination
+    dest = said.dest
+    if dest.startswith("ssh://"):  # ssh_words read its :port
+        dest = re.sub(r":\d+$", "", dest[len("ssh://"):].rstrip("/"))
+    host = dest.rpartition("@")[2]
+    if host.startswith("[") and host.endswith("]") and ":" in host:
+        host = host[1:-1]  # _with_port brackets an IPv6 address again
+    destination = f"{said.user}@{host}" if said.user else host
+    return _with_port(destination, str(said.port)) if said.port is not None else destination
 
 
 def _with_port(host: str, port: str) -> str:

@@ -407,8 +407,12 @@ def ssh_words(args: list[str]) -> SshWords:
             user, port = _dest_settings(dest, user, port)
             i += 1
             continue
-        flag, attached = word[1:2], word[2:]
-        if flag in SSH_VALUE_FLAGS:
+        # A cluster of flags (-tt, -vA) may end with one that takes a value, as getopt reads it:
+        # `-vp2222` is port 2222 and `-vl bob` user bob (ssh -G prints both); the cluster's first
+        # value flag takes the rest of the word, or the next word.
+        at = next((j for j, ch in enumerate(word[1:], start=1) if ch in SSH_VALUE_FLAGS), None)
+        if at is not None:
+            flag, attached = word[at], word[at + 1:]
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
             i += 1 if attached else 2
             if flag == "p" and value.isdigit():
@@ -431,15 +435,6 @@ def ssh_words(args: list[str]) -> SshWords:
                     # ssh -o HostName=10.1.2.3 gpu01 connects to 10.1.2.3
                     hostname = hostname or val.strip()
         else:
-            # A cluster of flags without arguments (-tt, -vA) - but -vp2222 ends with one.
-            for j, ch in enumerate(word[1:], start=1):
-                if ch in SSH_VALUE_FLAGS:
-                    value = word[j + 1:] or (args[i + 1] if i + 1 < len(args) else "")
-                    if ch == "p" and value.isdigit():
-                        port = port or int(value)
-                    if not word[j + 1:]:
-                        i += 1
-                    break
             i += 1
     return SshWords(dest=dest, remote=" ".join(args[i:]), user=user, port=port, jump=jump, hostname=hostname)
 
