@@ -1297,7 +1297,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             # a change or a spread, no run's speed: "| ~+2-6 t/s |" in a column of what each
             # change gained (ggml-org/llama.cpp#27173), "(spread ±0.2 tok/s)"
             continue
-        if _not_measured(text, start):
+        if _not_measured(text, start, end):
             continue
         before = text[max(0, start - 24):start]
         if ("#" in before[-2:] or "id" in before or "ort" in before) and \
@@ -1569,7 +1569,16 @@ def _spaced_range(text: str, start: int, high: float) -> re.Match | None:
     glued = text[r.start() - 1:r.start()]
     if glued in ("=", "#", "/", "-", "\u2013") or (glued == ":" and text[r.start() - 2:r.start() - 1].isdigit()):
         return None
-    return None if _setting_before(text[max(0, r.start() - 40):r.start()].lower()) else r
+    before = text[max(0, r.start() - 40):r.start()].lower()
+    return None if _setting_before(before) or _COUNTER_BEFORE.search(before) else r
+
+
+# A counter's or an index's name before the lower number of a spaced dash: "layer 40 - 55 tok/s",
+# "epoch 12 - 20 tok/s", "trial 40 - 55 tok/s" label one reading, 55 (were the range 40 to 55,
+# 47.5). Steps, ranks and nodes are settings (_SETTING_BEFORE). Searched in lower case.
+_COUNTER_BEFORE = re.compile(r"\b(?:layers?|layer[\s_-]*(?:id|idx)|epochs?|iter(?:ation)?s?|samples?|req(?:uest)?s?"
+                             r"|tests?|trials?|cases?|rounds?|turn|seeds?|run|ids?|idx|index|blocks?|heads?"
+                             r"|pos(?:ition)?s?|lines?|rows?|exp(?:eriment)?s?|prompts?\s*(?:#|no\.?|id))\s*[#:=]?\s*$")
 
 
 def _glued_range(text: str, start: int, high: str) -> bool:
@@ -1580,16 +1589,39 @@ def _glued_range(text: str, start: int, high: str) -> bool:
     return r is not None and float(r.group("value")) < float(high.replace(",", ""))
 
 
-def _not_measured(text: str, start: int) -> bool:
+def _not_measured(text: str, start: int, end: int) -> bool:
     """Whether the words just before the number at ``start`` make it a projection, a goal or a
     wish: "we need 2000 tok/s", "the target was 2000 tok/s", "aiming for 150 tok/s" (_WANTED,
-    as for a speedup; were readings)."""
+    as for a speedup; were readings). The words after its unit (ending at ``end``) may say
+    "the target" is the target model (see _TARGET_MODEL_AFTER)."""
     before = text[max(0, start - 40):start].lower()
     if not ("ect" in before or "arget" in before or "heor" in before or "goal" in before
             or "ould" in before or "need" in before or "want" in before or "requir" in before
             or "aim" in before or "hop" in before):
         return False  # literal gates: most readings have none of the words
-    return _NOT_MEASURED.search(before) is not None or _wished(before)
+    if _NOT_MEASURED.search(before) is not None:
+        return True
+    if not _wished(before):
+        return False
+    return not ("arget" in before and _TARGET_WAS.search(before) is not None
+                and _TARGET_MODEL_AFTER.match(text, end) is not None)
+
+
+# "the target was 40 tok/s": a goal, or the target model's speed. What follows the unit tells
+# them apart where it can: the target model on its own ("the target was 40 tok/s on its own",
+# "... without the drafter", "... (no spec)"), or set beside a drafting method's own reading in
+# the same form ("the target was 40 tok/s and EAGLE-3 was 95 tok/s", "the target is 40 tok/s,
+# EAGLE3 95 tok/s", "the target was 40 tok/s vs 95 tok/s with EAGLE-3"). A method that only got
+# somewhere ("the target was 2000 tok/s but EAGLE-3 only reached 1500") leaves a goal.
+_TARGET_WAS = re.compile(r"\btarget\s+(?:is|was)\s*~?\s*$")
+_TARGET_MODEL_AFTER = re.compile(
+    r"\**\s*(?:\(\s*)?(?:alone\b|only\b|by\s+itself|on\s+its\s+own|(?:without|w/o)\s+(?:the\s+|a\s+|any\s+)?"
+    r"(?:draft|spec|eagle|mtp|medusa)|with\s+no\s+(?:draft|spec)|(?:no|non)[-\s]?spec)"
+    r"|\**\s*(?:,|;|\band\b|\bwhile\b|\bwhereas\b)\s*(?:with\s+|using\s+)?(?:the\s+)?"
+    r"(?:eagle[\w-]*|spec\w*(?:\s+decod\w*)?|mtp|medusa|n-?gram|draft(?:\s*\+\s*target)?)(?![\w-])"
+    r"\s*(?:\([^()\n]{1,30}\)\s*)?,?\s*(?:(?:it|we|i)\s+)?(?:is|was|at|runs\s+at|ran\s+at|gives|gave|gets|got|get|[:=])?\s*~?\d"
+    r"|\s*(?:vs\.?|versus)\s*~?\d[\d.,]*\s*(?:tok(?:en)?s?/s\w*|t/s|tps)?\s*(?:with|using)\s+(?:the\s+)?"
+    r"(?:eagle|spec|mtp|medusa|n-?gram|draft)", re.I)
 
 
 def _in_draft_section(text: str, start: int) -> bool:
