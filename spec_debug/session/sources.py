@@ -1309,6 +1309,8 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         return None, None
     if all(gemini_cli.is_prompt_log_entry(o) for o in objects):
         return ("gemini-log", False, True), None
+    if all(chat_stream.looks_like(o) or responses_stream.looks_like(o) for o in objects):
+        return ("openai", True, True), None  # a saved stream's chunks or events in one array (formats.responses_stream)
     kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
     return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec", "openhands") else None), None
 
@@ -1399,7 +1401,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
                 lambda path, at: openai_chat.read(path, at, stats, array=source.array))
         elif source.format == "openai" and source.conversation is not None:
             yield from chatgpt_export.read(source.conversation, cursor, stats)
-        elif source.format == "openai" and not source.array and (stream := responses_stream.layout(source.path)):
+        elif source.format == "openai" and (stream := responses_stream.layout(source.path)):
             yield from responses_stream.read(source.path, cursor, stats, stream)
         elif source.format == "openai":
             yield from openai_chat.read(source.path, cursor, stats, array=source.array)

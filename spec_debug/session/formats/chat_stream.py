@@ -16,8 +16,11 @@ concatenated), except that a call's ``id`` and ``name`` are taken from their fir
 concatenated: some servers repeat them in every piece. Each completion is then one assistant
 message, read as a chat message (:mod:`formats.openai_chat`), at the line of its first chunk.
 
-A completion ends where the next one (another chunk ``id``) begins, or with the file: a stream
-cut short keeps the text and calls it had. ``{"error": {...}}`` (a stream failed midway: OpenAI
+A completion ends where the next one (another chunk ``id``) begins, at ``data: [DONE]`` (the
+SDK stops reading a stream there: openai/openai-python ``src/openai/_streaming.py``), or with the
+file: a stream cut short keeps the text and calls it had. Two completions under one ``id`` (a
+server or proxy that numbers none, ``chatcmpl-123`` in every answer, saved into one file) are two
+streams to the SDK: the second begins where a finished choice gets a piece again. ``{"error": {...}}`` (a stream failed midway: OpenAI
 and vLLM send it as a ``data:`` line) is an error of the session; the last chunk of
 ``stream_options.include_usage`` (no choices) is bookkeeping.
 """
@@ -33,6 +36,8 @@ from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.instants import stamp
 
 CHUNK = "chat.completion.chunk"
+STREAM_END: dict = {}
+"""What the reader of a saved event stream gives for its ``data: [DONE]`` (compared by identity)."""
 
 
 def looks_like(obj: dict) -> bool:
@@ -118,11 +123,13 @@ class _Completion:
 
     def takes(self, chunk: dict) -> bool:
         """The chunk goes on this completion: the same id, and no choice it names has finished
-        (servers that send no id: a finished choice's next piece opens the next completion)."""
+        (a finished choice's next piece opens the next completion; under an id, a piece that
+        says something: Azure's content-filter chunks after the end carry an empty delta)."""
         if chunk.get("id") != self.id:
             return False
-        return bool(self.id) or not any((seen := self.choices.get(_index(c))) is not None and seen.finished
-                                        for c in chunk["choices"] if isinstance(c, dict))
+        return not any((seen := self.choices.get(_index(c))) is not None and seen.finished
+                       and (not self.id or _says_something(c.get("delta")))
+                       for c in chunk["choices"] if isinstance(c, dict))
 
     def add(self, chunk: dict) -> None:
         for choice in chunk["choices"]:
@@ -141,6 +148,11 @@ def _index(choice: dict) -> int:
     return choice["index"] if type(choice.get("index")) is int else 0
 
 
+def _says_something(delta: object) -> bool:
+    """The delta carries a role, text or a call (the first piece of a completion says its role)."""
+    return isinstance(delta, dict) and any(value not in (None, "", [], {}) for value in delta.values())
+
+
 def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     """The events of the chunks ``(index, line, chunk)``: one assistant message per completion (per
     choice), each at the seq of its first chunk, in the order they began."""
@@ -153,6 +165,10 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
             yield from openai_chat.assistant_events(message, cursor, first_seq, current.lineno, stats)
 
     for index, lineno, obj in records:
+        if obj is STREAM_END:
+            yield from finished()
+            current = None
+            continue
         cursor.records = index + 1
         seq = cursor.seq_base + index
         ts = stamp(obj.get("created")) or ts

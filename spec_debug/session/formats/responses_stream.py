@@ -33,7 +33,7 @@ from spec_debug.session.formats.codex import ResponseItems
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import read_head
 from spec_debug.session.formats.instants import stamp
-from spec_debug.session.reader import iter_json_records, iter_lines
+from spec_debug.session.reader import iter_json_records, iter_lines, layout as reader_layout
 
 _SSE_HEAD = re.compile(rb'\A(?:\s|:[^\n]*\n|HTTP/[^\n]*\n(?:[A-Za-z0-9-]+:[^\n]*\n)*)*?'
                        rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{[^\n]*?"type":\s*"response\.'
@@ -84,31 +84,42 @@ class Layout:
 
 
 def layout(path: Path) -> Layout | None:
-    """The file's layout when it is such a stream, from one look at its head (and its first lines)."""
-    api = sse_api(head_of(path))
+    """The file's layout when it is such a stream, from one look at its head (and its first records)."""
+    head = head_of(path)
+    api = sse_api(head)
     if api is not None:
         return Layout(sse=True, chat=api == "Chat Completions")
-    # Whole lines, not the head's: the SDK dumps an event's type last (pydantic's field order,
-    # ResponseCreatedEvent{response, sequence_number, type}) and the first events carry the whole
-    # response, its instructions and tools often past 64 KB; cut there, a stream was read as chat.
-    # Chunks only from the first record on, and no chat message or request among them: a log of an
-    # agent loop's requests ({"messages": [...]}) or messages with the chunks of each answer beside
-    # them is read as chat (formats.openai_chat), its prompts and tool results kept. A line that is
-    # no JSON object (a cut head) is no record.
+    if reader_layout(path) in ("array", "pretty"):
+        # The chunks or events as one JSON array (json.dump of the SDK's list of them, jq -s .) or
+        # indented one after another (jq .): read as chat messages they were unknown records.
+        if b'"response.' not in head and chat_stream.CHUNK.encode() not in head:
+            return None  # a conversation ({"messages": [...]} may be one object of many MB): not parsed here
+        records: Iterator[dict | bytes] = (
+            obj for _index, _lineno, obj in islice(iter_json_records(path, ReadStats()), _LINES_LOOKED_AT))
+    else:
+        records = (raw for _lineno, raw in islice(iter_lines(path, ReadStats()), _LINES_LOOKED_AT) if raw)
+    # A JSONL line is parsed when it may tell: whole lines, not the head's (the SDK dumps an event's
+    # type last, pydantic's field order, ResponseCreatedEvent{response, sequence_number, type}, and
+    # the first events carry the whole response, its instructions and tools often past 64 KB; cut
+    # there, a stream was read as chat). Chunks only from the first record on, and no chat message
+    # or request among them: a log of an agent loop's requests ({"messages": [...]}) or messages
+    # with the chunks of each answer beside them is read as chat (formats.openai_chat), its prompts
+    # and tool results kept. A line that is no JSON object (a cut head) is no record.
     first: bool | None = None  # whether the first record is a chunk; None before it
-    for _lineno, raw in islice(iter_lines(path, ReadStats()), _LINES_LOOKED_AT):
-        if raw is None or not raw.strip():
-            continue
-        if first is False and b'"response.' not in raw:
-            continue  # only a Responses event is looked for now
-        if first is None and b'"response.' not in raw and chat_stream.CHUNK.encode() not in raw:
-            line = raw.strip()
-            first = None if line[:1] != b"{" or line[-1:] != b"}" else False  # an object: not parsed (may be MBs)
-            continue
-        try:
-            obj = json.loads(raw)
-        except ValueError:
-            continue
+    for record in records:
+        if isinstance(record, bytes):
+            if not record.strip() or (first is False and b'"response.' not in record):
+                continue  # only a Responses event is looked for now
+            if first is None and b'"response.' not in record and chat_stream.CHUNK.encode() not in record:
+                line = record.strip()
+                first = None if line[:1] != b"{" or line[-1:] != b"}" else False  # an object: not parsed (may be MBs)
+                continue
+            try:
+                obj = json.loads(record)
+            except ValueError:
+                continue
+        else:
+            obj = record
         if not isinstance(obj, dict):
             continue
         if looks_like(obj):
@@ -127,7 +138,7 @@ _LINES_LOOKED_AT = 20
 def read(path: Path, cursor: Cursor, stats: ReadStats, stream: Layout | None = None) -> Iterator[Event]:
     """The events of the stream; ``stream`` its :func:`layout` when the caller has looked already."""
     stream = stream or layout(path) or Layout(sse=False, chat=False)
-    records = _sse_records(path, stats) if stream.sse else iter_json_records(path, stats)
+    records = _sse_records(path, stats, ends=stream.chat) if stream.sse else iter_json_records(path, stats)
     if stream.chat:
         yield from chat_stream.read(records, cursor, stats)
         return
@@ -138,13 +149,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, stream: Layout | None = N
     yield from reader.cut_replies()
 
 
-def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+def _sse_records(path: Path, stats: ReadStats, ends: bool = False) -> Iterator[tuple[int, int, dict]]:
     """``(index, line, event)`` for each event of a server-sent stream: its ``data:`` lines joined
     (the WHATWG HTML standard, "Server-sent events": one event may spread its data over several
-    lines; a blank line ends it). ``data: [DONE]`` and data that is not a JSON object are
-    counted as broken or not an object and skipped. Saved with no blank lines (``grep '^data:'``
+    lines; a blank line ends it). Data that is not a JSON object is counted as broken or not an
+    object and skipped; ``data: [DONE]`` too, or given as :data:`chat_stream.STREAM_END` with
+    ``ends`` (a Chat Completions stream ends there). Saved with no blank lines (``grep '^data:'``
     of a stream), a ``data:`` line opening a JSON value or an ``event:`` line after data that is a
-    whole JSON object begins the next event (joined, the events were one broken JSON)."""
+    whole JSON object or ``[DONE]`` begins the next event (joined, the events were one broken
+    JSON); that object, parsed to know it was whole, is the event (was parsed again)."""
     index = 0
     data: list[bytes] = []
     first = 0
@@ -154,42 +167,48 @@ def _sse_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, dict]
         if lineno == 1:
             line = line.removeprefix(codecs.BOM_UTF8)  # a Windows editor's mark (head_of drops it too)
         opens = line.startswith(b"event:") or (line.startswith(b"data:") and line[5:].lstrip()[:1] in (b"{", b"["))
-        if data and (not line.strip() or (opens and _whole_object(data))):
-            found = _decoded(data, stats, name)
+        done = data == [b"[DONE]"]
+        whole = _whole_object(data) if data and opens and not done else None
+        if data and (not line.strip() or whole is not None or (opens and done)):
+            found = _decoded(data, stats, name, whole, ends)
             data, at, first, name = [], first, 0, ""
             if found is not None:
                 yield index, at, found
-                index += 1
+                index += found is not chat_stream.STREAM_END  # no event: the next one keeps its seq
         if line.startswith(b"data:"):
             first = first or lineno
             data.append(line[5:].removeprefix(b" "))
         elif line.startswith(b"event:"):
             name = line[6:].strip().decode("utf-8", "replace")
-    if data and (found := _decoded(data, stats, name)) is not None:
+    if data and (found := _decoded(data, stats, name, None, ends)) is not None:
         yield index, first, found
 
 
-def _whole_object(data: list[bytes]) -> bool:
+def _whole_object(data: list[bytes]) -> dict | None:
+    """The event's data as a JSON object when it is one whole."""
     try:
-        return isinstance(json.loads(b"\n".join(data)), dict)
+        obj = json.loads(b"\n".join(data))
     except ValueError:
-        return False
+        return None
+    return obj if isinstance(obj, dict) else None
 
 
-def _decoded(data: list[bytes], stats: ReadStats, name: str) -> dict | None:
-    """The event's JSON object; its type from its ``event:`` line when the data has none (some
-    proxies send ``data: {"item": {...}}`` under ``event: response.output_item.done``)."""
-    text = b"\n".join(data).strip()
-    if text == b"[DONE]":
-        return None
-    try:
-        obj = json.loads(text)
-    except ValueError:
-        stats.broken_json += 1
-        return None
-    if not isinstance(obj, dict):
-        stats.non_object += 1
-        return None
+def _decoded(data: list[bytes], stats: ReadStats, name: str, obj: dict | None, ends: bool) -> dict | None:
+    """The event's JSON object (``obj`` when it was parsed already); its type from its ``event:``
+    line when the data has none (some proxies send ``data: {"item": {...}}`` under ``event:
+    response.output_item.done``)."""
+    if obj is None:
+        text = b"\n".join(data).strip()
+        if text == b"[DONE]":
+            return chat_stream.STREAM_END if ends else None
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            stats.broken_json += 1
+            return None
+        if not isinstance(obj, dict):
+            stats.non_object += 1
+            return None
     if name and "type" not in obj:
         obj["type"] = name
     return obj
