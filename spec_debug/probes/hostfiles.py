@@ -16,11 +16,18 @@ from typing import Any
 # about 8 MB for Kimi-K2's 384 experts. The bound leaves room above those and still refuses a
 # file no model config is (a disk image or a log saved as config.json).
 MAX_CONFIG_BYTES = 32 * 1024 * 1024
-# What a probe sends of one config (its JSON, per-expert entries folded): the bound the probes read
-# to before round 28. Past what a run keeps of a step's output (--capture-limit, 256 KiB) the
-# probe's whole JSON is cut and lost, the other model's with it; a config whose expert entries
-# cannot be folded (their formats differ: ModelOpt auto_quantize) is named, not sent.
+# The bound the probes read a config to before round 28, now what launch_flags sends of a server's
+# --config flag file.
 MAX_SENT_CONFIG_BYTES = 2_000_000
+# What one model's config may take of a probe's JSON. model_configs prints the draft's and the
+# target's (and the draft's tensor shapes) in one document, and a run keeps 256 KiB of a step's
+# output (runner/output.py DEFAULT_CAPTURE_LIMIT): a 1 MB target config that did not fold was
+# sent whole, the JSON cut, and the step failed with "output is not JSON", the draft lost with it.
+# Past this, the per-expert entries that did not fold keep only expert 0's (trim_expert_layers);
+# a config still past it is named in config_error, not sent. A draft's config and tensor shapes
+# are a few kilobytes: the target's has the rest (a dense 405B NVFP4/FP8 mix naming its 882
+# Linears is about 90 kB).
+MAX_SENT_MODEL_CONFIG_BYTES = 200_000
 
 
 def hf_cache_dirs(environ: dict[str, str] | None = None) -> list[Path]:
@@ -249,11 +256,17 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
     if folded:
         info["quantized_layers_folded"] = folded
     sent = len(json.dumps(config)) if config is not None else 0
-    if sent > MAX_SENT_CONFIG_BYTES:
+    if sent > MAX_SENT_MODEL_CONFIG_BYTES:
+        trimmed = trim_expert_layers(config.get("quantization_config") if config is not None else None)
+        if trimmed:
+            info["quantized_layers_trimmed"] = trimmed
+            sent = len(json.dumps(config))
+    if sent > MAX_SENT_MODEL_CONFIG_BYTES:
         info.update(found=False, config=None, config_error=(
             f"{directory / 'config.json'}: {sent:,} bytes as JSON{' once its experts are folded' if folded else ''}, "
-            f"more than a probe sends ({MAX_SENT_CONFIG_BYTES:,}): not read (a MoE export's per-expert "
+            f"more than a probe sends ({MAX_SENT_MODEL_CONFIG_BYTES:,}): not read (a MoE export's per-expert "
             "quantization entries fold into one per experts block only where every expert has the same)"))
+        info.pop("quantized_layers_trimmed", None)
         config = None
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
@@ -264,9 +277,12 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         quant = read_config(directory, "hf_quant_config.json")
         if quant is not None:
             folded = fold_expert_layers(quant.get("quantization"))
-            if len(json.dumps(quant)) <= MAX_SENT_CONFIG_BYTES:  # past it: not sent, as before round 28
+            trimmed = trim_expert_layers(quant.get("quantization")) if len(json.dumps(quant)) > MAX_SENT_MODEL_CONFIG_BYTES else 0
+            if len(json.dumps(quant)) <= MAX_SENT_MODEL_CONFIG_BYTES:  # past it: not sent
                 if folded:
                     info["quantized_layers_folded"] = folded
+                if trimmed:
+                    info["quantized_layers_trimmed"] = trimmed
                 info["hf_quant_config"] = quant
     return info
 
@@ -297,9 +313,8 @@ def fold_expert_layers(quant: Any) -> int:
     blocks: dict[str, tuple[set[str], set[str], list[Any]]] = {}
     block_of: dict[str, str] = {}
     for name, entry in layers.items():
-        head, _, leaf = name.rpartition(".")
-        block, _, index = head.rpartition(".")
-        if index.isdigit() and block.endswith(".experts"):
+        block, index, leaf = _expert_entry(name)
+        if block:
             block_of[name] = block
             if block not in blocks:
                 blocks[block] = (set(), set(), [entry, 0, True])
@@ -324,3 +339,27 @@ def fold_expert_layers(quant: Any) -> int:
             folded[name] = entry
     quant["quantized_layers"] = folded
     return len(layers) - len(folded)
+
+
+def _expert_entry(name: str) -> tuple[str, str, str]:
+    """("model.layers.3.mlp.experts", "17", "down_proj") for one expert's projection
+    ("model.layers.3.mlp.experts.17.down_proj"); ("", "", "") for any other module."""
+    head, _, leaf = name.rpartition(".")
+    block, _, index = head.rpartition(".")
+    return (block, index, leaf) if index.isdigit() and block.endswith(".experts") else ("", "", "")
+
+
+def trim_expert_layers(quant: Any) -> int:
+    """Drop, in place, the per-expert `quantized_layers` entries of every expert but expert 0
+    (those fold_expert_layers could not fold: the experts' formats differ, as ModelOpt
+    auto_quantize picks them). The throughput model counts a MoE layer's experts by expert 0's
+    projections (diagnose/target_weights.py _mlp: "...mlp.experts.0.gate_proj", Mixtral's
+    "...block_sparse_moe.experts.0.w1"), so it reads the same bytes per weight from what is
+    kept. Returns how many entries were dropped (0: none)."""
+    layers = quant.get("quantized_layers") if isinstance(quant, dict) else None
+    if not isinstance(layers, dict):
+        return 0
+    kept = {name: entry for name, entry in layers.items() if _expert_entry(name)[1] in ("", "0")}
+    if len(kept) < len(layers):
+        quant["quantized_layers"] = kept
+    return len(layers) - len(kept)
