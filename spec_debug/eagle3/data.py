@@ -1175,18 +1175,25 @@ def _refuse_unwritten_rows(sample: Sample, what: str, parts: Sequence[Tensor]) -
 
 def every_position_mask(sample: Sample) -> Tensor:
     """[T] bool: the positions scored when no loss mask selects any (eval's every-position
-    rerun, the layout probe): every one but the rows zero in every slot at the tail. Those are
-    padding (SpecForge pads a batch with zero rows, prepare_hidden_states.py), which the loss
-    mask leaves out and _refuse_unwritten_rows lets through; scored, the draft reads zeros as
-    context and predicts pad tokens (one sample's 5 padding rows of 15: step-0 accuracy
-    0.676 -> 0.595)."""
+    rerun, the layout probe): every one but those zero in every slot, and the one right after
+    each of them. The zero rows are padding (SpecForge pads a batch with zero rows,
+    prepare_hidden_states.py; speculators' collate fills a packed batch into a zeroed buffer
+    with loss_mask 0 past its documents, src/speculators/train/data.py), which the loss mask
+    leaves out and _refuse_unwritten_rows lets through at the tail; scored, the draft reads
+    zeros as context and predicts pad tokens (one sample's 5 padding rows of 15: step-0
+    accuracy 0.676 -> 0.595). The position after a zero run inside a sample (a packed batch's
+    padding between documents, a gap the capture never wrote) is the first of what follows:
+    its row reads a zero state, and speculators shifts each document before packing
+    (models/eagle3/data.py shift_batch), so a document's first token is never predicted."""
     T = sample.length
     zero = ~sample.slots.reshape(T, -1).any(-1)  # [T]
     if sample.final is not None:
         zero &= ~sample.final.reshape(T, -1).any(-1)
-    written = (~zero).nonzero().reshape(-1)
-    end = int(written[-1]) + 1 if written.numel() else T  # all zero: refused by check_sample
-    return torch.arange(T) < end
+    if bool(zero.all()):
+        return torch.ones(T, dtype=torch.bool)  # all zero: refused by check_sample
+    mask = ~zero
+    mask[1:] &= ~zero[:-1]  # row t reads position t's state and predicts position t+1
+    return mask
 
 
 # speculators 0.9.0 keeps the loss mask out of the hidden-state files: `prepare_data` saves an

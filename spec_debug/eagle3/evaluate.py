@@ -97,6 +97,9 @@ class Counts:
         # (data.every_position_mask), tensors as `unsupervised` is
         self.tail_padded = torch.zeros((), dtype=torch.int64, device=self.device)
         self.tail_padding_rows = torch.zeros((), dtype=torch.int64, device=self.device)
+        # and those before a sample's last written row: zero rows inside it, and the row after
+        self.inner_gapped = torch.zeros((), dtype=torch.int64, device=self.device)
+        self.inner_gap_rows = torch.zeros((), dtype=torch.int64, device=self.device)
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -303,9 +306,15 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.scored += loss_mask.sum()
     if use_loss_mask:  # the every-position rerun's empty rows are padding, not the mask's
         counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
-    else:  # every row but the tail padding every_position_mask leaves out
-        counts.tail_padded += (~loss_mask).any()
-        counts.tail_padding_rows += (~loss_mask).sum()
+    else:  # every row but the zero rows every_position_mask leaves out
+        # the tail: rows past the last scored one (tensors: no device sync per sample)
+        after_last = (loss_mask * torch.arange(1, loss_mask.shape[0] + 1, device=device)).max()
+        tail = loss_mask.shape[0] - after_last  # T0 >= 2: at least one row
+        inner = (~loss_mask).sum() - tail
+        counts.tail_padded += tail > 0
+        counts.tail_padding_rows += tail
+        counts.inner_gapped += inner > 0
+        counts.inner_gap_rows += inner
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
@@ -366,6 +375,21 @@ def _tail_padding_note(padded: int, rows: int, samples: int) -> list[str]:
             "all (batch padding saved without its attention_mask): scoring every position, "
             "they were left out, as a loss mask leaves padding out; save the attention_mask "
             "beside padded samples"]
+
+
+def _inner_gap_note(gapped: int, rows: int, samples: int) -> list[str]:
+    """The every-position rerun's rows left out before a sample's last written row
+    (data.every_position_mask): zero in every slot inside the sequence, or right after such
+    zeros. Said apart from the tail's note: the rows after the gap still attend to the zeros
+    (eval reads each file as one sequence), which packing in speculators keeps apart."""
+    if not gapped:
+        return []
+    return [f"{gapped} of {samples} samples have positions zero in every slot before their "
+            f"last written one (a packed batch's padding between documents, or rows the "
+            f"capture never wrote): scoring every position, the {rows} row(s) that read those "
+            "zeros or predict them were left out, as a loss mask leaves padding out and "
+            "speculators never predicts a document's first token; the rows after them still "
+            "attend to the zeros: save one sample per document"]
 
 
 def _past_max_positions_note(past: int, samples: int, longest: int, max_positions: int) -> list[str]:
@@ -448,6 +472,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(int(counts.tail_padded), int(counts.tail_padding_rows),
                              counts.samples)
+        + _inner_gap_note(int(counts.inner_gapped), int(counts.inner_gap_rows), counts.samples)
         + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
                                    loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,
