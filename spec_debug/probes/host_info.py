@@ -20,10 +20,6 @@ def _output(command: list[str]) -> str:
         return ""
 
 
-def _gpus() -> list[dict]:
-    return _gpus_and_error()[0]
-
-
 def _gpus_and_error() -> tuple[list[dict], str | None]:
     """NVIDIA GPUs from nvidia-smi, else AMD GPUs from rocm-smi, else from amd-smi (a ROCm host,
     where SGLang and vLLM run as ROCm builds, has no nvidia-smi: its GPUs were reported as none;
@@ -260,6 +256,43 @@ def visible_gpus(value: str, gpus: list[dict], mig_devices: dict[str, str] | Non
     return chosen
 
 
+def rocm_visible_gpus(rocr: str | None, hip: str | None, gpus: list[dict]) -> list[str] | None:
+    """The indices (as amd-smi / rocm-smi list them) of the AMD GPUs a ROCm process started with
+    ROCR_VISIBLE_DEVICES=`rocr` and HIP_VISIBLE_DEVICES (else CUDA_VISIBLE_DEVICES) = `hip` uses,
+    in HIP's order; None when it cannot be told here (ROCR names a GPU by UUID). The ROCr runtime
+    applies ROCR_VISIBLE_DEVICES first, over all GPUs; HIP's list then indexes the GPUs ROCr left
+    (ROCm docs, HIP reference/env_variables.html "GPU isolation": "HIP_VISIBLE_DEVICES or
+    CUDA_VISIBLE_DEVICES: device indices exposed to HIP applications"; PyTorch on ROCm,
+    torch/cuda/__init__.py `_parse_visible_devices`, prefers HIP_VISIBLE_DEVICES to
+    CUDA_VISIBLE_DEVICES and reads HIP's indices within ROCR's list, pytorch/pytorch#142292).
+    An index list reads as CUDA's does (visible_gpus): strtoul, the first entry that names no GPU
+    ends it, a GPU named twice leaves none. amd-smi's order is taken for ROCr's, which it is on
+    the usual host (both enumerate by PCI bus)."""
+    ordered = sorted((gpu["index"] for gpu in gpus if str(gpu.get("index", "")).isdigit()), key=int)
+    pool = ordered
+    if rocr is not None:
+        if any(entry.strip().upper().startswith("GPU-") for entry in rocr.split(",")):
+            return None  # a UUID (rocm-smi --showuniqueid), which no listing here carries
+        pool = _indexed(rocr, ordered)
+    return _indexed(hip, pool) if hip is not None else pool
+
+
+def _indexed(value: str, pool: list[str]) -> list[str]:
+    """The entries of `pool` an index list names, as CUDA and HIP read one."""
+    chosen: list[str] = []
+    for entry in value.split(","):
+        number = re.match(r"[+-]?\d+", entry.strip())
+        if not number or not 0 <= int(number.group()) < len(pool):
+            break
+        if pool[int(number.group())] in chosen:
+            return []
+        chosen.append(pool[int(number.group())])
+    return chosen
+
+
+_ROCM_VISIBLE = ("ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES")
+
+
 def _mig_devices() -> dict[str, str]:
     """MIG device UUID -> its GPU's index, from `nvidia-smi -L`: "GPU 0: NVIDIA A100-SXM4-40GB
     (UUID: GPU-...)" then "  MIG 1g.5gb     Device  0: (UUID: MIG-...)" under it."""
@@ -299,7 +332,15 @@ def run(args: dict) -> dict:
         "packages": {name: _version_of(name) for name in ("torch", "sglang", "vllm", "speculators", "safetensors", "transformers")},
     }
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if visible is not None and any("uuid" in gpu for gpu in gpus):
+    if gpus and not any("uuid" in gpu for gpu in gpus) and any(key in os.environ for key in _ROCM_VISIBLE):
+        # AMD GPUs (from rocm-smi / amd-smi: no uuid field): the engines' ROCm builds honour
+        # ROCR_VISIBLE_DEVICES, then HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES
+        result.update({key.lower(): os.environ[key] for key in _ROCM_VISIBLE if key in os.environ})
+        chosen = rocm_visible_gpus(os.environ.get("ROCR_VISIBLE_DEVICES"),
+                                   os.environ.get("HIP_VISIBLE_DEVICES", visible), gpus)
+        if chosen is not None:
+            result["visible_gpus"] = chosen
+    elif visible is not None and any("uuid" in gpu for gpu in gpus):
         # this shell's CUDA_VISIBLE_DEVICES (a scheduler's often names UUIDs): the GPUs a
         # server started from it would use, by nvidia-smi index (NVIDIA GPUs: those with a
         # uuid field, None where a driver before R450 was asked without it)

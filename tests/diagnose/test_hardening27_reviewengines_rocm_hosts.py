@@ -34,7 +34,7 @@ def test_rocm_smi_of_rocm_6_1_and_later_names_the_card_series(tmp_path, monkeypa
                        "VRAM Total Memory (B)": "206141652992", "VRAM Total Used Memory (B)": "1073741824",
                        "GPU use (%)": "3"}, "system": {"Driver version": "6.8.5"}}
     _fake_tool(tmp_path, monkeypatch, "rocm-smi", _cat(json.dumps(cards) + "\n====== End of ROCm SMI Log ======"))
-    assert host_info._gpus() == [MI300X]
+    assert host_info._gpus_and_error()[0] == [MI300X]
 
 
 def _amd_smi(tmp_path, monkeypatch, wrap):
@@ -51,13 +51,13 @@ def _amd_smi(tmp_path, monkeypatch, wrap):
 
 def test_amd_smi_is_read_when_rocm_smi_is_gone(tmp_path, monkeypatch):
     _amd_smi(tmp_path, monkeypatch, wrap=False)
-    assert host_info._gpus() == [MI300X]
+    assert host_info._gpus_and_error()[0] == [MI300X]
 
 
 def test_amd_smi_gpu_data_wrapper_and_na_values(tmp_path, monkeypatch):
     _amd_smi(tmp_path, monkeypatch, wrap=True)
-    assert host_info._gpus() == [MI300X]
+    assert host_info._gpus_and_error()[0] == [MI300X]
     _fake_tool(tmp_path, monkeypatch, "amd-smi",
                _cat(json.dumps({"gpu_data": [{"gpu": 1, "asic": "N/A", "mem_usage": {"total_vram": "N/A"}}]})))
-    assert host_info._gpus() == [{"index": "1", "name": "gpu1", "memory_total_mib": None,
-                                  "memory_used_mib": None, "utilization_pct": None}]
+    assert host_info._gpus_and_error()[0] == [{"index": "1", "name": "gpu1", "memory_total_mib": None,
+                                              "memory_used_mib": None, "utilization_pct": None}]

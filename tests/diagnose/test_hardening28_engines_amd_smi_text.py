@@ -73,12 +73,12 @@ def _amd_smi(tmp_path, monkeypatch, static: str, metric: str, *, json_too: bool)
 
 def test_amd_smi_human_readable_output_is_read(tmp_path, monkeypatch):
     _amd_smi(tmp_path, monkeypatch, STATIC, METRIC, json_too=False)
-    assert host_info._gpus() == [
+    assert host_info._gpus_and_error()[0] == [
         {"index": "0", "name": "MI300A", "memory_total_mib": "64289", "memory_used_mib": "283", "utilization_pct": "7"},
         {"index": "1", "name": "MI300A", "memory_total_mib": "64289", "memory_used_mib": None, "utilization_pct": None},
     ]
     _amd_smi(tmp_path, monkeypatch, "ERROR: no AMD GPUs found: GPU: none", "Traceback: x", json_too=False)
-    assert host_info._gpus() == []  # text that is no amd-smi output is no GPUs
+    assert host_info._gpus_and_error()[0] == []  # text that is no amd-smi output is no GPUs
 
 
 def test_rocm_6_0_amd_smi_json_names_use_gfx_usage(tmp_path, monkeypatch):
@@ -87,8 +87,8 @@ def test_rocm_6_0_amd_smi_json_names_use_gfx_usage(tmp_path, monkeypatch):
     metric = [{"gpu": 0, "usage": {"gfx_usage": 3, "mem_usage": 0, "mm_ip_usage": "N/A"},
                "mem_usage": {"total_vram": 196592, "used_vram": 1024}}]
     _amd_smi(tmp_path, monkeypatch, json.dumps(static, indent=4), json.dumps(metric, indent=4), json_too=True)
-    assert host_info._gpus() == [{"index": "0", "name": "AMD Instinct MI300X", "memory_total_mib": "196592",
-                                  "memory_used_mib": "1024", "utilization_pct": "3"}]
+    assert host_info._gpus_and_error()[0] == [{"index": "0", "name": "AMD Instinct MI300X", "memory_total_mib": "196592",
+                                              "memory_used_mib": "1024", "utilization_pct": "3"}]
 
 
 
@@ -97,5 +97,5 @@ def test_rocm_6_0_amd_smi_on_a_one_gpu_host_prints_one_entry_not_a_list(tmp_path
     static = {"gpu": 0, "asic": {"market_name": "AMD Radeon PRO W7900"}}
     metric = {"gpu": 0, "usage": {"gfx_usage": 0}, "mem_usage": {"total_vram": 46064, "used_vram": 14}}
     _amd_smi(tmp_path, monkeypatch, json.dumps(static, indent=4), json.dumps(metric, indent=4), json_too=True)
-    assert host_info._gpus() == [{"index": "0", "name": "AMD Radeon PRO W7900", "memory_total_mib": "46064",
-                                  "memory_used_mib": "14", "utilization_pct": "0"}]
+    assert host_info._gpus_and_error()[0] == [{"index": "0", "name": "AMD Radeon PRO W7900", "memory_total_mib": "46064",
+                                              "memory_used_mib": "14", "utilization_pct": "0"}]
