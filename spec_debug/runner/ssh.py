@@ -225,15 +225,29 @@ def wrap_command(
     # stdin, which works; the new bash then read ~/.bashrc again, became sh reading /dev/null,
     # and every step passed having run nothing. fish, zsh and tcsh raise SHLVL themselves.
     level = '[ "${SHLVL:-0}" -gt 0 ] 2>/dev/null || export SHLVL=1; ' if via_sh else ""
-    run_new = ("printf %s \"$__spec_debug_cmd\" | \"$s\" -c '__spec_debug_cmd=$(cat <&3; printf x); exec 3<&-; "
-               "eval \"${__spec_debug_cmd%x}\"' \"$s\" 3<&0 </dev/null; " if too_long
-               else 'exec "$s" -c "$__spec_debug_cmd" </dev/null; ')
+    # The markers come from the shell that runs the step, once its startup files ran: a new
+    # bash reads $BASH_ENV first (bash(1), INVOCATION: every non-interactive bash), and under a
+    # zsh, fish or tcsh login what that printed ("module: cuda loaded") came after markers the
+    # login shell had printed, in the step's stdout and stderr; a bash login reads it before
+    # the wrapper, and it is dropped. The new shell gets the wrapper's pid as $1 (its own
+    # where it was exec'ed; under the pipe it is the wrapper's child) and the step as $2,
+    # still unquoted in ps (left_running_check); `shift 2` leaves the step no arguments, as
+    # `bash -c STEP` did.
+    in_new = ('printf "\\037spec-debug-pid=%s\\n" "$1"; printf "\\037spec-debug-stderr=\\n" >&2 || :; ')
+    # The braces: zsh (MULTIOS, on by default) reads a command's `</dev/null` beside a pipe
+    # into it as both, one after the other, and fd 3 got neither: under a zsh login a step
+    # too long for an argument ran nothing and passed.
+    run_new = (f"printf %s \"$__spec_debug_cmd\" | {{ \"$s\" -c '{in_new}shift; __spec_debug_cmd=$(cat <&3; printf x); exec 3<&-; "
+               "eval \"${__spec_debug_cmd%x}\"' \"$s\" \"$$\" 3<&0 </dev/null; }; " if too_long
+               else f"exec \"$s\" -c '{in_new}__spec_debug_cmd=$2; shift 2; eval \"$__spec_debug_cmd\"' "
+                    '"$s" "$$" "$__spec_debug_cmd" </dev/null; ')
     # `|| :`: where an rc file closed fd 2 (`exec 2>&-`) the stderr marker cannot be written,
     # and under its `set -e` the failed printf ended the wrapper before the step ran.
     return (
-        "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2 || :; "
         f"{level}{exports}{assign}"
-        'if [ -n "${BASH_VERSION:-}" ]; then eval "$__spec_debug_cmd" </dev/null; '
+        'if [ -n "${BASH_VERSION:-}" ]; then '
+        "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2 || :; "
+        'eval "$__spec_debug_cmd" </dev/null; '
         "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
         f"{run_new}fi"
     )
@@ -266,7 +280,7 @@ def left_running_check(command: str, *, in_args: bool) -> str:
     like the step's."""
     first = next((line.strip() for line in command.splitlines() if line.strip()), command.strip())
     shown = "".join(itertools.takewhile(lambda c: " " <= c <= "~", first))[:80] or first[:80]
-    # As written, too: a bash the wrapper starts with the step as its -c argument (a login
+    # As written, too: a bash the wrapper starts with the step as an argument (a login
     # shell that is not bash, wrap_command) shows the line unquoted.
     forms = dict.fromkeys([shown.replace("'", "'\"'\"'"), shown] if in_args else [shown])
     return "ps -ww -eo pid,etime,args | grep" + "".join(f" -e {shlex.quote(literal_pattern(form))}" for form in forms)
