@@ -455,6 +455,10 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
                                              report.target_vocab_size),), notes)
 
 
+# how t2d_missing_note begins: `diagnose`'s vocab step finds the note in the report by it
+T2D_MISSING = "d2t is saved without t2d"
+
+
 def t2d_missing_note(target_vocab_size: int, draft_vocab_size: int) -> str | None:
     """A speculators checkpoint of a pruned vocabulary with d2t and no t2d (an export that
     kept only what engines read). vLLM skips t2d and SGLang reads d2t alone (vllm
@@ -468,7 +472,7 @@ def t2d_missing_note(target_vocab_size: int, draft_vocab_size: int) -> str | Non
     _load_verifier_weights; checked with speculators 0.9.0)."""
     if draft_vocab_size >= target_vocab_size:
         return None  # no pruned vocab: speculators ignores t2d
-    return ("d2t is saved without t2d: vLLM and SGLang serve the draft from d2t alone, but "
+    return (f"{T2D_MISSING}: vLLM and SGLang serve the draft from d2t alone, but "
             "speculators' from_pretrained cannot load it (load_verifier_weights raises: \"t2d "
             "tensor hasn't been set\" or a size mismatch in verifier_lm_head), so training "
             "cannot resume from it; save t2d beside d2t (t2d = zeros("

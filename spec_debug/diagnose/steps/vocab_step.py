@@ -6,6 +6,7 @@ from typing import Any
 
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
 from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
+from spec_debug.eagle3.vocab import T2D_MISSING
 from spec_debug.record import Finding
 
 NS = "vocab"
@@ -26,7 +27,13 @@ def check(ctx: Any) -> list[Finding]:
         mtp = target_mtp_line(ctx)
         return [mtp if mtp is not None else
                 not_checked(ctx, vocab["skipped"], "--var draft_model=DIR --var target_model=DIR")]
-    findings = check_vocab_report(vocab.get("report") or {}, where(ctx))
+    report = vocab.get("report") or {}
+    findings = check_vocab_report(report, where(ctx))
+    # `drafter vocab` and `drafter eval` say it in a note (the engines serve the draft; the t2d
+    # check is skipped): the same words, as an info line, not an SD303 serving-path error
+    findings += [not_checked(ctx, note, "t2d saved beside d2t, for speculators to load the draft "
+                                        "and resume training from it")
+                 for note in report.get("notes") or [] if str(note).startswith(T2D_MISSING)]
     if vocab.get("target") is None:
         findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
                                          "taken as the target vocabulary", "--var target_model=DIR"))
