@@ -95,9 +95,14 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     names = _VarNames()
     steps = []
     ids: set[str] = set()
-    audited = [f for f in launch_findings if f.host in (primary, None)]
+    # Every launch finding is audited, wherever the session saw it: the step runs on each host of
+    # the run, and one seen on another host than the playbook's (`ssh gpu02 python -m
+    # sglang.launch_server ...` while the checks ran on gpu01) names that host, in the step and in
+    # the description (was dropped: no audit step, and no word of gpu02's server).
+    audited = launch_findings
+    elsewhere = list(dict.fromkeys(f.host for f in sorted(audited, key=lambda f: f.seq) if f.host and f.host != primary))
     if audited:
-        steps.append(_launch_audit_step(audited, names, ids))
+        steps.append(_launch_audit_step(audited, names, ids, primary, elsewhere))
     said: set[str] = set()
     runs: set[str] = set()
     for cmd in chosen:
@@ -172,6 +177,12 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             jump = jumps.most_common(1)[0][0]
             description += (f" The session reached it through the jump host {jump}: give {primary} "
                             f"`ProxyJump {jump}` in ~/.ssh/config.")
+    if elsewhere:
+        others = ",".join(_reached_as(h, analysis.commands) for h in elsewhere)
+        stop = " " if description.endswith("…") else ". "
+        description = description.rstrip(".") + (f"{stop}The launch flags it found wrong were those of the server on "
+                                                  f"{', '.join(elsewhere)}: {'add' if primary else 'run with'} "
+                                                  f"--host {others} to audit it.")
     return {
         "name": name or _slug(f"distilled_{session}")[:60],
         "description": description,
@@ -194,24 +205,32 @@ def _findings_host(found: list[FindingRecord]) -> str | None:
     return hosts.most_common(1)[0][0] if hosts else None
 
 
-def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[str]) -> dict:
+def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[str], primary: str | None,
+                       elsewhere: list[str]) -> dict:
     """One launch_flags step for every launch finding of the session, first in the playbook (the
     cheapest check, as in perf_regression). ``server_cmdline`` defaults to empty: the probe
-    audits the server running on the host, which is what a later run of the playbook is for."""
+    audits the server running on the host, which is what a later run of the playbook is for.
+    ``elsewhere``: the hosts other than the playbook's (``primary``) the findings were seen on,
+    named in the step's why."""
     ordered = sorted(found, key=lambda f: f.seq)
     first = ordered[0]
     # the playbook's first step and var: no name is taken yet; later ones step around these
     var, step_id = "server_cmdline", "launch_flags"
     names.defaults[var] = ""
     ids.add(step_id)
-    said = list(dict.fromkeys(f"{f.code} [msg {f.seq}]: {f.title}" for f in ordered))
+    said = list(dict.fromkeys(f"{f.code} [msg {f.seq}]" + (f" on {f.host}" if f.host in elsewhere else "")
+                              + f": {f.title}" for f in ordered))
     evidence = " ".join(redact_text(first.evidence[0]).split()) if first.evidence else ""
     why = f"The session found {'; '.join(said[:4])}" + (f" and {len(said) - 4} more" if len(said) > 4 else "") + "."
     if evidence:
         why += f" Evidence: {_cut_at_word(evidence, 200)}."
     why += (" This step reads the launch flags of the server running on the host and applies the engine's own "
             f"rules to them; --var {var}='...' audits a command line instead.")
-    return {"id": step_id, "title": "Launch-flag audit of the serving engine", "why": why, "probe": "launch_flags",
+    if elsewhere and primary:
+        why += (f" The session's server ran on {', '.join(elsewhere)}, not on {primary} where its other checks ran: "
+                f"run the playbook on {'those hosts' if len(elsewhere) > 1 else 'that host'} too.")
+    title = "Launch-flag audit of the serving engine" + (f" (found on {', '.join(elsewhere)})" if elsewhere else "")
+    return {"id": step_id, "title": title, "why": why, "probe": "launch_flags",
             "with": {"server_cmdline": "{{ " + var + " }}"}, "timeout": 60,
             "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}
 
@@ -232,6 +251,14 @@ def _cut_at_word(text: str, limit: int) -> str:
     head = text[:limit - 1]
     head = head.rsplit(" ", 1)[0] if " " in head else head
     return head.rstrip(" ,;:(") + "…"
+
+
+def _reached_as(host: str, commands: list[CommandRecord]) -> str:
+    """:func:`_destination` of ``host`` with the user and port the session's commands there used most."""
+    there = [c for c in commands if c.host == host]
+    users = Counter(c.user for c in there if c.user)
+    ports = Counter(c.port for c in there if c.port)
+    return _destination(host, users.most_common(1)[0][0] if users else None, ports.most_common(1)[0][0] if ports else None)
 
 
 def _destination(host: str, user: str | None, port: int | None) -> str:
