@@ -96,6 +96,9 @@ class LaunchConfig:
     unexpanded: tuple[str, ...] = ()
     """Serving sizes (tensor parallel, page size, context length) written as a shell variable
     (`--tensor-parallel-size $SKYPILOT_NUM_GPUS_PER_NODE`): unknown, and left None."""
+    replaced_dotted: tuple[str, ...] = ()
+    """vLLM: the spellings of --speculative-config (`--speculative-config`, `-sc`, `--speculative`)
+    given dotted keys, in the order vLLM adds them, where more than one is: the last one's run."""
 
     @property
     def speculative(self) -> bool:
@@ -1608,23 +1611,24 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
             # (`--speculative-config.num_speculative_tokens` keeps the JSON key as written).
             head, dot, tail = name.partition(".")
             name = head.replace("_", "-") + dot + tail
-            earlier = flags.pop(name, None)
-            # a repeated `--x.key+`: vLLM joins its lists (add_dotted_key splits the text at commas)
-            joined = earlier + "," if dot and name.endswith("+") and isinstance(earlier, str) else ""
+            # (a dotted key's value here is its last word only: vllm_dotted_flags reads their values)
+            flags.pop(name, None)
             if eq:
-                flags[name] = joined + value
+                flags[name] = value
                 i += 1
                 continue
             nxt = args[i + 1] if i + 1 < len(args) else None
-            takes_value = nxt is not None and (not nxt.startswith("-") or _is_number(nxt))
-            if takes_value and (name in _VALUED_DESPITE_HINT or not _BOOLEAN_HINTS.match(name)):
+            valued = nxt is not None and (not nxt.startswith("-") or _is_number(nxt)) and (
+                name in _VALUED_DESPITE_HINT or not _BOOLEAN_HINTS.match(name))
+            # vLLM's dotted key takes the next word whatever it is, a flag too (vllm_dotted_flags)
+            if valued or (nxt is not None and dot and head):
                 # Some flags take several values (`--precompile-bs-paddings 1 4 8`): keep a list.
                 values = [nxt]
                 j = i + 2
                 while j < len(args) and not args[j].startswith("-") and name in _MULTI_VALUE:
                     values.append(args[j])
                     j += 1
-                flags[name] = joined + values[0] if len(values) == 1 else values
+                flags[name] = values[0] if len(values) == 1 else values
                 i = j
             else:
                 flags[name] = True
@@ -1835,8 +1839,8 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
-        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env)
-    return _vllm_config(tuple(argv), flags, positionals, env)
+        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:])
+    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:])
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
@@ -2039,6 +2043,10 @@ _VLLM_OTHER_OPTIONS = (
 
 
 _VLLM_V0_FLAGS = ("speculative-model", "num-speculative-tokens")
+# V0's --speculative-model / --num-speculative-tokens are read as written only: the releases
+# that had them also had other --speculative-* options, not listed here
+_VLLM_OPTIONS = frozenset({alias for key, aliases in _VLLM_ALIASES.items() for alias in aliases
+                           if key not in _VLLM_V0_FLAGS} | set(_VLLM_OTHER_OPTIONS))
 
 
 def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
@@ -2046,34 +2054,37 @@ def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
     dotted key too: `--speculative.method eagle3` becomes one `--speculative '{...}'`, which
     argparse expands). Names under 3 characters are left as written: `-t`-style short words are
     not told apart from `--t` here. Raises for a prefix of two options."""
-    # V0's --speculative-model / --num-speculative-tokens are read as written only: the releases
-    # that had them also had other --speculative-* options, not listed here
-    options = {alias for key, aliases in _VLLM_ALIASES.items() for alias in aliases
-               if key not in _VLLM_V0_FLAGS} | set(_VLLM_OTHER_OPTIONS)
     full: dict[str, Any] = {}
     for name, value in flags.items():
         head, dot, tail = name.partition(".")
-        if head not in options and len(head) >= 3:
-            matches = sorted(option for option in options if option.startswith(head))
-            if len(matches) > 1:
-                raise LaunchParseError(
-                    f"vllm: --{head} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
-                    "(argparse exits with 'ambiguous option', the server does not start)",
-                    hint=f"write the full flag, e.g. --{matches[0]}")
-            if matches:
-                name = matches[0] + dot + tail
+        name = _vllm_full_name(head) + dot + tail
         full.pop(name, None)  # argparse: the last of two spellings of one option wins
         full[name] = value
     return full
 
 
+def _vllm_full_name(head: str) -> str:
+    """The option argparse expands a flag name (no dashes) to: itself, or the one option it is an
+    unambiguous prefix of (see _vllm_full_names). Raises for a prefix of two options."""
+    if head in _VLLM_OPTIONS or len(head) < 3:
+        return head
+    matches = sorted(option for option in _VLLM_OPTIONS if option.startswith(head))
+    if len(matches) > 1:
+        raise LaunchParseError(
+            f"vllm: --{head} is ambiguous: it could match {', '.join('--' + m for m in matches)} "
+            "(argparse exits with 'ambiguous option', the server does not start)",
+            hint=f"write the full flag, e.g. --{matches[0]}")
+    return matches[0] if matches else head
+
+
 def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list[str],
-                 env: dict[str, str]) -> LaunchConfig:
+                 env: dict[str, str], server_args: list[str]) -> LaunchConfig:
     a = _VLLM_ALIASES
+    dotted, replaced_dotted = _vllm_dotted_speculative_config(flags, server_args)
     flags = _vllm_full_names(flags)
     unexpanded: list[str] = []
     target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
-    spec = _vllm_speculative_config(flags)
+    spec = _vllm_speculative_config(flags, dotted)
     legacy_draft = _str_flag(flags, a["speculative-model"])
     if spec is None and legacy_draft is not None:
         spec = {"model": legacy_draft}
@@ -2117,6 +2128,7 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         flags=flags,
         env=env,
         unexpanded=tuple(unexpanded),
+        replaced_dotted=replaced_dotted,
     )
 
 
@@ -2137,18 +2149,42 @@ def _vllm_model_len(flags: dict[str, Any]) -> int | None:
     text = str(value).strip()
     if text.lower() == "auto" or text == "-1":
         return None  # the engine fits it to the KV-cache memory: unknown here
-    m = _HUMAN_INT.fullmatch(text)
-    if m is None or ("." in m.group(1) and m.group(2) not in _DECIMAL):
+    number = _human_readable_int(text)
+    if number is None or number < 0:
         raise LaunchParseError(f"vllm: --max-model-len expects an integer such as 32768, 32k or 32K, got {value!r}")
-    number, suffix = m.groups()
-    if suffix in _DECIMAL:
-        return int(float(number) * _DECIMAL[suffix])
-    return int(number) * _BINARY.get(suffix, 1)
+    return number
 
 
-def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
-    """The dict vLLM builds from `--speculative-config` (`-sc`), its dotted keys and the
-    `--spec-*` shorthands, in vLLM's own order of precedence."""
+def _vllm_dotted_speculative_config(flags: dict[str, Any],
+                                    server_args: list[str]) -> tuple[dict[str, Any] | None, tuple[str, ...]]:
+    """The speculative config the dotted keys give (`--speculative-config.method eagle3`) or None,
+    and the spellings given dotted keys where more than one is (LaunchConfig.replaced_dotted).
+
+    FlexibleArgumentParser gathers the dotted keys of each flag as written (`-sc`,
+    `--speculative-config`, `--speculative`) into a dict of its own and appends each as one JSON
+    value, in the order of each one's first dotted key; argparse then maps them to the option and
+    the last one wins whole (vllm/utils/argparse_utils.py `parse_args`): so
+    `--speculative-config.method eagle3 ... -sc.num_speculative_tokens 2` runs {"num_speculative_tokens": 2}.
+    A dotted key's value is the next word whatever it is: a flag there is taken as its value."""
+    found, spellings = None, []
+    for head, keys in vllm_dotted_flags(server_args).items():
+        if _vllm_full_name(head) not in _VLLM_ALIASES["speculative-config"]:
+            continue
+        found = keys
+        spellings.append(("-" if len(head) < 3 else "--") + head)
+        for name, value in flags.items():  # _read_flags took the same next word
+            if (name.partition(".")[0] == head and isinstance(value, str) and value.startswith("-")
+                    and not _is_number(value)):
+                raise LaunchParseError(
+                    f"vllm: --{name} has no value of its own: vLLM's parser takes the next word, {value}, as its value, "
+                    "so the speculative config gets that flag as a value and the server does not start",
+                    hint=f"give it one: --{name} VALUE or --{name}=VALUE")
+    return found, tuple(spellings) if len(spellings) > 1 else ()
+
+
+def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The dict vLLM builds from `--speculative-config` (`-sc`), its dotted keys (`dotted`:
+    _vllm_dotted_speculative_config) and the `--spec-*` shorthands, in vLLM's own order of precedence."""
     raw_spec = _lookup(flags, _VLLM_ALIASES["speculative-config"])
     spec: dict[str, Any] | None = None
     # optional_type(json.loads): "" and "None" mean no config (vllm/engine/arg_utils.py)
@@ -2180,20 +2216,9 @@ def _vllm_speculative_config(flags: dict[str, Any]) -> dict[str, Any] | None:
             ) from exc
         if not isinstance(spec, dict):
             raise LaunchParseError(f"vllm: --speculative-config must be a JSON object, got {raw_spec!r}")
-    # `--speculative-config.method eagle3`: FlexibleArgumentParser.parse_args merges every
-    # dotted key into one dict (each value json.loads'd, else kept as a string) and appends it
-    # as a last `--speculative-config`, which replaces an earlier JSON one (argparse: last
+    # `--speculative-config.method eagle3`: FlexibleArgumentParser.parse_args appends the dotted
+    # keys as a last `--speculative-config`, which replaces an earlier JSON one (argparse: last
     # wins). vllm/utils/__init__.py (0.11.0), vllm/utils/argparse_utils.py (0.33.0).
-    dotted: dict[str, Any] = {}
-    for name, value in flags.items():
-        head, dot, path = name.partition(".")
-        if dot and head in _VLLM_ALIASES["speculative-config"] and path:
-            if value is True:
-                raise LaunchParseError(
-                    f"vllm: --{name} has no value: vLLM's parser takes the next word as its value (a flag "
-                    "there becomes the key's value) or fails when there is none",
-                    hint=f"give it one: --{name} VALUE or --{name}=VALUE")
-            add_dotted_key(dotted, path, str(value))
     if dotted:
         spec = dotted
     # `--spec-method/--spec-model/--spec-tokens` (vLLM PR #42476) fill the same keys;
@@ -2250,19 +2275,17 @@ def _python_dict(text: str) -> dict[str, Any] | None:
 # whatever it is (none: the parser fails), splits a `+` key's text at commas into a list, reads
 # the text as JSON or else keeps it as a string, and merges every key of one flag into one dict
 # (dicts merged key by key, two lists joined, anything else: the later wins), which it appends
-# as the flag's JSON value, after (so over) a JSON value the line gives. Newer releases also
-# read `80g` as an integer (human_readable_int); that is not followed here.
+# as the flag's JSON value, after (so over) a JSON value the line gives. Newer releases read a
+# text that is not JSON as human_readable_int before keeping it (`80g` = 80000000000, `128K` =
+# 131072, `1_000` = 1000: vllm/utils/argparse_utils.py at 00da11e3, "Support human-readable
+# suffixes (e.g. 1k, 80g) for dotted config args"; 0.11.0's and c836a6fe's kept the text).
 
 
 def add_dotted_key(target: dict[str, Any], path: str, text: str) -> None:
     """One dotted key (`rope_scaling.factor`, `list+`) with its text merged into `target`."""
     if path.endswith("+"):
         path, text = path[:-1], json.dumps(text.split(","))
-    value: Any
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        value = text
+    value = _json_or_str(text, human_readable=True)
     for key in reversed(path.split(".")[1:]):
         value = {key: value}
     _merge_dotted(target, {path.split(".")[0]: value})
@@ -2279,9 +2302,11 @@ def _merge_dotted(target: dict[str, Any], update: dict[str, Any]) -> None:
 
 
 def vllm_dotted_flags(args: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
-    """Every dotted flag of a vLLM argument list gathered as vLLM gathers it: {flag name without
-    its dashes (`hf-overrides`): the dict it stands for}. A dotted flag that ends the line (no
-    value: vLLM's parser fails) is a LaunchParseError."""
+    """Every dotted flag of a vLLM argument list gathered as vLLM gathers it: {flag name as written,
+    without its dashes (`hf-overrides`, `sc`): the dict it stands for}, in the order vLLM appends
+    them (each one's first dotted key). The one reading of dotted flags: the launch audit's
+    speculative config and the served config's --hf-overrides both come from it. A dotted flag
+    that ends the line (no value: vLLM's parser fails) is a LaunchParseError."""
     gathered: dict[str, dict[str, Any]] = {}
     i = 0
     while i < len(args):
@@ -2300,13 +2325,35 @@ def vllm_dotted_flags(args: list[str] | tuple[str, ...]) -> dict[str, dict[str, 
     return gathered
 
 
-def _json_or_str(value: Any) -> Any:
+def _json_or_str(value: Any, human_readable: bool = False) -> Any:
+    """`value` read as JSON, else (with `human_readable`) as vLLM's human_readable_int, else as written."""
     if value is True:
         return True
     try:
         return json.loads(value)
-    except (TypeError, ValueError):
-        return value
+    except (TypeError, ValueError, RecursionError):  # json recurses per nesting level
+        pass
+    if human_readable:
+        number = _human_readable_int(value)
+        if number is not None:
+            return number
+    return value
+
+
+def _human_readable_int(text: str) -> int | None:
+    """vLLM's human_readable_int (vllm/utils/argparse_utils.py): `25.6k` = 25600 (lower case:
+    decimal), `128K` = 131072 (upper case: binary, no decimals), else Python's int() of the text
+    (`+5`, `1_000`); None where it raises."""
+    m = _HUMAN_INT.fullmatch(text.strip())
+    if m and m.group(2):
+        number, suffix = m.groups()
+        if suffix in _DECIMAL:
+            return int(float(number) * _DECIMAL[suffix])
+        return int(number) * _BINARY[suffix] if "." not in number else None
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
@@ -2697,10 +2744,18 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
     aliases = _VLLM_ALIASES["speculative-config"]
     whole = any(name in aliases for name in cfg.flags)
     dotted = [name for name in cfg.flags if "." in name and name.partition(".")[0] in aliases]
+    said = ""
+    if cfg.replaced_dotted:
+        # each spelling's dotted keys are a JSON value of their own, added in turn
+        # (vllm/utils/argparse_utils.py `parse_args`: dict_args is keyed by the flag as written)
+        *dropped, kept = cfg.replaced_dotted
+        said = (f"the dotted keys of {', '.join(dropped)} are replaced by those of {kept}, another spelling of "
+                "--speculative-config (vLLM adds each spelling's dotted keys as a --speculative-config of its own, "
+                "and the last one wins whole): ")
     if not whole or not dotted:
-        return ""
-    return (f"the JSON --speculative-config is replaced by the dotted keys {', '.join('--' + d for d in dotted)} "
-            "(vLLM collects them into one --speculative-config added last, and the last one wins): ")
+        return said
+    return said + (f"the JSON --speculative-config is replaced by the dotted keys {', '.join('--' + d for d in dotted)} "
+                   "(vLLM collects them into one --speculative-config added last, and the last one wins): ")
 
 
 def _release_at_least(version: str | None, boundary: str) -> bool:
