@@ -272,7 +272,10 @@ def rocm_visible_gpus(rocr: str | None, hip: str | None, gpus: list[dict]) -> li
     pool = ordered
     if rocr is not None:
         if any(entry.strip().upper().startswith("GPU-") for entry in rocr.split(",")):
-            return None  # a UUID (rocm-smi --showuniqueid), which no listing here carries
+            # a UUID: KFD's unique_id, which rocminfo prints ("Uuid: GPU-bb0ac32b1c2c644a") and no
+            # listing here carries; amd-smi's asic_serial is another number
+            # (ROCm/container-toolkit#116, ROCm/rocm-systems#3614)
+            return None
         pool = _indexed(rocr, ordered)
     return _indexed(hip, pool) if hip is not None else pool
 
