@@ -22,10 +22,10 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    asciicast, chat_stream, chatgpt_export, claude_code, claude_layout, claude_session, cline_export, cline_task, codex,
-    codex_exec, codex_threads, continue_session, crush, gemini_cli, goose_store,
+    anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_layout, claude_session, cline_export,
+    cline_task, codex, codex_exec, codex_threads, continue_session, crush, gemini_cli, goose_store,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire, opencode, pi_agent,
-    openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
+    ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
     responses_stream, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -372,7 +372,7 @@ def _refuse_on_event_stream(file: Path, fmt: str, detected: str) -> None:
         return
     api = responses_stream.sse_api(responses_stream.head_of(file))
     if api is not None:
-        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is an OpenAI {api} event stream "
+        raise UsageError(f"{file}: --input-format {fmt} does not fit: it is an {api} event stream "
                          "(server-sent events: data: lines)", hint="leave --input-format out (or use --input-format openai) "
                                                           "to read its calls and replies")
 
@@ -1309,10 +1309,16 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         return None, None
     if all(gemini_cli.is_prompt_log_entry(o) for o in objects):
         return ("gemini-log", False, True), None
-    if all(chat_stream.looks_like(o) or responses_stream.looks_like(o) for o in objects):
+    if all(_is_stream_record(o) for o in objects):
         return ("openai", True, True), None  # a saved stream's chunks or events in one array (formats.responses_stream)
     kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
     return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec", "openhands") else None), None
+
+
+def _is_stream_record(obj: dict) -> bool:
+    """A piece of a saved API stream (:mod:`formats.responses_stream` reads them all)."""
+    return chat_stream.looks_like(obj) or responses_stream.looks_like(obj) or anthropic_stream.looks_like(obj) \
+        or ollama_stream.looks_like(obj)
 
 
 def _record_kind(obj: dict) -> str | None:
@@ -1323,6 +1329,8 @@ def _record_kind(obj: dict) -> str | None:
         return "openai"  # a Responses API stream event, as the SDK dumps it (formats.responses_stream)
     if chat_stream.looks_like(obj):
         return "openai"  # a Chat Completions stream's chunk, as the SDK dumps it (formats.chat_stream)
+    if anthropic_stream.looks_like(obj) or ollama_stream.looks_like(obj):
+        return "openai"  # an Anthropic Messages or Ollama /api/chat stream's piece, read with the others
     if grok_cli.looks_like(obj):
         return "grok"  # its user/assistant turns have neither Claude Code's envelope nor a role
     if kimi_wire.looks_like(obj):

@@ -20,9 +20,9 @@ A completion ends where the next one (another chunk ``id``) begins, at ``data: [
 SDK stops reading a stream there: openai/openai-python ``src/openai/_streaming.py``), or with the
 file: a stream cut short keeps the text and calls it had. Two completions under one ``id`` (a
 server or proxy that numbers none, ``chatcmpl-123`` in every answer, saved into one file) are two
-streams to the SDK: the second begins where a finished choice gets a piece again. ``{"error": {...}}`` (a stream failed midway: OpenAI
-and vLLM send it as a ``data:`` line) is an error of the session; the last chunk of
-``stream_options.include_usage`` (no choices) is bookkeeping.
+streams to the SDK: the second begins where a finished choice gets a piece again.
+``{"error": {...}}`` (a stream failed midway: OpenAI and vLLM send it as a ``data:`` line) is an
+error of the session; the last chunk of ``stream_options.include_usage`` (no choices) is bookkeeping.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import chat_stream, openai_chat
+from spec_debug.session.formats import anthropic_stream, chat_stream, ollama_stream, openai_chat
 from spec_debug.session.formats.codex import ResponseItems
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import read_head
@@ -37,10 +37,12 @@ from spec_debug.session.reader import iter_json_records, iter_lines, layout as r
 
 _SSE_HEAD = re.compile(rb'\A(?:\s|:[^\n]*\n|HTTP/[^\n]*\n(?:[A-Za-z0-9-]+:[^\n]*\n)*)*?'
                        rb'(?:event: ?response\.[a-z_.]+\r?\n|data: ?\{[^\n]*?"type":\s*"response\.'
-                       rb'|(?P<chat>data: ?\{[^\n]*?"object":\s*"chat\.completion\.chunk"))')
+                       rb'|(?P<chat>data: ?\{[^\n]*?"object":\s*"chat\.completion\.chunk")'
+                       rb'|(?P<anthropic>event: ?message_start\r?\n|data: ?\{\s*"type":\s*"message_start"))')
 """The head of a saved event stream: optional ``curl -i`` status and header lines and ``:``
-comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line, or a Chat
-Completions chunk's ``data:`` line (:mod:`formats.chat_stream`). Header lines only after a status
+comments (keep-alives), then a Responses event's ``event:`` or ``data:`` line, a Chat
+Completions chunk's ``data:`` line (:mod:`formats.chat_stream`), or an Anthropic Messages API
+stream's first event (:mod:`formats.anthropic_stream`). Header lines only after a status
 line: prose such as ``Summary: the proxy hangs`` is shaped like a header, and a note quoting a
 stream after it is a text log (its commands were lost read as a stream)."""
 _LAST = frozenset({"response.completed", "response.incomplete", "response.failed"})
@@ -61,7 +63,8 @@ def looks_like_sse(head: bytes) -> bool:
 def sse_api(head: bytes) -> str | None:
     """The API whose event stream the (cleaned: :func:`head_of`) head opens, in words, or None."""
     found = _SSE_HEAD.match(head)
-    return None if found is None else "Chat Completions" if found.group("chat") else "Responses API"
+    return None if found is None else "OpenAI Chat Completions" if found.group("chat") \
+        else "Anthropic Messages API" if found.group("anthropic") else "OpenAI Responses API"
 
 
 def head_of(path: Path) -> bytes:
@@ -77,10 +80,12 @@ def head_of(path: Path) -> bytes:
 @dataclass(frozen=True, slots=True)
 class Layout:
     """How a saved stream is written: as server-sent events or one event a line; of the Chat
-    Completions API (chunks) or the Responses API (events)."""
+    Completions API (chunks) or the Responses API (events), or of another vendor's API (``api``:
+    Anthropic's Messages API, Ollama's /api/chat)."""
 
     sse: bool
     chat: bool
+    api: str = "openai"
 
 
 def layout(path: Path) -> Layout | None:
@@ -88,11 +93,12 @@ def layout(path: Path) -> Layout | None:
     head = head_of(path)
     api = sse_api(head)
     if api is not None:
-        return Layout(sse=True, chat=api == "Chat Completions")
+        return Layout(sse=True, chat=api == "OpenAI Chat Completions",
+                      api="anthropic" if api.startswith("Anthropic") else "openai")
     if reader_layout(path) in ("array", "pretty"):
         # The chunks or events as one JSON array (json.dump of the SDK's list of them, jq -s .) or
         # indented one after another (jq .): read as chat messages they were unknown records.
-        if b'"response.' not in head and chat_stream.CHUNK.encode() not in head:
+        if not any(mark in head for mark in _MARKS):
             return None  # a conversation ({"messages": [...]} may be one object of many MB): not parsed here
         records: Iterator[dict | bytes] = (
             obj for _index, _lineno, obj in islice(iter_json_records(path, ReadStats()), _LINES_LOOKED_AT))
@@ -110,7 +116,7 @@ def layout(path: Path) -> Layout | None:
         if isinstance(record, bytes):
             if not record.strip() or (first is False and b'"response.' not in record):
                 continue  # only a Responses event is looked for now
-            if first is None and b'"response.' not in record and chat_stream.CHUNK.encode() not in record:
+            if first is None and not any(mark in record for mark in _MARKS):
                 line = record.strip()
                 first = None if line[:1] != b"{" or line[-1:] != b"}" else False  # an object: not parsed (may be MBs)
                 continue
@@ -124,6 +130,9 @@ def layout(path: Path) -> Layout | None:
             continue
         if looks_like(obj):
             return Layout(sse=False, chat=False)
+        if first is None and (anthropic_stream.looks_like(obj) or ollama_stream.looks_like(obj)):
+            # the first record of another vendor's stream (its events are its own: no chat message among them)
+            return Layout(sse=False, chat=False, api="anthropic" if anthropic_stream.looks_like(obj) else "ollama")
         if first is None:
             first = chat_stream.looks_like(obj)
         elif first and openai_chat.looks_like(obj):
@@ -133,12 +142,21 @@ def layout(path: Path) -> Layout | None:
 
 _LINES_LOOKED_AT = 20
 """The first lines of a JSONL file looked at for a stream's event."""
+_MARKS = (b'"response.', chat_stream.CHUNK.encode(), b'"content_block_', b'"message_start"', b'"done":')
+"""Text one of a stream's first records shows: a Responses event's type, a chunk's object, an
+Anthropic event's type, an Ollama piece's ``done`` (:func:`layout` parses only such lines)."""
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, stream: Layout | None = None) -> Iterator[Event]:
     """The events of the stream; ``stream`` its :func:`layout` when the caller has looked already."""
     stream = stream or layout(path) or Layout(sse=False, chat=False)
     records = _sse_records(path, stats, ends=stream.chat) if stream.sse else iter_json_records(path, stats)
+    if stream.api == "anthropic":
+        yield from anthropic_stream.read(records, cursor, stats)
+        return
+    if stream.api == "ollama":
+        yield from ollama_stream.read(records, cursor, stats)
+        return
     if stream.chat:
         yield from chat_stream.read(records, cursor, stats)
         return
