@@ -1236,12 +1236,33 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
         if (pattern is _BENCH_ROW and "|" not in text) or (pattern is _GENAI_PERF_ROW and "\u2502" not in text):
             continue
         for m in pattern.finditer(text):
-            key = m.group("key").strip().lower()
-            if key in keys:
-                name, unit = keys[key]
-                found.append(Metric(name, float(m.group("value").replace(",", "")), unit, f"{tool}: {m.group('key').strip()}"))
+            key = m.group("key").strip()
+            if key.lower() not in keys and pattern is _GENAI_PERF_ROW:
+                key = _wrapped_statistic(text, m.end(), key)
+            if key.lower() in keys:
+                name, unit = keys[key.lower()]
+                found.append(Metric(name, float(m.group("value").replace(",", "")), unit, f"{tool}: {key}"))
                 hit = True
     return hit
+
+
+# rich wraps a statistic's name that is wider than its column onto the rows below, their other
+# cells blank: "│             Output Token Throughput │      2.90 │       N/A │ ..." then "│
+# (tokens/sec) │           │ ..." (triton-inference-server/perf_analyzer#433, a narrow terminal).
+# The first row's name alone is no key, and the run's output throughput was lost.
+_STATISTIC_GOES_ON = re.compile(r"[^\n]*\n[ \t>]*\u2502[ \t]*(?P<more>[^\u2502\s][^\u2502\n]{0,60}?)[ \t]*(?:\u2502[ \t]*)+\r?$",
+                                re.M)
+
+
+def _wrapped_statistic(text: str, end: int, key: str) -> str:
+    """The statistic's whole name when rich wrapped it onto the rows after the one ending at
+    ``end`` (see _STATISTIC_GOES_ON); ``key`` as it is when it was not."""
+    for _ in range(2):
+        more = _STATISTIC_GOES_ON.match(text, end)
+        if more is None:
+            break
+        key, end = f"{key} {more.group('more')}", more.end()
+    return key
 
 
 def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> None:

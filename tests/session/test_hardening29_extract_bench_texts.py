@@ -1,0 +1,43 @@
+"""Benchmark outputs of recent versions, as their tools print them.
+
+GenAI-Perf's rich table wraps a statistic's name that is wider than its column onto the row
+below, the other cells of that row blank (triton-inference-server/perf_analyzer#433, posted from
+a narrow terminal): "Output Token Throughput" then "(tokens/sec)". The first row's name alone
+is no key, and the run's output throughput (2.90 tok/s) was lost."""
+
+from spec_debug.session.metrics import scan_metrics
+
+# triton-inference-server/perf_analyzer#433, as posted (its "-->" mark on one cell left out)
+GENAI_PERF_WRAPPED = """\
+                                        NVIDIA GenAI-Perf | LLM Metrics
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━┓
+┃                           Statistic ┃       avg ┃       min ┃       max ┃       p99 ┃       p90 ┃       p75 ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━┩
+│                Request Latency (ms) │ 13,123.11 │ 13,123.11 │ 13,123.11 │ 13,123.11 │ 13,123.11 │ 13,123.11 │
+│     Output Sequence Length (tokens) │     38.00 │     38.00 │     38.00 │     38.00 │     38.00 │     38.00 │
+│      Input Sequence Length (tokens) │  1,024.00 │  1,024.00 │  1,024.00 │  1,024.00 │  1,024.00 │  1,024.00 │
+│             Output Token Throughput │      2.90 │       N/A │       N/A │       N/A │       N/A │       N/A │
+│                        (tokens/sec) │           │           │           │           │           │           │
+│        Request Throughput (per sec) │      0.76 │       N/A │       N/A │       N/A │       N/A │       N/A │
+│               Request Count (count) │      1.00 │       N/A │       N/A │       N/A │       N/A │       N/A │
+└─────────────────────────────────────┴───────────┴───────────┴───────────┴───────────┴───────────┴───────────┘
+"""
+
+
+def _readings(text):
+    return [(m.name, m.value) for m in scan_metrics(text)]
+
+
+def test_a_genai_perf_statistic_wrapped_onto_the_next_row_is_read():
+    assert _readings(GENAI_PERF_WRAPPED) == [("e2e_latency_mean", 13123.11), ("throughput", 2.9),
+                                             ("request_throughput", 0.76)]
+
+
+def test_a_name_wrapped_over_three_rows_is_read():
+    text = GENAI_PERF_WRAPPED.replace(
+        "│             Output Token Throughput │      2.90 │",
+        "│                        Output Token │      2.90 │").replace(
+        "│                        (tokens/sec) │",
+        "│                          Throughput │           │           │           │           │           │           │\n"
+        "│                        (tokens/sec) │")
+    assert ("throughput", 2.9) in _readings(text)
