@@ -2171,7 +2171,7 @@ def _vllm_dotted_speculative_config(flags: dict[str, Any],
         if _vllm_full_name(head) not in _VLLM_ALIASES["speculative-config"]:
             continue
         found = keys
-        spellings.append(("-" if len(head) < 3 else "--") + head)
+        spellings.append(("-" if len(head) < 3 else "--") + head)  # `-sc` is a short option
         for name, value in flags.items():  # _read_flags took the same next word
             if (name.partition(".")[0] == head and isinstance(value, str) and value.startswith("-")
                     and not _is_number(value)):
@@ -2754,7 +2754,8 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
                 "and the last one wins whole): ")
     if not whole or not dotted:
         return said
-    return said + (f"the JSON --speculative-config is replaced by the dotted keys {', '.join('--' + d for d in dotted)} "
+    written = ", ".join(("-" if len(d.partition(".")[0]) < 3 else "--") + d for d in dotted)  # `-sc.KEY`
+    return said + (f"the JSON --speculative-config is replaced by the dotted keys {written} "
                    "(vLLM collects them into one --speculative-config added last, and the last one wins): ")
 
 

@@ -78,3 +78,9 @@ def test_a_spec_tokens_value_nested_past_the_json_reader_is_one_clear_error():
     with pytest.raises(LaunchParseError) as caught:
         parse_launch_command("vllm serve m --spec-method eagle3 --spec-model d --spec-tokens " + "[" * 5000)
     assert "num_speculative_tokens must be an integer" in caught.value.message
+
+
+def test_a_short_spellings_dotted_key_is_named_with_one_dash():
+    evidence = _evidence("vllm serve m --speculative-config '{\"method\": \"eagle3\", \"model\": \"d\", "
+                         "\"num_speculative_tokens\": 3}' -sc.num_speculative_tokens 2")
+    assert "replaced by the dotted keys -sc.num_speculative_tokens " in evidence
