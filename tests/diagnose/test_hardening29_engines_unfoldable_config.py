@@ -61,3 +61,16 @@ def test_a_config_still_too_large_once_trimmed_is_named_not_sent(tmp_path):
     info = hostfiles.describe_model(str(tmp_path))
     assert info["found"] is False and info["config"] is None and "quantized_layers_trimmed" not in info
     assert "more than a probe sends (200,000): not read" in info["config_error"]
+
+
+def test_an_older_modelopt_hf_quant_config_whose_experts_differ_is_trimmed_and_sent(tmp_path):
+    """ModelOpt <= 0.29 kept the quantization beside config.json (hf_quant_config.json): the same
+    trim applies there, and the throughput model reads it as config.json's."""
+    config = _qwen3_moe_auto_quantized()
+    quant = config.pop("quantization_config")
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    (tmp_path / "hf_quant_config.json").write_text(json.dumps({"producer": {"name": "modelopt"}, "quantization": quant}))
+    info = hostfiles.describe_model(str(tmp_path))
+    assert info["found"] is True and info["quantized_layers_trimmed"] == 48 * 127 * 3
+    sent = {**info["config"], "quantization_config": info["hf_quant_config"]}
+    assert _parts(sent) == _parts({**config, "quantization_config": quant})
