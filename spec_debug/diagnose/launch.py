@@ -2277,8 +2277,9 @@ def _python_dict(text: str) -> dict[str, Any] | None:
 # (dicts merged key by key, two lists joined, anything else: the later wins), which it appends
 # as the flag's JSON value, after (so over) a JSON value the line gives. Newer releases read a
 # text that is not JSON as human_readable_int before keeping it (`80g` = 80000000000, `128K` =
-# 131072, `1_000` = 1000: vllm/utils/argparse_utils.py at 00da11e3, "Support human-readable
-# suffixes (e.g. 1k, 80g) for dotted config args"; 0.11.0's and c836a6fe's kept the text).
+# 131072, `1_000` = 1000: vllm-project/vllm PR #40473, merged 2026-04-21, in
+# vllm/utils/argparse_utils.py; 0.11.0's and c836a6fe's kept the text). That PR's human-readable
+# numbers inside a JSON value (`'{"cpu_bytes_to_use": 80m}'`) are not followed here.
 
 
 def add_dotted_key(target: dict[str, Any], path: str, text: str) -> None:
