@@ -26,10 +26,10 @@ def test_amd_gpus_are_read_from_rocm_smi(tmp_path, monkeypatch):
     # rocm-smi prints a warning line before its JSON on some hosts
     _fake_tool(tmp_path, monkeypatch, "rocm-smi", "WARNING: AMD GPU device(s) is/are in a low-power state.\n"
                + json.dumps(ROCM_SMI))
-    assert host_info._gpus() == [{"index": "0", "name": "AMD Instinct MI300X", "memory_total_mib": "196592",
-                                  "memory_used_mib": "1024", "utilization_pct": "3"}]
+    assert host_info._gpus_and_error()[0] == [{"index": "0", "name": "AMD Instinct MI300X", "memory_total_mib": "196592",
+                                              "memory_used_mib": "1024", "utilization_pct": "3"}]
 
 
 def test_unreadable_rocm_smi_output_is_no_gpus(tmp_path, monkeypatch):
     _fake_tool(tmp_path, monkeypatch, "rocm-smi", "ERROR: no AMD GPUs {")
-    assert host_info._gpus() == []
+    assert host_info._gpus_and_error()[0] == []
