@@ -659,7 +659,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         text = _TQDM_SPEED.sub("", text)
     if ("(" in text and not (only_readings and text is source)
             and ("(tok/s)" in text or "(per sec)" in text or "s/sec" in text)) or \
-            ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or ("F" in text and "TTFT (ms)" in text):
+            ("A" in text and ("Accept length:" in text or "Acceptance length:" in text)) or ("F" in text and "TTFT (ms)" in text) \
+            or ("\u2502" in text and "(ns) \u2502" in text):  # GenAI-Perf 24.06's latency rows, its throughput lines left out
         structured = _bench_serving(text, found) or structured
     # the second: a table copied from a rendered page; the rest a delimiter row of one or two
     # hyphens a cell ("|-|-|", "|--|--|", "| - | - |", "|:-:|"), as GFM allows
@@ -1236,12 +1237,17 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
         if (pattern is _BENCH_ROW and "|" not in text) or (pattern is _GENAI_PERF_ROW and "\u2502" not in text):
             continue
         for m in pattern.finditer(text):
-            key = m.group("key").strip()
+            label = key = m.group("key").strip()
+            value = float(m.group("value").replace(",", ""))
             if key.lower() not in keys and pattern is _GENAI_PERF_ROW:
-                key = _wrapped_statistic(text, m.end(), key)
+                label = key = _wrapped_statistic(text, m.end(), key)
+                if key.endswith(" (ns)") and key.lower()[:-5] + " (ms)" in keys:
+                    # GenAI-Perf before its ms (the 24.06 SDK image): "│ Request latency (ns) │
+                    # 4,110,623,430 │" (triton-inference-server/perf_analyzer#437); was no reading
+                    key, value = key[:-5] + " (ms)", round(value / 1e6, 3)
             if key.lower() in keys:
                 name, unit = keys[key.lower()]
-                found.append(Metric(name, float(m.group("value").replace(",", "")), unit, f"{tool}: {key}"))
+                found.append(Metric(name, value, unit, f"{tool}: {label}"))
                 hit = True
     return hit
 

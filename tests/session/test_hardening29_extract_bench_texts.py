@@ -41,3 +41,23 @@ def test_a_name_wrapped_over_three_rows_is_read():
         "│                          Throughput │           │           │           │           │           │           │\n"
         "│                        (tokens/sec) │")
     assert ("throughput", 2.9) in _readings(text)
+
+
+# triton-inference-server/perf_analyzer#437: genai-perf of the 24.06 SDK image, its latencies in ns
+GENAI_PERF_NS = """\
+                                                      LLM Metrics
+┏━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓
+┃            Statistic ┃           avg ┃           min ┃           max ┃           p99 ┃           p90 ┃           p75 ┃
+┡━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩
+│ Request latency (ns) │ 4,110,623,430 │ 2,272,022,940 │ 5,252,536,691 │ 5,217,352,175 │ 4,900,691,530 │ 4,626,917,531 │
+│     Num output token │           331 │           189 │           414 │           412 │           392 │           376 │
+│      Num input token │           550 │           550 │           550 │           550 │           550 │           550 │
+└──────────────────────┴───────────────┴───────────────┴───────────────┴───────────────┴───────────────┴───────────────┘
+"""
+
+
+def test_a_genai_perf_latency_in_ns_reads_in_ms():
+    """Before: "Request latency (ns)" was no key, and the run's latency was lost."""
+    found = scan_metrics(GENAI_PERF_NS)
+    assert [(m.name, m.value, m.unit) for m in found] == [("e2e_latency_mean", 4110.623, "ms")]
+    assert found[0].context == "genai-perf: Request latency (ns)"
