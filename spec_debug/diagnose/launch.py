@@ -2319,8 +2319,9 @@ def vllm_dotted_flags(args: list[str] | tuple[str, ...]) -> dict[str, dict[str, 
             continue
         if not eq:
             if i >= len(args):
+                # (FlexibleArgumentParser reads processed_args[i + 1]: an IndexError at startup)
                 raise LaunchParseError(f"vllm: {name} has no value: vLLM's parser fails and the server does not start",
-                                       hint=f"give it one: {name} VALUE or {name}=VALUE")
+                                       hint=f"give it one: {name} VALUE or {name}=VALUE; {_PS_HINT}")
             text, i = str(args[i]), i + 1
         add_dotted_key(gathered.setdefault(head.replace("_", "-"), {}), path, text)
     return gathered

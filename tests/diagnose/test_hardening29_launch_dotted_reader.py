@@ -84,3 +84,9 @@ def test_a_short_spellings_dotted_key_is_named_with_one_dash():
     evidence = _evidence("vllm serve m --speculative-config '{\"method\": \"eagle3\", \"model\": \"d\", "
                          "\"num_speculative_tokens\": 3}' -sc.num_speculative_tokens 2")
     assert "replaced by the dotted keys -sc.num_speculative_tokens " in evidence
+
+
+def test_a_dotted_key_that_ends_a_cut_ps_line_points_at_the_full_line():
+    with pytest.raises(LaunchParseError) as caught:
+        parse_launch_command(SPEC + "--speculative-config.draft_tensor_parallel_size")
+    assert "has no value" in caught.value.message and "ps -ww" in caught.value.hint
