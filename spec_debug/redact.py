@@ -302,7 +302,7 @@ def _match_spans(text: str, secrets: tuple[str, ...], patterns: list[re.Pattern[
 
 
 class StreamRedactor:
-    """Masks a byte stream as it passes, as ``mask_values(redact_text(whole), secrets)`` would
+    """Masks a byte stream as it passes, as ``redact_text(mask_values(whole, secrets))`` would
     mask it whole: a step's spilled output can be gigabytes, so it is never held whole.
 
     Text is released in blocks cut after a line end. A cut never falls inside a match (the name
@@ -339,7 +339,9 @@ class StreamRedactor:
     def _mask(self, text: str, patterns: list[re.Pattern[str]]) -> bytes:
         # The gate costs as much as the rest on a log with no secret: it runs once per block
         # (``patterns``, of the block this text starts; a part needs no more than its whole).
-        return mask_values(_masked_by(text, patterns), self._secrets).encode("utf-8", "surrogateescape")
+        # The secret values before the patterns, which could mask part of one and leave the rest
+        # (`HF_TOKEN=it's-hunter2`: the pattern's value ends at the `'`).
+        return _masked_by(mask_values(text, self._secrets), patterns).encode("utf-8", "surrogateescape")
 
     def _hold(self, text: str) -> None:
         self._pending = bytearray(text.encode("utf-8", "surrogateescape"))

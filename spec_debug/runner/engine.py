@@ -42,7 +42,7 @@ from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, witho
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
-from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, forms_in_check
+from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, forms_in_check, forms_in_command
 from spec_debug.store import RecordWriteError, RunStore, report_commands, utc_now
 
 SAVE_INTERVAL_S = 0.1
@@ -148,6 +148,7 @@ class Run:
             self._host_vars[target.name] = resolve_vars(given, templated, target.name)
             secrets.update(secret_values(given))
             secrets.update(secret_values(self._host_vars[target.name]))
+        secrets.update(form for secret in list(secrets) for form in forms_in_command(secret))  # `it'"'"'s` in a step's line
         secrets.update(form for secret in list(secrets) for form in forms_in_check(secret))  # a left-running step's check
         self._secrets = tuple(sorted(secrets, key=len, reverse=True))
         self.record = RunRecord(
@@ -887,7 +888,9 @@ class Run:
     def _clean(self, value: Any) -> Any:
         if not self.options.redact:
             return value
-        return mask_values(redact_value(value), self._secrets)
+        # The values first: a pattern masks `HF_TOKEN=it` of `HF_TOKEN=it's-hunter2` (its value
+        # ends at the `'`), and the value was then no longer there to find: `'s-hunter2` stayed.
+        return redact_value(mask_values(value, self._secrets))
 
 
 def _step_view(result: StepRecord) -> dict[str, Any]:
