@@ -8,8 +8,8 @@ event reader, this module assembles the chunks.
 A chunk carries pieces of one completion's message: ``choices[i].delta.content`` (text),
 ``delta.tool_calls[j]`` (a call's ``id`` and ``function.name`` in its first piece, then pieces of
 ``function.arguments``, all under the call's ``index``; the deprecated ``delta.function_call`` of a
-request made with ``functions=``, one call so), ``delta.refusal`` and a reasoning
-server's ``reasoning_content``. They are put back together as the openai-python SDK's
+request made with ``functions=``, one call so), ``delta.refusal``, a spoken reply's
+``delta.audio.transcript`` and a reasoning server's ``reasoning_content``. They are put back together as the openai-python SDK's
 ``ChatCompletionStreamState`` does (openai/openai-python ``src/openai/lib/streaming/chat/
 _completions.py`` and ``_deltas.py``: choices by ``index``, tool calls by ``index``, string pieces
 concatenated), except that a call's ``id`` and ``name`` are taken from their first piece, not
@@ -65,6 +65,7 @@ class _Choice:
     content: list[str] = field(default_factory=list)
     reasoning: list[str] = field(default_factory=list)
     refusal: list[str] = field(default_factory=list)
+    transcript: list[str] = field(default_factory=list)  # a spoken reply's words (delta.audio.transcript)
     calls: dict[int, _Call] = field(default_factory=dict)
     legacy: _Call | None = None  # the deprecated delta.function_call (a request made with functions=)
     finished: bool = False
@@ -77,6 +78,9 @@ class _Choice:
             if isinstance(delta.get(key), str):
                 self.reasoning.append(delta[key])
                 break
+        audio = delta.get("audio")
+        if isinstance(audio, dict) and isinstance(audio.get("transcript"), str):
+            self.transcript.append(audio["transcript"])
         pieces = delta.get("tool_calls")
         for piece in pieces if isinstance(pieces, list) else ():
             if isinstance(piece, dict):
@@ -102,6 +106,8 @@ class _Choice:
             message["reasoning_content"] = "".join(self.reasoning)
         if self.refusal:
             message["refusal"] = "".join(self.refusal)
+        if self.transcript:
+            message["audio"] = {"transcript": "".join(self.transcript)}
         if self.calls:
             message["tool_calls"] = [
                 {"id": call.id or None, "type": "function",

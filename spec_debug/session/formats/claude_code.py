@@ -473,6 +473,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         if subtype == "task_started" and isinstance(obj.get("tool_use_id"), str) and isinstance(obj.get("task_id"), str):
             return [event("system", "system", text=str(obj.get("description") or ""), raw_type=subtype,
                           call_id=obj["tool_use_id"], agent_ref=obj["task_id"])]
+        if subtype == "api_error" and not text:
+            text = _retry_note(obj)
         if subtype == "task_notification":
             summary = obj.get("summary")
             return _stream_task_notification(obj, event("system", "system", raw_type=subtype,
@@ -516,6 +518,33 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             ev.text = content
             return [ev, *_task_notification(ev)]
     return [ev]
+
+
+def _retry_note(obj: dict) -> str:
+    """What a request the CLI is retrying failed with: ``{"type": "system", "subtype": "api_error",
+    "error": {"status": 529, "error": {"type": "error", "error": {"type": "overloaded_error",
+    "message": "Overloaded"}}} | {"status", "message"} | {"cause": {"code": "FailedToOpenSocket"}},
+    "retryAttempt": 1, "maxRetries": 10, "retryInMs": 558.9}`` (the shapes several independent
+    transcript readers test against). A retry, not a failure of the turn (that is the
+    ``isApiErrorMessage`` line after the last one); written with no content, its status and
+    cause were lost."""
+    error = obj.get("error") if isinstance(obj.get("error"), dict) else {}
+    said, inner = None, error
+    for _ in range(3):  # the API's body nests {"error": {"type", "message"}} under the client's error
+        if isinstance(inner.get("message"), str) and inner["message"]:
+            said = f"{inner['type']}: {inner['message']}" if isinstance(inner.get("type"), str) \
+                and inner["type"] not in ("error", "new_api_error") else inner["message"]
+            break
+        inner = inner.get("error") if isinstance(inner.get("error"), dict) else {}
+    cause = error.get("cause") if isinstance(error.get("cause"), dict) else {}
+    if said is None and isinstance(cause.get("code"), str):
+        said = cause["code"]
+    status = error.get("status")
+    head = "API error" + (f" {status}" if type(status) is int else "") + (f": {said}" if said else "")
+    attempt, most = obj.get("retryAttempt"), obj.get("maxRetries")
+    if type(attempt) is int:
+        head += f" (retry {attempt}/{most})" if type(most) is int else f" (retry {attempt})"
+    return head
 
 
 def _queued_command(obj: dict, event) -> Event | list[Event] | None:

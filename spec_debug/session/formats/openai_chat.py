@@ -311,7 +311,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             return
     text = block_text(content)
     if role == "assistant":
-        text = "\n".join(part for part in (text, _refusal(message, content)) if part)
+        text = "\n".join(part for part in (text, _audio_reply(message), _refusal(message, content)) if part)
     observed = observation(role, text, extra) or shown.submission(role, text)
     if observed is not None:
         given = message.get("tool_call_id")
@@ -441,6 +441,19 @@ def _refusal(message: dict, content) -> str:
     if isinstance(content, list):
         parts += [b.get("refusal") for b in content if isinstance(b, dict) and b.get("type") == "refusal"]
     return "\n".join(p for p in parts if isinstance(p, str) and p)
+
+
+def _audio_reply(message: dict) -> str:
+    """What the model said aloud (a request with ``modalities: ["text", "audio"]``): the reply's
+    ``content`` is null and its words are ``audio.transcript`` (openai/openai-python
+    ``types/chat/chat_completion_audio.py``); the history sent back names the audio by ``id`` alone
+    (``chat_completion_assistant_message_param.py``, ``Audio{id}``). Without this the turn vanished."""
+    audio = message.get("audio")
+    if not isinstance(audio, dict):
+        return ""
+    if isinstance(audio.get("transcript"), str) and audio["transcript"].strip():
+        return audio["transcript"]
+    return f"[audio reply {audio['id']}]" if isinstance(audio.get("id"), str) and audio["id"] else ""
 
 
 _GOOSE_NOTES = frozenset({"actionRequired", "toolConfirmationRequest", "systemNotification", "redactedThinking"})

@@ -1,0 +1,73 @@
+"""Shapes of newer transcripts that lost what they said. An OpenAI chat reply spoken aloud (a
+request with ``modalities: ["text", "audio"]``: ``content`` null, the words in
+``audio.transcript``, openai/openai-python ``types/chat/chat_completion_audio.py``) gave no event
+at all, saved whole or streamed (``delta.audio.transcript``). Claude Code's retry lines
+(``{"type": "system", "subtype": "api_error", "error": {...}, "retryAttempt", "maxRetries"}``, no
+content) were system events of no text: the 529s a session sat through were not said."""
+
+from __future__ import annotations
+
+import json
+
+from spec_debug.session import analyze_path
+from spec_debug.session.events import ReadStats
+from spec_debug.session.formats import claude_code, openai_chat, responses_stream
+from spec_debug.session.formats.common import Cursor
+
+SAID = "The drafter is not loaded on gpu-node-3."
+
+
+def _cursor(path) -> Cursor:
+    return Cursor(session="s", agent="main", file=str(path))
+
+
+def test_a_spoken_reply_is_read_by_its_transcript(tmp_path):
+    path = tmp_path / "voice.jsonl"
+    messages = [
+        {"role": "user", "content": "Is the drafter loaded on gpu-node-3?"},
+        {"role": "assistant", "content": None, "refusal": None,
+         "audio": {"id": "audio_abc123", "expires_at": 1729018505, "data": "UklGRg==", "transcript": SAID}},
+        {"role": "user", "content": "And gpu-node-4?"},
+        {"role": "assistant", "audio": {"id": "audio_def456"}},  # the history sent back: the audio by id alone
+    ]
+    path.write_text("".join(json.dumps(m) + "\n" for m in messages))
+    events = list(openai_chat.read(path, _cursor(path), ReadStats(), array=False))
+    assert [(e.role, e.kind, e.text) for e in events] == [
+        ("user", "prompt", messages[0]["content"]), ("assistant", "text", SAID),
+        ("user", "prompt", messages[2]["content"]), ("assistant", "text", "[audio reply audio_def456]")]
+
+
+def test_a_streamed_spoken_reply_is_read_by_its_transcript(tmp_path):
+    def chunk(delta: dict, finish: str | None = None) -> dict:
+        return {"id": "chatcmpl-A1", "object": "chat.completion.chunk", "created": 1767225600,
+                "model": "gpt-4o-audio-preview", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    chunks = [chunk({"role": "assistant", "content": None, "audio": {"id": "audio_abc123", "transcript": "The drafter "}}),
+              chunk({"audio": {"transcript": "is not loaded on gpu-node-3.", "data": "UklGRg=="}}),
+              chunk({"audio": {"expires_at": 1729018505}}), chunk({}, "stop")]
+    path = tmp_path / "voice.txt"
+    path.write_text("".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n")
+    events = list(responses_stream.read(path, _cursor(path), ReadStats()))
+    assert [(e.kind, e.text) for e in events] == [("text", SAID)]
+
+
+def test_claude_code_retry_lines_say_what_failed(tmp_path):
+    envelope = {"sessionId": "s1", "cwd": "/w", "version": "2.1.210", "userType": "external", "isSidechain": False}
+    lines = [
+        {"type": "system", "subtype": "api_error", "level": "error", "uuid": "u1", "parentUuid": None,
+         "timestamp": "2026-03-01T10:00:01.000Z", "retryInMs": 558.9, "retryAttempt": 1, "maxRetries": 10,
+         "error": {"status": 529, "headers": {}, "requestID": None, "type": "new_api_error",
+                   "error": {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}}},
+        {"type": "system", "subtype": "api_error", "level": "error", "uuid": "u2", "parentUuid": "u1",
+         "timestamp": "2026-03-01T10:00:02.000Z", "retryAttempt": 2, "maxRetries": 10,
+         "error": {"cause": {"code": "FailedToOpenSocket", "path": "https://api.anthropic.com"}}},
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps({**line, **envelope}) + "\n" for line in lines))
+    events = list(claude_code.read(path, _cursor(path), ReadStats()))
+    assert [(e.raw_type, e.text) for e in events] == [
+        ("api_error", "API error 529: overloaded_error: Overloaded (retry 1/10)"),
+        ("api_error", "API error: FailedToOpenSocket (retry 2/10)"),
+    ]
+    doc = analyze_path(path).to_json()
+    assert (doc["sessions"][0]["unknown_types"], doc["errors"]) == (0, [])  # retries, not failures of the turn
