@@ -156,9 +156,23 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
     """Sizes that must agree before anything runs; returns the per-sample spec, whether the
     dump's last slot is the final layer, and notes."""
     Ht = cfg.target_hidden_size
+    # speculators and the engines size fc from target_hidden_size, or from the draft's own
+    # hidden_size when it is unset or null (config.parse_draft_config): say which it was
+    said = (f"target_hidden_size {Ht}" if cfg.raw.get("target_hidden_size") is not None else
+            f"target_hidden_size unset: the draft's hidden_size {Ht}")
+    if info.hidden_size != Ht and target is not None and target.config.hidden_size == info.hidden_size:
+        # the dump and the target agree: the draft is the odd one (a draft saved for another
+        # target; speculators' from_pretrained refuses it too, when load_verifier_weights copies
+        # the verifier's embeddings: "size mismatch for weight", checked with speculators 0.9.0)
+        raise CheckpointError(f"the draft's fc takes {cfg.num_aux} x {Ht}-wide states ({said}), "
+                              f"but the target {target.path} and the hidden states in {data} "
+                              f"are {info.hidden_size} wide: the draft was made for another "
+                              f"target (one of hidden size {Ht})",
+                              hint="evaluate a draft trained for this target, or give the "
+                                   "draft's own target and a dump of it")
     if info.hidden_size != Ht:
         raise DataError(f"{data}: the hidden states are {info.hidden_size} wide, the draft's fc "
-                        f"takes {cfg.num_aux} x {Ht} (target_hidden_size {Ht})",
+                        f"takes {cfg.num_aux} x {Ht} ({said})",
                         hint="this dump comes from another target model, or the draft config's "
                              "target_hidden_size is wrong")
     if target is not None and target.config.hidden_size != Ht:
