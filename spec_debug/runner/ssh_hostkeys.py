@@ -111,7 +111,11 @@ def parse_known_hosts(text: str, source: str = "") -> list[KnownHostsEntry]:
     """The usable lines of known_hosts text (a file, or a KnownHostsCommand's output)."""
     entries: list[KnownHostsEntry] = []
     for number, raw in enumerate(text.splitlines(), start=1):
-        fields = raw.split()
+        # ssh(1) reads each line as a C string, which ends at its first NUL (openssh-portable:
+        # hostfile.c, hostkeys_foreach_file): `HOST KEYTYPE KEY\0junk` is the host's key there
+        # (a connection with StrictHostKeyChecking yes goes through), and here its key field
+        # was "KEY\0junk", not base64: the line was skipped and the host's key "not in known_hosts".
+        fields = raw.split("\x00", 1)[0].split()
         if not fields or fields[0].startswith("#"):
             continue
         marker = None
