@@ -135,3 +135,15 @@ def test_an_ollama_chat_stream_is_one_assistant_message_per_answer(tmp_path):
         ("text", 7, "The drafter failed to load."),
         ("system", 10, "error: model requires more system memory (34.1 GiB) than is available (30.2 GiB)"),
     ]
+
+
+@pytest.mark.parametrize("reason", [["max_tokens"], {"type": "refusal"}, "refusal"])
+def test_a_stop_reason_of_any_shape_is_no_traceback(tmp_path, reason):
+    # a damaged message_delta's list or object stop_reason was a TypeError (unhashable) that ended the analysis
+    ending = {"type": "message_delta", "delta": {"stop_reason": reason}, "usage": {"output_tokens": 89}}
+    path = tmp_path / "messages.txt"
+    path.write_text(_sse(MESSAGE[:-2] + [ending, MESSAGE[-1]]))
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == [SSH]
+    said = [e.text for e in _events(path) if e.raw_type == "warning"]
+    assert said == (["message stopped: refusal"] if reason == "refusal" else [])

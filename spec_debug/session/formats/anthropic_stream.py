@@ -131,8 +131,9 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
             current = None
         elif kind == "message_delta":
             delta = obj.get("delta") if isinstance(obj.get("delta"), dict) else {}
-            if current is not None and delta.get("stop_reason") in _SAID_STOPS:
-                current.stopped = (seq, lineno, delta["stop_reason"])
+            reason = delta.get("stop_reason")
+            if current is not None and isinstance(reason, str) and reason in _SAID_STOPS:
+                current.stopped = (seq, lineno, reason)
         elif kind == "error":
             # ErrorEvent{error: {type, message}}: overloaded_error, api_error... mid-stream
             error = obj.get("error") if isinstance(obj.get("error"), dict) else {}
