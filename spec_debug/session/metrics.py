@@ -1884,7 +1884,7 @@ _CLAIM_SOURCE = re.compile(r"\baccording\s+to\s+(?:the\s+)?(?:[\w.-]+\s+){0,2}?"
                            r"|\b(?:claims?|claimed|advertised|promised|typical(?:ly)?)\b")
 # After the factor: its source right after it ("the 4.4x speedup from the paper"), or further on
 # with a word that says so ("..., per the model card", "(reported in the paper)").
-_SOURCE_NAMED = r"\s+(?:the\s+|its\s+)?(?:[\w.-]+['\u2019]s\s+)?(?:[\w.-]+\s+)?" + _SOURCE + r"\b"
+_SOURCE_NAMED = r"\s+(?:the\s+|its\s+)?(?:[\w.-]+['\u2019]s\s+)?(?:[\w.-]+\s+){0,2}?" + _SOURCE + r"\b"
 _CLAIM_AFTER = re.compile(r"^\s*,?\s*\(?(?:from|in|by)" + _SOURCE_NAMED
                           + r"|\b(?:per|according\s+to|as\s+(?:in|per)|(?:reported|claimed|stated|quoted|listed|given)\s+(?:in|by|from))"
                           + _SOURCE_NAMED)

@@ -21,6 +21,9 @@ def _speedups(text):
     "the 4.4x speedup from the paper is on A100",
     "In the paper, EAGLE-3 reaches a 4.4x speedup on MT-Bench",
     "Speculative decoding typically gives a 2-3x speedup at batch size 1",
+    # vllm-project/vllm#9565, as posted
+    "Even at low QPS, the performance is far from 2x speedup reported in the original eagle paper (light "
+    "blue line is the original, the solid lines are with SD).",
 ])
 def test_a_speedup_a_source_states_is_no_reading(text):
     assert _speedups(text) == []
