@@ -1100,6 +1100,16 @@ _KNOWN_REFUSALS = (
         ("on the host, make the ChrootDirectory path root-owned and not group/other-writable (chown root:root; "
          "chmod 755), or use an account without a chroot"),
     ),
+    # The other refusals of safely_chroot name it (OpenSSH's fatal() prefixes the function):
+    # `safely_chroot: stat("/srv/jail"): No such file or directory` for a ChrootDirectory that
+    # is missing (a Match block's %u for an account nobody set up), or a path part that is not
+    # a folder. They were "the account's shell is nologin or /bin/false".
+    (
+        "safely_chroot:",
+        "sshd cannot enter the account's ChrootDirectory (a folder on its path is missing or is not a folder)",
+        ("on the host, create the ChrootDirectory that sshd_config names for this account (root-owned, chmod 755; "
+         "sshd -T -C user=NAME shows it), or use an account without a chroot"),
+    ),
     # sshd's internal-sftp as a ForceCommand (openssh-portable: session.c, do_child).
     (
         "This service allows sftp connections only",
