@@ -1309,8 +1309,10 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         return None, None
     if all(gemini_cli.is_prompt_log_entry(o) for o in objects):
         return ("gemini-log", False, True), None
-    if all(_is_stream_record(o) for o in objects):
-        return ("openai", True, True), None  # a saved stream's chunks or events in one array (formats.responses_stream)
+    if 2 * sum(map(_is_stream_record, objects)) > len(objects):
+        # a saved stream's chunks or events in one array (formats.responses_stream); a ping, a
+        # message_stop or an error among them is no piece of an answer
+        return ("openai", True, True), None
     kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
     return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec", "openhands") else None), None
 

@@ -65,7 +65,8 @@ def _events(path):
 @pytest.mark.parametrize("name, text", [
     ("messages.txt", _sse(MESSAGE)),
     ("events.jsonl", "".join(json.dumps(e) + "\n" for e in MESSAGE)),
-], ids=["curl-sse", "sdk-jsonl"])
+    ("events.json", json.dumps(MESSAGE)),  # json.dump of the events as a list (its ping and message_stop too)
+], ids=["curl-sse", "sdk-jsonl", "json-array"])
 def test_an_anthropic_messages_stream_is_one_assistant_message(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)
@@ -121,20 +122,27 @@ OLLAMA = [
 ]
 
 
-def test_an_ollama_chat_stream_is_one_assistant_message_per_answer(tmp_path):
-    path = tmp_path / "ollama.jsonl"
-    path.write_text("".join(json.dumps(p) + "\n" for p in OLLAMA))
+@pytest.mark.parametrize("name, text", [
+    ("ollama.jsonl", "".join(json.dumps(p) + "\n" for p in OLLAMA)),
+    ("ollama.json", json.dumps(OLLAMA, indent=2)),  # the pieces kept as one list (an error among them)
+], ids=["jsonl", "json-array"])
+def test_an_ollama_chat_stream_is_one_assistant_message_per_answer(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
     doc = analyze_path(path).to_json()
     (session,) = doc["sessions"]
     assert (session["format"], session["unknown_types"]) == ("openai", 0)
     assert [c["command"] for c in doc["commands"]] == [SSH]
-    assert [(e.kind, e.line, e.text if e.kind != "tool_call" else e.command) for e in _events(path)] == [
-        ("thinking", 1, "The log will say."),
-        ("text", 1, "Reading the log."),
-        ("tool_call", 1, SSH),
-        ("text", 7, "The drafter failed to load."),
-        ("system", 10, "error: model requires more system memory (34.1 GiB) than is available (30.2 GiB)"),
+    events = _events(path)
+    assert [(e.kind, e.text if e.kind != "tool_call" else e.command) for e in events] == [
+        ("thinking", "The log will say."),
+        ("text", "Reading the log."),
+        ("tool_call", SSH),
+        ("text", "The drafter failed to load."),
+        ("system", "error: model requires more system memory (34.1 GiB) than is available (30.2 GiB)"),
     ]
+    if name.endswith(".jsonl"):
+        assert [e.line for e in events] == [1, 1, 1, 7, 10]  # each answer at its first piece
 
 
 @pytest.mark.parametrize("reason", [["max_tokens"], {"type": "refusal"}, "refusal"])
