@@ -266,6 +266,13 @@ def _handshake_on(
             if "host key type" in unshared and SHA1_RSA in transport.server_offer.get("server key", "").split(", "):
                 # What ssh(1) needs for the same host since OpenSSH 8.8, and now works here too.
                 hint = f"add `HostKeyAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ needs too); or {hint}"
+            elif "host key type" in unshared and (target.host_key_algorithms or "").strip():
+                # The user's own list left the host's types out (`HostKeyAlgorithms rsa-sha2-512`
+                # before a host with an ed25519 key only): ssh(1) fails the same way ("no matching
+                # host key type found"), and the fix is that line, not the host's sshd.
+                theirs = transport.server_offer.get("server key", "").split(", ")[0] or "ssh-ed25519"
+                hint = (f"your ssh config's `HostKeyAlgorithms {target.host_key_algorithms.strip()}` for this host leaves "
+                        f"out every type it offers: add one (`HostKeyAlgorithms +{theirs}`) or remove the line")
             sha1_kex = [name for name in transport.server_offer.get("kex algos", "").split(", ") if name in SHA1_KEX]
             if "key exchange" in unshared and sha1_kex:
                 # The line ssh(1) needs for the same host too (its default list has no SHA-1
