@@ -207,7 +207,7 @@ def _ssh_line_destination(words: list[str]) -> str | None:
     gpu01` is alice@gpu01:2222), so the refusal names the form to write; None without one.
     The line is read by the transcript analyzer's reader (shell.ssh_words), which keeps ssh's
     rules: the first -p / -o Port wins, -l before `alice@` wins (`ssh -l bob alice@h` logs in as
-    bob), -vp2222 is a port (ssh.c, main: -p and -l set only while unset; `ssh -G` prints
+    bob), -vp2222 is a port (openssh-portable: ssh.c, main: -p and -l set only while unset; `ssh -G` prints
     each). It was a copy that kept the last -p, skipped -o Port, and kept alice@."""
     said = ssh_words(words[1:] if words[:1] == ["ssh"] else words)
     if said.dest is None:
