@@ -98,6 +98,7 @@ _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "To
 _ONE_BATCH_SERVER = re.compile(
     r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length): "
     r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?[ \t]*$", re.M)
+_ACC_LENGTH_KEY = re.compile(r"(?<![\w.])acc_length=(\d+(?:\.\d+)?)(?![\w.])")
 _ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
                            "output throughput": ("throughput", "tok/s"),
                            "last generation throughput": ("last_gen_throughput", "tok/s"),
@@ -608,6 +609,12 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if "put throughput: " in text and _one_batch_server(text, found):
         structured = True
         text = _ONE_BATCH_SERVER.sub("", text)
+    if "_" in text and "acc_length=" in text:
+        # SGLang's send_one.py printed f"{acc_length=:.2f}" then f"{speed=:.2f} token/s" before its
+        # table (python/sglang/test/send_one.py; sgl-project/sglang#4716 posts "acc_length=2.42"),
+        # its tests print f"{acc_length=:.2f} {speed=:.2f}" (test/srt): was no reading
+        for m in _ACC_LENGTH_KEY.finditer(text):
+            found.append(Metric("accept_length", float(m.group(1)), "tokens", f"sglang: {m.group(0)}"))
     # "G" first (a memchr: SGLang's and vLLM's stat lines seldom have one), then the literal (8 us
     # over a 10 KB server log)
     if "G" in text and "T/s)" in text and _koboldcpp(text, found):

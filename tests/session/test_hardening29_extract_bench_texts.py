@@ -61,3 +61,17 @@ def test_a_genai_perf_latency_in_ns_reads_in_ms():
     found = scan_metrics(GENAI_PERF_NS)
     assert [(m.name, m.value, m.unit) for m in found] == [("e2e_latency_mean", 4110.623, "ms")]
     assert found[0].context == "genai-perf: Request latency (ns)"
+
+
+def test_sglang_send_one_s_acc_length_is_read():
+    """sgl-project/sglang#4716 posts send_one's output "acc_length=2.42" / "speed=100.43 token/s":
+    the accept length was no reading."""
+    found = [(m.name, m.value) for m in scan_metrics("acc_length=2.42\nspeed=100.43 token/s\n")]
+    assert found == [("accept_length", 2.42), ("throughput", 100.43)]
+    assert [(m.name, m.value) for m in scan_metrics("acc_length=3.12 speed=293.98\n")] == [("accept_length", 3.12)]
+
+
+def test_a_sweep_line_s_acc_length_is_read():
+    """A bench_speculative.py variant's line (found on GitHub): its accept length was lost."""
+    line = "  acc_length=3.123, speed=45.67 tok/s/req, real_speed=182.3 tok/s, step_time=21.90 ms\n"
+    assert ("accept_length", 3.123) in [(m.name, m.value) for m in scan_metrics(line)]
