@@ -71,3 +71,33 @@ def test_claude_code_retry_lines_say_what_failed(tmp_path):
     ]
     doc = analyze_path(path).to_json()
     assert (doc["sessions"][0]["unknown_types"], doc["errors"]) == (0, [])  # retries, not failures of the turn
+
+
+def _completion(cid: str, message: dict) -> dict:
+    # openai/openai-python types/chat/chat_completion.py, as model_dump_json() writes it
+    return {"id": cid, "object": "chat.completion", "created": 1767225600, "model": "gpt-4.1",
+            "choices": [{"index": 0, "message": {"refusal": None, "annotations": [], **message},
+                         "logprobs": None, "finish_reason": "tool_calls" if "tool_calls" in message else "stop"}],
+            "usage": {"prompt_tokens": 812, "completion_tokens": 41, "total_tokens": 853}}
+
+
+def test_chat_completions_saved_whole_are_their_answers(tmp_path):
+    call = {"id": "call_1", "type": "function",
+            "function": {"name": "bash", "arguments": json.dumps({"command": "ssh gpu-node-3 nvidia-smi"})}}
+    asked = {"role": "user", "content": "Why is EAGLE-3 slow on gpu-node-3?"}
+    answer = {"role": "assistant", "content": None, "tool_calls": [call]}
+    result = {"role": "tool", "tool_call_id": "call_1", "content": "GPU 0: H200, 97% util"}
+    log = [{"model": "gpt-4.1", "messages": [asked]}, _completion("chatcmpl-1", answer),
+           {"model": "gpt-4.1", "messages": [asked, {"refusal": None, "annotations": [], **answer}, result]},
+           _completion("chatcmpl-2", {"role": "assistant", "content": "The drafter is not loaded."})]
+    path = tmp_path / "proxy.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in log))
+    doc = analyze_path(path).to_json()
+    assert (doc["sessions"][0]["format"], doc["sessions"][0]["unknown_types"]) == ("openai", 0)
+    assert [c["command"] for c in doc["commands"]] == ["ssh gpu-node-3 nvidia-smi"]  # the answer sent back: once
+    events = list(openai_chat.read(path, _cursor(path), ReadStats(), array=False))
+    assert [(e.kind, e.text) for e in events if e.kind in ("prompt", "text", "tool_result")] == [
+        ("prompt", asked["content"]), ("tool_result", result["content"]), ("text", "The drafter is not loaded.")]
+    one = tmp_path / "completion.json"
+    one.write_text(json.dumps(_completion("chatcmpl-3", answer), indent=2))
+    assert [c["command"] for c in analyze_path(one).to_json()["commands"]] == ["ssh gpu-node-3 nvidia-smi"]

@@ -44,7 +44,7 @@ def looks_like(obj: dict) -> bool:
     role = obj.get("role")
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
         or _goose_stream_message(obj) is not None \
-        or is_responses_exchange(obj) or is_chatgpt_conversation(obj) \
+        or is_responses_exchange(obj) or is_chatgpt_conversation(obj) or is_chat_completion(obj) \
         or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
 
 
@@ -66,6 +66,15 @@ def is_chatgpt_conversation(obj: dict) -> bool:
     describes it). ``--input-format chatgpt`` named it, and each one was read as a single
     message of no known role: no prompt, no reply, no time."""
     return isinstance(obj.get("mapping"), dict) and "current_node" in obj and "role" not in obj
+
+
+def is_chat_completion(obj: dict) -> bool:
+    """A Chat Completions response saved whole (``print(completion.model_dump_json())``, a proxy's
+    log of answers): ``{id, object: "chat.completion", created, model, choices: [{index, message,
+    finish_reason}], usage}`` (openai/openai-python ``types/chat/chat_completion.py``). Its
+    messages are under ``choices``: read as one record of no role, the answer was an unknown type,
+    a file of them no transcript."""
+    return obj.get("object") == "chat.completion" and isinstance(obj.get("choices"), list) and "role" not in obj
 
 
 def is_responses_exchange(obj: dict) -> bool:
@@ -93,6 +102,8 @@ def conversation(obj: dict) -> list | None:
         return continue_session.messages(obj)
     if is_chatgpt_conversation(obj):
         return chatgpt_messages(obj)
+    if is_chat_completion(obj):
+        return [c["message"] for c in obj["choices"] if isinstance(c, dict) and isinstance(c.get("message"), dict)]
     if not is_responses_exchange(obj):
         return None
     found: list = []
@@ -188,6 +199,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         record_ts = None
         if messages is None:
             messages, previous = [obj], None
+        elif is_chat_completion(obj):
+            # An answer: the next request of the loop sends it back after the history it answered
+            record_ts = time_of(obj)
+            previous = previous + messages if previous is not None else None
         else:
             record_ts = time_of(obj)
             if previous is not None and len(previous) <= len(messages) and messages[:len(previous)] == previous:
