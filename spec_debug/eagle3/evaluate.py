@@ -127,13 +127,13 @@ def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor
     device = input_ids.device
     draft_of = _draft_index(model, V, device)  # [V] draft id or -1
     if head is not None and sample_last is not None:
-        selected = _selected_target_ids(model, device)  # [DV] target ids, ascending
+        selected = _selected_target_ids(model, device)  # [DV] target ids (or -1), ascending
         full, restricted = [], []
         for start in range(0, sample_last.shape[0], _ROW_CHUNK):
             logits = head.logits(sample_last[start:start + _ROW_CHUNK],
                                  normed=last_normed)  # [rows, V]
             full.append(logits.argmax(-1))
-            restricted.append(logits[:, selected].argmax(-1))  # draft ids
+            restricted.append(_draft_rows(logits, selected))  # draft ids
         return torch.cat(restricted), torch.cat(full), loss_mask, "target_argmax"
     # Data tokens: the token after input_ids[t]; the last row has no target.
     nxt = torch.cat([input_ids[1:], input_ids.new_full((1,), -1)])
@@ -144,16 +144,34 @@ def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor
 
 def _selected_target_ids(model: Eagle3Draft, device: torch.device) -> Tensor:
     """The target ids of the draft vocabulary rows, as speculators' verifier_lm_head selects them
-    (t2d when present, else arange(DV) + d2t, else the first DV ids)."""
+    (t2d when present, else arange(DV) + d2t, else the first DV ids); -1 for a draft id whose
+    offset leaves the target vocabulary."""
     if model.t2d is not None:
         return model.t2d.to(device).nonzero().reshape(-1)
     mapped = model.to_target_ids(torch.arange(model.cfg.draft_vocab_size, device=device))
-    # offsets that leave [0, V) (absolute ids stored as offsets): the verifier has no such
-    # rows, so score against the first DV rows; those drafts' target acceptance is still what
-    # an engine would see (mapped ids never match)
-    if bool(((mapped < 0) | (mapped >= model.cfg.vocab_size)).any()):
+    outside = (mapped < 0) | (mapped >= model.cfg.vocab_size)
+    if not bool(outside.any()):
+        return mapped
+    offsets = model.d2t.to(device)
+    if bool(((offsets >= 0) & (offsets < model.cfg.vocab_size)).all()) and bool(
+            (offsets[1:] > offsets[:-1]).all()):
+        # absolute ids stored as offsets (vocab.py d2t_not_offsets): i + d2t[i] names other
+        # rows, so score against the first DV rows; those drafts' target acceptance is still
+        # what an engine would see (mapped ids never match)
         return torch.arange(model.cfg.draft_vocab_size, device=device)
-    return mapped
+    # a few stray offsets (d2t_out_of_range): the verifier has no row for those draft ids
+    # (_draft_rows leaves them out), the others keep theirs. Read as the first DV rows, one
+    # offset past the vocabulary made a draft of step-0 accuracy 0.69 read 0.0.
+    return torch.where(outside, torch.full_like(mapped, -1), mapped)
+
+
+def _draft_rows(logits: Tensor, selected: Tensor) -> Tensor:
+    """The argmax over the draft vocabulary's rows of target `logits` [rows, V]: draft ids; a
+    draft id with no target row (selected -1) is never the target."""
+    restricted = logits[:, selected.clamp(min=0)]
+    if bool((selected < 0).any()):
+        restricted = restricted.masked_fill(selected < 0, float("-inf"))
+    return restricted.argmax(-1)
 
 
 def _draft_index(model: Eagle3Draft, V: int, device: torch.device) -> Tensor:
