@@ -2787,6 +2787,9 @@ _VLLM_V0_FLAGS_REMOVED = "0.8.3"
 _VLLM_EAGLE3_SINCE = "0.8.5"
 _VLLM_OPTION_SINCE = {"sc": "0.19.0", "spec-method": "0.22.0", "spec-model": "0.22.0", "spec-tokens": "0.22.0"}
 _VLLM_DYNAMIC_K_SINCE = "0.24.0"
+# A dotted key's value that is not JSON is read as human_readable_int (`32k` = 32000) from 0.20.0
+# (vllm-project/vllm PR #40473; the PyPI wheels' vllm/utils/argparse_utils.py: 0.19.1 keeps the text)
+_VLLM_DOTTED_HUMAN_INT_SINCE = "0.20.0"
 _VLLM_DYNAMIC_K_ON_V2_SINCE = "0.25.0"  # Model Runner V2 runs dynamic SD (0.25.0 vllm/config/vllm.py)
 
 
@@ -2832,6 +2835,8 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
             problems.append(f"{'-' if len(flag) < 3 else '--'}{flag}: vLLM {engine_version} does not have it (added "
                             f"in {since}): {unrecognized} (write --speculative-config '{{...}}')")
     spec = cfg.speculative_config or {}
+    if before(_VLLM_DOTTED_HUMAN_INT_SINCE):
+        problems += _vllm_dotted_texts_kept(cfg, engine_version)
     if "num_speculative_tokens_per_batch_size" in spec and before(_VLLM_DYNAMIC_K_SINCE):
         # refused from 0.14 and up to 0.8; 0.9-0.13 drop the key and run the fixed K (_vllm_unknown_key_fate)
         problems.append(f"num_speculative_tokens_per_batch_size: vLLM {engine_version} has no dynamic speculative "
@@ -2849,6 +2854,32 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         # method eagle3, or a draft named like one (V0's --speculative-model, method detection)
         problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "
                         "head is not run as an EAGLE-3 draft (upgrade vLLM)")
+    return problems
+
+
+def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
+    """The dotted speculative keys whose value the audit read as a human-readable number (`32k`,
+    add_dotted_key) on a release before _VLLM_DOTTED_HUMAN_INT_SINCE: there the key holds the text
+    itself, which SpeculativeConfig's validation refuses for its integer keys (pydantic cannot
+    read "32k" as an int), so the server does not start."""
+    aliases = _VLLM_ALIASES["speculative-config"]
+    spec = cfg.speculative_config or {}
+    problems = []
+    for name, text in cfg.flags.items():
+        head, dot, path = name.partition(".")
+        m = _HUMAN_INT.fullmatch(text.strip()) if dot and head in aliases and isinstance(text, str) else None
+        if m is None or not m.group(2) or path.endswith("+"):
+            continue
+        value: Any = spec
+        for key in path.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        if value is None or value != _human_readable_int(text):
+            continue  # another spelling's keys won, or the text was read otherwise
+        flag = ("-" if len(head) < 3 else "--") + name
+        problems.append(f"{flag} {text}: vLLM {engine_version} keeps the text {text!r} (a dotted value is read as "
+                        f"a number such as 32k only from {_VLLM_DOTTED_HUMAN_INT_SINCE}, vllm-project/vllm PR #40473): "
+                        f"SpeculativeConfig refuses a text where it takes an integer, and the server does not start "
+                        f"(write {flag} {value})")
     return problems
 
 
