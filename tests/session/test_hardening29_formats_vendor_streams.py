@@ -155,3 +155,30 @@ def test_a_stop_reason_of_any_shape_is_no_traceback(tmp_path, reason):
     assert [c["command"] for c in doc["commands"]] == [SSH]
     said = [e.text for e in _events(path) if e.raw_type == "warning"]
     assert said == (["message stopped: refusal"] if reason == "refusal" else [])
+
+
+def test_a_server_tool_in_an_anthropic_stream_is_a_call_and_its_result(tmp_path):
+    # the web search tool's streamed blocks (Anthropic docs, "Web search tool", streaming): the call's
+    # input in input_json_delta pieces, the result block given whole; both were dropped without a word
+    srv = "srvtoolu_014hJH82Qum7Td6UV8gDXThB"
+    search = [
+        MESSAGE[0],
+        {"type": "content_block_start", "index": 0,
+         "content_block": {"type": "server_tool_use", "id": srv, "name": "web_search", "input": {}}},
+        _delta(0, {"type": "input_json_delta", "partial_json": '{"query": "sglang eagle3 accept length low"}'}),
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1, "content_block": {
+            "type": "web_search_tool_result", "tool_use_id": srv, "content": [
+                {"type": "web_search_result", "title": "EAGLE-3 accept length", "url": "https://docs.sglang.ai/spec",
+                 "encrypted_content": "EqgfCioIARgBIiQ3YTAw", "page_age": "April 30, 2025"}]}},
+        {"type": "content_block_stop", "index": 1},
+        MESSAGE[-2], MESSAGE[-1],
+    ]
+    path = tmp_path / "search.txt"
+    path.write_text(_sse(search))
+    events = _events(path)
+    assert [(e.kind, e.tool_name, e.call_id, e.text) for e in events] == [
+        ("tool_call", "web_search", srv, "sglang eagle3 accept length low"),
+        ("tool_result", None, srv, "EAGLE-3 accept length https://docs.sglang.ai/spec"),
+    ]
+    assert analyze_path(path).to_json()["commands"] == []  # run by the API, on no host of the user's

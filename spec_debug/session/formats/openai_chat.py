@@ -17,7 +17,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import cline_task, codex, continue_session, kimi_cli
+from spec_debug.session.formats import cline_task, codex, continue_session, kimi_cli, server_tools
 from spec_debug.session.formats.common import (
     Cursor,
     block_text,
@@ -477,8 +477,9 @@ content_types.rs``): a confirmation asked of the person, Goose's own notice (``n
 ``thinkingMessage``, ``inlineMessage``, ``creditsExhausted``), hidden thinking. A user message of
 them alone was read as an empty prompt."""
 _TOOL_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "toolRequest", "toolResponse",
-                          "frontendToolRequest"}) | _GOOSE_NOTES
-"""Anthropic's blocks, and Goose's ``toolRequest``/``toolResponse`` (see :func:`_goose_call`)."""
+                          "frontendToolRequest", "server_tool_use"}) | _GOOSE_NOTES | server_tools.RESULT_BLOCKS
+"""Anthropic's blocks (its server tools' too: :mod:`formats.server_tools`), and Goose's
+``toolRequest``/``toolResponse`` (see :func:`_goose_call`)."""
 
 
 def _has_tool_blocks(content: list) -> bool:
@@ -528,6 +529,10 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             yield _goose_call(block, role, i, event, call_names)
         elif btype == "toolResponse":
             yield _goose_result(block, i, event)
+        elif btype == "server_tool_use":  # web_search, web_fetch, code execution: run by the API (was dropped)
+            yield server_tools.call(block, event("tool_call", role, i))
+        elif btype in server_tools.RESULT_BLOCKS:
+            yield server_tools.result(block, event("tool_result", "tool", i))
         elif btype in _GOOSE_NOTES:
             yield _goose_note(block, btype, role, i, event)
 
