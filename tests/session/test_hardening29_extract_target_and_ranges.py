@@ -23,6 +23,9 @@ def _readings(text):
     ("the target was 40 tok/s, with EAGLE-3 it was 95 tok/s", [("throughput", 40.0), ("throughput", 95.0)]),
     ("the target was 40 tok/s; eagle3 gets 95 tok/s", [("throughput", 40.0), ("throughput", 95.0)]),
     ("the target was 40 tok/s vs 95 tok/s with EAGLE-3", [("throughput", 40.0), ("throughput", 95.0)]),
+    ("the target was 120 tok/s before we enabled EAGLE-3", [("throughput", 120.0)]),
+    ("The target is 55 tok/s at bs=1; with EAGLE-3 it drops to 40 tok/s", [("throughput", 55.0), ("throughput", 40.0)]),
+    ("target decode was 40 tok/s, EAGLE-3 decode 95 tok/s", [("throughput", 40.0), ("throughput", 95.0)]),
 ])
 def test_the_target_model_s_speed_is_read(text, readings):
     assert _readings(text) == readings
@@ -34,6 +37,9 @@ def test_the_target_model_s_speed_is_read(text, readings):
     ("the target was 2000 tok/s but EAGLE-3 only reached 1500 tok/s", [("throughput", 1500.0)]),
     ("the target was 2000 tok/s and we got 1500 tok/s", [("throughput", 1500.0)]),
     ("the target was 2000 tok/s with EAGLE-3 on", []),
+    ("our target is 55 tok/s at bs=1", []),
+    ("our throughput target is 2000 tok/s, EAGLE-3 gets 1500 tok/s", [("throughput", 1500.0)]),
+    ("target throughput of 2000 tok/s", []),
 ])
 def test_a_target_to_reach_stays_a_goal(text, readings):
     assert _readings(text) == readings
