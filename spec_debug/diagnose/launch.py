@@ -956,6 +956,11 @@ def _flags_alone(words: list[str]) -> bool:
     dest in upper case by default)."""
     if not words[0].startswith("--"):
         return False
+    # a dotted key followed by a flag takes that flag as its value (vllm_dotted_flags), which
+    # leaves the flag's own value a stray word: still flags, which the parse refuses by name
+    words = [word for i, word in enumerate(words) if not (
+        "." in word.partition("=")[0] and word.startswith("-") and "=" not in word
+        and i + 1 < len(words) and words[i + 1].startswith("-") and not _is_number(words[i + 1]))]
     flags, positionals = _read_flags(words)
     return not positionals and not any(
         isinstance(value, str) and (value.rstrip(",") == name.split(".", 1)[0].replace("-", "_").upper()
