@@ -259,37 +259,61 @@ def visible_gpus(value: str, gpus: list[dict], mig_devices: dict[str, str] | Non
 def rocm_visible_gpus(rocr: str | None, hip: str | None, gpus: list[dict]) -> list[str] | None:
     """The indices (as amd-smi / rocm-smi list them) of the AMD GPUs a ROCm process started with
     ROCR_VISIBLE_DEVICES=`rocr` and HIP_VISIBLE_DEVICES (else CUDA_VISIBLE_DEVICES) = `hip` uses,
-    in HIP's order; None when it cannot be told here (ROCR names a GPU by UUID). The ROCr runtime
-    applies ROCR_VISIBLE_DEVICES first, over all GPUs; HIP's list then indexes the GPUs ROCr left
-    (ROCm docs, HIP reference/env_variables.html "GPU isolation": "HIP_VISIBLE_DEVICES or
-    CUDA_VISIBLE_DEVICES: device indices exposed to HIP applications"; PyTorch on ROCm,
-    torch/cuda/__init__.py `_parse_visible_devices`, prefers HIP_VISIBLE_DEVICES to
-    CUDA_VISIBLE_DEVICES and reads HIP's indices within ROCR's list, pytorch/pytorch#142292).
-    An index list reads as CUDA's does (visible_gpus): strtoul, the first entry that names no GPU
-    ends it, a GPU named twice leaves none. amd-smi's order is taken for ROCr's, which it is on
-    the usual host (both enumerate by PCI bus)."""
+    in HIP's order; None when it cannot be told here. The ROCr runtime applies
+    ROCR_VISIBLE_DEVICES first, over all GPUs; HIP's list then indexes the GPUs ROCr left (ROCm
+    docs, HIP reference/env_variables.html "GPU isolation"; PyTorch on ROCm, torch/cuda/__init__.py
+    `_parse_visible_devices`, pytorch/pytorch#142292). Each list is read as its runtime reads it
+    (_rocr_indexed, _hip_indexed), not as CUDA's. amd-smi's order is taken for ROCr's, which it is
+    on the usual host (both enumerate by PCI bus)."""
     ordered = sorted((gpu["index"] for gpu in gpus if str(gpu.get("index", "")).isdigit()), key=int)
-    pool = ordered
-    if rocr is not None:
-        if any(entry.strip().upper().startswith("GPU-") for entry in rocr.split(",")):
-            # a UUID: KFD's unique_id, which rocminfo prints ("Uuid: GPU-bb0ac32b1c2c644a") and no
-            # listing here carries; amd-smi's asic_serial is another number
-            # (ROCm/container-toolkit#116, ROCm/rocm-systems#3614)
+    pool = _rocr_indexed(rocr, ordered) if rocr is not None else ordered
+    if pool is None or hip is None:
+        return pool
+    return _hip_indexed(hip, pool)
+
+
+def _rocr_indexed(value: str, pool: list[str]) -> list[str] | None:
+    """The GPUs ROCR_VISIBLE_DEVICES=`value` leaves, as ROCr reads it (ROCR-Runtime
+    core/runtime/amd_filter_device.cpp RvdFilter: set and empty is no GPU; each entry trimmed, an
+    index read by strtol base 0 to its end ("0x2" is 2, "010" is 8), and the first entry that is
+    no index of a GPU, or one named before, ends the list: "0,1,0" is 0 and 1). None for an entry
+    that starts with G: a UUID, KFD's unique_id, which rocminfo prints ("Uuid:
+    GPU-bb0ac32b1c2c644a") and no listing here carries; amd-smi's asic_serial is another number
+    (ROCm/container-toolkit#116, ROCm/rocm-systems#3614); and for an empty entry ("0,,1"), on
+    which ROCr throws."""
+    chosen: list[str] = []
+    for entry in value.split(",") if value else ():
+        entry = entry.strip().upper()
+        if not entry or entry.startswith("G"):
             return None
-        pool = _indexed(rocr, ordered)
-    return _indexed(hip, pool) if hip is not None else pool
+        if not re.fullmatch(r"[+-]?(0X[0-9A-F]+|0[0-7]*|[1-9][0-9]*)", entry):
+            break
+        number = int(entry, 16 if "X" in entry else 8 if entry.lstrip("+-").startswith("0") else 10)
+        if not 0 <= number < len(pool) or pool[number] in chosen:
+            break
+        chosen.append(pool[number])
+    return chosen
 
 
-def _indexed(value: str, pool: list[str]) -> list[str]:
-    """The entries of `pool` an index list names, as CUDA and HIP read one."""
+def _hip_indexed(value: str, pool: list[str]) -> list[str] | None:
+    """The GPUs of `pool` HIP_VISIBLE_DEVICES (else CUDA_VISIBLE_DEVICES) = `value` names, as the
+    HIP runtime reads it (ROCm/clr rocclr/device/rocm/rocdevice.cpp Device::init): an entry is
+    a decimal index as written ("1", not " 1", "+1" nor "1gpu2"), the first that is not, or
+    names no GPU, ends the list. None where that cannot be told here or where PyTorch, which
+    the engines ask how many GPUs there are, reads it otherwise: an empty value (HIP then uses
+    every GPU, torch counts none), an entry naming a GPU by UUID ("GPU-...": the HSA agent's,
+    not in amd-smi's listing), a GPU named twice (HIP skips it, torch counts none)."""
+    if not value:
+        return None
     chosen: list[str] = []
     for entry in value.split(","):
-        number = re.match(r"[+-]?\d+", entry.strip())
-        if not number or not 0 <= int(number.group()) < len(pool):
+        if "GPU-" in entry:
+            return None
+        if not entry.isdigit() or entry != str(int(entry)) or int(entry) >= len(pool):
             break
-        if pool[int(number.group())] in chosen:
-            return []
-        chosen.append(pool[int(number.group())])
+        if pool[int(entry)] in chosen:
+            return None
+        chosen.append(pool[int(entry)])
     return chosen
 
 
@@ -339,8 +363,10 @@ def run(args: dict) -> dict:
         # AMD GPUs (from rocm-smi / amd-smi: no uuid field): the engines' ROCm builds honour
         # ROCR_VISIBLE_DEVICES, then HIP_VISIBLE_DEVICES or CUDA_VISIBLE_DEVICES
         result.update({key.lower(): os.environ[key] for key in _ROCM_VISIBLE if key in os.environ})
-        chosen = rocm_visible_gpus(os.environ.get("ROCR_VISIBLE_DEVICES"),
-                                   os.environ.get("HIP_VISIBLE_DEVICES", visible), gpus)
+        # HIP reads CUDA_VISIBLE_DEVICES when HIP_VISIBLE_DEVICES is unset or empty (rocdevice.cpp)
+        values = (os.environ.get("HIP_VISIBLE_DEVICES"), visible)
+        hip = next((v for v in values if v), next((v for v in values if v is not None), None))
+        chosen = rocm_visible_gpus(os.environ.get("ROCR_VISIBLE_DEVICES"), hip, gpus)
         if chosen is not None:
             result["visible_gpus"] = chosen
     elif visible is not None and any("uuid" in gpu for gpu in gpus):

@@ -49,4 +49,5 @@ def test_cuda_visible_devices_alone_and_rocr_by_uuid(tmp_path, monkeypatch):
     monkeypatch.setenv("ROCR_VISIBLE_DEVICES", "GPU-18e5d5ac3c1b7a9e")  # by UUID: not told here
     out = host_info.run({})
     assert out["rocr_visible_devices"] == "GPU-18e5d5ac3c1b7a9e" and "visible_gpus" not in out
-    assert host_info.rocm_visible_gpus("0,1,0", None, out["gpus"]) == []  # a GPU named twice
+    # a GPU named twice ends ROCr's list there (amd_filter_device.cpp), it does not empty it
+    assert host_info.rocm_visible_gpus("0,1,0", None, out["gpus"]) == ["0", "1"]
