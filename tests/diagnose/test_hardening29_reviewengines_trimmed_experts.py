@@ -1,0 +1,48 @@
+"""Round 29 review: a target config past 200,000 bytes keeps only expert 0's per-expert
+quantization entries (trim_expert_layers), and the throughput model counts every expert in
+expert 0's format. Where the experts' formats differ (ModelOpt auto_quantize) that was said
+nowhere: the probe sent quantized_layers_trimmed, a count, and the throughput model read a
+Qwen3-30B-A3B export whose experts are 4 in 5 NVFP4 at 1 byte per routed-expert weight (expert 0
+is FP8; the experts average 0.6), 28% more decode bytes than the checkpoint reads. Now
+quantized_experts_differ says so. Where every expert has expert 0's entries (gate/up NVFP4 and
+down FP8 in each: no fold, one entry per block cannot say it) nothing is said and the throughput
+model reads what it read from the whole list."""
+
+from __future__ import annotations
+
+import json
+
+from spec_debug.diagnose import target_weights
+from spec_debug.probes import hostfiles
+
+FP8, NVFP4 = {"quant_algo": "FP8"}, {"quant_algo": "NVFP4", "group_size": 16}
+
+
+def _qwen3_moe(expert) -> dict:
+    """A 24-layer, 64-expert Qwen3-MoE as a ModelOpt auto_quantize export names its Linears
+    (250 kB of JSON)."""
+    layers = {f"model.layers.{i}.self_attn.{p}": FP8 for i in range(24) for p in ("q_proj", "k_proj", "v_proj", "o_proj")}
+    layers.update({f"model.layers.{i}.mlp.experts.{e}.{p}": expert(e, p)
+                   for i in range(24) for e in range(64) for p in ("gate_proj", "up_proj", "down_proj")})
+    return {"architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe", "hidden_size": 2048,
+            "moe_intermediate_size": 768, "num_hidden_layers": 24, "num_attention_heads": 32,
+            "num_key_value_heads": 4, "head_dim": 128, "num_experts": 64, "num_experts_per_tok": 8,
+            "vocab_size": 151936, "quantization_config": {"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION",
+                                                          "quantized_layers": layers}}
+
+
+def test_experts_whose_formats_differ_are_said_to(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps(_qwen3_moe(lambda e, p: FP8 if e % 5 == 0 else NVFP4)))
+    info = hostfiles.describe_model(str(tmp_path))
+    assert info["found"] is True and info["quantized_layers_trimmed"] == 24 * 63 * 3
+    assert info["quantized_experts_differ"].startswith(
+        "3,672 of 4,608 expert projections are quantized otherwise than expert 0's (NVFP4 on 3,672, FP8 on 936)")
+
+
+def test_experts_alike_are_trimmed_without_a_word_and_read_the_same(tmp_path):
+    config = _qwen3_moe(lambda e, p: FP8 if p == "down_proj" else NVFP4)
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    info = hostfiles.describe_model(str(tmp_path))
+    assert info["quantized_layers_trimmed"] == 24 * 63 * 3 and "quantized_experts_differ" not in info
+    read = target_weights.describe(target_weights.decode_weight_parts(info["config"]))
+    assert read == target_weights.describe(target_weights.decode_weight_parts(config))
