@@ -101,3 +101,28 @@ def test_chat_completions_saved_whole_are_their_answers(tmp_path):
     one = tmp_path / "completion.json"
     one.write_text(json.dumps(_completion("chatcmpl-3", answer), indent=2))
     assert [c["command"] for c in analyze_path(one).to_json()["commands"]] == ["ssh gpu-node-3 nvidia-smi"]
+
+
+def _thread_message(mid: str, role: str, text: str, at: int) -> dict:
+    # openai/openai-python types/beta/threads/message.py and text_content_block.py
+    return {"id": mid, "object": "thread.message", "created_at": at, "assistant_id": "asst_1" if role == "assistant"
+            else None, "thread_id": "thread_1", "run_id": None, "role": role, "status": "completed",
+            "content": [{"type": "text", "text": {"value": text, "annotations": []}}], "attachments": [], "metadata": {}}
+
+
+def test_assistants_api_thread_messages_keep_their_words(tmp_path):
+    asked = "Why is EAGLE-3 slow on gpu-node-3?"
+    messages = [_thread_message("msg_1", "user", asked, 1767225600),
+                _thread_message("msg_2", "assistant", SAID, 1767225600),  # the same second
+                _thread_message("msg_3", "user", "Load it then.", 1767225660)]
+    lines = tmp_path / "thread.jsonl"
+    lines.write_text("".join(json.dumps(m) + "\n" for m in messages))
+    page = tmp_path / "messages.json"  # client.beta.threads.messages.list(): newest first
+    page.write_text(json.dumps({"object": "list", "data": messages[::-1], "first_id": "msg_3", "last_id": "msg_1",
+                                "has_more": False}))
+    for path in (lines, page):
+        doc = analyze_path(path).to_json()
+        assert doc["sessions"][0]["unknown_types"] == 0
+        assert [p["text"] for p in doc["prompts"]] == [asked, "Load it then."]
+    events = list(openai_chat.read(page, _cursor(page), ReadStats(), array=False))
+    assert [(e.kind, e.text) for e in events] == [("prompt", asked), ("text", SAID), ("prompt", "Load it then.")]

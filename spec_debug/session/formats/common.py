@@ -48,6 +48,10 @@ def block_text(content: Any) -> str:
                 parts.append(block)
             elif isinstance(block, dict):
                 text = block.get("text")
+                if isinstance(text, dict):
+                    # the Assistants API's thread messages: {type: text, text: {value, annotations}}
+                    # (openai/openai-python types/beta/threads/text.py); was read as no text
+                    text = text.get("value")
                 if isinstance(text, str):
                     parts.append(text)
         return "\n".join(parts)

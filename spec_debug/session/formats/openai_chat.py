@@ -45,6 +45,7 @@ def looks_like(obj: dict) -> bool:
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
         or _goose_stream_message(obj) is not None \
         or is_responses_exchange(obj) or is_chatgpt_conversation(obj) or is_chat_completion(obj) \
+        or is_thread_message_list(obj) \
         or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
 
 
@@ -77,6 +78,16 @@ def is_chat_completion(obj: dict) -> bool:
     return obj.get("object") == "chat.completion" and isinstance(obj.get("choices"), list) and "role" not in obj
 
 
+def is_thread_message_list(obj: dict) -> bool:
+    """A page of an Assistants API thread's messages as ``client.beta.threads.messages.list()``
+    returns it: ``{object: "list", data: [{object: "thread.message", role, content, created_at}],
+    has_more}``, newest first by default (openai/openai-python ``resources/beta/threads/
+    messages.py``, ``order`` "desc")."""
+    data = obj.get("data")
+    return obj.get("object") == "list" and isinstance(data, list) and any(
+        isinstance(m, dict) and m.get("object") == "thread.message" for m in data[:8])
+
+
 def is_responses_exchange(obj: dict) -> bool:
     """A Responses API request body (``{model, instructions, input: [...]}``) or response object
     (``{object: "response", output: [...]}``), saved whole: the items of the conversation are
@@ -104,6 +115,13 @@ def conversation(obj: dict) -> list | None:
         return chatgpt_messages(obj)
     if is_chat_completion(obj):
         return [c["message"] for c in obj["choices"] if isinstance(c, dict) and isinstance(c.get("message"), dict)]
+    if is_thread_message_list(obj):
+        # oldest first, as the conversation went: a page in the default order is turned round (its
+        # times in whole seconds may all be one), one asked with order=asc is not
+        times = [m.get("created_at") for m in obj["data"] if isinstance(m, dict)
+                 and type(m.get("created_at")) in (int, float)]
+        ascending = len(times) > 1 and times[0] < times[-1]
+        return list(obj["data"]) if ascending else obj["data"][::-1]
     if not is_responses_exchange(obj):
         return None
     found: list = []
