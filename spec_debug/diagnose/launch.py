@@ -3072,6 +3072,11 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
         eff = _vllm_rules(cfg, engine_version, draft_config)
         release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg))
+        if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
+            # a release with no -sc exits at argparse on it ("unrecognized arguments", said above):
+            # -sc is no other spelling of --speculative-config there, and its dotted keys replace nothing
+            eff = replace(eff, problems=[p for p in eff.problems if not p.startswith(
+                ("the dotted keys of ", "the JSON --speculative-config is replaced by the dotted keys "))])
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
