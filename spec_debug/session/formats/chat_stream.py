@@ -9,10 +9,10 @@ A chunk carries pieces of one completion's message: ``choices[i].delta.content``
 ``delta.tool_calls[j]`` (a call's ``id`` and ``function.name`` in its first piece, then pieces of
 ``function.arguments``, all under the call's ``index``; the deprecated ``delta.function_call`` of a
 request made with ``functions=``, one call so), ``delta.refusal``, a spoken reply's
-``delta.audio.transcript`` and a reasoning server's ``reasoning_content``. They are put back together as the openai-python SDK's
-``ChatCompletionStreamState`` does (openai/openai-python ``src/openai/lib/streaming/chat/
-_completions.py`` and ``_deltas.py``: choices by ``index``, tool calls by ``index``, string pieces
-concatenated), except that a call's ``id`` and ``name`` are taken from their first piece, not
+``delta.audio.transcript`` and a reasoning server's ``reasoning_content``. They are put back
+together as the openai-python SDK's ``ChatCompletionStreamState`` does (openai/openai-python
+``src/openai/lib/streaming/chat/_completions.py`` and ``_deltas.py``: choices by ``index``, tool
+calls by ``index``, string pieces concatenated), except that a call's ``id`` and ``name`` are taken from their first piece, not
 concatenated: some servers repeat them in every piece. Each completion is then one assistant
 message, read as a chat message (:mod:`formats.openai_chat`), at the line of its first chunk.
 

@@ -4,7 +4,8 @@
 OpenAI-compatible stacks (Ollama, some vLLM tool parsers) send an object and leave out
 ``id``; both are accepted (TRANSCRIPTS.md section 1e). The same layouts saved from the
 Anthropic Messages API (``tool_use``/``tool_result`` content blocks) are read too, and so are
-Responses API requests and responses saved whole (``input``/``output`` items), logs of request
+Responses API requests and responses saved whole (``input``/``output`` items), Chat Completions
+responses saved whole (``chat.completion``), Assistants API thread messages, logs of request
 bodies (each resending the history), and mini-swe-agent trajectories
 (:mod:`formats.mini_swe_agent`).
 """
