@@ -49,7 +49,8 @@ def _sse(chunks: list[dict], gap: str = "\n") -> str:
 @pytest.mark.parametrize("name, text", [
     ("two_curls.txt", _sse(FIRST) + _sse(SECOND)),
     ("grepped.txt", _sse(FIRST, gap="") + _sse(SECOND, gap="")),  # grep '^data:': no blank lines
-    ("dumped.jsonl", "".join(json.dumps(c) + "\n" for c in FIRST + SECOND)),  # no [DONE]: the finished choice speaks again
+    # no [DONE]: the finished choice speaks again
+    ("dumped.jsonl", "".join(json.dumps(c) + "\n" for c in FIRST + SECOND)),
 ], ids=["sse", "sse-no-blank-lines", "sdk-jsonl"])
 def test_two_completions_under_one_chunk_id_are_two_answers(tmp_path, name, text):
     path = tmp_path / name

@@ -42,7 +42,8 @@ def test_a_streamed_spoken_reply_is_read_by_its_transcript(tmp_path):
         return {"id": "chatcmpl-A1", "object": "chat.completion.chunk", "created": 1767225600,
                 "model": "gpt-4o-audio-preview", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
-    chunks = [chunk({"role": "assistant", "content": None, "audio": {"id": "audio_abc123", "transcript": "The drafter "}}),
+    chunks = [chunk({"role": "assistant", "content": None,
+                     "audio": {"id": "audio_abc123", "transcript": "The drafter "}}),
               chunk({"audio": {"transcript": "is not loaded on gpu-node-3.", "data": "UklGRg=="}}),
               chunk({"audio": {"expires_at": 1729018505}}), chunk({}, "stop")]
     path = tmp_path / "voice.txt"
@@ -107,7 +108,8 @@ def _thread_message(mid: str, role: str, text: str, at: int) -> dict:
     # openai/openai-python types/beta/threads/message.py and text_content_block.py
     return {"id": mid, "object": "thread.message", "created_at": at, "assistant_id": "asst_1" if role == "assistant"
             else None, "thread_id": "thread_1", "run_id": None, "role": role, "status": "completed",
-            "content": [{"type": "text", "text": {"value": text, "annotations": []}}], "attachments": [], "metadata": {}}
+            "content": [{"type": "text", "text": {"value": text, "annotations": []}}], "attachments": [],
+            "metadata": {}}
 
 
 def test_assistants_api_thread_messages_keep_their_words(tmp_path):

@@ -12,9 +12,10 @@ request made with ``functions=``, one call so), ``delta.refusal``, a spoken repl
 ``delta.audio.transcript`` and a reasoning server's ``reasoning_content``. They are put back
 together as the openai-python SDK's ``ChatCompletionStreamState`` does (openai/openai-python
 ``src/openai/lib/streaming/chat/_completions.py`` and ``_deltas.py``: choices by ``index``, tool
-calls by ``index``, string pieces concatenated), except that a call's ``id`` and ``name`` are taken from their first piece, not
-concatenated: some servers repeat them in every piece. Each completion is then one assistant
-message, read as a chat message (:mod:`formats.openai_chat`), at the line of its first chunk.
+calls by ``index``, string pieces concatenated), except that a call's ``id`` and ``name`` are
+taken from their first piece, not concatenated: some servers repeat them in every piece. Each
+completion is then one assistant message, read as a chat message (:mod:`formats.openai_chat`), at
+the line of its first chunk.
 
 A completion ends where the next one (another chunk ``id``) begins, at ``data: [DONE]`` (the
 SDK stops reading a stream there: openai/openai-python ``src/openai/_streaming.py``), or with the
