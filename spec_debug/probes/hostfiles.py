@@ -266,7 +266,7 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             sent = len(json.dumps(config))
     if sent > MAX_SENT_MODEL_CONFIG_BYTES:
         info.update(found=False, config=None, config_error=(
-            f"{directory / 'config.json'}: {sent:,} bytes as JSON{' once its experts are folded' if folded else ''}, "
+            f"{directory / 'config.json'}: {sent:,} bytes as JSON{_reduced(folded, 'quantized_layers_trimmed' in info)}, "
             f"more than a probe sends ({MAX_SENT_MODEL_CONFIG_BYTES:,}): not read (a MoE export's per-expert "
             "quantization entries fold into one per experts block only where every expert has the same)"))
         info.pop("quantized_layers_trimmed", None)
@@ -285,7 +285,14 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             if len(json.dumps(quant)) > MAX_SENT_MODEL_CONFIG_BYTES:
                 differ = experts_differ_note(quant.get("quantization"))
                 trimmed = trim_expert_layers(quant.get("quantization"))
-            if len(json.dumps(quant)) <= MAX_SENT_MODEL_CONFIG_BYTES:  # past it: not sent
+            sent = len(json.dumps(quant))
+            if sent > MAX_SENT_MODEL_CONFIG_BYTES:
+                # not sent, and said: without it the throughput model counts the weights as bf16
+                info["hf_quant_config_error"] = (
+                    f"{directory / 'hf_quant_config.json'}: {sent:,} bytes as JSON{_reduced(folded, trimmed)}, more "
+                    f"than a probe sends ({MAX_SENT_MODEL_CONFIG_BYTES:,}): not read, the model's quantization unknown "
+                    "here (its weights are counted at bf16's 2 bytes)")
+            else:
                 if folded:
                     info["quantized_layers_folded"] = folded
                 if trimmed:
@@ -294,6 +301,12 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
                         info["quantized_experts_differ"] = differ
                 info["hf_quant_config"] = quant
     return info
+
+
+def _reduced(folded: int, trimmed: int | bool) -> str:
+    """How a config's size was measured: after folding and trimming its expert entries."""
+    done = [word for word, did in (("folded", folded), ("trimmed to expert 0's", trimmed)) if did]
+    return f" once its experts are {' and '.join(done)}" if done else ""
 
 
 # The projections of one expert, as ModelOpt names them (Llama/DeepSeek/Qwen, vLLM's fused

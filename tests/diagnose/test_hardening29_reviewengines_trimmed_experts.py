@@ -46,3 +46,19 @@ def test_experts_alike_are_trimmed_without_a_word_and_read_the_same(tmp_path):
     assert info["quantized_layers_trimmed"] == 24 * 63 * 3 and "quantized_experts_differ" not in info
     read = target_weights.describe(target_weights.decode_weight_parts(info["config"]))
     assert read == target_weights.describe(target_weights.decode_weight_parts(config))
+
+
+def test_an_hf_quant_config_left_out_is_named(tmp_path):
+    """Past the bound once folded and trimmed (per-Linear entries of a dense model, which no fold
+    or trim shortens): it was left out without a word, and the throughput model counted the
+    NVFP4/FP8 export's weights at bf16's 2 bytes. A 230 kB one was sent before round 29."""
+    layers = {f"model.layers.{i}.{p}": (FP8 if i % 3 else NVFP4) for i in range(510)
+              for p in ("self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj",
+                        "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj")}
+    (tmp_path / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLM"], "num_hidden_layers": 510}))
+    (tmp_path / "hf_quant_config.json").write_text(json.dumps({"quantization": {"quant_algo": "MIXED_PRECISION",
+                                                                                  "quantized_layers": layers}}))
+    info = hostfiles.describe_model(str(tmp_path))
+    assert info["found"] is True and "hf_quant_config" not in info
+    assert info["hf_quant_config_error"].endswith("more than a probe sends (200,000): not read, the model's "
+                                                  "quantization unknown here (its weights are counted at bf16's 2 bytes)")
