@@ -2282,9 +2282,12 @@ def _python_dict(text: str) -> dict[str, Any] | None:
 # (dicts merged key by key, two lists joined, anything else: the later wins), which it appends
 # as the flag's JSON value, after (so over) a JSON value the line gives. Newer releases read a
 # text that is not JSON as human_readable_int before keeping it (`80g` = 80000000000, `128K` =
-# 131072, `1_000` = 1000: vllm-project/vllm PR #40473, merged 2026-04-21, in
-# vllm/utils/argparse_utils.py; 0.11.0's and c836a6fe's kept the text). That PR's human-readable
-# numbers inside a JSON value (`'{"cpu_bytes_to_use": 80m}'`) are not followed here.
+# 131072, `1_000` = 1000: vllm-project/vllm PR #40473, opened 2026-04-21, in
+# vllm/utils/argparse_utils.py from 0.20.0; 0.19.1's, 0.11.0's and c836a6fe's keep the text, which
+# _vllm_dotted_texts_kept says for a release known to be older). That PR also expands such numbers
+# inside the JSON value of an option typed as a config dataclass (`'{"cpu_bytes_to_use": 80m}'`,
+# vllm/engine/arg_utils.py `_expand_json_human_readable_numbers`), not followed here; the JSON of
+# --speculative-config is read by plain json.loads (optional_type(json.loads)), which refuses it.
 
 
 def add_dotted_key(target: dict[str, Any], path: str, text: str) -> None:
