@@ -19,7 +19,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config import parse_destination
 from spec_debug.runner.ssh_connect import ConnectOptions
 from spec_debug.runner.transport import Transport
-from spec_debug.session.shell import ssh_words
+from spec_debug.session.shell import split_words, ssh_words
 
 __all__ = ["ConnectOptions", "HostSpec", "expand_host_pattern", "open_transport", "resolve_hosts", "split_host_list", "ssh_destination"]
 
@@ -163,7 +163,9 @@ def _host_list(value: str, flag: str = "--host") -> list[str]:
         return names
     option = next((n for n in names if n.startswith("-")), None)
     if option is not None or names[:1] == ["ssh"]:
-        meant = _ssh_line_destination(names)
+        # Read as the shell hands it to ssh: split at commas too, `-J jump1,jump2 gpu01` named
+        # jump2, and `-o "User bob"` kept its quotes (`bob"`).
+        meant = _ssh_line_destination(split_words(value))
         raise UsageError(f"{flag} {value!r} is an ssh command line, not host names"
                          + (f" ({option!r} is an ssh option)" if option else ""),
                          hint=(f"write {flag} {meant} (USER@HOST:PORT, as alice@gpu01:2222)" if meant else
@@ -210,7 +212,7 @@ def _ssh_line_destination(words: list[str]) -> str | None:
     bob), -vp2222 is a port (openssh-portable: ssh.c, main: -p and -l set only while unset; `ssh -G` prints
     each). It was a copy that kept the last -p, skipped -o Port, and kept alice@."""
     said = ssh_words(words[1:] if words[:1] == ["ssh"] else words)
-    if said.dest is None:
+    if said.dest is None or said.dest.startswith("-"):  # `ssh -- -p gpu01`: ssh refuses the host "-p"
         return None
     dest = said.dest
     if dest.startswith("ssh://"):  # ssh_words read its :port
