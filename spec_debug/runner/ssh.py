@@ -1072,6 +1072,10 @@ _STARTUP_FILE_EXITS = (
     "shells leave with `[ -z \"$PS1\" ] && return` instead)"
 )
 
+_CHROOT_MISSING = "sshd cannot enter the account's ChrootDirectory (a folder on its path is missing or is not a folder)"
+_CHROOT_MISSING_HINT = ("on the host, create the ChrootDirectory that sshd_config names for this account (root-owned, "
+                        "chmod 755; sshd -T -C user=NAME shows it), or use an account without a chroot")
+
 # What a host prints instead of running any command, when the cause is not the login shell:
 # each would otherwise send the user looking for a nologin shell or a ForceCommand.
 _KNOWN_REFUSALS = (
@@ -1100,16 +1104,13 @@ _KNOWN_REFUSALS = (
         ("on the host, make the ChrootDirectory path root-owned and not group/other-writable (chown root:root; "
          "chmod 755), or use an account without a chroot"),
     ),
-    # The other refusals of safely_chroot name it (OpenSSH's fatal() prefixes the function):
+    # The other refusals of safely_chroot: a stat that failed names the function (fatal_f):
     # `safely_chroot: stat("/srv/jail"): No such file or directory` for a ChrootDirectory that
-    # is missing (a Match block's %u for an account nobody set up), or a path part that is not
-    # a folder. They were "the account's shell is nologin or /bin/false".
-    (
-        "safely_chroot:",
-        "sshd cannot enter the account's ChrootDirectory (a folder on its path is missing or is not a folder)",
-        ("on the host, create the ChrootDirectory that sshd_config names for this account (root-owned, chmod 755; "
-         "sshd -T -C user=NAME shows it), or use an account without a chroot"),
-    ),
+    # is missing (a Match block's %u for an account nobody set up), or below a file; the rest
+    # do not: `chroot path "/srv/jail" is not a directory` (a root-owned file), "chroot path
+    # does not begin at root", "Unable to chdir to chroot path". They were "the account's
+    # shell is nologin or /bin/false".
+    *((fragment, _CHROOT_MISSING, _CHROOT_MISSING_HINT) for fragment in ("safely_chroot:", "chroot path")),
     # sshd's internal-sftp as a ForceCommand (openssh-portable: session.c, do_child).
     (
         "This service allows sftp connections only",
