@@ -128,3 +128,20 @@ def test_assistants_api_thread_messages_keep_their_words(tmp_path):
         assert [p["text"] for p in doc["prompts"]] == [asked, "Load it then."]
     events = list(openai_chat.read(page, _cursor(page), ReadStats(), array=False))
     assert [(e.kind, e.text) for e in events] == [("prompt", asked), ("text", SAID), ("prompt", "Load it then.")]
+
+
+def test_a_realtime_voice_sessions_items_keep_their_transcripts(tmp_path):
+    # conversation items of the Realtime API (openai/openai-python types/realtime/realtime_conversation_item_*):
+    # the words of a spoken turn are its part's transcript; the prompt was empty and the replies gave no event
+    def item(iid: str, role: str, part: str, words: str) -> dict:
+        return {"id": iid, "object": "realtime.item", "type": "message", "status": "completed", "role": role,
+                "content": [{"type": part, "transcript": words}]}
+
+    items = [item("item_1", "user", "input_audio", "Why is EAGLE-3 slow on gpu-node-3?"),
+             item("item_2", "assistant", "output_audio", SAID),
+             item("item_3", "assistant", "audio", "Restart it with the drafter.")]  # the beta's part
+    path = tmp_path / "realtime.jsonl"
+    path.write_text("".join(json.dumps(i) + "\n" for i in items))
+    events = list(openai_chat.read(path, _cursor(path), ReadStats(), array=False))
+    assert [(e.kind, e.text) for e in events] == [
+        ("prompt", "Why is EAGLE-3 slow on gpu-node-3?"), ("text", SAID), ("text", "Restart it with the drafter.")]

@@ -37,6 +37,12 @@ class Cursor:
     """Tool results already read in this session, by call id (see :attr:`seen_calls`)."""
 
 
+_SPOKEN = ("input_audio", "output_audio", "audio")
+"""Content parts of a Realtime API conversation item whose words are their ``transcript``
+(openai/openai-python ``types/realtime/realtime_conversation_item_user_message.py`` and
+``..._assistant_message.py``; ``audio`` in the beta): a voice session's prompts and replies were empty."""
+
+
 def block_text(content: Any) -> str:
     """Text of a message ``content``: a string, or a list of ``{type: text, text}`` blocks."""
     if isinstance(content, str):
@@ -52,6 +58,8 @@ def block_text(content: Any) -> str:
                     # the Assistants API's thread messages: {type: text, text: {value, annotations}}
                     # (openai/openai-python types/beta/threads/text.py); was read as no text
                     text = text.get("value")
+                elif text is None and block.get("type") in _SPOKEN:
+                    text = block.get("transcript")
                 if isinstance(text, str):
                     parts.append(text)
         return "\n".join(parts)
