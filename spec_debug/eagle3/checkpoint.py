@@ -85,6 +85,16 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     if 8 + length + end > size:
         raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "
                               f"{8 + length + end}); copy or download it again")
+    if 8 + length + end < size:
+        # bytes past the last tensor: safetensors refuses the file ("incomplete metadata, file
+        # not fully covered": its Metadata::validate wants the data to end where the last
+        # tensor does), so speculators and the engines cannot load it either; this said
+        # "cannot read d2t (Error while deserializing header: ...)"
+        raise CheckpointError(f"{path}: {size - 8 - length - end} byte(s) past the tensors the "
+                              f"header describes ({size} bytes, the header describes "
+                              f"{8 + length + end}), which safetensors refuses: a copy "
+                              "written over a longer file, or appended to; copy or download "
+                              "it again")
     return header
 
 
