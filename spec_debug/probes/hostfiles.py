@@ -281,11 +281,11 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         quant = read_config(directory, "hf_quant_config.json")
         if quant is not None:
             folded = fold_expert_layers(quant.get("quantization"))
-            differ, trimmed = None, 0
-            if len(json.dumps(quant)) > MAX_SENT_MODEL_CONFIG_BYTES:
+            differ, trimmed, sent = None, 0, len(json.dumps(quant))
+            if sent > MAX_SENT_MODEL_CONFIG_BYTES:
                 differ = experts_differ_note(quant.get("quantization"))
                 trimmed = trim_expert_layers(quant.get("quantization"))
-            sent = len(json.dumps(quant))
+                sent = len(json.dumps(quant)) if trimmed else sent
             if sent > MAX_SENT_MODEL_CONFIG_BYTES:
                 # not sent, and said: without it the throughput model counts the weights as bf16
                 info["hf_quant_config_error"] = (
@@ -397,17 +397,12 @@ def experts_differ_note(quant: Any) -> str | None:
     layers = quant.get("quantized_layers") if isinstance(quant, dict) else None
     if not isinstance(layers, dict):
         return None
-    first: dict[tuple[str, str], Any] = {}
-    for name, entry in layers.items():
-        block, index, leaf = _expert_entry(name)
-        if block and index == "0":
-            first[block, leaf] = entry
+    experts = [(*_expert_entry(name), entry) for name, entry in layers.items()]
+    experts = [expert for expert in experts if expert[0]]
+    first = {(block, leaf): entry for block, index, leaf, entry in experts if index == "0"}
     formats: dict[str, int] = {}
     total = differ = 0
-    for name, entry in layers.items():
-        block, index, leaf = _expert_entry(name)
-        if not block:
-            continue
+    for block, _, leaf, entry in experts:
         total += 1
         differ += (block, leaf) not in first or entry != first[block, leaf]
         algo = str(entry.get("quant_algo")) if isinstance(entry, dict) else json.dumps(entry)
