@@ -183,6 +183,14 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         description = description.rstrip(".") + (f"{stop}The launch flags it found wrong were those of the server on "
                                                   f"{', '.join(elsewhere)}: {'add' if primary else 'run with'} "
                                                   f"--host {others} to audit it.")
+        for host in elsewhere:
+            # `ssh -J admin@bastion gpu02 python -m sglang.launch_server ...`: --host gpu02 alone
+            # does not reach it, as for the playbook's host above (was no word of the jump host)
+            hops = Counter(c.jump for c in analysis.commands if c.host == host and c.jump)
+            if hops:
+                hop = hops.most_common(1)[0][0]
+                description += (f" The session reached {host} through the jump host {hop}: give {host} "
+                                f"`ProxyJump {hop}` in ~/.ssh/config.")
     return {
         "name": name or _slug(f"distilled_{session}")[:60],
         "description": description,
