@@ -401,12 +401,21 @@ def experts_differ_note(quant: Any) -> str | None:
     experts = [expert for expert in experts if expert[0]]
     first = {(block, leaf): entry for block, index, leaf, entry in experts if index == "0"}
     formats: dict[str, int] = {}
-    total = differ = 0
+    differ = 0
     for block, _, leaf, entry in experts:
-        total += 1
         differ += (block, leaf) not in first or entry != first[block, leaf]
         algo = str(entry.get("quant_algo")) if isinstance(entry, dict) else json.dumps(entry)
         formats[algo] = formats.get(algo, 0) + 1
+    # a projection expert 0 names and another expert of its block does not is unquantized there
+    named = {(block, index, leaf) for block, index, leaf, _ in experts}
+    indices: dict[str, set[str]] = {}
+    for block, index, _, _ in experts:
+        indices.setdefault(block, set()).add(index)
+    unlisted = sum((block, index, leaf) not in named for block, leaf in first for index in indices[block])
+    if unlisted:
+        formats["unquantized (not listed)"] = unlisted
+    differ += unlisted
+    total = len(experts) + unlisted
     if not differ:
         return None
     mix = ", ".join(f"{algo} on {count:,}" for algo, count in sorted(formats.items(), key=lambda kv: -kv[1]))

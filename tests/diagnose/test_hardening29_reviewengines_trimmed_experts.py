@@ -62,3 +62,17 @@ def test_an_hf_quant_config_left_out_is_named(tmp_path):
     assert info["found"] is True and "hf_quant_config" not in info
     assert info["hf_quant_config_error"].endswith("more than a probe sends (200,000): not read, the model's "
                                                   "quantization unknown here (its weights are counted at bf16's 2 bytes)")
+
+
+def test_an_expert_projection_left_unquantized_is_said_to_differ(tmp_path):
+    """Expert 5's down_proj not listed (ModelOpt left it bf16): the block does not fold, the trim
+    keeps expert 0's NVFP4 down_proj, and expert 5's bf16 one was not counted as differing."""
+    config = _qwen3_moe(lambda e, p: NVFP4)
+    layers = config["quantization_config"]["quantized_layers"]
+    for i in range(24):
+        del layers[f"model.layers.{i}.mlp.experts.5.down_proj"]
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    info = hostfiles.describe_model(str(tmp_path))
+    assert info["quantized_layers_trimmed"] == 24 * 63 * 3 - 24
+    assert info["quantized_experts_differ"].startswith(
+        "24 of 4,608 expert projections are quantized otherwise than expert 0's (NVFP4 on 4,584, unquantized (not listed) on 24)")
