@@ -40,3 +40,12 @@ def test_the_run_s_own_speedup_after_a_source_s_is_read(text, speedups):
 def test_a_goal_someone_has_stays_a_goal(text, readings):
     assert _readings(text) == readings
 
+
+@pytest.mark.parametrize("text, readings", [
+    ("Across 5 trials: 40 - 55 tok/s", [("throughput", 47.5)]),
+    ("Throughput over requests: 40 - 55 tok/s", [("throughput", 47.5)]),
+    ("layer 40 - 55 tok/s", [("throughput", 55.0)]),  # unchanged: a counter labels one reading
+])
+def test_a_plural_heading_keeps_its_range(text, readings):
+    assert _readings(text) == readings
+
