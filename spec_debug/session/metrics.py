@@ -98,7 +98,8 @@ _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "To
 _ONE_BATCH_SERVER = re.compile(
     r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length): "
     r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?[ \t]*$", re.M)
-_ACC_LENGTH_KEY = re.compile(r"(?<![\w.])acc_length=(\d+(?:\.\d+)?)(?![\w.])")
+# not a keyword argument in code an agent read: "def f(acc_length=1.0):", "g(x, acc_length=3.0)"
+_ACC_LENGTH_KEY = re.compile(r"(?<![\w.(])acc_length=(\d+(?:\.\d+)?)(?![\w.)])")
 _ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
                            "output throughput": ("throughput", "tok/s"),
                            "last generation throughput": ("last_gen_throughput", "tok/s"),

@@ -49,3 +49,11 @@ def test_a_goal_someone_has_stays_a_goal(text, readings):
 def test_a_plural_heading_keeps_its_range(text, readings):
     assert _readings(text) == readings
 
+
+@pytest.mark.parametrize("text, readings", [
+    ("def send(acc_length=1.0):", []),
+    ("record(x, acc_length=1.0)", []),
+    ("acc_length=3.12 speed=293.98", [("accept_length", 3.12)]),  # unchanged: SGLang's print
+])
+def test_acc_length_in_code_is_no_reading(text, readings):
+    assert _readings(text) == readings
