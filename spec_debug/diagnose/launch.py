@@ -2798,6 +2798,11 @@ _VLLM_DYNAMIC_K_SINCE = "0.24.0"
 # A dotted key's value that is not JSON is read as human_readable_int (`32k` = 32000) from 0.20.0
 # (vllm-project/vllm PR #40473; the PyPI wheels' vllm/utils/argparse_utils.py: 0.19.1 keeps the text)
 _VLLM_DOTTED_HUMAN_INT_SINCE = "0.20.0"
+# SpeculativeConfig's number fields (vllm/config/speculative.py, 0.20.0): pydantic reads no "32k" as one
+_VLLM_SPEC_NUMBER_KEYS = frozenset((
+    "num_speculative_tokens", "draft_tensor_parallel_size", "tensor_parallel_size", "max_model_len",
+    "prompt_lookup_max", "prompt_lookup_min", "suffix_decoding_max_tree_depth", "suffix_decoding_max_cached_requests",
+    "suffix_decoding_max_spec_factor", "suffix_decoding_min_token_prob", "synthetic_acceptance_length"))
 _VLLM_DYNAMIC_K_ON_V2_SINCE = "0.25.0"  # Model Runner V2 runs dynamic SD (0.25.0 vllm/config/vllm.py)
 
 
@@ -2866,27 +2871,25 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
 
 
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
-    """The dotted speculative keys whose value the audit read as a human-readable number (`32k`,
-    add_dotted_key) on a release before _VLLM_DOTTED_HUMAN_INT_SINCE: there the key holds the text
-    itself, which SpeculativeConfig's validation refuses for its integer keys (pydantic cannot
-    read "32k" as an int), so the server does not start."""
+    """The dotted speculative number keys whose value the audit read as a human-readable number
+    (`32k`, add_dotted_key) on a release before _VLLM_DOTTED_HUMAN_INT_SINCE: there the key holds
+    the text itself, which SpeculativeConfig's validation refuses for a number field (pydantic
+    cannot read "32k" as an int), so the server does not start."""
     aliases = _VLLM_ALIASES["speculative-config"]
     spec = cfg.speculative_config or {}
     problems = []
     for name, text in cfg.flags.items():
         head, dot, path = name.partition(".")
         m = _HUMAN_INT.fullmatch(text.strip()) if dot and head in aliases and isinstance(text, str) else None
-        if m is None or not m.group(2) or path.endswith("+"):
-            continue
-        value: Any = spec
-        for key in path.split("."):
-            value = value.get(key) if isinstance(value, dict) else None
+        if m is None or not m.group(2) or path not in _VLLM_SPEC_NUMBER_KEYS:
+            continue  # (a text key keeps its text there, and a nested one is read by another config)
+        value = spec.get(path)
         if value is None or value != _human_readable_int(text):
             continue  # another spelling's keys won, or the text was read otherwise
         flag = ("-" if len(head) < 3 else "--") + name
         problems.append(f"{flag} {text}: vLLM {engine_version} keeps the text {text!r} (a dotted value is read as "
                         f"a number such as 32k only from {_VLLM_DOTTED_HUMAN_INT_SINCE}, vllm-project/vllm PR #40473): "
-                        f"SpeculativeConfig refuses a text where it takes an integer, and the server does not start "
+                        f"SpeculativeConfig refuses a text where it takes a number, and the server does not start "
                         f"(write {flag} {value})")
     return problems
 

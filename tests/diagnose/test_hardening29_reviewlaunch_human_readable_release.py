@@ -30,3 +30,9 @@ def test_a_short_spellings_human_readable_k_is_refused_on_an_older_release():
     cfg = parse_launch_command(SPEC.replace("--speculative-config.", "-sc.") + "-sc.num_speculative_tokens 2k")
     problems = effective_spec(cfg, engine_version="0.19.0").problems
     assert any(p.startswith("-sc.num_speculative_tokens 2k: vLLM 0.19.0 keeps the text '2k'") for p in problems), problems
+
+
+def test_a_text_key_keeps_its_text_on_an_older_release_without_a_word():
+    # revision is a string field: 0.19.1 takes "1k" as the revision (no refusal to report)
+    cfg = parse_launch_command(SPEC + "--speculative-config.num_speculative_tokens 3 --speculative-config.revision 1k")
+    assert not any("keeps the text" in p for p in effective_spec(cfg, engine_version="0.19.1").problems)
