@@ -38,7 +38,12 @@ def test_opening_channels_starts_no_thread_per_channel(
             channel.exec_command("true")
             assert channel.recv_exit_status() == 0
             channel.close()
-    assert len(started) == 0, f"{len(started)} threads started for 10 channels: {started[:3]}"
+    # A bound armed by an earlier test in this process (the alarm thread is the process's)
+    # may come due meanwhile and run on a thread of its own: a busy machine showed one. Such
+    # calls are not the channels' and are left out; any other thread is one per channel.
+    per_channel = [name for name in started if name != "spec-debug-alarm-call"]
+    assert len(per_channel) == 0, f"{len(per_channel)} threads started for 10 channels: {per_channel[:3]}"
+    assert started.count("spec-debug-alarm-call") < 10, started
 
 
 def test_an_alarm_fires_at_its_deadline_and_a_cancelled_one_never() -> None:
