@@ -1224,7 +1224,8 @@ class DatasetMasks:
         row = self.rows[index]
         if list(row["input_ids"]) != sample.token_ids.tolist():
             raise DataError(f"{sample.name}: its token_ids differ from row {index} of the "
-                            f"dataset {self.path} (speculators' loader skips such a file)")
+                            f"dataset {self.path} (speculators' loader skips such a file)"
+                            + _row_length_differs(len(row["input_ids"]), sample.token_ids))
         if row.get("loss_mask") is None:
             return sample  # a row without a mask: every position, as the file alone says
         try:
@@ -1238,6 +1239,14 @@ class DatasetMasks:
         sample.loss_mask = mask
         sample.loss_mask_given = True
         return sample
+
+
+def _row_length_differs(row_ids: int, token_ids: Tensor) -> str:
+    """The lengths, when a dataset row and the file's ids differ there too (speculators'
+    ArrowDataset compares them with torch.equal and skips the file): "differ" alone did not
+    tell one id off from other tokens."""
+    T = int(token_ids.shape[0])
+    return "" if row_ids == T else f": the row holds {row_ids} ids, the file {T}"
 
 
 def find_dataset_masks(data_dir: str | Path) -> tuple[DatasetMasks | None, str | None]:
