@@ -2262,7 +2262,7 @@ def _python_dict(text: str) -> dict[str, Any] | None:
     """The dict a Python literal (`{'method': 'eagle3', 'num_speculative_tokens': 3}`) writes, or None."""
     try:
         value = ast.literal_eval(text.strip())
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):  # TypeError: `{{...}}`, a set of a dict
         return None
     if not isinstance(value, dict):
         return None
