@@ -1909,8 +1909,13 @@ _SOURCE = r"(?:papers?|readme|model\s+cards?|blog(?:\s+post)?|docs|documentation
 _CLAIM_SOURCE = re.compile(r"\baccording\s+to\s+(?:the\s+)?(?:[\w.-]+\s+){0,2}?" + _SOURCE + r"\b"
                            r"|(?:^|[,(])\s*(?:in|from|per)\s+(?:the\s+|its\s+)?(?:[\w.-]+\s+)?" + _SOURCE + r"\s*[,:)]"
                            r"|\b" + _SOURCE + r"(?:['\u2019]s)?\s+(?:\w+\s+)?(?:says?|said|claims?|claimed|reports?|reported"
-                           r"|shows?|showed|lists?|listed|quotes?|states?|stated|mentions?|promises?|advertises?)\b"
-                           r"|\b(?:claims?|claimed|advertised|promised|typical(?:ly)?)\b")
+                           r"|shows?|showed|lists?|listed|quotes?|states?|stated|mentions?|promises?|advertises?)\b")
+# A claim's word with no source named: a claim only where nothing in the sentence is the run's
+# ("typically gives a 2-3x speedup"; "A typical run here gives 2.1x speedup", "Typical speedup: 2.1x
+# on our H100" are the run's, and were dropped). Searched in lower case.
+_CLAIM_WORD = re.compile(r"\b(?:claims?|claimed|advertised|promised|typical(?:ly)?)\b")
+_OWN_RUN_WORD = re.compile(r"\b(?:here|we|i|our|ours|my|us|this\s+(?:run|box|machine|setup|node|host)|measured|locally|got|see|saw)\b")
+_SENTENCE_END = re.compile(r"[.;!?](?:\s|$)|\n")
 # After the factor: its source right after it ("the 4.4x speedup from the paper"), or further on
 # with a word that says so ("..., per the model card", "(reported in the paper)").
 # The words between are the source's own ("the original eagle paper"), no preposition: "2.1x speedup
@@ -1951,6 +1956,10 @@ def _claimed(text: str, start: int, end: int) -> bool:
     if _CLAIM_SOURCE.search(clause) is not None:
         return True
     after = text[end:end + 120].lower()
+    if _CLAIM_WORD.search(clause) is not None:
+        sentence = _SENTENCE_END.search(after)
+        if _OWN_RUN_WORD.search(clause) is None and _OWN_RUN_WORD.search(after, 0, sentence.start() if sentence else len(after)) is None:
+            return True
     stop = _CLAIM_BREAK.search(after)
     return _CLAIM_AFTER.search(after, 0, stop.start() if stop is not None else len(after)) is not None
 

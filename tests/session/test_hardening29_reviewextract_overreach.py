@@ -57,3 +57,12 @@ def test_a_plural_heading_keeps_its_range(text, readings):
 ])
 def test_acc_length_in_code_is_no_reading(text, readings):
     assert _readings(text) == readings
+
+
+@pytest.mark.parametrize("text, speedups", [
+    ("A typical run here gives 2.1x speedup", [2.1]),
+    ("Typical speedup: 2.1x on our H100", [2.1]),
+    ("Speculative decoding typically gives a 2-3x speedup at batch size 1", []),  # unchanged: no run's
+])
+def test_a_typical_run_of_the_session_s_own_is_read(text, speedups):
+    assert [v for n, v in _readings(text) if n == "speedup"] == speedups
