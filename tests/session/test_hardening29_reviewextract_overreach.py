@@ -66,3 +66,14 @@ def test_acc_length_in_code_is_no_reading(text, readings):
 ])
 def test_a_typical_run_of_the_session_s_own_is_read(text, speedups):
     assert [v for n, v in _readings(text) if n == "speedup"] == speedups
+
+
+@pytest.mark.parametrize("text, readings", [
+    ("targeted throughput is 100 tok/s, EAGLE-3: 90 tok/s", [("throughput", 90.0)]),
+    ("target throughput of 2000 tok/s, EAGLE-3: 1500 tok/s", [("throughput", 1500.0)]),
+    ("The target of 150 tok/s; EAGLE-3 is 90 tok/s", [("throughput", 90.0)]),
+    ("The SLO target is 150 tok/s, EAGLE-3 gets 90 tok/s", [("throughput", 90.0)]),
+    ("target decode was 40 tok/s, EAGLE-3 decode 95 tok/s", [("throughput", 40.0), ("throughput", 95.0)]),  # unchanged
+])
+def test_a_target_set_or_of_an_slo_stays_a_goal(text, readings):
+    assert _readings(text) == readings
