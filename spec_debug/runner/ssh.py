@@ -47,6 +47,11 @@ from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, 
 _T = TypeVar("_T")
 _READ_SIZE = 65536
 _PID_MARKER = b"\x1fspec-debug-pid="
+# The login shell's pid, printed (on stderr, where an rc file's `exec 2>&1` does not send it to
+# stdout) by a login shell that is not bash before the new bash reads its startup files
+# ($BASH_ENV): the step can be killed while those still run (a `module load` on a slow NFS),
+# though what they print, before _PID_MARKER, is dropped (wrap_command).
+_EARLY_PID_MARKER = b"\x1fspec-debug-pid0="
 # The wrapper's first line on stderr: what came before it there is the login's, not the step's
 # (sshd's "Could not chdir to home directory" notice, an rc file's warnings).
 _STDERR_MARKER = b"\x1fspec-debug-stderr="
@@ -248,7 +253,7 @@ def wrap_command(
         'if [ -n "${BASH_VERSION:-}" ]; then '
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2 || :; "
         'eval "$__spec_debug_cmd" </dev/null; '
-        "else s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
+        "else printf '\\037spec-debug-pid0=%s\\n' \"$$\" >&2 || :; s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
         f"{run_new}fi"
     )
 
@@ -494,9 +499,10 @@ class SSHTransport(Transport):
     ) -> CommandOutcome:
         started = time.monotonic()
         deadline = None if timeout_s is None else started + timeout_s
-        header = _PidHeader(stdout, follower=_STDERR_MARKER + b"\n")
+        header = _PidHeader(stdout, follower=_STDERR_MARKER + b"\n", early=_EARLY_PID_MARKER)
         # The whole line: an rc file's line that merely holds the marker's bytes is login noise.
-        stderr_header = _PidHeader(stderr, _STDERR_MARKER + b"\n")
+        stderr_header = _PidHeader(stderr, _STDERR_MARKER + b"\n", early=_EARLY_PID_MARKER)
+        header.early_from = stderr_header
         if self._interrupted.is_set():
             return CommandOutcome(exit_code=None, duration_s=0.0)
         self._reopen_if_closed_while_idle()
@@ -537,7 +543,7 @@ class SSHTransport(Transport):
                 # sftp-server, a menu) would otherwise wait for input forever instead of ending.
                 channel.shutdown_write()
                 ending = self._pump(channel, header, stderr_header, deadline)
-                if ending == "timeout" and not header.seen:
+                if ending == "timeout" and header.pid is None:
                     self._await_pid(channel, header, stderr_header)
                 if ending != "exited":
                     killed = self._kill_remote(header.pid)
@@ -1231,13 +1237,18 @@ class _PidHeader:
     change locale" where a forwarded LANG/LC_* is not installed. They came in every step's
     stderr, where checks on stderr and findings' evidence took them for the step's."""
 
-    def __init__(self, capture: StreamCapture, marker: bytes = _PID_MARKER, follower: bytes | None = None) -> None:
+    def __init__(self, capture: StreamCapture, marker: bytes = _PID_MARKER, follower: bytes | None = None,
+                 early: bytes | None = None) -> None:
         self.capture = capture
         self._marker = marker
+        self._early = early
+        """A line that may come before the marker's with the same pid (_EARLY_PID_MARKER), dropped."""
+        self.early_from: _PidHeader | None = None
+        """The other stream's header, whose early line gives `pid` until this one's marker comes."""
         self._follower = follower
         """A line the wrapper may print on this stream right after the marker's, dropped too."""
         self._held = b""
-        self.pid: int | None = None
+        self._pid: int | None = None
         self.seen = False
         """The marker arrived: the wrapper ran."""
         self.gave_up = False
@@ -1253,13 +1264,15 @@ class _PidHeader:
             self._pass_on(chunk)
             return
         self._pending += chunk
+        if self._early is not None:
+            self._take_early_pid()
         start = self._pending.find(self._marker)
         if start >= 0:
             end = self._pending.find(b"\n", start)
             if end < 0:
                 return
             digits = bytes(self._pending[start + len(self._marker) : end])
-            self.pid = int(digits) if digits.isdigit() else None
+            self._pid = int(digits) if digits.isdigit() else None
             self.seen = True
             # What came before the marker was printed by the login shell's rc files (a
             # banner, `conda init` chatter), not by the step: keep it out of the step's stdout,
@@ -1276,9 +1289,28 @@ class _PidHeader:
             # of the marker's line, and go on looking (an HPC ~/.bashrc's `module list` on
             # stderr, a site banner: the marker line came in the step's output, its pid unread).
             self.gave_up = True
-            keep = len(self._marker) + 24  # the marker and its pid
+            keep = max(len(self._marker), len(self._early or b"")) + 24  # the marker and its pid
             self.capture.write(bytes(self._pending[:-keep]))
             del self._pending[:-keep]
+
+    @property
+    def pid(self) -> int | None:
+        """The step's pid: from the marker's line, or an early line on either stream."""
+        if self._pid is None and self.early_from is not None:
+            return self.early_from._pid
+        return self._pid
+
+    def _take_early_pid(self) -> None:
+        """The pid of the early line, which leaves the held-back output (whole lines only)."""
+        start = self._pending.find(self._early)
+        end = self._pending.find(b"\n", start) if start >= 0 else -1
+        if end < 0:
+            return
+        digits = bytes(self._pending[start + len(self._early) : end])
+        if self._pid is None and digits.isdigit():
+            self._pid = int(digits)
+        del self._pending[start : end + 1]
+        self._early = None
 
     def pending_text(self) -> str:
         """Output held back while looking for the marker (all of it, if none came)."""
