@@ -7,6 +7,7 @@ odd private key; incident reports get pasted into channels. Redaction is on by d
 from __future__ import annotations
 
 import re
+import uuid
 from functools import lru_cache
 from collections.abc import Mapping
 from typing import Any
@@ -265,20 +266,35 @@ def secret_values(named: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(sorted(found, key=len, reverse=True))
 
 
-def mask_values(value: Any, secrets: tuple[str, ...]) -> Any:
+def mask_values(value: Any, secrets: tuple[str, ...], mask: str = MASK) -> Any:
     """``value`` with each of ``secrets`` masked wherever it appears in a string."""
     if not secrets:
         return value
     if isinstance(value, str):
         for secret in secrets:
             if secret in value:
-                value = value.replace(secret, MASK)
+                value = value.replace(secret, mask)
         return value
     if isinstance(value, list):
-        return [mask_values(v, secrets) for v in value]
+        return [mask_values(v, secrets, mask) for v in value]
     if isinstance(value, dict):
-        return {k: mask_values(v, secrets) for k, v in value.items()}
+        return {k: mask_values(v, secrets, mask) for k, v in value.items()}
     return value
+
+
+_STAND_IN = "SDSECRET" + uuid.uuid4().hex.upper()[:16]
+"""What a secret value is first replaced by, before the patterns run: letters and digits, which
+every token shape takes, so a token that holds the value is still one token to its pattern (as a
+MASK there, `hf_AbCd***REDACTED***MnOp...` kept the rest of the token); then MASK where it stayed."""
+
+
+def redact_with_values(value: Any, secrets: tuple[str, ...]) -> Any:
+    """redact_value, with each of ``secrets`` masked too. The values are replaced first: a
+    pattern could mask part of one and leave the rest (`HF_TOKEN=it's-hunter2`: the pattern's
+    value ends at the `'`); by a stand-in that keeps a token whole for its pattern."""
+    if not secrets:
+        return redact_value(value)
+    return mask_values(redact_value(mask_values(value, secrets, _STAND_IN)), (_STAND_IN,))
 
 
 # ---------------------------------------------------------------- streams
@@ -302,7 +318,7 @@ def _match_spans(text: str, secrets: tuple[str, ...], patterns: list[re.Pattern[
 
 
 class StreamRedactor:
-    """Masks a byte stream as it passes, as ``redact_text(mask_values(whole, secrets))`` would
+    """Masks a byte stream as it passes, as ``redact_with_values(whole, secrets)`` would
     mask it whole: a step's spilled output can be gigabytes, so it is never held whole.
 
     Text is released in blocks cut after a line end. A cut never falls inside a match (the name
@@ -339,9 +355,12 @@ class StreamRedactor:
     def _mask(self, text: str, patterns: list[re.Pattern[str]]) -> bytes:
         # The gate costs as much as the rest on a log with no secret: it runs once per block
         # (``patterns``, of the block this text starts; a part needs no more than its whole).
-        # The secret values before the patterns, which could mask part of one and leave the rest
-        # (`HF_TOKEN=it's-hunter2`: the pattern's value ends at the `'`).
-        return _masked_by(mask_values(text, self._secrets), patterns).encode("utf-8", "surrogateescape")
+        # The secret values before the patterns, as redact_with_values masks them.
+        if self._secrets:
+            text = mask_values(_masked_by(mask_values(text, self._secrets, _STAND_IN), patterns), (_STAND_IN,))
+        else:
+            text = _masked_by(text, patterns)
+        return text.encode("utf-8", "surrogateescape")
 
     def _hold(self, text: str) -> None:
         self._pending = bytearray(text.encode("utf-8", "surrogateescape"))

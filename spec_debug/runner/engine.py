@@ -31,7 +31,7 @@ from spec_debug.playbook.models import Step
 from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, resolve_vars, shell_quote
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepLeftRunning, StepRecord
-from spec_debug.redact import StreamRedactor, mask_values, redact_value, secret_values
+from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     watched_patterns,
@@ -890,7 +890,7 @@ class Run:
             return value
         # The values first: a pattern masks `HF_TOKEN=it` of `HF_TOKEN=it's-hunter2` (its value
         # ends at the `'`), and the value was then no longer there to find: `'s-hunter2` stayed.
-        return redact_value(mask_values(value, self._secrets))
+        return redact_with_values(value, self._secrets)
 
 
 def _step_view(result: StepRecord) -> dict[str, Any]:
