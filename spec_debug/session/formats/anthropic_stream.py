@@ -30,8 +30,13 @@ from spec_debug.session.formats import openai_chat
 from spec_debug.session.formats.common import Cursor
 
 _BLOCK_EVENTS = frozenset({"content_block_start", "content_block_delta", "content_block_stop"})
-_QUIET = frozenset({"ping", "message_stop", "content_block_stop"})
-"""Events that add nothing to the message (``content_block_stop``'s work is done at the end)."""
+_QUIET = frozenset({"ping", "message_stop", "content_block_stop", "text", "thinking", "signature", "input_json",
+                    "citation"})
+"""Events that add nothing to the message (``content_block_stop``'s work is done at the end). The
+SDK's helper (``client.messages.stream()``, ``MessageStream``) yields after each raw delta an event
+of its own that repeats it with the snapshot so far (``build_events``: ``TextEvent``,
+``ThinkingEvent``, ``SignatureEvent``, ``InputJsonEvent``, ``CitationEvent``): a file of its
+events read the raw ones and counted each repeat as an unknown record."""
 _SAID_STOPS = frozenset({"refusal", "max_tokens", "model_context_window_exceeded"})
 """A ``stop_reason`` that ends the reply before its end (Anthropic docs, "Handling stop reasons"):
 said after the message, or a cut answer read as the whole one."""
