@@ -99,7 +99,9 @@ _ONE_BATCH_SERVER = re.compile(
     r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length): "
     r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?[ \t]*$", re.M)
 # not a keyword argument in code an agent read: "def f(acc_length=1.0):", "g(x, acc_length=3.0)"
-_ACC_LENGTH_KEY = re.compile(r"(?<![\w.(])acc_length=(\d+(?:\.\d+)?)(?![\w.)])")
+# (a call's name and its parenthesis before it on the line); "(acc_length=3.12)" in prose is read
+_ACC_LENGTH_KEY = re.compile(r"(?<![\w.])acc_length=(\d+(?:\.\d+)?)(?![\w.])")
+_IN_CALL = re.compile(r"\w\([^()\n]*$")
 _ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
                            "output throughput": ("throughput", "tok/s"),
                            "last generation throughput": ("last_gen_throughput", "tok/s"),
@@ -615,6 +617,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # table (python/sglang/test/send_one.py; sgl-project/sglang#4716 posts "acc_length=2.42"),
         # its tests print f"{acc_length=:.2f} {speed=:.2f}" (test/srt): was no reading
         for m in _ACC_LENGTH_KEY.finditer(text):
+            if text[m.end():m.end() + 1] in (")", ",") and _IN_CALL.search(text, max(0, m.start() - 200), m.start()):
+                continue  # a keyword argument: "def send(acc_length=1.0):"
             found.append(Metric("accept_length", float(m.group(1)), "tokens", f"sglang: {m.group(0)}"))
     # "G" first (a memchr: SGLang's and vLLM's stat lines seldom have one), then the literal (8 us
     # over a 10 KB server log)

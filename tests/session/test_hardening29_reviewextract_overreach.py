@@ -77,3 +77,11 @@ def test_a_typical_run_of_the_session_s_own_is_read(text, speedups):
 ])
 def test_a_target_set_or_of_an_slo_stays_a_goal(text, readings):
     assert _readings(text) == readings
+
+
+@pytest.mark.parametrize("text, readings", [
+    ("EAGLE3 got (acc_length=3.12) on bs=1", [("accept_length", 3.12)]),
+    ("foo(acc_length=3.0, x=1)", []),
+])
+def test_acc_length_in_parentheses_of_prose_is_read(text, readings):
+    assert _readings(text) == readings
