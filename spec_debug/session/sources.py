@@ -1234,6 +1234,10 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             # A Responses API request or response whose first item is longer than the sniff
             # window (a pasted log): one JSON document, read as one record.
             return "openai", False, True
+        if value is None and _THREAD_PAGE.match(stripped) and _THREAD_MESSAGE.search(head):
+            # A page of an Assistants thread's messages (openai_chat.is_thread_message_list) longer
+            # than the sniff window (limit=100, long answers): one JSON document (was a text log).
+            return "openai", False, True
         if isinstance(value, list) and value and all(
                 isinstance(v, dict) and (openai_chat.looks_like(v) or openai_chat.looks_like_item(v)) for v in value):
             return "openai", True, True
@@ -1373,6 +1377,10 @@ _RESPONSES_LIST = re.compile(rb'"(?:input|output)":\s*\[\s*\{')
 _RESPONSES_ITEM = re.compile(rb'"role":\s*"(?:user|assistant|system|developer)"|"type":\s*"(?:message|function_call|'
                              rb'function_call_output|reasoning|input_text|output_text)"')
 """See :func:`openai_chat.is_responses_exchange`."""
+_THREAD_PAGE = re.compile(rb'\{\s*(?:"object":\s*"list",\s*)?"data":\s*\[\s*\{')
+_THREAD_MESSAGE = re.compile(rb'"object":\s*"thread\.message"')
+"""The head of a page of thread messages, as the API sends it (``object`` first) or the SDK's
+``to_json()`` writes it (``data`` first): see :func:`openai_chat.is_thread_message_list`."""
 _CODEX_PREFIX = re.compile(rb'^\{"timestamp":\s?"[^"]*",\s?(?:"ordinal":\s?\d+,\s?)?'
                            rb'"type":\s?"(?:session_meta|response_item|event_msg|turn_context)"')
 """The start of a rollout line; 2026 CLIs write the line's ``ordinal`` between its time and its type
