@@ -185,7 +185,7 @@ def _sse_records(path: Path, stats: ReadStats, ends: bool = False) -> Iterator[t
         if lineno == 1:
             line = line.removeprefix(codecs.BOM_UTF8)  # a Windows editor's mark (head_of drops it too)
         opens = line.startswith(b"event:") or (line.startswith(b"data:") and line[5:].lstrip()[:1] in (b"{", b"["))
-        done = data == [b"[DONE]"]
+        done = len(data) == 1 and data[0].strip() == b"[DONE]"  # read stripped, as _decoded reads it
         whole = _whole_object(data) if data and opens and not done else None
         if data and (not line.strip() or whole is not None or (opens and done)):
             found = _decoded(data, stats, name, whole, ends)
