@@ -1331,12 +1331,10 @@ def _record_kind(obj: dict) -> str | None:
     """The format one JSON record looks like it is from."""
     if opencode.looks_like(obj):
         return "opencode"  # a session file of OpenCode's storage (formats.opencode)
-    if responses_stream.looks_like(obj):
-        return "openai"  # a Responses API stream event, as the SDK dumps it (formats.responses_stream)
-    if chat_stream.looks_like(obj):
-        return "openai"  # a Chat Completions stream's chunk, as the SDK dumps it (formats.chat_stream)
-    if anthropic_stream.looks_like(obj) or ollama_stream.looks_like(obj):
-        return "openai"  # an Anthropic Messages or Ollama /api/chat stream's piece, read with the others
+    if _is_stream_record(obj):
+        # a Responses API event or a Chat Completions chunk as the SDK dumps it, an Anthropic Messages
+        # or Ollama /api/chat stream's piece: all read by formats.responses_stream
+        return "openai"
     if grok_cli.looks_like(obj):
         return "grok"  # its user/assistant turns have neither Claude Code's envelope nor a role
     if kimi_wire.looks_like(obj):
