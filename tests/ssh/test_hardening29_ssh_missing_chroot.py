@@ -14,8 +14,13 @@ from spec_debug.runner.ssh_errors import RemoteShellError
 from tests.sshd_fixture import ClientSetup
 
 
-def test_a_missing_chroot_is_named_not_called_a_nologin_shell(client: ClientSetup, sshd_factory: Any, tmp_path: Path) -> None:
-    jail = f"/no-such-jail-{tmp_path.name}"  # not under /tmp: sshd refuses its modes first
+# A root-owned file as the ChrootDirectory: `chroot path "/etc/hostname" is not a directory`, a
+# fatal() without safely_chroot's name, was still called a nologin shell after f574d103.
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_a_missing_chroot_is_named_not_called_a_nologin_shell(kind: str, client: ClientSetup, sshd_factory: Any,
+                                                              tmp_path: Path) -> None:
+    # Not under /tmp: sshd refuses its modes first. /etc/hostname: root-owned, 0644.
+    jail = f"/no-such-jail-{tmp_path.name}" if kind == "missing" else "/etc/hostname"
     server = sshd_factory("nochroot", extra_config=f"ChrootDirectory {jail}\n")
     client.trust(server)
     client.alias("jailed", server)
