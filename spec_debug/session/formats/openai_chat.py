@@ -224,7 +224,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             previous = previous + messages if previous is not None else None
         else:
             record_ts = time_of(obj)
-            if previous is not None and len(previous) <= len(messages) and messages[:len(previous)] == previous:
+            if previous is not None and _resent(previous, messages):
                 # A log of the requests an agent loop sent: each one resends the whole history
                 # (chat completions and Responses ``input`` are stateless), so the conversation
                 # of the line before is this one's head. Read once, a command run once is not
@@ -238,6 +238,24 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
                 yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts, gemini)
             else:
                 stats.non_object += 1
+
+
+def _resent(previous: list, messages: list) -> bool:
+    """``messages`` begins with ``previous``: the same messages, or the same but for empty fields
+    (an answer read from its ``chat.completion`` sent back as the loop built it: no ``refusal:
+    null`` or ``annotations: []``; read again, its call was read twice)."""
+    if len(previous) > len(messages):
+        return False
+    head = messages[:len(previous)]
+    return head == previous or all(_filled(a) == _filled(b) for a, b in zip(head, previous))
+
+
+def _filled(message: object) -> object:
+    """The message without its fields that say nothing (null, empty)."""
+    if not isinstance(message, dict):
+        return message
+    return {key: value for key, value in message.items() if value is not None and value != "" and value != []
+            and value != {}}
 
 
 def read_conversation(messages: list, lineno: int, cursor: Cursor, stats: ReadStats,
