@@ -228,6 +228,13 @@ def _known_hosts_command_tokens(target: SSHTarget, server_key: paramiko.PKey | N
     return tokens
 
 
+def _types_we_could_accept(host_types: list[str]) -> list[str]:
+    """The host's key types that a HostKeyAlgorithms line could let in: paramiko's own, ssh-rsa
+    and their certificates (_handshake_on)."""
+    ours = (*paramiko.Transport._preferred_keys, SHA1_RSA)  # type: ignore[attr-defined]
+    return [name for name in host_types if name in ours or name.removesuffix(_CERT_SUFFIX) in ours]
+
+
 def _handshake_on(
     transport: paramiko.Transport, target: SSHTarget, sock: object, known_hosts: KnownHosts, options: ConnectOptions
 ) -> paramiko.Transport:
@@ -266,13 +273,15 @@ def _handshake_on(
             if "host key type" in unshared and SHA1_RSA in transport.server_offer.get("server key", "").split(", "):
                 # What ssh(1) needs for the same host since OpenSSH 8.8, and now works here too.
                 hint = f"add `HostKeyAlgorithms +ssh-rsa` for this host to your ssh config (as OpenSSH 8.8+ needs too); or {hint}"
-            elif "host key type" in unshared and (target.host_key_algorithms or "").strip():
+            elif "host key type" in unshared and (target.host_key_algorithms or "").strip() and (
+                    theirs := _types_we_could_accept(transport.server_offer.get("server key", "").split(", "))):
                 # The user's own list left the host's types out (`HostKeyAlgorithms rsa-sha2-512`
                 # before a host with an ed25519 key only): ssh(1) fails the same way ("no matching
-                # host key type found"), and the fix is that line, not the host's sshd.
-                theirs = transport.server_offer.get("server key", "").split(", ")[0] or "ssh-ed25519"
+                # host key type found"), and the fix is that line, not the host's sshd. Only for a
+                # type paramiko verifies: a host with an ssh-dss key alone was told to add
+                # `+ssh-dss` to a `HostKeyAlgorithms +ssh-rsa` that had left nothing out.
                 hint = (f"your ssh config's `HostKeyAlgorithms {target.host_key_algorithms.strip()}` for this host leaves "
-                        f"out every type it offers: add one (`HostKeyAlgorithms +{theirs}`) or remove the line")
+                        f"out every type it offers: add one (`HostKeyAlgorithms +{theirs[0]}`) or remove the line")
             sha1_kex = [name for name in transport.server_offer.get("kex algos", "").split(", ") if name in SHA1_KEX]
             if "key exchange" in unshared and sha1_kex:
                 # The line ssh(1) needs for the same host too (its default list has no SHA-1
