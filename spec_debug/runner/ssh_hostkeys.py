@@ -110,7 +110,10 @@ def read_known_hosts(path: Path) -> list[KnownHostsEntry]:
 def parse_known_hosts(text: str, source: str = "") -> list[KnownHostsEntry]:
     """The usable lines of known_hosts text (a file, or a KnownHostsCommand's output)."""
     entries: list[KnownHostsEntry] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" alone, as getline() ends them: splitlines() also ends one at \x0b, \x0c,
+    # \x1c-\x1e, \x85 or \u2028, and what followed a NUL (`KEY\0\x0cgpu02 ssh-ed25519 KEY2`)
+    # became a line of its own, a key ssh(1) never reads; the line numbers moved on too.
+    for number, raw in enumerate(text.split("\n"), start=1):
         # ssh(1) reads each line as a C string, which ends at its first NUL (openssh-portable:
         # hostfile.c, hostkeys_foreach_file): `HOST KEYTYPE KEY\0junk` is the host's key there
         # (a connection with StrictHostKeyChecking yes goes through), and here its key field

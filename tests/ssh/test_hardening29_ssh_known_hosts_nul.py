@@ -24,3 +24,14 @@ def test_a_line_cut_by_a_nul_still_names_the_hosts_key(client: ClientSetup, sshd
     with SSHTransport.connect("nul", client.options()) as transport:
         outcome, out, _ = run(transport, "echo ok")
     assert (outcome.exit_code, out.text()) == (0, "ok\n")
+
+
+def test_what_follows_the_nul_is_no_line_of_its_own(sshd: SshServer) -> None:
+    """After the NUL a form feed (or \\x0b, \\x85, \\u2028: str.splitlines' line ends) began a
+    line ssh(1) never reads: the host named there was trusted with the key that followed."""
+    from spec_debug.runner.ssh_hostkeys import parse_known_hosts
+
+    line = sshd.known_hosts_line.rstrip("\n")
+    other = line.replace(line.split()[0], "gpu02", 1)
+    entries = parse_known_hosts(f"{line}\x00\x0c{other}\n# a comment\u2028with a line separator\n{line}\n")
+    assert [(entry.patterns, entry.line) for entry in entries] == [(line.split()[0], 1), (line.split()[0], 3)]
