@@ -1173,6 +1173,31 @@ def _refuse_unwritten_rows(sample: Sample, what: str, parts: Sequence[Tensor]) -
                     "them again")
 
 
+def unwritten_positions(sample: Sample) -> Tensor:
+    """[T] bool: the positions zero in every slot (and in the final state, when read)."""
+    T = sample.length
+    zero = ~sample.slots.reshape(T, -1).any(-1)  # [T]
+    if sample.final is not None:
+        zero &= ~sample.final.reshape(T, -1).any(-1)
+    return zero
+
+
+def every_position_padding(sample: Sample) -> tuple[int, int]:
+    """(tail, inner): the rows (row t predicts position t + 1) every_position_mask leaves out
+    past a sample's last written position, and those it leaves out before it (zero rows inside
+    the sample and the rows that read or predict them). Told apart by the last written
+    position, not by the last scored row: a zero run right before a sample's last row leaves
+    that row out too (it reads a zero state), and was said as the sample's tail ("end in 5
+    position(s) zero" of a sample ending in a written row)."""
+    zero = unwritten_positions(sample)
+    if bool(zero.all()):
+        return 0, 0  # every_position_mask scores them all (check_sample refuses such a sample)
+    last_written = int((~zero).nonzero()[-1])
+    tail = sample.length - 1 - last_written
+    left_out = int((~every_position_mask(sample)[1:]).sum())
+    return tail, left_out - tail
+
+
 def every_position_mask(sample: Sample) -> Tensor:
     """[T] bool: the positions scored when no loss mask selects any (eval's every-position
     rerun, the layout probe): every one but those zero in every slot, and the one right after
@@ -1186,9 +1211,7 @@ def every_position_mask(sample: Sample) -> Tensor:
     its row reads a zero state, and speculators shifts each document before packing
     (models/eagle3/data.py shift_batch), so a document's first token is never predicted."""
     T = sample.length
-    zero = ~sample.slots.reshape(T, -1).any(-1)  # [T]
-    if sample.final is not None:
-        zero &= ~sample.final.reshape(T, -1).any(-1)
+    zero = unwritten_positions(sample)
     if bool(zero.all()):
         return torch.ones(T, dtype=torch.bool)  # all zero: refused by check_sample
     mask = ~zero

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import torch
 from torch import Tensor
 
-from spec_debug.eagle3.data import Sample, every_position_mask
+from spec_debug.eagle3.data import Sample, every_position_mask, every_position_padding
 from spec_debug.eagle3.loading import LoadedDraft, TargetHead
 from spec_debug.eagle3.model import Eagle3Draft, NormFlags
 from spec_debug.errors import SpecDebugError
@@ -192,6 +192,10 @@ class SampleTargets:
     loss_mask: Tensor  # [T] rows to score
     reference: str
     normed_detected: bool  # the final slot was found past the target's norm
+    # the every-position rerun's rows left out past the last written position and before it
+    # (data.every_position_padding); 0 when the loss mask is used
+    tail_rows: int = 0
+    inner_rows: int = 0
 
 
 class TargetCache:
@@ -223,8 +227,10 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     model = loaded.model
     input_ids = sample.token_ids[1:].to(device)  # [T]
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
+    tail = inner = 0
     if not use_loss_mask:
         loss_mask = every_position_mask(sample)[1:].to(device)
+        tail, inner = every_position_padding(sample)  # once per sample (kept by TargetCache)
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
     last_normed, detected = sample.final_normed, False
@@ -232,7 +238,7 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
         last_normed = detected = True  # norming it again would change the argmax
     draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
                                                           last_normed)
-    return SampleTargets(draft_t, target_t, loss_mask, reference, detected)
+    return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner)
 
 
 class PrecisionError(SpecDebugError):
@@ -325,14 +331,13 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     if use_loss_mask:  # the every-position rerun's empty rows are padding, not the mask's
         counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
     else:  # every row but the zero rows every_position_mask leaves out
-        # the tail: rows past the last scored one (tensors: no device sync per sample)
-        after_last = (loss_mask * torch.arange(1, loss_mask.shape[0] + 1, device=device)).max()
-        tail = loss_mask.shape[0] - after_last  # T0 >= 2: at least one row
-        inner = (~loss_mask).sum() - tail
-        counts.tail_padded += tail > 0
-        counts.tail_padding_rows += tail
-        counts.inner_gapped += inner > 0
-        counts.inner_gap_rows += inner
+        # counted from the zero rows, not from the rows left unscored: the data-token
+        # reference leaves the last row out (it has no next token), which was said as
+        # padding ("3 of 3 samples end in 3 position(s) zero" of a dump with none)
+        counts.tail_padded += found.tail_rows > 0
+        counts.tail_padding_rows += found.tail_rows
+        counts.inner_gapped += found.inner_rows > 0
+        counts.inner_gap_rows += found.inner_rows
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
