@@ -1198,14 +1198,16 @@ def _run_kill_script(channel: paramiko.Channel, script: str, *, host: str, via_s
 
 
 def _survivors(output: str) -> Survivors | None:
-    found: Survivors = []
+    found: dict[int, tuple[int, str, str]] = {}
     for line in output.splitlines():
         if not line.startswith(_SURVIVOR_MARKER + " "):
             continue
         pid, state, *command = line[len(_SURVIVOR_MARKER) + 1 :].split(" ", 2)
+        # Once a pid: the kill script's second walk of the tree (after SIGTERM) lists the
+        # processes of the first again, and a survivor of both was named twice in the message.
         if pid.isdigit() and state:
-            found.append((int(pid), state, command[0].strip() if command else ""))
-    return found or None
+            found.setdefault(int(pid), (int(pid), state, command[0].strip() if command else ""))
+    return list(found.values()) or None
 
 
 def _bytes_read(stdout: "_PidHeader", stderr: "_PidHeader") -> int:

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import pytest
 
+from spec_debug.runner.attempt import _shorten  # a message names a command in 80 characters at most
 from tests.ssh.faults import FREEZE_FROM_STEP, stop_when_running
 from tests.conftest import run_cli
 from tests.sshd_fixture import ClientSetup, SshServer
@@ -355,8 +356,9 @@ def test_a_remote_step_stuck_in_the_kernel_is_named_and_not_retried(
     query = steps["query"]
     assert query["status"] == "timeout" and query["attempts"] == 1, query
     assert query["stdout"] == "querying\n"
-    assert f"(stat {mount}/x, state D) still alive after SIGKILL and left running" in query["message"], query["message"]
+    assert f"({_shorten(f'stat {mount}/x')}, state D) still alive after SIGKILL and left running" in query["message"], query["message"]
     assert "process tree killed" not in query["message"]
+    assert query["message"].count(", state D)") == 1, query["message"]  # the stuck stat, named once
     assert query["message"].endswith("not retried: another attempt would hang beside it")
     assert steps["after"]["status"] == "passed" and steps["after"]["stdout"] == "after\n"
     assert took < 20
