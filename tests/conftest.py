@@ -12,7 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_runner import serve as serve_from_zygote
+# pytest-xdist's workers start with COLUMNS=80 and LINES=24 exported (a plain run has neither):
+# rich's consoles, made at import, would keep 80 columns whatever a test asks (a table cut
+# mid-sentence, a path wrapped), and ps(1) run by the CLI cuts its lines at $COLUMNS. The
+# suite runs as a plain `pytest` does, whichever way it is started.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _name in ("COLUMNS", "LINES"):
+        os.environ.pop(_name, None)
+
+from tests.cli_runner import serve as serve_from_zygote  # noqa: E402
 
 # The machine's /etc/ssh/ssh_config (Debian's sets HashKnownHosts yes, GSSAPIAuthentication yes)
 # would change what the SSH tests write and offer; ssh(1) semantics of reading it are tested

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from spec_debug.runner.attempt import _shorten  # a message names a command in 80 characters at most
 from tests.conftest import only_run
 
 HUNG_MOUNT = Path(__file__).with_name("hung_mount.py")
@@ -75,7 +76,7 @@ steps:
     stuck, after = record["steps"]
     assert stuck["status"] == "timeout" and after["status"] == "passed", record["steps"]
     assert after["stdout"] == "next step ran\n"
-    assert f"(df -h {mount}, state D) still alive after SIGKILL and left running" in stuck["message"], stuck["message"]
+    assert f"({_shorten(f'df -h {mount}')}, state D) still alive after SIGKILL and left running" in stuck["message"], stuck["message"]
     assert "process tree killed" not in stuck["message"]
     # Another attempt would hang beside the first (and pile up stuck processes): not retried.
     assert stuck["attempts"] == 1 and stuck["message"].endswith("not retried: another attempt would hang beside it")
@@ -103,4 +104,4 @@ def test_stopping_a_run_on_a_step_stuck_in_the_kernel_ends_it(tmp_path, write_pl
     assert record["status"] == "aborted"
     (step,) = record["steps"]
     assert step["message"].startswith("interrupted: terminated (SIGTERM); pid "), step["message"]
-    assert f"(stat {mount}/x, state D) still alive after SIGKILL" in step["message"]
+    assert f"({_shorten(f'stat {mount}/x')}, state D) still alive after SIGKILL" in step["message"]
