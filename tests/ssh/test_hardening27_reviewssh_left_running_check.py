@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -40,12 +41,28 @@ def test_the_check_lists_the_shell_held_in_its_rc_files_and_not_itself(case: str
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
     )
     try:
+        _wait_for_rc_sleep(shell.pid)
         check = left_running_check(command, in_args=True)
         listed = _run_as_pasted(check)
     finally:
         os.killpg(shell.pid, 9)
         shell.wait()
     assert [int(line.split()[0]) for line in listed] == [shell.pid], (check, listed)
+
+
+def _wait_for_rc_sleep(shell_pid: int) -> None:
+    """Until the rc file's `sleep` is exec'd: forked and not yet exec'd, it is a copy of the
+    shell, its command line too, and ps lists it beside the shell (seen on a busy machine)."""
+    for _ in range(500):
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(") ", 1)[1].split()
+                if int(fields[1]) == shell_pid and (stat.parent / "cmdline").read_bytes().startswith(b"sleep\0"):
+                    return
+            except (OSError, IndexError, ValueError):
+                continue
+        time.sleep(0.01)
+    raise AssertionError("the rc file's sleep never started")
 
 
 def test_a_script_sent_on_stdin_is_found_by_its_running_command(tmp_path: Path) -> None:
