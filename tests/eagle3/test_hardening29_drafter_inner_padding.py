@@ -23,19 +23,24 @@ from spec_debug.eagle3.data import every_position_mask, iter_samples  # noqa: E4
 from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
 
 
+def rerun_dump(world: Path, out: Path, zero_rows: slice | None) -> Path:
+    """world's data/ with every loss_mask zero (eval scores every position) and hs_1's
+    `zero_rows` zero in every slot; returns out."""
+    out.mkdir()
+    for path in sorted((world / "data").glob("hs_*.safetensors")):
+        tensors = load_file(str(path))
+        if zero_rows is not None and path.name == "hs_1.safetensors":
+            tensors["hidden_states"][zero_rows] = 0
+        tensors["loss_mask"] = torch.zeros(tensors["token_ids"].shape[0], dtype=torch.long)
+        save_file(tensors, str(out / path.name))
+    return out
+
+
 @pytest.fixture(scope="module")
 def dump(tmp_path_factory) -> tuple[Path, Path]:
     root = tmp_path_factory.mktemp("inner_padding")
     world = save_informative_world(root / "world", seed=1)
-    out = root / "gap"
-    out.mkdir()
-    for path in sorted((world / "data").glob("hs_*.safetensors")):
-        tensors = load_file(str(path))
-        if path.name == "hs_1.safetensors":
-            tensors["hidden_states"][5:8] = 0  # 3 rows of 15 never written
-        tensors["loss_mask"] = torch.zeros(tensors["token_ids"].shape[0], dtype=torch.long)
-        save_file(tensors, str(out / path.name))
-    return world, out
+    return world, rerun_dump(world, root / "gap", slice(5, 8))  # 3 rows of 15 never written
 
 
 def test_every_position_mask_leaves_out_a_middle_gap_and_the_row_after_it(dump):

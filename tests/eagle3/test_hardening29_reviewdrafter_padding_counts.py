@@ -14,25 +14,17 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("speculators")
 
-from safetensors.torch import load_file, save_file  # noqa: E402
-
 from spec_debug.eagle3.api import evaluate_drafter  # noqa: E402
 from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+from tests.eagle3.test_hardening29_drafter_inner_padding import rerun_dump  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("padding_counts")
     world = save_informative_world(root / "world", seed=1)
-    for name, zero in (("plain", None), ("gap_before_last", slice(10, 14))):
-        out = world / name
-        out.mkdir()
-        for path in sorted((world / "data").glob("hs_*.safetensors")):
-            tensors = load_file(str(path))
-            if zero is not None and path.name == "hs_1.safetensors":
-                tensors["hidden_states"][zero] = 0  # 4 rows of 15 unwritten, the last one written
-            tensors["loss_mask"] = torch.zeros(tensors["token_ids"].shape[0], dtype=torch.long)
-            save_file(tensors, str(out / path.name))
+    rerun_dump(world, world / "plain", None)
+    rerun_dump(world, world / "gap_before_last", slice(10, 14))  # 4 of 15, the last one written
     return world
 
 
