@@ -843,13 +843,14 @@ def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):
     d2t = mapping.d2t if mapping is not None else checkpoint.vocab_maps()[0]
     try:
         target_checkpoint = open_target(target)
-        if target_checkpoint.lm_head_name not in target_checkpoint.tensors \
-                or not checkpoint.has("lm_head.weight") or d2t is None:
-            # nothing to compare (a target of config.json only, a tied draft head, no map):
-            # said as skipped, not as passed; a head in a shard the index names but that was
-            # not copied is said too (eval says it of its reference; this said nothing)
-            if target_checkpoint.tensors.missing_shards and checkpoint.has("lm_head.weight") \
-                    and d2t is not None:
+        # nothing to compare (a tied draft head, no map; a target of config.json only): said
+        # as skipped, not as passed
+        if not checkpoint.has("lm_head.weight") or d2t is None:
+            return VocabCheck("lm_head_map", ok=True, skipped=True)
+        if target_checkpoint.lm_head_name not in target_checkpoint.tensors:
+            # a head in a shard the index names but that was not copied is said too (eval
+            # says it of its reference; this said nothing)
+            if target_checkpoint.tensors.missing_shards:
                 notes.append(f"the draft's lm_head rows were not compared with the target's "
                              f"(its lm_head is not in {target_checkpoint.path}"
                              f"{target_checkpoint.absent_because()})")

@@ -1182,20 +1182,22 @@ def unwritten_positions(sample: Sample) -> Tensor:
     return zero
 
 
-def every_position_padding(sample: Sample) -> tuple[int, int]:
-    """(tail, inner): the rows (row t predicts position t + 1) every_position_mask leaves out
-    past a sample's last written position, and those it leaves out before it (zero rows inside
-    the sample and the rows that read or predict them). Told apart by the last written
-    position, not by the last scored row: a zero run right before a sample's last row leaves
-    that row out too (it reads a zero state), and was said as the sample's tail ("end in 5
-    position(s) zero" of a sample ending in a written row)."""
+def every_position_padding(sample: Sample) -> tuple[Tensor, int, int]:
+    """(every_position_mask(sample), tail, inner), the sample's states scanned once: tail and
+    inner are the rows (row t predicts position t + 1) the mask leaves out past a sample's
+    last written position, and those it leaves out before it (zero rows inside the sample and
+    the rows that read or predict them). Told apart by the last written position, not by the
+    last scored row: a zero run right before a sample's last row leaves that row out too (it
+    reads a zero state), and was said as the sample's tail ("end in 5 position(s) zero" of a
+    sample ending in a written row)."""
     zero = unwritten_positions(sample)
+    mask = _mask_of(zero)
     if bool(zero.all()):
-        return 0, 0  # every_position_mask scores them all (check_sample refuses such a sample)
+        return mask, 0, 0  # the mask scores them all (check_sample refuses such a sample)
     last_written = int((~zero).nonzero()[-1])
     tail = sample.length - 1 - last_written
-    left_out = int((~every_position_mask(sample)[1:]).sum())
-    return tail, left_out - tail
+    left_out = int((~mask[1:]).sum())
+    return mask, tail, left_out - tail
 
 
 def every_position_mask(sample: Sample) -> Tensor:
@@ -1210,10 +1212,13 @@ def every_position_mask(sample: Sample) -> Tensor:
     padding between documents, a gap the capture never wrote) is the first of what follows:
     its row reads a zero state, and speculators shifts each document before packing
     (models/eagle3/data.py shift_batch), so a document's first token is never predicted."""
-    T = sample.length
-    zero = unwritten_positions(sample)
+    return _mask_of(unwritten_positions(sample))
+
+
+def _mask_of(zero: Tensor) -> Tensor:
+    """every_position_mask from the sample's unwritten positions."""
     if bool(zero.all()):
-        return torch.ones(T, dtype=torch.bool)  # all zero: refused by check_sample
+        return torch.ones(zero.shape[0], dtype=torch.bool)  # all zero: refused by check_sample
     mask = ~zero
     mask[1:] &= ~zero[:-1]  # row t reads position t's state and predicts position t+1
     return mask

@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import torch
 from torch import Tensor
 
-from spec_debug.eagle3.data import Sample, every_position_mask, every_position_padding
+from spec_debug.eagle3.data import Sample, every_position_padding
 from spec_debug.eagle3.loading import LoadedDraft, TargetHead
 from spec_debug.eagle3.model import Eagle3Draft, NormFlags
 from spec_debug.errors import SpecDebugError
@@ -94,12 +94,12 @@ class Counts:
         self.padded_samples = 0  # samples read without the pad rows their attention_mask marked
         self.padding_rows = 0
         # the every-position rerun's rows left out: zero in every slot at a sample's tail
-        # (data.every_position_mask), tensors as `unsupervised` is
-        self.tail_padded = torch.zeros((), dtype=torch.int64, device=self.device)
-        self.tail_padding_rows = torch.zeros((), dtype=torch.int64, device=self.device)
+        # (data.every_position_mask), counted from SampleTargets' ints (no device tensor)
+        self.tail_padded = 0
+        self.tail_padding_rows = 0
         # and those before a sample's last written row: zero rows inside it, and the row after
-        self.inner_gapped = torch.zeros((), dtype=torch.int64, device=self.device)
-        self.inner_gap_rows = torch.zeros((), dtype=torch.int64, device=self.device)
+        self.inner_gapped = 0
+        self.inner_gap_rows = 0
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -229,8 +229,8 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     loss_mask = sample.loss_mask[1:].to(device)  # [T]
     tail = inner = 0
     if not use_loss_mask:
-        loss_mask = every_position_mask(sample)[1:].to(device)
-        tail, inner = every_position_padding(sample)  # once per sample (kept by TargetCache)
+        mask, tail, inner = every_position_padding(sample)  # once per sample (kept by TargetCache)
+        loss_mask = mask[1:].to(device)
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
     last_normed, detected = sample.final_normed, False

@@ -255,23 +255,18 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
     folded = fold_expert_layers(config.get("quantization_config") if config is not None else None)
     if folded:
         info["quantized_layers_folded"] = folded
-    sent = len(json.dumps(config)) if config is not None else 0
-    if sent > MAX_SENT_MODEL_CONFIG_BYTES:
-        differ = experts_differ_note(config.get("quantization_config") if config is not None else None)
-        trimmed = trim_expert_layers(config.get("quantization_config") if config is not None else None)
-        if trimmed:
-            info["quantized_layers_trimmed"] = trimmed
-            if differ:
-                info["quantized_experts_differ"] = differ
-            sent = len(json.dumps(config))
+    sent, trimmed, differ = (_trim_to_bound(config, config.get("quantization_config")) if config is not None
+                             else (0, 0, None))
     if sent > MAX_SENT_MODEL_CONFIG_BYTES:
         info.update(found=False, config=None, config_error=(
-            f"{directory / 'config.json'}: {sent:,} bytes as JSON{_reduced(folded, 'quantized_layers_trimmed' in info)}, "
+            f"{directory / 'config.json'}: {sent:,} bytes as JSON{_reduced(folded, trimmed)}, "
             f"more than a probe sends ({MAX_SENT_MODEL_CONFIG_BYTES:,}): not read (a MoE export's per-expert "
             "quantization entries fold into one per experts block only where every expert has the same)"))
-        info.pop("quantized_layers_trimmed", None)
-        info.pop("quantized_experts_differ", None)
         config = None
+    elif trimmed:
+        info["quantized_layers_trimmed"] = trimmed
+        if differ:
+            info["quantized_experts_differ"] = differ
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
     if config is not None and "quantization_config" not in config:
@@ -281,11 +276,7 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         quant = read_config(directory, "hf_quant_config.json")
         if quant is not None:
             folded = fold_expert_layers(quant.get("quantization"))
-            differ, trimmed, sent = None, 0, len(json.dumps(quant))
-            if sent > MAX_SENT_MODEL_CONFIG_BYTES:
-                differ = experts_differ_note(quant.get("quantization"))
-                trimmed = trim_expert_layers(quant.get("quantization"))
-                sent = len(json.dumps(quant)) if trimmed else sent
+            sent, trimmed, differ = _trim_to_bound(quant, quant.get("quantization"))
             if sent > MAX_SENT_MODEL_CONFIG_BYTES:
                 # not sent, and said: without it the throughput model counts the weights as bf16
                 info["hf_quant_config_error"] = (
@@ -303,7 +294,19 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
     return info
 
 
-def _reduced(folded: int, trimmed: int | bool) -> str:
+def _trim_to_bound(whole: dict[str, Any], quant: Any) -> tuple[int, int, str | None]:
+    """(bytes as JSON, entries trimmed, the experts-differ note) of a config whose quantization
+    block `quant` (a part of `whole`) is trimmed to expert 0's entries in place, only where
+    the whole is over what a probe sends."""
+    sent = len(json.dumps(whole))
+    if sent <= MAX_SENT_MODEL_CONFIG_BYTES:
+        return sent, 0, None
+    differ = experts_differ_note(quant)
+    trimmed = trim_expert_layers(quant)
+    return (len(json.dumps(whole)) if trimmed else sent), trimmed, differ
+
+
+def _reduced(folded: int, trimmed: int) -> str:
     """How a config's size was measured: after folding and trimming its expert entries."""
     done = [word for word, did in (("folded", folded), ("trimmed to expert 0's", trimmed)) if did]
     return f" once its experts are {' and '.join(done)}" if done else ""
