@@ -10,7 +10,7 @@ import re
 import uuid
 from functools import lru_cache
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Callable
 
 MASK = "***REDACTED***"
 
@@ -288,13 +288,15 @@ every token shape takes, so a token that holds the value is still one token to i
 MASK there, `hf_AbCd***REDACTED***MnOp...` kept the rest of the token); then MASK where it stayed."""
 
 
-def redact_with_values(value: Any, secrets: tuple[str, ...]) -> Any:
-    """redact_value, with each of ``secrets`` masked too. The values are replaced first: a
-    pattern could mask part of one and leave the rest (`HF_TOKEN=it's-hunter2`: the pattern's
-    value ends at the `'`); by a stand-in that keeps a token whole for its pattern."""
+def redact_with_values(value: Any, secrets: tuple[str, ...], redact: Callable[[Any], Any] | None = None) -> Any:
+    """``redact`` (redact_value by default: the patterns), with each of ``secrets`` masked too.
+    The values are replaced first: a pattern could mask part of one and leave the rest
+    (`HF_TOKEN=it's-hunter2`: the pattern's value ends at the `'`); by a stand-in that keeps a
+    token whole for its pattern."""
+    redact = redact or redact_value
     if not secrets:
-        return redact_value(value)
-    return mask_values(redact_value(mask_values(value, secrets, _STAND_IN)), (_STAND_IN,))
+        return redact(value)
+    return mask_values(redact(mask_values(value, secrets, _STAND_IN)), (_STAND_IN,))
 
 
 # ---------------------------------------------------------------- streams
@@ -356,11 +358,8 @@ class StreamRedactor:
         # The gate costs as much as the rest on a log with no secret: it runs once per block
         # (``patterns``, of the block this text starts; a part needs no more than its whole).
         # The secret values before the patterns, as redact_with_values masks them.
-        if self._secrets:
-            text = mask_values(_masked_by(mask_values(text, self._secrets, _STAND_IN), patterns), (_STAND_IN,))
-        else:
-            text = _masked_by(text, patterns)
-        return text.encode("utf-8", "surrogateescape")
+        masked = redact_with_values(text, self._secrets, lambda part: _masked_by(part, patterns))
+        return masked.encode("utf-8", "surrogateescape")
 
     def _hold(self, text: str) -> None:
         self._pending = bytearray(text.encode("utf-8", "surrogateescape"))

@@ -959,7 +959,7 @@ def _flags_alone(words: list[str]) -> bool:
     # a dotted key followed by a flag takes that flag as its value (vllm_dotted_flags), which
     # leaves the flag's own value a stray word: still flags, which the parse refuses by name
     words = [word for i, word in enumerate(words) if not (
-        "." in word.partition("=")[0] and word.startswith("-") and "=" not in word
+        word.startswith("-") and "=" not in word and "." in word
         and i + 1 < len(words) and words[i + 1].startswith("-") and not _is_number(words[i + 1]))]
     flags, positionals = _read_flags(words)
     return not positionals and not any(
@@ -2176,7 +2176,7 @@ def _vllm_dotted_speculative_config(flags: dict[str, Any],
         if _vllm_full_name(head) not in _VLLM_ALIASES["speculative-config"]:
             continue
         found = keys
-        spellings.append(("-" if len(head) < 3 else "--") + head)  # `-sc` is a short option
+        spellings.append(_vllm_dashed(head))
         for name, value in flags.items():  # _read_flags took the same next word
             if (name.partition(".")[0] == head and isinstance(value, str) and value.startswith("-")
                     and not _is_number(value)):
@@ -2308,6 +2308,12 @@ def _merge_dotted(target: dict[str, Any], update: dict[str, Any]) -> None:
             target[key] = target[key] + value
         else:
             target[key] = value
+
+
+def _vllm_dashed(name: str) -> str:
+    """A vLLM flag name (dotted or not) with its dashes: `-sc.KEY` (a short option: a head
+    under 3 characters), `--speculative-config.KEY`."""
+    return ("-" if len(name.partition(".")[0]) < 3 else "--") + name
 
 
 def vllm_dotted_flags(args: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
@@ -2764,7 +2770,7 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
                 "and the last one wins whole): ")
     if not whole or not dotted:
         return said
-    written = ", ".join(("-" if len(d.partition(".")[0]) < 3 else "--") + d for d in dotted)  # `-sc.KEY`
+    written = ", ".join(map(_vllm_dashed, dotted))
     return said + (f"the JSON --speculative-config is replaced by the dotted keys {written} "
                    "(vLLM collects them into one --speculative-config added last, and the last one wins): ")
 
@@ -2886,7 +2892,7 @@ def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]
         value = spec.get(path)
         if value is None or value != _human_readable_int(text):
             continue  # another spelling's keys won, or the text was read otherwise
-        flag = ("-" if len(head) < 3 else "--") + name
+        flag = _vllm_dashed(name)
         problems.append(f"{flag} {text}: vLLM {engine_version} keeps the text {text!r} (a dotted value is read as "
                         f"a number such as 32k only from {_VLLM_DOTTED_HUMAN_INT_SINCE}, vllm-project/vllm PR #40473): "
                         f"SpeculativeConfig refuses a text where it takes a number, and the server does not start "

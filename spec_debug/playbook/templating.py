@@ -74,6 +74,17 @@ def _in_single_quotes(value: Any) -> RawShell:
 _HEREDOC_SPECIAL = re.compile(r"([\\$`])")
 
 
+def forms_in_command(secret: str) -> tuple[str, ...]:
+    """`secret` as a templated step line may hold it: quoted by shell_quote (shlex.quote:
+    `it'"'"'s`), inside the author's '...' (`it'\\''s`), "..." or a heredoc (`\\$`, `\\``,
+    `\\"`, `\\\\` escaped), as the filters above write them. The value as given was all the
+    masking looked for: `--var hf_token="it's-hunter2"` under `echo {{ hf_token }}` stood in
+    run.json and the report unmasked (runner/engine.py masks these forms too)."""
+    forms = [secret.replace("'", "'\"'\"'"), str(_in_single_quotes(secret)), str(_in_double_quotes(secret)),
+             _HEREDOC_SPECIAL.sub(r"\\\1", secret)]
+    return tuple(dict.fromkeys(form for form in forms if form != secret))
+
+
 def _in_heredoc(value: Any, delimiter: str, expands: bool) -> RawShell:
     """A value written inside a heredoc body: as is after <<'EOF', with \\ $ ` escaped after <<EOF
     (POSIX 2.7.4). A value holding the end line would end the heredoc and run what follows."""

@@ -29,7 +29,9 @@ from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, Tran
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step
 from spec_debug.playbook.number_text import number_given_with_unit
-from spec_debug.playbook.templating import TemplateSite, evaluate, render, render_value, resolve_vars, shell_quote
+from spec_debug.playbook.templating import (
+    TemplateSite, evaluate, forms_in_command, render, render_value, resolve_vars, shell_quote,
+)
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepLeftRunning, StepRecord
 from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
 from spec_debug.runner.attempt import (
@@ -42,7 +44,7 @@ from spec_debug.runner.output import DEFAULT_CAPTURE_LIMIT, StreamCapture, witho
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.runner.runner_findings import runner_finding
-from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, forms_in_check, forms_in_command
+from spec_debug.runner.transport import CommandOutcome, LeftRunning, Transport, forms_in_check
 from spec_debug.store import RecordWriteError, RunStore, report_commands, utc_now
 
 SAVE_INTERVAL_S = 0.1

@@ -8,7 +8,6 @@ close); timeouts, retries, templating and records live in the runner, so a new t
 from __future__ import annotations
 
 import abc
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,18 +30,6 @@ def literal_pattern(text: str) -> str:
         else:
             pattern.append(char)
     return "".join(pattern)
-
-
-def forms_in_command(secret: str) -> tuple[str, ...]:
-    """`secret` as a templated step line may hold it: quoted by shell_quote (shlex.quote:
-    `it'"'"'s`), inside the author's '...' (`it'\\''s`), "..." or a heredoc (`\\$`, `\\``,
-    `\\"`, `\\\\` escaped), as the templating filters write them (playbook/templating.py:
-    shell_quote, _in_single_quotes, _in_double_quotes, _in_heredoc). The value as given was
-    all the masking looked for: `--var hf_token="it's-hunter2"` under `echo {{ hf_token }}`
-    stood in run.json and the report unmasked."""
-    forms = [secret.replace("'", "'\"'\"'"), secret.replace("'", "'\\''"),
-             re.sub(r'([\\"$`])', r"\\\1", secret), re.sub(r"([\\$`])", r"\\\1", secret)]
-    return tuple(dict.fromkeys(form for form in forms if form != secret))
 
 
 def forms_in_check(secret: str) -> tuple[str, ...]:
