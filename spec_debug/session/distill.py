@@ -99,10 +99,10 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     # the run, and one seen on another host than the playbook's (`ssh gpu02 python -m
     # sglang.launch_server ...` while the checks ran on gpu01) names that host, in the step and in
     # the description (was dropped: no audit step, and no word of gpu02's server).
-    audited = launch_findings
-    elsewhere = list(dict.fromkeys(f.host for f in sorted(audited, key=lambda f: f.seq) if f.host and f.host != primary))
-    if audited:
-        steps.append(_launch_audit_step(audited, names, ids, primary, elsewhere))
+    elsewhere = list(dict.fromkeys(f.host for f in sorted(launch_findings, key=lambda f: f.seq)
+                                   if f.host and f.host != primary))
+    if launch_findings:
+        steps.append(_launch_audit_step(launch_findings, names, ids, primary, elsewhere))
     said: set[str] = set()
     runs: set[str] = set()
     for cmd in chosen:
@@ -160,37 +160,24 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
     first_prompt = next((p.text for p in analysis.prompts if p.agent == "main" and p.text.strip()), "")
-    session = chosen[0].session if chosen else audited[0].session
+    session = chosen[0].session if chosen else launch_findings[0].session
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:
         words = " ".join(redact_text(first_prompt).split())
         description += ": " + _cut_at_word(words, 200)
     if primary:  # one full stop between the prompt's last sentence and this one ("…" is a stop)
-        ports = Counter(c.port for c in reached if c.port)
-        destination = _destination(primary, user, ports.most_common(1)[0][0] if ports else None)
+        destination = _reached_as(primary, reached)
         stop = " " if description.endswith("…") else ". "
         description = description.rstrip(".") + f"{stop}Run against the host the session used, e.g. --host {destination}."
-        jumps = Counter(c.jump for c in reached if c.jump)
-        if jumps:
-            # `ssh -J admin@bastion gpu02` in the session: --host gpu02 alone does not reach it
-            # from where the session ran; the runner follows ProxyJump from ~/.ssh/config.
-            jump = jumps.most_common(1)[0][0]
-            description += (f" The session reached it through the jump host {jump}: give {primary} "
-                            f"`ProxyJump {jump}` in ~/.ssh/config.")
+        description += _jump_note(primary, reached, "it")
     if elsewhere:
         others = ",".join(_reached_as(h, analysis.commands) for h in elsewhere)
         stop = " " if description.endswith("…") else ". "
         description = description.rstrip(".") + (f"{stop}The launch flags it found wrong were those of the server on "
                                                   f"{', '.join(elsewhere)}: {'add' if primary else 'run with'} "
                                                   f"--host {others} to audit it.")
-        for host in elsewhere:
-            # `ssh -J admin@bastion gpu02 python -m sglang.launch_server ...`: --host gpu02 alone
-            # does not reach it, as for the playbook's host above (was no word of the jump host)
-            hops = Counter(c.jump for c in analysis.commands if c.host == host and c.jump)
-            if hops:
-                hop = hops.most_common(1)[0][0]
-                description += (f" The session reached {host} through the jump host {hop}: give {host} "
-                                f"`ProxyJump {hop}` in ~/.ssh/config.")
+        for host in elsewhere:  # as for the playbook's host above (was no word of the jump host)
+            description += _jump_note(host, analysis.commands, host)
     return {
         "name": name or _slug(f"distilled_{session}")[:60],
         "description": description,
@@ -267,6 +254,17 @@ def _reached_as(host: str, commands: list[CommandRecord]) -> str:
     users = Counter(c.user for c in there if c.user)
     ports = Counter(c.port for c in there if c.port)
     return _destination(host, users.most_common(1)[0][0] if users else None, ports.most_common(1)[0][0] if ports else None)
+
+
+def _jump_note(host: str, commands: list[CommandRecord], said_as: str) -> str:
+    """The sentence for a host the session reached through a jump host, "" for one it did not:
+    `ssh -J admin@bastion gpu02` in the session, and --host gpu02 alone does not reach it from
+    where the session ran; the runner follows ProxyJump from ~/.ssh/config."""
+    hops = Counter(c.jump for c in commands if c.host == host and c.jump)
+    if not hops:
+        return ""
+    hop = hops.most_common(1)[0][0]
+    return f" The session reached {said_as} through the jump host {hop}: give {host} `ProxyJump {hop}` in ~/.ssh/config."
 
 
 def _destination(host: str, user: str | None, port: int | None) -> str:

@@ -157,7 +157,7 @@ def _index(choice: dict) -> int:
 
 def _says_something(delta: object) -> bool:
     """The delta carries a role, text or a call (the first piece of a completion says its role)."""
-    return isinstance(delta, dict) and any(value not in (None, "", [], {}) for value in delta.values())
+    return isinstance(delta, dict) and bool(openai_chat.filled(delta))
 
 
 def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:

@@ -61,6 +61,11 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
     """The events of the pieces ``(index, line, piece)``: one assistant message per answer."""
     current: _Answer | None = None
 
+    def event(seq: int, lineno: int, raw_type: str, kind: str = "system", text: str = "",
+              timestamp: str | None = None) -> Event:
+        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind=kind,
+                     raw_type=raw_type, text=text, timestamp=timestamp, file=cursor.file, line=lineno)
+
     def finished() -> Iterator[Event]:
         if current is not None:
             yield from openai_chat.assistant_events(current.message(), cursor, current.seq, current.lineno, stats)
@@ -77,17 +82,14 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
                 current = None
                 reason = obj.get("done_reason")
                 if reason == "length":  # num_predict reached: the answer was cut
-                    yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
-                                raw_type="warning", text="answer stopped: length",
-                                timestamp=stamp(obj.get("created_at")), file=cursor.file, line=lineno)
+                    yield event(seq, lineno, "warning", text="answer stopped: length",
+                                timestamp=stamp(obj.get("created_at")))
             continue
         yield from finished()
         current = None
         if isinstance(obj.get("error"), str):
-            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
-                        raw_type="error", text=f"error: {obj['error']}", file=cursor.file, line=lineno)
+            yield event(seq, lineno, "error", text=f"error: {obj['error']}")
         else:
             stats.unknown_types += 1
-            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="other",
-                        raw_type=str(obj.get("type")), file=cursor.file, line=lineno)
+            yield event(seq, lineno, str(obj.get("type")), kind="other")
     yield from finished()

@@ -215,15 +215,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         # line of fine-tuning data, or a Responses API request or response saved whole.
         messages = conversation(obj)
         start = 0
-        record_ts = None
+        record_ts = None if messages is None else time_of(obj)
         if messages is None:
             messages, previous = [obj], None
         elif is_chat_completion(obj):
             # An answer: the next request of the loop sends it back after the history it answered
-            record_ts = time_of(obj)
             previous = previous + messages if previous is not None else None
         else:
-            record_ts = time_of(obj)
             if previous is not None and _resent(previous, messages):
                 # A log of the requests an agent loop sent: each one resends the whole history
                 # (chat completions and Responses ``input`` are stateless), so the conversation
@@ -247,10 +245,10 @@ def _resent(previous: list, messages: list) -> bool:
     if len(previous) > len(messages):
         return False
     head = messages[:len(previous)]
-    return head == previous or all(_filled(a) == _filled(b) for a, b in zip(head, previous))
+    return head == previous or all(filled(a) == filled(b) for a, b in zip(head, previous))
 
 
-def _filled(message: object) -> object:
+def filled(message: object) -> object:
     """The message without its fields that say nothing (null, empty)."""
     if not isinstance(message, dict):
         return message

@@ -130,9 +130,9 @@ def layout(path: Path) -> Layout | None:
             continue
         if looks_like(obj):
             return Layout(sse=False, chat=False)
-        if first is None and (anthropic_stream.looks_like(obj) or ollama_stream.looks_like(obj)):
+        if first is None and ((anthropic := anthropic_stream.looks_like(obj)) or ollama_stream.looks_like(obj)):
             # the first record of another vendor's stream (its events are its own: no chat message among them)
-            return Layout(sse=False, chat=False, api="anthropic" if anthropic_stream.looks_like(obj) else "ollama")
+            return Layout(sse=False, chat=False, api="anthropic" if anthropic else "ollama")
         if first is None:
             first = chat_stream.looks_like(obj)
         elif first and openai_chat.looks_like(obj):
