@@ -407,10 +407,7 @@ def ssh_words(args: list[str]) -> SshWords:
             user, port = _dest_settings(dest, user, port)
             i += 1
             continue
-        # A cluster of flags (-tt, -vA) may end with one that takes a value, as getopt reads it:
-        # `-vp2222` is port 2222 and `-vl bob` user bob (ssh -G prints both); the cluster's first
-        # value flag takes the rest of the word, or the next word.
-        at = next((j for j, ch in enumerate(word[1:], start=1) if ch in SSH_VALUE_FLAGS), None)
+        at = _value_flag_at(word)
         if at is not None:
             flag, attached = word[at], word[at + 1:]
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
@@ -666,6 +663,13 @@ _GCLOUD_ARG_OPTS = frozenset({"--zone", "--project", "--command", "--ssh-flag", 
                               "--strict-host-key-checking", "--ssh-key-expire-after"})
 
 
+def _value_flag_at(word: str) -> int | None:
+    """Where ssh's first option that takes a value is in an option word, None where none is. A
+    cluster of flags (-tt, -vA) may end with one, as getopt reads it: `-vp2222` is port 2222 and
+    `-vl bob` user bob (ssh -G prints both); that flag takes the rest of the word, or the next."""
+    return next((j for j, ch in enumerate(word[1:], start=1) if ch in SSH_VALUE_FLAGS), None)
+
+
 def _gcloud_ssh(args: list[str], depth: int) -> Target | None:
     dest = command = None
     i = 0
@@ -676,7 +680,8 @@ def _gcloud_ssh(args: list[str], depth: int) -> Target | None:
             # value), then the remote command
             rest, j = args[i + 1:], 0
             while j < len(rest) and rest[j].startswith("-") and len(rest[j]) > 1:
-                j += 2 if len(rest[j]) == 2 and rest[j][1] in SSH_VALUE_FLAGS else 1
+                at = _value_flag_at(rest[j])  # `-vL 8080:localhost:8080` too (was only `-L`)
+                j += 2 if at is not None and at == len(rest[j]) - 1 else 1
             command = command or " ".join(rest[j:]) or None
             break
         if word.startswith("--"):
