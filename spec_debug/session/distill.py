@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 import shlex
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -89,8 +91,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     # how the session reached that host: a launch-flag playbook has no chosen command there, and
     # its user, port and jump host are the launch's (was "--host gpu01" for `ssh -p 2222 ubuntu@gpu01`)
     reached = [c for c in chosen if c.host == primary] or [c for c in analysis.commands if c.host == primary]
-    users = Counter(c.user for c in reached if c.user)
-    user = users.most_common(1)[0][0] if users else None
+    user = _commonest(c.user for c in reached)
     home = _home(user)
     names = _VarNames()
     steps = []
@@ -167,15 +168,13 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         description += ": " + _cut_at_word(words, 200)
     if primary:  # one full stop between the prompt's last sentence and this one ("…" is a stop)
         destination = _reached_as(primary, reached)
-        stop = " " if description.endswith("…") else ". "
-        description = description.rstrip(".") + f"{stop}Run against the host the session used, e.g. --host {destination}."
+        description = _then(description, f"Run against the host the session used, e.g. --host {destination}.")
         description += _jump_note(primary, reached, "it")
     if elsewhere:
         others = ",".join(_reached_as(h, analysis.commands) for h in elsewhere)
-        stop = " " if description.endswith("…") else ". "
-        description = description.rstrip(".") + (f"{stop}The launch flags it found wrong were those of the server on "
-                                                  f"{', '.join(elsewhere)}: {'add' if primary else 'run with'} "
-                                                  f"--host {others} to audit it.")
+        description = _then(description, f"The launch flags it found wrong were those of the server on "
+                                          f"{', '.join(elsewhere)}: {'add' if primary else 'run with'} "
+                                          f"--host {others} to audit it.")
         for host in elsewhere:  # as for the playbook's host above (was no word of the jump host)
             description += _jump_note(host, analysis.commands, host)
     return {
@@ -196,8 +195,7 @@ def _launch_findings(analysis: SessionAnalysis) -> list[FindingRecord]:
 
 
 def _findings_host(found: list[FindingRecord]) -> str | None:
-    hosts = Counter(f.host for f in found if f.host)
-    return hosts.most_common(1)[0][0] if hosts else None
+    return _commonest(f.host for f in found)
 
 
 def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[str], primary: str | None,
@@ -251,20 +249,28 @@ def _cut_at_word(text: str, limit: int) -> str:
 def _reached_as(host: str, commands: list[CommandRecord]) -> str:
     """:func:`_destination` of ``host`` with the user and port the session's commands there used most."""
     there = [c for c in commands if c.host == host]
-    users = Counter(c.user for c in there if c.user)
-    ports = Counter(c.port for c in there if c.port)
-    return _destination(host, users.most_common(1)[0][0] if users else None, ports.most_common(1)[0][0] if ports else None)
+    return _destination(host, _commonest(c.user for c in there), _commonest(c.port for c in there))
 
 
 def _jump_note(host: str, commands: list[CommandRecord], said_as: str) -> str:
     """The sentence for a host the session reached through a jump host, "" for one it did not:
     `ssh -J admin@bastion gpu02` in the session, and --host gpu02 alone does not reach it from
     where the session ran; the runner follows ProxyJump from ~/.ssh/config."""
-    hops = Counter(c.jump for c in commands if c.host == host and c.jump)
-    if not hops:
+    hop = _commonest(c.jump for c in commands if c.host == host)
+    if hop is None:
         return ""
-    hop = hops.most_common(1)[0][0]
     return f" The session reached {said_as} through the jump host {hop}: give {host} `ProxyJump {hop}` in ~/.ssh/config."
+
+
+def _commonest(values: Iterable[Any]) -> Any:
+    """The value given most often, leaving out empty ones (the first seen of a tie); None for none."""
+    counts = Counter(value for value in values if value)
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def _then(description: str, sentence: str) -> str:
+    """The description with one more sentence, one full stop between ("…" is a stop)."""
+    return description.rstrip(".") + (" " if description.endswith("…") else ". ") + sentence
 
 
 def _destination(host: str, user: str | None, port: int | None) -> str:

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import openai_chat
-from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.common import Cursor, stream_event
 
 _BLOCK_EVENTS = frozenset({"content_block_start", "content_block_delta", "content_block_stop"})
 _QUIET = frozenset({"ping", "message_stop", "content_block_stop", "text", "thinking", "signature", "input_json",
@@ -105,17 +105,13 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
     its middle), at its seq and line."""
     current: _Message | None = None
 
-    def event(seq: int, lineno: int, kind: str, raw_type: str, text: str = "") -> Event:
-        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind=kind,
-                     raw_type=raw_type, text=text, file=cursor.file, line=lineno)
-
     def finished() -> Iterator[Event]:
         if current is None:
             return
         yield from openai_chat.assistant_events(current.message(), cursor, current.seq, current.lineno, stats)
         if current.stopped is not None:
             seq, lineno, reason = current.stopped
-            yield event(seq, lineno, "system", "warning", f"message stopped: {reason}")
+            yield stream_event(cursor, seq, lineno, "warning", text=f"message stopped: {reason}")
 
     for index, lineno, obj in records:
         cursor.records = index + 1
@@ -146,8 +142,8 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
             code = error.get("type") if isinstance(error.get("type"), str) else "error"
             yield from finished()
             current = None
-            yield event(seq, lineno, "system", "error", f"{code}: {said}")
+            yield stream_event(cursor, seq, lineno, "error", text=f"{code}: {said}")
         elif not (isinstance(kind, str) and kind in _QUIET):
             stats.unknown_types += 1
-            yield event(seq, lineno, "other", str(kind))
+            yield stream_event(cursor, seq, lineno, str(kind), kind="other")
     yield from finished()

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import openai_chat
-from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.common import Cursor, stream_event
 from spec_debug.session.formats.instants import stamp
 
 CHUNK = "chat.completion.chunk"
@@ -191,12 +191,10 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
         if isinstance(error, (dict, str)) and "choices" not in obj:
             said = error.get("message") if isinstance(error, dict) else error
             code = error.get("code") or error.get("type") if isinstance(error, dict) else None
-            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
-                        raw_type="error", text=f"{code or 'error'}: {said or 'the stream failed'}", timestamp=ts,
-                        file=cursor.file, line=lineno)
+            yield stream_event(cursor, seq, lineno, "error", text=f"{code or 'error'}: {said or 'the stream failed'}",
+                               timestamp=ts)
         else:
             stats.unknown_types += 1
             kind = obj.get("object") or obj.get("type")
-            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="other",
-                        raw_type=str(kind), timestamp=ts, file=cursor.file, line=lineno)
+            yield stream_event(cursor, seq, lineno, str(kind), kind="other", timestamp=ts)
     yield from finished()

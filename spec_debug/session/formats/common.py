@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from spec_debug.session.events import Event
 from spec_debug.session.reader import inner_json, without_lone_surrogates
 
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
@@ -35,6 +36,14 @@ class Cursor:
     their tool_use ids with them."""
     seen_results: set[str] = field(default_factory=set)
     """Tool results already read in this session, by call id (see :attr:`seen_calls`)."""
+
+
+def stream_event(cursor: Cursor, seq: int, lineno: int, raw_type: str, kind: str = "system", text: str = "",
+                 timestamp: str | None = None) -> Event:
+    """A system event of a saved API stream (a warning, an error, a record of a type not read),
+    at the cursor's session, agent and file."""
+    return Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind=kind, raw_type=raw_type,
+                 text=text, timestamp=timestamp, file=cursor.file, line=lineno)
 
 
 _SPOKEN = ("input_audio", "output_audio", "audio")

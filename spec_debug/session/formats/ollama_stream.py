@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import openai_chat
-from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.common import Cursor, stream_event
 from spec_debug.session.formats.instants import stamp
 
 
@@ -61,11 +61,6 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
     """The events of the pieces ``(index, line, piece)``: one assistant message per answer."""
     current: _Answer | None = None
 
-    def event(seq: int, lineno: int, raw_type: str, kind: str = "system", text: str = "",
-              timestamp: str | None = None) -> Event:
-        return Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind=kind,
-                     raw_type=raw_type, text=text, timestamp=timestamp, file=cursor.file, line=lineno)
-
     def finished() -> Iterator[Event]:
         if current is not None:
             yield from openai_chat.assistant_events(current.message(), cursor, current.seq, current.lineno, stats)
@@ -82,14 +77,14 @@ def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadSt
                 current = None
                 reason = obj.get("done_reason")
                 if reason == "length":  # num_predict reached: the answer was cut
-                    yield event(seq, lineno, "warning", text="answer stopped: length",
+                    yield stream_event(cursor, seq, lineno, "warning", text="answer stopped: length",
                                 timestamp=stamp(obj.get("created_at")))
             continue
         yield from finished()
         current = None
         if isinstance(obj.get("error"), str):
-            yield event(seq, lineno, "error", text=f"error: {obj['error']}")
+            yield stream_event(cursor, seq, lineno, "error", text=f"error: {obj['error']}")
         else:
             stats.unknown_types += 1
-            yield event(seq, lineno, str(obj.get("type")), kind="other")
+            yield stream_event(cursor, seq, lineno, str(obj.get("type")), kind="other")
     yield from finished()
