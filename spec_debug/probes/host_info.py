@@ -227,7 +227,7 @@ def visible_gpus(value: str, gpus: list[dict], mig_devices: dict[str, str] | Non
     devices: list[str] = []
     chosen: list[str] = []
     for entry in entries:
-        number = re.match(r"[+-]?\d+", entry)
+        number = re.match(r"[+-]?[0-9]+", entry)  # CUDA reads ASCII digits (\d took "١" for 1)
         if not form and number and int(number.group()) >= 0:
             device = str(int(number.group()))
             found = [gpu["index"] for gpu in gpus if gpu["index"] == device]
@@ -309,7 +309,8 @@ def _hip_indexed(value: str, pool: list[str]) -> list[str] | None:
     for entry in value.split(","):
         if "GPU-" in entry:
             return None
-        if not entry.isdigit() or entry != str(int(entry)) or int(entry) >= len(pool):
+        # ASCII digits only: "²".isdigit() is True and int("²") raises (the runtime reads 0-9)
+        if not (entry.isascii() and entry.isdigit()) or entry != str(int(entry)) or int(entry) >= len(pool):
             break
         if pool[int(entry)] in chosen:
             return None
