@@ -2310,6 +2310,11 @@ def _merge_dotted(target: dict[str, Any], update: dict[str, Any]) -> None:
             target[key] = value
 
 
+# How _vllm_json_replaced's sentences begin: _effective_rules drops them on a release with no -sc
+_DOTTED_REPLACED = "the dotted keys of "
+_JSON_REPLACED = "the JSON --speculative-config is replaced by the dotted keys "
+
+
 def _vllm_dashed(name: str) -> str:
     """A vLLM flag name (dotted or not) with its dashes: `-sc.KEY` (a short option: a head
     under 3 characters), `--speculative-config.KEY`."""
@@ -2765,13 +2770,13 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
         # each spelling's dotted keys are a JSON value of their own, added in turn
         # (vllm/utils/argparse_utils.py `parse_args`: dict_args is keyed by the flag as written)
         *dropped, kept = cfg.replaced_dotted
-        said = (f"the dotted keys of {', '.join(dropped)} are replaced by those of {kept}, another spelling of "
+        said = (f"{_DOTTED_REPLACED}{', '.join(dropped)} are replaced by those of {kept}, another spelling of "
                 "--speculative-config (vLLM adds each spelling's dotted keys as a --speculative-config of its own, "
                 "and the last one wins whole): ")
     if not whole or not dotted:
         return said
     written = ", ".join(map(_vllm_dashed, dotted))
-    return said + (f"the JSON --speculative-config is replaced by the dotted keys {written} "
+    return said + (f"{_JSON_REPLACED}{written} "
                    "(vLLM collects them into one --speculative-config added last, and the last one wins): ")
 
 
@@ -2851,7 +2856,7 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
                             "(write --speculative-config '{\"model\": DRAFT, \"num_speculative_tokens\": K}')")
     for flag, since in _VLLM_OPTION_SINCE.items():
         if flag in written and before(since):
-            problems.append(f"{'-' if len(flag) < 3 else '--'}{flag}: vLLM {engine_version} does not have it (added "
+            problems.append(f"{_vllm_dashed(flag)}: vLLM {engine_version} does not have it (added "
                             f"in {since}): {unrecognized} (write --speculative-config '{{...}}')")
     spec = cfg.speculative_config or {}
     if before(_VLLM_DOTTED_HUMAN_INT_SINCE):
@@ -3087,8 +3092,7 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
             # a release with no -sc exits at argparse on it ("unrecognized arguments", said above):
             # -sc is no other spelling of --speculative-config there, and its dotted keys replace nothing
-            eff = replace(eff, problems=[p for p in eff.problems if not p.startswith(
-                ("the dotted keys of ", "the JSON --speculative-config is replaced by the dotted keys "))])
+            eff = replace(eff, problems=[p for p in eff.problems if not p.startswith((_DOTTED_REPLACED, _JSON_REPLACED))])
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)

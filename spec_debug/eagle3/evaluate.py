@@ -493,9 +493,8 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _unscored_steps_note(unscored, counts.longest)
         + _unsupervised_note(int(counts.unsupervised), counts.samples)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
-        + _tail_padding_note(int(counts.tail_padded), int(counts.tail_padding_rows),
-                             counts.samples)
-        + _inner_gap_note(int(counts.inner_gapped), int(counts.inner_gap_rows), counts.samples)
+        + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
+        + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)
         + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
                                    loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,

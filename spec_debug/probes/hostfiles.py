@@ -259,14 +259,11 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
                              else (0, 0, None))
     if sent > MAX_SENT_MODEL_CONFIG_BYTES:
         info.update(found=False, config=None, config_error=(
-            f"{directory / 'config.json'}: {sent:,} bytes as JSON{_reduced(folded, trimmed)}, "
-            f"more than a probe sends ({MAX_SENT_MODEL_CONFIG_BYTES:,}): not read (a MoE export's per-expert "
+            _too_large(directory / "config.json", sent, folded, trimmed) + " (a MoE export's per-expert "
             "quantization entries fold into one per experts block only where every expert has the same)"))
         config = None
-    elif trimmed:
-        info["quantized_layers_trimmed"] = trimmed
-        if differ:
-            info["quantized_experts_differ"] = differ
+    else:
+        _say_trimmed(info, trimmed, differ)
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
     if config is not None and "quantization_config" not in config:
@@ -280,16 +277,12 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             if sent > MAX_SENT_MODEL_CONFIG_BYTES:
                 # not sent, and said: without it the throughput model counts the weights as bf16
                 info["hf_quant_config_error"] = (
-                    f"{directory / 'hf_quant_config.json'}: {sent:,} bytes as JSON{_reduced(folded, trimmed)}, more "
-                    f"than a probe sends ({MAX_SENT_MODEL_CONFIG_BYTES:,}): not read, the model's quantization unknown "
-                    "here (its weights are counted at bf16's 2 bytes)")
+                    _too_large(directory / "hf_quant_config.json", sent, folded, trimmed)
+                    + ", the model's quantization unknown here (its weights are counted at bf16's 2 bytes)")
             else:
                 if folded:
                     info["quantized_layers_folded"] = folded
-                if trimmed:
-                    info["quantized_layers_trimmed"] = trimmed
-                    if differ:
-                        info["quantized_experts_differ"] = differ
+                _say_trimmed(info, trimmed, differ)
                 info["hf_quant_config"] = quant
     return info
 
@@ -306,10 +299,19 @@ def _trim_to_bound(whole: dict[str, Any], quant: Any) -> tuple[int, int, str | N
     return (len(json.dumps(whole)) if trimmed else sent), trimmed, differ
 
 
-def _reduced(folded: int, trimmed: int) -> str:
-    """How a config's size was measured: after folding and trimming its expert entries."""
+def _say_trimmed(info: dict[str, Any], trimmed: int, differ: str | None) -> None:
+    """The entries trimmed from a config that is sent, and what they hid."""
+    if trimmed:
+        info["quantized_layers_trimmed"] = trimmed
+        if differ:
+            info["quantized_experts_differ"] = differ
+
+
+def _too_large(path: Path, sent: int, folded: int, trimmed: int) -> str:
+    """Why a config is not sent, its size measured after folding and trimming its expert entries."""
     done = [word for word, did in (("folded", folded), ("trimmed to expert 0's", trimmed)) if did]
-    return f" once its experts are {' and '.join(done)}" if done else ""
+    reduced = f" once its experts are {' and '.join(done)}" if done else ""
+    return f"{path}: {sent:,} bytes as JSON{reduced}, more than a probe sends ({MAX_SENT_MODEL_CONFIG_BYTES:,}): not read"
 
 
 # The projections of one expert, as ModelOpt names them (Llama/DeepSeek/Qwen, vLLM's fused
