@@ -259,7 +259,7 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
                              else (0, 0, None))
     if sent > MAX_SENT_MODEL_CONFIG_BYTES:
         info.update(found=False, config=None, config_error=(
-            _too_large(directory / "config.json", sent, folded, trimmed) + " (a MoE export's per-expert "
+            _too_large_to_send(directory / "config.json", sent, folded, trimmed) + " (a MoE export's per-expert "
             "quantization entries fold into one per experts block only where every expert has the same)"))
         config = None
     else:
@@ -277,7 +277,7 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             if sent > MAX_SENT_MODEL_CONFIG_BYTES:
                 # not sent, and said: without it the throughput model counts the weights as bf16
                 info["hf_quant_config_error"] = (
-                    _too_large(directory / "hf_quant_config.json", sent, folded, trimmed)
+                    _too_large_to_send(directory / "hf_quant_config.json", sent, folded, trimmed)
                     + ", the model's quantization unknown here (its weights are counted at bf16's 2 bytes)")
             else:
                 if folded:
@@ -307,7 +307,7 @@ def _say_trimmed(info: dict[str, Any], trimmed: int, differ: str | None) -> None
             info["quantized_experts_differ"] = differ
 
 
-def _too_large(path: Path, sent: int, folded: int, trimmed: int) -> str:
+def _too_large_to_send(path: Path, sent: int, folded: int, trimmed: int) -> str:
     """Why a config is not sent, its size measured after folding and trimming its expert entries."""
     done = [word for word, did in (("folded", folded), ("trimmed to expert 0's", trimmed)) if did]
     reduced = f" once its experts are {' and '.join(done)}" if done else ""
