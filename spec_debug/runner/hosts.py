@@ -18,6 +18,7 @@ from typing import Any, Callable, Literal
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config import parse_destination
 from spec_debug.runner.ssh_connect import ConnectOptions
+from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port
 from spec_debug.runner.transport import Transport
 from spec_debug.session.shell import split_words, ssh_words
 
@@ -165,7 +166,7 @@ def _host_list(value: str, flag: str = "--host") -> list[str]:
     if option is not None or names[:1] == ["ssh"]:
         # Read as the shell hands it to ssh: split at commas too, `-J jump1,jump2 gpu01` named
         # jump2, and `-o "User bob"` kept its quotes (`bob"`).
-        meant = _ssh_line_destination(split_words(value))
+        meant = _ssh_line_destination(split_words(value), f"{flag} {value!r}")
         raise UsageError(f"{flag} {value!r} is an ssh command line, not host names"
                          + (f" ({option!r} is an ssh option)" if option else ""),
                          hint=(f"write {flag} {meant} (USER@HOST:PORT, as alice@gpu01:2222)" if meant else
@@ -188,6 +189,8 @@ def _refuse_pasted_port(value: str, names: list[str], flag: str) -> None:
     port = next((name for name in names[1:] if name.isdigit()), None)
     if port is not None and "," not in value:
         host = names[names.index(port) - 1]
+        if a2port(port) is None:  # `gpu01 0`, `gpu01 65536`: the hint named gpu01:0, which no ssh takes
+            raise UsageError(f"{flag} {value!r}: Bad port {port!r}", hint=BAD_PORT_HINT)
         raise UsageError(f"{flag} {value!r}: {port!r} is a port, not a host",
                          hint=f"write {flag} {_with_port(host, port)} (HOST:PORT); several hosts: --host gpu01,gpu02")
 
@@ -204,14 +207,20 @@ def _named_hosts(value: str, flag: str, inventory: bool) -> list[str]:
     return names
 
 
-def _ssh_line_destination(words: list[str]) -> str | None:
+def _ssh_line_destination(words: list[str], where: str) -> str | None:
     """USER@HOST:PORT for the destination of a pasted ssh command line (`ssh -p 2222 -l alice
     gpu01` is alice@gpu01:2222), so the refusal names the form to write; None without one.
     The line is read by the transcript analyzer's reader (shell.ssh_words), which keeps ssh's
     rules: the first -p / -o Port wins, -l before `alice@` wins (`ssh -l bob alice@h` logs in as
     bob), -vp2222 is a port (openssh-portable: ssh.c, main: -p and -l set only while unset; `ssh -G` prints
-    each). It was a copy that kept the last -p, skipped -o Port, and kept alice@."""
+    each). It was a copy that kept the last -p, skipped -o Port, and kept alice@. A port ssh(1)
+    refuses ("Bad port '0'": openssh-portable: ssh.c, main; misc.c, a2port) is refused here with
+    `where` (it was hinted as gpu01:0 or gpu01:65536, or dropped: -p abc), a service name given
+    as its number (-p https: gpu01:443)."""
     said = ssh_words(words[1:] if words[:1] == ["ssh"] else words)
+    port = a2port(said.port_word) if said.port_word is not None else None
+    if said.port_word is not None and port is None:
+        raise UsageError(f"{where}: Bad port {said.port_word!r}", hint=BAD_PORT_HINT)
     if said.dest is None or said.dest.startswith("-"):  # `ssh -- -p gpu01`: ssh refuses the host "-p"
         return None
     dest = said.dest
@@ -221,7 +230,7 @@ def _ssh_line_destination(words: list[str]) -> str | None:
     if host.startswith("[") and host.endswith("]") and ":" in host:
         host = host[1:-1]  # _with_port brackets an IPv6 address again
     destination = f"{said.user}@{host}" if said.user else host
-    return _with_port(destination, str(said.port)) if said.port is not None else destination
+    return _with_port(destination, str(port or said.port)) if (port or said.port) is not None else destination
 
 
 def _with_port(host: str, port: str) -> str:

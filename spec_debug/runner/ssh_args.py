@@ -9,16 +9,21 @@ import shlex
 from spec_debug.errors import UsageError
 from spec_debug.runner.ssh_config_keywords import did_you_mean, known_keyword
 from spec_debug.runner.ssh_env import _pattern_matches
+from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port
+from spec_debug.session.shell import SSH_VALUE_FLAGS
 
 
 SSH_CONFIG_FILE_OPTION = "-F"
 """The key parse_ssh_args files `-F FILE` under: not a keyword, the config file itself."""
 
-# ssh(1) flags that take an argument, and the ssh_config keyword of those that matter here.
-_SSH_FLAGS_WITH_ARGUMENT = set("BbcDEeFIiJLlmOoPpQRSWw")
+# ssh(1)'s options, as its getopt string lists them (openssh-portable: ssh.c, main:
+# "1246ab:c:e:fgi:kl:m:no:p:qstvx" "AB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy"): those that take
+# a value are shell.SSH_VALUE_FLAGS (one set for the transcript reader and us), the rest stand
+# alone. The ssh_config keyword of the value flags that matter here:
+_SSH_FLAGS_ALONE = frozenset("12467afgknqstvxACGKMNTVXYy")
+_SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider", "P": "tag"}
 # -P is the Tag that `Match tagged` tests (OpenSSH 9.4+, ssh(1)); it was skipped, so the blocks
 # an inventory's `-P gpu` chose never applied.
-_SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider", "P": "tag"}
 
 
 # ssh(1) ends an option's keyword at the first blank or `=`, and skips one `=` with the blanks
@@ -55,7 +60,8 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
 
     What Ansible inventories put in `ansible_ssh_common_args` / `ansible_ssh_extra_args`. As on
     ssh's command line the first value of a keyword wins; flags that do not change where or how
-    we connect (-A, -C, -v, -q, ...) are ignored, as are `-o` keywords we do not use.
+    we connect (-A, -C, -v, -q, ...) are ignored, as are `-o` keywords we do not use; what
+    ssh(1) refuses (an unknown option letter, a bad port, a second -J) is refused.
     """
     try:
         words = shlex.split(text)
@@ -66,37 +72,61 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
     while index < len(words):
         word = words[index]
         index += 1
-        if not word.startswith("-") or len(word) < 2:
+        if not word.startswith("-") or len(word) < 2 or word == "--":  # after `--` ssh(1) reads the host
             raise UsageError(f"{source}: unexpected {word!r} in {text!r}", hint="give ssh options only, e.g. -o ProxyJump=bastion")
-        flag, attached = word[1], word[2:]
-        if flag not in _SSH_FLAGS_WITH_ARGUMENT:
-            # A boolean flag, or a bundle of them (-At): no argument to skip. -4 and -6 are
-            # AddressFamily (ssh(1)); the last one given wins there, as in ssh's getopt loop.
-            for letter in word[1:]:
-                if letter in "46":
-                    options["addressfamily"] = "inet" if letter == "4" else "inet6"
+        # One word may bundle flags, as getopt reads it: `-At`, and `-vJ jump` or `-Ap2222`,
+        # whose value flag takes the rest of the word, else the next word (`ssh -G -vJ jump
+        # gpu01` prints `proxyjump jump`). Only the second character was read: `-vJ jump` left
+        # `jump` a stray word and was refused, `-Ap2222` lost its port.
+        for at, flag in enumerate(word[1:], start=2):
+            if flag in SSH_VALUE_FLAGS:
+                break
+            if flag not in _SSH_FLAGS_ALONE:
+                raise UsageError(f"{source}: unknown option -- {flag} in {text!r}",
+                                 hint="ssh(1) refuses it too (ssh(1) lists its options); fix or drop it")
+            # -4 and -6 are AddressFamily (ssh(1)); the last one given wins there, as in ssh's getopt loop.
+            if flag in "46":
+                options["addressfamily"] = "inet" if flag == "4" else "inet6"
+        else:
             continue
-        if attached:
-            value = attached
+        if word[at:]:
+            value = word[at:]
         elif index < len(words):
             value = words[index]
             index += 1
         else:
             raise UsageError(f"{source}: -{flag} needs a value in {text!r}")
-        if flag == "o":
-            key, rest = _keyword_and_value(value)
-            keyword = key.lower()
-            _refuse_unknown_keyword(key, value, options, source, text)
-            if keyword == "sendenv" and keyword in options and rest.strip():
-                # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
-                options[keyword] += " " + rest.strip()
-            elif key and rest.strip():
-                options.setdefault(keyword, rest.strip())
-        elif flag in _SSH_FLAG_KEYWORDS:
-            options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
-        elif flag == "F":
-            # `ansible_ssh_common_args: -F ssh.cfg`, how Ansible setups often describe their
-            # bastion: ssh(1) then reads that file instead of ~/.ssh/config; it was ignored, and
-            # the hosts it describes were unreachable. The last -F wins, as in ssh's getopt loop.
-            options[SSH_CONFIG_FILE_OPTION] = value
+        _take_value(flag, value, options, source, text)
     return options
+
+
+def _take_value(flag: str, value: str, options: dict[str, str], source: str, text: str) -> None:
+    """One value flag's value into `options`, refused where ssh(1) refuses it."""
+    if flag == "o":
+        key, rest = _keyword_and_value(value)
+        keyword = key.lower()
+        _refuse_unknown_keyword(key, value, options, source, text)
+        if keyword == "port" and rest.strip() and a2port(rest.strip()) is None:
+            # readconf.c, oPort checks every -o Port, set or not: "command-line line 0: Bad port"
+            raise UsageError(f"{source}: -o {value}: Bad port {rest.strip()!r}", hint=BAD_PORT_HINT)
+        if keyword == "sendenv" and keyword in options and rest.strip():
+            # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
+            options[keyword] += " " + rest.strip()
+        elif key and rest.strip():
+            options.setdefault(keyword, rest.strip())
+    elif flag == "p" and "port" not in options and a2port(value) is None:
+        # ssh.c, main reads -p only while no port is set, and then exits "Bad port '0'": a
+        # pasted -p 0 or -p 65536 was taken, and the run said "port 0 out of range" of no option.
+        raise UsageError(f"{source}: -p {value}: Bad port {value!r}", hint=BAD_PORT_HINT)
+    elif flag == "J" and "proxyjump" in options:
+        # ssh.c, main: "Only a single -J option is permitted (use commas to separate multiple
+        # jump hops)", also after -o ProxyJump.
+        raise UsageError(f"{source}: -J {value}: only a single -J option is permitted in {text!r}",
+                         hint="ssh(1) refuses it too; name every hop in one, separated by commas: -J jump1,jump2")
+    elif flag in _SSH_FLAG_KEYWORDS:
+        options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
+    elif flag == "F":
+        # `ansible_ssh_common_args: -F ssh.cfg`, how Ansible setups often describe their
+        # bastion: ssh(1) then reads that file instead of ~/.ssh/config; it was ignored, and
+        # the hosts it describes were unreachable. The last -F wins, as in ssh's getopt loop.
+        options[SSH_CONFIG_FILE_OPTION] = value

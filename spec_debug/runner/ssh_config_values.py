@@ -6,7 +6,6 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
-import socket
 
 import paramiko
 
@@ -15,10 +14,12 @@ from spec_debug.runner.ssh_errors import HostUnreachableError
 from spec_debug.runner.ssh_local_network import bind_interface_address
 from spec_debug.runner.ssh_quoting import argv_split
 from spec_debug.runner.ssh_target import (
+    BAD_PORT_HINT,
     DEFAULT_KNOWN_HOSTS_FILES,
     DEFAULT_PORT,
     GLOBAL_KNOWN_HOSTS_FILES,
     AddKeysToAgent,
+    a2port,
 )
 from spec_debug.runner.ssh_tokens import _environment_expanded_strict
 
@@ -231,16 +232,11 @@ def _port(value: str | None) -> int:
     only 443 out) is 443 to ssh(1), and stopped every run here as "not a number"."""
     if value is None:
         return DEFAULT_PORT
-    text = str(value).strip()
-    if text.isdigit() and 0 < int(text) < 65536:
-        return int(text)
-    if text and not text.isdigit():
-        try:
-            return socket.getservbyname(text, "tcp")
-        except OSError:
-            pass
-    raise UsageError(f"ssh config: Port {value!r} is not a number from 1 to 65535 or a TCP service name",
-                     hint="a service name must be in /etc/services (e.g. ssh, https)")
+    port = a2port(str(value))
+    if port is None:
+        raise UsageError(f"ssh config: Bad port {str(value)!r}: Port {value!r} is not a number from 1 to 65535 or a TCP service name",
+                         hint=BAD_PORT_HINT)
+    return port
 
 
 def _number(value: str | None, key: str, default: float) -> float:

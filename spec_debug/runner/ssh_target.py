@@ -24,6 +24,28 @@ GLOBAL_KNOWN_HOSTS_FILES = (GLOBAL_KNOWN_HOSTS, "/etc/ssh/ssh_known_hosts2")
 DEFAULT_IDENTITY_FILES = ("~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ed25519")
 
 
+# strtonum(3) as a2port calls it: base 10 after optional white space and a sign, ASCII digits
+# only (Python's int() also takes `2_2` and `２２`, which ssh(1) calls bad ports).
+_STRTONUM = re.compile(r"[ \t\n\v\f\r]*[+-]?[0-9]+")
+
+
+def a2port(text: str) -> int | None:
+    """A port as ssh(1) reads `-p`, `-o Port=` and `Port` (openssh-portable: misc.c, a2port):
+    a number 0-65535 (strtonum), else a TCP service name (getservbyname); None where ssh(1) says
+    "Bad port '...'" (its callers refuse 0 and below: ssh.c, main; readconf.c, oPort). `+22` and
+    `022` are port 22 to it; `0`, `65536`, `22x` and `0x16` are bad."""
+    if _STRTONUM.fullmatch(text):
+        number = int(text)
+        return number if 0 < number < 65536 else None
+    try:
+        return socket.getservbyname(text, "tcp") or None
+    except (OSError, ValueError):  # ValueError: a NUL in the name
+        return None
+
+
+BAD_PORT_HINT = "ssh(1) refuses it too; write a number from 1 to 65535, or a TCP service name of /etc/services (ssh, https)"
+
+
 @dataclass(frozen=True)
 class Destination:
     """What the user typed: `[user@]host[:port]` (IPv6 as `[addr]:port`)."""

@@ -361,6 +361,9 @@ class SshWords:
     port: int | None = None
     jump: str | None = None
     hostname: str | None = None
+    port_word: str | None = None
+    """The first -p or -o Port value as typed (`port` holds it only where it is digits): ssh(1)
+    says "Bad port '0'" for 0, 65536 or abc (openssh-portable: misc.c, a2port)."""
 
 
 def _jump_host(value: str) -> str | None:
@@ -387,7 +390,7 @@ def ssh_words(args: list[str]) -> SshWords:
     destination's user@ only when no -l or -o User came before it): ``ssh -o Port=2222 -o
     Port=3333 gpu01`` connects to port 2222 (``ssh -G`` prints it), ``-o ProxyJump=none`` first
     leaves no jump host for a later one to set."""
-    user = port = jump = hostname = None
+    user = port = jump = hostname = port_word = None
     jump_set = False
     dest = None
     i = 0
@@ -412,6 +415,8 @@ def ssh_words(args: list[str]) -> SshWords:
             flag, attached = word[at], word[at + 1:]
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
             i += 1 if attached else 2
+            if flag == "p":
+                port_word = value if port_word is None else port_word
             if flag == "p" and value.isdigit():
                 port = port or int(value)
             elif flag == "l":
@@ -422,6 +427,8 @@ def ssh_words(args: list[str]) -> SshWords:
                 # ssh_config(5): "Keyword Argument" or "Keyword=Argument".
                 key, val = (_OPTION_SPLIT.split(value.strip(), 1) + [""])[:2]
                 key = key.lower()
+                if key == "port":
+                    port_word = val.strip() if port_word is None else port_word
                 if key == "port" and val.strip().isdigit():
                     port = port or int(val)
                 elif key == "user":
@@ -433,7 +440,8 @@ def ssh_words(args: list[str]) -> SshWords:
                     hostname = hostname or val.strip()
         else:
             i += 1
-    return SshWords(dest=dest, remote=" ".join(args[i:]), user=user, port=port, jump=jump, hostname=hostname)
+    return SshWords(dest=dest, remote=" ".join(args[i:]), user=user, port=port, jump=jump, hostname=hostname,
+                    port_word=port_word)
 
 
 def _ssh(args: list[str], depth: int) -> Target | None:
