@@ -714,6 +714,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             _latency_ratios(text, found)
         if factor and "hroughput" in text:
             _throughput_factors(text, found)
+        if factor and _names_drafting_or_baseline(text):
+            _bare_factors(text, found)
         if not structured and "atency" in text and ("2e" in text or "2E" in text or "nd-to-end" in text
                                                     or "nd to end" in text):
             _e2e_latency_prose(text, found)
@@ -1609,7 +1611,12 @@ def _spaced_range(text: str, start: int, high: float) -> re.Match | None:
     if glued in ("=", "#", "/", "-", "\u2013") or (glued == ":" and text[r.start() - 2:r.start() - 1].isdigit()):
         return None
     before = text[max(0, r.start() - 40):r.start()].lower()
-    return None if _setting_before(before) or (_COUNTER_BEFORE.search(before) and not _PLURAL_HEADING.search(before)) else r
+    if _setting_before(before):
+        return None
+    if _COUNTER_BEFORE.search(before) and not _PLURAL_HEADING.search(before) and \
+            _COUNTER_AS_VERB.search(text, max(0, r.start() - 60), r.start()) is None:
+        return None
+    return r
 
 
 # A counter's or an index's name before the lower number of a spaced dash: "layer 40 - 55 tok/s",
@@ -1621,6 +1628,15 @@ _COUNTER_BEFORE = re.compile(r"\b(?:layers?|layer[\s_-]*(?:id|idx)|epochs?|iter(
 # A plural name then a colon heads the range it took over them: "Across 5 trials: 40 - 55 tok/s",
 # "samples: 40 - 55 tok/s", "Throughput over requests: 40 - 55 tok/s" (were one reading, 55).
 _PLURAL_HEADING = re.compile(r"(?<!\bpo)s\s*:\s*$")
+# A counter's plural that is a verb's third person, said of a subject or heading the clause:
+# "tests 40 - 55 tok/s", "EAGLE-3 tests 40 - 55 tok/s", "the server samples 40 - 55 tok/s" give the
+# range the run spanned (were one reading, 55). A noun where a determiner, a count, a preposition
+# or a verb's past comes before it ("the tests 40 - 55", "5 tests", "tried tests", "ran tests").
+_COUNTER_AS_VERB = re.compile(
+    r"(?:^|[.;:!?(]\s*|(?<![\w.-])(?!\d|(?:the|these|those|all|some|many|few|several|multiple|both|each|every|my|our|your"
+    r"|their|its|his|her|unit|integration|perf|e2e|smoke|more|other|across|over|in|into|for|of|on|from|with|by|between"
+    r"|during|after|before|and|or|ran|run|rerun|did|do)\s)[\w.-]+(?<!ed)\s+)"
+    r"(?:tests|samples|requests|rounds|seeds)\s*$", re.I | re.M)
 
 
 def _glued_range(text: str, start: int, high: str) -> bool:
@@ -2159,6 +2175,65 @@ def _throughput_factors(text: str, found: list[Metric]) -> None:
         if spec is None and not _spec_clause(text, m.start(), m.end()):
             continue
         found.append(Metric("speedup", value, "x", _context(text, m.start(), spec.end() if spec else m.end())))
+
+
+# A factor with no speed word, where the words make it one (was no reading): set against the run
+# without speculation ("EAGLE-3 gives 1.8x over baseline here", "MTP: 1.4x vs no-spec", "0.9x
+# compared to vanilla decoding"), or what the drafting method, the clause's subject, gave ("EAGLE-3
+# gives 1.8x on MT-bench", "MTP achieved ~1.4x."). A factor of another quantity is none: "1.8x the
+# memory", "2x more GPUs", "gets 4x H100", "TTFT is 1.5x over baseline", "1.8x over baseline memory".
+_BARE_FACTOR = re.compile(r"(?<![\w.])[~\u2248]?(?P<value>\d+(?:\.\d+)?)\s?[x\u00d7](?![\w-]|\.\w)\**")
+_FACTOR_VS_BASELINE = re.compile(
+    r"\s+(?:over|vs\.?|versus|against|compared\s+(?:to|with)|relative\s+to|w\.?r\.?t\.?)\s+(?:the\s+)?"
+    r"(?:" + _BASELINE_WORDS + r"|regular|normal|plain|non-spec\w*|no-spec\w*)"
+    r"(?:\s+(?:decod\w*|generation|run|inference|serving))?(?P<after>\s+[\w-]+)?", re.I)
+_NOT_SPEED_QUANTITY = (r"(?:memory|vram|hbm|ram|footprint|usage|latency|ttft|tpot|itl|cost|power|energy|size|params?"
+                       r"|parameters|gpus?|disk|time|compile|load\w*|startup|prefill)")
+_QUANTITY_AFTER = re.compile(r"\s+" + _NOT_SPEED_QUANTITY + r"\b", re.I)
+# the quantity named right before the factor: "memory use is 1.8x over baseline", "TTFT: 1.5x vs no-spec"
+_QUANTITY_BEFORE = re.compile(r"\b" + _NOT_SPEED_QUANTITY + r"(?:\s+(?:use|usage|footprint|cost))?\s*"
+                              r"(?:[:=]|is|was|are|were|becomes|became|grows|grew|went|goes|rose|of|at)?\s*"
+                              r"(?:about|around|roughly|~)?\s*$", re.I)
+_GAVE_BEFORE = re.compile(r"\b(?:gives?|gave|achiev(?:e|es|ed)|deliver(?:s|ed)?|gets?|got|brings?|brought|yield(?:s|ed)?"
+                          r"|shows?|showed|sees?|saw|hits?|reach(?:es|ed)?)\s+(?:(?:a|an|about|around|roughly"
+                          r"|approximately|only|just|nearly|almost)\s+)*$", re.I)
+# a wish or a possibility before the verb: "to get 2x", "should give 1.8x", "can reach 2x"
+_MAYBE_BEFORE = re.compile(r"\b(?:to|can|could|should|would|will|might|may|must|cannot|can['\u2019]t|won['\u2019]t)\s+$", re.I)
+# what may follow a factor the method gave: the clause's end, or where and how it was measured
+_GAVE_AFTER = re.compile(r"\s*(?:[.,;:!)\n]|$|(?:here|there|now|overall|today|end-to-end|e2e|on|at|for|with|across"
+                         r"|in\s+(?:throughput|decode|decoding|speed|tok))\b)", re.I)
+
+
+def _names_drafting_or_baseline(text: str) -> bool:
+    """A literal gate for _bare_factors: the words a factor needs about it to be a speedup."""
+    return "aseline" in text or "anilla" in text or "egressive" in text or "spec" in text or "agle" in text \
+        or "AGLE" in text or "MTP" in text or "mtp" in text or "draft" in text
+
+
+def _bare_factors(text: str, found: list[Metric]) -> None:
+    """Speedups said as a factor alone (see _BARE_FACTOR); one a speed word gave is not read again."""
+    for m in _BARE_FACTOR.finditer(text):
+        value, a = float(m.group("value")), m.start()
+        if not 0 < value <= 20 or _QUANTITY_BEFORE.search(text, max(0, a - 30), a) is not None:
+            continue
+        vs = _FACTOR_VS_BASELINE.match(text, m.end())
+        if vs is not None:
+            if vs.group("after") and _QUANTITY_AFTER.match(vs.group("after")):
+                continue  # "1.8x over baseline memory"
+            b = vs.end("after") if vs.group("after") else vs.end()
+        else:
+            gave = _GAVE_BEFORE.search(text, max(0, a - 40), a)
+            if gave is None or _GAVE_AFTER.match(text, m.end()) is None or text[m.end():m.end() + 2].strip() == "?" \
+                    or _MAYBE_BEFORE.search(text, max(0, gave.start() - 12), gave.start()) is not None:
+                continue
+            cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, max(0, a - 120), gave.start())]
+            subject = text[cuts[-1] if cuts else max(0, a - 120):gave.start()]
+            if _SPEC_NAMED.search(subject) is None or _NO_SPEC_NAMED.search(subject) is not None:
+                continue  # "the new driver gives 1.8x": no drafter's
+            b = m.end()
+        if _wanted(text, a) or _claimed(text, a, b) or any(f.name == "speedup" and f.value == value for f in found):
+            continue
+        found.append(Metric("speedup", value, "x", _context(text, a, b)))
 
 
 # A request's mean or median end-to-end latency said in words, as the benchmarks print it (their
