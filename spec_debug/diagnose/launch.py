@@ -1970,7 +1970,8 @@ _SGLANG_OPTION_SINCE = {"speculative-draft-model": "0.5.2", "speculative-draft-m
 
 def _ambiguous_abbreviations(flags: dict[str, Any]) -> dict[str, str]:
     """SGLang's parser is argparse with allow_abbrev left on (python/sglang/launch_server.py
-    builds `argparse.ArgumentParser()`): `--speculative-num-st 3` is --speculative-num-steps, but a
+    builds `argparse.ArgumentParser()`, and so does `sglang serve`'s prepare_server_args in
+    python/sglang/srt/server_args.py, `argparse.ArgumentParser(prog="sglang serve")`): `--speculative-num-st 3` is --speculative-num-steps, but a
     prefix of two option strings (`--speculative-num 3`) is an error ("ambiguous option: ...
     could match ..."; CPython Lib/argparse.py `_parse_optional`, also for two aliases of one
     flag), and the server never starts. Raises for a prefix that every release refuses; returns
@@ -2054,6 +2055,43 @@ _VLLM_OPTIONS = frozenset({alias for key, aliases in _VLLM_ALIASES.items() for a
                            if key not in _VLLM_V0_FLAGS} | set(_VLLM_OTHER_OPTIONS))
 
 
+# vLLM's short aliases (one dash: `-sc`, `-tp`) written with two dashes are no spelling of them:
+# argparse reads `--sc` as an abbreviation of the long options that start with it (CPython
+# Lib/argparse.py `_get_option_tuples`: a `--` word is matched against `--` option strings only),
+# `--scheduler-cls` and `--scheduling-policy` in every vLLM release with a speculative config, so it
+# exits with "ambiguous option"; no long option starts with `tp`, so `--tp 2` is "unrecognized
+# arguments" (FlexibleArgumentParser keeps allow_abbrev on: vllm/utils/argparse_utils.py,
+# vllm/entrypoints/cli/serve.py `subparsers.add_parser("serve", ...)` passes no allow_abbrev).
+_VLLM_READ_SHORT = ("sc", "tp")
+
+
+def _refuse_double_dashed_short(server_args: list[str]) -> None:
+    """Raises for a short option of vLLM's written `--sc` / `--tp` (see _VLLM_READ_SHORT), also as
+    the key of a --config YAML file (`tp: 2`: vLLM turns each key into `--KEY`)."""
+    for word in server_args:
+        word = str(word)
+        if not word.startswith("--") or word.startswith("---"):
+            continue
+        head = word[2:].partition("=")[0].partition(".")[0].replace("_", "-")
+        if head not in _VLLM_READ_SHORT:
+            continue
+        matches = sorted(o for o in _VLLM_OPTIONS if len(o) > 3 and o.startswith(head))
+        if len(matches) > 1:
+            raise LaunchParseError(
+                f"vllm: --{head} is not vLLM's -{head} (one dash): argparse reads it as an abbreviation, which is "
+                f"ambiguous: it could match {', '.join('--' + m for m in matches)} (argparse exits with "
+                "'ambiguous option', the server does not start)", hint=_short_hint(head))
+        if not matches:
+            raise LaunchParseError(
+                f"vllm: --{head} is not vLLM's -{head} (one dash) and abbreviates no option of vllm serve: argparse "
+                "exits with 'unrecognized arguments' and the server does not start", hint=_short_hint(head))
+
+
+def _short_hint(head: str) -> str:
+    long = next(key for key, aliases in _VLLM_ALIASES.items() if head in aliases)
+    return f"write -{head} (one dash) or --{long} (in a --config YAML file: {long}: VALUE)"
+
+
 def _vllm_full_names(flags: dict[str, Any]) -> dict[str, Any]:
     """`flags` with every abbreviation vLLM's argparse expands written in full (the part before a
     dotted key too: `--speculative.method eagle3` becomes one `--speculative '{...}'`, which
@@ -2085,6 +2123,7 @@ def _vllm_full_name(head: str) -> str:
 def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list[str],
                  env: dict[str, str], server_args: list[str]) -> LaunchConfig:
     a = _VLLM_ALIASES
+    _refuse_double_dashed_short(server_args)
     dotted, replaced_dotted = _vllm_dotted_speculative_config(flags, server_args)
     flags = _vllm_full_names(flags)
     unexpanded: list[str] = []
@@ -2290,11 +2329,12 @@ def _python_dict(text: str) -> dict[str, Any] | None:
 # --speculative-config is read by plain json.loads (optional_type(json.loads)), which refuses it.
 
 
-def add_dotted_key(target: dict[str, Any], path: str, text: str) -> None:
-    """One dotted key (`rope_scaling.factor`, `list+`) with its text merged into `target`."""
+def add_dotted_key(target: dict[str, Any], path: str, text: str, human_readable: bool = True) -> None:
+    """One dotted key (`rope_scaling.factor`, `list+`) with its text merged into `target`; without
+    `human_readable` (a vLLM before 0.20.0: vllm_reads_human_ints) `128K` stays the text."""
     if path.endswith("+"):
         path, text = path[:-1], json.dumps(text.split(","))
-    value = _json_or_str(text, human_readable=True)
+    value = _json_or_str(text, human_readable=human_readable)
     for key in reversed(path.split(".")[1:]):
         value = {key: value}
     _merge_dotted(target, {path.split(".")[0]: value})
@@ -2321,11 +2361,12 @@ def _vllm_dashed(name: str) -> str:
     return ("-" if len(name.partition(".")[0]) < 3 else "--") + name
 
 
-def vllm_dotted_flags(args: list[str] | tuple[str, ...]) -> dict[str, dict[str, Any]]:
+def vllm_dotted_flags(args: list[str] | tuple[str, ...], human_readable: bool = True) -> dict[str, dict[str, Any]]:
     """Every dotted flag of a vLLM argument list gathered as vLLM gathers it: {flag name as written,
     without its dashes (`hf-overrides`, `sc`): the dict it stands for}, in the order vLLM appends
     them (each one's first dotted key). The one reading of dotted flags: the launch audit's
-    speculative config and the served config's --hf-overrides both come from it. A dotted flag
+    speculative config and the served config's --hf-overrides both come from it (`human_readable`:
+    add_dotted_key). A dotted flag
     that ends the line (no value: vLLM's parser fails) is a LaunchParseError."""
     gathered: dict[str, dict[str, Any]] = {}
     i = 0
@@ -2342,7 +2383,7 @@ def vllm_dotted_flags(args: list[str] | tuple[str, ...]) -> dict[str, dict[str, 
                 raise LaunchParseError(f"vllm: {name} has no value: vLLM's parser fails and the server does not start",
                                        hint=f"give it one: {name} VALUE or {name}=VALUE; {_PS_HINT}")
             text, i = str(args[i]), i + 1
-        add_dotted_key(gathered.setdefault(head.replace("_", "-"), {}), path, text)
+        add_dotted_key(gathered.setdefault(head.replace("_", "-"), {}), path, text, human_readable)
     return gathered
 
 
@@ -2809,6 +2850,12 @@ _VLLM_DYNAMIC_K_SINCE = "0.24.0"
 # A dotted key's value that is not JSON is read as human_readable_int (`32k` = 32000) from 0.20.0
 # (vllm-project/vllm PR #40473; the PyPI wheels' vllm/utils/argparse_utils.py: 0.19.1 keeps the text)
 _VLLM_DOTTED_HUMAN_INT_SINCE = "0.20.0"
+
+
+def vllm_reads_human_ints(engine_version: str | None) -> bool:
+    """vLLM reads a dotted value such as `128K` as a number (131072) on this release: from
+    _VLLM_DOTTED_HUMAN_INT_SINCE, and on an unknown or unparsable release (the newest's rules)."""
+    return engine_version is None or not vllm_surely_before(engine_version, _VLLM_DOTTED_HUMAN_INT_SINCE)
 # SpeculativeConfig's number fields (vllm/config/speculative.py, 0.20.0): pydantic reads no "32k" as one
 _VLLM_SPEC_NUMBER_KEYS = frozenset((
     "num_speculative_tokens", "draft_tensor_parallel_size", "tensor_parallel_size", "max_model_len",
@@ -3091,8 +3138,10 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg))
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
             # a release with no -sc exits at argparse on it ("unrecognized arguments", said above):
-            # -sc is no other spelling of --speculative-config there, and its dotted keys replace nothing
-            eff = replace(eff, problems=[p for p in eff.problems if not p.startswith((_DOTTED_REPLACED, _JSON_REPLACED))])
+            # -sc is no other spelling of --speculative-config there, and its dotted keys replace nothing:
+            # the sentence saying they do goes, the problem it leads into stays
+            said = _vllm_json_replaced(cfg)
+            eff = replace(eff, problems=[p.removeprefix(said) if said else p for p in eff.problems])
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)

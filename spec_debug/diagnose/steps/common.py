@@ -8,7 +8,7 @@ import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import LaunchParseError, vllm_dotted_flags
+from spec_debug.diagnose.launch import LaunchParseError, vllm_dotted_flags, vllm_reads_human_ints
 from spec_debug.record import Finding
 from spec_debug.runner.runner_findings import runner_finding
 
@@ -92,7 +92,7 @@ CONFIG_OVERRIDE_FLAGS = {"--hf-overrides": True, "--json-model-override-args": F
 _PLAIN_DICT_KEYS = frozenset({"quantization_config", "compression_config", "rope_scaling", "rope_parameters"})
 
 
-def launch_config_overrides(argv: list[str]) -> list[tuple[dict[str, Any], bool]]:
+def launch_config_overrides(argv: list[str], engine_version: str | None = None) -> list[tuple[dict[str, Any], bool]]:
     """The JSON objects the launch line gives to override the target config, each with whether
     its nested configs are merged (vLLM) or replaced (SGLang). Not a JSON object: skipped,
     the server refuses such a flag, so config.json is what it would load."""
@@ -103,19 +103,19 @@ def launch_config_overrides(argv: list[str]) -> list[tuple[dict[str, Any], bool]
             value = json.loads(text) if text else None
         except (ValueError, RecursionError):  # json recurses per nesting level: no override nests that deep
             value = None
-        dotted = _dotted_flag_value(list(argv), name) if nested else None
+        dotted = _dotted_flag_value(list(argv), name, vllm_reads_human_ints(engine_version)) if nested else None
         value = dotted or value  # vLLM passes the dotted keys last, as one JSON value: it wins
         if isinstance(value, dict):
             found.append((value, nested))
     return found
 
 
-def _dotted_flag_value(argv: list[str], name: str) -> dict[str, Any] | None:
+def _dotted_flag_value(argv: list[str], name: str, human_readable: bool = True) -> dict[str, Any] | None:
     """vLLM's dotted form of a JSON flag (`--hf-overrides.rope_scaling.factor 4`), read as the launch
     audit reads `--speculative-config.method` (launch.vllm_dotted_flags). A dotted flag with no
     value: vLLM's parser fails, so the file is what would be loaded (None)."""
     try:
-        return vllm_dotted_flags(argv).get(name.lstrip("-")) or None
+        return vllm_dotted_flags(argv, human_readable).get(name.lstrip("-")) or None
     except LaunchParseError:
         return None
 
@@ -135,13 +135,14 @@ def with_overrides(config: dict[str, Any], overrides: Mapping[str, Any], nested:
     return out
 
 
-def served_config(config: Any, argv: Sequence[str]) -> Any:
+def served_config(config: Any, argv: Sequence[str], engine_version: str | None = None) -> Any:
     """config.json as the engine loads it: each JSON override the launch line gives
     (:func:`launch_config_overrides`) applied in turn by :func:`with_overrides`. A config that
-    was not read (None, not an object) is returned as it is."""
+    was not read (None, not an object) is returned as it is. `engine_version`: the vLLM release
+    (None: the newest), which decides whether a dotted `--hf-overrides.KEY 128K` is a number."""
     if not isinstance(config, dict):
         return config
-    for overrides, nested in launch_config_overrides(list(argv)):
+    for overrides, nested in launch_config_overrides(list(argv), engine_version):
         config = with_overrides(config, overrides, nested)
     return config
 
@@ -151,7 +152,9 @@ def served_target(target: Any, host_facts: Mapping[str, Any]) -> Any:
     (vLLM, merged into sub-configs) or --json-model-override-args (SGLang, set whole) applied,
     so a rope_scaling or num_hidden_layers given there is the one compared (as
     throughput_step.served_configs reads it)."""
-    return served_config(target, (host_facts.get("launch") or {}).get("argv") or [])
+    engine = host_facts.get("engine") or {}
+    return served_config(target, (host_facts.get("launch") or {}).get("argv") or [],
+                         engine.get("version") if engine.get("name") == "vllm" else None)
 
 
 def _merged(base: Mapping[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:

@@ -384,7 +384,7 @@ def check(ctx: Any) -> list[Finding]:
         version = in_image
     # a bf16 target served with --quantization / -q is a quantized one to vLLM (its runner choice)
     quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
-    target = served_config(launch.get("target_config"), cfg.argv)
+    target = served_config(launch.get("target_config"), cfg.argv, version if cfg.engine == "vllm" else None)
     eff = effective_spec(cfg, target_architecture=target_architecture(target, quantization),
                          engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
                          draft_config=launch.get("draft_config"))
