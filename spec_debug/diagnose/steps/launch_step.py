@@ -286,6 +286,33 @@ def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: st
             "method eagle3)")
 
 
+# SGLang serves an EAGLE / NEXTN launch with no draft path on a DeepseekV3ForCausalLM target with the
+# target itself as the draft (python/sglang/srt/server_args.py `_handle_eagle_family`: draft path =
+# model path), loaded as its NextN model, whose load_weights(is_nextn=True) asserts exactly one
+# nextn layer (python/sglang/srt/models/deepseek_v2.py: "Only 1 nextn layer is supported", or
+# ValueError "num_nextn_predict_layers is not in the config"). Kimi-K2 and Moonlight are DeepSeek-V3
+# models with num_nextn_predict_layers 0.
+_SGLANG_NEXTN_ASSERTED = ("DeepseekV3ForCausalLM",)
+
+
+def sglang_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: str | None) -> str | None:
+    """An SGLang EAGLE/NEXTN launch with no draft path on a DeepSeek-V3-architecture target whose
+    config was read and names no MTP layer: the server does not start (see _SGLANG_NEXTN_ASSERTED).
+    Was: nothing said at --speculative-num-steps > 1, a one-token cap at 1."""
+    if (cfg.engine != "sglang" or cfg.algorithm not in ("EAGLE", "NEXTN") or cfg.draft_model is not None
+            or steps_source != NO_MTP_MODULES or not isinstance(target_raw, dict)):
+        return None
+    architectures = config_architectures(target_raw)
+    if not architectures or architectures[0] not in _SGLANG_NEXTN_ASSERTED:
+        return None
+    layers = target_raw.get("num_nextn_predict_layers", "absent")
+    return (f"--speculative-algorithm {cfg.algorithm} with no draft path: SGLang loads the target itself as the NextN "
+            f"(MTP) draft of a {architectures[0]} model, but the target ({target_raw.get('model_type') or '?'}) has no "
+            f"MTP layer (num_nextn_predict_layers {layers}): loading it fails (\"Only 1 nextn layer is supported\", "
+            "sglang/srt/models/deepseek_v2.py) and the server does not start (serve a checkpoint with its MTP layer, "
+            "or give a trained draft: --speculative-algorithm EAGLE3 --speculative-draft-model-path DRAFT)")
+
+
 # A whole word that is a shell expansion bash would have replaced (`$SPEC_ARGS`, `${MTP_ARGS}`,
 # `${EXTRA_ARGS:-}`, `"${ARGS[@]}"`), or a wrapper script's own arguments passed on (`"$@"`,
 # `$*`: the flags its caller gives): its value is not in the text.
@@ -391,7 +418,8 @@ def check(ctx: Any) -> list[Finding]:
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])
-    no_mtp_draft = vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
+    no_mtp_draft = (vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
+                    or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source")))
     if no_mtp_draft:
         eff = replace(eff, problems=[*eff.problems, no_mtp_draft])
     at = where(ctx)
