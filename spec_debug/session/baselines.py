@@ -166,6 +166,30 @@ def reading_row(context: str, value: float, command: str = "") -> Row:
     return Row(row_key(context, value, command), stated_scope(context, value, command).model)
 
 
+def _clause(context: str, value: float) -> str:
+    """The clause of ``context`` that holds the reading: its sentence, cut at the commas around
+    it ("gpu-a: 90 tok/s, gpu-b: 60 tok/s": the 90 is gpu-a's)."""
+    sentence = _sentence(context, value)
+    at = sentence.find(f"{value:g}")
+    if at < 0:
+        return sentence
+    end = sentence.find(",", at)
+    return sentence[sentence.rfind(",", 0, at) + 1:end if end >= 0 else len(sentence)]
+
+
+# A word that may be a host's name or address: "gpu-a", "gpu01", "10.1.230.174", "node3.example.net"
+_HOST_WORD = re.compile(r"(?<![\w.@-])[A-Za-z0-9][\w.-]*[A-Za-z0-9](?![\w-])")
+
+
+def _fits(b: _Baseline, scope: Scope, key: str | None) -> bool:
+    """Whether baseline ``b`` is of a reading's engine, model and row (as :meth:`BaselineBook.pair` asks)."""
+    if b.scope.engine != scope.engine and b.scope.engine is not None and scope.engine is not None:
+        return False
+    if b.scope.model is not None and scope.model is not None and not _same_model(b.scope.model, scope.model):
+        return False
+    return key is None or b.key is None or b.key == key
+
+
 def launched_model(command: str) -> tuple[str, str | None] | None:
     """The model a launch command serves (``--model-path``, ``vllm serve NAME``); None where it names none."""
     flag = _MODEL_FLAG.search(command) if "--model" in command or "serve" in command else None
@@ -182,11 +206,14 @@ class _Baseline:
 class BaselineBook:
     """The baselines read so far, and the engine and model the session is on now."""
 
-    __slots__ = ("baselines", "now")
+    __slots__ = ("baselines", "now", "named")
 
     def __init__(self) -> None:
         self.baselines: list[_Baseline] = []
         self.now = Scope()
+        self.named: dict[str, _Baseline] = {}
+        """Each word of a baseline's own clause, to the latest baseline it is in: the host a
+        baseline names ("gpu-a: 90 tok/s baseline; gpu-b: 60 tok/s baseline") is looked up there."""
 
     def _move(self, said: Scope) -> Scope:
         """The scope after a reading that states ``said``. The first engine or model named is the
@@ -228,8 +255,16 @@ class BaselineBook:
     def note(self, rec: MetricRecord, command: str = "") -> None:
         """A baseline_throughput reading."""
         scope = self._move(stated_scope(rec.context, rec.value, command))
-        self.baselines.append(_Baseline(rec, row_key(rec.context, rec.value, command), scope))
+        baseline = _Baseline(rec, row_key(rec.context, rec.value, command), scope)
+        self.baselines.append(baseline)
         del self.baselines[:-256]
+        if len(self.named) > 4096:
+            self.named.clear()
+        if rec.host is not None:  # measured on a host: the latest of that host's, as pair finds it
+            self.named.pop(rec.host.lower(), None)
+        else:
+            for word in _HOST_WORD.findall(_clause(rec.context, rec.value)):
+                self.named[word.lower()] = baseline
 
     def pair(self, rec: MetricRecord, command: str = "") -> MetricRecord | None:
         """The baseline a throughput reading is compared with: the latest of the same engine and
@@ -237,6 +272,11 @@ class BaselineBook:
         reading states none); None when there is none or only other rows'."""
         scope = self._move(stated_scope(rec.context, rec.value, command))
         key = row_key(rec.context, rec.value, command)
+        # The baseline said of the reading's host ("gpu-a: 90 tok/s baseline; gpu-b: 60 tok/s
+        # baseline"): gpu-a's 54.8 tok/s was compared with gpu-b's 60, the last one said.
+        if rec.host is not None and self.named and (b := self.named.get(rec.host.lower())) is not None \
+                and _fits(b, scope, key):
+            return b.rec
         fallback = None
         for b in reversed(self.baselines):
             if b.scope.engine != scope.engine and b.scope.engine is not None and scope.engine is not None:

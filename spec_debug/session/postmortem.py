@@ -432,10 +432,19 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
     readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output"),
                       key=lambda m: (rank.get(m.session, len(rank)), m.seq))
-    out: list[str] = []
-    if readings:  # a rise is on one host, as in _impact
-        readings = [m for m in readings if m.host == readings[-1].host]
-    # and of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
+    out: list[tuple[tuple[int, int], str]] = []
+    # A rise is on one host, as in _impact; each host's own (a session that fixed gpu-a, then
+    # gpu-b, told gpu-b's rise only, and credited it with gpu-a's edit as well).
+    for host in dict.fromkeys(m.host for m in readings):
+        on_host = [m for m in readings if m.host == host]
+        out += _rises(a, on_host, rank)
+    return [line for _, line in sorted(out)][-5:]
+
+
+def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int]) -> list[tuple[tuple[int, int], str]]:
+    """The rises of one host's throughput readings, each keyed by where it was read."""
+    out: list[tuple[tuple[int, int], str]] = []
+    # of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
     # not "rise from 159.78" (a bs=1 run) "to 426.46 tok/s"
     rows = _rows(a, readings)
     seen: dict[Row, tuple[int, MetricRecord, MetricRecord]] = {}  # row: (index, last, best) so far
@@ -452,16 +461,17 @@ def _resolution(a: SessionAnalysis) -> list[str]:
         start = prev.seq if prev.session == m.session and prev.agent == m.agent else -1
         # `launch_server --help` reads the flags, it changes nothing
         changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
-                   and c.category in _CHANGES and start < c.seq < m.seq and not _HELP.search(c.inner or c.command)]
+                   and c.category in _CHANGES and start < c.seq < m.seq and not _HELP.search(c.inner or c.command)
+                   and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
         if not changes:
             continue
         # a relaunch that only reads --help changes nothing; the last few changes are the ones
         # the rise followed (the session may have relaunched many times before)
         shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
-        out.append(f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after "
-                   f"{shown}.")
-    return out[-5:]
+        out.append(((rank.get(m.session, len(rank)), m.seq),
+                    f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}."))
+    return out
 
 
 # The flags that set how much is drafted: SGLang's --speculative-* options
@@ -498,22 +508,15 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         if not readings:
             continue
         # Before and after on the same host: a session that first measured the healthy gpu02
-        # and then the broken gpu01 did not see throughput "go from" one to the other.
-        readings = [m for m in readings if m.host == readings[-1].host]
-        if name == "throughput" and len(readings) > 1:
-            readings = _same_row(a, readings)
-        before, after = readings[0], readings[-1]
-        unit, before_value, after_value = before.unit, before.value, after.value
-        if before.unit != after.unit and {before.unit, after.unit} == {"ratio", "%"}:
-            # SGLang logs the accept rate as a ratio, vLLM and people as a percentage: one row, one unit
-            unit = "%"
-            before_value = round(before.value * 100, 2) if before.unit == "ratio" else before.value
-            after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
-        row = {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
-               "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
-               "readings": len(readings)}
-        out["rows"].append(row)
-        out[name] = row
+        # and then the broken gpu01 did not see throughput "go from" one to the other. Each host
+        # has its row (a session that fixed gpu-a, then gpu-b, showed gpu-b's alone); the last
+        # reading's host is the headline (``out[name]``).
+        last_host = readings[-1].host
+        for host in dict.fromkeys(m.host for m in readings):
+            row = _impact_row(a, name, [m for m in readings if m.host == host])
+            out["rows"].append(row)
+            if host == last_host:
+                out[name] = row
     tput = out.get("throughput")
     base, read_before = _paired_baseline(a, tput["after_seq"], tput["after"]) if tput else (None, False)
     if base is None and not read_before:
@@ -523,6 +526,22 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
     if base:
         out["baseline"] = {"value": base.value, "seq": base.seq}
     return out
+
+
+def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord]) -> dict[str, Any]:
+    """The impact row of one metric's readings on one host: its first and last."""
+    if name == "throughput" and len(readings) > 1:
+        readings = _same_row(a, readings)
+    before, after = readings[0], readings[-1]
+    unit, before_value, after_value = before.unit, before.value, after.value
+    if before.unit != after.unit and {before.unit, after.unit} == {"ratio", "%"}:
+        # SGLang logs the accept rate as a ratio, vLLM and people as a percentage: one row, one unit
+        unit = "%"
+        before_value = round(before.value * 100, 2) if before.unit == "ratio" else before.value
+        after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
+    return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
+            "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
+            "readings": len(readings)}
 
 
 def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple[str, int | None], str]) -> str:
