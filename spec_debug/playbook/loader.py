@@ -45,9 +45,11 @@ _MODEL_AT_DEPTH: dict[str, type[BaseModel]] = {
 }
 
 
-# Far above any real playbook (the shipped ones are under 10 KiB); stops a mistyped path to a
-# checkpoint or a log from being read whole into memory.
-MAX_PLAYBOOK_BYTES = 16 * 2**20
+# Far above any written playbook (the shipped ones are under 10 KiB) and above a generated one
+# of 10,000 steps (yaml_nodes.MAX_STEPS, ~1.2 MB); stops a mistyped path to a checkpoint or a
+# log from being read whole. PyYAML's pure-Python reader takes ~10 s a MB on a busy machine: a
+# 5 MB playbook (16 MiB was the bound) took 52 s to say "ok" with one step, minutes with many.
+MAX_PLAYBOOK_BYTES = 2 * 2**20
 
 
 @dataclass(frozen=True)
@@ -170,9 +172,12 @@ def _encoding_of(raw: bytes) -> str:
 
 
 def _too_big(path: Path, size: int) -> PlaybookError:
-    shown = f"{size // 2**20} MiB file" if path.is_file() else f"stream of over {MAX_PLAYBOOK_BYTES // 2**20} MiB"
+    # One decimal: a 2.5 MiB file read as "a 2 MiB file ... (the limit is 2 MiB)"
+    shown = f"{size / 2**20:.1f} MiB file" if path.is_file() else f"stream of over {MAX_PLAYBOOK_BYTES // 2**20} MiB"
     return PlaybookError(f"a {shown} is not a playbook (the limit is {MAX_PLAYBOOK_BYTES // 2**20} MiB)",
-                         path=str(path), line=1, column=1)
+                         path=str(path), line=1, column=1,
+                         hint="keep data out of the playbook: a step reads a file on the host (run: cat PATH) or "
+                              "fetches it (fetch:); a long list of steps is several playbooks")
 
 
 def byte_position(raw: bytes, offset: int) -> tuple[int, int]:

@@ -40,6 +40,11 @@ _PLAIN_TAGS = frozenset(
 # that and far below where PyYAML's recursion or an alias bomb would hurt.
 MAX_DEPTH = 64
 MAX_VALUES = 200_000
+# A generated playbook (a step per GPU, per model, per config) may hold thousands of steps
+# (bench/playbook_validation.py loads 10,000 in about 10 s of CPU); each costs ~1 ms to compose
+# and check, so 60,000 two-line steps (under MAX_PLAYBOOK_BYTES) took minutes. The composer
+# stops at the first step past the bound, with its line, before the rest is read.
+MAX_STEPS = 10_000
 _UNCARRIABLE = re.compile("[\x00\ud800-\udfff]")
 
 _SURPRISING_INT = re.compile(r"^[-+]?(0[0-7_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+|\d+_[\d_]*)$")
@@ -77,6 +82,11 @@ class _TooManyValues(Exception):
         self.through_aliases = through_aliases
 
 
+class _TooManySteps(Exception):
+    def __init__(self, mark: yaml.Mark) -> None:
+        self.mark = mark
+
+
 class _BoundedLoader(yaml.SafeLoader):
     """SafeLoader that stops at MAX_DEPTH while composing. PyYAML composes recursively; left
     alone, `[[[[...` runs into RecursionError, slowly (seconds) and with no position.
@@ -86,9 +96,11 @@ class _BoundedLoader(yaml.SafeLoader):
     alias that takes the document past MAX_VALUES, before a value is built (the builder met
     it only after building 200,000 values with their positions: 3.3 s)."""
 
-    def __init__(self, stream: str) -> None:
+    def __init__(self, stream: str, *, count_steps: bool = False) -> None:
         super().__init__(stream)
         self._depth = 0
+        self._in_steps = False  # composing the top-level `steps:` list (count_steps only)
+        self._count_steps = count_steps
         self._expanded = 0  # values so far, each alias counted as the values its anchor holds
         self._through_aliases = 0
         self._weight: dict[int, int] = {}  # a composed node's id -> the values it holds
@@ -99,9 +111,14 @@ class _BoundedLoader(yaml.SafeLoader):
         # PyYAML composes a mapping's value with its key node as the index
         merge = isinstance(index, yaml.ScalarNode) and index.tag == "tag:yaml.org,2002:merge"
         self._merging += merge
+        # and a sequence's items with their index: the top-level `steps:` list's items are counted
+        steps = self._count_steps and self._depth == 2 and isinstance(index, yaml.ScalarNode) and index.value == "steps"
         try:
             if self._depth > MAX_DEPTH:
                 raise _TooDeep(self.peek_event().start_mark)
+            if self._in_steps and self._depth == 3 and isinstance(index, int) and index >= MAX_STEPS:
+                raise _TooManySteps(self.peek_event().start_mark)
+            self._in_steps |= steps
             if self.check_event(yaml.AliasEvent):
                 mark = self.peek_event().start_mark
                 node = super().compose_node(parent, index)
@@ -122,6 +139,8 @@ class _BoundedLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
             self._merging -= merge
+            if steps:
+                self._in_steps = False
 
 
 def _tab_hint(text: str, line: int | None, column: int | None) -> str:
@@ -168,7 +187,7 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
     """kind names the file in messages: a playbook, or a var file (playbook/var_file.py)."""
     loader: _BoundedLoader | None = None
     try:
-        loader = _BoundedLoader(text)  # reads (and checks) every character already
+        loader = _BoundedLoader(text, count_steps=kind == "playbook")  # reads (and checks) every character already
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         line, column = _error_position(exc, text)
@@ -215,6 +234,12 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             f"the {kind} expands to more than {MAX_VALUES} values ({exc.through_aliases} of them through YAML aliases)",
             path=source, line=_clamp_line(exc.mark.line + 1, text), column=exc.mark.column + 1,
             hint="write the repeated parts out, or use fewer nested aliases",
+        ) from None
+    except _TooManySteps as exc:
+        raise PlaybookError(
+            f"the {kind} has more than {MAX_STEPS} steps",
+            path=source, line=_clamp_line(exc.mark.line + 1, text), column=exc.mark.column + 1, key_path=f"steps[{MAX_STEPS}]",
+            hint="split it into several playbooks (one per host group, model or config) and run them one after another",
         ) from None
     except yaml.YAMLError as exc:  # no position known: point at the start
         raise PlaybookError(f"YAML error: {exc}", path=source, line=1, column=1) from None
