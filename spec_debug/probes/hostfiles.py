@@ -379,24 +379,65 @@ def _expert_entry(name: str) -> tuple[str, str, str]:
 def trim_expert_layers(quant: Any) -> int:
     """Drop, in place, the per-expert `quantized_layers` entries of every expert but expert 0
     (those fold_expert_layers could not fold: the experts' formats differ, as ModelOpt
-    auto_quantize picks them). The throughput model counts a MoE layer's experts by expert 0's
-    projections (diagnose/target_weights.py _mlp: "...mlp.experts.0.gate_proj", Mixtral's
-    "...block_sparse_moe.experts.0.w1"), so it reads the same bytes per weight from what is
-    kept. Returns how many entries were dropped (0: none)."""
+    auto_quantize picks them), and keep how many experts take each format of each projection
+    whose experts differ under EXPERT_FORMATS_KEY (expert_formats). The throughput model counts a
+    MoE layer's experts as one module named by expert 0 (diagnose/target_weights.py _mlp:
+    "...mlp.experts.0.gate_proj", Mixtral's "...block_sparse_moe.experts.0.w1") at the experts'
+    mean bytes per weight (diagnose/quantization.py), which the counts give as the whole list
+    did. Returns how many entries were dropped (0: none)."""
     layers = quant.get("quantized_layers") if isinstance(quant, dict) else None
     if not isinstance(layers, dict):
         return 0
     kept = {name: entry for name, entry in layers.items() if _expert_entry(name)[1] in ("", "0")}
     if len(kept) < len(layers):
+        mixed = expert_formats(layers)
         quant["quantized_layers"] = kept
+        if mixed:
+            quant[EXPERT_FORMATS_KEY] = mixed
     return len(layers) - len(kept)
+
+
+# Where a trimmed quantization block keeps its experts' formats: spec-debug's key, no loader's
+# (vLLM reads quantized_layers and never this), so a reader of the config sent can tell it apart.
+EXPERT_FORMATS_KEY = "spec_debug_expert_formats"
+# An expert that names no entry for a projection its block's other experts name: left unquantized
+UNQUANTIZED = "unquantized (not listed)"
+
+
+def _algo(entry: Any) -> str:
+    return str(entry.get("quant_algo")) if isinstance(entry, dict) else json.dumps(entry)
+
+
+def expert_formats(layers: Any) -> dict[str, dict[str, int]]:
+    """For each projection of an experts block whose experts are not all in one format, how many
+    experts take each quant_algo ({"model.layers.3.mlp.experts.down_proj": {"NVFP4": 51, "FP8": 13}});
+    an expert of the block with no entry for the projection counts as UNQUANTIZED. Projections
+    whose experts all agree are left out (expert 0's entry says theirs)."""
+    if not isinstance(layers, dict):
+        return {}
+    tallies: dict[tuple[str, str], dict[str, int]] = {}
+    indices: dict[str, set[str]] = {}
+    for name, entry in layers.items():
+        block, index, leaf = _expert_entry(name)
+        if block:
+            indices.setdefault(block, set()).add(index)
+            tally, algo = tallies.setdefault((block, leaf), {}), _algo(entry)
+            tally[algo] = tally.get(algo, 0) + 1
+    mixed: dict[str, dict[str, int]] = {}
+    for (block, leaf), tally in tallies.items():
+        unlisted = len(indices[block]) - sum(tally.values())
+        if unlisted:
+            tally[UNQUANTIZED] = unlisted
+        if len(tally) > 1:
+            mixed[f"{block}.{leaf}"] = tally
+    return mixed
 
 
 def experts_differ_note(quant: Any) -> str | None:
     """What trim_expert_layers hides, said before it drops the entries: experts whose
     `quantized_layers` entries differ from expert 0's for the same projection of the same block
-    (ModelOpt auto_quantize picks each expert's format), which the trimmed config's expert 0, the
-    one the throughput model counts for every expert, does not stand for ("14,688 of 18,432
+    (ModelOpt auto_quantize picks each expert's format), which the trimmed config's expert 0 does
+    not stand for, only the counts kept beside it (expert_formats) ("14,688 of 18,432
     expert projections ... (NVFP4 on 14,688, FP8 on 3,744)"). None when every expert's entries are
     expert 0's (a block whose gate and down projections differ alike in every expert included)."""
     layers = quant.get("quantized_layers") if isinstance(quant, dict) else None
@@ -409,7 +450,7 @@ def experts_differ_note(quant: Any) -> str | None:
     differ = 0
     for block, _, leaf, entry in experts:
         differ += (block, leaf) not in first or entry != first[block, leaf]
-        algo = str(entry.get("quant_algo")) if isinstance(entry, dict) else json.dumps(entry)
+        algo = _algo(entry)
         formats[algo] = formats.get(algo, 0) + 1
     # a projection expert 0 names and another expert of its block does not is unquantized there
     named = {(block, index, leaf) for block, index, leaf, _ in experts}
@@ -418,12 +459,12 @@ def experts_differ_note(quant: Any) -> str | None:
         indices.setdefault(block, set()).add(index)
     unlisted = sum((block, index, leaf) not in named for block, leaf in first for index in indices[block])
     if unlisted:
-        formats["unquantized (not listed)"] = unlisted
+        formats[UNQUANTIZED] = unlisted
     differ += unlisted
     total = len(experts) + unlisted
     if not differ:
         return None
     mix = ", ".join(f"{algo} on {count:,}" for algo, count in sorted(formats.items(), key=lambda kv: -kv[1]))
     return (f"{differ:,} of {total:,} expert projections are quantized otherwise than expert 0's ({mix}): "
-            "the config sent keeps expert 0's entries only, and the throughput model counts every expert "
-            "in expert 0's format")
+            f"the config sent keeps expert 0's entries and, in {EXPERT_FORMATS_KEY}, how many experts take "
+            "each format, and the throughput model counts the experts at their mean bytes per weight")
