@@ -2350,7 +2350,7 @@ def _merge_dotted(target: dict[str, Any], update: dict[str, Any]) -> None:
             target[key] = value
 
 
-# How _vllm_json_replaced's sentences begin: _effective_rules drops them on a release with no -sc
+# How _vllm_json_replaced's sentences begin (_effective_rules drops the first on a release with no -sc)
 _DOTTED_REPLACED = "the dotted keys of "
 _JSON_REPLACED = "the JSON --speculative-config is replaced by the dotted keys "
 
@@ -2797,6 +2797,18 @@ def _ambiguous_problem(name: str, since: str) -> str:
 _VLLM_MODEL_FREE_METHODS = ("mtp", "dspark", "ngram", "[ngram]", "ngram_gpu", "suffix", "extract_hidden_states")
 
 
+def _vllm_spellings_replaced(cfg: LaunchConfig) -> str:
+    """The sentence that begins _vllm_json_replaced's when dotted keys come in more than one spelling."""
+    if not cfg.replaced_dotted:
+        return ""
+    # each spelling's dotted keys are a JSON value of their own, added in turn
+    # (vllm/utils/argparse_utils.py `parse_args`: dict_args is keyed by the flag as written)
+    *dropped, kept = cfg.replaced_dotted
+    return (f"{_DOTTED_REPLACED}{', '.join(dropped)} are replaced by those of {kept}, another spelling of "
+            "--speculative-config (vLLM adds each spelling's dotted keys as a --speculative-config of its own, "
+            "and the last one wins whole): ")
+
+
 def _vllm_json_replaced(cfg: LaunchConfig) -> str:
     """Why a JSON --speculative-config given with dotted keys is gone: FlexibleArgumentParser
     collects every `--speculative-config.KEY value` into one dict and appends it as a last
@@ -2806,14 +2818,7 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
     aliases = _VLLM_ALIASES["speculative-config"]
     whole = any(name in aliases for name in cfg.flags)
     dotted = [name for name in cfg.flags if "." in name and name.partition(".")[0] in aliases]
-    said = ""
-    if cfg.replaced_dotted:
-        # each spelling's dotted keys are a JSON value of their own, added in turn
-        # (vllm/utils/argparse_utils.py `parse_args`: dict_args is keyed by the flag as written)
-        *dropped, kept = cfg.replaced_dotted
-        said = (f"{_DOTTED_REPLACED}{', '.join(dropped)} are replaced by those of {kept}, another spelling of "
-                "--speculative-config (vLLM adds each spelling's dotted keys as a --speculative-config of its own, "
-                "and the last one wins whole): ")
+    said = _vllm_spellings_replaced(cfg)
     if not whole or not dotted:
         return said
     written = ", ".join(map(_vllm_dashed, dotted))
@@ -3138,9 +3143,10 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg))
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
             # a release with no -sc exits at argparse on it ("unrecognized arguments", said above):
-            # -sc is no other spelling of --speculative-config there, and its dotted keys replace nothing:
-            # the sentence saying they do goes, the problem it leads into stays
-            said = _vllm_json_replaced(cfg)
+            # -sc is no other spelling of --speculative-config there, so the sentence saying its dotted keys
+            # replace another spelling's goes; the problem it leads into stays, read as with -sc spelled
+            # --speculative-config (the fix the refusal gives), where keys still replace a JSON value
+            said = _vllm_spellings_replaced(cfg)
             eff = replace(eff, problems=[p.removeprefix(said) if said else p for p in eff.problems])
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):

@@ -70,3 +70,17 @@ def test_before_0_19_the_problem_after_the_replaced_sentence_stays():
     assert old[0].startswith("-sc: vLLM 0.18.0 does not have it")
     assert old[1].startswith("num_speculative_tokens missing from --speculative-config")
     assert not any("replaced" in p for p in old)
+
+
+def test_before_0_19_the_json_replaced_by_dotted_keys_is_still_said():
+    # a --config YAML's speculative-config (first) and -sc's dotted keys on the line: with -sc spelled
+    # --speculative-config, its keys still replace the file's JSON whole
+    facts = launch_step.parse({
+        "source": "cli", "cmdline": "vllm serve Qwen/Qwen3-8B --config c.yaml -sc.num_speculative_tokens 5",
+        "config_file": {"path": "c.yaml", "text": "speculative-config:\n  method: eagle3\n"
+                                                  "  model: RedHatAI/Qwen3-8B-speculator.eagle3\n"
+                                                  "  num_speculative_tokens: 3\n"}, "models": {}})
+    problems = effective_spec(parse_launch_command(facts["launch"]["argv"]), engine_version="0.18.0").problems
+    assert problems[0].startswith("-sc: vLLM 0.18.0 does not have it")
+    assert problems[1].startswith("the JSON --speculative-config is replaced by the dotted keys -sc.num_speculative_tokens")
+    assert "has num_speculative_tokens but no draft model" in problems[1]
