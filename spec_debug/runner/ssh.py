@@ -62,6 +62,9 @@ _PID_MARKER_SEARCH_LIMIT = 64 * 1024
 # the channel open; drain for this long, then stop reading.
 _DRAIN_AFTER_EXIT_S = 1.0
 _KILL_GRACE_S = 1.0
+# How long an interrupted step whose pid line had not come waits for its signalled session to
+# end (_signal_session) before it is recorded as maybe left running: sshd answers at once.
+_SIGNALLED_END_S = 0.5
 # How long a timed-out step's channel is still read once its tree is killed (as local.py,
 # _DYING_WORDS_S): what it printed as it died.
 _DYING_WORDS_S = 1.0
@@ -543,8 +546,19 @@ class SSHTransport(Transport):
                 # sftp-server, a menu) would otherwise wait for input forever instead of ending.
                 channel.shutdown_write()
                 ending = self._pump(channel, header, stderr_header, deadline)
-                if ending == "timeout" and header.pid is None:
-                    self._await_pid(channel, header, stderr_header)
+                if ending != "exited" and header.pid is None:
+                    # No pid line yet: under a bash login the shell is still in its rc files
+                    # ($BASH_ENV, ~/.bashrc: bash reads them before the command), and the step
+                    # ran once they ended, after it was recorded as timed out or interrupted.
+                    # sshd kills the session's process group on a "signal" request (RFC 4254,
+                    # section 6.9; openssh-portable: session.c, session_signal_req, killpg),
+                    # before the command has started; a server that ignores it changes nothing
+                    # (under a root login the step still starts once its rc files end within
+                    # ConnectTimeout, and is killed by its pid; later, the closed channel ends
+                    # the shell at its pid line, SIGPIPE).
+                    _signal_session(channel, "KILL")
+                    self._await_pid(channel, header, stderr_header,
+                                    within_s=_SIGNALLED_END_S if ending == "interrupted" else None)
                 if ending != "exited":
                     killed = self._kill_remote(header.pid)
                     if isinstance(killed, TransportError):
@@ -680,15 +694,18 @@ class SSHTransport(Transport):
                 break
         return "exited"
 
-    def _await_pid(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader") -> None:
+    def _await_pid(self, channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader", *,
+                   within_s: float | None = None) -> None:
         """Read on, for up to ConnectTimeout, until the wrapper's pid line comes, for a step that
         timed out before it came. A step's time counts from its channel's open: on a loaded
         host or a link that stalled a moment (a VPN, a 20 kB/s tunnel) the shell had started
         the step, but its pid line was still on the way at the deadline, and the kill, with no
-        pid, killed nothing: the step was recorded "process tree killed" while it ran on."""
-        until = time.monotonic() + self._connection.target.connect_timeout_s
+        pid, killed nothing: the step was recorded "process tree killed" while it ran on. Also
+        ends when the session ends (_signal_session killed it). After Ctrl-C (`within_s` given:
+        the user waits) it reads only that long, and the interrupt does not end it."""
+        until = time.monotonic() + (self._connection.target.connect_timeout_s if within_s is None else within_s)
         while not stdout.seen and not (channel.eof_received or channel.closed) and time.monotonic() < until:
-            if self._interrupted.is_set() or not self._connection.transport.is_active():
+            if (within_s is None and self._interrupted.is_set()) or not self._connection.transport.is_active():
                 return
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
@@ -1149,6 +1166,24 @@ Survivors = list[tuple[int, str, str]]
 
 class _ExecUnanswered(TransportError):
     """sshd opened a channel but did not answer its exec request in time (a hung host)."""
+
+
+def _signal_session(channel: paramiko.Channel, name: str) -> None:
+    """Ask sshd to signal the channel's session (RFC 4254, section 6.9: the name without SIG).
+    No reply is asked for: paramiko closes a channel whose request failed (channel.py,
+    _request_failed). sshd refuses it for a forced command, a subsystem, and a root login (it
+    keeps no privilege separation after one: "session signalling requires privilege
+    separation"), and an older sshd does not know it: the step is then recorded as before."""
+    message = paramiko.Message()
+    message.add_byte(paramiko.common.cMSG_CHANNEL_REQUEST)
+    message.add_int(channel.remote_chanid)
+    message.add_string("signal")
+    message.add_boolean(False)
+    message.add_string(name)
+    try:
+        channel.transport._send_user_message(message)  # type: ignore[union-attr]
+    except (paramiko.SSHException, EOFError, OSError):
+        pass  # a connection lost now is reported by the kill that follows
 
 
 def _exec_answered(channel: paramiko.Channel, command: str, within_s: float, host: str, what: str) -> None:
