@@ -1182,6 +1182,24 @@ def unwritten_positions(sample: Sample) -> Tensor:
     return zero
 
 
+def lost_layer_positions(sample: Sample) -> tuple[Tensor, tuple[int, ...]]:
+    """([T] bool, file slots): the positions where some slot read is all zeros while the
+    sample's others there are not (those zero in every slot are unwritten_positions'), and
+    the file slots zero at them. No layer's output is an all-zero vector: a capture that lost
+    one layer for those positions (a hook that missed them, a partial write). speculators'
+    loader checks a file for NaN/Inf only (0.9.0 data_generation/offline.py
+    check_hidden_states) and would train on the zeros as that layer's output; scored, they
+    took step-0 accuracy 0.690 -> 0.619 (slot 1 of one sample zero at 4 of 15 positions) with
+    no word."""
+    T = sample.length
+    zero = ~sample.slots.reshape(T, len(sample.slot_index), -1).any(-1)  # [T, S]
+    lost = zero.any(-1) & ~unwritten_positions(sample)  # [T]
+    if not bool(lost.any()):
+        return lost, ()
+    slots = zero[lost].any(0).nonzero().reshape(-1).tolist()
+    return lost, tuple(sample.slot_index[j] for j in slots)
+
+
 def every_position_padding(sample: Sample) -> tuple[Tensor, int, int]:
     """(every_position_mask(sample), tail, inner), the sample's states scanned once: tail and
     inner are the rows (row t predicts position t + 1) the mask leaves out past a sample's

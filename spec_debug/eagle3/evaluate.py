@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import torch
 from torch import Tensor
 
-from spec_debug.eagle3.data import Sample, every_position_padding
+from spec_debug.eagle3.data import Sample, every_position_padding, lost_layer_positions
 from spec_debug.eagle3.loading import LoadedDraft, TargetHead
 from spec_debug.eagle3.model import Eagle3Draft, NormFlags
 from spec_debug.errors import SpecDebugError
@@ -100,6 +100,12 @@ class Counts:
         # and those before a sample's last written row: zero rows inside it, and the row after
         self.inner_gapped = 0
         self.inner_gap_rows = 0
+        # positions where an aux slot is zero and the others are not (data.lost_layer_positions):
+        # samples, positions, the scored rows left out for reading them, and the file slots
+        self.lost_layer_samples = 0
+        self.lost_layer_positions = 0
+        self.lost_layer_rows = 0
+        self.lost_layer_slots: set[int] = set()
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -196,6 +202,11 @@ class SampleTargets:
     # (data.every_position_padding); 0 when the loss mask is used
     tail_rows: int = 0
     inner_rows: int = 0
+    # the positions read with a lost layer (data.lost_layer_positions), the loss-masked rows
+    # left out for reading them, and the file slots zero there
+    lost_positions: int = 0
+    lost_rows: int = 0
+    lost_slots: tuple[int, ...] = ()
 
 
 class TargetCache:
@@ -231,6 +242,11 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     if not use_loss_mask:
         mask, tail, inner = every_position_padding(sample)  # once per sample (kept by TargetCache)
         loss_mask = mask[1:].to(device)
+    lost, lost_slots = lost_layer_positions(sample)
+    lost = lost[:-1].to(device)  # [T] row t reads position t's state
+    lost_positions, lost_rows = int(lost.sum()), int((loss_mask & lost).sum())
+    if lost_rows:  # left out as the zero rows are: the draft's fc would read the zeros
+        loss_mask = loss_mask & ~lost
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
     last_normed, detected = sample.final_normed, False
@@ -238,7 +254,8 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
         last_normed = detected = True  # norming it again would change the argmax
     draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
                                                           last_normed)
-    return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner)
+    return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
+                         lost_positions, lost_rows, lost_slots)
 
 
 class PrecisionError(SpecDebugError):
@@ -338,6 +355,10 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
         counts.tail_padding_rows += found.tail_rows
         counts.inner_gapped += found.inner_rows > 0
         counts.inner_gap_rows += found.inner_rows
+    counts.lost_layer_samples += found.lost_positions > 0
+    counts.lost_layer_positions += found.lost_positions
+    counts.lost_layer_rows += found.lost_rows
+    counts.lost_layer_slots.update(found.lost_slots)
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
@@ -413,6 +434,23 @@ def _inner_gap_note(gapped: int, rows: int, samples: int) -> list[str]:
             "zeros or predict them were left out, as a loss mask leaves padding out and "
             "speculators never predicts a document's first token; the rows after them still "
             "attend to the zeros: save one sample per document"]
+
+
+def _lost_layer_note(counts: Counts) -> list[str]:
+    """Positions where an aux slot holds all zeros and the others do not
+    (data.lost_layer_positions): a capture that lost one layer there. The rows reading them
+    were left out, as the zero rows are; said, with what training would have done with them."""
+    if not counts.lost_layer_samples:
+        return []
+    slots = ", ".join(map(str, sorted(counts.lost_layer_slots)))
+    return [f"{counts.lost_layer_samples} of {counts.samples} samples have "
+            f"{counts.lost_layer_positions} position(s) where slot(s) {slots} of the "
+            "hidden_states are all zeros while their other slots are not (a capture that lost "
+            f"a layer there): the {counts.lost_layer_rows} scored row(s) that read them were "
+            "left out of the accuracies, and later rows still attend to them; speculators' "
+            "loader checks only for NaN/Inf (data_generation/offline.py check_hidden_states) "
+            "and would train on those zeros as the layer's output: dump the hidden states "
+            "again"]
 
 
 def _past_max_positions_note(past: int, samples: int, longest: int, max_positions: int) -> list[str]:
@@ -495,6 +533,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
         + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)
+        + _lost_layer_note(counts)
         + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
                                    loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,
