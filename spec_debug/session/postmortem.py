@@ -252,7 +252,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     if sd501 is None and tput:
         # No baseline to compare with (an engineer's shell log): the first reading is what was seen
         host = f" on {tput['host_before']}" if tput.get("host_before") else ""
-        detection.append(f"First measured throughput: {tput['before']:g} tok/s{host} [msg {tput['before_seq']}].")
+        outputs = [m for m in a.metrics if m.name == "throughput" and m.source == "output"]
+        first = _first_after_changes(a, [m for m in outputs if m.seq == tput["before_seq"]][:1])
+        when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
+        detection.append(f"First measured throughput{when}: {tput['before']:g} tok/s{host} [msg {tput['before_seq']}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.
@@ -438,7 +441,35 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     for host in dict.fromkeys(m.host for m in readings):
         on_host = [m for m in readings if m.host == host]
         out += _rises(a, on_host, rank)
+    if not out and (first := _first_after_changes(a, readings)) is not None:
+        # no rise to tell, since nothing was read before the changes: "No change in the session was
+        # followed by a rise in measured throughput" said the fix did nothing
+        m, changes = first
+        shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
+        host = f" on {m.host}" if m.host else ""
+        return [f"Throughput was first measured after {shown}: {m.value:g} tok/s{host} [msg {m.seq}]; "
+                "nothing was measured before the changes to compare it with."]
     return [line for _, line in sorted(out)][-5:]
+
+
+def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord]:
+    """The changes (a patch, a config edit, a relaunch) the agent that read ``m`` made on its host
+    after ``after`` and before the reading."""
+    return [c for c in a.commands if c.session == m.session and c.agent == m.agent
+            and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
+            and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+
+
+def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tuple[MetricRecord, list[CommandRecord]] | None:
+    """The first throughput reading and the changes before it, when changes came first. The
+    session's first server launch is no change: it starts the server the readings measure."""
+    if not readings:
+        return None
+    m = readings[0]
+    first_launch = next((c.seq for c in a.commands if c.session == m.session and c.agent == m.agent
+                         and c.category == "launch_server" and not _HELP.search(c.inner or c.command)), None)
+    changes = [c for c in _changes_before(a, m) if c.seq != first_launch]
+    return (m, changes) if changes else None
 
 
 def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int]) -> list[tuple[tuple[int, int], str]]:
@@ -460,9 +491,7 @@ def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int
             continue
         start = prev.seq if prev.session == m.session and prev.agent == m.agent else -1
         # `launch_server --help` reads the flags, it changes nothing
-        changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
-                   and c.category in _CHANGES and start < c.seq < m.seq and not _HELP.search(c.inner or c.command)
-                   and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+        changes = _changes_before(a, m, start)
         if not changes:
             continue
         # a relaunch that only reads --help changes nothing; the last few changes are the ones
