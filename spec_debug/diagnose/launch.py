@@ -1971,12 +1971,13 @@ _SGLANG_OPTION_SINCE = {"speculative-draft-model": "0.5.2", "speculative-draft-m
 def _ambiguous_abbreviations(flags: dict[str, Any]) -> dict[str, str]:
     """SGLang's parser is argparse with allow_abbrev left on (python/sglang/launch_server.py
     builds `argparse.ArgumentParser()`, and so does `sglang serve`'s prepare_server_args in
-    python/sglang/srt/server_args.py, `argparse.ArgumentParser(prog="sglang serve")`): `--speculative-num-st 3` is --speculative-num-steps, but a
-    prefix of two option strings (`--speculative-num 3`) is an error ("ambiguous option: ...
-    could match ..."; CPython Lib/argparse.py `_parse_optional`, also for two aliases of one
-    flag), and the server never starts. Raises for a prefix that every release refuses; returns
-    {abbreviation: first release that refuses it} for one that older releases read as a flag
-    (a server running with it is older, so the command is still read as they read it)."""
+    python/sglang/srt/server_args.py, `argparse.ArgumentParser(prog="sglang serve")`):
+    `--speculative-num-st 3` is --speculative-num-steps, but a prefix of two option strings
+    (`--speculative-num 3`) is an error ("ambiguous option: ... could match ..."; CPython
+    Lib/argparse.py `_parse_optional`, also for two aliases of one flag), and the server never
+    starts. Raises for a prefix that every release refuses; returns {abbreviation: first release
+    that refuses it} for one that older releases read as a flag (a server running with it is
+    older, so the command is still read as they read it)."""
     options = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases} | set(_SGLANG_OTHER_OPTIONS)
     late: dict[str, str] = {}
     for name in flags:
