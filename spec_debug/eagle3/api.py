@@ -836,7 +836,7 @@ def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):
     reports it: SD302 d2t_misaligns_lm_head. None when it cannot run (no target weights, a
     draft of another trainer)."""
     from spec_debug.eagle3.head_map import checkpoint_head_map_message
-    from spec_debug.eagle3.vocab import VocabCheck, VocabIssue
+    from spec_debug.eagle3.vocab import HEAD_NOT_COMPARED, VocabCheck, VocabIssue
 
     if target is None or checkpoint.config.format != "speculators":
         return None
@@ -851,16 +851,15 @@ def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):
             # a head in a shard the index names but that was not copied is said too (eval
             # says it of its reference; this said nothing)
             if target_checkpoint.tensors.missing_shards:
-                notes.append(f"the draft's lm_head rows were not compared with the target's "
-                             f"(its lm_head is not in {target_checkpoint.path}"
+                notes.append(f"{HEAD_NOT_COMPARED} (its lm_head is not in "
+                             f"{target_checkpoint.path}"
                              f"{target_checkpoint.absent_because()})")
             return VocabCheck("lm_head_map", ok=True, skipped=True)
         message = checkpoint_head_map_message(checkpoint, target_checkpoint, d2t,
                                               from_file=mapping is not None)
     except CheckpointError as exc:
         # the map checks above stand without it; say why this one was not run
-        notes.append(f"the draft's lm_head rows were not compared with the target's "
-                     f"({exc.message})")
+        notes.append(f"{HEAD_NOT_COMPARED} ({exc.message})")
         return None
     if message is None:
         return VocabCheck("lm_head_map", ok=True)

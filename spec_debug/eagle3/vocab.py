@@ -457,6 +457,10 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
 
 # how t2d_missing_note begins: `diagnose`'s vocab step finds the note in the report by it
 T2D_MISSING = "d2t is saved without t2d"
+# how the note begins that the target's lm_head rows could not be read for the SD302 check (a
+# shard the index names not copied, a cut target file: api._head_map_check writes it);
+# `diagnose`'s vocab step finds the note in the report by it
+HEAD_NOT_COMPARED = "the draft's lm_head rows were not compared with the target's"
 
 
 def t2d_missing_note(target_vocab_size: int, draft_vocab_size: int) -> str | None:

@@ -6,7 +6,7 @@ from typing import Any
 
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
 from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
-from spec_debug.eagle3.vocab import T2D_MISSING
+from spec_debug.eagle3.vocab import HEAD_NOT_COMPARED, T2D_MISSING
 from spec_debug.record import Finding
 
 NS = "vocab"
@@ -34,6 +34,11 @@ def check(ctx: Any) -> list[Finding]:
     findings += [not_checked(ctx, note, "t2d saved beside d2t, for speculators to load the draft "
                                         "and resume training from it")
                  for note in report.get("notes") or [] if str(note).startswith(T2D_MISSING)]
+    # a target shard not copied or cut (eval says its reference fell back to the data tokens):
+    # the SD302 lm_head row check did not run, in the words `drafter vocab` says it
+    findings += [not_checked(ctx, note, "a target whose lm_head reads (every shard its index "
+                                        "names, copied whole), for the lm_head row check")
+                 for note in report.get("notes") or [] if str(note).startswith(HEAD_NOT_COMPARED)]
     if vocab.get("target") is None:
         findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
                                          "taken as the target vocabulary", "--var target_model=DIR"))
