@@ -30,6 +30,7 @@ from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
+from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, FindingRecord
@@ -160,7 +161,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             step["timeout"] = limit
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
-    first_prompt = next((p.text for p in analysis.prompts if p.agent == "main" and p.text.strip()), "")
+    first_prompt = next((p.text for p in analysis.prompts if p.agent == "main" and p.text.strip()
+                         and not only_attachments(p.text)), "")
     session = chosen[0].session if chosen else launch_findings[0].session
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:

@@ -26,6 +26,7 @@ from spec_debug.session.baselines import BaselineBook, Row, launched_model, read
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN
+from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.shell import CATEGORY_TITLES
@@ -202,8 +203,8 @@ def _links_html(text: Any) -> Markup:
 def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     """Everything the templates show, as plain data; each claim text names its [msg N]."""
     a = in_time_order(a)
-    # A blank prompt (a screenshot pasted alone, a bare Enter) reports nothing: "# Postmortem: " and “”
-    main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT and p.text.strip()]
+    # A blank prompt (a bare Enter) or a screenshot pasted alone ("[Image #1]") reports nothing
+    main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT and p.text.strip() and not only_attachments(p.text)]
     first_prompt = main_prompts[0] if main_prompts else None
     errors_found = [f for f in a.findings if f.severity == "error" and f.code not in SYMPTOM_CODES]
     impact = _impact(a)
@@ -660,7 +661,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
             known.setdefault((session, seq), ts)
 
     for p in a.prompts[:20]:
-        if p.agent == MAIN_AGENT and p.text.strip():
+        if p.agent == MAIN_AGENT and p.text.strip() and not only_attachments(p.text):
             add(p.session, p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
     for s in a.segments:
         add(s.session, s.start_seq, 1, "phase", s.agent, s.title, s.start_timestamp)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from spec_debug.session.events import MAIN_AGENT, Event
+from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.records import SegmentRecord
 from spec_debug.session.shell import CATEGORY_TITLES
 
@@ -69,6 +70,8 @@ class PhaseTracker:
     def boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None,
                  ts: str | None = None) -> None:
         """A new trunk phase starts at ``seq``."""
+        if reason == "prompt" and only_attachments(label):
+            return  # a screenshot pasted alone ("[Image #1]") starts nothing: the words after it do
         seg = self.current
         # Nothing happened yet, or only earlier blocks of this same message did (a Claude Code
         # prompt whose first block is a <system-reminder>): retitle instead of leaving a

@@ -15,7 +15,14 @@ from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
 from spec_debug.session.formats import claude_layout, cursor_stream, mcp_connector, server_tools
-from spec_debug.session.formats.common import Cursor, block_text, exit_code_of, remote_host, tool_path
+from spec_debug.session.formats.common import (
+    Cursor,
+    attachments_shown,
+    block_text,
+    exit_code_of,
+    remote_host,
+    tool_path,
+)
 from spec_debug.session.formats.compressed import transcript_stem
 from spec_debug.session.reader import iter_json_records
 
@@ -444,7 +451,11 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             elif btype == "tool_result":
                 out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
             elif btype == "image":
-                continue
+                if role == "user" and _first_of_images_alone(content, i):
+                    # A prompt of pasted images alone: said as the CLI's input shows them, [Image #1]
+                    # (common.attachments_shown); it was no prompt at all
+                    out.append(Event(session, seq, agent, role, _text_kind(role, obj), i, None, None, None, None,
+                                     attachments_shown(content, numbered=True), False, None, ts, file, lineno))
             elif btype == "mcp_tool_use":
                 out.append(_tool_use(mcp_connector.as_tool_use(block), session, seq, agent, i, ts, file, lineno))
             elif btype == "mcp_tool_result":
@@ -739,6 +750,12 @@ def _api_error_type(obj: dict, agent: str) -> str | None:
     if obj.get("isApiErrorMessage") is True and agent == MAIN_AGENT and obj.get("isSidechain") is not True:
         return API_ERROR
     return None
+
+
+def _first_of_images_alone(content: list, i: int) -> bool:
+    """Block ``i`` is the first image of a message with no text and no tool result in it."""
+    kinds = [b.get("type") if isinstance(b, dict) else "text" for b in content]
+    return kinds.index("image") == i and "text" not in kinds and "tool_result" not in kinds
 
 
 def _text_kind(role: str, obj: dict, text: str = "") -> str:

@@ -28,7 +28,7 @@ from spec_debug.session.formats import codex_code_mode as code_mode
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats import responses_tools
 from spec_debug.session.formats.common import (
-    Cursor, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
+    Cursor, attachments_shown, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
 )
 from spec_debug.session.reader import inner_json, iter_json_records
 
@@ -310,6 +310,8 @@ def _user_message(parts: list, event) -> Iterator[Event]:
         yield event("tool_result", "tool", block + 1, call_id=call.call_id, exit_code=code, is_error=bool(code),
                     text=shell.group(2)[result.end():] if result else shell.group(2))
         block += 2
+    if not typed and (shown := attachments_shown(parts, numbered=True)):
+        typed = [shown]  # pasted images alone: the TUI's [Image #1] placeholders
     if typed or not (injected or shells):
         yield event("prompt", "user", block, text="\n".join(typed))
 

@@ -75,6 +75,51 @@ def block_text(content: Any) -> str:
     return ""
 
 
+_SHOWN_PARTS = {"image_url": "image", "input_image": "image", "image": "image", "input_audio": "audio",
+                "file": "file", "input_file": "file", "document": "document"}
+"""A prompt's parts that hold no words, by ``type``, and what they are: Chat Completions'
+``image_url``, ``input_audio`` and ``file`` (openai/openai-python ``types/chat/
+chat_completion_content_part_param.py``), the Responses API's ``input_image``, ``input_file`` and
+``input_audio`` (``types/responses/response_input_content_param.py``), Anthropic's ``image`` and
+``document`` (anthropics/anthropic-sdk-python ``types/content_block_param.py``)."""
+
+
+def attachments_shown(content: Any, numbered: bool = False) -> str:
+    """What a message's parts without words were, as a viewer shows a prompt made only of them:
+    ``[image]``, ``[audio]``, ``[file report.pdf]`` (by the name it was sent with), or, where the
+    tool's own viewer numbers pasted images, ``[Image #1]`` as Claude Code's and Codex's prompts
+    label them (openai/codex ``codex-rs/protocol/src/models.rs`` ``local_image_label_text``). A
+    prompt of an image alone was an empty prompt. ``""`` when there are none."""
+    if not isinstance(content, list):
+        return ""
+    shown, images = [], 0
+    for part in content:
+        part_type = part.get("type") if isinstance(part, dict) else None
+        kind = _SHOWN_PARTS.get(part_type) if isinstance(part_type, str) else None  # a list "type" is no part's
+        if kind is None:
+            continue
+        if kind == "image" and numbered:
+            images += 1
+            shown.append(f"[Image #{images}]")
+            continue
+        inner = part.get(part_type)
+        name = next((v for v in (part.get("filename"), part.get("title"),
+                                 inner.get("filename") if isinstance(inner, dict) else None)
+                     if isinstance(v, str) and v.strip()), "")
+        shown.append(f"[{kind} {name}]" if name else f"[{kind}]")
+    return " ".join(shown)
+
+
+_SHOWN_PART = r"(?:\[(?:image|audio|file|document)(?: [^\]\n]*)?\]|\[Image #\d+\])"
+_ONLY_SHOWN_PARTS = re.compile(rf"{_SHOWN_PART}(?: {_SHOWN_PART})*")
+
+
+def only_attachments(prompt: str) -> bool:
+    """The prompt is what :func:`attachments_shown` wrote for one without words: a screenshot
+    pasted alone reports nothing of its own (a postmortem is not titled "[Image #1]")."""
+    return _ONLY_SHOWN_PARTS.fullmatch(prompt) is not None
+
+
 def exit_code_of(output: str) -> int | None:
     """Claude Code's Bash failure prefix ``Exit code N`` (see TRANSCRIPTS.md section 1a)."""
     m = _EXIT_CODE.match(output)

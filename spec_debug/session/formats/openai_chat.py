@@ -21,6 +21,7 @@ from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import cline_task, codex, continue_session, kimi_cli, server_tools
 from spec_debug.session.formats.common import (
     Cursor,
+    attachments_shown,
     block_text,
     call_text,
     decode_arguments,
@@ -371,7 +372,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         yield event("system", role, text=text)
     elif role == "user":
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message)
-        yield event("system" if cli_note else "prompt", role, text=text)
+        yield event("system" if cli_note else "prompt", role, text=text or attachments_shown(content))
     elif role == "assistant":
         block = 0
         reasoning = next((message[k] for k in REASONING_FIELDS if isinstance(message.get(k), str) and message[k]), "")
