@@ -256,7 +256,38 @@ def visible_gpus(value: str, gpus: list[dict], mig_devices: dict[str, str] | Non
     return chosen
 
 
-def rocm_visible_gpus(rocr: str | None, hip: str | None, gpus: list[dict]) -> list[str] | None:
+def rocr_uuids() -> tuple[dict[str, str], bool]:
+    """The UUID ROCR_VISIBLE_DEVICES names each AMD GPU by ("GPU-" and KFD's unique_id as 16 hex
+    digits, upper-cased: ROCR-Runtime src/core/runtime/amd_filter_device.cpp BuildDeviceUuidList,
+    what rocminfo prints as "Uuid"), by amd-smi / rocm-smi index, and whether it is KFD's own.
+    amd-smi list -e gives it as hip_uuid ("GPU-de8287300da37c72", ROCm/rocm-systems#3614: HIP's
+    UUID is KFD's unique_id). Else the ASIC serial stands for it, which is KFD's unique_id on a
+    whole bare-metal GPU but not on a partition or a VF (ROCm/container-toolkit#116): from
+    amd-smi list's uuid, which amdsmi_uuid_gen (amdsmi src/amd_smi/amd_smi_uuid.cc) builds around
+    it ("deff740f-0000-1000-8082-87300da37c72": serial de, 82, 8730, 0da37c72), or rocm-smi
+    --showuniqueid ("Unique ID", the sysfs unique_id)."""
+    listed = _amd_smi_entries("list", "-e")
+    kfd = {index: str(entry["hip_uuid"]).upper() for index, entry in listed.items()
+           if re.fullmatch(r"GPU-[0-9a-fA-F]{16}", str(entry.get("hip_uuid") or ""))}
+    if kfd:
+        return kfd, True
+    serials: dict[str, str] = {}
+    for index, entry in (listed or _amd_smi_entries("list")).items():
+        parts = re.fullmatch(r"([0-9a-f]{2})[0-9a-f]{6}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{2}([0-9a-f]{2})-([0-9a-f]{12})",
+                             str(entry.get("uuid") or "").lower())
+        if parts:
+            serials[index] = "GPU-" + "".join(parts.groups()).upper()
+    if not serials:
+        cards = _json_in(_output(["rocm-smi", "--showuniqueid", "--json"]))
+        for key, card in (cards.items() if isinstance(cards, dict) else ()):
+            unique = str(card.get("Unique ID") or "") if isinstance(card, dict) else ""
+            if str(key).startswith("card") and re.fullmatch(r"(0x)?[0-9a-fA-F]{1,16}", unique):
+                serials[str(key)[len("card"):]] = f"GPU-{int(unique, 16):016X}"
+    return serials, False
+
+
+def rocm_visible_gpus(rocr: str | None, hip: str | None, gpus: list[dict],
+                      uuids: tuple[dict[str, str], bool] | None = None) -> list[str] | None:
     """The indices (as amd-smi / rocm-smi list them) of the AMD GPUs a ROCm process started with
     ROCR_VISIBLE_DEVICES=`rocr` and HIP_VISIBLE_DEVICES (else CUDA_VISIBLE_DEVICES) = `hip` uses,
     in HIP's order; None when it cannot be told here. The ROCr runtime applies
@@ -264,28 +295,44 @@ def rocm_visible_gpus(rocr: str | None, hip: str | None, gpus: list[dict]) -> li
     docs, HIP reference/env_variables.html "GPU isolation"; PyTorch on ROCm, torch/cuda/__init__.py
     `_parse_visible_devices`, pytorch/pytorch#142292). Each list is read as its runtime reads it
     (_rocr_indexed, _hip_indexed), not as CUDA's. amd-smi's order is taken for ROCr's, which it is
-    on the usual host (both enumerate by PCI bus)."""
+    on the usual host (both enumerate by PCI bus). `uuids`: rocr_uuids(), for entries that name
+    a GPU by UUID."""
     ordered = sorted((gpu["index"] for gpu in gpus if str(gpu.get("index", "")).isdigit()), key=int)
-    pool = _rocr_indexed(rocr, ordered) if rocr is not None else ordered
+    pool = _rocr_indexed(rocr, ordered, uuids) if rocr is not None else ordered
     if pool is None or hip is None:
         return pool
     return _hip_indexed(hip, pool)
 
 
-def _rocr_indexed(value: str, pool: list[str]) -> list[str] | None:
+def _rocr_indexed(value: str, pool: list[str], uuids: tuple[dict[str, str], bool] | None = None) -> list[str] | None:
     """The GPUs ROCR_VISIBLE_DEVICES=`value` leaves, as ROCr reads it (ROCR-Runtime
-    core/runtime/amd_filter_device.cpp RvdFilter: set and empty is no GPU; each entry trimmed, an
-    index read by strtol base 0 to its end ("0x2" is 2, "010" is 8), and the first entry that is
-    no index of a GPU, or one named before, ends the list: "0,1,0" is 0 and 1). None for an entry
-    that starts with G: a UUID, KFD's unique_id, which rocminfo prints ("Uuid:
-    GPU-bb0ac32b1c2c644a") and no listing here carries; amd-smi's asic_serial is another number
-    (ROCm/container-toolkit#116, ROCm/rocm-systems#3614); and for an empty entry ("0,,1"), on
-    which ROCr throws."""
+    core/runtime/amd_filter_device.cpp RvdFilter: set and empty is no GPU; each entry trimmed and
+    upper-cased; an index read by strtol base 0 to its end ("0x2" is 2, "010" is 8); an entry
+    that starts with G a UUID of 5 to 20 characters, the start of one GPU's "GPU-<unique_id>"
+    (ProcessUuidToken: "GPU-18e5" names the GPU whose UUID begins so, if it is the only one); the
+    first entry that names no GPU, or one named before, ends the list: "0,1,0" is 0 and 1).
+    None where that cannot be told here: a UUID entry without `uuids` (rocr_uuids), or one that
+    names none of the ASIC serials that stood in for KFD's UUIDs, and an empty entry ("0,,1"),
+    on which ROCr throws."""
     chosen: list[str] = []
-    for entry in value.split(",") if value else ():
+    # getline's tokens: none after a last comma; and ROCr reads no more of them than there are GPUs
+    entries = value.removesuffix(",").split(",") if value else []
+    for entry in entries[:len(pool)]:
         entry = entry.strip().upper()
-        if not entry or entry.startswith("G"):
+        if not entry:
             return None
+        if entry.startswith("G"):
+            if uuids is None:
+                return None
+            if not 5 <= len(entry) <= 20:
+                break
+            named = [index for index in pool if (uuids[0].get(index) or "Invalid-UUID").startswith(entry)]
+            if not named and not uuids[1]:
+                return None
+            if len(named) != 1 or named[0] in chosen:
+                break
+            chosen.append(named[0])
+            continue
         if not re.fullmatch(r"[+-]?(0X[0-9A-F]+|0[0-7]*|[1-9][0-9]*)", entry):
             break
         number = int(entry, 16 if "X" in entry else 8 if entry.lstrip("+-").startswith("0") else 10)
@@ -367,7 +414,10 @@ def run(args: dict) -> dict:
         # HIP reads CUDA_VISIBLE_DEVICES when HIP_VISIBLE_DEVICES is unset or empty (rocdevice.cpp)
         values = (os.environ.get("HIP_VISIBLE_DEVICES"), visible)
         hip = next((v for v in values if v), next((v for v in values if v is not None), None))
-        chosen = rocm_visible_gpus(os.environ.get("ROCR_VISIBLE_DEVICES"), hip, gpus)
+        rocr = os.environ.get("ROCR_VISIBLE_DEVICES")
+        # GPUs named by UUID ("GPU-..."): their UUIDs, asked for only then (one more amd-smi call)
+        uuids = rocr_uuids() if rocr and any(e.strip().upper().startswith("G") for e in rocr.split(",")) else None
+        chosen = rocm_visible_gpus(rocr, hip, gpus, uuids)
         if chosen is not None:
             result["visible_gpus"] = chosen
     elif visible is not None and any("uuid" in gpu for gpu in gpus):
