@@ -120,10 +120,7 @@ def conversation(obj: dict) -> list | None:
     if is_thread_message_list(obj):
         # oldest first, as the conversation went: a page in the default order is turned round (its
         # times in whole seconds may all be one), one asked with order=asc is not
-        times = [m.get("created_at") for m in obj["data"] if isinstance(m, dict)
-                 and type(m.get("created_at")) in (int, float)]
-        ascending = len(times) > 1 and times[0] < times[-1]
-        return list(obj["data"]) if ascending else obj["data"][::-1]
+        return list(obj["data"]) if _listed_ascending(obj["data"]) else obj["data"][::-1]
     if not is_responses_exchange(obj):
         return None
     found: list = []
@@ -203,8 +200,53 @@ def looks_like_item(obj: dict) -> bool:
         and item_type in codex.RESPONSE_ITEM_TYPES
 
 
+def is_ollama_answer(obj: dict) -> bool:
+    """Ollama's answer to a ``/api/chat`` request made with ``"stream": false``: one object
+    ``{model, created_at, message: {role, content, thinking?, tool_calls?}, done: true,
+    done_reason, total_duration, ...}`` (ollama/ollama ``docs/api.md``, "Chat request (No
+    streaming)"), logged after the request (``{model, messages}``) it answers. Read as one record of
+    no role, the answer, and the commands it called, were an unknown type."""
+    return obj.get("done") is True and isinstance(obj.get("message"), dict) and isinstance(obj.get("model"), str) \
+        and "role" not in obj and "type" not in obj
+
+
+def _thread_in_order(records: Iterable[tuple[int, int, dict]], stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
+    """The records with each run of Assistants thread messages (``thread.message`` objects one a
+    line or in an array, or pages of them) oldest first. The API lists a thread newest first
+    (``order`` "desc" by default: openai/openai-python ``resources/beta/threads/messages.py``), and
+    so does a dump of ``for m in client.beta.threads.messages.list(...)`` across its pages: read
+    as written, the last answer came first and the first prompt last. A run in ascending order
+    (``order="asc"``) is kept as it is; times in whole seconds that are all one say nothing, so such
+    a run is taken as the API's default."""
+    run: list[tuple[int, int, dict]] = []
+    for index, lineno, obj in records:
+        kind = obj.get("object")
+        if kind == "thread.message":
+            run.append((index, lineno, obj))
+            continue
+        if kind == "list" and is_thread_message_list(obj):
+            for message in obj["data"]:
+                if isinstance(message, dict):
+                    run.append((index, lineno, message))
+                else:
+                    stats.non_object += 1
+            continue
+        if run:
+            yield from run if _listed_ascending(m for _, _, m in run) else reversed(run)
+            run = []
+        yield index, lineno, obj
+    yield from run if _listed_ascending(m for _, _, m in run) else reversed(run)
+
+
+def _listed_ascending(messages: Iterable) -> bool:
+    """Thread messages listed oldest first: the first one's ``created_at`` (epoch seconds) before
+    the last one's."""
+    times = [m.get("created_at") for m in messages if isinstance(m, dict) and type(m.get("created_at")) in (int, float)]
+    return len(times) > 1 and times[0] < times[-1]
+
+
 def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
-    records = iter_json_array(path, stats) if array else iter_json_records(path, stats)
+    records = _thread_in_order(iter_json_array(path, stats) if array else iter_json_records(path, stats), stats)
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
@@ -215,11 +257,14 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
         # line of fine-tuning data, or a Responses API request or response saved whole.
         messages = conversation(obj)
+        answer = messages is None and is_ollama_answer(obj)
+        if answer:
+            messages = [obj["message"]]
         start = 0
         record_ts = None if messages is None else time_of(obj)
         if messages is None:
             messages, previous = [obj], None
-        elif is_chat_completion(obj):
+        elif answer or is_chat_completion(obj):
             # An answer: the next request of the loop sends it back after the history it answered
             previous = previous + messages if previous is not None else None
         else:
