@@ -24,6 +24,7 @@ from spec_debug.session.formats.common import (
     tool_path,
 )
 from spec_debug.session.formats.compressed import transcript_stem
+from spec_debug.session.formats.instants import stamp
 from spec_debug.session.reader import iter_json_records
 
 SPAWN_TOOLS = frozenset({"Task", "Agent"})
@@ -71,9 +72,12 @@ _KNOWN_PASSTHROUGH = frozenset({
     "frame-link", "permission-mode",
     "worktree-state", "file-history-delta", "agent-color", "bridge-session", "atis-latch", "relocated",
     "fork-context-ref", "content-replacement", "marble-origami-commit", "marble-origami-snapshot", "task-summary",
+    "rate_limit_event", "control_request", "control_response",
 })
 """Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
-Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``) and
+Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``),
+stream-json's ``rate_limit_event`` (:func:`_rate_limit`) and the ``control_request``/``control_response``
+of a permission prompt over stdio (BloopAI/vibe-kanban issue #2126, CLI 2.1.7), and
 ``permission-mode`` (``{"type": "permission-mode", "permissionMode": "auto"}``) are newer. So are
 those of the second row, which the 2.1.1xx-2.1.2xx CLIs write about the session, not in it
 (``{"type": "worktree-state", "worktreeSession": …, "sessionId"}`` next to ``mode`` and
@@ -511,6 +515,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         noted = _queued_command(obj, event) or _hook_note(obj, event)
         if noted is not None:
             return noted if isinstance(noted, list) else [noted]
+    if kind_of_line == "rate_limit_event" and (said := _rate_limit(obj.get("rate_limit_info"))):
+        return [event("system", "system", text=said, raw_type=kind_of_line)]
     if isinstance(kind_of_line, str) and kind_of_line in TITLE_LINES:  # a list or object "type" is no title line
         title = obj.get(TITLE_LINES[kind_of_line])
         if isinstance(title, str) and title.strip():
@@ -529,6 +535,25 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             ev.text = content
             return [ev, *_task_notification(ev)]
     return [ev]
+
+
+def _rate_limit(info: object) -> str:
+    """What stream-json's ``{"type": "rate_limit_event", "rate_limit_info": {"status": "allowed" |
+    "allowed_warning" | "rejected", "rateLimitType": "five_hour", "utilization", "resetsAt"}}`` says
+    when it is news: the run is near its plan's limit, or was stopped by it (the CLI prints one after
+    the first answer of each process logged in with a subscription; a capture of CLI 2.1.220 hitting
+    its session limit in a tenant's parser test, and several independent stream-json readers, parse
+    it so). ``""`` for ``allowed``. Each one was an unknown line type."""
+    if not isinstance(info, dict) or not isinstance(info.get("status"), str) or info["status"] == "allowed":
+        return ""
+    said = f"rate limit {info['status'].replace('_', ' ')}"
+    details = [info["rateLimitType"]] if isinstance(info.get("rateLimitType"), str) else []
+    if type(info.get("utilization")) in (int, float):
+        details.append(f"{info['utilization']:.0%} used")
+    resets = stamp(info.get("resetsAt"))
+    if resets:
+        details.append(f"resets {resets}")
+    return f"{said} ({', '.join(details)})" if details else said
 
 
 def _retry_note(obj: dict) -> str:
