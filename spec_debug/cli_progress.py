@@ -123,15 +123,17 @@ class ConsoleReporter(Reporter):
             self._hosts_with_steps.add(host)
             style = _STATUS_STYLE.get(result.status, "white")
             note = f" [dim]{_shown(result.message)}[/]" if result.message else ""  # a passed step's says what it left behind
+            # Not folded (soft_wrap), as the host error lines: off a terminal rich folds at 80
+            # columns, inside the path or expression a note quotes ("cannot write \n/srv/...").
             self._print(
                 f"{self._prefix(host)}[{style}]{result.status:>7}[/] {escape(step.id)}"
                 + (f" [dim]({result.duration_s:.2f} s)[/]" if result.status != "skipped" else "") + note,
-                highlight=False,
+                highlight=False, soft_wrap=True,
             )
             for finding in findings:
                 self._print(
                     f"{self._prefix(host)}        [{_SEVERITY_STYLE[finding.severity]}]{finding.code}[/] {_shown(finding.title)}",
-                    highlight=False,
+                    highlight=False, soft_wrap=True,
                 )
 
     def host_finished(self, host: HostRecord) -> None:
