@@ -283,6 +283,9 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\
                          r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<k>[kK])?(?:\*{1,2}|`)?\s*"
                          r"(?:to|vs\.?|versus|->|\u2192)\s*(?:(?:the\s+)?(?:" + _BASELINE_WORDS + r")\s*[:=]?\s*)?"
                          r"(?:\*{1,2}|`|[~\u2248])?$", re.I)
+# The pair's joiner says a change ("156 -> 297", "156 to 297"), from the first to the second; "vs"
+# sets two runs side by side.
+_PAIR_GOES_ON = re.compile(r"(?:\bto|->|\u2192)\s*(?:(?:the\s+)?\w+\s*[:=]?\s*)?(?:\*{1,2}|`|[~\u2248])?$", re.I)
 # A setting's name just before the first number of a pair: "context 4096 vs 120 tok/s" is a
 # run at that context length, "batch 32 vs 120 tok/s" at that batch; the number is the setting's
 # (a speed has no "context"), the unit only the second's. Searched in lower case.
@@ -1394,9 +1397,14 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
             if first_kind and name == "throughput":
                 name = first_kind
             if first_name == "baseline_throughput" and text[:first].rstrip().endswith("("):
-                # "1.46x over the no-spec baseline (131.5 vs 90.1 tok/s)": ours, then the
-                # baseline the words before the parenthesis named.
-                first_name, name = "throughput", "baseline_throughput"
+                if _PAIR_GOES_ON.search(pair.group()):
+                    # "EAGLE-3 is ~1.9x vs baseline (156 -> 297 tok/s)": from the baseline to ours,
+                    # as "from 156 to 297" says (was the baseline 297, ours 156: a slowdown)
+                    name = "throughput"
+                else:
+                    # "1.46x over the no-spec baseline (131.5 vs 90.1 tok/s)": ours, then the
+                    # baseline the words before the parenthesis named.
+                    first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
     for unit in headers[:20]:
@@ -2296,9 +2304,17 @@ def _percent_faster(text: str, at: int, end: int) -> tuple[float, int, int] | No
     caller turns it into 1 - N/100 for "N% slower than <it>"."""
     pct = _PCT_BEFORE_WORD.search(text, max(0, at - 12), at)
     than = _THAN_BASELINE.match(text, end) if pct is not None else None
+    if than is None and pct is not None and (more := _FASTER_TOO.match(text, end)) is not None:
+        # "k=2 is 36% faster and k=4 is 28% faster than vanilla" (vllm-project/vllm#16035): one
+        # "than" for both (the 36% was lost)
+        than = _THAN_BASELINE.match(text, more.end())
     if than is None:
         return None
     return round(1 + float(pct.group("value")) / 100, 4), pct.start(), than.end()
+
+
+# The next run's percentage and "faster", sharing what follows (see _percent_faster).
+_FASTER_TOO = re.compile(r"\s*,?\s+and\s+[^.;!?\n%]{0,40}?\d+(?:\.\d+)?\s?%\s+faster")
 
 
 def _may_say_baseline(before: str) -> bool:

@@ -83,9 +83,10 @@ def test_normal_decoding_with_its_engine_in_parentheses_is_the_baseline() -> Non
 
 
 def test_percent_faster_than_vanilla_is_a_speedup() -> None:
-    # https://github.com/vllm-project/vllm/pull/16035: only the second percentage names vanilla.
+    # https://github.com/vllm-project/vllm/pull/16035: both share the one "than vanilla" (its bars:
+    # k=2 175.49 and vanilla 128.64 toks/s, 1.36x; round 30, was the second only)
     text = "k=2 is 36% faster and k=4 is 28% faster than vanilla. "
-    assert _readings(text, "speedup") == [("speedup", 1.28)]
+    assert _readings(text, "speedup") == [("speedup", 1.36), ("speedup", 1.28)]
     # https://github.com/vllm-project/vllm/pull/24343 ("then" as written)
     text = ("* num-spec-tokens=1, max-seq-len=1\n\t* eagle-2 is 61% faster then vanilla\n"
             "\t* fr-spec is 68% faster then vanilla\n")
