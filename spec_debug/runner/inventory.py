@@ -593,6 +593,11 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
             port = int(port)
         except (TypeError, ValueError):
             raise UsageError(f"{path}: host {name}: ansible_port {port!r} is not a number") from None
+        if not 0 < port < 65536:
+            # Ansible hands it to ssh(1) as -o Port=N, which says "Bad port '0'" (openssh-portable:
+            # readconf.c, oPort); 0 was read as no port (22 or the config's), 65536 as a config error.
+            raise UsageError(f"{path}: host {name}: ansible_port {port}: Bad port",
+                             hint="ssh(1) refuses it too; write a port number from 1 to 65535")
     how = str(host_vars.get("ansible_connection", "") or "").strip()
     # Ansible reaches the others through other channels (docker exec, kubectl, WinRM); over
     # SSH the name failed as an unknown host, a misleading cause. The host fails alone.

@@ -81,3 +81,14 @@ def test_a_pasted_bad_port_is_refused_not_hinted_as_a_host_to_write(host: str, b
     with pytest.raises(UsageError) as refused:
         resolve_hosts([host], [], None, None)
     assert refused.value.args[0] == f"--host {host!r}: Bad port {bad!r}"
+
+
+@pytest.mark.parametrize("port", ["0", "65536"])
+def test_an_inventory_port_ssh_calls_bad_is_refused_naming_the_host(tmp_path: Path, port: str) -> None:
+    """Ansible runs ssh -o Port=0 ("Bad port '0'"); port 0 was read as no port (22), 65536 as a
+    Port error of "ssh config"."""
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(f"[gpus]\ngpu01 ansible_port={port}\n")
+    with pytest.raises(UsageError) as refused:
+        resolve_hosts([], [], inventory, None)
+    assert refused.value.args[0] == f"{inventory}: host gpu01: ansible_port {port}: Bad port"
