@@ -134,7 +134,17 @@ class RunStore:
 
     def save_json(self, payload: str) -> None:
         with self._lock:
-            write_atomic(self.run_dir / RUN_JSON, payload)
+            try:
+                write_atomic(self.run_dir / RUN_JSON, payload)
+            except RecordWriteError as exc:
+                if self.run_dir.is_dir():
+                    raise
+                # A cleanup of runs/ (or an rm -r) mid-run: "No such file or directory" with the
+                # hint "create it first" sent the user to mkdir a folder whose run had ended.
+                raise RecordWriteError(
+                    f"the run folder {self.run_dir} was removed while the run went on: nothing more can be recorded",
+                    hint="something removed it (a cleanup of the runs folder, rm -r): run again, with --out DIR "
+                         "on a folder nothing cleans while a run is going", out_of_space=exc.out_of_space) from None
 
     def save_cut(self, payload: str, why: str) -> None:
         """Write run.json with each step's output cut to its first and last lines
