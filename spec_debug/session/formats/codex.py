@@ -109,6 +109,12 @@ message (openai/codex ``codex-rs/core/src/context/user_shell_command.rs``): ``<u
 <command>CMD</command><result>Exit code: N\nDuration: S seconds\nOutput:\nOUT</result>
 </user_shell_command>``; a run that did not end by itself says ``Exit code: none (...)``."""
 _SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?(?:Output:\n)?", re.DOTALL)
+_MEDIA_TAG = re.compile(r'<(?:image|audio) name=(\[(?:Image|Audio) #\d+\])(?: path="[^"\n]*")?>\s*|</?(?:image|audio)>\s*')
+"""The text parts around a pasted image or recording in the user message the model is handed:
+``<image name=[Image #1] path="/tmp/shot.png">``, the ``input_image``, ``</image>`` (``<audio
+name=[Audio #1] ...>`` for audio; openai/codex ``codex-rs/protocol/src/models.rs``
+``local_image_content_items``). Read as typed words, the prompt was ``<image name=...>\n</image>``
+and its report was that tag; the label alone is what the TUI shows."""
 _IDE_REQUEST = "## My request for Codex:"
 _IDE_CONTEXT = ("# Context from my IDE setup:", "# Files mentioned by the user:")
 """The IDE extension and the desktop app put the editor's state (active file, selection, open
@@ -287,6 +293,9 @@ def _user_message(parts: list, event) -> Iterator[Event]:
         head = text.lstrip()
         if head.startswith("<user_shell_command>") and (shell := _USER_SHELL.match(text)):
             shells.append(shell)
+        elif head.startswith(("<image", "</image>", "<audio", "</audio>")) and (tag := _MEDIA_TAG.fullmatch(head)):
+            if tag.group(1):
+                typed.append(tag.group(1))  # the pasted image's label, as the TUI shows it
         elif head.startswith(_INJECTED):
             injected.append(text)
         elif head.startswith(_IDE_CONTEXT) and _IDE_REQUEST in text:

@@ -87,20 +87,21 @@ chat_completion_content_part_param.py``), the Responses API's ``input_image``, `
 def attachments_shown(content: Any, numbered: bool = False) -> str:
     """What a message's parts without words were, as a viewer shows a prompt made only of them:
     ``[image]``, ``[audio]``, ``[file report.pdf]`` (by the name it was sent with), or, where the
-    tool's own viewer numbers pasted images, ``[Image #1]`` as Claude Code's and Codex's prompts
-    label them (openai/codex ``codex-rs/protocol/src/models.rs`` ``local_image_label_text``). A
+    tool's own viewer numbers pasted images, ``[Image #1]`` (``[Audio #1]``) as Claude Code's and
+    Codex's prompts label them (openai/codex ``codex-rs/protocol/src/models.rs``
+    ``local_image_label_text``, ``local_audio_label_text``). A
     prompt of an image alone was an empty prompt. ``""`` when there are none."""
     if not isinstance(content, list):
         return ""
-    shown, images = [], 0
+    shown, counts = [], {"image": 0, "audio": 0}
     for part in content:
         part_type = part.get("type") if isinstance(part, dict) else None
         kind = _SHOWN_PARTS.get(part_type) if isinstance(part_type, str) else None  # a list "type" is no part's
         if kind is None:
             continue
-        if kind == "image" and numbered:
-            images += 1
-            shown.append(f"[Image #{images}]")
+        if kind in ("image", "audio") and numbered:
+            counts[kind] += 1
+            shown.append(f"[{kind.title()} #{counts[kind]}]")
             continue
         inner = part.get(part_type)
         name = next((v for v in (part.get("filename"), part.get("title"),
@@ -110,8 +111,8 @@ def attachments_shown(content: Any, numbered: bool = False) -> str:
     return " ".join(shown)
 
 
-_SHOWN_PART = r"(?:\[(?:image|audio|file|document)(?: [^\]\n]*)?\]|\[Image #\d+\])"
-_ONLY_SHOWN_PARTS = re.compile(rf"{_SHOWN_PART}(?: {_SHOWN_PART})*")
+_SHOWN_PART = r"(?:\[(?:image|audio|file|document)(?: [^\]\n]*)?\]|\[(?:Image|Audio) #\d+\])"
+_ONLY_SHOWN_PARTS = re.compile(rf"{_SHOWN_PART}(?:\s+{_SHOWN_PART})*")
 
 
 def only_attachments(prompt: str) -> bool:
