@@ -2351,11 +2351,6 @@ def _merge_dotted(target: dict[str, Any], update: dict[str, Any]) -> None:
             target[key] = value
 
 
-# How _vllm_json_replaced's sentences begin (_effective_rules drops the first on a release with no -sc)
-_DOTTED_REPLACED = "the dotted keys of "
-_JSON_REPLACED = "the JSON --speculative-config is replaced by the dotted keys "
-
-
 def _vllm_dashed(name: str) -> str:
     """A vLLM flag name (dotted or not) with its dashes: `-sc.KEY` (a short option: a head
     under 3 characters), `--speculative-config.KEY`."""
@@ -2798,18 +2793,6 @@ def _ambiguous_problem(name: str, since: str) -> str:
 _VLLM_MODEL_FREE_METHODS = ("mtp", "dspark", "ngram", "[ngram]", "ngram_gpu", "suffix", "extract_hidden_states")
 
 
-def _vllm_spellings_replaced(cfg: LaunchConfig) -> str:
-    """The sentence that begins _vllm_json_replaced's when dotted keys come in more than one spelling."""
-    if not cfg.replaced_dotted:
-        return ""
-    # each spelling's dotted keys are a JSON value of their own, added in turn
-    # (vllm/utils/argparse_utils.py `parse_args`: dict_args is keyed by the flag as written)
-    *dropped, kept = cfg.replaced_dotted
-    return (f"{_DOTTED_REPLACED}{', '.join(dropped)} are replaced by those of {kept}, another spelling of "
-            "--speculative-config (vLLM adds each spelling's dotted keys as a --speculative-config of its own, "
-            "and the last one wins whole): ")
-
-
 def _vllm_json_replaced(cfg: LaunchConfig) -> str:
     """Why a JSON --speculative-config given with dotted keys is gone: FlexibleArgumentParser
     collects every `--speculative-config.KEY value` into one dict and appends it as a last
@@ -2819,11 +2802,18 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
     aliases = _VLLM_ALIASES["speculative-config"]
     whole = any(name in aliases for name in cfg.flags)
     dotted = [name for name in cfg.flags if "." in name and name.partition(".")[0] in aliases]
-    said = _vllm_spellings_replaced(cfg)
+    said = ""
+    if cfg.replaced_dotted:
+        # each spelling's dotted keys are a JSON value of their own, added in turn
+        # (vllm/utils/argparse_utils.py `parse_args`: dict_args is keyed by the flag as written)
+        *dropped, kept = cfg.replaced_dotted
+        said = (f"the dotted keys of {', '.join(dropped)} are replaced by those of {kept}, another spelling of "
+                "--speculative-config (vLLM adds each spelling's dotted keys as a --speculative-config of its own, "
+                "and the last one wins whole): ")
     if not whole or not dotted:
         return said
     written = ", ".join(map(_vllm_dashed, dotted))
-    return said + (f"{_JSON_REPLACED}{written} "
+    return said + (f"the JSON --speculative-config is replaced by the dotted keys {written} "
                    "(vLLM collects them into one --speculative-config added last, and the last one wins): ")
 
 
@@ -3135,6 +3125,21 @@ def _vllm_unknown_key_fate(key: str, engine_version: str | None) -> str:
             "not written")
 
 
+def _sc_spelled_long(cfg: LaunchConfig) -> LaunchConfig:
+    """`cfg` with `-sc.KEY` written `--speculative-config.KEY`: FlexibleArgumentParser gathers the dotted
+    keys by the flag as written (vllm/utils/argparse_utils.py `parse_args`), so they join the other
+    --speculative-config.KEY words in one dict (-sc's were a dict of their own that replaced them)."""
+    argv = ["--speculative-config" + word[3:] if word.startswith("-sc.") else word for word in map(str, cfg.argv)]
+    try:
+        fixed = _parse_argv(argv)
+    except LaunchParseError:
+        return cfg
+    kept = {name: getattr(fixed, name) if getattr(fixed, name) is not None else getattr(cfg, name)
+            for name in ("draft_model", "algorithm", "num_steps", "topk", "num_draft_tokens")}
+    return replace(cfg, argv=fixed.argv, flags=fixed.flags, speculative_config=fixed.speculative_config,
+                   replaced_dotted=fixed.replaced_dotted, **kept)
+
+
 def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                      engine_version: str | None, draft_block_size: int | None = None,
                      draft_config: Any = None) -> EffectiveSpec:
@@ -3143,12 +3148,11 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
         release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg))
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
-            # a release with no -sc exits at argparse on it ("unrecognized arguments", said above):
-            # -sc is no other spelling of --speculative-config there, so the sentence saying its dotted keys
-            # replace another spelling's goes; the problem it leads into stays, read as with -sc spelled
-            # --speculative-config (the fix the refusal gives), where keys still replace a JSON value
-            said = _vllm_spellings_replaced(cfg)
-            eff = replace(eff, problems=[p.removeprefix(said) if said else p for p in eff.problems])
+            # a release with no -sc exits at argparse on it ("unrecognized arguments", said above): the rest
+            # is read as the refusal's fix gives it, -sc spelled --speculative-config, where keys still
+            # replace a JSON value but -sc's dotted keys merge with --speculative-config's, not replace them
+            # (with no other spelling given dotted keys, -sc's alone are read as those would be)
+            eff = _vllm_rules(_sc_spelled_long(cfg), engine_version, draft_config) if cfg.replaced_dotted else eff
         return replace(eff, problems=release + eff.problems) if release else eff
     if cfg.algorithm in ("DFLASH", "DSPARK"):
         return _sglang_block_rules(cfg, draft_block_size)
