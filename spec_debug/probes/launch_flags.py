@@ -244,10 +244,47 @@ def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, An
         if len(text) > MAX_SENT_CONFIG_BYTES:
             info["error"] = f"larger than {MAX_SENT_CONFIG_BYTES} bytes"
             return info
-        info["text"] = text
     except OSError as exc:
         info["error"] = f"{exc.strerror or exc} ({local})"
+        return info
+    sent = text if len(json.dumps(text)) <= MAX_SENT_FLAG_TEXT else flag_lines(text)
+    if len(json.dumps(sent)) > MAX_SENT_FLAG_TEXT:
+        info["error"] = (f"{len(text):,} characters, {len(json.dumps(sent)):,} as JSON once its comment and "
+                         f"blank lines are dropped, more than a probe sends of a flag file ({MAX_SENT_FLAG_TEXT:,})")
+        return info
+    if sent is not text:
+        info["dropped_comment_lines"] = text.count("\n") - sent.count("\n")
+    info["text"] = sent
     return info
+
+
+# What a probe sends of a --config flag file's text, as JSON. The probe's whole output must fit the
+# 256 KiB a run keeps of a step's output (runner/output.py DEFAULT_CAPTURE_LIMIT) beside the model
+# configs it carries: a 430 kB flag file (its flags, then 10,000 comment lines) made 440 kB of
+# JSON, cut, and the launch step failed with "output is not JSON", the audit lost. A flag file
+# of a few dozen flags is a few kilobytes.
+MAX_SENT_FLAG_TEXT = 100_000
+_BLOCK_SCALAR = re.compile(r"(?::|^\s*-)\s*[|>][-+0-9]*\s*(#.*)?$")
+
+
+def flag_lines(text: str) -> str:
+    """A YAML flag file without its comment-only and blank lines, which make no flag (the
+    engines read the file with yaml.safe_load: spec_debug.diagnose.config_file); the lines of a
+    block scalar (`chat-template: |`) are kept whole, a `#` line there being the value's text."""
+    kept: list[str] = []
+    block_indent = None  # the indent of the line that opened the block scalar being read
+    for line in text.splitlines(keepends=True):
+        indent = len(line) - len(line.lstrip(" "))
+        if block_indent is not None and (not line.strip() or indent > block_indent):
+            kept.append(line)
+            continue
+        block_indent = None
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        kept.append(line)
+        if _BLOCK_SCALAR.search(line.rstrip("\r\n")):
+            block_indent = indent
+    return "".join(kept)
 
 
 # `key: value` lines of a YAML flag file (the nested `speculative-config:` block's `model:` too);
