@@ -1790,8 +1790,16 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
     before = text[max(0, start - 40):start].rstrip("*`")  # "baseline: **90** tok/s"
     after = "" if unit_end is None else text[unit_end:unit_end + 25]
     baseline = bool((after and _BASELINE_AFTER.match(after)) or _baseline_before(before) or _no_spec_lead(text, start)
-                    or ("-SD" in before and _MINUS_SD.search(before)))
+                    or ("-SD" in before and _MINUS_SD.search(before))
+                    or (("base" in before or "Base" in before) and _VS_BASE_BEFORE.search(before)))
     return "baseline_throughput" if baseline else "throughput"
+
+
+# The base model alone, set against the speculative run: "eagle3 131 tok/s vs base 104 tok/s",
+# "base: 104 tok/s" heading its clause (was a second throughput, 104, and no baseline). Not "base"
+# alone elsewhere ("on the base image 104 tok/s", "base URL").
+_VS_BASE_BEFORE = re.compile(r"(?:\b(?:vs\.?|versus|against|than)\s+(?:the\s+)?|(?:^|[,;(\n])\s*)base(?:\s+model)?"
+                             r"\s*[:=]?\s*(?:~|about\s+)?$", re.I)
 
 
 # exllamav2's examples/inference_speculative.py times the same prompt without and with the
@@ -2212,6 +2220,11 @@ _GAVE_AFTER = re.compile(r"\s*(?:[.,;:!)\n]|$|(?:here|there|now|overall|today|en
                          r"|in\s+(?:throughput|decode|decoding|speed|tok))\b)", re.I)
 
 
+_EQUALS_BEFORE = re.compile(r"(?:/s(?:ec)?|tps|\d)\s*\)?\s*[=\u2248]\s*$")
+_COMPARED_IN = re.compile(r"\b(?:vs\.?|versus|against|over|compared)\s", re.I)
+_QUANTITY_IN = re.compile(r"\b" + _NOT_SPEED_QUANTITY + r"\b", re.I)
+
+
 def _names_drafting_or_baseline(text: str) -> bool:
     """A literal gate for _bare_factors: the words a factor needs about it to be a speedup."""
     return "aseline" in text or "anilla" in text or "egressive" in text or "spec" in text or "agle" in text \
@@ -2225,7 +2238,16 @@ def _bare_factors(text: str, found: list[Metric]) -> None:
         if not 0 < value <= 20 or _QUANTITY_BEFORE.search(text, max(0, a - 30), a) is not None:
             continue
         vs = _FACTOR_VS_BASELINE.match(text, m.end())
-        if vs is not None:
+        if _EQUALS_BEFORE.search(text, max(0, a - 12), a) is not None:
+            # the ratio of two readings the clause set side by side, one the baseline's: "speculative
+            # 25.54 tok/s vs baseline 15.72 tok/s = 1.62x"
+            cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, max(0, a - 160), a)]
+            clause = text[cuts[-1] if cuts else max(0, a - 160):a]
+            if _COMPARED_IN.search(clause) is None or _NO_SPEC_NAMED.search(clause) is None \
+                    or _QUANTITY_IN.search(clause) is not None:
+                continue  # "memory 25 vs baseline 15 = 1.6x": another quantity's ratio
+            b = m.end()
+        elif vs is not None:
             if vs.group("after") and _QUANTITY_AFTER.match(vs.group("after")):
                 continue  # "1.8x over baseline memory"
             b = vs.end("after") if vs.group("after") else vs.end()

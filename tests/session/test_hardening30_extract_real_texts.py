@@ -34,3 +34,22 @@ def test_two_runs_faster_than_one_baseline():
 ])
 def test_an_arrow_after_vs_baseline_goes_from_the_baseline(text, readings):
     assert _readings(text) == readings
+
+
+@pytest.mark.parametrize("text, readings", [
+    ("throughput: eagle3 131 tok/s vs base 104 tok/s", [("baseline_throughput", 104.0), ("throughput", 131.0)]),
+    ("EAGLE-3: 131 tok/s, base: 104 tok/s", [("baseline_throughput", 104.0), ("throughput", 131.0)]),
+    ("on the base image 104 tok/s", [("throughput", 104.0)]),  # unchanged: no base model
+])
+def test_the_base_model_set_against_the_drafter_is_the_baseline(text, readings):
+    """"vs base 104 tok/s" read as a second run's throughput, and no baseline."""
+    assert sorted(_readings(text)) == readings
+
+
+def test_the_ratio_of_a_reading_and_its_baseline_is_a_speedup():
+    """A smoke test's summary, "speculative 25.54 tok/s vs baseline 15.72 tok/s = 1.62x" (found on
+    GitHub with the find_string tool): the 1.62x after "=" was no reading. Another quantity's ratio
+    stays none."""
+    assert sorted(_readings("  speculative 25.54 tok/s vs baseline 15.72 tok/s = 1.62x")) == [
+        ("baseline_throughput", 15.72), ("speedup", 1.62), ("throughput", 25.54)]
+    assert _readings("memory 25 vs baseline 15 = 1.6x") == []
