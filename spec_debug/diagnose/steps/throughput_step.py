@@ -10,7 +10,7 @@ from spec_debug.diagnose.quantization import precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
     QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_flag_value, not_checked,
-    per_token_time, raised, record, served_config, tok_s_var, where,
+    per_token_time, raised, record, served_target, tok_s_var, where,
 )
 from spec_debug.diagnose.throughput import (
     build_model,
@@ -208,7 +208,7 @@ def served_configs(host_facts: dict[str, Any]) -> tuple[Any, Any]:
     configs = host_facts.get("configs", {})
     draft, target = configs.get("draft_config"), configs.get("target_config")
     argv = (host_facts.get("launch") or {}).get("argv") or []
-    target = served_config(target, argv)
+    target = served_target(target, host_facts)  # the vLLM release decides whether `32K` is a number
     online = (("target", QUANTIZATION_FLAGS), ("draft", ("--speculative-draft-model-quantization",)))
     served = {"draft": draft, "target": target}
     for role, names in online:
