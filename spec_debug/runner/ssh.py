@@ -12,6 +12,7 @@ closing a channel does not stop the remote process.
 from __future__ import annotations
 
 import itertools
+import math
 import shlex
 import signal
 import threading
@@ -204,7 +205,8 @@ them runs this line as written, and the wrapper then comes on stdin, where /bin/
 
 
 def wrap_command(
-    command: str | None, env: dict[str, str] | None = None, *, too_long: bool | None = None, via_sh: bool = False
+    command: str | None, env: dict[str, str] | None = None, *, too_long: bool | None = None, via_sh: bool = False,
+    timeout_s: float | None = None,
 ) -> str:
     """The exec request sent to sshd: print our pid, set env, run the step's command in bash.
 
@@ -249,13 +251,20 @@ def wrap_command(
                "eval \"${__spec_debug_cmd%x}\"' \"$s\" \"$$\" 3<&0 </dev/null; }; " if too_long
                else f"exec \"$s\" -c '{in_new}__spec_debug_cmd=$2; shift 2; eval \"$__spec_debug_cmd\"' "
                     '"$s" "$$" "$__spec_debug_cmd" </dev/null; ')
+    # A bash login that spent more than the step's timeout in its rc files ($BASH_ENV, ~/.bashrc
+    # on a stalled NFS) does not start the step: we gave up on it already (our deadline counts
+    # from before the shell started), and where sshd refuses to signal the session (a root
+    # login: _signal_session) it started the step once the rc files ended. $SECONDS is whole
+    # seconds since the shell started, off by less than one (bash(1)): past ceil(timeout) it
+    # is surely late.
+    late = "" if timeout_s is None else f'[ "$SECONDS" -le {math.ceil(timeout_s)} ] || exit 124; '
     # `|| :`: where an rc file closed fd 2 (`exec 2>&-`) the stderr marker cannot be written,
     # and under its `set -e` the failed printf ended the wrapper before the step ran.
     return (
         f"{level}{exports}{assign}"
         'if [ -n "${BASH_VERSION:-}" ]; then '
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2 || :; "
-        'eval "$__spec_debug_cmd" </dev/null; '
+        f'{late}eval "$__spec_debug_cmd" </dev/null; '
         "else printf '\\037spec-debug-pid0=%s\\n' \"$$\" >&2 || :; s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
         f"{run_new}fi"
     )
@@ -530,13 +539,14 @@ class SSHTransport(Transport):
                 in_args = False
                 if self._via_sh:
                     start(VIA_SH)
-                    wrapper = wrap_command(command, env, too_long=len(script) > INLINE_COMMAND_LIMIT, via_sh=True)
+                    wrapper = wrap_command(command, env, too_long=len(script) > INLINE_COMMAND_LIMIT, via_sh=True,
+                                           timeout_s=timeout_s)
                     _send_quietly(channel, wrapper.encode("utf-8", "surrogateescape") + b"\n")
-                elif len(script) > INLINE_COMMAND_LIMIT or len((inline := wrap_command(command, env)).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
+                elif len(script) > INLINE_COMMAND_LIMIT or len((inline := wrap_command(command, env, timeout_s=timeout_s)).encode("utf-8", "surrogateescape")) > INLINE_COMMAND_LIMIT:
                     # The exports travel with the script on stdin: the whole exec request is one
                     # argument of the login shell, so a 100 KiB variable beside a 40 KiB script
                     # failed at sshd's exec ("/bin/bash: Argument list too long", exit 1).
-                    start(wrap_command(None))
+                    start(wrap_command(None, timeout_s=timeout_s))
                     _send_quietly(channel, _exports(env).encode("utf-8", "surrogateescape") + script)
                 else:
                     start(inline)
@@ -552,10 +562,10 @@ class SSHTransport(Transport):
                     # ran once they ended, after it was recorded as timed out or interrupted.
                     # sshd kills the session's process group on a "signal" request (RFC 4254,
                     # section 6.9; openssh-portable: session.c, session_signal_req, killpg),
-                    # before the command has started; a server that ignores it changes nothing
-                    # (under a root login the step still starts once its rc files end within
-                    # ConnectTimeout, and is killed by its pid; later, the closed channel ends
-                    # the shell at its pid line, SIGPIPE).
+                    # before the command has started. Where sshd ignores it (a root login), the
+                    # wrapper's $SECONDS check (wrap_command) keeps a shell that spent more than
+                    # the timeout in its rc files from starting the step; one less late starts it
+                    # and is killed by its pid, as before.
                     _signal_session(channel, "KILL")
                     self._await_pid(channel, header, stderr_header,
                                     within_s=_SIGNALLED_END_S if ending == "interrupted" else None)
@@ -1173,7 +1183,7 @@ def _signal_session(channel: paramiko.Channel, name: str) -> None:
     No reply is asked for: paramiko closes a channel whose request failed (channel.py,
     _request_failed). sshd refuses it for a forced command, a subsystem, and a root login (it
     keeps no privilege separation after one: "session signalling requires privilege
-    separation"), and an older sshd does not know it: the step is then recorded as before."""
+    separation"), and an older sshd does not know it."""
     message = paramiko.Message()
     message.add_byte(paramiko.common.cMSG_CHANNEL_REQUEST)
     message.add_int(channel.remote_chanid)
