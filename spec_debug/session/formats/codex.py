@@ -109,7 +109,8 @@ message (openai/codex ``codex-rs/core/src/context/user_shell_command.rs``): ``<u
 <command>CMD</command><result>Exit code: N\nDuration: S seconds\nOutput:\nOUT</result>
 </user_shell_command>``; a run that did not end by itself says ``Exit code: none (...)``."""
 _SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?(?:Output:\n)?", re.DOTALL)
-_MEDIA_TAG = re.compile(r'<(?:image|audio) name=(\[(?:Image|Audio) #\d+\])(?: path="[^"\n]*")?>\s*|</?(?:image|audio)>\s*')
+_MEDIA_TAG = re.compile(r'<(?:image|audio) name=(\[(?:Image|Audio) #\d+\])(?: path="[^"\n]*")?>\s*'
+                        r'|</?(?:image|audio)>\s*')
 """The text parts around a pasted image or recording in the user message the model is handed:
 ``<image name=[Image #1] path="/tmp/shot.png">``, the ``input_image``, ``</image>`` (``<audio
 name=[Audio #1] ...>`` for audio; openai/codex ``codex-rs/protocol/src/models.rs``

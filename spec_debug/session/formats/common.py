@@ -89,8 +89,8 @@ def attachments_shown(content: Any, numbered: bool = False) -> str:
     ``[image]``, ``[audio]``, ``[file report.pdf]`` (by the name it was sent with), or, where the
     tool's own viewer numbers pasted images, ``[Image #1]`` (``[Audio #1]``) as Claude Code's and
     Codex's prompts label them (openai/codex ``codex-rs/protocol/src/models.rs``
-    ``local_image_label_text``, ``local_audio_label_text``). A
-    prompt of an image alone was an empty prompt. ``""`` when there are none."""
+    ``local_image_label_text``, ``local_audio_label_text``). A prompt of an image alone was an
+    empty prompt. ``""`` when there are none."""
     if not isinstance(content, list):
         return ""
     shown, counts = [], {"image": 0, "audio": 0}
