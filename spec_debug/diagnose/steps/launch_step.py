@@ -289,9 +289,10 @@ def vllm_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: st
 # SGLang serves an EAGLE / NEXTN launch with no draft path on a DeepseekV3ForCausalLM target with the
 # target itself as the draft (python/sglang/srt/server_args.py `_handle_eagle_family`: draft path =
 # model path), loaded as its NextN model, whose load_weights(is_nextn=True) asserts exactly one
-# nextn layer (python/sglang/srt/models/deepseek_v2.py: "Only 1 nextn layer is supported", or
-# ValueError "num_nextn_predict_layers is not in the config"). Kimi-K2 and Moonlight are DeepSeek-V3
-# models with num_nextn_predict_layers 0.
+# nextn layer (python/sglang/srt/models/deepseek_v2.py: "Only 1 nextn layer is supported"). Kimi-K2 is a
+# DeepSeek-V3 model with num_nextn_predict_layers 0. A config.json without the count is left alone: what the
+# loaded config holds then is its config class's (no attribute: ValueError "num_nextn_predict_layers is
+# not in the config"; a class default of 1 loads on), not read here.
 _SGLANG_NEXTN_ASSERTED = ("DeepseekV3ForCausalLM",)
 
 
@@ -305,7 +306,9 @@ def sglang_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: 
     architectures = config_architectures(target_raw)
     if not architectures or architectures[0] not in _SGLANG_NEXTN_ASSERTED:
         return None
-    layers = target_raw.get("num_nextn_predict_layers", "absent")
+    layers = target_raw.get("num_nextn_predict_layers")
+    if layers is None:
+        return None
     return (f"--speculative-algorithm {cfg.algorithm} with no draft path: SGLang loads the target itself as the NextN "
             f"(MTP) draft of a {architectures[0]} model, but the target ({target_raw.get('model_type') or '?'}) has no "
             f"MTP layer (num_nextn_predict_layers {layers}): loading it fails (\"Only 1 nextn layer is supported\", "
