@@ -168,7 +168,8 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
     if not increasing:
         issues.append(VocabIssue("d2t_not_increasing",
                                  "arange(DV) + d2t is not strictly increasing (the training "
-                                 "recipes sort the selected ids)"))
+                                 "recipes sort the selected ids)" + _twice_mapped(mapped),
+                                 {"named_twice": len(mapped) - len(set(mapped))}))
     if offsets and not any(offsets) and len(offsets) < target_vocab_size and (
             selected is None or selected != mapped):
         # t2d all True beside it: the buffers SpecForge's draft starts with (t2d = ones(V),
@@ -198,6 +199,24 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
             and not t2d_miscounted and not length_only:
         issues.append(_d2t_t2d_mismatch(mapped, selected))
     return VocabCheck("d2t_offsets", ok=not issues, issues=tuple(issues))
+
+
+def _twice_mapped(mapped: list[int]) -> str:
+    """What a d2t that maps two draft ids to one target id does, said beside its unsorted line
+    (sorting would not mend it): engines take i + d2t[i] as it is (vLLM llama_eagle3.py
+    load_weights, SGLang's hot_token_id) and speculators' load_vocab_mappings checks nothing,
+    so that token is proposed from two lm_head rows and as many selected ids are never
+    proposed."""
+    first: dict[int, int] = {}
+    for i, m in enumerate(mapped):
+        if m in first:
+            twice = len(mapped) - len(set(mapped))
+            return (f"; draft ids {first[m]} and {i} both map to target id {m} ({twice} target "
+                    f"id(s) named twice): that token is proposed from two lm_head rows and "
+                    f"{twice} selected id(s) are never proposed; save d2t again from the "
+                    "training's vocab map")
+        first[m] = i
+    return ""
 
 
 def _d2t_from_t2d(selected: list[int] | None, draft_vocab_size: int) -> str:
