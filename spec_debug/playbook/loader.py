@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
-from spec_debug.playbook.pasted_characters import pasted_character, typographic_quote
+from spec_debug.playbook.pasted_characters import invisible_in_key, pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
@@ -227,6 +228,10 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         message = f"unknown key {key!r}"
         hint = habit_hint(str(key), path, _value_at(document.value, path[:-1])) or (
             f"did you mean {close[0]!r}?" if close else f"allowed keys: {', '.join(allowed)}")
+        pasted = invisible_in_key(str(key))
+        if pasted is not None:
+            message, hint = pasted
+        hint = _lookalike_hint(str(key), allowed) or hint
     elif error_type == "missing":
         line_col = document.position(path[:-1])
         message = f"missing required key {path[-1]!r}"
@@ -395,6 +400,19 @@ def _value_at(value: Any, path: tuple[Any, ...]) -> Any:
         except (KeyError, IndexError, TypeError):
             return None
     return value
+
+
+def _lookalike_hint(key: str, allowed: list[str]) -> str | None:
+    """A key spelt with a letter from another script that looks Latin (Cyrillic і in `іd`, а in
+    `nаme`, from a keyboard layout or a pasted document): difflib finds no match for a two-letter
+    key, and the one it finds for a longer key looks identical to what was written."""
+    for name in allowed:
+        if len(name) == len(key) and name != key and all(
+                a == b or (not a.isascii() and b.isascii()) for a, b in zip(key, name)):
+            letter = next(a for a, b in zip(key, name) if a != b)
+            return (f"did you mean {name!r}? {key!r} is spelt with U+{ord(letter):04X} "
+                    f"{unicodedata.name(letter, 'character')}, a look-alike of a Latin letter")
+    return None
 
 
 def _allowed_fields(parent_path: tuple[Any, ...]) -> list[str]:

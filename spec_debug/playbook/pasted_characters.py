@@ -229,6 +229,23 @@ def _described(command: str, index: int, match: re.Match[str]) -> PastedCharacte
                            index + 1, meant)
 
 
+def invisible_in_key(key: str) -> tuple[str, str] | None:
+    """(message, hint) for a mapping key that holds a no-break or zero-width space. YAML reads
+    one in an indent as text (YAML 1.2.2, 6.1: only spaces indent), so a pasted `\u00a0\u00a0run:`
+    parses as a key of its own, said only as "unknown key '    run'" under a parent that
+    looked right."""
+    found = _INVISIBLE.search(key)
+    if found is None:
+        return None
+    character = found.group(0)
+    name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
+    if found.start() == 0 and key.strip():
+        return (f"key {key.strip()!r} is indented with a {name} (pasted from a web page or a document?): YAML reads "
+                "it as part of the key, not as indentation", "indent with plain spaces")
+    return (f"key {key!r} holds an invisible {name} (pasted from a web page or a document?)",
+            f"delete it: write {_INVISIBLE.sub('', key)!r}")
+
+
 # The curly quotes' plain counterparts, what the shell quotes with.
 _PLAIN_QUOTE = {"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'"}
 
