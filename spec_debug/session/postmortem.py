@@ -228,10 +228,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         summary.append("Root causes found: " + "; ".join(f"{f.code} {f.title} [msg {f.seq}]" for f in errors_found) + ".")
     tput = impact.get("throughput")
     if tput:
+        # the host said where several were measured: the headline is the last one's alone
+        on = f" on {tput['host']}" if tput["host"] and sum(r["name"] == "throughput" for r in impact["rows"]) > 1 else ""
         if tput["readings"] == 1:  # one reading is no change: "went from 54.8 to 54.8" says it was measured twice
-            line = f"Throughput was measured once: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
+            line = f"Throughput{on} was measured once: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
         else:
-            line = (f"Throughput went from {tput['before']:g} tok/s [msg {tput['before_seq']}] to {tput['after']:g} "
+            line = (f"Throughput{on} went from {tput['before']:g} tok/s [msg {tput['before_seq']}] to {tput['after']:g} "
                     f"tok/s [msg {tput['after_seq']}]")
         if impact.get("baseline"):
             b = impact["baseline"]

@@ -48,6 +48,9 @@ def test_each_host_has_its_impact_rows_and_its_own_resolution(tmp_path):
             for r in view["impact"]["rows"] if r["name"] == "throughput"]
     assert tput == [("gpu-a", 54.8, s["slow_a"], 96.8, s["fast_a"]), ("gpu-b", 48.0, s["slow_b"], 70.0, s["fast_b"])]
     assert view["impact"]["throughput"]["host"] == "gpu-b"  # the headline: the last host read
+    # which host the summary's headline is, where two were measured (was said of none)
+    assert (f"Throughput on gpu-b went from 48 tok/s [msg {s['slow_b']}] to 70 tok/s [msg {s['fast_b']}] against a "
+            f"60 tok/s baseline [msg {s['prompt']}].") in view["summary"]
     sed = "`sed -i 's/--speculative-num-steps 1 /--speculative-num-steps 3 /' /root/launch_eagle3.sh`"
     assert view["resolution"] == [
         f"Throughput rose from 54.8 to 96.8 tok/s on gpu-a [msg {s['fast_a']}] after {sed} [msg {s['fix_a']}].",

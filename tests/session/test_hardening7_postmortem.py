@@ -310,7 +310,8 @@ def test_before_and_after_are_read_on_the_same_host(tmp_path):
     # before: "from 96.8 tok/s [msg 2] to 95.9 tok/s": gpu02's reading as gpu01's before
     assert (row["before"], row["before_seq"], row["after"], row["after_seq"], row["host"], row["readings"]) == (
         54.8, slow, 95.9, fixed, "gpu01", 2)
-    assert f"Throughput went from 54.8 tok/s [msg {slow}] to 95.9 tok/s [msg {fixed}]." in view["summary"]
+    # (round 30: the host named, since gpu02 was measured too)
+    assert f"Throughput on gpu01 went from 54.8 tok/s [msg {slow}] to 95.9 tok/s [msg {fixed}]." in view["summary"]
     assert [line.split(" after ")[0] for line in view["resolution"]] == [
         f"Throughput rose from 54.8 to 95.9 tok/s on gpu01 [msg {fixed}]"]
 
