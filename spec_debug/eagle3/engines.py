@@ -164,9 +164,12 @@ VLLM_QWEN3_DRAFTER = "0.24.0"
 SGLANG_DEEPSEEK_FAMILY = frozenset({
     # deepseek_v2.py EntryClass; mistral_large_3.py subclasses DeepseekV3ForCausalLM;
     # kimi_k25.py delegates to a DeepseekV3ForCausalLM language model; glm4_moe_lite.py
-    # carries the same rule.
+    # carries the same rule; GLM-5's GlmMoeDsaForCausalLM (glm4_moe.py) subclasses
+    # DeepseekV2ForCausalLM and keeps its set_eagle3_layers_to_capture (Glm4MoeForCausalLM's,
+    # beside it, adds 1 like llama.py).
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
-    "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "Glm4MoeLiteForCausalLM"})
+    "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "Glm4MoeLiteForCausalLM",
+    "GlmMoeDsaForCausalLM"})
 SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
 # Targets whose aux capture never happens on SGLang: Qwen3.5 (qwen3_5.py) inherits
 # Qwen3VLForConditionalGeneration.set_eagle3_layers_to_capture, which writes the id list
@@ -182,10 +185,12 @@ _NO_AUX_CAPTURE_SOURCE = (
     "which never flags a layer `_is_layer_to_capture`, so a Qwen3.5 target captures nothing and EAGLE3 "
     "fails at startup (ValueError: too many values to unpack); sgl-project/sglang#38307")
 # vLLM deepseek_v2.py (and the models that wrap it) keep their own capture loop, never the
-# EagleModelMixin one.
+# EagleModelMixin one. GLM-5's GlmMoeDsaForCausalLM is deepseek_v2.py's too (registry.py:
+# "GlmMoeDsaForCausalLM": ("deepseek_v2", "GlmMoeDsaForCausalLM"), a DeepseekV2ForCausalLM
+# subclass that adds nothing).
 VLLM_DEEPSEEK_FAMILY = frozenset({
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
-    "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration"})
+    "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "GlmMoeDsaForCausalLM"})
 # MoE targets absent from vLLM's MRv2 default list run the V1 runner until 0.29: config/vllm.py
 # `_is_default_v2_model_runner_model` wants the architecture listed and `not model_config.is_moe`
 # (is_moe: num_experts / num_local_experts / n_routed_experts / moe_num_experts > 0) unless the
