@@ -332,6 +332,12 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
     if error_type == "model_type" and isinstance(value, str) and len(path) == 2 and path[0] == "steps":
         # A bare command as a step, as GitHub Actions' `- run:` lists invite.
         return f"a step is a mapping: write '- id: step_{path[1] + 1}' and below it 'run: {_short_repr(value, 40)[1:-1]}'"
+    if error_type == "model_type" and value is None and len(path) == 2 and path[0] == "steps":
+        # `-` alone on its line: an item left empty, or its keys indented under the next dash.
+        return "this '-' has nothing after it: delete the line, or write the step on it ('- id: ...') with its keys below"
+    if error_type == "list_type" and isinstance(value, str) and value.strip() and path == ("steps",):
+        # `steps: nvidia-smi`: a command where the list of steps goes.
+        return f"steps is a list of steps: below steps:, write '  - id: step_1' and under it '    run: {_short_repr(value, 40)[1:-1]}'"
     if error_type == "list_type" and isinstance(value, str) and field == "capture" and len(value) <= 200:
         # `capture: '(?P<n>\d+)'`: a capture is a mapping (regex or json), in a list.
         return f"capture is a list of {{regex: ...}} or {{json: ...}}: capture: [{{regex: {_yaml_single(value)}}}]"
