@@ -1835,7 +1835,8 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         # `sglang serve MODEL` is `--model-path MODEL` put first, so a later --model-path wins
         # (sgl-project/sglang python/sglang/cli/serve.py `_normalize_positional_model_path`)
         argv = argv[:start] + ["--model-path"] + argv[start:]
-    flags, positionals = _read_flags(argv[start:])
+    server = _vllm_one_dash_prefixes(argv[start:]) if engine == "vllm" else argv[start:]
+    flags, positionals = _read_flags(server)
     if start and argv[start - 1].rsplit("/", 1)[-1] == _SPECFORGE_BENCH:
         return _parse_argv(_specforge_server_argv(flags))
     if engine == "sglang":
@@ -1844,8 +1845,8 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
-        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:])
-    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:])
+        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, server)
+    return _vllm_config(tuple(argv), flags, positionals, env, server)
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
@@ -2086,6 +2087,17 @@ def _refuse_double_dashed_short(server_args: list[str]) -> None:
             raise LaunchParseError(
                 f"vllm: --{head} is not vLLM's -{head} (one dash) and abbreviates no option of vllm serve: argparse "
                 "exits with 'unrecognized arguments' and the server does not start", hint=_short_hint(head))
+
+
+def _vllm_one_dash_prefixes(words: list[str]) -> list[str]:
+    """`words` with a one-dash prefix of -sc / -tp written in full (`-s '{...}'`, `-t=2`, `-s.method`):
+    argparse matches a one-dash word against every option string that starts with it (CPython
+    Lib/argparse.py `_get_option_tuples`, allow_abbrev on), and among vLLM's one-dash options only
+    -sc starts with -s and only -tp with -t."""
+    short = [option for option in _VLLM_OPTIONS if len(option) <= 3]
+    full = {name[0]: name for name in _VLLM_READ_SHORT if sum(option.startswith(name[0]) for option in short) == 1}
+    return ["-" + full[word[1]] + word[2:] if (len(word) > 1 and word[0] == "-" and word[1] in full
+                                               and word[2:3] in ("", "=", ".")) else word for word in words]
 
 
 def _short_hint(head: str) -> str:
