@@ -109,13 +109,15 @@ message (openai/codex ``codex-rs/core/src/context/user_shell_command.rs``): ``<u
 <command>CMD</command><result>Exit code: N\nDuration: S seconds\nOutput:\nOUT</result>
 </user_shell_command>``; a run that did not end by itself says ``Exit code: none (...)``."""
 _SHELL_RESULT = re.compile(r"^Exit code: (-?\d+|none[^\n]*)\n(?:Duration: [^\n]*\n)?(?:Output:\n)?", re.DOTALL)
-_MEDIA_TAG = re.compile(r'<(?:image|audio) name=(\[(?:Image|Audio) #\d+\])(?: path="[^"\n]*")?>\s*'
-                        r'|</?(?:image|audio)>\s*')
+_MEDIA_TAG = re.compile(r'<(image|audio) name=(\[(?:Image|Audio) #\d+\])(?: path=".*")?>\s*'
+                        r'|<(/?)(image|audio)>\s*', re.DOTALL)
 """The text parts around a pasted image or recording in the user message the model is handed:
 ``<image name=[Image #1] path="/tmp/shot.png">``, the ``input_image``, ``</image>`` (``<audio
 name=[Audio #1] ...>`` for audio; openai/codex ``codex-rs/protocol/src/models.rs``
 ``local_image_content_items``). Read as typed words, the prompt was ``<image name=...>\n</image>``
-and its report was that tag; the label alone is what the TUI shows."""
+and its report was that tag; the label alone is what the TUI shows. A tag is one only next to its
+image or recording (an open tag before it, a close tag after it), as Codex's own reading of a user
+message skips them (``event_mapping.rs`` ``parse_user_message``): ``<image>`` typed alone is words."""
 _IDE_REQUEST = "## My request for Codex:"
 _IDE_CONTEXT = ("# Context from my IDE setup:", "# Files mentioned by the user:")
 """The IDE extension and the desktop app put the editor's state (active file, selection, open
@@ -282,21 +284,33 @@ def _turn_failed(error: dict, said_before: str, event) -> Iterator[Event]:
                 text=message or f"the turn failed ({kind if isinstance(kind, str) else 'no message'})")
 
 
+def _media_tag(parts: list, i: int, head: str) -> re.Match | None:
+    """Part ``i`` (``head``) as the tag Codex put around the image or recording next to it: an open
+    tag just before an ``input_image`` (``input_audio``), a close tag just after one; else None."""
+    tag = _MEDIA_TAG.fullmatch(head)
+    if tag is None:
+        return None
+    j = i - 1 if tag.group(3) == "/" else i + 1
+    neighbour = parts[j] if 0 <= j < len(parts) else None
+    kind = tag.group(1) or tag.group(4)
+    return tag if isinstance(neighbour, dict) and neighbour.get("type") == f"input_{kind}" else None
+
+
 def _user_message(parts: list, event) -> Iterator[Event]:
     """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists, the
     IDE's state) is ``system``; a command the person ran with ``!`` is a call and its result;
     the rest, often in the same message, is the prompt."""
     injected, typed, shells = [], [], []
-    for part in parts:
+    for i, part in enumerate(parts):
         text = block_text([part])
         if not text.strip():
             continue
         head = text.lstrip()
         if head.startswith("<user_shell_command>") and (shell := _USER_SHELL.match(text)):
             shells.append(shell)
-        elif head.startswith(("<image", "</image>", "<audio", "</audio>")) and (tag := _MEDIA_TAG.fullmatch(head)):
-            if tag.group(1):
-                typed.append(tag.group(1))  # the pasted image's label, as the TUI shows it
+        elif head.startswith(("<image", "</image>", "<audio", "</audio>")) and (tag := _media_tag(parts, i, head)):
+            if tag.group(2):
+                typed.append(tag.group(2))  # the pasted image's label, as the TUI shows it
         elif head.startswith(_INJECTED):
             injected.append(text)
         elif head.startswith(_IDE_CONTEXT) and _IDE_REQUEST in text:
