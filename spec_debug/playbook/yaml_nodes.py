@@ -319,6 +319,19 @@ def _template_start_hint(text: str, line: int, column: int | None = None) -> str
     return f"quote the whole value: {start}{quoted}"
 
 
+def _template_in_flow(lines: list[str], mark: yaml.Mark) -> str | None:
+    """The template at mark, quoted, when a flow collection holds it unquoted (`[{{ x }}]`, `{a: {{ x }}}`):
+    the mapping YAML built there starts with '{{' or '{%'. _template_start_hint reads a line's
+    first value only, so these were "a mapping cannot be a mapping key", no hint."""
+    row = lines[mark.line] if 0 <= mark.line < len(lines) else ""
+    rest = row[mark.column:]
+    end = rest.find("}}" if rest.startswith("{{") else "%}") if rest.startswith(("{{", "{%")) else -1
+    template = rest[: end + 2]
+    if end < 0 or ("'" in template and '"' in template):
+        return None
+    return f"'{template}'" if "'" not in template else f'"{template}"'
+
+
 def _template_start(text: str, line: int) -> tuple[int, str]:
     """(column, '{{' or '{%') of the template that starts the value on line."""
     written = _TEMPLATE_FIRST.match(text.splitlines()[line - 1])
@@ -434,6 +447,10 @@ class _Builder:
                 if written is not None:  # `run: {{ python }}`: the flow mapping {{...}: null}
                     raise self.fail(node, "a value that starts with '{{' is read by YAML as a mapping, not as a template", path,
                                     hint=written)
+                inside = _template_in_flow(self.document.lines, node.start_mark)
+                if inside is not None:  # `with: {python: {{ python }}}`, `requires: [{{ x }}]`
+                    raise self.fail(node, f"a value that starts with '{inside[1:3]}' inside [ ] or {{ }} is read by YAML as a "
+                                    "mapping, not as a template", path, hint=f"quote it: {inside}")
                 raise self.fail(key_node, f"a {'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'} cannot be a mapping key", path)
             key = self.build(key_node, path + ("<key>",))
             if not isinstance(key, str):
