@@ -200,14 +200,56 @@ def looks_like_item(obj: dict) -> bool:
         and item_type in codex.RESPONSE_ITEM_TYPES
 
 
-def is_ollama_answer(obj: dict) -> bool:
+def is_ollama_answer(obj: dict, streamed: bool = False) -> bool:
     """Ollama's answer to a ``/api/chat`` request made with ``"stream": false``: one object
     ``{model, created_at, message: {role, content, thinking?, tool_calls?}, done: true,
     done_reason, total_duration, ...}`` (ollama/ollama ``docs/api.md``, "Chat request (No
     streaming)"), logged after the request (``{model, messages}``) it answers. Read as one record of
-    no role, the answer, and the commands it called, were an unknown type."""
-    return obj.get("done") is True and isinstance(obj.get("message"), dict) and isinstance(obj.get("model"), str) \
+    no role, the answer, and the commands it called, were an unknown type. ``streamed``: or a piece
+    of a streamed one (``done: false``; :func:`_ollama_streams`)."""
+    return (obj.get("done") is True or (streamed and obj.get("done") is False)) \
+        and isinstance(obj.get("message"), dict) and isinstance(obj.get("model"), str) \
         and "role" not in obj and "type" not in obj
+
+
+def _ollama_streams(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, int, dict]]:
+    """The records with each streamed Ollama answer made one: the pieces (``done: false``, each
+    ``message`` a few words, a ``tool_calls`` list, or ``thinking``) and the last one (``done: true``,
+    its ``message.content`` empty, the durations) as Ollama streams ``/api/chat`` by default (a
+    line each: ``{"model", "created_at", "message": {"role": "assistant", "content": "Hel"}, "done":
+    false}``). The last one alone was read as an empty answer, the pieces as unknown records: the
+    next request, which sends the whole answer back, no longer began with the history read, and
+    the conversation was read again from its first prompt."""
+    pieces: list[tuple[int, int, dict]] = []
+    for index, lineno, obj in records:
+        if is_ollama_answer(obj, streamed=True) and (pieces or obj.get("done") is False):
+            pieces.append((index, lineno, obj))
+            if obj.get("done") is False:
+                continue
+        if pieces:
+            yield _one_answer(pieces)
+            done = pieces[-1][2].get("done") is True
+            pieces = []
+            if done:
+                continue
+        yield index, lineno, obj
+    if pieces:
+        yield _one_answer(pieces)  # a stream cut short: what came of it
+
+
+def _one_answer(pieces: list[tuple[int, int, dict]]) -> tuple[int, int, dict]:
+    """A streamed answer's pieces as the one answer they make (:func:`_ollama_streams`)."""
+    message: dict = {}
+    for _, _, piece in pieces:
+        for key, value in piece["message"].items():
+            if isinstance(value, str) and isinstance(message.get(key), str) and key != "role":
+                message[key] += value
+            elif isinstance(value, list) and isinstance(message.get(key), list):
+                message[key] = message[key] + value
+            elif key not in message or message[key] in (None, "", []):
+                message[key] = value
+    index, lineno, _ = pieces[0]
+    return index, lineno, {**pieces[-1][2], "message": message, "done": True}
 
 
 def _thread_in_order(records: Iterable[tuple[int, int, dict]], stats: ReadStats) -> Iterator[tuple[int, int, dict]]:
@@ -246,7 +288,8 @@ def _listed_ascending(messages: Iterable) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
-    records = _thread_in_order(iter_json_array(path, stats) if array else iter_json_records(path, stats), stats)
+    records = _ollama_streams(_thread_in_order(iter_json_array(path, stats) if array
+                                              else iter_json_records(path, stats), stats))
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
