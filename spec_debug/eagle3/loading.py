@@ -339,9 +339,14 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
             hint="the export dropped lm_head.weight: re-export it, or fix draft_vocab_size")
     # vLLM's Eagle3LlamaForCausalLM always builds its own ParallelLMHead(draft_vocab_size) and
     # never ties it (vllm model_executor/models/llama_eagle3.py): it needs the tensor
+    # speculators 0.9.0's Eagle3DraftModel.from_pretrained does not tie it either: it reports
+    # lm_head.weight MISSING and leaves a newly initialized (random) head
+    resume = ("; speculators' from_pretrained does not tie it either (lm_head.weight "
+              "MISSING: a random head), so training cannot resume from this checkpoint"
+              if cfg.format == "speculators" else "")
     notes.append("no lm_head.weight: the head is the embedding (tie_word_embeddings), as "
                  "SGLang builds this draft; vLLM (llama_eagle3.py) never ties the draft's head "
-                 "and expects lm_head.weight: save it too to serve the draft there")
+                 f"and expects lm_head.weight: save it too to serve the draft there{resume}")
     return True
 
 
