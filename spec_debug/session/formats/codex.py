@@ -157,6 +157,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
     results_seen: OrderedDict[str, None] = OrderedDict()
     processes = _Processes()
     last_error = ""  # what the last error event said: a turn's end may repeat it
+    viewed = False  # a view_image call's output was read: the image it attached follows (_VIEWED)
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         if skip is not None and skip[0] <= index < skip[1]:
@@ -182,6 +183,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                          block=block, timestamp=ts, file=cursor.file, line=lineno, **kw)
 
         if line_type == "response_item":
+            if ptype == "message" and viewed and payload.get("role") == "user" and _media_only(payload.get("content")):
+                yield event("system", "user", raw_type="view_image", text=attachments_shown(payload["content"]))
+                continue
+            if ptype in ("message", "function_call", "custom_tool_call", "local_shell_call"):
+                viewed = False
+            elif ptype == "function_call_output":
+                viewed = viewed or _VIEWED in (payload.get("output"), _content(payload.get("output")))
             # Bare items (no envelope: an old rollout, or Responses API items saved by a program
             # of one's own) take any tool whose arguments hold a command as a shell.
             yield from _response_item(payload, ptype, event, results_seen, processes, any_shell="payload" not in obj)
@@ -282,6 +290,33 @@ def _turn_failed(error: dict, said_before: str, event) -> Iterator[Event]:
     kind = error.get("codex_error_info")
     yield event("system", "system", raw_type="error",  # the analysis's agent_error
                 text=message or f"the turn failed ({kind if isinstance(kind, str) else 'no message'})")
+
+
+_VIEWED = "attached local image path"
+"""What Codex's ``view_image`` tool answers before the image it attached comes, as a user message
+of that image alone, at the model's next request (openai/codex ``codex-rs/core/src/tools/handlers/
+view_image.rs``: ``inject_input``/``inject_response_items``; newer CLIs put the image in the output
+itself). Read as a user message, the model's own look at a file was a prompt the person sent."""
+
+
+def _content(output) -> object:
+    """An output written as ``{"content": ..., "success": ...}`` (FunctionCallOutputPayload): its content."""
+    return output.get("content") if isinstance(output, dict) else None
+
+
+def _media_only(content) -> bool:
+    """A user message of images or recordings and the tags around them, no words."""
+    if not isinstance(content, list) or not content:
+        return False
+    for i, part in enumerate(content):
+        if not isinstance(part, dict):
+            return False
+        if part.get("type") in ("input_image", "input_audio"):
+            continue
+        text = block_text([part])
+        if text.strip() and _media_tag(content, i, text.lstrip()) is None:
+            return False
+    return any(part.get("type") in ("input_image", "input_audio") for part in content)
 
 
 def _media_tag(parts: list, i: int, head: str) -> re.Match | None:
