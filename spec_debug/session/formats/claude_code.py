@@ -548,8 +548,11 @@ def _rate_limit(info: object) -> str:
         return ""
     said = f"rate limit {info['status'].replace('_', ' ')}"
     details = [info["rateLimitType"]] if isinstance(info.get("rateLimitType"), str) else []
-    if type(info.get("utilization")) in (int, float):
-        details.append(f"{info['utilization']:.0%} used")
+    used = info.get("utilization")
+    if type(used) in (int, float) and 0 <= used <= 100:
+        # a fraction (0.91, as the unified-*-utilization header), or already a percentage (87.5):
+        # readers of these events have seen both; 87.5 was said '8750% used'
+        details.append(f"{used if used > 1 else used * 100:.0f}% used")
     resets = stamp(info.get("resetsAt"))
     if resets:
         details.append(f"resets {resets}")
