@@ -134,6 +134,8 @@ _FILLER_WORDS = 3
 def first_sentence(text: str, limit: int = 70) -> str:
     """A prompt's first sentence that says something, as a phase title."""
     text = " ".join(text.split())
+    if only_attachments(text):
+        return text  # whole, as PhaseTracker.boundary tells it ('[file <a 70-character name>]' cut was a title)
     for _ in range(4):  # skip "ok. ", "Thanks! " before the request; bounded for a pasted log of "ok. ok. …"
         cut = min((at for at in (text.find(stop) for stop in (". ", "? ", "! ")) if at > 0), default=-1)
         if cut < 0 or len(text[:cut].split()) >= _FILLER_WORDS:
