@@ -218,9 +218,11 @@ def _ssh_line_destination(words: list[str], where: str) -> str | None:
     `where` (it was hinted as gpu01:0 or gpu01:65536, or dropped: -p abc), a service name given
     as its number (-p https: gpu01:443)."""
     said = ssh_words(words[1:] if words[:1] == ["ssh"] else words)
-    port = a2port(said.port_word) if said.port_word is not None else None
-    if said.port_word is not None and port is None:
-        raise UsageError(f"{where}: Bad port {said.port_word!r}", hint=BAD_PORT_HINT)
+    port = None
+    if said.port_word is not None and _read_as_ssh(words, said.dest):
+        port = a2port(said.port_word)
+        if port is None:
+            raise UsageError(f"{where}: Bad port {said.port_word!r}", hint=BAD_PORT_HINT)
     if said.dest is None or said.dest.startswith("-"):  # `ssh -- -p gpu01`: ssh refuses the host "-p"
         return None
     dest = said.dest
@@ -231,6 +233,20 @@ def _ssh_line_destination(words: list[str], where: str) -> str | None:
         host = host[1:-1]  # _with_port brackets an IPv6 address again
     destination = f"{said.user}@{host}" if said.user else host
     return _with_port(destination, str(port or said.port)) if (port or said.port) is not None else destination
+
+
+def _read_as_ssh(words: list[str], dest: str | None) -> bool:
+    """Whether ssh(1) would read the line's port as ssh_words did: the line is `ssh ...` or
+    starts with an option, and no word before the destination is a long option, which ssh
+    refuses ("unknown option -- -"). A pasted engine or other command (`--port 30000`,
+    `srun -p gpu ...`, `mkdir -p`, `--speculative-num-steps 3`) was said as "Bad port 'ort'",
+    'gpu', '' or 'eculative-num-steps' (ssh_words reads `--port` as -p with `ort`), and
+    `time -p ssh gpu1` hinted time:22 (the service `ssh`)."""
+    args = words[1:] if words[:1] == ["ssh"] else words
+    if not args or not (words[0] == "ssh" or words[0].startswith("-")):
+        return False
+    before = args[:args.index(dest)] if dest in args else args
+    return not any(word.startswith("--") and word != "--" for word in before)
 
 
 def _with_port(host: str, port: str) -> str:

@@ -20,7 +20,7 @@ SSH_CONFIG_FILE_OPTION = "-F"
 # "1246ab:c:e:fgi:kl:m:no:p:qstvx" "AB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy"): those that take
 # a value are shell.SSH_VALUE_FLAGS (one set for the transcript reader and us), the rest stand
 # alone. The ssh_config keyword of the value flags that matter here:
-_SSH_FLAGS_ALONE = frozenset("12467afgknqstvxACGKMNTVXYy")
+_SSH_FLAGS_ALONE = frozenset("1246afgknqstvxACGKMNTVXYy")
 _SSH_FLAG_KEYWORDS = {"J": "proxyjump", "l": "user", "p": "port", "i": "identityfile", "I": "pkcs11provider", "P": "tag"}
 # -P is the Tag that `Match tagged` tests (OpenSSH 9.4+, ssh(1)); it was skipped, so the blocks
 # an inventory's `-P gpu` chose never applied.
