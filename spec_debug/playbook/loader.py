@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
-from spec_debug.playbook.pasted_characters import invisible_in_key, pasted_character, typographic_quote
+from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, invisible_in_key, pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
@@ -411,14 +411,14 @@ def _value_at(value: Any, path: tuple[Any, ...]) -> Any:
 def _lookalike_hint(key: str, allowed: list[str]) -> str | None:
     """A key spelt with a letter from another script that looks Latin (Cyrillic і in `іd`, а in
     `nаme`, from a keyboard layout or a pasted document): difflib finds no match for a two-letter
-    key, and the one it finds for a longer key looks identical to what was written."""
-    for name in allowed:
-        if len(name) == len(key) and name != key and all(
-                a == b or (not a.isascii() and b.isascii()) for a, b in zip(key, name)):
-            letter = next(a for a, b in zip(key, name) if a != b)
-            return (f"did you mean {name!r}? {key!r} is spelt with U+{ord(letter):04X} "
-                    f"{unicodedata.name(letter, 'character')}, a look-alike of a Latin letter")
-    return None
+    key, and the one it finds for a longer key looks identical to what was written. Only letters
+    drawn as Latin ones count: a key in Japanese or Russian (名前, тест) is no misspelt `id`."""
+    name = key.translate(LATIN_LOOKALIKE)
+    if name == key or name not in allowed:
+        return None
+    letter = next(a for a, b in zip(key, name) if a != b)
+    return (f"did you mean {name!r}? {key!r} is spelt with U+{ord(letter):04X} "
+            f"{unicodedata.name(letter, 'character')}, a look-alike of a Latin letter")
 
 
 def _allowed_fields(parent_path: tuple[Any, ...]) -> list[str]:

@@ -239,11 +239,26 @@ def invisible_in_key(key: str) -> tuple[str, str] | None:
         return None
     character = found.group(0)
     name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
-    if found.start() == 0 and key.strip():
+    if found.start() == 0 and character.isspace() and key.strip():  # a zero-width one indents nothing: deleted below
         return (f"key {key.strip()!r} is indented with a {name} (pasted from a web page or a document?): YAML reads "
                 "it as part of the key, not as indentation", "indent with plain spaces")
     return (f"key {key!r} holds an invisible {name} (pasted from a web page or a document?)",
             f"delete it: write {_INVISIBLE.sub('', key)!r}")
+
+
+# Letters of other scripts drawn as a Latin one (Unicode's confusables.txt, the ones a keyboard
+# layout or a pasted document brings): Cyrillic, Greek and Armenian. A letter not here (и, т,
+# 名) is no look-alike: a key written in another language is an unknown key, not a misspelt one.
+LATIN_LOOKALIKE = str.maketrans(
+    "\u0430\u0441\u0501\u0435\u04bb\u0456\u0458\u04cf\u043e\u0440\u051b\u0455\u0445\u0443\u051d"
+    "\u0410\u0412\u0421\u0415\u041d\u0406\u0408\u041a\u041c\u041e\u0420\u0405\u0422\u0425\u0423"
+    "\u03bf\u03bd\u03b9\u03ba\u03c1\u0391\u0392\u0395\u0396\u0397\u0399\u039a\u039c\u039d\u039f\u03a1\u03a4\u03a5\u03a7"
+    "\u057d\u0585\u0570\u0578\u0566\u0581",
+    "acdehijlopqsxyw"
+    "ABCEHIJKMOPSTXY"
+    "ovikpABEZHIKMNOPTYX"
+    "uohnqg",
+)
 
 
 # The curly quotes' plain counterparts, what the shell quotes with.
