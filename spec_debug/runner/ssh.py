@@ -66,6 +66,8 @@ _KILL_GRACE_S = 1.0
 # How long an interrupted step whose pid line had not come waits for its signalled session to
 # end (_signal_session) before it is recorded as maybe left running: sshd answers at once.
 _SIGNALLED_END_S = 0.5
+# The longest step timeout the wrapper's $SECONDS check is written for (wrap_command): 31 years.
+_LATE_CHECK_MAX_S = 1e9
 # How long a timed-out step's channel is still read once its tree is killed (as local.py,
 # _DYING_WORDS_S): what it printed as it died.
 _DYING_WORDS_S = 1.0
@@ -256,8 +258,10 @@ def wrap_command(
     # from before the shell started), and where sshd refuses to signal the session (a root
     # login: _signal_session) it started the step once the rc files ended. $SECONDS is whole
     # seconds since the shell started, off by less than one (bash(1)): past ceil(timeout) it
-    # is surely late.
-    late = "" if timeout_s is None else f'[ "$SECONDS" -le {math.ceil(timeout_s)} ] || exit 124; '
+    # is surely late. A timeout past bash's integers (`timeout: 1e20`, "never") is none: `[`
+    # said "integer expression expected", and the step exited 124 without running.
+    late = ("" if timeout_s is None or not timeout_s < _LATE_CHECK_MAX_S
+            else f'[ "$SECONDS" -le {math.ceil(timeout_s)} ] || exit 124; ')
     # `|| :`: where an rc file closed fd 2 (`exec 2>&-`) the stderr marker cannot be written,
     # and under its `set -e` the failed printf ended the wrapper before the step ran.
     return (
