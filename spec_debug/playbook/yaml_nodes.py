@@ -319,17 +319,28 @@ def _template_start_hint(text: str, line: int, column: int | None = None) -> str
     return f"quote the whole value: {start}{quoted}"
 
 
-def _template_in_flow(lines: list[str], mark: yaml.Mark) -> str | None:
-    """The template at mark, quoted, when a flow collection holds it unquoted (`[{{ x }}]`, `{a: {{ x }}}`):
-    the mapping YAML built there starts with '{{' or '{%'. _template_start_hint reads a line's
-    first value only, so these were "a mapping cannot be a mapping key", no hint."""
+def _template_in_flow(lines: list[str], node: yaml.MappingNode) -> str | None:
+    """The template at node, quoted, when a flow collection holds it unquoted (`[{{ x }}]`, `{a: {{ x }}}`):
+    the mapping YAML built there starts with '{{'. _template_start_hint reads a line's
+    first value only, so these were "a mapping cannot be a mapping key", no hint. Only the
+    shape a template gives ({{ x }} is {{x: null}: null}): `[{{regex: 'x'}}]`, a mapping
+    wrapped twice, is no template and keeps "a mapping cannot be a mapping key"."""
+    def empty(value: yaml.Node) -> bool:
+        return isinstance(value, yaml.ScalarNode) and value.value == "" and value.style is None
+
+    (key, value), *more = node.value
+    if more or not empty(value) or not isinstance(key, yaml.MappingNode) or not all(empty(v) for _, v in key.value):
+        return None
+    mark = node.start_mark
     row = lines[mark.line] if 0 <= mark.line < len(lines) else ""
     rest = row[mark.column:]
-    end = rest.find("}}" if rest.startswith("{{") else "%}") if rest.startswith(("{{", "{%")) else -1
+    end = rest.find("}}") if rest.startswith("{{") else -1  # `{% if x %}` is {'% if x %': null}, a text key
     template = rest[: end + 2]
-    if end < 0 or ("'" in template and '"' in template):
+    if end < 0:
         return None
-    return f"'{template}'" if "'" not in template else f'"{template}"'
+    if "'" in template and '"' not in template and "\\" not in template:
+        return f'"{template}"'
+    return "'" + template.replace("'", "''") + "'"  # single quotes keep a backslash (YAML 1.2.2, 7.3.2)
 
 
 def _template_start(text: str, line: int) -> tuple[int, str]:
@@ -447,9 +458,9 @@ class _Builder:
                 if written is not None:  # `run: {{ python }}`: the flow mapping {{...}: null}
                     raise self.fail(node, "a value that starts with '{{' is read by YAML as a mapping, not as a template", path,
                                     hint=written)
-                inside = _template_in_flow(self.document.lines, node.start_mark)
+                inside = _template_in_flow(self.document.lines, node)
                 if inside is not None:  # `with: {python: {{ python }}}`, `requires: [{{ x }}]`
-                    raise self.fail(node, f"a value that starts with '{inside[1:3]}' inside [ ] or {{ }} is read by YAML as a "
+                    raise self.fail(node, "a value that starts with '{{' inside [ ] or { } is read by YAML as a "
                                     "mapping, not as a template", path, hint=f"quote it: {inside}")
                 raise self.fail(key_node, f"a {'list' if isinstance(key_node, yaml.SequenceNode) else 'mapping'} cannot be a mapping key", path)
             key = self.build(key_node, path + ("<key>",))
