@@ -256,9 +256,9 @@ def wrap_command(
     # A bash login that spent more than the step's timeout in its rc files ($BASH_ENV, ~/.bashrc
     # on a stalled NFS) does not start the step: we gave up on it already (our deadline counts
     # from before the shell started), and where sshd refuses to signal the session (a root
-    # login: _signal_session) it started the step once the rc files ended. $SECONDS is whole
-    # seconds since the shell started, off by less than one (bash(1)): past ceil(timeout) it
-    # is surely late. A timeout past bash's integers (`timeout: 1e20`, "never") is none: `[`
+    # login before OpenSSH 9.8: _signal_session) it started the step once the rc files ended.
+    # $SECONDS is whole seconds since the shell started, off by less than one (bash(1)): past
+    # ceil(timeout) it is surely late. A timeout past bash's integers (`timeout: 1e20`, "never") is none: `[`
     # said "integer expression expected", and the step exited 124 without running.
     late = ("" if timeout_s is None or not timeout_s < _LATE_CHECK_MAX_S
             else f'[ "$SECONDS" -le {math.ceil(timeout_s)} ] || exit 124; ')
@@ -566,10 +566,11 @@ class SSHTransport(Transport):
                     # ran once they ended, after it was recorded as timed out or interrupted.
                     # sshd kills the session's process group on a "signal" request (RFC 4254,
                     # section 6.9; openssh-portable: session.c, session_signal_req, killpg),
-                    # before the command has started. Where sshd ignores it (a root login), the
-                    # wrapper's $SECONDS check (wrap_command) keeps a shell that spent more than
-                    # the timeout in its rc files from starting the step; one less late starts it
-                    # and is killed by its pid, as before.
+                    # before the command has started. Where sshd ignores it (a root login
+                    # before OpenSSH 9.8, an sshd before 7.9), the wrapper's $SECONDS check
+                    # (wrap_command) keeps a shell that spent more than the timeout in its rc
+                    # files from starting the step; one less late starts it and is killed by
+                    # its pid, as before.
                     _signal_session(channel, "KILL")
                     self._await_pid(channel, header, stderr_header,
                                     within_s=_SIGNALLED_END_S if ending == "interrupted" else None)
@@ -1185,9 +1186,10 @@ class _ExecUnanswered(TransportError):
 def _signal_session(channel: paramiko.Channel, name: str) -> None:
     """Ask sshd to signal the channel's session (RFC 4254, section 6.9: the name without SIG).
     No reply is asked for: paramiko closes a channel whose request failed (channel.py,
-    _request_failed). sshd refuses it for a forced command, a subsystem, and a root login (it
-    keeps no privilege separation after one: "session signalling requires privilege
-    separation"), and an older sshd does not know it."""
+    _request_failed). sshd refuses it for a forced command and a subsystem, and before OpenSSH
+    9.8 for a root login (sshd.c, privsep_postauth kept no privilege separation after one:
+    "session signalling requires privilege separation"; 9.8's sshd-session forks an
+    unprivileged child for root too); an sshd before 7.9 does not know it."""
     message = paramiko.Message()
     message.add_byte(paramiko.common.cMSG_CHANNEL_REQUEST)
     message.add_int(channel.remote_chanid)
