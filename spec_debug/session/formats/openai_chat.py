@@ -274,17 +274,30 @@ def _thread_in_order(records: Iterable[tuple[int, int, dict]], stats: ReadStats)
                     stats.non_object += 1
             continue
         if run:
-            yield from run if _listed_ascending(m for _, _, m in run) else reversed(run)
+            yield from _oldest_first(run)
             run = []
         yield index, lineno, obj
-    yield from run if _listed_ascending(m for _, _, m in run) else reversed(run)
+    yield from _oldest_first(run)
+
+
+def _oldest_first(run: list[tuple[int, int, dict]]) -> list[tuple[int, int, dict]]:
+    """A run of thread messages oldest first: turned round unless listed so, then in ``created_at``
+    order where each has one, the order kept between messages of one second. Two threads dumped one
+    after the other (a loop over the thread ids as they were made), each newest first, had the second
+    thread first, or, the second thread the newer, every answer before its question."""
+    ordered = run if _listed_ascending(m for _, _, m in run) else run[::-1]
+    if all(type(m.get("created_at")) in (int, float) for _, _, m in ordered):
+        ordered = sorted(ordered, key=lambda r: r[2]["created_at"])
+    return ordered
 
 
 def _listed_ascending(messages: Iterable) -> bool:
-    """Thread messages listed oldest first: the first one's ``created_at`` (epoch seconds) before
-    the last one's."""
+    """Thread messages listed oldest first: more of them come after an older one than after a newer
+    one (``created_at``, epoch seconds), not only the first before the last (two threads each newest
+    first, the second the newer)."""
     times = [m.get("created_at") for m in messages if isinstance(m, dict) and type(m.get("created_at")) in (int, float)]
-    return len(times) > 1 and times[0] < times[-1]
+    steps = list(zip(times, times[1:]))
+    return sum(a < b for a, b in steps) > sum(a > b for a, b in steps)
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
