@@ -173,9 +173,16 @@ def _encoding_of(raw: bytes) -> str:
 
 
 def _too_big(path: Path, size: int) -> PlaybookError:
-    # One decimal: a 2.5 MiB file read as "a 2 MiB file ... (the limit is 2 MiB)"
-    shown = f"{size / 2**20:.1f} MiB file" if path.is_file() else f"stream of over {MAX_PLAYBOOK_BYTES // 2**20} MiB"
-    return PlaybookError(f"a {shown} is not a playbook (the limit is {MAX_PLAYBOOK_BYTES // 2**20} MiB)",
+    # One decimal: a 2.5 MiB file read as "a 2 MiB file ... (the limit is 2 MiB)"; in bytes
+    # where that still reads as the limit (2,097,188 bytes is "2.0 MiB")
+    limit = f"{MAX_PLAYBOOK_BYTES // 2**20} MiB"
+    if not path.is_file():
+        shown = f"stream of over {limit}"
+    elif round(size / 2**20, 1) * 2**20 > MAX_PLAYBOOK_BYTES:
+        shown = f"{size / 2**20:.1f} MiB file"
+    else:
+        shown, limit = f"{size:,}-byte file", f"{limit}, {MAX_PLAYBOOK_BYTES:,} bytes"
+    return PlaybookError(f"a {shown} is not a playbook (the limit is {limit})",
                          path=str(path), line=1, column=1,
                          hint="keep data out of the playbook: a step reads a file on the host (run: cat PATH) or "
                               "fetches it (fetch:); a long list of steps is several playbooks")
