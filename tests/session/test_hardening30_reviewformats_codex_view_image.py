@@ -41,3 +41,21 @@ def test_the_image_view_image_attached_is_no_prompt(tmp_path):
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     doc = analyze_path(path).to_json()
     assert [p["text"] for p in doc["prompts"]] == ["Look at /w/accept_len.png: why is it flat?", "[Image #1]"]
+
+
+def test_an_image_pasted_after_the_turn_was_stopped_is_a_prompt(tmp_path):
+    image = {"type": "input_image", "image_url": PNG}
+    lines = [
+        {"timestamp": "2026-03-01T10:00:00.000Z", "type": "session_meta",
+         "payload": {"id": "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5e", "cwd": "/w", "cli_version": "0.46.0"}},
+        _line(1, _user([{"type": "input_text", "text": "Look at /w/accept_len.png"}])),
+        _line(2, {"type": "function_call", "name": "view_image", "arguments": '{"path":"/w/accept_len.png"}',
+                  "call_id": "call_1"}),
+        _line(3, {"type": "function_call_output", "call_id": "call_1", "output": "attached local image path"}),
+        {"timestamp": "2026-03-01T10:00:04.000Z", "type": "event_msg",
+         "payload": {"type": "turn_aborted", "reason": "interrupted"}},
+        _line(5, _user([image])),
+    ]
+    path = tmp_path / "rollout-2026-03-01T10-00-00-0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5e.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert [p["text"] for p in analyze_path(path).to_json()["prompts"]] == ["Look at /w/accept_len.png", "[Image #1]"]

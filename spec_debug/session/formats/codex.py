@@ -194,6 +194,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
             # of one's own) take any tool whose arguments hold a command as a shell.
             yield from _response_item(payload, ptype, event, results_seen, processes, any_shell="payload" not in obj)
         elif line_type == "event_msg":
+            if ptype in _TURN_ENDS or ptype == "turn_aborted":
+                viewed = False  # the turn ended before its next request: no image of view_image follows
             if ptype == "exec_command_end":
                 call_id = _call_id(payload)
                 if call_id in results_seen:
