@@ -118,7 +118,7 @@ _ONLY_SHOWN_PARTS = re.compile(rf"{_SHOWN_PART}(?:\s+{_SHOWN_PART})*")
 def only_attachments(prompt: str) -> bool:
     """The prompt is what :func:`attachments_shown` wrote for one without words: a screenshot
     pasted alone reports nothing of its own (a postmortem is not titled "[Image #1]")."""
-    return _ONLY_SHOWN_PARTS.fullmatch(prompt) is not None
+    return _ONLY_SHOWN_PARTS.fullmatch(prompt.strip()) is not None  # '[Image #1] ', a space typed after
 
 
 def exit_code_of(output: str) -> int | None:
