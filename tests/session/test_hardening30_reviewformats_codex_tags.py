@@ -41,3 +41,14 @@ def test_tags_next_to_their_image_are_still_its_label(tmp_path):
         [_text("<image>"), image, _text("</image>"), _text("</image>")],
     ])
     assert [p["text"] for p in doc["prompts"]] == ["[Image #1]", "</image>"]
+
+
+def test_a_label_the_words_already_hold_is_not_said_twice(tmp_path):
+    # The TUI sends the placeholder in the text too ("the sent/recorded text is literally '[Image #1]
+    # describe this'"); the prompt was '[Image #1]\n[Image #1] Why is ...'
+    image = {"type": "input_image", "image_url": PNG}
+    tags = [_text('<image name=[Image #1] path="/tmp/a.png">'), image, _text("</image>")]
+    doc = _rollout(tmp_path, [[*tags, _text("[Image #1] Why is acceptance flat here?")], [*tags, _text("[Image #1]")],
+                              [*tags, _text("compare with [Image #10]")]])
+    assert [p["text"] for p in doc["prompts"]] == [
+        "[Image #1] Why is acceptance flat here?", "[Image #1]", "[Image #1]\ncompare with [Image #10]"]

@@ -337,7 +337,7 @@ def _user_message(parts: list, event) -> Iterator[Event]:
     """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists, the
     IDE's state) is ``system``; a command the person ran with ``!`` is a call and its result;
     the rest, often in the same message, is the prompt."""
-    injected, typed, shells = [], [], []
+    injected, typed, shells, labels = [], [], [], []
     for i, part in enumerate(parts):
         text = block_text([part])
         if not text.strip():
@@ -347,6 +347,7 @@ def _user_message(parts: list, event) -> Iterator[Event]:
             shells.append(shell)
         elif head.startswith(("<image", "</image>", "<audio", "</audio>")) and (tag := _media_tag(parts, i, head)):
             if tag.group(2):
+                labels.append(len(typed))
                 typed.append(tag.group(2))  # the pasted image's label, as the TUI shows it
         elif head.startswith(_INJECTED):
             injected.append(text)
@@ -356,6 +357,11 @@ def _user_message(parts: list, event) -> Iterator[Event]:
             typed.append(request.strip())
         else:
             typed.append(text)
+    if labels:
+        # The TUI sends a pasted image's placeholder in the words too ('[Image #1] why is this flat?',
+        # the text alone '[Image #1]'): a label said there is not said again
+        words = "\n".join(t for n, t in enumerate(typed) if n not in labels)
+        typed = [t for n, t in enumerate(typed) if n not in labels or t not in words]
     block = 0
     if injected:
         yield event("system", "user", text="\n".join(injected))
