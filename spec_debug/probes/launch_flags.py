@@ -264,27 +264,87 @@ def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, An
 # JSON, cut, and the launch step failed with "output is not JSON", the audit lost. A flag file
 # of a few dozen flags is a few kilobytes.
 MAX_SENT_FLAG_TEXT = 100_000
-_BLOCK_SCALAR = re.compile(r"(?::|^\s*-)\s*[|>][-+0-9]*\s*(#.*)?$")
+# A block scalar's header: its indicator (`|`, `>-`, `|2`) ends the line's code, after `key:`, `- `, a
+# tag or an anchor (`chat-template: !!str |`); a line taken for one by mistake only keeps more lines.
+_BLOCK_SCALAR = re.compile(r"(?:^|[\s:])[|>][-+0-9]*$")
+# A key or item line whose value is below it: `key:`, `- `, or only a tag or an anchor (`key: &a`)
+_OPENS_BLOCK = re.compile(r"(?::|(?:^|\s)[?-])(?:\s+[!&]\S*)*$")
 
 
 def flag_lines(text: str) -> str:
-    """A YAML flag file without its comment-only and blank lines, which make no flag (the
-    engines read the file with yaml.safe_load: spec_debug.diagnose.config_file); the lines of a
-    block scalar (`chat-template: |`) are kept whole, a `#` line there being the value's text."""
+    """A YAML flag file without the comment-only and blank lines that make no flag (the engines
+    read the file with yaml.safe_load: spec_debug.diagnose.config_file). A line is kept where
+    dropping it could change a value: in a block scalar (`chat-template: |`, `!!str |`, `&t >-`:
+    a `#` line there is the value's text); in a quoted scalar or a flow collection that spans
+    lines (a blank line there is a line break, a `#` line text); and before a line more indented
+    than the key or item line above it where that line holds a value (a plain scalar's next
+    line: a blank line between them is a line break), not a block (`speculative-config:`)."""
     kept: list[str] = []
+    held: list[str] = []  # the blank and comment lines since the last line kept
     block_indent = None  # the indent of the line that opened the block scalar being read
+    key_indent, opens_block, state = -1, True, ""  # the document is a block
     for line in text.splitlines(keepends=True):
         indent = len(line) - len(line.lstrip(" "))
         if block_indent is not None and (not line.strip() or indent > block_indent):
             kept.append(line)
             continue
         block_indent = None
-        if not line.strip() or line.lstrip().startswith("#"):
+        if not state and (not line.strip() or line.lstrip().startswith("#")):
+            held.append(line)
             continue
+        # more indented than a key or item line that holds a value: that value's next line
+        continues = not state and indent > key_indent and not opens_block
+        if held and continues:
+            kept.extend(held)
+        held = []
         kept.append(line)
-        if _BLOCK_SCALAR.search(line.rstrip("\r\n")):
+        was_open = bool(state)
+        # a plain scalar's next line opens no quote or flow ('k: v' then '  - "q' is 'v - "q')
+        state, code, is_key = _open_at_end(line.rstrip("\r\n"), state, opens=not continues)
+        code = code.rstrip()
+        if not was_open and not continues and is_key:
+            # `key:`, or only a tag or an anchor after it (`key: &a`): a block follows
+            key_indent, opens_block = indent, not state and bool(_OPENS_BLOCK.search(code))
+        else:  # a scalar's line (or a flow's): what follows more indented may be its next line
+            opens_block = False
+        if not state and _BLOCK_SCALAR.search(code):
             block_indent = indent
     return "".join(kept)
+
+
+def _open_at_end(line: str, state: str, opens: bool = True) -> tuple[str, str, bool]:
+    """The quote and flow brackets still open at the end of a YAML `line`, given those open
+    before it (`state`: brackets, then a quote); the line without its comment; and whether it
+    holds a key or an item (`key:`, `- `, `? ` outside quotes and flows). A quote or a bracket
+    opens only where a value starts (after the indent, `: `, `- `, `? `, `,`, a bracket, or a `:`
+    in a flow), and none where `opens` is false; `#` after a space starts a comment; `''` and
+    `\\"` close nothing."""
+    quote = state[-1] if state[-1:] in ("'", '"') else ""
+    flows = state[:len(state) - len(quote)]
+    start, is_key, i = opens and not quote, False, 0
+    while i < len(line):
+        c = line[i]
+        if quote:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote and quote == "'" and line[i + 1:i + 2] == "'":
+                i += 1
+            elif c == quote:
+                quote, start = "", False
+        elif c == "#" and (i == 0 or line[i - 1] in " \t"):
+            return flows, line[:i], is_key
+        elif c in "\"'[{" and start:
+            quote, flows = (c, flows) if c in "\"'" else ("", flows + c)
+        elif c in "]}" and flows:
+            flows, start = flows[:-1], False
+        elif c in ",?-:":
+            spaced = line[i + 1:i + 2] in ("", " ", "\t")
+            is_key = is_key or (spaced and not flows and not state and (c == ":" or (c in "-?" and start)))
+            start = opens and (c == "," or spaced or (c == ":" and bool(flows)))
+        elif c not in " \t":
+            start = False
+        i += 1
+    return flows + quote, line, is_key
 
 
 # `key: value` lines of a YAML flag file (the nested `speculative-config:` block's `model:` too);
