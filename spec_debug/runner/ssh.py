@@ -259,9 +259,11 @@ def wrap_command(
     # login before OpenSSH 9.8: _signal_session) it started the step once the rc files ended.
     # $SECONDS is whole seconds since the shell started, off by less than one (bash(1)): past
     # ceil(timeout) it is surely late. A timeout past bash's integers (`timeout: 1e20`, "never") is none: `[`
-    # said "integer expression expected", and the step exited 124 without running.
+    # said "integer expression expected", and the step exited 124 without running. Written as
+    # `-gt ... && exit`: an rc file that unsets SECONDS (or sets it to text) makes the test an
+    # error, which must not stop the step (`-le ... || exit` stopped every step then).
     late = ("" if timeout_s is None or not timeout_s < _LATE_CHECK_MAX_S
-            else f'[ "$SECONDS" -le {math.ceil(timeout_s)} ] || exit 124; ')
+            else f'[ "$SECONDS" -gt {math.ceil(timeout_s)} ] 2>/dev/null && exit 124; ')
     # `|| :`: where an rc file closed fd 2 (`exec 2>&-`) the stderr marker cannot be written,
     # and under its `set -e` the failed printf ended the wrapper before the step ran.
     return (

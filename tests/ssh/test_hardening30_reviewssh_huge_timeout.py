@@ -18,5 +18,15 @@ def test_a_step_with_a_huge_timeout_runs(transport: SSHTransport, timeout_s: flo
 
 
 def test_the_check_is_kept_for_a_timeout_bash_can_count() -> None:
-    assert '[ "$SECONDS" -le 600 ] || exit 124; ' in wrap_command("true", timeout_s=599.5)
+    assert '[ "$SECONDS" -gt 600 ] 2>/dev/null && exit 124; ' in wrap_command("true", timeout_s=599.5)
     assert "$SECONDS" not in wrap_command("true", timeout_s=float("inf"))
+
+
+def test_an_rc_file_that_unsets_seconds_does_not_stop_the_step() -> None:
+    """`unset SECONDS` in a user's rc file made `[ "$SECONDS" -le N ]` an error, and `|| exit 124`
+    then stopped every step with a timeout before it ran."""
+    import subprocess
+
+    done = subprocess.run(["bash", "-c", "unset SECONDS; " + wrap_command("echo ran", timeout_s=5)],
+                          capture_output=True, timeout=30)
+    assert (done.returncode, done.stdout.endswith(b"\nran\n"), b"integer" in done.stderr) == (0, True, False)
