@@ -28,7 +28,7 @@ def test_a_mapping_wrapped_twice_is_no_template():
 
 
 def test_the_quoted_template_loads_when_it_holds_a_quote_and_a_backslash():
-    error = _error("with: {python: {{ p ~ '\\d' }}}")
-    assert (error.line, error.column) == (7, 20) and error.hint == "quote it: '{{ p ~ ''\\d'' }}'"
+    error = _error("with: {python: {{ p ~ '\\n' }}}")
+    assert (error.line, error.column) == (7, 20) and error.hint == "quote it: '{{ p ~ ''\\n'' }}'"
     fixed = load_playbook_text(TEXT.format(line="with: {python: " + error.hint.removeprefix("quote it: ") + "}"), "flow.yaml")
-    assert fixed.steps[0].with_ == {"python": "{{ p ~ '\\d' }}"}
+    assert fixed.steps[0].with_ == {"python": "{{ p ~ '\\n' }}"}
