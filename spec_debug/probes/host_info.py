@@ -261,16 +261,21 @@ def rocr_uuids() -> tuple[dict[str, str], bool]:
     digits, upper-cased: ROCR-Runtime src/core/runtime/amd_filter_device.cpp BuildDeviceUuidList,
     what rocminfo prints as "Uuid"), by amd-smi / rocm-smi index, and whether it is KFD's own.
     amd-smi list -e gives it as hip_uuid ("GPU-de8287300da37c72", ROCm/rocm-systems#3614: HIP's
-    UUID is KFD's unique_id). Else the ASIC serial stands for it, which is KFD's unique_id on a
-    whole bare-metal GPU but not on a partition or a VF (ROCm/container-toolkit#116): from
+    UUID is KFD's unique_id), taken for KFD's where every GPU has one of its own (an amd-smi
+    before #3614 gave the ASIC serial there). Else the ASIC serial stands for it, which is KFD's
+    unique_id on a whole bare-metal GPU but not on a partition or a VF (ROCm/container-toolkit#116): from
     amd-smi list's uuid, which amdsmi_uuid_gen (amdsmi src/amd_smi/amd_smi_uuid.cc) builds around
     it ("deff740f-0000-1000-8082-87300da37c72": serial de, 82, 8730, 0da37c72), or rocm-smi
     --showuniqueid ("Unique ID", the sysfs unique_id)."""
     listed = _amd_smi_entries("list", "-e")
     kfd = {index: str(entry["hip_uuid"]).upper() for index, entry in listed.items()
            if re.fullmatch(r"GPU-[0-9a-fA-F]{16}", str(entry.get("hip_uuid") or ""))}
-    if kfd:
+    if kfd and len(kfd) == len(listed) and len(set(kfd.values())) == len(kfd):
         return kfd, True
+    if kfd:
+        # one GPU without a hip_uuid, or two with one: an amd-smi before rocm-systems#3614, whose
+        # hip_uuid was the ASIC serial (a partitioned GPU's partitions all shared it), not KFD's
+        return kfd, False
     serials: dict[str, str] = {}
     for index, entry in (listed or _amd_smi_entries("list")).items():
         parts = re.fullmatch(r"([0-9a-f]{2})[0-9a-f]{6}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{2}([0-9a-f]{2})-([0-9a-f]{12})",
@@ -327,7 +332,9 @@ def _rocr_indexed(value: str, pool: list[str], uuids: tuple[dict[str, str], bool
             if not 5 <= len(entry) <= 20:
                 break
             named = [index for index in pool if (uuids[0].get(index) or "Invalid-UUID").startswith(entry)]
-            if not named and not uuids[1]:
+            # UUIDs that only stand for KFD's: none named may be a GPU whose KFD UUID differs, and
+            # two named by one UUID (a GPU's partitions sharing its serial) may be told apart by KFD's
+            if not uuids[1] and (not named or len({uuids[0][index] for index in named}) < len(named)):
                 return None
             if len(named) != 1 or named[0] in chosen:
                 break
