@@ -218,7 +218,7 @@ def _ssh_line_destination(words: list[str], where: str) -> str | None:
     `where` (it was hinted as gpu01:0 or gpu01:65536, or dropped: -p abc), a service name given
     as its number (-p https: gpu01:443)."""
     said = ssh_words(words[1:] if words[:1] == ["ssh"] else words)
-    port = None
+    port = said.port
     if said.port_word is not None and _read_as_ssh(words, said.dest):
         port = a2port(said.port_word)
         if port is None:
@@ -232,7 +232,7 @@ def _ssh_line_destination(words: list[str], where: str) -> str | None:
     if host.startswith("[") and host.endswith("]") and ":" in host:
         host = host[1:-1]  # _with_port brackets an IPv6 address again
     destination = f"{said.user}@{host}" if said.user else host
-    return _with_port(destination, str(port or said.port)) if (port or said.port) is not None else destination
+    return _with_port(destination, str(port)) if port is not None else destination
 
 
 def _read_as_ssh(words: list[str], dest: str | None) -> bool:
