@@ -411,8 +411,9 @@ def _algo(entry: Any) -> str:
 def expert_formats(layers: Any) -> dict[str, dict[str, int]]:
     """For each projection of an experts block whose experts are not all in one format, how many
     experts take each quant_algo ({"model.layers.3.mlp.experts.down_proj": {"NVFP4": 51, "FP8": 13}});
-    an expert of the block with no entry for the projection counts as UNQUANTIZED. Projections
-    whose experts all agree are left out (expert 0's entry says theirs)."""
+    an expert of the block with no entry for the projection counts as UNQUANTIZED, one with no entry
+    at all below the last one listed included (ModelOpt left it bf16: experts 0..E-1 are there).
+    Projections whose experts all agree are left out (expert 0's entry says theirs)."""
     if not isinstance(layers, dict):
         return {}
     tallies: dict[tuple[str, str], dict[str, int]] = {}
@@ -425,12 +426,18 @@ def expert_formats(layers: Any) -> dict[str, dict[str, int]]:
             tally[algo] = tally.get(algo, 0) + 1
     mixed: dict[str, dict[str, int]] = {}
     for (block, leaf), tally in tallies.items():
-        unlisted = len(indices[block]) - sum(tally.values())
+        unlisted = _expert_count(indices[block]) - sum(tally.values())
         if unlisted:
             tally[UNQUANTIZED] = unlisted
         if len(tally) > 1:
             mixed[f"{block}.{leaf}"] = tally
     return mixed
+
+
+def _expert_count(indices: set[str]) -> int:
+    """How many experts a block has by the indices listed: to the last one, those between with
+    no entry at all included."""
+    return max(int(index) for index in indices) + 1
 
 
 def experts_differ_note(quant: Any) -> str | None:
@@ -457,7 +464,8 @@ def experts_differ_note(quant: Any) -> str | None:
     indices: dict[str, set[str]] = {}
     for block, index, _, _ in experts:
         indices.setdefault(block, set()).add(index)
-    unlisted = sum((block, index, leaf) not in named for block, leaf in first for index in indices[block])
+    unlisted = sum((block, str(index), leaf) not in named
+                   for block, leaf in first for index in range(_expert_count(indices[block])))
     if unlisted:
         formats[UNQUANTIZED] = unlisted
     differ += unlisted
