@@ -109,16 +109,20 @@ class Counts:
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
-               step: int) -> tuple[Tensor, Tensor, Tensor]:
+               step: int, reads_lost: Tensor | None = None) -> tuple[Tensor, Tensor, Tensor]:
     """One TTT step of speculators' accuracy bookkeeping.
 
     pred [T-k] (row t's prediction), target/loss_mask [T] (aligned to rows t+k),
-    prev_correct [T] updated in place on its first T-k rows.
+    prev_correct [T] updated in place on its first T-k rows; reads_lost [T] (row t itself):
+    the rows whose own input state is lost (data.lost_layer_positions), left out at every
+    step (their chain reads it, whatever position it predicts).
     Returns (correct_sum, full_total, cond_total).
     """
     T = target.shape[0]
     rows = T - step
     target_k, mask_k = target[step:], loss_mask[step:]  # rows t+k
+    if reads_lost is not None:
+        mask_k = mask_k & ~reads_lost[:rows]
     chain = prev_correct[:rows]
     cond_total = chain.sum()
     chain &= pred[:rows] == target_k
@@ -207,6 +211,7 @@ class SampleTargets:
     lost_positions: int = 0
     lost_rows: int = 0
     lost_slots: tuple[int, ...] = ()
+    reads_lost: Tensor | None = None  # [T] those rows (None: none scored)
 
 
 class TargetCache:
@@ -245,8 +250,9 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     lost, lost_slots = lost_layer_positions(sample)
     lost = lost[:-1].to(device)  # [T] row t reads position t's state
     lost_positions, lost_rows = int(lost.sum()), int((loss_mask & lost).sum())
-    if lost_rows:  # left out as the zero rows are: the draft's fc would read the zeros
-        loss_mask = loss_mask & ~lost
+    # left out at every TTT step by score_sample (the row's chain reads the zeros), not
+    # through the loss mask: that one is aligned to the predicted position (row t + k at step
+    # k), and would leave out row t - k there while scoring the row that reads the zeros
     last = sample.final[1:].to(device) if (sample.final is not None and use_target) else None
     head = loaded.target_head if use_target else None
     last_normed, detected = sample.final_normed, False
@@ -255,7 +261,7 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
                                                           last_normed)
     return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
-                         lost_positions, lost_rows, lost_slots)
+                         lost_positions, lost_rows, lost_slots, lost if lost_rows else None)
 
 
 class PrecisionError(SpecDebugError):
@@ -321,8 +327,10 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     if dtype == torch.float16:
         aux = _aux_float16_holds(sample.name, slots[:-1], aux, loss_mask)
 
-    prev = loss_mask.clone()
-    prev_target = loss_mask.clone()
+    reads_lost = found.reads_lost
+    scored_rows = loss_mask if reads_lost is None else loss_mask & ~reads_lost  # step 0's
+    prev = scored_rows.clone()
+    prev_target = scored_rows.clone()
     with torch.inference_mode():
         # a step k >= T has no row left to score (short samples, --steps beyond the length)
         for k, logits in enumerate(model.ttt_steps(aux[None], input_ids[None],
@@ -335,16 +343,16 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
                     "(an activation inside the draft passes float16's 65504)",
                     hint="evaluate with --dtype bfloat16 or float32")
             pred = logits[0, : input_ids.shape[0] - k].argmax(-1)  # [T-k] draft ids
-            c, total, cond = chain_step(pred, draft_t, loss_mask, prev, k)
+            c, total, cond = chain_step(pred, draft_t, loss_mask, prev, k, reads_lost)
             counts.full_correct[k] += c
             counts.full_total[k] += total
             counts.cond_total[k] += cond
             tc, _, tcond = chain_step(model.to_target_ids(pred), target_t, loss_mask,
-                                      prev_target, k)
+                                      prev_target, k, reads_lost)
             counts.target_correct[k] += tc
             counts.target_cond_total[k] += tcond
-    counts.in_vocab += (loss_mask & (draft_t >= 0)).sum()
-    counts.scored += loss_mask.sum()
+    counts.in_vocab += (scored_rows & (draft_t >= 0)).sum()
+    counts.scored += scored_rows.sum()
     if use_loss_mask:  # the every-position rerun's empty rows are padding, not the mask's
         counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
     else:  # every row but the zero rows every_position_mask leaves out
