@@ -40,7 +40,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import torch
 from torch import Tensor
@@ -1182,7 +1182,8 @@ def unwritten_positions(sample: Sample) -> Tensor:
     return zero
 
 
-def lost_layer_positions(sample: Sample) -> tuple[Tensor, tuple[int, ...]]:
+def lost_layer_positions(sample: Sample, zero_embedding: Callable[[], Tensor] | None = None
+                         ) -> tuple[Tensor, tuple[int, ...]]:
     """([T] bool, file slots): the positions where some slot read is all zeros while the
     sample's others there are not (those zero in every slot are unwritten_positions'), and
     the file slots zero at them. No layer's output is an all-zero vector: a capture that lost
@@ -1190,12 +1191,22 @@ def lost_layer_positions(sample: Sample) -> tuple[Tensor, tuple[int, ...]]:
     loader checks a file for NaN/Inf only (0.9.0 data_generation/offline.py
     check_hidden_states) and would train on the zeros as that layer's output; scored, they
     took step-0 accuracy 0.690 -> 0.619 (slot 1 of one sample zero at 4 of 15 positions) with
-    no word."""
+    no word. `zero_embedding` gives the [V] bool of the token ids whose embedding row is all
+    zeros (a pad row nn.Embedding's padding_idx keeps at zero): a slot holding the embedding
+    output (id 0, which vLLM and speculators' datagen capture: engines.py captures_embedding)
+    is all zeros at such a token in a sound capture, so those positions are not said lost."""
     T = sample.length
     zero = ~sample.slots.reshape(T, len(sample.slot_index), -1).any(-1)  # [T, S]
     lost = zero.any(-1) & ~unwritten_positions(sample)  # [T]
     if not bool(lost.any()):
         return lost, ()
+    if zero_embedding is not None:
+        embeds_zero = zero_embedding()
+        ids = sample.token_ids.to(embeds_zero.device)
+        inside = (ids >= 0) & (ids < embeds_zero.shape[0])
+        lost &= ~(inside & embeds_zero[ids.clamp(0, embeds_zero.shape[0] - 1)]).to(lost.device)
+        if not bool(lost.any()):
+            return lost, ()
     slots = zero[lost].any(0).nonzero().reshape(-1).tolist()
     return lost, tuple(sample.slot_index[j] for j in slots)
 

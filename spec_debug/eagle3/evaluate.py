@@ -247,7 +247,7 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     if not use_loss_mask:
         mask, tail, inner = every_position_padding(sample)  # once per sample (kept by TargetCache)
         loss_mask = mask[1:].to(device)
-    lost, lost_slots = lost_layer_positions(sample)
+    lost, lost_slots = lost_layer_positions(sample, lambda: _zero_embedding_ids(model))
     lost = lost[:-1].to(device)  # [T] row t reads position t's state
     lost_positions, lost_rows = int(lost.sum()), int((loss_mask & lost).sum())
     # left out at every TTT step by score_sample (the row's chain reads the zeros), not
@@ -262,6 +262,16 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
                                                           last_normed)
     return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
                          lost_positions, lost_rows, lost_slots, lost if lost_rows else None)
+
+
+def _zero_embedding_ids(model: Eagle3Draft) -> Tensor:
+    """[V] bool: the token ids whose row of the draft's embedding (speculators copies the
+    verifier's) is all zeros; found once per draft, and only for a sample with a zero slot."""
+    found = getattr(model, "_zero_embedding_ids", None)
+    if found is None:
+        found = ~model.embed_tokens.weight.detach().any(-1)
+        object.__setattr__(model, "_zero_embedding_ids", found)
+    return found
 
 
 class PrecisionError(SpecDebugError):
