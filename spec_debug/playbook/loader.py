@@ -48,8 +48,9 @@ _MODEL_AT_DEPTH: dict[str, type[BaseModel]] = {
 
 # Far above any written playbook (the shipped ones are under 10 KiB) and above a generated one
 # of 10,000 steps (yaml_nodes.MAX_STEPS, ~1.2 MB); stops a mistyped path to a checkpoint or a
-# log from being read whole. PyYAML's pure-Python reader takes ~10 s a MB on a busy machine: a
-# 5 MB playbook (16 MiB was the bound) took 52 s to say "ok" with one step, minutes with many.
+# log from being read whole. PyYAML's pure-Python reader: a 1 MB one-step playbook takes 2 s of
+# CPU (16 MiB was the bound: a 5 MB one was read for ~10 s, 52 s on a busy machine), and 150,000
+# two-line steps (5.3 MB) took 54 s of CPU to be refused at step 40,000 (MAX_VALUES).
 MAX_PLAYBOOK_BYTES = 2 * 2**20
 
 

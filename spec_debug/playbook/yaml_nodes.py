@@ -42,8 +42,9 @@ MAX_DEPTH = 64
 MAX_VALUES = 200_000
 # A generated playbook (a step per GPU, per model, per config) may hold thousands of steps
 # (bench/playbook_validation.py loads 10,000 in about 10 s of CPU); each costs ~1 ms to compose
-# and check, so 60,000 two-line steps (under MAX_PLAYBOOK_BYTES) took minutes. The composer
-# stops at the first step past the bound, with its line, before the rest is read.
+# and check. MAX_VALUES stopped 60,000 two-line steps only at the 40,000th, after composing all
+# of them (25 s of CPU). The composer stops at the first step past the bound, with its line,
+# before the rest is read.
 MAX_STEPS = 10_000
 _UNCARRIABLE = re.compile("[\x00\ud800-\udfff]")
 
