@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from spec_debug.runner.ssh_env import _pattern_matches
-from spec_debug.runner.ssh_target import BAD_PORT_HINT, a2port
+from spec_debug.runner.ssh_target import a2port
 
 # openssh-portable: readconf.c, `keywords[]`, the union over every release tag up to V_10_5_P1
 # (`git show TAG:readconf.c`), deprecated and unsupported names included: ssh(1) warns about
@@ -164,13 +164,17 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
     if not value:
         raise BadConfigLine(f"{where}: no argument after keyword \"{match.group(1)}\"",
                             "ssh(1) refuses this file too; give the value, or delete the line")
-    port = words[0] if words else value
-    if keyword == "port" and a2port(port) is None:
-        # ssh(1) checks every Port line as it reads it, in any block (openssh-portable:
-        # readconf.c, oPort: "Bad port" before it looks at *activep): `Port 0` under another
-        # host's block, or a second `Port 65536` after the one that applies, was passed over.
-        raise BadConfigLine(f"{where}: Bad port {port!r}: Port {port!r} is not a number from 1 to 65535 or a TCP service name",
-                            BAD_PORT_HINT.replace("refuses it", "refuses this file"))
+    if keyword == "port":
+        port = words[0] if words else value
+        if a2port(port) is None:
+            # ssh(1) checks every Port line as it reads it, in any block (openssh-portable:
+            # readconf.c, oPort: "Bad port" before it looks at *activep): `Port 0` under another
+            # host's block, or a second `Port 65536` after the one that applies, was passed over.
+            raise BadConfigLine(
+                f"{where}: Bad port {port!r}: Port {port!r} is not a number from 1 to 65535 or a TCP service name",
+                "ssh(1) refuses this file too; write a number from 1 to 65535, or a TCP service name of "
+                "/etc/services (ssh, https)",
+            )
     if keyword in _ONE_VALUE_KEYWORDS and words == [""]:
         # `IdentityFile ""` (a template's empty variable): ssh(1) says "Missing argument".
         raise BadConfigLine(f"{where}: {match.group(1)}: missing argument (an empty value)",
