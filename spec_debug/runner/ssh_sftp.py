@@ -510,12 +510,12 @@ class RemoteFiles:
             if refused and channel_open and self._transport.is_active():
                 # A refusal by the SFTP server: the channel is fine, only this file failed.
                 reason = _short_write(exc.strerror or _one_line(exc))
-                if upload and reason == "Failure":
-                    # sftp-server answers EROFS (and all it has no code for) with a bare
-                    # SSH2_FX_FAILURE (openssh-portable: sftp-server.c, errno_to_portable): an
-                    # upload to a read-only home said only "Failure".
-                    reason = "Failure (the SFTP server's one answer for a read-only file system, among other errors)"
                 if upload:
+                    if reason == "Failure":
+                        # sftp-server answers EROFS (and all it has no code for) with a bare
+                        # SSH2_FX_FAILURE (openssh-portable: sftp-server.c, errno_to_portable): an
+                        # upload to a read-only home said only "Failure".
+                        reason = "Failure (the SFTP server's one answer for a read-only file system, among other errors)"
                     hint = ("the login user must be able to write there (a read-only or full home, or an SFTP server started with -R?)"
                             if not isinstance(exc, _DanglingLink) else
                             f"create the folder it points to (mkdir -p {shlex.quote(_link_target(exc.filename, exc.target))} on the host), or remove the link")
