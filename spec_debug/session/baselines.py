@@ -122,11 +122,20 @@ def row_key(context: str, value: float, command: str = "") -> str | None:
     return (m.group(1) or m.group(2)) if m else None
 
 
+def _value_at(text: str, value: float) -> int:
+    """Where ``value`` is written in ``text`` (-1: nowhere): the number itself, not its digits
+    inside another ("gpu-a: 160 tok/s; gpu-b: 60 tok/s": the 60 is not the 160's)."""
+    at = text.find(f"{value:g}")
+    while at >= 0 and (text[at - 1:at].isdigit() or text[at - 1:at] == "." or text[at + len(f"{value:g}"):][:1].isdigit()):
+        at = text.find(f"{value:g}", at + 1)
+    return at
+
+
 def _sentence(context: str, value: float) -> str:
     """The sentence of ``context`` that holds the reading: a context runs 60 characters past it,
     into the next sentence ("Normal decoding speed (SGLang): 156 token/s. Let's see what vLLM
     does": the 156 is SGLang's)."""
-    at = context.find(f"{value:g}")
+    at = _value_at(context, value)
     if at < 0:
         return context
     start = max(context.rfind(". ", 0, at), context.rfind("; ", 0, at)) + 1
@@ -170,7 +179,7 @@ def _clause(context: str, value: float) -> str:
     """The clause of ``context`` that holds the reading: its sentence, cut at the commas around
     it ("gpu-a: 90 tok/s, gpu-b: 60 tok/s": the 90 is gpu-a's)."""
     sentence = _sentence(context, value)
-    at = sentence.find(f"{value:g}")
+    at = _value_at(sentence, value)
     if at < 0:
         return sentence
     end = sentence.find(",", at)

@@ -444,9 +444,11 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     for host in dict.fromkeys(m.host for m in readings):
         on_host = [m for m in readings if m.host == host]
         out += _rises(a, on_host, rank)
-    if not out and (first := _first_after_changes(a, readings)) is not None:
+    first = _first_after_changes(a, readings) if not out else None
+    if first is not None and not _changes_before(a, _last_read(readings, first[0]), first[0].seq):
         # no rise to tell, since nothing was read before the changes: "No change in the session was
-        # followed by a rise in measured throughput" said the fix did nothing
+        # followed by a rise in measured throughput" said the fix did nothing. Where a change came
+        # between the readings and raised nothing, that sentence is the true one.
         m, changes = first
         shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
@@ -463,14 +465,21 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
             and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
 
 
+def _last_read(readings: list[MetricRecord], m: MetricRecord) -> MetricRecord:
+    """The last of ``readings`` the agent that read ``m`` read on its host."""
+    return next((r for r in reversed(readings) if r.session == m.session and r.agent == m.agent and r.host == m.host), m)
+
+
 def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tuple[MetricRecord, list[CommandRecord]] | None:
     """The first throughput reading and the changes before it, when changes came first. The
-    session's first server launch is no change: it starts the server the readings measure."""
+    first server launch on the reading's host is no change: it starts the server the readings
+    measure (another host's first launch before it is not that one)."""
     if not readings:
         return None
     m = readings[0]
     first_launch = next((c.seq for c in a.commands if c.session == m.session and c.agent == m.agent
-                         and c.category == "launch_server" and not _HELP.search(c.inner or c.command)), None)
+                         and c.category == "launch_server" and not _HELP.search(c.inner or c.command)
+                         and (c.host is None or m.host is None or c.host == m.host)), None)
     changes = [c for c in _changes_before(a, m) if c.seq != first_launch]
     return (m, changes) if changes else None
 
