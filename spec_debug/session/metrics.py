@@ -2225,6 +2225,10 @@ _GAVE_AFTER = re.compile(r"\s*(?:[.,;:!)\n]|$|(?:here|there|now|overall|today|en
 
 _EQUALS_BEFORE = re.compile(r"(?:/s(?:ec)?|tps|\d)\s*\)?\s*[=\u2248]\s*$")
 _COMPARED_IN = re.compile(r"\b(?:vs\.?|versus|against|over|compared)\s", re.I)
+# the acceptance's ratio: "accept length 3.2 vs baseline 1 = 3.2x" is no speedup
+_ACCEPT_IN = re.compile(r"\baccept", re.I)
+# the sentence the factor is in is a question: "Can EAGLE-3 reach 2x over baseline?"
+_ASKED_AFTER = re.compile(r"[^.!?,;\n]{0,80}\?")
 _QUANTITY_IN = re.compile(r"\b" + _NOT_SPEED_QUANTITY + r"\b", re.I)
 
 
@@ -2257,12 +2261,15 @@ def _bare_factors(text: str, found: list[Metric]) -> None:
             cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, max(0, a - 160), a)]
             clause = text[cuts[-1] if cuts else max(0, a - 160):a]
             if _COMPARED_IN.search(clause) is None or _NO_SPEC_NAMED.search(clause) is None \
-                    or _QUANTITY_IN.search(clause) is not None:
-                continue  # "memory 25 vs baseline 15 = 1.6x": another quantity's ratio
+                    or _QUANTITY_IN.search(clause) is not None or _ACCEPT_IN.search(clause) is not None \
+                    or _QUANTITY_AFTER.match(text, m.end()) is not None:
+                continue  # "memory 25 vs baseline 15 = 1.6x", "tp=2 vs baseline tp=1 = 2x GPUs": another quantity's ratio
             b = m.end()
         elif vs is not None:
             if vs.group("after") and _QUANTITY_AFTER.match(vs.group("after")):
                 continue  # "1.8x over baseline memory"
+            if _ASKED_AFTER.match(text, m.end()) is not None:
+                continue  # "Does EAGLE-3 give 1.8x over baseline?": a question, as in the branch below
             b = vs.end("after") if vs.group("after") else vs.end()
         else:
             gave = _GAVE_BEFORE.search(text, max(0, a - 40), a)
