@@ -1239,8 +1239,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             # than the sniff window (limit=100, long answers): one JSON document (was a text log).
             return "openai", False, True
         if isinstance(value, list) and value and all(
-                isinstance(v, dict) and (openai_chat.looks_like(v) or openai_chat.looks_like_item(v)
-                                         or openai_chat.is_ollama_answer(v, streamed=True)) for v in value):
+                isinstance(v, dict) and openai_chat.is_chat_record(v) for v in value):
             # chat messages, or a log of chat requests and their (Ollama) answers: was a text log
             return "openai", True, True
         if isinstance(value, dict) and codex.looks_like_legacy(value) and "type" not in value:
@@ -1311,8 +1310,7 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         body = stripped[1:].lstrip()
         partial = _sniff_partial(body) or _sniff_partial(b"".join(line.strip() for line in body.splitlines()[:400]))
         return ((partial, False, True) if partial else None), None
-    if all(openai_chat.looks_like(o) or openai_chat.looks_like_item(o) or openai_chat.is_ollama_answer(o, streamed=True)
-           for o in objects):
+    if all(openai_chat.is_chat_record(o) for o in objects):
         return None, None
     if all(gemini_cli.is_prompt_log_entry(o) for o in objects):
         return ("gemini-log", False, True), None

@@ -117,10 +117,6 @@ def conversation(obj: dict) -> list | None:
         return chatgpt_messages(obj)
     if is_chat_completion(obj):
         return [c["message"] for c in obj["choices"] if isinstance(c, dict) and isinstance(c.get("message"), dict)]
-    if is_thread_message_list(obj):
-        # oldest first, as the conversation went: a page in the default order is turned round (its
-        # times in whole seconds may all be one), one asked with order=asc is not
-        return list(obj["data"]) if _listed_ascending(obj["data"]) else obj["data"][::-1]
     if not is_responses_exchange(obj):
         return None
     found: list = []
@@ -210,6 +206,12 @@ def is_ollama_answer(obj: dict, streamed: bool = False) -> bool:
     return (obj.get("done") is True or (streamed and obj.get("done") is False)) \
         and isinstance(obj.get("message"), dict) and isinstance(obj.get("model"), str) \
         and "role" not in obj and "type" not in obj
+
+
+def is_chat_record(obj: dict) -> bool:
+    """A record of a chat log this reader reads: a message (or a whole conversation), a Responses
+    API item without a role, or an Ollama answer or a piece of a streamed one."""
+    return looks_like(obj) or looks_like_item(obj) or is_ollama_answer(obj, streamed=True)
 
 
 def _ollama_streams(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, int, dict]]:
