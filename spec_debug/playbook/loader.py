@@ -5,7 +5,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
-import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
-from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, invisible_in_key, pasted_character, typographic_quote
+from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
@@ -425,8 +424,7 @@ def _lookalike_hint(key: str, allowed: list[str]) -> str | None:
     if name == key or name not in allowed:
         return None
     letter = next(a for a, b in zip(key, name) if a != b)
-    return (f"did you mean {name!r}? {key!r} is spelt with U+{ord(letter):04X} "
-            f"{unicodedata.name(letter, 'character')}, a look-alike of a Latin letter")
+    return f"did you mean {name!r}? {key!r} is spelt with {character_name(letter)}, a look-alike of a Latin letter"
 
 
 def _allowed_fields(parent_path: tuple[Any, ...]) -> list[str]:

@@ -29,6 +29,11 @@ _HYPHEN = re.compile(r"[\u2010\u2011]")
 _INVISIBLE = re.compile(r"[\u00a0\u2000-\u200b\u202f\u205f\u3000\u200c\u200d\u2060\ufeff]")
 
 
+def character_name(c: str) -> str:
+    """`U+00A0 NO-BREAK SPACE`: how a message names a look-alike character."""
+    return f"U+{ord(c):04X} {unicodedata.name(c, 'character')}"
+
+
 @dataclass(frozen=True)
 class PastedCharacter:
     index: int
@@ -210,7 +215,7 @@ def _typography(command: str, index: int, match: re.Match[str]) -> bool:
 
 def _described(command: str, index: int, match: re.Match[str]) -> PastedCharacter:
     character = command[index]
-    name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
+    name = character_name(character)
     if match.re is _OPTION_DASH:
         dashes = match.group(1)
         word = re.match(r"[A-Za-z][\w.-]*", command[match.end(1):])
@@ -238,7 +243,7 @@ def invisible_in_key(key: str) -> tuple[str, str] | None:
     if found is None:
         return None
     character = found.group(0)
-    name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
+    name = character_name(character)
     if found.start() == 0 and character.isspace() and key.strip():  # a zero-width one indents nothing: deleted below
         return (f"key {key.strip()!r} is indented with a {name} (pasted from a web page or a document?): YAML reads "
                 "it as part of the key, not as indentation", "indent with plain spaces")
@@ -279,8 +284,7 @@ def ascii_meant(command: str) -> tuple[str, list[str]]:
                    + command[end + 1:])
     while (found := pasted_character(command)) is not None:
         character = command[found.index]
-        replaced.append(f"U+{ord(character):04X} {unicodedata.name(character, 'character')} as "
-                        + (repr(found.meant) if found.meant else "nothing"))
+        replaced.append(f"{character_name(character)} as " + (repr(found.meant) if found.meant else "nothing"))
         command = command[:found.index] + found.meant + command[found.end:]
     return command, replaced
 
@@ -320,7 +324,7 @@ def pasted_in_structure(lines: list[str], last_line: int) -> tuple[int, int, str
             fixed = lines[: number - 1] + [_plain_line(text, found, plain)] + lines[number:]
             if _in_block_text(lines, number) or _yaml_error("\n".join(fixed)) == error:
                 continue
-            name = f"U+{ord(character):04X} {unicodedata.name(character, 'character')}"
+            name = character_name(character)
             return number, found.start(1) + 1, f"a {name} {where} (pasted from a web page or a document?)", hint
     return None
 
