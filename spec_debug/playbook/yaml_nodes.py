@@ -100,7 +100,7 @@ class _BoundedLoader(yaml.SafeLoader):
     def __init__(self, stream: str, *, count_steps: bool = False) -> None:
         super().__init__(stream)
         self._depth = 0
-        self._in_steps = False  # composing the top-level `steps:` list (count_steps only)
+        self._in_steps = False  # the depth-2 node being composed is the top-level `steps:` list (count_steps only)
         self._count_steps = count_steps
         self._expanded = 0  # values so far, each alias counted as the values its anchor holds
         self._through_aliases = 0
@@ -119,7 +119,8 @@ class _BoundedLoader(yaml.SafeLoader):
                 raise _TooDeep(self.peek_event().start_mark)
             if self._in_steps and self._depth == 3 and isinstance(index, int) and index >= MAX_STEPS:
                 raise _TooManySteps(self.peek_event().start_mark)
-            self._in_steps |= steps
+            if self._depth == 2:  # a depth-3 node is composed only inside one at depth 2
+                self._in_steps = steps
             if self.check_event(yaml.AliasEvent):
                 mark = self.peek_event().start_mark
                 node = super().compose_node(parent, index)
@@ -140,8 +141,6 @@ class _BoundedLoader(yaml.SafeLoader):
         finally:
             self._depth -= 1
             self._merging -= merge
-            if steps:
-                self._in_steps = False
 
 
 def _tab_hint(text: str, line: int | None, column: int | None) -> str:
