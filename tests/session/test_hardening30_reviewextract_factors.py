@@ -1,7 +1,9 @@
 """Round 30 review: the bare factors of 68b536f4/33a16a86 at their edges.
 
 - A question was no speedup only where the method "gave" the factor: "Does EAGLE-3 give 1.8x
-  over baseline?" and "Can EAGLE-3 reach 2x over baseline?" read 1.8 and 2.
+  over baseline?" and "Can EAGLE-3 reach 2x over baseline?" read 1.8 and 2; so did a wish or a
+  possibility there ("EAGLE-3 can reach 2x over baseline", "... to get 1.8x vs no-spec"), none
+  where the method gave the factor alone ("EAGLE-3 can reach 2x.").
 - The ratio after "=" was read as a speedup whatever it was a ratio of: "accept length 3.2 vs
   baseline 1 = 3.2x" (the acceptance's) and "tp=2 vs baseline tp=1 = 2x GPUs" (another quantity's)."""
 
@@ -17,6 +19,8 @@ def _speedups(text):
 @pytest.mark.parametrize("text", [
     "Does EAGLE-3 give 1.8x over baseline?",
     "Can EAGLE-3 reach 2x over baseline?",
+    "EAGLE-3 can reach 2x over baseline",
+    "We tuned the draft to get 1.8x vs no-spec",
     "accept length 3.2 vs baseline 1 = 3.2x",
     "tp=2 vs baseline tp=1 = 2x GPUs",
 ])
@@ -28,6 +32,7 @@ def test_no_speedup(text):
     ("EAGLE-3 is 1.8x over the baseline. Why is TTFT worse?", 1.8),
     ("EAGLE-3 is 1.8x over the baseline, why?", 1.8),
     ("speculative 25.54 tok/s vs baseline 15.72 tok/s = 1.62x", 1.62),
+    ("EAGLE-3 reached 2x over baseline", 2.0),
 ])
 def test_still_a_speedup(text, factor):
     assert _speedups(text) == [factor]
