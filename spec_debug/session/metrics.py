@@ -2225,6 +2225,8 @@ _GAVE_AFTER = re.compile(r"\s*(?:[.,;:!)\n]|$|(?:here|there|now|overall|today|en
 
 _EQUALS_BEFORE = re.compile(r"(?:/s(?:ec)?|tps|\d)\s*\)?\s*[=\u2248]\s*$")
 _COMPARED_IN = re.compile(r"\b(?:vs\.?|versus|against|over|compared)\s", re.I)
+# the base model set against the drafter (as _VS_BASE_BEFORE): "eagle3 131 tok/s vs base 104 tok/s = 1.26x"
+_VS_BASE_IN = re.compile(r"\b(?:vs\.?|versus|against|than)\s+(?:the\s+)?base\b", re.I)
 # the acceptance's ratio: "accept length 3.2 vs baseline 1 = 3.2x" is no speedup
 _ACCEPT_IN = re.compile(r"\baccept", re.I)
 # the sentence the factor is in is a question: "Can EAGLE-3 reach 2x over baseline?"
@@ -2260,7 +2262,8 @@ def _bare_factors(text: str, found: list[Metric]) -> None:
             # 25.54 tok/s vs baseline 15.72 tok/s = 1.62x"
             cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, max(0, a - 160), a)]
             clause = text[cuts[-1] if cuts else max(0, a - 160):a]
-            if _COMPARED_IN.search(clause) is None or _NO_SPEC_NAMED.search(clause) is None \
+            if _COMPARED_IN.search(clause) is None \
+                    or (_NO_SPEC_NAMED.search(clause) is None and _VS_BASE_IN.search(clause) is None) \
                     or _QUANTITY_IN.search(clause) is not None or _ACCEPT_IN.search(clause) is not None \
                     or _QUANTITY_AFTER.match(text, m.end()) is not None:
                 continue  # "memory 25 vs baseline 15 = 1.6x", "tp=2 vs baseline tp=1 = 2x GPUs": another quantity's ratio
