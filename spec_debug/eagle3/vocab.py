@@ -168,7 +168,8 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
     if not increasing:
         issues.append(VocabIssue("d2t_not_increasing",
                                  "arange(DV) + d2t is not strictly increasing (the training "
-                                 "recipes sort the selected ids)" + _twice_mapped(mapped),
+                                 "recipes sort the selected ids)"
+                                 + _twice_mapped(mapped, target_vocab_size),
                                  {"named_twice": len(mapped) - len(set(mapped))}))
     if offsets and not any(offsets) and len(offsets) < target_vocab_size and (
             selected is None or selected != mapped):
@@ -201,22 +202,30 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
     return VocabCheck("d2t_offsets", ok=not issues, issues=tuple(issues))
 
 
-def _twice_mapped(mapped: list[int]) -> str:
+def _twice_mapped(mapped: list[int], target_vocab_size: int) -> str:
     """What a d2t that maps two draft ids to one target id does, said beside its unsorted line
     (sorting would not mend it): engines take i + d2t[i] as it is (vLLM llama_eagle3.py
     load_weights, SGLang's hot_token_id) and speculators' load_vocab_mappings checks nothing,
     so that token is proposed from two lm_head rows and as many selected ids are never
-    proposed."""
-    first: dict[int, int] = {}
+    proposed. A target id named three times is said so (was "2 target id(s) named twice"
+    of one id, "both" of two of its three draft ids). An id past the vocabulary named twice
+    is no token (its d2t_out_of_range line says it)."""
+    named: dict[int, list[int]] = {}
     for i, m in enumerate(mapped):
-        if m in first:
-            twice = len(mapped) - len(set(mapped))
-            return (f"; draft ids {first[m]} and {i} both map to target id {m} ({twice} target "
-                    f"id(s) named twice): that token is proposed from two lm_head rows and "
-                    f"{twice} selected id(s) are never proposed; save d2t again from the "
-                    "training's vocab map")
-        first[m] = i
-    return ""
+        named.setdefault(m, []).append(i)
+    repeated = [m for m, ids in named.items() if len(ids) > 1 and 0 <= m < target_vocab_size]
+    if not repeated:
+        return ""
+    m = min(repeated, key=lambda t: named[t][1])  # the first repeat read in draft-id order
+    ids = named[m]
+    extra = sum(len(named[t]) - 1 for t in repeated)
+    how = "twice" if all(len(named[t]) == 2 for t in repeated) else "more than once"
+    which = (f"draft ids {ids[0]} and {ids[1]} both map" if len(ids) == 2 else
+             f"draft ids {', '.join(map(str, ids[:-1]))} and {ids[-1]} all map")
+    rows = "two" if len(ids) == 2 else str(len(ids))
+    return (f"; {which} to target id {m} ({len(repeated)} target id(s) named {how}): that "
+            f"token is proposed from {rows} lm_head rows and {extra} selected id(s) are never "
+            "proposed; save d2t again from the training's vocab map")
 
 
 def _d2t_from_t2d(selected: list[int] | None, draft_vocab_size: int) -> str:
