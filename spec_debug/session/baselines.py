@@ -288,12 +288,10 @@ class BaselineBook:
             return b.rec
         fallback = None
         for b in reversed(self.baselines):
-            if b.scope.engine != scope.engine and b.scope.engine is not None and scope.engine is not None:
-                continue
-            if b.scope.model is not None and scope.model is not None and not _same_model(b.scope.model, scope.model):
+            if not _fits(b, scope, key):
                 continue
             if key is None or b.key == key:
                 return b.rec
-            if fallback is None and b.key is None:
+            if fallback is None:  # b.key is None: a baseline with no row stated
                 fallback = b.rec
         return fallback
