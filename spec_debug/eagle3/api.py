@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Sequence, Any, Callable, Mapping
+from typing import Sequence, Any, Callable, Mapping, NamedTuple
 
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.checkpoint import (
@@ -463,6 +463,39 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     return resolved, notes
 
 
+class _Inputs(NamedTuple):
+    checkpoint: Any
+    target: ResolvedTarget
+    mapping: Any
+    info: DataInfo
+    spec: SampleSpec
+    has_final: bool
+    masks: Any
+    notes: list[str]  # the target's, the inputs' and the data's, in that order
+    n_layers: int | None
+
+
+def _open_inputs(model, data, target, find_verifier: bool, vocab_mapping) -> _Inputs:
+    """What evaluate_drafter and probe_layout both read first: the draft (its weights checked
+    against its config before the data: a wrong config is its own fault), the target, the
+    --vocab-mapping file, the dump and its checks."""
+    from spec_debug.eagle3.loading import check_weights_fit_config
+
+    checkpoint = open_draft(model)
+    cfg = checkpoint.config
+    check_weights_fit_config(checkpoint)
+    resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
+    target_ckpt = resolved_target.checkpoint
+    mapping = _read_mapping(vocab_mapping, checkpoint,
+                            target_ckpt.config.vocab_size if target_ckpt is not None else None)
+    info = describe_data(data)
+    spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
+    masks, data_notes = _data_notes(info, data)
+    n_layers = _num_target_layers(target_ckpt, info)
+    return _Inputs(checkpoint, resolved_target, mapping, info, spec, has_final, masks,
+                   list(resolved_target.notes) + input_notes + data_notes, n_layers)
+
+
 def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | None = None, *,
                      steps: int | None = None, semantics: str = "reference",
                      engine_version: str | None = None, layout: str | None = None,
@@ -478,7 +511,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     `vocab_mapping`: the training's d2t/t2d file, scored instead of the checkpoint's maps."""
     from spec_debug.eagle3.evaluate import evaluate
     from spec_debug.eagle3.head_map import HEAD_MAP_NOTE
-    from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
+    from spec_debug.eagle3.loading import build_draft
     from spec_debug.eagle3.model import NormFlags
 
     if semantics not in SEMANTICS:
@@ -489,18 +522,10 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         engines.parse_version(engine_version)
     except ValueError as exc:
         raise UsageError(f"--engine-version: {exc}") from None
-    checkpoint = open_draft(model)
+    checkpoint, resolved_target, mapping, info, spec, has_final, masks, input_notes, n_layers = \
+        _open_inputs(model, data, target, find_verifier, vocab_mapping)
     cfg = checkpoint.config
-    check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
-    resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
-    mapping = _read_mapping(vocab_mapping, checkpoint,
-                            target_ckpt.config.vocab_size if target_ckpt is not None else None)
-    info = describe_data(data)
-    spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
-    masks, data_notes = _data_notes(info, data)
-    input_notes = list(resolved_target.notes) + input_notes + data_notes
-    n_layers = _num_target_layers(target_ckpt, info)
     arch = target_ckpt.config.architecture if target_ckpt is not None else None
     resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version, arch)
     if semantics == "reference":
@@ -711,21 +736,14 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     `served_layer_ids` (the target layers an engine feeds) is always among the candidates when
     the dump holds those layers, and is reported as `served` / `served_accuracy0`."""
     from spec_debug.eagle3.layout import CLEAR_MARGIN, probe
-    from spec_debug.eagle3.loading import build_draft, check_weights_fit_config
+    from spec_debug.eagle3.loading import build_draft
 
-    checkpoint = open_draft(model)
+    checkpoint, resolved_target, mapping, info, spec, has_final, masks, input_notes, n_layers = \
+        _open_inputs(model, data, target, find_verifier, vocab_mapping)
     cfg = checkpoint.config
-    check_weights_fit_config(checkpoint)  # before the data: a wrong config is its own fault
-    resolved_target = resolve_target(target, cfg, find_verifier=find_verifier)
     target_ckpt = resolved_target.checkpoint
-    mapping = _read_mapping(vocab_mapping, checkpoint,
-                            target_ckpt.config.vocab_size if target_ckpt is not None else None)
-    info = describe_data(data)
-    spec, has_final, input_notes = _check_inputs(cfg, info, target_ckpt, data)
-    masks, data_notes = _data_notes(info, data)
-    n_layers = _num_target_layers(target_ckpt, info)
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
-    notes = list(resolved_target.notes) + input_notes + data_notes + notes
+    notes = input_notes + notes
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          vocab_mapping=mapping, no_target_reason=resolved_target.refused)
     # all slots except the final one are candidates; the final state is read separately
