@@ -589,8 +589,9 @@ class SSHTransport(Transport):
                             )
                             raise not_killed
                     elif header.pid is None and not (channel.eof_received or channel.closed):
-                        # Timed out, or Ctrl-C (no _await_pid then: the user waits), before the
-                        # wrapper's pid line: nothing could be killed.
+                        # Timed out, or Ctrl-C (after Ctrl-C _await_pid read only
+                        # _SIGNALLED_END_S: the user waits), before the wrapper's pid line:
+                        # nothing could be killed.
                         elapsed = time.monotonic() - started
                         return CommandOutcome(
                             exit_code=None, duration_s=elapsed, timed_out=ending == "timeout",
