@@ -1197,7 +1197,10 @@ def lost_layer_positions(sample: Sample, zero_embedding: Callable[[], Tensor] | 
     is all zeros at such a token in a sound capture, so those positions are not said lost."""
     T = sample.length
     zero = ~sample.slots.reshape(T, len(sample.slot_index), -1).any(-1)  # [T, S]
-    lost = zero.any(-1) & ~unwritten_positions(sample)  # [T]
+    unwritten = zero.all(-1)  # unwritten_positions(sample), from the slots read once
+    if sample.final is not None:
+        unwritten &= ~sample.final.reshape(T, -1).any(-1)
+    lost = zero.any(-1) & ~unwritten  # [T]
     if not bool(lost.any()):
         return lost, ()
     if zero_embedding is not None:
