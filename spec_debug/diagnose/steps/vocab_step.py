@@ -30,15 +30,16 @@ def check(ctx: Any) -> list[Finding]:
     report = vocab.get("report") or {}
     findings = check_vocab_report(report, where(ctx))
     # `drafter vocab` and `drafter eval` say it in a note (the engines serve the draft; the t2d
-    # check is skipped): the same words, as an info line, not an SD303 serving-path error
-    findings += [not_checked(ctx, note, "t2d saved beside d2t, for speculators to load the draft "
-                                        "and resume training from it")
-                 for note in report.get("notes") or [] if str(note).startswith(T2D_MISSING)]
+    # check is skipped): the same words, as an info line, not an SD303 serving-path error; and
     # a target shard not copied or cut (eval says its reference fell back to the data tokens):
     # the SD302 lm_head row check did not run, in the words `drafter vocab` says it
-    findings += [not_checked(ctx, note, "a target whose lm_head reads (every shard its index "
-                                        "names, copied whole), for the lm_head row check")
-                 for note in report.get("notes") or [] if str(note).startswith(HEAD_NOT_COMPARED)]
+    for prefix, needs in (
+            (T2D_MISSING, "t2d saved beside d2t, for speculators to load the draft and resume "
+                          "training from it"),
+            (HEAD_NOT_COMPARED, "a target whose lm_head reads (every shard its index names, "
+                                "copied whole), for the lm_head row check")):
+        findings += [not_checked(ctx, note, needs)
+                     for note in report.get("notes") or [] if str(note).startswith(prefix)]
     if vocab.get("target") is None:
         findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
                                          "taken as the target vocabulary", "--var target_model=DIR"))
