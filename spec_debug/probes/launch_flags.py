@@ -247,9 +247,12 @@ def read_config_file(argv: list[str], view: "ServerView | None") -> dict[str, An
     except OSError as exc:
         info["error"] = f"{exc.strerror or exc} ({local})"
         return info
-    sent = text if len(json.dumps(text)) <= MAX_SENT_FLAG_TEXT else flag_lines(text)
-    if len(json.dumps(sent)) > MAX_SENT_FLAG_TEXT:
-        info["error"] = (f"{len(text):,} characters, {len(json.dumps(sent)):,} as JSON once its comment and "
+    sent, size = text, len(json.dumps(text))
+    if size > MAX_SENT_FLAG_TEXT:
+        sent = flag_lines(text)
+        size = len(json.dumps(sent))
+    if size > MAX_SENT_FLAG_TEXT:
+        info["error"] = (f"{len(text):,} characters, {size:,} as JSON once its comment and "
                          f"blank lines are dropped, more than a probe sends of a flag file ({MAX_SENT_FLAG_TEXT:,})")
         return info
     if sent is not text:
