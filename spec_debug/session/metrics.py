@@ -2116,6 +2116,14 @@ _RUN_CHANGE = re.compile(r"\b(?:after|before|fix\w*|tun(?:e|ed|es|ing)|chang\w*|
 _CLAUSE_BREAK = re.compile(r"[.;!?](?:\s|$)|\n")
 
 
+def _clause_start(text: str, lo: int, hi: int) -> int:
+    """Where the clause ending at ``hi`` starts: after the last clause break in ``text[lo:hi]``, else ``lo``."""
+    start = lo
+    for c in _CLAUSE_BREAK.finditer(text, lo, hi):
+        start = c.end()
+    return start
+
+
 def _percent_throughput(text: str, found: list[Metric]) -> None:
     """Speedups said as a percentage of throughput (see _PCT_THROUGHPUT)."""
     for m in _PCT_THROUGHPUT.finditer(text):
@@ -2260,8 +2268,7 @@ def _bare_factors(text: str, found: list[Metric]) -> None:
         if equals is not None:
             # the ratio of two readings the clause set side by side, one the baseline's: "speculative
             # 25.54 tok/s vs baseline 15.72 tok/s = 1.62x"
-            cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, max(0, a - 160), a)]
-            clause = text[cuts[-1] if cuts else max(0, a - 160):a]
+            clause = text[_clause_start(text, max(0, a - 160), a):a]
             if _COMPARED_IN.search(clause) is None \
                     or (_NO_SPEC_NAMED.search(clause) is None and _VS_BASE_IN.search(clause) is None) \
                     or _QUANTITY_IN.search(clause) is not None or _ACCEPT_IN.search(clause) is not None \
@@ -2282,8 +2289,7 @@ def _bare_factors(text: str, found: list[Metric]) -> None:
             if gave is None or text[m.end():m.end() + 2].strip() == "?" \
                     or _MAYBE_BEFORE.search(text, max(0, gave.start() - 12), gave.start()) is not None:
                 continue
-            cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, max(0, a - 120), gave.start())]
-            subject = text[cuts[-1] if cuts else max(0, a - 120):gave.start()]
+            subject = text[_clause_start(text, max(0, a - 120), gave.start()):gave.start()]
             if _SPEC_NAMED.search(subject) is None or _NO_SPEC_NAMED.search(subject) is not None:
                 continue  # "the new driver gives 1.8x": no drafter's
             b = m.end()
@@ -2335,9 +2341,7 @@ def _latency_ratios(text: str, found: list[Metric]) -> None:
 def _spec_clause(text: str, start: int, end: int) -> bool:
     """Whether the clause around ``start``-``end`` names the speculative method, and neither the
     run without it nor a change made between two runs."""
-    a = max(0, start - 120)
-    cuts = [c.end() for c in _CLAUSE_BREAK.finditer(text, a, start)]
-    a = cuts[-1] if cuts else a
+    a = _clause_start(text, max(0, start - 120), start)
     b = end + 60
     if (c := _CLAUSE_BREAK.search(text, end, b)) is not None:
         b = c.start()
