@@ -255,8 +255,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     if sd501 is None and tput:
         # No baseline to compare with (an engineer's shell log): the first reading is what was seen
         host = f" on {tput['host_before']}" if tput.get("host_before") else ""
-        outputs = [m for m in a.metrics if m.name == "throughput" and m.source == "output"]
-        first = _first_after_changes(a, [m for m in outputs if m.seq == tput["before_seq"]][:1])
+        before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
+                       and m.seq == tput["before_seq"]), None)
+        first = _first_after_changes(a, [before] if before is not None else [])
         when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
         detection.append(f"First measured throughput{when}: {tput['before']:g} tok/s{host} [msg {tput['before_seq']}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
@@ -441,8 +442,7 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     out: list[tuple[tuple[int, int], str]] = []
     # A rise is on one host, as in _impact; each host's own (a session that fixed gpu-a, then
     # gpu-b, told gpu-b's rise only, and credited it with gpu-a's edit as well).
-    for host in dict.fromkeys(m.host for m in readings):
-        on_host = [m for m in readings if m.host == host]
+    for on_host in _by_host(readings).values():
         out += _rises(a, on_host, rank)
     first = _first_after_changes(a, readings) if not out else None
     if first is not None and not _changes_before(a, _last_read(readings, first[0]), first[0].seq):
@@ -455,6 +455,14 @@ def _resolution(a: SessionAnalysis) -> list[str]:
         return [f"Throughput was first measured after {shown}: {m.value:g} tok/s{host} [msg {m.seq}]; "
                 "nothing was measured before the changes to compare it with."]
     return [line for _, line in sorted(out)][-5:]
+
+
+def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord]]:
+    """``readings`` by host, the hosts in the order first read, each host's in their order."""
+    hosts: dict[str | None, list[MetricRecord]] = {}
+    for m in readings:
+        hosts.setdefault(m.host, []).append(m)
+    return hosts
 
 
 def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord]:
@@ -553,8 +561,8 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         # has its row (a session that fixed gpu-a, then gpu-b, showed gpu-b's alone); the last
         # reading's host is the headline (``out[name]``).
         last_host = readings[-1].host
-        for host in dict.fromkeys(m.host for m in readings):
-            row = _impact_row(a, name, [m for m in readings if m.host == host])
+        for host, on_host in _by_host(readings).items():
+            row = _impact_row(a, name, on_host)
             out["rows"].append(row)
             if host == last_host:
                 out[name] = row
