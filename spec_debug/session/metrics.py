@@ -2217,9 +2217,11 @@ _FACTOR_VS_BASELINE = re.compile(
 _NOT_SPEED_QUANTITY = (r"(?:memory|vram|hbm|ram|footprint|usage|latency|ttft|tpot|itl|cost|power|energy|size|params?"
                        r"|parameters|gpus?|disk|time|compile|load\w*|startup|prefill)")
 _QUANTITY_AFTER = re.compile(r"\s+" + _NOT_SPEED_QUANTITY + r"\b", re.I)
-# the quantity named right before the factor: "memory use is 1.8x over baseline", "TTFT: 1.5x vs no-spec"
+# the quantity named right before the factor: "memory use is 1.8x over baseline", "TTFT: 1.5x vs no-spec",
+# "TTFT went up 1.5x vs baseline"
 _QUANTITY_BEFORE = re.compile(r"\b" + _NOT_SPEED_QUANTITY + r"(?:\s+(?:use|usage|footprint|cost))?\s*"
-                              r"(?:[:=]|is|was|are|were|becomes|became|grows|grew|went|goes|rose|of|at)?\s*"
+                              r"(?:(?:[:=]|is|was|are|were|becomes|became|grows|grew|went|goes|rose|of|at)"
+                              r"(?:\s+(?:up|down))?)?\s*"
                               r"(?:about|around|roughly|~)?\s*$", re.I)
 _GAVE_BEFORE = re.compile(r"\b(?:gives?|gave|achiev(?:e|es|ed)|deliver(?:s|ed)?|gets?|got|brings?|brought|yield(?:s|ed)?"
                           r"|shows?|showed|sees?|saw|hits?|reach(?:es|ed)?)\s+(?:(?:a|an|about|around|roughly"
