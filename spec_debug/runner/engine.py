@@ -568,7 +568,7 @@ class Run:
                 name, self.options.capture_limit, self.store.artifact_path(f"{stem}.{name}.log"), on_line,
                 # The spilled file is masked like run.json: it is shared with the record.
                 redactor=StreamRedactor(self._secrets) if self.options.redact else None, watch=watch, collect=collect,
-                artifact_limit=artifact_limit,
+                artifact_limit=artifact_limit, spill_root=self.store.run_dir,
             )
             for name in ("stdout", "stderr")
         )

@@ -56,6 +56,8 @@ class StreamCapture:
     """Why the full stream could not be saved (e.g. "No space left on device"), else None."""
     redactor: StreamRedactor | None = None
     """Masks what goes to the spill file; None writes it as printed (--no-redact)."""
+    spill_root: Path | None = None
+    """The run folder the spill file lies in, which the spill does not make again once removed."""
     watch: tuple[re.Pattern[str], ...] = ()
     """Patterns whose first match is searched line by line in the whole raw stream as it passes."""
     collect: tuple[re.Pattern[str], ...] = ()
@@ -96,7 +98,7 @@ class StreamCapture:
             try:
                 if self._spill is None:
                     cap = max(self.artifact_limit, self.limit_bytes) if self.artifact_limit else None
-                    self._spill = CappedSpill(self.spill_path, cap)
+                    self._spill = CappedSpill(self.spill_path, cap, self.spill_root)
                 self._spill.write(chunk if self.redactor is None else self.redactor.feed(chunk))
             except OSError as exc:
                 self._give_up_spill(exc)

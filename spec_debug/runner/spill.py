@@ -14,6 +14,7 @@ for the moment the end is copied after the head.
 
 from __future__ import annotations
 
+import errno
 import shutil
 from pathlib import Path
 from typing import IO
@@ -38,9 +39,11 @@ def dropped_line(dropped: int, head: int, tail: int, limit: int) -> bytes:
 class CappedSpill:
     """Writes a stream to ``path``, keeping at most ``limit`` bytes of it (None or 0: all)."""
 
-    def __init__(self, path: Path, limit: int | None) -> None:
+    def __init__(self, path: Path, limit: int | None, root: Path | None = None) -> None:
         self.path = path
         self.limit = limit or None
+        self.root = root
+        """The run folder ``path`` lies in: a spill makes the folders below it, never it again."""
         self.written = 0
         """Bytes offered so far (after masking), kept or not."""
         self._file: IO[bytes] | None = None
@@ -58,6 +61,10 @@ class CappedSpill:
         if not data:
             return
         if self._file is None:
+            if self.root is not None and not self.root.is_dir():
+                # Removed mid-run (a cleanup of runs/, an rm -r): making it again held this
+                # artifact and a record without the run's earlier files, and the run passed.
+                raise FileNotFoundError(errno.ENOENT, "the run folder was removed", str(self.root))
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = open(self.path, "wb")
         offered_before = self.written
