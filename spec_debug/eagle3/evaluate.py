@@ -457,7 +457,8 @@ def _inner_gap_note(gapped: int, rows: int, samples: int) -> list[str]:
 def _lost_layer_note(counts: Counts) -> list[str]:
     """Positions where an aux slot holds all zeros and the others do not
     (data.lost_layer_positions): a capture that lost one layer there. The rows reading them
-    were left out, as the zero rows are; said, with what training would have done with them."""
+    were left out at every TTT step (not through the loss mask, as the zero rows are); said, with
+    what training would have done with them."""
     if not counts.lost_layer_samples:
         return []
     slots = ", ".join(map(str, sorted(counts.lost_layer_slots)))

@@ -270,12 +270,11 @@ def rocr_uuids() -> tuple[dict[str, str], bool]:
     listed = _amd_smi_entries("list", "-e")
     kfd = {index: str(entry["hip_uuid"]).upper() for index, entry in listed.items()
            if re.fullmatch(r"GPU-[0-9a-fA-F]{16}", str(entry.get("hip_uuid") or ""))}
-    if kfd and len(kfd) == len(listed) and len(set(kfd.values())) == len(kfd):
-        return kfd, True
     if kfd:
-        # one GPU without a hip_uuid, or two with one: an amd-smi before rocm-systems#3614, whose
-        # hip_uuid was the ASIC serial (a partitioned GPU's partitions all shared it), not KFD's
-        return kfd, False
+        # KFD's only where every GPU has one of its own: one GPU without a hip_uuid, or two with
+        # one, is an amd-smi before rocm-systems#3614, whose hip_uuid was the ASIC serial (a
+        # partitioned GPU's partitions all shared it), not KFD's
+        return kfd, len(kfd) == len(listed) and len(set(kfd.values())) == len(kfd)
     serials: dict[str, str] = {}
     for index, entry in (listed or _amd_smi_entries("list")).items():
         parts = re.fullmatch(r"([0-9a-f]{2})[0-9a-f]{6}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{2}([0-9a-f]{2})-([0-9a-f]{12})",

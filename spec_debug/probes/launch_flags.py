@@ -301,11 +301,10 @@ def flag_lines(text: str) -> str:
             kept.extend(held)
         held = []
         kept.append(line)
-        was_open = bool(state)
         # a plain scalar's next line opens no quote or flow ('k: v' then '  - "q' is 'v - "q')
         state, code, is_key = _open_at_end(line.rstrip("\r\n"), state, opens=not continues)
         code = code.rstrip()
-        if not was_open and not continues and is_key:
+        if not continues and is_key:  # (is_key only where no quote or flow was open before the line)
             # `key:`, or only a tag or an anchor after it (`key: &a`): a block follows
             key_indent, opens_block = indent, not state and bool(_OPENS_BLOCK.search(code))
         else:  # a scalar's line (or a flow's): what follows more indented may be its next line

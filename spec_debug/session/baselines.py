@@ -125,9 +125,11 @@ def row_key(context: str, value: float, command: str = "") -> str | None:
 def _value_at(text: str, value: float) -> int:
     """Where ``value`` is written in ``text`` (-1: nowhere): the number itself, not its digits
     inside another ("gpu-a: 160 tok/s; gpu-b: 60 tok/s": the 60 is not the 160's)."""
-    at = text.find(f"{value:g}")
-    while at >= 0 and (text[at - 1:at].isdigit() or text[at - 1:at] == "." or text[at + len(f"{value:g}"):][:1].isdigit()):
-        at = text.find(f"{value:g}", at + 1)
+    number = f"{value:g}"
+    at = text.find(number)
+    while at >= 0 and (text[at - 1:at].isdigit() or text[at - 1:at] == "."
+                       or text[at + len(number):at + len(number) + 1].isdigit()):
+        at = text.find(number, at + 1)
     return at
 
 

@@ -485,10 +485,9 @@ def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tu
     if not readings:
         return None
     m = readings[0]
-    first_launch = next((c.seq for c in a.commands if c.session == m.session and c.agent == m.agent
-                         and c.category == "launch_server" and not _HELP.search(c.inner or c.command)
-                         and (c.host is None or m.host is None or c.host == m.host)), None)
-    changes = [c for c in _changes_before(a, m) if c.seq != first_launch]
+    before = _changes_before(a, m)  # the agent's changes on the reading's host, in seq order
+    first_launch = next((c.seq for c in before if c.category == "launch_server"), None)
+    changes = [c for c in before if c.seq != first_launch]
     return (m, changes) if changes else None
 
 
