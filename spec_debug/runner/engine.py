@@ -192,59 +192,53 @@ class Run:
         workers = max(1, min(self.options.forks, len(self.targets)))
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="host")
         futures: dict[Future[None], HostTarget] = {}
-        try:
-            self.save(force=True)
-            self.options.reporter.run_started(self.record)
-            # Submitted inside the try: a Ctrl-C while they are handed out must still stop them.
-            futures.update({pool.submit(self._run_host, t): t for t in self.targets})
-            pending = set(futures)
-            while pending:
-                # Short waits keep the main thread responsive to Ctrl-C.
-                _, pending = wait(pending, timeout=SAVE_INTERVAL_S, return_when=FIRST_COMPLETED)
-                if self._dirty:
-                    self._saved_after_steps(self.save, steps_over=len(self._past_steps) == len(self.targets))
-        except (KeyboardInterrupt, RuntimeError) as exc:
-            # The impatient second Ctrl-C (or the CI's SIGTERM after its SIGINT) lands while the
-            # first is being handled: inside kill_tree's grace wait it cut the SIGKILL, so a step
-            # that ignores SIGTERM ran to its end, and the record stayed "running" with no
-            # reports. From here to the last record, further signals only ask for what is
-            # already under way.
-            first = _first_interrupt(exc)
-            if first is None:
+        # Ctrl-C, SIGTERM and SIGHUP are queued, not raised, while the run goes on: the loop
+        # below stops the run at its next turn. Raised in the main thread, a signal could land
+        # anywhere: in a lock's __exit__ inside wait() (RuntimeError 'release unlocked lock'),
+        # a second one before the first one's stop had shielded itself, or one inside the kill
+        # of a run already stopping for a record it cannot write (the SIGKILL never came). What
+        # escaped left the pool's shutdown waiting for a step that ignores SIGTERM (round 8's
+        # second-signal test hung 1 CI run in 3) or the step running on after the CLI.
+        with _signals_queued() as signals:
+            try:
+                self.save(force=True)
+                self.options.reporter.run_started(self.record)
+                futures.update({pool.submit(self._run_host, t): t for t in self.targets})
+                pending = set(futures)
+                while pending and not signals:
+                    # Short waits: a queued signal is acted on within this interval.
+                    _, pending = wait(pending, timeout=SAVE_INTERVAL_S, return_when=FIRST_COMPLETED)
+                    if self._dirty:
+                        self._saved_after_steps(self.save, steps_over=len(self._past_steps) == len(self.targets))
+                if signals:
+                    # Further signals while the steps are killed and the record written only
+                    # ask for what is already under way: they are queued behind this one.
+                    self.interrupt(getattr(signals[0], "reason", "interrupted (Ctrl-C)"))
+                    self._wait_for_hosts_to_stop(set(futures))
+                    pool.shutdown(wait=True)
+                    self._finish()
+                    return self.record
+            except SpecDebugError as exc:
+                # The record cannot be written (disk full, folder gone): stop the hosts rather
+                # than let them run on unrecorded, then let the CLI say why.
+                out_of_space = isinstance(exc, RecordWriteError) and exc.out_of_space
+                self.interrupt(_without_kept(exc.message) if out_of_space else exc.message.splitlines()[0])
+                if out_of_space:
+                    self._wait_for_hosts_to_stop(set(futures))
+                    self._save_cut(exc, aborted=True)
                 raise
-            stopped = False
-            while not stopped:
-                try:  # first: a pending second signal raises at the next call
-                    with _signals_deferred():
-                        self.interrupt(getattr(first, "reason", "interrupted (Ctrl-C)"))
-                        self._wait_for_hosts_to_stop(set(futures))
-                        pool.shutdown(wait=True)
-                        self._finish()
-                        stopped = True
-                except KeyboardInterrupt:
-                    # A signal outside the deferral: the second one came before it took over
-                    # (both pending at once, CPython runs the second handler at the next
-                    # bytecode) and escaped to `finally`, whose shutdown waited for the step
-                    # that ignores SIGTERM (failed 1 CI run in 3). The body had not run: again.
-                    # (One while the handlers are put back comes after it: done.)
-                    continue
-            return self.record
-        except SpecDebugError as exc:
-            # The record cannot be written (disk full, folder gone): stop the hosts rather than
-            # let them run on unrecorded, then let the CLI say why.
-            out_of_space = isinstance(exc, RecordWriteError) and exc.out_of_space
-            self.interrupt(_without_kept(exc.message) if out_of_space else exc.message.splitlines()[0])
-            if out_of_space:
-                self._wait_for_hosts_to_stop(set(futures))
-                self._save_cut(exc, aborted=True)
-            raise
-        finally:
-            pool.shutdown(wait=True)
-        with _signals_deferred() as caught:
-            self._finish()  # a Ctrl-C now must not cut the final record short
-        if caught:
+            except BaseException as exc:
+                # A fault of ours in the loop: stop the steps rather than let the shutdown
+                # below wait for each to run to its end.
+                self.interrupt(f"spec-debug stopped: {type(exc).__name__}: {exc}")
+                raise
+            finally:
+                pool.shutdown(wait=True)
+            queued = len(signals)
+            self._finish()  # a signal now must not cut the final record short
+        if len(signals) > queued:
             # Every step ran and the record is whole: the reports are what the signal stops.
-            raise KeyboardInterrupt(caught[0])
+            raise signals[queued]
         return self.record
 
     def _save_cut(self, error: RecordWriteError, *, aborted: bool) -> None:
@@ -290,10 +284,7 @@ class Run:
         given up). A second Ctrl-C meanwhile must not cut this short: the record would stay
         "running", with hosts still writing to it."""
         while pending:
-            try:
-                _, pending = wait(pending, timeout=SAVE_INTERVAL_S)
-            except KeyboardInterrupt:
-                continue
+            _, pending = wait(pending, timeout=SAVE_INTERVAL_S)
 
     def interrupt(self, reason: str) -> None:
         """Stop every host: kill the running commands, give up the connections being opened,
@@ -919,44 +910,39 @@ def _step_view(result: StepRecord) -> dict[str, Any]:
     }
 
 
-_DEFERRED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
-
-
-def _first_interrupt(exc: BaseException) -> BaseException | None:
-    """The first Ctrl-C (or SIGTERM/SIGHUP, cli.py's SignalInterrupt) behind ``exc``, or None.
-    Two signals at once (a CI's SIGINT then SIGTERM): the second handler raised while the first
-    one's KeyboardInterrupt unwound through threading.Condition.__exit__ in the wait for the
-    hosts, and what came out was RuntimeError('release unlocked lock') with the interrupts as
-    its context; it skipped the Ctrl-C path, and shutting the pool down waited for a step that
-    ignores SIGTERM (1 CI run in 3)."""
-    first = None
-    for _ in range(20):  # a context chain is short; bounded all the same
-        if exc is None:
-            break
-        if isinstance(exc, KeyboardInterrupt):
-            first = exc
-        exc = exc.__context__
-    return first
+_QUEUED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextmanager
-def _signals_deferred() -> Iterator[list[int]]:
-    """Hold SIGINT, SIGTERM and SIGHUP while a bounded piece of work ends (killing the steps,
-    writing the last record): the body runs whole; the list names the signals that came.
-    Handlers can only be set from the main thread; elsewhere (a library caller's worker)
-    the body runs unshielded, as before."""
-    caught: list[int] = []
+def _signals_queued() -> Iterator[list[BaseException]]:
+    """While the body runs, SIGINT, SIGTERM and SIGHUP append to the list the exception their
+    handler would have raised (KeyboardInterrupt, or cli.py's SignalInterrupt with its reason)
+    instead of raising it: the body acts on them where it chooses. A handler that returns
+    without raising runs as before. Ignored and default dispositions are left alone (SIG_DFL
+    on SIGTERM still ends the process). Handlers can only be set from the main thread;
+    elsewhere (a library caller's worker) no signal reaches the body anyway."""
+    queued: list[BaseException] = []
     if threading.current_thread() is not threading.main_thread():
-        yield caught
+        yield queued
         return
-    previous = {}
+    previous: dict[int, Callable[..., Any]] = {}
+
+    def queue(signum: int, frame: Any) -> None:
+        try:
+            previous[signum](signum, frame)
+        except BaseException as exc:  # what it raises is the stop being asked for
+            queued.append(exc)
+
     try:
-        for signum in _DEFERRED_SIGNALS:
-            previous[signum] = signal.signal(signum, lambda signum, frame: caught.append(signum))
-        yield caught
+        for signum in _QUEUED_SIGNALS:
+            handler = signal.getsignal(signum)
+            if callable(handler):
+                previous[signum] = handler
+                signal.signal(signum, queue)
+        yield queued
     finally:
         for signum, handler in previous.items():
-            signal.signal(signum, handler if handler is not None else signal.SIG_DFL)
+            signal.signal(signum, handler)
 
 
 GLOB_TIMEOUT_S = 60.0
