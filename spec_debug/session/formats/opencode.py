@@ -27,7 +27,9 @@ from pathlib import Path
 
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
-from spec_debug.session.formats.common import Cursor, call_text, remote_host, shell_command, tool_path
+from spec_debug.session.formats.common import (
+    Cursor, attachments_shown, call_text, remote_host, shell_command, tool_path,
+)
 from spec_debug.session.formats.instants import stamp
 
 STORAGE_FOLDERS = frozenset({"session", "message", "part"})
@@ -131,10 +133,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, spawned: dict[str, str] |
         role = message.get("role") if isinstance(message.get("role"), str) else "?"
         created = stamp(message["time"].get("created")) if isinstance(message.get("time"), dict) else None
         message_id = message.get("id") if isinstance(message.get("id"), str) else message_file.stem
-        for part_file in _part_files(storage, session_id, message_id):
-            part = _load(part_file, stats)
-            if part is None:
-                continue
+        loaded = [(f, p) for f in _part_files(storage, session_id, message_id) if (p := _load(f, stats)) is not None]
+        shown_at, shown = files_alone([p for _, p in loaded], role)
+        for index, (part_file, part) in enumerate(loaded):
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
 
@@ -144,7 +145,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, spawned: dict[str, str] |
 
             if spawned is not None:
                 note_task(part, spawned)
-            yield from part_events(part, role, event, stats)
+            yield from part_events(part, role, event, stats, shown if index == shown_at else "")
 
 
 def _part_files(storage: Path, session_id: str, message_id: str) -> list[Path]:
@@ -152,9 +153,47 @@ def _part_files(storage: Path, session_id: str, message_id: str) -> list[Path]:
     return files or _json_files(storage / "part" / session_id / message_id)
 
 
-def part_events(part: dict, role: str, event, stats: ReadStats) -> Iterator[Event]:
-    """The events of one part of a message of ``role`` (also :mod:`formats.opencode_store`'s)."""
+def files_alone(parts: list[dict], role: str) -> tuple[int, str]:
+    """A user message of attached files and no typed words (a pasted screenshot, a PDF sent alone):
+    the index of its first ``file`` part and what was sent, ``[image shot.png]``, ``[file report.pdf]``
+    (:func:`common.attachments_shown`), as OpenCode's TUI shows a message's files, a badge by
+    ``mime`` and the ``filename`` (sst/opencode ``packages/opencode/src/cli/cmd/tui/routes/session/
+    index.tsx`` ``UserMessage``, ``MIME_BADGE``); ``(-1, "")`` for any other message. Read part by
+    part, such a message was no prompt at all: its file parts are bookkeeping and it has no text."""
+    if role != "user":
+        return -1, ""
+    files = []
+    for i, part in enumerate(parts):
+        kind = part.get("type")
+        if kind == "text" and part.get("synthetic") is not True and isinstance(part.get("text"), str) \
+                and part["text"].strip():
+            return -1, ""
+        if kind == "file":
+            files.append((i, part))
+    if not files:
+        return -1, ""
+    shown = [{"type": _media(f.get("mime")), "filename": _file_name(f)} for _, f in files]
+    return files[0][0], attachments_shown(shown)
+
+
+def _media(mime) -> str:
+    kind = mime.split("/", 1)[0] if isinstance(mime, str) else ""
+    return kind if kind in ("image", "audio") else "file"
+
+
+def _file_name(part: dict) -> str:
+    """The name the file was sent with: ``filename``, else its ``source.path`` (an ``@`` mention)."""
+    source = part.get("source") if isinstance(part.get("source"), dict) else {}
+    return next((v for v in (part.get("filename"), source.get("path")) if isinstance(v, str) and v.strip()), "")
+
+
+def part_events(part: dict, role: str, event, stats: ReadStats, shown: str = "") -> Iterator[Event]:
+    """The events of one part of a message of ``role`` (also :mod:`formats.opencode_store`'s);
+    ``shown`` the prompt of a message of files alone, given with its first file part (:func:`files_alone`)."""
     kind = part.get("type")
+    if kind == "file" and shown:
+        yield event("prompt", "user", text=shown)
+        return
     if kind == "text":
         text = part.get("text") if isinstance(part.get("text"), str) else ""
         if not text.strip():

@@ -24,6 +24,7 @@ import json
 import re
 import sqlite3
 from collections.abc import Iterator
+from itertools import groupby
 from pathlib import Path
 
 from spec_debug.session.agents import AgentTree
@@ -93,27 +94,25 @@ def read(path: Path, session_id: str, cursor: Cursor, stats: ReadStats,
         rows = conn.execute(
             f"SELECT m.id, {when}, m.data, p.id, p.data FROM message m JOIN part p ON p.message_id = m.id "
             f"WHERE m.session_id = ? ORDER BY {when}, m.id, p.id", (session_id,))
-        message_id, role, created = None, "?", None
-        for msg_id, msg_created, msg_data, part_id, part_data in rows:
-            if msg_id != message_id:
-                message_id, message = msg_id, _data(msg_data, stats)
-                role = message.get("role") if isinstance(message, dict) and isinstance(message.get("role"), str) \
-                    else "?"
-                created = stamp(msg_created)
-            part = _data(part_data, stats)
-            if part is None:
-                continue
-            seq = cursor.seq_base + index
-            index += 1
-            cursor.records = index
+        # a message's parts are read together: one of files alone is said by them all (opencode.files_alone)
+        for (msg_id, msg_created, msg_data), group in groupby(rows, key=lambda row: row[:3]):
+            message = _data(msg_data, stats)
+            role = message.get("role") if isinstance(message, dict) and isinstance(message.get("role"), str) else "?"
+            created = stamp(msg_created)
+            parts = [part for *_, part_data in group if (part := _data(part_data, stats)) is not None]
+            shown_at, shown = opencode.files_alone(parts, role)
+            for at, part in enumerate(parts):
+                seq = cursor.seq_base + index
+                index += 1
+                cursor.records = index
 
-            def event(kind, who, block=0, ts=created, **kw) -> Event:
-                return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=who, kind=kind, block=block,
-                             timestamp=ts or created, file=cursor.file, line=index, **kw)
+                def event(kind, who, block=0, ts=created, **kw) -> Event:
+                    return Event(session=cursor.session, seq=seq, agent=cursor.agent, role=who, kind=kind,
+                                 block=block, timestamp=ts or created, file=cursor.file, line=index, **kw)
 
-            if spawned is not None:
-                opencode.note_task(part, spawned)
-            yield from opencode.part_events(part, role, event, stats)
+                if spawned is not None:
+                    opencode.note_task(part, spawned)
+                yield from opencode.part_events(part, role, event, stats, shown if at == shown_at else "")
     except sqlite3.Error as exc:
         stats.damaged.append(f"{path.name}: cannot be read past part {index} ({exc}); the parts before it were kept")
     finally:
