@@ -92,7 +92,7 @@ def _row_said(text: str, value: float) -> re.Match | None:
     first after it."""
     if not _may_hold(text, _ROW_WORD_LITERALS):
         return None
-    at = text.find(f"{value:g}")
+    at = _value_at(text, value)  # not its digits inside another number ("90" in "1900 tok/s at bs=64")
     said = list(_ROW_WORDS.finditer(text))
     if not said or at < 0:
         return said[0] if said else None
@@ -111,7 +111,7 @@ def row_key(context: str, value: float, command: str = "") -> str | None:
     m = _TABLE_ROW.match(context)
     if m is None and _may_hold(context, _ROW_WORD_LITERALS):
         sentence = _sentence(context, value)
-        at = sentence.find(f"{value:g}")
+        at = _value_at(sentence, value)
         if at >= 0:
             start = max(sentence.rfind(",", 0, at), sentence.rfind(";", 0, at)) + 1
             end = sentence.find(",", at)
@@ -124,11 +124,17 @@ def row_key(context: str, value: float, command: str = "") -> str | None:
 
 def _value_at(text: str, value: float) -> int:
     """Where ``value`` is written in ``text`` (-1: nowhere): the number itself, not its digits
-    inside another ("gpu-a: 160 tok/s; gpu-b: 60 tok/s": the 60 is not the 160's)."""
+    inside another ("gpu-a: 160 tok/s; gpu-b: 60 tok/s": the 60 is not the 160's), with the
+    trailing zeros of its decimals ("447.90 tok/s" is 447.9, SpecForge#339)."""
     number = f"{value:g}"
     at = text.find(number)
-    while at >= 0 and (text[at - 1:at].isdigit() or text[at - 1:at] == "."
-                       or text[at + len(number):at + len(number) + 1].isdigit()):
+    while at >= 0:
+        end = at + len(number)
+        if "." in number:
+            while text[end:end + 1] == "0":
+                end += 1
+        if not (text[at - 1:at].isdigit() or text[at - 1:at] == "." or text[end:end + 1].isdigit()):
+            return at
         at = text.find(number, at + 1)
     return at
 
