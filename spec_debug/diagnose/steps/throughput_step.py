@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
-from spec_debug.diagnose.quantization import precision_rule, quant_method
+from spec_debug.diagnose.catalog import make_finding
+from spec_debug.diagnose.quantization import experts_in_several_formats, precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
     QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_flag_value, not_checked,
@@ -247,6 +248,34 @@ def target_weights_line(host_facts: dict[str, Any]) -> str | None:
         return f"the bf16 target's weights at 2 bytes each, {draft} (decode reads bytes)" if quant else None
     method = _method_label(target.get("quantization_config"))
     return f"the target's {method} weights counted part by part, in bytes per weight: {parts}; {draft} (decode reads bytes)"
+
+
+def experts_vllm_cannot_load(ctx: Any) -> Finding | None:
+    """A vLLM server's ModelOpt MIXED_PRECISION target whose experts of one MoE layer are stored in
+    more than one format (ModelOpt auto_quantize picks each expert's): vLLM makes a fused MoE
+    layer's experts in one format and cannot load the others (quantization.experts_in_several_formats),
+    so the throughput model's numbers, which count the experts at their mean bytes, are for a
+    server that does not start. Said as a warning, with the layers and formats."""
+    engine = (ctx.host_facts.get("engine") or {}).get("name") or (ctx.host_facts.get("launch") or {}).get("engine")
+    _, target_raw = served_configs(ctx.host_facts)
+    if engine != "vllm" or not isinstance(target_raw, dict):
+        return None
+    target = _target_text(target_raw) or target_raw
+    mixed = experts_in_several_formats(target.get("quantization_config"))
+    if not mixed:
+        return None
+    name, tally = next(iter(mixed.items()))
+    formats = ", ".join(f"{algo} on {count:,}" for algo, count in sorted(tally.items(), key=lambda kv: -kv[1]))
+    layers = len({projection.rpartition(".")[0] for projection in mixed})
+    what = (f"the target's routed experts of {layers:,} MoE layer(s) are stored in more than one format "
+            f"({name}: {formats} experts): vLLM makes a MoE layer's experts in one format, that of the first "
+            "quantized_layers entry under the layer (modelopt.py ModelOptMixedPrecisionConfig), and cannot load "
+            "an expert saved in another, so this checkpoint fails to load there; the throughput numbers "
+            "count the experts at their mean bytes per weight as if it loaded")
+    provide = ("a target whose experts of each MoE layer share one quant_algo (export it with the layer's "
+               "experts in one format)")
+    return make_finding("SD004", host=ctx.host, step=ctx.step_id, evidence=[what], facts={"provide": provide},
+                        severity="warning", title=f"Not checked: {provide}")
 
 
 def _target_text(target_raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -536,4 +565,7 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes, at=at)
     candidates = [x for x in (best, observed) if x is not None]
     findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
+    unloadable = experts_vllm_cannot_load(ctx)
+    if unloadable is not None:
+        findings.append(unloadable)
     return record(ctx.facts, NS, findings)
