@@ -1845,8 +1845,8 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
-        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, server)
-    return _vllm_config(tuple(argv), flags, positionals, env, server)
+        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:])
+    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:])
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
@@ -2094,10 +2094,15 @@ def _vllm_one_dash_prefixes(words: list[str]) -> list[str]:
     argparse matches a one-dash word against every option string that starts with it (CPython
     Lib/argparse.py `_get_option_tuples`, allow_abbrev on), and among vLLM's one-dash options only
     -sc starts with -s and only -tp with -t."""
-    short = [option for option in _VLLM_OPTIONS if len(option) <= 3]
-    full = {name[0]: name for name in _VLLM_READ_SHORT if sum(option.startswith(name[0]) for option in short) == 1}
+    full = _vllm_one_dash_full()
     return ["-" + full[word[1]] + word[2:] if (len(word) > 1 and word[0] == "-" and word[1] in full
                                                and word[2:3] in ("", "=", ".")) else word for word in words]
+
+
+def _vllm_one_dash_full() -> dict[str, str]:
+    """{one-letter prefix: the short option argparse expands it to}: {"s": "sc", "t": "tp"}."""
+    short = [option for option in _VLLM_OPTIONS if len(option) <= 3]
+    return {name[0]: name for name in _VLLM_READ_SHORT if sum(option.startswith(name[0]) for option in short) == 1}
 
 
 def _short_hint(head: str) -> str:
@@ -2222,15 +2227,20 @@ def _vllm_dotted_speculative_config(flags: dict[str, Any],
     value, in the order of each one's first dotted key; argparse then maps them to the option and
     the last one wins whole (vllm/utils/argparse_utils.py `parse_args`): so
     `--speculative-config.method eagle3 ... -sc.num_speculative_tokens 2` runs {"num_speculative_tokens": 2}.
-    A dotted key's value is the next word whatever it is: a flag there is taken as its value."""
+    A dotted key's value is the next word whatever it is: a flag there is taken as its value.
+    `server_args` are the words as written: `-s.KEY` (argparse's prefix of -sc) is a dict of its own,
+    keyed `-s`, apart from `-sc.KEY`'s, and the later of the two wins whole (`flags` names both `sc.KEY`)."""
     found, spellings = None, []
+    one_dash = _vllm_one_dash_full()
     for head, keys in vllm_dotted_flags(server_args).items():
-        if _vllm_full_name(head) not in _VLLM_ALIASES["speculative-config"]:
+        read = one_dash[head] if head in one_dash and any(
+            str(word).startswith(f"-{head}.") for word in server_args) else head
+        if _vllm_full_name(read) not in _VLLM_ALIASES["speculative-config"]:
             continue
         found = keys
         spellings.append(_vllm_dashed(head))
         for name, value in flags.items():  # _read_flags took the same next word
-            if (name.partition(".")[0] == head and isinstance(value, str) and value.startswith("-")
+            if (name.partition(".")[0] == read and isinstance(value, str) and value.startswith("-")
                     and not _is_number(value)):
                 raise LaunchParseError(
                     f"vllm: --{name} has no value of its own: vLLM's parser takes the next word, {value}, as its value, "
@@ -3138,10 +3148,12 @@ def _vllm_unknown_key_fate(key: str, engine_version: str | None) -> str:
 
 
 def _sc_spelled_long(cfg: LaunchConfig) -> LaunchConfig:
-    """`cfg` with `-sc.KEY` written `--speculative-config.KEY`: FlexibleArgumentParser gathers the dotted
-    keys by the flag as written (vllm/utils/argparse_utils.py `parse_args`), so they join the other
-    --speculative-config.KEY words in one dict (-sc's were a dict of their own that replaced them)."""
-    argv = ["--speculative-config" + word[3:] if word.startswith("-sc.") else word for word in map(str, cfg.argv)]
+    """`cfg` with `-sc.KEY` and its prefix `-s.KEY` written `--speculative-config.KEY`: FlexibleArgumentParser
+    gathers the dotted keys by the flag as written (vllm/utils/argparse_utils.py `parse_args`), so they join
+    the other --speculative-config.KEY words in one dict (-sc's and -s's were dicts of their own that
+    replaced them)."""
+    argv = ["--speculative-config" + word[word.index("."):] if word.startswith(("-sc.", "-s.")) else word
+            for word in map(str, cfg.argv)]
     try:
         fixed = _parse_argv(argv)
     except LaunchParseError:
