@@ -669,6 +669,13 @@ _NOT_TYPED_BY_A_PERSON = (
     # a phase of the postmortem (the shapes transcript readers and re-implementations of the
     # CLI's UserTeammateMessage parse; one found the briefs "as typed prompts" in its corpus).
     "<teammate-message", "Another Claude session sent a message:",
+    # What a Stop or SubagentStop hook that blocked the stop told the model, as a user line
+    # ("Stop hook feedback:\n[cmd]: reason"): isMeta in the CLI's own transcript, without it in
+    # stream-json (`claude -p --output-format stream-json`, the `{"type": "user", "message":
+    # {"content": "Stop hook feedback: …"}, "parent_tool_use_id": null}` SDK readers parse). Read
+    # as the person's prompt, a hook's nudge began a phase of the postmortem (simonw/claude-code-
+    # transcripts src/claude_code_transcripts/__init__.py leaves these lines out of the prompts).
+    "Stop hook feedback:", "SubagentStop hook feedback:",
 )
 _REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
 _CONTINUED = "This session is being continued from a previous conversation"
