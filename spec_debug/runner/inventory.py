@@ -43,6 +43,7 @@ from spec_debug.errors import UsageError
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
 from spec_debug.playbook.yaml_nodes import _reshaped
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
+from spec_debug.runner.ssh_args import ADDED_UP_OPTIONS, added_up
 from spec_debug.runner.ssh_config import parse_ssh_args
 
 _CONNECTION_VARS = {
@@ -612,6 +613,8 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
             for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
                 if option == "sendenv" and option in ssh_options:
                     ssh_options[option] += " " + setting  # both lists send, as two -o SendEnv do
+                elif option in ADDED_UP_OPTIONS:
+                    added_up(ssh_options, option, setting)  # both lists' keys are tried, as two -i are
                 else:
                     ssh_options.setdefault(option, setting)
     password, password_source = _password(host_vars, path)

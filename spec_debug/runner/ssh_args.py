@@ -16,6 +16,21 @@ from spec_debug.session.shell import SSH_VALUE_FLAGS
 SSH_CONFIG_FILE_OPTION = "-F"
 """The key parse_ssh_args files `-F FILE` under: not a keyword, the config file itself."""
 
+ADDED_UP_OPTIONS = frozenset({"identityfile", "certificatefile"})
+"""Keywords whose every `-i`/`-o` adds a file, as each config line does (openssh-portable: ssh.c,
+main, case 'i'; readconf.c, oIdentityFile and oCertificateFile: add_identity_file,
+add_certificate_file): `-i ~/.ssh/new -i ~/.ssh/old` tries both keys. Only the first was kept,
+and the hosts that took only the second key failed authentication."""
+ADDED_UP_SEPARATOR = "\0"
+"""Between the files of one ADDED_UP_OPTIONS value: the one character no path can hold."""
+
+
+def added_up(options: dict[str, str], keyword: str, value: str) -> None:
+    """`value` after the files `options` already holds for `keyword`, each file once."""
+    files = options[keyword].split(ADDED_UP_SEPARATOR) if options.get(keyword) else []
+    options[keyword] = ADDED_UP_SEPARATOR.join(dict.fromkeys([*files, *value.split(ADDED_UP_SEPARATOR)]))
+
+
 # ssh(1)'s options, as its getopt string lists them (openssh-portable: ssh.c, main:
 # "1246ab:c:e:fgi:kl:m:no:p:qstvx" "AB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy"): those that take
 # a value are shell.SSH_VALUE_FLAGS (one set for the transcript reader and us), the rest stand
@@ -112,6 +127,8 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         if keyword == "sendenv" and keyword in options and rest.strip():
             # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
             options[keyword] += " " + rest.strip()
+        elif keyword in ADDED_UP_OPTIONS and rest.strip():
+            added_up(options, keyword, rest.strip())
         elif key and rest.strip():
             options.setdefault(keyword, rest.strip())
     elif flag == "p" and "port" not in options and a2port(value) is None:
@@ -123,6 +140,8 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         # jump hops)", also after -o ProxyJump.
         raise UsageError(f"{source}: -J {value}: only a single -J option is permitted in {text!r}",
                          hint="ssh(1) refuses it too; name every hop in one, separated by commas: -J jump1,jump2")
+    elif flag == "i":
+        added_up(options, "identityfile", value)
     elif flag in _SSH_FLAG_KEYWORDS:
         options.setdefault(_SSH_FLAG_KEYWORDS[flag], value)
     elif flag == "F":

@@ -55,7 +55,7 @@ from pathlib import Path
 import paramiko
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.ssh_args import SSH_CONFIG_FILE_OPTION, parse_ssh_args
+from spec_debug.runner.ssh_args import ADDED_UP_SEPARATOR, SSH_CONFIG_FILE_OPTION, parse_ssh_args
 from spec_debug.runner.ssh_config_keywords import (
     BadConfigLine,
     check_block_line,
@@ -686,7 +686,8 @@ def resolve_target(
         macs=entry.get("macs"),
         certificate_files=_certificate_files(
             # `-o CertificateFile=` first, then the config's lines in order, as ssh(1) adds them.
-            [*([entry["certificatefile"]] if entry.get("certificatefile") else []), *(entry[key] for key in sorted(entry) if key.startswith(CERTIFICATE_FILE_KEY))]
+            [*(entry["certificatefile"].split(ADDED_UP_SEPARATOR) if entry.get("certificatefile") else []),
+             *(entry[key] for key in sorted(entry) if key.startswith(CERTIFICATE_FILE_KEY))]
         ),
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
         connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),

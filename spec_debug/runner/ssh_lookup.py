@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_args import ADDED_UP_SEPARATOR
 from spec_debug.runner.ssh_env import _SET_ENV_KEY, _pattern_matches
 from spec_debug.runner.ssh_local_network import _on_local_network
 from spec_debug.runner.ssh_quoting import _argv_quoted, argv_split
@@ -65,7 +66,8 @@ def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> para
     """
     block: dict[str, object] = {key: value for key, value in seed.items() if key != "identityfile"}
     if "identityfile" in seed:
-        block["identityfile"] = [seed["identityfile"]]  # paramiko keeps IdentityFile as a list
+        # paramiko keeps IdentityFile as a list; every -i and -o IdentityFile= is one (ssh_args, added_up).
+        block["identityfile"] = seed["identityfile"].split(ADDED_UP_SEPARATOR)
     seeded = _OpenSSHTokens()
     front = [{"host": ["*"], "config": block}] if block else []
     # Last, as OpenSSH's built-in defaults: no CanonicalDomains means nothing to try (paramiko
