@@ -256,9 +256,10 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
             hint = "for no time limit, leave timeout: out of the step"
         if error_type.endswith("_type"):
             message = f"{message} (got {type(value).__name__} {_short_repr(value)})"
-            if isinstance(value, bool):
+            if isinstance(value, bool) and error_type == "string_type":
                 hint = "YAML read this as a boolean; quote it if you meant text"
             else:
+                # `steps: true` wants a list, not text: quoting it would fail the same way.
                 hint = _shape_hint(error_type, path, value)
     if message.startswith("a step needs exactly one action") and "(got" not in message:
         step = _value_at(document.value, path)
@@ -339,12 +340,21 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
     if error_type == "model_type" and isinstance(value, str) and len(path) == 2 and path[0] == "steps":
         # A bare command as a step, as GitHub Actions' `- run:` lists invite.
         return f"a step is a mapping: write '- id: step_{path[1] + 1}' and below it 'run: {_short_repr(value, 40)[1:-1]}'"
+    if error_type == "model_type" and len(path) == 2 and path[0] == "steps" and value is not None:
+        # `- 3`, `- true`, `- [a, b]`: a value where a step's keys go.
+        return f"a step is a mapping of keys: write '- id: step_{path[1] + 1}' and below it 'run: <command>'"
     if error_type == "model_type" and value is None and len(path) == 2 and path[0] == "steps":
         # `-` alone on its line: an item left empty, or its keys indented under the next dash.
         return "this '-' has nothing after it: delete the line, or write the step on it ('- id: ...') with its keys below"
     if error_type == "list_type" and isinstance(value, str) and value.strip() and path == ("steps",):
         # `steps: nvidia-smi`: a command where the list of steps goes.
         return f"steps is a list of steps: below steps:, write '  - id: step_1' and under it '    run: {_short_repr(value, 40)[1:-1]}'"
+    if error_type == "list_type" and path == ("steps",) and (isinstance(value, (int, float)) or
+                                                           (isinstance(value, str) and not value.strip())):
+        # `steps: 3` (a count, as a loop's `range:` or a training config's max_steps), `steps: true`,
+        # `steps: ""`: the list of steps is what goes here.
+        what = "not a count" if isinstance(value, (int, float)) and not isinstance(value, bool) else "not one value"
+        return f"steps is the list of steps, {what}: below steps:, write '  - id: step_1' and under it '    run: <command>'"
     if error_type == "list_type" and isinstance(value, str) and field == "capture" and len(value) <= 200:
         # `capture: '(?P<n>\d+)'`: a capture is a mapping (regex or json), in a list.
         return f"capture is a list of {{regex: ...}} or {{json: ...}}: capture: [{{regex: {_yaml_single(value)}}}]"
