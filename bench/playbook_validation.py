@@ -21,6 +21,7 @@ import gc
 import time
 
 from spec_debug.playbook.loader import load_playbook_text
+from spec_debug.playbook.yaml_nodes import MAX_STEPS
 
 GOAL_FACTOR = 1.4
 
@@ -52,6 +53,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3, help="loads of each, best kept (default 3)")
     args = parser.parse_args()
     short_n, long_n = args.steps, 10 * args.steps
+    if not 1 <= short_n <= MAX_STEPS // 10:
+        # The long playbook is 10x --steps, and the loader refuses one past MAX_STEPS steps:
+        # --steps 1001 ended in a PlaybookError traceback after 12 s of CPU, not a measurement.
+        parser.error(f"--steps {short_n}: the long playbook is 10x that, and a playbook holds 1 to "
+                     f"{MAX_STEPS:,} steps; give --steps from 1 to {MAX_STEPS // 10}")
     short_text, long_text = playbook_text(short_n), playbook_text(long_n)
     cpu_seconds(playbook_text(20), 20)  # imports and caches warmed
     shorts, longs = [], []
