@@ -211,7 +211,7 @@ class SampleTargets:
     lost_positions: int = 0
     lost_rows: int = 0
     lost_slots: tuple[int, ...] = ()
-    reads_lost: Tensor | None = None  # [T] those rows (None: none scored)
+    reads_lost: Tensor | None = None  # [T] the rows reading a lost state (None: none)
 
 
 class TargetCache:
@@ -260,8 +260,11 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
         last_normed = detected = True  # norming it again would change the argmax
     draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
                                                           last_normed)
+    # passed on whenever a row reads a lost state, not only when one is in step 0's mask: a
+    # row outside it still predicts a masked position at step k >= 1, and its chain (never
+    # started) was counted there as a miss
     return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
-                         lost_positions, lost_rows, lost_slots, lost if lost_rows else None)
+                         lost_positions, lost_rows, lost_slots, lost if lost_positions else None)
 
 
 def _zero_embedding_ids(model: Eagle3Draft) -> Tensor:
@@ -341,6 +344,9 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     scored_rows = loss_mask if reads_lost is None else loss_mask & ~reads_lost  # step 0's
     prev = scored_rows.clone()
     prev_target = scored_rows.clone()
+    # the rows reading a lost state that some step would have scored (loss-masked at row t + k):
+    # step 0's alone said "the 0 scored row(s)" of rows left out at step 1
+    lost_scored = None if reads_lost is None else torch.zeros_like(reads_lost)
     with torch.inference_mode():
         # a step k >= T has no row left to score (short samples, --steps beyond the length)
         for k, logits in enumerate(model.ttt_steps(aux[None], input_ids[None],
@@ -354,6 +360,9 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
                     hint="evaluate with --dtype bfloat16 or float32")
             pred = logits[0, : input_ids.shape[0] - k].argmax(-1)  # [T-k] draft ids
             c, total, cond = chain_step(pred, draft_t, loss_mask, prev, k, reads_lost)
+            if lost_scored is not None:
+                rows = input_ids.shape[0] - k
+                lost_scored[:rows] |= reads_lost[:rows] & loss_mask[k:]
             counts.full_correct[k] += c
             counts.full_total[k] += total
             counts.cond_total[k] += cond
@@ -375,7 +384,7 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
         counts.inner_gap_rows += found.inner_rows
     counts.lost_layer_samples += found.lost_positions > 0
     counts.lost_layer_positions += found.lost_positions
-    counts.lost_layer_rows += found.lost_rows
+    counts.lost_layer_rows += int(lost_scored.sum()) if lost_scored is not None else 0
     counts.lost_layer_slots.update(found.lost_slots)
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
