@@ -175,11 +175,14 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         return None
     try:
         docs = list(yaml.safe_load_all(text))
-    except yaml.YAMLError:
+    except yaml.YAMLError as error:
         if _HELM_ACTION.search(text):
             # a chart's template (`- {{ .Values.model.name | quote }}`, `{{- if .Values.extraArgs }}`):
             # not YAML until helm fills it in, and its flags' values are in the values file
             raise _helm_template() from None
+        refused = _refused_deployment_file(text, error)
+        if refused is not None:
+            raise refused from None
         return None
     if dotenv is not None:
         docs = [_compose_interpolated(doc, dotenv) for doc in docs]
@@ -211,6 +214,37 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         if argv:
             argvs.append(argv)
     return _first_server(argvs, reader)
+
+
+# The first lines of a compose file (`services:`) and of a Kubernetes manifest (`apiVersion:`, `kind:`).
+_K8S_MANIFEST = re.compile(r"^apiVersion[ \t]*:.*^kind[ \t]*:|^kind[ \t]*:.*^apiVersion[ \t]*:", re.M | re.S)
+
+
+def _refused_deployment_file(text: str, error: yaml.YAMLError) -> LaunchParseError | None:
+    """A compose file or Kubernetes manifest of an SGLang/vLLM server that is not YAML: the runtime
+    refuses it and the server never starts (docker compose: "yaml: line N: mapping values are not
+    allowed in this context"; kubectl: "error converting YAML to JSON: yaml: line N: ..."). The usual
+    cause is JSON written in a plain (unquoted) value, `command: vllm serve M --speculative-config
+    '{"method": "eagle3", ...}'` or `- --speculative-config={"method": ...}`: YAML reads the `": "` in it
+    as a mapping (YAML 1.2, 7.3.3 Plain Style: a plain scalar holds no `: `; compose-go and kubectl load
+    it with go-yaml, which stops there). Was: read as a command
+    `image: ...` with no speculative decoding; None for any other text."""
+    compose = bool(COMPOSE_SERVICES.search(text))
+    if not (compose or _K8S_MANIFEST.search(text)) or not re.search(r"(?i)vllm|sglang", text):
+        return None
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    kind, runtime = ("compose file", "docker compose") if compose else ("Kubernetes manifest", "kubectl")
+    line = text.splitlines()[mark.line] if mark is not None and mark.line < len(text.splitlines()) else ""
+    cause = (" (a `: ` inside an unquoted value, such as the JSON of --speculative-config, starts a YAML mapping)"
+             if "mapping values" in problem or re.search(r"\{\s*\"[^\"]*\"\s*:\s", line) else "")
+    return LaunchParseError(
+        f"this {kind} is not valid YAML ({where}{problem}){cause}: {runtime} refuses to load it and the server "
+        "never starts",
+        hint="quote the list item whole in single quotes: - '--speculative-config={\"method\": \"eagle3\", ...}'"
+             + (", or write the command as a block scalar (command: >- with the command on the lines below)"
+                if compose else ""))
 
 
 def _unjoined_continuation(container: dict[str, Any]) -> LaunchParseError | None:
@@ -1106,6 +1140,7 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
             except ValueError:  # unbalanced quotes: not a manifest after all
                 return None
         elif isinstance(value, list):
+            _refuse_structured_items(key, value)
             argv += [_expand_k8s(str(a), env) for a in value]
     if str(container.get("engine")).upper() == "VLLM" and isinstance(container.get("url"), str):
         # a KubeAI Model (kubeai.org/v1: `engine: VLLM`, `url: hf://org/name`, `args:`): KubeAI
@@ -1123,6 +1158,24 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
     engine_env = [f"{k}={v}" for k, v in {**env, **_compose_env(container.get("environment"))}.items()
                   if k.startswith(ENGINE_ENV_PREFIXES)]
     return ["env", *engine_env, *argv] if engine_env and argv else argv
+
+
+def _refuse_structured_items(key: str, items: list[Any]) -> None:
+    """A `command:` / `args:` list item that YAML read as a mapping or a list: the JSON of
+    --speculative-config written unquoted (`- {"method": "eagle3", ...}`) is YAML flow syntax. The
+    runtime takes strings only, and refuses the file: Kubernetes' Container.Args is []string
+    (k8s.io/api core/v1 types.go; kubectl: "cannot unmarshal object into Go struct field
+    Container.spec.template.spec.containers.args of type string"), the compose spec's command is a
+    string or a list of strings (compose-spec schema/compose-spec.json, "command"). Was: read as
+    Python's dict syntax, with a hint to write the JSON the file already has."""
+    for item in items:
+        if isinstance(item, (dict, list)):
+            written = json.dumps(item)
+            raise LaunchParseError(
+                f"{key}: the item {written} is a YAML {'mapping' if isinstance(item, dict) else 'list'}, not a string "
+                "(JSON written unquoted in a YAML list is YAML's own flow syntax): a container's command and args "
+                "are strings, so kubectl / docker compose refuses the file and the server never starts",
+                hint=f"quote the item whole: - '{written}'")
 
 
 # Options only vLLM's server has, and options only SGLang's has (its names for the same settings):
