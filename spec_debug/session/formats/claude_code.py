@@ -490,6 +490,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                           call_id=obj["tool_use_id"], agent_ref=obj["task_id"])]
         if subtype == "api_error" and not text:
             text = _retry_note(obj)
+        elif subtype == "hook_response" and not text:
+            text = _hook_response_note(obj)
         if subtype == "task_notification":
             summary = obj.get("summary")
             return _stream_task_notification(obj, event("system", "system", raw_type=subtype,
@@ -644,6 +646,23 @@ def _hook_note(obj: dict, event) -> Event | None:
     else:
         text = f"{name} hook stopped the session: {block_text(attachment.get('message'))}"
     return event("system", "system", text=text.rstrip(": "), raw_type=f"attachment:{kind}")
+
+
+def _hook_response_note(obj: dict) -> str:
+    """What a hook that failed said, from stream-json's ``{"type": "system", "subtype":
+    "hook_response", "hook_name": "SessionStart:startup", "hook_event", "stdout", "stderr",
+    "exit_code": 2, "outcome": "error"}`` (``claude -p --verbose --output-format stream-json``,
+    after its ``hook_started``; the records SDK readers take a failed hook from), as
+    :func:`_hook_note` says a transcript's ``hook_non_blocking_error``; ``""`` for one that
+    succeeded. Its output was left out: a failed SessionStart hook left an empty note."""
+    code = obj.get("exit_code")
+    if obj.get("outcome") in (None, "success") and not (type(code) is int and code):
+        return ""
+    name = next((obj[k] for k in ("hook_name", "hook_event") if isinstance(obj.get(k), str)), "hook")
+    output = next((obj[k] for k in ("stderr", "stdout", "output") if isinstance(obj.get(k), str)
+                   and obj[k].strip()), "")
+    text = f"{name} hook failed" + (f" (exit {code})" if type(code) is int else "") + f": {output.strip()}"
+    return text.rstrip(": ")
 
 
 _HOOK_NOTES = frozenset({"hook_blocking_error", "hook_non_blocking_error", "hook_error_during_execution",
