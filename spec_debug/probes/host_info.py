@@ -409,6 +409,10 @@ def run(args: dict) -> dict:
         "python_executable": sys.executable,
         "cpu_count": os.cpu_count(),
         "gpus": gpus,
+        # whose tool listed them: nvidia-smi's rows have a uuid field, rocm-smi's and amd-smi's
+        # none; a step that runs nvidia-smi (host_smoke's gpu_busy) runs where it is "nvidia"
+        # (on a ROCm host it failed with exit code 127, an SD001 error on a healthy MI300X)
+        "gpu_vendor": ("nvidia" if any("uuid" in gpu for gpu in gpus) else "amd") if gpus else None,
         **({"gpu_error": gpu_error} if gpu_error else {}),
         "packages": {name: _version_of(name) for name in ("torch", "sglang", "vllm", "speculators", "safetensors", "transformers")},
     }
