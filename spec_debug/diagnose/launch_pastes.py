@@ -52,6 +52,8 @@ def pasted_argv(text: str, reader: ArgvReader) -> list[str] | None:
     if exec_form is None:
         exec_form = _production_stack_argv(text)
     if exec_form is None:
+        exec_form = _llm_d_modelservice_argv(text)
+    if exec_form is None:
         exec_form = _ray_serve_llm_argv(text)
     if exec_form is None:
         exec_form = _ansible_play_argv(text, reader)
@@ -466,6 +468,45 @@ def _production_stack_argv(text: str) -> list[str] | None:
     argvs = [_stack_model_argv(spec) for spec in specs if isinstance(spec, dict) and spec.get("modelURL")]
     speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
     return (speculating or argvs or [None])[0]
+
+
+def _llm_d_modelservice_argv(text: str) -> list[str] | None:
+    """The vLLM command an llm-d ModelService values file deploys: `modelArtifacts.uri` (`hf://ORG/NAME`,
+    `pvc+hf://CLAIM/.../ORG/NAME`) is the model, and a `decode` / `prefill` container with `modelCommand:
+    vllmServe` (or `imageDefault`: `--model` then the model, on the image's entrypoint) runs `vllm serve
+    MODEL --port P [--tensor-parallel-size parallelism.tensor] --served-model-name NAME` and then its
+    `args:` (llm-d-incubation/llm-d-modelservice charts/llm-d-modelservice/templates/_helpers.tpl
+    `vllmServeModelCommand`, `argsByProtocol`). The decode container is the one that serves, read first.
+    Was: 'not an SGLang or vLLM server command', the speculative config in `args:` unseen. None for
+    any other text."""
+    if "modelArtifacts" not in text or "modelCommand" not in text:
+        return None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return None
+    uri = (doc.get("modelArtifacts") or {}).get("uri") if isinstance(doc, dict) else None
+    if not isinstance(uri, str) or "://" not in uri:
+        return None
+    protocol, _, rest = uri.partition("://")
+    model = rest if protocol == "hf" else "/".join(rest.split("/")[-2:]) if protocol == "pvc+hf" else None
+    for role in ("decode", "prefill"):
+        section = doc.get(role)
+        if not isinstance(section, dict) or section.get("create") is False:  # (`.Values.decode.create` gates it)
+            continue
+        tensor = (section.get("parallelism") or {}).get("tensor") if isinstance(section.get("parallelism"), dict) else None
+        for container in section.get("containers") or []:
+            command = container.get("modelCommand") if isinstance(container, dict) else None
+            if command not in ("vllmServe", "imageDefault") or model is None:
+                continue
+            args = container.get("args") or []
+            if not isinstance(args, list):
+                continue
+            _refuse_structured_items("args", args)
+            head = ["vllm", "serve", model] if command == "vllmServe" else ["vllm", "serve", "--model", model]
+            tp = ["--tensor-parallel-size", str(tensor)] if isinstance(tensor, int) and tensor > 1 else []
+            return [*head, *tp, *(str(a) for a in args)]
+    return None
 
 
 def _ray_serve_llm_argv(text: str) -> list[str] | None:
