@@ -11,9 +11,10 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   `python` (what probes run with) unless `python` is set; `ansible_password` (also
   `ansible_ssh_pass`, `ansible_ssh_password`; plain, or `{{ lookup('env', 'NAME') }}`) is the
   login password for hosts that take one, kept out of vars and records; every other `ansible_*` variable is
-  dropped and the rest become playbook vars, except `ansible_ssh_common_args` and
-  `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l` and `-i` options (bastion
-  ProxyCommand/ProxyJump setups) apply as on ssh's command line;
+  dropped and the rest become playbook vars, except `ansible_ssh_args`,
+  `ansible_ssh_common_args` and `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l`
+  and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
+  that order (lib/ansible/plugins/connection/ssh.py, _build_command);
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
@@ -527,12 +528,19 @@ def _link_top_groups(inventory: Inventory) -> None:
             inventory.add_host(host, "ungrouped")
 
 
+# ssh(1) options an inventory gives, in the order Ansible's ssh plugin puts them on the command
+# line, where the first value of a keyword wins (ansible/ansible: lib/ansible/plugins/connection/
+# ssh.py, _build_command; DOCUMENTATION: ssh_args reads `ansible_ssh_args` since 2.7). The first
+# was dropped: `ansible_ssh_args: -o ProxyJump=bastion` (set to replace ansible.cfg's ssh_args
+# for a group behind a bastion) went to each host directly, and every one timed out.
+_SSH_ARGS_VARS = ("ansible_ssh_args", "ansible_ssh_common_args", "ansible_ssh_extra_args")
+
 # ansible_connection values that mean SSH (ansible/ansible: lib/ansible/plugins/connection/;
 # "smart" picks ssh; "" is the default, ssh). Fully qualified names end with the plugin name.
 _SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
 
 # How we connect comes from these; a Jinja template in one would be used as literal text.
-_HOW_TO_CONNECT = (*_CONNECTION_VARS, "ansible_ssh_common_args", "ansible_ssh_extra_args", "ansible_python_interpreter")
+_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpreter")
 
 # The login password of Ansible's ssh connection plugin, under each name it reads
 # (ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION, option `password`).
@@ -607,7 +615,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     )
     local = how.rpartition(".")[2] == "local" or (name == "local" and "address" not in connection)
     ssh_options: dict[str, str] = {}
-    for key in ("ansible_ssh_common_args", "ansible_ssh_extra_args"):
+    for key in _SSH_ARGS_VARS:
         value = host_vars.get(key)
         if isinstance(value, str) and value.strip():
             for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():

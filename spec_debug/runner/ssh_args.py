@@ -1,5 +1,5 @@
 """ssh(1) command-line options (`-o Key=Value`, `-J`, `-p`, `-F`, ...) as ssh_config keywords:
-what Ansible inventories put in ansible_ssh_common_args / ansible_ssh_extra_args."""
+what Ansible inventories put in ansible_ssh_args, ansible_ssh_common_args and ansible_ssh_extra_args."""
 
 from __future__ import annotations
 
