@@ -404,11 +404,19 @@ def _latest_run_hint(given: Path) -> str:
     """`spec-debug report runs` (the parent folder, not a run): name the newest run in it. Run
     ids start with their UTC start time, so the last name in sort order is the latest."""
     try:
-        runs = sorted(p.parent.name for p in given.glob(f"*/{RUN_JSON}")) if given.is_dir() else []
+        records = list(given.glob(f"*/{RUN_JSON}")) if given.is_dir() else []
+        # A folder named by hand beside the runs (`cp -r runs/<id> runs/before-fix`) sorts after
+        # every run id ('b' > '2') and was named the latest: the latest is the last run id, and
+        # the newest record written only where no folder has a run id's name.
+        ours = [p.parent.name for p in records if _RUN_ID.fullmatch(p.parent.name)]
+        if ours or not records:
+            latest = max(ours, default=None)
+        else:
+            latest = max(records, key=lambda p: p.stat().st_mtime).parent.name
     except OSError:
-        runs = []
-    if runs:
-        return f"{given} holds {len(runs)} run(s); the latest: spec-debug report {given / runs[-1]}"
+        records, latest = [], None
+    if latest is not None:
+        return f"{given} holds {len(records)} run(s); the latest: spec-debug report {given / latest}"
     if len(given.parts) == 1 and _RUN_ID.fullmatch(given.name):
         # A bare id is looked up under ./runs only; a run written with -o DIR is elsewhere
         # (its report's footer names that folder).
