@@ -30,3 +30,15 @@ def test_a_run_is_compared_with_its_own_rows_baseline_when_its_digits_are_in_ano
 ])
 def test_the_row_of_a_number_is_that_of_the_number_itself(text, rows):
     assert _readings(text) == rows
+
+
+def test_vs_with_a_full_stop_ends_no_sentence(tmp_path: Path):
+    """"At bs=1 EAGLE-3 is slower than the baseline: 40 tok/s vs. 60 tok/s without speculation":
+    the sentence was cut at "vs. ", so the 60 tok/s baseline lost its row (bs=1) and SD501 compared
+    a bs=64 run's 50 tok/s with it."""
+    said = "At bs=1 EAGLE-3 is slower than the baseline: 40 tok/s vs. 60 tok/s without speculation."
+    assert ("baseline_throughput", 60.0, "1") in _readings(said)  # before: row None
+    assert _sd501(tmp_path, said, "At bs=64 EAGLE-3 gives 50 tok/s") == []  # before: "50 ... vs 60 tok/s baseline"
+    # unchanged: a full stop after another word ends the sentence
+    assert _readings("Normal decoding at bs=1: 156 tok/s. Then with EAGLE-3 I get 300 tok/s") == [
+        ("baseline_throughput", 156.0, "1"), ("throughput", 300.0, None)]
