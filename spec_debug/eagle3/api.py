@@ -233,6 +233,65 @@ def _text_int(target_ckpt, key: str) -> int | None:
         else None
 
 
+def _pad_token_ids(target_ckpt) -> frozenset[int]:
+    """The target's pad_token_id and eos_token_id(s) (an int or a list in config.json): the
+    ids a tokenizer pads a batch with (pad_token set to eos_token where the model has none)."""
+    if target_ckpt is None:
+        return frozenset()
+    from spec_debug.eagle3.config import text_config
+
+    raw = target_ckpt.config.raw
+    text = text_config(raw, str(target_ckpt.path))
+    found: set[int] = set()
+    for key in ("pad_token_id", "eos_token_id"):
+        value = text.get(key, raw.get(key))
+        for one in value if isinstance(value, list) else [value]:
+            if isinstance(one, int) and not isinstance(one, bool) and one >= 0:
+                found.add(one)
+    return frozenset(found)
+
+
+class LeftPadding:
+    """Samples that open with two or more of one pad/eos token id: a batch the dumper padded on
+    the left (tokenizer padding_side="left", as for generation) and saved row by row without
+    its attention_mask, which data._unpadded_rows would have cut off. No sequence opens with
+    repeated end-of-sequence tokens; scored, every later row attends to the pad rows (3 pad
+    rows before each of 3 samples: step-0 accuracy 0.690 -> 0.275, with no word), and
+    speculators' loader reads token_ids and hidden_states only (src/speculators/train/data.py)
+    and would train on them as tokens."""
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.samples = 0
+        self.rows = 0
+        self.ids: set[int] = set()
+
+    def scan(self, samples, pad_ids: frozenset[int]):
+        for sample in samples:
+            ids = sample.token_ids
+            if (pad_ids and sample.length > 2 and int(ids[0]) in pad_ids
+                    and int(ids[1]) == int(ids[0])):
+                other = (ids != ids[0]).nonzero()
+                self.samples += 1
+                self.rows += int(other[0]) if other.numel() else sample.length
+                self.ids.add(int(ids[0]))
+            yield sample
+
+    def note(self, samples: int) -> list[str]:
+        if not self.samples:
+            return []
+        ids = ", ".join(map(str, sorted(self.ids)))
+        return [f"{self.samples} of {samples} samples open with a run of the target's pad/eos "
+                f"token id {ids} ({self.rows} position(s) in all): a left-padded batch saved "
+                "without its attention_mask? They were scored as tokens, and every later row "
+                "attends to them; speculators' loader ignores attention_mask and would train on "
+                "them too (src/speculators/train/data.py): save the attention_mask beside "
+                "padded samples (eval then scores them without the padding), or one unpadded "
+                "sample per sequence"]
+
+
 def _data_notes(info: DataInfo, data) -> tuple[Any, list[str]]:
     """The dataset masks (see _dataset_masks) and notes on what the dump directory holds."""
     masks, mask_note = _dataset_masks(info, data)
@@ -550,13 +609,18 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     # (it cannot tell from the count alone: a dump of aux states only feeds fc every slot)
     fc_spec = replace(spec, fc_read=True, fc_layer_ids=tuple(cfg.aux_layer_ids or ()) or None)
 
+    pad_ids = _pad_token_ids(target_ckpt)
+    left_padded = LeftPadding()
+
     def run(use_loss_mask: bool):
         skipped = SkippedFiles()
+        left_padded.reset()  # the rerun reads the same files again
         samples = iter_samples(data, slots=resolved.slots, final=has_final,
                                max_samples=max_samples, spec=fc_spec, skipped=skipped,
                                masks=masks)
-        return skipped, evaluate(loaded, samples, steps=steps, flags=NormFlags.of(flag_values),
-                                 device=device, progress=progress, use_loss_mask=use_loss_mask)
+        return skipped, evaluate(loaded, left_padded.scan(samples, pad_ids), steps=steps,
+                                 flags=NormFlags.of(flag_values), device=device,
+                                 progress=progress, use_loss_mask=use_loss_mask)
 
     skipped, result = run(use_loss_mask=True)
     every_position = False
@@ -595,6 +659,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                      skipped=SkippedFiles(), masks=masks,
                                      every_position=every_position),
             resolved.slots, NormFlags.of(flag_values), device)
+    input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
