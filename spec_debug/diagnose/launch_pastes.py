@@ -176,7 +176,7 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
             _JSON_CONTAINER_KEY.search(text)):
         return None
     try:
-        docs = list(yaml.safe_load_all(text))
+        docs = list(yaml.load_all(text, Loader=_ComposeLoader))
     except yaml.YAMLError as error:
         if _HELM_ACTION.search(text):
             # a chart's template (`- {{ .Values.model.name | quote }}`, `{{- if .Values.extraArgs }}`):
@@ -218,8 +218,29 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
     return _first_server(argvs, reader)
 
 
+class _ComposeLoader(yaml.SafeLoader):
+    """PyYAML's safe loader with the two tags of a compose file: `!override` (the value as written)
+    and `!reset` (the attribute unset: null), compose-spec 13-merge.md; docker compose loads them,
+    the safe loader alone stops at them (ConstructorError)."""
+
+
+def _compose_tag_value(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node, deep=True)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node, deep=True)
+    return loader.construct_scalar(node)
+
+
+_ComposeLoader.add_constructor("!override", _compose_tag_value)
+_ComposeLoader.add_constructor("!reset", lambda loader, node: None)
+
+
 # The first lines of a compose file (`services:`) and of a Kubernetes manifest (`apiVersion:`, `kind:`).
 _K8S_MANIFEST = re.compile(r"^apiVersion[ \t]*:.*^kind[ \t]*:|^kind[ \t]*:.*^apiVersion[ \t]*:", re.M | re.S)
+# A line a YAML file can start at column 0: a key (`services:`, `x-base: &base`, `"key":`), a list
+# item, a document marker or a directive.
+_YAML_TOP_LINE = re.compile(r"""(?:[^\s#'"\[\]{}:-][^\s:]*|"[^"]*"|'[^']*')[ \t]*:(?:[ \t]|$)|-(?:[ \t]|$)|---|\.\.\.|%""")
 
 
 def _refused_deployment_file(text: str, error: yaml.YAMLError) -> LaunchParseError | None:
@@ -233,6 +254,14 @@ def _refused_deployment_file(text: str, error: yaml.YAMLError) -> LaunchParseErr
     `image: ...` with no speculative decoding; None for any other text."""
     compose = bool(COMPOSE_SERVICES.search(text))
     if not (compose or _K8S_MANIFEST.search(text)) or not re.search(r"(?i)vllm|sglang", text):
+        return None
+    if isinstance(error, yaml.constructor.ConstructorError):
+        # YAML, with a tag the safe loader does not build: compose's own `!reset` / `!override`
+        # (compose-spec 13-merge.md), which docker compose loads
+        return None
+    if any(line[:1] not in ("", " ", "\t", "#") and not _YAML_TOP_LINE.match(line) for line in text.splitlines()):
+        # a shell script or a note around the file (`cat > compose.yaml <<EOF ... EOF` then `vllm
+        # serve ...`; `kubectl apply -f - <<EOF`): not the file alone, and its other readers read it
         return None
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
