@@ -691,10 +691,13 @@ _NOT_TYPED_BY_A_PERSON = (
     # What a Stop or SubagentStop hook that blocked the stop told the model, as a user line
     # ("Stop hook feedback:\n[cmd]: reason"): isMeta in the CLI's own transcript, without it in
     # stream-json (`claude -p --output-format stream-json`, the `{"type": "user", "message":
-    # {"content": "Stop hook feedback: …"}, "parent_tool_use_id": null}` SDK readers parse). Read
+    # {"content": "Stop hook feedback: …"}, "parent_tool_use_id": null}` SDK readers parse; newer
+    # CLIs add "isSynthetic": true, older ones nothing). Read
     # as the person's prompt, a hook's nudge began a phase of the postmortem (simonw/claude-code-
     # transcripts src/claude_code_transcripts/__init__.py leaves these lines out of the prompts).
-    "Stop hook feedback:", "SubagentStop hook feedback:",
+    # The CLI breaks the line after the colon (getStopHookMessage: `Stop hook feedback:\n${…}`):
+    # a person's one-line "Stop hook feedback: why does it block?" stays their prompt.
+    "Stop hook feedback:\n", "SubagentStop hook feedback:\n",
 )
 _REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
 _CONTINUED = "This session is being continued from a previous conversation"
