@@ -659,6 +659,8 @@ def _hook_response_note(obj: dict) -> str:
     if obj.get("outcome") in (None, "success") and not (type(code) is int and code):
         return ""
     name = next((obj[k] for k in ("hook_name", "hook_event") if isinstance(obj.get(k), str)), "hook")
+    if obj.get("outcome") == "cancelled":  # aborted from outside (outcome 'success' | 'error' | 'cancelled')
+        return f"{name} hook cancelled"
     output = next((obj[k] for k in ("stderr", "stdout", "output") if isinstance(obj.get(k), str)
                    and obj[k].strip()), "")
     text = f"{name} hook failed" + (f" (exit {code})" if type(code) is int else "") + f": {output.strip()}"
