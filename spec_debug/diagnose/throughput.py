@@ -198,7 +198,9 @@ def target_params_from_config(cfg: dict[str, Any]) -> int:
 # part at its own precision (target_weights.py).
 # compressed-tensors `ignore` entries that leave nothing of weight in bf16: lm_head (counted
 # bf16 anyway), the embedding (a lookup), an MoE router (`mlp.gate`, hidden x experts)
-_NEGLIGIBLE_UNQUANTIZED = re.compile(r"lm_head|embed_tokens|(^|[.*:])gate\$?$")
+# and MiniMax-M2's e_score_correction_bias (a router's bias) and Qwen3-Next's shared_expert_gate
+# (hidden x 1), both in their FP8 releases' modules_to_not_convert
+_NEGLIGIBLE_UNQUANTIZED = re.compile(r"lm_head|embed_tokens|e_score_correction_bias|(^|[.*:_])gate\$?$")
 
 
 def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
@@ -209,6 +211,15 @@ def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
     if not isinstance(q, dict):
         return None
     method = str(q.get("quant_method") or "").lower()
+    kept = q.get("modules_to_not_convert") or []
+    if method in ("fp8", "fbgemm_fp8", "gptq", "awq") and not (
+            isinstance(kept, list) and all(isinstance(name, str) and _NEGLIGIBLE_UNQUANTIZED.search(name) for name in kept)):
+        # transformers' `modules_to_not_convert` beyond lm_head and the routers (AutoAWQ's
+        # ["self_attn"], an FP8 export's first layers' attention): part of the decoder stays bf16,
+        # which decode_weight_parts counts (quantization.precision_rule); said here as uniform,
+        # the report's line read "decoder weights counted at 0.5 byte(s) each" beside a c that
+        # counted that attention at 2
+        return None
     if method in ("fp8", "fbgemm_fp8"):
         return 1.0
     if method in ("gptq", "awq"):
