@@ -196,8 +196,12 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
     # a Helm chart template', the runtime's speculative flags unread)
     kserve = any(isinstance(doc, dict) and doc.get("kind") in _KSERVE_RUNTIMES for doc in docs)
     argvs = []
+    # Kubernetes and compose take a container's command and args as strings only; other files'
+    # items may be mappings their tool fills in (a Kubeflow Pipelines component's `{inputValue: model}`)
+    strings_only = any(isinstance(doc, dict) and ({"apiVersion", "kind"} <= doc.keys() or "services" in doc)
+                       for doc in docs)
     for container in _find_containers(docs):
-        argv = _container_argv(container)
+        argv = _container_argv(container, strings_only)
         if argv and scripts:
             argv = _with_mounted_script(argv, container.get("image"), scripts, reader)
         if argv is None:
@@ -1192,10 +1196,11 @@ def skypilot_run(text: str) -> str | None:
     return assignments + doc["run"]
 
 
-def _container_argv(container: dict[str, Any]) -> list[str] | None:
+def _container_argv(container: dict[str, Any], strings_only: bool = True) -> list[str] | None:
     """k8s runs `command` (replacing the image ENTRYPOINT) + `args` (its CMD); compose runs
     `entrypoint` + `command` (sgl-project/sglang docker/compose.yaml puts the server module in
-    `entrypoint` and its flags in `command`). None: a string that is not shell words."""
+    `entrypoint` and its flags in `command`). None: a string that is not shell words.
+    `strings_only`: the container is Kubernetes' or compose's, whose items are strings."""
     argv = [str(container["image"])] if isinstance(container.get("image"), str) else []
     if argv and _HELM_ACTION.search(argv[0]):
         # `vllm/vllm-openai:{{ .Values.image.tag }}`: still the engine's image, of a release the
@@ -1210,7 +1215,8 @@ def _container_argv(container: dict[str, Any]) -> list[str] | None:
             except ValueError:  # unbalanced quotes: not a manifest after all
                 return None
         elif isinstance(value, list):
-            _refuse_structured_items(key, value)
+            if strings_only:
+                _refuse_structured_items(key, value)
             argv += [_expand_k8s(str(a), env) for a in value]
     if str(container.get("engine")).upper() == "VLLM" and isinstance(container.get("url"), str):
         # a KubeAI Model (kubeai.org/v1: `engine: VLLM`, `url: hf://org/name`, `args:`): KubeAI
