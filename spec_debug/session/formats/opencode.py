@@ -177,8 +177,11 @@ def files_alone(parts: list[dict], role: str) -> tuple[int, str]:
 
 
 def _media(mime) -> str:
+    """The part type :func:`common.attachments_shown` names a file by: ``image`` for an image/*
+    ``mime``, ``input_audio`` (shown ``[audio …]``; a bare ``audio`` type is none it knows, and the
+    message was no prompt again) for audio/*, else ``file``."""
     kind = mime.split("/", 1)[0] if isinstance(mime, str) else ""
-    return kind if kind in ("image", "audio") else "file"
+    return {"image": "image", "audio": "input_audio"}.get(kind, "file")
 
 
 def _file_name(part: dict) -> str:
