@@ -518,11 +518,21 @@ def _llm_d_modelservice_argv(text: str) -> list[str] | None:
         doc = yaml.safe_load(text)
     except yaml.YAMLError:
         return None
-    uri = (doc.get("modelArtifacts") or {}).get("uri") if isinstance(doc, dict) else None
-    if not isinstance(uri, str) or "://" not in uri:
+    artifacts = doc.get("modelArtifacts") if isinstance(doc, dict) else None
+    if not isinstance(artifacts, dict):
+        return None
+    # the chart's default uri is "hf://{{ .Values.modelArtifacts.name }}" (values.yaml), rendered
+    # with common.tplvalues.render, and its default mountPath /model-cache
+    uri = artifacts.get("uri", "hf://{{ .Values.modelArtifacts.name }}")
+    if isinstance(uri, str) and isinstance(artifacts.get("name"), str):
+        uri = re.sub(r"\{\{-?\s*\.Values\.modelArtifacts\.name\s*-?\}\}", artifacts["name"], uri)
+    if not isinstance(uri, str) or "://" not in uri or "{{" in uri:
         return None
     protocol, _, rest = uri.partition("://")
-    model = rest if protocol == "hf" else "/".join(rest.split("/")[-2:]) if protocol == "pvc+hf" else None
+    mount = artifacts.get("mountPath") if isinstance(artifacts.get("mountPath"), str) else "/model-cache"
+    # pvc://CLAIM/PATH: the model is the mounted PATH ($mountPath/$path, argsByProtocol)
+    model = (rest if protocol == "hf" else "/".join(rest.split("/")[-2:]) if protocol == "pvc+hf"
+             else f"{mount}/{rest.partition('/')[2]}" if protocol == "pvc" and "/" in rest else None)
     for role in ("decode", "prefill"):
         section = doc.get(role)
         if not isinstance(section, dict) or section.get("create") is False:  # (`.Values.decode.create` gates it)
@@ -537,6 +547,8 @@ def _llm_d_modelservice_argv(text: str) -> list[str] | None:
                 continue
             _refuse_structured_items("args", args)
             head = ["vllm", "serve", model] if command == "vllmServe" else ["vllm", "serve", "--model", model]
+            # (the chart reads it with `int`: "2" is 2)
+            tensor = int(tensor) if isinstance(tensor, str) and tensor.strip().isdigit() else tensor
             tp = ["--tensor-parallel-size", str(tensor)] if isinstance(tensor, int) and tensor > 1 else []
             return [*head, *tp, *(str(a) for a in args)]
     return None
