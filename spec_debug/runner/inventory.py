@@ -14,7 +14,8 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   dropped and the rest become playbook vars, except `ansible_ssh_args`,
   `ansible_ssh_common_args` and `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l`
   and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
-  that order (lib/ansible/plugins/connection/ssh.py, _build_command);
+  that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
+  `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
@@ -535,12 +536,33 @@ def _link_top_groups(inventory: Inventory) -> None:
 # for a group behind a bastion) went to each host directly, and every one timed out.
 _SSH_ARGS_VARS = ("ansible_ssh_args", "ansible_ssh_common_args", "ansible_ssh_extra_args")
 
+# `ansible_host_key_checking: false` (or the ansible_ssh_ name; plugin option host_key_checking,
+# vars since 2.5) puts `-o StrictHostKeyChecking=no` right after ssh_args (ssh.py, _build_command).
+# It was dropped: a group of fresh cloud hosts set so was refused as unknown host keys.
+_HOST_KEY_CHECKING_VARS = ("ansible_host_key_checking", "ansible_ssh_host_key_checking")
+# Ansible's booleans (ansible/ansible: lib/ansible/module_utils/parsing/convert_bool.py, boolean).
+_ANSIBLE_TRUE = frozenset({"y", "yes", "on", "1", "true", "t", "1.0"})
+_ANSIBLE_FALSE = frozenset({"n", "no", "off", "0", "false", "f", "0.0"})
+
+
+def _host_key_checking_off(host_vars: dict[str, Any], path: str, name: str) -> bool:
+    """Whether the host's vars turn Ansible's host_key_checking off; a value Ansible refuses is refused."""
+    key = next((key for key in _HOST_KEY_CHECKING_VARS if key in host_vars), None)
+    if key is None:
+        return False
+    text = str(host_vars[key]).strip().lower()
+    if text not in _ANSIBLE_TRUE | _ANSIBLE_FALSE:
+        raise UsageError(f"{path}: host {name}: {key}: {host_vars[key]!r} is not a valid boolean",
+                         hint="write true or false, as Ansible requires")
+    return text in _ANSIBLE_FALSE
+
+
 # ansible_connection values that mean SSH (ansible/ansible: lib/ansible/plugins/connection/;
 # "smart" picks ssh; "" is the default, ssh). Fully qualified names end with the plugin name.
 _SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
 
 # How we connect comes from these; a Jinja template in one would be used as literal text.
-_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpreter")
+_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, *_HOST_KEY_CHECKING_VARS, "ansible_python_interpreter")
 
 # The login password of Ansible's ssh connection plugin, under each name it reads
 # (ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION, option `password`).
@@ -625,6 +647,8 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
                     added_up(ssh_options, option, setting)  # both lists' keys are tried, as two -i are
                 else:
                     ssh_options.setdefault(option, setting)
+        if key == "ansible_ssh_args" and _host_key_checking_off(host_vars, path, name):
+            ssh_options.setdefault("stricthostkeychecking", "no")
     password, password_source = _password(host_vars, path)
     return HostSpec(
         name=name,

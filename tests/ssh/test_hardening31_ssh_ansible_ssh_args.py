@@ -1,4 +1,5 @@
-"""An inventory's `ansible_ssh_args` applies, before ansible_ssh_common_args and _extra_args.
+"""An inventory's `ansible_ssh_args` applies, before ansible_ssh_common_args and _extra_args, and
+`ansible_host_key_checking: false` too.
 
 Ansible's ssh plugin reads its `ssh_args` option from the `ansible_ssh_args` variable too (since
 2.7; ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION) and puts it first on
@@ -15,6 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from spec_debug.errors import UsageError
 from spec_debug.runner.hosts import open_transport, resolve_hosts
 from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.test_transport import run
@@ -58,3 +62,24 @@ def test_ansible_ssh_args_come_first_on_the_command_line(client: ClientSetup, ss
     [spec] = resolve_hosts(["gpu01"], [], inventory, None)
     assert spec.ssh_options["connecttimeout"] == "7"
     assert spec.ssh_options["sendenv"].split() == ["FIRST_*", "SECOND_*"]
+
+
+@pytest.mark.parametrize("value", ["false", "'False'", "no"])
+def test_ansible_host_key_checking_false_lets_a_new_host_in(value: str, client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`ansible_host_key_checking: false` is `-o StrictHostKeyChecking=no` after ssh_args (ssh.py,
+    _build_command): the host, known nowhere, was refused as an unknown host key."""
+    inventory = write_inventory(tmp_path, sshd, client.key, f"        ansible_host_key_checking: {value}\n")
+    client.known_hosts.write_text("")
+    [spec] = resolve_hosts(["gpu01"], [], inventory, None)
+    with open_transport(spec, client.options()) as transport:
+        assert isinstance(transport, SSHTransport)
+        outcome, stdout, _ = run(transport, "echo logged-in")
+        assert (outcome.exit_code, stdout.text()) == (0, "logged-in\n")
+    assert spec.ssh_options == {"stricthostkeychecking": "no"}
+
+
+def test_ansible_host_key_checking_that_is_no_boolean_is_one_clear_error(tmp_path: Path, sshd: SshServer, client: ClientSetup) -> None:
+    inventory = write_inventory(tmp_path, sshd, client.key, "        ansible_ssh_host_key_checking: maybe\n")
+    with pytest.raises(UsageError) as refused:
+        resolve_hosts(["gpu01"], [], inventory, None)
+    assert "ansible_ssh_host_key_checking: 'maybe' is not a valid boolean" in refused.value.message
