@@ -319,6 +319,7 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
     if not raw.strip():
         raise UsageError(f"{path}: run.json is empty", hint="the run was stopped before its first write; run it again") from None
     _refuse_zero_filled(path, raw)
+    _refuse_packed(path, raw)
     try:
         # utf-8-sig: a record saved again by a Windows editor starts with a BOM, which
         # json.loads refuses ("Unexpected UTF-8 BOM").
@@ -359,6 +360,18 @@ def _refuse_zero_filled(path: Path, raw: bytes) -> None:
                      "reached the disk",
                      hint=f"the record is lost; the steps' output may remain under {path.parent / 'artifacts'}; "
                           "run the playbook again")
+
+
+def _refuse_packed(path: Path, raw: bytes) -> None:
+    """A record kept compressed (`gzip runs/*/run.json`, a CI artifact downloaded as a .zip):
+    the decode said only "not UTF-8 text (byte 1)". The magic numbers: RFC 1952 2.3.1 (gzip),
+    PKWARE APPNOTE 4.3.7 (a zip's local file header)."""
+    shown = shlex.quote(str(path))  # a browser's download is named `run (1).json.gz`
+    if raw.startswith(b"\x1f\x8b"):
+        raise UsageError(f"{path}: run.json is gzip-compressed", hint=f"unpack it and pass the result: gunzip -k {shown}")
+    if raw.startswith(b"PK\x03\x04"):
+        raise UsageError(f"{path}: run.json is a zip archive",
+                         hint=f"unpack it and pass the run folder or run.json in it: unzip {shown}")
 
 
 _RENDERED = frozenset({".md", ".html", ".htm", ".xml"})
