@@ -211,14 +211,18 @@ def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
     if not isinstance(q, dict):
         return None
     method = str(q.get("quant_method") or "").lower()
-    kept = q.get("modules_to_not_convert") or []
-    if method in ("fp8", "fbgemm_fp8", "gptq", "awq") and not (
-            isinstance(kept, list) and all(isinstance(name, str) and _NEGLIGIBLE_UNQUANTIZED.search(name) for name in kept)):
-        # transformers' `modules_to_not_convert` beyond lm_head and the routers (AutoAWQ's
-        # ["self_attn"], an FP8 export's first layers' attention): part of the decoder stays bf16,
-        # which decode_weight_parts counts (quantization.precision_rule); said here as uniform,
-        # the report's line read "decoder weights counted at 0.5 byte(s) each" beside a c that
-        # counted that attention at 2
+    # the skip lists quantization.precision_rule reads: transformers' `modules_to_not_convert` and
+    # vLLM Fp8Config's `ignored_layers` (a list; anything else it reads as none)
+    kept = [name for key in ("modules_to_not_convert", "ignored_layers")
+            for name in (q.get(key) if isinstance(q.get(key), list) else []) if isinstance(name, str)]
+    overrides = q.get("dynamic") if method in ("gptq", "awq") and isinstance(q.get("dynamic"), dict) else {}
+    if method in ("fp8", "fbgemm_fp8", "gptq", "awq") and (
+            overrides or not all(_NEGLIGIBLE_UNQUANTIZED.search(name) for name in kept)):
+        # a skip list beyond lm_head and the routers (AutoAWQ's ["self_attn"], an FP8 export's
+        # first layers' attention), or GPTQModel's per-module `dynamic` bits: part of the decoder
+        # is at other bytes, which decode_weight_parts counts (quantization.precision_rule); said
+        # here as uniform, the report's line read "decoder weights counted at 0.5 byte(s) each"
+        # beside a c that counted that attention at 2
         return None
     if method in ("fp8", "fbgemm_fp8"):
         return 1.0
