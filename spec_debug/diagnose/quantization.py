@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from spec_debug.probes.hostfiles import EXPERT_FORMATS_KEY, expert_formats
+from spec_debug.probes.hostfiles import _algo as expert_algo, _expert_entry as expert_entry
 
 
 class NamedWeight(Protocol):
@@ -208,26 +209,40 @@ def _modelopt_mixed_rule(layers: Any, kept_formats: Any = None) -> Rule | None:
     return rule
 
 
-def experts_in_several_formats(quant: Any) -> dict[str, dict[str, int]]:
+def experts_in_several_formats(quant: Any) -> dict[str, dict[str, dict[str, int]]]:
     """The MoE layers of a ModelOpt MIXED_PRECISION config whose routed experts are stored in more
-    than one format, by projection ({"model.layers.3.mlp.experts.down_proj": {"NVFP4": 51, "FP8": 13}}),
-    from the whole `quantized_layers` or the counts a probe kept when it trimmed it ({} otherwise).
-    vLLM cannot serve such a layer: its fused MoE layer takes one quant method, the format of the
-    first `quantized_layers` key under the layer's prefix (vllm-project/vllm
-    vllm/model_executor/layers/quantization/modelopt.py, ModelOptMixedPrecisionConfig
-    `_resolve_quant_algo`, its prefix lookup for RoutedExperts), and makes every expert's weights in
-    that format, so an expert saved in another (NVFP4 packs two weights a byte, FP8 one) does not fit
-    them when the checkpoint loads. TensorRT-LLM states the same rule for its fused MoE
-    (NVIDIA/TensorRT-LLM#15485: "a layer's experts block uses a single format")."""
+    than one format, each projection's formats by experts block ({"model.layers.3.mlp.experts":
+    {"gate_proj": {"FP8": 64}, "down_proj": {"NVFP4": 51, "FP8": 13}}}), from the whole
+    `quantized_layers` or the counts a probe kept when it trimmed it ({} otherwise; a projection
+    whose experts agree counts expert 0 alone in a trimmed list).
+    vLLM cannot serve such a layer: its fused MoE layer (gate, up and down of every expert) takes
+    one quant method, the format of the first `quantized_layers` key under the layer's prefix
+    (vllm-project/vllm vllm/model_executor/layers/quantization/modelopt.py,
+    ModelOptMixedPrecisionConfig `_resolve_quant_algo`, its prefix lookup for RoutedExperts), and
+    makes every expert's weights in that format, so an expert or a projection saved in another
+    (NVFP4 packs two weights a byte, FP8 one) does not fit them when the checkpoint loads.
+    TensorRT-LLM states the same rule for its fused MoE (NVIDIA/TensorRT-LLM#15485: "a layer's
+    experts block uses a single format")."""
     if not isinstance(quant, dict):
         return {}
     if not quant.get("quant_method") and isinstance(quant.get("quantization"), dict):
         quant = quant["quantization"]  # ModelOpt's older hf_quant_config.json
     if str(quant.get("quant_algo") or "").upper() != "MIXED_PRECISION":
         return {}
+    layers = quant.get("quantized_layers") if isinstance(quant.get("quantized_layers"), dict) else {}
+    blocks: dict[str, dict[str, dict[str, int]]] = {}
+    for name, entry in layers.items():
+        block, _, leaf = expert_entry(name)
+        if block:
+            tally = blocks.setdefault(block, {}).setdefault(leaf, {})
+            tally[expert_algo(entry)] = tally.get(expert_algo(entry), 0) + 1
     kept = quant.get(EXPERT_FORMATS_KEY)
-    mixed = {**expert_formats(quant.get("quantized_layers")), **(kept if isinstance(kept, dict) else {})}
-    return {name: tally for name, tally in mixed.items() if isinstance(tally, dict) and len(tally) > 1}
+    for projection, tally in {**expert_formats(layers), **(kept if isinstance(kept, dict) else {})}.items():
+        block, _, leaf = str(projection).rpartition(".")
+        if block and isinstance(tally, dict):
+            blocks.setdefault(block, {})[leaf] = dict(tally)
+    return {block: leaves for block, leaves in blocks.items()
+            if len({algo for tally in leaves.values() for algo in tally}) > 1}
 
 
 def _mean_bytes(tally: dict[Any, Any]) -> float | None:

@@ -5,7 +5,8 @@ gives a fused MoE layer one quant method, the format of the first `quantized_lay
 layer (vllm-project/vllm vllm/model_executor/layers/quantization/modelopt.py,
 ModelOptMixedPrecisionConfig._resolve_quant_algo), and makes every expert's weights in it, so the
 experts saved in the other format do not fit them and the checkpoint fails to load. Now the
-throughput step says so, as a warning, from the whole list and from a probe's trimmed config alike."""
+throughput step says so, in a note of its throughput model (and in the evidence of a throughput
+finding), from the whole list and from a probe's trimmed config alike."""
 
 from __future__ import annotations
 
@@ -33,21 +34,21 @@ def _qwen3_30b_a3b(expert) -> dict:
 
 
 def _findings(target_config: dict, engine: str = "vllm") -> list:
+    """The notes of the throughput model the step records (a list of strings)."""
     facts = throughput_step.parse({"args": {}, "lines": [], "found": False})
     host_facts = {**facts, "engine": {"name": engine}, "configs": {"target_config": target_config}}
     ctx = ProbeContext(step_id="throughput", host="gpu01", args={}, facts=facts, host_facts=host_facts)
-    return throughput_step.check(ctx)
+    throughput_step.check(ctx)
+    return facts[throughput_step.NS]["model"]["notes"]
 
 
-def _refusals(findings: list) -> list:
-    return [f for f in findings if "fails to load" in " ".join(f.evidence)]
+def _refusals(notes: list) -> list:
+    return [note for note in notes if "fails to load" in note]
 
 
 def test_experts_of_one_layer_in_two_formats_are_said_to_fail_to_load_on_vllm():
-    [refusal] = _refusals(_findings(_qwen3_30b_a3b(lambda e, p: FP8 if e % 5 == 0 else NVFP4)))
-    assert refusal.severity == "warning"
-    line = refusal.evidence[0]
-    assert "of 24 MoE layer(s)" in line and "model.layers.0.mlp.experts.gate_proj: NVFP4 on 51, FP8 on 13" in line
+    [line] = _refusals(_findings(_qwen3_30b_a3b(lambda e, p: FP8 if e % 5 == 0 else NVFP4)))
+    assert "of 24 MoE layer(s)" in line and "model.layers.0.mlp.experts: gate_proj NVFP4 on 51, FP8 on 13;" in line
     assert "ModelOptMixedPrecisionConfig" in line
 
 
@@ -58,7 +59,7 @@ def test_the_counts_a_probe_kept_when_it_trimmed_the_list_say_the_same(tmp_path)
     sent = model_configs.run({"target_model": str(target)})["target"]
     assert sent["quantized_layers_trimmed"]  # only expert 0's entries (FP8) are sent, and the counts
     [refusal] = _refusals(_findings(sent["config"]))
-    assert "NVFP4 on 51, FP8 on 13" in refusal.evidence[0]
+    assert "NVFP4 on 51, FP8 on 13" in refusal
 
 
 def test_one_format_per_layer_or_another_engine_says_nothing():

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
-from spec_debug.diagnose.catalog import make_finding
 from spec_debug.diagnose.quantization import experts_in_several_formats, precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
@@ -250,32 +249,35 @@ def target_weights_line(host_facts: dict[str, Any]) -> str | None:
     return f"the target's {method} weights counted part by part, in bytes per weight: {parts}; {draft} (decode reads bytes)"
 
 
-def experts_vllm_cannot_load(ctx: Any) -> Finding | None:
-    """A vLLM server's ModelOpt MIXED_PRECISION target whose experts of one MoE layer are stored in
-    more than one format (ModelOpt auto_quantize picks each expert's): vLLM makes a fused MoE
-    layer's experts in one format and cannot load the others (quantization.experts_in_several_formats),
-    so the throughput model's numbers, which count the experts at their mean bytes, are for a
-    server that does not start. Said as a warning, with the layers and formats."""
-    engine = (ctx.host_facts.get("engine") or {}).get("name") or (ctx.host_facts.get("launch") or {}).get("engine")
-    _, target_raw = served_configs(ctx.host_facts)
+def experts_vllm_cannot_load(host_facts: dict[str, Any]) -> str | None:
+    """A note for a vLLM server's ModelOpt MIXED_PRECISION target whose experts of one MoE layer are
+    stored in more than one format (ModelOpt auto_quantize picks each expert's, or each
+    projection's): vLLM makes a fused MoE layer's experts in one format and cannot load the others
+    (quantization.experts_in_several_formats), so the throughput model's numbers, which count the
+    experts at their bytes, are for a server that vLLM as its source reads does not start. A note
+    of the step, not a finding: it is read from vLLM's source, not seen on the host (a server that
+    runs loaded it, a fork or a version of its own), and no catalog code says it."""
+    engine = (host_facts.get("engine") or {}).get("name") or (host_facts.get("launch") or {}).get("engine")
+    _, target_raw = served_configs(host_facts)
     if engine != "vllm" or not isinstance(target_raw, dict):
         return None
     target = _target_text(target_raw) or target_raw
     mixed = experts_in_several_formats(target.get("quantization_config"))
     if not mixed:
         return None
-    name, tally = next(iter(mixed.items()))
-    formats = ", ".join(f"{algo} on {count:,}" for algo, count in sorted(tally.items(), key=lambda kv: -kv[1]))
-    layers = len({projection.rpartition(".")[0] for projection in mixed})
-    what = (f"the target's routed experts of {layers:,} MoE layer(s) are stored in more than one format "
-            f"({name}: {formats} experts): vLLM makes a MoE layer's experts in one format, that of the first "
+    block, leaves = next(iter(mixed.items()))
+
+    def formats(tally: dict[str, int]) -> str:
+        if len(tally) == 1:
+            return next(iter(tally))
+        return ", ".join(f"{algo} on {count:,}" for algo, count in sorted(tally.items(), key=lambda kv: -kv[1]))
+
+    said = "; ".join(f"{leaf} {formats(tally)}" for leaf, tally in leaves.items())
+    return (f"the target's routed experts of {len(mixed):,} MoE layer(s) are stored in more than one format "
+            f"({block}: {said}): vLLM makes a MoE layer's experts in one format, that of the first "
             "quantized_layers entry under the layer (modelopt.py ModelOptMixedPrecisionConfig), and cannot load "
-            "an expert saved in another, so this checkpoint fails to load there; the throughput numbers "
-            "count the experts at their mean bytes per weight as if it loaded")
-    provide = ("a target whose experts of each MoE layer share one quant_algo (export it with the layer's "
-               "experts in one format)")
-    return make_finding("SD004", host=ctx.host, step=ctx.step_id, evidence=[what], facts={"provide": provide},
-                        severity="warning", title=f"Not checked: {provide}")
+            "an expert or projection saved in another, so this checkpoint fails to load there as exported; "
+            "the throughput numbers count the experts at their mean bytes per weight as if it loaded")
 
 
 def _target_text(target_raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -538,6 +540,9 @@ def check(ctx: Any) -> list[Finding]:
                            "numbers of their own are left out, their servers may have run other settings)")
     if observed_note:
         model.notes.append(observed_note)
+    unloadable = experts_vllm_cannot_load(ctx.host_facts)
+    if unloadable:
+        model.notes.append(unloadable)
     topk = effective.get("topk")
     if topk and topk > 1:
         # Siblings add acceptance a chain does not have (EAGLE3.md section 7): with topk > 1 the
@@ -560,12 +565,11 @@ def check(ctx: Any) -> list[Finding]:
     cap = request_cap_line(launch, log)
     if cap is not None:
         context.append(cap)
+    if unloadable:
+        context.append(unloadable)
     findings += check_throughput(measured, baseline, source=source, at=at, root_causes=all_causes, context=context)
     causes = [c for c in all_causes if c != "SD101"]
     findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes, at=at)
     candidates = [x for x in (best, observed) if x is not None]
     findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
-    unloadable = experts_vllm_cannot_load(ctx)
-    if unloadable is not None:
-        findings.append(unloadable)
     return record(ctx.facts, NS, findings)
