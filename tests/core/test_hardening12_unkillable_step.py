@@ -66,12 +66,14 @@ steps:
     out = tmp_path / "runs"
     cli = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)]
     proc = subprocess.run(
-        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "15", "--", *cli],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "30", "--", *cli],
+        capture_output=True, text=True, timeout=90, cwd=tmp_path,
     )
     ended = json.loads(proc.stdout.strip().splitlines()[-1])
+    # The run ended while the mount still hung (it hangs 30 s): not bounded by a clock reading,
+    # which a loaded CI machine stretched past 12 s (1 s timeout + the few seconds' reap wait).
     assert ended["rc"] is not None, f"the run hung on the unkillable step: {proc.stderr[-2000:]}"
-    assert ended["seconds"] < 12 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     _, record = only_run(out)
     stuck, after = record["steps"]
     assert stuck["status"] == "timeout" and after["status"] == "passed", record["steps"]
