@@ -540,21 +540,28 @@ _SSH_ARGS_VARS = ("ansible_ssh_args", "ansible_ssh_common_args", "ansible_ssh_ex
 # vars since 2.5) puts `-o StrictHostKeyChecking=no` right after ssh_args (ssh.py, _build_command).
 # It was dropped: a group of fresh cloud hosts set so was refused as unknown host keys.
 _HOST_KEY_CHECKING_VARS = ("ansible_host_key_checking", "ansible_ssh_host_key_checking")
-# Ansible's booleans (ansible/ansible: lib/ansible/module_utils/parsing/convert_bool.py, boolean).
-_ANSIBLE_TRUE = frozenset({"y", "yes", "on", "1", "true", "t", "1.0"})
-_ANSIBLE_FALSE = frozenset({"n", "no", "off", "0", "false", "f", "0.0"})
+# What Ansible reads as true (ansible/ansible: lib/ansible/module_utils/parsing/convert_bool.py,
+# BOOLEANS_TRUE); a config option of type boolean takes every other value as false, with no
+# error (lib/ansible/config/manager.py, ensure_type: boolean(value, strict=False)).
+_ANSIBLE_TRUE = frozenset({"y", "yes", "on", "1", "true", "t"})
 
 
-def _host_key_checking_off(host_vars: dict[str, Any], path: str, name: str) -> bool:
-    """Whether the host's vars turn Ansible's host_key_checking off; a value Ansible refuses is refused."""
-    key = next((key for key in _HOST_KEY_CHECKING_VARS if key in host_vars), None)
-    if key is None:
+def _host_key_checking_off(host_vars: dict[str, Any]) -> bool:
+    """Whether the host's vars turn Ansible's host_key_checking off, as Ansible reads them: the
+    last of the variables set wins and an empty one (None) is unset (config/manager.py,
+    _loop_entries); any value but a true one is off. Refusing what Ansible runs with ('maybe', off;
+    a bare `ansible_host_key_checking:`, unset) stopped the whole inventory."""
+    value = None
+    for key in _HOST_KEY_CHECKING_VARS:
+        if host_vars.get(key) is not None:
+            value = host_vars[key]
+    if value is None or (isinstance(value, str) and "{{" in value):
+        # A template is left as checking on, as before this variable was read: refusing it as
+        # the connection variables are stopped the whole inventory over the safe default.
         return False
-    text = str(host_vars[key]).strip().lower()
-    if text not in _ANSIBLE_TRUE | _ANSIBLE_FALSE:
-        raise UsageError(f"{path}: host {name}: {key}: {host_vars[key]!r} is not a valid boolean",
-                         hint="write true or false, as Ansible requires")
-    return text in _ANSIBLE_FALSE
+    if isinstance(value, (bool, int, float)):
+        return value not in (True, 1, 1.0)
+    return str(value).strip().lower() not in _ANSIBLE_TRUE
 
 
 # ansible_connection values that mean SSH (ansible/ansible: lib/ansible/plugins/connection/;
@@ -562,7 +569,7 @@ def _host_key_checking_off(host_vars: dict[str, Any], path: str, name: str) -> b
 _SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
 
 # How we connect comes from these; a Jinja template in one would be used as literal text.
-_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, *_HOST_KEY_CHECKING_VARS, "ansible_python_interpreter")
+_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpreter")
 
 # The login password of Ansible's ssh connection plugin, under each name it reads
 # (ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION, option `password`).
@@ -647,7 +654,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
                     added_up(ssh_options, option, setting)  # both lists' keys are tried, as two -i are
                 else:
                     ssh_options.setdefault(option, setting)
-        if key == "ansible_ssh_args" and _host_key_checking_off(host_vars, path, name):
+        if key == "ansible_ssh_args" and _host_key_checking_off(host_vars):
             ssh_options.setdefault("stricthostkeychecking", "no")
     password, password_source = _password(host_vars, path)
     return HostSpec(

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from spec_debug.errors import UsageError
 from spec_debug.runner.hosts import open_transport, resolve_hosts
 from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.test_transport import run
@@ -77,9 +76,3 @@ def test_ansible_host_key_checking_false_lets_a_new_host_in(value: str, client: 
         assert (outcome.exit_code, stdout.text()) == (0, "logged-in\n")
     assert spec.ssh_options == {"stricthostkeychecking": "no"}
 
-
-def test_ansible_host_key_checking_that_is_no_boolean_is_one_clear_error(tmp_path: Path, sshd: SshServer, client: ClientSetup) -> None:
-    inventory = write_inventory(tmp_path, sshd, client.key, "        ansible_ssh_host_key_checking: maybe\n")
-    with pytest.raises(UsageError) as refused:
-        resolve_hosts(["gpu01"], [], inventory, None)
-    assert "ansible_ssh_host_key_checking: 'maybe' is not a valid boolean" in refused.value.message
