@@ -52,7 +52,11 @@ steps:
 
 def test_merge_keys_share_step_settings_as_pyyaml_and_ansible_read_them(tmp_path, write_playbook):
     playbook = write_playbook(SHARED_DEFAULTS)
-    started = time.monotonic()
+    # What the merged keys set, as the loader reads them (a step's own key wins over a merged one,
+    # the first mapping of a merge list over the later ones).
+    loaded = {s.id: s for s in load_playbook(playbook).playbook.steps}
+    assert [(loaded[i].timeout, loaded[i].retries, loaded[i].on_failure) for i in ("hangs", "health", "models")] == [
+        (1, 1, "continue"), (1, 0, "stop"), (1, 1, "continue")]
     result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
     assert "Traceback" not in result.stderr
     record = json.loads(result.stdout)
@@ -62,7 +66,9 @@ def test_merge_keys_share_step_settings_as_pyyaml_and_ansible_read_them(tmp_path
     assert steps["health"]["status"] == "passed" and steps["health"]["attempts"] == 1
     assert steps["models"]["stdout"] == "llama\n"
     assert result.code == 0 or any(f["code"] == "SD002" for f in record["findings"])
-    assert time.monotonic() - started < 15
+    # The merged 1 s timeout (not the default one) is what ended the 5 s sleep, each attempt: the
+    # record says so in words, where a bound on the test's wall clock failed on a loaded machine.
+    assert steps["hangs"]["message"] == "timed out after 1 s; process tree killed"
 
 
 def test_a_merge_that_goes_wrong_points_at_the_line_that_is_wrong(tmp_path, write_playbook):
