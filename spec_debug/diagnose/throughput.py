@@ -199,8 +199,9 @@ def target_params_from_config(cfg: dict[str, Any]) -> int:
 # compressed-tensors `ignore` entries that leave nothing of weight in bf16: lm_head (counted
 # bf16 anyway), the embedding (a lookup), an MoE router (`mlp.gate`, hidden x experts)
 # and MiniMax-M2's e_score_correction_bias (a router's bias) and Qwen3-Next's shared_expert_gate
-# (hidden x 1), both in their FP8 releases' modules_to_not_convert
-_NEGLIGIBLE_UNQUANTIZED = re.compile(r"lm_head|embed_tokens|e_score_correction_bias|(^|[.*:_])gate\$?$")
+# (hidden x 1), both in their FP8 releases' modules_to_not_convert, and a router by that name
+# (gpt-oss's "model.layers.*.mlp.router", Llama 4's feed_forward.router)
+_NEGLIGIBLE_UNQUANTIZED = re.compile(r"lm_head|embed_tokens|e_score_correction_bias|(^|[.*:_])(gate|router)\$?$")
 
 
 def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:

@@ -33,6 +33,9 @@ def test_fp8_ignored_layers_and_gptq_dynamic_are_said_part_by_part():
 def test_router_only_ignored_layers_and_a_skip_list_the_rule_does_not_read_stay_uniform():
     fp8 = {"quant_method": "fp8", "weight_block_size": [128, 128], "ignored_layers": ["mlp.gate", "lm_head"]}
     assert quantized_weight_bytes({"quantization_config": fp8}) == 1.0
+    # a router by that name (gpt-oss's spelling) is no more of the decoder than `gate`
+    routers = {"quant_method": "fp8", "modules_to_not_convert": ["model.layers.*.mlp.router", "lm_head"]}
+    assert quantized_weight_bytes({"quantization_config": routers}) == 1.0
     # a string is no list to precision_rule (nothing skipped): the whole decoder at 1 byte
     odd = {"quant_method": "fp8", "modules_to_not_convert": "self_attn"}
     assert quantized_weight_bytes({"quantization_config": odd}) == 1.0
