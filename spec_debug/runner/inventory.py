@@ -643,6 +643,8 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         f"ansible_connection {how!r} (in {path}) is not supported: spec-debug reaches hosts over ssh, or local"
     )
     local = how.rpartition(".")[2] == "local" or (name == "local" and "address" not in connection)
+    user = None if connection.get("user") is None else str(connection["user"])
+    identity_file = None if connection.get("identity_file") is None else str(connection["identity_file"])
     ssh_options: dict[str, str] = {}
     for key in _SSH_ARGS_VARS:
         value = host_vars.get(key)
@@ -654,15 +656,26 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
                     added_up(ssh_options, option, setting)  # both lists' keys are tried, as two -i are
                 else:
                     ssh_options.setdefault(option, setting)
-        if key == "ansible_ssh_args" and _host_key_checking_off(host_vars):
-            ssh_options.setdefault("stricthostkeychecking", "no")
+        if key == "ansible_ssh_args":
+            # ssh_args stand before Ansible's own -o Port=, -o IdentityFile= and -o User= (ssh.py,
+            # _build_command), and ssh(1) takes the first User and Port, and adds the key after
+            # ssh_args' -i: `ansible_ssh_args: -l ops` logged in as ansible_user instead.
+            if "user" in ssh_options:
+                user = None
+            if "port" in ssh_options:
+                port = None
+            if identity_file is not None and "identityfile" in ssh_options:
+                added_up(ssh_options, "identityfile", identity_file)
+                identity_file = None
+            if _host_key_checking_off(host_vars):
+                ssh_options.setdefault("stricthostkeychecking", "no")
     password, password_source = _password(host_vars, path)
     return HostSpec(
         name=name,
         address=str(connection.get("address", name)),
         port=port,
-        user=None if connection.get("user") is None else str(connection["user"]),
-        identity_file=None if connection.get("identity_file") is None else str(connection["identity_file"]),
+        user=user,
+        identity_file=identity_file,
         vars=playbook_vars,
         transport="local" if local else "ssh",
         ssh_options=ssh_options,
