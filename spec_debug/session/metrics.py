@@ -283,6 +283,16 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\
                          r"(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P<k>[kK])?(?:\*{1,2}|`)?\s*"
                          r"(?:to|vs\.?|versus|->|\u2192)\s*(?:(?:the\s+)?(?:" + _BASELINE_WORDS + r")\s*[:=]?\s*)?"
                          r"(?:\*{1,2}|`|[~\u2248])?$", re.I)
+# A heading that sets the run against the baseline, then a colon: "EAGLE-3 vs baseline:", "slower
+# than the no-spec baseline:", "compared to baseline:". The pair after it is in the heading's order.
+_COMPARED_HEADING = (r"\b(?:vs\.?|versus|than|over|against|compared\s+(?:to|with))\s+(?:the\s+)?"
+                     r"(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline\s*:\s*\**")
+_COMPARED_HEAD = re.compile(_COMPARED_HEADING + "$", re.I)
+# The same heading, then the run's reading and "vs": the number after is the baseline's.
+_COMPARED_HEAD_FIRST = re.compile(_COMPARED_HEADING + r"\d[\d.,]*\**\s*(?:tok(?:en)?s?/s(?:ec)?|tps|t/s)\**\s*"
+                                  r"(?:vs\.?|versus)\s*\**$", re.I)
+# What follows the unit of the run's reading in such a pair: "vs" and the baseline's number.
+_VS_NEXT = re.compile(r"\**\s*(?:vs\.?|versus)\s*\**\d", re.I)
 # The pair's joiner says a change ("156 -> 297", "156 to 297"), from the first to the second; "vs"
 # sets two runs side by side.
 _PAIR_GOES_ON = re.compile(r"(?:\bto|->|\u2192)\s*(?:(?:the\s+)?\w+\s*[:=]?\s*)?(?:\*{1,2}|`|[~\u2248])?$", re.I)
@@ -1405,6 +1415,11 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> No
                     # "1.46x over the no-spec baseline (131.5 vs 90.1 tok/s)": ours, then the
                     # baseline the words before the parenthesis named.
                     first_name, name = "throughput", "baseline_throughput"
+            elif first_name == "baseline_throughput" and name == "throughput" and not _PAIR_GOES_ON.search(pair.group()) \
+                    and _COMPARED_HEAD.search(text, max(0, first - 60), first):
+                # "EAGLE-3 vs baseline: 40 vs 60 tok/s": ours, then the baseline, as the heading
+                # names them (_throughput_name reads the pair with both units)
+                first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
     for unit in headers[:20]:
@@ -1792,6 +1807,14 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
     baseline = bool((after and _BASELINE_AFTER.match(after)) or _baseline_before(before) or _no_spec_lead(text, start)
                     or ("-SD" in before and _MINUS_SD.search(before))
                     or (("base" in before or "Base" in before) and _VS_BASE_BEFORE.search(before)))
+    if "aseline" in before and ("vs" in before or "than" in before or "over" in before or "ompared" in before
+                                or "gainst" in before or "ersus" in before):
+        # "EAGLE-3 vs baseline: 40 tok/s vs 60 tok/s": the heading names ours, then the baseline, in
+        # the order the readings follow (was the baseline 40, ours 60: a speedup where it was slower)
+        if baseline and after and _VS_NEXT.match(after) and _COMPARED_HEAD.search(before):
+            return "throughput"
+        if not baseline and _COMPARED_HEAD_FIRST.search(text, max(0, start - 80), start):
+            return "baseline_throughput"
     return "baseline_throughput" if baseline else "throughput"
 
 

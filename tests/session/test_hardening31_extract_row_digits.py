@@ -38,7 +38,8 @@ def test_vs_with_a_full_stop_ends_no_sentence(tmp_path: Path):
     a bs=64 run's 50 tok/s with it."""
     said = "At bs=1 EAGLE-3 is slower than the baseline: 40 tok/s vs. 60 tok/s without speculation."
     assert ("baseline_throughput", 60.0, "1") in _readings(said)  # before: row None
-    assert _sd501(tmp_path, said, "At bs=64 EAGLE-3 gives 50 tok/s") == []  # before: "50 ... vs 60 tok/s baseline"
+    evidence = _sd501(tmp_path, said, "At bs=64 EAGLE-3 gives 50 tok/s")
+    assert not [line for line in evidence if "50 tok/s measured" in line]  # before: "50 ... vs 60 tok/s baseline"
     # unchanged: a full stop after another word ends the sentence
     assert _readings("Normal decoding at bs=1: 156 tok/s. Then with EAGLE-3 I get 300 tok/s") == [
         ("baseline_throughput", 156.0, "1"), ("throughput", 300.0, None)]
