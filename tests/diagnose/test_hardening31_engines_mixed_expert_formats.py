@@ -15,22 +15,9 @@ import json
 from spec_debug.diagnose.steps import throughput_step
 from spec_debug.probes import model_configs
 from spec_debug.probes.registry import ProbeContext
-
-FP8, NVFP4 = {"quant_algo": "FP8"}, {"quant_algo": "NVFP4", "group_size": 16}
-
-
-def _qwen3_30b_a3b(expert) -> dict:
-    """Qwen3-30B-A3B's shapes cut to 24 layers and 64 experts, attention FP8, each expert's
-    projections as `expert` picks (ModelOpt's export names every expert's projections)."""
-    layers = {f"model.layers.{i}.self_attn.{p}": FP8 for i in range(24) for p in ("q_proj", "k_proj", "v_proj", "o_proj")}
-    layers.update({f"model.layers.{i}.mlp.experts.{e}.{p}": expert(e, p)
-                   for i in range(24) for e in range(64) for p in ("gate_proj", "up_proj", "down_proj")})
-    return {"architectures": ["Qwen3MoeForCausalLM"], "model_type": "qwen3_moe", "hidden_size": 2048,
-            "intermediate_size": 6144, "moe_intermediate_size": 768, "num_hidden_layers": 24,
-            "num_attention_heads": 32, "num_key_value_heads": 4, "head_dim": 128, "num_experts": 64,
-            "num_experts_per_tok": 8, "vocab_size": 151936,
-            "quantization_config": {"quant_method": "modelopt", "quant_algo": "MIXED_PRECISION",
-                                    "kv_cache_quant_algo": "FP8", "quantized_layers": layers}}
+# Qwen3-30B-A3B's shapes cut to 24 layers and 64 experts, attention FP8, each expert's projections
+# as `expert` picks (ModelOpt's export names every expert's projections)
+from tests.diagnose.test_hardening30_engines_expert_formats import FP8, NVFP4, _qwen3_30b_a3b
 
 
 def _findings(target_config: dict, engine: str = "vllm") -> list:
