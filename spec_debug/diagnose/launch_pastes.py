@@ -277,9 +277,12 @@ def _refused_deployment_file(text: str, error: yaml.YAMLError) -> LaunchParseErr
     return LaunchParseError(
         f"this {kind} is not valid YAML ({where}{problem}){cause}: {runtime} refuses to load it and the server "
         "never starts",
-        hint="quote the list item whole in single quotes: - '--speculative-config={\"method\": \"eagle3\", ...}'"
-             + (", or write the command as a block scalar (command: >- with the command on the lines below)"
-                if compose else ""))
+        hint=("quote the list item whole in single quotes: - '--speculative-config={\"method\": \"eagle3\", ...}'"
+              + (", or write the command as a block scalar (command: >- with the command on the lines below)"
+                 if compose else "")) if cause else
+        # (an unclosed quote or bracket, a tab: nothing of the speculative config's to quote)
+        "mend the YAML: " + ("docker compose config" if compose else "kubectl apply --dry-run=client -f FILE")
+        + " names the same error")
 
 
 def _unjoined_continuation(container: dict[str, Any]) -> LaunchParseError | None:
