@@ -147,11 +147,11 @@ def _sentence(context: str, value: float) -> str:
     if at < 0:
         return context
     stop = context.rfind(". ", 0, at)
-    while stop >= 0 and _ABBREVIATION.search(context, max(0, stop - 7), stop):
+    while stop >= 0 and _abbreviated(context, stop):
         stop = context.rfind(". ", 0, stop)
     start = max(stop, context.rfind("; ", 0, at)) + 1
     stop = context.find(". ", at)
-    while stop >= 0 and _ABBREVIATION.search(context, max(0, stop - 7), stop):
+    while stop >= 0 and _abbreviated(context, stop):
         stop = context.find(". ", stop + 1)
     ends = [i for i in (stop, context.find("; ", at)) if i >= 0]
     return context[start:min(ends) if ends else len(context)]
@@ -161,6 +161,15 @@ def _sentence(context: str, value: float) -> str:
 # without speculation" is one sentence (the 60 lost its row, bs=1, and was compared with other rows'
 # readings).
 _ABBREVIATION = re.compile(r"(?<![\w.])(?:vs|e\.g|i\.e|approx|cf|ca|resp|incl)$", re.I)
+_ABBREVIATIONS = ("vs", "e.g", "i.e", "approx", "cf", "ca", "resp", "incl")
+
+
+def _abbreviated(context: str, stop: int) -> bool:
+    """Whether the full stop at ``stop`` ends one of the words of _ABBREVIATION. The pattern runs
+    only behind such a word: most full stops end a sentence, and each reading's sentence passes
+    one or two (the 20 MB bench session's pattern calls grew by 6% with it)."""
+    return context[max(0, stop - 7):stop].lower().endswith(_ABBREVIATIONS) \
+        and _ABBREVIATION.search(context, max(0, stop - 7), stop) is not None
 
 
 def stated_scope(context: str, value: float, command: str = "") -> Scope:
