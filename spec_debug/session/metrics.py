@@ -1815,7 +1815,20 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
             return "throughput"
         if not baseline and _COMPARED_HEAD_FIRST.search(text, max(0, start - 80), start):
             return "baseline_throughput"
+    if not baseline and ("vs" in before or "ersus" in before) \
+            and (unit_end is None or (("vs" in after or "ersus" in after) and _VS_NEXT.match(after))) \
+            and _BASELINE_FIRST_HEAD.search(text, max(0, start - 80), start):
+        # "Baseline vs EAGLE-3: 60 vs 40 tok/s", "no-spec vs spec: 90 tok/s vs 55 tok/s": the heading
+        # names the baseline first, and so does the pair (was two throughputs, and no baseline)
+        return "baseline_throughput"
     return "baseline_throughput" if baseline else "throughput"
+
+
+# A heading that names the baseline, then the run: "Baseline vs EAGLE-3:", "no-spec vs spec:",
+# "vanilla vs EAGLE-3 (topk=4):". The pair after it is in its order (_COMPARED_HEAD: the other way).
+_BASELINE_FIRST_HEAD = re.compile(r"(?<![\w-])(?:(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline|no[- ]?spec(?:ulation)?|vanilla"
+                                  r"|without\s+(?:spec\w*|eagle[\w-]*|(?:a\s+)?draft\w*))(?:\s*\([^()\n]{0,30}\))?"
+                                  r"\s+(?:vs\.?|versus)\s+[^:\n]{1,40}:\s*\**$", re.I)
 
 
 # The base model alone, set against the speculative run: "eagle3 131 tok/s vs base 104 tok/s",
