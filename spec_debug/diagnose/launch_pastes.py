@@ -260,10 +260,10 @@ def _refused_deployment_file(text: str, error: yaml.YAMLError) -> LaunchParseErr
     if not (compose or _K8S_MANIFEST.search(text)) or not re.search(r"(?i)vllm|sglang", text):
         return None
     if isinstance(error, yaml.constructor.ConstructorError):
-        # YAML, with a tag the safe loader does not build: compose's own `!reset` / `!override`
-        # (compose-spec 13-merge.md), which docker compose loads
+        # YAML, with a tag neither the safe loader nor _ComposeLoader builds
         return None
-    if any(line[:1] not in ("", " ", "\t", "#") and not _YAML_TOP_LINE.match(line) for line in text.splitlines()):
+    lines = text.splitlines()
+    if any(line[:1] not in ("", " ", "\t", "#") and not _YAML_TOP_LINE.match(line) for line in lines):
         # a shell script or a note around the file (`cat > compose.yaml <<EOF ... EOF` then `vllm
         # serve ...`; `kubectl apply -f - <<EOF`): not the file alone, and its other readers read it
         return None
@@ -271,7 +271,7 @@ def _refused_deployment_file(text: str, error: yaml.YAMLError) -> LaunchParseErr
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
     kind, runtime = ("compose file", "docker compose") if compose else ("Kubernetes manifest", "kubectl")
-    line = text.splitlines()[mark.line] if mark is not None and mark.line < len(text.splitlines()) else ""
+    line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
     cause = (" (a `: ` inside an unquoted value, such as the JSON of --speculative-config, starts a YAML mapping)"
              if "mapping values" in problem or re.search(r"\{\s*\"[^\"]*\"\s*:\s", line) else "")
     return LaunchParseError(
