@@ -15,8 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from spec_debug.probes.hostfiles import EXPERT_FORMATS_KEY, expert_formats
-from spec_debug.probes.hostfiles import _algo as expert_algo, _expert_entry as expert_entry
+from spec_debug.probes.hostfiles import EXPERT_FORMATS_KEY, expert_formats, expert_tallies
 
 
 class NamedWeight(Protocol):
@@ -230,14 +229,9 @@ def experts_in_several_formats(quant: Any) -> dict[str, dict[str, dict[str, int]
     if str(quant.get("quant_algo") or "").upper() != "MIXED_PRECISION":
         return {}
     layers = quant.get("quantized_layers") if isinstance(quant.get("quantized_layers"), dict) else {}
-    blocks: dict[str, dict[str, dict[str, int]]] = {}
-    for name, entry in layers.items():
-        block, _, leaf = expert_entry(name)
-        if block:
-            tally = blocks.setdefault(block, {}).setdefault(leaf, {})
-            tally[expert_algo(entry)] = tally.get(expert_algo(entry), 0) + 1
     kept = quant.get(EXPERT_FORMATS_KEY)
-    for projection, tally in {**expert_formats(layers), **(kept if isinstance(kept, dict) else {})}.items():
+    blocks: dict[str, dict[str, dict[str, int]]] = {}
+    for projection, tally in {**expert_tallies(layers), **(kept if isinstance(kept, dict) else {})}.items():
         block, _, leaf = str(projection).rpartition(".")
         if block and isinstance(tally, dict):
             blocks.setdefault(block, {})[leaf] = dict(tally)

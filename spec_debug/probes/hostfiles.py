@@ -414,6 +414,13 @@ def expert_formats(layers: Any) -> dict[str, dict[str, int]]:
     an expert of the block with no entry for the projection counts as UNQUANTIZED, one with no entry
     at all below the last one listed included (ModelOpt left it bf16: experts 0..E-1 are there).
     Projections whose experts all agree are left out (expert 0's entry says theirs)."""
+    return {projection: tally for projection, tally in expert_tallies(layers).items() if len(tally) > 1}
+
+
+def expert_tallies(layers: Any) -> dict[str, dict[str, int]]:
+    """For each projection of an experts block, how many experts take each quant_algo, as
+    expert_formats counts them (UNQUANTIZED included), projections whose experts agree too
+    ({"model.layers.3.mlp.experts.gate_proj": {"FP8": 64}})."""
     if not isinstance(layers, dict):
         return {}
     tallies: dict[tuple[str, str], dict[str, int]] = {}
@@ -424,14 +431,13 @@ def expert_formats(layers: Any) -> dict[str, dict[str, int]]:
             indices.setdefault(block, set()).add(index)
             tally, algo = tallies.setdefault((block, leaf), {}), _algo(entry)
             tally[algo] = tally.get(algo, 0) + 1
-    mixed: dict[str, dict[str, int]] = {}
+    counted: dict[str, dict[str, int]] = {}
     for (block, leaf), tally in tallies.items():
         unlisted = _expert_count(indices[block]) - sum(tally.values())
         if unlisted:
             tally[UNQUANTIZED] = unlisted
-        if len(tally) > 1:
-            mixed[f"{block}.{leaf}"] = tally
-    return mixed
+        counted[f"{block}.{leaf}"] = tally
+    return counted
 
 
 def _expert_count(indices: set[str]) -> int:
