@@ -536,23 +536,28 @@ def _llm_d_modelservice_argv(text: str) -> list[str] | None:
     # pvc://CLAIM/PATH: the model is the mounted PATH ($mountPath/$path, argsByProtocol)
     model = (rest if protocol == "hf" else "/".join(rest.split("/")[-2:]) if protocol == "pvc+hf"
              else f"{mount}/{rest.partition('/')[2]}" if protocol == "pvc" and "/" in rest else None)
+    if model is None:
+        return None
     for role in ("decode", "prefill"):
         section = doc.get(role)
         if not isinstance(section, dict) or section.get("create") is False:  # (`.Values.decode.create` gates it)
             continue
-        tensor = (section.get("parallelism") or {}).get("tensor") if isinstance(section.get("parallelism"), dict) else None
-        for container in section.get("containers") or []:
+        parallelism = section.get("parallelism")
+        tensor = parallelism.get("tensor") if isinstance(parallelism, dict) else None
+        # (the chart reads it with `int`: "2" is 2; isdecimal, not isdigit: int() refuses "²")
+        tensor = int(tensor) if isinstance(tensor, str) and tensor.strip().isdecimal() else tensor
+        tp = ["--tensor-parallel-size", str(tensor)] if isinstance(tensor, int) and tensor > 1 else []
+        containers = section.get("containers")
+        # (`containers: 5`, a scalar, has no container: was TypeError "'int' object is not iterable")
+        for container in containers if isinstance(containers, list) else []:
             command = container.get("modelCommand") if isinstance(container, dict) else None
-            if command not in ("vllmServe", "imageDefault") or model is None:
+            if command not in ("vllmServe", "imageDefault"):
                 continue
             args = container.get("args") or []
             if not isinstance(args, list):
                 continue
             _refuse_structured_items("args", args)
             head = ["vllm", "serve", model] if command == "vllmServe" else ["vllm", "serve", "--model", model]
-            # (the chart reads it with `int`: "2" is 2)
-            tensor = int(tensor) if isinstance(tensor, str) and tensor.strip().isdigit() else tensor
-            tp = ["--tensor-parallel-size", str(tensor)] if isinstance(tensor, int) and tensor > 1 else []
             return [*head, *tp, *(str(a) for a in args)]
     return None
 
