@@ -23,6 +23,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from spec_debug.diagnose.quantization import _names
 from spec_debug.diagnose.target_weights import (
     bf16_equivalent_params, decode_weight_parts, draft_modules, weight_parts,
 )
@@ -214,8 +215,7 @@ def quantized_weight_bytes(cfg: dict[str, Any]) -> float | None:
     method = str(q.get("quant_method") or "").lower()
     # the skip lists quantization.precision_rule reads: transformers' `modules_to_not_convert` and
     # vLLM Fp8Config's `ignored_layers` (a list; anything else it reads as none)
-    kept = [name for key in ("modules_to_not_convert", "ignored_layers")
-            for name in (q.get(key) if isinstance(q.get(key), list) else []) if isinstance(name, str)]
+    kept = _names(q.get("modules_to_not_convert")) + _names(q.get("ignored_layers"))
     overrides = q.get("dynamic") if method in ("gptq", "awq") and isinstance(q.get("dynamic"), dict) else {}
     if method in ("fp8", "fbgemm_fp8", "gptq", "awq") and (
             overrides or not all(_NEGLIGIBLE_UNQUANTIZED.search(name) for name in kept)):
