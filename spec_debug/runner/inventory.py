@@ -45,8 +45,7 @@ from spec_debug.errors import UsageError
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
 from spec_debug.playbook.yaml_nodes import _reshaped
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
-from spec_debug.runner.ssh_args import ADDED_UP_OPTIONS, added_up
-from spec_debug.runner.ssh_config import parse_ssh_args
+from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
 
 _CONNECTION_VARS = {
     "ansible_host": "address",
@@ -650,12 +649,8 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         value = host_vars.get(key)
         if isinstance(value, str) and value.strip():
             for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
-                if option == "sendenv" and option in ssh_options:
-                    ssh_options[option] += " " + setting  # both lists send, as two -o SendEnv do
-                elif option in ADDED_UP_OPTIONS:
-                    added_up(ssh_options, option, setting)  # both lists' keys are tried, as two -i are
-                else:
-                    ssh_options.setdefault(option, setting)
+                # both SendEnv lists send and both lists' keys are tried, as two -o SendEnv and two -i do
+                merge_option(ssh_options, option, setting)
         if key == "ansible_ssh_args":
             # ssh_args stand before Ansible's own -o Port=, -o IdentityFile= and -o User= (ssh.py,
             # _build_command), and ssh(1) takes the first User and Port, and adds the key after

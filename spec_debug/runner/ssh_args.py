@@ -31,6 +31,18 @@ def added_up(options: dict[str, str], keyword: str, value: str) -> None:
     options[keyword] = ADDED_UP_SEPARATOR.join(dict.fromkeys([*files, *value.split(ADDED_UP_SEPARATOR)]))
 
 
+def merge_option(options: dict[str, str], keyword: str, value: str) -> None:
+    """One more `keyword` `value` into `options`, as ssh(1) takes a repeated option: each SendEnv
+    adds names, as each config line does (readconf.c, oSendEnv); each ADDED_UP_OPTIONS value adds
+    files; any other keyword keeps its first value."""
+    if keyword == "sendenv" and keyword in options:
+        options[keyword] += " " + value
+    elif keyword in ADDED_UP_OPTIONS:
+        added_up(options, keyword, value)
+    else:
+        options.setdefault(keyword, value)
+
+
 # ssh(1)'s options, as its getopt string lists them (openssh-portable: ssh.c, main:
 # "1246ab:c:e:fgi:kl:m:no:p:qstvx" "AB:CD:E:F:GI:J:KL:MNO:P:Q:R:S:TVw:W:XYy"): those that take
 # a value are shell.SSH_VALUE_FLAGS (one set for the transcript reader and us), the rest stand
@@ -124,13 +136,8 @@ def _take_value(flag: str, value: str, options: dict[str, str], source: str, tex
         if keyword == "port" and rest.strip() and a2port(rest.strip()) is None:
             # readconf.c, oPort checks every -o Port, set or not: "command-line line 0: Bad port"
             raise UsageError(f"{source}: -o {value}: Bad port {rest.strip()!r}", hint=BAD_PORT_HINT)
-        if keyword == "sendenv" and keyword in options and rest.strip():
-            # Each -o SendEnv adds names, as each config line does (readconf.c, oSendEnv).
-            options[keyword] += " " + rest.strip()
-        elif keyword in ADDED_UP_OPTIONS and rest.strip():
-            added_up(options, keyword, rest.strip())
-        elif key and rest.strip():
-            options.setdefault(keyword, rest.strip())
+        if key and rest.strip():
+            merge_option(options, keyword, rest.strip())
     elif flag == "p" and "port" not in options and a2port(value) is None:
         # ssh.c, main reads -p only while no port is set, and then exits "Bad port '0'": a
         # pasted -p 0 or -p 65536 was taken, and the run said "port 0 out of range" of no option.
