@@ -10,6 +10,7 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -234,21 +235,45 @@ def _text_int(target_ckpt, key: str) -> int | None:
 
 
 def _pad_token_ids(target_ckpt) -> frozenset[int]:
-    """The target's pad_token_id and eos_token_id(s) (an int or a list in config.json): the
-    ids a tokenizer pads a batch with (pad_token set to eos_token where the model has none)."""
+    """The target's pad_token_id and eos_token_id(s) (an int or a list), from config.json and
+    from generation_config.json beside it, and the id of tokenizer_config.json's pad_token:
+    the ids a tokenizer pads a batch with (pad_token set to eos_token where the model has
+    none). config.json alone missed Qwen2.5/Qwen3 Instruct, whose tokenizer pads with
+    <|endoftext|> 151643: config.json has eos_token_id 151645 and no pad_token_id, and only
+    generation_config.json (pad_token_id 151643, eos_token_id [151645, 151643]) and the
+    tokenizer's pad_token name it."""
     if target_ckpt is None:
         return frozenset()
     from spec_debug.eagle3.config import text_config
 
     raw = target_ckpt.config.raw
     text = text_config(raw, str(target_ckpt.path))
+    generation = _json_beside(target_ckpt.path, "generation_config.json")
     found: set[int] = set()
     for key in ("pad_token_id", "eos_token_id"):
-        value = text.get(key, raw.get(key))
-        for one in value if isinstance(value, list) else [value]:
-            if isinstance(one, int) and not isinstance(one, bool) and one >= 0:
-                found.add(one)
+        for source in (text.get(key, raw.get(key)), generation.get(key)):
+            for one in source if isinstance(source, list) else [source]:
+                if isinstance(one, int) and not isinstance(one, bool) and one >= 0:
+                    found.add(one)
+    tokenizer = _json_beside(target_ckpt.path, "tokenizer_config.json")
+    pad = tokenizer.get("pad_token")
+    pad = pad.get("content") if isinstance(pad, dict) else pad
+    added = tokenizer.get("added_tokens_decoder")
+    if isinstance(pad, str) and isinstance(added, dict):
+        found.update(int(key) for key, token in added.items()
+                     if isinstance(token, dict) and token.get("content") == pad
+                     and str(key).isdigit())
     return frozenset(found)
+
+
+def _json_beside(path, name: str) -> dict:
+    """A JSON object file of the target's directory, {} when absent or unreadable (these
+    files only add pad ids to a note)."""
+    try:
+        value = json.loads((Path(path) / name).read_text())
+    except (OSError, ValueError, TypeError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 class LeftPadding:
@@ -256,9 +281,11 @@ class LeftPadding:
     the left (tokenizer padding_side="left", as for generation) and saved row by row without
     its attention_mask, which data._unpadded_rows would have cut off. No sequence opens with
     repeated end-of-sequence tokens; scored, every later row attends to the pad rows (3 pad
-    rows before each of 3 samples: step-0 accuracy 0.690 -> 0.275, with no word), and
-    speculators' loader reads token_ids and hidden_states only (src/speculators/train/data.py)
-    and would train on them as tokens."""
+    rows before each of 3 samples: step-0 accuracy 0.690 -> 0.275, with no word).
+    speculators' loader reads token_ids and hidden_states only (0.9.0 train/data.py
+    ArrowDataset._get_raw_data), and takes a file only when its token_ids equal its dataset's
+    input_ids: it drops these ("don't match input ids"), or trains on the pads as tokens where
+    its dataset was padded the same way."""
 
     def __init__(self) -> None:
         self.reset()
@@ -286,10 +313,11 @@ class LeftPadding:
         return [f"{self.samples} of {samples} samples open with a run of the target's pad/eos "
                 f"token id {ids} ({self.rows} position(s) in all): a left-padded batch saved "
                 "without its attention_mask? They were scored as tokens, and every later row "
-                "attends to them; speculators' loader ignores attention_mask and would train on "
-                "them too (src/speculators/train/data.py): save the attention_mask beside "
-                "padded samples (eval then scores them without the padding), or one unpadded "
-                "sample per sequence"]
+                "attends to them; speculators' loader ignores attention_mask and takes a file "
+                "only when its token_ids equal its dataset's input_ids, so it drops such a "
+                "file ('don't match input ids', train/data.py) or trains on the pads: save "
+                "the attention_mask beside padded samples (eval then scores them without the "
+                "padding), or one unpadded sample per sequence"]
 
 
 def _data_notes(info: DataInfo, data) -> tuple[Any, list[str]]:
