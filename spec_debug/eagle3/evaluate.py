@@ -206,10 +206,9 @@ class SampleTargets:
     # (data.every_position_padding); 0 when the loss mask is used
     tail_rows: int = 0
     inner_rows: int = 0
-    # the positions read with a lost layer (data.lost_layer_positions), the loss-masked rows
-    # left out for reading them, and the file slots zero there
+    # the positions read with a lost layer (data.lost_layer_positions) and the file slots zero
+    # there (score_sample counts the rows it leaves out for reading them, at every step)
     lost_positions: int = 0
-    lost_rows: int = 0
     lost_slots: tuple[int, ...] = ()
     reads_lost: Tensor | None = None  # [T] the rows reading a lost state (None: none)
 
@@ -249,7 +248,7 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
         loss_mask = mask[1:].to(device)
     lost, lost_slots = lost_layer_positions(sample, lambda: _zero_embedding_ids(model))
     lost = lost[:-1].to(device)  # [T] row t reads position t's state
-    lost_positions, lost_rows = int(lost.sum()), int((loss_mask & lost).sum())
+    lost_positions = int(lost.sum())
     # left out at every TTT step by score_sample (the row's chain reads the zeros), not
     # through the loss mask: that one is aligned to the predicted position (row t + k at step
     # k), and would leave out row t - k there while scoring the row that reads the zeros
@@ -264,7 +263,7 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     # row outside it still predicts a masked position at step k >= 1, and its chain (never
     # started) was counted there as a miss
     return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
-                         lost_positions, lost_rows, lost_slots, lost if lost_positions else None)
+                         lost_positions, lost_slots, lost if lost_positions else None)
 
 
 def _zero_embedding_ids(model: Eagle3Draft) -> Tensor:
