@@ -337,11 +337,11 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         # `contains: 200` after curl -w '%{http_code}', `contains: 1.5` for a version: YAML
         # reads them as numbers, and the text the check looks for is a string.
         return f'YAML read this as a number; quote it if you meant the text: {field}: "{value}"'
-    if error_type == "model_type" and isinstance(value, str) and len(path) == 2 and path[0] == "steps":
+    if error_type == "model_type" and isinstance(value, str) and value.strip() and len(path) == 2 and path[0] == "steps":
         # A bare command as a step, as GitHub Actions' `- run:` lists invite.
         return f"a step is a mapping: write '- id: step_{path[1] + 1}' and below it 'run: {_short_repr(value, 40)[1:-1]}'"
     if error_type == "model_type" and len(path) == 2 and path[0] == "steps" and value is not None:
-        # `- 3`, `- true`, `- [a, b]`: a value where a step's keys go.
+        # `- 3`, `- true`, `- [a, b]`, `- ""`: a value where a step's keys go.
         return f"a step is a mapping of keys: write '- id: step_{path[1] + 1}' and below it 'run: <command>'"
     if error_type == "model_type" and value is None and len(path) == 2 and path[0] == "steps":
         # `-` alone on its line: an item left empty, or its keys indented under the next dash.
