@@ -362,13 +362,29 @@ def _refuse_zero_filled(path: Path, raw: bytes) -> None:
                           "run the playbook again")
 
 
+# Magic numbers: RFC 1952 2.3.1 (gzip), the xz file format 2.1.1.1, bzip2's 'BZh' + block size,
+# RFC 8878 3.1.1 (zstd). None can start a JSON text (RFC 8259 2: whitespace, then a value).
+_COMPRESSED = ((b"\x1f\x8b", "gzip", ".gz", "gunzip"), (b"\xfd7zXZ\x00", "xz", ".xz", "unxz"),
+               (b"\x28\xb5\x2f\xfd", "zstd", ".zst", "unzstd"))
+
+
 def _refuse_packed(path: Path, raw: bytes) -> None:
     """A record kept compressed (`gzip runs/*/run.json`, a CI artifact downloaded as a .zip):
-    the decode said only "not UTF-8 text (byte 1)". The magic numbers: RFC 1952 2.3.1 (gzip),
-    PKWARE APPNOTE 4.3.7 (a zip's local file header)."""
+    the decode said only "not UTF-8 text (byte 1)". The magic numbers: above, and PKWARE
+    APPNOTE 4.3.7 (a zip's local file header)."""
     shown = shlex.quote(str(path))  # a browser's download is named `run (1).json.gz`
-    if raw.startswith(b"\x1f\x8b"):
-        raise UsageError(f"{path}: run.json is gzip-compressed", hint=f"unpack it and pass the result: gunzip -k {shown}")
+    packed = next(((kind, suffix, tool) for magic, kind, suffix, tool in _COMPRESSED if raw.startswith(magic)), None)
+    if packed is None and raw[:3] == b"BZh" and raw[3:4].isdigit():
+        packed = ("bzip2", ".bz2", "bunzip2")
+    if packed is not None:
+        kind, suffix, tool = packed
+        if path.name.endswith(suffix):
+            hint = f"unpack it and pass the result: {tool} -k {shown}"
+        else:
+            # gunzip, unxz, bunzip2 and unzstd refuse a name without their suffix ("unknown suffix").
+            renamed = shlex.quote(f"{path}{suffix}")
+            hint = f"unpack it in place and pass it again: mv {shown} {renamed} && {tool} {renamed}"
+        raise UsageError(f"{path}: run.json is {kind}-compressed", hint=hint)
     if raw.startswith(b"PK\x03\x04"):
         raise UsageError(f"{path}: run.json is a zip archive",
                          hint=f"unpack it and pass the run folder or run.json in it: unzip {shown}")
