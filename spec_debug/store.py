@@ -429,6 +429,16 @@ def _unwritten_run_hint(folder: Path) -> str | None:
     return f"this run folder has no {RUN_JSON}: the run was stopped before its first record was written{left}; run the playbook again"
 
 
+def _run_id_of(folder: Path) -> str | None:
+    """The run id a run folder is named by, or, for a symlink named by hand, its target's."""
+    if _RUN_ID.fullmatch(folder.name):
+        return folder.name
+    if folder.is_symlink():
+        target = folder.resolve().name
+        return target if _RUN_ID.fullmatch(target) else None
+    return None
+
+
 def _latest_run_hint(given: Path) -> str:
     """`spec-debug report runs` (the parent folder, not a run): name the newest run in it. Run
     ids start with their UTC start time, so the last name in sort order is the latest."""
@@ -437,9 +447,11 @@ def _latest_run_hint(given: Path) -> str:
         # A folder named by hand beside the runs (`cp -r runs/<id> runs/before-fix`) sorts after
         # every run id ('b' > '2') and was named the latest: the latest is the last run id, and
         # the newest record written only where no folder has a run id's name.
-        ours = [p.parent.name for p in records if _RUN_ID.fullmatch(p.parent.name)]
+        # A link named by hand (`ln -s <id> runs/latest`) is the run it points to, dated by its id.
+        ours = [(_run_id_of(p.parent), p.parent.name == _run_id_of(p.parent), p.parent.name) for p in records]
+        ours = [run for run in ours if run[0] is not None]
         if ours or not records:
-            latest = max(ours, default=None)
+            latest = max(ours)[2] if ours else None
         else:
             latest = max(records, key=lambda p: p.stat().st_mtime).parent.name
     except OSError:
