@@ -2052,7 +2052,7 @@ def _wanted(text: str, start: int) -> bool:
             or "criteri" in before or "ect" in before or "mat" in before or "dict" in before or "heor" in before
             or "deal" in before or "need" in before or "want" in before or "desir" in before or "requir" in before
             or "ould" in before or "ight" in before or "bound" in before or "=" in before or "\u2265" in before
-            or "ach" in before or "get" in before):
+            or "ach" in before or "get" in before or "suppos" in before):
         return False  # literal gates: most factors have none of the words
     if text[start:start + 8].lower().startswith(("speedup", "speed-up")):
         before += "speedup"  # "Target speedup: 2x": the factor follows the word
