@@ -15,15 +15,8 @@ from pathlib import Path
 import pytest
 
 from spec_debug.errors import UsageError
-from spec_debug.record import PlaybookRef, RunRecord
-from spec_debug.store import RunStore, load_record
-
-
-def _run_dir(out: Path) -> Path:
-    store = RunStore.create(out, "p")
-    store.save(RunRecord(run_id=store.run_dir.name, playbook=PlaybookRef(name="p", path="p.yaml", sha256="0" * 64),
-                         started_at="2026-12-02T07:00:00.000Z", status="passed"))
-    return store.run_dir
+from spec_debug.store import load_record
+from tests.core.test_hardening31_runner_latest_run import _saved_run  # a run folder as `spec-debug run` makes it
 
 
 def _error(path: Path) -> UsageError:
@@ -33,7 +26,7 @@ def _error(path: Path) -> UsageError:
 
 
 def test_a_record_gzipped_under_its_own_name_gets_a_command_gunzip_runs(tmp_path):
-    run_dir = _run_dir(tmp_path / "my runs")
+    run_dir = _saved_run(tmp_path / "my runs")
     record = run_dir / "run.json"
     record.write_bytes(gzip.compress(record.read_bytes()))
     error = _error(run_dir)
@@ -47,7 +40,7 @@ def test_a_record_gzipped_under_its_own_name_gets_a_command_gunzip_runs(tmp_path
 
 @pytest.mark.parametrize(("pack", "kind", "tool"), [(lzma.compress, "xz", "unxz"), (bz2.compress, "bzip2", "bunzip2")])
 def test_xz_and_bzip2_records_are_named(tmp_path, pack, kind, tool):
-    record = _run_dir(tmp_path / "runs") / "run.json"
+    record = _saved_run(tmp_path / "runs") / "run.json"
     suffix = {"xz": ".xz", "bzip2": ".bz2"}[kind]
     packed = tmp_path / f"run.json{suffix}"
     packed.write_bytes(pack(record.read_bytes()))
