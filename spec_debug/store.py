@@ -312,7 +312,8 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
             raise UsageError(f"{path} is not a regular file", hint="pass a runs/<run-id> directory or its run.json")
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise UsageError(f"no run record at {path}", hint=_unwritten_run_hint(path.parent) or _latest_run_hint(run_dir_or_file)) from None
+        raise UsageError(f"no run record at {path}", hint=_packed_beside_hint(path) or _unwritten_run_hint(path.parent)
+                         or _latest_run_hint(run_dir_or_file)) from None
     except OSError as exc:
         shown = str(path) if len(str(path)) <= 200 else str(path)[:197] + "..."
         raise UsageError(f"cannot read {shown}: {_why(exc)}") from None
@@ -366,6 +367,18 @@ def _refuse_zero_filled(path: Path, raw: bytes) -> None:
 # RFC 8878 3.1.1 (zstd). None can start a JSON text (RFC 8259 2: whitespace, then a value).
 _COMPRESSED = ((b"\x1f\x8b", "gzip", ".gz", "gunzip"), (b"\xfd7zXZ\x00", "xz", ".xz", "unxz"),
                (b"\x28\xb5\x2f\xfd", "zstd", ".zst", "unzstd"))
+
+
+def _packed_beside_hint(path: Path) -> str | None:
+    """`gzip runs/*/run.json` leaves run.json.gz where run.json was: say so, with its unpacker."""
+    for _magic, _kind, suffix, tool in (*_COMPRESSED, (b"", "bzip2", ".bz2", "bunzip2")):
+        packed = path.with_name(path.name + suffix)
+        try:
+            if packed.is_file():
+                return f"{packed.name} is there, compressed: unpack it and pass the folder again: {tool} -k {shlex.quote(str(packed))}"
+        except OSError:
+            return None
+    return None
 
 
 def _refuse_packed(path: Path, raw: bytes) -> None:

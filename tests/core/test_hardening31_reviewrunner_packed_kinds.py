@@ -54,3 +54,14 @@ def test_a_zstd_frame_is_named(tmp_path):
     # A whole zstd frame of "{}" (RFC 8878 3.1.1: magic, single-segment header, one raw last block).
     packed.write_bytes(b"\x28\xb5\x2f\xfd\x20\x02\x11\x00\x00{}")
     assert _error(packed).message == f"{packed}: run.json is zstd-compressed"
+
+
+def test_a_run_folder_whose_record_was_gzipped_in_place_names_the_gz(tmp_path):
+    """`gzip runs/*/run.json` leaves run.json.gz: `report runs/<id>` said only 'no run record'."""
+    run_dir = _saved_run(tmp_path / "runs")
+    record = run_dir / "run.json"
+    (run_dir / "run.json.gz").write_bytes(gzip.compress(record.read_bytes()))
+    record.unlink()
+    error = _error(run_dir)
+    assert error.message == f"no run record at {record}"
+    assert error.hint == f"run.json.gz is there, compressed: unpack it and pass the folder again: gunzip -k {record}.gz"
