@@ -146,14 +146,8 @@ def _sentence(context: str, value: float) -> str:
     at = _value_at(context, value)
     if at < 0:
         return context
-    stop = context.rfind(". ", 0, at)
-    while stop >= 0 and _abbreviated(context, stop):
-        stop = context.rfind(". ", 0, stop)
-    start = max(stop, context.rfind("; ", 0, at)) + 1
-    stop = context.find(". ", at)
-    while stop >= 0 and _abbreviated(context, stop):
-        stop = context.find(". ", stop + 1)
-    ends = [i for i in (stop, context.find("; ", at)) if i >= 0]
+    start = max(_sentence_stop(context, at, False), context.rfind("; ", 0, at)) + 1
+    ends = [i for i in (_sentence_stop(context, at, True), context.find("; ", at)) if i >= 0]
     return context[start:min(ends) if ends else len(context)]
 
 
@@ -170,6 +164,15 @@ def _abbreviated(context: str, stop: int) -> bool:
     one or two (the 20 MB bench session's pattern calls grew by 6% with it)."""
     return context[max(0, stop - 7):stop].lower().endswith(_ABBREVIATIONS) \
         and _ABBREVIATION.search(context, max(0, stop - 7), stop) is not None
+
+
+def _sentence_stop(context: str, at: int, forward: bool) -> int:
+    """Where the ". " that ends a sentence nearest ``at`` is, after it when ``forward`` (else
+    before it), passing the full stops of _ABBREVIATION's words; -1 if none."""
+    stop = context.find(". ", at) if forward else context.rfind(". ", 0, at)
+    while stop >= 0 and _abbreviated(context, stop):
+        stop = context.find(". ", stop + 1) if forward else context.rfind(". ", 0, stop)
+    return stop
 
 
 def stated_scope(context: str, value: float, command: str = "") -> Scope:
