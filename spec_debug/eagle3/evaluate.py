@@ -104,7 +104,7 @@ class Counts:
         # samples, positions, the scored rows left out for reading them, and the file slots
         self.lost_layer_samples = 0
         self.lost_layer_positions = 0
-        self.lost_layer_rows = 0
+        self.lost_layer_rows = torch.zeros((), dtype=torch.int64, device=self.device)
         self.lost_layer_slots: set[int] = set()
 
 
@@ -383,7 +383,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
         counts.inner_gap_rows += found.inner_rows
     counts.lost_layer_samples += found.lost_positions > 0
     counts.lost_layer_positions += found.lost_positions
-    counts.lost_layer_rows += int(lost_scored.sum()) if lost_scored is not None else 0
+    if lost_scored is not None:
+        counts.lost_layer_rows += lost_scored.sum()  # a tensor: no device sync per sample
     counts.lost_layer_slots.update(found.lost_slots)
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
@@ -473,7 +474,7 @@ def _lost_layer_note(counts: Counts) -> list[str]:
     return [f"{counts.lost_layer_samples} of {counts.samples} samples have "
             f"{counts.lost_layer_positions} position(s) where slot(s) {slots} of the "
             "hidden_states are all zeros while their other slots are not (a capture that lost "
-            f"a layer there): the {counts.lost_layer_rows} scored row(s) that read them were "
+            f"a layer there): the {int(counts.lost_layer_rows)} scored row(s) that read them were "
             "left out of the accuracies, and later rows still attend to them; speculators' "
             "loader checks only for NaN/Inf (data_generation/offline.py check_hidden_states) "
             "and would train on those zeros as the layer's output: dump the hidden states "
