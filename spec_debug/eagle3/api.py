@@ -287,15 +287,14 @@ class LeftPadding:
     input_ids: it drops these ("don't match input ids"), or trains on the pads as tokens where
     its dataset was padded the same way."""
 
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self) -> None:
+    def __init__(self, pad_ids: frozenset[int]) -> None:
+        self.pad_ids = pad_ids
         self.samples = 0
         self.rows = 0
         self.ids: set[int] = set()
 
-    def scan(self, samples, pad_ids: frozenset[int]):
+    def scan(self, samples):
+        pad_ids = self.pad_ids
         for sample in samples:
             ids = sample.token_ids
             if (pad_ids and sample.length > 2 and int(ids[0]) in pad_ids
@@ -638,26 +637,25 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     fc_spec = replace(spec, fc_read=True, fc_layer_ids=tuple(cfg.aux_layer_ids or ()) or None)
 
     pad_ids = _pad_token_ids(target_ckpt)
-    left_padded = LeftPadding()
 
     def run(use_loss_mask: bool):
         skipped = SkippedFiles()
-        left_padded.reset()  # the rerun reads the same files again
+        left_padded = LeftPadding(pad_ids)  # one per run: the rerun reads the files again
         samples = iter_samples(data, slots=resolved.slots, final=has_final,
                                max_samples=max_samples, spec=fc_spec, skipped=skipped,
                                masks=masks)
-        return skipped, evaluate(loaded, left_padded.scan(samples, pad_ids), steps=steps,
-                                 flags=NormFlags.of(flag_values), device=device,
-                                 progress=progress, use_loss_mask=use_loss_mask)
+        return skipped, left_padded, evaluate(loaded, left_padded.scan(samples), steps=steps,
+                                              flags=NormFlags.of(flag_values), device=device,
+                                              progress=progress, use_loss_mask=use_loss_mask)
 
-    skipped, result = run(use_loss_mask=True)
+    skipped, left_padded, result = run(use_loss_mask=True)
     every_position = False
     if result.samples and not any(result.counts["full_total"]):
         # Every mask is empty: every accuracy would read 0/0 = 0, a draft that looks broken.
         # speculators' data preparation drops such rows ("no supervised tokens",
         # src/speculators/data_generation/preprocessing.py _append_row), so the masks, not
         # the draft, are at fault: score every position and say so.
-        skipped, result = run(use_loss_mask=False)
+        skipped, left_padded, result = run(use_loss_mask=False)
         every_position = True
         input_notes.append(
             f"the loss_mask selects no position to score in any of the {result.samples} "
