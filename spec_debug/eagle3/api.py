@@ -224,14 +224,24 @@ def _text_int(target_ckpt, key: str) -> int | None:
     """A whole-number key of the target's language-model config (Llama 4: text_config), which
     tells its own chunked attention mask from packed documents in a saved attention_mask:
     attention_chunk_size (the chunk length), bos_token_id (what opens each document)."""
+    value = _text_value(target_ckpt, key)
+    return value if _whole_id(value) else None
+
+
+def _text_value(target_ckpt, key: str):
+    """A key of the target's language-model config (text_config where nested), else of its
+    top level; None without a target."""
     if target_ckpt is None:
         return None
     from spec_debug.eagle3.config import text_config
 
     raw = target_ckpt.config.raw
-    value = text_config(raw, str(target_ckpt.path)).get(key, raw.get(key))
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 \
-        else None
+    return text_config(raw, str(target_ckpt.path)).get(key, raw.get(key))
+
+
+def _whole_id(value) -> bool:
+    """A non-negative int that is not a bool (JSON true reads as 1)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
 def _pad_token_ids(target_ckpt) -> frozenset[int]:
@@ -244,16 +254,12 @@ def _pad_token_ids(target_ckpt) -> frozenset[int]:
     tokenizer's pad_token name it."""
     if target_ckpt is None:
         return frozenset()
-    from spec_debug.eagle3.config import text_config
-
-    raw = target_ckpt.config.raw
-    text = text_config(raw, str(target_ckpt.path))
     generation = _json_beside(target_ckpt.path, "generation_config.json")
     found: set[int] = set()
     for key in ("pad_token_id", "eos_token_id"):
-        for source in (text.get(key, raw.get(key)), generation.get(key)):
+        for source in (_text_value(target_ckpt, key), generation.get(key)):
             for one in source if isinstance(source, list) else [source]:
-                if isinstance(one, int) and not isinstance(one, bool) and one >= 0:
+                if _whole_id(one):
                     found.add(one)
     tokenizer = _json_beside(target_ckpt.path, "tokenizer_config.json")
     pad = tokenizer.get("pad_token")
