@@ -234,11 +234,10 @@ class Run:
                 raise
             finally:
                 pool.shutdown(wait=True)
-            queued = len(signals)
             self._finish()  # a signal now must not cut the final record short
-        if len(signals) > queued:
+        if signals:
             # Every step ran and the record is whole: the reports are what the signal stops.
-            raise signals[queued]
+            raise signals[0]
         return self.record
 
     def _save_cut(self, error: RecordWriteError, *, aborted: bool) -> None:

@@ -15,7 +15,8 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
+
+from tests.core.test_hardening8_second_signal import _pid_alive
 
 # The step removes the run folder itself (the next record write finds it gone), then outlives
 # SIGTERM: its trap notes the signal and the loop starts another sleep.
@@ -34,15 +35,6 @@ steps:
       echo $$ > {{ marker }}
       while :; do sleep 60 & wait; done
 """
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    state = Path(f"/proc/{pid}/stat").read_text()
-    return state[state.rfind(")") + 2] != "Z"
 
 
 def test_ctrl_c_during_the_kill_of_a_run_whose_folder_was_removed_still_kills_the_step(tmp_path):
