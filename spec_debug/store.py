@@ -367,11 +367,12 @@ def _refuse_zero_filled(path: Path, raw: bytes) -> None:
 # RFC 8878 3.1.1 (zstd). None can start a JSON text (RFC 8259 2: whitespace, then a value).
 _COMPRESSED = ((b"\x1f\x8b", "gzip", ".gz", "gunzip"), (b"\xfd7zXZ\x00", "xz", ".xz", "unxz"),
                (b"\x28\xb5\x2f\xfd", "zstd", ".zst", "unzstd"))
+_BZIP2 = (b"BZh", "bzip2", ".bz2", "bunzip2")  # then a block-size digit
 
 
 def _packed_beside_hint(path: Path) -> str | None:
     """`gzip runs/*/run.json` leaves run.json.gz where run.json was: say so, with its unpacker."""
-    for _magic, _kind, suffix, tool in (*_COMPRESSED, (b"", "bzip2", ".bz2", "bunzip2")):
+    for *_, suffix, tool in (*_COMPRESSED, _BZIP2):
         packed = path.with_name(path.name + suffix)
         try:
             if packed.is_file():
@@ -387,8 +388,8 @@ def _refuse_packed(path: Path, raw: bytes) -> None:
     APPNOTE 4.3.7 (a zip's local file header)."""
     shown = shlex.quote(str(path))  # a browser's download is named `run (1).json.gz`
     packed = next(((kind, suffix, tool) for magic, kind, suffix, tool in _COMPRESSED if raw.startswith(magic)), None)
-    if packed is None and raw[:3] == b"BZh" and raw[3:4].isdigit():
-        packed = ("bzip2", ".bz2", "bunzip2")
+    if packed is None and raw.startswith(_BZIP2[0]) and raw[3:4].isdigit():
+        packed = _BZIP2[1:]
     if packed is not None:
         kind, suffix, tool = packed
         if path.name.endswith(suffix):
@@ -461,8 +462,8 @@ def _latest_run_hint(given: Path) -> str:
         # every run id ('b' > '2') and was named the latest: the latest is the last run id, and
         # the newest record written only where no folder has a run id's name.
         # A link named by hand (`ln -s <id> runs/latest`) is the run it points to, dated by its id.
-        ours = [(_run_id_of(p.parent), p.parent.name == _run_id_of(p.parent), p.parent.name) for p in records]
-        ours = [run for run in ours if run[0] is not None]
+        ours = [(run_id, run_id == p.parent.name, p.parent.name) for p in records
+                if (run_id := _run_id_of(p.parent)) is not None]
         if ours or not records:
             latest = max(ours)[2] if ours else None
         else:
