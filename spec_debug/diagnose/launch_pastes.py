@@ -270,19 +270,19 @@ def _refused_deployment_file(text: str, error: yaml.YAMLError) -> LaunchParseErr
     mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
     where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
     problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-    kind, runtime = ("compose file", "docker compose") if compose else ("Kubernetes manifest", "kubectl")
+    kind, runtime, check, block = (
+        ("compose file", "docker compose", "docker compose config",
+         ", or write the command as a block scalar (command: >- with the command on the lines below)")
+        if compose else ("Kubernetes manifest", "kubectl", "kubectl apply --dry-run=client -f FILE", ""))
     line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
     cause = (" (a `: ` inside an unquoted value, such as the JSON of --speculative-config, starts a YAML mapping)"
              if "mapping values" in problem or re.search(r"\{\s*\"[^\"]*\"\s*:\s", line) else "")
     return LaunchParseError(
         f"this {kind} is not valid YAML ({where}{problem}){cause}: {runtime} refuses to load it and the server "
         "never starts",
-        hint=("quote the list item whole in single quotes: - '--speculative-config={\"method\": \"eagle3\", ...}'"
-              + (", or write the command as a block scalar (command: >- with the command on the lines below)"
-                 if compose else "")) if cause else
         # (an unclosed quote or bracket, a tab: nothing of the speculative config's to quote)
-        "mend the YAML: " + ("docker compose config" if compose else "kubectl apply --dry-run=client -f FILE")
-        + " names the same error")
+        hint=f"quote the list item whole in single quotes: - '--speculative-config={{\"method\": \"eagle3\", ...}}'{block}"
+        if cause else f"mend the YAML: {check} names the same error")
 
 
 def _unjoined_continuation(container: dict[str, Any]) -> LaunchParseError | None:
