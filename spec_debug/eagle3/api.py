@@ -10,7 +10,6 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,6 +20,7 @@ from spec_debug.eagle3.checkpoint import (
     CheckpointError, TargetCheckpoint, load_verifier_config, open_draft, open_target,
     resolve_checkpoint_dir,
 )
+from spec_debug.eagle3.config import read_json
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
     every_position_mask, iter_samples, mixed_sample_formats, repeated_sample_names,
@@ -276,10 +276,9 @@ def _json_beside(path, name: str) -> dict:
     """A JSON object file of the target's directory, {} when absent or unreadable (these
     files only add pad ids to a note)."""
     try:
-        value = json.loads((Path(path) / name).read_text())
-    except (OSError, ValueError, TypeError):
+        return read_json(Path(path) / name)
+    except (CheckpointError, ValueError):  # ValueError: an integer past Python's digit limit
         return {}
-    return value if isinstance(value, dict) else {}
 
 
 class LeftPadding:

@@ -247,8 +247,9 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
         mask, tail, inner = every_position_padding(sample)  # once per sample (kept by TargetCache)
         loss_mask = mask[1:].to(device)
     lost, lost_slots = lost_layer_positions(sample, lambda: _zero_embedding_ids(model))
-    lost = lost[:-1].to(device)  # [T] row t reads position t's state
-    lost_positions = int(lost.sum())
+    lost = lost[:-1]  # [T] row t reads position t's state
+    lost_positions = int(lost.sum())  # counted on the CPU, where the sample was loaded: no device sync
+    lost = lost.to(device)
     # left out at every TTT step by score_sample (the row's chain reads the zeros), not
     # through the loss mask: that one is aligned to the predicted position (row t + k at step
     # k), and would leave out row t - k there while scoring the row that reads the zeros

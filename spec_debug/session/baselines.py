@@ -154,8 +154,8 @@ def _sentence(context: str, value: float) -> str:
 # A word with a full stop that ends no sentence: "At bs=1 EAGLE-3 gives 40 tok/s vs. 60 tok/s
 # without speculation" is one sentence (the 60 lost its row, bs=1, and was compared with other rows'
 # readings).
-_ABBREVIATION = re.compile(r"(?<![\w.])(?:vs|e\.g|i\.e|approx|cf|ca|resp|incl)$", re.I)
 _ABBREVIATIONS = ("vs", "e.g", "i.e", "approx", "cf", "ca", "resp", "incl")
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, _ABBREVIATIONS)) + r")$", re.I)
 
 
 def _abbreviated(context: str, stop: int) -> bool:
