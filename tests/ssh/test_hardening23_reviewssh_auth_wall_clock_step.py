@@ -49,4 +49,6 @@ def test_a_host_that_never_answers_the_login_still_times_out(
     started = time.monotonic()
     with pytest.raises(HandshakeError, match="did not answer authentication within 5 s"):
         SSHTransport.connect("faraway", client.options(connect_timeout_s=5.0))
-    assert time.monotonic() - started < 20.0
+    # Far from both paths: the bound (5 s) plus a login on a loaded machine, and never (the
+    # wait counted on a clock that is not moving past it).
+    assert time.monotonic() - started < 60.0
