@@ -51,11 +51,15 @@ def test_an_alarm_fires_at_its_deadline_and_a_cancelled_one_never() -> None:
 
     alarms = _Alarms()
     fired: list[str] = []
-    late = alarms.after(5.0, lambda: fired.append("late"))
-    cancelled = alarms.after(0.2, lambda: fired.append("cancelled"))
-    alarms.after(0.4, lambda: fired.append("soon"))  # earlier than `late`, armed after it
-    alarms.cancel(cancelled)
-    deadline = time.monotonic() + 10.0
+    # Armed and cancelled with the alarms' lock held (a reentrant condition): the alarm thread
+    # cannot take `cancelled` in between, however long this thread is held up on a loaded
+    # machine (0.2 s then let it fire before its cancel). `late` is far past the test's end.
+    with alarms._cv:
+        late = alarms.after(300.0, lambda: fired.append("late"))
+        cancelled = alarms.after(0.2, lambda: fired.append("cancelled"))
+        alarms.after(0.4, lambda: fired.append("soon"))  # earlier than `late`, armed after it
+        alarms.cancel(cancelled)
+    deadline = time.monotonic() + 60.0
     while not fired and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(0.3)
