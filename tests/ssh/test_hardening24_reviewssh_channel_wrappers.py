@@ -70,8 +70,8 @@ def _freed_or_closed(dropped: weakref.ref[paramiko.Channel]) -> bool:
 
 def test_a_read_with_no_timeout_blocks_until_data() -> None:
     channel = _channel()
+    started = time.monotonic()  # before the timer: a stall between the two cannot shorten the wait
     threading.Timer(0.5, channel.in_buffer.feed, args=(b"late",)).start()
-    started = time.monotonic()
     assert channel.recv(10) == b"late"
     assert time.monotonic() - started >= 0.4
 
