@@ -17,7 +17,9 @@ import json
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
+
+import pytest
 
 from spec_debug.playbook import load_playbook
 from spec_debug.runner.engine import HostTarget, Run, RunOptions
@@ -83,7 +85,8 @@ def test_ctrl_c_before_the_pid_line_keeps_left_running_in_the_record(
     )
 
     def ctrl_c() -> None:
-        for _ in range(1000):  # up to 20 s: a login on a loaded machine
+        deadline = time.monotonic() + 60  # a login on a loaded machine; never reached unless broken
+        while time.monotonic() < deadline:
             if waiting.exists():
                 _thread.interrupt_main()
                 return
@@ -104,30 +107,33 @@ def test_ctrl_c_before_the_pid_line_keeps_left_running_in_the_record(
 
 
 def test_a_host_lost_after_the_timeout_keeps_left_running_in_the_errored_step(
-    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The step timed out before its pid line, and the connection dropped while spec-debug
     waited for it: no kill could be sent, and the host, once back, may run the command on
     (a server started with nohup outlives the session). The errored step's record says where
     to look, as a step whose kill was merely unsent does."""
-    set_env, release, waiting = rc_holding_shell(tmp_path, "sglang.launch_server")
+    set_env, release, _ = rc_holding_shell(tmp_path, "sglang.launch_server")
     server = sshd_factory("leftlost", set_env=set_env)
     client.trust(server)
-    client.alias("gpu23", server, ConnectTimeout=5)
+    # ConnectTimeout bounds the wait for the pid line the host goes down in: far above the time
+    # a stopped sshd takes to end the connection, even on a loaded machine.
+    client.alias("gpu23", server, ConnectTimeout=30)
     playbook = tmp_path / "serve.yaml"
     playbook.write_text(
         "name: serve\nsteps:\n  - id: serve\n    run: python3 -m sglang.launch_server --port 30000\n    timeout: 0.2\n"
     )
+    # The host goes down once the step has timed out and its wait for the pid line begins (was:
+    # 0.5 s after the shell reached its rc file, which a loaded machine could pass before the
+    # timeout was seen, or the step's timeout and the wait both end inside).
+    await_pid = SSHTransport._await_pid
 
-    def host_goes_down() -> None:
-        for _ in range(1000):
-            if waiting.exists():
-                time.sleep(0.5)  # past the step's timeout, inside the wait for its pid line
-                server.stop()
-                return
-            time.sleep(0.02)
+    def host_goes_down(self: SSHTransport, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("within_s") is None:  # after a timeout (a Ctrl-C passes its own bound)
+            server.stop()
+        await_pid(self, *args, **kwargs)
 
-    threading.Thread(target=host_goes_down, daemon=True).start()
+    monkeypatch.setattr(SSHTransport, "_await_pid", host_goes_down)
     try:
         store = _run(playbook, "gpu23", client, tmp_path)
     finally:
