@@ -35,7 +35,9 @@ FIRST_LINES = {
 def test_the_check_lists_the_shell_held_in_its_rc_files_and_not_itself(case: str, tmp_path: Path) -> None:
     command = FIRST_LINES[case] + "\necho next\n"
     rc = tmp_path / "rc.sh"
-    rc.write_text("sleep 10\n")  # the site's rc file, on a hung NFS module path
+    # the site's rc file, on a hung NFS module path (killed below; 10 s could end before ps ran
+    # on a loaded machine, and the shell go on past its rc file)
+    rc.write_text("sleep 600\n")
     shell = subprocess.Popen(
         ["bash", "-c", wrap_command(command)], env={**os.environ, "BASH_ENV": str(rc)},
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
@@ -54,7 +56,8 @@ def _wait_for_rc_sleep(shell_pid: int, is_it=lambda cmdline: cmdline.startswith(
     """Until the rc file's `sleep` (a child whose command line ``is_it``) is exec'd: forked and not
     yet exec'd, it is a copy of the shell, its command line too, and ps lists it beside the shell
     (seen on a busy machine)."""
-    for _ in range(500):
+    deadline = time.monotonic() + 60  # a bash start on a loaded machine; never reached unless broken
+    while time.monotonic() < deadline:
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
                 fields = stat.read_text().rsplit(") ", 1)[1].split()
@@ -100,4 +103,4 @@ def _run_as_pasted(check: str) -> list[str]:
     """The check's lines, run by bash as a reader whose shell exports COLUMNS=80 runs it
     (Popen has returned once the process is exec'd: it is in ps)."""
     env = {**os.environ, "COLUMNS": "80"}
-    return subprocess.run(["bash", "-c", check], capture_output=True, text=True, env=env, timeout=10).stdout.splitlines()
+    return subprocess.run(["bash", "-c", check], capture_output=True, text=True, env=env, timeout=60).stdout.splitlines()
