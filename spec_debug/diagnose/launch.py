@@ -27,7 +27,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
-from spec_debug.eagle3.engines import parse_version
+from spec_debug.eagle3.engines import parse_version, speculators_flag
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
@@ -3170,7 +3170,8 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
     if cfg.engine == "vllm":
         eff = _vllm_rules(cfg, engine_version, draft_config)
         release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
-                   + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg))
+                   + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg)
+                   + _vllm_async_scheduling_refusals(cfg, engine_version))
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
             # a release with no -sc exits at argparse on it ("unrecognized arguments", said above): the rest
             # is read as the refusal's fix gives it, -sc spelled --speculative-config, where keys still
@@ -3461,6 +3462,55 @@ def _vllm_draft_tp_problems(cfg: LaunchConfig, spec: dict[str, Any]) -> list[str
         problems.append(f"--speculative-config \"draft_tensor_parallel_size\": {int(number)} with tensor parallel size "
                         f"{target_tp}: vLLM refuses to start (the draft runs on 1 GPU or on the target's {target_tp})")
     return problems
+
+
+# `--async-scheduling` given explicitly: vLLM "hard fails any incompatibilities" with the speculative
+# config instead of turning async scheduling off (vllm/config/vllm.py VllmConfig, the
+# `if self.scheduler_config.async_scheduling:` branch; left unset, the `is None` branch only warns and
+# turns it off). Its ValueErrors: a method outside the async list ("Currently, async scheduling is only
+# supported with EAGLE/MTP/Draft Model/NGram GPU/DSpark kind of speculative decoding") and "Async
+# scheduling is not compatible with disable_padded_drafter_batch=True.". Both arrived with async
+# scheduling for spec decode (vllm-project/vllm#24799, eagle/mtp only; #31998 made it the default in
+# 0.14); a vLLM 0.30.0 deployment log quotes the first for `--async-scheduling` with method ngram, and
+# 0.17.1 the same for ngram. Judged only from 0.12.0, the first release surely carrying #24799: an older
+# one is not told it refuses on a guess. The list grew (draft_model, ngram_gpu, dspark, dflash by
+# #58065), so only the methods no release lists are refused here.
+_VLLM_ASYNC_SPEC_CHECKS_SINCE = "0.12.0"
+_VLLM_NO_ASYNC_METHODS = ("ngram", "[ngram]", "suffix", "medusa", "mlp_speculator")
+
+
+def _vllm_async_scheduling_refusals(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """What vLLM refuses at startup when `--async-scheduling` is written (the last of it and
+    `--no-async-scheduling` wins, as argparse's BooleanOptionalAction has it) beside a speculative
+    config it cannot run asynchronously (see _VLLM_NO_ASYNC_METHODS)."""
+    spec = cfg.speculative_config
+    if cfg.engine != "vllm" or spec is None or not _async_scheduling_written(cfg.flags):
+        return []
+    if engine_version is not None and vllm_surely_before(engine_version, _VLLM_ASYNC_SPEC_CHECKS_SINCE):
+        return []
+    problems = []
+    method = spec.get("method")
+    if method is None and spec.get("model") in ("ngram", "[ngram]"):
+        method = "ngram"  # vLLM takes the method from that model name
+    if method in _VLLM_NO_ASYNC_METHODS:
+        problems.append(f"--async-scheduling with method {method}: vLLM refuses to start (\"Currently, async scheduling "
+                        "is only supported with EAGLE/MTP/... kind of speculative decoding\", vllm/config/vllm.py); "
+                        f"drop --async-scheduling (left unset, vLLM turns it off for {method} with a warning)"
+                        + (", or method ngram_gpu where the release names it in that message"
+                           if method in ("ngram", "[ngram]") else ""))
+    # a pydantic bool, coerced as speculators' configs are (a dotted `--speculative-config.KEY true` is a string)
+    if speculators_flag(spec.get("disable_padded_drafter_batch")):
+        problems.append("--async-scheduling with \"disable_padded_drafter_batch\": true: vLLM refuses to start (\"Async "
+                        "scheduling is not compatible with disable_padded_drafter_batch=True.\", vllm/config/vllm.py); "
+                        "drop one of the two (left unset, vLLM turns async scheduling off for an unpadded drafter batch)")
+    return problems
+
+
+def _async_scheduling_written(flags: dict[str, Any]) -> bool:
+    """`--async-scheduling` is on as written: present, and after any `--no-async-scheduling`
+    (flags keep the order of each flag's last occurrence)."""
+    last = [name for name in flags if name in ("async-scheduling", "no-async-scheduling")]
+    return bool(last) and last[-1] == "async-scheduling"
 
 
 def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
