@@ -115,7 +115,7 @@ def agent_at() -> Iterator[Callable[[Path, list[str]], Path]]:
         agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
         agents.append(agent)
-        deadline = time.monotonic() + 5
+        deadline = time.monotonic() + 30
         while not socket_path.exists():
             assert time.monotonic() < deadline, "ssh-agent did not start"
             time.sleep(0.02)

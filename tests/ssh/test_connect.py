@@ -160,7 +160,7 @@ def test_a_host_dropping_while_its_connection_sends_keeps_the_shared_jump_up(
             time.sleep(0.2)
             for pid in doomed.connection_pids():
                 os.kill(pid, signal.SIGKILL)
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 30
             while inner.is_active() and time.monotonic() < deadline:
                 time.sleep(0.02)
         assert not inner.is_active()

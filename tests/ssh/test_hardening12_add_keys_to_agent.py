@@ -38,7 +38,7 @@ def agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     process = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, env=environment)
     try:
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not socket_path.exists() and time.monotonic() < deadline:
             time.sleep(0.02)
         monkeypatch.setenv("SSH_AUTH_SOCK", str(socket_path))

@@ -54,8 +54,9 @@ def readers_of(path: Path) -> list[int]:
 
 
 def readers_left(path: Path, keep: int) -> list[int]:
-    """Readers other than `keep` (the writer), given a second to go."""
-    deadline = time.monotonic() + 1.0
+    """Readers other than `keep` (the writer), given 30 s to go (a killed cat is gone at once;
+    one left running holds the FIFO, whose writer sleeps 600 s, for good)."""
+    deadline = time.monotonic() + 30.0
     while True:
         left = [pid for pid in readers_of(path) if pid != keep]
         if not left or time.monotonic() > deadline:

@@ -28,7 +28,7 @@ from tests.sshd_fixture import ClientSetup, SshServer
 def open_when_free(transport: SSHTransport) -> paramiko.Channel:
     """A session past the transport, once sshd has freed the last step's slot (it frees it on
     our CLOSE, which can trail the step's end)."""
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30
     while True:
         try:
             return transport._connection.transport.open_session()
