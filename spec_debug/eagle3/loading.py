@@ -418,7 +418,7 @@ def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
     from spec_debug.eagle3.vocab import float_d2t_issue
 
     issue = float_d2t_issue(str(d2t.dtype), d2t.round().long().tolist())
-    if issue is None:
+    if issue is None or not issue.facts["rounded"]:  # exact: the vocab issue says the rest
         return d2t.round().long()
     if t2d is not None:
         selected = t2d.bool().nonzero().reshape(-1)  # [DV] ascending target ids

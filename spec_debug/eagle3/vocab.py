@@ -101,19 +101,37 @@ _TORCH_DTYPES = {"torch.bfloat16": "BF16", "torch.float16": "F16", "torch.float3
 
 
 def float_d2t_issue(dtype: str | None, offsets: list[int]) -> VocabIssue | None:
-    """An issue when d2t is stored as a float type too narrow for its offsets. `dtype` is the
+    """An issue when d2t is stored as a float type: rounded (facts' `rounded`) when the type is
+    too narrow for its offsets; else exact, but SGLang still serves it wrong. `dtype` is the
     safetensors dtype string ("BF16") or a torch one ("torch.bfloat16")."""
     name = _TORCH_DTYPES.get(str(dtype), str(dtype))
     exact = _EXACT_INTEGERS.get(name)
-    largest = max((abs(o) for o in offsets), default=0)
-    if exact is None or largest <= exact:
+    if exact is None:
         return None
+    largest = max((abs(o) for o in offsets), default=0)
+    facts = {"dtype": name, "largest_offset": largest, "exact_up_to": exact,
+             "rounded": largest > exact}
+    if largest > exact:
+        return VocabIssue(
+            "d2t_float",
+            f"d2t is stored as {name}, which holds integers exactly only up to {exact}; its "
+            f"offsets reach {largest}, so they were rounded and draft ids map to wrong target "
+            "ids (a whole-state-dict dtype cast): save d2t as int64 (t2d.nonzero() - arange(DV))",
+            facts)
+    # Exact offsets still break SGLang: hot_token_id = d2t + arange(DV) keeps d2t's float type
+    # (torch promotes int64 to it) and becomes the draft's token ids (sgl-project/sglang
+    # python/sglang/srt/models/llama_eagle3.py load_weights; eagle_worker.py draft_forward
+    # topk_index = self.hot_token_id[topk_index]). vLLM and speculators copy d2t into their
+    # int64 buffers (vllm model_executor/models/llama_eagle3.py default_weight_loader;
+    # speculators Eagle3DraftModel.from_pretrained), so they serve it right.
     return VocabIssue(
         "d2t_float",
-        f"d2t is stored as {name}, which holds integers exactly only up to {exact}; its "
-        f"offsets reach {largest}, so they were rounded and draft ids map to wrong target ids "
-        "(a whole-state-dict dtype cast): save d2t as int64 (t2d.nonzero() - arange(DV))",
-        {"dtype": name, "largest_offset": largest, "exact_up_to": exact})
+        f"d2t is stored as {name}, not an integer type (a whole-state-dict dtype cast): its "
+        f"offsets (at most {largest}) are exact, and vLLM and speculators copy them into int64, "
+        f"but SGLang adds arange(DV) to d2t in {name} (hot_token_id, llama_eagle3.py "
+        f"load_weights) and proposes those floats as token ids (rounded above {exact}): save "
+        "d2t as int64 (d2t.long())",
+        facts)
 
 
 def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
