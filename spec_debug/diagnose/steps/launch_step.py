@@ -430,6 +430,10 @@ def check(ctx: Any) -> list[Finding]:
     if mismatch is not None:
         notes.append(not_checked(ctx, mismatch, "--var server_cmdline='...' of the server that wrote the log "
                                                 "(or the log of this command's server)"))
+    simulated = simulated_acceptance(cfg)
+    if simulated is not None:
+        notes.append(not_checked(ctx, simulated, "the server restarted without the benchmark's acceptance "
+                                                 "simulation, then its accept length and throughput re-measured"))
     if cfg.engine == "vllm" and cfg.algorithm == "EXTRACT_HIDDEN_STATES":
         # speculators' datagen server (scripts/launch_vllm.py: method extract_hidden_states with
         # num_speculative_tokens 1 and the layers to save in draft_model_config): it runs the
@@ -463,6 +467,37 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
     findings += check_dtype(cfg, launch.get("draft_config"), target, at)
     return notes + record(ctx.facts, NS, findings)
+
+
+def simulated_acceptance(cfg: LaunchConfig) -> str | None:
+    """The line saying this server fakes its acceptance, a benchmark knob left on: what it logs as
+    accept length (and the throughput it serves) is the knob's, not the draft's, so an accept length
+    of 1 there, or a slowdown, says nothing of the draft, its layers or its vocabulary.
+
+    - SGLang `SGLANG_SIMULATE_ACC_LEN` (python/sglang/srt/environ.py "Runtime simulations":
+      EnvFloat(-1), on when > 0): the verify step accepts that many tokens whatever the draft
+      proposed (speculative/spec_utils.py `generate_simulated_accept_index`; DFLASH too from
+      sgl-project/sglang#32595).
+    - vLLM `"rejection_sample_method": "synthetic"` (vllm/config/speculative.py): draft tokens are
+      accepted with the probabilities of synthetic_acceptance_rates / synthetic_acceptance_length."""
+    if cfg.engine == "sglang" and cfg.algorithm is not None:
+        value = cfg.env.get("SGLANG_SIMULATE_ACC_LEN")
+        try:
+            length = float(value) if value is not None else -1.0
+        except ValueError:
+            return None  # SGLang's EnvFloat refuses it at startup; not this line's concern
+        if length > 0:
+            return (f"SGLANG_SIMULATE_ACC_LEN={value}: this SGLang server simulates acceptance (a benchmark knob, "
+                    f"sglang/srt/environ.py): it forces an accept length of about {length:g} per verify round "
+                    "whatever the draft proposes, so the accept length it logs and the speed it serves are the knob's, not the draft's")
+    spec = cfg.speculative_config or {}
+    if cfg.engine == "vllm" and spec.get("rejection_sample_method") == "synthetic":
+        given = next((f"{key} {spec[key]}" for key in ("synthetic_acceptance_length", "synthetic_acceptance_rates")
+                      if spec.get(key) is not None), "no rate given")
+        return ("\"rejection_sample_method\": \"synthetic\": this vLLM server simulates acceptance (a benchmark "
+                f"setting, vllm/config/speculative.py; {given}): draft tokens are accepted at the set rates whatever "
+                "the draft proposes, so the accept length it logs and the speed it serves are the setting's, not the draft's")
+    return None
 
 
 def _draft_path_unset(cfg: LaunchConfig, draft_raw: Any) -> str | None:
