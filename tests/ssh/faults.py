@@ -8,6 +8,7 @@ import threading
 import time
 from pathlib import Path
 
+from spec_debug.runner.output import StreamCapture
 from tests.sshd_fixture import SshServer
 
 
@@ -34,6 +35,32 @@ def stop_when_running(server: SshServer, argv: list[str], *, within_s: float = 3
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     return watcher
+
+
+class StopOncePrinted:
+    """Stop `server` (the host goes down) once the step has printed `started`: the command runs.
+    A timer of 0.5 s from the call stopped it, on a loaded machine, before the command's channel
+    was open, and the drop was then not one "during command". `stdout` is the step's capture;
+    join() before the test ends (the fixture's stop() must not race this one)."""
+
+    def __init__(self, server: SshServer) -> None:
+        printed = threading.Event()
+        self.stopped_at: list[float] = []
+        self.stdout = StreamCapture("o", on_line=lambda _name, line: printed.set() if line == "started" else None)
+
+        def stop() -> None:
+            if printed.wait(60) and not self._done:
+                self.stopped_at.append(time.monotonic())
+                server.stop()
+
+        self._printed, self._done = printed, False
+        self._thread = threading.Thread(target=stop, daemon=True)
+        self._thread.start()
+
+    def join(self) -> None:
+        self._done = True
+        self._printed.set()
+        self._thread.join()
 
 
 def freeze(server: SshServer, pids: list[int]) -> None:

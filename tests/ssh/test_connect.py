@@ -19,6 +19,7 @@ from spec_debug.runner.hosts import HostSpec, open_transport
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import ConnectionLostError, HandshakeError, HostUnreachableError
+from tests.ssh.faults import StopOncePrinted
 from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, StallingServer, free_port, keygen
 
 StartServer = Callable[..., SshServer]
@@ -300,17 +301,18 @@ def test_sshd_killed_mid_step_is_a_lost_connection(client: ClientSetup, sshd_fac
     client.trust(server)
     client.alias("doomed", server)
     with SSHTransport.connect("doomed", client.options()) as transport:
-        stopper = threading.Timer(0.5, server.stop)
-        stopper.start()
-        started = time.monotonic()
-        with pytest.raises(ConnectionLostError, match="connection lost") as info:
-            transport.run("echo started; sleep 20", stdout=StreamCapture("o"), stderr=StreamCapture("e"), timeout_s=30)
-        assert time.monotonic() - started < 10
-        one_line(info.value)
-        with pytest.raises(TransportError):  # and the next step fails the same way, at once
-            transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
-    # The fixture's teardown stops the server too: let the timer's stop finish first.
-    stopper.join()
+        stopper = StopOncePrinted(server)  # the step runs: a timer from here raced its start
+        try:
+            with pytest.raises(ConnectionLostError, match="connection lost") as info:
+                transport.run("echo started; sleep 20", stdout=stopper.stdout, stderr=StreamCapture("e"), timeout_s=30)
+            # Seen when the connection went, not at the step's end (its sleep 20) or timeout (30 s).
+            assert time.monotonic() - stopper.stopped_at[0] < 10
+            one_line(info.value)
+            with pytest.raises(TransportError):  # and the next step fails the same way, at once
+                transport.run("true", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
+        finally:
+            # The fixture's teardown stops the server too: let this stop finish first.
+            stopper.join()
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import pytest
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import ConnectionLostError
+from tests.ssh.faults import StopOncePrinted
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
@@ -35,10 +36,10 @@ def test_a_drop_seen_first_as_a_closed_channel_is_a_lost_connection(client: Clie
             time.sleep(0.2)
 
         connection._unlink_channel = unlink_then_pause  # type: ignore[method-assign]
-        stopper = threading.Timer(0.5, server.stop)
-        stopper.start()
+        stopper = StopOncePrinted(server)
         try:
             with pytest.raises(ConnectionLostError, match="connection lost during command"):
-                transport.run("echo started; sleep 20", stdout=StreamCapture("o"), stderr=StreamCapture("e"), timeout_s=30)
+                transport.run("echo started; sleep 20", stdout=stopper.stdout, stderr=StreamCapture("e"), timeout_s=30)
         finally:
             stopper.join()
+
