@@ -126,6 +126,14 @@ _UNSENT_PIPES_BYTES = 2 * 1024 * 1024
 # this the step (`setsid server &` with its log on the step's stdout) ran to its timeout and
 # was killed as hung, or, with no timeout, never ended; it ended in 1 s before the check.
 _HELD_OUTPUT_S = 3.0
+# How long held-back output may pause (nothing arriving) before the rest is taken for a
+# background writer's. sshd sends it once the key exchange ends, and a key exchange stalled on
+# a loaded controller or host paused it for more than a second: the step's last lines were
+# dropped and the step reported a background writer (test_hardening21_ssh_output_after_exit,
+# with every key exchange 1.5 s slow: 96 KiB of 606 KB kept). Within the _HELD_OUTPUT_S bound:
+# a writer the check cannot see still ends the step by then (a quiet one, which ended it about
+# a second after the check, now ends it up to this much later).
+_HELD_OUTPUT_PAUSE_S = 3.0
 
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
 # that called setsid leaves the group), wait up to the grace period, then KILL what is left,
@@ -1270,9 +1278,9 @@ def _bytes_read(stdout: "_PidHeader", stderr: "_PidHeader") -> int:
 
 def _still_unsent(channel: paramiko.Channel, stdout: "_PidHeader", stderr: "_PidHeader", read_at_exit: int, now: float) -> bool:
     """Whether output a finished step printed may still be on its way: it keeps coming
-    (something arrived in the last _DRAIN_AFTER_EXIT_S) and no more has come since the exit
+    (something arrived in the last _HELD_OUTPUT_PAUSE_S) and no more has come since the exit
     status than sshd can have held then (the window it was granted, and the pipes)."""
-    recent = now - max(stdout.written_at, stderr.written_at) <= _DRAIN_AFTER_EXIT_S
+    recent = now - max(stdout.written_at, stderr.written_at) <= _HELD_OUTPUT_PAUSE_S
     return recent and _bytes_read(stdout, stderr) - read_at_exit <= channel.in_window_size + _UNSENT_PIPES_BYTES
 
 
