@@ -3171,7 +3171,8 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
         eff = _vllm_rules(cfg, engine_version, draft_config)
         release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg)
-                   + _vllm_async_scheduling_refusals(cfg, engine_version))
+                   + _vllm_async_scheduling_refusals(cfg, engine_version)
+                   + _vllm_unpadded_batch_refusals(cfg, engine_version))
         if any(p.startswith("-sc: vLLM ") for p in release) and any(name.startswith("sc.") for name in cfg.flags):
             # a release with no -sc exits at argparse on it ("unrecognized arguments", said above): the rest
             # is read as the refusal's fix gives it, -sc spelled --speculative-config, where keys still
@@ -3504,6 +3505,33 @@ def _vllm_async_scheduling_refusals(cfg: LaunchConfig, engine_version: str | Non
                         "scheduling is not compatible with disable_padded_drafter_batch=True.\", vllm/config/vllm.py); "
                         "drop one of the two (left unset, vLLM turns async scheduling off for an unpadded drafter batch)")
     return problems
+
+
+# A drafter that takes extra input slots per request (a draft model, or parallel drafting: P-EAGLE,
+# vllm-project/vllm#32887, 0.16.0) only runs on the padded drafter batch: vllm/v1/spec_decode/eagle.py
+# SpecDecodeBaseProposer `__init__` (`if self.needs_extra_input_slots:`) and draft_model.py
+# DraftModelProposer `__init__` call `_raise_if_padded_drafter_batch_disabled`, NotImplementedError
+# "Speculative Decoding with draft models or parallel drafting only supports padded drafter batch."
+# when the engine builds the drafter. Judged from 0.16.0, the release that brought parallel drafting.
+_VLLM_PADDED_ONLY_SINCE = "0.16.0"
+
+
+def _vllm_unpadded_batch_refusals(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """`"disable_padded_drafter_batch": true` on a drafter vLLM only runs padded."""
+    spec = cfg.speculative_config
+    if cfg.engine != "vllm" or not spec or not speculators_flag(spec.get("disable_padded_drafter_batch")):
+        return []
+    if engine_version is not None and vllm_surely_before(engine_version, _VLLM_PADDED_ONLY_SINCE):
+        return []
+    if spec.get("method") == "draft_model":
+        drafter = "method draft_model"
+    elif speculators_flag(spec.get("parallel_drafting")) and spec.get("method") in ("eagle", "eagle3"):
+        drafter = f"parallel drafting (method {spec['method']})"
+    else:
+        return []
+    return [f"\"disable_padded_drafter_batch\": true with {drafter}: vLLM refuses to start (\"Speculative Decoding "
+            "with draft models or parallel drafting only supports padded drafter batch.\", "
+            "vllm/v1/spec_decode/eagle.py); drop \"disable_padded_drafter_batch\""]
 
 
 def _async_scheduling_written(flags: dict[str, Any]) -> bool:
