@@ -42,9 +42,9 @@ pytestmark = pytest.mark.skipif(not _fuse_in_a_namespace(), reason="needs unshar
 
 def stop_when_stuck(cli: str, marker: Path) -> str:
     """A bash line that starts the run and sends it SIGTERM once a process is stuck in the mount
-    (hung_mount.py --stuck makes MARKER then), waiting at most 30 s. A fixed `sleep 2` stopped the
+    (hung_mount.py --stuck makes MARKER then), waiting at least 60 s. A fixed `sleep 2` stopped the
     run before its step started on a loaded machine (load 7: exit 130, the step never reached)."""
-    wait = f"for _ in $(seq 600); do [ -e {marker} ] && break; sleep 0.05; done"
+    wait = f"for _ in $(seq 1200); do [ -e {marker} ] && break; sleep 0.05; done"
     return f"{cli} & pid=$!; {wait}; kill -TERM $pid; wait $pid; echo cli-exit=$? >&2"
 
 
@@ -66,12 +66,13 @@ steps:
     out = tmp_path / "runs"
     cli = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)]
     proc = subprocess.run(
-        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "30", "--", *cli],
-        capture_output=True, text=True, timeout=90, cwd=tmp_path,
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "60", "--", *cli],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
     )
     ended = json.loads(proc.stdout.strip().splitlines()[-1])
-    # The run ended while the mount still hung (it hangs 30 s): not bounded by a clock reading,
+    # The run ended while the mount still hung (it hangs 60 s): not bounded by a clock reading,
     # which a loaded CI machine stretched past 12 s (1 s timeout + the few seconds' reap wait).
+    # The limit counts the CLI's own start too, which load stretches: 60 s, not 30.
     assert ended["rc"] is not None, f"the run hung on the unkillable step: {proc.stderr[-2000:]}"
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     _, record = only_run(out)
@@ -95,9 +96,11 @@ def test_stopping_a_run_on_a_step_stuck_in_the_kernel_ends_it(tmp_path, write_pl
     marker = tmp_path / "stuck"
     stop = stop_when_stuck(cli, marker)
     proc = subprocess.run(
-        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "15", "--stuck", str(marker),
+        # The good path is the CLI's start, the step, and the 5 s reap wait after the kill
+        # (local._REAP_AFTER_KILL_S): a 15 s limit was under twice that. The bad one never ends.
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "60", "--stuck", str(marker),
          "--", "bash", "-c", stop],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
     )
     ended = json.loads(proc.stdout.strip().splitlines()[-1])
     assert ended["rc"] is not None, f"the stopped run hung on the unkillable step: {proc.stderr[-2000:]}"

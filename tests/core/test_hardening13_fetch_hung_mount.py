@@ -17,10 +17,17 @@ from tests.conftest import only_run
 from tests.core.test_hardening12_unkillable_step import HUNG_MOUNT, pytestmark, stop_when_stuck  # noqa: F401 - needs unshare and /dev/fuse
 
 
+# How long the mount hangs: a command still running then gets rc null. It counts the CLI's own
+# start (seconds on a loaded machine) and the 5 s reap wait after a kill (local._REAP_AFTER_KILL_S):
+# far above those, and below every bad path (a hang for good, the 60 s listing timeout of old,
+# the 120 s copy stall limit). A `seconds < 15` check here failed under load for no fault.
+HUNG_LIMIT_S = 50
+
+
 def in_hung_mount(mount, command, cwd, stuck=()):
     proc = subprocess.run(
-        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", "20", *stuck, "--", *command],
-        capture_output=True, text=True, timeout=60, cwd=cwd,
+        ["unshare", "-rm", sys.executable, str(HUNG_MOUNT), str(mount), "--limit", str(HUNG_LIMIT_S), *stuck, "--", *command],
+        capture_output=True, text=True, timeout=HUNG_LIMIT_S + 60, cwd=cwd,
     )
     return proc, json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -42,7 +49,7 @@ steps:
     out = tmp_path / "runs"
     cli = [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)]
     proc, ended = in_hung_mount(mount, cli, tmp_path)
-    assert ended["rc"] is not None and ended["seconds"] < 15, proc.stderr[-2000:]
+    assert ended["rc"] is not None, f"the run hung with the mount: {proc.stderr[-2000:]}"
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     _, record = only_run(out)
     logs, after = record["steps"]
@@ -68,9 +75,10 @@ def test_a_local_copy_from_a_hung_mount_is_given_up(tmp_path):
         "    print(f'gave up after {time.monotonic() - started:.0f} s:', exc)\n"
     )
     proc, ended = in_hung_mount(mount, [sys.executable, "-c", script], tmp_path)
-    assert ended["rc"] == 0 and ended["seconds"] < 10, proc.stdout + proc.stderr[-2000:]
+    assert ended["rc"] == 0, proc.stdout + proc.stderr[-2000:]
     said = proc.stdout.splitlines()[0]
-    assert said.startswith("gave up after ") and int(said.split()[3]) <= 3, proc.stdout
+    # The 1 s stall limit set above, not the 120 s one of a run.
+    assert said.startswith("gave up after ") and int(said.split()[3]) <= 10, proc.stdout
     assert said.endswith("s: no data read from it for 1 s: its file system hangs (a dead NFS server or FUSE mount?); "
                          "the copy was given up and is left waiting in the kernel"), said
     assert not (tmp_path / "back" / "config.json").exists()
@@ -84,7 +92,7 @@ def test_stopping_a_run_on_a_fetch_stuck_in_the_kernel_ends_it(tmp_path, write_p
     cli = f"{sys.executable} -m spec_debug run {playbook} --host local --out {out}"
     marker = tmp_path / "stuck"
     proc, ended = in_hung_mount(mount, ["bash", "-c", stop_when_stuck(cli, marker)], tmp_path, stuck=("--stuck", str(marker)))
-    assert ended["rc"] is not None and ended["seconds"] < 15, f"the stopped run hung on the copy: {proc.stderr[-2000:]}"
+    assert ended["rc"] is not None, f"the stopped run hung on the copy: {proc.stderr[-2000:]}"
     assert "cli-exit=3" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     _, record = only_run(out)
     assert record["status"] == "aborted"

@@ -13,9 +13,12 @@ the FIFO open, as a hung writer does (a stalled log on a FUSE mount behaves the 
 
 from __future__ import annotations
 
+import fcntl
 import os
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Iterator
@@ -37,11 +40,25 @@ def stalled_log(tmp_path: Path) -> Iterator[Path]:
     fifo = tmp_path / "server.log"
     os.mkfifo(fifo)
     end = os.open(fifo, os.O_RDWR)  # opens at once: no reader needed yet
-    writer = subprocess.Popen(["sh", "-c", 'printf %s "$1"; exec sleep 60', "sh", LAST_WORDS], stdout=end)
-    os.close(end)
+    # Sleeps far longer than any run here: its end would close the FIFO and the copy would end.
+    writer = subprocess.Popen(["sh", "-c", 'printf %s "$1"; exec sleep 600', "sh", LAST_WORDS], stdout=end)
+    try:
+        # The last words are in the FIFO before the run starts: a writer the load kept from
+        # running until the step's 2 s ran out would leave nothing to keep, for no fault.
+        wait_buffered(end, len(LAST_WORDS.encode()))
+    finally:
+        os.close(end)
     yield fifo
     writer.kill()
     writer.wait()
+
+
+def wait_buffered(fd: int, size: int) -> None:
+    """Wait until the pipe or FIFO fd holds at least size unread bytes (FIONREAD reads none)."""
+    deadline = time.monotonic() + 60
+    while struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0] < size:
+        assert time.monotonic() < deadline, "the writer never wrote"
+        time.sleep(0.01)
 
 
 def test_a_local_fetch_given_up_at_its_timeout_keeps_the_lines_written_before_the_stall(tmp_path: Path, stalled_log: Path) -> None:
@@ -51,12 +68,12 @@ def test_a_local_fetch_given_up_at_its_timeout_keeps_the_lines_written_before_th
         "  - id: after\n    run: echo next step ran\n"
     )
     out = tmp_path / "runs"
-    started = time.monotonic()
+    # The writer never ends: a copy that waited for its end is killed by this timeout and fails.
     proc = subprocess.run(
         [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=120, check=False,
     )
-    assert time.monotonic() - started < 20 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     run_dir, record = only_run(out)
     grab, after = record["steps"]
     assert grab["status"] == "timeout" and after["status"] == "passed", grab["message"]
