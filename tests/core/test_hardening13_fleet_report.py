@@ -65,7 +65,9 @@ def test_the_per_host_counts_of_a_2000_host_fleet_take_no_time(fleet_record):
     findings = [Finding(code="SD001", severity="error" if k % 2 else "warning", title="t", host=name)
                 for name in names for k in range(10)]
     fleet = fleet_record.model_copy(update={"hosts": hosts, "steps": [], "findings": findings})
-    started = time.perf_counter()
+    # This thread's CPU time, not the wall clock: a loaded machine kept the worker off the CPU for
+    # most of a second around a millisecond's work (seen: 0.85 s wall for 1 ms of CPU).
+    started = time.thread_time()
     view = report_view(fleet)
-    assert time.perf_counter() - started < 1.0
+    assert time.thread_time() - started < 1.0
     assert view["host_findings"]["gpu1999"] == {"error": 5, "warning": 5, "info": 0}
