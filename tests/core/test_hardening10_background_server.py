@@ -92,7 +92,7 @@ def test_a_server_started_in_the_background_survives_the_step_and_is_named(tmp_p
         assert f"pid {pids[0]}" in result.stdout + result.stderr  # the terminal says it too
         # As the message says: once the host's steps are over, nobody reads, and the next write
         # ends a server that did not redirect its output; the one that did is unaffected.
-        assert _wait_gone(pids[0], 10) and _wait_gone(pids[1], 10)
+        assert _wait_gone(pids[0], 30) and _wait_gone(pids[1], 30)
         assert _alive(pids[2])
     finally:
         for pid in pids:

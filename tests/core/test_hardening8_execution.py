@@ -22,7 +22,10 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    stat = Path(f"/proc/{pid}/stat").read_text()
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:  # reaped between the two looks
+        return False
     return stat[stat.rfind(")") + 2] != "Z"
 
 
@@ -42,17 +45,19 @@ steps:
     run: echo next
 """)
     started = time.monotonic()
-    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json", timeout=60)
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json", timeout=120)
     elapsed = time.monotonic() - started
 
     assert "Traceback" not in result.stderr
     record = json.loads(result.stdout)
     bench, after = record["steps"]
     assert bench["status"] == "timeout" and bench["message"] == "timed out after 2 s; process tree killed"
-    assert bench["exit_code"] is None and 1.9 < bench["duration_s"] < 6
+    # At most: far above the 2 s timeout and its 0.5 s kill grace (a loaded machine stretches
+    # them by seconds: < 6 was under 3 times the good path), far below the 60 s sleep.
+    assert bench["exit_code"] is None and 1.9 < bench["duration_s"] < 30
     assert [f["code"] for f in record["findings"]] == ["SD002"]
     assert after["status"] == "passed" and after["stdout"] == "next\n"
-    assert elapsed < 20, f"the run waited for the 60 s sleep ({elapsed:.0f} s)"
+    assert elapsed < 45, f"the run waited for the 60 s sleep ({elapsed:.0f} s)"
     assert not _alive(int(pid_file.read_text())), "the timed-out script is still running"
     assert log.read_text() == "warming up\n"
 
