@@ -41,7 +41,7 @@ def test_a_first_match_dot_star_loads_and_runs_over_a_megabyte_progress_line_in_
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < 60  # the backtracking this guards takes hours; a quiet run ~3 s
     record = json.loads(next(tmp_path.glob("runs/*/run.json")).read_text())
     assert record["facts"]["local"]["rate"] == "54.8"
 

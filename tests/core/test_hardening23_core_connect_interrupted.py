@@ -15,7 +15,7 @@ import threading
 import time
 
 
-def _silent_listener() -> tuple[socket.socket, int]:
+def _silent_listener() -> tuple[socket.socket, int, list[socket.socket]]:
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(64)
@@ -29,11 +29,11 @@ def _silent_listener() -> tuple[socket.socket, int]:
                 return
 
     threading.Thread(target=accept, daemon=True).start()
-    return server, server.getsockname()[1]
+    return server, server.getsockname()[1], held
 
 
 def test_hosts_stopped_while_connecting_are_named(tmp_path):
-    server, port = _silent_listener()
+    server, port, held = _silent_listener()
     try:
         (tmp_path / "p.yaml").write_text("name: p\nsteps:\n  - id: a\n    run: echo hi\n")
         hosts = [f"h{i:02d}" for i in range(12)]
@@ -44,10 +44,11 @@ def test_hosts_stopped_while_connecting_are_named(tmp_path):
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"})
         try:
+            # Both forks now wait for a banner (a fixed 2 s wait was a guess a loaded machine beats).
             deadline = time.monotonic() + 60
-            while time.monotonic() < deadline and not list((tmp_path / "runs").glob("*/run.json")):
-                time.sleep(0.1)
-            time.sleep(2)  # both forks now wait for a banner
+            while len(held) < 2:
+                assert time.monotonic() < deadline and proc.poll() is None, "the forks never connected"
+                time.sleep(0.05)
             proc.send_signal(signal.SIGINT)
             stdout, stderr = proc.communicate(timeout=60)
         finally:

@@ -22,10 +22,12 @@ def test_a_signal_while_the_junit_file_blocks_names_what_is_missing(tmp_path):
                              "--junit", str(junit)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"})
     try:
+        # report.md and report.html are written (in that order): from here on the CLI is in
+        # the outputs, then blocked opening the FIFO; the signal has the same answer in both.
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not list(out.glob("*/report.html")):
+        while not list(out.glob("*/report.html")):
+            assert time.monotonic() < deadline and proc.poll() is None, "the reports were never written"
             time.sleep(0.05)
-        time.sleep(0.5)  # now blocked opening the FIFO
         proc.send_signal(signal.SIGINT)
         _, stderr = proc.communicate(timeout=30)
     finally:

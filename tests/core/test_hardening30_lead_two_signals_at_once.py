@@ -15,6 +15,7 @@ import sys
 import time
 
 from spec_debug.store import load_record
+from tests.core.test_hardening8_second_signal import _pid_alive
 
 STUBBORN = """\
 name: stubborn
@@ -34,7 +35,7 @@ def test_sigint_and_sigterm_at_once_still_stop_the_run(tmp_path):
         [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out),
          "--var", f"marker={marker}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # the CLI's start, which a loaded machine stretches
         while not (marker.exists() and marker.read_text().strip()):
             assert time.monotonic() < deadline and proc.poll() is None, "the step never started"
             time.sleep(0.02)
@@ -45,11 +46,8 @@ def test_sigint_and_sigterm_at_once_still_stop_the_run(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-        if marker.exists():
-            try:
-                os.kill(int(marker.read_text()), signal.SIGKILL)
-            except (ProcessLookupError, ValueError):
-                pass
+        if marker.exists() and marker.read_text().strip() and _pid_alive(int(marker.read_text())):
+            os.killpg(int(marker.read_text()), signal.SIGKILL)  # a survivor, not a pid reused since
     assert "Traceback" not in stderr, stderr
     assert proc.returncode == 3, stderr
     record = load_record(next(out.iterdir()))

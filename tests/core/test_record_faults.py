@@ -41,7 +41,7 @@ def start_run(playbook: Path, out: Path, **popen) -> subprocess.Popen[str]:
 
 
 def record_path(out: Path) -> Path:
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60  # the CLI's start, which a loaded machine stretches
     while time.monotonic() < deadline:
         found = list(out.glob("*/run.json"))
         if found:
@@ -51,7 +51,7 @@ def record_path(out: Path) -> Path:
 
 
 def wait_for_steps(path: Path, count: int) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             if len(json.loads(path.read_text())["steps"]) >= count:
