@@ -34,6 +34,18 @@ def slow_read_requests(monkeypatch: pytest.MonkeyPatch, delay_s: float) -> None:
     monkeypatch.setattr(paramiko.SFTPClient, "_async_request", late)
 
 
+def prefetch_threads_ended() -> bool:
+    """Whether paramiko's prefetch threads have all ended (a thread's target is dropped when it
+    ends), waiting up to a minute: a fixed 0.3 s let a slow one meet the dead connection after
+    the test's check, and raise into a later test's thread_errors instead."""
+    deadline = time.monotonic() + 60
+    while any(getattr(getattr(thread, "_target", None), "__name__", "") == "_prefetch_thread" for thread in threading.enumerate()):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def make_file(transport: SSHTransport, path: str, megabytes: int) -> None:
     outcome = transport.run(f"head -c {megabytes}M /dev/zero > {path}", stdout=StreamCapture("o"), stderr=StreamCapture("e"))
     assert outcome.exit_code == 0
@@ -57,7 +69,7 @@ def test_a_download_whose_connection_drops_prints_no_traceback_from_the_prefetch
                 transport.get(remote, tmp_path / "copy.bin")
         finally:
             stopper.join()
-    time.sleep(0.3)  # the prefetch thread meets the dead connection at its next request
+    assert prefetch_threads_ended()  # the prefetch thread meets the dead connection at its next request
     assert thread_errors == []
     assert not (tmp_path / "copy.bin").exists()
     Path(remote).unlink(missing_ok=True)
@@ -73,19 +85,20 @@ def test_ctrl_c_stops_a_long_download_at_once_and_leaves_no_partial_artifact(
         with SSHTransport.connect("target", client.options()) as transport:
             assert isinstance(transport, SSHTransport)
             make_file(transport, remote, 32)
-            slow_read_requests(monkeypatch, 0.01)  # about 10 s for the whole file
+            slow_read_requests(monkeypatch, 0.05)  # about 50 s for the whole file
             threading.Timer(0.5, transport.interrupt).start()
             started = time.monotonic()
             with pytest.raises(OSError) as info:
                 transport.get(remote, tmp_path / "copy.bin")
-            assert time.monotonic() - started < 3
+            # Far from both: the 0.5 s timer and the stop, and the whole copy (was < 3 s of 10 s)
+            assert time.monotonic() - started < 20
             assert "interrupted" in str(info.value)
             assert not list(tmp_path.glob("copy.bin*"))
             with pytest.raises(OSError, match="interrupted"):  # and no new copy starts
                 transport.exists(remote)
     finally:
         Path(remote).unlink(missing_ok=True)
-    time.sleep(0.3)
+    assert prefetch_threads_ended()
     assert thread_errors == []
 
 
@@ -99,13 +112,18 @@ def test_interrupt_does_not_wait_on_a_connection_that_cannot_send(
         transport.exists("/")  # an SFTP session is open, as during a copy
         connection = transport.connection.transport
         send_now = connection._send_user_message
+        released = threading.Event()
 
         def stuck(message: object) -> None:
-            time.sleep(3)
+            released.wait(60)  # until the test has its answer: a send that waits is the fault
             send_now(message)
 
         monkeypatch.setattr(connection, "_send_user_message", stuck)
         started = time.monotonic()
-        transport.interrupt()
-        assert time.monotonic() - started < 0.5
+        try:
+            transport.interrupt()
+            # Far from both: no wait (was < 0.5 s, of a 3 s stuck send), and the 60 s send.
+            assert time.monotonic() - started < 20
+        finally:
+            released.set()
         monkeypatch.undo()
