@@ -10,6 +10,8 @@ and show only now and then under load; each test widens its window on the real c
 from __future__ import annotations
 
 import json
+import os
+import signal
 import threading
 import time
 import uuid
@@ -40,7 +42,7 @@ def notice_eof_late(sock: object, delay_s: float) -> None:
     sock.recv = late  # type: ignore[attr-defined]
 
 
-def wait_until(condition: Callable[[], bool], timeout_s: float = 10.0) -> None:
+def wait_until(condition: Callable[[], bool], timeout_s: float = 60.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not condition():
         assert time.monotonic() < deadline, "timed out waiting"
@@ -76,12 +78,12 @@ def test_a_step_stopped_as_its_bastion_goes_down_ends_cleanly(
 
         runner = threading.Thread(target=step)
         runner.start()
-        assert started.wait(10)
+        assert started.wait(60)  # a login on a loaded machine; never reached unless broken
         gateway = transport.connection.via[0].transport
         jump.stop()
         wait_until(lambda: not gateway.is_active())
         transport.interrupt()
-        runner.join(10)
+        runner.join(60)
         assert not runner.is_alive()
         error = ended.get("error")
         assert error is None or isinstance(error, ConnectionLostError), repr(error)
@@ -91,21 +93,35 @@ def test_a_step_stopped_as_its_bastion_goes_down_ends_cleanly(
 
 
 class _LateEOFSocket:
-    """A connection's real socket, whose end its transport thread notices `delay_s` late."""
+    """A connection's real socket, whose end its transport thread notices only once `release`
+    is set (at most a minute late), or, with `released_by_a_send`, once something was sent on
+    it. Was a fixed delay (1 s, 3 s): a test thread held up that long on a loaded machine found
+    the end already noticed. `entered` is set once the transport thread reads through it (its
+    read then in progress on the bare socket, 0.1 s at most, is over)."""
 
-    def __init__(self, sock: object, delay_s: float) -> None:
+    def __init__(self, sock: object, release: threading.Event, *, released_by_a_send: bool = False) -> None:
         self._sock = sock
-        self._delay_s = delay_s
+        self._release = release
+        self._released_by_a_send = released_by_a_send
+        self.entered = threading.Event()
 
     def recv(self, size: int) -> bytes:
+        self.entered.set()
         try:
             data = self._sock.recv(size)  # type: ignore[attr-defined]
         except ConnectionError:
-            time.sleep(self._delay_s)
+            self._release.wait(60)
             raise
         if not data:
-            time.sleep(self._delay_s)
+            self._release.wait(60)
         return data
+
+    def send(self, data: bytes) -> int:
+        try:
+            return self._sock.send(data)  # type: ignore[attr-defined, no-any-return]
+        finally:
+            if self._released_by_a_send:
+                self._release.set()
 
     def __getattr__(self, name: str) -> object:
         return getattr(self._sock, name)
@@ -122,10 +138,12 @@ def test_closing_a_host_whose_bastion_just_died_releases_the_bastion(
     client.alias("behind", sshd, ProxyJump="bastion")
     transport = SSHTransport.connect("behind", client.options())
     gateway = transport.connection.via[0].transport
+    noticed = threading.Event()  # set once the test has its answer: the end is then noticed
     try:
         packetizer = gateway.packetizer
-        packetizer._Packetizer__socket = _LateEOFSocket(packetizer._Packetizer__socket, 3.0)  # type: ignore[attr-defined]
-        time.sleep(0.2)  # the transport thread's current recv (0.1 s timeout) ends; the next one is late
+        late = _LateEOFSocket(packetizer._Packetizer__socket, noticed)  # type: ignore[attr-defined]
+        packetizer._Packetizer__socket = late  # type: ignore[attr-defined]
+        assert late.entered.wait(60)  # the transport thread's current recv (0.1 s timeout) ended; the next one is late
         jump.stop()
         try:  # the first write to the dead peer draws its reset, so the next one fails at once
             gateway.send_ignore()
@@ -136,6 +154,7 @@ def test_closing_a_host_whose_bastion_just_died_releases_the_bastion(
         transport.close()
         assert not gateway.is_active()  # the host was its only user: the bastion login is closed
     finally:
+        noticed.set()
         transport.close()
         gateway.close()
     assert thread_errors == []
@@ -152,7 +171,9 @@ def test_a_bastion_that_dies_mid_run_fails_each_host_behind_it_with_one_line_nam
     client.alias("bastion", jump)
     for name in ("gpu01", "gpu02", "gpu03"):
         client.alias(name, sshd, ProxyJump="bastion")
-    marker = f"{4 + uuid.uuid4().int % 1000 / 1000:.3f}"
+    # Long enough that the three steps all run at once however the load staggers their starts
+    # (was about 4 s), and that a run which waits them out ends past the bound below.
+    marker = f"{120 + uuid.uuid4().int % 1000 / 1000:.3f}"
     playbook = tmp_path / "slow.yaml"
     playbook.write_text(
         "name: slow\ndescription: a step the bastion dies under\nsteps:\n"
@@ -160,17 +181,21 @@ def test_a_bastion_that_dies_mid_run_fails_each_host_behind_it_with_one_line_nam
         "  - id: after\n    title: after\n    why: never reached\n    run: echo after\n"
     )
 
+    sleeps: list[int] = []  # the steps' sleeps, killed at the end: the bastion's end leaves them running
+
     def stop_the_bastion_when_all_run() -> None:
         wanted = f"sleep\0{marker}\0".encode()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            running = 0
+            running = []
             for pid in sshd.connection_pids():
                 try:
-                    running += Path(f"/proc/{pid}/cmdline").read_bytes() == wanted
+                    if Path(f"/proc/{pid}/cmdline").read_bytes() == wanted:
+                        running.append(pid)
                 except OSError:
                     continue
-            if running >= 3:
+            if len(running) >= 3:
+                sleeps.extend(running)
                 jump.stop()
                 return
             time.sleep(0.05)
@@ -179,9 +204,17 @@ def test_a_bastion_that_dies_mid_run_fails_each_host_behind_it_with_one_line_nam
     watcher.start()
     out = tmp_path / "runs"
     started = time.monotonic()
-    result = cli("run", str(playbook), "--hosts", "gpu[01-03]", "--forks", "8", "-F", str(client.config), "--batch", "--out", str(out))
-    watcher.join()
-    assert time.monotonic() - started < 20
+    try:
+        result = cli("run", str(playbook), "--hosts", "gpu[01-03]", "--forks", "8", "-F", str(client.config), "--batch", "--out", str(out))
+        watcher.join()
+    finally:
+        for pid in sleeps:
+            try:
+                if Path(f"/proc/{pid}/cmdline").read_bytes() == f"sleep\0{marker}\0".encode():  # not a reused pid
+                    os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    assert time.monotonic() - started < 90  # the steps' 120 s sleep is not waited out (about 6 s quiet)
     assert result.code == 3, result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
@@ -209,8 +242,10 @@ def test_a_host_reaching_through_a_bastion_that_just_died_names_the_bastion(
     try:
         gateway = first.connection.via[0].transport
         packetizer = gateway.packetizer
-        packetizer._Packetizer__socket = _LateEOFSocket(packetizer._Packetizer__socket, 1.0)  # type: ignore[attr-defined]
-        time.sleep(0.2)
+        # The end is noticed once the second host's channel request has gone out on it.
+        late = _LateEOFSocket(packetizer._Packetizer__socket, threading.Event(), released_by_a_send=True)  # type: ignore[attr-defined]
+        packetizer._Packetizer__socket = late  # type: ignore[attr-defined]
+        assert late.entered.wait(60)
         jump.stop()
         with pytest.raises(HostUnreachableError) as info:
             SSHTransport.connect("second", client.options())
