@@ -7,7 +7,6 @@ issue names it; the transcript format is forced with ``--input-format``.
 from __future__ import annotations
 
 import re
-from dataclasses import is_dataclass
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -86,12 +85,12 @@ def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:
     one pass; redacting replaces only the records that may hold a secret by masked dicts."""
     from spec_debug.redact import redact_value
     from spec_debug.session.json_text import json_text
-    from spec_debug.session.records import redacted
+    from spec_debug.session.records import redacted_all
 
     doc = analysis.to_json(plain=False)
     if redact:
-        doc = {key: [redacted(r) if is_dataclass(r) else redact_value(r) for r in value]
-               if isinstance(value, list) else redact_value(value) for key, value in doc.items()}
+        doc = {key: redacted_all(value, redact_value) if isinstance(value, list) else redact_value(value)
+               for key, value in doc.items()}
     return json_text(doc)
 
 

@@ -4,7 +4,7 @@ issue #6 (add fields freely, never rename or drop one)."""
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from operator import attrgetter
 from typing import Any
 
@@ -204,13 +204,54 @@ def redacted(record: Any) -> Any:
     """The record itself when none of its strings may hold a secret (almost every record; orjson
     then writes it as it is), else its :func:`as_json` dict with the secrets masked."""
     _, values, lists, secret_named = _spec(record)
-    if not secret_named:
-        parts = [v for v in values(record) if type(v) is str]
-        for name in lists:
-            parts.extend(v for v in getattr(record, name) if type(v) is str)
-        if not may_hold_secret("\n".join(parts)):
-            return record
+    if not secret_named and not may_hold_secret(_strings(record, values, lists)):
+        return record
     return redact_value(as_json(record))
+
+
+def _strings(record: Any, values, lists: tuple[str, ...]) -> str:
+    """The record's strings, its lists' too, one a line: the text :func:`redacted` tests."""
+    parts = [v for v in values(record) if type(v) is str]
+    for name in lists:
+        parts.extend(v for v in getattr(record, name) if type(v) is str)
+    return "\n".join(parts)
+
+
+_BATCH = 256
+"""Records whose strings :func:`redacted_all` tests in one :func:`may_hold_secret` call."""
+
+
+def redacted_all(records: list, one: Any) -> list:
+    """``[redacted(r) for r in records]`` where ``records`` are dataclass records, ``[one(r)]``
+    for any other item. The strings of up to :data:`_BATCH` records are tested at once (a
+    JSON analysis holds tens of thousands of records, almost none with a secret; one test per
+    record cost more than writing the JSON, see bench/analyze_throughput.py): a batch that
+    may hold none is kept as it is, any other is tested record by record as before. Each
+    record's text (as :func:`redacted` joins it) stands between lines of a NUL, which no literal
+    or pattern of :func:`may_hold_secret` reads (a pattern's ``\\s*\\d`` lookahead stops at
+    it as at the end of a text): a batch may hold a secret whenever one of its records may."""
+    out: list = []
+    get = _FIELDS.get
+    for start in range(0, len(records), _BATCH):
+        batch = records[start:start + _BATCH]
+        values: list = []
+        for r in batch:
+            spec = get(type(r))
+            if spec is None and is_dataclass(r):
+                spec = _spec(r)
+            if spec is None or spec[3]:  # not a record, or a field named like a secret
+                values = None
+                break
+            if spec[2]:
+                values.append(_strings(r, spec[1], spec[2]))
+            else:
+                values.extend(spec[1](r))
+            values.append("\x00")
+        if values is not None and not may_hold_secret("\n".join([v for v in values if type(v) is str])):
+            out.extend(batch)
+        else:
+            out.extend(redacted(r) if is_dataclass(r) else one(r) for r in batch)
+    return out
 
 
 def as_json(record: Any) -> dict:
