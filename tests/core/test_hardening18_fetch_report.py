@@ -26,6 +26,7 @@ import pytest
 
 from tests.conftest import only_run
 from tests.core.test_hardening12_unkillable_step import pytestmark as needs_fuse
+from tests.core.test_hardening19_runner_fetch_flush import wait_buffered
 from tests.core.test_hardening13_fetch_hung_mount import in_hung_mount
 
 LOG_LINE = b"Decode batch. #running-req: 1, #token: 4096, accept len: 1.02\n"
@@ -39,7 +40,15 @@ def log_that_stops(tmp_path: Path) -> Iterator[Path]:
     fifo = tmp_path / "host" / "server.log"
     os.mkfifo(fifo)
     (tmp_path / "sent.log").write_bytes(SENT)
-    writer = subprocess.Popen(["sh", "-c", f"{{ cat {tmp_path}/sent.log; sleep 60; }} > {fifo}"], start_new_session=True)
+    end = os.open(fifo, os.O_RDWR)  # opens at once: no reader needed yet
+    # Sleeps far longer than any run here: its end would close the FIFO and the copy would end.
+    writer = subprocess.Popen(["sh", "-c", f"cat {tmp_path}/sent.log; exec sleep 600"], stdout=end, start_new_session=True)
+    try:
+        # The 20,000 bytes are in the FIFO (64 KiB) before the run starts: a writer the load kept
+        # from running until the step's 2 s ran out would leave nothing to keep, for no fault.
+        wait_buffered(end, len(SENT))
+    finally:
+        os.close(end)
     yield fifo
     os.killpg(writer.pid, signal.SIGKILL)
     writer.wait()

@@ -123,7 +123,7 @@ def test_every_quoting_shape_passes_a_hostile_value_through_exactly(tmp_path):
     value = f"a b\"c'd$(touch {victim})`touch {victim}`\\e;f|g&h*i$HOME!j\nk"
     for shape in SHAPES:
         command = render(shape, {"v": value}, TemplateSite("a", "run"), shell=True)
-        proc = subprocess.run(["/bin/bash", "-c", command], capture_output=True, text=True, timeout=10)
+        proc = subprocess.run(["/bin/bash", "-c", command], capture_output=True, text=True, timeout=60)
         assert not victim.exists(), f"{shape!r} ran the value: {command!r}"
         expected = value if "\\\"{{" not in shape else f'"{value}"'
         if "python3 -c 'print" in shape:

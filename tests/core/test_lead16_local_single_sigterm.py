@@ -5,7 +5,9 @@ process in the group got SIGTERM twice, and a Python program that dumps its stac
 (faulthandler installs that handler with SA_NODEFER, CPython Modules/faulthandler.c) entered it
 again mid-dump (with chain=True the second one killed it and the record kept half a dump). As
 tests/ssh/test_hardening20_reviewssh_single_sigterm.py shows for the SSH transport: each process
-here spins, writes one dump per SIGTERM it gets and lives on until the SIGKILL."""
+here spins, writes one dump per SIGTERM it gets and lives on until the SIGKILL. (Spinning, on a
+CPU, it takes the second SIGTERM inside the handler; a sleeping one merges the two pending ones
+and the fault goes unseen: checked.)"""
 
 from __future__ import annotations
 
@@ -25,7 +27,10 @@ def test_each_process_of_a_timed_out_local_step_gets_one_sigterm(tmp_path: Path)
             f"faulthandler.register(signal.SIGTERM, file=open(sys.argv[1], \"w\"), chain=False); "
             f"print(\"rank up\", flush=True); sum(iter(int, 1))' {dumps}/rank$r &")
     playbook = tmp_path / "hang.yaml"
-    playbook.write_text("name: hang\nsteps:\n  - id: allreduce\n    timeout: 3\n    run: |\n"
+    # Each rank must have registered its handler by the timeout, or it dies of the SIGTERM
+    # without a dump: six interpreters starting beside the spinning ones took 2.5 s to open
+    # their dump files at load 10 (3 s without spinners). 10 s, not 3.
+    playbook.write_text("name: hang\nsteps:\n  - id: allreduce\n    timeout: 10\n    run: |\n"
                         f"      for r in $(seq {RANKS}); do {rank} done\n      wait\n")
     out = tmp_path / "runs"
     proc = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)],

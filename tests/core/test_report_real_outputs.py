@@ -163,7 +163,7 @@ def test_report_written_to_a_pipe_reaches_its_reader(tmp_path):
     reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
     reader.start()
     result = run_cli("report", str(run_dir), "--format", "md", "-o", str(fifo), timeout=30)
-    reader.join(timeout=10)
+    reader.join(timeout=60)
     assert result.code == 0, result.stderr
     assert stat.S_ISFIFO(fifo.stat().st_mode)
     assert received and received[0].decode("utf-8").startswith("# Incident report: fleet")
