@@ -859,10 +859,25 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if served_layer_ids and info.layer_ids and all(i in info.layer_ids for i in served_layer_ids):
         served_slots = [list(info.layer_ids).index(i) for i in served_layer_ids]
     trained = cfg.trained_layer_ids(n_layers) if n_layers else cfg.aux_layer_ids
+    numbered = _every_layer_layouts(trained, info, cfg.num_aux)
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
-                   embed=embed, device=device, extra_layouts=[served_slots] if served_slots else [],
+                   embed=embed, device=device,
+                   extra_layouts=([served_slots] if served_slots else []) + list(numbered),
                    trained_layer_ids=trained,
                    trained_ids_assumed=not cfg.aux_layer_ids and trained is not None)
+    best = tuple(report.best)
+    if best in numbered and best != tuple(resolved.slots) and not report.untrained_draft:
+        # not "trained on another layout": the configured slots were only eval's guess
+        found = (f"slots {list(best)} score {report.ranked[0]['full_accuracy0']:.3f} vs "
+                 f"{report.configured_accuracy0:.3f} for the first {cfg.num_aux} "
+                 f"{list(resolved.slots)}, which eval reads from a dump that does not name its "
+                 f"slots: they are the config's layer ids {list(trained)} in a dump of every "
+                 f"layer {numbered[best]}, so the draft fits its config; pass --layout "
+                 f"{','.join(map(str, best))}")
+        flag = report.norm_before_residual_check
+        plain = report.final_slot_check is None and (flag is None
+                                                     or flag["ranked_with"] == flag["config"])
+        report.verdict = found if plain else report.verdict + "; " + found
     report.notes = notes + list(loaded.notes) + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if
                                       target_ckpt is None else "the target has no embedding "
@@ -881,6 +896,31 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         if served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN and not out.get("untrained_draft"):
             out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
                                f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
+    return out
+
+
+def _every_layer_layouts(trained: Sequence[int] | None, info: DataInfo,
+                         num_aux: int) -> dict[tuple[int, ...], str]:
+    """The configured layer ids as slot numbers of a dump that does not name its slots and
+    holds more aux slots than the draft takes (every layer; speculators' hs_connectors names
+    none), in the two ways such a dump is numbered -> how. probe_layout scores them always:
+    its pruned search (layout.candidate_layouts) starts from the first slots, and on a dump
+    of all 9 hidden states of an 8-layer target it missed the configured [2, 4, 5] (0.690)
+    and named [3, 5, 4] (0.452), "a different layout than the one configured"."""
+    if info.layer_ids is not None or not trained or info.num_slots - 1 <= num_aux:
+        return {}
+    out: dict[tuple[int, ...], str] = {}
+    # slot i the input to layer i: transformers' output_hidden_states, the embedding output
+    # first; or slot i the output of layer i, the embedding output left out (slot i is the
+    # input to layer i + 1, the ids off by one: the incident's fault)
+    for shift, how in ((0, "with the embedding output first (slot i is the input to layer i, "
+                           "as transformers' output_hidden_states returns them)"),
+                       (1, "without the embedding output (slot i is the output of layer i, "
+                           "the input to layer i + 1)")):
+        slots = tuple(i - shift for i in trained)
+        if len(set(slots)) == num_aux == len(slots) and all(0 <= s < info.num_slots - 1
+                                                             for s in slots):
+            out.setdefault(slots, how)
     return out
 
 
