@@ -30,10 +30,10 @@ def _alias_bomb() -> str:
 def test_an_alias_bomb_is_refused_at_once(tmp_path: Path):
     path = tmp_path / "vars.yaml"
     path.write_text(_alias_bomb())
-    started = time.monotonic()
+    started = time.thread_time()  # this thread's CPU: a loaded machine stalls the wall clock
     with pytest.raises(PlaybookError, match="expands to more than .* through YAML aliases") as error:
         load_var_file(path)
-    assert time.monotonic() - started < 10
+    assert time.thread_time() - started < 10
     assert str(error.value).startswith(f"{path}:") and "var file" in str(error.value)
 
 
