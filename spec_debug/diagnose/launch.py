@@ -3513,6 +3513,9 @@ def _vllm_async_scheduling_refusals(cfg: LaunchConfig, engine_version: str | Non
 # DraftModelProposer `__init__` call `_raise_if_padded_drafter_batch_disabled`, NotImplementedError
 # "Speculative Decoding with draft models or parallel drafting only supports padded drafter batch."
 # when the engine builds the drafter. Judged from 0.16.0, the release that brought parallel drafting.
+# A parallel EAGLE drafter takes num_speculative_tokens slots a request less the one its hidden states
+# reuse (extra_slots_per_request - 1 = net_num_new_slots_per_request; needs_extra_input_slots = net > 0):
+# asked for one token it takes none and runs unpadded, and a count left to the draft config is not judged.
 _VLLM_PADDED_ONLY_SINCE = "0.16.0"
 
 
@@ -3525,7 +3528,8 @@ def _vllm_unpadded_batch_refusals(cfg: LaunchConfig, engine_version: str | None)
         return []
     if spec.get("method") == "draft_model":
         drafter = "method draft_model"
-    elif speculators_flag(spec.get("parallel_drafting")) and spec.get("method") in ("eagle", "eagle3"):
+    elif (speculators_flag(spec.get("parallel_drafting")) and spec.get("method") in ("eagle", "eagle3")
+          and (cfg.num_steps or 0) > 1):
         drafter = f"parallel drafting (method {spec['method']})"
     else:
         return []
