@@ -477,15 +477,17 @@ def simulated_acceptance(cfg: LaunchConfig) -> str | None:
     - SGLang `SGLANG_SIMULATE_ACC_LEN` (python/sglang/srt/environ.py "Runtime simulations":
       EnvFloat(-1), on when > 0): the verify step accepts that many tokens whatever the draft
       proposed (speculative/spec_utils.py `generate_simulated_accept_index`; DFLASH too from
-      sgl-project/sglang#32595).
+      sgl-project/sglang#32595). Not n-gram speculation (NGRAM, earlier LOOKAHEAD): its verify
+      (speculative/ngram_info.py NgramVerifyInput.verify) accepts on the target's logits and never
+      reads the variable.
     - vLLM `"rejection_sample_method": "synthetic"` (vllm/config/speculative.py): draft tokens are
       accepted with the probabilities of synthetic_acceptance_rates / synthetic_acceptance_length."""
-    if cfg.engine == "sglang" and cfg.algorithm is not None:
+    if cfg.engine == "sglang" and cfg.algorithm not in (None, "NGRAM", "LOOKAHEAD"):
         value = cfg.env.get("SGLANG_SIMULATE_ACC_LEN")
         try:
             length = float(value) if value is not None else -1.0
         except ValueError:
-            return None  # SGLang's EnvFloat refuses it at startup; not this line's concern
+            return None  # SGLang's EnvFloat warns and keeps its default, -1: no simulation
         if length > 0:
             return (f"SGLANG_SIMULATE_ACC_LEN={value}: this SGLang server simulates acceptance (a benchmark knob, "
                     f"sglang/srt/environ.py): it forces an accept length of about {length:g} per verify round "
