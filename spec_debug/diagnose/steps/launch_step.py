@@ -430,7 +430,7 @@ def check(ctx: Any) -> list[Finding]:
     if mismatch is not None:
         notes.append(not_checked(ctx, mismatch, "--var server_cmdline='...' of the server that wrote the log "
                                                 "(or the log of this command's server)"))
-    simulated = simulated_acceptance(cfg)
+    simulated = simulated_acceptance(cfg, version)
     if simulated is not None:
         notes.append(not_checked(ctx, simulated, "the server restarted without the benchmark's acceptance "
                                                  "simulation, then its accept length and throughput re-measured"))
@@ -469,7 +469,13 @@ def check(ctx: Any) -> list[Finding]:
     return notes + record(ctx.facts, NS, findings)
 
 
-def simulated_acceptance(cfg: LaunchConfig) -> str | None:
+# "synthetic" came with vllm-project/vllm#38045 (Model Runner V2, opened 2026-03-24; both runners from
+# #40662), after 0.17: an older release never simulates (0.9 to 0.13 drop the unknown key and accept for
+# real, the others refuse it).
+_VLLM_SYNTHETIC_SINCE = "0.18.0"
+
+
+def simulated_acceptance(cfg: LaunchConfig, engine_version: str | None = None) -> str | None:
     """The line saying this server fakes its acceptance, a benchmark knob left on: what it logs as
     accept length (and the throughput it serves) is the knob's, not the draft's, so an accept length
     of 1 there, or a slowdown, says nothing of the draft, its layers or its vocabulary.
@@ -493,7 +499,8 @@ def simulated_acceptance(cfg: LaunchConfig) -> str | None:
                     f"sglang/srt/environ.py): it forces an accept length of about {length:g} per verify round "
                     "whatever the draft proposes, so the accept length it logs and the speed it serves are the knob's, not the draft's")
     spec = cfg.speculative_config or {}
-    if cfg.engine == "vllm" and spec.get("rejection_sample_method") == "synthetic":
+    if cfg.engine == "vllm" and spec.get("rejection_sample_method") == "synthetic" and (
+            engine_version is None or not vllm_surely_before(engine_version, _VLLM_SYNTHETIC_SINCE)):
         given = next((f"{key} {spec[key]}" for key in ("synthetic_acceptance_length", "synthetic_acceptance_rates")
                       if spec.get(key) is not None), "no rate given")
         return ("\"rejection_sample_method\": \"synthetic\": this vLLM server simulates acceptance (a benchmark "
