@@ -2,8 +2,8 @@
 machine: a VIP failover) is refused when the runner reconnects, and the hint says how to fix
 known_hosts, not "the host rebooted, sshd restarted or the network dropped".
 
-Real sshd: after the first step, the server goes down and a new one with a new host key
-listens on the same port; the next step's attempt reconnects.
+Real sshd: after the first attempt of the second step, the server goes down and a new one with
+a new host key listens on the same port; the step's next attempt reconnects.
 """
 
 from __future__ import annotations
@@ -22,23 +22,43 @@ PLAYBOOK = """
 name: changed_key
 steps:
   - id: one
-    run: touch {began}; echo one
+    run: echo one
   - id: two
-    run: test -f {swapped} && echo two
+    run: test -f {swapped} && echo two || {{ touch {began}; exit 1; }}
     retries: 3
-    retry_delay: 1
+    retry_delay: 3
     until: "exit_code == 0"
 """
 
 
+def between_attempts(server: SshServer, began: Path) -> bool:
+    """Whether step two's first attempt is over on the host and its exit status sent: it touched
+    `began` as it failed, sshd has reaped its shell (no process but sshd's left, zombies
+    included) and none of sshd's processes runs (each is back in its poll, what it had to
+    send sent). The host going down during a command is 'connection lost during command', not
+    the reconnect this test is about: 0.2 s after step one began, the old trigger, fell inside
+    step one or the first attempt when a loaded machine stretched them."""
+    if not began.exists():
+        return False
+    for pid in server.connection_pids():
+        try:
+            comm = Path(f"/proc/{pid}/comm").read_text()
+            state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if not comm.startswith("sshd") or state == b"R":
+            return False
+    return True
+
+
 def replace_after(began: Path, swapped: Path, server: SshServer, client_key: ClientKey, started: list[SshServer]) -> threading.Thread:
-    """Once `began` exists: the host goes down and comes back on its port with a new host key."""
+    """Between step two's attempts (its retry_delay of 3 s): the host goes down and comes back on
+    its port with a new host key."""
 
     def swap() -> None:
-        deadline = time.monotonic() + 30
-        while not began.exists() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.2)
+        deadline = time.monotonic() + 60
+        while not between_attempts(server, began) and time.monotonic() < deadline:
+            time.sleep(0.02)
         server.stop()
         server.regenerate_host_key()
         # A second Port line: the new sshd listens on the old port too (sshd_config(5), Port).
