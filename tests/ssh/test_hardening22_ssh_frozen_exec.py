@@ -135,9 +135,9 @@ def test_a_step_whose_exec_is_never_answered_fails_with_a_hint(
 ) -> None:
     server = sshd_factory("frozen-step")
     client.trust(server)
-    client.alias("gpu", server, ConnectTimeout=1)
+    client.alias("gpu", server, ConnectTimeout=3)
     pid_file = tmp_path / "sshd.pid"
-    monkeypatch.setattr(ssh_transport, "REQUEST_ANSWER_FLOOR_S", 0.0)  # ConnectTimeout 1 is the whole wait
+    monkeypatch.setattr(ssh_transport, "REQUEST_ANSWER_FLOOR_S", 0.0)  # ConnectTimeout 3 is the whole wait (1 s bounded the login too: a loaded machine could pass it)
     with SSHTransport.connect("gpu", client.options()) as transport:
         first = transport.run(WRITE_SSHD_PID.format(file=pid_file), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"))
         assert first.exit_code == 0
@@ -145,14 +145,14 @@ def test_a_step_whose_exec_is_never_answered_fails_with_a_hint(
         with pytest.raises(TransportError) as raised:
             _within(_NEVER_S, lambda: transport.run("echo hi", stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr")))
         os.kill(frozen[0], signal.SIGCONT)
-    assert raised.value.message == "gpu: the server opened the step's channel but did not start its command within 1 s"
+    assert raised.value.message == "gpu: the server opened the step's channel but did not start its command within 3 s"
     assert "hung or overloaded" in (raised.value.hint or "")
 
 
 @pytest.mark.parametrize("subsystem, freeze_at, said", [
-    ("internal-sftp", 1, "gpu: the server opened the SFTP channel but did not start its sftp-server within 1 s"),
+    ("internal-sftp", 1, "gpu: the server opened the SFTP channel but did not start its sftp-server within 3 s"),
     # No `Subsystem sftp` line (hardened images): the copy goes over `cat` on a second channel.
-    ("", 2, "gpu: the server opened the copy's channel but did not start its command within 1 s"),
+    ("", 2, "gpu: the server opened the copy's channel but did not start its command within 3 s"),
 ])
 def test_a_copy_whose_request_is_never_answered_fails_with_a_hint(
     client: ClientSetup, client_key: ClientKey, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, frozen: list[int],
@@ -161,9 +161,9 @@ def test_a_copy_whose_request_is_never_answered_fails_with_a_hint(
     server = SftpLineServer(tmp_path / "sshd-frozen-copy", [client_key], subsystem=subsystem).start()
     try:
         client.trust(server)
-        client.alias("gpu", server, ConnectTimeout=1)
+        client.alias("gpu", server, ConnectTimeout=3)
         pid_file = tmp_path / "sshd.pid"
-        monkeypatch.setattr(ssh_transport, "REQUEST_ANSWER_FLOOR_S", 0.0)  # ConnectTimeout 1 is the whole wait
+        monkeypatch.setattr(ssh_transport, "REQUEST_ANSWER_FLOOR_S", 0.0)  # ConnectTimeout 3 is the whole wait (1 s bounded the login too: a loaded machine could pass it)
         with SSHTransport.connect("gpu", client.options()) as transport:
             first = transport.run(WRITE_SSHD_PID.format(file=pid_file), stdout=StreamCapture("stdout"), stderr=StreamCapture("stderr"))
             assert first.exit_code == 0
