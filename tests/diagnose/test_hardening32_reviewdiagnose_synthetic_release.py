@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.steps import launch_step
-from spec_debug.probes.registry import ProbeContext
+from tests.diagnose.test_hardening32_diagnose_async_scheduling import _audit
 
 VLLM = ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"method\": \"eagle3\", \"model\": "
         "\"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B\", \"num_speculative_tokens\": 3, \"rejection_sample_method\": "
@@ -19,10 +18,7 @@ VLLM = ("vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{\"me
 
 
 def _notes(version: str | None) -> list[Any]:
-    facts = launch_step.parse({"source": "var", "cmdline": VLLM, "models": {}})
-    engine = {"engine": {"name": "vllm", "version": version}} if version else {}
-    ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts={**facts, **engine})
-    return [f for f in launch_step.check(ctx) if f.code == "SD004" and "simulates acceptance" in f.evidence[0]]
+    return [f for f in _audit(VLLM, version) if f.code == "SD004" and "simulates acceptance" in f.evidence[0]]
 
 
 def test_a_release_without_synthetic_sampling_is_not_said_to_simulate() -> None:
