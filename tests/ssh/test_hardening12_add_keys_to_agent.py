@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -90,16 +92,81 @@ def test_the_passphrase_typed_once_puts_the_key_in_the_agent_and_a_batch_run_the
         assert transport.connection.transport.is_authenticated()
 
 
+def _recording_relay(agent: Path, at: Path) -> list[bytes]:
+    """A socket at `at` that passes each connection on to the agent at `agent`; returns the list
+    it fills with what each connection's client sent, then what the agent answered, as one
+    bytes object each (the agent protocol's length-prefixed messages, draft-miller-ssh-agent)."""
+    listener = socket.socket(socket.AF_UNIX)
+    listener.bind(str(at))
+    listener.listen(8)
+    said: list[bytes] = []
+
+    def pipe(source: socket.socket, sink: socket.socket, kept: bytearray) -> None:
+        try:
+            while data := source.recv(65536):
+                kept += data
+                sink.sendall(data)
+            sink.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass  # the other side went
+
+    def serve() -> None:
+        while True:
+            client, _ = listener.accept()
+            upstream = socket.socket(socket.AF_UNIX)
+            upstream.connect(str(agent))
+            asked, answered = bytearray(), bytearray()
+            ask = threading.Thread(target=pipe, args=(client, upstream, asked), daemon=True)
+            answer = threading.Thread(target=pipe, args=(upstream, client, answered), daemon=True)
+            ask.start()
+            answer.start()
+            ask.join()
+            answer.join()
+            said.extend([bytes(asked), bytes(answered)])
+
+    threading.Thread(target=serve, daemon=True).start()
+    return said
+
+
+def _messages(stream: bytes) -> list[bytes]:
+    """The messages (type byte first) of one direction of an agent connection."""
+    found = []
+    while len(stream) >= 4:
+        size = int.from_bytes(stream[:4], "big")
+        found.append(stream[4 : 4 + size])
+        stream = stream[4 + size :]
+    return found
+
+
 def test_a_lifetime_reaches_the_agent_which_then_forgets_the_key(
-    client: ClientSetup, locked_host: tuple[SshServer, ClientKey], agent: Path
+    client: ClientSetup, locked_host: tuple[SshServer, ClientKey], agent: Path, tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`AddKeysToAgent 3` (a time: yes, for three seconds), as `ssh-add -t 3` would add it."""
+    """`AddKeysToAgent 3` (a time: yes, for three seconds), as `ssh-add -t 3` would add it.
+
+    What reached the agent is read on the way (a relay between the login and the agent): the
+    key listed right after the login was a race with those 3 s, which a loaded machine lost
+    (the connect, its close and two ssh-add runs in between)."""
     server, key = locked_host
     _alias(client, server, key, "3")
+    said = _recording_relay(agent, tmp_path / "relay.sock")
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(tmp_path / "relay.sock"))
     with SSHTransport.connect("gpu01", client.options(batch=False, use_agent=True, prompt=lambda _: PASSPHRASE)):
         pass
+    monkeypatch.setenv("SSH_AUTH_SOCK", str(agent))
+    # SSH_AGENTC_ADD_ID_CONSTRAINED (25) ending in the lifetime constraint (1) of 3 s, which the
+    # agent took (SSH_AGENT_SUCCESS, 6), as ssh-add -t 3 sends it.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any(m[:1] == b"\x19" for stream in said[0::2] for m in _messages(stream)):
+        time.sleep(0.05)  # the relay records a connection once both its sides have ended
+    exchanges = list(zip(said[0::2], said[1::2]))
+    added = [(asked, answered) for asked, answered in exchanges if any(m[:1] == b"\x19" for m in _messages(asked))]
+    assert len(added) == 1, [[m[:1] for m in _messages(asked)] for asked, _ in exchanges]
+    asked, answered = added[0]
+    [request] = [m for m in _messages(asked) if m[:1] == b"\x19"]
+    assert request.endswith(b"\x01" + (3).to_bytes(4, "big")), request[-8:]
+    assert b"\x06" in _messages(answered), _messages(answered)
     wanted = fingerprint(Path(f"{key.path}.pub"))
-    assert wanted in _agent_fingerprints()
     deadline = time.monotonic() + 15
     while wanted in _agent_fingerprints() and time.monotonic() < deadline:
         time.sleep(0.25)
