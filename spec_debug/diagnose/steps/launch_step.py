@@ -13,7 +13,7 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, names_a_kind, parse_launch_command, split_command,
-                                       vllm_surely_before)
+                                       surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -473,6 +473,9 @@ def check(ctx: Any) -> list[Finding]:
 # #40662), after 0.17: an older release never simulates (0.9 to 0.13 drop the unknown key and accept for
 # real, the others refuse it).
 _VLLM_SYNTHETIC_SINCE = "0.18.0"
+# SGLang read `SIMULATE_ACC_LEN` (speculative/eagle_utils.py os.environ) until sgl-project/sglang#10771
+# moved it to sglang.environ as SGLANG_SIMULATE_ACC_LEN, after 0.5.2: an older release ignores the new name.
+_SGLANG_SIMULATE_ENV_SINCE = "0.5.3"
 
 
 def simulated_acceptance(cfg: LaunchConfig, engine_version: str | None = None) -> str | None:
@@ -488,7 +491,9 @@ def simulated_acceptance(cfg: LaunchConfig, engine_version: str | None = None) -
       reads the variable.
     - vLLM `"rejection_sample_method": "synthetic"` (vllm/config/speculative.py): draft tokens are
       accepted with the probabilities of synthetic_acceptance_rates / synthetic_acceptance_length."""
-    if cfg.engine == "sglang" and cfg.algorithm not in (None, "NGRAM", "LOOKAHEAD"):
+    if cfg.engine == "sglang" and cfg.algorithm not in (None, "NGRAM", "LOOKAHEAD") and (
+            engine_version is None
+            or not surely_before(engine_version, _SGLANG_SIMULATE_ENV_SINCE, dev_may_reach="patch")):
         value = cfg.env.get("SGLANG_SIMULATE_ACC_LEN")
         try:
             length = float(value) if value is not None else -1.0
