@@ -528,7 +528,8 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
                      f"the first {cfg.num_aux} were used ({_LOADER.get(info.format, 'its')} "
                      f"loader would feed all {aux_slots} and fail); run `spec-debug drafter "
                      "layout` to find the "
-                     "slots the draft was trained on, then pass them as --layout")
+                     "slots the draft was trained on, then pass them as --layout"
+                     + _every_layer_hint(trained, info, cfg.num_aux))
     if layout:
         slots = parse_layout(layout)
         _check_user_layout(slots, cfg.num_aux, info)
@@ -922,6 +923,18 @@ def _every_layer_layouts(trained: Sequence[int] | None, info: DataInfo,
                                                              for s in slots):
             out.setdefault(slots, how)
     return out
+
+
+def _every_layer_hint(trained: Sequence[int] | None, info: DataInfo, num_aux: int) -> str:
+    """Eval's words for _every_layer_layouts: where a dump of every layer holds the
+    configured ids, so the first --layout to try is named beside the probe."""
+    numbered = _every_layer_layouts(trained, info, num_aux)
+    if not numbered:
+        return ""
+    where = " or ".join(f"{','.join(map(str, slots))} ({how.split(' (')[0]})"
+                        for slots, how in numbered.items())
+    return (f"; if it holds every layer, the configured ids {list(trained or ())} are slots "
+            f"{where}")
 
 
 def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,

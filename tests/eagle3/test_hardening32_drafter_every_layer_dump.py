@@ -5,7 +5,8 @@ from those slots and, on all 9 hidden states of the 8-layer verifier (embedding 
 as transformers' output_hidden_states returns them), never scored slots [2, 4, 5] (0.690): it
 named [3, 5, 4] (0.452) "a different layout than the one configured". Now the config's ids
 are scored as slot numbers in both numberings of such a dump (embedding output included,
-or left out: every id one lower), and the verdict says which one and the --layout to pass."""
+or left out: every id one lower), and the verdict says which one and the --layout to pass;
+eval's note names both."""
 
 from __future__ import annotations
 
@@ -59,6 +60,12 @@ def test_an_unnamed_dump_of_every_layer_is_read_by_the_configured_ids(world, tmp
                                                                      slots, numbering):
     root, verifier, sound = world
     data = _every_layer_dump(root, verifier, tmp_path / "data", layers)
+    guessed = evaluate_drafter(root / "draft", data, root / "target", steps=1, max_samples=1)
+    [note] = [n for n in guessed["notes"] if "does not name their layers" in n]
+    assert note.endswith("if it holds every layer, the configured ids [2, 4, 5] are slots "
+                         "2,4,5 (with the embedding output first) or 1,3,4 (without the "
+                         "embedding output)")
+
     report = probe_layout(root / "draft", data, root / "target")
     assert report["configured"] == [0, 1, 2]  # eval's guess for slots it cannot name
     assert report["best"] == slots
