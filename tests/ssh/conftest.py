@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sys
 import threading
 from pathlib import Path
@@ -76,6 +77,25 @@ def client(tmp_path: Path, client_key: ClientKey, sshd: SshServer, monkeypatch: 
     setup.alias("target", sshd)
     setup.trust(sshd)
     return setup
+
+
+@pytest.fixture
+def closed_port() -> Iterator[Callable[[], int]]:
+    """Ports of 127.0.0.1 that refuse connections for the whole test: each is bound, never
+    listened on, and held, so that no server can take it meanwhile. A free_port() is closed
+    again at once, and the other xdist worker's next sshd may be given it (free_port there too):
+    the "refused" host then answered."""
+    held: list[socket.socket] = []
+
+    def take() -> int:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(("127.0.0.1", 0))  # no SO_REUSEADDR: an sshd's bind (which sets it) fails
+        held.append(sock)
+        return int(sock.getsockname()[1])
+
+    yield take
+    for sock in held:
+        sock.close()
 
 
 @pytest.fixture

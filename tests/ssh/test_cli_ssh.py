@@ -15,7 +15,7 @@ import pytest
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.faults import stop_when_running
-from tests.sshd_fixture import ClientSetup, SshServer, StallingServer, free_port
+from tests.sshd_fixture import ClientSetup, SshServer, StallingServer
 
 PLAYBOOK = """
 name: ssh_e2e
@@ -88,7 +88,8 @@ def test_a_playbook_runs_on_an_ssh_alias(cli: Callable[..., Any], client: Client
 
 
 def test_a_fleet_with_bad_hosts_finishes_the_good_ones(
-    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: Callable[..., SshServer], playbook: Path, tmp_path: Path
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: Callable[..., SshServer], playbook: Path, tmp_path: Path,
+    closed_port: Callable[[], int],
 ) -> None:
     second = sshd_factory("second")
     client.trust(second)
@@ -97,7 +98,7 @@ def test_a_fleet_with_bad_hosts_finishes_the_good_ones(
         "[gpus]\n"
         f"gpu01 ansible_host=127.0.0.1 ansible_port={sshd.port} region=eu\n"
         f"gpu02 ansible_host=127.0.0.1 ansible_port={second.port} region=us\n"
-        f"gpu03 ansible_host=127.0.0.1 ansible_port={free_port()}\n"
+        f"gpu03 ansible_host=127.0.0.1 ansible_port={closed_port()}\n"
         "gpu04 ansible_host=no-such-host.invalid\n"
         "[gpus:vars]\n"
         f"ansible_ssh_private_key_file={client.key.path}\n"
@@ -272,7 +273,7 @@ def test_a_host_whose_sshd_dies_mid_step_is_an_error_and_the_others_finish(
 
 
 def test_every_kind_of_bad_host_is_a_one_line_error_and_the_good_host_passes(
-    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path, closed_port: Callable[[], int]
 ) -> None:
     from tests.sshd_fixture import ClientKey, keygen
 
@@ -281,7 +282,7 @@ def test_every_kind_of_bad_host_is_a_one_line_error_and_the_good_host_passes(
     kind, blob = Path(str(impostor) + ".pub").read_text().split()[:2]
     changed_known_hosts = tmp_path / "changed_known_hosts"
     changed_known_hosts.write_text(f"{sshd.known_hosts_name} {kind} {blob}\n")
-    client.alias("refused", sshd, Port=free_port())
+    client.alias("refused", sshd, Port=closed_port())
     client.alias("badauth", sshd, IdentityFile=str(stranger.path))
     client.alias("changed", sshd, UserKnownHostsFile=str(changed_known_hosts))
     client.alias("dns", sshd, HostName="no-such-host.invalid")

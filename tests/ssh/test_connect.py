@@ -20,7 +20,7 @@ from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import ConnectionLostError, HandshakeError, HostUnreachableError
 from tests.ssh.faults import StopOncePrinted
-from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, StallingServer, free_port, keygen
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, StallingServer, keygen
 
 StartServer = Callable[..., SshServer]
 
@@ -54,7 +54,9 @@ def test_user_at_host_port_overrides_the_config(client: ClientSetup, sshd: SshSe
         assert whoami(transport).startswith(getpass.getuser() + "@")
 
 
-def test_proxyjump_chains_through_two_jump_hosts(client: ClientSetup, sshd: SshServer, sshd_factory: StartServer) -> None:
+def test_proxyjump_chains_through_two_jump_hosts(
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, closed_port: Callable[[], int]
+) -> None:
     jump1, jump2 = sshd_factory("jump1"), sshd_factory("jump2")
     for server in (jump1, jump2):
         client.trust(server)
@@ -67,7 +69,7 @@ def test_proxyjump_chains_through_two_jump_hosts(client: ClientSetup, sshd: SshS
         assert jump1.connection_pids() and jump2.connection_pids()  # both hops carry the session
         assert whoami(transport).startswith(getpass.getuser() + "@")
     # A jump host that cannot reach the target says so.
-    client.alias("nowhere", sshd, ProxyJump="jump1", Port=free_port())
+    client.alias("nowhere", sshd, ProxyJump="jump1", Port=closed_port())
     with pytest.raises(HostUnreachableError, match="jump host jump1 could not open a connection") as info:
         SSHTransport.connect("nowhere", client.options())
     one_line(info.value)
@@ -273,8 +275,8 @@ def test_encrypted_keys_prompt_or_fail_clearly_in_batch_mode(client: ClientSetup
     assert len(asked) == 1 and "locked" in asked[0]
 
 
-def test_connection_refused(client: ClientSetup, sshd: SshServer) -> None:
-    client.alias("closed", sshd, Port=free_port())
+def test_connection_refused(client: ClientSetup, sshd: SshServer, closed_port: Callable[[], int]) -> None:
+    client.alias("closed", sshd, Port=closed_port())
     with pytest.raises(HostUnreachableError, match="connection refused") as info:
         SSHTransport.connect("closed", client.options())
     one_line(info.value)

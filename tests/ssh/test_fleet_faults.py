@@ -415,7 +415,7 @@ def test_tens_of_mb_of_stdout_stay_bounded_and_a_step_that_ignores_sigterm_is_ki
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
 def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_overrides(
-    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer
+    client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, closed_port: Callable[[], int]
 ) -> None:
     """`Host *` defaults after specific blocks, `Match host`, IdentityFile with ~ and %h, and a
     user and port from the command line that must win over the config *and* be what %r/%p in
@@ -424,7 +424,7 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
 
     from spec_debug.runner.output import StreamCapture
     from spec_debug.runner.ssh import SSHTransport
-    from tests.sshd_fixture import ClientKey, free_port, write_ssh_config
+    from tests.sshd_fixture import ClientKey, write_ssh_config
 
     me = getpass.getuser()
     jump = sshd_factory("cfgjump")
@@ -440,7 +440,7 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
         "gpu-*": {"HostName": "127.0.0.1", "ProxyCommand": f"ssh -F {client.config} -W %h:%p %r@cfgjump"},
         # The jump is run by OpenSSH, which expands ~ from the passwd entry, not $HOME: absolute paths.
         "cfgjump": {"HostName": "127.0.0.1", "Port": jump.port, "BatchMode": "yes", "IdentityFile": str(client.key.path), "UserKnownHostsFile": str(client.known_hosts)},
-        "*": {"IdentityFile": "~/.ssh/keys/%h.key", "UserKnownHostsFile": "~/.ssh/known_hosts", "Port": free_port(), "User": "nobody-here"},
+        "*": {"IdentityFile": "~/.ssh/keys/%h.key", "UserKnownHostsFile": "~/.ssh/known_hosts", "Port": closed_port(), "User": "nobody-here"},
     })
     with open(client.config, "a") as handle:  # Match blocks go last; IdentitiesOnly drops the decoy
         handle.write("Match host 127.0.0.1\n  IdentitiesOnly yes\n")

@@ -11,11 +11,11 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
-from tests.sshd_fixture import ClientSetup, SshServer, free_port
+from tests.sshd_fixture import ClientSetup, SshServer
 
 PLAYBOOK = """
 name: fleet_look
@@ -31,11 +31,11 @@ UP = [f"lab0{i}" for i in range(1, 8)]
 
 
 @pytest.fixture
-def fleet(tmp_path: Path, client: ClientSetup, sshd: SshServer) -> Path:
+def fleet(tmp_path: Path, client: ClientSetup, sshd: SshServer, closed_port: Callable[[], int]) -> Path:
     inventory = tmp_path / "hosts.ini"
     lines = ["[gpus]"]
     lines += [f"{name} ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}" for name in UP]
-    lines.append(f"lab08 ansible_host=127.0.0.1 ansible_port={free_port()} ansible_ssh_private_key_file={client.key.path}")
+    lines.append(f"lab08 ansible_host=127.0.0.1 ansible_port={closed_port()} ansible_ssh_private_key_file={client.key.path}")
     inventory.write_text("\n".join(lines) + "\n")
     (tmp_path / "fleet.yaml").write_text(PLAYBOOK)
     return inventory
@@ -86,9 +86,9 @@ def test_the_unreachable_host_of_eight_heads_the_report_and_is_the_only_one_retr
     assert retried["hosts"][0]["error"].startswith("lab08 at 127.0.0.1: connection refused")
 
 
-def test_a_fleet_of_unreachable_hosts_lists_ten_at_the_top_and_counts_the_rest(tmp_path: Path) -> None:
+def test_a_fleet_of_unreachable_hosts_lists_ten_at_the_top_and_counts_the_rest(tmp_path: Path, closed_port: Callable[[], int]) -> None:
     (tmp_path / "fleet.yaml").write_text(PLAYBOOK)
-    hosts = [arg for port in sorted({free_port() for _ in range(40)})[:12] for arg in ("--host", f"127.0.0.1:{port}")]
+    hosts = [arg for port in sorted(closed_port() for _ in range(12)) for arg in ("--host", f"127.0.0.1:{port}")]
     done, run_dir, record = run_cli(tmp_path, tmp_path / "out", *hosts)
     assert done.returncode == 3, done.stderr
     assert len(record["hosts"]) == 12 and all(h["status"] == "error" for h in record["hosts"])
@@ -98,11 +98,11 @@ def test_a_fleet_of_unreachable_hosts_lists_ten_at_the_top_and_counts_the_rest(t
     assert "- and 2 more (see the fleet summary)" in head
 
 
-def test_the_github_step_summary_names_the_unreachable_host_and_its_cause(tmp_path: Path) -> None:
+def test_the_github_step_summary_names_the_unreachable_host_and_its_cause(tmp_path: Path, closed_port: Callable[[], int]) -> None:
     (tmp_path / "fleet.yaml").write_text(PLAYBOOK)
     summary = tmp_path / "summary.md"
     inventory = tmp_path / "hosts.ini"
-    inventory.write_text(f"lab08 ansible_host=127.0.0.1 ansible_port={free_port()}\n")
+    inventory.write_text(f"lab08 ansible_host=127.0.0.1 ansible_port={closed_port()}\n")
     done = subprocess.run(
         [sys.executable, "-m", "spec_debug", "run", str(tmp_path / "fleet.yaml"), "-i", str(inventory), "--batch", "--out", str(tmp_path / "out")],
         capture_output=True, text=True, timeout=120, env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)},

@@ -10,9 +10,9 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-from tests.sshd_fixture import ClientSetup, SshServer, free_port
+from tests.sshd_fixture import ClientSetup, SshServer
 
 PLAYBOOK = """
 name: reach
@@ -41,9 +41,9 @@ def sd005_evidence(record: dict[str, Any], host: str) -> list[str]:
     return [line for f in record["findings"] if f["code"] == "SD005" and f["host"] == host for line in f["evidence"]]
 
 
-def test_a_closed_port_names_the_inventory_host_and_its_address(tmp_path: Path) -> None:
+def test_a_closed_port_names_the_inventory_host_and_its_address(tmp_path: Path, closed_port: Callable[[], int]) -> None:
     inventory = tmp_path / "hosts.ini"
-    inventory.write_text(f"[gpus]\nlab01 ansible_host=127.0.0.1 ansible_port={free_port()}\n")
+    inventory.write_text(f"[gpus]\nlab01 ansible_host=127.0.0.1 ansible_port={closed_port()}\n")
     done, record = run_cli(tmp_path, "-i", str(inventory))
     assert done.returncode == 3, done.stderr
     (host,) = record["hosts"]
@@ -66,17 +66,17 @@ def test_a_refused_login_names_the_inventory_host_and_its_address(
     assert sd005_evidence(record, "lab02") == [host["error"]]
 
 
-def test_a_host_given_as_user_at_address_keeps_its_plain_address(tmp_path: Path) -> None:
-    done, record = run_cli(tmp_path, "--host", f"alice@127.0.0.1:{free_port()}")
+def test_a_host_given_as_user_at_address_keeps_its_plain_address(tmp_path: Path, closed_port: Callable[[], int]) -> None:
+    done, record = run_cli(tmp_path, "--host", f"alice@127.0.0.1:{closed_port()}")
     assert done.returncode == 3, done.stderr
     (host,) = record["hosts"]
     assert host["error"].startswith("127.0.0.1: connection refused"), host["error"]
     assert " at 127.0.0.1:" not in host["error"]
 
 
-def test_an_inventory_host_named_by_its_address_is_not_named_twice(tmp_path: Path) -> None:
+def test_an_inventory_host_named_by_its_address_is_not_named_twice(tmp_path: Path, closed_port: Callable[[], int]) -> None:
     inventory = tmp_path / "hosts.ini"
-    inventory.write_text(f"127.0.0.1 ansible_port={free_port()}\n")
+    inventory.write_text(f"127.0.0.1 ansible_port={closed_port()}\n")
     done, record = run_cli(tmp_path, "-i", str(inventory))
     (host,) = record["hosts"]
     assert host["error"].startswith("127.0.0.1: connection refused"), host["error"]
