@@ -345,9 +345,13 @@ class _SessionState:
         self.events += 1
         ts = ev.timestamp
         if ts:  # sub-agents are read after the trunk, so compare rather than take the last
-            if self.first_ts is None or _earlier(ts, self.first_ts):
+            # _earlier's first case inline (UTC times of one length): it runs twice per event.
+            first, last = self.first_ts, self.last_ts
+            if first is None or (ts < first if len(ts) == len(first) and ts[-1:] == "Z" == first[-1:]
+                                 else _earlier(ts, first)):
                 self.first_ts = ts
-            if self.last_ts is None or _earlier(self.last_ts, ts):
+            if last is None or (last < ts if len(ts) == len(last) and ts[-1:] == "Z" == last[-1:]
+                                else _earlier(last, ts)):
                 self.last_ts = ts
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1

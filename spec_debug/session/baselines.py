@@ -183,10 +183,16 @@ def stated_scope(context: str, value: float, command: str = "") -> Scope:
         engine = _engine(backend.group(1)) if backend else _engine(command)  # bench_serving --backend vllm: vLLM
         flag = _MODEL_FLAG.search(command) if "--model" in command or "serve" in command else None
         model = _model(flag.group(1) or flag.group(2)) if flag else None
-    if engine is None or model is None:
+    # The sentence is a part of the context: a context that names no engine and no model family
+    # (most of a long session's readings) has no sentence that does, and is not cut into one.
+    if (engine is None or model is None) and (not context.isascii() or _SCOPE_WORDS(context.lower()) is not None):
         sentence = _sentence(context, value)
         engine, model = engine or _engine(sentence), model or _model(sentence)
     return Scope(engine, model)
+
+
+_SCOPE_WORDS = re.compile("sglang|bench_one_batch|vllm|" + _FAMILIES.__self__.pattern).search
+"""Every literal :func:`_engine` and :func:`_model` test the lowered text for."""
 
 
 @dataclass(frozen=True, slots=True)
