@@ -48,7 +48,7 @@ def ctrl_c_when(process: subprocess.Popen[bytes], ready: Callable[[], bool], out
     """Send SIGINT to a `spec-debug run` once `ready()`; its exit code, how long it took to
     end after the signal, and its record (checked to say the run and its host were aborted)."""
     try:
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while not ready():
             assert time.monotonic() < deadline and process.poll() is None, process.communicate()
             time.sleep(0.1)
@@ -168,7 +168,7 @@ class Terminal:
         os.close(slave)
         self.seen = b""
 
-    def wait_for(self, text: bytes, within_s: float = 20) -> None:
+    def wait_for(self, text: bytes, within_s: float = 60) -> None:
         import select
 
         deadline = time.monotonic() + within_s
@@ -192,7 +192,7 @@ class Terminal:
         os.close(self.master)
 
 
-def wait_until_closed_by_server(transport: SSHTransport, within_s: float = 15) -> None:
+def wait_until_closed_by_server(transport: SSHTransport, within_s: float = 60) -> None:
     deadline = time.monotonic() + within_s
     while transport.connection.transport.is_active():
         assert time.monotonic() < deadline, "sshd never closed the idle connection"
