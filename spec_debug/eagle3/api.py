@@ -76,7 +76,8 @@ def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
     none, with a note saying why."""
     if target:
         given = open_target(target)
-        return ResolvedTarget(given, TARGET_GIVEN, tuple(_other_verifier_note(cfg, given)))
+        return ResolvedTarget(given, TARGET_GIVEN, tuple(
+            _other_verifier_note(cfg, given) or _named_verifier_differs(cfg, given, find_verifier)))
     path, notes = _config_verifier(cfg, find_verifier)
     if path is None:
         return ResolvedTarget(None, None, tuple(notes))
@@ -133,6 +134,30 @@ def _other_verifier_note(cfg, given) -> list[str]:
             "speculators_config.verifier): a draft is only accurate on the hidden states of "
             "the model it was trained on; if that is the named one, pass it as --target and "
             "serve the draft with it; if it is this one, the config's verifier is stale"]
+
+
+def _named_verifier_differs(cfg, given, use: bool) -> list[str]:
+    """A note when the verifier the draft's config names is here, of the same kind as
+    --target (_other_verifier_note is silent), yet another model: a base and an instruct
+    model share architecture and sizes. Their final norms (one [H] tensor each) tell them
+    apart; a copy of the same model has the same norm."""
+    path, _ = _config_verifier(cfg, use)
+    if path is None or Path(path).resolve() == Path(given.path).resolve():
+        return []
+    try:
+        named = open_target(path)
+        norms = [t.tensors.get(t.norm_name) if t.norm_name else None for t in (named, given)]
+    except CheckpointError:
+        return []  # unreadable: nothing to compare (using it is resolve_target's business)
+    if any(n is None for n in norms) or (norms[0].shape == norms[1].shape
+                                         and bool((norms[0] == norms[1]).all())):
+        return []
+    return [f"--target {given.path} is not the verifier the draft's config names "
+            f"({cfg.verifier}, found at {path}): their final norms differ, so they are "
+            "different models of one kind (a base and an instruct model); a draft is only "
+            "accurate on the hidden states of the model it was trained on: pass that one as "
+            "--target (or leave --target out), or if the draft was trained on this one, the "
+            "config's verifier is stale"]
 
 
 def _num_target_layers(target, info: DataInfo) -> int | None:
