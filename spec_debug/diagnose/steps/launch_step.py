@@ -476,6 +476,8 @@ _VLLM_SYNTHETIC_SINCE = "0.18.0"
 # SGLang read `SIMULATE_ACC_LEN` (speculative/eagle_utils.py os.environ) until sgl-project/sglang#10771
 # moved it to sglang.environ as SGLANG_SIMULATE_ACC_LEN, after 0.5.2: an older release ignores the new name.
 _SGLANG_SIMULATE_ENV_SINCE = "0.5.3"
+# DFLASH ignored it until sgl-project/sglang#32595 (merged 2026-07-29; 0.5.17 is the first release after).
+_SGLANG_DFLASH_SIMULATE_SINCE = "0.5.17"
 
 
 def simulated_acceptance(cfg: LaunchConfig, engine_version: str | None = None) -> str | None:
@@ -493,7 +495,8 @@ def simulated_acceptance(cfg: LaunchConfig, engine_version: str | None = None) -
       accepted with the probabilities of synthetic_acceptance_rates / synthetic_acceptance_length."""
     if cfg.engine == "sglang" and cfg.algorithm not in (None, "NGRAM", "LOOKAHEAD") and (
             engine_version is None
-            or not surely_before(engine_version, _SGLANG_SIMULATE_ENV_SINCE, dev_may_reach="patch")):
+            or not surely_before(engine_version, _SGLANG_DFLASH_SIMULATE_SINCE if cfg.algorithm == "DFLASH"
+                                 else _SGLANG_SIMULATE_ENV_SINCE, dev_may_reach="patch")):
         value = cfg.env.get("SGLANG_SIMULATE_ACC_LEN")
         try:
             length = float(value) if value is not None else -1.0
