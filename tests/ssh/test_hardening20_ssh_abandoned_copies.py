@@ -107,4 +107,6 @@ steps:
         assert steps["grab"]["status"] == "timeout", steps["grab"]
     assert steps["after"]["status"] == "passed", steps["after"]["message"]
     assert steps["after"]["stdout"] == "next step ran\n"
-    assert took < 20
+    # A hang, not a pace (about 4 s here): which events happened is asserted above (no cat left,
+    # the next step ran on the one-session host). The bound was 20 s.
+    assert took < 60
