@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import select
-import signal
 import sys
 import threading
 
@@ -51,28 +50,17 @@ class TerminalGate(StepGate):
         self.stdin = stdin if stdin is not None else sys.stdin
         self._pending = b""
         # The prompt waits in a host worker thread while the main thread waits for the hosts.
-        # Ctrl-C (or SIGTERM/SIGHUP, which cli.py turns into the same path) reaches the main
-        # thread only: the runner then waits for every host to stop, and a worker blocked in
-        # readline() never would (the run hung until Enter was pressed). So the prompt polls
-        # stdin and gives up when one of these signals has arrived.
+        # Ctrl-C (or SIGTERM/SIGHUP) reaches the main thread only: the runner then waits for
+        # every host to stop, and a worker blocked in readline() never would (the run hung
+        # until Enter was pressed). So the prompt polls stdin and gives up when the runner says
+        # the run is stopping (stop_waiting, called after the runner recorded the signal as the
+        # reason). It once gave up on the signal itself, from a handler of its own: then the
+        # host's "quit" could reach the record before the runner's reason, and a SIGTERM at the
+        # prompt was recorded as "quit in step-through mode" on a loaded machine.
         self._stop = threading.Event()
-        self._chain_signals()
 
-    def _chain_signals(self) -> None:
-        if threading.current_thread() is not threading.main_thread():
-            return  # signal.signal only works there; such a caller handles its own stops
-        for signum in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-            if signum is None:
-                continue
-            previous = signal.getsignal(signum)
-            if not callable(previous):
-                continue  # ignored or default: nothing of ours runs on it anyway
-
-            def handler(num, frame, previous=previous):
-                self._stop.set()
-                previous(num, frame)
-
-            signal.signal(signum, handler)
+    def stop_waiting(self) -> None:
+        self._stop.set()
 
     def _fileno(self) -> int | None:
         try:

@@ -292,6 +292,8 @@ class Run:
             if self.record.abort_reason is None:
                 self.record.abort_reason = reason
         self.abort.set()
+        if self.options.gate is not None:
+            self.options.gate.stop_waiting()  # a step-through prompt waiting for an answer: after the reason is set
         # A host still connecting (a stalled or firewalled one) would hold the run for its
         # whole ConnectTimeout. A run with no SSH host never imported the SSH modules (paramiko
         # costs ~0.25 s at start): then no connection is being opened and nothing is given up.

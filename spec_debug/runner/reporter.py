@@ -36,3 +36,7 @@ class StepGate:
         return "run"
 
     def after_step(self, host: str, step: "Step", result: "StepRecord", findings: list["Finding"]) -> None: ...
+
+    def stop_waiting(self) -> None:
+        """The run is stopping (a signal, a record it cannot write): a prompt waiting for an
+        answer gives up and answers 'quit'. The runner calls it after it recorded why."""
