@@ -149,8 +149,7 @@ def _named_verifier_differs(cfg, given, use: bool) -> list[str]:
         norms = [t.tensors.get(t.norm_name) if t.norm_name else None for t in (named, given)]
     except CheckpointError:
         return []  # unreadable: nothing to compare (using it is resolve_target's business)
-    if any(n is None for n in norms) or (norms[0].shape == norms[1].shape
-                                         and bool((norms[0] == norms[1]).all())):
+    if any(n is None for n in norms) or _same_values(*norms):
         return []
     return [f"--target {given.path} is not the verifier the draft's config names "
             f"({cfg.verifier}, found at {path}): their final norms differ, so they are "
@@ -158,6 +157,19 @@ def _named_verifier_differs(cfg, given, use: bool) -> list[str]:
             "accurate on the hidden states of the model it was trained on: pass that one as "
             "--target (or leave --target out), or if the draft was trained on this one, the "
             "config's verifier is stale"]
+
+
+def _same_values(a, b) -> bool:
+    """Equal tensors, compared in the coarser of their float types: a bfloat16 copy of a
+    float32 checkpoint holds its values rounded, and is the same model."""
+    import torch
+
+    if a.shape != b.shape:
+        return False
+    if a.dtype != b.dtype and a.is_floating_point() and b.is_floating_point():
+        coarse = max((a.dtype, b.dtype), key=lambda dtype: torch.finfo(dtype).eps)
+        a, b = a.to(coarse), b.to(coarse)
+    return bool((a == b).all())
 
 
 def _num_target_layers(target, info: DataInfo) -> int | None:
