@@ -11,9 +11,11 @@ _NOT_A_SUMMARY = "FAILED tests/test_spec.py::sweep" + "".join(f"[k{i}]" for i in
 
 
 def test_a_line_with_many_brackets_is_read_at_once():
-    start = time.perf_counter()
+    # This thread's CPU time, not the wall clock: a loaded machine keeps the worker off the CPU
+    # for longer than the bound around well under a millisecond's work.
+    start = time.thread_time()
     extract_errors(_NOT_A_SUMMARY + "1 failed in 0.1s\n", exit_code=1)
-    assert time.perf_counter() - start < 0.5
+    assert time.thread_time() - start < 0.5  # ~0.1 ms; the backtracking pattern took ~7 s of CPU
 
 
 def test_the_id_with_spaces_is_still_read():
