@@ -65,7 +65,8 @@ def test_ctrl_c_while_a_stepped_command_runs_says_it_was_stopped_not_that_it_cou
     import signal
     import time
 
-    (tmp_path / "slow.yaml").write_text("name: slow\nsteps:\n  - id: wait\n    run: echo started; sleep 30\n")
+    running = tmp_path / "running"  # the step's command makes it: it runs then, not 1.5 s after "r"
+    (tmp_path / "slow.yaml").write_text(f"name: slow\nsteps:\n  - id: wait\n    run: touch {running}; echo started; sleep 30\n")
     master, slave = pty.openpty()
     proc = subprocess.Popen([sys.executable, "-m", "spec_debug", "run", "slow.yaml", "--host", "local", "--step",
                              "--out", "runs"], stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True,
@@ -87,10 +88,19 @@ def test_ctrl_c_while_a_stepped_command_runs_says_it_was_stopped_not_that_it_cou
     try:
         read_until("quit (q)?")
         os.write(master, b"r\n")
-        time.sleep(1.5)  # the command is running
+        # The command is running once it made its file (a fixed 1.5 s could pass, on a loaded
+        # machine, before the step started: the Ctrl-C then came at the prompt instead).
+        deadline = time.monotonic() + 60
+        while not running.exists():
+            assert time.monotonic() < deadline and proc.poll() is None, f"the step never started:\n{screen}"
+            if select.select([master], [], [], 0.05)[0]:
+                try:
+                    screen += os.read(master, 65536).decode("utf-8", "replace")
+                except OSError:
+                    pass
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C sends to the terminal's foreground group
         assert proc.wait(timeout=30) == 3
-        read_until("ABORTED", timeout=5)
+        read_until("ABORTED")  # already written: it exited; 30 s only for a stalled reader
     finally:
         if proc.poll() is None:
             proc.kill()
