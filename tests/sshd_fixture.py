@@ -99,6 +99,7 @@ class SshServer:
             self.port = 22 if self.netns else free_port(self.address)
             self.config_path.write_text(self._sshd_config())
             log = open(self.log_path, "ab")
+            log_start = log.tell()  # where this start's lines begin (a restart appends)
             prefix = ["ip", "netns", "exec", self.netns] if self.netns else []
             self.process = subprocess.Popen(
                 [*prefix, SSHD, "-D", "-e", "-f", str(self.config_path)],
@@ -108,7 +109,7 @@ class SshServer:
                 start_new_session=True,
             )
             log.close()
-            if self._wait_ready():
+            if self._wait_ready(log_start):
                 return self
             self._terminate()
         raise RuntimeError(f"sshd did not start; log:\n{self.log_path.read_text()}")
@@ -197,7 +198,21 @@ class SshServer:
             f"{self.extra_config}"
         )
 
-    def _wait_ready(self, timeout_s: float = 10.0) -> bool:
+    def _says_listening(self, log_start: int) -> bool:
+        """Whether this start's sshd logged its listening socket on self.port (openssh-portable
+        sshd.c, server_listen: "Server listening on ADDR port PORT."), after bind and listen."""
+        try:
+            with open(self.log_path, "rb") as log:
+                log.seek(log_start)
+                text = log.read().decode(errors="replace")
+        except OSError:
+            return False
+        return any(line.startswith("Server listening on ") and line.endswith(f" port {self.port}.")
+                   for line in text.splitlines())
+
+    def _wait_ready(self, log_start: int = 0, timeout_s: float = 60.0) -> bool:
+        # 60 s: each check returns as soon as sshd answers (~0.1 s quiet); only a loaded machine
+        # gets near it. A port another process took makes this sshd exit (poll), not wait.
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if self.process is None or self.process.poll() is not None:
@@ -209,8 +224,14 @@ class SshServer:
                     return True
                 time.sleep(0.05)
                 continue
+            # The banner is checked only once OUR sshd says it listens: free_port's number can be
+            # taken by another xdist worker's sshd in between, whose banner would otherwise pass
+            # while this one exits on "Address already in use" (the tests then met a stranger).
+            if not self._says_listening(log_start):
+                time.sleep(0.02)
+                continue
             try:
-                with socket.create_connection((self.address, self.port), timeout=1.0) as sock:
+                with socket.create_connection((self.address, self.port), timeout=10.0) as sock:
                     if sock.recv(64).startswith(b"SSH-"):
                         return True
             except OSError:
@@ -317,9 +338,11 @@ def background_server(beat: Path, seconds: int = 30) -> str:
     return f"(for i in $(seq {seconds * 10}); do echo serving; echo $i >> {beat}; sleep 0.1; done) & echo started"
 
 
-def still_beating(beat: Path, within_s: float = 5.0) -> bool:
+def still_beating(beat: Path, within_s: float = 30.0) -> bool:
     """Whether a background_server adds a heartbeat line within within_s: progress, not a
-    freshness margin, so a loaded 2-core host that delays its 0.1 s sleeps does not fail it."""
+    freshness margin, so a loaded 2-core host that delays its 0.1 s sleeps does not fail it.
+    It returns at the next line (0.1 s when alive); 30 s is reached only by a server that died
+    (5 s was within reach of a loaded host's stalls of the loop's sleep, echo and append)."""
     def lines() -> int:
         return beat.read_bytes().count(b"\n") if beat.exists() else 0
 
