@@ -41,7 +41,7 @@ class PtySession:
         os.close(slave)
         self.screen = ""
 
-    def expect(self, text: str, timeout: float = 30) -> None:
+    def expect(self, text: str, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
         while text not in _ANSI.sub("", self.screen):
             if time.monotonic() > deadline:
@@ -56,7 +56,7 @@ class PtySession:
     def send(self, line: str) -> None:
         os.write(self.master, (line + "\n").encode())
 
-    def wait(self, timeout: float = 30) -> int:
+    def wait(self, timeout: float = 60) -> int:
         deadline = time.monotonic() + timeout
         while self.proc.poll() is None and time.monotonic() < deadline:
             ready, _, _ = select.select([self.master], [], [], 0.1)
