@@ -99,9 +99,17 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
                         f"{pct(float(final['final_slot_accuracy0']))} with its states as the "
                         f"targets vs {pct(float(final['accuracy0']))}): write the dump with "
                         f"the final layer last (hidden_states[:, {final.get('order')}])")
+    held = _dump_slots(result)
     for slot in result.get("embedding_slots") or []:
-        evidence.append(f"slot {slot} of the data is exactly the embedding output "
-                        "(embed_tokens[token_ids]): training used cat([embed, ...])")
+        if held > len(served_key) + 1:
+            # a dump of every layer (transformers' output_hidden_states puts the embedding
+            # output first): that slot is one of its layers, no sign of what training fed
+            evidence.append(f"slot {slot} of the data is exactly the embedding output "
+                            f"(embed_tokens[token_ids]), one of the {held} hidden states of a "
+                            "dump of more layers than the draft takes")
+        else:
+            evidence.append(f"slot {slot} of the data is exactly the embedding output "
+                            "(embed_tokens[token_ids]): training used cat([embed, ...])")
     facts = {"best": list(_key(best["layout"])), "best_accuracy": best_acc,
              "served": list(served_key), "served_accuracy": served_acc}
     few = _few_rows(result, served_key)
@@ -113,6 +121,13 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
         return [at.finding("SD402", evidence, facts, severity="info",
                            title="Layout probe confirms: the served layout is not the one the drafter fits")]
     return [at.finding("SD402", evidence, facts)]
+
+
+def _dump_slots(result: Mapping[str, Any]) -> int:
+    """How many aux slots the probed dump holds, at least: the embedding check reads each
+    (slot_checks), and every slot a ranked layout uses is one."""
+    used = {slot for row in result.get("ranked") or [] for slot in _key(row["layout"])}
+    return max(len(result.get("slot_checks") or []), len(used))
 
 
 def _few_rows(result: Mapping[str, Any], served_key: tuple) -> str | None:
