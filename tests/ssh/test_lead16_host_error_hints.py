@@ -11,18 +11,18 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tests.ssh.test_cli_ssh import load_run
-from tests.sshd_fixture import ClientSetup, SshServer, free_port, keygen
+from tests.sshd_fixture import ClientSetup, SshServer, keygen
 
 
 def test_a_changed_host_key_names_the_ssh_keygen_line_in_the_record_the_finding_and_the_console(
-    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path, closed_port: Callable[[], int]
 ) -> None:
     impostor = keygen(tmp_path / "impostor")
     kind, blob = Path(str(impostor) + ".pub").read_text().split()[:2]
     known_hosts = tmp_path / "changed_known_hosts"
     known_hosts.write_text(f"{sshd.known_hosts_name} {kind} {blob}\n")
     client.alias("changed", sshd, UserKnownHostsFile=str(known_hosts))
-    client.alias("refused", sshd, Port=free_port())
+    client.alias("refused", sshd, Port=closed_port())  # held closed: the other worker's sshd cannot take it
     playbook = tmp_path / "tiny.yaml"
     playbook.write_text("name: tiny\ndescription: one step\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n")
     out = tmp_path / "runs"
