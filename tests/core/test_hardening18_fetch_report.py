@@ -47,6 +47,10 @@ def log_that_stops(tmp_path: Path) -> Iterator[Path]:
         # The 20,000 bytes are in the FIFO (64 KiB) before the run starts: a writer the load kept
         # from running until the step's 2 s ran out would leave nothing to keep, for no fault.
         wait_buffered(end, len(SENT))
+    except BaseException:
+        os.killpg(writer.pid, signal.SIGKILL)  # it never ends by itself
+        writer.wait()
+        raise
     finally:
         os.close(end)
     yield fifo

@@ -34,6 +34,10 @@ def trickling_log(tmp_path: Path) -> Iterator[Path]:
         # A first line is in the FIFO before the run starts: a writer the load kept from running
         # until the step's 2 s ran out would leave nothing to keep, for no fault.
         wait_buffered(end, 1)
+    except BaseException:
+        writer.kill()  # it never ends by itself
+        writer.wait()
+        raise
     finally:
         os.close(end)
     yield fifo

@@ -46,6 +46,10 @@ def stalled_log(tmp_path: Path) -> Iterator[Path]:
         # The last words are in the FIFO before the run starts: a writer the load kept from
         # running until the step's 2 s ran out would leave nothing to keep, for no fault.
         wait_buffered(end, len(LAST_WORDS.encode()))
+    except BaseException:
+        writer.kill()  # it never ends by itself
+        writer.wait()
+        raise
     finally:
         os.close(end)
     yield fifo

@@ -5,6 +5,7 @@ subprocess wherever an environment read at interpreter start differs."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -47,13 +48,24 @@ def test_a_timeout_kills_the_child_as_subprocess_run_does(tmp_path):
     # A child not killed at the 0.5 s timeout runs the 120 s step out; a killed one ends in about
     # a second. The bound sits far from both (it was 10 s against a 30 s step: a loaded CI
     # worker stalls for several seconds).
-    playbook.write_text("name: slow\nsteps:\n  - id: wait\n    run: sleep 120\n", encoding="utf-8")
+    # The step's shell writes its pid (its own process group, start_new_session): the SIGKILLed
+    # CLI leaves the step behind, which the test kills, not the 120 s.
+    step = tmp_path / "step.pid"
+    playbook.write_text(f"name: slow\nsteps:\n  - id: wait\n    run: echo $$ > {step}; exec sleep 120\n",
+                        encoding="utf-8")
     cli_runner.serve(("version",), None, 60, _env(), overridden=False)  # a zygote already started
     started = time.monotonic()
-    with pytest.raises(subprocess.TimeoutExpired):
-        cli_runner.serve(("run", str(playbook), "-H", "local", "--out", str(tmp_path / "runs")),
-                         None, 0.5, _env(), overridden=False)
-    assert time.monotonic() - started < 40
+    try:
+        with pytest.raises(subprocess.TimeoutExpired):
+            cli_runner.serve(("run", str(playbook), "-H", "local", "--out", str(tmp_path / "runs")),
+                             None, 0.5, _env(), overridden=False)
+        assert time.monotonic() - started < 40
+    finally:
+        if step.exists() and step.read_text().strip():
+            try:
+                os.killpg(int(step.read_text()), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def test_a_home_of_its_own_is_served_with_that_home(tmp_path):

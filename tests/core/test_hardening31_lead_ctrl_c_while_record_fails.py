@@ -58,17 +58,22 @@ def test_ctrl_c_during_the_kill_of_a_run_whose_folder_was_removed_still_kills_th
         cli.write_text(f"{proc.pid}\n")  # the step waits for it
         # The step never ends by itself: a run that waited for it is killed here and fails.
         _, stderr = proc.communicate(timeout=60)
+        step_pid = int(marker.read_text())
+        deadline = time.monotonic() + 30
+        while _pid_alive(step_pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        outlived = _pid_alive(step_pid)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    step_pid = int(marker.read_text())
-    deadline = time.monotonic() + 30
-    while _pid_alive(step_pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    outlived = _pid_alive(step_pid)
-    if outlived:
-        os.killpg(step_pid, signal.SIGKILL)  # its own session (start_new_session)
+        # The step loops for good: a survivor is killed also when the test fails (a run that
+        # waited for it ends on communicate's timeout above).
+        if marker.exists() and marker.read_text().strip() and _pid_alive(int(marker.read_text())):
+            try:
+                os.killpg(int(marker.read_text()), signal.SIGKILL)  # its own session (start_new_session)
+            except ProcessLookupError:
+                pass
     assert not outlived, "the step outlived the run"
     said = " ".join(stderr.split())
     assert proc.returncode == 3, said
