@@ -38,8 +38,9 @@ def test_a_local_run_never_imports_paramiko(tmp_path):
 
 def test_interrupting_a_run_without_ssh_hosts_needs_no_ssh_module(monkeypatch):
     monkeypatch.delitem(sys.modules, "spec_debug.runner.ssh_abandon", raising=False)
-    run = Run.__new__(Run)  # only interrupt()'s own state: the lock, the record, the abort flag
+    run = Run.__new__(Run)  # only interrupt()'s own state: the lock, the record, the abort flag, the gate
     run._lock, run.abort, run._transports = threading.Lock(), threading.Event(), {}
+    run.options = SimpleNamespace(gate=None)
     run.record = SimpleNamespace(abort_reason=None)
     run.interrupt("Ctrl-C")
     assert run.abort.is_set() and run.record.abort_reason == "Ctrl-C"
