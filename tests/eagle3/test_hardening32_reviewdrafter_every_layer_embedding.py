@@ -38,13 +38,13 @@ def test_the_embedding_slot_of_an_every_layer_dump_is_not_called_training_input(
     [line] = [e for e in finding.evidence if "embedding output" in e]
     assert "training used cat([embed, ...])" not in line
     assert line == ("slot 0 of the data is exactly the embedding output (embed_tokens[token_ids]), "
-                    f"one of the {len(report['slot_checks'])} hidden states of a dump of more layers than the draft "
-                    "takes")
+                    f"one of the {NL + 1} aux slots of a dump of more layers than the draft takes")
 
-    # a dump of the aux slots with the embedding output beside them: the line stands
+    # a dump of the aux slots with the embedding output beside them (4 slots and the final
+    # one, as the embedding check reads them): the line stands
     aux_only = {"ranked": [{"layout": [1, 2, 3], "full_accuracy0": 0.71},
                            {"layout": [0, 1, 2], "full_accuracy0": 0.18}],
                 "best": [1, 2, 3], "configured": [0, 1, 2], "embedding_slots": [0],
-                "slot_checks": report["slot_checks"][:4]}
+                "slot_checks": report["slot_checks"][:5]}
     [finding] = check_layout(aux_only)
     assert any(e.endswith("training used cat([embed, ...])") for e in finding.evidence)

@@ -105,8 +105,8 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
             # a dump of every layer (transformers' output_hidden_states puts the embedding
             # output first): that slot is one of its layers, no sign of what training fed
             evidence.append(f"slot {slot} of the data is exactly the embedding output "
-                            f"(embed_tokens[token_ids]), one of the {held} hidden states of a "
-                            "dump of more layers than the draft takes")
+                            f"(embed_tokens[token_ids]), one of the {held} aux slots of a dump "
+                            "of more layers than the draft takes")
         else:
             evidence.append(f"slot {slot} of the data is exactly the embedding output "
                             "(embed_tokens[token_ids]): training used cat([embed, ...])")
@@ -124,10 +124,10 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
 
 
 def _dump_slots(result: Mapping[str, Any]) -> int:
-    """How many aux slots the probed dump holds, at least: the embedding check reads each
-    (slot_checks), and every slot a ranked layout uses is one."""
+    """How many aux slots the probed dump holds, at least: the embedding check reads every
+    slot, and the ranked layouts use them; both count the final one too."""
     used = {slot for row in result.get("ranked") or [] for slot in _key(row["layout"])}
-    return max(len(result.get("slot_checks") or []), len(used))
+    return max(len(result.get("slot_checks") or []), len(used)) - 1
 
 
 def _few_rows(result: Mapping[str, Any], served_key: tuple) -> str | None:
