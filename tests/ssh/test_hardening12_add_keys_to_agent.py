@@ -15,7 +15,7 @@ import socket
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -92,14 +92,17 @@ def test_the_passphrase_typed_once_puts_the_key_in_the_agent_and_a_batch_run_the
         assert transport.connection.transport.is_authenticated()
 
 
-def _recording_relay(agent: Path, at: Path) -> list[bytes]:
+def _recording_relay(agent: Path, at: Path) -> tuple[list[bytes], Callable[[], None]]:
     """A socket at `at` that passes each connection on to the agent at `agent`; returns the list
     it fills with what each connection's client sent, then what the agent answered, as one
-    bytes object each (the agent protocol's length-prefixed messages, draft-miller-ssh-agent)."""
+    bytes object each (the agent protocol's length-prefixed messages, draft-miller-ssh-agent),
+    and the call that closes the relay and ends its thread (its accept loop looks every 0.1 s)."""
     listener = socket.socket(socket.AF_UNIX)
     listener.bind(str(at))
     listener.listen(8)
+    listener.settimeout(0.1)
     said: list[bytes] = []
+    closed = threading.Event()
 
     def pipe(source: socket.socket, sink: socket.socket, kept: bytearray) -> None:
         try:
@@ -111,21 +114,39 @@ def _recording_relay(agent: Path, at: Path) -> list[bytes]:
             pass  # the other side went
 
     def serve() -> None:
-        while True:
-            client, _ = listener.accept()
+        while not closed.is_set():
+            try:
+                client, _ = listener.accept()  # a blocking socket (no default timeout is set)
+            except TimeoutError:
+                continue
             upstream = socket.socket(socket.AF_UNIX)
-            upstream.connect(str(agent))
-            asked, answered = bytearray(), bytearray()
-            ask = threading.Thread(target=pipe, args=(client, upstream, asked), daemon=True)
-            answer = threading.Thread(target=pipe, args=(upstream, client, answered), daemon=True)
-            ask.start()
-            answer.start()
-            ask.join()
-            answer.join()
-            said.extend([bytes(asked), bytes(answered)])
+            live[:] = [client, upstream]
+            with client, upstream:
+                upstream.connect(str(agent))
+                asked, answered = bytearray(), bytearray()
+                ask = threading.Thread(target=pipe, args=(client, upstream, asked), daemon=True)
+                answer = threading.Thread(target=pipe, args=(upstream, client, answered), daemon=True)
+                ask.start()
+                answer.start()
+                ask.join()
+                answer.join()
+                said.extend([bytes(asked), bytes(answered)])
 
-    threading.Thread(target=serve, daemon=True).start()
-    return said
+    live: list[socket.socket] = []
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+
+    def close() -> None:
+        closed.set()
+        for sock in list(live):  # a connection its client left open ends too
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # closed already
+        server.join(60)
+        listener.close()
+
+    return said, close
 
 
 def _messages(stream: bytes) -> list[bytes]:
@@ -140,7 +161,7 @@ def _messages(stream: bytes) -> list[bytes]:
 
 def test_a_lifetime_reaches_the_agent_which_then_forgets_the_key(
     client: ClientSetup, locked_host: tuple[SshServer, ClientKey], agent: Path, tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest,
 ) -> None:
     """`AddKeysToAgent 3` (a time: yes, for three seconds), as `ssh-add -t 3` would add it.
 
@@ -149,7 +170,8 @@ def test_a_lifetime_reaches_the_agent_which_then_forgets_the_key(
     (the connect, its close and two ssh-add runs in between)."""
     server, key = locked_host
     _alias(client, server, key, "3")
-    said = _recording_relay(agent, tmp_path / "relay.sock")
+    said, close_relay = _recording_relay(agent, tmp_path / "relay.sock")
+    request.addfinalizer(close_relay)
     monkeypatch.setenv("SSH_AUTH_SOCK", str(tmp_path / "relay.sock"))
     with SSHTransport.connect("gpu01", client.options(batch=False, use_agent=True, prompt=lambda _: PASSPHRASE)):
         pass

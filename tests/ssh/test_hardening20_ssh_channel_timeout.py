@@ -14,10 +14,15 @@ The host is real: sshd with `ChannelTimeout session:*=2`.
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
+import uuid
 from pathlib import Path
 from typing import Any, Callable
+
+import pytest
 
 from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run
 from tests.sshd_fixture import ClientSetup, SshServer
@@ -44,13 +49,24 @@ def running(tag: str) -> list[int]:
     return found
 
 
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass  # gone meanwhile
+
+
 def test_a_step_cut_off_by_channel_timeout_says_so_and_its_processes_are_killed(
-    cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
     server = sshd_factory("quiet", extra_config="ChannelTimeout session:*=2\n")
     client.trust(server)
     client.alias("gpu09", server)
-    tag = tmp_path.name[-12:]
+    tag = uuid.uuid4().hex[:12]  # this run's own: a test of the same name elsewhere has the same tmp_path name
+    # With the fault the step's sleep of 300 s outlives its channel, orphaned (the fixture's stop
+    # kills sshd's tree only): it must not outlive the test, pass or fail.
+    request.addfinalizer(lambda: [_kill(pid) for pid in running(tag)])
     playbook = tmp_path / "quiet_bench.yaml"
     playbook.write_text(PLAYBOOK.format(tag=tag))
     out = tmp_path / "runs"
