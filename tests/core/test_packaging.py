@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,11 @@ def test_wheel_install_finds_playbooks_templates_and_demo_data(tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", *map(str, wheels.glob("*.whl"))], check=True, capture_output=True, timeout=300)
+    # Without PYTHONPATH: a checkout on it (a developer's PYTHONPATH=repo) holds spec_debug.egg-info,
+    # and pip then took the wheel's project as installed there and installed nothing.
+    clean = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps", *map(str, wheels.glob("*.whl"))], check=True, capture_output=True,
+                   timeout=300, env=clean)
     # A clean cwd and no repo on sys.path: only the installed copy can answer.
     env = {"PATH": f"{venv / 'bin'}:/usr/bin:/bin", "HOME": str(tmp_path)}
     where = subprocess.run([str(python), "-c", "import spec_debug; print(spec_debug.__file__)"], cwd=tmp_path, env=env,
