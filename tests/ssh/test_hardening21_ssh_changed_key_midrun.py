@@ -75,7 +75,9 @@ def test_a_host_key_that_changes_mid_run_is_refused_with_the_known_hosts_fix(
 ) -> None:
     server = sshd_factory("rekeyed")
     client.trust(server)
-    client.alias("gpu", server)
+    # A reconnect refused while the new sshd is not yet listening (its start on a loaded machine
+    # may take more of the 3 s retry_delay than the swap has) is tried again each second.
+    client.alias("gpu", server, ConnectionAttempts=30)
     began, swapped = tmp_path / "began", tmp_path / "swapped"
     playbook = tmp_path / "changed_key.yaml"
     playbook.write_text(PLAYBOOK.format(began=began, swapped=swapped))
