@@ -62,6 +62,10 @@ session), and most contexts name neither ("SGLang Decode batch, mean of 56 lines
 text skips the test: re.I folds letters lower() keeps (U+017F is an "s")."""
 
 
+_SCOPE_WORDS = re.compile("sglang|bench_one_batch|vllm|" + _FAMILIES.__self__.pattern).search
+"""Every literal :func:`_engine` and :func:`_model` test the lowered text for."""
+
+
 def _may_hold(text: str, literals) -> bool:
     return not text.isascii() or literals(text.lower()) is not None
 
@@ -185,14 +189,10 @@ def stated_scope(context: str, value: float, command: str = "") -> Scope:
         model = _model(flag.group(1) or flag.group(2)) if flag else None
     # The sentence is a part of the context: a context that names no engine and no model family
     # (most of a long session's readings) has no sentence that does, and is not cut into one.
-    if (engine is None or model is None) and (not context.isascii() or _SCOPE_WORDS(context.lower()) is not None):
+    if (engine is None or model is None) and _may_hold(context, _SCOPE_WORDS):
         sentence = _sentence(context, value)
         engine, model = engine or _engine(sentence), model or _model(sentence)
     return Scope(engine, model)
-
-
-_SCOPE_WORDS = re.compile("sglang|bench_one_batch|vllm|" + _FAMILIES.__self__.pattern).search
-"""Every literal :func:`_engine` and :func:`_model` test the lowered text for."""
 
 
 @dataclass(frozen=True, slots=True)
