@@ -89,7 +89,7 @@ def analysis_json(analysis: SessionAnalysis, redact: bool = True) -> str:
 
     doc = analysis.to_json(plain=False)
     if redact:
-        doc = {key: redacted_all(value, redact_value) if isinstance(value, list) else redact_value(value)
+        doc = {key: redacted_all(value) if isinstance(value, list) else redact_value(value)
                for key, value in doc.items()}
     return json_text(doc)
 

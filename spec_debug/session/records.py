@@ -221,7 +221,7 @@ _BATCH = 256
 """Records whose strings :func:`redacted_all` tests in one :func:`may_hold_secret` call."""
 
 
-def redacted_all(records: list, one: Any) -> list:
+def redacted_all(records: list, one: Any = redact_value) -> list:
     """``[redacted(r) for r in records]`` where ``records`` are dataclass records, ``[one(r)]``
     for any other item. The strings of up to :data:`_BATCH` records are tested at once (a
     JSON analysis holds tens of thousands of records, almost none with a secret; one test per
