@@ -210,7 +210,7 @@ class SshServer:
         return any(line.startswith("Server listening on ") and line.endswith(f" port {self.port}.")
                    for line in text.splitlines())
 
-    def _wait_ready(self, log_start: int = 0, timeout_s: float = 60.0) -> bool:
+    def _wait_ready(self, log_start: int, timeout_s: float = 60.0) -> bool:
         # 60 s: each check returns as soon as sshd answers (~0.1 s quiet); only a loaded machine
         # gets near it. A port another process took makes this sshd exit (poll), not wait.
         deadline = time.monotonic() + timeout_s

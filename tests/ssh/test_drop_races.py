@@ -3,7 +3,6 @@ threads sees the drop first."""
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import Callable
 
@@ -42,4 +41,3 @@ def test_a_drop_seen_first_as_a_closed_channel_is_a_lost_connection(client: Clie
                 transport.run("echo started; sleep 20", stdout=stopper.stdout, stderr=StreamCapture("e"), timeout_s=30)
         finally:
             stopper.join()
-
