@@ -100,16 +100,12 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
                         f"targets vs {pct(float(final['accuracy0']))}): write the dump with "
                         f"the final layer last (hidden_states[:, {final.get('order')}])")
     held = _dump_slots(result)
+    # In a dump of every layer (transformers' output_hidden_states puts the embedding output
+    # first) that slot is one of its layers, no sign of what training fed.
+    tail = (f", one of the {held} aux slots of a dump of more layers than the draft takes" if held > len(served_key) + 1
+            else ": training used cat([embed, ...])")
     for slot in result.get("embedding_slots") or []:
-        if held > len(served_key) + 1:
-            # a dump of every layer (transformers' output_hidden_states puts the embedding
-            # output first): that slot is one of its layers, no sign of what training fed
-            evidence.append(f"slot {slot} of the data is exactly the embedding output "
-                            f"(embed_tokens[token_ids]), one of the {held} aux slots of a dump "
-                            "of more layers than the draft takes")
-        else:
-            evidence.append(f"slot {slot} of the data is exactly the embedding output "
-                            "(embed_tokens[token_ids]): training used cat([embed, ...])")
+        evidence.append(f"slot {slot} of the data is exactly the embedding output (embed_tokens[token_ids]){tail}")
     facts = {"best": list(_key(best["layout"])), "best_accuracy": best_acc,
              "served": list(served_key), "served_accuracy": served_acc}
     few = _few_rows(result, served_key)

@@ -13,7 +13,7 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, names_a_kind, parse_launch_command, split_command,
-                                       surely_before, vllm_surely_before)
+                                       _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -493,10 +493,9 @@ def simulated_acceptance(cfg: LaunchConfig, engine_version: str | None = None) -
       reads the variable.
     - vLLM `"rejection_sample_method": "synthetic"` (vllm/config/speculative.py): draft tokens are
       accepted with the probabilities of synthetic_acceptance_rates / synthetic_acceptance_length."""
+    since = _SGLANG_DFLASH_SIMULATE_SINCE if cfg.algorithm == "DFLASH" else _SGLANG_SIMULATE_ENV_SINCE
     if cfg.engine == "sglang" and cfg.algorithm not in (None, "NGRAM", "LOOKAHEAD") and (
-            engine_version is None
-            or not surely_before(engine_version, _SGLANG_DFLASH_SIMULATE_SINCE if cfg.algorithm == "DFLASH"
-                                 else _SGLANG_SIMULATE_ENV_SINCE, dev_may_reach="patch")):
+            engine_version is None or not _sglang_surely_before(engine_version, since)):
         value = cfg.env.get("SGLANG_SIMULATE_ACC_LEN")
         try:
             length = float(value) if value is not None else -1.0
