@@ -52,6 +52,13 @@ _SHELL_SYNTAX = re.compile(r"""[\n'"\\;&|()<>]""").search
 def _unquote(word: str) -> str:
     if "'" not in word and '"' not in word and "\\" not in word:
         return word
+    # One quoted string and nothing else ('tail -n 50 x.log', the remote command of most ssh
+    # lines): _QUOTED's first match starts at 0 and ends at the next quote, the last character,
+    # and a double-quoted string without a backslash has no escape to undo. Its inside, without
+    # the substitution's callback (about half of a cold split of an ssh line).
+    end = len(word) - 1
+    if end > 0 and (word[0] == "'" or (word[0] == '"' and "\\" not in word)) and word.find(word[0], 1) == end:
+        return word[1:end]
     def one(m: re.Match) -> str:
         if m.group(1) is not None:
             return m.group(1)
@@ -390,6 +397,12 @@ def ssh_words(args: list[str]) -> SshWords:
     destination's user@ only when no -l or -o User came before it): ``ssh -o Port=2222 -o
     Port=3333 gpu01`` connects to port 2222 (``ssh -G`` prints it), ``-o ProxyJump=none`` first
     leaves no jump host for a later one to set."""
+    return SshWords(*_ssh_fields(args))
+
+
+def _ssh_fields(args: list[str]) -> tuple:
+    """:func:`ssh_words`' fields, in SshWords' order: a frozen dataclass costs half of the
+    scan to build, and :func:`_ssh` (every ssh line of a session) reads only the fields."""
     user = port = jump = hostname = port_word = None
     jump_set = False
     dest = None
@@ -440,14 +453,11 @@ def ssh_words(args: list[str]) -> SshWords:
                     hostname = hostname or val.strip()
         else:
             i += 1
-    return SshWords(dest=dest, remote=" ".join(args[i:]), user=user, port=port, jump=jump, hostname=hostname,
-                    port_word=port_word)
+    return dest, " ".join(args[i:]), user, port, jump, hostname, port_word
 
 
 def _ssh(args: list[str], depth: int) -> Target | None:
-    words = ssh_words(args)
-    dest, remote, user, port, jump, hostname = (words.dest, words.remote, words.user, words.port,
-                                                words.jump, words.hostname)
+    dest, remote, user, port, jump, hostname, _ = _ssh_fields(args)
     if dest is None:
         return None
     host = _split_dest(dest)[1]
@@ -456,10 +466,11 @@ def _ssh(args: list[str], depth: int) -> Target | None:
     if remote and depth < 4:
         inner = parse_target(remote, depth + 1)
         if inner.host is not None:  # ssh bastion ssh gpu: the last hop is the target
-            return Target(host=inner.host, user=inner.user, port=inner.port, jump=host,
-                          container=inner.container, inner=inner.inner)
-        return Target(host=host, user=user, port=port, jump=jump, container=inner.container, inner=inner.inner)
-    return Target(host=host, user=user, port=port, jump=jump, inner=remote)
+            return Target(inner.host, inner.user, inner.port, host, inner.container, inner.inner)
+        return Target(host, user, port, jump, inner.container, inner.inner)
+    # positional, in Target's field order (host, user, port, jump, container, inner): a
+    # keyword call of a frozen dataclass costs a third more, once per ssh line
+    return Target(host, user, port, jump, None, remote)
 
 
 def _scp(args: list[str]) -> Target | None:
@@ -675,7 +686,10 @@ def _value_flag_at(word: str) -> int | None:
     """Where ssh's first option that takes a value is in an option word, None where none is. A
     cluster of flags (-tt, -vA) may end with one, as getopt reads it: `-vp2222` is port 2222 and
     `-vl bob` user bob (ssh -G prints both); that flag takes the rest of the word, or the next."""
-    return next((j for j, ch in enumerate(word[1:], start=1) if ch in SSH_VALUE_FLAGS), None)
+    for j in range(1, len(word)):  # a plain loop: next() over a generator costs twice as much
+        if word[j] in SSH_VALUE_FLAGS:
+            return j
+    return None
 
 
 def _gcloud_ssh(args: list[str], depth: int) -> Target | None:
@@ -1072,11 +1086,13 @@ def selects_lines(command: str) -> bool:
 
 
 _NUM = re.compile(r"\d+")
-_WS = re.compile(r"\s+")
 
 
 @lru_cache(maxsize=4096)
 def template(command: str) -> str:
     """The command with numbers masked, for loop detection (a poor man's Drain template;
     He et al., ICWS 2017)."""
-    return _WS.sub(" ", _NUM.sub("N", command)).strip()[:300]
+    # Each run of whitespace made one space, the ends stripped: " ".join(split()) is
+    # re.sub(r"\s+", " ", ...).strip() (\s of a str pattern, str.split() and str.strip() all
+    # take the characters str.isspace() names) without a second regex pass.
+    return " ".join(_NUM.sub("N", command).split())[:300]
