@@ -47,24 +47,45 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
     return out
 
 
-# Cheap substring tests on the lowered text before any regex runs over a long message.
-_HYPOTHESIS_WORDS = ("suspect", "hypothes", "likely", "probably", "my guess", "my theory", "suggests", "could be",
-                     "might be", "root cause", "the issue", "the problem", "the bottleneck", "the bug", "the culprit")
-_OUTCOME_WORDS = ("confirm", "fixed", "was it", "verified", "ruled out", "rules out", "no change", "no difference",
-                  "no improvement", "no effect", "help", "not the", "n't the", "change anything", "a difference",
-                  "works", "worked")
+# Cheap tests on the lowered text before any regex runs over a long message: a cue word of
+# the patterns is in it. Cue words with a common start are one regex each, an alternation of
+# literals after that start (it matches where one of the words is, and sre scans for a
+# literal prefix as fast as ``in`` does): 10 and 12 scans of the text instead of 15 and 17.
+_THE_CULPRIT = re.compile("the (?:issue|problem|bottleneck|bug|culprit)").search
+_MY_GUESS = re.compile("my (?:guess|theory)").search
+_RULED_OUT_WORDS = re.compile("rule[ds] out").search
+_NO_CHANGE = re.compile("no (?:change|difference|improvement|effect)").search
+_WORKS = re.compile("work(?:s|ed)").search
+
+
+def _hypothesis_cue(low: str) -> bool:
+    """One of "suspect", "hypothes", "likely", "probably", "suggests", "could be", "might be",
+    "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
+    "the bug", "the culprit" is in ``low``."""
+    return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
+        or "could be" in low or "might be" in low or "root cause" in low or _MY_GUESS(low) is not None \
+        or _THE_CULPRIT(low) is not None
+
+
+def _outcome_cue(low: str) -> bool:
+    """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
+    "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
+    "no improvement", "no effect", "works", "worked" is in ``low``."""
+    return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
+        or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
+        or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None
 
 
 def hypotheses(text: str, low: str | None = None) -> list[str]:
     """``low`` is ``text.lower()`` when the caller has it already."""
-    if not _has_any(text.lower() if low is None else low, _HYPOTHESIS_WORDS):
+    if not _hypothesis_cue(text.lower() if low is None else low):
         return []
     return sentences_matching(text, _HYPOTHESIS) if _HYPOTHESIS.search(text) else []
 
 
 def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
     """``("confirmed" | "ruled_out", sentence)`` when the text settles something."""
-    if not _has_any(text.lower() if low is None else low, _OUTCOME_WORDS):
+    if not _outcome_cue(text.lower() if low is None else low):
         return None
     for kind, pattern in (("confirmed", _CONFIRMED), ("ruled_out", _RULED_OUT)):
         if pattern.search(text) and _affirmed(pattern, text):
@@ -76,13 +97,6 @@ def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
                 return "ruled_out", sentence
             return kind, sentence
     return None
-
-
-def _has_any(low: str, words: tuple[str, ...]) -> bool:
-    for word in words:  # a plain loop: any() over a generator costs more than the tests
-        if word in low:
-            return True
-    return False
 
 
 def why_text(text: str, limit: int = 320) -> str:
