@@ -280,9 +280,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("denied", None, _first_meaningful_line(output)[:300])]
     # "T" first: a memchr, which stops at the first T of a log that has one; a listing or a
     # progress bar has none, and the 33-character search costs 2x a memchr's full pass.
+    # The quote's memchr is done once for the two gates below that need one.
+    has_quote = '"' in output
     if "T" in output and "Traceback (most recent call last)" in output:
         errors.extend(parse_tracebacks(output))
-    elif '"' in output and 'File "' in output and (cut := _headless_traceback(output)) is not None:
+    elif has_quote and 'File "' in output and (cut := _headless_traceback(output)) is not None:
         # the quote first: a memchr, where the six characters cost 2 ns each over a server log
         errors.append(cut)
     if errors:
@@ -294,7 +296,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # a watchdog's "CUDA error: device-side assert triggered" with no traceback: the
         # kernel's assertion, printed before or after it, says which (as for a traceback's)
         return [_with_kernel_assert(cause, output) if "Assertion `" in output else cause]
-    if '"' in output and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
+    if has_quote and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
@@ -459,11 +461,13 @@ def _http_error(m: re.Match) -> ErrorInfo:
 def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     """The GPU, NCCL or process failure an output states in so many words, wherever it is."""
     # Every _CUDA_OOM spelling has a "C" (CUDA), an "O" (OutOfMemoryError) or an "F" (Free memory).
-    if ("C" in output or "O" in output or "F" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
+    # (Each letter's memchr, a full pass where it is absent, is done once for the gates using it.)
+    capital_c = "C" in output
+    if (capital_c or "O" in output or "F" in output) and _HAS_MEMORY(output) and (m := _reported(_CUDA_OOM, output, failed)):
         return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, m.start()))
     # literal tests first: "CUDA" alone is in every nvidia-smi output and many server logs
     # ("H" before "HIP error": the 9-character search over every output cost 3x the memchr)
-    if (("C" in output and "CUDA" in output) or ("H" in output and "HIP error" in output)) and \
+    if ((capital_c and "CUDA" in output) or ("H" in output and "HIP error" in output)) and \
             _says_cuda_error(output) and (m := _reported(_CUDA_ERROR, output, failed)):
         kind = "cuda_oom" if "CUBLAS_STATUS_ALLOC_FAILED" in m.group(0) else "cuda_error"
         return ErrorInfo(kind, _exception_near(output, m.start()), m.group(0).strip()[:300])
@@ -483,9 +487,10 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
         return ErrorInfo("nccl", _exception_near(output, m.start()),
                          _with_last_error(_line_at(output, m.start()), output, m.end()))
     # Both name what died in single quotes: one memchr spares most outputs both scans.
-    if "'" in output and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
+    single_quote = "'" in output
+    if single_quote and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
         return ErrorInfo("exception", m.group("type"), (m.group("msg") or "").strip()[:300])
-    if "'" in output and _HAS_PANIC(output) and (m := _reported(_PANIC, output, failed)):
+    if single_quote and _HAS_PANIC(output) and (m := _reported(_PANIC, output, failed)):
         if m.group("file"):
             return ErrorInfo("exception", "panic", m.group("msg").strip()[:300], m.group("file"), int(m.group("line")))
         return ErrorInfo("exception", "panic", m.group("old").strip()[:300], m.group("ofile"), int(m.group("oline")))
@@ -494,14 +499,15 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
         return ErrorInfo("signal", _FAULT_SIGNALS[m.group(1)], m.group(0), frame and frame.group("file"),
                          int(frame.group("line")) if frame else None)
     # torchrun's root-cause report, its traceback cut off (see _root_cause_alone).
-    if "R" in output and "Root Cause (first observed failure):" in output and \
+    capital_r = "R" in output
+    if capital_r and "Root Cause (first observed failure):" in output and \
             (root := _root_cause_alone(output)) is not None:
         return root
     # SGLang's launcher logs this when a child (scheduler, detokenizer) died, then kills the
     # whole tree (sglang python/sglang/srt/entrypoints/engine.py sigquit_handler): the server is
     # gone even when the log's tail was read with exit status 0 and the child's traceback
     # scrolled out of it.
-    if "R" in output and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
+    if capital_r and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     return None
 
