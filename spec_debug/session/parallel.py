@@ -14,7 +14,9 @@ workers and 0.57 s without; 5 MB took the same either way).
 
 from __future__ import annotations
 
+import io
 import os
+import pickle
 import sys
 import threading
 from collections.abc import Iterator
@@ -100,7 +102,9 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
     tasks = ((str(path), span, *names) for span in zip(bounds, bounds[1:]))
     index_base = line_base = 0
     seq_base = cursor.seq_base
-    for records, span_stats in ordered_results(_parse_span, tasks, worker_count(), _start_method()):
+    session, agent, file = cursor.session, cursor.agent, cursor.file
+    for packed_span in ordered_results(_parse_span, tasks, worker_count(), _start_method()):
+        records, span_stats = pickle.loads(packed_span)
         for index, lineno, sidechain, agent_id, rows in records:
             index += index_base
             lineno += line_base
@@ -109,6 +113,8 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
             for row in rows:
                 ev = Event(*row)
                 ev.seq, ev.line = seq, lineno
+                if ev.session is None:  # the worker's cursor's (see _row): this cursor's, equal
+                    ev.session, ev.agent, ev.file = session, agent, file
                 packed = row[_EXTRACTED]
                 if packed is not None:
                     ev.extracted = _unpack(packed)
@@ -122,13 +128,14 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
 
 
 def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file: str,
-                agent_files: frozenset[str]) -> tuple[list, ReadStats]:
+                agent_files: frozenset[str]) -> bytes:
     """In a worker: the records of one span, each event as one tuple in :class:`Event`'s field
-    order (seq and line count from the span's start: the parent knows where it starts)."""
+    order (seq and line count from the span's start: the parent knows where it starts),
+    pickled by :func:`_without_memo`."""
     stats = ReadStats()
     cursor = Cursor(session=session, agent=agent, file=file, agent_files=agent_files)
     out = []
-    held = _Held()
+    held = _Held(cursor)
     for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
             iter_json_records(Path(path), stats, span), cursor, stats):
         if sidechain and not held.quote_all:
@@ -146,18 +153,40 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
                 x.why = reasoning.why_text(ev.text[-1000:]) if held.quote_all else ""
             elif kind == "tool_call":
                 held.quoted_by(ev)
-            rows.append(_row(ev, x))
+            rows.append(_row(ev, x, cursor))
         out.append((index, lineno, sidechain, agent_id, rows))
     held.release(quoted=True)  # the next span's first command may quote it
-    return out, stats
+    return _without_memo((out, stats))
 
 
-def _row(ev: Event, x: Extracted) -> tuple:
+def _without_memo(result: tuple) -> bytes:
+    """``result`` pickled without the pickler's memo (``Pickler.fast``, in the pickle docs since
+    Python 2). A span's rows are some 40,000 small tuples and strings, and memoizing each (so
+    that an object met twice is written once) cost more than writing them: an 8 MB span of the
+    bench session took 11.5 ms to pickle, 4 ms without the memo, and the parent's unpickling
+    and rebuild of it got 1.7 ms faster too (fewer opcodes; its cursor's strings are not sent,
+    see :func:`_row`). The rows hold no cycle (tuples, strings and numbers, the parsed JSON of
+    an ``agentId`` at most), which is what the memo would be needed for; an object two rows
+    shared arrives as two equal ones."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, pickle.DEFAULT_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(result)
+    return buffer.getvalue()
+
+
+def _row(ev: Event, x: Extracted, cursor: Cursor) -> tuple:
     if ev.kind not in _KEEP_TEXT:
         ev.text = ""  # scanned already: only the findings travel
     if ev.spawn is not None:
         ev.spawn = (ev.spawn.description, ev.spawn.agent_type)
     ev.extracted = None if x is NOTHING else _pack(x)
+    if ev.session is cursor.session and ev.agent is cursor.agent and ev.file is cursor.file:
+        # Every event of a span is its cursor's (the agent is worked out in the parent), and the
+        # rows are pickled without a memo (_without_memo): the parent puts its own cursor's
+        # session, agent and file back (the same values) rather than unpickling three copies
+        # per event. None marks that: no event this reader builds has a session of None.
+        ev.session = ev.agent = ev.file = None
     return _EVENT(ev)
 
 
@@ -177,7 +206,8 @@ class _Held:
     agent (the file's); from the first sidechain line on (old CLIs wrote sub-agents inline)
     every block's reasoning is worked out, since agents cannot be told apart here."""
 
-    def __init__(self) -> None:
+    def __init__(self, cursor: Cursor) -> None:
+        self.cursor = cursor
         self.quote_all = False
         self.rows: list | None = None
         self.slot = 0
@@ -209,7 +239,7 @@ class _Held:
         if self.rows is None:
             return
         self.x.why = reasoning.why_text(self.text[-1000:]) if quoted else ""
-        self.rows[self.slot] = _row(self.ev, self.x)
+        self.rows[self.slot] = _row(self.ev, self.x, self.cursor)
         self.rows = self.ev = self.x = None
         self.text = ""
 
