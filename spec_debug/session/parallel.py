@@ -170,7 +170,10 @@ def _without_memo(result: tuple) -> bytes:
     shared arrives as two equal ones."""
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, pickle.DEFAULT_PROTOCOL)
-    pickler.fast = True
+    try:
+        pickler.fast = True
+    except AttributeError:  # documented as deprecated: a Python without it pickles with the memo, slower
+        pass
     pickler.dump(result)
     return buffer.getvalue()
 
