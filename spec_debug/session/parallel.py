@@ -164,8 +164,9 @@ def _without_memo(result: tuple) -> bytes:
     Python 2). A span's rows are some 40,000 small tuples and strings, and memoizing each (so
     that an object met twice is written once) cost more than writing them: an 8 MB span of the
     bench session took 11.5 ms to pickle, 4 ms without the memo, and the parent's unpickling
-    and rebuild of it got 1.7 ms faster too (fewer opcodes; its cursor's strings are not sent,
-    see :func:`_row`). The rows hold no cycle (tuples, strings and numbers, the parsed JSON of
+    and rebuild of it about the same time (no memo opcodes to run, some more small strings to
+    make; its cursor's strings are not sent, see :func:`_row`; runs scattered by +-2 ms on a
+    loaded machine). The rows hold no cycle (tuples, strings and numbers, the parsed JSON of
     an ``agentId`` at most), which is what the memo would be needed for; an object two rows
     shared arrives as two equal ones."""
     buffer = io.BytesIO()
