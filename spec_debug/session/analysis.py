@@ -422,7 +422,11 @@ class _SessionState:
             None, None, ev.timestamp, ev.file, ev.line))
 
     def _prose(self, ev: Event, x: Extracted) -> None:
-        if x.metrics:
+        if len(x.metrics) == 1:
+            # One reading (most texts that state any): without a hint name_by_hint renames nothing
+            # and sorting one item keeps it, and pairing_order leaves fewer than three as they are.
+            self._metric(ev, x.metrics[0], None, "prose")
+        elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
                 self._metric(ev, m, None, "prose")
         self._concat(ev, x)

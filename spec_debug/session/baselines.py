@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spec_debug.session.records import MetricRecord
 
@@ -54,20 +55,29 @@ class Scope:
     """(family, size): "Llama-3.1-8B-Instruct" and "meta-llama/Llama-3.1-8B" are one model."""
 
 
-_FAMILIES = re.compile("llama|qwen|deepseek|mistral|mixtral|gemma|phi|vicuna|gpt-oss|minicpm|glm|kimi").search
-_ROW_WORD_LITERALS = re.compile("bs|size|concurrency|seqs").search
-"""Literals of _MODEL_NAME and _ROW_WORDS ("batch size": "size"), searched in the lowered text
+_FAMILIES = ("llama", "qwen", "deepseek", "mistral", "mixtral", "gemma", "phi", "vicuna", "gpt-oss", "minicpm", "glm",
+             "kimi")
+_ROW_WORD_LITERALS = ("bs", "size", "concurrency", "seqs")
+"""Literals of _MODEL_NAME and _ROW_WORDS ("batch size": "size"), looked for in the lowered text
 first: the analysis pairs every throughput reading it reads (tens of thousands in a long
 session), and most contexts name neither ("SGLang Decode batch, mean of 56 lines"). Non-ASCII
 text skips the test: re.I folds letters lower() keeps (U+017F is an "s")."""
 
 
-_SCOPE_WORDS = re.compile("sglang|bench_one_batch|vllm|" + _FAMILIES.__self__.pattern).search
+_SCOPE_WORDS = ("sglang", "bench_one_batch", "vllm", *_FAMILIES)
 """Every literal :func:`_engine` and :func:`_model` test the lowered text for."""
 
 
-def _may_hold(text: str, literals) -> bool:
-    return not text.isascii() or literals(text.lower()) is not None
+def _may_hold(text: str, literals: tuple[str, ...]) -> bool:
+    """Whether ``text`` may hold one of ``literals`` (lowercase) as the case-insensitive patterns
+    read it. One ``in`` per literal: a search for their alternation cost twice as much."""
+    if not text.isascii():
+        return True
+    low = text.lower()
+    for literal in literals:
+        if literal in low:
+            return True
+    return False
 
 
 def _model(text: str) -> tuple[str, str | None] | None:
@@ -179,14 +189,19 @@ def _sentence_stop(context: str, at: int, forward: bool) -> int:
     return stop
 
 
+@lru_cache(maxsize=1024)
+def _command_scope(command: str) -> tuple[str | None, tuple[str, str | None] | None]:
+    """The engine and model a printing command names. Cached (a pure function of the text): each
+    reading a command printed asks again, and a session polls the same log command over and over."""
+    backend = _BACKEND_FLAG.search(command) if "--backend" in command else None
+    engine = _engine(backend.group(1)) if backend else _engine(command)  # bench_serving --backend vllm: vLLM
+    flag = _MODEL_FLAG.search(command) if "--model" in command or "serve" in command else None
+    return engine, _model(flag.group(1) or flag.group(2)) if flag else None
+
+
 def stated_scope(context: str, value: float, command: str = "") -> Scope:
     """The engine and model a reading's command (first: it ran it) or its sentence names."""
-    engine = model = None
-    if command:
-        backend = _BACKEND_FLAG.search(command) if "--backend" in command else None
-        engine = _engine(backend.group(1)) if backend else _engine(command)  # bench_serving --backend vllm: vLLM
-        flag = _MODEL_FLAG.search(command) if "--model" in command or "serve" in command else None
-        model = _model(flag.group(1) or flag.group(2)) if flag else None
+    engine, model = _command_scope(command) if command else (None, None)
     # The sentence is a part of the context: a context that names no engine and no model family
     # (most of a long session's readings) has no sentence that does, and is not cut into one.
     if (engine is None or model is None) and _may_hold(context, _SCOPE_WORDS):
@@ -318,6 +333,11 @@ class BaselineBook:
         model with the reading's row, else the latest with no row stated (or any, when the
         reading states none); None when there is none or only other rows'."""
         scope = self._move(stated_scope(rec.context, rec.value, command))
+        if not self.baselines:
+            # None read yet (most sessions, and every reading before the first baseline): the row
+            # would be compared with nothing. self.named is filled by note() only, after it added
+            # to self.baselines (which is never emptied), so it is empty too.
+            return None
         key = row_key(rec.context, rec.value, command)
         # The baseline said of the reading's host ("gpu-a: 90 tok/s baseline; gpu-b: 60 tok/s
         # baseline"): gpu-a's 54.8 tok/s was compared with gpu-b's 60, the last one said.
