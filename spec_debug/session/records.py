@@ -220,38 +220,71 @@ def _strings(record: Any, values, lists: tuple[str, ...]) -> str:
 _BATCH = 256
 """Records whose strings :func:`redacted_all` tests in one :func:`may_hold_secret` call."""
 
+_SCALARS: dict[type, Any] = {}
+"""Per record type: a getter of the values of its fields that are not lists."""
+
+
+def _scalars(record: Any, spec: tuple) -> Any:
+    getter = _SCALARS.get(type(record))
+    if getter is None:
+        names = [name for name in spec[0] if name not in spec[2]]
+        getter = _SCALARS[type(record)] = attrgetter(*names) if len(names) > 1 else \
+            (lambda r, _n=names[0]: (getattr(r, _n),))
+    return getter(record)
+
 
 def redacted_all(records: list, one: Any = redact_value) -> list:
     """``[redacted(r) for r in records]`` where ``records`` are dataclass records, ``[one(r)]``
     for any other item. The strings of up to :data:`_BATCH` records are tested at once (a
     JSON analysis holds tens of thousands of records, almost none with a secret; one test per
     record cost more than writing the JSON, see bench/analyze_throughput.py): a batch that
-    may hold none is kept as it is, any other is tested record by record as before. Each
-    record's text (as :func:`redacted` joins it) stands between lines of a NUL, which no literal
-    or pattern of :func:`may_hold_secret` reads (a pattern's ``\\s*\\d`` lookahead stops at
-    it as at the end of a text): a batch may hold a secret whenever one of its records may."""
+    may hold none is kept as it is, any other is tested record by record as before.
+
+    Each distinct string of a batch is tested once, and not again in a later batch once a
+    batch that held it was found clean (a session's file, agent, host, unit and category
+    repeat on every record). The strings stand between NULs, which no literal or pattern of
+    :func:`may_hold_secret` reads (a pattern's ``\\s*\\d`` lookahead stops at one as at the end
+    of a text), so the joined text may hold a secret whenever one of its strings may. A record
+    none of whose strings may is written as it is: :func:`redacted` would give the same JSON
+    (``redact_text`` leaves such a string as it is, and no field is named like a secret)."""
     out: list = []
-    get = _FIELDS.get
+    clean: set = set()  # the values of the batches found clean
     for start in range(0, len(records), _BATCH):
         batch = records[start:start + _BATCH]
-        values: list = []
-        for r in batch:
-            spec = get(type(r))
-            if spec is None and is_dataclass(r):
-                spec = _spec(r)
-            if spec is None or spec[3]:  # not a record, or a field named like a secret
-                values = None
-                break
-            if spec[2]:
-                values.append(_strings(r, spec[1], spec[2]))
-            else:
-                values.extend(spec[1](r))
-            values.append("\x00")
-        if values is not None and not may_hold_secret("\n".join([v for v in values if type(v) is str])):
-            out.extend(batch)
-        else:
-            out.extend(redacted(r) if is_dataclass(r) else one(r) for r in batch)
+        try:
+            fresh = _batch_values(batch)
+        except TypeError:  # a value that cannot be hashed (a dict where a string is typed)
+            fresh = None
+        if fresh is not None:
+            fresh = fresh.difference(clean)  # iterates fresh, not the growing clean set
+            # isinstance, not type(v) is str: the set keeps one of equal values, which may be of
+            # a str subclass; testing it too only widens the test.
+            if not may_hold_secret("\x00".join([v for v in fresh if isinstance(v, str)])):
+                clean.update(fresh)
+                out.extend(batch)
+                continue
+        out.extend(redacted(r) if is_dataclass(r) else one(r) for r in batch)
     return out
+
+
+def _batch_values(batch: list) -> set | None:
+    """The values of the fields of a batch's records, their lists' items too; None when an item
+    is no record or has a field named like a secret (each item is then redacted on its own)."""
+    values: list = []
+    get = _FIELDS.get
+    for r in batch:
+        spec = get(type(r))
+        if spec is None and is_dataclass(r):
+            spec = _spec(r)
+        if spec is None or spec[3]:
+            return None
+        if spec[2]:
+            values.extend(_scalars(r, spec))
+            for name in spec[2]:
+                values.extend(getattr(r, name))
+        else:
+            values.extend(spec[1](r))
+    return set(values)
 
 
 def as_json(record: Any) -> dict:
