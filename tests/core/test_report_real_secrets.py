@@ -41,6 +41,18 @@ def test_real_secrets_are_masked(text, secret):
     assert [text[a:b].strip("'\"") for a, b in secret_spans(text)][0].startswith(secret[:8])
 
 
+def test_a_fine_grained_github_token_alone_is_masked():
+    # "github_pat_" holds no "gh": the prefilter once looked for it only where a "gh" was
+    # elsewhere in the text (the token above has one in "abcdefghij"); a real token's random
+    # tail seldom does. A token alone in an output, as `echo $GITHUB_PAT` or a credentials dump prints it.
+    token = "github_pat_11ABCDEFG0123456789_" + "AbCdEfAbCdEf0123456789" * 3 + "ZyXwVu"
+    assert "gh" not in token
+    for text in (token, f"{token}\n", f"token {token} expires in 30 days"):
+        redacted = redact_text(text)
+        assert token[:20] not in redacted and MASK in redacted, text
+        assert [text[a:b] for a, b in secret_spans(text)] == [token]
+
+
 LLAMA3_TOKENIZER_CONFIG = {
     "bos_token": "<|begin_of_text|>", "eos_token": "<|eot_id|>", "pad_token": "<|finetune_right_pad_id|>",
     "clean_up_tokenization_spaces": True, "model_max_length": 131072, "tokenizer_class": "PreTrainedTokenizerFast",
