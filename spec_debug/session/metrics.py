@@ -607,7 +607,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # decode_lines. One count of a character (3 us on a 10 KB server log) spares three
         # literal scans and a count of "/s" (19 us). Valid while ``text`` is ``source``.
         only_readings = decode_lines > 0 and text.count("/") == decode_lines
-    if "f" in text and "Prefill batch, " in text and _prefill_batches(text, found):
+    # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
+    # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
+    if "f" in text and "P" in text and "Prefill batch, " in text and _prefill_batches(text, found):
         structured = True
     vllm_lines = False
     if ("A" in text and ("Avg generation throughput: " in text or "SpecDecoding metrics: " in text)) or \
@@ -618,14 +620,15 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s" (vllm-project/vllm#2734),
         # which the prose scan would read as two decode throughputs of 0.
         text = _VLLM_NOT_PROSE.sub("", text)
-    if "." in text and (("f" in text and "Prefill. latency: " in text) or ("m" in text and "median throughput: " in text)):
+    if "." in text and (("f" in text and "P" in text and "Prefill. latency: " in text)
+                        or ("m" in text and ":" in text and "median throughput: " in text)):
         if _one_batch(text, found):
             structured = True
             text = _ONE_BATCH.sub("", text)
-    if "put throughput: " in text and _one_batch_server(text, found):
+    if ":" in text and "put throughput: " in text and _one_batch_server(text, found):
         structured = True
         text = _ONE_BATCH_SERVER.sub("", text)
-    if "_" in text and "acc_length=" in text:
+    if "_" in text and "=" in text and "acc_length=" in text:
         # SGLang's send_one.py printed f"{acc_length=:.2f}" then f"{speed=:.2f} token/s" before its
         # table (python/sglang/test/send_one.py; sgl-project/sglang#4716 posts "acc_length=2.42"),
         # its tests print f"{acc_length=:.2f} {speed=:.2f}" (test/srt): was no reading
@@ -640,7 +643,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # EAGLE's eagle/evaluation/speed.py: a few short lines (a length test spares a server log)
     if len(text) < 4096 and "ratio " in text and _eagle_speed(text, found):
         structured = True
-    if not (only_readings and text is source) and "l" in text and "total tokens/s" in text and \
+    if not (only_readings and text is source) and "l" in text and "/" in text and "total tokens/s" in text and \
             (m := _VLLM_THROUGHPUT_LINE.search(text)):
         structured = True
         ctx = f"vllm bench throughput: {_context(text, m.start(), m.end())}"
@@ -653,9 +656,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         structured = True
         found.append(Metric("e2e_latency_mean", float(m.group("value")) * 1000, "ms",
                             f"vllm bench latency: {_context(text, m.start(), m.end('value'))} seconds"))
-    if "_" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
+    if "_" in text and "/" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
         structured = True
-    if "[" in text and "BENCHMARK" in text and _trtllm_bench(text, found):
+    if "[" in text and "K" in text and "BENCHMARK" in text and _trtllm_bench(text, found):  # (a log's "[" on every line)
         structured = True
     # A JSON document and labelled Prometheus counters both have a "{" (a memchr); a server
     # log seldom does, and is spared both literal scans.
@@ -670,7 +673,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if "output_throughput" in text and _bench_result_json(text, found):
             structured = True
-    if not (only_readings and text is source) and "e" in text and "est. speed input: " in text:
+    if not (only_readings and text is source) and "e" in text and ":" in text and "est. speed input: " in text:
         # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
         speeds = _TQDM_SPEED.findall(text)
         runs = _labelled_bars(text) if prose and len(speeds) > 1 and "\n" in text else None
@@ -707,17 +710,20 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             pass
         else:
             lists = prose and ":" in text
-            prose = text.replace("(token/s)", "") if "(token/s)" in text else text
+            # what _throughput_prose would ask again: the same test on the same string (only a
+            # prose text's tps was computed; a cut "(token/s)" may join a new "tps")
+            tps_said = tps if prose is True else None
+            prose = text.replace("(token/s)", "") if "(" in text and "(token/s)" in text else text
             if tps or _HAS_PER_S(prose) or _HAS_PER_SECOND(prose) or _HAS_PER_SEC(prose):
                 # every other spelling has one of them
-                _throughput_prose(prose, found, lists)
+                _throughput_prose(prose, found, lists, tps_said if prose is text else None)
     # The factor's sign is "x" or "×" ("Speedup: 1.62×", vllm-project/vllm#24243); "faster"
     # takes a percentage too ("28% faster than vanilla").
     if prose:
         # each sign looked for once, a memchr each, before the words' longer scans
         pct, factor = "%" in text, "x" in text or "×" in text
         if ((factor or pct) and ("peed" in text or "slower" in text)) or "faster" in text \
-                or ("peedup" in text and ("=" in text or ":" in text)):  # "speedup = 2.05": its "x" unsaid
+                or (("=" in text or ":" in text) and "peedup" in text):  # "speedup = 2.05": its "x" unsaid
             _speedups(text, found)
         if pct and ("hroughput" in text or "/s" in text):
             _percent_throughput(text, found)
@@ -737,9 +743,10 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
     # (vllm-project/vllm examples/offline_inference/spec_decode.py); only a reader that found
     # the acceptance itself (a server log's per-line readings) makes the words a repeat.
-    if not (structured and any(m.name in _ACCEPT_NAMES for m in found)) and (_HAS_CCEPT(text) or "#mean acc len" in text):
+    if not (structured and any(m.name in _ACCEPT_NAMES for m in found)) and \
+            (("c" in text and _HAS_CCEPT(text)) or ("#" in text and "#mean acc len" in text)):
         _accept_prose(text, found)  # (llama.cpp's totals say "acc": _LLAMA_SPEC_STATS)
-    if prose and not structured and "AL" in text:
+    if prose and not structured and "A" in text and "AL" in text:
         _accept_al(text, found)
     return found
 
@@ -1298,13 +1305,16 @@ def _wrapped_statistic(text: str, end: int, key: str) -> str:
     return key
 
 
-def _throughput_prose(text: str, found: list[Metric], lists: bool = False) -> None:
+def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: bool | None = None) -> None:
     """``lists``: a unit with no number before it may head a list of bare readings (see
-    :func:`_listed_under`); people write those, tools do not."""
+    :func:`_listed_under`); people write those, tools do not. ``tps``: whether ``text`` has a
+    "tps" unit (:func:`_has_tps`), when the caller has asked already; None: not asked."""
     # Find the unit (a literal scan), then read the number just before it.
     units = _TOK_UNIT.finditer(text)
     extra = [*_T_UNIT.finditer(text)] if "/" in text and " t/s" in text else []
-    if ("p" in text or "P" in text) and _has_tps(text):
+    if tps is None:
+        tps = ("p" in text or "P" in text) and _has_tps(text)
+    if tps:
         extra += _TPS_UNIT.finditer(text)
     if extra:
         units = sorted([*units, *extra], key=lambda m: m.start())
@@ -1804,7 +1814,8 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
     without speculation."""
     before = text[max(0, start - 40):start].rstrip("*`")  # "baseline: **90** tok/s"
     after = "" if unit_end is None else text[unit_end:unit_end + 25]
-    baseline = bool((after and _BASELINE_AFTER.match(after)) or _baseline_before(before) or _no_spec_lead(text, start)
+    baseline = bool((after and _may_name_baseline(after) and _BASELINE_AFTER.match(after)) or _baseline_before(before)
+                    or _no_spec_lead(text, start)
                     or ("-SD" in before and _MINUS_SD.search(before))
                     or (("base" in before or "Base" in before) and _VS_BASE_BEFORE.search(before)))
     if "aseline" in before and ("vs" in before or "than" in before or "over" in before or "ompared" in before
@@ -1842,6 +1853,17 @@ _VS_BASE_BEFORE = re.compile(r"(?:\b(?:vs\.?|versus|against|than)\s+(?:the\s+)?|
 # draft: "speed, -SD: 18.05 tokens/second" then "speed, +SD: 29.66 tokens/second"
 # (theroyallab/tabbyAPI#166 posts it).
 _MINUS_SD = re.compile(r"(?<![\w+-])-SD\s*:\s*$")
+
+
+def _may_name_baseline(after: str) -> bool:
+    """Every match of _BASELINE_AFTER has "baseline", "vanilla", "autoregressive", "without",
+    "w/o", "no" (also of "non", "no-spec"), "spec" (NO_SPEC's "spec decoding off") in any case, or
+    "AR": most words after a reading's unit have none, and the regex cost a reading 1 us."""
+    if not after.isascii():
+        return True  # re.I folds some non-ASCII letters (U+017F is an "s") that lower() keeps
+    low = after.lower()
+    return "no" in low or "spec" in low or "baseline" in low or "vanilla" in low or "without" in low \
+        or "w/o" in low or "autoregressive" in low or "AR" in after
 
 
 def _baseline_before(before: str) -> bool:
@@ -2487,7 +2509,7 @@ def _accuracy(text: str, found: list[Metric]) -> None:
     # pattern (an "acc" followed by a letter); when every "acc" is one, none can match.
     # One lookahead scan says so in half the time of counting both words.
     first, starts = len(found), []
-    if _HAS_ACC_NOT_ACCEPT(text):
+    if "c" in text and _HAS_ACC_NOT_ACCEPT(text):  # (a memchr: a file listing may have no "c")
         _accuracy_with(lower, text, found, starts)
     if "A" in text:  # "Acc" and "ACC"
         _accuracy_with(title, text, found, starts)
@@ -2602,17 +2624,17 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         for m in _ACCEPT_FRACTION.finditer(text):
             if not _ACCEPT_RATE_WORD.match(text, m.start() + 1):  # "acceptance rate" is read below
                 found.append(Metric("accept_rate", float(m.group("value")), "%", _context(text, m.start(), m.end())))
-    if "draft acceptance = " in text:
+    if "=" in text and "draft acceptance = " in text:
         for m in _LLAMA_SERVER_ACCEPT.finditer(text):
             found.append(Metric("accept_rate", float(m.group(1)), "ratio", _context(text, m.start(), m.end())))
             if m.group("len"):
                 found.append(Metric("accept_length", float(m.group("len")), "tokens", _context(text, m.start(), m.end())))
-    elif "#mean acc len" in text:
+    elif "#" in text and "#mean acc len" in text:
         for m in _LLAMA_SPEC_STATS.finditer(text):
             if int(m.group("drafts")):
                 found.append(Metric("accept_length", float(m.group("len")), "tokens",
                                     f"llama.cpp statistics {m.group('drafter')}: #mean acc len = {m.group('len')}"))
-    if "n_accept" in text:
+    if "_" in text and "n_accept" in text:
         for m in _LLAMA_CPP_ACCEPT.finditer(text):
             if int(m.group("drafted")):
                 found.append(Metric("accept_rate", float(m.group("value")), "%",
@@ -2706,4 +2728,10 @@ def _context(text: str, start: int, end: int) -> str:
     a = text.rfind("\n", a, start) + 1 or a
     nl = text.find("\n", end, end + 60)
     b = min(nl if nl >= 0 else len(text), end + 60)
-    return " ".join(text[a:b].split())[:200]
+    kept = text[a:b]
+    # The split and join only fold whitespace: a printable string has no whitespace but " "
+    # (every other str.isspace() character is a control or a separator), so without two spaces
+    # together or one at an end it comes back as it is.
+    if kept.isprintable() and "  " not in kept and kept[:1] != " " and kept[-1:] != " ":
+        return kept[:200]
+    return " ".join(kept.split())[:200]
