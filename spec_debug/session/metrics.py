@@ -177,7 +177,8 @@ _TPS_UNIT = re.compile(r"(?<=[ \d])(?:tps|TPS)\b")
 def _has_tps(text: str) -> bool:
     """Whether "tps" follows a space or a digit somewhere: "103.9 tps", and written together,
     "took it from 45tps to 103.9 tps" (ggml-org/llama.cpp#10664). A find loop: "https" has it too."""
-    for unit in ("tps", "TPS"):  # one pass a spelling (" tps" in text, then "tps", was two)
+    # one pass a spelling (" tps" in text, then "tps", was two); "TPS" only after its "T" (a memchr)
+    for unit in ("tps", "TPS") if "T" in text else ("tps",):
         at = text.find(unit)
         while at >= 0:  # (one at the text's start ends no search: "tps: 12 ... with eagle 30 tps")
             if at > 0 and text[at - 1] in " 0123456789":
@@ -861,6 +862,15 @@ def _dp_rank_sum(text: str, lines: int) -> tuple[float, str] | None:
     return round(total, 2), f"SGLang Decode batch, sum over {len(per_rank)} DP ranks of each rank's mean ({lines} lines)"
 
 
+def _first_line_has_rank(text: str) -> bool:
+    """Whether the line of the first Decode batch reading has " DP" before it. _dp_rank_sum reads
+    ranks only when every reading is one of a _DP_DECODE match, each on its own line after its
+    " DP<rank>": a log whose first reading has none has no ranks to sum, and is spared the scan
+    of the whole log for " DP1" (6 us over 10 KB, " D" on every line)."""
+    first = _GEN_TPUT.search(text)
+    return first is not None and text.find(" DP", text.rfind("\n", 0, first.start()) + 1, first.start()) >= 0
+
+
 def _rank_busy(lines: list[tuple[float, int]]) -> list[float]:
     """A rank's readings without its mostly idle intervals, judged per running request as
     _busy_intervals does: a rank's batch shrinking from 64 requests to 1 is no idle spell."""
@@ -896,7 +906,7 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
             tput_ctx = f"SGLang Decode batch, mean of {len(kept)} of {len(values)} lines" \
                        f" ({len(values) - len(kept)} after an idle spell left out)"
             values = kept
-    if " DP1" in text and (ranks := _dp_rank_sum(text, len(tputs))) is not None:
+    if _first_line_has_rank(text) and " DP1" in text and (ranks := _dp_rank_sum(text, len(tputs))) is not None:
         tput, tput_ctx = ranks
         found.append(Metric("throughput", tput, "tok/s", tput_ctx))
     else:
@@ -2643,7 +2653,7 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
     # text says "accept" often without a reading; each is a false start of both patterns, so
     # the word each pattern needs ("len", "rate": ~0.2 us an ``in``) is looked for first
     # (1.3 us a pattern on a 580-character text).
-    for word in _ACCEPT_LEN_WORD.finditer(text) if ("len" in text or "Len" in text) else ():
+    for word in _ACCEPT_LEN_WORD.finditer(text) if ("len" in text or ("L" in text and "Len" in text)) else ():
         at = word.start()
         if not _accept_word_at(text, at) or text.endswith(_RENORMALIZED, 0, at - 1):
             continue
@@ -2731,7 +2741,7 @@ def _context(text: str, start: int, end: int) -> str:
     kept = text[a:b]
     # The split and join only fold whitespace: a printable string has no whitespace but " "
     # (every other str.isspace() character is a control or a separator), so without two spaces
-    # together or one at an end it comes back as it is.
-    if kept.isprintable() and "  " not in kept and kept[:1] != " " and kept[-1:] != " ":
-        return kept[:200]
+    # together it comes back without the one space at either end it may have.
+    if kept.isprintable() and "  " not in kept:
+        return kept.strip(" ")[:200]
     return " ".join(kept.split())[:200]
