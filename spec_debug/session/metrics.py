@@ -1329,6 +1329,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
     if extra:
         units = sorted([*units, *extra], key=lambda m: m.start())
     headers = []  # units with no number before them: "tokens/s: 50.58", or a list's header
+    signs = "+" in text or "\u00b1" in text
     for unit in units:
         at = unit.start()
         if text[unit.end():unit.end() + 1] == "=" and (key := _UNIT_KEY.match(text, unit.end())) is not None \
@@ -1338,7 +1339,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
         if at == 0 or not (text[at - 1].isdigit() or text[at - 1] in " *`"):
             headers.append(unit)
             continue  # "(token/s): 54.8" and the like: no number before the unit
-        m = _NUMBER_BEFORE.search(text, max(0, at - 24), at)
+        m = _NUMBER_BEFORE.search(text, _number_from(text, at), at)
         if m is None or _minutes_of_a_time(text, m):
             headers.append(unit)
             continue
@@ -1363,14 +1364,15 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
             continue
         if _after_comparison_sign(text, start):
             continue
-        sign = len(text[max(0, start - 4):start].rstrip(" ")) + max(0, start - 4) - 1  # the sign's offset
-        if text[sign:sign + 1] == "\u00b1" and (mean := _BEFORE_SPREAD.search(text, max(0, sign - 24), sign)):
-            # "54.8±0.3 tok/s", "54.8 ± 0.3 tok/s": the mean is the reading, its spread none
-            start, value = mean.start("value"), float(mean.group("value"))
-        elif text[sign:sign + 1] in ("+", "\u00b1"):
-            # a change or a spread, no run's speed: "| ~+2-6 t/s |" in a column of what each
-            # change gained (ggml-org/llama.cpp#27173), "(spread ±0.2 tok/s)"
-            continue
+        if signs:  # (neither sign in the text: the character at ``sign`` is none of them)
+            sign = len(text[max(0, start - 4):start].rstrip(" ")) + max(0, start - 4) - 1  # the sign's offset
+            if text[sign:sign + 1] == "\u00b1" and (mean := _BEFORE_SPREAD.search(text, max(0, sign - 24), sign)):
+                # "54.8±0.3 tok/s", "54.8 ± 0.3 tok/s": the mean is the reading, its spread none
+                start, value = mean.start("value"), float(mean.group("value"))
+            elif text[sign:sign + 1] in ("+", "\u00b1"):
+                # a change or a spread, no run's speed: "| ~+2-6 t/s |" in a column of what each
+                # change gained (ggml-org/llama.cpp#27173), "(spread ±0.2 tok/s)"
+                continue
         if _not_measured(text, start, end):
             continue
         before = text[max(0, start - 24):start]
@@ -1464,6 +1466,21 @@ _RECORD_LABEL = re.compile(r"[ \t>*-]*(?P<label>[^=\n]*?)(?:\s+[\w./-]+=|$)")
 _GOAL_BEFORE_KEY = re.compile(r"(?:limit|target|max|min|slo|goal|expected|threshold|cap|budget|required)[\s_:-]*$", re.I)
 _RECORD_FIELD = re.compile(r"[\w./-]+=(?:\[[^\]\n]*\]|[^\s,;|]+)")
 _RECORD_NAME = re.compile(r"[\s,;|]+(?P<label>[A-Za-z][\w()./-]*(?:[ \t]+[\w()./-]+)*?)[ \t:]+")
+
+
+# Every character _NUMBER_BEFORE's match may hold that is ASCII: \d, ",", ".", "k", "K", "*", "`"
+# and \s (str.isspace() is true for \x1c-\x1f too).
+_NUMBER_CHARS = "0123456789,.kK*` \t\n\r\f\v\x1c\x1d\x1e\x1f"
+
+
+def _number_from(text: str, at: int) -> int:
+    """Where the search for _NUMBER_BEFORE before ``at`` (over at most 24 characters) may start:
+    after the last character no match can hold (ASCII and not in _NUMBER_CHARS), so the
+    search tries a few offsets instead of 24 (its lookbehinds still see the text before). A
+    non-ASCII last character may be a digit or a space of \d and \s: the whole window then."""
+    lo = max(0, at - 24)
+    kept = text[lo:at].rstrip(_NUMBER_CHARS)
+    return lo + len(kept) if kept and kept[-1] < "\x80" else lo
 
 
 def _unit_key(text: str, at: int, key: re.Match, found: list[Metric]) -> None:
