@@ -597,10 +597,10 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # One-character tests first (a memchr): most outputs lack the capital letters. Each is a
     # letter of the literal that SGLang's Decode batch lines lack ("f", "m": "P" is in "TP0"),
     # so a server log is spared the literal scan (~3 us per 10 KB each).
-    decode_lines = 0
+    decode_lines = log_accepts = 0
     only_readings = False
     if "D" in text and "Decode batch" in text:
-        decode_lines = _decode_batches(text, found)
+        decode_lines, log_accepts = _decode_batches(text, found)
         structured = decode_lines > 0
         # Every "/" of the log is the one of a reading's "gen throughput (token/s): ", each
         # preceded by "token": then no unit with "/s" other than "(token/s)" is in it ("total
@@ -641,10 +641,13 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # over a 10 KB server log)
     if "G" in text and "T/s)" in text and _koboldcpp(text, found):
         structured = True
-    # EAGLE's eagle/evaluation/speed.py: a few short lines (a length test spares a server log)
-    if len(text) < 4096 and "ratio " in text and _eagle_speed(text, found):
+    # EAGLE's eagle/evaluation/speed.py: a few short lines (a length test spares a server log);
+    # its "ratio" line starts a line, so a text of one line (no "\n", a memchr) starts with it
+    if len(text) < 4096 and ("\n" in text or text.startswith("ratio ")) and "ratio " in text \
+            and _eagle_speed(text, found):
         structured = True
-    if not (only_readings and text is source) and "l" in text and "/" in text and "total tokens/s" in text and \
+    # the "T" of the line's "Throughput: " and a "/" (memchrs) before the literal
+    if not (only_readings and text is source) and "T" in text and "/" in text and "total tokens/s" in text and \
             (m := _VLLM_THROUGHPUT_LINE.search(text)):
         structured = True
         ctx = f"vllm bench throughput: {_context(text, m.start(), m.end())}"
@@ -739,7 +742,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         if not structured and "atency" in text and ("2e" in text or "2E" in text or "nd-to-end" in text
                                                     or "nd to end" in text):
             _e2e_latency_prose(text, found)
-    _accuracy(text, found)
+    _accuracy(text, found, log_accepts if text is source else 0)
     # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
     # (vllm-project/vllm examples/offline_inference/spec_decode.py); only a reader that found
@@ -878,13 +881,14 @@ def _rank_busy(lines: list[tuple[float, int]]) -> list[float]:
     return [v for v, n in lines if v / max(n, 1) >= floor] or [v for v, _ in lines]
 
 
-def _decode_batches(text: str, found: list[Metric]) -> int:
+def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int]:
     """The mean readings of the Decode batch lines; returns how many throughput readings
-    there were (0: none, and nothing is added)."""
+    there were (0: none, and nothing is added), and how many accept len and accept rate
+    readings (each an "acc" of ``text``, see _accuracy)."""
     # Literal-anchored scans (fast) instead of one regex per whole line.
     tputs = _GEN_TPUT.findall(text)
     if not tputs:
-        return 0
+        return 0, 0
     lens = _ACCEPT_LEN_LOG.findall(text)
     rates = _ACCEPT_RATE_LOG.findall(text)
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}"
@@ -915,7 +919,7 @@ def _decode_batches(text: str, found: list[Metric]) -> int:
         found.append(Metric("accept_length", round(sum(map(number, lens)) / len(lens), 3), "tokens", ctx))
     if rates:
         found.append(Metric("accept_rate", round(sum(map(number, rates)) / len(rates), 3), "ratio", ctx))
-    return len(tputs)
+    return len(tputs), len(lens) + len(rates)
 
 
 def _prefill_batches(text: str, found: list[Metric]) -> bool:
@@ -2530,13 +2534,17 @@ def _may_say_baseline(before: str) -> bool:
         or "regressive" in low or "normal" in low or "AR" in before
 
 
-def _accuracy(text: str, found: list[Metric]) -> None:
+def _accuracy(text: str, found: list[Metric], log_accepts: int = 0) -> None:
+    """``log_accepts``: how many "accept len: N" and "accept rate: N" readings _decode_batches
+    found in ``text`` (0: none, or not asked)."""
     lower, title, upper = _ACC_WORDS
     # A server log says "accept" on every line, and each is a false start of the lowercase
     # pattern (an "acc" followed by a letter); when every "acc" is one, none can match.
-    # One lookahead scan says so in half the time of counting both words.
+    # One lookahead scan says so in half the time of counting both words. A Decode batch log
+    # whose every "acc" (they cannot overlap: str.count counts them all) starts one of its
+    # accept readings has none other; one count tells (half the lookahead scan's instructions).
     first, starts = len(found), []
-    if "c" in text and _HAS_ACC_NOT_ACCEPT(text):  # (a memchr: a file listing may have no "c")
+    if "c" in text and (not log_accepts or text.count("acc") != log_accepts) and _HAS_ACC_NOT_ACCEPT(text):
         _accuracy_with(lower, text, found, starts)
     if "A" in text:  # "Acc" and "ACC"
         _accuracy_with(title, text, found, starts)
