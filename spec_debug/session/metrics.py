@@ -1481,7 +1481,7 @@ def _number_from(text: str, at: int) -> int:
     """Where the search for _NUMBER_BEFORE before ``at`` (over at most 24 characters) may start:
     after the last character no match can hold (ASCII and not in _NUMBER_CHARS), so the
     search tries a few offsets instead of 24 (its lookbehinds still see the text before). A
-    non-ASCII last character may be a digit or a space of \d and \s: the whole window then."""
+    non-ASCII last character may be a Unicode digit or space (of the classes): the whole window then."""
     lo = max(0, at - 24)
     kept = text[lo:at].rstrip(_NUMBER_CHARS)
     return lo + len(kept) if kept and kept[-1] < "\x80" else lo
