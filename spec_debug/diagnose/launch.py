@@ -64,6 +64,32 @@ _VLLM_ALIASES: dict[str, tuple[str, ...]] = {
 }
 # Flags that never take a value (so the next token is not swallowed as their value).
 _BOOLEAN_HINTS = re.compile(r"^(enable|disable|no|trust|skip|enforce|use|allow|log|show)-")
+# Switches (argparse store_true, or BooleanOptionalAction, which vLLM gives every bool config field)
+# whose names the hints above miss. argparse takes a positional after options too, so the word after
+# one is no value of it: `vllm serve --async-scheduling Qwen/Qwen3-8B` serves Qwen/Qwen3-8B (was: no
+# model, and 'Qwen/Qwen3-8B' read as the value of --async-scheduling). Each is a switch in every
+# release that has it, in both engines.
+_UNHINTED_SWITCHES = frozenset({
+    # vLLM vllm/entrypoints/openai/cli_args.py: make_arg_parser's store_true --headless, --grpc, and
+    # FrontendArgs bool fields (BooleanOptionalAction through get_kwargs)
+    "headless", "grpc", "return-tokens-as-token-ids", "exclude-tools-when-tool-choice-none", "tokens-only",
+    # vLLM vllm/engine/arg_utils.py EngineArgs.add_cli_args: store_true in 0.7's hand-written parser
+    # (--ray-workers-use-nsight, --fully-sharded-loras, --speculative-disable-mqa-scorer,
+    # --calculate-kv-scales), bool fields of the config classes since (SchedulerConfig.async_scheduling,
+    # ParallelConfig.data_parallel_hybrid_lb / data_parallel_external_lb)
+    "async-scheduling", "data-parallel-hybrid-lb", "data-parallel-external-lb", "ray-workers-use-nsight",
+    "fully-sharded-loras", "speculative-disable-mqa-scorer", "calculate-kv-scales",
+    # SGLang python/sglang/srt/server_args.py ServerArgs.add_cli_args: action="store_true"
+    "is-embedding", "stream-output", "sleep-on-idle", "delete-ckpt-after-loading",
+    "triton-attention-reduce-in-fp32", "weight-loader-disable-mmap", "keep-mm-feature-on-device",
+})
+
+
+def _is_switch(name: str) -> bool:
+    """`--NAME` (dashes, as read_flags canonicalises it) takes no value: a hinted name that is not
+    valued despite its hint, or a switch the hints miss."""
+    return name in _UNHINTED_SWITCHES or (
+        _BOOLEAN_HINTS.match(name) is not None and name not in _VALUED_DESPITE_HINT)
 
 
 @dataclass(frozen=True)
@@ -357,7 +383,7 @@ def _newlines_as_separators(text: str) -> str:
             # a line that starts with a flag, or follows one waiting for its value, continues the
             # command above: its `\` was lost in the copy (no command starts with a dash)
             last = "".join(out[-200:]).rsplit(None, 1)[-1:] or [""]
-            waiting = last[0].startswith("--") and "=" not in last[0] and not _BOOLEAN_HINTS.match(last[0][2:])
+            waiting = last[0].startswith("--") and "=" not in last[0] and not _is_switch(last[0][2:])
             out.append(" " if waiting or text[i + 1:].lstrip(" \t").startswith("-") else " ; ")
             continue
         if step == ";" and quote is None:
@@ -1623,8 +1649,7 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
                 i += 1
                 continue
             nxt = args[i + 1] if i + 1 < len(args) else None
-            valued = nxt is not None and (not nxt.startswith("-") or _is_number(nxt)) and (
-                name in _VALUED_DESPITE_HINT or not _BOOLEAN_HINTS.match(name))
+            valued = nxt is not None and (not nxt.startswith("-") or _is_number(nxt)) and not _is_switch(name)
             # vLLM's dotted key takes the next word whatever it is, a flag too (vllm_dotted_flags)
             if valued or (nxt is not None and dot and head):
                 # Some flags take several values (`--precompile-bs-paddings 1 4 8`): keep a list.
