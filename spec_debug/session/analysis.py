@@ -17,7 +17,7 @@ from pathlib import Path
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.session import failures, metrics, reasoning, shell, source_workers, spec_facts
-from spec_debug.session.agents import AgentTree
+from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
@@ -316,6 +316,8 @@ class _SessionState:
         # the pass switches off; a worker analysing a folder's sessions grew with each one.
         self.phases = PhaseTracker(self.session, lambda agent, tree=tree: tree.get(agent).description)
         self.kept = {name: Bounded() for name in _KEPT}
+        self.kept_metrics, self.kept_commands = self.kept["metrics"], self.kept["commands"]
+        """The two lists fed most often, without the dict lookup."""
         self.titles: dict[str, str] = {}
         """The session's name as its own lines give it (Claude Code's custom-title, ai-title)."""
         self.status_known = source.format != "text"
@@ -355,7 +357,9 @@ class _SessionState:
                 self.last_ts = ts
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1
-        stretch = not self._elsewhere(ev, info)
+        # _elsewhere inline (it runs on every event); info is the tree's entry for ev.agent,
+        # which the handlers below are given instead of looking it up again.
+        stretch = not (ev.raw_type == claude_code.BACKGROUND_END and info.file is not None and ev.file != info.file)
         if info.first_seq is None:
             info.first_seq = info.last_seq = ev.seq
         elif ev.seq > info.last_seq and stretch:
@@ -378,9 +382,12 @@ class _SessionState:
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
-            self._tool_call(ev, st, x)
+            # The phase _tool_call counted the call in: the lookup below would return it again
+            # (nothing between moves a phase boundary, and its end already covers ev.seq).
+            self._tool_call(ev, st, x, info).events += 1
+            return
         elif kind == "tool_result":
-            self._tool_result(ev, st, x)
+            self._tool_result(ev, st, x, info, stretch)
         elif kind == "compaction":
             self.compactions += 1
             if ev.agent == MAIN_AGENT:
@@ -448,11 +455,12 @@ class _SessionState:
             st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
             del st.open_hypotheses[:-20]
 
-    def _tool_call(self, ev: Event, st: _Agent, x: Extracted) -> None:
+    def _tool_call(self, ev: Event, st: _Agent, x: Extracted, info: AgentInfo):
+        """``info``: the tree's entry of ``ev.agent``. Returns the phase the call is counted in."""
         if self.api_failed:
             self.api_failed.discard(ev.agent)
         self.tool_calls += 1
-        self.tree.get(ev.agent).tool_calls += 1
+        info.tool_calls += 1
         category = x.category
         self._pivot_check(ev, st, category, x.target)
         st.recent.append(category)
@@ -470,7 +478,8 @@ class _SessionState:
                 (target.inner or ev.command)[:4000], target.user, target.port, target.jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
                 ev.file, ev.line)
-            self._keep(self.kept["commands"], record)
+            if self.kept_commands.add(record):  # _keep inline
+                self.dropped += 1
             seg.commands += 1
             if host:
                 seg.hosts[host] += 1
@@ -484,8 +493,10 @@ class _SessionState:
         st.pending[key] = call
         if len(st.pending) > 4096:
             st.pending.popitem(last=False)
+        return seg
 
-    def _tool_result(self, ev: Event, st: _Agent, x: Extracted) -> None:
+    def _tool_result(self, ev: Event, st: _Agent, x: Extracted, info: AgentInfo, stretch: bool) -> None:
+        """``info``: the tree's entry of ``ev.agent``; ``stretch``: ``not self._elsewhere(ev, info)``."""
         call = st.pending.pop(ev.call_id, None) if ev.call_id else None
         if call is None and ev.call_id is None and st.pending:
             call = st.pending.popitem(last=True)[1]
@@ -521,12 +532,11 @@ class _SessionState:
             record.is_error = failed
             record.result_seq = ev.seq
         if failed:
-            self.tree.get(ev.agent).failed_calls += 1
+            info.failed_calls += 1
         for err in found:
             self.error_count += 1
-            info = self.tree.get(ev.agent)
             info.errors += 1
-            self.phases.segment_for(ev, stretch=not self._elsewhere(ev, info)).errors += 1
+            self.phases.segment_for(ev, stretch=stretch).errors += 1
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
@@ -563,7 +573,8 @@ class _SessionState:
                 call: _Call | None = None) -> MetricRecord:
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
                            ev.timestamp, ev.file, ev.line)
-        self._keep(self.kept["metrics"], rec)
+        if self.kept_metrics.add(rec):  # _keep inline
+            self.dropped += 1
         if self.reports and ev.agent != MAIN_AGENT:
             self._drop_report_copy(rec)
         if m.name == "baseline_throughput":
