@@ -375,10 +375,12 @@ class _SessionState:
             if self.api_failed:
                 self.api_failed.discard(ev.agent)
             self._prose(ev, x)
-            self._reasoning(ev, st, x)
+            if x.outcome or x.hypotheses:  # _reasoning does nothing without either
+                self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
-            self._concat(ev, x)
+            if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
+                self._concat(ev, x)
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
@@ -403,7 +405,15 @@ class _SessionState:
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)
-        self.phases.segment_for(ev, stretch=stretch).events += 1
+        seg = self.phases.current
+        if seg is not None and ev.agent == MAIN_AGENT:
+            # PhaseTracker.segment_for's trunk path without a category (no split) inline: it
+            # runs on every event. end_seq is an int: the test is max(end_seq, seq)'s.
+            if stretch and ev.seq > seg.end_seq:
+                seg.end_seq = ev.seq
+            seg.events += 1
+        else:
+            self.phases.segment_for(ev, stretch=stretch).events += 1
 
     @staticmethod
     def _elsewhere(ev: Event, info) -> bool:
@@ -436,7 +446,8 @@ class _SessionState:
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
                 self._metric(ev, m, None, "prose")
-        self._concat(ev, x)
+        if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
+            self._concat(ev, x)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence)
 
@@ -487,7 +498,8 @@ class _SessionState:
                 self._finding(obs.code, ev, obs.evidence, host)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
-            self._concat(ev, x)
+            if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
+                self._concat(ev, x)
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
@@ -559,7 +571,8 @@ class _SessionState:
             self._finding(obs.code, ev, obs.evidence, host)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
-        self._concat(ev, x)
+        if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
+            self._concat(ev, x)
 
     @staticmethod
     def _why(st: _Agent) -> str:
