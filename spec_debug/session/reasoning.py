@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from spec_debug.redact import _FOLDS_TO_ASCII  # the characters re.I folds to ASCII letters (with them)
+
 _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
 # "could be" and "might be" guess at a cause, except before a word that rates an action
 # ("it might be worth checking", "this could be useful"): agents write those all the time.
@@ -108,9 +110,6 @@ def _ruled_out_cue(low: str) -> bool:
 # match case-insensitively; when each of those is ASCII, the lowered text holds the literal
 # as written. A regex over a 1 KB message costs 40-160 us, a cue 1-3 us.
 _CUES = {_HYPOTHESIS: _hypothesis_cue, _CONFIRMED: _confirmed_cue, _RULED_OUT: _ruled_out_cue}
-# The characters outside ASCII that IGNORECASE matches to an ASCII letter (every code point
-# tried against every ASCII letter, CPython 3.10 to 3.13): İ and ı to i, ſ to s, K (Kelvin) to k.
-_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
 def _cues_apply(text: str) -> bool:
@@ -119,7 +118,7 @@ def _cues_apply(text: str) -> bool:
     the letter they match, or which the literal would not find)."""
     if text.isascii():
         return True
-    for char in _FOLDS_TO_ASCII:
+    for char, _ in _FOLDS_TO_ASCII:  # İ and ı to i, ſ to s, K (Kelvin) to k
         if char in text:
             return False
     return True

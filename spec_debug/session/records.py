@@ -184,26 +184,32 @@ class PromptRecord:
     timestamp: str | None = None
 
 
-_FIELDS: dict[type, tuple[tuple[str, ...], Any, tuple[str, ...], bool]] = {}
+_FIELDS: dict[type, tuple[tuple[str, ...], Any, tuple[str, ...], bool, Any]] = {}
 
 
-def _spec(record: Any) -> tuple[tuple[str, ...], Any, tuple[str, ...], bool]:
-    """Per record type, once: field names, a getter of all their values, the list fields, and
-    whether a field is named like a secret."""
+def _spec(record: Any) -> tuple[tuple[str, ...], Any, tuple[str, ...], bool, Any]:
+    """Per record type, once: field names, a getter of all their values, the list fields,
+    whether a field is named like a secret, and a getter of the values of the other fields."""
     spec = _FIELDS.get(type(record))
     if spec is None:
         fs = fields(record)
         names = tuple(f.name for f in fs)
         lists = tuple(f.name for f in fs if str(f.type).startswith("list"))
-        getter = attrgetter(*names) if len(names) > 1 else (lambda r, _n=names[0]: (getattr(r, _n),))
-        spec = _FIELDS[type(record)] = (names, getter, lists, any(is_secret_name(n) for n in names))
+        getter = _getter(names)
+        scalars = _getter([n for n in names if n not in lists]) if lists else getter
+        spec = _FIELDS[type(record)] = (names, getter, lists, any(is_secret_name(n) for n in names), scalars)
     return spec
+
+
+def _getter(names) -> Any:
+    """A getter of the values of ``names`` as a tuple (attrgetter of one name gives the value)."""
+    return attrgetter(*names) if len(names) > 1 else (lambda r, _n=names[0]: (getattr(r, _n),))
 
 
 def redacted(record: Any) -> Any:
     """The record itself when none of its strings may hold a secret (almost every record; orjson
     then writes it as it is), else its :func:`as_json` dict with the secrets masked."""
-    _, values, lists, secret_named = _spec(record)
+    _, values, lists, secret_named, _ = _spec(record)
     if not secret_named and not may_hold_secret(_strings(record, values, lists)):
         return record
     return redact_value(as_json(record))
@@ -219,19 +225,6 @@ def _strings(record: Any, values, lists: tuple[str, ...]) -> str:
 
 _BATCH = 256
 """Records whose strings :func:`redacted_all` tests in one :func:`may_hold_secret` call."""
-
-_SCALARS: dict[type, Any] = {}
-"""Per record type: a getter of the values of its fields that are not lists."""
-
-
-def _scalars(record: Any, spec: tuple) -> Any:
-    getter = _SCALARS.get(type(record))
-    if getter is None:
-        names = [name for name in spec[0] if name not in spec[2]]
-        getter = _SCALARS[type(record)] = attrgetter(*names) if len(names) > 1 else \
-            (lambda r, _n=names[0]: (getattr(r, _n),))
-    return getter(record)
-
 
 def redacted_all(records: list, one: Any = redact_value) -> list:
     """``[redacted(r) for r in records]`` where ``records`` are dataclass records, ``[one(r)]``
@@ -278,19 +271,16 @@ def _batch_values(batch: list) -> set | None:
             spec = _spec(r)
         if spec is None or spec[3]:
             return None
-        if spec[2]:
-            values.extend(_scalars(r, spec))
-            for name in spec[2]:
-                values.extend(getattr(r, name))
-        else:
-            values.extend(spec[1](r))
+        values.extend(spec[4](r))  # the fields that are not lists (all of them for most types)
+        for name in spec[2]:
+            values.extend(getattr(r, name))
     return set(values)
 
 
 def as_json(record: Any) -> dict:
     """Shallow ``asdict`` (records hold only scalars and lists of scalars; ``asdict``'s deep
     copy cost more than the whole analysis on large sessions). Lists are copied."""
-    names, values, lists, _ = _spec(record)
+    names, values, lists, _, _ = _spec(record)
     out = dict(zip(names, values(record)))
     for name in lists:
         out[name] = list(out[name])
