@@ -357,9 +357,9 @@ class _SessionState:
                 self.last_ts = ts
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1
-        # _elsewhere inline (it runs on every event); info is the tree's entry for ev.agent,
-        # which the handlers below are given instead of looking it up again.
-        stretch = not (ev.raw_type == claude_code.BACKGROUND_END and info.file is not None and ev.file != info.file)
+        # info is the tree's entry for ev.agent: the handlers below are given it (and stretch)
+        # instead of looking it up again.
+        stretch = not self._elsewhere(ev, info)
         if info.first_seq is None:
             info.first_seq = info.last_seq = ev.seq
         elif ev.seq > info.last_seq and stretch:
@@ -375,12 +375,10 @@ class _SessionState:
             if self.api_failed:
                 self.api_failed.discard(ev.agent)
             self._prose(ev, x)
-            if x.outcome or x.hypotheses:  # _reasoning does nothing without either
-                self._reasoning(ev, st, x)
+            self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
-            if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
-                self._concat(ev, x)
+            self._concat(ev, x)
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
@@ -405,15 +403,7 @@ class _SessionState:
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)
-        seg = self.phases.current
-        if seg is not None and ev.agent == MAIN_AGENT:
-            # PhaseTracker.segment_for's trunk path without a category (no split) inline: it
-            # runs on every event. end_seq is an int: the test is max(end_seq, seq)'s.
-            if stretch and ev.seq > seg.end_seq:
-                seg.end_seq = ev.seq
-            seg.events += 1
-        else:
-            self.phases.segment_for(ev, stretch=stretch).events += 1
+        self.phases.segment_for(ev, stretch=stretch).events += 1
 
     @staticmethod
     def _elsewhere(ev: Event, info) -> bool:
@@ -446,8 +436,7 @@ class _SessionState:
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
                 self._metric(ev, m, None, "prose")
-        if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
-            self._concat(ev, x)
+        self._concat(ev, x)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence)
 
@@ -498,8 +487,7 @@ class _SessionState:
                 self._finding(obs.code, ev, obs.evidence, host)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
-            if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
-                self._concat(ev, x)
+            self._concat(ev, x)
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
@@ -571,8 +559,7 @@ class _SessionState:
             self._finding(obs.code, ev, obs.evidence, host)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
-        if x.concat_orders or x.layer_ids:  # _concat's own first test, without the call
-            self._concat(ev, x)
+        self._concat(ev, x)
 
     @staticmethod
     def _why(st: _Agent) -> str:
