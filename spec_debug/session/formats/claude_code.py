@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
@@ -116,11 +116,12 @@ ParsedRecord = tuple[int, int, bool, object, list[Event]]
 def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[ParsedRecord]:
     """Each line's events, on their own (a worker process may parse a slice of the file);
     which agent they belong to is decided in order by :func:`link_records`."""
-    trunk = cursor.agent == MAIN_AGENT
+    agent, seq_base = cursor.agent, cursor.seq_base
+    trunk = agent == MAIN_AGENT
     for index, lineno, obj in records:
-        events = _events(obj, cursor, cursor.agent, cursor.seq_base + index, lineno, stats)
+        events = _events(obj, cursor, agent, seq_base + index, lineno, stats)
         if trunk and events and events[0].raw_type == "progress":
-            copied = _progress_copy(obj, cursor, cursor.seq_base + index, lineno, stats)
+            copied = _progress_copy(obj, cursor, seq_base + index, lineno, stats)
             if copied is not None:
                 yield index, lineno, True, copied[0], copied[1]
                 continue
@@ -385,96 +386,118 @@ def _link_inline(event: Event, by_call: dict[str, str]) -> None:
         event.agent_ref = by_call[event.call_id]
 
 
-def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats: ReadStats) -> list[Event]:
-    kind_of_line = obj.get("type")
-    ts = obj.get("timestamp")
-    if not isinstance(ts, str):
-        ts = None
-    session, file = cursor.session, cursor.file
+def _event_maker(session: str, seq: int, agent: str, ts: str | None, file: str, lineno: int) -> Callable[..., Event]:
+    """``event(kind, role, block=0, **fields)``: an event of this line, its other fields by keyword (the
+    rarer line and block types; see :func:`_message_events`)."""
 
     def event(kind, role, block=0, **kw) -> Event:
         return Event(session=session, seq=seq, agent=agent, role=role, kind=kind,
                      block=block, timestamp=ts, file=file, line=lineno, **kw)
 
-    # The blocks every line has (text, thinking, tool calls and results) build their events
-    # positionally, in Event's field order: a call with keywords cost twice as much, and
-    # this runs once per block of a file that may hold millions.
-    if kind_of_line in ("user", "assistant"):
-        message = obj.get("message")
-        if not isinstance(message, dict):
-            stats.unknown_types += 1
-            return [event("other", kind_of_line, raw_type=f"{kind_of_line}:no-message")]
-        role = message.get("role")
-        if not isinstance(role, str):
-            role = kind_of_line
-        content = message.get("content")
-        if isinstance(content, str):
-            if role == "user" and content[:64].lstrip().startswith(_REMINDER_OPEN):
-                content = _after_reminders(content)
-            kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, content)
-            if kind == "system" and content.startswith("<bash-"):
-                bash = _bash_mode(content, session, seq, agent, ts, file, lineno)
-                if bash is not None:
-                    return [bash]
-            ev = Event(session, seq, agent, role, kind, 0, None, None, None, None, content, False, None, ts, file,
-                       lineno)
+    return event
+
+
+def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent: str, ts: str | None, file: str,
+                    lineno: int, stats: ReadStats) -> list[Event]:
+    """The events of a ``user`` or ``assistant`` line, one per content block.
+
+    The blocks every line has (text, thinking, tool calls and results) build their events
+    positionally, in Event's field order: a call with keywords cost twice as much, and
+    this runs once per block of a file that may hold millions (so does the keyword builder,
+    :func:`_event_maker`, made only for a block that needs it)."""
+    message = obj.get("message")
+    if not isinstance(message, dict):
+        stats.unknown_types += 1
+        return [_event_maker(session, seq, agent, ts, file, lineno)("other", kind_of_line,
+                                                               raw_type=f"{kind_of_line}:no-message")]
+    role = message.get("role")
+    if not isinstance(role, str):
+        role = kind_of_line
+    content = message.get("content")
+    if isinstance(content, str):
+        if role == "user" and content[:64].lstrip().startswith(_REMINDER_OPEN):
+            content = _after_reminders(content)
+        kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, content)
+        if kind == "system" and content.startswith("<bash-"):
+            bash = _bash_mode(content, session, seq, agent, ts, file, lineno)
+            if bash is not None:
+                return [bash]
+        ev = Event(session, seq, agent, role, kind, 0, None, None, None, None, content, False, None, ts, file,
+                   lineno)
+        if kind == "system" and role == "assistant":
+            ev.raw_type = _api_error_type(obj, agent)
+        if kind == "system" and "<task-notification>" in content[:300]:
+            return [ev, *_task_notification(ev)]
+        return [ev]
+    if not isinstance(content, list):
+        stats.unknown_types += 1
+        return [_event_maker(session, seq, agent, ts, file, lineno)("other", role,
+                                                               raw_type=f"{kind_of_line}:no-content")]
+    out = []
+    for i, block in enumerate(content):
+        if isinstance(block, str):
+            out.append(Event(session, seq, agent, role, _text_kind(role, obj, block), i, None, None, None, None,
+                             block, False, None, ts, file, lineno))
+            continue
+        if not isinstance(block, dict):
+            continue
+        btype = block.get("type")
+        if btype == "text":
+            text = str(block.get("text", ""))
+            if role == "user" and text[:64].lstrip().startswith(_REMINDER_OPEN):
+                text = _after_reminders(text)
+            kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
+            ev = Event(session, seq, agent, role, kind, i, None, None, None, None, text, False, None, ts,
+                       file, lineno)
             if kind == "system" and role == "assistant":
                 ev.raw_type = _api_error_type(obj, agent)
-            if kind == "system" and "<task-notification>" in content[:300]:
-                return [ev, *_task_notification(ev)]
-            return [ev]
-        if not isinstance(content, list):
-            stats.unknown_types += 1
-            return [event("other", role, raw_type=f"{kind_of_line}:no-content")]
-        out = []
-        for i, block in enumerate(content):
-            if isinstance(block, str):
-                out.append(Event(session, seq, agent, role, _text_kind(role, obj, block), i, None, None, None, None,
-                                 block, False, None, ts, file, lineno))
-                continue
-            if not isinstance(block, dict):
-                continue
-            btype = block.get("type")
-            if btype == "text":
-                text = str(block.get("text", ""))
-                if role == "user" and text[:64].lstrip().startswith(_REMINDER_OPEN):
-                    text = _after_reminders(text)
-                kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
-                ev = Event(session, seq, agent, role, kind, i, None, None, None, None, text, False, None, ts,
-                           file, lineno)
-                if kind == "system" and role == "assistant":
-                    ev.raw_type = _api_error_type(obj, agent)
-                out.append(ev)
-                if kind == "system" and "<task-notification>" in text[:300]:
-                    out.extend(_task_notification(ev))
-            elif btype == "thinking":
-                out.append(Event(session, seq, agent, role, "thinking", i, None, None, None, None,
-                                 str(block.get("thinking", "")), False, None, ts, file, lineno))
-            elif btype == "tool_use":
-                out.append(_tool_use(block, session, seq, agent, i, ts, file, lineno))
-            elif btype == "tool_result":
-                out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
-            elif btype == "image":
-                if role == "user" and _first_of_images_alone(content, i):
-                    # A prompt of pasted images alone: said as the CLI's input shows them, [Image #1]
-                    # (common.attachments_shown); it was no prompt at all
-                    out.append(Event(session, seq, agent, role, _text_kind(role, obj), i, None, None, None, None,
-                                     attachments_shown(content, numbered=True), False, None, ts, file, lineno))
-            elif btype == "mcp_tool_use":
-                out.append(_tool_use(mcp_connector.as_tool_use(block), session, seq, agent, i, ts, file, lineno))
-            elif btype == "mcp_tool_result":
-                # {tool_use_id, is_error, content} as a tool_result's; nothing of the line's
-                # own (its toolUseResult, agentId) is about this block
-                out.append(_tool_result({}, block, session, seq, agent, i, ts, file, lineno))
-            elif btype == "server_tool_use":
-                out.append(server_tools.call(block, event("tool_call", "assistant", i)))
-            elif isinstance(btype, str) and btype in server_tools.RESULT_BLOCKS:
-                out.append(server_tools.result(block, event("tool_result", "tool", i)))
-            else:
-                if not isinstance(btype, str) or btype not in _API_BLOCKS:
-                    stats.unknown_types += 1
-                out.append(event("other", role, i, raw_type=str(btype)))
-        return out
+            out.append(ev)
+            if kind == "system" and "<task-notification>" in text[:300]:
+                out.extend(_task_notification(ev))
+        elif btype == "thinking":
+            out.append(Event(session, seq, agent, role, "thinking", i, None, None, None, None,
+                             str(block.get("thinking", "")), False, None, ts, file, lineno))
+        elif btype == "tool_use":
+            out.append(_tool_use(block, session, seq, agent, i, ts, file, lineno))
+        elif btype == "tool_result":
+            out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
+        elif btype == "image":
+            if role == "user" and _first_of_images_alone(content, i):
+                # A prompt of pasted images alone: said as the CLI's input shows them, [Image #1]
+                # (common.attachments_shown); it was no prompt at all
+                out.append(Event(session, seq, agent, role, _text_kind(role, obj), i, None, None, None, None,
+                                 attachments_shown(content, numbered=True), False, None, ts, file, lineno))
+        elif btype == "mcp_tool_use":
+            out.append(_tool_use(mcp_connector.as_tool_use(block), session, seq, agent, i, ts, file, lineno))
+        elif btype == "mcp_tool_result":
+            # {tool_use_id, is_error, content} as a tool_result's; nothing of the line's
+            # own (its toolUseResult, agentId) is about this block
+            out.append(_tool_result({}, block, session, seq, agent, i, ts, file, lineno))
+        else:
+            out.append(_other_block(block, btype, role, i, _event_maker(session, seq, agent, ts, file, lineno), stats))
+    return out
+
+
+def _other_block(block: dict, btype: object, role: str, i: int, event: Callable[..., Event], stats: ReadStats) -> Event:
+    """The event of a content block that is none of the CLI's own types: a server tool's call or
+    result (:mod:`formats.server_tools`), else kept as ``other`` under its type."""
+    if btype == "server_tool_use":
+        return server_tools.call(block, event("tool_call", "assistant", i))
+    if isinstance(btype, str) and btype in server_tools.RESULT_BLOCKS:
+        return server_tools.result(block, event("tool_result", "tool", i))
+    if not isinstance(btype, str) or btype not in _API_BLOCKS:
+        stats.unknown_types += 1
+    return event("other", role, i, raw_type=str(btype))
+
+
+def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats: ReadStats) -> list[Event]:
+    kind_of_line = obj.get("type")
+    ts = obj.get("timestamp")
+    if not isinstance(ts, str):
+        ts = None
+    if kind_of_line == "assistant" or kind_of_line == "user":
+        return _message_events(obj, kind_of_line, cursor.session, seq, agent, ts, cursor.file, lineno, stats)
+    event = _event_maker(cursor.session, seq, agent, ts, cursor.file, lineno)
     if kind_of_line == "summary":
         return [event("summary", "system", text=str(obj.get("summary", "")))]
     if kind_of_line == "system":
@@ -961,10 +984,13 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         call_id = None
     if output.startswith("<persisted-output>"):
         output = _persisted_output(output, file) or output
-    if agent_ref is None and "agentId: " in output:
+    # Each marker holds a capital letter many outputs (an ``ls``, a build log) lack: ``in`` finds
+    # one character with memchr, ~20x faster than it scans for the whole marker, so a text
+    # without it is passed over at that speed; with it, the marker is looked for as before.
+    if agent_ref is None and "I" in output and "agentId: " in output:
         m = _AGENT_TRAILER.search(output)
         agent_ref = m.group(1) if m else None
-    if agent_ref is None and "Transcript dir: " in output:
+    if agent_ref is None and "T" in output and "Transcript dir: " in output:
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
