@@ -185,6 +185,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     seen_calls, seen_results = cursor.seen_calls, cursor.seen_results
     background: OrderedDict[str, str] = OrderedDict()  # background task id -> the call that started it
     polls: OrderedDict[str, str] = OrderedDict()  # a poll's call id -> the task id it reads
+    trunk = cursor.agent == MAIN_AGENT
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
         if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
@@ -196,7 +197,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 _link_inline(event, by_call)
             yield from events
             continue
-        if cursor.agent == MAIN_AGENT and sidechain:
+        if trunk and sidechain:
             # Older CLIs wrote sub-agent lines inline in the session file.
             if not isinstance(agent_id, str):
                 agent_id = None
@@ -209,7 +210,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             cursor.inline_agents.add(agent)
             for event in events:
                 event.agent = agent
-        elif cursor.agent == MAIN_AGENT:
+        elif trunk:
             sidechain_agent = None
             if agent_id and isinstance(agent_id, str):
                 last_ref = agent_id
@@ -235,7 +236,7 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                     if call in seen:
                         continue
                     seen.add(call)
-            _link_inline(event, by_call)
+                _link_inline(event, by_call)  # an event without a call id links nothing
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
                 last_ref = None
