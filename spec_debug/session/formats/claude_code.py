@@ -404,8 +404,9 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
 
     The blocks every line has (text, thinking, tool calls and results) build their events
     positionally, in Event's field order: a call with keywords cost twice as much, and
-    this runs once per block of a file that may hold millions (so does the keyword builder,
-    :func:`_event_maker`, made only for a block that needs it)."""
+    this runs once per block of a file that may hold millions. For the same reason the keyword
+    builder (:func:`_event_maker`) is made only for a block that uses it: made for every line,
+    it cost ~0.2 us a line, a fifth of what a thinking block's event costs now."""
     message = obj.get("message")
     if not isinstance(message, dict):
         stats.unknown_types += 1
