@@ -986,9 +986,9 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         call_id = None
     if output.startswith("<persisted-output>"):
         output = _persisted_output(output, file) or output
-    # Each marker holds a capital letter many outputs (an ``ls``, a build log) lack: ``in`` finds
-    # one character with memchr, ~20x faster than it scans for the whole marker, so a text
-    # without it is passed over at that speed; with it, the marker is looked for as before.
+    # Each marker holds a capital letter that many outputs lack (an ``ls -la`` has neither):
+    # ``in`` finds one character with memchr, ~20x faster than it scans for the whole marker, so
+    # a text without it is passed over at that speed; with it, the marker is looked for as before.
     if agent_ref is None and "I" in output and "agentId: " in output:
         m = _AGENT_TRAILER.search(output)
         agent_ref = m.group(1) if m else None
