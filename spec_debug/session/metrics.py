@@ -53,20 +53,27 @@ from dataclasses import dataclass
 from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
 
-def _reading(label: str) -> re.Pattern:
-    r"""``label`` then a number ``\d+(?:\.\d+)?``, possessive where the ``re`` module has it
-    (Python 3.11): the number ends the pattern, so the greedy first try is the match and no
-    backtracking state need be kept (14% faster over a server log); same matches."""
+def _reading(*labels: str) -> re.Pattern:
+    r"""Each of ``labels`` then a number ``\d+(?:\.\d+)?``, possessive where the ``re`` module has
+    it (Python 3.11): the number ends the pattern (or the next label, which starts with no digit
+    or "."), so the greedy first try is the match and no backtracking state need be kept (14%
+    faster over a server log); same matches."""
     try:
-        return re.compile(label + r"(\d++(?:\.\d++)?+)")
+        return re.compile("".join(label + r"(\d++(?:\.\d++)?+)" for label in labels))
     except re.error:  # Python 3.10
-        return re.compile(label + r"(\d+(?:\.\d+)?)")
+        return re.compile("".join(label + r"(\d+(?:\.\d+)?)" for label in labels))
 
 
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
 _INPUT_TPUT = _reading(r"input throughput \(token/s\): ")
 _ACCEPT_LEN_LOG = _reading(r"accept len: ")
 _ACCEPT_RATE_LOG = _reading(r"accept rate: ")
+# The three readings of a speculating server's Decode batch line as SGLang writes them
+# (log_decode_stats: "... accept len: 2.98, accept rate: 0.49, cuda graph: True, gen throughput
+# (token/s): 54.08, ..."), read by one match a line: each match of the three patterns above costs
+# ~0.1 us more than the characters it reads, and a log's lines are most of its cost.
+_SPEC_DECODE_READINGS = _reading(r"accept len: ", r", accept rate: ",
+                                 r", cuda graph: (?:True|False), gen throughput \(token/s\): ")
 _VLLM_GEN_TPUT = _reading(r"Avg generation throughput: ")
 _VLLM_PROMPT_TPUT = _reading(r"Avg prompt throughput: ")
 _VLLM_MEAN_ACCEPT_LEN = _reading(r"Mean acceptance length: ")
@@ -598,16 +605,17 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # letter of the literal that SGLang's Decode batch lines lack ("f", "m": "P" is in "TP0"),
     # so a server log is spared the literal scan (~3 us per 10 KB each).
     decode_lines = log_accepts = 0
-    only_readings = False
+    only_readings = only_accepts = False
     if "D" in text and "Decode batch" in text:
-        decode_lines, log_accepts = _decode_batches(text, found)
+        decode_lines, log_accepts, only_accepts = _decode_batches(text, found)
         structured = decode_lines > 0
         # Every "/" of the log is the one of a reading's "gen throughput (token/s): ", each
         # preceded by "token": then no unit with "/s" other than "(token/s)" is in it ("total
         # tokens/s", "(tok/s)", "toks/s", any prose "tok/s"), and the "/s" count below is
         # decode_lines. One count of a character (3 us on a 10 KB server log) spares three
         # literal scans and a count of "/s" (19 us). Valid while ``text`` is ``source``.
-        only_readings = decode_lines > 0 and text.count("/") == decode_lines
+        # (_decode_batches counted it when it says every "acc" is a reading's)
+        only_readings = decode_lines > 0 and (only_accepts or text.count("/") == decode_lines)
     # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
     # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
     if "f" in text and "P" in text and "Prefill batch, " in text and _prefill_batches(text, found):
@@ -742,7 +750,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         if not structured and "atency" in text and ("2e" in text or "2E" in text or "nd-to-end" in text
                                                     or "nd to end" in text):
             _e2e_latency_prose(text, found)
-    _accuracy(text, found, log_accepts if text is source else 0)
+    _accuracy(text, found, log_accepts if text is source else 0, only_accepts and text is source)
     # A structured reading of a run's speed leaves its acceptance to the words: vLLM's offline
     # spec_decode.py example prints its progress bar, then "mean acceptance length: 2.95"
     # (vllm-project/vllm examples/offline_inference/spec_decode.py); only a reader that found
@@ -881,16 +889,37 @@ def _rank_busy(lines: list[tuple[float, int]]) -> list[float]:
     return [v for v, n in lines if v / max(n, 1) >= floor] or [v for v, _ in lines]
 
 
-def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int]:
+def _spec_decode_readings(text: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """What _GEN_TPUT, _ACCEPT_LEN_LOG and _ACCEPT_RATE_LOG find in ``text``, when every one of
+    their readings is in one of SGLang's speculating Decode batch lines (_SPEC_DECODE_READINGS)
+    and ``text`` has neither a "/" nor an "acc" elsewhere; None otherwise.
+    Exact: each line's match holds one "/" (its "(token/s)") and two "acc" (neither can overlap
+    another, nor start across a match's edge: a match starts with "acc" and ends with a digit),
+    so the counts say no other "gen throughput (token/s): " (it has a "/"), "accept len: " or
+    "accept rate: " is outside them; each number read is the possessive one all four patterns
+    read after the same label."""
+    lines = _SPEC_DECODE_READINGS.findall(text)
+    if not lines or text.count("/") != len(lines) or text.count("acc") != 2 * len(lines):
+        return None
+    lens, rates, tputs = zip(*lines)
+    return tputs, lens, rates
+
+
+def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int, bool]:
     """The mean readings of the Decode batch lines; returns how many throughput readings
-    there were (0: none, and nothing is added), and how many accept len and accept rate
-    readings (each an "acc" of ``text``, see _accuracy)."""
-    # Literal-anchored scans (fast) instead of one regex per whole line.
-    tputs = _GEN_TPUT.findall(text)
-    if not tputs:
-        return 0, 0
-    lens = _ACCEPT_LEN_LOG.findall(text)
-    rates = _ACCEPT_RATE_LOG.findall(text)
+    there were (0: none, and nothing is added), how many accept len and accept rate
+    readings (each an "acc" of ``text``, see _accuracy), and whether every "/" and every "acc"
+    of ``text`` is one of those readings' (False: not known)."""
+    # Literal-anchored scans (fast) instead of one regex per whole line; a speculating server's
+    # lines each by one match.
+    if (readings := _spec_decode_readings(text)) is not None:
+        tputs, lens, rates = readings
+    else:
+        tputs = _GEN_TPUT.findall(text)
+        if not tputs:
+            return 0, 0, False
+        lens = _ACCEPT_LEN_LOG.findall(text)
+        rates = _ACCEPT_RATE_LOG.findall(text)
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}"
     if len(_FLOATS) > 200_000:
         _FLOATS.clear()
@@ -919,7 +948,7 @@ def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int]:
         found.append(Metric("accept_length", round(sum(map(number, lens)) / len(lens), 3), "tokens", ctx))
     if rates:
         found.append(Metric("accept_rate", round(sum(map(number, rates)) / len(rates), 3), "ratio", ctx))
-    return len(tputs), len(lens) + len(rates)
+    return len(tputs), len(lens) + len(rates), readings is not None
 
 
 def _prefill_batches(text: str, found: list[Metric]) -> bool:
@@ -2534,9 +2563,10 @@ def _may_say_baseline(before: str) -> bool:
         or "regressive" in low or "normal" in low or "AR" in before
 
 
-def _accuracy(text: str, found: list[Metric], log_accepts: int = 0) -> None:
+def _accuracy(text: str, found: list[Metric], log_accepts: int = 0, only_accepts: bool = False) -> None:
     """``log_accepts``: how many "accept len: N" and "accept rate: N" readings _decode_batches
-    found in ``text`` (0: none, or not asked)."""
+    found in ``text`` (0: none, or not asked); ``only_accepts``: it counted every "acc" of
+    ``text`` as one of them."""
     lower, title, upper = _ACC_WORDS
     # A server log says "accept" on every line, and each is a false start of the lowercase
     # pattern (an "acc" followed by a letter); when every "acc" is one, none can match.
@@ -2544,7 +2574,8 @@ def _accuracy(text: str, found: list[Metric], log_accepts: int = 0) -> None:
     # whose every "acc" (they cannot overlap: str.count counts them all) starts one of its
     # accept readings has none other; one count tells (half the lookahead scan's instructions).
     first, starts = len(found), []
-    if "c" in text and (not log_accepts or text.count("acc") != log_accepts) and _HAS_ACC_NOT_ACCEPT(text):
+    if "c" in text and not only_accepts and (not log_accepts or text.count("acc") != log_accepts) \
+            and _HAS_ACC_NOT_ACCEPT(text):
         _accuracy_with(lower, text, found, starts)
     if "A" in text:  # "Acc" and "ACC"
         _accuracy_with(title, text, found, starts)
