@@ -629,12 +629,14 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s" (vllm-project/vllm#2734),
         # which the prose scan would read as two decode throughputs of 0.
         text = _VLLM_NOT_PROSE.sub("", text)
+    # "g" (a memchr) before each literal with "throughput: ": a listing of files (`ls -l`) or
+    # a traceback of paths has ":" and "m" on every line but seldom a "g"
     if "." in text and (("f" in text and "P" in text and "Prefill. latency: " in text)
-                        or ("m" in text and ":" in text and "median throughput: " in text)):
+                        or ("m" in text and ":" in text and "g" in text and "median throughput: " in text)):
         if _one_batch(text, found):
             structured = True
             text = _ONE_BATCH.sub("", text)
-    if ":" in text and "put throughput: " in text and _one_batch_server(text, found):
+    if ":" in text and "g" in text and "put throughput: " in text and _one_batch_server(text, found):
         structured = True
         text = _ONE_BATCH_SERVER.sub("", text)
     if "_" in text and "=" in text and "acc_length=" in text:
@@ -650,8 +652,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if "G" in text and "T/s)" in text and _koboldcpp(text, found):
         structured = True
     # EAGLE's eagle/evaluation/speed.py: a few short lines (a length test spares a server log);
-    # its "ratio" line starts a line, so a text of one line (no "\n", a memchr) starts with it
-    if len(text) < 4096 and ("\n" in text or text.startswith("ratio ")) and "ratio " in text \
+    # its "ratio" line starts a line, so a text of one line (no "\n", a memchr) starts with it; an
+    # "i" first (a memchr: a listing of files seldom has one, and ends in a space, a poor needle)
+    if len(text) < 4096 and "i" in text and ("\n" in text or text.startswith("ratio ")) and "ratio " in text \
             and _eagle_speed(text, found):
         structured = True
     # the "T" of the line's "Throughput: " and a "/" (memchrs) before the literal
@@ -685,7 +688,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if "output_throughput" in text and _bench_result_json(text, found):
             structured = True
-    if not (only_readings and text is source) and "e" in text and ":" in text and "est. speed input: " in text:
+    # (a bar's every reading has its "toks/s": no "/", a memchr, and nothing to read or cut)
+    if not (only_readings and text is source) and "/" in text and "e" in text and ":" in text \
+            and "est. speed input: " in text:
         # A bar redrawn (\r) hundreds of times: its last output speed is the run's estimate.
         speeds = _TQDM_SPEED.findall(text)
         runs = _labelled_bars(text) if prose and len(speeds) > 1 and "\n" in text else None
