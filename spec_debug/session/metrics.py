@@ -902,7 +902,12 @@ def _spec_decode_readings(text: str) -> tuple[tuple[str, ...], tuple[str, ...], 
     another, nor start across a match's edge: a match starts with "acc" and ends with a digit),
     so the counts say no other "gen throughput (token/s): " (it has a "/"), "accept len: " or
     "accept rate: " is outside them; each number read is the possessive one all four patterns
-    read after the same label."""
+    read after the same label. Tried only where the first Decode batch line has an "accept len: "
+    (a server without speculation logs none: its log is spared the scan)."""
+    first = text.find("Decode batch")
+    line_end = text.find("\n", first)
+    if text.find("accept len: ", first, line_end if line_end >= 0 else len(text)) < 0:
+        return None
     lines = _SPEC_DECODE_READINGS.findall(text)
     if not lines or text.count("/") != len(lines) or text.count("acc") != 2 * len(lines):
         return None
