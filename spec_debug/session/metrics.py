@@ -629,8 +629,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s" (vllm-project/vllm#2734),
         # which the prose scan would read as two decode throughputs of 0.
         text = _VLLM_NOT_PROSE.sub("", text)
-    # "g" (a memchr) before each literal with "throughput: ": a listing of files (`ls -l`) or
-    # a traceback of paths has ":" and "m" on every line but seldom a "g"
+    # "g" (a memchr) before each literal with "throughput: ": a listing of files (`ls -l`) has
+    # ":" on every line (its times) and often an "m", but seldom a "g"
     if "." in text and (("f" in text and "P" in text and "Prefill. latency: " in text)
                         or ("m" in text and ":" in text and "g" in text and "median throughput: " in text)):
         if _one_batch(text, found):
