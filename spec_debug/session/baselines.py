@@ -201,13 +201,19 @@ def _command_scope(command: str) -> tuple[str | None, tuple[str, str | None] | N
 
 def stated_scope(context: str, value: float, command: str = "") -> Scope:
     """The engine and model a reading's command (first: it ran it) or its sentence names."""
+    return Scope(*_stated(context, value, command))
+
+
+def _stated(context: str, value: float, command: str) -> tuple[str | None, tuple[str, str | None] | None]:
+    """:func:`stated_scope` as a pair: :class:`BaselineBook` reads it for every throughput
+    reading (tens of thousands in a long session, most before any baseline), and keeps no Scope."""
     engine, model = _command_scope(command) if command else (None, None)
     # The sentence is a part of the context: a context that names no engine and no model family
     # (most of a long session's readings) has no sentence that does, and is not cut into one.
     if (engine is None or model is None) and _may_hold(context, _SCOPE_WORDS):
         sentence = _sentence(context, value)
         engine, model = engine or _engine(sentence), model or _model(sentence)
-    return Scope(engine, model)
+    return engine, model
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,23 +283,24 @@ class BaselineBook:
         """Each word of a baseline's own clause, to the latest baseline it is in: the host a
         baseline names ("gpu-a: 90 tok/s baseline; gpu-b: 60 tok/s baseline") is looked up there."""
 
-    def _move(self, said: Scope) -> Scope:
-        """The scope after a reading that states ``said``. The first engine or model named is the
-        one the baselines read before it were taken on."""
+    def _move(self, engine: str | None, model: tuple[str, str | None] | None) -> Scope:
+        """The scope (``self.now``, updated) after a reading that states ``engine`` and ``model``
+        (:func:`_stated`). The first engine or model named is the one the baselines read before
+        it were taken on."""
         now = self.now
-        if said.engine is not None and said.engine != now.engine:
+        if engine is not None and engine != now.engine:
             if now.engine is None:
                 for b in self.baselines:
-                    b.scope.engine = b.scope.engine or said.engine
-            now.engine = said.engine
-        if said.model is not None and (now.model is None or not _same_model(said.model, now.model)):
+                    b.scope.engine = b.scope.engine or engine
+            now.engine = engine
+        if model is not None and (now.model is None or not _same_model(model, now.model)):
             if now.model is None:
                 for b in self.baselines:
-                    b.scope.model = b.scope.model or said.model
-            now.model = said.model
-        elif said.model is not None and now.model[1] is None:
-            now.model = said.model  # "Llama" then "Llama-3.1-8B": the same model, now with its size
-        return Scope(now.engine, now.model)
+                    b.scope.model = b.scope.model or model
+            now.model = model
+        elif model is not None and now.model[1] is None:
+            now.model = model  # "Llama" then "Llama-3.1-8B": the same model, now with its size
+        return now
 
     def launched(self, command: str) -> None:
         """A server launch: the model and engine it names are those of the readings after it, until
@@ -316,8 +323,8 @@ class BaselineBook:
 
     def note(self, rec: MetricRecord, command: str = "") -> None:
         """A baseline_throughput reading."""
-        scope = self._move(stated_scope(rec.context, rec.value, command))
-        baseline = _Baseline(rec, row_key(rec.context, rec.value, command), scope)
+        now = self._move(*_stated(rec.context, rec.value, command))
+        baseline = _Baseline(rec, row_key(rec.context, rec.value, command), Scope(now.engine, now.model))
         self.baselines.append(baseline)
         del self.baselines[:-256]
         if len(self.named) > 4096:
@@ -332,7 +339,8 @@ class BaselineBook:
         """The baseline a throughput reading is compared with: the latest of the same engine and
         model with the reading's row, else the latest with no row stated (or any, when the
         reading states none); None when there is none or only other rows'."""
-        scope = self._move(stated_scope(rec.context, rec.value, command))
+        # self.now itself, not a copy: nothing below changes it
+        scope = self._move(*_stated(rec.context, rec.value, command))
         if not self.baselines:
             # None read yet (most sessions, and every reading before the first baseline): the row
             # would be compared with nothing. self.named is filled by note() only, after it added

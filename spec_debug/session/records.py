@@ -22,16 +22,19 @@ class Bounded:
     def __init__(self, limit: int | None = None) -> None:
         limit = MAX_RECORDS if limit is None else limit
         self.head: list = []
-        self.tail: deque = deque(maxlen=limit - limit // 2)
+        self.tail_limit = limit - limit // 2
+        self.tail: deque = deque(maxlen=self.tail_limit)
         self.head_limit = limit // 2
 
     def add(self, record) -> bool:
         """Keep ``record``; True when an older record had to be dropped for it."""
-        if len(self.head) < self.head_limit:
-            self.head.append(record)
+        head = self.head
+        if len(head) < self.head_limit:
+            head.append(record)
             return False
-        dropped = len(self.tail) == self.tail.maxlen
-        self.tail.append(record)
+        tail = self.tail
+        dropped = len(tail) == self.tail_limit
+        tail.append(record)
         return dropped
 
     def discard(self, record) -> bool:

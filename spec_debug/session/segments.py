@@ -53,8 +53,8 @@ class PhaseTracker:
                 description = self.describe_agent(ev.agent)
                 label = f"Sub-agent {ev.agent}" + (f": {description}" if description else "")
                 seg = self.agents[ev.agent] = _Segment(ev.seq, "agent", label, end_seq=ev.seq, timestamp=ev.timestamp)
-            if stretch:
-                seg.end_seq = max(seg.end_seq, ev.seq)
+            if stretch and ev.seq > seg.end_seq:
+                seg.end_seq = ev.seq
             return seg
         seg = self.current
         if seg is None:
@@ -63,8 +63,8 @@ class PhaseTracker:
                 category != seg.categories.most_common(1)[0][0]:
             self.boundary(ev.seq, "split", "", ts=ev.timestamp)
             seg = self.current
-        if stretch:
-            seg.end_seq = max(seg.end_seq, ev.seq)
+        if stretch and ev.seq > seg.end_seq:  # max() without the call: this runs for every event
+            seg.end_seq = ev.seq
         return seg
 
     def boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None,
