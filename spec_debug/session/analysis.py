@@ -299,6 +299,8 @@ class _SessionState:
         self.last_failure: tuple[str, str] | None = None
         self.first_ts: str | None = None
         self.last_ts: str | None = None
+        self.first_utc = self.last_utc = 0
+        """The length of first_ts (last_ts) when it ends in "Z", else 0: see feed."""
         self.findings: dict[str, FindingRecord] = {}
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
@@ -348,13 +350,14 @@ class _SessionState:
         ts = ev.timestamp
         if ts:  # sub-agents are read after the trunk, so compare rather than take the last
             # _earlier's first case inline (UTC times of one length): it runs twice per event.
+            # The length of a time ending in "Z" (0: other) is taken once for ts, and kept for
+            # first_ts and last_ts, so the test costs no len() and no slice of theirs.
+            utc = len(ts) if ts[-1:] == "Z" else 0
             first, last = self.first_ts, self.last_ts
-            if first is None or (ts < first if len(ts) == len(first) and ts[-1:] == "Z" == first[-1:]
-                                 else _earlier(ts, first)):
-                self.first_ts = ts
-            if last is None or (last < ts if len(ts) == len(last) and ts[-1:] == "Z" == last[-1:]
-                                else _earlier(last, ts)):
-                self.last_ts = ts
+            if first is None or (ts < first if utc and utc == self.first_utc else _earlier(ts, first)):
+                self.first_ts, self.first_utc = ts, utc
+            if last is None or (last < ts if utc and utc == self.last_utc else _earlier(last, ts)):
+                self.last_ts, self.last_utc = ts, utc
         info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
         info.events += 1
         # info is the tree's entry for ev.agent: the handlers below are given it (and stretch)
