@@ -192,15 +192,14 @@ _FIELDS: dict[type, tuple[tuple[str, ...], Any, tuple[str, ...], bool, Any]] = {
 
 def _spec(record: Any) -> tuple[tuple[str, ...], Any, tuple[str, ...], bool, Any]:
     """Per record type, once: field names, a getter of all their values, the list fields,
-    whether a field is named like a secret, and a getter of the values of the other fields."""
+    whether a field is named like a secret, and a getter of each other field's value."""
     spec = _FIELDS.get(type(record))
     if spec is None:
         fs = fields(record)
         names = tuple(f.name for f in fs)
         lists = tuple(f.name for f in fs if str(f.type).startswith("list"))
-        getter = _getter(names)
-        scalars = _getter([n for n in names if n not in lists]) if lists else getter
-        spec = _FIELDS[type(record)] = (names, getter, lists, any(is_secret_name(n) for n in names), scalars)
+        columns = tuple(attrgetter(n) for n in names if n not in lists)
+        spec = _FIELDS[type(record)] = (names, _getter(names), lists, any(is_secret_name(n) for n in names), columns)
     return spec
 
 
@@ -265,19 +264,26 @@ def redacted_all(records: list, one: Any = redact_value) -> list:
 
 def _batch_values(batch: list) -> set | None:
     """The values of the fields of a batch's records, their lists' items too; None when an item
-    is no record or has a field named like a secret (each item is then redacted on its own)."""
-    values: list = []
-    get = _FIELDS.get
-    for r in batch:
-        spec = get(type(r))
-        if spec is None and is_dataclass(r):
-            spec = _spec(r)
+    is no record or has a field named like a secret (each item is then redacted on its own).
+
+    Field by field over the records of each type (a list of the analysis holds one), so that
+    the values are fetched and gathered in C: a getter of all of a record's fields built a
+    tuple per record, a third of the cost of redacting the 500 MB bench session's commands."""
+    kinds = set(map(type, batch))
+    values: set = set()
+    for kind in kinds:
+        records = batch if len(kinds) == 1 else [r for r in batch if type(r) is kind]
+        spec = _FIELDS.get(kind)
+        if spec is None and is_dataclass(records[0]):
+            spec = _spec(records[0])
         if spec is None or spec[3]:
             return None
-        values.extend(spec[4](r))  # the fields that are not lists (all of them for most types)
+        for column in spec[4]:  # the fields that are not lists (all of them for most types)
+            values.update(map(column, records))
         for name in spec[2]:
-            values.extend(getattr(r, name))
-    return set(values)
+            for r in records:
+                values.update(getattr(r, name))
+    return values
 
 
 def as_json(record: Any) -> dict:
