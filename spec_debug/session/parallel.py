@@ -116,7 +116,11 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
                 if ev.session is None:  # the worker's cursor's (see _row): this cursor's, equal
                     ev.session, ev.agent, ev.file = session, agent, file
                 packed = row[_EXTRACTED]
-                if packed is not None:
+                if packed is None:
+                    ev.extracted = NOTHING
+                elif packed.__class__ is str:
+                    ev.extracted = _UNQUOTED if not packed else _why_only(packed)
+                else:
                     ev.extracted = _unpack(packed)
                 if ev.spawn is not None:
                     ev.spawn = Spawn(*ev.spawn)
@@ -184,7 +188,7 @@ def _row(ev: Event, x: Extracted, cursor: Cursor) -> tuple:
         ev.text = ""  # scanned already: only the findings travel
     if ev.spawn is not None:
         ev.spawn = (ev.spawn.description, ev.spawn.agent_type)
-    ev.extracted = None if x is NOTHING else _pack(x)
+    ev.extracted = _pack(x)
     if ev.session is cursor.session and ev.agent is cursor.agent and ev.file is cursor.file:
         # Every event of a span is its cursor's (the agent is worked out in the parent), and the
         # rows are pickled without a memo (_without_memo): the parent puts its own cursor's
@@ -248,12 +252,36 @@ class _Held:
         self.text = ""
 
 
-def _pack(x: Extracted) -> tuple:
-    return (tuple(map(_METRIC, x.metrics)) if x.metrics else (), tuple(map(_ERROR, x.errors)) if x.errors else (),
-            tuple(map(_OBSERVATION, x.launch)) if x.launch else (),
-            tuple(map(_OBSERVATION, x.observations)) if x.observations else (),
-            x.concat_orders, x.layer_ids, x.hypotheses, x.outcome, x.why, x.first_sentence, x.category, x.template,
-            None if x.target is None else _TARGET(x.target))
+def _pack(x: Extracted) -> tuple | str | None:
+    """``x`` as the parent rebuilds it (:func:`_unpack`): None when nothing was found (most
+    tool results, and the events no extractor reads), the reasoning alone for a text or
+    thinking block in which nothing else was found (most blocks), else a tuple of every field
+    with the small objects as tuples."""
+    found = _FOUND(x)
+    if found == _NOTHING_FOUND:
+        return x.why
+    metrics, errors, launch, observations, concat_orders, layer_ids, hypotheses, outcome, first_sentence, \
+        category, template, target = found
+    return (tuple(map(_METRIC, metrics)) if metrics else (), tuple(map(_ERROR, errors)) if errors else (),
+            tuple(map(_OBSERVATION, launch)) if launch else (),
+            tuple(map(_OBSERVATION, observations)) if observations else (),
+            concat_orders, layer_ids, hypotheses, outcome, x.why, first_sentence, category, template,
+            None if target is None else _TARGET(target))
+
+
+_FOUND = attrgetter(*(f.name for f in fields(Extracted) if f.name != "why"))
+"""Every field of :class:`Extracted` but ``why``."""
+_NOTHING_FOUND = _FOUND(NOTHING)
+"""Those fields of most events: their defaults (compared by ``==``: a value equal to the
+default is an empty tuple or string, or None, the same finding)."""
+_UNQUOTED = Extracted(why="")
+"""What the parent gives every block that was found to say nothing and that no command quotes:
+one object for them all, as :data:`NOTHING` is for the events with no findings (the analysis
+reads an Extracted, it never changes one)."""
+
+
+def _why_only(why: str) -> Extracted:
+    return Extracted((), (), (), (), (), (), (), None, why)
 
 
 def _unpack(packed: tuple) -> Extracted:
