@@ -257,23 +257,18 @@ def _pack(x: Extracted) -> tuple | str | None:
     tool results, and the events no extractor reads), the reasoning alone for a text or
     thinking block in which nothing else was found (most blocks), else a tuple of every field
     with the small objects as tuples."""
-    found = _FOUND(x)
-    if found == _NOTHING_FOUND:
+    # Every field but why at its default: its tuples and strings are falsy only when empty, and
+    # outcome and target are None.
+    if not (x.metrics or x.errors or x.launch or x.observations or x.concat_orders or x.layer_ids or x.hypotheses
+            or x.first_sentence or x.category or x.template) and x.outcome is None and x.target is None:
         return x.why
-    metrics, errors, launch, observations, concat_orders, layer_ids, hypotheses, outcome, first_sentence, \
-        category, template, target = found
-    return (tuple(map(_METRIC, metrics)) if metrics else (), tuple(map(_ERROR, errors)) if errors else (),
-            tuple(map(_OBSERVATION, launch)) if launch else (),
-            tuple(map(_OBSERVATION, observations)) if observations else (),
-            concat_orders, layer_ids, hypotheses, outcome, x.why, first_sentence, category, template,
-            None if target is None else _TARGET(target))
+    return (tuple(map(_METRIC, x.metrics)) if x.metrics else (), tuple(map(_ERROR, x.errors)) if x.errors else (),
+            tuple(map(_OBSERVATION, x.launch)) if x.launch else (),
+            tuple(map(_OBSERVATION, x.observations)) if x.observations else (),
+            x.concat_orders, x.layer_ids, x.hypotheses, x.outcome, x.why, x.first_sentence, x.category, x.template,
+            None if x.target is None else _TARGET(x.target))
 
 
-_FOUND = attrgetter(*(f.name for f in fields(Extracted) if f.name != "why"))
-"""Every field of :class:`Extracted` but ``why``."""
-_NOTHING_FOUND = _FOUND(NOTHING)
-"""Those fields of most events: their defaults (compared by ``==``: a value equal to the
-default is an empty tuple or string, or None, the same finding)."""
 _UNQUOTED = Extracted(why="")
 """What the parent gives every block that was found to say nothing and that no command quotes:
 one object for them all, as :data:`NOTHING` is for the events with no findings (the analysis
