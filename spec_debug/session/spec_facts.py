@@ -75,6 +75,7 @@ _NOT_IGNORED = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:be(?:en)?\s+)
 # one character every match must hold (a one-character ``in`` is a memchr).
 _HAS_CAT_CALL = re.compile(r"cat(?:enate)?\(").search
 _HAS_D2T = re.compile("d2t").search
+_HAS_NORM = re.compile("norm").search  # after "_": an ls listing of 2.5 KB, 1.85 us with ``in``, 0.76 us
 
 
 @dataclass(slots=True)
@@ -240,7 +241,7 @@ def text_observations(text: str) -> list[Observation]:
         if m:
             out.append(Observation("SD301", _around(text, m.start(), m.end())))
     # "_" first: a one-character search is a memchr, and every flag name has one.
-    if "_" in text and "norm" in text and ("norm_before" in text or "fc_norm" in text or "norm_output" in text):
+    if "_" in text and _HAS_NORM(text) and ("norm_before" in text or "fc_norm" in text or "norm_output" in text):
         m = _first_stated(_NORM_FLAG, text)
         if m:
             if not _NOT_IGNORED.search(text, max(0, m.start() - 20), m.end()):
