@@ -133,9 +133,9 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
 
 def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file: str,
                 agent_files: frozenset[str]) -> bytes:
-    """In a worker: the records of one span, each event as one tuple in :class:`Event`'s field
-    order (seq and line count from the span's start: the parent knows where it starts),
-    pickled by :func:`_without_memo`."""
+    """In a worker: the records of one span (their index and line counted from the span's
+    start: the parent knows where it starts), each event as one tuple in :class:`Event`'s
+    field order (see :func:`_row`), pickled by :func:`_without_memo`."""
     stats = ReadStats()
     cursor = Cursor(session=session, agent=agent, file=file, agent_files=agent_files)
     out = []
@@ -189,6 +189,7 @@ def _row(ev: Event, x: Extracted, cursor: Cursor) -> tuple:
     if ev.spawn is not None:
         ev.spawn = (ev.spawn.description, ev.spawn.agent_type)
     ev.extracted = _pack(x)
+    ev.seq = ev.line = 0  # the parent sets both (its record's): 0 unpickles to a shared int, a count to a new one
     if ev.session is cursor.session and ev.agent is cursor.agent and ev.file is cursor.file:
         # Every event of a span is its cursor's (the agent is worked out in the parent), and the
         # rows are pickled without a memo (_without_memo): the parent puts its own cursor's
