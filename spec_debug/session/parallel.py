@@ -105,6 +105,7 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
     session, agent, file = cursor.session, cursor.agent, cursor.file
     for packed_span in ordered_results(_parse_span, tasks, worker_count(), _start_method()):
         records, span_stats = pickle.loads(packed_span)
+        calls: list[Extracted] = []  # of the span's tool calls, in order (see _Commands)
         for index, lineno, sidechain, agent_id, rows in records:
             index += index_base
             lineno += line_base
@@ -120,8 +121,12 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
                     ev.extracted = NOTHING
                 elif packed.__class__ is str:
                     ev.extracted = _UNQUOTED if not packed else _why_only(packed)
+                elif packed.__class__ is int:
+                    ev.extracted = calls[packed]
                 else:
                     ev.extracted = _unpack(packed)
+                if ev.kind == "tool_call":
+                    calls.append(ev.extracted)
                 if ev.spawn is not None:
                     ev.spawn = Spawn(*ev.spawn)
                 events.append(ev)
@@ -140,24 +145,27 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
     cursor = Cursor(session=session, agent=agent, file=file, agent_files=agent_files)
     out = []
     held = _Held(cursor)
+    commands = _Commands()
     for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
             iter_json_records(Path(path), stats, span), cursor, stats):
         if sidechain and not held.quote_all:
             held.quote_every_block()
         rows: list = []
         for ev in events:
+            kind = ev.kind
+            if kind == "tool_call":
+                held.quoted_by(ev)
+                rows.append(_row(ev, commands.packed(ev), cursor))
+                continue
             x = ev.extracted  # a reader that already knows the outcome (a refused call) set it
             if x is None:
                 x = extract(ev, True)
-            kind = ev.kind
             if kind in _REASONING and x.why is None:
                 if held.takes(ev):
                     held.hold(rows, ev, x)  # packed when it is known whether a command quotes it
                     continue
                 x.why = reasoning.why_text(ev.text[-1000:]) if held.quote_all else ""
-            elif kind == "tool_call":
-                held.quoted_by(ev)
-            rows.append(_row(ev, x, cursor))
+            rows.append(_row(ev, _pack(x), cursor))
         out.append((index, lineno, sidechain, agent_id, rows))
     held.release(quoted=True)  # the next span's first command may quote it
     return _without_memo((out, stats))
@@ -183,12 +191,13 @@ def _without_memo(result: tuple) -> bytes:
     return buffer.getvalue()
 
 
-def _row(ev: Event, x: Extracted, cursor: Cursor) -> tuple:
+def _row(ev: Event, packed: tuple | str | int | None, cursor: Cursor) -> tuple:
+    """``ev`` as a tuple, with its Extracted ``packed`` (:func:`_pack`, :meth:`_Commands.packed`)."""
     if ev.kind not in _KEEP_TEXT:
         ev.text = ""  # scanned already: only the findings travel
     if ev.spawn is not None:
         ev.spawn = (ev.spawn.description, ev.spawn.agent_type)
-    ev.extracted = _pack(x)
+    ev.extracted = packed
     ev.seq = ev.line = 0  # the parent sets both (its record's): 0 unpickles to a shared int, a count to a new one
     if ev.session is cursor.session and ev.agent is cursor.agent and ev.file is cursor.file:
         # Every event of a span is its cursor's (the agent is worked out in the parent), and the
@@ -248,16 +257,44 @@ class _Held:
         if self.rows is None:
             return
         self.x.why = reasoning.why_text(self.text[-1000:]) if quoted else ""
-        self.rows[self.slot] = _row(self.ev, self.x, self.cursor)
+        self.rows[self.slot] = _row(self.ev, _pack(self.x), self.cursor)
         self.rows = self.ev = self.x = None
         self.text = ""
 
 
+class _Commands:
+    """A span's tool calls by command. What :func:`extract` finds in a call with a command (its
+    kind, loop template, target and launch facts; never a Metric, which the analysis may
+    rename) depends on the command alone, and a session runs the same commands again and again
+    (44% of the bench session's calls repeat one of their span): a repeat is not scanned again
+    nor sent. Its row holds the ordinal, among the span's tool calls, of the first call with
+    that command, and the parent gives it the Extracted it built for that one (it reads an
+    Extracted, never changes one; a Target is frozen)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: dict[str, int] = {}
+
+    def packed(self, call: Event) -> tuple | str | int | None:
+        ordinal = self.count
+        self.count += 1
+        x = call.extracted  # a reader that already knows the outcome (a refused call) set it
+        if x is None:
+            command = call.command
+            if command:
+                first = self.first.get(command)
+                if first is not None:
+                    return first
+                self.first[command] = ordinal
+            x = extract(call, True)
+        return _pack(x)
+
+
 def _pack(x: Extracted) -> tuple | str | None:
-    """``x`` as the parent rebuilds it (:func:`_unpack`): None when nothing was found (most
-    tool results, and the events no extractor reads), the reasoning alone for a text or
-    thinking block in which nothing else was found (most blocks), else a tuple of every field
-    with the small objects as tuples."""
+    """``x`` as the parent rebuilds it (:func:`_parsed_in_workers`, :func:`_unpack`): None when
+    nothing was found (most tool results, and the events no extractor reads), the reasoning
+    alone for a text or thinking block in which nothing else was found (most blocks), else a
+    tuple of every field with the small objects as tuples."""
     # Every field but why at its default: its tuples and strings are falsy only when empty, and
     # outcome and target are None.
     if not (x.metrics or x.errors or x.launch or x.observations or x.concat_orders or x.layer_ids or x.hypotheses
