@@ -78,7 +78,7 @@ def extract(ev: Event, status_known: bool) -> Extracted:
     if kind == "text":
         text = ev.text
         low = text.lower()
-        return Extracted(tuple(metrics.scan_metrics(text, True)), (), (), tuple(spec_facts.text_observations(text)),
+        return Extracted(tuple(metrics.scan_metrics(text, True)), (), (), tuple(spec_facts.text_observations(text, low)),
                          tuple(spec_facts.concat_orders(text)), tuple(spec_facts.layer_id_lists(text)),
                          tuple(reasoning.hypotheses(text, low)), reasoning.outcome(text, low))
     if kind == "prompt":
