@@ -26,7 +26,7 @@ import json
 
 import yaml
 
-from spec_debug.diagnose.launch import _BOOLEAN_HINTS, LaunchParseError, detect_engine
+from spec_debug.diagnose.launch import LaunchParseError, _is_switch, detect_engine
 
 # The vLLM switches whose `no-` form exists (argparse.BooleanOptionalAction on bool config
 # fields, vllm/engine/arg_utils.py); the rest of a `false` is dropped, as vLLM drops it.
@@ -95,9 +95,12 @@ def config_words(engine: str, text: str, path: str) -> list[str]:
 
 
 def _sglang_switch(key: str) -> bool:
-    """store_true flags of SGLang's ServerArgs (bool fields default False are declared with
-    action="store_true"): by their names, as the launch parser already judges switches."""
-    return _BOOLEAN_HINTS.match(key) is not None
+    """store_true flags of SGLang's ServerArgs (a false one is left out; any other flag set false
+    is written ``--KEY false``), judged as the launch parser judges switches: by the name's hint
+    and the switches the hints miss (``is-embedding: false`` once became ``--is-embedding
+    false``, a stray word after a switch). The file may spell a key with underscores: SGLang's
+    parser maps both to the same dest (server_args_config_parser.py, ``key.replace("-", "_")``)."""
+    return _is_switch(key.replace("_", "-"))
 
 
 def merge_config(argv: list[str], text: str) -> list[str]:
