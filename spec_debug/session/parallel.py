@@ -39,10 +39,11 @@ from spec_debug.session.spec_facts import Observation
 PARALLEL_MIN_BYTES = 16 * 1024 * 1024
 SPAN_BYTES = 8 * 1024 * 1024
 MAX_WORKERS = 3
-"""The parent keeps the session state: on the 500 MB bench session it needs 2.6 s of CPU, the
-workers 8.2 s between them (one process alone: 7.4 s; the difference is what crossing
-processes costs, and two workers slowing each other on shared caches). A fourth worker would
-wait on the parent and add its ~40 MB to the peak memory of the whole analysis."""
+"""The parent keeps the session state: on the 500 MB bench session it needs 1.8 s of CPU (and
+0.3 s more to write the JSON), the workers 5.9-6.2 s between them (one process alone: 6.6 s;
+the difference is what crossing processes costs, and two workers slowing each other on shared
+caches; 2 cores, December 2026). A fourth worker would wait on the parent and add its ~50 MB to
+the peak memory of the whole analysis."""
 
 # Everything travels as plain tuples: pickle writes those in C, a dataclass through Python
 # calls (and the parent rebuilds an event with one call).
