@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+import pickle
 import sys
 from pathlib import Path
 
@@ -182,3 +183,44 @@ def test_the_reasoning_a_command_is_shown_with_survives_span_edges(monkeypatch, 
     assert all(w == "" for w in whys[2::5])
     assert all(w == f"Round {5 * i + 3} thinking. Plan the next probe." for i, w in enumerate(whys[3::5]))
     assert all(w.startswith(f"Round {5 * i + 4}: ") for i, w in enumerate(whys[4::5]))
+
+
+def test_a_command_run_again_in_a_span_is_read_as_the_first_time(monkeypatch, tmp_path):
+    """A worker scans a command once per span (parallel._Commands): a repeat crosses as the
+    first call's ordinal and the parent gives it that call's findings. Each repeat keeps its
+    own host, kind, loop and launch finding, wherever the spans are cut."""
+    monkeypatch.setattr(parallel, "_start_method", lambda: "fork")
+    commands = ["ssh root@gpu-a 'tail -n 50 /root/sglang_server.log'",
+                "ssh -p 2222 root@gpu-b 'python3 -m sglang.launch_server --model-path /m --speculative-algorithm "
+                "EAGLE3 --speculative-draft-model-path /d --speculative-num-steps 1'",
+                "ssh -J bastion root@gpu-c nvidia-smi"]
+    lines, n = [], 0
+    for round_ in range(30):
+        command = commands[round_ % 3] if round_ % 4 else commands[0]
+        call = {"type": "tool_use", "id": f"t{round_}", "name": "Bash", "input": {"command": command}}
+        lines.append(_assistant(n, call))
+        failed = round_ % 5 == 0
+        lines.append(json.dumps({"type": "user", "uuid": f"r{n}", "sessionId": "s", "message": {
+            "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{round_}", "is_error": failed,
+                                         "content": "Exit code 1\nConnection refused" if failed else "ok"}]}}))
+        n += 2
+    path = tmp_path / "repeats.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    repeats = []
+    real = parallel.ordered_results
+
+    def spy(*args):
+        for packed_span in real(*args):  # each row as it crossed: an int is a repeat's ordinal
+            records, _stats = pickle.loads(packed_span)
+            repeats.extend(row[parallel._EXTRACTED].__class__ is int for *_, rows in records for row in rows)
+            yield packed_span
+
+    monkeypatch.setattr(parallel, "ordered_results", spy)
+    for span in (700, 3000, 1 << 20):
+        one, many = _both(monkeypatch, path, span_bytes=span)
+        assert many == one, span
+    assert sum(repeats) > 20  # most calls of the one-span read were repeats, sent as ordinals
+    doc = json.loads(one)
+    assert [c["host"] for c in doc["commands"][:4]] == ["gpu-a", "gpu-b", "gpu-c", "gpu-a"]
+    assert len(doc["commands"]) == 30
+    assert [f["code"] for f in doc["findings"]].count("SD101") == 1
