@@ -76,8 +76,8 @@ def tiny_config(*, vocab: int, hidden: int, layers: int, heads: int = 4, kv_head
         draft_vocab_size=vocab, attention_bias=False, mlp_bias=False, hidden_act="silu",
         rope=RopeConfig("default", 10000.0, {}), max_position_embeddings=512,
         sliding_window=None, layer_types=("full_attention",) * layers, aux_layer_ids=None,
-        num_aux=3, norm_before_residual=False, norm_before_fc=False, fc_norm=False,
-        norm_output=False, speculative_tokens=3, verifier=None, raw={})
+        num_aux=3, use_aux_hidden_state=True, norm_before_residual=False, norm_before_fc=False,
+        fc_norm=False, norm_output=False, speculative_tokens=3, verifier=None, raw={})
     return replace(base, **overrides)
 
 
