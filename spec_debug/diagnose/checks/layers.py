@@ -179,10 +179,16 @@ def _retrain(a: LayerAnalysis) -> str:
 def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None = None,
                      fc_in_features: int | None = None, num_aux: int | None = None,
                      draft_target_hidden_size: int | None = None,
+                     use_aux_hidden_state: bool = True,
                      at: Where = Where()) -> list[Finding]:
     """`draft_target_hidden_size`: the draft config's own target_hidden_size, from which vLLM
     and SGLang size fc (target_hidden_size x 3: vllm model_executor/models/llama_eagle3.py,
-    sglang srt/models/llama_eagle3.py), whatever the target's real width."""
+    sglang srt/models/llama_eagle3.py), whatever the target's real width.
+    `use_aux_hidden_state`: the draft config's eagle_config.use_aux_hidden_state
+    (DraftConfig.use_aux_hidden_state); False means no aux layers are served at all, so only
+    :func:`_aux_off` is asked."""
+    if not use_aux_hidden_state:
+        return _aux_off(analysis, target_hidden_size, fc_in_features, at)
     a, n = analysis, analysis.num_target_layers
     facts = a.to_facts()
     base = [f"trained on {_names(a.trained, n)} ({a.trained_source}), input-to-layer ids",
@@ -236,3 +242,36 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
                                     "target_hidden_size": target_hidden_size,
                                     "engine_fc_fan_in": a.fc_fan_in}))
     return findings
+
+
+def _aux_off(a: LayerAnalysis, target_hidden_size: int | None, fc_in_features: int | None,
+             at: Where) -> list[Finding]:
+    """SD204 for a draft whose config turns aux states off but whose fc was trained on k >= 2.
+
+    Both engines read eagle_config.use_aux_hidden_state (default True) from the draft config.
+    SGLang (python/sglang/srt/speculative/eagle_worker.py, model_executor/model_runner.py)
+    then captures no aux layers and passes the target's last hidden state; vLLM
+    (vllm/model_executor/models/llama_eagle3.py) builds no fc, skips fc.* when loading and
+    makes combine_hidden_states the identity. The draft gets one H-wide state, unprojected,
+    with no error: acceptance collapses. No fc, or an fc of H inputs (heads trained that way,
+    nvidia gpt-oss-120b-Eagle3-v2 style), is consistent with the key; the layer ids are not
+    compared, as no layer is captured."""
+    if fc_in_features is None or not target_hidden_size:
+        return []
+    trained_for = fc_in_features // target_hidden_size
+    if trained_for < 2 or fc_in_features % target_hidden_size:
+        return []
+    evidence = [
+        f"the draft config sets eagle_config.use_aux_hidden_state = false: SGLang then captures "
+        f"no aux layers of the target and vLLM builds no fc (combine_hidden_states passes the "
+        f"state through), so {a.engine} feeds the draft the target's last hidden state alone, "
+        f"{target_hidden_size} wide, with no fc",
+        f"fc.weight takes {fc_in_features} = {trained_for} x {target_hidden_size} input features: "
+        f"the checkpoint was trained on {trained_for} aux layers the engine will not feed",
+    ]
+    return [at.finding("SD204", evidence,
+                       {"fc_in_features": fc_in_features, "num_aux": trained_for,
+                        "target_hidden_size": target_hidden_size, "use_aux_hidden_state": False},
+                       remediation="Delete use_aux_hidden_state from eagle_config in the draft's "
+                                   "config.json (or set it to true; the engines default to true), "
+                                   "restart the server, and check the acceptance rate again.")]

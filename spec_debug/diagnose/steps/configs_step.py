@@ -128,12 +128,14 @@ def check(ctx: Any) -> list[Finding]:
                                   target_architecture=target_architecture(target_raw, launch_quantization(ctx.host_facts)))
         cfgs["layers"] = analysis.to_facts()
         try:
-            num_aux = parse_draft_config(as_eagle3_config(draft_raw)).num_aux
+            parsed = parse_draft_config(as_eagle3_config(draft_raw))
+            num_aux, use_aux = parsed.num_aux, parsed.use_aux_hidden_state
         except CheckpointError:
-            num_aux = None
+            num_aux, use_aux = None, True
         findings += check_aux_layers(analysis, target_hidden_size=int(text["hidden_size"]),
                                      fc_in_features=cfgs.get("fc_in_features"), num_aux=num_aux,
-                                     draft_target_hidden_size=_stated_target_width(draft_raw), at=at)
+                                     draft_target_hidden_size=_stated_target_width(draft_raw),
+                                     use_aux_hidden_state=use_aux, at=at)
     if name in ("sglang", "vllm"):
         findings += check_norm_flags(name, version, draft_raw, at)
     if target_raw is not None:
