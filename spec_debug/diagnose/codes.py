@@ -265,13 +265,23 @@ ENTRIES: tuple[FindingDoc, ...] = (
         severity="error",
         area="hidden-state layout",
         title="fc input width is not (number of aux layers) x (target hidden size)",
-        detects="`fc.weight.shape[1]` differs from len(aux layer ids) * target hidden size.",
+        detects=(
+            "`fc.weight.shape[1]` differs from len(aux layer ids) * target hidden size; or the "
+            "draft config sets `eagle_config.use_aux_hidden_state: false` while fc takes k x the "
+            "target hidden size (k >= 2) inputs."
+        ),
         why=(
             "The engine concatenates one hidden state per aux layer; a width mismatch either "
             "crashes (GPT-OSS: 8640 vs 5760) or means the checkpoint was trained for another "
-            "number of layers or another target."
+            "number of layers or another target. With `use_aux_hidden_state` false (an MTP or "
+            "EAGLE-1 template's leftover) SGLang captures no aux layers and vLLM builds no fc: "
+            "the draft gets the last hidden state unprojected, and acceptance collapses with no error."
         ),
-        fix="Check the aux layer count and the target model; SGLang and vLLM versions read here assume 3 aux layers.",
+        fix=(
+            "Check the aux layer count and the target model; SGLang and vLLM versions read here "
+            "assume 3 aux layers. For a draft whose fc takes several hidden states, delete "
+            "`use_aux_hidden_state` from `eagle_config` (both engines default to true)."
+        ),
         example="fc.weight [2880, 8640] with 2 aux layers of a 2880-wide target",
         sources=(
             "https://github.com/sgl-project/sglang/pull/32334",
