@@ -253,9 +253,10 @@ def _aux_off(a: LayerAnalysis, target_hidden_size: int | None, fc_in_features: i
     then captures no aux layers and passes the target's last hidden state; vLLM
     (vllm/model_executor/models/llama_eagle3.py) builds no fc, skips fc.* when loading and
     makes combine_hidden_states the identity. The draft gets one H-wide state, unprojected,
-    with no error: acceptance collapses. No fc, or an fc of H inputs (heads trained that way,
-    nvidia gpt-oss-120b-Eagle3-v2 style), is consistent with the key; the layer ids are not
-    compared, as no layer is captured."""
+    with no error: acceptance collapses. No fc, or an fc of H inputs, is consistent with the
+    key: heads trained on the last state alone set it on purpose (vLLM's MRv2 regression test
+    for the flag names nvidia/gpt-oss-120b-Eagle3-v2). The layer ids are not compared, as no
+    layer is captured."""
     if fc_in_features is None or not target_hidden_size:
         return []
     trained_for = fc_in_features // target_hidden_size
