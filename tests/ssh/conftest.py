@@ -120,6 +120,15 @@ def frozen() -> Iterator[list[int]]:
             pass
 
 
+def _accepts(socket_path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(socket_path))
+        except (FileNotFoundError, ConnectionRefusedError):
+            return False
+    return True
+
+
 @pytest.fixture
 def agent_at() -> Iterator[Callable[[Path, list[str]], Path]]:
     """Start real ssh-agents at given sockets, holding given keys; killed at the end."""
@@ -135,9 +144,12 @@ def agent_at() -> Iterator[Callable[[Path, list[str]], Path]]:
         agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(socket_path)], stdout=subprocess.DEVNULL,
                                  stderr=subprocess.DEVNULL)
         agents.append(agent)
+        # Wait for a connection, not for the socket file: ssh-agent binds (the file appears) before
+        # it listens, and a client in between is refused ("Error connecting to agent: Connection
+        # refused" from ssh-add, seen once in a CI run).
         deadline = time.monotonic() + 30
-        while not socket_path.exists():
-            assert time.monotonic() < deadline, "ssh-agent did not start"
+        while not _accepts(socket_path):
+            assert time.monotonic() < deadline and agent.poll() is None, "ssh-agent did not start"
             time.sleep(0.02)
         if keys:  # ssh-add with no file names adds ~/.ssh's default keys
             subprocess.run(["ssh-add", "-q", *keys], env={**os.environ, "SSH_AUTH_SOCK": str(socket_path)},
