@@ -22,8 +22,7 @@ class Bounded:
     def __init__(self, limit: int | None = None) -> None:
         limit = MAX_RECORDS if limit is None else limit
         self.head: list = []
-        self.tail_limit = limit - limit // 2
-        self.tail: deque = deque(maxlen=self.tail_limit)
+        self.tail: deque = deque(maxlen=limit - limit // 2)
         self.head_limit = limit // 2
 
     def add(self, record) -> bool:
@@ -33,7 +32,7 @@ class Bounded:
             head.append(record)
             return False
         tail = self.tail
-        dropped = len(tail) == self.tail_limit
+        dropped = len(tail) == tail.maxlen
         tail.append(record)
         return dropped
 
