@@ -8,6 +8,7 @@ this module holds what needs the session's order: pairing, loops, pivots, phases
 from __future__ import annotations
 
 import gc
+import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -37,6 +38,8 @@ arXiv:2506.18824: failing trajectories show repetitive cycles)."""
 PIVOT_WINDOW = 5
 """A pivot is a command of a kind not among the agent's last few, right after a trigger."""
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
+_ECHO_STATUS = re.compile(r'echo\s+"?(?:\$\?|\$\{\?\})"?\s*;?\s*$')
+"""``echo $?`` typed alone at a prompt (quoted or braced)."""
 """A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
 a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
 SD401_GAP_POINTS = 20.0
@@ -277,6 +280,9 @@ class _Agent:
     """Each open hypothesis with its :func:`reasoning.topic_words`, oldest first."""
     settled_topics: deque = field(default_factory=lambda: deque(maxlen=20))
     """The topic words of the hypotheses settled last."""
+    commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
+    """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
+    (even one whose empty output the log shows no result for)."""
 
 
 _AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:error", "event_msg:error",
@@ -483,6 +489,8 @@ class _SessionState:
                 ev.file, ev.line)
             if self.kept_commands.add(record):  # _keep inline
                 self.dropped += 1
+            if self.source.format == "text":
+                st.commands_typed.append(record)
             seg.commands += 1
             if host:
                 seg.hosts[host] += 1
@@ -530,6 +538,8 @@ class _SessionState:
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
         not_run = bool(found) and found[0].kind in failures.NOT_RUN
         host = record.host if record else None
+        if record is not None and self.source.format == "text":
+            self._echoed_status(record, ev.text, st, info)
         if record is not None:
             record.exit_code = exit_code
             record.is_error = failed
@@ -563,6 +573,25 @@ class _SessionState:
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
         self._concat(ev, x)
+
+    @staticmethod
+    def _echoed_status(record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
+        """A terminal log's ``echo $?``: its output is the exit status of the command before it
+        in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
+        expands to the exit status of the most recently executed foreground pipeline")."""
+        if len(st.commands_typed) < 2 or st.commands_typed[1] is not record \
+                or not _ECHO_STATUS.match(record.inner):
+            return
+        prev = st.commands_typed[0]
+        if prev.exit_code is not None:
+            return
+        status = (output or "").strip()
+        if not status.isdigit() or len(status) > 3:
+            return
+        prev.exit_code = int(status)
+        if prev.exit_code and not prev.is_error:
+            prev.is_error = True
+            info.failed_calls += 1
 
     @staticmethod
     def _why(st: _Agent) -> str:

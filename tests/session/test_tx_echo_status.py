@@ -1,0 +1,44 @@
+"""A terminal log states a command's exit status only when someone types ``echo $?`` after it
+(the prompt shows none): the status was read as that echo's output and lost, so a health check
+that failed silently (``curl`` exit 7, no output) read as a success and ``nvidia-smi`` exit 9 had
+no status. ``$?`` is the status of the command before it in the same shell (bash(1))."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+
+DATA = Path(__file__).parent / "data_tx"
+
+
+def test_echo_status_gives_the_command_before_it_its_exit_code() -> None:
+    a = analyze_path(DATA / "echo_status.log")
+    got = [(c.command, c.exit_code, c.is_error) for c in a.commands]
+    assert got == [
+        ("curl -s -m 5 http://localhost:30000/health", 7, True),  # no output, yet failed
+        ("echo $?", None, False),
+        ("nvidia-smi", 9, True),
+        ('echo "$?"', None, False),
+        ("ls /models", 0, False),
+        ("echo $?", None, False),
+    ]
+    assert a.agents[0]["failed_calls"] == 2
+
+
+def test_echo_status_in_an_agent_transcript_is_left_alone(tmp_path: Path) -> None:
+    # Each Claude Code Bash call runs in a shell of its own: its `echo $?` says nothing about
+    # the call before it.
+    import json
+    lines = []
+    for n, (cmd, out) in enumerate((("curl -s localhost:30000/health", ""), ("echo $?", "7"))):
+        lines.append({"type": "assistant", "uuid": f"a{n}", "sessionId": "s", "timestamp": f"2026-01-01T00:00:0{n}Z",
+                      "message": {"role": "assistant", "content": [
+                          {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": cmd}}]}})
+        lines.append({"type": "user", "uuid": f"u{n}", "sessionId": "s", "timestamp": f"2026-01-01T00:00:0{n}Z",
+                      "message": {"role": "user", "content": [
+                          {"type": "tool_result", "tool_use_id": f"t{n}", "content": out, "is_error": False}]}})
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    a = analyze_path(path)
+    assert [c.exit_code for c in a.commands] == [0, 0]
