@@ -40,6 +40,34 @@ PIVOT_WINDOW = 5
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
 _ECHO_STATUS = re.compile(r'echo\s+"?(?:\$\?|\$\{\?\})"?\s*;?\s*$')
 """``echo $?`` typed alone at a prompt (quoted or braced)."""
+_ECHO_OF_STATUS = re.compile(r"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})[^;&|<>\n]*)")
+_STATUS_VAR = re.compile(r"\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\}")
+
+
+def _echoed_exit(command: str, output: str) -> int | None:
+    """The status a command prints of itself: agents run ``python bench.py; echo "EXIT: $?"``
+    so the tool's own exit code is the echo's 0 and the real one is only in the output. The
+    output line the echo wrote, its words with ``$?`` as a number (bash(1): echo joins its
+    arguments with one space), gives it; the last such line when the echo ran in a loop."""
+    m = _ECHO_OF_STATUS.search(command)
+    if m is None or "'" in m.group(1) or "`" in m.group(1) or not command[:m.start()].strip():
+        # '$?' is not expanded; a command substitution prints what we cannot know; an echo that
+        # starts the command reports on no command of its own
+        return None
+    # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
+    words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
+    parts = _STATUS_VAR.split(words)
+    if len(parts) != 2 or "$" in parts[0] or "$" in parts[1]:
+        return None  # another variable or two statuses: the line cannot be matched
+    if not parts[0] and not parts[1]:
+        # A bare number could be any output's: only the last line, from an echo that ends the command.
+        if command[m.end():].strip(" ;\n\"") or not output.strip():
+            return None
+        last = output.rstrip().rsplit("\n", 1)[-1].strip()
+        return int(last) if last.isdigit() and len(last) <= 3 else None
+    line = re.compile(rf"^\s*{re.escape(parts[0])}(\d{{1,3}}){re.escape(parts[1])}\s*$", re.M)
+    found = line.findall(output[-20000:])
+    return int(found[-1]) if found else None
 """A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
 a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
 SD401_GAP_POINTS = 20.0
@@ -518,6 +546,11 @@ class _SessionState:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
+        if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
+                and (echoed := _echoed_exit(record.command, ev.text)):
+            # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
+            exit_code = echoed
+            found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
         if found and call is not None and call.category == "read_source" and not ev.is_error \
                 and exit_code in (None, 0) and (record is None or shell.reads_source_only(record.inner)):
             # The output is source code (cat model_runner.py, the Read tool): its "except

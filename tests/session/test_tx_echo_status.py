@@ -42,3 +42,14 @@ def test_echo_status_in_an_agent_transcript_is_left_alone(tmp_path: Path) -> Non
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     a = analyze_path(path)
     assert [c.exit_code for c in a.commands] == [0, 0]
+
+
+def test_a_status_the_command_echoes_is_its_exit_code() -> None:
+    # Agents end a run with `; echo "EXIT: $?"`, so the Bash tool's exit code is the echo's 0;
+    # the status was read as a success and the timeout (124) and ssh failure (255) were lost.
+    a = analyze_path(DATA / "echoed_status.jsonl")
+    assert [(c.exit_code, c.is_error) for c in a.commands] == [
+        (3, True), (124, True), (255, True), (0, False), (0, False)]
+    kinds = {e.command_seq: e.kind for e in a.errors}
+    assert kinds[2] == "timeout" and kinds[4] == "connection"
+    assert a.commands[2].host == "gpu1"
