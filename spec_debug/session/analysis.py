@@ -356,7 +356,9 @@ class _SessionState:
         """The two lists fed most often, without the dict lookup."""
         self.titles: dict[str, str] = {}
         """The session's name as its own lines give it (Claude Code's custom-title, ai-title)."""
-        self.status_known = source.format != "text"
+        # A terminal log, and an OpenAI chat messages list (a role "tool" message holds only
+        # content), record no exit status: an output's own errors say that a call failed.
+        self.status_known = source.format not in ("text", "openai")
         """False for a plain-text log: no exit status was recorded."""
 
     def title(self) -> str | None:

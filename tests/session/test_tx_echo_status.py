@@ -53,3 +53,13 @@ def test_a_status_the_command_echoes_is_its_exit_code() -> None:
     kinds = {e.command_seq: e.kind for e in a.errors}
     assert kinds[2] == "timeout" and kinds[4] == "connection"
     assert a.commands[2].host == "gpu1"
+
+
+def test_an_openai_chat_log_records_no_status_so_the_output_says_it_failed() -> None:
+    # A chat-completions messages array has no exit status (role "tool" holds only content):
+    # a None there is "not recorded", as in a terminal log, not "succeeded". curl's refused
+    # connection to the server was dropped because the scan read the call as a success.
+    a = analyze_path(DATA / "chat_no_status.json")
+    curl = a.commands[1]
+    assert curl.command.startswith("curl") and curl.is_error and curl.exit_code is None
+    assert [(e.kind, e.command_seq) for e in a.errors if e.command_seq == curl.seq] == [("connection", curl.seq)]
