@@ -59,6 +59,8 @@ def _echoed_exit(command: str, output: str) -> int | None:
     parts = _STATUS_VAR.split(words)
     if len(parts) != 2 or "$" in parts[0] or "$" in parts[1]:
         return None  # another variable or two statuses: the line cannot be matched
+    # `echo -e "\nEXIT: $?"` (zsh's echo and `echo -e` turn \n into a line break): the status's own line
+    parts = [parts[0].rsplit("\\n", 1)[-1].lstrip(), parts[1].split("\\n", 1)[0].rstrip()]
     if not parts[0] and not parts[1]:
         # A bare number could be any output's: only the last line, from an echo that ends the command.
         if command[m.end():].strip(" ;\n\"") or not output.strip():
