@@ -40,6 +40,9 @@ class AgentInfo:
 @dataclass
 class AgentTree:
     agents: dict[str, AgentInfo] = field(default_factory=dict)
+    unanswered: set[str] = field(default_factory=set)
+    """Sub-agents whose spawning call has no result in their parent's file: the session was cut
+    off (killed, still going when copied) while they ran, so no report came back."""
 
     def get(self, agent_id: str, parent: str | None = MAIN_AGENT) -> AgentInfo:
         info = self.agents.get(agent_id)
@@ -56,6 +59,8 @@ class AgentTree:
                 continue
             if info.events == 0:
                 info.status = "missing" if info.file is None and info.id != MAIN_AGENT else "unknown"
+            elif info.id in self.unanswered:
+                info.status = "running"
             elif info.tool_calls and info.failed_calls == info.tool_calls:
                 info.status = "failed"
             else:

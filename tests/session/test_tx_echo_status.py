@@ -63,3 +63,13 @@ def test_an_openai_chat_log_records_no_status_so_the_output_says_it_failed() -> 
     curl = a.commands[1]
     assert curl.command.startswith("curl") and curl.is_error and curl.exit_code is None
     assert [(e.kind, e.command_seq) for e in a.errors if e.command_seq == curl.seq] == [("connection", curl.seq)]
+
+
+def test_a_sub_agent_whose_spawn_never_returned_is_running_not_completed() -> None:
+    # The session was cut off (killed, or copied while it ran) with a1 still working and a1's
+    # own spawn of b2 unanswered: both read "completed" (a1) and "failed" (b2), though neither
+    # report ever came back. b2's spawn result is missing from a1's file, so only meta.json's
+    # toolUseId links it (daaain/claude-code-log PR #218).
+    doc = analyze_path(DATA / "cut_off").to_json()
+    status = {a["id"]: (a["parent"], a["status"]) for a in doc["agents"]}
+    assert status == {"main": (None, "completed"), "a1": ("main", "running"), "b2": ("a1", "running")}

@@ -59,6 +59,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
             elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
                 # An interrupted call's result names no agent: the meta.json link does.
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
+            elif ev.kind == "tool_result" and ev.call_id and ev.call_id in pending:
+                refs.setdefault(ev.call_id, (None, None))  # answered, naming nothing
             elif ev.agent_ref and ev.agent_status and ev.call_id is None:
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
             if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:
@@ -75,6 +77,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 continue
             info = tree.get(agent_id, parent=parent)
             info.parent, info.spawned_by = parent, call_id
+            if call_id not in refs:
+                tree.unanswered.add(agent_id)  # "running" unless its own file says otherwise
             info.description = info.description or spawn.description
             info.agent_type = info.agent_type or spawn.agent_type
             if status:
