@@ -41,6 +41,8 @@ _SLOWER = 1 - THROUGHPUT_TOLERANCE
 _ECHO_STATUS = re.compile(r'echo\s+"?(?:\$\?|\$\{\?\})"?\s*;?\s*$')
 """``echo $?`` typed alone at a prompt (quoted or braced)."""
 _ECHO_OF_STATUS = re.compile(r"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})[^;&|<>\n]*)")
+_LOOP_BEFORE = re.compile(r"(?:^|[;&|(\s])(?:for|while|until)\s")
+_LOOP_END = re.compile(r"(?:^|[;&|\s])done\b")
 _STATUS_VAR = re.compile(r"\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\}")
 
 
@@ -53,6 +55,10 @@ def _echoed_exit(command: str, output: str) -> int | None:
     if m is None or "'" in m.group(1) or "`" in m.group(1) or not command[:m.start()].strip():
         # '$?' is not expanded; a command substitution prints what we cannot know; an echo that
         # starts the command reports on no command of its own
+        return None
+    if _LOOP_BEFORE.search(command, 0, m.start()) and _LOOP_END.search(command, m.end()):
+        # `until curl -sf .../health; do echo "not ready ($?)"; sleep 5; done`: each try's status,
+        # not the loop's (which ends 0 once the server answers)
         return None
     # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
     words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
