@@ -43,6 +43,7 @@ _ECHO_STATUS = re.compile(r'echo\s+"?(?:\$\?|\$\{\?\})"?\s*;?\s*$')
 _ECHO_OF_STATUS = re.compile(r"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})[^;&|<>\n]*)")
 _LOOP_BEFORE = re.compile(r"(?:^|[;&|(\s])(?:for|while|until)\s")
 _LOOP_END = re.compile(r"(?:^|[;&|\s])done\b")
+_SAVED_STATUS = re.compile(r"(?:^|[;&|\s])([A-Za-z_]\w*)=(?:\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})(?=[;\s]|$)")
 _STATUS_VAR = re.compile(r"\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\}")
 
 
@@ -51,6 +52,11 @@ def _echoed_exit(command: str, output: str) -> int | None:
     so the tool's own exit code is the echo's 0 and the real one is only in the output. The
     output line the echo wrote, its words with ``$?`` as a number (bash(1): echo joins its
     arguments with one space), gives it; the last such line when the echo ran in a loop."""
+    saved = _SAVED_STATUS.search(command)
+    if saved is not None:
+        # `...; rc=$?; echo "rc=$rc"`: the variable holds the status; read it as $? from there on
+        name = saved.group(1)
+        command = command[:saved.end()] + re.sub(rf"\$(?:{name}\b|\{{{name}\}})", "$?", command[saved.end():])
     m = _ECHO_OF_STATUS.search(command)
     if m is None or "'" in m.group(1) or "`" in m.group(1) or not command[:m.start()].strip():
         # '$?' is not expanded; a command substitution prints what we cannot know; an echo that

@@ -50,7 +50,8 @@ def test_a_status_the_command_echoes_is_its_exit_code() -> None:
     a = analyze_path(DATA / "echoed_status.jsonl")
     assert [(c.exit_code, c.is_error) for c in a.commands] == [
         (3, True), (124, True), (255, True), (0, False), (0, False), (1, True),
-        (0, False)]  # a wait loop echoes each try's status, not its own
+        (0, False),  # a wait loop echoes each try's status, not its own
+        (130, True)]  # rc=${PIPESTATUS[0]}; echo "bench exit: $rc"
     kinds = {e.command_seq: e.kind for e in a.errors}
     assert kinds[2] == "timeout" and kinds[4] == "connection"
     assert a.commands[2].host == "gpu1"
