@@ -38,6 +38,8 @@ arXiv:2506.18824: failing trajectories show repetitive cycles)."""
 PIVOT_WINDOW = 5
 """A pivot is a command of a kind not among the agent's last few, right after a trigger."""
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
+"""A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
+a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
 _ECHO_STATUS = re.compile(r'echo\s+"?(?:\$\?|\$\{\?\})"?\s*;?\s*$')
 """``echo $?`` typed alone at a prompt (quoted or braced)."""
 _ECHO_OF_STATUS = re.compile(r"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})[^;&|<>\n]*)")
@@ -51,7 +53,7 @@ def _echoed_exit(command: str, output: str) -> int | None:
     """The status a command prints of itself: agents run ``python bench.py; echo "EXIT: $?"``
     so the tool's own exit code is the echo's 0 and the real one is only in the output. The
     output line the echo wrote, its words with ``$?`` as a number (bash(1): echo joins its
-    arguments with one space), gives it; the last such line when the echo ran in a loop."""
+    arguments with one space), gives it (the last such line: a log printed before may hold one)."""
     saved = _SAVED_STATUS.search(command)
     if saved is not None:
         # `...; rc=$?; echo "rc=$rc"`: the variable holds the status; read it as $? from there on
@@ -82,8 +84,8 @@ def _echoed_exit(command: str, output: str) -> int | None:
     line = re.compile(rf"^\s*{re.escape(parts[0])}(\d{{1,3}}){re.escape(parts[1])}\s*$", re.M)
     found = line.findall(output[-20000:])
     return int(found[-1]) if found else None
-"""A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
-a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
+
+
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
