@@ -311,11 +311,14 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if agent["id"] == MAIN_AGENT:
             if agent["status"] == "failed":  # the session itself, not a sub-agent it spawned
                 went_wrong.append(f"Every tool call of the main session failed ({agent['tool_calls']}).")
-        elif agent["status"] in ("failed", "missing", "interrupted"):
+        elif agent["status"] in ("failed", "missing", "interrupted", "running"):
             spawner = f" (spawned by {agent['spawned_by']})" if agent.get("spawned_by") else ""
             if agent["status"] == "missing":  # its transcript, not the agent: what it did is unknown
                 went_wrong.append(f"Sub-agent {agent['id']}{spawner}: its transcript is missing, so what it did "
                                   "is not in this analysis.")
+            elif agent["status"] == "running":  # its spawning call has no result: the session ended first
+                went_wrong.append(f"Sub-agent {agent['id']}{spawner} never reported back: the session ended "
+                                  "while it ran.")
             else:
                 state = "was stopped by hand" if agent["status"] == "interrupted" else "failed"
                 went_wrong.append(f"Sub-agent {agent['id']} {state}{spawner}.")

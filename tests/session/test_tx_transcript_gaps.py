@@ -75,3 +75,10 @@ def test_a_sub_agent_whose_spawn_never_returned_is_running_not_completed() -> No
     doc = analyze_path(DATA / "cut_off").to_json()
     status = {a["id"]: (a["parent"], a["status"]) for a in doc["agents"]}
     assert status == {"main": (None, "completed"), "a1": ("main", "running"), "b2": ("a1", "running")}
+
+
+def test_the_postmortem_says_a_sub_agent_never_reported_back() -> None:
+    from spec_debug.session.postmortem import render_postmortem
+    md = render_postmortem(analyze_path(DATA / "cut_off"), "md")
+    assert "Sub-agent a1 (spawned by toolu_A1) never reported back" in md
+    assert "Sub-agent b2 (spawned by toolu_B1) never reported back" in md
