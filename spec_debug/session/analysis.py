@@ -372,9 +372,7 @@ class _SessionState:
         """The two lists fed most often, without the dict lookup."""
         self.titles: dict[str, str] = {}
         """The session's name as its own lines give it (Claude Code's custom-title, ai-title)."""
-        # A terminal log, and an OpenAI chat messages list (a role "tool" message holds only
-        # content), record no exit status: an output's own errors say that a call failed.
-        self.status_known = source.format not in ("text", "openai")
+        self.status_known = source.format != "text"
         """False for a plain-text log: no exit status was recorded."""
 
     def title(self) -> str | None:
@@ -569,6 +567,12 @@ class _SessionState:
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
             exit_code = echoed
             found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
+        elif not found and exit_code is None and not ev.is_error and record is not None \
+                and self.source.format == "openai" and ev.text:
+            # An OpenAI chat messages list records no exit status (a role "tool" message holds only
+            # content): a command's None is "not recorded", as in a terminal log, not "succeeded",
+            # so its output's own errors say it failed (curl's "Connection refused").
+            found = tuple(failures.extract_errors(ev.text, None, False, status_known=False))
         if found and call is not None and call.category == "read_source" and not ev.is_error \
                 and exit_code in (None, 0) and (record is None or shell.reads_source_only(record.inner)):
             # The output is source code (cat model_runner.py, the Read tool): its "except
