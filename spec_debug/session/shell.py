@@ -453,7 +453,23 @@ def _ssh_fields(args: list[str]) -> tuple:
                     hostname = hostname or val.strip()
         else:
             i += 1
-    return dest, " ".join(args[i:]), user, port, jump, hostname, port_word
+    return dest, " ".join(_before_redirection(args[i:])), user, port, jump, hostname, port_word
+
+
+def _before_redirection(words: list[str]) -> list[str]:
+    """The remote command's words: an output redirection left unquoted is the local shell's
+    (bash(1), REDIRECTION: performed before the command runs), so ``ssh gpu01 nvidia-smi
+    2>/dev/null`` runs ``nvidia-smi`` there and ``ssh gpu01 'cmd' > out.txt 2>&1`` writes out.txt
+    here. Read as remote words they made ``nvidia-smi 2 > /dev/null`` (split_words cuts ``2>`` in
+    two), a command that distill then wrote into a playbook. The digit before ``>`` is taken as
+    its file descriptor: the common ``2>``, not a rare ``seq 2 > x``. An input redirection stays
+    (``bash -s < check.sh``: it says the script is a local file, test_hardening9_distill)."""
+    for k, word in enumerate(words):
+        if word == ">":
+            if k and len(words[k - 1]) == 1 and words[k - 1] in "012":
+                k -= 1
+            return words[:k]
+    return words
 
 
 def _ssh(args: list[str], depth: int) -> Target | None:

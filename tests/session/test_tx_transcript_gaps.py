@@ -82,3 +82,21 @@ def test_the_postmortem_says_a_sub_agent_never_reported_back() -> None:
     md = render_postmortem(analyze_path(DATA / "cut_off"), "md")
     assert "Sub-agent a1 (spawned by toolu_A1) never reported back" in md
     assert "Sub-agent b2 (spawned by toolu_B1) never reported back" in md
+
+
+def test_an_output_redirection_after_ssh_is_the_local_shells(tmp_path: Path) -> None:
+    # `ssh gpu1 nvidia-smi 2>/dev/null | grep MiB`: the redirection is done by the local shell.
+    # Read as remote words (split_words cuts `2>` in two) the remote command was
+    # `nvidia-smi 2 > /dev/null`, and distill wrote that broken command into the playbook.
+    from spec_debug.session.shell import parse_target
+    assert parse_target("ssh gpu1 nvidia-smi 2>/dev/null | grep MiB").inner == "nvidia-smi"
+    assert parse_target("nohup ssh gpu2 'python x.py' > log 2>&1 &").inner == "python x.py"
+    assert parse_target("ssh gpu6 bash -s < check.sh > out.txt").inner == "bash -s < check.sh"
+    import subprocess
+    import sys
+    out = tmp_path / "p.yaml"
+    subprocess.run([sys.executable, "-m", "spec_debug", "distill", str(DATA / "ssh_redirections.jsonl"),
+                    "-o", str(out)], check=True, capture_output=True)
+    runs = [line.split("run:", 1)[1].strip() for line in out.read_text().splitlines() if "run:" in line]
+    assert runs and runs[0] == "nvidia-smi"
+    assert all(not r.rstrip().endswith(">") and " 2 >" not in r for r in runs), runs
