@@ -43,6 +43,8 @@ _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
 _SITE_PACKAGES = re.compile(r"(?:~|/)[\w./+-]*?/lib/python3\.\d+/site-packages")
 _PYTHON = re.compile(r"(?:~|/)[\w./+-]*?/bin/python3?(?:\.\d+)?(?![\w./-])")
 _PATH = re.compile(r"(?:~|/)[\w.+-]*(?:/[\w.+-]+)+/?")
+_KERNEL_PATHS = ("/dev/", "/proc/", "/sys/")
+"""The kernel's files (devices, procfs, sysfs; hier(7)): one name on every Linux host."""
 
 
 def in_time_order(a: SessionAnalysis) -> SessionAnalysis:
@@ -504,6 +506,8 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None, *, in_quote
         if quoted and not (in_quotes and m.group(0).startswith("/") and _quoted_word(text, start, end)):
             continue
         path = m.group(0)
+        if path.startswith(_KERNEL_PATHS):
+            continue  # /dev/null, /proc/meminfo: the same on every host, no value to ask for
         if path.startswith("~"):
             # ~/x is the session user's home; ~alice/x is alice's, which we do not know.
             if home is None or not path.startswith("~/"):

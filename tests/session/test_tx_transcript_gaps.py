@@ -100,3 +100,15 @@ def test_an_output_redirection_after_ssh_is_the_local_shells(tmp_path: Path) -> 
     runs = [line.split("run:", 1)[1].strip() for line in out.read_text().splitlines() if "run:" in line]
     assert runs and runs[0] == "nvidia-smi"
     assert all(not r.rstrip().endswith(">") and " 2 >" not in r for r in runs), runs
+
+
+def test_distill_makes_no_var_of_dev_null(tmp_path: Path) -> None:
+    # `> /dev/null 2>&1` became a var named "null" the playbook asked a value for.
+    import subprocess
+    import sys
+    out = tmp_path / "p.yaml"
+    subprocess.run([sys.executable, "-m", "spec_debug", "distill", str(DATA / "dev_null.jsonl"), "-o", str(out)],
+                   check=True, capture_output=True)
+    text = out.read_text()
+    assert "{{ null }}" not in text and "/dev/null 2>&1" in text and "2>/dev/null" in text
+    assert "{{ res_json }}" in text  # a path of the session's own is still a var
