@@ -112,3 +112,12 @@ def test_distill_makes_no_var_of_dev_null(tmp_path: Path) -> None:
     text = out.read_text()
     assert "{{ null }}" not in text and "/dev/null 2>&1" in text and "2>/dev/null" in text
     assert "{{ res_json }}" in text  # a path of the session's own is still a var
+
+
+def test_a_cli_2_0_project_folder_reads_its_sessions_not_only_the_agents() -> None:
+    # CLI 2.0.x wrote agent-*.jsonl beside the sessions in the project folder; the folder was
+    # taken for a <sessionId>/ folder (it holds agent files), so only the agents were read, each
+    # a session of its own, and the session itself was lost.
+    doc = analyze_path(DATA / "cli2_project").to_json()
+    assert [s["id"] for s in doc["sessions"]] == ["aaaa0000-1111-4222-8333-444455556666"]
+    assert {a["id"]: a["parent"] for a in doc["agents"]} == {"main": None, "a1": "main", "b2": "a1"}

@@ -24,8 +24,13 @@ def is_session_folder(path: Path) -> bool:
     """``<sessionId>/`` beside ``<sessionId>.jsonl``: sub-agents (``subagents/``, or CLI 2.0.x
     ``agent-*.jsonl``), large tool outputs (``tool-results/``) and Workflow snapshots, never
     sessions."""
-    return (path / "subagents").is_dir() or (path / "tool-results").is_dir() or (path / "workflows").is_dir() \
-        or bool(_agent_glob(path, "agent-*.jsonl"))
+    if (path / "subagents").is_dir() or (path / "tool-results").is_dir() or (path / "workflows").is_dir():
+        return True
+    # CLI 2.0.x also wrote agent-*.jsonl into the project folder itself, beside the sessions'
+    # <sessionId>.jsonl (TRANSCRIPTS.md 1a: `{project}/agent-{id}.jsonl` is tried first): a
+    # folder that holds a session file is a project, whose sessions were all passed by.
+    return bool(_agent_glob(path, "agent-*.jsonl")) and not any(
+        not p.name.startswith("agent-") for p in _agent_glob(path, "*.jsonl"))
 
 
 def trunk_candidates(folder: Path) -> list[Path]:
