@@ -178,6 +178,10 @@ class HostRecord(_RecordModel):
     vars: dict[str, Any] = Field(default_factory=dict)
     started_at: str | None = None
     finished_at: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+    """What the connection let pass that ssh(1) warns of on stderr: a host key that differs from
+    known_hosts, accepted under StrictHostKeyChecking no (a reinstalled host, or a
+    man-in-the-middle). Kept here so that the report read later says it too."""
 
 
 class RunRecord(_RecordModel):

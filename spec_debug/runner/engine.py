@@ -327,6 +327,7 @@ class Run:
                 raise _Abort()
             transport = target.connect()
             self._transports[target.name] = transport
+            host.warnings.extend(transport.connect_warnings())
             host_vars = self._host_vars[target.name]
             for index, step in enumerate(self.playbook.steps):
                 if self.abort.is_set():

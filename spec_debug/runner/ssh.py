@@ -944,6 +944,12 @@ class SSHTransport(Transport):
     def connection(self) -> Connection:
         return self._connection
 
+    def connect_warnings(self) -> list[str]:
+        # Each hop of a ProxyJump chain verified its own key (ssh_handshake.handshake): a jump
+        # host accepted with a changed key is as much a man-in-the-middle risk as the target.
+        hops = [*self._connection.via, self._connection]
+        return [hop.transport.host_key_warning for hop in hops if getattr(hop.transport, "host_key_warning", None)]
+
     def close(self) -> None:
         self._background.close()
         self._files.close()

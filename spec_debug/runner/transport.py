@@ -128,6 +128,11 @@ class Transport(abc.ABC):
     def close(self) -> None:  # noqa: B027 - optional for transports without state
         """Release the connection."""
 
+    def connect_warnings(self) -> list[str]:
+        """What the connection let pass with a warning (a changed host key accepted under
+        StrictHostKeyChecking no), for the host's record: the terminal is not the record."""
+        return []
+
     def __enter__(self) -> "Transport":
         return self
 
