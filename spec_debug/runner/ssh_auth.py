@@ -155,9 +155,11 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         hint = f"load the token's keys into ssh-agent, which spec-debug signs with: `ssh-add -s {token}`; or {hint}"
     if options.refused_by_agent:
         hint = f"{_AGENT_REFUSED_HINT}; or {hint}"
-    if target.user == "root" and attempts.tried:
+    if target.user == "root" and attempts.offered:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
+        # Only once the host refused something: a key file that could not even be read (empty,
+        # a .ppk) is the cause on its own, and the hint sent people to change the login user.
         hint = f"many hosts refuse root logins (sshd PermitRootLogin no): log in as your own user (USER@HOST); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
 
@@ -238,6 +240,7 @@ def _try_key(
     transport: paramiko.Transport, target: SSHTarget, key: paramiko.PKey, label: str, attempts: _Attempts, options: AuthOptions
 ) -> bool:
     attempts.tried.append(label)
+    attempts.offered = True
     try:
         remaining = transport.auth_publickey(target.user, allow_sha1_rsa_signing(key))
     except paramiko.BadAuthenticationType as exc:

@@ -35,6 +35,9 @@ class AuthOptions:
 @dataclass
 class _Attempts:
     tried: list[str] = field(default_factory=list)
+    offered: bool = False
+    """A key or an answer went to the host, which refused it; `tried` also names key files
+    that could not be read here (empty, damaged, a .ppk, a lone .pub), which the host never saw."""
     encrypted_skipped: list[str] = field(default_factory=list)
     no_terminal: bool = False
     """An encrypted key was skipped because there is no terminal to ask for its passphrase."""

@@ -108,6 +108,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
     transport.auth_timeout = None
     with _PROMPT_LOCK, options.prompt_guard():
         attempts.tried.append("keyboard-interactive")
+        attempts.offered = True
         try:
             remaining = transport.auth_interactive(target.user, answer)
         except paramiko.AuthenticationException:
@@ -220,6 +221,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
     where = f"{target.user}@{target.hostname}:{target.port}"
     if target.password is not None:
         attempts.tried.append(f"password from {target.password_source}")
+        attempts.offered = True
         _send_password(transport, target, target.password, where, lambda: _password_refused(target, where))
         return
     question = f"({target.label}) {target.user}@{target.hostname}'s password: "
@@ -232,6 +234,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
         if typed is None:
             raise AuthenticationError(f"{target.alias}: password login to {where} abandoned: no password given")
         attempts.tried.append("password")
+        attempts.offered = True
         if _send_password(transport, target, typed, where, lambda: None):
             return
     raise AuthenticationError(
