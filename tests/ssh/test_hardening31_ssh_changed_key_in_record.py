@@ -34,10 +34,11 @@ def test_a_changed_host_key_let_through_is_written_to_run_json_and_the_reports(
     reinstall(bastion, client)
     client.alias("bastion", bastion, StrictHostKeyChecking="no")
     client.alias("behind", sshd, ProxyJump="bastion")  # the target's own key is the known one
+    client.alias("behind2", sshd, ProxyJump="bastion")
     playbook = tmp_path / "keys.yaml"
     playbook.write_text(PLAYBOOK)
     out = tmp_path / "runs"
-    result = cli("run", str(playbook), "--host", "reinstalled", "--host", "behind", "--host", "target",
+    result = cli("run", str(playbook), "--host", "reinstalled", "--host", "behind", "--host", "behind2", "--host", "target",
                  "-F", str(client.config), "--batch", "--out", str(out))
     assert result.code == 0, result.stdout + result.stderr
     assert_clean_cli(result)
@@ -48,7 +49,9 @@ def test_a_changed_host_key_let_through_is_written_to_run_json_and_the_reports(
     assert "HOST KEY CHANGED" in warned and reinstalled.host_key_fingerprint in warned and "StrictHostKeyChecking no" in warned
     [hop] = hosts["behind"]["warnings"]  # the jump host's key changed, not the target's
     assert "HOST KEY CHANGED" in hop and bastion.host_key_fingerprint in hop
+    assert hosts["behind2"]["warnings"] == [hop]
     assert hosts["target"]["warnings"] == []
     for report in ("report.md", "report.html"):
         text = (run_dir / report).read_text()
         assert reinstalled.host_key_fingerprint in text and bastion.host_key_fingerprint in text, report
+        assert text.count(bastion.host_key_fingerprint) == 1, report  # the bastion's, once for the hosts behind it
