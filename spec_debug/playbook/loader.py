@@ -268,6 +268,9 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
             # `run:` with the command forgotten (or indented under the next key) reads as no run at all.
             line_col = document.position(path + (empty[0], "<key>")) or line_col
             message, hint = f"{empty[0]}: is empty", f"give it the {'command' if empty[0] == 'run' else 'value'} on the same line, or indented below it"
+        elif hint is None:
+            # A step with only id/title/why (a half-written step, or its run: lost to an indent).
+            hint = "give the step one of: run: COMMAND, probe: NAME or fetch: PATH"
     duplicate = _duplicate_step_position(document) if message.startswith("duplicate step id") else None
     if duplicate is not None:
         path, line_col, hint = duplicate

@@ -183,6 +183,17 @@ def _tab_in_shell_quotes(row: str, index: int) -> str | None:
             "or in YAML double quotes with \\t for the tab")
 
 
+def _alias_hint(exc: yaml.MarkedYAMLError) -> str | None:
+    """`run: *nope` or a typo in `<<: *defualts`: PyYAML's "found undefined alias" (composer.py)
+    means a '*name' with no '&name' anchor above it, which indentation and quoting do not explain."""
+    found = re.match(r"found undefined alias '?([^']*)'?", exc.problem or "")
+    if found is None:
+        return None
+    name = found.group(1)
+    return (f"'*{name}' refers to an anchor '&{name}' that no value above it defines: define the anchor "
+            f"first, fix the name, or quote the value if the '*' is meant literally")
+
+
 def load_positioned(text: str, source: str, kind: str = "playbook") -> PositionedDocument:
     """kind names the file in messages: a playbook, or a var file (playbook/var_file.py)."""
     loader: _BoundedLoader | None = None
@@ -215,6 +226,7 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             hint=_tab_hint(text, line, column) if tab
             else indentation_hint(exc.problem or "", text.splitlines(), line, column or 0)
             or _colon_in_value_hint(exc, text, line) or _escape_hint(exc, text, line)
+            or _alias_hint(exc)
             or "check indentation and quoting around this position",
         ) from None
     except yaml.reader.ReaderError as exc:
@@ -467,7 +479,13 @@ class _Builder:
             if not isinstance(key, str):
                 raise self.fail(key_node, f"mapping key {key_node.value!r} is not a string", path, hint=f'quote it: "{key_node.value}"')
             if key in result and key not in merged:
-                raise self.fail(key_node, f"duplicate key {key!r}", path)
+                # PyYAML's SafeLoader silently keeps the last of two equal keys (and Ansible only
+                # warns), so the author rarely knows the first one is there: say where it is.
+                first = self.document.positions.get(path + (key, "<key>"))
+                where = f"the first {key!r} is on line {first[0]}" if first else f"{key!r} is given twice"
+                hint = (f"{where}; one command per step: join them with && or write 'run: |' and one command a line"
+                        if key == "run" else f"{where}; a mapping holds each key once: delete one of them")
+                raise self.fail(key_node, f"duplicate key {key!r}", path, hint=hint)
             merged.discard(key)
             self.document.positions[path + (key, "<key>")] = _mark(key_node)
             result[key] = self.build(value_node, path + (key,))

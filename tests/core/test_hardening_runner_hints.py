@@ -1,0 +1,36 @@
+"""Every bad playbook error carries a fix hint, not only file:line:column (hardening round, runner).
+
+Three messages came with no hint at all: a duplicate key (PyYAML's SafeLoader silently keeps the
+last one, so the author does not know the first is there), an alias to an anchor nobody defined
+(the fallback "check indentation and quoting" points at the wrong thing), and a step with no
+action (only id/title)."""
+
+from __future__ import annotations
+
+import pytest
+
+from spec_debug.errors import PlaybookError
+from spec_debug.playbook.loader import load_playbook_text
+
+CASES = {
+    "duplicate_run": ("name: x\nsteps:\n  - id: a\n    run: echo 1\n    run: echo 2\n",
+                      (5, 5), ["line 4", "&&"]),
+    "duplicate_other_key": ("name: x\nsteps:\n  - id: a\n    title: one\n    run: echo\n    title: two\n",
+                            (6, 5), ["line 4", "delete one"]),
+    "undefined_alias": ("name: x\nsteps:\n  - id: a\n    <<: *defualts\n    run: echo\n",
+                        (4, 9), ["&defualts", "anchor"]),
+    "step_without_action": ("name: x\nsteps:\n  - id: a\n    run: echo\n  - id: b\n    title: forgot the command\n",
+                            (5, 5), ["run:", "probe:", "fetch:"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_error_has_position_and_fix_hint(case):
+    text, (line, column), words = CASES[case]
+    with pytest.raises(PlaybookError) as caught:
+        load_playbook_text(text, "p.yaml")
+    error = caught.value
+    assert (error.line, error.column) == (line, column), str(error)
+    assert error.hint, f"no hint for: {error}"
+    for word in words:
+        assert word in error.hint, error.hint
