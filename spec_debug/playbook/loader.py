@@ -304,6 +304,16 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         if field in ("expect", "capture") and len(value) == 1:
             example = f"- {first}: {_short_repr(value[first], 30)}"
         return f"{field} is a list: start each item with '- ' (e.g. {example})"
+    if error_type == "dict_type" and isinstance(value, list) and value:
+        # `vars:` / `with:` written as a list (`- model` or `- model: x`, Ansible's vars_prompt
+        # and GitHub Actions' step lists invite it): a mapping has no '- ' before its keys.
+        first = value[0]
+        if isinstance(first, dict) and len(first) == 1:
+            key, item = next(iter(first.items()))
+            return f"{field} is a mapping: drop the '- ' before each key (e.g. {key}: {_short_repr(item, 30)})"
+        if isinstance(first, str) and first.strip():
+            return f"{field} is a mapping of names to values: write '{_short_repr(first.strip(), 30)[1:-1]}: VALUE', without '- '"
+        return f"{field} is a mapping: write NAME: VALUE under it, one per line, without '- '"
     if error_type == "list_type" and isinstance(value, str) and field in ("requires", "references", "evidence"):
         # `requires: model` (one name, as Ansible's `tags: x` or a Makefile prerequisite is written).
         names = [n for n in re.split(r"[,\s]+", value) if n]

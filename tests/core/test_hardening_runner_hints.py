@@ -21,6 +21,13 @@ CASES = {
                         (4, 9), ["&defualts", "anchor"]),
     "step_without_action": ("name: x\nsteps:\n  - id: a\n    run: echo\n  - id: b\n    title: forgot the command\n",
                             (5, 5), ["run:", "probe:", "fetch:"]),
+    # `vars:` written as a list, as Ansible's vars_prompt or a GitHub Actions list invites.
+    "vars_list_of_names": ("name: x\nvars:\n  - model\n  - port\nsteps:\n  - id: a\n    run: echo\n",
+                           (3, 3), ["model: VALUE", "without '- '"]),
+    "vars_list_of_pairs": ("name: x\nvars:\n  - model: m1\n  - port: 2\nsteps:\n  - id: a\n    run: echo\n",
+                           (3, 3), ["drop the '- '", "model:"]),
+    "with_list": ("name: x\nsteps:\n  - id: a\n    probe: host_info\n    with:\n      - python\n",
+                  (6, 7), ["python: VALUE"]),
 }
 
 
