@@ -155,14 +155,27 @@ def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | 
         return record.model_dump_json(indent=2)
     env = make_environment(template.parent if template else None)
     name = template.name if template else f"report.{fmt}.j2"
+    context: dict[str, Any] = {}
     try:
         tmpl = env.get_template(name)
-        return tmpl.render(**report_view(record), record=record, rerender=rerender_target(record, run_dir))
+        context = {**report_view(record), "record": record, "rerender": rerender_target(record, run_dir)}
+        return tmpl.render(**context)
     except Exception as exc:
         # A --template is anyone's code: besides Jinja's own errors it can divide by zero, add
         # a str to an int, recurse forever or not be UTF-8. All of them are one line, with the
         # template line where Jinja knows it.
-        raise UsageError(f"report template {_where(exc, template, name)} failed: {_what(exc)}") from None
+        raise UsageError(f"report template {_where(exc, template, name)} failed: {_what(exc)}",
+                         hint=_undefined_name_hint(exc, context)) from None
+
+
+def _undefined_name_hint(exc: Exception, context: dict[str, Any]) -> str | None:
+    """A template written from a guess at the names (`run.steps`, `steps`, `findings` as in
+    run.json) failed with "'run' is undefined" alone: say which top-level names there are."""
+    undefined = re.fullmatch(r"'(\w+)' is undefined", str(getattr(exc, "message", "") or ""))
+    if not isinstance(exc, JinjaTemplateError) or undefined is None or not context:
+        return None
+    return (f"{undefined.group(1)!r} is not a name the report knows: the run.json record is `record` "
+            f"(record.steps, record.findings, record.facts); the others: {', '.join(sorted(set(context) - {'record'}))}")
 
 
 def _where(exc: Exception, template: Path | None, name: str) -> str:
