@@ -274,10 +274,47 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
     duplicate = _duplicate_step_position(document) if message.startswith("duplicate step id") else None
     if duplicate is not None:
         path, line_col, hint = duplicate
+    if hint is None:
+        hint = _fallback_hint(first, path, _value_at(document.value, path) if error_type != "missing" else None)
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     line, column = line_col if line_col else (None, None)
     return PlaybookError(message, path=source, line=line, column=column, key_path=dotted_path(path) or None, hint=hint)
+
+
+def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
+    """What to write, for the pydantic errors no habit above explains (`retries: -1`,
+    `on_failure: explode`, `fetch: /x`, `steps: []`, a missing name:): every playbook error
+    gives a fix, not only where (the brief of every `playbooks validate` message)."""
+    error_type, ctx = error["type"], error.get("ctx") or {}
+    field = path[-1] if path and isinstance(path[-1], str) else None
+    if error_type == "missing" and field:
+        example = {"name": "my_playbook", "steps": "(a list: - id: ... and run: ...)"}.get(field, "...")
+        where = "at the top of the file" if len(path) == 1 else f"under {dotted_path(path[:-1])}"
+        return f"add {field}: {example} {where}"
+    if error_type in ("greater_than", "greater_than_equal", "less_than", "less_than_equal") and field:
+        limit = next(iter(ctx.values()), None)
+        words = {"greater_than": "above", "greater_than_equal": "at least", "less_than": "below",
+                 "less_than_equal": "at most"}[error_type]
+        if not isinstance(limit, (int, float)):
+            return None
+        return f"{field} is a number {words} {limit:g}" + (f" (e.g. {field}: {limit:g})" if "equal" in error_type else "")
+    if error_type == "literal_error" and field and isinstance(value, str):
+        options = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
+        close = difflib.get_close_matches(value, options, n=1)
+        return f"write {field}: {close[0]}" if close else (f"write {field}: {options[0]} (or {', '.join(options[1:])})" if options else None)
+    if error_type == "too_short" and field:
+        return f"{field} needs at least one item" + (" (- id: ... with a run: below it)" if field == "steps" else "")
+    if error_type == "list_type" and field and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return f"{field} is a list, even of one: {field}: [{value}]"
+    if error_type == "string_type" and field and isinstance(value, list):
+        return f"{field} is one text, not a list: write it without [ ] (several lines: {field}: | and the text below)"
+    if error_type == "model_type" and field == "fetch" and isinstance(value, str):
+        return f"fetch is a mapping: write fetch: {{src: {value}}} (and dest: to name where it goes)"
+    if error_type == "string_pattern_mismatch" and field == "code" and isinstance(value, str) \
+            and re.fullmatch(r"[A-Z]{2,4}\d{3}", value.strip().upper()):
+        return f"a finding code is upper case: code: {value.strip().upper()}"
+    return None
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:
@@ -304,16 +341,6 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         if field in ("expect", "capture") and len(value) == 1:
             example = f"- {first}: {_short_repr(value[first], 30)}"
         return f"{field} is a list: start each item with '- ' (e.g. {example})"
-    if error_type == "dict_type" and isinstance(value, list) and value:
-        # `vars:` / `with:` written as a list (`- model` or `- model: x`, Ansible's vars_prompt
-        # and GitHub Actions' step lists invite it): a mapping has no '- ' before its keys.
-        first = value[0]
-        if isinstance(first, dict) and len(first) == 1:
-            key, item = next(iter(first.items()))
-            return f"{field} is a mapping: drop the '- ' before each key (e.g. {key}: {_short_repr(item, 30)})"
-        if isinstance(first, str) and first.strip():
-            return f"{field} is a mapping of names to values: write '{_short_repr(first.strip(), 30)[1:-1]}: VALUE', without '- '"
-        return f"{field} is a mapping: write NAME: VALUE under it, one per line, without '- '"
     if error_type == "list_type" and isinstance(value, str) and field in ("requires", "references", "evidence"):
         # `requires: model` (one name, as Ansible's `tags: x` or a Makefile prerequisite is written).
         names = [n for n in re.split(r"[,\s]+", value) if n]
@@ -379,6 +406,16 @@ def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | Non
         # `vars: [- port: 1]`, as Ansible's vars_files or a GitHub Actions matrix include.
         first = next(iter(value[0]))
         return f"vars is a mapping, not a list: write '{first}: ...' under vars: without the '- '"
+    if error_type == "dict_type" and isinstance(value, list) and value:
+        # `vars:` / `with:` written as a list (`- model` or `- model: x`, Ansible's vars_prompt
+        # and GitHub Actions' step lists invite it): a mapping has no '- ' before its keys.
+        first = value[0]
+        if isinstance(first, dict) and len(first) == 1:
+            key, item = next(iter(first.items()))
+            return f"{field} is a mapping: drop the '- ' before each key (e.g. {key}: {_short_repr(item, 30)})"
+        if isinstance(first, str) and first.strip():
+            return f"{field} is a mapping of names to values: write '{_short_repr(first.strip(), 30)[1:-1]}: VALUE', without '- '"
+        return f"{field} is a mapping: write NAME: VALUE under it, one per line, without '- '"
     if error_type == "list_type" and value is None and field == "steps":
         return "steps: is empty: give it at least one step ('- id: ...' with a run: below it)"
     if error_type in ("list_type", "dict_type") and value is None and isinstance(field, str):

@@ -25,9 +25,20 @@ CASES = {
     "vars_list_of_names": ("name: x\nvars:\n  - model\n  - port\nsteps:\n  - id: a\n    run: echo\n",
                            (3, 3), ["model: VALUE", "without '- '"]),
     "vars_list_of_pairs": ("name: x\nvars:\n  - model: m1\n  - port: 2\nsteps:\n  - id: a\n    run: echo\n",
-                           (3, 3), ["drop the '- '", "model:"]),
+                           (3, 3), ["without the '- '", "model: ..."]),
     "with_list": ("name: x\nsteps:\n  - id: a\n    probe: host_info\n    with:\n      - python\n",
                   (6, 7), ["python: VALUE"]),
+    # pydantic's own words said what was wrong and nothing about what to write.
+    "negative_retries": ("name: x\nsteps:\n  - id: a\n    run: echo\n    retries: -1\n", (5, 14), ["retries: 0"]),
+    "on_failure_typo": ("name: x\nsteps:\n  - id: a\n    run: echo\n    on_failure: stp\n", (5, 17), ["on_failure: stop"]),
+    "capture_type_word": ("name: x\nsteps:\n  - id: a\n    run: echo\n    capture:\n      - json: a\n        type: integer\n",
+                          (7, 15), ["type: int"]),
+    "no_steps": ("name: x\nsteps: []\n", (2, 8), ["at least one"]),
+    "no_name": ("steps:\n  - id: a\n    run: echo\n", (1, 1), ["add name:"]),
+    "fetch_as_text": ("name: x\nsteps:\n  - id: a\n    fetch: /var/log/x.log\n", (4, 12), ["src: /var/log/x.log"]),
+    "lower_case_code": ("name: x\nsteps:\n  - id: a\n    run: echo\n    findings:\n      - code: sd101\n        title: t\n",
+                        (6, 15), ["code: SD101"]),
+    "title_as_list": ("name: x\nsteps:\n  - id: a\n    title: [one, two]\n    run: echo\n", (4, 12), ["without [ ]"]),
 }
 
 
