@@ -303,6 +303,11 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
         options = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         close = difflib.get_close_matches(value, options, n=1)
         return f"write {field}: {close[0]}" if close else (f"write {field}: {options[0]} (or {', '.join(options[1:])})" if options else None)
+    message = str(error.get("msg", "")).removeprefix("Value error, ")
+    if message.startswith("'with' only applies to probe steps"):
+        return "a run: step takes values in its command ({{ var }}): remove with:, or make the step a probe: NAME"
+    if message.startswith("a regex capture needs named groups"):
+        return "name the part to keep, (?P<fact>...), or add name: FACT to keep the first group (the whole match if none)"
     if error_type == "too_short" and field:
         return f"{field} needs at least one item" + (" (- id: ... with a run: below it)" if field == "steps" else "")
     if error_type == "list_type" and field and isinstance(value, (str, int, float)) and not isinstance(value, bool):
@@ -850,7 +855,7 @@ def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], lin
                 f"Jinja reads '{{{{' as the start of a value; to give the command '{{{{' as text: {unclosed.fixed} "
                 f"(or wrap the text in {{% raw %}}...{{% endraw %}})" if unclosed.literal
                 else f"this '{{{{' is not closed: write {unclosed.fixed}")) if h)
-        hint = "; ".join(h for h in (hint, shell_hint and shell_hint[1]) if h) or None
+        hint = "; ".join(h for h in (hint, shell_hint and shell_hint[1]) if h) or _incomplete_hint(text, exc.message or "")
         raise PlaybookError(f"template syntax error in {where}: {exc.message}", path=source, line=line,
                             column=column, key_path=dotted_path(path), hint=hint) from None
     except RecursionError:  # Jinja parses recursively: thousands of nested parentheses
@@ -861,6 +866,21 @@ def _template_parse_errors(step_id: str, source: str, path: tuple[Any, ...], lin
 # Shell text that Jinja reads as its own syntax: bash writes the length of a variable as
 # ${#name}, and `{#` opens a Jinja comment; Go templates are in go_templates.py.
 _RAW_FIX = "wrap that text in {% raw %}...{% endraw %} so it reaches the command as written"
+
+
+def _incomplete_hint(text: str, message: str) -> str | None:
+    """`until: facts.x ==`, `that: 1 +`: Jinja's "unexpected 'end of print statement'" names its
+    own token, not the author's cut-off expression; `when: yes please` is two words where one
+    expression goes (Jinja: "expected token 'end of print statement', got 'please'")."""
+    stripped = text.strip()
+    if "unexpected 'end of print statement'" in message or "unexpected end of template" in message:
+        last = stripped.split()[-1] if stripped.split() else ""
+        return f"the expression ends after '{last}': finish it (e.g. facts.NAME == 3), or remove the operator"
+    extra = re.fullmatch(r"expected token 'end of print statement', got '([^']*)'", message)
+    if extra is not None:
+        return (f"Jinja read one expression and then '{extra.group(1)}': join the parts with and / or / an operator, "
+                f"or quote text: '{_short_repr(stripped, 40)[1:-1]}'")
+    return None
 
 
 def _shell_syntax_hint(text: str, message: str) -> tuple[re.Pattern[str], str] | None:

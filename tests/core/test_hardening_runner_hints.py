@@ -38,6 +38,12 @@ CASES = {
     "fetch_as_text": ("name: x\nsteps:\n  - id: a\n    fetch: /var/log/x.log\n", (4, 12), ["src: /var/log/x.log"]),
     "lower_case_code": ("name: x\nsteps:\n  - id: a\n    run: echo\n    findings:\n      - code: sd101\n        title: t\n",
                         (6, 15), ["code: SD101"]),
+    "until_cut_off": ("name: x\nsteps:\n  - id: a\n    run: echo\n    capture:\n      - regex: '(?P<x>\\d+)'\n"
+                      "        type: int\n    until: facts.x ==\n", (8, 12), ["ends after '=='"]),
+    "when_two_words": ("name: x\nsteps:\n  - id: a\n    run: echo\n    when: yes please\n", (5, 11), ["'please'", "and / or"]),
+    "with_on_run_step": ("name: x\nsteps:\n  - id: a\n    run: echo\n    with: {python: python3}\n", (3, 5), ["remove with:"]),
+    "regex_without_group": ("name: x\nsteps:\n  - id: a\n    run: echo\n    capture:\n      - regex: 'speed=\\d+'\n",
+                            (6, 9), ["(?P<fact>...)", "name: FACT"]),
     "title_as_list": ("name: x\nsteps:\n  - id: a\n    title: [one, two]\n    run: echo\n", (4, 12), ["without [ ]"]),
 }
 
