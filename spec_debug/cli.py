@@ -122,7 +122,7 @@ def run(
             cli_vars=_collect_vars(var, var_file), out=out, as_json=as_json, ssh_config=ssh_config,
             accept_new=accept_new, batch=batch, connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step, junit=junit,
             capture_limit=capture_limit, artifact_limit=artifact_limit, show_output=show_output, redact=not no_redact,
-            console=err_console, argv=sys.argv,
+            console=err_console, argv=sys.argv, var_files=var_file,
         )
     except SpecDebugError as exc:
         fail(exc)

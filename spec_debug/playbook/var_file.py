@@ -10,6 +10,7 @@ error a line and column; a var file goes through the same path.
 
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 from typing import Any
@@ -88,3 +89,21 @@ def _value_at(value: Any, key_path: tuple[Any, ...]) -> Any:
     for part in key_path:
         value = value[part]
     return value
+
+
+def check_var_file_names(path: Path, known: dict[str, Any], playbook_name: str) -> None:
+    """Refuse a var in the file that the playbook does not declare, at its line in the file
+    (load_var_file has read and checked the file already: this only finds the position)."""
+    values = load_var_file(path)
+    unknown = [name for name in values if name not in known]
+    if not unknown:
+        return
+    text = path.read_bytes()[: MAX_PLAYBOOK_BYTES].decode("utf-8-sig")
+    line, column = load_positioned(text, str(path), kind="var file").position((unknown[0], "<key>")) or (None, None)
+    close = difflib.get_close_matches(unknown[0], list(known), n=1)
+    raise PlaybookError(
+        f"{unknown[0]} is not a var of playbook {playbook_name!r}",
+        path=str(path), line=line, column=column, key_path=unknown[0],
+        hint=(f"did you mean {close[0]}? " if close else "")
+        + f"its vars: {', '.join(sorted(known)) or 'none'} (remove the line, or use a var file made for this playbook)",
+    )
