@@ -99,5 +99,16 @@ def output_format(fmt: str | None, as_json: bool, output: Path | None = None) ->
     if as_json:
         fmt = "json"
     elif fmt is None:
-        fmt = _FORMAT_OF_SUFFIX.get(output.suffix.lower() if output is not None else "", "md")
+        suffix = output.suffix.lower() if output is not None else ""
+        if suffix in _DOCUMENT_SUFFIXES:
+            # `-o incident.pdf` wrote Markdown text into a file no PDF reader opens, and said
+            # "wrote incident.pdf": the user found out when sharing it.
+            raise UsageError(f"-o {output}: spec-debug writes {', '.join(REPORT_FORMATS)}, not {suffix[1:]}",
+                             hint=f"write -o {output.with_suffix('.html')} (self-contained: a browser opens it, and prints it to PDF), "
+                                  f"or give --format md to keep the name")
+        fmt = _FORMAT_OF_SUFFIX.get(suffix, "md")
     return fmt
+
+
+# Binary document and image formats: Markdown written under one of these names opens nowhere.
+_DOCUMENT_SUFFIXES = frozenset({".pdf", ".docx", ".doc", ".odt", ".rtf", ".xlsx", ".pptx", ".png", ".jpg", ".jpeg", ".svg"})
