@@ -198,7 +198,7 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
     except UndefinedError as exc:
         unset = [n for n in _unset_facts(source, context, template=True) if f"'{n[6:]}'" in (exc.message or "")]
         if unset:
-            raise _unset_fact_error(site, unset[0]) from None
+            raise _unset_fact_error(site, unset[0], context) from None
         raise TemplateError(f"{_where(site)}: undefined variable: {exc.message}", hint="define it under vars: or pass --var NAME=VALUE") from None
     except TemplateSyntaxError as exc:
         raise TemplateError(f"{_where(site)}: template syntax error: {exc.message}") from None
@@ -229,7 +229,7 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
     except UndefinedError as exc:
         unset = [n for n in _unset_facts(expression, context, template=False) if f"'{n[6:]}'" in (exc.message or "")]
         if unset:
-            raise _unset_fact_error(site, unset[0]) from None
+            raise _unset_fact_error(site, unset[0], context) from None
         raise TemplateError(
             f"{_where(site)}: undefined variable in expression {expression!r}: {exc.message}",
             hint="guard it with 'is defined', or define it under vars:",
@@ -301,10 +301,22 @@ def _unset_facts(source: str, context: dict[str, Any], *, template: bool) -> lis
     ))
 
 
-def _unset_fact_error(site: TemplateSite, name: str) -> TemplateError:
+def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) -> TemplateError:
+    # The usual cause is a capturing step that did not pass; but when every earlier step on
+    # this host passed (or none ran), that is not it, and the words sent the user to the run
+    # log for a failure that never happened: the name is wrong, or no step captures it.
+    views = context.get("steps")
+    passed = isinstance(views, dict) and all(isinstance(v, dict) and v.get("status") == "passed" for v in views.values())
+    if passed:
+        facts = context.get("facts")
+        close = difflib.get_close_matches(name.removeprefix("facts."), list(facts), n=1) if isinstance(facts, dict) else []
+        check = f"did you mean facts.{close[0]}?" if close else "check the name; a probe sets only the facts it finds"
+        why = (f"the {len(views)} step{'s' if len(views) != 1 else ''} before it passed without setting it: {check}"
+               if views else "no step ran before this one")
+    else:
+        why = "the step that captures it failed, errored or was skipped"
     return TemplateError(
-        f"{_where(site)}: {name} is not set: no earlier step captured it on this host "
-        f"(the step that captures it failed, errored or was skipped)",
+        f"{_where(site)}: {name} is not set: no earlier step captured it on this host ({why})",
         hint=f"guard it: {name} is defined and ..., or give the capture a default: value",
     )
 
