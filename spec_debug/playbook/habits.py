@@ -75,6 +75,7 @@ _ANCHOR_HOLDER = re.compile(r"^(x-|\.)")
 _ANCHOR_HINT = ("a playbook has no keys that are ignored (compose's x-, GitLab CI's .hidden): set the anchor where "
                 "it is first used, e.g. on the first step '- <<: &step_defaults {timeout: 60, retries: 2}', then "
                 "'- <<: *step_defaults' on the others")
+ANCHOR_HINT = _ANCHOR_HINT  # for a key of any name that only holds an anchor (loader.py)
 
 
 def habit_hint(key: str, path: tuple[Any, ...], parent: Any) -> str | None:

@@ -21,7 +21,7 @@ from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_h
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
-from spec_debug.playbook.habits import habit_hint, include_hint, model_word, pattern_hint
+from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.status_words import STATUSES, Comparison, comparisons, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, literal_past_float_range, number_meant
@@ -239,6 +239,10 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
         if pasted is not None:
             message, hint = pasted
         hint = _lookalike_hint(str(key), allowed) or hint
+        if len(path) == 1 and line_col and _holds_anchor(document, line_col[0]) and hint == f"allowed keys: {', '.join(allowed)}":
+            # `defaults: &d` at the top, merged into steps with `<<: *d`: the key is only there
+            # for the anchor (as compose's x- keys are), which the allowed-keys list does not say.
+            hint = ANCHOR_HINT
     elif error_type == "missing":
         line_col = document.position(path[:-1])
         message = f"missing required key {path[-1]!r}"
@@ -320,6 +324,12 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
             and re.fullmatch(r"[A-Z]{2,4}\d{3}", value.strip().upper()):
         return f"a finding code is upper case: code: {value.strip().upper()}"
     return None
+
+
+def _holds_anchor(document: PositionedDocument, line: int) -> bool:
+    """Whether the key on this line defines a YAML anchor (`defaults: &d`)."""
+    lines = document.lines
+    return 0 < line <= len(lines) and re.search(r":\s+&[^\s]+", lines[line - 1]) is not None
 
 
 def _short_repr(value: Any, limit: int = 80) -> str:

@@ -44,6 +44,9 @@ CASES = {
     "with_on_run_step": ("name: x\nsteps:\n  - id: a\n    run: echo\n    with: {python: python3}\n", (3, 5), ["remove with:"]),
     "regex_without_group": ("name: x\nsteps:\n  - id: a\n    run: echo\n    capture:\n      - regex: 'speed=\\d+'\n",
                             (6, 9), ["(?P<fact>...)", "name: FACT"]),
+    # A top-level key kept only for its anchor, merged into steps (compose's x- habit, any name).
+    "anchor_holder_key": ("name: x\ndefaults: &d\n  timeout: 5\nsteps:\n  - id: a\n    <<: *d\n    run: echo\n",
+                          (2, 1), ["<<: &step_defaults", "where it is first used"]),
     "title_as_list": ("name: x\nsteps:\n  - id: a\n    title: [one, two]\n    run: echo\n", (4, 12), ["without [ ]"]),
 }
 
