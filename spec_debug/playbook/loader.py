@@ -312,6 +312,10 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
         return "a run: step takes values in its command ({{ var }}): remove with:, or make the step a probe: NAME"
     if message.startswith("a regex capture needs named groups"):
         return "name the part to keep, (?P<fact>...), or add name: FACT to keep the first group (the whole match if none)"
+    if message.startswith("invalid regex: ") and "position" in message:
+        return "the regex is Python's re syntax (named groups are (?P<name>...)): fix it at that position of the pattern"
+    if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str):
+        return f"{field} is a number: write it in digits, without quotes (e.g. {field}: {0 if field == 'exit_code' else 10})"
     if error_type == "too_short" and field:
         return f"{field} needs at least one item" + (" (- id: ... with a run: below it)" if field == "steps" else "")
     if error_type == "list_type" and field and isinstance(value, (str, int, float)) and not isinstance(value, bool):

@@ -47,6 +47,11 @@ CASES = {
     # A top-level key kept only for its anchor, merged into steps (compose's x- habit, any name).
     "anchor_holder_key": ("name: x\ndefaults: &d\n  timeout: 5\nsteps:\n  - id: a\n    <<: *d\n    run: echo\n",
                           (2, 1), ["<<: &step_defaults", "where it is first used"]),
+    "exit_code_word": ("name: x\nsteps:\n  - id: a\n    run: echo\n    expect:\n      - exit_code: zero\n",
+                       (6, 20), ["exit_code: 0"]),
+    "timeout_word": ("name: x\nsteps:\n  - id: a\n    run: echo\n    timeout: ten\n", (5, 14), ["in digits"]),
+    "broken_regex": ("name: x\nsteps:\n  - id: a\n    run: echo\n    capture:\n      - regex: '(?P<x\\d+)'\n",
+                     (6, 9), ["(?P<name>...)"]),
     "title_as_list": ("name: x\nsteps:\n  - id: a\n    title: [one, two]\n    run: echo\n", (4, 12), ["without [ ]"]),
 }
 
