@@ -104,8 +104,8 @@ def output_format(fmt: str | None, as_json: bool, output: Path | None = None) ->
             # `-o incident.pdf` wrote Markdown text into a file no PDF reader opens, and said
             # "wrote incident.pdf": the user found out when sharing it.
             raise UsageError(f"-o {output}: spec-debug writes {', '.join(REPORT_FORMATS)}, not {suffix[1:]}",
-                             hint=f"write -o {output.with_suffix('.html')} (self-contained: a browser opens it, and prints it to PDF), "
-                                  f"or give --format md to keep the name")
+                             hint=f"write -o {output.with_suffix('.html')} (self-contained: a browser opens it, "
+                                  f"and prints it to PDF), or give --format md to keep the name")
         fmt = _FORMAT_OF_SUFFIX.get(suffix, "md")
     return fmt
 

@@ -306,7 +306,9 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
     if error_type == "literal_error" and field and isinstance(value, str):
         options = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         close = difflib.get_close_matches(value, options, n=1)
-        return f"write {field}: {close[0]}" if close else (f"write {field}: {options[0]} (or {', '.join(options[1:])})" if options else None)
+        if close:
+            return f"write {field}: {close[0]}"
+        return f"write {field}: {options[0]} (or {', '.join(options[1:])})" if options else None
     message = str(error.get("msg", "")).removeprefix("Value error, ")
     if message.startswith("'with' only applies to probe steps"):
         return "a run: step takes values in its command ({{ var }}): remove with:, or make the step a probe: NAME"
