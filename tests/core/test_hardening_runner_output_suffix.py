@@ -7,15 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import run_cli
-
-
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("run")
-    playbook = folder / "p.yaml"
-    playbook.write_text("name: small\nsteps:\n  - id: hello\n    run: echo hello\n")
-    assert run_cli("run", str(playbook), "--host", "local", "--out", str(folder / "runs")).code == 0
-    return next((folder / "runs").iterdir())
+from tests.core.test_hardening_runner_report_template import run_dir  # noqa: F401 - the fixture: one small run
 
 
 @pytest.mark.parametrize("name", ["incident.pdf", "incident.DOCX"])
