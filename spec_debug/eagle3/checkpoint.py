@@ -16,6 +16,8 @@ import json
 import math
 import re
 import struct
+import tarfile
+import zipfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -977,6 +979,13 @@ def _refuse_dangling_link(path: Path, what: str) -> None:
                                "directory it names, and pass that")
 
 
+def _is_archive(path: Path) -> bool:
+    try:
+        return tarfile.is_tarfile(path) or zipfile.is_zipfile(path)
+    except OSError:  # unreadable: the plain "a file" message still says what to pass
+        return False
+
+
 def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
     """A local checkpoint directory, or a Hub id (`org/name`, as vLLM/SGLang and the
     speculators config's verifier name_or_path write it) found in the local Hub cache:
@@ -992,9 +1001,19 @@ def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
     text = str(value)
     if path.is_file():
         # a weight file or config.json picked by tab completion: the loaders read a directory
+        if (path.parent / "config.json").is_file():
+            raise CheckpointError(f"{path}: a file, not the {what} directory",
+                                  hint=f"pass the directory that holds it and its config.json as "
+                                       f"{role}: {path.parent}")
+        # a checkpoint copied as one archive (tar czf draft.tar.gz, a zip download): its
+        # parent holds no config.json, so pointing there would only fail again
+        if _is_archive(path):
+            raise CheckpointError(f"{path}: an archive, not the {what} directory",
+                                  hint=f"extract it and pass the directory that holds "
+                                       f"config.json as {role}")
         raise CheckpointError(f"{path}: a file, not the {what} directory",
-                              hint=f"pass the directory that holds it and its config.json as "
-                                   f"{role}: {path.parent}")
+                              hint=f"pass the directory that holds config.json and the "
+                                   f"weights as {role}")
     if path.is_symlink():
         _refuse_dangling_link(path, what)
     if not _HUB_ID.match(text) or path.exists():

@@ -469,3 +469,18 @@ def test_a_checkpoint_weight_file_passed_as_data(world):
     assert re.search(r"model.safetensors: model weights \(\d+ tensors, e.g. [\w.]+\.weight\), not a "
                      r"hidden-state sample", message), message
     assert "layers.0.mlp.down_proj.weight" not in message and "goes to --model" in message
+
+
+def test_a_checkpoint_archive_passed_for_the_directory(world, tmp_path):
+    """`--model draft.tar.gz` (the draft copied between hosts as one archive) was told to pass
+    the archive's parent folder, which holds no config.json and fails again."""
+    import tarfile
+
+    archive = tmp_path / "draft.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(world / "draft", arcname="draft")
+    result = _run("vocab", "--model", str(archive), "--target", str(world / "target"))
+    assert result.exit_code == 2, result.output
+    message = " ".join(result.output.split())
+    assert f"{archive}: an archive, not the" in message and "extract it" in message, message
+    assert f"as --model: {tmp_path}" not in message, message
