@@ -214,6 +214,12 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
     length_only = (draft_vocab_size is not None and len(offsets) != draft_vocab_size
                    and len(selected or ()) == draft_vocab_size
                    and all(a == b for a, b in zip(mapped, selected or ())))
+    # likewise a t2d cut short (t2d[:200] of a 256-token vocab: its t2d_length and t2d_count
+    # lines say so) that agrees with a served d2t on every id it selects: "differs at 0 of
+    # 128 draft ids, first at draft id 100" only restated those lines, and misleadingly
+    length_only = length_only or (
+        selected is not None and draft_vocab_size is not None and len(offsets) == draft_vocab_size
+        and len(selected) < len(mapped) and all(a == b for a, b in zip(mapped, selected)))
     if selected is not None and not looks_absolute and mapped != selected \
             and not t2d_miscounted and not length_only:
         issues.append(_d2t_t2d_mismatch(mapped, selected))
@@ -403,10 +409,10 @@ def _t2d_against_d2t(d2t_ids: list[int] | None, t2d_ids: list[int] | None,
         return ""
     served, kept = set(d2t_ids), set(t2d_ids)
     extra, missing = sorted(kept - served), sorted(served - kept)
-    parts = ([f"{len(extra)} target id(s) d2t does not map ({_few(extra)})"] if extra else []) + (
-        [f"lacks {len(missing)} that d2t maps ({_few(missing)})"] if missing else [])
+    parts = ([f"holds {len(extra)} target id(s) d2t does not map ({_few(extra)})"] if extra
+             else []) + ([f"lacks {len(missing)} that d2t maps ({_few(missing)})"] if missing else [])
     return (f"; against d2t (a consistent map of {draft_vocab_size} ids, what engines serve) it "
-            f"holds {' and '.join(parts) or 'the same ids'}: speculators refuses it on load; "
+            f"{' and '.join(parts) or 'holds the same ids'}: speculators refuses it on load; "
             "rebuild t2d from d2t (t2d = zeros(V, dtype=bool); t2d[arange(DV) + d2t] = True)")
 
 
