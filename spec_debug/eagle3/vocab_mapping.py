@@ -41,6 +41,21 @@ class VocabMapping:
     source: Path
 
 
+def _not_torch_save(path: Path) -> str:
+    """Why a file is no torch.save output at all, or "": torch.save writes a zip archive
+    (b"PK") or, with _use_new_zipfile_serialization=False, a pickle (protocol byte 0x80).
+    torch.load's own error for anything else is its weights_only advice ("Weights only load
+    failed. In PyTorch 2.6, ..."), which points at the wrong fix."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(16)
+    except OSError:
+        return ""
+    if head[:2] == b"PK" or head[:1] == b"\x80":
+        return ""
+    return f"not a torch.save file (it starts with {head!r})"
+
+
 def _load_torch(path: Path) -> tuple[object, object]:
     try:
         data = torch.load(path, map_location="cpu", weights_only=True)
@@ -48,7 +63,7 @@ def _load_torch(path: Path) -> tuple[object, object]:
         from spec_debug.eagle3.checkpoint import torch_save_cut
 
         why = "truncated (a zip archive without its end)" if torch_save_cut(path) else (
-            str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+            _not_torch_save(path) or (str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
         raise CheckpointError(f"{path}: cannot read the vocab mapping: {why}",
                               hint=_HINT) from None
     if not isinstance(data, dict) or "d2t" not in data:
