@@ -736,7 +736,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                      _CHECK_MAX_BYTES, spec=spec, final=True,
                                      skipped=SkippedFiles(), masks=masks,
                                      every_position=every_position),
-            resolved.slots, NormFlags.of(flag_values), device)
+            resolved.slots, NormFlags.of(flag_values), device,
+            trained=cfg.trained_layer_ids(n_layers) if n_layers else None, n_layers=n_layers)
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -823,7 +824,9 @@ def _final_slot_checkable(loaded, info: DataInfo, configured: Sequence[int]) -> 
             and tuple(configured) == tuple(range(len(configured))))
 
 
-def _final_slot_note(loaded, samples, configured, flags, device: str) -> list[str]:
+def _final_slot_note(loaded, samples, configured, flags, device: str, *,
+                     trained: Sequence[int] | None = None,
+                     n_layers: int | None = None) -> list[str]:
     """A note when another slot than the last holds the target's final layer
     (layout.final_slot_check, on a few samples at step 0): a dump written with the final layer
     first scores ~0 with no other word. `samples` are as the evaluation scored them
@@ -833,10 +836,42 @@ def _final_slot_note(loaded, samples, configured, flags, device: str) -> list[st
     samples = list(samples)
     if not samples:
         return []
+    copied = _final_copies_aux(samples, configured, trained, n_layers)
+    if copied:
+        return [copied]
     check = final_slot_check(loaded, samples, tuple(configured), device, flags=flags)
     if check is None:
         return []
     return [final_slot_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"]
+
+
+def _final_copies_aux(samples, configured, trained, n_layers) -> str | None:
+    """The last slot equal at every position of every sample to an aux slot whose layer is not
+    the target's last: the dump's "final" slot is not the final layer (a datagen off-by-one
+    that stores layer N-1's capture again, or the aux list with its last entry doubled in
+    place of the final state; https://github.com/vllm-project/speculators/issues/705).
+    speculators' loader takes the last slot as the final state unconditionally
+    (src/speculators/train/data.py `hs[:, -1]`), so the draft is scored, and was trained,
+    against the wrong layer's targets. An aux id on the last layer may equal the final slot
+    legitimately (data._refuse_repeated_slots), hence the layer test."""
+    if not trained or not n_layers or len(trained) != len(configured):
+        return None
+    import torch
+
+    for k, slot in enumerate(configured):
+        # both numberings of the last layer (output-of N-1, input-to N) may equal the final
+        if trained[k] >= n_layers - 1:
+            continue
+        if all(s.final is not None and s.final.shape == s.slots[:, slot].shape
+               and torch.equal(s.final, s.slots[:, slot]) for s in samples):
+            return (f"the dump's last slot (read as the target's final layer) equals aux slot "
+                    f"{slot} (layer {trained[k]} of {n_layers}) at every position of the first "
+                    f"{len(samples)} sample(s): it is not the final layer, so every target "
+                    "the draft is scored on is wrong; the datagen stored an aux capture in "
+                    "place of the final state (an off-by-one in the captured layer ids, see "
+                    "https://github.com/vllm-project/speculators/issues/705): dump again with "
+                    "the final layer last")
+    return None
 
 
 _CHECK_MAX_BYTES = 2 << 30  # states of every slot read at once by a check (see _bounded_samples)

@@ -1,0 +1,42 @@
+"""A dump whose last slot, which speculators' loader takes as the target's final layer
+(src/speculators/train/data.py `hs[:, -1]`), holds an aux layer's capture again (the datagen
+off-by-one of https://github.com/vllm-project/speculators/issues/705): every target the draft
+is scored on is that layer's, step-0 accuracy falls to ~0, and eval said nothing. The aux
+slots differ from each other, so data._refuse_repeated_slots (which lets the final slot equal
+the last aux one, legitimate for an aux id on the target's last layer) passes it. Eval now
+names the slot when the draft's aux id for it is not the last layer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.eagle3._world import informative_world, runner, torch  # noqa: F401
+
+from spec_debug.eagle3.commands import drafter_app
+
+world = informative_world("h28_final_copy", seed=3)
+
+
+def _eval(root: Path, data: str) -> dict:
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(root / data), "--target", str(root / "target"),
+                                         "--steps", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_eval_names_a_last_slot_that_copies_an_aux_one(world):
+    from safetensors.torch import load_file, save_file
+
+    (world / "data_last_copy").mkdir()
+    for path in sorted((world / "data").glob("hs_*.safetensors")):
+        tensors = load_file(str(path))
+        states = tensors["hidden_states"].clone()
+        states[:, -1] = states[:, -2]  # the draft's aux id 5 of 8 layers, stored twice
+        save_file({"token_ids": tensors["token_ids"], "hidden_states": states.contiguous()},
+                  str(world / "data_last_copy" / path.name))
+    out = _eval(world, "data_last_copy")
+    notes = [n for n in out["notes"] if "equals aux slot 2 (layer 5 of 8)" in n]
+    assert len(notes) == 1 and "is not the final layer" in notes[0], out["notes"]
+    assert not any("equals aux slot" in n for n in _eval(world, "data")["notes"])
