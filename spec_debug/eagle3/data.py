@@ -1064,7 +1064,11 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
         if low < 0 or high >= spec.vocab_size:
             raise DataError(f"{sample.name}: token ids span [{low}, {high}], outside the "
                             f"target vocabulary [0, {spec.vocab_size})")
-    for what, states in (("hidden_states", sample.slots), ("final state", sample.final)):
+    # name the file's own key: a SpecForge file has no `hidden_states`, its aux states are
+    # `aux_hidden_state` [1, T, A*Ht] (see _AUX_KEYS), where a user looks for the bad value
+    aux_key = next((aux for aux, _, fmt in _AUX_KEYS if fmt == sample.data_format),
+                   "hidden_states")
+    for what, states in ((aux_key, sample.slots), ("final state", sample.final)):
         if states is None or not states.is_floating_point():
             continue
         # slot by slot: the mask of a wide dump's whole sample would double its memory.

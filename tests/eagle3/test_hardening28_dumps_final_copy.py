@@ -40,3 +40,24 @@ def test_eval_names_a_last_slot_that_copies_an_aux_one(world):
     notes = [n for n in out["notes"] if "equals aux slot 2 (layer 5 of 8)" in n]
     assert len(notes) == 1 and "is not the final layer" in notes[0], out["notes"]
     assert not any("equals aux slot" in n for n in _eval(world, "data")["notes"])
+
+
+def test_a_nan_in_a_specforge_file_names_its_own_key(world):
+    """SpecForge's data_<i>.ckpt has no `hidden_states` key (aux_hidden_state [1, T, 3H],
+    hidden_state [1, T, H]): the refusal names the key the user can look into."""
+    from safetensors.torch import load_file
+
+    tensors = load_file(str(world / "data" / "hs_0.safetensors"))
+    ids, states = tensors["token_ids"], tensors["hidden_states"].float()
+    aux = states[:, :-1].reshape(1, ids.shape[0], -1).clone()
+    aux[0, 2, 5] = float("nan")
+    (world / "data_specforge_nan").mkdir()
+    torch.save({"input_ids": ids, "loss_mask": torch.ones_like(ids), "aux_hidden_state": aux,
+                "hidden_state": states[:, -1][None]}, world / "data_specforge_nan" / "data_0.ckpt")
+    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
+                                         str(world / "data_specforge_nan"), "--target",
+                                         str(world / "target")])
+    assert result.exit_code == 2, result.output
+    assert "data_0.ckpt: NaN or Inf in the aux_hidden_state (slot 0, 1 of" in result.output, \
+        result.output
+    assert "Traceback" not in result.output
