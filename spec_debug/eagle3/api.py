@@ -960,6 +960,10 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         plain = report.final_slot_check is None and (flag is None
                                                      or flag["ranked_with"] == flag["config"])
         report.verdict = found if plain else report.verdict + "; " + found
+    copied = _final_copies_aux(samples, resolved.slots, trained, n_layers) if has_final else None
+    if copied:
+        # every layout is scored against that aux layer's targets: "matches" would mislead
+        report.verdict += "; but " + copied
     report.notes = notes + list(loaded.notes) + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if
                                       target_ckpt is None else "the target has no embedding "

@@ -61,3 +61,14 @@ def test_a_nan_in_a_specforge_file_names_its_own_key(world):
     assert "data_0.ckpt: NaN or Inf in the aux_hidden_state (slot 0, 1 of" in result.output, \
         result.output
     assert "Traceback" not in result.output
+
+
+def test_layout_verdict_names_a_last_slot_that_copies_an_aux_one(world):
+    if not (world / "data_last_copy").exists():
+        test_eval_names_a_last_slot_that_copies_an_aux_one(world)
+    result = runner.invoke(drafter_app, ["layout", "--model", str(world / "draft"), "--data",
+                                         str(world / "data_last_copy"), "--target",
+                                         str(world / "target"), "--json"])
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output)["verdict"]
+    assert "equals aux slot 2 (layer 5 of 8)" in verdict, verdict
