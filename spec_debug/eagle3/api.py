@@ -194,6 +194,11 @@ _AUX_APART = {"specforge": "aux_hidden_state", "modelopt": "aux_hidden_states",
               "trtllm": "aux_hidden_states", "angelslim": "hidden_states"}
 
 
+# the key each of those writers saves the final state under (data.py _AUX_KEYS)
+_FINAL_KEY = {"specforge": "hidden_state", "modelopt": "hidden_states",
+              "trtllm": "hidden_state", "angelslim": "target_hiddens"}
+
+
 # whose training loader reads each dump format (all feed every aux state to fc)
 _LOADER = {"speculators": "speculators'", "speculators_v1": "speculators'",
            "specforge": "SpecForge's", "angelslim": "AngelSlim's", "modelopt": "Model-Optimizer's"}
@@ -256,7 +261,12 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
     if not has_final:
         notes.append(f"the dump has {info.num_slots} slots per position, as many as the draft's "
                      "aux states: no final-layer slot, so targets are the data's next tokens"
-                     + ("" if info.layer_ids else
+                     # these writers save the final state under its own key (data.py _AUX_KEYS):
+                     # a file without that key lost it; its aux key is not one slot short
+                     + (f" (the files have no `{_FINAL_KEY[info.format]}`, the final state "
+                        f"{_LOADER.get(info.format, 'its')} writer saves beside "
+                        f"`{_AUX_APART[info.format]}`: it was dropped)"
+                        if info.format in _FINAL_KEY else "" if info.layer_ids else
                         f" (a speculators dump always ends with the final layer: if this is "
                         f"one, it holds {info.num_slots - 1} aux states and was made for "
                         "another draft)"))
