@@ -931,6 +931,15 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     if last is not None and last.numel() != T * Ht:
         raise DataError(f"{path}: {last_key} has shape {list(last.shape)}, expected "
                         f"[1, {T}, hidden] for {T} input_ids")
+    if last is None and width % 3:
+        # without the final state the hidden size is only guessed as width / 3 (the 3 aux
+        # states SpecForge requires, model_providers.py resolve_eagle_capture_layers); a
+        # "hidden size 21" would send the user after a width the target never had
+        raise DataError(f"{path}: {aux_key} is {width} wide and the file has no `{last_key}` "
+                        "to give the hidden size: not 3 aux states of one width (an aux key "
+                        "captured for another draft, and the final state dropped)",
+                        hint="capture the hidden states again with the draft's aux layer ids, "
+                             f"keeping `{last_key}`")
     if Ht == 0 or width % Ht:
         raise DataError(f"{path}: {aux_key} width {width} is not a multiple of the "
                         f"hidden size {Ht}")

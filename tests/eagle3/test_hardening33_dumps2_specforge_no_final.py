@@ -40,3 +40,19 @@ def test_a_specforge_dump_without_hidden_state_is_named_so(world):
         note = next(n for n in notes if "no final-layer slot" in n)
         assert "`hidden_state`" in note and "SpecForge" in note
         assert "speculators dump" not in note
+
+
+def test_two_aux_states_without_hidden_state_do_not_claim_a_hidden_size(world, tmp_path):
+    """aux_hidden_state of 2 states (captured for another draft) and no hidden_state: the
+    reader guessed the hidden size as width / 3 and said "width 64 is not a multiple of the
+    hidden size 21", a size no model here has."""
+    from spec_debug.eagle3.data import DataError, read_samples
+
+    path = tmp_path / "data_0.ckpt"
+    T, H = 5, 32
+    torch.save({"input_ids": torch.arange(T), "loss_mask": torch.ones(T, dtype=torch.long),
+                "aux_hidden_state": torch.randn(1, T, 2 * H)}, path)
+    (error,) = list(read_samples(path))
+    assert isinstance(error, DataError)
+    assert "hidden size 21" not in str(error)
+    assert "`hidden_state`" in str(error) and "64 wide" in str(error)
