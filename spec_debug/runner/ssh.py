@@ -1238,7 +1238,10 @@ def _exec_script(channel: paramiko.Channel, script: str, *, via_sh: bool, within
         _send_quietly(channel, script.encode() + b"\n")
         channel.shutdown_write()
     else:
-        _exec_answered(channel, f"sh -c {shlex.quote(script)}", within_s, host, what)
+        # /bin/sh, not `sh`: a login whose rc file clobbered PATH (`export PATH=/opt/conda/bin`)
+        # found no `sh`, the kill script never ran (exit 127, no output) and the timed-out
+        # step's processes lived on while the run said "process tree killed".
+        _exec_answered(channel, f"/bin/sh -c {shlex.quote(script)}", within_s, host, what)
 
 
 def _run_kill_script(channel: paramiko.Channel, script: str, *, host: str, via_sh: bool = False) -> "Survivors | TransportError | None":
