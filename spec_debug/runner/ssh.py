@@ -272,6 +272,9 @@ def wrap_command(
     # error, which must not stop the step (`-le ... || exit` stopped every step then).
     late = ("" if timeout_s is None or not timeout_s < _LATE_CHECK_MAX_S
             else f'[ "$SECONDS" -gt {math.ceil(timeout_s)} ] 2>/dev/null && exit 124; ')
+    # `s=/bin/sh`, not `sh`: a zsh login whose ~/.zshenv clobbered PATH (`export PATH=/opt/conda/bin`)
+    # found neither bash nor sh by name, and the host was refused as one whose login shell did
+    # not run the command ("command not found: sh"), though `ssh HOST /bin/echo hi` works there.
     # `|| :`: where an rc file closed fd 2 (`exec 2>&-`) the stderr marker cannot be written,
     # and under its `set -e` the failed printf ended the wrapper before the step ran.
     return (
@@ -279,7 +282,7 @@ def wrap_command(
         'if [ -n "${BASH_VERSION:-}" ]; then '
         "printf '\\037spec-debug-pid=%s\\n' \"$$\"; printf '\\037spec-debug-stderr=\\n' >&2 || :; "
         f'{late}eval "$__spec_debug_cmd" </dev/null; '
-        "else printf '\\037spec-debug-pid0=%s\\n' \"$$\" >&2 || :; s=sh; command -v bash >/dev/null 2>&1 && s=bash; "
+        "else printf '\\037spec-debug-pid0=%s\\n' \"$$\" >&2 || :; s=/bin/sh; command -v bash >/dev/null 2>&1 && s=bash; "
         f"{run_new}fi"
     )
 
