@@ -123,6 +123,13 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         tried = (", ".join(tried_keys) + "; " if tried_keys else "") + f"no such IdentityFile: {', '.join(attempts.missing)}"
     if attempts.agent_unreachable:
         tried += f"; ssh-agent not reached: {attempts.agent_unreachable}"
+    # An encrypted key skipped beside keys that were offered: unnamed, the message read as if
+    # it had been offered and refused (ssh -v says "no passphrase given, try next key":
+    # openssh-portable sshconnect2.c).
+    unasked = ("there is no terminal to ask for its passphrase" if attempts.no_terminal
+               else f"{options.batch_source} forbids the passphrase prompt")
+    if attempts.encrypted_skipped:
+        tried += f"; not offered: {', '.join(attempts.encrypted_skipped)} (encrypted, and {unasked})"
     hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
     if withheld is not None:
         if tried_keys or attempts.missing:
@@ -161,6 +168,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # Only once the host refused something: a key file that could not even be read (empty,
         # a .ppk) is the cause on its own, and the hint sent people to change the login user.
         hint = f"many hosts refuse root logins (sshd PermitRootLogin no): log in as your own user (USER@HOST); or {hint}"
+    if attempts.encrypted_skipped:
+        hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
 
 
