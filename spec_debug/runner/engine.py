@@ -850,6 +850,11 @@ class Run:
             problems.insert(0, said)
             findings.insert(0, runner_finding("SD002", host=host, step=step.id, evidence=[said]))
         message = "; ".join(problems) or None
+        if self.abort.is_set() and status != "passed":
+            # A copy stopped by the interrupt says nothing about the host (as a `run:` step's
+            # kill, _run_step): it was an SD003 warning, a finding for what the user did.
+            status, findings = "error", []
+            message = "interrupted: " + (self.record.abort_reason or "run aborted") + (f"; {message}" if message else "")
         result = StepRecord(
             id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
