@@ -36,7 +36,7 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
 from spec_debug.session.timeout_limit import timeout_limit
-from spec_debug.session.unattended import host_command, interactive, run_once, without_tty
+from spec_debug.session.unattended import host_command, interactive, keeping_status, run_once, without_tty
 from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
@@ -120,7 +120,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # on the playbook's host is reached from the host (`docker exec`), not through the ssh
         # hop the session took to get there: that hop would have the host ssh to itself.
         raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
-        raw = run_once(without_tty(raw.replace(_SLOT, "")))
+        raw = keeping_status(run_once(without_tty(raw.replace(_SLOT, ""))))
         # `—model-path` or `nvidia\u2011smi` pasted from a document failed in the session; the loader
         # refuses it, so the step runs the ASCII that was meant and its why says so.
         raw, pasted = ascii_meant(raw)

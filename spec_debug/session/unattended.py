@@ -187,3 +187,38 @@ def _option_without_t(word: str) -> str:
 
 def _commands(text: str) -> list[list[str]]:
     return [argv for argv in segments(split_words(text)) if argv]
+
+
+# `cmd; echo "EXIT: $?"` in a one-line command: the status echo, its flags, and the words before
+# and after the status it prints. No single quote or backquote in those words and no escaped
+# status (`\$?`): the echo must be the shell's own command, not text inside a quoted remote one.
+_STATUS_ECHO = re.compile(r";\s*echo\s+((?:-[neE]+\s+)?)([^;&|<>\n`']*?)"
+                          r"(?<!\\)(\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})([^;&|<>\n`'$]*?)\s*(?:;|$)")
+_BLOCK_WORD = re.compile(r"(?:^|[;&|(\s])(?:do|then|else|done|fi|exit|return)(?:\s|;|$)")
+
+
+def keeping_status(text: str) -> str:
+    """``cmd; echo "EXIT: $?"; tail log`` as ``cmd; rc=$?; echo "EXIT: $rc"; tail log; exit $rc``.
+
+    An agent prints a command's status because its tool reports only the last command's (the
+    echo's or the tail's 0). Run as a step, that would make every run of the check pass: the
+    step is given the status back (bash(1): ``$?`` and ``PIPESTATUS`` hold the last foreground
+    pipeline's) and prints the same lines the session saw. Anything else is returned as it is:
+    an echo in a loop or an if (it reports one try), in a quoted remote command, or a line
+    that already ends or exits on its own terms."""
+    if "\n" in text or "echo" not in text:
+        return text
+    m = _STATUS_ECHO.search(text)
+    if m is None:
+        return text
+    head, rest = text[:m.start()], text[m.end():].strip(" ;")
+    if not head.strip() or _BLOCK_WORD.search(head) or _BLOCK_WORD.search(rest) \
+            or _STATUS_ECHO.search(";" + rest) or "$?" in rest or "PIPESTATUS" in rest:
+        return text
+    try:
+        shlex.split(head), shlex.split(rest)  # balanced quotes: the echo is not inside a string
+    except ValueError:
+        return text
+    flags, before, status, after = m.groups()
+    then = f"{rest}; " if rest else ""
+    return f"{head}; rc={status}; echo {flags}{before}$rc{after}; {then}exit $rc"
