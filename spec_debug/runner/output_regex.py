@@ -7,9 +7,10 @@ Python's ``re`` holds off Ctrl-C and SIGTERM (the run had to be killed, its reco
 "running").
 
 When a regex starts with an unbounded repetition of one character class C (``\\S+``, ``\\w*``,
-``[^,]{2,}``, ``.+``, also inside leading groups and after global flags such as ``(?i)``), its first match never starts right after a
-C: had it matched at p with a C at p - 1, the same repetition taken once more matches at
-p - 1, which the search tries first. So ``(?<!C)`` in front changes no first match (nor its
+``[^,]{2,}``, ``.+``, or one character: ``=+``, ``a+``, a progress bar's), also inside leading
+groups and after global flags such as ``(?i)``, its first match never starts right after a C:
+had it matched at p with a C at p - 1, the same repetition taken once more matches at p - 1,
+which the search tries first. So ``(?<!C)`` in front changes no first match (nor its
 groups), and every start inside a run fails at once: one pass per run. A regex with a back
 reference or a conditional group is left as written (``(\\S+) \\1`` can match inside a run
 and not at its start), and so is one that starts otherwise or with a top-level alternation.
@@ -35,7 +36,8 @@ except ImportError:  # pragma: no cover - Python 3.10
 _LEADING_RUN = re.compile(r"""
     (?P<flags>(?:\(\?[aiLmsu]+\))*)                           # global flags first: (?i) (?s)
     (?:\((?:\?P<\w+>|\?:)?)*                                   # opening groups: ( (?P<n> (?:
-    (?P<cls>\\[SsWwDd]|\.|\[\^?\]?(?:\\.|[^\]\\])*\])          # \S \w \d \s .. or [...]
+    (?P<cls>\\[SsWwDd]|\.|\[\^?\]?(?:\\.|[^\]\\])*\]          # \S \w \d \s .. or [...]
+       |\\[^A-Za-z0-9\s]|[^\\()\[\]{}?*+|^$.\s\#])              # or one character: = \- a
     (?:[+*]|\{\d*,\})                                          # unbounded: + * {m,}
 """, re.VERBOSE)
 
