@@ -259,6 +259,17 @@ def _adhoc_spec(name: str) -> HostSpec:
     if name == "local":
         return HostSpec(name="local", address="local", transport="local")
     destination = parse_destination(name)
+    if destination.user and ":" in destination.user:
+        # `root:PASS@gpu01` reads as a URL's user:password, but ssh(1) passes the user on whole
+        # and sshd takes what follows ':' as an auth style (openssh-portable: auth2.c,
+        # input_userauth_request), so the password is never used, while the host's name goes
+        # into the console, run.json and the reports as typed.
+        login, _, _ = destination.user.partition(":")
+        masked = name.replace(destination.user, f"{login}:***", 1)
+        raise UsageError(f"host {masked!r} has a password in it: ssh does not read one there, and "
+                         "the host name is written to run.json and the reports",
+                         hint=f"write {login}@{destination.host} and log in with a key or ssh-agent (or "
+                              "ansible_password in an inventory, which is never recorded)")
     return HostSpec(name=name, address=destination.host, port=destination.port, user=destination.user)
 
 
