@@ -8,7 +8,6 @@ this module holds what needs the session's order: pairing, loops, pivots, phases
 from __future__ import annotations
 
 import gc
-import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,6 +30,7 @@ from spec_debug.session.records import as_json as _as_json
 from spec_debug.session.extract import QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
+from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -40,52 +40,6 @@ PIVOT_WINDOW = 5
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
 """A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
 a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
-_ECHO_STATUS = re.compile(r'echo\s+"?(?:\$\?|\$\{\?\})"?\s*;?\s*$')
-"""``echo $?`` typed alone at a prompt (quoted or braced)."""
-_ECHO_OF_STATUS = re.compile(r"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})[^;&|<>\n]*)")
-_LOOP_BEFORE = re.compile(r"(?:^|[;&|(\s])(?:for|while|until)\s")
-_LOOP_END = re.compile(r"(?:^|[;&|\s])done\b")
-_SAVED_STATUS = re.compile(r"(?:^|[;&|\s])([A-Za-z_]\w*)=(?:\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})(?=[;\s]|$)")
-_STATUS_VAR = re.compile(r"\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\}")
-
-
-def _echoed_exit(command: str, output: str) -> int | None:
-    """The status a command prints of itself: agents run ``python bench.py; echo "EXIT: $?"``
-    so the tool's own exit code is the echo's 0 and the real one is only in the output. The
-    output line the echo wrote, its words with ``$?`` as a number (bash(1): echo joins its
-    arguments with one space), gives it (the last such line: a log printed before may hold one)."""
-    saved = _SAVED_STATUS.search(command)
-    if saved is not None:
-        # `...; rc=$?; echo "rc=$rc"`: the variable holds the status; read it as $? from there on
-        name = saved.group(1)
-        command = command[:saved.end()] + re.sub(rf"\$(?:{name}\b|\{{{name}\}})", "$?", command[saved.end():])
-    m = _ECHO_OF_STATUS.search(command)
-    if m is None or "'" in m.group(1) or "`" in m.group(1) or not command[:m.start()].strip():
-        # '$?' is not expanded; a command substitution prints what we cannot know; an echo that
-        # starts the command reports on no command of its own
-        return None
-    if _LOOP_BEFORE.search(command, 0, m.start()) and _LOOP_END.search(command, m.end()):
-        # `until curl -sf .../health; do echo "not ready ($?)"; sleep 5; done`: each try's status,
-        # not the loop's (which ends 0 once the server answers)
-        return None
-    # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
-    words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
-    parts = _STATUS_VAR.split(words)
-    if len(parts) != 2 or "$" in parts[0] or "$" in parts[1]:
-        return None  # another variable or two statuses: the line cannot be matched
-    # `echo -e "\nEXIT: $?"` (zsh's echo and `echo -e` turn \n into a line break): the status's own line
-    parts = [parts[0].rsplit("\\n", 1)[-1].lstrip(), parts[1].split("\\n", 1)[0].rstrip()]
-    if not parts[0] and not parts[1]:
-        # A bare number could be any output's: only the last line, from an echo that ends the command.
-        if command[m.end():].strip(" ;\n\"") or not output.strip():
-            return None
-        last = output.rstrip().rsplit("\n", 1)[-1].strip()
-        return int(last) if last.isdigit() and len(last) <= 3 else None
-    line = re.compile(rf"^\s*{re.escape(parts[0])}(\d{{1,3}}){re.escape(parts[1])}\s*$", re.M)
-    found = line.findall(output[-20000:])
-    return int(found[-1]) if found else None
-
-
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -563,7 +517,7 @@ class _SessionState:
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
         if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
-                and (echoed := _echoed_exit(record.command, ev.text)):
+                and (echoed := echoed_exit(record.command, ev.text)):
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
             exit_code = echoed
             found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
@@ -635,7 +589,7 @@ class _SessionState:
         in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
         expands to the exit status of the most recently executed foreground pipeline")."""
         if len(st.commands_typed) < 2 or st.commands_typed[1] is not record \
-                or not _ECHO_STATUS.match(record.inner):
+                or not TYPED_STATUS_ECHO.match(record.inner):
             return
         prev = st.commands_typed[0]
         if prev.exit_code is not None:

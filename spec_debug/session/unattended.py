@@ -15,6 +15,7 @@ import shlex
 
 from spec_debug.session.shell import segments, split_words, ssh_words
 from spec_debug.session.shell_words import shell_scripts
+from spec_debug.session.status_echo import STATUS
 
 _EDITORS = frozenset({"vi", "vim", "nvim", "view", "nano", "pico", "emacs", "micro", "joe", "mcedit"})
 _FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", "iftop", "iotop", "mc"})
@@ -192,8 +193,8 @@ def _commands(text: str) -> list[list[str]]:
 # `cmd; echo "EXIT: $?"` in a one-line command: the status echo, its flags, and the words before
 # and after the status it prints. No single quote or backquote in those words and no escaped
 # status (`\$?`): the echo must be the shell's own command, not text inside a quoted remote one.
-_STATUS_ECHO = re.compile(r";\s*echo\s+((?:-[neE]+\s+)?)([^;&|<>\n`']*?)"
-                          r"(?<!\\)(\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\})([^;&|<>\n`'$]*?)\s*(?:;|$)")
+_STATUS_ECHO = re.compile(rf";\s*echo\s+((?:-[neE]+\s+)?)([^;&|<>\n`']*?)"
+                          rf"(?<!\\)({STATUS})([^;&|<>\n`'$]*?)\s*(?:;|$)")
 _BLOCK_WORD = re.compile(r"(?:^|[;&|(\s])(?:do|then|else|done|fi|exit|return)(?:\s|;|$)")
 
 

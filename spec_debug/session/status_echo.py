@@ -1,0 +1,60 @@
+"""A command's exit status as the command prints it itself: ``python bench.py; echo "EXIT: $?"``.
+
+Agents add the echo because their tool reports only the last command's status, the echo's 0;
+a terminal log shows a status only where someone typed ``echo $?``. The analysis reads the
+status back from the output (:func:`echoed_exit`), and distill gives it back to the step it
+writes (:func:`spec_debug.session.unattended.keeping_status`). Pure text, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+STATUS = r"\$\?|\$\{\?\}|\$\{PIPESTATUS\[0\]\}"
+"""The last pipeline's status as agents print it (bash(1), Special Parameters: ``$?``; Shell
+Variables: ``PIPESTATUS``, the first command of a ``cmd | tail`` pipeline)."""
+
+TYPED_STATUS_ECHO = re.compile(r'echo\s+"?(?:\$\?|\$\{\?\})"?\s*;?\s*$')
+"""``echo $?`` typed alone at a prompt (quoted or braced)."""
+_ECHO_OF_STATUS = re.compile(rf"\becho\s+(?:-[ne]+\s+)?([^;&|<>\n]*?(?:{STATUS})[^;&|<>\n]*)")
+_LOOP_BEFORE = re.compile(r"(?:^|[;&|(\s])(?:for|while|until)\s")
+_LOOP_END = re.compile(r"(?:^|[;&|\s])done\b")
+_SAVED_STATUS = re.compile(rf"(?:^|[;&|\s])([A-Za-z_]\w*)=(?:{STATUS})(?=[;\s]|$)")
+_STATUS_VAR = re.compile(STATUS)
+
+
+def echoed_exit(command: str, output: str) -> int | None:
+    """The status a command prints of itself: agents run ``python bench.py; echo "EXIT: $?"``
+    so the tool's own exit code is the echo's 0 and the real one is only in the output. The
+    output line the echo wrote, its words with ``$?`` as a number (bash(1): echo joins its
+    arguments with one space), gives it (the last such line: a log printed before may hold one)."""
+    saved = _SAVED_STATUS.search(command)
+    if saved is not None:
+        # `...; rc=$?; echo "rc=$rc"`: the variable holds the status; read it as $? from there on
+        name = saved.group(1)
+        command = command[:saved.end()] + re.sub(rf"\$(?:{name}\b|\{{{name}\}})", "$?", command[saved.end():])
+    m = _ECHO_OF_STATUS.search(command)
+    if m is None or "'" in m.group(1) or "`" in m.group(1) or not command[:m.start()].strip():
+        # '$?' is not expanded; a command substitution prints what we cannot know; an echo that
+        # starts the command reports on no command of its own
+        return None
+    if _LOOP_BEFORE.search(command, 0, m.start()) and _LOOP_END.search(command, m.end()):
+        # `until curl -sf .../health; do echo "not ready ($?)"; sleep 5; done`: each try's status,
+        # not the loop's (which ends 0 once the server answers)
+        return None
+    # \$? in a command sent through ssh "...": the remote shell's status, printed the same way
+    words = " ".join(m.group(1).replace('"', "").replace("\\$", "$").split())
+    parts = _STATUS_VAR.split(words)
+    if len(parts) != 2 or "$" in parts[0] or "$" in parts[1]:
+        return None  # another variable or two statuses: the line cannot be matched
+    # `echo -e "\nEXIT: $?"` (zsh's echo and `echo -e` turn \n into a line break): the status's own line
+    parts = [parts[0].rsplit("\\n", 1)[-1].lstrip(), parts[1].split("\\n", 1)[0].rstrip()]
+    if not parts[0] and not parts[1]:
+        # A bare number could be any output's: only the last line, from an echo that ends the command.
+        if command[m.end():].strip(" ;\n\"") or not output.strip():
+            return None
+        last = output.rstrip().rsplit("\n", 1)[-1].strip()
+        return int(last) if last.isdigit() and len(last) <= 3 else None
+    line = re.compile(rf"^\s*{re.escape(parts[0])}(\d{{1,3}}){re.escape(parts[1])}\s*$", re.M)
+    found = line.findall(output[-20000:])
+    return int(found[-1]) if found else None
