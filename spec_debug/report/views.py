@@ -141,6 +141,9 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         "charts": _charts(record),
         "not_copied": not_copied(record),
         "unreachable": unreachable_hosts(record),
+        # each names the host or jump host it is about: one jump host's, recorded on every host
+        # of a fleet behind it, is said once
+        "host_warnings": list(dict.fromkeys(warning for host in record.hosts for warning in host.warnings)),
         "artifacts": artifact_rows(record),
     }
 
