@@ -1516,6 +1516,8 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
             return _DYNAMO_WORKERS[tok], i + 1
         if (base in ("vllm", "vllm.exe") or tok == _VLLM_CLI) and nxt == "serve":
             return "vllm", i + 2
+        if tok == _KSERVE_HF_SERVER and i and argv[i - 1] == "-m":
+            return "vllm", i + 1
         if base == "trl" and nxt == "vllm-serve":
             # TRL's generation server for GRPO/RLOO: a vLLM LLM built from its own flags, which
             # are vLLM's names (--model, --tensor_parallel_size, --speculative_config JSON since
@@ -1531,6 +1533,10 @@ def detect_engine(argv: list[str]) -> tuple[EngineName, int]:
         # `docker run ... vllm/vllm-openai:TAG --model M ...`: the image's entrypoint is the
         # server (vLLM docs, deployment/docker.md), so the words after the image are its flags.
         if re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", tok):
+            return "vllm", i + 1
+        if re.fullmatch(r"(\S+/)?kserve/huggingfaceserver(:\S+|@\S+)?", tok):
+            # its ENTRYPOINT is ["python3", "-m", "huggingfaceserver"] (kserve/kserve
+            # python/huggingface_server.Dockerfile)
             return "vllm", i + 1
     raise LaunchParseError(
         "not an SGLang or vLLM server command",
@@ -1608,6 +1614,25 @@ def _entrypoint_serve(argv: list[str]) -> tuple[EngineName, int] | None:
 # `python -m sglang_router.launch_server` starts the router and the workers from the same
 # flags: its parser is SGLang's ServerArgs.add_cli_args plus --router-* flags
 # (sgl-project/sglang sgl-router/py_src/sglang_router/launch_server.py).
+# KServe's Hugging Face runtime (`python -m huggingfaceserver`, the kserve/huggingfaceserver
+# image): vLLM's engine args are added to its parser (huggingfaceserver/vllm/utils.py
+# `maybe_add_vllm_cli_parser` = vLLM's `make_arg_parser`), and the model it serves is its own
+# `--model_id`, else `--model_dir` (default /mnt/models, where KServe's storage initializer puts
+# the model): `args.model = args.model_id or args.model_dir` (huggingfaceserver/__main__.py),
+# whatever --model says.
+_KSERVE_HF_SERVER = "huggingfaceserver"
+_KSERVE_MODEL_DIR = "/mnt/models"
+
+
+def _kserve_model(flags: dict[str, Any]) -> str | None:
+    """The model KServe's huggingfaceserver hands vLLM: --model_id, else --model_dir."""
+    for name in ("model-id", "model-dir"):
+        value = flags.get(name)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
 _SGLANG_MODULES = ("sglang.launch_server", "sglang.launch_server.py", "sglang_router.launch_server")
 # NVIDIA Dynamo's engine workers take the engine's own server flags: `python -m dynamo.sglang`
 # adds SGLang's ServerArgs options to its parser, `python -m dynamo.vllm` vLLM's engine args
@@ -1867,6 +1892,16 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
     if engine == "sglang":
         _refuse_underscore_flags(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
+    if start and (argv[start - 1] == _KSERVE_HF_SERVER or re.search(r"kserve/huggingfaceserver(:|@|$)", argv[start - 1])):
+        backend = flags.get("backend")
+        if isinstance(backend, str) and backend not in ("vllm", "auto"):
+            # `--backend huggingface` (transformers) or `triton`: vLLM is not started, so its
+            # speculative flags are parsed and never used (huggingfaceserver/__main__.py load_model)
+            raise LaunchParseError(
+                f"KServe huggingfaceserver --backend {backend} does not serve with vLLM: no speculative "
+                "decoding runs, whatever --speculative-config says",
+                hint="--backend vllm (or auto, its default, which picks vLLM for the models it supports)")
+        flags = {**flags, "model": _kserve_model(flags) or _KSERVE_MODEL_DIR}
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
@@ -2170,7 +2205,9 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
     dotted, replaced_dotted = _vllm_dotted_speculative_config(flags, server_args)
     flags = _vllm_full_names(flags)
     unexpanded: list[str] = []
-    target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None)
+    # (an InferenceService's `args` alone, with no program: KServe's --model_id / --model_dir,
+    # which vLLM's own parser does not have)
+    target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None) or _kserve_model(flags)
     spec = _vllm_speculative_config(flags, dotted)
     legacy_draft = _str_flag(flags, a["speculative-model"])
     if spec is None and legacy_draft is not None:

@@ -28,7 +28,10 @@ _SERVER_MARKERS = ("sglang.launch_server", "sglang_router.launch_server", "vllm.
                    # NVIDIA Dynamo's workers run the engine in-process with its own flags
                    # (spec_debug.diagnose.launch `_DYNAMO_WORKERS`); Dynamo <= 0.4 started SGLang
                    # as `python3 -m dynamo.sglang.worker` / `dynamo.sglang.decode_worker`
-                   "dynamo.sglang", "dynamo.vllm", "dynamo.sglang.worker", "dynamo.sglang.decode_worker")
+                   "dynamo.sglang", "dynamo.vllm", "dynamo.sglang.worker", "dynamo.sglang.decode_worker",
+                   # KServe's Hugging Face runtime with its vLLM backend, vLLM's engine args on its
+                   # command line (spec_debug.diagnose.launch `_KSERVE_HF_SERVER`)
+                   "huggingfaceserver")
 
 
 # `python -m vllm.entrypoints.cli.main serve MODEL`: the module behind the `vllm` console script
