@@ -2223,6 +2223,9 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
                                hint="\"model\": \"/models/my-eagle3-draft\"")
     method = spec.get("method") if spec else None
     if method is None and spec and isinstance(spec.get("model"), str):
+        # A dotted import path (`my_pkg.proposers.MyProposer`) is a custom proposer class:
+        # vllm/config/speculative.py `_is_custom_proposer_path` (no `/`, no URL scheme, every
+        # dot-separated part an identifier) is asked first (vllm-project/vllm PR #39487).
         # No method: SpeculativeConfig.__post_init__ detects it from the draft's name,
         # "eagle-" -> eagle, "eagle3" -> eagle3 (vllm/config/speculative.py, 0.11.0 and 0.33.0),
         # and the model "[ngram]" (or "ngram") is prompt lookup, as V0's docs spelled it:
@@ -2231,7 +2234,8 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         # Newer releases go on to "dflash" and "dspark" in the name (vllm/config/speculative.py,
         # after the eagle checks: z-lab/Qwen3-8B-DFlash-b16 is served as dflash)
         name = spec["model"].lower()
-        method = ("ngram" if name in ("ngram", "[ngram]") else "eagle" if "eagle-" in name
+        method = ("custom_class" if _is_custom_proposer_path(spec["model"])
+                  else "ngram" if name in ("ngram", "[ngram]") else "eagle" if "eagle-" in name
                   else "eagle3" if "eagle3" in name else "dflash" if "dflash" in name
                   else "dspark" if "dspark" in name else None)
     k = _spec_int(spec, "num_speculative_tokens")
@@ -2254,6 +2258,16 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         unexpanded=tuple(unexpanded),
         replaced_dotted=replaced_dotted,
     )
+
+
+def _is_custom_proposer_path(model: str) -> bool:
+    """vLLM's test for a custom proposer class path (vllm/config/speculative.py
+    `SpeculativeConfig._is_custom_proposer_path`): `pkg.MyProposer` is one, `org/draft.model`,
+    `draft.model-v1` and URLs are not."""
+    if model.startswith(("http://", "https://", "file://")) or "/" in model:
+        return False
+    parts = model.split(".")
+    return len(parts) >= 2 and all(part.isidentifier() for part in parts)
 
 
 # `--max-model-len` is `human_readable_int` in vLLM (vllm/engine/arg_utils.py; the parser in
@@ -3485,10 +3499,12 @@ def _vllm_rules(cfg: LaunchConfig, engine_version: str | None, draft_config: Any
         # A config with neither model nor method is left alone: `vllm serve <speculators
         # checkpoint>` replaces it with the checkpoint's own (vllm/transformers_utils/config.py
         # `maybe_override_with_speculators`).
+        # (custom_class has its own message: the class path goes in "model", vllm/config/speculative.py)
+        refusal = ("method='custom_class' requires 'model' to contain the custom proposer module path"
+                   if method == "custom_class" else "num_speculative_tokens was provided but without speculative model")
         problems.append(replaced + f"--speculative-config {json.dumps(spec)} has num_speculative_tokens but no "
                         "draft model" + (f" for method {method}" if method else " and no method") +
-                        ": vLLM refuses to start (\"num_speculative_tokens was provided but without "
-                        "speculative model\")")
+                        f": vLLM refuses to start (\"{refusal}\")")
     problems += _vllm_draft_tp_problems(cfg, spec)
     if spec.get("num_speculative_tokens_per_batch_size") is not None and not (
             engine_version is not None and vllm_surely_before(engine_version, _VLLM_DYNAMIC_K_SINCE)):

@@ -126,9 +126,11 @@ def _sglang_ngram_capped(eff: EffectiveSpec, at: Where) -> list[Finding]:
 # Drafters with no trained depth: SGLang NGRAM (n-gram lookup in a cache) and STANDALONE (a
 # small LM of the target's family, sglang >= 0.5.2 server_args.py); vLLM `ngram` (prompt
 # lookup), `suffix` (suffix-tree lookup) and `draft_model` (vllm/config/speculative.py
-# SpeculativeMethod).
+# SpeculativeMethod), and `custom_class` (a user's proposer class, vllm-project/vllm PR #39487:
+# its "model" is the class path, with no checkpoint config to say a depth).
 _UNTRAINED = {"NGRAM": "an n-gram lookup draft (no weights)", "STANDALONE": "a STANDALONE draft model (a plain LM)",
-              "SUFFIX": "a suffix-tree lookup draft (no weights)", "DRAFT_MODEL": "a draft_model draft (a plain LM)"}
+              "SUFFIX": "a suffix-tree lookup draft (no weights)", "DRAFT_MODEL": "a draft_model draft (a plain LM)",
+              "CUSTOM_CLASS": "a custom_class proposer (a user's class, no checkpoint)"}
 
 
 # SGLang's block drafters propose the whole verify block (--speculative-num-draft-tokens) in one

@@ -46,11 +46,26 @@ def not_checked(ctx: Any, what: str, provide: str) -> Finding:
                           facts={"provide": provide}, title=f"Not checked: {provide}")
 
 
+# Drafters with no checkpoint of their own: n-gram / suffix lookup (vLLM ngram, ngram_gpu, suffix;
+# SGLang NGRAM and its earlier name LOOKAHEAD) and vLLM's custom_class proposer, whose "model" is
+# a Python class path (vllm/config/speculative.py; vllm-project/vllm PR #39487).
+_NO_CHECKPOINT = {"NGRAM": "n-gram lookup", "NGRAM_GPU": "n-gram lookup", "LOOKAHEAD": "n-gram lookup",
+                  "SUFFIX": "suffix-tree lookup", "CUSTOM_CLASS": "a custom proposer class"}
+
+
 def target_mtp_line(ctx: Any) -> Finding | None:
     """For a check that needs the EAGLE-3 draft checkpoint: when the launch audit found that the
     server drafts with its target's own MTP module(s), say so instead of asking for a draft
     directory that does not exist."""
     launch = ctx.host_facts.get("launch") or {}
+    algorithm = launch.get("algorithm") or ""
+    if algorithm in _NO_CHECKPOINT:
+        # (was: "no draft config.json could be read ... --var draft_model=DIR" for a server whose
+        # drafter has no checkpoint, e.g. a custom_class proposer whose "model" is a class path)
+        return not_checked(ctx, f"the server drafts with {_NO_CHECKPOINT[algorithm]} ({launch.get('engine')} "
+                                f"{algorithm.lower()}): there is no EAGLE-3 draft checkpoint, so this draft "
+                                "check does not apply",
+                           "nothing for a drafter without a checkpoint (an EAGLE-3 draft's checks)")
     if not launch.get("draft_is_target_mtp"):
         return None
     return not_checked(ctx, f"the server drafts with the MTP module(s) inside its target "
