@@ -155,6 +155,17 @@ def server_packages(process: dict[str, Any], proc: Path = Path("/proc")) -> dict
                          "may run in a container: run spec-debug inside it, or pass --var engine_version)")
         return found
     found["packages"], found["note"] = _ask(python, environ)
+    if found["packages"] is None:
+        # The ask runs a second interpreter, which a host busy serving (or a slow shared
+        # filesystem) can keep past its timeout: the dist-info of the site-packages the server
+        # has mapped say the same versions without running anything (was: no version, and the
+        # step fell back to the probe's own Python or --var engine_version).
+        mapped = packages_in_container(pid, proc)
+        if mapped is not None and any(mapped.get(name) for name in ("sglang", "vllm")):
+            found["packages"] = mapped
+            found["note"] = (f"{found['note']}; read instead from the site-packages the server has "
+                             f"mapped (/proc/{pid}/maps)")
+            return found
     if how.startswith("/proc/PID/exe") and found["packages"] is not None:
         found["note"] = "; ".join(filter(None, [found["note"], f"asked {how}"]))
     return found
@@ -305,7 +316,9 @@ def _ask(python: str, environ: dict[str, str] | None) -> tuple[dict[str, Any] | 
     try:
         done = subprocess.run([python, "-c", code, root], capture_output=True, text=True,
                               timeout=_ASK_TIMEOUT_S, env=env)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+    except subprocess.TimeoutExpired:
+        return None, f"the server's interpreter {python} did not list its packages within {_ASK_TIMEOUT_S} s"
+    except OSError as exc:
         return None, f"the server's interpreter {python} could not be run: {exc}"
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
