@@ -1738,6 +1738,14 @@ def _int_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str) -> i
     except ValueError as exc:
         if "$" in str(value):
             raise _unexpanded(engine, aliases[0], str(value)) from exc
+        if re.search(r"\{\{\s*(?:inputs|workflow)\.parameters\.", str(value)):
+            # an Argo Workflow's parameter the file gives no value (launch_pastes._argo_filled)
+            raise LaunchParseError(
+                f"{engine}: --{aliases[0]} holds the Argo parameter {value!r}, which Argo fills in when the "
+                "workflow is submitted, and this file gives it no value: the value the server runs with is "
+                "not in this text",
+                hint="give it a value (spec.arguments.parameters or the template's inputs default), or paste "
+                     "the pod's command line (kubectl get pod POD -o yaml)") from exc
         raise LaunchParseError(f"{engine}: --{aliases[0]} expects an integer, got {value!r}") from exc
 
 

@@ -188,7 +188,7 @@ def _manifest_argv(text: str, reader: ArgvReader, dotenv: dict[str, str] | None 
         return None
     if dotenv is not None:
         docs = [_compose_interpolated(doc, dotenv) for doc in docs]
-    docs = [_inspected_containers(doc) for doc in docs]
+    docs = [_argo_filled(_inspected_containers(doc)) for doc in docs]
     scripts = _configmap_files(docs)
     # A KServe ServingRuntime's `{{.Name}}` (`--served-model-name={{.Name}}`, as the OpenShift AI
     # vLLM runtime template writes it) is filled in by the KServe controller with the
@@ -790,6 +790,64 @@ def _compose_value(m: re.Match[str], dotenv: dict[str, str]) -> str:
 _JSON_CONTAINER_KEY = re.compile(r'^\s*[\[{][\s\S]*"(?:command|args|entrypoint|image|Path|Args|Cmd|Entrypoint|Image)"\s*:')
 
 
+# Argo Workflows' parameter references, filled in when the workflow runs: the workflow's own
+# `spec.arguments.parameters` (`{{workflow.parameters.NAME}}`), and a template's inputs
+# (`{{inputs.parameters.NAME}}`), which the entrypoint template takes from those same arguments
+# by name and any template from its `value` / `default` (argoproj/argo-workflows
+# docs/variables.md, docs/walk-through/parameters.md).
+_ARGO_PARAMETER = re.compile(r"\{\{\s*((?:inputs|workflow)\.parameters\.[\w-]+)\s*\}\}")
+
+
+def _argo_filled(doc: Any) -> Any:
+    """An Argo Workflow (or WorkflowTemplate, CronWorkflow) with the parameter references of its
+    templates' containers filled in from the values the file gives; others as they are."""
+    if not (isinstance(doc, dict) and str(doc.get("apiVersion", "")).startswith("argoproj.io/")
+            and isinstance(doc.get("spec"), dict)):
+        return doc
+    spec = doc["spec"].get("workflowSpec", doc["spec"])  # (a CronWorkflow nests the Workflow's spec)
+    if not isinstance(spec, dict) or not isinstance(spec.get("templates"), list):
+        return doc
+
+    def values(parameters: Any, keys: tuple[str, ...]) -> dict[str, str]:
+        found = {}
+        for parameter in parameters if isinstance(parameters, list) else []:
+            if isinstance(parameter, dict) and isinstance(parameter.get("name"), str):
+                value = next((parameter[k] for k in keys if parameter.get(k) is not None), None)
+                if value is not None and not isinstance(value, (dict, list)):
+                    found[parameter["name"]] = str(value)
+        return found
+
+    arguments = values((spec.get("arguments") or {}).get("parameters"), ("value",))
+    filled = {f"workflow.parameters.{name}": value for name, value in arguments.items()}
+    templates = []
+    for template in spec["templates"]:
+        if not isinstance(template, dict):
+            templates.append(template)
+            continue
+        declared = (template.get("inputs") or {}).get("parameters") if isinstance(template.get("inputs"), dict) else None
+        inputs = values(declared, ("value", "default"))
+        if template.get("name") == spec.get("entrypoint"):
+            names = {p.get("name") for p in declared or [] if isinstance(p, dict)}
+            inputs.update({name: value for name, value in arguments.items() if name in names})
+        known = {**filled, **{f"inputs.parameters.{name}": value for name, value in inputs.items()}}
+        templates.append(_with_strings(template, lambda text: _ARGO_PARAMETER.sub(
+            lambda m: known.get(m.group(1), m.group(0)), text)))
+    spec = {**spec, "templates": templates}
+    if "workflowSpec" in doc["spec"]:
+        return {**doc, "spec": {**doc["spec"], "workflowSpec": spec}}
+    return {**doc, "spec": spec}
+
+
+def _with_strings(value: Any, change: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        return {key: _with_strings(item, change) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_with_strings(item, change) for item in value]
+    return value
+
+
 def _inspected_containers(doc: Any) -> Any:
     """`docker inspect` / `podman inspect` output (a list of objects) as the container specs
     the manifest reading takes. A container's process is "Path" + "Args" (the entrypoint and
@@ -1333,8 +1391,11 @@ def _find_containers(doc: Any) -> list[dict[str, Any]]:
     Deployment nests it under spec.template.spec.containers). A healthcheck's `test:` list is
     not one of them."""
     if isinstance(doc, dict):
-        if any(key in doc for key in ("command", "args", "entrypoint")):
+        if any(key in doc for key in ("command", "args", "entrypoint")) and "templates" not in doc:
             return [doc]
+        # (an Argo Workflow's spec names the template it starts with in `entrypoint:` and holds
+        # the templates, whose `container:` is the server's: argoproj/argo-workflows
+        # docs/workflow-concepts.md; was: the spec taken for a compose service running `serve`)
         children = list(doc.values())
     elif isinstance(doc, list):
         children = doc

@@ -1,0 +1,77 @@
+"""An SGLang/vLLM server started by an Argo Workflow.
+
+Every Argo Workflow's spec names the template it starts with in `entrypoint:` and holds the
+templates, whose `container:` runs the server (argoproj/argo-workflows docs/workflow-concepts.md).
+The manifest reader took any mapping with an `entrypoint` key for a compose service, so the
+spec was read as a container running `serve` and the real container was never reached: 'not an
+SGLang or vLLM server command'. The server's flags often come from the workflow's parameters
+(`{{inputs.parameters.steps}}`, `{{workflow.parameters.draft}}`), which Argo fills in from
+`spec.arguments.parameters` and the templates' input defaults (docs/variables.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from spec_debug.diagnose.launch import LaunchParseError, parse_launch_command
+
+WORKFLOW = """apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata:
+  generateName: eagle3-serve-
+spec:
+  entrypoint: serve
+  arguments:
+    parameters:
+    - name: steps
+      value: "1"
+    - name: draft
+      value: /models/kimi-eagle3
+  templates:
+  - name: serve
+    inputs:
+      parameters:
+      - name: steps
+      - name: topk
+        default: "1"
+    container:
+      image: lmsysorg/sglang:v0.5.6
+      command: [python3, -m, sglang.launch_server]
+      args:
+      - --model-path
+      - moonshotai/Kimi-K2.5
+      - --tp
+      - "8"
+      - --speculative-algorithm
+      - EAGLE3
+      - --speculative-draft-model-path
+      - "{{workflow.parameters.draft}}"
+      - --speculative-num-steps
+      - "{{inputs.parameters.steps}}"
+      - --speculative-eagle-topk
+      - "{{ inputs.parameters.topk }}"
+      - --speculative-num-draft-tokens
+      - "2"
+"""
+
+
+def test_the_workflows_container_is_read_with_its_parameters_filled_in() -> None:
+    cfg = parse_launch_command(WORKFLOW)
+    assert (cfg.engine, cfg.target_model, cfg.draft_model, cfg.num_steps, cfg.topk, cfg.tp) == (
+        "sglang", "moonshotai/Kimi-K2.5", "/models/kimi-eagle3", 1, 1, 8)
+
+
+def test_a_cron_workflow_nests_the_same_spec() -> None:
+    body = WORKFLOW.split("spec:\n", 1)[1]
+    cron = ("apiVersion: argoproj.io/v1alpha1\nkind: CronWorkflow\nmetadata:\n  name: nightly\nspec:\n"
+            "  schedule: \"0 2 * * *\"\n  workflowSpec:\n" + "".join("  " + line + "\n" for line in body.splitlines()))
+    cfg = parse_launch_command(cron)
+    assert (cfg.draft_model, cfg.num_steps) == ("/models/kimi-eagle3", 1)
+
+
+def test_a_parameter_the_file_gives_no_value_is_said_to_be_argos() -> None:
+    unset = WORKFLOW.replace('    - name: steps\n      value: "1"\n', "")
+    with pytest.raises(LaunchParseError) as raised:
+        parse_launch_command(unset)
+    assert "Argo parameter '{{inputs.parameters.steps}}'" in raised.value.message
+    assert "kubectl get pod" in (raised.value.hint or "")
