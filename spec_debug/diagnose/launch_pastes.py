@@ -1296,6 +1296,10 @@ def _container_argv(container: dict[str, Any], strings_only: bool = True) -> lis
             if strings_only:
                 _refuse_structured_items(key, value)
             argv += [_expand_k8s(str(a), env) for a in value]
+    if isinstance(container.get("source"), str) and isinstance(container.get("command"), list):
+        # an Argo Workflows `script:` template: its `source` is saved to a file that `command`
+        # runs (argoproj/argo-workflows docs/walk-through/scripts-and-results.md), as `-c` would
+        argv += ["-c", container["source"]]
     if str(container.get("engine")).upper() == "VLLM" and isinstance(container.get("url"), str):
         # a KubeAI Model (kubeai.org/v1: `engine: VLLM`, `url: hf://org/name`, `args:`): KubeAI
         # runs vLLM on the url's model with these args (substratusai/kubeai docs/model-management.md)

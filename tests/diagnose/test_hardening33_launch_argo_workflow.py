@@ -75,3 +75,35 @@ def test_a_parameter_the_file_gives_no_value_is_said_to_be_argos() -> None:
         parse_launch_command(unset)
     assert "Argo parameter '{{inputs.parameters.steps}}'" in raised.value.message
     assert "kubectl get pod" in (raised.value.hint or "")
+
+
+def test_a_script_template_runs_its_source() -> None:
+    # argoproj/argo-workflows docs/walk-through/scripts-and-results.md: `source` is saved to a
+    # file that `command` runs (was: the script's image and `bash` alone, no server)
+    template = """apiVersion: argoproj.io/v1alpha1
+kind: WorkflowTemplate
+metadata:
+  name: eagle3-serve
+spec:
+  entrypoint: serve
+  arguments:
+    parameters:
+    - name: steps
+      value: "1"
+  templates:
+  - name: serve
+    inputs:
+      parameters:
+      - name: steps
+    script:
+      image: lmsysorg/sglang:v0.5.6
+      command: [bash]
+      source: |
+        set -e
+        python3 -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 --tp 8 \\\\
+          --speculative-algorithm EAGLE3 --speculative-draft-model-path /models/eagle3 \\\\
+          --speculative-num-steps {{inputs.parameters.steps}} --speculative-eagle-topk 1 \\\\
+          --speculative-num-draft-tokens 2
+"""
+    cfg = parse_launch_command(template)
+    assert (cfg.engine, cfg.draft_model, cfg.num_steps, cfg.tp) == ("sglang", "/models/eagle3", 1, 8)
