@@ -1624,6 +1624,22 @@ _KSERVE_HF_SERVER = "huggingfaceserver"
 _KSERVE_MODEL_DIR = "/mnt/models"
 
 
+def _refuse_kserve_underscore_flags(args: list[str]) -> None:
+    """huggingfaceserver's parser is a plain argparse.ArgumentParser that vLLM's options are added
+    to under their dashed names (vLLM's FlexibleArgumentParser, which also takes `_`, is not
+    used), and it reads them with `parse_known_args()`, which drops a word it does not know
+    (huggingfaceserver/__main__.py): `--speculative_config '{...}'`, as vllm-ascend's docs write
+    it, starts the server without speculative decoding and says nothing."""
+    for tok in args:
+        name = tok[2:].partition("=")[0].partition(".")[0] if tok.startswith("--") else ""
+        if "_" in name and SPECULATIVE_FLAG.match("--" + name.replace("_", "-")):
+            raise LaunchParseError(
+                f"KServe huggingfaceserver: --{name} is not one of its options (vLLM's are added under their "
+                f"dashed names, and its parse_known_args drops the words it does not know): the server runs "
+                "without speculative decoding",
+                hint=f"write --{name.replace('_', '-')}")
+
+
 def _kserve_model(flags: dict[str, Any]) -> str | None:
     """The model KServe's huggingfaceserver hands vLLM: --model_id, else --model_dir."""
     for name in ("model-id", "model-dir"):
@@ -1909,6 +1925,7 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
                 f"KServe huggingfaceserver --backend {backend} does not serve with vLLM: no speculative "
                 "decoding runs, whatever --speculative-config says",
                 hint="--backend vllm (or auto, its default, which picks vLLM for the models it supports)")
+        _refuse_kserve_underscore_flags(argv[start:])
         flags = {**flags, "model": _kserve_model(flags) or _KSERVE_MODEL_DIR}
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says

@@ -77,3 +77,18 @@ def test_a_transformers_backend_is_said_to_run_no_speculation() -> None:
         cfg = parse_launch_command(f"python3 -m huggingfaceserver --model_id=m/x --backend {backend} "
                                    f"--speculative-config {SPEC}")
         assert cfg.engine == "vllm" and cfg.target_model == "m/x"
+
+
+def test_an_underscored_speculative_flag_is_dropped_by_kserves_parser() -> None:
+    # huggingfaceserver/__main__.py: a plain argparse parser with vLLM's dashed options, read with
+    # parse_known_args(): `--speculative_config` (vllm-ascend's docs' spelling) is dropped, where
+    # `vllm serve` (FlexibleArgumentParser) would take it
+    with pytest.raises(LaunchParseError) as raised:
+        parse_launch_command(f"python3 -m huggingfaceserver --model_id=m/x --speculative_config {SPEC}")
+    assert "runs without speculative decoding" in raised.value.message
+    assert raised.value.hint == "write --speculative-config"
+    # its own underscored options are its own
+    cfg = parse_launch_command(f"python3 -m huggingfaceserver --model_id=m/x --max_model_len 4096 "
+                               f"--trust_remote_code --speculative-config {SPEC}")
+    assert cfg.num_steps == 1 and cfg.context_length == 4096
+    assert parse_launch_command(f"vllm serve m/x --speculative_config {SPEC}").num_steps == 1
