@@ -2370,6 +2370,13 @@ def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | Non
                     f"vllm: --speculative-config {raw_spec!r} is Python's dict syntax, not JSON (single quotes, "
                     "True/False/None or a trailing comma): vLLM's argparse refuses it and the server does not start",
                     hint=f"write it as JSON: --speculative-config '{json.dumps(written)}'") from exc
+            if re.fullmatch(r"(?:~|\.{1,2})?/?[\w.@+/-]*\.json", str(raw_spec)):
+                # a file's path where the JSON goes (was: "quote it for the shell ... a line from
+                # `ps` may be cut"): optional_type(json.loads) reads the word itself, no file
+                raise LaunchParseError(
+                    f"vllm: --speculative-config takes the JSON itself, not a file: {raw_spec!r} is not JSON, so "
+                    "vLLM's argparse refuses it (json.loads) and the server does not start",
+                    hint=f"pass the file's text: --speculative-config \"$(cat {raw_spec})\"") from exc
             unquoted = _shell_unquoted_json(str(raw_spec))
             if unquoted is not None:
                 raise LaunchParseError(
