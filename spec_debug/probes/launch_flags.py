@@ -28,10 +28,7 @@ _SERVER_MARKERS = ("sglang.launch_server", "sglang_router.launch_server", "vllm.
                    # NVIDIA Dynamo's workers run the engine in-process with its own flags
                    # (spec_debug.diagnose.launch `_DYNAMO_WORKERS`); Dynamo <= 0.4 started SGLang
                    # as `python3 -m dynamo.sglang.worker` / `dynamo.sglang.decode_worker`
-                   "dynamo.sglang", "dynamo.vllm", "dynamo.sglang.worker", "dynamo.sglang.decode_worker",
-                   # KServe's Hugging Face runtime with its vLLM backend, vLLM's engine args on its
-                   # command line (spec_debug.diagnose.launch `_KSERVE_HF_SERVER`)
-                   "huggingfaceserver")
+                   "dynamo.sglang", "dynamo.vllm", "dynamo.sglang.worker", "dynamo.sglang.decode_worker")
 
 
 # `python -m vllm.entrypoints.cli.main serve MODEL`: the module behind the `vllm` console script
@@ -46,6 +43,11 @@ def is_server_argv(argv: list[str]) -> bool:
         base = tok.rsplit("/", 1)[-1]
         nxt = argv[i + 1] if i + 1 < len(argv) else ""
         if tok in _SERVER_MARKERS or ((base in ("sglang", "vllm") or tok in _CLI_MODULES) and nxt == "serve"):
+            return True
+        if tok == "huggingfaceserver" and i and argv[i - 1] == "-m":
+            # KServe's Hugging Face runtime (`python3 -m huggingfaceserver`, its image's
+            # ENTRYPOINT), vLLM's engine args on its command line (spec_debug.diagnose.launch
+            # `_KSERVE_HF_SERVER`); as a module only, not a word of `pgrep -af huggingfaceserver`
             return True
         if (base == "trl" and nxt == "vllm-serve") or tok.endswith("sglang/launch_server.py"):
             # servers the audit reads (spec_debug.diagnose.launch `detect_engine`) that were not

@@ -92,3 +92,8 @@ def test_an_underscored_speculative_flag_is_dropped_by_kserves_parser() -> None:
                                f"--trust_remote_code --speculative-config {SPEC}")
     assert cfg.num_steps == 1 and cfg.context_length == 4096
     assert parse_launch_command(f"vllm serve m/x --speculative_config {SPEC}").num_steps == 1
+
+
+def test_a_search_for_the_runtime_is_no_server() -> None:
+    assert not is_server_argv(["pgrep", "-af", "huggingfaceserver"])
+    assert is_server_argv(["python3", "-m", "huggingfaceserver", "--model_name=m"])
