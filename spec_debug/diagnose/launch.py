@@ -1611,9 +1611,6 @@ def _entrypoint_serve(argv: list[str]) -> tuple[EngineName, int] | None:
     return None
 
 
-# `python -m sglang_router.launch_server` starts the router and the workers from the same
-# flags: its parser is SGLang's ServerArgs.add_cli_args plus --router-* flags
-# (sgl-project/sglang sgl-router/py_src/sglang_router/launch_server.py).
 # KServe's Hugging Face runtime (`python -m huggingfaceserver`, the kserve/huggingfaceserver
 # image): vLLM's engine args are added to its parser (huggingfaceserver/vllm/utils.py
 # `maybe_add_vllm_cli_parser` = vLLM's `make_arg_parser`), and the model it serves is its own
@@ -1649,6 +1646,9 @@ def _kserve_model(flags: dict[str, Any]) -> str | None:
     return None
 
 
+# `python -m sglang_router.launch_server` starts the router and the workers from the same
+# flags: its parser is SGLang's ServerArgs.add_cli_args plus --router-* flags
+# (sgl-project/sglang sgl-router/py_src/sglang_router/launch_server.py).
 _SGLANG_MODULES = ("sglang.launch_server", "sglang.launch_server.py", "sglang_router.launch_server")
 # NVIDIA Dynamo's engine workers take the engine's own server flags: `python -m dynamo.sglang`
 # adds SGLang's ServerArgs options to its parser, `python -m dynamo.vllm` vLLM's engine args
