@@ -107,3 +107,17 @@ spec:
 """
     cfg = parse_launch_command(template)
     assert (cfg.engine, cfg.draft_model, cfg.num_steps, cfg.tp) == ("sglang", "/models/eagle3", 1, 8)
+
+
+def test_a_draft_path_left_to_argo_is_not_a_draft_config_read() -> None:
+    # was: "the draft config does not say how many steps it was trained for", as if it had been read
+    from spec_debug.diagnose.steps import launch_step
+    from spec_debug.probes.registry import ProbeContext
+
+    unset = WORKFLOW.replace("    - name: draft\n      value: /models/kimi-eagle3\n", "")
+    facts = launch_step.parse({"source": "var", "cmdline": unset, "models": {}})
+    ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=dict(facts))
+    [sd101] = [f for f in launch_step.check(ctx) if f.code == "SD101"]
+    text = " ".join(sd101.evidence)
+    assert "the draft path is {{workflow.parameters.draft}}" in text and "Argo parameter" in text
+    assert "the draft config does not say" not in text

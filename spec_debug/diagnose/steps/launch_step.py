@@ -320,7 +320,9 @@ def sglang_mtp_target_refused(cfg: LaunchConfig, target_raw: Any, steps_source: 
 # `${EXTRA_ARGS:-}`, `"${ARGS[@]}"`), or a wrapper script's own arguments passed on (`"$@"`,
 # `$*`: the flags its caller gives): its value is not in the text.
 _EXPANSION_WORD = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[@*]|\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\[[@*]\])?|[@*])(?::?[-=+?][^}]*)?\})"
-                             r"|\$\{\{[A-Za-z_][\w.]*\}\}")  # dstack's ${{ run.args }} (launch_pastes._dstack_commands)
+                             r"|\$\{\{[A-Za-z_][\w.]*\}\}"  # dstack's ${{ run.args }} (launch_pastes._dstack_commands)
+                             # an Argo Workflow parameter the file gives no value (launch_pastes._argo_filled)
+                             r"|\{\{\s*(?:inputs|workflow)\.parameters\.[\w-]+\s*\}\}")
 # Flags that take several values (argparse nargs): vLLM `--served-model-name NAME [NAME ...]`,
 # `--lora-modules`, SGLang `--lora-paths` (vllm/entrypoints/openai/cli_args.py, sglang
 # python/sglang/srt/server_args.py): the words after the first value are still its values.
@@ -527,9 +529,9 @@ def _draft_path_unset(cfg: LaunchConfig, draft_raw: Any) -> str | None:
         return None
     what = "a variable" if _EXPANSION_WORD.fullmatch(cfg.draft_model) else "a path under a variable"
     return (f"the draft path is {cfg.draft_model}, {what} left as written (its value is given where the "
-            "server starts: a dstack or compose env entry with no value, the caller of a script, or an assignment "
-            "the audit does not read through), so the draft config, which says how many steps it was trained "
-            "for, was not read")
+            "server starts: a dstack or compose env entry with no value, the caller of a script, an Argo "
+            "parameter the workflow file gives no value, or an assignment the audit does not read through), so "
+            "the draft config, which says how many steps it was trained for, was not read")
 
 
 def _sglang_knobs_without_algorithm(cfg: LaunchConfig) -> list[str]:
