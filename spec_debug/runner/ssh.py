@@ -24,6 +24,7 @@ from typing import Callable, Iterator, Literal, TypeVar
 import paramiko
 
 from spec_debug.errors import AuthenticationError, HostKeyError, SpecDebugError, TransportError, UsageError
+from spec_debug.runner.host_path import WITH_STANDARD_PATH
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh_connect import (
     Connection,
@@ -228,7 +229,10 @@ def wrap_command(
     exports = _exports(env)
     # command None: the script comes on stdin, read whole before it runs (the "x" keeps its
     # trailing newlines, which $(...) would strip); the script itself still gets /dev/null.
-    assign = ('__spec_debug_cmd=$(cat; printf x); __spec_debug_cmd=${__spec_debug_cmd%x}; ' if command is None
+    # `cat` in a subshell with the standard places on PATH (host_path): where an rc file clobbered
+    # PATH, `cat` was not found, the script read as empty, and a step too long for the exec
+    # request passed with exit 0 having run nothing.
+    assign = (f'__spec_debug_cmd=$({WITH_STANDARD_PATH}cat; printf x); __spec_debug_cmd=${{__spec_debug_cmd%x}}; ' if command is None
               else f"__spec_debug_cmd={shlex.quote(command)}; ")
     # Without bash as the login shell the script runs in a new shell: as -c's argument, or,
     # when it is too long to be an argument (`too_long`; always when it came on stdin), through
@@ -257,7 +261,7 @@ def wrap_command(
     # The braces: zsh (MULTIOS, on by default) reads a command's `</dev/null` beside a pipe
     # into it as both, one after the other, and fd 3 got neither: under a zsh login a step
     # too long for an argument ran nothing and passed.
-    run_new = (f"printf %s \"$__spec_debug_cmd\" | {{ \"$s\" -c '{in_new}shift; __spec_debug_cmd=$(cat <&3; printf x); exec 3<&-; "
+    run_new = (f"printf %s \"$__spec_debug_cmd\" | {{ \"$s\" -c '{in_new}shift; __spec_debug_cmd=$({WITH_STANDARD_PATH}cat <&3; printf x); exec 3<&-; "
                "eval \"${__spec_debug_cmd%x}\"' \"$s\" \"$$\" 3<&0 </dev/null; }; " if too_long
                else f"exec \"$s\" -c '{in_new}__spec_debug_cmd=$2; shift 2; eval \"$__spec_debug_cmd\"' "
                     '"$s" "$$" "$__spec_debug_cmd" </dev/null; ')
@@ -865,7 +869,10 @@ class SSHTransport(Transport):
             return self._lost("during command")
         if pid is None:
             return None
-        script = _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
+        # The standard places on PATH: under an rc file that clobbered PATH `sleep` was not
+        # found, the grace period's 50 rounds passed at once and SIGKILL followed SIGTERM
+        # immediately (a faulthandler dump or a checkpoint save on SIGTERM was cut off).
+        script = WITH_STANDARD_PATH + _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
         try:
             # After Ctrl-C the user waits: no patience with a busy link then.
             patience = 0.0 if self._interrupted.is_set() else _KILL_CHANNEL_PATIENCE_S

@@ -39,6 +39,7 @@ from spec_debug.errors import UsageError
 from spec_debug.runner.copy_script import GET_SCRIPT, refusal
 from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
+from spec_debug.runner.host_path import WITH_STANDARD_PATH
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, _one_line
@@ -819,7 +820,10 @@ class _ShellCopies:
         size said: a log being written, a FIFO)."""
         if receive is not None:
             script = _DATA_MARK_SCRIPT + script
-        command = " ".join(["sh", "-c", shlex.quote(script), "sh", *(shlex.quote(arg) for arg in args)])
+        # /bin/sh and the standard places on PATH (host_path): under an rc file that clobbered
+        # PATH (`export PATH=/opt/miniconda3/bin`) neither `sh` nor cat/wc/mv was found, and
+        # every upload and download of a host without SFTP failed with exit code 127.
+        command = " ".join(["/bin/sh", "-c", shlex.quote(WITH_STANDARD_PATH + script), "sh", *(shlex.quote(arg) for arg in args)])
         errors = bytearray()
         data = _AfterMark()
         with self._session_slot():
