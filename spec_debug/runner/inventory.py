@@ -15,7 +15,8 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   `ansible_ssh_common_args` and `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l`
   and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
-  `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there;
+  `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there, and
+  `ansible_ssh_timeout`, which is `-o ConnectTimeout=N` there;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
@@ -604,6 +605,25 @@ def _password(host_vars: dict[str, Any], path: str) -> tuple[str | None, str | N
     return text, source
 
 
+# The ssh connection plugin's `timeout` (ansible/ansible: lib/ansible/plugins/connection/ssh.py,
+# DOCUMENTATION: vars ansible_ssh_timeout, type integer), the connect timeout. It was dropped
+# with the other ansible_* variables, and a hung host held the run for ssh_config's timeout.
+_TIMEOUT_VAR = "ansible_ssh_timeout"
+
+
+def _connect_timeout(host_vars: dict[str, Any], name: str, path: str) -> str | None:
+    """The inventory's connect timeout for the host as ConnectTimeout's value, or None."""
+    value = host_vars.get(_TIMEOUT_VAR)
+    if value is None or isinstance(value, _Vaulted):
+        return None
+    text = str(value).strip()
+    if isinstance(value, bool) or not text.isdigit():
+        # Ansible refuses it too ("Invalid type for configuration option").
+        raise UsageError(f"{path}: host {name}: {_TIMEOUT_VAR} {value!r} is not a whole number of seconds",
+                         hint=f"write {_TIMEOUT_VAR}=30 (seconds); Ansible reads it as an integer")
+    return str(int(text))
+
+
 def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)
@@ -664,6 +684,12 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
                 identity_file = None
             if _host_key_checking_off(host_vars):
                 ssh_options.setdefault("stricthostkeychecking", "no")
+            # Ansible adds `-o ConnectTimeout=` here, between ssh_args and ssh_common_args, and
+            # ssh(1) takes the first (ssh.py, _build_command). Only where the inventory sets it:
+            # Ansible's default (10 s) would override the user's ssh_config.
+            timeout = _connect_timeout(host_vars, name, path)
+            if timeout is not None:
+                ssh_options.setdefault("connecttimeout", timeout)
     password, password_source = _password(host_vars, path)
     return HostSpec(
         name=name,
