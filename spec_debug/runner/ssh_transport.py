@@ -374,6 +374,8 @@ class _SignalAwareTransport(paramiko.Transport):
         # paramiko's own hook (Transport(packetizer_class=...), since 3.4, the oldest release
         # pyproject allows), not a class swapped on the live packetizer.
         kwargs.setdefault("packetizer_class", _HandshakeBoundOnAlarms)
+        self._held_until_new_keys: list[paramiko.Message] = []
+        """Messages of the transport's own thread sent during a key exchange (_send_user_message)."""
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     @property
@@ -394,6 +396,29 @@ class _SignalAwareTransport(paramiko.Transport):
         if SHA1_RSA in algorithms and "server-sig-algs" not in self.server_extensions:
             return (SHA1_RSA, *(name for name in algorithms if name != SHA1_RSA))
         return algorithms
+
+    def _send_user_message(self, data: paramiko.Message) -> None:
+        """paramiko's send, which waits while a key exchange runs; from the transport's own
+        thread the message waits in a queue instead, sent once the new keys are in use.
+
+        That thread answers the server's CHANNEL_CLOSE (Channel._handle_close) and its
+        want-reply channel requests (sshd's ClientAliveInterval keepalive) through here, and it
+        alone runs the key exchange: in one that paramiko started (REKEY_BYTES, 2^29 bytes
+        either way: a large fetch or a step's flood of output) a CLOSE that crossed our KEXINIT
+        blocked it for clear_to_send_timeout (30 s), after which the connection was dropped
+        with "Key-exchange timed out waiting for key negotiation" (paramiko/paramiko#822, open).
+        Only the thread's own messages wait: no other message may go out before NEWKEYS
+        (RFC 4253, section 7.1), and another thread's send still waits as paramiko makes it."""
+        if threading.current_thread() is self and not self.clear_to_send.is_set():
+            self._held_until_new_keys.append(data)
+            return
+        super()._send_user_message(data)
+
+    def _parse_newkeys(self, m: paramiko.Message) -> None:
+        super()._parse_newkeys(m)  # type: ignore[misc]
+        held, self._held_until_new_keys = self._held_until_new_keys, []
+        for data in held:
+            super()._send_user_message(data)
 
     def keep_server_alive(self, interval_s: int, count_max: int) -> None:
         """ServerAliveInterval/ServerAliveCountMax as ssh(1) applies them (openssh-portable:
