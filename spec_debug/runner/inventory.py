@@ -568,8 +568,14 @@ def _host_key_checking_off(host_vars: dict[str, Any]) -> bool:
 # "smart" picks ssh; "" is the default, ssh). Fully qualified names end with the plugin name.
 _SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
 
+# The ssh connection plugin's `timeout` (ansible/ansible: lib/ansible/plugins/connection/ssh.py,
+# DOCUMENTATION: vars ansible_ssh_timeout, type integer), the connect timeout. It was dropped
+# with the other ansible_* variables, and a hung host held the run for ssh_config's timeout.
+_TIMEOUT_VAR = "ansible_ssh_timeout"
+
+
 # How we connect comes from these; a Jinja template in one would be used as literal text.
-_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpreter")
+_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpreter", _TIMEOUT_VAR)
 
 # The login password of Ansible's ssh connection plugin, under each name it reads
 # (ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION, option `password`).
@@ -603,12 +609,6 @@ def _password(host_vars: dict[str, Any], path: str) -> tuple[str | None, str | N
         # then says so. Never shown: the template may hold the password in a default().
         return None, f"{source} (a Jinja template, which spec-debug does not evaluate)"
     return text, source
-
-
-# The ssh connection plugin's `timeout` (ansible/ansible: lib/ansible/plugins/connection/ssh.py,
-# DOCUMENTATION: vars ansible_ssh_timeout, type integer), the connect timeout. It was dropped
-# with the other ansible_* variables, and a hung host held the run for ssh_config's timeout.
-_TIMEOUT_VAR = "ansible_ssh_timeout"
 
 
 def _connect_timeout(host_vars: dict[str, Any], name: str, path: str) -> str | None:

@@ -44,3 +44,11 @@ def test_a_timeout_that_is_not_a_number_is_refused_with_its_host(tmp_path: Path)
     with pytest.raises(UsageError) as refused:
         resolve_hosts([], [], inventory, None)
     assert "gpu01" in refused.value.message and "ansible_ssh_timeout '30s' is not a whole number of seconds" in refused.value.message
+
+
+def test_a_templated_timeout_is_named_as_a_template(tmp_path: Path) -> None:
+    inventory = tmp_path / "hosts.yml"
+    inventory.write_text("all:\n  hosts:\n    gpu01:\n      ansible_ssh_timeout: \"{{ slow_timeout }}\"\n")
+    with pytest.raises(UsageError) as refused:
+        resolve_hosts([], [], inventory, None)
+    assert "ansible_ssh_timeout is a Jinja template" in refused.value.message, refused.value.message
