@@ -366,6 +366,8 @@ class Relay:
         self.from_server_delay_s = from_server_delay_s
         self.banner_only = banner_only
         self.accepted = 0
+        self._uplink_hold_s = 0.0
+        self._hold_uplink = threading.Event()
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.bind(("127.0.0.1", 0))
         self._listener.listen(8)
@@ -382,13 +384,25 @@ class Relay:
             self.accepted += 1
             upstream = socket.create_connection((self.server.address, self.server.port))
             self._sockets += [client, upstream]
-            threading.Thread(target=self._pipe, args=(client, upstream, 0.0, False), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(client, upstream, 0.0, False, self._uplink_pause), daemon=True).start()
             threading.Thread(
                 target=self._pipe, args=(upstream, client, self.from_server_delay_s, self.banner_only), daemon=True
             ).start()
 
+    def hold_next_uplink(self, seconds: float) -> None:
+        """Hold the next bytes we send `seconds` before sshd gets them (what we send after waits
+        behind them): a message of ours then crosses what sshd sends meanwhile."""
+        self._uplink_hold_s = seconds
+        self._hold_uplink.set()
+
+    def _uplink_pause(self) -> None:
+        if self._hold_uplink.is_set():
+            self._hold_uplink.clear()
+            time.sleep(self._uplink_hold_s)
+
     @staticmethod
-    def _pipe(source: socket.socket, sink: socket.socket, delay_s: float, banner_only: bool) -> None:
+    def _pipe(source: socket.socket, sink: socket.socket, delay_s: float, banner_only: bool,
+              pause: Callable[[], None] | None = None) -> None:
         passed = b""
         while True:
             try:
@@ -403,6 +417,8 @@ class Relay:
                 data = data[: data.index(b"\n") + 1] if b"\n" in data else data
                 passed += data
             time.sleep(delay_s)
+            if pause is not None:
+                pause()
             try:
                 sink.sendall(data)
             except OSError:

@@ -15,7 +15,6 @@ step's CLOSE has come (what a long link, or a busy sshd, does by chance)."""
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from pathlib import Path
@@ -24,49 +23,7 @@ from typing import Callable
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.test_transport import run
-from tests.sshd_fixture import ClientSetup, SshServer, returns_within
-
-
-class HeldUplink:
-    """A loopback relay to sshd; once `hold_next` is set, the next bytes we send are held
-    `hold_s` before sshd gets them (and what we send after waits behind them)."""
-
-    def __init__(self, server: SshServer, hold_s: float) -> None:
-        self.server, self.hold_s = server, hold_s
-        self.hold_next = threading.Event()
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self._listener.getsockname()[1]
-        self._sockets: list[socket.socket] = []
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                ours, _ = self._listener.accept()
-            except OSError:
-                return
-            theirs = socket.create_connection((self.server.address, self.server.port))
-            self._sockets += [ours, theirs]
-            threading.Thread(target=self._pipe, args=(ours, theirs, True), daemon=True).start()
-            threading.Thread(target=self._pipe, args=(theirs, ours, False), daemon=True).start()
-
-    def _pipe(self, source: socket.socket, sink: socket.socket, uplink: bool) -> None:
-        while True:
-            try:
-                data = source.recv(65536)
-                if not data:
-                    return
-                if uplink and self.hold_next.is_set():
-                    self.hold_next.clear()
-                    time.sleep(self.hold_s)
-                sink.sendall(data)
-            except OSError:
-                return
-
-    def close(self) -> None:
-        self._listener.close()
-        for sock in self._sockets:
-            sock.close()
+from tests.sshd_fixture import ClientSetup, Relay, SshServer, returns_within
 
 
 def test_a_step_that_ends_during_our_key_exchange_keeps_the_connection(
@@ -74,7 +31,7 @@ def test_a_step_that_ends_during_our_key_exchange_keeps_the_connection(
 ) -> None:
     server = sshd_factory("rekey-close")
     client.trust(server)
-    link = HeldUplink(server, hold_s=3.0)
+    link = Relay(server)
     client.alias("gpu", server, Port=link.port, HostKeyAlias=server.known_hosts_name)
     try:
         with SSHTransport.connect("gpu", client.options()) as transport:
@@ -88,7 +45,7 @@ def test_a_step_that_ends_during_our_key_exchange_keeps_the_connection(
             while stdout.total_bytes < len("started\n") and time.monotonic() < deadline:
                 time.sleep(0.02)
             # The step runs; our KEXINIT goes out now and reaches sshd after the step's CLOSE came.
-            link.hold_next.set()
+            link.hold_next_uplink(3.0)
             rekey = threading.Thread(target=paramiko_transport.renegotiate_keys, daemon=True)
             rekey.start()
             step.join(120)
