@@ -16,7 +16,7 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
   `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there, and
-  `ansible_ssh_timeout`, which is `-o ConnectTimeout=N` there;
+  `ansible_ssh_timeout` (else `ansible_timeout`), which is `-o ConnectTimeout=N` there;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
@@ -569,13 +569,15 @@ def _host_key_checking_off(host_vars: dict[str, Any]) -> bool:
 _SSH_CONNECTIONS = frozenset({"", "ssh", "smart", "paramiko", "paramiko_ssh"})
 
 # The ssh connection plugin's `timeout` (ansible/ansible: lib/ansible/plugins/connection/ssh.py,
-# DOCUMENTATION: vars ansible_ssh_timeout, type integer), the connect timeout. It was dropped
-# with the other ansible_* variables, and a hung host held the run for ssh_config's timeout.
-_TIMEOUT_VAR = "ansible_ssh_timeout"
+# option `timeout`, type integer), the connect timeout. Ansible fills it from the PlayContext's
+# timeout (executor/task_executor.py: task_keys['timeout']), which the first of these sets
+# (constants.py, MAGIC_VARIABLE_MAPPING). They were dropped with the other ansible_* variables,
+# and a hung host held the run for ssh_config's timeout.
+_TIMEOUT_VARS = ("ansible_ssh_timeout", "ansible_timeout")
 
 
 # How we connect comes from these; a Jinja template in one would be used as literal text.
-_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpreter", _TIMEOUT_VAR)
+_HOW_TO_CONNECT = (*_CONNECTION_VARS, *_SSH_ARGS_VARS, "ansible_python_interpreter", *_TIMEOUT_VARS)
 
 # The login password of Ansible's ssh connection plugin, under each name it reads
 # (ansible/ansible: lib/ansible/plugins/connection/ssh.py, DOCUMENTATION, option `password`).
@@ -613,14 +615,15 @@ def _password(host_vars: dict[str, Any], path: str) -> tuple[str | None, str | N
 
 def _connect_timeout(host_vars: dict[str, Any], name: str, path: str) -> str | None:
     """The inventory's connect timeout for the host as ConnectTimeout's value, or None."""
-    value = host_vars.get(_TIMEOUT_VAR)
+    key = next((k for k in _TIMEOUT_VARS if host_vars.get(k) is not None), None)
+    value = None if key is None else host_vars[key]
     if value is None or isinstance(value, _Vaulted):
         return None
     text = str(value).strip()
     if isinstance(value, bool) or not text.isdigit():
         # Ansible refuses it too ("Invalid type for configuration option").
-        raise UsageError(f"{path}: host {name}: {_TIMEOUT_VAR} {value!r} is not a whole number of seconds",
-                         hint=f"write {_TIMEOUT_VAR}=30 (seconds); Ansible reads it as an integer")
+        raise UsageError(f"{path}: host {name}: {key} {value!r} is not a whole number of seconds",
+                         hint=f"write {key}=30 (seconds); Ansible reads it as an integer")
     return str(int(text))
 
 

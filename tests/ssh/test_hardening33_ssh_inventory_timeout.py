@@ -52,3 +52,12 @@ def test_a_templated_timeout_is_named_as_a_template(tmp_path: Path) -> None:
     with pytest.raises(UsageError) as refused:
         resolve_hosts([], [], inventory, None)
     assert "ansible_ssh_timeout is a Jinja template" in refused.value.message, refused.value.message
+
+
+def test_ansible_timeout_counts_too_after_ansible_ssh_timeout(tmp_path: Path) -> None:
+    """Ansible's PlayContext takes the first of ansible_ssh_timeout, ansible_timeout
+    (lib/ansible/constants.py, MAGIC_VARIABLE_MAPPING) and hands it to the ssh plugin."""
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text("[gpus]\ngpu01 ansible_timeout=7\ngpu02 ansible_timeout=7 ansible_ssh_timeout=4\n")
+    specs = {spec.name: spec for spec in resolve_hosts([], [], inventory, None)}
+    assert [specs[name].ssh_options.get("connecttimeout") for name in ("gpu01", "gpu02")] == ["7", "4"]
