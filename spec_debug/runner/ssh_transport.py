@@ -418,7 +418,9 @@ class _SignalAwareTransport(paramiko.Transport):
         super()._parse_newkeys(m)  # type: ignore[misc]
         held, self._held_until_new_keys = self._held_until_new_keys, []
         for data in held:
-            super()._send_user_message(data)
+            # Through the override: a key exchange another thread began since (renegotiate_keys)
+            # queues them again rather than blocking this thread.
+            self._send_user_message(data)
 
     def keep_server_alive(self, interval_s: int, count_max: int) -> None:
         """ServerAliveInterval/ServerAliveCountMax as ssh(1) applies them (openssh-portable:
