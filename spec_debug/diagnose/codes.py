@@ -206,7 +206,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "the convention the engine version reads) or upgrade the engine; confirm with the "
             "layout probe on a serving-path dump."
         ),
-        example="trained on outputs of layers [1, 29, 57]; the engine captures [0, 28, 56]",
+        # Not the SpecForge [1, 29, 57] read raw by vLLM (outputs of 0, 28, 56): every layer one
+        # off is SD202. A set that differs is the incident's (../shared/reference/INCIDENT.md).
+        example="trained on cat([embed, layer3, layer31]); served cat([layer3, layer31, layer59])",
         sources=(
             "https://github.com/vllm-project/vllm/pull/50170",
             "https://github.com/vllm-project/vllm/pull/43671",
@@ -257,7 +259,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "baseline)."
         ),
         fix="Write the trained ids into the draft's config.json (`eagle_aux_hidden_state_layer_ids`).",
-        example="config.json without eagle_aux_hidden_state_layer_ids; trained on [1, 39, 76]; vLLM uses (2, 40, 77)",
+        # The ids say their convention: SpecForge's default [1, 39, 76] (output-of) for 80 layers
+        # IS vLLM's (2, 40, 77) (input-to) (../shared/reference/EAGLE3.md section 3).
+        example=("config.json without eagle_aux_hidden_state_layer_ids; trained on the inputs to layers "
+                 "[10, 40, 70] (training dump layer_ids); vLLM serves its default, inputs to (2, 40, 77)"),
         sources=("https://github.com/vllm-project/vllm/pull/50170",),
     ),
     FindingDoc(

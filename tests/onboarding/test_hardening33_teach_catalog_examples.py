@@ -1,0 +1,53 @@
+"""The catalog examples a newcomer reads in `spec-debug explain SD201` / `findings SD203` are
+facts about layer conventions: pinned to /work/shared/reference/EAGLE3.md section 3 and to the
+checker that raises the codes."""
+
+from __future__ import annotations
+
+import re
+
+from spec_debug.diagnose.catalog import CATALOG
+from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+
+_CONVENTION = re.compile(r"input[s]?[- ]to|output[s]?[- ]of", re.I)
+
+
+def _id_lists(text: str) -> list[list[int]]:
+    return [[int(x) for x in m.split(",")] for m in re.findall(r"[\[(](\s*-?\d+(?:\s*,\s*-?\d+)+)\s*[\])]", text)]
+
+
+def _uniform_shift(a: list[int], b: list[int]) -> int | None:
+    deltas = {y - x for x, y in zip(a, b)}
+    return deltas.pop() if len(a) == len(b) and len(deltas) == 1 else None
+
+
+def test_the_reference_off_by_one_is_sd202_so_sd201s_example_is_not_one():
+    # EAGLE3.md section 3: "A SpecForge nested [1,29,57] read raw by vLLM gives the outputs of
+    # layers 0, 28, 56, off by one". The checker calls that SD202 (every layer shifted by one).
+    # SD201's example was exactly this case ("trained on outputs of layers [1, 29, 57]; the
+    # engine captures [0, 28, 56]"): a newcomer learnt SD201 from an SD202.
+    specforge = {"architectures": ["LlamaForCausalLMEagle3"],
+                 "eagle_config": {"eagle_aux_hidden_state_layer_ids": [1, 29, 57]}}
+    analysis = analyse_layers("vllm", "0.22.0", specforge, 61)
+    assert [f.code for f in check_aux_layers(analysis)] == ["SD202"]
+    lists = _id_lists(CATALOG["SD201"].example)
+    if len(lists) == 2:
+        assert _uniform_shift(*lists) not in (1, -1), CATALOG["SD201"].example
+    # SD202's own example is the +1 case of the reference: [2, 30, 58] served as [3, 31, 59].
+    trained, served = _id_lists(CATALOG["SD202"].example)
+    assert _uniform_shift(trained, served) == 1
+
+
+def test_sd203s_example_says_which_convention_its_ids_are_in():
+    # SpecForge's default for an 80-layer target is [1, N//2-1, N-4] = [1, 39, 76], output-of;
+    # vLLM's default is (2, N//2, N-3) = (2, 40, 77), input-to: the same tensors (EAGLE3.md
+    # section 3, "All defaults hit the same physical tensors"). SD203's example read "trained on
+    # [1, 39, 76]; vLLM uses (2, 40, 77)" with no convention: read as SpecForge ids it is a
+    # healthy draft presented as a broken one.
+    n = 80
+    assert [1, n // 2 - 1, n - 4] == [1, 39, 76] and [i + 1 for i in [1, 39, 76]] == [2, n // 2, n - 3]
+    example = CATALOG["SD203"].example
+    assert _CONVENTION.search(example), example
+    trained, served = _id_lists(example)[:2]
+    assert served == [2, n // 2, n - 3], example
+    assert _uniform_shift(trained, served) not in (0, 1, -1), example
