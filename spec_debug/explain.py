@@ -226,8 +226,17 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         "path": loaded.path,
         "vars": playbook.vars,
         "var_notes": var_notes(loaded.path, list(playbook.vars)),
+        "var_required_by": _required_by(playbook.steps, list(playbook.vars)),
         "steps": steps,
     }
+
+
+def _required_by(steps: list[Step], names: list[str]) -> dict[str, list[str]]:
+    """The steps that name each var in `requires:`: only those are skipped when it is empty
+    (runner/engine.py). The vars table said "(empty: steps that need it are skipped)" of every
+    empty var, also of perf_regression's server_cmdline, engine and draft_model, which the probes
+    find on the host when empty, and of a var a `run:` just renders as nothing."""
+    return {name: [s.id for s in steps if name in s.requires] for name in names}
 
 
 _VARS_BLOCK = re.compile(r"^vars:[ \t]*(?:#.*)?\n((?:[ \t]+.*\n|[ \t]*\n)*)", re.M)

@@ -72,8 +72,9 @@ def test_explain_html_lists_the_vars_like_the_markdown(tmp_path):
     parser = Cells()
     parser.feed(html)
     assert "Inputs (vars)" in parser.heading
-    assert parser.rows == [["var", "default"], ["model", "/data/<llama>&co"],
-                           ["token", "(empty: steps that need it are skipped)"], ["steps_n", "3"]]
+    # token: no step requires it, so nothing is skipped for it (the table said so of every empty var)
+    assert parser.rows == [["var", "default", "what it is"], ["model", "/data/<llama>&co"],
+                           ["token", "(empty)"], ["steps_n", "3"]]
     assert "<llama>" not in html  # escaped, not a tag
 
 

@@ -51,3 +51,24 @@ def test_sd203s_example_says_which_convention_its_ids_are_in():
     trained, served = _id_lists(example)[:2]
     assert served == [2, n // 2, n - 3], example
     assert _uniform_shift(trained, served) not in (0, 1, -1), example
+
+
+def test_the_vars_table_says_which_empty_vars_skip_steps_and_what_each_var_is(tmp_path):
+    # perf_regression's walkthrough said "(empty: steps that need it are skipped)" of
+    # server_cmdline, engine, draft_model...: the probes find those on the host when empty, and
+    # only drafter_eval (requires: [hidden_states]) is ever skipped. The author's note on each
+    # var (explain --json's var_notes) was in no table a newcomer reads.
+    import json
+
+    from tests.conftest import run_cli
+
+    md = run_cli("explain", "perf_regression").stdout
+    assert "steps that need it are skipped" not in md
+    assert "| `server_cmdline` | (empty) | the server's command line; else found among the host's processes |" in md
+    assert "| `hidden_states` | (empty: `drafter_eval` skipped) |" in md
+    html = run_cli("explain", "perf_regression", "--format", "html").stdout
+    assert "<td>(empty: <code>drafter_eval</code> skipped)</td>" in html
+    assert "found among the host&#39;s processes" in html
+    data = json.loads(run_cli("explain", "perf_regression", "--json").stdout)
+    assert data["var_required_by"]["hidden_states"] == ["drafter_eval"]
+    assert data["var_required_by"]["server_cmdline"] == []

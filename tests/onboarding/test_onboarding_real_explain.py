@@ -67,10 +67,10 @@ def test_user_playbook_walkthrough_markdown(tmp_path):
     assert "`nvidia-smi` not found" in codes
     assert "engine == 'sglang'" in codes and "'MiB' in stdout" in codes
     assert "{{ server_cmdline }} --speculative-num-steps 3" in codes
-    # The vars table keeps two columns although a default holds a |.
+    # The vars table keeps its three columns although a default holds a |.
     rows = [t for t in tokens if t.type == "tr_open"]
     cells = [t for t in tokens if t.type in ("td_open", "th_open")]
-    assert len(cells) == 2 * len(rows) == 2 * 4
+    assert len(cells) == 3 * len(rows) == 3 * 4
     assert "is tried up to 3 times" in result.stdout  # retries: 2 is three attempts
     assert "Flags of the “prod” server" in result.stdout
 
