@@ -103,8 +103,11 @@ def _find_playbook(name_or_path: str) -> Path:
     names = shipped_playbook_names()
     close = difflib.get_close_matches(stem, names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
+    part_of = _shipped_part(stem) if candidate.parent == Path(".") else None
     if _FINDING_CODE.match(stem):
-        hint = _finding_code_hint(stem.upper().replace("-", ""), hint)
+        hint = _finding_code_hint(stem.upper().replace("-", ""), hint, part_of)
+    elif part_of is not None:
+        hint = part_of
     beside = [candidate.with_name(candidate.name + suffix) for suffix in (".yaml", ".yml")]
     written = next((path for path in beside if path.is_file() and candidate.name == stem), None)
     if written is not None:
@@ -117,12 +120,48 @@ def _find_playbook(name_or_path: str) -> Path:
 _FINDING_CODE = re.compile(r"^SD-?\d{3}$", re.IGNORECASE)
 
 
-def _finding_code_hint(code: str, hint: str) -> str:
-    """`run SD101`, `explain SD901`: a finding code where a playbook goes."""
+def _shipped_part(name: str) -> str | None:
+    """`explain hidden_layout`, `explain drafter_eval`, `explain SD901`: a step, a probe or a
+    playbook-defined finding code that the demo's and a run's output print, given where a
+    playbook goes. The hint was "did you mean 'drafter_accuracy'?" or the list of playbooks,
+    never the playbook that has it."""
+    import yaml
+
+    owners: dict[str, list[str]] = {}
+    for playbook in shipped_playbook_names():
+        try:
+            data = yaml.safe_load((shipped_playbooks_dir() / f"{playbook}.yaml").read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        for step in (data or {}).get("steps") or []:
+            if not isinstance(step, dict):
+                continue
+            templates = [e.get("finding") for e in step.get("expect") or [] if isinstance(e, dict)]
+            templates += list(step.get("findings") or [])
+            codes = {str(t.get("code", "")).upper() for t in templates if isinstance(t, dict)}
+            for what, value in (("step", step.get("id")), ("probe", step.get("probe"))):
+                if value == name:
+                    owners.setdefault(what, []).append(playbook)
+            if name.upper().replace("-", "") in codes:
+                owners.setdefault("finding code", []).append(playbook)
+    if not owners:
+        return None
+    what, playbooks = next(iter(owners.items()))
+    playbooks = list(dict.fromkeys(playbooks))
+    shown = name.upper().replace("-", "") if what == "finding code" else name
+    return (f"{shown} is a {what} of the shipped playbook{'s' if len(playbooks) > 1 else ''} {', '.join(playbooks)}: "
+            f"`spec-debug explain {playbooks[0]}` says what it checks and why")
+
+
+def _finding_code_hint(code: str, hint: str, part_of: str | None = None) -> str:
+    """`run SD101`, `explain SD901`: a finding code where a playbook goes. `part_of`: the
+    shipped playbook that defines it (_shipped_part)."""
     from spec_debug.diagnose.catalog import CATALOG
 
     if code in CATALOG:
         return f"{code} is a finding code: `spec-debug findings {code}` explains it; {hint}"
+    if part_of is not None:
+        return f"{code} is not in the finding catalog: {part_of}"
     # SD901 and the like are a playbook's own (host_smoke's free disk): its walkthrough has them.
     return (f"{code} is not in the finding catalog (`spec-debug findings` lists it); a code a playbook "
             f"defines is in that playbook's walkthrough (`spec-debug explain PLAYBOOK`); {hint}")

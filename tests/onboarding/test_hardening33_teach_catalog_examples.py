@@ -72,3 +72,23 @@ def test_the_vars_table_says_which_empty_vars_skip_steps_and_what_each_var_is(tm
     data = json.loads(run_cli("explain", "perf_regression", "--json").stdout)
     assert data["var_required_by"]["hidden_states"] == ["drafter_eval"]
     assert data["var_required_by"]["server_cmdline"] == []
+
+
+def test_a_step_probe_or_playbook_code_given_to_explain_names_the_playbook_that_has_it(tmp_path):
+    # The demo prints "passed hidden_layout", "SD004 ... (reference_forward)"; a newcomer types
+    # `spec-debug explain hidden_layout`. It said the list of shipped playbooks (or "did you
+    # mean 'drafter_accuracy'?" for drafter_eval), and SD901 only "a code a playbook defines is
+    # in that playbook's walkthrough", never which playbook.
+    from tests.conftest import run_cli
+
+    for typed, says in (
+        ("hidden_layout", "hidden_layout is a step of the shipped playbooks hidden_state_format, perf_regression"),
+        ("throughput", "`spec-debug explain perf_regression` says what it checks and why"),
+        ("drafter_eval", "drafter_eval is a step of the shipped playbooks drafter_accuracy, perf_regression"),
+        ("sd901", "SD901 is not in the finding catalog: SD901 is a finding code of the shipped playbook host_smoke"),
+    ):
+        shown = run_cli("explain", typed, cwd=tmp_path)
+        assert shown.code == 2 and says in shown.stderr, shown.stderr
+        assert "Traceback" not in shown.stderr
+    # A real typo of a playbook name keeps its did-you-mean.
+    assert "did you mean 'perf_regression'?" in run_cli("explain", "perf_regresion", cwd=tmp_path).stderr
