@@ -92,3 +92,17 @@ def test_a_step_probe_or_playbook_code_given_to_explain_names_the_playbook_that_
         assert "Traceback" not in shown.stderr
     # A real typo of a playbook name keeps its did-you-mean.
     assert "did you mean 'perf_regression'?" in run_cli("explain", "perf_regresion", cwd=tmp_path).stderr
+
+
+def test_sd403_explained_by_a_layer_mismatch_does_not_tell_the_newcomer_to_upgrade_for_a_flag():
+    # The demo's step-through printed, under "SD403 Measured cost of the sglang divergence"
+    # (explained by SD201: the engine feeds layers [2, 4, 6], the draft was trained on [0, 2, 4]),
+    # "what to do: Upgrade to an engine version that honours the flag, or retrain without the
+    # flag." No flag is involved; the root cause's finding says what to change.
+    from spec_debug.diagnose.checks.drafter import check_engine_semantics
+
+    reference = {"full_accuracy": [0.766], "expected_accept_length": 2.73, "steps": 3, "layout_layer_ids": [0, 2, 4]}
+    engine = {"full_accuracy": [0.684], "expected_accept_length": 2.37, "layout_layer_ids": [2, 4, 6]}
+    [finding] = check_engine_semantics(reference, engine, "sglang", ignored_flags=[], root_causes=["SD201"])
+    assert finding.code == "SD403" and finding.severity == "info"
+    assert "flag" not in finding.remediation and "SD201" in finding.remediation

@@ -176,8 +176,13 @@ def check_engine_semantics(reference: Mapping[str, Any], engine: Mapping[str, An
              "ignored_flags": ignored_flags or []}
     if root_causes:
         evidence.append(explained_by(root_causes))
+        # Not the catalog's "upgrade to an engine version that honours the flag": the demo's
+        # divergence is the layers fed (SD201), no flag at all, and a step-through printed that
+        # fix under it. The root cause's own finding says what to change.
         return [at.finding("SD403", evidence, facts, severity="info",
-                           title=f"Measured cost of the {engine_name} divergence")]
+                           title=f"Measured cost of the {engine_name} divergence",
+                           remediation=f"Fix {', '.join(root_causes)} (reported for this host): this drop "
+                                       "is what it costs in standalone accuracy.")]
     if strings and not ignored:
         return [at.finding("SD403", evidence, facts, remediation=(
             f"Write {', '.join(strings)} as a JSON boolean (true/false, no quotes) in the draft's config.json."))]
