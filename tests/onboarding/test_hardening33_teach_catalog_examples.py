@@ -106,3 +106,19 @@ def test_sd403_explained_by_a_layer_mismatch_does_not_tell_the_newcomer_to_upgra
     [finding] = check_engine_semantics(reference, engine, "sglang", ignored_flags=[], root_causes=["SD201"])
     assert finding.code == "SD403" and finding.severity == "info"
     assert "flag" not in finding.remediation and "SD201" in finding.remediation
+
+
+def test_host_smokes_disk_arithmetic_is_per_layer_as_it_says():
+    # host_smoke's why said "about 43 KB per token per captured layer" for a 7168-wide target:
+    # one layer in bf16 is 7168 x 2 = 14,336 bytes; 43 KB is three layers. The dumps hold
+    # A aux layers + the final one (EAGLE3.md section 5: speculators hidden_states [T, A+1, H],
+    # SpecForge aux_hidden_state [1, T, 3H] + hidden_state [1, T, H]).
+    from spec_debug.playbook.loader import load_playbook
+
+    why = " ".join(load_playbook("host_smoke").playbook.step("free_disk").why.split())
+    hidden, bf16 = 7168, 2
+    per_layer = re.search(r"about (\d+) KB per token per captured layer", why)
+    assert per_layer, why
+    assert abs(int(per_layer.group(1)) * 1000 - hidden * bf16) < 1000, why
+    whole = re.search(r"(\d+) KB per token for the three aux layers and the final layer", why)
+    assert whole and abs(int(whole.group(1)) * 1000 - 4 * hidden * bf16) < 1000, why
