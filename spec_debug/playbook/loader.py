@@ -101,7 +101,9 @@ def _find_playbook(name_or_path: str) -> Path:
             hint=f"playbooks in it: {', '.join(yamls[:8])}" if yamls else "pass a .yaml playbook file",
         )
     names = shipped_playbook_names()
-    close = difflib.get_close_matches(stem, names, n=1)
+    # Lower-cased: difflib compares characters, so PERF_REGRESSION (caps lock, a shouting
+    # runbook) matched nothing and got the bare list.
+    close = difflib.get_close_matches(stem.lower(), names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
     part_of = _shipped_part(stem) if candidate.parent == Path(".") else None
     if _FINDING_CODE.match(stem):
@@ -140,7 +142,7 @@ def _shipped_part(name: str) -> str | None:
             templates += list(step.get("findings") or [])
             codes = {str(t.get("code", "")).upper() for t in templates if isinstance(t, dict)}
             for what, value in (("step", step.get("id")), ("probe", step.get("probe"))):
-                if value == name:
+                if value == name.lower():
                     owners.setdefault(what, []).append(playbook)
             if name.upper().replace("-", "") in codes:
                 owners.setdefault("finding code", []).append(playbook)

@@ -122,3 +122,10 @@ def test_host_smokes_disk_arithmetic_is_per_layer_as_it_says():
     assert abs(int(per_layer.group(1)) * 1000 - hidden * bf16) < 1000, why
     whole = re.search(r"(\d+) KB per token for the three aux layers and the final layer", why)
     assert whole and abs(int(whole.group(1)) * 1000 - 4 * hidden * bf16) < 1000, why
+
+
+def test_a_playbook_or_step_name_in_capitals_still_gets_its_did_you_mean(tmp_path):
+    from tests.conftest import run_cli
+
+    assert "did you mean 'perf_regression'?" in run_cli("explain", "PERF_REGRESSION", cwd=tmp_path).stderr
+    assert "HIDDEN_LAYOUT is a step of the shipped playbooks" in run_cli("explain", "HIDDEN_LAYOUT", cwd=tmp_path).stderr
