@@ -232,11 +232,14 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "Kimi-K2.5: -0.10 accept length) instead of failing loudly."
         ),
         fix=(
-            "Rewrite the ids in the convention of the serving engine version (SGLang >= PR #25454 "
-            "applies +1 only when the first id is 1) or upgrade/downgrade the engine; never "
-            "shift the ids by hand without checking which convention the trainer used."
+            "Rewrite the ids in the convention of the serving engine version and target (SGLang "
+            "adds 1 to them; since PR #25454 its DeepSeek-family model files add 1 only when the "
+            "first id is 1) or upgrade/downgrade the engine; never shift the ids by hand without "
+            "checking which convention the trainer used."
         ),
-        example="speculators config [2, 30, 58] (input-to) served by pre-#25454 SGLang as [3, 31, 59]",
+        # Nested eagle_config ids: SGLang reads no other key, so a speculators config (top-level
+        # ids) gets SGLang's default, not a shift (spec_debug.eagle3.engines, config_keys rows).
+        example="eagle_config ids [2, 30, 58] (input-to) served by SGLang 0.5.12 on Kimi-K2.5 as [3, 31, 59]",
         sources=(
             "https://github.com/sgl-project/sglang/pull/25454",
             "https://github.com/vllm-project/vllm/pull/43671",

@@ -129,3 +129,32 @@ def test_a_playbook_or_step_name_in_capitals_still_gets_its_did_you_mean(tmp_pat
 
     assert "did you mean 'perf_regression'?" in run_cli("explain", "PERF_REGRESSION", cwd=tmp_path).stderr
     assert "HIDDEN_LAYOUT is a step of the shipped playbooks" in run_cli("explain", "HIDDEN_LAYOUT", cwd=tmp_path).stderr
+
+
+def test_what_explain_says_of_sglangs_plus_one_matches_the_engine_table():
+    # The engine table (spec_debug.eagle3.engines, sourced from each SGLang release) says PR
+    # #25454 changed only the DeepSeek-family model files: llama.py still adds 1 in 0.5.23, and
+    # the demo's own fix ([-1, 1, 3] -> [0, 2, 4] on a Llama target) relies on it. The
+    # walkthroughs said "SGLang added 1 to every configured layer id until PR #25454". SD202's
+    # example served a speculators config (top-level ids) with +1, but SGLang reads only the
+    # nested eagle_config key: such a config gets SGLang's default, not a shift.
+    from spec_debug.eagle3.engines import served_layer_ids
+    from spec_debug.playbook.loader import load_playbook
+
+    nested = {"architectures": ["LlamaForCausalLMEagle3"],
+              "eagle_config": {"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}}
+    top_level = {"architectures": ["LlamaForCausalLMEagle3"], "eagle_aux_hidden_state_layer_ids": [3, 20, 40],
+                 "speculators_model_type": "eagle3", "speculators_config": {}}
+    assert served_layer_ids("sglang", "latest", nested, 61, "LlamaForCausalLM") == [3, 31, 59]
+    assert served_layer_ids("sglang", "latest", nested, 61, "DeepseekV3ForCausalLM") == [2, 30, 58]
+    assert served_layer_ids("sglang", "0.5.12", nested, 61, "DeepseekV3ForCausalLM") == [3, 31, 59]
+    assert served_layer_ids("sglang", "latest", top_level, 61) == [2, 30, 58]  # default: not read
+    for name in ("perf_regression", "hidden_state_format"):
+        why = " ".join(load_playbook(name).playbook.step("engine").why.split())
+        assert "until PR #25454" not in why, why
+        assert "DeepSeek" in why, why
+    sd202 = CATALOG["SD202"]
+    assert "DeepSeek" in sd202.fix
+    assert "speculators config" not in sd202.example and "eagle_config" in sd202.example
+    trained, served = _id_lists(sd202.example)
+    assert served_layer_ids("sglang", "0.5.12", nested, 61, "DeepseekV3ForCausalLM") == served
