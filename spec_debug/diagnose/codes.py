@@ -286,8 +286,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "the draft gets the last hidden state unprojected, and acceptance collapses with no error."
         ),
         fix=(
-            "Check the aux layer count and the target model; SGLang and vLLM versions read here "
-            "assume 3 aux layers. For a draft whose fc takes several hidden states, delete "
+            "Check the aux layer count and the target model. SGLang before 0.5.12 and vLLM before "
+            "0.22.0 build fc for exactly 3 aux layers; later releases read `num_aux_hidden_states`, "
+            "else the length of `eagle_config.eagle_aux_hidden_state_layer_ids`, else 3 "
+            "(spec_debug.eagle3.engines). For a draft whose fc takes several hidden states, delete "
             "`use_aux_hidden_state` from `eagle_config` (both engines default to true)."
         ),
         example="fc.weight [2880, 8640] with 2 aux layers of a 2880-wide target",

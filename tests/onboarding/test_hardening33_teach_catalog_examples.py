@@ -158,3 +158,18 @@ def test_what_explain_says_of_sglangs_plus_one_matches_the_engine_table():
     assert "speculators config" not in sd202.example and "eagle_config" in sd202.example
     trained, served = _id_lists(sd202.example)
     assert served_layer_ids("sglang", "0.5.12", nested, 61, "DeepseekV3ForCausalLM") == served
+
+
+def test_sd204s_fix_says_which_releases_fix_fc_at_three_aux_layers():
+    # SD204's fix said "SGLang and vLLM versions read here assume 3 aux layers": from SGLang
+    # 0.5.12 (PR #24663) and vLLM 0.22.0 fc's fan-in comes from the config, as the engine table
+    # the check itself uses says; a 2- or 4-layer draft is servable there.
+    from spec_debug.eagle3 import engines
+
+    assert engines.convention("sglang", "fc_fan_in", "0.5.11", None) == 3
+    assert engines.convention("vllm", "fc_fan_in", "0.21.0", None) == 3
+    for engine, release in (("sglang", engines.SGLANG_MULTI_LAYER_DRAFT), ("vllm", engines.VLLM_V1_NESTED_IDS)):
+        read = engines.convention(engine, "fc_fan_in", release, None)
+        assert read != 3 and "num_aux_hidden_states" in read
+        assert f"{engine.replace('sglang', 'SGLang').replace('vllm', 'vLLM')} before {release}" in CATALOG["SD204"].fix
+    assert "num_aux_hidden_states" in CATALOG["SD204"].fix
