@@ -97,7 +97,10 @@ def register(app: typer.Typer) -> None:
             code = demo_command(healthy, out, console, as_json=as_json, step=step)
         except SpecDebugError as exc:
             fail(exc)
-        console.print("Walk through what each step checked: spec-debug explain perf_regression")
+        try:
+            console.print("Walk through what each step checked: spec-debug explain perf_regression")
+        except (OSError, ValueError):
+            pass  # the terminal went away (demo_command): the exit code still tells
         raise typer.Exit(code)
 
 

@@ -116,6 +116,21 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
     result = run_demo(healthy, out, reporter=ConsoleReporter(console, spinner=not step), gate=gate)
     findings = result.record.findings
     errors = [f for f in findings if f.severity == "error"]
+    aborted = result.record.status == "aborted"
+    try:
+        _say_result(console, result, errors, healthy, aborted)
+    except (OSError, ValueError):
+        # The terminal went away (EIO: a closed terminal or SSH session; EPIPE): run.json and
+        # the reports are written, and the exit code still says what happened (it was 1, a
+        # traceback nobody saw, as if findings were the news).
+        pass
+    if as_json:
+        sys.stdout.write(result.record.model_dump_json(indent=2) + "\n")
+    return 3 if aborted else 1 if errors else 0
+
+
+def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, aborted: bool) -> None:
+    findings = result.record.findings
     for f in errors:
         console.print(f"  [red]{f.code}[/] {f.title}", highlight=False)
     # The paths as text (rich.markup.escape): `--out '[/x]'` raised MarkupError after the run.
@@ -128,9 +143,5 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
             reason = f.evidence[0] if f.evidence else f.title
             where = f" ({f.step})" if f.step else ""
             console.print(f"  [dim]not checked on the simulated host{where}: {escape(reason)}[/]", highlight=False)
-    aborted = result.record.status == "aborted"
     if not healthy and not aborted:
         console.print("Now run the fixed configuration: spec-debug demo --healthy")
-    if as_json:
-        sys.stdout.write(result.record.model_dump_json(indent=2) + "\n")
-    return 3 if aborted else 1 if errors else 0

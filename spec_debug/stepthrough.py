@@ -58,6 +58,19 @@ class TerminalGate(StepGate):
         # host's "quit" could reach the record before the runner's reason, and a SIGTERM at the
         # prompt was recorded as "quit in step-through mode" on a loaded machine.
         self._stop = threading.Event()
+        self._gone = False
+
+    def _say(self, *args: object, **kwargs: object) -> None:
+        """console.print, for a terminal that may have gone away: a closed terminal or SSH session
+        fails every write with EIO (a closed pipe with EPIPE). That OSError left the prompt (and
+        after_step, before the runner committed the step) and ended the host as "internal error:
+        OSError: [Errno 5] Input/output error"; with nobody left to answer, it is end of input."""
+        if self._gone:
+            return
+        try:
+            self.console.print(*args, **kwargs)  # type: ignore[arg-type]
+        except (OSError, ValueError):  # ValueError: the stream was closed
+            self._gone = True
 
     def stop_waiting(self) -> None:
         self._stop.set()
@@ -90,6 +103,7 @@ class TerminalGate(StepGate):
                 chunk = os.read(fd, 4096)
             except OSError:  # EIO from a terminal that went away (a closed ssh session): no more input
                 chunk = b""
+                self._gone = True
             if not chunk:  # end of input
                 line, self._pending = self._pending, b""
                 return line.decode("utf-8", "replace")
@@ -123,16 +137,24 @@ class TerminalGate(StepGate):
         for section in sections:
             parts.extend(([Text("")] if parts else []) + section)
         content: RenderableType = Group(*parts) if parts else Text("(no description)")
-        self.console.print(Panel(content, title=f"{step.id}: {escape(visible_controls(step.title))}" if step.title else step.id, expand=False))
+        self._say(Panel(content, title=f"{step.id}: {escape(visible_controls(step.title))}" if step.title else step.id, expand=False))
         while True:
-            self.console.print("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
-            line = self._readline()
+            self._say("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
+            line = self._readline() if not self._gone else ""
+            if self._gone:
+                # No terminal to ask on: as at end of input, the record stays valid. A closed
+                # terminal or SSH session also sends SIGHUP, a moment apart: give the runner
+                # that moment to record it (stop_waiting), so the record says "hung up", not "quit".
+                self._stop.wait(1.0)
+                return "quit"
             if line is None:  # Ctrl-C or SIGTERM while waiting: the runner is stopping
-                self.console.print()
+                self._say()
                 return "quit"
             if line == "":  # end of input: treat as quit, the record stays valid
-                self.console.print()
-                self.console.print("end of input (stdin closed): quitting; the steps so far are kept in the record.")
+                self._say()
+                self._say("end of input (stdin closed): quitting; the steps so far are kept in the record.")
+                if self._gone:  # the terminal itself went away (its writes fail): as above
+                    self._stop.wait(1.0)
                 return "quit"
             if not self._interactive():
                 # A scripted answer (piped stdin) is not echoed by a terminal: without this the
@@ -140,15 +162,15 @@ class TerminalGate(StepGate):
                 # "quit (q)? → first passed".
                 # As text, not markup or terminal controls: an answer `[/x]` raised MarkupError
                 # and ended the host's run; an ESC[8m in it concealed the rest of the output.
-                self.console.print(Text(visible_controls(line.strip())))
+                self._say(Text(visible_controls(line.strip())))
             choice = _CHOICES.get(line.strip().lower())
             if choice == "skip":
                 # The runner records the skip but shows nothing for it: the user saw the next
                 # step's panel (or the summary) with no word about the step they skipped.
-                self.console.print(f"→ {escape(step.id)} [blue]skipped[/] (your choice); it is recorded as skipped.")
+                self._say(f"→ {escape(step.id)} [blue]skipped[/] (your choice); it is recorded as skipped.")
             if choice:
                 return choice
-            self.console.print(f"please answer r, s or q (got {escape(repr(line.strip()))})", highlight=False)
+            self._say(f"please answer r, s or q (got {escape(repr(line.strip()))})", highlight=False)
 
     def after_step(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         words = {
@@ -179,8 +201,8 @@ class TerminalGate(StepGate):
                      else "[green]ran[/]; its checks found a problem:")
         elif result.status == "passed" and findings:
             words = "[green]passed[/]; notes:"
-        self.console.print(f"→ {step.id} {words}")
+        self._say(f"→ {step.id} {words}")
         for finding in findings:
-            self.console.print(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}")
+            self._say(f"  [bold]{finding.code}[/] ({finding.severity}): {escape(visible_controls(finding.title))}")
             if finding.remediation:
-                self.console.print(f"    what to do: {escape(visible_controls(finding.remediation))}")
+                self._say(f"    what to do: {escape(visible_controls(finding.remediation))}")
