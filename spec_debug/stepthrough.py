@@ -140,20 +140,19 @@ class TerminalGate(StepGate):
         self._say(Panel(content, title=f"{step.id}: {escape(visible_controls(step.title))}" if step.title else step.id, expand=False))
         while True:
             self._say("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
-            line = self._readline() if not self._gone else ""
-            if self._gone:
-                # No terminal to ask on: as at end of input, the record stays valid. A closed
-                # terminal or SSH session also sends SIGHUP, a moment apart: give the runner
-                # that moment to record it (stop_waiting), so the record says "hung up", not "quit".
-                self._stop.wait(1.0)
-                return "quit"
+            # Read even when the writes failed: scripted answers still come from a pipe when only
+            # stderr went away (`2>&1 | head` exited), as the run goes on when progress cannot be shown.
+            line = self._readline()
             if line is None:  # Ctrl-C or SIGTERM while waiting: the runner is stopping
                 self._say()
                 return "quit"
             if line == "":  # end of input: treat as quit, the record stays valid
                 self._say()
                 self._say("end of input (stdin closed): quitting; the steps so far are kept in the record.")
-                if self._gone:  # the terminal itself went away (its writes fail): as above
+                if self._gone:
+                    # The terminal itself went away (its writes fail too): a closed terminal or SSH
+                    # session also sends SIGHUP, a moment apart. Give the runner that moment to
+                    # record it (stop_waiting ends the wait): the record says "hung up", not "quit".
                     self._stop.wait(1.0)
                 return "quit"
             if not self._interactive():
