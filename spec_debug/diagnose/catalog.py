@@ -18,12 +18,25 @@ class UnknownFindingCode(UsageError):
 def get_doc(code: str) -> FindingDoc:
     key = code.strip().upper()
     if key not in CATALOG:
-        near = [c for c in CATALOG if c[:4] == key[:4]] or sorted(CATALOG)[:3]
-        raise UnknownFindingCode(
-            f"unknown finding code {code!r}",
-            hint=f"known codes include {', '.join(near)}; `spec-debug findings` lists them all",
-        )
+        raise UnknownFindingCode(f"unknown finding code {code!r}", hint=_unknown_code_hint(code.strip(), key))
     return CATALOG[key]
+
+
+def _unknown_code_hint(typed: str, key: str) -> str:
+    """SD901 is in host_smoke's reports, `findings perf_regression` meant the walkthrough, SD1O1
+    has a letter O: the hint was "known codes include SD001, SD002, SD003" for all three."""
+    import difflib
+
+    from spec_debug.playbook.loader import _shipped_part, shipped_playbook_names
+
+    if typed.lower() in shipped_playbook_names():
+        return f"{typed} is a playbook: `spec-debug explain {typed.lower()}` walks through it"
+    owned = _shipped_part(typed)
+    if owned is not None:
+        return owned
+    near = ([c for c in CATALOG if c[:4] == key[:4]] or difflib.get_close_matches(key, list(CATALOG), n=3)
+            or sorted(CATALOG)[:3])
+    return f"known codes include {', '.join(near)}; `spec-debug findings` lists them all"
 
 
 def make_finding(

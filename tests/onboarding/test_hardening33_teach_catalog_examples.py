@@ -173,3 +173,18 @@ def test_sd204s_fix_says_which_releases_fix_fc_at_three_aux_layers():
         assert read != 3 and "num_aux_hidden_states" in read
         assert f"{engine.replace('sglang', 'SGLang').replace('vllm', 'vLLM')} before {release}" in CATALOG["SD204"].fix
     assert "num_aux_hidden_states" in CATALOG["SD204"].fix
+
+
+def test_findings_on_a_code_or_name_the_catalog_lacks_says_where_it_is_explained(tmp_path):
+    # host_smoke's report names SD901; `spec-debug findings SD901` said "known codes include
+    # SD001, SD002, SD003", as it did for `findings perf_regression` and for SD1O1 (a letter O).
+    from tests.conftest import run_cli
+
+    for typed, says in (
+        ("SD901", "SD901 is a finding code of the shipped playbook host_smoke: `spec-debug explain host_smoke`"),
+        ("perf_regression", "perf_regression is a playbook: `spec-debug explain perf_regression` walks through it"),
+        ("SD1O1", "known codes include SD101"),
+        ("SD10", "known codes include SD101, SD102, SD103, SD104"),
+    ):
+        shown = run_cli("findings", typed, cwd=tmp_path)
+        assert shown.code == 2 and says in shown.stderr, shown.stderr
