@@ -209,7 +209,7 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
             default = ["the command exits with code 0"]
         healthy = [_describe(e) for e in step.expect] or default
         codes = _step_codes(step, playbook.vars)
-        failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or ["the step is marked failed (SD001)"]
+        failing = [f"{c.code} ({c.severity}): {c.title}" for c in codes] or _runner_failing(step)
         captures = [c.name or ", ".join(_group_names(c.regex)) for c in step.capture]
         if captures:
             healthy.append("captures " + ", ".join(code_span(c) for c in captures if c))
@@ -237,6 +237,21 @@ def _required_by(steps: list[Step], names: list[str]) -> dict[str, list[str]]:
     empty var, also of perf_regression's server_cmdline, engine and draft_model, which the probes
     find on the host when empty, and of a var a `run:` just renders as nothing."""
     return {name: [s.id for s in steps if name in s.requires] for name in names}
+
+
+def _runner_failing(step: Step) -> list[str]:
+    """What the runner raises for a step that names no code. SD001 is a failed expectation or
+    a non-zero exit of a `run:`; a probe that cannot run (no JSON, an exception) and a fetch
+    that cannot copy are SD003 (runner/attempt.py, runner/engine.py). The walkthrough said
+    "marked failed (SD001)" of engine_info, whose failure the report calls SD003."""
+    from spec_debug.diagnose.catalog import CATALOG
+
+    said = []
+    if step.run is not None or step.expect:
+        said.append("the step is marked failed (SD001)")
+    if step.run is None:
+        said.append(f"SD003 ({CATALOG['SD003'].severity}): {CATALOG['SD003'].title}")
+    return said
 
 
 _VARS_BLOCK = re.compile(r"^vars:[ \t]*(?:#.*)?\n((?:[ \t]+.*\n|[ \t]*\n)*)", re.M)

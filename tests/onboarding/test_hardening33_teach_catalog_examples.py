@@ -188,3 +188,28 @@ def test_findings_on_a_code_or_name_the_catalog_lacks_says_where_it_is_explained
     ):
         shown = run_cli("findings", typed, cwd=tmp_path)
         assert shown.code == 2 and says in shown.stderr, shown.stderr
+
+
+def test_a_probe_step_without_codes_fails_as_the_runner_reports_it(tmp_path):
+    # perf_regression's engine step (probe engine_info, no codes of its own) read "Failing: the
+    # step is marked failed (SD001)"; a probe that cannot run (the wrong --var python) is
+    # reported as SD003, as is a fetch that cannot copy.
+    import json
+
+    from tests.conftest import run_cli
+
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text("name: p\nsteps:\n  - id: e\n    probe: engine_info\n"
+                        "    with: {engine: '', engine_version: '', python: /nonexistent/python}\n"
+                        "  - id: r\n    run: 'false'\n")
+    ran = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), cwd=tmp_path)
+    record = json.loads(next((tmp_path / "runs").glob("*/run.json")).read_text())
+    raised = {f["step"]: f["code"] for f in record["findings"]}
+    assert raised == {"e": "SD003", "r": "SD001"}, ran.stderr
+    steps = json.loads(run_cli("explain", str(playbook), "--json", cwd=tmp_path).stdout)["steps"]
+    said = {s["id"]: " ".join(s["failing"]) for s in steps}
+    assert "SD003" in said["e"] and "SD001" not in said["e"], said
+    assert said["r"] == "the step is marked failed (SD001)"
+    engine = next(s for s in json.loads(run_cli("explain", "perf_regression", "--json").stdout)["steps"]
+                  if s["id"] == "engine")
+    assert any("SD003" in f for f in engine["failing"]), engine["failing"]
