@@ -213,3 +213,20 @@ def test_a_probe_step_without_codes_fails_as_the_runner_reports_it(tmp_path):
     engine = next(s for s in json.loads(run_cli("explain", "perf_regression", "--json").stdout)["steps"]
                   if s["id"] == "engine")
     assert any("SD003" in f for f in engine["failing"]), engine["failing"]
+
+
+def test_explain_refuses_to_write_the_walkthrough_over_the_playbook(tmp_path):
+    # `spec-debug explain my_check.yaml -o my_check.yaml` (tab completion kept .yaml where .md was
+    # meant) replaced the playbook with its walkthrough and said "wrote my_check.yaml".
+    from tests.conftest import run_cli
+
+    playbook = tmp_path / "my_check.yaml"
+    source = "name: my_check\nsteps:\n  - id: a\n    why: Looks.\n    run: echo a\n"
+    playbook.write_text(source)
+    for output in ("my_check.yaml", str(playbook), "./my_check.yaml"):
+        shown = run_cli("explain", "my_check.yaml", "-o", output, cwd=tmp_path)
+        assert shown.code == 2 and "is the playbook being explained" in shown.stderr, shown.stderr
+        assert "-o my_check.md" in shown.stderr or "my_check.md" in shown.stderr
+        assert playbook.read_text() == source
+    assert run_cli("explain", "my_check.yaml", "-o", "my_check.md", cwd=tmp_path).code == 0
+    assert (tmp_path / "my_check.md").read_text().startswith("# Walkthrough: `my_check`")
