@@ -224,7 +224,7 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "Every served layer is the trained layer shifted by exactly one: the engine and the "
             "trainer disagree on whether an id means the output of layer X or the input to "
-            "layer X (SGLang's historical `[v+1 for v in ids]`)."
+            "layer X (SGLang's `[v+1 for v in ids]`, still in most of its model files)."
         ),
         why=(
             "Neighbouring layers are similar enough that drafts still look plausible, so this "
