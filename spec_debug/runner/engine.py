@@ -675,7 +675,7 @@ class Run:
                 message = note if message is None else f"{message}; {note}"
         if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
             # The command was killed by the interrupt: its failure says nothing about the host.
-            status, message, findings = "error", "interrupted: " + (self.record.abort_reason or "run aborted"), []
+            status, message, findings = "error", interrupted_words(self.record.abort_reason), []
             if stdout.survived_kill is not None:
                 message += "; " + killed_words(stdout.survived_kill)
             if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid
@@ -854,7 +854,7 @@ class Run:
             # A copy stopped by the interrupt says nothing about the host (as a `run:` step's
             # kill, _run_step): it was an SD003 warning, a finding for what the user did.
             status, findings = "error", []
-            message = "interrupted: " + (self.record.abort_reason or "run aborted") + (f"; {message}" if message else "")
+            message = interrupted_words(self.record.abort_reason) + (f"; {message}" if message else "")
         result = StepRecord(
             id=step.id, host=host, title=step.title, status=status, duration_s=round(time.monotonic() - started, 6),
             started_at=started_at, finished_at=utc_now(), message=self._clean(message), artifacts=fetched,
@@ -915,6 +915,17 @@ def _step_view(result: StepRecord) -> dict[str, Any]:
         "stdout": without_markers(result.stdout), "stderr": without_markers(result.stderr),
         "message": result.message, "facts": result.facts, "attempts": result.attempts, "duration_s": result.duration_s,
     }
+
+
+def interrupted_words(abort_reason: str | None) -> str:
+    """A step's message when the interrupt killed it: "interrupted: <why>". Ctrl-C's abort
+    reason is itself "interrupted (Ctrl-C)" (the words a host's error and the report show), so
+    the plain prefix read "interrupted: interrupted (Ctrl-C)"; its word is given once here.
+    The prefix stays: stepthrough and readers of run.json tell a killed step by it."""
+    reason = abort_reason or "run aborted"
+    if reason.startswith("interrupted (") and reason.endswith(")"):
+        reason = reason[len("interrupted ("):-1]
+    return "interrupted: " + reason
 
 
 _QUEUED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)

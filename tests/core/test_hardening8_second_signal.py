@@ -105,7 +105,7 @@ def test_a_second_signal_while_the_first_stops_the_run_still_kills_the_step_and_
     assert record.status == "aborted" and record.abort_reason == "interrupted (Ctrl-C)"
     assert record.finished_at is not None
     assert [(s.id, s.status) for s in record.steps] == [("first", "passed"), ("server", "error")]
-    assert record.steps[1].message == "interrupted: interrupted (Ctrl-C)"
+    assert record.steps[1].message == "interrupted: Ctrl-C"  # the reason once, not "interrupted: interrupted (Ctrl-C)"
     assert [h.status for h in record.hosts] == ["aborted"]
     assert (run_dir / "report.md").is_file() and (run_dir / "report.html").is_file()
     assert "ABORTED" in (run_dir / "report.md").read_text()

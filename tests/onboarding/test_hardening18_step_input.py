@@ -106,5 +106,5 @@ def test_ctrl_c_while_a_stepped_command_runs_says_it_was_stopped_not_that_it_cou
             proc.kill()
         os.close(master)
     out = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", screen)
-    assert "→ wait was stopped while it ran: interrupted (Ctrl-C)" in out, out
+    assert "→ wait was stopped while it ran: Ctrl-C; the run stops here." in out, out
     assert "could not run" not in out
