@@ -7,7 +7,7 @@ Python's ``re`` holds off Ctrl-C and SIGTERM (the run had to be killed, its reco
 "running").
 
 When a regex starts with an unbounded repetition of one character class C (``\\S+``, ``\\w*``,
-``[^,]{2,}``, ``.+``, or one character: ``=+``, ``a+``, a progress bar's), also inside leading
+``[^,]{2,}``, ``.+``, or one character: ``=+``, ``a+``, a progress bar's, `` +`` before an aligned column unless verbose), also inside leading
 groups and after global flags such as ``(?i)``, its first match never starts right after a C:
 had it matched at p with a C at p - 1, the same repetition taken once more matches at p - 1,
 which the search tries first. So ``(?<!C)`` in front changes no first match (nor its
@@ -37,7 +37,8 @@ _LEADING_RUN = re.compile(r"""
     (?P<flags>(?:\(\?[aiLmsu]+\))*)                           # global flags first: (?i) (?s)
     (?:\((?:\?P<\w+>|\?:)?)*                                   # opening groups: ( (?P<n> (?:
     (?P<cls>\\[SsWwDd]|\.|\[\^?\]?(?:\\.|[^\]\\])*\]          # \S \w \d \s .. or [...]
-       |\\[^A-Za-z0-9\s]|[^\\()\[\]{}?*+|^$.\s\#])              # or one character: = \- a
+       |\\[^A-Za-z0-9]|[^\\()\[\]{}?*+|^$.\s\#]                # or one character: = \- a \(space)
+       |(?P<blank>[\x20\t]))                                  # or a space or tab, unless verbose
     (?:[+*]|\{\d*,\})                                          # unbounded: + * {m,}
 """, re.VERBOSE)
 
@@ -70,6 +71,8 @@ def _leading_class(source: str, flags: int) -> tuple[str, str] | None:
     lead = _LEADING_RUN.match(source)
     if lead is None:
         return None
+    if lead.group("blank") and flags & re.VERBOSE:
+        return None  # (?x) drops a bare space: the regex does not start with it
     try:
         parsed = _sre_parse.parse(source, flags)
     except re.error:
