@@ -19,11 +19,13 @@ import errno
 import json
 import os
 import re
+import select
 import shlex
 import stat
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -238,6 +240,9 @@ def write_atomic(path: Path, text: str) -> None:
         raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / 'report.md'}")
     if path.exists() and not path.is_file():
         try:
+            if stat.S_ISFIFO(path.stat().st_mode):
+                _write_fifo(path, text.encode("utf-8", errors=_SHOW_SURROGATES))
+                return
             with open(path, "w", encoding="utf-8", errors=_SHOW_SURROGATES) as handle:
                 handle.write(text)
         except OSError as exc:
@@ -258,6 +263,35 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:  # Ctrl-C mid-write: no half file, no stray temp file
         _discard(tmp)
         raise
+
+
+_FIFO_WAIT_S = 0.1
+"""How long one try to open or fill a FIFO waits before Python checks for signals again."""
+
+
+def _write_fifo(path: Path, data: bytes) -> None:
+    """data into the FIFO at path, waiting for its reader (`--junit` a named pipe a CI step reads)
+    in short non-blocking tries. A plain open() blocks in the kernel until the reader comes: a
+    SIGTERM handled just before it (or by another thread) interrupted no system call, so its
+    handler's exception waited there too and the CLI hung, run.json complete, until kill -9.
+    Between tries the interpreter runs the signal handlers (time.sleep and select check them)."""
+    while True:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            break
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:  # ENXIO: no reader yet (fifo(7))
+                raise
+        time.sleep(_FIFO_WAIT_S)
+    try:
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:  # the pipe is full: the reader is behind
+                select.select([], [fd], [], _FIFO_WAIT_S)
+    finally:
+        os.close(fd)
 
 
 def write_output(path: Path, text: str) -> None:
