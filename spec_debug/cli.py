@@ -9,7 +9,7 @@ import signal
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 from rich.console import Console
@@ -21,6 +21,9 @@ from spec_debug.cli_common import complete_output_path, complete_playbooks, dash
 from spec_debug.counted import counted
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError
 from spec_debug.store import write_atomic
+
+if TYPE_CHECKING:
+    from spec_debug.playbook.var_file import VarFile
 
 app = typer.Typer(
     name="spec-debug",
@@ -117,12 +120,13 @@ def run(
     inventory, ssh_config, known_hosts = _home(inventory), _home(ssh_config), _home(known_hosts)
     var_file = [path.expanduser() for path in var_file]
     try:
+        var_files = _read_var_files(var_file)
         code = execute_run(
             playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
-            cli_vars=_collect_vars(var, var_file), out=out, as_json=as_json, ssh_config=ssh_config,
+            cli_vars=_collect_vars(var, var_files), out=out, as_json=as_json, ssh_config=ssh_config,
             accept_new=accept_new, batch=batch, connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step, junit=junit,
             capture_limit=capture_limit, artifact_limit=artifact_limit, show_output=show_output, redact=not no_redact,
-            console=err_console, argv=sys.argv, var_files=var_file,
+            console=err_console, argv=sys.argv, var_files=var_files,
         )
     except SpecDebugError as exc:
         fail(exc)
@@ -133,14 +137,19 @@ def _home(path: Optional[Path]) -> Optional[Path]:
     return path.expanduser() if path is not None else None
 
 
-def _collect_vars(var: list[str], var_file: list[Path]) -> dict[str, Any]:
+def _read_var_files(paths: list[Path]) -> list[VarFile]:
     # The playbook's YAML rules (bounded aliases, `0.10` and dates refused with a "quote it"
-    # hint, file:line:column errors); imported here, as the CLI imports no YAML to start.
-    from spec_debug.playbook.var_file import load_var_file
+    # hint, file:line:column errors); imported here, as the CLI imports no YAML to start. Each
+    # file is read once: `--var-file <(sops -d vars.yaml)` is a pipe.
+    from spec_debug.playbook.var_file import read_var_file
 
+    return [read_var_file(path) for path in paths]
+
+
+def _collect_vars(var: list[str], var_files: list[VarFile]) -> dict[str, Any]:
     merged: dict[str, Any] = {}
-    for path in var_file:
-        merged.update(load_var_file(path))
+    for var_file in var_files:
+        merged.update(var_file.values)
     merged.update(parse_var_assignments(var))
     return merged
 

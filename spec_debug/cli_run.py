@@ -18,7 +18,7 @@ from rich.markup import escape
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import load_playbook
-from spec_debug.playbook.var_file import check_var_file_names
+from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord
 from spec_debug.redact import MASK
@@ -128,7 +128,7 @@ def execute_run(
     redact: bool,
     console: Console,
     argv: list[str],
-    var_files: list[Path] | None = None,
+    var_files: list[VarFile] | None = None,
 ) -> int:
     if capture_limit < 0:
         # A negative limit kept a few bytes of the tail's end and cut everything else.
@@ -152,11 +152,11 @@ def execute_run(
         _check_junit_target(junit)
     retry_failed = retry_failed.expanduser() if retry_failed is not None else None
     loaded = load_playbook(playbook)
-    for path in var_files or []:
+    for var_file in var_files or []:
         # A var the file holds and the playbook does not declare was refused by Run as
         # "--var NAME is not a var of playbook ...", naming the playbook: the user, who passed
         # no such --var, looked there. Name the var file and the line instead.
-        check_var_file_names(path, loaded.playbook.vars, loaded.playbook.name)
+        check_var_file_names(var_file, loaded.playbook.vars, loaded.playbook.name)
     only: set[str] | None = None
     if retry_failed is not None:
         previous = load_record(retry_failed)

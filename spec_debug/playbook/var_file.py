@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +21,24 @@ from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, byte_position
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 
 
+@dataclass(frozen=True)
+class VarFile:
+    """A --var-file read once: its vars and its text (for the line of a var the playbook lacks).
+    A second read of `--var-file <(sops -d vars.yaml)` (a pipe) found it empty: the unknown var
+    was then refused as "--var NAME", naming the playbook and an option the user never passed."""
+    path: Path
+    text: str
+    values: dict[str, Any]
+
+
 def load_var_file(path: Path) -> dict[str, Any]:
     """{var name: value} from a YAML mapping; an empty file is no vars. Raises PlaybookError
     (file:line:column) for bad YAML and UsageError for a file that cannot be read."""
+    return read_var_file(path).values
+
+
+def read_var_file(path: Path) -> VarFile:
+    """load_var_file's vars with the text they came from."""
     try:
         with open(path, "rb") as handle:  # bounded: `--var-file /dev/zero`, or a checkpoint by mistake
             raw = handle.read(MAX_PLAYBOOK_BYTES + 1)
@@ -37,7 +53,7 @@ def load_var_file(path: Path) -> dict[str, Any]:
         raise PlaybookError("--var-file is not UTF-8 text", path=str(path), line=line, column=column,
                             hint="save the file as UTF-8") from None
     if not _has_content(text):
-        return {}
+        return VarFile(path, text, {})
     document = load_positioned(text, str(path), kind="var file")
     if not isinstance(document.value, dict):
         # `FOO=bar` lines (a .env file, docker's --env-file) are one YAML string.
@@ -55,7 +71,7 @@ def load_var_file(path: Path) -> dict[str, Any]:
                             path=str(path), line=line, column=column, key_path=dotted_path(key_path),
                             hint=f'quote it ("{written}") if it is a version or other text; '
                                  f"write {_value_at(document.value, key_path)} if it is a number")
-    return document.value
+    return VarFile(path, text, document.value)
 
 
 _DOTENV_LINE = re.compile(r"^\s*(export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
@@ -91,15 +107,14 @@ def _value_at(value: Any, key_path: tuple[Any, ...]) -> Any:
     return value
 
 
-def check_var_file_names(path: Path, known: dict[str, Any], playbook_name: str) -> None:
+def check_var_file_names(var_file: VarFile, known: dict[str, Any], playbook_name: str) -> None:
     """Refuse a var in the file that the playbook does not declare, at its line in the file
-    (load_var_file has read and checked the file already: this only finds the position)."""
-    values = load_var_file(path)
-    unknown = [name for name in values if name not in known]
+    (read_var_file has read and checked the file already: this only finds the position)."""
+    path = var_file.path
+    unknown = [name for name in var_file.values if name not in known]
     if not unknown:
         return
-    text = path.read_bytes()[: MAX_PLAYBOOK_BYTES].decode("utf-8-sig")
-    line, column = load_positioned(text, str(path), kind="var file").position((unknown[0], "<key>")) or (None, None)
+    line, column = load_positioned(var_file.text, str(path), kind="var file").position((unknown[0], "<key>")) or (None, None)
     close = difflib.get_close_matches(unknown[0], list(known), n=1)
     raise PlaybookError(
         f"{unknown[0]} is not a var of playbook {playbook_name!r}",
