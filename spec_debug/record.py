@@ -178,6 +178,11 @@ class HostRecord(_RecordModel):
     vars: dict[str, Any] = Field(default_factory=dict)
     started_at: str | None = None
     finished_at: str | None = None
+    running_step: str | None = None
+    """The id of the step under way on this host when the record was written; None between
+    steps and once the host is done. A record left "running" (the controller killed with
+    SIGKILL, OOM, a closed laptop) names by it the step that was cut, whose command may still
+    run on the host; it held only the steps that had finished."""
     warnings: list[str] = Field(default_factory=list)
     """What the connection let pass that ssh(1) warns of on stderr: a host key that differs from
     known_hosts, accepted under StrictHostKeyChecking no (a reinstalled host, or a

@@ -33,9 +33,13 @@ def verdict(record: RunRecord) -> tuple[str, str]:
         # The final write never happened: the controller was killed (SIGKILL, OOM, a closed
         # laptop), hit a second Ctrl-C, or is still running. Never call such a record clean.
         why = f" after {record.abort_reason}" if record.abort_reason else ""
+        # HostRecord.running_step: the step each host was in at the last write, cut by the stop
+        # and in no table of the report; its command may still be running on the host.
+        cut = [f"{h.running_step} on {h.name}" for h in record.hosts if h.running_step]
         return "aborted", (
             f"Run did not finish{why}: the controller stopped before its final write (or is still running); "
             f"the record holds the {len(record.steps)} step(s) that finished."
+            + (f" Cut mid-step: {_some(cut)} (its command may still be running there)." if cut else "")
         )
     unfinished = [h.name for h in record.hosts if h.status in ("pending", "running")]
     if unfinished:

@@ -332,6 +332,11 @@ class Run:
             for index, step in enumerate(self.playbook.steps):
                 if self.abort.is_set():
                     raise _Abort()
+                with self._lock:
+                    # Written by the run loop within SAVE_INTERVAL_S: a controller killed during a
+                    # long step left a record that named only the steps before it.
+                    host.running_step = step.id
+                    self._dirty = True
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
                 self._step_views[target.name][step.id] = _step_view(result)
                 if stop or index == len(self.playbook.steps) - 1:
@@ -374,6 +379,7 @@ class Run:
             host.status = "error"
             host.error = (f"internal error: {type(exc).__name__}: {exc}".splitlines() or ["internal error"])[0]
         finally:
+            host.running_step = None  # a step cut by an error of the host's is said in host.error
             self._past_steps.add(target.name)
             self._transports.pop(target.name, None)
             if transport is not None:
@@ -411,6 +417,7 @@ class Run:
         with self._lock:
             if result is not None:
                 self.record.steps.append(result)
+                self._host_record(host).running_step = None
             self.record.findings.extend(self._clean_findings(findings))
         self._saved_after_steps(self.save, steps_over=host in self._past_steps)
 
