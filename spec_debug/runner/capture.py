@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from spec_debug.playbook.models import Capture
 from spec_debug.runner.output import TRUNCATION_MARKER
-from spec_debug.runner.output_regex import compile_first_match
+from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
@@ -170,7 +170,10 @@ def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None
     markers = [m.span() for m in TRUNCATION_MARKER.finditer(text)]
     found = (m for m in pattern.finditer(text) if not any(start < m.end() and m.start() < end for start, end in markers))
     matches: list[Any] = list(found) if capture.all else [m for m in [next(found, None)] if m]
-    cut = TRUNCATION_MARKER.search(text) if whole is not None else None
+    # `\Z`/`\A`: the kept head and tail hold the text's ends; the whole stream is searched a
+    # block at a time, where they would match at each block's (output_regex).
+    searchable = whole is not None and not anchored_to_text_ends(pattern.pattern, pattern.flags)
+    cut = TRUNCATION_MARKER.search(text) if searchable else None
     if cut is not None and capture.all:
         every = whole.every(capture.from_, pattern)  # type: ignore[union-attr]
         if every is None:

@@ -28,6 +28,7 @@ from typing import Callable
 
 from spec_debug.ansi import strip_ansi
 from spec_debug.redact import StreamRedactor
+from spec_debug.runner.output_regex import anchored_to_text_ends
 from spec_debug.runner.spill import DEFAULT_ARTIFACT_LIMIT, CappedSpill
 
 DEFAULT_CAPTURE_LIMIT = 256 * 1024
@@ -208,8 +209,8 @@ class StreamCapture:
         when redacted) line by line (memory stays flat). A pattern spanning lines matches in the
         kept text only. Call after close()."""
         kept = pattern.search(self.host_text())
-        if kept is not None or not self.truncated:
-            return kept
+        if kept is not None or not self.truncated or anchored_to_text_ends(pattern.pattern, pattern.flags):
+            return kept  # `\Z`, `\A`: only the kept head and tail hold the text's ends (output_regex)
         key = (pattern.pattern, pattern.flags)
         if any((p.pattern, p.flags) == key for p in self.watch):
             return self._watch_found.get(key)

@@ -108,3 +108,37 @@ def _has_cross_reference(parsed: Any) -> bool:
                     if isinstance(inner, _sre_parse.SubPattern) and _has_cross_reference(inner):
                         return True
     return False
+
+
+_TEXT_ENDS = {_sre.AT_BEGINNING_STRING, _sre.AT_END_STRING}
+_LINE_OR_TEXT_ENDS = {_sre.AT_BEGINNING, _sre.AT_END}  # ^ and $: the text's ends without re.M
+
+
+@functools.lru_cache(maxsize=256)
+def anchored_to_text_ends(source: str, flags: int) -> bool:
+    """Whether the regex can only match at the start or the end of the whole text searched:
+    `\\A`, `\\Z`, or `^`/`$` without MULTILINE. The search of a long stream's cut middle
+    (output.StreamCapture) goes a block or a line at a time, and there `tokens/s: (?P<v>\\S+)\\s*\\Z`
+    matched at the end of the first block (the first value of the log, not its last) and
+    `matches: 'DONE\\s*\\Z'` passed on a log that ended in a traceback. The kept head and tail
+    hold the text's true ends, so such a regex is answered from them alone."""
+    try:
+        parsed = _sre_parse.parse(source, flags)
+    except re.error:
+        return False
+    ends = _TEXT_ENDS | (set() if parsed.state.flags & re.MULTILINE else _LINE_OR_TEXT_ENDS)
+    return _has_at(parsed, ends)
+
+
+def _has_at(parsed: Any, ends: set[Any]) -> bool:
+    for op, value in parsed:
+        if op is _sre.AT and value in ends:
+            return True
+        for part in value if isinstance(value, (tuple, list)) else ():
+            if isinstance(part, _sre_parse.SubPattern) and _has_at(part, ends):
+                return True
+            if isinstance(part, (tuple, list)):
+                for inner in part:
+                    if isinstance(inner, _sre_parse.SubPattern) and _has_at(inner, ends):
+                        return True
+    return False
