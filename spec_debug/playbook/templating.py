@@ -258,14 +258,29 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
                 f"compare it as one: ({name} | float)",
                 hint="or make it a number where it is set: a var's default without quotes, a capture's type: float",
             ) from None
+        versions = _number_text_names(expression, context, VERSION_TEXT) if isinstance(exc, TypeError) and "not supported between" in str(exc) else []
+        if versions:
+            # `facts.sglang_version >= 0.5` on "0.5.4" (or torch's "2.5.1+cu124"): a version is
+            # no number, and `| float` fails on it too.
+            name, value = versions[0]
+            raise TemplateError(
+                f"{_where(site)}: expression {expression!r} failed: {name} is the version {value!r}, text, not a number; "
+                f"compare its parts as numbers",
+                hint="capture them: regex: '(?P<major>\\d+)\\.(?P<minor>\\d+)', type: int, then "
+                     "(facts.major, facts.minor) >= (0, 5)",
+            ) from None
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
 
 
+VERSION_TEXT = re.compile(r"\s*v?\d+(\.\d+){2,}\S*\s*|\s*v?\d+\.\d+[A-Za-z+-]\S*\s*")
+"""A package version that is no number: 0.5.4, 0.5.4rc1, 2.5.1+cu124, 0.6.post1."""
+
 NUMBER_TEXT = re.compile(r"\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*")
 
-def _number_text_names(expression: str, context: dict[str, Any]) -> list[tuple[str, str]]:
+def _number_text_names(expression: str, context: dict[str, Any],
+                       pattern: re.Pattern[str] = NUMBER_TEXT) -> list[tuple[str, str]]:
     """(name, value) of `facts.X`, `vars.X` or bare names in expression whose value is text
-    that reads as a number."""
+    that reads as a number (or as what `pattern` matches)."""
     try:
         parsed = TEXT_ENV.parse("{{ " + expression + " }}")
     except TemplateSyntaxError:
@@ -275,11 +290,11 @@ def _number_text_names(expression: str, context: dict[str, Any]) -> list[tuple[s
         if isinstance(attr.node, nodes.Name) and attr.node.name in ("facts", "vars"):
             scope = context.get(attr.node.name)
             value = scope.get(attr.attr) if isinstance(scope, dict) else None
-            if isinstance(value, str) and NUMBER_TEXT.fullmatch(value):
+            if isinstance(value, str) and pattern.fullmatch(value):
                 found.append((f"{attr.node.name}.{attr.attr}", value))
     for name in parsed.find_all(nodes.Name):
         value = context.get(name.name) if name.ctx == "load" and name.name not in CONTEXT_NAMES else None
-        if isinstance(value, str) and NUMBER_TEXT.fullmatch(value):
+        if isinstance(value, str) and pattern.fullmatch(value):
             found.append((name.name, value))
     return list(dict.fromkeys(found))
 

@@ -80,7 +80,10 @@ def evaluate_attempt(
             if not held:
                 failed.append(expectation)
     except TemplateError as exc:
-        return AttemptResult("error", exc.message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])], expectations)
+        # The hint is the fix ("guard it: ... is not none", a version's parts as numbers): it
+        # was dropped here, and the finding gave SD003's generic fix only.
+        finding = runner_finding("SD003", host=host, step=step.id, evidence=[exc.message], hint=exc.hint)
+        return AttemptResult("error", exc.message, step_facts, [finding], expectations)
     if not failed and step.expect:
         return AttemptResult("passed", None, step_facts, findings, expectations)
     if not step.expect and step.probe is None and outcome.exit_code not in (0, None):

@@ -481,7 +481,9 @@ class Run:
             raise
         except SpecDebugError as exc:
             errored = self._errored(step, host, exc.message, None)
-            findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[exc.message])])
+            # With the error's hint (how to guard a `when:`, which var is empty), as attempt.py's.
+            findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[exc.message],
+                                                            hint=exc.hint)])
             # Shown like any finished step: else the console lists the steps that ran and a
             # warning count with no step to pin it on.
             self.options.reporter.step_finished(host, step, errored, findings)
