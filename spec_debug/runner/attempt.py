@@ -73,17 +73,30 @@ def evaluate_attempt(
     }
     expectations: list[dict[str, Any]] = []
     failed: list[Expectation] = []
-    try:
-        for expectation in step.expect:
+    failed_said: list[str] = []
+    unreadable: list[TemplateError] = []
+    for expectation in step.expect:
+        # Every expectation is checked: the first that could not be evaluated (a capture that
+        # matched nothing) stopped the others, and an SD201 error finding after it, or a failure
+        # before it, became one SD003 warning: the run said PASSED over a failed check.
+        try:
             held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id, (stdout, stderr))
-            expectations.append({"expect": expectation.describe(), "passed": held, "observed": observed})
-            if not held:
-                failed.append(expectation)
-    except TemplateError as exc:
-        # The hint is the fix ("guard it: ... is not none", a version's parts as numbers): it
-        # was dropped here, and the finding gave SD003's generic fix only.
-        finding = runner_finding("SD003", host=host, step=step.id, evidence=[exc.message], hint=exc.hint)
-        return AttemptResult("error", exc.message, step_facts, [finding], expectations)
+        except TemplateError as exc:
+            unreadable.append(exc)
+            expectations.append({"expect": expectation.describe(), "passed": False, "observed": f"not evaluated: {exc.message}"})
+            continue
+        expectations.append({"expect": expectation.describe(), "passed": held, "observed": observed})
+        if not held:
+            failed.append(expectation)
+            failed_said.append(f"expected {expectation.describe()}, observed {observed}")
+    # The hint is the fix ("guard it: ... is not none", a version's parts as numbers): it was
+    # dropped here, and the finding gave SD003's generic fix only.
+    not_evaluated = [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message], hint=exc.hint)
+                     for exc in unreadable]
+    if unreadable and not failed:
+        return AttemptResult("error", "; ".join(exc.message for exc in unreadable), step_facts, findings + not_evaluated,
+                             expectations)
+    findings += not_evaluated
     if not failed and step.expect:
         return AttemptResult("passed", None, step_facts, findings, expectations)
     if not step.expect and step.probe is None and outcome.exit_code not in (0, None):
@@ -98,10 +111,9 @@ def evaluate_attempt(
         return AttemptResult("failed", failed_message, step_facts, findings, expectations)
     if not failed:
         return AttemptResult("passed", None, step_facts, findings, expectations)
-    message = "; ".join(
-        f"expected {r['expect']}, observed {r['observed']}" for r in expectations if not r["passed"]
-    )
-    evidence_base = [message, *_tail(out_text, err_text)]
+    said = "; ".join(failed_said)
+    message = said + "".join(f"; {exc.message}" for exc in unreadable)
+    evidence_base = [said, *_tail(out_text, err_text)]
     inline = [e.finding for e in failed if e.finding is not None]
     for template in inline:
         findings.append(render_finding(template, host, step, check_context, evidence_base))
