@@ -329,11 +329,23 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
         why = (f"the {len(views)} step{'s' if len(views) != 1 else ''} before it passed without setting it: {check}"
                if views else "no step ran before this one")
     else:
-        why = "the step that captures it failed, errored or was skipped"
+        # Which ones: "skipped: provide --var engine=..." is the cause, and the fix.
+        missed = [_step_said(step_id, v) for step_id, v in views.items() if isinstance(v, dict) and v.get("status") != "passed"]
+        why = "the step that captures it failed, errored or was skipped: " + "; ".join(missed[-3:])
     return TemplateError(
         f"{_where(site)}: {name} is not set: no earlier step captured it on this host ({why})",
         hint=f"guard it: {name} is defined and ..., or give the capture a default: value",
     )
+
+
+def _step_said(step_id: str, view: dict[str, Any]) -> str:
+    """`version skipped: provide --var engine=...`, `bench failed (exit code 7)`."""
+    status, message = str(view.get("status")), (str(view.get("message") or "").splitlines() or [""])[0]
+    if len(message) > 160:
+        message = message[:159] + "…"
+    if message.startswith(status):
+        return f"{step_id} {message}"
+    return f"{step_id} {status}" + (f" ({message})" if message else "")
 
 
 def _none_names(expression: str, context: dict[str, Any]) -> list[str]:
