@@ -230,6 +230,9 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
         unset = [n for n in _unset_facts(expression, context, template=False) if f"'{n[6:]}'" in (exc.message or "")]
         if unset:
             raise _unset_fact_error(site, unset[0], context) from None
+        empty = _empty_list_names(expression, context)
+        if empty:
+            raise _empty_list_error(site, expression, empty[0]) from None
         raise TemplateError(
             f"{_where(site)}: undefined variable in expression {expression!r}: {exc.message}",
             hint="guard it with 'is defined', or define it under vars:",
@@ -237,6 +240,9 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
     except TemplateSyntaxError as exc:
         raise TemplateError(f"{_where(site)}: bad expression {expression!r}: {exc.message}") from None
     except Exception as exc:
+        empty = _empty_list_names(expression, context) if isinstance(exc, ZeroDivisionError) else []
+        if empty:
+            raise _empty_list_error(site, expression, empty[0]) from None
         none_names = _none_names(expression, context) if isinstance(exc, TypeError) else []
         if none_names:
             # A regex capture that matched nothing leaves its fact None; "'>' not supported
@@ -335,6 +341,32 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
     return TemplateError(
         f"{_where(site)}: {name} is not set: no earlier step captured it on this host ({why})",
         hint=f"guard it: {name} is defined and ..., or give the capture a default: value",
+    )
+
+
+def _empty_list_names(expression: str, context: dict[str, Any]) -> list[str]:
+    """`facts.X` in expression whose value is an empty list (an `all: true` capture that matched
+    nothing)."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+    except TemplateSyntaxError:
+        return []
+    facts = context.get("facts")
+    return list(dict.fromkeys(
+        f"facts.{attr.attr}" for attr in parsed.find_all(nodes.Getattr)
+        if isinstance(attr.node, nodes.Name) and attr.node.name == "facts" and isinstance(facts, dict)
+        and facts.get(attr.attr) == []
+    ))
+
+
+def _empty_list_error(site: TemplateSite, expression: str, name: str) -> TemplateError:
+    # `facts.accs | max`, `facts.accs[-1]` or a mean over no values: Jinja said "undefined
+    # variable ... No aggregated item, sequence was empty" or "division by zero", naming neither
+    # the fact nor why it was empty.
+    return TemplateError(
+        f"{_where(site)}: expression {expression!r} failed: {name} is an empty list (an all: true capture that "
+        f"matched nothing, or an empty JSON list); guard it: {name} and ...",
+        hint="check the regex against the step's output (spec-debug report shows it)",
     )
 
 
