@@ -121,7 +121,7 @@ def evaluate_attempt(
         if step.findings:
             findings += [render_finding(t, host, step, check_context, evidence_base) for t in step.findings]
         elif not inline:
-            findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {message}"))
+            findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {said}"))
     return AttemptResult("failed", message, step_facts, findings, expectations)
 
 

@@ -60,3 +60,10 @@ def test_a_check_that_cannot_be_evaluated_alone_is_still_an_error_step(tmp_path)
     assert (code, step["status"]) == (0, "error")
     assert [f["code"] for f in record["findings"]] == ["SD003"]
     assert step["message"].startswith("step 'bench', expect.that: expression 'facts.tput > 50' failed: facts.tput is None")
+
+
+def test_the_failure_finding_of_a_check_without_a_code_names_only_the_failure(tmp_path):
+    code, record = _run(tmp_path, UNREADABLE + "      - that: facts.accept_length > 1.5\n")
+    assert code == 1
+    sd001 = next(f for f in record["findings"] if f["code"] == "SD001")
+    assert sd001["title"] == "Step 'bench': expected that facts.accept_length > 1.5, observed False"
