@@ -517,7 +517,11 @@ class _SessionState:
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
         if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
-                and (echoed := echoed_exit(record.command, ev.text)):
+                and (echoed := echoed_exit(record.command, ev.text)
+                     # `ssh gpu02 'python x.py; echo $?'`: the echo is the remote shell's, inside
+                     # the quotes ssh hands it; read it in the command the host ran (was exit 0)
+                     or (echoed_exit(record.inner, ev.text) if record.host and record.inner != record.command
+                         else None)):
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
             exit_code = echoed
             found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))

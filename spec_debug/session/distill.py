@@ -36,7 +36,8 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
 from spec_debug.session.timeout_limit import timeout_limit
-from spec_debug.session.unattended import host_command, interactive, keeping_status, run_once, without_tty
+from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
+                                           without_tty)
 from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
@@ -121,6 +122,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # hop the session took to get there: that hop would have the host ssh to itself.
         raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
         raw = keeping_status(run_once(without_tty(raw.replace(_SLOT, ""))))
+        if cmd.host and not runs_on_primary and not on_host:
+            raw = keeping_remote_status(raw, cmd.host)  # `ssh gpu02 'x; echo $?'` on a host of its own
         # `—model-path` or `nvidia\u2011smi` pasted from a document failed in the session; the loader
         # refuses it, so the step runs the ASCII that was meant and its why says so.
         raw, pasted = ascii_meant(raw)

@@ -223,3 +223,26 @@ def keeping_status(text: str) -> str:
     flags, before, status, after = m.groups()
     then = f"{rest}; " if rest else ""
     return f"{head}; rc={status}; echo {flags}{before}$rc{after}; {then}exit $rc"
+
+
+def keeping_remote_status(command: str, host: str) -> str:
+    """``ssh gpu02 'python x.py; echo $?'`` as ``ssh gpu02 'python x.py; rc=$?; echo $rc; exit $rc'``:
+    the status echo is the remote shell's, so :func:`keeping_status` gives it back inside the
+    quoted remote command, and ssh exits with the remote command's status (ssh(1), EXIT STATUS);
+    as typed, the step exited 0 on a host where the check failed. Only for a line that ends with
+    that quoted command as ssh's last word; anything else is returned as it is."""
+    text = command.rstrip()
+    if "echo" not in text or not text.endswith(("'", '"')):
+        return command
+    remote = host_command(text, host)
+    if not remote:
+        return command
+    kept = keeping_status(remote)
+    if kept == remote:
+        return command
+    for start in (i for i, ch in enumerate(text) if ch in "'\"" and text[i - 1:i].isspace()):
+        if split_words(text[start:]) == [remote]:  # the remote command, one quoted word, ends the line
+            if text[start] == '"' and re.search(r"(?<!\\)[$`]", text[start:]):
+                return command  # "cd $DIR; x; echo \$?": $DIR is the local shell's; single quotes would move it
+            return text[:start] + shlex.quote(kept)
+    return command
