@@ -328,6 +328,10 @@ class _SessionState:
         """The session's name as its own lines give it (Claude Code's custom-title, ai-title)."""
         self.status_known = source.format != "text"
         """False for a plain-text log: no exit status was recorded."""
+        self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
+        """A terminal log's variables, per host whose shell set them (None: the log's own); None for
+        an agent's transcript, whose tool runs each command in a fresh shell (Claude Code: "Environment
+        variables do NOT persist", anthropics/claude-code#2508)."""
 
     def title(self) -> str | None:
         """What the session is called: the source's title (a ChatGPT conversation's), else the
@@ -469,13 +473,15 @@ class _SessionState:
         self.tool_calls += 1
         info.tool_calls += 1
         category = x.category
-        self._pivot_check(ev, st, category, x.target)
+        target = x.target
+        if self.shell_variables is not None and ev.command:
+            target = self._shell_target(ev, target)
+        self._pivot_check(ev, st, category, target)
         st.recent.append(category)
         seg = self.phases.segment_for(ev, category)
         seg.categories[category] += 1
         record = None
         if ev.command:
-            target = x.target
             host = target.host or ev.host
             # Positional, in CommandRecord's field order (a keyword call costs twice as much):
             # session, seq, agent, host, command, exit_code, is_error, category, inner, user,
@@ -586,6 +592,18 @@ class _SessionState:
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
         self._concat(ev, x)
+
+    def _shell_target(self, ev: Event, target: shell.Target) -> shell.Target:
+        """Where a terminal log's command ran when it names the host by a variable an earlier
+        command set in the same shell (``export GPU_HOST=10.1.2.3``, then ``ssh $GPU_HOST
+        nvidia-smi``): the shell still holds it (bash(1), PARAMETERS). Was no host."""
+        known = self.shell_variables.setdefault(ev.host, {})
+        command = ev.command
+        if target.host is None and target.container is None and known and "$" in command:
+            target = shell.target_with(command, known)
+        if "=" in command or "for " in command:
+            shell.note_variables(command, known)
+        return target
 
     @staticmethod
     def _echoed_status(record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -303,6 +304,28 @@ def _reaches_away(target: Target) -> bool:
 
 
 _VARIABLE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def target_with(command: str, variables: dict[str, str | None]) -> Target:
+    """:func:`parse_target` of ``command`` run in a shell that earlier commands gave
+    ``variables`` (a terminal log: ``export GPU_HOST=10.1.2.3``, then ``ssh $GPU_HOST
+    nvidia-smi`` reaches 10.1.2.3, bash(1) PARAMETERS); the command's own target otherwise."""
+    target = parse_target(command)
+    if target.host is None and target.container is None and variables and "$" in command:
+        given = "; ".join(f"{name}={shlex.quote(value)}" for name, value in variables.items() if value)
+        if given:
+            found = parse_target(f"{given}; {command}")
+            if found.host is not None or found.container is not None:
+                return found
+    return target
+
+
+def note_variables(command: str, variables: dict[str, str | None]) -> None:
+    """The variables ``command`` sets for the commands after it in the same shell (see
+    :func:`_note_variables`), noted in ``variables``."""
+    for argv in _segments_of(command):
+        if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly"):
+            _note_variables(argv, variables)
 
 
 def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> None:

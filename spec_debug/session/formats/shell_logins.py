@@ -36,7 +36,7 @@ class Logins:
     """The shells a terminal log entered, innermost last: ``(host, by ssh)``; a subshell on the
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
-    __slots__ = ("exited", "home", "pending", "stack")
+    __slots__ = ("exited", "home", "pending", "stack", "variables")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
@@ -47,6 +47,8 @@ class Logins:
         self.home: str | None = None
         """The host the log itself was taken on, where the log names it (a PowerShell
         transcript's ``Machine:``); the commands outside any shell opened ran there."""
+        self.variables: dict[str | None, dict[str, str | None]] = {}
+        """The variables each host's shell was given (``H=gpu01``, then ``ssh $H``)."""
 
     def settle(self, output: list[str]) -> None:
         """The output of the last command is complete: a shell it started opened (or failed),
@@ -78,22 +80,25 @@ class Logins:
                 self.exited = True
             return
         program = first.rsplit("/", 1)[-1]
+        if "=" in command or first == "for":
+            shell.note_variables(command, self.variables.setdefault(self.where(shown), {}))
         if program in _LOGIN_PROGRAMS:
-            host = _login_host(command)
+            host = _login_host(command, self.variables.get(self.where(shown)))
             self.pending = (host, True) if host is not None else None
         elif program in _SUBSHELL_PROGRAMS and _opens_subshell(command):
             self.pending = (self.where(shown), False)
 
 
-def _login_host(command: str) -> str | None:
+def _login_host(command: str, variables: dict[str, str | None] | None = None) -> str | None:
     """The host ``command`` opens a shell on: a login with no remote command, not a tunnel
-    (``ssh -N``) or one sent to the background (``ssh -f``)."""
+    (``ssh -N``) or one sent to the background (``ssh -f``); ``variables``: those the shell
+    it was typed in holds (``ssh $GPU_HOST``)."""
     words = shell.split_words(command)
     if any(w in _CONTROL for w in words):
         return None
     if words[0].endswith("ssh") and any(w[:1] == "-" and w[1:2] != "-" and ("N" in w or "f" in w) for w in words):
         return None
-    target = shell.parse_target(command)
+    target = shell.target_with(command, variables) if variables else shell.parse_target(command)
     if target.host is None or target.inner or target.container is not None:
         return None
     return target.host

@@ -1,0 +1,70 @@
+"""A terminal log names the GPU host once, in a variable, and reaches it by that name later:
+``export GPU_HOST=10.1.2.3`` then ``ssh $GPU_HOST nvidia-smi``. The shell still holds the
+variable (bash(1), PARAMETERS), but each command was read alone, so the ssh reached no host and
+its output, errors and metrics were counted as the laptop's. An agent's tool runs each command in
+a fresh shell (Claude Code: "Environment variables do NOT persist", anthropics/claude-code#2508),
+so there a variable set by an earlier call names nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spec_debug.session import analyze_path
+
+LOG = """\
+$ export GPU_HOST=10.1.2.3
+$ ssh $GPU_HOST nvidia-smi
+NVIDIA-SMI 550.54
+$ ssh -p 2222 ubuntu@${GPU_HOST} 'python3 -m sglang.bench_serving --num-prompts 50'
+Output token throughput (tok/s): 812.4
+$ H=gpu07
+$ ssh $H
+Welcome to Ubuntu 22.04
+$ tail -2 /var/log/sglang.log
+torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB
+$ exit
+logout
+Connection to gpu07 closed.
+$ for h in gpu01 gpu02; do ssh $h uptime; done
+ 10:00 up 3 days
+ 10:00 up 5 days
+$ ssh $h nvidia-smi
+NVIDIA-SMI 550.54
+"""
+
+
+def test_a_host_named_by_an_earlier_variable_is_where_the_command_ran(tmp_path: Path) -> None:
+    path = tmp_path / "gpu.log"
+    path.write_text(LOG)
+    a = analyze_path(path)
+    got = [(c.command, c.host, c.user, c.port) for c in a.commands if c.command not in ("exit",)]
+    assert got == [
+        ("export GPU_HOST=10.1.2.3", None, None, None),
+        ("ssh $GPU_HOST nvidia-smi", "10.1.2.3", None, None),
+        ("ssh -p 2222 ubuntu@${GPU_HOST} 'python3 -m sglang.bench_serving --num-prompts 50'",
+         "10.1.2.3", "ubuntu", 2222),
+        ("H=gpu07", None, None, None),
+        ("ssh $H", "gpu07", None, None),
+        ("tail -2 /var/log/sglang.log", "gpu07", None, None),  # typed in the shell `ssh $H` opened
+        ("for h in gpu01 gpu02; do ssh $h uptime; done", None, None, None),  # several hosts: none
+        ("ssh $h nvidia-smi", None, None, None),
+    ]
+    assert [e.host for e in a.errors if e.kind == "cuda_oom"] == ["gpu07"]
+    assert [m.host for m in a.metrics if m.name == "throughput"] == ["10.1.2.3"]
+
+
+def test_an_agent_call_does_not_see_a_variable_an_earlier_call_set(tmp_path: Path) -> None:
+    calls = [("export GPU_HOST=10.1.2.3", ""),
+             ("ssh $GPU_HOST nvidia-smi", "ssh: Could not resolve hostname nvidia-smi: Name or service not known")]
+    lines = []
+    for n, (cmd, out) in enumerate(calls):
+        lines.append({"type": "assistant", "uuid": f"a{n}", "sessionId": "s", "timestamp": f"2026-01-01T00:0{n}:00Z",
+                      "message": {"role": "assistant", "content": [
+                          {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": cmd}}]}})
+        lines.append({"type": "user", "uuid": f"u{n}", "sessionId": "s", "timestamp": f"2026-01-01T00:0{n}:00Z",
+                      "message": {"role": "user", "content": [
+                          {"type": "tool_result", "tool_use_id": f"t{n}", "content": out, "is_error": bool(n)}]}})
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    assert [c.host for c in analyze_path(path).commands] == [None, None]
