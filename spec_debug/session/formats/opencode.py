@@ -212,6 +212,11 @@ def part_events(part: dict, role: str, event, stats: ReadStats, shown: str = "")
             yield event("thinking", "assistant", text=text)
     elif kind == "tool":
         yield from _tool(part, event)
+    elif kind == "subtask" and role == "user" and isinstance(part.get("prompt"), str) and part["prompt"].strip():
+        # A command run as a sub-agent (`subtask: true`) is the user's message as this one part, its
+        # template in `prompt`, and no text part (sst/opencode src/session/prompt.ts `command`,
+        # message-v2.ts SubtaskPart): the prompt the person gave (was bookkeeping: no prompt)
+        yield event("prompt", "user", text=part["prompt"])
     elif isinstance(kind, str) and kind in _BOOKKEEPING:
         return
     else:
