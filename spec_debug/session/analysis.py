@@ -281,6 +281,16 @@ class _Agent:
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
+    spawn_waits: list | None = None
+    """Sub-agent reports (:class:`_SpawnWait`) the agent has made no call since."""
+
+
+@dataclass(slots=True)
+class _SpawnWait:
+    seq: int
+    call_id: str
+    category: str
+    recent: tuple[str, ...]
 
 
 _AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:error", "event_msg:error",
@@ -328,6 +338,8 @@ class _SessionState:
         """The session's name as its own lines give it (Claude Code's custom-title, ai-title)."""
         self.status_known = source.format != "text"
         """False for a plain-text log: no exit status was recorded."""
+        self.spawns_answered: list[tuple] = []
+        """(agent, :class:`_SpawnWait`, then the seq, category, text and time of its next call)."""
         self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
         """A terminal log's variables, per host whose shell set them (None: the log's own); None for
         an agent's transcript, whose tool runs each command in a fresh shell (Claude Code: "Environment
@@ -476,6 +488,8 @@ class _SessionState:
         target = x.target
         if self.shell_variables is not None and ev.command:
             target = self._shell_target(ev, target)
+        if st.spawn_waits:
+            self._after_spawns(ev, st, category, target)
         self._pivot_check(ev, st, category, target)
         st.recent.append(category)
         seg = self.phases.segment_for(ev, category)
@@ -578,6 +592,12 @@ class _SessionState:
             err = found[0] if found else None
             summary = f"{err.exception or err.kind}: {err.message}"[:160] if err else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))
+        elif call is not None and call.spawn and ev.call_id and not not_run:
+            # A sub-agent's report: its own lines are read after its parent's file, so whether
+            # it ended in a failure is known at the end (see _spawn_pivots)
+            if st.spawn_waits is None:
+                st.spawn_waits = []
+            st.spawn_waits.append(_SpawnWait(ev.seq, ev.call_id, call.category, tuple(st.recent)))
         if not not_run:
             self._loop(ev, st, call, failed, found)
         hint = record.command if record else ""
@@ -592,6 +612,36 @@ class _SessionState:
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
         self._concat(ev, x)
+
+    def _after_spawns(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
+        """The call an agent made after sub-agents reported: what it did next, for _spawn_pivots."""
+        shown = ((target.inner or ev.command) + (f" (on {target.host})" if target.host else "")) if ev.command \
+            else f"{ev.tool_name} {ev.path or ''}".strip()
+        for wait in st.spawn_waits:
+            if wait.seq < ev.seq:
+                self.spawns_answered.append((ev.agent, wait, ev.seq, category, shown, ev.timestamp))
+        st.spawn_waits = [w for w in st.spawn_waits if w.seq >= ev.seq] or None
+        del self.spawns_answered[:-256]
+
+    def _spawn_pivots(self) -> None:
+        """A sub-agent whose last command failed (it ran nothing after; its report says it could
+        not finish) hands its failure to the agent that spawned it: what that agent did next
+        instead is a change of approach, as after a failure of its own (was none: the report
+        itself is no error). Known only at the end, so it starts no phase of the trunk."""
+        spawned = {info.spawned_by: info.id for info in self.tree.agents.values() if info.spawned_by}
+        pivoted = {(p.agent, p.seq) for p in self.kept["pivots"].values()}
+        what = shell.CATEGORY_TITLES
+        for agent, wait, seq, category, shown, ts in self.spawns_answered:
+            child = self.agents.get(spawned.get(wait.call_id, ""))
+            trig = child.trigger if child is not None else None
+            if trig is None or trig.kind != "error" or (agent, seq) in pivoted \
+                    or category in wait.recent or category == wait.category or category in ("edit", "other"):
+                continue
+            summary = (f"After sub-agent {spawned[wait.call_id]}'s {trig.summary} [msg {wait.seq}], moved from "
+                       f"{what[wait.category].lower()} to {what[category].lower()}: {shown[:240]}")
+            self._keep(self.kept["pivots"], PivotRecord(self.session, seq, wait.seq, "error", summary, agent,
+                                                        wait.category, category, ts))
+            pivoted.add((agent, seq))
 
     def _shell_target(self, ev: Event, target: shell.Target) -> shell.Target:
         """Where a terminal log's command ran when it names the host by a variable an earlier
@@ -805,6 +855,8 @@ class _SessionState:
             self._keep(self.kept["loops"], streak)
 
     def finish(self) -> None:
+        if self.spawns_answered:
+            self._spawn_pivots()
         for agent_id in self.api_failed:
             info = self.tree.agents.get(agent_id)
             if info is not None and info.status == "unknown":
