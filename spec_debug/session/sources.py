@@ -73,6 +73,9 @@ class SessionSource:
     the history copied from it is read there, not twice."""
     specstory: bool = False
     """text only: Markdown saved by SpecStory (:mod:`formats.specstory`)."""
+    copied_head: int = 0
+    """claude-code only: the trunk file's lines up to this line number copy the history of
+    another session under PATH, which reads them (:func:`claude_layout.shared_heads`)."""
     conversation: chatgpt_export.Conversation | None = None
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
@@ -842,7 +845,16 @@ def _descends(source: SessionSource, ancestor: SessionSource, by_thread: dict[st
 
 
 def _without_resumed_copies(sources: list[SessionSource]) -> list[SessionSource]:
-    held = claude_layout.resumed_copies([s.path for s in sources if s.format == "claude-code"])
+    claude = [s.path for s in sources if s.format == "claude-code"]
+    if len(claude) < 2:
+        return sources
+    firsts = claude_layout.first_uuids(claude)
+    held = claude_layout.resumed_copies(claude, firsts)
+    if len(claude) - len(held) >= 2:
+        heads = claude_layout.shared_heads(claude, held, firsts)
+        for source in sources:
+            if source.path in heads:
+                source.copied_head = heads[source.path]
     return [s for s in sources if s.path not in held] if held else sources
 
 
@@ -1469,7 +1481,11 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from text_log.read(source.path, cursor, stats)
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
-            yield from claude_code.settle_background_ends(claude_session.read(source.path, cursor, stats, tree), cursor)
+            events = claude_code.settle_background_ends(claude_session.read(source.path, cursor, stats, tree), cursor)
+            if source.copied_head:
+                trunk, head = str(source.path), source.copied_head
+                events = (ev for ev in events if ev.line > head or ev.file != trunk)
+            yield from events
     except OSError as exc:
         # The file went away or failed after it was found: Claude Code deletes sessions older
         # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the

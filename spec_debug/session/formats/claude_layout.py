@@ -89,7 +89,17 @@ def is_auto_memory(folder: Path, beside: set[str]) -> bool:
         (folder / "MEMORY.md").is_file() or any(name.endswith(".jsonl") for name in beside))
 
 
-def resumed_copies(sessions: list[Path]) -> set[Path]:
+def first_uuids(sessions: list[Path]) -> dict[Path, str]:
+    """The uuid of each session's first user or assistant line (none: not in the dict)."""
+    found = {}
+    for path in sessions:
+        first = next(_uuids(path, limit=_FIRST_LINES), None)
+        if first is not None:
+            found[path] = first[0]
+    return found
+
+
+def resumed_copies(sessions: list[Path], firsts: dict[Path, str] | None = None) -> set[Path]:
     """The Claude Code sessions that a later one holds whole. ``claude --resume`` and
     ``--continue`` write a new session file that starts with the resumed session's lines, same
     ``uuid``s (anthropics/claude-code issues #4926 and #28463; Clawdi-AI/clawdi PR #81: "B's
@@ -100,11 +110,11 @@ def resumed_copies(sessions: list[Path]) -> set[Path]:
     B's first uuid differ from A's, so the history was counted twice."""
     if len(sessions) < 2:
         return set()
+    if firsts is None:
+        firsts = first_uuids(sessions)
     by_first: dict[tuple[Path, str], list[Path]] = {}
-    for path in sessions:
-        first = next(_uuids(path, limit=_FIRST_LINES), None)
-        if first is not None:
-            by_first.setdefault((path.parent, first[0]), []).append(path)
+    for path, first in firsts.items():
+        by_first.setdefault((path.parent, first), []).append(path)
     held: set[Path] = set()
     for group in by_first.values():
         if len(group) < 2:
@@ -116,6 +126,57 @@ def resumed_copies(sessions: list[Path]) -> set[Path]:
             if any(b != a and b not in held and sizes[b] > sizes[a] and _holds(b, a) for b in group):
                 held.add(a)
     return held
+
+
+def shared_heads(sessions: list[Path], held: set[Path], firsts: dict[Path, str] | None = None) -> dict[Path, int]:
+    """Sessions whose head copies the history another one holds too, each with the line number
+    its copy ends at: a session forked twice (``claude --resume ID --fork-session``, twice; the
+    CLI's /branch) or forked and then continued in place leaves files that start with the same
+    lines (same uuids, same messages), and each read them as its own work: the commands, errors
+    and readings before the fork counted once per file. The copies are read in one file only (the
+    one whose first line names its own session, the original, else the first by name); the others
+    start where they part from it. Files held whole by another (:func:`resumed_copies`, ``held``)
+    are not read at all and take no part."""
+    if firsts is None:
+        firsts = first_uuids(sessions)
+    groups: dict[tuple[Path, str], list[Path]] = {}
+    for path, first in firsts.items():
+        if path not in held:
+            groups.setdefault((path.parent, first), []).append(path)
+    heads: dict[Path, int] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda p: (not _names_itself(p), p.name))
+        kept = list(_conversation(group[0]))
+        for other in group[1:]:
+            end = 0
+            for (uuid, digest, lineno), theirs in zip(_conversation(other), kept):
+                if (uuid, digest) != theirs[:2]:
+                    break
+                end = lineno
+            if end:
+                heads[other] = end
+    return heads
+
+
+def _names_itself(path: Path) -> bool:
+    """The file's first line carries its own session id (the file a session was written in,
+    not a copy of its lines in another)."""
+    for _index, _lineno, obj in iter_json_records(path, ReadStats()):
+        if isinstance(obj.get("sessionId"), str):
+            return obj["sessionId"] == transcript_stem(path)
+        if _index >= _FIRST_LINES:
+            break
+    return False
+
+
+def _conversation(path: Path) -> Iterator[tuple[str, int, int]]:
+    """``(uuid, digest of the message, line number)`` of each user and assistant line."""
+    for _index, lineno, obj in iter_json_records(path, ReadStats()):
+        uuid = obj.get("uuid")
+        if isinstance(uuid, str) and isinstance(obj.get("type"), str) and obj["type"] in _CONVERSATION:
+            yield uuid, hash(repr(obj.get("message"))), lineno
 
 
 def _holds(bigger: Path, smaller: Path) -> bool:
