@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
@@ -172,6 +173,17 @@ def decode_arguments(raw: Any) -> Any:
         value, end = None, 0
     if value is not None and not text[end:].strip(" \t\r\n}]"):
         return without_lone_surrogates(value)
+    if text.startswith("{'") and text.endswith("}"):
+        # A Python dict's repr, `{'command': 'nvidia-smi'}`: agents that turn the arguments an
+        # API gave as an object into text with str() save them so (NousResearch/hermes-agent
+        # PR #1087), and models served through a lenient parser write them so (waybarrios/
+        # vllm-mlx issue #63). Read as the literal it is, never run.
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            value = None
+        if isinstance(value, dict):
+            return without_lone_surrogates(value)
     if text.startswith("{"):
         found = _COMMAND_FIELD.search(text)
         if found:
