@@ -121,6 +121,11 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # on the playbook's host is reached from the host (`docker exec`), not through the ssh
         # hop the session took to get there: that hop would have the host ssh to itself.
         raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
+        if not on_host and not runs_on_primary and cmd.host and "$" in raw and cmd.inner != raw \
+                and parse_target(raw).host is None:
+            # `ssh $H2 'x'` with H2 set by an earlier command of the log: the step's shell has no
+            # $H2, so it sends what ran there to the host (below) (was `ssh gpu07 'ssh $H2 ...'`)
+            raw = cmd.inner
         raw = keeping_status(run_once(without_tty(raw.replace(_SLOT, ""))))
         if cmd.host and not runs_on_primary and not on_host:
             raw = keeping_remote_status(raw, cmd.host)  # `ssh gpu02 'x; echo $?'` on a host of its own

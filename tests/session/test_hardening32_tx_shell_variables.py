@@ -68,3 +68,31 @@ def test_an_agent_call_does_not_see_a_variable_an_earlier_call_set(tmp_path: Pat
     path = tmp_path / "s.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     assert [c.host for c in analyze_path(path).commands] == [None, None]
+
+
+def test_a_distilled_step_sends_the_command_to_the_host_the_variable_named(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    import yaml
+
+    path = tmp_path / "two_hosts.log"
+    path.write_text("""\
+$ export GPU_HOST=10.1.2.3
+$ ssh $GPU_HOST 'python3 -m sglang.bench_serving --num-prompts 50'
+Output token throughput (tok/s): 612.4
+$ H2=gpu07
+$ ssh $H2 'python3 -c "import sglang"'
+Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+ModuleNotFoundError: No module named 'sglang'
+$ ssh $GPU_HOST cat /models/draft/config.json
+{"architectures": ["LlamaForCausalLMEagle3"]}
+""")
+    out = tmp_path / "playbook.yaml"
+    subprocess.run([sys.executable, "-m", "spec_debug", "distill", str(path), "-o", str(out)],
+                   check=True, capture_output=True)
+    runs = [step["run"] for step in yaml.safe_load(out.read_text())["steps"]]
+    # the step's shell has no $H2: the command goes to gpu07 itself (was `ssh gpu07 'ssh $H2 ...'`)
+    assert """ssh {{ host_gpu07 }} 'python3 -c "import sglang"'""" in runs
+    assert not any("$H2" in run for run in runs)
