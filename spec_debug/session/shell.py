@@ -322,9 +322,11 @@ def target_with(command: str, variables: dict[str, str | None]) -> Target:
 
 def note_variables(command: str, variables: dict[str, str | None]) -> None:
     """The variables ``command`` sets for the commands after it in the same shell (see
-    :func:`_note_variables`), noted in ``variables``."""
+    :func:`_note_variables`), noted in ``variables``. ``GPU=gpu09 ./run.sh`` sets GPU for
+    run.sh alone (bash(1), SIMPLE COMMAND EXPANSION): not for the commands after it."""
     for argv in _segments_of(command):
-        if "=" in argv[0] or argv[0] in ("for", "export", "declare", "local", "readonly"):
+        if argv[0] in ("for", "export", "declare", "local", "readonly") \
+                or ("=" in argv[0] and all(_ASSIGNMENT.match(word) for word in argv)):
             _note_variables(argv, variables)
 
 

@@ -96,3 +96,9 @@ $ ssh $GPU_HOST cat /models/draft/config.json
     # the step's shell has no $H2: the command goes to gpu07 itself (was `ssh gpu07 'ssh $H2 ...'`)
     assert """ssh {{ host_gpu07 }} 'python3 -c "import sglang"'""" in runs
     assert not any("$H2" in run for run in runs)
+
+
+def test_a_variable_set_for_one_command_is_not_the_shells(tmp_path: Path) -> None:
+    path = tmp_path / "prefix.log"
+    path.write_text("$ GPU=gpu09 ./run_bench.sh\nstarted\n$ ssh $GPU nvidia-smi\nssh: Could not resolve hostname nvidia-smi\n")
+    assert [c.host for c in analyze_path(path).commands] == [None, None]
