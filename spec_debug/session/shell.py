@@ -312,7 +312,9 @@ def target_with(command: str, variables: dict[str, str | None]) -> Target:
     nvidia-smi`` reaches 10.1.2.3, bash(1) PARAMETERS); the command's own target otherwise."""
     target = parse_target(command)
     if target.host is None and target.container is None and variables and "$" in command:
-        given = "; ".join(f"{name}={shlex.quote(value)}" for name, value in variables.items() if value)
+        named = {a or b for a, b in _VARIABLE.findall(command)}  # the ones it uses, not the whole shell's
+        given = "; ".join(f"{name}={shlex.quote(value)}" for name, value in variables.items()
+                          if value and name in named)
         if given:
             found = parse_target(f"{given}; {command}")
             if found.host is not None or found.container is not None:
@@ -328,6 +330,8 @@ def note_variables(command: str, variables: dict[str, str | None]) -> None:
         if argv[0] in ("for", "export", "declare", "local", "readonly") \
                 or ("=" in argv[0] and all(_ASSIGNMENT.match(word) for word in argv)):
             _note_variables(argv, variables)
+    while len(variables) > 256:  # a long script's log: the oldest go first
+        del variables[next(iter(variables))]
 
 
 def _note_variables(argv: tuple[str, ...], variables: dict[str, str | None]) -> None:
