@@ -590,7 +590,7 @@ class _SessionState:
         # exit status: a server log read with `tail` (status 0) that ends in the engine's OOM.
         if (failed or found) and call is not None and not not_run:
             err = found[0] if found else None
-            summary = f"{err.exception or err.kind}: {err.message}"[:160] if err else "a failed command"
+            summary = failures.error_said(err.exception, err.kind, err.message)[:160] if err else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))
         elif call is not None and call.spawn and ev.call_id and not not_run:
             # A sub-agent's report: its own lines are read after its parent's file, so whether

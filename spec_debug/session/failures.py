@@ -237,6 +237,17 @@ _DENIED_RULE = ("Permission to use ", " has been denied")
 _DENIED_PART = "This Bash command contains multiple operations. The following part"
 NOT_RUN = frozenset({"hook_blocked", "rejected", "denied"})
 """Error kinds of a call that never ran (blocked or refused before it started)."""
+
+
+def error_said(exception: str | None, kind: str, message: str) -> str:
+    """An error as one line, ``Exception: message``: a message that already starts with its
+    exception's name (an OOM or CUDA line read whole, "torch.OutOfMemoryError: CUDA out of
+    memory.") is not named twice (was "torch.OutOfMemoryError: torch.OutOfMemoryError: ...")."""
+    name = exception or kind
+    if exception and (message.startswith(exception + ":") or message.startswith(exception.rsplit(".", 1)[-1] + ":")):
+        return message
+    return f"{name}: {message}"
+
 # A compiled literal finds a short needle about twice as fast as ``in`` does (measured on
 # 10 KB server logs, CPython 3.11); gates that scan every output use it, after a test for
 # one letter every match must hold (a one-character ``in`` is a memchr: ~0.1 us for 10 KB).

@@ -25,7 +25,7 @@ from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.baselines import BaselineBook, Row, launched_model, reading_row
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
-from spec_debug.session.failures import NOT_RUN
+from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
@@ -274,7 +274,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if (e.exception or "").endswith("ExceptionGroup") and len(errors) > 1 and errors[1].seq == e.seq:
             e = errors[1]  # the group only carries it: "unhandled errors in a TaskGroup (1 sub-exception)"
         waiting = " (while polling a service that was not up yet)" if (e.session, e.seq) in polls else ""
-        detection.append(f"First error: {e.exception or e.kind}: {_short(e.message, 160)} [msg {e.seq}] "
+        detection.append(f"First error: {error_said(e.exception, e.kind, _short(e.message, 160))} [msg {e.seq}] "
                          f"({e.agent}){waiting}.")
 
     root_causes = [{
@@ -696,7 +696,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
         # a health check refused while the server loaded is waiting, told apart from the crashes
         kind = "poll failed" if (e.session, e.seq) in polls else "not run" if e.kind in NOT_RUN else "error"
         add(e.session, e.seq, 3, kind, e.agent,
-            f"{e.exception or e.kind}: {_short(e.message, 140)}", e.timestamp)
+            error_said(e.exception, e.kind, _short(e.message, 140)), e.timestamp)
     for m in a.metrics:
         if m.source == "output" and m.name in _IMPACT_METRICS:
             add(m.session, m.seq, 4, "metric", m.agent, f"{m.name} {m.value:g} {m.unit}" + (f" on {m.host}" if m.host else ""),
@@ -773,7 +773,9 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
         wanted.update((lp.first_seq, lp.last_seq))
     for e in a.errors[:60]:
         wanted.add(e.seq)
-        note(e.seq, e.agent, f"{e.kind}: {e.exception or ''} {_short(e.message, 200)}".replace("  ", " ")
+        said = _short(e.message, 200)
+        named = "" if error_said(e.exception, e.kind, said) == said else e.exception or ""  # not twice
+        note(e.seq, e.agent, f"{e.kind}: {named} {said}".replace("  ", " ")
              + (f" ({e.file}:{e.line})" if e.file else ""),
              f"{e.source_file}:{e.source_line}" if e.source_file else "")
         if e.command_seq is not None:
