@@ -32,3 +32,16 @@ def test_only_a_literal_is_read() -> None:
     assert decode_arguments("{'cmd': ['nvidia-smi'], 'ok': True}") == {"cmd": ["nvidia-smi"], "ok": True}
     assert decode_arguments("{'command': __import__('os').system('id')}") is None
     assert decode_arguments("{'command': 'unterminated}") is None
+
+
+def test_arguments_fenced_as_markdown_are_the_object_inside(tmp_path: Path) -> None:
+    # earendil-works/pi issue #8858: DeepSeek through an OpenAI-compatible gateway
+    messages = [
+        {"role": "user", "content": "Is gpu01 out of disk?"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "bash", "arguments": "```json\n{\"command\": \"ssh gpu01 df -h /models\"}\n```"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "/dev/nvme0n1  3.5T  3.5T  0 100% /models"},
+    ]
+    path = tmp_path / "fenced.json"
+    path.write_text(json.dumps(messages))
+    assert [(c.command, c.host) for c in analyze_path(path).commands] == [("ssh gpu01 df -h /models", "gpu01")]

@@ -173,6 +173,10 @@ def decode_arguments(raw: Any) -> Any:
         value, end = None, 0
     if value is not None and not text[end:].strip(" \t\r\n}]"):
         return without_lone_surrogates(value)
+    if text.startswith("```") and (fenced := _FENCED.fullmatch(text)) and fenced.group(1).startswith("{"):
+        # The object fenced as Markdown (```json, the object, ```): some models, and gateways that
+        # re-serialize replies, send arguments so (earendil-works/pi issue #8858, DeepSeek)
+        return decode_arguments(fenced.group(1))
     if text.startswith("{'") and text.endswith("}"):
         # A Python dict's repr, `{'command': 'nvidia-smi'}`: agents that turn the arguments an
         # API gave as an object into text with str() save them so (NousResearch/hermes-agent
@@ -194,6 +198,8 @@ def decode_arguments(raw: Any) -> Any:
     return None
 
 
+_FENCED = re.compile(r"```[A-Za-z]*\s*(.*?)\s*```", re.DOTALL)
+"""A Markdown code fence around the whole text, its language tag (``json``) left out."""
 _LENIENT = json.JSONDecoder(strict=False)
 """Accepts control characters (a raw newline) inside strings."""
 _COMMAND_FIELD = re.compile(r'"(command|cmd)"\s*:\s*("(?:[^"\\]|\\.)*")', re.DOTALL)
