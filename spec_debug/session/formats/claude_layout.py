@@ -163,10 +163,10 @@ def shared_heads(sessions: list[Path], held: set[Path], firsts: dict[Path, str] 
 def _names_itself(path: Path) -> bool:
     """The file's first line carries its own session id (the file a session was written in,
     not a copy of its lines in another)."""
-    for _index, _lineno, obj in iter_json_records(path, ReadStats()):
+    for index, _lineno, obj in iter_json_records(path, ReadStats()):
         if isinstance(obj.get("sessionId"), str):
             return obj["sessionId"] == transcript_stem(path)
-        if _index >= _FIRST_LINES:
+        if index >= _FIRST_LINES:
             break
     return False
 
