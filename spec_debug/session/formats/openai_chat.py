@@ -309,6 +309,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     items = codex.ResponseItems()
     shown = ShownCommand()
     gemini = PartsReader()
+    unanswered: list[str] = []
     seq = cursor.seq_base - 1
     previous: list | None = None
     for _index, lineno, obj in records:
@@ -337,7 +338,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
-                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts, gemini)
+                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts, gemini,
+                                    unanswered)
             else:
                 stats.non_object += 1
 
@@ -375,11 +377,12 @@ def read_messages(messages: Iterable[tuple[int, object]], cursor: Cursor, stats:
     items = codex.ResponseItems()
     shown = ShownCommand()
     gemini = PartsReader()
+    unanswered: list[str] = []
     for index, (lineno, message) in enumerate(messages):
         cursor.records = index + 1
         if isinstance(message, dict):
             yield from _message(message, cursor, cursor.seq_base + index, lineno, stats, call_names, items, shown,
-                                record_ts, gemini)
+                                record_ts, gemini, unanswered)
         else:
             stats.non_object += 1
 
@@ -404,7 +407,8 @@ def time_of(record: dict) -> str | None:
 
 def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats, call_names,
              items: codex.ResponseItems, shown: ShownCommand, record_ts: str | None = None,
-             gemini: PartsReader | None = None) -> Iterator[Event]:
+             gemini: PartsReader | None = None, unanswered: list[str] | None = None) -> Iterator[Event]:
+    """``unanswered``: the calls of the last reply that made any, not yet answered, in order."""
     if (streamed := _goose_stream_message(message)) is not None:
         message = streamed
     role = message.get("role")
@@ -506,6 +510,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             calls = [{"id": f"xml-{seq}-{n}", "function": {"name": tool, "arguments": params}}
                      for n, (tool, params) in enumerate(cline_task.xml_calls(text))]
         shown.reply(seq, block + len(calls), text if not calls else "", ts)
+        if calls and unanswered is not None:
+            unanswered.clear()
         for n, call in enumerate(calls):
             if not isinstance(call, dict):
                 continue
@@ -524,13 +530,26 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             call_names[call_id] = name
             if len(call_names) > 4096:
                 call_names.pop(next(iter(call_names)))
+            if unanswered is not None:
+                unanswered.append(call_id)
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
                         text=call_text(command, raw), path=tool_path(args),
                         host=remote_host(args) if command is not None else None)
     elif role in _RESULT_ROLES:
         call_id = message.get("tool_call_id")
-        if not isinstance(call_id, str):
-            # No id (Ollama): pair with the most recent call.
+        if isinstance(call_id, str):
+            if unanswered and call_id in unanswered:
+                unanswered.remove(call_id)
+        elif unanswered:
+            # No id (Ollama): a reply's calls are answered in their order, each by the tool it
+            # names where it names one (Ollama's `tool_name`, docs.ollama.com api/chat); was the
+            # most recent call for each, so two calls in one reply had their outputs swapped
+            named = message.get("tool_name")
+            at = next((i for i, c in enumerate(unanswered) if call_names.get(c) == named), 0) \
+                if isinstance(named, str) else 0
+            call_id = unanswered.pop(at)
+        else:
+            # No id and no call waiting: pair with the most recent call.
             call_id = next(reversed(call_names), None) if call_names else None
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
