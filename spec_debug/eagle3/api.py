@@ -1082,6 +1082,11 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         out["checks"].append(VocabCheck("vocab_mapping", ok=not issues, issues=issues).to_dict())
         out["ok"] = out["ok"] and not issues
         notes.append(mapping_note(checkpoint.vocab_maps()[0], mapping, scored=False))
+    head_rows = _draft_head_check(checkpoint, notes)
+    if head_rows is not None:
+        out["checks"] = [head_rows.to_dict() if check["name"] == "lm_head_rows" else check
+                         for check in out["checks"]]
+        out["ok"] = all(check["ok"] for check in out["checks"])
     head_check = _head_map_check(checkpoint, target, mapping, notes)
     if head_check is not None:
         out["checks"].append(head_check.to_dict())
@@ -1090,6 +1095,47 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
                 "notes": notes,
                 "vocab_mapping": str(mapping.source) if mapping is not None else None})
     return out
+
+
+def _draft_head_check(checkpoint, notes: list[str]):
+    """What eval says of the draft's head (loading.py), said here too: `drafter vocab` read
+    only lm_head's rows, so a draft without lm_head.weight passed with "lm_head_rows skipped"
+    (exit 0) while eval refuses it, and a config that ties the head to the embedding was not
+    mentioned. A failed lm_head_rows check (SD303) when no head can be served; notes for a head
+    an engine takes from elsewhere; None when the rows check stands as it is."""
+    from spec_debug.eagle3.loading import _head_tied_to_embedding, _missing_head_hint
+    from spec_debug.eagle3.vocab import VocabCheck, VocabIssue, configured_draft_vocab
+
+    cfg = checkpoint.config
+    try:
+        # the tied-head notes eval gives (SGLang ties lm_head = embed_tokens and drops a stored
+        # lm_head.weight; vLLM does not tie), and its refusal of a tied head of DV != V rows
+        tied = _head_tied_to_embedding(checkpoint, notes)
+    except CheckpointError as exc:
+        return VocabCheck("lm_head_rows", ok=False, issues=(VocabIssue(
+            "lm_head_rows", f"{exc.message.removeprefix(f'{checkpoint.path}: ')}; "
+            f"{exc.hint}"),))
+    if tied or checkpoint.has("lm_head.weight"):
+        return None
+    if not configured_draft_vocab(cfg.raw):
+        # served as published drafts are (nvidia/gpt-oss-120b-Eagle3, loading.py
+        # _target_head_for_draft): nothing of the draft's own to count rows of
+        notes.append("no lm_head.weight and no draft_vocab_size: the head is the target's "
+                     "lm_head, as SGLang loads this draft (load_lm_head_from_target); the "
+                     "draft has no head rows of its own to check")
+        return None
+    # the config asks for a draft head of its own and the file has none: eval refuses the
+    # draft; vLLM (v1 spec_decode, "Detected EAGLE model without its own lm_head") puts the
+    # target's [V, H] head in its place, SGLang leaves its ParallelLMHead(draft_vocab_size)
+    # unloaded (load_weights skips absent names, sglang srt/models/llama_eagle3.py), and
+    # speculators' from_pretrained starts a random one
+    return VocabCheck("lm_head_rows", ok=False, issues=(VocabIssue(
+        "lm_head_rows", f"no lm_head.weight, but the config's draft_vocab_size "
+        f"{cfg.draft_vocab_size} asks for the draft's own [{cfg.draft_vocab_size}, "
+        f"{cfg.hidden_size}] head: vLLM serves the target's lm_head in its place, SGLang an "
+        "unloaded one, speculators a random one (the trained head is not in the file); "
+        f"{_missing_head_hint(cfg)}",
+        {"lm_head_rows": None, "config_draft_vocab_size": cfg.draft_vocab_size}),))
 
 
 def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):
