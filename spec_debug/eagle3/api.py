@@ -51,7 +51,13 @@ class ResolvedTarget:
         return str(self.checkpoint.path) if self.checkpoint is not None else None
 
 
-def _config_verifier(cfg, use: bool) -> tuple[Path | None, list[str]]:
+# what eval does without the verifier it cannot find; `drafter vocab` says its own (api.py)
+_NO_VERIFIER_SCORING = ("scored against the data's next tokens; pass --target DIR to score "
+                        "against the verifier's argmax")
+
+
+def _config_verifier(cfg, use: bool, without: str = _NO_VERIFIER_SCORING
+                     ) -> tuple[Path | None, list[str]]:
     """The verifier directory the draft's own config names, when it is here.
 
     speculators writes `speculators_config.verifier.name_or_path` (a Hub id or the local path
@@ -65,8 +71,7 @@ def _config_verifier(cfg, use: bool) -> tuple[Path | None, list[str]]:
     except CheckpointError:
         return None, [f"the draft's config names its verifier {cfg.verifier!r} "
                       "(speculators_config.verifier.name_or_path), which is neither a local "
-                      "directory nor in the Hugging Face cache: scored against the data's next "
-                      "tokens; pass --target DIR to score against the verifier's argmax"]
+                      f"directory nor in the Hugging Face cache: {without}"]
 
 
 def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
@@ -1050,7 +1055,9 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         # a directory, or a Hub id resolved from the local cache, as eval and layout take it
         target = resolve_checkpoint_dir(target, "--target", "target checkpoint")
     else:
-        target, verifier_notes = _config_verifier(checkpoint.config, find_verifier)
+        # no scoring here (eval's words would say "scored against the data's next tokens")
+        target, verifier_notes = _config_verifier(checkpoint.config, find_verifier,
+                                                  without=_OWN_VOCAB)
         notes += verifier_notes
         source = TARGET_FROM_CONFIG if target is not None else None
     # only the target's vocab size is needed: a directory with just config.json will do
@@ -1060,16 +1067,20 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         if source == TARGET_GIVEN:
             raise
         notes.append(f"the verifier the draft's config names ({checkpoint.config.verifier}) "
-                     f"could not be read ({exc.message}): checked against the draft's own "
-                     "vocab_size")
+                     f"could not be read ({exc.message}): {_OWN_VOCAB}")
         target, source, target_cfg = None, None, None
-    width = checkpoint.config.target_hidden_size
+    width = _fed_width(checkpoint)
     if source == TARGET_FROM_CONFIG and target_cfg is not None and target_cfg.hidden_size != width:
         notes.append(f"the verifier the draft's config names ({checkpoint.config.verifier}, "
                      f"found at {target}) has hidden_size {target_cfg.hidden_size}, the draft "
                      f"takes {width}-wide states: not used; pass --target DIR")
         target, source, target_cfg = None, None, None
     vocab = target_cfg.vocab_size if target_cfg is not None else None
+    if target is None and not any(_OWN_VOCAB in note for note in notes):
+        # without a target every size is compared with the draft's own config: say so, or the
+        # checks read as a pass against a target nobody named (no verifier in the config,
+        # --no-verifier)
+        notes.append(f"no target: {_OWN_VOCAB}")
     report = check_checkpoint_vocab(checkpoint, vocab)
     notes += report.notes
     mapping = _read_mapping(vocab_mapping, checkpoint, vocab)
@@ -1095,6 +1106,25 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
                 "notes": notes,
                 "vocab_mapping": str(mapping.source) if mapping is not None else None})
     return out
+
+
+# what `drafter vocab` compares with when no target vocabulary is known
+_OWN_VOCAB = ("the maps and embedding were checked against the draft config's own vocab_size, "
+              "not a target's; pass --target DIR (the target's config.json will do) to check "
+              "them against the vocabulary the draft is served with")
+
+
+def _fed_width(checkpoint) -> int:
+    """The width of the target states the draft takes: fc.weight's fan-in over the aux count
+    when the weights have it, else the config's target_hidden_size. A config whose
+    hidden_size disagrees with its weights (a config of another draft) made the verifier that
+    fits the weights read as the wrong one ("has hidden_size 32, the draft takes 64-wide
+    states: not used"), and the vocab was then checked without it."""
+    cfg = checkpoint.config
+    fc = checkpoint.shape("fc.weight")
+    if fc is not None and len(fc) == 2 and cfg.num_aux and fc[1] % cfg.num_aux == 0:
+        return fc[1] // cfg.num_aux
+    return cfg.target_hidden_size
 
 
 def _draft_head_check(checkpoint, notes: list[str]):
