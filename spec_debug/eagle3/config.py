@@ -14,6 +14,7 @@ Pure stdlib: the controller can read a config without torch.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -188,6 +189,12 @@ def _number(mapping: Mapping[str, Any], key: str, where: str, kind: type = int,
             kind is int and isinstance(value, float) and not value.is_integer()):
         raise CheckpointError(f"{where}: {key!r} is {value!r}, expected "
                               f"{'an integer' if kind is int else 'a number'}")
+    if not math.isfinite(value):
+        # Python's json (so transformers' from_pretrained) reads NaN and Infinity, which
+        # json.dumps writes for a computed float: a NaN rms_norm_eps or rope_theta makes every
+        # logit NaN and the draft score 0 with no error
+        raise CheckpointError(f"{where}: {key!r} is {json.dumps(value)}, expected a finite "
+                              "number", hint=f"write the {key} the model was trained with")
     value = kind(value)
     if minimum is not None and value < minimum:
         raise CheckpointError(f"{where}: {key!r} is {value}, expected at least {minimum}")
