@@ -1075,6 +1075,12 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
                      f"found at {target}) has hidden_size {target_cfg.hidden_size}, the draft "
                      f"takes {width}-wide states: not used; pass --target DIR")
         target, source, target_cfg = None, None, None
+    elif source == TARGET_GIVEN and target_cfg is not None and target_cfg.hidden_size != width:
+        # a draft trained for another member of the family (a 70B draft served with the 8B:
+        # one tokenizer, 8192 vs 4096 wide) passes every vocab check: eval refuses the pair
+        notes.append(f"the target {target} has hidden_size {target_cfg.hidden_size}, the draft "
+                     f"takes {width}-wide target states (fc.weight): it was trained for another "
+                     "target; only its vocabulary was checked against this one")
     vocab = target_cfg.vocab_size if target_cfg is not None else None
     if target is None and not any(_OWN_VOCAB in note for note in notes):
         # without a target every size is compared with the draft's own config: say so, or the

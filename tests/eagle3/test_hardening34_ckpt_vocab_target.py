@@ -64,3 +64,18 @@ def test_a_config_wider_than_its_weights_still_uses_the_verifier_that_fits_them(
     assert report["target_source"] == "speculators_config.verifier"
     assert report["target"] == str(saved / "target")
     assert not [note for note in report["notes"] if "not used" in note]
+
+
+def test_a_target_of_another_width_given_as_target_is_named(saved, tmp_path):
+    """A draft trained for a wider member of the family (one tokenizer, another hidden size)
+    served with the narrower one: every vocab check passes, and eval refuses the pair. Before:
+    nothing said it."""
+    other = tmp_path / "other"
+    other.mkdir()
+    config = json.loads((saved / "target" / "config.json").read_text())
+    (other / "config.json").write_text(json.dumps({**config, "hidden_size": 2 * H}))
+    report = check_drafter_vocab(saved / "draft", other)
+    assert report["ok"] is True
+    assert f"the target {other} has hidden_size {2 * H}, the draft takes {H}-wide target states " \
+           "(fc.weight): it was trained for another target; only its vocabulary was checked " \
+           "against this one" in report["notes"]
