@@ -476,7 +476,12 @@ def read_json(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise CheckpointError(f"{path}: not found") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CheckpointError(f"{path}: not valid JSON ({exc})") from None
+        # the line, and its usual cause (a hand edit's comment or trailing comma, a BOM), as
+        # the host probe says it: the bare decoder message ("Expecting property name
+        # enclosed in double quotes") points at the line after a trailing comma
+        from spec_debug.probes.hostfiles import _not_json
+
+        raise CheckpointError(_not_json(path, exc)) from None
     except OSError as exc:
         raise CheckpointError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if not isinstance(value, dict):

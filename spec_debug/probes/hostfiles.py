@@ -187,6 +187,16 @@ def _not_json(path: Path, exc: ValueError) -> str:
     where = f"{exc.msg}, line {exc.lineno} column {exc.colno}"
     if "BOM" in exc.msg:
         return f"{path}: not valid JSON ({where}); the engine refuses it too: save it as UTF-8 without the byte-order mark"
+    # the two hand-edit faults named where they are: the decoder reports a trailing comma at
+    # the '}' after it (the next line), and a comment as a missing property name
+    before = exc.doc[:exc.pos].rstrip()
+    if before.endswith(",") and exc.doc[exc.pos:exc.pos + 1] in ("}", "]"):
+        line = before.count("\n") + 1
+        return (f"{path}: not valid JSON ({where}): a trailing comma at the end of line {line}; "
+                "the engine refuses it too: remove it")
+    if exc.doc[exc.pos:exc.pos + 2] in ("//", "/*") or exc.doc[exc.pos:exc.pos + 1] == "#":
+        return (f"{path}: not valid JSON ({where}): a comment, which JSON does not allow; the "
+                "engine refuses it too: remove it")
     return (f"{path}: not valid JSON ({where}); the engine refuses it too: fix that "
             "line (a trailing comma or a comment is the usual cause)")
 
