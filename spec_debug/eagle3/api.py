@@ -1121,14 +1121,17 @@ _OWN_VOCAB = ("the maps and embedding were checked against the draft config's ow
 
 
 def _fed_width(checkpoint) -> int:
-    """The width of the target states the draft takes: fc.weight's fan-in over the aux count
-    when the weights have it, else the config's target_hidden_size. A config whose
+    """The width of the target states the draft takes: the config's target_hidden_size, or
+    fc.weight's fan-in over the aux count when the fan-in is no multiple of it. A config whose
     hidden_size disagrees with its weights (a config of another draft) made the verifier that
     fits the weights read as the wrong one ("has hidden_size 32, the draft takes 64-wide
     states: not used"), and the vocab was then checked without it."""
     cfg = checkpoint.config
     fc = checkpoint.shape("fc.weight")
-    if fc is not None and len(fc) == 2 and cfg.num_aux and fc[1] % cfg.num_aux == 0:
+    # a fan-in that is a whole number of configured widths keeps the config's width (the aux
+    # ids may be what is wrong: a datagen's final slot left in them)
+    if fc is not None and len(fc) == 2 and fc[1] % cfg.target_hidden_size and cfg.num_aux \
+            and fc[1] % cfg.num_aux == 0:
         return fc[1] // cfg.num_aux
     return cfg.target_hidden_size
 

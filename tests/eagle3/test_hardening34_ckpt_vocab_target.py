@@ -79,3 +79,13 @@ def test_a_target_of_another_width_given_as_target_is_named(saved, tmp_path):
     assert f"the target {other} has hidden_size {2 * H}, the draft takes {H}-wide target states " \
            "(fc.weight): it was trained for another target; only its vocabulary was checked " \
            "against this one" in report["notes"]
+
+
+def test_a_config_with_the_datagen_final_slot_in_its_aux_ids_still_uses_the_verifier(saved,
+                                                                                      tmp_path):
+    # the aux ids are what is wrong there (fc takes 3 states of the configured width, not 4)
+    draft = _edited(saved, tmp_path, lambda c: c.update(
+        eagle_aux_hidden_state_layer_ids=[*c["eagle_aux_hidden_state_layer_ids"], 7]))
+    report = check_drafter_vocab(draft)
+    assert report["target_source"] == "speculators_config.verifier"
+    assert not [note for note in report["notes"] if "not used" in note]
