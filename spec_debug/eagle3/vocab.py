@@ -76,13 +76,20 @@ def _fail(name: str, *issues: VocabIssue) -> VocabCheck:
     return VocabCheck(name, ok=False, issues=tuple(issues))
 
 
-def check_d2t_present(has_d2t: bool, draft_vocab_size: int, target_vocab_size: int) -> VocabCheck:
-    """A draft vocab smaller than the target's needs a d2t map."""
+def check_d2t_present(has_d2t: bool, draft_vocab_size: int, target_vocab_size: int,
+                      t2d_selects: int | None = None) -> VocabCheck:
+    """A draft vocab smaller than the target's needs a d2t map. `t2d_selects`: how many ids
+    the checkpoint's t2d selects, when it has one: d2t is rebuilt from a t2d that selects
+    the draft's DV ids (speculators' invariant d2t = t2d.nonzero() - arange(DV),
+    src/speculators/model.py load_vocab_mappings), which an export that kept t2d alone lost."""
     if draft_vocab_size < target_vocab_size and not has_d2t:
+        rebuild = (f"; the checkpoint's t2d selects the {draft_vocab_size} draft ids: save d2t "
+                   f"= t2d.nonzero().squeeze(1) - arange({draft_vocab_size}) (int64) beside it"
+                   if t2d_selects == draft_vocab_size else "")
         return _fail("d2t_present", VocabIssue(
             "d2t_missing",
             f"draft vocab {draft_vocab_size} < target vocab {target_vocab_size} but the "
-            "checkpoint has no d2t: engines read draft id i as target id i",
+            "checkpoint has no d2t: engines read draft id i as target id i" + rebuild,
             {"draft_vocab_size": draft_vocab_size, "target_vocab_size": target_vocab_size}))
     return VocabCheck("d2t_present", ok=True)
 
@@ -453,7 +460,8 @@ def check_vocab_maps(*, d2t: Iterable[Any] | None, t2d: Iterable[Any] | None,
     consistent = (_consistent_map(mapped, draft_vocab_size, target_vocab_size)
                   if mapped is not None else None)
     checks = (
-        check_d2t_present(d2t is not None, draft_vocab_size, target_vocab_size),
+        check_d2t_present(d2t is not None, draft_vocab_size, target_vocab_size,
+                          len(selected) if selected is not None else None),
         (_d2t_offsets(offsets, target_vocab_size, selected, mask_length, draft_vocab_size,
                       d2t_dtype, mapped, consistent) if offsets is not None
          else check_d2t_offsets(None, target_vocab_size)),
