@@ -338,15 +338,21 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
             f"vocab_size {cfg.vocab_size}: a tied head has one row per target token",
             hint="the export dropped lm_head.weight: re-export it, or fix draft_vocab_size")
     # vLLM's Eagle3LlamaForCausalLM always builds its own ParallelLMHead(draft_vocab_size) and
-    # never ties it (vllm model_executor/models/llama_eagle3.py): it needs the tensor
+    # never ties it (vllm model_executor/models/llama_eagle3.py); a checkpoint without
+    # lm_head.weight leaves has_own_lm_head False (load_weights -> models/utils.py
+    # process_eagle_weight) and the proposer puts the TARGET's lm_head in its place
+    # (v1/spec_decode: "Detected EAGLE model without its own lm_head in the checkpoint.
+    # Sharing target model lm_head weights"), not this embedding: it needs the tensor
     # speculators 0.9.0's Eagle3DraftModel.from_pretrained does not tie it either: it reports
     # lm_head.weight MISSING and leaves a newly initialized (random) head
     resume = ("; speculators' from_pretrained does not tie it either (lm_head.weight "
               "MISSING: a random head), so training cannot resume from this checkpoint"
               if cfg.format == "speculators" else "")
     notes.append("no lm_head.weight: the head is the embedding (tie_word_embeddings), as "
-                 "SGLang builds this draft; vLLM (llama_eagle3.py) never ties the draft's head "
-                 f"and expects lm_head.weight: save it too to serve the draft there{resume}")
+                 "SGLang builds this draft; vLLM (llama_eagle3.py) never ties the draft's head: "
+                 "without lm_head.weight it serves the target's lm_head in its place (\"Sharing "
+                 "target model lm_head weights\"), not this embedding; save it too to serve the "
+                 f"draft there{resume}")
     return True
 
 

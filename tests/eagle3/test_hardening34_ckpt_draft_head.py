@@ -96,8 +96,11 @@ def test_a_tied_draft_without_its_head_says_where_the_head_comes_from(world, tmp
     report = check_drafter_vocab(draft, world / "target")
     assert report["ok"] is True
     assert _check(report, "lm_head_rows")["skipped"] is True
-    assert any(note.startswith("no lm_head.weight: the head is the embedding (tie_word_embeddings)")
-               for note in report["notes"])
+    [note] = [n for n in report["notes"]
+              if n.startswith("no lm_head.weight: the head is the embedding (tie_word_embeddings)")]
+    # vLLM's proposer shares the target's lm_head with a draft whose file has none
+    # (models/utils.py process_eagle_weight, v1/spec_decode): it does not refuse the draft
+    assert "without lm_head.weight it serves the target's lm_head in its place" in note
 
 
 def test_a_tied_config_over_a_smaller_head_is_refused_by_the_head_check(world, tmp_path):
