@@ -1142,7 +1142,8 @@ def _draft_head_check(checkpoint, notes: list[str]):
     (exit 0) while eval refuses it, and a config that ties the head to the embedding was not
     mentioned. A failed lm_head_rows check (SD303) when no head can be served; notes for a head
     an engine takes from elsewhere; None when the rows check stands as it is."""
-    from spec_debug.eagle3.loading import _head_tied_to_embedding, _missing_head_hint
+    from spec_debug.eagle3.loading import (FULL_VOCAB_TARGET_HEAD, _head_tied_to_embedding,
+                                           _missing_head_hint)
     from spec_debug.eagle3.vocab import VocabCheck, VocabIssue, configured_draft_vocab
 
     cfg = checkpoint.config
@@ -1162,6 +1163,11 @@ def _draft_head_check(checkpoint, notes: list[str]):
         notes.append("no lm_head.weight and no draft_vocab_size: the head is the target's "
                      "lm_head, as SGLang loads this draft (load_lm_head_from_target); the "
                      "draft has no head rows of its own to check")
+        return None
+    if cfg.draft_vocab_size == cfg.vocab_size:
+        # a full vocabulary: vLLM serves the target's head, as the draft was published for
+        # (nvidia/Kimi-K2.6-Eagle3); eval scores it so (loading.py _target_head_for_draft)
+        notes.append(FULL_VOCAB_TARGET_HEAD)
         return None
     # the config asks for a draft head of its own and the file has none: eval refuses the
     # draft; vLLM (v1 spec_decode, "Detected EAGLE model without its own lm_head") puts the

@@ -386,6 +386,16 @@ def _missing_head_hint(cfg) -> str:
             "to embed_tokens, set \"tie_word_embeddings\": true in transformer_layer_config")
 
 
+# the note on a full-vocab draft without lm_head.weight (see _target_head_for_draft), which
+# `drafter vocab` gives too (api._draft_head_check)
+FULL_VOCAB_TARGET_HEAD = (
+    "no lm_head.weight, and draft_vocab_size is the whole vocabulary: the head is the target's "
+    "lm_head, as vLLM serves this draft (its proposer shares the target's head with a draft that "
+    "has none); SGLang builds a head of its own for a draft_vocab_size and leaves it unloaded "
+    "(sgl-project/sglang#27829: accept length 1.00): set \"draft_vocab_size\": null to serve "
+    "it there (SGLang then loads the target's head)")
+
+
 def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
                            target: TargetCheckpoint | None, notes: list[str],
                            no_target_reason: str | None) -> Tensor | None:
@@ -395,10 +405,20 @@ def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
     `set_embed_and_head`), for drafts published that way: nvidia/gpt-oss-120b-Eagle3 has no
     lm_head and "draft_vocab_size": null (sgl-project/sglang PR #9739). None otherwise."""
     cfg = checkpoint.config
-    if tied_head or checkpoint.has("lm_head.weight") or configured_draft_vocab(cfg.raw):
+    # a full-vocab draft_vocab_size (nvidia/Kimi-K2.6-Eagle3: draft_vocab_size == vocab_size,
+    # no lm_head) is served the same way by vLLM, whose proposer shares the target's head
+    # with a draft that loaded none (vllm-project/vllm#28549, models/utils.py
+    # process_eagle_weight); SGLang then allocates a head of its own and leaves it unloaded
+    # (sgl-project/sglang#27829: accept length 1.00), said in the note
+    full_vocab = configured_draft_vocab(cfg.raw) and cfg.draft_vocab_size == cfg.vocab_size
+    if tied_head or checkpoint.has("lm_head.weight") or (
+            configured_draft_vocab(cfg.raw) and not full_vocab):
         return None
-    why = (f"{checkpoint.path}: no lm_head.weight and no draft_vocab_size: this draft uses the "
-           "target's lm_head (as SGLang loads it: load_lm_head_from_target)")
+    why = (f"{checkpoint.path}: no lm_head.weight and " + (
+        f"draft_vocab_size {cfg.draft_vocab_size} is the whole vocabulary: this draft uses the "
+        "target's lm_head (as vLLM shares it)" if full_vocab else
+        "no draft_vocab_size: this draft uses the target's lm_head (as SGLang loads it: "
+        "load_lm_head_from_target)"))
     if target is None:
         raise CheckpointError(why + "; pass --target DIR", hint=no_target_reason or _verifier_hint(cfg))
     head = target.head()
@@ -412,7 +432,8 @@ def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
         raise CheckpointError(why + f", but the target's lm_head {list(lm_head.shape)} does not fit the "
                               f"draft (vocab {cfg.vocab_size}, hidden {cfg.hidden_size})",
                               hint="--target must be the model the draft was trained for")
-    notes.append("no lm_head.weight and no draft_vocab_size: the head is the target's lm_head, as "
+    notes.append(FULL_VOCAB_TARGET_HEAD if full_vocab else
+                 "no lm_head.weight and no draft_vocab_size: the head is the target's lm_head, as "
                  "SGLang loads this draft (load_lm_head_from_target)")
     return lm_head[: cfg.vocab_size]  # [V, H]; a padded target head has extra rows
 

@@ -7,6 +7,7 @@ was said by eval only."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ pytest.importorskip("speculators")
 
 from safetensors.torch import load_file, save_file  # noqa: E402
 
-from spec_debug.eagle3.api import check_drafter_vocab  # noqa: E402
+from spec_debug.eagle3.api import check_drafter_vocab, evaluate_drafter  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
@@ -80,14 +81,30 @@ def test_a_pruned_draft_saved_without_its_head_fails_the_head_check(world, tmp_p
     assert "lm_head_rows   FAIL" in result.output
 
 
-def test_a_full_vocab_draft_saved_without_its_head_fails_too(world, tmp_path):
-    # speculators always writes draft_vocab_size, so SGLang builds a head of its own for it
-    # and does not load the target's: nothing serves the trained one
+def test_a_full_vocab_draft_without_its_head_is_scored_with_the_targets(world, tmp_path):
+    """As nvidia/Kimi-K2.6-Eagle3 is published: draft_vocab_size == vocab_size, no lm_head.
+    vLLM shares the target's head with it (vllm-project/vllm#28549); SGLang leaves a head of its
+    own unloaded (sgl-project/sglang#27829). Before: eval refused it ("missing tensors:
+    lm_head.weight") and vocab passed it in silence."""
     draft = _draft(world, tmp_path / "full", draft_vocab=V)
     _drop_head(draft)
     report = check_drafter_vocab(draft, world / "target")
-    assert report["ok"] is False
-    assert _check(report, "lm_head_rows")["issues"][0]["message"].startswith("no lm_head.weight")
+    assert report["ok"] is True
+    [note] = [n for n in report["notes"] if n.startswith("no lm_head.weight, and draft_vocab_size "
+                                                         "is the whole vocabulary: the head is "
+                                                         "the target's lm_head")]
+    assert "sgl-project/sglang#27829" in note
+    result = evaluate_drafter(draft, world / "data", world / "target")
+    assert note in result["notes"]
+    # scored with the target's head: the same numbers as the draft with that head saved in it
+    with_head = tmp_path / "with_head"
+    shutil.copytree(draft, with_head)
+    tensors = load_file(str(with_head / "model.safetensors"))
+    tensors["lm_head.weight"] = load_file(str(world / "target" / "model.safetensors"))["lm_head.weight"]
+    save_file(tensors, str(with_head / "model.safetensors"), {"format": "pt"})
+    saved = evaluate_drafter(with_head, world / "data", world / "target")
+    assert result["full_accuracy"] == saved["full_accuracy"]
+    assert result["counts"] == saved["counts"]
 
 
 def test_a_tied_draft_without_its_head_says_where_the_head_comes_from(world, tmp_path):
