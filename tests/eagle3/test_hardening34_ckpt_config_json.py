@@ -16,14 +16,7 @@ pytest.importorskip("speculators")
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_verifier_and_draft  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("saved")
-    save_verifier_and_draft(root)
-    return root
+from tests.eagle3.test_hardening34_ckpt_vocab_target import saved  # noqa: E402,F401
 
 
 def _vocab_error(saved: Path, tmp_path: Path, edit) -> str:

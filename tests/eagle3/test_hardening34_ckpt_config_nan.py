@@ -6,7 +6,6 @@ now the key is named."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -16,12 +15,7 @@ pytest.importorskip("speculators")
 from typer.testing import CliRunner  # noqa: E402
 
 from spec_debug.eagle3.commands import drafter_app  # noqa: E402
-from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Path:
-    return save_informative_world(tmp_path_factory.mktemp("world"), seed=1)
+from tests.eagle3.test_hardening34_ckpt_draft_head import world  # noqa: E402,F401
 
 
 @pytest.mark.parametrize(("written", "key", "shown"), [

@@ -6,7 +6,6 @@ the rebuilt map is the one speculators saved."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -16,14 +15,8 @@ pytest.importorskip("speculators")
 from safetensors.torch import load_file, save_file  # noqa: E402
 
 from spec_debug.eagle3.api import check_drafter_vocab  # noqa: E402
-from tests.eagle3.speculators_world import DV, save_verifier_and_draft  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def saved(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("saved")
-    save_verifier_and_draft(root)
-    return root
+from tests.eagle3.speculators_world import DV  # noqa: E402
+from tests.eagle3.test_hardening34_ckpt_vocab_target import saved  # noqa: E402,F401
 
 
 def _sd301(report: dict) -> str:
