@@ -1104,7 +1104,7 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
         if states.dim() == 3 and spec.fc_read:
             # told by the caller, not guessed from the count of slots read: a dump of the aux
             # states alone (no final slot) feeds the draft every slot it has
-            _refuse_repeated_slots(sample, parts, spec.fc_layer_ids)
+            _refuse_repeated_slots(sample, parts, spec.fc_layer_ids, aux_key)
 
 
 def _refuse_unwritten(sample: Sample, what: str, parts: Sequence[Tensor], slotted: bool) -> None:
@@ -1121,7 +1121,8 @@ def _refuse_unwritten(sample: Sample, what: str, parts: Sequence[Tensor], slotte
 
 
 def _refuse_repeated_slots(sample: Sample, parts: Sequence[Tensor],
-                           fc_layer_ids: Sequence[int] | None = None) -> None:
+                           fc_layer_ids: Sequence[int] | None = None,
+                           aux_key: str = "hidden_states") -> None:
     """Two aux slots equal at every position: one layer's output captured twice (a hook
     registered in a loop whose closure reads the loop variable late, so every hook stores
     under the last id; a capture list naming one layer twice). No two layers give the same
@@ -1131,7 +1132,8 @@ def _refuse_repeated_slots(sample: Sample, parts: Sequence[Tensor],
     layer_ids metadata, or a draft whose config (`fc_layer_ids`), names one layer twice says
     so itself: neither is refused (api._aux_order_note says what the engines make of such a
     config). A sample read without its final state (a dump of the aux states alone) has no
-    final slot: every slot read is an aux one."""
+    final slot: every slot read is an aux one. `aux_key`: the file's own name for its aux
+    states (SpecForge's `aux_hidden_state`, see _AUX_KEYS), which the refusal names."""
     final_slot = sample.num_file_slots - 1 if sample.final is not None else None
     seen: dict[tuple[int, float], tuple[int, int, Tensor]] = {}
     for k, (j, part) in enumerate(zip(sample.slot_index, parts)):
@@ -1141,7 +1143,7 @@ def _refuse_repeated_slots(sample: Sample, parts: Sequence[Tensor],
         earlier = seen.get(key)
         if earlier is not None and torch.equal(earlier[2], part) and not _named_twice(
                 sample.layer_ids, earlier[0], j) and not _named_twice(fc_layer_ids, earlier[1], k):
-            raise DataError(f"{sample.name}: slots {earlier[0]} and {j} of the hidden_states "
+            raise DataError(f"{sample.name}: slots {earlier[0]} and {j} of the {aux_key} "
                             f"are equal at all {part.shape[0]} positions: one layer captured "
                             "twice (a hook that stores under the wrong layer id, or a layer "
                             "listed twice), so the draft reads it in place of another; fix "

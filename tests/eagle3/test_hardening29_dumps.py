@@ -1,0 +1,56 @@
+"""Hidden-state dumps as speculators' datagen (vLLM hs_<i>.safetensors) and SpecForge
+(data_<i>.ckpt) write them, with the faults real captures have, through `drafter eval` and
+`drafter layout`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.eagle3._world import informative_world, runner, torch  # noqa: F401
+
+from spec_debug.eagle3.commands import drafter_app
+
+world = informative_world("h29_dumps", seed=3)
+
+
+def _invoke(*args: str):
+    return runner.invoke(drafter_app, [str(a) for a in args])
+
+
+def _hs(world: Path, i: int) -> tuple:
+    from safetensors.torch import load_file
+
+    tensors = load_file(str(world / "data" / f"hs_{i}.safetensors"))
+    return tensors["token_ids"], tensors["hidden_states"]
+
+
+def _specforge(world: Path, name: str, change=None) -> Path:
+    """world's samples as SpecForge's prepare_hidden_states.py saves them (data_<i>.ckpt:
+    input_ids [T], loss_mask [T], aux_hidden_state [1, T, 3H], hidden_state [1, T, H]);
+    `change(i, aux [T, 3, H])` edits the aux states in place first."""
+    out = world / name
+    out.mkdir()
+    for i in range(3):
+        ids, states = _hs(world, i)
+        aux = states[:, :-1].clone()
+        if change is not None:
+            change(i, aux)
+        torch.save({"input_ids": ids, "loss_mask": torch.ones_like(ids),
+                    "aux_hidden_state": aux.reshape(1, ids.shape[0], -1),
+                    "hidden_state": states[:, -1][None].clone()}, out / f"data_{i}.ckpt")
+    return out
+
+
+def test_a_repeated_slot_in_a_specforge_file_names_its_own_key(world):
+    """The refusal of two equal aux slots said "of the hidden_states", a key SpecForge files
+    do not have: theirs is aux_hidden_state, where the user looks."""
+    def doubled(i, aux):
+        aux[:, 1] = aux[:, 0]  # one layer's output captured twice
+
+    data = _specforge(world, "data_specforge_repeat", doubled)
+    result = _invoke("eval", "--model", world / "draft", "--data", data,
+                     "--target", world / "target")
+    assert result.exit_code == 2, result.output
+    assert "slots 0 and 1 of the aux_hidden_state are equal" in result.output, result.output
+    assert "hidden_states" not in result.output.replace("aux_hidden_state", ""), result.output
