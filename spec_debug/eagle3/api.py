@@ -730,6 +730,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             "a chat template whose assistant turns were not found writes such masks")
     from spec_debug.eagle3.layout import FINAL_SLOT_CHECK_BELOW
 
+    causes_named = len(input_notes)
     if semantics == "reference" and result.samples:
         # a draft that scores well reads the few samples it always read: the wider read is
         # for one that scores badly, where a wrong flag is a likely cause
@@ -753,6 +754,17 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                      every_position=every_position),
             resolved.slots, NormFlags.of(flag_values), device,
             trained=cfg.trained_layer_ids(n_layers) if n_layers else None, n_layers=n_layers)
+    if semantics == "reference" and len(input_notes) == causes_named \
+            and result.samples and result.full_accuracy[0] < UNNAMED_LAYOUT_CHECK_BELOW:
+        # neither check above named a cause: the aux slots in another order
+        command = f"spec-debug drafter layout --model {model} --data {data}" + (
+            f" --target {target}" if target is not None else "")
+        input_notes += _slot_order_note(
+            loaded, info, resolved, result,
+            _bounded_samples(data, min(_FLAG_CHECK_SAMPLES, max_samples or _FLAG_CHECK_SAMPLES),
+                             _CHECK_MAX_BYTES, spec=spec, final=has_final,
+                             skipped=SkippedFiles(), masks=masks, every_position=every_position),
+            NormFlags.of(flag_values), device, command, said=notes)
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -779,6 +791,63 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     })
     _finish_skipped(out, skipped, result.samples, data)
     return out
+
+
+# step-0 accuracy under which eval on a dump that does not name its slots tries the other
+# orders of its aux slots: trained EAGLE-3 drafts score 0.6-0.8 at step 0 (the incident's
+# 74.7% validation accuracy; 0.622 in vllm-project/vllm#42764), an undertrained one about 0.5
+# (AL ~1.9, sgl-project/SpecForge#128), while aux slots fed in another order than trained read
+# like a weak draft (the informative test world: 0.690 as dumped, 0.31-0.33 permuted)
+UNNAMED_LAYOUT_CHECK_BELOW = 0.4
+
+
+def _slot_order_note(loaded, info: DataInfo, resolved: ResolvedLayout, result, samples,
+                     flags, device: str, command: str, *, said: Sequence[str] = ()) -> list[str]:
+    """A note when a draft scores low on a dump that does not name its slots and another
+    order of its aux slots fits the weights clearly better (layout.unclear_rows' margins):
+    eval feeds fc the slots it assumes (the first A, or --layout), and a dump written in
+    another order (the incident's cat([embed, layer3, layer31]) against
+    [layer3, layer31, layer59]) scored like weak weights with no word. Every order of the aux
+    slots at step 0, on the few samples the other checks read (A! passes: 6 for 3 aux); a
+    draft that scores low on every order (weak or untrained weights) gets no note. `said`:
+    the layout notes already made (a wide dump's names `drafter layout` itself)."""
+    import itertools
+
+    from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
+    from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN, UNTRAINED_MODULES_NOTE
+
+    aux_slots = info.num_slots - 1 if info.num_slots > len(resolved.slots) else info.num_slots
+    if (not result.samples or info.layer_ids is not None or aux_slots != len(resolved.slots)
+            or len(resolved.slots) < 2
+            or result.full_accuracy[0] >= UNNAMED_LAYOUT_CHECK_BELOW
+            or any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes)
+            or any("drafter layout" in n for n in said)):
+        return []
+    samples = list(samples)
+    if not samples:
+        return []
+    targets = TargetCache()
+    scores: dict[tuple[int, ...], float] = {}
+    rows = 0
+    try:
+        for order in itertools.permutations(range(aux_slots)):
+            scored = evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
+                              device=device, targets=targets)
+            scores[order], rows = scored.full_accuracy[0], scored.counts["full_total"][0]
+    except PrecisionError:
+        return []  # the evaluation itself says so
+    fed = tuple(resolved.slots)
+    best = max(scores, key=lambda order: (scores[order], order == fed))
+    gap = scores[best] - scores[fed]
+    if best == fed or gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
+        return []
+    how = "given as --layout" if resolved.how == "user" else f"the first {len(fed)}"
+    return [f"aux slots {list(best)} score {scores[best]:.3f} at step 0 vs {scores[fed]:.3f} "
+            f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
+            "sample(s)): this dump, which does not name its slots, holds the draft's aux "
+            "layers in another order than it was trained on (a wrong layout, not weak "
+            f"weights); `{command}` ranks every layout of the dump, and --layout "
+            f"{','.join(map(str, best))} evaluates with that order"]
 
 
 # The step-0 checks eval runs when a draft scores badly (the other norm_before_residual, the

@@ -54,3 +54,44 @@ def test_a_repeated_slot_in_a_specforge_file_names_its_own_key(world):
     assert result.exit_code == 2, result.output
     assert "slots 0 and 1 of the aux_hidden_state are equal" in result.output, result.output
     assert "hidden_states" not in result.output.replace("aux_hidden_state", ""), result.output
+
+
+def _permuted(world: Path, name: str, order: list[int]) -> Path:
+    """world's hs samples with their slots in `order` (no layer_ids metadata, as hs_connectors
+    writes them)."""
+    from safetensors.torch import save_file
+
+    out = world / name
+    if not out.exists():
+        out.mkdir()
+        for i in range(3):
+            ids, states = _hs(world, i)
+            save_file({"token_ids": ids, "hidden_states": states[:, order].contiguous()},
+                      str(out / f"hs_{i}.safetensors"))
+    return out
+
+
+def test_eval_of_a_permuted_unnamed_dump_names_the_order_and_drafter_layout(world):
+    """The aux slots written in another order (the incident: the training fed
+    cat([embed, layer3, layer31]), the engine [layer3, layer31, layer59]) read like a weak
+    draft, and eval said nothing: now a low score on a dump that does not name its slots tries
+    the other orders of its aux slots and names the one the weights fit, and the command that
+    ranks every layout."""
+    data = _permuted(world, "data_permuted", [2, 1, 0, 3])
+    result = _invoke("eval", "--model", world / "draft", "--data", data, "--target",
+                     world / "target", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["full_accuracy"][0] < 0.4, out["full_accuracy"]
+    hints = [n for n in out["notes"] if "in another order than it was trained on" in n]
+    assert len(hints) == 1, out["notes"]
+    assert hints[0].startswith("aux slots [2, 1, 0] score ") and "--layout 2,1,0" in hints[0]
+    assert f"spec-debug drafter layout --model {world / 'draft'} --data {data}" in hints[0]
+    # the order it names is the draft's: evaluated with it, the score is the dump's as trained
+    fixed = _invoke("eval", "--model", world / "draft", "--data", data, "--target",
+                    world / "target", "--layout", "2,1,0", "--json")
+    plain = _invoke("eval", "--model", world / "draft", "--data", world / "data", "--target",
+                    world / "target", "--json")
+    assert json.loads(fixed.output)["full_accuracy"] == json.loads(plain.output)["full_accuracy"]
+    assert not any("another order" in n for n in json.loads(plain.output)["notes"])
+    assert not any("another order" in n for n in json.loads(fixed.output)["notes"])
