@@ -742,29 +742,30 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                               spec=fc_spec, skipped=SkippedFiles(), masks=masks),
                                  every_position), device)
 
+    every_slot: list[list] = []
+
+    def every_slot_samples() -> list:
+        """Every slot of a few samples, bounded in bytes as `drafter layout` reads them (a
+        wide dump holds tens of layers per token), read once for the checks below."""
+        if not every_slot:
+            every_slot.append(_bounded_samples(
+                data, min(_FLAG_CHECK_SAMPLES, max_samples or _FLAG_CHECK_SAMPLES),
+                _CHECK_MAX_BYTES, spec=spec, final=has_final, skipped=SkippedFiles(),
+                masks=masks, every_position=every_position))
+        return every_slot[0]
+
     if result.samples and has_final and result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW \
             and _final_slot_checkable(loaded, info, resolved.slots):
-        # every slot of a few samples, bounded in bytes as `drafter layout` reads them: a
-        # wide dump holds tens of layers per token
         input_notes += _final_slot_note(
-            loaded, _bounded_samples(data, min(_FLAG_CHECK_SAMPLES,
-                                               max_samples or _FLAG_CHECK_SAMPLES),
-                                     _CHECK_MAX_BYTES, spec=spec, final=True,
-                                     skipped=SkippedFiles(), masks=masks,
-                                     every_position=every_position),
-            resolved.slots, NormFlags.of(flag_values), device,
+            loaded, every_slot_samples(), resolved.slots, NormFlags.of(flag_values), device,
             trained=cfg.trained_layer_ids(n_layers) if n_layers else None, n_layers=n_layers)
     if semantics == "reference" and len(input_notes) == causes_named \
-            and result.samples and result.full_accuracy[0] < UNNAMED_LAYOUT_CHECK_BELOW:
+            and _slot_order_checkable(loaded, info, resolved, result, said=notes):
         # neither check above named a cause: the aux slots in another order
         command = f"spec-debug drafter layout --model {model} --data {data}" + (
             f" --target {target}" if target is not None else "")
-        input_notes += _slot_order_note(
-            loaded, info, resolved, result,
-            _bounded_samples(data, min(_FLAG_CHECK_SAMPLES, max_samples or _FLAG_CHECK_SAMPLES),
-                             _CHECK_MAX_BYTES, spec=spec, final=has_final,
-                             skipped=SkippedFiles(), masks=masks, every_position=every_position),
-            NormFlags.of(flag_values), device, command, said=notes)
+        input_notes += _slot_order_note(loaded, resolved, every_slot_samples(),
+                                        NormFlags.of(flag_values), device, command)
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -801,28 +802,37 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 UNNAMED_LAYOUT_CHECK_BELOW = 0.4
 
 
-def _slot_order_note(loaded, info: DataInfo, resolved: ResolvedLayout, result, samples,
-                     flags, device: str, command: str, *, said: Sequence[str] = ()) -> list[str]:
-    """A note when a draft scores low on a dump that does not name its slots and another
-    order of its aux slots fits the weights clearly better (layout.unclear_rows' margins):
-    eval feeds fc the slots it assumes (the first A, or --layout), and a dump written in
-    another order (the incident's cat([embed, layer3, layer31]) against
-    [layer3, layer31, layer59]) scored like weak weights with no word. Every order of the aux
-    slots at step 0, on the few samples the other checks read (A! passes: 6 for 3 aux); a
-    draft that scores low on every order (weak or untrained weights) gets no note. `said`:
-    the layout notes already made (a wide dump's names `drafter layout` itself)."""
+def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, result, *,
+                          said: Sequence[str] = ()) -> bool:
+    """Whether _slot_order_note is worth its read of every slot: a low step-0 score, a dump
+    that does not name its slots and holds as many aux slots as fc takes (a wide one gets the
+    note that names `drafter layout`, in `said`), a draft past its initial norms."""
+    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE
+
+    aux_slots = info.num_slots - 1 if info.num_slots > len(resolved.slots) else info.num_slots
+    return (bool(result.samples) and info.layer_ids is None
+            and aux_slots == len(resolved.slots) >= 2
+            and result.full_accuracy[0] < UNNAMED_LAYOUT_CHECK_BELOW
+            and not any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes)
+            and not any("drafter layout" in n for n in said))
+
+
+def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: str,
+                     command: str) -> list[str]:
+    """A note when a draft scores low on a dump that does not name its slots
+    (_slot_order_checkable) and another order of its aux slots fits the weights clearly
+    better (layout.unclear_rows' margins): eval feeds fc the slots it assumes (the first A, or
+    --layout), and a dump written in another order (the incident's cat([embed, layer3,
+    layer31]) against [layer3, layer31, layer59]) scored like weak weights with no word.
+    Every order of the aux slots at step 0, on the few samples the other checks read (A!
+    passes: 6 for 3 aux); a draft that scores low on every order (weak or random weights)
+    gets no note."""
     import itertools
 
     from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
-    from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN, UNTRAINED_MODULES_NOTE
+    from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
 
-    aux_slots = info.num_slots - 1 if info.num_slots > len(resolved.slots) else info.num_slots
-    if (not result.samples or info.layer_ids is not None or aux_slots != len(resolved.slots)
-            or len(resolved.slots) < 2
-            or result.full_accuracy[0] >= UNNAMED_LAYOUT_CHECK_BELOW
-            or any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes)
-            or any("drafter layout" in n for n in said)):
-        return []
+    fed = tuple(resolved.slots)
     samples = list(samples)
     if not samples:
         return []
@@ -830,13 +840,13 @@ def _slot_order_note(loaded, info: DataInfo, resolved: ResolvedLayout, result, s
     scores: dict[tuple[int, ...], float] = {}
     rows = 0
     try:
-        for order in itertools.permutations(range(aux_slots)):
+        # the aux slots are the first A (_slot_order_checkable); a --layout may name others
+        for order in dict.fromkeys([fed, *itertools.permutations(range(len(fed)))]):
             scored = evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
                               device=device, targets=targets)
             scores[order], rows = scored.full_accuracy[0], scored.counts["full_total"][0]
     except PrecisionError:
         return []  # the evaluation itself says so
-    fed = tuple(resolved.slots)
     best = max(scores, key=lambda order: (scores[order], order == fed))
     gap = scores[best] - scores[fed]
     if best == fed or gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
