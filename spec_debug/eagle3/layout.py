@@ -83,6 +83,9 @@ class LayoutReport:
     # it gets right beyond the configured one, "rows": step-0 rows scored}; see
     # unclear_rows): SD402 (diagnose/checks/drafter.py) reads the counts from here
     unclear_rows: dict[str, int] | None = None
+    # the configured layout's lead when it scores best by too few rows to confirm it
+    # ({"lead", "rows", "runner_up"}; see unconfirmed_rows)
+    unconfirmed_rows: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -220,8 +223,10 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                               scored=not untrained, assumed=trained_ids_assumed) if missing else None
     unclear = (None if untrained or foreign else
                unclear_rows(best, ranked_configured, scores, rows[0] if rows else None))
+    unconfirmed = (None if untrained or foreign or unclear else
+                   unconfirmed_rows(ranked_configured, scores, rows[0] if rows else None))
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
-                       untrained, unclear=unclear)
+                       untrained, unclear=unclear, unconfirmed=unconfirmed)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -235,7 +240,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
         untrained_draft=untrained, norm_before_residual_check=flag_check,
-        final_slot_check=final_check, unclear_rows=unclear)
+        final_slot_check=final_check, unclear_rows=unclear, unconfirmed_rows=unconfirmed)
 
 
 def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
@@ -407,13 +412,33 @@ def unclear_rows(best: tuple[int, ...], configured: tuple[int, ...], scores: dic
     return {"gained": gained, "rows": int(rows)} if gained < LAYOUT_MIN_GAIN else None
 
 
+def unconfirmed_rows(configured: tuple[int, ...], scores: dict,
+                     rows: float | None) -> dict[str, Any] | None:
+    """{"lead", "rows", "runner_up"} when the configured layout scores best (or within
+    CLEAR_MARGIN of the best) but gets fewer than LAYOUT_MIN_GAIN more of the `rows` scored
+    right than the next layout: "the draft matches this dump's layout" would rest on chance.
+    Short samples or a loss mask that selects few positions give a few dozen rows, where one
+    hit is several points (6 rows: the configured order and its swap both 1.000, and the probe
+    said the draft matches); the same sign test as unclear_rows, the other way round."""
+    others = [layout for layout in scores if layout != configured]
+    if rows is None or not others:
+        return None
+    runner = max(others, key=lambda layout: scores[layout])
+    lead = round((scores[configured] - scores[runner]) * rows)
+    if lead >= LAYOUT_MIN_GAIN:
+        return None
+    return {"lead": lead, "rows": int(rows), "runner_up": list(runner)}
+
+
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
-             untrained: bool = False, unclear: dict[str, int] | None = None) -> str:
+             untrained: bool = False, unclear: dict[str, int] | None = None,
+             unconfirmed: dict[str, Any] | None = None) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on.
-    `unclear`: unclear_rows' counts, when the best layout leads by too few rows to name."""
+    `unclear`: unclear_rows' counts, when the best layout leads by too few rows to name;
+    `unconfirmed`: unconfirmed_rows', when the configured one does."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
@@ -431,6 +456,18 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
             text += "; " + foreign
     elif foreign:
         text = foreign
+    elif (best == configured or gap < CLEAR_MARGIN) and unconfirmed is not None:
+        runner = tuple(unconfirmed["runner_up"])
+        lead = unconfirmed["lead"]
+        text = (f"configured layout {describe(configured)} scores best "
+                f"(step-0 accuracy {scores[configured]:.3f}), but {describe(runner)} scores "
+                f"{scores[runner]:.3f}: "
+                + (f"{lead} more of {unconfirmed['rows']} rows right" if lead > 0 else
+                   f"as many of {unconfirmed['rows']} rows right" if lead == 0 else
+                   f"{-lead} more of {unconfirmed['rows']} rows right than the configured")
+                + f", too few to tell the layouts apart (a sign test wants {LAYOUT_MIN_GAIN} "
+                "all one way), so this dump does not confirm the draft's layout; probe more "
+                "samples (--max-samples) or longer ones (more loss-masked positions)")
     elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "

@@ -95,3 +95,36 @@ def test_eval_of_a_permuted_unnamed_dump_names_the_order_and_drafter_layout(worl
     assert json.loads(fixed.output)["full_accuracy"] == json.loads(plain.output)["full_accuracy"]
     assert not any("another order" in n for n in json.loads(plain.output)["notes"])
     assert not any("another order" in n for n in json.loads(fixed.output)["notes"])
+
+
+def _short(world: Path, name: str, length: int) -> Path:
+    """world's hs samples cut to their first `length` positions (short chat turns)."""
+    from safetensors.torch import save_file
+
+    out = world / name
+    if not out.exists():
+        out.mkdir()
+        for i in range(3):
+            ids, states = _hs(world, i)
+            save_file({"token_ids": ids[:length].contiguous(),
+                       "hidden_states": states[:length].contiguous()},
+                      str(out / f"hs_{i}.safetensors"))
+    return out
+
+
+def test_layout_on_too_few_positions_does_not_say_the_draft_matches(world):
+    """Three samples of 3 positions give 6 step-0 rows, where the configured order and its
+    swap both scored 1.000: the probe ranked the configured one first by its tie-break and
+    said "the draft matches this dump's layout". Now it says the rows are too few to tell."""
+    result = _invoke("layout", "--model", world / "draft", "--data", _short(world, "short", 3),
+                     "--target", world / "target", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert "matches this dump's layout" not in out["verdict"], out["verdict"]
+    assert "too few to tell the layouts apart" in out["verdict"], out["verdict"]
+    assert out["unconfirmed_rows"]["rows"] == 6 and out["unconfirmed_rows"]["lead"] < 5
+    # the full samples (42 rows, 6 more right than the next order) still confirm it
+    full = json.loads(_invoke("layout", "--model", world / "draft", "--data", world / "data",
+                              "--target", world / "target", "--json").output)
+    assert "the draft matches this dump's layout" in full["verdict"], full["verdict"]
+    assert full["unconfirmed_rows"] is None
