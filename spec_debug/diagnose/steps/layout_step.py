@@ -41,7 +41,7 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "candidates", "samples", "reference", "dump_layer_ids",
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
                                        "norm_before_residual_check", "final_slot_check",
-                                       "unclear_rows")} | {"ranked": keep}
+                                       "unclear_rows", "unconfirmed_rows")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
