@@ -989,12 +989,38 @@ def _bounded_samples(data, max_samples: int, max_bytes: int, *, spec: SampleSpec
         if rows < 2:
             break
         if rows < sample.length:
-            sample = replace(sample, token_ids=sample.token_ids[:rows],
-                             slots=sample.slots[:rows], loss_mask=sample.loss_mask[:rows],
-                             final=None if sample.final is None else sample.final[:rows])
+            sample = _first_rows(sample, rows)
         kept.append(sample)
         used += rows * per_row
     return kept
+
+
+def _first_rows(sample, rows: int):
+    """The sample's first `rows` positions."""
+    return replace(sample, token_ids=sample.token_ids[:rows], slots=sample.slots[:rows],
+                   loss_mask=sample.loss_mask[:rows],
+                   final=None if sample.final is None else sample.final[:rows])
+
+
+def _within_max_positions(samples: list, max_positions: int) -> tuple[list, list[str]]:
+    """Samples cut to the draft's max_position_embeddings, with a note when some were longer.
+    The ranking weighs every row alike, so one long sample (a reasoning trace among short
+    chat turns) outnumbers the others with rows the draft's config says it was not built for
+    (evaluate._past_max_positions_note; vLLM caps the draft's context there): one sample of
+    8400 tokens beside two of 14-15, max_position_embeddings 128, ranked a swapped order
+    first ("trained on a different layout", 0.500 vs 0.430) for a draft that fits the
+    configured one (0.690 on the short ones)."""
+    if max_positions < 2:
+        return samples, []
+    long = [s.length for s in samples if s.length > max_positions]
+    if not long:
+        return samples, []
+    return ([_first_rows(s, max_positions) if s.length > max_positions else s for s in samples],
+            [f"{len(long)} of {len(samples)} samples are longer than the draft's "
+             f"max_position_embeddings {max_positions} (the longest has {max(long)} tokens): "
+             f"the ranking scores their first {max_positions} positions only, which the "
+             "draft's config says it was built for (their later rows would outnumber the "
+             "other samples' and decide the ranking)"])
 
 
 def probe_layout(model: str | Path, data: str | Path, target: str | Path | None = None, *,
@@ -1025,6 +1051,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if not samples:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
                         else f"{data}: no samples")
+    samples, long_notes = _within_max_positions(samples, loaded.model.cfg.max_position_embeddings)
+    notes += long_notes
     if not any(bool(s.loss_mask[1:].any()) for s in samples):
         # as in evaluate_drafter: empty masks would score every layout 0 and rank nothing
         samples = [_every_position(s, True) for s in samples]

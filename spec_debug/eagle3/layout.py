@@ -223,8 +223,10 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                               scored=not untrained, assumed=trained_ids_assumed) if missing else None
     unclear = (None if untrained or foreign else
                unclear_rows(best, ranked_configured, scores, rows[0] if rows else None))
-    unconfirmed = (None if untrained or foreign or unclear else
-                   unconfirmed_rows(ranked_configured, scores, rows[0] if rows else None))
+    matches = best == ranked_configured or (
+        scores[best] - scores[ranked_configured] < CLEAR_MARGIN)  # _verdict's "matches" branch
+    unconfirmed = (unconfirmed_rows(ranked_configured, scores, rows[0] if rows else None)
+                   if matches and not (untrained or foreign or unclear) else None)
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
                        untrained, unclear=unclear, unconfirmed=unconfirmed)
     if final_check is not None:

@@ -95,6 +95,11 @@ def test_eval_of_a_permuted_unnamed_dump_names_the_order_and_drafter_layout(worl
     assert json.loads(fixed.output)["full_accuracy"] == json.loads(plain.output)["full_accuracy"]
     assert not any("another order" in n for n in json.loads(plain.output)["notes"])
     assert not any("another order" in n for n in json.loads(fixed.output)["notes"])
+    # and `drafter layout` on it names that order, with no "too few rows" counts beside it
+    layout = json.loads(_invoke("layout", "--model", world / "draft", "--data", data,
+                                "--target", world / "target", "--json").output)
+    assert layout["best"] == [2, 1, 0] and "different layout" in layout["verdict"]
+    assert layout["unconfirmed_rows"] is None, layout["unconfirmed_rows"]
 
 
 def _short(world: Path, name: str, length: int) -> Path:
@@ -128,3 +133,30 @@ def test_layout_on_too_few_positions_does_not_say_the_draft_matches(world):
                               "--target", world / "target", "--json").output)
     assert "the draft matches this dump's layout" in full["verdict"], full["verdict"]
     assert full["unconfirmed_rows"] is None
+
+
+def test_layout_scores_a_long_sample_only_where_the_draft_was_built_for(world):
+    """One sample far past the draft's max_position_embeddings (128 here) beside short ones:
+    every row weighs alike in the ranking, so its rows past 128, which the draft's config
+    says it was not built for, outnumbered the others' and ranked a swapped order first
+    ("trained on a different layout") for a draft that fits the configured one. The probe
+    now scores such a sample's first max_position_embeddings positions and says so."""
+    from safetensors.torch import save_file
+
+    data = world / "data_long"
+    data.mkdir()
+    for i in range(3):
+        ids, states = _hs(world, i)
+        if i == 0:  # a long capture: the first sample's states over and over (8400 positions)
+            ids, states = ids.repeat(600), states.repeat(600, 1, 1)
+        save_file({"token_ids": ids.contiguous(), "hidden_states": states.contiguous()},
+                  str(data / f"hs_{i}.safetensors"))
+    result = _invoke("layout", "--model", world / "draft", "--data", data,
+                     "--target", world / "target", "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert "different layout" not in out["verdict"], out["verdict"]
+    assert out["verdict"].startswith("configured layout slots [0, 1, 2] scores best"), out["verdict"]
+    notes = [n for n in out["notes"] if "longer than the draft's max_position_embeddings 128" in n]
+    assert len(notes) == 1 and "the longest has 8400 tokens" in notes[0], out["notes"]
+    assert "first 128 positions only" in notes[0]
