@@ -260,6 +260,16 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                         f"draft's fc takes {cfg.num_aux} (layers {trained})",
                         hint="this dump was captured for another draft: capture it again with "
                              "the draft's aux layer ids (eagle_aux_hidden_state_layer_ids)")
+    beyond = [i for i in info.layer_ids or () if N is not None and i > N]
+    if beyond:
+        # no target has a layer past its last (input-to-layer N is the final output): a dump of
+        # another, deeper model of the same width (Qwen3-30B-A3B's 48 layers vs Qwen3-1.7B's
+        # 28, both 2048 wide) passes every size check and is scored as this target's states
+        notes.append(f"the dump names layer(s) {beyond} beyond the target's {N} layers "
+                     f"({target.path}): it was captured from another, deeper model of the "
+                     "same width, so its states and targets are not this target's; dump "
+                     "again from the target the draft serves with, or pass that model as "
+                     "--target")
     # speculators' dump = aux slots + the final layer (train/data.py strips the last slot);
     # a dump with exactly the aux slots has no final layer to take targets from
     has_final = info.num_slots > cfg.num_aux

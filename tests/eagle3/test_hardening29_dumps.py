@@ -160,3 +160,29 @@ def test_layout_scores_a_long_sample_only_where_the_draft_was_built_for(world):
     notes = [n for n in out["notes"] if "longer than the draft's max_position_embeddings 128" in n]
     assert len(notes) == 1 and "the longest has 8400 tokens" in notes[0], out["notes"]
     assert "first 128 positions only" in notes[0]
+
+
+def test_a_dump_naming_layers_the_target_lacks_is_said_to_come_from_another_model(world):
+    """A dump from a deeper model of the same width (layer_ids metadata [3, 14, 25, 28], the
+    target has 8 layers) passed every size check: eval said only that the ids differ from the
+    config's and scored it as this target's states."""
+    from safetensors.torch import save_file
+
+    data = world / "data_deeper"
+    data.mkdir()
+    for i in range(3):
+        ids, states = _hs(world, i)
+        save_file({"token_ids": ids, "hidden_states": states}, str(data / f"hs_{i}.safetensors"),
+                  metadata={"layer_ids": json.dumps([3, 14, 25, 28])})
+    for command in ("eval", "layout"):
+        result = _invoke(command, "--model", world / "draft", "--data", data,
+                         "--target", world / "target", "--json")
+        assert result.exit_code == 0, result.output
+        notes = [n for n in json.loads(result.output)["notes"]
+                 if "beyond the target's 8 layers" in n]
+        assert len(notes) == 1 and notes[0].startswith("the dump names layer(s) [14, 25, 28]"), \
+            (command, json.loads(result.output)["notes"])
+    # a dump of this target's layers says nothing of the kind
+    plain = _invoke("eval", "--model", world / "draft", "--data", world / "data", "--target",
+                    world / "target", "--json")
+    assert not any("beyond the target" in n for n in json.loads(plain.output)["notes"])
