@@ -862,6 +862,7 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
     if best == fed or gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
         return []
     how = "given as --layout" if resolved.how == "user" else f"the first {len(fed)}"
+    # SD401 quotes this note by its words (diagnose/checks/drafter.py SLOT_ORDER)
     return [f"aux slots {list(best)} score {scores[best]:.3f} at step 0 vs {scores[fed]:.3f} "
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
             "sample(s)): this dump, which does not name its slots, holds the draft's aux "

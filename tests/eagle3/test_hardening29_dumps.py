@@ -186,3 +186,21 @@ def test_a_dump_naming_layers_the_target_lacks_is_said_to_come_from_another_mode
     plain = _invoke("eval", "--model", world / "draft", "--data", world / "data", "--target",
                     world / "target", "--json")
     assert not any("beyond the target" in n for n in json.loads(plain.output)["notes"])
+
+
+def test_sd401_names_the_slot_order_the_evaluation_found(world):
+    """drafter_accuracy's SD401 on a permuted dump said only "far below the claimed accuracy:
+    check the export, the data, retrain", while the evaluation's own note had found the cause:
+    the dump's aux slots in another order. The finding now carries that note."""
+    from spec_debug.diagnose.checks.drafter import check_standalone_accuracy
+
+    data = _permuted(world, "data_permuted", [2, 1, 0, 3])
+    out = json.loads(_invoke("eval", "--model", world / "draft", "--data", data, "--target",
+                             world / "target", "--json").output)
+    [finding] = check_standalone_accuracy(out, 0.69)
+    assert finding.code == "SD401"
+    assert any(line.startswith("aux slots [2, 1, 0] score 0.690") for line in finding.evidence), \
+        finding.evidence
+    plain = json.loads(_invoke("eval", "--model", world / "draft", "--data", world / "data",
+                               "--target", world / "target", "--json").output)
+    assert check_standalone_accuracy(plain, 0.69) == []

@@ -22,6 +22,10 @@ SEMANTICS_ACC_DROP = 0.02
 # same numbers is a warning that says so, not an error (a dump missing a layer, every layout
 # near zero, scored 2 hits of 39 = 5.1% vs 0% and was told to fix the served layers)
 UNCLEAR_LAYOUT = "no layout is clearly the draft's"
+# What the evaluation's note says when another order of a dump's unnamed aux slots fits the
+# weights clearly better (eagle3/api.py _slot_order_note): the cause of a low standalone
+# accuracy, which SD401 then names instead of leaving the user to the export and the weights
+SLOT_ORDER = "holds the draft's aux layers in another order than it was trained on"
 
 
 def normalise_accuracy(value: float | str | None) -> float | None:
@@ -59,6 +63,8 @@ def check_standalone_accuracy(metrics: Mapping[str, Any], claimed_accuracy: floa
         evidence.append("measured against the next data token (no target head given): pass the "
                         "target checkpoint to compare like with like")
         severity = "warning"
+    # the evaluation itself found the dump's slots in another order: the data, not the weights
+    evidence += [str(note) for note in metrics.get("notes") or () if SLOT_ORDER in str(note)]
     return [at.finding("SD401", evidence, {"claimed": claimed, "measured": measured,
                                            "reference": reference}, severity=severity)]
 
