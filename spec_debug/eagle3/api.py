@@ -1079,7 +1079,9 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    embed=embed, device=device,
                    extra_layouts=([served_slots] if served_slots else []) + list(numbered),
                    trained_layer_ids=trained,
-                   trained_ids_assumed=not cfg.aux_layer_ids and trained is not None)
+                   trained_ids_assumed=not cfg.aux_layer_ids and trained is not None,
+                   all_read=len(samples) < max_samples
+                   and len(samples) + skipped.count >= info.files)
     best = tuple(report.best)
     if best in numbered and best != tuple(resolved.slots) and not report.untrained_draft:
         # not "trained on another layout": the configured slots were only eval's guess

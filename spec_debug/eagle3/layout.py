@@ -84,7 +84,8 @@ class LayoutReport:
     # unclear_rows): SD402 (diagnose/checks/drafter.py) reads the counts from here
     unclear_rows: dict[str, int] | None = None
     # the configured layout's lead when it scores best by too few rows to confirm it
-    # ({"lead", "rows", "runner_up"}; see unconfirmed_rows)
+    # ({"lead", "rows", "runner_up", "all_read": no sample of the dump was left}; see
+    # unconfirmed_rows)
     unconfirmed_rows: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -149,14 +150,15 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
           dump_layer_ids: Sequence[int] | None = None, embed: Tensor | None = None,
           device: str = "cpu", extra_layouts: Sequence[Sequence[int]] = (),
           trained_layer_ids: Sequence[int] | None = None,
-          trained_ids_assumed: bool = False) -> LayoutReport:
+          trained_ids_assumed: bool = False, all_read: bool = False) -> LayoutReport:
     """Rank layouts on `samples` (already in memory, all slots read).
 
     `extra_layouts` (slot tuples) are always scored, whatever the search prunes: the layout an
     engine serves must be in the ranking for "is the served layout the one the draft fits?".
     `trained_layer_ids`: the layers the draft was trained on, so a dump that does not hold
     them is named as such rather than "matching" the draft; `trained_ids_assumed`: those are
-    the default for a config that names no ids, and the verdict says so."""
+    the default for a config that names no ids, and the verdict says so. `all_read`: `samples`
+    are every sample of the dump, so "probe more samples" cannot help."""
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
@@ -227,6 +229,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         scores[best] - scores[ranked_configured] < CLEAR_MARGIN)  # _verdict's "matches" branch
     unconfirmed = (unconfirmed_rows(ranked_configured, scores, rows[0] if rows else None)
                    if matches and not (untrained or foreign or unclear) else None)
+    if unconfirmed is not None:
+        unconfirmed["all_read"] = all_read
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
                        untrained, unclear=unclear, unconfirmed=unconfirmed)
     if final_check is not None:
@@ -468,8 +472,11 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                    f"as many of {unconfirmed['rows']} rows right" if lead == 0 else
                    f"{-lead} more of {unconfirmed['rows']} rows right than the configured")
                 + f", too few to tell the layouts apart (a sign test wants {LAYOUT_MIN_GAIN} "
-                "all one way), so this dump does not confirm the draft's layout; probe more "
-                "samples (--max-samples) or longer ones (more loss-masked positions)")
+                "all one way), so this dump does not confirm the draft's layout; "
+                + ("every sample of the dump was probed: probe a dump with more samples, or "
+                   "longer ones (more loss-masked positions)" if unconfirmed.get("all_read")
+                   else "probe more samples (--max-samples) or longer ones (more "
+                   "loss-masked positions)"))
     elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "

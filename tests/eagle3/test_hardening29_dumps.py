@@ -128,6 +128,14 @@ def test_layout_on_too_few_positions_does_not_say_the_draft_matches(world):
     assert "matches this dump's layout" not in out["verdict"], out["verdict"]
     assert "too few to tell the layouts apart" in out["verdict"], out["verdict"]
     assert out["unconfirmed_rows"]["rows"] == 6 and out["unconfirmed_rows"]["lead"] < 5
+    # all three samples were probed: more --max-samples cannot help, a bigger dump can
+    assert out["unconfirmed_rows"]["all_read"] is True
+    assert "every sample of the dump was probed" in out["verdict"], out["verdict"]
+    fewer = json.loads(_invoke("layout", "--model", world / "draft", "--data", world / "short",
+                               "--target", world / "target", "--max-samples", "2",
+                               "--json").output)
+    assert fewer["unconfirmed_rows"]["all_read"] is False
+    assert "probe more samples (--max-samples)" in fewer["verdict"], fewer["verdict"]
     # the full samples (42 rows, 6 more right than the next order) still confirm it
     full = json.loads(_invoke("layout", "--model", world / "draft", "--data", world / "data",
                               "--target", world / "target", "--json").output)
