@@ -606,6 +606,18 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
         _check_user_layout(slots, cfg.num_aux, info)
         named = tuple(info.layer_ids[s] for s in slots) if info.layer_ids else None
         return ResolvedLayout(slots, named, "user"), notes
+    if semantics != "reference" and not cfg.use_aux_hidden_state and cfg.num_aux >= 2:
+        # SGLang captures no aux layer and vLLM builds no fc for such a config (config.py
+        # _use_aux_hidden_state): the engine runs this draft on the target's last state alone,
+        # which the forward here does not model, so its numbers are not the engine's. A head
+        # trained on the last state alone sets the key on purpose (diagnose/checks/layers.py
+        # _aux_off): only an fc of several states is at odds with it
+        notes.append(f"{semantics} reads eagle_config.use_aux_hidden_state = false from the "
+                     "draft's config: it captures no aux layers and builds no fc, and feeds "
+                     f"the draft the target's last hidden state alone, while fc.weight takes "
+                     f"{cfg.num_aux} states; this evaluation fed the aux states as trained, so "
+                     f"its numbers are not what {semantics} gets (expect acceptance near zero; "
+                     "SD204): remove use_aux_hidden_state from eagle_config")
     if semantics != "reference" and num_target_layers is not None:
         plan = engines.serve_plan(semantics, engine_version, cfg.raw, num_target_layers, target_architecture)
         mapped = slots_for_layer_ids(plan.layer_ids, info.layer_ids)

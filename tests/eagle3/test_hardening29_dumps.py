@@ -212,3 +212,25 @@ def test_sd401_names_the_slot_order_the_evaluation_found(world):
     plain = json.loads(_invoke("eval", "--model", world / "draft", "--data", world / "data",
                                "--target", world / "target", "--json").output)
     assert check_standalone_accuracy(plain, 0.69) == []
+
+
+def test_engine_semantics_say_use_aux_hidden_state_false_is_not_modelled(world):
+    """`eval --semantics sglang` on a draft whose config sets eagle_config.use_aux_hidden_state
+    = false reported the reference numbers (0.690 at step 0) as what SGLang gets, with no word,
+    while SGLang captures no aux layer and vLLM builds no fc for it (SD204)."""
+    import shutil
+
+    draft = world / "draft_no_aux"
+    shutil.copytree(world / "draft", draft)
+    config = json.loads((draft / "config.json").read_text())
+    config["eagle_config"] = {"use_aux_hidden_state": False}
+    (draft / "config.json").write_text(json.dumps(config))
+    for semantics in ("sglang", "vllm"):
+        out = json.loads(_invoke("eval", "--model", draft, "--data", world / "data", "--target",
+                                 world / "target", "--semantics", semantics, "--json").output)
+        notes = [n for n in out["notes"] if "use_aux_hidden_state = false" in n]
+        assert len(notes) == 1 and notes[0].startswith(f"{semantics} reads"), out["notes"]
+        assert f"its numbers are not what {semantics} gets" in notes[0]
+    reference = json.loads(_invoke("eval", "--model", draft, "--data", world / "data",
+                                   "--target", world / "target", "--json").output)
+    assert not any("use_aux_hidden_state" in n for n in reference["notes"])
