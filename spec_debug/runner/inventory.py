@@ -32,10 +32,15 @@ YAML 1.1 and so to Ansible) is refused with a "quote it" hint where it becomes a
 
 from __future__ import annotations
 
+import ast
+import difflib
 import fnmatch
+import io
 import os
 import re
 import shlex
+import tokenize
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -74,6 +79,10 @@ class Inventory:
     hosts: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Host name -> its own vars, in the order hosts first appear."""
     groups: dict[str, Group] = field(default_factory=dict)
+    declared: set[str] = field(default_factory=lambda: {"all", "ungrouped"})
+    """Groups a file declares: INI [g] or [g:children], any group of a YAML inventory."""
+    named: dict[str, str] = field(default_factory=dict)
+    """Group -> where an INI file first names it without declaring it ([g:vars], a child line)."""
 
     def group(self, name: str) -> Group:
         if name not in self.groups:
@@ -189,14 +198,35 @@ def load_inventory(path: Path) -> Inventory:
     else:
         inventory = _load_file(path)
         base = path.parent
+    _refuse_undeclared(inventory)
     _add_vars_folders(inventory, base)
     return inventory
+
+
+def _refuse_undeclared(inventory: Inventory) -> None:
+    """Ansible refuses an INI `[g:vars]` or `[parent:children]` line naming a group that no
+    [g] or [g:children] section declares (ansible/ansible: lib/ansible/plugins/inventory/ini.py,
+    _parse, pending_declarations). Taken as an empty group, a typo (`[gpu:vars]` for [gpus],
+    `h10O` under [gpus:children]) ran without its ansible_user, or without a whole group of
+    hosts, with nothing said. Checked over every file of an inventory folder, as the groups of
+    one file count in the next there."""
+    for name, where in inventory.named.items():
+        if name in inventory.declared:
+            continue
+        known = sorted(inventory.declared - {"all", "ungrouped"})
+        close = difflib.get_close_matches(name, known, n=1)
+        raise UsageError(f"{where} names the group {name!r}, which no [{name}] section declares (Ansible refuses it too)",
+                         hint=(f"fix the name (did you mean {close[0]}?) or declare" if close else "declare")
+                         + f" the group: [{name}] with its hosts, or [{name}:children]")
 
 
 def _load_file(path: Path) -> Inventory:
     """One INI or YAML inventory (chosen by content, like Ansible's auto plugins)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # utf-8-sig: an inventory saved by a Windows editor ("UTF-8 with BOM") began with an
+        # invisible mark, so its first `[gpus]` was a host named '\ufeffgpus', the group's hosts
+        # were ungrouped and its [gpus:vars] (ansible_user=...) applied to no host, with nothing said
+        text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise UsageError(f"cannot read inventory {path}: {reason or exc}") from None
@@ -211,6 +241,9 @@ def _load_file(path: Path) -> Inventory:
 
 
 def _merge(into: Inventory, other: Inventory) -> None:
+    into.declared |= other.declared
+    for name, where in other.named.items():
+        into.named.setdefault(name, where)
     for name, host_vars in other.hosts.items():
         into.hosts.setdefault(name, {}).update(host_vars)
     for name, group in other.groups.items():
@@ -362,22 +395,31 @@ def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
         if header:
             section, kind = header.group(1).strip(), header.group(2) or "hosts"
             inventory.group(section)
+            if kind == "vars":
+                inventory.named.setdefault(section, f"{path}:{number}: [{section}:vars]")
+            else:
+                inventory.declared.add(section)
             continue
         if line.startswith("[") and ipv6_host(line.split()[0]) is None:
             raise UsageError(f"{path}:{number}: bad section header {line!r}", hint="write [group], [group:vars] or [group:children]")
+        if kind == "vars":
+            # Not split into words first, as a host line is: Ansible takes the text after '='
+            # whole (ini.py, _parse_variable_definition), and `team=Bob's GPUs` was refused
+            # here as "No closing quotation".
+            key, sep, value = line.partition("=")
+            if not sep or not key.strip():
+                raise UsageError(f"{path}:{number}: expected key=value in [{section}:vars], got {line!r}")
+            inventory.group(section).vars[key.strip()] = _ini_var_value(value.strip())
+            continue
         try:
             fields = shlex.split(line, comments=True)
         except ValueError as exc:
             raise UsageError(f"{path}:{number}: {exc}") from None
         if not fields:
             continue
-        if kind == "vars":
-            key, sep, value = line.partition("=")
-            if not sep or not key.strip():
-                raise UsageError(f"{path}:{number}: expected key=value in [{section}:vars], got {line!r}")
-            inventory.group(section).vars[key.strip()] = _unquote(value.strip())
-        elif kind == "children":
+        if kind == "children":
             child = fields[0]
+            inventory.named.setdefault(child, f"{path}:{number}: [{section}:children]")
             inventory.group(child)
             if child not in inventory.group(section).children:
                 inventory.group(section).children.append(child)
@@ -409,9 +451,33 @@ def _split_ini_port(text: str) -> tuple[str, str | None]:
     return text, None
 
 
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
+def _ini_var_value(value: str) -> str:
+    """A [group:vars] value as Ansible reads it: `ast.literal_eval` of the text after `=`, or
+    the text itself where that fails (ansible/ansible: lib/ansible/plugins/inventory/ini.py,
+    _parse_variable_definition and _parse_value). So `ansible_port=2222  # sshd` is 2222 and
+    `key="~/.ssh/lab.pem"  # shared` is ~/.ssh/lab.pem there, Python's reader skipping the
+    comment; taken as written, the port was refused as not a number and the key file was not
+    found. A number keeps its text (`0.10` stays 0.10: the module docstring), less the comment."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "\d" in a quoted Windows path: a SyntaxWarning, as Ansible hides
+            parsed = ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return value
+    if isinstance(parsed, str):
+        return parsed
+    return _before_comment(value)
+
+
+def _before_comment(value: str) -> str:
+    """`2222  # sshd` -> `2222`: the text before the comment Python's tokenizer finds (none in
+    `[1, 2]`, nor a '#' inside a quoted item)."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(value).readline):
+            if token.type == tokenize.COMMENT:
+                return value[:token.start[1]].rstrip()
+    except (tokenize.TokenError, SyntaxError):
+        pass
     return value
 
 
@@ -433,6 +499,7 @@ def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
         for name, body in data.items():
             _yaml_group(inventory, str(name), body, path, trail=())
     _link_top_groups(inventory)
+    inventory.declared |= set(inventory.groups)  # a YAML group (or a listed one) exists by its key
     return inventory
 
 

@@ -1,0 +1,138 @@
+"""INI inventories as people really write them, run against a real sshd, read as Ansible reads
+them (ansible/ansible: lib/ansible/plugins/inventory/ini.py):
+
+- saved by a Windows editor as "UTF-8 with BOM": the invisible mark made the first `[gpus]` a
+  host named '\\ufeffgpus', and [gpus:vars] reached no host;
+- `[gpus:vars]` lines with a comment after the value (`ansible_port=2222  # sshd`), a quoted
+  value (`"~/.ssh/lab.pem"  # the lab key`) or an apostrophe (`team=Bob's GPUs`): Ansible reads
+  the value with ast.literal_eval, which skips the comment and the quotes; spec-debug took the
+  text whole (port "not a number", key file not found) or refused "No closing quotation";
+- a group named under [parent:children] or [g:vars] that no section declares (a typo): Ansible
+  refuses the inventory; spec-debug ran without those hosts or those vars, with nothing said.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+from tests.sshd_fixture import ClientSetup, SshServer
+
+PLAYBOOK = """
+name: fleet_ini
+description: one shell step per host
+vars:
+  team: nobody
+steps:
+  - id: hello
+    title: Say hello
+    why: proves the host runs commands with its vars
+    run: echo "team={{ team }} on {{ host }}"
+"""
+
+
+def _run(cli: Callable[..., Any], tmp_path: Path, inventory: Path, *args: str) -> tuple[Any, dict[str, Any] | None]:
+    playbook = tmp_path / "fleet.yaml"
+    playbook.write_text(PLAYBOOK)
+    out = tmp_path / "runs"
+    done = cli("run", str(playbook), "-i", str(inventory), "--batch", "--out", str(out), *args)
+    runs = sorted(out.glob("*/run.json")) if out.exists() else []
+    return done, json.loads(runs[0].read_text()) if runs else None
+
+
+def test_an_inventory_saved_with_a_byte_order_mark_keeps_its_groups_and_their_vars(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(f"[gpus]\r\ngpu01 ansible_host={sshd.address} ansible_port={sshd.port}\r\n\r\n"
+                         f"[gpus:vars]\r\nansible_ssh_private_key_file={client.key.path}\r\n", encoding="utf-8-sig")
+    assert inventory.read_bytes().startswith(b"\xef\xbb\xbf")
+    done, record = _run(cli, tmp_path, inventory)
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None
+    assert [(h["name"], h["status"]) for h in record["hosts"]] == [("gpu01", "passed")]
+
+
+def test_group_vars_with_a_comment_after_them_read_as_ansible_reads_them(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(
+        "[gpus]\n"
+        f"gpu01 ansible_host={sshd.address}\n"
+        "\n"
+        "[gpus:vars]\n"
+        f"ansible_port={sshd.port}    # sshd listens on a second port here\n"
+        f'ansible_ssh_private_key_file="{client.key.path}"   # the lab key\n'
+    )
+    done, record = _run(cli, tmp_path, inventory)
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None
+    assert [(h["name"], h["status"]) for h in record["hosts"]] == [("gpu01", "passed")]
+
+
+def test_a_group_var_with_an_apostrophe_is_its_text(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(
+        "[gpus]\n"
+        f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n"
+        "\n"
+        "[gpus:vars]\n"
+        "team=Bob's GPUs\n"
+    )
+    done, record = _run(cli, tmp_path, inventory)
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None
+    (step,) = record["steps"]
+    assert "team=Bob's GPUs on gpu01" in step["stdout"], step
+
+
+def test_a_misspelt_child_group_is_refused_with_its_line_instead_of_leaving_its_hosts_out(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(
+        "[gpus:children]\n"
+        "h100\n"
+        "h20O\n"
+        "\n"
+        "[h100]\n"
+        f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n"
+        "\n"
+        "[h200]\n"
+        f"gpu02 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n"
+    )
+    done, record = _run(cli, tmp_path, inventory, "--limit", "gpus")
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.code == 2 and record is None, said
+    assert f"{inventory}:3: [gpus:children] names the group 'h20O', which no [h20O] section declares" in said
+    assert "did you mean h200?" in said
+
+
+def test_vars_for_a_misspelt_group_are_refused_instead_of_reaching_no_host(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(
+        "[gpus]\n"
+        f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port}\n"
+        "\n"
+        "[gpu:vars]\n"
+        f"ansible_ssh_private_key_file={client.key.path}\n"
+    )
+    done, record = _run(cli, tmp_path, inventory)
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.code == 2 and record is None, said
+    assert f"{inventory}:4: [gpu:vars] names the group 'gpu', which no [gpu] section declares" in said
+    assert "did you mean gpus?" in said
+
+
+def test_a_child_group_declared_in_another_file_of_the_inventory_folder_is_found(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    folder = tmp_path / "inventory"
+    folder.mkdir()
+    (folder / "01-hosts.ini").write_text(
+        "[h100]\n"
+        f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n")
+    (folder / "02-groups.ini").write_text("[gpus:children]\nh100\n")
+    done, record = _run(cli, tmp_path, folder, "--limit", "gpus")
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None and [h["name"] for h in record["hosts"]] == ["gpu01"]
