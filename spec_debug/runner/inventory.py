@@ -790,7 +790,11 @@ def select(
     `unmatched` gets each host or group named that matches nothing: Ansible warns "Could not
     match supplied host pattern, ignoring" (lib/ansible/inventory/manager.py, get_hosts), and a
     typo in `--limit gpu01,gpu9` ran gpu01 alone with nothing said."""
-    items = [item for item in re.split(r"[:,](?![^\[]*\])", limit) if item.strip()]
+    # White space separates too, as in Ansible (lib/ansible/inventory/manager.py,
+    # split_host_pattern: a pattern without commas is split at ':' and white space outside
+    # brackets): `--limit "$(cat failed_hosts)"`, one name a line, and `--limit "gpu01 gpu02"`
+    # were one pattern matching no host ("no hosts to run on"). No host name holds a space.
+    items = [item for item in re.split(r"[:,\s](?![^\[]*\])", limit) if item.strip()]
     items = [pattern for item in items
              for pattern in (_limit_file(item.strip()[1:]) if item.strip().startswith("@") else [item])]
     if not items:

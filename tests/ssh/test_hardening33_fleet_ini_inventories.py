@@ -136,3 +136,19 @@ def test_a_child_group_declared_in_another_file_of_the_inventory_folder_is_found
     done, record = _run(cli, tmp_path, folder, "--limit", "gpus")
     assert done.code == 0, done.stdout + done.stderr
     assert record is not None and [h["name"] for h in record["hosts"]] == ["gpu01"]
+
+
+def test_a_limit_of_names_one_a_line_runs_those_hosts(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`--limit "$(cat failed_hosts)"` and `--limit "gpu01 gpu03"`: Ansible splits a pattern
+    without commas at white space too (lib/ansible/inventory/manager.py, split_host_pattern);
+    here it was one pattern that matched no host, and the run stopped with "no hosts"."""
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text("[gpus]\n" + "".join(
+        f"gpu0{n} ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n"
+        for n in (1, 2, 3)))
+    failed_hosts = tmp_path / "failed_hosts"
+    failed_hosts.write_text("gpu01\ngpu03\n")
+    done, record = _run(cli, tmp_path, inventory, "--limit", failed_hosts.read_text())
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None and [h["name"] for h in record["hosts"]] == ["gpu01", "gpu03"]
