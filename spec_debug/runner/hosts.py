@@ -301,6 +301,14 @@ def resolve_hosts(
     if not names and loaded is not None:
         names = list(loaded.hosts)
     names = list(dict.fromkeys(names))
+    for name in names:
+        if loaded is not None and name not in known and name in loaded.groups:
+            # `ansible gpus -i hosts.ini` picks a group; `--host gpus` was taken for a host
+            # named gpus, which failed as "cannot resolve host name 'gpus'".
+            members = loaded.group_hosts(name) or []
+            raise UsageError(f"--host {name!r} is a group of {inventory} ({len(members)} host(s)), not a host",
+                             hint="leave --host out to run on every host of the inventory" if name == "all" else
+                             f"pick a group's hosts with --limit {name} (and no --host)")
     names_before = names
     if limit is not None:  # `--limit ""` (an unset $HOSTS) is refused in select, not taken for no limit
         groups_of = loaded.groups_of if loaded is not None else (lambda _name: set())

@@ -152,3 +152,19 @@ def test_a_limit_of_names_one_a_line_runs_those_hosts(
     done, record = _run(cli, tmp_path, inventory, "--limit", failed_hosts.read_text())
     assert done.code == 0, done.stdout + done.stderr
     assert record is not None and [h["name"] for h in record["hosts"]] == ["gpu01", "gpu03"]
+
+
+def test_a_group_given_as_host_is_refused_with_the_limit_to_write(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`ansible gpus -i hosts.ini` habits: `--host gpus` was a host named gpus (a DNS failure,
+    or, as here, whatever an ssh alias of that name reaches), not the group's two hosts."""
+    client.alias("gpus", sshd)
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text("[gpus]\n" + "".join(
+        f"gpu0{n} ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n"
+        for n in (1, 2)))
+    done, record = _run(cli, tmp_path, inventory, "--host", "gpus")
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.code == 2 and record is None, said
+    assert f"--host 'gpus' is a group of {inventory} (2 host(s)), not a host" in said
+    assert "hint: pick a group's hosts with --limit gpus" in said
