@@ -309,6 +309,12 @@ def resolve_hosts(
             raise UsageError(f"--host {name!r} is a group of {inventory} ({len(members)} host(s)), not a host",
                              hint="leave --host out to run on every host of the inventory" if name == "all" else
                              f"pick a group's hosts with --limit {name} (and no --host)")
+        if loaded is not None and name not in known and warn is not None and name != "local":
+            # A host of no inventory runs as named (an ssh_config alias is one), so only a
+            # near miss is said: `--host gpu1` for gpu01 went to DNS, which named no typo.
+            close = _close_name(name, list(known))
+            if close:
+                warn(f"--host {name!r} is not a host of {inventory}{close}: it is reached as given, without the inventory's vars")
     names_before = names
     if limit is not None:  # `--limit ""` (an unset $HOSTS) is refused in select, not taken for no limit
         groups_of = loaded.groups_of if loaded is not None else (lambda _name: set())

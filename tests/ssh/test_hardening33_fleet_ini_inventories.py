@@ -168,3 +168,23 @@ def test_a_group_given_as_host_is_refused_with_the_limit_to_write(
     assert done.code == 2 and record is None, said
     assert f"--host 'gpus' is a group of {inventory} (2 host(s)), not a host" in said
     assert "hint: pick a group's hosts with --limit gpus" in said
+
+
+def test_a_host_spelt_close_to_an_inventory_host_is_warned_about(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`-i hosts.ini --host gpu1` for gpu01 ran gpu1 as named (DNS, or an ssh alias of that
+    name, as here), without the inventory's address, user and vars, and nothing said so."""
+    client.alias("gpu1", sshd)
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text("[gpus]\n" + "".join(
+        f"gpu0{n} ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n"
+        for n in (1, 2)))
+    done, record = _run(cli, tmp_path, inventory, "--host", "gpu1")
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None and [h["name"] for h in record["hosts"]] == ["gpu1"]
+    warning = " ".join(done.stderr.split())
+    assert f"warning: --host 'gpu1' is not a host of {inventory} (did you mean gpu01?)" in warning, warning
+    # a host of the inventory, or one far from every inventory name (an ssh alias), is not warned about
+    client.alias("login-node", sshd)
+    done, _ = _run(cli, tmp_path, inventory, "--host", "gpu02,login-node")
+    assert done.code == 0 and "warning: " not in done.stderr, done.stderr
