@@ -194,6 +194,7 @@ def load_inventory(path: Path) -> Inventory:
         inventory = Inventory(str(path))
         for source in sources:
             _merge(inventory, _load_file(source))
+        _reconcile_ungrouped(inventory)
         base = path
     else:
         inventory = _load_file(path)
@@ -594,6 +595,19 @@ def _link_top_groups(inventory: Inventory) -> None:
     for host in everyone.hosts:
         if not any(host in g.hosts for n, g in inventory.groups.items() if n != "all"):
             inventory.add_host(host, "ungrouped")
+    _reconcile_ungrouped(inventory)
+
+
+def _reconcile_ungrouped(inventory: Inventory) -> None:
+    """A host named above every INI section (so in `ungrouped`) and in a group further down, or
+    in another file of the folder, is no longer ungrouped, as Ansible clears it (ansible/ansible:
+    lib/ansible/inventory/data.py, reconcile_inventory); it stayed, so --limit ungrouped picked
+    it and group_vars/ungrouped.yml reached it."""
+    ungrouped = inventory.groups.get("ungrouped")
+    if ungrouped is None:
+        return
+    grouped = {h for name, g in inventory.groups.items() if name not in ("all", "ungrouped") for h in g.hosts}
+    ungrouped.hosts = [h for h in ungrouped.hosts if h not in grouped]
 
 
 # ssh(1) options an inventory gives, in the order Ansible's ssh plugin puts them on the command

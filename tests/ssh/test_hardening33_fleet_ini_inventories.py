@@ -188,3 +188,16 @@ def test_a_host_spelt_close_to_an_inventory_host_is_warned_about(
     client.alias("login-node", sshd)
     done, _ = _run(cli, tmp_path, inventory, "--host", "gpu02,login-node")
     assert done.code == 0 and "warning: " not in done.stderr, done.stderr
+
+
+def test_a_host_listed_above_the_sections_and_in_a_group_is_not_ungrouped(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """Ansible clears such a host from `ungrouped` (lib/ansible/inventory/data.py,
+    reconcile_inventory); it stayed there, so `--limit ungrouped` (the hosts nobody filed yet)
+    also ran gpu01."""
+    reach = f"ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}"
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(f"gpu01 {reach}\nnew01 {reach}\n\n[gpus]\ngpu01\n")
+    done, record = _run(cli, tmp_path, inventory, "--limit", "ungrouped")
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None and [h["name"] for h in record["hosts"]] == ["new01"]
