@@ -17,6 +17,8 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
   `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there, and
   `ansible_ssh_timeout` (else `ansible_timeout`), which is `-o ConnectTimeout=N` there;
+- `remote_user` and `private_key_file` of the ansible.cfg Ansible would read (ansible_cfg.py)
+  log in the hosts whose inventory sets no ansible_user or key file;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
@@ -50,6 +52,7 @@ import yaml
 from spec_debug.errors import UsageError
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
 from spec_debug.playbook.yaml_nodes import _reshaped
+from spec_debug.runner.ansible_cfg import login_defaults
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
 
@@ -83,6 +86,7 @@ class Inventory:
     """Groups a file declares: INI [g] or [g:children], any group of a YAML inventory."""
     named: dict[str, str] = field(default_factory=dict)
     """Group -> where an INI file first names it without declaring it ([g:vars], a child line)."""
+    _login_defaults: dict[str, str] | None = field(default=None, repr=False, compare=False)
 
     def group(self, name: str) -> Group:
         if name not in self.groups:
@@ -152,7 +156,14 @@ class Inventory:
         return [self.spec(name) for name in self.hosts]
 
     def spec(self, name: str) -> HostSpec:
-        return _spec(name, self.host_vars(name), self.path)
+        host_vars = self.host_vars(name)
+        if self._login_defaults is None:
+            self._login_defaults = login_defaults()
+        for variable, value in self._login_defaults.items():
+            # ansible.cfg's remote_user / private_key_file, below every inventory variable of the same setting
+            if not any(key in host_vars for key, to in _CONNECTION_VARS.items() if to == _CONNECTION_VARS[variable]):
+                host_vars[variable] = value
+        return _spec(name, host_vars, self.path)
 
     def _depths(self) -> dict[str, int]:
         """Distance of each group from `all` (the longest path, as Ansible orders groups)."""

@@ -13,11 +13,14 @@ them (ansible/ansible: lib/ansible/plugins/inventory/ini.py):
 
 from __future__ import annotations
 
+import getpass
 import json
 from pathlib import Path
 from typing import Any, Callable
 
-from tests.sshd_fixture import ClientSetup, SshServer
+import pytest
+
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer
 
 PLAYBOOK = """
 name: fleet_ini
@@ -201,3 +204,32 @@ def test_a_host_listed_above_the_sections_and_in_a_group_is_not_ungrouped(
     done, record = _run(cli, tmp_path, inventory, "--limit", "ungrouped")
     assert done.code == 0, done.stdout + done.stderr
     assert record is not None and [h["name"] for h in record["hosts"]] == ["new01"]
+
+
+def test_the_login_set_once_in_ansible_cfg_is_the_inventory_hosts_login(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A team's ansible.cfg beside its inventory sets `remote_user` and `private_key_file` once
+    (`ansible -i hosts.ini all -m ping` logs in with them); spec-debug logged in as the local
+    user with the default keys, and every host failed authentication. The inventory's own
+    variables still win (gpu02 names a key the host does not take)."""
+    for name in ("ANSIBLE_CONFIG", "ANSIBLE_REMOTE_USER", "ANSIBLE_PRIVATE_KEY_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    project = tmp_path / "ansible"
+    project.mkdir()
+    wrong_key = ClientKey.create(tmp_path / "wrong", name="id_wrong")
+    (project / "hosts.ini").write_text(
+        "[gpus]\n"
+        f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port}\n"
+        f"gpu02 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={wrong_key.path}\n")
+    (project / "ansible.cfg").write_text(
+        "[defaults]\n"
+        "inventory = hosts.ini\n"
+        f"remote_user = {getpass.getuser()}   ; the image's login\n"
+        f"private_key_file = {client.key.path}\n")
+    (project / "fleet.yaml").write_text(PLAYBOOK)
+    done = cli("run", "fleet.yaml", "-i", "hosts.ini", "--batch", "--out", "runs", cwd=project)
+    (run,) = (project / "runs").glob("*/run.json")
+    hosts = {h["name"]: h for h in json.loads(run.read_text())["hosts"]}
+    assert hosts["gpu01"]["status"] == "passed", done.stdout + done.stderr
+    assert hosts["gpu02"]["status"] == "error" and str(wrong_key.path) in hosts["gpu02"]["error"]

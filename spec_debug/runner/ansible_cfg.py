@@ -1,0 +1,67 @@
+"""The login an inventory's hosts get from ansible.cfg: `remote_user` and `private_key_file`.
+
+Teams often set these once in ansible.cfg rather than as ansible_user / ansible_ssh_private_key_file
+in the inventory; `ansible -i hosts.ini all -m ping` then logs in as that user with that key, and
+the same inventory here logged in as the local user with the default keys: "authentication
+failed" on every host, with a hint about the ssh config.
+
+Read as Ansible reads them (ansible/ansible: lib/ansible/config/manager.py, find_ini_config_file:
+the first of $ANSIBLE_CONFIG (a file, or a folder holding ansible.cfg), ./ansible.cfg unless the
+working directory is world-writable, ~/.ansible.cfg, /etc/ansible/ansible.cfg; parsed with
+configparser, `;` starting an inline comment; lib/ansible/config/base.yml: DEFAULT_REMOTE_USER
+and DEFAULT_PRIVATE_KEY_FILE, [defaults] remote_user / private_key_file, overridden by
+$ANSIBLE_REMOTE_USER / $ANSIBLE_PRIVATE_KEY_FILE). The inventory's own variables win over both,
+as the ssh connection plugin's variables do there.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import stat
+from pathlib import Path
+
+# (inventory variable it stands for, ansible.cfg [defaults] key, environment variable)
+_SETTINGS = (
+    ("ansible_user", "remote_user", "ANSIBLE_REMOTE_USER"),
+    ("ansible_ssh_private_key_file", "private_key_file", "ANSIBLE_PRIVATE_KEY_FILE"),
+)
+
+
+def config_file() -> Path | None:
+    """The ansible.cfg Ansible would read here, or None."""
+    candidates: list[Path] = []
+    from_env = os.environ.get("ANSIBLE_CONFIG")
+    if from_env is not None:
+        given = Path(from_env).expanduser()
+        candidates.append(given / "ansible.cfg" if given.is_dir() else given)
+    try:
+        cwd = Path.cwd()
+        if not cwd.stat().st_mode & stat.S_IWOTH:  # Ansible skips a world-writable cwd's file
+            candidates.append(cwd / "ansible.cfg")
+    except OSError:
+        pass
+    candidates += [Path("~/.ansible.cfg").expanduser(), Path("/etc/ansible/ansible.cfg")]
+    return next((path for path in candidates if path.is_file() and os.access(path, os.R_OK)), None)
+
+
+def login_defaults() -> dict[str, str]:
+    """{"ansible_user": ..., "ansible_ssh_private_key_file": ...} as far as ansible.cfg and the
+    environment set them; an unreadable or malformed ansible.cfg gives nothing (Ansible would
+    stop on it; here it is not our file to judge)."""
+    found: dict[str, str] = {}
+    path = config_file()
+    if path is not None:
+        parser = configparser.ConfigParser(inline_comment_prefixes=(";",))
+        try:
+            parser.read(path, encoding="utf-8")
+            for variable, key, _ in _SETTINGS:
+                value = parser.get("defaults", key, fallback=None)
+                if value:
+                    found[variable] = value
+        except (configparser.Error, OSError, UnicodeDecodeError):
+            found = {}
+    for variable, _, env in _SETTINGS:
+        if os.environ.get(env):
+            found[variable] = os.environ[env]
+    return found
