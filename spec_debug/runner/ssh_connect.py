@@ -127,7 +127,21 @@ def connect(
         try:
             return _open(target, config, options, depth=0)
         except TransportError as exc:
-            raise _said_with_name(exc, name, target.alias) from exc.__cause__
+            raise _said_with_name(_said_through_jump(exc, target), name, target.alias) from exc.__cause__
+
+
+def _said_through_jump(exc: TransportError, target: SSHTarget) -> TransportError:
+    """`gpu03: jump host bastion: connection refused by bastion:22` where a jump host's own
+    failure reached the host behind it: the message started with the jump host's name alone, so
+    run.json, its SD005 and the report's "could not be checked" said `gpu03`: `bastion:
+    connection refused`, and with the jump set by an inventory's ansible_ssh_common_args
+    nothing in the report said what bastion was to gpu03. A copy, as in _said_with_name."""
+    if not target.proxy_jump or exc.message.startswith(f"{target.alias}: "):
+        return exc
+    named = copy.copy(exc)
+    named.message = f"{target.alias}: jump host {exc.message}"
+    named.args = (named.message,)
+    return named.with_traceback(exc.__traceback__)
 
 
 def _said_with_name(exc: TransportError, name: str | None, address: str) -> TransportError:
