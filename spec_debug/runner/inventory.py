@@ -10,7 +10,9 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   `ansible_connection: local` say how to connect; `ansible_python_interpreter` is the host's
   `python` (what probes run with) unless `python` is set; `ansible_password` (also
   `ansible_ssh_pass`, `ansible_ssh_password`; plain, or `{{ lookup('env', 'NAME') }}`) is the
-  login password for hosts that take one, kept out of vars and records; every other `ansible_*` variable is
+  login password for hosts that take one, kept out of vars and records; `{{ lookup('env', 'NAME') }}`
+  inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) is read, any other
+  template there refused; every other `ansible_*` variable is
   dropped and the rest become playbook vars, except `ansible_ssh_args`,
   `ansible_ssh_common_args` and `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l`
   and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
@@ -719,9 +721,29 @@ def _connect_timeout(host_vars: dict[str, Any], name: str, path: str) -> str | N
     return str(int(text))
 
 
+def _env_lookups_done(name: str, key: str, value: str, path: str) -> str:
+    """`{{ lookup('env', 'HOME') }}/.ssh/lab.pem` and `{{ lookup('env', 'USER') }}` with the
+    variables' values, as Ansible's env lookup gives them (lib/ansible/plugins/lookup/env.py).
+    Ansible's docs write the login so; refused as "a Jinja template", the whole inventory
+    stopped. An unset variable is refused: Ansible gives '' (log in as nobody, key file
+    `/.ssh/lab.pem`), which only fails later, at the host."""
+
+    def value_of(match: re.Match[str]) -> str:
+        variable = match.group(3)
+        found = os.environ.get(variable)
+        if not found:
+            raise UsageError(f"{path}: host {name}: {key} reads ${variable} ({value!r}), which is not set",
+                             hint=f"export {variable}, or write the value out in the inventory")
+        return found
+
+    return _ENV_LOOKUP.sub(value_of, value)  # each lookup in the text, not only a whole value
+
+
 def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)
+        if isinstance(value, str) and "{{" in value:
+            value = host_vars[key] = _env_lookups_done(name, key, value, path)
         if isinstance(value, str) and "{{" in value:
             raise UsageError(
                 f"{path}: host {name}: {key} is a Jinja template ({value!r}), which spec-debug does not evaluate",

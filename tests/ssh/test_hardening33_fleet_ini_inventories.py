@@ -233,3 +233,33 @@ def test_the_login_set_once_in_ansible_cfg_is_the_inventory_hosts_login(
     hosts = {h["name"]: h for h in json.loads(run.read_text())["hosts"]}
     assert hosts["gpu01"]["status"] == "passed", done.stdout + done.stderr
     assert hosts["gpu02"]["status"] == "error" and str(wrong_key.path) in hosts["gpu02"]["error"]
+
+
+def test_env_lookups_in_the_login_variables_are_read_as_ansible_reads_them(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`ansible_user: "{{ lookup('env', 'USER') }}"` and a key file under
+    `{{ lookup('env','HOME') }}`, as Ansible's docs write them, were refused as "a Jinja
+    template, which spec-debug does not evaluate", and the whole inventory with them."""
+    monkeypatch.setenv("USER", getpass.getuser())
+    lab_key = client.home / ".ssh" / "lab.pem"
+    lab_key.write_bytes(client.key.path.read_bytes())
+    lab_key.chmod(0o600)
+    inventory = tmp_path / "hosts.yml"
+    inventory.write_text(
+        "all:\n"
+        "  vars:\n"
+        "    ansible_user: \"{{ lookup('env', 'USER') }}\"\n"
+        "    ansible_ssh_private_key_file: \"{{ lookup('env','HOME') }}/.ssh/lab.pem\"\n"
+        "  hosts:\n"
+        "    gpu01:\n"
+        f"      ansible_host: {sshd.address}\n"
+        f"      ansible_port: {sshd.port}\n")
+    done, record = _run(cli, tmp_path, inventory)
+    assert done.code == 0, done.stdout + done.stderr
+    assert record is not None and [(h["name"], h["status"]) for h in record["hosts"]] == [("gpu01", "passed")]
+    # an unset variable is named, not sent as an empty user
+    monkeypatch.delenv("USER")
+    done, _ = _run(cli, tmp_path, inventory)
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.code == 2 and "host gpu01: ansible_user reads $USER" in said and "which is not set" in said, said
