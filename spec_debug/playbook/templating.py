@@ -672,12 +672,14 @@ def var_cycle(dependencies: dict[str, list[str]]) -> list[str] | None:
     return var_order(dependencies)[1]
 
 
-def resolve_vars(values: dict[str, Any], templated: Iterable[str], host: str) -> dict[str, Any]:
+def resolve_vars(values: dict[str, Any], templated: Iterable[str], host: str,
+                 where: dict[str, str] | None = None) -> dict[str, Any]:
     """values with the templates in the named vars rendered over the others, dependencies
     first: `model_dir: "{{ model }}/draft"` follows `--var model=/data/llama` as Ansible's vars
-    do. Only playbook defaults are templates; a value given on the command line or by an
-    inventory is data and used as typed. A var that is one whole `{{ expression }}` keeps the
-    expression's type (a list stays a list). Raises TemplateError."""
+    do. The caller names the templates: playbook defaults, and an inventory's values (Ansible
+    templates those too); a value given on the command line is data and used as typed. A var that is one whole `{{ expression }}` keeps the
+    expression's type (a list stays a list). `where` names a var's place in errors where it is
+    not the playbook's `vars.NAME` (an inventory's value). Raises TemplateError."""
     pending = {name for name in templated if name in values and template_texts(values[name])}
     resolved = dict(values)
     dependencies: dict[str, list[str]] = {}
@@ -685,13 +687,13 @@ def resolve_vars(values: dict[str, Any], templated: Iterable[str], host: str) ->
         try:
             dependencies[name] = [n for n in var_references(values[name], values) if n in pending]
         except TemplateSyntaxError as exc:
-            raise TemplateError(f"vars.{name}: template syntax error: {exc.message}") from None
+            raise TemplateError(f"{(where or {}).get(name, f'vars.{name}')}: template syntax error: {exc.message}") from None
     order, cycle = var_order({name: dependencies[name] for name in sorted(pending)})
     if cycle:
         raise TemplateError(f"vars.{cycle[0]}: the vars refer to each other in a circle: {' -> '.join(cycle)}")
     for name in order:
         context = {**resolved, "vars": resolved, "host": host}
-        resolved[name] = _render_var(values[name], context, TemplateSite(None, f"vars.{name}"))
+        resolved[name] = _render_var(values[name], context, TemplateSite(None, (where or {}).get(name, f"vars.{name}")))
     return resolved
 
 

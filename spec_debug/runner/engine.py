@@ -146,8 +146,17 @@ class Run:
         self._host_vars: dict[str, dict[str, Any]] = {}
         for target in targets:
             given = {**self.playbook.vars, **target.vars, **self.cli_vars}
-            templated = [k for k in self.playbook.vars if k not in target.vars and k not in self.cli_vars]
-            self._host_vars[target.name] = resolve_vars(given, templated, target.name)
+            # An inventory's value is templated as Ansible templates it (`model_dir: "{{ models_root
+            # }}/llama"` in group_vars); it went to the host as the literal text `{{ models_root }}`.
+            # Not one Ansible keeps as text (`!unsafe`: inventory.UnsafeText).
+            templated = [k for k in self.playbook.vars if k not in self.cli_vars
+                         and (k not in target.vars or not getattr(target.vars[k], "ansible_unsafe", False))]
+            from_inventory = {k: f"host {target.name}: inventory var {k}" for k in templated if k in target.vars}
+            # The names Ansible gives every host, which inventory templates use most
+            # (`"{{ inventory_hostname }}.ib.corp"`); steps name the host {{ host }}.
+            names = {"inventory_hostname": target.name, "inventory_hostname_short": target.name.split(".")[0]}
+            resolved = resolve_vars({**names, **given} if from_inventory else given, templated, target.name, from_inventory)
+            self._host_vars[target.name] = {k: v for k, v in resolved.items() if k in given}
             secrets.update(secret_values(given))
             secrets.update(secret_values(self._host_vars[target.name]))
         secrets.update(form for secret in list(secrets) for form in forms_in_command(secret))  # `it'"'"'s` in a step's line

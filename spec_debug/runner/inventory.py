@@ -352,7 +352,14 @@ def _float(loader: _AnsibleYamlLoader, node: yaml.ScalarNode) -> float:
 
 
 _AnsibleYamlLoader.add_constructor("!vault", lambda loader, node: _Vaulted())
-_AnsibleYamlLoader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
+class UnsafeText(str):
+    """A value tagged `!unsafe`: Ansible never templates it (docs: "Unsafe or raw strings"), so the
+    run keeps its `{{ }}` as text where an inventory's other values are templated (engine.py)."""
+
+    ansible_unsafe = True
+
+
+_AnsibleYamlLoader.add_constructor("!unsafe", lambda loader, node: UnsafeText(loader.construct_scalar(node)))
 _AnsibleYamlLoader.add_constructor("tag:yaml.org,2002:float", _float)
 
 
