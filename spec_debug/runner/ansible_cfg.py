@@ -1,4 +1,5 @@
-"""The login an inventory's hosts get from ansible.cfg: `remote_user` and `private_key_file`.
+"""The login an inventory's hosts get from ansible.cfg: `remote_user`, `private_key_file` and
+the ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of [ssh_connection]).
 
 Teams often set these once in ansible.cfg rather than as ansible_user / ansible_ssh_private_key_file
 in the inventory; `ansible -i hosts.ini all -m ping` then logs in as that user with that key, and
@@ -21,10 +22,17 @@ import os
 import stat
 from pathlib import Path
 
-# (inventory variable it stands for, ansible.cfg [defaults] key, environment variable)
+# (inventory variable it stands for, ansible.cfg section, key, environment variable): base.yml's
+# DEFAULT_REMOTE_USER and DEFAULT_PRIVATE_KEY_FILE; the ssh plugin's ssh_args, ssh_common_args and
+# ssh_extra_args (lib/ansible/plugins/connection/ssh.py, DOCUMENTATION), where a team's
+# `ssh_args = -o ProxyJump=bastion` reaches every host (ansible.cfg's ssh_args replaces
+# Ansible's default ControlMaster ones, which we have no use for).
 _SETTINGS = (
-    ("ansible_user", "remote_user", "ANSIBLE_REMOTE_USER"),
-    ("ansible_ssh_private_key_file", "private_key_file", "ANSIBLE_PRIVATE_KEY_FILE"),
+    ("ansible_user", "defaults", "remote_user", "ANSIBLE_REMOTE_USER"),
+    ("ansible_ssh_private_key_file", "defaults", "private_key_file", "ANSIBLE_PRIVATE_KEY_FILE"),
+    ("ansible_ssh_args", "ssh_connection", "ssh_args", "ANSIBLE_SSH_ARGS"),
+    ("ansible_ssh_common_args", "ssh_connection", "ssh_common_args", "ANSIBLE_SSH_COMMON_ARGS"),
+    ("ansible_ssh_extra_args", "ssh_connection", "ssh_extra_args", "ANSIBLE_SSH_EXTRA_ARGS"),
 )
 
 
@@ -46,7 +54,7 @@ def config_file() -> Path | None:
 
 
 def login_defaults() -> dict[str, str]:
-    """{"ansible_user": ..., "ansible_ssh_private_key_file": ...} as far as ansible.cfg and the
+    """{"ansible_user": ..., "ansible_ssh_args": ...} as far as ansible.cfg and the
     environment set them; an unreadable or malformed ansible.cfg gives nothing (Ansible would
     stop on it; here it is not our file to judge)."""
     found: dict[str, str] = {}
@@ -55,13 +63,13 @@ def login_defaults() -> dict[str, str]:
         parser = configparser.ConfigParser(inline_comment_prefixes=(";",))
         try:
             parser.read(path, encoding="utf-8")
-            for variable, key, _ in _SETTINGS:
-                value = parser.get("defaults", key, fallback=None)
+            for variable, section, key, _ in _SETTINGS:
+                value = parser.get(section, key, fallback=None)
                 if value:
                     found[variable] = value
         except (configparser.Error, OSError, UnicodeDecodeError):
             found = {}
-    for variable, _, env in _SETTINGS:
+    for variable, _, _, env in _SETTINGS:
         if os.environ.get(env):
             found[variable] = os.environ[env]
     return found

@@ -19,8 +19,9 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
   `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there, and
   `ansible_ssh_timeout` (else `ansible_timeout`), which is `-o ConnectTimeout=N` there;
-- `remote_user` and `private_key_file` of the ansible.cfg Ansible would read (ansible_cfg.py)
-  log in the hosts whose inventory sets no ansible_user or key file;
+- `remote_user`, `private_key_file` and [ssh_connection]'s ssh_args, ssh_common_args and
+  ssh_extra_args of the ansible.cfg Ansible would read (ansible_cfg.py) stand for the inventory
+  variables a host's inventory does not set;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
   them) add vars, overriding the inventory's own for the same group or host; values Ansible
@@ -163,7 +164,8 @@ class Inventory:
             self._login_defaults = login_defaults()
         for variable, value in self._login_defaults.items():
             # ansible.cfg's remote_user / private_key_file, below every inventory variable of the same setting
-            if not any(key in host_vars for key, to in _CONNECTION_VARS.items() if to == _CONNECTION_VARS[variable]):
+            setting = _CONNECTION_VARS.get(variable, variable)  # ansible_ssh_args has one name only
+            if not any(_CONNECTION_VARS.get(key, key) == setting for key in host_vars):
                 host_vars[variable] = value
         return _spec(name, host_vars, self.path)
 

@@ -263,3 +263,29 @@ def test_env_lookups_in_the_login_variables_are_read_as_ansible_reads_them(
     done, _ = _run(cli, tmp_path, inventory)
     said = " ".join((done.stdout + done.stderr).split())
     assert done.code == 2 and "host gpu01: ansible_user reads $USER" in said and "which is not set" in said, said
+
+
+def test_the_bastion_set_in_ansible_cfg_ssh_args_is_the_way_to_the_hosts(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, closed_port: Callable[[], int]) -> None:
+    """`[ssh_connection] ssh_args = ... -o ProxyJump=bastion` in ansible.cfg: Ansible reaches
+    every host through the bastion; spec-debug went to each host directly (here the bastion is
+    down, so its record names the bastion; an inventory's ansible_ssh_args still wins)."""
+    for name in ("ANSIBLE_CONFIG", "ANSIBLE_SSH_ARGS", "ANSIBLE_SSH_COMMON_ARGS", "ANSIBLE_SSH_EXTRA_ARGS"):
+        monkeypatch.delenv(name, raising=False)
+    down = closed_port()  # bound on 127.0.0.1, never listened on: nothing listens on 127.0.0.2 at it
+    project = tmp_path / "ansible"
+    project.mkdir()
+    reach = f"ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}"
+    (project / "hosts.ini").write_text(f"[gpus]\ngpu01 {reach}\ngpu02 {reach} ansible_ssh_args='-o ServerAliveInterval=30'\n")
+    (project / "ansible.cfg").write_text(
+        "[ssh_connection]\n"
+        f"ssh_args = -C -o ControlMaster=auto -o ControlPersist=60s -o ProxyJump=root@127.0.0.2:{down}\n"
+        "pipelining = True\n")
+    (project / "fleet.yaml").write_text(PLAYBOOK)
+    done = cli("run", "fleet.yaml", "-i", "hosts.ini", "--batch", "--out", "runs", cwd=project)
+    (run,) = (project / "runs").glob("*/run.json")
+    hosts = {h["name"]: h for h in json.loads(run.read_text())["hosts"]}
+    assert hosts["gpu02"]["status"] == "passed", done.stdout + done.stderr
+    assert hosts["gpu01"]["status"] == "error", done.stdout + done.stderr
+    assert f"jump host 127.0.0.2: connection refused by 127.0.0.2:{down}" in hosts["gpu01"]["error"]
