@@ -7,6 +7,7 @@ a zero-padded start pads every number to its width, as both do.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import itertools
 import re
@@ -49,6 +50,8 @@ class HostSpec:
     """The login password an inventory gives (ansible_password); never shown or recorded."""
     password_source: str | None = None
     """Where that password is set (`ansible_password in hosts.yml`), also when it is vault-encrypted (password None)."""
+    inventory: str | None = None
+    """The inventory the host is read from, which its login messages name beside the ssh config."""
 
 
 def ipv6_host(text: str) -> tuple[str, int | None] | None:
@@ -366,16 +369,38 @@ def open_transport(spec: HostSpec, options: ConnectOptions) -> Transport:
         from spec_debug.runner.local import LocalTransport
 
         return LocalTransport(host=spec.name)
+    from spec_debug.errors import AuthenticationError
     from spec_debug.runner.ssh import SSHTransport
 
-    return SSHTransport.connect(
-        ssh_destination(spec.address),
-        options,
-        name=spec.name,
-        port=spec.port,
-        user=spec.user,
-        identity_file=spec.identity_file,
-        ssh_options=spec.ssh_options,
-        password=spec.password,
-        password_source=spec.password_source,
-    )
+    try:
+        return SSHTransport.connect(
+            ssh_destination(spec.address),
+            options,
+            name=spec.name,
+            port=spec.port,
+            user=spec.user,
+            identity_file=spec.identity_file,
+            ssh_options=spec.ssh_options,
+            password=spec.password,
+            password_source=spec.password_source,
+        )
+    except AuthenticationError as exc:
+        raise _with_inventory_login_hint(exc, spec) from exc.__cause__
+
+
+def _with_inventory_login_hint(exc: AuthenticationError, spec: HostSpec) -> AuthenticationError:
+    """An inventory host's failed login names where its user and key come from: the hint sent
+    people to their ssh config ("check User and IdentityFile in your ssh config", "log in as
+    your own user (USER@HOST)") while ansible_user and the key file of the inventory (or
+    ansible.cfg) were what set them. A jump host's own login is left alone (ssh config only).
+    A copy: a jump failure may be one exception shared by many hosts."""
+    hint = exc.hint or ""
+    if spec.inventory is None or ": jump host " in exc.message or "in your ssh config" not in hint:
+        return exc
+    named = copy.copy(exc)
+    named.hint = hint.replace(
+        "in your ssh config",
+        f"in your ssh config, and ansible_user and ansible_ssh_private_key_file in {spec.inventory} "
+        "(or remote_user and private_key_file in ansible.cfg)", 1,
+    ).replace("log in as your own user (USER@HOST)", "log in as your own user (ansible_user)", 1)
+    return named.with_traceback(exc.__traceback__)

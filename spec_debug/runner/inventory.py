@@ -829,6 +829,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         unsupported=unsupported,
         password=password,
         password_source=password_source,
+        inventory=path,
     )
 
 

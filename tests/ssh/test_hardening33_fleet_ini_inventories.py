@@ -289,3 +289,21 @@ def test_the_bastion_set_in_ansible_cfg_ssh_args_is_the_way_to_the_hosts(
     assert hosts["gpu02"]["status"] == "passed", done.stdout + done.stderr
     assert hosts["gpu01"]["status"] == "error", done.stdout + done.stderr
     assert f"jump host 127.0.0.2: connection refused by 127.0.0.2:{down}" in hosts["gpu01"]["error"]
+
+
+def test_an_inventory_host_refusing_the_login_points_at_the_inventory_that_set_it(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """The hint said "check User and IdentityFile in your ssh config" where the inventory's
+    ansible_user had set the account the host refused."""
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(
+        "[gpus]\n"
+        f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path}\n"
+        f"gpu02 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path} "
+        "ansible_user=nosuchuser\n")
+    done, record = _run(cli, tmp_path, inventory)
+    assert done.code == 3 and record is not None, done.stdout + done.stderr
+    hosts = {h["name"]: h for h in record["hosts"]}
+    assert hosts["gpu01"]["status"] == "passed"
+    assert "authentication failed for nosuchuser@" in hosts["gpu02"]["error"]
+    assert f"ansible_user and ansible_ssh_private_key_file in {inventory}" in hosts["gpu02"]["hint"], hosts["gpu02"]["hint"]
