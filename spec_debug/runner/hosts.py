@@ -334,7 +334,27 @@ def resolve_hosts(
                          hint=_no_hosts_hint(limit, names_before) if limit is not None else
                          "check --host/--hosts/--inventory and --limit")
     # Built only for the selected hosts: a bad entry elsewhere in the inventory does not matter.
-    return [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
+    specs = [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
+    if warn is not None:
+        _warn_twice_listed(specs, warn)
+    return specs
+
+
+def _warn_twice_listed(specs: list[HostSpec], warn: Callable[[str], None]) -> None:
+    """A machine named twice (an inventory's `gpu01 ansible_host=10.0.0.1` and a line
+    `10.0.0.1`, or --host gpu01 beside it) runs the playbook twice at the same time: two
+    benchmarks on one GPU each measure half its throughput, with nothing said. Names are
+    compared as written, with the port and the ssh options (one address behind two bastions is
+    two machines); an ssh_config alias is not resolved here."""
+    same: dict[tuple[str, int | None, tuple[tuple[str, str], ...]], list[str]] = {}
+    for spec in specs:
+        if spec.transport == "ssh" and spec.unsupported is None:
+            same.setdefault((spec.address.lower(), spec.port, tuple(sorted(spec.ssh_options.items()))), []).append(spec.name)
+    for (address, port, _), names in same.items():
+        if len(names) > 1:
+            shown = address if port is None else f"{address}:{port}"
+            warn(f"{', '.join(names[:-1])} and {names[-1]} are the same host ({shown}): the playbook runs on it "
+                 f"{len(names)} times at once, and steps that measure (benchmarks) compete; leave all but one out (--limit)")
 
 
 def _close_name(item: str, names: list[str]) -> str:

@@ -307,3 +307,20 @@ def test_an_inventory_host_refusing_the_login_points_at_the_inventory_that_set_i
     assert hosts["gpu01"]["status"] == "passed"
     assert "authentication failed for nosuchuser@" in hosts["gpu02"]["error"]
     assert f"ansible_user and ansible_ssh_private_key_file in {inventory}" in hosts["gpu02"]["hint"], hosts["gpu02"]["hint"]
+
+
+def test_one_machine_listed_by_name_and_by_address_is_warned_about(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`gpu01 ansible_host=ADDR` and a line `ADDR` (added later by someone else) ran the
+    playbook twice on one machine at the same time, benchmarks competing, with nothing said."""
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(
+        "[gpus]\n"
+        f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port}\n"
+        f"{sshd.address} ansible_port={sshd.port}\n"
+        "[gpus:vars]\n"
+        f"ansible_ssh_private_key_file={client.key.path}\n")
+    done, record = _run(cli, tmp_path, inventory)
+    assert done.code == 0 and record is not None, done.stdout + done.stderr
+    warning = " ".join(done.stderr.split())
+    assert f"warning: gpu01 and {sshd.address} are the same host ({sshd.address}:{sshd.port})" in warning, warning
