@@ -174,6 +174,12 @@ def report(
             raise UsageError(f"--template {template}: is a folder", hint="name the template file, e.g. a .md.j2 or .html.j2 file in it")
         if template is not None and not template.is_file():
             raise UsageError(f"--template {template}: no such file")
+        if output:
+            from spec_debug.store import refuse_overwriting
+
+            # the record may be named as its folder, its run.json, or a bare run id under ./runs
+            refuse_overwriting((run_dir, run_dir / "run.json", Path("runs") / run_dir / "run.json"), output,
+                               "the run record", f"report.{fmt}")
         record = load_record(run_dir)
         text = render_report(record, fmt, template, run_dir=_record_folder(run_dir))  # type: ignore[arg-type]
     except SpecDebugError as exc:

@@ -309,6 +309,20 @@ def write_output(path: Path, text: str) -> None:
     write_atomic(path, text)
 
 
+def refuse_overwriting(inputs: Iterable[Path], output: Path, what: str, example: str) -> None:
+    """-o naming the very file the command reads (`report RUN -o RUN/run.json`, `analyze s.jsonl
+    -o s.jsonl`, a completion that kept the input's suffix) would replace the only copy of a run
+    record or a transcript with what was made from it; refused before anything is written."""
+    for source in inputs:
+        try:
+            same = os.path.samefile(source, output)
+        except (OSError, ValueError):  # the output does not exist yet, or the input is no file
+            continue
+        if same:
+            raise UsageError(f"-o {output} is {what} being read: writing there would replace it",
+                             hint=f"write beside it, e.g. -o {output.with_name(example)}")
+
+
 def _file_in_the_way(path: Path) -> Path | None:
     """The nearest folder of path that exists, when it is not a folder."""
     for parent in path.parents:

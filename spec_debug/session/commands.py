@@ -59,7 +59,7 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
     and fed to other tools as often as a postmortem is pasted. ``redact=False`` keeps them."""
     from spec_debug.session.postmortem import render_postmortem
 
-    _writable(output, {"md": "postmortem.md", "html": "postmortem.html"}.get(fmt, "analysis.json"))
+    _writable(output, {"md": "postmortem.md", "html": "postmortem.html"}.get(fmt, "analysis.json"), path)
     analysis = _analyze_input(path, input_format)
     if fmt == "json":
         text = analysis_json(analysis, redact)
@@ -106,7 +106,7 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
         suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", name.strip()).strip("_") or "my_playbook"
         raise UsageError(f"--name {name!r} is not a playbook name",
                          hint=f"one word of letters, digits, _ . - (it names the run folders): --name {suggestion}")
-    _writable(output, "playbook.yaml")
+    _writable(output, "playbook.yaml", path)
     analysis = _analyze_input(path, input_format)
     doc = distill_playbook(analysis, name)
     text = dump_playbook(doc)
@@ -142,11 +142,16 @@ def _analyze_input(path: Path, input_format: str | None) -> SessionAnalysis:
     return analysis
 
 
-def _writable(output: Path | None, example: str) -> None:
+def _writable(output: Path | None, example: str, source: Path) -> None:
     """-o naming a folder fails before the session is read (a long transcript takes a while),
-    with a file name for what this command writes (store.write_atomic suggests report.md)."""
+    with a file name for what this command writes (store.write_atomic suggests report.md); -o
+    naming the transcript itself is refused (see store.refuse_overwriting)."""
     if output is not None and output.is_dir():
         raise RecordWriteError(f"cannot write {output}: it is a folder", hint=f"name a file, e.g. {output / example}")
+    if output is not None:
+        from spec_debug.store import refuse_overwriting
+
+        refuse_overwriting((source,), output, "the transcript", example)
 
 
 def _emit(text: str, output: Path | None) -> None:
