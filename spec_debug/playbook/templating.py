@@ -251,7 +251,8 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
             raise TemplateError(
                 f"{_where(site)}: expression {expression!r} failed: {name} is None (its capture matched nothing, "
                 f"or it was set to null); guard it: {name} is not none and ...",
-                hint="or give the capture a default: value",
+                # (the hint stands alone as a finding's remediation: a whole fix, not "or ...")
+                hint=f"guard it: {name} is not none and ..., or give the capture a default: value",
             ) from None
         text_numbers = _number_text_names(expression, context) if isinstance(exc, TypeError) and "not supported between" in str(exc) else []
         if text_numbers:

@@ -50,3 +50,4 @@ def test_the_fix_of_a_failed_when_reaches_the_finding(tmp_path):
     assert gated["status"] == "error" and "facts.accept_len is None" in gated["message"], gated["message"]
     (finding,) = [f for f in record["findings"] if f["step"] == "gated"]
     assert "give the capture a default" in finding["remediation"], finding["remediation"]
+    assert not finding["remediation"].startswith(("or ", "Or ")), finding["remediation"]  # a whole fix, alone
