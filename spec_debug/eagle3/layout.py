@@ -232,7 +232,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     if unconfirmed is not None:
         unconfirmed["all_read"] = all_read
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
-                       untrained, unclear=unclear, unconfirmed=unconfirmed)
+                       untrained, unclear=unclear, unconfirmed=unconfirmed, all_read=all_read)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -439,12 +439,13 @@ def unconfirmed_rows(configured: tuple[int, ...], scores: dict,
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
              untrained: bool = False, unclear: dict[str, int] | None = None,
-             unconfirmed: dict[str, Any] | None = None) -> str:
+             unconfirmed: dict[str, Any] | None = None, all_read: bool = False) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on.
     `unclear`: unclear_rows' counts, when the best layout leads by too few rows to name;
-    `unconfirmed`: unconfirmed_rows', when the configured one does."""
+    `unconfirmed`: unconfirmed_rows', when the configured one does; `all_read`: every sample
+    of the dump was probed, so more samples cannot come from --max-samples."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
@@ -487,8 +488,10 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                 f"{unclear['gained']} more of {unclear['rows']} rows right, too few to tell from "
                 f"chance (a sign test wants {LAYOUT_MIN_GAIN} all one way: "
                 f"0.5**{LAYOUT_MIN_GAIN} = {0.5 ** LAYOUT_MIN_GAIN:.0%}); "
-                "probe more samples (--max-samples), and if every layout stays near zero "
-                "check the draft and the dump's targets (see the notes)")
+                + ("every sample of the dump was probed: probe a dump with more samples, "
+                   if all_read else "probe more samples (--max-samples), ")
+                + "and if every layout stays near zero check the draft and the dump's targets "
+                "(see the notes)")
     else:
         text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
                 f"configured {describe(configured)}: the draft was trained on a different "

@@ -40,6 +40,10 @@ def test_one_hit_more_on_a_dump_missing_a_layer_is_not_another_layout(world, tmp
     assert "trained on a different layout" not in report["verdict"]
     assert report["verdict"].startswith("no layout is clearly the draft's")
     assert "1 more of 39 rows right" in report["verdict"]
+    # every sample of the dump was read: --max-samples cannot give more (was "probe more
+    # samples (--max-samples)" whatever had been read)
+    assert "every sample of the dump was probed" in report["verdict"], report["verdict"]
+    assert "--max-samples" not in report["verdict"]
 
 
 def test_aux_slots_saved_swapped_are_still_named(world, tmp_path):
