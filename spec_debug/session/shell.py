@@ -196,7 +196,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             continue
         if target is not None:
             if target.host is not None and "$" in target.host:
-                target = replace(target, host=_expand(target.host, variables))
+                user = target.user or _user_in(target.host, variables)
+                target = replace(target, host=_expand(target.host, variables), user=user)
             if target.container is not None and "$" in target.container:
                 target = _named_container(target, variables)
             return target
@@ -374,6 +375,16 @@ def _expand(host: str, variables: dict[str, str | None]) -> str | None:
 
     expanded = _VARIABLE.sub(value, host)
     return None if unknown or not expanded or "$" in expanded else expanded
+
+
+def _user_in(host: str, variables: dict[str, str | None]) -> str | None:
+    """The user a destination variable carries (``GPU=root@10.1.2.3``, then ``ssh $GPU``): ssh
+    splits the expanded word at its last "@" as it would the typed one (was the host only)."""
+    m = _VARIABLE.fullmatch(host)
+    found = variables.get(m.group(1) or m.group(2)) if m else None
+    if not found or "$" in found or "@" not in found:
+        return None
+    return found.rpartition("@")[0] or None
 
 
 def _split_dest(dest: str) -> tuple[str | None, str, int | None]:

@@ -102,3 +102,18 @@ def test_a_variable_set_for_one_command_is_not_the_shells(tmp_path: Path) -> Non
     path = tmp_path / "prefix.log"
     path.write_text("$ GPU=gpu09 ./run_bench.sh\nstarted\n$ ssh $GPU nvidia-smi\nssh: Could not resolve hostname nvidia-smi\n")
     assert [c.host for c in analyze_path(path).commands] == [None, None]
+
+
+def test_a_destination_variable_keeps_its_user(tmp_path: Path) -> None:
+    """``export GPU=root@10.1.2.3`` then ``ssh $GPU``: ssh splits the expanded word at its "@",
+    so the login is root's (was the host alone, the user dropped); ``-l`` still wins, as in
+    ssh.c, where the destination's user is taken only when none was given."""
+    from spec_debug.session import shell
+
+    assert shell.parse_target("GPU=root@10.1.2.3; ssh $GPU nvidia-smi").user == "root"
+    assert shell.parse_target("GPU=root@10.1.2.3; ssh -l admin $GPU nvidia-smi").user == "admin"
+    assert shell.parse_target("H=10.1.2.3; ssh $H nvidia-smi").user is None
+    path = tmp_path / "gpu.log"
+    path.write_text("$ export GPU=ubuntu@gpu01\n$ ssh $GPU nvidia-smi\nNVIDIA-SMI 550.54\n")
+    (command,) = [c for c in analyze_path(path).commands if "nvidia-smi" in c.command]
+    assert (command.host, command.user) == ("gpu01", "ubuntu")
