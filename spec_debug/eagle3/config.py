@@ -326,6 +326,15 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
                               f"num_key_value_heads {kv_heads}")
     head_dim = _number(decoder, "head_dim", where, minimum=1,
                        default=defaults.get("head_dim", hidden // heads))
+    if fmt == "speculators" and decoder.get("vocab_size") is None:
+        # speculators builds the decoder from transformer_layer_config alone; without the key
+        # there, transformers' LlamaConfig default (32000) stands, and loading the weights
+        # fails on embed_tokens' shape far from the cause
+        raise CheckpointError(
+            f"{where}: no 'vocab_size' in transformer_layer_config"
+            + (f" (the top level has {raw['vocab_size']!r}, which speculators does not read)"
+               if raw.get("vocab_size") is not None else ""),
+            hint="add the target's vocab_size to transformer_layer_config (speculators writes it there)")
     vocab = _int(decoder, "vocab_size", where)
     num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
     sliding_window, layer_types = _attention_windows(decoder, model_type, num_layers, where)
