@@ -69,7 +69,12 @@ def register(app: typer.Typer) -> None:
             else:
                 loaded = load_playbook(playbook)
                 if output:
-                    _refuse_overwriting_the_playbook(loaded.path, output)
+                    from spec_debug.store import refuse_overwriting
+
+                    # `explain my_check.yaml -o my_check.yaml` (the completion's suffix where .md
+                    # was meant) replaced the playbook with its walkthrough, silently
+                    refuse_overwriting((Path(loaded.path),), Path(output), "the playbook", Path(output).with_suffix(".md").name,
+                                       doing="explained")
                 text = _walkthrough_text(loaded, fmt)
             if output:
                 from spec_debug.store import write_output
@@ -108,23 +113,6 @@ def register(app: typer.Typer) -> None:
         except (OSError, ValueError):
             pass  # the terminal went away (demo_command): the exit code still tells
         raise typer.Exit(code)
-
-
-def _refuse_overwriting_the_playbook(playbook_path: str, output: str) -> None:
-    """`explain my_check.yaml -o my_check.yaml` (the completion's suffix where .md was meant)
-    replaced the playbook with its walkthrough, silently: the only copy of someone's work."""
-    import os
-
-    from spec_debug.errors import UsageError
-
-    try:
-        same = os.path.samefile(playbook_path, output)
-    except OSError:  # the output does not exist yet (or the playbook came from a pipe)
-        return
-    if same:
-        suggested = str(Path(output).with_suffix(".md"))
-        raise UsageError(f"-o {output} is the playbook being explained: writing the walkthrough there would replace it",
-                         hint=f"write it beside the playbook, e.g. -o {suggested}")
 
 
 def _walkthrough_text(loaded, fmt: str) -> str:

@@ -309,7 +309,7 @@ def write_output(path: Path, text: str) -> None:
     write_atomic(path, text)
 
 
-def refuse_overwriting(inputs: Iterable[Path], output: Path, what: str, example: str) -> None:
+def refuse_overwriting(inputs: Iterable[Path], output: Path, what: str, example: str, doing: str = "read") -> None:
     """-o naming the very file the command reads (`report RUN -o RUN/run.json`, `analyze s.jsonl
     -o s.jsonl`, a completion that kept the input's suffix) would replace the only copy of a run
     record or a transcript with what was made from it; refused before anything is written."""
@@ -319,7 +319,7 @@ def refuse_overwriting(inputs: Iterable[Path], output: Path, what: str, example:
         except (OSError, ValueError):  # the output does not exist yet, or the input is no file
             continue
         if same:
-            raise UsageError(f"-o {output} is {what} being read: writing there would replace it",
+            raise UsageError(f"-o {output} is {what} being {doing}: writing there would replace it",
                              hint=f"write beside it, e.g. -o {output.with_name(example)}")
 
 
