@@ -23,6 +23,12 @@ from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord
 from spec_debug.redact import MASK
 from spec_debug.report import write_reports
+# Imported before the run, not when the outputs are written: ElementTree's C accelerator links
+# pyexpat through PyCapsule_Import, which turns any failure of that import, a Ctrl-C's
+# KeyboardInterrupt included, into an ImportError that ElementTree swallows. A signal landing
+# there was lost and the CLI waited on a --junit FIFO until kill -9.
+from spec_debug.report.github import append_step_summary
+from spec_debug.report.junit import write_junit
 from spec_debug.runner.engine import HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
 from spec_debug.store import RecordWriteError, RunStore, load_record, report_commands
@@ -281,13 +287,9 @@ def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, cons
     except RecordWriteError as exc:
         raise _reports_not_written(record, run_dir, exc, console) from None
     if junit is not None:
-        from spec_debug.report.junit import write_junit
-
         write_junit(record, junit)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
-        from spec_debug.report.github import append_step_summary
-
         try:
             append_step_summary(record, Path(summary_path), run_dir)
         except RecordWriteError as exc:
