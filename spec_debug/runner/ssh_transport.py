@@ -17,6 +17,7 @@ import paramiko
 from paramiko.auth_handler import AuthHandler
 from paramiko.buffered_pipe import BufferedPipe
 from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_DATA, MSG_CHANNEL_EXTENDED_DATA, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
+from paramiko.packet import NeedRekeyException
 
 from spec_debug.runner.ssh_handshake_failures import _OFFER_LINES
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA
@@ -330,7 +331,21 @@ class _HandshakeBoundOnAlarms(paramiko.Packetizer):
     """paramiko's packetizer with its handshake bound (handshake_timeout, 15 s) an alarm on the
     shared thread: paramiko starts a threading.Timer per connection for it (paramiko/packet.py,
     start_handshake), one more thread per host of a fleet's logins. The transport's packetizer
-    class; the bound and what it does (read_timer) are paramiko's."""
+    class; the bound and what it does (read_timer) are paramiko's. It also notes when reading
+    ended the connection (read_ended, for _SignalAwareTransport.is_active)."""
+
+    read_ended = False
+    """Reading met the connection's end (EOF, a reset, a mangled packet): the transport's loop
+    is over, though paramiko has not yet cleared `active`."""
+
+    def read_message(self) -> tuple[int, paramiko.Message]:
+        try:
+            return super().read_message()  # type: ignore[no-any-return]
+        except NeedRekeyException:  # the loop goes on: a key exchange, not an end
+            raise
+        except BaseException:
+            self.read_ended = True
+            raise
 
     def start_handshake(self, timeout: float) -> None:
         # The timer is paramiko's private __timer (paramiko/packet.py 3.4.0 to 4.0.0): a release
@@ -396,6 +411,14 @@ class _SignalAwareTransport(paramiko.Transport):
         if SHA1_RSA in algorithms and "server-sig-algs" not in self.server_extensions:
             return (SHA1_RSA, *(name for name in algorithms if name != SHA1_RSA))
         return algorithms
+
+    def is_active(self) -> bool:
+        """paramiko's, False as soon as reading ended the connection. paramiko's run() closes
+        every channel (Channel._unlink) before it clears `active`: a step that saw its channel
+        closed by the host going down found the transport still active, and was recorded as
+        a timeout whose processes were killed, or as an sshd ChannelTimeout, instead of a host
+        lost (seen in a CI run on a loaded machine)."""
+        return super().is_active() and not getattr(self.packetizer, "read_ended", False)
 
     def _send_user_message(self, data: paramiko.Message) -> None:
         """paramiko's send, which waits while a key exchange runs; from the transport's own
