@@ -134,6 +134,14 @@ def check(ctx: Any) -> list[Finding]:
                                   measured_served_ids=measured, target_architecture=target_architecture(target_raw, launch_quantization(ctx.host_facts)))
         layer_findings = check_aux_layers(analysis, at=at)
         layout["layers"] = analysis.to_facts()
+        # the configs step compares the same fc fan-in with the same aux count: an SD204 it
+        # raised is this one, said once as the root cause (this step raised it a second time,
+        # as an error, when no SD201-SD203 came before it)
+        width_earlier = raised(ctx.host_facts, ("SD204",))
+        if width_earlier and not earlier:
+            layer_findings = [*[f for f in layer_findings if f.code != "SD204"],
+                              *_demote([f for f in layer_findings if f.code == "SD204"],
+                                       width_earlier)]
         findings += _demote(layer_findings, earlier) if earlier else layer_findings
         causes += [f.code for f in layer_findings if f.severity == "error" and f.code not in causes]
     if training and training.get("untrained_draft"):
