@@ -608,7 +608,7 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
         return ResolvedLayout(slots, named, "user"), notes
     if semantics != "reference" and not cfg.use_aux_hidden_state and cfg.num_aux >= 2:
         # SGLang captures no aux layer and vLLM builds no fc for such a config (config.py
-        # _use_aux_hidden_state): the engine runs this draft on the target's last state alone,
+        # use_aux_hidden_state): the engine runs this draft on the target's last state alone,
         # which the forward here does not model, so its numbers are not the engine's. A head
         # trained on the last state alone sets the key on purpose (diagnose/checks/layers.py
         # _aux_off): only an fc of several states is at odds with it

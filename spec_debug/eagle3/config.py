@@ -80,7 +80,7 @@ class DraftConfig:
     num_aux: int  # fc fan-in in units of target_hidden_size
     use_aux_hidden_state: bool
     """eagle_config.use_aux_hidden_state (default True). False: the engines feed the draft the
-    target's last hidden state alone and build no fc (see _use_aux_hidden_state)."""
+    target's last hidden state alone and build no fc (see use_aux_hidden_state)."""
     norm_before_residual: bool
     norm_before_fc: bool
     fc_norm: bool
@@ -368,7 +368,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         layer_types=tuple(layer_types),
         aux_layer_ids=aux_ids,
         num_aux=len(aux_ids) if aux_ids else 3,  # speculators core.py: 3 when ids are absent
-        use_aux_hidden_state=_use_aux_hidden_state(raw),
+        use_aux_hidden_state=use_aux_hidden_state(raw),
         norm_before_residual=_norm_flag(raw, "norm_before_residual", fmt, where),
         norm_before_fc=_norm_before_fc(raw, fmt, where),
         fc_norm=_norm_flag(raw, "fc_norm", fmt, where),
@@ -449,7 +449,7 @@ def _norm_before_fc(raw: Mapping[str, Any], fmt: str, where: str) -> bool:
     return _norm_flag(raw, "norm_before_fc", fmt, where)
 
 
-def _use_aux_hidden_state(raw: Mapping[str, Any]) -> bool:
+def use_aux_hidden_state(raw: Any) -> bool:
     """eagle_config.use_aux_hidden_state, default True, as both engines read it from the draft's
     hf_config: SGLang's EAGLE worker and model runner (sgl-project/sglang python/sglang/srt/
     speculative/eagle_worker.py, model_executor/model_runner.py: `eagle_config.get(
@@ -458,8 +458,9 @@ def _use_aux_hidden_state(raw: Mapping[str, Any]) -> bool:
     False builds no fc, skips fc.* on load, combine_hidden_states is the identity). Read in
     either format, as the aux ids under eagle_config are (engines.NESTED_KEY): SGLang takes
     config.json as written; whether vLLM's speculators conversion keeps eagle_config was not
-    checked."""
-    eagle_config = raw.get("eagle_config")
+    checked. Read from the raw config alone, so `diagnose` reads it also from a config that
+    parse_draft_config refuses for another key (the engines read only this one)."""
+    eagle_config = raw.get("eagle_config") if isinstance(raw, Mapping) else None
     if not isinstance(eagle_config, Mapping):
         return True
     return bool(eagle_config.get("use_aux_hidden_state", True))  # the engines test its truth

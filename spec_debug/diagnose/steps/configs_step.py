@@ -11,7 +11,7 @@ from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (launch_quantization, not_checked, record, served_target,
                                               target_mtp_line, where)
-from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config
+from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config, use_aux_hidden_state
 from spec_debug.record import Finding
 
 NS = "configs"
@@ -107,6 +107,13 @@ def check(ctx: Any) -> list[Finding]:
     name, version = engine.get("name"), engine.get("version")
     launch = ctx.host_facts.get("launch", {})
     findings: list[Finding] = []
+    if cfgs.get("draft_error"):
+        # parse() kept why the EAGLE-3 config reader refused it; it was dropped here, and the
+        # checks below then ran on assumptions (aux count, context) without a word
+        findings.append(not_checked(ctx, f"the draft config.json could not be read as an EAGLE-3 "
+                                    f"config ({cfgs['draft_error']}): the aux count was taken "
+                                    "from the layer ids and the draft's context length not "
+                                    "compared", "the draft's config.json with that fixed"))
     if target_raw is None and cfgs.get("target_config_error"):
         findings.append(not_checked(ctx, cfgs["target_config_error"] + ": aux layers, context "
                                     "and RoPE not compared", "a readable target config.json"))
@@ -131,7 +138,10 @@ def check(ctx: Any) -> list[Finding]:
             parsed = parse_draft_config(as_eagle3_config(draft_raw))
             num_aux, use_aux = parsed.num_aux, parsed.use_aux_hidden_state
         except CheckpointError:
-            num_aux, use_aux = None, True
+            # the engines read the flag alone from the raw config: a config refused for another
+            # key (a field of an unexpected type) was taken as aux on, and the SD204 of a draft
+            # that turns them off was missed (the refusal is said below)
+            num_aux, use_aux = None, use_aux_hidden_state(draft_raw)
         findings += check_aux_layers(analysis, target_hidden_size=int(text["hidden_size"]),
                                      fc_in_features=cfgs.get("fc_in_features"), num_aux=num_aux,
                                      draft_target_hidden_size=_stated_target_width(draft_raw),

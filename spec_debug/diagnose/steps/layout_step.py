@@ -10,8 +10,7 @@ from spec_debug.diagnose.checks.drafter import check_layout
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import launch_quantization, not_checked, raised, record, served_target, where
-from spec_debug.diagnose.parallel_draft import as_eagle3_config
-from spec_debug.eagle3.config import CheckpointError, parse_draft_config
+from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.record import Finding
 
 NS = "layout"
@@ -67,15 +66,6 @@ def _by_layer_ids(report: dict[str, Any]) -> dict[str, Any] | None:
             "verdict": report.get("verdict"), "unclear_rows": report.get("unclear_rows")}
 
 
-def _uses_aux_states(draft_raw: Any) -> bool:
-    """The draft config's eagle_config.use_aux_hidden_state (default true), read as the
-    configs step reads it; a config that does not parse counts as true (that step says why)."""
-    try:
-        return parse_draft_config(as_eagle3_config(draft_raw)).use_aux_hidden_state
-    except CheckpointError:
-        return True
-
-
 def _demote(findings: list[Finding], causes: list[str]) -> list[Finding]:
     return [f.model_copy(update={"severity": "info", "evidence": [*f.evidence, explained_by(causes)],
                                  "title": f"Measured: {f.title}"}) for f in findings]
@@ -102,7 +92,7 @@ def check(ctx: Any) -> list[Finding]:
                                     "a target config.json whose language model names "
                                     "num_hidden_layers (--var target_model=DIR)"))
     served_ids = list((layout.get("plan") or {}).get("layer_ids") or [])
-    if draft_raw and not _uses_aux_states(draft_raw):
+    if draft_raw and not use_aux_hidden_state(draft_raw):
         # eagle_config.use_aux_hidden_state = false: SGLang captures no aux layer and vLLM
         # builds no fc (diagnose/checks/layers.py _aux_off, SD204 in the configs step), so the
         # planned ids are not what the engine feeds; compared with the training dump they
@@ -127,7 +117,7 @@ def check(ctx: Any) -> list[Finding]:
         if aux and len(ids) == aux + 1:
             trained_from_data = ids[:-1]
     if draft_raw and n and name in ("sglang", "vllm") and (measured is not None or trained_from_data is not None) \
-            and _uses_aux_states(draft_raw):
+            and use_aux_hidden_state(draft_raw):
         # as the server loads it: an `architectures` given on --hf-overrides is the class it builds
         target_raw = served_target(ctx.host_facts.get("configs", {}).get("target_config"), ctx.host_facts)
         analysis = analyse_layers(name, version, draft_raw, int(n), trained_layer_ids=trained_from_data,
