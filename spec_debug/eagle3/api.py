@@ -1274,9 +1274,9 @@ def _draft_head_check(checkpoint, notes: list[str]):
     (exit 0) while eval refuses it, and a config that ties the head to the embedding was not
     mentioned. A failed lm_head_rows check (SD303) when no head can be served; notes for a head
     an engine takes from elsewhere; None when the rows check stands as it is."""
-    from spec_debug.eagle3.loading import (FULL_VOCAB_TARGET_HEAD, _head_tied_to_embedding,
-                                           _missing_head_hint)
-    from spec_debug.eagle3.vocab import VocabCheck, VocabIssue, configured_draft_vocab
+    from spec_debug.eagle3.loading import _head_tied_to_embedding, _missing_head_hint
+    from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, TARGET_HEAD, VocabCheck,
+                                         VocabIssue, configured_draft_vocab)
 
     cfg = checkpoint.config
     try:
@@ -1292,8 +1292,7 @@ def _draft_head_check(checkpoint, notes: list[str]):
     if not configured_draft_vocab(cfg.raw):
         # served as published drafts are (nvidia/gpt-oss-120b-Eagle3, loading.py
         # _target_head_for_draft): nothing of the draft's own to count rows of
-        notes.append("no lm_head.weight and no draft_vocab_size: the head is the target's "
-                     "lm_head, as SGLang loads this draft (load_lm_head_from_target); the "
+        notes.append(f"{TARGET_HEAD}, as SGLang loads this draft (load_lm_head_from_target); the "
                      "draft has no head rows of its own to check")
         return None
     if cfg.draft_vocab_size == cfg.vocab_size:

@@ -22,7 +22,8 @@ from spec_debug.eagle3.checkpoint import (
 )
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
 from spec_debug.eagle3.model import Eagle3Draft
-from spec_debug.eagle3.vocab import configured_draft_vocab
+from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, TARGET_HEAD, TIED_HEAD_DROPPED,
+                                     TIED_HEAD_NOT_STORED, configured_draft_vocab)
 from spec_debug.eagle3.vocab_mapping import VocabMapping, mapping_note
 from spec_debug.errors import UsageError
 
@@ -326,8 +327,7 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
     if checkpoint.has("lm_head.weight"):
         if cfg.format != "eagle":
             return False  # speculators' format: vLLM reads it and never ties the draft's head
-        notes.append("the config sets tie_word_embeddings but the checkpoint has its own "
-                     "lm_head.weight (used here): SGLang (llama_eagle3.py) ties the head to "
+        notes.append(f"{TIED_HEAD_DROPPED} (used here): SGLang (llama_eagle3.py) ties the head to "
                      "embed_tokens and drops this lm_head.weight; set tie_word_embeddings "
                      "to false in the draft's config.json")
         return False
@@ -348,8 +348,8 @@ def _head_tied_to_embedding(checkpoint: DraftCheckpoint, notes: list[str]) -> bo
     resume = ("; speculators' from_pretrained does not tie it either (lm_head.weight "
               "MISSING: a random head), so training cannot resume from this checkpoint"
               if cfg.format == "speculators" else "")
-    notes.append("no lm_head.weight: the head is the embedding (tie_word_embeddings), as "
-                 "SGLang builds this draft; vLLM (llama_eagle3.py) never ties the draft's head: "
+    notes.append(f"{TIED_HEAD_NOT_STORED}, as SGLang builds this draft; vLLM "
+                 "(llama_eagle3.py) never ties the draft's head: "
                  "without lm_head.weight it serves the target's lm_head in its place (\"Sharing "
                  "target model lm_head weights\"), not this embedding; save it too to serve the "
                  f"draft there{resume}")
@@ -386,14 +386,6 @@ def _missing_head_hint(cfg) -> str:
             "to embed_tokens, set \"tie_word_embeddings\": true in transformer_layer_config")
 
 
-# the note on a full-vocab draft without lm_head.weight (see _target_head_for_draft), which
-# `drafter vocab` gives too (api._draft_head_check)
-FULL_VOCAB_TARGET_HEAD = (
-    "no lm_head.weight, and draft_vocab_size is the whole vocabulary: the head is the target's "
-    "lm_head, as vLLM serves this draft (its proposer shares the target's head with a draft that "
-    "has none); SGLang builds a head of its own for a draft_vocab_size and leaves it unloaded "
-    "(sgl-project/sglang#27829: accept length 1.00): set \"draft_vocab_size\": null to serve "
-    "it there (SGLang then loads the target's head)")
 
 
 def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
@@ -433,8 +425,7 @@ def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
                               f"draft (vocab {cfg.vocab_size}, hidden {cfg.hidden_size})",
                               hint="--target must be the model the draft was trained for")
     notes.append(FULL_VOCAB_TARGET_HEAD if full_vocab else
-                 "no lm_head.weight and no draft_vocab_size: the head is the target's lm_head, as "
-                 "SGLang loads this draft (load_lm_head_from_target)")
+                 f"{TARGET_HEAD}, as SGLang loads this draft (load_lm_head_from_target)")
     return lm_head[: cfg.vocab_size]  # [V, H]; a padded target head has extra rows
 
 

@@ -523,6 +523,23 @@ T2D_MISSING = "d2t is saved without t2d"
 HEAD_NOT_COMPARED = "the draft's lm_head rows were not compared with the target's"
 
 
+# how the notes on a head tied to the embedding begin (loading._head_tied_to_embedding), and
+# those on a draft whose head is the target's (loading._target_head_for_draft,
+# api._draft_head_check): `diagnose`'s vocab step finds them in the report by these, and says
+# which the served engine gets wrong
+TIED_HEAD_DROPPED = "the config sets tie_word_embeddings but the checkpoint has its own lm_head.weight"
+TIED_HEAD_NOT_STORED = "no lm_head.weight: the head is the embedding (tie_word_embeddings)"
+TARGET_HEAD = "no lm_head.weight and no draft_vocab_size: the head is the target's lm_head"
+# the note on a full-vocab draft without lm_head.weight (see loading._target_head_for_draft),
+# which `drafter vocab` gives too (api._draft_head_check)
+FULL_VOCAB_TARGET_HEAD = (
+    "no lm_head.weight, and draft_vocab_size is the whole vocabulary: the head is the target's "
+    "lm_head, as vLLM serves this draft (its proposer shares the target's head with a draft that "
+    "has none); SGLang builds a head of its own for a draft_vocab_size and leaves it unloaded "
+    "(sgl-project/sglang#27829: accept length 1.00): set \"draft_vocab_size\": null to serve "
+    "it there (SGLang then loads the target's head)")
+
+
 def t2d_missing_note(target_vocab_size: int, draft_vocab_size: int) -> str | None:
     """A speculators checkpoint of a pruned vocabulary with d2t and no t2d (an export that
     kept only what engines read). vLLM skips t2d and SGLang reads d2t alone (vllm

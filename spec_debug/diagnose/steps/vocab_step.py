@@ -6,10 +6,26 @@ from typing import Any
 
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
 from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
-from spec_debug.eagle3.vocab import HEAD_NOT_COMPARED, T2D_MISSING
+from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, HEAD_NOT_COMPARED, T2D_MISSING,
+                                     TARGET_HEAD, TIED_HEAD_DROPPED, TIED_HEAD_NOT_STORED)
 from spec_debug.record import Finding
 
 NS = "vocab"
+
+# The draft's head as the engines build it (eagle3/loading.py, api._draft_head_check): the engine
+# that serves another head than the trained one for each note, and the fix. `drafter vocab` and
+# `drafter eval` say these in notes; the step dropped them, so a draft vLLM serves with the
+# target's lm_head in place of its tied embedding passed `diagnose` with no line at all.
+_MISSERVED = {
+    TIED_HEAD_NOT_STORED: ("vllm", "Save lm_head.weight (the trained head: a copy of "
+                                   "embed_tokens.weight) into the draft's safetensors, so vLLM "
+                                   "serves it instead of the target's lm_head."),
+    TIED_HEAD_DROPPED: ("sglang", "Set tie_word_embeddings to false in the draft's config.json, "
+                                  "so SGLang loads the stored lm_head.weight instead of tying "
+                                  "the head to embed_tokens."),
+    FULL_VOCAB_TARGET_HEAD: ("sglang", "Set \"draft_vocab_size\": null in the draft's config.json: "
+                                       "SGLang then loads the target's lm_head, as vLLM serves it."),
+}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
@@ -40,7 +56,38 @@ def check(ctx: Any) -> list[Finding]:
                                 "copied whole), for the lm_head row check")):
         findings += [not_checked(ctx, note, needs)
                      for note in report.get("notes") or [] if str(note).startswith(prefix)]
+    findings += _head_findings(ctx, report.get("notes") or [])
     if vocab.get("target") is None:
         findings.append(not_checked(ctx, "no target checkpoint: the draft config's vocab_size was "
                                          "taken as the target vocabulary", "--var target_model=DIR"))
     return record(ctx.facts, NS, findings)
+
+
+def _head_findings(ctx: Any, notes: list[Any]) -> list[Finding]:
+    """SD303 for a draft head the served engine replaces (an error on that engine, info on the
+    other or an unknown one, in the report's words), and the info line for a draft whose head
+    is the target's (no head rows of its own to check)."""
+    engine = (ctx.host_facts.get("engine") or {}).get("name")
+    at = where(ctx)
+    findings: list[Finding] = []
+    for note in map(str, notes):
+        if note.startswith(TARGET_HEAD):
+            findings.append(not_checked(ctx, note, "lm_head.weight in the draft, for the head "
+                                                   "row checks"))
+            continue
+        for prefix, (misserves, remediation) in _MISSERVED.items():
+            if not note.startswith(prefix):
+                continue
+            facts = {"engine": engine, "misserved_by": misserves}
+            if engine == misserves:
+                findings.append(at.finding("SD303", [note], facts, remediation=remediation,
+                                           title=f"{engine} serves another lm_head than the "
+                                                 "draft was trained with"))
+            else:
+                served = (f"not a fault on {engine}" if engine in ("sglang", "vllm")
+                          else "engine unknown")
+                findings.append(at.finding("SD303", [note], facts, severity="info",
+                                           remediation=remediation,
+                                           title=f"The draft's head is served as trained only "
+                                                 f"by some engines ({served})"))
+    return findings
