@@ -66,12 +66,21 @@ def _config_verifier(cfg, use: bool, without: str = _NO_VERIFIER_SCORING
     a local directory, or a snapshot in the local Hugging Face cache."""
     if not use or not cfg.verifier:
         return None, []
+    # a relative path is read from the current directory, as vLLM reads it where the server
+    # starts (not from the draft's folder): said, with the directory, in either outcome, and
+    # the path found made absolute (the report said "target: target")
+    relative = not Path(str(cfg.verifier)).expanduser().is_absolute()
     try:
-        return resolve_checkpoint_dir(cfg.verifier, "--target", "verifier"), []
+        found = resolve_checkpoint_dir(cfg.verifier, "--target", "verifier")
     except CheckpointError:
+        from spec_debug.eagle3.checkpoint import _HUB_ID
+
+        cwd = f" (a relative path is read from the current directory, {Path.cwd()})" \
+            if relative and not _HUB_ID.match(str(cfg.verifier)) else ""
         return None, [f"the draft's config names its verifier {cfg.verifier!r} "
                       "(speculators_config.verifier.name_or_path), which is neither a local "
-                      f"directory nor in the Hugging Face cache: {without}"]
+                      f"directory{cwd} nor in the Hugging Face cache: {without}"]
+    return (found.absolute() if relative else found), []
 
 
 def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
