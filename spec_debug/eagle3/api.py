@@ -73,10 +73,10 @@ def _config_verifier(cfg, use: bool, without: str = _NO_VERIFIER_SCORING
     try:
         found = resolve_checkpoint_dir(cfg.verifier, "--target", "verifier")
     except CheckpointError:
-        from spec_debug.eagle3.checkpoint import _HUB_ID
+        from spec_debug.eagle3.checkpoint import looks_like_hub_id
 
         cwd = f" (a relative path is read from the current directory, {Path.cwd()})" \
-            if relative and not _HUB_ID.match(str(cfg.verifier)) else ""
+            if relative and not looks_like_hub_id(str(cfg.verifier)) else ""
         return None, [f"the draft's config names its verifier {cfg.verifier!r} "
                       "(speculators_config.verifier.name_or_path), which is neither a local "
                       f"directory{cwd} nor in the Hugging Face cache: {without}"]

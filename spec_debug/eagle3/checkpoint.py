@@ -949,6 +949,11 @@ def _layer_indices(names) -> set[int]:
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
+def looks_like_hub_id(text: str) -> bool:
+    """An `org/name` the resolver would look up in the Hugging Face cache, not a path."""
+    return bool(_HUB_ID.match(text))
+
+
 def _hub_cache() -> Path:
     # huggingface_hub constants.py: HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub
     import os
@@ -1016,7 +1021,7 @@ def resolve_checkpoint_dir(value: str | Path, role: str, what: str) -> Path:
                                    f"weights as {role}")
     if path.is_symlink():
         _refuse_dangling_link(path, what)
-    if not _HUB_ID.match(text) or path.exists():
+    if not looks_like_hub_id(text) or path.exists():
         raise CheckpointError(f"{path}: {what} directory not found")
     entry = _hub_cache() / ("models--" + text.replace("/", "--"))
     snapshots = entry / "snapshots"

@@ -386,8 +386,6 @@ def _missing_head_hint(cfg) -> str:
             "to embed_tokens, set \"tie_word_embeddings\": true in transformer_layer_config")
 
 
-
-
 def _target_head_for_draft(checkpoint: DraftCheckpoint, tied_head: bool,
                            target: TargetCheckpoint | None, notes: list[str],
                            no_target_reason: str | None) -> Tensor | None:
