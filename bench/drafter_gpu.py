@@ -11,7 +11,8 @@ draft vocab 32000, target vocab 129280. A randomly initialised draft runs the fu
 ids) on random hidden states that already sit on the GPU.
 
 The FLOP count is analytic (executed matmul FLOPs, 2 per multiply-add: fc once per sample;
-per step q/k/v/o, MLP, the T x T attention block as executed, lm_head; the target head once).
+per step q/k/v/o, MLP, the T x T attention block as executed, lm_head on the T - k rows step k
+scores; the target head once).
 `--check-flops` compares it with torch.utils.flop_counter on the chosen size.
 Peak: NVIDIA H200 SXM dense BF16 Tensor Core, 989 TFLOP/s (datasheet "1,979 TFLOPS" is with
 2:4 sparsity; dense is half of it).
@@ -64,10 +65,11 @@ def forward_flops(size: Size, tokens: int, steps: int, target_head: bool = True)
     later = 2 * T * H * (q + 2 * kv) + 2 * T * q * H
     mlp = 2 * T * 3 * H * size.intermediate
     attention = 2 * 2 * T * T * q  # QK^T and PV over the T x T block, all heads
-    lm_head = 2 * T * H * size.draft_vocab
-    per_step = first + (size.layers - 1) * later + size.layers * (mlp + attention) + lm_head
+    per_step = first + (size.layers - 1) * later + size.layers * (mlp + attention)
+    # the draft head runs on the rows step k scores, T - k of them (evaluate._draft_argmax)
+    lm_head = sum(2 * max(T - k, 0) * H * size.draft_vocab for k in range(steps))
     head = 2 * T * H * size.vocab if target_head else 0
-    return fc + steps * per_step + head
+    return fc + steps * per_step + lm_head + head
 
 
 def build(size: Size, device: str, dtype: torch.dtype, seed: int = 0):

@@ -32,6 +32,9 @@ from spec_debug.eagle3.model import Eagle3Draft, NormFlags
 from spec_debug.errors import SpecDebugError
 
 _ROW_CHUNK = 1024  # rows of target logits computed at once (bounds the [rows, V] tensor)
+# Draft logits per chunk of rows, in elements (256 MiB in fp32): a sample of up to 2048 tokens of
+# a 32k-vocab draft is one chunk, a 100k-token one no longer holds [T, DV] logits per step.
+DRAFT_LOGITS_BUDGET = 1 << 26
 
 
 @dataclass
@@ -349,16 +352,10 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     lost_scored = None if reads_lost is None else torch.zeros_like(reads_lost)
     with torch.inference_mode():
         # a step k >= T has no row left to score (short samples, --steps beyond the length)
-        for k, logits in enumerate(model.ttt_steps(aux[None], input_ids[None],
-                                                   min(counts.steps, input_ids.shape[0]),
-                                                   flags=flags)):
-            if dtype == torch.float16 and not bool(torch.isfinite(logits).all()):
-                # argmax of NaN rows is an arbitrary id: every accuracy would read ~0, silently
-                raise PrecisionError(
-                    f"{sample.name}: the draft's logits are NaN/Inf at step {k} under float16 "
-                    "(an activation inside the draft passes float16's 65504)",
-                    hint="evaluate with --dtype bfloat16 or float32")
-            pred = logits[0, : input_ids.shape[0] - k].argmax(-1)  # [T-k] draft ids
+        for k, head_input in enumerate(model.ttt_head_inputs(
+                aux[None], input_ids[None], min(counts.steps, input_ids.shape[0]), flags=flags)):
+            pred = _draft_argmax(model, head_input[0, : input_ids.shape[0] - k], k,
+                                 sample.name)  # [T-k] draft ids
             c, total, cond = chain_step(pred, draft_t, loss_mask, prev, k, reads_lost)
             if lost_scored is not None:
                 rows = input_ids.shape[0] - k
@@ -394,6 +391,25 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.longest = max(counts.longest, T0)
     counts.past_max_positions += T0 > model.cfg.max_position_embeddings
     return reference
+
+
+def _draft_argmax(model: Eagle3Draft, head_input: Tensor, step: int, name: str) -> Tensor:
+    """The draft's argmax id of each row of `head_input` [rows, H], the head applied to as many
+    rows at a time as DRAFT_LOGITS_BUDGET allows."""
+    DV = model.lm_head.weight.shape[0]
+    chunk = max(1, DRAFT_LOGITS_BUDGET // max(1, DV))
+    float16 = model.fc.weight.dtype == torch.float16  # the dtype the draft runs in
+    preds = []
+    for start in range(0, head_input.shape[0], chunk):
+        logits = model.lm_head(head_input[start:start + chunk])  # [rows, DV]
+        if float16 and not bool(torch.isfinite(logits).all()):
+            # argmax of NaN rows is an arbitrary id: every accuracy would read ~0, silently
+            raise PrecisionError(
+                f"{name}: the draft's logits are NaN/Inf at step {step} under float16 "
+                "(an activation inside the draft passes float16's 65504)",
+                hint="evaluate with --dtype bfloat16 or float32")
+        preds.append(logits.argmax(-1))
+    return torch.cat(preds) if len(preds) != 1 else preds[0]
 
 
 def _ratio(num: Tensor, den: Tensor) -> list[float]:

@@ -15,7 +15,8 @@ queries additionally see, for each earlier step j in 1..s, only the key of the *
 step j (one diagonal block per step). Instead of a [T, (s+1)T] mask we compute the T x T causal
 block plus s diagonal scores per row and take one softmax over both: the same numbers, without
 the wasted s*T^2 work. The causal block is computed a few query rows at a time (`query_blocks`),
-each over the keys those rows may see, so a long sample never holds an [h, T, T] matrix.
+each over the keys those rows may see, with the mask of those rows alone
+(`StepZeroMask`), so a long sample never holds an [h, T, T] matrix nor a [T, T] mask.
 """
 
 from __future__ import annotations
@@ -280,7 +281,7 @@ class Attention(nn.Module):
             self.q_norm = self.k_norm = None
 
     def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache,
-                causal: Tensor) -> Tensor:
+                causal: "StepZeroMask") -> Tensor:
         B, T, _ = x.shape
         q = self.q_proj(x).view(B, T, self.h, self.d)  # [B, T, h, d]
         k = self.k_proj(x).view(B, T, self.kv, self.d)  # [B, T, kv, d]
@@ -294,15 +295,15 @@ class Attention(nn.Module):
 
         group = self.h // self.kv
         qg = q.view(B, self.kv, group, T, self.d)  # [B, kv, g, T, d]: GQA without copies
-        out = torch.cat([self._attend(qg[..., rows, :], causal[rows], cache, rows)
+        out = torch.cat([self._attend(qg[..., rows, :], causal.block(rows), cache, rows)
                          for rows in query_blocks(B * self.h, T)], dim=-2)  # [B, kv, g, T, d]
         out = out.reshape(B, self.h, T, self.d).transpose(1, 2).reshape(B, T, self.h * self.d)
         return self.o_proj(out)  # [B, T, H]
 
     def _attend(self, qg: Tensor, mask: Tensor, cache: KVCache, rows: slice) -> Tensor:
-        """Query rows `rows`: qg [B, kv, g, Q, d], mask [Q, T] -> [B, kv, g, Q, d].
+        """Query rows `rows`: qg [B, kv, g, Q, d], mask [Q, rows.stop] -> [B, kv, g, Q, d].
 
-        Every key a row may see lies at or before it (causal_block), so the keys run from the
+        Every key a row may see lies at or before it (StepZeroMask), so the keys run from the
         first one any of these rows sees to the block's last row: the same softmax (masked
         scores are exp(-inf) = 0), about half the work, and [Q, K] scores instead of [T, T]."""
         scale = self.d ** -0.5
@@ -345,8 +346,8 @@ class DecoderLayer(nn.Module):
         self.post_attention_layernorm = RMSNorm(cfg.hidden_size, cfg.rms_norm_eps)
         self.mlp = MLP(cfg)
 
-    def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache, causal: Tensor,
-                flags: NormFlags) -> Tensor:
+    def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache,
+                causal: "StepZeroMask", flags: NormFlags) -> Tensor:
         h = x + self.self_attn(self.input_layernorm(x), cos, sin, cache, causal)
         return h + self.mlp(self.post_attention_layernorm(h))  # [B, T, H]
 
@@ -359,8 +360,8 @@ class FirstLayer(DecoderLayer):
         self.self_attn = Attention(cfg, 2 * cfg.hidden_size)
         self.hidden_norm = RMSNorm(cfg.hidden_size, cfg.rms_norm_eps)
 
-    def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache, causal: Tensor,
-                flags: NormFlags) -> Tensor:
+    def forward(self, x: Tensor, cos: Tensor, sin: Tensor, cache: KVCache,
+                causal: "StepZeroMask", flags: NormFlags) -> Tensor:
         embeds, hidden = x.chunk(2, dim=-1)  # [B, T, H] each
         embeds = self.input_layernorm(embeds)
         normed = self.hidden_norm(hidden)
@@ -374,22 +375,44 @@ class FirstLayer(DecoderLayer):
 # ------------------------------------------------------------------------------------------
 # The draft
 # ------------------------------------------------------------------------------------------
-def causal_block(T: int, device: torch.device, sliding_window: int | None = None,
-                 document_ids: Tensor | None = None) -> Tensor:
-    """Step-0 mask [T, T] (True = attend): causal, same document, inside the sliding window.
+@dataclass(frozen=True, eq=False)
+class StepZeroMask:
+    """The step-0 mask (True = attend): causal, same document, inside the sliding window,
+    built a query block at a time. The whole [T, T] matrix of a 100k-token sample is 10 GB of
+    bools (and its construction held three more), so it is never built: each block of rows
+    gets its [Q, rows.stop] slice (no row sees a key after itself).
 
     The diagonal is always allowed (speculators `diagonal_draft_mask_mod`), so padding rows
     (document id -1) attend to themselves only.
     """
-    q = torch.arange(T, device=device)[:, None]
-    kv = torch.arange(T, device=device)[None, :]
-    mask = kv <= q
-    if sliding_window is not None:
-        mask = mask & (kv > q - sliding_window)
-    if document_ids is not None:
-        doc = document_ids.reshape(-1).to(device)
-        mask = mask & (doc[:, None] == doc[None, :]) & (doc[:, None] != -1)
-    return mask | (q == kv)
+
+    length: int
+    device: torch.device
+    sliding_window: int | None = None
+    document_ids: Tensor | None = None  # [T]
+
+    @classmethod
+    def of(cls, T: int, device: torch.device, sliding_window: int | None = None,
+           document_ids: Tensor | None = None) -> "StepZeroMask":
+        doc = None if document_ids is None else document_ids.reshape(-1).to(device)
+        return cls(T, device, sliding_window, doc)
+
+    def block(self, rows: slice) -> Tensor:
+        """The mask of query rows `rows` over keys 0..rows.stop-1: [Q, rows.stop]."""
+        q = torch.arange(rows.start, rows.stop, device=self.device)[:, None]
+        kv = torch.arange(rows.stop, device=self.device)[None, :]
+        mask = kv <= q
+        if self.sliding_window is not None:
+            mask &= kv > q - self.sliding_window
+        if self.document_ids is not None:
+            doc = self.document_ids
+            mine = doc[rows][:, None]
+            mask &= (mine == doc[None, :rows.stop]) & (mine != -1)
+        return mask | (q == kv)
+
+    def dense(self) -> Tensor:
+        """The whole [T, T] mask (for tests and small samples only)."""
+        return self.block(slice(0, self.length))
 
 
 class Eagle3Draft(nn.Module):
@@ -441,13 +464,24 @@ class Eagle3Draft(nn.Module):
         Row t at step s predicts the token s+1 positions after input_ids[t] (speculators
         PR #818 teacher forcing: step s embeds input_ids shifted left by s, zero-padded).
         """
+        for head_input in self.ttt_head_inputs(aux_hidden, input_ids, steps, flags=flags,
+                                               position_ids=position_ids,
+                                               document_ids=document_ids):
+            yield self.lm_head(head_input)
+
+    def ttt_head_inputs(self, aux_hidden: Tensor, input_ids: Tensor, steps: int, *,
+                        flags: NormFlags | None = None, position_ids: Tensor | None = None,
+                        document_ids: Tensor | None = None) -> Iterator[Tensor]:
+        """What ttt_steps feeds lm_head at each step: the normed state [B, T, H]. A caller that
+        wants only each row's argmax applies the head a few rows at a time (evaluate), rather
+        than holding [T, DV] logits (12 GB in fp32 for 100k tokens of a 32k-vocab draft)."""
         flags = flags or self.reference_flags
         B, T = input_ids.shape
         device = input_ids.device
         if position_ids is None:
             position_ids = 1 + torch.arange(T, device=device)[None].expand(B, T)  # speculators default
         masks = {
-            window: causal_block(T, device, window, document_ids)
+            window: StepZeroMask.of(T, device, window, document_ids)
             for window in {self._window(i) for i in range(len(self.layers))}
         }
         caches = [KVCache() for _ in self.layers]
@@ -462,11 +496,10 @@ class Eagle3Draft(nn.Module):
                 x = layer(x, cos, sin, caches[i], masks[self._window(i)], flags)  # [B, T, H]
             if flags.norm_output:  # "Eagle 3.1": carry the normed state to the next step
                 hidden = self.norm(x)
-                logits = self.lm_head(hidden)
+                yield hidden
             else:
                 hidden = x
-                logits = self.lm_head(self.norm(x))
-            yield logits  # [B, T, DV]
+                yield self.norm(x)  # [B, T, H]
             shifted = input_ids[:, step + 1:]
             ids = torch.cat([shifted, input_ids.new_zeros(B, T - shifted.shape[1])], dim=-1)
 

@@ -27,7 +27,7 @@ from torch import Tensor, nn
 
 from spec_debug.eagle3.config import DraftConfig, RopeConfig
 from spec_debug.eagle3.data import write_hs_sample
-from spec_debug.eagle3.model import DecoderLayer, Eagle3Draft, KVCache, RMSNorm, causal_block
+from spec_debug.eagle3.model import DecoderLayer, Eagle3Draft, KVCache, RMSNorm, StepZeroMask
 
 
 # ------------------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ class TinyTarget(nn.Module):
         B, T = ids.shape
         x = self.embed_tokens(ids)
         cos, sin = self.rotary(torch.arange(T)[None].expand(B, T), x.dtype)
-        mask = causal_block(T, ids.device)
+        mask = StepZeroMask.of(T, ids.device)
         states = [x]
         for layer in self.layers:
             x = layer(x, cos, sin, KVCache(), mask, None)
