@@ -62,8 +62,11 @@ def configured_layout(num_aux: int, trained_ids: Sequence[int] | None,
         if mapped is not None:
             return ResolvedLayout(mapped, tuple(trained_ids), "layer_ids")
     if num_slots < num_aux:
-        raise UsageError(f"the dump has {num_slots} slots per position, the draft needs "
-                         f"{num_aux} aux states")
+        raise UsageError(f"the dump has {num_slots} slot{'' if num_slots == 1 else 's'} per "
+                         f"position, the draft needs {num_aux} aux states",
+                         hint="capture the hidden states again with one slot per layer of the "
+                              "draft's eagle_aux_hidden_state_layer_ids (speculators and vLLM "
+                              "also store the final layer's state after them)")
     slots = tuple(range(num_aux))
     named = tuple(dump_layer_ids[s] for s in slots) if dump_layer_ids else None
     note = ""
