@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats, Spawn
+from spec_debug.session.formats import codex_agent_states as agent_states
 from spec_debug.session.formats import codex_code_mode as code_mode
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats import responses_tools
@@ -364,7 +365,9 @@ def _user_message(parts: list, event) -> Iterator[Event]:
         typed = [t for n, t in enumerate(typed) if n not in labels or t not in words]
     block = 0
     if injected:
-        yield event("system", "user", text="\n".join(injected))
+        # a sub-agent's end Codex tells its parent (MultiAgentV2 writes no wait for it)
+        states = tuple(s for text in injected for s in agent_states.notification_states(text)) or None
+        yield event("system", "user", text="\n".join(injected), agent_states=states)
         block += 1
     for shell in shells:
         command = shell.group(1).strip()
@@ -614,12 +617,20 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if isinstance(output, list):
             output = block_text(output)
         output = output if isinstance(output, str) else ""
-        agent_ref = declined = None
+        agent_ref = declined = states = None
         cut = tool_ends.bare_aborted(output)
         if output.startswith("{"):
             # Newer Codex wraps shell output as {"output": ..., "metadata": {"exit_code": N}}.
             try:
                 wrapped = inner_json(output)
+                states = agent_states.wait_states(wrapped)
+                if states is not None:
+                    # a multi-agent wait: how the sub-agents ended; one that errored failed the
+                    # call, as `codex exec --json` marks such a wait (see codex_agent_states)
+                    _remember(results_seen, call_id)
+                    yield event("tool_result", "tool", call_id=call_id, text=agent_states.said(states) or output,
+                                is_error=bool(agent_states.failures(states)), agent_states=states)
+                    return
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("agent_id"), str):
                     agent_ref = wrapped["agent_id"]  # spawn_agent's result names the new thread
                 elif isinstance(wrapped, dict) and isinstance(wrapped.get("task_name"), str) \
