@@ -1055,7 +1055,7 @@ def _categorize_command(command: str) -> str:
     low = inner.lower()
     # Each alternation below is tried at every offset (~2 us on a 45-character command); a
     # literal that every branch of it contains rules it out first (~0.05 us an ``in``).
-    if _LAUNCH.search(low):
+    if _LAUNCH.search(low) and _launches(inner):
         return "launch_server"
     if ("bench" in low or "offline_inference/" in low) and _BENCH.search(low):
         return "benchmark"
@@ -1113,6 +1113,22 @@ def _main_argv(command: str) -> list[str]:
         if argv and argv[0].rsplit("/", 1)[-1] not in _SETUP:
             return argv
     return []
+
+
+_LOOKERS = _READERS | frozenset({"ps", "pgrep", "pkill", "kill", "killall", "pidof", "echo", "which", "file", "stat"})
+"""Programs that name a launch command without running it: a process lookup (``ps aux | grep
+sglang.launch_server``, ``pkill -f launch_server``) or a read of the launch script."""
+
+
+def _launches(command: str) -> bool:
+    """Some command of the line that runs the server names it: was any mention, so a check that
+    the server is up (``ps aux | grep sglang.launch_server``) was a launch, which distill leaves
+    out of a playbook (it changes things) and whose model the benchmarks after it were taken for."""
+    for argv in _segments_of(command) if command.strip() else ():
+        argv = _unwrap(list(argv))
+        if argv and argv[0].rsplit("/", 1)[-1] not in _LOOKERS and _LAUNCH.search(" ".join(argv).lower()):
+            return True
+    return False
 
 
 def _main_words(command: str) -> list[str]:
