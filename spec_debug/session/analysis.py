@@ -16,7 +16,7 @@ from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
-from spec_debug.session import failures, metrics, reasoning, shell, source_workers, spec_facts
+from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
@@ -341,6 +341,8 @@ class _SessionState:
         self.spawns_answered: list[tuple] = []
         """(agent, :class:`_SpawnWait`, then the seq, category, text and time of its next call)."""
         self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
+        self.slurm_nodes: dict[str, str | None] = {}
+        """Slurm job id -> the node it ran on, as squeue/scontrol/sacct output said (slurm_jobs)."""
         """A terminal log's variables, per host whose shell set them (None: the log's own); None for
         an agent's transcript, whose tool runs each command in a fresh shell (Claude Code: "Environment
         variables do NOT persist", anthropics/claude-code#2508)."""
@@ -571,6 +573,12 @@ class _SessionState:
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
         not_run = bool(found) and found[0].kind in failures.NOT_RUN
         host = record.host if record else None
+        if record is not None and "slurm-" in record.inner and (job := slurm_jobs.job_output(record.inner)):
+            # a batch job's output file read on the login host: what it holds ran on the job's node
+            host = slurm_jobs.output_host(job, self.slurm_nodes)
+        elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
+                                                 or "sacct" in record.inner):
+            slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and self.source.format == "text":
             self._echoed_status(record, ev.text, st, info)
         if record is not None:

@@ -808,14 +808,14 @@ def _srun(args: list[str], depth: int) -> Target | None:
     inner = _exec_command(args[i:])
     nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
     if node is not None:
-        node = _one_node(node)
+        node = one_node(node)
     if node is None:
         # no node named: where Slurm puts it is unknown, but an ssh inside still says where
         return nested if nested.host is not None else None
     return Target(host=node, container=nested.container, inner=nested.inner)
 
 
-def _one_node(nodelist: str) -> str | None:
+def one_node(nodelist: str) -> str | None:
     """The one node a Slurm ``--nodelist`` names, None for several or a file of them. Slurm
     reads a comma-separated list, a range (``gpu[01-04,07]``) or, with a "/" in it, a file
     (slurm.schedmd.com/srun.html, --nodelist): ``gpu[01-02]`` ran on two nodes and is no host
