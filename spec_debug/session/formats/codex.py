@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spec_debug.session import shell, unattended
 from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats import codex_agent_states as agent_states
 from spec_debug.session.formats import codex_code_mode as code_mode
@@ -412,11 +413,16 @@ class _Processes:
 
     calls: OrderedDict[str, None] = field(default_factory=OrderedDict)
     """Call ids of the tool calls read so far (any tool)."""
-    shell_calls: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    shell_calls: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """Call id of a shell command -> the command."""
     polls: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """write_stdin call id -> the session id it polls."""
     running: dict[str, str] = field(default_factory=dict)
     """session id -> call id of the command that started it."""
+    shells: dict[str, list[str | None]] = field(default_factory=dict)
+    """session id of a running interactive shell (``ssh gpu01`` with no command, ``bash``) -> the
+    hosts of the shells opened in it, innermost last: what ``write_stdin{chars}`` types there is a
+    command run on the last one."""
 
     local_items: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """A ``local_shell_call``'s item id -> its call id."""
@@ -437,10 +443,10 @@ class _Processes:
         if call_id is None:
             return
         _bounded(self.calls, call_id, None)
-        if command is not None:
-            _bounded(self.shell_calls, call_id, None)
-        elif name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
-            _bounded(self.polls, call_id, str(args["session_id"]))
+        if name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
+            _bounded(self.polls, call_id, str(args["session_id"]))  # a command typed in it too
+        elif command is not None:
+            _bounded(self.shell_calls, call_id, command)
         elif name == code_mode.WAIT_TOOL and isinstance(args, dict) and isinstance(args.get("cell_id"), (int, str)):
             _bounded(self.polls, call_id, f"cell:{args['cell_id']}")
 
@@ -471,9 +477,14 @@ class _Processes:
             running = _RUNNING.search(output[:400])
             if running:
                 self.running[running.group(1)] = call_id
+                target = shell.parse_target(self.shell_calls[call_id])
+                if unattended.interactive(target.inner, host=target.host, container=target.container) \
+                        in _OPENS_SHELL and len(self.shells) < 64:
+                    self.shells[running.group(1)] = [target.host]
                 return f"{call_id}#running", True
         session = self.polls.pop(call_id, None)
         if session is not None and isinstance(code, int):
+            self.shells.pop(session, None)
             owner = self.running.pop(session, None)
             if owner is not None and owner not in results_seen:
                 return owner, False
@@ -485,6 +496,30 @@ class _Processes:
         return call_id, False
 
 
+    def typed(self, args) -> tuple[str, str | None] | None:
+        """``write_stdin{session_id, chars: "nvidia-smi\\n"}`` into an interactive shell: the command
+        line typed and the host it runs on (the shell's, or the one an ``ssh`` typed there opened);
+        None for a poll (no chars), a key (Ctrl-C), or input to a program that is no shell."""
+        if not isinstance(args, dict) or not isinstance(args.get("chars"), str) \
+                or not isinstance(args.get("session_id"), (int, str)):
+            return None
+        hosts = self.shells.get(str(args["session_id"]))
+        line = args["chars"].strip()
+        if hosts is None or not line or not args["chars"].rstrip(" ").endswith(("\n", "\r")) \
+                or not line.isprintable() and "\n" not in line:
+            return None
+        if _LEAVE.fullmatch(line):
+            if len(hosts) > 1:
+                hosts.pop()  # back in the shell that opened it
+            return None  # the shell ends: no check of anything
+        host = hosts[-1]
+        target = shell.parse_target(line)
+        if unattended.interactive(target.inner, host=target.host, container=target.container) in _OPENS_SHELL \
+                and len(hosts) < 16:
+            hosts.append(target.host or host)
+        return line, host
+
+
 def _bounded(seen: OrderedDict, key: str, value) -> None:
     seen[key] = value
     if len(seen) > 4096:
@@ -492,6 +527,10 @@ def _bounded(seen: OrderedDict, key: str, value) -> None:
 
 
 _POLL_TOOL = "write_stdin"
+_OPENS_SHELL = frozenset({"an interactive login (ssh with no command)", "an interactive shell"})
+"""What :func:`unattended.interactive` calls a command whose terminal then reads shell commands
+(not a REPL's Python, an editor's keys)."""
+_LEAVE = re.compile(r"(?:exit|logout)(?:\s+\d+)?")
 ECHO = "\x00echo"
 """What :meth:`_Processes.result` returns for a poll whose "Process exited with code N" repeats
 the end of a command that its ``exec_command_end`` ended already. Newer CLIs persist the
@@ -592,6 +631,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             kind = args.get("agent_type") or args.get("role") or ""
             spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
         call_id = _call_id(payload) if ptype != "local_shell_call" else processes.local_shell_id(payload)
+        if name == _POLL_TOOL and (typed := processes.typed(args)) is not None:
+            # typed into the shell an earlier exec_command opened (tty: true): a command run there
+            command, host = typed
+            text = command
         processes.call(name, call_id, command, args)
         yield event("tool_call", "assistant", tool_name=name, call_id=call_id,
                     command=command, text=text, path=path, spawn=spawn, host=host if command else None)
