@@ -577,7 +577,7 @@ class _SessionState:
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
-                                                 or "sacct" in record.inner):
+                                                 or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and self.source.format == "text":
             self._echoed_status(record, ev.text, st, info)

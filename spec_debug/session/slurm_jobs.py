@@ -19,6 +19,9 @@ _JOB_OUTPUT = re.compile(r"(?:^|[\s/'\"=])slurm-(\d+(?:_\d+)?)\.(?:out|err)\b")
 _BATCH_HOST = re.compile(r"\bBatchHost=(\S+)")
 _NODE_LIST = re.compile(r"\bNodeList=(\S+)")
 _JOB_ID = re.compile(r"\bJobId=(\d+)")
+_SUBMITTED = re.compile(r"^Submitted batch job (\d+)", re.MULTILINE)
+_SBATCH_NODE = re.compile(r"\bsbatch\b[^|;&]*?\s(?:-w\s*|--nodelist[=\s])(\S+)")
+"""sbatch(1) ``-w``/``--nodelist``: the job runs on the node named (one node; a list is several)."""
 _ARRAY = re.compile(r"\bArrayJobId=(\d+)\s+ArrayTaskId=(\d+)\b")
 
 
@@ -31,8 +34,12 @@ def job_output(command: str) -> str | None:
 
 
 def learn_nodes(command: str, output: str, nodes: dict[str, str | None]) -> None:
-    """The node each job ran on, from what ``scontrol show job``, ``squeue`` or ``sacct`` printed."""
-    if "scontrol" in command and "JobId=" in output:
+    """The node each job ran on, from what ``scontrol show job``, ``squeue`` or ``sacct`` printed,
+    or the one node ``sbatch -w NODE`` asked for (its ``Submitted batch job N`` names the job)."""
+    if "sbatch" in command and (submitted := _SUBMITTED.search(output)) is not None:
+        asked = _SBATCH_NODE.search(command)
+        nodes[submitted.group(1)] = one_node(asked.group(1)) if asked else None
+    elif "scontrol" in command and "JobId=" in output:
         for record in re.split(r"\n\s*\n", output):
             job = _JOB_ID.search(record)
             if job is None:

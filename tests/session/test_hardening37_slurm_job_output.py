@@ -83,3 +83,11 @@ def test_which_commands_read_a_job_output_file() -> None:
     assert job_output("cat slurm-1.out slurm-2.out") is None  # two jobs: no one node
     assert job_output("tail -n 50 myslurm-12345.out.bak") is None
     assert job_output("sbatch -o slurm-%j.out job.sh") is None
+
+
+def test_sbatch_w_names_the_node_of_the_job_it_submitted(tmp_path: Path) -> None:
+    command, found, errors = _hosts(_analyze(tmp_path, ("sbatch -w gpu-node-07 serve.sbatch", "Submitted batch job 12345")))
+    assert {m[2] for m in found} == {"gpu-node-07"} and errors == [("cuda_oom", "gpu-node-07")]
+    nodes: dict = {}
+    learn_nodes("sbatch -p gpu --nodelist gpu01,gpu02 serve.sbatch", "Submitted batch job 12345\n", nodes)
+    assert nodes == {"12345": None}  # two nodes: the batch host is not said
