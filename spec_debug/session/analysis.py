@@ -572,8 +572,16 @@ class _SessionState:
         # an error result (is_error, no exit code), but no evidence about the system, so it
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
         not_run = bool(found) and found[0].kind in failures.NOT_RUN
-        host = record.host if record else None
-        if record is not None and "slurm-" in record.inner and (job := slurm_jobs.job_output(record.inner)):
+        printed_by = record
+        if record is None and ev.raw_type == "running" and ev.call_id and "#running" in ev.call_id:
+            # What a command still running printed so far (Codex's first output and each poll
+            # before it ends, under ``<call>#running``): the command stays open for its end, but its
+            # readings are its host's (were no host's)
+            owner = st.pending.get(ev.call_id.partition("#running")[0])
+            printed_by = owner.record if owner is not None else None
+        host = printed_by.host if printed_by else None
+        if printed_by is not None and "slurm-" in printed_by.inner \
+                and (job := slurm_jobs.job_output(printed_by.inner)):
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
@@ -608,7 +616,7 @@ class _SessionState:
             st.spawn_waits.append(_SpawnWait(ev.seq, ev.call_id, call.category, tuple(st.recent)))
         if not not_run:
             self._loop(ev, st, call, failed, found)
-        hint = record.command if record else ""
+        hint = printed_by.command if printed_by else ""
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):

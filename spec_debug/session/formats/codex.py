@@ -419,6 +419,8 @@ class _Processes:
     """write_stdin call id -> the session id it polls."""
     running: dict[str, str] = field(default_factory=dict)
     """session id -> call id of the command that started it."""
+    typed_calls: OrderedDict[str, bool] = field(default_factory=OrderedDict)
+    """write_stdin calls that typed a command into a shell (:meth:`typed`)."""
     shells: dict[str, list[str | None]] = field(default_factory=dict)
     """session id of a running interactive shell (``ssh gpu01`` with no command, ``bash``) -> the
     hosts of the shells opened in it, innermost last: what ``write_stdin{chars}`` types there is a
@@ -445,6 +447,8 @@ class _Processes:
         _bounded(self.calls, call_id, None)
         if name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
             _bounded(self.polls, call_id, str(args["session_id"]))  # a command typed in it too
+            if command is not None:
+                _bounded(self.typed_calls, call_id, True)  # its output is its own
         elif command is not None:
             _bounded(self.shell_calls, call_id, command)
         elif name == code_mode.WAIT_TOOL and isinstance(args, dict) and isinstance(args.get("cell_id"), (int, str)):
@@ -483,6 +487,12 @@ class _Processes:
                     self.shells[running.group(1)] = [target.host]
                 return f"{call_id}#running", True
         session = self.polls.pop(call_id, None)
+        typed = self.typed_calls.pop(call_id, False)
+        if session is not None and code is None and not typed and (owner := self.running.get(session)) is not None \
+                and owner not in results_seen:
+            # a poll of a command still running: more of that command's output (its host's), not
+            # the output of a call of its own
+            return f"{owner}#running", True
         if session is not None and isinstance(code, int):
             self.shells.pop(session, None)
             owner = self.running.pop(session, None)
