@@ -49,8 +49,8 @@ def test_the_readings_of_a_followed_log_are_the_hosts_it_runs_on(tmp_path: Path)
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     doc = analyze_path(path).to_json()
     assert [(c["seq"], c["host"], c["command"], c["exit_code"]) for c in doc["commands"]] == [
-        (3, "gpu01", "ssh gpu01 tail -f /var/log/sglang.log", 130)]
+        (3, "gpu01", "ssh gpu01 tail -f /var/log/sglang.log", None)]  # ended by the model's Ctrl-C
     assert [(m["seq"], m["name"], m["value"], m["host"]) for m in doc["metrics"] if m["name"] == "throughput"] == [
         (4, "throughput", 55.1, "gpu01"), (6, "throughput", 54.8, "gpu01")]
     main = next(a for a in doc["agents"] if a["id"] == "main")
-    assert (main["tool_calls"], main["failed_calls"]) == (3, 1)
+    assert (main["tool_calls"], main["failed_calls"]) == (3, 0)

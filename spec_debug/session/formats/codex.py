@@ -215,6 +215,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 output = payload.get("aggregated_output") or "\n".join(
                     s for s in (payload.get("stdout"), payload.get("stderr")) if isinstance(s, str))
                 code = payload.get("exit_code") if isinstance(payload.get("exit_code"), int) else None
+                if code == _SIGINT_EXIT and processes.ended_by_key(call_id):
+                    code = None  # the model's Ctrl-C ended it (see _Processes.stopped_by_key)
                 result = event("tool_result", "tool", call_id=call_id, text=str(output),
                                exit_code=code, is_error=bool(code))
                 status = payload.get("status")
@@ -419,6 +421,8 @@ class _Processes:
     """write_stdin call id -> the session id it polls."""
     running: dict[str, str] = field(default_factory=dict)
     """session id -> call id of the command that started it."""
+    keyed_stops: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """write_stdin call that sent Ctrl-C (``chars: "\\u0003"``) -> the session id it sent it to."""
     typed_calls: OrderedDict[str, bool] = field(default_factory=OrderedDict)
     """write_stdin calls that typed a command into a shell (:meth:`typed`)."""
     shells: dict[str, list[str | None]] = field(default_factory=dict)
@@ -447,6 +451,8 @@ class _Processes:
         _bounded(self.calls, call_id, None)
         if name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
             _bounded(self.polls, call_id, str(args["session_id"]))  # a command typed in it too
+            if isinstance(args.get("chars"), str) and "\x03" in args["chars"]:
+                _bounded(self.keyed_stops, call_id, str(args["session_id"]))
             if command is not None:
                 _bounded(self.typed_calls, call_id, True)  # its output is its own
         elif command is not None:
@@ -506,6 +512,18 @@ class _Processes:
         return call_id, False
 
 
+    def stopped_by_key(self, call_id: str | None) -> bool:
+        """The call sent Ctrl-C to the command it polls, and that ended it: the exit status 130
+        (128 + SIGINT) is the stop the model asked for (the only way to end a ``tail -f`` or a
+        ``watch``), not a failure of the command; read as one, every follow ended was an error,
+        and three of them a loop of failing retries."""
+        return call_id is not None and self.keyed_stops.pop(call_id, None) is not None
+
+    def ended_by_key(self, call_id: str | None) -> bool:
+        """The command of ``call_id`` was sent Ctrl-C by a poll: its ``exec_command_end`` (written
+        before that poll's result) says 130 for the stop."""
+        return call_id is not None and any(self.running.get(s) == call_id for s in self.keyed_stops.values())
+
     def typed(self, args) -> tuple[str, str | None] | None:
         """``write_stdin{session_id, chars: "nvidia-smi\\n"}`` into an interactive shell: the command
         line typed and the host it runs on (the shell's, or the one an ``ssh`` typed there opened);
@@ -537,6 +555,7 @@ def _bounded(seen: OrderedDict, key: str, value) -> None:
 
 
 _POLL_TOOL = "write_stdin"
+_SIGINT_EXIT = 130
 _OPENS_SHELL = frozenset({"an interactive login (ssh with no command)", "an interactive shell"})
 """What :func:`unattended.interactive` calls a command whose terminal then reads shell commands
 (not a REPL's Python, an editor's keys)."""
@@ -719,7 +738,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
             return
         poll_id = call_id
+        stopped = code == _SIGINT_EXIT and processes.stopped_by_key(call_id)
         call_id, running = processes.result(call_id, output, code, results_seen)
+        if stopped:
+            code = None  # the model ended it (a `tail -f`, a `watch`) with Ctrl-C: no failure
         if call_id is ECHO:
             # the poll's own result, empty: the command's output, exit code and errors were
             # read from its exec_command_end, and the tail of them this poll shows is no news
