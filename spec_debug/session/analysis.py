@@ -31,6 +31,7 @@ from spec_debug.session.extract import QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
+from spec_debug.session.timeout_limit import timed_follow_ends_line
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -563,6 +564,10 @@ class _SessionState:
                 and all(e.kind in ("exit_code", "tool_error") for e in found):
             # grep(1): "the exit status is 1 if no lines were selected": a search that found
             # nothing is an answer, not a failure (ps aux | grep sglang with no server up)
+            failed, found = False, ()
+        elif failed and record is not None and exit_code == 124 and timed_follow_ends_line(record.inner) \
+                and all(e.kind in ("timeout", "exit_code", "tool_error") for e in found):
+            # `timeout 20 tail -f x.log`: the watch ended when it was meant to (timeout_limit)
             failed, found = False, ()
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
