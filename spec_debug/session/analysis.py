@@ -585,7 +585,7 @@ class _SessionState:
             owner = st.pending.get(ev.call_id.partition("#running")[0])
             printed_by = owner.record if owner is not None else None
         host = printed_by.host if printed_by else None
-        if printed_by is not None and "slurm-" in printed_by.inner \
+        if printed_by is not None and ("slurm-" in printed_by.inner or "--jobid" in printed_by.inner) \
                 and (job := slurm_jobs.job_output(printed_by.inner)):
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)

@@ -19,6 +19,9 @@ _JOB_OUTPUT = re.compile(r"(?:^|[\s/'\"=])slurm-(\d+(?:_\d+)?)\.(?:out|err)\b")
 _BATCH_HOST = re.compile(r"\bBatchHost=(\S+)")
 _NODE_LIST = re.compile(r"\bNodeList=(\S+)")
 _JOB_ID = re.compile(r"\bJobId=(\d+)")
+_JOB_STEP = re.compile(r"\bsrun\b(?![^|;&\n]*\s(?:-w|--nodelist\b))[^|;&\n]*?\s--jobid[=\s]+(\d+)\b")
+"""srun(1) ``--jobid``: the step runs in that job's allocation (on its first node, unless ``-w``
+names one: then the command's host is that node already, shell.parse_target)."""
 _SUBMITTED = re.compile(r"^Submitted batch job (\d+)", re.MULTILINE)
 _SBATCH_NODE = re.compile(r"\bsbatch\b[^|;&]*?\s(?:-w\s*|--nodelist[=\s])(\S+)")
 """sbatch(1) ``-w``/``--nodelist``: the job runs on the node named (one node; a list is several)."""
@@ -26,7 +29,11 @@ _ARRAY = re.compile(r"\bArrayJobId=(\d+)\s+ArrayTaskId=(\d+)\b")
 
 
 def job_output(command: str) -> str | None:
-    """The job whose output file the command reads (``tail -n 50 slurm-12345.out``): its id."""
+    """The job whose output the command shows: the output file it reads (``tail -n 50
+    slurm-12345.out``), or a step it runs in the job's allocation (``srun --jobid=12345 --overlap
+    nvidia-smi``, which runs on the job's node, not where it is typed): its id."""
+    if "--jobid" in command and (step := _JOB_STEP.search(command)) is not None:
+        return step.group(1)
     if "slurm-" not in command:
         return None
     found = {m.group(1) for m in _JOB_OUTPUT.finditer(command)}

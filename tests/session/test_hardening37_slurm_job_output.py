@@ -91,3 +91,18 @@ def test_sbatch_w_names_the_node_of_the_job_it_submitted(tmp_path: Path) -> None
     nodes: dict = {}
     learn_nodes("sbatch -p gpu --nodelist gpu01,gpu02 serve.sbatch", "Submitted batch job 12345\n", nodes)
     assert nodes == {"12345": None}  # two nodes: the batch host is not said
+
+
+def test_a_step_run_in_the_jobs_allocation_shows_its_nodes_gpus(tmp_path: Path) -> None:
+    w = _Writer(SID, None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("EAGLE-3 job on the cluster is slow")
+    w.bash("ssh login01 squeue -u alice", SQUEUE)
+    w.bash("ssh login01 srun --jobid=12345 --overlap nvidia-smi", "Failed to initialize NVML: Driver/library version mismatch",
+           exit_code=18)
+    path = tmp_path / f"{SID}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n")
+    doc = analyze_path(path).to_json()
+    # typed on the login host (a playbook runs it there), shown by the job's node
+    assert [(c["host"], c["inner"]) for c in doc["commands"]][-1] == ("login01", "srun --jobid=12345 --overlap nvidia-smi")
+    assert [(e["kind"], e["host"]) for e in doc["errors"]] == [("cuda_error", "gpu-node-07")]
+    assert job_output("srun -w gpu07 --jobid=12345 nvidia-smi") is None  # -w: the command's host is gpu07
