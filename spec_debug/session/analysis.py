@@ -16,7 +16,7 @@ from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
-from spec_debug.session import failures, metrics, reasoning, shell, source_workers, spec_facts
+from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
@@ -31,6 +31,7 @@ from spec_debug.session.extract import QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
+from spec_debug.session.timeout_limit import timed_follow_ends_line
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -341,6 +342,8 @@ class _SessionState:
         self.spawns_answered: list[tuple] = []
         """(agent, :class:`_SpawnWait`, then the seq, category, text and time of its next call)."""
         self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
+        self.slurm_nodes: dict[str, str | None] = {}
+        """Slurm job id -> the node it ran on, as squeue/scontrol/sacct output said (slurm_jobs)."""
         """A terminal log's variables, per host whose shell set them (None: the log's own); None for
         an agent's transcript, whose tool runs each command in a fresh shell (Claude Code: "Environment
         variables do NOT persist", anthropics/claude-code#2508)."""
@@ -562,6 +565,10 @@ class _SessionState:
             # grep(1): "the exit status is 1 if no lines were selected": a search that found
             # nothing is an answer, not a failure (ps aux | grep sglang with no server up)
             failed, found = False, ()
+        elif failed and record is not None and exit_code == 124 and timed_follow_ends_line(record.inner) \
+                and all(e.kind in ("timeout", "exit_code", "tool_error") for e in found):
+            # `timeout 20 tail -f x.log`: the watch ended when it was meant to (timeout_limit)
+            failed, found = False, ()
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found = False, ()
@@ -570,7 +577,21 @@ class _SessionState:
         # an error result (is_error, no exit code), but no evidence about the system, so it
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
         not_run = bool(found) and found[0].kind in failures.NOT_RUN
-        host = record.host if record else None
+        printed_by = record
+        if record is None and ev.raw_type == "running" and ev.call_id and "#running" in ev.call_id:
+            # What a command still running printed so far (Codex's first output and each poll
+            # before it ends, under ``<call>#running``): the command stays open for its end, but its
+            # readings are its host's (were no host's)
+            owner = st.pending.get(ev.call_id.partition("#running")[0])
+            printed_by = owner.record if owner is not None else None
+        host = printed_by.host if printed_by else None
+        if printed_by is not None and ("slurm-" in printed_by.inner or "--jobid" in printed_by.inner) \
+                and (job := slurm_jobs.job_output(printed_by.inner)):
+            # a batch job's output file read on the login host: what it holds ran on the job's node
+            host = slurm_jobs.output_host(job, self.slurm_nodes)
+        elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
+                                                 or "sacct" in record.inner or "sbatch" in record.inner):
+            slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and self.source.format == "text":
             self._echoed_status(record, ev.text, st, info)
         if record is not None:
@@ -600,7 +621,7 @@ class _SessionState:
             st.spawn_waits.append(_SpawnWait(ev.seq, ev.call_id, call.category, tuple(st.recent)))
         if not not_run:
             self._loop(ev, st, call, failed, found)
-        hint = record.command if record else ""
+        hint = printed_by.command if printed_by else ""
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):

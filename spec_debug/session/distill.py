@@ -28,6 +28,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
@@ -177,7 +178,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:
         words = " ".join(redact_text(first_prompt).split())
-        description += ": " + _cut_at_word(words, 200)
+        description += ": " + cut_at_word(words, 200)
     if primary:  # one full stop between the prompt's last sentence and this one ("…" is a stop)
         destination = _reached_as(primary, reached)
         description = _then(description, f"Run against the host the session used, e.g. --host {destination}.")
@@ -228,7 +229,7 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
     evidence = " ".join(redact_text(first.evidence[0]).split()) if first.evidence else ""
     why = f"The session found {'; '.join(said[:4])}" + (f" and {len(said) - 4} more" if len(said) > 4 else "") + "."
     if evidence:
-        why += f" Evidence: {_cut_at_word(evidence, 200)}."
+        why += f" Evidence: {cut_at_word(evidence, 200)}."
     why += (" This step reads the launch flags of the server running on the host and applies the engine's own "
             f"rules to them; --var {var}='...' audits a command line instead.")
     if elsewhere and primary:
@@ -247,15 +248,6 @@ def _ssh_hop(cmd: CommandRecord, command: str) -> str:
     port = f"-p {cmd.port} " if cmd.port and cmd.port != 22 else ""
     user = f"{cmd.user}@" if cmd.user else ""
     return f"ssh {port}{user}{cmd.host} {shlex.quote(command)}"
-
-
-def _cut_at_word(text: str, limit: int) -> str:
-    """``text`` up to ``limit`` characters, cut after a whole word: "(ssh…" read as a word."""
-    if len(text) <= limit:
-        return text
-    head = text[:limit - 1]
-    head = head.rsplit(" ", 1)[0] if " " in head else head
-    return head.rstrip(" ,;:(") + "…"
 
 
 def _reached_as(host: str, commands: list[CommandRecord]) -> str:
@@ -664,7 +656,7 @@ def _title(cmd: CommandRecord) -> str:
     # where it runs when that is not the host: `nvidia-smi` on the host and in the serving
     # container are two steps, and two titles
     place = f" (in {cmd.container.replace(':', ' ', 1)})" if cmd.container else ""
-    return f"{CATEGORY_TITLES[cmd.category]}: {_cut_at_word(inner, 80)}{place}"
+    return f"{CATEGORY_TITLES[cmd.category]}: {cut_at_word(inner, 80)}{place}"
 
 
 def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:

@@ -61,6 +61,10 @@ class Event:
     extracted: Any = None
     """:class:`spec_debug.session.extract.Extracted`, when a worker process scanned the
     event already (its long text then travels no further)."""
+    agent_states: tuple | None = None
+    """On a Codex multi-agent ``wait`` result (or its ``<subagent_notification>``): ``(agent, status,
+    message, Codex's status)`` for each sub-agent it says ended (``formats.codex_agent_states``).
+    Last: the readers build events positionally, in this field order."""
 
 
 @dataclass(slots=True)

@@ -1509,6 +1509,12 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
                 # names them (_throughput_name reads the pair with both units)
                 first_name, name = "throughput", "baseline_throughput"
             found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
+        elif name == "throughput" and found and found[-1].name == name and "from" in text[max(0, start - 8):start] \
+                and _TO_THEN_FROM.search(text, max(0, start - 80), start) is not None:
+            # "dropped to 54.8 tok/s from 90 tok/s", "54.8 tok/s, down from 90": the reading after
+            # "from" came first (read in the text's order, the session "went from" 54.8 to 90)
+            found.insert(len(found) - 1, Metric(name, value, "tok/s", _context(text, start, end)))
+            continue
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
     for unit in headers[:20]:
         if (m := _VALUE_AFTER_UNIT.match(text, unit.end())) is not None:
@@ -1516,6 +1522,13 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
         elif lists:
             _listed_under(text, unit, found)
 
+
+# A reading, then "from" and the reading it changed from: "dropped to 54.8 tok/s from 90 tok/s",
+# "is now 54.8 tok/s, down from 90 tok/s" (the second number's own unit follows the match).
+_TO_THEN_FROM = re.compile(r"(?:\b(?:to|at|is|now|of)\s+[~\u2248]?\d[\d.,]*\s*(?:tok(?:en)?s?/s(?:ec)?|t/s|tps)\b,?\s+"
+                           r"(?:(?:down|up|dropping|falling|rising|going)\s+)?"
+                           r"|\d\s*(?:tok(?:en)?s?/s(?:ec)?|t/s|tps)\b,?\s+(?:down|up|dropping|falling|rising|going)\s+)"
+                           r"from\s+[~\u2248]?$", re.IGNORECASE)
 
 # The unit as the label of its number, at the start of a line: "tokens/s: 50.583147408917135", as a
 # script printed it (vllm-project/vllm#5313); a word of decode before it at most ("output tok/s:

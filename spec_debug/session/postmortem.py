@@ -23,6 +23,7 @@ from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.baselines import BaselineBook, Row, launched_model, reading_row
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.distill import in_time_order, select_commands
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN, error_said
@@ -806,5 +807,4 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
 
 
 def _short(text: str | None, limit: int) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+    return cut_at_word(" ".join((text or "").split()), limit)

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.events import MAIN_AGENT, Event
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.records import SegmentRecord
@@ -145,4 +146,4 @@ def first_sentence(text: str, limit: int = 70) -> str:
         at = text.find(stop)
         if 0 < at < limit:
             return text[:at + 1]
-    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+    return cut_at_word(text, limit)

@@ -808,14 +808,14 @@ def _srun(args: list[str], depth: int) -> Target | None:
     inner = _exec_command(args[i:])
     nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
     if node is not None:
-        node = _one_node(node)
+        node = one_node(node)
     if node is None:
         # no node named: where Slurm puts it is unknown, but an ssh inside still says where
         return nested if nested.host is not None else None
     return Target(host=node, container=nested.container, inner=nested.inner)
 
 
-def _one_node(nodelist: str) -> str | None:
+def one_node(nodelist: str) -> str | None:
     """The one node a Slurm ``--nodelist`` names, None for several or a file of them. Slurm
     reads a comma-separated list, a range (``gpu[01-04,07]``) or, with a "/" in it, a file
     (slurm.schedmd.com/srun.html, --nodelist): ``gpu[01-02]`` ran on two nodes and is no host
@@ -1055,7 +1055,7 @@ def _categorize_command(command: str) -> str:
     low = inner.lower()
     # Each alternation below is tried at every offset (~2 us on a 45-character command); a
     # literal that every branch of it contains rules it out first (~0.05 us an ``in``).
-    if _LAUNCH.search(low):
+    if _LAUNCH.search(low) and _launches(inner):
         return "launch_server"
     if ("bench" in low or "offline_inference/" in low) and _BENCH.search(low):
         return "benchmark"
@@ -1113,6 +1113,22 @@ def _main_argv(command: str) -> list[str]:
         if argv and argv[0].rsplit("/", 1)[-1] not in _SETUP:
             return argv
     return []
+
+
+_LOOKERS = _READERS | frozenset({"ps", "pgrep", "pkill", "kill", "killall", "pidof", "echo", "which", "file", "stat"})
+"""Programs that name a launch command without running it: a process lookup (``ps aux | grep
+sglang.launch_server``, ``pkill -f launch_server``) or a read of the launch script."""
+
+
+def _launches(command: str) -> bool:
+    """Some command of the line that runs the server names it: was any mention, so a check that
+    the server is up (``ps aux | grep sglang.launch_server``) was a launch, which distill leaves
+    out of a playbook (it changes things) and whose model the benchmarks after it were taken for."""
+    for argv in _segments_of(command) if command.strip() else ():
+        argv = _unwrap(list(argv))
+        if argv and argv[0].rsplit("/", 1)[-1] not in _LOOKERS and _LAUNCH.search(" ".join(argv).lower()):
+            return True
+    return False
 
 
 def _main_words(command: str) -> list[str]:

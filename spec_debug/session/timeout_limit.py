@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 
+from spec_debug.session.follow import follows_output
 from spec_debug.session.shell_words import pipelines
 
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)([smhd]?)")
@@ -46,6 +47,19 @@ def timeout_limit(inner: str) -> int | None:
         else:
             return None
     return math.ceil(total) if bounded and total > 0 else None
+
+
+def timed_follow_ends_line(inner: str) -> bool:
+    """The line's exit status is that of a command that follows its output run under
+    ``timeout`` (``timeout 20 tail -f /var/log/sglang.log``): its 124 is the watch ending when
+    the agent meant it to (coreutils timeout(1): "124 if COMMAND times out"), not a failure. Read
+    as one, each such watch was a "timed out" error and three of them a loop of failing retries.
+    A benchmark under ``timeout`` that exits 124 did not finish: that one is a failure."""
+    lines = pipelines(inner) if "timeout" in inner else []
+    if not lines or not lines[-1]:
+        return False
+    last = lines[-1][-1]
+    return _limit(last)[0] == "timeout" and follows_output(" ".join(last)) is not None
 
 
 def _limit(argv: list[str]) -> tuple[str, float]:

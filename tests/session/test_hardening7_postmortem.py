@@ -141,7 +141,7 @@ def test_the_first_slow_reading_starts_the_investigation_and_is_no_pivot(tmp_pat
     # inspecting processes" - there was nothing yet to improve on
     assert analysis.pivots == []
     assert [s.title for s in analysis.segments] == [
-        "Since we moved Llama-3.1-8B to vLLM with our EAGLE-3 draft, generatio… — Reading logs on gpu02"]
+        "Since we moved Llama-3.1-8B to vLLM with our EAGLE-3 draft… — Reading logs on gpu02"]
 
 
 def test_a_reading_that_improved_but_is_under_the_baseline_is_not_called_flat(tmp_path):

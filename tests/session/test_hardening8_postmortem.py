@@ -281,7 +281,7 @@ def test_a_screenshot_pasted_alone_is_not_the_report(tmp_path):
     assert result.code == 0, result.stderr
     md = out.read_text(encoding="utf-8")
     assert md.startswith("# Postmortem: That is the Grafana panel: decode throughput on gpu01 dropped when we "
-                         "enabled EAGLE-3. Fi…\n")
+                         "enabled EAGLE-3…\n")  # cut after a whole word, not in "Fi…"
     assert ("- The session started from this report [[msg 5]](#msg-5): “That is the Grafana panel: decode "
             "throughput on gpu01 dropped when we enabled EAGLE-3. Find out why.”\n") in md
     assert "“”" not in md and "prompt: ;" not in md

@@ -23,7 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from spec_debug.session import shell, unattended
 from spec_debug.session.events import Event, ReadStats, Spawn
+from spec_debug.session.formats import codex_agent_states as agent_states
 from spec_debug.session.formats import codex_code_mode as code_mode
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats import responses_tools
@@ -213,6 +215,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 output = payload.get("aggregated_output") or "\n".join(
                     s for s in (payload.get("stdout"), payload.get("stderr")) if isinstance(s, str))
                 code = payload.get("exit_code") if isinstance(payload.get("exit_code"), int) else None
+                if code == _SIGINT_EXIT and processes.ended_by_key(call_id):
+                    code = None  # the model's Ctrl-C ended it (see _Processes.stopped_by_key)
                 result = event("tool_result", "tool", call_id=call_id, text=str(output),
                                exit_code=code, is_error=bool(code))
                 status = payload.get("status")
@@ -364,7 +368,9 @@ def _user_message(parts: list, event) -> Iterator[Event]:
         typed = [t for n, t in enumerate(typed) if n not in labels or t not in words]
     block = 0
     if injected:
-        yield event("system", "user", text="\n".join(injected))
+        # a sub-agent's end Codex tells its parent (MultiAgentV2 writes no wait for it)
+        states = tuple(s for text in injected for s in agent_states.notification_states(text)) or None
+        yield event("system", "user", text="\n".join(injected), agent_states=states)
         block += 1
     for shell in shells:
         command = shell.group(1).strip()
@@ -409,11 +415,20 @@ class _Processes:
 
     calls: OrderedDict[str, None] = field(default_factory=OrderedDict)
     """Call ids of the tool calls read so far (any tool)."""
-    shell_calls: OrderedDict[str, None] = field(default_factory=OrderedDict)
+    shell_calls: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """Call id of a shell command -> the command."""
     polls: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """write_stdin call id -> the session id it polls."""
     running: dict[str, str] = field(default_factory=dict)
     """session id -> call id of the command that started it."""
+    keyed_stops: OrderedDict[str, str] = field(default_factory=OrderedDict)
+    """write_stdin call that sent Ctrl-C (``chars: "\\u0003"``) -> the session id it sent it to."""
+    typed_calls: OrderedDict[str, bool] = field(default_factory=OrderedDict)
+    """write_stdin calls that typed a command into a shell (:meth:`typed`)."""
+    shells: dict[str, list[str | None]] = field(default_factory=dict)
+    """session id of a running interactive shell (``ssh gpu01`` with no command, ``bash``) -> the
+    hosts of the shells opened in it, innermost last: what ``write_stdin{chars}`` types there is a
+    command run on the last one."""
 
     local_items: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """A ``local_shell_call``'s item id -> its call id."""
@@ -434,10 +449,14 @@ class _Processes:
         if call_id is None:
             return
         _bounded(self.calls, call_id, None)
-        if command is not None:
-            _bounded(self.shell_calls, call_id, None)
-        elif name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
-            _bounded(self.polls, call_id, str(args["session_id"]))
+        if name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
+            _bounded(self.polls, call_id, str(args["session_id"]))  # a command typed in it too
+            if isinstance(args.get("chars"), str) and "\x03" in args["chars"]:
+                _bounded(self.keyed_stops, call_id, str(args["session_id"]))
+            if command is not None:
+                _bounded(self.typed_calls, call_id, True)  # its output is its own
+        elif command is not None:
+            _bounded(self.shell_calls, call_id, command)
         elif name == code_mode.WAIT_TOOL and isinstance(args, dict) and isinstance(args.get("cell_id"), (int, str)):
             _bounded(self.polls, call_id, f"cell:{args['cell_id']}")
 
@@ -468,9 +487,20 @@ class _Processes:
             running = _RUNNING.search(output[:400])
             if running:
                 self.running[running.group(1)] = call_id
+                target = shell.parse_target(self.shell_calls[call_id])
+                if unattended.interactive(target.inner, host=target.host, container=target.container) \
+                        in _OPENS_SHELL and len(self.shells) < 64:
+                    self.shells[running.group(1)] = [target.host]
                 return f"{call_id}#running", True
         session = self.polls.pop(call_id, None)
+        typed = self.typed_calls.pop(call_id, False)
+        if session is not None and code is None and not typed and (owner := self.running.get(session)) is not None \
+                and owner not in results_seen:
+            # a poll of a command still running: more of that command's output (its host's), not
+            # the output of a call of its own
+            return f"{owner}#running", True
         if session is not None and isinstance(code, int):
+            self.shells.pop(session, None)
             owner = self.running.pop(session, None)
             if owner is not None and owner not in results_seen:
                 return owner, False
@@ -482,6 +512,42 @@ class _Processes:
         return call_id, False
 
 
+    def stopped_by_key(self, call_id: str | None) -> bool:
+        """The call sent Ctrl-C to the command it polls, and that ended it: the exit status 130
+        (128 + SIGINT) is the stop the model asked for (the only way to end a ``tail -f`` or a
+        ``watch``), not a failure of the command; read as one, every follow ended was an error,
+        and three of them a loop of failing retries."""
+        return call_id is not None and self.keyed_stops.pop(call_id, None) is not None
+
+    def ended_by_key(self, call_id: str | None) -> bool:
+        """The command of ``call_id`` was sent Ctrl-C by a poll: its ``exec_command_end`` (written
+        before that poll's result) says 130 for the stop."""
+        return call_id is not None and any(self.running.get(s) == call_id for s in self.keyed_stops.values())
+
+    def typed(self, args) -> tuple[str, str | None] | None:
+        """``write_stdin{session_id, chars: "nvidia-smi\\n"}`` into an interactive shell: the command
+        line typed and the host it runs on (the shell's, or the one an ``ssh`` typed there opened);
+        None for a poll (no chars), a key (Ctrl-C), or input to a program that is no shell."""
+        if not isinstance(args, dict) or not isinstance(args.get("chars"), str) \
+                or not isinstance(args.get("session_id"), (int, str)):
+            return None
+        hosts = self.shells.get(str(args["session_id"]))
+        line = args["chars"].strip()
+        if hosts is None or not line or not args["chars"].rstrip(" ").endswith(("\n", "\r")) \
+                or not line.isprintable() and "\n" not in line:
+            return None
+        if _LEAVE.fullmatch(line):
+            if len(hosts) > 1:
+                hosts.pop()  # back in the shell that opened it
+            return None  # the shell ends: no check of anything
+        host = hosts[-1]
+        target = shell.parse_target(line)
+        if unattended.interactive(target.inner, host=target.host, container=target.container) in _OPENS_SHELL \
+                and len(hosts) < 16:
+            hosts.append(target.host or host)
+        return line, host
+
+
 def _bounded(seen: OrderedDict, key: str, value) -> None:
     seen[key] = value
     if len(seen) > 4096:
@@ -489,6 +555,11 @@ def _bounded(seen: OrderedDict, key: str, value) -> None:
 
 
 _POLL_TOOL = "write_stdin"
+_SIGINT_EXIT = 130
+_OPENS_SHELL = frozenset({"an interactive login (ssh with no command)", "an interactive shell"})
+"""What :func:`unattended.interactive` calls a command whose terminal then reads shell commands
+(not a REPL's Python, an editor's keys)."""
+_LEAVE = re.compile(r"(?:exit|logout)(?:\s+\d+)?")
 ECHO = "\x00echo"
 """What :meth:`_Processes.result` returns for a poll whose "Process exited with code N" repeats
 the end of a command that its ``exec_command_end`` ended already. Newer CLIs persist the
@@ -589,6 +660,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             kind = args.get("agent_type") or args.get("role") or ""
             spawn = Spawn(description=str(label)[:200], agent_type=str(kind))
         call_id = _call_id(payload) if ptype != "local_shell_call" else processes.local_shell_id(payload)
+        if name == _POLL_TOOL and (typed := processes.typed(args)) is not None:
+            # typed into the shell an earlier exec_command opened (tty: true): a command run there
+            command, host = typed
+            text = command
         processes.call(name, call_id, command, args)
         yield event("tool_call", "assistant", tool_name=name, call_id=call_id,
                     command=command, text=text, path=path, spawn=spawn, host=host if command else None)
@@ -614,12 +689,20 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if isinstance(output, list):
             output = block_text(output)
         output = output if isinstance(output, str) else ""
-        agent_ref = declined = None
+        agent_ref = declined = states = None
         cut = tool_ends.bare_aborted(output)
         if output.startswith("{"):
             # Newer Codex wraps shell output as {"output": ..., "metadata": {"exit_code": N}}.
             try:
                 wrapped = inner_json(output)
+                states = agent_states.wait_states(wrapped)
+                if states is not None:
+                    # a multi-agent wait: how the sub-agents ended; one that errored failed the
+                    # call, as `codex exec --json` marks such a wait (see codex_agent_states)
+                    _remember(results_seen, call_id)
+                    yield event("tool_result", "tool", call_id=call_id, text=agent_states.said(states) or output,
+                                is_error=bool(agent_states.failures(states)), agent_states=states)
+                    return
                 if isinstance(wrapped, dict) and isinstance(wrapped.get("agent_id"), str):
                     agent_ref = wrapped["agent_id"]  # spawn_agent's result names the new thread
                 elif isinstance(wrapped, dict) and isinstance(wrapped.get("task_name"), str) \
@@ -655,7 +738,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
             return
         poll_id = call_id
+        stopped = code == _SIGINT_EXIT and processes.stopped_by_key(call_id)
         call_id, running = processes.result(call_id, output, code, results_seen)
+        if stopped:
+            code = None  # the model ended it (a `tail -f`, a `watch`) with Ctrl-C: no failure
         if call_id is ECHO:
             # the poll's own result, empty: the command's output, exit code and errors were
             # read from its exec_command_end, and the tail of them this poll shows is no news

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats import codex
+from spec_debug.session.formats import codex_agent_states as agent_states
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command
 from spec_debug.session.reader import iter_json_records
@@ -188,8 +189,10 @@ def _collab_result(item: dict, item_id: str | None, event) -> Event:
                                                       else "")
                for thread, state in states.items() if isinstance(state, dict)]
     spawned = isinstance(item.get("tool"), str) and item["tool"] in codex.SPAWN_TOOLS and bool(receivers)
+    ended = tuple(s for s in (agent_states.state(thread, st) for thread, st in states.items()) if s is not None)
     return event("tool_result", "tool", 1, call_id=item_id, text="\n".join(replies),
-                 is_error=item.get("status") == "failed", agent_ref=receivers[0] if spawned else None)
+                 is_error=item.get("status") == "failed", agent_ref=receivers[0] if spawned else None,
+                 agent_states=ended or None)
 
 
 def _receivers(item: dict) -> list[str]:

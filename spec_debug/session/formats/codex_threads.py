@@ -186,11 +186,14 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
     thread."""
     spawned: dict[str, str] = {}  # thread id -> id of the call that started it
     stopped: dict[str, bool] = {}  # sub-agent thread -> its last turn was stopped by hand
+    ended: dict[str, str] = {}  # thread id or agent path -> how its parent was told it ended
 
     def watch(events: Iterator[Event]) -> Iterator[Event]:
         for ev in events:
             if ev.agent_ref and ev.call_id:
                 spawned.setdefault(ev.agent_ref, ev.call_id)
+            for ref, status, _message, _codex in ev.agent_states or ():
+                ended[ref] = status  # the last word: a sub-agent sent more work may end twice
             if ev.agent != MAIN_AGENT:
                 if ev.raw_type == "event_msg:turn_aborted":
                     # TurnAbortedEvent{reason: interrupted}: Esc (openai/codex protocol.rs)
@@ -223,6 +226,7 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
     yield from watch(trunk)
     seq_base = cursor.records
     queue = deque((child, MAIN_AGENT, source.path) for child in source.children)
+    paths: dict[str, str | None] = {}  # each sub-agent read -> its agent path (MultiAgentV2)
     while queue:
         child, parent, parent_path = queue.popleft()
         agent_id = child.thread.id if child.thread else child.id
@@ -237,12 +241,20 @@ def read_session(source: Rollout, cursor: Cursor, stats: ReadStats, tree: AgentT
         skip = copied_span(child.thread) or replayed_span(child.path, agent_id, parent_path)
         yield from watch(codex.read(child.path, sub, stats, skip=skip))
         info.spawned_by = info.spawned_by or spawned.get(agent_id) or (spawned.get(path) if path else None)
+        paths[agent_id] = path
         seq_base += sub.records
         queue.extend((grandchild, agent_id, child.path) for grandchild in child.children)
     for agent_id, last in stopped.items():
         info = tree.agents.get(agent_id)
         if last and info is not None and info.status == "unknown":
             info.status = "interrupted"  # it ended in the stop, not in a reply
+    for agent_id, path in paths.items():
+        # What the parent's wait (or notification) said of it: an agent whose model stream broke
+        # ran no failed command, and was read as completed.
+        status = ended.get(agent_id) or (ended.get(path) if path else None)
+        info = tree.agents.get(agent_id)
+        if status is not None and info is not None and not (status == "missing" and info.events):
+            info.status = status
 
 
 _WORK = frozenset({"prompt", "text", "tool_call", "tool_result"})
