@@ -1,5 +1,6 @@
-"""The login an inventory's hosts get from ansible.cfg: `remote_user`, `private_key_file` and
-the ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of [ssh_connection]).
+"""The login an inventory's hosts get from ansible.cfg: `remote_user`, `private_key_file`, the
+ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of [ssh_connection]) and
+`host_key_checking`.
 
 Teams often set these once in ansible.cfg rather than as ansible_user / ansible_ssh_private_key_file
 in the inventory; `ansible -i hosts.ini all -m ping` then logs in as that user with that key, and
@@ -33,6 +34,14 @@ _SETTINGS = (
     ("ansible_ssh_args", "ssh_connection", "ssh_args", "ANSIBLE_SSH_ARGS"),
     ("ansible_ssh_common_args", "ssh_connection", "ssh_common_args", "ANSIBLE_SSH_COMMON_ARGS"),
     ("ansible_ssh_extra_args", "ssh_connection", "ssh_extra_args", "ANSIBLE_SSH_EXTRA_ARGS"),
+    # The ssh plugin's host_key_checking: [defaults] then [ssh_connection] (since 2.5), and
+    # $ANSIBLE_HOST_KEY_CHECKING then $ANSIBLE_SSH_HOST_KEY_CHECKING, the later of each found
+    # winning (config/manager.py, get_config_value_and_origin and _loop_entries), as the loops
+    # below take them. `host_key_checking = False` is the line most ansible.cfg files of cloud
+    # GPU fleets carry; unread, every fresh host was refused as an unknown host key where
+    # `ansible all -m ping` logged in.
+    ("ansible_host_key_checking", "defaults", "host_key_checking", "ANSIBLE_HOST_KEY_CHECKING"),
+    ("ansible_host_key_checking", "ssh_connection", "host_key_checking", "ANSIBLE_SSH_HOST_KEY_CHECKING"),
 )
 
 

@@ -19,8 +19,8 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
   `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there, and
   `ansible_ssh_timeout` (else `ansible_timeout`), which is `-o ConnectTimeout=N` there;
-- `remote_user`, `private_key_file` and [ssh_connection]'s ssh_args, ssh_common_args and
-  ssh_extra_args of the ansible.cfg Ansible would read (ansible_cfg.py) stand for the inventory
+- `remote_user`, `private_key_file`, `host_key_checking` and [ssh_connection]'s ssh_args,
+  ssh_common_args and ssh_extra_args of the ansible.cfg Ansible would read (ansible_cfg.py) stand for the inventory
   variables a host's inventory does not set;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
@@ -164,8 +164,10 @@ class Inventory:
             self._login_defaults = login_defaults()
         for variable, value in self._login_defaults.items():
             # ansible.cfg's remote_user / private_key_file, below every inventory variable of the same setting
-            setting = _CONNECTION_VARS.get(variable, variable)  # ansible_ssh_args has one name only
-            if not any(_CONNECTION_VARS.get(key, key) == setting for key in host_vars):
+            setting = _setting(variable)
+            # A variable set empty (`ansible_user:`) is unset to Ansible, which then reads
+            # ansible.cfg (config/manager.py, _loop_entries skips None)
+            if not any(_setting(key) == setting and given is not None for key, given in host_vars.items()):
                 host_vars[variable] = value
         return _spec(name, host_vars, self.path)
 
@@ -187,6 +189,14 @@ class Inventory:
                 depth(name, frozenset())
         depths["all"] = 0
         return depths
+
+
+def _setting(variable: str) -> str:
+    """The setting an inventory variable stands for: ansible_ssh_user and ansible_user are both
+    the user, ansible_ssh_host_key_checking and ansible_host_key_checking both host_key_checking."""
+    if variable in _HOST_KEY_CHECKING_VARS:
+        return _HOST_KEY_CHECKING_VARS[0]
+    return _CONNECTION_VARS.get(variable, variable)  # ansible_ssh_args has one name only
 
 
 # Files in an inventory folder that are not inventories (Ansible: INVENTORY_IGNORE_EXTS and
@@ -762,7 +772,8 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     playbook_vars: dict[str, Any] = {}
     for key, value in host_vars.items():
         if key in _CONNECTION_VARS:
-            connection.setdefault(_CONNECTION_VARS[key], value)
+            if value is not None:  # `ansible_host:` left empty is unset (Ansible), not the host "None"
+                connection.setdefault(_CONNECTION_VARS[key], value)
         elif not key.startswith("ansible_"):
             _refuse_reshaped(name, key, value)
             playbook_vars[key] = value
