@@ -261,9 +261,28 @@ def _load_file(path: Path) -> Inventory:
         # script.py); we never run code from an inventory, but read what it prints.
         raise UsageError(f"{path} is an inventory script (it starts with #!), which spec-debug does not run",
                          hint=f"save what it prints and pass that: {path} --list > hosts.json, then -i hosts.json")
-    if Path(path).suffix in (".yml", ".yaml", ".json") or _looks_like_yaml(text):
+    if Path(path).suffix in (".yml", ".yaml", ".json") or _looks_like_yaml(text) or _parses_as_mapping(text, Path(path)):
         return parse_yaml_inventory(text, str(path))
     return parse_ini_inventory(text, str(path))
+
+
+def _parses_as_mapping(text: str, path: Path) -> bool:
+    """Whether a file not named .ini reads as a YAML (or JSON) mapping: Ansible's yaml plugin
+    tries a file without a YAML extension before the INI one and keeps it when it is a
+    mapping (lib/ansible/plugins/inventory/yaml.py, verify_file and parse). Guessed from the
+    first line alone, `all:   # the lab`, a flow mapping `all: {hosts: ...}` and JSON saved as
+    `hosts` were read as INI: refused as "expected key=value after the host name", or hosts
+    named `all:` and `gpu01:` tried. No INI inventory is a mapping in YAML (`[gpus]` is a
+    list, then an error; host lines are plain text)."""
+    if path.suffix == ".ini":
+        return False
+    loader = _AnsibleYamlLoader(text)
+    try:
+        return isinstance(loader.get_single_data(), dict)
+    except yaml.YAMLError:
+        return False
+    finally:
+        loader.dispose()
 
 
 def _merge(into: Inventory, other: Inventory) -> None:
