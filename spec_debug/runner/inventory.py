@@ -11,8 +11,9 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   `python` (what probes run with) unless `python` is set; `ansible_password` (also
   `ansible_ssh_pass`, `ansible_ssh_password`; plain, or `{{ lookup('env', 'NAME') }}`) is the
   login password for hosts that take one, kept out of vars and records; `{{ lookup('env', 'NAME') }}`
-  inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) is read, any other
-  template there refused; every other `ansible_*` variable is
+  inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) is read, and a
+  template over the host's vars (`"{{ inventory_hostname }}.ib"`, `"{{ lab_user }}"`) rendered,
+  one that cannot render refused; every other `ansible_*` variable is
   dropped and the rest become playbook vars, except `ansible_ssh_args`,
   `ansible_ssh_common_args` and `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l`
   and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
@@ -777,11 +778,56 @@ def _env_lookups_done(name: str, key: str, value: str, path: str) -> str:
     return _ENV_LOOKUP.sub(value_of, value)  # each lookup in the text, not only a whole value
 
 
+def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None:
+    """The connection variables that are templates over the host's other vars, rendered as
+    Ansible renders them: `ansible_host: "{{ inventory_hostname }}.ib.cluster"`,
+    `ansible_user: "{{ lab_user }}"` with lab_user in group_vars, `-W {{ ansible_host }}:22` in
+    ansible_ssh_common_args. They were refused as "a Jinja template", and the whole run with
+    them, while the same inventory's playbook vars were rendered (engine.py). Only these and the
+    vars they use are rendered here (a playbook var still renders at the run); one that cannot
+    (an undefined name, a lookup other than env) is refused naming the host and the variable.
+    Passwords and vault values never take part; a value tagged `!unsafe` stays text."""
+    from spec_debug.errors import TemplateError
+    from spec_debug.playbook.templating import resolve_vars, template_texts, var_references
+
+    def renderable(key: str) -> bool:
+        value = host_vars.get(key)
+        return bool(template_texts(value)) and not getattr(value, "ansible_unsafe", False)
+
+    pending = [key for key in _HOW_TO_CONNECT if isinstance(host_vars.get(key), str) and renderable(key)]
+    if not pending:
+        return
+    values = {"inventory_hostname": name, "inventory_hostname_short": name.split(".")[0],
+              **{k: v for k, v in host_vars.items() if k not in _PASSWORD_VARS and not isinstance(v, _Vaulted)}}
+    templated: set[str] = set()
+    stack = list(pending)
+    while stack:  # the vars the connection variables use, and the vars those use
+        key = stack.pop()
+        if key in templated:
+            continue
+        templated.add(key)
+        try:
+            stack += [used for used in var_references(values[key], values) if used in host_vars and renderable(used)]
+        except Exception:  # noqa: BLE001 - a syntax error: resolve_vars says it, naming the variable
+            pass
+    where = {key: f"{path}: host {name}: {key}" for key in templated}
+    try:
+        rendered = resolve_vars(values, sorted(templated), name, where)
+    except TemplateError as exc:
+        raise UsageError(exc.message, hint="define the vars it uses in the inventory (or group_vars/host_vars), "
+                                           "or write the value out") from None
+    for key in pending:
+        host_vars[key] = rendered[key]
+
+
 def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)
         if isinstance(value, str) and "{{" in value:
             value = host_vars[key] = _env_lookups_done(name, key, value, path)
+    _templates_rendered(name, host_vars, path)
+    for key in _HOW_TO_CONNECT:
+        value = host_vars.get(key)
         if isinstance(value, str) and "{{" in value:
             raise UsageError(
                 f"{path}: host {name}: {key} is a Jinja template ({value!r}), which spec-debug does not evaluate",
