@@ -1,6 +1,6 @@
-"""The login an inventory's hosts get from ansible.cfg: `remote_user`, `private_key_file`, the
-ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of [ssh_connection]) and
-`host_key_checking`.
+"""The login an inventory's hosts get from ansible.cfg: `remote_user`, `remote_port`,
+`private_key_file`, the ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of
+[ssh_connection]) and `host_key_checking`.
 
 Teams often set these once in ansible.cfg rather than as ansible_user / ansible_ssh_private_key_file
 in the inventory; `ansible -i hosts.ini all -m ping` then logs in as that user with that key, and
@@ -31,6 +31,10 @@ from pathlib import Path
 _SETTINGS = (
     ("ansible_user", "defaults", "remote_user", "ANSIBLE_REMOTE_USER"),
     ("ansible_ssh_private_key_file", "defaults", "private_key_file", "ANSIBLE_PRIVATE_KEY_FILE"),
+    # The ssh plugin's port option (ssh.py, DOCUMENTATION: ini [defaults] remote_port, env
+    # ANSIBLE_REMOTE_PORT): a fleet whose sshd listens on 2222 says so once here, and every
+    # host was tried on 22 (or the ssh config's Port), "connection refused".
+    ("ansible_port", "defaults", "remote_port", "ANSIBLE_REMOTE_PORT"),
     ("ansible_ssh_args", "ssh_connection", "ssh_args", "ANSIBLE_SSH_ARGS"),
     ("ansible_ssh_common_args", "ssh_connection", "ssh_common_args", "ANSIBLE_SSH_COMMON_ARGS"),
     ("ansible_ssh_extra_args", "ssh_connection", "ssh_extra_args", "ANSIBLE_SSH_EXTRA_ARGS"),
