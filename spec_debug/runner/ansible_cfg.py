@@ -1,6 +1,6 @@
 """The login an inventory's hosts get from ansible.cfg: `remote_user`, `remote_port`,
 `private_key_file`, the ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of
-[ssh_connection]) and `host_key_checking`.
+[ssh_connection]), `timeout` and `host_key_checking`.
 
 Teams often set these once in ansible.cfg rather than as ansible_user / ansible_ssh_private_key_file
 in the inventory; `ansible -i hosts.ini all -m ping` then logs in as that user with that key, and
@@ -44,6 +44,11 @@ _SETTINGS = (
     # below take them. `host_key_checking = False` is the line most ansible.cfg files of cloud
     # GPU fleets carry; unread, every fresh host was refused as an unknown host key where
     # `ansible all -m ping` logged in.
+    # The ssh plugin's timeout (ssh.py, DOCUMENTATION: [defaults] then [ssh_connection] timeout,
+    # $ANSIBLE_TIMEOUT then $ANSIBLE_SSH_TIMEOUT): `timeout = 3` set for a fleet with hung hosts
+    # waited the default 15 s on each here. Only where it is set (inventory._connect_timeout).
+    ("ansible_ssh_timeout", "defaults", "timeout", "ANSIBLE_TIMEOUT"),
+    ("ansible_ssh_timeout", "ssh_connection", "timeout", "ANSIBLE_SSH_TIMEOUT"),
     ("ansible_host_key_checking", "defaults", "host_key_checking", "ANSIBLE_HOST_KEY_CHECKING"),
     ("ansible_host_key_checking", "ssh_connection", "host_key_checking", "ANSIBLE_SSH_HOST_KEY_CHECKING"),
 )

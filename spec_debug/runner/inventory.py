@@ -20,7 +20,7 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
   `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there, and
   `ansible_ssh_timeout` (else `ansible_timeout`), which is `-o ConnectTimeout=N` there;
-- `remote_user`, `remote_port`, `private_key_file`, `host_key_checking` and [ssh_connection]'s ssh_args,
+- `remote_user`, `remote_port`, `private_key_file`, `timeout`, `host_key_checking` and [ssh_connection]'s ssh_args,
   ssh_common_args and ssh_extra_args of the ansible.cfg Ansible would read (ansible_cfg.py) stand for the inventory
   variables a host's inventory does not set;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
@@ -197,6 +197,8 @@ def _setting(variable: str) -> str:
     the user, ansible_ssh_host_key_checking and ansible_host_key_checking both host_key_checking."""
     if variable in _HOST_KEY_CHECKING_VARS:
         return _HOST_KEY_CHECKING_VARS[0]
+    if variable in _TIMEOUT_VARS:
+        return _TIMEOUT_VARS[0]
     return _CONNECTION_VARS.get(variable, variable)  # ansible_ssh_args has one name only
 
 
