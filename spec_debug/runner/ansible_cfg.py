@@ -75,7 +75,14 @@ def login_defaults() -> dict[str, str]:
     """{"ansible_user": ..., "ansible_ssh_args": ...} as far as ansible.cfg and the
     environment set them; an unreadable or malformed ansible.cfg gives nothing (Ansible would
     stop on it; here it is not our file to judge)."""
-    found: dict[str, str] = {}
+    return {variable: value for variable, (value, _) in login_defaults_with_origin().items()}
+
+
+def login_defaults_with_origin() -> dict[str, tuple[str, str]]:
+    """login_defaults, each value with where it is set (`/p/ansible.cfg [defaults] remote_port`,
+    `$ANSIBLE_REMOTE_PORT`), for a refusal to name: "hosts.ini: ansible_port 'abc'" sent people
+    to an inventory that sets no port."""
+    found: dict[str, tuple[str, str]] = {}
     path = config_file()
     if path is not None:
         parser = configparser.ConfigParser(inline_comment_prefixes=(";",))
@@ -84,10 +91,10 @@ def login_defaults() -> dict[str, str]:
             for variable, section, key, _ in _SETTINGS:
                 value = parser.get(section, key, fallback=None)
                 if value:
-                    found[variable] = value
+                    found[variable] = (value, f"{path} [{section}] {key}")
         except (configparser.Error, OSError, UnicodeDecodeError):
             found = {}
     for variable, _, _, env in _SETTINGS:
         if os.environ.get(env):
-            found[variable] = os.environ[env]
+            found[variable] = (os.environ[env], f"${env}")
     return found

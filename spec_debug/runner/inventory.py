@@ -56,7 +56,7 @@ import yaml
 from spec_debug.errors import UsageError
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
 from spec_debug.playbook.yaml_nodes import _reshaped
-from spec_debug.runner.ansible_cfg import login_defaults
+from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
 
@@ -90,7 +90,7 @@ class Inventory:
     """Groups a file declares: INI [g] or [g:children], any group of a YAML inventory."""
     named: dict[str, str] = field(default_factory=dict)
     """Group -> where an INI file first names it without declaring it ([g:vars], a child line)."""
-    _login_defaults: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _login_defaults: dict[str, tuple[str, str]] | None = field(default=None, repr=False, compare=False)
 
     def group(self, name: str) -> Group:
         if name not in self.groups:
@@ -162,15 +162,17 @@ class Inventory:
     def spec(self, name: str) -> HostSpec:
         host_vars = self.host_vars(name)
         if self._login_defaults is None:
-            self._login_defaults = login_defaults()
-        for variable, value in self._login_defaults.items():
+            self._login_defaults = login_defaults_with_origin()
+        origins: dict[str, str] = {}
+        for variable, (value, origin) in self._login_defaults.items():
             # ansible.cfg's remote_user / private_key_file, below every inventory variable of the same setting
             setting = _setting(variable)
             # A variable set empty (`ansible_user:`) is unset to Ansible, which then reads
             # ansible.cfg (config/manager.py, _loop_entries skips None)
             if not any(_setting(key) == setting and given is not None for key, given in host_vars.items()):
                 host_vars[variable] = value
-        return _spec(name, host_vars, self.path)
+                origins[variable] = origin
+        return _spec(name, host_vars, self.path, origins)
 
     def _depths(self) -> dict[str, int]:
         """Distance of each group from `all` (the longest path, as Ansible orders groups)."""
@@ -822,7 +824,13 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None
         host_vars[key] = rendered[key]
 
 
-def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
+def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, str] | None = None) -> HostSpec:
+    """`origins`: where a variable ansible.cfg or the environment gave is set, which its
+    refusal names instead of the inventory (`path`)."""
+
+    def source(key: str) -> str:
+        return f"{(origins or {})[key]} (for the inventory {path})" if key in (origins or {}) else path
+
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)
         if isinstance(value, str) and "{{" in value:
@@ -853,11 +861,11 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         try:
             port = int(port)
         except (TypeError, ValueError):
-            raise UsageError(f"{path}: host {name}: ansible_port {port!r} is not a number") from None
+            raise UsageError(f"{source('ansible_port')}: host {name}: ansible_port {port!r} is not a number") from None
         if not 0 < port < 65536:
             # Ansible hands it to ssh(1) as -o Port=N, which says "Bad port '0'" (openssh-portable:
             # readconf.c, oPort); 0 was read as no port (22 or the config's), 65536 as a config error.
-            raise UsageError(f"{path}: host {name}: ansible_port {port}: Bad port",
+            raise UsageError(f"{source('ansible_port')}: host {name}: ansible_port {port}: Bad port",
                              hint="ssh(1) refuses it too; write a port number from 1 to 65535")
     how = str(host_vars.get("ansible_connection", "") or "").strip()
     # Ansible reaches the others through other channels (docker exec, kubectl, WinRM); over
@@ -872,7 +880,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     for key in _SSH_ARGS_VARS:
         value = host_vars.get(key)
         if isinstance(value, str) and value.strip():
-            for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
+            for option, setting in parse_ssh_args(value, source=f"{source(key)}: host {name}: {key}").items():
                 # both SendEnv lists send and both lists' keys are tried, as two -o SendEnv and two -i do
                 merge_option(ssh_options, option, setting)
         if key == "ansible_ssh_args":
@@ -891,7 +899,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
             # Ansible adds `-o ConnectTimeout=` here, between ssh_args and ssh_common_args, and
             # ssh(1) takes the first (ssh.py, _build_command). Only where the inventory sets it:
             # Ansible's default (10 s) would override the user's ssh_config.
-            timeout = _connect_timeout(host_vars, name, path)
+            timeout = _connect_timeout(host_vars, name, source("ansible_ssh_timeout"))
             if timeout is not None:
                 ssh_options.setdefault("connecttimeout", timeout)
     password, password_source = _password(host_vars, path)

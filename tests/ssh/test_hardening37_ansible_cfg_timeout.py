@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from spec_debug.errors import TransportError
+from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.hosts import open_transport, resolve_hosts
 from tests.sshd_fixture import ClientSetup, StallingServer, returns_within
 
@@ -45,3 +45,23 @@ def test_the_ansible_cfg_timeout_bounds_the_wait_for_a_hung_host(
         with pytest.raises(TransportError) as failed:
             returns_within(30, lambda: open_transport(specs["gpu07"], client.options()), "the connect")
         assert "within 1 s" in failed.value.message, failed.value.message
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("timeout = 30s", "[defaults] timeout (for the inventory {inventory}): host gpu07: ansible_ssh_timeout '30s' is not a whole number"),
+    ("remote_port = ssh", "[defaults] remote_port (for the inventory {inventory}): host gpu07: ansible_port 'ssh' is not a number"),
+])
+def test_a_bad_value_in_ansible_cfg_is_refused_naming_ansible_cfg(
+        line: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It was refused as the inventory's ("hosts.ini: host gpu07: ansible_port 'ssh'"), an
+    inventory that sets no port."""
+    for name in (*_ENV, "ANSIBLE_REMOTE_PORT"):
+        monkeypatch.delenv(name, raising=False)
+    (tmp_path / "ansible.cfg").write_text(f"[defaults]\n{line}\n")
+    monkeypatch.chdir(tmp_path)
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text("[gpus]\ngpu07 ansible_host=127.0.0.1\n")
+    with pytest.raises(UsageError) as refused:
+        resolve_hosts([], [], inventory, None)
+    expected = f"{tmp_path / 'ansible.cfg'} " + said.format(inventory=inventory)
+    assert refused.value.message.startswith(expected), refused.value.message
