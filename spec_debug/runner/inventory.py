@@ -277,17 +277,22 @@ def _parses_as_mapping(text: str, path: Path) -> bool:
     mapping (lib/ansible/plugins/inventory/yaml.py, verify_file and parse). Guessed from the
     first line alone, `all:   # the lab`, a flow mapping `all: {hosts: ...}` and JSON saved as
     `hosts` were read as INI: refused as "expected key=value after the host name", or hosts
-    named `all:` and `gpu01:` tried. No INI inventory is a mapping in YAML (`[gpus]` is a
-    list, then an error; host lines are plain text)."""
+    named `all:` and `gpu01:` tried. An INI inventory is no mapping of groups in YAML (`[gpus]`
+    is a list, then an error; host lines are plain text), but a lone host line with `: ` in a
+    value (`gpu01 note="rack: 3"`) is a mapping of a text: hence groups must map to a mapping,
+    a list or nothing, under names without blanks (Ansible then falls back to INI too)."""
     if path.suffix == ".ini":
         return False
     loader = _AnsibleYamlLoader(text)
     try:
-        return isinstance(loader.get_single_data(), dict)
+        data = loader.get_single_data()
     except yaml.YAMLError:
         return False
     finally:
         loader.dispose()
+    return isinstance(data, dict) and bool(data) and all(
+        isinstance(name, str) and not any(c.isspace() for c in name) and (body is None or isinstance(body, (dict, list)))
+        for name, body in data.items())
 
 
 def _merge(into: Inventory, other: Inventory) -> None:

@@ -81,3 +81,18 @@ def test_an_inventory_without_extension_is_read_in_its_own_format(
     assert [(h["name"], h["status"]) for h in hosts] == [("gpu01", "passed")]
     assert "team=lab on gpu01" in done.stdout + "".join(
         p.read_text(errors="replace") for p in run.parent.rglob("*") if p.is_file())
+
+
+def test_a_one_line_ini_inventory_with_a_colon_in_a_value_stays_ini(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`gpu01 ... team="lab: infra"` alone reads in YAML as a mapping of a text, not of groups:
+    it is INI (Ansible's yaml plugin refuses it and the INI one reads it)."""
+    inventory = tmp_path / "hosts"
+    inventory.write_text(f"gpu01 ansible_host={sshd.address} ansible_port={sshd.port} "
+                         f"ansible_ssh_private_key_file={client.key.path} team=\"lab: infra\"\n")
+    playbook = tmp_path / "fleet.yaml"
+    playbook.write_text(PLAYBOOK)
+    done = cli("run", str(playbook), "-i", str(inventory), "--batch", "--out", str(tmp_path / "runs"))
+    assert done.code == 0, done.stdout + done.stderr
+    (run,) = (tmp_path / "runs").glob("*/run.json")
+    assert [(h["name"], h["status"]) for h in json.loads(run.read_text())["hosts"]] == [("gpu01", "passed")]
