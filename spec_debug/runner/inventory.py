@@ -45,6 +45,7 @@ import io
 import os
 import re
 import shlex
+import sys
 import tokenize
 import warnings
 from dataclasses import dataclass, field
@@ -806,7 +807,11 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None
     pending = [key for key in _HOW_TO_CONNECT if isinstance(host_vars.get(key), str) and renderable(key)]
     if not pending:
         return
+    # ansible_playbook_python, the Python running Ansible, as inventories write a local host's
+    # interpreter (`localhost ansible_connection=local ansible_python_interpreter="{{
+    # ansible_playbook_python }}"`): here the Python running spec-debug
     values = {"inventory_hostname": name, "inventory_hostname_short": name.split(".")[0],
+              "ansible_playbook_python": sys.executable,
               **{k: v for k, v in host_vars.items() if k not in _PASSWORD_VARS and not isinstance(v, _Vaulted)}}
     templated: set[str] = set()
     stack = list(pending)

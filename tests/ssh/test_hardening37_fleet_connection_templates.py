@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -74,3 +75,22 @@ def test_a_template_that_cannot_render_is_refused_naming_host_and_variable(
     assert "host gpu01: ansible_host: " in said and "'ib_domain' is undefined" in said, said
     assert "Traceback" not in said
     assert not list((tmp_path / "runs").glob("*/run.json"))  # refused before any host was tried
+
+
+def test_a_local_host_whose_interpreter_is_ansible_playbook_python_runs(
+        cli: Callable[..., Any], tmp_path: Path) -> None:
+    """`localhost ansible_connection=local ansible_python_interpreter="{{ ansible_playbook_python }}"`,
+    as inventories write the control machine: the Python running Ansible there, running
+    spec-debug here. It stopped the run as a Jinja template."""
+    inventory = tmp_path / "hosts"
+    inventory.write_text("[control]\nlocalhost ansible_connection=local "
+                         "ansible_python_interpreter=\"{{ ansible_playbook_python }}\"\n")
+    playbook = tmp_path / "fleet.yaml"
+    playbook.write_text(PLAYBOOK.replace('steps:', 'vars:\n  python: python3\nsteps:').replace(
+        'echo "hello as $USER"', 'command {{ python }} -c "import sys; print(sys.executable)"'))
+    done = cli("run", str(playbook), "-i", str(inventory), "--batch", "--out", str(tmp_path / "runs"))
+    assert done.code == 0, done.stdout + done.stderr
+    (run,) = (tmp_path / "runs").glob("*/run.json")
+    [host] = json.loads(run.read_text())["hosts"]
+    assert (host["name"], host["status"]) == ("localhost", "passed"), host
+    assert host["vars"]["python"] == sys.executable, host["vars"]
