@@ -63,7 +63,7 @@ def resolve_targets(
             ssh_config_path=ssh_config, accept_new=accept_new, batch=batch,
             connect_timeout_s=connect_timeout, known_hosts=known_hosts, prompt_guard=prompt_guard,
         )
-        specs = resolve_hosts(host, hosts, inventory, limit, warn=_warn_on_stderr)
+        specs = resolve_hosts(host, hosts, inventory, limit, warn=_warn_on_stderr, ssh_config=ssh_config)
         targets = [
             HostTarget(
                 name=spec.name,

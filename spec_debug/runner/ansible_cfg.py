@@ -1,5 +1,6 @@
-"""The login an inventory's hosts get from ansible.cfg: `remote_user`, `private_key_file` and
-the ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of [ssh_connection]).
+"""The login an inventory's hosts get from ansible.cfg: `remote_user`, `remote_port`,
+`private_key_file`, the ssh arguments (`ssh_args`, `ssh_common_args`, `ssh_extra_args` of
+[ssh_connection]), `timeout` and `host_key_checking`.
 
 Teams often set these once in ansible.cfg rather than as ansible_user / ansible_ssh_private_key_file
 in the inventory; `ansible -i hosts.ini all -m ping` then logs in as that user with that key, and
@@ -30,9 +31,26 @@ from pathlib import Path
 _SETTINGS = (
     ("ansible_user", "defaults", "remote_user", "ANSIBLE_REMOTE_USER"),
     ("ansible_ssh_private_key_file", "defaults", "private_key_file", "ANSIBLE_PRIVATE_KEY_FILE"),
+    # The ssh plugin's port option (ssh.py, DOCUMENTATION: ini [defaults] remote_port, env
+    # ANSIBLE_REMOTE_PORT): a fleet whose sshd listens on 2222 says so once here, and every
+    # host was tried on 22 (or the ssh config's Port), "connection refused".
+    ("ansible_port", "defaults", "remote_port", "ANSIBLE_REMOTE_PORT"),
     ("ansible_ssh_args", "ssh_connection", "ssh_args", "ANSIBLE_SSH_ARGS"),
     ("ansible_ssh_common_args", "ssh_connection", "ssh_common_args", "ANSIBLE_SSH_COMMON_ARGS"),
     ("ansible_ssh_extra_args", "ssh_connection", "ssh_extra_args", "ANSIBLE_SSH_EXTRA_ARGS"),
+    # The ssh plugin's host_key_checking: [defaults] then [ssh_connection] (since 2.5), and
+    # $ANSIBLE_HOST_KEY_CHECKING then $ANSIBLE_SSH_HOST_KEY_CHECKING, the later of each found
+    # winning (config/manager.py, get_config_value_and_origin and _loop_entries), as the loops
+    # below take them. `host_key_checking = False` is the line most ansible.cfg files of cloud
+    # GPU fleets carry; unread, every fresh host was refused as an unknown host key where
+    # `ansible all -m ping` logged in.
+    # The ssh plugin's timeout (ssh.py, DOCUMENTATION: [defaults] then [ssh_connection] timeout,
+    # $ANSIBLE_TIMEOUT then $ANSIBLE_SSH_TIMEOUT): `timeout = 3` set for a fleet with hung hosts
+    # waited the default 15 s on each here. Only where it is set (inventory._connect_timeout).
+    ("ansible_ssh_timeout", "defaults", "timeout", "ANSIBLE_TIMEOUT"),
+    ("ansible_ssh_timeout", "ssh_connection", "timeout", "ANSIBLE_SSH_TIMEOUT"),
+    ("ansible_host_key_checking", "defaults", "host_key_checking", "ANSIBLE_HOST_KEY_CHECKING"),
+    ("ansible_host_key_checking", "ssh_connection", "host_key_checking", "ANSIBLE_SSH_HOST_KEY_CHECKING"),
 )
 
 
@@ -57,7 +75,14 @@ def login_defaults() -> dict[str, str]:
     """{"ansible_user": ..., "ansible_ssh_args": ...} as far as ansible.cfg and the
     environment set them; an unreadable or malformed ansible.cfg gives nothing (Ansible would
     stop on it; here it is not our file to judge)."""
-    found: dict[str, str] = {}
+    return {variable: value for variable, (value, _) in login_defaults_with_origin().items()}
+
+
+def login_defaults_with_origin() -> dict[str, tuple[str, str]]:
+    """login_defaults, each value with where it is set (`/p/ansible.cfg [defaults] remote_port`,
+    `$ANSIBLE_REMOTE_PORT`), for a refusal to name: "hosts.ini: ansible_port 'abc'" sent people
+    to an inventory that sets no port."""
+    found: dict[str, tuple[str, str]] = {}
     path = config_file()
     if path is not None:
         parser = configparser.ConfigParser(inline_comment_prefixes=(";",))
@@ -66,10 +91,10 @@ def login_defaults() -> dict[str, str]:
             for variable, section, key, _ in _SETTINGS:
                 value = parser.get(section, key, fallback=None)
                 if value:
-                    found[variable] = value
+                    found[variable] = (value, f"{path} [{section}] {key}")
         except (configparser.Error, OSError, UnicodeDecodeError):
             found = {}
     for variable, _, _, env in _SETTINGS:
         if os.environ.get(env):
-            found[variable] = os.environ[env]
+            found[variable] = (os.environ[env], f"${env}")
     return found

@@ -282,8 +282,12 @@ def resolve_hosts(
     inventory: Path | None,
     limit: str | None,
     warn: Callable[[str], None] | None = None,
+    ssh_config: Path | None = None,
 ) -> list[HostSpec]:
     """The run's hosts, in the order given, each once.
+
+    `ssh_config` is the -F file connections will read (None: ~/.ssh/config and the system's),
+    through which two names of one machine are told apart from two machines.
 
     `--host` and `--hosts` name the hosts; an inventory supplies their address and vars (and
     is the whole selection when no host is named). `--limit` then narrows the selection by
@@ -336,25 +340,59 @@ def resolve_hosts(
     # Built only for the selected hosts: a bad entry elsewhere in the inventory does not matter.
     specs = [loaded.spec(name) if loaded is not None and name in known else _adhoc_spec(name) for name in names]
     if warn is not None:
-        _warn_twice_listed(specs, warn)
+        _warn_twice_listed(specs, warn, ssh_config)
     return specs
 
 
-def _warn_twice_listed(specs: list[HostSpec], warn: Callable[[str], None]) -> None:
+def _warn_twice_listed(specs: list[HostSpec], warn: Callable[[str], None], ssh_config: Path | None = None) -> None:
     """A machine named twice (an inventory's `gpu01 ansible_host=10.0.0.1` and a line
     `10.0.0.1`, or --host gpu01 beside it) runs the playbook twice at the same time: two
     benchmarks on one GPU each measure half its throughput, with nothing said. Names are
-    compared as written, with the port and the ssh options (one address behind two bastions is
-    two machines); an ssh_config alias is not resolved here."""
-    same: dict[tuple[str, int | None, tuple[tuple[str, str], ...]], list[str]] = {}
+    compared where the ssh config takes them (_machine): an alias `gpu01` whose HostName is
+    10.0.0.5 beside `--host 10.0.0.5` is one machine, which as written went unsaid; one address
+    behind two bastions stays two machines."""
+    config = _ssh_config_or_none(ssh_config)
+    same: dict[tuple[object, ...], list[str]] = {}
+    shown_as: dict[tuple[object, ...], str] = {}
     for spec in specs:
         if spec.transport == "ssh" and spec.unsupported is None:
-            same.setdefault((spec.address.lower(), spec.port, tuple(sorted(spec.ssh_options.items()))), []).append(spec.name)
-    for (address, port, _), names in same.items():
+            key, shown = _machine(spec, config)
+            same.setdefault(key, []).append(spec.name)
+            shown_as.setdefault(key, shown)
+    for key, names in same.items():
         if len(names) > 1:
-            shown = address if port is None else f"{address}:{port}"
+            shown = shown_as[key]
             warn(f"{', '.join(names[:-1])} and {names[-1]} are the same host ({shown}): the playbook runs on it "
                  f"{len(names)} times at once, and steps that measure (benchmarks) compete; leave all but one out (--limit)")
+
+
+def _ssh_config_or_none(path: Path | None) -> Any:
+    """The ssh config connections will read, or None where it cannot be read (the connections
+    then say why; here names are compared as written)."""
+    from spec_debug.runner.ssh_config import load_ssh_config
+
+    try:
+        return load_ssh_config(path)
+    except (UsageError, OSError, ValueError):
+        return None
+
+
+def _machine(spec: HostSpec, config: Any) -> tuple[tuple[object, ...], str]:
+    """(what identifies the machine the spec reaches, how to show it): the HostName and Port
+    the ssh config gives the name, with the way there (ProxyJump, ProxyCommand); the name as
+    written, with its port and ssh options, where it does not resolve."""
+    written = (spec.address.lower(), spec.port, tuple(sorted(spec.ssh_options.items())))
+    shown = spec.address if spec.port is None else f"{spec.address}:{spec.port}"
+    if config is None:
+        return written, shown
+    from spec_debug.runner.ssh_config import resolve_target
+
+    try:
+        target = resolve_target(ssh_destination(spec.address), config, port=spec.port, ssh_options=spec.ssh_options)
+    except Exception:  # noqa: BLE001 - a name that does not resolve fails at its connection, which says why
+        return written, shown
+    way = (target.proxy_command, tuple(repr(hop) for hop in target.proxy_jump))
+    return (target.hostname.lower(), target.port, way), f"{target.hostname}:{target.port}"
 
 
 def _close_name(item: str, names: list[str]) -> str:

@@ -11,16 +11,17 @@ lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patter
   `python` (what probes run with) unless `python` is set; `ansible_password` (also
   `ansible_ssh_pass`, `ansible_ssh_password`; plain, or `{{ lookup('env', 'NAME') }}`) is the
   login password for hosts that take one, kept out of vars and records; `{{ lookup('env', 'NAME') }}`
-  inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) is read, any other
-  template there refused; every other `ansible_*` variable is
+  inside a connection variable (`"{{ lookup('env','HOME') }}/.ssh/lab.pem"`) is read, and a
+  template over the host's vars (`"{{ inventory_hostname }}.ib"`, `"{{ lab_user }}"`) rendered,
+  one that cannot render refused; every other `ansible_*` variable is
   dropped and the rest become playbook vars, except `ansible_ssh_args`,
   `ansible_ssh_common_args` and `ansible_ssh_extra_args`, whose `-o Key=Value`, `-J`, `-p`, `-l`
   and `-i` options (bastion ProxyCommand/ProxyJump setups) apply as on ssh's command line, in
   that order (lib/ansible/plugins/connection/ssh.py, _build_command), and
   `ansible_host_key_checking: false`, which is `-o StrictHostKeyChecking=no` there, and
   `ansible_ssh_timeout` (else `ansible_timeout`), which is `-o ConnectTimeout=N` there;
-- `remote_user`, `private_key_file` and [ssh_connection]'s ssh_args, ssh_common_args and
-  ssh_extra_args of the ansible.cfg Ansible would read (ansible_cfg.py) stand for the inventory
+- `remote_user`, `remote_port`, `private_key_file`, `timeout`, `host_key_checking` and [ssh_connection]'s ssh_args,
+  ssh_common_args and ssh_extra_args of the ansible.cfg Ansible would read (ansible_cfg.py) stand for the inventory
   variables a host's inventory does not set;
 - an inventory may be a folder of inventory files, and `group_vars/` and `host_vars/` beside
   the inventory (files `NAME`, `NAME.yml`, `NAME.yaml`, `NAME.json`, or a folder `NAME/` of
@@ -44,6 +45,7 @@ import io
 import os
 import re
 import shlex
+import sys
 import tokenize
 import warnings
 from dataclasses import dataclass, field
@@ -55,7 +57,7 @@ import yaml
 from spec_debug.errors import UsageError
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
 from spec_debug.playbook.yaml_nodes import _reshaped
-from spec_debug.runner.ansible_cfg import login_defaults
+from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
 
@@ -89,7 +91,7 @@ class Inventory:
     """Groups a file declares: INI [g] or [g:children], any group of a YAML inventory."""
     named: dict[str, str] = field(default_factory=dict)
     """Group -> where an INI file first names it without declaring it ([g:vars], a child line)."""
-    _login_defaults: dict[str, str] | None = field(default=None, repr=False, compare=False)
+    _login_defaults: dict[str, tuple[str, str]] | None = field(default=None, repr=False, compare=False)
 
     def group(self, name: str) -> Group:
         if name not in self.groups:
@@ -161,13 +163,17 @@ class Inventory:
     def spec(self, name: str) -> HostSpec:
         host_vars = self.host_vars(name)
         if self._login_defaults is None:
-            self._login_defaults = login_defaults()
-        for variable, value in self._login_defaults.items():
+            self._login_defaults = login_defaults_with_origin()
+        origins: dict[str, str] = {}
+        for variable, (value, origin) in self._login_defaults.items():
             # ansible.cfg's remote_user / private_key_file, below every inventory variable of the same setting
-            setting = _CONNECTION_VARS.get(variable, variable)  # ansible_ssh_args has one name only
-            if not any(_CONNECTION_VARS.get(key, key) == setting for key in host_vars):
+            setting = _setting(variable)
+            # A variable set empty (`ansible_user:`) is unset to Ansible, which then reads
+            # ansible.cfg (config/manager.py, _loop_entries skips None)
+            if not any(_setting(key) == setting and given is not None for key, given in host_vars.items()):
                 host_vars[variable] = value
-        return _spec(name, host_vars, self.path)
+                origins[variable] = origin
+        return _spec(name, host_vars, self.path, origins)
 
     def _depths(self) -> dict[str, int]:
         """Distance of each group from `all` (the longest path, as Ansible orders groups)."""
@@ -187,6 +193,16 @@ class Inventory:
                 depth(name, frozenset())
         depths["all"] = 0
         return depths
+
+
+def _setting(variable: str) -> str:
+    """The setting an inventory variable stands for: ansible_ssh_user and ansible_user are both
+    the user, ansible_ssh_host_key_checking and ansible_host_key_checking both host_key_checking."""
+    if variable in _HOST_KEY_CHECKING_VARS:
+        return _HOST_KEY_CHECKING_VARS[0]
+    if variable in _TIMEOUT_VARS:
+        return _TIMEOUT_VARS[0]
+    return _CONNECTION_VARS.get(variable, variable)  # ansible_ssh_args has one name only
 
 
 # Files in an inventory folder that are not inventories (Ansible: INVENTORY_IGNORE_EXTS and
@@ -251,9 +267,33 @@ def _load_file(path: Path) -> Inventory:
         # script.py); we never run code from an inventory, but read what it prints.
         raise UsageError(f"{path} is an inventory script (it starts with #!), which spec-debug does not run",
                          hint=f"save what it prints and pass that: {path} --list > hosts.json, then -i hosts.json")
-    if Path(path).suffix in (".yml", ".yaml", ".json") or _looks_like_yaml(text):
+    if Path(path).suffix in (".yml", ".yaml", ".json") or _looks_like_yaml(text) or _parses_as_mapping(text, Path(path)):
         return parse_yaml_inventory(text, str(path))
     return parse_ini_inventory(text, str(path))
+
+
+def _parses_as_mapping(text: str, path: Path) -> bool:
+    """Whether a file not named .ini reads as a YAML (or JSON) mapping: Ansible's yaml plugin
+    tries a file without a YAML extension before the INI one and keeps it when it is a
+    mapping (lib/ansible/plugins/inventory/yaml.py, verify_file and parse). Guessed from the
+    first line alone, `all:   # the lab`, a flow mapping `all: {hosts: ...}` and JSON saved as
+    `hosts` were read as INI: refused as "expected key=value after the host name", or hosts
+    named `all:` and `gpu01:` tried. An INI inventory is no mapping of groups in YAML (`[gpus]`
+    is a list, then an error; host lines are plain text), but a lone host line with `: ` in a
+    value (`gpu01 note="rack: 3"`) is a mapping of a text: hence groups must map to a mapping,
+    a list or nothing, under names without blanks (Ansible then falls back to INI too)."""
+    if path.suffix == ".ini":
+        return False
+    loader = _AnsibleYamlLoader(text)
+    try:
+        data = loader.get_single_data()
+    except yaml.YAMLError:
+        return False
+    finally:
+        loader.dispose()
+    return isinstance(data, dict) and bool(data) and all(
+        isinstance(name, str) and not any(c.isspace() for c in name) and (body is None or isinstance(body, (dict, list)))
+        for name, body in data.items())
 
 
 def _merge(into: Inventory, other: Inventory) -> None:
@@ -748,11 +788,66 @@ def _env_lookups_done(name: str, key: str, value: str, path: str) -> str:
     return _ENV_LOOKUP.sub(value_of, value)  # each lookup in the text, not only a whole value
 
 
-def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
+def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None:
+    """The connection variables that are templates over the host's other vars, rendered as
+    Ansible renders them: `ansible_host: "{{ inventory_hostname }}.ib.cluster"`,
+    `ansible_user: "{{ lab_user }}"` with lab_user in group_vars, `-W {{ ansible_host }}:22` in
+    ansible_ssh_common_args. They were refused as "a Jinja template", and the whole run with
+    them, while the same inventory's playbook vars were rendered (engine.py). Only these and the
+    vars they use are rendered here (a playbook var still renders at the run); one that cannot
+    (an undefined name, a lookup other than env) is refused naming the host and the variable.
+    Passwords and vault values never take part; a value tagged `!unsafe` stays text."""
+    from spec_debug.errors import TemplateError
+    from spec_debug.playbook.templating import resolve_vars, template_texts, var_references
+
+    def renderable(key: str) -> bool:
+        value = host_vars.get(key)
+        return bool(template_texts(value)) and not getattr(value, "ansible_unsafe", False)
+
+    pending = [key for key in _HOW_TO_CONNECT if isinstance(host_vars.get(key), str) and renderable(key)]
+    if not pending:
+        return
+    # ansible_playbook_python, the Python running Ansible, as inventories write a local host's
+    # interpreter (`localhost ansible_connection=local ansible_python_interpreter="{{
+    # ansible_playbook_python }}"`): here the Python running spec-debug
+    values = {"inventory_hostname": name, "inventory_hostname_short": name.split(".")[0],
+              "ansible_playbook_python": sys.executable,
+              **{k: v for k, v in host_vars.items() if k not in _PASSWORD_VARS and not isinstance(v, _Vaulted)}}
+    templated: set[str] = set()
+    stack = list(pending)
+    while stack:  # the vars the connection variables use, and the vars those use
+        key = stack.pop()
+        if key in templated:
+            continue
+        templated.add(key)
+        try:
+            stack += [used for used in var_references(values[key], values) if used in host_vars and renderable(used)]
+        except Exception:  # noqa: BLE001 - a syntax error: resolve_vars says it, naming the variable
+            pass
+    where = {key: f"{path}: host {name}: {key}" for key in templated}
+    try:
+        rendered = resolve_vars(values, sorted(templated), name, where)
+    except TemplateError as exc:
+        raise UsageError(exc.message, hint="define the vars it uses in the inventory (or group_vars/host_vars), "
+                                           "or write the value out") from None
+    for key in pending:
+        host_vars[key] = rendered[key]
+
+
+def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, str] | None = None) -> HostSpec:
+    """`origins`: where a variable ansible.cfg or the environment gave is set, which its
+    refusal names instead of the inventory (`path`)."""
+
+    def source(key: str) -> str:
+        return f"{(origins or {})[key]} (for the inventory {path})" if key in (origins or {}) else path
+
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)
         if isinstance(value, str) and "{{" in value:
             value = host_vars[key] = _env_lookups_done(name, key, value, path)
+    _templates_rendered(name, host_vars, path)
+    for key in _HOW_TO_CONNECT:
+        value = host_vars.get(key)
         if isinstance(value, str) and "{{" in value:
             raise UsageError(
                 f"{path}: host {name}: {key} is a Jinja template ({value!r}), which spec-debug does not evaluate",
@@ -762,7 +857,8 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     playbook_vars: dict[str, Any] = {}
     for key, value in host_vars.items():
         if key in _CONNECTION_VARS:
-            connection.setdefault(_CONNECTION_VARS[key], value)
+            if value is not None:  # `ansible_host:` left empty is unset (Ansible), not the host "None"
+                connection.setdefault(_CONNECTION_VARS[key], value)
         elif not key.startswith("ansible_"):
             _refuse_reshaped(name, key, value)
             playbook_vars[key] = value
@@ -775,11 +871,11 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
         try:
             port = int(port)
         except (TypeError, ValueError):
-            raise UsageError(f"{path}: host {name}: ansible_port {port!r} is not a number") from None
+            raise UsageError(f"{source('ansible_port')}: host {name}: ansible_port {port!r} is not a number") from None
         if not 0 < port < 65536:
             # Ansible hands it to ssh(1) as -o Port=N, which says "Bad port '0'" (openssh-portable:
             # readconf.c, oPort); 0 was read as no port (22 or the config's), 65536 as a config error.
-            raise UsageError(f"{path}: host {name}: ansible_port {port}: Bad port",
+            raise UsageError(f"{source('ansible_port')}: host {name}: ansible_port {port}: Bad port",
                              hint="ssh(1) refuses it too; write a port number from 1 to 65535")
     how = str(host_vars.get("ansible_connection", "") or "").strip()
     # Ansible reaches the others through other channels (docker exec, kubectl, WinRM); over
@@ -794,7 +890,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
     for key in _SSH_ARGS_VARS:
         value = host_vars.get(key)
         if isinstance(value, str) and value.strip():
-            for option, setting in parse_ssh_args(value, source=f"{path}: host {name}: {key}").items():
+            for option, setting in parse_ssh_args(value, source=f"{source(key)}: host {name}: {key}").items():
                 # both SendEnv lists send and both lists' keys are tried, as two -o SendEnv and two -i do
                 merge_option(ssh_options, option, setting)
         if key == "ansible_ssh_args":
@@ -813,7 +909,7 @@ def _spec(name: str, host_vars: dict[str, Any], path: str) -> HostSpec:
             # Ansible adds `-o ConnectTimeout=` here, between ssh_args and ssh_common_args, and
             # ssh(1) takes the first (ssh.py, _build_command). Only where the inventory sets it:
             # Ansible's default (10 s) would override the user's ssh_config.
-            timeout = _connect_timeout(host_vars, name, path)
+            timeout = _connect_timeout(host_vars, name, source("ansible_ssh_timeout"))
             if timeout is not None:
                 ssh_options.setdefault("connecttimeout", timeout)
     password, password_source = _password(host_vars, path)

@@ -64,6 +64,15 @@ def wire_path(path: str) -> bytes:
     return path.encode("utf-8", "surrogateescape")
 
 
+def login_quoted(word: str) -> str:
+    """shlex.quote for a command line the login shell reads, whatever it is: a `!` stands
+    outside the quotes, as `\\!`. csh and tcsh expand history inside single quotes too, also
+    in `tcsh -c` (sshd runs the login shell so), so a copy to or from `run!1.log` on a host
+    without SFTP failed with "1.log: Event not found."; an unquoted `\\!` is `!` in sh, bash,
+    zsh, fish and tcsh alike."""
+    return shlex.quote(word).replace("!", "'\\!'")
+
+
 def sftp_path(remote_path: str, home: str | None = None, cwd: str | None = None) -> str:
     """`~/x` is `x` and `~` is `.`: relative to where the SFTP server starts, the login directory.
 
@@ -823,7 +832,7 @@ class _ShellCopies:
         # /bin/sh and the standard places on PATH (host_path): under an rc file that clobbered
         # PATH (`export PATH=/opt/miniconda3/bin`) neither `sh` nor cat/wc/mv was found, and
         # every upload and download of a host without SFTP failed with exit code 127.
-        command = " ".join(["/bin/sh", "-c", shlex.quote(WITH_STANDARD_PATH + script), "sh", *(shlex.quote(arg) for arg in args)])
+        command = " ".join(["/bin/sh", "-c", login_quoted(WITH_STANDARD_PATH + script), "sh", *(login_quoted(arg) for arg in args)])
         errors = bytearray()
         data = _AfterMark()
         with self._session_slot():

@@ -204,8 +204,9 @@ def test_vars_files_encrypted_with_ansible_vault_are_left_out(tmp_path: Path) ->
 
 def test_a_jinja_template_in_how_to_connect_is_a_usage_error_not_a_literal_host(tmp_path: Path) -> None:
     path = tmp_path / "hosts.yml"
-    path.write_text("all:\n  vars:\n    bastion: jump.corp\n    ansible_ssh_common_args: '-J {{ bastion }}'\n  hosts:\n    gpu01:\n")
-    with pytest.raises(UsageError, match=r"gpu01: ansible_ssh_common_args is a Jinja template"):
+    # Rendered over the host's vars since round 37, as Ansible renders it; an undefined one is refused.
+    path.write_text("all:\n  vars:\n    ansible_ssh_common_args: '-J {{ bastion }}'\n  hosts:\n    gpu01:\n")
+    with pytest.raises(UsageError, match=r"gpu01: ansible_ssh_common_args: .*'bastion' is undefined"):
         load_inventory(path).specs()
     # Only the hosts a run selects are read: --limit steers clear of the templated one.
     path.write_text(path.read_text() + "    gpu02:\n      ansible_ssh_common_args: '-J jump.corp'\n")
