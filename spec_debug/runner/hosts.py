@@ -351,14 +351,16 @@ def _warn_twice_listed(specs: list[HostSpec], warn: Callable[[str], None], ssh_c
     compared where the ssh config takes them (_machine): an alias `gpu01` whose HostName is
     10.0.0.5 beside `--host 10.0.0.5` is one machine, which as written went unsaid; one address
     behind two bastions stays two machines."""
+    reached = [spec for spec in specs if spec.transport == "ssh" and spec.unsupported is None]
+    if len(reached) < 2:
+        return  # one host cannot be named twice: no config read, no lookup
     config = _ssh_config_or_none(ssh_config)
     same: dict[tuple[object, ...], list[str]] = {}
     shown_as: dict[tuple[object, ...], str] = {}
-    for spec in specs:
-        if spec.transport == "ssh" and spec.unsupported is None:
-            key, shown = _machine(spec, config)
-            same.setdefault(key, []).append(spec.name)
-            shown_as.setdefault(key, shown)
+    for spec in reached:
+        key, shown = _machine(spec, config)
+        same.setdefault(key, []).append(spec.name)
+        shown_as.setdefault(key, shown)
     for key, names in same.items():
         if len(names) > 1:
             shown = shown_as[key]
@@ -387,8 +389,12 @@ def _machine(spec: HostSpec, config: Any) -> tuple[tuple[object, ...], str]:
         return written, shown
     from spec_debug.runner.ssh_config import resolve_target
 
+    # CanonicalizeHostname off: its DNS lookups would run here, before the run starts and
+    # its signals are handled (a silent DNS server held the CLI for minutes); the connection
+    # canonicalizes as configured
+    options = {**spec.ssh_options, "canonicalizehostname": "no"}
     try:
-        target = resolve_target(ssh_destination(spec.address), config, port=spec.port, ssh_options=spec.ssh_options)
+        target = resolve_target(ssh_destination(spec.address), config, port=spec.port, ssh_options=options)
     except Exception:  # noqa: BLE001 - a name that does not resolve fails at its connection, which says why
         return written, shown
     way = (target.proxy_command, tuple(repr(hop) for hop in target.proxy_jump))
