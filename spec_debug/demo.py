@@ -134,8 +134,10 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
     for f in errors:
         console.print(f"  [red]{f.code}[/] {f.title}", highlight=False)
     # The paths as text (rich.markup.escape): `--out '[/x]'` raised MarkupError after the run.
+    # Never folded (soft_wrap), as `run` says them (cli_run._say): off a terminal rich folds at
+    # 80 columns, and a long --out path in a log or a redirected stderr had a newline inside it.
     console.print(f"{result.record.status.upper()}: {len(errors)} error(s) · report: {escape(str(result.reports['md']))}"
-                  f" · {escape(str(result.reports['html']))}", highlight=False)
+                  f" · {escape(str(result.reports['html']))}", highlight=False, soft_wrap=True)
     for f in findings:
         if f.code == "SD004":
             # The note asks for --var values, which the demo does not take: say why the step

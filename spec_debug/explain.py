@@ -254,27 +254,59 @@ def _runner_failing(step: Step) -> list[str]:
     return said
 
 
-_VARS_BLOCK = re.compile(r"^vars:[ \t]*(?:#.*)?\n((?:[ \t]+.*\n|[ \t]*\n)*)", re.M)
-_VAR_NOTE = re.compile(r"^[ \t]+([A-Za-z_][A-Za-z0-9_]*)[ \t]*:.*?[ \t]#[ \t]*(.+?)[ \t]*$", re.M)
+_BLOCK_HEADER = re.compile(r"^\s*:?\s*(?:[|>][-+0-9]*)?\s*#\s*(.*?)\s*$")
 
 
 def var_notes(path: str, names: list[str]) -> dict[str, str]:
     """What each var means, from the comment its author wrote beside it (`server_cmdline: ""  #
     the server's command line; else found among the host's processes`). The walkthrough's vars
     table showed only defaults, and "(empty: steps that need it are skipped)" for a var that is
-    in fact discovered on the host when empty: the author's words were in the file only."""
+    in fact discovered on the host when empty: the author's words were in the file only.
+
+    The comment is found where YAML's own scanner says the value ends: a pattern read the first
+    ` #` on the line as the comment, and `cmd: 'echo a # b'  # the probe command` was noted
+    "b'  # the probe command", `check: "grep -c ' # '"` (no comment at all) `'"`."""
     from pathlib import Path
+
+    import yaml
 
     try:
         source = Path(path)
         text = source.read_text(encoding="utf-8") if source.is_file() else ""
-    except (OSError, UnicodeDecodeError):
+        root = yaml.compose(text, Loader=yaml.SafeLoader) if text.strip() else None
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}
-    block = _VARS_BLOCK.search(text)
-    if block is None:
+    if not isinstance(root, yaml.MappingNode):
         return {}
-    notes = {m.group(1): m.group(2) for m in _VAR_NOTE.finditer(block.group(1))}
+    block = next((value for key, value in root.value if isinstance(key, yaml.ScalarNode) and key.value == "vars"), None)
+    if not isinstance(block, yaml.MappingNode):
+        return {}
+    lines = text.splitlines()
+    notes: dict[str, str] = {}
+    for key, value in block.value:
+        if not isinstance(key, yaml.ScalarNode) or key.value not in names or key.value in notes:
+            continue
+        note = _comment_after(lines, key, value)
+        if note:
+            notes[key.value] = note
     return {name: notes[name] for name in names if name in notes}
+
+
+def _comment_after(lines: list[str], key: object, value: object) -> str | None:
+    """The comment on a var's line: after its value where the value ends on a line (a plain,
+    quoted or flow value), else after the key (`engine:  # ...` over a nested mapping, a
+    `|` or `>` block whose comment sits on its header)."""
+    import yaml
+
+    assert isinstance(key, yaml.Node) and isinstance(value, yaml.Node)
+    on_key_line = isinstance(value, (yaml.MappingNode, yaml.SequenceNode)) and not value.flow_style or (
+        isinstance(value, yaml.ScalarNode) and value.style in ("|", ">"))
+    if on_key_line or value.end_mark.line >= len(lines):
+        mark = key.end_mark
+        match = _BLOCK_HEADER.match(lines[mark.line][mark.column:]) if mark.line < len(lines) else None
+        return match.group(1) if match and match.group(1) else None
+    rest = lines[value.end_mark.line][value.end_mark.column:].strip()
+    return rest[1:].strip() or None if rest.startswith("#") else None
 
 
 def value_text(value: Any) -> str:

@@ -21,6 +21,7 @@ from rich.text import Text
 from spec_debug.ansi import visible_controls
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, StepRecord
+from spec_debug.report.markdown_prose import LIST_ITEM
 from spec_debug.runner.reporter import StepGate
 
 _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q": "quit", "quit": "quit"}
@@ -29,9 +30,23 @@ _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q
 def _reflow(text: str) -> str:
     """A `why: |` block is hard-wrapped for the YAML file; in a panel of another width those
     line ends made ragged lines. Lines are joined as Markdown joins them (a blank line still
-    separates paragraphs) and the panel wraps them."""
+    separates paragraphs) and the panel wraps them.
+
+    A list item (`- `, `* `, `1. `) keeps its own line, as Markdown keeps it and `explain`
+    shows it: a why of "Checks:" over two "- " items was one line, "Checks: - the flag - the
+    layers"."""
     paragraphs = re.split(r"\n\s*\n", text.strip())
-    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+    return "\n\n".join(_join_lines(p.splitlines()) for p in paragraphs)
+
+
+def _join_lines(lines: list[str]) -> str:
+    joined: list[str] = []
+    for line in lines:
+        if joined and not LIST_ITEM.match(line):
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line.strip())
+    return "\n".join(joined)
 
 
 def _probe_summary(name: str) -> str:

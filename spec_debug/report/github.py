@@ -12,27 +12,27 @@ _ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
 
 
 def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
+    from spec_debug.report.render import md_cell, md_code_span, md_escape
+
     _, text = verdict(record)
-    lines = [f"### spec-debug `{record.playbook.name}`: {record.status.upper()}", "", text, ""]
+    # GitHub renders the summary as Markdown, as report.md is, and its texts are made alike: an
+    # SD001 title quotes the expectation (`matches /.*ready.*/`, `contains '<ready>'`), whose
+    # `*` turned into italics and whose `<ready>` GitHub dropped as an unknown tag.
+    lines = [f"### spec-debug `{record.playbook.name}`: {record.status.upper()}", "", md_cell(text), ""]
     unreachable = unreachable_hosts(record)
     if unreachable["hosts"]:
         # The SD005 rows below name the host, not why: the cause is what the reader acts on.
-        lines += [f"- `{_cell(h['name'])}`: {_cell(h['cause'])}" for h in unreachable["hosts"]]
+        lines += [f"- {md_code_span(h['name'])}: {md_escape(' '.join(h['cause'].split()))}" for h in unreachable["hosts"]]
         lines += [f"- and {unreachable['more']} more" if unreachable["more"] else "", ""]
     if record.findings:
         lines += ["| | code | title | host | step |", "|---|---|---|---|---|"]
         for f in sorted(record.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}[f.severity]):
-            cells = [_cell(v) for v in (f.code, f.title, f.host or "", f.step or "")]
+            cells = [md_cell(" ".join(v.split())) for v in (f.code, f.title, f.host or "", f.step or "")]
             lines.append(f"| {_ICON[f.severity]} | " + " | ".join(cells) + " |")
         lines.append("")
     if run_dir is not None:
         lines.append(f"Report: `{run_dir / 'report.md'}`")
     return "\n".join(lines) + "\n"
-
-
-def _cell(value: str) -> str:
-    """One table cell: a newline (a rendered title can hold one) would end the table."""
-    return " ".join(value.replace("|", "\\|").split())
 
 
 def append_step_summary(record: RunRecord, path: Path, run_dir: Path | None = None) -> None:

@@ -29,7 +29,7 @@ _TAG_START = re.compile(r"<(?=[A-Za-z/!?])(?![A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>
 # (with no backtick in the info string after them) or tildes.
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
 _INDENTED_CODE = re.compile(r"^(?: {4}| {0,3}\t)")
-_LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
+LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d{1,9}[.)])(?:\s|$)")
 
 
 def md_text(value: Any) -> str:
@@ -42,7 +42,7 @@ def md_text(value: Any) -> str:
     for number, line in enumerate(str(value if value is not None else "").splitlines()):
         # The first line goes on the line of the label before it ("**Fix:** ..."): no block there.
         # In a list, 4 spaces in continue an item (section 5.2), so no code block is guessed there.
-        in_list = any(_LIST_ITEM.match(p) for p in prose)
+        in_list = any(LIST_ITEM.match(p) for p in prose)
         block_may_start = number > 0 and not in_list and (indented or not prose or not prose[-1].strip())
         if fence is None and line.strip() and _INDENTED_CODE.match(line) and block_may_start:
             if prose:
