@@ -68,8 +68,8 @@ def evaluate_attempt(
         "facts": {**facts, **step_facts},
         "exit_code": outcome.exit_code,
         # What the host printed: the record's truncation marker is spec-debug's note (host_text).
-        "stdout": stdout.host_text(),
-        "stderr": stderr.host_text(),
+        "stdout": stdout.expression_text(),
+        "stderr": stderr.expression_text(),
     }
     expectations: list[dict[str, Any]] = []
     failed: list[Expectation] = []
