@@ -179,7 +179,15 @@ def execute_run(
         _say(console, _interrupted_outputs(store.run_dir, junit))
         return 3
     if as_json:
-        _write_stdout(record.model_dump_json(indent=2) + "\n")
+        try:
+            _write_stdout(record.model_dump_json(indent=2) + "\n")
+        except KeyboardInterrupt as exc:
+            # Ctrl-C or SIGTERM while --json waited on a slow or stalled reader: it reached Typer
+            # as a silent exit 130, and the reader got part of a JSON document with no word why.
+            reason = getattr(exc, "reason", "interrupted (Ctrl-C)")
+            _say(console, escape(f"{reason} while --json wrote the record to stdout, which holds part of it; "
+                                 f"{store.run_dir / 'run.json'} is complete"))
+            return 3
     return exit_code_for(record)
 
 
