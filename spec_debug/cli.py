@@ -113,14 +113,17 @@ def run(
     no_redact: bool = typer.Option(False, "--no-redact", help="Keep secrets in run.json and reports (redacted by default)."),
 ) -> None:
     """Run a playbook on one or many hosts and write runs/<run-id>/ (run.json, report.md, report.html)."""
-    from spec_debug.cli_run import execute_run
+    from spec_debug.cli_run import execute_run, stopped_before_start
 
     # `--inventory=~/hosts.ini` reaches us with the ~ (a shell expands it only at the start of
     # a word): expanded here as ssh and ansible do for their own options.
     inventory, ssh_config, known_hosts = _home(inventory), _home(ssh_config), _home(known_hosts)
     var_file = [path.expanduser() for path in var_file]
     try:
-        var_files = _read_var_files(var_file)
+        try:
+            var_files = _read_var_files(var_file)
+        except KeyboardInterrupt as stop:
+            raise stopped_before_start(stop) from None
         code = execute_run(
             playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
             cli_vars=_collect_vars(var, var_files), out=out, as_json=as_json, ssh_config=ssh_config,

@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from spec_debug.cli_progress import ConsoleReporter
-from spec_debug.errors import UsageError
+from spec_debug.errors import RunAborted, UsageError
 from spec_debug.playbook.loader import load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.models import parse_size
@@ -157,6 +157,76 @@ def execute_run(
     if junit is not None:
         _check_junit_target(junit)
     retry_failed = retry_failed.expanduser() if retry_failed is not None else None
+    try:
+        store, run = _prepare_run(
+            playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
+            cli_vars=cli_vars, out=out, ssh_config=ssh_config, accept_new=accept_new, batch=batch,
+            connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step,
+            capture_limit=capture_limit, artifact_bytes=artifact_bytes, show_output=show_output, redact=redact,
+            console=console, argv=argv, var_files=var_files,
+        )
+    except KeyboardInterrupt as exc:
+        raise stopped_before_start(exc) from None
+    try:
+        # execute() answers a Ctrl-C during the steps itself (an aborted record); it raises one
+        # only after the last record is written, when the reports are what it stops.
+        record = run.execute()
+        finish_outputs(record, store.run_dir, junit=junit, console=console)
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
+        # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
+        # "error findings"), and say how to get the reports.
+        _say(console, _interrupted_outputs(store.run_dir, junit))
+        return 3
+    if as_json:
+        try:
+            _write_stdout(record.model_dump_json(indent=2) + "\n")
+        except KeyboardInterrupt as exc:
+            # Ctrl-C or SIGTERM while --json waited on a slow or stalled reader: it reached Typer
+            # as a silent exit 130, and the reader got part of a JSON document with no word why.
+            reason = getattr(exc, "reason", "interrupted (Ctrl-C)")
+            _say(console, escape(f"{reason} while --json wrote the record to stdout, which holds part of it; "
+                                 f"{store.run_dir / 'run.json'} is complete"))
+            return 3
+    return exit_code_for(record)
+
+
+def stopped_before_start(exc: KeyboardInterrupt) -> RunAborted:
+    """Ctrl-C, SIGTERM or SIGHUP while the playbook, a var file or an inventory was read (a
+    FIFO, a stalled NFS mount) or a host's address resolved reached Typer, which exits 130 and
+    prints nothing: a CI job cancelled there logged no reason. Aborted (3) like every other
+    stop, saying what stopped it. No run folder is left: _prepare_run removes the one it made."""
+    reason = getattr(exc, "reason", "interrupted (Ctrl-C)")
+    return RunAborted(f"stopped before the run started: {reason}; nothing was run or recorded")
+
+
+def _prepare_run(
+    *,
+    playbook: str,
+    host: list[str],
+    hosts: list[str],
+    inventory: Path | None,
+    limit: str | None,
+    forks: int,
+    cli_vars: dict[str, Any],
+    out: Path,
+    ssh_config: Path | None,
+    accept_new: bool,
+    batch: bool,
+    connect_timeout: float | None,
+    known_hosts: Path | None,
+    retry_failed: Path | None,
+    step: bool,
+    capture_limit: int,
+    artifact_bytes: int,
+    show_output: bool,
+    redact: bool,
+    console: Console,
+    argv: list[str],
+    var_files: list[VarFile] | None,
+) -> tuple[RunStore, Run]:
+    """The playbook, vars and hosts read, the run folder made and the Run built: all that comes
+    before the first record."""
     loaded = load_playbook(playbook)
     for var_file in var_files or []:
         # A var the file holds and the playbook does not declare was refused by Run as
@@ -206,20 +276,7 @@ def execute_run(
     except BaseException:
         store.discard_if_empty()
         raise
-    try:
-        # execute() answers a Ctrl-C during the steps itself (an aborted record); it raises one
-        # only after the last record is written, when the reports are what it stops.
-        record = run.execute()
-        finish_outputs(record, store.run_dir, junit=junit, console=console)
-    except KeyboardInterrupt:
-        # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
-        # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
-        # "error findings"), and say how to get the reports.
-        _say(console, _interrupted_outputs(store.run_dir, junit))
-        return 3
-    if as_json:
-        _write_stdout(record.model_dump_json(indent=2) + "\n")
-    return exit_code_for(record)
+    return store, run
 
 
 def _check_junit_target(junit: Path) -> None:

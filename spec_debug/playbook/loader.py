@@ -24,6 +24,7 @@ from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.status_words import STATUSES, Comparison, comparisons, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
+from spec_debug.playbook.version_text import version_hint, version_ordered_as_text
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, literal_past_float_range, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
@@ -612,6 +613,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             compared = comparisons(text, is_expression)
             _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column)
             _check_fact_number_text(compared, numeric_facts, step.id, path, source, line, column)
+            _check_version_order(compared, step.id, path, source, line, column)
             _check_number_range(text, is_expression, step.id, path, source, line, column)
             if not is_expression:
                 _check_actions_syntax(text, f"step {step.id!r}", path, document, source)
@@ -756,6 +758,25 @@ def _check_status_words(compared: list[Comparison], step_id: str, path: tuple[An
         path=source, line=line, column=column, key_path=dotted_path(path),
         hint=(f"write {meant!r}; " if meant else "") + f"a step's status is one of {', '.join(STATUSES)}",
     )
+
+
+def _check_version_order(compared: list[Comparison], step_id: str, path: tuple[Any, ...], source: str,
+                         line: int | None, column: int | None) -> None:
+    """`that: facts.v >= '0.4'` orders text character by character: '0.10' >= '0.4' is False.
+    After _check_fact_number_text and number_compared_with_text: '0.4' against a number (a
+    fact an auto capture makes one, duration_s) is a quoted number, and said so."""
+    found = version_ordered_as_text(compared)
+    if found is not None:
+        word, operator = found
+        raise PlaybookError(
+            f"step {step_id!r} compares with the version {word!r} by {operator}: texts are ordered character "
+            f"by character, so '0.10' {operator} '0.4' is {_as_text(operator)} and releases are ordered wrongly",
+            path=source, line=line, column=column, key_path=dotted_path(path), hint=version_hint(word, operator),
+        )
+
+
+def _as_text(operator: str) -> bool:
+    return {"<": "0.10" < "0.4", "<=": "0.10" <= "0.4", ">": "0.10" > "0.4", ">=": "0.10" >= "0.4"}[operator]
 
 
 def _check_fact_number_text(compared: list[Comparison], facts: set[str], step_id: str, path: tuple[Any, ...],

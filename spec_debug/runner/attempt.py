@@ -18,7 +18,7 @@ from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, without_markers
-from spec_debug.runner.output_regex import compile_first_match
+from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
 from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
 
@@ -68,8 +68,8 @@ def evaluate_attempt(
         "facts": {**facts, **step_facts},
         "exit_code": outcome.exit_code,
         # What the host printed: the record's truncation marker is spec-debug's note (host_text).
-        "stdout": stdout.host_text(),
-        "stderr": stderr.host_text(),
+        "stdout": stdout.expression_text(),
+        "stderr": stderr.expression_text(),
     }
     expectations: list[dict[str, Any]] = []
     failed: list[Expectation] = []
@@ -258,7 +258,8 @@ def _check(
             # of memory" must not pass because the line fell in the part cut out of it.
             pattern = re.compile(re.escape(needle))
             found = _in_cut_part(pattern, streams) is not None
-            where = " (in the part of the output cut from the record)" if found else _unsearched(pattern, streams)
+            where = (" (in the part of the output cut from the record)" if found
+                     else _unsearched(pattern, streams) + _across_cut_lines(pattern, streams))
         observed = ("found" if found else "not found") + where
         return (found, observed) if expectation.contains is not None else (not found, observed)
     if expectation.matches is not None:
@@ -269,7 +270,7 @@ def _check(
         match = _in_cut_part(pattern, streams)
         if match is not None:
             return True, f"matched {match.group(0)!r} (in the part of the output cut from the record)"
-        return False, "no match" + _unsearched(pattern, streams)
+        return False, "no match" + _unsearched(pattern, streams) + _across_cut_lines(pattern, streams)
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
     return bool(value), f"{value!r}"
@@ -363,6 +364,17 @@ def watched_patterns(step: Step) -> tuple[re.Pattern[str], ...]:
 def _unsearched(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -> str:
     lost = [s.name for s in streams if not s.searched_whole(pattern)]
     return f" (in the kept output only: part of {' and '.join(lost)} was not saved)" if lost else ""
+
+
+def _across_cut_lines(pattern: re.Pattern[str], streams: tuple[StreamCapture, ...]) -> str:
+    """The note for a regex or text that can span lines, not found in a stream cut by the
+    capture limit: the cut part is searched a line at a time (search_whole), and
+    `matches: '^Loading(?s:.*)^Done'` said only "no match" when Done fell in the cut part."""
+    cut = [s.name for s in streams if s.truncated]
+    if not cut or anchored_to_text_ends(pattern.pattern, pattern.flags) or not can_match_newline(pattern.pattern, pattern.flags):
+        return ""
+    return (f" (the part of {' and '.join(cut)} cut from the record is searched a line at a time: a match across "
+            "lines there is not seen; a larger --capture-limit keeps the whole output)")
 
 
 def output_tail(out_text: str, err_text: str) -> list[str]:

@@ -750,7 +750,7 @@ class Run:
             message = f"until {step.until!r} was still false after {attempts} attempt(s)"
         evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
         check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
-                         "stdout": stdout.host_text(), "stderr": stderr.host_text()}
+                         "stdout": stdout.expression_text(), "stderr": stderr.expression_text()}
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
         else:
@@ -767,7 +767,7 @@ class Run:
         the last attempt's error is said if it never holds."""
         if step.until is None:
             return evaluation.status == "passed", None
-        attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.host_text(), "stderr": stderr.host_text()}
+        attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.expression_text(), "stderr": stderr.expression_text()}
         try:
             return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until"))), None
         except TemplateError as exc:

@@ -201,6 +201,14 @@ class StreamCapture:
         controller's disk filled, and `until: "'truncated' not in stdout"` never held."""
         return without_markers(self.checked_text())
 
+    def expression_text(self) -> str:
+        """host_text() as `that:` and `until:` expressions see `stdout` and `stderr`: for a stream
+        cut by the capture limit, `in` and `not in` search the whole stream (search_whole), as
+        `contains` and `not_contains` do. `that: "'CUDA out of memory' not in stdout"` passed on
+        a long log whose OOM line fell between the kept head and tail, while `not_contains` on
+        the same step failed."""
+        return _WholeStreamText(self) if self.truncated else self.host_text()
+
     def search_whole(self, pattern: re.Pattern[str]) -> re.Match[str] | None:
         """The first match of pattern anywhere in the stream, the part cut from the record
         included: an expectation such as `not_contains: CUDA out of memory` on a long log must
@@ -366,3 +374,21 @@ def _start_at_boundary(tail: bytes) -> bytes:
         space = _WHITESPACE.search(tail, 0, edge)
         at = space.start() if space else -1
     return tail[at + 1 :] if at >= 0 else tail
+
+
+class _WholeStreamText(str):
+    """A cut stream's kept text (StreamCapture.host_text) whose `in` also searches the part cut
+    from the record. Everything else (length, slicing, filters) reads the kept text."""
+
+    _stream: StreamCapture
+
+    def __new__(cls, stream: StreamCapture) -> "_WholeStreamText":
+        text = super().__new__(cls, stream.host_text())
+        text._stream = stream
+        return text
+
+    def __contains__(self, needle: object) -> bool:
+        if str.__contains__(self, needle):  # type: ignore[operator]  (a non-str raises as for str)
+            return True
+        assert isinstance(needle, str)
+        return bool(needle) and self._stream.search_whole(re.compile(re.escape(needle))) is not None

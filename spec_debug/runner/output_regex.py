@@ -142,3 +142,52 @@ def _has_at(parsed: Any, ends: set[Any]) -> bool:
                     if isinstance(inner, _sre_parse.SubPattern) and _has_at(inner, ends):
                         return True
     return False
+
+
+# Categories whose characters include "\n": \s, \D, \W (and their UNI_ forms).
+_NEWLINE_CATEGORIES = {name for name in ("CATEGORY_SPACE", "CATEGORY_NOT_DIGIT", "CATEGORY_NOT_WORD", "CATEGORY_UNI_SPACE",
+                                         "CATEGORY_UNI_NOT_DIGIT", "CATEGORY_UNI_NOT_WORD", "CATEGORY_LOC_NOT_WORD")}
+
+
+@functools.lru_cache(maxsize=256)
+def can_match_newline(source: str, flags: int) -> bool:
+    """Whether some part of the regex can match a "\\n", so that a match can span lines:
+    `Loading(?s:.*)Done`, `error\\s+at`, `[^;]+`. The part of a long stream cut from the record
+    is searched a line at a time (StreamCapture.search_whole), where such a match is not seen."""
+    try:
+        parsed = _sre_parse.parse(source, flags)
+    except re.error:
+        return False
+    return _newline_in(parsed, bool(parsed.state.flags & re.DOTALL))
+
+
+def _newline_in(parsed: Any, dotall: bool) -> bool:
+    for op, value in parsed:
+        if op is _sre.LITERAL and value == 10 or op is _sre.NOT_LITERAL and value != 10:
+            return True
+        if op is _sre.ANY and dotall:
+            return True
+        if op is _sre.CATEGORY and str(value) in _NEWLINE_CATEGORIES:
+            return True
+        if op is _sre.IN and _set_has_newline(value):
+            return True
+        if op is _sre.SUBPATTERN:
+            _, add, remove, inner = value
+            inner_dotall = (dotall or bool(add & re.DOTALL)) and not remove & re.DOTALL
+            if _newline_in(inner, inner_dotall):
+                return True
+            continue
+        for part in value if isinstance(value, (tuple, list)) else ():
+            if isinstance(part, _sre_parse.SubPattern) and _newline_in(part, dotall):
+                return True
+            if isinstance(part, (tuple, list)):
+                if any(isinstance(inner, _sre_parse.SubPattern) and _newline_in(inner, dotall) for inner in part):
+                    return True
+    return False
+
+
+def _set_has_newline(items: list[Any]) -> bool:
+    negated = any(op is _sre.NEGATE for op, _ in items)
+    listed = any(op is _sre.LITERAL and v == 10 or op is _sre.RANGE and v[0] <= 10 <= v[1]
+                 or op is _sre.CATEGORY and str(v) in _NEWLINE_CATEGORIES for op, v in items)
+    return listed != negated
