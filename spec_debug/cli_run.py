@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from spec_debug.cli_progress import ConsoleReporter
-from spec_debug.errors import RunAborted, UsageError
+from spec_debug.errors import RunAborted, UsageError, stop_reason
 from spec_debug.playbook.loader import load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.models import parse_size
@@ -184,8 +184,7 @@ def execute_run(
         except KeyboardInterrupt as exc:
             # Ctrl-C or SIGTERM while --json waited on a slow or stalled reader: it reached Typer
             # as a silent exit 130, and the reader got part of a JSON document with no word why.
-            reason = getattr(exc, "reason", "interrupted (Ctrl-C)")
-            _say(console, escape(f"{reason} while --json wrote the record to stdout, which holds part of it; "
+            _say(console, escape(f"{stop_reason(exc)} while --json wrote the record to stdout, which holds part of it; "
                                  f"{store.run_dir / 'run.json'} is complete"))
             return 3
     return exit_code_for(record)
@@ -196,8 +195,7 @@ def stopped_before_start(exc: KeyboardInterrupt) -> RunAborted:
     FIFO, a stalled NFS mount) or a host's address resolved reached Typer, which exits 130 and
     prints nothing: a CI job cancelled there logged no reason. Aborted (3) like every other
     stop, saying what stopped it. No run folder is left: _prepare_run removes the one it made."""
-    reason = getattr(exc, "reason", "interrupted (Ctrl-C)")
-    return RunAborted(f"stopped before the run started: {reason}; nothing was run or recorded")
+    return RunAborted(f"stopped before the run started: {stop_reason(exc)}; nothing was run or recorded")
 
 
 def _prepare_run(

@@ -99,3 +99,9 @@ class SignalInterrupt(KeyboardInterrupt):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+def stop_reason(stop: BaseException) -> str:
+    """What a stop was, in the words the record and the console give: a SignalInterrupt's
+    reason (``terminated (SIGTERM)``), else a plain Ctrl-C's."""
+    return getattr(stop, "reason", "interrupted (Ctrl-C)")

@@ -14,7 +14,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from spec_debug.playbook.loader import LoadedPlaybook
-from spec_debug.playbook.models import Expectation, Step
+from spec_debug.playbook.models import Expectation, Step, is_empty_var
 from spec_debug.report.markdown_prose import CODE_SPAN, code_span
 
 
@@ -175,7 +175,7 @@ def _requirements(step: Step, defaults: dict[str, Any]) -> list[str]:
     """What a step's `requires:` asks of the reader. The runner counts a var's `vars:` default
     (runner/engine.py: a required var is missing when its value is empty), so a var with a
     non-empty default needs no --var: saying it did sent readers to set what was already set."""
-    unset = [r for r in step.requires if defaults.get(r) in (None, "", [], {})]
+    unset = [r for r in step.requires if is_empty_var(defaults.get(r))]
     preset = [r for r in step.requires if r not in unset]
     said = []
     if unset:
@@ -363,6 +363,7 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
     env = make_environment()
     env.filters["code_spans"] = code_spans_html
     env.filters["value_text"] = value_text
+    env.tests["empty_var"] = is_empty_var  # as the runner reads `requires:`
     return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
 
 

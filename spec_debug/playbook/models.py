@@ -197,6 +197,14 @@ def _relative_dest(dest: str) -> str:
     return "/".join(part for part in dest.split("/") if part not in ("", ".", "..")) or "logs"
 
 
+_EMPTY_VALUES = (None, "", [], {})
+
+
+def is_empty_var(value: Any) -> bool:
+    """A var that `requires:` counts as not given (the runner skips the step): None, "", [] or {}."""
+    return value in _EMPTY_VALUES
+
+
 class Step(_Strict):
     id: str
     title: str = ""

@@ -25,9 +25,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
 from spec_debug import __version__
-from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, TransportError
+from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, TransportError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook
-from spec_debug.playbook.models import Step
+from spec_debug.playbook.models import Step, is_empty_var
 from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.templating import (
     TemplateSite, evaluate, forms_in_command, render, render_value, resolve_vars, shell_quote,
@@ -222,7 +222,7 @@ class Run:
                 if signals:
                     # Further signals while the steps are killed and the record written only
                     # ask for what is already under way: they are queued behind this one.
-                    self.interrupt(getattr(signals[0], "reason", "interrupted (Ctrl-C)"))
+                    self.interrupt(stop_reason(signals[0]))
                     self._wait_for_hosts_to_stop(set(futures))
                     pool.shutdown(wait=True)
                     self._finish()
@@ -468,7 +468,7 @@ class Run:
         facts: dict[str, Any],
         skipped_for_input: dict[str, list[str]],
     ) -> tuple[StepRecord, list[Finding], bool]:
-        missing = [name for name in step.requires if host_vars.get(name) in (None, "", [], {})]
+        missing = [name for name in step.requires if is_empty_var(host_vars.get(name))]
         if missing:
             for name in missing:
                 skipped_for_input.setdefault(name, []).append(step.id)

@@ -342,11 +342,11 @@ class _SessionState:
         self.spawns_answered: list[tuple] = []
         """(agent, :class:`_SpawnWait`, then the seq, category, text and time of its next call)."""
         self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
-        self.slurm_nodes: dict[str, str | None] = {}
-        """Slurm job id -> the node it ran on, as squeue/scontrol/sacct output said (slurm_jobs)."""
         """A terminal log's variables, per host whose shell set them (None: the log's own); None for
         an agent's transcript, whose tool runs each command in a fresh shell (Claude Code: "Environment
         variables do NOT persist", anthropics/claude-code#2508)."""
+        self.slurm_nodes: dict[str, str | None] = {}
+        """Slurm job id -> the node it ran on, as squeue/scontrol/sacct output said (slurm_jobs)."""
 
     def title(self) -> str | None:
         """What the session is called: the source's title (a ChatGPT conversation's), else the

@@ -511,7 +511,6 @@ class _Processes:
                 return ECHO, False
         return call_id, False
 
-
     def stopped_by_key(self, call_id: str | None) -> bool:
         """The call sent Ctrl-C to the command it polls, and that ended it: the exit status 130
         (128 + SIGINT) is the stop the model asked for (the only way to end a ``tail -f`` or a
