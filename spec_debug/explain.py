@@ -362,9 +362,37 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
 
     env = make_environment()
     env.filters["code_spans"] = code_spans_html
+    env.filters["prose_html"] = prose_html
     env.filters["value_text"] = value_text
     env.tests["empty_var"] = is_empty_var  # as the runner reads `requires:`
     return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
+
+
+def prose_html(text: Any, lead: str | None = None) -> Markup:
+    """A playbook's description or a step's why as HTML blocks, read as the Markdown walkthrough
+    reads them (md_text, then CommonMark): paragraphs, list items and fenced commands keep their
+    shape. The HTML walkthrough put the text in one <p>, which ran a description's paragraphs
+    and a why's `- ` checks together into one line. Raw HTML in the text is escaped (markdown-it
+    with html off), so `<model>` shows as written. `lead` ("Why it matters.") opens the first
+    paragraph in bold, as the Markdown walkthrough writes it."""
+    from spec_debug.report.markdown_prose import md_text
+
+    rendered = _commonmark().render(md_text(text)).strip()
+    if lead is not None:
+        label = f"<strong>{escape(lead)}</strong>"
+        rendered = f"<p>{label} {rendered[3:]}" if rendered.startswith("<p>") else f"<p>{label}</p>\n{rendered}"
+    return Markup(rendered)
+
+
+_MARKDOWN: list[Any] = []
+
+
+def _commonmark() -> Any:
+    if not _MARKDOWN:
+        from markdown_it import MarkdownIt
+
+        _MARKDOWN.append(MarkdownIt("commonmark", {"html": False}))
+    return _MARKDOWN[0]
 
 
 def code_spans_html(text: Any) -> Markup:
