@@ -2833,16 +2833,38 @@ def _accept_word_at(text: str, at: int) -> bool:
     return at >= 1 and text[at - 1] in "aA" and (at < 2 or not text[at - 2].isalpha())
 
 
+# How far a reading's context reaches past its 60 characters to keep the word cut there whole.
+_WORD_REST = 24
+_WORD_AFTER = re.compile(rf"[^\s]{{1,{_WORD_REST}}}")
+_WORD_BEFORE = re.compile(rf"[^\s]{{1,{_WORD_REST}}}\Z")
+
+
 def _context(text: str, start: int, end: int) -> str:
     # the newline looked for within the 60 characters kept: a progress bar redrawn with "\r" is
     # one line of megabytes, and a search to its ends for each reading was quadratic
     a = start - 60 if start > 60 else 0  # (no max() and min(): a builtin's call is most of their cost)
     a = text.rfind("\n", a, start) + 1 or a
     nl = text.find("\n", end, end + 60)
-    kept = text[a:nl if nl >= 0 else end + 60]
+    b = nl if nl >= 0 else end + 60
+    # A window end inside a word keeps the whole word (up to _WORD_REST more characters):
+    # "410 tok/s at bs=16" cut after "bs=1" paired the reading with bs=1's baseline
+    # (baselines.row_key reads this text), "Llama-3.1-70B" cut to "Llama-3.1-7" named no size.
+    # A longer word (a path) is still cut.
+    if a > 0 and not text[a - 1].isspace() and not text[a].isspace():
+        m = _WORD_BEFORE.search(text, a - _WORD_REST if a > _WORD_REST else 0, a)
+        if m is not None and (m.start() == 0 or text[m.start() - 1].isspace()):
+            a = m.start()
+    if b < len(text) and not text[b].isspace() and b > 0 and not text[b - 1].isspace():
+        m = _WORD_AFTER.match(text, b)
+        if m is not None and (m.end() == len(text) or text[m.end()].isspace()):
+            b = m.end()
+    kept = text[a:b]
     # The split and join only fold whitespace: a printable string has no whitespace but " "
     # (every other str.isspace() character is a control or a separator), so without two spaces
     # together it comes back without the one space at either end it may have.
     if kept.isprintable() and "  " not in kept:
-        return kept.strip(" ")[:200]
-    return " ".join(kept.split())[:200]
+        return kept.strip(" ")[:_CONTEXT_MAX]
+    return " ".join(kept.split())[:_CONTEXT_MAX]
+
+
+_CONTEXT_MAX = 200 + 2 * _WORD_REST
