@@ -194,17 +194,23 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "The target layers the engine feeds the draft (from the draft config and the engine "
             "version's capture convention, or measured by the layout probe) differ in set or "
-            "order from the layers the draft was trained on."
+            "order from the layers the draft was trained on. From the launch command alone: vLLM "
+            "with EAGLE-3 and `--pipeline-parallel-size` / `-pp` above 1 before 0.30.0 (or with "
+            "`VLLM_USE_V2_MODEL_RUNNER=0` after), where the aux states of the layers on the stages "
+            "before the last never reach the drafter, which runs on the last."
         ),
         why=(
             "The draft's `fc` was trained on a specific concatenation of target hidden states. "
             "Different layers give it inputs from another distribution: acceptance collapses "
-            "(public cases: AL 1.04 and 0.7x of plain decoding) without any error message."
+            "(public cases: AL 1.04 and 0.7x of plain decoding) without any error message. Fewer "
+            "states than `fc` takes (the pipeline-parallel case) fail at startup or on the first "
+            "request instead."
         ),
         fix=(
             "Write the trained ids into the draft config (`eagle_aux_hidden_state_layer_ids`, in "
             "the convention the engine version reads) or upgrade the engine; confirm with the "
-            "layout probe on a serving-path dump."
+            "layout probe on a serving-path dump. For vLLM pipeline parallelism: 0.30.0 or later "
+            "on its default V2 model runner, or `-pp 1` with the GPUs as tensor parallelism."
         ),
         # Not the SpecForge [1, 29, 57] read raw by vLLM (outputs of 0, 28, 56): every layer one
         # off is SD202. A set that differs is the incident's (../shared/reference/INCIDENT.md).
@@ -214,6 +220,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "https://github.com/vllm-project/vllm/pull/43671",
             "https://github.com/sgl-project/sglang/pull/25454",
             "https://github.com/lightseekorg/tokenspeed/pull/526",
+            "https://github.com/vllm-project/vllm/issues/36151",
+            "https://github.com/vllm-project/vllm/pull/50514",
         ),
     ),
     FindingDoc(

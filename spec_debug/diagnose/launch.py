@@ -57,6 +57,7 @@ _VLLM_ALIASES: dict[str, tuple[str, ...]] = {
     "dtype": ("dtype",),
     "max-model-len": ("max-model-len",),
     "tensor-parallel-size": ("tensor-parallel-size", "tp"),
+    "pipeline-parallel-size": ("pipeline-parallel-size", "pp"),
     # vLLM <= 0.7 (V0) spelled the draft and K as separate flags (docs/features/spec_decode.md
     # at v0.7.1); --speculative-config replaced them.
     "speculative-model": ("speculative-model",),
@@ -109,6 +110,8 @@ class LaunchConfig:
     dtype: str | None
     context_length: int | None
     tp: int | None = None
+    pp: int | None = None
+    """vLLM `--pipeline-parallel-size` / `-pp` (None: not written, or a shell variable)."""
     page_size: int | None = None
     attention_backend: str | None = None
     speculative_config: dict[str, Any] | None = None
@@ -2277,6 +2280,7 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         dtype=_str_flag(flags, a["dtype"]),
         context_length=None if "$" in str(_lookup(flags, _VLLM_ALIASES["max-model-len"]) or "") else _vllm_model_len(flags),
         tp=_size_flag(flags, a["tensor-parallel-size"], "vllm", unexpanded),
+        pp=_size_flag(flags, a["pipeline-parallel-size"], "vllm", unexpanded),
         speculative_config=spec,
         flags=flags,
         env=env,
@@ -3653,6 +3657,104 @@ def _async_scheduling_written(flags: dict[str, Any]) -> bool:
     (flags keep the order of each flag's last occurrence)."""
     last = [name for name in flags if name in ("async-scheduling", "no-async-scheduling")]
     return bool(last) and last[-1] == "async-scheduling"
+
+
+# EAGLE-3 over pipeline parallelism in vLLM (../shared/reference/EAGLE3.md section 6 item 15). The
+# drafter lives on the last pipeline stage; the aux hidden states it takes are captured wherever their
+# layers run. Up to 0.29.0 nothing carries them over (the PyPI sdists): the V1 model runner sets the aux
+# layer ids on the last stage alone (vllm/v1/worker/gpu_model_runner.py, `if self.speculative_config and
+# get_pp_group().is_last_rank`), every model's forward on an earlier stage returns
+# IntermediateTensors({"hidden_states", "residual"}) only (vllm/model_executor/models/llama.py;
+# vllm-project/vllm#45985), and the last stage matches the ids against
+# `enumerate(islice(self.layers, start_layer, end_layer))`, a stage-local index (vllm-project/vllm#36151;
+# #36731, which added `start=`, was closed unmerged: 0.29.0's llama.py still counts from 0). The V2 model
+# runner refuses it ("EAGLE3 with pipeline parallel is not supported", 0.17.0 .. 0.29.0
+# vllm/v1/worker/gpu/model_runner.py), and from 0.22.0 the default falls back to V1 for it ("Model Runner
+# V2 does not yet support EAGLE3 with pipeline parallelism; using the V1 model runner instead",
+# vllm/config/vllm.py). vllm-project/vllm#50514 (merged 2026-09, first in 0.30.0) sends them to the last
+# stage on the V2 runner, 0.30.0's default, and refuses at startup a target that has not opted in
+# (vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py `verify_supports_aux_hidden_states_over_pp`);
+# VLLM_USE_V2_MODEL_RUNNER=0 keeps the V1 runner, which still sets the ids on the last stage alone.
+# No SGLang counterpart: its server args assert that --pp-size > 1 and a speculative algorithm are not
+# combined (arg_groups/validation_hook.py, quoted in sgl-project/sglang#37154), a refusal at startup.
+_VLLM_EAGLE3_PP_SINCE = "0.30.0"
+VLLM_EAGLE3_PP_SOURCES = ("https://github.com/vllm-project/vllm/issues/36151",
+                          "https://github.com/vllm-project/vllm/pull/45985",
+                          "https://github.com/vllm-project/vllm/pull/50514")
+
+
+@dataclass(frozen=True)
+class PipelineAuxLoss:
+    """An EAGLE-3 drafter served by vLLM over pipeline stages that do not hand it their aux states."""
+
+    evidence: list[str]
+    fix: str
+    release_known: bool
+    """False: the vLLM release is unknown, and 0.30.0 or later on its default runner would serve it."""
+
+
+def _v2_runner_env(cfg: LaunchConfig) -> bool | None:
+    """VLLM_USE_V2_MODEL_RUNNER as vLLM reads it (vllm/envs.py: bool(int(value))); None when unset
+    or not an integer (vLLM fails to start on that)."""
+    value = cfg.env.get("VLLM_USE_V2_MODEL_RUNNER")
+    try:
+        return bool(int(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+def vllm_eagle3_pipeline_aux_loss(cfg: LaunchConfig, engine_version: str | None,
+                                  draft_config: Any = None) -> PipelineAuxLoss | None:
+    """A vLLM EAGLE-3 launch with more than one pipeline stage on a release or model runner that does
+    not carry the aux hidden states of the earlier stages to the drafter (see _VLLM_EAGLE3_PP_SINCE).
+    None where it does, where the runner refuses the launch at startup (the V2 runner before 0.30.0:
+    the engine says so itself), and for a draft whose eagle_config turns the aux states off (vLLM then
+    feeds it the last hidden state, which the last stage has)."""
+    if cfg.engine != "vllm" or cfg.algorithm != "EAGLE3" or not cfg.pp or cfg.pp < 2:
+        return None
+    eagle_config = draft_config.get("eagle_config") if isinstance(draft_config, dict) else None
+    if isinstance(eagle_config, dict) and eagle_config.get("use_aux_hidden_state") is False:
+        return None
+    v2 = _v2_runner_env(cfg)
+    before = engine_version is not None and vllm_surely_before(engine_version, _VLLM_EAGLE3_PP_SINCE)
+    fixed = engine_version is not None and _vllm_surely_from(engine_version, _VLLM_EAGLE3_PP_SINCE)
+    if (before and v2) or (fixed and v2 is not False) or (not before and not fixed and v2):
+        return None
+    flag = next((f"-{name} {cfg.flags[name]}" if len(name) <= 3 else f"--{name} {cfg.flags[name]}"
+                 for name in ("pipeline-parallel-size", "pp") if name in cfg.flags),
+                f"--pipeline-parallel-size {cfg.pp}")
+    served = f"vLLM {engine_version}" if engine_version is not None else "vLLM (release unknown)"
+    evidence = [f"{flag} with method eagle3 on {served}: the target runs in {cfg.pp} pipeline stages and the "
+                "drafter on the last one"]
+    lost = ("the aux hidden states of the target layers on the stages before the last never reach the drafter: "
+            "the forward there returns only hidden_states and residual (IntermediateTensors), and the last stage "
+            "matches the aux layer ids against its own stage-local layer index (enumerate(islice(...)) restarts "
+            "at 0, vllm-project/vllm#36151), so it captures other layers than the ids name")
+    if fixed:
+        evidence.append("VLLM_USE_V2_MODEL_RUNNER=0 keeps the V1 model runner, which does not carry them: from "
+                        f"{_VLLM_EAGLE3_PP_SINCE} vLLM carries them on the V2 runner only (vllm-project/vllm#50514); "
+                        "on V1 the aux layers are set on the last stage alone, so " + lost.split(": ", 1)[0])
+    elif before:
+        evidence.append(f"vLLM before {_VLLM_EAGLE3_PP_SINCE} runs EAGLE-3 with pipeline parallelism on the V1 model "
+                        f"runner (the V2 runner refuses it), where {lost}")
+    else:
+        evidence.append(f"the vLLM release is unknown here (`pip show vllm` where the server runs, or its image tag, "
+                        f"says it): before {_VLLM_EAGLE3_PP_SINCE} (and on the V1 model runner of any release) {lost}; "
+                        f"{_VLLM_EAGLE3_PP_SINCE} and later carry them on the V2 model runner, their default "
+                        "(vllm-project/vllm#50514)")
+    evidence.append("what happens: the drafter gets fewer aux states than its fc takes, and the server fails at "
+                    "startup or on the first request (a shape error in combine_hidden_states" +
+                    (", or \"Missing aux_hidden_states_0 from PP intermediate tensors\" where the target's forward "
+                     "expects them from the earlier stages" if fixed else "") +
+                    "); where the count happens to match, it drafts from the wrong layers and acceptance collapses "
+                    "with no error")
+    evidence.append("sources: " + ", ".join(VLLM_EAGLE3_PP_SOURCES))
+    tensor_parallel = (cfg.tp or 1) * cfg.pp
+    fix = (f"Serve it with vLLM {_VLLM_EAGLE3_PP_SINCE} or later on its default V2 model runner (no "
+           "VLLM_USE_V2_MODEL_RUNNER=0; it refuses at startup a target model that does not carry the aux states "
+           f"across stages), or keep one pipeline stage: -pp 1 with the GPUs as tensor parallelism "
+           f"(-tp {tensor_parallel} in place of -tp {cfg.tp or 1} -pp {cfg.pp})")
+    return PipelineAuxLoss(evidence, fix, release_known=before or fixed)
 
 
 def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,

@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.errors import UsageError
 from spec_debug.playbook.pasted_characters import ascii_meant
 from spec_debug.playbook.templating import CONTEXT_NAMES
@@ -202,8 +203,10 @@ def _launch_findings(analysis: SessionAnalysis) -> list[FindingRecord]:
     """The session's findings that the launch_flags probe checks for (SD101-SD104: a launch
     command or a server's command line seen in the session). Their command is a repair (a
     server launch is no diagnostic step), but the check of it is: the probe reads the flags
-    the server on the host runs with and applies the engine's own rules."""
-    codes = frozenset(get_probe("launch_flags").codes)
+    the server on the host runs with and applies the engine's own rules. Its codes of another
+    area (SD201, for a vLLM pipeline-parallel EAGLE-3 launch) are not: a session's SD201 is a
+    concatenation order it saw, which the configs and layout steps check."""
+    codes = frozenset(code for code in get_probe("launch_flags").codes if CATALOG[code].area == "launch flags")
     return [f for f in analysis.findings if f.code in codes]
 
 

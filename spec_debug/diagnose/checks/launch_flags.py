@@ -1,4 +1,5 @@
-"""SD101-SD104: what the launch command makes the server do."""
+"""SD101-SD104: what the launch command makes the server do; SD201 for the aux layers a vLLM
+pipeline-parallel launch keeps from an EAGLE-3 drafter."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig, names_no_draft_path
+from spec_debug.diagnose.launch import (RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig, names_no_draft_path,
+                                       vllm_eagle3_pipeline_aux_loss)
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
@@ -351,3 +353,19 @@ def check_dtype(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
                 f"launch command sets no --dtype (got {launch.dtype or 'none'})"]
     return [at.finding("SD104", evidence, {"draft_dtype": draft, "target_dtype": target},
                        remediation=f"Pass --dtype {target} explicitly.")]
+
+
+def check_pipeline_aux_states(launch: LaunchConfig, engine_version: str | None, draft_raw: Any,
+                              at: Where = Where()) -> list[Finding]:
+    """SD201 from the command alone: vLLM with EAGLE-3 over pipeline stages that do not hand the
+    drafter the aux hidden states of their layers (spec_debug.diagnose.launch._VLLM_EAGLE3_PP_SINCE).
+    The layers served are not the trained ones whatever the draft config says. An error where the
+    release (or VLLM_USE_V2_MODEL_RUNNER=0) surely does it; a warning where the release is unknown."""
+    loss = vllm_eagle3_pipeline_aux_loss(launch, engine_version, draft_raw)
+    if loss is None:
+        return []
+    return [at.finding("SD201", loss.evidence,
+                       {"pipeline_parallel_size": launch.pp, "engine_version": engine_version},
+                       severity=None if loss.release_known else "warning",
+                       title="Aux hidden states of earlier pipeline stages never reach the EAGLE-3 drafter",
+                       remediation=loss.fix)]

@@ -1,4 +1,5 @@
-"""Launch-flag audit: parse the server command, apply the engine's rules, check SD101-SD104."""
+"""Launch-flag audit: parse the server command, apply the engine's rules, check SD101-SD104 (and
+SD201 for a vLLM EAGLE-3 launch whose pipeline stages keep their aux layers from the drafter)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algorithm, check_draft_budget, check_dtype,
-                                                     check_num_steps, untrained_drafter)
+                                                     check_num_steps, check_pipeline_aux_states, untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
@@ -203,7 +204,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "found": True, "source": host.get("source"), "engine": cfg.engine,
         "target_model": cfg.target_model, "draft_model": cfg.draft_model, "algorithm": cfg.algorithm,
         "num_steps": cfg.num_steps, "topk": cfg.topk, "num_draft_tokens": cfg.num_draft_tokens,
-        "dtype": cfg.dtype, "context_length": cfg.context_length, "tp": cfg.tp, "page_size": cfg.page_size,
+        "dtype": cfg.dtype, "context_length": cfg.context_length, "tp": cfg.tp, "pp": cfg.pp, "page_size": cfg.page_size,
         "attention_backend": cfg.attention_backend, "speculative_config": cfg.speculative_config,
         "env": cfg.env, "effective": asdict(eff), "draft_path": draft_path, "target_path": target_path,
         "trained_steps": steps, "trained_steps_source": steps_source,
@@ -468,6 +469,9 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_draft_budget(cfg, eff, at)
     findings += check_algorithm(cfg, launch.get("draft_config"), at)
     findings += check_dtype(cfg, launch.get("draft_config"), target, at)
+    if not eff.problems:
+        # a command the engine refuses at startup (SD102) serves no draft to lose aux states
+        findings += check_pipeline_aux_states(cfg, version, launch.get("draft_config"), at)
     return notes + record(ctx.facts, NS, findings)
 
 
