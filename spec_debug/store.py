@@ -111,21 +111,24 @@ class RunStore:
             run_dir = parent / new_run_id(playbook_name)
             try:
                 run_dir.mkdir()  # exclusive: a collision just draws another id
+                return cls(run_dir)
             except FileExistsError:
                 continue
             except OSError as exc:  # read-only, no permission, disk full
                 raise UsageError(f"cannot create a run folder in {parent}: {_why(exc)}", hint=_write_hint(exc)) from None
-            return cls(run_dir)
+            except BaseException:
+                # Ctrl-C or SIGTERM (the CLI's handler raises) just as the folder was made: the
+                # caller never learns its name, so it cannot remove it; an empty run folder
+                # would be what `ls runs | tail -1` picks as the latest run.
+                _remove_if_empty(run_dir)
+                raise
         raise UsageError(f"could not allocate a run directory under {parent}")
 
     def discard_if_empty(self) -> None:
         """Remove the run folder if nothing was written to it: a run refused before its first
         record (an unknown --var) must not leave a folder that `ls runs | tail -1` then picks
         as the latest run, with no run.json in it."""
-        try:
-            self.run_dir.rmdir()
-        except OSError:
-            pass  # something was written: keep it
+        _remove_if_empty(self.run_dir)
 
     def artifact_path(self, *parts: str) -> Path:
         return self.artifacts_dir.joinpath(*parts)
@@ -153,6 +156,13 @@ class RunStore:
         (compact_record), for the last record of a run stopped by a full disk: its statuses and
         findings fit in a few KiB where the whole record did not. Raises RecordWriteError."""
         self.save_json(compact_record(payload, why))
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # something was written: keep it
 
 
 COMPACT_OUTPUT_CHARS = 2048
