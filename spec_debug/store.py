@@ -489,10 +489,12 @@ def _run_id_under_runs(given: Path) -> Path:
 def _unwritten_run_hint(folder: Path) -> str | None:
     """A run folder whose run.json never appeared: the controller was killed before its first
     rename (write_atomic leaves at most its .run.json.*.tmp), or the folder was copied while
-    the run was starting. "pass a runs/<run-id> directory" was wrong advice: it is one."""
+    the run was starting. "pass a runs/<run-id> directory" was wrong advice: it is one. Killed
+    right after its mkdir, the folder holds nothing at all: its run id's name says what it is."""
     try:
         partial = sorted(p.name for p in folder.glob(f".{RUN_JSON}.*.tmp"))
-        started = bool(partial) or (folder / "artifacts").is_dir()
+        started = (bool(partial) or (folder / "artifacts").is_dir()
+                   or (folder.is_dir() and _run_id_of(folder) is not None))
     except OSError:
         return None
     if not started:
