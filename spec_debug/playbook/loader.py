@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import hashlib
+import os
 import re
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -101,6 +104,8 @@ def _find_playbook(name_or_path: str) -> Path:
             "is a directory, not a playbook file", path=name_or_path,
             hint=f"playbooks in it: {', '.join(yamls[:8])}" if yamls else "pass a .yaml playbook file",
         )
+    if candidate.is_symlink():
+        raise _broken_link(candidate, name_or_path)
     names = shipped_playbook_names()
     # Lower-cased: difflib compares characters, so PERF_REGRESSION (caps lock, a shouting
     # runbook) matched nothing and got the bare list.
@@ -118,6 +123,28 @@ def _find_playbook(name_or_path: str) -> Path:
         # code hint alone sent its author to the finding catalog).
         hint = f"did you mean {str(written)!r}? a playbook file is named with its suffix"
     raise PlaybookError(f"no playbook file {name_or_path!r} and no shipped playbook by that name", path=name_or_path, hint=hint)
+
+
+def _broken_link(link: Path, given: str) -> PlaybookError:
+    """A link whose target is gone (`ln -s ~/incidents/perf.yaml current.yaml`, then the folder
+    moved) or that leads back to itself: `ls` shows it, and "no playbook file" sent its author
+    looking at a file that is plainly there."""
+    relink = f"ln -sfn PATH/TO/playbook.yaml {shlex.quote(str(link))}"
+    try:
+        target = os.readlink(link)
+    except OSError as exc:  # gone or replaced since is_symlink()
+        return PlaybookError(f"cannot read the symbolic link: {exc.strerror}", path=given)
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return PlaybookError("is a symbolic link that leads back to itself (a loop of links)", path=given,
+                                 hint=f"point it at the playbook file: {relink}")
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return PlaybookError(f"is a symbolic link to {target}, which does not exist", path=given,
+                                 hint=f"the playbook was moved or deleted: pass its path, or point the link at it: {relink}")
+        return PlaybookError(f"cannot follow the symbolic link: {exc.strerror}", path=given)
+    return PlaybookError("cannot read the playbook this symbolic link points to", path=given)
 
 
 _FINDING_CODE = re.compile(r"^SD-?\d{3}$", re.IGNORECASE)
