@@ -231,14 +231,37 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
 
 
 def _encoding_of(raw: bytes) -> str:
-    """UTF-8, or UTF-16/32 when the file starts with their byte order mark: YAML streams may be
-    any of them (YAML 1.2 spec, 5.2 Character Encodings; PyYAML's reader honours the marks too),
-    and Windows PowerShell 5's `>` and Out-File write UTF-16LE with a mark by default."""
+    """UTF-8, or UTF-16/32 when the file starts with their byte order mark or with the NULs of
+    their ASCII first character: YAML streams may be any of them (YAML 1.2 spec, 5.2 Character
+    Encodings; PyYAML's reader honours the marks too), and Windows PowerShell 5's `>` and
+    Out-File write UTF-16LE with a mark by default."""
     if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         return "utf-32"
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
+    # No mark: YAML tells UTF-16/32 by the NUL bytes around the first character, which is ASCII
+    # in any playbook (YAML 1.2.2, 5.2: `x 00` is UTF-16LE, ...). `Get-Content p.yaml | Set-Content
+    # -Encoding Unicode` and iconv -t UTF-16LE write no mark; PyYAML knows only the marks, and
+    # the load said "character U+0000 is not allowed" at 1:2, hint "remove it". Taken only when
+    # the whole file is text in that encoding: a binary file keeps its "not UTF-8" error.
+    nuls = tuple(byte == 0 for byte in raw[:4])
+    codec = next((codec for codec, pattern in _UNMARKED if nuls[:len(pattern)] == pattern), None)
+    if codec is not None:
+        try:
+            if "\0" not in raw.decode(codec):
+                return codec
+        except UnicodeDecodeError:
+            pass
     return "utf-8"
+
+
+# (codec, whether each of the first bytes is NUL), the longer patterns first (YAML 1.2.2, 5.2).
+_UNMARKED = (
+    ("utf-32-be", (True, True, True, False)),
+    ("utf-32-le", (False, True, True, True)),
+    ("utf-16-be", (True, False)),
+    ("utf-16-le", (False, True)),
+)
 
 
 def _too_big(path: Path, size: int) -> PlaybookError:
