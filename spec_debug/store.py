@@ -442,8 +442,16 @@ def _packed_beside_hint(path: Path) -> str | None:
 
 def _refuse_packed(path: Path, raw: bytes) -> None:
     """A record kept compressed (`gzip runs/*/run.json`, a CI artifact downloaded as a .zip):
-    the decode said only "not UTF-8 text (byte 1)". The magic numbers: above, and PKWARE
-    APPNOTE 4.3.7 (a zip's local file header)."""
+    the decode said only "not UTF-8 text (byte 1)"."""
+    packed = packed_file(path, raw, "the run folder or run.json in it")
+    if packed is not None:
+        raise UsageError(f"{path}: run.json is {packed[0]}", hint=packed[1])
+
+
+def packed_file(path: Path, raw: bytes, inside: str) -> tuple[str, str] | None:
+    """(what it is, how to unpack it) for a compressed file or a zip archive, by its magic
+    number (above, and PKWARE APPNOTE 4.3.7 for a zip's local file header); None for others.
+    inside: what to pass from a zip once unpacked."""
     shown = shlex.quote(str(path))  # a browser's download is named `run (1).json.gz`
     packed = next(((kind, suffix, tool) for magic, kind, suffix, tool in _COMPRESSED if raw.startswith(magic)), None)
     if packed is None and raw.startswith(_BZIP2[0]) and raw[3:4].isdigit():
@@ -451,15 +459,13 @@ def _refuse_packed(path: Path, raw: bytes) -> None:
     if packed is not None:
         kind, suffix, tool = packed
         if path.name.endswith(suffix):
-            hint = f"unpack it and pass the result: {tool} -k {shown}"
-        else:
-            # gunzip, unxz, bunzip2 and unzstd refuse a name without their suffix ("unknown suffix").
-            renamed = shlex.quote(f"{path}{suffix}")
-            hint = f"unpack it in place and pass it again: mv {shown} {renamed} && {tool} {renamed}"
-        raise UsageError(f"{path}: run.json is {kind}-compressed", hint=hint)
+            return f"{kind}-compressed", f"unpack it and pass the result: {tool} -k {shown}"
+        # gunzip, unxz, bunzip2 and unzstd refuse a name without their suffix ("unknown suffix").
+        renamed = shlex.quote(f"{path}{suffix}")
+        return f"{kind}-compressed", f"unpack it in place and pass it again: mv {shown} {renamed} && {tool} {renamed}"
     if raw.startswith(b"PK\x03\x04"):
-        raise UsageError(f"{path}: run.json is a zip archive",
-                         hint=f"unpack it and pass the run folder or run.json in it: unzip {shown}")
+        return "a zip archive", f"unpack it and pass {inside}: unzip {shown}"
+    return None
 
 
 _RENDERED = frozenset({".md", ".html", ".htm", ".xml"})

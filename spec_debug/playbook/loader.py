@@ -36,6 +36,7 @@ from spec_debug.playbook.templating import (
 )
 from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
+from spec_debug.store import packed_file
 
 # Known field names per nested model, for "did you mean" hints on unknown keys.
 _MODEL_AT_DEPTH: dict[str, type[BaseModel]] = {
@@ -213,6 +214,11 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
     record = record_error(raw[:4096], path, str(path), shipped_playbooks_dir())  # a run.json copied under another name
     if record is not None:
         raise record
+    packed = packed_file(path, raw, "the playbook file in it")
+    if packed is not None:
+        # `run perf_regression.yaml.gz` as attached to a ticket: "not UTF-8 text" at 1:2 with a
+        # hint to convert the file from latin1, which gives a file of garbage.
+        raise PlaybookError(f"the playbook is {packed[0]}", path=str(path), hint=packed[1])
     encoding = _encoding_of(raw)
     try:
         text = raw.decode(encoding)
