@@ -172,7 +172,13 @@ def execute_run(
         # only after the last record is written, when the reports are what it stops.
         record = run.execute()
         finish_outputs(record, store.run_dir, junit=junit, console=console)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        if not run.recorded:
+            # The stop came before execute() queued signals (between the folder's mkdir and the
+            # run's first write): "run.json is complete" was said of a folder left empty, which
+            # `ls runs | tail -1` then picked as the latest run.
+            store.discard_if_empty()
+            raise stopped_before_start(exc) from None
         # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
         # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
         # "error findings"), and say how to get the reports.
@@ -194,7 +200,8 @@ def stopped_before_start(exc: KeyboardInterrupt) -> RunAborted:
     """Ctrl-C, SIGTERM or SIGHUP while the playbook, a var file or an inventory was read (a
     FIFO, a stalled NFS mount) or a host's address resolved reached Typer, which exits 130 and
     prints nothing: a CI job cancelled there logged no reason. Aborted (3) like every other
-    stop, saying what stopped it. No run folder is left: _prepare_run removes the one it made."""
+    stop, saying what stopped it. No run folder is left: RunStore.create, _prepare_run and
+    execute_run remove the one made, up to the run's first record."""
     return RunAborted(f"stopped before the run started: {stop_reason(exc)}; nothing was run or recorded")
 
 
@@ -265,16 +272,16 @@ def _prepare_run(
         forks = 1  # one conversation at a time
     _quiet_on_broken_pipe(console)
     store = RunStore.create(out, loaded.playbook.name)
-    options = RunOptions(
-        forks=forks, capture_limit=capture_limit, artifact_limit=artifact_bytes or None, redact=redact,
-        reporter=reporter, gate=gate, command_line=list(argv),
-    )
     try:
+        options = RunOptions(
+            forks=forks, capture_limit=capture_limit, artifact_limit=artifact_bytes or None, redact=redact,
+            reporter=reporter, gate=gate, command_line=list(argv),
+        )
         run = Run(loaded, targets, store, cli_vars, options)
-    except BaseException:
+        return store, run
+    except BaseException:  # a refused --var, or a stop (Ctrl-C, SIGTERM) before the first record
         store.discard_if_empty()
         raise
-    return store, run
 
 
 def _check_junit_target(junit: Path) -> None:

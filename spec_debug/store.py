@@ -111,21 +111,24 @@ class RunStore:
             run_dir = parent / new_run_id(playbook_name)
             try:
                 run_dir.mkdir()  # exclusive: a collision just draws another id
+                return cls(run_dir)
             except FileExistsError:
                 continue
             except OSError as exc:  # read-only, no permission, disk full
                 raise UsageError(f"cannot create a run folder in {parent}: {_why(exc)}", hint=_write_hint(exc)) from None
-            return cls(run_dir)
+            except BaseException:
+                # Ctrl-C or SIGTERM (the CLI's handler raises) just as the folder was made: the
+                # caller never learns its name, so it cannot remove it; an empty run folder
+                # would be what `ls runs | tail -1` picks as the latest run.
+                _remove_if_empty(run_dir)
+                raise
         raise UsageError(f"could not allocate a run directory under {parent}")
 
     def discard_if_empty(self) -> None:
         """Remove the run folder if nothing was written to it: a run refused before its first
         record (an unknown --var) must not leave a folder that `ls runs | tail -1` then picks
         as the latest run, with no run.json in it."""
-        try:
-            self.run_dir.rmdir()
-        except OSError:
-            pass  # something was written: keep it
+        _remove_if_empty(self.run_dir)
 
     def artifact_path(self, *parts: str) -> Path:
         return self.artifacts_dir.joinpath(*parts)
@@ -153,6 +156,13 @@ class RunStore:
         (compact_record), for the last record of a run stopped by a full disk: its statuses and
         findings fit in a few KiB where the whole record did not. Raises RecordWriteError."""
         self.save_json(compact_record(payload, why))
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # something was written: keep it
 
 
 COMPACT_OUTPUT_CHARS = 2048
@@ -432,8 +442,16 @@ def _packed_beside_hint(path: Path) -> str | None:
 
 def _refuse_packed(path: Path, raw: bytes) -> None:
     """A record kept compressed (`gzip runs/*/run.json`, a CI artifact downloaded as a .zip):
-    the decode said only "not UTF-8 text (byte 1)". The magic numbers: above, and PKWARE
-    APPNOTE 4.3.7 (a zip's local file header)."""
+    the decode said only "not UTF-8 text (byte 1)"."""
+    packed = packed_file(path, raw, "the run folder or run.json in it")
+    if packed is not None:
+        raise UsageError(f"{path}: run.json is {packed[0]}", hint=packed[1])
+
+
+def packed_file(path: Path, raw: bytes, inside: str) -> tuple[str, str] | None:
+    """(what it is, how to unpack it) for a compressed file or a zip archive, by its magic
+    number (above, and PKWARE APPNOTE 4.3.7 for a zip's local file header); None for others.
+    inside: what to pass from a zip once unpacked."""
     shown = shlex.quote(str(path))  # a browser's download is named `run (1).json.gz`
     packed = next(((kind, suffix, tool) for magic, kind, suffix, tool in _COMPRESSED if raw.startswith(magic)), None)
     if packed is None and raw.startswith(_BZIP2[0]) and raw[3:4].isdigit():
@@ -441,15 +459,13 @@ def _refuse_packed(path: Path, raw: bytes) -> None:
     if packed is not None:
         kind, suffix, tool = packed
         if path.name.endswith(suffix):
-            hint = f"unpack it and pass the result: {tool} -k {shown}"
-        else:
-            # gunzip, unxz, bunzip2 and unzstd refuse a name without their suffix ("unknown suffix").
-            renamed = shlex.quote(f"{path}{suffix}")
-            hint = f"unpack it in place and pass it again: mv {shown} {renamed} && {tool} {renamed}"
-        raise UsageError(f"{path}: run.json is {kind}-compressed", hint=hint)
+            return f"{kind}-compressed", f"unpack it and pass the result: {tool} -k {shown}"
+        # gunzip, unxz, bunzip2 and unzstd refuse a name without their suffix ("unknown suffix").
+        renamed = shlex.quote(f"{path}{suffix}")
+        return f"{kind}-compressed", f"unpack it in place and pass it again: mv {shown} {renamed} && {tool} {renamed}"
     if raw.startswith(b"PK\x03\x04"):
-        raise UsageError(f"{path}: run.json is a zip archive",
-                         hint=f"unpack it and pass the run folder or run.json in it: unzip {shown}")
+        return "a zip archive", f"unpack it and pass {inside}: unzip {shown}"
+    return None
 
 
 _RENDERED = frozenset({".md", ".html", ".htm", ".xml"})
@@ -479,10 +495,12 @@ def _run_id_under_runs(given: Path) -> Path:
 def _unwritten_run_hint(folder: Path) -> str | None:
     """A run folder whose run.json never appeared: the controller was killed before its first
     rename (write_atomic leaves at most its .run.json.*.tmp), or the folder was copied while
-    the run was starting. "pass a runs/<run-id> directory" was wrong advice: it is one."""
+    the run was starting. "pass a runs/<run-id> directory" was wrong advice: it is one. Killed
+    right after its mkdir, the folder holds nothing at all: its run id's name says what it is."""
     try:
         partial = sorted(p.name for p in folder.glob(f".{RUN_JSON}.*.tmp"))
-        started = bool(partial) or (folder / "artifacts").is_dir()
+        started = (bool(partial) or (folder / "artifacts").is_dir()
+                   or (folder.is_dir() and _run_id_of(folder) is not None))
     except OSError:
         return None
     if not started:

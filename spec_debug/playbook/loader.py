@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import errno
 import hashlib
+import os
 import re
+import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +36,7 @@ from spec_debug.playbook.templating import (
 )
 from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
+from spec_debug.store import packed_file
 
 # Known field names per nested model, for "did you mean" hints on unknown keys.
 _MODEL_AT_DEPTH: dict[str, type[BaseModel]] = {
@@ -101,6 +105,8 @@ def _find_playbook(name_or_path: str) -> Path:
             "is a directory, not a playbook file", path=name_or_path,
             hint=f"playbooks in it: {', '.join(yamls[:8])}" if yamls else "pass a .yaml playbook file",
         )
+    if candidate.is_symlink():
+        raise _broken_link(candidate, name_or_path)
     names = shipped_playbook_names()
     # Lower-cased: difflib compares characters, so PERF_REGRESSION (caps lock, a shouting
     # runbook) matched nothing and got the bare list.
@@ -118,6 +124,28 @@ def _find_playbook(name_or_path: str) -> Path:
         # code hint alone sent its author to the finding catalog).
         hint = f"did you mean {str(written)!r}? a playbook file is named with its suffix"
     raise PlaybookError(f"no playbook file {name_or_path!r} and no shipped playbook by that name", path=name_or_path, hint=hint)
+
+
+def _broken_link(link: Path, given: str) -> PlaybookError:
+    """A link whose target is gone (`ln -s ~/incidents/perf.yaml current.yaml`, then the folder
+    moved) or that leads back to itself: `ls` shows it, and "no playbook file" sent its author
+    looking at a file that is plainly there."""
+    relink = f"ln -sfn PATH/TO/playbook.yaml {shlex.quote(str(link))}"
+    try:
+        target = os.readlink(link)
+    except OSError as exc:  # gone or replaced since is_symlink()
+        return PlaybookError(f"cannot read the symbolic link: {exc.strerror}", path=given)
+    try:
+        os.stat(link)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return PlaybookError("is a symbolic link that leads back to itself (a loop of links)", path=given,
+                                 hint=f"point it at the playbook file: {relink}")
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return PlaybookError(f"is a symbolic link to {target}, which does not exist", path=given,
+                                 hint=f"the playbook was moved or deleted: pass its path, or point the link at it: {relink}")
+        return PlaybookError(f"cannot follow the symbolic link: {exc.strerror}", path=given)
+    return PlaybookError("cannot read the playbook this symbolic link points to", path=given)
 
 
 _FINDING_CODE = re.compile(r"^SD-?\d{3}$", re.IGNORECASE)
@@ -186,6 +214,11 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
     record = record_error(raw[:4096], path, str(path), shipped_playbooks_dir())  # a run.json copied under another name
     if record is not None:
         raise record
+    packed = packed_file(path, raw, "the playbook file in it")
+    if packed is not None:
+        # `run perf_regression.yaml.gz` as attached to a ticket: "not UTF-8 text" at 1:2 with a
+        # hint to convert the file from latin1, which gives a file of garbage.
+        raise PlaybookError(f"the playbook is {packed[0]}", path=str(path), hint=packed[1])
     encoding = _encoding_of(raw)
     try:
         text = raw.decode(encoding)
@@ -204,14 +237,37 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
 
 
 def _encoding_of(raw: bytes) -> str:
-    """UTF-8, or UTF-16/32 when the file starts with their byte order mark: YAML streams may be
-    any of them (YAML 1.2 spec, 5.2 Character Encodings; PyYAML's reader honours the marks too),
-    and Windows PowerShell 5's `>` and Out-File write UTF-16LE with a mark by default."""
+    """UTF-8, or UTF-16/32 when the file starts with their byte order mark or with the NULs of
+    their ASCII first character: YAML streams may be any of them (YAML 1.2 spec, 5.2 Character
+    Encodings; PyYAML's reader honours the marks too), and Windows PowerShell 5's `>` and
+    Out-File write UTF-16LE with a mark by default."""
     if raw.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
         return "utf-32"
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
+    # No mark: YAML tells UTF-16/32 by the NUL bytes around the first character, which is ASCII
+    # in any playbook (YAML 1.2.2, 5.2: `x 00` is UTF-16LE, ...). `Get-Content p.yaml | Set-Content
+    # -Encoding Unicode` and iconv -t UTF-16LE write no mark; PyYAML knows only the marks, and
+    # the load said "character U+0000 is not allowed" at 1:2, hint "remove it". Taken only when
+    # the whole file is text in that encoding: a binary file keeps its "not UTF-8" error.
+    nuls = tuple(byte == 0 for byte in raw[:4])
+    codec = next((codec for codec, pattern in _UNMARKED if nuls[:len(pattern)] == pattern), None)
+    if codec is not None:
+        try:
+            if "\0" not in raw.decode(codec):
+                return codec
+        except UnicodeDecodeError:
+            pass
     return "utf-8"
+
+
+# (codec, whether each of the first bytes is NUL), the longer patterns first (YAML 1.2.2, 5.2).
+_UNMARKED = (
+    ("utf-32-be", (True, True, True, False)),
+    ("utf-32-le", (False, True, True, True)),
+    ("utf-16-be", (True, False)),
+    ("utf-16-le", (False, True)),
+)
 
 
 def _too_big(path: Path, size: int) -> PlaybookError:

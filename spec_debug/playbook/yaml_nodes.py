@@ -196,6 +196,12 @@ def _alias_hint(exc: yaml.MarkedYAMLError) -> str | None:
 
 def load_positioned(text: str, source: str, kind: str = "playbook") -> PositionedDocument:
     """kind names the file in messages: a playbook, or a var file (playbook/var_file.py)."""
+    # A UTF-8 byte order mark (a Windows editor's "UTF-8 with BOM") opens the stream; it is no
+    # character of line 1 (YAML 1.2.2, 5.2; PyYAML's scanner skips it too). Left in, every
+    # syntax error further down was blamed on it: pasted_in_structure took it for a pasted
+    # zero-width space "in the indentation" of line 1, because a space in its place also
+    # changes the error.
+    text = text.removeprefix("\ufeff")
     loader: _BoundedLoader | None = None
     try:
         loader = _BoundedLoader(text, count_steps=kind == "playbook")  # reads (and checks) every character already

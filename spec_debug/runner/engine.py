@@ -176,6 +176,11 @@ class Run:
 
     # ---------------------------------------------------------------- public
 
+    @property
+    def recorded(self) -> bool:
+        """Whether run.json has been written: a stop before that leaves nothing to report."""
+        return self._written_seq > 0
+
     def save(self, *, force: bool = False, host_done: bool = False) -> None:
         """Write run.json now, or mark it dirty if it was written very recently (the run loop
         writes it soon). A host's end is written at once unless writing is slow: forcing it
