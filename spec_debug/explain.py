@@ -270,9 +270,15 @@ def var_notes(path: str, names: list[str]) -> dict[str, str]:
 
     import yaml
 
+    from spec_debug.playbook.loader import text_encoding
+
     try:
         source = Path(path)
-        text = source.read_text(encoding="utf-8") if source.is_file() else ""
+        raw = source.read_bytes() if source.is_file() else b""
+        # read as the loader read it: a UTF-16 playbook (PowerShell's `>`) loaded, and then its
+        # notes were lost to a UTF-8 read of the same file
+        encoding = text_encoding(raw)
+        text = raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
         root = yaml.compose(text, Loader=yaml.SafeLoader) if text.strip() else None
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}

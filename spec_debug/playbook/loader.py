@@ -219,7 +219,7 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
         # `run perf_regression.yaml.gz` as attached to a ticket: "not UTF-8 text" at 1:2 with a
         # hint to convert the file from latin1, which gives a file of garbage.
         raise PlaybookError(f"the playbook is {packed[0]}", path=str(path), hint=packed[1])
-    encoding = _encoding_of(raw)
+    encoding = text_encoding(raw)
     try:
         text = raw.decode(encoding)
     except UnicodeDecodeError as exc:
@@ -236,7 +236,7 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
     return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest())
 
 
-def _encoding_of(raw: bytes) -> str:
+def text_encoding(raw: bytes) -> str:
     """UTF-8, or UTF-16/32 when the file starts with their byte order mark or with the NULs of
     their ASCII first character: YAML streams may be any of them (YAML 1.2 spec, 5.2 Character
     Encodings; PyYAML's reader honours the marks too), and Windows PowerShell 5's `>` and

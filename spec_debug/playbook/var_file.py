@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from spec_debug.errors import PlaybookError, UsageError
-from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, _encoding_of, byte_position
+from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, text_encoding, byte_position
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 
 
@@ -47,8 +47,8 @@ def read_var_file(path: Path) -> VarFile:
     if len(raw) > MAX_PLAYBOOK_BYTES:
         raise UsageError(f"--var-file {path} is over {MAX_PLAYBOOK_BYTES // 2**20} MiB: not a var file")
     # PowerShell 5's `echo "model: x" > vars.yaml` writes UTF-16LE with a mark, which the
-    # playbook loader reads (loader._encoding_of); the var file beside it was "not UTF-8 text".
-    encoding = _encoding_of(raw)
+    # playbook loader reads (loader.text_encoding); the var file beside it was "not UTF-8 text".
+    encoding = text_encoding(raw)
     try:
         text = raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)  # a Windows editor's BOM
     except UnicodeDecodeError as exc:

@@ -1,6 +1,6 @@
 """A var file written by Windows PowerShell 5 (`echo "model: /models/x" > vars.yaml`, or
 Out-File): UTF-16LE with a byte order mark. The playbook beside it, written the same way, loads
-(YAML streams may be UTF-16: loader._encoding_of), but the var file was refused as "not UTF-8
+(YAML streams may be UTF-16: loader.text_encoding), but the var file was refused as "not UTF-8
 text". It now loads the same way; a file with the mark and broken text is still one line."""
 
 from __future__ import annotations
