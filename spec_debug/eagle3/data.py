@@ -689,15 +689,29 @@ def _looks_like_json(path: Path) -> bool:
         return False
 
 
+def _torch_load(path: Path) -> Any:
+    """torch.load of a sample, memory-mapped where it can be: a 100k-token SpecForge sample of
+    a 7168-wide target is gigabytes, and read whole it sat in memory beside the copies made
+    of it (the slots asked for, the final state). Mapped, only the bytes touched are read and
+    they stay reclaimable page cache. Only zip-format files (torch >= 1.6) can be mapped; a
+    legacy one is read whole, as checkpoint._load_bin does."""
+    if path.suffix == ".gz":
+        with gzip.open(path, "rb") as handle:
+            return torch.load(io.BytesIO(handle.read()), map_location="cpu", weights_only=True)
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True, mmap=True)
+    except RuntimeError as exc:
+        from spec_debug.eagle3.checkpoint import torch_save_cut
+
+        if "mmap" not in str(exc) or torch_save_cut(path):
+            raise
+        return torch.load(path, map_location="cpu", weights_only=True)
+
+
 def _load_torch_records(path: Path) -> list[dict]:
     """The sample dicts of a torch-saved file: one dict, or TensorRT-LLM's list of them."""
     try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rb") as handle:
-                data = torch.load(io.BytesIO(handle.read()), map_location="cpu",
-                                  weights_only=True)
-        else:
-            data = torch.load(path, map_location="cpu", weights_only=True)
+        data = _torch_load(path)
     except Exception as exc:  # zip, pickle and gzip errors have no common base
         from spec_debug.eagle3.checkpoint import torch_save_cut
 
@@ -944,17 +958,18 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
         raise DataError(f"{path}: {aux_key} width {width} is not a multiple of the "
                         f"hidden size {Ht}")
     A = width // Ht
-    all_slots = aux.view(T, A, Ht)
-    if last is not None:
-        all_slots = torch.cat([all_slots, last.reshape(T, 1, Ht)], dim=1)  # final = last slot
-    S = all_slots.shape[1]
+    aux_slots = aux.view(T, A, Ht)
+    S = A + (last is not None)  # the final state is the last slot
     wanted, loss_mask = _slots_and_mask(path, data, S, T, slots)
+    # one copy, of the slots asked for: a cat of every slot first was a second copy of the file
+    chosen = torch.stack([aux_slots[:, s] if s < A else last.reshape(T, Ht)
+                          for s in wanted], dim=1)  # [T, s, Ht]
     # SpecForge's `hidden_state` is the state AFTER the target's final norm: its SGLang capture
     # stores the logits processor's input (specforge/offline_capture/sglang_backend/utils.py:
     # last_hidden_states=pruned_states, hidden_states_before_norm kept apart) and its
     # TargetHead is the bare lm_head (specforge/modeling/target/target_head.py). Normed again,
     # the reference argmax is not the target's.
-    return Sample(path.name, token_ids, all_slots[:, list(wanted)], wanted,
+    return Sample(path.name, token_ids, chosen, wanted,
                   last.reshape(T, Ht) if (final and last is not None) else None,
                   loss_mask, None, S, final_normed=data_format == "specforge",
                   loss_mask_given=data.get("loss_mask") is not None, data_format=data_format)
@@ -979,7 +994,19 @@ def read_samples(path: Path, slots: Sequence[int] | None = None,
         except DataError as exc:
             yield exc
             continue
-        yield sample
+        yield _own_memory(sample)
+
+
+def _own_memory(sample: Sample) -> Sample:
+    """The sample with tensors of its own: those it shares with the (memory-mapped) record
+    (ids already int64, a final state kept as saved) would keep the whole file mapped while
+    the sample is scored, and a writer truncating the file meanwhile (torch.save over it)
+    would kill the process with SIGBUS instead of raising. The slots are always a copy."""
+    def own(tensor: Tensor | None) -> Tensor | None:
+        return None if tensor is None else tensor.clone()
+
+    return replace(sample, token_ids=own(sample.token_ids), final=own(sample.final),
+                   loss_mask=own(sample.loss_mask))
 
 
 def read_sample(path: Path, slots: Sequence[int] | None = None, final: bool = True) -> Sample:
