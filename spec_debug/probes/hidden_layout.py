@@ -66,6 +66,10 @@ def run(args: dict) -> dict:
             out["plan"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(plan).items()}
     # the layout probe holds its samples in memory: "all" keeps the default bound
     max_samples = whole_number(args, "max_samples") or 16
+    # vocab_mapping: the training's d2t/t2d file, as drafter_eval takes it. Without it a draft
+    # that lost its maps scored every layout near 0 here, and the verdict asked for more
+    # samples while the eval step, given the same var, scored the same dump well
+    vocab_mapping = args.get("vocab_mapping") or None
     data = args.get("hidden_states") or ""
     if data and draft is not None:
         from spec_debug.eagle3.api import probe_layout
@@ -73,7 +77,7 @@ def run(args: dict) -> dict:
         served = (out.get("plan") or {}).get("layer_ids") or None
         out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
                                      max_samples=max_samples,
-                                     served_layer_ids=served)
+                                     served_layer_ids=served, vocab_mapping=vocab_mapping)
     serving = args.get("serving_dump") or ""
     if serving:
         from spec_debug.eagle3.data import describe_data
@@ -85,5 +89,5 @@ def run(args: dict) -> dict:
             from spec_debug.eagle3.api import probe_layout
 
             out["serving_layout"] = probe_layout(draft, serving, target, device=args.get("device") or "cpu",
-                                                 max_samples=max_samples)
+                                                 max_samples=max_samples, vocab_mapping=vocab_mapping)
     return out
