@@ -39,6 +39,7 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
+                                       "unmapped_draft",
                                        "norm_before_residual_check", "final_slot_check",
                                        "unclear_rows", "unconfirmed_rows")} | {"ranked": keep}
 
@@ -138,6 +139,12 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "layout not judged: the draft's layer is untrained (RMSNorm weights at "
                                          "their initial value), so every layout scores noise",
                                     "a draft converted or exported again with its trained layer"))
+    elif training and training.get("unmapped_draft"):
+        findings.append(not_checked(ctx, "layout not judged: the draft has no d2t for its smaller "
+                                         "vocabulary, so every layout scores near zero against "
+                                         "other tokens than it predicts",
+                                    "the training's vocab map (var vocab_mapping), or d2t and "
+                                    "t2d saved into the checkpoint"))
     elif training:
         keyed = _by_layer_ids(training)
         if keyed is not None and served_ids:
