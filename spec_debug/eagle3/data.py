@@ -845,6 +845,13 @@ def _refuse_concatenated(path: Path, data: dict, shape: list[int]) -> None:
 def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                          final: bool) -> Sample:
     layers = data["hidden_states"]
+    # transformers' output_hidden_states saved as it returns them: a tuple of [1, T, Ht], or
+    # stacked, [S, 1, T, Ht]; the batch of one left in, as the other formats' readers allow
+    if isinstance(layers, Tensor) and layers.dim() == 4 and 1 in layers.shape[:2]:
+        layers = layers[:, 0] if layers.shape[1] == 1 else layers[0]
+    if isinstance(layers, (list, tuple)) and layers and all(
+            isinstance(t, Tensor) and t.dim() == 3 and t.shape[0] == 1 for t in layers):
+        layers = [t[0] for t in layers]
     if isinstance(layers, Tensor):  # stacked by hand: [S, T, Ht], or the hs layout [T, S, Ht]
         T = int(_required(path, data, "input_ids").numel())
         if layers.dim() == 3 and layers.shape[0] == 1 and layers.shape[1] == T > 1:
