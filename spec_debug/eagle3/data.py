@@ -458,7 +458,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                 block = states[:, lo:hi]
                 chosen = block[:, [s - lo for s in wanted]]
             final_state = states[:, S - 1] if final else None
-            if _FP8_SCALES in keys:
+            dequantized = _FP8_SCALES in keys
+            if dequantized:
                 chosen, final_state = _dequantize_fp8(path, handle.get_tensor(_FP8_SCALES),
                                                       T, chosen, final_state)
             elif not chosen.is_floating_point():
@@ -499,11 +500,13 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, loss_mask.reshape(-1).bool(), layer_ids, S,
                     loss_mask_given=given, chunk_size=chunk_size)
-    if kept is None:
-        return sample
-    return replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
-                   final=None if final_state is None else final_state[kept],
-                   loss_mask=sample.loss_mask[kept], padding=T - (kept.stop - kept.start))
+    if kept is not None:
+        sample = replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
+                         final=None if final_state is None else final_state[kept],
+                         loss_mask=sample.loss_mask[kept], padding=T - (kept.stop - kept.start))
+    # all the slots read are a view of the mapped file; a choice of them, or dequantized
+    # ones, a copy already
+    return _own_memory(sample, slots=slots is None and not dequantized)
 
 
 def _unpadded_rows(path: Path, attention: Tensor | None, T: int
@@ -1004,16 +1007,20 @@ def read_samples(path: Path, slots: Sequence[int] | None = None,
         yield _own_memory(sample)
 
 
-def _own_memory(sample: Sample) -> Sample:
-    """The sample with tensors of its own: those it shares with the (memory-mapped) record
-    (ids already int64, a final state kept as saved) would keep the whole file mapped while
-    the sample is scored, and a writer truncating the file meanwhile (torch.save over it)
-    would kill the process with SIGBUS instead of raising. The slots are always a copy."""
+def _own_memory(sample: Sample, slots: bool = False) -> Sample:
+    """The sample with tensors of its own. Both readers map the file (torch.load mmap=True;
+    safetensors' safe_open, whose tensors and slices are views of the mapping), and a tensor
+    the sample shares with it (ids already int64, a final state or mask kept as saved, every
+    slot of a safetensors file) kept the whole file mapped while the sample was scored: a
+    writer truncating the file meanwhile (a generation run again over the dump, torch.save or
+    save_file over it, a copy onto it in place) killed the process with SIGBUS, no message and
+    every result lost. `slots`: they are such a view too (else they are a copy already)."""
     def own(tensor: Tensor | None) -> Tensor | None:
         return None if tensor is None else tensor.clone()
 
     return replace(sample, token_ids=own(sample.token_ids), final=own(sample.final),
-                   loss_mask=own(sample.loss_mask))
+                   loss_mask=own(sample.loss_mask),
+                   slots=own(sample.slots) if slots else sample.slots)
 
 
 def read_sample(path: Path, slots: Sequence[int] | None = None, final: bool = True) -> Sample:
