@@ -51,6 +51,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
              "conventions": _convention_lines(host.get("conventions") or []),
              "training": _layout_summary(host.get("layout")),
              "serving_dump": host.get("serving_dump"),
+             "serving_dump_error": host.get("serving_dump_error"),
              "serving": _layout_summary(host.get("serving_layout"))}
     return {NS: facts}
 
@@ -87,6 +88,10 @@ def check(ctx: Any) -> list[Finding]:
     if not training and not serving:
         findings.append(not_checked(ctx, "conventions table only: no hidden states to run the layout probe "
                                          "and the embedding check on", "--var hidden_states=DIR (training dump)"))
+    if layout.get("serving_dump_error"):
+        findings.append(not_checked(ctx, "served layers not measured: the serving dump could not be "
+                                         f"read: {layout['serving_dump_error']}",
+                                    "a readable serving-path dump (--var serving_dump=DIR)"))
     if n is None and layout.get("num_target_layers_unknown"):
         findings.append(not_checked(ctx, f"served layers not planned or compared: "
                                          f"{layout['num_target_layers_unknown']}",
