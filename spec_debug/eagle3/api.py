@@ -837,14 +837,15 @@ def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, resu
                           said: Sequence[str] = ()) -> bool:
     """Whether _slot_order_note is worth its read of every slot: a low step-0 score, a dump
     that does not name its slots and holds as many aux slots as fc takes (a wide one gets the
-    note that names `drafter layout`, in `said`), a draft past its initial norms."""
-    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE
+    note that names `drafter layout`, in `said`), a draft past its initial norms with a d2t
+    for its smaller vocabulary (each order scores near zero without one)."""
+    from spec_debug.eagle3.layout import unmapped_draft, untrained_draft
 
     aux_slots = info.num_slots - 1 if info.num_slots > len(resolved.slots) else info.num_slots
     return (bool(result.samples) and info.layer_ids is None
             and aux_slots == len(resolved.slots) >= 2
             and result.full_accuracy[0] < UNNAMED_LAYOUT_CHECK_BELOW
-            and not any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes)
+            and not untrained_draft(loaded) and not unmapped_draft(loaded)
             and not any("drafter layout" in n for n in said))
 
 
@@ -926,11 +927,10 @@ def _norm_before_residual_note(loaded, samples, device: str) -> list[str]:
     """A note when the weights fit the other norm_before_residual clearly better than
     config.json's (layout.norm_before_residual_check: converted drafts often carry the wrong
     one), on a few samples at step 0: otherwise the evaluation reads as a broken draft."""
-    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE, flag_mismatch
-    from spec_debug.eagle3.layout import norm_before_residual_check
+    from spec_debug.eagle3.layout import flag_mismatch, norm_before_residual_check, untrained_draft
 
     samples = list(samples)
-    if not samples or any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes):
+    if not samples or untrained_draft(loaded):
         return []
     check = norm_before_residual_check(loaded, samples, None, device)
     if check["ranked_with"] == check["config"]:
@@ -941,11 +941,12 @@ def _norm_before_residual_note(loaded, samples, device: str) -> list[str]:
 def _final_slot_checkable(loaded, info: DataInfo, configured: Sequence[int]) -> bool:
     """Whether layout.final_slot_check can run, known before reading every slot of the
     samples: a draft past its initial norms (an untrained one scores ~0 against any slot),
+    with a d2t for its smaller vocabulary (one without scores ~0 against any slot too),
     unnamed slots (named ones say where the final layer is), more slots than aux states, the
     aux ones first. Its other refusals need the samples."""
-    from spec_debug.eagle3.layout import UNTRAINED_MODULES_NOTE
+    from spec_debug.eagle3.layout import unmapped_draft, untrained_draft
 
-    return (not any(n.startswith(UNTRAINED_MODULES_NOTE) for n in loaded.notes)
+    return (not untrained_draft(loaded) and not unmapped_draft(loaded)
             and info.layer_ids is None and info.num_slots > len(configured)
             and tuple(configured) == tuple(range(len(configured))))
 
@@ -1104,7 +1105,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    all_read=len(samples) < max_samples
                    and len(samples) + skipped.count >= info.files)
     best = tuple(report.best)
-    if best in numbered and best != tuple(resolved.slots) and not report.untrained_draft:
+    if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
+            and not report.unmapped_draft):
         # not "trained on another layout": the configured slots were only eval's guess
         found = (f"slots {list(best)} score {report.ranked[0]['full_accuracy0']:.3f} vs "
                  f"{report.configured_accuracy0:.3f} for the first {cfg.num_aux} "
@@ -1135,7 +1137,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         out.update({"served": served_slots, "served_layer_ids": list(served_layer_ids or []),
                     "served_accuracy0": served_score})
         best_score = out["ranked"][0]["full_accuracy0"]
-        if served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN and not out.get("untrained_draft"):
+        if (served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN
+                and not out.get("untrained_draft") and not out.get("unmapped_draft")):
             out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
                                f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
     return out

@@ -458,7 +458,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
                 block = states[:, lo:hi]
                 chosen = block[:, [s - lo for s in wanted]]
             final_state = states[:, S - 1] if final else None
-            if _FP8_SCALES in keys:
+            dequantized = _FP8_SCALES in keys
+            if dequantized:
                 chosen, final_state = _dequantize_fp8(path, handle.get_tensor(_FP8_SCALES),
                                                       T, chosen, final_state)
             elif not chosen.is_floating_point():
@@ -499,11 +500,13 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, loss_mask.reshape(-1).bool(), layer_ids, S,
                     loss_mask_given=given, chunk_size=chunk_size)
-    if kept is None:
-        return sample
-    return replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
-                   final=None if final_state is None else final_state[kept],
-                   loss_mask=sample.loss_mask[kept], padding=T - (kept.stop - kept.start))
+    if kept is not None:
+        sample = replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
+                         final=None if final_state is None else final_state[kept],
+                         loss_mask=sample.loss_mask[kept], padding=T - (kept.stop - kept.start))
+    # all the slots read are a view of the mapped file; a choice of them, or dequantized
+    # ones, a copy already
+    return _own_memory(sample, slots=slots is None and not dequantized)
 
 
 def _unpadded_rows(path: Path, attention: Tensor | None, T: int
@@ -689,15 +692,29 @@ def _looks_like_json(path: Path) -> bool:
         return False
 
 
+def _torch_load(path: Path) -> Any:
+    """torch.load of a sample, memory-mapped where it can be: a 100k-token SpecForge sample of
+    a 7168-wide target is gigabytes, and read whole it sat in memory beside the copies made
+    of it (the slots asked for, the final state). Mapped, only the bytes touched are read and
+    they stay reclaimable page cache. Only zip-format files (torch >= 1.6) can be mapped; a
+    legacy one is read whole, as checkpoint._load_bin does."""
+    if path.suffix == ".gz":
+        with gzip.open(path, "rb") as handle:
+            return torch.load(io.BytesIO(handle.read()), map_location="cpu", weights_only=True)
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True, mmap=True)
+    except RuntimeError as exc:
+        from spec_debug.eagle3.checkpoint import torch_save_cut
+
+        if "mmap" not in str(exc) or torch_save_cut(path):
+            raise
+        return torch.load(path, map_location="cpu", weights_only=True)
+
+
 def _load_torch_records(path: Path) -> list[dict]:
     """The sample dicts of a torch-saved file: one dict, or TensorRT-LLM's list of them."""
     try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rb") as handle:
-                data = torch.load(io.BytesIO(handle.read()), map_location="cpu",
-                                  weights_only=True)
-        else:
-            data = torch.load(path, map_location="cpu", weights_only=True)
+        data = _torch_load(path)
     except Exception as exc:  # zip, pickle and gzip errors have no common base
         from spec_debug.eagle3.checkpoint import torch_save_cut
 
@@ -831,6 +848,13 @@ def _refuse_concatenated(path: Path, data: dict, shape: list[int]) -> None:
 def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
                          final: bool) -> Sample:
     layers = data["hidden_states"]
+    # transformers' output_hidden_states saved as it returns them: a tuple of [1, T, Ht], or
+    # stacked, [S, 1, T, Ht]; the batch of one left in, as the other formats' readers allow
+    if isinstance(layers, Tensor) and layers.dim() == 4 and 1 in layers.shape[:2]:
+        layers = layers[:, 0] if layers.shape[1] == 1 else layers[0]
+    if isinstance(layers, (list, tuple)) and layers and all(
+            isinstance(t, Tensor) and t.dim() == 3 and t.shape[0] == 1 for t in layers):
+        layers = [t[0] for t in layers]
     if isinstance(layers, Tensor):  # stacked by hand: [S, T, Ht], or the hs layout [T, S, Ht]
         T = int(_required(path, data, "input_ids").numel())
         if layers.dim() == 3 and layers.shape[0] == 1 and layers.shape[1] == T > 1:
@@ -944,17 +968,18 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
         raise DataError(f"{path}: {aux_key} width {width} is not a multiple of the "
                         f"hidden size {Ht}")
     A = width // Ht
-    all_slots = aux.view(T, A, Ht)
-    if last is not None:
-        all_slots = torch.cat([all_slots, last.reshape(T, 1, Ht)], dim=1)  # final = last slot
-    S = all_slots.shape[1]
+    aux_slots = aux.view(T, A, Ht)
+    S = A + (last is not None)  # the final state is the last slot
     wanted, loss_mask = _slots_and_mask(path, data, S, T, slots)
+    # one copy, of the slots asked for: a cat of every slot first was a second copy of the file
+    chosen = torch.stack([aux_slots[:, s] if s < A else last.reshape(T, Ht)
+                          for s in wanted], dim=1)  # [T, s, Ht]
     # SpecForge's `hidden_state` is the state AFTER the target's final norm: its SGLang capture
     # stores the logits processor's input (specforge/offline_capture/sglang_backend/utils.py:
     # last_hidden_states=pruned_states, hidden_states_before_norm kept apart) and its
     # TargetHead is the bare lm_head (specforge/modeling/target/target_head.py). Normed again,
     # the reference argmax is not the target's.
-    return Sample(path.name, token_ids, all_slots[:, list(wanted)], wanted,
+    return Sample(path.name, token_ids, chosen, wanted,
                   last.reshape(T, Ht) if (final and last is not None) else None,
                   loss_mask, None, S, final_normed=data_format == "specforge",
                   loss_mask_given=data.get("loss_mask") is not None, data_format=data_format)
@@ -979,7 +1004,23 @@ def read_samples(path: Path, slots: Sequence[int] | None = None,
         except DataError as exc:
             yield exc
             continue
-        yield sample
+        yield _own_memory(sample)
+
+
+def _own_memory(sample: Sample, slots: bool = False) -> Sample:
+    """The sample with tensors of its own. Both readers map the file (torch.load mmap=True;
+    safetensors' safe_open, whose tensors and slices are views of the mapping), and a tensor
+    the sample shares with it (ids already int64, a final state or mask kept as saved, every
+    slot of a safetensors file) kept the whole file mapped while the sample was scored: a
+    writer truncating the file meanwhile (a generation run again over the dump, torch.save or
+    save_file over it, a copy onto it in place) killed the process with SIGBUS, no message and
+    every result lost. `slots`: they are such a view too (else they are a copy already)."""
+    def own(tensor: Tensor | None) -> Tensor | None:
+        return None if tensor is None else tensor.clone()
+
+    return replace(sample, token_ids=own(sample.token_ids), final=own(sample.final),
+                   loss_mask=own(sample.loss_mask),
+                   slots=own(sample.slots) if slots else sample.slots)
 
 
 def read_sample(path: Path, slots: Sequence[int] | None = None, final: bool = True) -> Sample:

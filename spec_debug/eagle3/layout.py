@@ -49,6 +49,21 @@ LAYOUT_MIN_GAIN = FLAG_MIN_GAIN
 FINAL_SLOT_CHECK_BELOW = 0.25
 
 
+def untrained_draft(loaded: LoadedDraft) -> bool:
+    """Modules saved freshly initialised (loading.py `_initial_norms_note`): every layout
+    and flag scores by chance."""
+    return any(note.startswith(UNTRAINED_MODULES_NOTE) for note in loaded.notes)
+
+
+def unmapped_draft(loaded: LoadedDraft) -> bool:
+    """A draft vocabulary smaller than the target's and no d2t to map it (none saved, a
+    misshapen one dropped, no --vocab-mapping): draft id i is scored as target id i, so each
+    layout is scored against other tokens than the draft predicts (near zero, unless its
+    tokens happen to be the first ids)."""
+    cfg = loaded.model.cfg
+    return loaded.model.d2t is None and cfg.draft_vocab_size < cfg.vocab_size
+
+
 @dataclass(frozen=True)
 class SlotCheck:
     slot: int
@@ -73,6 +88,8 @@ class LayoutReport:
     slot_checks: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     untrained_draft: bool = False  # modules saved freshly initialised: no layout was judged
+    # no d2t for a smaller draft vocabulary and every layout near zero: none was judged
+    unmapped_draft: bool = False
     # the configured layout scored with config.json's norm_before_residual and the other
     # value; `ranked_with` is the value the ranking used (see norm_before_residual_check)
     norm_before_residual_check: dict[str, Any] | None = None
@@ -162,7 +179,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
-    untrained = any(note.startswith(UNTRAINED_MODULES_NOTE) for note in loaded.notes)
+    untrained = untrained_draft(loaded)
+    unmapped = unmapped_draft(loaded)
     flags = loaded.model.reference_flags
 
     # (layout, norm_before_residual) -> step-0 accuracy: the flag check scores the configured
@@ -193,7 +211,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
             flags = replace(flags, norm_before_residual=flag_check["ranked_with"])
     scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
     final_check = None
-    if not untrained and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
+    if not (untrained or unmapped) and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
         final_check = final_slot_check(loaded, samples, configured, device,
                                        accuracy0=score(configured), flags=flags,
                                        targets=targets)
@@ -217,22 +235,29 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     ranked = [{"layout": list(layout), "layer_ids": named(layout),
                "full_accuracy0": scores[layout]} for layout in ranked_layouts]
     best = ranked_layouts[0]
+    # scored against other tokens than the draft predicts, every layout near zero: no ranking
+    # of them says which one the weights were trained on (a few lucky rows were named
+    # "unconfirmed: probe more samples", or another layout; SD402 sent the user to the layers)
+    unmapped = unmapped and scores[best] < FINAL_SLOT_CHECK_BELOW
+    blind = untrained or unmapped
     checks = embedding_slot_checks(samples, embed, dump_layer_ids) if embed is not None else []
     embedding_slots = [c.slot for c in checks if c.is_embedding]
     missing = [i for i in trained_layer_ids or () if dump_layer_ids and i not in dump_layer_ids]
     foreign = _foreign_layers(best, scores, list(trained_layer_ids or ()),
                               list(dump_layer_ids or ()), named,
-                              scored=not untrained, assumed=trained_ids_assumed) if missing else None
-    unclear = (None if untrained or foreign else
+                              scored=not blind, assumed=trained_ids_assumed) if missing else None
+    unclear = (None if blind or foreign else
                unclear_rows(best, ranked_configured, scores, rows[0] if rows else None))
     matches = best == ranked_configured or (
         scores[best] - scores[ranked_configured] < CLEAR_MARGIN)  # _verdict's "matches" branch
     unconfirmed = (unconfirmed_rows(ranked_configured, scores, rows[0] if rows else None)
-                   if matches and not (untrained or foreign or unclear) else None)
+                   if matches and not (blind or foreign or unclear) else None)
     if unconfirmed is not None:
         unconfirmed["all_read"] = all_read
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
-                       untrained, unclear=unclear, unconfirmed=unconfirmed, all_read=all_read)
+                       untrained, unclear=unclear, unconfirmed=unconfirmed, all_read=all_read,
+                       unmapped=(loaded.model.cfg.draft_vocab_size, loaded.model.cfg.vocab_size)
+                       if unmapped else None)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -245,7 +270,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         reference="target_argmax" if references == {"target_argmax"} else "data_tokens",
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
-        untrained_draft=untrained, norm_before_residual_check=flag_check,
+        untrained_draft=untrained, unmapped_draft=unmapped, norm_before_residual_check=flag_check,
         final_slot_check=final_check, unclear_rows=unclear, unconfirmed_rows=unconfirmed)
 
 
@@ -439,13 +464,15 @@ def unconfirmed_rows(configured: tuple[int, ...], scores: dict,
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
              untrained: bool = False, unclear: dict[str, int] | None = None,
-             unconfirmed: dict[str, Any] | None = None, all_read: bool = False) -> str:
+             unconfirmed: dict[str, Any] | None = None, all_read: bool = False,
+             unmapped: tuple[int, int] | None = None) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on.
     `unclear`: unclear_rows' counts, when the best layout leads by too few rows to name;
     `unconfirmed`: unconfirmed_rows', when the configured one does; `all_read`: every sample
-    of the dump was probed, so more samples cannot come from --max-samples."""
+    of the dump was probed, so more samples cannot come from --max-samples. `unmapped`: (draft
+    vocab, target vocab) of a draft without d2t whose layouts all score near zero."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
@@ -459,6 +486,16 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                 "conversion or export, see the notes), so every layout scores by chance (best "
                 f"{describe(best)} at step-0 accuracy {scores[best]:.3f}); convert or export "
                 "the draft again from the training checkpoint, then rerun drafter layout")
+        if foreign:
+            text += "; " + foreign
+    elif unmapped is not None:
+        text = (f"no layout can be judged with this draft: it has no d2t (draft vocab "
+                f"{unmapped[0]} < target vocab {unmapped[1]}), so draft id i is scored as "
+                f"target id i and every layout scores near zero (best {describe(best)} at "
+                f"step-0 accuracy {scores[best]:.3f}); pass the training's vocab map "
+                "(--vocab-mapping, or the playbook var vocab_mapping: SpecForge "
+                "vocab_mapping.pt, speculators d2t.npy) to rank "
+                "the layouts, and save d2t and t2d into the checkpoint, which engines need too")
         if foreign:
             text += "; " + foreign
     elif foreign:

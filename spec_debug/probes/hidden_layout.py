@@ -66,6 +66,10 @@ def run(args: dict) -> dict:
             out["plan"] = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(plan).items()}
     # the layout probe holds its samples in memory: "all" keeps the default bound
     max_samples = whole_number(args, "max_samples") or 16
+    # vocab_mapping: the training's d2t/t2d file, as drafter_eval takes it. Without it a draft
+    # that lost its maps scored every layout near 0 here, and the verdict asked for more
+    # samples while the eval step, given the same var, scored the same dump well
+    vocab_mapping = args.get("vocab_mapping") or None
     data = args.get("hidden_states") or ""
     if data and draft is not None:
         from spec_debug.eagle3.api import probe_layout
@@ -73,17 +77,31 @@ def run(args: dict) -> dict:
         served = (out.get("plan") or {}).get("layer_ids") or None
         out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
                                      max_samples=max_samples,
-                                     served_layer_ids=served)
+                                     served_layer_ids=served, vocab_mapping=vocab_mapping)
     serving = args.get("serving_dump") or ""
     if serving:
-        from spec_debug.eagle3.data import describe_data
+        from spec_debug.errors import SpecDebugError
 
-        info = describe_data(serving)
-        out["serving_dump"] = {"path": serving, "layer_ids": list(info.layer_ids) if info.layer_ids else None,
-                               "num_slots": info.num_slots, "format": info.format}
-        if draft is not None and info.layer_ids:
-            from spec_debug.eagle3.api import probe_layout
-
-            out["serving_layout"] = probe_layout(draft, serving, target, device=args.get("device") or "cpu",
-                                                 max_samples=max_samples)
+        try:
+            _read_serving_dump(out, serving, draft, target, args.get("device") or "cpu",
+                               max_samples, vocab_mapping)
+        except SpecDebugError as exc:
+            # said beside the training dump's ranking, which is kept: an unreadable serving
+            # dump (a typo in its path, a copy cut short) failed the whole probe, and the
+            # ranking it had spent minutes on was lost with it
+            out["serving_dump_error"] = str(exc)
     return out
+
+
+def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path | None,
+                       device: str, max_samples: int, vocab_mapping: str | None) -> None:
+    from spec_debug.eagle3.data import describe_data
+
+    info = describe_data(serving)
+    out["serving_dump"] = {"path": serving, "layer_ids": list(info.layer_ids) if info.layer_ids else None,
+                           "num_slots": info.num_slots, "format": info.format}
+    if draft is not None and info.layer_ids:
+        from spec_debug.eagle3.api import probe_layout
+
+        out["serving_layout"] = probe_layout(draft, serving, target, device=device,
+                                             max_samples=max_samples, vocab_mapping=vocab_mapping)

@@ -85,11 +85,16 @@ def test_unnamed_slots_are_read_bounded_in_bytes_as_layout_reads_them(world, mon
 def test_only_a_dump_the_check_can_use_is_read():
     from types import SimpleNamespace
 
-    fresh, unnamed = SimpleNamespace(notes=[]), SimpleNamespace(layer_ids=None, num_slots=4)
+    # a draft with its d2t (one without scores ~0 against any slot: not checked either)
+    mapped = SimpleNamespace(d2t=object(), cfg=SimpleNamespace(draft_vocab_size=8, vocab_size=16))
+    fresh, unnamed = SimpleNamespace(notes=[], model=mapped), SimpleNamespace(layer_ids=None, num_slots=4)
     assert api._final_slot_checkable(fresh, unnamed, (0, 1, 2))
     assert not api._final_slot_checkable(fresh, unnamed, (1, 2, 3))  # aux slots not first
     assert not api._final_slot_checkable(fresh, SimpleNamespace(layer_ids=None, num_slots=3),
                                          (0, 1, 2))  # no final slot
     partly = SimpleNamespace(notes=["RMSNorm weights at their initial value (every entry "
-                                    "exactly 1.0): layers.0.input_layernorm.weight, ..."])
+                                    "exactly 1.0): layers.0.input_layernorm.weight, ..."],
+                             model=mapped)
     assert not api._final_slot_checkable(partly, unnamed, (0, 1, 2))
+    unmapped = SimpleNamespace(notes=[], model=SimpleNamespace(d2t=None, cfg=mapped.cfg))
+    assert not api._final_slot_checkable(unmapped, unnamed, (0, 1, 2))

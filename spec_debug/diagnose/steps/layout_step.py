@@ -39,6 +39,7 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
+                                       "unmapped_draft",
                                        "norm_before_residual_check", "final_slot_check",
                                        "unclear_rows", "unconfirmed_rows")} | {"ranked": keep}
 
@@ -50,6 +51,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
              "conventions": _convention_lines(host.get("conventions") or []),
              "training": _layout_summary(host.get("layout")),
              "serving_dump": host.get("serving_dump"),
+             "serving_dump_error": host.get("serving_dump_error"),
              "serving": _layout_summary(host.get("serving_layout"))}
     return {NS: facts}
 
@@ -86,6 +88,10 @@ def check(ctx: Any) -> list[Finding]:
     if not training and not serving:
         findings.append(not_checked(ctx, "conventions table only: no hidden states to run the layout probe "
                                          "and the embedding check on", "--var hidden_states=DIR (training dump)"))
+    if layout.get("serving_dump_error"):
+        findings.append(not_checked(ctx, "served layers not measured: the serving dump could not be "
+                                         f"read: {layout['serving_dump_error']}",
+                                    "a readable serving-path dump (--var serving_dump=DIR)"))
     if n is None and layout.get("num_target_layers_unknown"):
         findings.append(not_checked(ctx, f"served layers not planned or compared: "
                                          f"{layout['num_target_layers_unknown']}",
@@ -138,6 +144,12 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "layout not judged: the draft's layer is untrained (RMSNorm weights at "
                                          "their initial value), so every layout scores noise",
                                     "a draft converted or exported again with its trained layer"))
+    elif training and training.get("unmapped_draft"):
+        findings.append(not_checked(ctx, "layout not judged: the draft has no d2t for its smaller "
+                                         "vocabulary, so every layout scores near zero against "
+                                         "other tokens than it predicts",
+                                    "the training's vocab map (var vocab_mapping), or d2t and "
+                                    "t2d saved into the checkpoint"))
     elif training:
         keyed = _by_layer_ids(training)
         if keyed is not None and served_ids:
