@@ -19,7 +19,7 @@ from rich.table import Table
 from spec_debug import __version__
 from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
 from spec_debug.counted import counted
-from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError
+from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError, stop_reason
 from spec_debug.store import write_atomic
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
     from spec_debug.playbook.loader import load_playbook
 
     bad = 0
-    for name in files:
+    for done, name in enumerate(files):
         try:
             loaded = load_playbook(name)
             out_console.print(f"[green]ok[/] {escape(loaded.path)} ({counted(len(loaded.playbook.steps), 'step')})",
@@ -267,6 +267,12 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
         except SpecDebugError as exc:
             bad += 1
             print_error(exc)
+        except KeyboardInterrupt as stop:
+            # Ctrl-C, SIGTERM or SIGHUP while a file is read (a FIFO, a stalled NFS mount): Typer
+            # exited 130 and printed nothing, and a CI log showed no reason and no file.
+            err_console.print(f"stopped: {escape(stop_reason(stop))} while reading {escape(name)}; "
+                              f"{done} of {counted(len(files), 'playbook')} checked", highlight=False)
+            raise typer.Exit(130) from None
     raise typer.Exit(2 if bad else 0)
 
 
