@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spec_debug.session.ansi import without_colours
 from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
 
@@ -590,6 +591,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     ``prose``: the text is what a person or the agent wrote, where speedups are stated ("a
     0.61x speedup"); tools print none, and their long outputs are spared the scan.
     ``captions``: the text may be cut at its caption lines (False: it is one such part)."""
+    # Colours forced on (FORCE_COLOR, a TTY's `docker logs`) split a label from its number:
+    # "accept len: \x1b[33m1.67\x1b[0m" and a green bench_serving line were no reading.
+    text = without_colours(text)
     # A Markdown text (an issue body, a report) may name each run in a caption above its output
     # ("without eagle:" over one server log, "with eagle:" over another): each part is read on
     # its own, and the no-speculation one's throughputs are baselines. Only a text with a

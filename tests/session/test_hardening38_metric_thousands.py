@@ -10,11 +10,11 @@ throughput, total throughput and end-to-end latency were lost.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
 from spec_debug.session.metrics import scan_metrics
+from tests.session.bash_session import write_bash_session
 
 VLLM = ("INFO 01-01 10:00:00 [loggers.py:123] Engine 000: Avg prompt throughput: 12,040.0 tokens/s, "
         "Avg generation throughput: 1,523.4 tokens/s, Running: 8 reqs, Waiting: 0 reqs, "
@@ -62,21 +62,8 @@ def test_readings_without_commas_are_unchanged():
 
 
 def test_a_session_reports_the_whole_numbers(tmp_path: Path):
-    sid = "0d6f7f3e-2c55-4b8e-9d0a-38c1f4d2b7a1"
-
-    def line(uuid: str, role: str, content, second: int) -> dict:
-        return {"type": role, "uuid": uuid, "parentUuid": None, "sessionId": sid, "isSidechain": False,
-                "timestamp": f"2026-01-10T09:00:{second:02d}Z", "cwd": "/work",
-                "message": {"role": role, "content": content}}
-
-    lines = [line("u1", "user", "why is serving slow on gpu01?", 0)]
-    for i, (command, output) in enumerate((("ssh gpu01 'tail -n 1 /var/log/vllm.log'", VLLM),
-                                            ("ssh gpu01 'python -m sglang.bench_serving --num-prompts 100'", BENCH))):
-        lines.append(line(f"a{i}", "assistant", [{"type": "tool_use", "id": f"t{i}", "name": "Bash",
-                                                  "input": {"command": command}}], 2 + 2 * i))
-        lines.append(line(f"r{i}", "user", [{"type": "tool_result", "tool_use_id": f"t{i}", "content": output,
-                                             "is_error": False}], 3 + 2 * i))
-    path = tmp_path / f"{sid}.jsonl"
-    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    path = write_bash_session(tmp_path, "0d6f7f3e-2c55-4b8e-9d0a-38c1f4d2b7a1", "why is serving slow on gpu01?",
+                              [("ssh gpu01 'tail -n 1 /var/log/vllm.log'", VLLM),
+                               ("ssh gpu01 'python -m sglang.bench_serving --num-prompts 100'", BENCH)])
     throughputs = [(m.host, m.value) for m in analyze_path(path).metrics if m.name == "throughput"]
     assert throughputs == [("gpu01", 1523.4), ("gpu01", 2074.56)]
