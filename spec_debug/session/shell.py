@@ -184,6 +184,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _gcloud_ssh(argv[argv.index("ssh") + 1:], _depth)
         elif prog == "srun":
             target = _srun(argv[1:], _depth)
+        elif prog == "salloc":
+            target = _salloc(argv[1:], _depth)
         elif prog == "aws" and "start-session" in argv[1:12]:
             target = _ssm_session(argv[1:], _depth)
         elif prog == "mosh":
@@ -788,7 +790,8 @@ _SRUN_ARG_OPTS = frozenset({"-A", "-c", "-C", "-D", "-e", "-G", "-i", "-J", "-L"
                             "--container-mounts", "--container-name", "--export", "--chdir", "--constraint"})
 
 
-def _srun(args: list[str], depth: int) -> Target | None:
+def _slurm_options(args: list[str]) -> tuple[str | None, int]:
+    """The nodelist srun's or salloc's options name (None: none), and where its command starts."""
     node = None
     i = 0
     while i < len(args) and args[i].startswith("-"):
@@ -802,6 +805,23 @@ def _srun(args: list[str], depth: int) -> Target | None:
         if name in ("--nodelist", "-w") or word[:2] == "-w":
             node = value
         i += 1
+    return node, i
+
+
+def _salloc(args: list[str], depth: int) -> Target | None:
+    """salloc(1) runs its command where it was typed, once it holds the allocation; an srun in
+    that command starts its step on the allocation's nodes (slurm.schedmd.com/salloc.html): the
+    nodes salloc named unless the step names its own. Its options are srun's (the same names)."""
+    node, i = _slurm_options(args)
+    if i < len(args) and args[i].rsplit("/", 1)[-1] == "srun":
+        return _srun(([f"--nodelist={node}"] if node is not None else []) + args[i + 1:], depth)
+    inner = _exec_command(args[i:])
+    nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
+    return nested if nested.host is not None else None  # a local command; an ssh in it still says where
+
+
+def _srun(args: list[str], depth: int) -> Target | None:
+    node, i = _slurm_options(args)
     # srun execs its words as argv, no shell in between (as docker exec does): quoted again
     # they read as the command line meant ("python3 -c 'import torch; ...'", not "python3 -c
     # import torch; ...", which a distilled step ran as two broken commands)
