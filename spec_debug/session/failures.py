@@ -1254,6 +1254,18 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
     return info
 
 
+# curl(1), EXIT CODES: the statuses that say the server was not reached. A silent curl (-s, the
+# health check agents poll while a server loads) prints nothing else: "Exit code 7" and no text.
+_CURL_UNREACHED = {6: "Could not resolve host", 7: "Failed to connect to host", 28: "Operation timed out",
+                   52: "Empty reply from server", 56: "Failure in receiving network data"}
+
+
+def curl_unreached(exit_code: int | None) -> ErrorInfo | None:
+    """The connection failure curl's ``exit_code`` says (curl's own words), None for another status."""
+    said = _CURL_UNREACHED.get(exit_code) if exit_code is not None else None
+    return ErrorInfo("connection", None, f"curl: ({exit_code}) {said}") if said else None
+
+
 def _line_at(text: str, pos: int) -> str:
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)

@@ -1151,6 +1151,18 @@ def _launches(command: str) -> bool:
     return False
 
 
+def sole_program(command: str) -> str:
+    """The program of a line that runs one (setup such as ``cd`` and ``source`` aside, wrappers
+    such as ``sudo`` unwrapped): the line's exit status is that program's. "" for a pipeline or
+    a list of several (``curl ... | jq .`` exits with jq's status)."""
+    programs = []
+    for argv in _segments_of(command) if command.strip() else ():
+        argv = _unwrap(list(argv))
+        if argv and (prog := argv[0].rsplit("/", 1)[-1]) not in _SETUP:
+            programs.append(prog)
+    return programs[0] if len(programs) == 1 else ""
+
+
 def _main_words(command: str) -> list[str]:
     return [w.rsplit("/", 1)[-1] for w in _main_argv(command)]
 
