@@ -186,6 +186,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _srun(argv[1:], _depth)
         elif prog == "salloc":
             target = _salloc(argv[1:], _depth)
+        elif prog == "pdsh":
+            target = _pdsh(argv[1:], _depth)
         elif prog == "aws" and "start-session" in argv[1:12]:
             target = _ssm_session(argv[1:], _depth)
         elif prog == "mosh":
@@ -846,6 +848,39 @@ def one_node(nodelist: str) -> str | None:
     if m:
         return m.group(1) + m.group(2) + m.group(3)
     return None if "," in nodelist or "[" in nodelist or not nodelist else nodelist
+
+
+# pdsh(1) options that take a value (written apart from it or joined to it: "-w gpu09", "-wgpu09").
+_PDSH_ARG_OPTS = frozenset({"-w", "-x", "-l", "-t", "-u", "-f", "-R", "-M", "-g", "-X", "-F", "-P", "-j", "-e"})
+
+
+def _pdsh(args: list[str], depth: int) -> Target | None:
+    """``pdsh [options] -w TARGETS command...`` (pdsh(1)): the command line runs on each host
+    ``-w`` names, through rcmd (ssh by default), its words joined for the remote shell as ssh's
+    are. One host named (``[user@]host``, a one-host range) is where it ran; a list, a range or
+    a file of hosts (``^FILE``) is no one host."""
+    hosts = user = None
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        option, value = args[i][:2], args[i][2:]
+        if option in _PDSH_ARG_OPTS and not value:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if option == "-w":
+            hosts = value
+        elif option == "-l":
+            user = value
+        i += 1
+    host = one_node(hosts) if hosts and not hosts.startswith(("^", "-")) else None
+    if host is None:
+        return None
+    if "@" in host:
+        user, host = host.rsplit("@", 1)
+    remote = " ".join(args[i:])
+    nested = parse_target(remote, depth + 1) if remote and depth < 4 else Target(inner=remote)
+    if nested.host is not None:  # pdsh gpu09 ssh gpu10: the last hop is the target
+        return nested
+    return Target(host=host, user=user, container=nested.container, inner=nested.inner)
 
 
 # aws ssm start-session --target INSTANCE [--document-name DOC] [--parameters P] (AWS CLI
