@@ -569,6 +569,11 @@ class _SessionState:
                 and all(e.kind in ("timeout", "exit_code", "tool_error") for e in found):
             # `timeout 20 tail -f x.log`: the watch ended when it was meant to (timeout_limit)
             failed, found = False, ()
+        elif failed and record is not None and all(e.kind in ("exit_code", "tool_error") for e in found) \
+                and (unreached := failures.curl_unreached(exit_code)) is not None \
+                and shell.sole_program(record.inner) == "curl":
+            # a silent curl (-s) that reached no server says so by its status alone
+            found = (unreached,)
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found = False, ()

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from itertools import islice
 
+from spec_debug.session.ansi import without_colours
+
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
 # as SGLang's "Scheduler hit an exception" reached sgl-project/sglang#15050).
@@ -200,9 +202,6 @@ _PYTEST_FAILED = re.compile(r"^(?P<what>FAILED|ERROR) (?P<node>\S+\.py(?:::(?:[^
 _PYTEST_LOCATION = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?P<type>[A-Za-z_][\w.]*)\s*$", re.M)
 _PYTEST_E_LINE = re.compile(r"^E\s+(?P<type>[A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt)):\s?(?P<msg>.*)$", re.M)
 _PYTEST_ENTRY = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): in \S+\s*$", re.M)
-# ECMA-48 CSI sequences: Python 3.13's coloured tracebacks (Lib/_colorize.py, on under
-# FORCE_COLOR), Ray's "\x1b[36m(RayWorkerWrapper pid=N)\x1b[0m" prefixes, coloured log levels.
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 MAX_PER_OUTPUT = 5
 # What Claude Code returns for a command the person stopped (chiphuyen/sniffly
 # sniffly/core/constants.py, "User Interruption"): no failure of the command.
@@ -278,8 +277,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     ``status_known=False`` (a plain-text log, where no exit status was recorded) lets the
     text alone say that a command failed."""
     errors: list[ErrorInfo] = []
-    if "\x1b" in output:  # a one-character memchr; colours are rare, so strip only when present
-        output = _ANSI.sub("", output)
+    output = without_colours(output)  # Python 3.13's coloured tracebacks (Lib/_colorize.py, FORCE_COLOR)
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
     if is_error and output[:1] in "PTC":  # before the traceback scan: a hook's own stderr may hold one
         if output.startswith(_HOOK_BLOCKED) and _HOOK_ERROR in output[:200]:
@@ -1254,6 +1252,18 @@ def _classify(info: ErrorInfo) -> ErrorInfo:
     elif (info.exception or "").endswith("TimeoutError"):
         info.kind = "timeout"
     return info
+
+
+# curl(1), EXIT CODES: the statuses that say the server was not reached. A silent curl (-s, the
+# health check agents poll while a server loads) prints nothing else: "Exit code 7" and no text.
+_CURL_UNREACHED = {6: "Could not resolve host", 7: "Failed to connect to host", 28: "Operation timed out",
+                   52: "Empty reply from server", 56: "Failure in receiving network data"}
+
+
+def curl_unreached(exit_code: int | None) -> ErrorInfo | None:
+    """The connection failure curl's ``exit_code`` says (curl's own words), None for another status."""
+    said = _CURL_UNREACHED.get(exit_code) if exit_code is not None else None
+    return ErrorInfo("connection", None, f"curl: ({exit_code}) {said}") if said else None
 
 
 def _line_at(text: str, pos: int) -> str:

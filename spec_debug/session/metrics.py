@@ -50,18 +50,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spec_debug.session.ansi import without_colours
 from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
 
 def _reading(*labels: str) -> re.Pattern:
-    r"""Each of ``labels`` then a number ``\d+(?:\.\d+)?``, possessive where the ``re`` module has
-    it (Python 3.11): the number ends the pattern (or the next label, which starts with no digit
-    or "."), so the greedy first try is the match and no backtracking state need be kept (14%
-    faster over a server log); same matches."""
+    r"""Each of ``labels`` then a number ``\d+(?:,\d{3})*(?:\.\d+)?``, possessive where the ``re``
+    module has it (Python 3.11): the number ends the pattern (or the next label, which starts with
+    no digit, "," or "."), so the greedy first try is the match and no backtracking state need be
+    kept (14% faster over a server log); same matches. A thousands comma is part of the number
+    ("Avg generation throughput: 1,523.4 tokens/s" was read as 1.0); the ", " between two
+    readings is not (no digit after it). _FLOATS reads the comma's numbers."""
     try:
-        return re.compile("".join(label + r"(\d++(?:\.\d++)?+)" for label in labels))
+        return re.compile("".join(label + r"(\d++(?:,\d{3})*+(?:\.\d++)?+)" for label in labels))
     except re.error:  # Python 3.10
-        return re.compile("".join(label + r"(\d+(?:\.\d+)?)" for label in labels))
+        return re.compile("".join(label + r"(\d+(?:,\d{3})*(?:\.\d+)?)" for label in labels))
 
 
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
@@ -91,7 +94,7 @@ _VLLM_V0_DRAFT_RATE = _reading(r"Speculative metrics: Draft acceptance rate: ")
 # The vLLM readings that are not decode throughput, cut out before the prose scan reads
 # every "N tokens/s"; the per-position rates are not the mean acceptance rate either.
 _VLLM_NOT_PROSE = re.compile(
-    r"Avg (?:prompt|generation) throughput: [\d.]+ tokens/s|(?:Accepted|Drafted) throughput: [\d.]+ tokens/s"
+    r"Avg (?:prompt|generation) throughput: [\d.,]+ tokens/s|(?:Accepted|Drafted) throughput: [\d.,]+ tokens/s"
     r"|Mean acceptance length: [\d.]+|Per-position acceptance rate: [\d., ]*|Avg Draft acceptance rate: [\d.]+%"
     r"|Draft acceptance rate: [\d.]+")
 _ONE_BATCH = re.compile(
@@ -124,7 +127,8 @@ _VLLM_BENCH_LATENCY = re.compile(r"^Avg latency: (?P<value>\d+(?:\.\d+)?) second
                                  r"(?=\d+% percentile latency: )", re.M)
 _EAGLE_SPEED = re.compile(r"^(speed0|speed|ratio) (\d+\.\d+)[ \t\r]*$", re.M)
 _TQDM_SPEED = re.compile(r"est\. speed input: \d+(?:\.\d+)? toks/s, output: (\d+(?:\.\d+)?) toks/s")
-_BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:\.\d+)?)\s*$", re.M)
+# (a thousands comma is the number's: "Output token throughput (tok/s): 2,074.56" was no reading)
+_BENCH_LINE = re.compile(r"^(?P<key>[A-Za-z][^:\n]{2,60}?)\s*:\s+(?P<value>-?\d+(?:,\d{3})*(?:\.\d+)?)\s*$", re.M)
 # GenAI-Perf's throughputs, on lines (2024) or in its table's rows: the same names either way
 _GENAI_PERF_THROUGHPUTS = {"output token throughput (per sec)": ("throughput", "tok/s"),
                            "output token throughput (tokens/sec)": ("throughput", "tok/s"),
@@ -587,6 +591,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     ``prose``: the text is what a person or the agent wrote, where speedups are stated ("a
     0.61x speedup"); tools print none, and their long outputs are spared the scan.
     ``captions``: the text may be cut at its caption lines (False: it is one such part)."""
+    # Colours forced on (FORCE_COLOR, a TTY's `docker logs`) split a label from its number:
+    # "accept len: \x1b[33m1.67\x1b[0m" and a green bench_serving line were no reading.
+    text = without_colours(text)
     # A Markdown text (an issue body, a report) may name each run in a caption above its output
     # ("without eagle:" over one server log, "with eagle:" over another): each part is read on
     # its own, and the no-speculation one's throughputs are baselines. Only a text with a
@@ -1195,7 +1202,7 @@ class _FloatCache(dict):
     2.31, accept rate 0.55) on every line, and a dict hit costs a quarter of a ``float()``."""
 
     def __missing__(self, text: str) -> float:
-        value = self[text] = float(text)
+        value = self[text] = float(text.replace(",", "") if "," in text else text)  # "1,523.4"
         return value
 
 
@@ -1293,7 +1300,7 @@ def _speed_bench(text: str, found: list[Metric]) -> bool:
 # EvalScope's "Benchmarking summary" (modelscope/evalscope, `evalscope perf`): the same keys in a
 # grid table, one "| Output token throughput (tok/s)   |  893.269  |" row each between "+---+"
 # rules (modelscope/evalscope#1101; sgl-project/sglang#5274 compares EAGLE-3 with it).
-_BENCH_ROW = re.compile(r"^\|[ \t]*(?P<key>[A-Za-z][^|\n]{2,60}?)[ \t]*\|[ \t]*(?P<value>-?\d+(?:\.\d+)?)[ \t]*\|[ \t\r]*$", re.M)
+_BENCH_ROW = re.compile(r"^\|[ \t]*(?P<key>[A-Za-z][^|\n]{2,60}?)[ \t]*\|[ \t]*(?P<value>-?\d+(?:,\d{3})*(?:\.\d+)?)[ \t]*\|[ \t\r]*$", re.M)
 # NVIDIA GenAI-Perf's console table (triton-inference-server/perf_analyzer genai-perf, rich's box
 # characters): "│ Output Token Throughput (per sec) │   256.94 │    N/A │ ..." under "┃ Statistic ┃ avg ┃
 # min ┃ ...": the first number is the average (triton-inference-server/tutorials#150, an EAGLE run).

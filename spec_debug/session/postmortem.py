@@ -254,13 +254,17 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     loop_errors = _loop_errors(a)
     polls = _poll_errors(a, loop_errors)
     if sd501 is None and tput:
-        # No baseline to compare with (an engineer's shell log): the first reading is what was seen
-        host = f" on {tput['host_before']}" if tput.get("host_before") else ""
+        # No baseline to compare with (an engineer's shell log): the first reading is what was
+        # seen. Of the host read first (rows are in the order hosts were first read): the
+        # headline row is the last host's, and a session that read the slow gpu-a, then a
+        # healthy gpu-b, said "First measured throughput: 96.8 tok/s on gpu-b".
+        seen = next(r for r in impact["rows"] if r["name"] == "throughput")
+        host = f" on {seen['host_before']}" if seen.get("host_before") else ""
         before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
-                       and m.seq == tput["before_seq"]), None)
+                       and m.seq == seen["before_seq"]), None)
         first = _first_after_changes(a, [before] if before is not None else [])
         when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
-        detection.append(f"First measured throughput{when}: {tput['before']:g} tok/s{host} [msg {tput['before_seq']}].")
+        detection.append(f"First measured throughput{when}: {seen['before']:g} tok/s{host} [msg {seen['before_seq']}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.

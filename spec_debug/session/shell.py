@@ -184,6 +184,10 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _gcloud_ssh(argv[argv.index("ssh") + 1:], _depth)
         elif prog == "srun":
             target = _srun(argv[1:], _depth)
+        elif prog == "salloc":
+            target = _salloc(argv[1:], _depth)
+        elif prog == "pdsh":
+            target = _pdsh(argv[1:], _depth)
         elif prog == "aws" and "start-session" in argv[1:12]:
             target = _ssm_session(argv[1:], _depth)
         elif prog == "mosh":
@@ -788,7 +792,8 @@ _SRUN_ARG_OPTS = frozenset({"-A", "-c", "-C", "-D", "-e", "-G", "-i", "-J", "-L"
                             "--container-mounts", "--container-name", "--export", "--chdir", "--constraint"})
 
 
-def _srun(args: list[str], depth: int) -> Target | None:
+def _slurm_options(args: list[str]) -> tuple[str | None, int]:
+    """The nodelist srun's or salloc's options name (None: none), and where its command starts."""
     node = None
     i = 0
     while i < len(args) and args[i].startswith("-"):
@@ -802,6 +807,23 @@ def _srun(args: list[str], depth: int) -> Target | None:
         if name in ("--nodelist", "-w") or word[:2] == "-w":
             node = value
         i += 1
+    return node, i
+
+
+def _salloc(args: list[str], depth: int) -> Target | None:
+    """salloc(1) runs its command where it was typed, once it holds the allocation; an srun in
+    that command starts its step on the allocation's nodes (slurm.schedmd.com/salloc.html): the
+    nodes salloc named unless the step names its own. Its options are srun's (the same names)."""
+    node, i = _slurm_options(args)
+    if i < len(args) and args[i].rsplit("/", 1)[-1] == "srun":
+        return _srun(([f"--nodelist={node}"] if node is not None else []) + args[i + 1:], depth)
+    inner = _exec_command(args[i:])
+    nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
+    return nested if nested.host is not None else None  # a local command; an ssh in it still says where
+
+
+def _srun(args: list[str], depth: int) -> Target | None:
+    node, i = _slurm_options(args)
     # srun execs its words as argv, no shell in between (as docker exec does): quoted again
     # they read as the command line meant ("python3 -c 'import torch; ...'", not "python3 -c
     # import torch; ...", which a distilled step ran as two broken commands)
@@ -826,6 +848,39 @@ def one_node(nodelist: str) -> str | None:
     if m:
         return m.group(1) + m.group(2) + m.group(3)
     return None if "," in nodelist or "[" in nodelist or not nodelist else nodelist
+
+
+# pdsh(1) options that take a value (written apart from it or joined to it: "-w gpu09", "-wgpu09").
+_PDSH_ARG_OPTS = frozenset({"-w", "-x", "-l", "-t", "-u", "-f", "-R", "-M", "-g", "-X", "-F", "-P", "-j", "-e"})
+
+
+def _pdsh(args: list[str], depth: int) -> Target | None:
+    """``pdsh [options] -w TARGETS command...`` (pdsh(1)): the command line runs on each host
+    ``-w`` names, through rcmd (ssh by default), its words joined for the remote shell as ssh's
+    are. One host named (``[user@]host``, a one-host range) is where it ran; a list, a range or
+    a file of hosts (``^FILE``) is no one host."""
+    hosts = user = None
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        option, value = args[i][:2], args[i][2:]
+        if option in _PDSH_ARG_OPTS and not value:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if option == "-w":
+            hosts = value
+        elif option == "-l":
+            user = value
+        i += 1
+    host = one_node(hosts) if hosts and not hosts.startswith(("^", "-")) else None
+    if host is None:
+        return None
+    if "@" in host:
+        user, host = host.rsplit("@", 1)
+    remote = " ".join(args[i:])
+    nested = parse_target(remote, depth + 1) if remote and depth < 4 else Target(inner=remote)
+    if nested.host is not None:  # pdsh gpu09 ssh gpu10: the last hop is the target
+        return nested
+    return Target(host=host, user=user, container=nested.container, inner=nested.inner)
 
 
 # aws ssm start-session --target INSTANCE [--document-name DOC] [--parameters P] (AWS CLI
@@ -1129,6 +1184,18 @@ def _launches(command: str) -> bool:
         if argv and argv[0].rsplit("/", 1)[-1] not in _LOOKERS and _LAUNCH.search(" ".join(argv).lower()):
             return True
     return False
+
+
+def sole_program(command: str) -> str:
+    """The program of a line that runs one (setup such as ``cd`` and ``source`` aside, wrappers
+    such as ``sudo`` unwrapped): the line's exit status is that program's. "" for a pipeline or
+    a list of several (``curl ... | jq .`` exits with jq's status)."""
+    programs = []
+    for argv in _segments_of(command) if command.strip() else ():
+        argv = _unwrap(list(argv))
+        if argv and (prog := argv[0].rsplit("/", 1)[-1]) not in _SETUP:
+            programs.append(prog)
+    return programs[0] if len(programs) == 1 else ""
 
 
 def _main_words(command: str) -> list[str]:

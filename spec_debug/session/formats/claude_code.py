@@ -219,6 +219,12 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if call is not None:
                 kind = event.kind
                 if kind == "tool_result" and event.raw_type is not None:
+                    if event.raw_type == "running" and (task := polls.get(call)) is not None \
+                            and (owner := background.get(task)) is not None:
+                        # A poll of a command still running (<status>running</status>): what it
+                        # shows is more of that command's output, its host's, as Codex's polls
+                        # are (analysis reads ``<call>#running...`` as the call's); one id per poll
+                        event.call_id = call = f"{owner}{_POLLED_AS}{call}"
                     if event.raw_type == POLL_END and not _polled_call(event, background, polls):
                         yield event  # a command of another file: settle_background_ends gives it the end
                         continue
@@ -244,6 +250,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
 
 
 _RUNNING_AS = "#running:"
+_POLLED_AS = "#running@"
+"""A running poll's result id: ``<launch call>#running@<poll call>`` (see link_records)."""
 _BACKGROUND_HEADS = ("Command running in background", "Command was manually backgrounded",
                      "Command did not complete within", "Monitor started (task ")
 _BACKGROUND_ID = re.compile(r"^(?:Command (?:running in background|was manually backgrounded by user) with ID: "
