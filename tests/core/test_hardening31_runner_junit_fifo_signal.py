@@ -36,8 +36,21 @@ SCRIPT = textwrap.dedent("""
         raise SignalInterrupt("terminated (SIGTERM)")  # what cli.main installs for SIGTERM
     signal.signal(signal.SIGTERM, handler)
 
+    def in_the_fifo_wait():
+        frame = sys._current_frames().get(threading.main_thread().ident)
+        while frame is not None:
+            if frame.f_code.co_name == "_write_fifo":
+                return True
+            frame = frame.f_back
+        return False
+
     def signal_from_another_thread():
-        time.sleep(0.5)  # the main thread is in the open by now, or about to be
+        # Once the main thread waits for the FIFO's reader (a fixed 0.5 s, on a loaded machine,
+        # came while the record was still read: SIGTERM then ended the script with a traceback);
+        # a write that never gets there (an open of its own) is signalled after 10 s.
+        deadline = time.monotonic() + 10
+        while not in_the_fifo_wait() and time.monotonic() < deadline:
+            time.sleep(0.01)
         signal.pthread_kill(threading.get_ident(), signal.SIGTERM)
     threading.Thread(target=signal_from_another_thread, daemon=True).start()
     record = RunRecord.model_validate_json(Path(sys.argv[2]).read_text())

@@ -11,6 +11,7 @@ import shutil
 import tempfile
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable
 
@@ -303,11 +304,16 @@ def test_a_server_that_allows_no_sessions_fails_at_once_with_the_cause(
     client.alias("nosessions", closed)
     playbook = tmp_path / "tiny.yaml"
     playbook.write_text("name: tiny\ndescription: t\nsteps:\n  - id: a\n    title: a\n    why: a\n    run: 'true'\n")
-    started = time.monotonic()
     result = cli("run", str(playbook), "--host", "nosessions", "-F", str(client.config), "--batch", "--out", str(tmp_path / "runs"))
-    assert result.code == 3 and time.monotonic() - started < 8
+    assert result.code == 3
     _, record = load_run(tmp_path / "runs")
-    assert "refuses every session channel" in record["hosts"][0]["error"]
+    [host] = record["hosts"]
+    assert "refuses every session channel" in host["error"]
+    # No channel-open retries waited out (_CHANNEL_RETRY_S, 10 s): the run's own time, its login
+    # and the refusal (0.2 s here). Was the whole CLI call's, under 8 s: 4 s of that quiet was
+    # the CLI's start, which a loaded machine stretches past it.
+    took = (datetime.fromisoformat(host["finished_at"]) - datetime.fromisoformat(record["started_at"])).total_seconds()
+    assert took < 8, took
 
 
 def test_a_connection_dropped_mid_run_keeps_the_finished_steps_and_retry_failed_reruns_that_host(
@@ -439,7 +445,9 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
     write_ssh_config(client.config, {
         # Shell syntax, as ssh(1) runs ProxyCommand through the shell: a redirection, $VARS.
         "shellproxy": {"HostName": "127.0.0.1", "Port": sshd.port, "ProxyCommand": "ssh -F $SPEC_DEBUG_TEST_CONFIG -W %h:%p %r@cfgjump 2>/dev/null"},
-        "gpu-*": {"HostName": "127.0.0.1", "ProxyCommand": f"ssh -F {client.config} -W %h:%p %r@cfgjump"},
+        # ConnectTimeout far from the bound below on gpu-b's failing connect (the default 15 s was
+        # 5 s from it, with an OpenSSH login to the jump and our own start on the good path).
+        "gpu-*": {"HostName": "127.0.0.1", "ProxyCommand": f"ssh -F {client.config} -W %h:%p %r@cfgjump", "ConnectTimeout": 60},
         # The jump is run by OpenSSH, which expands ~ from the passwd entry, not $HOME: absolute paths.
         "cfgjump": {"HostName": "127.0.0.1", "Port": jump.port, "BatchMode": "yes", "IdentityFile": str(client.key.path), "UserKnownHostsFile": str(client.known_hosts)},
         "*": {"IdentityFile": "~/.ssh/keys/%h.key", "UserKnownHostsFile": "~/.ssh/known_hosts", "Port": closed_port(), "User": "nobody-here"},
@@ -469,7 +477,7 @@ def test_a_real_world_ssh_config_with_match_defaults_tokens_and_command_line_ove
     started = time.monotonic()
     with pytest.raises(HostUnreachableError, match=r"ProxyCommand .* exited with code 255: .*") as info:
         SSHTransport.connect(f"{me}@gpu-b", client.options())
-    assert time.monotonic() - started < 10  # under 1 s here; the banner wait is 15 s
+    assert time.monotonic() - started < 30  # under 1 s here; the banner wait is 60 s (ConnectTimeout)
     assert "\n" not in info.value.message
 
 

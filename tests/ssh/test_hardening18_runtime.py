@@ -111,10 +111,11 @@ FROZEN_CASES = {
     "keepalives": ({"ServerAliveInterval": 1, "ServerAliveCountMax": 2},
                    "SSH connection lost after the step timed out (2 s), before its processes could be killed: "
                    "the server stopped answering (2 keepalives unanswered)"),
-    # ... or the kill's channel, which sshd never opens, waits ConnectTimeout.
-    "connect-timeout": ({"ConnectTimeout": 2},
+    # ... or the kill's channel, which sshd never opens, waits ConnectTimeout (3 s: it bounds the
+    # login before the freeze too, and a loaded machine's ran past 2 s).
+    "connect-timeout": ({"ConnectTimeout": 3},
                         "the step timed out (2 s) and its processes could not be killed: "
-                        "the server accepted the login but did not open a session within 2 s"),
+                        "the server accepted the login but did not open a session within 3 s"),
 }
 
 
@@ -195,7 +196,7 @@ def test_a_step_that_times_out_on_a_frozen_host_is_not_said_to_be_killed(
     name, said = f"gpu02-{case}", FROZEN_CASES[case][1]
     assert_no_traceback(result)
     assert result.code == 3, result.stderr
-    # A hang, not a pace (about 6 s here, keepalives and ConnectTimeout of 2 s): the messages and
+    # A hang, not a pace (about 7 s here, keepalives and ConnectTimeout of 3 s): the messages and
     # the absent "after" step say that the frozen host was given up at the timeout's kill.
     assert took < 60
     [host] = [h for h in record["hosts"] if h["name"] == name]
@@ -431,16 +432,18 @@ def test_a_host_lost_while_its_probe_bundle_uploads_is_recorded_on_that_step(
 def test_a_step_that_times_out_over_a_slow_link_is_killed_and_the_host_goes_on(
     cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path
 ) -> None:
-    """A step prints 120 kB and hangs; over a 20 kB/s link its timeout fires with most of that
+    """A step prints 160 kB and hangs; over a 20 kB/s link its timeout fires with most of that
     output still on the way. The kill's channel is answered only after it, past ConnectTimeout:
     the kill was given up (the step said "process tree killed" and its sleep ran on), and since
     round 18's frozen-host fix the host was even dropped as hung. The link was busy, not dead."""
-    client.alias("gpu06", sshd, ProxyCommand=relay_command(tmp_path, rate=20000), HostKeyAlias=sshd.known_hosts_name, ConnectTimeout=2)
+    # ConnectTimeout bounds the login over the link too: at 2 s a loaded machine's (the relay's
+    # start, the key exchange) ran past it. The output queued at the timeout takes 7 s, past 3.
+    client.alias("gpu06", sshd, ProxyCommand=relay_command(tmp_path, rate=20000), HostKeyAlias=sshd.known_hosts_name, ConnectTimeout=3)
     marker = f"9.{os.getpid() % 100:02d}1"
     playbook = tmp_path / "flood.yaml"
     playbook.write_text(
         "name: flood\ndescription: a noisy step that hangs, over a slow link\nsteps:\n"
-        f"  - id: flood\n    title: flood\n    why: times out\n    run: yes x | head -c 120000; sleep {marker}\n    timeout: 1\n"
+        f"  - id: flood\n    title: flood\n    why: times out\n    run: yes x | head -c 160000; sleep {marker}\n    timeout: 1\n"
         f"  - id: check\n    title: check\n    why: killed for real\n    run: ps -eo args= | grep -c '^sleep {marker}$' || true\n"
     )
     out = tmp_path / "runs"

@@ -9,7 +9,7 @@ status", which names no cause, and the step's processes ran on on the host ("she
 run then measured beside. Now the message names the silence and ChannelTimeout, and the
 step's process tree is killed as a timed-out step's is.
 
-The host is real: sshd with `ChannelTimeout session:*=2`.
+The host is real: sshd with `ChannelTimeout session:*=6`.
 """
 
 from __future__ import annotations
@@ -60,7 +60,10 @@ def test_a_step_cut_off_by_channel_timeout_says_so_and_its_processes_are_killed(
     cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path,
     request: pytest.FixtureRequest,
 ) -> None:
-    server = sshd_factory("quiet", extra_config="ChannelTimeout session:*=2\n")
+    # The timeout holds for every session channel: the login check's, the kill's and the next
+    # step's too, each quiet from its open to its first output. At 2 s a loaded machine's pause
+    # there cut the next step off as well ("still here" never came).
+    server = sshd_factory("quiet", extra_config="ChannelTimeout session:*=6\n")
     client.trust(server)
     client.alias("gpu09", server)
     tag = uuid.uuid4().hex[:12]  # this run's own: a test of the same name elsewhere has the same tmp_path name
@@ -72,17 +75,17 @@ def test_a_step_cut_off_by_channel_timeout_says_so_and_its_processes_are_killed(
     out = tmp_path / "runs"
     started = time.monotonic()
     result = cli("run", str(playbook), "--host", "gpu09", "-F", str(client.config), "--batch", "--out", str(out), timeout=120)
-    # About 4 s here; a step the channel's end did not end runs its sleep of 300 s (was 30 s, with
+    # About 8 s here; a step the channel's end did not end runs its sleep of 300 s (was 30 s, with
     # a 20 s bound: a loaded machine had only 16 s of slack on the good path).
     assert time.monotonic() - started < 60
     assert_clean_cli(result)
     _, record = load_run(out)
     bench = by_id(record, "gpu09")["bench"]
     assert bench["status"] == "error" and bench["stdout"] == "warming up\n"  # the record keeps what it printed
-    # sshd counts the silence from its own last read of the step's output: about the 2 s set,
+    # sshd counts the silence from its own last read of the step's output: about the 6 s set,
     # which the client measures from its own reading (a loaded machine's delays add to it).
     silence = re.search(r"closed the step's channel after about (\d+) s without output", bench["message"])
-    assert silence and 1 <= int(silence.group(1)) < 10, bench["message"]
+    assert silence and 1 <= int(silence.group(1)) < 20, bench["message"]
     assert "its processes on the host were killed" in bench["message"]
     assert "sshd_config's ChannelTimeout closes quiet sessions" in bench["message"]
     assert running(tag) == [], "the step's sleep outlived its channel"

@@ -28,7 +28,7 @@ def test_a_step_whose_pid_line_never_comes_says_it_may_still_run(
     set_env, release, _ = rc_holding_shell(tmp_path, "sglang.launch_server")
     server = sshd_factory("pidnever", set_env=set_env)
     client.trust(server)
-    client.alias("gpu11", server, ConnectTimeout=2)
+    client.alias("gpu11", server, ConnectTimeout=3)  # it bounds the login too: a loaded machine's ran past 2 s
     playbook = tmp_path / "never.yaml"
     playbook.write_text(
         "name: never\nsteps:\n"

@@ -29,7 +29,7 @@ def test_a_secret_with_a_dot_is_masked_in_the_left_running_check(
     set_env, release, _ = rc_holding_shell(tmp_path, "sglang.launch_server")
     server = sshd_factory("leftsecret", set_env=set_env)
     client.trust(server)
-    client.alias("gpu24", server, ConnectTimeout=1)
+    client.alias("gpu24", server, ConnectTimeout=3)  # 1 s bounded the login and each channel open too: tight under load
     playbook = tmp_path / "serve.yaml"
     playbook.write_text(
         "name: serve\nvars:\n  hf_token: ''\nsteps:\n"

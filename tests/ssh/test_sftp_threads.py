@@ -62,13 +62,29 @@ def test_a_download_whose_connection_drops_prints_no_traceback_from_the_prefetch
         assert isinstance(transport, SSHTransport)
         make_file(transport, remote, 8)
         slow_read_requests(monkeypatch, 0.005)
-        stopper = threading.Timer(0.4, server.stop)
-        stopper.start()
-        try:
-            with pytest.raises(ConnectionLostError):
-                transport.get(remote, tmp_path / "copy.bin")
-        finally:
-            stopper.join()
+        # The server goes down once the copy is under way: at its 20th read request of 256; later
+        # ones (of any thread) wait for that. Was a timer of 0.4 s, which a loaded machine held
+        # past the copy's 1.3 s: the copy then ended whole, before the fault.
+        request = paramiko.SFTPClient._async_request
+        counting, stopped = threading.Lock(), threading.Event()
+        sent: list[None] = []
+
+        def stop_under_way(self: paramiko.SFTPClient, fileobj: object, t: int, *args: object) -> object:
+            if fileobj is not None:
+                with counting:
+                    sent.append(None)
+                    number = len(sent)
+                if number == 20:
+                    server.stop()
+                    stopped.set()
+                elif number > 20:
+                    stopped.wait(60)
+            return request(self, fileobj, t, *args)
+
+        monkeypatch.setattr(paramiko.SFTPClient, "_async_request", stop_under_way)
+        with pytest.raises(ConnectionLostError):
+            transport.get(remote, tmp_path / "copy.bin")
+        assert len(sent) >= 20  # the copy was under way
     assert prefetch_threads_ended()  # the prefetch thread meets the dead connection at its next request
     assert thread_errors == []
     assert not (tmp_path / "copy.bin").exists()
