@@ -16,6 +16,7 @@ import weakref
 import zipfile
 from pathlib import Path
 
+from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.transport import Transport
 
@@ -23,7 +24,21 @@ _PACKAGES = ("probes", "eagle3")
 # Controller-side modules: CLI front-ends (typer/rich) and the probe registry (pydantic), which
 # hosts need not have and never import.
 _EXCLUDED = {"commands.py", "registry.py", "bundle.py", "builtin.py"}
-_MAIN = "from spec_debug.probes.hostmain import main\nraise SystemExit(main())\n"
+MIN_PYTHON = (3, 8)
+"""The oldest host Python the probes run on (Ubuntu 20.04's python3)."""
+# The version is checked before any bundled module is imported, in code Python 2 compiles too:
+# an older interpreter failed on the first module's `from __future__ import annotations`, and
+# the step said only "SyntaxError: future feature annotations is not defined".
+_MAIN = f"""import sys
+if sys.version_info[:2] < {MIN_PYTHON!r}:
+    import json
+    message = ("Python %s at %s is too old for the probes ({MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer): name a newer one "
+               "with --var python=/path/to/python3" % (sys.version.split()[0], sys.executable or "?"))
+    sys.stdout.write(json.dumps({{{ERROR_KEY!r}: {{"type": "PythonTooOld", "message": message}}}}) + "\\n")
+    sys.exit(1)
+from spec_debug.probes.hostmain import main
+raise SystemExit(main())
+"""
 REMOTE_DIR = ".cache/spec-debug"
 
 _lock = threading.Lock()

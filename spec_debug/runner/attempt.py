@@ -190,7 +190,10 @@ def probe_facts(
             # The probe's JSON was cut by --capture-limit: say that, not "no output".
             return f"probe {spec.name}: {exc}"
         first = (err_text.strip().splitlines() or ["no output"])[-1]
-        return f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+        message = f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+        if outcome.exit_code == 127:  # the shell found no such program: the host's Python is elsewhere
+            message += "; name the host's Python with --var python=/path/to/python3"
+        return message
     if isinstance(data, dict) and ERROR_KEY in data:
         error = data[ERROR_KEY]
         return f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}"
