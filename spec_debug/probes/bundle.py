@@ -10,12 +10,14 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import shlex
 import tempfile
 import threading
 import weakref
 import zipfile
 from pathlib import Path
 
+from spec_debug.errors import TransportError
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.transport import Transport
@@ -132,7 +134,22 @@ def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> st
         if made.exit_code != 0 or not folder.startswith("/tmp/spec-debug."):
             raise first
         remote = f"{folder}/{local.name}"
-        transport.put(local, remote)
+        try:
+            transport.put(local, remote)
+        except OSError:
+            # Else each try left an empty folder behind: one per probe step per run on a host
+            # whose /tmp is full (GPU hosts fill it with compile caches and core dumps).
+            _remove_quietly(transport, folder)
+            raise
     except OSError:
         raise first from None
     return remote
+
+
+def _remove_quietly(transport: Transport, folder: str) -> None:
+    """Remove a folder this run made; the upload's error is the one to report, not this."""
+    out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+    try:
+        transport.run(f"rm -rf -- {shlex.quote(folder)}", stdout=out, stderr=err, timeout_s=60)
+    except (OSError, TransportError):
+        pass  # the connection broke: the next step says so
