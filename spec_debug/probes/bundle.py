@@ -112,7 +112,7 @@ def ensure_bundle(transport: Transport) -> str:
         return known
     remote = f"{REMOTE_DIR}/{local.name}"
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
-    outcome = transport.run(f"test -s {remote}", stdout=out, stderr=err, timeout_s=60)
+    outcome = transport.run(_whole_copy_test(remote, local), stdout=out, stderr=err, timeout_s=60)
     if outcome.exit_code != 0:
         try:
             transport.put(local, remote)
@@ -121,6 +121,23 @@ def ensure_bundle(transport: Transport) -> str:
     with _lock:
         _uploaded.setdefault(transport, {})[local.name] = remote
     return remote
+
+
+def _whole_copy_test(remote: str, local: Path) -> str:
+    """sh that exits 0 only if the host's copy is this bundle, byte for byte. `test -s` alone took
+    any non-empty file: a copy cut short (by an older spec-debug's upload, which renamed what it
+    had; by a host that crashed before the data reached the disk) keeps its content-hashed name,
+    and every later run on that host ran it ("SyntaxError: source code cannot contain null bytes")
+    until someone deleted it.
+    A host without wc or sha256sum skips that check."""
+    data = local.read_bytes()
+    path = shlex.quote(remote)
+    return (
+        f"test -s {path}"
+        f" && {{ ! command -v wc >/dev/null 2>&1 || test \"$(wc -c < {path})\" -eq {len(data)}; }}"
+        f" && {{ ! command -v sha256sum >/dev/null 2>&1 || test \"$(sha256sum < {path})\" = "
+        f"'{hashlib.sha256(data).hexdigest()}  -'; }}"
+    )
 
 
 def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> str:
