@@ -389,7 +389,10 @@ def _tail(out_text: str, err_text: str) -> list[str]:
     # A progress bar (tqdm, pip, huggingface-cli download) redraws one line with \r: it is one
     # line, in its last state, as the terminal showed it. Split at \r too (str.splitlines), its
     # redraws filled the evidence and pushed out the lines before the error.
-    lines = [_last_redraw(line) for line in (err_text.strip() or out_text.strip()).split("\n")]
+    text = err_text.strip() or out_text.strip()
+    if not text:
+        return []  # nothing printed: no empty evidence line under the message
+    lines = [_last_redraw(line) for line in text.split("\n")]
     return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
 
 
