@@ -112,7 +112,7 @@ def ensure_bundle(transport: Transport) -> str:
         return known
     remote = f"{REMOTE_DIR}/{local.name}"
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
-    outcome = transport.run(_whole_copy_test(remote, local), stdout=out, stderr=err, timeout_s=60)
+    outcome = transport.run(_whole_copy_test(shlex.quote(remote), local), stdout=out, stderr=err, timeout_s=60)
     if outcome.exit_code != 0:
         try:
             transport.put(local, remote)
@@ -123,15 +123,14 @@ def ensure_bundle(transport: Transport) -> str:
     return remote
 
 
-def _whole_copy_test(remote: str, local: Path) -> str:
+def _whole_copy_test(path: str, local: Path) -> str:
     """sh that exits 0 only if the host's copy is this bundle, byte for byte. `test -s` alone took
     any non-empty file: a copy cut short (by an older spec-debug's upload, which renamed what it
     had; by a host that crashed before the data reached the disk) keeps its content-hashed name,
     and every later run on that host ran it ("SyntaxError: source code cannot contain null bytes")
     until someone deleted it.
-    A host without wc or sha256sum skips that check."""
+    A host without wc or sha256sum skips that check. `path`: a shell word (quoted)."""
     data = local.read_bytes()
-    path = shlex.quote(remote)
     return (
         f"test -s {path}"
         f" && {{ ! command -v wc >/dev/null 2>&1 || test \"$(wc -c < {path})\" -eq {len(data)}; }}"
@@ -144,6 +143,9 @@ def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> st
     """Upload into a fresh ``mktemp -d`` folder (mode 700). Never a fixed /tmp path: another
     user could plant a file there that we would then run. If this fails too, the first error
     (about the home) is the one to report."""
+    kept = _kept_private_copy(transport, local)
+    if kept is not None:
+        return kept
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     try:
         made = transport.run("mktemp -d /tmp/spec-debug.XXXXXX", stdout=out, stderr=err, timeout_s=60)
@@ -161,6 +163,28 @@ def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> st
     except OSError:
         raise first from None
     return remote
+
+
+def _kept_private_copy(transport: Transport, local: Path) -> str | None:
+    """A whole copy of this bundle in a private folder an earlier run made, if there is one: each
+    run on a host whose home takes no upload made a new folder and left another copy of the
+    bundle in /tmp. Only a real folder (not a link) owned by this user is taken, as mktemp -d
+    made it: no other user can make one that this user owns."""
+    out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+    whole = _whole_copy_test(f'"$d"/{shlex.quote(local.name)}', local)
+    script = (
+        "found=; for d in /tmp/spec-debug.*; do "
+        f'if test -z "$found" && test -d "$d" && test ! -h "$d" && test -O "$d" && {{ {whole}; }}; then found=$d; fi; '
+        'done; test -n "$found" && printf \'%s\\n\' "$found"'
+    )
+    try:
+        outcome = transport.run(script, stdout=out, stderr=err, timeout_s=60)
+    except OSError:
+        return None
+    folder = out.text().strip()
+    if outcome.exit_code != 0 or not folder.startswith("/tmp/spec-debug.") or "\n" in folder or "/" in folder[5:]:
+        return None
+    return f"{folder}/{local.name}"
 
 
 def _remove_quietly(transport: Transport, folder: str) -> None:
