@@ -10,12 +10,15 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import shlex
 import tempfile
 import threading
 import weakref
 import zipfile
 from pathlib import Path
 
+from spec_debug.errors import TransportError
+from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.transport import Transport
 
@@ -23,7 +26,21 @@ _PACKAGES = ("probes", "eagle3")
 # Controller-side modules: CLI front-ends (typer/rich) and the probe registry (pydantic), which
 # hosts need not have and never import.
 _EXCLUDED = {"commands.py", "registry.py", "bundle.py", "builtin.py"}
-_MAIN = "from spec_debug.probes.hostmain import main\nraise SystemExit(main())\n"
+MIN_PYTHON = (3, 8)
+"""The oldest host Python the probes run on (Ubuntu 20.04's python3)."""
+# The version is checked before any bundled module is imported, in code Python 2 compiles too:
+# an older interpreter failed on the first module's `from __future__ import annotations`, and
+# the step said only "SyntaxError: future feature annotations is not defined".
+_MAIN = f"""import sys
+if sys.version_info[:2] < {MIN_PYTHON!r}:
+    import json
+    message = ("Python %s at %s is too old for the probes ({MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer): name a newer one "
+               "with --var python=/path/to/python3" % (sys.version.split()[0], sys.executable or "?"))
+    sys.stdout.write(json.dumps({{{ERROR_KEY!r}: {{"type": "PythonTooOld", "message": message}}}}) + "\\n")
+    sys.exit(1)
+from spec_debug.probes.hostmain import main
+raise SystemExit(main())
+"""
 REMOTE_DIR = ".cache/spec-debug"
 
 _lock = threading.Lock()
@@ -95,7 +112,7 @@ def ensure_bundle(transport: Transport) -> str:
         return known
     remote = f"{REMOTE_DIR}/{local.name}"
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
-    outcome = transport.run(f"test -s {remote}", stdout=out, stderr=err, timeout_s=60)
+    outcome = transport.run(_whole_copy_test(shlex.quote(remote), local), stdout=out, stderr=err, timeout_s=60)
     if outcome.exit_code != 0:
         try:
             transport.put(local, remote)
@@ -106,10 +123,29 @@ def ensure_bundle(transport: Transport) -> str:
     return remote
 
 
+def _whole_copy_test(path: str, local: Path) -> str:
+    """sh that exits 0 only if the host's copy is this bundle, byte for byte. `test -s` alone took
+    any non-empty file: a copy cut short (by an older spec-debug's upload, which renamed what it
+    had; by a host that crashed before the data reached the disk) keeps its content-hashed name,
+    and every later run on that host ran it ("SyntaxError: source code cannot contain null bytes")
+    until someone deleted it.
+    A host without wc or sha256sum skips that check. `path`: a shell word (quoted)."""
+    data = local.read_bytes()
+    return (
+        f"test -s {path}"
+        f" && {{ ! command -v wc >/dev/null 2>&1 || test \"$(wc -c < {path})\" -eq {len(data)}; }}"
+        f" && {{ ! command -v sha256sum >/dev/null 2>&1 || test \"$(sha256sum < {path})\" = "
+        f"'{hashlib.sha256(data).hexdigest()}  -'; }}"
+    )
+
+
 def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> str:
     """Upload into a fresh ``mktemp -d`` folder (mode 700). Never a fixed /tmp path: another
     user could plant a file there that we would then run. If this fails too, the first error
     (about the home) is the one to report."""
+    kept = _kept_private_copy(transport, local)
+    if kept is not None:
+        return kept
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     try:
         made = transport.run("mktemp -d /tmp/spec-debug.XXXXXX", stdout=out, stderr=err, timeout_s=60)
@@ -117,7 +153,44 @@ def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> st
         if made.exit_code != 0 or not folder.startswith("/tmp/spec-debug."):
             raise first
         remote = f"{folder}/{local.name}"
-        transport.put(local, remote)
+        try:
+            transport.put(local, remote)
+        except OSError:
+            # Else each try left an empty folder behind: one per probe step per run on a host
+            # whose /tmp is full (GPU hosts fill it with compile caches and core dumps).
+            _remove_quietly(transport, folder)
+            raise
     except OSError:
         raise first from None
     return remote
+
+
+def _kept_private_copy(transport: Transport, local: Path) -> str | None:
+    """A whole copy of this bundle in a private folder an earlier run made, if there is one: each
+    run on a host whose home takes no upload made a new folder and left another copy of the
+    bundle in /tmp. Only a real folder (not a link) owned by this user is taken, as mktemp -d
+    made it: no other user can make one that this user owns."""
+    out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+    whole = _whole_copy_test(f'"$d"/{shlex.quote(local.name)}', local)
+    script = (
+        "found=; for d in /tmp/spec-debug.*; do "
+        f'if test -z "$found" && test -d "$d" && test ! -h "$d" && test -O "$d" && {{ {whole}; }}; then found=$d; fi; '
+        'done; test -n "$found" && printf \'%s\\n\' "$found"'
+    )
+    try:
+        outcome = transport.run(script, stdout=out, stderr=err, timeout_s=60)
+    except OSError:
+        return None
+    folder = out.text().strip()
+    if outcome.exit_code != 0 or not folder.startswith("/tmp/spec-debug.") or "\n" in folder or "/" in folder[5:]:
+        return None
+    return f"{folder}/{local.name}"
+
+
+def _remove_quietly(transport: Transport, folder: str) -> None:
+    """Remove a folder this run made; the upload's error is the one to report, not this."""
+    out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
+    try:
+        transport.run(f"rm -rf -- {shlex.quote(folder)}", stdout=out, stderr=err, timeout_s=60)
+    except (OSError, TransportError):
+        pass  # the connection broke: the next step says so

@@ -26,11 +26,23 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # report every failure as data; the controller decides
         sys.stdout.write(
             json.dumps(
-                {ERROR_KEY: {"type": type(exc).__name__, "message": str(exc), "traceback": traceback.format_exc(limit=8)}}
+                {ERROR_KEY: {"type": type(exc).__name__, "message": _message(exc), "traceback": traceback.format_exc(limit=8)}}
             )
             + "\n"
         )
         return 1
+
+
+def _message(exc: Exception) -> str:
+    """The error as one line; a package this Python lacks (torch for a drafter probe) names the
+    interpreter and how to pick another: "No module named 'torch'" alone said neither, and the
+    playbook's default, the host's python3, is rarely the venv the ML stack lives in."""
+    name = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+    if not name or name.split(".")[0] == "spec_debug":
+        return str(exc)
+    package = name.split(".")[0]
+    return (f"{exc} in Python {sys.version.split()[0]} at {sys.executable or 'an unknown path'}: run the probe "
+            f"with a Python that has {package} (--var python=/path/to/venv/bin/python)")
 
 
 if __name__ == "__main__":

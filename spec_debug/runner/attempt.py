@@ -190,7 +190,10 @@ def probe_facts(
             # The probe's JSON was cut by --capture-limit: say that, not "no output".
             return f"probe {spec.name}: {exc}"
         first = (err_text.strip().splitlines() or ["no output"])[-1]
-        return f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+        message = f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+        if outcome.exit_code == 127:  # the shell found no such program: the host's Python is elsewhere
+            message += "; name the host's Python with --var python=/path/to/python3"
+        return message
     if isinstance(data, dict) and ERROR_KEY in data:
         error = data[ERROR_KEY]
         return f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}"
@@ -386,7 +389,10 @@ def _tail(out_text: str, err_text: str) -> list[str]:
     # A progress bar (tqdm, pip, huggingface-cli download) redraws one line with \r: it is one
     # line, in its last state, as the terminal showed it. Split at \r too (str.splitlines), its
     # redraws filled the evidence and pushed out the lines before the error.
-    lines = [_last_redraw(line) for line in (err_text.strip() or out_text.strip()).split("\n")]
+    text = err_text.strip() or out_text.strip()
+    if not text:
+        return []  # nothing printed: no empty evidence line under the message
+    lines = [_last_redraw(line) for line in text.split("\n")]
     return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
 
 
