@@ -18,7 +18,7 @@ from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts
 from spec_debug.session.agents import AgentInfo, AgentTree
-from spec_debug.session.baselines import BaselineBook
+from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
@@ -319,6 +319,9 @@ class _SessionState:
         self.findings: dict[str, FindingRecord] = {}
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.command_hosts: dict[str, str] = {}
+        """The hosts the session's commands ran on so far, by lower-cased name: a reading stated in
+        prose that names one of them ("gpu01 now does 88 tok/s") is that host's."""
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: float | None = None
@@ -455,13 +458,19 @@ class _SessionState:
             None, None, ev.timestamp, ev.file, ev.line))
 
     def _prose(self, ev: Event, x: Extracted) -> None:
+        # A reading stated next to one of the session's hosts is that host's, as the same reading
+        # printed by a command there is: the impact rows and SD501 compare it with its host's
+        # readings and baseline, not another host's. One named before any command ran there (the
+        # prompt's "620 tok/s on gpu03") is given its host at the end (_prose_hosts).
+        hosts = self.command_hosts
         if len(x.metrics) == 1:
             # One reading (most texts that state any): without a hint name_by_hint renames nothing
             # and sorting one item keeps it, and pairing_order leaves fewer than three as they are.
-            self._metric(ev, x.metrics[0], None, "prose")
+            m = x.metrics[0]
+            self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
-                self._metric(ev, m, None, "prose")
+                self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
         self._concat(ev, x)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence)
@@ -515,6 +524,8 @@ class _SessionState:
             seg.commands += 1
             if host:
                 seg.hosts[host] += 1
+                if len(self.command_hosts) < 4096:
+                    self.command_hosts.setdefault(host.lower(), host)
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
@@ -880,6 +891,15 @@ class _SessionState:
         if streak.count >= LOOP_MIN:
             self._keep(self.kept["loops"], streak)
 
+    def _prose_hosts(self) -> None:
+        """The host of each reading stated in prose before a command ran on the host it names
+        (a prompt's "slow on gpu03: 620 tok/s" read before ``ssh gpu03``), now that the session's
+        hosts are all known. Its SD501 pairing was done without it, as before."""
+        hosts = self.command_hosts
+        for rec in (*self.kept_metrics.head, *self.kept_metrics.tail):
+            if rec.source == "prose" and rec.host is None:
+                rec.host = named_host(rec.context, rec.value, hosts)
+
     def finish(self) -> None:
         if self.spawns_answered:
             self._spawn_pivots()
@@ -890,6 +910,8 @@ class _SessionState:
         for st in self.agents.values():
             for streak in st.failing.values():
                 self._emit_loop(streak)
+        if self.command_hosts:
+            self._prose_hosts()
         for name, items in self.kept.items():
             values = items.values()
             if name == "loops":
