@@ -8,6 +8,7 @@ this module holds what needs the session's order: pairing, loops, pivots, phases
 from __future__ import annotations
 
 import gc
+import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -303,6 +304,13 @@ _AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:err
 ends a failed run with a ``result`` line that says so (``error_max_turns``, or ``is_error``)."""
 
 
+# A report that says, in the agent's own voice, that it could not do what it was asked. Only
+# the first person: "the server failed to start" may be what the agent found out.
+_GAVE_UP = re.compile(r"(?:^|[.!:]\s+)unable to\b|\bI(?:\s+was|'m|\s+am)\s+(?:not\s+able|unable)\s+to\b"
+                      r"|\bI\s+(?:could\s*not|couldn't|cannot|can't|failed\s+to|wasn't\s+able\s+to)\b",
+                      re.IGNORECASE)
+
+
 class _SessionState:
     def __init__(self, source: SessionSource, out: SessionAnalysis, tree: AgentTree) -> None:
         self.source = source
@@ -327,6 +335,9 @@ class _SessionState:
         self.best_throughput: float | None = None
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
+        self.last_words: dict[str, str] = {}
+        """Per agent, the start of the text it wrote after its last tool call (its report, once
+        it has ended): a sub-agent that says there it could not do the task did not complete it."""
         self.api_failed: set[str] = set()
         """Sub-agents whose last word so far is an API error the CLI wrote in their place."""
         self.reports: dict[str, list[MetricRecord]] = {}
@@ -403,6 +414,8 @@ class _SessionState:
         elif kind == "text":
             if self.api_failed:
                 self.api_failed.discard(ev.agent)
+            if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
+                self.last_words[ev.agent] = ev.text[:300]
             self._prose(ev, x)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
@@ -411,6 +424,8 @@ class _SessionState:
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
+            if self.last_words:
+                self.last_words.pop(ev.agent, None)
             # The phase _tool_call counted the call in: the lookup below would return it again
             # (nothing between moves a phase boundary, and its end already covers ev.seq).
             self._tool_call(ev, st, x, info).events += 1
@@ -900,6 +915,18 @@ class _SessionState:
             if rec.source == "prose" and rec.host is None:
                 rec.host = named_host(rec.context, rec.value, hosts)
 
+    def _gave_up(self) -> None:
+        """A sub-agent whose every call failed and whose report says it could not do the task
+        ("I was unable to read the log: ssh failed") failed, though its parent's result says
+        ``completed``: the Task tool's status says the agent returned, not that it succeeded
+        (tokentelemetry PR #370 marks such an agent failed; AgentTree.finish does so only where no
+        status was given)."""
+        for agent_id, words in self.last_words.items():
+            info = self.tree.agents.get(agent_id)
+            if info is not None and info.status == "completed" and info.tool_calls \
+                    and info.failed_calls == info.tool_calls and _GAVE_UP.search(words):
+                info.status = "failed"
+
     def finish(self) -> None:
         if self.spawns_answered:
             self._spawn_pivots()
@@ -907,6 +934,8 @@ class _SessionState:
             info = self.tree.agents.get(agent_id)
             if info is not None and info.status == "unknown":
                 info.status = "failed"  # the report it was spawned for never came
+        if self.last_words:
+            self._gave_up()
         for st in self.agents.values():
             for streak in st.failing.values():
                 self._emit_loop(streak)
