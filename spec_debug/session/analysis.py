@@ -341,6 +341,9 @@ class _SessionState:
         self.api_failed: set[str] = set()
         """Sub-agents whose last word so far is an API error the CLI wrote in their place."""
         self.reports: dict[str, list[MetricRecord]] = {}
+        self.sub_readings: dict[str, list[MetricRecord]] = {}
+        """Per sub-agent, its first readings: a report read after its agent's lines (written
+        inline in the trunk by CLI 2.0.x) restates them, as _drop_report_copy finds the other way."""
         """Per spawning call id: the readings its sub-agent's report gave the parent."""
         # Over the tree, not self: a closure over self was a cycle (state -> phases -> lambda ->
         # state) that kept each session's state and records alive until a collection, which
@@ -655,9 +658,13 @@ class _SessionState:
         hint = printed_by.command if printed_by else ""
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
+            read = self._read_by_spawned(ev) if report is not None and self.sub_readings else None
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):
                 rec = self._metric(ev, m, host, "output", st, call)
-                if report is not None and len(report) < 50:
+                if read and any(r.name == rec.name and _restates(rec.value, r.value) for r in read):
+                    # the sub-agent's lines were read first (inline in the trunk): its own reading stands
+                    self.kept_metrics.discard(rec)
+                elif report is not None and len(report) < 50:
                     report.append(rec)
         for obs in x.launch:
             self._finding(obs.code, ev, obs.evidence, host)
@@ -740,8 +747,11 @@ class _SessionState:
                            ev.timestamp, ev.file, ev.line)
         if self.kept_metrics.add(rec):  # _keep inline
             self.dropped += 1
-        if self.reports and ev.agent != MAIN_AGENT:
-            self._drop_report_copy(rec)
+        if ev.agent != MAIN_AGENT:
+            if self.reports:
+                self._drop_report_copy(rec)
+            if len(said := self.sub_readings.setdefault(ev.agent, [])) < 50:
+                said.append(rec)
         if m.name == "baseline_throughput":
             self.baselines.note(rec, _printed_by(call))
         elif m.name == "throughput":
@@ -778,6 +788,16 @@ class _SessionState:
             del self.standalone_accuracy[:-50]
             self._check_sd401(rec, ev)
         return rec
+
+    def _read_by_spawned(self, ev: Event) -> list[MetricRecord]:
+        """The readings read so far of the sub-agent whose report ``ev`` is: the agent its result
+        names (``toolUseResult.agentId``; the tree links spawns once the file is read)."""
+        if ev.agent_ref:
+            return self.sub_readings.get(ev.agent_ref, [])
+        for info in self.tree.agents.values():
+            if info.spawned_by == ev.call_id:
+                return self.sub_readings.get(info.id, [])
+        return []
 
     def _drop_report_copy(self, rec: MetricRecord) -> None:
         """A sub-agent's reading restated in the report its parent received (the Task tool's
