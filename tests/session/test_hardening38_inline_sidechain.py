@@ -52,3 +52,13 @@ EXPECTED = sorted([
 def test_an_inline_sub_agents_report_does_not_count_its_readings_again(tmp_path):
     a = _write(tmp_path, own_file=False)
     assert _readings(a) == EXPECTED
+
+
+def test_an_inline_sub_agent_with_its_own_file_too_is_read_once(tmp_path):
+    a = _write(tmp_path, own_file=True)
+    assert [(p.agent, p.text) for p in a.prompts] == [
+        ("main", "Check the server on gpu01."),
+        ("d4check", "Read the server log on gpu01 and report the throughput.")]
+    assert _readings(a) == EXPECTED
+    agent = next(x for x in a.agents if x["id"] == "d4check")
+    assert (agent["events"], agent["tool_calls"]) == (4, 1)
