@@ -8,6 +8,7 @@ this module holds what needs the session's order: pairing, loops, pivots, phases
 from __future__ import annotations
 
 import gc
+import re
 from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,7 +19,7 @@ from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts
 from spec_debug.session.agents import AgentInfo, AgentTree
-from spec_debug.session.baselines import BaselineBook
+from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
@@ -303,6 +304,13 @@ _AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:err
 ends a failed run with a ``result`` line that says so (``error_max_turns``, or ``is_error``)."""
 
 
+# A report that says, in the agent's own voice, that it could not do what it was asked. Only
+# the first person: "the server failed to start" may be what the agent found out.
+_GAVE_UP = re.compile(r"(?:^|[.!:]\s+)unable to\b|\bI(?:\s+was|'m|\s+am)\s+(?:not\s+able|unable)\s+to\b"
+                      r"|\bI\s+(?:could\s*not|couldn't|cannot|can't|failed\s+to|wasn't\s+able\s+to)\b",
+                      re.IGNORECASE)
+
+
 class _SessionState:
     def __init__(self, source: SessionSource, out: SessionAnalysis, tree: AgentTree) -> None:
         self.source = source
@@ -319,14 +327,23 @@ class _SessionState:
         self.findings: dict[str, FindingRecord] = {}
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.command_hosts: dict[str, str] = {}
+        """The hosts the session's commands ran on so far, by lower-cased name: a reading stated in
+        prose that names one of them ("gpu01 now does 88 tok/s") is that host's."""
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: float | None = None
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
+        self.last_words: dict[str, str] = {}
+        """Per agent, the start of the text it wrote after its last tool call (its report, once
+        it has ended): a sub-agent that says there it could not do the task did not complete it."""
         self.api_failed: set[str] = set()
         """Sub-agents whose last word so far is an API error the CLI wrote in their place."""
         self.reports: dict[str, list[MetricRecord]] = {}
+        self.sub_readings: dict[str, list[MetricRecord]] = {}
+        """Per sub-agent, its first readings: a report read after its agent's lines (written
+        inline in the trunk by CLI 2.0.x) restates them, as _drop_report_copy finds the other way."""
         """Per spawning call id: the readings its sub-agent's report gave the parent."""
         # Over the tree, not self: a closure over self was a cycle (state -> phases -> lambda ->
         # state) that kept each session's state and records alive until a collection, which
@@ -400,6 +417,8 @@ class _SessionState:
         elif kind == "text":
             if self.api_failed:
                 self.api_failed.discard(ev.agent)
+            if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
+                self.last_words[ev.agent] = ev.text[:300]
             self._prose(ev, x)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
@@ -408,6 +427,8 @@ class _SessionState:
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
+            if self.last_words:
+                self.last_words.pop(ev.agent, None)
             # The phase _tool_call counted the call in: the lookup below would return it again
             # (nothing between moves a phase boundary, and its end already covers ev.seq).
             self._tool_call(ev, st, x, info).events += 1
@@ -455,13 +476,19 @@ class _SessionState:
             None, None, ev.timestamp, ev.file, ev.line))
 
     def _prose(self, ev: Event, x: Extracted) -> None:
+        # A reading stated next to one of the session's hosts is that host's, as the same reading
+        # printed by a command there is: the impact rows and SD501 compare it with its host's
+        # readings and baseline, not another host's. One named before any command ran there (the
+        # prompt's "620 tok/s on gpu03") is given its host at the end (_prose_hosts).
+        hosts = self.command_hosts
         if len(x.metrics) == 1:
             # One reading (most texts that state any): without a hint name_by_hint renames nothing
             # and sorting one item keeps it, and pairing_order leaves fewer than three as they are.
-            self._metric(ev, x.metrics[0], None, "prose")
+            m = x.metrics[0]
+            self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
-                self._metric(ev, m, None, "prose")
+                self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
         self._concat(ev, x)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence)
@@ -515,6 +542,8 @@ class _SessionState:
             seg.commands += 1
             if host:
                 seg.hosts[host] += 1
+                if len(self.command_hosts) < 4096:
+                    self.command_hosts.setdefault(host.lower(), host)
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
@@ -629,9 +658,13 @@ class _SessionState:
         hint = printed_by.command if printed_by else ""
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
+            read = self._read_by_spawned(ev) if report is not None and self.sub_readings else None
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):
                 rec = self._metric(ev, m, host, "output", st, call)
-                if report is not None and len(report) < 50:
+                if read and any(r.name == rec.name and _restates(rec.value, r.value) for r in read):
+                    # the sub-agent's lines were read first (inline in the trunk): its own reading stands
+                    self.kept_metrics.discard(rec)
+                elif report is not None and len(report) < 50:
                     report.append(rec)
         for obs in x.launch:
             self._finding(obs.code, ev, obs.evidence, host)
@@ -714,8 +747,11 @@ class _SessionState:
                            ev.timestamp, ev.file, ev.line)
         if self.kept_metrics.add(rec):  # _keep inline
             self.dropped += 1
-        if self.reports and ev.agent != MAIN_AGENT:
-            self._drop_report_copy(rec)
+        if ev.agent != MAIN_AGENT:
+            if self.reports:
+                self._drop_report_copy(rec)
+            if len(said := self.sub_readings.setdefault(ev.agent, [])) < 50:
+                said.append(rec)
         if m.name == "baseline_throughput":
             self.baselines.note(rec, _printed_by(call))
         elif m.name == "throughput":
@@ -752,6 +788,16 @@ class _SessionState:
             del self.standalone_accuracy[:-50]
             self._check_sd401(rec, ev)
         return rec
+
+    def _read_by_spawned(self, ev: Event) -> list[MetricRecord]:
+        """The readings read so far of the sub-agent whose report ``ev`` is: the agent its result
+        names (``toolUseResult.agentId``; the tree links spawns once the file is read)."""
+        if ev.agent_ref:
+            return self.sub_readings.get(ev.agent_ref, [])
+        for info in self.tree.agents.values():
+            if info.spawned_by == ev.call_id:
+                return self.sub_readings.get(info.id, [])
+        return []
 
     def _drop_report_copy(self, rec: MetricRecord) -> None:
         """A sub-agent's reading restated in the report its parent received (the Task tool's
@@ -880,6 +926,27 @@ class _SessionState:
         if streak.count >= LOOP_MIN:
             self._keep(self.kept["loops"], streak)
 
+    def _prose_hosts(self) -> None:
+        """The host of each reading stated in prose before a command ran on the host it names
+        (a prompt's "slow on gpu03: 620 tok/s" read before ``ssh gpu03``), now that the session's
+        hosts are all known. Its SD501 pairing was done without it, as before."""
+        hosts = self.command_hosts
+        for rec in (*self.kept_metrics.head, *self.kept_metrics.tail):
+            if rec.source == "prose" and rec.host is None:
+                rec.host = named_host(rec.context, rec.value, hosts)
+
+    def _gave_up(self) -> None:
+        """A sub-agent whose every call failed and whose report says it could not do the task
+        ("I was unable to read the log: ssh failed") failed, though its parent's result says
+        ``completed``: the Task tool's status says the agent returned, not that it succeeded
+        (tokentelemetry PR #370 marks such an agent failed; AgentTree.finish does so only where no
+        status was given)."""
+        for agent_id, words in self.last_words.items():
+            info = self.tree.agents.get(agent_id)
+            if info is not None and info.status == "completed" and info.tool_calls \
+                    and info.failed_calls == info.tool_calls and _GAVE_UP.search(words):
+                info.status = "failed"
+
     def finish(self) -> None:
         if self.spawns_answered:
             self._spawn_pivots()
@@ -887,9 +954,13 @@ class _SessionState:
             info = self.tree.agents.get(agent_id)
             if info is not None and info.status == "unknown":
                 info.status = "failed"  # the report it was spawned for never came
+        if self.last_words:
+            self._gave_up()
         for st in self.agents.values():
             for streak in st.failing.values():
                 self._emit_loop(streak)
+        if self.command_hosts:
+            self._prose_hosts()
         for name, items in self.kept.items():
             values = items.values()
             if name == "loops":

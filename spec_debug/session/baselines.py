@@ -249,6 +249,18 @@ def _clause(context: str, value: float) -> str:
 _HOST_WORD = re.compile(r"(?<![\w.@-])[A-Za-z0-9][\w.-]*[A-Za-z0-9](?![\w-])")
 
 
+def named_host(context: str, value: float, hosts: dict[str, str]) -> str | None:
+    """The one host of ``hosts`` (lower-cased name to the name commands gave it) that a reading's
+    clause names ("gpu-a: 90 tok/s, gpu-b: 60 tok/s"), else its sentence ("On gpu03, it does 620
+    tok/s"); None where neither names one, or where it names several ("900 tok/s on gpu01 and
+    gpu03"). Not the next sentence's ("74.7% in training. The server runs on gpu01")."""
+    for text in (_clause(context, value), _sentence(context, value)):
+        named = {hosts[w] for w in map(str.lower, _HOST_WORD.findall(text)) if w in hosts}
+        if named:
+            return named.pop() if len(named) == 1 else None
+    return None
+
+
 def _fits(b: _Baseline, scope: Scope, key: str | None) -> bool:
     """Whether baseline ``b`` is of a reading's engine, model and row (as :meth:`BaselineBook.pair` asks)."""
     if b.scope.engine != scope.engine and b.scope.engine is not None and scope.engine is not None:
@@ -329,8 +341,10 @@ class BaselineBook:
         del self.baselines[:-256]
         if len(self.named) > 4096:
             self.named.clear()
-        if rec.host is not None:  # measured on a host: the latest of that host's, as pair finds it
-            self.named.pop(rec.host.lower(), None)
+        if rec.host is not None:
+            # measured on (or said of) one host: the latest of that host's, which that host's
+            # readings are compared with, though another host's baseline was read after it
+            self.named[rec.host.lower()] = baseline
         else:
             for word in _HOST_WORD.findall(_clause(rec.context, rec.value)):
                 self.named[word.lower()] = baseline

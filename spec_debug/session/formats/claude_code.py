@@ -210,10 +210,16 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             cursor.inline_agents.add(agent)
             for event in events:
                 event.agent = agent
+                if event.call_id is None and event.timestamp and event.text and len(cursor.inline_said) < 65536:
+                    cursor.inline_said.add((event.kind, event.timestamp, event.text))
         elif trunk:
             sidechain_agent = None
             if agent_id and isinstance(agent_id, str):
                 last_ref = agent_id
+        if not trunk and cursor.inline_said:
+            # the trunk held this agent's line inline already (Cursor.inline_said)
+            events = [e for e in events if e.call_id is not None
+                      or (e.kind, e.timestamp, e.text) not in cursor.inline_said]
         for event in events:
             call = event.call_id
             if call is not None:

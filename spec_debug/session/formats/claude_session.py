@@ -121,7 +121,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
         info.agent_type = info.agent_type or str(meta.get("agentType", ""))
         info.description = info.description or str(meta.get("description", ""))
         sub = Cursor(session=cursor.session, agent=agent_id, file=str(agent_path), seq_base=seq_base,
-                     seen_calls=cursor.seen_calls, seen_results=cursor.seen_results)
+                     seen_calls=cursor.seen_calls, seen_results=cursor.seen_results,
+                     inline_said=cursor.inline_said)
         try:
             yield from watch(_read_file(agent_path, sub, stats))
         except OSError as exc:

@@ -37,6 +37,11 @@ class Cursor:
     their tool_use ids with them."""
     seen_results: set[str] = field(default_factory=set)
     """Tool results already read in this session, by call id (see :attr:`seen_calls`)."""
+    inline_said: set[tuple[str, str, str]] = field(default_factory=set)
+    """(kind, timestamp, text) of the prompts and texts of the sub-agent lines the trunk holds
+    inline (``isSidechain``): a sub-agent file with the same lines (a CLI 2.0.x session file
+    with the agent's lines merged in, beside its ``agent-<id>.jsonl``) does not say them twice.
+    Their calls and results are :attr:`seen_calls` and :attr:`seen_results`."""
 
 
 def stream_event(cursor: Cursor, seq: int, lineno: int, raw_type: str, kind: str = "system", text: str = "",
