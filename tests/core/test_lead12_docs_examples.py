@@ -243,6 +243,9 @@ def test_the_analyze_json_contract_in_the_docs_is_the_output(tmp_path):
         assert value, f"{name} is empty in this test's output: the example log must produce one"
         record = value[0] if isinstance(value, list) else value
         assert fields <= set(record), f"{name}: documented {sorted(fields - set(record))} not in {sorted(record)}"
+        # and the other way: a field the output gained is in the contract a reader pipes into jq
+        assert set(record) <= fields, f"{name}: {sorted(set(record) - fields)} not in docs/analyze.md"
+    assert set(output) <= set(contract), f"not in docs/analyze.md: {sorted(set(output) - set(contract))}"
 
 
 # --- the names a report template sees --------------------------------------------------------
