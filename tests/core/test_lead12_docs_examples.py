@@ -268,29 +268,6 @@ def test_the_analyze_json_contract_in_the_docs_is_the_output(tmp_path):
     assert set(output) <= set(contract), f"not in docs/analyze.md: {sorted(set(output) - set(contract))}"
 
 
-# --- the names a report template sees --------------------------------------------------------
-
-def test_every_name_a_report_template_sees_is_in_the_docs(tmp_path):
-    """docs/reports.md lists what a `--template` can use; the report names the rest when a
-    template uses a name it does not know. A view added to the report and not to the list was
-    one a template writer could only find by a typo (charts, host_warnings, rerender were)."""
-    playbook = tmp_path / "p.yaml"
-    playbook.write_text("name: p\nsteps:\n  - id: a\n    run: echo hi\n")
-    runner = CliRunner()
-    ran = runner.invoke(app, ["run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs")])
-    assert ran.exit_code == 0, ran.output
-    template = tmp_path / "t.j2"
-    template.write_text("{{ no_such_name }}\n")
-    run_dir = next((tmp_path / "runs").iterdir())
-    result = runner.invoke(app, ["report", str(run_dir), "--template", str(template)])
-    assert result.exit_code == 2, result.output
-    names = re.search(r"the others: ([\w, ]+)", " ".join(result.output.split())).group(1).split(", ")
-    text = (REPO / "docs" / "reports.md").read_text()
-    paragraph = re.search(r"A template sees the record as .*?For example", text, re.S).group(0)
-    assert {"verdict_text", "findings_sorted", "artifacts"} <= set(names)
-    assert [n for n in names if f"`{n}`" not in paragraph] == []
-
-
 # --- the checks catch what they are for -----------------------------------------------------
 
 def test_a_broken_doc_example_is_caught():
