@@ -212,7 +212,7 @@ def _record_folder(given: Path) -> Path | None:
 
 
 @playbooks_app.command("list")
-def playbooks_list(as_json: bool = typer.Option(False, "--json")) -> None:
+def playbooks_list(as_json: bool = typer.Option(False, "--json", help="Print the list as JSON.")) -> None:
     """The shipped playbooks."""
     from spec_debug.playbook.loader import find_playbook, load_playbook, shipped_playbook_names
 
@@ -233,7 +233,8 @@ def playbooks_list(as_json: bool = typer.Option(False, "--json")) -> None:
 
 
 @playbooks_app.command("show")
-def playbooks_show(name: str = typer.Argument(..., autocompletion=complete_playbooks)) -> None:
+def playbooks_show(name: str = typer.Argument(..., help="A shipped playbook's name or a playbook file.",
+                                         autocompletion=complete_playbooks)) -> None:
     """Print a playbook's YAML."""
     from spec_debug.playbook.loader import find_playbook
 
@@ -277,7 +278,8 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
 
 
 @app.command()
-def schema(output_to: Optional[str] = typer.Option(None, "--output", "-o", autocompletion=complete_output_path)) -> None:
+def schema(output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
+                                                   autocompletion=complete_output_path)) -> None:
     """The playbook JSON Schema (for yaml-language-server: `# yaml-language-server: $schema=...`)."""
     from spec_debug.playbook.models import playbook_json_schema
 

@@ -48,7 +48,8 @@ def register(app: typer.Typer) -> None:
         playbook: str = typer.Argument(..., help="A playbook file or shipped name (a finding code: its catalog entry)",
                                        autocompletion=complete_playbooks),
         fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
-        output_to: Optional[str] = typer.Option(None, "--output", "-o", autocompletion=complete_output_path),
+        output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
+                                                autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
         """A walkthrough of a playbook for a newcomer: what each step checks and why."""

@@ -111,7 +111,8 @@ def eval_command(
                                                       "vocab_mapping.pt, speculators d2t.npy): "
                                                       "used instead of the checkpoint's "
                                                       "d2t/t2d, and compared with them."),
-    max_samples: Optional[int] = typer.Option(None, "--max-samples", min=1),
+    max_samples: Optional[int] = typer.Option(None, "--max-samples", min=1,
+                                              help="Score at most this many samples (default: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Acceptance of the draft on hidden-state samples, per draft position."""
@@ -161,9 +162,9 @@ def layout_command(
     no_verifier: bool = typer.Option(False, "--no-verifier",
                                      help="Without --target, do not look for the verifier the "
                                           "draft's config names (speculators_config.verifier)."),
-    device: str = typer.Option("cpu", "--device"),
-    dtype: str = typer.Option("float32", "--dtype"),
-    max_samples: int = typer.Option(16, "--max-samples", min=1),
+    device: str = typer.Option("cpu", "--device", help="cpu | cuda"),
+    dtype: str = typer.Option("float32", "--dtype", help="float32 | bfloat16 | float16"),
+    max_samples: int = typer.Option(16, "--max-samples", min=1, help="Probe at most this many samples."),
     top: int = typer.Option(10, "--top", min=1, help="Rows of the ranking to show."),
     vocab_mapping: Optional[Path] = typer.Option(None, "--vocab-mapping",
                                                  help="The training's vocab map (SpecForge "
@@ -172,7 +173,7 @@ def layout_command(
                                                       "d2t/t2d, and compared with them."),
     served: Optional[str] = typer.Option(None, "--served", help="Target layer ids the engine feeds, "
                                          "e.g. 3,31,59: always scored, reported as `served`."),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Rank slot layouts by step-0 accuracy: which layers was this draft trained on?"""
     console = Console(emoji=False)
@@ -219,7 +220,7 @@ def vocab_command(
                                                       "vocab_mapping.pt, speculators d2t.npy): "
                                                       "used instead of the checkpoint's "
                                                       "d2t/t2d, and compared with them."),
-    as_json: bool = typer.Option(False, "--json"),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Check d2t / t2d / embedding sizes (reads only the vocab maps and tensor headers)."""
     console = Console(emoji=False)

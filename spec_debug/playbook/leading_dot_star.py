@@ -11,9 +11,9 @@ record left "running").
 
 A first match (`matches:`, a capture without `all: true`) is guarded by
 runner/output_regex.py (`(?<!.)` in front: one pass per line; 1 MB of tqdm redraws in 0.04 s), so
-such a regex is refused only where that guard does not apply (it does not see past leading
-inline flags such as `(?i)`). Every match (`all: true`) is searched with plain finditer, so
-there a leading `.*` or `.*?` is always refused.
+such a regex is refused only where that guard does not apply (a leading `(?x)`, for one: a
+comment in the regex would swallow the guard's closing parenthesis). Every match (`all: true`)
+is searched with plain finditer, so there a leading `.*` or `.*?` is always refused.
 
 The advice keeps the matches: a greedy or lazy `.*` that can start a match can also start it at
 its line's start (`.` takes anything but a newline), so the first match, and with a greedy `.*`

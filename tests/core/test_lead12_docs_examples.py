@@ -159,6 +159,26 @@ def test_the_docs_name_every_command():
     assert commands <= named, f"not shown in any doc: {sorted(commands - named)}"
 
 
+def test_every_option_and_argument_says_what_it_is_in_help():
+    """The README's command table sends the reader to `--help`; an option listed there with no
+    words (`explain -o`, `schema -o` had none) leaves them guessing."""
+    import click
+
+    bare = []
+
+    def walk(command, path):
+        for param in command.params:
+            if param.name in ("help", "install_completion", "show_completion"):
+                continue
+            if not getattr(param, "help", None):
+                bare.append(f"{path} {param.opts[0] if isinstance(param, click.Option) else param.name}")
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path} {name}")
+
+    walk(typer.main.get_command(app), "spec-debug")
+    assert bare == []
+
+
 # --- finding codes --------------------------------------------------------------------------
 
 def own_codes(text: str) -> set[str]:
@@ -243,6 +263,9 @@ def test_the_analyze_json_contract_in_the_docs_is_the_output(tmp_path):
         assert value, f"{name} is empty in this test's output: the example log must produce one"
         record = value[0] if isinstance(value, list) else value
         assert fields <= set(record), f"{name}: documented {sorted(fields - set(record))} not in {sorted(record)}"
+        # and the other way: a field the output gained is in the contract a reader pipes into jq
+        assert set(record) <= fields, f"{name}: {sorted(set(record) - fields)} not in docs/analyze.md"
+    assert set(output) <= set(contract), f"not in docs/analyze.md: {sorted(set(output) - set(contract))}"
 
 
 # --- the checks catch what they are for -----------------------------------------------------

@@ -171,6 +171,15 @@ def test_the_report_template_example_in_the_docs_renders_a_real_record(tmp_path,
         (tmp_path / "n.j2").write_text("{{ %s is defined }}" % name)
         shown = runner.invoke(app, ["report", str(run_dir), "--template", "n.j2"])
         assert shown.output.strip().startswith("True"), (name, shown.output)
+    # And every name the renderer gives is one the doc promises: a view added to the report and
+    # not to this list (charts, host_warnings, rerender, verdict_class were) a template writer
+    # could only find by a typo, in the undefined-name hint.
+    (tmp_path / "n.j2").write_text("{{ no_such_name }}")
+    unknown = runner.invoke(app, ["report", str(run_dir), "--template", "n.j2"])
+    assert unknown.exit_code == 2, unknown.output
+    given = re.search(r"the others: ([\w, ]+)", " ".join(unknown.output.split())).group(1).split(", ")
+    assert {"verdict_text", "findings_sorted", "artifacts"} <= set(given)
+    assert sorted(set(given) - set(re.findall(r"`(\w+)`", names))) == []
 
 
 @pytest.mark.parametrize("name", shipped_playbook_names())
