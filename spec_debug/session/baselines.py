@@ -237,7 +237,11 @@ def reading_row(context: str, value: float, command: str = "") -> Row:
 def _clause(context: str, value: float) -> str:
     """The clause of ``context`` that holds the reading: its sentence, cut at the commas around
     it ("gpu-a: 90 tok/s, gpu-b: 60 tok/s": the 90 is gpu-a's)."""
-    sentence = _sentence(context, value)
+    return _clause_of(_sentence(context, value), value)
+
+
+def _clause_of(sentence: str, value: float) -> str:
+    """:func:`_clause` given the reading's sentence (:func:`_sentence`)."""
     at = _value_at(sentence, value)
     if at < 0:
         return sentence
@@ -254,7 +258,12 @@ def named_host(context: str, value: float, hosts: dict[str, str]) -> str | None:
     clause names ("gpu-a: 90 tok/s, gpu-b: 60 tok/s"), else its sentence ("On gpu03, it does 620
     tok/s"); None where neither names one, or where it names several ("900 tok/s on gpu01 and
     gpu03"). Not the next sentence's ("74.7% in training. The server runs on gpu01")."""
-    for text in (_clause(context, value), _sentence(context, value)):
+    # The sentence is cut once (each prose reading asks, and the session's end again for the
+    # readings stated before their host's first command); the clause is a part of it, and a
+    # clause that is the whole sentence is not searched twice.
+    sentence = _sentence(context, value)
+    clause = _clause_of(sentence, value)
+    for text in (clause, sentence) if clause != sentence else (sentence,):
         named = {hosts[w] for w in map(str.lower, _HOST_WORD.findall(text)) if w in hosts}
         if named:
             return named.pop() if len(named) == 1 else None
