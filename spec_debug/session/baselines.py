@@ -253,6 +253,10 @@ def _clause_of(sentence: str, value: float) -> str:
 _HOST_WORD = re.compile(r"(?<![\w.@-])[A-Za-z0-9][\w.-]*[A-Za-z0-9](?![\w-])")
 
 
+_FEW_HOSTS = 16
+"""Up to this many hosts, :func:`named_host` looks for each in a sentence before scanning its words."""
+
+
 def named_host(context: str, value: float, hosts: dict[str, str]) -> str | None:
     """The one host of ``hosts`` (lower-cased name to the name commands gave it) that a reading's
     clause names ("gpu-a: 90 tok/s, gpu-b: 60 tok/s"), else its sentence ("On gpu03, it does 620
@@ -262,6 +266,15 @@ def named_host(context: str, value: float, hosts: dict[str, str]) -> str | None:
     # readings stated before their host's first command); the clause is a part of it, and a
     # clause that is the whole sentence is not searched twice.
     sentence = _sentence(context, value)
+    # Most readings' sentences name none of a session's few hosts: a substring test per host
+    # (~0.1 us) rules that out before the word scan (~8 us). A word the scan finds is in
+    # ``sentence`` and its lower-cased form in the lower-cased sentence (the pattern's words
+    # start and end with an ASCII letter or digit, so no letter's case depends on what is
+    # outside the word).
+    if len(hosts) <= _FEW_HOSTS:
+        low = sentence.lower()
+        if not any(name in low for name in hosts):
+            return None
     clause = _clause_of(sentence, value)
     for text in (clause, sentence) if clause != sentence else (sentence,):
         named = {hosts[w] for w in map(str.lower, _HOST_WORD.findall(text)) if w in hosts}
