@@ -45,7 +45,14 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     if unfinished:
         return "error", f"{len(unfinished)} host(s) stopped without a result: {_some(unfinished)}."
     if unreachable:
-        return "error", f"{len(unreachable)} host(s) could not be checked: {_some(unreachable)}."
+        # The hosts that did run may have failed checks too: said here, a fleet's banner (and a
+        # CI job's summary title) named only the unreachable hosts, and a wrong launch flag on
+        # the others read as if those were fine.
+        out = set(unreachable)
+        ran = [f for f in errors if f.host not in out]
+        also = (f" The hosts that ran have {len(ran)} error finding(s): "
+                f"{_some(list(dict.fromkeys(f'{f.code} {f.title}' for f in ran)))}.") if ran else ""
+        return "error", f"{len(unreachable)} host(s) could not be checked: {_some(unreachable)}.{also}"
     if errors:
         codes = _some(list(dict.fromkeys(f"{f.code} {f.title}" for f in errors)))
         return "failed", f"{len(errors)} error finding(s): {codes}."

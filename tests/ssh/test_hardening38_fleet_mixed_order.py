@@ -140,3 +140,33 @@ def test_a_mixed_fleet_is_recorded_and_reported_in_the_inventory_order(
     retry, _, retried = _run(cli, client, tmp_path, "retry", "--retry-failed", str(eight_dir))
     assert retry.code == 3, retry.stdout + retry.stderr
     assert [h["name"] for h in retried["hosts"]] == ["gpu9", "gpu10", "gpu12"]
+
+
+FAILING_CHECK = """
+name: failing_check
+description: a check that fails on every host that runs it
+steps:
+  - id: check
+    title: A check that fails
+    why: the launch flags are wrong on this host
+    run: echo "bad flag"; exit 1
+"""
+
+
+def test_the_verdict_of_a_fleet_with_a_host_down_still_says_the_checks_that_failed(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, closed_port: Callable[[], int],
+        tmp_path: Path) -> None:
+    """One host down and one host failing its check: the banner named only the host that was
+    down, as if the host that ran were fine."""
+    client.alias("down", sshd, Port=closed_port())
+    playbook = tmp_path / "check.yaml"
+    playbook.write_text(FAILING_CHECK)
+    done = cli("run", str(playbook), "--host", "target,down", "-F", str(client.config), "--batch", "--out", str(tmp_path / "runs"))
+    assert done.code == 3, done.stdout + done.stderr
+    run_dir = next(p for p in (tmp_path / "runs").iterdir() if p.is_dir())
+    record = json.loads((run_dir / "run.json").read_text())
+    failed = [f for f in record["findings"] if f["host"] == "target" and f["severity"] == "error"]
+    assert failed, record["findings"]
+    verdict = next(line for line in (run_dir / "report.md").read_text().splitlines() if line.startswith("> **Verdict:**"))
+    assert "1 host(s) could not be checked: down." in verdict, verdict
+    assert f"The hosts that ran have {len(failed)} error finding(s): {failed[0]['code']} " in verdict, verdict
