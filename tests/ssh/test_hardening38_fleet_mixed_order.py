@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any, Callable
 
@@ -102,7 +103,7 @@ def test_a_mixed_fleet_is_recorded_and_reported_in_the_inventory_order(
     one, one_dir, one_record = _run(cli, client, tmp_path, "forks1", "--hosts", "gpu[8-12]", "--forks", "1",
                                     "--var", f"gate={open_gate}")
     eight, eight_dir, eight_record = _run(cli, client, tmp_path, "forks8", "--hosts", "gpu[8-12]", "--forks", "8",
-                                          "--var", f"gate={tmp_path / 'gate-forks8'}")
+                                          "--var", f"gate={tmp_path / 'gate-forks8'}", "--junit", str(tmp_path / "junit.xml"))
 
     # Every host, with what happened to it in one line; exit 3: hosts could not be used.
     assert one.code == eight.code == 3, eight.stdout + eight.stderr
@@ -135,6 +136,14 @@ def test_a_mixed_fleet_is_recorded_and_reported_in_the_inventory_order(
     report = (eight_dir / "report.md").read_text()
     shown = [m.group(1) for m in re.finditer(r"#### SD005 .*\n\*host\* `(\w+)`", report)]
     assert shown == ["gpu9", "gpu10", "gpu12"], shown
+
+    # JUnit: a host down is a "connect" error; a host lost mid-step is that step's error, once.
+    suites = {suite.get("name"): suite for suite in ET.parse(tmp_path / "junit.xml").getroot()}
+    cases = {name: [(case.get("name"), [e.get("type") for e in case.findall("error")]) for case in suite.findall("testcase")]
+             for name, suite in suites.items()}
+    assert cases["mixed_fleet@gpu9"] == [("connect", ["unreachable"])]
+    assert cases["mixed_fleet@gpu12"] == [("hello", []), ("work", ["error"])], cases["mixed_fleet@gpu12"]
+    assert suites["mixed_fleet@gpu12"].get("errors") == "1"
 
     # --retry-failed: exactly the hosts that could not be used, in their order.
     retry, _, retried = _run(cli, client, tmp_path, "retry", "--retry-failed", str(eight_dir))
