@@ -231,8 +231,34 @@ def load_inventory(path: Path) -> Inventory:
         inventory = _load_file(path)
         base = path.parent
     _refuse_undeclared(inventory)
+    _refuse_loops(inventory)
     _add_vars_folders(inventory, base)
     return inventory
+
+
+def _refuse_loops(inventory: Inventory) -> None:
+    """Ansible refuses a group that is its own descendant (`[a:children] b` and `[b:children] a`):
+    "Adding group 'a' as child to 'b' creates a recursive dependency loop" (ansible/ansible:
+    lib/ansible/inventory/group.py, add_child_group). Taken as it was, the loop's groups were
+    each other's parent, their depths came from the order they were met, and so which one's
+    vars (an ansible_user, a model path) a host got."""
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            loop = [*trail[trail.index(name):], name]
+            raise UsageError(f"{inventory.path}: the groups {' -> '.join(loop)} are each other's children, a loop "
+                             "(Ansible refuses it too: a recursive dependency loop)",
+                             hint=f"remove {loop[-1]} from the children of {loop[-2]}")
+        if name in done:
+            return
+        group = inventory.groups.get(name)
+        for child in group.children if group is not None else []:
+            visit(child, [*trail, name])
+        done.add(name)
+
+    for name in list(inventory.groups):
+        visit(name, [])
 
 
 def _refuse_undeclared(inventory: Inventory) -> None:
