@@ -246,10 +246,7 @@ def _refuse_loops(inventory: Inventory) -> None:
 
     def visit(name: str, trail: list[str]) -> None:
         if name in trail:
-            loop = [*trail[trail.index(name):], name]
-            raise UsageError(f"{inventory.path}: the groups {' -> '.join(loop)} are each other's children, a loop "
-                             "(Ansible refuses it too: a recursive dependency loop)",
-                             hint=f"remove {loop[-1]} from the children of {loop[-2]}")
+            raise _loop_error(inventory.path, [*trail[trail.index(name):], name])
         if name in done:
             return
         group = inventory.groups.get(name)
@@ -259,6 +256,12 @@ def _refuse_loops(inventory: Inventory) -> None:
 
     for name in list(inventory.groups):
         visit(name, [])
+
+
+def _loop_error(path: str, loop: list[str]) -> UsageError:
+    return UsageError(f"{path}: the groups {' -> '.join(loop)} are each other's children, a loop "
+                      "(Ansible refuses it too: a recursive dependency loop)",
+                      hint=f"remove {loop[-1]} from the children of {loop[-2]}")
 
 
 def _refuse_undeclared(inventory: Inventory) -> None:
@@ -638,6 +641,10 @@ def _listed_inventory(inventory: Inventory, data: dict[Any, Any], path: str) -> 
 
 def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tuple[str, ...]) -> None:
     where = ".".join((*trail, name))
+    if name in trail:
+        # A YAML alias of an enclosing group (`lab: *gpus` under gpus' children) nests it in
+        # itself without end: the walk below recursed until Python's RecursionError.
+        raise _loop_error(path, [*trail[trail.index(name):], name])
     group = inventory.group(name)
     if body is None:
         return

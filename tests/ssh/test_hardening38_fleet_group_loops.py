@@ -65,3 +65,21 @@ def test_a_group_under_two_parents_is_no_loop(
     assert done.code == 0 and len(runs) == 1, done.stdout + done.stderr
     record = json.loads(runs[0].read_text())
     assert [(h["name"], h["status"]) for h in record["hosts"]] == [("gpu01", "passed")]
+
+
+def test_a_yaml_group_nested_in_itself_by_an_alias_is_refused_in_one_line(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """`lab: *gpus` under gpus' own children: the group holds itself without end, and reading
+    it recursed until Python gave up with a RecursionError traceback."""
+    playbook = tmp_path / "loop.yaml"
+    playbook.write_text(PLAYBOOK)
+    inventory = tmp_path / "hosts.yml"
+    inventory.write_text(
+        "all:\n  children:\n    gpus: &gpus\n      hosts:\n        gpu01:\n"
+        f"          ansible_host: {sshd.address}\n          ansible_port: {sshd.port}\n"
+        "      children:\n        lab: *gpus\n")
+    done = cli("run", str(playbook), "-i", str(inventory), "--batch", "--out", str(tmp_path / "runs"))
+    said = " ".join((done.stdout + done.stderr).split())
+    assert done.code == 2 and not (tmp_path / "runs").exists(), said
+    assert "Traceback" not in said and "RecursionError" not in said, said
+    assert f"{inventory}: the groups lab -> lab are each other's children, a loop" in said, said
