@@ -445,7 +445,7 @@ class Run:
     def _rank(self, item: StepRecord | Finding) -> int:
         """Where a step or finding goes in run.json: after those of the hosts listed before its
         host and of its own host (which come in step order); one of no host of the run, last."""
-        return self._host_rank.get(item.host, len(self._host_rank)) if item.host is not None else len(self._host_rank)
+        return self._host_rank.get(item.host or "", len(self._host_rank))
 
     def _saved_after_steps(self, save: Callable[[], None], *, steps_over: bool) -> None:
         """A write of the record; one that fails (a full disk) stops the run only while steps
