@@ -4,6 +4,8 @@ work unchanged.
 What we follow (ansible/ansible: lib/ansible/plugins/inventory/ini.py and yaml.py,
 lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patterns"):
 - groups with `hosts`, `vars` and `children`; `all` and `ungrouped` exist implicitly;
+- a group that is its own descendant (`[a:children] b`, `[b:children] a`) is refused, as Ansible
+  refuses it ("creates a recursive dependency loop");
 - host ranges `gpu[01:16]` in host names; `host:port` in INI host lines;
 - variable precedence: `all` < parent groups < child groups (by depth, then name) < host;
 - `ansible_host`, `ansible_port`, `ansible_user`, `ansible_ssh_private_key_file` and
