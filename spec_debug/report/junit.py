@@ -50,12 +50,15 @@ def junit_xml(record: RunRecord) -> str:
                 ET.SubElement(case, "system-out").text = screen_text(step.stdout)[-10000:]
             if step.stderr:
                 ET.SubElement(case, "system-err").text = screen_text(step.stderr)[-10000:]
-        if host.status == "error":
+        cut_step = any(s.status in ("error", "timeout") for s in steps)
+        if host.status == "error" and not (steps and steps[-1].status == "error"):
+            # Only a host whose error its last step's case does not carry: one whose connection
+            # dropped mid-step was also reported as a "connect" case of an unreachable host,
+            # two errors for one fault on a host that did connect.
             errors += 1
             case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name="connect", time="0")
             ET.SubElement(case, "error", message=host.error or "host error", type="unreachable")
-        elif host.status in ("aborted", "pending", "running") and not any(
-                s.status in ("error", "timeout") for s in steps):
+        elif host.status in ("aborted", "pending", "running") and not cut_step:
             # Stopped between steps or while connecting (SIGTERM, a quit): the steps it did run
             # passed, and without this case CI would show a cancelled host as green.
             errors += 1

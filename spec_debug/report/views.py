@@ -7,7 +7,7 @@ import shlex
 from collections import defaultdict
 from datetime import datetime
 from pathlib import PurePosixPath
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import quote
 
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank
@@ -45,7 +45,14 @@ def verdict(record: RunRecord) -> tuple[str, str]:
     if unfinished:
         return "error", f"{len(unfinished)} host(s) stopped without a result: {_some(unfinished)}."
     if unreachable:
-        return "error", f"{len(unreachable)} host(s) could not be checked: {_some(unreachable)}."
+        # The hosts that did run may have failed checks too: said here, a fleet's banner (and a
+        # CI job's summary title) named only the unreachable hosts, and a wrong launch flag on
+        # the others read as if those were fine.
+        out = set(unreachable)
+        ran = [f for f in errors if f.host not in out]
+        also = (f" The hosts that ran have {len(ran)} error finding(s): "
+                f"{_some(list(dict.fromkeys(f'{f.code} {f.title}' for f in ran)))}.") if ran else ""
+        return "error", f"{len(unreachable)} host(s) could not be checked: {_some(unreachable)}.{also}"
     if errors:
         codes = _some(list(dict.fromkeys(f"{f.code} {f.title}" for f in errors)))
         return "failed", f"{len(errors)} error finding(s): {codes}."
@@ -91,6 +98,14 @@ def _some(names: list[str], shown: int = 5) -> str:
     return ", ".join(names[:shown]) + f" and {len(names) - shown} more"
 
 
+def host_rank(record: RunRecord) -> Callable[[str | None], int]:
+    """A host's place in the run's host list (the inventory's order), for sorting by host: by
+    name, gpu10 came before gpu2 and a fleet's tables were in an order no inventory has. A
+    finding of no host, or of one the list lacks, comes after the run's hosts."""
+    ranks = {host.name: index for index, host in enumerate(record.hosts)}
+    return lambda name: ranks.get(name, len(ranks)) if name is not None else len(ranks) + 1
+
+
 def fleet_summary(record: RunRecord) -> list[dict[str, Any]]:
     """Which hosts share each finding code (a fleet's common cause stands out)."""
     hosts_by_code: dict[str, set[str]] = defaultdict(set)
@@ -98,8 +113,10 @@ def fleet_summary(record: RunRecord) -> list[dict[str, Any]]:
     for finding in record.findings:
         hosts_by_code[finding.code].add(finding.host or "-")
         first.setdefault(finding.code, finding)
+    rank = host_rank(record)
     rows = [
-        {"code": code, "severity": first[code].severity, "title": first[code].title, "hosts": sorted(hosts)}
+        {"code": code, "severity": first[code].severity, "title": first[code].title,
+         "hosts": sorted(hosts, key=lambda name: (rank(None if name == "-" else name), name))}
         for code, hosts in hosts_by_code.items()
     ]
     return sorted(rows, key=lambda r: (-severity_rank(r["severity"]), r["code"]))
@@ -117,7 +134,8 @@ def timeline(record: RunRecord) -> list[dict[str, Any]]:
 
 def report_view(record: RunRecord) -> dict[str, Any]:
     verdict_class, verdict_text = verdict(record)
-    findings = sorted(record.findings, key=lambda f: (-severity_rank(f.severity), f.code, f.host or ""))
+    rank = host_rank(record)
+    findings = sorted(record.findings, key=lambda f: (-severity_rank(f.severity), f.code, rank(f.host), f.host or ""))
     # The known severities always (templates index them), then any a newer spec-debug wrote.
     by_severity: dict[str, list[Finding]] = {sev: [] for sev in ("error", "warning", "info")}
     for finding in findings:

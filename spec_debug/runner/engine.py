@@ -8,6 +8,7 @@ valid partial record.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import functools
 import hashlib
@@ -108,6 +109,10 @@ class Run:
         self.abort = threading.Event()
         self._lock = threading.Lock()
         self._transports: dict[str, Transport] = {}
+        # Each host's place in the inventory: run.json lists steps and findings host by host in
+        # this order (_commit_step), as the fleet's hosts are listed. Appended as they finished,
+        # they came in completion order, and --forks 1 and --forks 8 wrote two different records.
+        self._host_rank = {t.name: index for index, t in enumerate(targets)}
         # What each host's finished steps did, for `when: steps.gpu.status == "failed"`
         # (templating.CONTEXT_NAMES has always reserved `steps`; nothing filled it).
         self._step_views: dict[str, dict[str, dict[str, Any]]] = {}
@@ -170,6 +175,7 @@ class Run:
             hosts=[
                 HostRecord(name=t.name, transport=t.transport, address=t.address, vars=self._clean(t.vars)) for t in targets
             ],
+            facts={t.name: {} for t in targets},  # in the hosts' order, not the order their threads began
             spec_debug_version=__version__,
             command_line=[self._clean(a) for a in self.options.command_line],
         )
@@ -430,10 +436,16 @@ class Run:
     def _commit_step(self, result: StepRecord | None, findings: list[Finding], host: str) -> None:
         with self._lock:
             if result is not None:
-                self.record.steps.append(result)
+                bisect.insort_right(self.record.steps, result, key=self._rank)
                 self._host_record(host).running_step = None
-            self.record.findings.extend(self._clean_findings(findings))
+            for finding in self._clean_findings(findings):
+                bisect.insort_right(self.record.findings, finding, key=self._rank)
         self._saved_after_steps(self.save, steps_over=host in self._past_steps)
+
+    def _rank(self, item: StepRecord | Finding) -> int:
+        """Where a step or finding goes in run.json: after those of the hosts listed before its
+        host and of its own host (which come in step order); one of no host of the run, last."""
+        return self._host_rank.get(item.host or "", len(self._host_rank))
 
     def _saved_after_steps(self, save: Callable[[], None], *, steps_over: bool) -> None:
         """A write of the record; one that fails (a full disk) stops the run only while steps

@@ -4,6 +4,8 @@ work unchanged.
 What we follow (ansible/ansible: lib/ansible/plugins/inventory/ini.py and yaml.py,
 lib/ansible/inventory/manager.py; docs "How to build your inventory" and "Patterns"):
 - groups with `hosts`, `vars` and `children`; `all` and `ungrouped` exist implicitly;
+- a group that is its own descendant (`[a:children] b`, `[b:children] a`) is refused, as Ansible
+  refuses it ("creates a recursive dependency loop");
 - host ranges `gpu[01:16]` in host names; `host:port` in INI host lines;
 - variable precedence: `all` < parent groups < child groups (by depth, then name) < host;
 - `ansible_host`, `ansible_port`, `ansible_user`, `ansible_ssh_private_key_file` and
@@ -231,8 +233,37 @@ def load_inventory(path: Path) -> Inventory:
         inventory = _load_file(path)
         base = path.parent
     _refuse_undeclared(inventory)
+    _refuse_loops(inventory)
     _add_vars_folders(inventory, base)
     return inventory
+
+
+def _refuse_loops(inventory: Inventory) -> None:
+    """Ansible refuses a group that is its own descendant (`[a:children] b` and `[b:children] a`):
+    "Adding group 'a' as child to 'b' creates a recursive dependency loop" (ansible/ansible:
+    lib/ansible/inventory/group.py, add_child_group). Taken as it was, the loop's groups were
+    each other's parent, their depths came from the order they were met, and so which one's
+    vars (an ansible_user, a model path) a host got."""
+    done: set[str] = set()
+
+    def visit(name: str, trail: list[str]) -> None:
+        if name in trail:
+            raise _loop_error(inventory.path, [*trail[trail.index(name):], name])
+        if name in done:
+            return
+        group = inventory.groups.get(name)
+        for child in group.children if group is not None else []:
+            visit(child, [*trail, name])
+        done.add(name)
+
+    for name in list(inventory.groups):
+        visit(name, [])
+
+
+def _loop_error(path: str, loop: list[str]) -> UsageError:
+    return UsageError(f"{path}: the groups {' -> '.join(loop)} are each other's children, a loop "
+                      "(Ansible refuses it too: a recursive dependency loop)",
+                      hint=f"remove {loop[-1]} from the children of {loop[-2]}")
 
 
 def _refuse_undeclared(inventory: Inventory) -> None:
@@ -612,6 +643,10 @@ def _listed_inventory(inventory: Inventory, data: dict[Any, Any], path: str) -> 
 
 def _yaml_group(inventory: Inventory, name: str, body: Any, path: str, trail: tuple[str, ...]) -> None:
     where = ".".join((*trail, name))
+    if name in trail:
+        # A YAML alias of an enclosing group (`lab: *gpus` under gpus' children) nests it in
+        # itself without end: the walk below recursed until Python's RecursionError.
+        raise _loop_error(path, [*trail[trail.index(name):], name])
     group = inventory.group(name)
     if body is None:
         return
