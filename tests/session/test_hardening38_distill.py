@@ -1,0 +1,60 @@
+"""Distilled playbooks read as an inference engineer would keep them: each step runs the command
+that ran on the host, as it ran there. Sessions are written the way Claude Code writes them
+(incident_story._Writer), distilled, validated, and where harmless run with --host local."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from spec_debug.playbook import load_playbook_text
+from spec_debug.session import analyze_path
+from spec_debug.session.distill import distill_playbook, dump_playbook
+from tests.session.incident_story import _Writer
+
+REFUSED = "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused"
+HEALTH = ("ssh root@gpu01 'curl -sf http://localhost:30000/health'", REFUSED, 7)
+
+
+def _session(tmp_path: Path, *calls: tuple[str, str, int]) -> tuple[dict, Path]:
+    """The playbook of a Claude Code session that makes ``calls`` (command, output, exit code),
+    and the file it was written to (checked by the loader, as `playbooks validate` does)."""
+    m = _Writer("9a1b0000-0000-4000-8000-00000000d038", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    m.prompt("EAGLE-3 on gpu01 accepts almost nothing.")
+    for command, output, exit_code in calls:
+        m.bash(command, output, exit_code=exit_code)
+    path = tmp_path / f"{m.session}.jsonl"
+    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    doc = distill_playbook(analyze_path(path))
+    text = dump_playbook(doc)
+    load_playbook_text(text, "distilled.yaml")
+    playbook = tmp_path / "distilled.yaml"
+    playbook.write_text(text, encoding="utf-8")
+    return doc, playbook
+
+
+def _run_local(tmp_path: Path, playbook: Path, *var: str) -> dict:
+    """run.json's steps by id, of `spec-debug run PLAYBOOK --host local`."""
+    args = [a for v in var for a in ("--var", v)]
+    subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", *args,
+                    "--out", str(tmp_path / "runs")], capture_output=True, text=True, timeout=120,
+                   stdin=subprocess.DEVNULL)
+    (run_json,) = (tmp_path / "runs").glob("*/run.json")
+    return {s["id"]: s for s in json.loads(run_json.read_text(encoding="utf-8"))["steps"]}
+
+
+def test_a_heredoc_inside_the_quoted_remote_command_is_the_remote_shells(tmp_path):
+    """`ssh gpu01 "python3 - <<'EOF'` + script + `EOF"`: the heredoc is inside ssh's quoted
+    remote command. Before: read as ssh's own heredoc, the step ran the script with `EOF"` and
+    a second `EOF` after it (python3: SyntaxError, unterminated string literal)."""
+    script = "import json\nprint(json.load(open('/models/eagle3/config.json'))['draft_vocab_size'])"
+    doc, playbook = _session(tmp_path, HEALTH, (f"ssh root@gpu01 \"python3 - <<'EOF'\n{script}\nEOF\"", "32000", 0))
+    (step,) = [s for s in doc["steps"] if "python3" in s["run"]]
+    assert step["run"] == f"python3 - <<'EOF'\n{script.replace('/models/eagle3/config.json', '{{ config_json }}')}\nEOF"
+    config = tmp_path / "config.json"
+    config.write_text('{"draft_vocab_size": 32000}', encoding="utf-8")
+    ran = _run_local(tmp_path, playbook, f"config_json={config}")[step["id"]]
+    assert (ran["status"], ran["stdout"]) == ("passed", "32000\n"), ran
