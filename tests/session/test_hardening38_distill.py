@@ -58,3 +58,20 @@ def test_a_heredoc_inside_the_quoted_remote_command_is_the_remote_shells(tmp_pat
     config.write_text('{"draft_vocab_size": 32000}', encoding="utf-8")
     ran = _run_local(tmp_path, playbook, f"config_json={config}")[step["id"]]
     assert (ran["status"], ran["stdout"]) == ("passed", "32000\n"), ran
+
+
+def test_a_command_retyped_to_put_a_typo_right_is_no_step(tmp_path):
+    """`nvidai-smi` (command not found), then `nvidia-smi`: before, the typo read as a trigger
+    and its correction as "the first step of a change of approach", so the playbook's first step
+    ran `nvidai-smi` (exit 127 on every host) and the analysis counted a pivot."""
+    doc, _ = _session(
+        tmp_path,
+        ("ssh root@gpu01 nvidai-smi", "bash: line 1: nvidai-smi: command not found", 127),
+        ("ssh root@gpu01 nvidia-smi", "GPU 0: NVIDIA H200 (UUID: GPU-5d1c)", 0),
+        HEALTH,
+        ("ssh root@gpu01 'tail -n 20 /var/log/sglang.log'", "Decode batch. accept len: 1.02", 0),
+    )
+    runs = [s["run"] for s in doc["steps"]]
+    assert runs == ["curl -sf http://localhost:30000/health", "tail -n 20 {{ sglang_log }}"], runs
+    analysis = analyze_path(next(tmp_path.glob("*.jsonl")))
+    assert [(p.trigger_seq, p.seq) for p in analysis.pivots] == [(6, 7)], analysis.pivots
