@@ -123,6 +123,11 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # on the playbook's host is reached from the host (`docker exec`), not through the ssh
         # hop the session took to get there: that hop would have the host ssh to itself.
         raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
+        if not on_host and not runs_on_primary and cmd.host and primary and script is None:
+            # Another host reached through the playbook's (`ssh gpu01 'ssh gpu02 nvidia-smi'`,
+            # `ssh -J gpu01 gpu02 nvidia-smi`): the step runs on gpu01, so it is what gpu01 ran,
+            # the hop from there (was the whole line: gpu01 ssh'd to itself, or jumped through itself)
+            raw = host_command(cmd.command, primary) or (cmd.inner if _jumps_from(cmd, primary) else raw)
         if not on_host and not runs_on_primary and cmd.host and "$" in raw and cmd.inner != raw \
                 and parse_target(raw).host is None:
             # `ssh $H2 'x'` with H2 set by an earlier command of the log: the step's shell has no
@@ -251,6 +256,15 @@ def _ssh_hop(cmd: CommandRecord, command: str) -> str:
     port = f"-p {cmd.port} " if cmd.port and cmd.port != 22 else ""
     user = f"{cmd.user}@" if cmd.user else ""
     return f"ssh {port}{user}{cmd.host} {shlex.quote(command)}"
+
+
+def _jumps_from(cmd: CommandRecord, host: str) -> bool:
+    """Whether the last jump host of ``cmd``'s ssh (``-J a,root@gpu01:2222``) is ``host``."""
+    if not cmd.jump:
+        return False
+    last = cmd.jump.split(",")[-1].removeprefix("ssh://").rpartition("@")[2]
+    name = last[1:].partition("]")[0] if last.startswith("[") else last.partition(":")[0]
+    return name == host
 
 
 def _reached_as(host: str, commands: list[CommandRecord]) -> str:

@@ -75,3 +75,19 @@ def test_a_command_retyped_to_put_a_typo_right_is_no_step(tmp_path):
     assert runs == ["curl -sf http://localhost:30000/health", "tail -n 20 {{ sglang_log }}"], runs
     analysis = analyze_path(next(tmp_path.glob("*.jsonl")))
     assert [(p.trigger_seq, p.seq) for p in analysis.pivots] == [(6, 7)], analysis.pivots
+
+
+def test_a_host_reached_through_the_playbooks_host_is_one_hop_from_it(tmp_path):
+    """The session reached gpu02 through gpu01, the playbook's host. Before: the step ran the
+    whole line on gpu01, `ssh root@gpu01 'ssh {{ host_gpu02 }} ...'` (gpu01 ssh'd to itself, with
+    a literal gpu01 left in) or `ssh -J root@gpu01 {{ host_gpu02 }} ...` (jumped through itself)."""
+    doc, _ = _session(
+        tmp_path, HEALTH,
+        ("ssh root@gpu01 'ssh gpu02 nvidia-smi -L'", "GPU 0: NVIDIA H200 (UUID: GPU-5d1c)", 0), HEALTH,
+        ("ssh -J root@gpu01 alice@gpu03 'tail -n 20 /var/log/sglang.log'", "accept len: 1.02", 0),
+        ("ssh root@gpu01 'tail -n 20 /var/log/sglang.log'", "accept len: 3.10", 0),
+    )
+    runs = [s["run"] for s in doc["steps"]]
+    assert runs == ["curl -sf http://localhost:30000/health", "ssh {{ host_gpu02 }} nvidia-smi -L",
+                    "ssh alice@{{ host_gpu03 }} 'tail -n 20 /var/log/sglang.log'"], runs
+    assert doc["description"].endswith("--host root@gpu01."), doc["description"]
