@@ -575,7 +575,11 @@ def _bare_word(text: str, start: int, end: int) -> bool:
 
 
 # The host of a URL (`curl http://gpu01:30000/...`, `http://user@10.1.2.3/`); IPv6 in brackets.
-_URL_HOST = re.compile(r"(?<=://)((?:[^/@\s'\"\x00]+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)(?=[:/'\"\s)]|$)")
+# The user part may hold a var's slot: a password in the URL is a secret var by now
+# (`https://admin:{{ admin_secret }}@registry.internal`); not seen as one, the user was read as
+# the host and became a `host_admin` var.
+_URL_HOST = re.compile(r"(?<=://)((?:(?:[^/@\s'\"\x00]|\x00[^\x00]*\x00)+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)"
+                       r"(?=[:/'\"\s)]|$)")
 _PRIVATE_IPV4 = re.compile(r"(?:10|192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2,3}")
 _LOCAL = frozenset({"localhost", "0.0.0.0", "127.0.0.1", "[::1]", "[::]"})
 

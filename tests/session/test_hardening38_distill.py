@@ -91,3 +91,21 @@ def test_a_host_reached_through_the_playbooks_host_is_one_hop_from_it(tmp_path):
     assert runs == ["curl -sf http://localhost:30000/health", "ssh {{ host_gpu02 }} nvidia-smi -L",
                     "ssh alice@{{ host_gpu03 }} 'tail -n 20 /var/log/sglang.log'"], runs
     assert doc["description"].endswith("--host root@gpu01."), doc["description"]
+
+
+def test_the_user_of_a_url_with_a_password_is_no_host(tmp_path):
+    """Before: `https://admin:hunter2secret@registry.internal/...` became
+    `https://{{ host_admin }}:{{ admin_secret }}@registry.internal/...`: the password was a
+    secret var first, and the URL's host pattern, not reading a var in the user part, took the
+    user for the host (a `host_admin: admin` var) and left the fleet host literal."""
+    doc, _ = _session(
+        tmp_path,
+        ("ssh root@gpu01 'curl -sf https://admin:hunter2secret@registry.internal/v2/_catalog'",
+         "curl: (22) The requested URL returned error: 401", 22),
+        ("ssh root@gpu01 'tail -n 20 /var/log/sglang.log'", "accept len: 1.02", 0),
+    )
+    assert doc["steps"][0]["run"] == \
+        "curl -sf https://admin:{{ admin_secret }}@{{ host_registry_internal }}/v2/_catalog", doc["steps"]
+    assert doc["vars"] == {"admin_secret": "", "host_registry_internal": "registry.internal",
+                           "sglang_log": "/var/log/sglang.log"}
+    assert "hunter2secret" not in dump_playbook(doc)
