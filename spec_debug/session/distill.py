@@ -112,6 +112,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         steps.append(_launch_audit_step(launch_findings, names, ids, primary, elsewhere))
     said: set[str] = set()
     runs: set[str] = set()
+    fleet = {c.host for c in analysis.commands if c.host and _fleet_host(c.host)}
     for cmd in chosen:
         script = _remote_script(cmd)
         if script is not None:
@@ -149,7 +150,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # `curl http://10.1.230.174:30000/get_server_info` typed where the session ran: the
             # host is a var like any other, not a constant every host of a fleet run would query
             text = _replace_host(text, primary, names)
-        text = _url_hosts(text, names)
+        text = _host_words(_url_hosts(text, names), fleet, names)
         here = runs_on_primary or not cmd.host
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
         run = _as_template(text)
@@ -598,6 +599,28 @@ def _url_hosts(text: str, names: _VarNames) -> str:
             return m.group(1) + "[" + names.var_for_host(host[1:-1]) + "]"
         return m.group(1) + names.var_for_host(host)
     return _URL_HOST.sub(one, text)
+
+
+# A host as a word of its own: `nc -zv gpu02 30000`, `--host 10.1.2.8`, `ping -c1 gpu02`; not a
+# piece of a path (`/data/gpu02/x`), a file name (`gpu02.log`) or a slot.
+_WORD_BEFORE = r"(?<![^\s='\"@,])"
+_WORD_AFTER = r"(?![^\s:'\";,)|&])"
+_PRIVATE_IPV4_WORD = re.compile(_WORD_BEFORE + r"(?:10(?:\.\d{1,3}){3}|(?:192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2})"
+                                + _WORD_AFTER)
+
+
+def _host_words(text: str, fleet: set[str], names: _VarNames) -> str:
+    """A fleet host named as a word outside a URL, as its var: a host the session's ssh reached
+    (``fleet``) or a private IPv4 address. Before, `curl http://10.1.2.8:30000/health` asked the
+    var's host and `ping -c1 10.1.2.8` or `nc -zv gpu02 30000` in the same playbook the session's
+    one, whatever the run was for."""
+    for host in sorted(fleet, key=len, reverse=True):
+        if host in text:
+            word = re.compile(_WORD_BEFORE + re.escape(host) + _WORD_AFTER)
+            text = word.sub(lambda _m, h=host: names.var_for_host(h), text)
+    if "." in text:
+        text = _PRIVATE_IPV4_WORD.sub(lambda m: names.var_for_host(m.group(0)), text)
+    return text
 
 
 def _fleet_host(host: str) -> bool:

@@ -109,3 +109,23 @@ def test_the_user_of_a_url_with_a_password_is_no_host(tmp_path):
     assert doc["vars"] == {"admin_secret": "", "host_registry_internal": "registry.internal",
                            "sglang_log": "/var/log/sglang.log"}
     assert "hunter2secret" not in dump_playbook(doc)
+
+
+def test_a_fleet_host_named_as_a_word_is_a_var_as_in_a_url(tmp_path):
+    """`curl http://10.1.2.8:30000/health` became `http://{{ host_10_1_2_8 }}:...`, but before,
+    `ping -c1 10.1.2.8` and `nc -zv gpu02 30000` (gpu02: a host the session's ssh reached) kept
+    the session's literal host, so a run for another fleet checked the old one. A host inside a
+    path (`/data/gpu02`) is no host."""
+    doc, _ = _session(
+        tmp_path,
+        ("ssh root@gpu02 nvidia-smi -L", "GPU 0: NVIDIA H200 (UUID: GPU-5d1c)", 0),
+        ("ssh root@gpu01 'nc -zv gpu02 30000'", "nc: connect to gpu02 port 30000 (tcp) failed: Connection refused", 1),
+        ("ssh root@gpu01 'tail -n 20 /var/log/sglang.log'", "accept len: 1.02", 0),
+        ("ssh root@gpu01 'ping -c1 -W1 10.1.2.8'", "1 packets transmitted, 0 received, 100% packet loss", 1),
+        ("ssh root@gpu01 'ls -la /data/gpu02'", "total 0", 0),
+    )
+    runs = [s["run"] for s in doc["steps"]]
+    assert runs == ["nc -zv {{ host_gpu02 }} 30000", "tail -n 20 {{ sglang_log }}", "ping -c1 -W1 {{ host_10_1_2_8 }}",
+                    "ls -la {{ gpu02 }}"], runs
+    assert (doc["vars"]["host_gpu02"], doc["vars"]["host_10_1_2_8"], doc["vars"]["gpu02"]) == (
+        "gpu02", "10.1.2.8", "/data/gpu02")
