@@ -731,9 +731,10 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _HEADER = re.compile(r"^(?:THOUGHT|DISCUSSION|Thought|Discussion)\s*:\s*")
 _BOLD_TITLE = re.compile(r"^\*\*([^*]+?)\*\*\s+(?=\S)")
-_WHY_CUT = 300
+_WHY_CUT = 280
 """reasoning.why_text keeps the last 320 characters and starts after the first sentence end in
-their first half: a why this long with none there starts mid-sentence, even mid-word."""
+their first half, or else at the first word (up to 40 characters in): a why this long with none
+there starts mid-sentence."""
 
 
 def _reason(why: str) -> str:

@@ -129,3 +129,22 @@ def test_a_fleet_host_named_as_a_word_is_a_var_as_in_a_url(tmp_path):
                     "ls -la {{ gpu02 }}"], runs
     assert (doc["vars"]["host_gpu02"], doc["vars"]["host_10_1_2_8"], doc["vars"]["gpu02"]) == (
         "gpu02", "10.1.2.8", "/data/gpu02")
+
+
+def test_a_why_cut_from_long_reasoning_starts_at_a_word(tmp_path):
+    """The analyzer keeps the last 320 characters of the reasoning; with no sentence starting in
+    their first half the why began inside a word: "IDIA-SMI 550 DRIVER banner...", "…lier I saw"."""
+    for pad in range(0, 30):
+        reasoning = ("Earlier I saw the NVIDIA-SMI 550 DRIVER banner and "
+                     + "the verify step rejects most tokens on the boxes " * 5 + "x" * pad
+                     + " so let me read the server log now:")
+        m = _Writer("9a1b0000-0000-4000-8000-00000000d038", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+        m.prompt("EAGLE-3 on gpu01 accepts almost nothing.")
+        m.bash(*HEALTH[:2], exit_code=7)
+        m.bash("ssh root@gpu01 'tail -n 20 /var/log/sglang.log'", "accept len: 1.02", text=reasoning)
+        path = tmp_path / f"{pad}.jsonl"
+        path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+        why = distill_playbook(analyze_path(path))["steps"][-1]["why"]
+        first = why.lstrip("…").split()[0]
+        assert f" {first} " in f" {reasoning} ", (pad, why)
+        assert why.endswith("It was the first step of a change of approach after [msg 2]."), why
