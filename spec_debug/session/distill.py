@@ -37,6 +37,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
+from spec_debug.session.shell_words import ssh_reads_local_file
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
                                            without_tty)
@@ -366,6 +367,10 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
             continue
         if cmd.host and script_made_locally(cmd.command):
             continue  # the host ran what a local program printed: a step would run its shell bare
+        if cmd.host and ssh_reads_local_file(cmd.command):
+            # `ssh gpu01 'bash -s' < check.sh`: the script is a file where the session ran, not
+            # on the host (was the step `bash -s < check.sh`: "No such file" there)
+            continue
         inner = _remote_script(cmd) or cmd.inner
         if interactive(inner, host=cmd.host, container=cmd.container):
             continue  # needs someone at a terminal: unattended.interactive

@@ -13,6 +13,7 @@ from pathlib import Path
 from spec_debug.playbook import load_playbook_text
 from spec_debug.session import analyze_path
 from spec_debug.session.distill import distill_playbook, dump_playbook
+from spec_debug.session.shell_words import ssh_reads_local_file
 from tests.session.incident_story import _Writer
 
 REFUSED = "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused"
@@ -148,3 +149,17 @@ def test_a_why_cut_from_long_reasoning_starts_at_a_word(tmp_path):
         first = why.lstrip("…").split()[0]
         assert f" {first} " in f" {reasoning} ", (pad, why)
         assert why.endswith("It was the first step of a change of approach after [msg 2]."), why
+
+
+def test_a_script_ssh_read_from_a_local_file_is_no_step(tmp_path):
+    """`ssh gpu01 'bash -s' < ./check_gpu.sh` ran a script that is a file where the session ran,
+    whose text the session does not show. Before: the step `bash -s < ./check_gpu.sh` on the
+    host ("No such file or directory" there). Input from /dev/null reads no file."""
+    doc, _ = _session(
+        tmp_path,
+        ("ssh root@gpu01 'bash -s' < ./check_gpu.sh", "GPU 0: ECC errors 12", 1),
+        ("ssh root@gpu01 'tail -n 20 /var/log/sglang.log'", "accept len: 1.02", 0),
+    )
+    assert [s["run"] for s in doc["steps"]] == ["tail -n 20 {{ sglang_log }}"], doc["steps"]
+    assert not ssh_reads_local_file("ssh gpu01 'python3 -' < /dev/null")
+    assert not ssh_reads_local_file("ssh gpu01 'grep x < /var/log/sglang.log'")  # the host's file
