@@ -37,7 +37,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
-from spec_debug.session.shell_words import ssh_reads_local_file
+from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
                                            without_tty)
@@ -374,6 +374,8 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
         inner = _remote_script(cmd) or cmd.inner
         if interactive(inner, host=cmd.host, container=cmd.container):
             continue  # needs someone at a terminal: unattended.interactive
+        if _looks_around(inner or cmd.command):
+            continue
         # The same words on another host or in a container are another check (`nvidia-smi` on
         # the host and in the serving container); the same words on the host are merged later.
         key = (cmd.host, cmd.container, re.sub(r"\s+", " ", cmd.inner or cmd.command))
@@ -384,6 +386,26 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
             continue
         chosen.append(cmd)
     return chosen
+
+
+_LOOK_AROUND = frozenset({"ls", "pwd", "clear", "true"})
+_FILTERS = frozenset({"head", "wc", "sort"})
+
+
+def _looks_around(command: str) -> bool:
+    """``ls -la``, ``pwd``, ``ls | head``: the agent looking at the folder it was in, with no
+    path named. The first step after a failure it may be (a wrong path, then ``ls -la``), but
+    as a step it lists whatever folder the run starts in, and checks nothing."""
+    argvs = list(simple_commands(command))
+    if not argvs:
+        return False
+    for k, argv in enumerate(argvs):
+        if isinstance(argv, str) or any(not w.startswith("-") for w in argv[1:]):
+            return False
+        name = argv[0].rsplit("/", 1)[-1]
+        if name not in _LOOK_AROUND and not (k and name in _FILTERS):
+            return False
+    return True
 
 
 # A bare token names its own var (prefixes as in spec_debug/redact.py).

@@ -163,3 +163,14 @@ def test_a_script_ssh_read_from_a_local_file_is_no_step(tmp_path):
     assert [s["run"] for s in doc["steps"]] == ["tail -n 20 {{ sglang_log }}"], doc["steps"]
     assert not ssh_reads_local_file("ssh gpu01 'python3 -' < /dev/null")
     assert not ssh_reads_local_file("ssh gpu01 'grep x < /var/log/sglang.log'")  # the host's file
+
+
+def test_a_look_at_the_working_folder_is_no_step(tmp_path):
+    """`ls -la` right after a failure is the first step of a change of approach, but as a step
+    it listed whatever folder the run started in (the playbook's github_issue.traj.json had
+    one). A listing that names its folder is a check and stays."""
+    for listing, run in (("ls -la", None), ("ls -la /models/eagle3 | head", "ls -la {{ eagle3 }} | head")):
+        folder = tmp_path / str(run is None)
+        folder.mkdir()
+        doc, _ = _session(folder, HEALTH, (f"ssh root@gpu01 '{listing}'", "config.json\nmodel.safetensors", 0))
+        assert [s["run"] for s in doc["steps"]] == ["curl -sf http://localhost:30000/health"] + ([run] if run else [])
