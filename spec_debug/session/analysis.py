@@ -13,6 +13,7 @@ from collections import Counter, OrderedDict, deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
@@ -255,6 +256,25 @@ class _Call:
     """The call started a sub-agent: its result is the sub-agent's final report."""
 
 
+_TYPO_EDITS = 2
+"""The characters a retyped command may differ by (a swapped pair, one left out or added)."""
+
+
+def _retyped(failed: str, command: str) -> bool:
+    """Whether ``command`` is ``failed`` with a typo put right: at most :data:`_TYPO_EDITS`
+    characters inserted, removed or replaced (``nvidai-smi``/``nvidia-smi``,
+    ``config.jsn``/``config.json``)."""
+    if failed == command or abs(len(failed) - len(command)) > _TYPO_EDITS or len(command) > 2000:
+        return False
+    edits = 0
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, failed, command, autojunk=False).get_opcodes():
+        if tag != "equal":
+            edits += max(i2 - i1, j2 - j1)
+            if edits > _TYPO_EDITS:
+                return False
+    return True
+
+
 @dataclass
 class _Trigger:
     seq: int
@@ -262,6 +282,8 @@ class _Trigger:
     summary: str
     category: str
     recent: tuple[str, ...]
+    command: str = ""
+    """The failed command as typed, "" for none (a metric, a tool that is no command)."""
 
 
 @dataclass
@@ -646,7 +668,8 @@ class _SessionState:
         if (failed or found) and call is not None and not not_run:
             err = found[0] if found else None
             summary = failures.error_said(err.exception, err.kind, err.message)[:160] if err else "a failed command"
-            st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent))
+            st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent),
+                                  record.command if record is not None else "")
         elif call is not None and call.spawn and ev.call_id and not not_run:
             # A sub-agent's report: its own lines are read after its parent's file, so whether
             # it ended in a failure is known at the end (see _spawn_pivots)
@@ -885,6 +908,11 @@ class _SessionState:
         st.trigger = None
         # Editing after an error is the ordinary fix-and-retry loop, not a change of approach.
         if category in trig.recent or category == trig.category or category in ("edit", "other"):
+            return
+        if trig.command and ev.command and _retyped(trig.command, ev.command):
+            # `nvidai-smi` (command not found), then `nvidia-smi`: the same command with its typo
+            # put right is no change of approach, though the typo read as another kind ("other");
+            # distill made the typo a step, and its correction "the first step of a change"
             return
         what = shell.CATEGORY_TITLES
         if ev.command:

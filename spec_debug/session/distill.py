@@ -37,6 +37,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
+from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
                                            without_tty)
@@ -112,6 +113,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         steps.append(_launch_audit_step(launch_findings, names, ids, primary, elsewhere))
     said: set[str] = set()
     runs: set[str] = set()
+    fleet = {c.host for c in analysis.commands if c.host and _fleet_host(c.host)}
     for cmd in chosen:
         script = _remote_script(cmd)
         if script is not None:
@@ -123,6 +125,11 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # on the playbook's host is reached from the host (`docker exec`), not through the ssh
         # hop the session took to get there: that hop would have the host ssh to itself.
         raw = on_host or (cmd.inner if runs_on_primary else cmd.command)
+        if not on_host and not runs_on_primary and cmd.host and primary and script is None:
+            # Another host reached through the playbook's (`ssh gpu01 'ssh gpu02 nvidia-smi'`,
+            # `ssh -J gpu01 gpu02 nvidia-smi`): the step runs on gpu01, so it is what gpu01 ran,
+            # the hop from there (was the whole line: gpu01 ssh'd to itself, or jumped through itself)
+            raw = host_command(cmd.command, primary) or (cmd.inner if _jumps_from(cmd, primary) else raw)
         if not on_host and not runs_on_primary and cmd.host and "$" in raw and cmd.inner != raw \
                 and parse_target(raw).host is None:
             # `ssh $H2 'x'` with H2 set by an earlier command of the log: the step's shell has no
@@ -144,7 +151,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # `curl http://10.1.230.174:30000/get_server_info` typed where the session ran: the
             # host is a var like any other, not a constant every host of a fleet run would query
             text = _replace_host(text, primary, names)
-        text = _url_hosts(text, names)
+        text = _host_words(_url_hosts(text, names), fleet, names)
         here = runs_on_primary or not cmd.host
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
         run = _as_template(text)
@@ -253,6 +260,15 @@ def _ssh_hop(cmd: CommandRecord, command: str) -> str:
     return f"ssh {port}{user}{cmd.host} {shlex.quote(command)}"
 
 
+def _jumps_from(cmd: CommandRecord, host: str) -> bool:
+    """Whether the last jump host of ``cmd``'s ssh (``-J a,root@gpu01:2222``) is ``host``."""
+    if not cmd.jump:
+        return False
+    last = cmd.jump.split(",")[-1].removeprefix("ssh://").rpartition("@")[2]
+    name = last[1:].partition("]")[0] if last.startswith("[") else last.partition(":")[0]
+    return name == host
+
+
 def _reached_as(host: str, commands: list[CommandRecord]) -> str:
     """:func:`_destination` of ``host`` with the user and port the session's commands there used most."""
     there = [c for c in commands if c.host == host]
@@ -351,9 +367,15 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
             continue
         if cmd.host and script_made_locally(cmd.command):
             continue  # the host ran what a local program printed: a step would run its shell bare
+        if cmd.host and ssh_reads_local_file(cmd.command):
+            # `ssh gpu01 'bash -s' < check.sh`: the script is a file where the session ran, not
+            # on the host (was the step `bash -s < check.sh`: "No such file" there)
+            continue
         inner = _remote_script(cmd) or cmd.inner
         if interactive(inner, host=cmd.host, container=cmd.container):
             continue  # needs someone at a terminal: unattended.interactive
+        if _looks_around(inner or cmd.command):
+            continue
         # The same words on another host or in a container are another check (`nvidia-smi` on
         # the host and in the serving container); the same words on the host are merged later.
         key = (cmd.host, cmd.container, re.sub(r"\s+", " ", cmd.inner or cmd.command))
@@ -364,6 +386,26 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
             continue
         chosen.append(cmd)
     return chosen
+
+
+_LOOK_AROUND = frozenset({"ls", "pwd", "clear", "true"})
+_FILTERS = frozenset({"head", "wc", "sort"})
+
+
+def _looks_around(command: str) -> bool:
+    """``ls -la``, ``pwd``, ``ls | head``: the agent looking at the folder it was in, with no
+    path named. The first step after a failure it may be (a wrong path, then ``ls -la``), but
+    as a step it lists whatever folder the run starts in, and checks nothing."""
+    argvs = list(simple_commands(command))
+    if not argvs:
+        return False
+    for k, argv in enumerate(argvs):
+        if isinstance(argv, str) or any(not w.startswith("-") for w in argv[1:]):
+            return False
+        name = argv[0].rsplit("/", 1)[-1]
+        if name not in _LOOK_AROUND and not (k and name in _FILTERS):
+            return False
+    return True
 
 
 # A bare token names its own var (prefixes as in spec_debug/redact.py).
@@ -561,7 +603,11 @@ def _bare_word(text: str, start: int, end: int) -> bool:
 
 
 # The host of a URL (`curl http://gpu01:30000/...`, `http://user@10.1.2.3/`); IPv6 in brackets.
-_URL_HOST = re.compile(r"(?<=://)((?:[^/@\s'\"\x00]+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)(?=[:/'\"\s)]|$)")
+# The user part may hold a var's slot: a password in the URL is a secret var by now
+# (`https://admin:{{ admin_secret }}@registry.internal`); not seen as one, the user was read as
+# the host and became a `host_admin` var.
+_URL_HOST = re.compile(r"(?<=://)((?:(?:[^/@\s'\"\x00]|\x00[^\x00]*\x00)+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)"
+                       r"(?=[:/'\"\s)]|$)")
 _PRIVATE_IPV4 = re.compile(r"(?:10|192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2,3}")
 _LOCAL = frozenset({"localhost", "0.0.0.0", "127.0.0.1", "[::1]", "[::]"})
 
@@ -580,6 +626,28 @@ def _url_hosts(text: str, names: _VarNames) -> str:
             return m.group(1) + "[" + names.var_for_host(host[1:-1]) + "]"
         return m.group(1) + names.var_for_host(host)
     return _URL_HOST.sub(one, text)
+
+
+# A host as a word of its own: `nc -zv gpu02 30000`, `--host 10.1.2.8`, `ping -c1 gpu02`; not a
+# piece of a path (`/data/gpu02/x`), a file name (`gpu02.log`) or a slot.
+_WORD_BEFORE = r"(?<![^\s='\"@,])"
+_WORD_AFTER = r"(?![^\s:'\";,)|&])"
+_PRIVATE_IPV4_WORD = re.compile(_WORD_BEFORE + r"(?:10(?:\.\d{1,3}){3}|(?:192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2})"
+                                + _WORD_AFTER)
+
+
+def _host_words(text: str, fleet: set[str], names: _VarNames) -> str:
+    """A fleet host named as a word outside a URL, as its var: a host the session's ssh reached
+    (``fleet``) or a private IPv4 address. Before, `curl http://10.1.2.8:30000/health` asked the
+    var's host and `ping -c1 10.1.2.8` or `nc -zv gpu02 30000` in the same playbook the session's
+    one, whatever the run was for."""
+    for host in sorted(fleet, key=len, reverse=True):
+        if host in text:
+            word = re.compile(_WORD_BEFORE + re.escape(host) + _WORD_AFTER)
+            text = word.sub(lambda _m, h=host: names.var_for_host(h), text)
+    if "." in text:
+        text = _PRIVATE_IPV4_WORD.sub(lambda m: names.var_for_host(m.group(0)), text)
+    return text
 
 
 def _fleet_host(host: str) -> bool:
@@ -690,9 +758,10 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _HEADER = re.compile(r"^(?:THOUGHT|DISCUSSION|Thought|Discussion)\s*:\s*")
 _BOLD_TITLE = re.compile(r"^\*\*([^*]+?)\*\*\s+(?=\S)")
-_WHY_CUT = 300
+_WHY_CUT = 280
 """reasoning.why_text keeps the last 320 characters and starts after the first sentence end in
-their first half: a why this long with none there starts mid-sentence, even mid-word."""
+their first half, or else at the first word (up to 40 characters in): a why this long with none
+there starts mid-sentence."""
 
 
 def _reason(why: str) -> str:

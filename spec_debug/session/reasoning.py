@@ -160,14 +160,23 @@ def why_text(text: str, limit: int = 320) -> str:
     # the whole text need not be split and joined (3.4 us -> 1.8 us on a 450-character block).
     if limit > 0 and len(tail) > limit and tail.isascii() and tail.isprintable() and tail[0] != " " \
             and tail[-1] != " " and "  " not in tail:
-        cut = tail[1:]
+        cut, before = tail[1:], tail[0]
     else:
         text = " ".join(text.split())
         if len(text) <= limit:
             return text
-        cut = text[-limit:]
+        cut, before = text[-limit:], text[-limit - 1]
     dot = cut.find(". ")
-    return cut[dot + 2:] if 0 <= dot < limit // 2 else cut
+    if 0 <= dot < limit // 2:
+        return cut[dot + 2:]
+    # no sentence starts in the first half: start at a word, not inside one ("IDIA-SMI 550" of
+    # "NVIDIA-SMI 550", "lier I saw" of "Earlier I saw"); a word longer than _WORD_CUT stays cut
+    space = cut.find(" ", 0, _WORD_CUT) if before != " " and cut[:1] != " " else -1
+    return cut[space + 1:] if space >= 0 else cut
+
+
+_WORD_CUT = 40
+"""How much of a cut word :func:`why_text` drops to start at the next one."""
 
 
 _WORD = re.compile(r"[a-z0-9][a-z0-9_]*")

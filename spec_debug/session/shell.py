@@ -260,13 +260,13 @@ def _heredoc_target(command: str, depth: int) -> tuple[Target, bool] | None:
     script the session wrote (False: a local program writes it from the heredoc)."""
     # a heredoc's body starts on the next line: with none, each `<<` of the line would have the
     # pattern scan the rest of it for one (10,000 `x <<EOF` on one line took 13 s)
-    m = _SSH_HEREDOC.match(command) if "\n" in command else None
+    m = _SSH_HEREDOC.match(_quoted_shifts_masked(command)) if "\n" in command else None
     if m is None:
         return None
-    head = m.group("head")
+    head, tail = command[:m.end("head")], command[m.start("tail"):m.end("tail")]
     if m.group("tabs") is None and _shift_not_heredoc(head, m.group("word")):
         return None  # no terminator: `ssh h 'echo $((1<<20))'` and a second line is no heredoc
-    piped = _PIPED_TAIL.match(m.group("tail"))
+    piped = _PIPED_TAIL.match(tail)
     cat_piped = bool(piped) and bool(_CAT_HEAD.fullmatch(head))
     if cat_piped:
         head = piped.group("rest").strip()  # the script goes down the pipe: where it runs is there
@@ -296,6 +296,30 @@ def _heredoc_target(command: str, depth: int) -> tuple[Target, bool] | None:
     q, word, dash = m.group("q") or ("'" if m.group("bs") else ""), m.group("word"), m.group("dash") or ""
     tabs = m.group("tabs") or ""
     return replace(target, inner=f"{remote} <<{dash}{q}{word}{q}\n{m.group('body')}\n{tabs}{word}"), True
+
+
+def _quoted_shifts_masked(command: str) -> str:
+    """``command`` with each ``<`` its first line holds inside quotes masked: a ``<<`` there is
+    text the remote shell reads, not ssh's heredoc (``ssh h "python3 - <<'EOF'`` + script +
+    ``EOF"``). Read as ssh's, the remote command became the script with ``EOF"`` and a second
+    ``EOF`` after it, a step that ran `python3` on a broken script. The length is kept, so the
+    match's positions are the command's."""
+    end = command.find("\n")
+    line = command[:end]
+    if "'" not in line and '"' not in line:
+        return command
+    out, quote, escaped = [], None, False
+    for ch in line:  # the quote rules of shell_words._quotes
+        out.append("\x01" if quote and ch == "<" else ch)
+        if escaped:
+            escaped = False
+        elif ch == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+    return "".join(out) + command[end:]
 
 
 def _shift_not_heredoc(head: str, word: str) -> bool:

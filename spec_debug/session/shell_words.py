@@ -189,6 +189,25 @@ def _shell_words(text: str) -> list[tuple[str, bool]]:
     return out
 
 
+def ssh_reads_local_file(command: str) -> bool:
+    """Whether an ``ssh`` of ``command`` has its standard input from a file where the command
+    ran (``ssh gpu01 'bash -s' < check.sh``, ``ssh gpu01 python3 - < probe.py``): what the host
+    ran reads that file, whose text the session does not show. ``< /dev/null`` reads nothing."""
+    if "<" not in command or "ssh" not in command:
+        return False
+    words = _shell_words(_without_heredoc_bodies(command))
+    in_ssh = False
+    for k, (word, is_op) in enumerate(words):
+        if is_op and word in ("<", "0<") and in_ssh and k + 1 < len(words) and not words[k + 1][1]:
+            if not words[k + 1][0].startswith("/dev/"):
+                return True
+        elif is_op and word not in ("<", ">", ">>", ">&", "<&", "&>", "<>"):
+            in_ssh = False  # ; | && || & ( ): the next command
+        elif not is_op and not in_ssh and word.rsplit("/", 1)[-1] == "ssh":
+            in_ssh = True
+    return False
+
+
 # Wrappers before the program that runs: sudo -u bob, env A=1, nohup, timeout 60, nice -n 5
 _WRAPPERS = {"sudo": {"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"}, "env": {"-u", "-C", "-S"},
              "nohup": set(), "time": set(), "nice": {"-n"}, "ionice": {"-c", "-n", "-p"}, "stdbuf": set(),
