@@ -88,19 +88,17 @@ def run_demo(healthy: bool, out: Path, *, reporter: Reporter | None = None,
             target = HostTarget(name=DEMO_HOST, connect=LocalTransport, transport="local")
             run = Run(loaded, [target], store, demo_vars(fixture, healthy), options)
             record = run.execute()
-        except KeyboardInterrupt as exc:
-            # A stop before the run's first record (the engine queues signals only once execute()
-            # starts), as `run` ends it (cli_run.execute_run): exit 3 saying what stopped it, and
-            # no empty folder left as the newest run. Typer said nothing and exited 130.
+        except BaseException as exc:
             if run is not None and run.recorded:
                 raise
             store.discard_if_empty()
-            from spec_debug.cli_run import stopped_before_start
+            if isinstance(exc, KeyboardInterrupt):
+                # A stop before the run's first record (the engine queues signals only once
+                # execute() starts), as `run` ends it (cli_run.execute_run): exit 3 saying what
+                # stopped it. Typer said nothing and exited 130.
+                from spec_debug.cli_run import stopped_before_start
 
-            raise stopped_before_start(exc) from None
-        except BaseException:
-            if run is None or not run.recorded:
-                store.discard_if_empty()
+                raise stopped_before_start(exc) from None
             raise
         reports = write_reports(record, store.run_dir)
         return DemoResult(record, store.run_dir, {k: Path(v) for k, v in reports.items()}, fixture)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -390,15 +391,11 @@ def prose_html(text: Any, lead: str | None = None) -> Markup:
     return Markup(rendered)
 
 
-_MARKDOWN: list[Any] = []
-
-
+@lru_cache(maxsize=1)
 def _commonmark() -> Any:
-    if not _MARKDOWN:
-        from markdown_it import MarkdownIt
+    from markdown_it import MarkdownIt
 
-        _MARKDOWN.append(MarkdownIt("commonmark", {"html": False}))
-    return _MARKDOWN[0]
+    return MarkdownIt("commonmark", {"html": False})
 
 
 def code_spans_html(text: Any) -> Markup:

@@ -15,6 +15,8 @@ import shlex
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from spec_debug.session.shell_words import quote_state
+
 SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """The ssh(1) options that take a value (getopt string in openssh-portable ssh.c)."""
 _SCP_ARG_OPTS = frozenset("cDFiJlOoPSX")
@@ -309,16 +311,9 @@ def _quoted_shifts_masked(command: str) -> str:
     if "'" not in line and '"' not in line:
         return command
     out, quote, escaped = [], None, False
-    for ch in line:  # the quote rules of shell_words._quotes
+    for i, ch in enumerate(line):
         out.append("\x01" if quote and ch == "<" else ch)
-        if escaped:
-            escaped = False
-        elif ch == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = None if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
+        quote, escaped = quote_state(line, i, i + 1, quote, escaped)
     return "".join(out) + command[end:]
 
 

@@ -51,7 +51,7 @@ def _heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
         # quadratic again: 10,000 'a << b' took 0.9 s, 0.03 s before 72aa80d)
         scanned, quote, escaped, arith = line_start, None, False, 0
         for op in _HEREDOC.finditer(text, m.start(), nl):
-            quote, escaped = _quotes(text, scanned, op.start(), quote, escaped)
+            quote, escaped = quote_state(text, scanned, op.start(), quote, escaped)
             arith += text.count("((", scanned, op.start()) - text.count("))", scanned, op.start())
             scanned = op.start()
             if _shift_or_quoted(op, quote, arith > 0):
@@ -132,7 +132,7 @@ def _shift_or_quoted(op: re.Match, quote: str | None, in_arithmetic: bool) -> bo
     return op.group(3).isdigit() or in_arithmetic or quote is not None
 
 
-def _quotes(text: str, start: int, end: int, quote: str | None, escaped: bool) -> tuple[str | None, bool]:
+def quote_state(text: str, start: int, end: int, quote: str | None, escaped: bool) -> tuple[str | None, bool]:
     """The quote open (and whether a backslash escapes the next character) at ``end``, from
     the state at ``start``."""
     for ch in text[start:end]:
