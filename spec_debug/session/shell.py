@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -1180,13 +1181,17 @@ def _categorize_command(command: str) -> str:
 _SETUP = frozenset({"cd", "pushd", "source", ".", "export", "set", "ulimit", "umask", "conda", "module"})
 
 
+def _programs(command: str) -> Iterator[list[str]]:
+    """Each command of the line without its wrappers (sudo, env, ...); empty ones left out."""
+    for argv in _segments_of(command) if command.strip() else ():
+        argv = _unwrap(list(argv))
+        if argv:
+            yield argv
+
+
 def _main_argv(command: str) -> list[str]:
     """The first command of a line that is not setup, without its wrappers (sudo, env, ...)."""
-    for argv in _segments_of(command):
-        argv = _unwrap(list(argv))
-        if argv and argv[0].rsplit("/", 1)[-1] not in _SETUP:
-            return argv
-    return []
+    return next((argv for argv in _programs(command) if argv[0].rsplit("/", 1)[-1] not in _SETUP), [])
 
 
 _LOOKERS = _READERS | frozenset({"ps", "pgrep", "pkill", "kill", "killall", "pidof", "echo", "which", "file", "stat"})
@@ -1198,22 +1203,15 @@ def _launches(command: str) -> bool:
     """Some command of the line that runs the server names it: was any mention, so a check that
     the server is up (``ps aux | grep sglang.launch_server``) was a launch, which distill leaves
     out of a playbook (it changes things) and whose model the benchmarks after it were taken for."""
-    for argv in _segments_of(command) if command.strip() else ():
-        argv = _unwrap(list(argv))
-        if argv and argv[0].rsplit("/", 1)[-1] not in _LOOKERS and _LAUNCH.search(" ".join(argv).lower()):
-            return True
-    return False
+    return any(argv[0].rsplit("/", 1)[-1] not in _LOOKERS and _LAUNCH.search(" ".join(argv).lower())
+               for argv in _programs(command))
 
 
 def sole_program(command: str) -> str:
     """The program of a line that runs one (setup such as ``cd`` and ``source`` aside, wrappers
     such as ``sudo`` unwrapped): the line's exit status is that program's. "" for a pipeline or
     a list of several (``curl ... | jq .`` exits with jq's status)."""
-    programs = []
-    for argv in _segments_of(command) if command.strip() else ():
-        argv = _unwrap(list(argv))
-        if argv and (prog := argv[0].rsplit("/", 1)[-1]) not in _SETUP:
-            programs.append(prog)
+    programs = [prog for argv in _programs(command) if (prog := argv[0].rsplit("/", 1)[-1]) not in _SETUP]
     return programs[0] if len(programs) == 1 else ""
 
 
