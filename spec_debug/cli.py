@@ -104,7 +104,7 @@ def run(
     batch: bool = typer.Option(False, "--batch", help="Never prompt (encrypted keys fail with a clear error)."),
     connect_timeout: Optional[float] = typer.Option(None, "--connect-timeout", help="Seconds to wait for a host (default: ConnectTimeout from ssh_config, else 15)."),
     known_hosts: Optional[Path] = typer.Option(None, "--known-hosts", help="Use this known_hosts file instead of ~/.ssh/known_hosts."),
-    retry_failed: Optional[Path] = typer.Option(None, "--retry-failed", help="Re-run only the hosts that failed or were unreachable in RUN_DIR."),
+    retry_failed: Optional[Path] = typer.Option(None, "--retry-failed", help="Re-run only the hosts that failed or were unreachable in RUN_DIR, or had a step that timed out or could not run."),
     step: bool = typer.Option(False, "--step", help="Step through interactively: run / skip / quit before each step."),
     junit: Optional[Path] = typer.Option(None, "--junit", help="Also write JUnit XML (host x step = test case)."),
     capture_limit: int = typer.Option(256 * 1024, "--capture-limit", help="Bytes of each stream kept in run.json (the rest goes to artifacts)."),

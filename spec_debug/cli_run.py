@@ -245,8 +245,11 @@ def _prepare_run(
             # The demo's host is built on this machine by `spec-debug demo`; over SSH it is no host.
             raise UsageError(f"--retry-failed: {retry_failed} is a demo run; its host exists only inside the demo",
                              hint="run `spec-debug demo` again")
-        # "running"/"pending": the controller was killed mid-run (SIGKILL, power), the host never finished.
-        only = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted", "running", "pending")}
+        only = _hosts_to_retry(previous)
+        if not only:
+            # With no -i in that run the hosts to retry become --host NAMEs: none said "no host
+            # given, pass --host local", as if the run directory had not been read.
+            raise UsageError("--retry-failed: no host of that run failed; nothing to re-run")
         if not host and not hosts and inventory is None:
             inventory = _previous_inventory(previous.command_line, retry_failed)
             if inventory is None:
@@ -282,6 +285,17 @@ def _prepare_run(
     except BaseException:  # a refused --var, or a stop (Ctrl-C, SIGTERM) before the first record
         store.discard_if_empty()
         raise
+
+
+def _hosts_to_retry(previous: RunRecord) -> set[str]:
+    """The hosts of a recorded run that --retry-failed runs again: those that did not pass, and
+    those whose checks did not all complete. A step that timed out (SD002) or could not run
+    (SD003) is a warning, so its host "passed" and was never retried, though the check it stands
+    for never gave an answer (docs/findings.md: "its absence of findings means nothing")."""
+    # "running"/"pending": the controller was killed mid-run (SIGKILL, power), the host never finished.
+    unfinished = {h.name for h in previous.hosts if h.status in ("error", "failed", "aborted", "running", "pending")}
+    unanswered = {s.host for s in previous.steps if s.status in ("timeout", "error")}
+    return unfinished | (unanswered & {h.name for h in previous.hosts})
 
 
 def _check_junit_target(junit: Path) -> None:
