@@ -19,6 +19,7 @@ from typing import Any
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, text_encoding, byte_position
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
+from spec_debug.store import packed_file
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,11 @@ def read_var_file(path: Path) -> VarFile:
         raise UsageError(f"cannot read --var-file {path}: {exc.strerror or exc}") from None
     if len(raw) > MAX_PLAYBOOK_BYTES:
         raise UsageError(f"--var-file {path} is over {MAX_PLAYBOOK_BYTES // 2**20} MiB: not a var file")
+    packed = packed_file(path, raw, "the var file in it")
+    if packed is not None:
+        # `--var-file vars.yaml.gz` as attached to a ticket was "not UTF-8 text" at 1:2, with a
+        # hint to save the file as UTF-8: the playbook loader names the compression, so does this.
+        raise PlaybookError(f"--var-file is {packed[0]}", path=str(path), hint=packed[1])
     # PowerShell 5's `echo "model: x" > vars.yaml` writes UTF-16LE with a mark, which the
     # playbook loader reads (loader.text_encoding); the var file beside it was "not UTF-8 text".
     encoding = text_encoding(raw)
