@@ -57,11 +57,13 @@ from typing import Any, Callable
 import yaml
 
 from spec_debug.errors import UsageError
+from spec_debug.playbook.loader import text_encoding
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
 from spec_debug.playbook.yaml_nodes import _reshaped
 from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
+from spec_debug.store import packed_file
 
 _CONNECTION_VARS = {
     "ansible_host": "address",
@@ -285,14 +287,7 @@ def _refuse_undeclared(inventory: Inventory) -> None:
 
 def _load_file(path: Path) -> Inventory:
     """One INI or YAML inventory (chosen by content, like Ansible's auto plugins)."""
-    try:
-        # utf-8-sig: an inventory saved by a Windows editor ("UTF-8 with BOM") began with an
-        # invisible mark, so its first `[gpus]` was a host named '\ufeffgpus', the group's hosts
-        # were ungrouped and its [gpus:vars] (ansible_user=...) applied to no host, with nothing said
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise UsageError(f"cannot read inventory {path}: {reason or exc}") from None
+    text = _read_text(Path(path), "inventory")
     if text.startswith("#!"):
         # A dynamic inventory script: Ansible runs it with --list (lib/ansible/plugins/inventory/
         # script.py); we never run code from an inventory, but read what it prints.
@@ -301,6 +296,36 @@ def _load_file(path: Path) -> Inventory:
     if Path(path).suffix in (".yml", ".yaml", ".json") or _looks_like_yaml(text) or _parses_as_mapping(text, Path(path)):
         return parse_yaml_inventory(text, str(path))
     return parse_ini_inventory(text, str(path))
+
+
+# Far above any host list (10,000 hosts in INI are about 1 MB) and below what hurts: `-i /dev/zero`
+# was read until Python's MemoryError (a traceback), `-i model.safetensors` read whole into memory
+# to be refused as "not UTF-8 text".
+MAX_INVENTORY_BYTES = 16 * 2**20
+
+
+def _read_text(path: Path, what: str) -> str:
+    """The text of an inventory or vars file, read as the playbook and var files are: with a
+    bound, a compressed file named as such with its unpacker (`hosts.ini.gz` from a ticket was
+    "not UTF-8 text"), UTF-16 as PowerShell's `>` writes it. utf-8-sig: an inventory saved by a
+    Windows editor ("UTF-8 with BOM") began with an invisible mark, so its first `[gpus]` was a
+    host named '\\ufeffgpus', the group's hosts were ungrouped and its [gpus:vars]
+    (ansible_user=...) applied to no host, with nothing said."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_INVENTORY_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_INVENTORY_BYTES:
+        raise UsageError(f"cannot read {what} {path}: over {MAX_INVENTORY_BYTES // 2**20} MiB, too big to be one")
+    packed = packed_file(path, raw, f"the {what} in it")
+    if packed is not None:
+        raise UsageError(f"{what} {path} is {packed[0]}", hint=packed[1])
+    encoding = text_encoding(raw)
+    try:
+        return raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {what} {path}: not UTF-8 text") from None
 
 
 def _parses_as_mapping(text: str, path: Path) -> bool:
@@ -368,10 +393,7 @@ def _vars_for(folder: Path, name: str) -> dict[str, Any]:
 
 
 def _read_vars_file(path: Path) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read vars file {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    text = _read_text(path, "vars file")
     if text.lstrip().startswith(_VAULT_HEADER):
         return {}  # a whole file encrypted with ansible-vault: secrets we neither need nor can read
     data = _load_yaml(text, str(path))
