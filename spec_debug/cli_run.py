@@ -23,6 +23,7 @@ from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord
 from spec_debug.redact import MASK
 from spec_debug.report import write_reports
+from spec_debug.report.views import nothing_checked
 # Imported before the run, not when the outputs are written: ElementTree's C accelerator links
 # pyexpat through PyCapsule_Import, which turns any failure of that import, a Ctrl-C's
 # KeyboardInterrupt included, into an ImportError that ElementTree swallows. A signal landing
@@ -382,12 +383,15 @@ def _say_verdict(record: RunRecord, console: Console, where: str) -> None:
     errors = sum(1 for f in record.findings if f.severity == "error")
     warnings = sum(1 for f in record.findings if f.severity == "warning")
     style = {"passed": "green", "failed": "red", "error": "red", "aborted": "yellow"}.get(record.status, "white")
-    nothing = record.steps and all(s.status == "skipped" for s in record.steps)
+    # Steps all skipped, or none ran to an answer (each could not run, timed out or was skipped):
+    # "PASSED" in green over a host whose Python is missing read as a clean bill.
+    nothing = nothing_checked(record)
     if nothing and record.status == "passed":
         style = "yellow"
     # stderr gone (a closed terminal, `| head`) is quiet: the record and reports are written
     _say(console, f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s)"
-         + (" · nothing was checked: every step was skipped" if nothing else "") + f" · {where}")
+         + (f" · {escape(nothing)}" if nothing else "")
+         + f" · {where}")
 
 
 def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError, console: Console) -> RecordWriteError:

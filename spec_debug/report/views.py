@@ -62,14 +62,60 @@ def verdict(record: RunRecord) -> tuple[str, str]:
         # good news, so it never calls the run clean (the report shows each as written).
         return "warning", f"Not judged: this spec-debug does not know {_some(unknown, 3)}; review them below."
     warnings = [f for f in record.findings if f.severity == "warning"]
-    if warnings:
-        return "warning", f"No errors; {len(warnings)} warning(s) to review."
     if record.steps and all(s.status == "skipped" for s in record.steps):
         # Every step skipped (vars not given, when: false): nothing was looked at, which is not
         # the same as nothing found.
         reasons = list(dict.fromkeys(s.message or "skipped" for s in record.steps))
         return "warning", f"Nothing was checked: all {len(record.steps)} step(s) were skipped ({_some(reasons, 2)})."
+    if no_step_answered(record):
+        # Every step could not run, timed out or was skipped: "No errors; 7 warning(s) to review"
+        # over a host whose Python is missing (each probe its own SD003) read as a clean bill.
+        tally = ", ".join(f"{n} {_NO_ANSWER[status]}" for status in _NO_ANSWER
+                          if (n := sum(1 for s in record.steps if s.status == status)))
+        first = next(s for s in record.steps if s.status != "skipped")
+        return "warning", (f"Nothing was checked: no step ran to an answer ({tally}); "
+                           f"first, {first.id}: {_clipped(first.message or first.status)}")
+    if warnings:
+        unchecked = nothing_checked(record)
+        also = f" {unchecked[0].upper()}{unchecked[1:]}." if unchecked else ""
+        return "warning", f"No errors; {len(warnings)} warning(s) to review.{also}"
     return "passed", "Clean: no error or warning findings."
+
+
+# The statuses of a step that gave no answer about the host, as the verdict counts them.
+_NO_ANSWER = {"error": "could not run", "timeout": "timed out", "skipped": "skipped"}
+
+
+def no_step_answered(record: RunRecord) -> bool:
+    """Whether the run has steps and none gave an answer about a host (passed or failed)."""
+    return bool(record.steps) and all(s.status in _NO_ANSWER for s in record.steps)
+
+
+def unchecked_hosts(record: RunRecord) -> list[str]:
+    """The hosts where a step could not run or timed out and no step gave an answer: their
+    findings are warnings at most, so they "passed", though nothing on them was looked at. A
+    host whose steps were all skipped by design (`when:` for another group) is not one."""
+    statuses: dict[str, set[str]] = defaultdict(set)
+    for step in record.steps:
+        statuses[step.host].add(step.status)
+    return [h.name for h in record.hosts
+            if statuses[h.name] <= _NO_ANSWER.keys() and statuses[h.name] & {"error", "timeout"}]
+
+
+def nothing_checked(record: RunRecord) -> str | None:
+    """"nothing was checked ..." where the whole run, or a host of it, gave no answer; else None."""
+    if record.steps and all(s.status == "skipped" for s in record.steps):
+        return "nothing was checked: every step was skipped"
+    if no_step_answered(record):
+        return "nothing was checked: no step ran to an answer"
+    unchecked = unchecked_hosts(record)
+    return f"nothing was checked on {_some(unchecked)}: no step ran to an answer" if unchecked else None
+
+
+def _clipped(text: str, limit: int = 240) -> str:
+    """A step's message within the one-line verdict."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def _unknown_states(record: RunRecord) -> list[str]:
