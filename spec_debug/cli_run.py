@@ -90,23 +90,37 @@ def _warn_on_stderr(message: str) -> None:
     sys.stderr.write(f"warning: {message}\n")
 
 
-def _previous_inventory(command_line: list[str], run_dir: Path) -> Path | None:
-    """The inventory a recorded run was given (`-i FILE`, `--inventory FILE`, `--inventory=FILE`):
-    its hosts are inventory names (lab08), which only the inventory turns into addresses, ports
-    and users; retrying them by name alone failed with "cannot resolve host name"."""
+# The files of a recorded run that say where its hosts are and how they are reached: its hosts
+# are inventory names or ssh_config aliases (lab08), which only those files turn into addresses,
+# ports, users and keys, and a lab's own known_hosts says whose keys they are. Retrying them by
+# name alone failed with "cannot resolve host name" (or reached another machine of that name).
+_REACH_FILES = {
+    "inventory": (("-i", "--inventory"), "ran on the inventory"),
+    "ssh_config": (("-F", "--ssh-config"), "ran with the ssh_config"),
+    "known_hosts": (("--known-hosts",), "ran with the known_hosts file"),
+}
+
+
+def _previous_file(command_line: list[str], option: str, run_dir: Path) -> Path | None:
+    """The file a recorded run was given for option (`-i FILE`, `--inventory FILE`,
+    `--inventory=FILE`), as it is found from here; None when that run was given none."""
+    names, ran_with = _REACH_FILES[option]
     given = None
     for i, arg in enumerate(command_line):
-        if arg in ("-i", "--inventory") and i + 1 < len(command_line):
+        name, eq, value = arg.partition("=")
+        if arg in names and i + 1 < len(command_line):
             given = command_line[i + 1]
-        elif arg.startswith("--inventory="):
-            given = arg.partition("=")[2]
+        elif eq and name.startswith("--") and name in names:
+            given = value
     if given is None:
         return None
+    if option == "ssh_config" and given.lower() == "none":
+        return Path(given)  # `-F none`: no config at all, as ssh(1) reads it
     path = Path(given).expanduser()
     if not path.exists():
         # relative to where that run was started, which may not be here
-        raise UsageError(f"--retry-failed: {run_dir} ran on the inventory {given}, which is not found from here",
-                         hint=f"pass it again: --retry-failed {run_dir} -i PATH/TO/{path.name}")
+        raise UsageError(f"--retry-failed: {run_dir} {ran_with} {given}, which is not found from here",
+                         hint=f"pass it again: --retry-failed {run_dir} {names[0]} PATH/TO/{path.name}")
     return path
 
 
@@ -252,9 +266,13 @@ def _prepare_run(
             # given, pass --host local", as if the run directory had not been read.
             raise UsageError("--retry-failed: no host of that run failed; nothing to re-run")
         if not host and not hosts and inventory is None:
-            inventory = _previous_inventory(previous.command_line, retry_failed)
+            inventory = _previous_file(previous.command_line, "inventory", retry_failed)
             if inventory is None:
                 host = [h.name for h in previous.hosts if h.name in only]
+        if ssh_config is None:
+            ssh_config = _previous_file(previous.command_line, "ssh_config", retry_failed)
+        if known_hosts is None:
+            known_hosts = _previous_file(previous.command_line, "known_hosts", retry_failed)
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:
