@@ -269,9 +269,10 @@ def _prepare_run(
             inventory = _previous_file(previous.command_line, "inventory", retry_failed)
             if inventory is None:
                 host = [h.name for h in previous.hosts if h.name in only]
-        if ssh_config is None:
+        over_ssh = any(h.transport != "local" for h in previous.hosts if h.name in only)
+        if ssh_config is None and over_ssh:
             ssh_config = _previous_file(previous.command_line, "ssh_config", retry_failed)
-        if known_hosts is None:
+        if known_hosts is None and over_ssh:
             known_hosts = _previous_file(previous.command_line, "known_hosts", retry_failed)
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))

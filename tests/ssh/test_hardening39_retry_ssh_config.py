@@ -104,3 +104,19 @@ def test_a_retry_without_known_hosts_uses_the_recorded_file(cli: Callable[..., A
     assert retry.code == 0, retry.stderr
     _, again = _only(tmp_path / "again")
     assert [(h["name"], h["status"]) for h in again["hosts"]] == [("lab", "passed")]
+
+
+def test_a_local_retry_needs_no_recorded_ssh_config(cli: Callable[..., Any], tmp_path: Path) -> None:
+    """A run on --host local given a -F since deleted: the retry runs on this machine, which no
+    ssh_config reaches, so the missing file is no reason to refuse it."""
+    config = tmp_path / "scratch_ssh_config"
+    config.write_text("Host lab\n  HostName 127.0.0.1\n")
+    ready = tmp_path / "ready"
+    playbook = _playbook(tmp_path, ready)
+    first = cli("run", str(playbook), "--host", "local", "-F", str(config), "--out", str(tmp_path / "first"))
+    assert first.code == 1, first.stderr
+    run_dir, _ = _only(tmp_path / "first")
+    config.unlink()
+    ready.touch()
+    retry = cli("run", str(playbook), "--retry-failed", str(run_dir), "--out", str(tmp_path / "again"))
+    assert retry.code == 0, retry.stderr
