@@ -209,6 +209,8 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         "charts": _charts(record),
         "not_copied": not_copied(record),
         "unreachable": unreachable_hosts(record),
+        # The fleet table's cause for a host that "passed" with no step run to an answer.
+        "unchecked": set(unchecked_hosts(record)),
         # each names the host or jump host it is about: one jump host's, recorded on every host
         # of a fleet behind it, is said once
         "host_warnings": list(dict.fromkeys(warning for host in record.hosts for warning in host.warnings)),

@@ -72,6 +72,10 @@ def test_a_fleet_says_which_host_was_not_checked(tmp_path):
     report = " ".join((run_dir / "report.md").read_text().split())
     assert ("> **Verdict:** No errors; 2 warning(s) to review. "
             "Nothing was checked on gpu02: no step ran to an answer.") in report
+    # The fleet table gives the host a cause, as it does an unreachable one.
+    assert "| `gpu02` | passed | 0 | 2 | no step ran to an answer |" in report, report
+    assert "| `gpu01` | passed | 0 | 0 | |" in report, report
+    assert "<td>no step ran to an answer</td>" in (run_dir / "report.html").read_text()
 
 
 def test_a_host_that_ran_its_steps_is_still_clean(tmp_path):
