@@ -13,7 +13,7 @@ from typing import Any
 
 from spec_debug.errors import SpecDebugError, TemplateError
 from spec_debug.playbook.models import Expectation, FindingTemplate, Step
-from spec_debug.playbook.templating import TemplateSite, attributes_of, evaluate, names_used, render, render_value
+from spec_debug.playbook.templating import CONTEXT_NAMES, TemplateSite, attributes_of, evaluate, names_used, render, render_value
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
@@ -177,6 +177,23 @@ def _shorten(command: str, limit: int = 80) -> str:
     return command if len(command) <= limit else command[: limit - 1] + "…"
 
 
+def _python_hint(step: Step, context: dict[str, Any]) -> str:
+    """Where to name the Python a probe step ran with. The runner takes the step's `with:
+    python:`, else the var python (engine.py, _render_command): for `with: python: "{{ venv
+    }}/bin/python"` the hint was "--var python=...", which the run then refused as no var of
+    the playbook."""
+    given = step.with_.get("python")
+    if given is None or given == "{{ python }}":
+        if "python" in context:
+            return "name the host's Python with --var python=/path/to/python3"
+        return f"name the host's Python in the playbook: give step {step.id!r} with: python: /path/to/python3"
+    read = [name for name in (*names_used(str(given)), *attributes_of(str(given), "vars"))
+            if name not in CONTEXT_NAMES and name in context]
+    if read:
+        return f"the step's Python is with: python: {given!r}: pass --var {read[0]}=... to match the host"
+    return f"the step's Python is with: python: {given!r}: correct it in the playbook (step {step.id!r})"
+
+
 def probe_facts(
     step: Step, host: str, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], facts: dict[str, Any]
 ) -> tuple[dict[str, Any], list[Finding]] | str:
@@ -192,7 +209,7 @@ def probe_facts(
         first = (err_text.strip().splitlines() or ["no output"])[-1]
         message = f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
         if outcome.exit_code == 127:  # the shell found no such program: the host's Python is elsewhere
-            message += "; name the host's Python with --var python=/path/to/python3"
+            message += f"; {_python_hint(step, context)}"
         return message
     if isinstance(data, dict) and ERROR_KEY in data:
         error = data[ERROR_KEY]
