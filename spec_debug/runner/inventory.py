@@ -1054,12 +1054,13 @@ def _subscripted(members: list[str], subscript: re.Match[str], pattern: str) -> 
 def _limit_file(path: str) -> list[str]:
     """`--limit @failed.txt`: the patterns in the file, one a line (a retry file of host names), as
     Ansible reads them (ansible/ansible: lib/ansible/inventory/manager.py, InventoryManager.subset)."""
+    # Read as an inventory is (_read_text): bounded, so `--limit @/dev/zero` is refused instead of
+    # read into a MemoryError traceback; a gzipped or UTF-16 host list named as such.
     try:
-        text = Path(path).expanduser().read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise UsageError(f"--limit @{path}: cannot read the limit file: {reason or exc}",
-                         hint="name a file of host names or patterns, one a line") from None
+        text = _read_text(Path(path).expanduser(), "the limit file")
+    except UsageError as exc:
+        raise UsageError(f"--limit @{path}: {exc.message}",
+                         hint=exc.hint or "name a file of host names or patterns, one a line") from None
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
