@@ -284,7 +284,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "`fc.weight.shape[1]` differs from len(aux layer ids) * target hidden size; or the "
             "draft config sets `eagle_config.use_aux_hidden_state: false` while fc takes k x the "
-            "target hidden size (k >= 2) inputs."
+            "target hidden size (k >= 2) inputs; or the draft config's hidden_size is not the "
+            "width its weights were saved at (the engines build fc and every layer from it)."
         ),
         why=(
             "The engine concatenates one hidden state per aux layer; a width mismatch either "
