@@ -262,7 +262,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "The draft config has no `eagle_aux_hidden_state_layer_ids` (top level or in "
             "`eagle_config`), so the engine falls back to its default capture layers, and the "
-            "trained layers (known from the training run) are different."
+            "trained layers (known from the training run, or from a misspelled key such as "
+            "`eagle_aux_hidden_state_layer_id` that no engine reads) are different."
         ),
         why=(
             "The fallback is silent: the engine serves `[2, N//2, N-3]` and the draft sees "

@@ -24,6 +24,7 @@ the generic row; the generic rows describe a dense Llama-style target.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
@@ -601,6 +602,35 @@ def _int_list(value: Any) -> list[int] | None:
         except (TypeError, ValueError):
             return None
     return ids
+
+
+# The id-list keys the engines read (what a hand edit may misspell), by dotted name. AngelSlim's
+# key is left out: SpecForge's run argument aux_hidden_state_layer_ids is one letter from it
+# and means another convention.
+_LAYER_ID_KEYS = (TOP_LEVEL_KEY, NESTED_KEY)
+
+
+def misspelled_layer_ids(draft_config: Any) -> tuple[str, str, list[int]] | None:
+    """(the key as written, the key it misspells, its ids) for a config that holds its aux
+    layer ids only under a near-miss of a trainer's key (a hand edit:
+    `eagle_aux_hidden_state_layer_id`, `eagle_aux_hiden_state_layer_ids`). No engine reads such
+    a key (each looks its own keys up by exact name), so the engine serves its default layers
+    while the checkpoint was trained on these; None when a real key holds ids."""
+    raw = _raw(draft_config)
+    if configured_layer_ids(raw, (*_LAYER_ID_KEYS, ANGELSLIM_KEY)) is not None:
+        return None
+    for parent in ("", "eagle_config."):
+        node = _lookup(raw, parent[:-1]) if parent else raw
+        if not isinstance(node, Mapping):
+            continue
+        known = [key[len(parent):] for key in _LAYER_ID_KEYS
+                 if key.startswith(parent) and "." not in key[len(parent):]]
+        for name, value in node.items():
+            ids = _int_list(value)
+            close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.93)  # ~2 letters
+            if ids is not None and close and name not in known:
+                return parent + str(name), parent + close[0], ids
+    return None
 
 
 def configured_layer_ids(draft_config: Any, keys: tuple[str, ...]) -> list[int] | None:

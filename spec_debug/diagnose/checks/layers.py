@@ -15,6 +15,10 @@ from spec_debug.eagle3 import engines
 from spec_debug.record import Finding
 
 
+# How LayerAnalysis.trained_source names ids read from a misspelled key (engines.misspelled_layer_ids)
+MISSPELLED = "a misspelling of"
+
+
 @dataclass(frozen=True)
 class LayerFix:
     """A draft config change after which the engine serves the trained ids."""
@@ -74,8 +78,15 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
     `architectures[0]`) picks the engine rules for that model class (SGLang adds 1 to the
     configured ids on a Llama target, not on DeepSeek from 0.5.13)."""
     plan = engines.serve_plan(engine, engine_version, draft_raw, num_target_layers, target_architecture)
+    misspelled = engines.misspelled_layer_ids(draft_raw)
     if trained_layer_ids is not None:
         trained, trained_source = [int(i) for i in trained_layer_ids], "training data layer_ids"
+    elif misspelled is not None:
+        # the ids the hand edit meant, read in the convention of the key it misspells; the
+        # engine finds no key it reads (plan.used_default) and serves its default
+        written, meant, ids = misspelled
+        trained = engines.trained_layer_ids(with_layer_ids(draft_raw, meant, ids), num_target_layers)
+        trained_source = f"draft config {written}, {MISSPELLED} {meant}"
     else:
         trained = engines.trained_layer_ids(draft_raw, num_target_layers)
         has_ids = engines.configured_layer_ids(
@@ -202,7 +213,8 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
     if no_capture is not None:
         findings.append(at.finding("SD201", base + [no_capture[0]], facts, remediation=no_capture[1]))
     elif a.mismatch:
-        if a.used_default and a.trained_source == "training data layer_ids":
+        if a.used_default and (a.trained_source == "training data layer_ids"
+                               or MISSPELLED in a.trained_source):
             findings.append(at.finding("SD203", base + [
                 f"{a.engine} reads no aux ids from this config (keys it reads: "
                 f"{', '.join(_keys_read(a)) or 'none'}) "
