@@ -513,7 +513,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         title="The checkpoint sets a norm flag the engine version ignores",
         detects=(
             "`norm_before_residual`, `norm_before_fc`, `fc_norm` or `norm_output` is true in "
-            "the draft config and the serving engine version does not implement it."
+            "the draft config and the serving engine version does not implement it; or a flag is "
+            "written under a misspelled key (`norm_before_residul`), which speculators and every "
+            "engine ignore (info when the engine's default happens to be the value written)."
         ),
         why=(
             "The engine silently runs a different network (no pre-fc RMSNorm, norm after the "

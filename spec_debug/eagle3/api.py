@@ -10,6 +10,7 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -726,6 +727,12 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     vocab_issues, vocab_notes = _vocab_issues(checkpoint, target_ckpt, mapping)
     vocab_issues += _head_map_issues(loaded)
     input_notes += vocab_notes
+    # a flag under a misspelled key (a hand edit): the reference runs it as training meant it
+    input_notes += [f"config.json writes {key} = {json.dumps(value)}, a misspelling of {flag}, which "
+                    f"speculators and the engines ignore (run here with {flag} = {flag_values[flag]}, "
+                    f"{'as training meant it' if semantics == 'reference' else 'as ' + semantics + ' runs it'}): "
+                    f"rename it to {flag}"
+                    for flag, (key, value) in engines.misspelled_norm_flags(cfg.raw).items()]
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS

@@ -425,8 +425,12 @@ def _llama_eagle3(raw: Mapping[str, Any]) -> bool:
 def _norm_flag(raw: Mapping[str, Any], flag: str, fmt: str, where: str) -> bool:
     """A norm flag as the checkpoint's trainer reads it: speculators' pydantic config parses a
     hand-edited "false" as False and refuses "flase" (engines.speculators_flag); EAGLE-format
-    trainers read the attribute's truthiness. A null is False, as the engines read it."""
+    trainers read the attribute's truthiness. A null is False, as the engines read it. A flag
+    set only under a misspelled key (engines.misspelled_norm_flags: a hand edit) is read from
+    there: the value training used, which speculators and the engines, ignoring the key, lose."""
     value = raw.get(flag)
+    if flag not in raw and flag in engines.misspelled_norm_flags(raw):
+        value = engines.misspelled_norm_flags(raw)[flag][1]
     if fmt != "speculators" or value is None:
         return bool(value)
     parsed = engines.speculators_flag(value)
