@@ -194,7 +194,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "The target layers the engine feeds the draft (from the draft config and the engine "
             "version's capture convention, or measured by the layout probe) differ in set or "
-            "order from the layers the draft was trained on. From the launch command alone: vLLM "
+            "order from the layers the draft was trained on (a training dump whose slot the draft "
+            "fits is exactly the embedding output, which the engine does not serve, counts). From "
+            "the launch command alone: vLLM "
             "with EAGLE-3 and `--pipeline-parallel-size` / `-pp` above 1 before 0.30.0 (or with "
             "`VLLM_USE_V2_MODEL_RUNNER=0` after), where the aux states of the layers on the stages "
             "before the last never reach the drafter, which runs on the last."
