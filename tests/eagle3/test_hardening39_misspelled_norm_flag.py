@@ -21,7 +21,7 @@ pytest.importorskip("speculators")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 from spec_debug.diagnose.steps import configs_step  # noqa: E402
-from spec_debug.eagle3.api import evaluate_drafter  # noqa: E402
+from spec_debug.eagle3.api import check_drafter_vocab, evaluate_drafter  # noqa: E402
 from spec_debug.probes import model_configs  # noqa: E402
 from tests.diagnose.test_steps import context  # noqa: E402
 from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
@@ -79,3 +79,18 @@ def test_the_reference_eval_runs_the_trained_draft(worlds):
     sglang = evaluate_drafter(edited / "draft", edited / "data", edited / "target", steps=2,
                               semantics="sglang")
     assert sglang["ignored_norm_flags"] == ["norm_before_residual"]
+
+
+def test_an_unreadable_misspelled_flag_is_named_as_written(worlds, tmp_path):
+    from spec_debug.eagle3.config import CheckpointError
+
+    _, edited = worlds
+    draft = tmp_path / "draft"
+    shutil.copytree(edited / "draft", draft)
+    config = json.loads((draft / "config.json").read_text())
+    config["norm_before_residul"] = "maybe"
+    (draft / "config.json").write_text(json.dumps(config))
+    with pytest.raises(CheckpointError) as refused:
+        check_drafter_vocab(draft, edited / "target")
+    assert "'norm_before_residul' is 'maybe', expected true or false" in refused.value.message
+
