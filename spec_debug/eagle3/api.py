@@ -1340,9 +1340,9 @@ def _draft_head_check(checkpoint, notes: list[str]):
 
 # What the engines do with a NaN embedding or head, by the vocab check that reports it
 _NON_FINITE_ROWS = {
-    "embed_tokens.weight": ("embed_rows", "vLLM serves this embedding and every draft state turns "
-                                          "NaN (SGLang swaps in the target's)"),
-    "lm_head.weight": ("lm_head_rows", "every draft logit is NaN, in every engine"),
+    "embed_tokens.weight": ("embed_rows", "vLLM serves this embedding (SGLang swaps in the "
+                                          "target's), and a draft state built from such a row is NaN"),
+    "lm_head.weight": ("lm_head_rows", "the draft logits from such rows are NaN or Inf, in every engine"),
 }
 
 
@@ -1368,12 +1368,17 @@ def _non_finite_rows(checkpoint) -> list[tuple[str, Any]]:
         except (CheckpointError, RuntimeError, ValueError, TypeError):
             continue  # a packed or quantized layout: eval reads it whole and says it
         bad = int((~torch.isfinite(rows)).any(dim=1).sum())
-        if bad:
-            found.append((check_name, VocabIssue(check_name, (
-                f"{name} holds NaN/Inf in {bad} of the {len(ids)} rows sampled: {effect}; "
-                "speculators leaves it NaN until load_verifier_weights() copies the verifier's: "
-                "load the draft, call load_verifier_weights() and save it again (or export it "
-                "again from the training checkpoint)"), {"non_finite_rows": bad})))
+        if not bad:
+            continue
+        unloaded = checkpoint.config.format == "speculators" and bad == len(ids)
+        fix = ("speculators leaves it NaN until load_verifier_weights() copies the verifier's: "
+               "load the draft, call load_verifier_weights() and save it again (or export it "
+               "again from the training checkpoint)" if unloaded else
+               "the file is damaged or the training diverged: copy or export the draft again, "
+               "from a checkpoint of the run before its loss went NaN")
+        found.append((check_name, VocabIssue(check_name, (
+            f"{name} holds NaN/Inf in {bad} of the {len(ids)} rows sampled: {effect}; {fix}"),
+            {"non_finite_rows": bad})))
     return found
 
 

@@ -61,7 +61,8 @@ def test_a_nan_embedding_and_head_fail_their_row_checks(world):
     [embed] = failed["embed_rows"]
     [head] = failed["lm_head_rows"]
     assert embed.startswith("embed_tokens.weight holds NaN/Inf in 32 of the 32 rows sampled")
-    assert head.startswith("lm_head.weight holds NaN/Inf in 32 of the 32 rows sampled: every draft logit is NaN")
+    assert head.startswith("lm_head.weight holds NaN/Inf in 32 of the 32 rows sampled: the draft "
+                           "logits from such rows are NaN or Inf, in every engine")
     assert "call load_verifier_weights() and save it again" in head
 
 
@@ -75,3 +76,19 @@ def test_the_vocab_step_and_the_cli_say_sd303(world):
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr
     assert "lm_head_rows   FAIL" in done.stdout
+
+
+def test_a_few_nan_rows_are_a_damaged_file_not_a_missing_copy(world, tmp_path):
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    draft = tmp_path / "draft"
+    shutil.copytree(world / "draft", draft)
+    state = load_file(draft / "model.safetensors")
+    state["lm_head.weight"][0] = float("inf")  # draft id 0 is always among the sampled rows
+    save_file(state, str(draft / "model.safetensors"), metadata={"format": "pt"})
+    [head] = _failed(check_drafter_vocab(draft, world / "target"))["lm_head_rows"]
+    assert head.startswith("lm_head.weight holds NaN/Inf in 1 of the 32 rows sampled")
+    assert "the file is damaged or the training diverged" in head
+    assert "load_verifier_weights" not in head
