@@ -194,7 +194,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "The target layers the engine feeds the draft (from the draft config and the engine "
             "version's capture convention, or measured by the layout probe) differ in set or "
-            "order from the layers the draft was trained on. From the launch command alone: vLLM "
+            "order from the layers the draft was trained on (a training dump whose slot the draft "
+            "fits is exactly the embedding output, which the engine does not serve, counts). From "
+            "the launch command alone: vLLM "
             "with EAGLE-3 and `--pipeline-parallel-size` / `-pp` above 1 before 0.30.0 (or with "
             "`VLLM_USE_V2_MODEL_RUNNER=0` after), where the aux states of the layers on the stages "
             "before the last never reach the drafter, which runs on the last."
@@ -262,7 +264,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "The draft config has no `eagle_aux_hidden_state_layer_ids` (top level or in "
             "`eagle_config`), so the engine falls back to its default capture layers, and the "
-            "trained layers (known from the training run) are different."
+            "trained layers (known from the training run, or from a misspelled key such as "
+            "`eagle_aux_hidden_state_layer_id` that no engine reads) are different."
         ),
         why=(
             "The fallback is silent: the engine serves `[2, N//2, N-3]` and the draft sees "
@@ -284,7 +287,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "`fc.weight.shape[1]` differs from len(aux layer ids) * target hidden size; or the "
             "draft config sets `eagle_config.use_aux_hidden_state: false` while fc takes k x the "
-            "target hidden size (k >= 2) inputs."
+            "target hidden size (k >= 2) inputs; or the draft config's hidden_size is not the "
+            "width its weights were saved at (the engines build fc and every layer from it)."
         ),
         why=(
             "The engine concatenates one hidden state per aux layer; a width mismatch either "
@@ -511,7 +515,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         title="The checkpoint sets a norm flag the engine version ignores",
         detects=(
             "`norm_before_residual`, `norm_before_fc`, `fc_norm` or `norm_output` is true in "
-            "the draft config and the serving engine version does not implement it."
+            "the draft config and the serving engine version does not implement it; or a flag is "
+            "written under a misspelled key (`norm_before_residul`), which speculators and every "
+            "engine ignore (info when the engine's default happens to be the value written)."
         ),
         why=(
             "The engine silently runs a different network (no pre-fc RMSNorm, norm after the "

@@ -10,8 +10,9 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Sequence, Any, Callable, Mapping, NamedTuple
 
@@ -726,6 +727,12 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     vocab_issues, vocab_notes = _vocab_issues(checkpoint, target_ckpt, mapping)
     vocab_issues += _head_map_issues(loaded)
     input_notes += vocab_notes
+    # a flag under a misspelled key (a hand edit): the reference runs it as training meant it
+    input_notes += [f"config.json writes {key} = {json.dumps(value)}, a misspelling of {flag}, which "
+                    f"speculators and the engines ignore (run here with {flag} = {flag_values[flag]}, "
+                    f"{'as training meant it' if semantics == 'reference' else 'as ' + semantics + ' runs it'}): "
+                    f"rename it to {flag}"
+                    for flag, (key, value) in engines.misspelled_norm_flags(cfg.raw).items()]
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
@@ -1248,6 +1255,11 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
         out["checks"] = [head_rows.to_dict() if check["name"] == "lm_head_rows" else check
                          for check in out["checks"]]
         out["ok"] = all(check["ok"] for check in out["checks"])
+    for check_name, issue in _non_finite_rows(checkpoint):
+        out["checks"] = [{**check, "ok": False, "skipped": False,
+                          "issues": [*check["issues"], {**asdict(issue), "code": issue.code}]}
+                         if check["name"] == check_name else check for check in out["checks"]]
+        out["ok"] = False
     head_check = _head_map_check(checkpoint, target, mapping, notes)
     if head_check is not None:
         out["checks"].append(head_check.to_dict())
@@ -1324,6 +1336,50 @@ def _draft_head_check(checkpoint, notes: list[str]):
         "unloaded one, speculators a random one (the trained head is not in the file); "
         f"{_missing_head_hint(cfg)}",
         {"lm_head_rows": None, "config_draft_vocab_size": cfg.draft_vocab_size}),))
+
+
+# What the engines do with a NaN embedding or head, by the vocab check that reports it
+_NON_FINITE_ROWS = {
+    "embed_tokens.weight": ("embed_rows", "vLLM serves this embedding (SGLang swaps in the "
+                                          "target's), and a draft state built from such a row is NaN"),
+    "lm_head.weight": ("lm_head_rows", "the draft logits from such rows are NaN or Inf, in every engine"),
+}
+
+
+def _non_finite_rows(checkpoint) -> list[tuple[str, Any]]:
+    """(vocab check name, SD303 issue) for the draft's embedding and head when the rows
+    `drafter vocab` samples of them hold NaN/Inf. speculators leaves both NaN until
+    load_verifier_weights() copies the verifier's (EAGLE3.md section 8): a draft saved before
+    that passed every vocab check (they read shapes and maps), while eval and layout refuse it
+    (loading._non_finite_hint). Reads the sampled rows only, as the head map check does."""
+    import torch
+
+    from spec_debug.eagle3.head_map import sample_ids
+    from spec_debug.eagle3.vocab import VocabIssue
+
+    found = []
+    for name, (check_name, effect) in _NON_FINITE_ROWS.items():
+        shape = checkpoint.shape(name)
+        if not shape or len(shape) != 2 or not shape[0]:
+            continue
+        ids = sample_ids(shape[0]).tolist()
+        try:
+            rows = checkpoint.tensors.rows(name, ids).float()
+        except (CheckpointError, RuntimeError, ValueError, TypeError):
+            continue  # a packed or quantized layout: eval reads it whole and says it
+        bad = int((~torch.isfinite(rows)).any(dim=1).sum())
+        if not bad:
+            continue
+        unloaded = checkpoint.config.format == "speculators" and bad == len(ids)
+        fix = ("speculators leaves it NaN until load_verifier_weights() copies the verifier's: "
+               "load the draft, call load_verifier_weights() and save it again (or export it "
+               "again from the training checkpoint)" if unloaded else
+               "the file is damaged or the training diverged: copy or export the draft again, "
+               "from a checkpoint of the run before its loss went NaN")
+        found.append((check_name, VocabIssue(check_name, (
+            f"{name} holds NaN/Inf in {bad} of the {len(ids)} rows sampled: {effect}; {fix}"),
+            {"non_finite_rows": bad})))
+    return found
 
 
 def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):

@@ -425,13 +425,17 @@ def _llama_eagle3(raw: Mapping[str, Any]) -> bool:
 def _norm_flag(raw: Mapping[str, Any], flag: str, fmt: str, where: str) -> bool:
     """A norm flag as the checkpoint's trainer reads it: speculators' pydantic config parses a
     hand-edited "false" as False and refuses "flase" (engines.speculators_flag); EAGLE-format
-    trainers read the attribute's truthiness. A null is False, as the engines read it."""
-    value = raw.get(flag)
+    trainers read the attribute's truthiness. A null is False, as the engines read it. A flag
+    set only under a misspelled key (engines.misspelled_norm_flags: a hand edit) is read from
+    there: the value training used, which speculators and the engines, ignoring the key, lose."""
+    key, value = flag, raw.get(flag)
+    if flag not in raw and flag in engines.misspelled_norm_flags(raw):
+        key, value = engines.misspelled_norm_flags(raw)[flag]
     if fmt != "speculators" or value is None:
         return bool(value)
     parsed = engines.speculators_flag(value)
     if parsed is None:
-        raise CheckpointError(f"{where}: {flag!r} is {value!r}, expected true or false "
+        raise CheckpointError(f"{where}: {key!r} is {value!r}, expected true or false "
                               "(speculators' config refuses it)")
     return parsed
 

@@ -24,6 +24,7 @@ the generic row; the generic rows describe a dense Llama-style target.
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any, Literal, Mapping
@@ -603,6 +604,35 @@ def _int_list(value: Any) -> list[int] | None:
     return ids
 
 
+# The id-list keys the engines read (what a hand edit may misspell), by dotted name. AngelSlim's
+# key is left out: SpecForge's run argument aux_hidden_state_layer_ids is one letter from it
+# and means another convention.
+_LAYER_ID_KEYS = (TOP_LEVEL_KEY, NESTED_KEY)
+
+
+def misspelled_layer_ids(draft_config: Any) -> tuple[str, str, list[int]] | None:
+    """(the key as written, the key it misspells, its ids) for a config that holds its aux
+    layer ids only under a near-miss of a trainer's key (a hand edit:
+    `eagle_aux_hidden_state_layer_id`, `eagle_aux_hiden_state_layer_ids`). No engine reads such
+    a key (each looks its own keys up by exact name), so the engine serves its default layers
+    while the checkpoint was trained on these; None when a real key holds ids."""
+    raw = _raw(draft_config)
+    if configured_layer_ids(raw, (*_LAYER_ID_KEYS, ANGELSLIM_KEY)) is not None:
+        return None
+    for parent in ("", "eagle_config."):
+        node = _lookup(raw, parent[:-1]) if parent else raw
+        if not isinstance(node, Mapping):
+            continue
+        known = [key[len(parent):] for key in _LAYER_ID_KEYS
+                 if key.startswith(parent) and "." not in key[len(parent):]]
+        for name, value in node.items():
+            ids = _int_list(value)
+            close = difflib.get_close_matches(str(name), known, n=1, cutoff=0.93)  # ~2 letters
+            if ids is not None and close and name not in known:
+                return parent + str(name), parent + close[0], ids
+    return None
+
+
 def configured_layer_ids(draft_config: Any, keys: tuple[str, ...]) -> list[int] | None:
     """The first non-empty id list found under `keys` (engines treat [] like absent)."""
     raw = _raw(draft_config)
@@ -962,6 +992,25 @@ def string_norm_flags(draft_config: Any) -> dict[str, str]:
     return {flag: raw[flag] for flag in NORM_FLAGS if isinstance(raw.get(flag), str)}
 
 
+def misspelled_norm_flags(draft_config: Any) -> dict[str, tuple[str, Any]]:
+    """{flag: (the key as written, its value)} for each norm flag a config does not set under
+    its own name but under a near-miss of it (a hand edit: `norm_before_residul`). speculators'
+    config class and the engines look each flag up by exact name, so such a key is ignored by
+    all of them: each runs its default for the flag, whatever the checkpoint was trained with."""
+    raw = _raw(draft_config)
+    found: dict[str, tuple[str, Any]] = {}
+    nodes = [raw] + ([raw["eagle_config"]] if isinstance(raw.get("eagle_config"), Mapping) else [])
+    for node in nodes:
+        for name, value in node.items():
+            if name in NORM_FLAGS or not isinstance(value, (bool, int, str)):
+                continue
+            close = difflib.get_close_matches(str(name), NORM_FLAGS, n=1, cutoff=0.85)
+            if close and close[0] not in raw and close[0] not in found and not (
+                    node is not raw and close[0] in node):
+                found[close[0]] = (str(name) if node is raw else f"eagle_config.{name}", value)
+    return found
+
+
 def reference_norm_flags(draft_config: Any) -> dict[str, bool]:
     """The flags as the checkpoint's trainer meant them (absent = False, speculators default).
 
@@ -970,11 +1019,16 @@ def reference_norm_flags(draft_config: Any) -> dict[str, bool]:
     EAGLE-format one as Python trainers read a config attribute (truthiness)."""
     raw = _raw(draft_config)
     nested = not is_speculators_format(raw)
+    misspelled = misspelled_norm_flags(raw)
     flags = {}
     for flag in NORM_FLAGS:
-        value = _flag_in_config(raw, flag, nested and flag == "norm_before_fc")[1]
+        present, value = _flag_in_config(raw, flag, nested and flag == "norm_before_fc")
         if not nested and flag in raw and speculators_flag(raw[flag]) is not None:
             value = bool(speculators_flag(raw[flag]))
+        if not present and flag in misspelled:
+            # what the hand edit meant: the value its trainer wrote under the right name
+            written = misspelled[flag][1]
+            value = bool(speculators_flag(written)) if speculators_flag(written) is not None else bool(written)
         flags[flag] = value
     return flags
 

@@ -273,7 +273,7 @@ FAULTS: dict[str, Fault] = {
                               error="NaN or Inf in layers.0.self_attn.q_proj.weight"),
     "nan_lm_head_before_verifier_weights": Fault(draft_tensors(
         set_item("lm_head.weight", torch.full((DV, H), float("nan")))),
-        error="NaN or Inf in lm_head.weight"),
+        error="NaN or Inf in lm_head.weight", codes=frozenset({"SD303"})),  # its sampled rows
     "safetensors_truncated": Fault(cut("draft/model.safetensors"), error="truncated",
                                    vocab_error="truncated"),
     "safetensors_zero_bytes": Fault(write("draft/model.safetensors", b""), error="empty file",

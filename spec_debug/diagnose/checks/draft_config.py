@@ -6,6 +6,7 @@ import json
 import math
 from typing import Any, Mapping
 
+from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.eagle3 import engines
 from spec_debug.eagle3.config import CheckpointError, _rope_from  # the drafter's own reading of RoPE keys
@@ -14,10 +15,27 @@ from spec_debug.record import Finding
 
 def check_norm_flags(engine: str, engine_version: str | None, draft_raw: Mapping[str, Any],
                      at: Where = Where()) -> list[Finding]:
-    """SD701: a norm flag the checkpoint relies on that this engine version does not run."""
+    """SD701: a norm flag the checkpoint relies on that this engine version does not run; and,
+    as info, a misspelled flag (engines.misspelled_norm_flags) whose value the engine's
+    default happens to match."""
     ignored = engines.ignored_norm_flags(engine, engine_version, draft_raw)
+    misspelled = engines.misspelled_norm_flags(draft_raw)
+    spelling = [f"config.json writes {key} = {json.dumps(value)}, a misspelling of {flag}: speculators "
+                f"and {engine} look the flag up by its exact name and ignore this key"
+                for flag, (key, value) in misspelled.items()]
+    rename = (f"Rename {', '.join(f'{key} to {flag}' for flag, (key, _) in misspelled.items())} "
+              "in the draft's config.json.")
     if not ignored:
-        return []
+        if not misspelled:
+            return []
+        served = engines.effective_norm_flags(engine, engine_version, draft_raw)
+        return [at.finding("SD701", spelling + [
+            f"{engine} {engine_version or 'latest'} runs {flag} = {served[flag]}, what the misspelled "
+            "key says" + (", but speculators reads the flag as false: training resumed from this "
+                          "config would change the draft" if served[flag] else "")
+            for flag in misspelled],
+            {"misspelled_flags": {flag: key for flag, (key, _) in misspelled.items()}},
+            severity="info", remediation=rename)]
     meant = engines.reference_norm_flags(draft_raw)
     served = engines.effective_norm_flags(engine, engine_version, draft_raw)
     fmt = "speculators" if engines.is_speculators_format(draft_raw) else "eagle"
@@ -29,8 +47,17 @@ def check_norm_flags(engine: str, engine_version: str | None, draft_raw: Mapping
                 + (f" (config.json writes {json.dumps(strings[flag])}, a string: speculators reads it as a "
                    f"boolean, {engine} as a non-empty, so true, value)" if flag in strings else "")
                 for flag in ignored]
+    evidence += [line for flag, line in zip(misspelled, spelling) if flag in ignored]
     evidence.append(f"source: {row.source}" + (" (version boundary estimated)" if row.version_estimated else ""))
     facts = {"ignored_flags": ignored, "checkpoint": meant, "engine": served}
+    if any(flag in misspelled for flag in ignored):
+        # renamed, the flag may still be one this engine version never reads (SGLang and
+        # norm_before_residual): then the catalog's fix is needed too
+        renamed = {k: v for k, v in draft_raw.items() if k not in {key for key, _ in misspelled.values()}}
+        renamed.update({flag: value for flag, (key, value) in misspelled.items() if "." not in key})
+        still = engines.ignored_norm_flags(engine, engine_version, renamed)
+        return [at.finding("SD701", evidence, facts,
+                           remediation=rename + (f" {CATALOG['SD701'].fix}" if still else ""))]
     if all(flag in strings for flag in ignored):
         return [at.finding("SD701", evidence, facts, remediation=(
             f"Write {', '.join(ignored)} as a JSON boolean (true/false, no quotes) in the draft's config.json."))]

@@ -126,6 +126,42 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
     return [at.finding("SD402", evidence, facts)]
 
 
+def check_embedding_slot(result: Mapping[str, Any], served_ids: Sequence[int], served_by: str, *,
+                         root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
+    """SD201: the draft fits its training dump best in the configured layout, and a slot of
+    that layout is exactly the embedding output (embed_tokens[token_ids]): it was trained on
+    cat([embed, ...]) (INCIDENT.md: cat([embed_output, layer3, layer31])), and the engine
+    serves layers `served_ids`, none of which is the embedding output (id 0). check_layout
+    speaks only when another layout fits better, and a dump without layer ids gives
+    analyse_layers no trained ids, so the probe's verdict ("the configured layout uses it")
+    was the only word of it and the step passed."""
+    if result.get("untrained_draft") or result.get("unmapped_draft") or result.get("dump_layer_ids"):
+        return []  # noise, or a dump that names its layers (compared by analyse_layers)
+    configured = list(_key(result["configured"])) if result.get("configured") is not None else []
+    used = [slot for slot in result.get("embedding_slots") or [] if slot in configured]
+    if not used or not served_ids or 0 in served_ids or _dump_slots(result) > len(configured):
+        return []  # a dump of every layer holds the embedding output as one of its slots
+    best = result.get("best")
+    if best is None or list(_key(best)) != configured or result.get("unconfirmed_rows"):
+        return []  # another layout fits better (SD402), or the fit is not confirmed
+    accuracy = result.get("configured_accuracy0")
+    evidence = [f"slot {used[0]} of the training dump is exactly the embedding output "
+                f"(embed_tokens[token_ids]), and the draft fits the dump best in its configured "
+                f"layout {configured}" + (f" (full_accuracy[0] {pct(float(accuracy))})"
+                                          if isinstance(accuracy, (int, float)) else "")
+                + ": it was trained on cat([embed, ...])",
+                f"served {list(served_ids)} ({served_by}): none is the embedding output (id 0)"]
+    facts = {"embedding_slots": used, "configured": configured, "served": list(served_ids)}
+    remediation = ("Feed the draft what it was trained on: the embedding output first (layer id 0, "
+                   "on an engine version that captures it), or retrain the draft on hidden states "
+                   "of the layers the engine serves.")
+    if root_causes:
+        return [at.finding("SD201", evidence + [explained_by(root_causes)], facts, severity="info",
+                           title="Layout probe confirms: the draft was trained on the embedding output",
+                           remediation=remediation)]
+    return [at.finding("SD201", evidence, facts, remediation=remediation)]
+
+
 def _dump_slots(result: Mapping[str, Any]) -> int:
     """How many aux slots the probed dump holds, at least: the embedding check reads every
     slot, and the ranked layouts use them; both count the final one too."""

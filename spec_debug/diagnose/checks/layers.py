@@ -15,6 +15,10 @@ from spec_debug.eagle3 import engines
 from spec_debug.record import Finding
 
 
+# How LayerAnalysis.trained_source names ids read from a misspelled key (engines.misspelled_layer_ids)
+MISSPELLED = "a misspelling of"
+
+
 @dataclass(frozen=True)
 class LayerFix:
     """A draft config change after which the engine serves the trained ids."""
@@ -74,8 +78,15 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
     `architectures[0]`) picks the engine rules for that model class (SGLang adds 1 to the
     configured ids on a Llama target, not on DeepSeek from 0.5.13)."""
     plan = engines.serve_plan(engine, engine_version, draft_raw, num_target_layers, target_architecture)
+    misspelled = engines.misspelled_layer_ids(draft_raw)
     if trained_layer_ids is not None:
         trained, trained_source = [int(i) for i in trained_layer_ids], "training data layer_ids"
+    elif misspelled is not None:
+        # the ids the hand edit meant, read in the convention of the key it misspells; the
+        # engine finds no key it reads (plan.used_default) and serves its default
+        written, meant, ids = misspelled
+        trained = engines.trained_layer_ids(with_layer_ids(draft_raw, meant, ids), num_target_layers)
+        trained_source = f"draft config {written}, {MISSPELLED} {meant}"
     else:
         trained = engines.trained_layer_ids(draft_raw, num_target_layers)
         has_ids = engines.configured_layer_ids(
@@ -180,15 +191,17 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
                      fc_in_features: int | None = None, num_aux: int | None = None,
                      draft_target_hidden_size: int | None = None,
                      use_aux_hidden_state: bool = True,
+                     config_width: str | None = None,
                      at: Where = Where()) -> list[Finding]:
     """`draft_target_hidden_size`: the draft config's own target_hidden_size, from which vLLM
     and SGLang size fc (target_hidden_size x 3: vllm model_executor/models/llama_eagle3.py,
     sglang srt/models/llama_eagle3.py), whatever the target's real width.
     `use_aux_hidden_state`: the draft config's eagle_config.use_aux_hidden_state
     (DraftConfig.use_aux_hidden_state); False means no aux layers are served at all, so only
-    :func:`_aux_off` is asked."""
+    :func:`_aux_off` is asked.
+    `config_width`: :func:`config_width_problem` for this draft, said in the SD204 it is part of."""
     if not use_aux_hidden_state:
-        return _aux_off(analysis, target_hidden_size, fc_in_features, at)
+        return _aux_off(analysis, target_hidden_size, fc_in_features, at) or check_config_width(config_width, at)
     a, n = analysis, analysis.num_target_layers
     facts = a.to_facts()
     base = [f"trained on {_names(a.trained, n)} ({a.trained_source}), input-to-layer ids",
@@ -200,7 +213,8 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
     if no_capture is not None:
         findings.append(at.finding("SD201", base + [no_capture[0]], facts, remediation=no_capture[1]))
     elif a.mismatch:
-        if a.used_default and a.trained_source == "training data layer_ids":
+        if a.used_default and (a.trained_source == "training data layer_ids"
+                               or MISSPELLED in a.trained_source):
             findings.append(at.finding("SD203", base + [
                 f"{a.engine} reads no aux ids from this config (keys it reads: "
                 f"{', '.join(_keys_read(a)) or 'none'}) "
@@ -221,7 +235,7 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
                              f"none there, so it serves its default [2, N//2, N-3]")
             fix = a.fix.remediation(a.engine) if a.fix else _retrain(a)
             findings.append(at.finding("SD201", base + extra, facts, remediation=fix))
-    width_problem = []
+    width_problem = [config_width] if config_width else []
     aux = num_aux if num_aux is not None else len(a.trained)
     if fc_in_features is not None and target_hidden_size:
         if fc_in_features != aux * target_hidden_size:
@@ -242,6 +256,39 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
                                     "target_hidden_size": target_hidden_size,
                                     "engine_fc_fan_in": a.fc_fan_in}))
     return findings
+
+
+def config_width_problem(draft: Mapping[str, Any] | None, weights_width: int | None,
+                         stated_target_width: int | None) -> str | None:
+    """Why the engines cannot load a draft whose config's hidden_size is not the width its
+    weights were saved at (a config edited by hand, or copied from another size): vLLM and
+    SGLang build every layer of the draft from the config, and fc for target_hidden_size x
+    aux inputs, or hidden_size x aux when target_hidden_size is unset (vllm and sglang
+    models/llama_eagle3.py), so every weight fails to load. The fc width check alone passes it
+    (fc.weight itself is consistent with the target), and the drafter refuses it
+    (loading.check_weights_fit_config) only in the layout and eval steps, as a step that could
+    not run (SD003), so the run passed."""
+    hidden = (draft or {}).get("hidden_size")
+    if not isinstance(hidden, int) or isinstance(hidden, bool) or not weights_width or hidden == weights_width:
+        return None
+    key = ("transformer_layer_config.hidden_size" if (draft or {}).get("format") == "speculators"
+           else "hidden_size")
+    fc = ("" if stated_target_width else
+          " (fc for hidden_size x aux inputs too, as target_hidden_size is unset)")
+    return (f"the draft config's hidden_size is {hidden}, its weights are {weights_width} wide "
+            f"(norm.weight [{weights_width}]): the engines build every draft layer {hidden} wide "
+            f"from the config{fc} and fail to load these weights; set {key} to {weights_width} "
+            "(or put the config saved with these weights beside them)")
+
+
+def check_config_width(config_width: str | None, at: Where = Where()) -> list[Finding]:
+    """SD204 for :func:`config_width_problem` alone (no target or engine to compare aux with)."""
+    if not config_width:
+        return []
+    return [at.finding("SD204", [config_width], {"config_width": config_width},
+                       remediation="Put the config.json saved with these weights beside them (or set "
+                                   "its hidden_size to the weights' width), restart the server, and "
+                                   "check the acceptance rate again.")]
 
 
 def _aux_off(a: LayerAnalysis, target_hidden_size: int | None, fc_in_features: int | None,

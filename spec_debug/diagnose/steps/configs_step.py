@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
-from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
+from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
+                                               config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (launch_quantization, not_checked, record, served_target,
@@ -44,6 +45,16 @@ def _text_problem(cfg: dict[str, Any] | None) -> str | None:
     return None
 
 
+def weights_width(tensors: dict[str, Any] | None) -> int | None:
+    """The width the draft's weights were saved at: its final norm's length (speculators
+    `norm.weight`, or `model.norm.weight` as some exports prefix it)."""
+    for name in ("norm.weight", "model.norm.weight"):
+        entry = (tensors or {}).get(name)
+        if entry and entry[0] and len(entry[0]) == 1 and isinstance(entry[0][0], int):
+            return int(entry[0][0])
+    return None
+
+
 def fc_in_features(tensors: dict[str, Any] | None) -> int | None:
     for name in ("fc.weight", "model.fc.weight"):
         entry = (tensors or {}).get(name)
@@ -72,7 +83,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
-                             "fc_in_features": fc_in_features(draft.get("tensors"))}
+                             "fc_in_features": fc_in_features(draft.get("tensors")),
+                             "draft_weights_width": weights_width(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
@@ -130,6 +142,9 @@ def check(ctx: Any) -> list[Finding]:
                                           "names no num_hidden_layers / hidden_size")
                                     + ": aux layers not compared",
                                     "--var target_model=DIR (the directory with the full config)"))
+    # the config's hidden_size against the weights' width: needs neither target nor engine
+    config_width = config_width_problem(cfgs.get("draft"), cfgs.get("draft_weights_width"),
+                                        _stated_target_width(draft_raw))
     if target_raw is not None and name in ("sglang", "vllm") and sized:
         analysis = analyse_layers(name, version, draft_raw, int(text["num_hidden_layers"]),
                                   target_architecture=target_architecture(target_raw, launch_quantization(ctx.host_facts)))
@@ -145,7 +160,9 @@ def check(ctx: Any) -> list[Finding]:
         findings += check_aux_layers(analysis, target_hidden_size=int(text["hidden_size"]),
                                      fc_in_features=cfgs.get("fc_in_features"), num_aux=num_aux,
                                      draft_target_hidden_size=_stated_target_width(draft_raw),
-                                     use_aux_hidden_state=use_aux, at=at)
+                                     use_aux_hidden_state=use_aux, config_width=config_width, at=at)
+    else:
+        findings += check_config_width(config_width, at)
     if name in ("sglang", "vllm"):
         findings += check_norm_flags(name, version, draft_raw, at)
     if target_raw is not None:

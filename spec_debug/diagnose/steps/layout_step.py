@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.common import explained_by
-from spec_debug.diagnose.checks.drafter import check_layout
+from spec_debug.diagnose.checks.drafter import check_embedding_slot, check_layout
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import launch_quantization, not_checked, raised, record, served_target, where
@@ -156,4 +156,8 @@ def check(ctx: Any) -> list[Finding]:
             findings += check_layout(keyed, served_ids, root_causes=causes, at=at)
         else:
             findings += check_layout(training, None, root_causes=causes, at=at)
+        if name in ("sglang", "vllm"):
+            served_by = ("measured (serving dump)" if measured is not None
+                         else f"{name} {version or 'latest'} convention")
+            findings += check_embedding_slot(training, served_ids, served_by, root_causes=causes, at=at)
     return record(ctx.facts, NS, findings)
