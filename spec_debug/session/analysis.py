@@ -436,6 +436,11 @@ class _SessionState:
                 self.phases.boundary(ev.seq, "prompt", x.first_sentence, ts=ev.timestamp)
             self._keep(self.kept["prompts"], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
             self._prose(ev, x)
+            # A person's message ends the agent's turn: what it said before ("Should I restart the
+            # server?") is no reason for the first command it runs on the answer ("No, read the
+            # log"); that command was shown with it, and distill made it the step's why. Done here,
+            # where both reads meet (a worker reads the same event the same way), not in a worker.
+            st.last_why, st.last_text = "", ""
         elif kind == "text":
             if self.api_failed:
                 self.api_failed.discard(ev.agent)
