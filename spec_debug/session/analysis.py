@@ -556,12 +556,12 @@ class _SessionState:
             host = target.host or ev.host
             # Positional, in CommandRecord's field order (a keyword call costs twice as much):
             # session, seq, agent, host, command, exit_code, is_error, category, inner, user,
-            # port, jump, container, description, why, timestamp, file, line.
+            # port, jump, container, description, why, timestamp, file, line, result_seq, cwd.
             record = CommandRecord(
                 self.session, ev.seq, ev.agent, host, ev.command[:4000], None, False, category,
                 (target.inner or ev.command)[:4000], target.user, target.port, target.jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
-                ev.file, ev.line)
+                ev.file, ev.line, None, ev.cwd)
             if self.kept_commands.add(record):  # _keep inline
                 self.dropped += 1
             if self.source.format == "text":

@@ -41,6 +41,7 @@ from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
                                            without_tty)
+from spec_debug.session.working_folder import reads_working_folder
 from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
@@ -154,6 +155,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         text = _host_words(_url_hosts(text, names), fleet, names)
         here = runs_on_primary or not cmd.host
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
+        text = _in_working_folder(cmd, raw, text, names)
         run = _as_template(text)
         if run in runs:
             # `cat ~/x/config.json` and `cat /home/alice/x/config.json`, `nvidia-smi` typed on the
@@ -249,6 +251,18 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
     return {"id": step_id, "title": title, "why": why, "probe": "launch_flags",
             "with": {"server_cmdline": "{{ " + var + " }}"}, "timeout": 60,
             "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}
+
+
+def _in_working_folder(cmd: CommandRecord, raw: str, text: str, names: _VarNames) -> str:
+    """``text`` run from the folder the session ran ``cmd`` in, when it names a path relative
+    to it (``python tests/check.py`` run in /root/work): a step starts in the remote user's
+    home, or where spec-debug runs, and found no tests/check.py there. The folder is a var
+    (``workdir``) like the other paths. Only for a command the session's own shell ran: one
+    sent through ssh or ``docker exec`` ran in the home or the container's folder, not here."""
+    cwd = cmd.cwd
+    if not cwd or cmd.host or cmd.container or not cwd.startswith("/") or not reads_working_folder(raw):
+        return text
+    return f"cd {_slot(names.name('workdir', cwd))} && {text}"
 
 
 def _ssh_hop(cmd: CommandRecord, command: str) -> str:

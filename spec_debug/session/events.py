@@ -64,7 +64,11 @@ class Event:
     agent_states: tuple | None = None
     """On a Codex multi-agent ``wait`` result (or its ``<subagent_notification>``): ``(agent, status,
     message, Codex's status)`` for each sub-agent it says ended (``formats.codex_agent_states``).
-    Last: the readers build events positionally, in this field order."""
+    The readers build events positionally, in this field order: a field is added last."""
+    cwd: str | None = None
+    """On a tool call with a command: the folder the agent's shell ran it in, where the format
+    records it (Claude Code's line ``cwd``, Codex's ``workdir`` or turn ``cwd``). A relative path
+    (``python tests/check.py``) means a file there, and nowhere else."""
 
 
 @dataclass(slots=True)

@@ -73,6 +73,9 @@ class CommandRecord:
     file: str = ""
     line: int = 0
     result_seq: int | None = None
+    cwd: str | None = None
+    """The folder the session's own shell ran the command in, where the transcript says
+    (:attr:`Event.cwd`); a command sent over ssh runs in the remote user's home instead."""
 
 
 @dataclass(slots=True)
