@@ -561,7 +561,7 @@ class _SessionState:
                 self.session, ev.seq, ev.agent, host, ev.command[:4000], None, False, category,
                 (target.inner or ev.command)[:4000], target.user, target.port, target.jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
-                ev.file, ev.line, None, ev.cwd)
+                ev.file, ev.line, None, ev.cwd if target.host is None and target.container is None else None)
             if self.kept_commands.add(record):  # _keep inline
                 self.dropped += 1
             if self.source.format == "text":

@@ -142,7 +142,12 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # `—model-path` or `nvidia\u2011smi` pasted from a document failed in the session; the loader
         # refuses it, so the step runs the ASCII that was meant and its why says so.
         raw, pasted = ascii_meant(raw)
+        here = runs_on_primary or not cmd.host
+        folder = _working_folder(cmd, raw, home if here else None)
         if cmd.host and not runs_on_primary and parse_target(raw).host != cmd.host:
+            if folder:  # typed at another host's prompt: that host's folder, inside the hop
+                home_part = "~/" if folder.startswith("~/") else ""  # unquoted, so that it expands
+                raw, folder = f"cd {home_part}{shlex.quote(folder[len(home_part):])} && {raw}", None
             raw = _ssh_hop(cmd, raw)
         secrets = _secrets_to_slots(raw, names)
         text = secrets.text
@@ -153,9 +158,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host is a var like any other, not a constant every host of a fleet run would query
             text = _replace_host(text, primary, names)
         text = _host_words(_url_hosts(text, names), fleet, names)
-        here = runs_on_primary or not cmd.host
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
-        text = _in_working_folder(cmd, raw, text, names)
+        if folder:
+            text = f"cd {_slot(names.name('workdir', folder))} && {text}"
         run = _as_template(text)
         if run in runs:
             # `cat ~/x/config.json` and `cat /home/alice/x/config.json`, `nvidia-smi` typed on the
@@ -253,16 +258,21 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
             "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}
 
 
-def _in_working_folder(cmd: CommandRecord, raw: str, text: str, names: _VarNames) -> str:
-    """``text`` run from the folder the session ran ``cmd`` in, when it names a path relative
-    to it (``python tests/check.py`` run in /root/work): a step starts in the remote user's
-    home, or where spec-debug runs, and found no tests/check.py there. The folder is a var
-    (``workdir``) like the other paths. Only for a command the session's own shell ran: one
-    sent through ssh or ``docker exec`` ran in the home or the container's folder, not here."""
-    cwd = cmd.cwd
-    if not cwd or cmd.host or cmd.container or not cwd.startswith("/") or not reads_working_folder(raw):
-        return text
-    return f"cd {_slot(names.name('workdir', cwd))} && {text}"
+def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str | None:
+    """The folder the step must run ``command`` from: the one the session ran it in, when it
+    names a path relative to it (``python3 checks/accept_len.py`` run in /root/work). A step
+    starts in the remote user's home, or where spec-debug runs, and found no checks/ there.
+    ``cmd.cwd`` is only known for a command run by the shell it was typed in (not one sent
+    through ssh or into a container: they ran in the home or the container's folder); ``~`` is
+    the session user's ``home`` (a var's value in quotes would not expand it)."""
+    folder = cmd.cwd
+    if not folder or cmd.container or not reads_working_folder(command):
+        return None
+    if folder == "~" or folder.startswith("~/"):
+        if home is None:
+            return folder if folder != "~" else None
+        folder = home + folder[1:]
+    return folder if folder.startswith(("/", "~/")) else None
 
 
 def _ssh_hop(cmd: CommandRecord, command: str) -> str:

@@ -66,9 +66,9 @@ class Event:
     message, Codex's status)`` for each sub-agent it says ended (``formats.codex_agent_states``).
     The readers build events positionally, in this field order: a field is added last."""
     cwd: str | None = None
-    """On a tool call with a command: the folder the agent's shell ran it in, where the format
-    records it (Claude Code's line ``cwd``, Codex's ``workdir`` or turn ``cwd``). A relative path
-    (``python tests/check.py``) means a file there, and nowhere else."""
+    """On a tool call with a command: the folder the shell it was typed in was in, where the
+    format records it (Claude Code's line ``cwd``, Codex's ``workdir`` or turn ``cwd``, the
+    folder a Debian prompt shows). A relative path (``python tests/check.py``) means a file there."""
 
 
 @dataclass(slots=True)

@@ -74,8 +74,8 @@ class CommandRecord:
     line: int = 0
     result_seq: int | None = None
     cwd: str | None = None
-    """The folder the session's own shell ran the command in, where the transcript says
-    (:attr:`Event.cwd`); a command sent over ssh runs in the remote user's home instead."""
+    """The folder the command ran in, where the transcript says (:attr:`Event.cwd`: the shell it
+    was typed in); None for one sent through ssh or into a container, which ran elsewhere."""
 
 
 @dataclass(slots=True)

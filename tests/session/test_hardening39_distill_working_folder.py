@@ -93,6 +93,7 @@ def test_commands_that_name_no_relative_path_or_ran_elsewhere_keep_their_words(t
         ("curl -sf http://gpu01:30000/get_model_info", "curl: (7) Failed to connect to gpu01 port 30000", 7),
         ("cat /models/eagle3/config.json", '{"draft_vocab_size": 32000}', 0),
     )
+    assert [c.cwd for c in analyze_path(session).commands] == [None, None, "/root/work", "/root/work"]
     doc, _ = _playbook(tmp_path, session)
     runs = [s["run"] for s in doc["steps"]]
     assert runs and not any("cd " in r for r in runs), runs
@@ -143,6 +144,53 @@ def test_the_analysis_json_gives_each_command_its_folder(tmp_path):
                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr
     assert [c["cwd"] for c in json.loads(out.stdout)["commands"]] == ["/root/work", "/root/work/logs"]
+
+
+def test_a_shell_log_command_runs_from_the_folder_its_prompt_shows(tmp_path):
+    """`root@gpu01:/srv/eagle# python3 checks/accept_len.py` (bash's \\w in Debian's prompt): the
+    command ran in /srv/eagle. Before, the step ran it bare, from the home an ssh step starts in."""
+    work = tmp_path / "eagle"
+    (work / "checks").mkdir(parents=True)
+    (work / "checks" / "accept_len.py").write_text(CHECK, encoding="utf-8")
+    log = tmp_path / "gpu01.log"
+    log.write_text(f"""root@gpu01:~# nvidia-smi -L
+GPU 0: NVIDIA H200 (UUID: GPU-5d1c)
+root@gpu01:~# cd {work}
+root@gpu01:{work}# python3 checks/accept_len.py
+Traceback (most recent call last):
+RuntimeError: {LOW}
+root@gpu01:{work}# ps aux | grep sglang
+root 4121 python3 -m sglang.launch_server
+""", encoding="utf-8")
+    assert [c.cwd for c in analyze_path(log).commands] == ["~", "~", str(work), str(work)]
+    doc, playbook = _playbook(tmp_path, log)
+    (step,) = [s for s in doc["steps"] if "accept_len" in s["run"]]
+    assert step["run"] == "cd {{ workdir }} && python3 checks/accept_len.py"
+    assert doc["vars"]["workdir"] == str(work)
+    assert not any("cd " in s["run"] for s in doc["steps"] if s is not step), doc["steps"]
+    ran = _run_local(tmp_path, playbook)[step["id"]]
+    assert (ran["exit_code"], ran["stdout"]) == (3, LOW + "\n"), ran
+
+
+def test_a_command_typed_at_another_hosts_prompt_goes_to_its_folder_there(tmp_path):
+    """The playbook runs on gpu01; a check typed at `alice@gpu02:~/eagle$` is sent to gpu02 and
+    runs from ~/eagle there (the `~` unquoted, so that gpu02's shell expands it)."""
+    log = tmp_path / "fleet.log"
+    log.write_text("""root@gpu01:~# curl -sf http://localhost:30000/health
+curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused
+root@gpu01:~# ps aux | grep sglang
+root 4121 python3 -m sglang.launch_server
+root@gpu01:~# tail -n 5 /var/log/sglang.log
+RuntimeError: CUDA error: an illegal memory access was encountered
+alice@gpu02:~/eagle$ python3 checks/accept_len.py
+RuntimeError: accept len 1.02 < 2.5
+alice@gpu02:~/eagle$ tail -n 20 logs/sglang.log
+Decode batch. #running-req: 1, accept len: 1.02
+""", encoding="utf-8")
+    doc, _ = _playbook(tmp_path, log)
+    (step,) = [s for s in doc["steps"] if "accept_len" in s["run"]]
+    assert step["run"] == "ssh {{ host_gpu02 }} 'cd ~/eagle && python3 checks/accept_len.py'", doc["steps"]
+    assert "workdir" not in doc["vars"]
 
 
 @pytest.mark.parametrize(("command", "reads"), [

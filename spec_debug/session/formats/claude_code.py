@@ -516,7 +516,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         cwd = obj.get("cwd")  # the working folder of the session as the line was written
         if cwd.__class__ is str and cwd:
             for ev in events:
-                if ev.command is not None:
+                if ev.command is not None and ev.host is None:  # not an MCP ssh tool's {host, command}
                     ev.cwd = cwd
         return events
     event = _event_maker(cursor.session, seq, agent, ts, cursor.file, lineno)

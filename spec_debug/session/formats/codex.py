@@ -197,7 +197,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
             # Bare items (no envelope: an old rollout, or Responses API items saved by a program
             # of one's own) take any tool whose arguments hold a command as a shell.
             for ev in _response_item(payload, ptype, event, results_seen, processes, any_shell="payload" not in obj):
-                if ev.command is not None and ev.kind == "tool_call":
+                if ev.command is not None and ev.kind == "tool_call" and ev.host is None:  # not an ssh tool's
                     ev.cwd = _in_folder(ev.cwd, folder)
                 yield ev
         elif line_type == "event_msg":
@@ -695,7 +695,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         processes.call(name, call_id, command, args)
         yield event("tool_call", "assistant", tool_name=name, call_id=call_id,
                     command=command, text=text, path=path, spawn=spawn, host=host if command else None,
-                    cwd=_workdir(args) if command else None)
+                    cwd=_workdir(args) if command and host is None else None)
     elif ptype in responses_tools.ITEM_TYPES and ptype != "local_shell_call_output":
         yield from responses_tools.events(payload, ptype, event)
     elif ptype in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):
