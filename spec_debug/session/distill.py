@@ -375,11 +375,13 @@ def dump_playbook(doc: dict) -> str:
 
 def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> list[CommandRecord]:
     """The commands that mattered and only read the host; ``keep_changes``: those that changed it."""
-    wanted: set[tuple[str, int]] = set()
-    for f in analysis.findings:
-        wanted.update((f.session, s) for s in f.evidence_seqs)
-    for p in analysis.pivots:
-        wanted.update(((p.session, p.seq), (p.session, p.trigger_seq)))
+    # A command matters by its output (a finding's evidence, a pivot's trigger: its result's seq)
+    # or as a pivot's first step (its own seq). A finding at the seq of the call itself is the
+    # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
+    # `grep acceptance vllm.log`: an OpenAI chat message holds both), not what the command found.
+    outputs: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.evidence_seqs}
+    outputs.update((p.session, p.trigger_seq) for p in analysis.pivots)
+    starts = {(p.session, p.seq) for p in analysis.pivots}
     # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
     # would be blocked again (failures.NOT_RUN; a pivot's target is chosen before its result).
     not_run = {(e.session, e.command_seq) for e in analysis.errors if e.kind in NOT_RUN}
@@ -387,7 +389,7 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
     for cmd in analysis.commands:
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
             continue
-        if (cmd.session, cmd.seq) not in wanted and (cmd.session, cmd.result_seq) not in wanted:
+        if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
             continue
         if cmd.host and script_made_locally(cmd.command):
             continue  # the host ran what a local program printed: a step would run its shell bare
@@ -764,7 +766,7 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
     parts = [why] if why and why not in said else []
     said.add(why)
     for f in analysis.findings:
-        if f.session == cmd.session and (cmd.seq in f.evidence_seqs or cmd.result_seq in f.evidence_seqs):
+        if f.session == cmd.session and cmd.result_seq is not None and cmd.result_seq in f.evidence_seqs:
             parts.append(f"In the session its output was evidence for {f.code} ({f.title}).")
     for p in analysis.pivots:
         if p.session != cmd.session:
