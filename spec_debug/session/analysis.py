@@ -25,7 +25,7 @@ from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import (
-    Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
+    MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
@@ -558,8 +558,8 @@ class _SessionState:
             # session, seq, agent, host, command, exit_code, is_error, category, inner, user,
             # port, jump, container, description, why, timestamp, file, line, result_seq, cwd.
             record = CommandRecord(
-                self.session, ev.seq, ev.agent, host, ev.command[:4000], None, False, category,
-                (target.inner or ev.command)[:4000], target.user, target.port, target.jump, target.container,
+                self.session, ev.seq, ev.agent, host, ev.command[:MAX_COMMAND_CHARS], None, False, category,
+                (target.inner or ev.command)[:MAX_COMMAND_CHARS], target.user, target.port, target.jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
                 ev.file, ev.line, None, ev.cwd if target.host is None and target.container is None else None)
             if self.kept_commands.add(record):  # _keep inline

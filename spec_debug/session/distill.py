@@ -35,7 +35,7 @@ from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
-from spec_debug.session.records import CommandRecord, FindingRecord
+from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
 from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.timeout_limit import timeout_limit
@@ -89,6 +89,12 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     launch_findings = _launch_findings(analysis)
     if not chosen and not launch_findings:
         changing = select_commands(analysis, keep_changes=True)
+        cut = select_commands(analysis, cut=True)
+        if cut and not changing:
+            raise UsageError(f"nothing to distill: every command that led to a finding or a change of approach is "
+                             f"longer than {MAX_COMMAND_CHARS} characters, and only its start was kept "
+                             f"({changes_text(cut, reason=False)})",
+                             hint="copy the script from the transcript into a playbook step by hand")
         if changing:
             raise UsageError("nothing to distill: every command that led to a finding or a change of approach "
                              f"changes the host ({changes_text(changing)})",
@@ -331,13 +337,15 @@ def _destination(host: str, user: str | None, port: int | None) -> str:
     return f"{text}:{port}" if port and port != 22 else text
 
 
-def changes_text(commands: list[CommandRecord], limit: int = 3) -> str:
-    """`pkill -f sglang` [msg 12] (pkill), ...: what was left out and why, for one line."""
+def changes_text(commands: list[CommandRecord], limit: int = 3, *, reason: bool = True) -> str:
+    """`pkill -f sglang` [msg 12] (pkill), ...: what was left out and why (``reason``: the change
+    it makes), for one line."""
     shown = []
     for c in commands[:limit]:
         text = " ".join(redact_text(_remote_script(c) or c.inner or c.command).split())
         text = text if len(text) <= 60 else text[:59] + "…"
-        shown.append(f"`{text}` [msg {c.seq}] ({changes_host(_remote_script(c) or c.inner or c.command)})")
+        why = f" ({changes_host(_remote_script(c) or c.inner or c.command)})" if reason else ""
+        shown.append(f"`{text}` [msg {c.seq}]{why}")
     return ", ".join(shown) + (f" and {len(commands) - limit} more" if len(commands) > limit else "")
 
 
@@ -373,8 +381,9 @@ def dump_playbook(doc: dict) -> str:
                               default_flow_style=False)
 
 
-def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> list[CommandRecord]:
-    """The commands that mattered and only read the host; ``keep_changes``: those that changed it."""
+def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: bool = False) -> list[CommandRecord]:
+    """The commands that mattered and only read the host; ``keep_changes``: those that changed it;
+    ``cut``: those too long to keep whole (:data:`~spec_debug.session.records.MAX_COMMAND_CHARS`)."""
     # A command matters by its output (a finding's evidence, a pivot's trigger: its result's seq)
     # or as a pivot's first step (its own seq). A finding at the seq of the call itself is the
     # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
@@ -390,6 +399,10 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
             continue
         if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
+            continue
+        if len(cmd.command) >= MAX_COMMAND_CHARS or cut:
+            if cut and len(cmd.command) >= MAX_COMMAND_CHARS:
+                chosen.append(cmd)  # the record holds its start only: a step would run part of a script
             continue
         if cmd.host and script_made_locally(cmd.command):
             continue  # the host ran what a local program printed: a step would run its shell bare

@@ -13,6 +13,10 @@ from spec_debug.redact import is_secret_name, may_hold_secret, redact_value
 MAX_RECORDS = 20_000
 """Per list and session. Past it records are counted (``stats.records_dropped``) instead of
 kept, so a transcript of any size analyzes in bounded memory."""
+MAX_COMMAND_CHARS = 32_768
+"""The characters of a command a record keeps (``command``, ``inner``): a script an agent feeds
+Python or ssh in a heredoc runs to several thousand, and a distilled step must run all of it (at
+4,000 the step ran the script cut mid-line). A longer command is cut, and distill leaves it out."""
 
 
 class Bounded:
