@@ -554,14 +554,18 @@ class _SessionState:
         record = None
         if ev.command:
             host = target.host or ev.host
+            # the user and folder of the shell the command was typed in (a log's prompt, Claude
+            # Code's cwd), unless it went on through ssh or into a container
+            here = target.host is None and target.container is None
             # Positional, in CommandRecord's field order (a keyword call costs twice as much):
             # session, seq, agent, host, command, exit_code, is_error, category, inner, user,
             # port, jump, container, description, why, timestamp, file, line, result_seq, cwd.
             record = CommandRecord(
                 self.session, ev.seq, ev.agent, host, ev.command[:MAX_COMMAND_CHARS], None, False, category,
-                (target.inner or ev.command)[:MAX_COMMAND_CHARS], target.user, target.port, target.jump, target.container,
+                (target.inner or ev.command)[:MAX_COMMAND_CHARS], target.user or (ev.user if here else None),
+                target.port, target.jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
-                ev.file, ev.line, None, ev.cwd if target.host is None and target.container is None else None)
+                ev.file, ev.line, None, ev.cwd if here else None)
             if self.kept_commands.add(record):  # _keep inline
                 self.dropped += 1
             if self.source.format == "text":

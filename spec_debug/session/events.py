@@ -69,6 +69,9 @@ class Event:
     """On a tool call with a command: the folder the shell it was typed in was in, where the
     format records it (Claude Code's line ``cwd``, Codex's ``workdir`` or turn ``cwd``, the
     folder a Debian prompt shows). A relative path (``python tests/check.py``) means a file there."""
+    user: str | None = None
+    """On a tool call with a command: the user the shell ran it as, where the format shows it
+    (a shell log's prompt, ``root@gpu01:~#``)."""
 
 
 @dataclass(slots=True)

@@ -189,7 +189,7 @@ Decode batch. #running-req: 1, accept len: 1.02
 """, encoding="utf-8")
     doc, _ = _playbook(tmp_path, log)
     (step,) = [s for s in doc["steps"] if "accept_len" in s["run"]]
-    assert step["run"] == "ssh {{ host_gpu02 }} 'cd ~/eagle && python3 checks/accept_len.py'", doc["steps"]
+    assert step["run"] == "ssh alice@{{ host_gpu02 }} 'cd ~/eagle && python3 checks/accept_len.py'", doc["steps"]
     assert "workdir" not in doc["vars"]
 
 
