@@ -4,7 +4,8 @@ playbook step, such a command starts in the remote user's home (ssh) or wherever
 runs, not where the session ran it; distill puts the session's folder before it.
 
 A relative path is told from other words by its shape: ``./`` or ``../`` before it, a folder's
-``/`` after it, a glob, or a file name with an extension files have (``.py``, ``.log``,
+``/`` after it, a glob, a hidden folder first (``.venv/bin/activate``), three parts or more
+(``python/sglang/srt``), or a file name with an extension files have (``.py``, ``.log``,
 ``.json``...). A Hugging Face model id (``meta-llama/Llama-3.1-8B-Instruct``), an image
 (``lmsys/sglang:latest``), a module (``-m sglang.bench_serving``) and a host name are no path.
 """
@@ -20,7 +21,7 @@ _EXTENSIONS = frozenset({
     "csv", "tsv", "md", "ipynb", "safetensors", "bin", "pt", "pth", "ckpt", "npy", "npz", "pkl", "parquet", "env",
     "diff", "patch", "gz", "tgz", "zst", "xz", "zip", "tar", "cu", "cpp", "cc", "c", "h", "rs", "go", "js", "ts",
 })
-_NAME = re.compile(r"[\w@+-][\w.@+-]*")
+_NAME = re.compile(r"[\w.@+-]+")  # .venv, .cache: hidden folders too
 _PATTERN_FIRST = frozenset({"grep", "egrep", "fgrep", "rg", "sed", "awk", "gawk", "jq"})
 """Programs whose first word that is no option is a pattern or a script, not a file."""
 _TAKES_CODE = frozenset({"-c", "-m", "-e", "--expression", "--regexp"})
@@ -104,6 +105,8 @@ def _relative_path(word: str) -> bool:
         return True  # logs/*.log, *.json
     if word.endswith("/"):
         return True  # logs/, tests/
+    if len(parts) > 1 and (parts[0].startswith(".") or (len(parts) > 2 and "." not in parts[0])):
+        return True  # .venv/bin/activate, python/sglang/srt: no model id (org/name) or registry image
     stem, dot, ext = last.rpartition(".")
     return bool(dot and stem and ext.lower() in _EXTENSIONS)
 
