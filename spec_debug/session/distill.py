@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from spec_debug.counted import counted
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.errors import UsageError
 from spec_debug.playbook.pasted_characters import ascii_meant
@@ -99,6 +100,12 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             raise UsageError("nothing to distill: every command that led to a finding or a change of approach "
                              f"changes the host ({changes_text(changing)})",
                              hint="a playbook only diagnoses; write the fix as a runbook step by hand")
+        if not analysis.commands:
+            # an empty file, a binary one, a chat with no tool call: "no command led to a
+            # finding" sent the reader to look for findings in a file that holds no command
+            raise UsageError(f"nothing to distill: the session holds no command ({_read_text(analysis.stats)})",
+                             hint="pass the transcript of a session that ran commands (`spec-debug analyze` shows "
+                                  "what was read)")
         raise UsageError("nothing to distill: no command in the session led to a finding or a change of approach",
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
     primary = _primary_host(chosen, analysis) if chosen else _findings_host(launch_findings)
@@ -217,6 +224,17 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         "vars": names.defaults,
         "steps": steps,
     }
+
+
+def _read_text(stats: dict) -> str:
+    """What was read: ``1 event read; 10 lines skipped: 10 binary``."""
+    text = f"{counted(stats.get('events', 0), 'event')} read"
+    skipped = stats.get("lines_skipped", 0)
+    if skipped:
+        kinds = [f"{stats[k]} {k.replace('_', ' ')}" for k in ("binary", "broken_json", "non_object", "too_long")
+                 if stats.get(k)]
+        text += f"; {counted(skipped, 'line')} skipped: {', '.join(kinds)}"
+    return text
 
 
 def _launch_findings(analysis: SessionAnalysis) -> list[FindingRecord]:
