@@ -126,6 +126,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     if launch_findings:
         steps.append(_launch_audit_step(launch_findings, names, ids, primary, elsewhere))
     said: set[str] = set()
+    led = _led_by_their_words(analysis.commands)
     runs: set[str] = set()
     fleet = {c.host for c in analysis.commands if c.host and _fleet_host(c.host)}
     for cmd in chosen:
@@ -180,7 +181,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host and sent through ssh: one check, one step (the first one's provenance)
             continue
         runs.add(run)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said, led)),
                 "run": run}
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
@@ -787,13 +788,28 @@ def _title(cmd: CommandRecord) -> str:
     return f"{CATEGORY_TITLES[cmd.category]}: {cut_at_word(inner, 80)}{place}"
 
 
-def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
+def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int]]:
+    """(session, seq) of each command that is the first its agent ran after the words it is shown
+    with (``why``). The agent's last words stand for every command until it says more ("Let me see
+    what changed in the checkout", then `git log`, then the benchmark): they explain the first
+    step they led to, not the others, whether or not that first one became a step (the benchmark
+    was given the git log's reason when `git log` was no step)."""
+    led: set[tuple[str, int]] = set()
+    last: dict[tuple[str, str], str] = {}
+    for c in commands:
+        agent = (c.session, c.agent)
+        if c.why and c.why != last.get(agent):
+            led.add((c.session, c.seq))
+        last[agent] = c.why
+    return led
+
+
+def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set[tuple[str, int]]) -> str:
     # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
     # followed by our own sentences, its colon would announce them instead.
-    why = _reason(cmd.why or "")
+    why = _reason(cmd.why or "") if (cmd.session, cmd.seq) in led else ""
     why = why[:-1].rstrip() + "." if why.endswith(":") else why
-    # The agent's last words stand for every command until it says more ("I'll look at the log
-    # first", then `tail`, then `ps`): they explain the first step they led to, not the others.
+    # The same words said again later stand for the step they were first said for.
     parts = [why] if why and why not in said else []
     said.add(why)
     for f in analysis.findings:

@@ -1,6 +1,7 @@
 """A command's `why` is the agent's reasoning in the same turn: a person's message between the
-agent's words and its next command ends that turn. Sessions are written the way Claude Code
-writes them (incident_story._Writer); the worker-process read must give the same analysis."""
+agent's words and its next command ends that turn; and a distilled step's why is the words that
+led to it, not to the command before it. Sessions are written the way Claude Code writes them
+(incident_story._Writer); the worker-process read must give the same analysis."""
 
 from __future__ import annotations
 
@@ -71,3 +72,22 @@ def test_the_turn_ends_at_a_persons_message_wherever_the_spans_are_cut(monkeypat
         monkeypatch.setattr(parallel, "SPAN_BYTES", span)
         assert json.dumps(analyze_path(path).to_json(), indent=1) == one, span
     assert ran, "the workers did not run"
+
+
+def test_a_step_is_not_given_the_words_that_led_to_the_command_before_it(tmp_path):
+    """"Let me see what changed recently in the checkout", then `git log` (no step), then the
+    benchmark (a step: SD501's evidence) with no words of its own. Before, the benchmark step's why
+    was the git log's reason: the words stood for the first chosen step, not the first command."""
+    m = _Writer("9a1b0000-0000-4000-8000-00000000d339", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    m.prompt("EAGLE-3 in our sglang checkout is slower than without speculation (54.8 vs 90 tok/s).")
+    m.bash("git log --oneline -3", "a1b2c3d eagle3: capture aux hidden states", text="Let me see what changed recently "
+                                                                                 "in the checkout.")
+    m.bash("ssh root@gpu01 'python3 -m sglang.bench_one_batch --model-path meta-llama/Llama-3.1-8B-Instruct "
+           "--batch-size 1'", "Decode.  median latency: 0.0182 s, median throughput:     54.80 token/s")
+    path = tmp_path / f"{m.session}.jsonl"
+    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    analysis = analyze_path(path)
+    assert [c.why for c in analysis.commands][:2] == ["Let me see what changed recently in the checkout."] * 2
+    steps = {s["run"].split()[0]: s for s in distill_playbook(analysis)["steps"]}
+    assert steps["python3"]["why"].startswith("In the session its output was evidence for SD501"), steps
+    assert "checkout" not in steps["python3"]["why"]
