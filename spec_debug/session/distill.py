@@ -419,9 +419,10 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
             continue
         if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
             continue
-        if len(cmd.command) >= MAX_COMMAND_CHARS or cut:
-            if cut and len(cmd.command) >= MAX_COMMAND_CHARS:
-                chosen.append(cmd)  # the record holds its start only: a step would run part of a script
+        too_long = len(cmd.command) >= MAX_COMMAND_CHARS  # the record holds its start only
+        if too_long or cut:
+            if too_long and cut:
+                chosen.append(cmd)  # a step would run part of a script
             continue
         if cmd.host and script_made_locally(cmd.command):
             continue  # the host ran what a local program printed: a step would run its shell bare
