@@ -62,3 +62,13 @@ def test_rhel_prompts_name_the_user_and_a_nameless_uid_none(tmp_path):
     assert out.returncode == 0, out.stderr
     assert [(c["host"], c["user"], c["cwd"]) for c in json.loads(out.stdout)["commands"]] == [
         ("gpu-3", "root", None), ("7c1d2e3f4a5b", None, "/workspace")]
+
+
+def test_a_prompt_pasted_in_a_notes_plain_block_gives_its_user_and_folder(tmp_path):
+    """An incident note (Markdown) with the terminal pasted in a plain ``` block: the prompt's
+    user and folder are the command's, as in a shell log (before: neither, only the host)."""
+    note = tmp_path / "incident.md"
+    note.write_text("## Notes from the gpu01 incident\n\nThe check failed:\n\n```\n"
+                    "root@gpu01:~/eagle# python3 checks/accept_len.py\nRuntimeError: accept len 1.02 < 2.5\n"
+                    "root@gpu01:~/eagle# nvidia-smi -L\nGPU 0: NVIDIA H200\n```\n", encoding="utf-8")
+    assert [(c.host, c.user, c.cwd) for c in analyze_path(note).commands] == [("gpu01", "root", "~/eagle")] * 2

@@ -744,8 +744,10 @@ class _State:
             command, host = self._fenced_command(line)
             if command is not None:
                 self.fence_output = False
+                m = _prompt(line)
                 yield from self._command(command, lineno, host, new_message=True,
-                                         flags_may_follow=self.fence in _PLAIN_LANGS and _prompt(line) is None)
+                                         flags_may_follow=self.fence in _PLAIN_LANGS and m is None,
+                                         cwd=_prompt_dir(m) if m else None, user=_prompt_user(m) if m else None)
             else:
                 self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
