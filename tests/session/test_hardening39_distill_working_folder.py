@@ -20,6 +20,7 @@ from spec_debug.session import analyze_path
 from spec_debug.session.distill import distill_playbook, dump_playbook
 from spec_debug.session.working_folder import reads_working_folder
 from tests.session.incident_story import _Writer
+from tests.session.test_hardening37_codex_typed_commands import _rollout, _running
 
 CHECK = "import sys\nprint('accept len 1.02 < 2.5')\nsys.exit(3)\n"
 LOW = "accept len 1.02 < 2.5"
@@ -135,6 +136,16 @@ def test_a_codex_call_runs_in_its_workdir_read_from_the_turns_folder(tmp_path):
     assert [s["run"] for s in doc["steps"]] == ["cd {{ workdir }} && python3 checks/accept_len.py",
                                                 "cd {{ workdir_2 }} && tail -n 20 sglang.log"], doc["steps"]
     assert (doc["vars"]["workdir"], doc["vars"]["workdir_2"]) == ("/root/work", "/root/work/logs")
+
+
+def test_a_line_typed_into_a_codex_terminal_has_no_folder(tmp_path):
+    """`exec_command{cmd: bash, tty: true}` opened a shell in the turn's folder; `cd sglang` and
+    `git log` typed into it (write_stdin) ran wherever the shell had moved: no folder is given
+    (before this was kept, `git log` was sent to the turn's folder, not the checkout)."""
+    path = _rollout(tmp_path, "bash", [("cd sglang\n", _running(7, "$ ")),
+                                       ("git log --oneline -1\n", _running(7, "a1b2c3d eagle3: capture\n$ "))])
+    assert [(c.command, c.cwd) for c in analyze_path(path).commands] == [
+        ("bash", "/tmp/p"), ("cd sglang", None), ("git log --oneline -1", None)]
 
 
 def test_the_analysis_json_gives_each_command_its_folder(tmp_path):

@@ -197,7 +197,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
             # Bare items (no envelope: an old rollout, or Responses API items saved by a program
             # of one's own) take any tool whose arguments hold a command as a shell.
             for ev in _response_item(payload, ptype, event, results_seen, processes, any_shell="payload" not in obj):
-                if ev.command is not None and ev.kind == "tool_call" and ev.host is None:  # not an ssh tool's
+                # not an ssh tool's call; nor a line typed into a terminal (write_stdin), whose shell
+                # may have moved since it opened (`cd sglang` typed, then `git log`)
+                if ev.command is not None and ev.kind == "tool_call" and ev.host is None and ev.tool_name != _POLL_TOOL:
                     ev.cwd = _in_folder(ev.cwd, folder)
                 yield ev
         elif line_type == "event_msg":
