@@ -25,7 +25,7 @@ from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import (
-    Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
+    MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
@@ -436,6 +436,11 @@ class _SessionState:
                 self.phases.boundary(ev.seq, "prompt", x.first_sentence, ts=ev.timestamp)
             self._keep(self.kept["prompts"], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
             self._prose(ev, x)
+            # A person's message ends the agent's turn: what it said before ("Should I restart the
+            # server?") is no reason for the first command it runs on the answer ("No, read the
+            # log"); that command was shown with it, and distill made it the step's why. Done here,
+            # where both reads meet (a worker reads the same event the same way), not in a worker.
+            st.last_why, st.last_text = "", ""
         elif kind == "text":
             if self.api_failed:
                 self.api_failed.discard(ev.agent)
@@ -549,14 +554,18 @@ class _SessionState:
         record = None
         if ev.command:
             host = target.host or ev.host
+            # the user and folder of the shell the command was typed in (a log's prompt, Claude
+            # Code's cwd), unless it went on through ssh or into a container
+            here = target.host is None and target.container is None
             # Positional, in CommandRecord's field order (a keyword call costs twice as much):
             # session, seq, agent, host, command, exit_code, is_error, category, inner, user,
-            # port, jump, container, description, why, timestamp, file, line.
+            # port, jump, container, description, why, timestamp, file, line, result_seq, cwd.
             record = CommandRecord(
-                self.session, ev.seq, ev.agent, host, ev.command[:4000], None, False, category,
-                (target.inner or ev.command)[:4000], target.user, target.port, target.jump, target.container,
+                self.session, ev.seq, ev.agent, host, ev.command[:MAX_COMMAND_CHARS], None, False, category,
+                (target.inner or ev.command)[:MAX_COMMAND_CHARS], target.user or (ev.user if here else None),
+                target.port, target.jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
-                ev.file, ev.line)
+                ev.file, ev.line, None, ev.cwd if here else None)
             if self.kept_commands.add(record):  # _keep inline
                 self.dropped += 1
             if self.source.format == "text":
@@ -776,7 +785,14 @@ class _SessionState:
             if len(said := self.sub_readings.setdefault(ev.agent, [])) < 50:
                 said.append(rec)
         if m.name == "baseline_throughput":
-            self.baselines.note(rec, _printed_by(call))
+            # The benchmark with EAGLE-3 often runs first, the one without speculation after (or
+            # "without it we had 520 tok/s" is said later): the readings no baseline was there for
+            # are compared now (was no SD501, while the postmortem said "410 tok/s against a 520
+            # tok/s baseline").
+            for earlier in self.baselines.note(rec, _printed_by(call)):
+                if earlier.value < m.value * _SLOWER:
+                    self._finding("SD501", ev, f"{earlier.value:g} tok/s measured vs {m.value:g} tok/s baseline "
+                                  f"[msg {ev.seq}]", earlier.host, seq=earlier.seq, extra_seqs=[ev.seq])
         elif m.name == "throughput":
             # The baseline of the reading's own row (batch size, model, engine), not the last one read.
             baseline = self.baselines.pair(rec, _printed_by(call))

@@ -305,10 +305,21 @@ class _Baseline:
     scope: Scope
 
 
+@dataclass(slots=True)
+class _Unpaired:
+    rec: MetricRecord
+    command: str
+    scope: Scope
+    """The engine and model of the session when the reading was taken."""
+
+
+_UNPAIRED_KEPT = 64
+
+
 class BaselineBook:
     """The baselines read so far, and the engine and model the session is on now."""
 
-    __slots__ = ("baselines", "now", "named")
+    __slots__ = ("baselines", "now", "named", "unpaired")
 
     def __init__(self) -> None:
         self.baselines: list[_Baseline] = []
@@ -316,6 +327,8 @@ class BaselineBook:
         self.named: dict[str, _Baseline] = {}
         """Each word of a baseline's own clause, to the latest baseline it is in: the host a
         baseline names ("gpu-a: 90 tok/s baseline; gpu-b: 60 tok/s baseline") is looked up there."""
+        self.unpaired: list[_Unpaired] = []
+        """The last readings no baseline was there for (see :meth:`note`)."""
 
     def _move(self, engine: str | None, model: tuple[str, str | None] | None) -> Scope:
         """The scope (``self.now``, updated) after a reading that states ``engine`` and ``model``
@@ -355,10 +368,25 @@ class BaselineBook:
         if model is not None:  # a launch script's flags are in the script: the model may be the same
             now.model = model
 
-    def note(self, rec: MetricRecord, command: str = "") -> None:
-        """A baseline_throughput reading."""
+    def note(self, rec: MetricRecord, command: str = "") -> list[MetricRecord]:
+        """A baseline_throughput reading. Returns the readings taken before it that had no
+        baseline and are of its engine, model and row (both stating none, or the same): the
+        benchmark with EAGLE-3 run first, the one without speculation (or "without it we had 520
+        tok/s") after. Each is returned once."""
         now = self._move(*_stated(rec.context, rec.value, command))
         baseline = _Baseline(rec, row_key(rec.context, rec.value, command), Scope(now.engine, now.model))
+        paired: list[MetricRecord] = []
+        if self.unpaired:
+            waiting = []
+            for u in self.unpaired:
+                # Of the same row only, not any row (as pair() takes the latest when the reading
+                # states none): several baselines said after the reading are each the first of it.
+                key = row_key(u.rec.context, u.rec.value, u.command)
+                if key == baseline.key and _fits(baseline, u.scope, key):
+                    paired.append(u.rec)
+                else:
+                    waiting.append(u)
+            self.unpaired = waiting
         self.baselines.append(baseline)
         del self.baselines[:-256]
         if len(self.named) > 4096:
@@ -370,6 +398,7 @@ class BaselineBook:
         else:
             for word in _HOST_WORD.findall(_clause(rec.context, rec.value)):
                 self.named[word.lower()] = baseline
+        return paired
 
     def pair(self, rec: MetricRecord, command: str = "") -> MetricRecord | None:
         """The baseline a throughput reading is compared with: the latest of the same engine and
@@ -381,7 +410,7 @@ class BaselineBook:
             # None read yet (most sessions, and every reading before the first baseline): the row
             # would be compared with nothing. self.named is filled by note() only, after it added
             # to self.baselines (which is never emptied), so it is empty too.
-            return None
+            return self._waits(rec, command, scope)
         key = row_key(rec.context, rec.value, command)
         # The baseline said of the reading's host ("gpu-a: 90 tok/s baseline; gpu-b: 60 tok/s
         # baseline"): gpu-a's 54.8 tok/s was compared with gpu-b's 60, the last one said.
@@ -396,4 +425,10 @@ class BaselineBook:
                 return b.rec
             if fallback is None:  # b.key is None: a baseline with no row stated
                 fallback = b.rec
-        return fallback
+        return fallback if fallback is not None else self._waits(rec, command, scope)
+
+    def _waits(self, rec: MetricRecord, command: str, scope: Scope) -> None:
+        """No baseline for ``rec`` yet: one read later may be its (:meth:`note`)."""
+        self.unpaired.append(_Unpaired(rec, command, Scope(scope.engine, scope.model)))
+        if len(self.unpaired) > _UNPAIRED_KEPT:
+            del self.unpaired[0]

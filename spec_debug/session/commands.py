@@ -99,6 +99,7 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
     loader first."""
     from spec_debug.playbook import load_playbook_text
     from spec_debug.session.distill import changes_text, distill_playbook, dump_playbook, select_commands
+    from spec_debug.session.records import MAX_COMMAND_CHARS
 
     if name and not _PLAYBOOK_NAME.fullmatch(name):
         # Before reading the session (a long transcript takes a while), and about the option: the
@@ -120,6 +121,10 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
         verb = "changes" if len(changing) == 1 else "change"
         typer.echo(f"left out {counted(len(changing), 'command')} that {verb} the host: {changes_text(changing)}",
                    err=True)
+    cut = select_commands(analysis, cut=True)
+    if cut:
+        typer.echo(f"left out {counted(len(cut), 'command')} longer than {MAX_COMMAND_CHARS} characters, kept only in "
+                   f"part: {changes_text(cut, reason=False)}", err=True)
     return 0
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from spec_debug.counted import counted
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.errors import UsageError
 from spec_debug.playbook.pasted_characters import ascii_meant
@@ -35,12 +36,13 @@ from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
-from spec_debug.session.records import CommandRecord, FindingRecord
+from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
 from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
                                            without_tty)
+from spec_debug.session.working_folder import reads_working_folder
 from spec_debug.store import write_output
 
 _NOT_DIAGNOSTIC = frozenset({"edit", "transfer", "launch_server"})
@@ -88,10 +90,22 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     launch_findings = _launch_findings(analysis)
     if not chosen and not launch_findings:
         changing = select_commands(analysis, keep_changes=True)
+        cut = select_commands(analysis, cut=True)
+        if cut and not changing:
+            raise UsageError(f"nothing to distill: every command that led to a finding or a change of approach is "
+                             f"longer than {MAX_COMMAND_CHARS} characters, and only its start was kept "
+                             f"({changes_text(cut, reason=False)})",
+                             hint="copy the script from the transcript into a playbook step by hand")
         if changing:
             raise UsageError("nothing to distill: every command that led to a finding or a change of approach "
                              f"changes the host ({changes_text(changing)})",
                              hint="a playbook only diagnoses; write the fix as a runbook step by hand")
+        if not analysis.commands:
+            # an empty file, a binary one, a chat with no tool call: "no command led to a
+            # finding" sent the reader to look for findings in a file that holds no command
+            raise UsageError(f"nothing to distill: the session holds no command ({_read_text(analysis.stats)})",
+                             hint="pass the transcript of a session that ran commands (`spec-debug analyze` shows "
+                                  "what was read)")
         raise UsageError("nothing to distill: no command in the session led to a finding or a change of approach",
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
     primary = _primary_host(chosen, analysis) if chosen else _findings_host(launch_findings)
@@ -112,6 +126,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     if launch_findings:
         steps.append(_launch_audit_step(launch_findings, names, ids, primary, elsewhere))
     said: set[str] = set()
+    led = _led_by_their_words(analysis.commands)
     runs: set[str] = set()
     fleet = {c.host for c in analysis.commands if c.host and _fleet_host(c.host)}
     for cmd in chosen:
@@ -141,7 +156,12 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # `—model-path` or `nvidia\u2011smi` pasted from a document failed in the session; the loader
         # refuses it, so the step runs the ASCII that was meant and its why says so.
         raw, pasted = ascii_meant(raw)
+        here = runs_on_primary or not cmd.host
+        folder = _working_folder(cmd, raw, home if here else None)
         if cmd.host and not runs_on_primary and parse_target(raw).host != cmd.host:
+            if folder:  # typed at another host's prompt: that host's folder, inside the hop
+                home_part = "~/" if folder.startswith("~/") else ""  # unquoted, so that it expands
+                raw, folder = f"cd {home_part}{shlex.quote(folder[len(home_part):])} && {raw}", None
             raw = _ssh_hop(cmd, raw)
         secrets = _secrets_to_slots(raw, names)
         text = secrets.text
@@ -152,15 +172,16 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host is a var like any other, not a constant every host of a fleet run would query
             text = _replace_host(text, primary, names)
         text = _host_words(_url_hosts(text, names), fleet, names)
-        here = runs_on_primary or not cmd.host
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
+        if folder:
+            text = f"cd {_slot(names.name('workdir', folder))} && {text}"
         run = _as_template(text)
         if run in runs:
             # `cat ~/x/config.json` and `cat /home/alice/x/config.json`, `nvidia-smi` typed on the
             # host and sent through ssh: one check, one step (the first one's provenance)
             continue
         runs.add(run)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said, led)),
                 "run": run}
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
@@ -206,6 +227,17 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     }
 
 
+def _read_text(stats: dict) -> str:
+    """What was read: ``1 event read; 10 lines skipped: 10 binary``."""
+    text = f"{counted(stats.get('events', 0), 'event')} read"
+    skipped = stats.get("lines_skipped", 0)
+    if skipped:
+        kinds = [f"{stats[k]} {k.replace('_', ' ')}" for k in ("binary", "broken_json", "non_object", "too_long")
+                 if stats.get(k)]
+        text += f"; {counted(skipped, 'line')} skipped: {', '.join(kinds)}"
+    return text
+
+
 def _launch_findings(analysis: SessionAnalysis) -> list[FindingRecord]:
     """The session's findings that the launch_flags probe checks for (SD101-SD104: a launch
     command or a server's command line seen in the session). Their command is a repair (a
@@ -249,6 +281,23 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
     return {"id": step_id, "title": title, "why": why, "probe": "launch_flags",
             "with": {"server_cmdline": "{{ " + var + " }}"}, "timeout": 60,
             "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}
+
+
+def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str | None:
+    """The folder the step must run ``command`` from: the one the session ran it in, when it
+    names a path relative to it (``python3 checks/accept_len.py`` run in /root/work). A step
+    starts in the remote user's home, or where spec-debug runs, and found no checks/ there.
+    ``cmd.cwd`` is only known for a command run by the shell it was typed in (not one sent
+    through ssh or into a container: they ran in the home or the container's folder); ``~`` is
+    the session user's ``home`` (a var's value in quotes would not expand it)."""
+    folder = cmd.cwd
+    if not folder or cmd.container or not reads_working_folder(command):
+        return None
+    if folder == "~" or folder.startswith("~/"):
+        if home is None:
+            return folder if folder != "~" else None
+        folder = home + folder[1:]
+    return folder if folder.startswith(("/", "~/")) else None
 
 
 def _ssh_hop(cmd: CommandRecord, command: str) -> str:
@@ -307,13 +356,15 @@ def _destination(host: str, user: str | None, port: int | None) -> str:
     return f"{text}:{port}" if port and port != 22 else text
 
 
-def changes_text(commands: list[CommandRecord], limit: int = 3) -> str:
-    """`pkill -f sglang` [msg 12] (pkill), ...: what was left out and why, for one line."""
+def changes_text(commands: list[CommandRecord], limit: int = 3, *, reason: bool = True) -> str:
+    """`pkill -f sglang` [msg 12] (pkill), ...: what was left out and why (``reason``: the change
+    it makes), for one line."""
     shown = []
     for c in commands[:limit]:
         text = " ".join(redact_text(_remote_script(c) or c.inner or c.command).split())
         text = text if len(text) <= 60 else text[:59] + "…"
-        shown.append(f"`{text}` [msg {c.seq}] ({changes_host(_remote_script(c) or c.inner or c.command)})")
+        why = f" ({changes_host(_remote_script(c) or c.inner or c.command)})" if reason else ""
+        shown.append(f"`{text}` [msg {c.seq}]{why}")
     return ", ".join(shown) + (f" and {len(commands) - limit} more" if len(commands) > limit else "")
 
 
@@ -349,13 +400,16 @@ def dump_playbook(doc: dict) -> str:
                               default_flow_style=False)
 
 
-def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> list[CommandRecord]:
-    """The commands that mattered and only read the host; ``keep_changes``: those that changed it."""
-    wanted: set[tuple[str, int]] = set()
-    for f in analysis.findings:
-        wanted.update((f.session, s) for s in f.evidence_seqs)
-    for p in analysis.pivots:
-        wanted.update(((p.session, p.seq), (p.session, p.trigger_seq)))
+def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: bool = False) -> list[CommandRecord]:
+    """The commands that mattered and only read the host; ``keep_changes``: those that changed it;
+    ``cut``: those too long to keep whole (:data:`~spec_debug.session.records.MAX_COMMAND_CHARS`)."""
+    # A command matters by its output (a finding's evidence, a pivot's trigger: its result's seq)
+    # or as a pivot's first step (its own seq). A finding at the seq of the call itself is the
+    # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
+    # `grep acceptance vllm.log`: an OpenAI chat message holds both), not what the command found.
+    outputs: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.evidence_seqs}
+    outputs.update((p.session, p.trigger_seq) for p in analysis.pivots)
+    starts = {(p.session, p.seq) for p in analysis.pivots}
     # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
     # would be blocked again (failures.NOT_RUN; a pivot's target is chosen before its result).
     not_run = {(e.session, e.command_seq) for e in analysis.errors if e.kind in NOT_RUN}
@@ -363,7 +417,12 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False) -> li
     for cmd in analysis.commands:
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
             continue
-        if (cmd.session, cmd.seq) not in wanted and (cmd.session, cmd.result_seq) not in wanted:
+        if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
+            continue
+        too_long = len(cmd.command) >= MAX_COMMAND_CHARS  # the record holds its start only
+        if too_long or cut:
+            if too_long and cut:
+                chosen.append(cmd)  # a step would run part of a script
             continue
         if cmd.host and script_made_locally(cmd.command):
             continue  # the host ran what a local program printed: a step would run its shell bare
@@ -730,17 +789,32 @@ def _title(cmd: CommandRecord) -> str:
     return f"{CATEGORY_TITLES[cmd.category]}: {cut_at_word(inner, 80)}{place}"
 
 
-def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str]) -> str:
+def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int]]:
+    """(session, seq) of each command that is the first its agent ran after the words it is shown
+    with (``why``). The agent's last words stand for every command until it says more ("Let me see
+    what changed in the checkout", then `git log`, then the benchmark): they explain the first
+    step they led to, not the others, whether or not that first one became a step (the benchmark
+    was given the git log's reason when `git log` was no step)."""
+    led: set[tuple[str, int]] = set()
+    last: dict[tuple[str, str], str] = {}
+    for c in commands:
+        agent = (c.session, c.agent)
+        if c.why and c.why != last.get(agent):
+            led.add((c.session, c.seq))
+        last[agent] = c.why
+    return led
+
+
+def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set[tuple[str, int]]) -> str:
     # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
     # followed by our own sentences, its colon would announce them instead.
-    why = _reason(cmd.why or "")
+    why = _reason(cmd.why or "") if (cmd.session, cmd.seq) in led else ""
     why = why[:-1].rstrip() + "." if why.endswith(":") else why
-    # The agent's last words stand for every command until it says more ("I'll look at the log
-    # first", then `tail`, then `ps`): they explain the first step they led to, not the others.
+    # The same words said again later stand for the step they were first said for.
     parts = [why] if why and why not in said else []
     said.add(why)
     for f in analysis.findings:
-        if f.session == cmd.session and (cmd.seq in f.evidence_seqs or cmd.result_seq in f.evidence_seqs):
+        if f.session == cmd.session and cmd.result_seq is not None and cmd.result_seq in f.evidence_seqs:
             parts.append(f"In the session its output was evidence for {f.code} ({f.title}).")
     for p in analysis.pivots:
         if p.session != cmd.session:

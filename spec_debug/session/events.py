@@ -64,7 +64,14 @@ class Event:
     agent_states: tuple | None = None
     """On a Codex multi-agent ``wait`` result (or its ``<subagent_notification>``): ``(agent, status,
     message, Codex's status)`` for each sub-agent it says ended (``formats.codex_agent_states``).
-    Last: the readers build events positionally, in this field order."""
+    The readers build events positionally, in this field order: a field is added last."""
+    cwd: str | None = None
+    """On a tool call with a command: the folder the shell it was typed in was in, where the
+    format records it (Claude Code's line ``cwd``, Codex's ``workdir`` or turn ``cwd``, the
+    folder a Debian prompt shows). A relative path (``python tests/check.py``) means a file there."""
+    user: str | None = None
+    """On a tool call with a command: the user the shell ran it as, where the format shows it
+    (a shell log's prompt, ``root@gpu01:~#``)."""
 
 
 @dataclass(slots=True)

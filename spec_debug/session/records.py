@@ -13,6 +13,10 @@ from spec_debug.redact import is_secret_name, may_hold_secret, redact_value
 MAX_RECORDS = 20_000
 """Per list and session. Past it records are counted (``stats.records_dropped``) instead of
 kept, so a transcript of any size analyzes in bounded memory."""
+MAX_COMMAND_CHARS = 32_768
+"""The characters of a command a record keeps (``command``, ``inner``): a script an agent feeds
+Python or ssh in a heredoc runs to several thousand, and a distilled step must run all of it (at
+4,000 the step ran the script cut mid-line). A longer command is cut, and distill leaves it out."""
 
 
 class Bounded:
@@ -73,6 +77,9 @@ class CommandRecord:
     file: str = ""
     line: int = 0
     result_seq: int | None = None
+    cwd: str | None = None
+    """The folder the command ran in, where the transcript says (:attr:`Event.cwd`: the shell it
+    was typed in); None for one sent through ssh or into a container, which ran elsewhere."""
 
 
 @dataclass(slots=True)

@@ -159,13 +159,15 @@ def test_the_reasoning_a_command_is_shown_with_survives_span_edges(monkeypatch, 
             lines += [_assistant(n, text, think), _assistant(n + 1, call)]
             n += 2
         elif shape == 2:  # the text is 4 lines before the call: too far, no reasoning shown
-            lines += [_assistant(n, text)] + [_line(n + k) for k in range(1, 4)] + [_assistant(n + 4, call)]
+            # (lines the CLI wrote between, isMeta: a person's message would end the turn, and
+            # the reasoning before it is never shown: test_hardening39_why_turns.py)
+            lines += [_assistant(n, text), *(_line(n + k, isMeta=True) for k in range(1, 4)), _assistant(n + 4, call)]
             n += 5
         elif shape == 3:  # only a thinking block before the call
             lines += [_assistant(n, think), _assistant(n + 1, call)]
             n += 2
         else:  # the text is 3 lines before the call: the farthest a command quotes
-            lines += [_assistant(n, text)] + [_line(n + k) for k in range(1, 3)] + [_assistant(n + 3, call)]
+            lines += [_assistant(n, text), *(_line(n + k, isMeta=True) for k in range(1, 3)), _assistant(n + 3, call)]
             n += 4
         lines.append(json.dumps({"type": "user", "uuid": f"r{n}", "sessionId": "s", "message": {
             "role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{round_}", "content": "{}"}]}}))

@@ -512,7 +512,13 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
     if not isinstance(ts, str):
         ts = None
     if kind_of_line == "assistant" or kind_of_line == "user":
-        return _message_events(obj, kind_of_line, cursor.session, seq, agent, ts, cursor.file, lineno, stats)
+        events = _message_events(obj, kind_of_line, cursor.session, seq, agent, ts, cursor.file, lineno, stats)
+        cwd = obj.get("cwd")  # the working folder of the session as the line was written
+        if cwd.__class__ is str and cwd:
+            for ev in events:
+                if ev.command is not None and ev.host is None:  # not an MCP ssh tool's {host, command}
+                    ev.cwd = cwd
+        return events
     event = _event_maker(cursor.session, seq, agent, ts, cursor.file, lineno)
     if kind_of_line == "summary":
         return [event("summary", "system", text=str(obj.get("summary", "")))]

@@ -17,6 +17,7 @@ each item were a ``response_item`` payload.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -160,6 +161,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
     processes = _Processes()
     last_error = ""  # what the last error event said: a turn's end may repeat it
     viewed = False  # a view_image call's output was read: the image it attached follows (_VIEWED)
+    folder: str | None = None  # the session's, then the turn's working folder (session_meta, turn_context cwd)
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         if skip is not None and skip[0] <= index < skip[1]:
@@ -194,7 +196,12 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 viewed = viewed or _VIEWED in (payload.get("output"), _content(payload.get("output")))
             # Bare items (no envelope: an old rollout, or Responses API items saved by a program
             # of one's own) take any tool whose arguments hold a command as a shell.
-            yield from _response_item(payload, ptype, event, results_seen, processes, any_shell="payload" not in obj)
+            for ev in _response_item(payload, ptype, event, results_seen, processes, any_shell="payload" not in obj):
+                # not an ssh tool's call; nor a line typed into a terminal (write_stdin), whose shell
+                # may have moved since it opened (`cd sglang` typed, then `git log`)
+                if ev.command is not None and ev.kind == "tool_call" and ev.host is None and ev.tool_name != _POLL_TOOL:
+                    ev.cwd = _in_folder(ev.cwd, folder)
+                yield ev
         elif line_type == "event_msg":
             if ptype in _TURN_ENDS or ptype == "turn_aborted":
                 viewed = False  # the turn ended before its next request: no image of view_image follows
@@ -257,11 +264,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                     last_error = said
                 yield event("system", "system", raw_type=f"event_msg:{ptype}", text=said)
         elif line_type == "session_meta":
+            if folder is None and isinstance(payload.get("cwd"), str):
+                folder = payload["cwd"]
             yield event("system", "system", raw_type="session_meta",
                         text=f"cwd={payload.get('cwd')} cli_version={payload.get('cli_version')}")
         elif line_type == "legacy_header":
             yield event("system", "system", raw_type="session_meta", text=f"id={payload.get('id')}")
         elif line_type == "turn_context":
+            if isinstance(payload.get("cwd"), str):
+                folder = payload["cwd"]  # the turn's folder: its commands run there unless they name one
             yield event("system", "system", raw_type="turn_context", text=f"model={payload.get('model')}")
         elif line_type == "compacted":
             yield event("compaction", "system", raw_type="compacted", text=str(payload.get("message", "")))
@@ -277,6 +288,26 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
         else:
             stats.unknown_types += 1
             yield event("other", "system", raw_type=str(line_type))
+
+
+def _workdir(args) -> str | None:
+    """The folder a shell call names for itself: ``workdir`` of the ``shell`` and ``exec_command``
+    tools, ``working_directory`` of a ``local_shell_call`` action (openai/codex codex-rs/protocol
+    models.rs ShellToolCallParams, LocalShellExecAction; core unified_exec ExecCommandArgs)."""
+    if not isinstance(args, dict):
+        return None
+    folder = args.get("workdir", args.get("working_directory"))
+    return folder if isinstance(folder, str) and folder else None
+
+
+def _in_folder(workdir: str | None, folder: str | None) -> str | None:
+    """Where a call ran: its own ``workdir``, read from the turn's folder when relative (Codex
+    resolves it so: codex-rs/core TurnContext::resolve_path, cwd.join), else the turn's folder."""
+    if workdir is None:
+        return folder
+    if workdir.startswith("/") or folder is None:
+        return workdir
+    return posixpath.normpath(posixpath.join(folder, workdir))
 
 
 _TURN_ENDS = frozenset({"task_complete", "turn_complete"})
@@ -665,7 +696,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             text = command
         processes.call(name, call_id, command, args)
         yield event("tool_call", "assistant", tool_name=name, call_id=call_id,
-                    command=command, text=text, path=path, spawn=spawn, host=host if command else None)
+                    command=command, text=text, path=path, spawn=spawn, host=host if command else None,
+                    cwd=_workdir(args) if command and host is None else None)
     elif ptype in responses_tools.ITEM_TYPES and ptype != "local_shell_call_output":
         yield from responses_tools.events(payload, ptype, event)
     elif ptype in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):

@@ -232,8 +232,9 @@ def _legacy_event(msg: dict, event, stats: ReadStats) -> Iterator[Event]:
     elif msg_type == "exec_command_begin":
         command = msg.get("command")
         command = shell_command({"command": command}) if isinstance(command, list) else _unwrapped(command)
+        cwd = msg.get("cwd")  # where it ran (ExecCommandBeginEvent.cwd)
         yield event("tool_call", "assistant", tool_name="shell", call_id=call_id, command=command,
-                    text=command or "")
+                    text=command or "", cwd=cwd if isinstance(cwd, str) and cwd and command else None)
     elif msg_type in ("exec_command_end", "patch_apply_end"):
         output = text("aggregated_output") or "\n".join(part for part in (text("stdout"), text("stderr")) if part)
         code = msg.get("exit_code") if type(msg.get("exit_code")) is int else None

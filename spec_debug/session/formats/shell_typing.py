@@ -21,12 +21,17 @@ class TypedCommand:
     (bash(1), QUOTING: "a line continuation"), other line breaks stay (a quoted newline, a
     here-document body)."""
 
-    __slots__ = ("heredocs", "host", "line", "lines", "shell", "text")
+    __slots__ = ("cwd", "heredocs", "host", "line", "lines", "shell", "text", "user")
 
-    def __init__(self, text: str, line: int, host: str | None) -> None:
+    def __init__(self, text: str, line: int, host: str | None, cwd: str | None = None,
+                 user: str | None = None) -> None:
         self.text = text
         self.line = line
         self.host = host
+        self.cwd = cwd
+        """The folder the prompt showed (:attr:`Event.cwd`)."""
+        self.user = user
+        """The user the prompt showed (:attr:`Event.user`)."""
         self.lines = 1
         self.shell = text
         """The text without here-document bodies: what quotes and backslashes are read in."""

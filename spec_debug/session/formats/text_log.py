@@ -43,8 +43,8 @@ _STATUS = r"(?:\[(?P<status>\d{1,3})\] ?)?"
 _USER_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
     + _STATUS +
-    r"(?:\[" + _USER + r"@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
-    r"|" + _USER + r"@(?P<host>[\w.-]+)(?::[^\s#$]*)?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
+    r"(?:\[(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#
+    r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
     r"|[\w.-]+@(?P<zsh_host>[\w.-]+) (?:\S+ %|[~/]\S* [$#])"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*[>#]"  # fish's default: me@gpu02 ~/work> (fish_prompt.fish)
@@ -376,6 +376,26 @@ def _prompt_host(m: re.Match) -> str | None:
         or m.group("walters_host")
 
 
+def _prompt_user(m: re.Match) -> str | None:
+    """The user a bash prompt shows (``root@gpu-3:~#``, ``[root@gpu-3 ~]#``): who ran the command
+    there, whose home ``~`` is; not bash's ``I have no name!`` for a uid without a name."""
+    if m.re is not _USER_PROMPT:
+        return None
+    user = m.group("user") or m.group("bracket_user")
+    return user if user and user != "I have no name!" else None
+
+
+def _prompt_dir(m: re.Match) -> str | None:
+    """The folder a Debian/Ubuntu prompt shows, ``root@gpu-3:~/work#`` (bash's ``\\w``: the whole
+    path, the home as ``~``; Debian's /etc/skel/.bashrc PS1), where the command typed after it ran.
+    The other prompts show the folder's last part (``[root@gpu-3 work]#``, zsh's ``%1~``) or a
+    shortened path (fish's prompt_pwd, bash's PROMPT_DIRTRIM ``.../x``): no folder to go back to."""
+    if m.re is not _USER_PROMPT:
+        return None
+    folder = m.group("dir")
+    return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
+
+
 class _State:
     def __init__(self, cursor: Cursor) -> None:
         self.cursor = cursor
@@ -484,7 +504,7 @@ class _State:
         self.body_chars = len(first)
 
     def _command(self, command: str, line: int, host: str | None, *, new_message: bool,
-                 flags_may_follow: bool = False) -> Iterator[Event]:
+                 flags_may_follow: bool = False, cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
         """``flags_may_follow``: the command was written without a prompt (in prose or a block),
         where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`)."""
         self.logins.settle(self.body if self.kind == "tool_result" else [])
@@ -492,22 +512,23 @@ class _State:
         if new_message:
             self._new_message()
         command = command.strip()
-        typed = TypedCommand(command, line, host)
+        typed = TypedCommand(command, line, host, cwd, user)
         flags_may_follow = flags_may_follow and _LAUNCHER.match(command) is not None
         if typed.waiting() or flags_may_follow:
             self.typing = typed  # the lines after it finish it (see _continue)
             self.flags_follow = flags_may_follow and not typed.waiting()
             return
         self.unprompted = False
-        yield from self._call(command, line, host, line + 1)
+        yield from self._call(command, line, host, line + 1, cwd, user)
 
-    def _call(self, command: str, line: int, host: str | None, output_line: int) -> Iterator[Event]:
+    def _call(self, command: str, line: int, host: str | None, output_line: int,
+              cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
         shown, host = host, self.logins.where(host)
         self.logins.ran(command, shown)
         call = self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
-                           command=command, text=command, host=host)
+                           command=command, text=command, host=host, cwd=cwd, user=user)
         if not self.numbered and shell_history.is_listing(command):
             self.listing = call  # its output lists commands that ran before it (see _listed)
         else:
@@ -533,7 +554,7 @@ class _State:
         typed, self.typing = self.typing, None
         self.unprompted = self.flags_follow = False
         if typed is not None:
-            yield from self._call(typed.text, typed.line, typed.host, output_line)
+            yield from self._call(typed.text, typed.line, typed.host, output_line, typed.cwd, typed.user)
 
     def _continue(self, line: str, lineno: int):
         """A line after a command the shell was still reading: the shell prompts for the rest with
@@ -701,7 +722,8 @@ class _State:
             if m:
                 self.fence_output = False
                 self._status_shown(m)
-                yield from self._command(m.group("command"), lineno, _prompt_host(m), new_message=not self.numbered)
+                yield from self._command(m.group("command"), lineno, _prompt_host(m), new_message=not self.numbered,
+                                         cwd=_prompt_dir(m), user=_prompt_user(m))
             elif self.fence in ("bash", "sh", "zsh") and line.strip() and not line.lstrip().startswith("#") \
                     and self.kind != "tool_result":
                 yield from self._command(line, lineno, None, new_message=not self.numbered, flags_may_follow=True)
@@ -722,8 +744,10 @@ class _State:
             command, host = self._fenced_command(line)
             if command is not None:
                 self.fence_output = False
+                m = _prompt(line)
                 yield from self._command(command, lineno, host, new_message=True,
-                                         flags_may_follow=self.fence in _PLAIN_LANGS and _prompt(line) is None)
+                                         flags_may_follow=self.fence in _PLAIN_LANGS and m is None,
+                                         cwd=_prompt_dir(m) if m else None, user=_prompt_user(m) if m else None)
             else:
                 self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
@@ -766,7 +790,8 @@ class _State:
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m:
                 self._status_shown(m)
-                yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered)
+                yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
+                                         cwd=_prompt_dir(m), user=_prompt_user(m))
                 return
             if line.startswith("#### "):  # Aider user line
                 if self.aider_prompt and lineno == self.aider_line + 1:  # the next line of one input
