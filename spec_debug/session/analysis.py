@@ -43,6 +43,8 @@ PIVOT_WINDOW = 5
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
 """A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
 a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
+_GRAVITY = {"info": 1, "warning": 2, "error": 3}
+"""Finding severities, gravest last (the catalog's three)."""
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -567,7 +569,7 @@ class _SessionState:
                 if len(self.command_hosts) < 4096:
                     self.command_hosts.setdefault(host.lower(), host)
             for obs in x.launch:
-                self._finding(obs.code, ev, obs.evidence, host)
+                self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
             self._concat(ev, x)
@@ -690,7 +692,7 @@ class _SessionState:
                 elif report is not None and len(report) < 50:
                     report.append(rec)
         for obs in x.launch:
-            self._finding(obs.code, ev, obs.evidence, host)
+            self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
         self._concat(ev, x)
@@ -885,16 +887,22 @@ class _SessionState:
                               extra_seqs=[seen[1]])
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
-                 seq: int | None = None, extra_seqs: list[int] | None = None) -> None:
+                 seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None) -> None:
+        """``severity``: where the observation sets it (None: the catalog's). One record a code: the
+        gravest severity of its observations is the record's."""
         seq = ev.seq if seq is None else seq
         line = evidence if evidence.startswith("[msg") else f"[msg {seq}] {evidence}"
         existing = self.findings.get(code)
+        doc = CATALOG[code]  # severity, title and fix come from the finding catalog
+        severity = severity or doc.severity
         if existing is None:
-            doc = CATALOG[code]  # severity, title and fix come from the finding catalog
-            existing = FindingRecord(self.session, code, seq, ev.agent, doc.severity, doc.title, [], [], host,
+            existing = FindingRecord(self.session, code, seq, ev.agent, severity, doc.title, [], [], host,
                                      doc.fix)
             self.findings[code] = existing
             self._keep(self.kept["findings"], existing)
+        elif _GRAVITY.get(severity, 0) > _GRAVITY.get(existing.severity, 0):
+            # an n-gram launch's warning first, then an EAGLE-3 launch capped at one step: an error
+            existing.severity = severity
         if len(existing.evidence) < 5 and line not in existing.evidence:
             existing.evidence.append(line)
         for s in [seq, *(extra_seqs or [])]:

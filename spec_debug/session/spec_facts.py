@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # The number of draft steps a launch asks for, in each spelling; argparse keeps the last
 # value of a repeated flag, so the last match on a command line is the one served.
@@ -81,6 +82,9 @@ _HAS_D2T = re.compile("d2t").search
 class Observation:
     code: str
     evidence: str
+    severity: str | None = None
+    """The finding's severity where the observation itself decides it (an SD101 of a drafter with
+    no trained depth is a warning, as the catalog says); None: the catalog's."""
 
 
 def launch_observations(text: str) -> list[Observation]:
@@ -118,11 +122,41 @@ def launch_observations(text: str) -> list[Observation]:
         for steps in _DRAFT_STEPS.finditer(unit):
             pass
         if steps is not None and (steps.group(1) or steps.group(2) or steps.group(3)) == "1":
-            out.append(Observation("SD101", _around(unit, steps.start(), steps.end())))
+            capped, severity = _one_step(unit)
+            if capped:
+                out.append(Observation("SD101", _around(unit, steps.start(), steps.end()), severity))
         m = _ALGO_EAGLE.search(unit)
         if m and "eagle3" in unit.lower():
             out.append(Observation("SD103", _around(unit, m.start(), m.end())))
     return out
+
+
+@lru_cache(maxsize=256)  # a session launches the same command again and again
+def _one_step(unit: str) -> tuple[bool, str | None]:
+    """Whether a launch written with one draft step is capped at one drafted token, and the
+    severity of that when it is not the catalog's error: the launch audit's own judgment
+    (:func:`spec_debug.diagnose.checks.launch_flags.check_num_steps`, with no draft config read).
+    SGLang NGRAM reads only --speculative-num-draft-tokens and its block drafters (DFLASH) run one
+    step whatever is written; an n-gram, suffix or plain-LM drafter has no trained depth to fall
+    short of, and a model's own MTP module (the DeepSeek docs' `--speculative-algorithm EAGLE
+    --speculative-num-steps 1` with no draft path, vLLM `deepseek_mtp`) is trained for as many
+    steps as the target has MTP modules, one for DeepSeek-V3: the catalog's warning, not an error.
+    A unit the launch reader cannot read (a server's args as JSON) keeps the catalog's."""
+    # imported here: the launch reader is large, and only a launch with one step needs it
+    from spec_debug.diagnose.checks.launch_flags import check_num_steps, untrained_drafter
+    from spec_debug.diagnose.launch import effective_spec, parse_launch_command
+    from spec_debug.diagnose.launch_errors import LaunchParseError
+    from spec_debug.diagnose.steps.launch_step import serves_own_mtp
+    try:
+        launch = parse_launch_command(unit)
+        capped = [f for f in check_num_steps(launch, effective_spec(launch), None) if f.code == "SD101"]
+    except (LaunchParseError, ValueError):
+        return True, None
+    if not capped:
+        return False, None
+    if untrained_drafter(launch) is not None or serves_own_mtp(launch):
+        return True, capped[0].severity
+    return True, None
 
 
 def _api_calls(text: str, limit: int = 3) -> list[int]:
