@@ -150,8 +150,12 @@ _CONNECTION = re.compile(
     # {host}:{port} ssl:{ssl} [{reason}]", what sglang.bench_serving raises against a dead
     # server) and the OpenAI client's "APIConnectionError: Connection error." (openai/_exceptions.py)
     r"Cannot connect to host |APIConnectionError|"
-    r"Could not resolve hostname|Name or service not known|Host key verification failed|"
-    r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|Address already in use|"
+    # ssh's "Could not resolve hostname gpu01" and curl's "curl: (6) Could not resolve host: gpu01"
+    r"Could not resolve host|Name or service not known|Host key verification failed|"
+    # asyncio lower-cases the strerror in its bind error, which uvicorn logs when an SGLang or vLLM
+    # server's port is taken: "ERROR:    [Errno 98] error while attempting to bind on address
+    # ('0.0.0.0', 30000): address already in use" (cpython Lib/asyncio/base_events.py create_server)
+    r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|[Aa]ddress already in use|"
     r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
     r"Received disconnect from |client_loop: send disconnect|Empty reply from server|"
     # clientloop.c again: the session dropped under a running command (the host rebooted, the
