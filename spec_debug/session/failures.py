@@ -1336,7 +1336,20 @@ def _llama_cpp_said(output: str) -> str | None:
         if m.group("name").lower() not in ("warning", "warn") and _LLAMA_CPP_GOES_ON.search(m.group(0)) is None:
             return m.group(0).strip()
     return None
-_ERROR_SAID = re.compile(r"^(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)(?!Exit code \d+\s*$)[^\n]*\S", re.M)
+# The line a failed tool wrote to say what went wrong, where its first line only says how it
+# started: "ERROR: ..." and "error: ..." (pip, git, kubectl, apt's "E: "); a logger's ERROR line
+# behind its stamp or process tag ("[2026-03-01 10:00:41] ERROR:    [Errno 98] ...", uvicorn under
+# SGLang's stamp; vLLM's "ERROR 03-01 10:00:05 [engine.py:400] ...", "(EngineCore_0 pid=9) ERROR
+# ..."; Python logging's default "ERROR:root:..."); argparse's "launch_server.py: error:
+# unrecognized arguments: ..." under its usage lines (Lib/argparse.py ArgumentParser.error: "%(prog)s:
+# error: %(message)s"), which srun, slurmstepd and gcc write too; a compiler's diagnostic
+# ("csrc/x.cpp:12:5: error: ...", nvcc's "kernel.cu(45): error: ...").
+_ERROR_SAID = re.compile(
+    r"^(?:(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)"
+    r"|(?:\[[^\]\n]{1,80}\][ \t]*|\([^()\n]{1,60}\)[ \t]+)?(?:ERROR|CRITICAL|FATAL)(?::|[ \t]+\d\d-\d\d[ \t])"
+    r"|[\w.][\w. /-]{0,80}: (?:fatal )?error: "
+    r"|[^\s:()]+(?::\d+(?::\d+)?|\(\d+\)): (?:fatal )?error: )"
+    r"(?!Exit code \d+\s*$)[^\n]*\S", re.M)
 
 
 def _first_meaningful_line(output: str) -> str:
