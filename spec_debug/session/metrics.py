@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 from spec_debug.session.ansi import without_colours
 from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
@@ -691,7 +692,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if "sglang:" in text and _sglang_gauges(text, found):
             structured = True
-        if "spec_accept_" in text and "meta_info" in text and _request_meta(text, found):
+        if ("spec_accept_" in text or "spec_verify_ct" in text) and "meta_info" in text and _request_meta(text, found):
             structured = True
         if "output_throughput" in text and _bench_result_json(text, found):
             structured = True
@@ -1139,10 +1140,35 @@ def _bench_result_json(text: str, found: list[Metric]) -> bool:
 _REQUEST_SPEC_META = re.compile(r"""['"]spec_accept_(length|rate)['"]\s*:\s*(\d+(?:\.\d+)?(?:[eE]-?\d+)?)""")
 
 
+# SGLang releases before #11441 give only the verify passes a request took: its accept length is
+# its completion tokens over them, as SGLang's own test computes it (test/srt/test_eagle_infer.py:
+# acc_length = meta_info["completion_tokens"] / meta_info["spec_verify_ct"]).
+_META_INFO = re.compile(r"""['"]meta_info['"]\s*:\s*\{""")
+_VERIFY_CT = re.compile(r"""['"]spec_verify_ct['"]\s*:\s*(\d+)(?![\d.])""")
+_COMPLETION_TOKENS = re.compile(r"""['"]completion_tokens['"]\s*:\s*(\d+)(?![\d.])""")
+
+
+def _verified_lengths(text: str) -> list[float]:
+    """The accept length of each request whose meta_info has its verify passes and no
+    ``spec_accept_length`` of its own (read by _REQUEST_SPEC_META)."""
+    out = []
+    for m in _META_INFO.finditer(text):
+        end = bracket_end(text, m.end() - 1, REPR_QUOTES, REPR_BRACKETS)
+        meta = text[m.end() - 1:end if end is not None else m.end() + 2000]
+        if "spec_accept_length" in meta:
+            continue
+        verify, completion = _VERIFY_CT.search(meta), _COMPLETION_TOKENS.search(meta)
+        if verify and completion and int(verify.group(1)) > 0:
+            out.append(round(int(completion.group(1)) / int(verify.group(1)), 3))
+    return out
+
+
 def _request_meta(text: str, found: list[Metric]) -> bool:
     lengths, rates = [], []
     for key, value in _REQUEST_SPEC_META.findall(text):
         (lengths if key == "length" else rates).append(float(value))
+    if "spec_verify_ct" in text:
+        lengths.extend(_verified_lengths(text))
     ctx = "SGLang meta_info, mean of {} request{}"
     if lengths:
         found.append(Metric("accept_length", round(sum(lengths) / len(lengths), 3), "tokens",
