@@ -254,11 +254,33 @@ def _stated(text: str, m: re.Match) -> bool:
     return _HEDGE.search(text, start, m.end()) is None
 
 
-def _first_stated(pattern: re.Pattern, text: str) -> re.Match | None:
+# SD301 is a draft vocabulary smaller than the target's with no d2t. "No d2t because
+# draft_vocab_size == vocab_size, which is fine", "the draft keeps the full vocabulary, so no d2t
+# is needed": a draft with the target's whole vocabulary needs no map, and its missing d2t is no
+# fault. Unless the same sentence says the sizes differ ("32000 != 128256", "not the same").
+_MAP_NOT_NEEDED = re.compile(
+    r"vocab\w*\b[^.\n]{0,40}?(?:==|\b(?:equals?|equal to|the same|identical)\b)"
+    r"|(?:==|\b(?:equals?|equal to|the same as|identical to)\b)[^.\n]{0,40}?vocab"
+    r"|\b(?:full(?:[- ]size)?|same|whole|target'?s) vocab"
+    r"|\b(?:not (?:needed|required|necessary)|unnecessary|no need|(?:is|are)n't (?:needed|required))\b", re.I)
+_SIZES_DIFFER = re.compile(r"!=|\b(?:not (?:equal|the same|identical)|differs?|different|smaller|less than|fewer|"
+                           r"mismatch\w*|wrong|broken|bug)\b|\bdoes(?:n't| not) match", re.I)
+
+
+def _map_not_needed(text: str, m: re.Match) -> bool:
+    """The sentence of ``m`` says the draft has the target's vocabulary, so it needs no d2t."""
+    start = max(text.rfind(stop, 0, m.start()) for stop in (". ", "! ", "? ", "\n")) + 1
+    end = _SENTENCE_END.search(text, m.end())
+    sentence = text[start:end.start() if end is not None else len(text)]
+    return _MAP_NOT_NEEDED.search(sentence) is not None and _SIZES_DIFFER.search(sentence) is None
+
+
+def _first_stated(pattern: re.Pattern, text: str, excused=None) -> re.Match | None:
+    """The first match asserted, and not ``excused(text, match)`` where that is given."""
     for n, m in enumerate(pattern.finditer(text)):
         if n >= 20:
             return None
-        if _stated(text, m):
+        if _stated(text, m) and (excused is None or not excused(text, m)):
             return m
     return None
 
@@ -278,7 +300,7 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
         m = _first_stated(_D2T_ABSOLUTE, text)
         if m:
             out.append(Observation("SD302", _around(text, m.start(), m.end())))
-        m = _first_stated(_D2T_MISSING, text)
+        m = _first_stated(_D2T_MISSING, text, _map_not_needed)
         if m:
             out.append(Observation("SD301", _around(text, m.start(), m.end())))
     # "_" first: a one-character search is a memchr, and every flag name has one.
