@@ -742,6 +742,13 @@ class _State:
             if tool:
                 yield from self._command(tool.group(1), lineno, None, new_message=False)
                 return
+            prompted = _prompt(rest) if kind == "tool_result" else None
+            if prompted:
+                # "[msg 2] tool: $ ssh gpu01 nvidia-smi", its output on the lines below: the command
+                # the tool ran, as on a line of its own (was the output's first line, and no command)
+                self._status_shown(prompted)
+                yield from self._command(prompted.group("command"), lineno, _prompt_host(prompted), new_message=False)
+                return
             inline = _INLINE_TOOL.search(rest)
             if inline:  # "... to get the forward pass right: [bash] ssh ..." (INCIDENT.md style)
                 self._open(kind, lineno, rest[:inline.start()])
