@@ -9,9 +9,12 @@ different concatenation orders, a standalone accuracy against a claimed one) liv
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+
+from spec_debug.diagnose.launch_scan import bracket_end
 
 # The number of draft steps a launch asks for, in each spelling; argparse keeps the last
 # value of a repeated flag, so the last match on a command line is the one served.
@@ -122,13 +125,26 @@ def launch_observations(text: str) -> list[Observation]:
         for steps in _DRAFT_STEPS.finditer(unit):
             pass
         if steps is not None and (steps.group(1) or steps.group(2) or steps.group(3)) == "1":
-            capped, severity = _one_step(unit)
+            capped, severity = _one_step(_as_logged_args(unit) if served and unit is text else unit)
             if capped:
                 out.append(Observation("SD101", _around(unit, steps.start(), steps.end()), severity))
         m = _ALGO_EAGLE.search(unit)
         if m and "eagle3" in unit.lower():
             out.append(Observation("SD103", _around(unit, m.start(), m.end())))
     return out
+
+
+def _as_logged_args(text: str) -> str:
+    """A server's args as GET /get_server_info gives them (JSON), written as the line SGLang logs
+    them in at startup (``server_args={...}``, a Python dict), which the launch reader reads; the
+    text as it is when it holds no whole JSON object."""
+    start = text.find("{")
+    end = bracket_end(text, start) if start >= 0 else None
+    try:
+        args = json.loads(text[start:end]) if end is not None else None
+    except ValueError:
+        return text
+    return f"server_args={args!r}" if isinstance(args, dict) else text
 
 
 @lru_cache(maxsize=256)  # a session launches the same command again and again

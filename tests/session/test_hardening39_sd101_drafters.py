@@ -85,3 +85,28 @@ def test_the_severity_travels_from_the_parse_workers():
     assert [o.severity for o in launch] == ["warning"]
     back = _unpack(_pack(Extracted((), (), launch)))
     assert [(o.code, o.severity) for o in back.launch] == [("SD101", "warning")]
+
+
+def test_a_running_servers_args_are_judged_as_its_command(tmp_path):
+    # GET /get_server_info: the ServerArgs a running SGLang server reports, as JSON (null, false)
+    import json
+
+    def info(**args):
+        return json.dumps({"model_path": "deepseek-ai/DeepSeek-V3-0324", "tp_size": 8, "enable_dp_attention": False,
+                           "speculative_draft_model_path": None, "speculative_eagle_topk": 1,
+                           "speculative_num_draft_tokens": 2, **args}, indent=2)
+
+    m = _Writer("9a1b0000-0000-4000-8000-00000000d139", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    m.prompt("Speculative decoding gives no speedup, find out why.")
+    m.bash("ssh gpu01 curl -s localhost:30000/get_server_info",
+           info(speculative_algorithm="EAGLE", speculative_num_steps=1))
+    path = tmp_path / f"{m.session}.jsonl"
+    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    [finding] = _sd101(analyze_path(path))
+    assert (finding.severity, finding.host) == ("warning", "gpu01")  # the model's own MTP module
+    m.bash("ssh gpu01 curl -s localhost:30000/get_server_info",
+           info(speculative_algorithm="EAGLE3", speculative_num_steps=1,
+                speculative_draft_model_path="/models/eagle3-draft"))
+    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    [finding] = _sd101(analyze_path(path))
+    assert finding.severity == "error"
