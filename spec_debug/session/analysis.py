@@ -98,6 +98,40 @@ class SessionAnalysis:
         }
 
 
+# What a launch says of speculation: any speculative flag (SGLang --speculative-*, vLLM
+# --speculative-config / -sc / --speculative-model), a drafter's name, or flags it does not show
+# (a --config file, a shell variable, --help) leave it unknown.
+_MAY_SPECULATE = re.compile(r"spec|eagle|draft|mtp|nextn|ngram|medusa|--config\b|\$|(?:^|\s)(?:-h|--help|-sc)(?:[\s=]|$)",
+                            re.I)
+# Where a benchmark sends its requests: bench_serving's --host / --base-url, vllm bench's --base-url.
+_BENCH_HOST = re.compile(r"--(?:host(?:name)?|base[-_]url|url)(?:=|\s+)['\"]?(?:https?://)?(?:[^@\s/'\"]*@)?"
+                         r"(\[[^\]\s]+\]|[^\s:/'\"]+)")
+_LOCAL = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})
+
+
+_KEEPS_SERVER = frozenset({"benchmark", "health", "logs", "gpu_status", "read_source", "inspect_config", "process",
+                           "transfer", "edit"})
+"""Kinds of command that leave the server a host runs as it was (any other may start one: a
+script, ``docker compose up``, ``systemctl restart``)."""
+_IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
+
+
+def _idle(command: str) -> bool:
+    return shell.sole_program(command) in _IDLE
+
+
+def _plain_launch(command: str) -> bool:
+    """The launch runs its server without speculation, as its own words say."""
+    return _MAY_SPECULATE.search(command) is None
+
+
+def _bench_target(command: str) -> str | None:
+    """The host a benchmark command sends its requests to; None for the machine it runs on."""
+    m = _BENCH_HOST.search(command)
+    host = m.group(1) if m else None
+    return None if host is None or host.lower() in _LOCAL else host
+
+
 def _printed_by(call: _Call | None) -> str:
     """The command whose output held a reading ("" for prose): its flags name the batch size and model."""
     record = call.record if call is not None else None
@@ -357,6 +391,9 @@ class _SessionState:
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: float | None = None
+        self.served: dict[str | None, CommandRecord | None] = {}
+        """Per host (lower-cased; None: the session's own machine), its last server launch when it
+        plainly ran without speculation, None when with (or when its flags cannot say)."""
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
         self.last_words: dict[str, str] = {}
@@ -572,6 +609,10 @@ class _SessionState:
                 self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
+                self.served[host.lower() if host else None] = record if _plain_launch(record.inner) else None
+            elif category not in _KEEPS_SERVER and self.served and not _idle(record.inner):
+                # a script, a service or a container started there may have put another server up
+                self.served.pop(host.lower() if host else None, None)
             self._concat(ev, x)
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
@@ -684,8 +725,10 @@ class _SessionState:
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
             read = self._read_by_spawned(ev) if report is not None and self.sub_readings else None
+            # a benchmark of a server launched without speculation measures the baseline (SD501)
+            plain = call is not None and call.category == "benchmark" and self._plain_server(call, x) is not None
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):
-                rec = self._metric(ev, m, host, "output", st, call)
+                rec = self._metric(ev, m, host, "output", st, call, plain)
                 if read and any(r.name == rec.name and _restates(rec.value, r.value) for r in read):
                     # the sub-agent's lines were read first (inline in the trunk): its own reading stands
                     self.kept_metrics.discard(rec)
@@ -767,7 +810,9 @@ class _SessionState:
 
     # -- extractors with session state -------------------------------------
     def _metric(self, ev: Event, m: metrics.Metric, host, source: str, st: _Agent | None = None,
-                call: _Call | None = None) -> MetricRecord:
+                call: _Call | None = None, plain: bool = False) -> MetricRecord:
+        """``plain``: read from a benchmark of a server launched without speculation, so its
+        throughput is also a baseline, which later readings are compared with (not itself compared)."""
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
                            ev.timestamp, ev.file, ev.line)
         if self.kept_metrics.add(rec):  # _keep inline
@@ -781,7 +826,9 @@ class _SessionState:
             self.baselines.note(rec, _printed_by(call))
         elif m.name == "throughput":
             # The baseline of the reading's own row (batch size, model, engine), not the last one read.
-            baseline = self.baselines.pair(rec, _printed_by(call))
+            baseline = self.baselines.pair(rec, _printed_by(call)) if not plain else None
+            if plain:
+                self.baselines.note(rec, _printed_by(call))
             if baseline is not None and m.value < baseline.value * _SLOWER:
                 where = "" if baseline.seq == ev.seq else f" [msg {baseline.seq}]"
                 self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {baseline.value:g} tok/s baseline{where}",
@@ -813,6 +860,20 @@ class _SessionState:
             del self.standalone_accuracy[:-50]
             self._check_sd401(rec, ev)
         return rec
+
+    def _plain_server(self, call: _Call, x: Extracted) -> CommandRecord | None:
+        """The launch of the server a benchmark measured, when that server runs without speculation:
+        the last launch on the host the benchmark's --host/--base-url names (its own host for
+        localhost or none), which did not fail, and an output that shows no drafting."""
+        bench = call.record
+        if bench is None or any(m.name in ("accept_length", "accept_rate") for m in x.metrics):
+            return None
+        target = _bench_target(bench.inner)
+        key = (bench.host.lower() if bench.host else None) if target is None else target.lower()
+        launch = self.served.get(key)
+        if launch is None or launch.is_error or launch.exit_code not in (None, 0):
+            return None
+        return launch
 
     def _read_by_spawned(self, ev: Event) -> list[MetricRecord]:
         """The readings read so far of the sub-agent whose report ``ev`` is: the agent its result
