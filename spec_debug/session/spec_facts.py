@@ -170,9 +170,16 @@ def _one_step(unit: str) -> tuple[bool, str | None]:
         return True, None
     if not capped:
         return False, None
-    if untrained_drafter(launch) is not None or serves_own_mtp(launch):
+    if untrained_drafter(launch) is not None or serves_own_mtp(launch) \
+            or (launch.draft_model is not None and _MTP_EXPORT.search(launch.draft_model)):
         return True, capped[0].severity
     return True, None
+
+
+# A model's MTP module exported as a draft of its own (lmsys/DeepSeek-V3-0324-NextN, the SGLang
+# DeepSeek docs' draft before they dropped the path; "...-MTP"): trained for as many steps as the
+# target has MTP modules, as when the target's own module is served.
+_MTP_EXPORT = re.compile(r"nextn|(?<![a-z])mtp(?![a-z])", re.I)
 
 
 def _api_calls(text: str, limit: int = 3) -> list[int]:

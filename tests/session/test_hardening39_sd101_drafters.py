@@ -110,3 +110,11 @@ def test_a_running_servers_args_are_judged_as_its_command(tmp_path):
     path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
     [finding] = _sd101(analyze_path(path))
     assert finding.severity == "error"
+
+
+def test_a_deepseek_nextn_draft_at_one_step_is_a_warning(tmp_path):
+    # the SGLang DeepSeek docs' launch before they dropped the draft path: the MTP module exported
+    nextn = DEEPSEEK_MTP.replace("--speculative-num-steps 1",
+                                 "--speculative-draft-model-path lmsys/DeepSeek-V3-0324-NextN --speculative-num-steps 1")
+    [finding] = _sd101(_analyze(tmp_path, nextn))
+    assert finding.severity == "warning"
