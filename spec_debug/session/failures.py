@@ -224,6 +224,7 @@ _CODEX_ABORTED = "aborted by user"
 # "Permission for this command was denied by a built-in Claude Code safety check, ...", "This
 # command requires approval" in a -p run: the texts an independent transcript checker's tests
 # list as Claude Code's denials). No command ran, so nothing failed.
+_TOOL_USE_ERROR, _TOOL_USE_ERROR_END = "<tool_use_error>", "</tool_use_error>"
 _HOOK_BLOCKED = "PreToolUse:"
 _HOOK_ERROR = " hook error: "
 _REJECTED = "The user doesn't want to proceed with this tool use"
@@ -283,6 +284,15 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     errors: list[ErrorInfo] = []
     output = without_colours(output)  # Python 3.13's coloured tracebacks (Lib/_colorize.py, FORCE_COLOR)
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
+    if is_error and output.startswith(_TOOL_USE_ERROR):
+        # Claude Code's refusal of a call before it ran (a tool input it could not validate, a file
+        # not read before its edit, an old_string not found): the words inside the markup, whole
+        # ("InputValidationError: Bash failed due to the following issue:" says what only on the
+        # line after); the message was the first line with its tag
+        output = output[len(_TOOL_USE_ERROR):].replace(_TOOL_USE_ERROR_END, "\n", 1)
+        if not output.startswith((_HOOK_BLOCKED, _REJECTED, *_DENIED, _DENIED_PART, _DENIED_RULE[0])):
+            said = " ".join(line.strip() for line in output[:600].splitlines() if line.strip())
+            return [ErrorInfo("tool_error", None, said[:300])]
     if is_error and output[:1] in "PTC":  # before the traceback scan: a hook's own stderr may hold one
         if output.startswith(_HOOK_BLOCKED) and _HOOK_ERROR in output[:200]:
             return [ErrorInfo("hook_blocked", None, _first_meaningful_line(output)[:300])]
