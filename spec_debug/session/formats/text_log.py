@@ -41,7 +41,8 @@ _STATUS = r"(?:\[(?P<status>\d{1,3})\] ?)?"
 ``%(?..[%?] )`` (zshmisc(1), PROMPT SEQUENCES; the prompt of zsh's own ``walters`` theme,
 ``Functions/Prompts/prompt_walters_setup``, and of many a ``.zshrc``), ``[1] me@gpu01:~$``."""
 _USER_PROMPT = re.compile(
-    r"^(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
+    r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?)?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
+    r"(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
     + _STATUS +
     r"(?:\[" + _USER + r"@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky bash default: [root@gpu-3 ~]#
     r"|" + _USER + r"@(?P<host>[\w.-]+)(?::[^\s#$]*)?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
