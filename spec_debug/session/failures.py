@@ -1353,9 +1353,12 @@ def _llama_cpp_said(output: str) -> str | None:
 # ..."; Python logging's default "ERROR:root:..."); argparse's "launch_server.py: error:
 # unrecognized arguments: ..." under its usage lines (Lib/argparse.py ArgumentParser.error: "%(prog)s:
 # error: %(message)s"), which srun, slurmstepd and gcc write too; a compiler's diagnostic
-# ("csrc/x.cpp:12:5: error: ...", nvcc's "kernel.cu(45): error: ...").
+# ("csrc/x.cpp:12:5: error: ...", nvcc's "kernel.cu(45): error: ..."); the diagnostic a file tool
+# writes as "prog: message" under the files it listed ("sending incremental file list", then
+# "rsync: [sender] link_stat \"/data/ckpt\" failed: No such file or directory (2)"; tar -v).
 _ERROR_SAID = re.compile(
     r"^(?:(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)"
+    r"|(?:rsync|scp|sftp|cp|mv|ln|mkdir|rm|rmdir|tar|unzip|chmod|chown|ls|cat|wget|curl): "
     r"|(?:\[[^\]\n]{1,80}\][ \t]*|\([^()\n]{1,60}\)[ \t]+)?(?:ERROR|CRITICAL|FATAL)(?::|[ \t]+\d\d-\d\d[ \t])"
     r"|[\w.][\w. /-]{0,80}: (?:fatal )?error: "
     r"|[^\s:()]+(?::\d+(?::\d+)?|\(\d+\)): (?:fatal )?error: )"
