@@ -92,6 +92,11 @@ _VLLM_RATE_FIRST = _reading(r"SpecDecoding metrics: Draft acceptance rate: ")
 # Draft acceptance rate: %.3f, System efficiency: %.3f, ..." - a ratio, next to the V0
 # "Avg generation throughput" line that makes the output a structured one.
 _VLLM_V0_DRAFT_RATE = _reading(r"Speculative metrics: Draft acceptance rate: ")
+# The same line's counters (cumulative): a verify step drafts k tokens and emits the accepted ones
+# plus one, so the tokens a step keeps, the accept length, are emitted / (drafted / k), what its
+# "System efficiency" (emitted over (k + 1) a step) says times k + 1 (vllm/spec_decode/metrics.py).
+_VLLM_V0_COUNTS = re.compile(r"Number of speculative tokens: (\d+), Number of accepted tokens: \d+, "
+                             r"Number of draft tokens: (\d+), Number of emitted tokens: (\d+)")
 # The vLLM readings that are not decode throughput, cut out before the prose scan reads
 # every "N tokens/s"; the per-position rates are not the mean acceptance rate either.
 _VLLM_NOT_PROSE = re.compile(
@@ -1065,6 +1070,12 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
                             _vllm_ctx("prompt", prompts)))
     if lens:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", _vllm_ctx("SpecDecoding", lens)))
+    elif v0_rates:
+        v0_lens = [int(emitted) * int(k) / int(drafted) for k, drafted, emitted in _VLLM_V0_COUNTS.findall(text)
+                   if int(k) and int(drafted)]
+        if v0_lens:
+            found.append(Metric("accept_length", round(sum(v0_lens) / len(v0_lens), 3), "tokens",
+                                _vllm_ctx("Speculative metrics", v0_lens)))
     if rates:
         found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%", _vllm_ctx("SpecDecoding", rates)))
     elif v0_rates:
