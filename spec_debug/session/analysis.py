@@ -43,6 +43,8 @@ PIVOT_WINDOW = 5
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
 """A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
 a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
+_GRAVITY = {"info": 1, "warning": 2, "error": 3}
+"""Finding severities, gravest last (the catalog's three)."""
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -94,6 +96,40 @@ class SessionAnalysis:
             "prompts": [as_json(r) for r in self.prompts],
             "concat_orders": self.concat_orders,
         }
+
+
+# What a launch says of speculation: any speculative flag (SGLang --speculative-*, vLLM
+# --speculative-config / -sc / --speculative-model), a drafter's name, or flags it does not show
+# (a --config file, a shell variable, --help) leave it unknown.
+_MAY_SPECULATE = re.compile(r"spec|eagle|draft|mtp|nextn|ngram|medusa|--config\b|\$|(?:^|\s)(?:-h|--help|-sc)(?:[\s=]|$)",
+                            re.I)
+# Where a benchmark sends its requests: bench_serving's --host / --base-url, vllm bench's --base-url.
+_BENCH_HOST = re.compile(r"--(?:host(?:name)?|base[-_]url|url)(?:=|\s+)['\"]?(?:https?://)?(?:[^@\s/'\"]*@)?"
+                         r"(\[[^\]\s]+\]|[^\s:/'\"]+)")
+_LOCAL = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})
+
+
+_KEEPS_SERVER = frozenset({"benchmark", "health", "logs", "gpu_status", "read_source", "inspect_config", "process",
+                           "transfer", "edit"})
+"""Kinds of command that leave the server a host runs as it was (any other may start one: a
+script, ``docker compose up``, ``systemctl restart``)."""
+_IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
+
+
+def _idle(command: str) -> bool:
+    return shell.sole_program(command) in _IDLE
+
+
+def _plain_launch(command: str) -> bool:
+    """The launch runs its server without speculation, as its own words say."""
+    return _MAY_SPECULATE.search(command) is None
+
+
+def _bench_target(command: str) -> str | None:
+    """The host a benchmark command sends its requests to; None for the machine it runs on."""
+    m = _BENCH_HOST.search(command)
+    host = m.group(1) if m else None
+    return None if host is None or host.lower() in _LOCAL else host
 
 
 def _printed_by(call: _Call | None) -> str:
@@ -355,6 +391,9 @@ class _SessionState:
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: float | None = None
+        self.served: dict[str | None, CommandRecord | None] = {}
+        """Per host (lower-cased; None: the session's own machine), its last server launch when it
+        plainly ran without speculation, None when with (or when its flags cannot say)."""
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
         self.last_words: dict[str, str] = {}
@@ -576,9 +615,13 @@ class _SessionState:
                 if len(self.command_hosts) < 4096:
                     self.command_hosts.setdefault(host.lower(), host)
             for obs in x.launch:
-                self._finding(obs.code, ev, obs.evidence, host)
+                self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
+                self.served[host.lower() if host else None] = record if _plain_launch(record.inner) else None
+            elif category not in _KEEPS_SERVER and self.served and not _idle(record.inner):
+                # a script, a service or a container started there may have put another server up
+                self.served.pop(host.lower() if host else None, None)
             self._concat(ev, x)
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
@@ -691,15 +734,17 @@ class _SessionState:
         if x.metrics:
             report = self.reports.setdefault(ev.call_id, []) if call is not None and call.spawn and ev.call_id else None
             read = self._read_by_spawned(ev) if report is not None and self.sub_readings else None
+            # a benchmark of a server launched without speculation measures the baseline (SD501)
+            plain = call is not None and call.category == "benchmark" and self._plain_server(call, x) is not None
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):
-                rec = self._metric(ev, m, host, "output", st, call)
+                rec = self._metric(ev, m, host, "output", st, call, plain)
                 if read and any(r.name == rec.name and _restates(rec.value, r.value) for r in read):
                     # the sub-agent's lines were read first (inline in the trunk): its own reading stands
                     self.kept_metrics.discard(rec)
                 elif report is not None and len(report) < 50:
                     report.append(rec)
         for obs in x.launch:
-            self._finding(obs.code, ev, obs.evidence, host)
+            self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
         self._concat(ev, x)
@@ -774,7 +819,9 @@ class _SessionState:
 
     # -- extractors with session state -------------------------------------
     def _metric(self, ev: Event, m: metrics.Metric, host, source: str, st: _Agent | None = None,
-                call: _Call | None = None) -> MetricRecord:
+                call: _Call | None = None, plain: bool = False) -> MetricRecord:
+        """``plain``: read from a benchmark of a server launched without speculation, so its
+        throughput is also a baseline, which later readings are compared with (not itself compared)."""
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
                            ev.timestamp, ev.file, ev.line)
         if self.kept_metrics.add(rec):  # _keep inline
@@ -795,7 +842,9 @@ class _SessionState:
                                   f"[msg {ev.seq}]", earlier.host, seq=earlier.seq, extra_seqs=[ev.seq])
         elif m.name == "throughput":
             # The baseline of the reading's own row (batch size, model, engine), not the last one read.
-            baseline = self.baselines.pair(rec, _printed_by(call))
+            baseline = self.baselines.pair(rec, _printed_by(call)) if not plain else None
+            if plain:
+                self.baselines.note(rec, _printed_by(call))
             if baseline is not None and m.value < baseline.value * _SLOWER:
                 where = "" if baseline.seq == ev.seq else f" [msg {baseline.seq}]"
                 self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {baseline.value:g} tok/s baseline{where}",
@@ -827,6 +876,20 @@ class _SessionState:
             del self.standalone_accuracy[:-50]
             self._check_sd401(rec, ev)
         return rec
+
+    def _plain_server(self, call: _Call, x: Extracted) -> CommandRecord | None:
+        """The launch of the server a benchmark measured, when that server runs without speculation:
+        the last launch on the host the benchmark's --host/--base-url names (its own host for
+        localhost or none), which did not fail, and an output that shows no drafting."""
+        bench = call.record
+        if bench is None or any(m.name in ("accept_length", "accept_rate") for m in x.metrics):
+            return None
+        target = _bench_target(bench.inner)
+        key = (bench.host.lower() if bench.host else None) if target is None else target.lower()
+        launch = self.served.get(key)
+        if launch is None or launch.is_error or launch.exit_code not in (None, 0):
+            return None
+        return launch
 
     def _read_by_spawned(self, ev: Event) -> list[MetricRecord]:
         """The readings read so far of the sub-agent whose report ``ev`` is: the agent its result
@@ -901,16 +964,22 @@ class _SessionState:
                               extra_seqs=[seen[1]])
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
-                 seq: int | None = None, extra_seqs: list[int] | None = None) -> None:
+                 seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None) -> None:
+        """``severity``: where the observation sets it (None: the catalog's). One record a code: the
+        gravest severity of its observations is the record's."""
         seq = ev.seq if seq is None else seq
         line = evidence if evidence.startswith("[msg") else f"[msg {seq}] {evidence}"
         existing = self.findings.get(code)
+        doc = CATALOG[code]  # severity, title and fix come from the finding catalog
+        severity = severity or doc.severity
         if existing is None:
-            doc = CATALOG[code]  # severity, title and fix come from the finding catalog
-            existing = FindingRecord(self.session, code, seq, ev.agent, doc.severity, doc.title, [], [], host,
+            existing = FindingRecord(self.session, code, seq, ev.agent, severity, doc.title, [], [], host,
                                      doc.fix)
             self.findings[code] = existing
             self._keep(self.kept["findings"], existing)
+        elif _GRAVITY.get(severity, 0) > _GRAVITY.get(existing.severity, 0):
+            # an n-gram launch's warning first, then an EAGLE-3 launch capped at one step: an error
+            existing.severity = severity
         if len(existing.evidence) < 5 and line not in existing.evidence:
             existing.evidence.append(line)
         for s in [seq, *(extra_seqs or [])]:

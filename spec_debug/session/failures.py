@@ -150,8 +150,12 @@ _CONNECTION = re.compile(
     # {host}:{port} ssl:{ssl} [{reason}]", what sglang.bench_serving raises against a dead
     # server) and the OpenAI client's "APIConnectionError: Connection error." (openai/_exceptions.py)
     r"Cannot connect to host |APIConnectionError|"
-    r"Could not resolve hostname|Name or service not known|Host key verification failed|"
-    r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|Address already in use|"
+    # ssh's "Could not resolve hostname gpu01" and curl's "curl: (6) Could not resolve host: gpu01"
+    r"Could not resolve host|Name or service not known|Host key verification failed|"
+    # asyncio lower-cases the strerror in its bind error, which uvicorn logs when an SGLang or vLLM
+    # server's port is taken: "ERROR:    [Errno 98] error while attempting to bind on address
+    # ('0.0.0.0', 30000): address already in use" (cpython Lib/asyncio/base_events.py create_server)
+    r"Permission denied \((?:publickey|password|keyboard-interactive|gssapi)|[Aa]ddress already in use|"
     r"ConnectionRefusedError|ssh: connect to host|Failed to connect to|kex_exchange_identification: |"
     r"Received disconnect from |client_loop: send disconnect|Empty reply from server|"
     # clientloop.c again: the session dropped under a running command (the host rebooted, the
@@ -220,6 +224,7 @@ _CODEX_ABORTED = "aborted by user"
 # "Permission for this command was denied by a built-in Claude Code safety check, ...", "This
 # command requires approval" in a -p run: the texts an independent transcript checker's tests
 # list as Claude Code's denials). No command ran, so nothing failed.
+_TOOL_USE_ERROR, _TOOL_USE_ERROR_END = "<tool_use_error>", "</tool_use_error>"
 _HOOK_BLOCKED = "PreToolUse:"
 _HOOK_ERROR = " hook error: "
 _REJECTED = "The user doesn't want to proceed with this tool use"
@@ -279,6 +284,15 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     errors: list[ErrorInfo] = []
     output = without_colours(output)  # Python 3.13's coloured tracebacks (Lib/_colorize.py, FORCE_COLOR)
     failed = is_error or (exit_code not in (None, 0)) or (exit_code is None and not status_known)
+    if is_error and output.startswith(_TOOL_USE_ERROR):
+        # Claude Code's refusal of a call before it ran (a tool input it could not validate, a file
+        # not read before its edit, an old_string not found): the words inside the markup, whole
+        # ("InputValidationError: Bash failed due to the following issue:" says what only on the
+        # line after); the message was the first line with its tag
+        output = output[len(_TOOL_USE_ERROR):].replace(_TOOL_USE_ERROR_END, "\n", 1)
+        if not output.startswith((_HOOK_BLOCKED, _REJECTED, *_DENIED, _DENIED_PART, _DENIED_RULE[0])):
+            said = " ".join(line.strip() for line in output[:600].splitlines() if line.strip())
+            return [ErrorInfo("tool_error", None, said[:300])]
     if is_error and output[:1] in "PTC":  # before the traceback scan: a hook's own stderr may hold one
         if output.startswith(_HOOK_BLOCKED) and _HOOK_ERROR in output[:200]:
             return [ErrorInfo("hook_blocked", None, _first_meaningful_line(output)[:300])]
@@ -1332,7 +1346,23 @@ def _llama_cpp_said(output: str) -> str | None:
         if m.group("name").lower() not in ("warning", "warn") and _LLAMA_CPP_GOES_ON.search(m.group(0)) is None:
             return m.group(0).strip()
     return None
-_ERROR_SAID = re.compile(r"^(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)(?!Exit code \d+\s*$)[^\n]*\S", re.M)
+# The line a failed tool wrote to say what went wrong, where its first line only says how it
+# started: "ERROR: ..." and "error: ..." (pip, git, kubectl, apt's "E: "); a logger's ERROR line
+# behind its stamp or process tag ("[2026-03-01 10:00:41] ERROR:    [Errno 98] ...", uvicorn under
+# SGLang's stamp; vLLM's "ERROR 03-01 10:00:05 [engine.py:400] ...", "(EngineCore_0 pid=9) ERROR
+# ..."; Python logging's default "ERROR:root:..."); argparse's "launch_server.py: error:
+# unrecognized arguments: ..." under its usage lines (Lib/argparse.py ArgumentParser.error: "%(prog)s:
+# error: %(message)s"), which srun, slurmstepd and gcc write too; a compiler's diagnostic
+# ("csrc/x.cpp:12:5: error: ...", nvcc's "kernel.cu(45): error: ..."); the diagnostic a file tool
+# writes as "prog: message" under the files it listed ("sending incremental file list", then
+# "rsync: [sender] link_stat \"/data/ckpt\" failed: No such file or directory (2)"; tar -v).
+_ERROR_SAID = re.compile(
+    r"^(?:(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)"
+    r"|(?:rsync|scp|sftp|cp|mv|ln|mkdir|rm|rmdir|tar|unzip|chmod|chown|ls|cat|wget|curl): "
+    r"|(?:\[[^\]\n]{1,80}\][ \t]*|\([^()\n]{1,60}\)[ \t]+)?(?:ERROR|CRITICAL|FATAL)(?::|[ \t]+\d\d-\d\d[ \t])"
+    r"|[\w.][\w. /-]{0,80}: (?:fatal )?error: "
+    r"|[^\s:()]+(?::\d+(?::\d+)?|\(\d+\)): (?:fatal )?error: )"
+    r"(?!Exit code \d+\s*$)[^\n]*\S", re.M)
 
 
 def _first_meaningful_line(output: str) -> str:

@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 from spec_debug.session.ansi import without_colours
 from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
@@ -91,6 +92,11 @@ _VLLM_RATE_FIRST = _reading(r"SpecDecoding metrics: Draft acceptance rate: ")
 # Draft acceptance rate: %.3f, System efficiency: %.3f, ..." - a ratio, next to the V0
 # "Avg generation throughput" line that makes the output a structured one.
 _VLLM_V0_DRAFT_RATE = _reading(r"Speculative metrics: Draft acceptance rate: ")
+# The same line's counters (cumulative): a verify step drafts k tokens and emits the accepted ones
+# plus one, so the tokens a step keeps, the accept length, are emitted / (drafted / k), what its
+# "System efficiency" (emitted over (k + 1) a step) says times k + 1 (vllm/spec_decode/metrics.py).
+_VLLM_V0_COUNTS = re.compile(r"Number of speculative tokens: (\d+), Number of accepted tokens: \d+, "
+                             r"Number of draft tokens: (\d+), Number of emitted tokens: (\d+)")
 # The vLLM readings that are not decode throughput, cut out before the prose scan reads
 # every "N tokens/s"; the per-position rates are not the mean acceptance rate either.
 _VLLM_NOT_PROSE = re.compile(
@@ -691,7 +697,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if "sglang:" in text and _sglang_gauges(text, found):
             structured = True
-        if "spec_accept_" in text and "meta_info" in text and _request_meta(text, found):
+        if ("spec_accept_" in text or "spec_verify_ct" in text) and "meta_info" in text and _request_meta(text, found):
             structured = True
         if "output_throughput" in text and _bench_result_json(text, found):
             structured = True
@@ -1064,6 +1070,12 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
                             _vllm_ctx("prompt", prompts)))
     if lens:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", _vllm_ctx("SpecDecoding", lens)))
+    elif v0_rates:
+        v0_lens = [int(emitted) * int(k) / int(drafted) for k, drafted, emitted in _VLLM_V0_COUNTS.findall(text)
+                   if int(k) and int(drafted)]
+        if v0_lens:
+            found.append(Metric("accept_length", round(sum(v0_lens) / len(v0_lens), 3), "tokens",
+                                _vllm_ctx("Speculative metrics", v0_lens)))
     if rates:
         found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%", _vllm_ctx("SpecDecoding", rates)))
     elif v0_rates:
@@ -1139,10 +1151,35 @@ def _bench_result_json(text: str, found: list[Metric]) -> bool:
 _REQUEST_SPEC_META = re.compile(r"""['"]spec_accept_(length|rate)['"]\s*:\s*(\d+(?:\.\d+)?(?:[eE]-?\d+)?)""")
 
 
+# SGLang releases before #11441 give only the verify passes a request took: its accept length is
+# its completion tokens over them, as SGLang's own test computes it (test/srt/test_eagle_infer.py:
+# acc_length = meta_info["completion_tokens"] / meta_info["spec_verify_ct"]).
+_META_INFO = re.compile(r"""['"]meta_info['"]\s*:\s*\{""")
+_VERIFY_CT = re.compile(r"""['"]spec_verify_ct['"]\s*:\s*(\d+)(?![\d.])""")
+_COMPLETION_TOKENS = re.compile(r"""['"]completion_tokens['"]\s*:\s*(\d+)(?![\d.])""")
+
+
+def _verified_lengths(text: str) -> list[float]:
+    """The accept length of each request whose meta_info has its verify passes and no
+    ``spec_accept_length`` of its own (read by _REQUEST_SPEC_META)."""
+    out = []
+    for m in _META_INFO.finditer(text):
+        end = bracket_end(text, m.end() - 1, REPR_QUOTES, REPR_BRACKETS)
+        meta = text[m.end() - 1:end if end is not None else m.end() + 2000]
+        if "spec_accept_length" in meta:
+            continue
+        verify, completion = _VERIFY_CT.search(meta), _COMPLETION_TOKENS.search(meta)
+        if verify and completion and int(verify.group(1)) > 0:
+            out.append(round(int(completion.group(1)) / int(verify.group(1)), 3))
+    return out
+
+
 def _request_meta(text: str, found: list[Metric]) -> bool:
     lengths, rates = [], []
     for key, value in _REQUEST_SPEC_META.findall(text):
         (lengths if key == "length" else rates).append(float(value))
+    if "spec_verify_ct" in text:
+        lengths.extend(_verified_lengths(text))
     ctx = "SGLang meta_info, mean of {} request{}"
     if lengths:
         found.append(Metric("accept_length", round(sum(lengths) / len(lengths), 3), "tokens",

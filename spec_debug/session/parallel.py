@@ -51,7 +51,7 @@ _EVENT = attrgetter(*(f.name for f in fields(Event)))
 _EXTRACTED = [f.name for f in fields(Event)].index("extracted")
 _METRIC = attrgetter("name", "value", "unit", "context", "hintable")
 _ERROR = attrgetter("kind", "exception", "message", "file", "line")
-_OBSERVATION = attrgetter("code", "evidence")
+_OBSERVATION = attrgetter("code", "evidence", "severity")
 _TARGET = attrgetter("host", "user", "port", "jump", "container", "inner")
 _KEEP_TEXT = frozenset({"prompt", "system", "summary", "compaction", "other"})
 """Kinds whose text the analysis still reads after the scans (prompt titles and records)."""

@@ -9,8 +9,12 @@ different concatenation orders, a standalone accuracy against a claimed one) liv
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+
+from spec_debug.diagnose.launch_scan import bracket_end
 
 # The number of draft steps a launch asks for, in each spelling; argparse keeps the last
 # value of a repeated flag, so the last match on a command line is the one served.
@@ -81,6 +85,9 @@ _HAS_D2T = re.compile("d2t").search
 class Observation:
     code: str
     evidence: str
+    severity: str | None = None
+    """The finding's severity where the observation itself decides it (an SD101 of a drafter with
+    no trained depth is a warning, as the catalog says); None: the catalog's."""
 
 
 def launch_observations(text: str) -> list[Observation]:
@@ -118,11 +125,61 @@ def launch_observations(text: str) -> list[Observation]:
         for steps in _DRAFT_STEPS.finditer(unit):
             pass
         if steps is not None and (steps.group(1) or steps.group(2) or steps.group(3)) == "1":
-            out.append(Observation("SD101", _around(unit, steps.start(), steps.end())))
+            capped, severity = _one_step(_as_logged_args(unit) if served and unit is text else unit)
+            if capped:
+                out.append(Observation("SD101", _around(unit, steps.start(), steps.end()), severity))
         m = _ALGO_EAGLE.search(unit)
         if m and "eagle3" in unit.lower():
             out.append(Observation("SD103", _around(unit, m.start(), m.end())))
     return out
+
+
+def _as_logged_args(text: str) -> str:
+    """A server's args as GET /get_server_info gives them (JSON), written as the line SGLang logs
+    them in at startup (``server_args={...}``, a Python dict), which the launch reader reads; the
+    text as it is when it holds no whole JSON object."""
+    start = text.find("{")
+    end = bracket_end(text, start) if start >= 0 else None
+    try:
+        args = json.loads(text[start:end]) if end is not None else None
+    except ValueError:
+        return text
+    return f"server_args={args!r}" if isinstance(args, dict) else text
+
+
+@lru_cache(maxsize=256)  # a session launches the same command again and again
+def _one_step(unit: str) -> tuple[bool, str | None]:
+    """Whether a launch written with one draft step is capped at one drafted token, and the
+    severity of that when it is not the catalog's error: the launch audit's own judgment
+    (:func:`spec_debug.diagnose.checks.launch_flags.check_num_steps`, with no draft config read).
+    SGLang NGRAM reads only --speculative-num-draft-tokens and its block drafters (DFLASH) run one
+    step whatever is written; an n-gram, suffix or plain-LM drafter has no trained depth to fall
+    short of, and a model's own MTP module (the DeepSeek docs' `--speculative-algorithm EAGLE
+    --speculative-num-steps 1` with no draft path, vLLM `deepseek_mtp`) is trained for as many
+    steps as the target has MTP modules, one for DeepSeek-V3: the catalog's warning, not an error.
+    A unit the launch reader cannot read (a server's args as JSON) keeps the catalog's."""
+    # imported here: the launch reader is large, and only a launch with one step needs it
+    from spec_debug.diagnose.checks.launch_flags import check_num_steps, untrained_drafter
+    from spec_debug.diagnose.launch import effective_spec, parse_launch_command
+    from spec_debug.diagnose.launch_errors import LaunchParseError
+    from spec_debug.diagnose.steps.launch_step import serves_own_mtp
+    try:
+        launch = parse_launch_command(unit)
+        capped = [f for f in check_num_steps(launch, effective_spec(launch), None) if f.code == "SD101"]
+    except (LaunchParseError, ValueError):
+        return True, None
+    if not capped:
+        return False, None
+    if untrained_drafter(launch) is not None or serves_own_mtp(launch) \
+            or (launch.draft_model is not None and _MTP_EXPORT.search(launch.draft_model)):
+        return True, capped[0].severity
+    return True, None
+
+
+# A model's MTP module exported as a draft of its own (lmsys/DeepSeek-V3-0324-NextN, the SGLang
+# DeepSeek docs' draft before they dropped the path; "...-MTP"): trained for as many steps as the
+# target has MTP modules, as when the target's own module is served.
+_MTP_EXPORT = re.compile(r"nextn|(?<![a-z])mtp(?![a-z])", re.I)
 
 
 def _api_calls(text: str, limit: int = 3) -> list[int]:
@@ -220,11 +277,33 @@ def _stated(text: str, m: re.Match) -> bool:
     return _HEDGE.search(text, start, m.end()) is None
 
 
-def _first_stated(pattern: re.Pattern, text: str) -> re.Match | None:
+# SD301 is a draft vocabulary smaller than the target's with no d2t. "No d2t because
+# draft_vocab_size == vocab_size, which is fine", "the draft keeps the full vocabulary, so no d2t
+# is needed": a draft with the target's whole vocabulary needs no map, and its missing d2t is no
+# fault. Unless the same sentence says the sizes differ ("32000 != 128256", "not the same").
+_MAP_NOT_NEEDED = re.compile(
+    r"vocab\w*\b[^.\n]{0,40}?(?:==|\b(?:equals?|equal to|the same|identical)\b)"
+    r"|(?:==|\b(?:equals?|equal to|the same as|identical to)\b)[^.\n]{0,40}?vocab"
+    r"|\b(?:full(?:[- ]size)?|same|whole|target'?s) vocab"
+    r"|\b(?:not (?:needed|required|necessary)|unnecessary|no need|(?:is|are)n't (?:needed|required))\b", re.I)
+_SIZES_DIFFER = re.compile(r"!=|\b(?:not (?:equal|the same|identical)|differs?|different|smaller|less than|fewer|"
+                           r"mismatch\w*|wrong|broken|bug)\b|\bdoes(?:n't| not) match", re.I)
+
+
+def _map_not_needed(text: str, m: re.Match) -> bool:
+    """The sentence of ``m`` says the draft has the target's vocabulary, so it needs no d2t."""
+    start = max(text.rfind(stop, 0, m.start()) for stop in (". ", "! ", "? ", "\n")) + 1
+    end = _SENTENCE_END.search(text, m.end())
+    sentence = text[start:end.start() if end is not None else len(text)]
+    return _MAP_NOT_NEEDED.search(sentence) is not None and _SIZES_DIFFER.search(sentence) is None
+
+
+def _first_stated(pattern: re.Pattern, text: str, excused=None) -> re.Match | None:
+    """The first match asserted, and not ``excused(text, match)`` where that is given."""
     for n, m in enumerate(pattern.finditer(text)):
         if n >= 20:
             return None
-        if _stated(text, m):
+        if _stated(text, m) and (excused is None or not excused(text, m)):
             return m
     return None
 
@@ -244,7 +323,7 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
         m = _first_stated(_D2T_ABSOLUTE, text)
         if m:
             out.append(Observation("SD302", _around(text, m.start(), m.end())))
-        m = _first_stated(_D2T_MISSING, text)
+        m = _first_stated(_D2T_MISSING, text, _map_not_needed)
         if m:
             out.append(Observation("SD301", _around(text, m.start(), m.end())))
     # "_" first: a one-character search is a memchr, and every flag name has one.

@@ -418,5 +418,7 @@ def test_vllm_v0_speculative_metrics_next_to_the_generation_line():
             "INFO 10-01 12:00:00 metrics.py:477] Speculative metrics: Draft acceptance rate: 0.650, System efficiency: "
             "0.540, Number of speculative tokens: 5, Number of accepted tokens: 1234, Number of draft tokens: 1900, "
             "Number of emitted tokens: 1500.\n")
-    assert _readings(text) == [("throughput", 120.5, "tok/s"), ("accept_rate", 0.65, "ratio")]
-    assert _readings(text.splitlines()[1]) == [("accept_rate", 0.65, "ratio")]
+    # and the accept length its counters give: emitted / (drafted / k) = 1500 / (1900 / 5)
+    assert _readings(text) == [("throughput", 120.5, "tok/s"), ("accept_length", 3.947, "tokens"),
+                               ("accept_rate", 0.65, "ratio")]
+    assert _readings(text.splitlines()[1]) == [("accept_length", 3.947, "tokens"), ("accept_rate", 0.65, "ratio")]

@@ -206,6 +206,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 sidechain_agent = agent_id or last_ref or (
                     f"sidechain-{last_spawn}" if last_spawn else f"sidechain-{inline_count}"
                 )
+                if not (agent_id or last_ref) and last_spawn:
+                    cursor.inline_spawns[sidechain_agent] = last_spawn
             agent = agent_id or sidechain_agent
             cursor.inline_agents.add(agent)
             for event in events:

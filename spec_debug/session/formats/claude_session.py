@@ -65,11 +65,19 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
             if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:
                 stopped[ev.agent] = _stopped_by_hand(ev)
+            if (call := cursor.inline_spawns.get(ev.agent)) is not None and call in pending \
+                    and call not in inline_linked:
+                # An inline sub-agent of CLI 1.0.x, whose lines and Task result name no agent: linked
+                # to its call now, before that result (its report) is read, which restates what the
+                # sub-agent read (was no link, and each reading counted twice)
+                inline_linked[call] = ev.agent
+                info = tree.get(ev.agent, parent=pending[call][0])
+                info.parent, info.spawned_by = pending[call][0], call
             yield ev
         for call_id in spawns:
             parent, spawn = pending.pop(call_id)
             agent_id, status = refs.get(call_id, (None, None))
-            agent_id = agent_id or by_tool_use.get(call_id)
+            agent_id = agent_id or by_tool_use.get(call_id) or inline_linked.get(call_id)
             if agent_id is None:
                 continue
             if agent_id.startswith(claude_code.WORKFLOW_PREFIX):
@@ -92,6 +100,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 info.status = "missing"
 
     pending: dict[str, tuple[str, Spawn]] = {}
+    inline_linked: dict[str, str] = {}  # spawning call -> its inline sub-agent (Cursor.inline_spawns)
     notified: dict[str, str] = {}
     stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
     yield from watch(_read_file(path, cursor, stats))

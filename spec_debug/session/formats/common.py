@@ -26,6 +26,9 @@ class Cursor:
     """Records (non-blank lines / array elements) consumed so far in this file."""
     inline_agents: set[str] = field(default_factory=set)
     """Sub-agents whose lines were inline in this file (older Claude Code CLIs)."""
+    inline_spawns: dict[str, str] = field(default_factory=dict)
+    """Inline sub-agents named after the call that spawned them, and that call: CLI 1.0.x wrote
+    no agentId on the lines nor on the Task result, so the call before the lines is the link."""
     agent_files: frozenset[str] = frozenset()
     """Sub-agents with a file of their own (Claude Code): the copies of their messages in the
     trunk's ``agent_progress`` lines are not read again."""

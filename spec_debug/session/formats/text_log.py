@@ -41,7 +41,8 @@ _STATUS = r"(?:\[(?P<status>\d{1,3})\] ?)?"
 ``%(?..[%?] )`` (zshmisc(1), PROMPT SEQUENCES; the prompt of zsh's own ``walters`` theme,
 ``Functions/Prompts/prompt_walters_setup``, and of many a ``.zshrc``), ``[1] me@gpu01:~$``."""
 _USER_PROMPT = re.compile(
-    r"^(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
+    r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?)?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
+    r"(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
     + _STATUS +
     r"(?:\[(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#
     r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
@@ -765,6 +766,13 @@ class _State:
             tool = _TOOL_MARK.match(rest)
             if tool:
                 yield from self._command(tool.group(1), lineno, None, new_message=False)
+                return
+            prompted = _prompt(rest) if kind == "tool_result" else None
+            if prompted:
+                # "[msg 2] tool: $ ssh gpu01 nvidia-smi", its output on the lines below: the command
+                # the tool ran, as on a line of its own (was the output's first line, and no command)
+                self._status_shown(prompted)
+                yield from self._command(prompted.group("command"), lineno, _prompt_host(prompted), new_message=False)
                 return
             inline = _INLINE_TOOL.search(rest)
             if inline:  # "... to get the forward pass right: [bash] ssh ..." (INCIDENT.md style)
