@@ -42,8 +42,11 @@ def evaluate_attempt(
     stderr: StreamCapture,
     context: dict[str, Any],
     facts: dict[str, Any],
+    attempt: int = 1,
+    timed_out_before: int = 0,
 ) -> AttemptResult:
-    """What one attempt of a step means: its status, message, new facts, findings and expectation results."""
+    """What one attempt of a step means: its status, message, new facts, findings and expectation
+    results. `attempt` counts from 1; `timed_out_before` is how many attempts before it timed out."""
     out_text, err_text = stdout.checked_text(), stderr.checked_text()
     step_facts: dict[str, Any] = {}
     findings: list[Finding] = []
@@ -51,7 +54,7 @@ def evaluate_attempt(
         # With no pid to kill (ssh.py, _left_running) the command may still run: "process tree
         # killed" would send the reader to rerun the step beside it.
         kill = outcome.left_running.words() if outcome.left_running is not None else killed_words(stdout.survived_kill)
-        message = f"timed out after {step.timeout:g} s; {kill}"
+        message = f"{timed_out_words(step.timeout, attempt, timed_out_before)}; {kill}"
         return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
     if step.probe is not None:
         probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)
@@ -123,6 +126,20 @@ def evaluate_attempt(
         elif not inline:
             findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {said}"))
     return AttemptResult("failed", message, step_facts, findings, expectations)
+
+
+def timed_out_words(timeout_s: float | None, attempt: int, timed_out_before: int) -> str:
+    """`timed out after 1 s on each of 3 attempts`. A step with `retries:` that timed out every
+    time said "timed out after 1 s", and its reader took it for one try: the attempts are said."""
+    said = f"timed out after {timeout_s:g} s"
+    if attempt == 1:
+        return said
+    if timed_out_before == attempt - 1:
+        return f"{said} on each of {attempt} attempts"
+    before = "the one before it" if attempt == 2 else f"the {attempt - 1} before it"
+    if timed_out_before == 0:
+        return f"{said} on attempt {attempt} ({before} did not time out)"
+    return f"{said} on attempt {attempt} ({timed_out_before} of {before} timed out too)"
 
 
 def background_note(stdout: StreamCapture, stderr: StreamCapture) -> str | None:

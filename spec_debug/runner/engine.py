@@ -640,6 +640,7 @@ class Run:
     ) -> tuple[StepRecord, list[Finding]]:
         started_at = utc_now()
         attempts = 0
+        timed_out = 0  # attempts that timed out, before this one
         total_duration = 0.0
         until_failed = False
         until_error: str | None = None
@@ -672,7 +673,8 @@ class Run:
                     exc.cut_short["left_running"] = self._left_running_record(left_running)  # type: ignore[attr-defined]
                 raise
             total_duration += outcome.duration_s
-            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts)
+            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timed_out)
+            timed_out += outcome.timed_out
             if outcome.left_running is not None:
                 # The timeout's message says it (evaluate_attempt); an interruption's, below.
                 if outcome.timed_out and attempts <= step.retries:
