@@ -17,7 +17,7 @@ from rich.markup import escape
 
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, UsageError, stop_reason
-from spec_debug.playbook.loader import load_playbook
+from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord
@@ -265,6 +265,9 @@ def _prepare_run(
             # With no -i in that run the hosts to retry become --host NAMEs: none said "no host
             # given, pass --host local", as if the run directory had not been read.
             raise UsageError("--retry-failed: no host of that run failed; nothing to re-run")
+        notice = _other_playbook_notice(previous, loaded, retry_failed)
+        if notice is not None:
+            _say(console, f"[yellow]notice:[/] {escape(notice)}")
         if not host and not hosts and inventory is None:
             inventory = _previous_file(previous.command_line, "inventory", retry_failed)
             if inventory is None:
@@ -305,6 +308,30 @@ def _prepare_run(
     except BaseException:  # a refused --var, or a stop (Ctrl-C, SIGTERM) before the first record
         store.discard_if_empty()
         raise
+
+
+def _other_playbook_notice(previous: RunRecord, loaded: LoadedPlaybook, run_dir: Path) -> str | None:
+    """What to say when --retry-failed names a run of another playbook. Its failed hosts are
+    run with this one, as Ansible runs a .retry file's hosts with any playbook (`--limit
+    @site.retry`), and that can be meant (a deeper check on the hosts the smoke test failed);
+    but a mistyped playbook ran on the failed hosts without a word. The same file edited in
+    place (a raised timeout) or copied unchanged is the same playbook."""
+    before = previous.playbook
+    if before.sha256 == loaded.sha256 or _same_file(before.path, loaded.path):
+        return None
+    return (f"--retry-failed {run_dir} was a run of playbook {before.name!r} ({before.path}); "
+            f"this run is playbook {loaded.playbook.name!r} ({loaded.path}) on its failed hosts")
+
+
+def _same_file(recorded: str, given: str) -> bool:
+    # The record keeps the path as typed: a relative one is read from the current folder, which
+    # is the run's own in the usual case (the same shell, `--retry-failed runs/...`).
+    if recorded == given:
+        return True
+    try:
+        return Path(recorded).resolve() == Path(given).resolve()
+    except (OSError, ValueError):
+        return False
 
 
 def _hosts_to_retry(previous: RunRecord) -> set[str]:
