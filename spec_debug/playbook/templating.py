@@ -329,9 +329,9 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
     # log for a failure that never happened: the name is wrong, or no step captures it.
     views = context.get("steps")
     passed = isinstance(views, dict) and all(isinstance(v, dict) and v.get("status") == "passed" for v in views.values())
+    facts = context.get("facts")
+    close = difflib.get_close_matches(name.removeprefix("facts."), list(facts), n=1) if isinstance(facts, dict) else []
     if passed:
-        facts = context.get("facts")
-        close = difflib.get_close_matches(name.removeprefix("facts."), list(facts), n=1) if isinstance(facts, dict) else []
         check = f"did you mean facts.{close[0]}?" if close else "check the name; a probe sets only the facts it finds"
         why = (f"the {len(views)} step{'s' if len(views) != 1 else ''} before it passed without setting it: {check}"
                if views else "no step ran before this one")
@@ -339,9 +339,17 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
         # Which ones: "skipped: provide --var engine=..." is the cause, and the fix.
         missed = [_step_said(step_id, v) for step_id, v in views.items() if isinstance(v, dict) and v.get("status") != "passed"]
         why = "the step that captures it failed, errored or was skipped: " + "; ".join(missed[-3:])
+        if close:
+            # A name spelt like a fact that is set (this step's own capture of accept_len, read
+            # as facts.accept_lenn) is a typo: blaming an earlier step that failed, and that never
+            # captured it, sent the reader to the wrong step. Both are said, the likelier first.
+            why = f"did you mean facts.{close[0]}? it is set; or {why}"
+    guard = f"guard it: {name} is defined and ..., or give the capture a default: value"
     return TemplateError(
         f"{_where(site)}: {name} is not set: no earlier step captured it on this host ({why})",
-        hint=f"guard it: {name} is defined and ..., or give the capture a default: value",
+        # A guard on a misspelt name skips the check on every host, and the run passes: the
+        # spelling is the fix to say first.
+        hint=f"write facts.{close[0]} if that is the fact meant; else {guard}" if close else guard,
     )
 
 
