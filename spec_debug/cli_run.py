@@ -255,7 +255,9 @@ def _prepare_run(
         check_var_file_names(var_file, loaded.playbook.vars, loaded.playbook.name)
     only: set[str] | None = None
     if retry_failed is not None:
-        previous = load_record(retry_failed)
+        # `--retry-failed runs` (the folder of runs): the hint named the latest run as
+        # "spec-debug report runs/<id>", another command than the one being typed.
+        previous = load_record(retry_failed, pass_as="--retry-failed")
         if previous.command_line[:2] == ["spec-debug", "demo"]:
             # The demo's host is built on this machine by `spec-debug demo`; over SSH it is no host.
             raise UsageError(f"--retry-failed: {retry_failed} is a demo run; its host exists only inside the demo",

@@ -356,9 +356,12 @@ def _warn_on_stderr(message: str) -> None:
     sys.stderr.write(f"warning: {message}\n")
 
 
-def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_stderr) -> RunRecord:
+def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_stderr,
+                pass_as: str = "spec-debug report") -> RunRecord:
     """Read run.json. Anything wrong with it is one UsageError line naming the file; what a
-    newer spec-debug wrote that this one does not know is one warning (record.reading_notes)."""
+    newer spec-debug wrote that this one does not know is one warning (record.reading_notes).
+    pass_as: how the caller takes a run folder, for the hint that names the latest run in a
+    folder of runs (`--retry-failed` for `spec-debug run`)."""
     path = _run_id_under_runs(run_dir_or_file)
     try:
         if path.is_dir():
@@ -371,7 +374,7 @@ def load_record(run_dir_or_file: Path, warn: Callable[[str], None] = _warn_on_st
         raw = path.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"no run record at {path}", hint=_packed_beside_hint(path) or _unwritten_run_hint(path.parent)
-                         or _latest_run_hint(run_dir_or_file)) from None
+                         or _latest_run_hint(run_dir_or_file, pass_as)) from None
     except OSError as exc:
         shown = str(path) if len(str(path)) <= 200 else str(path)[:197] + "..."
         raise UsageError(f"cannot read {shown}: {_why(exc)}") from None
@@ -519,7 +522,7 @@ def _run_id_of(folder: Path) -> str | None:
     return None
 
 
-def _latest_run_hint(given: Path) -> str:
+def _latest_run_hint(given: Path, pass_as: str = "spec-debug report") -> str:
     """`spec-debug report runs` (the parent folder, not a run): name the newest run in it. Run
     ids start with their UTC start time, so the last name in sort order is the latest."""
     try:
@@ -537,7 +540,7 @@ def _latest_run_hint(given: Path) -> str:
     except OSError:
         records, latest = [], None
     if latest is not None:
-        return f"{given} holds {len(records)} run(s); the latest: spec-debug report {given / latest}"
+        return f"{given} holds {len(records)} run(s); the latest: {pass_as} {given / latest}"
     if len(given.parts) == 1 and _RUN_ID.fullmatch(given.name):
         # A bare id is looked up under ./runs only; a run written with -o DIR is elsewhere
         # (its report's footer names that folder).
