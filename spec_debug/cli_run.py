@@ -76,14 +76,27 @@ def resolve_targets(
             for spec in specs
         ]
     if only is not None:
+        selected = [t.name for t in targets]
         targets = [t for t in targets if t.name in only]
         if not targets:
-            raise UsageError("--retry-failed: no host of that run failed; nothing to re-run")
+            # `--retry-failed RUN -i hosts.ini --limit gpu02` where gpu01 failed: "no host of
+            # that run failed" sent the reader to a run whose report said gpu01 failed.
+            raise UsageError(
+                f"--retry-failed: no host selected here ({_some(selected)}) failed or went unanswered in that run; "
+                f"those that did: {_some(sorted(only))}",
+                hint="leave out --limit and the hosts given (--host, --hosts, -i: the run's own are reused) to re-run them all",
+            )
     names = [t.name for t in targets]
     duplicates = {n for n in names if names.count(n) > 1}
     if duplicates:
         raise UsageError(f"host {sorted(duplicates)[0]!r} is given twice")
     return targets
+
+
+def _some(names: list[str], shown: int = 5) -> str:
+    """`gpu01, gpu02 and 14 more`."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def _warn_on_stderr(message: str) -> None:
