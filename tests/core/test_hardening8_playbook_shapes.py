@@ -68,7 +68,7 @@ def test_merge_keys_share_step_settings_as_pyyaml_and_ansible_read_them(tmp_path
     assert result.code == 0 or any(f["code"] == "SD002" for f in record["findings"])
     # The merged 1 s timeout (not the default one) is what ended the 5 s sleep, each attempt: the
     # record says so in words, where a bound on the test's wall clock failed on a loaded machine.
-    assert steps["hangs"]["message"] == "timed out after 1 s; process tree killed"
+    assert steps["hangs"]["message"] == "timed out after 1 s on each of 2 attempts; process tree killed"
 
 
 def test_a_merge_that_goes_wrong_points_at_the_line_that_is_wrong(tmp_path, write_playbook):
