@@ -699,6 +699,10 @@ class Run:
         status, message, step_facts, findings, expectations = (
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
         )
+        if attempts > 1 and status in ("failed", "error") and not outcome.timed_out and not self.abort.is_set():
+            # As a timeout says its attempts (timed_out_words): "exit code 1" after retries: 2
+            # read as one try, and the fix the reader reached for ("add retries") was there.
+            message = f"{message} (attempt {attempts} of {attempts})" if message else message
         if until_failed and status == "passed" and not self.abort.is_set():
             status, message, findings = self._until_never_held(
                 step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings, until_error
