@@ -400,7 +400,11 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
                  "less_than_equal": "at most"}[error_type]
         if not isinstance(limit, (int, float)):
             return None
-        return f"{field} is a number {words} {limit:g}" + (f" (e.g. {field}: {limit:g})" if "equal" in error_type else "")
+        # 9223372036, not 9.22337e+09: a bound to write back into the playbook.
+        shown = f"{int(limit)}" if float(limit).is_integer() else f"{limit:g}"
+        # An example at the lower bound reads as a value to write (retries: 0); at the upper
+        # one (retry_delay: 9223372036, 292 years) it does not.
+        return f"{field} is a number {words} {shown}" + (f" (e.g. {field}: {shown})" if error_type == "greater_than_equal" else "")
     if error_type == "literal_error" and field and isinstance(value, str):
         options = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         close = difflib.get_close_matches(value, options, n=1)

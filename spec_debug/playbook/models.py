@@ -6,6 +6,7 @@ The field names are the playbook format documented in docs/playbooks.md.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -205,6 +206,10 @@ def is_empty_var(value: Any) -> bool:
     return value in _EMPTY_VALUES
 
 
+LONGEST_WAIT_S = int(threading.TIMEOUT_MAX)
+"""The longest retry_delay a run can wait (threading.Event.wait refuses more)."""
+
+
 class Step(_Strict):
     id: str
     title: str = ""
@@ -218,7 +223,10 @@ class Step(_Strict):
     # Finite: an infinite or NaN timeout means "no timeout", which is what leaving it out says.
     timeout: float | None = Field(default=None, gt=0, allow_inf_nan=False)
     retries: int = Field(default=0, ge=0)
-    retry_delay: float = Field(default=0.0, ge=0, allow_inf_nan=False)
+    # At most the longest wait Python can make (threading.TIMEOUT_MAX: 292 years on Linux):
+    # `retry_delay: 100000000000` passed validation and ended the host mid-run with "internal
+    # error: OverflowError: timestamp out of range for platform time_t".
+    retry_delay: float = Field(default=0.0, ge=0, le=LONGEST_WAIT_S, allow_inf_nan=False)
     until: str | None = None
     capture: list[Capture] = Field(default_factory=list)
     expect: list[Expectation] = Field(default_factory=list)
