@@ -54,7 +54,7 @@ def evaluate_attempt(
         # With no pid to kill (ssh.py, _left_running) the command may still run: "process tree
         # killed" would send the reader to rerun the step beside it.
         kill = outcome.left_running.words() if outcome.left_running is not None else killed_words(stdout.survived_kill)
-        message = f"{timed_out_words(step.timeout, attempt, timed_out_before)}; {kill}"
+        message = f"{timeout_words(step.timeout, attempt, timed_out_before)}; {kill}"
         return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
     if step.probe is not None:
         probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)
@@ -128,7 +128,7 @@ def evaluate_attempt(
     return AttemptResult("failed", message, step_facts, findings, expectations)
 
 
-def timed_out_words(timeout_s: float | None, attempt: int, timed_out_before: int) -> str:
+def timeout_words(timeout_s: float | None, attempt: int, timed_out_before: int) -> str:
     """`timed out after 1 s on each of 3 attempts`. A step with `retries:` that timed out every
     time said "timed out after 1 s", and its reader took it for one try: the attempts are said."""
     said = f"timed out after {timeout_s:g} s"

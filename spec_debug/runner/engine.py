@@ -640,7 +640,7 @@ class Run:
     ) -> tuple[StepRecord, list[Finding]]:
         started_at = utc_now()
         attempts = 0
-        timed_out = 0  # attempts that timed out, before this one
+        timeouts = 0  # attempts that timed out, before this one
         total_duration = 0.0
         until_failed = False
         until_error: str | None = None
@@ -673,8 +673,8 @@ class Run:
                     exc.cut_short["left_running"] = self._left_running_record(left_running)  # type: ignore[attr-defined]
                 raise
             total_duration += outcome.duration_s
-            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timed_out)
-            timed_out += outcome.timed_out
+            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts)
+            timeouts += outcome.timed_out
             if outcome.left_running is not None:
                 # The timeout's message says it (evaluate_attempt); an interruption's, below.
                 if outcome.timed_out and attempts <= step.retries:
@@ -700,7 +700,7 @@ class Run:
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
         )
         if attempts > 1 and status in ("failed", "error") and not outcome.timed_out and not self.abort.is_set():
-            # As a timeout says its attempts (timed_out_words): "exit code 1" after retries: 2
+            # As a timeout says its attempts (attempt.timeout_words): "exit code 1" after retries: 2
             # read as one try, and the fix the reader reached for ("add retries") was there.
             message = f"{message} (attempt {attempts} of {attempts})" if message else message
         if until_failed and status == "passed" and not self.abort.is_set():
