@@ -228,7 +228,11 @@ def safetensors_header(path: Path) -> dict[str, Any]:
     return header
 
 
-def tensor_shapes(directory: Path, limit: int = 400) -> dict[str, list[Any]]:
+# At most this many tensors are described per model (a draft has a few dozen)
+TENSOR_SHAPES_LIMIT = 400
+
+
+def tensor_shapes(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> dict[str, list[Any]]:
     """{tensor name: [shape, dtype]} from the safetensors headers (no tensor data is read)."""
     files = sorted(directory.glob("*.safetensors"))
     shapes: dict[str, list[Any]] = {}
