@@ -158,3 +158,32 @@ def test_the_catalog_explain_and_the_probe_know_sd704():
     walkthrough = explain_playbook(load_playbook("perf_regression"))
     [step] = [s for s in walkthrough["steps"] if s.id == "configs"]
     assert "SD704" in [c.code for c in step.codes]
+
+
+def test_the_shards_an_index_names_are_read_not_a_single_file_beside_them(tmp_path, world):
+    """A retrained draft (MLP 128 wide) uploaded unsharded, with its config, into a folder that
+    held the sharded old one (MLP 64): vLLM and SGLang load only the files the index names
+    (weight_utils.py filter_duplicate_safetensors_files), so they build the new config and load
+    the old shards. The probe read every *.safetensors, the single file last, and found the
+    config consistent."""
+    from safetensors.torch import load_file, save_file
+    from transformers import LlamaConfig
+
+    root = tmp_path / "mixed"
+    shutil.copytree(world, root)
+    old = root / "draft" / "model.safetensors"
+    tensors = load_file(str(old))
+    old.unlink()
+    save_file({n: t.contiguous() for n, t in tensors.items()},
+              str(root / "draft" / "model-00001-of-00001.safetensors"), metadata={"format": "pt"})
+    (root / "draft" / "model.safetensors.index.json").write_text(json.dumps(
+        {"metadata": {}, "weight_map": {n: "model-00001-of-00001.safetensors" for n in tensors}}))
+    kw = dict(vocab_size=V, hidden_size=H, intermediate_size=128, num_attention_heads=4,
+              num_key_value_heads=2, head_dim=8, max_position_embeddings=128)
+    retrained = tmp_path / "retrained"
+    save_perturbed_draft(retrained, root / "target", LlamaConfig(num_hidden_layers=1, **kw),
+                         aux=AUX, draft_vocab=DV, vocab=V, seed_name="sd704-retrained")
+    for name in ("config.json", "model.safetensors"):
+        shutil.copy(retrained / name, root / "draft" / name)
+    [finding] = _sd704(root, VLLM)
+    assert finding.evidence[0].startswith(f"{KEY}intermediate_size is 128, the weights imply 64 (")
