@@ -187,3 +187,24 @@ def test_the_shards_an_index_names_are_read_not_a_single_file_beside_them(tmp_pa
         shutil.copy(retrained / name, root / "draft" / name)
     [finding] = _sd704(root, VLLM)
     assert finding.evidence[0].startswith(f"{KEY}intermediate_size is 128, the weights imply 64 (")
+
+
+def test_an_eagle_format_draft_names_its_top_level_key(tmp_path, world):
+    """SpecForge naming (midlayer.*, the decoder keys at the top of config.json)."""
+    from safetensors.torch import load_file, save_file
+
+    root = tmp_path / "eagle"
+    shutil.copytree(world, root)
+    weights = root / "draft" / "model.safetensors"
+    save_file({k.replace("layers.0.", "midlayer."): v for k, v in load_file(str(weights)).items()},
+              str(weights), metadata={"format": "pt"})
+    spec = json.loads((root / "draft" / "config.json").read_text())
+    flat = dict(spec["transformer_layer_config"], architectures=["LlamaForCausalLMEagle3"],
+                draft_vocab_size=spec["draft_vocab_size"],
+                eagle_config={"eagle_aux_hidden_state_layer_ids": [1, 3, 4]})
+    (root / "draft" / "config.json").write_text(json.dumps(flat))
+    assert _sd704(root, VLLM) == []
+    (root / "draft" / "config.json").write_text(json.dumps({**flat, "num_key_value_heads": 4}))
+    [finding] = _sd704(root, VLLM)
+    assert finding.evidence[0].startswith(
+        "num_key_value_heads is 4, the weights imply 2 (layers.0.self_attn.k_proj.weight is [16, 64]")
