@@ -208,3 +208,35 @@ def test_an_eagle_format_draft_names_its_top_level_key(tmp_path, world):
     [finding] = _sd704(root, VLLM)
     assert finding.evidence[0].startswith(
         "num_key_value_heads is 4, the weights imply 2 (layers.0.self_attn.k_proj.weight is [16, 64]")
+
+
+def test_an_nvfp4_draft_packed_two_values_a_byte_is_not_called_a_mismatch(tmp_path, world):
+    """ModelOpt NVFP4 stores each Linear weight as uint8 [out, in / 2] (two FP4 values a byte)
+    beside weight_scale (float8 [out, in / 16]), weight_scale_2 and input_scale (vLLM
+    model_executor/layers/quantization/modelopt.py ModelOptNvFp4LinearMethod.create_weights).
+    Its halved widths are no config mismatch: an SD704 error on every projection was raised."""
+    from safetensors.torch import load_file, save_file
+
+    root = tmp_path / "nvfp4"
+    shutil.copytree(world, root)
+    weights = root / "draft" / "model.safetensors"
+    packed = {}
+    for name, tensor in load_file(str(weights)).items():
+        if name.startswith("layers.") and name.endswith("_proj.weight"):
+            out, inp = tensor.shape
+            module = name[: -len(".weight")]
+            packed[name] = torch.zeros(out, inp // 2, dtype=torch.uint8)
+            packed[f"{module}.weight_scale"] = torch.ones(out, inp // 16).to(torch.float8_e4m3fn)
+            packed[f"{module}.weight_scale_2"] = torch.ones((), dtype=torch.float32)
+            packed[f"{module}.input_scale"] = torch.ones((), dtype=torch.float32)
+        else:
+            packed[name] = tensor
+    save_file(packed, str(weights), metadata={"format": "pt"})
+    assert _sd704(root, VLLM) == []
+    # what the weights still say is compared: the layer count is no packing
+    path = root / "draft" / "config.json"
+    config = json.loads(path.read_text())
+    config["transformer_layer_config"]["num_hidden_layers"] = 2
+    path.write_text(json.dumps(config))
+    [finding] = _sd704(root, VLLM)
+    assert finding.evidence[0].startswith(f"{KEY}num_hidden_layers is 2, the weights hold 1 decoder layer")

@@ -33,21 +33,29 @@ _GROUPS = {"self_attn": ("num_attention_heads", "num_key_value_heads", "head_dim
            "mlp": ("intermediate_size", "mlp_bias")}
 
 
-def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int]] | None:
+# safetensors dtypes that hold one value an element: a weight stored in any other (ModelOpt
+# NVFP4 / MXFP4 uint8 with two FP4 values a byte, vLLM modelopt.py and mxfp4.py
+# create_weights) has a packed shape the config does not give.
+_ONE_VALUE_AN_ELEMENT = ("F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I8")
+
+
+def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | None] | None:
     """{normalised name: shape} of the decoder layers' projections, from the probe's
-    {name: [shape, dtype]}; None when there are none, or when the weights are integer-packed
-    (a GPTQ qweight or bitsandbytes weight has no float shape to compare), or when the probe
-    stopped listing at its limit (a layer left out of the listing is not missing from the file)."""
+    {name: [shape, dtype]} (shape None for a packed dtype: the layer is there, its shape says
+    nothing); None when there are none, or when the weights are integer-packed (a GPTQ qweight
+    or bitsandbytes weight has no float shape to compare), or when the probe stopped listing at
+    its limit (a layer left out of the listing is not missing from the file)."""
     if (not tensors or len(tensors) >= TENSOR_SHAPES_LIMIT
             or packed_weight_format(list(tensors)) is not None):
         return None
-    shapes: dict[str, list[int]] = {}
+    shapes: dict[str, list[int] | None] = {}
     for name, entry in tensors.items():
         name = normalise_draft_name(str(name))
         shape = entry[0] if isinstance(entry, (list, tuple)) and entry else None
+        dtype = entry[1] if isinstance(entry, (list, tuple)) and len(entry) > 1 else None
         if _LAYER_TENSOR.match(name) and isinstance(shape, list) and all(
                 isinstance(n, int) and not isinstance(n, bool) for n in shape):
-            shapes[name] = shape
+            shapes[name] = shape if dtype in _ONE_VALUE_AN_ELEMENT else None
     return shapes or None
 
 
@@ -88,14 +96,14 @@ class Misfit:
         return f"{self.name} is {list(self.stored)}, the config implies {list(self.implied)}"
 
 
-def _misfits(cfg: DraftConfig, stored: Mapping[str, list[int]], group: str) -> list[Misfit]:
+def _misfits(cfg: DraftConfig, stored: Mapping[str, list[int] | None], group: str) -> list[Misfit]:
     """Tensors of `group` ("self_attn" | "mlp") whose shape the config gets wrong. A weight
     absent from the file is not the config's fault (the drafter's loading says so); a bias
     or Qwen3 q/k norm the config implies and the file lacks, or holds and the config leaves
     out (the engines skip it: another network), is."""
     layers = sorted({int(name.split(".")[1]) for name in stored})
     implied = {n: s for n, s in expected_shapes(cfg, layers).items() if f".{group}." in n}
-    found = {n: tuple(s) for n, s in stored.items() if f".{group}." in n}
+    found = {n: tuple(s) for n, s in stored.items() if f".{group}." in n and s is not None}
     out = [Misfit(n, found[n], s) for n, s in implied.items() if n in found and found[n] != s]
     out += [Misfit(n, None, s) for n, s in implied.items()
             if n not in found and (n.endswith(".bias") or "_norm." in n)]
@@ -125,7 +133,7 @@ def _divisors(n: int) -> list[int]:
     return [d for d in range(1, n + 1) if n % d == 0] if 0 < n <= 1 << 20 else []
 
 
-def _candidates(key: str, cfg: DraftConfig, stored: Mapping[str, list[int]]) -> list[Any]:
+def _candidates(key: str, cfg: DraftConfig, stored: Mapping[str, list[int] | None]) -> list[Any]:
     """Values of `key` the weights could have been saved with (checked by rebuilding the
     config, so GQA, an absent head_dim's hidden_size / heads and Qwen3's defaults are the
     config reader's own)."""
@@ -154,7 +162,7 @@ def _value(decoder: Mapping[str, Any], key: str, cfg: DraftConfig) -> str:
     return f"absent ({assumed} assumed)"
 
 
-def _layer_count(cfg: DraftConfig, raw: Mapping[str, Any], stored: Mapping[str, list[int]]
+def _layer_count(cfg: DraftConfig, raw: Mapping[str, Any], stored: Mapping[str, list[int] | None]
                  ) -> tuple[str, dict[str, Any]] | None:
     """The config's num_hidden_layers against the decoder layers the weights hold: vLLM builds
     that many layers (a missing one fails the load; an extra stored one is skipped, so a
@@ -174,7 +182,7 @@ def _layer_count(cfg: DraftConfig, raw: Mapping[str, Any], stored: Mapping[str, 
                   "weights": len(held) if contiguous else held}
 
 
-def weights_problems(raw: Mapping[str, Any], stored: Mapping[str, list[int]] | None
+def weights_problems(raw: Mapping[str, Any], stored: Mapping[str, list[int] | None] | None
                      ) -> tuple[list[str], list[dict[str, Any]]]:
     """(evidence lines, [{key, config, weights}]) for every shape key of the draft config that
     its weights contradict; empty when they agree or cannot be compared (no layer tensors, a
@@ -226,7 +234,7 @@ def _shown(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def check_draft_weights(raw: Mapping[str, Any] | None, stored: Mapping[str, list[int]] | None,
+def check_draft_weights(raw: Mapping[str, Any] | None, stored: Mapping[str, list[int] | None] | None,
                         at: Where = Where()) -> list[Finding]:
     """SD704, one per draft, naming each key, its value and the value the weights imply."""
     lines, keys = weights_problems(raw or {}, stored)
