@@ -575,11 +575,13 @@ ENTRIES: tuple[FindingDoc, ...] = (
         title="Draft config does not match its weights",
         detects=(
             "A shape key of the draft's config.json (num_attention_heads, num_key_value_heads, "
-            "head_dim, intermediate_size, num_hidden_layers, attention_bias, mlp_bias; in "
-            "`transformer_layer_config` for a speculators draft) that the shapes in the draft's "
-            "safetensors headers contradict (q/k/v/o_proj, gate/up/down_proj, their biases, the "
-            "decoder layers stored). Only tensor headers are read. A hidden_size that is not "
-            "the weights' width is SD204."
+            "head_dim, intermediate_size, num_hidden_layers, attention_bias, mlp_bias, and "
+            "model_type where it decides Qwen3's q_norm/k_norm; in `transformer_layer_config` "
+            "for a speculators draft) that the shapes in the draft's safetensors headers "
+            "contradict (q/k/v/o_proj, gate/up/down_proj, their biases, the decoder layers "
+            "stored; from the shards an index names). Only tensor headers are read; packed "
+            "4-bit weights are compared by layer count alone. A hidden_size that is not the "
+            "weights' width is SD204."
         ),
         why=(
             "vLLM and SGLang build the draft's layers from the config and then load the weights "
