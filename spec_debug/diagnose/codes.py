@@ -568,4 +568,37 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "https://github.com/NVIDIA-NeMo/Automodel/pull/2399",
         ),
     ),
+    FindingDoc(
+        code="SD704",
+        severity="error",
+        area="draft config",
+        title="Draft config does not match its weights",
+        detects=(
+            "A shape key of the draft's config.json (num_attention_heads, num_key_value_heads, "
+            "head_dim, intermediate_size, num_hidden_layers, attention_bias, mlp_bias, and "
+            "model_type where it decides Qwen3's q_norm/k_norm; in `transformer_layer_config` "
+            "for a speculators draft) that the shapes in the draft's safetensors headers "
+            "contradict (q/k/v/o_proj, gate/up/down_proj, their biases, the decoder layers "
+            "stored; from the shards an index names). Only tensor headers are read; packed "
+            "4-bit weights are compared by layer count alone. A hidden_size that is not the "
+            "weights' width is SD204."
+        ),
+        why=(
+            "vLLM and SGLang build the draft's layers from the config and then load the weights "
+            "into them: a config edited by hand or copied from another draft fails the load on a "
+            "shape, or serves another network (a stored layer or bias the config leaves out is "
+            "skipped). The drafter evaluation refuses such a draft too, so without this code the "
+            "run showed only steps that could not run."
+        ),
+        fix=(
+            "Set each named key to the value the weights imply (or put the config.json saved "
+            "with these weights beside them), restart the server, and check the acceptance rate "
+            "again."
+        ),
+        example=(
+            "transformer_layer_config.num_attention_heads is 8, the weights imply 4 "
+            "(layers.0.self_attn.q_proj.weight is [32, 64], the config implies [64, 64])"
+        ),
+        sources=(SPECULATORS_CORE, VLLM_EAGLE3_MODEL, SGLANG_EAGLE3_MODEL),
+    ),
 )

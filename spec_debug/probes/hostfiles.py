@@ -228,9 +228,35 @@ def safetensors_header(path: Path) -> dict[str, Any]:
     return header
 
 
-def tensor_shapes(directory: Path, limit: int = 400) -> dict[str, list[Any]]:
-    """{tensor name: [shape, dtype]} from the safetensors headers (no tensor data is read)."""
-    files = sorted(directory.glob("*.safetensors"))
+# At most this many tensors are described per model (a draft has a few dozen)
+TENSOR_SHAPES_LIMIT = 400
+
+
+def weight_files(directory: Path) -> list[Path]:
+    """The safetensors files the engines load from a model folder: those its
+    model.safetensors.index.json names, when it names any that are here (vLLM and SGLang
+    model_loader/weight_utils.py filter_duplicate_safetensors_files drop the rest, such as a
+    single file a retrained draft was uploaded as beside the old shards); else every one."""
+    index, _ = config_and_problem(directory, "model.safetensors.index.json")
+    weight_map = (index or {}).get("weight_map")
+    names = {name for name in weight_map.values() if isinstance(name, str)} if isinstance(
+        weight_map, dict) else set()
+    named = sorted(directory / name for name in names
+                   if not os.path.isabs(name) and _is_file(directory / name))
+    return named or sorted(directory.glob("*.safetensors"))
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except (OSError, ValueError):  # unreadable folder, a NUL in a hand-edited index
+        return False
+
+
+def tensor_shapes(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> dict[str, list[Any]]:
+    """{tensor name: [shape, dtype]} from the headers of the files the engines load (no
+    tensor data is read)."""
+    files = weight_files(directory)
     shapes: dict[str, list[Any]] = {}
     for file in files:
         try:

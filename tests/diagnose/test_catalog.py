@@ -14,7 +14,7 @@ from spec_debug.diagnose.findings_cli import findings_command
 
 ISSUE_CODES = (
     "SD101 SD102 SD103 SD104 SD201 SD202 SD203 SD204 SD301 SD302 SD303 "
-    "SD401 SD402 SD403 SD501 SD502 SD503 SD601 SD701 SD702 SD703"
+    "SD401 SD402 SD403 SD501 SD502 SD503 SD601 SD701 SD702 SD703 SD704"
 ).split()
 REPO = Path(__file__).resolve().parents[2]
 

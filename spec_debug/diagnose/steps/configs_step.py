@@ -1,11 +1,13 @@
 """Draft and target config checks: aux layers (SD201-SD204), norm flags (SD701), context
-(SD702) and RoPE (SD703), from the two config.json files and the engine's conventions."""
+(SD702), RoPE (SD703) and the draft config against its weights' shapes (SD704), from the two
+config.json files, the draft's tensor headers and the engine's conventions."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
+from spec_debug.diagnose.checks.draft_weights import check_draft_weights, layer_shapes
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
@@ -84,7 +86,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(draft.get("tensors")),
-                             "draft_weights_width": weights_width(draft.get("tensors"))}
+                             "draft_weights_width": weights_width(draft.get("tensors")),
+                             "draft_layer_shapes": layer_shapes(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
@@ -163,6 +166,10 @@ def check(ctx: Any) -> list[Finding]:
                                      use_aux_hidden_state=use_aux, config_width=config_width, at=at)
     else:
         findings += check_config_width(config_width, at)
+    if not config_width:
+        # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
+        # shapes (a config of another width misfits every tensor: SD204 says that one)
+        findings += check_draft_weights(as_eagle3_config(draft_raw), cfgs.get("draft_layer_shapes"), at)
     if name in ("sglang", "vllm"):
         findings += check_norm_flags(name, version, draft_raw, at)
     if target_raw is not None:

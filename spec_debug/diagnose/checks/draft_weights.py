@@ -1,0 +1,243 @@
+"""SD704: a draft config.json whose shape keys do not describe its own weights.
+
+vLLM and SGLang build the draft's decoder layers from its config.json (heads, KV heads,
+head_dim, MLP width, layer count, biases: vllm and sglang models/llama_eagle3.py) and then load
+the weights into them; a config edited by hand, or copied from another draft, either fails
+that load on a shape or serves another network (a layer or bias the config leaves out is
+skipped). The shapes come from the safetensors headers the model_configs probe already sends:
+no tensor is loaded for this. The hidden size itself is SD204 (layers.config_width_problem).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from spec_debug.diagnose.checks.common import Where
+from spec_debug.eagle3.checkpoint import normalise_draft_name, packed_weight_format
+from spec_debug.eagle3.config import SUPPORTED_DECODERS, CheckpointError, DraftConfig, parse_draft_config
+from spec_debug.probes.hostfiles import TENSOR_SHAPES_LIMIT
+from spec_debug.record import Finding
+
+# The decoder-layer tensors whose shapes the config's shape keys decide (norms are hidden_size
+# wide: SD204's). Names as speculators saves them (EAGLE/SpecForge midlayer.* and a `model.`
+# prefix read as checkpoint.normalise_draft_name reads them).
+_LAYER_TENSOR = re.compile(r"^layers\.(\d+)\.(self_attn\.(?:[qkvo]_proj\.(?:weight|bias)|[qk]_norm\.weight)"
+                           r"|mlp\.(?:gate|up|down)_proj\.(?:weight|bias))$")
+
+# Which keys decide which tensors: a fix is looked for per group, so a config with two groups
+# edited gets both keys named.
+_GROUPS = {"self_attn": ("num_attention_heads", "num_key_value_heads", "head_dim", "attention_bias",
+                         "model_type"),
+           "mlp": ("intermediate_size", "mlp_bias")}
+
+
+# safetensors dtypes that hold one value an element: a weight stored in any other (ModelOpt
+# NVFP4 / MXFP4 uint8 with two FP4 values a byte, vLLM modelopt.py and mxfp4.py
+# create_weights) has a packed shape the config does not give.
+_ONE_VALUE_AN_ELEMENT = ("F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I8")
+
+
+def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | None] | None:
+    """{normalised name: shape} of the decoder layers' projections, from the probe's
+    {name: [shape, dtype]} (shape None for a packed dtype: the layer is there, its shape says
+    nothing); None when there are none, or when the weights are integer-packed (a GPTQ qweight
+    or bitsandbytes weight has no float shape to compare), or when the probe stopped listing at
+    its limit (a layer left out of the listing is not missing from the file)."""
+    if (not tensors or len(tensors) >= TENSOR_SHAPES_LIMIT
+            or packed_weight_format(list(tensors)) is not None):
+        return None
+    shapes: dict[str, list[int] | None] = {}
+    for name, entry in tensors.items():
+        name = normalise_draft_name(str(name))
+        shape = entry[0] if isinstance(entry, (list, tuple)) and entry else None
+        dtype = entry[1] if isinstance(entry, (list, tuple)) and len(entry) > 1 else None
+        if _LAYER_TENSOR.match(name) and isinstance(shape, list) and all(
+                isinstance(n, int) and not isinstance(n, bool) for n in shape):
+            shapes[name] = shape if dtype in _ONE_VALUE_AN_ELEMENT else None
+    return shapes or None
+
+
+def expected_shapes(cfg: DraftConfig, layers: Iterable[int]) -> dict[str, tuple[int, ...]]:
+    """The shapes the engines (and speculators) build for draft layers `layers` from `cfg`:
+    layer 0 attends over cat([embeds, hidden]), 2H wide; later layers are plain H-wide decoder
+    layers (EAGLE3.md section 1; eagle3/model.py FirstLayer / DecoderLayer)."""
+    H, I = cfg.hidden_size, cfg.intermediate_size
+    q, kv = cfg.num_heads * cfg.head_dim, cfg.num_kv_heads * cfg.head_dim
+    shapes: dict[str, tuple[int, ...]] = {}
+    for i in layers:
+        p, width = f"layers.{i}.", 2 * H if i == 0 else H
+        for proj, out, inp in (("q_proj", q, width), ("k_proj", kv, width), ("v_proj", kv, width),
+                               ("o_proj", H, q)):
+            shapes[f"{p}self_attn.{proj}.weight"] = (out, inp)
+            if cfg.attention_bias:
+                shapes[f"{p}self_attn.{proj}.bias"] = (out,)
+        if cfg.model_type == "qwen3":  # Qwen3Attention's per-head q_norm / k_norm
+            shapes[f"{p}self_attn.q_norm.weight"] = shapes[f"{p}self_attn.k_norm.weight"] = (cfg.head_dim,)
+        for proj, out, inp in (("gate_proj", I, H), ("up_proj", I, H), ("down_proj", H, I)):
+            shapes[f"{p}mlp.{proj}.weight"] = (out, inp)
+            if cfg.mlp_bias:
+                shapes[f"{p}mlp.{proj}.bias"] = (out,)
+    return shapes
+
+
+@dataclass(frozen=True)
+class Misfit:
+    name: str
+    stored: tuple[int, ...] | None  # None: the config implies a tensor the weights lack
+    implied: tuple[int, ...] | None  # None: the weights hold a tensor the config leaves out
+
+    def line(self) -> str:
+        if self.stored is None:
+            return f"the config implies {self.name} {list(self.implied or ())}, the weights have none"
+        if self.implied is None:
+            return f"the weights hold {self.name} {list(self.stored)}, which the config leaves out"
+        return f"{self.name} is {list(self.stored)}, the config implies {list(self.implied)}"
+
+
+def _misfits(cfg: DraftConfig, stored: Mapping[str, list[int] | None], group: str) -> list[Misfit]:
+    """Tensors of `group` ("self_attn" | "mlp") whose shape the config gets wrong. A weight
+    absent from the file is not the config's fault (the drafter's loading says so); a bias
+    or Qwen3 q/k norm the config implies and the file lacks, or holds and the config leaves
+    out (the engines skip it: another network), is."""
+    layers = sorted({int(name.split(".")[1]) for name in stored})
+    implied = {n: s for n, s in expected_shapes(cfg, layers).items() if f".{group}." in n}
+    found = {n: tuple(s) for n, s in stored.items() if f".{group}." in n and s is not None}
+    out = [Misfit(n, found[n], s) for n, s in implied.items() if n in found and found[n] != s]
+    out += [Misfit(n, None, s) for n, s in implied.items()
+            if n not in found and (n.endswith(".bias") or "_norm." in n)]
+    out += [Misfit(n, s, None) for n, s in found.items()
+            if n not in implied and (n.endswith(".bias") or "_norm." in n)]
+    return sorted(out, key=lambda m: m.name)
+
+
+def _decoder(raw: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """The decoder keys' object and how a person names a key in it."""
+    if isinstance(raw.get("transformer_layer_config"), Mapping):
+        return dict(raw["transformer_layer_config"]), "transformer_layer_config."
+    return dict(raw), ""
+
+
+def _with(raw: Mapping[str, Any], key: str, value: Any) -> DraftConfig | None:
+    decoder, prefix = _decoder(raw)
+    decoder[key] = value
+    edited = {**raw, "transformer_layer_config": decoder} if prefix else decoder
+    try:
+        return parse_draft_config(edited)
+    except CheckpointError:
+        return None
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0] if 0 < n <= 1 << 20 else []
+
+
+def _candidates(key: str, cfg: DraftConfig, stored: Mapping[str, list[int] | None]) -> list[Any]:
+    """Values of `key` the weights could have been saved with (checked by rebuilding the
+    config, so GQA, an absent head_dim's hidden_size / heads and Qwen3's defaults are the
+    config reader's own)."""
+    def rows(proj: str) -> int:
+        shape = stored.get(f"layers.0.self_attn.{proj}.weight") or [0]
+        return shape[0]
+    if key in ("attention_bias", "mlp_bias"):
+        return [not getattr(cfg, key)]
+    if key == "model_type":  # Qwen3's q_norm / k_norm are the only shapes it changes
+        return [t for t in SUPPORTED_DECODERS if t != cfg.model_type]
+    if key == "intermediate_size":
+        shape = stored.get("layers.0.mlp.gate_proj.weight") or stored.get("layers.0.mlp.up_proj.weight")
+        return [shape[0]] if shape else []
+    if key == "num_key_value_heads":
+        return _divisors(rows("k_proj") or rows("v_proj"))
+    return _divisors(rows("q_proj"))
+
+
+def _value(decoder: Mapping[str, Any], key: str, cfg: DraftConfig) -> str:
+    """The config's value as a person reads it, or what was assumed for an absent key."""
+    if key in decoder and decoder[key] is not None:
+        return str(decoder[key]).lower() if isinstance(decoder[key], bool) else str(decoder[key])
+    assumed = {"num_key_value_heads": cfg.num_kv_heads, "head_dim": cfg.head_dim,
+               "num_hidden_layers": cfg.num_layers, "model_type": cfg.model_type,
+               "attention_bias": "false", "mlp_bias": "false"}.get(key)
+    return f"absent ({assumed} assumed)"
+
+
+def _layer_count(cfg: DraftConfig, raw: Mapping[str, Any], stored: Mapping[str, list[int] | None]
+                 ) -> tuple[str, dict[str, Any]] | None:
+    """The config's num_hidden_layers against the decoder layers the weights hold: vLLM builds
+    that many layers (a missing one fails the load; an extra stored one is skipped, so a
+    trained layer is not served)."""
+    held = sorted({int(name.split(".")[1]) for name in stored})
+    if not held or held == list(range(cfg.num_layers)):
+        return None
+    decoder, prefix = _decoder(raw)
+    key = f"{prefix}num_hidden_layers"
+    said = _value(decoder, "num_hidden_layers", cfg)
+    contiguous = held == list(range(len(held)))
+    fix = (f"set {key} to {len(held)}" if contiguous else
+           "the weights skip layers, so no num_hidden_layers describes them: re-export the draft")
+    line = (f"{key} is {said}, the weights hold {len(held)} decoder layer"
+            f"{'s' if len(held) != 1 else ''} ({', '.join(f'layers.{i}' for i in held)}): {fix}")
+    return line, {"key": key, "config": decoder.get("num_hidden_layers"),
+                  "weights": len(held) if contiguous else held}
+
+
+def weights_problems(raw: Mapping[str, Any], stored: Mapping[str, list[int] | None] | None
+                     ) -> tuple[list[str], list[dict[str, Any]]]:
+    """(evidence lines, [{key, config, weights}]) for every shape key of the draft config that
+    its weights contradict; empty when they agree or cannot be compared (no layer tensors, a
+    config the EAGLE-3 reader refuses: the configs step says that separately)."""
+    if not stored or not isinstance(raw, Mapping):
+        return [], []
+    try:
+        cfg = parse_draft_config(raw)
+    except CheckpointError:
+        return [], []
+    decoder, prefix = _decoder(raw)
+    lines: list[str] = []
+    keys: list[dict[str, Any]] = []
+    count = _layer_count(cfg, raw, stored)
+    if count is not None:
+        lines.append(count[0])
+        keys.append(count[1])
+    for group, group_keys in _GROUPS.items():
+        misfits = _misfits(cfg, stored, group)
+        if not misfits:
+            continue
+        fixes = []
+        for key in group_keys:
+            for value in _candidates(key, cfg, stored):
+                fixed = _with(raw, key, value)
+                if fixed is not None and not _misfits(fixed, stored, group):
+                    fixes.append((key, value))
+        shown = "; ".join(m.line() for m in misfits[:3]) + (
+            f" (and {len(misfits) - 3} more)" if len(misfits) > 3 else "")
+        for key, value in fixes:
+            keys.append({"key": f"{prefix}{key}", "config": decoder.get(key), "weights": value})
+        if len(fixes) == 1:
+            [(key, value)] = fixes
+            lines.append(f"{prefix}{key} is {_value(decoder, key, cfg)}, the weights imply "
+                         f"{_shown(value)} ({shown}): set it to {_shown(value)}")
+        elif fixes:
+            # q rows are heads x head_dim: the shapes alone may not tell which key was edited
+            said = " or ".join(f"{prefix}{key} = {_shown(value)}" for key, value in fixes)
+            lines.append(f"{shown}: the weights fit {said} (the shapes alone cannot tell "
+                         "which; the config saved with these weights can)")
+        else:
+            named = ", ".join(f"{prefix}{k} = {_value(decoder, k, cfg)}" for k in group_keys)
+            lines.append(f"{shown}: no single change of {named} fits these weights")
+            keys.append({"key": f"{prefix}{group}", "config": None, "weights": None})
+    return lines, keys
+
+
+def _shown(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def check_draft_weights(raw: Mapping[str, Any] | None, stored: Mapping[str, list[int] | None] | None,
+                        at: Where = Where()) -> list[Finding]:
+    """SD704, one per draft, naming each key, its value and the value the weights imply."""
+    lines, keys = weights_problems(raw or {}, stored)
+    if not lines:
+        return []
+    return [at.finding("SD704", lines, {"mismatched_keys": keys})]
