@@ -20,7 +20,7 @@ from spec_debug.errors import RunAborted, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.models import parse_size
-from spec_debug.record import RunRecord
+from spec_debug.record import RunRecord, some_names
 from spec_debug.redact import MASK
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
@@ -82,8 +82,8 @@ def resolve_targets(
             # `--retry-failed RUN -i hosts.ini --limit gpu02` where gpu01 failed: "no host of
             # that run failed" sent the reader to a run whose report said gpu01 failed.
             raise UsageError(
-                f"--retry-failed: no host selected here ({_some(selected)}) failed or went unanswered in that run; "
-                f"those that did: {_some(sorted(only))}",
+                f"--retry-failed: no host selected here ({some_names(selected)}) failed or went unanswered in that run; "
+                f"those that did: {some_names(sorted(only))}",
                 hint="leave out --limit and the hosts given (--host, --hosts, -i: the run's own are reused) to re-run them all",
             )
     names = [t.name for t in targets]
@@ -91,12 +91,6 @@ def resolve_targets(
     if duplicates:
         raise UsageError(f"host {sorted(duplicates)[0]!r} is given twice")
     return targets
-
-
-def _some(names: list[str], shown: int = 5) -> str:
-    """`gpu01, gpu02 and 14 more`."""
-    more = f" and {len(names) - shown} more" if len(names) > shown else ""
-    return ", ".join(names[:shown]) + more
 
 
 def _warn_on_stderr(message: str) -> None:

@@ -263,12 +263,14 @@ def unknown_parts(data: dict[str, Any]) -> list[str]:
     walk(RunRecord, data, "")
     parts = []
     if values:
-        parts.append("values shown as written: " + _some([f"{what} ({count}x)" if count > 1 else what for what, count in values.items()]))
+        parts.append("values shown as written: " + some_names([f"{what} ({count}x)" if count > 1 else what for what, count in values.items()], 8))
     if fields:
-        parts.append("fields it does not read: " + _some(list(fields)))
+        parts.append("fields it does not read: " + some_names(list(fields), 8))
     return parts
 
 
-def _some(items: list[str], shown: int = 8) -> str:
-    """A warning is one line, even for a record from a much newer version."""
+def some_names(items: list[str], shown: int = 5) -> str:
+    """A few names and a count (`gpu01, gpu02 and 14 more`), never "and 1 more": a warning or a
+    verdict is one line (a sticky banner in HTML, the title of a step summary), even for a fleet
+    of 200 hosts or a record from a much newer version."""
     return ", ".join(items) if len(items) <= shown + 1 else ", ".join(items[:shown]) + f" and {len(items) - shown} more"

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from typing import Any, Callable
 from urllib.parse import quote
 
-from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank
+from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank, some_names
 from spec_debug.runner.fetch_limit import human_size
 
 
@@ -39,11 +39,11 @@ def verdict(record: RunRecord) -> tuple[str, str]:
         return "aborted", (
             f"Run did not finish{why}: the controller stopped before its final write (or is still running); "
             f"the record holds the {len(record.steps)} step(s) that finished."
-            + (f" Cut mid-step: {_some(cut)} (its command may still be running there)." if cut else "")
+            + (f" Cut mid-step: {some_names(cut)} (its command may still be running there)." if cut else "")
         )
     unfinished = [h.name for h in record.hosts if h.status in ("pending", "running")]
     if unfinished:
-        return "error", f"{len(unfinished)} host(s) stopped without a result: {_some(unfinished)}."
+        return "error", f"{len(unfinished)} host(s) stopped without a result: {some_names(unfinished)}."
     if unreachable:
         # The hosts that did run may have failed checks too: said here, a fleet's banner (and a
         # CI job's summary title) named only the unreachable hosts, and a wrong launch flag on
@@ -51,22 +51,22 @@ def verdict(record: RunRecord) -> tuple[str, str]:
         out = set(unreachable)
         ran = [f for f in errors if f.host not in out]
         also = (f" The hosts that ran have {len(ran)} error finding(s): "
-                f"{_some(list(dict.fromkeys(f'{f.code} {f.title}' for f in ran)))}.") if ran else ""
-        return "error", f"{len(unreachable)} host(s) could not be checked: {_some(unreachable)}.{also}"
+                f"{some_names(list(dict.fromkeys(f'{f.code} {f.title}' for f in ran)))}.") if ran else ""
+        return "error", f"{len(unreachable)} host(s) could not be checked: {some_names(unreachable)}.{also}"
     if errors:
-        codes = _some(list(dict.fromkeys(f"{f.code} {f.title}" for f in errors)))
+        codes = some_names(list(dict.fromkeys(f"{f.code} {f.title}" for f in errors)))
         return "failed", f"{len(errors)} error finding(s): {codes}."
     unknown = _unknown_states(record)
     if unknown:
         # A status or severity from a newer spec-debug: this version cannot tell whether it is
         # good news, so it never calls the run clean (the report shows each as written).
-        return "warning", f"Not judged: this spec-debug does not know {_some(unknown, 3)}; review them below."
+        return "warning", f"Not judged: this spec-debug does not know {some_names(unknown, 3)}; review them below."
     warnings = [f for f in record.findings if f.severity == "warning"]
-    if record.steps and all(s.status == "skipped" for s in record.steps):
+    if all_skipped(record):
         # Every step skipped (vars not given, when: false): nothing was looked at, which is not
         # the same as nothing found.
         reasons = list(dict.fromkeys(s.message or "skipped" for s in record.steps))
-        return "warning", f"Nothing was checked: all {len(record.steps)} step(s) were skipped ({_some(reasons, 2)})."
+        return "warning", f"Nothing was checked: all {len(record.steps)} step(s) were skipped ({some_names(reasons, 2)})."
     if no_step_answered(record):
         # Every step could not run, timed out or was skipped: "No errors; 7 warning(s) to review"
         # over a host whose Python is missing (each probe its own SD003) read as a clean bill.
@@ -84,6 +84,11 @@ def verdict(record: RunRecord) -> tuple[str, str]:
 
 # The statuses of a step that gave no answer about the host, as the verdict counts them.
 _NO_ANSWER = {"error": "could not run", "timeout": "timed out", "skipped": "skipped"}
+
+
+def all_skipped(record: RunRecord) -> bool:
+    """Whether the run has steps and every one was skipped (vars not given, `when:` false)."""
+    return bool(record.steps) and all(s.status == "skipped" for s in record.steps)
 
 
 def no_step_answered(record: RunRecord) -> bool:
@@ -104,12 +109,12 @@ def unchecked_hosts(record: RunRecord) -> list[str]:
 
 def nothing_checked(record: RunRecord) -> str | None:
     """"nothing was checked ..." where the whole run, or a host of it, gave no answer; else None."""
-    if record.steps and all(s.status == "skipped" for s in record.steps):
+    if all_skipped(record):
         return "nothing was checked: every step was skipped"
     if no_step_answered(record):
         return "nothing was checked: no step ran to an answer"
     unchecked = unchecked_hosts(record)
-    return f"nothing was checked on {_some(unchecked)}: no step ran to an answer" if unchecked else None
+    return f"nothing was checked on {some_names(unchecked)}: no step ran to an answer" if unchecked else None
 
 
 def _clipped(text: str, limit: int = 240) -> str:
@@ -129,19 +134,11 @@ def _unknown_states(record: RunRecord) -> list[str]:
     ):
         for status in dict.fromkeys(i.status for i in items if not known_value(model, "status", i.status)):
             names = [name(i) for i in items if i.status == status]
-            found.append(f"{what} status {status!r} ({_some(names, 2)})")
+            found.append(f"{what} status {status!r} ({some_names(names, 2)})")
     for severity in dict.fromkeys(f.severity for f in record.findings if not known_value(Finding, "severity", f.severity)):
         codes = list(dict.fromkeys(f.code for f in record.findings if f.severity == severity))
-        found.append(f"severity {severity!r} ({_some(codes, 2)})")
+        found.append(f"severity {severity!r} ({some_names(codes, 2)})")
     return found
-
-
-def _some(names: list[str], shown: int = 5) -> str:
-    """A few names and a count: the verdict is one line (a sticky banner in HTML, the title of
-    a step summary); a fleet of 200 unreachable hosts is listed in the fleet table instead."""
-    if len(names) <= shown + 1:
-        return ", ".join(names)
-    return ", ".join(names[:shown]) + f" and {len(names) - shown} more"
 
 
 def host_rank(record: RunRecord) -> Callable[[str | None], int]:
