@@ -429,8 +429,9 @@ def _norm_flag(raw: Mapping[str, Any], flag: str, fmt: str, where: str) -> bool:
     set only under a misspelled key (engines.misspelled_norm_flags: a hand edit) is read from
     there: the value training used, which speculators and the engines, ignoring the key, lose."""
     key, value = flag, raw.get(flag)
-    if flag not in raw and flag in engines.misspelled_norm_flags(raw):
-        key, value = engines.misspelled_norm_flags(raw)[flag]
+    misspelled = engines.misspelled_norm_flags(raw).get(flag) if flag not in raw else None
+    if misspelled:
+        key, value = misspelled
     if fmt != "speculators" or value is None:
         return bool(value)
     parsed = engines.speculators_flag(value)

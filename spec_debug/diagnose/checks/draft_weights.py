@@ -101,7 +101,7 @@ def _misfits(cfg: DraftConfig, stored: Mapping[str, list[int] | None], group: st
     absent from the file is not the config's fault (the drafter's loading says so); a bias
     or Qwen3 q/k norm the config implies and the file lacks, or holds and the config leaves
     out (the engines skip it: another network), is."""
-    layers = sorted({int(name.split(".")[1]) for name in stored})
+    layers = _layers_held(stored)
     implied = {n: s for n, s in expected_shapes(cfg, layers).items() if f".{group}." in n}
     found = {n: tuple(s) for n, s in stored.items() if f".{group}." in n and s is not None}
     out = [Misfit(n, found[n], s) for n, s in implied.items() if n in found and found[n] != s]
@@ -110,6 +110,11 @@ def _misfits(cfg: DraftConfig, stored: Mapping[str, list[int] | None], group: st
     out += [Misfit(n, s, None) for n, s in found.items()
             if n not in implied and (n.endswith(".bias") or "_norm." in n)]
     return sorted(out, key=lambda m: m.name)
+
+
+def _layers_held(stored: Mapping[str, list[int] | None]) -> list[int]:
+    """The decoder layer indices the weights hold (names are normalised `layers.N.…`)."""
+    return sorted({int(name.split(".")[1]) for name in stored})
 
 
 def _decoder(raw: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
@@ -155,22 +160,21 @@ def _candidates(key: str, cfg: DraftConfig, stored: Mapping[str, list[int] | Non
 def _value(decoder: Mapping[str, Any], key: str, cfg: DraftConfig) -> str:
     """The config's value as a person reads it, or what was assumed for an absent key."""
     if key in decoder and decoder[key] is not None:
-        return str(decoder[key]).lower() if isinstance(decoder[key], bool) else str(decoder[key])
+        return _shown(decoder[key])
     assumed = {"num_key_value_heads": cfg.num_kv_heads, "head_dim": cfg.head_dim,
                "num_hidden_layers": cfg.num_layers, "model_type": cfg.model_type,
                "attention_bias": "false", "mlp_bias": "false"}.get(key)
     return f"absent ({assumed} assumed)"
 
 
-def _layer_count(cfg: DraftConfig, raw: Mapping[str, Any], stored: Mapping[str, list[int] | None]
-                 ) -> tuple[str, dict[str, Any]] | None:
+def _layer_count(cfg: DraftConfig, decoder: Mapping[str, Any], prefix: str,
+                 stored: Mapping[str, list[int] | None]) -> tuple[str, dict[str, Any]] | None:
     """The config's num_hidden_layers against the decoder layers the weights hold: vLLM builds
     that many layers (a missing one fails the load; an extra stored one is skipped, so a
     trained layer is not served)."""
-    held = sorted({int(name.split(".")[1]) for name in stored})
+    held = _layers_held(stored)
     if not held or held == list(range(cfg.num_layers)):
         return None
-    decoder, prefix = _decoder(raw)
     key = f"{prefix}num_hidden_layers"
     said = _value(decoder, "num_hidden_layers", cfg)
     contiguous = held == list(range(len(held)))
@@ -196,7 +200,7 @@ def weights_problems(raw: Mapping[str, Any], stored: Mapping[str, list[int] | No
     decoder, prefix = _decoder(raw)
     lines: list[str] = []
     keys: list[dict[str, Any]] = []
-    count = _layer_count(cfg, raw, stored)
+    count = _layer_count(cfg, decoder, prefix, stored)
     if count is not None:
         lines.append(count[0])
         keys.append(count[1])
