@@ -18,6 +18,7 @@ from pathlib import Path
 
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
+from spec_debug.record import SEVERITY_RANK
 from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
@@ -43,8 +44,6 @@ PIVOT_WINDOW = 5
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
 """A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
 a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
-_GRAVITY = {"info": 1, "warning": 2, "error": 3}
-"""Finding severities, gravest last (the catalog's three)."""
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -977,7 +976,7 @@ class _SessionState:
                                      doc.fix)
             self.findings[code] = existing
             self._keep(self.kept["findings"], existing)
-        elif _GRAVITY.get(severity, 0) > _GRAVITY.get(existing.severity, 0):
+        elif SEVERITY_RANK.get(severity, -1) > SEVERITY_RANK.get(existing.severity, -1):
             # an n-gram launch's warning first, then an EAGLE-3 launch capped at one step: an error
             existing.severity = severity
         if len(existing.evidence) < 5 and line not in existing.evidence:
