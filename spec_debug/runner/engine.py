@@ -117,6 +117,9 @@ class Run:
         # (templating.CONTEXT_NAMES has always reserved `steps`; nothing filled it).
         self._step_views: dict[str, dict[str, dict[str, Any]]] = {}
         self._save_lock = threading.Lock()
+        # The captures of the steps running now, whose artifacts are being written: they give
+        # their space up to run.json when it cannot be written (_write_record).
+        self._spilling: list[StreamCapture] = []
         self._dirty = False
         self._last_save = 0.0
         self._save_cost = 0.0
@@ -204,7 +207,7 @@ class Run:
             seq = self._save_seq
         with self._save_lock:
             if seq > self._written_seq:  # never let an older snapshot overwrite a newer one
-                self.store.save_json(payload)
+                self._write_record(payload)
                 self._written_seq = seq
         self._save_cost = time.monotonic() - now  # the dump and the write, as the next save's pace
 
@@ -259,6 +262,24 @@ class Run:
             # Every step ran and the record is whole: the reports are what the signal stops.
             raise signals[0]
         return self.record
+
+    def _write_record(self, payload: str) -> None:
+        """Write run.json; if the disk is full while steps spill their output to artifacts, give
+        those spills up and write it once more. A step printing a checkpoint save's log filled a
+        small disk with its artifact just as the run loop wrote the record: the write failed,
+        the run was stopped as out of space, and the step was cut halfway through its log."""
+        try:
+            self.store.save_json(payload)
+        except RecordWriteError as exc:
+            if not exc.out_of_space or not self._yield_spills(_without_kept(exc.message).rsplit(": ", 1)[-1]):
+                raise
+            self.store.save_json(payload)
+
+    def _yield_spills(self, why: str) -> bool:
+        """Give up the artifact of every step running now; whether any was being written."""
+        with self._lock:
+            spilling = list(self._spilling)
+        return any([capture.yield_spill(why) for capture in spilling])  # a list: every one yields
 
     def _save_cut(self, error: RecordWriteError, *, aborted: bool) -> None:
         """The disk filled: the last record on it lacked the latest steps and said "running", so

@@ -22,6 +22,7 @@ itself goes on; a full disk is not the command's failure.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -79,6 +80,9 @@ class StreamCapture:
     Never less than limit_bytes: the artifact holds at least what the record does."""
     artifact_dropped: int = 0
     """Bytes of the stream the artifact lacks (cut from its middle at artifact_limit), after close()."""
+    _spill_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+    """Held while the spill is written or closed: yield_spill() comes from the thread that
+    writes run.json, while the step's thread writes the stream."""
 
     def write(self, chunk: bytes) -> None:
         if not chunk:
@@ -96,13 +100,15 @@ class StreamCapture:
             if len(self._tail) > 2 * half:
                 del self._tail[: len(self._tail) - half]
         if self.spill_path is not None and self.spill_error is None:
-            try:
-                if self._spill is None:
-                    cap = max(self.artifact_limit, self.limit_bytes) if self.artifact_limit else None
-                    self._spill = CappedSpill(self.spill_path, cap, self.spill_root)
-                self._spill.write(chunk if self.redactor is None else self.redactor.feed(chunk))
-            except OSError as exc:
-                self._give_up_spill(exc)
+            with self._spill_lock:
+                if self.spill_error is None:  # not given up meanwhile (yield_spill)
+                    try:
+                        if self._spill is None:
+                            cap = max(self.artifact_limit, self.limit_bytes) if self.artifact_limit else None
+                            self._spill = CappedSpill(self.spill_path, cap, self.spill_root)
+                        self._spill.write(chunk if self.redactor is None else self.redactor.feed(chunk))
+                    except OSError as exc:
+                        self._give_up_spill(exc.strerror or str(exc))
         if self.on_line is not None:
             self._emit_lines(chunk)
         if self._watching:
@@ -261,22 +267,36 @@ class StreamCapture:
             self._partial_line.clear()
         if self._watching and self._watch_buffer:
             self._watch_lines(b"", final=True)
-        if self._spill is not None:
-            spill = self._spill
-            try:
-                if self.redactor is not None:
-                    spill.write(self.redactor.close())
-                spill.close()  # flushes: on a full disk this is where the write fails
-                self.artifact_dropped = spill.dropped
-            except OSError as exc:
-                self._give_up_spill(exc)
-            self._spill = None
-            # Keep the spill file only when the record could not hold everything.
-            if not self.truncated and self.spill_path is not None:
-                self.spill_path.unlink(missing_ok=True)
+        with self._spill_lock:
+            if self._spill is not None:
+                spill = self._spill
+                try:
+                    if self.redactor is not None:
+                        spill.write(self.redactor.close())
+                    spill.close()  # flushes: on a full disk this is where the write fails
+                    self.artifact_dropped = spill.dropped
+                except OSError as exc:
+                    self._give_up_spill(exc.strerror or str(exc))
+                self._spill = None
+                # Keep the spill file only when the record could not hold everything.
+                if not self.truncated and self.spill_path is not None:
+                    self.spill_path.unlink(missing_ok=True)
 
-    def _give_up_spill(self, exc: OSError) -> None:
-        self.spill_error = exc.strerror or str(exc)
+    def yield_spill(self, why: str) -> bool:
+        """Give up the spill being written, from any thread, and say whether one was: the run's
+        record could not be written for lack of space, and a step's artifact held it. run.json
+        goes first: a record cut to its ends (or none) for an artifact that may fill the disk
+        anyway is the worse loss. Its truncation marker then says the full output could not be
+        saved, and why (`why`)."""
+        with self._spill_lock:
+            if self._spill is None:
+                return False
+            self._give_up_spill(why)
+            return True
+
+    def _give_up_spill(self, why: str) -> None:
+        """Called with _spill_lock held."""
+        self.spill_error = why
         if self._spill is not None:
             self._spill.discard()
             self._spill = None
