@@ -676,10 +676,14 @@ class Run:
             stdout, stderr = self._captures(step, host, attempts)
             superseded = (stdout, stderr)
             attempt_started = time.monotonic()
+            with self._lock:
+                self._spilling.extend(superseded)
             try:
                 try:
                     outcome = transport.run(command, stdout=stdout, stderr=stderr, timeout_s=step.timeout)
                 finally:
+                    with self._lock:
+                        self._spilling[:] = [c for c in self._spilling if c is not stdout and c is not stderr]
                     stdout.close()
                     stderr.close()
             except TransportError as exc:
@@ -693,6 +697,10 @@ class Run:
                 if left_running is not None:
                     exc.cut_short["left_running"] = self._left_running_record(left_running)  # type: ignore[attr-defined]
                 raise
+            # Ended by the interrupt's kill (or so close to it that the two cannot be told apart):
+            # a pass of its expectations read a log cut short (`not_contains: CUDA out of memory`
+            # on the first second of a load), and said "passed" with exit code 143.
+            killed_by_abort = self.abort.is_set() and outcome.exit_code != 0
             total_duration += outcome.duration_s
             evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts)
             timeouts += outcome.timed_out
@@ -735,7 +743,7 @@ class Run:
         for note in (background_note(stdout, stderr), self._capped_note(capped_artifacts)):
             if note is not None:
                 message = note if message is None else f"{message}; {note}"
-        if self.abort.is_set() and (status != "passed" or outcome.exit_code is None):
+        if self.abort.is_set() and (status != "passed" or killed_by_abort):
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", interrupted_words(self.record.abort_reason), []
             if stdout.survived_kill is not None:
