@@ -29,7 +29,7 @@ while len(readings) < 3 or len(set(readings[-3:])) > 1 or readings[-1] > disk.f_
     time.sleep(0.05)
     readings.append(free())
 line = b"[rank0] saving shard of model.safetensors to /data/ckpt ... ok\\n"
-sys.stdout.buffer.write(line * ((free() - 64 * 1024) // len(line)))
+sys.stdout.buffer.write(line * ((readings[-1] - 64 * 1024) // len(line)))
 sys.stdout.flush()
 """
 
