@@ -527,6 +527,13 @@ class Run:
             self._commit_step(self._errored(step, host, exc.message.splitlines()[0], None), [], host)
             raise
         except SpecDebugError as exc:
+            if self.abort.is_set():
+                # Ctrl-C while a probe's bundle was checked or uploaded (a home on a stalled NFS
+                # mount): "file copy not started: the run was interrupted" was an SD003 warning
+                # against the host, for what the user did (as a cut fetch was: _fetch).
+                errored = self._errored(step, host, f"{interrupted_words(self.record.abort_reason)}; {exc.message}", None)
+                self.options.reporter.step_finished(host, step, errored, [])
+                return errored, [], False
             errored = self._errored(step, host, exc.message, None)
             # With the error's hint (how to guard a `when:`, which var is empty), as attempt.py's.
             findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[exc.message],
