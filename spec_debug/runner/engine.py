@@ -527,6 +527,13 @@ class Run:
             self._commit_step(self._errored(step, host, exc.message.splitlines()[0], None), [], host)
             raise
         except SpecDebugError as exc:
+            if self.abort.is_set():
+                # Ctrl-C while a probe's bundle was checked or uploaded (a home on a stalled NFS
+                # mount): "file copy not started: the run was interrupted" was an SD003 warning
+                # against the host, for what the user did (as a cut fetch was: _fetch).
+                errored = self._errored(step, host, f"{interrupted_words(self.record.abort_reason)}; {exc.message}", None)
+                self.options.reporter.step_finished(host, step, errored, [])
+                return errored, [], False
             errored = self._errored(step, host, exc.message, None)
             # With the error's hint (how to guard a `when:`, which var is empty), as attempt.py's.
             findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[exc.message],
@@ -666,6 +673,10 @@ class Run:
         until_failed = False
         until_error: str | None = None
         superseded: tuple[StreamCapture, ...] = ()
+        # The interrupt came before the step's `until` held: between attempts (during
+        # retry_delay), or as an attempt ended on its own. Its last attempt passed, and the
+        # step said "passed": a wait for a server that never came up, cut by Ctrl-C.
+        until_unmet = False
         while True:
             attempts += 1
             # The record keeps the last attempt's output only, and so do the artifacts: a step
@@ -710,6 +721,8 @@ class Run:
                     evaluation.message = f"{evaluation.message}; not retried: another attempt would run beside it"
                 break
             if self.abort.is_set() or outcome.timed_out and attempts > step.retries:
+                if self.abort.is_set() and step.until is not None and not killed_by_abort:
+                    until_unmet = not self._until(step, evaluation, context, outcome, stdout, stderr)[0]
                 break
             if stdout.survived_kill is not None:
                 # A process stuck in the kernel (a hung GPU driver) outlived the timeout's kill:
@@ -724,6 +737,7 @@ class Run:
                 until_failed = step.until is not None and not done
                 break
             if self.abort.wait(step.retry_delay):  # Ctrl-C during the wait ends it at once
+                until_unmet = step.until is not None
                 break
         status, message, step_facts, findings, expectations = (
             evaluation.status, evaluation.message, evaluation.facts, evaluation.findings, evaluation.expectations
@@ -743,9 +757,11 @@ class Run:
         for note in (background_note(stdout, stderr), self._capped_note(capped_artifacts)):
             if note is not None:
                 message = note if message is None else f"{message}; {note}"
-        if self.abort.is_set() and (status != "passed" or killed_by_abort):
+        if self.abort.is_set() and (status != "passed" or killed_by_abort or until_unmet):
             # The command was killed by the interrupt: its failure says nothing about the host.
             status, message, findings = "error", interrupted_words(self.record.abort_reason), []
+            if until_unmet and not killed_by_abort:
+                message += f"; until {step.until!r} had not held after {attempts} attempt(s)"
             if stdout.survived_kill is not None:
                 message += "; " + killed_words(stdout.survived_kill)
             if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid

@@ -244,10 +244,14 @@ class _WatchedPipe:
         last = time.monotonic()
         with selectors.DefaultSelector() as selector:
             selector.register(self._pipe, selectors.EVENT_READ)
-            self._check_deadline()  # before each read too: a file that never pauses never waits below
+            # Both before each read too: a file that never pauses never waits below. Only there
+            # the interrupt was looked at, and Ctrl-C during the copy of a checkpoint on a slow
+            # disk, or of a log a server keeps writing (a FIFO), went on copying to the end or
+            # the artifact limit: the run did not stop.
+            self._check_interrupted()
+            self._check_deadline()
             while not selector.select(0.1):
-                if self._interrupted.is_set():
-                    raise InterruptedError(f"copy of {self._what} stopped: the run was interrupted")
+                self._check_interrupted()
                 self._check_deadline()
                 if time.monotonic() - last > _COPY_STALL_S:
                     raise TimeoutError(
@@ -255,6 +259,10 @@ class _WatchedPipe:
                         "FUSE mount?); the copy was given up and is left waiting in the kernel"
                     )
         return os.read(self._pipe.fileno(), size)
+
+    def _check_interrupted(self) -> None:
+        if self._interrupted.is_set():
+            raise InterruptedError(f"copy of {self._what} stopped: the run was interrupted")
 
     def _check_deadline(self) -> None:
         if self._deadline is not None and self._deadline.passed():

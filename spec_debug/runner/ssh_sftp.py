@@ -131,6 +131,8 @@ class RemoteFiles:
         """Where the steps' commands start, once known (see sftp_path)."""
         self._shell_copies: _ShellCopies | None = None
         """Set once sshd refused SFTP itself: copies then go over shell commands."""
+        self._pipe_copies: _ShellCopies | None = None
+        """Copies of named pipes, which SFTP cannot read (get): over `cat`, made at the first."""
         self._starting: paramiko.Channel | None = None
         """The SFTP channel while it starts (the subsystem request, the version): a fetch step's
         deadline closes it there too (_close_copy_channel)."""
@@ -196,6 +198,15 @@ class RemoteFiles:
             if stat.S_ISDIR(found.st_mode or 0):
                 # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
                 raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
+            if stat.S_ISFIFO(found.st_mode or 0):
+                # sftp-server seeks to each read's offset (openssh-portable: sftp-server.c,
+                # process_read), which a pipe refuses (ESPIPE): a server log written into a named
+                # pipe failed to fetch with a bare "Failure", where a local fetch reads it with
+                # cat. Copied over `cat` here too; the SFTP channel is given back first, for a
+                # host whose sshd allows one session at a time (MaxSessions 1).
+                self._drop()
+                self._fifo_copies().get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
+                return
             size = found.st_size or 0
             if stat.S_ISREG(found.st_mode or 0):
                 check_size(size, max_bytes)
@@ -222,6 +233,14 @@ class RemoteFiles:
                     os.replace(partial, local_path)
                 finally:
                     partial.unlink(missing_ok=True)
+
+    def _fifo_copies(self) -> "_ShellCopies":
+        if self._pipe_copies is None:
+            self._pipe_copies = _ShellCopies(
+                self._host, "SFTP cannot read a named pipe", self._session_slot, self._open_channel, self._alive,
+                kill=self._kill, answer_within_s=self._start_timeout_s,
+            )
+        return self._pipe_copies
 
     @contextmanager
     def _dropped_if_expired(self) -> Iterator[list[threading.Event]]:
@@ -261,14 +280,17 @@ class RemoteFiles:
         the caller (the run's Ctrl-C handler) has every other host to stop.
         """
         self._interrupted.set()
-        if self._shell_copies is not None:
-            self._shell_copies.interrupted = True
+        for copies in (self._shell_copies, self._pipe_copies):
+            if copies is not None:
+                copies.interrupted = True
         self._close_copy_channel()
 
     def _close_copy_channel(self) -> None:
         """Close the channel the copy in progress uses, from a thread of its own (see interrupt)."""
         client = self._client
         channel = client.get_channel() if client is not None else self._shell_copies.channel if self._shell_copies else self._starting
+        if self._pipe_copies is not None and self._pipe_copies.channel is not None:
+            channel = self._pipe_copies.channel  # a named pipe's copy, the SFTP channel given back (get)
         if channel is not None:
             threading.Thread(target=close_channel, args=(channel,), name="sftp-interrupt", daemon=True).start()
 
