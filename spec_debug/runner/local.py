@@ -16,7 +16,7 @@ from spec_debug.runner.copy_script import GET_SCRIPT, refusal
 from spec_debug.runner.fetch_deadline import FetchDeadline, FetchTimedOut, current_deadline, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, copy_capped
 from spec_debug.runner.output import StreamCapture
-from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders
+from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders, pipe_ids
 from spec_debug.runner.transport import CommandOutcome, Transport
 
 _SHELL = "/bin/bash" if Path("/bin/bash").exists() else "/bin/sh"
@@ -54,6 +54,8 @@ class LocalTransport(Transport):
     def __init__(self, host: str = "local") -> None:
         self.host = host
         self._running_pid: int | None = None
+        self._running_pipes: frozenset[str] = frozenset()
+        """The running step's output pipes (proctree.pipe_ids): its processes that left the tree hold them."""
         self._abandon_at: float | None = None
         self._background = _BackgroundDrain()
         self._interrupted = threading.Event()
@@ -61,12 +63,12 @@ class LocalTransport(Transport):
 
     def interrupt(self) -> None:
         self._interrupted.set()
-        pid = self._running_pid
+        pid, pipes = self._running_pid, self._running_pipes
         if pid is not None:
             # A process waiting in the kernel outlives the kill: the step stops waiting for it
             # then, or Ctrl-C would hang as long as the dead mount does.
             self._abandon_at = time.monotonic() + _REAP_AFTER_KILL_S
-            kill_tree(pid)
+            kill_tree(pid, pipes=pipes)
 
     def run(
         self,
@@ -105,7 +107,8 @@ class LocalTransport(Transport):
         )
         assert process.stdout is not None and process.stderr is not None
         self._abandon_at = None
-        self._running_pid = process.pid
+        pipes = pipe_ids(process.stdout.fileno(), process.stderr.fileno())
+        self._running_pid, self._running_pipes = process.pid, pipes
         selector = selectors.DefaultSelector()
         selector.register(process.stdout, selectors.EVENT_READ, stdout)
         selector.register(process.stderr, selectors.EVENT_READ, stderr)
@@ -118,7 +121,7 @@ class LocalTransport(Transport):
                 now = time.monotonic()
                 if deadline is not None and now >= deadline:
                     timed_out = True
-                    kill_tree(process.pid)
+                    kill_tree(process.pid, pipes=pipes)
                     _read_dying_words(selector)
                     break
                 if self._abandon_at is not None and now >= self._abandon_at:
@@ -137,7 +140,7 @@ class LocalTransport(Transport):
                 timed_out, abandoned = _wait_until(process, deadline, lambda: self._abandon_at)
         except BaseException:
             # Ctrl-C or any failure while the step runs: leave no process behind.
-            kill_tree(process.pid)
+            kill_tree(process.pid, pipes=pipes)
             raise
         finally:
             self._running_pid = None

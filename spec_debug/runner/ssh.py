@@ -139,8 +139,30 @@ _HELD_OUTPUT_PAUSE_S = 3.0
 # POSIX sh: TERM the process group and every descendant (found through /proc, since a child
 # that called setsid leaves the group), wait up to the grace period, then KILL what is left,
 # wait again, and print each process still alive: pid, /proc state letter, command line.
+# One whose parent exited is no descendant (reparented to init): `(setsid server &)`, a child
+# forked as the tree was killed. It still holds the write end of the step's output, which the
+# wrapper's fds 1 and 2 name (read before the kill): escaped() finds it there (GNU find's
+# -lname; elsewhere nothing more is found, as before). sshd holds the read end: never matched.
 _KILL_SCRIPT = r"""
 root={pid}
+outs=$(readlink /proc/$root/fd/1 /proc/$root/fd/2 2>/dev/null)
+escaped() {{
+  set --
+  for link in $outs; do
+    case "$link" in pipe:*|socket:*) ;; *) continue;; esac
+    [ $# = 0 ] || set -- "$@" -o
+    set -- "$@" -lname "$(printf '%s' "$link" | sed 's/[][]/\\&/g')"
+  done
+  [ $# = 0 ] && return 0
+  find /proc/[0-9]*/fd -maxdepth 1 \( "$@" \) 2>/dev/null | while IFS=/ read -r _ _ p _ fd; do
+    [ "$p" = "$root" ] && continue
+    while read -r key value; do
+      [ "$key" = flags: ] || continue
+      case $(( 0$value & 3 )) in 1|2) echo "$p";; esac
+      break
+    done < /proc/$p/fdinfo/$fd 2>/dev/null
+  done
+}}
 tree() {{
   all=" $root "; grew=1
   while [ "$grew" = 1 ]; do
@@ -154,6 +176,7 @@ tree() {{
       case "$all" in *" $2 "*) all="$all$pid "; grew=1;; esac
     done
   done
+  for p in $(escaped); do case "$all" in *" $p "*) ;; *) all="$all$p ";; esac; done
   echo $all
 }}
 pids=$(tree)
@@ -172,9 +195,11 @@ while [ $i -lt {rounds} ]; do
     set -- ${{line##*") "}}
     [ "$1" != Z ] && alive=1  # a zombie whose parent died waits for init, it is dead
   done
-  [ -z "$alive" ] && exit 0
+  [ -z "$alive" ] && break
   sleep 0.1; i=$((i+1))
 done
+# Gone or not, what the tree forked as it died (a TERM trap's child, its parent now exited) is
+# looked for once more.
 pids="$pids $(tree)"
 kill -KILL -$root $pids 2>/dev/null
 i=0
