@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.eagle3.checkpoint import normalise_draft_name, packed_weight_format
+from spec_debug.eagle3.checkpoint import draft_prefix, normalise_draft_name, packed_weight_format
 from spec_debug.eagle3.config import SUPPORTED_DECODERS, CheckpointError, DraftConfig, parse_draft_config
 from spec_debug.probes.hostfiles import TENSOR_SHAPES_LIMIT
 from spec_debug.record import Finding
@@ -37,6 +37,26 @@ _GROUPS = {"self_attn": ("num_attention_heads", "num_key_value_heads", "head_dim
 # NVFP4 / MXFP4 uint8 with two FP4 values a byte, vLLM modelopt.py and mxfp4.py
 # create_weights) has a packed shape the config does not give.
 _ONE_VALUE_AN_ELEMENT = ("F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I8")
+
+
+def unwrapped(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The probe's {name: [shape, dtype]} of a draft saved from a training wrapper's state dict
+    (SpecForge's `draft_model.fc.weight`, DDP's `module.`) under the draft's own names, as the
+    drafter reads it (checkpoint.open_draft keep_under); as given for any other. Without this
+    the width (SD204) and shape (SD704) checks found no `norm.weight` or `layers.N.*` and said
+    nothing of a config that does not fit the weights."""
+    if not isinstance(tensors, Mapping):
+        return None
+    if len(tensors) >= TENSOR_SHAPES_LIMIT:
+        return dict(tensors)  # a listing cut at its limit: layer_shapes compares none of it
+    prefix = draft_prefix([str(name) for name in tensors])
+    if prefix is None:
+        return dict(tensors)
+    kept = {str(name)[len(prefix):]: entry for name, entry in tensors.items() if str(name).startswith(prefix)}
+    for name in ("d2t", "t2d"):  # a wrapper may keep the vocab maps at the top
+        if name in tensors and name not in kept:
+            kept[name] = tensors[name]
+    return kept
 
 
 def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | None] | None:

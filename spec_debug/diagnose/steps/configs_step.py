@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
-from spec_debug.diagnose.checks.draft_weights import check_draft_weights, layer_shapes
+from spec_debug.diagnose.checks.draft_weights import check_draft_weights, layer_shapes, unwrapped
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
@@ -82,12 +82,13 @@ def with_quantization(model: dict[str, Any]) -> dict[str, Any] | None:
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
+    tensors = unwrapped(draft.get("tensors"))
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
-                             "fc_in_features": fc_in_features(draft.get("tensors")),
-                             "draft_weights_width": weights_width(draft.get("tensors")),
-                             "draft_layer_shapes": layer_shapes(draft.get("tensors"))}
+                             "fc_in_features": fc_in_features(tensors),
+                             "draft_weights_width": weights_width(tensors),
+                             "draft_layer_shapes": layer_shapes(tensors)}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
