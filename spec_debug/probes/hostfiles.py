@@ -8,7 +8,7 @@ import os
 import stat
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 # A MoE checkpoint's config.json can be megabytes: ModelOpt MIXED_PRECISION exports name every
 # expert's projections in quantization_config.quantized_layers (NVIDIA/Model-Optimizer#929,
@@ -253,16 +253,45 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def tensor_shapes(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> dict[str, list[Any]]:
-    """{tensor name: [shape, dtype]} from the headers of the files the engines load (no
-    tensor data is read)."""
+def torch_weight_files(directory: Path) -> list[Path]:
+    """A folder's torch pickles of weights, as the drafter reads them (checkpoint.bin_files):
+    the shards pytorch_model.bin.index.json names, else pytorch_model.bin (transformers <
+    4.35, and save_pretrained(safe_serialization=False), save so)."""
+    index, _ = config_and_problem(directory, "pytorch_model.bin.index.json")
+    weight_map = (index or {}).get("weight_map")
+    names = {name for name in weight_map.values() if isinstance(name, str)} if isinstance(
+        weight_map, dict) else set()
+    named = sorted(directory / name for name in names
+                   if not os.path.isabs(name) and _is_file(directory / name))
+    single = directory / "pytorch_model.bin"
+    return named or ([single] if _is_file(single) else [])
+
+
+def _headers(directory: Path) -> Iterator[dict[str, Any]]:
+    """Each weight file's {name: {shape, dtype}}, read one at a time (tensor_shapes stops at
+    its limit): the safetensors headers, else the torch pickles' structure, read with
+    trainer_state's unpickler, which builds no object the pickle names (torch.load would run a
+    stranger's pickle, and needs torch)."""
     files = weight_files(directory)
-    shapes: dict[str, list[Any]] = {}
     for file in files:
         try:
-            header = safetensors_header(file)
+            yield safetensors_header(file)
         except (OSError, ValueError, struct.error):
             continue
+    if not files:
+        from spec_debug.eagle3.trainer_state import top_level_tensors
+
+        for file in torch_weight_files(directory):
+            yield {name: {"shape": shape, "dtype": dtype}
+                   for name, (shape, dtype) in top_level_tensors(file).items()}
+
+
+def tensor_shapes(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> dict[str, list[Any]]:
+    """{tensor name: [shape, dtype]} from the headers of the files the engines load (no
+    tensor data is read); of a draft saved as torch pickles only, from their structure: the
+    configs step compared nothing of a .bin draft's weights (SD204, SD704) without it."""
+    shapes: dict[str, list[Any]] = {}
+    for header in _headers(directory):
         for name, info in header.items():
             if len(shapes) >= limit:
                 return shapes
