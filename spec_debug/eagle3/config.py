@@ -45,6 +45,12 @@ class CheckpointError(SpecDebugError):
     """A draft or target checkpoint that cannot be read or does not make sense."""
 
 
+class ConfigMisfitError(CheckpointError):
+    """A draft whose config.json does not describe its weights (their width, layer count or a
+    projection's shape): the configs step reports it from the same tensor headers (SD204,
+    SD704), so the steps that load the draft say they did not run because of it."""
+
+
 @dataclass(frozen=True)
 class RopeConfig:
     """RoPE as HF computes it (transformers modeling_rope_utils.py); `params` keeps every key."""
