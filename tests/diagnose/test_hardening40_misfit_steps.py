@@ -3,7 +3,8 @@ SD704; hidden_size, SD204): the configs step names the key, and the hidden_layou
 drafter_eval steps, whose probes load the draft and fail on the same misfit, added each a
 generic SD003 warning ("step could not run") with the loader's message: the root cause said
 three times, twice as a failure of spec-debug's. They now say they did not run because of
-the configs step's finding (an info line); in a playbook without the configs step
+the configs step's finding (an info line), as for a head whose rows are not the config's draft_vocab_size (the vocab
+step's SD303); in a playbook without the configs step
 (drafter_accuracy) the step still fails as SD003, naming the misfit. Runs the real playbooks
 with the local transport on a world saved by speculators 0.9.0."""
 
@@ -39,7 +40,7 @@ def _edited(tmp_path: Path, world: Path, key: str, value) -> Path:
     shutil.copytree(world, root)
     path = root / "draft" / "config.json"
     config = json.loads(path.read_text())
-    config["transformer_layer_config"][key] = value
+    (config if key == "draft_vocab_size" else config["transformer_layer_config"])[key] = value
     path.write_text(json.dumps(config, indent=2))
     return root
 
@@ -57,16 +58,18 @@ def _run(playbook: str, root: Path, out: Path):
         return run.execute()
 
 
-@pytest.mark.parametrize("key, value, cause", [("num_key_value_heads", 4, "SD704"), ("hidden_size", 64, "SD204")])
-def test_the_steps_that_load_the_draft_name_the_configs_finding(tmp_path, world, key, value, cause):
+@pytest.mark.parametrize("key, value, cause, step", [("num_key_value_heads", 4, "SD704", "configs"),
+                                                     ("hidden_size", 64, "SD204", "configs"),
+                                                     ("draft_vocab_size", 200, "SD303", "vocab")])
+def test_the_steps_that_load_the_draft_name_the_earlier_finding(tmp_path, world, key, value, cause, step):
     record = _run("perf_regression", _edited(tmp_path, world, key, value), tmp_path / "run")
-    assert [(f.step, f.code) for f in record.findings if f.severity != "info"] == [("configs", cause)]
+    assert [(f.step, f.code) for f in record.findings if f.severity != "info"] == [(step, cause)]
     for step, what in (("hidden_layout", "layout probe not run"),
                        ("drafter_eval", "standalone accuracy not measured")):
         [line] = [f for f in record.findings if f.step == step and "does not describe its weights" in f.evidence[0]]
         assert line.code == "SD004" and line.severity == "info"
         assert line.evidence[0].startswith(f"{what}: the draft's config.json does not describe its "
-                                           f"weights ({cause}, reported by the configs step): ")
+                                           f"weights ({cause}, reported above): ")
         assert f"{key}" in line.evidence[0]
         assert line.facts["provide"] == f"the draft's config.json fixed as {cause} says"
     assert not [f for f in record.findings if f.code == "SD003"]
