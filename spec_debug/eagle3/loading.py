@@ -698,11 +698,11 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                      f"checkpoint[{checkpoint.tensors.nested_in!r}] alone, or with "
                      "save_pretrained")
     if cfg.norm_before_fc and model.input_norm is None:
-        raise CheckpointError(f"{checkpoint.path}: norm_before_fc is set but the checkpoint has "
-                              "no input_norm.weight")
+        raise ConfigMisfitError(f"{checkpoint.path}: norm_before_fc is set but the checkpoint has "
+                                "no input_norm.weight")
     if cfg.fc_norm and model.fc_norm is None:
-        raise CheckpointError(f"{checkpoint.path}: fc_norm is set but the checkpoint has no "
-                              "fc_norm.0.weight")
+        raise ConfigMisfitError(f"{checkpoint.path}: fc_norm is set but the checkpoint has no "
+                                "fc_norm.0.weight")
     for flag, weight, present in (("norm_before_fc", "input_norm.weight", model.input_norm),
                                   ("fc_norm", "fc_norm.0.weight", model.fc_norm)):
         if present is not None and not getattr(cfg, flag):

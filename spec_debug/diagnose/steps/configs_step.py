@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
-from spec_debug.diagnose.checks.draft_weights import check_draft_weights, layer_shapes, unwrapped
+from spec_debug.diagnose.checks.draft_weights import check_draft_weights, flag_norms, layer_shapes, unwrapped
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
@@ -88,7 +88,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),
-                             "draft_layer_shapes": layer_shapes(tensors)}
+                             "draft_layer_shapes": layer_shapes(tensors),
+                             "draft_flag_norms": flag_norms(tensors)}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
@@ -170,7 +171,8 @@ def check(ctx: Any) -> list[Finding]:
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)
-        findings += check_draft_weights(as_eagle3_config(draft_raw), cfgs.get("draft_layer_shapes"), at)
+        findings += check_draft_weights(as_eagle3_config(draft_raw), cfgs.get("draft_layer_shapes"), at,
+                                        norms=cfgs.get("draft_flag_norms"))
     if name in ("sglang", "vllm"):
         findings += check_norm_flags(name, version, draft_raw, at)
     if target_raw is not None:
