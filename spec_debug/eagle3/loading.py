@@ -776,7 +776,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             tensor = checkpoint.tensors.weight(name, fp8_block_size(cfg.raw))
             if tuple(tensor.shape) != tuple(param.shape):
                 reason = _shape_reason(name, tuple(tensor.shape), cfg)
-                raise CheckpointError(f"{checkpoint.path}: " + (reason or (
+                raise ConfigMisfitError(f"{checkpoint.path}: " + (reason or (
                     f"{name} has shape {tuple(tensor.shape)}, the config implies "
                     f"{tuple(param.shape)}")), hint="the config.json does not describe these "
                     "weights: fix the config or re-export the checkpoint")

@@ -3,8 +3,8 @@ SD704; hidden_size, SD204): the configs step names the key, and the hidden_layou
 drafter_eval steps, whose probes load the draft and fail on the same misfit, added each a
 generic SD003 warning ("step could not run") with the loader's message: the root cause said
 three times, twice as a failure of spec-debug's. They now say they did not run because of
-the configs step's finding (an info line), as for a head whose rows are not the config's draft_vocab_size (the vocab
-step's SD303); in a playbook without the configs step
+the configs step's finding (an info line), as for a head or embedding whose rows are not the config's draft_vocab_size
+or vocab_size (the vocab step's SD303); in a playbook without the configs step
 (drafter_accuracy) the step still fails as SD003, naming the misfit. Runs the real playbooks
 with the local transport on a world saved by speculators 0.9.0."""
 
@@ -60,7 +60,8 @@ def _run(playbook: str, root: Path, out: Path):
 
 @pytest.mark.parametrize("key, value, cause, step", [("num_key_value_heads", 4, "SD704", "configs"),
                                                      ("hidden_size", 64, "SD204", "configs"),
-                                                     ("draft_vocab_size", 200, "SD303", "vocab")])
+                                                     ("draft_vocab_size", 200, "SD303", "vocab"),
+                                                     ("vocab_size", 300, "SD303", "vocab")])
 def test_the_steps_that_load_the_draft_name_the_earlier_finding(tmp_path, world, key, value, cause, step):
     record = _run("perf_regression", _edited(tmp_path, world, key, value), tmp_path / "run")
     assert [(f.step, f.code) for f in record.findings if f.severity != "info"] == [(step, cause)]
