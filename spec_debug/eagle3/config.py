@@ -46,9 +46,10 @@ class CheckpointError(SpecDebugError):
 
 
 class ConfigMisfitError(CheckpointError):
-    """A draft whose config.json does not describe its weights (their width, layer count or a
-    projection's shape): the configs step reports it from the same tensor headers (SD204,
-    SD704), so the steps that load the draft say they did not run because of it."""
+    """A draft whose config.json does not describe its weights (their width, layer count, a
+    tensor's shape, a flag-built norm): what the configs and vocab steps report from the same
+    tensor headers (SD204, SD704, SD303), so the steps that load the draft say they did not
+    run because of it (diagnose/steps/common.py draft_misfit_line)."""
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,9 @@ def run(args: dict) -> dict:
     try:
         out["reference"] = evaluate_drafter(draft, data, target, steps=steps, **common)
     except ConfigMisfitError as exc:
-        # the configs step says this from the same headers (SD204, SD704): the eval step
-        # names it as the reason it did not run (as a probe failure: one more SD003 warning)
+        # the configs and vocab steps say this from the same headers (SD204, SD704, SD303):
+        # the eval step names it as the reason it did not run (as a probe failure: one more
+        # SD003 warning)
         return {**out, "draft_misfit": str(exc)}
     engine = (args.get("engine") or "").lower()
     if engine in ("sglang", "vllm"):

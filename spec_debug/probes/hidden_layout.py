@@ -81,9 +81,9 @@ def run(args: dict) -> dict:
                                          max_samples=max_samples,
                                          served_layer_ids=served, vocab_mapping=vocab_mapping)
         except ConfigMisfitError as exc:
-            # the configs step says this from the same headers (SD204, SD704): the layout
-            # step names it as the reason it did not run (as a probe failure it was one more
-            # SD003 warning) and keeps the conventions and the plan above
+            # the configs and vocab steps say this from the same headers (SD204, SD704,
+            # SD303): the layout step names it as the reason it did not run (as a probe
+            # failure it was one more SD003 warning) and keeps the conventions and the plan
             out["draft_misfit"] = str(exc)
     serving = args.get("serving_dump") or ""
     if serving:

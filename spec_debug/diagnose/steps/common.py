@@ -57,9 +57,10 @@ CONFIG_MISFIT_CAUSES = ("SD704", "SD204", "SD303")
 def draft_misfit_line(ctx: Any, misfit: str, what: str) -> Finding:
     """For a step whose probe could not load the draft because its config.json does not
     describe its weights: the info line saying it did not run because of the configs step's
-    SD704 / SD204 (or the vocab step's SD303), said there once as the root cause (it was an SD003 warning, "step could not
-    run", beside it). With no such finding before it (a playbook without the configs step)
-    the step fails as a probe that could not run does (SD003), naming the misfit."""
+    SD704 / SD204 (or the vocab step's SD303), said there once as the root cause (it was an
+    SD003 warning, "step could not run", beside it). With no such finding before it (a
+    playbook without those steps) the step fails as a probe that could not run does (SD003),
+    naming the misfit."""
     causes = raised(ctx.host_facts, CONFIG_MISFIT_CAUSES)
     if not causes:
         raise ConfigMisfitError(f"the draft could not be loaded: {misfit}")
