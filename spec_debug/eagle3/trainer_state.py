@@ -79,7 +79,9 @@ def _shape(size: Any, dtype: str | None = None) -> _TensorShape:
 
 def _tensor(storage: Any, offset: Any, size: Any, *rest: Any) -> _TensorShape:
     named = [_DTYPES[value] for value in rest if isinstance(value, _TypeName) and value in _DTYPES]
-    return _shape(size, named[0] if named else _STORAGE_DTYPES.get(storage) if isinstance(storage, _TypeName) else None)
+    if named:  # _rebuild_tensor_v3's dtype argument
+        return _shape(size, named[0])
+    return _shape(size, _STORAGE_DTYPES.get(storage) if isinstance(storage, _TypeName) else None)
 
 
 def _storageless(dtype: Any, size: Any, *rest: Any) -> _TensorShape:

@@ -3,10 +3,10 @@ SD704; hidden_size, SD204): the configs step names the key, and the hidden_layou
 drafter_eval steps, whose probes load the draft and fail on the same misfit, added each a
 generic SD003 warning ("step could not run") with the loader's message: the root cause said
 three times, twice as a failure of spec-debug's. They now say they did not run because of
-the configs step's finding (an info line), as for a head or embedding whose rows are not the config's draft_vocab_size
-or vocab_size (the vocab step's SD303); in a playbook without the configs step
-(drafter_accuracy) the step still fails as SD003, naming the misfit. Runs the real playbooks
-with the local transport on a world saved by speculators 0.9.0."""
+the configs step's finding (an info line), as for a head or embedding whose rows are not the
+config's draft_vocab_size or vocab_size (the vocab step's SD303); in a playbook without the
+configs step (drafter_accuracy) the step still fails as SD003, naming the misfit. Runs the
+real playbooks with the local transport on a world saved by speculators 0.9.0."""
 
 from __future__ import annotations
 
