@@ -246,6 +246,22 @@ def weight_files(directory: Path) -> list[Path]:
     return named or sorted(directory.glob("*.safetensors"))
 
 
+def missing_shards(directory: Path) -> list[str]:
+    """The shards the index of the files read (weight_files, else torch_weight_files) names
+    that are not here: a download or copy cut short. Their tensors are missing from the
+    listing, which then says nothing of the layers they hold (the drafter refuses such a
+    folder: checkpoint._indexed_shards). [] for an index none of whose shards are here (a stale
+    one beside a single file, which is what is read)."""
+    index_name = ("model.safetensors.index.json" if weight_files(directory)
+                  else "pytorch_model.bin.index.json")
+    index, _ = config_and_problem(directory, index_name)
+    weight_map = (index or {}).get("weight_map")
+    names = sorted({name for name in weight_map.values() if isinstance(name, str)
+                    and not os.path.isabs(name)}) if isinstance(weight_map, dict) else []
+    missing = [name for name in names if not _is_file(directory / name)]
+    return missing if len(missing) < len(names) else []
+
+
 def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
@@ -331,6 +347,9 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         _say_trimmed(info, trimmed, differ)
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
+        missing = missing_shards(directory)
+        if missing:
+            info["missing_shards"] = missing
     if config is not None and "quantization_config" not in config:
         # ModelOpt 0.29 and before wrote the quantization beside config.json, in
         # hf_quant_config.json, and vLLM reads it from there (vllm/transformers_utils/config.py

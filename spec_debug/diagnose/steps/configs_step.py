@@ -83,13 +83,17 @@ def with_quantization(model: dict[str, Any]) -> dict[str, Any] | None:
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     tensors = unwrapped(draft.get("tensors"))
+    # shards the index names that are not here: their layers are not listed, which says
+    # nothing of the config (SD704 told the user to set num_hidden_layers to the layers left)
+    missing = [str(name) for name in draft.get("missing_shards") or []]
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),
-                             "draft_layer_shapes": layer_shapes(tensors),
-                             "draft_flag_norms": flag_norms(tensors)}
+                             "draft_layer_shapes": None if missing else layer_shapes(tensors),
+                             "draft_flag_norms": None if missing else flag_norms(tensors),
+                             "draft_missing_shards": missing or None}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
@@ -168,6 +172,11 @@ def check(ctx: Any) -> list[Finding]:
                                      use_aux_hidden_state=use_aux, config_width=config_width, at=at)
     else:
         findings += check_config_width(config_width, at)
+    if cfgs.get("draft_missing_shards"):
+        findings.append(not_checked(ctx, "the draft config's shape keys and norm flags not compared "
+                                         "with its weights: its index names shard(s) that are not "
+                                         f"here ({', '.join(cfgs['draft_missing_shards'])})",
+                                    "every shard the draft's index lists"))
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)
