@@ -104,3 +104,12 @@ def test_a_norm_flag_set_over_weights_without_its_norm_is_sd704_and_the_loading_
         [not_run] = [f for f in said if "does not describe its weights" in f.evidence[0]]
         assert not_run.code == "SD004" and "(SD704, reported above)" in not_run.evidence[0]
         assert f"{flag} is set but the checkpoint has no {weight}" in not_run.evidence[0]
+
+
+@pytest.mark.parametrize("flag", ["norm_before_fc", "fc_norm"])
+def test_a_flag_the_weights_do_not_back_is_not_sd701_too(tmp_path, worlds, flag):
+    """vLLM 0.12 runs neither norm: SD701 said the checkpoint meant the flag and sent the user
+    to an engine that runs it, beside SD704 saying the weights hold no such norm."""
+    root = _edited(tmp_path, worlds["plain"], **{flag: True})
+    found = _configs(root, VLLM)
+    assert [f.code for f in found if f.severity == "error"] == ["SD704"]

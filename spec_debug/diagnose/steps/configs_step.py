@@ -80,6 +80,24 @@ def with_quantization(model: dict[str, Any]) -> dict[str, Any] | None:
     return config
 
 
+def _unbacked_flags_off(draft_raw: dict[str, Any], weights: list[Finding]) -> dict[str, Any]:
+    """The draft config as its weights mean it, for SD701: a norm flag set over weights
+    without its norm (SD704 says to unset it) is off. SD701 said the checkpoint meant the
+    flag and sent the user to an engine version that runs a norm these weights do not hold."""
+    unbacked = [k["key"] for f in weights for k in f.facts.get("mismatched_keys", [])
+                if k.get("weights") is False
+                and str(k.get("key")).split(".")[-1] in ("norm_before_fc", "fc_norm")]
+    if not unbacked:
+        return draft_raw
+    raw = dict(draft_raw)
+    for key in unbacked:
+        if key.startswith("eagle_config.") and isinstance(raw.get("eagle_config"), dict):
+            raw["eagle_config"] = {**raw["eagle_config"], key.split(".", 1)[1]: False}
+        else:
+            raw[key] = False
+    return raw
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
     tensors = unwrapped(draft.get("tensors"))
@@ -180,10 +198,14 @@ def check(ctx: Any) -> list[Finding]:
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)
-        findings += check_draft_weights(as_eagle3_config(draft_raw), cfgs.get("draft_layer_shapes"), at,
-                                        norms=cfgs.get("draft_flag_norms"))
+        weights = check_draft_weights(as_eagle3_config(draft_raw), cfgs.get("draft_layer_shapes"), at,
+                                      norms=cfgs.get("draft_flag_norms"))
+        findings += weights
+        flags_raw = _unbacked_flags_off(draft_raw, weights)
+    else:
+        flags_raw = draft_raw
     if name in ("sglang", "vllm"):
-        findings += check_norm_flags(name, version, draft_raw, at)
+        findings += check_norm_flags(name, version, flags_raw, at)
     if target_raw is not None:
         text = _text(target_raw)
         context = launch.get("context_length")
