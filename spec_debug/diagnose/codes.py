@@ -580,8 +580,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "for a speculators draft) that the shapes in the draft's safetensors headers "
             "contradict (q/k/v/o_proj, gate/up/down_proj, their biases, the decoder layers "
             "stored; from the shards an index names). Only tensor headers are read; packed "
-            "4-bit weights are compared by layer count alone. A hidden_size that is not the "
-            "weights' width is SD204."
+            "4-bit weights are compared by layer count alone. Also norm_before_fc and fc_norm "
+            "against the norms speculators builds only under them (input_norm.weight, "
+            "fc_norm.N.weight): a flag dropped from a config whose weights hold the norm, or "
+            "set over weights without it. A hidden_size that is not the weights' width is SD204."
         ),
         why=(
             "vLLM and SGLang build the draft's layers from the config and then load the weights "

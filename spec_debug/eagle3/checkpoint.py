@@ -930,7 +930,7 @@ class DraftCheckpoint:
 _FC = "fc.weight"
 
 
-def _draft_prefix(names: list[str]) -> str | None:
+def draft_prefix(names: list[str]) -> str | None:
     """The prefix the draft's tensors carry when saved from a wrapper: SpecForge's
     OnlineEagle3Model holds it as `draft_model` (specforge/core/eagle3.py), DDP adds `module.`,
     torch.compile `_orig_mod.`. None when fc.weight is at the top or absent."""
@@ -1150,7 +1150,7 @@ def open_draft(model_dir: str | Path) -> DraftCheckpoint:
         _refuse_mtp_draft(path)
         raise
     tensors = TensorStore.open(path, normalise_draft_name)
-    prefix = _draft_prefix(list(tensors.infos))
+    prefix = draft_prefix(list(tensors.infos))
     if prefix is not None:
         tensors.keep_under(prefix, normalise_draft_name, also=("d2t", "t2d"))
     elif _FC not in tensors and len(_layer_indices(tensors.infos)) > 1:

@@ -45,6 +45,13 @@ class CheckpointError(SpecDebugError):
     """A draft or target checkpoint that cannot be read or does not make sense."""
 
 
+class ConfigMisfitError(CheckpointError):
+    """A draft whose config.json does not describe its weights (their width, layer count, a
+    tensor's shape, a flag-built norm): what the configs and vocab steps report from the same
+    tensor headers (SD204, SD704, SD303), so the steps that load the draft say they did not
+    run because of it (diagnose/steps/common.py draft_misfit_line)."""
+
+
 @dataclass(frozen=True)
 class RopeConfig:
     """RoPE as HF computes it (transformers modeling_rope_utils.py); `params` keeps every key."""

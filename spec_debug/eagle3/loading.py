@@ -20,6 +20,7 @@ from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, index_misplaces, open_draft, open_target,
     packed_weight_format, store_notes,
 )
+from spec_debug.eagle3.config import ConfigMisfitError
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
 from spec_debug.eagle3.model import Eagle3Draft
 from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, TARGET_HEAD, TIED_HEAD_DROPPED,
@@ -633,21 +634,21 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
     model = _meta_draft(checkpoint)
     norm = checkpoint.shape("norm.weight")
     if norm is not None and norm != (cfg.hidden_size,):
-        raise CheckpointError(f"{checkpoint.path}: the weights are {norm[0]} wide (norm.weight "
-                              f"{list(norm)}), the config's hidden_size is {cfg.hidden_size}",
-                              hint=_CONFIG_OF_ANOTHER_DRAFT)
+        raise ConfigMisfitError(f"{checkpoint.path}: the weights are {norm[0]} wide (norm.weight "
+                                f"{list(norm)}), the config's hidden_size is {cfg.hidden_size}",
+                                hint=_CONFIG_OF_ANOTHER_DRAFT)
     stored_layers = sorted({int(m.group(1)) for name in checkpoint.tensors.infos
                             if (m := re.match(r"layers\.(\d+)\.", name))})
     if stored_layers and len(stored_layers) < cfg.num_layers:
-        raise CheckpointError(f"{checkpoint.path}: the config's num_hidden_layers is "
-                              f"{cfg.num_layers}, the weights hold decoder layer(s) "
-                              f"{stored_layers}", hint=_CONFIG_OF_ANOTHER_DRAFT)
+        raise ConfigMisfitError(f"{checkpoint.path}: the config's num_hidden_layers is "
+                                f"{cfg.num_layers}, the weights hold decoder layer(s) "
+                                f"{stored_layers}", hint=_CONFIG_OF_ANOTHER_DRAFT)
     for name, param in model.state_dict().items():
         got = checkpoint.shape(name)
         if name == "embed_tokens.weight" or got is None or got == tuple(param.shape):
             continue  # the embedding may come from the target (build_draft checks it)
         reason = _shape_reason(name, got, cfg)
-        raise CheckpointError(f"{checkpoint.path}: " + (reason or (
+        raise ConfigMisfitError(f"{checkpoint.path}: " + (reason or (
             f"{name} has shape {got}, the config implies {tuple(param.shape)}")),
             hint="the config.json does not describe these weights: fix the config or "
                  "re-export the checkpoint")
@@ -697,11 +698,11 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                      f"checkpoint[{checkpoint.tensors.nested_in!r}] alone, or with "
                      "save_pretrained")
     if cfg.norm_before_fc and model.input_norm is None:
-        raise CheckpointError(f"{checkpoint.path}: norm_before_fc is set but the checkpoint has "
-                              "no input_norm.weight")
+        raise ConfigMisfitError(f"{checkpoint.path}: norm_before_fc is set but the checkpoint has "
+                                "no input_norm.weight")
     if cfg.fc_norm and model.fc_norm is None:
-        raise CheckpointError(f"{checkpoint.path}: fc_norm is set but the checkpoint has no "
-                              "fc_norm.0.weight")
+        raise ConfigMisfitError(f"{checkpoint.path}: fc_norm is set but the checkpoint has no "
+                                "fc_norm.0.weight")
     for flag, weight, present in (("norm_before_fc", "input_norm.weight", model.input_norm),
                                   ("fc_norm", "fc_norm.0.weight", model.fc_norm)):
         if present is not None and not getattr(cfg, flag):
@@ -775,7 +776,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             tensor = checkpoint.tensors.weight(name, fp8_block_size(cfg.raw))
             if tuple(tensor.shape) != tuple(param.shape):
                 reason = _shape_reason(name, tuple(tensor.shape), cfg)
-                raise CheckpointError(f"{checkpoint.path}: " + (reason or (
+                raise ConfigMisfitError(f"{checkpoint.path}: " + (reason or (
                     f"{name} has shape {tuple(tensor.shape)}, the config implies "
                     f"{tuple(param.shape)}")), hint="the config.json does not describe these "
                     "weights: fix the config or re-export the checkpoint")

@@ -28,6 +28,25 @@ _MAX_PICKLE_BYTES = 64 << 20  # an optimizer's state pickle is small; its tensor
 @dataclass(frozen=True)
 class _TensorShape:
     shape: tuple[int, ...]
+    dtype: str | None = None  # safetensors' spelling (F32, BF16, F8_E4M3); None: not named
+
+
+class _TypeName(str):
+    """A torch storage class or dtype the pickle names (torch.BFloat16Storage,
+    torch.float8_e4m3fn): kept as its name, for the tensor's dtype; nothing is built."""
+
+
+# torch/serialization.py persistent_id pickles a typed storage's legacy class (the dtype of
+# a tensor rebuilt with _rebuild_tensor_v2); _rebuild_tensor_v3 (float8, uint16/32/64: dtypes
+# with no legacy class) names its dtype as an argument, over an UntypedStorage.
+_STORAGE_DTYPES = {"DoubleStorage": "F64", "FloatStorage": "F32", "HalfStorage": "F16",
+                   "BFloat16Storage": "BF16", "CharStorage": "I8", "ByteStorage": "U8",
+                   "ShortStorage": "I16", "IntStorage": "I32", "LongStorage": "I64",
+                   "BoolStorage": "BOOL"}
+_DTYPES = {"float64": "F64", "float32": "F32", "float16": "F16", "bfloat16": "BF16",
+           "float8_e4m3fn": "F8_E4M3", "float8_e5m2": "F8_E5M2", "int8": "I8", "uint8": "U8",
+           "int16": "I16", "uint16": "U16", "int32": "I32", "uint32": "U32", "int64": "I64",
+           "uint64": "U64", "bool": "BOOL"}
 
 
 class _Inert:
@@ -54,12 +73,15 @@ class _Dict(dict):
     """collections.OrderedDict: torch's state_dict() sets a _metadata attribute on it."""
 
 
-def _shape(size: Any) -> _TensorShape:
-    return _TensorShape(tuple(int(n) for n in size))
+def _shape(size: Any, dtype: str | None = None) -> _TensorShape:
+    return _TensorShape(tuple(int(n) for n in size), dtype)
 
 
 def _tensor(storage: Any, offset: Any, size: Any, *rest: Any) -> _TensorShape:
-    return _shape(size)
+    named = [_DTYPES[value] for value in rest if isinstance(value, _TypeName) and value in _DTYPES]
+    if named:  # _rebuild_tensor_v3's dtype argument
+        return _shape(size, named[0])
+    return _shape(size, _STORAGE_DTYPES.get(storage) if isinstance(storage, _TypeName) else None)
 
 
 def _storageless(dtype: Any, size: Any, *rest: Any) -> _TensorShape:
@@ -101,10 +123,16 @@ _KNOWN = {("torch._utils", "_rebuild_tensor_v2"): _tensor,
 
 class _ShapeUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
+        if module == "torch" and (name in _STORAGE_DTYPES or name in _DTYPES):
+            return _TypeName(name)
         return _KNOWN.get((module, name), _Inert)
 
-    def persistent_load(self, pid: Any) -> None:
-        return None  # a storage: its bytes are not read
+    def persistent_load(self, pid: Any) -> Any:
+        # a storage ('storage', its class, key, location, numel): its bytes are not read, its
+        # class names the dtype of a tensor rebuilt over it
+        if isinstance(pid, tuple) and len(pid) > 1 and isinstance(pid[1], _TypeName):
+            return pid[1]
+        return None
 
 
 # torch/serialization.py: a legacy (non-zip) torch.save file opens with pickles of this
@@ -144,6 +172,17 @@ def _read_legacy(path: Path) -> Any | None:
     unpickler.load()  # the protocol version
     unpickler.load()  # sys_info: byte order and type sizes
     return unpickler.load()
+
+
+def top_level_tensors(path: Path) -> dict[str, list[Any]]:
+    """{name: [shape, dtype]} of the tensors at the top of a torch.save file's dict (what vLLM
+    and SGLang load from a .bin: weight_utils.py pt_weights_iterator iterates its items), read
+    without running its pickle or reading a tensor's bytes; {} for any other file."""
+    state = read_structure(path)
+    if not isinstance(state, dict):
+        return {}
+    return {key: [list(value.shape), value.dtype] for key, value in state.items()
+            if isinstance(key, str) and isinstance(value, _TensorShape)}
 
 
 def _is_weight_name(key: Any) -> bool:

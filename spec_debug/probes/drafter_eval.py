@@ -48,8 +48,16 @@ def run(args: dict) -> dict:
     common = dict(device=args.get("device") or "cpu", max_samples=whole_number(args, "max_samples"),
                   vocab_mapping=args.get("vocab_mapping") or None)
     steps = whole_number(args, "steps")
+    from spec_debug.eagle3.config import ConfigMisfitError
+
     out = {"args": args, "draft": str(draft), "target": str(target) if target else None}
-    out["reference"] = evaluate_drafter(draft, data, target, steps=steps, **common)
+    try:
+        out["reference"] = evaluate_drafter(draft, data, target, steps=steps, **common)
+    except ConfigMisfitError as exc:
+        # the configs and vocab steps say this from the same headers (SD204, SD704, SD303):
+        # the eval step names it as the reason it did not run (as a probe failure: one more
+        # SD003 warning)
+        return {**out, "draft_misfit": str(exc)}
     engine = (args.get("engine") or "").lower()
     if engine in ("sglang", "vllm"):
         version, problem, note = _placed_version(engine, args.get("engine_version") or None)

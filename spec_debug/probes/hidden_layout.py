@@ -73,11 +73,18 @@ def run(args: dict) -> dict:
     data = args.get("hidden_states") or ""
     if data and draft is not None:
         from spec_debug.eagle3.api import probe_layout
+        from spec_debug.eagle3.config import ConfigMisfitError
 
         served = (out.get("plan") or {}).get("layer_ids") or None
-        out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
-                                     max_samples=max_samples,
-                                     served_layer_ids=served, vocab_mapping=vocab_mapping)
+        try:
+            out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
+                                         max_samples=max_samples,
+                                         served_layer_ids=served, vocab_mapping=vocab_mapping)
+        except ConfigMisfitError as exc:
+            # the configs and vocab steps say this from the same headers (SD204, SD704,
+            # SD303): the layout step names it as the reason it did not run (as a probe
+            # failure it was one more SD003 warning) and keeps the conventions and the plan
+            out["draft_misfit"] = str(exc)
     serving = args.get("serving_dump") or ""
     if serving:
         from spec_debug.errors import SpecDebugError
@@ -100,8 +107,12 @@ def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path
     info = describe_data(serving)
     out["serving_dump"] = {"path": serving, "layer_ids": list(info.layer_ids) if info.layer_ids else None,
                            "num_slots": info.num_slots, "format": info.format}
-    if draft is not None and info.layer_ids:
+    if draft is not None and info.layer_ids and "draft_misfit" not in out:
         from spec_debug.eagle3.api import probe_layout
+        from spec_debug.eagle3.config import ConfigMisfitError
 
-        out["serving_layout"] = probe_layout(draft, serving, target, device=device,
-                                             max_samples=max_samples, vocab_mapping=vocab_mapping)
+        try:
+            out["serving_layout"] = probe_layout(draft, serving, target, device=device,
+                                                 max_samples=max_samples, vocab_mapping=vocab_mapping)
+        except ConfigMisfitError as exc:
+            out["draft_misfit"] = str(exc)  # the draft's fault, not the serving dump's

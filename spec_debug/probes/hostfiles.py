@@ -8,7 +8,7 @@ import os
 import stat
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 # A MoE checkpoint's config.json can be megabytes: ModelOpt MIXED_PRECISION exports name every
 # expert's projections in quantization_config.quantized_layers (NVIDIA/Model-Optimizer#929,
@@ -246,6 +246,22 @@ def weight_files(directory: Path) -> list[Path]:
     return named or sorted(directory.glob("*.safetensors"))
 
 
+def missing_shards(directory: Path) -> list[str]:
+    """The shards the index of the files read (weight_files, else torch_weight_files) names
+    that are not here: a download or copy cut short. Their tensors are missing from the
+    listing, which then says nothing of the layers they hold (the drafter refuses such a
+    folder: checkpoint._indexed_shards). [] for an index none of whose shards are here (a stale
+    one beside a single file, which is what is read)."""
+    index_name = ("model.safetensors.index.json" if weight_files(directory)
+                  else "pytorch_model.bin.index.json")
+    index, _ = config_and_problem(directory, index_name)
+    weight_map = (index or {}).get("weight_map")
+    names = sorted({name for name in weight_map.values() if isinstance(name, str)
+                    and not os.path.isabs(name)}) if isinstance(weight_map, dict) else []
+    missing = [name for name in names if not _is_file(directory / name)]
+    return missing if len(missing) < len(names) else []
+
+
 def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
@@ -253,16 +269,45 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def tensor_shapes(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> dict[str, list[Any]]:
-    """{tensor name: [shape, dtype]} from the headers of the files the engines load (no
-    tensor data is read)."""
+def torch_weight_files(directory: Path) -> list[Path]:
+    """A folder's torch pickles of weights, as the drafter reads them (checkpoint.bin_files):
+    the shards pytorch_model.bin.index.json names, else pytorch_model.bin (transformers <
+    4.35, and save_pretrained(safe_serialization=False), save so)."""
+    index, _ = config_and_problem(directory, "pytorch_model.bin.index.json")
+    weight_map = (index or {}).get("weight_map")
+    names = {name for name in weight_map.values() if isinstance(name, str)} if isinstance(
+        weight_map, dict) else set()
+    named = sorted(directory / name for name in names
+                   if not os.path.isabs(name) and _is_file(directory / name))
+    single = directory / "pytorch_model.bin"
+    return named or ([single] if _is_file(single) else [])
+
+
+def _headers(directory: Path) -> Iterator[dict[str, Any]]:
+    """Each weight file's {name: {shape, dtype}}, read one at a time (tensor_shapes stops at
+    its limit): the safetensors headers, else the torch pickles' structure, read with
+    trainer_state's unpickler, which builds no object the pickle names (torch.load would run a
+    stranger's pickle, and needs torch)."""
     files = weight_files(directory)
-    shapes: dict[str, list[Any]] = {}
     for file in files:
         try:
-            header = safetensors_header(file)
+            yield safetensors_header(file)
         except (OSError, ValueError, struct.error):
             continue
+    if not files:
+        from spec_debug.eagle3.trainer_state import top_level_tensors
+
+        for file in torch_weight_files(directory):
+            yield {name: {"shape": shape, "dtype": dtype}
+                   for name, (shape, dtype) in top_level_tensors(file).items()}
+
+
+def tensor_shapes(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> dict[str, list[Any]]:
+    """{tensor name: [shape, dtype]} from the headers of the files the engines load (no
+    tensor data is read); of a draft saved as torch pickles only, from their structure: the
+    configs step compared nothing of a .bin draft's weights (SD204, SD704) without it."""
+    shapes: dict[str, list[Any]] = {}
+    for header in _headers(directory):
         for name, info in header.items():
             if len(shapes) >= limit:
                 return shapes
@@ -302,6 +347,9 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         _say_trimmed(info, trimmed, differ)
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
         info["tensors"] = tensor_shapes(directory)
+        missing = missing_shards(directory)
+        if missing:
+            info["missing_shards"] = missing
     if config is not None and "quantization_config" not in config:
         # ModelOpt 0.29 and before wrote the quantization beside config.json, in
         # hf_quant_config.json, and vLLM reads it from there (vllm/transformers_utils/config.py

@@ -6,6 +6,7 @@ the weights into them; a config edited by hand, or copied from another draft, ei
 that load on a shape or serves another network (a layer or bias the config leaves out is
 skipped). The shapes come from the safetensors headers the model_configs probe already sends:
 no tensor is loaded for this. The hidden size itself is SD204 (layers.config_width_problem).
+The norms before fc that a flag alone builds (norm_before_fc, fc_norm) are compared too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.eagle3.checkpoint import normalise_draft_name, packed_weight_format
+from spec_debug.eagle3.checkpoint import draft_prefix, normalise_draft_name, packed_weight_format
 from spec_debug.eagle3.config import SUPPORTED_DECODERS, CheckpointError, DraftConfig, parse_draft_config
 from spec_debug.probes.hostfiles import TENSOR_SHAPES_LIMIT
 from spec_debug.record import Finding
@@ -39,6 +40,26 @@ _GROUPS = {"self_attn": ("num_attention_heads", "num_key_value_heads", "head_dim
 _ONE_VALUE_AN_ELEMENT = ("F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I8")
 
 
+def unwrapped(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The probe's {name: [shape, dtype]} of a draft saved from a training wrapper's state dict
+    (SpecForge's `draft_model.fc.weight`, DDP's `module.`) under the draft's own names, as the
+    drafter reads it (checkpoint.open_draft keep_under); as given for any other. Without this
+    the width (SD204) and shape (SD704) checks found no `norm.weight` or `layers.N.*` and said
+    nothing of a config that does not fit the weights."""
+    if not isinstance(tensors, Mapping):
+        return None
+    if len(tensors) >= TENSOR_SHAPES_LIMIT:
+        return dict(tensors)  # a listing cut at its limit: layer_shapes compares none of it
+    prefix = draft_prefix([str(name) for name in tensors])
+    if prefix is None:
+        return dict(tensors)
+    kept = {str(name)[len(prefix):]: entry for name, entry in tensors.items() if str(name).startswith(prefix)}
+    for name in ("d2t", "t2d"):  # a wrapper may keep the vocab maps at the top
+        if name in tensors and name not in kept:
+            kept[name] = tensors[name]
+    return kept
+
+
 def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | None] | None:
     """{normalised name: shape} of the decoder layers' projections, from the probe's
     {name: [shape, dtype]} (shape None for a packed dtype: the layer is there, its shape says
@@ -57,6 +78,69 @@ def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | Non
                 isinstance(n, int) and not isinstance(n, bool) for n in shape):
             shapes[name] = shape if dtype in _ONE_VALUE_AN_ELEMENT else None
     return shapes or None
+
+
+# The norms before fc that speculators builds only under a flag (models/eagle3/core.py
+# __init__; EAGLE3.md section 1): input_norm [num_aux x H] under norm_before_fc, fc_norm.{i}
+# [H] per aux state under fc_norm.
+_FLAG_NORMS = (("norm_before_fc", "input_norm.weight"), ("fc_norm", "fc_norm.0.weight"))
+_FLAG_NORM = re.compile(r"^(?:input_norm|fc_norm\.\d+)\.weight$")
+
+
+def flag_norms(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | None] | None:
+    """{normalised name: shape} of the flag-built norms (input_norm, fc_norm.N) the probe's
+    {name: [shape, dtype]} lists ({} for none); None when it lists nothing or stopped at its
+    limit (a norm left out of the listing is not missing from the file)."""
+    if not tensors or len(tensors) >= TENSOR_SHAPES_LIMIT:
+        return None
+    held: dict[str, list[int] | None] = {}
+    for name, entry in tensors.items():
+        name = normalise_draft_name(str(name))
+        if _FLAG_NORM.match(name):
+            shape = entry[0] if isinstance(entry, (list, tuple)) and entry else None
+            held[name] = shape if isinstance(shape, list) else None
+    return held
+
+
+def _flag_key(raw: Mapping[str, Any], flag: str) -> str:
+    """How a person names the flag in config.json: an EAGLE-format config may nest
+    norm_before_fc under eagle_config (config._norm_before_fc reads it there first)."""
+    nested = raw.get("eagle_config")
+    if "transformer_layer_config" not in raw and isinstance(nested, Mapping) and nested.get(flag) is not None:
+        return f"eagle_config.{flag}"
+    return flag
+
+
+def _norm_flag_problems(raw: Mapping[str, Any], cfg: DraftConfig, held: Mapping[str, list[int] | None]
+                        ) -> tuple[list[str], list[dict[str, Any]]]:
+    """A norm flag the weights contradict. Held but not set (a config regenerated or copied
+    without the flag: the flag-built norm is the one thing no shape key shows): speculators and
+    an engine that reads the flag run the draft without a norm it was trained with, silently
+    (EAGLE3.md section 7, incidents 4 and 6). Set but not held: they build a norm these
+    weights do not fill, and the drafter refuses the draft."""
+    lines: list[str] = []
+    keys: list[dict[str, Any]] = []
+    for flag, weight in _FLAG_NORMS:
+        on, has = bool(getattr(cfg, flag)), weight in held
+        if on == has:
+            continue
+        key = _flag_key(raw, flag)
+        value = raw.get(flag) if "." not in key else raw["eagle_config"].get(flag)
+        if has:
+            shape = held[weight]
+            said = _shown(value) if value is not None else "absent (false assumed)"
+            lines.append(f"{key} is {said}, the weights hold {weight}"
+                         + (f" {list(shape)}" if shape else "")
+                         + f" (the norm before fc speculators builds only under {flag}): the "
+                         f"draft runs without a norm it was trained with wherever {flag} is read "
+                         f"from this config: set {key} to true")
+        else:
+            lines.append(f"{key} is {_shown(value)}, the weights hold no {weight}: the draft was "
+                         f"saved without the norm that {flag} builds, and speculators and an "
+                         f"engine that reads {flag} build it and find no weights for it: set "
+                         f"{key} to false")
+        keys.append({"key": key, "config": value, "weights": has})
+    return lines, keys
 
 
 def expected_shapes(cfg: DraftConfig, layers: Iterable[int]) -> dict[str, tuple[int, ...]]:
@@ -186,20 +270,26 @@ def _layer_count(cfg: DraftConfig, decoder: Mapping[str, Any], prefix: str,
                   "weights": len(held) if contiguous else held}
 
 
-def weights_problems(raw: Mapping[str, Any], stored: Mapping[str, list[int] | None] | None
+def weights_problems(raw: Mapping[str, Any], stored: Mapping[str, list[int] | None] | None,
+                     norms: Mapping[str, list[int] | None] | None = None
                      ) -> tuple[list[str], list[dict[str, Any]]]:
-    """(evidence lines, [{key, config, weights}]) for every shape key of the draft config that
-    its weights contradict; empty when they agree or cannot be compared (no layer tensors, a
-    config the EAGLE-3 reader refuses: the configs step says that separately)."""
-    if not stored or not isinstance(raw, Mapping):
+    """(evidence lines, [{key, config, weights}]) for every shape key (and flag-built norm,
+    from `norms`: flag_norms) of the draft config that its weights contradict; empty when they
+    agree or cannot be compared (no tensors listed, a config the EAGLE-3 reader refuses: the
+    configs step says that separately)."""
+    if (not stored and norms is None) or not isinstance(raw, Mapping):
         return [], []
     try:
         cfg = parse_draft_config(raw)
     except CheckpointError:
         return [], []
-    decoder, prefix = _decoder(raw)
     lines: list[str] = []
     keys: list[dict[str, Any]] = []
+    if norms is not None:
+        lines, keys = _norm_flag_problems(raw, cfg, norms)
+    if not stored:
+        return lines, keys
+    decoder, prefix = _decoder(raw)
     count = _layer_count(cfg, decoder, prefix, stored)
     if count is not None:
         lines.append(count[0])
@@ -239,9 +329,10 @@ def _shown(value: Any) -> str:
 
 
 def check_draft_weights(raw: Mapping[str, Any] | None, stored: Mapping[str, list[int] | None] | None,
-                        at: Where = Where()) -> list[Finding]:
+                        at: Where = Where(), norms: Mapping[str, list[int] | None] | None = None
+                        ) -> list[Finding]:
     """SD704, one per draft, naming each key, its value and the value the weights imply."""
-    lines, keys = weights_problems(raw or {}, stored)
+    lines, keys = weights_problems(raw or {}, stored, norms)
     if not lines:
         return []
     return [at.finding("SD704", lines, {"mismatched_keys": keys})]

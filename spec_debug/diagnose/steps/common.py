@@ -9,6 +9,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.diagnose.launch import LaunchParseError, vllm_dotted_flags, vllm_reads_human_ints
+from spec_debug.eagle3.config import ConfigMisfitError
 from spec_debug.record import Finding
 from spec_debug.runner.runner_findings import runner_finding
 
@@ -44,6 +45,29 @@ def not_checked(ctx: Any, what: str, provide: str) -> Finding:
     """The info line for a check that could not run for lack of an input (never an error)."""
     return runner_finding("SD004", host=ctx.host, step=ctx.step_id, evidence=[what],
                           facts={"provide": provide}, title=f"Not checked: {provide}")
+
+
+# The codes for a draft config.json that does not describe its weights: the width (SD204) or
+# the other shape keys (SD704) from the configs step, the head's rows against draft_vocab_size
+# (SD303) from the vocab step, each from the tensor headers the drafter's loading checks too
+# (eagle3.loading.check_weights_fit_config raises ConfigMisfitError).
+CONFIG_MISFIT_CAUSES = ("SD704", "SD204", "SD303")
+
+
+def draft_misfit_line(ctx: Any, misfit: str, what: str) -> Finding:
+    """For a step whose probe could not load the draft because its config.json does not
+    describe its weights: the info line saying it did not run because of the configs step's
+    SD704 / SD204 (or the vocab step's SD303), said there once as the root cause (it was an
+    SD003 warning, "step could not run", beside it). With no such finding before it (a
+    playbook without those steps) the step fails as a probe that could not run does (SD003),
+    naming the misfit."""
+    causes = raised(ctx.host_facts, CONFIG_MISFIT_CAUSES)
+    if not causes:
+        raise ConfigMisfitError(f"the draft could not be loaded: {misfit}")
+    first = misfit.splitlines()[0] if misfit else ""
+    return not_checked(ctx, f"{what}: the draft's config.json does not describe its weights "
+                            f"({' and '.join(causes)}, reported above): {first}",
+                       f"the draft's config.json fixed as {causes[0]} says")
 
 
 # Drafters with no checkpoint of their own: n-gram / suffix lookup (vLLM ngram, ngram_gpu, suffix;

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
-from spec_debug.diagnose.checks.draft_weights import check_draft_weights, layer_shapes
+from spec_debug.diagnose.checks.draft_weights import check_draft_weights, flag_norms, layer_shapes, unwrapped
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
@@ -80,14 +80,38 @@ def with_quantization(model: dict[str, Any]) -> dict[str, Any] | None:
     return config
 
 
+def _unbacked_flags_off(draft_raw: dict[str, Any], weights: list[Finding]) -> dict[str, Any]:
+    """The draft config as its weights mean it, for SD701: a norm flag set over weights
+    without its norm (SD704 says to unset it) is off. SD701 said the checkpoint meant the
+    flag and sent the user to an engine version that runs a norm these weights do not hold."""
+    unbacked = [k["key"] for f in weights for k in f.facts.get("mismatched_keys", [])
+                if k.get("weights") is False
+                and str(k.get("key")).split(".")[-1] in ("norm_before_fc", "fc_norm")]
+    if not unbacked:
+        return draft_raw
+    raw = dict(draft_raw)
+    for key in unbacked:
+        if key.startswith("eagle_config.") and isinstance(raw.get("eagle_config"), dict):
+            raw["eagle_config"] = {**raw["eagle_config"], key.split(".", 1)[1]: False}
+        else:
+            raw[key] = False
+    return raw
+
+
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     draft, target = host.get("draft") or {}, host.get("target") or {}
+    tensors = unwrapped(draft.get("tensors"))
+    # shards the index names that are not here: their layers are not listed, which says
+    # nothing of the config (SD704 told the user to set num_hidden_layers to the layers left)
+    missing = [str(name) for name in draft.get("missing_shards") or []]
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
-                             "fc_in_features": fc_in_features(draft.get("tensors")),
-                             "draft_weights_width": weights_width(draft.get("tensors")),
-                             "draft_layer_shapes": layer_shapes(draft.get("tensors"))}
+                             "fc_in_features": fc_in_features(tensors),
+                             "draft_weights_width": weights_width(tensors),
+                             "draft_layer_shapes": None if missing else layer_shapes(tensors),
+                             "draft_flag_norms": None if missing else flag_norms(tensors),
+                             "draft_missing_shards": missing or None}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
@@ -166,12 +190,22 @@ def check(ctx: Any) -> list[Finding]:
                                      use_aux_hidden_state=use_aux, config_width=config_width, at=at)
     else:
         findings += check_config_width(config_width, at)
+    if cfgs.get("draft_missing_shards"):
+        findings.append(not_checked(ctx, "the draft config's shape keys and norm flags not compared "
+                                         "with its weights: its index names shard(s) that are not "
+                                         f"here ({', '.join(cfgs['draft_missing_shards'])})",
+                                    "every shard the draft's index lists"))
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)
-        findings += check_draft_weights(as_eagle3_config(draft_raw), cfgs.get("draft_layer_shapes"), at)
+        weights = check_draft_weights(as_eagle3_config(draft_raw), cfgs.get("draft_layer_shapes"), at,
+                                      norms=cfgs.get("draft_flag_norms"))
+        findings += weights
+        flags_raw = _unbacked_flags_off(draft_raw, weights)
+    else:
+        flags_raw = draft_raw
     if name in ("sglang", "vllm"):
-        findings += check_norm_flags(name, version, draft_raw, at)
+        findings += check_norm_flags(name, version, flags_raw, at)
     if target_raw is not None:
         text = _text(target_raw)
         context = launch.get("context_length")

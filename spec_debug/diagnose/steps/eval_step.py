@@ -7,7 +7,7 @@ from typing import Any
 from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
 )
-from spec_debug.diagnose.steps.common import not_checked, raised, record, where
+from spec_debug.diagnose.steps.common import draft_misfit_line, not_checked, raised, record, where
 from spec_debug.eagle3.engines import VERSION_PROVIDE
 from spec_debug.record import Finding
 
@@ -27,6 +27,8 @@ def _trim(metrics: dict[str, Any] | None) -> dict[str, Any] | None:
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     if host.get("skipped"):
         return {NS: {"skipped": host["skipped"]}}
+    if host.get("draft_misfit"):
+        return {NS: {"draft_misfit": host["draft_misfit"]}}
     args = host.get("args") or {}
     reference = _trim(host.get("reference"))
     facts = {NS: {"reference": reference, "engine": _trim(host.get("engine")),
@@ -45,6 +47,8 @@ def check(ctx: Any) -> list[Finding]:
     ev = ctx.facts.get(NS, {})
     if ev.get("skipped"):
         return [not_checked(ctx, ev["skipped"], "--var hidden_states=DIR --var draft_model=DIR")]
+    if ev.get("draft_misfit"):
+        return [draft_misfit_line(ctx, ev["draft_misfit"], "standalone accuracy not measured")]
     at = where(ctx)
     reference, engine = ev.get("reference") or {}, ev.get("engine")
     findings: list[Finding] = []

@@ -9,7 +9,8 @@ from spec_debug.diagnose.checks.common import explained_by
 from spec_debug.diagnose.checks.drafter import check_embedding_slot, check_layout
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import launch_quantization, not_checked, raised, record, served_target, where
+from spec_debug.diagnose.steps.common import (draft_misfit_line, launch_quantization, not_checked, raised, record,
+                                              served_target, where)
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.record import Finding
 
@@ -52,6 +53,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
              "training": _layout_summary(host.get("layout")),
              "serving_dump": host.get("serving_dump"),
              "serving_dump_error": host.get("serving_dump_error"),
+             "draft_misfit": host.get("draft_misfit"),
              "serving": _layout_summary(host.get("serving_layout"))}
     return {NS: facts}
 
@@ -85,7 +87,9 @@ def check(ctx: Any) -> list[Finding]:
     causes = list(earlier)
     training = layout.get("training")
     serving = layout.get("serving_dump")
-    if not training and not serving:
+    if layout.get("draft_misfit"):
+        findings.append(draft_misfit_line(ctx, layout["draft_misfit"], "layout probe not run"))
+    elif not training and not serving:
         findings.append(not_checked(ctx, "conventions table only: no hidden states to run the layout probe "
                                          "and the embedding check on", "--var hidden_states=DIR (training dump)"))
     if layout.get("serving_dump_error"):
