@@ -418,6 +418,36 @@ def _shell_refused(line: str) -> str | None:
     return line if (": " in line or "Command '" in line) and _SHELL_REFUSED.fullmatch(line) else None
 
 
+# What a program that failed says on the line it writes under its own name ("cat: /tmp/x: No
+# such file or directory", "ls: cannot access ...", "mkdir: cannot create directory ...: File
+# exists", "make: *** No rule to make target 'all'.  Stop.", coreutils' error(3) format
+# "prog: message"); a notice under the name ("tail: x: file truncated") is none.
+_PROGRAM_FAILED = re.compile(r"No such file or directory|[Cc]annot |can't |Permission denied|not found|Is a directory"
+                             r"|Not a directory|File exists|[Ee]rror|[Ff]ailed|[Ii]nvalid|unrecognized option"
+                             r"|invalid option|missing operand|No rule to make target|Stop\.|[Dd]enied|[Rr]efused")
+# The lines some programs write their failure on without their name: git's die() "fatal: ..."
+# and error() "error: ..." (git usage.c), pip's logger "ERROR: ..." (pip/_internal/utils/logging.py).
+# pip's note after an install that went through (exit 0), under the same "ERROR: " lead
+# (pip/_internal/commands/install.py, _warn_about_conflicts).
+_PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take into account"
+_OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERROR: ",), "uv": ("error: ",),
+              "cargo": ("error: ",)}
+
+
+def program_said_failure(output: str, program: str) -> ErrorInfo | None:
+    """The failure ``program`` (the one program a command ran, :func:`shell.sole_program`) wrote
+    on the first or last line of its ``output``, where no exit status was recorded; else None."""
+    if not program:
+        return None
+    named, own = program + ": ", _OWN_LEADS.get(program, ())
+    output = without_colours(output)
+    for line in (_first_meaningful_line(output), _last_meaningful_line(output)):
+        if (line.startswith(named) and _PROGRAM_FAILED.search(line, len(named))) \
+                or (own and line.startswith(own) and not line.startswith(_PIP_RESOLVER_NOTE)):
+            return ErrorInfo("tool_error", None, line)
+    return None
+
+
 def _python_refused(m: re.Match) -> ErrorInfo:
     if m.group("type"):
         return ErrorInfo("exception", m.group("type"), m.group("msg").strip()[:300])
