@@ -656,6 +656,12 @@ class _SessionState:
             # content): a command's None is "not recorded", as in a terminal log, not "succeeded",
             # so its output's own errors say it failed (curl's "Connection refused").
             found = tuple(failures.extract_errors(ev.text, None, False, status_known=False))
+        if not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and (not self.status_known or self.source.format == "openai") \
+                and (said := failures.program_said_failure(ev.text, shell.sole_program(record.inner))):
+            # No status recorded, and the program the command ran says it failed, in its own
+            # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
+            found = (said,)
         if found and call is not None and call.category == "read_source" and not ev.is_error \
                 and exit_code in (None, 0) and (record is None or shell.reads_source_only(record.inner)):
             # The output is source code (cat model_runner.py, the Read tool): its "except

@@ -37,7 +37,7 @@ from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord
-from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, ssh_heredoc
+from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
 from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
@@ -752,10 +752,15 @@ _SETUP_WORDS = frozenset({"export", "env", "sudo", "nohup", "time", "exec", "com
 def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
     inner = redact_text(cmd.inner or cmd.command)  # an id must not carry a token (HF_TOKEN=hf_... cmd)
     module = re.search(r"-m\s+([\w.]+)", inner)
+    script = script_run(inner)
     endpoint = _ENDPOINT.search(inner)
     path = next((m for m in _PATH.finditer(inner) if not _PYTHON.fullmatch(m.group(0))), None)
     if module:
         key = module.group(1).rsplit(".", 1)[-1]
+    elif script:
+        # what runs (`benchmark_bench_py`), not its interpreter (`benchmark_python`, `benchmark_python_2`,
+        # ... for every script) nor a path among its arguments (`benchmark_llama` for --model /models/llama)
+        key = script
     elif endpoint:
         # what a request asks the server for (`health_get_server_info`), not its host
         # (`health_localhost`, `health_localhost_2`, ... for every endpoint of one server)

@@ -364,6 +364,12 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
+    # No status recorded (a terminal log, an OpenAI chat "tool" message): the shell saying it could
+    # not run the command is the whole failure (exit 127/126 unseen). It writes that line before
+    # anything runs, or after the commands before it in a list: the output's first or last line,
+    # not a line in the middle of a log the command printed.
+    if (said := _shell_refused(head)) or (said := _shell_refused(_last_meaningful_line(output))):
+        return [ErrorInfo("tool_error", None, said)]
     return []
 
 
@@ -384,6 +390,62 @@ _GPU_UNREACHABLE = ("NVIDIA-SMI has failed because it couldn't communicate with 
 _PYTHON_REFUSED = re.compile(
     r"^\S*python[\d.]*: (?:Error while finding module specification for '[^'\n]+' \((?P<type>\w+): (?P<msg>[^\n]*)\)"
     r"|(?P<nomod>No module named [^\n]+)|(?P<noopen>can't open file [^\n]+))$", re.M)
+
+
+# A shell that could not start what it was given, in its own words: bash's "bash: nvcc: command
+# not found", "-bash: ..." (a login shell), "bash: line 1: ..." (bash -c), "bash: ./run.sh: No such
+# file or directory", "... Permission denied", "bash: ./run.sh: /bin/bash^M: bad interpreter: No
+# such file or directory", "bash: cd: /x: No such file or directory" (bash execute_cmd.c and
+# builtins/cd.def); dash's "sh: 1: nvcc: not found" and "sh: 1: cd: can't cd to /x"; zsh's "zsh:
+# command not found: nvcc", "zsh: no such file or directory: ./run.sh", "cd: no such file or
+# directory: /x"; fish's "fish: Unknown command: nvcc"; Ubuntu's command-not-found hook "Command
+# 'nvcc' not found, but can be installed with:"; sudo's, env's, timeout's and nohup's refusals.
+# Whole lines only: "ls" listing error.log, or a file named so, is none.
+_SHELL_REFUSED = re.compile(
+    r"-?(?:/(?:usr/)?bin/)?(?:ba|da|k|mk|z)?sh: (?:line \d+: |\d+: )?(?:[^\n:]+: ){1,2}"
+    r"(?:command not found|not found|No such file or directory|Permission denied|can't cd to [^\n]+"
+    r"|cannot execute[^\n]*|[^\n]*: bad interpreter: [^\n]+)"
+    r"|(?:zsh: |cd: )(?:command not found|no such file or directory|permission denied|exec format error"
+    r"|not a directory): [^\n]+"
+    r"|fish: Unknown command:? [^\n]+|Command '[^'\n]+' not found(?:,[^\n]*)?"
+    r"|sudo: [^\n:]+: command not found"
+    r"|(?:/usr/bin/)?(?:env|timeout|nohup|nice|stdbuf|xargs): (?:failed to run command )?'[^'\n]+'"
+    r"(?:: No such file or directory|: Permission denied)")
+
+
+def _shell_refused(line: str) -> str | None:
+    """``line`` (one output line, stripped) when it is a shell's refusal (:data:`_SHELL_REFUSED`)."""
+    return line if (": " in line or "Command '" in line) and _SHELL_REFUSED.fullmatch(line) else None
+
+
+# What a program that failed says on the line it writes under its own name ("cat: /tmp/x: No
+# such file or directory", "ls: cannot access ...", "mkdir: cannot create directory ...: File
+# exists", "make: *** No rule to make target 'all'.  Stop.", coreutils' error(3) format
+# "prog: message"); a notice under the name ("tail: x: file truncated") is none.
+_PROGRAM_FAILED = re.compile(r"No such file or directory|[Cc]annot |can't |Permission denied|not found|Is a directory"
+                             r"|Not a directory|File exists|[Ee]rror|[Ff]ailed|[Ii]nvalid|unrecognized option"
+                             r"|invalid option|missing operand|No rule to make target|Stop\.|[Dd]enied|[Rr]efused")
+# The lines some programs write their failure on without their name: git's die() "fatal: ..."
+# and error() "error: ..." (git usage.c), pip's logger "ERROR: ..." (pip/_internal/utils/logging.py).
+# pip's note after an install that went through (exit 0), under the same "ERROR: " lead
+# (pip/_internal/commands/install.py, _warn_about_conflicts).
+_PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take into account"
+_OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERROR: ",), "uv": ("error: ",),
+              "cargo": ("error: ",)}
+
+
+def program_said_failure(output: str, program: str) -> ErrorInfo | None:
+    """The failure ``program`` (the one program a command ran, :func:`shell.sole_program`) wrote
+    on the first or last line of its ``output``, where no exit status was recorded; else None."""
+    if not program:
+        return None
+    named, own = program + ": ", _OWN_LEADS.get(program, ())
+    output = without_colours(output)
+    for line in (_first_meaningful_line(output), _last_meaningful_line(output)):
+        if (line.startswith(named) and _PROGRAM_FAILED.search(line, len(named))) \
+                or (own and line.startswith(own) and not line.startswith(_PIP_RESOLVER_NOTE)):
+            return ErrorInfo("tool_error", None, line)
+    return None
 
 
 def _python_refused(m: re.Match) -> ErrorInfo:

@@ -1207,6 +1207,31 @@ def _launches(command: str) -> bool:
                for argv in _programs(command))
 
 
+# Programs that run a script named among their arguments (``python -u eval.py``, ``torchrun
+# --nproc-per-node 8 train.py``, ``accelerate launch``, ``uv run``, ``sbatch job.slurm``), and the
+# file names such a script has.
+_RUNS_SCRIPT = re.compile(r"python[\d.]*|pypy3?|bash|sh|zsh|dash|torchrun|deepspeed|accelerate|uv|node|perl|sbatch")
+_SCRIPT_NAME = re.compile(r"[\w./+~-]*[\w+-]\.(?:py|sh|bash|slurm|sbatch|pl|js)")
+
+
+def script_run(command: str) -> str:
+    """The file name of the script a line runs: ``./run_eval.sh --n 100`` runs run_eval.sh,
+    ``cd /data && python scripts/bench.py`` and ``torchrun --nproc 2 train.py`` bench.py and
+    train.py; "" where it runs a program by name (``nvidia-smi``, ``python -m ...``, ``bash -c``)."""
+    argv = _main_argv(command)
+    if not argv:
+        return ""
+    name = argv[0].rsplit("/", 1)[-1]
+    if not _RUNS_SCRIPT.fullmatch(name):
+        return name if "/" in argv[0] and name else ""  # ./run_eval.sh, ~/bin/serve
+    for word in argv[1:]:
+        if word in ("-c", "-m", "-e", "--wrap"):
+            return ""  # code or a module given inline, no file
+        if _SCRIPT_NAME.fullmatch(word):
+            return word.rsplit("/", 1)[-1]
+    return ""
+
+
 def sole_program(command: str) -> str:
     """The program of a line that runs one (setup such as ``cd`` and ``source`` aside, wrappers
     such as ``sudo`` unwrapped): the line's exit status is that program's. "" for a pipeline or

@@ -54,6 +54,26 @@ _USER_PROMPT = re.compile(
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
 """``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
+_HOST = r"(?=[\w-]*[A-Za-z])[\w-]{2,}(?:\.[\w-]+)*"
+_HOST_PROMPT = re.compile(
+    r"^(?:\([\w.-]+\)\s+)*"
+    r"(?:\[(?P<bracket_host>" + _HOST + r")(?: [^\]\s]+)?\]"  # [gpu01]$, [gpu01 sglang]$ (PS1='[\h \W]\$ ')
+    r"|(?P<mac_host>" + _HOST + r"):[^\s#$:]+ (?P<mac_user>[\w.-]+)(?=\$)"  # macOS bash's \h:\W \u\$: laptop:~ me$
+    r"|(?P<host>" + _HOST + r")(?::(?P<dir>~[^\s#$]*|/(?!/)[^\s#$]*))?)"  # gpu01$, gpu01:~/sglang$ (PS1='\h:\w\$ ')
+    r"[#$] +(?P<command>\S.*)$")
+"""Prompts that show the host and no user: ``\\h\\$`` (``gpu01$ cmd``), ``[\\h]\\$``, ``\\h:\\w\\$`` (Alpine's
+/etc/profile and many images' ``7c1d2e3f4a5b:/# cmd``), macOS bash's ``\\h:\\W \\u\\$`` (bash(1),
+PROMPTING). A name of two or more characters with a letter in it (a container's id may start with
+a digit), right before the ``$`` or ``#`` and a space: not "C# code", a URL's "https://x/# part",
+a number, nor a line of output that starts with a space."""
+_TWO_LINE_TOP = re.compile(
+    r"^┌──(?:\([^()\n]*\)─)*\((?P<user>[\w.-]+)[㉿@](?P<host>[\w.-]+)\)-\[(?P<dir>[^\]\n]*)\]"  # Kali
+    r"|^┌─(?:\[✗\]─)?\[(?P<p_user>[\w.-]+)@(?P<p_host>[\w.-]+)\]─\[(?P<p_dir>[^\]\n]*)\]")  # Parrot
+_TWO_LINE_BOTTOM = re.compile(r"^(?:└─|└──╼ )[#$] ?(?P<command>\S.*)$")
+"""The two-line prompts of Kali's zsh (``┌──(root㉿gpu01)-[~/sglang]``, then ``└─# cmd``: kali's
+/etc/skel/.zshrc, ``prompt_symbol=㉿``, ``@`` where the font lacks it, a virtualenv's ``(venv)─``
+before) and Parrot's bash (``┌─[root@parrot]─[~/sglang]``, then ``└──╼ #cmd``; ``[✗]─`` after a
+failure). The first line says who and where; the command is typed on the second."""
 _THEME_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"
     r"(?:➜ +(?:[\w.-]+@(?P<theme_host>[\w.-]+)\S* +)?(?:\S+(?: \S+)? git:\([^)\s]*\)(?: ✗)?|\S+)"
@@ -365,12 +385,15 @@ def _prompt(line: str) -> re.Match | None:
     """The shell prompt ``line`` starts with, and the command typed after it."""
     # Literal tests first (every user@host prompt has its "@"): most lines are output.
     return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
-            or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None))
+            or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
+            or (_HOST_PROMPT.match(line) if "$" in line or "#" in line else None))
 
 
 def _prompt_host(m: re.Match) -> str | None:
     if m.re is _THEME_PROMPT:
         return m.group("theme_host")
+    if m.re is _HOST_PROMPT:
+        return m.group("host") or m.group("bracket_host") or m.group("mac_host")
     if m.re is not _USER_PROMPT:
         return None
     return m.group("host") or m.group("bracket_host") or m.group("zsh_host") or m.group("fish_host") \
@@ -380,6 +403,8 @@ def _prompt_host(m: re.Match) -> str | None:
 def _prompt_user(m: re.Match) -> str | None:
     """The user a bash prompt shows (``root@gpu-3:~#``, ``[root@gpu-3 ~]#``): who ran the command
     there, whose home ``~`` is; not bash's ``I have no name!`` for a uid without a name."""
+    if m.re is _HOST_PROMPT:
+        return m.group("mac_user")
     if m.re is not _USER_PROMPT:
         return None
     user = m.group("user") or m.group("bracket_user")
@@ -391,7 +416,7 @@ def _prompt_dir(m: re.Match) -> str | None:
     path, the home as ``~``; Debian's /etc/skel/.bashrc PS1), where the command typed after it ran.
     The other prompts show the folder's last part (``[root@gpu-3 work]#``, zsh's ``%1~``) or a
     shortened path (fish's prompt_pwd, bash's PROMPT_DIRTRIM ``.../x``): no folder to go back to."""
-    if m.re is not _USER_PROMPT:
+    if m.re is not _USER_PROMPT and m.re is not _HOST_PROMPT:
         return None
     folder = m.group("dir")
     return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
@@ -451,6 +476,11 @@ class _State:
         """Call id of the command ``script -c`` ran (its status comes on the closing line)."""
         self.logins = Logins()
         """Hosts an interactive ``ssh`` opened a shell on: the commands typed there ran there."""
+        self.top: tuple[re.Match, str, int, str | None] | None = None
+        """The first line of a two-line prompt (:data:`_TWO_LINE_TOP`), held until the next line
+        shows whether a command is typed on it; with its text, line and timestamp."""
+        self.released: int | None = None
+        """The line of a held first line that proved no prompt, fed again as any line."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -468,6 +498,11 @@ class _State:
         return ev
 
     def flush(self) -> Iterator[Event]:
+        if self.top is not None:  # the log ends on a prompt's first line: output, as read
+            top, text, top_line, top_time = self.top
+            self.top, self.released = None, top_line
+            self.timestamp = top_time
+            yield from self.feed(text, top_line)
         if self.typing is not None:  # the log ends inside a command
             yield from self._typed(self.typing.line + self.typing.lines + 1)
         if self.listing is not None:  # the listing's output ends here
@@ -679,6 +714,29 @@ class _State:
 
     # -- one line -----------------------------------------------------------
     def feed(self, line: str, lineno: int) -> Iterator[Event]:
+        if self.top is not None:
+            top, text, top_line, top_time = self.top
+            self.top = None
+            bottom = _TWO_LINE_BOTTOM.match(line) if line[:1] == "└" else None
+            if bottom is not None:
+                kali = top.group("host") is not None
+                folder = top.group("dir") if kali else top.group("p_dir")
+                yield from self._command(bottom.group("command"), lineno, top.group("host" if kali else "p_host"),
+                                         new_message=not self.numbered, user=top.group("user" if kali else "p_user"),
+                                         cwd=folder if folder and "…" not in folder and folder[0] in "~/" else None)
+                return
+            self.released, now = top_line, self.timestamp  # no prompt after all: the line as any other
+            self.timestamp = top_time
+            yield from self.feed(text, top_line)
+            self.timestamp = now
+        if line[:1] == "┌" and self.fence is None and self.typing is None and lineno != self.released \
+                and (top := _TWO_LINE_TOP.match(line)):
+            self.top = (top, line, lineno, self.timestamp)
+            return
+        if line[:1] == "└" and self.fence is None and self.typing is None and (bottom := _TWO_LINE_BOTTOM.match(line)):
+            # the second line alone (a log cut after the first): the command, where unknown
+            yield from self._command(bottom.group("command"), lineno, None, new_message=not self.numbered)
+            return
         if self.kind == "quote" and line[:1] != ">":
             yield from self.flush()  # the quote ends
         if self.typing is not None:
