@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes
+from jinja2.filters import do_default
 from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import TemplateError
@@ -119,12 +120,39 @@ def _number_filter(convert: Callable[..., Any], kind: str) -> Callable[..., Any]
     return number
 
 
-def _make_env(quote_output: bool, *, none_to_zero: bool = False) -> SandboxedEnvironment:
+class NoneInCommand(Exception):
+    """A None written into a `run:` command or a `fetch:` path (render says which value)."""
+
+
+def _refusing_none(write: Callable[..., Any]) -> Callable[..., Any]:
+    """`write`, but a None is refused: in a command it rendered as '' (`curl
+    http://localhost:{{ facts.port }}/health` asked port 80, `echo "using {{ facts.port }}"`
+    passed), where a fact never set at all fails the step."""
+    def refuse(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if value is None:
+            raise NoneInCommand()
+        return write(value, *args, **kwargs)
+    return refuse
+
+
+def _default_for_none(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+    """Jinja's default filter, but a None (a capture that matched nothing) takes the default too:
+    in a command, `{{ facts.port | default(30000) }}` is its author's answer to a missing capture,
+    and Jinja's own passed the None through (jinja2/filters.py, do_default)."""
+    value = do_default(value, default_value, boolean)
+    return default_value if value is None else value
+
+
+def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool = False) -> SandboxedEnvironment:
+    """command: the env of `run:` and `fetch:` text, where a None is refused (_refusing_none)."""
+    finalize = shell_quote if quote_output else None
+    if command:
+        finalize = _refusing_none(finalize or (lambda value: value))
     env = SandboxedEnvironment(
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,
-        finalize=shell_quote if quote_output else None,
+        finalize=finalize,
     )
     if not none_to_zero:
         env.filters["float"] = _number_filter(env.filters["float"], "float")
@@ -135,16 +163,24 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False) -> SandboxedEnv
     env.filters[DOUBLE_FILTER] = _in_double_quotes
     env.filters[SINGLE_FILTER] = _in_single_quotes
     env.filters[HEREDOC_FILTER] = _in_heredoc
+    if command:
+        # The quoting filters (the author's "...", '...' and heredocs are marked with them) and
+        # raw write a None as '' before finalize sees it.
+        for name in ("raw", "shell_quote", DOUBLE_FILTER, SINGLE_FILTER, HEREDOC_FILTER):
+            env.filters[name] = _refusing_none(env.filters[name])
+        env.filters["default"] = env.filters["d"] = _default_for_none
     return env
 
 
-SHELL_ENV = _make_env(quote_output=True)
+SHELL_ENV = _make_env(quote_output=True, command=True)
 TEXT_ENV = _make_env(quote_output=False)
+_PATH_ENV = _make_env(quote_output=False, command=True)  # fetch: src and dest
 # Jinja's own float/int (None gives 0), for a template that feeds a default filter's output to
 # one: `facts.accept | default(0) | float` is its author's answer to a missing capture (Ansible's
 # habit: there a missing result is undefined; here it is None, which default passes through).
-_DEFAULTED_SHELL_ENV = _make_env(quote_output=True, none_to_zero=True)
+_DEFAULTED_SHELL_ENV = _make_env(quote_output=True, none_to_zero=True, command=True)
 _DEFAULTED_TEXT_ENV = _make_env(quote_output=False, none_to_zero=True)
+_DEFAULTED_PATH_ENV = _make_env(quote_output=False, none_to_zero=True, command=True)
 
 
 def _number_after_default(source: str, *, expression: bool) -> bool:
@@ -170,8 +206,10 @@ def _where(site: TemplateSite) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _compile(source: str, shell: bool):
+def _compile(source: str, shell: bool, path: bool = False):
     defaulted = _number_after_default(source, expression=False)
+    if path:
+        return (_DEFAULTED_PATH_ENV if defaulted else _PATH_ENV).from_string(source)
     if shell:
         env = _DEFAULTED_SHELL_ENV if defaulted else SHELL_ENV
         marked = mark_quoted_templates(source)
@@ -190,11 +228,14 @@ def _compile_expression(source: str):
     return env.compile_expression(source, undefined_to_none=False)
 
 
-def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: bool = False) -> str:
+def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: bool = False, path: bool = False) -> str:
+    """shell: a `run:` command (values quoted); path: a `fetch:` src or dest. Either refuses a None."""
     if "{" not in source:
         return source  # fast path: most commands have no template at all
     try:
-        return _compile(source, shell).render(context)
+        return _compile(source, shell, path).render(context)
+    except NoneInCommand:
+        raise _none_in_command_error(site, source, context, path=path) from None
     except UndefinedError as exc:
         unset = [n for n in _unset_facts(source, context, template=True) if f"'{n[6:]}'" in (exc.message or "")]
         if unset:
@@ -353,6 +394,25 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
     )
 
 
+def _none_in_command_error(site: TemplateSite, source: str, context: dict[str, Any], *, path: bool) -> TemplateError:
+    written = "the path would have read None" if path else "the command would have had '' in its place"
+    names = _none_names(source, context, template=True)
+    if not names:
+        return TemplateError(f"{_where(site)}: a value in it is None (not set): {written}",
+                             hint="guard the step with when: VALUE is not none, or write | default(VALUE)")
+    name = names[0]
+    views = context.get("steps")
+    setters = [step_id for step_id, view in views.items()
+               if isinstance(view, dict) and isinstance(view.get("facts"), dict) and name.removeprefix("facts.") in view["facts"]
+               ] if isinstance(views, dict) and name.startswith("facts.") else []
+    why = (f"step {setters[-1]!r} captured it, but its capture matched nothing (or read a JSON null)" if setters
+           else "it is None")
+    return TemplateError(
+        f"{_where(site)}: {name} is None: {why}; {written}",
+        hint=f"give the capture a default: value, or guard the step: when: {name} is not none",
+    )
+
+
 def _empty_list_names(expression: str, context: dict[str, Any]) -> list[str]:
     """`facts.X` in expression whose value is an empty list (an `all: true` capture that matched
     nothing)."""
@@ -389,10 +449,10 @@ def _step_said(step_id: str, view: dict[str, Any]) -> str:
     return f"{step_id} {status}" + (f" ({message})" if message else "")
 
 
-def _none_names(expression: str, context: dict[str, Any]) -> list[str]:
-    """`facts.X`, `vars.X` or bare names in expression whose value is None."""
+def _none_names(expression: str, context: dict[str, Any], *, template: bool = False) -> list[str]:
+    """`facts.X`, `vars.X` or bare names in expression (or template) whose value is None."""
     try:
-        parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+        parsed = TEXT_ENV.parse(expression if template else "{{ " + expression + " }}")
     except TemplateSyntaxError:
         return []
     found: list[str] = []

@@ -865,8 +865,8 @@ class Run:
                     not_reached.append(source)
                     continue
                 try:
-                    pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
-                    dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
+                    pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"), path=True)
+                    dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"), path=True)
                     remotes = _expand_remote_glob(pattern, transport, GLOB_TIMEOUT_S if deadline is None else deadline.left())
                 except TransportError:
                     raise
