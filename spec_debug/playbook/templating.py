@@ -105,18 +105,30 @@ def _quote_list(values: Iterable[Any]) -> RawShell:
 _NO_DEFAULT = object()
 
 
-def _number_filter(convert: Callable[..., Any], kind: str) -> Callable[..., Any]:
+def _number_filter(convert: Callable[..., Any], kind: str, *, none_to_zero: bool = False) -> Callable[..., Any]:
     """Jinja's float and int filters, but a None (a capture that matched nothing) is an error
     unless a default is given: Jinja turns it into 0 (jinja2/filters.py, do_float and do_int),
     so `that: facts.accept | float > 2` raised the finding when the log held no accept length
-    at all: the evidence was missing, not bad."""
+    at all: the evidence was missing, not bad. (none_to_zero: Jinja's 0 for a None, after a
+    default filter.)
+
+    So is a text that is no number: Jinja's 0 for `12GB`, `1,024`, `75ms` or `0.5.4` made
+    `that: facts.latency | float < 50` pass on a host at 75 ms, and `facts.mem | float > 10`
+    raise its finding on one with 12 GB."""
     def number(value: Any, default: Any = _NO_DEFAULT, *args: Any, **kwargs: Any) -> Any:
-        if value is None and default is _NO_DEFAULT:
+        if value is None and default is _NO_DEFAULT and not none_to_zero:
             # Said whole here: _none_names names facts and vars only, and a step's exit_code
             # (None when it timed out) came out as a bare "int() of None".
             raise TypeError(f"{kind}() of None (a value that is not set): test it with 'is not none' first, "
                             f"or give a default: | {kind}(0)")
-        return convert(value, *(() if default is _NO_DEFAULT else (default,)), *args, **kwargs)
+        if default is not _NO_DEFAULT or value is None:
+            return convert(value, *(() if default is _NO_DEFAULT else (default,)), *args, **kwargs)
+        number = convert(value, _NO_DEFAULT, *args, **kwargs)
+        if number is _NO_DEFAULT:
+            raise ValueError(f"{kind}() of {value!r}, which is not a number (a unit, a thousands separator or a "
+                             f"version in it?): capture the number alone, e.g. (?P<name>[0-9.]+) GB, "
+                             f"or give a default: | {kind}(0)")
+        return number
     return number
 
 
@@ -154,9 +166,8 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
         keep_trailing_newline=False,
         finalize=finalize,
     )
-    if not none_to_zero:
-        env.filters["float"] = _number_filter(env.filters["float"], "float")
-        env.filters["int"] = _number_filter(env.filters["int"], "int")
+    env.filters["float"] = _number_filter(env.filters["float"], "float", none_to_zero=none_to_zero)
+    env.filters["int"] = _number_filter(env.filters["int"], "int", none_to_zero=none_to_zero)
     env.filters["raw"] = lambda value: RawShell("" if value is None else str(value))
     env.filters["shell_join"] = _quote_list
     env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
