@@ -331,6 +331,28 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
 
 
+_FALSE_WORDS = frozenset({"false", "no", "off", "0"})
+
+
+def evaluate_condition(expression: str, context: dict[str, Any], site: TemplateSite) -> bool:
+    """A `when:`, `until:` or `that:` expression as true or false. A text that says false
+    (`false`, `False`, `no`, `off`, `0`: a capture left as text, `--var use_eagle=false` where
+    the default is text) is refused: any text but '' is true to Jinja, so `that: facts.ready`
+    passed on a host that printed `ready=false`, and a `when:` ran the step it meant to skip."""
+    return as_condition(evaluate(expression, context, site), expression, site)
+
+
+def as_condition(value: Any, expression: str, site: TemplateSite) -> bool:
+    """evaluate_condition's verdict on a value evaluate() gave."""
+    if isinstance(value, str) and value.strip().lower() in _FALSE_WORDS:
+        raise TemplateError(
+            f"{_where(site)}: expression {expression!r} is the text {value!r}, which is true (any text but '' is); "
+            "a text is not read as a yes or no",
+            hint=f"compare it: {expression} == {value!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0)",
+        )
+    return bool(value)
+
+
 VERSION_TEXT = re.compile(r"\s*v?\d+(\.\d+){2,}\S*\s*|\s*v?\d+\.\d+[A-Za-z+-]\S*\s*")
 """A package version that is no number: 0.5.4, 0.5.4rc1, 2.5.1+cu124, 0.6.post1."""
 
