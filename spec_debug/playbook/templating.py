@@ -116,6 +116,7 @@ def _number_filter(convert: Callable[..., Any], kind: str, *, none_to_zero: bool
     `that: facts.latency | float < 50` pass on a host at 75 ms, and `facts.mem | float > 10`
     raise its finding on one with 12 GB."""
     def number(value: Any, default: Any = _NO_DEFAULT, *args: Any, **kwargs: Any) -> Any:
+        value = None if isinstance(value, _NoFact) else value
         if value is None and default is _NO_DEFAULT and not none_to_zero:
             # Said whole here: _none_names names facts and vars only, and a step's exit_code
             # (None when it timed out) came out as a bare "int() of None".
@@ -133,26 +134,50 @@ def _number_filter(convert: Callable[..., Any], kind: str, *, none_to_zero: bool
 
 
 class NoneInCommand(Exception):
-    """A None written into a `run:` command or a `fetch:` path (render says which value)."""
+    """A fact that is None written into a `run:` command or a `fetch:` path (render says which)."""
+
+
+class _NoFact:
+    """A fact that is None (its capture matched nothing), as a command's template sees it: a
+    var that is None (`extra_flags: ~`) is an author's empty value and renders as '' still."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __eq__(self, other: object) -> bool:
+        return other is None or isinstance(other, _NoFact)
+
+    def __hash__(self) -> int:
+        return hash(None)
+
+    def __str__(self) -> str:  # `| string`, `~`
+        raise NoneInCommand()
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+_NO_FACT = _NoFact()
 
 
 def _refusing_none(write: Callable[..., Any]) -> Callable[..., Any]:
-    """`write`, but a None is refused: in a command it rendered as '' (`curl
+    """`write`, but a fact that is None is refused: in a command it rendered as '' (`curl
     http://localhost:{{ facts.port }}/health` asked port 80, `echo "using {{ facts.port }}"`
     passed), where a fact never set at all fails the step."""
     def refuse(value: Any, *args: Any, **kwargs: Any) -> Any:
-        if value is None:
+        if isinstance(value, _NoFact):
             raise NoneInCommand()
         return write(value, *args, **kwargs)
     return refuse
 
 
 def _default_for_none(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
-    """Jinja's default filter, but a None (a capture that matched nothing) takes the default too:
-    in a command, `{{ facts.port | default(30000) }}` is its author's answer to a missing capture,
-    and Jinja's own passed the None through (jinja2/filters.py, do_default)."""
-    value = do_default(value, default_value, boolean)
-    return default_value if value is None else value
+    """Jinja's default filter, but a fact that is None takes the default too: in a command,
+    `{{ facts.port | default(30000) }}` is its author's answer to a missing capture, and
+    Jinja's own passed the None through (jinja2/filters.py, do_default)."""
+    if isinstance(value, _NoFact):
+        return default_value
+    return do_default(value, default_value, boolean)
 
 
 def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool = False) -> SandboxedEnvironment:
@@ -180,6 +205,7 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
         for name in ("raw", "shell_quote", DOUBLE_FILTER, SINGLE_FILTER, HEREDOC_FILTER):
             env.filters[name] = _refusing_none(env.filters[name])
         env.filters["default"] = env.filters["d"] = _default_for_none
+        env.tests["none"] = lambda value: value is None or isinstance(value, _NoFact)
     return env
 
 
@@ -244,7 +270,11 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
     if "{" not in source:
         return source  # fast path: most commands have no template at all
     try:
-        return _compile(source, shell, path).render(context)
+        template = _compile(source, shell, path)
+        facts = context.get("facts")
+        if (shell or path) and isinstance(facts, dict) and any(v is None for v in facts.values()):
+            return template.render({**context, "facts": {k: _NO_FACT if v is None else v for k, v in facts.items()}})
+        return template.render(context)
     except NoneInCommand:
         raise _none_in_command_error(site, source, context, path=path) from None
     except UndefinedError as exc:
@@ -429,7 +459,7 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
 
 def _none_in_command_error(site: TemplateSite, source: str, context: dict[str, Any], *, path: bool) -> TemplateError:
     written = "the path would have read None" if path else "the command would have had '' in its place"
-    names = _none_names(source, context, template=True)
+    names = [name for name in _none_names(source, context, template=True) if name.startswith("facts.")]
     if not names:
         return TemplateError(f"{_where(site)}: a value in it is None (not set): {written}",
                              hint="guard the step with when: VALUE is not none, or write | default(VALUE)")

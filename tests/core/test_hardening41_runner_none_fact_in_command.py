@@ -78,3 +78,18 @@ def test_a_fact_that_matched_nothing_in_a_fetch_path_names_it(tmp_path):
 """)["get"]
     assert get["status"] == "error"
     assert "facts.port is None: step 'find' captured it, but its capture matched nothing" in get["message"], get["message"]
+
+
+@pytest.mark.parametrize("run, printed", [("echo hi {{ extra | raw }}", "hi"), ('echo "hi{{ extra }}"', "hi"),
+                                          ("echo hi {{ facts.port | string }}", None)])
+def test_a_var_that_is_none_still_renders_empty(tmp_path, run, printed):
+    # `extra_flags: ~` is an author's empty value (requires: counts it as not given), not a
+    # capture that matched nothing.
+    head = FIND.replace("steps:\n", "vars:\n  extra: ~\nsteps:\n")
+    use = _steps(tmp_path, f"""  - id: use
+    run: {json.dumps(run)}
+""", head=head)["use"]
+    if printed is None:  # a fact through | string is still refused
+        assert use["status"] == "error" and "facts.port is None" in use["message"], use
+    else:
+        assert use["status"] == "passed" and use["stdout"].strip() == printed, use
