@@ -361,7 +361,8 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
 
 
-_FALSE_WORDS = frozenset({"false", "no", "off", "0"})
+# Each text that says false, and the one that says true beside it (for the hint).
+_FALSE_WORDS = {"false": "true", "no": "yes", "off": "on", "0": "1"}
 
 
 def evaluate_condition(expression: str, context: dict[str, Any], site: TemplateSite) -> bool:
@@ -378,7 +379,7 @@ def as_condition(value: Any, expression: str, site: TemplateSite) -> bool:
         raise TemplateError(
             f"{_where(site)}: expression {expression!r} is the text {value!r}, which is true (any text but '' is); "
             "a text is not read as a yes or no",
-            hint=f"compare it: {expression} == {value!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0)",
+            hint=f"compare it: {expression} == {_true_word(value)!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0)",
         )
     return bool(value)
 
@@ -455,6 +456,13 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
         # spelling is the fix to say first.
         hint=f"write facts.{close[0]} if that is the fact meant; else {guard}" if close else guard,
     )
+
+
+def _true_word(false_word: str) -> str:
+    """`true` for `false`, `True` for `False`, `YES` for `NO`."""
+    word = _FALSE_WORDS[false_word.strip().lower()]
+    stripped = false_word.strip()
+    return word.upper() if stripped.isupper() and len(stripped) > 1 else word.capitalize() if stripped[:1].isupper() else word
 
 
 def _none_in_command_error(site: TemplateSite, source: str, context: dict[str, Any], *, path: bool) -> TemplateError:

@@ -35,6 +35,23 @@ def test_a_check_on_a_text_that_says_false_does_not_pass(tmp_path, printed):
     assert f"expression 'facts.ready' is the text '{printed}', which is true" in step["message"], step["message"]
 
 
+def test_the_hint_compares_with_the_text_that_says_true(tmp_path):
+    (tmp_path / "p.yaml").write_text("""name: words
+steps:
+  - id: health
+    run: echo "ready=False"
+    capture:
+      - regex: 'ready=(?P<ready>\\S+)'
+    expect:
+      - that: facts.ready
+""")
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    record = json.loads(result.stdout)
+    # The text that says false would make the check pass on exactly the hosts it should fail.
+    assert any(f["remediation"].startswith("Compare it: facts.ready == 'True', or capture it with type: bool")
+               for f in record["findings"]), record["findings"]
+
+
 def test_a_when_on_a_text_that_says_false_does_not_run_the_step(tmp_path):
     steps = _steps(tmp_path, """  - id: config
     run: echo "eagle_enabled=no"
