@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Callable, Iterable
 
 from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes
+from jinja2.filters import do_default
 from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import TemplateError
@@ -104,47 +105,119 @@ def _quote_list(values: Iterable[Any]) -> RawShell:
 _NO_DEFAULT = object()
 
 
-def _number_filter(convert: Callable[..., Any], kind: str) -> Callable[..., Any]:
+def _number_filter(convert: Callable[..., Any], kind: str, *, none_to_zero: bool = False) -> Callable[..., Any]:
     """Jinja's float and int filters, but a None (a capture that matched nothing) is an error
     unless a default is given: Jinja turns it into 0 (jinja2/filters.py, do_float and do_int),
     so `that: facts.accept | float > 2` raised the finding when the log held no accept length
-    at all: the evidence was missing, not bad."""
+    at all: the evidence was missing, not bad. (none_to_zero: Jinja's 0 for a None, after a
+    default filter.)
+
+    So is a text that is no number: Jinja's 0 for `12GB`, `1,024`, `75ms` or `0.5.4` made
+    `that: facts.latency | float < 50` pass on a host at 75 ms, and `facts.mem | float > 10`
+    raise its finding on one with 12 GB."""
     def number(value: Any, default: Any = _NO_DEFAULT, *args: Any, **kwargs: Any) -> Any:
-        if value is None and default is _NO_DEFAULT:
+        value = None if isinstance(value, _NoFact) else value
+        if value is None and default is _NO_DEFAULT and not none_to_zero:
             # Said whole here: _none_names names facts and vars only, and a step's exit_code
             # (None when it timed out) came out as a bare "int() of None".
             raise TypeError(f"{kind}() of None (a value that is not set): test it with 'is not none' first, "
                             f"or give a default: | {kind}(0)")
-        return convert(value, *(() if default is _NO_DEFAULT else (default,)), *args, **kwargs)
+        if default is not _NO_DEFAULT or value is None:
+            return convert(value, *(() if default is _NO_DEFAULT else (default,)), *args, **kwargs)
+        number = convert(value, _NO_DEFAULT, *args, **kwargs)
+        if number is _NO_DEFAULT:
+            raise ValueError(f"{kind}() of {value!r}, which is not a number (a unit, a thousands separator or a "
+                             f"version in it?): capture the number alone, e.g. (?P<name>[0-9.]+) GB, "
+                             f"or give a default: | {kind}(0)")
+        return number
     return number
 
 
-def _make_env(quote_output: bool, *, none_to_zero: bool = False) -> SandboxedEnvironment:
+class NoneInCommand(Exception):
+    """A fact that is None written into a `run:` command or a `fetch:` path (render says which)."""
+
+
+class _NoFact:
+    """A fact that is None (its capture matched nothing), as a command's template sees it: a
+    var that is None (`extra_flags: ~`) is an author's empty value and renders as '' still."""
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __eq__(self, other: object) -> bool:
+        return other is None or isinstance(other, _NoFact)
+
+    def __hash__(self) -> int:
+        return hash(None)
+
+    def __str__(self) -> str:  # `| string`, `~`
+        raise NoneInCommand()
+
+    def __repr__(self) -> str:
+        return "None"
+
+
+_NO_FACT = _NoFact()
+
+
+def _refusing_none(write: Callable[..., Any]) -> Callable[..., Any]:
+    """`write`, but a fact that is None is refused: in a command it rendered as '' (`curl
+    http://localhost:{{ facts.port }}/health` asked port 80, `echo "using {{ facts.port }}"`
+    passed), where a fact never set at all fails the step."""
+    def refuse(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(value, _NoFact):
+            raise NoneInCommand()
+        return write(value, *args, **kwargs)
+    return refuse
+
+
+def _default_for_none(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+    """Jinja's default filter, but a fact that is None takes the default too: in a command,
+    `{{ facts.port | default(30000) }}` is its author's answer to a missing capture, and
+    Jinja's own passed the None through (jinja2/filters.py, do_default)."""
+    if isinstance(value, _NoFact):
+        return default_value
+    return do_default(value, default_value, boolean)
+
+
+def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool = False) -> SandboxedEnvironment:
+    """command: the env of `run:` and `fetch:` text, where a None is refused (_refusing_none)."""
+    finalize = shell_quote if quote_output else None
+    if command:
+        finalize = _refusing_none(finalize or (lambda value: value))
     env = SandboxedEnvironment(
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,
-        finalize=shell_quote if quote_output else None,
+        finalize=finalize,
     )
-    if not none_to_zero:
-        env.filters["float"] = _number_filter(env.filters["float"], "float")
-        env.filters["int"] = _number_filter(env.filters["int"], "int")
+    env.filters["float"] = _number_filter(env.filters["float"], "float", none_to_zero=none_to_zero)
+    env.filters["int"] = _number_filter(env.filters["int"], "int", none_to_zero=none_to_zero)
     env.filters["raw"] = lambda value: RawShell("" if value is None else str(value))
     env.filters["shell_join"] = _quote_list
     env.filters["shell_quote"] = lambda value: RawShell(shell_quote(value))
     env.filters[DOUBLE_FILTER] = _in_double_quotes
     env.filters[SINGLE_FILTER] = _in_single_quotes
     env.filters[HEREDOC_FILTER] = _in_heredoc
+    if command:
+        # The quoting filters (the author's "...", '...' and heredocs are marked with them) and
+        # raw write a None as '' before finalize sees it.
+        for name in ("raw", "shell_quote", DOUBLE_FILTER, SINGLE_FILTER, HEREDOC_FILTER):
+            env.filters[name] = _refusing_none(env.filters[name])
+        env.filters["default"] = env.filters["d"] = _default_for_none
+        env.tests["none"] = lambda value: value is None or isinstance(value, _NoFact)
     return env
 
 
-SHELL_ENV = _make_env(quote_output=True)
+SHELL_ENV = _make_env(quote_output=True, command=True)
 TEXT_ENV = _make_env(quote_output=False)
+_PATH_ENV = _make_env(quote_output=False, command=True)  # fetch: src and dest
 # Jinja's own float/int (None gives 0), for a template that feeds a default filter's output to
 # one: `facts.accept | default(0) | float` is its author's answer to a missing capture (Ansible's
 # habit: there a missing result is undefined; here it is None, which default passes through).
-_DEFAULTED_SHELL_ENV = _make_env(quote_output=True, none_to_zero=True)
+_DEFAULTED_SHELL_ENV = _make_env(quote_output=True, none_to_zero=True, command=True)
 _DEFAULTED_TEXT_ENV = _make_env(quote_output=False, none_to_zero=True)
+_DEFAULTED_PATH_ENV = _make_env(quote_output=False, none_to_zero=True, command=True)
 
 
 def _number_after_default(source: str, *, expression: bool) -> bool:
@@ -170,8 +243,10 @@ def _where(site: TemplateSite) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _compile(source: str, shell: bool):
+def _compile(source: str, shell: bool, path: bool = False):
     defaulted = _number_after_default(source, expression=False)
+    if path:
+        return (_DEFAULTED_PATH_ENV if defaulted else _PATH_ENV).from_string(source)
     if shell:
         env = _DEFAULTED_SHELL_ENV if defaulted else SHELL_ENV
         marked = mark_quoted_templates(source)
@@ -190,11 +265,18 @@ def _compile_expression(source: str):
     return env.compile_expression(source, undefined_to_none=False)
 
 
-def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: bool = False) -> str:
+def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: bool = False, path: bool = False) -> str:
+    """shell: a `run:` command (values quoted); path: a `fetch:` src or dest. Either refuses a None."""
     if "{" not in source:
         return source  # fast path: most commands have no template at all
     try:
-        return _compile(source, shell).render(context)
+        template = _compile(source, shell, path)
+        facts = context.get("facts")
+        if (shell or path) and isinstance(facts, dict) and any(v is None for v in facts.values()):
+            return template.render({**context, "facts": {k: _NO_FACT if v is None else v for k, v in facts.items()}})
+        return template.render(context)
+    except NoneInCommand:
+        raise _none_in_command_error(site, source, context, path=path) from None
     except UndefinedError as exc:
         unset = [n for n in _unset_facts(source, context, template=True) if f"'{n[6:]}'" in (exc.message or "")]
         if unset:
@@ -279,6 +361,29 @@ def evaluate(expression: str, context: dict[str, Any], site: TemplateSite) -> An
         raise TemplateError(f"{_where(site)}: expression {expression!r} failed: {type(exc).__name__}: {exc}") from None
 
 
+# Each text that says false, and the one that says true beside it (for the hint).
+_FALSE_WORDS = {"false": "true", "no": "yes", "off": "on", "0": "1"}
+
+
+def evaluate_condition(expression: str, context: dict[str, Any], site: TemplateSite) -> bool:
+    """A `when:`, `until:` or `that:` expression as true or false. A text that says false
+    (`false`, `False`, `no`, `off`, `0`: a capture left as text, `--var use_eagle=false` where
+    the default is text) is refused: any text but '' is true to Jinja, so `that: facts.ready`
+    passed on a host that printed `ready=false`, and a `when:` ran the step it meant to skip."""
+    return as_condition(evaluate(expression, context, site), expression, site)
+
+
+def as_condition(value: Any, expression: str, site: TemplateSite) -> bool:
+    """evaluate_condition's verdict on a value evaluate() gave."""
+    if isinstance(value, str) and value.strip().lower() in _FALSE_WORDS:
+        raise TemplateError(
+            f"{_where(site)}: expression {expression!r} is the text {value!r}, which is true (any text but '' is); "
+            "a text is not read as a yes or no",
+            hint=f"compare it: {expression} == {_true_word(value)!r}, or capture it with type: bool (true/false, yes/no, on/off, 1/0)",
+        )
+    return bool(value)
+
+
 VERSION_TEXT = re.compile(r"\s*v?\d+(\.\d+){2,}\S*\s*|\s*v?\d+\.\d+[A-Za-z+-]\S*\s*")
 """A package version that is no number: 0.5.4, 0.5.4rc1, 2.5.1+cu124, 0.6.post1."""
 
@@ -353,6 +458,32 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
     )
 
 
+def _true_word(false_word: str) -> str:
+    """`true` for `false`, `True` for `False`, `YES` for `NO`."""
+    word = _FALSE_WORDS[false_word.strip().lower()]
+    stripped = false_word.strip()
+    return word.upper() if stripped.isupper() and len(stripped) > 1 else word.capitalize() if stripped[:1].isupper() else word
+
+
+def _none_in_command_error(site: TemplateSite, source: str, context: dict[str, Any], *, path: bool) -> TemplateError:
+    written = "the path would have read None" if path else "the command would have had '' in its place"
+    names = [name for name in _none_names(source, context, template=True) if name.startswith("facts.")]
+    if not names:
+        return TemplateError(f"{_where(site)}: a value in it is None (not set): {written}",
+                             hint="guard the step with when: VALUE is not none, or write | default(VALUE)")
+    name = names[0]
+    views = context.get("steps")
+    setters = [step_id for step_id, view in views.items()
+               if isinstance(view, dict) and isinstance(view.get("facts"), dict) and name.removeprefix("facts.") in view["facts"]
+               ] if isinstance(views, dict) and name.startswith("facts.") else []
+    why = (f"step {setters[-1]!r} captured it, but its capture matched nothing (or read a JSON null)" if setters
+           else "it is None")
+    return TemplateError(
+        f"{_where(site)}: {name} is None: {why}; {written}",
+        hint=f"give the capture a default: value, or guard the step: when: {name} is not none",
+    )
+
+
 def _empty_list_names(expression: str, context: dict[str, Any]) -> list[str]:
     """`facts.X` in expression whose value is an empty list (an `all: true` capture that matched
     nothing)."""
@@ -389,10 +520,10 @@ def _step_said(step_id: str, view: dict[str, Any]) -> str:
     return f"{step_id} {status}" + (f" ({message})" if message else "")
 
 
-def _none_names(expression: str, context: dict[str, Any]) -> list[str]:
-    """`facts.X`, `vars.X` or bare names in expression whose value is None."""
+def _none_names(expression: str, context: dict[str, Any], *, template: bool = False) -> list[str]:
+    """`facts.X`, `vars.X` or bare names in expression (or template) whose value is None."""
     try:
-        parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+        parsed = TEXT_ENV.parse(expression if template else "{{ " + expression + " }}")
     except TemplateSyntaxError:
         return []
     found: list[str] = []

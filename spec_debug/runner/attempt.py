@@ -13,7 +13,9 @@ from typing import Any
 
 from spec_debug.errors import SpecDebugError, TemplateError
 from spec_debug.playbook.models import Expectation, FindingTemplate, Step
-from spec_debug.playbook.templating import CONTEXT_NAMES, TemplateSite, attributes_of, evaluate, names_used, render, render_value
+from spec_debug.playbook.templating import (
+    CONTEXT_NAMES, TemplateSite, as_condition, attributes_of, evaluate, names_used, render, render_value,
+)
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
@@ -310,7 +312,7 @@ def _check(
         return False, "no match" + _unsearched(pattern, streams) + _across_cut_lines(pattern, streams)
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
-    return bool(value), f"{value!r}"
+    return as_condition(value, expectation.that, TemplateSite(step_id, "expect.that")), f"{value!r}"
 
 
 # What a killed command's status means on the host: the kernel's OOM killer sends SIGKILL

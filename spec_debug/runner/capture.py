@@ -32,17 +32,24 @@ class CaptureError(ValueError):
     """A capture could not convert or find its value (reported on the step)."""
 
 
-def convert(value: Any, kind: str) -> Any:
+def convert(value: Any, kind: str, name: str | None = None) -> Any:
     if value is None:
         return None
     if kind == "json":
         return value if not isinstance(value, str) else json.loads(value)
     if kind == "str":
         return value if isinstance(value, str) else json.dumps(value)
-    if kind == "int":
-        return int(value) if not isinstance(value, bool) else int(value)
-    if kind == "float":
-        return float(value)
+    if kind in ("int", "float"):
+        try:
+            return int(value) if kind == "int" else float(value)
+        except (TypeError, ValueError):
+            # Python's "invalid literal for int() with base 10: '1,024'" named neither the
+            # fact nor the fix; a unit or a thousands separator is the usual cause.
+            raise CaptureError(
+                f"{name or 'the value'} (type: {kind}): cannot read {value!r} as {'an int' if kind == 'int' else 'a float'}"
+                " (a unit, a thousands separator or a decimal point in it?): capture the number alone, "
+                "e.g. (?P<tps>[0-9.]+) tok/s"
+            ) from None
     if kind == "bool":
         if isinstance(value, bool):
             return value
@@ -156,7 +163,7 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
             value = json_lookup(parsed_json[capture.from_], capture.json_path)
         except KeyError:
             value = capture.default
-        facts[capture.name] = convert(value, capture.type)
+        facts[capture.name] = convert(value, capture.type, capture.name)
     return facts
 
 
@@ -187,10 +194,10 @@ def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None
         matches = [first] if first is not None else matches
     if capture.name is not None and capture.name not in pattern.groupindex:
         group: str | int = 1 if pattern.groups else 0
-        values = [convert(m.group(group), capture.type) for m in matches]
+        values = [convert(m.group(group), capture.type, capture.name) for m in matches]
         return {capture.name: values if capture.all else (values[0] if values else capture.default)}
     result: dict[str, Any] = {}
     for name in names if capture.name is None else [capture.name]:
-        values = [convert(m.group(name), capture.type) for m in matches]
+        values = [convert(m.group(name), capture.type, name) for m in matches]
         result[name] = values if capture.all else (values[0] if values else capture.default)
     return result

@@ -28,9 +28,13 @@ from spec_debug.runner.fetch_limit import check_size
 # the wrong quoting) is standard input to cat and GNU stat even after `--` (POSIX cat: "If a file
 # is '-', the cat utility shall read from the standard input"): the copy read the child's empty
 # stdin and kept an empty artifact, and the step passed. `./-` names the file.
+# A FIFO is said on stderr before cat opens it (FIFO_MARK): with no process writing, cat waits in
+# open() for a writer, and the stall limit blamed a hung file system ("a dead NFS server?").
+FIFO_MARK = "spec-debug: the source is a FIFO"
 GET_SCRIPT = (
     '[ "$1" = - ] && set -- ./- "$2"; '
     '[ -d "$1" ] && exit 21; [ -e "$1" ] || exit 2; [ -r "$1" ] || exit 13; '
+    f'[ -p "$1" ] && echo "{FIFO_MARK}" >&2; '
     'if [ -n "$2" ] && [ -f "$1" ]; then s=$(stat -L -c %s -- "$1" 2>/dev/null || wc -c < "$1"); s=${s##* }; '
     '[ "$s" -gt "$2" ] 2>/dev/null && { echo "$s" >&2; exit 27; }; fi; exec cat -- "$1"'
 )
@@ -39,6 +43,17 @@ _TOO_LARGE = 27  # EFBIG, "File too large"
 _REFUSALS: dict[int, type[OSError]] = {
     errno.ENOENT: FileNotFoundError, errno.EACCES: PermissionError, errno.EISDIR: IsADirectoryError,
 }
+
+
+def fifo_stalled(stall_s: float) -> str:
+    """The stall of a copy whose GET_SCRIPT said FIFO_MARK."""
+    return (f"no data read from it for {stall_s:g} s: it is a FIFO (named pipe) and no process wrote to it "
+            "(a reader waits until a writer opens it); the copy was given up")
+
+
+def without_fifo_mark(said: str) -> str:
+    """`said` (stderr's last line) less the FIFO mark, which is no error."""
+    return "" if said.strip() == FIFO_MARK else said
 
 
 def refusal(code: int, said: str, where: str, max_bytes: int | None) -> None:

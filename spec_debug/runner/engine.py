@@ -31,7 +31,7 @@ from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step, is_empty_var
 from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.templating import (
-    TemplateSite, evaluate, forms_in_command, render, render_value, resolve_vars, shell_quote,
+    TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
 )
 from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepLeftRunning, StepRecord
 from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
@@ -513,7 +513,7 @@ class Run:
             return self._shown_skip(step, host, f"skipped: provide --var {missing[0]}=... to run this step"), [], False
         context = self._context(host, host_vars, facts)
         try:
-            if step.when and not evaluate(step.when, context, TemplateSite(step.id, "when")):
+            if step.when and not evaluate_condition(step.when, context, TemplateSite(step.id, "when")):
                 return self._shown_skip(step, host, f"skipped: when {step.when!r} is false"), [], False
             command = self._render_command(step, context, transport)
             if step.run is not None and not (command or "").strip():
@@ -837,7 +837,7 @@ class Run:
             return evaluation.status == "passed", None
         attempt_context = {**context, "facts": {**context["facts"], **evaluation.facts}, "exit_code": outcome.exit_code, "stdout": stdout.expression_text(), "stderr": stderr.expression_text()}
         try:
-            return bool(evaluate(step.until, attempt_context, TemplateSite(step.id, "until"))), None
+            return evaluate_condition(step.until, attempt_context, TemplateSite(step.id, "until")), None
         except TemplateError as exc:
             # "step 'wait', until: facts.redy is not set: ...": the step and site are said already.
             said = exc.message.splitlines()[0].removeprefix(f"step {step.id!r}, until: ")
@@ -865,8 +865,8 @@ class Run:
                     not_reached.append(source)
                     continue
                 try:
-                    pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"))
-                    dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"))
+                    pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"), path=True)
+                    dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"), path=True)
                     remotes = _expand_remote_glob(pattern, transport, GLOB_TIMEOUT_S if deadline is None else deadline.left())
                 except TransportError:
                     raise

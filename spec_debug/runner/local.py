@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import IO, Callable
 
-from spec_debug.runner.copy_script import GET_SCRIPT, refusal
+from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal
 from spec_debug.runner.fetch_deadline import FetchDeadline, FetchTimedOut, current_deadline, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, copy_capped
 from spec_debug.runner.output import StreamCapture
@@ -213,11 +213,15 @@ class LocalTransport(Transport):
                     local.close()
                     keep_partial(partial, local_path)
                     raise
+                except TimeoutError:
+                    if _said_so_far(process.stderr).startswith(FIFO_MARK):
+                        raise TimeoutError(fifo_stalled(_COPY_STALL_S)) from None
+                    raise
             try:
                 code = process.wait(timeout=_REAP_AFTER_KILL_S)  # its output ended: it is exiting
             except subprocess.TimeoutExpired:
                 raise TimeoutError(f"the copy of {remote_path} sent all its bytes but did not exit") from None
-            said = process.stderr.read(4096).decode("utf-8", "replace").strip().splitlines()
+            said = [line for line in process.stderr.read(4096).decode("utf-8", "replace").strip().splitlines() if line != FIFO_MARK]
             refusal(code, said[-1] if said else "", remote_path, max_bytes)
             if code != 0:
                 raise OSError(f"{remote_path}: {said[-1] if said else f'the copy exited with code {code}'}")
@@ -230,6 +234,13 @@ class LocalTransport(Transport):
             partial.unlink(missing_ok=True)
             process.stdout.close()
             process.stderr.close()
+
+
+def _said_so_far(stderr: IO[bytes]) -> str:
+    """What the copy's child wrote on stderr so far, without waiting for more."""
+    with selectors.DefaultSelector() as selector:
+        selector.register(stderr, selectors.EVENT_READ)
+        return os.read(stderr.fileno(), 4096).decode("utf-8", "replace") if selector.select(0) else ""
 
 
 class _WatchedPipe:

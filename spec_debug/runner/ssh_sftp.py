@@ -36,7 +36,7 @@ from typing import BinaryIO, Callable, Iterator
 import paramiko
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.copy_script import GET_SCRIPT, refusal
+from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal
 from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.host_path import WITH_STANDARD_PATH
@@ -897,6 +897,9 @@ class _ShellCopies:
                 if not self._alive():
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while copying {what}") from None
                 if isinstance(exc, TimeoutError):
+                    if channel.recv_stderr_ready() and channel.recv_stderr(4096).decode("utf-8", "replace").startswith(FIFO_MARK):
+                        raise RemoteFileError(f"{self._host}: cannot download {what}: {fifo_stalled(_STALL_S)}",
+                                              hint="start what writes to it first, or fetch the file it is copied to") from None
                     raise RemoteFileError(
                         f"{self._host}: the host did not move any data for {_STALL_S:g} s while copying {what}",
                         hint="the host's disk or home directory hangs (a stuck NFS mount?)",
@@ -910,7 +913,7 @@ class _ShellCopies:
                 close_channel(channel)
                 if not ended:
                     self._end_copy(data.pid)
-        lines = bytes(errors).decode("utf-8", "replace").strip().splitlines()
+        lines = [line for line in bytes(errors).decode("utf-8", "replace").strip().splitlines() if line.strip() != FIFO_MARK]
         return code, lines[-1].strip() if lines else ""
 
     def _end_copy(self, pid: int | None) -> None:
