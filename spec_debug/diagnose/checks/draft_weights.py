@@ -107,8 +107,9 @@ def check_wrapper_prefix(stored: Mapping[str, Any] | None, at: Where = Where()) 
                 "without its weights"]
     remediation = (f"Rename the tensors without {prefix!r}: in the draft directory run "
                    f"`{_rename_command(prefix)}` (a model.safetensors.index.json lists the "
-                   "names too: rename them there the same way), restart the server, and check "
-                   "the acceptance rate again.")
+                   "names too: rename them there the same way; pytorch_model*.bin weights: the "
+                   "same with torch.load and torch.save), restart the server, and check the "
+                   "acceptance rate again.")
     return [at.finding("SD705", evidence, dict(stored), remediation=remediation)]
 
 
