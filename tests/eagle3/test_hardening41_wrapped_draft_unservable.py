@@ -71,3 +71,16 @@ def test_bare_and_sglang_names_get_no_sd705(tmp_path, world, prefix):
     root = _wrapped(tmp_path, world, prefix) if prefix else world
     for host in (VLLM, SGLANG):
         assert "SD705" not in [f.code for f in _configs(root, host)]
+
+
+def test_a_wrapped_bin_draft_is_sd705_and_its_fix_says_how(tmp_path, world):
+    import torch
+    from safetensors.torch import load_file
+
+    root = _wrapped(tmp_path, world, "module.")
+    weights = root / "draft" / "model.safetensors"
+    torch.save(load_file(str(weights)), root / "draft" / "pytorch_model.bin")
+    weights.unlink()
+    [finding] = [f for f in _configs(root, VLLM) if f.severity == "error"]
+    assert finding.code == "SD705" and finding.facts["stored_prefix"] == "module."
+    assert "pytorch_model*.bin weights: the same with torch.load and torch.save" in finding.remediation
