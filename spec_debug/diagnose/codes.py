@@ -603,4 +603,39 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         sources=(SPECULATORS_CORE, VLLM_EAGLE3_MODEL, SGLANG_EAGLE3_MODEL),
     ),
+    FindingDoc(
+        code="SD705",
+        severity="error",
+        area="draft config",
+        title="Draft tensors are named as a training wrapper held them",
+        detects=(
+            "Draft tensors stored under a training wrapper's prefix (`draft_model.fc.weight` "
+            "from SpecForge's OnlineEagle3Model, `module.` from DDP, `_orig_mod.` from "
+            "torch.compile), as a training loop that saves the wrapper's state_dict leaves "
+            "them; read from the draft's safetensors headers. SGLang's own `model.` names are "
+            "not this code."
+        ),
+        why=(
+            "vLLM and SGLang look the draft's weights up by their bare names (`fc.weight`, "
+            "`layers.0.*` or `midlayer.*`): vLLM fails to load the draft, and SGLang skips "
+            "every name it does not know without a word and serves a draft none of whose "
+            "weights were loaded, so nearly nothing is accepted. The drafter evaluation reads "
+            "the weights from under the prefix and measures a draft the server never runs."
+        ),
+        fix=(
+            "Rename the tensors without the prefix (in the draft directory: `python -c \"import "
+            "glob; from safetensors.torch import load_file, save_file; [save_file({k.removeprefix("
+            "'draft_model.'): v for k, v in load_file(f).items()}, f, metadata={'format': 'pt'}) "
+            "for f in glob.glob('*.safetensors')]\"`, and the same in a "
+            "model.safetensors.index.json), restart the server, and check the acceptance rate "
+            "again."
+        ),
+        example=(
+            "the draft's tensors are stored under 'draft_model.' (draft_model.fc.weight, ... 13 "
+            "tensors: a training wrapper's state dict): vLLM fails to load them, SGLang skips "
+            "every name it does not know and serves the draft without its weights"
+        ),
+        sources=(VLLM_EAGLE3_MODEL, SGLANG_EAGLE3_MODEL,
+                 "https://github.com/sgl-project/SpecForge/blob/main/specforge/core/eagle3.py"),
+    ),
 )

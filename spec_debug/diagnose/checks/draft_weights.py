@@ -7,6 +7,8 @@ that load on a shape or serves another network (a layer or bias the config leave
 skipped). The shapes come from the safetensors headers the model_configs probe already sends:
 no tensor is loaded for this. The hidden size itself is SD204 (layers.config_width_problem).
 The norms before fc that a flag alone builds (norm_before_fc, fc_norm) are compared too.
+SD705: the same headers name the tensors as a training wrapper held them, which neither
+engine can load.
 """
 
 from __future__ import annotations
@@ -58,6 +60,57 @@ def unwrapped(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
         if name in tensors and name not in kept:
             kept[name] = tensors[name]
     return kept
+
+
+# SGLang's own parameter names: its LlamaForCausalLMEagle3.load_weights takes a name as is or
+# with `model.` added, so `model.fc.weight` loads there (vLLM's failing on it is the drafter
+# eval's note, loading._model_prefixed), and is no wrapper's.
+_ENGINE_PREFIX = "model."
+
+
+def wrapper_prefix(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """{stored_prefix, example, tensors} of a draft whose tensors sit under a training
+    wrapper's prefix (`draft_model.`, `module.`, `_orig_mod.`; checkpoint.draft_prefix), from
+    the probe's listing; None for bare names, SGLang's `model.` names, or a listing cut at its
+    limit (the bare fc.weight may be among the names left out)."""
+    if not isinstance(tensors, Mapping) or len(tensors) >= TENSOR_SHAPES_LIMIT:
+        return None
+    names = [str(name) for name in tensors]
+    prefix = draft_prefix(names)
+    if prefix is None or prefix == _ENGINE_PREFIX:
+        return None
+    return {"stored_prefix": prefix, "example": prefix + "fc.weight",  # draft_prefix found it
+            "tensors": sum(name.startswith(prefix) for name in names)}
+
+
+def _rename_command(prefix: str) -> str:
+    """One shell line that rewrites each safetensors shard in place under the bare names."""
+    return ("python -c \"import glob; from safetensors.torch import load_file, save_file; "
+            "[save_file({k.removeprefix('%s'): v for k, v in load_file(f).items()}, f, "
+            "metadata={'format': 'pt'}) for f in glob.glob('*.safetensors')]\"" % prefix)
+
+
+def check_wrapper_prefix(stored: Mapping[str, Any] | None, at: Where = Where()) -> list[Finding]:
+    """SD705: the draft's tensors are named as a training wrapper held them. vLLM's
+    Eagle3LlamaForCausalLM.load_weights adds `model.` to each name (but lm_head and d2t) and
+    its AutoWeightsLoader, or the inner model's params_dict, fails on `model.draft_model.*`
+    (vllm model_executor/models/llama_eagle3.py, commit 00bd1493); SGLang's
+    LlamaForCausalLMEagle3.load_weights loads a name only when it, or `model.` + it, is a
+    parameter and skips the rest without a word (sglang srt/models/llama_eagle3.py, commit
+    03d5a777), so it serves a draft none of whose weights were loaded."""
+    if not stored:
+        return []
+    prefix = stored["stored_prefix"]
+    evidence = [f"the draft's tensors are stored under {prefix!r} ({stored['example']}, ... "
+                f"{stored['tensors']} tensors: a training wrapper's state dict): vLLM fails to "
+                "load them, SGLang skips every name it does not know and serves the draft "
+                "without its weights"]
+    remediation = (f"Rename the tensors without {prefix!r}: in the draft directory run "
+                   f"`{_rename_command(prefix)}` (a model.safetensors.index.json lists the "
+                   "names too: rename them there the same way; pytorch_model*.bin weights: the "
+                   "same with torch.load and torch.save), restart the server, and check the "
+                   "acceptance rate again.")
+    return [at.finding("SD705", evidence, dict(stored), remediation=remediation)]
 
 
 def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | None] | None:

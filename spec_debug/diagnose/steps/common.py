@@ -15,7 +15,7 @@ from spec_debug.runner.runner_findings import runner_finding
 
 # Root causes: codes whose error explains lower acceptance or throughput downstream.
 SERVING_PATH_CAUSES = ("SD101", "SD201", "SD202", "SD203", "SD204", "SD301", "SD302", "SD303",
-                       "SD402", "SD601", "SD701", "SD704")
+                       "SD402", "SD601", "SD701", "SD704", "SD705")
 
 
 def where(ctx: Any) -> Where:

@@ -1,13 +1,14 @@
 """Draft and target config checks: aux layers (SD201-SD204), norm flags (SD701), context
-(SD702), RoPE (SD703) and the draft config against its weights' shapes (SD704), from the two
-config.json files, the draft's tensor headers and the engine's conventions."""
+(SD702), RoPE (SD703), the draft config against its weights' shapes (SD704) and tensor names
+the engines cannot load (SD705), from the two config.json files, the draft's tensor headers and the engine's conventions."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
-from spec_debug.diagnose.checks.draft_weights import check_draft_weights, flag_norms, layer_shapes, unwrapped
+from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_wrapper_prefix, flag_norms,
+                                                      layer_shapes, unwrapped, wrapper_prefix)
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
@@ -111,7 +112,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_weights_width": weights_width(tensors),
                              "draft_layer_shapes": None if missing else layer_shapes(tensors),
                              "draft_flag_norms": None if missing else flag_norms(tensors),
-                             "draft_missing_shards": missing or None}
+                             "draft_missing_shards": missing or None,
+                             "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
@@ -195,6 +197,8 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
+    # the names the engines look the weights up by: needs neither target nor engine
+    findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at)
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)

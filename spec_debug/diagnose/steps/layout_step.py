@@ -96,6 +96,16 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "served layers not measured: the serving dump could not be "
                                          f"read: {layout['serving_dump_error']}",
                                     "a readable serving-path dump (--var serving_dump=DIR)"))
+    elif serving and not serving.get("layer_ids"):
+        # vLLM's hidden-state extraction writes hs_<i>.safetensors without layer_ids metadata:
+        # the dump was read and then nothing was said, as if the served layers had been
+        # measured and found right
+        findings.append(not_checked(ctx, f"served layers not measured: the serving dump "
+                                         f"{serving.get('path')} names no layer ids (no layer_ids "
+                                         "in its files' metadata), so its slots cannot be matched "
+                                         "to target layers",
+                                    "a serving-path dump whose files name their layers "
+                                    "(layer_ids in the safetensors metadata)"))
     if n is None and layout.get("num_target_layers_unknown"):
         findings.append(not_checked(ctx, f"served layers not planned or compared: "
                                          f"{layout['num_target_layers_unknown']}",
