@@ -6,12 +6,18 @@ three times, twice as a failure of spec-debug's. They now say they did not run b
 the configs step's finding (an info line), as for a head or embedding whose rows are not the
 config's draft_vocab_size or vocab_size (the vocab step's SD303); in a playbook without the
 configs step (drafter_accuracy) the step still fails as SD003, naming the misfit. Runs the
-real playbooks with the local transport on a world saved by speculators 0.9.0."""
+real playbooks with the local transport on a world saved by speculators 0.9.0, the server's
+command given as a user gives it (`--var server_cmdline=...`): with none, the launch step
+audits whatever SGLang or vLLM server runs on this machine, and the fake servers the probe
+tests start (tests/diagnose/fake_servers.py) run there whenever a pytest worker beside this
+one is in those tests: SD101 from another test's server came first in the findings. Each run
+here has such a server beside it."""
 
 from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -27,7 +33,10 @@ from spec_debug.runner.engine import HostTarget, Run, RunOptions  # noqa: E402
 from spec_debug.runner.local import LocalTransport  # noqa: E402
 from spec_debug.runner.reporter import Reporter  # noqa: E402
 from spec_debug.store import RunStore  # noqa: E402
+from tests.diagnose.fake_servers import server_process  # noqa: E402
 from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+
+DEMO = Path(__file__).resolve().parents[2] / "spec_debug" / "data" / "demo"
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +55,19 @@ def _edited(tmp_path: Path, world: Path, key: str, value) -> Path:
 
 
 def _run(playbook: str, root: Path, out: Path):
-    """The playbook on this machine, its probes' torch on one thread (see test_demo.py)."""
+    """The playbook on this machine, its probes' torch on one thread (see test_demo.py), beside
+    another deployment's server (SGLang serving the demo's models)."""
     loaded = load_playbook(playbook)
     variables = {"draft_model": str(root / "draft"), "target_model": str(root / "target"),
                  "hidden_states": str(root / "data"), "engine": "vllm", "engine_version": "0.12.0",
                  "python": sys.executable, "device": "cpu", "max_samples": "3"}
-    with pytest.MonkeyPatch.context() as env:
+    if "server_cmdline" in loaded.playbook.vars:  # the world's vLLM server, as trained (3 steps)
+        spec = json.dumps({"method": "eagle3", "model": str(root / "draft"), "num_speculative_tokens": 3})
+        variables["server_cmdline"] = shlex.join(["vllm", "serve", str(root / "target"), "--speculative-config", spec])
+    other_server = [sys.executable, "-c", "import time; time.sleep(300)", "-m", "sglang.launch_server",
+                    "--model-path", str(DEMO / "target"), "--speculative-algorithm", "EAGLE3",
+                    "--speculative-draft-model-path", str(DEMO / "draft"), "--speculative-num-steps", "1"]
+    with pytest.MonkeyPatch.context() as env, server_process(other_server):
         env.setenv("OMP_NUM_THREADS", "1")
         run = Run(loaded, [HostTarget(name="h", connect=LocalTransport, transport="local")],
                   RunStore.create(out, loaded.playbook.name), variables, RunOptions(reporter=Reporter()))
