@@ -237,13 +237,19 @@ def weight_files(directory: Path) -> list[Path]:
     model.safetensors.index.json names, when it names any that are here (vLLM and SGLang
     model_loader/weight_utils.py filter_duplicate_safetensors_files drop the rest, such as a
     single file a retrained draft was uploaded as beside the old shards); else every one."""
-    index, _ = config_and_problem(directory, "model.safetensors.index.json")
-    weight_map = (index or {}).get("weight_map")
-    names = {name for name in weight_map.values() if isinstance(name, str)} if isinstance(
-        weight_map, dict) else set()
-    named = sorted(directory / name for name in names
-                   if not os.path.isabs(name) and _is_file(directory / name))
+    named = [directory / name for name in _shard_names(directory, "model.safetensors.index.json")
+             if _is_file(directory / name)]
     return named or sorted(directory.glob("*.safetensors"))
+
+
+def _shard_names(directory: Path, index_name: str) -> list[str]:
+    """The shard files an index's weight_map names, relative to the folder (an absolute name
+    is no shard of this folder), sorted; [] when there is no readable index."""
+    index, _ = config_and_problem(directory, index_name)
+    weight_map = (index or {}).get("weight_map")
+    if not isinstance(weight_map, dict):
+        return []
+    return sorted({name for name in weight_map.values() if isinstance(name, str) and not os.path.isabs(name)})
 
 
 def missing_shards(directory: Path) -> list[str]:
@@ -254,10 +260,7 @@ def missing_shards(directory: Path) -> list[str]:
     one beside a single file, which is what is read)."""
     index_name = ("model.safetensors.index.json" if weight_files(directory)
                   else "pytorch_model.bin.index.json")
-    index, _ = config_and_problem(directory, index_name)
-    weight_map = (index or {}).get("weight_map")
-    names = sorted({name for name in weight_map.values() if isinstance(name, str)
-                    and not os.path.isabs(name)}) if isinstance(weight_map, dict) else []
+    names = _shard_names(directory, index_name)
     missing = [name for name in names if not _is_file(directory / name)]
     return missing if len(missing) < len(names) else []
 
@@ -273,12 +276,8 @@ def torch_weight_files(directory: Path) -> list[Path]:
     """A folder's torch pickles of weights, as the drafter reads them (checkpoint.bin_files):
     the shards pytorch_model.bin.index.json names, else pytorch_model.bin (transformers <
     4.35, and save_pretrained(safe_serialization=False), save so)."""
-    index, _ = config_and_problem(directory, "pytorch_model.bin.index.json")
-    weight_map = (index or {}).get("weight_map")
-    names = {name for name in weight_map.values() if isinstance(name, str)} if isinstance(
-        weight_map, dict) else set()
-    named = sorted(directory / name for name in names
-                   if not os.path.isabs(name) and _is_file(directory / name))
+    named = [directory / name for name in _shard_names(directory, "pytorch_model.bin.index.json")
+             if _is_file(directory / name)]
     single = directory / "pytorch_model.bin"
     return named or ([single] if _is_file(single) else [])
 
