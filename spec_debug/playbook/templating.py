@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
-from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes
+from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes, pass_eval_context
 from jinja2.filters import do_default
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -180,6 +180,14 @@ def _default_for_none(value: Any, default_value: Any = "", boolean: bool = False
     return do_default(value, default_value, boolean)
 
 
+def _null_for_no_fact(tojson: Callable[..., Any]) -> Callable[..., Any]:
+    """Jinja's tojson (which takes the eval context first), writing a fact that is None as null."""
+    @pass_eval_context
+    def write(eval_ctx: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
+        return tojson(eval_ctx, None if isinstance(value, _NoFact) else value, *args, **kwargs)
+    return write
+
+
 def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool = False) -> SandboxedEnvironment:
     """command: the env of `run:` and `fetch:` text, where a None is refused (_refusing_none)."""
     finalize = shell_quote if quote_output else None
@@ -206,6 +214,10 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
             env.filters[name] = _refusing_none(env.filters[name])
         env.filters["default"] = env.filters["d"] = _default_for_none
         env.tests["none"] = lambda value: value is None or isinstance(value, _NoFact)
+        # JSON has a word for nothing: `{{ facts.port | tojson }}` writes null, as it did before
+        # None facts were refused (json.dumps failed on the stand-in: "_NoFact is not JSON
+        # serializable").
+        env.filters["tojson"] = _null_for_no_fact(env.filters["tojson"])
     return env
 
 

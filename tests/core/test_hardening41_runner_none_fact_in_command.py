@@ -52,6 +52,10 @@ def test_a_fact_that_matched_nothing_in_a_command_fails_the_step_naming_it(tmp_p
     ("""  - id: use
     run: echo "using {% if facts.port %}{{ facts.port }}{% else %}nothing{% endif %}"
 """, "using nothing"),
+    # JSON's own word for nothing: the author asked for JSON (was: "_NoFact is not JSON serializable").
+    ("""  - id: use
+    run: echo "port {{ facts.port | tojson }}"
+""", "port null"),
 ])
 def test_a_command_that_handles_the_none_still_runs(tmp_path, rest, printed):
     use = _steps(tmp_path, rest)["use"]
