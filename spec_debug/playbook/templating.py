@@ -297,6 +297,8 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
     except TemplateSyntaxError as exc:
         raise TemplateError(f"{_where(site)}: template syntax error: {exc.message}") from None
     except Exception as exc:  # a sandbox violation or a filter error, raised by author input
+        if "_NoFact" in str(exc):  # `facts.port | length`: the stand-in for a None fact met a filter
+            raise _none_in_command_error(site, source, context, path=path) from None
         raise TemplateError(f"{_where(site)}: template failed: {type(exc).__name__}: {exc}") from None
 
 

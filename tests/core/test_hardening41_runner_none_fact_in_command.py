@@ -30,7 +30,8 @@ def _steps(tmp_path, rest: str, head: str = FIND) -> dict[str, dict]:
 
 
 @pytest.mark.parametrize("run", ['echo "using {{ facts.port }}"', "echo http://localhost:{{ facts.port }}/health",
-                                 "echo port {{ facts.port | raw }}", "echo 'port {{ facts.port }}'"])
+                                 "echo port {{ facts.port | raw }}", "echo 'port {{ facts.port }}'",
+                                 "echo {{ facts.port | length }}", "echo {{ facts.port | first }}"])
 def test_a_fact_that_matched_nothing_in_a_command_fails_the_step_naming_it(tmp_path, run):
     steps = _steps(tmp_path, f"""  - id: use
     run: {json.dumps(run)}
