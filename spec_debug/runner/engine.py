@@ -276,7 +276,8 @@ class Run:
             self.store.save_json(payload)
 
     def _yield_spills(self, why: str) -> bool:
-        """Give up the artifact of every step running now; whether any was being written."""
+        """Give up the artifact of every step running now; whether any space was freed that way
+        (by this, or by a spill that met the full disk itself just before)."""
         with self._lock:
             spilling = list(self._spilling)
         return any([capture.yield_spill(why) for capture in spilling])  # a list: every one yields

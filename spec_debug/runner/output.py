@@ -283,16 +283,19 @@ class StreamCapture:
                     self.spill_path.unlink(missing_ok=True)
 
     def yield_spill(self, why: str) -> bool:
-        """Give up the spill being written, from any thread, and say whether one was: the run's
-        record could not be written for lack of space, and a step's artifact held it. run.json
-        goes first: a record cut to its ends (or none) for an artifact that may fill the disk
-        anyway is the worse loss. Its truncation marker then says the full output could not be
-        saved, and why (`why`)."""
+        """Give up the spill being written, from any thread: the run's record could not be
+        written for lack of space, and a step's artifact held it. run.json goes first: a record
+        cut to its ends (or none) for an artifact that may fill the disk anyway is the worse loss.
+        Its truncation marker then says the full output could not be saved, and why (`why`).
+
+        Whether the artifact's space is free now: given up by this call, or by the spill's own
+        write that met the same full disk a moment before (CI: the step's thread lost its
+        artifact as the record write failed, this said "nothing to give up", and the run was
+        stopped as out of space with the space already free)."""
         with self._spill_lock:
-            if self._spill is None:
-                return False
-            self._give_up_spill(why)
-            return True
+            if self._spill is not None:
+                self._give_up_spill(why)
+            return self.spill_error is not None
 
     def _give_up_spill(self, why: str) -> None:
         """Called with _spill_lock held."""

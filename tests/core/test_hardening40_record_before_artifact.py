@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 
+from spec_debug.runner.output import StreamCapture
 from tests.conftest import only_run
 from tests.core.test_record_faults import _in_private_tmpfs, needs_tmpfs
 
@@ -80,3 +81,26 @@ def test_a_record_write_on_a_disk_an_artifact_filled_takes_the_artifacts_space(t
     assert filled["duration_s"] >= 2
     assert not list((run_dir / "artifacts").rglob("*.log"))
     assert "cut to" not in proc.stderr
+
+
+def test_a_spill_that_met_the_full_disk_itself_still_lets_the_record_write_again(tmp_path):
+    # The other order of the same race (CI, again): the step's thread wrote its artifact into the
+    # last free bytes, failed and removed it just before the record write asked for the space.
+    # The space is free; the record write must be tried again, not the run stopped.
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    capture = StreamCapture("stdout", limit_bytes=64, spill_path=run_dir / "artifacts" / "s.stdout.log",
+                            spill_root=run_dir)
+    capture.write(b"x" * 100)
+    assert capture.yield_spill("No space left on device") is True  # held a spill: given up now
+    assert not (run_dir / "artifacts" / "s.stdout.log").exists()
+
+    gone = tmp_path / "gone"  # the spill gives up on its own at its first write
+    on_its_own = StreamCapture("stdout", limit_bytes=64, spill_path=gone / "s.stdout.log", spill_root=gone)
+    on_its_own.write(b"x" * 100)
+    assert on_its_own.spill_error is not None
+    assert on_its_own.yield_spill("No space left on device") is True
+    assert on_its_own.spill_error != "No space left on device"  # its own reason is kept
+
+    quiet = StreamCapture("stderr", limit_bytes=64, spill_path=run_dir / "artifacts" / "s.stderr.log", spill_root=run_dir)
+    assert quiet.yield_spill("No space left on device") is False  # printed nothing: nothing to free
