@@ -489,7 +489,7 @@ def _none_in_command_error(site: TemplateSite, source: str, context: dict[str, A
     views = context.get("steps")
     setters = [step_id for step_id, view in views.items()
                if isinstance(view, dict) and isinstance(view.get("facts"), dict) and name.removeprefix("facts.") in view["facts"]
-               ] if isinstance(views, dict) and name.startswith("facts.") else []
+               ] if isinstance(views, dict) else []
     why = (f"step {setters[-1]!r} captured it, but its capture matched nothing (or read a JSON null)" if setters
            else "it is None")
     return TemplateError(

@@ -271,7 +271,7 @@ class Run:
         try:
             self.store.save_json(payload)
         except RecordWriteError as exc:
-            if not exc.out_of_space or not self._yield_spills(_without_kept(exc.message).rsplit(": ", 1)[-1]):
+            if not exc.out_of_space or not self._yield_spills(_write_failure(exc)):
                 raise
             self.store.save_json(payload)
 
@@ -288,7 +288,7 @@ class Run:
         record once more with each output cut to its ends (small enough for the space a full
         write left) and raise a RecordWriteError that says so; if even that does not fit, the
         previous record stays and error is raised as it is. Called once the hosts have stopped."""
-        why = _without_kept(error.message).rsplit(": ", 1)[-1]
+        why = _write_failure(error)
         path = self.store.run_dir / "run.json"
         reason = f"cannot write {path} in full: {why}"
         with self._lock:
@@ -1153,6 +1153,11 @@ def readable_values(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: readable_values(item) for key, item in value.items()}
     return value
+
+
+def _write_failure(error: RecordWriteError) -> str:
+    """Why a record write failed, as the OS said it ("No space left on device")."""
+    return _without_kept(error.message).rsplit(": ", 1)[-1]
 
 
 def _without_kept(message: str) -> str:
