@@ -51,9 +51,9 @@ def fifo_stalled(stall_s: float) -> str:
             "(a reader waits until a writer opens it); the copy was given up")
 
 
-def without_fifo_mark(said: str) -> str:
-    """`said` (stderr's last line) less the FIFO mark, which is no error."""
-    return "" if said.strip() == FIFO_MARK else said
+def said_lines(stderr: bytes) -> list[str]:
+    """A copy's stderr as lines, less the FIFO mark, which is no error."""
+    return [line for line in stderr.decode("utf-8", "replace").strip().splitlines() if line.strip() != FIFO_MARK]
 
 
 def refusal(code: int, said: str, where: str, max_bytes: int | None) -> None:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import IO, Callable
 
-from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal
+from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal, said_lines
 from spec_debug.runner.fetch_deadline import FetchDeadline, FetchTimedOut, current_deadline, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, copy_capped
 from spec_debug.runner.output import StreamCapture
@@ -221,7 +221,7 @@ class LocalTransport(Transport):
                 code = process.wait(timeout=_REAP_AFTER_KILL_S)  # its output ended: it is exiting
             except subprocess.TimeoutExpired:
                 raise TimeoutError(f"the copy of {remote_path} sent all its bytes but did not exit") from None
-            said = [line for line in process.stderr.read(4096).decode("utf-8", "replace").strip().splitlines() if line != FIFO_MARK]
+            said = said_lines(process.stderr.read(4096))
             refusal(code, said[-1] if said else "", remote_path, max_bytes)
             if code != 0:
                 raise OSError(f"{remote_path}: {said[-1] if said else f'the copy exited with code {code}'}")

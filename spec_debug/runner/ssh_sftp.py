@@ -36,7 +36,7 @@ from typing import BinaryIO, Callable, Iterator
 import paramiko
 
 from spec_debug.errors import UsageError
-from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal
+from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal, said_lines
 from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
 from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
 from spec_debug.runner.host_path import WITH_STANDARD_PATH
@@ -913,7 +913,7 @@ class _ShellCopies:
                 close_channel(channel)
                 if not ended:
                     self._end_copy(data.pid)
-        lines = [line for line in bytes(errors).decode("utf-8", "replace").strip().splitlines() if line.strip() != FIFO_MARK]
+        lines = said_lines(bytes(errors))
         return code, lines[-1].strip() if lines else ""
 
     def _end_copy(self, pid: int | None) -> None:
