@@ -63,7 +63,8 @@ def test_an_openai_chat_log_records_no_status_so_the_output_says_it_failed() -> 
     # connection to the server was dropped because the scan read the call as a success.
     a = analyze_path(DATA / "chat_no_status.json")
     curl = a.commands[1]
-    assert curl.command.startswith("curl") and curl.is_error and curl.exit_code is None
+    assert curl.command.startswith("curl") and curl.is_error
+    assert curl.exit_code == 7  # the result's last line, "Exit code: 7" (test_hardening42_tool_status)
     assert [(e.kind, e.command_seq) for e in a.errors if e.command_seq == curl.seq] == [("connection", curl.seq)]
 
 

@@ -154,6 +154,47 @@ def trailing_exit_code(output: str) -> int | None:
     return int(found[-1]) if found else None
 
 
+_SHELL_STATUS_LINE = re.compile(r"(?:Exit code:?|Process exited with code)\s+(-?\d+)\s*")
+"""A line that is an exit status alone: ``Exit code: 1`` (Codex's shell tool opens its result
+with it, ``Exit code: N\nWall time: S seconds\nOutput:``; openai/codex codex-rs/core/src/tools/
+mod.rs ``format_exec_output_str``), ``Process exited with code 1`` (unified exec's header,
+``Chunk ID``, ``Wall time``, then this line), and the ``Exit code: N`` an agent loop of one's own
+appends to a command's output."""
+_STATUS_HEADER_LINES = 6
+
+
+def shell_result(text: str) -> tuple[str, int | None]:
+    """A shell tool's result as an OpenAI-chat ``role: tool`` message holds it, and its exit code
+    (None: not said). Codex's shell output sent back as JSON, ``{"output": ..., "metadata":
+    {"exit_code": N, "duration_seconds": S}}`` (or unified exec's ``{output, exit_code,
+    wall_time_seconds}``), is read as its output, as :mod:`formats.codex` reads a rollout's: kept
+    whole, the escaped newlines hid its traceback and its exit code from the extractors. Else an
+    exit status on a line of its own in the result's header (before ``Output:``) or as its last
+    line. The text as it is, and None, when it says none."""
+    if text.startswith("{") and '"output"' in text:
+        try:
+            wrapped = inner_json(text)
+        except ValueError:
+            wrapped = None
+        if isinstance(wrapped, dict) and isinstance(wrapped.get("output"), str):
+            meta = wrapped.get("metadata")
+            code = meta.get("exit_code") if isinstance(meta, dict) else None
+            if type(code) is not int:
+                code = wrapped.get("exit_code")
+            return wrapped["output"], code if type(code) is int else None
+    lines = text.splitlines()
+    header = lines[:_STATUS_HEADER_LINES]
+    # a header is the lines before "Output:" (Codex writes one); without it only the first line
+    header = header[:header.index("Output:")] if "Output:" in header else header[:1]
+    for line in header:
+        m = _SHELL_STATUS_LINE.fullmatch(line)
+        if m:
+            return text, int(m.group(1))
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    m = _SHELL_STATUS_LINE.fullmatch(last.strip())
+    return text, int(m.group(1)) if m else None
+
+
 def decode_arguments(raw: Any) -> Any:
     """Tool-call ``arguments`` as the model sent them: a JSON string (OpenAI, Codex) is
     decoded, an object is kept; a string that is not JSON gives None.

@@ -28,6 +28,7 @@ from spec_debug.session.formats.common import (
     exit_code_of,
     remote_host,
     shell_command,
+    shell_result,
     tool_path,
     trailing_exit_code,
 )
@@ -559,6 +560,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             code = exit_code_of(text)
             if code is None:
                 code = trailing_exit_code(text)
+            if code is None:
+                text, code = shell_result(text)  # Codex's {"output", "metadata"}, "Exit code: N"
             failed = bool(code)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
