@@ -59,13 +59,15 @@ _HOST_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"
     r"(?:\[(?P<bracket_host>" + _HOST + r")(?: [^\]\s]+)?\]"  # [gpu01]$, [gpu01 sglang]$ (PS1='[\h \W]\$ ')
     r"|(?P<mac_host>" + _HOST + r"):[^\s#$:]+ (?P<mac_user>[\w.-]+)(?=\$)"  # macOS bash's \h:\W \u\$: laptop:~ me$
-    r"|(?P<host>" + _HOST + r")(?::(?P<dir>~[^\s#$]*|/(?!/)[^\s#$]*))?)"  # gpu01$, gpu01:~/sglang$ (PS1='\h:\w\$ ')
-    r"[#$] +(?P<command>\S.*)$")
+    r"|(?P<host>" + _HOST + r")(?::(?P<dir>~[^\s#$%]*|/(?!/)[^\s#$%]*))?)"  # gpu01$, gpu01:~/sglang$ (PS1='\h:\w\$ ')
+    r"[#$%] +(?P<command>\S.*)$")
 """Prompts that show the host and no user: ``\\h\\$`` (``gpu01$ cmd``), ``[\\h]\\$``, ``\\h:\\w\\$`` (Alpine's
 /etc/profile and many images' ``7c1d2e3f4a5b:/# cmd``), macOS bash's ``\\h:\\W \\u\\$`` (bash(1),
-PROMPTING). A name of two or more characters with a letter in it (a container's id may start with
-a digit), right before the ``$`` or ``#`` and a space: not "C# code", a URL's "https://x/# part",
-a number, nor a line of output that starts with a space."""
+PROMPTING), and zsh's own default ``%m%# `` (``gpu01% cmd``, ``gpu01# cmd`` as root: zshparam(1),
+PS1; what a zsh without a .zshrc shows, on a host or in a container). A name of two or more
+characters with a letter in it (a container's id may start with a digit), right before the ``$``,
+``#`` or ``%`` and a space: not "C# code", a URL's "https://x/# part", a number ("100% done"), nor
+a line of output that starts with a space."""
 _TWO_LINE_TOP = re.compile(
     r"^┌──(?:\([^()\n]*\)─)*\((?P<user>[\w.-]+)[㉿@](?P<host>[\w.-]+)\)-\[(?P<dir>[^\]\n]*)\]"  # Kali
     r"|^┌─(?:\[✗\]─)?\[(?P<p_user>[\w.-]+)@(?P<p_host>[\w.-]+)\]─\[(?P<p_dir>[^\]\n]*)\]")  # Parrot
@@ -386,7 +388,7 @@ def _prompt(line: str) -> re.Match | None:
     # Literal tests first (every user@host prompt has its "@"): most lines are output.
     return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
-            or (_HOST_PROMPT.match(line) if "$" in line or "#" in line else None))
+            or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
 
 
 def _prompt_host(m: re.Match) -> str | None:
