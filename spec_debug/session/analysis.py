@@ -985,6 +985,8 @@ class _SessionState:
         elif SEVERITY_RANK.get(severity, -1) > SEVERITY_RANK.get(existing.severity, -1):
             # an n-gram launch's warning first, then an EAGLE-3 launch capped at one step: an error
             existing.severity = severity
+        if host and host not in existing.hosts and len(existing.hosts) < 10:
+            existing.hosts.append(host)  # was the first host's alone: gpu02's same launch went unsaid
         if len(existing.evidence) < 5 and line not in existing.evidence:
             existing.evidence.append(line)
         for s in [seq, *(extra_seqs or [])]:

@@ -121,8 +121,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     # the run, and one seen on another host than the playbook's (`ssh gpu02 python -m
     # sglang.launch_server ...` while the checks ran on gpu01) names that host, in the step and in
     # the description (was dropped: no audit step, and no word of gpu02's server).
-    elsewhere = list(dict.fromkeys(f.host for f in sorted(launch_findings, key=lambda f: f.seq)
-                                   if f.host and f.host != primary))
+    elsewhere = list(dict.fromkeys(h for f in sorted(launch_findings, key=lambda f: f.seq)
+                                   for h in _finding_hosts(f) if h != primary))
     if launch_findings:
         steps.append(_launch_audit_step(launch_findings, names, ids, primary, elsewhere))
     said: set[str] = set()
@@ -214,8 +214,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         description += _jump_note(primary, reached, "it")
     if elsewhere:
         others = ",".join(_reached_as(h, analysis.commands) for h in elsewhere)
-        description = _then(description, f"The launch flags it found wrong were those of the server on "
-                                          f"{', '.join(elsewhere)}: {'add' if primary else 'run with'} "
+        also = _also_on_primary(launch_findings, primary, elsewhere)
+        description = _then(description, f"The launch flags it found wrong were {'also ' if also else ''}those of "
+                                          f"the server on {', '.join(elsewhere)}: {'add' if primary else 'run with'} "
                                           f"--host {others} to audit it.")
         for host in elsewhere:  # as for the playbook's host above (was no word of the jump host)
             description += _jump_note(host, analysis.commands, host)
@@ -253,6 +254,17 @@ def _findings_host(found: list[FindingRecord]) -> str | None:
     return _commonest(f.host for f in found)
 
 
+def _finding_hosts(found: FindingRecord) -> list[str]:
+    """Every host a finding was seen on (a record of an older analysis has ``host`` alone)."""
+    return found.hosts or ([found.host] if found.host else [])
+
+
+def _also_on_primary(found: list[FindingRecord], primary: str | None, elsewhere: list[str]) -> bool:
+    """A finding was seen on the playbook's host and on another (the same launch on gpu01 and
+    gpu02): the others are audited too, not instead."""
+    return any(primary in hosts and set(hosts) & set(elsewhere) for hosts in map(_finding_hosts, found))
+
+
 def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[str], primary: str | None,
                        elsewhere: list[str]) -> dict:
     """One launch_flags step for every launch finding of the session, first in the playbook (the
@@ -266,18 +278,26 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
     var, step_id = "server_cmdline", "launch_flags"
     names.defaults[var] = ""
     ids.add(step_id)
-    said = list(dict.fromkeys(f"{f.code} [msg {f.seq}]" + (f" on {f.host}" if f.host in elsewhere else "")
+    # where a finding was seen, when that is not the playbook's host alone: all its hosts
+    said = list(dict.fromkeys(f"{f.code} [msg {f.seq}]" + (f" on {', '.join(_finding_hosts(f))}"
+                                                           if set(_finding_hosts(f)) & set(elsewhere) else "")
                               + f": {f.title}" for f in ordered))
+    also = _also_on_primary(found, primary, elsewhere)
     evidence = " ".join(redact_text(first.evidence[0]).split()) if first.evidence else ""
     why = f"The session found {'; '.join(said[:4])}" + (f" and {len(said) - 4} more" if len(said) > 4 else "") + "."
     if evidence:
         why += f" Evidence: {cut_at_word(evidence, 200)}."
     why += (" This step reads the launch flags of the server running on the host and applies the engine's own "
             f"rules to them; --var {var}='...' audits a command line instead.")
-    if elsewhere and primary:
+    if elsewhere and also:
+        # the same launch on the playbook's host and on others (gpu01, then gpu02)
+        why += (f" The session saw these launch flags on {', '.join(elsewhere)} too: run the playbook on "
+                f"{'those hosts' if len(elsewhere) > 1 else 'that host'} too.")
+    elif elsewhere and primary:
         why += (f" The session's server ran on {', '.join(elsewhere)}, not on {primary} where its other checks ran: "
                 f"run the playbook on {'those hosts' if len(elsewhere) > 1 else 'that host'} too.")
-    title = "Launch-flag audit of the serving engine" + (f" (found on {', '.join(elsewhere)})" if elsewhere else "")
+    title = "Launch-flag audit of the serving engine" + (f" (found on {', '.join(elsewhere)}{' too' if also else ''})"
+                                                         if elsewhere else "")
     return {"id": step_id, "title": title, "why": why, "probe": "launch_flags",
             "with": {"server_cmdline": "{{ " + var + " }}"}, "timeout": 60,
             "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}

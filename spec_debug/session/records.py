@@ -143,6 +143,9 @@ class FindingRecord:
     evidence_seqs: list[int] = field(default_factory=list)
     host: str | None = None
     remediation: str = ""
+    hosts: list[str] = field(default_factory=list)
+    """Every host the code was seen on, the first first (``host`` is that one): one record a code
+    holds the launch capped at one step on gpu01 and the same launch on gpu02."""
 
 
 @dataclass(slots=True)
