@@ -306,18 +306,41 @@ def decode_json(raw: bytes) -> object:
 
 
 def _with_stray_bytes(raw: bytes) -> object | None:
-    """The JSON value of a line that is not UTF-8 in a byte or two, those bytes as U+FFFD;
-    None when it is no JSON, or mostly undecodable (binary). A JSONL file written by Python
-    on Windows with ``ensure_ascii=False`` is in the locale's code page (cp1252 "°C", "µs",
-    "é": ``open()`` used it by default before PEP 686), so its non-ASCII lines are not UTF-8;
-    dropping the whole line would lose the command or traceback in it."""
-    text = raw.decode("utf-8", "replace")
-    if text.count("\ufffd") * 10 > len(text):
+    """The JSON value of a line that is not UTF-8 in a byte or two, those bytes read as cp1252
+    (:func:`legacy_text`); None when it is no JSON, or mostly undecodable (binary). A JSONL file
+    written by Python on Windows with ``ensure_ascii=False`` is in the locale's code page (cp1252
+    "°C", "µs", "é": ``open()`` used it by default before PEP 686), so its non-ASCII lines are
+    not UTF-8; dropping the whole line would lose the command or traceback in it."""
+    replaced = raw.decode("utf-8", "replace")
+    if replaced.count("\ufffd") * 10 > len(replaced):
         return None
     try:
-        return json.loads(text)
+        return json.loads(legacy_text(raw))
     except ValueError:
         return None
+
+
+_CP1252 = tuple(bytes([b]).decode("cp1252", "ignore") or chr(b) for b in range(256))
+"""Each byte as cp1252 reads it; the five bytes cp1252 leaves undefined (0x81, 0x8D, 0x8F, 0x90,
+0x9D) as Latin-1 does, so that every byte stays itself."""
+
+
+def _stray_bytes_as_cp1252(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return "".join(_CP1252[b] for b in exc.object[exc.start:exc.end]), exc.end
+
+
+codecs.register_error("spec_debug.cp1252", _stray_bytes_as_cp1252)
+
+
+def legacy_text(raw: bytes) -> str:
+    """``raw`` as UTF-8, each byte that is not UTF-8 read as cp1252: a log or a JSONL line written
+    in Windows' code page (cp1252, whose letters are Latin-1's) or by a Latin-1 terminal keeps
+    ``/données``, ``95°C``, ``Gerät`` as written. U+FFFD for each lost the letter for good, and
+    a path or a command distilled from it was no longer the one that ran; a byte of another code
+    page (cmd.exe's cp850) is still kept, as the cp1252 letter of the same byte."""
+    return raw.decode("utf-8", "spec_debug.cp1252")
 
 
 LOGLINES = re.compile(rb'\{\s*"loglines"\s*:\s*\[')

@@ -400,7 +400,7 @@ def _head_records(file: Path) -> Iterator[dict]:
     """The JSON objects of the first lines of a JSONL file."""
     for raw in read_head(file, _SNIFF_BYTES).splitlines()[:_SNIFF_LINES]:
         try:
-            obj = json.loads(raw)
+            obj = _loads(raw)
         except ValueError:
             continue
         if isinstance(obj, dict):
@@ -1188,6 +1188,16 @@ _CONTINUE_INDEX = "continue-index"
 """What :func:`_sniff` calls Continue's ``sessions.json`` (:mod:`formats.continue_session`)."""
 
 
+def _loads(raw: bytes) -> object:
+    """A head line's JSON value, a line with a cp1252 byte or two as the reader decodes it
+    (reader.decode_json): a JSONL file written in Windows' code page whose every line has an accent
+    ("démarre", "accéder") was sniffed as a text log, its calls no command."""
+    try:
+        return json.loads(raw)
+    except UnicodeDecodeError:
+        return reader.decode_json(raw)
+
+
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
     """``(format, is_json_array, recognized)``: recognized is False when nothing in the head
     looked like a transcript line (the format is then a fallback guess)."""
@@ -1234,7 +1244,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         first = lines[0]
     if stripped[:1] in (b"[", b"{"):
         try:
-            value = json.loads(first)
+            value = _loads(first)
         except ValueError:
             value = None
         if value is None and (partial := _sniff_partial(first)):
@@ -1267,7 +1277,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             continue
         written += 1
         try:
-            obj = json.loads(raw)
+            obj = _loads(raw)
         except ValueError:
             partial = _sniff_partial(raw)
             if partial:

@@ -451,7 +451,7 @@ def test_a_jsonl_written_in_cp1252_keeps_its_non_ascii_lines(tmp_path):
     assert [e.message for e in analysis.errors] == ["CUDA error: an illegal memory access"]
     stats = ReadStats()
     first = next(reader.iter_json_records(path, stats))[2]
-    assert first["content"] == "GPU at 91\ufffdC, decode step 850 \ufffds: check gpu01"
+    assert first["content"] == "GPU at 91°C, decode step 850 µs: check gpu01"
 
 
 def test_a_binary_line_in_a_jsonl_is_still_skipped(tmp_path):

@@ -376,7 +376,7 @@ def test_a_log_in_a_windows_code_page_keeps_its_lines(tmp_path):
     assert doc["stats"]["binary"] == 0
     assert [(e["seq"], e["exception"], e["file"], e["line"]) for e in doc["errors"]] == [
         (0, "RuntimeError", "/root/bench_eagle3.py", 12)]
-    assert doc["errors"][0]["message"] == "CUDA error: an illegal memory access was encountered (Ger\ufffdt 0)"
+    assert doc["errors"][0]["message"] == "CUDA error: an illegal memory access was encountered (Gerät 0)"
 
 
 # -- Claude Code background shells: the launch returns at once, polls tell how it ended -------------

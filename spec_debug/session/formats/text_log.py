@@ -27,7 +27,7 @@ from spec_debug.session.formats import (
 from spec_debug.session.formats.common import Cursor, exit_code_of
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
-from spec_debug.session.reader import iter_lines
+from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
 
@@ -277,15 +277,17 @@ def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None
             # A log written in a legacy code page (cmd.exe redirects in the console's OEM code
             # page, e.g. cp850 for "Datenträger"; a non-UTF-8 terminal's cp1252 / Latin-1
             # "µs", "°C", "température élevée") has one byte per accented letter: keep the line,
-            # with U+FFFD for each. Such a line is still mostly ASCII and holds no control
+            # each such byte as cp1252 reads it (reader.legacy_text; was U+FFFD, the letter
+            # lost). Such a line is still mostly ASCII and holds no control
             # bytes; random bytes (a binary file cat'ed to the terminal) are about half bytes
             # >= 0x80 and one in ten a C0 control. A short French or German exception line has
             # more than one stray byte in ten, and dropping it as binary turned a real
             # traceback into "traceback without an exception line".
-            line = raw.decode("utf-8", "replace").rstrip("\r\n")
-            if line.count("\ufffd") * 2 > len(line) or _control_bytes(raw) * 20 > len(raw):
+            replaced = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if replaced.count("\ufffd") * 2 > len(replaced) or _control_bytes(raw) * 20 > len(raw):
                 stats.binary += 1
                 continue
+            line = legacy_text(raw).rstrip("\r\n")
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a byte-order mark (Windows editors)
         yield lineno, line, None
