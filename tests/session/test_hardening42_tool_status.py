@@ -78,3 +78,14 @@ def test_an_exit_code_line_in_a_tool_message_is_the_commands_status(tmp_path: Pa
         ("python check_vocab.py --fix", 0, False),
         ("cat run.log", None, False),
     ]
+
+
+
+def test_another_tools_json_result_is_kept_whole() -> None:
+    from spec_debug.session.formats.common import shell_result
+
+    # {"output", "error"} with no exit code is some other tool's result: its "error" is not dropped
+    result = json.dumps({"output": "2 of 3 shards copied", "error": "Permission denied: /models/shard3"})
+    assert shell_result(result) == (result, None)
+    wrapped = json.dumps({"output": "copied\n", "metadata": {"exit_code": 0, "duration_seconds": 1.0}})
+    assert shell_result(wrapped) == ("copied\n", 0)

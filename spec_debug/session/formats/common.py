@@ -181,7 +181,8 @@ def shell_result(text: str) -> tuple[str, int | None]:
             code = meta.get("exit_code") if isinstance(meta, dict) else None
             if type(code) is not int:
                 code = wrapped.get("exit_code")
-            return wrapped["output"], code if type(code) is int else None
+            if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
+                return wrapped["output"], code
     lines = text.splitlines()
     header = lines[:_STATUS_HEADER_LINES]
     # a header is the lines before "Output:" (Codex writes one); without it only the first line
