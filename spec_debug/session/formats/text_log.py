@@ -54,6 +54,10 @@ _USER_PROMPT = re.compile(
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
 """``$ cmd``; PowerShell's ``PS C:\\Users\\me> cmd``; bash's own default prompt ``\\s-\\v\\$``,
 ``bash-5.1# cmd`` (bash(1), PROMPTING), which a container shell without a profile shows."""
+_CMD_PROMPT = re.compile(r'^(?:\([\w.-]+\)\s+)*[A-Za-z]:\\[^<>:"|?*\n]*>(?P<command>\S.*)$')
+"""cmd.exe's prompt, ``$P$G``: the drive and folder, then ``>`` and the command with no space between
+(``C:\\Users\\me>ssh gpu01 nvidia-smi``; cmd's ``prompt /?``). No ``:`` after the drive's, so a
+Windows warning line (``C:\\w\\x.py:3: UserWarning: a > b``) is no prompt."""
 _HOST = r"(?=[\w-]*[A-Za-z])[\w-]{2,}(?:\.[\w-]+)*"
 _HOST_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"
@@ -389,6 +393,7 @@ def _prompt(line: str) -> re.Match | None:
     """The shell prompt ``line`` starts with, and the command typed after it."""
     # Literal tests first (every user@host prompt has its "@"): most lines are output.
     return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
+            or (_CMD_PROMPT.match(line) if ":\\" in line else None)
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
             or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
 
