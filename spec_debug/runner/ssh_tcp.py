@@ -9,7 +9,7 @@ import socket
 import threading
 
 from spec_debug.runner.ssh_abandon import _ABANDONED, _abandonable_call, abandonable
-from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_config import INVALID_HOST_NAME, SSHTarget
 from spec_debug.runner.ssh_errors import HostUnreachableError
 
 
@@ -144,5 +144,4 @@ def _getaddrinfo(hostname: str, port: int, family: int = socket.AF_UNSPEC) -> li
         # or over-63-character label (`gpu..lab`, a typo; a name pasted twice) with a UnicodeError:
         # the host failed as "internal error: UnicodeError: encoding with 'idna' codec failed",
         # naming neither the host nor its name. ssh(1) says it cannot resolve the name.
-        raise socket.gaierror(socket.EAI_NONAME, "not a valid host name: a dot-separated part of it is empty or "
-                              "longer than 63 characters") from None
+        raise socket.gaierror(socket.EAI_NONAME, INVALID_HOST_NAME) from None

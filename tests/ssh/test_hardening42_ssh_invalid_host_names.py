@@ -50,3 +50,27 @@ def test_a_name_with_an_empty_or_long_label_is_unresolvable_and_the_fleet_runs(
         "viajump: jump host typo: cannot resolve host name 'gpu..lab' ("), errors["viajump"]
     assert "internal error" not in errors["bound"] and errors["bound"].startswith("bound: cannot connect from BindAddress lo..cal"), errors["bound"]
     assert "internal error" not in result.stderr and "UnicodeError" not in result.stderr, result.stderr
+
+
+def test_a_canonicalized_name_with_a_long_label_is_unresolvable_for_that_host_only(
+    cli: Callable[..., Any], client: ClientSetup, tmp_path: Path
+) -> None:
+    # CanonicalizeHostname looks NAME.DOMAIN up while the config is read (paramiko's
+    # canonicalize): a 64-character label failed there as "cannot resolve ... through ssh
+    # config: encoding with 'idna' codec failed (UnicodeError: label empty or too long)".
+    # Only for g* names: `target` is not looked up in DNS (the idna encoding refuses the long
+    # name before any query).
+    client.config.write_text("Host g*\n  CanonicalizeHostname yes\n  CanonicalDomains lab.invalid\n" + client.config.read_text())
+    playbook = tmp_path / "t.yaml"
+    playbook.write_text(PLAYBOOK)
+    out = tmp_path / "runs"
+    long_name = "g" * 64
+    result = cli("run", str(playbook), "--host", "target", "--host", long_name, "-F", str(client.config), "--batch",
+                 "--out", str(out), timeout=120)
+    assert_clean_cli(result)
+    assert result.code == 3, result.stdout + result.stderr
+    _, record = load_run(out)
+    errors = {h["name"]: h["error"] for h in record["hosts"]}
+    assert errors["target"] is None and by_id(record, "target")["hello"]["status"] == "passed"
+    assert errors[long_name] == (f"{long_name}: cannot resolve host name {long_name!r} (not a valid host name: a dot-separated "
+                                 "part of it is empty or longer than 63 characters)"), errors[long_name]
