@@ -135,6 +135,10 @@ __all__ = [
 ]
 
 
+INVALID_HOST_NAME = "not a valid host name: a dot-separated part of it is empty or longer than 63 characters"
+"""Why a name Python's idna encoding refuses (UnicodeError, not socket.gaierror) resolves to nothing."""
+
+
 def system_ssh_config() -> Path:
     """The system-wide file ssh(1) reads after the user's (ssh_config(5), FILES). Overridable
     for tests and unusual installs (``SPEC_DEBUG_SYSTEM_SSH_CONFIG``)."""
@@ -596,6 +600,14 @@ def resolve_target(
         raise HostUnreachableError(
             f"{destination.host}: cannot resolve host name {destination.host!r} in any CanonicalDomains of your ssh config",
             hint="check the name; CanonicalizeFallbackLocal no forbids trying it as given",
+        ) from None
+    except UnicodeError:
+        # CanonicalizeHostname's lookup of NAME.DOMAIN (paramiko/config.py, canonicalize) meets
+        # Python's idna encoding, which refuses an over-63-character label: that host is one
+        # that cannot be resolved, as ssh_tcp says of it without canonicalization.
+        raise HostUnreachableError(
+            f"{destination.host}: cannot resolve host name {destination.host!r} ({INVALID_HOST_NAME})",
+            hint="check the name, or its HostName in your ssh config",
         ) from None
     except UsageError:
         raise

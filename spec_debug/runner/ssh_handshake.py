@@ -252,7 +252,7 @@ def _handshake_on(
     try:
         transport.start_client(timeout=target.connect_timeout_s)
     except paramiko.SSHException as exc:
-        _raise_if_proxy_ended(target, sock)
+        _raise_if_proxy_ended(target, sock, getattr(transport, "pre_banner", ()))
         text = _one_line(exc)
         said = _not_a_banner(transport)
         if said is not None:
@@ -290,7 +290,7 @@ def _handshake_on(
             raise HandshakeError(f"{target.alias}: {where} {unshared}", hint=hint) from None
         raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
     except (EOFError, OSError) as exc:
-        _raise_if_proxy_ended(target, sock)
+        _raise_if_proxy_ended(target, sock, getattr(transport, "pre_banner", ()))
         raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
     # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py),
     # timed on the monotonic clock by our transport (ssh_transport, start_client).

@@ -106,6 +106,18 @@ class _ProxyCommand(paramiko.ProxyCommand):
         said = _reason_line(self._stderr_tail.decode("utf-8", "replace"))
         return f"exited with code {code}" + (f": {said}" if said else "")
 
+    def unread_output(self) -> str:
+        """What the ended command wrote on stdout that the handshake never read (its first 4
+        KiB). paramiko sends our version line before it reads the banner: to a command that has
+        exited that write fails (a broken pipe), and what it printed stays in the pipe."""
+        stdout = self.process.stdout
+        if stdout is None or stdout.closed or not wait_readable(stdout, 0):
+            return ""
+        try:
+            return os.read(stdout.fileno(), 4096).decode("utf-8", "replace")
+        except OSError:
+            return ""
+
     def refused_forwarding(self) -> bool:
         """Whether the command was a bastion's `ssh -W` whose sshd refused to forward (its
         channel open failed "administratively prohibited": AllowTcpForwarding no, a PermitOpen
@@ -165,11 +177,19 @@ def wait_readable(source: object, timeout_s: float | None) -> bool:
     return bool(poller.poll(None if timeout_s is None else max(0, math.ceil(timeout_s * 1000))))
 
 
-def _raise_if_proxy_ended(target: SSHTarget, sock: object) -> None:
-    """A ProxyCommand that exited is the cause, whatever the handshake said about it."""
+def _raise_if_proxy_ended(target: SSHTarget, sock: object, printed: tuple[str, ...] = ()) -> None:
+    """A ProxyCommand that exited is the cause, whatever the handshake said about it. `printed`:
+    the lines it wrote before it ended where an SSH banner belongs (the transport's pre_banner),
+    said with the exit: a bastion's ForceCommand or an HTTP proxy that refused says why on
+    stdout only ("HTTP/1.1 403 Forbidden", "This account only allows ProxyJump"), and the
+    error read "exited with code 0", with nothing to go on."""
     if isinstance(sock, _ProxyCommand):
         why = sock.ended()
         if why is not None:
+            lines = [line.strip() for line in (*printed, *sock.unread_output().splitlines())
+                     if line.strip() and not line.startswith("SSH-")]
+            if lines:
+                why += f"; it printed {lines[0][:120]!r} instead of an SSH banner"
             hint = "run the ProxyCommand by hand to see why it cannot reach the host"
             if sock.refused_forwarding():
                 # As ssh_jump says for a ProxyJump hop that refuses the same channel.

@@ -725,6 +725,21 @@ _CUT_SHORT = -2
 _CHUNK = 32 * 1024
 
 
+def _said_fifo(channel: paramiko.Channel) -> bool:
+    """Whether a stalled copy's script said on stderr that its source is a FIFO (FIFO_MARK): a
+    line of its own anywhere in what came. Not only at the start: sshd and the login shell write
+    there before the command runs ("Could not chdir to home directory", a ~/.bashrc's `conda.sh:
+    No such file or directory`), and the FIFO's stall was blamed on a hung disk. All that came
+    is read (stderr is not read during the copy), not 4 KiB of it."""
+    said = bytearray()
+    while channel.recv_stderr_ready():
+        chunk = channel.recv_stderr(1 << 16)
+        if not chunk:
+            break
+        said += chunk
+    return any(line.strip() == FIFO_MARK for line in said.decode("utf-8", "replace").splitlines())
+
+
 class _AfterMark:
     """A download's output, less what came before _DATA_MARK's line (whose pid it keeps)."""
 
@@ -897,7 +912,7 @@ class _ShellCopies:
                 if not self._alive():
                     raise ConnectionLostError(f"{self._host}: SSH connection lost while copying {what}") from None
                 if isinstance(exc, TimeoutError):
-                    if channel.recv_stderr_ready() and channel.recv_stderr(4096).decode("utf-8", "replace").startswith(FIFO_MARK):
+                    if _said_fifo(channel):
                         raise RemoteFileError(f"{self._host}: cannot download {what}: {fifo_stalled(_STALL_S)}",
                                               hint="start what writes to it first, or fetch the file it is copied to") from None
                     raise RemoteFileError(

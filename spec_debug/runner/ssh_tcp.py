@@ -9,7 +9,7 @@ import socket
 import threading
 
 from spec_debug.runner.ssh_abandon import _ABANDONED, _abandonable_call, abandonable
-from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_config import INVALID_HOST_NAME, SSHTarget
 from spec_debug.runner.ssh_errors import HostUnreachableError
 
 
@@ -137,4 +137,11 @@ def _getaddrinfo(hostname: str, port: int, family: int = socket.AF_UNSPEC) -> li
     nothing can interrupt it; ssh(1)'s ConnectTimeout does not cover it either. This thread
     stops waiting for it on abandon_connects() (Ctrl-C); the lookup ends on its own later.
     """
-    return _abandonable_call(lambda: socket.getaddrinfo(hostname, port, family, socket.SOCK_STREAM))
+    try:
+        return _abandonable_call(lambda: socket.getaddrinfo(hostname, port, family, socket.SOCK_STREAM))
+    except UnicodeError:
+        # Python encodes the name with the idna codec before the lookup, which refuses an empty
+        # or over-63-character label (`gpu..lab`, a typo; a name pasted twice) with a UnicodeError:
+        # the host failed as "internal error: UnicodeError: encoding with 'idna' codec failed",
+        # naming neither the host nor its name. ssh(1) says it cannot resolve the name.
+        raise socket.gaierror(socket.EAI_NONAME, INVALID_HOST_NAME) from None
