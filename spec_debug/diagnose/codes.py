@@ -612,8 +612,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "Draft tensors stored under a training wrapper's prefix (`draft_model.fc.weight` "
             "from SpecForge's OnlineEagle3Model, `module.` from DDP, `_orig_mod.` from "
             "torch.compile), as a training loop that saves the wrapper's state_dict leaves "
-            "them; read from the draft's safetensors headers. SGLang's own `model.` names are "
-            "not this code."
+            "them; read from the draft's safetensors headers. SGLang's own `model.` names "
+            "(`model.fc.weight`) are this code only when vLLM serves the draft: SGLang loads "
+            "them, vLLM adds `model.` itself and fails on `model.model.*`."
         ),
         why=(
             "vLLM and SGLang look the draft's weights up by their bare names (`fc.weight`, "

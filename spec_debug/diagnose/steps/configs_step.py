@@ -197,8 +197,9 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
-    # the names the engines look the weights up by: needs neither target nor engine
-    findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at)
+    # the names the engines look the weights up by: needs neither target nor engine (but
+    # SGLang's own model.* names, which vLLM alone fails on)
+    findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at, name)
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)
