@@ -1,0 +1,83 @@
+"""A draft whose RMSNorm weight is all zeros: a copy whose end was never written (parallel
+downloaders preallocate the full file; safetensors writes the tensors in name order, so
+norm.weight and t2d come last) or an export that left the module out. The final norm then
+zeroes every state, the logits are all equal and the draft predicts nothing. The eval scored
+0 with no word of why: a 1-D tensor of zeros was not in the "all zeros" check (matrices only),
+and its distance from 1.0 counted it as a trained norm, so in a draft whose other norms are
+still at 1.0 the note named those as the lost modules "while norm.weight is trained". Now the
+zeroed norm is named. Built from a world speculators saved."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+
+from safetensors.torch import load_file, save_file  # noqa: E402
+
+from spec_debug.eagle3.api import evaluate_drafter  # noqa: E402
+from tests.eagle3.speculators_world import save_informative_world  # noqa: E402
+
+ZERO_NOTE = "RMSNorm weights that are all zeros: norm.weight"
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory):
+    return save_informative_world(tmp_path_factory.mktemp("zero_norm"), seed=1)
+
+
+def _copy(world, tmp_path, name):
+    root = tmp_path / name
+    shutil.copytree(world, root)
+    return root, root / "draft" / "model.safetensors"
+
+
+def _eval(root):
+    return evaluate_drafter(root / "draft", root / "data", root / "target", steps=1)
+
+
+def test_the_saved_draft_gets_no_zero_note(world):
+    assert not any(n.startswith("RMSNorm weights that are all zeros") for n in _eval(world)["notes"])
+
+
+def test_a_zeroed_final_norm_is_named_and_not_called_trained(world, tmp_path):
+    root, weights = _copy(world, tmp_path, "zeroed")
+    tensors = load_file(str(weights))
+    tensors["norm.weight"].zero_()
+    save_file(tensors, str(weights), metadata={"format": "pt"})
+    result = _eval(root)
+    assert result["full_accuracy"][0] == 0.0
+    [note] = [n for n in result["notes"] if n.startswith(ZERO_NOTE)]
+    assert "copy it again" in note
+    assert not any("while norm.weight is trained" in n for n in result["notes"])
+
+
+def test_a_zeroed_final_norm_beside_trained_norms_is_named(world, tmp_path):
+    # the other norms moved from 1.0 as training moves them: before, no note at all
+    root, weights = _copy(world, tmp_path, "trained")
+    tensors = load_file(str(weights))
+    for name in tensors:
+        if name.endswith("norm.weight"):
+            tensors[name] = tensors[name] * 1.1
+    tensors["norm.weight"].zero_()
+    save_file(tensors, str(weights), metadata={"format": "pt"})
+    result = _eval(root)
+    assert any(n.startswith(ZERO_NOTE) for n in result["notes"])
+
+
+def test_a_copy_whose_end_was_never_written_names_the_norm(world, tmp_path):
+    root, weights = _copy(world, tmp_path, "tail")
+    data = bytearray(weights.read_bytes())
+    (length,) = struct.unpack("<Q", data[:8])
+    header = json.loads(data[8:8 + length])
+    start = 8 + length + header["norm.weight"]["data_offsets"][0]
+    assert start > 8 + length + max(v["data_offsets"][0] for k, v in header.items()
+                                    if k not in ("__metadata__", "norm.weight", "t2d"))
+    data[start:] = bytes(len(data) - start)  # norm.weight and t2d: the preallocated zeros
+    weights.write_bytes(bytes(data))
+    assert any(n.startswith(ZERO_NOTE) for n in _eval(root)["notes"])
