@@ -450,6 +450,9 @@ def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
 # fc_norm.{i}), which every draft class initialises to ones
 _NORM_WEIGHT = re.compile(r"norm(\.\d+)?\.weight$")
 
+# The opening of the note load_draft adds for RMSNorm weights of zeros (layout.py reads it)
+ZEROED_NORMS_NOTE = "RMSNorm weights that are all zeros"
+
 
 # How far from 1.0 a norm weight must have moved to count as trained here: a bfloat16 save
 # rounds anything within 2**-8 of 1.0 to 1.0, so norms early in training can read as
@@ -824,7 +827,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     if zero_norms:
         # a copy whose end was never written reads as zeros (see above), and norm.weight is
         # among the last tensors safetensors writes (names in sorted order)
-        notes.append(f"RMSNorm weights that are all zeros: {', '.join(zero_norms[:4])}"
+        notes.append(f"{ZEROED_NORMS_NOTE}: {', '.join(zero_norms[:4])}"
                      + (" ..." if len(zero_norms) > 4 else "") + ": the norm's output is zero, "
                      "so every state after it is lost and the draft predicts nothing; an "
                      "incomplete copy of the checkpoint, or an export that left them out; copy "

@@ -81,3 +81,32 @@ def test_a_copy_whose_end_was_never_written_names_the_norm(world, tmp_path):
     data[start:] = bytes(len(data) - start)  # norm.weight and t2d: the preallocated zeros
     weights.write_bytes(bytes(data))
     assert any(n.startswith(ZERO_NOTE) for n in _eval(root)["notes"])
+
+
+def test_no_layout_is_judged_on_a_zeroed_norm(world, tmp_path):
+    """The layout probe ranked the layouts of such a draft (all at 0.000) and told the user to
+    probe a dump with more samples; the layout step now says the layout was not judged."""
+    from spec_debug.diagnose.checks.drafter import check_layout
+    from spec_debug.diagnose.steps import layout_step
+    from spec_debug.probes import hidden_layout
+    from tests.diagnose.test_steps import codes, context
+
+    root, weights = _copy(world, tmp_path, "layout")
+    tensors = load_file(str(weights))
+    tensors["norm.weight"].zero_()
+    save_file(tensors, str(weights), metadata={"format": "pt"})
+    out = hidden_layout.run({"draft_model": str(root / "draft"), "target_model": str(root / "target"),
+                             "hidden_states": str(root / "data"), "engine": "vllm"})
+    layout = out["layout"]
+    assert layout["zeroed_norms"] is True
+    assert layout["verdict"].startswith("no layout can be judged with this draft: RMSNorm weights "
+                                        "of it are all zeros")
+    assert "more samples" not in layout["verdict"]
+    found = layout_step.check(context(layout_step.parse(out)))
+    assert "SD402" not in [code for code, _ in codes(found)]
+    [line] = [f for f in found if "layout not judged" in f.evidence[0]]
+    assert line.code == "SD004" and "all zeros" in line.evidence[0]
+    training = dict(layout)
+    training["ranked"] = [{"layout": [0, 1, 3], "full_accuracy0": 0.2},
+                          {"layout": [0, 1, 2], "full_accuracy0": 0.0}]
+    assert check_layout(training, [0, 1, 2]) == []
