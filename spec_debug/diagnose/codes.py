@@ -612,8 +612,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "Draft tensors stored under a training wrapper's prefix (`draft_model.fc.weight` "
             "from SpecForge's OnlineEagle3Model, `module.` from DDP, `_orig_mod.` from "
             "torch.compile), as a training loop that saves the wrapper's state_dict leaves "
-            "them; read from the draft's safetensors headers. SGLang's own `model.` names are "
-            "not this code."
+            "them; read from the draft's safetensors headers. SGLang's own `model.` names "
+            "(`model.fc.weight`) are this code only when vLLM serves the draft: SGLang loads "
+            "them, vLLM adds `model.` itself and fails on `model.model.*`."
         ),
         why=(
             "vLLM and SGLang look the draft's weights up by their bare names (`fc.weight`, "
@@ -637,5 +638,33 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         sources=(VLLM_EAGLE3_MODEL, SGLANG_EAGLE3_MODEL,
                  "https://github.com/sgl-project/SpecForge/blob/main/specforge/core/eagle3.py"),
+    ),
+    FindingDoc(
+        code="SD706",
+        severity="error",
+        area="draft config",
+        title="Draft config names an MLP activation the engines cannot build",
+        detects=(
+            "The draft decoder's `hidden_act` (speculators: `transformer_layer_config.hidden_act`; "
+            "EAGLE/SpecForge: the top-level key) is not `silu`, as a config copied from a target "
+            "with another activation (`gelu_pytorch_tanh`) leaves it. speculators and SpecForge "
+            "train such a draft with that activation (transformers ACT2FN)."
+        ),
+        why=(
+            "vLLM and SGLang build the EAGLE-3 draft's layers from their Llama decoder layer, "
+            "whose LlamaMLP raises `Unsupported activation: ... Only silu is supported for now.` "
+            "for any other value: the server does not start with this draft."
+        ),
+        fix=(
+            "A draft trained with SiLU: set `hidden_act` to \"silu\" in its config.json. A draft "
+            "trained with another activation cannot be served by these engines: train it again "
+            "with `hidden_act: silu`."
+        ),
+        example=(
+            "transformer_layer_config.hidden_act is 'gelu_pytorch_tanh': vLLM's and SGLang's "
+            "LlamaMLP build only silu and refuse to load the draft"
+        ),
+        sources=(VLLM_EAGLE3_MODEL, SGLANG_EAGLE3_MODEL,
+                 "https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/llama.py"),
     ),
 )

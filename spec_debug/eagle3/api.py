@@ -227,6 +227,19 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
     # hidden_size when it is unset or null (config.parse_draft_config): say which it was
     said = (f"target_hidden_size {Ht}" if cfg.raw.get("target_hidden_size") is not None else
             f"target_hidden_size unset: the draft's hidden_size {Ht}")
+    if (info.format in _FINAL_KEY and info.has_final and info.hidden_size != Ht
+            and (info.num_slots - 1) * info.hidden_size == cfg.num_aux * Ht):
+        # the aux key holds exactly the num_aux x Ht the draft's fc takes, and only the final
+        # state (read first for the width: data.py _read_record) is another width: a dumper
+        # that saved the aux concatenation, or a slice, under the final key. Blamed on the
+        # dump's width, it sent the user after another target model.
+        final_key, aux_key = _FINAL_KEY[info.format], _AUX_APART[info.format]
+        raise DataError(f"{data}: `{final_key}` is {info.hidden_size} wide, but `{aux_key}` "
+                        f"holds {cfg.num_aux} x {Ht} as the draft's fc takes ({said}): the "
+                        f"final state was saved wrong, not the target's last hidden state "
+                        f"({Ht} wide)",
+                        hint=f"save `{final_key}` as the target's last hidden state, [1, T, "
+                             f"{Ht}], beside `{aux_key}` [1, T, {cfg.num_aux * Ht}]")
     if info.hidden_size != Ht and target is not None and target.config.hidden_size == info.hidden_size:
         # the dump and the target agree: the draft is the odd one (a draft saved for another
         # target; speculators' from_pretrained refuses it too, when load_verifier_weights copies
@@ -1113,7 +1126,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    and len(samples) + skipped.count >= info.files)
     best = tuple(report.best)
     if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
-            and not report.unmapped_draft):
+            and not report.unmapped_draft and not report.zeroed_norms):
         # not "trained on another layout": the configured slots were only eval's guess
         found = (f"slots {list(best)} score {report.ranked[0]['full_accuracy0']:.3f} vs "
                  f"{report.configured_accuracy0:.3f} for the first {cfg.num_aux} "
@@ -1145,7 +1158,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                     "served_accuracy0": served_score})
         best_score = out["ranked"][0]["full_accuracy0"]
         if (served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN
-                and not out.get("untrained_draft") and not out.get("unmapped_draft")):
+                and not out.get("untrained_draft") and not out.get("unmapped_draft")
+                and not out.get("zeroed_norms")):
             out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
                                f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
     return out

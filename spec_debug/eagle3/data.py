@@ -964,6 +964,19 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
                         "captured for another draft, and the final state dropped)",
                         hint="capture the hidden states again with the draft's aux layer ids, "
                              f"keeping `{last_key}`")
+    if last is not None and Ht and width % Ht:
+        # the hidden size is read from the final state: when the aux key is no whole number
+        # of its width, either may be the one saved wrong. SpecForge requires exactly 3 aux
+        # states (model_providers.py resolve_eagle_capture_layers): an aux key of 3 x w with
+        # a final state not w wide points at the final state, not at the aux width.
+        fits = (f"; {aux_key} is 3 states of {width // 3}, as SpecForge captures, so "
+                f"{last_key} was saved wrong (the target's last hidden state is one state "
+                f"of that width)" if data_format == "specforge" and width % 3 == 0 else
+                "; one of the two was saved wrong")
+        raise DataError(f"{path}: {last_key} is {Ht} wide and {aux_key} {width}, not a "
+                        f"whole number of {Ht}-wide states" + fits,
+                        hint=f"save {last_key} [1, T, hidden] (the target's last hidden state) "
+                             f"beside {aux_key} [1, T, aux x hidden]")
     if Ht == 0 or width % Ht:
         raise DataError(f"{path}: {aux_key} width {width} is not a multiple of the "
                         f"hidden size {Ht}")

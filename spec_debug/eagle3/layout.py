@@ -23,7 +23,7 @@ from torch import Tensor
 
 from spec_debug.eagle3.data import Sample
 from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
-from spec_debug.eagle3.loading import LoadedDraft
+from spec_debug.eagle3.loading import ZEROED_NORMS_NOTE, LoadedDraft
 
 EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many candidates
 # The opening of the note loading.py `_initial_norms_note` adds when some RMSNorm weights are
@@ -53,6 +53,12 @@ def untrained_draft(loaded: LoadedDraft) -> bool:
     """Modules saved freshly initialised (loading.py `_initial_norms_note`): every layout
     and flag scores by chance."""
     return any(note.startswith(UNTRAINED_MODULES_NOTE) for note in loaded.notes)
+
+
+def zeroed_norms(loaded: LoadedDraft) -> bool:
+    """RMSNorm weights of zeros (loading.py ZEROED_NORMS_NOTE): the norm zeroes every state
+    after it, so every layout and flag scores by chance."""
+    return any(note.startswith(ZEROED_NORMS_NOTE) for note in loaded.notes)
 
 
 def unmapped_draft(loaded: LoadedDraft) -> bool:
@@ -90,6 +96,8 @@ class LayoutReport:
     untrained_draft: bool = False  # modules saved freshly initialised: no layout was judged
     # no d2t for a smaller draft vocabulary and every layout near zero: none was judged
     unmapped_draft: bool = False
+    # RMSNorm weights of zeros (an incomplete copy): every layout scores by chance, none judged
+    zeroed_norms: bool = False
     # the configured layout scored with config.json's norm_before_residual and the other
     # value; `ranked_with` is the value the ranking used (see norm_before_residual_check)
     norm_before_residual_check: dict[str, Any] | None = None
@@ -181,6 +189,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     references: set[str] = set()
     untrained = untrained_draft(loaded)
     unmapped = unmapped_draft(loaded)
+    zeroed = zeroed_norms(loaded)
     flags = loaded.model.reference_flags
 
     # (layout, norm_before_residual) -> step-0 accuracy: the flag check scores the configured
@@ -203,7 +212,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
 
     configured = tuple(configured)
     flag_check = None
-    if not untrained:
+    if not (untrained or zeroed):
         flag_check = norm_before_residual_check(loaded, samples, configured, device,
                                                 accuracy0=score(configured), targets=targets)
         scored[(configured, not flags.norm_before_residual)] = flag_check["flipped_accuracy0"]
@@ -211,7 +220,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
             flags = replace(flags, norm_before_residual=flag_check["ranked_with"])
     scores, exhaustive = candidate_layouts(num_slots, num_aux, configured, score)
     final_check = None
-    if not (untrained or unmapped) and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
+    if not (untrained or unmapped or zeroed) and max(scores.values()) < FINAL_SLOT_CHECK_BELOW:
         final_check = final_slot_check(loaded, samples, configured, device,
                                        accuracy0=score(configured), flags=flags,
                                        targets=targets)
@@ -239,7 +248,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     # of them says which one the weights were trained on (a few lucky rows were named
     # "unconfirmed: probe more samples", or another layout; SD402 sent the user to the layers)
     unmapped = unmapped and scores[best] < FINAL_SLOT_CHECK_BELOW
-    blind = untrained or unmapped
+    blind = untrained or unmapped or zeroed
     checks = embedding_slot_checks(samples, embed, dump_layer_ids) if embed is not None else []
     embedding_slots = [c.slot for c in checks if c.is_embedding]
     missing = [i for i in trained_layer_ids or () if dump_layer_ids and i not in dump_layer_ids]
@@ -257,7 +266,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
                        untrained, unclear=unclear, unconfirmed=unconfirmed, all_read=all_read,
                        unmapped=(loaded.model.cfg.draft_vocab_size, loaded.model.cfg.vocab_size)
-                       if unmapped else None)
+                       if unmapped else None, zeroed=zeroed)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -270,7 +279,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         reference="target_argmax" if references == {"target_argmax"} else "data_tokens",
         dump_layer_ids=list(dump_layer_ids) if dump_layer_ids else None,
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
-        untrained_draft=untrained, unmapped_draft=unmapped, norm_before_residual_check=flag_check,
+        untrained_draft=untrained, unmapped_draft=unmapped, zeroed_norms=zeroed,
+        norm_before_residual_check=flag_check,
         final_slot_check=final_check, unclear_rows=unclear, unconfirmed_rows=unconfirmed)
 
 
@@ -465,20 +475,30 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
              untrained: bool = False, unclear: dict[str, int] | None = None,
              unconfirmed: dict[str, Any] | None = None, all_read: bool = False,
-             unmapped: tuple[int, int] | None = None) -> str:
+             unmapped: tuple[int, int] | None = None, zeroed: bool = False) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on.
     `unclear`: unclear_rows' counts, when the best layout leads by too few rows to name;
     `unconfirmed`: unconfirmed_rows', when the configured one does; `all_read`: every sample
     of the dump was probed, so more samples cannot come from --max-samples. `unmapped`: (draft
-    vocab, target vocab) of a draft without d2t whose layouts all score near zero."""
+    vocab, target vocab) of a draft without d2t whose layouts all score near zero.
+    `zeroed`: the draft has RMSNorm weights of zeros, so every layout scores by chance."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
 
     gap = scores[best] - scores[configured]
-    if untrained:
+    if zeroed:
+        # every state after that norm is zero: the ranking (ties at chance) would send the
+        # user to probe more samples, when the fix is the copy of the checkpoint
+        text = ("no layout can be judged with this draft: RMSNorm weights of it are all zeros "
+                "(see the notes), so every layout scores by chance (best "
+                f"{describe(best)} at step-0 accuracy {scores[best]:.3f}); copy the checkpoint "
+                "again, then rerun drafter layout")
+        if foreign:
+            text += "; " + foreign
+    elif untrained:
         # A layer with random weights scores every layout by chance: the ranking would send the
         # user to the layer ids or the engine's capture, when the fix is the conversion.
         text = ("no layout can be judged with this draft: its layer is untrained (RMSNorm "

@@ -450,6 +450,9 @@ def _exact_d2t(d2t: Tensor, t2d: Tensor | None, notes: list[str]) -> Tensor:
 # fc_norm.{i}), which every draft class initialises to ones
 _NORM_WEIGHT = re.compile(r"norm(\.\d+)?\.weight$")
 
+# The opening of the note load_draft adds for RMSNorm weights of zeros (layout.py reads it)
+ZEROED_NORMS_NOTE = "RMSNorm weights that are all zeros"
+
 
 # How far from 1.0 a norm weight must have moved to count as trained here: a bfloat16 save
 # rounds anything within 2**-8 of 1.0 to 1.0, so norms early in training can read as
@@ -719,6 +722,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     missing: list[str] = []
     non_finite: list[str] = []
     zero: list[str] = []  # weight matrices of zeros: no trained draft has one
+    zero_norms: list[str] = []  # RMSNorm weights of zeros: the norm's output is zero
     norm_deviation: dict[str, float] = {}  # RMSNorm weight -> max |w - 1|
     with torch.no_grad():
         for name, param in model.state_dict().items():
@@ -785,7 +789,12 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 non_finite.append(bad)
             elif tensor.dim() >= 2 and not bool(tensor.any()):
                 zero.append(name)
-            if _NORM_WEIGHT.search(name):
+            elif _NORM_WEIGHT.search(name) and not bool(tensor.any()):
+                # all zeros is no trained norm (nor an initial one): counted as "moved" from
+                # 1.0 it called the untouched norms beside it the lost ones, and said nothing
+                # of this one, which zeroes every state it normalises
+                zero_norms.append(name)
+            elif _NORM_WEIGHT.search(name):
                 norm_deviation[name] = float((tensor.float() - 1).abs().max())
             param.copy_(tensor.to(device=device, dtype=dtype))
     if tied_head and not missing:
@@ -815,6 +824,14 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         notes.append(f"weight matrices that are all zeros: {', '.join(zero[:4])}"
                      + (" ..." if len(zero) > 4 else "") + ": an incomplete copy of the "
                      "checkpoint, or an export that left them out; copy it again")
+    if zero_norms:
+        # a copy whose end was never written reads as zeros (see above), and norm.weight is
+        # among the last tensors safetensors writes (names in sorted order)
+        notes.append(f"{ZEROED_NORMS_NOTE}: {', '.join(zero_norms[:4])}"
+                     + (" ..." if len(zero_norms) > 4 else "") + ": the norm's output is zero, "
+                     "so every state after it is lost and the draft predicts nothing; an "
+                     "incomplete copy of the checkpoint, or an export that left them out; copy "
+                     "it again")
     if non_finite:
         # speculators initialises embed_tokens and lm_head to NaN until load_verifier_weights
         # runs (EAGLE3.md section 8), so a draft saved before that step looks like this.

@@ -1,4 +1,4 @@
-"""SD701-SD703: draft config fields the serving engine or the target disagree with."""
+"""SD701-SD703, SD706: draft config fields the serving engine or the target disagree with."""
 
 from __future__ import annotations
 
@@ -231,3 +231,23 @@ def check_rope(draft_raw: Mapping[str, Any], target_raw: Mapping[str, Any],
     if not diffs:
         return []
     return [at.finding("SD703", diffs, {"draft": draft, "target": target})]
+
+
+def check_hidden_act(draft_raw: Mapping[str, Any] | None, at: Where = Where()) -> list[Finding]:
+    """SD706: the draft decoder's hidden_act is not silu. vLLM's and SGLang's EAGLE-3 drafts
+    are built from their Llama decoder layer, whose LlamaMLP raises "Unsupported activation:
+    {hidden_act}. Only silu is supported for now." for any other value (vllm
+    model_executor/models/llama.py, sglang srt/models/llama.py LlamaMLP), while speculators
+    and SpecForge train it with transformers' ACT2FN[hidden_act]. Absent: LlamaConfig's
+    default, silu."""
+    if not isinstance(draft_raw, Mapping):
+        return []
+    layer = draft_raw.get("transformer_layer_config")
+    decoder, key = ((layer, "transformer_layer_config.hidden_act") if isinstance(layer, Mapping)
+                    else (draft_raw, "hidden_act"))
+    act = decoder.get("hidden_act")
+    if act is None or act == "silu":
+        return []
+    evidence = [f"{key} is {act!r}: vLLM's and SGLang's LlamaMLP build only silu and refuse to "
+                "load the draft (\"Unsupported activation\")"]
+    return [at.finding("SD706", evidence, {"hidden_act": act, "key": key})]

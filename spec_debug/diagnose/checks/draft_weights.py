@@ -63,21 +63,24 @@ def unwrapped(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 # SGLang's own parameter names: its LlamaForCausalLMEagle3.load_weights takes a name as is or
-# with `model.` added, so `model.fc.weight` loads there (vLLM's failing on it is the drafter
-# eval's note, loading._model_prefixed), and is no wrapper's.
+# with `model.` added, so `model.fc.weight` loads there; vLLM's Eagle3LlamaForCausalLM adds
+# `model.` itself and hands `model.fc.weight` to the inner LlamaModel.load_weights, whose
+# params_dict has `fc.weight` alone: a KeyError at startup (vllm
+# model_executor/models/llama_eagle3.py, commit 00bd1493). Unservable on vLLM only.
 _ENGINE_PREFIX = "model."
 
 
 def wrapper_prefix(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """{stored_prefix, example, tensors} of a draft whose tensors sit under a training
-    wrapper's prefix (`draft_model.`, `module.`, `_orig_mod.`; checkpoint.draft_prefix), from
-    the probe's listing; None for bare names, SGLang's `model.` names, or a listing cut at its
-    limit (the bare fc.weight may be among the names left out)."""
+    """{stored_prefix, example, tensors} of a draft whose tensors sit under a prefix (a training
+    wrapper's `draft_model.`, `module.`, `_orig_mod.`, or SGLang's own `model.`;
+    checkpoint.draft_prefix), from the probe's listing; None for bare names, or a listing cut
+    at its limit (the bare fc.weight may be among the names left out). Whether the engine
+    serving it can load them is check_wrapper_prefix's."""
     if not isinstance(tensors, Mapping) or len(tensors) >= TENSOR_SHAPES_LIMIT:
         return None
     names = [str(name) for name in tensors]
     prefix = draft_prefix(names)
-    if prefix is None or prefix == _ENGINE_PREFIX:
+    if prefix is None:
         return None
     return {"stored_prefix": prefix, "example": prefix + "fc.weight",  # draft_prefix found it
             "tensors": sum(name.startswith(prefix) for name in names)}
@@ -90,21 +93,30 @@ def _rename_command(prefix: str) -> str:
             "metadata={'format': 'pt'}) for f in glob.glob('*.safetensors')]\"" % prefix)
 
 
-def check_wrapper_prefix(stored: Mapping[str, Any] | None, at: Where = Where()) -> list[Finding]:
+def check_wrapper_prefix(stored: Mapping[str, Any] | None, at: Where = Where(),
+                         engine: str | None = None) -> list[Finding]:
     """SD705: the draft's tensors are named as a training wrapper held them. vLLM's
     Eagle3LlamaForCausalLM.load_weights adds `model.` to each name (but lm_head and d2t) and
     its AutoWeightsLoader, or the inner model's params_dict, fails on `model.draft_model.*`
     (vllm model_executor/models/llama_eagle3.py, commit 00bd1493); SGLang's
     LlamaForCausalLMEagle3.load_weights loads a name only when it, or `model.` + it, is a
     parameter and skips the rest without a word (sglang srt/models/llama_eagle3.py, commit
-    03d5a777), so it serves a draft none of whose weights were loaded."""
+    03d5a777), so it serves a draft none of whose weights were loaded. SGLang's own `model.`
+    names are SD705 only when vLLM serves the draft (`engine`): SGLang loads them."""
     if not stored:
         return []
     prefix = stored["stored_prefix"]
-    evidence = [f"the draft's tensors are stored under {prefix!r} ({stored['example']}, ... "
-                f"{stored['tensors']} tensors: a training wrapper's state dict): vLLM fails to "
-                "load them, SGLang skips every name it does not know and serves the draft "
-                "without its weights"]
+    if prefix == _ENGINE_PREFIX:
+        if engine != "vllm":
+            return []  # SGLang loads them; an unknown engine: the drafter eval's note says it
+        evidence = [f"the draft's tensors are stored as {prefix}* ({stored['example']}, ... "
+                    f"{stored['tensors']} tensors: SGLang's parameter names): vLLM adds 'model.' "
+                    "to each name itself and fails to load the draft on model.model.* names"]
+    else:
+        evidence = [f"the draft's tensors are stored under {prefix!r} ({stored['example']}, ... "
+                    f"{stored['tensors']} tensors: a training wrapper's state dict): vLLM fails "
+                    "to load them, SGLang skips every name it does not know and serves the "
+                    "draft without its weights"]
     remediation = (f"Rename the tensors without {prefix!r}: in the draft directory run "
                    f"`{_rename_command(prefix)}` (a model.safetensors.index.json lists the "
                    "names too: rename them there the same way; pytorch_model*.bin weights: the "

@@ -76,10 +76,10 @@ def _key(layout: Any) -> tuple:
 def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None = None, *,
                  root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
     """SD402: a layout ranks clearly above the served one (or the configured one)."""
-    if result.get("untrained_draft") or result.get("unmapped_draft"):
-        # Scores of a draft whose layer was saved freshly initialised, or that has no d2t for
-        # its smaller vocabulary (eagle3/layout.py), rank noise: "another layout fits" would
-        # send the user to re-capture hidden states.
+    if result.get("untrained_draft") or result.get("unmapped_draft") or result.get("zeroed_norms"):
+        # Scores of a draft whose layer was saved freshly initialised, that has no d2t for
+        # its smaller vocabulary, or whose RMSNorm weights are zeros (eagle3/layout.py), rank
+        # noise: "another layout fits" would send the user to re-capture hidden states.
         return []
     ranked = result.get("ranked") or []
     if not ranked:

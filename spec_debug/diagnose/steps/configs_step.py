@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.draft_config import check_context_length, check_norm_flags, check_rope
+from spec_debug.diagnose.checks.draft_config import check_context_length, check_hidden_act, check_norm_flags, check_rope
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_wrapper_prefix, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
@@ -197,8 +197,11 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
-    # the names the engines look the weights up by: needs neither target nor engine
-    findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at)
+    # the names the engines look the weights up by: needs neither target nor engine (but
+    # SGLang's own model.* names, which vLLM alone fails on)
+    findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at, name)
+    # the activation both engines' Llama MLP builds: needs neither target nor engine
+    findings += check_hidden_act(draft_raw, at)
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)

@@ -40,7 +40,7 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
                                        "candidates", "samples", "reference", "dump_layer_ids",
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
-                                       "unmapped_draft",
+                                       "unmapped_draft", "zeroed_norms",
                                        "norm_before_residual_check", "final_slot_check",
                                        "unclear_rows", "unconfirmed_rows")} | {"ranked": keep}
 
@@ -158,6 +158,11 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "layout not judged: the draft's layer is untrained (RMSNorm weights at "
                                          "their initial value), so every layout scores noise",
                                     "a draft converted or exported again with its trained layer"))
+    elif training and training.get("zeroed_norms"):
+        findings.append(not_checked(ctx, "layout not judged: RMSNorm weights of the draft are all "
+                                         "zeros (an incomplete copy of the checkpoint), so every "
+                                         "layout scores noise",
+                                    "a complete copy of the draft checkpoint"))
     elif training and training.get("unmapped_draft"):
         findings.append(not_checked(ctx, "layout not judged: the draft has no d2t for its smaller "
                                          "vocabulary, so every layout scores near zero against "
