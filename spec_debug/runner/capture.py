@@ -162,8 +162,10 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
         try:
             value = json_lookup(parsed_json[capture.from_], capture.json_path)
         except KeyError:
-            value = capture.default
-        facts[capture.name] = convert(value, capture.type, capture.name)
+            value = None
+        # A JSON null is "no value" as a missing key is: `{"port": null}` with `default: 30000`
+        # gave the fact None, and the next command using it failed asking for a default.
+        facts[capture.name] = convert(capture.default if value is None else value, capture.type, capture.name)
     return facts
 
 
@@ -195,9 +197,16 @@ def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None
     if capture.name is not None and capture.name not in pattern.groupindex:
         group: str | int = 1 if pattern.groups else 0
         values = [convert(m.group(group), capture.type, capture.name) for m in matches]
-        return {capture.name: values if capture.all else (values[0] if values else capture.default)}
+        return {capture.name: values if capture.all else _first_or_default(values, capture)}
     result: dict[str, Any] = {}
     for name in names if capture.name is None else [capture.name]:
         values = [convert(m.group(name), capture.type, name) for m in matches]
-        result[name] = values if capture.all else (values[0] if values else capture.default)
+        result[name] = values if capture.all else _first_or_default(values, capture)
     return result
+
+
+def _first_or_default(values: list[Any], capture: Capture) -> Any:
+    """The first match's value; the capture's default when nothing matched or the group took no
+    part in the match (`port=(?P<port>\\d+)?` on "port=" reads None, not the default)."""
+    value = values[0] if values else None
+    return capture.default if value is None else value
