@@ -40,6 +40,15 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
     if kind == "str":
         return value if isinstance(value, str) else json.dumps(value)
     if kind in ("int", "float"):
+        # A JSON true/false or a fractional number went through int() and float() as the
+        # numbers 1, 0 and 3 (`{"accept_len": 3.7}` with type: int read 3, and a check for
+        # >= 3.5 raised its finding on a host at 3.7): a value changed without a word.
+        if isinstance(value, bool):
+            raise CaptureError(f"{name or 'the value'} (type: {kind}): {json.dumps(value)} is a boolean, not a number: "
+                               "use type: bool (or leave type out)")
+        if kind == "int" and isinstance(value, float) and not value.is_integer():
+            raise CaptureError(f"{name or 'the value'} (type: int): {value!r} is not a whole number: use type: float "
+                               "(or leave type out)")
         try:
             return int(value) if kind == "int" else float(value)
         except (TypeError, ValueError):
