@@ -14,7 +14,9 @@ _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
 # A key, [index], or ["key"] / ['key'] for keys that hold dots (model.safetensors.index.json
 # names tensors like "lm_head.weight").
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
+# [-1] counts from the end (as in JSONPath, RFC 9535, and jq): `samples[-1]` read the key "-1"
+# and gave None, the default, for the last sample a log held.
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(-?\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
 
 
 class WholeOutput(Protocol):
@@ -143,7 +145,7 @@ def json_lookup(document: Any, path: str) -> Any:
         if double_quoted is not None or single_quoted is not None:
             key = double_quoted if double_quoted is not None else single_quoted
         if index is not None:
-            if not isinstance(current, list) or int(index) >= len(current):
+            if not isinstance(current, list) or not -len(current) <= int(index) < len(current):
                 raise KeyError(path)
             current = current[int(index)]
         else:
