@@ -6,17 +6,13 @@ import json
 import re
 from typing import Any, Protocol
 
+from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.models import Capture
 from spec_debug.runner.output import TRUNCATION_MARKER
 from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
-# A key, [index], or ["key"] / ['key'] for keys that hold dots (model.safetensors.index.json
-# names tensors like "lm_head.weight").
-# [-1] counts from the end (as in JSONPath, RFC 9535, and jq): `samples[-1]` read the key "-1"
-# and gave None, the default, for the last sample a log held.
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(-?\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
 
 
 class WholeOutput(Protocol):
@@ -135,23 +131,15 @@ def parse_json_output(text: str) -> Any:
 
 
 def json_lookup(document: Any, path: str) -> Any:
-    """`a.b[0].c` (a leading `$.` is allowed). Missing -> KeyError."""
-    path = path.strip()
-    if path.startswith("$"):
-        path = path[1:].lstrip(".")
+    """`a.b[0].c` (a leading `$.` is allowed; json_path). Missing -> KeyError."""
     current = document
-    for match in _PATH_PART.finditer(path):
-        key, index, double_quoted, single_quoted = match.groups()
-        if double_quoted is not None or single_quoted is not None:
-            key = double_quoted if double_quoted is not None else single_quoted
-        if index is not None:
-            if not isinstance(current, list) or not -len(current) <= int(index) < len(current):
+    for part in json_path_parts(path):
+        if isinstance(part, int):
+            if not isinstance(current, list) or not -len(current) <= part < len(current):
                 raise KeyError(path)
-            current = current[int(index)]
-        else:
-            if not isinstance(current, dict) or key not in current:
-                raise KeyError(path)
-            current = current[key]
+        elif not isinstance(current, dict) or part not in current:
+            raise KeyError(path)
+        current = current[part]
     return current
 
 
