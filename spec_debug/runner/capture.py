@@ -34,7 +34,13 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
     if value is None:
         return None
     if kind == "json":
-        return value if not isinstance(value, str) else json.loads(value)
+        try:
+            return value if not isinstance(value, str) else json.loads(value)
+        except json.JSONDecodeError as exc:
+            # json's own words ("Expecting value: line 1 column 1 (char 0)") named neither the
+            # fact nor what was read.
+            raise CaptureError(f"{name or 'the value'} (type: json): cannot read {_clipped(value)} as JSON "
+                               f"({exc.msg} at character {exc.pos + 1})") from None
     if kind == "str":
         return value if isinstance(value, str) else json.dumps(value)
     if kind in ("int", "float"):
@@ -74,6 +80,10 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
         if _FLOAT.match(stripped):
             return float(stripped)
     return value
+
+
+def _clipped(text: str, limit: int = 80) -> str:
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 _DOCUMENT_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)
