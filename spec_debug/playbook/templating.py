@@ -16,10 +16,10 @@ from typing import Any, Callable, Iterable
 
 from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes
 from jinja2.filters import do_default
-from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import TemplateError
+from spec_debug.sandbox import BoundedSandbox
 from spec_debug.playbook.shell_context import DOUBLE_FILTER, HEREDOC_FILTER, SINGLE_FILTER, mark_quoted_templates
 
 # Names a template may use besides the playbook's vars.
@@ -206,38 +206,12 @@ def _default_for_none(value: Any, default_value: Any = "", boolean: bool = False
     return do_default(value, default_value, boolean)
 
 
-MAX_REPEATED = 10_000_000
-"""Items (or characters) a `*` may make: a command or a value, never a memory's worth."""
-MAX_POWER_BITS = 1_000_000
-"""Bits a `**` may make (a number of 300,000 digits)."""
-
-
-class _BoundedSandbox(SandboxedEnvironment):
-    """The sandbox bounds `range()` (MAX_RANGE) but not `*` and `**`: `when: "'x' * 10**10"` took
-    10 GB and the kernel killed the run, its run.json left "running"; `10 ** 10 ** 10` computed
-    for ever. Both are refused with the size (jinja2/sandbox.py: intercepted_binops, call_binop)."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        if operator == "*":
-            for sequence, times in ((left, right), (right, left)):
-                if (isinstance(sequence, (str, list, tuple)) and isinstance(times, int)
-                        and len(sequence) * times > MAX_REPEATED):
-                    raise SecurityError(f"'*' would make {len(sequence) * times:,} items; at most {MAX_REPEATED:,}")
-        elif (operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1
-              and right * abs(left).bit_length() > MAX_POWER_BITS):
-            raise SecurityError(f"'**' would make a number of about {right * abs(left).bit_length():,} bits; "
-                                f"at most {MAX_POWER_BITS:,}")
-        return super().call_binop(context, operator, left, right)
-
-
 def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool = False) -> SandboxedEnvironment:
     """command: the env of `run:` and `fetch:` text, where a None is refused (_refusing_none)."""
     finalize = shell_quote if quote_output else None
     if command:
         finalize = _refusing_none(finalize or (lambda value: value))
-    env = _BoundedSandbox(
+    env = BoundedSandbox(
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,

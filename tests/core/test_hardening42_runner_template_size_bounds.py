@@ -2,9 +2,10 @@
 
 The sandbox bounds `range()` but not `*` and `**`: `when: "'x' * 10**10"` took 10 GB until the
 kernel killed the run (its run.json left "running", no report), and `10 ** 100000000` computed
-for minutes. Now such an operation fails its step naming the size, the run goes on, and
-ordinary uses (`'=' * 80`, `2 ** 64`) are as before. The sizes here are large enough to be
-refused but small enough to be computed without the bound."""
+for minutes; a report --template could do the same. Now such an operation fails its step (or the
+report) naming the size, the run goes on, and ordinary uses (`'=' * 80`, `2 ** 64`) are as
+before. The sizes here are large enough to be refused but small enough to be computed without
+the bound."""
 
 from __future__ import annotations
 
@@ -39,3 +40,18 @@ def test_a_huge_product_fails_its_step_and_the_run_goes_on(tmp_path, expression,
     assert "\n" not in steps["big"]["message"]
     assert steps["after"]["status"] == "passed", steps["after"]["message"]
     assert steps["after"]["stdout"] == "======== 18446744073709551616\n"
+
+
+def test_a_report_template_is_bounded_too(tmp_path):
+    (tmp_path / "p.yaml").write_text("name: sizes\nsteps:\n  - id: a\n    run: echo hi\n")
+    run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    template = tmp_path / "big.md.j2"
+    template.write_text("{{ ('x' * 20000000) | length }} {{ '=' * 8 }}\n")
+    result = run_cli("report", str(run_dir), "--template", str(template), "-o", str(tmp_path / "out.md"))
+    assert result.code == 2, (result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert "'*' would make 20,000,000 items; at most 10,000,000" in result.stderr, result.stderr
+    assert not (tmp_path / "out.md").exists()
+    template.write_text("{{ '=' * 8 }}\n")
+    assert run_cli("report", str(run_dir), "--template", str(template)).stdout.strip() == "========"
