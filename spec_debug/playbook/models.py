@@ -12,6 +12,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from spec_debug.playbook.habits import step_id_suggestion
+from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.leading_dot_star import refuse_leading_dot_star
 from spec_debug.playbook.regex_habits import regex_habit
 from spec_debug.playbook.regex_backtracking import refuse_nested_repetition
@@ -110,6 +111,13 @@ class Capture(_Strict):
         elif self.name is None:
             raise ValueError("a json capture needs a 'name'")
         return self
+
+    @field_validator("json_path")
+    @classmethod
+    def _readable_path(cls, value: str | None) -> str | None:
+        if value is not None:
+            json_path_parts(value)  # `gpus[*].name`, `$..x`: refused here, not a None fact at run time
+        return value
 
 
 class Expectation(_Strict):

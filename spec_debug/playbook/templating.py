@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterable
 
-from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes, pass_eval_context
+from jinja2 import StrictUndefined, TemplateAssertionError, TemplateSyntaxError, UndefinedError, nodes
 from jinja2.filters import do_default
 from jinja2.sandbox import SandboxedEnvironment
 
 from spec_debug.errors import TemplateError
+from spec_debug.sandbox import BoundedSandbox
 from spec_debug.playbook.shell_context import DOUBLE_FILTER, HEREDOC_FILTER, SINGLE_FILTER, mark_quoted_templates
 
 # Names a template may use besides the playbook's vars.
@@ -153,11 +154,36 @@ class _NoFact:
     def __str__(self) -> str:  # `| string`, `~`
         raise NoneInCommand()
 
-    def __repr__(self) -> str:
-        return "None"
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise NoneInCommand()
+
+    # What a filter or an operator does with the value is refused here, where it happens: a repr
+    # wrote the None into the command (`{{ facts.port | pprint }}`, `{{ [facts.port] }}` ran
+    # `echo None`), and a TypeError that names no type was no error about the fact
+    # (`| reverse`: "argument must be iterable"; `facts.port.x` named this class).
+    __repr__ = __format__ = __iter__ = __reversed__ = __len__ = __getitem__ = __contains__ = _refuse
+    __int__ = __float__ = __index__ = __round__ = __abs__ = __neg__ = __pos__ = _refuse
+    __lt__ = __le__ = __gt__ = __ge__ = _refuse
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _refuse
+    __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = __pow__ = __rpow__ = _refuse
+
+    def __getattr__(self, name: str) -> Any:
+        # `facts.port.x`; a probe for a special name (hasattr(value, "__html__")) is answered
+        # as for any object without it.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise NoneInCommand()
 
 
 _NO_FACT = _NoFact()
+
+
+def _null_json(value: Any) -> Any:
+    """json.dumps's `default`: a fact that is None is JSON's null, nested too (`{{ [facts.port] |
+    tojson }}`); anything else is refused as json.dumps refuses it."""
+    if isinstance(value, _NoFact):
+        return None
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def _refusing_none(write: Callable[..., Any]) -> Callable[..., Any]:
@@ -180,20 +206,12 @@ def _default_for_none(value: Any, default_value: Any = "", boolean: bool = False
     return do_default(value, default_value, boolean)
 
 
-def _null_for_no_fact(tojson: Callable[..., Any]) -> Callable[..., Any]:
-    """Jinja's tojson (which takes the eval context first), writing a fact that is None as null."""
-    @pass_eval_context
-    def write(eval_ctx: Any, value: Any, *args: Any, **kwargs: Any) -> Any:
-        return tojson(eval_ctx, None if isinstance(value, _NoFact) else value, *args, **kwargs)
-    return write
-
-
 def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool = False) -> SandboxedEnvironment:
     """command: the env of `run:` and `fetch:` text, where a None is refused (_refusing_none)."""
     finalize = shell_quote if quote_output else None
     if command:
         finalize = _refusing_none(finalize or (lambda value: value))
-    env = SandboxedEnvironment(
+    env = BoundedSandbox(
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=False,
@@ -214,10 +232,12 @@ def _make_env(quote_output: bool, *, none_to_zero: bool = False, command: bool =
             env.filters[name] = _refusing_none(env.filters[name])
         env.filters["default"] = env.filters["d"] = _default_for_none
         env.tests["none"] = lambda value: value is None or isinstance(value, _NoFact)
+        iterable = env.tests["iterable"]
+        env.tests["iterable"] = lambda value: not isinstance(value, _NoFact) and iterable(value)
         # JSON has a word for nothing: `{{ facts.port | tojson }}` writes null, as it did before
         # None facts were refused (json.dumps failed on the stand-in: "_NoFact is not JSON
         # serializable").
-        env.filters["tojson"] = _null_for_no_fact(env.filters["tojson"])
+        env.policies["json.dumps_kwargs"] = {**env.policies["json.dumps_kwargs"], "default": _null_json}
     return env
 
 
@@ -277,14 +297,19 @@ def _compile_expression(source: str):
     return env.compile_expression(source, undefined_to_none=False)
 
 
+_NAMES_STAND_IN = re.compile(r"\b_NoFact\b")
+
+
 def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: bool = False, path: bool = False) -> str:
     """shell: a `run:` command (values quoted); path: a `fetch:` src or dest. Either refuses a None."""
     if "{" not in source:
         return source  # fast path: most commands have no template at all
+    stand_in = False
     try:
         template = _compile(source, shell, path)
         facts = context.get("facts")
-        if (shell or path) and isinstance(facts, dict) and any(v is None for v in facts.values()):
+        stand_in = (shell or path) and isinstance(facts, dict) and any(v is None for v in facts.values())
+        if stand_in:
             return template.render({**context, "facts": {k: _NO_FACT if v is None else v for k, v in facts.items()}})
         return template.render(context)
     except NoneInCommand:
@@ -297,7 +322,9 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
     except TemplateSyntaxError as exc:
         raise TemplateError(f"{_where(site)}: template syntax error: {exc.message}") from None
     except Exception as exc:  # a sandbox violation or a filter error, raised by author input
-        if "_NoFact" in str(exc):  # `facts.port | length`: the stand-in for a None fact met a filter
+        if stand_in and _NAMES_STAND_IN.search(str(exc)):
+            # A builtin that tests its argument's type without calling any of its methods
+            # (`facts.port in 'abc'`: "requires string as left operand, not _NoFact").
             raise _none_in_command_error(site, source, context, path=path) from None
         raise TemplateError(f"{_where(site)}: template failed: {type(exc).__name__}: {exc}") from None
 

@@ -503,9 +503,18 @@ class _Builder:
         (https://yaml.org/type/merge.html; yaml/pyyaml lib/yaml/constructor.py, flatten_mapping),
         so a step can share its timeout, retries and expectations with others."""
         pairs: list[tuple[yaml.Node, yaml.Node]] = []
+        first: yaml.Node | None = None
         for key_node, value_node in node.value:
             if key_node.tag != "tag:yaml.org,2002:merge":
                 continue
+            if first is not None:
+                # A duplicate key like any other: PyYAML (so Ansible) lets the last `<<` win its
+                # keys, where this reader let the first: which one the step got depended on the
+                # tool that read it.
+                raise self.fail(key_node, "duplicate key '<<'", path,
+                                hint=f"the first '<<' is on line {first.start_mark.line + 1}; merge several "
+                                     "mappings with one key, the first listed winning: <<: [*a, *b]")
+            first = key_node
             sources = value_node.value if isinstance(value_node, yaml.SequenceNode) else [value_node]
             for source in sources:
                 if not isinstance(source, yaml.MappingNode):

@@ -31,6 +31,7 @@ from spec_debug.record import RunRecord
 from spec_debug.report.markdown_prose import code_span, escape_emphasis, escape_tag_starts, md_text
 from spec_debug.report.terminal import clip_middle, screen_text
 from spec_debug.report.views import report_view
+from spec_debug.sandbox import BoundedSandbox
 from spec_debug.store import write_atomic
 
 ReportFormat = Literal["md", "html", "json"]
@@ -43,7 +44,7 @@ def templates_dir() -> Path:
 def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
     loaders = [FileSystemLoader(str(extra_dir))] if extra_dir else []
     loaders.append(FileSystemLoader(str(templates_dir())))
-    env = SandboxedEnvironment(
+    env = BoundedSandbox(
         loader=ChoiceLoader(loaders),
         autoescape=select_autoescape(enabled_extensions=("html", "html.j2", "htm"), default_for_string=False),
         undefined=StrictUndefined,

@@ -6,15 +6,13 @@ import json
 import re
 from typing import Any, Protocol
 
+from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.models import Capture
 from spec_debug.runner.output import TRUNCATION_MARKER
 from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
 _INT = re.compile(r"^[-+]?\d+$")
 _FLOAT = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?$")
-# A key, [index], or ["key"] / ['key'] for keys that hold dots (model.safetensors.index.json
-# names tensors like "lm_head.weight").
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]|\[\"([^\"]*)\"\]|\['([^']*)'\]")
 
 
 class WholeOutput(Protocol):
@@ -36,10 +34,25 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
     if value is None:
         return None
     if kind == "json":
-        return value if not isinstance(value, str) else json.loads(value)
+        try:
+            return value if not isinstance(value, str) else json.loads(value)
+        except json.JSONDecodeError as exc:
+            # json's own words ("Expecting value: line 1 column 1 (char 0)") named neither the
+            # fact nor what was read.
+            raise CaptureError(f"{name or 'the value'} (type: json): cannot read {_clipped(value)} as JSON "
+                               f"({exc.msg} at character {exc.pos + 1})") from None
     if kind == "str":
         return value if isinstance(value, str) else json.dumps(value)
     if kind in ("int", "float"):
+        # A JSON true/false or a fractional number went through int() and float() as the
+        # numbers 1, 0 and 3 (`{"accept_len": 3.7}` with type: int read 3, and a check for
+        # >= 3.5 raised its finding on a host at 3.7): a value changed without a word.
+        if isinstance(value, bool):
+            raise CaptureError(f"{name or 'the value'} (type: {kind}): {json.dumps(value)} is a boolean, not a number: "
+                               "use type: bool (or leave type out)")
+        if kind == "int" and isinstance(value, float) and not value.is_integer():
+            raise CaptureError(f"{name or 'the value'} (type: int): {value!r} is not a whole number: use type: float "
+                               "(or leave type out)")
         try:
             return int(value) if kind == "int" else float(value)
         except (TypeError, ValueError):
@@ -67,6 +80,10 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
         if _FLOAT.match(stripped):
             return float(stripped)
     return value
+
+
+def _clipped(text: str, limit: int = 80) -> str:
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
 
 
 _DOCUMENT_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)
@@ -124,23 +141,15 @@ def parse_json_output(text: str) -> Any:
 
 
 def json_lookup(document: Any, path: str) -> Any:
-    """`a.b[0].c` (a leading `$.` is allowed). Missing -> KeyError."""
-    path = path.strip()
-    if path.startswith("$"):
-        path = path[1:].lstrip(".")
+    """`a.b[0].c` (a leading `$.` is allowed; json_path). Missing -> KeyError."""
     current = document
-    for match in _PATH_PART.finditer(path):
-        key, index, double_quoted, single_quoted = match.groups()
-        if double_quoted is not None or single_quoted is not None:
-            key = double_quoted if double_quoted is not None else single_quoted
-        if index is not None:
-            if not isinstance(current, list) or int(index) >= len(current):
+    for part in json_path_parts(path):
+        if isinstance(part, int):
+            if not isinstance(current, list) or not -len(current) <= part < len(current):
                 raise KeyError(path)
-            current = current[int(index)]
-        else:
-            if not isinstance(current, dict) or key not in current:
-                raise KeyError(path)
-            current = current[key]
+        elif not isinstance(current, dict) or part not in current:
+            raise KeyError(path)
+        current = current[part]
     return current
 
 
@@ -162,8 +171,10 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
         try:
             value = json_lookup(parsed_json[capture.from_], capture.json_path)
         except KeyError:
-            value = capture.default
-        facts[capture.name] = convert(value, capture.type, capture.name)
+            value = None
+        # A JSON null is "no value" as a missing key is: `{"port": null}` with `default: 30000`
+        # gave the fact None, and the next command using it failed asking for a default.
+        facts[capture.name] = convert(capture.default if value is None else value, capture.type, capture.name)
     return facts
 
 
@@ -195,9 +206,16 @@ def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None
     if capture.name is not None and capture.name not in pattern.groupindex:
         group: str | int = 1 if pattern.groups else 0
         values = [convert(m.group(group), capture.type, capture.name) for m in matches]
-        return {capture.name: values if capture.all else (values[0] if values else capture.default)}
+        return {capture.name: values if capture.all else _first_or_default(values, capture)}
     result: dict[str, Any] = {}
     for name in names if capture.name is None else [capture.name]:
         values = [convert(m.group(name), capture.type, name) for m in matches]
-        result[name] = values if capture.all else (values[0] if values else capture.default)
+        result[name] = values if capture.all else _first_or_default(values, capture)
     return result
+
+
+def _first_or_default(values: list[Any], capture: Capture) -> Any:
+    """The first match's value; the capture's default when nothing matched or the group took no
+    part in the match (`port=(?P<port>\\d+)?` on "port=" reads None, not the default)."""
+    value = values[0] if values else None
+    return capture.default if value is None else value
