@@ -95,6 +95,10 @@ def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# `--flag=value`, and vLLM's one-dash short options in the same form: argparse splits `-sc={...}`
+# and `-sc.model=/models/d` at the `=` as it splits `--speculative-config=...` (CPython
+# Lib/argparse.py `_parse_optional`; FlexibleArgumentParser reads `-sc.KEY` as a dotted key)
+_FLAG_WITH_VALUE = re.compile(r"--?[A-Za-z][\w.-]*=")
 
 
 def model_refs(argv: list[str]) -> list[str]:
@@ -103,7 +107,7 @@ def model_refs(argv: list[str]) -> list[str]:
     for tok in argv:
         # `--flag=value`, and a script's `MODEL=org/name` line, which the controller reads into
         # the `$MODEL` of the server command (spec_debug.diagnose.launch `_with_script_variables`)
-        value = tok.split("=", 1)[1] if (tok.startswith("--") or _SHELL_ASSIGNMENT.match(tok)) and "=" in tok else tok
+        value = tok.split("=", 1)[1] if (_FLAG_WITH_VALUE.match(tok) or _SHELL_ASSIGNMENT.match(tok)) else tok
         if value.startswith("{"):
             try:
                 spec = json.loads(value)
