@@ -81,8 +81,10 @@ def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
 
 
 # Flags that turn speculation on (SGLang --speculative-*, vLLM --speculative-config / -sc and
-# its dotted keys, --spec-method/--spec-model/--spec-tokens, the V0 --speculative-model).
-SPECULATIVE_FLAG = re.compile(r"^(--speculative[-_]|-sc(\.|=|$)|--spec-(method|model|tokens)\b)")
+# its dotted keys, --spec-method/--spec-model/--spec-tokens, the V0 --speculative-model), and
+# `--speculative '{...}'`: vLLM's argparse keeps allow_abbrev on, and --speculative-config is the one
+# option of `vllm serve` that starts with it (spec_debug.diagnose.launch `_VLLM_OTHER_OPTIONS`)
+SPECULATIVE_FLAG = re.compile(r"^(--speculative([-_.=]|$)|-sc(\.|=|$)|--spec-(method|model|tokens)\b)")
 
 
 def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
