@@ -28,7 +28,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import parse_version, speculators_flag
-from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, plain_typography
+from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
 
@@ -155,7 +155,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     if isinstance(command, (list, tuple)):
         return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
-        return _unwrap_shell([a for a in command.split("\0") if a != ""])
+        return _unwrap_shell(cmdline_argv(command))
     if "\n" not in command.strip() and command.count("^@") >= 2:
         # `cat -v /proc/PID/cmdline` prints each argument's NUL as ^@ (cat(1) -v: "use ^ and M-
         # notation"): the same argv (was: not a server command)

@@ -58,6 +58,16 @@ def is_server_argv(argv: list[str]) -> bool:
     return False
 
 
+def cmdline_argv(raw: bytes | str) -> list[str]:
+    """The argv of a /proc/PID/cmdline: each argument ends in a NUL, so an empty argument is an
+    empty word between two (`--speculative-config ""` of a launcher whose "$SPEC" was empty, which
+    vLLM reads as no config; `--api-key ""`). Only the NUL that ends the last argument is dropped
+    (was: every empty word, so the next word became the flag's value: `vllm serve --api-key ""
+    MODEL` lost its model, and an empty --speculative-config read as one with no value)."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    return text[:-1].split("\0") if text.endswith("\0") else text.split("\0") if text else []
+
+
 def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
     """Server processes, parents first: SGLang and vLLM fork workers whose cmdline repeats the
     parent's, so a process whose parent is also a match is a worker, not the server."""
@@ -71,7 +81,7 @@ def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        argv = [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
+        argv = cmdline_argv(raw)
         if not argv or not is_server_argv(argv):
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
