@@ -28,7 +28,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import parse_version, speculators_flag
-from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, plain_typography
+from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
 
@@ -155,7 +155,7 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     if isinstance(command, (list, tuple)):
         return _unwrap_shell([str(a) for a in command])
     if "\0" in command:
-        return _unwrap_shell([a for a in command.split("\0") if a != ""])
+        return _unwrap_shell(cmdline_argv(command))
     if "\n" not in command.strip() and command.count("^@") >= 2:
         # `cat -v /proc/PID/cmdline` prints each argument's NUL as ^@ (cat(1) -v: "use ^ and M-
         # notation"): the same argv (was: not a server command)
@@ -814,13 +814,22 @@ def _sglang_test_launch(node: ast.Call, names: dict[str, Any]) -> tuple[bool, li
     model_expr = node.args[0] if node.args else keywords.get("model")
     other = keywords.get("other_args", node.args[5] if len(node.args) > 5 else None)
     words: list[str] = []
+    unread: list[str] = []
     if isinstance(other, (ast.List, ast.Tuple)):
         for element in other.elts:
             try:
                 words.append(str(_literal(element, names)))
             except ValueError:
-                continue  # `*[str(i) for i in range(...)]`: computed sizes, no speculative setting
-    speculative = any(SPECULATIVE_FLAG.match(w) for w in words)
+                # `*[str(i) for i in range(...)]`: computed sizes, no speculative setting. A flag's
+                # value computed elsewhere (`"--speculative-draft-model-path", DEFAULT_EAGLE3_DRAFT`,
+                # a constant imported from sglang.test.test_utils) takes its flag along, kept as a
+                # word where flags go, as an Engine(...)'s `**settings` is: the flag has a value, one
+                # this text does not show (left bare, it read as a flag written with no value, which
+                # argparse refuses; see names_no_draft_path)
+                if (words and words[-1].startswith("--") and "=" not in words[-1] and not isinstance(element, ast.Starred)
+                        and not _is_switch(words[-1][2:].replace("_", "-"))):
+                    unread.append(f"**{{{words.pop()!r}: {ast.unparse(element)}}}")
+    speculative = any(SPECULATIVE_FLAG.match(w) for w in words + unread)
     argv = ["python3", "-m", "sglang.launch_server"]
     if model_expr is not None:
         try:
@@ -829,7 +838,7 @@ def _sglang_test_launch(node: ast.Call, names: dict[str, Any]) -> tuple[bool, li
             return speculative, LaunchParseError(
                 f"{_SGLANG_TEST_LAUNCHER}(...): the model is the Python expression {ast.unparse(model_expr)!r}, "
                 "whose value is not in this text", hint="paste the test with its model name written out")
-    return speculative, argv + words
+    return speculative, argv + words + unread
 
 
 # Ray Serve LLM's `LLMConfig(model_loading_config=dict(...), engine_kwargs=dict(...))`: vLLM with
@@ -1749,9 +1758,7 @@ def _int_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str) -> i
     if value is None:
         return None
     if value is True:
-        # argparse exits with "expected one argument"; in a pasted `ps` line the value is
-        # usually what the terminal width cut off
-        raise LaunchParseError(f"{engine}: --{aliases[0]} has no value", hint=_PS_HINT)
+        raise _no_value(engine, aliases[0])
     try:
         return int(str(value))
     except ValueError as exc:
@@ -1833,8 +1840,20 @@ def _dstack_unexpanded(error: _UnexpandedValue, name: str) -> LaunchParseError:
              "the run was applied with")
 
 
-def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...]) -> str | None:
+def _no_value(engine: str, name: str) -> LaunchParseError:
+    # argparse exits with "expected one argument"; in a pasted `ps` line the value is
+    # usually what the terminal width cut off
+    return LaunchParseError(f"{engine}: --{name} has no value", hint=_PS_HINT)
+
+
+def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str | None = None) -> str | None:
+    """The value of a flag that takes one. With `engine`, one written without a value (read as
+    True: the last word, or a `--flag` next) is refused as the engine's argparse refuses it
+    ("expected one argument"), not read as unset: `--speculative-algorithm` cut off at the end of
+    a `ps` line was audited as a server without speculation, and the server does not start."""
     value = _lookup(flags, aliases)
+    if value is True and engine is not None:
+        raise _no_value(engine, aliases[0])
     return None if value is None or value is True else str(value)
 
 
@@ -2091,21 +2110,21 @@ def _sglang_config(argv: tuple[str, ...], flags: dict[str, Any], env: dict[str, 
     a = _SGLANG_ALIASES
     ambiguous_from = _ambiguous_abbreviations(flags)
     unexpanded: list[str] = []
-    algorithm = _str_flag(flags, a["speculative-algorithm"])
+    algorithm = _str_flag(flags, a["speculative-algorithm"], "sglang")
     return LaunchConfig(
         engine="sglang",
         argv=argv,
-        target_model=_str_flag(flags, a["model-path"]),
-        draft_model=_str_flag(flags, a["speculative-draft-model-path"]),
+        target_model=_str_flag(flags, a["model-path"], "sglang"),
+        draft_model=_str_flag(flags, a["speculative-draft-model-path"], "sglang"),
         algorithm=algorithm.upper() if algorithm else None,
         num_steps=_int_flag(flags, a["speculative-num-steps"], "sglang"),
         topk=_int_flag(flags, a["speculative-eagle-topk"], "sglang"),
         num_draft_tokens=_int_flag(flags, a["speculative-num-draft-tokens"], "sglang"),
-        dtype=_str_flag(flags, a["dtype"]),
+        dtype=_str_flag(flags, a["dtype"], "sglang"),
         context_length=_size_flag(flags, a["context-length"], "sglang", unexpanded),
         tp=_size_flag(flags, a["tp-size"], "sglang", unexpanded),
         page_size=_size_flag(flags, a["page-size"], "sglang", unexpanded),
-        attention_backend=_str_flag(flags, a["attention-backend"]),
+        attention_backend=_str_flag(flags, a["attention-backend"], "sglang"),
         flags=flags,
         env=env,
         ambiguous_from=ambiguous_from,
@@ -2235,9 +2254,9 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
     unexpanded: list[str] = []
     # (an InferenceService's `args` alone, with no program: KServe's --model_id / --model_dir,
     # which vLLM's own parser does not have)
-    target = _str_flag(flags, a["model"]) or (positionals[0] if positionals else None) or _kserve_model(flags)
+    target = _str_flag(flags, a["model"], "vllm") or (positionals[0] if positionals else None) or _kserve_model(flags)
     spec = _vllm_speculative_config(flags, dotted)
-    legacy_draft = _str_flag(flags, a["speculative-model"])
+    legacy_draft = _str_flag(flags, a["speculative-model"], "vllm")
     if spec is None and legacy_draft is not None:
         spec = {"model": legacy_draft}
         legacy_k = _int_flag(flags, a["num-speculative-tokens"], "vllm")
@@ -2277,7 +2296,7 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         num_steps=k,
         topk=1 if spec else None,
         num_draft_tokens=k + 1 if k is not None else None,
-        dtype=_str_flag(flags, a["dtype"]),
+        dtype=_str_flag(flags, a["dtype"], "vllm"),
         context_length=None if "$" in str(_lookup(flags, _VLLM_ALIASES["max-model-len"]) or "") else _vllm_model_len(flags),
         tp=_size_flag(flags, a["tensor-parallel-size"], "vllm", unexpanded),
         pp=_size_flag(flags, a["pipeline-parallel-size"], "vllm", unexpanded),
@@ -2357,10 +2376,10 @@ def _vllm_dotted_speculative_config(flags: dict[str, Any],
 def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | None) -> dict[str, Any] | None:
     """The dict vLLM builds from `--speculative-config` (`-sc`), its dotted keys (`dotted`:
     _vllm_dotted_speculative_config) and the `--spec-*` shorthands, in vLLM's own order of precedence."""
-    raw_spec = _lookup(flags, _VLLM_ALIASES["speculative-config"])
+    raw_spec = _str_flag(flags, _VLLM_ALIASES["speculative-config"], "vllm")
     spec: dict[str, Any] | None = None
     # optional_type(json.loads): "" and "None" mean no config (vllm/engine/arg_utils.py)
-    if raw_spec is not None and raw_spec is not True and str(raw_spec) not in ("", "None"):
+    if raw_spec is not None and str(raw_spec) not in ("", "None"):
         try:
             spec = json.loads(raw_spec)
         except json.JSONDecodeError as exc:
@@ -2404,8 +2423,8 @@ def _vllm_speculative_config(flags: dict[str, Any], dotted: dict[str, Any] | Non
     # EngineArgs.create_speculative_config refuses a key given both ways.
     for flag, key in (("spec-method", "method"), ("spec-model", "model"),
                       ("spec-tokens", "num_speculative_tokens")):
-        value = flags.get(flag)
-        if value is None or value is True:
+        value = _str_flag(flags, (flag,), "vllm")
+        if value is None:
             continue
         spec = {} if spec is None else spec
         if key in spec:

@@ -58,6 +58,16 @@ def is_server_argv(argv: list[str]) -> bool:
     return False
 
 
+def cmdline_argv(raw: bytes | str) -> list[str]:
+    """The argv of a /proc/PID/cmdline: each argument ends in a NUL, so an empty argument is an
+    empty word between two (`--speculative-config ""` of a launcher whose "$SPEC" was empty, which
+    vLLM reads as no config; `--api-key ""`). Only the NUL that ends the last argument is dropped
+    (was: every empty word, so the next word became the flag's value: `vllm serve --api-key ""
+    MODEL` lost its model, and an empty --speculative-config read as one with no value)."""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    return text[:-1].split("\0") if text.endswith("\0") else text.split("\0") if text else []
+
+
 def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
     """Server processes, parents first: SGLang and vLLM fork workers whose cmdline repeats the
     parent's, so a process whose parent is also a match is a worker, not the server."""
@@ -71,7 +81,7 @@ def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        argv = [a.decode("utf-8", "replace") for a in raw.split(b"\0") if a]
+        argv = cmdline_argv(raw)
         if not argv or not is_server_argv(argv):
             continue
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
@@ -81,8 +91,10 @@ def server_processes(proc: Path = Path("/proc")) -> list[dict[str, Any]]:
 
 
 # Flags that turn speculation on (SGLang --speculative-*, vLLM --speculative-config / -sc and
-# its dotted keys, --spec-method/--spec-model/--spec-tokens, the V0 --speculative-model).
-SPECULATIVE_FLAG = re.compile(r"^(--speculative[-_]|-sc(\.|=|$)|--spec-(method|model|tokens)\b)")
+# its dotted keys, --spec-method/--spec-model/--spec-tokens, the V0 --speculative-model), and
+# `--speculative '{...}'`: vLLM's argparse keeps allow_abbrev on, and --speculative-config is the one
+# option of `vllm serve` that starts with it (spec_debug.diagnose.launch `_VLLM_OTHER_OPTIONS`)
+SPECULATIVE_FLAG = re.compile(r"^(--speculative([-_.=]|$)|-sc(\.|=|$)|--spec-(method|model|tokens)\b)")
 
 
 def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
@@ -95,6 +107,10 @@ def choose_server(processes: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 _SHELL_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+# `--flag=value`, and vLLM's one-dash short options in the same form: argparse splits `-sc={...}`
+# and `-sc.model=/models/d` at the `=` as it splits `--speculative-config=...` (CPython
+# Lib/argparse.py `_parse_optional`; FlexibleArgumentParser reads `-sc.KEY` as a dotted key)
+_FLAG_WITH_VALUE = re.compile(r"--?[A-Za-z][\w.-]*=")
 
 
 def model_refs(argv: list[str]) -> list[str]:
@@ -103,7 +119,7 @@ def model_refs(argv: list[str]) -> list[str]:
     for tok in argv:
         # `--flag=value`, and a script's `MODEL=org/name` line, which the controller reads into
         # the `$MODEL` of the server command (spec_debug.diagnose.launch `_with_script_variables`)
-        value = tok.split("=", 1)[1] if (tok.startswith("--") or _SHELL_ASSIGNMENT.match(tok)) and "=" in tok else tok
+        value = tok.split("=", 1)[1] if (_FLAG_WITH_VALUE.match(tok) or _SHELL_ASSIGNMENT.match(tok)) else tok
         if value.startswith("{"):
             try:
                 spec = json.loads(value)
