@@ -289,7 +289,7 @@ def schema(output_to: Optional[str] = typer.Option(None, "--output", "-o", help=
         from spec_debug.store import write_output
 
         try:
-            write_output(output.expanduser(), text + "\n")  # a folder, a read-only mount: one line
+            write_output(output.expanduser(), text + "\n", example="playbook.schema.json")  # a folder, a read-only mount: one line
         except SpecDebugError as exc:
             fail(exc)
     else:
