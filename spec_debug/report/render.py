@@ -121,7 +121,11 @@ def safe_href(value: Any) -> str | None:
     """Only web and mail links become links: a reference like ``javascript:...`` in a shared
     playbook would otherwise run in whoever opens the report."""
     text = str(value).strip()
-    return text if re.match(r"(?i)(https?://|mailto:)", text) else None
+    # One address and nothing else: report.md writes it as an autolink, <URL>, which ends at the
+    # first space or `<`, so "https://host/?q=<script>...</script>" put a raw <script> tag into
+    # report.md and "https://.../pull/1 (the fix)" showed as broken text. Such a reference is
+    # shown as code (both reports), not linked.
+    return text if re.fullmatch(r"(?i)(https?://|mailto:)[^\s<>\"'`\\\x00-\x1f\x7f]+", text) else None
 
 
 def fmt_num(value: Any, digits: int = 3) -> str:
