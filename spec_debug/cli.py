@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import os
 import re
@@ -289,7 +291,7 @@ def schema(output_to: Optional[str] = typer.Option(None, "--output", "-o", help=
         from spec_debug.store import write_output
 
         try:
-            write_output(output.expanduser(), text + "\n")  # a folder, a read-only mount: one line
+            write_output(output.expanduser(), text + "\n", example="playbook.schema.json")  # a folder, a read-only mount: one line
         except SpecDebugError as exc:
             fail(exc)
     else:
@@ -349,6 +351,7 @@ def main() -> None:
     for signum, reason in ((signal.SIGTERM, "terminated (SIGTERM)"),
                            (signal.SIGHUP, "hung up (SIGHUP: the terminal or SSH session went away)")):
         signal.signal(signum, _raise_interrupt(reason))
+    _stdout_if_closed()
     _escape_what_the_terminal_cannot_show()
     # Python's re warns that `[[]` or `[a--b]` may mean a set operation one day (a FutureWarning
     # per compile, printed raw with a source line of ours in the middle of a run's progress):
@@ -368,6 +371,40 @@ def main() -> None:
         what = f"{exc.filename}: " if exc.filename else "writing the output: "
         print_error(SpecDebugError(f"{what}{exc.strerror or exc}"))
         sys.exit(3)
+
+
+class _ClosedStdout(io.TextIOBase):
+    """sys.stdout for a process started with file descriptor 1 closed (`spec-debug run ... --json
+    >&-`, a job runner that closes it): Python sets sys.stdout to None, and the first document
+    written to it (run --json after the whole run, report, explain) was a traceback,
+    "AttributeError: 'NoneType' object has no attribute 'write'". A write now fails as one to a
+    broken disk does: main() says "writing the output: standard output is closed", exit 3."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    def fileno(self) -> int:
+        return 1
+
+
+def _stdout_if_closed() -> None:
+    if sys.stdout is not None:
+        return
+    try:
+        # /dev/null holds descriptor 1: else the next file opened (run.json's temporary file)
+        # would get it, and anything written to "stdout" would land in that file.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if devnull != 1:
+            os.dup2(devnull, 1)
+            os.close(devnull)
+    except OSError:
+        pass
+    sys.stdout = _ClosedStdout()
 
 
 def _quiet_stdout() -> None:

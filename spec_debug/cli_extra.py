@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
             from spec_debug.store import write_output
 
             try:
-                write_output(markdown, render_catalog_markdown())
+                write_output(markdown, render_catalog_markdown(), example="findings.md")
             except SpecDebugError as exc:
                 fail(exc)
             typer.echo(f"wrote {markdown}", err=True)
@@ -80,7 +80,7 @@ def register(app: typer.Typer) -> None:
             if output:
                 from spec_debug.store import write_output
 
-                write_output(output, text)  # a folder, a read-only mount: one line, not a traceback
+                write_output(output, text, example=f"walkthrough.{fmt}")  # a folder, a read-only mount: one line, not a traceback
         except SpecDebugError as exc:
             fail(exc)
         if output:

@@ -50,6 +50,7 @@ class ConsoleReporter(Reporter):
         self._gone = False
         self._hosts_with_steps: set[str] = set()
         self._aborted_unstarted = 0
+        self._record: RunRecord | None = None
 
     def _print(self, *args: object, **kwargs: object) -> None:
         if self._gone:
@@ -69,6 +70,7 @@ class ConsoleReporter(Reporter):
                 pass
 
     def run_started(self, record: RunRecord) -> None:
+        self._record = record
         self._multi_host = len(record.hosts) > 1
         self._print(
             f"[bold]spec-debug[/] running [cyan]{escape(record.playbook.name)}[/] on "
@@ -142,13 +144,23 @@ class ConsoleReporter(Reporter):
             self._print(f"[bold red]host {escape(host.name)} error:[/] {_shown(host.error or '')}", soft_wrap=True)
             if host.hint:
                 self._print(f"  hint: {_shown(host.hint)}", soft_wrap=True)
-        elif host.status == "aborted" and host.error and host.name not in self._hosts_with_steps:
+        elif host.status == "aborted" and host.error and not self._had_steps(host.name):
             # Stopped while connecting (Ctrl-C, SIGTERM at a stalled sshd): no step line names
             # the host, and the run ended on a bare "ABORTED: 0 error(s)".
             # A fleet stopped at once (200 hosts, 16 at a time) names a few, then counts.
             self._aborted_unstarted += 1
             if self._aborted_unstarted <= _NAMED_ABORTED:
                 self._print(f"[yellow]host {escape(host.name)} aborted before its first step:[/] {_shown(host.error)}")
+
+    def _had_steps(self, host: str) -> bool:
+        """Whether a step of this host is in the record. A step skipped at the `--step` prompt
+        is recorded but never reaches step_finished (the prompt itself said "skipped"): a user
+        who skipped the first step and quit at the second was told the host "aborted before its
+        first step", above a last line saying every step was skipped. list(): other hosts'
+        threads insert into the steps meanwhile."""
+        if host in self._hosts_with_steps:
+            return True
+        return self._record is not None and any(s.host == host for s in list(self._record.steps))
 
     def run_finished(self, record: RunRecord) -> None:
         status, self._status = self._status, None

@@ -60,6 +60,12 @@ def resolve_targets(
             from spec_debug.runner.hosts import ConnectOptions, open_transport, resolve_hosts
         except ImportError:
             raise UsageError("the SSH transport is not installed in this build; only --host local works") from None
+        if ssh_config is not None:
+            # Read once here: a mistyped -F was found only when each host connected, as a host
+            # error (exit 3, "host unreachable", a run folder per try) for what is a usage error.
+            from spec_debug.runner.ssh_config import load_ssh_config
+
+            load_ssh_config(ssh_config)
         options = ConnectOptions(
             ssh_config_path=ssh_config, accept_new=accept_new, batch=batch,
             connect_timeout_s=connect_timeout, known_hosts=known_hosts, prompt_guard=prompt_guard,

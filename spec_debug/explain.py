@@ -395,7 +395,21 @@ def prose_html(text: Any, lead: str | None = None) -> Markup:
 def _commonmark() -> Any:
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": False})
+    md = MarkdownIt("commonmark", {"html": False})
+    md.add_render_rule("image", _image_as_link)
+    return md
+
+
+def _image_as_link(renderer: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    """An image in a why (`![plot](https://host/x.png)`) as a link to it, its alt text as the
+    words. As <img> the walkthrough, one file to read offline or pass around, fetched it from
+    that server whenever it was opened (a playbook piped from a URL could track its readers)."""
+    from markdown_it.common.utils import escapeHtml
+
+    token = tokens[idx]
+    src = token.attrGet("src") or ""
+    alt = renderer.renderInlineAsText(token.children or [], options, env) or src
+    return f'<a href="{escapeHtml(str(src))}">{escapeHtml(alt)}</a>'
 
 
 def code_spans_html(text: Any) -> Markup:

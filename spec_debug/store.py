@@ -64,7 +64,9 @@ def _why(exc: OSError) -> str:
 
 def _write_hint(exc: OSError) -> str:
     if exc.errno in (*_OUT_OF_SPACE, errno.EFBIG):
-        return "free some space there, or pass --out DIR on another disk"
+        # As the hints below: --out is an option of run and demo only; `schema -o`, `explain -o`
+        # and `report -o` name a file (they sent the user looking for an option they lack).
+        return "free some space there, or write to another disk (for runs: --out DIR)"
     if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
         return "write to a folder you can write to (for runs: --out DIR)"
     if exc.errno in (errno.ENOENT, errno.ENOTDIR):
@@ -304,9 +306,12 @@ def _write_fifo(path: Path, data: bytes) -> None:
         os.close(fd)
 
 
-def write_output(path: Path, text: str) -> None:
+def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
     """Write a file the user named with -o (a report, a postmortem, a playbook), creating its
-    folder; every failure is one line."""
+    folder; every failure is one line. `example`: the file name the hint suggests when -o names
+    a folder (`schema -o schemas/` was told "e.g. schemas/report.md")."""
+    if path.is_dir():
+        raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / example}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

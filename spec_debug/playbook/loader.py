@@ -85,6 +85,13 @@ def find_playbook(name_or_path: str) -> Path:
 def _find_playbook(name_or_path: str) -> Path:
     if name_or_path == "-" and not Path("-").exists():
         return Path("/dev/stdin")  # the usual spelling of "read it from the pipe"
+    if not name_or_path.strip() and not (name_or_path and Path(name_or_path).exists()):
+        # `spec-debug run "$PLAYBOOK" --host gpu01` with PLAYBOOK unset: Path("") is ".", and the
+        # error said "<playbook>: is a directory" and listed the current folder's YAML files.
+        raise PlaybookError(
+            "the playbook argument is empty (an unset shell variable?)", path="",
+            hint=f"pass a playbook file or a shipped playbook: {', '.join(shipped_playbook_names()) or 'none'}",
+        )
     candidate = Path(name_or_path).expanduser()
     record = run_folder_error(candidate, name_or_path, shipped_playbooks_dir())
     if record is not None:

@@ -41,12 +41,16 @@ def templates_dir() -> Path:
     return Path(str(resources.files("spec_debug") / "templates"))
 
 
-def make_environment(extra_dir: Path | None = None) -> SandboxedEnvironment:
+def make_environment(extra_dir: Path | None = None, *, escape_all: bool = False) -> SandboxedEnvironment:
+    """escape_all: every template escapes, whatever its name; for a --template rendered as HTML
+    (`report RUN --template brief.j2 -o brief.html`), where the name alone left a step's output
+    (`</script><script>...` from the host) raw in the HTML file."""
     loaders = [FileSystemLoader(str(extra_dir))] if extra_dir else []
     loaders.append(FileSystemLoader(str(templates_dir())))
     env = BoundedSandbox(
         loader=ChoiceLoader(loaders),
-        autoescape=select_autoescape(enabled_extensions=("html", "html.j2", "htm"), default_for_string=False),
+        autoescape=True if escape_all else select_autoescape(enabled_extensions=("html", "html.j2", "htm"),
+                                                             default_for_string=False),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -122,7 +126,11 @@ def safe_href(value: Any) -> str | None:
     """Only web and mail links become links: a reference like ``javascript:...`` in a shared
     playbook would otherwise run in whoever opens the report."""
     text = str(value).strip()
-    return text if re.match(r"(?i)(https?://|mailto:)", text) else None
+    # One address and nothing else: report.md writes it as an autolink, <URL>, which ends at the
+    # first space or `<`, so "https://host/?q=<script>...</script>" put a raw <script> tag into
+    # report.md and "https://.../pull/1 (the fix)" showed as broken text. Such a reference is
+    # shown as code (both reports), not linked.
+    return text if re.fullmatch(r"(?i)(https?://|mailto:)[^\s<>\"'`\\\x00-\x1f\x7f]+", text) else None
 
 
 def fmt_num(value: Any, digits: int = 3) -> str:
@@ -154,7 +162,7 @@ def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | 
                   run_dir: Path | None = None) -> str:
     if fmt == "json" and template is None:
         return record.model_dump_json(indent=2)
-    env = make_environment(template.parent if template else None)
+    env = make_environment(template.parent if template else None, escape_all=template is not None and fmt == "html")
     name = template.name if template else f"report.{fmt}.j2"
     context: dict[str, Any] = {}
     try:

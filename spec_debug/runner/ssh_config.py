@@ -156,6 +156,9 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
         return paramiko.SSHConfig()
     if path is not None:
         config_path = Path(os.path.expanduser(str(path)))
+        if config_path.is_dir():
+            raise UsageError(f"ssh config file {config_path} is a folder",
+                             hint=f"name the file, e.g. -F {config_path / 'config'}")
         if not config_path.is_file():
             raise UsageError(f"ssh config file not found: {config_path}")
         return _parse([(config_path, None)])
