@@ -1,26 +1,95 @@
-"""Jinja's sandbox with the size of `*` and `**` bounded: for playbook templates and report
-templates, both written by whoever hands over the file."""
+"""Jinja's sandbox with the size of what an expression builds bounded: for playbook templates
+and report templates, both written by whoever hands over the file."""
 
 from __future__ import annotations
 
-from typing import Any
+import re
+import string
+from functools import wraps
+from typing import Any, Callable, Iterable
 
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import generate_lorem_ipsum
 
 MAX_REPEATED = 10_000_000
-"""Items (or characters) a `*` may make: a command or a value, never a memory's worth."""
+"""Items (or characters) a `*` or a padding may make: a command or a value, never a memory's worth."""
 MAX_POWER_BITS = 1_000_000
 """Bits a `**` may make (a number of 300,000 digits)."""
+MAX_LIPSUM_PARAGRAPHS = 10_000
+
+_PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
+"""str methods whose int argument is the width of what they return."""
+_PRINTF_SPEC = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?")
+_DIGITS = re.compile(r"\d+")
+
+
+def _refuse_width(width: Any, what: str) -> None:
+    if isinstance(width, int) and not isinstance(width, bool) and width > MAX_REPEATED:
+        raise SecurityError(f"{what} would make {width:,} characters; at most {MAX_REPEATED:,}")
+
+
+def _ints(values: Iterable[Any]) -> Iterable[Any]:
+    return (v for v in values if isinstance(v, int))
+
+
+def _check_printf(text: str, args: Any, what: str) -> None:
+    """`'%0999999999d' % 1` pads to a billion characters; so does `'%*d' % (10**9, 1)`."""
+    starred = False
+    for match in _PRINTF_SPEC.finditer(text):
+        for number in match.groups():
+            if number == "*":
+                starred = True
+            elif number:
+                _refuse_width(int(number), what)
+    if starred:
+        for value in _ints(args if isinstance(args, tuple) else (args,)):
+            _refuse_width(value, what)
+
+
+def _check_format(text: str, args: tuple, kwargs: dict, what: str) -> None:
+    """`'{:>999999999}'.format(1)`; a width given as `{:{w}}` comes from the arguments."""
+    try:
+        fields = list(string.Formatter().parse(text))
+    except ValueError:
+        return  # str.format raises the same error itself, naming the fault
+    for _, _, spec, _ in fields:
+        if not spec:
+            continue
+        for number in _DIGITS.findall(spec):
+            _refuse_width(int(number), what)
+        if "{" in spec:
+            for value in _ints((*args, *kwargs.values())):
+                _refuse_width(value, what)
+
+
+def _bounded_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(original)
+    def bounded(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if name == "format":
+            _check_printf(str(value), tuple(args) or tuple(kwargs.values()), "'| format'")
+        else:  # center(width), indent(width)
+            for width in _ints((*args, *kwargs.values())):
+                _refuse_width(width, f"'| {name}'")
+        return original(value, *args, **kwargs)
+    return bounded
 
 
 class BoundedSandbox(SandboxedEnvironment):
-    """The sandbox bounds `range()` (MAX_RANGE) but not `*` and `**`: `when: "'x' * 10**10"` took
-    10 GB and the kernel killed the run, its run.json left "running"; `10 ** 100000000` computed
-    for minutes; a report --template can do the same. Both are refused with the size
-    (jinja2/sandbox.py: intercepted_binops, call_binop)."""
+    """The sandbox bounds `range()` (MAX_RANGE) but nothing else that builds: `when: "'x' *
+    10**10"` took 10 GB and the kernel killed the run, its run.json left "running"; `10 **
+    100000000` computed for minutes; a padding (`'%0999999999d' % 1`, `'x'.center(10**9)`, `|
+    indent(10**9)`, `lipsum(10**9)`) is the same. Each is refused with its size, a report
+    --template alike (jinja2/sandbox.py: intercepted_binops, call_binop, call, wrap_str_format)."""
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "%"})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Filters are called directly by the compiled template, not through call().
+        for name in ("center", "indent", "format"):
+            if name in self.filters:
+                self.filters[name] = _bounded_filter(name, self.filters[name])
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
@@ -32,4 +101,31 @@ class BoundedSandbox(SandboxedEnvironment):
               and right * abs(left).bit_length() > MAX_POWER_BITS):
             raise SecurityError(f"'**' would make a number of about {right * abs(left).bit_length():,} bits; "
                                 f"at most {MAX_POWER_BITS:,}")
+        elif operator == "%" and isinstance(left, str):
+            _check_printf(left, right, "'%'")
         return super().call_binop(context, operator, left, right)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's signature)
+        owner = getattr(__obj, "__self__", None)
+        if isinstance(owner, str) and getattr(__obj, "__name__", "") in _PADDING_METHODS:
+            for width in _ints((*args, *kwargs.values())):
+                _refuse_width(width, f"'.{__obj.__name__}()'")
+        elif __obj is generate_lorem_ipsum:
+            paragraphs = args[0] if args else kwargs.get("n", 5)
+            if isinstance(paragraphs, int) and paragraphs > MAX_LIPSUM_PARAGRAPHS:
+                raise SecurityError(f"'lipsum()' would make {paragraphs:,} paragraphs; at most {MAX_LIPSUM_PARAGRAPHS:,}")
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        sandboxed = super().wrap_str_format(value)
+        if sandboxed is None:
+            return None
+        text = value.__self__
+
+        def bounded(*args: Any, **kwargs: Any) -> str:
+            if value.__name__ == "format_map":
+                _check_format(text, (), dict(args[0]) if args and hasattr(args[0], "keys") else {}, "'.format_map()'")
+            else:
+                _check_format(text, args, kwargs, "'.format()'")
+            return sandboxed(*args, **kwargs)
+        return bounded
