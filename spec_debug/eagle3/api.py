@@ -309,6 +309,7 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                         f"one, it holds {info.num_slots - 1} aux states and was made for "
                         "another draft)"))
     spec = SampleSpec(hidden_size=Ht, num_slots=info.num_slots, vocab_size=cfg.vocab_size,
+                      layer_ids=info.layer_ids,
                       attention_chunk_size=_text_int(target, "attention_chunk_size"),
                       bos_token_id=_text_int(target, "bos_token_id"))
     return spec, has_final, notes

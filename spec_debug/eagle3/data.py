@@ -378,7 +378,10 @@ def describe_data(data_dir: str | Path) -> DataInfo:
         first = errors[0]
         raise DataError(f"no readable sample in {data_dir} ({len(errors)} tried); first: "
                         f"{first.message}", hint=first.hint)
-    shape = lambda info: (info.num_slots, info.hidden_size)  # noqa: E731
+    # layer_ids vote with the shapes: two captures of one width at other layers mixed in one
+    # folder (another --layer-ids run copied in) must not let one odd first file name the
+    # slots of all the others (check_sample then skips the files that name other layers)
+    shape = lambda info: (info.num_slots, info.hidden_size, info.layer_ids)  # noqa: E731
     votes = [shape(info) for info in infos]
     common = max(votes, key=votes.count)  # ties: the earliest file
     return next(info for info in infos if shape(info) == common)
@@ -1055,6 +1058,10 @@ class SampleSpec:
     hidden_size: int | None = None
     num_slots: int | None = None
     vocab_size: int | None = None
+    # the layers the dump's files name in their layer_ids metadata (from the files that
+    # describe_data read): the layout is chosen by these names, so a file naming others would
+    # have its slots read as layers they do not hold
+    layer_ids: tuple[int, ...] | None = None
     attention_chunk_size: int | None = None  # the target's (Llama 4), when it has one
     bos_token_id: int | None = None  # the target's, which opens every document it was fed
     # the slots read are the ones the draft's fc takes (eval's read), not every slot of the
@@ -1122,6 +1129,11 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
     if spec.num_slots is not None and sample.num_file_slots != spec.num_slots:
         raise DataError(f"{sample.name}: {sample.num_file_slots} slots per position, the "
                         f"dump's other files have {spec.num_slots}")
+    if spec.layer_ids is not None and sample.layer_ids is not None \
+            and tuple(sample.layer_ids) != tuple(spec.layer_ids):
+        raise DataError(f"{sample.name}: layer_ids metadata names layers "
+                        f"{list(sample.layer_ids)}, the dump's other files "
+                        f"{list(spec.layer_ids)}: files of two captures in one folder")
     if spec.vocab_size is not None:
         low, high = int(sample.token_ids.min()), int(sample.token_ids.max())
         if low < 0 or high >= spec.vocab_size:
