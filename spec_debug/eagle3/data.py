@@ -501,7 +501,7 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
         raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
     kept, chunk_size = _unpadded_rows(path, attention, T)
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
-                    final_state, loss_mask.reshape(-1).bool(), layer_ids, S,
+                    final_state, _mask_bool(path, loss_mask), layer_ids, S,
                     loss_mask_given=given, chunk_size=chunk_size)
     if kept is not None:
         sample = replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
@@ -827,8 +827,27 @@ def _slots_and_mask(path: Path, data: dict, S: int, T: int, slots: Sequence[int]
     loss_mask = _tensor(path, data, "loss_mask")
     if loss_mask is not None and loss_mask.numel() != T:
         raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
-    return wanted, (loss_mask.reshape(-1).bool() if loss_mask is not None
+    return wanted, (_mask_bool(path, loss_mask) if loss_mask is not None
                     else torch.ones(T, dtype=torch.bool))
+
+
+def _mask_bool(path: Path, loss_mask: Tensor) -> Tensor:
+    """The [T] loss mask as bool, refusing values outside [0, 1]: token ids or HF labels
+    (-100 at the ignored positions) saved under loss_mask. Cast to bool (as speculators'
+    metrics do) every nonzero entry, -100 included, would be scored: the prompt the mask was
+    to leave out would count, a silently different accuracy. Weights within [0, 1] pass."""
+    flat = loss_mask.reshape(-1)
+    if flat.dtype != torch.bool:
+        odd = flat[(flat < 0) | (flat > 1)]
+        if odd.numel():
+            shown = sorted({int(v) if float(v).is_integer() else float(v)
+                            for v in odd[:64].tolist()})[:3]
+            raise DataError(f"{path}: loss_mask holds values outside 0 and 1 (e.g. "
+                            f"{', '.join(map(str, shown))}): token ids or labels (-100 = "
+                            "ignored) saved as the mask, which would score every nonzero "
+                            "position", hint="save loss_mask as 1 where the assistant's "
+                            "tokens are, 0 elsewhere")
+    return flat.bool()
 
 
 def _refuse_concatenated(path: Path, data: dict, shape: list[int]) -> None:
