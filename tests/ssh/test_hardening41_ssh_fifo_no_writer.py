@@ -8,6 +8,7 @@ mount?)", where the log's writer (a server not started, writing elsewhere) was t
 from __future__ import annotations
 
 import os
+import re
 import threading
 import weakref
 from pathlib import Path
@@ -17,6 +18,7 @@ import pytest
 from paramiko.buffered_pipe import BufferedPipe
 
 from spec_debug.runner.copy_script import FIFO_MARK
+from spec_debug.runner.ssh_sftp import _DATA_MARK
 from tests.sshd_fixture import ClientSetup
 
 # The stall limit (120 s in a run), lowered only once the copy's script said on stderr that the
@@ -27,17 +29,19 @@ STALL_S = 0.5
 
 
 def _fifo_mark_came(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
-    """An event set once a channel's stderr brought FIFO_MARK to this side: the copy has said
-    the source is a FIFO, and its check for that line (ssh_sftp._said_fifo) will find it."""
+    """An event set once the copy's channel brought this side FIFO_MARK on stderr and the line
+    with its pid on stdout: the copy has said the source is a FIFO (its check for that line,
+    ssh_sftp._said_fifo, will find it) and, given up, it can kill the host's `cat`, which waits
+    for a writer for good (a pid not come yet left it running)."""
     came = threading.Event()
-    tails: weakref.WeakKeyDictionary[Any, bytes] = weakref.WeakKeyDictionary()
+    streams: weakref.WeakKeyDictionary[Any, bytes] = weakref.WeakKeyDictionary()
     feed = BufferedPipe.feed
 
     def watched(pipe: Any, data: Any) -> None:
         feed(pipe, data)  # in the pipe before the event is set
-        seen = tails.get(pipe, b"") + bytes(data)
-        tails[pipe] = seen[-len(FIFO_MARK) :]  # a mark cut between two packets
-        if FIFO_MARK.encode() in seen:
+        streams[pipe] = streams.get(pipe, b"") + bytes(data)
+        said = list(streams.values())
+        if any(FIFO_MARK.encode() in s for s in said) and any(re.search(re.escape(_DATA_MARK) + rb"\d+\n", s) for s in said):
             came.set()
 
     monkeypatch.setattr(BufferedPipe, "feed", watched)
