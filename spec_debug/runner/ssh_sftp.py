@@ -725,6 +725,35 @@ _CUT_SHORT = -2
 _CHUNK = 32 * 1024
 
 
+# How often a shell copy's wait for the host looks again at _STALL_S, which is read at each
+# look (as local._WatchedPipe reads local._COPY_STALL_S at each of its 0.1 s looks).
+_LOOK_S = 0.25
+
+
+def _watched(channel: paramiko.Channel, read: Callable[[], bytes]) -> bytes:
+    """read() (a recv of the copy's channel), given up with TimeoutError once the host sent
+    nothing for _STALL_S s. The limit was set once on the channel (its timeout), so a limit
+    lowered while a copy waited (a test's, once the host's `cat` waits on a FIFO) was never
+    seen: the test had to choose one long enough for a loaded host to start the copy, 20 s."""
+    channel.settimeout(_LOOK_S)
+    quiet_since = time.monotonic()
+    while True:
+        try:
+            return read()
+        except TimeoutError:  # paramiko's socket.timeout: nothing came in _LOOK_S s
+            if time.monotonic() - quiet_since >= _STALL_S:
+                raise
+
+
+def _status_came(channel: paramiko.Channel) -> bool:
+    """Whether the copy's exit status came within _STALL_S s (looked at as _watched does)."""
+    quiet_since = time.monotonic()
+    while not channel.status_event.wait(_LOOK_S):
+        if time.monotonic() - quiet_since >= _STALL_S:
+            return False
+    return True
+
+
 def _said_fifo(channel: paramiko.Channel) -> bool:
     """Whether a stalled copy's script said on stderr that its source is a FIFO (FIFO_MARK): a
     line of its own anywhere in what came. Not only at the start: sshd and the login shell write
@@ -886,7 +915,7 @@ class _ShellCopies:
                     self._send(channel, send)
                 channel.shutdown_write()
                 received = 0
-                for chunk in iter(lambda: channel.recv(1 << 20), b""):
+                for chunk in iter(lambda: _watched(channel, lambda: channel.recv(1 << 20)), b""):
                     if receive is not None:
                         chunk = data.after_mark(chunk)
                         if receive_limit is not None and received + len(chunk) > receive_limit:
@@ -894,9 +923,9 @@ class _ShellCopies:
                             return _CUT_SHORT, ""
                         receive.write(chunk)
                         received += len(chunk)
-                for chunk in iter(lambda: channel.recv_stderr(4096), b""):
+                for chunk in iter(lambda: _watched(channel, lambda: channel.recv_stderr(4096)), b""):
                     errors[:] = (errors + chunk)[-4096:]
-                if not channel.status_event.wait(_STALL_S) or channel.exit_status < 0:
+                if not _status_came(channel) or channel.exit_status < 0:
                     raise EOFError("the command's channel closed without an exit status")
                 code = channel.exit_status
                 if receive is not None and not data.seen and code == 0:

@@ -20,11 +20,8 @@ from typing import Callable
 import pytest
 
 from tests.ssh.test_fleet_faults import fresh_server
+from tests.ssh.test_hardening41_ssh_fifo_no_writer import STALL_S, fifo_fetch_given_up
 from tests.sshd_fixture import ClientSetup, SshServer
-
-# The stall limit (120 s in a run); as in test_hardening41_ssh_fifo_no_writer: the host's shell
-# must have said the source is a FIFO before it, which a loaded 2-core machine may take seconds to.
-STALL_S = 20.0
 
 _RC_CHATTER = "bash: /opt/conda/etc/profile.d/conda.sh: No such file or directory"
 
@@ -32,24 +29,22 @@ _RC_CHATTER = "bash: /opt/conda/etc/profile.d/conda.sh: No such file or director
 def test_a_fifo_with_no_writer_is_named_after_the_logins_stderr(
     client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from spec_debug.runner import ssh_sftp
     from spec_debug.runner.output import StreamCapture
     from spec_debug.runner.ssh import SSHTransport
     from spec_debug.runner.ssh_errors import RemoteFileError
 
-    monkeypatch.setattr(ssh_sftp, "_STALL_S", STALL_S)
     # 200 lines: more than the 4 KiB of stderr that was read, which ended before the mark even
     # where the check looked past the first line.
     fresh_server(client, sshd_factory, tmp_path, "chatty", banner=f"for ((i = 0; i < 200; i++)); do echo '{_RC_CHATTER}' >&2; done\n")
     fifo = tmp_path / "server.log"
     os.mkfifo(fifo)
     with SSHTransport.connect("chatty", client.options()) as transport:
-        with pytest.raises(RemoteFileError) as info:
-            transport.get(str(fifo), tmp_path / "back" / "server.log")
-        assert info.value.message.endswith(
+        raised = fifo_fetch_given_up(transport, fifo, tmp_path / "back" / "server.log", monkeypatch)
+        assert isinstance(raised, RemoteFileError), raised
+        assert raised.message.endswith(
             f"cannot download {fifo}: no data read from it for {STALL_S:g} s: it is a FIFO (named pipe) and no process "
-            "wrote to it (a reader waits until a writer opens it); the copy was given up"), info.value.message
-        assert "NFS" not in (info.value.hint or "")
+            "wrote to it (a reader waits until a writer opens it); the copy was given up"), raised.message
+        assert "NFS" not in (raised.hint or "")
         echoed = StreamCapture("stdout")  # the connection serves the next step
         assert transport.run("echo still here", stdout=echoed, stderr=StreamCapture("stderr")).exit_code == 0
         assert echoed.text() == "still here\n"
