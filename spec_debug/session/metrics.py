@@ -103,6 +103,13 @@ _VLLM_NOT_PROSE = re.compile(
     r"Avg (?:prompt|generation) throughput: [\d.,]+ tokens/s|(?:Accepted|Drafted) throughput: [\d.,]+ tokens/s"
     r"|Mean acceptance length: [\d.]+|Per-position acceptance rate: [\d., ]*|Avg Draft acceptance rate: [\d.]+%"
     r"|Draft acceptance rate: [\d.]+")
+# A list of per-position acceptance rates anywhere, as an agent quotes vLLM's line without its
+# "SpecDecoding metrics: " head ("Per-position acceptance rate: 0.812, 0.605, 0.433") or says
+# it ("per-position acceptance rates are 81%, 61%"): the first of the list is position 0's, not
+# the overall rate the prose scan would name it (vllm/v1/spec_decode/metrics.py, log()).
+_PER_POSITION_RATES = re.compile(
+    r"\b[Pp]er[- ]position acceptance(?: rates?)?(?: \(%\))?(?: (?:is|are|was|were|of))?[:=]?[ \t]*"
+    r"\[?\d[\d.,%\t ]*\]?")
 _ONE_BATCH = re.compile(
     r"^(?P<stage>Prefill|Decode \d+|Decode|Total)\.[^\n]*?throughput:\s+(?P<value>\d+(?:\.\d+)?) token/s[ \t]*$", re.M)
 _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "Total": "total_throughput"}
@@ -642,6 +649,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # 0.0 tokens/s, Avg generation throughput: 0.0 tokens/s" (vllm-project/vllm#2734),
         # which the prose scan would read as two decode throughputs of 0.
         text = _VLLM_NOT_PROSE.sub("", text)
+    if "osition acceptance" in text:
+        text = _PER_POSITION_RATES.sub("", text)
     # "g" (a memchr) before each literal with "throughput: ": a listing of files (`ls -l`) has
     # ":" on every line (its times) and often an "m", but seldom a "g"
     if "." in text and (("f" in text and "P" in text and "Prefill. latency: " in text)
