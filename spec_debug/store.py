@@ -242,14 +242,15 @@ _SHOW_SURROGATES = "spec_debug.show_surrogates"
 codecs.register_error(_SHOW_SURROGATES, _show_surrogates)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
     """Replace path with text, all or nothing. Raises RecordWriteError (the old file stays).
+    `example`: the file name the hint suggests when path is a folder.
 
     A target that is not a regular file is written in place: -o /dev/stdout, a FIFO, or bash's
     process substitution (-o >(gh issue comment 7 --body-file -), a /dev/fd/N pipe). Renaming
     over it would replace the device node or the pipe's name with a file no reader sees."""
     if path.is_dir():
-        raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / 'report.md'}")
+        raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / example}")
     if path.exists() and not path.is_file():
         try:
             if stat.S_ISFIFO(path.stat().st_mode):
@@ -310,8 +311,6 @@ def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
     """Write a file the user named with -o (a report, a postmortem, a playbook), creating its
     folder; every failure is one line. `example`: the file name the hint suggests when -o names
     a folder (`schema -o schemas/` was told "e.g. schemas/report.md")."""
-    if path.is_dir():
-        raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / example}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -321,7 +320,7 @@ def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
             raise RecordWriteError(f"cannot create the folder {path.parent}: {in_the_way} is a file, not a folder",
                                    hint=f"name a file in a folder, e.g. -o {path.name}") from None
         raise RecordWriteError(f"cannot create the folder {path.parent}: {_why(exc)}", hint=_write_hint(exc)) from None
-    write_atomic(path, text)
+    write_atomic(path, text, example=example)
 
 
 def refuse_overwriting(inputs: Iterable[Path], output: Path, what: str, example: str, doing: str = "read") -> None:
