@@ -490,6 +490,8 @@ class _State:
         shows whether a command is typed on it; with its text, line and timestamp."""
         self.released: int | None = None
         """The line of a held first line that proved no prompt, fed again as any line."""
+        self.prompt_hosts: set[str] = set()
+        """The hosts the log's prompts have shown (:meth:`_percent_output`)."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -659,6 +661,23 @@ class _State:
         if self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
             self.exit_code = int(status or 0)
 
+    def _percent_output(self, m: re.Match, line: str) -> bool:
+        """``m``, a zsh ``%m%#`` prompt (``gpu01% cmd``), is a line of the open command's output
+        instead: ``df --output=pcent,target``'s ``Use% Mounted on``, a tool's ``progress% done``.
+        A shell shows a new host in its prompt only after a command that opened a shell there
+        (``ssh gpu02``, ``sudo -i``); so a ``word%`` line under a command that opened none, naming
+        a host no prompt of the log has shown, is what the command printed. Noted otherwise."""
+        host = _prompt_host(m)
+        if host is None:
+            return False
+        if m.re is _HOST_PROMPT and line[:m.start("command")].rstrip().endswith("%") \
+                and self.kind == "tool_result" and self.call_id is not None \
+                and self.logins.pending is None and host not in self.prompt_hosts \
+                and host != self.logins.where(None):
+            return True
+        self.prompt_hosts.add(host)
+        return False
+
     def _transcript_fence(self) -> bool:
         """The open block may hold commands that ran: a plain or notebook block of a note or an
         issue body. Not in a ``[msg N]`` transcript, where a block in a reply is an example, nor
@@ -787,6 +806,8 @@ class _State:
             return
         if self.fence in _SHELL_LANGS:
             m = _prompt(line)
+            if m and self._percent_output(m, line):
+                m = None
             if m:
                 self.fence_output = False
                 self._status_shown(m)
@@ -863,6 +884,8 @@ class _State:
                 self._append(line, lineno)
                 return
             m = _TOOL_MARK.match(line) or _prompt(line)
+            if m and self._percent_output(m, line):
+                m = None
             if m:
                 self._status_shown(m)
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
