@@ -985,11 +985,21 @@ def _session_folder(transcript: Path) -> Path:
     return written.parent / transcript_stem(written)  # <sessionId>.jsonl or .jsonl.gz
 
 
+def _failed_by_cli_words(block: dict, result, output: str) -> bool:
+    """A result whose block lacks ``is_error`` (a copy that kept only the fields set otherwise, as
+    the API leaves it out when false) while the CLI's own copy of it, ``toolUseResult``, is the
+    string it writes for a failed call: ``"Error: "`` and the same text (``"Error: Exit code 2\nls:
+    cannot access ..."``, TRANSCRIPTS.md section 1a). It failed; read as a success, a Bash call
+    that exited 2 was exit 0 with no error."""
+    return "is_error" not in block and isinstance(result, str) and result.startswith("Error: ") \
+        and bool(output.strip()) and result[7:].strip() == output.strip()
+
+
 def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,
                  lineno: int) -> Event:
     output = block_text(block.get("content"))
-    is_error = block.get("is_error") is True
     result = obj.get("toolUseResult")
+    is_error = block.get("is_error") is True or _failed_by_cli_words(block, result, output)
     agent_ref = status = None
     if isinstance(result, dict):
         agent_ref = result.get("agentId") if isinstance(result.get("agentId"), str) else None
