@@ -455,10 +455,13 @@ _OTHER_METHOD = re.compile(r"[\s*]*(?:over|than|vs\.?|versus|compared\s+(?:to|wi
                            r"\s+(?:the\s+)?(?:[\w.-]+['\u2019]s\s+)?"
                            r"(?:(?:our|their|its|my|upstream|fork|forked|old|older|previous|original|stock|default|native"
                            r"|built-in|official|existing|current)\s+)?(?:eagle[-\s]?\d|e\d\b|mtp\b|medusa|n-?gram|fr-spec|dflash|hydra|lookahead)", re.I)
+# A word that hedges or dates the factor between the verb and it: "the speedup is only 1.1x", "speedup
+# was merely 1.05x", "speedup is now 1.3x" (read as "speedup is 1.1x" was; the factor went unread).
+_FACTOR_HEDGE = r"(?:only|just|merely|barely|now|still|currently|about|around|roughly|approximately|nearly|almost)"
 # A separator and a number with its decimals is a factor too, its "x" unsaid, in a text that names
 # drafting: "EAGLE-3 speedup = 2.05", "MTP speedup: 1.37" (not "speedup: 25%", nor "speedup: 2 ms",
 # a model's size "speedup: 0.5B draft", or a count, "speedup = 3").
-_FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)"
+_FACTOR_AFTER = re.compile(r"\s*(?:[:=]|of|is|was)?\s*(?:" + _FACTOR_HEDGE + r"\s+)?\*{0,2}(?:~\s*)?(?P<value>\d+(?:\.\d+)?)\s?[x×](?!\w|\.\d)"
                            r"|\s*[:=]\s*\*{0,2}(?P<bare>\d{1,2}\.\d+)\*{0,2}(?![\d.]|\s*(?:%|/|(?:[mu\u00b5]?s|sec\w*|min\w*"
                            r"|tok\w*|t/s|tps|[kmg]i?b|[bkm]|times|points?|pp)\b))", re.I)
 # The run it is against named between the word and the factor: "tps/user speedup over regular
