@@ -7,6 +7,7 @@ type name) instead of failing, as daaain/claude-code-log and txcript do.
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +25,14 @@ class Spawn:
 
     description: str = ""
     agent_type: str = ""
+    prompt_key: int = 0
+    """A digest of the prompt the call gave (:func:`prompt_key`), the same in every process: with
+    it a sub-agent file that lost its link to the call is matched by the prompt it opens with."""
+
+
+def prompt_key(prompt: str) -> int:
+    """A digest of a sub-agent's prompt, stable across processes (``hash`` of a str is not)."""
+    return zlib.crc32(prompt.strip().encode("utf-8", "surrogatepass")) + (len(prompt.strip()) << 32)
 
 
 @dataclass(slots=True)

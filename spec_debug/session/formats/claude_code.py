@@ -13,7 +13,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn, prompt_key
 from spec_debug.session.formats import claude_layout, cursor_stream, mcp_connector, server_tools
 from spec_debug.session.formats.common import (
     Cursor,
@@ -918,7 +918,8 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     spawn = None
     if name in SPAWN_TOOLS:
         spawn = Spawn(description=str(args.get("description", "")),
-                      agent_type=str(args.get("subagent_type", "")))
+                      agent_type=str(args.get("subagent_type", "")),
+                      prompt_key=prompt_key(str(args.get("prompt", ""))))
     elif name == WORKFLOW_TOOL:
         # Invoked by scriptPath, by a saved workflow's name, or with the script inline.
         label = args.get("name") or args.get("scriptPath") or args.get("description") or ""

@@ -302,6 +302,40 @@ def _journal(path: Path) -> tuple[set[str], set[str]]:
     return started | finished, finished
 
 
+def first_prompt(path: Path) -> str | None:
+    """The prompt a sub-agent's file opens with: the text of its first ``user`` line (a string,
+    or the text blocks of a list), looked for in its first few lines; None when there is none."""
+    try:
+        with path.open("rb") as f:
+            for _ in range(_PROMPT_LINES):
+                raw = f.readline(_MAX_PROMPT_LINE)
+                if not raw:
+                    return None
+                try:
+                    obj = json.loads(raw)
+                except ValueError:
+                    continue
+                if not isinstance(obj, dict) or obj.get("type") != "user":
+                    continue
+                message = obj.get("message")
+                content = message.get("content") if isinstance(message, dict) else None
+                if isinstance(content, str):
+                    return content
+                if isinstance(content, list):
+                    texts = [b["text"] for b in content
+                             if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+                    return "\n".join(texts) if texts else None
+                return None
+    except OSError:
+        return None
+    return None
+
+
+_PROMPT_LINES = 5
+_MAX_PROMPT_LINE = 4 << 20
+"""A first line longer than this (a prompt of megabytes) is cut, its JSON broken: no prompt."""
+
+
 def read_meta(path: Path) -> dict:
     try:
         if path.stat().st_size > 1 << 20:

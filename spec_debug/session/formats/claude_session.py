@@ -8,7 +8,7 @@ from pathlib import Path
 
 from spec_debug.session import parallel, reader
 from spec_debug.session.agents import AgentTree
-from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn, prompt_key
 from spec_debug.session.formats import claude_code, claude_layout
 from spec_debug.session.formats.common import Cursor
 
@@ -79,6 +79,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
             agent_id, status = refs.get(call_id, (None, None))
             agent_id = agent_id or by_tool_use.get(call_id) or inline_linked.get(call_id)
             if agent_id is None:
+                unlinked[call_id] = (parent, spawn, call_id in refs, status)
                 continue
             if agent_id.startswith(claude_code.WORKFLOW_PREFIX):
                 link_run(agent_id[len(claude_code.WORKFLOW_PREFIX):], parent, call_id, spawn)
@@ -100,6 +101,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 info.status = "missing"
 
     pending: dict[str, tuple[str, Spawn]] = {}
+    unlinked: dict[str, tuple[str, Spawn, bool, str | None]] = {}
+    """Spawning calls no result or sidecar tied to a file: (parent, spawn, answered, status)."""
     inline_linked: dict[str, str] = {}  # spawning call -> its inline sub-agent (Cursor.inline_spawns)
     notified: dict[str, str] = {}
     stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
@@ -121,6 +124,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 # A run nothing in the trunk launched (a trunk cut short): the agent still
                 # hangs under its run, whose spawner is unknown, rather than looking like a trunk.
                 link_run(run_id, None, None, None)
+            elif (call_id := _spawned_by_prompt(files[agent_id][0], unlinked)) is not None:
+                # Its meta.json is gone or damaged (a copy that took the *.jsonl alone) and its
+                # spawn's result names no agent (a nested spawn's never does): the call that
+                # gave the very prompt its file opens with started it (was an orphan agent with
+                # no parent, whose failure reached no one).
+                parent, spawn, answered, status = unlinked.pop(call_id)
+                info = tree.get(agent_id, parent=parent)
+                info.parent, info.spawned_by = parent, call_id
+                info.description = info.description or spawn.description
+                info.agent_type = info.agent_type or spawn.agent_type
+                if not answered:
+                    tree.unanswered.add(agent_id)
+                if status:
+                    info.status = status
             else:
                 tree.get(agent_id, parent=None)
         read.add(agent_id)
@@ -153,6 +170,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
+
+
+def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple]) -> str | None:
+    """The one unlinked spawning call whose prompt is the first prompt of the sub-agent file
+    ``path`` (the CLI opens a sub-agent's file with the prompt its call gave); None when no
+    call, or more than one, gave it."""
+    if not unlinked:
+        return None
+    prompt = claude_layout.first_prompt(path)
+    if not prompt:
+        return None
+    key = prompt_key(prompt)
+    calls = [call for call, (_, spawn, _, _) in unlinked.items() if spawn.prompt_key == key]
+    return calls[0] if len(calls) == 1 else None
 
 
 def _read_file(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
