@@ -520,10 +520,15 @@ _OF_ONLY = r"of(?:\s+(?:only|just|about|around|roughly|approximately|nearly|almo
 # A change said with its new value only: "the accept length went to 3.2" (after an upgrade),
 # "dropped to 1.05", "acceptance rate climbed to 71%", "went up to 62%", as "AL dropped to 1.05"
 # (_AL_AFTER) is read.
-_MOVED_TO = (r"(?:went|goes|dropped|drops|fell|falls|rose|rises|jumped|climbed|increased|decreased|improved|grew"
-             r"|recovered|degraded|collapsed|regressed|moved|changed)(?:\s+(?:back|up|down))*\s+to")
+_MOVED = (r"(?:went|goes|dropped|drops|fell|falls|rose|rises|jumped|climbed|increased|decreased|improved|grew"
+          r"|recovered|degraded|collapsed|regressed|moved|changed)(?:\s+(?:back|up|down))*")
+_MOVED_TO = _MOVED + r"\s+to"
+# The same verb with both values and an arrow, no "from": "accept length went 1.0 -> 2.9", "acceptance
+# rate dropped 70% → 30%" (_ARROW_NEXT reads the second; the verb had left both unread).
+_MOVED_ARROW = _MOVED + r"(?=\s*\**(?:~\s*)?\d+(?:\.\d+)?\s*%?\s*(?:->|\u2192))"
 _ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b(?:\s*\((?:tau|\u03c4|[A-Z]{1,4})\))?"
-                         r"\s*(?:[:=\uff1a\u2248]|" + _OF_ONLY + r"|" + _IS_ONLY + r"|" + _MOVED_TO + r"|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
+                         r"\s*(?:[:=\uff1a\u2248]|" + _OF_ONLY + r"|" + _IS_ONLY + r"|" + _MOVED_TO + r"|" + _MOVED_ARROW
+                         + r"|(?:(?:has|had|have)\s+)?reach(?:ed|es)"
                          r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\s*(?:[x\u00d7]|times\b|points?\b|chars?\b|characters|bytes))")
 # The number first: "(**~1.9** avg accept length for draft 2 tokens" (sgl-project/sglang#3582),
@@ -560,7 +565,8 @@ _ACCEPT_RATE_WORD = re.compile(r"ccept(?:ance)?[ _]rate\b")
 # in 10", "**3** of 4 drafts", "is around 2.5 tokens per step" (a length called a rate), "1.8 per
 # hour" (a queue's or a reviewer's rate, no drafter's); not "0.7 in 10 runs". "percent" spelled out
 # is a percentage.
-_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a\u2248]|" + _OF_ONLY + r"|" + _IS_ONLY + r"|" + _MOVED_TO + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
+_RATE_AFTER = re.compile(r"\s*(?:[:=\uff1a\u2248]|" + _OF_ONLY + r"|" + _IS_ONLY + r"|" + _MOVED_TO + r"|" + _MOVED_ARROW
+                         + r"|(?:[a-z]+\s+)?(?P<from>from))?\s*\**(?:~\s*)?(?P<value>\d+(?:\.\d+)?)"
                          r"(?!\d|\.\d|\**\s*(?:[x\u00d7](?![a-z])|times\b|points?\b|pts?\b|pp\b|(?:out\s+)?of\s+\d|out\s+of\b|/\s*\d"
                          r"|in\s+\d+\b(?!\s*(?:runs?|trials?|tests?|iterations?|requests?|prompts?|samples?|cases?)\b)"
                          r"|tokens?\b|steps?\b|requests?\b|req/|(?:per|a|an|/)\s*(?:hour|hr|day|week|month|year|min(?:ute)?|sec(?:ond)?)s?\b))"
