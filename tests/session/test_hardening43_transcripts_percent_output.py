@@ -45,3 +45,14 @@ def test_a_percent_line_in_a_console_block_is_output(tmp_path: Path) -> None:
     path.write_text("Disk filled up on the node:\n\n```console\n" + LOG.split("gpu01% python3")[0] + "```\n")
     a = analyze_path(path)
     assert [(c.command, c.host) for c in a.commands] == [("df --output=pcent,target /models", "gpu01")]
+
+
+def test_the_next_node_of_a_multi_node_launch_keeps_its_prompt(tmp_path: Path) -> None:
+    path = tmp_path / "launch.md"
+    path.write_text("Launch on both nodes:\n\n```console\n"
+                    "node1% python -m sglang.launch_server --model-path /m --nnodes 2 --node-rank 0\n"
+                    "[2026-12-04 09:14:02] Init torch distributed begin.\n"
+                    "node2% python -m sglang.launch_server --model-path /m --nnodes 2 --node-rank 1\n"
+                    "```\n")
+    a = analyze_path(path)
+    assert [(c.command[-13:], c.host) for c in a.commands] == [("--node-rank 0", "node1"), ("--node-rank 1", "node2")]

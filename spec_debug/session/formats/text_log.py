@@ -409,6 +409,11 @@ def _prompt_host(m: re.Match) -> str | None:
         or m.group("walters_host")
 
 
+def _host_stem(host: str) -> str:
+    """A host's name without its digits and marks: ``node1`` and ``node-2`` are both ``node``."""
+    return "".join(c for c in host.lower() if c.isalpha())
+
+
 def _prompt_user(m: re.Match) -> str | None:
     """The user a bash prompt shows (``root@gpu-3:~#``, ``[root@gpu-3 ~]#``): who ran the command
     there, whose home ``~`` is; not bash's ``I have no name!`` for a uid without a name."""
@@ -666,14 +671,17 @@ class _State:
         instead: ``df --output=pcent,target``'s ``Use% Mounted on``, a tool's ``progress% done``.
         A shell shows a new host in its prompt only after a command that opened a shell there
         (``ssh gpu02``, ``sudo -i``); so a ``word%`` line under a command that opened none, naming
-        a host no prompt of the log has shown, is what the command printed. Noted otherwise."""
+        a host no prompt of the log has shown nor one of the same name but its digits, is what the
+        command printed. Not ``node2% cmd`` after ``node1%`` ones: a note's block of the commands
+        run on each node of a multi-node launch. Noted otherwise."""
         host = _prompt_host(m)
         if host is None:
             return False
         if m.re is _HOST_PROMPT and line[:m.start("command")].rstrip().endswith("%") \
                 and self.kind == "tool_result" and self.call_id is not None \
                 and self.logins.pending is None and host not in self.prompt_hosts \
-                and host != self.logins.where(None):
+                and host != self.logins.where(None) \
+                and _host_stem(host) not in {_host_stem(h) for h in self.prompt_hosts}:
             return True
         self.prompt_hosts.add(host)
         return False
