@@ -110,6 +110,27 @@ _VLLM_NOT_PROSE = re.compile(
 _PER_POSITION_RATES = re.compile(
     r"\b[Pp]er[- ]position acceptance(?: rates?)?(?: \(%\))?(?: (?:is|are|was|were|of))?[:=]?[ \t]*"
     r"\[?\d[\d.,%\t ]*\]?")
+# The mean said after the list in the same sentence, the noun left to the list's: "Per-position
+# acceptance rates are 0.82, 0.61, 0.40, so the overall rate is 61%" (was no reading: the list is
+# cut, and "the overall rate" names no acceptance).
+_OVERALL_AFTER_POSITIONS = re.compile(
+    r"[^.;\n]{0,40}?\b(?:overall|mean|average|avg)\s+(?:rate|one)\s*(?:is|was|of|[:=])?\s*(?:~\s*)?"
+    r"(?P<value>\d+(?:\.\d+)?)(?!\d|\.\d)\s*(?P<pct>%)?")
+
+
+def _overall_after_positions(text: str, found: list[Metric]) -> None:
+    for listed in _PER_POSITION_RATES.finditer(text):
+        m = _OVERALL_AFTER_POSITIONS.match(text, listed.end())
+        if m is None:
+            continue
+        value = float(m.group("value"))
+        if m.group("pct") or value > 1:
+            if value <= 100:
+                found.append(Metric("accept_rate", value, "%", _context(text, listed.start(), m.end())))
+        else:
+            found.append(Metric("accept_rate", value, "ratio", _context(text, listed.start(), m.end())))
+
+
 _ONE_BATCH = re.compile(
     r"^(?P<stage>Prefill|Decode \d+|Decode|Total)\.[^\n]*?throughput:\s+(?P<value>\d+(?:\.\d+)?) token/s[ \t]*$", re.M)
 _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "Total": "total_throughput"}
@@ -659,6 +680,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         # which the prose scan would read as two decode throughputs of 0.
         text = _VLLM_NOT_PROSE.sub("", text)
     if "osition acceptance" in text:
+        if prose:
+            _overall_after_positions(text, found)
         text = _PER_POSITION_RATES.sub("", text)
     # "g" (a memchr) before each literal with "throughput: ": a listing of files (`ls -l`) has
     # ":" on every line (its times) and often an "m", but seldom a "g"
