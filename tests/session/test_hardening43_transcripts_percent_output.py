@@ -56,3 +56,14 @@ def test_the_next_node_of_a_multi_node_launch_keeps_its_prompt(tmp_path: Path) -
                     "```\n")
     a = analyze_path(path)
     assert [(c.command[-13:], c.host) for c in a.commands] == [("--node-rank 0", "node1"), ("--node-rank 1", "node2")]
+
+
+def test_a_shell_opened_with_a_command_of_its_own_shows_its_host(tmp_path: Path) -> None:
+    path = tmp_path / "zsh.log"
+    path.write_text("gpu01% ssh -t gpu02 zsh\nLast login: Fri Dec  4 09:12:44 2026\n"
+                    "gpu02% nvidia-smi -L\nGPU 0: NVIDIA H100 80GB HBM3\n"
+                    "gpu01% srun -w dgx07 --pty zsh\ndgx07% nvidia-smi -L\nGPU 0: NVIDIA H100 80GB HBM3\n")
+    a = analyze_path(path)
+    assert [c.command for c in a.commands] == [
+        "ssh -t gpu02 zsh", "nvidia-smi -L", "srun -w dgx07 --pty zsh", "nvidia-smi -L"]
+    assert [c.host for c in a.commands][1::2] == ["gpu02", "dgx07"]

@@ -131,6 +131,12 @@ _FLAG_LINE = re.compile(r"^[ \t]*(?:--[A-Za-z][\w.-]*|-[A-Za-z]{1,2})(?:[= \t]|$
 a prompt, in an issue body or a note, with no backslash (vllm-project/vllm issue #26328:
 ``vllm serve /models/gpt-oss-120b`` then ``--gpu-memory-utilization 0.92 ...`` on the next lines).
 Not wget's ``--2025-10-06 18:54:29--``, journalctl's ``-- Logs begin`` or ``ls -l``'s ``-rw-r--r--``."""
+_SHELL_CHANGERS = frozenset({
+    "ssh", "mosh", "autossh", "tsh", "gcloud", "su", "sudo", "doas", "bash", "sh", "zsh", "dash", "fish", "ksh",
+    "tcsh", "csh", "exec", "exit", "logout", "docker", "podman", "kubectl", "srun", "salloc", "tmux", "screen"})
+"""Words of a command after which a terminal may show a prompt of another host: it opened or
+left a shell, perhaps with a command of its own (``ssh -t gpu02 zsh``, ``srun --pty zsh``), which
+:class:`shell_logins.Logins` does not follow (:meth:`_State._percent_output`)."""
 _QUOTE_NEXT = frozenset({" ", ">", ""})
 """What follows the ``>`` of a block quote line: a space, a nested quote, or nothing (an empty
 line of the quote, GitHub's ``>`` alone)."""
@@ -497,6 +503,8 @@ class _State:
         """The line of a held first line that proved no prompt, fed again as any line."""
         self.prompt_hosts: set[str] = set()
         """The hosts the log's prompts have shown (:meth:`_percent_output`)."""
+        self.open_command = ""
+        """The command whose output is open."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -587,6 +595,7 @@ class _State:
             yield call
         self._open("tool_result", output_line)
         self.call_id = call_id
+        self.open_command = command
 
     def _listed(self) -> Iterator[Event]:
         """The commands a ``history`` listing shows (its output, now complete), as the calls they
@@ -681,6 +690,7 @@ class _State:
                 and self.kind == "tool_result" and self.call_id is not None \
                 and self.logins.pending is None and host not in self.prompt_hosts \
                 and host != self.logins.where(None) \
+                and _SHELL_CHANGERS.isdisjoint(self.open_command.replace("/", " ").split()) \
                 and _host_stem(host) not in {_host_stem(h) for h in self.prompt_hosts}:
             return True
         self.prompt_hosts.add(host)
