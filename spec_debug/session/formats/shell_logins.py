@@ -99,9 +99,31 @@ def _login_host(command: str, variables: dict[str, str | None] | None = None) ->
     if words[0].endswith("ssh") and any(w[:1] == "-" and w[1:2] != "-" and ("N" in w or "f" in w) for w in words):
         return None
     target = shell.target_with(command, variables) if variables else shell.parse_target(command)
-    if target.host is None or target.inner or target.container is not None:
+    if target.host is None or target.container is not None:
+        return None
+    if target.inner and not _opens_remote_shell(target.inner):
         return None
     return target.host
+
+
+_MULTIPLEXERS = frozenset({"tmux", "screen", "byobu"})
+_MULTIPLEXER_QUERIES = frozenset({"ls", "list-sessions", "-ls", "-list", "kill-server", "kill-session", "-v", "-V"})
+
+
+def _opens_remote_shell(inner: str) -> bool:
+    """The remote command ``ssh -t gpu02 ...`` runs ends in an interactive shell the next lines
+    are typed in: ``"cd ~/sglang && bash"``, ``zsh -l``, ``"sudo -i"``, ``tmux attach``, ``screen
+    -r`` (its last step, after any ``exec``); not ``nvidia-smi -L`` nor ``bash -c 'x'``."""
+    words = shell.split_words(inner)
+    cut = max((i for i, w in enumerate(words) if w in _CONTROL), default=-1)
+    last = words[cut + 1:]
+    if last[:1] == ["exec"]:
+        last = last[1:]
+    if not last:
+        return False
+    if last[0].rsplit("/", 1)[-1] in _MULTIPLEXERS:
+        return _MULTIPLEXER_QUERIES.isdisjoint(last[1:])
+    return _opens_subshell(" ".join(last)) if last[0].rsplit("/", 1)[-1] in _SUBSHELL_PROGRAMS else False
 
 
 _SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "docker", "podman", "kubectl"})

@@ -135,8 +135,8 @@ _SHELL_CHANGERS = frozenset({
     "ssh", "mosh", "autossh", "tsh", "gcloud", "su", "sudo", "doas", "bash", "sh", "zsh", "dash", "fish", "ksh",
     "tcsh", "csh", "exec", "exit", "logout", "docker", "podman", "kubectl", "srun", "salloc", "tmux", "screen"})
 """Words of a command after which a terminal may show a prompt of another host: it opened or
-left a shell, perhaps with a command of its own (``ssh -t gpu02 zsh``, ``srun --pty zsh``), which
-:class:`shell_logins.Logins` does not follow (:meth:`_State._percent_output`)."""
+left a shell, also one :class:`shell_logins.Logins` does not follow (``srun -w dgx07 --pty zsh``,
+``docker run -it img zsh``) (:meth:`_State._percent_output`)."""
 _QUOTE_NEXT = frozenset({" ", ">", ""})
 """What follows the ``>`` of a block quote line: a space, a nested quote, or nothing (an empty
 line of the quote, GitHub's ``>`` alone)."""
