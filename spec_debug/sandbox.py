@@ -20,7 +20,9 @@ MAX_LIPSUM_PARAGRAPHS = 10_000
 
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
-_PRINTF_SPEC = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?")
+_PRINTF_SPEC = re.compile(r"%(\([^)]*\))?[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)", re.DOTALL)
+"""One printf conversion: its mapping key, width, precision and conversion character (Python's
+printf-style formatting, Library Reference 4.8.2)."""
 _DIGITS = re.compile(r"\d+")
 
 
@@ -34,33 +36,60 @@ def _ints(values: Iterable[Any]) -> Iterable[Any]:
 
 
 def _check_printf(text: str, args: Any, what: str) -> None:
-    """`'%0999999999d' % 1` pads to a billion characters; so does `'%*d' % (10**9, 1)`."""
-    starred = False
+    """`'%0999999999d' % 1` pads to a billion characters; so does `'%*d' % (10**9, 1)`. A `*`
+    takes its width from the next argument, so only the arguments a `*` consumes are widths:
+    `'%*d %d' % (5, 1, 10**9)` prints a number, not a width."""
+    values = args if isinstance(args, tuple) else (args,)
+    position = 0  # the next argument a conversion or a `*` consumes
     for match in _PRINTF_SPEC.finditer(text):
-        for number in match.groups():
+        key, width, precision, conversion = match.groups()
+        if conversion == "%" and not (key or width or precision):
+            continue  # '%%' prints a '%' and consumes nothing
+        for number in (width, precision):
             if number == "*":
-                starred = True
+                if position < len(values):
+                    _refuse_width(values[position], what)
+                position += 1
             elif number:
                 _refuse_width(int(number), what)
-    if starred:
-        for value in _ints(args if isinstance(args, tuple) else (args,)):
-            _refuse_width(value, what)
+        if key is None:
+            position += 1
 
 
 def _check_format(text: str, args: tuple, kwargs: dict, what: str) -> None:
-    """`'{:>999999999}'.format(1)`; a width given as `{:{w}}` comes from the arguments."""
+    """`'{:>999999999}'.format(1)`; a width given as `{:{w}}` comes from the argument that
+    nested field names (`{w}`, `{1}`, or `{}` numbered automatically as str.format does), and
+    only that argument is a width: `'{:{w}} {n}'.format(w=5, n=10**9)` prints a number."""
     try:
         fields = list(string.Formatter().parse(text))
     except ValueError:
         return  # str.format raises the same error itself, naming the fault
-    for _, _, spec, _ in fields:
+    automatic = 0  # str.format's next automatic field number ('{}' fields, nested ones too)
+    for _, name, spec, _ in fields:
+        if name == "":
+            automatic += 1
         if not spec:
             continue
-        for number in _DIGITS.findall(spec):
-            _refuse_width(int(number), what)
-        if "{" in spec:
-            for value in _ints((*args, *kwargs.values())):
-                _refuse_width(value, what)
+        try:
+            nested = list(string.Formatter().parse(spec))
+        except ValueError:
+            return
+        for literal, inner, _, _ in nested:
+            for number in _DIGITS.findall(literal):
+                _refuse_width(int(number), what)
+            if inner is None:
+                continue
+            if inner == "":
+                inner, automatic = str(automatic), automatic + 1
+            head = re.match(r"[^.\[]*", inner).group()
+            if head != inner:  # '{:{w.x}}', '{:{0[1]}}': an attribute or an item; its value is not at hand
+                for value in _ints((*args, *kwargs.values())):
+                    _refuse_width(value, what)
+            elif head.isdigit():
+                if int(head) < len(args):
+                    _refuse_width(args[int(head)], what)
+            elif head in kwargs:
+                _refuse_width(kwargs[head], what)
 
 
 def _bounded_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
