@@ -104,6 +104,50 @@ def _bounded_filter(name: str, original: Callable[..., Any]) -> Callable[..., An
     return bounded
 
 
+def _refuse_size(size: int, what: str, unit: str = "characters") -> None:
+    if size > MAX_REPEATED:
+        raise SecurityError(f"{what} would make {size:,} {unit}; at most {MAX_REPEATED:,}")
+
+
+def _replaced_size(text: Any, old: Any, new: Any, count: Any) -> int:
+    """Length of ``text.replace(old, new, count)`` worked out before it is built: each `replace`
+    may multiply a text's length, and a chain of them grows it past any memory."""
+    if not (isinstance(text, str) and isinstance(old, str) and isinstance(new, str)):
+        return 0
+    found = len(text) + 1 if old == "" else text.count(old)
+    if isinstance(count, int) and count >= 0:
+        found = min(found, count)
+    return len(text) + found * (len(new) - len(old))
+
+
+def _joined_size(items: list, separator: Any) -> int:
+    texts = sum(len(item) for item in items if isinstance(item, str))
+    return texts + (len(separator) * max(len(items) - 1, 0) if isinstance(separator, str) else 0)
+
+
+def _bounded_context_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """`| slice(n)` makes n lists whatever the input; `| replace` and `| join`, like `*`, may build a
+    text of any length. The three take the evaluation context first (jinja2.filters: their
+    async variants are pass_eval_context, which functools.wraps carries over to the wrapper)."""
+    @wraps(original)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        if name == "slice":
+            slices = args[2] if len(args) > 2 else kwargs.get("slices")
+            if isinstance(slices, int) and not isinstance(slices, bool):
+                _refuse_size(slices, "'| slice'", "lists")
+        elif name == "replace":
+            _, text, old, new, *rest = (*args, None, None, None)[:5]
+            old, new = kwargs.get("old", old), kwargs.get("new", new)
+            _refuse_size(_replaced_size(text, old, new, kwargs.get("count", rest[0] if rest else None)), "'| replace'")
+        elif name == "join" and len(args) > 1 and kwargs.get("attribute", args[3] if len(args) > 3 else None) is None:
+            items = list(args[1])
+            separator = args[2] if len(args) > 2 else kwargs.get("d", "")
+            _refuse_size(_joined_size(items, separator), "'| join'")
+            args = (args[0], items, *args[2:])
+        return original(*args, **kwargs)
+    return bounded
+
+
 class BoundedSandbox(SandboxedEnvironment):
     """The sandbox bounds `range()` (MAX_RANGE) but nothing else that builds: `when: "'x' *
     10**10"` took 10 GB and the kernel killed the run, its run.json left "running"; `10 **
@@ -119,6 +163,9 @@ class BoundedSandbox(SandboxedEnvironment):
         for name in ("center", "indent", "format"):
             if name in self.filters:
                 self.filters[name] = _bounded_filter(name, self.filters[name])
+        for name in ("slice", "replace", "join"):
+            if name in self.filters:
+                self.filters[name] = _bounded_context_filter(name, self.filters[name])
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
@@ -139,6 +186,13 @@ class BoundedSandbox(SandboxedEnvironment):
         if isinstance(owner, str) and getattr(__obj, "__name__", "") in _PADDING_METHODS:
             for width in _ints((*args, *kwargs.values())):
                 _refuse_width(width, f"'.{__obj.__name__}()'")
+        elif isinstance(owner, str) and getattr(__obj, "__name__", "") == "replace" and len(args) >= 2:
+            count = args[2] if len(args) > 2 else kwargs.get("count", -1)
+            _refuse_size(_replaced_size(owner, args[0], args[1], count), "'.replace()'")
+        elif isinstance(owner, str) and getattr(__obj, "__name__", "") == "join" and len(args) == 1:
+            items = list(args[0])  # a generator is read once: join gets the list
+            _refuse_size(_joined_size(items, owner), "'.join()'")
+            args = (items,)
         elif __obj is generate_lorem_ipsum:
             paragraphs = args[0] if args else kwargs.get("n", 5)
             if isinstance(paragraphs, int) and paragraphs > MAX_LIPSUM_PARAGRAPHS:
