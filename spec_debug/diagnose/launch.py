@@ -2196,6 +2196,29 @@ def _refuse_double_dashed_short(server_args: list[str]) -> None:
                 "exits with 'unrecognized arguments' and the server does not start", hint=_short_hint(head))
 
 
+def _refuse_glued_short_value(server_args: list[str]) -> None:
+    """Raises for a value written against a short option of vLLM's (`-tp2`, `-t2`, `-sc{...}`):
+    argparse splits a value off a one-dash word only for a one-letter option (`-x2`) or at an `=`
+    (CPython Lib/argparse.py `_get_option_tuples`: `-tp2` is matched as option `-t` with value
+    `p2`, and vLLM has no `-t`), so it exits with "unrecognized arguments: -tp2" and the server
+    does not start. vLLM's FlexibleArgumentParser rewrites no such word (only `-O3`)."""
+    full = _vllm_one_dash_full()
+    for word in server_args:
+        word = str(word)
+        if len(word) < 3 or word[0] != "-" or word[1] == "-" or _is_number(word):
+            continue
+        short = next((name for name in _VLLM_READ_SHORT if word[1:].startswith(name)), None) or full.get(word[1])
+        if short is None:
+            continue
+        rest = word[1 + len(short):] if word[1:].startswith(short) else word[2:]
+        if rest and rest[0] not in "=.":
+            raise LaunchParseError(
+                f"vllm: {word} is no spelling of -{short} {rest}: argparse takes a value glued to a one-dash "
+                f"option only for a one-letter option, so it exits with 'unrecognized arguments: {word}' and the "
+                "server does not start",
+                hint=f"write -{short} {shlex.quote(rest)} or -{short}={shlex.quote(rest)}")
+
+
 def _vllm_one_dash_prefixes(words: list[str]) -> list[str]:
     """`words` with a one-dash prefix of -sc / -tp written in full (`-s '{...}'`, `-t=2`, `-s.method`):
     argparse matches a one-dash word against every option string that starts with it (CPython
@@ -2249,6 +2272,7 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
                  env: dict[str, str], server_args: list[str]) -> LaunchConfig:
     a = _VLLM_ALIASES
     _refuse_double_dashed_short(server_args)
+    _refuse_glued_short_value(server_args)
     dotted, replaced_dotted = _vllm_dotted_speculative_config(flags, server_args)
     flags = _vllm_full_names(flags)
     unexpanded: list[str] = []
