@@ -49,6 +49,12 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
         return "an interactive interpreter"
     if _ATTACH.match(text):
         return "attaching to a terminal session"
+    last = _last_in_list(text)
+    if last is not None and (why := interactive(last, container=container)):
+        # `ssh -t gpu02 "cd ~/sglang && bash"`: the list ends by opening a shell, a REPL or a
+        # tmux session, which waits for keys as one typed alone does (piped into, `echo ls | bash`,
+        # it is no list's last command here and reads its pipe)
+        return why
     for argv in _commands(text):
         prog = argv[0].rsplit("/", 1)[-1]
         if prog in _EDITORS:
@@ -63,6 +69,19 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
         if why := interactive(script, container=container):
             return why
     return None
+
+
+_LIST_OPERATOR = re.compile(r"&&|\|\||;")
+_EXEC = re.compile(r"exec\s+(?:-[cl]+\s+)*")
+
+
+def _last_in_list(text: str) -> str | None:
+    """The last command of a list (`a && b`, `a; exec b`), without its `exec`; None for one command."""
+    pieces = _LIST_OPERATOR.split(text)
+    if len(pieces) < 2:
+        return None
+    last = pieces[-1].strip()
+    return _EXEC.sub("", last, count=1) if _EXEC.match(last) else last
 
 
 def run_once(text: str) -> str:
