@@ -623,13 +623,13 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None, *, in_quote
     mark_quoted_templates). A second host's ssh command is kept as the session typed it."""
     out, pos = [], 0
     for m in _PATH.finditer(text):
-        start, end = m.start(), m.end()
+        start, path = m.start(), m.group(0)
         if start < pos:
             continue
+        end, path = _with_spaces(text, start, m.end(), path)
         quoted = not _bare_word(text, start, end)
-        if quoted and not (in_quotes and m.group(0).startswith("/") and _quoted_word(text, start, end)):
+        if quoted and not (in_quotes and path.startswith("/") and _quoted_word(text, start, end)):
             continue
-        path = m.group(0)
         if path.startswith(_KERNEL_PATHS):
             continue  # /dev/null, /proc/meminfo: the same on every host, no value to ask for
         if path.startswith("~"):
@@ -650,6 +650,28 @@ def _templatize_paths(text: str, names: _VarNames, home: str | None, *, in_quote
         pos = end
     out.append(text[pos:])
     return "".join(out)
+
+
+# The rest of a name with spaces after its first word: `/data/My\\ Models/x` (escaped) or the
+# ` Models/eagle3/config.json` that closes `"/data/My Models/eagle3/config.json"` (quoted).
+_ESCAPED_SPACES = re.compile(r"(?:\\ [\w.+-]+(?:/[\w.+-]+)*)+/?")
+_SPACED_REST = re.compile(r"(?: [\w.+][\w.+-]*(?:/[\w.+-]+)*)+/?")
+
+
+def _with_spaces(text: str, start: int, end: int, path: str) -> tuple[int, str]:
+    """Where the path that ``_PATH`` matched at ``start`` really ends, and its value: a name
+    with spaces is one path, not the word before its first space (was the var `my:
+    /data/My` and `cat "{{ my }} Models/eagle3/config.json"`: --var my=/other ran the wrong file)."""
+    escaped = _ESCAPED_SPACES.match(text, end)
+    if escaped and _outside_quotes(text, start):
+        return escaped.end(), (path + escaped.group(0)).replace("\\ ", " ")
+    quote = text[start - 1] if start > 0 else ""
+    if quote in ("'", '"') and _outside_quotes(text, start - 1):
+        # the quoted string is the path and nothing else: it closes right after its last word
+        rest = _SPACED_REST.match(text, end)
+        if rest and text[rest.end():rest.end() + 1] == quote:
+            return rest.end(), text[start:rest.end()]
+    return end, path
 
 
 def _remote_script(cmd: CommandRecord) -> str | None:
