@@ -1689,6 +1689,10 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
     i = 0
     while i < len(args):
         tok = args[i]
+        if tok == "--":
+            # argparse's end of options: the words after it are positionals
+            positionals.extend(args[i + 1:])
+            break
         if tok.startswith("-") and len(tok) > 1 and not _is_number(tok):
             name, eq, value = tok.lstrip("-").partition("=")
             # vLLM's FlexibleArgumentParser turns `_` into `-` only up to the first `.`
@@ -1932,6 +1936,7 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         # (sgl-project/sglang python/sglang/cli/serve.py `_normalize_positional_model_path`)
         argv = argv[:start] + ["--model-path"] + argv[start:]
     server = _vllm_one_dash_prefixes(argv[start:]) if engine == "vllm" else argv[start:]
+    _refuse_flags_after_end_marker(engine, server)
     flags, positionals = _read_flags(server)
     if start and argv[start - 1].rsplit("/", 1)[-1] == _SPECFORGE_BENCH:
         return _parse_argv(_specforge_server_argv(flags))
@@ -1957,6 +1962,25 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
+
+
+def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:
+    """Raises for a flag written after a bare `--` (`launch_server -- --model-path m`,
+    `vllm serve m -- --speculative-config ...`): argparse reads every word after `--` as a
+    positional, never as an option (CPython Lib/argparse.py `_parse_known_args`: the option
+    pattern ends at '--'), and neither server takes positionals to hold them (SGLang none,
+    vllm serve only the model), so argparse exits with 'unrecognized arguments' and the server
+    does not start; the flags there are not settings the server runs with."""
+    if "--" not in server_args:
+        return
+    after = [str(word) for word in server_args[server_args.index("--") + 1:]]
+    flag = next((word for word in after if word.startswith("-") and len(word) > 1 and not _is_number(word)), None)
+    if flag is None:
+        return
+    raise LaunchParseError(
+        f"{engine}: {flag} comes after a bare '--', which ends the options: argparse reads every word after "
+        "it as a positional, not a flag, so it exits with 'unrecognized arguments' and the server does not "
+        "start", hint="drop the '--' and write the flags right after the server's own arguments")
 
 
 # A shell expansion standing where flags go (`$EXTRA_ARGS`, `${SPEC_ARGS}`, `"$@"`), or the
