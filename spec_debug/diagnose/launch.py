@@ -1942,6 +1942,7 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         return _parse_argv(_specforge_server_argv(flags))
     if engine == "sglang":
         _refuse_underscore_flags(argv[start:])
+        _refuse_sglang_one_dash(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
     if start and (argv[start - 1] == _KSERVE_HF_SERVER or re.search(r"kserve/huggingfaceserver(:|@|$)", argv[start - 1])):
         backend = flags.get("backend")
@@ -2085,6 +2086,34 @@ def _refuse_underscore_flags(args: list[str]) -> None:
                 f"--{name.replace('_', '-')}; with the underscore it exits with "
                 "'unrecognized arguments')",
                 hint=f"write --{name.replace('_', '-')}")
+
+
+# vLLM's short options, the spellings copied from vLLM commands onto SGLang's (the long form
+# SGLang takes for each).
+_VLLM_SHORT_ON_SGLANG = {"tp": "tp-size", "pp": "pp-size", "dp": "dp-size", "ep": "ep-size"}
+
+
+def _refuse_sglang_one_dash(args: list[str]) -> None:
+    """Raises for a one-dash word naming a flag (`-tp 2`, `-tp=2`, `-tp2`, `-model-path m`):
+    SGLang defines every option as `--` + its name (srt/arg_groups/arg_utils.py; no short option
+    but argparse's own -h), and argparse matches a one-dash word only against one-dash option
+    strings (CPython Lib/argparse.py `_get_option_tuples`), so it exits with 'unrecognized
+    arguments' and the server does not start (checked against argparse with SGLang's
+    --tp-size / --tensor-parallel-size)."""
+    known = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases}
+    for tok in args:
+        tok = str(tok)
+        if not tok.startswith("-") or tok.startswith("--") or _is_number(tok):
+            continue
+        name = tok[1:].partition("=")[0]
+        short = re.fullmatch(r"(tp|pp|dp|ep)\d*", name)
+        if name not in known and not short:
+            continue
+        long = _VLLM_SHORT_ON_SGLANG[short.group(1)] if short else name
+        whose = f" (-{short.group(1)} is vLLM's short form)" if short else ""
+        raise LaunchParseError(
+            f"sglang: {tok} is not an SGLang flag: SGLang has only --long options{whose}, so argparse "
+            "exits with 'unrecognized arguments' and the server does not start", hint=f"write --{long} VALUE")
 
 
 # SGLang option strings that share a prefix with the ones we read (server_args.py
