@@ -2959,6 +2959,12 @@ _VLLM_V0_SPECULATIVE = ("speculative-model", "speculative-model-quantization", "
 _VLLM_ONLY_SPECULATIVE = ("speculative-config", "num-speculative-tokens", "spec-method", "spec-model", "spec-tokens")
 
 
+# SGLang's parallel sizes, which vLLM spells out (-tp, --tensor-parallel-size ...): none is a
+# prefix of a vLLM option (0.33.0 vllm/engine/arg_utils.py), so argparse cannot expand them.
+_SGLANG_ONLY_PARALLEL = {"tp-size": "tensor-parallel-size (-tp)", "pp-size": "pipeline-parallel-size (-pp)",
+                         "dp-size": "data-parallel-size (-dp)", "ep-size": "enable-expert-parallel"}
+
+
 def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
     """The other engine's speculative flags (SGLang's --speculative-algorithm on `vllm serve`,
     vLLM's --speculative-config on sglang.launch_server): the parser has no such option and
@@ -2972,7 +2978,9 @@ def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
         return [f"--{n}: vLLM has no such option ({'it is SGLang' + chr(39) + 's' if n in sglang else 'not one of its options'}): "
                 "argparse exits with 'unrecognized arguments' and the server does not start; vLLM takes its speculative "
                 "settings in --speculative-config '{\"method\": ..., \"model\": DRAFT, \"num_speculative_tokens\": K}'"
-                for n in foreign]
+                for n in foreign] + [
+            f"--{n}: vLLM has no such option (it is SGLang's): argparse exits with 'unrecognized arguments' and "
+            f"the server does not start; vLLM's is --{long}" for n, long in _SGLANG_ONLY_PARALLEL.items() if n in names]
     foreign = [n for n in names if n.partition(".")[0] in _VLLM_ONLY_SPECULATIVE]
     return [f"--{n} is vLLM's option, and SGLang has none by that name: argparse exits with 'unrecognized arguments' "
             "and the server does not start; SGLang takes --speculative-algorithm, --speculative-draft-model-path, "
