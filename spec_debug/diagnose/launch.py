@@ -1689,6 +1689,10 @@ def _read_flags(args: list[str]) -> tuple[dict[str, Any], list[str]]:
     i = 0
     while i < len(args):
         tok = args[i]
+        if tok == "--":
+            # argparse's end of options: the words after it are positionals
+            positionals.extend(args[i + 1:])
+            break
         if tok.startswith("-") and len(tok) > 1 and not _is_number(tok):
             name, eq, value = tok.lstrip("-").partition("=")
             # vLLM's FlexibleArgumentParser turns `_` into `-` only up to the first `.`
@@ -1932,11 +1936,13 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
         # (sgl-project/sglang python/sglang/cli/serve.py `_normalize_positional_model_path`)
         argv = argv[:start] + ["--model-path"] + argv[start:]
     server = _vllm_one_dash_prefixes(argv[start:]) if engine == "vllm" else argv[start:]
+    _refuse_flags_after_end_marker(engine, server)
     flags, positionals = _read_flags(server)
     if start and argv[start - 1].rsplit("/", 1)[-1] == _SPECFORGE_BENCH:
         return _parse_argv(_specforge_server_argv(flags))
     if engine == "sglang":
         _refuse_underscore_flags(argv[start:])
+        _refuse_sglang_one_dash(argv[start:])
         return _sglang_config(tuple(argv), flags, env)
     if start and (argv[start - 1] == _KSERVE_HF_SERVER or re.search(r"kserve/huggingfaceserver(:|@|$)", argv[start - 1])):
         backend = flags.get("backend")
@@ -1957,6 +1963,25 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
+
+
+def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:
+    """Raises for a flag written after a bare `--` (`launch_server -- --model-path m`,
+    `vllm serve m -- --speculative-config ...`): argparse reads every word after `--` as a
+    positional, never as an option (CPython Lib/argparse.py `_parse_known_args`: the option
+    pattern ends at '--'), and neither server takes positionals to hold them (SGLang none,
+    vllm serve only the model), so argparse exits with 'unrecognized arguments' and the server
+    does not start; the flags there are not settings the server runs with."""
+    if "--" not in server_args:
+        return
+    after = [str(word) for word in server_args[server_args.index("--") + 1:]]
+    flag = next((word for word in after if word.startswith("-") and len(word) > 1 and not _is_number(word)), None)
+    if flag is None:
+        return
+    raise LaunchParseError(
+        f"{engine}: {flag} comes after a bare '--', which ends the options: argparse reads every word after "
+        "it as a positional, not a flag, so it exits with 'unrecognized arguments' and the server does not "
+        "start", hint="drop the '--' and write the flags right after the server's own arguments")
 
 
 # A shell expansion standing where flags go (`$EXTRA_ARGS`, `${SPEC_ARGS}`, `"$@"`), or the
@@ -2061,6 +2086,34 @@ def _refuse_underscore_flags(args: list[str]) -> None:
                 f"--{name.replace('_', '-')}; with the underscore it exits with "
                 "'unrecognized arguments')",
                 hint=f"write --{name.replace('_', '-')}")
+
+
+# vLLM's short options, the spellings copied from vLLM commands onto SGLang's (the long form
+# SGLang takes for each).
+_VLLM_SHORT_ON_SGLANG = {"tp": "tp-size", "pp": "pp-size", "dp": "dp-size", "ep": "ep-size"}
+
+
+def _refuse_sglang_one_dash(args: list[str]) -> None:
+    """Raises for a one-dash word naming a flag (`-tp 2`, `-tp=2`, `-tp2`, `-model-path m`):
+    SGLang defines every option as `--` + its name (srt/arg_groups/arg_utils.py; no short option
+    but argparse's own -h), and argparse matches a one-dash word only against one-dash option
+    strings (CPython Lib/argparse.py `_get_option_tuples`), so it exits with 'unrecognized
+    arguments' and the server does not start (checked against argparse with SGLang's
+    --tp-size / --tensor-parallel-size)."""
+    known = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases}
+    for tok in args:
+        tok = str(tok)
+        if not tok.startswith("-") or tok.startswith("--") or _is_number(tok):
+            continue
+        name = tok[1:].partition("=")[0]
+        short = re.fullmatch(r"(tp|pp|dp|ep)\d*", name)
+        if name not in known and not short:
+            continue
+        long = _VLLM_SHORT_ON_SGLANG[short.group(1)] if short else name
+        whose = f" (-{short.group(1)} is vLLM's short form)" if short else ""
+        raise LaunchParseError(
+            f"sglang: {tok} is not an SGLang flag: SGLang has only --long options{whose}, so argparse "
+            "exits with 'unrecognized arguments' and the server does not start", hint=f"write --{long} VALUE")
 
 
 # SGLang option strings that share a prefix with the ones we read (server_args.py
@@ -2906,6 +2959,12 @@ _VLLM_V0_SPECULATIVE = ("speculative-model", "speculative-model-quantization", "
 _VLLM_ONLY_SPECULATIVE = ("speculative-config", "num-speculative-tokens", "spec-method", "spec-model", "spec-tokens")
 
 
+# SGLang's parallel sizes, which vLLM spells out (-tp, --tensor-parallel-size ...): none is a
+# prefix of a vLLM option (0.33.0 vllm/engine/arg_utils.py), so argparse cannot expand them.
+_SGLANG_ONLY_PARALLEL = {"tp-size": "tensor-parallel-size (-tp)", "pp-size": "pipeline-parallel-size (-pp)",
+                         "dp-size": "data-parallel-size (-dp)", "ep-size": "enable-expert-parallel"}
+
+
 def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
     """The other engine's speculative flags (SGLang's --speculative-algorithm on `vllm serve`,
     vLLM's --speculative-config on sglang.launch_server): the parser has no such option and
@@ -2919,7 +2978,9 @@ def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
         return [f"--{n}: vLLM has no such option ({'it is SGLang' + chr(39) + 's' if n in sglang else 'not one of its options'}): "
                 "argparse exits with 'unrecognized arguments' and the server does not start; vLLM takes its speculative "
                 "settings in --speculative-config '{\"method\": ..., \"model\": DRAFT, \"num_speculative_tokens\": K}'"
-                for n in foreign]
+                for n in foreign] + [
+            f"--{n}: vLLM has no such option (it is SGLang's): argparse exits with 'unrecognized arguments' and "
+            f"the server does not start; vLLM's is --{long}" for n, long in _SGLANG_ONLY_PARALLEL.items() if n in names]
     foreign = [n for n in names if n.partition(".")[0] in _VLLM_ONLY_SPECULATIVE]
     return [f"--{n} is vLLM's option, and SGLang has none by that name: argparse exits with 'unrecognized arguments' "
             "and the server does not start; SGLang takes --speculative-algorithm, --speculative-draft-model-path, "
