@@ -82,14 +82,25 @@ def _check_format(text: str, args: tuple, kwargs: dict, what: str) -> None:
             if inner == "":
                 inner, automatic = str(automatic), automatic + 1
             head = re.match(r"[^.\[]*", inner).group()
-            if head != inner:  # '{:{w.x}}', '{:{0[1]}}': an attribute or an item; its value is not at hand
+            if "." in inner:  # '{:{w.x}}': reading an attribute here could run code; bound them all
                 for value in _ints((*args, *kwargs.values())):
                     _refuse_width(value, what)
+            elif head != inner:  # '{:{b[1]}}': an item of a list or mapping argument is the width
+                _refuse_width(_item_width(inner, args, kwargs), what)
             elif head.isdigit():
                 if int(head) < len(args):
                     _refuse_width(args[int(head)], what)
             elif head in kwargs:
                 _refuse_width(kwargs[head], what)
+
+
+def _item_width(field: str, args: tuple, kwargs: dict) -> Any:
+    """The value `'{:{b[1]}}'` takes its width from, looked up as str.format looks it up; None
+    where the lookup fails, as str.format then raises its own error naming the field."""
+    try:
+        return string.Formatter().get_field(field, args, kwargs)[0]
+    except (LookupError, TypeError, ValueError):
+        return None
 
 
 def _bounded_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
