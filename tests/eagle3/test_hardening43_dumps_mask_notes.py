@@ -65,3 +65,39 @@ def test_one_kind_of_dump_says_no_mix(world):
     for name, masks in (("all_masked", ["assistant"] * 3), ("none_masked", [None] * 3)):
         out = _eval(world, _rewritten(world, name, masks))
         assert not [n for n in out["notes"] if "loss_mask" in n or "loss mask" in n], out["notes"]
+
+
+def _cut(world: Path, name: str, *, ids_keep: int | None = None, mask_keep: int | None = None
+         ) -> Path:
+    """world's hs samples, file hs_2's token_ids or loss_mask cut to its first entries."""
+    from safetensors.torch import load_file
+
+    out = world / name
+    out.mkdir()
+    for i in range(3):
+        tensors = load_file(str(world / "data" / f"hs_{i}.safetensors"))
+        ids, states = tensors["token_ids"], tensors["hidden_states"]
+        mask = torch.ones(ids.shape[0], dtype=torch.long)
+        if i == 2:
+            ids = ids[:ids_keep] if ids_keep is not None else ids
+            mask = mask[:mask_keep] if mask_keep is not None else mask
+        write_hs_sample(out / f"hs_{i}.safetensors", ids, states, layer_ids=LAYER_IDS,
+                        loss_mask=mask)
+    return out
+
+
+def test_ids_of_another_length_than_the_states_name_the_file_and_the_fix(world):
+    out = _eval(world, _cut(world, "short_ids", ids_keep=-3))
+    (skipped,) = out["skipped"]
+    assert skipped["file"].endswith("hs_2.safetensors"), skipped
+    assert "entries, hidden_states" in skipped["reason"], skipped
+    assert skipped["reason"].endswith("dump it again with the ids the states were computed "
+                                      "for"), skipped
+
+
+def test_a_loss_mask_of_another_length_names_the_file_and_the_fix(world):
+    out = _eval(world, _cut(world, "short_mask", mask_keep=-4))
+    (skipped,) = out["skipped"]
+    assert skipped["file"].endswith("hs_2.safetensors"), skipped
+    assert "loss_mask has" in skipped["reason"], skipped
+    assert skipped["reason"].endswith("saving the mask of its own ids"), skipped
