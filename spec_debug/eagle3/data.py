@@ -307,14 +307,22 @@ def _one_id_off(num_ids: int, num_states: int) -> str:
     `sequences` (the prompt and the generated token) beside the prompt's states
     (transformers GenerateDecoderOnlyOutput: hidden_states[0] covers the prompt); one that
     saves the shifted labels has one id fewer. speculators refuses both
-    (data_generation/offline.py check_hidden_states)."""
+    (data_generation/offline.py check_hidden_states). Any other difference gets the general
+    cause and fix, so no length error ends without one."""
     if num_ids == num_states + 1:
         return (": one id more than states, as in a dump of generate()'s sequences (the "
                 "prompt and the generated token); save the ids the states were computed for")
     if num_ids == num_states - 1:
         return (": one id fewer than states, as in a dump of the shifted labels "
                 "(input_ids[1:]); save the ids the states were computed for")
-    return ""
+    return (": the ids and the states of this sample are of different sequences (one cut to "
+            "a max length and not the other, or another prompt's ids); dump it again with "
+            "the ids the states were computed for")
+
+
+# the fix of a loss_mask of another length than the sample's tokens
+MASK_LENGTH_FIX = ("; the mask was built for another sequence (tokenized again, or cut to "
+                   "another max length): dump the sample again, saving the mask of its own ids")
 
 
 def _refuse_slot_major(path: Path, shape: Sequence[int], num_tokens: int) -> None:
@@ -496,7 +504,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     if loss_mask is None:
         loss_mask = torch.ones(T, dtype=torch.bool)
     elif loss_mask.numel() != T:
-        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}")
+        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, hidden_states {T}"
+                        + MASK_LENGTH_FIX)
     if layer_ids is not None and len(layer_ids) != S:
         raise DataError(f"{path}: layer_ids metadata names {len(layer_ids)} slots, file has {S}")
     kept, chunk_size = _unpadded_rows(path, attention, T)
@@ -826,7 +835,8 @@ def _slots_and_mask(path: Path, data: dict, S: int, T: int, slots: Sequence[int]
         raise DataError(f"{path}: slot out of range {wanted} (file has {S} slots)")
     loss_mask = _tensor(path, data, "loss_mask")
     if loss_mask is not None and loss_mask.numel() != T:
-        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}")
+        raise DataError(f"{path}: loss_mask has {loss_mask.numel()} entries, input_ids {T}"
+                        + MASK_LENGTH_FIX)
     return wanted, (_mask_bool(path, loss_mask) if loss_mask is not None
                     else torch.ones(T, dtype=torch.bool))
 

@@ -94,6 +94,14 @@ class Counts:
         self.past_max_positions = 0  # samples longer than the draft's max_position_embeddings
         # samples whose loss_mask leaves no row to score: counted in `samples`, adding nothing
         self.unsupervised = torch.zeros((), dtype=torch.int64, device=self.device)
+        # and their names (the first few), read on the CPU copy of the mask: the note names
+        # the files to open, not only how many there are
+        self.unsupervised_names: list[str] = []
+        # samples read with and without a loss_mask of their own: a folder mixing two dumps
+        # scores some samples at every position and others only where their mask is set
+        self.masked_samples = 0
+        self.unmasked_samples = 0
+        self.unmasked_names: list[str] = []
         self.padded_samples = 0  # samples read without the pad rows their attention_mask marked
         self.padding_rows = 0
         # the every-position rerun's rows left out: zero in every slot at a sample's tail
@@ -371,6 +379,7 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     counts.scored += scored_rows.sum()
     if use_loss_mask:  # the every-position rerun's empty rows are padding, not the mask's
         counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
+        _name_mask_kind(counts, sample)
     else:  # every row but the zero rows every_position_mask leaves out
         # counted from the zero rows, not from the rows left unscored: the data-token
         # reference leaves the last row out (it has no next token), which was said as
@@ -428,7 +437,41 @@ def _unscored_steps_note(unscored: list[int], longest: int) -> list[str]:
             "longer samples"]
 
 
-def _unsupervised_note(unsupervised: int, samples: int) -> list[str]:
+NAMED = 3  # sample names a note lists before "..."
+
+
+def _name_mask_kind(counts: Counts, sample: Sample) -> None:
+    """Keep the names of the samples the mask notes point at (CPU tensors: no device sync)."""
+    if not sample.loss_mask_given:
+        counts.unmasked_samples += 1
+        if len(counts.unmasked_names) <= NAMED:
+            counts.unmasked_names.append(sample.name)
+        return
+    counts.masked_samples += 1
+    if len(counts.unsupervised_names) <= NAMED and not bool(sample.loss_mask[1:].any()):
+        counts.unsupervised_names.append(sample.name)
+
+
+def _names(names: list[str]) -> str:
+    """The first NAMED names, and "..." when there were more."""
+    return ", ".join(names[:NAMED]) + (", ..." if len(names) > NAMED else "")
+
+
+def _mixed_mask_note(counts: Counts) -> list[str]:
+    """Some samples carry a loss_mask and others none: the ones without are scored at every
+    position (prompt tokens too), the others only at their assistant tokens, and the
+    accuracies mix the two. speculators writes a loss_mask into every file of a dump (and
+    SpecForge none), so such a folder holds two dumps."""
+    if not counts.masked_samples or not counts.unmasked_samples:
+        return []
+    return [f"{counts.unmasked_samples} of {counts.samples} samples have no loss_mask ({_names(counts.unmasked_names)}) "
+            f"while the other {counts.masked_samples} have one: those are scored at every "
+            "position, the others only where their mask is set (a folder mixing two dumps?); "
+            "keep one dump per --data folder, or dump them again with the same tool"]
+
+
+def _unsupervised_note(unsupervised: int, samples: int, names: list[str] | None = None
+                       ) -> list[str]:
     """Samples whose loss_mask selects no row: they are in `samples` but add nothing to the
     accuracies, as speculators' data preparation drops them ("no supervised tokens",
     src/speculators/data_generation/preprocessing.py). Said, so a sample count that does not
@@ -436,7 +479,8 @@ def _unsupervised_note(unsupervised: int, samples: int) -> list[str]:
     that, api.evaluate_drafter scores every position instead and says so."""
     if not unsupervised or unsupervised == samples:
         return []
-    return [f"{unsupervised} of {samples} samples have a loss mask that selects no position "
+    which = f" ({_names(names)})" if names else ""
+    return [f"{unsupervised} of {samples} samples{which} have a loss mask that selects no position "
             "to score (all zero, or only the first token): they add nothing to the "
             "accuracies; a chat template whose assistant turns were not found writes such "
             "masks"]
@@ -574,7 +618,8 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         notes=list(loaded.notes) + (["samples mixed target_argmax and data_tokens references"]
                                     if len(references) > 1 else [])
         + _unscored_steps_note(unscored, counts.longest)
-        + _unsupervised_note(int(counts.unsupervised), counts.samples)
+        + _unsupervised_note(int(counts.unsupervised), counts.samples, counts.unsupervised_names)
+        + _mixed_mask_note(counts)
         + _padding_note(counts.padded_samples, counts.padding_rows, counts.samples)
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
         + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)

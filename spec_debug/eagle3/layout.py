@@ -471,6 +471,20 @@ def unconfirmed_rows(configured: tuple[int, ...], scores: dict,
     return {"lead": lead, "rows": int(rows), "runner_up": list(runner)}
 
 
+def _reordered(best: Sequence[int], configured: Sequence[int]) -> str:
+    """The cause to add when the best layout reads the configured slots in another order:
+    the same layers were captured, so their order went wrong on one side - the dump wrote
+    them in another order than its layer_ids (or the config's
+    eagle_aux_hidden_state_layer_ids) name, or the draft was trained on them reordered."""
+    if sorted(best) != sorted(configured):
+        return ""
+    return ("; it reads the configured slots in another order: the dump holds the draft's "
+            "layers but saved them in another order than its layer_ids metadata or the "
+            "config's eagle_aux_hidden_state_layer_ids name, or the draft was trained on them "
+            "in that order; check the order the dumper concatenated the layers in, then dump "
+            "again in the config's order (or reorder eagle_aux_hidden_state_layer_ids)")
+
+
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
              untrained: bool = False, unclear: dict[str, int] | None = None,
@@ -553,7 +567,7 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
         text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
                 f"configured {describe(configured)}: the draft was trained on a different "
                 "layout than the one configured (check the aux layer ids and the engine's "
-                "capture convention)")
+                "capture convention)" + _reordered(best, configured))
     if embedding_slots:
         text += (f"; slot(s) {embedding_slots} hold the embedding output (embed_tokens[ids]) - "
                  "no engine feeds it by default")

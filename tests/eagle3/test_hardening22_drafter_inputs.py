@@ -128,7 +128,7 @@ def test_samples_whose_loss_mask_selects_nothing_are_counted_in_a_note(world, tm
         save_file(tensors, str(data / path.name))
     out = _eval(world, world / "draft", data)
     notes = [n for n in out["notes"] if "selects no position" in n]
-    assert notes == ["1 of 3 samples have a loss mask that selects no position to score (all "
+    assert notes == ["1 of 3 samples (hs_0.safetensors) have a loss mask that selects no position to score (all "
                      "zero, or only the first token): they add nothing to the accuracies; a "
                      "chat template whose assistant turns were not found writes such masks"]
     whole = _eval(world, world / "draft", world / "data")
