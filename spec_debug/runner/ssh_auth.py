@@ -21,6 +21,7 @@ AddKeysToAgent), ssh_password_login (keyboard-interactive, password, $SSHPASS), 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import replace
 
 import paramiko
@@ -284,12 +285,7 @@ def _try_key(
                 "so only that key is offered",
             ) from None
         if not transport.is_active():
-            raise HandshakeError(
-                f"{target.alias}: {where} closed the connection during authentication "
-                f"(after {len(attempts.tried)} key(s) offered, the last {label})",
-                hint="sshd went away mid-login (restarted, killed, its host or jump host went down), or it "
-                "stopped after too many offered keys (MaxAuthTries: offer fewer, with IdentitiesOnly yes or the right IdentityFile first)",
-            ) from None
+            raise _closed_mid_login(transport, target, where, attempts, label, reason) from None
         if "timeout" in str(exc).lower():
             raise HandshakeError(
                 f"{target.alias}: {where} did not answer authentication within {transport.auth_timeout or 30:g} s",
@@ -336,6 +332,33 @@ def _try_key(
             "ansible_password, or typed on a terminal); use a key-only account",
         )
     return True
+
+
+def _closed_mid_login(
+    transport: paramiko.Transport, target: SSHTarget, where: str, attempts: _Attempts, label: str, reason: str | None
+) -> HandshakeError:
+    """The host hung up while its answer to our last key was pending. Without a reason given,
+    that is how sshd ends a login that outlasts its LoginGraceTime: it logs "Timeout before
+    authentication" and exits, saying nothing to the client (openssh-portable: sshd-session.c,
+    grace_alarm_handler; sshd.c before 9.8). A host slow to check a key (an AuthorizedKeysCommand,
+    LDAP/sssd or PAM lookup, an NFS home) read as "sshd went away mid-login", with nothing on
+    the clock; the seconds since the connection opened say which it was."""
+    offered = f"after {len(attempts.tried)} key(s) offered, the last {label}"
+    if reason is not None:
+        return HandshakeError(
+            f"{target.alias}: {where} closed the connection during authentication ({offered}; sshd said {reason!r})",
+            hint="sshd ended the login: ask the host's admin what its log says for this connection",
+        )
+    opened_at = getattr(transport, "opened_at", None)
+    after = f" {time.monotonic() - opened_at:.0f} s after the connection opened," if opened_at is not None else ""
+    return HandshakeError(
+        f"{target.alias}: {where} closed the connection during authentication,{after} without a reason "
+        f"and without answering the last key offered ({offered})",
+        hint="sshd cuts off a login not finished within its LoginGraceTime (120 s by default) like this: the host is "
+        "slow to check keys (AuthorizedKeysCommand, LDAP/sssd, PAM, an NFS home; its sshd log says \"Timeout before "
+        "authentication\"): ask its admin to fix the lookup or raise LoginGraceTime; or sshd went away mid-login "
+        "(restarted, killed, its host or jump host went down)",
+    )
 
 
 def _sha2_rsa_unknown_to(transport: paramiko.Transport, key: paramiko.PKey) -> bool:

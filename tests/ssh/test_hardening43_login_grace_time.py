@@ -1,0 +1,47 @@
+"""A host whose sshd is slower to check a key than its LoginGraceTime is named so.
+
+sshd ends a login that outlasts LoginGraceTime (120 s by default) without a word to the
+client: it logs "Timeout before authentication" and exits (openssh-portable: sshd-session.c,
+grace_alarm_handler). A host that looks keys up slowly (an AuthorizedKeysCommand asking LDAP,
+sssd, an NFS home) fails every login this way. The message read "sshd went away mid-login
+(restarted, killed, ...) or MaxAuthTries", with nothing on the clock and no LoginGraceTime.
+
+The server is a real sshd with `LoginGraceTime 1` whose only source of keys is an
+AuthorizedKeysCommand that takes 4 s to answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spec_debug.runner.ssh import SSHTransport
+from spec_debug.runner.ssh_errors import HandshakeError
+from tests.sshd_fixture import ClientKey, ClientSetup, SshServer
+
+
+@pytest.fixture
+def slow_key_lookup(tmp_path: Path, client_key: ClientKey) -> SshServer:
+    # /bin/sh as the command: sshd runs an AuthorizedKeysCommand only from a root-owned path no
+    # one else may write to, which no tmp_path is (sshd: auth2-pubkey.c, subprocess safe_path).
+    lookup = f"/bin/sh -c 'sleep 4; cat {client_key.path}.pub'"
+    server = SshServer(
+        tmp_path / "sshd-slow-lookup", [],
+        extra_config=f"LoginGraceTime 1\nAuthorizedKeysCommand {lookup}\nAuthorizedKeysCommandUser root\n",
+    )
+    with server:
+        yield server
+
+
+def test_a_login_cut_off_by_login_grace_time_names_it(client: ClientSetup, slow_key_lookup: SshServer) -> None:
+    client.alias("ldaphost", slow_key_lookup)
+    client.trust(slow_key_lookup)
+    with pytest.raises(HandshakeError) as cut_off:
+        SSHTransport.connect("ldaphost", client.options(connect_timeout_s=10.0))
+    said, hint = cut_off.value.message, cut_off.value.hint or ""
+    assert said.startswith(f"ldaphost: 127.0.0.1:{slow_key_lookup.port} closed the connection during authentication,"), said
+    assert " s after the connection opened, without a reason and without answering the last key offered" in said, said
+    assert str(client.key.path) in said, said
+    assert "LoginGraceTime" in hint and "AuthorizedKeysCommand" in hint and "Timeout before authentication" in hint, hint
+    assert "MaxAuthTries" not in hint, hint
