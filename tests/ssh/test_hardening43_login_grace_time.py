@@ -13,16 +13,18 @@ AuthorizedKeysCommand that takes 4 s to answer.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable, Iterator
 
 import pytest
 
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HandshakeError
+from tests.ssh.test_fleet_faults import load_run
 from tests.sshd_fixture import ClientKey, ClientSetup, SshServer
 
 
 @pytest.fixture
-def slow_key_lookup(tmp_path: Path, client_key: ClientKey) -> SshServer:
+def slow_key_lookup(tmp_path: Path, client_key: ClientKey) -> Iterator[SshServer]:
     # /bin/sh as the command: sshd runs an AuthorizedKeysCommand only from a root-owned path no
     # one else may write to, which no tmp_path is (sshd: auth2-pubkey.c, subprocess safe_path).
     lookup = f"/bin/sh -c 'sleep 4; cat {client_key.path}.pub'"
@@ -45,3 +47,34 @@ def test_a_login_cut_off_by_login_grace_time_names_it(client: ClientSetup, slow_
     assert str(client.key.path) in said, said
     assert "LoginGraceTime" in hint and "AuthorizedKeysCommand" in hint and "Timeout before authentication" in hint, hint
     assert "MaxAuthTries" not in hint, hint
+
+
+SHELL_PLAYBOOK = """
+name: quick_look
+description: one shell step
+steps:
+  - id: hello
+    title: Say hello
+    why: the host runs commands
+    run: echo hello
+"""
+
+
+def test_a_fleet_run_records_the_cut_off_host_and_finishes_the_others(
+    cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, slow_key_lookup: SshServer, tmp_path: Path
+) -> None:
+    client.alias("ldaphost", slow_key_lookup)
+    client.trust(slow_key_lookup)
+    playbook = tmp_path / "quick_look.yaml"
+    playbook.write_text(SHELL_PLAYBOOK)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "target", "--host", "ldaphost", "-F", str(client.config), "--batch",
+                 "--out", str(out), timeout=60)
+    record = load_run(out)[1]
+    assert result.code == 3, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    hosts = {host["name"]: host for host in record["hosts"]}
+    assert hosts["target"]["status"] == "passed", hosts["target"]
+    assert hosts["ldaphost"]["status"] == "error", hosts["ldaphost"]
+    assert "LoginGraceTime" in hosts["ldaphost"]["hint"] and "LoginGraceTime" in result.stderr, hosts["ldaphost"]
+    assert "closed the connection during authentication" in hosts["ldaphost"]["error"], hosts["ldaphost"]
