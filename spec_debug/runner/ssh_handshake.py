@@ -249,9 +249,6 @@ def _handshake_on(
         "many hosts through one bastion: lower --forks), or TCP wrappers, fail2ban or a firewall",
     )
     started = time.monotonic()
-    # When the connection opened, about when sshd's LoginGraceTime clock started (ssh_auth
-    # names it when the host hangs up mid-login without a word).
-    transport.opened_at = started
     try:
         transport.start_client(timeout=target.connect_timeout_s)
     except paramiko.SSHException as exc:

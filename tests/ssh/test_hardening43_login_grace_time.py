@@ -12,6 +12,7 @@ AuthorizedKeysCommand that takes 4 s to answer.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -43,10 +44,35 @@ def test_a_login_cut_off_by_login_grace_time_names_it(client: ClientSetup, slow_
         SSHTransport.connect("ldaphost", client.options(connect_timeout_s=10.0))
     said, hint = cut_off.value.message, cut_off.value.hint or ""
     assert said.startswith(f"ldaphost: 127.0.0.1:{slow_key_lookup.port} closed the connection during authentication,"), said
-    assert " s after the connection opened, without a reason and without answering the last key offered" in said, said
-    assert str(client.key.path) in said, said
+    assert " s after the connection opened, without a reason; the host had spent " in said, said
+    assert f"of it not answering (after 1 key(s) offered, the last {client.key.path})" in said, said
     assert "LoginGraceTime" in hint and "AuthorizedKeysCommand" in hint and "Timeout before authentication" in hint, hint
-    assert "MaxAuthTries" not in hint, hint
+    assert "MaxAuthTries" not in hint and "passphrase" not in said, hint
+
+
+def test_a_passphrase_typed_past_login_grace_time_is_named_as_this_sides_delay(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    """The same silent hang-up when the person at the terminal takes longer than LoginGraceTime
+    to type the key's passphrase. It read "failed during authentication: No existing session"."""
+    locked = ClientKey.create(tmp_path / "locked", passphrase="sesame")
+    server = SshServer(tmp_path / "sshd-grace", [locked], extra_config="LoginGraceTime 1\n")
+    with server:
+        client.trust(server)
+        client.alias("gpu03", server, IdentityFile=str(locked.path))
+
+        def slow_typist(_question: str) -> str:
+            time.sleep(3)  # sshd has hung up after 1 s
+            return "sesame"
+
+        with pytest.raises(HandshakeError) as cut_off:
+            SSHTransport.connect("gpu03", client.options(batch=False, prompt=slow_typist))
+    said, hint = cut_off.value.message, cut_off.value.hint or ""
+    assert said.startswith(f"gpu03: 127.0.0.1:{server.port} closed the connection during authentication,"), said
+    assert "without a reason; spec-debug had spent " in said and "a passphrase prompt" in said, said
+    assert said.endswith(f"(before {locked.path} was offered)"), said
+    assert "No existing session" not in said and "not answering" not in said, said
+    assert "LoginGraceTime" in hint and "ssh-add" in hint, hint
 
 
 SHELL_PLAYBOOK = """
