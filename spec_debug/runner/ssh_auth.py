@@ -131,7 +131,12 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
                else f"{options.batch_source} forbids the passphrase prompt")
     if attempts.encrypted_skipped:
         tried += f"; not offered: {', '.join(attempts.encrypted_skipped)} (encrypted, and {unasked})"
-    hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
+    # sshd refuses an account its AllowUsers/AllowGroups/DenyUsers/DenyGroups leave out with the
+    # same "Permission denied" as a wrong key, whatever the key (openssh-portable: auth.c,
+    # allowed_user); only its log says "not allowed because ...".
+    hint = ("check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers; if ssh(1) is refused "
+            f"too with the right key, the host's sshd may not let {target.user} in at all (AllowUsers, AllowGroups, "
+            "DenyUsers: its log says \"not allowed because\"): ask its admin")
     if withheld is not None:
         if tried_keys or attempts.missing:
             tried += f"; {withheld}"
