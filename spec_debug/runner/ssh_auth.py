@@ -33,7 +33,7 @@ from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
 from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs
-from spec_debug.runner.ssh_login_turns import LoginTurns
+from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
     SSHPASS_VARIABLE,
     _can_log_in_without_key,
@@ -257,8 +257,7 @@ def _try_key(
     if not transport.is_active():
         # The host hung up while this side prepared the key (a passphrase typed past sshd's
         # LoginGraceTime): paramiko would say only "No existing session".
-        raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label,
-                                _disconnect_reason(transport))
+        raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
     attempts.tried.append(label)
     attempts.offered = True
     try:
@@ -295,7 +294,7 @@ def _try_key(
                 "so only that key is offered",
             ) from None
         if not transport.is_active():
-            raise _closed_mid_login(transport, target, where, attempts, label, reason) from None
+            raise _closed_mid_login(transport, target, where, attempts, label) from None
         if "timeout" in str(exc).lower():
             raise HandshakeError(
                 f"{target.alias}: {where} did not answer authentication within {transport.auth_timeout or 30:g} s",
@@ -345,42 +344,15 @@ def _try_key(
 
 
 def _closed_mid_login(
-    transport: paramiko.Transport, target: SSHTarget, where: str, attempts: _Attempts, label: str, reason: str | None
+    transport: paramiko.Transport, target: SSHTarget, where: str, attempts: _Attempts, label: str
 ) -> HandshakeError:
-    """The host hung up during the login. Without a reason given, that is how sshd ends a login
-    that outlasts its LoginGraceTime: it logs "Timeout before authentication" and exits, saying
-    nothing to the client (openssh-portable: sshd-session.c, grace_alarm_handler; sshd.c before
-    9.8). It read "sshd went away mid-login", or "failed during authentication: No existing
-    session" when a passphrase prompt outlasted it; the turns (ssh_login_turns) say which side
-    had the time: a host slow to check a key or this side slow to offer one."""
+    """The host hung up while a key was offered, or before the next one could be (a passphrase
+    typed past sshd's LoginGraceTime read "failed during authentication: No existing session")."""
     offered = (f"after {len(attempts.tried)} key(s) offered, the last {label}" if label in attempts.tried
                else f"before {label} was offered")
-    if reason is not None:
-        return HandshakeError(
-            f"{target.alias}: {where} closed the connection during authentication ({offered}; sshd said {reason!r})",
-            hint="sshd ended the login: ask the host's admin what its log says for this connection",
-        )
-    turns: LoginTurns = transport.packetizer.turns  # ssh_transport's packetizer keeps them
-    total = f"{turns.ours_s + turns.theirs_s:.0f} s after the connection opened"
-    grace = "sshd cuts off a login not finished within its LoginGraceTime (120 s by default) like this"
-    if turns.host_was_slower:
-        return HandshakeError(
-            f"{target.alias}: {where} closed the connection during authentication, {total}, without a reason; "
-            f"the host had spent {turns.theirs_s:.0f} s of it not answering ({offered})",
-            hint=f"{grace}: the host is slow to check keys (AuthorizedKeysCommand, LDAP/sssd, PAM, an NFS home; its sshd "
-            "log says \"Timeout before authentication\"): ask its admin to fix the lookup or raise LoginGraceTime; "
-            f"or {_SSHD_WENT_AWAY}",
-        )
-    return HandshakeError(
-        f"{target.alias}: {where} closed the connection during authentication, {total}, without a reason; "
-        f"spec-debug had spent {turns.ours_s:.0f} s of it preparing the login: a passphrase prompt, ssh-agent "
-        f"asking to confirm a key, a security key waiting for a touch ({offered})",
-        hint=f"{grace}: load the key into ssh-agent beforehand (`ssh-add`) and answer its prompts sooner, or ask the "
-        f"host's admin to raise LoginGraceTime; or {_SSHD_WENT_AWAY}",
-    )
-
-
-_SSHD_WENT_AWAY = "sshd went away mid-login (restarted, killed, its host or jump host went down)"
+    return closed_mid_login(transport, target, where, during=offered,
+                            host_checks="keys (AuthorizedKeysCommand, LDAP/sssd, PAM, an NFS home)",
+                            our_fix="load the key into ssh-agent beforehand (`ssh-add`) and answer its prompts sooner")
 
 
 def _sha2_rsa_unknown_to(transport: paramiko.Transport, key: paramiko.PKey) -> bool:

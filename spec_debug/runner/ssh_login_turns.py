@@ -15,6 +15,11 @@ from __future__ import annotations
 import threading
 import time
 
+import paramiko
+
+from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_errors import HandshakeError
+
 
 class LoginTurns:
     def __init__(self) -> None:
@@ -52,3 +57,39 @@ class LoginTurns:
     @property
     def host_was_slower(self) -> bool:
         return self.theirs_s >= self.ours_s
+
+
+_SSHD_WENT_AWAY = "sshd went away mid-login (restarted, killed, its host or jump host went down)"
+
+
+def closed_mid_login(
+    transport: paramiko.Transport, target: SSHTarget, where: str, *, during: str, host_checks: str, our_fix: str
+) -> HandshakeError:
+    """The host hung up during the login. Without a reason given, that is how sshd ends a login
+    that outlasts its LoginGraceTime: it logs "Timeout before authentication" and exits, saying
+    nothing to the client (openssh-portable: sshd-session.c, grace_alarm_handler; sshd.c before
+    9.8). It read "sshd went away mid-login", or "failed during authentication: No existing
+    session" when a prompt outlasted it; the turns say which side had the time. `during` says
+    where the login was ("before the password was sent"); `host_checks` what a slow host checks; `our_fix` how this side can be quicker."""
+    reason = getattr(transport, "disconnect_reason", None)  # what sshd said, if it said anything
+    if reason is not None:
+        return HandshakeError(
+            f"{target.alias}: {where} closed the connection during authentication ({during}; sshd said {reason!r})",
+            hint="sshd ended the login: ask the host's admin what its log says for this connection",
+        )
+    turns: LoginTurns = transport.packetizer.turns  # ssh_transport's packetizer keeps them
+    total = f"{turns.ours_s + turns.theirs_s:.0f} s after the connection opened"
+    grace = "sshd cuts off a login not finished within its LoginGraceTime (120 s by default) like this"
+    if turns.host_was_slower:
+        return HandshakeError(
+            f"{target.alias}: {where} closed the connection during authentication, {total}, without a reason; "
+            f"the host had spent {turns.theirs_s:.0f} s of it not answering ({during})",
+            hint=f"{grace}: the host is slow to check {host_checks} (its sshd log says \"Timeout before "
+            f"authentication\"): ask its admin to fix that or raise LoginGraceTime; or {_SSHD_WENT_AWAY}",
+        )
+    return HandshakeError(
+        f"{target.alias}: {where} closed the connection during authentication, {total}, without a reason; "
+        f"spec-debug had spent {turns.ours_s:.0f} s of it preparing the login: a passphrase or password prompt, "
+        f"ssh-agent asking to confirm a key, a security key waiting for a touch ({during})",
+        hint=f"{grace}: {our_fix}, or ask the host's admin to raise LoginGraceTime; or {_SSHD_WENT_AWAY}",
+    )

@@ -12,6 +12,8 @@ AuthorizedKeysCommand that takes 4 s to answer.
 
 from __future__ import annotations
 
+import os
+import pwd
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -20,8 +22,13 @@ import pytest
 
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import HandshakeError
+from tests.ssh.h10_helpers import start_password_server
 from tests.ssh.test_fleet_faults import load_run
 from tests.sshd_fixture import ClientKey, ClientSetup, SshServer
+
+
+PASSWORD = "Gpu-lab-2024!"
+USER = pwd.getpwuid(os.getuid()).pw_name
 
 
 @pytest.fixture
@@ -69,10 +76,34 @@ def test_a_passphrase_typed_past_login_grace_time_is_named_as_this_sides_delay(
             SSHTransport.connect("gpu03", client.options(batch=False, prompt=slow_typist))
     said, hint = cut_off.value.message, cut_off.value.hint or ""
     assert said.startswith(f"gpu03: 127.0.0.1:{server.port} closed the connection during authentication,"), said
-    assert "without a reason; spec-debug had spent " in said and "a passphrase prompt" in said, said
+    assert "without a reason; spec-debug had spent " in said and "a passphrase or password prompt" in said, said
     assert said.endswith(f"(before {locked.path} was offered)"), said
     assert "No existing session" not in said and "not answering" not in said, said
     assert "LoginGraceTime" in hint and "ssh-add" in hint, hint
+
+
+def test_a_password_typed_past_login_grace_time_is_named_as_this_sides_delay(
+    client: ClientSetup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A password login (a fresh Ubuntu box) whose password is typed after sshd has hung up. It
+    read "failed during authentication: No existing session"."""
+    server = start_password_server(tmp_path / "sshd-password", PASSWORD, extra_config="LoginGraceTime 1\n")
+    try:
+        client.trust(server)
+        client.alias("gpu04", server)
+
+        def slow_typist(_question: str) -> str:
+            time.sleep(3)  # sshd has hung up after 1 s
+            return PASSWORD
+
+        with pytest.raises(HandshakeError) as cut_off:
+            SSHTransport.connect("gpu04", client.options(batch=False, prompt=slow_typist))
+    finally:
+        server.stop()
+    said, hint = cut_off.value.message, cut_off.value.hint or ""
+    assert said.startswith(f"gpu04: {USER}@127.0.0.1:{server.port} closed the connection during authentication,"), said
+    assert said.endswith("(before the password was sent)") and "spec-debug had spent " in said, said
+    assert "LoginGraceTime" in hint and "type the password sooner" in hint and "ssh-add" not in hint, hint
 
 
 SHELL_PLAYBOOK = """
