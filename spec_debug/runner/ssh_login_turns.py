@@ -7,7 +7,8 @@ key for seconds (an AuthorizedKeysCommand asking LDAP, sssd, an NFS home), or th
 passphrase typed slowly, ssh-agent waiting for a confirmation or a security key's touch). The
 fix differs, so the message says which side had the time. The transport's packetizer keeps
 one of these (ssh_transport): sent() on every message written, answered() on every message
-read, ended() when reading meets the connection's end.
+read, ended() when reading meets the connection's end; closed_mid_login turns them into the
+error of a key or password login the host hung up on.
 """
 
 from __future__ import annotations
