@@ -33,6 +33,7 @@ from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
 from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs
+from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
     SSHPASS_VARIABLE,
     _can_log_in_without_key,
@@ -130,7 +131,12 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
                else f"{options.batch_source} forbids the passphrase prompt")
     if attempts.encrypted_skipped:
         tried += f"; not offered: {', '.join(attempts.encrypted_skipped)} (encrypted, and {unasked})"
-    hint = "check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers"
+    # sshd refuses an account its AllowUsers/AllowGroups/DenyUsers/DenyGroups leave out with the
+    # same "Permission denied" as a wrong key, whatever the key (openssh-portable: auth.c,
+    # allowed_user); only its log says "not allowed because ...".
+    hint = ("check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers; if ssh(1) is refused "
+            f"too with the right key, the host's sshd may not let {target.user} in at all (AllowUsers, AllowGroups, "
+            "DenyUsers: its log says \"not allowed because\"): ask its admin")
     if withheld is not None:
         if tried_keys or attempts.missing:
             tried += f"; {withheld}"
@@ -248,6 +254,10 @@ class _KeysNotAccepted(Exception):
 def _try_key(
     transport: paramiko.Transport, target: SSHTarget, key: paramiko.PKey, label: str, attempts: _Attempts, options: AuthOptions
 ) -> bool:
+    if not transport.is_active():
+        # The host hung up while this side prepared the key (a passphrase typed past sshd's
+        # LoginGraceTime): paramiko would say only "No existing session".
+        raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
     attempts.tried.append(label)
     attempts.offered = True
     try:
@@ -284,12 +294,7 @@ def _try_key(
                 "so only that key is offered",
             ) from None
         if not transport.is_active():
-            raise HandshakeError(
-                f"{target.alias}: {where} closed the connection during authentication "
-                f"(after {len(attempts.tried)} key(s) offered, the last {label})",
-                hint="sshd went away mid-login (restarted, killed, its host or jump host went down), or it "
-                "stopped after too many offered keys (MaxAuthTries: offer fewer, with IdentitiesOnly yes or the right IdentityFile first)",
-            ) from None
+            raise _closed_mid_login(transport, target, where, attempts, label) from None
         if "timeout" in str(exc).lower():
             raise HandshakeError(
                 f"{target.alias}: {where} did not answer authentication within {transport.auth_timeout or 30:g} s",
@@ -336,6 +341,18 @@ def _try_key(
             "ansible_password, or typed on a terminal); use a key-only account",
         )
     return True
+
+
+def _closed_mid_login(
+    transport: paramiko.Transport, target: SSHTarget, where: str, attempts: _Attempts, label: str
+) -> HandshakeError:
+    """The host hung up while a key was offered, or before the next one could be (a passphrase
+    typed past sshd's LoginGraceTime read "failed during authentication: No existing session")."""
+    offered = (f"after {len(attempts.tried)} key(s) offered, the last {label}" if label in attempts.tried
+               else f"before {label} was offered")
+    return closed_mid_login(transport, target, where, during=offered,
+                            host_checks="keys (AuthorizedKeysCommand, LDAP/sssd, PAM, an NFS home)",
+                            our_fix="load the key into ssh-agent beforehand (`ssh-add`) and answer its prompts sooner")
 
 
 def _sha2_rsa_unknown_to(transport: paramiko.Transport, key: paramiko.PKey) -> bool:

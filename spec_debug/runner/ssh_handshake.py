@@ -23,7 +23,9 @@ from spec_debug.runner.ssh_auth import AgentWouldNotSign, ask_on_terminal, authe
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_connection import ConnectOptions
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
-from spec_debug.runner.ssh_handshake_failures import _OLD_SSHD_HINT, _SSHD_LIST_HINT, _ClosedBeforeBanner, _no_common_algorithm, _not_a_banner
+from spec_debug.runner.ssh_handshake_failures import (
+    _OLD_SSHD_HINT, _SSHD_LIST_HINT, _ClosedBeforeBanner, _left_out_by_config, _no_common_algorithm, _not_a_banner,
+)
 from spec_debug.runner.ssh_hostkeys import (
     SHA1_KEX,
     SHA1_RSA,
@@ -287,6 +289,7 @@ def _handshake_on(
                 # The line ssh(1) needs for the same host too (its default list has no SHA-1
                 # key exchange: ssh_config(5), KexAlgorithms), and that spec-debug now honours.
                 hint = f"add `KexAlgorithms +{sha1_kex[0]}` for this host to your ssh config (as OpenSSH needs too); or {hint}"
+            hint = _left_out_by_config(transport, target, unshared) or hint
             raise HandshakeError(f"{target.alias}: {where} {unshared}", hint=hint) from None
         raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
     except (EOFError, OSError) as exc:

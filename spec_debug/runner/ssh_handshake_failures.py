@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+import paramiko
+
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError
 
@@ -91,3 +93,34 @@ def _no_common_algorithm(transport: _SignalAwareTransport, text: str) -> str | N
 
 
 _OFFER_LINES = frozenset(offer_line for _, offer_line, _ in _NEGOTIATED.values())
+
+
+# The ssh config keywords that narrow what we offer (ssh_algorithms), by the words of
+# _no_common_algorithm's line: the keyword, the SSHTarget field, the server's offer line and
+# paramiko's own list (paramiko/transport.py, Transport._preferred_*).
+_CONFIGURED_LISTS = {
+    "offers no key exchange algorithm": ("KexAlgorithms", "kex_algorithms", "kex algos", "_preferred_kex"),
+    "offers no cipher": ("Ciphers", "ciphers", "server encrypt", "_preferred_ciphers"),
+    "offers no MAC": ("MACs", "macs", "server mac", "_preferred_macs"),
+}
+
+
+def _left_out_by_config(transport: _SignalAwareTransport, target: SSHTarget, unshared: str) -> str | None:
+    """The hint for a host that offers algorithms paramiko has, all of which the user's own
+    `KexAlgorithms`/`Ciphers`/`MACs` line left out (a hardening guide's list copied into Host *).
+    ssh(1) fails the same way ("no matching cipher found"), and the fix is that line: the hint
+    said to update the host's openssh-server, or that paramiko lacks what it offers. None
+    when the config sets no such list or the host offers nothing paramiko has."""
+    for words, (keyword, field, offer_line, ours) in _CONFIGURED_LISTS.items():
+        spec = (getattr(target, field) or "").strip()
+        if not unshared.startswith(words) or not spec:
+            continue
+        supported = getattr(paramiko.Transport, ours)
+        theirs = [name for name in transport.server_offer.get(offer_line, "").split(", ") if name in supported]
+        if not theirs:
+            continue
+        # ssh(1) takes the first value of a keyword: a `+name` line below this one changes nothing.
+        fix = (f"take {theirs[0]} out of it" if spec.startswith("-")
+               else f"add one to it (`{keyword} {spec},{theirs[0]}`)")
+        return f"your ssh config's `{keyword} {spec}` for this host leaves out every one it offers: {fix}, or remove the line"
+    return None

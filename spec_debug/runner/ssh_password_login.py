@@ -14,7 +14,7 @@ import paramiko
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
 from spec_debug.runner.ssh_config import SSHTarget
-from spec_debug.runner.ssh_errors import HandshakeError
+from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_prompts import asks_for_new_password, asks_for_password
 from spec_debug.runner.ssh_terminal import _PROMPT_LOCK, _can_ask, read_passphrase
 
@@ -243,19 +243,29 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
     )
 
 
+# What sshd may be slow to check a password with (its PAM stack: pam_ldap, pam_sss, pam_krb5).
+_PASSWORD_CHECKS = "the password (PAM: LDAP/sssd, Kerberos)"
+_PASSWORD_SOONER = "type the password sooner, or give it in the inventory (ansible_password) or $SSHPASS, or install a key (ssh-copy-id)"
+
+
 def _send_password(
     transport: paramiko.Transport, target: SSHTarget, password: str, where: str, refused: Callable[[], AuthenticationError | None]
 ) -> bool:
     """Send one password; True once logged in, False when refused (or raise refused()'s error)."""
+    if not transport.is_active():
+        # The host hung up while the password was typed (past sshd's LoginGraceTime): paramiko
+        # would say only "No existing session".
+        raise closed_mid_login(transport, target, where, during="before the password was sent",
+                               host_checks=_PASSWORD_CHECKS, our_fix=_PASSWORD_SOONER)
     try:
         # fallback=False: paramiko would otherwise resend it as a keyboard-interactive answer.
         remaining = transport.auth_password(target.user, password, fallback=False)
     except paramiko.AuthenticationException:
         if not transport.is_active():
-            raise HandshakeError(
-                f"{target.alias}: {where} closed the connection during the password login",
-                hint="sshd went away mid-login, or ended it after too many failed tries (MaxAuthTries)",
-            ) from None
+            # sshd past MaxAuthTries says so (the reason); a slow PAM or LDAP check of the
+            # password outlasts LoginGraceTime in silence.
+            raise closed_mid_login(transport, target, where, during="after the password was sent",
+                                   host_checks=_PASSWORD_CHECKS, our_fix=_PASSWORD_SOONER) from None
         error = refused()
         if error is not None:
             raise error from None

@@ -21,6 +21,7 @@ from paramiko.packet import NeedRekeyException
 
 from spec_debug.runner.ssh_handshake_failures import _OFFER_LINES
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA
+from spec_debug.runner.ssh_login_turns import LoginTurns
 
 
 _CERT_SUFFIX = "-cert-v01@openssh.com"
@@ -332,20 +333,33 @@ class _HandshakeBoundOnAlarms(paramiko.Packetizer):
     shared thread: paramiko starts a threading.Timer per connection for it (paramiko/packet.py,
     start_handshake), one more thread per host of a fleet's logins. The transport's packetizer
     class; the bound and what it does (read_timer) are paramiko's. It also notes when reading
-    ended the connection (read_ended, for _SignalAwareTransport.is_active)."""
+    ended the connection (read_ended, for _SignalAwareTransport.is_active), and whose turn the
+    time went to (turns, for ssh_auth's word on a login sshd cut off)."""
 
     read_ended = False
     """Reading met the connection's end (EOF, a reset, a mangled packet): the transport's loop
     is over, though paramiko has not yet cleared `active`."""
 
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.turns = LoginTurns()
+        """Whose turn the time went to (ssh_auth says which side was slow when sshd hangs up mid-login)."""
+
+    def send_message(self, data: paramiko.Message) -> None:
+        self.turns.sent()  # before the write: the answer can be read before send_message returns
+        super().send_message(data)
+
     def read_message(self) -> tuple[int, paramiko.Message]:
         try:
-            return super().read_message()  # type: ignore[no-any-return]
+            message = super().read_message()
         except NeedRekeyException:  # the loop goes on: a key exchange, not an end
             raise
         except BaseException:
             self.read_ended = True
+            self.turns.ended()
             raise
+        self.turns.answered()
+        return message  # type: ignore[no-any-return]
 
     def start_handshake(self, timeout: float) -> None:
         # The timer is paramiko's private __timer (paramiko/packet.py 3.4.0 to 4.0.0): a release
