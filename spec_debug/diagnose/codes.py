@@ -614,7 +614,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "torch.compile), as a training loop that saves the wrapper's state_dict leaves "
             "them; read from the draft's safetensors headers. SGLang's own `model.` names "
             "(`model.fc.weight`) are this code only when vLLM serves the draft: SGLang loads "
-            "them, vLLM adds `model.` itself and fails on `model.model.*`."
+            "them, vLLM adds `model.` itself and fails on `model.model.*`; so are `model.` "
+            "names beside a bare `fc.weight`."
         ),
         why=(
             "vLLM and SGLang look the draft's weights up by their bare names (`fc.weight`, "
