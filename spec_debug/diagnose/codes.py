@@ -667,5 +667,32 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         sources=(VLLM_EAGLE3_MODEL, SGLANG_EAGLE3_MODEL,
                  "https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/llama.py"),
+    ),    FindingDoc(
+        code="SD707",
+        severity="error",
+        area="draft config",
+        title="Draft config writes its aux layer ids as strings",
+        detects=(
+            "The draft's `eagle_aux_hidden_state_layer_ids` (top level, or SpecForge's nested "
+            "`eagle_config`) holds strings (`[\"2\", \"16\", \"29\"]`), as a config written "
+            "by a template or a shell script leaves them."
+        ),
+        why=(
+            "SGLang adds 1 to each id (`set_eagle3_layers_to_capture`) and fails to start with a "
+            "TypeError. vLLM takes them as they are and captures a target layer when its integer "
+            "index is among them: never, so the draft runs without the aux hidden states it was "
+            "trained on. speculators' own config reader refuses them."
+        ),
+        fix=(
+            "Write the ids as JSON integers (`\"eagle_aux_hidden_state_layer_ids\": [2, 16, 29]`) "
+            "in the draft's config.json and restart the server."
+        ),
+        example=(
+            "eagle_aux_hidden_state_layer_ids is [\"2\", \"16\", \"29\"], strings: SGLang adds 1 "
+            "to each and does not start (TypeError), vLLM compares each target layer's index "
+            "with them and captures none, so the draft gets no aux hidden states"
+        ),
+        sources=("https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/models/llama.py",
+                 "https://github.com/vllm-project/vllm/blob/main/vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py"),
     ),
 )

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.draft_config import check_context_length, check_hidden_act, check_norm_flags, check_rope
+from spec_debug.diagnose.checks.draft_config import (check_context_length, check_hidden_act, check_layer_id_types,
+                                                      check_norm_flags, check_rope)
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_wrapper_prefix, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
@@ -202,6 +203,9 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at, name)
     # the activation both engines' Llama MLP builds: needs neither target nor engine
     findings += check_hidden_act(draft_raw, at)
+    # layer ids written as strings: neither engine can use them (the reader's SD004 above
+    # says only that the config was refused)
+    findings += check_layer_id_types(draft_raw, at)
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)
