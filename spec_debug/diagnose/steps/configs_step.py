@@ -125,6 +125,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
             facts["draft"] = parse_draft_config(as_eagle3_config(draft["config"])).summary()
         except CheckpointError as exc:
             facts["draft_error"] = exc.message
+            if exc.hint:  # how to fix it (a null rms_norm_eps: the value to write); was dropped
+                facts["draft_error_hint"] = exc.hint
     if target.get("config"):
         text = _text(target["config"])
         facts["target"] = {k: text.get(k) for k in ("num_hidden_layers", "hidden_size", "vocab_size",
@@ -152,10 +154,11 @@ def check(ctx: Any) -> list[Finding]:
     if cfgs.get("draft_error"):
         # parse() kept why the EAGLE-3 config reader refused it; it was dropped here, and the
         # checks below then ran on assumptions (aux count, context) without a word
+        fix = f"; to fix it: {cfgs['draft_error_hint']}" if cfgs.get("draft_error_hint") else ""
         findings.append(not_checked(ctx, f"the draft config.json could not be read as an EAGLE-3 "
                                     f"config ({cfgs['draft_error']}): the aux count was taken "
                                     "from the layer ids and the draft's context length not "
-                                    "compared", "the draft's config.json with that fixed"))
+                                    f"compared{fix}", "the draft's config.json with that fixed"))
     if target_raw is None and cfgs.get("target_config_error"):
         findings.append(not_checked(ctx, cfgs["target_config_error"] + ": aux layers, context "
                                     "and RoPE not compared", "a readable target config.json"))
