@@ -265,6 +265,21 @@ def missing_shards(directory: Path) -> list[str]:
     return missing if len(missing) < len(names) else []
 
 
+def unreadable_weight_files(directory: Path) -> list[str]:
+    """The names of the safetensors files the engines load (weight_files) whose header cannot
+    be read: a download or copy cut short inside its header, or another format under the name.
+    tensor_shapes passes them by, so the listing lacked their tensors without a word and the
+    config was compared with the rest (a draft whose fc and first layer sat in that shard got
+    no finding); vLLM and SGLang fail to load such a file."""
+    unreadable = []
+    for file in weight_files(directory):
+        try:
+            safetensors_header(file)
+        except (OSError, ValueError, struct.error):
+            unreadable.append(file.name)
+    return unreadable
+
+
 def _is_file(path: Path) -> bool:
     try:
         return path.is_file()
@@ -349,6 +364,9 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         missing = missing_shards(directory)
         if missing:
             info["missing_shards"] = missing
+        unreadable = unreadable_weight_files(directory)
+        if unreadable:
+            info["unreadable_weight_files"] = unreadable
     if config is not None and "quantization_config" not in config:
         # ModelOpt 0.29 and before wrote the quantization beside config.json, in
         # hf_quant_config.json, and vLLM reads it from there (vllm/transformers_utils/config.py

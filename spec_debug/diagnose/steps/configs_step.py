@@ -106,14 +106,17 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     # shards the index names that are not here: their layers are not listed, which says
     # nothing of the config (SD704 told the user to set num_hidden_layers to the layers left)
     missing = [str(name) for name in draft.get("missing_shards") or []]
+    # weight files whose header could not be read: their tensors are not in the listing either
+    unreadable = [str(name) for name in draft.get("unreadable_weight_files") or []]
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),
-                             "draft_layer_shapes": None if missing else layer_shapes(tensors),
-                             "draft_flag_norms": None if missing else flag_norms(tensors),
+                             "draft_layer_shapes": None if missing or unreadable else layer_shapes(tensors),
+                             "draft_flag_norms": None if missing or unreadable else flag_norms(tensors),
                              "draft_missing_shards": missing or None,
+                             "draft_unreadable_weight_files": unreadable or None,
                              "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
@@ -201,6 +204,13 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
+    if cfgs.get("draft_unreadable_weight_files"):
+        findings.append(not_checked(ctx, "the draft config's shape keys and norm flags not compared "
+                                         "with its weights: the header of "
+                                         f"{', '.join(cfgs['draft_unreadable_weight_files'])} cannot be "
+                                         "read (a copy or download cut short, or not a safetensors "
+                                         "file), and the engine fails to load it too",
+                                    "the draft's weight files copied or downloaded again"))
     # the names the engines look the weights up by: needs neither target nor engine (but
     # SGLang's own model.* names, which vLLM alone fails on)
     findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at, name)
