@@ -695,4 +695,31 @@ ENTRIES: tuple[FindingDoc, ...] = (
         sources=("https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/models/llama.py",
                  "https://github.com/vllm-project/vllm/blob/main/vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py"),
     ),
+    FindingDoc(
+        code="SD708",
+        severity="error",
+        area="draft config",
+        title="Draft has more decoder layers than the engine release builds",
+        detects=(
+            "The draft config's `num_hidden_layers` (speculators: `transformer_layer_config."
+            "num_hidden_layers`) is above 1, as speculators trains a multi-layer EAGLE-3 draft, "
+            "and the serving release's llama_eagle3.py builds a single decoder layer: SGLang "
+            "before 0.5.12, vLLM before 0.11.1."
+        ),
+        why=(
+            "SGLang before 0.5.12 refuses the draft at startup (\"EAGLE3 currently only supports "
+            "1 layer\"); vLLM before 0.11.1 builds one layer and fails loading the checkpoint's "
+            "`layers.1.*` (KeyError). The server does not start with this draft."
+        ),
+        fix=(
+            "Serve it with SGLang >= 0.5.12 or vLLM >= 0.11.1, which build every layer the config "
+            "names, or train a one-layer draft. Setting num_hidden_layers to 1 is no fix: the "
+            "layers after the first, which the draft was trained with, would be dropped."
+        ),
+        example=(
+            "transformer_layer_config.num_hidden_layers is 2: sglang 0.5.11 builds one EAGLE-3 "
+            "decoder layer and does not start with this draft"
+        ),
+        sources=(SGLANG_EAGLE3_MODEL, VLLM_EAGLE3_MODEL),
+    ),
 )

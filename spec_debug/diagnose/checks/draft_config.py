@@ -1,4 +1,4 @@
-"""SD701-SD703, SD706, SD707: draft config fields the serving engine or the target disagree with."""
+"""SD701-SD703, SD706-SD708: draft config fields the serving engine or the target disagree with."""
 
 from __future__ import annotations
 
@@ -292,3 +292,48 @@ def check_layer_id_types(draft_raw: Mapping[str, Any] | None, at: Where = Where(
            f"{json.dumps(as_ints)}" + (" (under eagle_config)" if key.startswith("eagle_config.") else "")
            + ", then restart the server.")
     return [at.finding("SD707", evidence, {"key": key, "layer_ids": list(ids)}, remediation=fix)]
+
+
+# The first release of each engine whose llama_eagle3.py builds more than one decoder layer.
+_MULTI_LAYER_SINCE = {"sglang": engines.SGLANG_MULTI_LAYER_DRAFT, "vllm": engines.VLLM_MULTI_LAYER_DRAFT}
+# What the older release does with such a draft at startup.
+_ONE_LAYER_FAILURE = {
+    "sglang": "LlamaForCausalLMEagle3 raises \"EAGLE3 currently only supports 1 layer\"",
+    "vllm": "no parameter is there for layers.1.*: a KeyError while loading the weights",
+}
+
+
+def _decoder_layer_count(draft_raw: Mapping[str, Any]) -> tuple[str, Any]:
+    """(key as written, value) of the draft decoder's layer count: speculators'
+    transformer_layer_config, else the top-level key (EAGLE/SpecForge configs)."""
+    layer = draft_raw.get("transformer_layer_config")
+    if isinstance(layer, Mapping):
+        return "transformer_layer_config.num_hidden_layers", layer.get("num_hidden_layers")
+    return "num_hidden_layers", draft_raw.get("num_hidden_layers")
+
+
+def check_multi_layer_served(engine: str | None, engine_version: str | None,
+                             draft_raw: Mapping[str, Any] | None, at: Where = Where()) -> list[Finding]:
+    """SD708: a draft of more than one decoder layer (speculators trains them:
+    Eagle3DraftModel builds `range(num_hidden_layers)` layers) served by an engine release
+    whose llama_eagle3.py builds one: SGLang before 0.5.12 refuses it at startup, vLLM before
+    0.11.1 fails loading layers.1.*. Only the drafts the engine runs with llama_eagle3.py; a
+    version the table cannot place counts as the newest, as everywhere."""
+    if engine not in _MULTI_LAYER_SINCE or not isinstance(draft_raw, Mapping):
+        return []
+    key, count = _decoder_layer_count(draft_raw)
+    if not isinstance(count, int) or isinstance(count, bool) or count <= 1:
+        return []
+    since = _MULTI_LAYER_SINCE[engine]
+    if not engines.builds_one_draft_layer(engine, engine_version) or \
+            engines.drafter_module(engine, draft_raw, engine_version) != "llama_eagle3":
+        return []
+    evidence = [f"{key} is {count}: {engine} {engine_version} builds one EAGLE-3 decoder layer and "
+                f"does not start with this draft ({_ONE_LAYER_FAILURE[engine]}); {engine} {since} "
+                "is the first release that builds more"]
+    fix = (f"Serve the draft with {engine} >= {since} (SGLang >= {engines.SGLANG_MULTI_LAYER_DRAFT}, "
+           f"vLLM >= {engines.VLLM_MULTI_LAYER_DRAFT} build every layer), or train a one-layer draft; "
+           "setting num_hidden_layers to 1 drops the trained layers after the first.")
+    return [at.finding("SD708", evidence, {"key": key, "num_hidden_layers": count, "engine": engine,
+                                           "engine_version": engine_version, "first_release": since},
+                       remediation=fix)]

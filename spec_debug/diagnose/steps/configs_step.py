@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import (check_context_length, check_hidden_act, check_layer_id_types,
-                                                      check_norm_flags, check_rope)
+                                                      check_multi_layer_served, check_norm_flags, check_rope)
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_wrapper_prefix, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
@@ -137,6 +137,13 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     return {NS: facts}
 
 
+def _layer_count_disputed(weights: list[Finding]) -> bool:
+    """An SD704 says the config's num_hidden_layers is not the layers its weights hold."""
+    return any(str(item.get("key", "")).endswith("num_hidden_layers")
+               for finding in weights for item in finding.facts.get("mismatched_keys") or []
+               if isinstance(item, dict))
+
+
 def check(ctx: Any) -> list[Finding]:
     cfgs = ctx.facts.get(NS, {})
     if not cfgs.get("draft_config"):
@@ -227,9 +234,13 @@ def check(ctx: Any) -> list[Finding]:
         findings += weights
         flags_raw = _unbacked_flags_off(draft_raw, weights)
     else:
-        flags_raw = draft_raw
+        weights, flags_raw = [], draft_raw
     if name in ("sglang", "vllm"):
         findings += check_norm_flags(name, version, flags_raw, at)
+        if not _layer_count_disputed(weights):
+            # a multi-layer draft an older release builds one layer of: it does not start (a
+            # count its weights do not hold is SD704's, whose fix is the config's)
+            findings += check_multi_layer_served(name, version, draft_raw, at)
     if target_raw is not None:
         text = _text(target_raw)
         context = launch.get("context_length")
