@@ -252,6 +252,22 @@ def _shard_names(directory: Path, index_name: str) -> list[str]:
     return sorted({name for name in weight_map.values() if isinstance(name, str) and not os.path.isabs(name)})
 
 
+def index_problem(directory: Path) -> str | None:
+    """Why the folder's model.safetensors.index.json cannot be used by an engine, None when it
+    can or there is none: vLLM and SGLang read `json.load(f)["weight_map"]` before loading any
+    shard (model_loader/weight_utils.py filter_duplicate_safetensors_files), so invalid JSON or
+    an index without a weight_map object stops the server, while the listing here fell back to
+    every *.safetensors file and the configs step compared the config without a word."""
+    index, problem = config_and_problem(directory, "model.safetensors.index.json")
+    if problem:
+        return problem
+    if index is not None and not isinstance(index.get("weight_map"), dict):
+        return (f"{directory / 'model.safetensors.index.json'}: no \"weight_map\" object (the shard "
+                "file of each tensor); vLLM and SGLang read it before loading any shard and do not "
+                "start (KeyError)")
+    return None
+
+
 def missing_shards(directory: Path) -> list[str]:
     """The shards the index of the files read (weight_files, else torch_weight_files) names
     that are not here: a download or copy cut short. Their tensors are missing from the
@@ -364,6 +380,9 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         missing = missing_shards(directory)
         if missing:
             info["missing_shards"] = missing
+        broken_index = index_problem(directory)
+        if broken_index:
+            info["index_error"] = broken_index
         unreadable = unreadable_weight_files(directory)
         if unreadable:
             info["unreadable_weight_files"] = unreadable

@@ -117,6 +117,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_flag_norms": None if missing or unreadable else flag_norms(tensors),
                              "draft_missing_shards": missing or None,
                              "draft_unreadable_weight_files": unreadable or None,
+                             "draft_index_error": draft.get("index_error"),
                              "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
@@ -218,6 +219,16 @@ def check(ctx: Any) -> list[Finding]:
                                          "read (a copy or download cut short, or not a safetensors "
                                          "file), and the engine fails to load it too",
                                     "the draft's weight files copied or downloaded again"))
+    if cfgs.get("draft_index_error"):
+        # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py
+        # filter_duplicate_safetensors_files: json.load(f)["weight_map"]); the listing above
+        # read every *.safetensors file instead, so the checks below say nothing of this
+        findings.append(not_checked(ctx, f"{cfgs['draft_index_error']}; the draft config was "
+                                         "compared with every *.safetensors file in the folder "
+                                         "instead",
+                                    "the draft's model.safetensors.index.json saved again (or "
+                                    "deleted, when every *.safetensors file there is a shard of "
+                                    "this draft)"))
     # the names the engines look the weights up by: needs neither target nor engine (but
     # SGLang's own model.* names, which vLLM alone fails on)
     findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at, name)
