@@ -614,7 +614,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "torch.compile), as a training loop that saves the wrapper's state_dict leaves "
             "them; read from the draft's safetensors headers. SGLang's own `model.` names "
             "(`model.fc.weight`) are this code only when vLLM serves the draft: SGLang loads "
-            "them, vLLM adds `model.` itself and fails on `model.model.*`."
+            "them, vLLM adds `model.` itself and fails on `model.model.*`; so are `model.` "
+            "names beside a bare `fc.weight`."
         ),
         why=(
             "vLLM and SGLang look the draft's weights up by their bare names (`fc.weight`, "
@@ -666,5 +667,59 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         sources=(VLLM_EAGLE3_MODEL, SGLANG_EAGLE3_MODEL,
                  "https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/llama.py"),
+    ),    FindingDoc(
+        code="SD707",
+        severity="error",
+        area="draft config",
+        title="Draft config writes its aux layer ids as strings",
+        detects=(
+            "The draft's `eagle_aux_hidden_state_layer_ids` (top level, or SpecForge's nested "
+            "`eagle_config`) holds strings (`[\"2\", \"16\", \"29\"]`), as a config written "
+            "by a template or a shell script leaves them."
+        ),
+        why=(
+            "SGLang adds 1 to each id (`set_eagle3_layers_to_capture`) and fails to start with a "
+            "TypeError. vLLM takes them as they are and captures a target layer when its integer "
+            "index is among them: never, so the draft runs without the aux hidden states it was "
+            "trained on. speculators' own config reader refuses them."
+        ),
+        fix=(
+            "Write the ids as JSON integers (`\"eagle_aux_hidden_state_layer_ids\": [2, 16, 29]`) "
+            "in the draft's config.json and restart the server."
+        ),
+        example=(
+            "eagle_aux_hidden_state_layer_ids is [\"2\", \"16\", \"29\"], strings: SGLang adds 1 "
+            "to each and does not start (TypeError), vLLM compares each target layer's index "
+            "with them and captures none, so the draft gets no aux hidden states"
+        ),
+        sources=("https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/models/llama.py",
+                 "https://github.com/vllm-project/vllm/blob/main/vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py"),
+    ),
+    FindingDoc(
+        code="SD708",
+        severity="error",
+        area="draft config",
+        title="Draft has more decoder layers than the engine release builds",
+        detects=(
+            "The draft config's `num_hidden_layers` (speculators: `transformer_layer_config."
+            "num_hidden_layers`) is above 1, as speculators trains a multi-layer EAGLE-3 draft, "
+            "and the serving release's llama_eagle3.py builds a single decoder layer: SGLang "
+            "before 0.5.12, vLLM before 0.11.1."
+        ),
+        why=(
+            "SGLang before 0.5.12 refuses the draft at startup (\"EAGLE3 currently only supports "
+            "1 layer\"); vLLM before 0.11.1 builds one layer and fails loading the checkpoint's "
+            "`layers.1.*` (KeyError). The server does not start with this draft."
+        ),
+        fix=(
+            "Serve it with SGLang >= 0.5.12 or vLLM >= 0.11.1, which build every layer the config "
+            "names, or train a one-layer draft. Setting num_hidden_layers to 1 is no fix: the "
+            "layers after the first, which the draft was trained with, would be dropped."
+        ),
+        example=(
+            "transformer_layer_config.num_hidden_layers is 2: sglang 0.5.11 builds one EAGLE-3 "
+            "decoder layer and does not start with this draft"
+        ),
+        sources=(SGLANG_EAGLE3_MODEL, VLLM_EAGLE3_MODEL),
     ),
 )

@@ -103,6 +103,9 @@ SGLANG_AUX_IDS_FROM_CONFIG = "0.4.9"
 # multi-layer drafts, fc_norm (or legacy use_aux_norm) and norm_output read (0.5.11: fc is
 # target_hidden_size * 3 and no norm flag is read).
 SGLANG_MULTI_LAYER_DRAFT = "0.5.12"
+# llama_eagle3.py builds one decoder layer before this and refuses any other count at startup
+# (0.5.11 LlamaForCausalLMEagle3 `__init__`: raise ValueError("EAGLE3 currently only supports 1
+# layer"); 0.5.12 and 0.5.23 build `range(config.num_hidden_layers)`; PyPI wheels read).
 # models/deepseek_v2.py and glm4_moe_lite.py: +1 only when the first id is 1 (PR #25454;
 # 0.5.12.post1 still adds 1). Every other model file still adds 1 in 0.5.23.
 SGLANG_PLUS_ONE_FIX = "0.5.13"
@@ -116,6 +119,10 @@ SGLANG_EMBED_CAPTURE = "0.5.22"
 # transformers_utils/configs/speculators/ (algos.py update_eagle3) and llama_eagle3.py
 # `norm_before_residual` (PR #21345); 0.10.0 has neither, so it cannot load speculators configs.
 VLLM_SPECULATORS_CONFIG = "0.10.1"
+# llama_eagle3.py LlamaModel builds `range(num_hidden_layers)` decoder layers (0.11.1; 0.11.0
+# and 0.10.1 build one, `layers.{start_layer_id}`, and load_weights looks a
+# stored `layers.1.*` up in params_dict: a KeyError at startup; PyPI wheels read).
+VLLM_MULTI_LAYER_DRAFT = "0.11.1"
 # v1/worker/gpu_model_runner.py `_get_eagle3_aux_layers_from_config`, top-level key (PR #25961).
 VLLM_AUX_IDS_FROM_CONFIG = "0.11.1"
 # models/llama.py uses EagleModelMixin `_maybe_add_hidden_state`: id 0 before layer 0 and id k
@@ -771,6 +778,13 @@ def _before(version: str | None, release: str) -> bool:
         return parse_version(version) < parse_version(release)
     except ValueError:
         return False
+
+
+def builds_one_draft_layer(engine: str, version: str | None) -> bool:
+    """This release's llama_eagle3.py builds a single decoder layer whatever the draft config's
+    num_hidden_layers (SGLANG_MULTI_LAYER_DRAFT, VLLM_MULTI_LAYER_DRAFT); None: the newest."""
+    since = {"sglang": SGLANG_MULTI_LAYER_DRAFT, "vllm": VLLM_MULTI_LAYER_DRAFT}.get(engine)
+    return since is not None and _before(version, since)
 
 
 def drafter_module(engine: str, draft_config: Any, version: str | None = None) -> str:

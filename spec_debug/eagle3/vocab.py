@@ -327,7 +327,9 @@ def check_t2d(t2d_length: int | None, t2d_count: int | None, target_vocab_size: 
                                                   "t2d_holds_ids": True}))
     if t2d_length != target_vocab_size:
         issues.append(VocabIssue("t2d_length", f"t2d has {t2d_length} entries, the target vocab "
-                                 f"is {target_vocab_size}" + built_for,
+                                 f"is {target_vocab_size}" + (built_for or _t2d_length_against_d2t(
+                                     d2t_ids, t2d_ids, draft_vocab_size, target_vocab_size,
+                                     d2t_consistent)),
                                  {"t2d_length": t2d_length}))
     if t2d_count is not None and t2d_count != draft_vocab_size:
         issues.append(VocabIssue("t2d_count", f"t2d selects {t2d_count} ids, the draft vocab is "
@@ -421,6 +423,24 @@ def _t2d_against_d2t(d2t_ids: list[int] | None, t2d_ids: list[int] | None,
     return (f"; against d2t (a consistent map of {draft_vocab_size} ids, what engines serve) it "
             f"{' and '.join(parts) or 'holds the same ids'}: speculators refuses it on load; "
             "rebuild t2d from d2t (t2d = zeros(V, dtype=bool); t2d[arange(DV) + d2t] = True)")
+
+
+def _t2d_length_against_d2t(d2t_ids: list[int] | None, t2d_ids: list[int] | None,
+                            draft_vocab_size: int, target_vocab_size: int,
+                            consistent: bool | None = None) -> str:
+    """The rest of the t2d_length line when t2d selects what a consistent d2t maps (a mask
+    padded, or cut, past the target's ids by an exporter): the line said the lengths alone,
+    neither that the server (which reads d2t only) is unaffected nor how to fix it.
+    speculators' load_vocab_mappings refuses it (t2d.shape[0] != V, src/speculators/model.py)."""
+    if d2t_ids is None or t2d_ids is None or sorted(set(t2d_ids)) != sorted(set(d2t_ids)):
+        return ""
+    if not (consistent if consistent is not None
+            else _consistent_map(d2t_ids, draft_vocab_size, target_vocab_size)):
+        return ""
+    return ("; it selects the same ids as d2t, which is all vLLM and SGLang read, so serving is "
+            "unaffected, but speculators refuses it on load (resuming training, evaluating): "
+            f"rebuild t2d from d2t with {target_vocab_size} entries (t2d = zeros(V, dtype=bool); "
+            "t2d[arange(DV) + d2t] = True)")
 
 
 def _few(ids: list[int]) -> str:

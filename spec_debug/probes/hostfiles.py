@@ -252,6 +252,22 @@ def _shard_names(directory: Path, index_name: str) -> list[str]:
     return sorted({name for name in weight_map.values() if isinstance(name, str) and not os.path.isabs(name)})
 
 
+def index_problem(directory: Path) -> str | None:
+    """Why the folder's model.safetensors.index.json cannot be used by an engine, None when it
+    can or there is none: vLLM and SGLang read `json.load(f)["weight_map"]` before loading any
+    shard (model_loader/weight_utils.py filter_duplicate_safetensors_files), so invalid JSON or
+    an index without a weight_map object stops the server, while the listing here fell back to
+    every *.safetensors file and the configs step compared the config without a word."""
+    index, problem = config_and_problem(directory, "model.safetensors.index.json")
+    if problem:
+        return problem
+    if index is not None and not isinstance(index.get("weight_map"), dict):
+        return (f"{directory / 'model.safetensors.index.json'}: no \"weight_map\" object (the shard "
+                "file of each tensor); vLLM and SGLang read it before loading any shard and do not "
+                "start (KeyError)")
+    return None
+
+
 def missing_shards(directory: Path) -> list[str]:
     """The shards the index of the files read (weight_files, else torch_weight_files) names
     that are not here: a download or copy cut short. Their tensors are missing from the
@@ -263,6 +279,21 @@ def missing_shards(directory: Path) -> list[str]:
     names = _shard_names(directory, index_name)
     missing = [name for name in names if not _is_file(directory / name)]
     return missing if len(missing) < len(names) else []
+
+
+def unreadable_weight_files(directory: Path) -> list[str]:
+    """The names of the safetensors files the engines load (weight_files) whose header cannot
+    be read: a download or copy cut short inside its header, or another format under the name.
+    tensor_shapes passes them by, so the listing lacked their tensors without a word and the
+    config was compared with the rest (a draft whose fc and first layer sat in that shard got
+    no finding); vLLM and SGLang fail to load such a file."""
+    unreadable = []
+    for file in weight_files(directory):
+        try:
+            safetensors_header(file)
+        except (OSError, ValueError, struct.error):
+            unreadable.append(file.name)
+    return unreadable
 
 
 def _is_file(path: Path) -> bool:
@@ -349,6 +380,12 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
         missing = missing_shards(directory)
         if missing:
             info["missing_shards"] = missing
+        broken_index = index_problem(directory)
+        if broken_index:
+            info["index_error"] = broken_index
+        unreadable = unreadable_weight_files(directory)
+        if unreadable:
+            info["unreadable_weight_files"] = unreadable
     if config is not None and "quantization_config" not in config:
         # ModelOpt 0.29 and before wrote the quantization beside config.json, in
         # hf_quant_config.json, and vLLM reads it from there (vllm/transformers_utils/config.py

@@ -68,6 +68,7 @@ def unwrapped(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
 # params_dict has `fc.weight` alone: a KeyError at startup (vllm
 # model_executor/models/llama_eagle3.py, commit 00bd1493). Unservable on vLLM only.
 _ENGINE_PREFIX = "model."
+_FC_WEIGHT = "fc.weight"
 
 
 def wrapper_prefix(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -81,9 +82,23 @@ def wrapper_prefix(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
     names = [str(name) for name in tensors]
     prefix = draft_prefix(names)
     if prefix is None:
-        return None
+        return _engine_names_beside_bare_fc(names)
     return {"stored_prefix": prefix, "example": prefix + "fc.weight",  # draft_prefix found it
             "tensors": sum(name.startswith(prefix) for name in names)}
+
+
+def _engine_names_beside_bare_fc(names: list[str]) -> dict[str, Any] | None:
+    """{stored_prefix, example, tensors, bare_fc} of a draft whose fc.weight is stored bare
+    but whose other tensors carry SGLang's `model.` (a draft whose fc alone was renamed by
+    hand, or merged from two state dicts): draft_prefix goes by fc.weight and saw bare names,
+    so vLLM's KeyError on the model.model.* ones was not said. None otherwise."""
+    if _FC_WEIGHT not in names:
+        return None
+    prefixed = sorted(name for name in names if name.startswith(_ENGINE_PREFIX))
+    if not prefixed:
+        return None
+    return {"stored_prefix": _ENGINE_PREFIX, "example": prefixed[0], "tensors": len(prefixed),
+            "bare_fc": True}
 
 
 def _rename_command(prefix: str) -> str:
@@ -109,9 +124,10 @@ def check_wrapper_prefix(stored: Mapping[str, Any] | None, at: Where = Where(),
     if prefix == _ENGINE_PREFIX:
         if engine != "vllm":
             return []  # SGLang loads them; an unknown engine: the drafter eval's note says it
+        beside = " beside a bare fc.weight" if stored.get("bare_fc") else ""
         evidence = [f"the draft's tensors are stored as {prefix}* ({stored['example']}, ... "
-                    f"{stored['tensors']} tensors: SGLang's parameter names): vLLM adds 'model.' "
-                    "to each name itself and fails to load the draft on model.model.* names"]
+                    f"{stored['tensors']} tensors: SGLang's parameter names){beside}: vLLM adds "
+                    "'model.' to each name itself and fails to load the draft on model.model.* names"]
     else:
         evidence = [f"the draft's tensors are stored under {prefix!r} ({stored['example']}, ... "
                     f"{stored['tensors']} tensors: a training wrapper's state dict): vLLM fails "

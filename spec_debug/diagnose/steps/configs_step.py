@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.draft_config import check_context_length, check_hidden_act, check_norm_flags, check_rope
+from spec_debug.diagnose.checks.draft_config import (check_context_length, check_hidden_act, check_layer_id_types,
+                                                      check_multi_layer_served, check_norm_flags, check_rope)
 from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_wrapper_prefix, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
@@ -105,14 +106,18 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     # shards the index names that are not here: their layers are not listed, which says
     # nothing of the config (SD704 told the user to set num_hidden_layers to the layers left)
     missing = [str(name) for name in draft.get("missing_shards") or []]
+    # weight files whose header could not be read: their tensors are not in the listing either
+    unreadable = [str(name) for name in draft.get("unreadable_weight_files") or []]
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),
-                             "draft_layer_shapes": None if missing else layer_shapes(tensors),
-                             "draft_flag_norms": None if missing else flag_norms(tensors),
+                             "draft_layer_shapes": None if missing or unreadable else layer_shapes(tensors),
+                             "draft_flag_norms": None if missing or unreadable else flag_norms(tensors),
                              "draft_missing_shards": missing or None,
+                             "draft_unreadable_weight_files": unreadable or None,
+                             "draft_index_error": draft.get("index_error"),
                              "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
@@ -124,11 +129,20 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
             facts["draft"] = parse_draft_config(as_eagle3_config(draft["config"])).summary()
         except CheckpointError as exc:
             facts["draft_error"] = exc.message
+            if exc.hint:  # how to fix it (a null rms_norm_eps: the value to write); was dropped
+                facts["draft_error_hint"] = exc.hint
     if target.get("config"):
         text = _text(target["config"])
         facts["target"] = {k: text.get(k) for k in ("num_hidden_layers", "hidden_size", "vocab_size",
                                                     "max_position_embeddings", "torch_dtype")}
     return {NS: facts}
+
+
+def _layer_count_disputed(weights: list[Finding]) -> bool:
+    """An SD704 says the config's num_hidden_layers is not the layers its weights hold."""
+    return any(str(item.get("key", "")).endswith("num_hidden_layers")
+               for finding in weights for item in finding.facts.get("mismatched_keys") or []
+               if isinstance(item, dict))
 
 
 def check(ctx: Any) -> list[Finding]:
@@ -151,10 +165,11 @@ def check(ctx: Any) -> list[Finding]:
     if cfgs.get("draft_error"):
         # parse() kept why the EAGLE-3 config reader refused it; it was dropped here, and the
         # checks below then ran on assumptions (aux count, context) without a word
+        fix = f"; to fix it: {cfgs['draft_error_hint']}" if cfgs.get("draft_error_hint") else ""
         findings.append(not_checked(ctx, f"the draft config.json could not be read as an EAGLE-3 "
                                     f"config ({cfgs['draft_error']}): the aux count was taken "
                                     "from the layer ids and the draft's context length not "
-                                    "compared", "the draft's config.json with that fixed"))
+                                    f"compared{fix}", "the draft's config.json with that fixed"))
     if target_raw is None and cfgs.get("target_config_error"):
         findings.append(not_checked(ctx, cfgs["target_config_error"] + ": aux layers, context "
                                     "and RoPE not compared", "a readable target config.json"))
@@ -197,11 +212,31 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
+    if cfgs.get("draft_unreadable_weight_files"):
+        findings.append(not_checked(ctx, "the draft config's shape keys and norm flags not compared "
+                                         "with its weights: the header of "
+                                         f"{', '.join(cfgs['draft_unreadable_weight_files'])} cannot be "
+                                         "read (a copy or download cut short, or not a safetensors "
+                                         "file), and the engine fails to load it too",
+                                    "the draft's weight files copied or downloaded again"))
+    if cfgs.get("draft_index_error"):
+        # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py
+        # filter_duplicate_safetensors_files: json.load(f)["weight_map"]); the listing above
+        # read every *.safetensors file instead, so the checks below say nothing of this
+        findings.append(not_checked(ctx, f"{cfgs['draft_index_error']}; the draft config was "
+                                         "compared with every *.safetensors file in the folder "
+                                         "instead",
+                                    "the draft's model.safetensors.index.json saved again (or "
+                                    "deleted, when every *.safetensors file there is a shard of "
+                                    "this draft)"))
     # the names the engines look the weights up by: needs neither target nor engine (but
     # SGLang's own model.* names, which vLLM alone fails on)
     findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at, name)
     # the activation both engines' Llama MLP builds: needs neither target nor engine
     findings += check_hidden_act(draft_raw, at)
+    # layer ids written as strings: neither engine can use them (the reader's SD004 above
+    # says only that the config was refused)
+    findings += check_layer_id_types(draft_raw, at)
     if not config_width:
         # heads, KV heads, head_dim, MLP width, layer count and biases against the weights'
         # shapes (a config of another width misfits every tensor: SD204 says that one)
@@ -210,9 +245,13 @@ def check(ctx: Any) -> list[Finding]:
         findings += weights
         flags_raw = _unbacked_flags_off(draft_raw, weights)
     else:
-        flags_raw = draft_raw
+        weights, flags_raw = [], draft_raw
     if name in ("sglang", "vllm"):
         findings += check_norm_flags(name, version, flags_raw, at)
+        if not _layer_count_disputed(weights):
+            # a multi-layer draft an older release builds one layer of: it does not start (a
+            # count its weights do not hold is SD704's, whose fix is the config's)
+            findings += check_multi_layer_served(name, version, draft_raw, at)
     if target_raw is not None:
         text = _text(target_raw)
         context = launch.get("context_length")
