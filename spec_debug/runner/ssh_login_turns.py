@@ -78,9 +78,14 @@ def closed_mid_login(
             f"{target.alias}: {where} closed the connection during authentication ({during}; sshd said {reason!r})",
             hint="sshd ended the login: ask the host's admin what its log says for this connection",
         )
-    turns: LoginTurns = transport.packetizer.turns  # ssh_transport's packetizer keeps them
-    total = f"{turns.ours_s + turns.theirs_s:.0f} s after the connection opened"
     grace = "sshd cuts off a login not finished within its LoginGraceTime (120 s by default) like this"
+    turns: LoginTurns | None = getattr(getattr(transport, "packetizer", None), "turns", None)
+    if turns is None:  # a transport not built by ssh_transport (its packetizer keeps the turns)
+        return HandshakeError(
+            f"{target.alias}: {where} closed the connection during authentication, without a reason ({during})",
+            hint=f"{grace}: the host may be slow to check {host_checks}, or this side slow to answer; or {_SSHD_WENT_AWAY}",
+        )
+    total = f"{turns.ours_s + turns.theirs_s:.0f} s after the connection opened"
     if turns.host_was_slower:
         return HandshakeError(
             f"{target.alias}: {where} closed the connection during authentication, {total}, without a reason; "
