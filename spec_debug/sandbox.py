@@ -26,9 +26,14 @@ printf-style formatting, Library Reference 4.8.2)."""
 _DIGITS = re.compile(r"\d+")
 
 
+def _refuse_size(size: int, what: str, unit: str = "characters") -> None:
+    if size > MAX_REPEATED:
+        raise SecurityError(f"{what} would make {size:,} {unit}; at most {MAX_REPEATED:,}")
+
+
 def _refuse_width(width: Any, what: str) -> None:
-    if isinstance(width, int) and not isinstance(width, bool) and width > MAX_REPEATED:
-        raise SecurityError(f"{what} would make {width:,} characters; at most {MAX_REPEATED:,}")
+    if isinstance(width, int) and not isinstance(width, bool):
+        _refuse_size(width, what)
 
 
 def _ints(values: Iterable[Any]) -> Iterable[Any]:
@@ -115,11 +120,6 @@ def _bounded_filter(name: str, original: Callable[..., Any]) -> Callable[..., An
     return bounded
 
 
-def _refuse_size(size: int, what: str, unit: str = "characters") -> None:
-    if size > MAX_REPEATED:
-        raise SecurityError(f"{what} would make {size:,} {unit}; at most {MAX_REPEATED:,}")
-
-
 def _replaced_size(text: Any, old: Any, new: Any, count: Any) -> int:
     """Length of ``text.replace(old, new, count)`` worked out before it is built: each `replace`
     may multiply a text's length, and a chain of them grows it past any memory."""
@@ -181,9 +181,8 @@ class BoundedSandbox(SandboxedEnvironment):
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
             for sequence, times in ((left, right), (right, left)):
-                if (isinstance(sequence, (str, list, tuple)) and isinstance(times, int)
-                        and len(sequence) * times > MAX_REPEATED):
-                    raise SecurityError(f"'*' would make {len(sequence) * times:,} items; at most {MAX_REPEATED:,}")
+                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int):
+                    _refuse_size(len(sequence) * times, "'*'", "items")
         elif (operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1
               and right * abs(left).bit_length() > MAX_POWER_BITS):
             raise SecurityError(f"'**' would make a number of about {right * abs(left).bit_length():,} bits; "
