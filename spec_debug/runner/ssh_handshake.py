@@ -24,7 +24,7 @@ from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_connection import ConnectOptions
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_handshake_failures import (
-    _OLD_SSHD_HINT, _SSHD_LIST_HINT, _ClosedBeforeBanner, _left_out_by_config, _no_common_algorithm, _not_a_banner,
+    _OLD_SSHD_HINT, _SSHD_LIST_HINT, _ClosedBeforeBanner, _kex_hint, _left_out_by_config, _no_common_algorithm, _not_a_banner,
 )
 from spec_debug.runner.ssh_hostkeys import (
     SHA1_KEX,
@@ -268,6 +268,8 @@ def _handshake_on(
         unshared = _no_common_algorithm(transport, text)
         if unshared is not None:
             hint = _OLD_SSHD_HINT
+            if unshared.startswith("offers no key exchange"):
+                hint = _kex_hint(transport)
             if unshared.startswith(("offers no cipher", "offers no MAC")):
                 hint = (_SSHD_LIST_HINT.format(what="cipher", keyword="Ciphers", example="aes256-gcm@openssh.com")
                         if "cipher" in unshared else

@@ -75,6 +75,22 @@ _OLD_SSHD_HINT = (
     "the host's sshd offers only SHA-1 era algorithms (ssh-rsa host keys, diffie-hellman-group1-sha1), refused "
     "by paramiko as by OpenSSH 8.8+: update openssh-server there, or give it an ed25519 host key (ssh-keygen -A)"
 )
+# A host that offers only key exchanges newer than paramiko's (sntrup761x25519-sha512, the
+# post-quantum hybrid OpenSSH 9.0+ puts first; a hardening guide's list cut to it) is no old
+# host: it was told it "offers only SHA-1 era algorithms" and to update openssh-server.
+_NEWER_KEX_HINT = (
+    "the host's sshd offers only key exchanges this spec-debug's paramiko {version} lacks (none of them SHA-1 era; "
+    "ssh(1) may reach it): ask its admin to add curve25519-sha256 (OpenSSH 7.4+) to KexAlgorithms in sshd_config, "
+    "or run spec-debug with a paramiko that implements one of those it offers"
+)
+
+
+def _kex_hint(transport: _SignalAwareTransport) -> str:
+    """The hint for a host sharing no key exchange with us: an old host's SHA-1 ones, or newer ones."""
+    offer = transport.server_offer.get("kex algos", "").split(", ")
+    if any("sha1" in name for name in offer):
+        return _OLD_SSHD_HINT
+    return _NEWER_KEX_HINT.format(version=paramiko.__version__)
 
 
 def _no_common_algorithm(transport: _SignalAwareTransport, text: str) -> str | None:
