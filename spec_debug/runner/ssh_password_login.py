@@ -128,6 +128,11 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                     "(the host has nothing behind it: an sshd without PAM)",
                     hint="log in with a key, or with a password where the host takes one",
                 ) from None
+            if not unanswered and not transport.is_active():
+                # Every question answered and the host gone: sshd's LoginGraceTime ran out, and
+                # the turns say whether the answers or the host's check of them took the time.
+                raise closed_mid_login(transport, target, where, during=_kbdint_phase(asked),
+                                       host_checks=_KBDINT_CHECKS, our_fix=_KBDINT_SOONER) from None
             if unanswered or not transport.is_active():
                 raise AuthenticationError(
                     f"{target.alias}: keyboard-interactive login to {where} abandoned: no answer given, or the host "
@@ -146,6 +151,16 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
             f"{target.alias}: server wants yet another factor after keyboard-interactive ({', '.join(remaining)})",
             hint="only key and keyboard-interactive logins are supported",
         )
+
+
+# What sshd may be slow to check keyboard-interactive answers with, and how this side is quicker.
+_KBDINT_CHECKS = "the answers (PAM: LDAP/sssd, a one-time code's RADIUS or OTP server)"
+_KBDINT_SOONER = ("answer the questions sooner, or give the password in the inventory (ansible_password) or $SSHPASS, "
+                  "or install a key (ssh-copy-id)")
+
+
+def _kbdint_phase(asked: list[str]) -> str:
+    return "while the keyboard-interactive questions were answered" if asked else "before any keyboard-interactive question"
 
 
 def _usable_logins(target: SSHTarget, options: AuthOptions, allowed: list[str]) -> list[str]:

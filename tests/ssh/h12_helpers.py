@@ -97,7 +97,9 @@ def linux_pam_password_question(language: str) -> str:
         pytest.skip(f"Linux-PAM's {language} translation is not installed")
 
 
-def start_pam_prompt_server(workdir: Path, password: str, questions: list[str] | None, *, expired: bool = False) -> SshServer:
+def start_pam_prompt_server(
+    workdir: Path, password: str, questions: list[str] | None, *, expired: bool = False, extra_config: str = ""
+) -> SshServer:
     """An sshd whose PAM asks `questions` in turn (each its own keyboard-interactive round, as
     sshd relays them); the first answer must be the account's password, `password`. None: the
     machine's own PAM stack for sshd (pam_unix). `expired`: the password must be changed at
@@ -136,7 +138,7 @@ def start_pam_prompt_server(workdir: Path, password: str, questions: list[str] |
         f"exec unshare --mount --propagation private /bin/sh -c '{mounts} && exec {_REAL_SSHD} \"$@\"' sshd \"$@\"\n"
     )
     wrapper.chmod(0o755)
-    server = PamPromptServer(workdir, [])
+    server = PamPromptServer(workdir, [], extra_config=extra_config)
     fixture.SSHD = str(wrapper)  # read by SshServer.start; the next server starts the real one
     try:
         return server.start()
