@@ -98,12 +98,14 @@ def linux_pam_password_question(language: str) -> str:
 
 
 def start_pam_prompt_server(
-    workdir: Path, password: str, questions: list[str] | None, *, expired: bool = False, extra_config: str = ""
+    workdir: Path, password: str, questions: list[str] | None, *, expired: bool = False, extra_config: str = "",
+    check_s: int = 0,
 ) -> SshServer:
     """An sshd whose PAM asks `questions` in turn (each its own keyboard-interactive round, as
     sshd relays them); the first answer must be the account's password, `password`. None: the
     machine's own PAM stack for sshd (pam_unix). `expired`: the password must be changed at
-    the next login (`passwd -e`, `chage -d 0`: the last change on day 0)."""
+    the next login (`passwd -e`, `chage -d 0`: the last change on day 0). `check_s`: seconds PAM
+    takes to check the answers (pam_exec running sleep, as a slow LDAP or RADIUS server would)."""
     if os.getuid() != 0 or shutil.which("openssl") is None or shutil.which("unshare") is None:
         pytest.skip("needs root, openssl and unshare")
     if not Path("/etc/pam.d/sshd").exists():
@@ -128,7 +130,8 @@ def start_pam_prompt_server(
         pam_config.write_text(
             f"auth requisite {module} {arguments}\n"
             "auth required pam_unix.so use_first_pass\n"
-            "account required pam_permit.so\n"
+            + (f"auth required pam_exec.so /bin/sleep {check_s}\n" if check_s else "")
+            + "account required pam_permit.so\n"
             "session required pam_permit.so\n"
         )
         mounts += f" && mount --bind {pam_config} /etc/pam.d/sshd"

@@ -48,3 +48,19 @@ def test_a_code_typed_past_login_grace_time_is_named_as_this_sides_delay(client:
     assert said.endswith("(while the keyboard-interactive questions were answered)"), said
     assert "LoginGraceTime" in hint and "answer the questions sooner" in hint, hint
     assert "no answer given" not in said, said
+
+
+def test_a_host_slow_to_check_the_answers_is_named_as_the_hosts_delay(client: ClientSetup, tmp_path: Path) -> None:
+    """The answers go at once; the host's PAM takes 4 s to check them (an LDAP or RADIUS server)."""
+    server = start_pam_prompt_server(tmp_path / "pam-slow", PASSWORD, ["Password: "], extra_config="LoginGraceTime 1\n", check_s=4)
+    try:
+        client.trust(server)
+        client.alias("ldaphost", server)
+        with pytest.raises(HandshakeError) as cut_off:
+            SSHTransport.connect("ldaphost", client.options(batch=False, prompt=lambda _question: PASSWORD))
+    finally:
+        server.stop()
+    said, hint = cut_off.value.message, cut_off.value.hint or ""
+    assert said.startswith(f"ldaphost: {USER}@127.0.0.1:{server.port} closed the connection during authentication,"), said
+    assert "without a reason; the host had spent " in said and " of it not answering " in said, said
+    assert "the host is slow to check the answers (PAM: LDAP/sssd" in hint and "LoginGraceTime" in hint, hint
