@@ -51,6 +51,7 @@ import os
 import re
 import shlex
 from pathlib import Path
+from typing import Callable
 
 import paramiko
 
@@ -293,12 +294,51 @@ def _check_line(line: str, path: Path, number: int, ignored_unknown: list[str]) 
     ignored_unknown.extend(ignored_unknown_patterns(line))
     match = _KEYWORD_LINE.match(line)
     words = None
-    if match is not None and match.group(2).lower() not in _RAW_LINE_KEYWORDS:
+    if match is not None:
+        # ssh(1) splits every line's value before it looks at the keyword or the block, and
+        # refuses the whole file on a quote left open (openssh-portable: readconf.c,
+        # process_config_line_depth: "invalid quotes"), a command's line too. A
+        # `ProxyCommand "/opt/proxy %h` was run as written, and an open quote under another
+        # host's block passed, where `ssh` refuses the file.
         try:
-            words = argv_split(match.group(3))
-        except ValueError:
-            words = None  # an unclosed quote: _as_ssh_reads_it names it
+            words = argv_split(match.group(3), terminate_on_comment=True)
+        except ValueError as exc:  # `unclosed " in '"/usr/bin/nc %h %p'`
+            raise BadConfigLine(f"{path} line {number}: invalid quotes ({exc})",
+                                "ssh(1) refuses this file too; close the quote") from None
+        if match.group(2).lower() in _RAW_LINE_KEYWORDS:
+            words = None  # a command: its words are the shell's to split
     check_config_line(line, words, path, number, ignored_unknown)
+    if match is not None and words:
+        _check_value(match.group(2), words[0], f"{path} line {number}")
+
+
+# Values ssh(1) checks on every line, in any block, as it reads them (openssh-portable: readconf.c,
+# parse_flag, parse_multistate, parse_time: "unsupported option", "invalid time value" before
+# it looks at *activep), by the reader that takes them here when a host is looked up.
+_VALUES_CHECKED_IN_EVERY_BLOCK: dict[str, Callable[[str, str], object]] = {
+    "batchmode": _flag,
+    "identitiesonly": _flag,
+    "hashknownhosts": _flag,
+    "stricthostkeychecking": lambda value, _keyword: _strict_host_key_checking(value),
+    "addressfamily": lambda value, _keyword: _address_family(value),
+    "connecttimeout": lambda value, keyword: _seconds(value, keyword, 0.0),
+    "serveraliveinterval": lambda value, keyword: _seconds(value, keyword, 0.0),
+}
+
+
+def _check_value(keyword: str, value: str, where: str) -> None:
+    """Refuse a value ssh(1) refuses, naming the file and line. `StrictHostKeyChecking maybe`
+    under the host looked up stopped the run without them ("ssh config: StrictHostKeyChecking
+    'maybe' is not a value ssh(1) knows"), and under another host's block passed, where `ssh`
+    refuses the whole file."""
+    check = _VALUES_CHECKED_IN_EVERY_BLOCK.get(keyword.lower())
+    if check is None:
+        return
+    try:
+        check(value, keyword)
+    except UsageError as exc:
+        raise BadConfigLine(f"{where}: {exc.message.removeprefix('ssh config: ')}",
+                            exc.hint or "ssh(1) refuses this file too; fix the value, or delete the line") from None
 
 
 def _check_block(line: str, path: Path, number: int) -> list[str] | None:

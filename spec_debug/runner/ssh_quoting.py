@@ -11,17 +11,20 @@ import re
 _RAW_LINE_KEYWORDS = frozenset({"proxycommand", "knownhostscommand", "localcommand", "remotecommand"})
 
 
-def argv_split(text: str) -> list[str]:
+def argv_split(text: str, *, terminate_on_comment: bool = False) -> list[str]:
     """The words of a config value as ssh(1) reads them (openssh-portable: misc.c, argv_split):
     split at blanks outside quotes, `"` and `'` quote (and are dropped), and a backslash keeps
     the quote, backslash or (outside quotes) blank after it. ValueError on an unclosed quote
-    (ssh(1): "invalid quotes")."""
+    (ssh(1): "invalid quotes"). `terminate_on_comment`: a word that starts with `#` ends the
+    words, as where readconf.c splits a whole line."""
     words: list[str] = []
     index, length = 0, len(text)
     while index < length:
         if text[index] in " \t":
             index += 1
             continue
+        if terminate_on_comment and text[index] == "#":
+            break
         word: list[str] = []
         quote = ""
         while index < length:
