@@ -401,10 +401,7 @@ def _as_ssh_reads_it(line: str, path: Path, number: int) -> str:
         line = f"{indent}{keyword} {value}"
     if key not in _ENVIRONMENT_KEYS and not _QUOTING.search(value):
         return line
-    try:
-        words = argv_split(value)
-    except ValueError as exc:
-        raise ValueError(f"{path} line {number}: {keyword}: {exc}") from None
+    words = argv_split(value)  # its quotes close: _check_line refused the line otherwise
     if key in _ENVIRONMENT_KEYS:
         if not words:
             raise ValueError(f"{path} line {number}: {keyword} names no variable")

@@ -9,8 +9,6 @@ opposite of the truth for a host newer than our paramiko.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import paramiko
@@ -18,19 +16,12 @@ import pytest
 
 from spec_debug.runner.ssh_connect import connect
 from spec_debug.runner.ssh_errors import HandshakeError
+from tests.ssh.test_hardening11_old_kex import _ssh_logs_in
 from tests.sshd_fixture import ClientSetup, SshServer
 
 
 def _hardened_sshd(client: ClientSetup, tmp_path: Path, kex: str) -> SshServer:
     return SshServer(tmp_path / "hardened-sshd", [client.key], extra_config=f"KexAlgorithms {kex}\n").start()
-
-
-def _ssh_logs_in(client: ClientSetup, alias: str) -> bool:
-    if shutil.which("ssh") is None:
-        pytest.skip("no ssh(1) to compare with")
-    done = subprocess.run(["ssh", "-F", str(client.config), "-o", "BatchMode=yes", alias, "true"],
-                          capture_output=True, timeout=30, stdin=subprocess.DEVNULL, check=False)
-    return done.returncode == 0
 
 
 def test_a_host_offering_only_rfc8731_curve25519_is_reached(client: ClientSetup, tmp_path: Path) -> None:
