@@ -253,7 +253,12 @@ def playbooks_show(name: str = typer.Argument(..., help="A shipped playbook's na
         # would leave the terminal in whatever mode they happen to switch on.
         fail(SpecDebugError(f"{name}: not a text file (byte {exc.start} is not UTF-8), not a playbook",
                             hint="pass a .yaml playbook file, or a shipped name from `spec-debug playbooks list`"))
-    sys.stdout.write(text)
+    from spec_debug.stdout_document import write_document
+
+    # the file's own text, in UTF-8 whatever the locale: through the console streams (which
+    # escape what an ASCII one cannot encode) `playbooks show x > copy.yaml` under LANG=C wrote
+    # "acc\xe9pt" where the playbook said "accépt", a changed playbook
+    write_document(text)
 
 
 @playbooks_app.command("validate")
