@@ -119,9 +119,10 @@ def _find_playbook(name_or_path: str) -> Path:
     # runbook) matched nothing and got the bare list.
     close = difflib.get_close_matches(stem.lower(), names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
-    part_of = _shipped_part(stem) if candidate.parent == Path(".") else None
-    if _FINDING_CODE.match(stem):
-        hint = _finding_code_hint(stem.upper().replace("-", ""), hint, part_of)
+    code = _pasted_finding_code(stem)
+    part_of = _shipped_part(code or stem) if candidate.parent == Path(".") else None
+    if code is not None:
+        hint = _finding_code_hint(code, hint, part_of)
     elif part_of is not None:
         hint = part_of
     beside = [candidate.with_name(candidate.name + suffix) for suffix in (".yaml", ".yml")]
@@ -156,6 +157,16 @@ def _broken_link(link: Path, given: str) -> PlaybookError:
 
 
 _FINDING_CODE = re.compile(r"^SD-?\d{3}$", re.IGNORECASE)
+
+
+def _pasted_finding_code(stem: str) -> str | None:
+    """The finding code a playbook argument is, as `findings` reads one (`sd 901`, `[SD901]`
+    pasted from a report): only `SD901` and `sd-901` got the finding-code hint, `explain 'sd
+    901'` the bare list of playbooks."""
+    from spec_debug.diagnose.findings_cli import normalize_code
+
+    code = normalize_code(stem).upper()
+    return code if _FINDING_CODE.match(code) and "SD" in stem.upper() else None
 
 
 def _shipped_part(name: str) -> str | None:
