@@ -577,7 +577,11 @@ def parse_record(data: object, where: str) -> RunRecord:
         raise UsageError(f"{where}: not a run record (a JSON {kind}, expected an object)")
     version = data.get("schema_version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise UsageError(f"{where}: unknown run record schema_version {version!r}")
+        # `"1"` (a record rewritten by jq or a YAML round trip), 0 or null: no spec-debug wrote it
+        raise UsageError(f"{where}: unknown run record schema_version {version!r}",
+                         hint=f"spec-debug writes a whole number, 1 or more (this one writes {RECORD_SCHEMA_VERSION}): "
+                              f"was run.json edited or rewritten by another tool? set \"schema_version\": "
+                              f"{RECORD_SCHEMA_VERSION} if the rest is this run's record")
     try:
         record = RunRecord.model_validate(data, context=READING)
     except ValidationError as exc:
