@@ -83,7 +83,13 @@ def find_playbook(name_or_path: str) -> Path:
 
 
 def _find_playbook(name_or_path: str) -> Path:
-    if name_or_path == "-" and not Path("-").exists():
+    stdin = name_or_path == "-" and not Path("-").exists()
+    if (stdin or name_or_path in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")) and not _stdin_open():
+        # `explain - <&-`, a cron line: "/dev/stdin: cannot read playbook: No such file", or
+        # "a symbolic link to /proc/self/fd/0, which does not exist" and `ln -sfn ... /dev/stdin`
+        raise PlaybookError("no playbook on standard input (it is closed)", path=name_or_path,
+                            hint="pipe the playbook in (cat check.yaml | spec-debug ... -), or pass its path")
+    if stdin:
         return Path("/dev/stdin")  # the usual spelling of "read it from the pipe"
     if not name_or_path.strip() and not (name_or_path and Path(name_or_path).exists()):
         # `spec-debug run "$PLAYBOOK" --host gpu01` with PLAYBOOK unset: Path("") is ".", and the
@@ -132,6 +138,14 @@ def _find_playbook(name_or_path: str) -> Path:
         # code hint alone sent its author to the finding catalog).
         hint = f"did you mean {str(written)!r}? a playbook file is named with its suffix"
     raise PlaybookError(f"no playbook file {name_or_path!r} and no shipped playbook by that name", path=name_or_path, hint=hint)
+
+
+def _stdin_open() -> bool:
+    try:
+        os.fstat(0)
+    except OSError:
+        return False
+    return True
 
 
 def _broken_link(link: Path, given: str) -> PlaybookError:
