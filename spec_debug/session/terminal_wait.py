@@ -54,10 +54,11 @@ def waits_at_terminal(command: str) -> Waiting | None:
         last = last[1:]
         while last and _EXEC_FLAGS.fullmatch(last[0]):
             last = last[1:]
-    return _waits(last)
+    return command_waits(last)
 
 
-def _waits(argv: list[str]) -> Waiting | None:
+def command_waits(argv: list[str]) -> Waiting | None:
+    """What one simple command (its words) leaves waiting for keys, as waits_at_terminal."""
     if not argv or any(w.startswith("<") for w in argv):
         return None  # input redirected: it reads that, not the terminal
     program, args = argv[0].rsplit("/", 1)[-1], argv[1:]
@@ -94,7 +95,7 @@ def _sudo_waits(args: list[str]) -> Waiting | None:
     rest = args[i + (args[i:i + 1] == ["--"]):]
     if not rest:
         return "shell" if shell_flag else None
-    return _waits(rest)
+    return command_waits(rest)
 
 
 def _tmux_waits(args: list[str]) -> Waiting | None:

@@ -16,7 +16,7 @@ import shlex
 from spec_debug.session.shell import segments, split_words, ssh_words
 from spec_debug.session.shell_words import shell_scripts
 from spec_debug.session.status_echo import STATUS
-from spec_debug.session.terminal_wait import waits_at_terminal
+from spec_debug.session.terminal_wait import command_waits, waits_at_terminal
 
 _EDITORS = frozenset({"vi", "vim", "nvim", "view", "nano", "pico", "emacs", "micro", "joe", "mcedit"})
 _FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", "iftop", "iotop", "mc"})
@@ -43,7 +43,10 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
     # session, which waits for keys as one typed alone does (`echo ls | bash` reads its pipe)
     if waiting := waits_at_terminal(text):
         return _WAITING_WHY[waiting] + (" in the container" if waiting == "shell" and container else "")
-    for argv in _commands(text):
+    commands = _commands(text)
+    if commands and command_waits(commands[0]) == "multiplexer":
+        return _WAITING_WHY["multiplexer"]  # `tmux attach -t bench; echo done`: it waits first
+    for argv in commands:
         prog = argv[0].rsplit("/", 1)[-1]
         if prog in _EDITORS:
             return f"an editor ({prog})"

@@ -39,6 +39,11 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("inner", ["tmux attach -t bench; echo done", "screen -r; ls"])
+def test_distill_leaves_out_a_list_that_attaches_first(inner: str) -> None:
+    assert interactive(inner, host="gpu02") == "attaching to a terminal session"
+
+
 @pytest.mark.parametrize(("inner", "opens_shell", "why"), CASES)
 def test_distill_leaves_out_what_waits_for_keys(inner: str, opens_shell: bool, why: str | None) -> None:
     assert interactive(inner, host="gpu02") == why
