@@ -324,6 +324,13 @@ def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
     write_atomic(path, text, example=example)
 
 
+def _on_read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        return False
+
+
 def _refuse_read_only(path: Path) -> None:
     """-o naming a file made read-only (`chmod a-w postmortem.md`, the copy signed off): the
     shell's `>` refuses it, but write_atomic renames a new file over it, which its mode does not
@@ -333,7 +340,9 @@ def _refuse_read_only(path: Path) -> None:
         info = path.stat()
     except OSError:
         return  # not there yet (or not ours to look at: write_atomic says why)
-    if stat.S_ISREG(info.st_mode) and (not info.st_mode & 0o222 or not os.access(path, os.W_OK)):
+    if not stat.S_ISREG(info.st_mode) or _on_read_only_mount(path):
+        return  # a device or a FIFO is written in place; a read-only mount's error names the mount
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
         raise RecordWriteError(f"cannot write {path}: the file is read-only (mode {stat.S_IMODE(info.st_mode):04o}); it is kept",
                                hint=f"write to another file, or make it writable first: chmod u+w {path}")
 
