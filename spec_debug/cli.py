@@ -22,7 +22,7 @@ from spec_debug import __version__
 from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
 from spec_debug.counted import counted
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError, stop_reason
-from spec_debug.store import write_atomic
+from spec_debug.store import write_output
 
 if TYPE_CHECKING:
     from spec_debug.playbook.var_file import VarFile
@@ -191,7 +191,9 @@ def report(
         fail(exc)
     if output:
         try:
-            write_atomic(output, text if text.endswith("\n") else text + "\n")
+            # as analyze, distill, explain and schema -o: the folder is made (`-o incidents/r.md`
+            # was "the folder does not exist" here alone), a read-only file is kept
+            write_output(output, text if text.endswith("\n") else text + "\n", example=f"report.{fmt}")
         except SpecDebugError as exc:
             fail(exc)
         # The path as text: `-o "[bold]x.md"` read "wrote x.md", and a "[/x]" in it raised MarkupError.
@@ -253,7 +255,12 @@ def playbooks_show(name: str = typer.Argument(..., help="A shipped playbook's na
         # would leave the terminal in whatever mode they happen to switch on.
         fail(SpecDebugError(f"{name}: not a text file (byte {exc.start} is not UTF-8), not a playbook",
                             hint="pass a .yaml playbook file, or a shipped name from `spec-debug playbooks list`"))
-    sys.stdout.write(text)
+    from spec_debug.stdout_document import write_document
+
+    # the file's own text, in UTF-8 whatever the locale: through the console streams (which
+    # escape what an ASCII one cannot encode) `playbooks show x > copy.yaml` under LANG=C wrote
+    # "acc\xe9pt" where the playbook said "accépt", a changed playbook
+    write_document(text)
 
 
 @playbooks_app.command("validate")

@@ -377,8 +377,13 @@ def _check_junit_target(junit: Path) -> None:
 def _write_stdout(text: str) -> None:
     """--json to a reader that left (`| head`): the run and its record are done; the exit code
     must still say how it went, not "broken pipe"."""
+    from spec_debug.stdout_document import write_document
+
     try:
-        sys.stdout.write(text)
+        # UTF-8 whatever the locale: through the console stream, which escapes what an ASCII one
+        # (LANG=C, PYTHONIOENCODING=ascii) cannot encode, a var "équipe" came out as "\xe9quipe",
+        # which is no JSON string escape: the reader's json.load failed on the whole record
+        write_document(text)
         sys.stdout.flush()
     except (BrokenPipeError, ValueError):
         # Python would report the unflushed rest again at exit (and exit 120): point stdout at

@@ -140,7 +140,9 @@ def demo_command(healthy: bool, out: Path, console: Any = None, *, as_json: bool
         # traceback nobody saw, as if findings were the news).
         pass
     if as_json:
-        sys.stdout.write(result.record.model_dump_json(indent=2) + "\n")
+        from spec_debug.stdout_document import write_document
+
+        write_document(result.record.model_dump_json(indent=2) + "\n")  # UTF-8, as run --json (cli_run)
     return 3 if aborted else 1 if errors else 0
 
 

@@ -320,7 +320,31 @@ def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
             raise RecordWriteError(f"cannot create the folder {path.parent}: {in_the_way} is a file, not a folder",
                                    hint=f"name a file in a folder, e.g. -o {path.name}") from None
         raise RecordWriteError(f"cannot create the folder {path.parent}: {_why(exc)}", hint=_write_hint(exc)) from None
+    _refuse_read_only(path)
     write_atomic(path, text, example=example)
+
+
+def _on_read_only_mount(path: Path) -> bool:
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        return False
+
+
+def _refuse_read_only(path: Path) -> None:
+    """-o naming a file made read-only (`chmod a-w postmortem.md`, the copy signed off): the
+    shell's `>` refuses it, but write_atomic renames a new file over it, which its mode does not
+    stop, so the kept copy was replaced without a word. Refused; a file its owner may write
+    (the mode has a write bit and this user may use it) is replaced as before."""
+    try:
+        info = path.stat()
+    except OSError:
+        return  # not there yet (or not ours to look at: write_atomic says why)
+    if not stat.S_ISREG(info.st_mode) or _on_read_only_mount(path):
+        return  # a device or a FIFO is written in place; a read-only mount's error names the mount
+    if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise RecordWriteError(f"cannot write {path}: the file is read-only (mode {stat.S_IMODE(info.st_mode):04o}); it is kept",
+                               hint=f"write to another file, or make it writable first: chmod u+w {path}")
 
 
 def refuse_overwriting(inputs: Iterable[Path], output: Path, what: str, example: str, doing: str = "read") -> None:
@@ -562,7 +586,11 @@ def parse_record(data: object, where: str) -> RunRecord:
         raise UsageError(f"{where}: not a run record (a JSON {kind}, expected an object)")
     version = data.get("schema_version", 1)
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        raise UsageError(f"{where}: unknown run record schema_version {version!r}")
+        # `"1"` (a record rewritten by jq or a YAML round trip), 0 or null: no spec-debug wrote it
+        raise UsageError(f"{where}: unknown run record schema_version {version!r}",
+                         hint=f"spec-debug writes a whole number, 1 or more (this one writes {RECORD_SCHEMA_VERSION}): "
+                              f"was run.json edited or rewritten by another tool? set \"schema_version\": "
+                              f"{RECORD_SCHEMA_VERSION} if the rest is this run's record")
     try:
         record = RunRecord.model_validate(data, context=READING)
     except ValidationError as exc:

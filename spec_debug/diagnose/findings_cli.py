@@ -32,6 +32,7 @@ def normalize_code(code: str) -> str:
 
 def findings_command(code: str | None, as_json: bool, console: Console | None = None) -> int:
     """Print the catalog (or one entry). Returns the exit code: 0, or 2 for an unknown code."""
+    to_stdout = console is None
     console = console or Console(emoji=False)  # ":100:" in a path or host is no emoji
     try:
         docs = [get_doc(normalize_code(code))] if code else list(CATALOG.values())
@@ -54,8 +55,15 @@ def findings_command(code: str | None, as_json: bool, console: Console | None = 
             console.print(Markdown(text))
         else:
             # `findings SD101 > notes.txt`, a pipe: the Markdown itself, as `explain` writes it;
-            # rendered, it was folded at 80 columns, the Sources URLs cut in two.
-            console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+            # rendered, it was folded at 80 columns, the Sources URLs cut in two. In UTF-8 as
+            # `explain` writes it: through the console, under LANG=C or PYTHONIOENCODING=ascii
+            # the "·" and "→" of the entry came out as \xb7 and \u2192 in the file
+            if to_stdout:
+                from spec_debug.stdout_document import write_document
+
+                write_document(text + "\n")
+            else:
+                console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
         return 0
     table = Table(title="spec-debug finding codes", show_lines=False)
     table.add_column("code", style="bold")

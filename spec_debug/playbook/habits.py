@@ -132,9 +132,14 @@ def pattern_hint(path: tuple[Any, ...], value: Any) -> str | None:
     """How to write a value that does not match its field's pattern (only the name has one)."""
     if path == ("name",) and isinstance(value, str):
         # `name: GPU smoke test`: the name becomes part of the run folder's name.
-        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", plain_letters(value.strip())).strip("_") or "my_playbook"
-        return f"a playbook name is one word of letters, digits, _ . - (it names the run folders): name: {suggestion}"
+        return f"a playbook name is one word of letters, digits, _ . - (it names the run folders): name: {playbook_name_like(value)}"
     return None
+
+
+def playbook_name_like(text: str) -> str:
+    """A playbook name made of ``text`` (the name: field, distill's --name): `GPU smoke test`
+    gives GPU_smoke_test, `débit` debit."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", plain_letters(text.strip())).strip("_") or "my_playbook"
 
 
 # A command pasted from a chat or a document (Slack, Notion, Google Docs turn " and ' into

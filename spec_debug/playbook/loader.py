@@ -83,7 +83,13 @@ def find_playbook(name_or_path: str) -> Path:
 
 
 def _find_playbook(name_or_path: str) -> Path:
-    if name_or_path == "-" and not Path("-").exists():
+    stdin = name_or_path == "-" and not Path("-").exists()
+    if (stdin or name_or_path in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")) and not _stdin_open():
+        # `explain - <&-`, a cron line: "/dev/stdin: cannot read playbook: No such file", or
+        # "a symbolic link to /proc/self/fd/0, which does not exist" and `ln -sfn ... /dev/stdin`
+        raise PlaybookError("no playbook on standard input (it is closed)", path=name_or_path,
+                            hint="pipe the playbook in (cat check.yaml | spec-debug ... -), or pass its path")
+    if stdin:
         return Path("/dev/stdin")  # the usual spelling of "read it from the pipe"
     if not name_or_path.strip() and not (name_or_path and Path(name_or_path).exists()):
         # `spec-debug run "$PLAYBOOK" --host gpu01` with PLAYBOOK unset: Path("") is ".", and the
@@ -119,9 +125,10 @@ def _find_playbook(name_or_path: str) -> Path:
     # runbook) matched nothing and got the bare list.
     close = difflib.get_close_matches(stem.lower(), names, n=1)
     hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
-    part_of = _shipped_part(stem) if candidate.parent == Path(".") else None
-    if _FINDING_CODE.match(stem):
-        hint = _finding_code_hint(stem.upper().replace("-", ""), hint, part_of)
+    code = _pasted_finding_code(stem)
+    part_of = _shipped_part(code or stem) if candidate.parent == Path(".") else None
+    if code is not None:
+        hint = _finding_code_hint(code, hint, part_of)
     elif part_of is not None:
         hint = part_of
     beside = [candidate.with_name(candidate.name + suffix) for suffix in (".yaml", ".yml")]
@@ -131,6 +138,14 @@ def _find_playbook(name_or_path: str) -> Path:
         # code hint alone sent its author to the finding catalog).
         hint = f"did you mean {str(written)!r}? a playbook file is named with its suffix"
     raise PlaybookError(f"no playbook file {name_or_path!r} and no shipped playbook by that name", path=name_or_path, hint=hint)
+
+
+def _stdin_open() -> bool:
+    try:
+        os.fstat(0)
+    except OSError:
+        return False
+    return True
 
 
 def _broken_link(link: Path, given: str) -> PlaybookError:
@@ -156,6 +171,16 @@ def _broken_link(link: Path, given: str) -> PlaybookError:
 
 
 _FINDING_CODE = re.compile(r"^SD-?\d{3}$", re.IGNORECASE)
+
+
+def _pasted_finding_code(stem: str) -> str | None:
+    """The finding code a playbook argument is, as `findings` reads one (`sd 901`, `[SD901]`
+    pasted from a report): only `SD901` and `sd-901` got the finding-code hint, `explain 'sd
+    901'` the bare list of playbooks."""
+    from spec_debug.diagnose.findings_cli import normalize_code
+
+    code = normalize_code(stem).upper()
+    return code if _FINDING_CODE.match(code) and "SD" in stem.upper() else None
 
 
 def _shipped_part(name: str) -> str | None:

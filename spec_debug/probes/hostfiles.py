@@ -8,7 +8,8 @@ import os
 import stat
 import struct
 from pathlib import Path
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 # A MoE checkpoint's config.json can be megabytes: ModelOpt MIXED_PRECISION exports name every
 # expert's projections in quantization_config.quantized_layers (NVIDIA/Model-Optimizer#929,
@@ -232,68 +233,99 @@ def safetensors_header(path: Path) -> dict[str, Any]:
 TENSOR_SHAPES_LIMIT = 400
 
 
-def weight_files(directory: Path) -> list[Path]:
+_SAFETENSORS_INDEX = "model.safetensors.index.json"
+_TORCH_INDEX = "pytorch_model.bin.index.json"
+
+
+@dataclass
+class WeightListing:
+    """What a model folder's weight files say, each file and index read once: the listing
+    the engines load, and what stops them loading it."""
+
+    tensors: dict[str, list[Any]]
+    """{tensor name: [shape, dtype]}, at most TENSOR_SHAPES_LIMIT."""
+    missing_shards: list[str]
+    index_error: str | None
+    unreadable_weight_files: list[str]
+
+
+def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightListing:
+    """The folder's weights from the headers of the files the engines load (no tensor data is
+    read); of a draft saved as torch pickles only, from their structure: the configs step
+    compared nothing of a .bin draft's weights (SD204, SD704) without it. Each safetensors
+    header is read once: its tensors go to the listing, a header that cannot be read to
+    unreadable_weight_files."""
+    index, problem = config_and_problem(directory, _SAFETENSORS_INDEX)
+    files = _weight_files(directory, _shard_names(index))
+    shapes: dict[str, list[Any]] = {}
+    unreadable = []
+    for file in files:
+        try:
+            _add_shapes(shapes, safetensors_header(file), limit)
+        except (OSError, ValueError, struct.error):
+            unreadable.append(file.name)
+    if files:
+        names = _shard_names(index)
+    else:
+        names = _shard_names(read_config(directory, _TORCH_INDEX))
+        _add_torch_shapes(shapes, _torch_weight_files(directory, names), limit)
+    missing = [name for name in names if not _is_file(directory / name)]
+    return WeightListing(tensors=shapes, missing_shards=missing if len(missing) < len(names) else [],
+                         index_error=_index_problem(directory, index, problem), unreadable_weight_files=unreadable)
+
+
+def _add_shapes(shapes: dict[str, list[Any]], header: dict[str, Any], limit: int) -> None:
+    for name, info in header.items():
+        if len(shapes) >= limit:
+            return
+        if isinstance(info, dict):
+            shapes[name] = [info.get("shape"), info.get("dtype")]
+
+
+def _add_torch_shapes(shapes: dict[str, list[Any]], files: list[Path], limit: int) -> None:
+    """The torch pickles' structure, read with trainer_state's unpickler, which builds no
+    object the pickle names (torch.load would run a stranger's pickle, and needs torch); one
+    file at a time, none past the limit."""
+    from spec_debug.eagle3.trainer_state import top_level_tensors
+
+    for file in files:
+        if len(shapes) >= limit:
+            return
+        _add_shapes(shapes, {name: {"shape": shape, "dtype": dtype}
+                             for name, (shape, dtype) in top_level_tensors(file).items()}, limit)
+
+
+def _weight_files(directory: Path, shard_names: list[str]) -> list[Path]:
     """The safetensors files the engines load from a model folder: those its
     model.safetensors.index.json names, when it names any that are here (vLLM and SGLang
     model_loader/weight_utils.py filter_duplicate_safetensors_files drop the rest, such as a
     single file a retrained draft was uploaded as beside the old shards); else every one."""
-    named = [directory / name for name in _shard_names(directory, "model.safetensors.index.json")
-             if _is_file(directory / name)]
+    named = [directory / name for name in shard_names if _is_file(directory / name)]
     return named or sorted(directory.glob("*.safetensors"))
 
 
-def _shard_names(directory: Path, index_name: str) -> list[str]:
+def _shard_names(index: dict[str, Any] | None) -> list[str]:
     """The shard files an index's weight_map names, relative to the folder (an absolute name
     is no shard of this folder), sorted; [] when there is no readable index."""
-    index, _ = config_and_problem(directory, index_name)
     weight_map = (index or {}).get("weight_map")
     if not isinstance(weight_map, dict):
         return []
     return sorted({name for name in weight_map.values() if isinstance(name, str) and not os.path.isabs(name)})
 
 
-def index_problem(directory: Path) -> str | None:
+def _index_problem(directory: Path, index: dict[str, Any] | None, problem: str | None) -> str | None:
     """Why the folder's model.safetensors.index.json cannot be used by an engine, None when it
     can or there is none: vLLM and SGLang read `json.load(f)["weight_map"]` before loading any
     shard (model_loader/weight_utils.py filter_duplicate_safetensors_files), so invalid JSON or
     an index without a weight_map object stops the server, while the listing here fell back to
     every *.safetensors file and the configs step compared the config without a word."""
-    index, problem = config_and_problem(directory, "model.safetensors.index.json")
     if problem:
         return problem
     if index is not None and not isinstance(index.get("weight_map"), dict):
-        return (f"{directory / 'model.safetensors.index.json'}: no \"weight_map\" object (the shard "
+        return (f"{directory / _SAFETENSORS_INDEX}: no \"weight_map\" object (the shard "
                 "file of each tensor); vLLM and SGLang read it before loading any shard and do not "
                 "start (KeyError)")
     return None
-
-
-def missing_shards(directory: Path) -> list[str]:
-    """The shards the index of the files read (weight_files, else torch_weight_files) names
-    that are not here: a download or copy cut short. Their tensors are missing from the
-    listing, which then says nothing of the layers they hold (the drafter refuses such a
-    folder: checkpoint._indexed_shards). [] for an index none of whose shards are here (a stale
-    one beside a single file, which is what is read)."""
-    index_name = ("model.safetensors.index.json" if weight_files(directory)
-                  else "pytorch_model.bin.index.json")
-    names = _shard_names(directory, index_name)
-    missing = [name for name in names if not _is_file(directory / name)]
-    return missing if len(missing) < len(names) else []
-
-
-def unreadable_weight_files(directory: Path) -> list[str]:
-    """The names of the safetensors files the engines load (weight_files) whose header cannot
-    be read: a download or copy cut short inside its header, or another format under the name.
-    tensor_shapes passes them by, so the listing lacked their tensors without a word and the
-    config was compared with the rest (a draft whose fc and first layer sat in that shard got
-    no finding); vLLM and SGLang fail to load such a file."""
-    unreadable = []
-    for file in weight_files(directory):
-        try:
-            safetensors_header(file)
-        except (OSError, ValueError, struct.error):
-            unreadable.append(file.name)
-    return unreadable
 
 
 def _is_file(path: Path) -> bool:
@@ -303,47 +335,13 @@ def _is_file(path: Path) -> bool:
         return False
 
 
-def torch_weight_files(directory: Path) -> list[Path]:
+def _torch_weight_files(directory: Path, shard_names: list[str]) -> list[Path]:
     """A folder's torch pickles of weights, as the drafter reads them (checkpoint.bin_files):
     the shards pytorch_model.bin.index.json names, else pytorch_model.bin (transformers <
     4.35, and save_pretrained(safe_serialization=False), save so)."""
-    named = [directory / name for name in _shard_names(directory, "pytorch_model.bin.index.json")
-             if _is_file(directory / name)]
+    named = [directory / name for name in shard_names if _is_file(directory / name)]
     single = directory / "pytorch_model.bin"
     return named or ([single] if _is_file(single) else [])
-
-
-def _headers(directory: Path) -> Iterator[dict[str, Any]]:
-    """Each weight file's {name: {shape, dtype}}, read one at a time (tensor_shapes stops at
-    its limit): the safetensors headers, else the torch pickles' structure, read with
-    trainer_state's unpickler, which builds no object the pickle names (torch.load would run a
-    stranger's pickle, and needs torch)."""
-    files = weight_files(directory)
-    for file in files:
-        try:
-            yield safetensors_header(file)
-        except (OSError, ValueError, struct.error):
-            continue
-    if not files:
-        from spec_debug.eagle3.trainer_state import top_level_tensors
-
-        for file in torch_weight_files(directory):
-            yield {name: {"shape": shape, "dtype": dtype}
-                   for name, (shape, dtype) in top_level_tensors(file).items()}
-
-
-def tensor_shapes(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> dict[str, list[Any]]:
-    """{tensor name: [shape, dtype]} from the headers of the files the engines load (no
-    tensor data is read); of a draft saved as torch pickles only, from their structure: the
-    configs step compared nothing of a .bin draft's weights (SD204, SD704) without it."""
-    shapes: dict[str, list[Any]] = {}
-    for header in _headers(directory):
-        for name, info in header.items():
-            if len(shapes) >= limit:
-                return shapes
-            if isinstance(info, dict):
-                shapes[name] = [info.get("shape"), info.get("dtype")]
-    return shapes
 
 
 def looks_like_draft(config: dict[str, Any]) -> bool:
@@ -376,16 +374,14 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
     else:
         _say_trimmed(info, trimmed, differ)
     if config is not None and (with_tensors or (with_tensors is None and looks_like_draft(config))):
-        info["tensors"] = tensor_shapes(directory)
-        missing = missing_shards(directory)
-        if missing:
-            info["missing_shards"] = missing
-        broken_index = index_problem(directory)
-        if broken_index:
-            info["index_error"] = broken_index
-        unreadable = unreadable_weight_files(directory)
-        if unreadable:
-            info["unreadable_weight_files"] = unreadable
+        weights = list_weights(directory)
+        info["tensors"] = weights.tensors
+        if weights.missing_shards:
+            info["missing_shards"] = weights.missing_shards
+        if weights.index_error:
+            info["index_error"] = weights.index_error
+        if weights.unreadable_weight_files:
+            info["unreadable_weight_files"] = weights.unreadable_weight_files
     if config is not None and "quantization_config" not in config:
         # ModelOpt 0.29 and before wrote the quantization beside config.json, in
         # hf_quant_config.json, and vLLM reads it from there (vllm/transformers_utils/config.py

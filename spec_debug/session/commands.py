@@ -104,9 +104,11 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
     if name and not _PLAYBOOK_NAME.fullmatch(name):
         # Before reading the session (a long transcript takes a while), and about the option: the
         # loader's message pointed at line 2 of an OUTPUT file it never wrote.
-        suggestion = re.sub(r"[^A-Za-z0-9_.-]+", "_", name.strip()).strip("_") or "my_playbook"
+        from spec_debug.playbook.habits import playbook_name_like
+
+        # the loader's rule for `name:`, so `--name débit` is told `debit`, not `d_bit`
         raise UsageError(f"--name {name!r} is not a playbook name",
-                         hint=f"one word of letters, digits, _ . - (it names the run folders): --name {suggestion}")
+                         hint=f"one word of letters, digits, _ . - (it names the run folders): --name {playbook_name_like(name)}")
     _writable(output, "playbook.yaml", path)
     analysis = _analyze_input(path, input_format)
     doc = distill_playbook(analysis, name)

@@ -41,6 +41,11 @@ def wants_stdin(text: str) -> bool:
 @contextmanager
 def spooled_stdin(stream: BinaryIO | None = None) -> Iterator[Path]:
     """Standard input saved to a temporary file, removed when the block ends."""
+    if stream is None and sys.stdin is None:
+        # `spec-debug analyze - <&-`, a cron line or a service with no stdin: Python sets
+        # sys.stdin to None when descriptor 0 is closed (an AttributeError traceback here)
+        raise UsageError("no transcript on standard input (it is closed)",
+                         hint="pipe one in: cat session.jsonl | spec-debug analyze -, or pass the transcript's path")
     stream = sys.stdin.buffer if stream is None else stream
     if stream.isatty():
         raise UsageError("no transcript on standard input (it is a terminal)",

@@ -16,17 +16,13 @@ import shlex
 from spec_debug.session.shell import segments, split_words, ssh_words
 from spec_debug.session.shell_words import shell_scripts
 from spec_debug.session.status_echo import STATUS
+from spec_debug.session.terminal_wait import command_waits, waits_at_terminal
 
 _EDITORS = frozenset({"vi", "vim", "nvim", "view", "nano", "pico", "emacs", "micro", "joe", "mcedit"})
 _FULL_SCREEN = frozenset({"htop", "btop", "bpytop", "nvtop", "glances", "atop", "iftop", "iotop", "mc"})
 """Monitors with no batch mode worth a step (atop and iotop have one: `-b`; left to the user)."""
-_REPL = re.compile(r"(?:python[\d.]*|ipython3?|bpython|node|irb)(?:\s+-[iqBuEsSI]+)*")
-"""A REPL with no script, no ``-c`` and no input redirected: it waits for someone to type."""
-_LOGIN_SHELL = re.compile(r"(?:(?:/usr)?/bin/)?(?:ba|z|da|a|fi|k)?sh(?:\s+(?:-l|-i|--login|--norc|--noprofile))*"
-                          r"|sudo\s+-[is]|(?:sudo\s+)?su(?:\s+(?:-|-l|--login))?(?:\s+[a-z_][\w-]*)?")
-"""A shell that reads what someone types: ``bash -i``, ``sudo -i``, ``su - svc`` (not ``bash -c``
-or ``bash script.sh``)."""
-_ATTACH = re.compile(r"(?:tmux\s+(?:a|at|attach|attach-session)\b|screen\s+-[rRxd]|byobu\b|zellij\s+a(?:ttach)?\b)")
+_WAITING_WHY = {"shell": "an interactive shell", "interpreter": "an interactive interpreter",
+                "multiplexer": "attaching to a terminal session"}
 
 _EXEC_VALUE_OPTIONS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys",
                                  "-c", "--container", "-n", "--namespace", "-f", "--filename", "--pod-running-timeout",
@@ -43,19 +39,14 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
     text = inner.strip()
     if host and not text:
         return "an interactive login (ssh with no command)"
-    if _LOGIN_SHELL.fullmatch(text):
-        return "an interactive shell" + (" in the container" if container else "")
-    if _REPL.fullmatch(text):
-        return "an interactive interpreter"
-    if _ATTACH.match(text):
-        return "attaching to a terminal session"
-    last = _last_in_list(text)
-    if last is not None and (why := interactive(last, container=container)):
-        # `ssh -t gpu02 "cd ~/sglang && bash"`: the list ends by opening a shell, a REPL or a
-        # tmux session, which waits for keys as one typed alone does (piped into, `echo ls | bash`,
-        # it is no list's last command here and reads its pipe)
-        return why
-    for argv in _commands(text):
+    # `ssh -t gpu02 "cd ~/sglang && bash"`: the list ends by opening a shell, a REPL or a tmux
+    # session, which waits for keys as one typed alone does (`echo ls | bash` reads its pipe)
+    if waiting := waits_at_terminal(text):
+        return _WAITING_WHY[waiting] + (" in the container" if waiting == "shell" and container else "")
+    commands = _commands(text)
+    if commands and command_waits(commands[0]) == "multiplexer":
+        return _WAITING_WHY["multiplexer"]  # `tmux attach -t bench; echo done`: it waits first
+    for argv in commands:
         prog = argv[0].rsplit("/", 1)[-1]
         if prog in _EDITORS:
             return f"an editor ({prog})"
@@ -69,19 +60,6 @@ def interactive(inner: str, *, host: str | None = None, container: str | None = 
         if why := interactive(script, container=container):
             return why
     return None
-
-
-_LIST_OPERATOR = re.compile(r"&&|\|\||;")
-_EXEC = re.compile(r"exec\s+(?:-[cl]+\s+)*")
-
-
-def _last_in_list(text: str) -> str | None:
-    """The last command of a list (`a && b`, `a; exec b`), without its `exec`; None for one command."""
-    pieces = _LIST_OPERATOR.split(text)
-    if len(pieces) < 2:
-        return None
-    last = pieces[-1].strip()
-    return _EXEC.sub("", last, count=1) if _EXEC.match(last) else last
 
 
 def run_once(text: str) -> str:

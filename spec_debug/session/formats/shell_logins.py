@@ -8,6 +8,7 @@ in for prompts without one (``$``, oh-my-zsh's ``➜  sglang``, starship's ``❯
 from __future__ import annotations
 
 from spec_debug.session import shell
+from spec_debug.session.terminal_wait import waits_at_terminal
 
 _LOGIN_PROGRAMS = frozenset({"ssh", "autossh", "mosh", "tsh", "gcloud"})
 """Programs that open a shell on another host (the target itself is read by
@@ -106,24 +107,11 @@ def _login_host(command: str, variables: dict[str, str | None] | None = None) ->
     return target.host
 
 
-_MULTIPLEXERS = frozenset({"tmux", "screen", "byobu"})
-_MULTIPLEXER_QUERIES = frozenset({"ls", "list-sessions", "-ls", "-list", "kill-server", "kill-session", "-v", "-V"})
-
-
 def _opens_remote_shell(inner: str) -> bool:
-    """The remote command ``ssh -t gpu02 ...`` runs ends in an interactive shell the next lines
-    are typed in: ``"cd ~/sglang && bash"``, ``zsh -l``, ``"sudo -i"``, ``tmux attach``, ``screen
-    -r`` (its last step, after any ``exec``); not ``nvidia-smi -L`` nor ``bash -c 'x'``."""
-    words = shell.split_words(inner)
-    cut = max((i for i, w in enumerate(words) if w in _CONTROL), default=-1)
-    last = words[cut + 1:]
-    if last[:1] == ["exec"]:
-        last = last[1:]
-    if not last:
-        return False
-    if last[0].rsplit("/", 1)[-1] in _MULTIPLEXERS:
-        return _MULTIPLEXER_QUERIES.isdisjoint(last[1:])
-    return _opens_subshell(" ".join(last)) if last[0].rsplit("/", 1)[-1] in _SUBSHELL_PROGRAMS else False
+    """The remote command ``ssh -t gpu02 ...`` runs ends in a shell the next lines are typed in:
+    ``"cd ~/sglang && bash"``, ``"sudo -i"``, ``tmux attach``; not ``nvidia-smi -L``, ``tmux
+    ls`` nor a bare ``python3`` (what is typed in a REPL is no shell command on the host)."""
+    return waits_at_terminal(inner) in ("shell", "multiplexer")
 
 
 _SUBSHELL_PROGRAMS = frozenset({"sudo", "su", "bash", "zsh", "sh", "docker", "podman", "kubectl"})
@@ -138,13 +126,7 @@ def _opens_subshell(command: str) -> bool:
     if any(w in _CONTROL for w in words):
         return False
     program, args = words[0].rsplit("/", 1)[-1], words[1:]
-    if program in ("bash", "zsh", "sh"):
-        return all(a.startswith("-") and a not in ("-c", "--version", "--help") for a in args)
-    if program == "su":
-        return "-c" not in args
-    if program == "sudo":
-        rest = [a for a in args if not a.startswith("-")]
-        return any(a in ("-i", "-s", "--login", "--shell") for a in args) and not rest \
-            or bool(rest) and rest[0] in ("su", "bash", "zsh", "sh") and len(rest) <= 2
+    if program not in ("docker", "podman", "kubectl"):
+        return waits_at_terminal(command) == "shell"
     # docker|podman exec -it CONTAINER SHELL, kubectl exec -it POD -- SHELL
     return "exec" in args[:2] and bool(args) and args[-1] in _SHELLS and any(a.startswith("-") and "i" in a for a in args)
