@@ -126,6 +126,27 @@ _LAUNCHER = re.compile(
 open file`` or ``python = 3``."""
 _OUTPUT_HINT = re.compile(r"^(?:Traceback \(most recent call last\)|(?:Error: )?Exit code \d+|\[[\d-]+ [\d:]+\] Decode batch)", re.M)
 _ROLE = {"human": "user", "ai": "assistant"}
+_WHOLE_FILE_SHOWERS = frozenset({"cat", "bat", "batcat", "less", "more", "nl", "tac"})
+_FILE_SHOWERS = _WHOLE_FILE_SHOWERS | {"head", "tail"}
+"""Programs whose output is the text of the files they are given (:meth:`_State._shown_file_line`)."""
+_NOT_ONE_PROGRAM = re.compile(r"[|;&<>`]|\$\(")
+"""A pipe, a list, a redirection or a substitution: more than one program's output, or none."""
+
+
+def _shows_files(command: str) -> str | None:
+    """The program of ``command`` when all it does is print files (``cat README.md``, ``ssh gpu01
+    cat /opt/run.sh``): its output is the files' text, whatever their lines look like. None for
+    any other command, and for one that pipes, redirects (``cat > run.sh``) or chains."""
+    target = shell.parse_target(command) if "ssh" in command else None
+    if target is not None and target.host is not None and target.inner:
+        command = target.inner
+    if _NOT_ONE_PROGRAM.search(command):
+        return None
+    words = shell.split_words(command)
+    if len(words) < 2 or not any(w[:1] != "-" for w in words[1:]):
+        return None
+    program = words[0].rsplit("/", 1)[-1]
+    return program if program in _FILE_SHOWERS else None
 _FLAG_LINE = re.compile(r"^[ \t]*(?:--[A-Za-z][\w.-]*|-[A-Za-z]{1,2})(?:[= \t]|$)")
 """A line of flags that goes on with the command before it when the command was written without
 a prompt, in an issue body or a note, with no backslash (vllm-project/vllm issue #26328:
@@ -505,6 +526,15 @@ class _State:
         """The hosts the log's prompts have shown (:meth:`_percent_output`)."""
         self.open_command = ""
         """The command whose output is open."""
+        self.prompt_shape: re.Pattern | None = None
+        """The pattern of the prompt the command being read was typed at."""
+        self.typing_shape: re.Pattern | None = None
+        """:attr:`prompt_shape` of the command still being typed (:attr:`typing`)."""
+        self.showing: tuple[re.Pattern, bool] | None = None
+        """The open output is the text of files a command printed (:func:`_shows_files`): the
+        pattern of the prompt it was typed at, and whether its program prints them whole (``cat``, not ``head``)."""
+        self.shown_fence = False
+        """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -567,6 +597,7 @@ class _State:
                  flags_may_follow: bool = False, cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
         """``flags_may_follow``: the command was written without a prompt (in prose or a block),
         where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`)."""
+        shape, self.prompt_shape = self.prompt_shape, None
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
         if new_message:
@@ -576,13 +607,15 @@ class _State:
         flags_may_follow = flags_may_follow and _LAUNCHER.match(command) is not None
         if typed.waiting() or flags_may_follow:
             self.typing = typed  # the lines after it finish it (see _continue)
+            self.typing_shape = shape
             self.flags_follow = flags_may_follow and not typed.waiting()
             return
         self.unprompted = False
-        yield from self._call(command, line, host, line + 1, cwd, user)
+        yield from self._call(command, line, host, line + 1, cwd, user, shape)
 
     def _call(self, command: str, line: int, host: str | None, output_line: int,
-              cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
+              cwd: str | None = None, user: str | None = None,
+              shape: re.Pattern | None = None) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
         shown, host = host, self.logins.where(host)
@@ -596,6 +629,38 @@ class _State:
         self._open("tool_result", output_line)
         self.call_id = call_id
         self.open_command = command
+        self._note_shown_files(command, shape)
+
+    def _note_shown_files(self, command: str, shape: re.Pattern | None) -> None:
+        """Whether the output that opens is the text of files (:attr:`showing`): only for a
+        command typed at a prompt of a terminal log, outside any block of a Markdown note (there
+        the block's closing fence ends the output)."""
+        self.showing, self.shown_fence = None, False
+        if shape is None or self.fence is not None or self.numbered or self.aider:
+            return
+        program = _shows_files(command)
+        if program is not None:
+            self.showing = (shape, program in _WHOLE_FILE_SHOWERS)
+
+    def _shown_file_line(self, line: str) -> bool:
+        """``line`` is a line of the files the open command prints (:attr:`showing`). A file's
+        Markdown (a ``# Heading``, a fence, a ``> `` quote), a script's ``# comment`` and launch
+        line, and a README's ``$ pip install`` are its text, no heading or command of the log:
+        only a prompt of the kind the command was typed at (printing a file opens no shell; the
+        host may differ in a note that gathers the commands run on several hosts), or
+        ``script(1)``'s closing line, ends it. Inside a fence of a file printed whole even that
+        prompt is the file's (a README's ``me@gpu01:~$ ...`` example); ``head`` may cut a file
+        inside a fence, so there it is the log's."""
+        pattern, whole = self.showing
+        if _FENCE.match(line):
+            self.shown_fence = not self.shown_fence
+            return True
+        if line.startswith("Script ") and typescript_marks.parse(line) is not None:
+            return False
+        m = _TOOL_MARK.match(line) or _prompt(line)
+        if m is None or m.re is not pattern:
+            return True
+        return whole and self.shown_fence
 
     def _listed(self) -> Iterator[Event]:
         """The commands a ``history`` listing shows (its output, now complete), as the calls they
@@ -614,8 +679,9 @@ class _State:
     def _typed(self, output_line: int) -> Iterator[Event]:
         typed, self.typing = self.typing, None
         self.unprompted = self.flags_follow = False
+        shape, self.typing_shape = self.typing_shape, None
         if typed is not None:
-            yield from self._call(typed.text, typed.line, typed.host, output_line, typed.cwd, typed.user)
+            yield from self._call(typed.text, typed.line, typed.host, output_line, typed.cwd, typed.user, shape)
 
     def _continue(self, line: str, lineno: int):
         """A line after a command the shell was still reading: the shell prompts for the rest with
@@ -789,6 +855,11 @@ class _State:
             part_of_command = yield from self._continue(line, lineno)
             if part_of_command:
                 return
+        if self.showing is not None:
+            if self.kind == "tool_result" and self.call_id is not None and self._shown_file_line(line):
+                self._append(line, lineno)
+                return
+            self.showing = None
         if self.aider_prompt and line.strip() and not line.startswith("#### "):
             yield from self.flush()  # the reply begins: it was read as the prompt's last lines
         fence = _FENCE.match(line)
@@ -906,6 +977,7 @@ class _State:
                 m = None
             if m:
                 self._status_shown(m)
+                self.prompt_shape = m.re
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
                                          cwd=_prompt_dir(m), user=_prompt_user(m))
                 return
