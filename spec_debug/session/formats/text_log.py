@@ -535,6 +535,10 @@ class _State:
         pattern of the prompt it was typed at, and whether its program prints them whole (``cat``, not ``head``)."""
         self.shown_fence = False
         """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
+        self.held: list[tuple[str, int, str | None]] | None = None
+        """Lines after a here-document's opening line shown without PS2, held until its
+        delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
+        self.held_chars = 0
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -557,6 +561,8 @@ class _State:
             self.top, self.released = None, top_line
             self.timestamp = top_time
             yield from self.feed(text, top_line)
+        if self.held is not None:  # the log ends inside an unprefixed here-document body
+            yield from self._release_held()
         if self.typing is not None:  # the log ends inside a command
             yield from self._typed(self.typing.line + self.typing.lines + 1)
         if self.listing is not None:  # the listing's output ends here
@@ -706,6 +712,9 @@ class _State:
             yield from self._typed(lineno)  # the block ends: the command is what was written
             return False
         ps2 = PS2.match(line)
+        if self.held is not None or (typed.heredocs and not ps2 and not in_block
+                                     and not self.numbered and not self.aider):
+            return (yield from self._hold_heredoc(line, lineno))
         if ps2:
             part = line[ps2.end():]
         elif in_block:
@@ -717,6 +726,46 @@ class _State:
         if not typed.waiting() or typed.lines >= MAX_TYPED_LINES or len(typed.text) > MAX_BODY_CHARS:
             yield from self._typed(lineno + 1)
         return True
+
+    def _hold_heredoc(self, line: str, lineno: int):
+        """A line after a here-document's opening line that shows no PS2: a log whose shell sets
+        PS2 empty, or copied into a note without it. The shell reads the body to its delimiter
+        line before it runs anything (bash(1), Here Documents), so up to that line nothing is
+        output or a command, even a ``$ pip install`` of the README the heredoc writes: the lines
+        are held until the delimiter shows, then are the body. A ``^C`` (the heredoc abandoned),
+        the log's end, a prompt of the kind the command was typed at (but ``$ ``, as common in a
+        README's text as at a prompt), or more than a command's lines without it, and they were
+        what followed the command's first line after all: fed again as any line. True when the
+        line was held."""
+        held = self.held = self.held if self.held is not None else []
+        prompt = _prompt(line) if self.typing_shape not in (None, _DOLLAR_PROMPT) else None
+        if line.startswith("^C") or len(held) >= MAX_TYPED_LINES or self.held_chars > MAX_BODY_CHARS \
+                or (prompt is not None and prompt.re is self.typing_shape):
+            yield from self._release_held()
+            return False
+        held.append((line, lineno, self.timestamp))
+        self.held_chars += len(line) + 1
+        delimiter, tabs = self.typing.heredocs[0]
+        if (line.lstrip("\t") if tabs else line).rstrip() != delimiter:
+            return True
+        self.held, self.held_chars = None, 0
+        for text, _, _ in held:
+            self.typing.add(text)
+        typed = self.typing
+        if not typed.waiting() or typed.lines >= MAX_TYPED_LINES or len(typed.text) > MAX_BODY_CHARS:
+            yield from self._typed(lineno + 1)
+        return True
+
+    def _release_held(self) -> Iterator[Event]:
+        """The held lines were no here-document body (:meth:`_hold_heredoc`): the command ended
+        with its first line, and they are fed again as any line."""
+        held, self.held, self.held_chars = self.held, None, 0
+        yield from self._typed(held[0][1] if held else self.typing.line + 1)
+        now = self.timestamp
+        for text, number, stamp in held:
+            self.timestamp = stamp
+            yield from self.feed(text, number)
+        self.timestamp = now
 
     def _quoting(self) -> bool:
         """A ``> `` line here is a Markdown block quote. Not in Aider's history, where it is tool
