@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import deque
 from collections.abc import Iterator
 from itertools import chain, islice
 from pathlib import Path
@@ -30,6 +31,9 @@ from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedC
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
+TAIL_CHARS = 1 << 18
+"""Of a body past :data:`MAX_BODY_CHARS`, its last lines up to this many characters are kept:
+a launch's or a training run's log ends with the traceback that ended it."""
 
 _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\s*[:>-]?\s*)?(.*)$", re.I)
 _USER = r"(?:[\w.-]+|I have no name!)"
@@ -473,6 +477,11 @@ class _State:
         self.role = "assistant"
         self.role_given = False
         self.body: list[str] = []
+        self.tail: deque[str] = deque()
+        """The last lines of a body past :data:`MAX_BODY_CHARS` (:meth:`_append`)."""
+        self.tail_chars = 0
+        self.left_out = 0
+        """Lines of the body between its first :data:`MAX_BODY_CHARS` and its tail, not kept."""
         self.body_chars = 0
         self.body_line = 0
         self.call_id: str | None = None
@@ -567,7 +576,7 @@ class _State:
             yield from self._typed(self.typing.line + self.typing.lines + 1)
         if self.listing is not None:  # the listing's output ends here
             yield from self._listed()
-        text = "\n".join(self.body).strip("\n")
+        text = self._body_text()
         kind = self.kind
         # An empty output is not emitted: the call stays open, so that an unlabeled output
         # message that follows ([msg N+1] with a traceback) is paired with it.
@@ -587,6 +596,7 @@ class _State:
                               exit_code=code, is_error=code not in (None, 0))
         self.body = []
         self.body_chars = 0
+        self._drop_tail()
         self.kind = None
         self.call_id = None
         self.exit_code = None
@@ -598,6 +608,7 @@ class _State:
         self.body_timestamp = self.timestamp
         self.body = [first] if first else []
         self.body_chars = len(first)
+        self._drop_tail()
 
     def _command(self, command: str, line: int, host: str | None, *, new_message: bool,
                  flags_may_follow: bool = False, cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
@@ -1101,3 +1112,23 @@ class _State:
         if self.body_chars < MAX_BODY_CHARS:
             self.body.append(line)
             self.body_chars += len(line) + 1
+            return
+        # Past the cap the last lines are kept, no more: the traceback that ends a 2 MB launch log
+        # (the JSON formats keep a whole output; here it was cut after its first MB, and lost)
+        self.tail.append(line[-TAIL_CHARS:])
+        self.tail_chars += len(self.tail[-1]) + 1
+        while self.tail_chars > TAIL_CHARS and len(self.tail) > 1:
+            self.tail_chars -= len(self.tail.popleft()) + 1
+            self.left_out += 1
+
+    def _body_text(self) -> str:
+        """The body's text: its first lines, and past the cap its last ones (:meth:`_append`)."""
+        lines = self.body
+        if self.tail:
+            gap = [f"[… {self.left_out} lines left out …]"] if self.left_out else []
+            lines = [*self.body, *gap, *self.tail]
+        return "\n".join(lines).strip("\n")
+
+    def _drop_tail(self) -> None:
+        self.tail.clear()
+        self.tail_chars = self.left_out = 0
