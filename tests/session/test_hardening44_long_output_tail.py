@@ -39,3 +39,22 @@ def test_the_traceback_at_the_end_of_a_long_output_is_found(tmp_path: Path) -> N
     assert kept[0] == batches[0] and kept[-1].startswith("RuntimeError: CUDA error")
     assert any(line.startswith("[… ") and line.endswith(" lines left out …]") for line in kept)
     assert len(output) < MAX_BODY_CHARS * 2
+
+
+def test_a_cline_exports_long_tool_output_keeps_its_end(tmp_path: Path) -> None:
+    # Cline's export (cline/cline src/integrations/misc/export-markdown.ts): a block was cut after
+    # its first MB too (formats.marked_markdown), the launch's traceback with it
+    batches = "\n".join(_BATCH.format(n) for n in range(MAX_BODY_CHARS // len(_BATCH) * 2))
+    path = tmp_path / "cline_task_jan-20-2026_3-04-01-pm.md"
+    path.write_text("\n\n---\n\n".join([
+        "**User:**\n\n<task>\nwhy does the eagle3 launch on gpu01 die?\n</task>",
+        "**Assistant:**\n\n[Tool Use: execute_command]\nCommand: ssh gpu01 cat /var/log/sglang.log\nCwd: .",
+        "**User:**\n\n[Tool]\nCommand executed in terminal within working directory '/w'. Exit code: 0\nOutput:\n"
+        + batches + "\nTraceback (most recent call last):\n"
+        '  File "/opt/sglang/python/sglang/srt/speculative/eagle_worker.py", line 88, in forward\n'
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "**Assistant:**\n\nThe draft worker hit an illegal memory access.",
+    ]) + "\n\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [(c.command, c.host) for c in a.commands] == [("ssh gpu01 cat /var/log/sglang.log", "gpu01")]
+    assert [(e.kind, e.host, e.command_seq) for e in a.errors] == [("cuda_error", "gpu01", a.commands[0].seq)]

@@ -7,6 +7,7 @@ costs bounded memory). What a turn line and a block look like is each reader's o
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,8 @@ from spec_debug.session.formats import text_log
 from spec_debug.session.formats.common import Cursor
 
 MAX_CHARS = 1 << 20
-"""A block's text is kept up to this many characters."""
+"""A block's text is kept up to this many characters, and then its last lines
+(:data:`text_log.TAIL_CHARS`): a long tool output ends with the traceback that ended it."""
 
 
 class TurnReader:
@@ -31,6 +33,9 @@ class TurnReader:
         self.timestamp: str | None = None
         self.lines: list[str] = []
         self.chars = 0
+        self.tail: deque[str] = deque()
+        self.tail_chars = 0
+        self.left_out = 0
         self.first_line = 0
 
     @classmethod
@@ -46,14 +51,24 @@ class TurnReader:
         self.role = role
 
     def keep(self, line: str) -> None:
-        """The line, while the block is under :data:`MAX_CHARS`."""
+        """The line, while the block is under :data:`MAX_CHARS`; past it the last lines are kept."""
         if self.chars < MAX_CHARS:
             self.lines.append(line)
             self.chars += len(line) + 1
+            return
+        self.tail.append(line[-text_log.TAIL_CHARS:])
+        self.tail_chars += len(self.tail[-1]) + 1
+        while self.tail_chars > text_log.TAIL_CHARS and len(self.tail) > 1:
+            self.tail_chars -= len(self.tail.popleft()) + 1
+            self.left_out += 1
 
     def take(self) -> list[str]:
-        """The block's lines, the block emptied."""
+        """The block's lines (past :data:`MAX_CHARS` its first and last ones), the block emptied."""
         lines, self.lines, self.chars = self.lines, [], 0
+        if self.tail:
+            gap = [f"[… {self.left_out} lines left out …]"] if self.left_out else []
+            lines = [*lines, *gap, *self.tail]
+            self.tail, self.tail_chars, self.left_out = deque(), 0, 0
         return lines
 
     def event(self, kind: str, role: str, line: int, **kw) -> Event:
