@@ -7,7 +7,6 @@ costs bounded memory). What a turn line and a block look like is each reader's o
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,9 +32,7 @@ class TurnReader:
         self.timestamp: str | None = None
         self.lines: list[str] = []
         self.chars = 0
-        self.tail: deque[str] = deque()
-        self.tail_chars = 0
-        self.left_out = 0
+        self.tail = text_log.Tail()
         self.first_line = 0
 
     @classmethod
@@ -56,20 +53,12 @@ class TurnReader:
             self.lines.append(line)
             self.chars += len(line) + 1
             return
-        self.tail.append(line[-text_log.TAIL_CHARS:])
-        self.tail_chars += len(self.tail[-1]) + 1
-        while self.tail_chars > text_log.TAIL_CHARS and len(self.tail) > 1:
-            self.tail_chars -= len(self.tail.popleft()) + 1
-            self.left_out += 1
+        self.tail.add(line)
 
     def take(self) -> list[str]:
         """The block's lines (past :data:`MAX_CHARS` its first and last ones), the block emptied."""
         lines, self.lines, self.chars = self.lines, [], 0
-        if self.tail:
-            gap = [f"[… {self.left_out} lines left out …]"] if self.left_out else []
-            lines = [*lines, *gap, *self.tail]
-            self.tail, self.tail_chars, self.left_out = deque(), 0, 0
-        return lines
+        return self.tail.after(lines)
 
     def event(self, kind: str, role: str, line: int, **kw) -> Event:
         ev = Event(session=self.cursor.session, seq=self.seq, agent=self.agent, role=role, kind=kind,

@@ -35,6 +35,39 @@ TAIL_CHARS = 1 << 18
 """Of a body past :data:`MAX_BODY_CHARS`, its last lines up to this many characters are kept:
 a launch's or a training run's log ends with the traceback that ended it."""
 
+
+class Tail:
+    """The last lines of a text past its cap, up to :data:`TAIL_CHARS` (a text log's output, a
+    block of a Markdown export): the first were kept up to the cap, the middle is left out."""
+
+    __slots__ = ("chars", "left_out", "lines")
+
+    def __init__(self) -> None:
+        self.lines: deque[str] = deque()
+        self.chars = 0
+        self.left_out = 0
+
+    def add(self, line: str) -> None:
+        self.lines.append(line[-TAIL_CHARS:])
+        self.chars += len(self.lines[-1]) + 1
+        while self.chars > TAIL_CHARS and len(self.lines) > 1:
+            self.chars -= len(self.lines.popleft()) + 1
+            self.left_out += 1
+
+    def after(self, head: list[str]) -> list[str]:
+        """``head`` (the first lines), then a line that says how many were left out, and the
+        last; the tail emptied."""
+        if not self.lines:
+            return head
+        gap = [f"[… {self.left_out} lines left out …]"] if self.left_out else []
+        lines = [*head, *gap, *self.lines]
+        self.clear()
+        return lines
+
+    def clear(self) -> None:
+        self.lines.clear()
+        self.chars = self.left_out = 0
+
 _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\s*[:>-]?\s*)?(.*)$", re.I)
 _USER = r"(?:[\w.-]+|I have no name!)"
 """A user name, or what bash shows for a uid the container's /etc/passwd lacks (``docker run
@@ -477,11 +510,8 @@ class _State:
         self.role = "assistant"
         self.role_given = False
         self.body: list[str] = []
-        self.tail: deque[str] = deque()
+        self.tail = Tail()
         """The last lines of a body past :data:`MAX_BODY_CHARS` (:meth:`_append`)."""
-        self.tail_chars = 0
-        self.left_out = 0
-        """Lines of the body between its first :data:`MAX_BODY_CHARS` and its tail, not kept."""
         self.body_chars = 0
         self.body_line = 0
         self.call_id: str | None = None
@@ -596,7 +626,7 @@ class _State:
                               exit_code=code, is_error=code not in (None, 0))
         self.body = []
         self.body_chars = 0
-        self._drop_tail()
+        self.tail.clear()
         self.kind = None
         self.call_id = None
         self.exit_code = None
@@ -608,7 +638,7 @@ class _State:
         self.body_timestamp = self.timestamp
         self.body = [first] if first else []
         self.body_chars = len(first)
-        self._drop_tail()
+        self.tail.clear()
 
     def _command(self, command: str, line: int, host: str | None, *, new_message: bool,
                  flags_may_follow: bool = False, cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
@@ -1115,20 +1145,8 @@ class _State:
             return
         # Past the cap the last lines are kept, no more: the traceback that ends a 2 MB launch log
         # (the JSON formats keep a whole output; here it was cut after its first MB, and lost)
-        self.tail.append(line[-TAIL_CHARS:])
-        self.tail_chars += len(self.tail[-1]) + 1
-        while self.tail_chars > TAIL_CHARS and len(self.tail) > 1:
-            self.tail_chars -= len(self.tail.popleft()) + 1
-            self.left_out += 1
+        self.tail.add(line)
 
     def _body_text(self) -> str:
         """The body's text: its first lines, and past the cap its last ones (:meth:`_append`)."""
-        lines = self.body
-        if self.tail:
-            gap = [f"[… {self.left_out} lines left out …]"] if self.left_out else []
-            lines = [*self.body, *gap, *self.tail]
-        return "\n".join(lines).strip("\n")
-
-    def _drop_tail(self) -> None:
-        self.tail.clear()
-        self.tail_chars = self.left_out = 0
+        return "\n".join(self.tail.after(self.body)).strip("\n")
