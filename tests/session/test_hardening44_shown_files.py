@@ -66,3 +66,13 @@ def test_only_a_prompt_of_its_kind_ends_a_printed_file(tmp_path: Path) -> None:
     path.write_text("me@laptop:~$ cat hosts.md\n# Hosts\n$ ssh gpu01 nvidia-smi\nalice@gpu02:~$ ls\nhosts.md\n")
     a = analyze_path(path)
     assert [(c.command, c.host) for c in a.commands] == [("cat hosts.md", "laptop"), ("ls", "gpu02")]
+
+
+def test_any_prompt_ends_a_printed_file_that_is_no_document(tmp_path: Path) -> None:
+    # a note that mixes prompts: after a config, a `$ ` line is the next command
+    path = tmp_path / "note.log"
+    path.write_text('root@gpu01:~# cat /models/eagle3/config.json\n{"draft_vocab_size": 32000}\n'
+                    "$ curl -s localhost:30000/health\ncurl: (7) Failed to connect to localhost port 30000\n")
+    a = analyze_path(path)
+    assert [(c.command, c.host) for c in a.commands] == [
+        ("cat /models/eagle3/config.json", "gpu01"), ("curl -s localhost:30000/health", None)]

@@ -168,10 +168,20 @@ _FILE_SHOWERS = _WHOLE_FILE_SHOWERS | {"head", "tail"}
 """Programs whose output is the text of the files they are given (:meth:`_State._shown_file_line`)."""
 _NOT_ONE_PROGRAM = re.compile(r"[|;&<>`]|\$\(")
 """A pipe, a list, a redirection or a substitution: more than one program's output, or none."""
+_DOCUMENT = re.compile(r"(?:\.(?:md|markdown|rst|txt|adoc)|(?:^|/)(?:readme|install|notes|howto)[^/]*)$", re.I)
+"""A file of prose whose examples show commands at prompts (``$ pip install``)."""
 
 
-def _shows_files(command: str) -> str | None:
-    """The program of ``command`` when all it does is print files (``cat README.md``, ``ssh gpu01
+@dataclasses.dataclass(frozen=True)
+class _Shown:
+    """What a command that prints files prints (:func:`_shows_files`)."""
+    program: str
+    documents: bool
+    """One of the files is a document (:data:`_DOCUMENT`), whose examples show prompts."""
+
+
+def _shows_files(command: str) -> _Shown | None:
+    """What ``command`` prints when all it does is print files (``cat README.md``, ``ssh gpu01
     cat /opt/run.sh``): its output is the files' text, whatever their lines look like. None for
     any other command, and for one that pipes, redirects (``cat > run.sh``) or chains."""
     target = shell.parse_target(command) if "ssh" in command else None
@@ -183,7 +193,9 @@ def _shows_files(command: str) -> str | None:
     if len(words) < 2 or not any(w[:1] != "-" for w in words[1:]):
         return None
     program = words[0].rsplit("/", 1)[-1]
-    return program if program in _FILE_SHOWERS else None
+    if program not in _FILE_SHOWERS:
+        return None
+    return _Shown(program, any(_DOCUMENT.search(w) for w in words[1:] if w[:1] != "-"))
 _FLAG_LINE = re.compile(r"^[ \t]*(?:--[A-Za-z][\w.-]*|-[A-Za-z]{1,2})(?:[= \t]|$)")
 """A line of flags that goes on with the command before it when the command was written without
 a prompt, in an issue body or a note, with no backslash (vllm-project/vllm issue #26328:
@@ -569,9 +581,9 @@ class _State:
         """The pattern of the prompt the command being read was typed at."""
         self.typing_shape: re.Pattern | None = None
         """:attr:`prompt_shape` of the command still being typed (:attr:`typing`)."""
-        self.showing: tuple[re.Pattern, bool] | None = None
+        self.showing: tuple[re.Pattern, _Shown] | None = None
         """The open output is the text of files a command printed (:func:`_shows_files`): the
-        pattern of the prompt it was typed at, and whether its program prints them whole (``cat``, not ``head``)."""
+        pattern of the prompt it was typed at, and what it prints."""
         self.shown_fence = False
         """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
         self.held: list[tuple[str, int, str | None]] | None = None
@@ -685,29 +697,33 @@ class _State:
         self.showing, self.shown_fence = None, False
         if shape is None or self.fence is not None or self.numbered or self.aider:
             return
-        program = _shows_files(command)
-        if program is not None:
-            self.showing = (shape, program in _WHOLE_FILE_SHOWERS)
+        shown = _shows_files(command)
+        if shown is not None:
+            self.showing = (shape, shown)
 
     def _shown_file_line(self, line: str) -> bool:
         """``line`` is a line of the files the open command prints (:attr:`showing`). A file's
         Markdown (a ``# Heading``, a fence, a ``> `` quote), a script's ``# comment`` and launch
-        line, and a README's ``$ pip install`` are its text, no heading or command of the log:
-        only a prompt of the kind the command was typed at (printing a file opens no shell; the
-        host may differ in a note that gathers the commands run on several hosts), or
-        ``script(1)``'s closing line, ends it. Inside a fence of a file printed whole even that
-        prompt is the file's (a README's ``me@gpu01:~$ ...`` example); ``head`` may cut a file
-        inside a fence, so there it is the log's."""
-        pattern, whole = self.showing
+        line are its text, no heading or command of the log; so is a document's ``$ pip install``
+        under a command typed at another kind of prompt (printing a file opens no shell). A
+        prompt of the kind the command was typed at ends it (the host may differ in a note that
+        gathers the commands run on several hosts), as does any prompt after a file that is no
+        document (a config, a script: a note may mix prompts), and ``script(1)``'s closing line.
+        Inside a fence of a document printed whole even the first is the file's (a README's
+        ``me@gpu01:~$ ...`` example); ``head`` may cut a file inside a fence, so there it is the
+        log's."""
+        pattern, shown = self.showing
         if _FENCE.match(line):
             self.shown_fence = not self.shown_fence
             return True
         if line.startswith("Script ") and typescript_marks.parse(line) is not None:
             return False
         m = _TOOL_MARK.match(line) or _prompt(line)
-        if m is None or m.re is not pattern:
+        if m is None:
             return True
-        return whole and self.shown_fence
+        if m.re is not pattern:
+            return shown.documents
+        return shown.documents and shown.program in _WHOLE_FILE_SHOWERS and self.shown_fence
 
     def _listed(self) -> Iterator[Event]:
         """The commands a ``history`` listing shows (its output, now complete), as the calls they
