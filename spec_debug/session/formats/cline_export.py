@@ -162,7 +162,8 @@ class _Reader(TurnReader):
             self.pending = []
 
     def _start(self, kind: str, lineno: int, head: str = "") -> None:
-        self.kind, self.head, self.first_line, self.lines, self.chars = kind, head, lineno, [], 0
+        self.kind, self.head, self.first_line = kind, head, lineno
+        self.take()  # a new block: the lines of none before it
 
     def _event(self, kind: str, role: str, **kw) -> Event:
         return self.event(kind, role, self.first_line, **kw)  # a block's events are at its first line

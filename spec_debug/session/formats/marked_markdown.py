@@ -15,7 +15,8 @@ from spec_debug.session.formats import text_log
 from spec_debug.session.formats.common import Cursor
 
 MAX_CHARS = 1 << 20
-"""A block's text is kept up to this many characters."""
+"""A block's text is kept up to this many characters, and then its last lines
+(:data:`text_log.TAIL_CHARS`): a long tool output ends with the traceback that ended it."""
 
 
 class TurnReader:
@@ -31,6 +32,7 @@ class TurnReader:
         self.timestamp: str | None = None
         self.lines: list[str] = []
         self.chars = 0
+        self.tail = text_log.Tail()
         self.first_line = 0
 
     @classmethod
@@ -46,15 +48,17 @@ class TurnReader:
         self.role = role
 
     def keep(self, line: str) -> None:
-        """The line, while the block is under :data:`MAX_CHARS`."""
+        """The line, while the block is under :data:`MAX_CHARS`; past it the last lines are kept."""
         if self.chars < MAX_CHARS:
             self.lines.append(line)
             self.chars += len(line) + 1
+            return
+        self.tail.add(line)
 
     def take(self) -> list[str]:
-        """The block's lines, the block emptied."""
+        """The block's lines (past :data:`MAX_CHARS` its first and last ones), the block emptied."""
         lines, self.lines, self.chars = self.lines, [], 0
-        return lines
+        return self.tail.after(lines)
 
     def event(self, kind: str, role: str, line: int, **kw) -> Event:
         ev = Event(session=self.cursor.session, seq=self.seq, agent=self.agent, role=role, kind=kind,

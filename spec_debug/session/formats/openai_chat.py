@@ -524,6 +524,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             raw = fn.get("arguments", fn.get("input"))
             args = decode_arguments(raw)
             command = shell_command(args) if isinstance(args, dict) else None
+            if command is None and isinstance(args, dict) and _is_shell(name):
+                command = _shell_argument(args)
             if command is None and isinstance(raw, str) and args is None and _is_shell(name) \
                     and not _CUT_OBJECT.match(raw):
                 command = raw  # some stacks send the bare command string; not a JSON object cut short
@@ -807,3 +809,23 @@ inside the call: formats.chat_stream; a reply that hit its token limit), no bare
 
 def _is_shell(name: str) -> bool:
     return name.lower() in ("bash", "shell", "exec", "run", "run_command", "terminal", "execute_command")
+
+
+_SHELL_ARGUMENT_KEYS = ("commands", "script", "input", "query")
+"""Where a shell tool that has no ``command``/``cmd`` takes its command: LangChain's ShellTool
+(named ``terminal``) takes ``commands``, a string or a list it runs joined by ``;``
+(langchain-ai/langchain ``libs/community/langchain_community/tools/shell/tool.py``,
+``ShellInput``; ``BashProcess.run``), Langchain-Chatchat's ``shell`` a ``query``, and tools
+written as ``def bash(script: str)`` or with one free-form ``input`` name theirs so. Read only
+for a tool named as a shell (:func:`_is_shell`): elsewhere these keys hold no command."""
+
+
+def _shell_argument(args: dict) -> str | None:
+    """The command a shell tool's arguments give under another key (:data:`_SHELL_ARGUMENT_KEYS`)."""
+    for key in _SHELL_ARGUMENT_KEYS:
+        value = args.get(key)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            value = "; ".join(v.strip() for v in value)
+        if isinstance(value, str) and value.strip():
+            return value
+    return None

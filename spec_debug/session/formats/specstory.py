@@ -81,8 +81,10 @@ class _Reader(TurnReader):
                 if chars < MAX_CHARS:
                     block.append(line)
                     chars += len(line) + 1
+                else:
+                    self.tail.add(line)  # a long output's end: its traceback, the closing tags
                 if closing in line:
-                    yield from self._block(block, block_line)
+                    yield from self._block(self.tail.after(block), block_line)
                     block = None
                 continue
             turn = _TURN.match(line)
@@ -113,7 +115,7 @@ class _Reader(TurnReader):
                 self.text_nos.append(lineno)
                 self.text_chars += len(line) + 1
         if block is not None:
-            yield from self._block(block, block_line)  # the file ends inside a block
+            yield from self._block(self.tail.after(block), block_line)  # the file ends inside a block
         yield from self._flush()
         self.count_records()
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections import deque
 from collections.abc import Iterator
 from itertools import chain, islice
 from pathlib import Path
@@ -30,6 +31,42 @@ from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedC
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
+TAIL_CHARS = 1 << 18
+"""Of a body past :data:`MAX_BODY_CHARS`, its last lines up to this many characters are kept:
+a launch's or a training run's log ends with the traceback that ended it."""
+
+
+class Tail:
+    """The last lines of a text past its cap, up to :data:`TAIL_CHARS` (a text log's output, a
+    block of a Markdown export): the first were kept up to the cap, the middle is left out."""
+
+    __slots__ = ("chars", "left_out", "lines")
+
+    def __init__(self) -> None:
+        self.lines: deque[str] = deque()
+        self.chars = 0
+        self.left_out = 0
+
+    def add(self, line: str) -> None:
+        self.lines.append(line[-TAIL_CHARS:])
+        self.chars += len(self.lines[-1]) + 1
+        while self.chars > TAIL_CHARS and len(self.lines) > 1:
+            self.chars -= len(self.lines.popleft()) + 1
+            self.left_out += 1
+
+    def after(self, head: list[str]) -> list[str]:
+        """``head`` (the first lines), then a line that says how many were left out, and the
+        last; the tail emptied."""
+        if not self.lines:
+            return head
+        gap = [f"[… {self.left_out} lines left out …]"] if self.left_out else []
+        lines = [*head, *gap, *self.lines]
+        self.clear()
+        return lines
+
+    def clear(self) -> None:
+        self.lines.clear()
+        self.chars = self.left_out = 0
 
 _MSG = re.compile(r"^\[msg (\d+)\]\s*(?:(user|human|assistant|ai|tool|system)\b\s*[:>-]?\s*)?(.*)$", re.I)
 _USER = r"(?:[\w.-]+|I have no name!)"
@@ -126,6 +163,39 @@ _LAUNCHER = re.compile(
 open file`` or ``python = 3``."""
 _OUTPUT_HINT = re.compile(r"^(?:Traceback \(most recent call last\)|(?:Error: )?Exit code \d+|\[[\d-]+ [\d:]+\] Decode batch)", re.M)
 _ROLE = {"human": "user", "ai": "assistant"}
+_WHOLE_FILE_SHOWERS = frozenset({"cat", "bat", "batcat", "less", "more", "nl", "tac"})
+_FILE_SHOWERS = _WHOLE_FILE_SHOWERS | {"head", "tail"}
+"""Programs whose output is the text of the files they are given (:meth:`_State._shown_file_line`)."""
+_NOT_ONE_PROGRAM = re.compile(r"[|;&<>`]|\$\(")
+"""A pipe, a list, a redirection or a substitution: more than one program's output, or none."""
+_DOCUMENT = re.compile(r"(?:\.(?:md|markdown|rst|txt|adoc)|(?:^|/)(?:readme|install|notes|howto)[^/]*)$", re.I)
+"""A file of prose whose examples show commands at prompts (``$ pip install``)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Shown:
+    """What a command that prints files prints (:func:`_shows_files`)."""
+    program: str
+    documents: bool
+    """One of the files is a document (:data:`_DOCUMENT`), whose examples show prompts."""
+
+
+def _shows_files(command: str) -> _Shown | None:
+    """What ``command`` prints when all it does is print files (``cat README.md``, ``ssh gpu01
+    cat /opt/run.sh``): its output is the files' text, whatever their lines look like. None for
+    any other command, and for one that pipes, redirects (``cat > run.sh``) or chains."""
+    target = shell.parse_target(command) if "ssh" in command else None
+    if target is not None and target.host is not None and target.inner:
+        command = target.inner
+    if _NOT_ONE_PROGRAM.search(command):
+        return None
+    words = shell.split_words(command)
+    if len(words) < 2 or not any(w[:1] != "-" for w in words[1:]):
+        return None
+    program = words[0].rsplit("/", 1)[-1]
+    if program not in _FILE_SHOWERS:
+        return None
+    return _Shown(program, any(_DOCUMENT.search(w) for w in words[1:] if w[:1] != "-"))
 _FLAG_LINE = re.compile(r"^[ \t]*(?:--[A-Za-z][\w.-]*|-[A-Za-z]{1,2})(?:[= \t]|$)")
 """A line of flags that goes on with the command before it when the command was written without
 a prompt, in an issue body or a note, with no backslash (vllm-project/vllm issue #26328:
@@ -452,6 +522,8 @@ class _State:
         self.role = "assistant"
         self.role_given = False
         self.body: list[str] = []
+        self.tail = Tail()
+        """The last lines of a body past :data:`MAX_BODY_CHARS` (:meth:`_append`)."""
         self.body_chars = 0
         self.body_line = 0
         self.call_id: str | None = None
@@ -505,6 +577,19 @@ class _State:
         """The hosts the log's prompts have shown (:meth:`_percent_output`)."""
         self.open_command = ""
         """The command whose output is open."""
+        self.prompt_shape: re.Pattern | None = None
+        """The pattern of the prompt the command being read was typed at."""
+        self.typing_shape: re.Pattern | None = None
+        """:attr:`prompt_shape` of the command still being typed (:attr:`typing`)."""
+        self.showing: tuple[re.Pattern, _Shown] | None = None
+        """The open output is the text of files a command printed (:func:`_shows_files`): the
+        pattern of the prompt it was typed at, and what it prints."""
+        self.shown_fence = False
+        """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
+        self.held: list[tuple[str, int, str | None]] | None = None
+        """Lines after a here-document's opening line shown without PS2, held until its
+        delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
+        self.held_chars = 0
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -527,11 +612,13 @@ class _State:
             self.top, self.released = None, top_line
             self.timestamp = top_time
             yield from self.feed(text, top_line)
+        if self.held is not None:  # the log ends inside an unprefixed here-document body
+            yield from self._release_held()
         if self.typing is not None:  # the log ends inside a command
             yield from self._typed(self.typing.line + self.typing.lines + 1)
         if self.listing is not None:  # the listing's output ends here
             yield from self._listed()
-        text = "\n".join(self.body).strip("\n")
+        text = self._body_text()
         kind = self.kind
         # An empty output is not emitted: the call stays open, so that an unlabeled output
         # message that follows ([msg N+1] with a traceback) is paired with it.
@@ -551,6 +638,7 @@ class _State:
                               exit_code=code, is_error=code not in (None, 0))
         self.body = []
         self.body_chars = 0
+        self.tail.clear()
         self.kind = None
         self.call_id = None
         self.exit_code = None
@@ -562,11 +650,13 @@ class _State:
         self.body_timestamp = self.timestamp
         self.body = [first] if first else []
         self.body_chars = len(first)
+        self.tail.clear()
 
     def _command(self, command: str, line: int, host: str | None, *, new_message: bool,
                  flags_may_follow: bool = False, cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
         """``flags_may_follow``: the command was written without a prompt (in prose or a block),
         where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`)."""
+        shape, self.prompt_shape = self.prompt_shape, None
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
         if new_message:
@@ -576,13 +666,15 @@ class _State:
         flags_may_follow = flags_may_follow and _LAUNCHER.match(command) is not None
         if typed.waiting() or flags_may_follow:
             self.typing = typed  # the lines after it finish it (see _continue)
+            self.typing_shape = shape
             self.flags_follow = flags_may_follow and not typed.waiting()
             return
         self.unprompted = False
-        yield from self._call(command, line, host, line + 1, cwd, user)
+        yield from self._call(command, line, host, line + 1, cwd, user, shape)
 
     def _call(self, command: str, line: int, host: str | None, output_line: int,
-              cwd: str | None = None, user: str | None = None) -> Iterator[Event]:
+              cwd: str | None = None, user: str | None = None,
+              shape: re.Pattern | None = None) -> Iterator[Event]:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
         shown, host = host, self.logins.where(host)
@@ -596,6 +688,42 @@ class _State:
         self._open("tool_result", output_line)
         self.call_id = call_id
         self.open_command = command
+        self._note_shown_files(command, shape)
+
+    def _note_shown_files(self, command: str, shape: re.Pattern | None) -> None:
+        """Whether the output that opens is the text of files (:attr:`showing`): only for a
+        command typed at a prompt of a terminal log, outside any block of a Markdown note (there
+        the block's closing fence ends the output)."""
+        self.showing, self.shown_fence = None, False
+        if shape is None or self.fence is not None or self.numbered or self.aider:
+            return
+        shown = _shows_files(command)
+        if shown is not None:
+            self.showing = (shape, shown)
+
+    def _shown_file_line(self, line: str) -> bool:
+        """``line`` is a line of the files the open command prints (:attr:`showing`). A file's
+        Markdown (a ``# Heading``, a fence, a ``> `` quote), a script's ``# comment`` and launch
+        line are its text, no heading or command of the log; so is a document's ``$ pip install``
+        under a command typed at another kind of prompt (printing a file opens no shell). A
+        prompt of the kind the command was typed at ends it (the host may differ in a note that
+        gathers the commands run on several hosts), as does any prompt after a file that is no
+        document (a config, a script: a note may mix prompts), and ``script(1)``'s closing line.
+        Inside a fence of a document printed whole even the first is the file's (a README's
+        ``me@gpu01:~$ ...`` example); ``head`` may cut a file inside a fence, so there it is the
+        log's."""
+        pattern, shown = self.showing
+        if _FENCE.match(line):
+            self.shown_fence = not self.shown_fence
+            return True
+        if line.startswith("Script ") and typescript_marks.parse(line) is not None:
+            return False
+        m = _TOOL_MARK.match(line) or _prompt(line)
+        if m is None:
+            return True
+        if m.re is not pattern:
+            return shown.documents
+        return shown.documents and shown.program in _WHOLE_FILE_SHOWERS and self.shown_fence
 
     def _listed(self) -> Iterator[Event]:
         """The commands a ``history`` listing shows (its output, now complete), as the calls they
@@ -614,8 +742,9 @@ class _State:
     def _typed(self, output_line: int) -> Iterator[Event]:
         typed, self.typing = self.typing, None
         self.unprompted = self.flags_follow = False
+        shape, self.typing_shape = self.typing_shape, None
         if typed is not None:
-            yield from self._call(typed.text, typed.line, typed.host, output_line, typed.cwd, typed.user)
+            yield from self._call(typed.text, typed.line, typed.host, output_line, typed.cwd, typed.user, shape)
 
     def _continue(self, line: str, lineno: int):
         """A line after a command the shell was still reading: the shell prompts for the rest with
@@ -640,6 +769,9 @@ class _State:
             yield from self._typed(lineno)  # the block ends: the command is what was written
             return False
         ps2 = PS2.match(line)
+        if self.held is not None or (typed.heredocs and not ps2 and not in_block
+                                     and not self.numbered and not self.aider):
+            return (yield from self._hold_heredoc(line, lineno))
         if ps2:
             part = line[ps2.end():]
         elif in_block:
@@ -651,6 +783,46 @@ class _State:
         if not typed.waiting() or typed.lines >= MAX_TYPED_LINES or len(typed.text) > MAX_BODY_CHARS:
             yield from self._typed(lineno + 1)
         return True
+
+    def _hold_heredoc(self, line: str, lineno: int):
+        """A line after a here-document's opening line that shows no PS2: a log whose shell sets
+        PS2 empty, or copied into a note without it. The shell reads the body to its delimiter
+        line before it runs anything (bash(1), Here Documents), so up to that line nothing is
+        output or a command, even a ``$ pip install`` of the README the heredoc writes: the lines
+        are held until the delimiter shows, then are the body. A ``^C`` (the heredoc abandoned),
+        the log's end, a prompt of the kind the command was typed at (but ``$ ``, as common in a
+        README's text as at a prompt), or more than a command's lines without it, and they were
+        what followed the command's first line after all: fed again as any line. True when the
+        line was held."""
+        held = self.held = self.held if self.held is not None else []
+        prompt = _prompt(line) if self.typing_shape not in (None, _DOLLAR_PROMPT) else None
+        if line.startswith("^C") or len(held) >= MAX_TYPED_LINES or self.held_chars > MAX_BODY_CHARS \
+                or (prompt is not None and prompt.re is self.typing_shape):
+            yield from self._release_held()
+            return False
+        held.append((line, lineno, self.timestamp))
+        self.held_chars += len(line) + 1
+        delimiter, tabs = self.typing.heredocs[0]
+        if (line.lstrip("\t") if tabs else line).rstrip() != delimiter:
+            return True
+        self.held, self.held_chars = None, 0
+        for text, _, _ in held:
+            self.typing.add(text)
+        typed = self.typing
+        if not typed.waiting() or typed.lines >= MAX_TYPED_LINES or len(typed.text) > MAX_BODY_CHARS:
+            yield from self._typed(lineno + 1)
+        return True
+
+    def _release_held(self) -> Iterator[Event]:
+        """The held lines were no here-document body (:meth:`_hold_heredoc`): the command ended
+        with its first line, and they are fed again as any line."""
+        held, self.held, self.held_chars = self.held, None, 0
+        yield from self._typed(held[0][1] if held else self.typing.line + 1)
+        now = self.timestamp
+        for text, number, stamp in held:
+            self.timestamp = stamp
+            yield from self.feed(text, number)
+        self.timestamp = now
 
     def _quoting(self) -> bool:
         """A ``> `` line here is a Markdown block quote. Not in Aider's history, where it is tool
@@ -789,6 +961,11 @@ class _State:
             part_of_command = yield from self._continue(line, lineno)
             if part_of_command:
                 return
+        if self.showing is not None:
+            if self.kind == "tool_result" and self.call_id is not None and self._shown_file_line(line):
+                self._append(line, lineno)
+                return
+            self.showing = None
         if self.aider_prompt and line.strip() and not line.startswith("#### "):
             yield from self.flush()  # the reply begins: it was read as the prompt's last lines
         fence = _FENCE.match(line)
@@ -906,6 +1083,7 @@ class _State:
                 m = None
             if m:
                 self._status_shown(m)
+                self.prompt_shape = m.re
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
                                          cwd=_prompt_dir(m), user=_prompt_user(m))
                 return
@@ -980,3 +1158,11 @@ class _State:
         if self.body_chars < MAX_BODY_CHARS:
             self.body.append(line)
             self.body_chars += len(line) + 1
+            return
+        # Past the cap the last lines are kept, no more: the traceback that ends a 2 MB launch log
+        # (the JSON formats keep a whole output; here it was cut after its first MB, and lost)
+        self.tail.add(line)
+
+    def _body_text(self) -> str:
+        """The body's text: its first lines, and past the cap its last ones (:meth:`_append`)."""
+        return "\n".join(self.tail.after(self.body)).strip("\n")
