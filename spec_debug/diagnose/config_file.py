@@ -26,7 +26,7 @@ import json
 
 import yaml
 
-from spec_debug.diagnose.launch import LaunchParseError, _is_switch, detect_engine
+from spec_debug.diagnose.launch import _SGLANG_ALIASES, LaunchParseError, _is_switch, detect_engine
 
 # The vLLM switches whose `no-` form exists (argparse.BooleanOptionalAction on bool config
 # fields, vllm/engine/arg_utils.py); the rest of a `false` is dropped, as vLLM drops it.
@@ -74,6 +74,8 @@ def config_words(engine: str, text: str, path: str) -> list[str]:
     if not isinstance(data, dict):
         raise LaunchParseError(f"--config {path} must hold a mapping of flag: value at its top level, "
                                f"got a {type(data).__name__}")
+    if engine == "sglang":
+        _refuse_underscore_keys(data, path)
     words: list[str] = []
     for key, value in data.items():
         flag = f"--{key}"
@@ -92,6 +94,24 @@ def config_words(engine: str, text: str, path: str) -> list[str]:
         else:
             words += [flag, str(value)]
     return words
+
+
+def _refuse_underscore_keys(data: dict, path: str) -> None:
+    """`speculative_num_steps: 1` in SGLang's file: ConfigArgumentMerger writes the key as it is
+    (`--speculative_num_steps 1`; it maps `_` to `-` only to look up store_true flags,
+    python/sglang/srt/utils/server_args_config_parser.py in the sglang 0.5.23 wheel, and older
+    releases do the same without that lookup), and SGLang's plain argparse refuses the word, so the
+    server does not start. Said as the file's key, with the file's fix (was: the command-line
+    refusal, "write --speculative-num-steps", about a word nobody wrote)."""
+    known = {alias for aliases in _SGLANG_ALIASES.values() for alias in aliases}
+    for key in data:
+        if "_" in str(key) and str(key).replace("_", "-") in known:
+            dashed = str(key).replace("_", "-")
+            raise LaunchParseError(
+                f"sglang: the key {key} of --config {path} becomes --{key}, which is not an SGLang flag "
+                f"(SGLang's YAML keys are its flag names with dashes: {dashed}); argparse exits with "
+                "'unrecognized arguments' and the server does not start",
+                hint=f"write {dashed}: in {path}")
 
 
 def _sglang_switch(key: str) -> bool:

@@ -164,7 +164,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         cfg = with_server_env(parse_launch_command(command), host.get("server_env"))
         config_file_path(list(cfg.argv))  # two --config, or none after it: the engine refuses
     except LaunchParseError as exc:
-        where_ = f" (with the flags of --config {config_file['path']})" if config_file.get("text") is not None else ""
+        where_ = (f" (with the flags of --config {config_file['path']})" if config_file.get("text") is not None
+                  and f"--config {config_file['path']}" not in exc.message else "")
         # one line: the SD004 evidence and the report quote it inside a sentence, where the
         # exception's own "\n  hint:" line would break it in two
         hint = f"; {exc.hint}" if exc.hint else ""
