@@ -61,3 +61,14 @@ def test_sglang_eagle3_with_the_target_as_draft_path_is_sd103(models):
 def test_a_real_draft_stays_silent():
     assert not [f for f in _findings(VLLM_SELF.replace(_spec(TARGET), _spec(DRAFT))) if f.code == "SD103"]
     assert not [f for f in _findings(SGLANG_SELF.replace(f"{TARGET}/", DRAFT)) if f.code == "SD103"]
+
+
+def test_a_hub_id_and_its_snapshot_folder_are_one_checkpoint():
+    # the probe resolved both names to one folder (the Hub cache's snapshot of the target)
+    snapshot = "/root/.cache/huggingface/hub/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0e9e39f"
+    command = VLLM_SELF.replace(_spec(TARGET), _spec(snapshot + "/"))
+    models = {TARGET: {"path": snapshot, "config": TARGET_CONFIG},
+              snapshot + "/": {"path": snapshot + "/", "config": TARGET_CONFIG}}
+    [finding] = [f for f in _findings(command, models) if f.code == "SD103"]
+    assert finding.evidence[0] == (f'launch command: "method": "eagle3" with "model": "{snapshot}/" in '
+                                   f"--speculative-config, the target's own checkpoint (both are {snapshot}/ on the host)")
