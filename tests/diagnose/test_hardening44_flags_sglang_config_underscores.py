@@ -10,6 +10,8 @@ Dashed keys stay read as the file's flags (the audit follows the file's values).
 
 from __future__ import annotations
 
+import pytest
+
 from spec_debug.diagnose.steps import launch_step
 from spec_debug.probes.registry import ProbeContext
 
@@ -48,3 +50,16 @@ def test_one_underscore_speculative_key_among_dashed_ones():
 def test_dashed_keys_are_the_files_flags():
     launch = _parse(_yaml("-"))["launch"]
     assert (launch["algorithm"], launch["draft_model"], launch["num_steps"]) == ("EAGLE3", DRAFT, 1)
+
+
+def test_any_underscore_key_that_makes_a_word_is_refused():
+    # no SGLang option string has an underscore: a flag the audit does not read is refused as well
+    text = _yaml("-") + "enable_metrics: true\n"
+    assert _parse(text)["launch"]["error"].startswith(
+        "sglang: the key enable_metrics of --config /srv/serve.yaml becomes --enable_metrics")
+
+
+@pytest.mark.parametrize("line", ["enable_metrics: false\n", "lora_paths: []\n"])
+def test_an_underscore_key_that_makes_no_word_is_dropped_as_sglang_drops_it(line):
+    launch = _parse(_yaml("-") + line)["launch"]
+    assert (launch["found"], launch["algorithm"], launch["num_steps"]) == (True, "EAGLE3", 1)

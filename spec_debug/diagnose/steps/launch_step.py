@@ -161,7 +161,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     try:
         if config_file.get("text") is not None:
             # the engine's argv: the file's flags first, the command line's after (they win)
-            command = merge_config(split_command(command), config_file["text"])
+            command = merge_config(split_command(command), config_file["text"], refuse=True)
         cfg = with_server_env(parse_launch_command(command), host.get("server_env"))
         config_file_path(list(cfg.argv))  # two --config, or none after it: the engine refuses
     except LaunchParseError as exc:
