@@ -11,7 +11,8 @@ so argparse's last-wins rule lets the command line override the file:
 - SGLang, ConfigArgumentMerger (sgl-project/sglang python/sglang/srt/server_args_config_parser.py,
   called by server_args.py `prepare_server_args`): the words go first; a bool is `--key` for a
   store_true flag (nothing for false) and `--key true|false` otherwise, a list `--key a b`,
-  anything else `--key str(value)` (a mapping is str()'d: a Python repr, not JSON).
+  a mapping `--key '<json>'` (the 0.5.23 wheel; 0.5.6 str()'d it, a Python repr, not JSON),
+  anything else `--key str(value)`.
 
 Both only look for `--config` as a word of its own (`"--config" in args`, `arg == "--config"`):
 `--config=file.yaml` reaches argparse as their plain `--config` str option ("Read CLI options from a
@@ -98,7 +99,9 @@ def config_words(engine: str, text: str, path: str) -> list[str]:
         elif isinstance(value, list):
             if value:
                 words += [flag, *(str(item) for item in value)]
-        elif isinstance(value, dict) and engine == "vllm":
+        elif isinstance(value, dict):
+            # vLLM, and SGLang's newer merger (the 0.5.23 wheel's `_convert_config_to_args`), write
+            # a mapping as JSON; SGLang 0.5.6 str()'d it, a Python repr its json.loads refuses
             words += [flag, json.dumps(value)]
         else:
             words += [flag, str(value)]
