@@ -155,7 +155,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "An EAGLE-3 checkpoint (speculators `eagle3`, `LlamaForCausalLMEagle3`, "
             "`Eagle3DraftModel`) launched with `--speculative-algorithm EAGLE` / vLLM "
-            "`method: eagle` (or the reverse)."
+            "`method: eagle` (or the reverse), or an EAGLE-3 launch whose draft is the target model "
+            "itself (`\"model\"` of vLLM's speculative config, SGLang's `--speculative-draft-model-path`)."
         ),
         why=(
             "EAGLE and EAGLE-3 drafts take different inputs (one final hidden state vs the "

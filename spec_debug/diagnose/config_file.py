@@ -11,7 +11,8 @@ so argparse's last-wins rule lets the command line override the file:
 - SGLang, ConfigArgumentMerger (sgl-project/sglang python/sglang/srt/server_args_config_parser.py,
   called by server_args.py `prepare_server_args`): the words go first; a bool is `--key` for a
   store_true flag (nothing for false) and `--key true|false` otherwise, a list `--key a b`,
-  anything else `--key str(value)` (a mapping is str()'d: a Python repr, not JSON).
+  a mapping `--key '<json>'` (the 0.5.23 wheel; 0.5.6 str()'d it, a Python repr, not JSON),
+  anything else `--key str(value)`.
 
 Both only look for `--config` as a word of its own (`"--config" in args`, `arg == "--config"`):
 `--config=file.yaml` reaches argparse as their plain `--config` str option ("Read CLI options from a
@@ -60,6 +61,17 @@ def ignored_config(argv: list[str]) -> str | None:
     return None
 
 
+def sglang_words(text: str, path: str) -> list[str]:
+    """config_words for SGLang, refusing a key SGLang's argparse refuses (`_refuse_underscore_key`):
+    the merger passes such a key on as a word, and the audit names the file's key, not the word."""
+    words = config_words("sglang", text, path)
+    data = yaml.safe_load(text) or {}
+    for key, value in data.items():
+        if "_" in str(key):
+            _refuse_underscore_key(str(key), value, path)
+    return words
+
+
 def config_words(engine: str, text: str, path: str) -> list[str]:
     """The argv words the engine makes of the file's YAML text."""
     if path.rsplit(".", 1)[-1].lower() not in ("yaml", "yml"):
@@ -87,11 +99,33 @@ def config_words(engine: str, text: str, path: str) -> list[str]:
         elif isinstance(value, list):
             if value:
                 words += [flag, *(str(item) for item in value)]
-        elif isinstance(value, dict) and engine == "vllm":
+        elif isinstance(value, dict):
+            # vLLM, and SGLang's newer merger (the 0.5.23 wheel's `_convert_config_to_args`), write
+            # a mapping as JSON; SGLang 0.5.6 str()'d it, a Python repr its json.loads refuses
             words += [flag, json.dumps(value)]
         else:
             words += [flag, str(value)]
     return words
+
+
+def _refuse_underscore_key(key: str, value: object, path: str) -> None:
+    """`speculative_num_steps: 1` in SGLang's file: ConfigArgumentMerger writes the key as it is
+    (`--speculative_num_steps 1`; it maps `_` to `-` only to look up store_true flags,
+    python/sglang/srt/utils/server_args_config_parser.py in the sglang 0.5.23 wheel, and 0.5.6's
+    server_args_config_parser.py does the same without that lookup), and no SGLang option string
+    has an underscore (0.5.23 derives each as `"--" + name.replace("_", "-")`, arg_utils.py; none
+    in 0.5.6's server_args.py), so argparse refuses the word and the server does not start. A key
+    that makes no word (`false` of a switch, an empty list) is dropped before argparse sees it.
+    Said as the file's key, with the file's fix (was: the command-line refusal, "write
+    --speculative-num-steps", about a word nobody wrote, and only for the flags the audit reads)."""
+    if (value is False and _sglang_switch(key)) or value == []:
+        return
+    dashed = key.replace("_", "-")
+    raise LaunchParseError(
+        f"sglang: the key {key} of --config {path} becomes --{key}, which is not an SGLang flag "
+        f"(SGLang's YAML keys are its flag names with dashes: {dashed}); argparse exits with "
+        "'unrecognized arguments' and the server does not start",
+        hint=f"write {dashed}: in {path}")
 
 
 def _sglang_switch(key: str) -> bool:
@@ -103,13 +137,14 @@ def _sglang_switch(key: str) -> bool:
     return _is_switch(key.replace("_", "-"))
 
 
-def merge_config(argv: list[str], text: str) -> list[str]:
-    """argv with the file's words inserted where the engine inserts them and `--config FILE` removed."""
+def merge_config(argv: list[str], text: str, *, refuse: bool = False) -> list[str]:
+    """argv with the file's words inserted where the engine inserts them and `--config FILE` removed.
+    `refuse`: raise for a key of the file the engine refuses (as the audit does), not merge its word."""
     path = config_file_path(argv)
     if path is None:
         return list(argv)
     engine, start = detect_engine(argv)
-    words = config_words(engine, text, path)
+    words = sglang_words(text, path) if engine == "sglang" and refuse else config_words(engine, text, path)
     args = argv[start:]
     index = args.index("--config")
     rest = args[:index] + args[index + 2:]

@@ -1093,8 +1093,8 @@ def _config_file_alone(text: str) -> list[str] | None:
         head = ["python3", "-m", "sglang.launch_server"]
     else:
         return None
-    from spec_debug.diagnose.config_file import config_words  # (it imports launch.py, which imports this module)
-    return head + config_words("vllm" if head[0] == "vllm" else "sglang", text, "config.yaml")
+    from spec_debug.diagnose.config_file import config_words, sglang_words  # (they import launch.py, which imports this module)
+    return head + (config_words("vllm", text, "config.yaml") if head[0] == "vllm" else sglang_words(text, "config.yaml"))
 
 
 def notebook_code(text: str) -> str | None:

@@ -73,7 +73,8 @@ def test_flags_for_both_engines_say_the_role_chooses():
 def test_an_sglang_config_with_underscore_keys_is_still_refused_as_sglang_refuses_it():
     # (no flag-list value: a --config file, whose `--model_path` SGLang's ConfigArgumentMerger
     # passes on as is: sgl-project/sglang python/sglang/srt/server_args_config_parser.py)
-    with pytest.raises(LaunchParseError, match="--model_path is not an SGLang flag"):
+    with pytest.raises(LaunchParseError, match="the key model_path of --config config.yaml becomes --model_path, "
+                                               "which is not an SGLang flag"):
         parse_launch_command("model_path: m\nspeculative_num_steps: 1\ntp_size: 2\n")
 
 

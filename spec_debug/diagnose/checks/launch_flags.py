@@ -232,8 +232,9 @@ def _gemma4_assistant(draft_raw: Mapping[str, Any] | None) -> str | None:
 
 
 def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
-                    at: Where = Where()) -> list[Finding]:
-    """SD103: --speculative-algorithm / vLLM method vs what the checkpoint is."""
+                    at: Where = Where(), *, same_checkpoint: str | None = None) -> list[Finding]:
+    """SD103: --speculative-algorithm / vLLM method vs what the checkpoint is. `same_checkpoint`:
+    the folder the draft and the target both resolved to on the host, if they did."""
     served = launch.algorithm
     if launch.engine == "sglang" and served == "NEXTN":
         # server_args.py `_handle_speculative_decoding`: NEXTN is an alias, it runs as EAGLE
@@ -256,6 +257,9 @@ def check_algorithm(launch: LaunchConfig, draft_raw: Mapping[str, Any] | None,
         # (not where the draft path may be in words this text does not show: a --config file,
         # `$EXTRA_ARGS`: a correct command read as broken is the worst answer)
         return [_eagle3_without_draft(at)]
+    if (served == "EAGLE3" and (_draft_is_target(launch) or same_checkpoint)
+            and (draft_raw is None or _draft_algorithm(draft_raw) != "EAGLE3")):
+        return [_eagle3_draft_is_target(launch, at, same_checkpoint)]
     if launch.engine == "sglang" and served == "EAGLE" and draft_raw is None and _named_eagle3(launch.draft_model):
         return [_eagle3_name_served_as_eagle(launch, at)]
     # STANDALONE (SGLang) and draft_model (vLLM) run the draft as a plain LM: an EAGLE head there
@@ -325,6 +329,42 @@ def _eagle3_without_draft(at: Where) -> Finding:
                       remediation="Name the EAGLE-3 draft trained for this target: --speculative-draft-model-path "
                                   "<draft>; a target with its own MTP module is served with --speculative-algorithm "
                                   "NEXTN instead.")
+
+
+def _draft_is_target(launch: LaunchConfig) -> bool:
+    """The draft named is the target model itself (`"model": "<target>"` in vLLM's
+    --speculative-config, `--speculative-draft-model-path` = `--model-path` on SGLang)."""
+    draft, target = (launch.draft_model or "").rstrip("/"), (launch.target_model or "").rstrip("/")
+    return bool(draft) and draft == target
+
+
+def _eagle3_draft_is_target(launch: LaunchConfig, at: Where, same_checkpoint: str | None = None) -> Finding:
+    """An EAGLE-3 launch whose draft is the target checkpoint (was: no finding, whether or not the
+    configs were read: a plain LlamaForCausalLM config names no algorithm). SGLang loads the named
+    checkpoint as the EAGLE-3 draft, as it does with no draft path (`_eagle3_without_draft`,
+    sgl-project/sglang#36528); vLLM builds its EAGLE-3 draft model from the `model` of the speculative
+    config (vllm/config/speculative.py `__post_init__`, Eagle3 architectures over the draft's config).
+    A target holds no EAGLE-3 head (no `fc` over the three aux hidden states, no draft layer)."""
+    if launch.engine == "sglang":
+        written = (f"launch command: --speculative-algorithm EAGLE3 with --speculative-draft-model-path "
+                   f"{launch.draft_model}, the target model itself")
+        engine = "SGLang loads the target checkpoint as the EAGLE-3 draft, and the server fails at startup " \
+                 "(sgl-project/sglang#36528)"
+        fix = "--speculative-draft-model-path <draft>"
+    else:
+        written = (f'launch command: "method": "eagle3" with "model": "{launch.draft_model}" in '
+                   "--speculative-config, the target model itself")
+        engine = ("vLLM builds the EAGLE-3 draft from the target checkpoint, which has none of the head's "
+                  "weights: the server fails to load it or drafts nothing the target accepts")
+        fix = '"model": "<draft>" in --speculative-config'
+    if not _draft_is_target(launch) and same_checkpoint:
+        written = written.replace("the target model itself", f"the target's own checkpoint (both are {same_checkpoint} "
+                                                             "on the host)")
+    evidence = [written, f"a target is no EAGLE-3 head (a one-layer draft fed the target's aux hidden states): {engine}"]
+    return at.finding("SD103", evidence, {"served": "EAGLE3", "checkpoint": "TARGET"},
+                      remediation=f"Name the EAGLE-3 draft trained for this target: {fix}; a target with its own "
+                                  "MTP module is served as MTP (SGLang --speculative-algorithm NEXTN, vLLM "
+                                  "\"method\": \"mtp\") instead.")
 
 
 def _dtype_of(cfg: Mapping[str, Any] | None) -> str | None:

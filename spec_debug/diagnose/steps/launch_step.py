@@ -3,6 +3,7 @@ SD201 for a vLLM EAGLE-3 launch whose pipeline stages keep their aux layers from
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, replace
@@ -160,11 +161,12 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     try:
         if config_file.get("text") is not None:
             # the engine's argv: the file's flags first, the command line's after (they win)
-            command = merge_config(split_command(command), config_file["text"])
+            command = merge_config(split_command(command), config_file["text"], refuse=True)
         cfg = with_server_env(parse_launch_command(command), host.get("server_env"))
         config_file_path(list(cfg.argv))  # two --config, or none after it: the engine refuses
     except LaunchParseError as exc:
-        where_ = f" (with the flags of --config {config_file['path']})" if config_file.get("text") is not None else ""
+        where_ = (f" (with the flags of --config {config_file['path']})" if config_file.get("text") is not None
+                  and f"--config {config_file['path']}" not in exc.message else "")
         # one line: the SD004 evidence and the report quote it inside a sentence, where the
         # exception's own "\n  hint:" line would break it in two
         hint = f"; {exc.hint}" if exc.hint else ""
@@ -218,6 +220,15 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
+
+
+def _same_checkpoint(launch: dict[str, Any]) -> str | None:
+    """The folder both the draft and the target name resolved to on the host (a Hub id and its
+    snapshot path, `/models/llama` and `/models/llama/`), when they name one checkpoint."""
+    draft, target = launch.get("draft_path"), launch.get("target_path")
+    if not isinstance(draft, str) or not isinstance(target, str) or not draft or not target:
+        return None
+    return draft if posixpath.normpath(draft) == posixpath.normpath(target) else None
 
 
 def served_mismatch(cfg: LaunchConfig, eff: EffectiveSpec, served: dict[str, Any] | None,
@@ -467,7 +478,7 @@ def check(ctx: Any) -> list[Finding]:
         # "no MTP module of its own" beside it (at K 1) told of a cap that never runs
         findings = [f for f in findings if f.code != "SD101"]
     findings += check_draft_budget(cfg, eff, at)
-    findings += check_algorithm(cfg, launch.get("draft_config"), at)
+    findings += check_algorithm(cfg, launch.get("draft_config"), at, same_checkpoint=_same_checkpoint(launch))
     findings += check_dtype(cfg, launch.get("draft_config"), target, at)
     if not eff.problems:
         # a command the engine refuses at startup (SD102) serves no draft to lose aux states
