@@ -739,7 +739,10 @@ def _load_torch_records(path: Path) -> list[dict]:
             raise DataError(f"{path}: JSON, not a hidden-state sample (e.g. SGLang's "
                             "--enable-return-hidden-states output, meta_info.hidden_states)",
                             hint=_SAMPLE_FORMATS) from None
-        refused = re.search(r"Unsupported global: GLOBAL ([\w.]+)", str(exc))
+        # torch names the refused global "Unsupported global: GLOBAL x.y" (a class not on its
+        # allowlist) or "unsupported GLOBAL x.y whose module x is blocked" (os.system pickled
+        # by a __reduce__: posix.system); either way the name says what the file would run
+        refused = re.search(r"unsupported (?:global: )?GLOBAL ([\w.]+)", str(exc), re.IGNORECASE)
         if refused or "Weights only load failed" in str(exc):
             # torch's own text tells the user to load untrusted pickles with
             # weights_only=False; the sample needs plain tensors instead
