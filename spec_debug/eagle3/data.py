@@ -948,6 +948,26 @@ def _aux_keys(data: dict) -> tuple[str, str, str] | None:
     return alone[0] if alone else None
 
 
+def _aux_states(path: Path, data: dict, key: str) -> Tensor:
+    """The aux states as one [.., T, A*Ht] tensor. SpecForge, Model-Optimizer and TensorRT-LLM
+    concatenate them (torch.cat(aux_hidden_states, dim=-1): SpecForge scripts/
+    prepare_hidden_states.py, Model-Optimizer compute_hidden_states_hf.py); a dumper that
+    kept the list of per-layer tensors holds the same states in the same order, so they are
+    concatenated here as those writers do rather than refused as "a list"."""
+    value = data.get(key)
+    if not (isinstance(value, (list, tuple)) and value
+            and all(isinstance(t, Tensor) for t in value)):
+        return _tensor(path, data, key)
+    shapes = sorted({tuple(t.shape) for t in value})
+    if len(shapes) > 1:
+        raise DataError(f"{path}: {key} is a list of {len(value)} tensors of different shapes "
+                        f"({', '.join(str(list(s)) for s in shapes[:3])}): not one state per "
+                        "captured layer of one sequence",
+                        hint=f"save {key} as torch.cat(aux_states, dim=-1), [1, T, aux x hidden], "
+                             "each aux state [1, T, hidden] of the same T tokens")
+    return torch.cat(list(value), dim=-1)
+
+
 def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: bool) -> Sample:
     keys = _aux_keys(data)
     if keys is None and "hidden_states" in data and "token_ids" in data:
@@ -975,7 +995,7 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
     token_ids = _token_ids(path, data)
-    aux = _float_states(path, aux_key, _tensor(path, data, aux_key))
+    aux = _float_states(path, aux_key, _aux_states(path, data, aux_key))
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0
     if T == 0 or aux.numel() != T * width:
