@@ -239,6 +239,11 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
         # compression is on (vllm kv_connector online/hidden_states_writer.py)
         return (f"; it holds {len(compressed)} zstd-compressed file(s), e.g. {compressed[0]}",
                 "decompress them first, e.g. `zstd -d --rm DIR/*.zst`")
+    numpy_files = sorted((p.name for pattern in ("*.npy", "*.npz") for p in root.rglob(pattern)),
+                         key=lambda name: _natural_key(Path(name)))
+    if numpy_files:
+        return (f"; it holds {len(numpy_files)} numpy file(s) (e.g. {numpy_files[0]}), which "
+                "the drafter does not read", _CONVERT_NUMPY)
     torch_paths = sorted((p for pattern in ("*.pt", "*.ckpt") for p in root.rglob(pattern)),
                          key=_natural_key)
     torch_files = [p.name for p in torch_paths]
@@ -704,6 +709,36 @@ def _looks_like_json(path: Path) -> bool:
         return False
 
 
+# numpy's own formats: np.save writes this magic first (numpy lib/format.py MAGIC_PREFIX);
+# np.savez a zip of one <name>.npy per array. Neither is a torch.save, whose zip holds
+# <archive>/data.pkl, so torch.load called them a pickle of "other objects" or an archive
+# "not in a subdirectory".
+_NPY_MAGIC = b"\x93NUMPY"
+
+_CONVERT_NUMPY = ("convert each sample: safetensors.torch.save_file({'token_ids': "
+                  "torch.from_numpy(ids), 'hidden_states': torch.from_numpy(states)}, "
+                  "'hs_<i>.safetensors'), ids [T] and states [T, slots, hidden] with the final "
+                  "layer's state last")
+
+
+def _numpy_kind(path: Path) -> str | None:
+    """'np.save' or 'np.savez' when the file is one of numpy's, else None."""
+    import zipfile
+
+    try:
+        with path.open("rb") as handle:
+            if handle.read(len(_NPY_MAGIC)) == _NPY_MAGIC:
+                return "np.save"
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                names = archive.namelist()
+            if names and all(name.endswith(".npy") and "/" not in name for name in names):
+                return "np.savez"
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return None
+
+
 def _torch_load(path: Path) -> Any:
     """torch.load of a sample, memory-mapped where it can be: a 100k-token SpecForge sample of
     a 7168-wide target is gigabytes, and read whole it sat in memory beside the copies made
@@ -735,6 +770,11 @@ def _load_torch_records(path: Path) -> list[dict]:
         if torch_save_cut(path) or isinstance(exc, EOFError):  # EOFError: a cut .gz
             raise DataError(f"{path}: cannot read: truncated ({path.stat().st_size} bytes); "
                             "copy it again") from None
+        numpy_kind = _numpy_kind(path)
+        if numpy_kind:
+            raise DataError(f"{path}: a numpy file ({numpy_kind}), not a hidden-state sample: "
+                            "the drafter reads torch.save and safetensors files",
+                            hint=_CONVERT_NUMPY) from None
         if _looks_like_json(path):
             raise DataError(f"{path}: JSON, not a hidden-state sample (e.g. SGLang's "
                             "--enable-return-hidden-states output, meta_info.hidden_states)",
