@@ -104,7 +104,13 @@ def _walk(root: Path) -> list[tuple[str, str]]:
     """(folder, file name) of every file under root, in one pass: speculators' dumps run to
     hundreds of thousands of files (one per training sample), listed several times per
     command; one os.walk is ~10x faster than a Path.rglob per name pattern. Linked folders
-    are followed as rglob follows them, each real folder once."""
+    are followed as rglob follows them, each real folder once.
+
+    Hidden files and folders under root are left out: no writer names a sample with a leading
+    dot, and what does is metadata or a copy (macOS's AppleDouble `._<name>` beside every file
+    copied to a non-HFS disk, rsync's partial `.<name>.XXXXXX`, a `.Trash-<uid>` or NFS
+    `.snapshot` folder): read as samples they were "skipped, not a safetensors file" noise,
+    or every sample scored twice."""
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
     for folder, subfolders, names in os.walk(root, followlinks=True):
@@ -113,7 +119,8 @@ def _walk(root: Path) -> list[tuple[str, str]]:
             subfolders[:] = []
             continue
         seen.add(real)
-        found.extend((folder, name) for name in names)
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        found.extend((folder, name) for name in names if not name.startswith("."))
     return found
 
 
