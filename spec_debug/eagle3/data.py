@@ -345,6 +345,18 @@ def _refuse_slot_major(path: Path, shape: Sequence[int], num_tokens: int) -> Non
     shape = [int(n) for n in shape]
     if len(shape) == 4 and shape[0] == 1:
         shape = shape[1:]
+    if len(shape) == 3 and shape[0] == 1 != num_tokens and shape[1] == num_tokens:
+        # [1, T, W]: a batch of one around states concatenated along hidden (SpecForge's
+        # aux_hidden_state shape, or `torch.cat(layers, dim=-1)` of model outputs). Read as
+        # slots first it was "1 state of T tokens", and the transpose that message advised
+        # gives [T, 1, W], still one state per token.
+        raise DataError(f"{path}: hidden_states has shape {shape}, a batch of one with the "
+                        f"layers concatenated ({shape[2]} wide per token); speculators' format "
+                        "is [tokens, slots, hidden], one slot per captured layer and the final "
+                        "layer's last",
+                        hint="save torch.stack([layer states..., final layer state], dim=1) of "
+                             "the sequence without the batch dim ([tokens, hidden] each), not "
+                             "their torch.cat")
     if len(shape) == 3 and shape[0] != num_tokens and shape[1] == num_tokens:
         raise DataError(f"{path}: hidden_states has shape {shape}, slots first ({shape[0]} "
                         f"states of {num_tokens} tokens); speculators' format is [tokens, "
