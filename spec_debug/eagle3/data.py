@@ -373,6 +373,8 @@ def _describe_file(path: Path, count: int) -> DataInfo:
             header = read_safetensors_header(path)
         except CheckpointError as exc:
             raise DataError(exc.message, hint=exc.hint) from None
+        if _aux_keys(header) is not None:
+            return _describe_record(path, count)
         token_key = next((k for k in _TOKEN_KEYS if k in header), None)
         if "hidden_states" not in header or token_key is None:
             raise _not_a_sample(path, [k for k in header if k != "__metadata__"])
@@ -383,6 +385,10 @@ def _describe_file(path: Path, count: int) -> DataInfo:
         return DataInfo("speculators", count, slots, hidden,
                         _layer_ids_from_metadata(path, header.get("__metadata__")), True,
                         "loss_mask" in header)
+    return _describe_record(path, count)
+
+
+def _describe_record(path: Path, count: int) -> DataInfo:
     sample = read_sample(path)
     return DataInfo(sample.data_format, count, sample.num_file_slots, int(sample.slots.shape[-1]),
                     None, sample.final is not None, sample.loss_mask_given)
@@ -1112,16 +1118,41 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
                   loss_mask_given=data.get("loss_mask") is not None, data_format=data_format)
 
 
+def _aux_layout_safetensors(path: Path) -> bool:
+    """A safetensors file under the torch writers' keys (input_ids, aux_hidden_state(s) and
+    the final state apart: SpecForge, Model-Optimizer, TensorRT-LLM), as a conversion to
+    safetensors keeps them. Read as speculators' [T, S, H] layout its final state was "flattened
+    slots?" with the advice to stack what the file already holds apart."""
+    from spec_debug.eagle3.checkpoint import CheckpointError, read_safetensors_header
+
+    try:
+        header = read_safetensors_header(path)
+    except CheckpointError:
+        return False  # _read_speculators says why
+    return _aux_keys(header) is not None
+
+
+def _load_safetensors_record(path: Path) -> dict:
+    from safetensors.torch import load_file
+
+    try:
+        return load_file(str(path))
+    except Exception as exc:  # safetensors raises its own error types
+        raise DataError(f"{path}: cannot read ({exc})") from None
+
+
 def read_samples(path: Path, slots: Sequence[int] | None = None,
                  final: bool = True) -> Iterator[Sample | DataError]:
     """The samples of one file, one at a time, each a Sample or the DataError that refuses it
     (a TensorRT-LLM file holds up to 20; one bad record must not hide the others). A file
     that cannot be read at all raises. Lazy, and each record is dropped once read: a Sample
     copies its states, and 20 long samples held twice would double the file in memory."""
-    if path.name.endswith(".safetensors"):
+    if path.name.endswith(".safetensors") and not _aux_layout_safetensors(path):
         yield _read_speculators(path, slots, final)
         return
-    records: list[dict | None] = list(_load_torch_records(path))
+    records: list[dict | None] = (list(_load_torch_records(path))
+                                  if not path.name.endswith(".safetensors")
+                                  else [_load_safetensors_record(path)])
     for i in range(len(records)):
         record, records[i] = records[i], None
         # a record of a list file is named by its index: `data_3.pt[7]`
