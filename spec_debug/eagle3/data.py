@@ -1250,6 +1250,21 @@ def _packed_chunks(sample: Sample, bos_token_id: int | None) -> str:
             "attention_mask and would feed them as one causal sequence")
 
 
+def _ids_outside_why(low: int, high: int) -> str:
+    """Why a sample's ids leave the target's vocabulary, said in the skip reason itself: when
+    every file is skipped the run ends in "no usable samples (...; first: <reason>)", which
+    carries no hint of its own."""
+    if low == -100:
+        # transformers' CrossEntropyLoss ignore_index: the shifted labels, not the input ids
+        return (": -100 is the ignore index of HF labels, so the labels were saved as the ids; "
+                "save the input ids the states were computed for")
+    if low < 0:
+        return ": no tokenizer writes negative ids (a dtype overflow, or another field saved)"
+    return (": ids the target's tokenizer never gives, so another model's tokenizer made "
+            "this dump (or it is of another target); dump it again with the target's "
+            "tokenizer")
+
+
 def check_sample(sample: Sample, spec: SampleSpec) -> None:
     """Raise DataError when `sample` cannot be scored against `spec`.
 
@@ -1280,7 +1295,8 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
         low, high = int(sample.token_ids.min()), int(sample.token_ids.max())
         if low < 0 or high >= spec.vocab_size:
             raise DataError(f"{sample.name}: token ids span [{low}, {high}], outside the "
-                            f"target vocabulary [0, {spec.vocab_size})")
+                            f"target vocabulary [0, {spec.vocab_size})"
+                            + _ids_outside_why(low, high))
     # name the file's own key: a SpecForge file has no `hidden_states`, its aux states are
     # `aux_hidden_state` [1, T, A*Ht] (see _AUX_KEYS), where a user looks for the bad value
     aux_key = next((aux for aux, _, fmt in _AUX_KEYS if fmt == sample.data_format),
