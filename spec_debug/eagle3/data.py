@@ -1589,11 +1589,14 @@ class SkippedFiles:
     count: int = 0
     examples: list[dict[str, str]] = field(default_factory=list)
     keep: int = 20
+    first_hint: str | None = None  # the fix of the first skip, the one summary() names
 
-    def add(self, path: Path, reason: str) -> None:
+    def add(self, path: Path, reason: str, hint: str | None = None) -> None:
         self.count += 1
         if len(self.examples) < self.keep:
             self.examples.append({"file": str(path), "reason": reason})
+        if self.count == 1:
+            self.first_hint = hint
 
     def summary(self) -> str:
         first = self.examples[0]["reason"] if self.examples else ""
@@ -1629,7 +1632,7 @@ def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, fi
             except DataError as exc:
                 if skipped is None:
                     raise
-                skipped.add(path, exc.message)
+                skipped.add(path, exc.message, exc.hint)
                 continue
             count += 1
             yield sample
