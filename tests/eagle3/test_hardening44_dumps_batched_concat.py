@@ -7,22 +7,11 @@ is to stack them without the batch dim."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from safetensors.torch import load_file, save_file
 
-from tests.eagle3._world import informative_world, runner
-
-from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3._world import drafter_error, informative_world
 
 world = informative_world("h44_batched_concat", seed=44)
-
-
-def _eval_error(world: Path, data: Path) -> str:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
-                                         str(data), "--target", str(world / "target")])
-    assert result.exit_code == 2, result.output
-    return " ".join(result.output.split())
 
 
 def test_a_batch_of_concatenated_layers_is_not_called_slots_first(world, tmp_path):
@@ -34,7 +23,7 @@ def test_a_batch_of_concatenated_layers_is_not_called_slots_first(world, tmp_pat
         save_file({"token_ids": tensors["token_ids"],
                    "hidden_states": states.reshape(1, states.shape[0], -1).contiguous()},
                   str(data / f"hs_{i}.safetensors"))
-    message = _eval_error(world, data)
+    message = drafter_error(world, data)
     assert ("hs_0.safetensors: hidden_states has shape [1, 14, 128], a batch of one with the "
             "layers concatenated (128 wide per token)") in message, message
     assert "torch.stack([layer states..., final layer state], dim=1)" in message

@@ -7,13 +7,11 @@ are not samples: the dump scores as the clean one, with no skip note."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
-from tests.eagle3._world import informative_world, runner
+from tests.eagle3._world import drafter_json, informative_world
 
-from spec_debug.eagle3.commands import drafter_app
 from spec_debug.eagle3.data import list_sample_files
 
 world = informative_world("h44_hidden_files", seed=44)
@@ -33,19 +31,11 @@ def _raw_connector_dump(world: Path, out: Path) -> Path:
     return out
 
 
-def _eval(world: Path, data: Path) -> dict:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
-                                         str(data), "--target", str(world / "target"),
-                                         "--steps", "2", "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
-
-
 def test_hidden_files_and_folders_are_not_samples(world, tmp_path):
     data = _raw_connector_dump(world, tmp_path / "raw")
     assert [p.name for p in list_sample_files(data)] == [
         "cmpl-0-0.safetensors", "cmpl-1-0.safetensors", "cmpl-2-0.safetensors"]
-    dirty, clean = _eval(world, data), _eval(world, world / "data")
+    dirty, clean = drafter_json(world, data), drafter_json(world, world / "data")
     assert dirty["samples"] == 3 and dirty["skipped_samples"] == 0, dirty["notes"]
     assert not any("skipped" in note for note in dirty["notes"]), dirty["notes"]
     assert dirty["full_accuracy"] == clean["full_accuracy"]

@@ -12,9 +12,7 @@ from pathlib import Path
 import numpy as np
 from safetensors.torch import load_file
 
-from tests.eagle3._world import informative_world, runner
-
-from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3._world import drafter_error, informative_world
 
 world = informative_world("h44_numpy", seed=44)
 
@@ -34,15 +32,8 @@ def _numpy_dump(world: Path, out: Path, *, savez: bool) -> Path:
     return out
 
 
-def _eval_error(world: Path, data: Path) -> str:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
-                                         str(data), "--target", str(world / "target")])
-    assert result.exit_code == 2, result.output
-    return " ".join(result.output.split())
-
-
 def test_a_folder_of_npy_files_is_named_with_the_conversion(world, tmp_path):
-    message = _eval_error(world, _numpy_dump(world, tmp_path / "npy", savez=False))
+    message = drafter_error(world, _numpy_dump(world, tmp_path / "npy", savez=False))
     assert "it holds 6 numpy file(s) (e.g. hs_0.npy), which the drafter does not read" in message
     assert CONVERT in message, message
     assert "point --data at the hidden-state dump directory" not in message
@@ -50,13 +41,13 @@ def test_a_folder_of_npy_files_is_named_with_the_conversion(world, tmp_path):
 
 def test_one_npz_file_as_data_is_named_a_numpy_file(world, tmp_path):
     data = _numpy_dump(world, tmp_path / "npz", savez=True)
-    message = _eval_error(world, data / "hs_1.npz")
+    message = drafter_error(world, data / "hs_1.npz")
     assert "hs_1.npz: a numpy file (np.savez), not a hidden-state sample" in message, message
     assert CONVERT in message and "enforce fail" not in message
 
 
 def test_one_npy_file_as_data_is_not_called_a_pickle(world, tmp_path):
     data = _numpy_dump(world, tmp_path / "npy", savez=False)
-    message = _eval_error(world, data / "hs_0.npy")
+    message = drafter_error(world, data / "hs_0.npy")
     assert "hs_0.npy: a numpy file (np.save), not a hidden-state sample" in message, message
     assert "pickles other objects" not in message

@@ -8,15 +8,12 @@ torch-saved twin, and scores as speculators' own dump of the same states."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from safetensors.torch import load_file, save_file
 
-from tests.eagle3._world import informative_world, runner, torch
-
-from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3._world import drafter_json, informative_world, torch
 
 world = informative_world("h44_safetensors_aux_keys", seed=44)
 
@@ -36,18 +33,10 @@ def _converted(world: Path, out: Path, writer: str) -> Path:
     return out
 
 
-def _eval(world: Path, data: Path) -> dict:
-    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
-                                         str(data), "--target", str(world / "target"),
-                                         "--steps", "2", "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
-
-
 @pytest.mark.parametrize("writer", ["modelopt", "specforge"])
 def test_torch_writer_keys_in_safetensors_score_as_the_hs_dump(world, tmp_path, writer):
-    converted = _eval(world, _converted(world, tmp_path / writer, writer))
-    original = _eval(world, world / "data")
+    converted = drafter_json(world, _converted(world, tmp_path / writer, writer))
+    original = drafter_json(world, world / "data")
     assert converted["samples"] == 3 and converted["skipped_samples"] == 0, converted["notes"]
     assert converted["data_format"] == writer
     assert converted["full_accuracy"] == original["full_accuracy"]
