@@ -29,6 +29,9 @@ Formats (EAGLE3.md section 5):
 - Tencent AngelSlim: `rank_<r>/rows_*/data_<i>.ckpt` (i counted per rank) with `input_ids
   [1, T]`, `loss_mask [1, T]`, `hidden_states [1, T, A*Ht]` (the aux states) and
   `target_hiddens [1, T, Ht]` (see _AUX_KEYS).
+These torch writers' aux states saved as a list of per-layer tensors are read as their
+concatenation, and their keys in a `.safetensors` file (a conversion) as the torch file.
+Hidden files and folders below the dump directory are not samples (see _walk).
 """
 
 from __future__ import annotations
