@@ -22,6 +22,19 @@ class _JsonArgumentParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+def _sample_count(text: str) -> int:
+    """--max-samples: at least 1, as the CLI's `drafter eval/layout` (typer min=1) and the
+    playbooks' max_samples var take it; 0 or less read no file and ended in "DIR: no samples",
+    blaming a dump that holds samples."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"{count}: give at least 1 sample")
+    return count
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _JsonArgumentParser(prog="python -m spec_debug.eagle3")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -36,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("--layout")
     ev.add_argument("--device", default="cpu")
     ev.add_argument("--dtype", default="float32")
-    ev.add_argument("--max-samples", type=int)
+    ev.add_argument("--max-samples", type=_sample_count)
     ev.add_argument("--vocab-mapping")
     lay = sub.add_parser("layout")
     lay.add_argument("--model", required=True)
@@ -45,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     lay.add_argument("--no-verifier", action="store_true")  # as the CLI: never the config's verifier
     lay.add_argument("--device", default="cpu")
     lay.add_argument("--dtype", default="float32")
-    lay.add_argument("--max-samples", type=int, default=16)
+    lay.add_argument("--max-samples", type=_sample_count, default=16)
     lay.add_argument("--vocab-mapping")
     voc = sub.add_parser("vocab")
     voc.add_argument("--model", required=True)

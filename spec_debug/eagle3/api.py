@@ -438,7 +438,7 @@ def _dataset_masks(info: DataInfo, data):
 def _finish_skipped(out: dict[str, Any], skipped: SkippedFiles, scored: int, data) -> None:
     if scored == 0:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
-                        else f"{data}: no samples")
+                        else f"{data}: no samples", hint=skipped.first_hint)
     out["skipped_samples"] = skipped.count
     out["skipped"] = skipped.examples
     if skipped.count:
@@ -1104,7 +1104,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                                skipped=skipped, masks=masks)
     if not samples:
         raise DataError(f"{data}: no usable samples ({skipped.summary()})" if skipped.count
-                        else f"{data}: no samples")
+                        else f"{data}: no samples", hint=skipped.first_hint)
     samples, long_notes = _within_max_positions(samples, loaded.model.cfg.max_position_embeddings)
     notes += long_notes
     if not any(bool(s.loss_mask[1:].any()) for s in samples):

@@ -29,6 +29,9 @@ Formats (EAGLE3.md section 5):
 - Tencent AngelSlim: `rank_<r>/rows_*/data_<i>.ckpt` (i counted per rank) with `input_ids
   [1, T]`, `loss_mask [1, T]`, `hidden_states [1, T, A*Ht]` (the aux states) and
   `target_hiddens [1, T, Ht]` (see _AUX_KEYS).
+These torch writers' aux states saved as a list of per-layer tensors are read as their
+concatenation, and their keys in a `.safetensors` file (a conversion) as the torch file.
+Hidden files and folders below the dump directory are not samples (see _walk).
 """
 
 from __future__ import annotations
@@ -104,7 +107,13 @@ def _walk(root: Path) -> list[tuple[str, str]]:
     """(folder, file name) of every file under root, in one pass: speculators' dumps run to
     hundreds of thousands of files (one per training sample), listed several times per
     command; one os.walk is ~10x faster than a Path.rglob per name pattern. Linked folders
-    are followed as rglob follows them, each real folder once."""
+    are followed as rglob follows them, each real folder once.
+
+    Hidden files and folders under root are left out: no writer names a sample with a leading
+    dot, and what does is metadata or a copy (macOS's AppleDouble `._<name>` beside every file
+    copied to a non-HFS disk, rsync's partial `.<name>.XXXXXX`, a `.Trash-<uid>` or NFS
+    `.snapshot` folder): read as samples they were "skipped, not a safetensors file" noise,
+    or every sample scored twice."""
     found: list[tuple[str, str]] = []
     seen: set[str] = set()
     for folder, subfolders, names in os.walk(root, followlinks=True):
@@ -113,7 +122,8 @@ def _walk(root: Path) -> list[tuple[str, str]]:
             subfolders[:] = []
             continue
         seen.add(real)
-        found.extend((folder, name) for name in names)
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        found.extend((folder, name) for name in names if not name.startswith("."))
     return found
 
 
@@ -239,6 +249,11 @@ def _what_else_is_here(root: Path) -> tuple[str, str | None]:
         # compression is on (vllm kv_connector online/hidden_states_writer.py)
         return (f"; it holds {len(compressed)} zstd-compressed file(s), e.g. {compressed[0]}",
                 "decompress them first, e.g. `zstd -d --rm DIR/*.zst`")
+    numpy_files = sorted((p.name for pattern in ("*.npy", "*.npz") for p in root.rglob(pattern)),
+                         key=lambda name: _natural_key(Path(name)))
+    if numpy_files:
+        return (f"; it holds {len(numpy_files)} numpy file(s) (e.g. {numpy_files[0]}), which "
+                "the drafter does not read", _CONVERT_NUMPY)
     torch_paths = sorted((p for pattern in ("*.pt", "*.ckpt") for p in root.rglob(pattern)),
                          key=_natural_key)
     torch_files = [p.name for p in torch_paths]
@@ -333,6 +348,18 @@ def _refuse_slot_major(path: Path, shape: Sequence[int], num_tokens: int) -> Non
     shape = [int(n) for n in shape]
     if len(shape) == 4 and shape[0] == 1:
         shape = shape[1:]
+    if len(shape) == 3 and shape[0] == 1 != num_tokens and shape[1] == num_tokens:
+        # [1, T, W]: a batch of one around states concatenated along hidden (SpecForge's
+        # aux_hidden_state shape, or `torch.cat(layers, dim=-1)` of model outputs). Read as
+        # slots first it was "1 state of T tokens", and the transpose that message advised
+        # gives [T, 1, W], still one state per token.
+        raise DataError(f"{path}: hidden_states has shape {shape}, a batch of one with the "
+                        f"layers concatenated ({shape[2]} wide per token); speculators' format "
+                        "is [tokens, slots, hidden], one slot per captured layer and the final "
+                        "layer's last",
+                        hint="save torch.stack([layer states..., final layer state], dim=1) of "
+                             "the sequence without the batch dim ([tokens, hidden] each), not "
+                             "their torch.cat")
     if len(shape) == 3 and shape[0] != num_tokens and shape[1] == num_tokens:
         raise DataError(f"{path}: hidden_states has shape {shape}, slots first ({shape[0]} "
                         f"states of {num_tokens} tokens); speculators' format is [tokens, "
@@ -349,6 +376,8 @@ def _describe_file(path: Path, count: int) -> DataInfo:
             header = read_safetensors_header(path)
         except CheckpointError as exc:
             raise DataError(exc.message, hint=exc.hint) from None
+        if _aux_keys(header) is not None:
+            return _describe_record(path, count)
         token_key = next((k for k in _TOKEN_KEYS if k in header), None)
         if "hidden_states" not in header or token_key is None:
             raise _not_a_sample(path, [k for k in header if k != "__metadata__"])
@@ -359,6 +388,10 @@ def _describe_file(path: Path, count: int) -> DataInfo:
         return DataInfo("speculators", count, slots, hidden,
                         _layer_ids_from_metadata(path, header.get("__metadata__")), True,
                         "loss_mask" in header)
+    return _describe_record(path, count)
+
+
+def _describe_record(path: Path, count: int) -> DataInfo:
     sample = read_sample(path)
     return DataInfo(sample.data_format, count, sample.num_file_slots, int(sample.slots.shape[-1]),
                     None, sample.final is not None, sample.loss_mask_given)
@@ -704,6 +737,36 @@ def _looks_like_json(path: Path) -> bool:
         return False
 
 
+# numpy's own formats: np.save writes this magic first (numpy lib/format.py MAGIC_PREFIX);
+# np.savez a zip of one <name>.npy per array. Neither is a torch.save, whose zip holds
+# <archive>/data.pkl, so torch.load called them a pickle of "other objects" or an archive
+# "not in a subdirectory".
+_NPY_MAGIC = b"\x93NUMPY"
+
+_CONVERT_NUMPY = ("convert each sample: safetensors.torch.save_file({'token_ids': "
+                  "torch.from_numpy(ids), 'hidden_states': torch.from_numpy(states)}, "
+                  "'hs_<i>.safetensors'), ids [T] and states [T, slots, hidden] with the final "
+                  "layer's state last")
+
+
+def _numpy_kind(path: Path) -> str | None:
+    """'np.save' or 'np.savez' when the file is one of numpy's, else None."""
+    import zipfile
+
+    try:
+        with path.open("rb") as handle:
+            if handle.read(len(_NPY_MAGIC)) == _NPY_MAGIC:
+                return "np.save"
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                names = archive.namelist()
+            if names and all(name.endswith(".npy") and "/" not in name for name in names):
+                return "np.savez"
+    except (OSError, zipfile.BadZipFile):
+        return None
+    return None
+
+
 def _torch_load(path: Path) -> Any:
     """torch.load of a sample, memory-mapped where it can be: a 100k-token SpecForge sample of
     a 7168-wide target is gigabytes, and read whole it sat in memory beside the copies made
@@ -735,11 +798,19 @@ def _load_torch_records(path: Path) -> list[dict]:
         if torch_save_cut(path) or isinstance(exc, EOFError):  # EOFError: a cut .gz
             raise DataError(f"{path}: cannot read: truncated ({path.stat().st_size} bytes); "
                             "copy it again") from None
+        numpy_kind = _numpy_kind(path)
+        if numpy_kind:
+            raise DataError(f"{path}: a numpy file ({numpy_kind}), not a hidden-state sample: "
+                            "the drafter reads torch.save and safetensors files",
+                            hint=_CONVERT_NUMPY) from None
         if _looks_like_json(path):
             raise DataError(f"{path}: JSON, not a hidden-state sample (e.g. SGLang's "
                             "--enable-return-hidden-states output, meta_info.hidden_states)",
                             hint=_SAMPLE_FORMATS) from None
-        refused = re.search(r"Unsupported global: GLOBAL ([\w.]+)", str(exc))
+        # torch names the refused global "Unsupported global: GLOBAL x.y" (a class not on its
+        # allowlist) or "unsupported GLOBAL x.y whose module x is blocked" (os.system pickled
+        # by a __reduce__: posix.system); either way the name says what the file would run
+        refused = re.search(r"unsupported (?:global: )?GLOBAL ([\w.]+)", str(exc), re.IGNORECASE)
         if refused or "Weights only load failed" in str(exc):
             # torch's own text tells the user to load untrusted pickles with
             # weights_only=False; the sample needs plain tensors instead
@@ -945,6 +1016,26 @@ def _aux_keys(data: dict) -> tuple[str, str, str] | None:
     return alone[0] if alone else None
 
 
+def _aux_states(path: Path, data: dict, key: str) -> Tensor:
+    """The aux states as one [.., T, A*Ht] tensor. SpecForge, Model-Optimizer and TensorRT-LLM
+    concatenate them (torch.cat(aux_hidden_states, dim=-1): SpecForge scripts/
+    prepare_hidden_states.py, Model-Optimizer compute_hidden_states_hf.py); a dumper that
+    kept the list of per-layer tensors holds the same states in the same order, so they are
+    concatenated here as those writers do rather than refused as "a list"."""
+    value = data.get(key)
+    if not (isinstance(value, (list, tuple)) and value
+            and all(isinstance(t, Tensor) for t in value)):
+        return _tensor(path, data, key)
+    shapes = sorted({tuple(t.shape) for t in value})
+    if len(shapes) > 1:
+        raise DataError(f"{path}: {key} is a list of {len(value)} tensors of different shapes "
+                        f"({', '.join(str(list(s)) for s in shapes[:3])}): not one state per "
+                        "captured layer of one sequence",
+                        hint=f"save {key} as torch.cat(aux_states, dim=-1), [1, T, aux x hidden], "
+                             "each aux state [1, T, hidden] of the same T tokens")
+    return torch.cat(list(value), dim=-1)
+
+
 def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: bool) -> Sample:
     keys = _aux_keys(data)
     if keys is None and "hidden_states" in data and "token_ids" in data:
@@ -972,7 +1063,7 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     if missing:
         raise DataError(f"{path}: missing {sorted(missing)}, found {sorted(map(str, data))}")
     token_ids = _token_ids(path, data)
-    aux = _float_states(path, aux_key, _tensor(path, data, aux_key))
+    aux = _float_states(path, aux_key, _aux_states(path, data, aux_key))
     T = token_ids.shape[0]
     width = aux.shape[-1] if aux.dim() else 0
     if T == 0 or aux.numel() != T * width:
@@ -1030,16 +1121,41 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
                   loss_mask_given=data.get("loss_mask") is not None, data_format=data_format)
 
 
+def _aux_layout_safetensors(path: Path) -> bool:
+    """A safetensors file under the torch writers' keys (input_ids, aux_hidden_state(s) and
+    the final state apart: SpecForge, Model-Optimizer, TensorRT-LLM), as a conversion to
+    safetensors keeps them. Read as speculators' [T, S, H] layout its final state was "flattened
+    slots?" with the advice to stack what the file already holds apart."""
+    from spec_debug.eagle3.checkpoint import CheckpointError, read_safetensors_header
+
+    try:
+        header = read_safetensors_header(path)
+    except CheckpointError:
+        return False  # _read_speculators says why
+    return _aux_keys(header) is not None
+
+
+def _load_safetensors_record(path: Path) -> dict:
+    from safetensors.torch import load_file
+
+    try:
+        return load_file(str(path))
+    except Exception as exc:  # safetensors raises its own error types
+        raise DataError(f"{path}: cannot read ({exc})") from None
+
+
 def read_samples(path: Path, slots: Sequence[int] | None = None,
                  final: bool = True) -> Iterator[Sample | DataError]:
     """The samples of one file, one at a time, each a Sample or the DataError that refuses it
     (a TensorRT-LLM file holds up to 20; one bad record must not hide the others). A file
     that cannot be read at all raises. Lazy, and each record is dropped once read: a Sample
     copies its states, and 20 long samples held twice would double the file in memory."""
-    if path.name.endswith(".safetensors"):
+    if path.name.endswith(".safetensors") and not _aux_layout_safetensors(path):
         yield _read_speculators(path, slots, final)
         return
-    records: list[dict | None] = list(_load_torch_records(path))
+    records: list[dict | None] = (list(_load_torch_records(path))
+                                  if not path.name.endswith(".safetensors")
+                                  else [_load_safetensors_record(path)])
     for i in range(len(records)):
         record, records[i] = records[i], None
         # a record of a list file is named by its index: `data_3.pt[7]`
@@ -1137,6 +1253,21 @@ def _packed_chunks(sample: Sample, bos_token_id: int | None) -> str:
             "attention_mask and would feed them as one causal sequence")
 
 
+def _ids_outside_why(low: int, high: int) -> str:
+    """Why a sample's ids leave the target's vocabulary, said in the skip reason itself: when
+    every file is skipped the run ends in "no usable samples (...; first: <reason>)", which
+    carries no hint of its own."""
+    if low == -100:
+        # transformers' CrossEntropyLoss ignore_index: the shifted labels, not the input ids
+        return (": -100 is the ignore index of HF labels, so the labels were saved as the ids; "
+                "save the input ids the states were computed for")
+    if low < 0:
+        return ": no tokenizer writes negative ids (a dtype overflow, or another field saved)"
+    return (": ids the target's tokenizer never gives, so another model's tokenizer made "
+            "this dump (or it is of another target); dump it again with the target's "
+            "tokenizer")
+
+
 def check_sample(sample: Sample, spec: SampleSpec) -> None:
     """Raise DataError when `sample` cannot be scored against `spec`.
 
@@ -1167,7 +1298,8 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
         low, high = int(sample.token_ids.min()), int(sample.token_ids.max())
         if low < 0 or high >= spec.vocab_size:
             raise DataError(f"{sample.name}: token ids span [{low}, {high}], outside the "
-                            f"target vocabulary [0, {spec.vocab_size})")
+                            f"target vocabulary [0, {spec.vocab_size})"
+                            + _ids_outside_why(low, high))
     # name the file's own key: a SpecForge file has no `hidden_states`, its aux states are
     # `aux_hidden_state` [1, T, A*Ht] (see _AUX_KEYS), where a user looks for the bad value
     aux_key = next((aux for aux, _, fmt in _AUX_KEYS if fmt == sample.data_format),
@@ -1460,11 +1592,14 @@ class SkippedFiles:
     count: int = 0
     examples: list[dict[str, str]] = field(default_factory=list)
     keep: int = 20
+    first_hint: str | None = None  # the fix of the first skip, the one summary() names
 
-    def add(self, path: Path, reason: str) -> None:
+    def add(self, path: Path, reason: str, hint: str | None = None) -> None:
         self.count += 1
         if len(self.examples) < self.keep:
             self.examples.append({"file": str(path), "reason": reason})
+        if self.count == 1:
+            self.first_hint = hint
 
     def summary(self) -> str:
         first = self.examples[0]["reason"] if self.examples else ""
@@ -1500,7 +1635,7 @@ def iter_samples(data_dir: str | Path, *, slots: Sequence[int] | None = None, fi
             except DataError as exc:
                 if skipped is None:
                     raise
-                skipped.add(path, exc.message)
+                skipped.add(path, exc.message, exc.hint)
                 continue
             count += 1
             yield sample

@@ -59,3 +59,23 @@ def padded_sample(path: Path, side: str, pad: int) -> tuple:
     elif side == "left":
         flat[:pad] = 0
     return ids, states, flat
+
+
+def drafter_json(world: Path, data: Path, command: str = "eval") -> dict:
+    """`drafter <command> --json` of world's draft and target on data (eval: 2 steps); it
+    must succeed."""
+    steps = ["--steps", "2"] if command == "eval" else []
+    result = runner.invoke(drafter_app, [command, "--model", str(world / "draft"), "--data",
+                                         str(data), "--target", str(world / "target"),
+                                         *steps, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def drafter_error(world: Path, data: Path, command: str = "eval") -> str:
+    """The error and hint of `drafter <command>` of world's draft and target on data, on one
+    line; the command must refuse the data (exit 2)."""
+    result = runner.invoke(drafter_app, [command, "--model", str(world / "draft"), "--data",
+                                         str(data), "--target", str(world / "target")])
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())

@@ -525,7 +525,7 @@ def test_probe_entry_point_prints_one_json_document(name, base, tmp_path, capsys
 @pytest.mark.parametrize("argv, pattern", [
     (["eval", "--data", "x"], "required: --model"),
     (["eval", "--model", "m", "--data", "d", "--steps", "two"], "invalid int value: 'two'"),
-    (["layout", "--model", "m", "--data", "d", "--max-samples", "-1"], "no samples|not found"),
+    (["layout", "--model", "m", "--data", "d", "--max-samples", "-1"], "--max-samples: -1: give at least 1 sample"),
 ])
 def test_probe_entry_point_usage_errors_are_json(argv, pattern, capsys):
     try:
