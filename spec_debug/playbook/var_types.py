@@ -1,0 +1,101 @@
+"""A `--var` keeps the type of the var's default.
+
+The command line gives text; the CLI used to guess a type from the text alone (cli._scalar:
+`5` an int, `true` a bool, `[1]` a list). That guess met the playbook's own types mid-run:
+`--var n=abc` under `that: n > 1` was an SD003 "TypeError: '>' not supported" on every host
+and exit 0, and `--var suffix=5` where the default is the text "v1" became the int 5, so
+`suffix.startswith("v")` failed as an undefined attribute. Ansible's `-e` gives text too; a
+playbook here declares every var with a default, and that default says what the var is.
+
+A var whose default says nothing of a type keeps the guess: `~` (None), the empty text (the
+shipped playbooks' way to write "no default": `baseline_tok_s: ""` is given a number or a
+path), and a template default (`"{{ base_port + 1 }}"` has the type its expression gives).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from spec_debug.errors import UsageError
+from spec_debug.playbook.number_text import number_given_with_unit
+from spec_debug.playbook.templating import template_texts
+
+# The words Ansible's `bool` filter reads as a yes or no (ansible/module_utils/parsing/convert_bool.py,
+# BOOLEANS_TRUE / BOOLEANS_FALSE), in any case.
+_TRUE_WORDS = frozenset({"true", "yes", "on", "1", "y", "t"})
+_FALSE_WORDS = frozenset({"false", "no", "off", "0", "n", "f"})
+
+_WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
+_DECIMAL = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)")
+
+
+def typed_like_defaults(texts: dict[str, str], guessed: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """Each --var NAME=TEXT given as the type of NAME's default (the guess where the default
+    has no type to keep, or NAME is no var of the playbook: Run refuses that one, with a hint).
+    Raises UsageError naming the var, the value and the type its default has."""
+    return {
+        name: typed_like_default(name, text, defaults[name], guessed[name]) if name in defaults else guessed[name]
+        for name, text in texts.items()
+    }
+
+
+def typed_like_default(name: str, text: str, default: Any, guessed: Any) -> Any:
+    if default is None or default == "" or template_texts(default):
+        return guessed
+    if isinstance(default, bool):
+        return _yes_or_no(name, text, default)
+    if isinstance(default, (int, float)):
+        return _number(name, text, default, guessed)
+    if isinstance(default, str):
+        return text  # `--var suffix=5`, `--var flag=true`: the text as typed
+    if isinstance(default, list):
+        return _structure(name, text, default, guessed, list, "list", '["a", "b"]')
+    if isinstance(default, dict):
+        return _structure(name, text, default, guessed, dict, "mapping", '{"key": "value"}')
+    return guessed
+
+
+def _yes_or_no(name: str, text: str, default: bool) -> bool:
+    word = text.strip().lower()
+    if word in _TRUE_WORDS:
+        return True
+    if word in _FALSE_WORDS:
+        return False
+    raise UsageError(
+        f"--var {name}={text}: {name} is a yes/no in the playbook (default {json.dumps(default)}), "
+        f"and {_shown(text)} is neither",
+        hint=f"write true or false: --var {name}={json.dumps(not default)}",
+    )
+
+
+def _number(name: str, text: str, default: int | float, guessed: Any) -> int | float:
+    if isinstance(guessed, (int, float)) and not isinstance(guessed, bool):
+        return guessed
+    written = text.strip()
+    if _WHOLE_NUMBER.fullmatch(written):
+        return int(written)  # `08`, `+5`: the CLI keeps those as text for a text var
+    if _DECIMAL.fullmatch(written):
+        return float(written)  # `0.50`: kept as text for a version var (`vllm_version=0.10`)
+    with_unit = number_given_with_unit(name, text, default)
+    if with_unit is not None:
+        raise with_unit
+    raise UsageError(
+        f"--var {name}={text}: {name} is a number in the playbook (default {default}), and {_shown(text)} is not a number",
+        hint=f"write a number: --var {name}={default}",
+    )
+
+
+def _structure(name: str, text: str, default: Any, guessed: Any, kind: type, called: str, example: str) -> Any:
+    if isinstance(guessed, kind):
+        return guessed
+    shown = json.dumps(default)
+    raise UsageError(
+        f"--var {name}={text}: {name} is a {called} in the playbook (default {shown}), and {_shown(text)} is not one",
+        hint=f"write it as JSON, quoted for the shell: --var '{name}={example}', or as YAML under {name}: in a --var-file",
+    )
+
+
+def _shown(text: str) -> str:
+    return "the empty value" if not text.strip() else repr(text)
