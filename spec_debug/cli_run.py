@@ -19,7 +19,7 @@ from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
-from spec_debug.playbook.var_types import typed_like_defaults
+from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord, some_names
 from spec_debug.redact import MASK
@@ -271,6 +271,9 @@ def _prepare_run(
         # "--var NAME is not a var of playbook ...", naming the playbook: the user, who passed
         # no such --var, looked there. Name the var file and the line instead.
         check_var_file_names(var_file, loaded.playbook.vars, loaded.playbook.name)
+        # --var wins over the file, so a value it replaces is not checked either.
+        kept = {name: value for name, value in var_file.values.items() if name not in (var_texts or {})}
+        cli_vars.update(typed_var_file_values(kept, loaded.playbook.vars, str(var_file.path), var_file.text))
     only: set[str] | None = None
     if retry_failed is not None:
         # `--retry-failed runs` (the folder of runs): the hint named the latest run as

@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from spec_debug.errors import UsageError
+from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.templating import template_texts
 
@@ -99,3 +99,34 @@ def _structure(name: str, text: str, default: Any, guessed: Any, kind: type, cal
 
 def _shown(text: str) -> str:
     return "the empty value" if not text.strip() else repr(text)
+
+
+def typed_var_file_values(values: dict[str, Any], defaults: dict[str, Any], source: str, text: str) -> dict[str, Any]:
+    """A --var-file's values as the types of their defaults, by the rules of --var: YAML types
+    them, and `n: abc` for a number var, `dry: "no"` for a yes/no var or `suffix: 5` for a text
+    var met the playbook's own types mid-run, as --var did. A None (`x: ~`) and a var the
+    playbook lacks (check_var_file_names refuses it) are left as they are. Raises PlaybookError
+    at the value's line and column in the file."""
+    typed: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in defaults or value is None:
+            typed[name] = value
+            continue
+        written = value if isinstance(value, str) else json.dumps(value)
+        try:
+            typed[name] = typed_like_default(name, written, defaults[name], value)
+        except UsageError as exc:
+            if isinstance(defaults[name], (list, dict)):
+                exc.hint = f"write it as YAML, as the playbook's default is: {name}: {json.dumps(defaults[name])}"
+            raise _in_var_file(exc, name, written, source, text) from None
+    return typed
+
+
+def _in_var_file(exc: UsageError, name: str, written: str, source: str, text: str) -> PlaybookError:
+    from spec_debug.playbook.yaml_nodes import load_positioned  # only for the error's position
+
+    line, column = load_positioned(text, source, kind="var file").position((name,)) or (None, None)
+    # The --var words of the refusal, as the var file writes the var: `n: 3`, not `--var n=3`.
+    message = str(exc.message).removeprefix(f"--var {name}={written}: ")
+    hint = exc.hint.replace(f"--var '{name}=", f"'{name}: ").replace(f"--var {name}=", f"{name}: ") if exc.hint else None
+    return PlaybookError(message, path=source, line=line, column=column, key_path=name, hint=hint)
