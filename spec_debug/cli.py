@@ -53,9 +53,19 @@ def var_texts(assignments: list[str]) -> dict[str, str]:
     for item in assignments:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise UsageError(f"--var {item!r} is not KEY=VALUE", hint="e.g. --var python=~/ml-env/bin/python")
+            raise UsageError(f"--var {item!r} is not KEY=VALUE", hint=_not_key_value_hint(item))
         result[key.strip()] = value
     return result
+
+
+def _not_key_value_hint(item: str) -> str:
+    """Ansible's `-e @vars.yml` and `-e '{"model": "/x"}'`, typed here by habit (-e is --var's
+    short name), were told only "e.g. --var python=...": the option that reads them is named."""
+    if item.startswith("@") and len(item) > 1:
+        return f"a file of vars is --var-file {item[1:]} (Ansible's -e @FILE)"
+    if item.lstrip()[:1] == "{":
+        return "write each var as --var KEY=VALUE, or put them in a YAML file: --var-file FILE"
+    return "e.g. --var python=~/ml-env/bin/python"
 
 
 def _scalar(value: str) -> Any:

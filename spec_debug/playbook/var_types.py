@@ -35,10 +35,28 @@ def typed_like_defaults(texts: dict[str, str], guessed: dict[str, Any], defaults
     """Each --var NAME=TEXT given as the type of NAME's default (the guess where the default
     has no type to keep, or NAME is no var of the playbook: Run refuses that one, with a hint).
     Raises UsageError naming the var, the value and the type its default has."""
+    for name, text in texts.items():
+        _refuse_packed_assignments(name, text, defaults)
     return {
         name: typed_like_default(name, text, defaults[name], guessed[name]) if name in defaults else guessed[name]
         for name, text in texts.items()
     }
+
+
+def _refuse_packed_assignments(name: str, text: str, defaults: dict[str, Any]) -> None:
+    """`-e 'model=/m draft=/d'`: Ansible reads several KEY=VALUE in one -e; here the first var
+    took all the rest as its value ("/m draft=/d"), and the second kept its default, unsaid.
+    Only a later word that assigns a var of this playbook counts: `--var server_cmdline='...
+    --model-path=/m'` holds options, not vars."""
+    packed = [word.partition("=")[0] for word in text.split()[1:] if "=" in word and word.partition("=")[0] in defaults]
+    if packed:
+        words = text.split()
+        each = [f"{name}={words[0]}", *words[1:]] if len(packed) == len(words) - 1 else [f"{name}=...", f"{packed[0]}=..."]
+        raise UsageError(
+            f"--var {name}={text}: one --var sets one var, and this value also assigns {packed[0]}",
+            hint=f"give each its own --var: {' '.join('--var ' + word for word in each)}"
+                 f" (quote a value that has spaces: --var '{name}=a b')",
+        )
 
 
 def typed_like_default(name: str, text: str, default: Any, guessed: Any) -> Any:
