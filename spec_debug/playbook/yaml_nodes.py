@@ -147,8 +147,9 @@ class _BoundedLoader(yaml.SafeLoader):
                 self._through_aliases += weight
                 if self._expanded > MAX_VALUES:
                     raise _TooManyValues(mark, self._through_aliases)
-                # A merged mapping's text counts too: its values are built again for each merge.
-                text = self._text_weight.get(id(node), 0)
+                # A merged one counts none here, as it counts one value: the builder bounds the
+                # text it builds again for each merge (_Builder.text).
+                text = 0 if self._merging else self._text_weight.get(id(node), 0)
                 self._text += text
                 self._text_through_aliases += text
                 if self._text > MAX_TEXT:
@@ -448,6 +449,7 @@ class _Builder:
         self.built: set[int] = set()
         self.repeated = 0  # values built again through an alias
         self.merge_work = 0  # keys gathered by merge keys (<<), which nest like aliases
+        self.text = 0  # characters of the scalars built: a long value merged (<<) again and again
 
     def fail(self, node: yaml.Node, message: str, path: KeyPath = (), hint: str | None = None) -> PlaybookError:
         line, column = _mark(node)
@@ -602,6 +604,10 @@ class _Builder:
 
     def _scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
         raw = node.value
+        self.text += len(raw)
+        if self.text > MAX_TEXT:  # past the composer's bound only through merge keys
+            raise self.fail(node, f"the {self.kind} expands to more than {MAX_TEXT // 2**20} MiB of text through YAML merge keys",
+                            path, hint="write the repeated parts out, or use fewer merges of the long value")
         cut = self._comment_meant_as_text(node, path)
         if cut is not None:
             meant = f"{raw} {cut}" if raw else cut

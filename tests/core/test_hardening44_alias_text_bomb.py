@@ -51,3 +51,14 @@ def test_a_script_aliased_into_every_step_still_loads(tmp_path):
     result = run_cli("playbooks", "validate", str(path))
     assert result.code == 0, result.stderr
     assert "(200 steps)" in result.stdout + result.stderr
+
+
+def test_a_long_value_merged_past_the_text_bound_is_refused(tmp_path):
+    value = "x" * 1_000_000
+    merges = "".join(f"  c{i}: {{<<: *m}}\n" for i in range(MAX_TEXT // 1_000_000 + 2))
+    path = tmp_path / "merged.yaml"
+    path.write_text(f'name: merged\nvars:\n  m: &m {{s: "{value}"}}\n{merges}steps:\n  - id: s\n    run: echo hi\n', encoding="utf-8")
+    result = run_cli("playbooks", "validate", str(path))
+    assert result.code == 2, result.stderr
+    assert result.stderr.splitlines()[0].endswith(
+        f"the playbook expands to more than {MAX_TEXT // 2**20} MiB of text through YAML merge keys (at vars.c32.s)")
