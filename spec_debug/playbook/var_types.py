@@ -148,3 +148,26 @@ def _in_var_file(exc: UsageError, name: str, written: str, source: str, text: st
     message = str(exc.message).removeprefix(f"--var {name}={written}: ")
     hint = exc.hint.replace(f"--var '{name}=", f"'{name}: ").replace(f"--var {name}=", f"{name}: ") if exc.hint else None
     return PlaybookError(message, path=source, line=line, column=column, key_path=name, hint=hint)
+
+
+def typed_inventory_values(values: dict[str, Any], defaults: dict[str, Any], host: str) -> dict[str, Any]:
+    """An inventory's values for one host as the types of their defaults, by the rules of --var:
+    an INI inventory gives text (`gpu01 min_tokens=abc dry=no`), which met a number check as a
+    TypeError on that host mid-run, and `dry=no` was the true text 'no'. A template (Ansible
+    renders it later, with the host's other vars), a None and a var the playbook lacks are left
+    as they are. Raises UsageError naming the host, before any host is touched."""
+    typed: dict[str, Any] = {}
+    for name, value in values.items():
+        if name not in defaults or value is None or template_texts(value):
+            typed[name] = value
+            continue
+        written = value if isinstance(value, str) else json.dumps(value)
+        try:
+            typed[name] = typed_like_default(name, written, defaults[name], value)
+        except UsageError as exc:
+            message = str(exc.message).removeprefix("--var ")
+            hint = exc.hint.replace(f"--var '{name}=", f"'{name}=").replace(f"--var {name}=", f"{name}=") if exc.hint else None
+            raise UsageError(f"host {host}: inventory var {message}", hint=hint and f"{hint} (in the inventory)") from None
+        if value is written and typed[name] == value:
+            typed[name] = value  # the inventory's own text: an `!unsafe` one stays marked as such
+    return typed

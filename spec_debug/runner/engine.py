@@ -31,6 +31,7 @@ from spec_debug.playbook.fact_order import captured_names
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step, is_empty_var
 from spec_debug.playbook.number_text import number_given_with_unit
+from spec_debug.playbook.var_types import typed_inventory_values
 from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
 )
@@ -154,6 +155,9 @@ class Run:
         # an error of the command line, not of every host halfway through.
         self._host_vars: dict[str, dict[str, Any]] = {}
         for target in targets:
+            # An inventory's values take their defaults' types, as --var's do (INI gives text).
+            target.vars = typed_inventory_values(target.vars, {k: v for k, v in self.playbook.vars.items() if k not in self.cli_vars},
+                                                 target.name)
             given = {**self.playbook.vars, **target.vars, **self.cli_vars}
             # An inventory's value is templated as Ansible templates it (`model_dir: "{{ models_root
             # }}/llama"` in group_vars); it went to the host as the literal text `{{ models_root }}`.
