@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable
 
 from spec_debug.errors import PlaybookError, UsageError
 from spec_debug.playbook.number_text import number_given_with_unit
@@ -125,49 +125,50 @@ def typed_var_file_values(values: dict[str, Any], defaults: dict[str, Any], sour
     var met the playbook's own types mid-run, as --var did. A None (`x: ~`) and a var the
     playbook lacks (check_var_file_names refuses it) are left as they are. Raises PlaybookError
     at the value's line and column in the file."""
-    typed: dict[str, Any] = {}
-    for name, value in values.items():
-        if name not in defaults or value is None:
-            typed[name] = value
-            continue
-        written = value if isinstance(value, str) else json.dumps(value)
-        try:
-            typed[name] = typed_like_default(name, written, defaults[name], value)
-        except UsageError as exc:
-            if isinstance(defaults[name], (list, dict)):
-                exc.hint = f"write it as YAML, as the playbook's default is: {name}: {json.dumps(defaults[name])}"
-            raise _in_var_file(exc, name, written, source, text) from None
-    return typed
-
-
-def _in_var_file(exc: UsageError, name: str, written: str, source: str, text: str) -> PlaybookError:
-    from spec_debug.playbook.yaml_nodes import load_positioned  # only for the error's position
-
-    line, column = load_positioned(text, source, kind="var file").position((name,)) or (None, None)
-    # The --var words of the refusal, as the var file writes the var: `n: 3`, not `--var n=3`.
-    message = str(exc.message).removeprefix(f"--var {name}={written}: ")
-    hint = exc.hint.replace(f"--var '{name}=", f"'{name}: ").replace(f"--var {name}=", f"{name}: ") if exc.hint else None
-    return PlaybookError(message, path=source, line=line, column=column, key_path=name, hint=hint)
+    return _typed_values(values, defaults, lambda value: False,
+                         lambda exc, name, written: _in_var_file(exc, name, written, defaults[name], source, text))
 
 
 def typed_inventory_values(values: dict[str, Any], defaults: dict[str, Any], host: str) -> dict[str, Any]:
     """An inventory's values for one host as the types of their defaults, by the rules of --var:
     an INI inventory gives text (`gpu01 min_tokens=abc dry=no`), which met a number check as a
     TypeError on that host mid-run, and `dry=no` was the true text 'no'. A template (Ansible
-    renders it later, with the host's other vars), a None and a var the playbook lacks are left
-    as they are. Raises UsageError naming the host, before any host is touched."""
+    renders it later, with the host's other vars; an `!unsafe` text is returned as the same
+    object, still marked), a None and a var the playbook lacks are left as they are. Raises
+    UsageError naming the host, before any host is touched."""
+    return _typed_values(values, defaults, lambda value: bool(template_texts(value)),
+                         lambda exc, name, written: _in_inventory(exc, name, host))
+
+
+def _typed_values(values: dict[str, Any], defaults: dict[str, Any], left_alone: Callable[[Any], bool],
+                  refused: Callable[[UsageError, str, str], Exception]) -> dict[str, Any]:
     typed: dict[str, Any] = {}
     for name, value in values.items():
-        if name not in defaults or value is None or template_texts(value):
+        if name not in defaults or value is None or left_alone(value):
             typed[name] = value
             continue
         written = value if isinstance(value, str) else json.dumps(value)
         try:
             typed[name] = typed_like_default(name, written, defaults[name], value)
         except UsageError as exc:
-            message = str(exc.message).removeprefix("--var ")
-            hint = exc.hint.replace(f"--var '{name}=", f"'{name}=").replace(f"--var {name}=", f"{name}=") if exc.hint else None
-            raise UsageError(f"host {host}: inventory var {message}", hint=hint and f"{hint} (in the inventory)") from None
-        if value is written and typed[name] == value:
-            typed[name] = value  # the inventory's own text: an `!unsafe` one stays marked as such
+            raise refused(exc, name, written) from None
     return typed
+
+
+def _in_var_file(exc: UsageError, name: str, written: str, default: Any, source: str, text: str) -> PlaybookError:
+    from spec_debug.playbook.yaml_nodes import load_positioned  # only for the error's position
+
+    line, column = load_positioned(text, source, kind="var file").position((name,)) or (None, None)
+    # The --var words of the refusal, as the var file writes the var: `n: 3`, not `--var n=3`.
+    message = str(exc.message).removeprefix(f"--var {name}={written}: ")
+    if isinstance(default, (list, dict)):
+        hint: str | None = f"write it as YAML, as the playbook's default is: {name}: {json.dumps(default)}"
+    else:
+        hint = exc.hint.replace(f"--var {name}=", f"{name}: ") if exc.hint else None
+    return PlaybookError(message, path=source, line=line, column=column, key_path=name, hint=hint)
+
+
+def _in_inventory(exc: UsageError, name: str, host: str) -> UsageError:
+    message = str(exc.message).removeprefix("--var ")
+    hint = exc.hint.replace(f"--var '{name}=", f"'{name}=").replace(f"--var {name}=", f"{name}=") if exc.hint else None
+    return UsageError(f"host {host}: inventory var {message}", hint=hint and f"{hint} (in the inventory)")
