@@ -41,14 +41,31 @@ out_console = Console(emoji=False)  # as err_console: ':100:' in a path is no em
 
 
 def parse_var_assignments(assignments: list[str]) -> dict[str, Any]:
-    """--var K=V: the value is a string unless it is JSON-looking (numbers, true/false, lists)."""
-    result: dict[str, Any] = {}
+    """--var K=V: the value is a string unless it is JSON-looking (numbers, true/false, lists).
+    The guess for a var whose default has no type; the others take their default's type
+    (playbook.var_types, from var_texts)."""
+    return {key: _scalar(value) for key, value in var_texts(assignments).items()}
+
+
+def var_texts(assignments: list[str]) -> dict[str, str]:
+    """--var K=V as typed: K to the text V."""
+    result: dict[str, str] = {}
     for item in assignments:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise UsageError(f"--var {item!r} is not KEY=VALUE", hint="e.g. --var python=~/ml-env/bin/python")
-        result[key.strip()] = _scalar(value)
+            raise UsageError(f"--var {item!r} is not KEY=VALUE", hint=_not_key_value_hint(item))
+        result[key.strip()] = value
     return result
+
+
+def _not_key_value_hint(item: str) -> str:
+    """Ansible's `-e @vars.yml` and `-e '{"model": "/x"}'`, typed here by habit (-e is --var's
+    short name), were told only "e.g. --var python=...": the option that reads them is named."""
+    if item.startswith("@") and len(item) > 1:
+        return f"a file of vars is --var-file {item[1:]} (Ansible's -e @FILE)"
+    if item.lstrip()[:1] == "{":
+        return "write each var as --var KEY=VALUE, or put them in a YAML file: --var-file FILE"
+    return "e.g. --var python=~/ml-env/bin/python"
 
 
 def _scalar(value: str) -> Any:
@@ -128,7 +145,7 @@ def run(
             raise stopped_before_start(stop) from None
         code = execute_run(
             playbook=playbook, host=host, hosts=hosts, inventory=inventory, limit=limit, forks=forks,
-            cli_vars=_collect_vars(var, var_files), out=out, as_json=as_json, ssh_config=ssh_config,
+            cli_vars=_collect_vars(var, var_files), var_texts=var_texts(var), out=out, as_json=as_json, ssh_config=ssh_config,
             accept_new=accept_new, batch=batch, connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step, junit=junit,
             capture_limit=capture_limit, artifact_limit=artifact_limit, show_output=show_output, redact=not no_redact,
             console=err_console, argv=sys.argv, var_files=var_files,

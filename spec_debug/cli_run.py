@@ -19,6 +19,7 @@ from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
+from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord, some_names
 from spec_debug.redact import MASK
@@ -163,6 +164,7 @@ def execute_run(
     console: Console,
     argv: list[str],
     var_files: list[VarFile] | None = None,
+    var_texts: dict[str, str] | None = None,
 ) -> int:
     if capture_limit < 0:
         # A negative limit kept a few bytes of the tail's end and cut everything else.
@@ -191,7 +193,7 @@ def execute_run(
             cli_vars=cli_vars, out=out, ssh_config=ssh_config, accept_new=accept_new, batch=batch,
             connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step,
             capture_limit=capture_limit, artifact_bytes=artifact_bytes, show_output=show_output, redact=redact,
-            console=console, argv=argv, var_files=var_files,
+            console=console, argv=argv, var_files=var_files, var_texts=var_texts,
         )
     except KeyboardInterrupt as exc:
         raise stopped_before_start(exc) from None
@@ -257,15 +259,21 @@ def _prepare_run(
     console: Console,
     argv: list[str],
     var_files: list[VarFile] | None,
+    var_texts: dict[str, str] | None = None,
 ) -> tuple[RunStore, Run]:
     """The playbook, vars and hosts read, the run folder made and the Run built: all that comes
     before the first record."""
     loaded = load_playbook(playbook)
+    # Each --var as the type of its default, refused in one line before any host is touched.
+    cli_vars = {**cli_vars, **typed_like_defaults(var_texts or {}, cli_vars, loaded.playbook.vars)}
     for var_file in var_files or []:
         # A var the file holds and the playbook does not declare was refused by Run as
         # "--var NAME is not a var of playbook ...", naming the playbook: the user, who passed
         # no such --var, looked there. Name the var file and the line instead.
         check_var_file_names(var_file, loaded.playbook.vars, loaded.playbook.name)
+        # --var wins over the file, so a value it replaces is not checked either.
+        kept = {name: value for name, value in var_file.values.items() if name not in (var_texts or {})}
+        cli_vars.update(typed_var_file_values(kept, loaded.playbook.vars, str(var_file.path), var_file.text))
     only: set[str] | None = None
     if retry_failed is not None:
         # `--retry-failed runs` (the folder of runs): the hint named the latest run as

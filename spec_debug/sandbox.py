@@ -9,7 +9,7 @@ from functools import wraps
 from typing import Any, Callable, Iterable
 
 from jinja2.exceptions import SecurityError
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
 
 MAX_REPEATED = 10_000_000
@@ -17,6 +17,10 @@ MAX_REPEATED = 10_000_000
 MAX_POWER_BITS = 1_000_000
 """Bits a `**` may make (a number of 300,000 digits)."""
 MAX_LIPSUM_PARAGRAPHS = 10_000
+MAX_RANGE_ITEMS = 1_000_000
+"""Items all the `range()`s of one render may make. Jinja bounds one range (MAX_RANGE, 100,000)
+but not a loop of them: two nested `{% for %}` over range(100000) ran 10**10 iterations, and the
+run could not be stopped (SIGTERM and Ctrl-C wait for the template)."""
 
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
@@ -159,6 +163,15 @@ def _bounded_context_filter(name: str, original: Callable[..., Any]) -> Callable
     return bounded
 
 
+def _count_range_items(context: Any, items: int) -> None:
+    """Add a range's items to what the render (its Context, one per render) has made so far."""
+    made = getattr(context, "_spec_debug_range_items", 0) + items
+    if made > MAX_RANGE_ITEMS:
+        raise SecurityError(f"the range() calls of this template would make more than {MAX_RANGE_ITEMS:,} items "
+                            "(a loop of ranges); loop over fewer")
+    context._spec_debug_range_items = made
+
+
 class BoundedSandbox(SandboxedEnvironment):
     """The sandbox bounds `range()` (MAX_RANGE) but nothing else that builds: `when: "'x' *
     10**10"` took 10 GB and the kernel killed the run, its run.json left "running"; `10 **
@@ -203,6 +216,10 @@ class BoundedSandbox(SandboxedEnvironment):
             items = list(args[0])  # a generator is read once: join gets the list
             _refuse_size(_joined_size(items, owner), "'.join()'")
             args = (items,)
+        elif __obj is safe_range:
+            # Jinja passes `_loop_vars` to a call inside a loop (jinja2/runtime.py, Context.call)
+            counted = all(isinstance(a, int) for a in args) and not set(kwargs) - {"_loop_vars"}
+            _count_range_items(__context, len(range(*args)) if counted else 0)
         elif __obj is generate_lorem_ipsum:
             paragraphs = args[0] if args else kwargs.get("n", 5)
             if isinstance(paragraphs, int) and paragraphs > MAX_LIPSUM_PARAGRAPHS:

@@ -104,9 +104,10 @@ class RunStore:
         except (FileExistsError, NotADirectoryError):
             # `--out report.md` or `-o /dev/null` (the habit of -o naming an output file): mkdir
             # says only "File exists" (or "Not a directory" for a folder below the file).
-            blocker = next((p for p in [parent, *parent.parents] if p.exists() and not p.is_dir()), parent)
-            raise UsageError(f"cannot create the runs directory {parent}: {blocker} is a file, not a folder",
-                             hint="--out names the folder that holds the run folders (default: runs)") from None
+            blocks = _what_blocks(parent)
+            hint = ("make the folder it points to (or mount its disk), or pass --out ANOTHER_FOLDER" if "is a link to" in blocks
+                    else "--out names the folder that holds the run folders (default: runs)")
+            raise UsageError(f"cannot create the runs directory {parent}: {blocks}", hint=hint) from None
         except OSError as exc:
             raise UsageError(f"cannot create the runs directory {parent}: {exc.strerror}", hint=_write_hint(exc)) from None
         for _ in range(20):
@@ -359,6 +360,18 @@ def refuse_overwriting(inputs: Iterable[Path], output: Path, what: str, example:
         if same:
             raise UsageError(f"-o {output} is {what} being {doing}: writing there would replace it",
                              hint=f"write beside it, e.g. -o {output.with_name(example)}")
+
+
+def _what_blocks(folder: Path) -> str:
+    """Why mkdir -p of folder met "File exists": a file on its path, or a link to nothing (`runs`
+    left pointing at an unmounted scratch disk was called "a file, not a folder", and the user
+    looked for a file that is not there)."""
+    for part in [folder, *folder.parents]:
+        if part.is_symlink() and not part.exists():
+            return f"{part} is a link to {os.readlink(part)}, which does not exist"
+        if part.exists() and not part.is_dir():
+            return f"{part} is a file, not a folder"
+    return f"{folder} is a file, not a folder"
 
 
 def _file_in_the_way(path: Path) -> Path | None:

@@ -482,10 +482,19 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
         why = (f"the {len(views)} step{'s' if len(views) != 1 else ''} before it passed without setting it: {check}"
                if views else "no step ran before this one")
     else:
-        # Which ones: "skipped: provide --var engine=..." is the cause, and the fix.
-        missed = [_step_said(step_id, v) for step_id, v in views.items() if isinstance(v, dict) and v.get("status") != "passed"]
-        why = "the step that captures it failed, errored or was skipped: " + "; ".join(missed[-3:])
-        if close:
+        # Which ones: "skipped: provide --var engine=..." is the cause, and the fix. Only a step
+        # that would set it (its capture: names it; a probe or fetch step may): every step that
+        # did not pass was named, so a `when:` on a skipped step's fact blamed an unrelated
+        # failed step, and each later reader of the fact nested the message of the one before.
+        fact = name.removeprefix("facts.")
+        missed = [_step_said(step_id, v) for step_id, v in views.items() if isinstance(v, dict)
+                  and v.get("status") != "passed" and _may_capture(v, fact)]
+        if missed:
+            why = "the step that captures it failed, errored or was skipped: " + "; ".join(missed[-3:])
+        else:
+            check = f"did you mean facts.{close[0]}?" if close else "check the name"
+            why = f"no step before it captures it: {check}"
+        if close and missed:
             # A name spelt like a fact that is set (this step's own capture of accept_len, read
             # as facts.accept_lenn) is a typo: blaming an earlier step that failed, and that never
             # captured it, sent the reader to the wrong step. Both are said, the likelier first.
@@ -497,6 +506,13 @@ def _unset_fact_error(site: TemplateSite, name: str, context: dict[str, Any]) ->
         # spelling is the fix to say first.
         hint=f"write facts.{close[0]} if that is the fact meant; else {guard}" if close else guard,
     )
+
+
+def _may_capture(view: dict[str, Any], fact: str) -> bool:
+    """Whether a step, as its view says, could have set `fact` had it passed. A view without
+    `captures` (a probe or fetch step, or a caller that does not say) might have."""
+    captures = view.get("captures")
+    return captures is None or fact in captures
 
 
 def _true_word(false_word: str) -> str:
@@ -781,7 +797,7 @@ def attributes_of(source: str, base: str, *, expression: bool = False) -> list[s
 
 
 # What `steps.ID` holds (runner/engine.py, _step_view): the fields a later template may read.
-STEP_RESULT_FIELDS = ("status", "exit_code", "stdout", "stderr", "message", "facts", "attempts", "duration_s")
+STEP_RESULT_FIELDS = ("status", "exit_code", "stdout", "stderr", "message", "facts", "attempts", "duration_s", "captures")
 
 
 def step_result_reads(source: str, *, expression: bool = False) -> list[tuple[str, str]]:

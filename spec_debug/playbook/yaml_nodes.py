@@ -46,6 +46,12 @@ MAX_VALUES = 200_000
 # of them (25 s of CPU). The composer stops at the first step past the bound, with its line,
 # before the rest is read.
 MAX_STEPS = 10_000
+# The text the values hold once aliases are expanded. A long value (a script, a pasted log)
+# anchored once and aliased 100,000 times stays under MAX_VALUES yet stands for 100 GB: the
+# loader scanned each copy (a NUL check, the YAML comment checks) for minutes, and every
+# rendered command and run.json would carry it. Sixteen times the largest playbook file
+# (loader.MAX_PLAYBOOK_BYTES, 2 MiB) leaves a script aliased into every step room enough.
+MAX_TEXT = 32 * 2**20
 _UNCARRIABLE = re.compile("[\x00\ud800-\udfff]")
 
 _SURPRISING_INT = re.compile(r"^[-+]?(0[0-7_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+|\d+_[\d_]*)$")
@@ -83,6 +89,12 @@ class _TooManyValues(Exception):
         self.through_aliases = through_aliases
 
 
+class _TooMuchText(Exception):
+    def __init__(self, mark: yaml.Mark, through_aliases: int) -> None:
+        self.mark = mark
+        self.through_aliases = through_aliases
+
+
 class _TooManySteps(Exception):
     def __init__(self, mark: yaml.Mark) -> None:
         self.mark = mark
@@ -106,6 +118,9 @@ class _BoundedLoader(yaml.SafeLoader):
         self._through_aliases = 0
         self._weight: dict[int, int] = {}  # a composed node's id -> the values it holds
         self._merging = 0  # inside a merge key's value (`<<: *d`, `<<: [*a, *b]`)
+        self._text = 0  # characters of the scalars so far, each alias counted as the text its anchor holds
+        self._text_through_aliases = 0
+        self._text_weight: dict[int, int] = {}  # a composed node's id -> the characters it holds
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         self._depth += 1
@@ -132,11 +147,21 @@ class _BoundedLoader(yaml.SafeLoader):
                 self._through_aliases += weight
                 if self._expanded > MAX_VALUES:
                     raise _TooManyValues(mark, self._through_aliases)
+                # A merged one counts none here, as it counts one value: the builder bounds the
+                # text it builds again for each merge (_Builder.text).
+                text = 0 if self._merging else self._text_weight.get(id(node), 0)
+                self._text += text
+                self._text_through_aliases += text
+                if self._text > MAX_TEXT:
+                    raise _TooMuchText(mark, self._text_through_aliases)
                 return node
-            start = self._expanded
+            start, text_start = self._expanded, self._text
             node = super().compose_node(parent, index)
             self._expanded += 1
             self._weight[id(node)] = self._expanded - start
+            if isinstance(node, yaml.ScalarNode):
+                self._text += len(node.value)
+            self._text_weight[id(node)] = self._text - text_start
             return node
         finally:
             self._depth -= 1
@@ -252,6 +277,13 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
             f"the {kind} expands to more than {MAX_VALUES} values ({exc.through_aliases} of them through YAML aliases)",
             path=source, line=_clamp_line(exc.mark.line + 1, text), column=exc.mark.column + 1,
             hint="write the repeated parts out, or use fewer nested aliases",
+        ) from None
+    except _TooMuchText as exc:
+        raise PlaybookError(
+            f"the {kind} expands to more than {MAX_TEXT // 2**20} MiB of text "
+            f"({exc.through_aliases} characters of it through YAML aliases)",
+            path=source, line=_clamp_line(exc.mark.line + 1, text), column=exc.mark.column + 1,
+            hint="write the repeated parts out, or use fewer aliases of the long value",
         ) from None
     except _TooManySteps as exc:
         raise PlaybookError(
@@ -417,6 +449,7 @@ class _Builder:
         self.built: set[int] = set()
         self.repeated = 0  # values built again through an alias
         self.merge_work = 0  # keys gathered by merge keys (<<), which nest like aliases
+        self.text = 0  # characters of the scalars built: a long value merged (<<) again and again
 
     def fail(self, node: yaml.Node, message: str, path: KeyPath = (), hint: str | None = None) -> PlaybookError:
         line, column = _mark(node)
@@ -571,6 +604,10 @@ class _Builder:
 
     def _scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
         raw = node.value
+        self.text += len(raw)
+        if self.text > MAX_TEXT:  # past the composer's bound only through merge keys
+            raise self.fail(node, f"the {self.kind} expands to more than {MAX_TEXT // 2**20} MiB of text through YAML merge keys",
+                            path, hint="write the repeated parts out, or use fewer merges of the long value")
         cut = self._comment_meant_as_text(node, path)
         if cut is not None:
             meant = f"{raw} {cut}" if raw else cut

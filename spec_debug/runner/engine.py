@@ -27,9 +27,11 @@ from typing import Any, Callable
 
 from spec_debug import __version__
 from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, TransportError, stop_reason
+from spec_debug.playbook.fact_order import captured_names
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step, is_empty_var
 from spec_debug.playbook.number_text import number_given_with_unit
+from spec_debug.playbook.var_types import typed_inventory_values
 from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
 )
@@ -153,6 +155,9 @@ class Run:
         # an error of the command line, not of every host halfway through.
         self._host_vars: dict[str, dict[str, Any]] = {}
         for target in targets:
+            # An inventory's values take their defaults' types, as --var's do (INI gives text).
+            target.vars = typed_inventory_values(target.vars, {k: v for k, v in self.playbook.vars.items() if k not in self.cli_vars},
+                                                 target.name)
             given = {**self.playbook.vars, **target.vars, **self.cli_vars}
             # An inventory's value is templated as Ansible templates it (`model_dir: "{{ models_root
             # }}/llama"` in group_vars); it went to the host as the literal text `{{ models_root }}`.
@@ -380,7 +385,7 @@ class Run:
                     host.running_step = step.id
                     self._dirty = True
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
-                self._step_views[target.name][step.id] = _step_view(result)
+                self._step_views[target.name][step.id] = _step_view(result, step)
                 if stop or index == len(self.playbook.steps) - 1:
                     self._past_steps.add(target.name)
                 self._commit_step(result, findings, target.name)
@@ -994,13 +999,16 @@ class Run:
         return redact_with_values(value, self._secrets)
 
 
-def _step_view(result: StepRecord) -> dict[str, Any]:
+def _step_view(result: StepRecord, step: Step) -> dict[str, Any]:
     """A finished step as later templates see it: as recorded (secrets masked), its output
-    without the record's truncation marker (StreamCapture.host_text)."""
+    without the record's truncation marker (StreamCapture.host_text). `captures`: the fact
+    names its capture: list sets whether or not it ran, None for a probe or fetch step (whose
+    facts are known only once it ran), so an unset fact names the step meant to set it."""
     return {
         "status": result.status, "exit_code": result.exit_code,
         "stdout": without_markers(result.stdout), "stderr": without_markers(result.stderr),
         "message": result.message, "facts": result.facts, "attempts": result.attempts, "duration_s": result.duration_s,
+        "captures": None if step.probe is not None or step.fetch is not None else captured_names(step),
     }
 
 

@@ -38,6 +38,8 @@ def test_the_check_names_the_step_that_did_not_capture_and_why(tmp_path):
     check = next(s for s in record["steps"] if s["id"] == "check_version")
     assert check["status"] == "error"
     assert ("facts.sglang_version is not set: no earlier step captured it on this host (the step that captures it "
-            "failed, errored or was skipped: version skipped: provide --var engine=... to run this step; "
-            "crashed failed (exit code 7))") in check["message"], check["message"]
+            "failed, errored or was skipped: version skipped: provide --var engine=... to run this step)"
+            ) in check["message"], check["message"]
+    # `crashed` captures nothing: naming it sent the reader to an unrelated failure (hardening44)
+    assert "crashed" not in check["message"]
     assert " ok " not in check["message"]

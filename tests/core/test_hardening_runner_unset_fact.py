@@ -39,6 +39,8 @@ def test_misspelt_fact_after_passed_steps_names_the_close_fact(tmp_path):
     assert "failed, errored or was skipped" not in message, message
 
 
-def test_after_an_errored_step_the_usual_cause_is_still_said(tmp_path):
+def test_after_an_errored_step_that_captures_nothing_the_name_is_the_cause(tmp_path):
     message = _messages(tmp_path)["after_error"]  # `use` errored before it
-    assert "facts.never is not set" in message and "failed, errored or was skipped" in message, message
+    # `use` errored but captures nothing, so it is not the cause (hardening44): the name is
+    assert "facts.never is not set" in message and "no step before it captures it: check the name" in message, message
+    assert "failed, errored or was skipped" not in message, message
