@@ -90,6 +90,8 @@ def dash_is_stdout(output: str | Path | None) -> Path | None:
 def output_format(fmt: str | None, as_json: bool, output: Path | None = None) -> str:
     """--format md|html|json, with --json as a shorthand for json. Without either, the suffix of
     ``-o`` decides (``-o incident.html`` wrote Markdown into an .html file), else md."""
+    if fmt is not None:
+        fmt = fmt.lower()  # `--format HTML` is what a user types after reading "HTML report"
     if fmt is not None and fmt not in REPORT_FORMATS:
         raise UsageError(f"--format {fmt!r}: choose {', '.join(REPORT_FORMATS)}")
     if as_json and fmt not in (None, "json"):

@@ -193,7 +193,8 @@ def register(app: typer.Typer) -> None:
     def analyze(
         path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
                                               "or - for standard input."),
-        format: Optional[OutputFormat] = typer.Option(None, "--format", "-f", help="Output: md or html postmortem, or json "
+        format: Optional[OutputFormat] = typer.Option(None, "--format", "-f", case_sensitive=False,
+                                                      help="Output: md or html postmortem, or json "
                                                       "(default: from -o's suffix, else md)."),
         input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
