@@ -670,9 +670,9 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
 
 
 def _shared_embedding_note(checkpoint: DraftCheckpoint, embed_source: str) -> str | None:
-    """The note for a draft saved without embed_tokens (speculators keeps the frozen verifier
-    embedding out of some exports; a hand-made export drops it) whose target embedding stands
-    in. Said, so the reader knows the numbers are the target embedding's and that the engines
+    """The note for a draft saved without embed_tokens (SpecForge leaves the frozen embedding
+    out of what it saves, tests/eagle3/test_hardening2_inputs.py; a hand-made export drops it)
+    whose target embedding stands in. Said, so the reader knows the numbers are the target embedding's and that the engines
     serve the same: SGLang always replaces the draft's embedding with the target's
     (python/sglang/srt/speculative/eagle_worker.py set_embed), vLLM shares the target's when the
     draft has none (model_executor/models/llama_eagle3.py load_weights, commit 00bd1493)."""
