@@ -620,7 +620,7 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         why=(
             "vLLM and SGLang look the draft's weights up by their bare names (`fc.weight`, "
-            "`layers.0.*` or `midlayer.*`): vLLM fails to load the draft, and SGLang skips "
+            "`midlayer.*`, and in vLLM also `layers.0.*`: SD709): vLLM fails to load the draft, and SGLang skips "
             "every name it does not know without a word and serves a draft none of whose "
             "weights were loaded, so nearly nothing is accepted. The drafter evaluation reads "
             "the weights from under the prefix and measures a draft the server never runs."
@@ -720,6 +720,39 @@ ENTRIES: tuple[FindingDoc, ...] = (
         example=(
             "transformer_layer_config.num_hidden_layers is 2: sglang 0.5.11 builds one EAGLE-3 "
             "decoder layer and does not start with this draft"
+        ),
+        sources=(SGLANG_EAGLE3_MODEL, VLLM_EAGLE3_MODEL),
+    ),
+    FindingDoc(
+        code="SD709",
+        severity="error",
+        area="draft config",
+        title="SGLang serves a draft whose layers it does not load",
+        detects=(
+            "SGLang serves a draft whose config names `LlamaForCausalLMEagle3` (the EAGLE "
+            "format, e.g. a speculators draft's config flattened by hand) and whose decoder "
+            "layers are stored under speculators' names, `layers.0.*` (and `layers.1.*`, ... "
+            "for a multi-layer draft), bare or under `model.`, with no `midlayer.*` beside "
+            "them; read from the draft's safetensors headers. vLLM loads these names (its load_weights maps `midlayer.` to "
+            "`layers.0.`); SGLang holds the layers as `midlayer.*` and `additional_layers.*`."
+        ),
+        why=(
+            "SGLang's LlamaForCausalLMEagle3.load_weights loads a name only when it, or `model.` "
+            "+ it, is a parameter, and skips the rest without a word: fc, norm, lm_head and "
+            "embed_tokens load, the decoder layers keep their initial weights, the server starts "
+            "and nearly nothing is accepted. The drafter evaluation reads the layers and "
+            "measures a draft the server never runs."
+        ),
+        fix=(
+            "Rename `layers.0.` to `midlayer.` in the draft's safetensors files (and its "
+            "model.safetensors.index.json); for later layers, `layers.{i}.` to "
+            "`additional_layers.{i-1}.` with `input_layernorm` as `hidden_norm`. vLLM loads the "
+            "renamed draft too. Restart the server and check the acceptance rate again."
+        ),
+        example=(
+            "the draft's decoder layers are stored as layers.N.* (layers.0.hidden_norm.weight, "
+            "... 10 tensors: speculators' names); SGLang's LlamaForCausalLMEagle3 holds them as "
+            "midlayer.* (and additional_layers.*) and skips every name it does not know"
         ),
         sources=(SGLANG_EAGLE3_MODEL, VLLM_EAGLE3_MODEL),
     ),

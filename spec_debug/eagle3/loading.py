@@ -669,6 +669,21 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
     return model
 
 
+def _shared_embedding_note(checkpoint: DraftCheckpoint, embed_source: str) -> str | None:
+    """The note for a draft saved without embed_tokens (SpecForge leaves the frozen embedding
+    out of what it saves, tests/eagle3/test_hardening2_inputs.py; a hand-made export drops it)
+    whose target embedding stands in. Said, so the reader knows the numbers are the target embedding's and that the engines
+    serve the same: SGLang always replaces the draft's embedding with the target's
+    (python/sglang/srt/speculative/eagle_worker.py set_embed), vLLM shares the target's when the
+    draft has none (model_executor/models/llama_eagle3.py load_weights, commit 00bd1493)."""
+    if embed_source != "target" or checkpoint.has("embed_tokens.weight"):
+        return None
+    return ("the draft has no embed_tokens.weight: the target's embedding is used here, as the "
+            "engines serve it (SGLang always replaces the draft's embedding with the target's; "
+            "vLLM shares the target's when the draft has none); a draft trained with an "
+            "embedding of its own needs it saved with the draft")
+
+
 def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None = None,
                 device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
                 use_target_embedding: bool = False, load_target_head: bool = True,
@@ -816,7 +831,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint, used)) if note]
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
-        _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None)
+        _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None,
+        _shared_embedding_note(checkpoint, embed_source))
         if note]
     if zero:
         # a copy whose end was never written reads as zeros when the file was preallocated

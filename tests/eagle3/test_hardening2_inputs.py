@@ -250,7 +250,9 @@ def test_target_in_sharded_pytorch_bins(spec_world, tmp_path):
     plain = _eval(spec_world / "draft", spec_world / "data", spec_world / "target")
     out = _eval(root / "draft", root / "data", root / "target")
     assert out["embed_source"] == "target" and out["reference"] == "target_argmax"
-    assert out["counts"] == plain["counts"] and out["notes"] == []
+    assert out["counts"] == plain["counts"]
+    # the one note: the draft has no embedding of its own (test_hardening44_shared_embedding.py)
+    assert [note[:38] for note in out["notes"]] == ["the draft has no embed_tokens.weight: "]
 
     # one shard not copied: named, not "no weight files"
     (root / "target" / "pytorch_model-00001-of-00002.bin").unlink()

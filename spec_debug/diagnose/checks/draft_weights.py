@@ -8,7 +8,8 @@ skipped). The shapes come from the safetensors headers the model_configs probe a
 no tensor is loaded for this. The hidden size itself is SD204 (layers.config_width_problem).
 The norms before fc that a flag alone builds (norm_before_fc, fc_norm) are compared too.
 SD705: the same headers name the tensors as a training wrapper held them, which neither
-engine can load.
+engine can load. SD709: they name the decoder layers as speculators saves them (`layers.N.*`),
+which SGLang does not load.
 """
 
 from __future__ import annotations
@@ -139,6 +140,73 @@ def check_wrapper_prefix(stored: Mapping[str, Any] | None, at: Where = Where(),
                    "same with torch.load and torch.save), restart the server, and check the "
                    "acceptance rate again.")
     return [at.finding("SD705", evidence, dict(stored), remediation=remediation)]
+
+
+# SGLang's LlamaForCausalLMEagle3 holds the first draft layer as `model.midlayer.*` and the
+# next ones as `model.additional_layers.{i-1}.*` (whose pre-attention norm is `hidden_norm`);
+# its load_weights takes a name as is or with `model.` added and skips every other name without
+# a word (sglang python/sglang/srt/models/llama_eagle3.py, commits 03d5a777 and d737979c).
+# speculators saves the layers as `layers.{i}.*` (EAGLE3.md section 1): vLLM loads them (its
+# load_weights renames `midlayer.` to `layers.0.`), SGLang serves those layers untrained.
+_DECODER_LAYER = re.compile(r"^(?:model\.)?layers\.(\d+)\.")
+_SGLANG_FIRST_LAYER = re.compile(r"^(?:model\.)?midlayer\.")
+
+
+def decoder_layer_names(tensors: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """{example, tensors, layers} of a draft whose decoder layers are stored as `layers.N.*`
+    (bare or under SGLang's `model.`) with no `midlayer.*` beside them, from the probe's
+    listing; None otherwise, for a listing cut at its limit, and for a wrapper's prefix
+    (SD705 says that one)."""
+    if not isinstance(tensors, Mapping) or len(tensors) >= TENSOR_SHAPES_LIMIT:
+        return None
+    names = [str(name) for name in tensors]
+    if draft_prefix(names) not in (None, _ENGINE_PREFIX) or any(
+            _SGLANG_FIRST_LAYER.match(name) for name in names):
+        return None
+    layered = sorted(name for name in names if _DECODER_LAYER.match(name))
+    if not layered:
+        return None
+    layers = sorted({int(_DECODER_LAYER.match(name).group(1)) for name in layered})
+    return {"example": layered[0], "tensors": len(layered), "layers": layers}
+
+
+def _names_sglang_eagle3(draft_raw: Any) -> bool:
+    architectures = draft_raw.get("architectures") if isinstance(draft_raw, Mapping) else None
+    return isinstance(architectures, list) and "LlamaForCausalLMEagle3" in architectures
+
+
+def _sglang_rename_command() -> str:
+    """One shell line that renames the first layer as SGLang holds it, in place, in every
+    safetensors shard (vLLM loads either name: its load_weights maps midlayer. to layers.0.)."""
+    return ("python -c \"import glob; from safetensors.torch import load_file, save_file; "
+            "[save_file({k.replace('layers.0.', 'midlayer.', 1): v for k, v in "
+            "load_file(f).items()}, f, metadata={'format': 'pt'}) for f in "
+            "glob.glob('*.safetensors')]\"")
+
+
+def check_sglang_layer_names(stored: Mapping[str, Any] | None, draft_raw: Any,
+                             at: Where = Where(), engine: str | None = None) -> list[Finding]:
+    """SD709: SGLang serves, as LlamaForCausalLMEagle3, a draft whose decoder layers are stored
+    as `layers.N.*`; it loads fc, norm, lm_head and embed_tokens and leaves every layer at its
+    initial weights. SGLang picks the draft's class by the config's `architectures`: a
+    speculators config (`Eagle3DraftModel`) does not reach this load_weights, so it is not
+    said here (the silent drop is the EAGLE-format config's, converted by hand from one)."""
+    if not stored or engine != "sglang" or not _names_sglang_eagle3(draft_raw):
+        return []
+    evidence = [f"the draft's decoder layers are stored as layers.N.* ({stored['example']}, ... "
+                f"{stored['tensors']} tensors: speculators' names); SGLang's "
+                "LlamaForCausalLMEagle3 holds them as midlayer.* (and additional_layers.*) and "
+                "skips every name it does not know, so it serves the draft with untrained "
+                "layers and says nothing"]
+    remediation = (f"Rename the first layer as SGLang holds it: in the draft directory run "
+                   f"`{_sglang_rename_command()}` (a model.safetensors.index.json lists the "
+                   "names too: rename them there the same way). vLLM loads the renamed draft "
+                   "too. Restart the server and check the acceptance rate again.")
+    if any(layer > 0 for layer in stored["layers"]):
+        remediation += (" The layers after the first: layers.{i}.* becomes "
+                        "additional_layers.{i-1}.*, and their input_layernorm is hidden_norm "
+                        "there.")
+    return [at.finding("SD709", evidence, dict(stored), remediation=remediation)]
 
 
 def layer_shapes(tensors: Mapping[str, Any] | None) -> dict[str, list[int] | None] | None:

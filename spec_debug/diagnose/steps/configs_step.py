@@ -8,7 +8,8 @@ from typing import Any
 
 from spec_debug.diagnose.checks.draft_config import (check_context_length, check_hidden_act, check_layer_id_types,
                                                       check_multi_layer_served, check_norm_flags, check_rope)
-from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_wrapper_prefix, flag_norms,
+from spec_debug.diagnose.checks.draft_weights import (check_draft_weights, check_sglang_layer_names,
+                                                      check_wrapper_prefix, decoder_layer_names, flag_norms,
                                                       layer_shapes, unwrapped, wrapper_prefix)
 from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers, check_config_width,
                                                config_width_problem)
@@ -118,7 +119,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_missing_shards": missing or None,
                              "draft_unreadable_weight_files": unreadable or None,
                              "draft_index_error": draft.get("index_error"),
-                             "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors"))}
+                             "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors")),
+                             "draft_layer_names": decoder_layer_names(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
         if model.get("config_error"):
             # the folder was found and its config.json is not usable (hostfiles
@@ -232,6 +234,8 @@ def check(ctx: Any) -> list[Finding]:
     # the names the engines look the weights up by: needs neither target nor engine (but
     # SGLang's own model.* names, which vLLM alone fails on)
     findings += check_wrapper_prefix(cfgs.get("draft_wrapper_prefix"), at, name)
+    # speculators' layers.N.* names: SGLang alone does not load them
+    findings += check_sglang_layer_names(cfgs.get("draft_layer_names"), draft_raw, at, name)
     # the activation both engines' Llama MLP builds: needs neither target nor engine
     findings += check_hidden_act(draft_raw, at)
     # layer ids written as strings: neither engine can use them (the reader's SD004 above
