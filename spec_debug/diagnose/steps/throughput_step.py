@@ -355,12 +355,25 @@ def mla_draft_decoder(draft_raw: dict[str, Any]) -> tuple[dict[str, Any] | None,
     return {key: draft_raw.get(key) for key in keys if draft_raw.get(key) is not None}, num_aux
 
 
+def _at_served_steps(served_steps: int | None) -> str:
+    """What the served step count says beside the log's accept length. None: neither the
+    launch command nor the log's startup line was read ("at None step(s)" read as a number);
+    0: the settings read draft nothing, yet the log measured rounds that did ("at 0 step(s)"
+    read as if the accept length were of zero drafted tokens)."""
+    if served_steps is None:
+        return " (served steps unknown: no launch command or startup line of the server says them)"
+    if served_steps == 0:
+        return (" (the settings read say 0 draft steps, i.e. speculation off, yet the log measured "
+                "speculative rounds: the log is of another run or settings than the command read)")
+    return f" at {served_steps} step(s)"
+
+
 def numbers(observed: float | None, predicted: float | None, served_steps: int | None, best: float | None,
             best_steps: int | None, model: dict[str, Any], weights: str | None = None) -> list[str]:
     """The acceptance side of a throughput finding, in one place for the report."""
     lines = []
     if observed is not None:
-        lines.append(f"accept length in the server log: {observed:.2f} at {served_steps} step(s)")
+        lines.append(f"accept length in the server log: {observed:.2f}{_at_served_steps(served_steps)}")
     if predicted is not None:
         lines.append(f"standalone drafter predicts {predicted:.2f} at the served {served_steps} step(s)"
                      + (f" and {best:.2f} at its trained {best_steps} steps" if best is not None else ""))
