@@ -1118,13 +1118,18 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         served_slots = [list(info.layer_ids).index(i) for i in served_layer_ids]
     trained = cfg.trained_layer_ids(n_layers) if n_layers else cfg.aux_layer_ids
     numbered = _every_layer_layouts(trained, info, cfg.num_aux)
+    notes = notes + list(loaded.notes) + (
+        [] if embed is not None else ["no --target: embedding-slot check skipped" if
+                                      target_ckpt is None else "the target has no embedding "
+                                      "tensor: embedding-slot check skipped"])
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
                    embed=embed, device=device,
                    extra_layouts=([served_slots] if served_slots else []) + list(numbered),
                    trained_layer_ids=trained,
                    trained_ids_assumed=not cfg.aux_layer_ids and trained is not None,
                    all_read=len(samples) < max_samples
-                   and len(samples) + skipped.count >= info.files)
+                   and len(samples) + skipped.count >= info.files,
+                   noted=bool(notes) or skipped.count > 0)  # _finish_skipped notes skips
     best = tuple(report.best)
     if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
             and not report.unmapped_draft and not report.zeroed_norms):
@@ -1143,10 +1148,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if copied:
         # every layout is scored against that aux layer's targets: "matches" would mislead
         report.verdict += "; but " + copied
-    report.notes = notes + list(loaded.notes) + (
-        [] if embed is not None else ["no --target: embedding-slot check skipped" if
-                                      target_ckpt is None else "the target has no embedding "
-                                      "tensor: embedding-slot check skipped"])
+    report.notes = notes
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "target": resolved_target.path,
                 "target_source": resolved_target.source, "num_target_layers": n_layers,

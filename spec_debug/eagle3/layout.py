@@ -175,7 +175,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
           dump_layer_ids: Sequence[int] | None = None, embed: Tensor | None = None,
           device: str = "cpu", extra_layouts: Sequence[Sequence[int]] = (),
           trained_layer_ids: Sequence[int] | None = None,
-          trained_ids_assumed: bool = False, all_read: bool = False) -> LayoutReport:
+          trained_ids_assumed: bool = False, all_read: bool = False,
+          noted: bool | None = None) -> LayoutReport:
     """Rank layouts on `samples` (already in memory, all slots read).
 
     `extra_layouts` (slot tuples) are always scored, whatever the search prunes: the layout an
@@ -183,7 +184,9 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     `trained_layer_ids`: the layers the draft was trained on, so a dump that does not hold
     them is named as such rather than "matching" the draft; `trained_ids_assumed`: those are
     the default for a config that names no ids, and the verdict says so. `all_read`: `samples`
-    are every sample of the dump, so "probe more samples" cannot help."""
+    are every sample of the dump, so "probe more samples" cannot help. `noted`: the report
+    will carry notes (the caller's and the draft's), so the verdict may point to them; None:
+    only the draft's loading notes are known to be there."""
     num_aux = loaded.model.cfg.num_aux
     num_slots = samples[0].slots.shape[1]
     references: set[str] = set()
@@ -266,7 +269,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
                        untrained, unclear=unclear, unconfirmed=unconfirmed, all_read=all_read,
                        unmapped=(loaded.model.cfg.draft_vocab_size, loaded.model.cfg.vocab_size)
-                       if unmapped else None, zeroed=zeroed)
+                       if unmapped else None, zeroed=zeroed,
+                       noted=bool(loaded.notes) if noted is None else noted)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -489,7 +493,8 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
              untrained: bool = False, unclear: dict[str, int] | None = None,
              unconfirmed: dict[str, Any] | None = None, all_read: bool = False,
-             unmapped: tuple[int, int] | None = None, zeroed: bool = False) -> str:
+             unmapped: tuple[int, int] | None = None, zeroed: bool = False,
+             noted: bool = True) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on.
@@ -497,7 +502,9 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
     `unconfirmed`: unconfirmed_rows', when the configured one does; `all_read`: every sample
     of the dump was probed, so more samples cannot come from --max-samples. `unmapped`: (draft
     vocab, target vocab) of a draft without d2t whose layouts all score near zero.
-    `zeroed`: the draft has RMSNorm weights of zeros, so every layout scores by chance."""
+    `zeroed`: the draft has RMSNorm weights of zeros, so every layout scores by chance.
+    `noted`: the report carries notes; without any, "see the notes" would point to nothing
+    (the zeroed and untrained verdicts always have theirs: the draft's loading notes)."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
@@ -561,8 +568,8 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                 f"0.5**{LAYOUT_MIN_GAIN} = {0.5 ** LAYOUT_MIN_GAIN:.0%}); "
                 + ("every sample of the dump was probed: probe a dump with more samples, "
                    if all_read else "probe more samples (--max-samples), ")
-                + "and if every layout stays near zero check the draft and the dump's targets "
-                "(see the notes)")
+                + "and if every layout stays near zero check the draft and the dump's targets"
+                + (" (see the notes)" if noted else ""))
     else:
         text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
                 f"configured {describe(configured)}: the draft was trained on a different "
