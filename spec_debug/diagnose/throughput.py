@@ -330,8 +330,13 @@ def build_model(*, steps: int, draft_cost_ratio: float | None,
                 observed_accept_length: float | None = None,
                 baseline_tok_s: float | None = None, measured_tok_s: float | None = None,
                 overhead: float = 0.0, best_accept_length: float | None = None,
-                best_steps: int | None = None, block_drafter: bool = False) -> ThroughputModel:
-    """`steps`: drafted tokens per round; `block_drafter`: they come from one draft pass."""
+                best_steps: int | None = None, block_drafter: bool = False,
+                steps_known: bool = True) -> ThroughputModel:
+    """`steps`: drafted tokens per round; `block_drafter`: they come from one draft pass.
+    `steps_known`: `steps` is what the server ran; False when it is only assumed (no launch
+    command or startup line said it), and then no cost is inferred from the measured tok/s:
+    AL x baseline / measured = 1 + K*c solves for c only with the K the server ran (an assumed
+    K of 5 read c = 0.39 "measured" from a server whose K nobody knew)."""
     m = ThroughputModel(steps=steps, draft_cost_ratio=draft_cost_ratio,
                         predicted_accept_length=predicted_accept_length,
                         observed_accept_length=observed_accept_length,
@@ -342,7 +347,11 @@ def build_model(*, steps: int, draft_cost_ratio: float | None,
     passes = m.draft_passes = m.passes(steps)
     if baseline_tok_s and measured_tok_s:
         m.measured_speedup = measured_tok_s / baseline_tok_s
-        if observed_accept_length is not None:
+        if observed_accept_length is not None and not steps_known:
+            m.notes.append("the served steps are unknown (no launch command or startup line says them): "
+                           "no draft cost is inferred from the measured throughput, which needs the "
+                           "number of steps the server ran")
+        elif observed_accept_length is not None:
             m.implied_draft_cost_ratio = implied_draft_cost_ratio(
                 measured_tok_s, baseline_tok_s, observed_accept_length, passes)
             if m.implied_draft_cost_ratio is None and passes > 0 and measured_tok_s > 0:

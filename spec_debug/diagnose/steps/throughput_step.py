@@ -540,7 +540,8 @@ def check(ctx: Any) -> list[Finding]:
     model = build_model(steps=served_steps or best_steps or 1, draft_cost_ratio=draft_cost(ctx.host_facts),
                         predicted_accept_length=predicted, observed_accept_length=observed,
                         baseline_tok_s=baseline, measured_tok_s=measured,
-                        best_accept_length=best, best_steps=best_steps, block_drafter=block)
+                        best_accept_length=best, best_steps=best_steps, block_drafter=block,
+                        steps_known=bool(served_steps))
     if block:
         model.notes.append("block drafter (SGLang DFLASH/DSPARK, vLLM dflash/dspark or parallel_drafting): the "
                            "whole block is drafted in one draft pass, so a round costs 1 + c target steps, not 1 + K*c")
