@@ -42,3 +42,26 @@ def test_zero_steps_are_said_to_draft_nothing():
 def test_known_steps_keep_the_count():
     [line] = _sd501_evidence([STARTUP] + [DECODE.format(i=i) for i in range(3)], launch={})
     assert line == "accept length in the server log: 1.80 at 1 step(s)"
+
+
+def _prediction_line(launch: dict) -> str:
+    facts = throughput_step.parse({"found": True, "path": "server.log",
+                                   "lines": [DECODE.format(i=i) for i in range(3)],
+                                   "args": {"baseline_tok_s": "90"}})
+    ctx = ProbeContext(step_id="throughput", host="gpu01", args={}, facts=facts,
+                       host_facts={"launch": launch, "eval": {"reference": REFERENCE}, **facts})
+    [sd501] = [f for f in throughput_step.check(ctx) if f.code == "SD501"]
+    [line] = [e for e in sd501.evidence if e.startswith("standalone drafter predicts")]
+    return line
+
+
+def test_a_prediction_cut_to_the_verified_depth_says_so():
+    # SGLang --speculative-num-steps 5 --speculative-eagle-topk 4 --speculative-num-draft-tokens 3:
+    # no path deeper than 2 is verified, so the chain is predicted for 2 (2.36, not 5's 2.93);
+    # the line read "predicts 2.36 at the served 5 step(s)"
+    launch = {"engine": "sglang", "effective": {"num_steps": 5, "topk": 4, "num_draft_tokens": 3}}
+    line = _prediction_line(launch)
+    assert line.startswith("standalone drafter predicts 2.36 for the 2 verified depth(s) of the "
+                           "served 5 step(s)"), line
+    chain = {"engine": "sglang", "effective": {"num_steps": 3, "topk": 1, "num_draft_tokens": 4}}
+    assert _prediction_line(chain).startswith("standalone drafter predicts 2.70 at the served 3 step(s)")

@@ -369,13 +369,20 @@ def _at_served_steps(served_steps: int | None) -> str:
 
 
 def numbers(observed: float | None, predicted: float | None, served_steps: int | None, best: float | None,
-            best_steps: int | None, model: dict[str, Any], weights: str | None = None) -> list[str]:
-    """The acceptance side of a throughput finding, in one place for the report."""
+            best_steps: int | None, model: dict[str, Any], weights: str | None = None,
+            depth: int | None = None) -> list[str]:
+    """The acceptance side of a throughput finding, in one place for the report. `depth`: the
+    verified depth `predicted` is computed for, when the verify budget cuts it below the served
+    steps (verified_depth)."""
     lines = []
     if observed is not None:
         lines.append(f"accept length in the server log: {observed:.2f}{_at_served_steps(served_steps)}")
     if predicted is not None:
-        lines.append(f"standalone drafter predicts {predicted:.2f} at the served {served_steps} step(s)"
+        # the chain stops at the verified depth: "at the served 5 step(s)" of a 2-deep
+        # prediction read as the drafter's whole worth at 5 steps
+        at = (f"for the {depth} verified depth(s) of the served {served_steps} step(s)"
+              if depth is not None and depth != served_steps else f"at the served {served_steps} step(s)")
+        lines.append(f"standalone drafter predicts {predicted:.2f} {at}"
                      + (f" and {best:.2f} at its trained {best_steps} steps" if best is not None else ""))
     if model.get("break_even_accept_length") is not None:
         lines.append(f"throughput model: a draft pass costs c = {model['draft_cost_ratio']:.2f} target steps "
@@ -575,7 +582,7 @@ def check(ctx: Any) -> list[Finding]:
         ctx.facts["predicted_tok_s"] = round(model.predicted_tok_s_best, 2)  # the report's "predicted (fixed)"
     all_causes = raised(ctx.host_facts, SERVING_PATH_CAUSES)
     context = numbers(observed, predicted, served_steps, best, best_steps, model.to_facts(),
-                      weights=target_weights_line(ctx.host_facts))
+                      weights=target_weights_line(ctx.host_facts), depth=depth)
     cap = request_cap_line(launch, log)
     if cap is not None:
         context.append(cap)
