@@ -79,6 +79,26 @@ _NOT_IGNORED = re.compile(r"(?:\bnot|n't|\bnever|\bno longer)\s+(?:be(?:en)?\s+)
 # one character every match must hold (a one-character ``in`` is a memchr).
 _HAS_CAT_CALL = re.compile(r"cat(?:enate)?\(").search
 _HAS_D2T = re.compile("d2t").search
+_HAS_SIZE_MISMATCH = re.compile("size mismatch for ").search
+
+# SD303 as torch reports it when a drafter is loaded: load_state_dict names each tensor whose
+# shape the checkpoint does not fit ("size mismatch for {key}: copying a param with shape
+# {checkpoint shape} from checkpoint, the shape in current model is {model shape}.",
+# torch/nn/modules/module.py _load_from_state_dict). For the vocabulary tensors (the head, the
+# embedding, the maps) rows that differ over the same width are a vocabulary the model was built
+# for that the checkpoint was not: lm_head [32000, 4096] saved, [128256, 4096] built from a
+# config that lacks draft_vocab_size (vocab.py's lm_head_rows, t2d_length and embed_rows, all
+# SD303). Another tensor whose rows differ says nothing of the vocabulary (gate_up_proj rows
+# are the intermediate size), and neither does a vLLM "Attempted to load weight (...) into
+# parameter (...)", which names no tensor.
+_VOCAB_SIZE_MISMATCH = re.compile(
+    r"size mismatch for (?:[\w.]+\.)?(?:lm_head\.weight|embed_tokens\.weight|d2t|t2d): copying a param with "
+    r"shape torch\.Size\(\[(\d+)((?:, \d+)*)\]\) from checkpoint, the shape in current model is "
+    r"torch\.Size\(\[(\d+)((?:, \d+)*)\]\)")
+# The model loaded is a drafter: the class torch names ("Error(s) in loading state_dict for
+# Eagle3DraftModel:"), a key's prefix or the script's path in the traceback says so. A target
+# loaded with another model's checkpoint gives the same message, and no drafter is at fault.
+_DRAFTER_NAMED = re.compile(r"eagle|draft|speculat|\bmtp\b", re.I)
 
 
 @dataclass(slots=True)
@@ -326,6 +346,10 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
         m = _first_stated(_D2T_MISSING, text, _map_not_needed)
         if m:
             out.append(Observation("SD301", _around(text, m.start(), m.end())))
+    if _HAS_SIZE_MISMATCH(text):
+        m = _vocab_size_mismatch(text)
+        if m:
+            out.append(Observation("SD303", _around(text, m.start(), m.end())))
     # "_" first: a one-character search is a memchr, and every flag name has one.
     if "_" in text and ("norm_before" in low or "fc_norm" in low or "norm_output" in low):
         m = _first_stated(_NORM_FLAG, text)
@@ -333,6 +357,18 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
             if not _NOT_IGNORED.search(text, max(0, m.start() - 20), m.end()):
                 out.append(Observation("SD701", _around(text, m.start(), m.end())))
     return out
+
+
+def _vocab_size_mismatch(text: str) -> re.Match | None:
+    """The first vocabulary tensor of a drafter whose rows the checkpoint and the model disagree
+    on, over the same width (:data:`_VOCAB_SIZE_MISMATCH`)."""
+    if _DRAFTER_NAMED.search(text) is None:
+        return None
+    for m in _VOCAB_SIZE_MISMATCH.finditer(text):
+        saved_rows, saved_rest, built_rows, built_rest = m.groups()
+        if saved_rows != built_rows and saved_rest == built_rest:
+            return m
+    return None
 
 
 def _around(text: str, start: int, end: int) -> str:

@@ -189,13 +189,34 @@ def _shows_files(command: str) -> _Shown | None:
         command = target.inner
     if _NOT_ONE_PROGRAM.search(command):
         return None
-    words = shell.split_words(command)
+    words = _past_sudo(shell.split_words(command))
     if len(words) < 2 or not any(w[:1] != "-" for w in words[1:]):
         return None
     program = words[0].rsplit("/", 1)[-1]
     if program not in _FILE_SHOWERS:
         return None
     return _Shown(program, any(_DOCUMENT.search(w) for w in words[1:] if w[:1] != "-"))
+
+
+# sudo's options that take a value (sudo(8)): -u user, -g group, -C fd, -D dir, -h host,
+# -p prompt, -r role, -t type, -T timeout, -U user; a value joined to its option
+# (``-usvc``, ``--user=svc``) is one word.
+_SUDO_VALUE_OPTS = frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"})
+
+
+def _past_sudo(words: list[str]) -> list[str]:
+    """The words of the command ``sudo`` runs (``sudo cat /var/log/x.log``, ``sudo -u svc tail
+    x.log``: a file only root or a service user may read, printed as cat prints it), else ``words``."""
+    if not words or words[0].rsplit("/", 1)[-1] != "sudo":
+        return words
+    i = 1
+    while i < len(words) and words[i][:1] == "-":
+        if words[i] == "--":
+            return words[i + 1:]
+        i += 2 if words[i] in _SUDO_VALUE_OPTS else 1
+    return words[i:]
+
+
 _FLAG_LINE = re.compile(r"^[ \t]*(?:--[A-Za-z][\w.-]*|-[A-Za-z]{1,2})(?:[= \t]|$)")
 """A line of flags that goes on with the command before it when the command was written without
 a prompt, in an issue body or a note, with no backslash (vllm-project/vllm issue #26328:
