@@ -92,7 +92,7 @@ _HAS_SIZE_MISMATCH = re.compile("size mismatch for ").search
 # are the intermediate size), and neither does a vLLM "Attempted to load weight (...) into
 # parameter (...)", which names no tensor.
 _VOCAB_SIZE_MISMATCH = re.compile(
-    r"size mismatch for (?:[\w.]+\.)?(?:lm_head\.weight|embed_tokens\.weight|d2t|t2d): copying a param with "
+    r"size mismatch for (?:[\w.]+\.)?(lm_head\.weight|embed_tokens\.weight|d2t|t2d): copying a param with "
     r"shape torch\.Size\(\[(\d+)((?:, \d+)*)\]\) from checkpoint, the shape in current model is "
     r"torch\.Size\(\[(\d+)((?:, \d+)*)\]\)")
 # The model loaded is a drafter: the class torch names ("Error(s) in loading state_dict for
@@ -349,7 +349,10 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
     if _HAS_SIZE_MISMATCH(text):
         m = _vocab_size_mismatch(text)
         if m:
-            out.append(Observation("SD303", _around(text, m.start(), m.end())))
+            # d2t's length is the draft vocabulary the map was built for: vocab.py's d2t_length
+            # is SD302 (the map), the head's, the embedding's and t2d's rows SD303
+            code = "SD302" if m.group(1) == "d2t" else "SD303"
+            out.append(Observation(code, _around(text, m.start(), m.end())))
     # "_" first: a one-character search is a memchr, and every flag name has one.
     if "_" in text and ("norm_before" in low or "fc_norm" in low or "norm_output" in low):
         m = _first_stated(_NORM_FLAG, text)
@@ -365,7 +368,7 @@ def _vocab_size_mismatch(text: str) -> re.Match | None:
     if _DRAFTER_NAMED.search(text) is None:
         return None
     for m in _VOCAB_SIZE_MISMATCH.finditer(text):
-        saved_rows, saved_rest, built_rows, built_rest = m.groups()
+        _tensor, saved_rows, saved_rest, built_rows, built_rest = m.groups()
         if saved_rows != built_rows and saved_rest == built_rest:
             return m
     return None

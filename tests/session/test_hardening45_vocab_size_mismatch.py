@@ -121,3 +121,15 @@ def test_a_map_of_another_length_under_a_prefix_is_sd303(tmp_path: Path) -> None
     assert [(f.code, f.evidence) for f in a.findings] == [("SD303", [
         f"[msg {a.errors[0].seq}] size mismatch for draft_model.t2d: copying a param with shape "
         "torch.Size([128256]) from checkpoint, the shape in current model is torch.Size([129280])."])]
+
+
+def test_a_d2t_of_another_length_is_sd302_as_the_vocab_playbook_files_it(tmp_path: Path) -> None:
+    # d2t's length is the draft vocabulary the map was built for: vocab.py's d2t_length is SD302
+    output = LOAD_ERROR.replace(
+        "lm_head.weight: copying a param with shape torch.Size([32000, 4096]) from checkpoint, "
+        "the shape in current model is torch.Size([128256, 4096])",
+        "d2t: copying a param with shape torch.Size([32000]) from checkpoint, "
+        "the shape in current model is torch.Size([64000])")
+    a = analyze_path(_codex(tmp_path, output))
+    assert [f.code for f in a.findings] == ["SD302"]
+    assert "size mismatch for d2t" in a.findings[0].evidence[0]
