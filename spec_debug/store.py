@@ -283,7 +283,9 @@ def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
 
     A target that is not a regular file is written in place: -o /dev/stdout, a FIFO, or bash's
     process substitution (-o >(gh issue comment 7 --body-file -), a /dev/fd/N pipe). Renaming
-    over it would replace the device node or the pipe's name with a file no reader sees."""
+    over it would replace the device node or the pipe's name with a file no reader sees.
+    A link to a file is written through, as the shell's `>` does (see _through_link)."""
+    path = _through_link(path)
     if path.is_dir():
         raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / example}")
     if path.exists() and not path.is_file():
@@ -312,6 +314,20 @@ def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
     except BaseException:  # Ctrl-C mid-write: no half file, no stray temp file
         _discard(tmp)
         raise
+
+
+def _through_link(path: Path) -> Path:
+    """The file a symbolic link leads to, where path is one to a file: `distill -o current.yaml`,
+    current.yaml a link to playbooks/kimi_v3.yaml, renamed a new file over the link, so the link
+    was gone and kimi_v3.yaml, the file its author opens, kept the old playbook. The target is
+    replaced all at once instead, and the link stays. A link to nothing is replaced as before."""
+    if not path.is_symlink():
+        return path
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a link to nothing, or a loop of links
+        return path
+    return target if target.is_file() else path
 
 
 _FIFO_WAIT_S = 0.1
