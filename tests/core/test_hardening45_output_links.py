@@ -46,3 +46,28 @@ def test_a_link_to_nothing_is_replaced_by_the_file(tmp_path: Path) -> None:
     result = run_cli("distill", str(SESSION), "-o", str(link))
     assert result.code == 0, result.stderr
     assert not link.is_symlink() and link.read_text().startswith("# Distilled by `spec-debug distill`")
+
+
+def test_distill_that_cannot_write_keeps_the_edited_playbook_whole(tmp_path: Path) -> None:
+    """A write that fails half-way (a full disk; here `ulimit -f`, SIGXFSZ ignored so the write
+    fails with EFBIG) must leave the playbook its author edited as it was, and no temp file."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    link, target = _linked_playbook(tmp_path)
+    edited = "# my edits\n" + "# kept\n" * 20
+    target.write_text(edited)
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (512, 512))  # the playbook is over 1 KB
+
+    proc = subprocess.run([sys.executable, "-m", "spec_debug", "distill", str(SESSION), "-o", str(link)],
+                          capture_output=True, text=True, timeout=120, preexec_fn=small_files,
+                          env={**os.environ, "COLUMNS": "400"})
+    assert proc.returncode == 3, proc.stderr
+    assert f"cannot write {target}: File too large (the previous version is kept)" in proc.stderr
+    assert target.read_text() == edited and link.is_symlink()
+    assert sorted(p.name for p in target.parent.iterdir()) == ["kimi_v3.yaml"]
