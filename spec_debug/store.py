@@ -69,7 +69,7 @@ _KERNEL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "cgroup", "cgroup2", "debugfs
                                   "pstore", "bpf", "efivarfs", "binfmt_misc", "fusectl"})
 
 
-def _kernel_file_system(where: Path) -> tuple[str, str] | None:
+def kernel_file_system(where: Path) -> tuple[str, str] | None:
     """(mount point, type) when where lies on a kernel file system, else None (or not Linux)."""
     try:
         existing = next(p for p in [where, *where.parents] if p.exists()).resolve()
@@ -88,14 +88,14 @@ def _kernel_file_system(where: Path) -> tuple[str, str] | None:
 
 def _why_at(exc: OSError, where: Path) -> str:
     """Why writing at where failed: the kernel file system it lies on, where that is the cause."""
-    kernel = _kernel_file_system(where)
+    kernel = kernel_file_system(where)
     if kernel is None:
         return _why(exc)
     return f"{kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours ({_why(exc)})"
 
 
 def _write_hint(exc: OSError, where: Path | None = None) -> str:
-    if where is not None and _kernel_file_system(where) is not None:
+    if where is not None and kernel_file_system(where) is not None:
         return "write to a folder on a disk (for runs: --out DIR)"
     if exc.errno in (*_OUT_OF_SPACE, errno.EFBIG):
         # As the hints below: --out is an option of run and demo only; `schema -o`, `explain -o`

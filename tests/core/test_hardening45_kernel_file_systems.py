@@ -70,3 +70,13 @@ def test_a_missing_folder_on_a_disk_keeps_its_hint(tmp_path: Path) -> None:
     finally:
         blocked.chmod(0o700)
     assert "kernel" not in result.stderr
+
+
+@needs_proc
+def test_junit_in_proc_is_refused_before_the_run(tmp_path: Path) -> None:
+    result = run_cli("run", "host_smoke", "--host", "local", "--out", str(tmp_path / "runs"), "--junit", "/proc/junit.xml")
+    assert result.code == 2
+    assert result.stderr.splitlines()[-2:] == [
+        "error: --junit /proc/junit.xml: /proc is the kernel's proc file system, which holds no files of yours",
+        "  hint: name a file on a disk, e.g. --junit junit.xml"]
+    assert not (tmp_path / "runs").exists()  # nothing ran
