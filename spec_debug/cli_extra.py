@@ -68,6 +68,7 @@ def register(app: typer.Typer) -> None:
             if code is not None:
                 text = _finding_text(code, fmt)
             else:
+                _refuse_several_codes(playbook)
                 loaded = load_playbook(playbook)
                 if output:
                     from spec_debug.store import refuse_overwriting
@@ -141,6 +142,18 @@ def _finding_code(argument: str) -> str | None:
     if code not in CATALOG or Path(argument).expanduser().exists():
         return None
     return code
+
+
+def _refuse_several_codes(argument: str) -> None:
+    """`explain 'SD201,SD202'`, where no file has that name: several codes, refused with one
+    command each, not "no playbook file 'SD201,SD202'" and the list of playbooks."""
+    from spec_debug.diagnose.findings_cli import several_codes_error
+
+    if Path(argument).expanduser().exists():
+        return
+    error = several_codes_error(argument, "explain")
+    if error is not None:
+        raise error
 
 
 def _finding_text(code: str, fmt: str) -> str:

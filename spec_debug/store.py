@@ -62,7 +62,41 @@ def _why(exc: OSError) -> str:
     return exc.strerror or str(exc)
 
 
-def _write_hint(exc: OSError) -> str:
+# Kernel file systems that take no file of the user's: `-o /proc/x.md` fails with ENOENT (the
+# hint was "the folder does not exist: create it first", of a /proc that is there), /sys with
+# EACCES even for root. Named by their type in /proc/self/mounts (proc(5), sysfs(5)).
+_KERNEL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs", "configfs",
+                                  "pstore", "bpf", "efivarfs", "binfmt_misc", "fusectl"})
+
+
+def kernel_file_system(where: Path) -> tuple[str, str] | None:
+    """(mount point, type) when where lies on a kernel file system, else None (or not Linux)."""
+    try:
+        existing = next(p for p in [where, *where.parents] if p.exists()).resolve()
+        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
+            mounts = [line.split()[1:3] for line in handle if len(line.split()) >= 3]
+    except (OSError, StopIteration, ValueError):
+        return None
+    best: tuple[str, str] | None = None
+    for point, kind in mounts:
+        point = point.replace("\\040", " ").replace("\\011", "\t")  # mounts escapes blanks (fstab(5))
+        inside = existing == Path(point) or Path(point) in existing.parents
+        if inside and (best is None or len(point) > len(best[0])):
+            best = (point, kind)
+    return best if best is not None and best[1] in _KERNEL_FILE_SYSTEMS else None
+
+
+def _why_at(exc: OSError, where: Path) -> str:
+    """Why writing at where failed: the kernel file system it lies on, where that is the cause."""
+    kernel = kernel_file_system(where)
+    if kernel is None:
+        return _why(exc)
+    return f"{kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours ({_why(exc)})"
+
+
+def _write_hint(exc: OSError, where: Path | None = None) -> str:
+    if where is not None and kernel_file_system(where) is not None:
+        return "write to a folder on a disk (for runs: --out DIR)"
     if exc.errno in (*_OUT_OF_SPACE, errno.EFBIG):
         # As the hints below: --out is an option of run and demo only; `schema -o`, `explain -o`
         # and `report -o` name a file (they sent the user looking for an option they lack).
@@ -109,7 +143,7 @@ class RunStore:
                     else "--out names the folder that holds the run folders (default: runs)")
             raise UsageError(f"cannot create the runs directory {parent}: {blocks}", hint=hint) from None
         except OSError as exc:
-            raise UsageError(f"cannot create the runs directory {parent}: {exc.strerror}", hint=_write_hint(exc)) from None
+            raise UsageError(f"cannot create the runs directory {parent}: {_why_at(exc, parent)}", hint=_write_hint(exc, parent)) from None
         for _ in range(20):
             run_dir = parent / new_run_id(playbook_name)
             try:
@@ -118,7 +152,7 @@ class RunStore:
             except FileExistsError:
                 continue
             except OSError as exc:  # read-only, no permission, disk full
-                raise UsageError(f"cannot create a run folder in {parent}: {_why(exc)}", hint=_write_hint(exc)) from None
+                raise UsageError(f"cannot create a run folder in {parent}: {_why_at(exc, parent)}", hint=_write_hint(exc, parent)) from None
             except BaseException:
                 # Ctrl-C or SIGTERM (the CLI's handler raises) just as the folder was made: the
                 # caller never learns its name, so it cannot remove it; an empty run folder
@@ -249,7 +283,9 @@ def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
 
     A target that is not a regular file is written in place: -o /dev/stdout, a FIFO, or bash's
     process substitution (-o >(gh issue comment 7 --body-file -), a /dev/fd/N pipe). Renaming
-    over it would replace the device node or the pipe's name with a file no reader sees."""
+    over it would replace the device node or the pipe's name with a file no reader sees.
+    A link to a file is written through, as the shell's `>` does (see _through_link)."""
+    path = _through_link(path)
     if path.is_dir():
         raise RecordWriteError(f"cannot write {path}: it is a folder", hint=f"name a file, e.g. {path / example}")
     if path.exists() and not path.is_file():
@@ -260,6 +296,7 @@ def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
             with open(path, "w", encoding="utf-8", errors=_SHOW_SURROGATES) as handle:
                 handle.write(text)
         except OSError as exc:
+            # a pipe or device written in place (/dev/fd/N is /proc/self/fd/N): its own error
             raise RecordWriteError(f"cannot write {path}: {_why(exc)}", hint=_write_hint(exc)) from None
         return
     tmp: str | None = None
@@ -272,11 +309,25 @@ def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
     except OSError as exc:
         _discard(tmp)
         kept = " (the previous version is kept)" if path.exists() else ""
-        raise RecordWriteError(f"cannot write {path}: {_why(exc)}{kept}", hint=_write_hint(exc),
+        raise RecordWriteError(f"cannot write {path}: {_why_at(exc, path)}{kept}", hint=_write_hint(exc, path),
                                out_of_space=exc.errno in _OUT_OF_SPACE) from None
     except BaseException:  # Ctrl-C mid-write: no half file, no stray temp file
         _discard(tmp)
         raise
+
+
+def _through_link(path: Path) -> Path:
+    """The file a symbolic link leads to, where path is one to a file: `distill -o current.yaml`,
+    current.yaml a link to playbooks/kimi_v3.yaml, renamed a new file over the link, so the link
+    was gone and kimi_v3.yaml, the file its author opens, kept the old playbook. The target is
+    replaced all at once instead, and the link stays. A link to nothing is replaced as before."""
+    if not path.is_symlink():
+        return path
+    try:
+        target = path.resolve(strict=True)
+    except (OSError, RuntimeError):  # a link to nothing, or a loop of links
+        return path
+    return target if target.is_file() else path
 
 
 _FIFO_WAIT_S = 0.1
@@ -320,7 +371,8 @@ def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
             # `-o notes.md/walkthrough.md`: mkdir says "File exists", as if the folder were there.
             raise RecordWriteError(f"cannot create the folder {path.parent}: {in_the_way} is a file, not a folder",
                                    hint=f"name a file in a folder, e.g. -o {path.name}") from None
-        raise RecordWriteError(f"cannot create the folder {path.parent}: {_why(exc)}", hint=_write_hint(exc)) from None
+        raise RecordWriteError(f"cannot create the folder {path.parent}: {_why_at(exc, path.parent)}",
+                               hint=_write_hint(exc, path.parent)) from None
     _refuse_read_only(path)
     write_atomic(path, text, example=example)
 

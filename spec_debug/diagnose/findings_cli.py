@@ -30,11 +30,41 @@ def normalize_code(code: str) -> str:
     return f"SD{match.group(1)}" if match else code
 
 
+# Several codes in one word: "SD201,SD202", "SD201 SD202" (quoted), "sd201/sd202", "[SD201] [SD202]"
+# as pasted from a report's list. Each piece must look like a code; what lies between them only
+# separators, so "sd 201" (one code, spaced) stays one code.
+_ONE_CODE = re.compile(r"SD[\s_-]*\d{3}\b|\b\d{3}\b", re.IGNORECASE)
+_BETWEEN_CODES = re.compile(r"^(?:[\s,;/|&+\[\]()`'\".:]|\band\b)*$", re.IGNORECASE)
+
+
+def several_codes(text: str) -> list[str]:
+    """The codes in TEXT when it is a list of two or more (else []), normalized (SD201)."""
+    pieces = _ONE_CODE.findall(text)
+    if len(pieces) < 2 or not _BETWEEN_CODES.match(_ONE_CODE.sub(" ", text)):
+        return []
+    return [normalize_code(piece).upper() for piece in pieces]
+
+
+def several_codes_error(text: str, command: str) -> UnknownFindingCode | None:
+    """`findings 'SD201,SD202'` was "unknown finding code 'SD201,SD202'" with a hint that named
+    both codes as known; `explain` said "no playbook file". Each command takes one code: the
+    refusal names the codes it read and the command for each."""
+    codes = several_codes(text)
+    if not codes:
+        return None
+    each = "; ".join(f"`spec-debug {command} {code}`" for code in dict.fromkeys(codes))
+    return UnknownFindingCode(f"{text.strip()!r} is {len(codes)} finding codes; `spec-debug {command}` takes one at a time",
+                              hint=f"one command each: {each}")
+
+
 def findings_command(code: str | None, as_json: bool, console: Console | None = None) -> int:
     """Print the catalog (or one entry). Returns the exit code: 0, or 2 for an unknown code."""
     to_stdout = console is None
     console = console or Console(emoji=False)  # ":100:" in a path or host is no emoji
     try:
+        listed = several_codes_error(code, "findings") if code else None
+        if listed is not None:
+            raise listed
         docs = [get_doc(normalize_code(code))] if code else list(CATALOG.values())
     except UnknownFindingCode as exc:
         # Escaped: the message quotes what was typed, and "[/x]" in it was a MarkupError traceback.
