@@ -70,7 +70,10 @@ def resolve_dtype(name: str | torch.dtype) -> torch.dtype:
 def _model_prefixed(checkpoint: DraftCheckpoint) -> str | None:
     """The note for a draft stored under SGLang's own parameter names (`model.fc.weight`,
     `model.midlayer.*`). SGLang's LlamaForCausalLMEagle3.load_weights takes a name as is or
-    with `model.` added (sglang srt/models/llama_eagle3.py, commit 03d5a777), but vLLM's
+    with `model.` added and skips every other name without a word (sglang
+    srt/models/llama_eagle3.py, commit 03d5a777): it holds the first decoder layer as
+    `model.midlayer.*`, so `model.layers.0.*` (speculators' layer names under `model.`) is
+    skipped and the layer served untrained (SD709 in the configs step). vLLM's
     Eagle3LlamaForCausalLM.load_weights prefixes every name but lm_head and d2t with `model.`
     itself (vllm model_executor/models/llama_eagle3.py, commit 00bd1493), so it looks for
     `model.model.fc.weight` and fails to load the draft."""
@@ -80,10 +83,17 @@ def _model_prefixed(checkpoint: DraftCheckpoint) -> str | None:
     prefixed = [n for n in stored if n.startswith("model.") and not n.startswith("model.lm_head")]
     if not prefixed:
         return None
-    return (f"the draft's tensors are stored as model.* ({prefixed[0]}, ...: SGLang's parameter "
-            "names), read here without it; SGLang loads either form, but vLLM adds 'model.' to "
-            "each name itself and fails on model.model.*: re-save the draft without 'model.' "
-            "to serve it with vLLM")
+    vllm = "vLLM adds 'model.' to each name itself and fails on model.model.*"
+    layers = sorted(n for n in prefixed if n.startswith("model.layers."))
+    if not layers:
+        return (f"the draft's tensors are stored as model.* ({prefixed[0]}, ...: SGLang's "
+                f"parameter names), read here without it; SGLang loads either form, but {vllm}: "
+                "re-save the draft without 'model.' to serve it with vLLM")
+    return (f"the draft's tensors are stored as model.* ({prefixed[0]}, ...), read here without "
+            f"it; {vllm}, and SGLang, which loads model.fc and model.norm as they are, holds the "
+            f"decoder layers as model.midlayer.* (and model.additional_layers.*) and skips {layers[0]}, ... without a word, "
+            "serving the layers untrained: re-save the draft without 'model.' for vLLM, and "
+            "with layers.0. renamed midlayer. for SGLang (vLLM loads that name too)")
 
 
 def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
