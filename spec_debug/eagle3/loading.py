@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 from torch import Tensor
@@ -262,23 +263,55 @@ def _cast_to_fp8_note(checkpoint: DraftCheckpoint, used: set[str]) -> str | None
     fp8 range), and every loader casts them up as they are: speculators' from_pretrained
     (checked with speculators 0.9.0) and vLLM's default_weight_loader (param.data.copy_), so
     the draft served is the cast one, less accurate than the one trained (fc.weight cast:
-    step-0 accuracy 0.690 -> 0.667), with no word anywhere."""
-    raw = checkpoint.config.raw
-    if isinstance(raw, dict) and raw.get("quantization_config"):
-        return None
+    step-0 accuracy 0.690 -> 0.667), with no word anywhere. With a quantization_config the
+    engines read them otherwise: _quantized_without_scales_note."""
     store = checkpoint.tensors
     cast = sorted(name for name, info in store.infos.items()
                   if info.dtype in _FP8_STORED and name in used and store.scale_name(name) is None)
     if not cast:
         return None
+    named = f"{', '.join(cast[:4])}{' ...' if len(cast) > 4 else ''}"
+    quantization = _quantization_config(checkpoint.config.raw)
+    if quantization is not None:
+        return _quantized_without_scales_note(named, quantization)
     others = sorted({info.dtype for name, info in store.infos.items()
                      if name in used and info.dtype not in _FP8_STORED})
-    return (f"{', '.join(cast[:4])}{' ...' if len(cast) > 4 else ''} stored in float8 "
-            f"({store.infos[cast[0]].dtype}) with no scale and no quantization_config"
+    return (f"{named} stored in float8 ({store.infos[cast[0]].dtype}) with no scale and no "
+            "quantization_config"
             + (f", beside {'/'.join(others)} weights" if others else "")
             + ": cast in the export, and every loader (speculators, vLLM) casts it back up "
             "as stored, so the draft scored and served is the cast one, not the one trained; "
             "export the weights in the training dtype")
+
+
+def _quantization_config(raw: Any) -> Any:
+    """config.json's quantization_config (compression_config, compressed-tensors' older key,
+    as vLLM reads it: config/model.py _parse_quant_hf_config); None when absent or empty."""
+    if not isinstance(raw, dict):
+        return None
+    return raw.get("quantization_config") or raw.get("compression_config") or None
+
+
+def _quantized_without_scales_note(named: str, quantization: Any) -> str:
+    """FP8 weights with no weight_scale beside them under a quantization_config (an export
+    that kept `*.weight` and dropped `*.weight_scale`, or a cast draft given a copied
+    quantization_config). Scored here as stored, that is with a scale of 1. The engines build
+    the draft's linear layers quantized from this config: vLLM's and SGLang's
+    Fp8LinearMethod.create_weights (and vLLM's compressed-tensors FP8 scheme) fill each
+    weight_scale with float32's lowest value (-3.4e38) and the load leaves it there when the
+    checkpoint has none: vLLM checks for weights it did not load only in unquantized models
+    (model_loader/default_loader.py, `model_config.quantization is None`), SGLang's
+    llama_eagle3.py load_weights skips unknown and absent names alike. Every served
+    projection is then off by -3.4e38 (inf, NaN): nothing is accepted, with no error."""
+    method = quantization.get("quant_method") if isinstance(quantization, dict) else None
+    config = f"quantization_config (quant_method {method})" if method else "quantization_config"
+    return (f"{named} stored in float8 with no weight_scale beside them, under config.json's "
+            f"{config}: scored here as stored (a scale of 1), but vLLM and SGLang build the "
+            "draft's decoder-layer projections quantized from that config and keep each missing weight_scale at "
+            "its initial value, float32's lowest (-3.4e38), without an error: the served draft's "
+            "outputs overflow and nearly nothing is accepted; export the weight_scale tensors "
+            "with the weights, or save the weights in the training dtype without "
+            "quantization_config")
 
 
 def _unused_tensors(checkpoint: DraftCheckpoint, used: set[str]) -> list[str]:
