@@ -479,6 +479,35 @@ def _read_mapping(path: str | Path | None, checkpoint, target_vocab_size: int | 
                               vocab_size=target_vocab_size or cfg.vocab_size)
 
 
+def _absent_flag_notes(raw: Mapping[str, Any], flag_values: Mapping[str, bool],
+                       semantics: str) -> list[str]:
+    """A note per norm flag a speculators-format config leaves out whose default differs
+    between speculators and vLLM: speculators' Eagle3SpeculatorConfig defaults
+    norm_before_residual to false, vLLM's speculators loader to true (config_dict.get(
+    'norm_before_residual', True), vllm transformers_utils/configs/speculators/algos.py
+    update_eagle3, 0.10.1 .. 0.33.0; the configs step says so as SD701). Which one training
+    used the config no longer says, and the eval ran one of them without a word. An
+    EAGLE-format config is read with false by every engine (getattr(config, flag, False))."""
+    if not engines.is_speculators_format(raw):
+        return []
+    misspelled = engines.misspelled_norm_flags(raw)  # noted above, with the value written
+    defaults = {"speculators": engines.convention("speculators", "flag_defaults"),
+                "vLLM": engines.convention("vllm", "flag_defaults")}
+    notes = []
+    for flag in engines.NORM_FLAGS:
+        assumed = {engine: bool(values.get(flag, False)) for engine, values in defaults.items()}
+        if flag in raw or flag in misspelled or len(set(assumed.values())) == 1:
+            continue
+        used = ("speculators' default" if semantics == "reference" else f"as {semantics} runs it")
+        notes.append(f"config.json has no {flag}: run here with {flag} = "
+                     f"{json.dumps(flag_values[flag])} ({used}); speculators assumes "
+                     f"{json.dumps(assumed['speculators'])} when the key is absent, vLLM "
+                     f"{json.dumps(assumed['vLLM'])}, so the draft served by vLLM may run "
+                     f"another network than this: write \"{flag}\": true or false, as the "
+                     "draft was trained")
+    return notes
+
+
 def _map_file_hint(checkpoint, data) -> list[str]:
     """A note naming a training map file found beside the draft or the dump, for a checkpoint
     without d2t (its export dropped the buffers)."""
@@ -747,6 +776,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                     f"{'as training meant it' if semantics == 'reference' else 'as ' + semantics + ' runs it'}): "
                     f"rename it to {flag}"
                     for flag, (key, value) in engines.misspelled_norm_flags(cfg.raw).items()]
+    input_notes += _absent_flag_notes(cfg.raw, flag_values, semantics)
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS

@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import torch
 from torch import Tensor
@@ -70,7 +71,10 @@ def resolve_dtype(name: str | torch.dtype) -> torch.dtype:
 def _model_prefixed(checkpoint: DraftCheckpoint) -> str | None:
     """The note for a draft stored under SGLang's own parameter names (`model.fc.weight`,
     `model.midlayer.*`). SGLang's LlamaForCausalLMEagle3.load_weights takes a name as is or
-    with `model.` added (sglang srt/models/llama_eagle3.py, commit 03d5a777), but vLLM's
+    with `model.` added and skips every other name without a word (sglang
+    srt/models/llama_eagle3.py, commit 03d5a777): it holds the first decoder layer as
+    `model.midlayer.*`, so `model.layers.0.*` (speculators' layer names under `model.`) is
+    skipped and the layer served untrained (SD709 in the configs step). vLLM's
     Eagle3LlamaForCausalLM.load_weights prefixes every name but lm_head and d2t with `model.`
     itself (vllm model_executor/models/llama_eagle3.py, commit 00bd1493), so it looks for
     `model.model.fc.weight` and fails to load the draft."""
@@ -80,10 +84,17 @@ def _model_prefixed(checkpoint: DraftCheckpoint) -> str | None:
     prefixed = [n for n in stored if n.startswith("model.") and not n.startswith("model.lm_head")]
     if not prefixed:
         return None
-    return (f"the draft's tensors are stored as model.* ({prefixed[0]}, ...: SGLang's parameter "
-            "names), read here without it; SGLang loads either form, but vLLM adds 'model.' to "
-            "each name itself and fails on model.model.*: re-save the draft without 'model.' "
-            "to serve it with vLLM")
+    vllm = "vLLM adds 'model.' to each name itself and fails on model.model.*"
+    layers = sorted(n for n in prefixed if n.startswith("model.layers."))
+    if not layers:
+        return (f"the draft's tensors are stored as model.* ({prefixed[0]}, ...: SGLang's "
+                f"parameter names), read here without it; SGLang loads either form, but {vllm}: "
+                "re-save the draft without 'model.' to serve it with vLLM")
+    return (f"the draft's tensors are stored as model.* ({prefixed[0]}, ...), read here without "
+            f"it; {vllm}, and SGLang, which loads model.fc and model.norm as they are, holds the "
+            f"decoder layers as model.midlayer.* (and model.additional_layers.*) and skips {layers[0]}, ... without a word, "
+            "serving the layers untrained: re-save the draft without 'model.' for vLLM, and "
+            "with layers.0. renamed midlayer. for SGLang (vLLM loads that name too)")
 
 
 def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
@@ -252,23 +263,55 @@ def _cast_to_fp8_note(checkpoint: DraftCheckpoint, used: set[str]) -> str | None
     fp8 range), and every loader casts them up as they are: speculators' from_pretrained
     (checked with speculators 0.9.0) and vLLM's default_weight_loader (param.data.copy_), so
     the draft served is the cast one, less accurate than the one trained (fc.weight cast:
-    step-0 accuracy 0.690 -> 0.667), with no word anywhere."""
-    raw = checkpoint.config.raw
-    if isinstance(raw, dict) and raw.get("quantization_config"):
-        return None
+    step-0 accuracy 0.690 -> 0.667), with no word anywhere. With a quantization_config the
+    engines read them otherwise: _quantized_without_scales_note."""
     store = checkpoint.tensors
     cast = sorted(name for name, info in store.infos.items()
                   if info.dtype in _FP8_STORED and name in used and store.scale_name(name) is None)
     if not cast:
         return None
+    named = f"{', '.join(cast[:4])}{' ...' if len(cast) > 4 else ''}"
+    quantization = _quantization_config(checkpoint.config.raw)
+    if quantization is not None:
+        return _quantized_without_scales_note(named, quantization)
     others = sorted({info.dtype for name, info in store.infos.items()
                      if name in used and info.dtype not in _FP8_STORED})
-    return (f"{', '.join(cast[:4])}{' ...' if len(cast) > 4 else ''} stored in float8 "
-            f"({store.infos[cast[0]].dtype}) with no scale and no quantization_config"
+    return (f"{named} stored in float8 ({store.infos[cast[0]].dtype}) with no scale and no "
+            "quantization_config"
             + (f", beside {'/'.join(others)} weights" if others else "")
             + ": cast in the export, and every loader (speculators, vLLM) casts it back up "
             "as stored, so the draft scored and served is the cast one, not the one trained; "
             "export the weights in the training dtype")
+
+
+def _quantization_config(raw: Any) -> Any:
+    """config.json's quantization_config (compression_config, compressed-tensors' older key,
+    as vLLM reads it: config/model.py _parse_quant_hf_config); None when absent or empty."""
+    if not isinstance(raw, dict):
+        return None
+    return raw.get("quantization_config") or raw.get("compression_config") or None
+
+
+def _quantized_without_scales_note(named: str, quantization: Any) -> str:
+    """FP8 weights with no weight_scale beside them under a quantization_config (an export
+    that kept `*.weight` and dropped `*.weight_scale`, or a cast draft given a copied
+    quantization_config). Scored here as stored, that is with a scale of 1. The engines build
+    the draft's linear layers quantized from this config: vLLM's and SGLang's
+    Fp8LinearMethod.create_weights (and vLLM's compressed-tensors FP8 scheme) fill each
+    weight_scale with float32's lowest value (-3.4e38) and the load leaves it there when the
+    checkpoint has none: vLLM checks for weights it did not load only in unquantized models
+    (model_loader/default_loader.py, `model_config.quantization is None`), SGLang's
+    llama_eagle3.py load_weights skips unknown and absent names alike. Every served
+    projection is then off by -3.4e38 (inf, NaN): nothing is accepted, with no error."""
+    method = quantization.get("quant_method") if isinstance(quantization, dict) else None
+    config = f"quantization_config (quant_method {method})" if method else "quantization_config"
+    return (f"{named} stored in float8 with no weight_scale beside them, under config.json's "
+            f"{config}: scored here as stored (a scale of 1), but vLLM and SGLang build the "
+            "draft's decoder-layer projections quantized from that config and keep each missing weight_scale at "
+            "its initial value, float32's lowest (-3.4e38), without an error: the served draft's "
+            "outputs overflow and nearly nothing is accepted; export the weight_scale tensors "
+            "with the weights, or save the weights in the training dtype without "
+            "quantization_config")
 
 
 def _unused_tensors(checkpoint: DraftCheckpoint, used: set[str]) -> list[str]:

@@ -1,6 +1,7 @@
-"""A draft whose tensors are all stored under SGLang's parameter names (`model.fc.weight`,
-`model.layers.0.*`, `model.norm.weight`, as a state dict of SGLang's LlamaForCausalLMEagle3
-holds them) loads in SGLang but not in vLLM: Eagle3LlamaForCausalLM.load_weights adds
+"""A draft whose tensors are all stored under `model.` (`model.fc.weight`, `model.layers.0.*`,
+`model.norm.weight`; SGLang's LlamaForCausalLMEagle3 loads model.fc and model.norm under these
+names, but holds the layer as model.midlayer.* and skips model.layers.0.*: SD709) fails in
+vLLM: Eagle3LlamaForCausalLM.load_weights adds
 `model.` to every name but lm_head and d2t and hands `model.fc.weight` to the inner
 LlamaModel.load_weights, whose params_dict holds `fc.weight` alone (KeyError at startup;
 vllm model_executor/models/llama_eagle3.py, commit 00bd1493). Only the drafter eval's notes
