@@ -8,6 +8,7 @@ import string
 from functools import wraps
 from typing import Any, Callable, Iterable
 
+from jinja2 import nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
@@ -21,6 +22,10 @@ MAX_RANGE_ITEMS = 1_000_000
 """Items all the `range()`s of one render may make. Jinja bounds one range (MAX_RANGE, 100,000)
 but not a loop of them: two nested `{% for %}` over range(100000) ran 10**10 iterations, and the
 run could not be stopped (SIGTERM and Ctrl-C wait for the template)."""
+MAX_LOOP_ITEMS = 1_000_000
+"""Iterations all the `{% for %}` loops of one render may make: a loop over a long facts list
+inside a loop over it (100,000 lines looped 100,000 times) is 10**10 iterations, no range()
+in it to count. At least MAX_RANGE_ITEMS, so a loop of ranges is still told as such."""
 
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
@@ -172,6 +177,23 @@ def _count_range_items(context: Any, items: int) -> None:
     context._spec_debug_range_items = made
 
 
+def loop_items(items: Any) -> Any:
+    """Stands for the items of a `{% for %}` in a compiled template (BoundedSandbox._parse);
+    BoundedSandbox.call counts them through it."""
+    return items
+
+
+def _counted_loop_items(context: Any, items: Any) -> Iterable[Any]:
+    """Yield a loop's items, counting them against what the render (its Context) has looped."""
+    counter = context.__dict__.setdefault("_spec_debug_loop_items", [0])
+    for item in items:
+        counter[0] += 1
+        if counter[0] > MAX_LOOP_ITEMS:
+            raise SecurityError(f"the {{% for %}} loops of this template would run more than {MAX_LOOP_ITEMS:,} "
+                                "times (a loop inside a loop over a long list); loop over fewer")
+        yield item
+
+
 class BoundedSandbox(SandboxedEnvironment):
     """The sandbox bounds `range()` (MAX_RANGE) but nothing else that builds: `when: "'x' *
     10**10"` took 10 GB and the kernel killed the run, its run.json left "running"; `10 **
@@ -190,6 +212,15 @@ class BoundedSandbox(SandboxedEnvironment):
         for name in ("slice", "replace", "join"):
             if name in self.filters:
                 self.filters[name] = _bounded_context_filter(name, self.filters[name])
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Each `{% for %}` loops over loop_items(its items), so that call() counts them: Jinja
+        compiles a loop to a bare Python `for` (jinja2/compiler.py, visit_For), no hook in it."""
+        template = super()._parse(source, name, filename)
+        for loop in list(template.find_all(nodes.For)):
+            loop.iter = nodes.Call(nodes.ImportedName(f"{__name__}.loop_items"), [loop.iter], [], None, None,
+                                   lineno=loop.iter.lineno)
+        return template
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
@@ -220,6 +251,8 @@ class BoundedSandbox(SandboxedEnvironment):
             # Jinja passes `_loop_vars` to a call inside a loop (jinja2/runtime.py, Context.call)
             counted = all(isinstance(a, int) for a in args) and not set(kwargs) - {"_loop_vars"}
             _count_range_items(__context, len(range(*args)) if counted else 0)
+        elif __obj is loop_items:
+            return _counted_loop_items(__context, args[0])
         elif __obj is generate_lorem_ipsum:
             paragraphs = args[0] if args else kwargs.get("n", 5)
             if isinstance(paragraphs, int) and paragraphs > MAX_LIPSUM_PARAGRAPHS:
