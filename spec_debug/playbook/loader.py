@@ -450,6 +450,11 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
         return "name the part to keep, (?P<fact>...), or add name: FACT to keep the first group (the whole match if none)"
     if message.startswith("invalid regex: ") and "position" in message:
         return "the regex is Python's re syntax (named groups are (?P<name>...)): fix it at that position of the pattern"
+    if error_type in ("int_type", "float_type", "finite_number") and field and not isinstance(value, str):
+        # `timeout: true` (a timeout wanted, its length left out) and `timeout: .inf` (no limit,
+        # as YAML spells infinity) were refused naming no form the field takes.
+        read = "a boolean" if isinstance(value, bool) else "infinity" if value in (float("inf"), float("-inf")) else "not-a-number"
+        return f"YAML read {field}: as {read}; {_number_forms(field)}"
     if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str):
         return f"{field} is a number: write it in digits, without quotes (e.g. {field}: {0 if field == 'exit_code' else 10})"
     if error_type == "too_short" and field:
@@ -464,6 +469,15 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
             and re.fullmatch(r"[A-Z]{2,4}\d{3}", value.strip().upper()):
         return f"a finding code is upper case: code: {value.strip().upper()}"
     return None
+
+
+def _number_forms(field: str) -> str:
+    """The forms a number field takes, for a value YAML read as something else."""
+    if field == "timeout":
+        return "timeout is a number of seconds above 0 (e.g. timeout: 300, or 1.5); for no time limit, leave timeout: out of the step"
+    if field == "retry_delay":
+        return "retry_delay is a number of seconds, 0 or more (e.g. retry_delay: 5)"
+    return f"{field} is a number: write it in digits (e.g. {field}: {0 if field == 'exit_code' else 10})"
 
 
 def _holds_anchor(document: PositionedDocument, line: int) -> bool:
