@@ -27,6 +27,11 @@ MAX_LOOP_ITEMS = 1_000_000
 inside a loop over it (100,000 lines looped 100,000 times) is 10**10 iterations, no range()
 in it to count. At least MAX_RANGE_ITEMS, so a loop of ranges is still told as such."""
 
+MAX_WRAPPED_CHARACTERS = 1_000_000
+"""Characters `| wordwrap` and `| urlize` may read. They build no more than they read, but
+slowly: textwrap cuts a long word again and again (8,000,000 characters took 39 s, 1,000,000
+0.7 s) and urlize looks at each word (8 MB of words took 12 s), the run held meanwhile."""
+
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
 _PRINTF_SPEC = re.compile(r"%(\([^)]*\))?[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)", re.DOTALL)
@@ -168,6 +173,18 @@ def _bounded_context_filter(name: str, original: Callable[..., Any]) -> Callable
     return bounded
 
 
+def _bounded_text_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """`| wordwrap` (pass_environment) and `| urlize` (pass_eval_context) take the text second."""
+    @wraps(original)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        text = args[1] if len(args) > 1 else kwargs.get("s", kwargs.get("value"))
+        if isinstance(text, str) and len(text) > MAX_WRAPPED_CHARACTERS:
+            raise SecurityError(f"'| {name}' of {len(text):,} characters; at most {MAX_WRAPPED_CHARACTERS:,} "
+                                "(cut the text first, e.g. | truncate or a slice)")
+        return original(*args, **kwargs)
+    return bounded
+
+
 def _count_range_items(context: Any, items: int) -> None:
     """Add a range's items to what the render (its Context, one per render) has made so far."""
     made = getattr(context, "_spec_debug_range_items", 0) + items
@@ -212,6 +229,9 @@ class BoundedSandbox(SandboxedEnvironment):
         for name in ("slice", "replace", "join"):
             if name in self.filters:
                 self.filters[name] = _bounded_context_filter(name, self.filters[name])
+        for name in ("wordwrap", "urlize"):
+            if name in self.filters:
+                self.filters[name] = _bounded_text_filter(name, self.filters[name])
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Each `{% for %}` loops over loop_items(its items), so that call() counts them: Jinja
