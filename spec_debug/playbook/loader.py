@@ -24,7 +24,7 @@ from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_h
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
-from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, pattern_hint
+from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, number_forms, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.status_words import STATUSES, Comparison, comparisons, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
 from spec_debug.playbook.version_text import version_hint, version_ordered_as_text
@@ -454,7 +454,7 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
         # `timeout: true` (a timeout wanted, its length left out) and `timeout: .inf` (no limit,
         # as YAML spells infinity) were refused naming no form the field takes.
         read = "a boolean" if isinstance(value, bool) else "infinity" if value in (float("inf"), float("-inf")) else "not-a-number"
-        return f"YAML read {field}: as {read}; {_number_forms(field)}"
+        return f"YAML read {field}: as {read}; {number_forms(field)}"
     if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str):
         return f"{field} is a number: write it in digits, without quotes (e.g. {field}: {0 if field == 'exit_code' else 10})"
     if error_type == "too_short" and field:
@@ -469,15 +469,6 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
             and re.fullmatch(r"[A-Z]{2,4}\d{3}", value.strip().upper()):
         return f"a finding code is upper case: code: {value.strip().upper()}"
     return None
-
-
-def _number_forms(field: str) -> str:
-    """The forms a number field takes, for a value YAML read as something else."""
-    if field == "timeout":
-        return "timeout is a number of seconds above 0 (e.g. timeout: 300, or 1.5); for no time limit, leave timeout: out of the step"
-    if field == "retry_delay":
-        return "retry_delay is a number of seconds, 0 or more (e.g. retry_delay: 5)"
-    return f"{field} is a number: write it in digits (e.g. {field}: {0 if field == 'exit_code' else 10})"
 
 
 def _holds_anchor(document: PositionedDocument, line: int) -> bool:

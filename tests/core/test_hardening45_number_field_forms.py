@@ -34,3 +34,22 @@ def test_a_number_field_read_as_infinity_or_a_boolean_names_its_forms(tmp_path, 
         assert f"{path}:{where}: {message}" in result.stderr, result.stderr
         assert f"hint: {hint}" in result.stderr, result.stderr
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize(("line", "where", "hint"), [
+    ("timeout: no", "5:14", TIMEOUT_FORMS),
+    ("retries: yes", "5:14", "retries is a number: write it in digits (e.g. retries: 10)"),
+])
+def test_a_yaml11_boolean_word_in_a_number_field_names_its_forms(tmp_path, line, where, hint):
+    """`timeout: no` (no limit): the hint said to write true/false or to quote it, and neither is a
+    timeout. A var holding `yes` keeps that hint: a var may be text or a boolean."""
+    path = tmp_path / "p.yaml"
+    path.write_text(f"name: to\nsteps:\n  - id: s\n    run: echo hi\n    {line}\n")
+    result = run_cli("playbooks", "validate", str(path))
+    assert result.code == 2, (result.stdout, result.stderr)
+    raw = line.split(": ")[1]
+    assert f"{path}:{where}: {raw!r} is a YAML 1.1 boolean, not the string it looks like" in result.stderr, result.stderr
+    assert f"hint: {hint}" in result.stderr, result.stderr
+    path.write_text("name: to\nvars:\n  timeout: yes\nsteps:\n  - id: s\n    run: echo hi\n")
+    result = run_cli("playbooks", "validate", str(path))
+    assert "hint: write true/false for a boolean, or quote it (\"yes\") for a string" in result.stderr, result.stderr
