@@ -8,6 +8,7 @@ import string
 from functools import wraps
 from typing import Any, Callable, Iterable
 
+from jinja2 import Template, nodes
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
@@ -21,6 +22,19 @@ MAX_RANGE_ITEMS = 1_000_000
 """Items all the `range()`s of one render may make. Jinja bounds one range (MAX_RANGE, 100,000)
 but not a loop of them: two nested `{% for %}` over range(100000) ran 10**10 iterations, and the
 run could not be stopped (SIGTERM and Ctrl-C wait for the template)."""
+MAX_LOOP_ITEMS = 1_000_000
+"""Iterations all the `{% for %}` loops of one render may make: a loop over a long facts list
+inside a loop over it (100,000 lines looped 100,000 times) is 10**10 iterations, no range()
+in it to count. At least MAX_RANGE_ITEMS, so a loop of ranges is still told as such."""
+
+MAX_RENDERED = 100_000_000
+"""Characters one render may write in all. Each piece is bounded, not their number: a loop over
+30,000 captured lines writing `facts.n | join(',')` each time wrote 4.5 GB, the run at 9.5 GB
+and deaf to SIGTERM. Far above any report (256 KiB of output per step and stream)."""
+MAX_WRAPPED_CHARACTERS = 1_000_000
+"""Characters `| wordwrap` and `| urlize` may read. They build no more than they read, but
+slowly: textwrap cuts a long word again and again (8,000,000 characters took 39 s, 1,000,000
+0.7 s) and urlize looks at each word (8 MB of words took 12 s), the run held meanwhile."""
 
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
@@ -163,6 +177,18 @@ def _bounded_context_filter(name: str, original: Callable[..., Any]) -> Callable
     return bounded
 
 
+def _bounded_text_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """`| wordwrap` (pass_environment) and `| urlize` (pass_eval_context) take the text second."""
+    @wraps(original)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        text = args[1] if len(args) > 1 else kwargs.get("s", kwargs.get("value"))
+        if isinstance(text, str) and len(text) > MAX_WRAPPED_CHARACTERS:
+            raise SecurityError(f"'| {name}' of {len(text):,} characters; at most {MAX_WRAPPED_CHARACTERS:,} "
+                                "(cut the text first, e.g. | truncate or a slice)")
+        return original(*args, **kwargs)
+    return bounded
+
+
 def _count_range_items(context: Any, items: int) -> None:
     """Add a range's items to what the render (its Context, one per render) has made so far."""
     made = getattr(context, "_spec_debug_range_items", 0) + items
@@ -170,6 +196,44 @@ def _count_range_items(context: Any, items: int) -> None:
         raise SecurityError(f"the range() calls of this template would make more than {MAX_RANGE_ITEMS:,} items "
                             "(a loop of ranges); loop over fewer")
     context._spec_debug_range_items = made
+
+
+def loop_items(items: Any) -> Any:
+    """Stands for the items of a `{% for %}` in a compiled template (BoundedSandbox._parse);
+    BoundedSandbox.call counts them through it."""
+    return items
+
+
+def _counted_loop_items(context: Any, items: Any) -> Iterable[Any]:
+    """Yield a loop's items, counting them against what the render (its Context) has looped."""
+    counter = context.__dict__.setdefault("_spec_debug_loop_items", [0])
+    for item in items:
+        counter[0] += 1
+        if counter[0] > MAX_LOOP_ITEMS:
+            raise SecurityError(f"the {{% for %}} loops of this template would run more than {MAX_LOOP_ITEMS:,} "
+                                "times (a loop inside a loop over a long list); loop over fewer")
+        yield item
+
+
+def _bounded_output(pieces: Iterable[str]) -> Iterable[str]:
+    written = 0
+    for piece in pieces:
+        written += len(piece)
+        if written > MAX_RENDERED:
+            raise SecurityError(f"this template would write more than {MAX_RENDERED:,} characters "
+                                "(a long value written in a loop); write less")
+        yield piece
+
+
+class BoundedTemplate(Template):
+    """A template whose render counts what it writes (MAX_RENDERED); Template.render otherwise."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        context = self.new_context(dict(*args, **kwargs))
+        try:
+            return self.environment.concat(_bounded_output(self.root_render_func(context)))  # type: ignore[attr-defined]
+        except Exception:
+            self.environment.handle_exception()
 
 
 class BoundedSandbox(SandboxedEnvironment):
@@ -180,6 +244,7 @@ class BoundedSandbox(SandboxedEnvironment):
     --template alike (jinja2/sandbox.py: intercepted_binops, call_binop, call, wrap_str_format)."""
 
     intercepted_binops = frozenset({"*", "**", "%"})
+    template_class = BoundedTemplate
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -190,6 +255,18 @@ class BoundedSandbox(SandboxedEnvironment):
         for name in ("slice", "replace", "join"):
             if name in self.filters:
                 self.filters[name] = _bounded_context_filter(name, self.filters[name])
+        for name in ("wordwrap", "urlize"):
+            if name in self.filters:
+                self.filters[name] = _bounded_text_filter(name, self.filters[name])
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Each `{% for %}` loops over loop_items(its items), so that call() counts them: Jinja
+        compiles a loop to a bare Python `for` (jinja2/compiler.py, visit_For), no hook in it."""
+        template = super()._parse(source, name, filename)
+        for loop in list(template.find_all(nodes.For)):
+            loop.iter = nodes.Call(nodes.ImportedName(f"{__name__}.loop_items"), [loop.iter], [], None, None,
+                                   lineno=loop.iter.lineno)
+        return template
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
@@ -220,6 +297,8 @@ class BoundedSandbox(SandboxedEnvironment):
             # Jinja passes `_loop_vars` to a call inside a loop (jinja2/runtime.py, Context.call)
             counted = all(isinstance(a, int) for a in args) and not set(kwargs) - {"_loop_vars"}
             _count_range_items(__context, len(range(*args)) if counted else 0)
+        elif __obj is loop_items:
+            return _counted_loop_items(__context, args[0])
         elif __obj is generate_lorem_ipsum:
             paragraphs = args[0] if args else kwargs.get("n", 5)
             if isinstance(paragraphs, int) and paragraphs > MAX_LIPSUM_PARAGRAPHS:

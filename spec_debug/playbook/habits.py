@@ -180,3 +180,12 @@ def _shell_scan(text: str, index: int, *, stop_at_comment: bool) -> str | None:
             return "#"
         i += 1
     return quote
+
+
+def number_forms(field: str) -> str:
+    """The forms a number field takes, for a value YAML read as something else."""
+    if field == "timeout":
+        return "timeout is a number of seconds above 0 (e.g. timeout: 300, or 1.5); for no time limit, leave timeout: out of the step"
+    if field == "retry_delay":
+        return "retry_delay is a number of seconds, 0 or more (e.g. retry_delay: 5)"
+    return f"{field} is a number: write it in digits (e.g. {field}: {0 if field == 'exit_code' else 10})"

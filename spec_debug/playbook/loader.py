@@ -24,7 +24,7 @@ from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_h
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
-from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, pattern_hint
+from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, number_forms, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.status_words import STATUSES, Comparison, comparisons, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
 from spec_debug.playbook.version_text import version_hint, version_ordered_as_text
@@ -450,6 +450,11 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
         return "name the part to keep, (?P<fact>...), or add name: FACT to keep the first group (the whole match if none)"
     if message.startswith("invalid regex: ") and "position" in message:
         return "the regex is Python's re syntax (named groups are (?P<name>...)): fix it at that position of the pattern"
+    if error_type in ("int_type", "float_type", "finite_number") and field and not isinstance(value, str):
+        # `timeout: true` (a timeout wanted, its length left out) and `timeout: .inf` (no limit,
+        # as YAML spells infinity) were refused naming no form the field takes.
+        read = "a boolean" if isinstance(value, bool) else "infinity" if value in (float("inf"), float("-inf")) else "not-a-number"
+        return f"YAML read {field}: as {read}; {number_forms(field)}"
     if error_type in ("int_type", "int_parsing", "float_type", "float_parsing") and field and isinstance(value, str):
         return f"{field} is a number: write it in digits, without quotes (e.g. {field}: {0 if field == 'exit_code' else 10})"
     if error_type == "too_short" and field:

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from spec_debug.errors import PlaybookError
-from spec_debug.playbook.habits import outside_shell_quotes
+from spec_debug.playbook.habits import number_forms, outside_shell_quotes
 from spec_debug.playbook.key_indent import indentation_hint
 from spec_debug.playbook.pasted_characters import pasted_in_structure
 from spec_debug.playbook.float_range import past_float_range
@@ -217,6 +217,10 @@ def _alias_hint(exc: yaml.MarkedYAMLError) -> str | None:
     name = found.group(1)
     return (f"'*{name}' refers to an anchor '&{name}' that no value above it defines: define the anchor "
             f"first, fix the name, or quote the value if the '*' is meant literally")
+
+
+_STEP_NUMBER_KEYS = frozenset({"timeout", "retries", "retry_delay", "artifact_limit"})
+"""A step's keys that take a number (spec_debug/playbook/models.py, Step)."""
 
 
 def load_positioned(text: str, source: str, kind: str = "playbook") -> PositionedDocument:
@@ -626,8 +630,11 @@ class _Builder:
                                 hint="write 'run: |' and put the command on the next line, indented (kept exactly as written)")
             return raw
         if node.tag == "tag:yaml.org,2002:bool" and raw.lower() in _YAML11_BOOL_WORDS:
-            raise self.fail(node, f"{raw!r} is a YAML 1.1 boolean, not the string it looks like", path,
-                            hint=f'write true/false for a boolean, or quote it ("{raw}") for a string')
+            hint = f'write true/false for a boolean, or quote it ("{raw}") for a string'
+            if self.kind == "playbook" and len(path) == 3 and path[0] == "steps" and path[2] in _STEP_NUMBER_KEYS:
+                # `timeout: no` (meaning no limit): neither a boolean nor quoted text is a timeout.
+                hint = number_forms(path[2])
+            raise self.fail(node, f"{raw!r} is a YAML 1.1 boolean, not the string it looks like", path, hint=hint)
         if node.tag == "tag:yaml.org,2002:float" and ":" in raw:
             raise self.fail(node, f"{raw!r} would be read as a sexagesimal number", path, hint=f'quote it: "{raw}"')
         if node.tag in _IMPLICIT_SURPRISES:
