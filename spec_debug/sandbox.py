@@ -189,13 +189,19 @@ def _bounded_text_filter(name: str, original: Callable[..., Any]) -> Callable[..
     return bounded
 
 
+def _render_tally(context: Any, name: str) -> list[int]:
+    """A count kept for one render: on its Context (one per render), in a list so that a
+    generator can add to it in place."""
+    return context.__dict__.setdefault(f"_spec_debug_{name}", [0])
+
+
 def _count_range_items(context: Any, items: int) -> None:
-    """Add a range's items to what the render (its Context, one per render) has made so far."""
-    made = getattr(context, "_spec_debug_range_items", 0) + items
-    if made > MAX_RANGE_ITEMS:
+    """Add a range's items to what the render has made so far."""
+    made = _render_tally(context, "range_items")
+    made[0] += items
+    if made[0] > MAX_RANGE_ITEMS:
         raise SecurityError(f"the range() calls of this template would make more than {MAX_RANGE_ITEMS:,} items "
                             "(a loop of ranges); loop over fewer")
-    context._spec_debug_range_items = made
 
 
 def loop_items(items: Any) -> Any:
@@ -205,8 +211,8 @@ def loop_items(items: Any) -> Any:
 
 
 def _counted_loop_items(context: Any, items: Any) -> Iterable[Any]:
-    """Yield a loop's items, counting them against what the render (its Context) has looped."""
-    counter = context.__dict__.setdefault("_spec_debug_loop_items", [0])
+    """Yield a loop's items, counting them against what the render has looped."""
+    counter = _render_tally(context, "loop_items")
     for item in items:
         counter[0] += 1
         if counter[0] > MAX_LOOP_ITEMS:

@@ -86,17 +86,17 @@ def kernel_file_system(where: Path) -> tuple[str, str] | None:
     return best if best is not None and best[1] in _KERNEL_FILE_SYSTEMS else None
 
 
-def _why_at(exc: OSError, where: Path) -> str:
-    """Why writing at where failed: the kernel file system it lies on, where that is the cause."""
+def _failed_at(exc: OSError, where: Path) -> tuple[str, str]:
+    """(why, hint) of a write at where that failed: the kernel file system it lies on, where
+    that is the cause (one read of the mount table for both), else the error's own."""
     kernel = kernel_file_system(where)
     if kernel is None:
-        return _why(exc)
-    return f"{kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours ({_why(exc)})"
+        return _why(exc), _write_hint(exc)
+    return (f"{kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours ({_why(exc)})",
+            "write to a folder on a disk (for runs: --out DIR)")
 
 
-def _write_hint(exc: OSError, where: Path | None = None) -> str:
-    if where is not None and kernel_file_system(where) is not None:
-        return "write to a folder on a disk (for runs: --out DIR)"
+def _write_hint(exc: OSError) -> str:
     if exc.errno in (*_OUT_OF_SPACE, errno.EFBIG):
         # As the hints below: --out is an option of run and demo only; `schema -o`, `explain -o`
         # and `report -o` name a file (they sent the user looking for an option they lack).
@@ -143,7 +143,8 @@ class RunStore:
                     else "--out names the folder that holds the run folders (default: runs)")
             raise UsageError(f"cannot create the runs directory {parent}: {blocks}", hint=hint) from None
         except OSError as exc:
-            raise UsageError(f"cannot create the runs directory {parent}: {_why_at(exc, parent)}", hint=_write_hint(exc, parent)) from None
+            why, hint = _failed_at(exc, parent)
+            raise UsageError(f"cannot create the runs directory {parent}: {why}", hint=hint) from None
         for _ in range(20):
             run_dir = parent / new_run_id(playbook_name)
             try:
@@ -152,7 +153,8 @@ class RunStore:
             except FileExistsError:
                 continue
             except OSError as exc:  # read-only, no permission, disk full
-                raise UsageError(f"cannot create a run folder in {parent}: {_why_at(exc, parent)}", hint=_write_hint(exc, parent)) from None
+                why, hint = _failed_at(exc, parent)
+                raise UsageError(f"cannot create a run folder in {parent}: {why}", hint=hint) from None
             except BaseException:
                 # Ctrl-C or SIGTERM (the CLI's handler raises) just as the folder was made: the
                 # caller never learns its name, so it cannot remove it; an empty run folder
@@ -309,7 +311,8 @@ def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
     except OSError as exc:
         _discard(tmp)
         kept = " (the previous version is kept)" if path.exists() else ""
-        raise RecordWriteError(f"cannot write {path}: {_why_at(exc, path)}{kept}", hint=_write_hint(exc, path),
+        why, hint = _failed_at(exc, path)
+        raise RecordWriteError(f"cannot write {path}: {why}{kept}", hint=hint,
                                out_of_space=exc.errno in _OUT_OF_SPACE) from None
     except BaseException:  # Ctrl-C mid-write: no half file, no stray temp file
         _discard(tmp)
@@ -371,8 +374,8 @@ def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
             # `-o notes.md/walkthrough.md`: mkdir says "File exists", as if the folder were there.
             raise RecordWriteError(f"cannot create the folder {path.parent}: {in_the_way} is a file, not a folder",
                                    hint=f"name a file in a folder, e.g. -o {path.name}") from None
-        raise RecordWriteError(f"cannot create the folder {path.parent}: {_why_at(exc, path.parent)}",
-                               hint=_write_hint(exc, path.parent)) from None
+        why, hint = _failed_at(exc, path.parent)
+        raise RecordWriteError(f"cannot create the folder {path.parent}: {why}", hint=hint) from None
     _refuse_read_only(path)
     write_atomic(path, text, example=example)
 
