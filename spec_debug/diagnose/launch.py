@@ -2767,6 +2767,23 @@ def _sglang_auto_params(target_architecture: str | None,
     return (3, 1, 4) if target_architecture in listed else (5, 4, 8)
 
 
+def _sglang_tree_without_nodes(steps: int, topk: int, tokens: int) -> str:
+    """A topk > 1 tree whose verify budget holds no drafted token. SGLang checks nothing here
+    (sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py `_handle_eagle_family`
+    at 004c82e only rewrites the budget for topk 1): `organize_draft_results` (eagle_utils.py)
+    keeps `topk(score_list, num_draft_tokens - 1)` nodes, none for 1 draft token, so the target
+    verifies the root alone every round while the draft still runs all its steps."""
+    if tokens == 1:
+        return (f"1 draft token verifies no tree node (the root alone), so the accept length is 1: all "
+                f"{steps} draft step(s) of topk {topk} run every round and none can be accepted, slower than "
+                f"no speculation (use --speculative-num-draft-tokens {tree_capacity(steps, topk) + 1} or fewer, "
+                f"at least {steps + 1})")
+    return (f"--speculative-num-draft-tokens {tokens} with topk {topk}: the verify tree has no room even "
+            f"for its root, and SGLang's tree selection asks for {tokens - 1} nodes (torch.topk in "
+            "organize_draft_results), which no round can run (give at least "
+            f"{steps + 1} draft tokens)")
+
+
 def _page_tree_backends(engine_version: str | None) -> tuple[str, ...] | None:
     """None: this release does not check the backend for topk > 1 with paged KV."""
     for since, backends in _SGLANG_PAGE_TREE_BACKENDS:
@@ -3941,7 +3958,9 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         problems.append(
             f"{tokens} draft tokens need {tokens - 1} tree nodes but steps={steps}, topk={topk} "
             f"offer only {capacity} (topk + (steps-1)*topk^2)")
-    if topk > 1 and 1 <= tokens - 1 < steps:
+    if topk > 1 and tokens <= 1:
+        problems.append(_sglang_tree_without_nodes(steps, topk, tokens))
+    elif topk > 1 and 1 <= tokens - 1 < steps:
         # The verify tree keeps the (draft tokens - 1) best-scored nodes; a node's score is
         # its path's cumulative probability, never above its parent's, so the kept set is
         # closed under ancestors and reaches depth draft tokens - 1 at most (sglang

@@ -45,6 +45,11 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
         return []
     if launch.engine == "sglang" and launch.algorithm in _SGLANG_BLOCK_DRAFTERS:
         return []
+    if eff.num_draft_tokens is not None and eff.num_draft_tokens < 2:
+        # a verify budget without a drafted token (SGLang topk > 1 with 1 draft token): no
+        # drafted token is ever accepted, whatever the steps; SD102 says so, and "at most 2"
+        # here would promise a token the tree never verifies
+        return []
     flag = "--speculative-num-steps 1" if launch.engine == "sglang" else _vllm_tokens_flag(launch, 1)
     dynamic = [o for o in eff.overrides if o.startswith("dynamic:")]
     evidence = [f"launch command: {dynamic[0] if dynamic else flag}",
