@@ -2669,17 +2669,17 @@ def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
         raise _unexpanded("vllm", f"speculative-config {key}", str(value))
     if number is None or number != number or number in (float("inf"), float("-inf")):
         raise LaunchParseError(f"vllm: speculative config {key} must be an integer, got {value!r} "
-                               "(vLLM refuses to start)", hint=f'"{key}": 3')
+                               "(vLLM refuses to start)", hint=f'write "{key}": 3 in --speculative-config')
     if not number.is_integer():
         raise LaunchParseError(
             f"vllm: speculative config {key} must be a whole number, got {value!r} (vLLM's config "
             "validation refuses a number with a fractional part at startup)",
-            hint=f'"{key}": {max(1, int(number))}')
+            hint=f'write "{key}": {max(1, int(number))} in --speculative-config')
     if number < 1:
         raise LaunchParseError(
             f"vllm: speculative config {key} must be greater than 0, got {value!r} (vLLM refuses "
             "to start; leave out --speculative-config to serve without speculation)",
-            hint=f'"{key}": 3')
+            hint=f'write "{key}": 3 in --speculative-config')
     return int(number)
 
 

@@ -170,7 +170,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         # one line: the SD004 evidence and the report quote it inside a sentence, where the
         # exception's own "\n  hint:" line would break it in two
         hint = f"; {exc.hint}" if exc.hint else ""
-        return {NS: {"found": False, "error": f"{exc.message}{where_}{hint}", "source": host.get("source")}}
+        return {NS: {"found": False, "error": f"{exc.message}{where_}{hint}", "hint": exc.hint,
+                     "source": host.get("source")}}
     models = host.get("models") or {}
     draft_path, draft_raw = _config(models, cfg.draft_model)
     target_path, target_raw = _config(models, cfg.target_model)
@@ -372,8 +373,10 @@ def check(ctx: Any) -> list[Finding]:
     launch = ctx.facts.get(NS, {})
     if not launch.get("found"):
         if launch.get("error"):
+            # the way out is the fix the parse error names (an SGLang example command was
+            # offered for every engine, also for a vLLM command that was read whole and refused)
             return [not_checked(ctx, f"the server command could not be read: {launch['error']}",
-                                "--var server_cmdline='python -m sglang.launch_server ...'")]
+                                launch.get("hint") or "--var server_cmdline='...' (the server's full command line)")]
         seen = len(launch.get("processes", []))
         return [not_checked(ctx, f"no SGLang or vLLM server process found on the host ({seen} candidates)",
                             "--var server_cmdline='...' (the server's full command line)")]
