@@ -3977,13 +3977,18 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
     # ones for topk > 1), so only an explicit choice can be judged here.
     if backends and topk > 1 and (cfg.page_size or 1) > 1 and cfg.attention_backend and (
             cfg.attention_backend not in backends):
+        # server_args.py (speculative_hook.py `_handle_eagle_family` at 004c82e) raises, it does
+        # not fall back: the server never starts
         problems.append(
             f"topk {topk} > 1 with --page-size {cfg.page_size} needs the "
-            f"{'/'.join(backends)} attention backend (got {cfg.attention_backend})")
+            f"{'/'.join(backends)} attention backend (got {cfg.attention_backend}): SGLang refuses to start "
+            "(ValueError; use one of those backends, --page-size 1 or --speculative-eagle-topk 1)")
     chosen = {cfg.attention_backend, _str_flag(cfg.flags, ("decode-attention-backend",)),
               _str_flag(cfg.flags, ("prefill-attention-backend",))}
     if topk > 1 and "trtllm_mha" in chosen:
-        problems.append("the trtllm_mha attention backend only supports topk 1")
+        problems.append("the trtllm_mha attention backend only supports topk 1: SGLang refuses to start "
+                        "(\"ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding.\"; "
+                        "use --speculative-eagle-topk 1 or another attention backend)")
     problems += _sglang_rejection_sampling_refusals(cfg, topk, guessed_arch=auto and target_architecture is None)
     if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
         asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"

@@ -234,7 +234,9 @@ def test_trtllm_mha_as_decode_backend_rejects_a_tree():
     eff = effective_spec(parse_launch_command(
         SGLANG_EAGLE3 + " --speculative-num-steps 3 --speculative-eagle-topk 4"
         " --speculative-num-draft-tokens 8 --decode-attention-backend trtllm_mha"))
-    assert eff.problems == ["the trtllm_mha attention backend only supports topk 1"]
+    assert eff.problems == ["the trtllm_mha attention backend only supports topk 1: SGLang refuses to start "
+                            "(\"ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding.\"; "
+                            "use --speculative-eagle-topk 1 or another attention backend)"]
 
 
 def test_flags_in_a_config_file_are_named_not_silently_missed():
