@@ -133,11 +133,12 @@ def verified_depth(effective: dict[str, Any]) -> int | None:
     SD102 problem); the chain prediction must stop there too, or a healthy tree server is
     reported as losing acceptance (SD502). The best (draft tokens - 1) nodes hold at least as
     much acceptance as the chain of that many nodes, so the chain of that depth stays a lower
-    bound for the tree."""
+    bound for the tree. One draft token is the root alone (SGLang topk > 1 keeps it as written):
+    depth 0, nothing drafted is ever verified."""
     steps, tokens = effective.get("num_steps"), effective.get("num_draft_tokens")
     if not steps:
         return steps
-    if isinstance(tokens, int) and tokens >= 2:
+    if isinstance(tokens, int) and tokens >= 1:
         return min(steps, tokens - 1)
     return steps
 
@@ -524,10 +525,12 @@ def check(ctx: Any) -> list[Finding]:
     reference = evals.get("reference")
     rates = acceptance_rates(reference)
     best_steps = (reference or {}).get("steps") or len(rates) or None
-    predicted = chain_accept_length(rates, steps=depth) if rates and depth else None
+    # depth 0 with steps served (a verify budget of the root alone) predicts 1.00, not nothing
+    predicted = chain_accept_length(rates, steps=depth) if rates and (depth or served_steps) else None
     best = chain_accept_length(rates, steps=best_steps) if rates and best_steps else None
     engine_rates = acceptance_rates(evals.get("engine"))
-    engine_predicted = chain_accept_length(engine_rates, steps=depth) if engine_rates and depth else None
+    engine_predicted = (chain_accept_length(engine_rates, steps=depth)
+                        if engine_rates and (depth or served_steps) else None)
     observed = log.get("accept_length")
     observed_note = None
     if observed is None and (launch_k := launch_spec_tokens(launch, log)) is not None:
@@ -570,7 +573,10 @@ def check(ctx: Any) -> list[Finding]:
         # chain prediction is a lower bound, so a gap below it is still a real gap.
         model.notes.append(f"topk {topk}: the served tree accepts at least the chain prediction"
                            + (f" over the {depth} verified depth(s)" if depth != served_steps else ""))
-    if not block and depth is not None and served_steps is not None and depth < served_steps:
+    if not block and depth == 0 and served_steps:
+        model.notes.append(f"{served_steps} steps are drafted but only the root is verified (1 draft token): no "
+                           "round accepts a drafted token, so the prediction is an accept length of 1")
+    elif not block and depth is not None and served_steps is not None and depth < served_steps:
         model.notes.append(f"{served_steps} steps are drafted but only {depth + 1} draft tokens are verified: "
                            f"no round accepts more than {depth} drafted token(s), so the prediction is "
                            f"for a chain of {depth}")
