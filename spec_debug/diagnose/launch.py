@@ -128,6 +128,9 @@ class LaunchConfig:
     replaced_dotted: tuple[str, ...] = ()
     """vLLM: the spellings of --speculative-config (`--speculative-config`, `-sc`, `--speculative`)
     given dotted keys, in the order vLLM adds them, where more than one is: the last one's run."""
+    replaced_json: tuple[str, ...] = ()
+    """vLLM: --speculative-config given as a whole JSON value more than once, as written, in order;
+    argparse keeps the last one whole (no merge), so the earlier ones are gone."""
 
     @property
     def speculative(self) -> bool:
@@ -2382,7 +2385,31 @@ def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list
         env=env,
         unexpanded=tuple(unexpanded),
         replaced_dotted=replaced_dotted,
+        replaced_json=_vllm_json_values_given(server_args),
     )
+
+
+def _vllm_json_values_given(server_args: list[str]) -> tuple[str, ...]:
+    """The whole-JSON --speculative-config spellings of a vLLM argument list, in order, where there
+    are two or more (`-sc '{...}' ... --speculative-config '{...}'`). FlexibleArgumentParser
+    passes a repeated option through to argparse (newer releases only log "Found duplicate keys"),
+    whose store action keeps the last value: the earlier JSON values are not merged in
+    (vllm/utils/argparse_utils.py `parse_args`, 00da11e)."""
+    given = []
+    for word in server_args:
+        word = str(word)
+        if not word.startswith("-") or _is_number(word):
+            continue
+        name = word.lstrip("-").partition("=")[0].replace("_", "-")
+        if "." in name or not name:
+            continue
+        try:
+            full = _vllm_one_dash_full().get(name, name) if not word.startswith("--") else _vllm_full_name(name)
+        except LaunchParseError:
+            continue  # an ambiguous prefix is refused where the flags are read
+        if full in _VLLM_ALIASES["speculative-config"]:
+            given.append(_vllm_dashed(name))
+    return tuple(given) if len(given) > 1 else ()
 
 
 def _is_custom_proposer_path(model: str) -> bool:
@@ -3065,6 +3092,10 @@ def _vllm_json_replaced(cfg: LaunchConfig) -> str:
         said = (f"the dotted keys of {', '.join(dropped)} are replaced by those of {kept}, another spelling of "
                 "--speculative-config (vLLM adds each spelling's dotted keys as a --speculative-config of its own, "
                 "and the last one wins whole): ")
+    if cfg.replaced_json:
+        *dropped, kept = cfg.replaced_json
+        said += (f"the JSON --speculative-config given first ({', '.join(dropped)}) is replaced by the one given last "
+                 f"({kept}): argparse keeps the last value whole and merges nothing: ")
     if not whole or not dotted:
         return said
     written = ", ".join(map(_vllm_dashed, dotted))
