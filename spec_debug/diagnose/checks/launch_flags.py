@@ -195,12 +195,14 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
                                                               "on its newer releases",
                                remediation="Make the change each line names: every release starts with it, then "
                                            "audit the command again.")]
-        return [at.finding("SD102", lines, facts, title="The engine refuses this launch command at startup",
+        return [at.finding("SD102", lines, facts, title=REFUSED_AT_STARTUP,
                            remediation="Make the change each line names (the server stops at startup on it), then "
                                        "audit the command again.")]
     return [at.finding("SD102", lines, facts)]
 
 
+# SD102's title for a command every release refuses at startup (launch_step drops SD101 beside it).
+REFUSED_AT_STARTUP = "The engine refuses this launch command at startup"
 # How the engines' startup refusals are worded in spec_debug.diagnose.launch's problem lines.
 _STOPS_AT_STARTUP = re.compile(r"does not start|refuses? to start|refuses it at startup|exits with")
 

@@ -9,8 +9,9 @@ from collections.abc import Iterator
 from dataclasses import asdict, replace
 from typing import Any
 
-from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, check_algorithm, check_draft_budget, check_dtype,
-                                                     check_num_steps, check_pipeline_aux_states, untrained_drafter)
+from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_STARTUP, check_algorithm,
+                                                     check_draft_budget, check_dtype, check_num_steps,
+                                                     check_pipeline_aux_states, untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
@@ -480,7 +481,12 @@ def check(ctx: Any) -> list[Finding]:
         # one cause, one finding: a server that does not start (SD102) serves no depth, so SD101's
         # "no MTP module of its own" beside it (at K 1) told of a cap that never runs
         findings = [f for f in findings if f.code != "SD101"]
-    findings += check_draft_budget(cfg, eff, at)
+    budget = check_draft_budget(cfg, eff, at)
+    if any(f.title == REFUSED_AT_STARTUP for f in budget):
+        # the same rule for every refusal: a server that does not start drafts nothing, so
+        # SD101's "at most one drafted token per round" of its K 1 is a cap that never runs
+        findings = [f for f in findings if f.code != "SD101"]
+    findings += budget
     findings += check_algorithm(cfg, launch.get("draft_config"), at, same_checkpoint=_same_checkpoint(launch))
     findings += check_dtype(cfg, launch.get("draft_config"), target, at)
     if not eff.problems:
