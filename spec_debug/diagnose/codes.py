@@ -131,7 +131,12 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "`--speculative-num-draft-tokens` that SGLang will override (topk 1 and draft tokens "
             "!= steps + 1), that the draft tree cannot hold (draft tokens - 1 > topk + "
-            "(steps - 1) * topk^2), or a partial setting that breaks auto-choose."
+            "(steps - 1) * topk^2), that verifies fewer tree nodes than the steps drafted (with "
+            "topk > 1, 1 draft token verifies the root alone: nothing drafted is ever accepted), "
+            "or a partial setting that breaks auto-choose. Also, titled \"The engine refuses this "
+            "launch command at startup\", a speculative setting the engine rejects when it starts "
+            "(a tree on an attention backend that cannot draw it, a vLLM --speculative-config "
+            "left without a draft because a later one replaced it)."
         ),
         why=(
             "The server silently runs a different configuration from the one written in the "
@@ -141,8 +146,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         fix=(
             "For chains (topk 1) set draft tokens = steps + 1. For trees keep "
-            "draft tokens - 1 <= topk + (steps - 1) * topk^2. Either set all three of steps, "
-            "topk and draft tokens, or none (auto-choose)."
+            "steps + 1 <= draft tokens and draft tokens - 1 <= topk + (steps - 1) * topk^2. "
+            "Either set all three of steps, topk and draft tokens, or none (auto-choose). For a "
+            "refused command, make the change the evidence names."
         ),
         example="--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 8   # runs as 4",
         sources=(SGLANG_SERVER_ARGS, SGLANG_SPEC_DOC),
