@@ -569,8 +569,7 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
             (m := _reported(_NCCL if failed else _NCCL_FAILED, output, failed)):
         if "calloc" in output and (oom := _NCCL_CALLOC.search(output)):
             return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, oom.start()))
-        return ErrorInfo("nccl", _exception_near(output, m.start()),
-                         _with_last_error(_line_at(output, m.start()), output, m.end()))
+        return _nccl_error(output, m)
     # Both name what died in single quotes: one memchr spares most outputs both scans.
     single_quote = "'" in output
     if single_quote and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
@@ -595,6 +594,28 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     if capital_r and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     return None
+
+
+# c10 writes where a C++ exception was raised under it: "Exception raised from checkTimeout at
+# /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:635 (most recent call first):"
+# (pytorch/pytorch c10/util/Exception.cpp, Error::compute_what), then the frames.
+_CPP_RAISED = re.compile(r"Exception raised from \S+ at (?P<file>[^\s:]+):(?P<line>\d+)")
+_NCCL_ABORT_WINDOW = 6000  # the watchdog's lines, its "Exception raised from" frames and the abort
+
+
+def _nccl_error(output: str, m: re.Match) -> ErrorInfo:
+    """An NCCL failure stated outside a Python traceback. The watchdog that finds a hung
+    collective aborts the process: libstdc++ names what it threw ("terminate called after
+    throwing an instance of 'c10::DistBackendError'"; 'std::runtime_error' before torch 2.2) and
+    c10 where it was raised, so the error has that type and place (they were None)."""
+    exception = _exception_near(output, m.start())
+    file = line = None
+    window_end = m.start() + _NCCL_ABORT_WINDOW
+    if exception is None and (abort := _TERMINATE.search(output, m.start(), window_end)) is not None:
+        exception = abort.group("type")
+        if (raised := _CPP_RAISED.search(output, m.start(), window_end)) is not None:
+            file, line = raised.group("file"), int(raised.group("line"))
+    return ErrorInfo("nccl", exception, _with_last_error(_line_at(output, m.start()), output, m.end()), file, line)
 
 
 # A grep hit in a source file or a doc: "path.py:1203:        except torch.cuda.OutOfMemoryError:"
