@@ -668,7 +668,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         only_readings = decode_lines > 0 and (only_accepts or text.count("/") == decode_lines)
     # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
     # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
-    if "f" in text and "P" in text and "Prefill batch, " in text and _prefill_batches(text, found):
+    # ("Prefill batch [1839], #new-seq: ..." with SGLANG_LOG_FORWARD_ITERS: see _FORWARD_ITER)
+    if "f" in text and "P" in text and "Prefill batch" in text and _prefill_batches(text, found):
         structured = True
     vllm_lines = False
     if ("A" in text and ("Avg generation throughput: " in text or "SpecDecoding metrics: " in text)) or \
@@ -890,8 +891,11 @@ _IDLE_FRACTION = 20
 """A Decode batch line whose throughput per running request is under 1/20 of the log's
 highest measured an interval that was mostly idle."""
 # The running requests of each Decode batch line: the first field after the line's name in
-# every SGLang version read (python/sglang/srt/managers/scheduler_metrics_mixin.py).
-_DECODE_RUNNING = re.compile(r"Decode batch[.,] #running-req: (\d+)")
+# every SGLang version read (python/sglang/srt/managers/scheduler_metrics_mixin.py), behind the
+# forward counter a server run with SGLANG_LOG_FORWARD_ITERS puts after the name ("Decode batch
+# [1840], #running-req: 8", sglang@01bb3c80 log_decode_stats: iter_msg).
+_FORWARD_ITER = r"(?: \[\d+\])?"
+_DECODE_RUNNING = re.compile(r"Decode batch" + _FORWARD_ITER + r"[.,] #running-req: (\d+)")
 
 
 def _busy_intervals(text: str, values: list[float]) -> list[float] | None:
@@ -912,7 +916,7 @@ def _busy_intervals(text: str, values: list[float]) -> list[float] | None:
 # logger's prefix " DP{dp_rank}"): the server's throughput is the ranks' sum, as for the /metrics
 # gauges (_sglang_gauges). The mean over every line read an 8-rank server at an eighth.
 # Without a TP size over 1 the prefix is " DP1" alone: "[2026-08-23 09:06:21 DP1] Decode batch".
-_DP_DECODE = re.compile(r" DP(\d+)\b[^\]\n]*\] Decode batch(?:[.,] #running-req: (\d+))?[^\n]*?"
+_DP_DECODE = re.compile(r" DP(\d+)\b[^\]\n]*\] Decode batch" + _FORWARD_ITER + r"(?:[.,] #running-req: (\d+))?[^\n]*?"
                         r"gen throughput \(token/s\): (\d+(?:\.\d+)?)")
 
 
