@@ -725,7 +725,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if "A" in text and "Avg latency: " in text and (m := _VLLM_BENCH_LATENCY.search(text)):
         structured = True
         found.append(Metric("e2e_latency_mean", float(m.group("value")) * 1000, "ms",
-                            f"vllm bench latency: {_context(text, m.start(), m.end('value'))} seconds"))
+                            f"vllm bench latency: {_context(text, m.start(), m.end('value'))}"))
     if "_" in text and "/" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
         structured = True
     if "[" in text and "K" in text and "BENCHMARK" in text and _trtllm_bench(text, found):  # (a log's "[" on every line)
