@@ -1108,9 +1108,14 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
     if "metrics: Draft" in text:
         rates += [number(v) for v in _VLLM_RATE_FIRST.findall(text)]
     v0_rates = [number(v) for v in _VLLM_V0_DRAFT_RATE.findall(text)] if "Speculative metrics: " in text else []
-    if gens:
+    engines = _vllm_engine_sums(text) if gens and "Engine 001: " in text else None
+    if engines is not None:
+        found.append(Metric("throughput", engines[0], "tok/s", engines[2]))
+    elif gens:
         found.append(Metric("throughput", round(sum(gens) / len(gens), 2), "tok/s", _vllm_ctx("generation", gens)))
-    if prompts:
+    if engines is not None and engines[1]:
+        found.append(Metric("prompt_throughput", engines[1], "tok/s", engines[2].replace("generation", "prompt")))
+    elif prompts:
         found.append(Metric("prompt_throughput", round(sum(prompts) / len(prompts), 2), "tok/s",
                             _vllm_ctx("prompt", prompts)))
     if lens:
@@ -1273,6 +1278,38 @@ def _sglang_gauges(text: str, found: list[Metric]) -> bool:
         value = sum(got) if name == "throughput" else sum(got) / len(got)
         found.append(Metric(name, round(value, 4), unit, f"SGLang /metrics sglang:{key} ({len(got)} series)"))
     return bool(series)
+
+
+# A data-parallel vLLM server (--data-parallel-size N) logs one stats line per engine each
+# interval, "Engine 000: Avg prompt throughput: ..., Avg generation throughput: 400.0 tokens/s" and
+# "Engine 001: ..." (vllm/v1/metrics/loggers.py: a LoggingStatLogger per engine index, each
+# counting its own engine's tokens): the server's throughput is the engines' sum, as for SGLang's
+# DP ranks (_dp_rank_sum). The mean over every line read a 2-engine server at half.
+_VLLM_ENGINE_STATS = re.compile(r"Engine (\d+): Avg prompt throughput: (\d+(?:,\d{3})*(?:\.\d+)?) tokens/s, "
+                                r"Avg generation throughput: (\d+(?:,\d{3})*(?:\.\d+)?) tokens/s")
+
+
+def _vllm_engine_sums(text: str) -> tuple[float, float, str] | None:
+    """The sums over engines of each engine's mean generation and prompt throughput (an engine's
+    idle lines, 0.0, left out as _vllm_stats does), and their context; None unless every stats
+    line names its engine and two engines or more logged."""
+    number = _FLOATS.__getitem__
+    per_engine: dict[str, tuple[list[float], list[float]]] = {}
+    lines = 0
+    for m in _VLLM_ENGINE_STATS.finditer(text):
+        prompts, gens = per_engine.setdefault(m.group(1), ([], []))
+        prompts.append(number(m.group(2)))
+        gens.append(number(m.group(3)))
+        lines += 1
+    if len(per_engine) < 2 or lines != len(_VLLM_GEN_TPUT.findall(text)):
+        return None
+
+    def engine_sum(which: int) -> float:
+        busy = [[v for v in values[which] if v > 0] for values in per_engine.values()]
+        return round(sum(sum(values) / len(values) for values in busy if values), 2)
+
+    return engine_sum(1), engine_sum(0), \
+        f"vLLM generation stats, sum over {len(per_engine)} engines of each engine's mean ({lines} lines)"
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:
