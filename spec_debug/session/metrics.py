@@ -516,6 +516,10 @@ _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train|\b(?:test|eval)/
 # positions predict from the draft's own guesses and are no such claim.
 _ACC_POSITION_AFTER = re.compile(r"_(\d+)(?![\w.])")
 _ACC_POSITION_BEFORE = re.compile(r"(?:^|[\s/'\"{,])(\d+)_$")
+# A setting whose name ends in "acc" is a bound, no accuracy: SGLang's server_args line, printed
+# at every launch, holds "speculative_accept_threshold_acc=1.0" (python/sglang/srt/server_args.py),
+# read as a 100 % accuracy; "min_acc", "max_acc", "target_acc" likewise.
+_ACC_SETTING_BEFORE = re.compile(r"(?:threshold|thresh|min|max|target)_$")
 # The console lines of the same numbers: "Train Epoch [3/10], position 0, Acc: 0.7412"
 # (SpecForge scripts/train_eagle3.py; SafeAILab/EAGLE eagle/traineagle3/main.py), "Eval - Step
 # 12000, position 2, Acc: 0.27" (SpecForge's record_metrics).
@@ -2783,6 +2787,8 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric], starts: 
             position, b = p.group(1), p.end()  # "acc_0"
         elif text[a - 1:a] == "_" and (p := _ACC_POSITION_BEFORE.search(text, max(0, a - 8), a)) is not None:
             position = p.group(1)  # "test/0_acc"
+        elif text[a - 1:a] == "_" and _ACC_SETTING_BEFORE.search(text, max(0, a - 10), a) is not None:
+            continue  # "speculative_accept_threshold_acc=1.0"
         elif "osition" in text[max(0, a - 16):a] and \
                 (p := _ACC_POSITION_WORD.search(text, max(0, a - 16), a)) is not None:
             position = p.group(1)  # "position 3, Acc: 0.18"
