@@ -311,6 +311,10 @@ _PROMPT_WORDS_BEFORE = re.compile(
 # beside its "eval rate: 35.76 tokens/s", the decode speed.
 # (on the reading's own line: "decode 45 tok/s" over "prompt processing is slow" is decode)
 _PROMPT_WORDS_AFTER = re.compile(r"[ \t]*\(?[ \t]*(prefill|input|prompt|total)\b")
+# Both sides' tokens over the time, a total: SGLang's bench_one_batch_server printed "(input +
+# output) throughput: 31631.55 token/s" under its "output throughput: 1421.33 token/s"
+# (python/sglang/bench_one_batch_server.py @ 00b08c49, run_one_case: overall_throughput).
+_BOTH_SIDES = re.compile(r"\b(?:input|prompt)\s*\+\s*(?:output|completion|generat\w*)\b")
 # The stage named alone, right before the number: "prefill 5000 tok/s, decode 30 tok/s"; "prompt"
 # and "input" only as the clause's label ("prompt: 5000 tok/s, generation: 30 tok/s"): "on this
 # prompt 30 tok/s" is decode speed. "chunked prefill" names a setting, no stage.
@@ -1834,6 +1838,8 @@ def _not_decode(text: str, start: int, unit_end: int) -> str | None:
         before = near[:start - max(0, start - 40)]
         clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(". "), before.rfind("\n"),
                             before.rfind(" and "), before.rfind(" but ")) + 1:]
+        if "+" in clause and _BOTH_SIDES.search(clause):
+            return "total_throughput"
         if (m := _PROMPT_WORDS_BEFORE.search(clause)) is None and \
                 (m := _PROMPT_WORD_JUST_BEFORE.search(clause)) is None:
             m = _PROMPT_WORDS_AFTER.match(text[unit_end:unit_end + 12].lower())
