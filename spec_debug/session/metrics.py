@@ -150,8 +150,10 @@ _ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
                            "output throughput": ("throughput", "tok/s"),
                            "last generation throughput": ("last_gen_throughput", "tok/s"),
                            "acc_length": ("accept_length", "tokens")}
+# (before "total" was printed, vLLM's benchmarks/benchmark_throughput.py gave the same total as
+# "Throughput: 24.05 requests/s, 27706.33 tokens/s": total_num_tokens = prompt_len + output_len)
 _VLLM_THROUGHPUT_LINE = re.compile(
-    r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) total tokens/s"
+    r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) (?:total )?tokens/s"
     r"(?:, (?P<out>\d+(?:\.\d+)?) output tokens/s)?")
 # `vllm bench latency` (vllm/benchmarks/latency.py, benchmarks/benchmark_latency.py before it):
 # "Avg latency: 1.2345 seconds", then "10% percentile latency: ... seconds" lines: the time one
@@ -721,7 +723,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             and _eagle_speed(text, found):
         structured = True
     # the "T" of the line's "Throughput: " and a "/" (memchrs) before the literal
-    if not (only_readings and text is source) and "T" in text and "/" in text and "total tokens/s" in text and \
+    if not (only_readings and text is source) and "T" in text and "/" in text and "requests/s, " in text and \
             (m := _VLLM_THROUGHPUT_LINE.search(text)):
         structured = True
         ctx = f"vllm bench throughput: {_context(text, m.start(), m.end())}"
