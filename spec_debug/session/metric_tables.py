@@ -93,11 +93,16 @@ def _about_drafting(text: str) -> bool:
 # over "| Output tok/s | 821.7 | 1104 |" (vllm bench serve's percentiles copied into a summary),
 # a "P99 tok/s" column or row, the "Peak output token throughput" bench_serving prints beside its
 # own (vllm/benchmarks/serve.py). Mean, average and median (p50) are the run's readings.
-_SPREAD_STATISTIC = re.compile(r"[*`_ ]*(?:p(?!50\b)\d{1,2}(?:\.\d+)?|min(?:imum)?|max(?:imum)?|std(?:dev)?|stdev|peak)(?=$|[\s(:*`])")
+_SPREAD_WORD = r"(?:p(?!50\b)\d{1,2}(?:\.\d+)?|min(?:imum)?|max(?:imum)?|std(?:dev)?|stdev|peak)"
+_SPREAD_STATISTIC = re.compile(r"[*`_ ]*" + _SPREAD_WORD + r"(?=$|[\s(:*`])")
+# the statistic last, where a header of two rows (_header_above) or a unit row joined it to its
+# group's name: GuideLLM's "Out Tok/sec" over "mean | median | p99" gives "Out Tok/sec p99"
+_SPREAD_STATISTIC_LAST = re.compile(r"\s" + _SPREAD_WORD + r"[*`_ ]*$")
 
 
 def _spread_statistic(cell: str) -> bool:
-    return _SPREAD_STATISTIC.match(cell.lower()) is not None
+    low = cell.lower()
+    return _SPREAD_STATISTIC.match(low) is not None or _SPREAD_STATISTIC_LAST.search(low) is not None
 
 
 def _header_kind(cell: str) -> str | None:
@@ -105,7 +110,7 @@ def _header_kind(cell: str) -> str | None:
     low = cell.lower()
     if ("speedup" in low or "speed-up" in low) and not any(unit in low for unit in _TOK_UNITS):
         return "speedup"
-    if _SPREAD_STATISTIC.match(low):
+    if _spread_statistic(low):
         return None
     # SGLang bench_one_batch_server's report table heads its column "acc length"
     # (python/sglang/bench_one_batch_server.py, get_report_summary)

@@ -27,3 +27,10 @@ def test_statistics_as_rows_give_the_runs_means_alone() -> None:
 def test_a_run_named_like_a_statistic_is_still_read() -> None:
     text = "| model | baseline tok/s | max-autotune tok/s |\n|---|---|---|\n| Llama-3.1-8B | 90.5 | 130.2 |\n"
     assert _throughputs(text) == [("baseline_throughput", 90.5), ("throughput", 130.2)]
+
+
+def test_a_group_s_percentile_column_is_no_reading() -> None:
+    # GuideLLM-style header of two rows: "Out Tok/sec" over "mean | median | p99"
+    text = ("| Metadata | Out Tok/sec ||| TTFT (ms) |\n| Benchmark | mean | median | p99 | mean |\n"
+            "|---|---|---|---|---|\n| synchronous | 80.5 | 80.1 | 95.2 | 102.6 |\n")
+    assert _throughputs(text) == [("throughput", 80.5), ("throughput", 80.1)]
