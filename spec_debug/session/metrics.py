@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 from spec_debug.session.ansi import without_colours
+from spec_debug.session.grep_files import file_sections
 from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
 
@@ -647,6 +648,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # Colours forced on (FORCE_COLOR, a TTY's `docker logs`) split a label from its number:
     # "accept len: \x1b[33m1.67\x1b[0m" and a green bench_serving line were no reading.
     text = without_colours(text)
+    # grep over several files at once: each file's lines are a run of their own (grep_files)
+    if captions and "/s" in text and (files := file_sections(text)) is not None:
+        return _read_files(files, prose)
     # A Markdown text (an issue body, a report) may name each run in a caption above its output
     # ("without eagle:" over one server log, "with eagle:" over another): each part is read on
     # its own, and the no-speculation one's throughputs are baselines. Only a text with a
@@ -848,6 +852,17 @@ def _read_parts(parts: list[tuple[bool, str]], prose: bool) -> list[Metric]:
                 continue
             if baseline and m.name == "throughput":
                 m.name = "baseline_throughput"
+            found.append(m)
+    return found
+
+
+def _read_files(files: list[tuple[str, bool, str]], prose: bool) -> list[Metric]:
+    """Each file's readings, its name before their context; a file named as the run without
+    speculation gives baselines, as a caption does (_read_parts)."""
+    found: list[Metric] = []
+    for file, baseline, part in files:
+        for m in _read_parts([(baseline, part)], prose):
+            m.context = f"{file}: {m.context}"
             found.append(m)
     return found
 
