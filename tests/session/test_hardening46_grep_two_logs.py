@@ -65,3 +65,12 @@ def test_one_file_or_unprefixed_lines_are_read_whole() -> None:
     assert [(m.name, m.value) for m in scan_metrics(one)][:1] == [("throughput", 141.28)]
     mixed = GREP + "INFO: done\n"
     assert [(m.name, m.value) for m in scan_metrics(mixed)][:1] == [("throughput", 161.28)]
+
+
+def test_tail_over_two_logs_reads_each_under_its_header() -> None:
+    # GNU tail (and head) over several files: "==> FILE <==" over each file's lines
+    text = ("==> /tmp/base.log <==\n" + _decode("", 3, 180.45, False)[1:] + _decode("", 5, 182.11, False)[1:]
+            + "\n==> /tmp/eagle.log <==\n" + _decode("", 3, 140.45, True)[1:] + _decode("", 5, 142.11, True)[1:])
+    assert [(m.name, m.value, m.context) for m in scan_metrics(text)][:2] == [
+        ("baseline_throughput", 181.28, "/tmp/base.log: SGLang Decode batch, mean of 2 lines"),
+        ("throughput", 141.28, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines")]
