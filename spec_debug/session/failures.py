@@ -606,16 +606,19 @@ _NCCL_ABORT_WINDOW = 6000  # the watchdog's lines, its "Exception raised from" f
 def _nccl_error(output: str, m: re.Match) -> ErrorInfo:
     """An NCCL failure stated outside a Python traceback. The watchdog that finds a hung
     collective aborts the process: libstdc++ names what it threw ("terminate called after
-    throwing an instance of 'c10::DistBackendError'"; 'std::runtime_error' before torch 2.2) and
-    c10 where it was raised, so the error has that type and place (they were None)."""
+    throwing an instance of 'c10::DistBackendError'"; 'std::runtime_error' before torch 2.2), its
+    what() and c10 where it was raised, so the error has that type, message and place (the type
+    and place were None, the message the watchdog's log line behind its glog prefix)."""
     exception = _exception_near(output, m.start())
+    message = _line_at(output, m.start())
     file = line = None
     window_end = m.start() + _NCCL_ABORT_WINDOW
     if exception is None and (abort := _TERMINATE.search(output, m.start(), window_end)) is not None:
         exception = abort.group("type")
+        message = (abort.group("msg") or "").strip()[:300] or message
         if (raised := _CPP_RAISED.search(output, m.start(), window_end)) is not None:
             file, line = raised.group("file"), int(raised.group("line"))
-    return ErrorInfo("nccl", exception, _with_last_error(_line_at(output, m.start()), output, m.end()), file, line)
+    return ErrorInfo("nccl", exception, _with_last_error(message, output, m.end()), file, line)
 
 
 # A grep hit in a source file or a doc: "path.py:1203:        except torch.cuda.OutOfMemoryError:"

@@ -5,7 +5,8 @@ torch's NCCL watchdog (pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupN
 out." and aborts the process: libstdc++ prints "terminate called after throwing an instance of
 'c10::DistBackendError'" ('std::runtime_error' before torch 2.2) and c10 "Exception raised from
 checkTimeout at .../ProcessGroupNCCL.cpp:635". An agent that tailed the training log of a rank
-that hung got an nccl error with no exception and no place, though both were printed."""
+that hung got an nccl error with no exception and no place, though both were printed, and the
+watchdog's log line behind its glog prefix as the message rather than what the exception said."""
 
 from __future__ import annotations
 
@@ -56,16 +57,20 @@ def test_the_watchdog_read_in_a_log_tail_names_the_exception_and_where_it_was_ra
     [error] = analyze_path(_session(tmp_path, WATCHDOG)).errors
     assert (error.kind, error.exception, error.file, error.line, error.host) == (
         "nccl", "c10::DistBackendError", "/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp", 635, "gpu03")
-    assert error.message.endswith("Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1423, "
-                                  "OpType=ALLREDUCE, NumelIn=8388608, NumelOut=8388608, Timeout(ms)=600000) "
-                                  "ran for 600045 milliseconds before timing out.")
+    # the message is what the exception said (its what()), not the watchdog's log line
+    assert error.message == (
+        "[PG ID 0 PG GUID 0(default_pg) Rank 1] Process group watchdog thread terminated with exception: [Rank 1] "
+        "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1423, OpType=ALLREDUCE, NumelIn=8388608, "
+        "NumelOut=8388608, Timeout(ms)=600000) ran for 600045 milliseconds before timing out.")
 
 
 def test_an_older_torch_names_its_runtime_error_and_no_place() -> None:
     for exit_code in (None, 134):
         [error] = extract_errors(OLD_WATCHDOG, exit_code=exit_code)
         assert (error.kind, error.exception, error.file, error.line) == ("nccl", "std::runtime_error", None, None)
-        assert error.message.endswith("ran for 1800584 milliseconds before timing out.")
+        assert error.message == ("[Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=12, "
+                                 "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800584 "
+                                 "milliseconds before timing out.")
 
 
 def test_a_watchdog_line_without_the_abort_names_no_exception() -> None:
