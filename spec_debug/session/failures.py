@@ -38,6 +38,14 @@ _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception)|(?:[a-z_]\w*\.)+[A-Z]\w*(?=:))"
                        r"(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+# An exception vLLM's logger wrote on an ERROR line of its own, its traceback above it or not
+# printed (vllm/logger.py's format "%(levelname)s %(asctime)s [%(fileinfo)s:%(lineno)d] %(message)s",
+# behind the process's "(APIServer pid=2100) " in V1): "(APIServer pid=2100) ERROR 10-14 09:20:05
+# [serving_chat.py:1145] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an
+# issue. See stack trace (above) for the root cause." (before 0.6 without the "[": "ERROR 08-01
+# 10:00:00 async_llm_engine.py:61] ..."). The failed run's error named no type.
+_LOGGED_EXC = re.compile(r"^(?:\([^()\n]{1,80}\) )?ERROR \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[\w./-]+:\d+\] "
+                         r"(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): ?(?P<msg>[^\n]*)$", re.M)
 # NCCL's own CUDA checks warn "Cuda failure 'out of memory'" (newer: "Cuda failure 2 'out of
 # memory'"; NVIDIA/nccl src/include/checks.h CUDACHECK): its buffers did not fit in what the
 # engine left free, the same fault as torch's OOM.
@@ -352,7 +360,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
     if m := _CONNECTION.search(output):
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
-    if m := _BARE_EXC.search(output):
+    if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
         kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
         return [ErrorInfo(kind, m.group("type"), msg)]
