@@ -1603,7 +1603,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
             # 1,727.62 tok/s"): compared with a batch's baseline it reads as a slowdown
             found.append(Metric("per_user_throughput", value, "tok/s", _context(text, start, end)))
             continue
-        if "d throughput" in before and _DRAFT_COUNT_BEFORE.search(before):
+        if ("ccepted" in before or "rafted" in before) and _DRAFT_COUNT_BEFORE.search(before):
             continue  # vLLM's draft-token rates, quoted without their "SpecDecoding metrics:" line
         if "tg_3s" in before:
             # llama-server's progress line "n_decoded = 111, tg = 36.66 t/s, tg_3s = 36.66 t/s"
@@ -1803,8 +1803,10 @@ def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
 
 
 # "Accepted throughput: 2.94 tokens/s, Drafted throughput: 8.80 tokens/s" (vLLM's SpecDecodingLogging,
-# vllm/v1/spec_decode/metrics.py) count draft tokens, accepted and proposed: no decode speed.
-_DRAFT_COUNT_BEFORE = re.compile(r"(?:accepted|drafted)\s+throughput\s*[:=]?\s*$", re.I)
+# vllm/v1/spec_decode/metrics.py) count draft tokens, accepted and proposed: no decode speed; nor
+# as an agent words them, "accepted throughput is 301 tok/s vs drafted 501 tok/s".
+_DRAFT_COUNT_BEFORE = re.compile(r"(?:accepted|drafted)(?:\s+(?:draft\s+)?(?:tokens?\s+)?throughput)?"
+                                 r"\s*(?:[:=]|is|was|of|at)?\s*(?:~|about\s+)?$", re.I)
 
 
 def _from_speculation(text: str, start: int, pair_end: int) -> bool:
