@@ -1468,11 +1468,21 @@ _GENAI_PERF_KEYS = {**_GENAI_PERF_THROUGHPUTS,
                     "request latency (ms)": ("e2e_latency_mean", "ms")}
 
 
+# GenAI-Perf's CSV export (profile_export_genai_perf.csv, genai_perf/export_data/csv_exporter.py),
+# printed with `cat`: under "Metric,avg,min,max,p99,..." each request metric's row, its first
+# value the average; under "Metric,Value" the throughputs. Names as in its console table, numbers
+# formatted "{:,.2f}", so csv quotes those of 1000 and more ("Request Latency (ms),"1,657.72",...).
+_GENAI_PERF_CSV_ROW = re.compile(r'^(?P<key>[A-Z][^,"\n]{2,60}),(?P<q>"?)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)'
+                                 r'(?P=q)(?:,|[ \t\r]*$)', re.M)
+
+
 def _bench_serving(text: str, found: list[Metric]) -> bool:
     hit = False
     for pattern, tool, keys in ((_BENCH_LINE, "bench_serving", _BENCH_KEYS), (_BENCH_ROW, "evalscope perf", _BENCH_KEYS),
-                                (_GENAI_PERF_ROW, "genai-perf", _GENAI_PERF_KEYS)):
-        if (pattern is _BENCH_ROW and "|" not in text) or (pattern is _GENAI_PERF_ROW and "\u2502" not in text):
+                                (_GENAI_PERF_ROW, "genai-perf", _GENAI_PERF_KEYS),
+                                (_GENAI_PERF_CSV_ROW, "genai-perf csv", _GENAI_PERF_KEYS)):
+        if (pattern is _BENCH_ROW and "|" not in text) or (pattern is _GENAI_PERF_ROW and "\u2502" not in text) \
+                or (pattern is _GENAI_PERF_CSV_ROW and "Metric,avg," not in text and "Metric,Value" not in text):
             continue
         for m in pattern.finditer(text):
             label = key = m.group("key").strip()
