@@ -18,17 +18,18 @@ import re
 # colon, and a "/" or a "." (a log's "INFO:" has neither: _is_path); one run of non-colons, so a
 # megabyte line without a colon is one linear try.
 _FILE_PREFIX = re.compile(r"(?P<file>[^\s:]{1,300}):(?:\d+[:-])?")
-
-
-def _is_path(name: str) -> bool:
-    return "/" in name or "." in name
+# tail's and head's header over each file's lines, "==> /tmp/eagle.log <==", the first of them the
+# output's first line that has something on it
+_TAIL_HEADER = re.compile(r"^==> (?P<file>[^\n]{1,300}?) <==[ \t\r]*$", re.M)
+_STARTS_WITH_HEADER = re.compile(r"\s*==> ")
 # A file name that says its run drafts nothing: "base.log", "baseline_bs1.txt", "no_spec.log",
 # "vanilla.out", "nospec-run2.log", "no-eagle.log".
 _BASELINE_FILE = re.compile(r"(?:^|[/_.-])(?:base(?:line)?|vanilla|no[-_]?spec\w*|no[-_]?eagle\w*|no[-_]?draft)"
                             r"(?=[/_.-]|$)", re.I)
 
 
-_TAIL_HEADER = re.compile(r"^==> (?P<file>[^\n]{1,300}?) <==[ \t\r]*$", re.M)
+def _is_path(name: str) -> bool:
+    return "/" in name or "." in name
 
 
 def file_sections(text: str) -> list[tuple[str, bool, str]] | None:
@@ -36,7 +37,7 @@ def file_sections(text: str) -> list[tuple[str, bool, str]] | None:
     file in the order they first appear; None unless two files or more are named: by tail's and
     head's headers, the first line that has something on it one of them, or before every line
     that has something on it (grep's)."""
-    if text.lstrip().startswith("==> "):
+    if _STARTS_WITH_HEADER.match(text):
         return _tail_sections(text)
     if (first := _FILE_PREFIX.match(text)) is None or not _is_path(first.group("file")):
         return None  # the first line has none (one short match for most outputs)

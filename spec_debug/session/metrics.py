@@ -1472,8 +1472,8 @@ _GENAI_PERF_KEYS = {**_GENAI_PERF_THROUGHPUTS,
 # printed with `cat`: under "Metric,avg,min,max,p99,..." each request metric's row, its first
 # value the average; under "Metric,Value" the throughputs. Names as in its console table, numbers
 # formatted "{:,.2f}", so csv quotes those of 1000 and more ("Request Latency (ms),"1,657.72",...).
-_GENAI_PERF_CSV_ROW = re.compile(r'^(?P<key>[A-Z][^,"\n]{2,60}),(?P<q>"?)(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)'
-                                 r'(?P=q)(?:,|[ \t\r]*$)', re.M)
+_GENAI_PERF_CSV_ROW = re.compile(r'^(?P<key>[A-Z][^,"\n]{2,60}),(?P<q>"?)'
+                                 r'(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P=q)(?:,|[ \t\r]*$)', re.M)
 
 
 def _bench_serving(text: str, found: list[Metric]) -> bool:
