@@ -648,8 +648,10 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # Colours forced on (FORCE_COLOR, a TTY's `docker logs`) split a label from its number:
     # "accept len: \x1b[33m1.67\x1b[0m" and a green bench_serving line were no reading.
     text = without_colours(text)
-    # grep over several files at once: each file's lines are a run of their own (grep_files)
-    if captions and "/s" in text and (files := file_sections(text)) is not None:
+    # grep over several files at once: each file's lines are a run of their own (grep_files).
+    # file_sections first: one anchored match at the output's start refuses most outputs, where
+    # the "/s" search is a pass over all of it
+    if captions and (files := file_sections(text)) is not None and "/s" in text:
         return _read_files(files, prose)
     # A Markdown text (an issue body, a report) may name each run in a caption above its output
     # ("without eagle:" over one server log, "with eagle:" over another): each part is read on
