@@ -1496,9 +1496,13 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
                     # 4,110,623,430 │" (triton-inference-server/perf_analyzer#437); was no reading
                     key, value = key[:-5] + " (ms)", round(value / 1e6, 3)
             if key.lower() in keys:
+                hit = True
+                if value == 0:
+                    # a run whose every request failed ("Successful requests: 0"; vLLM's bench warns
+                    # "All requests failed") prints 0.00 for each: no measurement of the server
+                    continue
                 name, unit = keys[key.lower()]
                 found.append(Metric(name, value, unit, f"{tool}: {label}"))
-                hit = True
     return hit
 
 
