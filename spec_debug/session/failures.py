@@ -38,6 +38,14 @@ _EXC_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
 _BARE_EXC = re.compile(r"^(?P<type>(?:[a-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception)|(?:[a-z_]\w*\.)+[A-Z]\w*(?=:))"
                        r"(?::\s?(?P<msg>.*))?$", re.M)
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+# An exception vLLM's logger wrote on an ERROR line of its own, its traceback above it or not
+# printed (vllm/logger.py's format "%(levelname)s %(asctime)s [%(fileinfo)s:%(lineno)d] %(message)s",
+# behind the process's "(APIServer pid=2100) " in V1): "(APIServer pid=2100) ERROR 10-14 09:20:05
+# [serving_chat.py:1145] vllm.v1.engine.exceptions.EngineDeadError: EngineCore encountered an
+# issue. See stack trace (above) for the root cause." (before 0.6 without the "[": "ERROR 08-01
+# 10:00:00 async_llm_engine.py:61] ..."). The failed run's error named no type.
+_LOGGED_EXC = re.compile(r"^(?:\([^()\n]{1,80}\) )?ERROR \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[\w./-]+:\d+\] "
+                         r"(?P<type>(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): ?(?P<msg>[^\n]*)$", re.M)
 # NCCL's own CUDA checks warn "Cuda failure 'out of memory'" (newer: "Cuda failure 2 'out of
 # memory'"; NVIDIA/nccl src/include/checks.h CUDACHECK): its buffers did not fit in what the
 # engine left free, the same fault as torch's OOM.
@@ -352,7 +360,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
     if m := _CONNECTION.search(output):
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
-    if m := _BARE_EXC.search(output):
+    if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
         kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
         return [ErrorInfo(kind, m.group("type"), msg)]
@@ -569,8 +577,7 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
             (m := _reported(_NCCL if failed else _NCCL_FAILED, output, failed)):
         if "calloc" in output and (oom := _NCCL_CALLOC.search(output)):
             return ErrorInfo("cuda_oom", _exception_near(output, m.start()), _line_at(output, oom.start()))
-        return ErrorInfo("nccl", _exception_near(output, m.start()),
-                         _with_last_error(_line_at(output, m.start()), output, m.end()))
+        return _nccl_error(output, m)
     # Both name what died in single quotes: one memchr spares most outputs both scans.
     single_quote = "'" in output
     if single_quote and _HAS_TERMINATE(output) and (m := _reported(_TERMINATE, output, failed)):
@@ -595,6 +602,31 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     if capital_r and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
     return None
+
+
+# c10 writes where a C++ exception was raised under it: "Exception raised from checkTimeout at
+# /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:635 (most recent call first):"
+# (pytorch/pytorch c10/util/Exception.cpp, Error::compute_what), then the frames.
+_CPP_RAISED = re.compile(r"Exception raised from \S+ at (?P<file>[^\s:]+):(?P<line>\d+)")
+_NCCL_ABORT_WINDOW = 6000  # the watchdog's lines, its "Exception raised from" frames and the abort
+
+
+def _nccl_error(output: str, m: re.Match) -> ErrorInfo:
+    """An NCCL failure stated outside a Python traceback. The watchdog that finds a hung
+    collective aborts the process: libstdc++ names what it threw ("terminate called after
+    throwing an instance of 'c10::DistBackendError'"; 'std::runtime_error' before torch 2.2), its
+    what() and c10 where it was raised, so the error has that type, message and place (the type
+    and place were None, the message the watchdog's log line behind its glog prefix)."""
+    exception = _exception_near(output, m.start())
+    message = _line_at(output, m.start())
+    file = line = None
+    window_end = m.start() + _NCCL_ABORT_WINDOW
+    if exception is None and (abort := _TERMINATE.search(output, m.start(), window_end)) is not None:
+        exception = abort.group("type")
+        message = (abort.group("msg") or "").strip()[:300] or message
+        if (raised := _CPP_RAISED.search(output, m.start(), window_end)) is not None:
+            file, line = raised.group("file"), int(raised.group("line"))
+    return ErrorInfo("nccl", exception, _with_last_error(message, output, m.end()), file, line)
 
 
 # A grep hit in a source file or a doc: "path.py:1203:        except torch.cuda.OutOfMemoryError:"

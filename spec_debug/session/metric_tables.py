@@ -89,11 +89,29 @@ def _about_drafting(text: str) -> bool:
     return any(word in low for word in ("draft", "spec", "eagle", "mtp", "medusa", "gram", "dflash", "n_max"))
 
 
+# A statistic of the spread of a run's requests is no reading of the run: "| metric | mean | p99 |"
+# over "| Output tok/s | 821.7 | 1104 |" (vllm bench serve's percentiles copied into a summary),
+# a "P99 tok/s" column or row, the "Peak output token throughput" bench_serving prints beside its
+# own (vllm/benchmarks/serve.py). Mean, average and median (p50) are the run's readings.
+_SPREAD_WORD = r"(?:p(?!50\b)\d{1,2}(?:\.\d+)?|min(?:imum)?|max(?:imum)?|std(?:dev)?|stdev|peak)"
+_SPREAD_STATISTIC = re.compile(r"[*`_ ]*" + _SPREAD_WORD + r"(?=$|[\s(:*`])")
+# the statistic last, where a header of two rows (_header_above) or a unit row joined it to its
+# group's name: GuideLLM's "Out Tok/sec" over "mean | median | p99" gives "Out Tok/sec p99"
+_SPREAD_STATISTIC_LAST = re.compile(r"\s" + _SPREAD_WORD + r"[*`_ ]*$")
+
+
+def _spread_statistic(cell: str) -> bool:
+    low = cell.lower()
+    return _SPREAD_STATISTIC.match(low) is not None or _SPREAD_STATISTIC_LAST.search(low) is not None
+
+
 def _header_kind(cell: str) -> str | None:
     """The metric a table header (or row label) names, if any."""
     low = cell.lower()
     if ("speedup" in low or "speed-up" in low) and not any(unit in low for unit in _TOK_UNITS):
         return "speedup"
+    if _spread_statistic(low):
+        return None
     # SGLang bench_one_batch_server's report table heads its column "acc length"
     # (python/sglang/bench_one_batch_server.py, get_report_summary)
     if "/" in low or "per" in low:
@@ -524,6 +542,8 @@ def table_readings(text: str) -> tuple[list[Reading], list[tuple[int, int]]]:
                 if kind is None or row_kind == "speedup":  # a "Speedup" row under tok/s columns holds factors
                     kind, label, other = row_kind, header[c], row[0]
                     named = label
+                    if kind not in (None, "speedup") and _spread_statistic(label):
+                        continue  # the row's p99 or max, beside its mean
                     if kind not in (None, "speedup") and _RELATIVE_COLUMN.search(label):
                         continue  # "% Difference" beside the runs: how much the second gained, no run's reading
                 number = (_CELL_FACTOR if kind == "speedup" else _CELL_NUMBER).match(row[c]) if kind else None

@@ -52,6 +52,7 @@ from dataclasses import dataclass
 
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
 from spec_debug.session.ansi import without_colours
+from spec_debug.session.grep_files import file_sections
 from spec_debug.session.metric_tables import _BASELINE_LABEL, NO_SPEC, run_sections, table_readings
 
 
@@ -150,8 +151,10 @@ _ONE_BATCH_SERVER_NAMES = {"input throughput": ("prefill_throughput", "tok/s"),
                            "output throughput": ("throughput", "tok/s"),
                            "last generation throughput": ("last_gen_throughput", "tok/s"),
                            "acc_length": ("accept_length", "tokens")}
+# (before "total" was printed, vLLM's benchmarks/benchmark_throughput.py gave the same total as
+# "Throughput: 24.05 requests/s, 27706.33 tokens/s": total_num_tokens = prompt_len + output_len)
 _VLLM_THROUGHPUT_LINE = re.compile(
-    r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) total tokens/s"
+    r"Throughput: (?P<req>\d+(?:\.\d+)?) requests/s, (?P<total>\d+(?:\.\d+)?) (?:total )?tokens/s"
     r"(?:, (?P<out>\d+(?:\.\d+)?) output tokens/s)?")
 # `vllm bench latency` (vllm/benchmarks/latency.py, benchmarks/benchmark_latency.py before it):
 # "Avg latency: 1.2345 seconds", then "10% percentile latency: ... seconds" lines: the time one
@@ -311,6 +314,10 @@ _PROMPT_WORDS_BEFORE = re.compile(
 # beside its "eval rate: 35.76 tokens/s", the decode speed.
 # (on the reading's own line: "decode 45 tok/s" over "prompt processing is slow" is decode)
 _PROMPT_WORDS_AFTER = re.compile(r"[ \t]*\(?[ \t]*(prefill|input|prompt|total)\b")
+# Both sides' tokens over the time, a total: SGLang's bench_one_batch_server printed "(input +
+# output) throughput: 31631.55 token/s" under its "output throughput: 1421.33 token/s"
+# (python/sglang/bench_one_batch_server.py @ 00b08c49, run_one_case: overall_throughput).
+_BOTH_SIDES = re.compile(r"\b(?:input|prompt)\s*\+\s*(?:output|completion|generat\w*)\b")
 # The stage named alone, right before the number: "prefill 5000 tok/s, decode 30 tok/s"; "prompt"
 # and "input" only as the clause's label ("prompt: 5000 tok/s, generation: 30 tok/s"): "on this
 # prompt 30 tok/s" is decode speed. "chunked prefill" names a setting, no stage.
@@ -516,6 +523,10 @@ _CLAIMED = re.compile(r"\bval(?:idation)?(?:\b|_)|claimed|train|\b(?:test|eval)/
 # positions predict from the draft's own guesses and are no such claim.
 _ACC_POSITION_AFTER = re.compile(r"_(\d+)(?![\w.])")
 _ACC_POSITION_BEFORE = re.compile(r"(?:^|[\s/'\"{,])(\d+)_$")
+# A setting whose name ends in "acc" is a bound, no accuracy: SGLang's server_args line, printed
+# at every launch, holds "speculative_accept_threshold_acc=1.0" (python/sglang/srt/server_args.py),
+# read as a 100 % accuracy; "min_acc", "max_acc", "target_acc" likewise.
+_ACC_SETTING_BEFORE = re.compile(r"(?:threshold|thresh|min|max|target)_$")
 # The console lines of the same numbers: "Train Epoch [3/10], position 0, Acc: 0.7412"
 # (SpecForge scripts/train_eagle3.py; SafeAILab/EAGLE eagle/traineagle3/main.py), "Eval - Step
 # 12000, position 2, Acc: 0.27" (SpecForge's record_metrics).
@@ -637,6 +648,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # Colours forced on (FORCE_COLOR, a TTY's `docker logs`) split a label from its number:
     # "accept len: \x1b[33m1.67\x1b[0m" and a green bench_serving line were no reading.
     text = without_colours(text)
+    # grep over several files at once: each file's lines are a run of their own (grep_files).
+    # file_sections first: one anchored match at the output's start refuses most outputs, where
+    # the "/s" search is a pass over all of it
+    if captions and (files := file_sections(text)) is not None and "/s" in text:
+        return _read_files(files, prose)
     # A Markdown text (an issue body, a report) may name each run in a caption above its output
     # ("without eagle:" over one server log, "with eagle:" over another): each part is read on
     # its own, and the no-speculation one's throughputs are baselines. Only a text with a
@@ -668,7 +684,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         only_readings = decode_lines > 0 and (only_accepts or text.count("/") == decode_lines)
     # A character of the literal first (a memchr) wherever a text often lacks one: here "P" (prose
     # seldom has it) and ":" (most prose none) before the literal scans (~1 us per 500 characters each).
-    if "f" in text and "P" in text and "Prefill batch, " in text and _prefill_batches(text, found):
+    # ("Prefill batch [1839], #new-seq: ..." with SGLANG_LOG_FORWARD_ITERS: see _FORWARD_ITER)
+    if "f" in text and "P" in text and "Prefill batch" in text and _prefill_batches(text, found):
         structured = True
     vllm_lines = False
     if ("A" in text and ("Avg generation throughput: " in text or "SpecDecoding metrics: " in text)) or \
@@ -712,7 +729,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             and _eagle_speed(text, found):
         structured = True
     # the "T" of the line's "Throughput: " and a "/" (memchrs) before the literal
-    if not (only_readings and text is source) and "T" in text and "/" in text and "total tokens/s" in text and \
+    if not (only_readings and text is source) and "T" in text and "/" in text and "requests/s, " in text and \
             (m := _VLLM_THROUGHPUT_LINE.search(text)):
         structured = True
         ctx = f"vllm bench throughput: {_context(text, m.start(), m.end())}"
@@ -724,7 +741,7 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     if "A" in text and "Avg latency: " in text and (m := _VLLM_BENCH_LATENCY.search(text)):
         structured = True
         found.append(Metric("e2e_latency_mean", float(m.group("value")) * 1000, "ms",
-                            f"vllm bench latency: {_context(text, m.start(), m.end('value'))} seconds"))
+                            f"vllm bench latency: {_context(text, m.start(), m.end('value'))}"))
     if "_" in text and "/" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
         structured = True
     if "[" in text and "K" in text and "BENCHMARK" in text and _trtllm_bench(text, found):  # (a log's "[" on every line)
@@ -841,6 +858,17 @@ def _read_parts(parts: list[tuple[bool, str]], prose: bool) -> list[Metric]:
     return found
 
 
+def _read_files(files: list[tuple[str, bool, str]], prose: bool) -> list[Metric]:
+    """Each file's readings, its name before their context; a file named as the run without
+    speculation gives baselines, as a caption does (_read_parts)."""
+    found: list[Metric] = []
+    for file, baseline, part in files:
+        for m in _read_parts([(baseline, part)], prose):
+            m.context = f"{file}: {m.context}"
+            found.append(m)
+    return found
+
+
 def name_by_hint(found: list[Metric], hint: str) -> list[Metric]:
     """Name the accuracies of a command with ``standalone`` in it, then order the metrics:
     baselines and claims first, so a sentence that states both compares them."""
@@ -890,8 +918,11 @@ _IDLE_FRACTION = 20
 """A Decode batch line whose throughput per running request is under 1/20 of the log's
 highest measured an interval that was mostly idle."""
 # The running requests of each Decode batch line: the first field after the line's name in
-# every SGLang version read (python/sglang/srt/managers/scheduler_metrics_mixin.py).
-_DECODE_RUNNING = re.compile(r"Decode batch[.,] #running-req: (\d+)")
+# every SGLang version read (python/sglang/srt/managers/scheduler_metrics_mixin.py), behind the
+# forward counter a server run with SGLANG_LOG_FORWARD_ITERS puts after the name ("Decode batch
+# [1840], #running-req: 8", sglang@01bb3c80 log_decode_stats: iter_msg).
+_FORWARD_ITER = r"(?: \[\d+\])?"
+_DECODE_RUNNING = re.compile(r"Decode batch" + _FORWARD_ITER + r"[.,] #running-req: (\d+)")
 
 
 def _busy_intervals(text: str, values: list[float]) -> list[float] | None:
@@ -912,7 +943,7 @@ def _busy_intervals(text: str, values: list[float]) -> list[float] | None:
 # logger's prefix " DP{dp_rank}"): the server's throughput is the ranks' sum, as for the /metrics
 # gauges (_sglang_gauges). The mean over every line read an 8-rank server at an eighth.
 # Without a TP size over 1 the prefix is " DP1" alone: "[2026-08-23 09:06:21 DP1] Decode batch".
-_DP_DECODE = re.compile(r" DP(\d+)\b[^\]\n]*\] Decode batch(?:[.,] #running-req: (\d+))?[^\n]*?"
+_DP_DECODE = re.compile(r" DP(\d+)\b[^\]\n]*\] Decode batch" + _FORWARD_ITER + r"(?:[.,] #running-req: (\d+))?[^\n]*?"
                         r"gen throughput \(token/s\): (\d+(?:\.\d+)?)")
 
 
@@ -1104,9 +1135,14 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
     if "metrics: Draft" in text:
         rates += [number(v) for v in _VLLM_RATE_FIRST.findall(text)]
     v0_rates = [number(v) for v in _VLLM_V0_DRAFT_RATE.findall(text)] if "Speculative metrics: " in text else []
-    if gens:
+    engines = _vllm_engine_sums(text) if gens and "Engine 001: " in text else None
+    if engines is not None:
+        found.append(Metric("throughput", engines[0], "tok/s", engines[2]))
+    elif gens:
         found.append(Metric("throughput", round(sum(gens) / len(gens), 2), "tok/s", _vllm_ctx("generation", gens)))
-    if prompts:
+    if engines is not None and engines[1]:
+        found.append(Metric("prompt_throughput", engines[1], "tok/s", engines[2].replace("generation", "prompt")))
+    elif prompts:
         found.append(Metric("prompt_throughput", round(sum(prompts) / len(prompts), 2), "tok/s",
                             _vllm_ctx("prompt", prompts)))
     if lens:
@@ -1271,6 +1307,38 @@ def _sglang_gauges(text: str, found: list[Metric]) -> bool:
     return bool(series)
 
 
+# A data-parallel vLLM server (--data-parallel-size N) logs one stats line per engine each
+# interval, "Engine 000: Avg prompt throughput: ..., Avg generation throughput: 400.0 tokens/s" and
+# "Engine 001: ..." (vllm/v1/metrics/loggers.py: a LoggingStatLogger per engine index, each
+# counting its own engine's tokens): the server's throughput is the engines' sum, as for SGLang's
+# DP ranks (_dp_rank_sum). The mean over every line read a 2-engine server at half.
+_VLLM_ENGINE_STATS = re.compile(r"Engine (\d+): Avg prompt throughput: (\d+(?:,\d{3})*(?:\.\d+)?) tokens/s, "
+                                r"Avg generation throughput: (\d+(?:,\d{3})*(?:\.\d+)?) tokens/s")
+
+
+def _vllm_engine_sums(text: str) -> tuple[float, float, str] | None:
+    """The sums over engines of each engine's mean generation and prompt throughput (an engine's
+    idle lines, 0.0, left out as _vllm_stats does), and their context; None unless every stats
+    line names its engine and two engines or more logged."""
+    number = _FLOATS.__getitem__
+    per_engine: dict[str, tuple[list[float], list[float]]] = {}
+    lines = 0
+    for m in _VLLM_ENGINE_STATS.finditer(text):
+        prompts, gens = per_engine.setdefault(m.group(1), ([], []))
+        prompts.append(number(m.group(2)))
+        gens.append(number(m.group(3)))
+        lines += 1
+    if len(per_engine) < 2 or lines != len(_VLLM_GEN_TPUT.findall(text)):
+        return None
+
+    def engine_sum(which: int) -> float:
+        busy = [[v for v in values[which] if v > 0] for values in per_engine.values()]
+        return round(sum(sum(values) / len(values) for values in busy if values), 2)
+
+    return engine_sum(1), engine_sum(0), \
+        f"vLLM generation stats, sum over {len(per_engine)} engines of each engine's mean ({lines} lines)"
+
+
 def _vllm_ctx(what: str, values: list[float]) -> str:
     return f"vLLM {what} stats, mean of {len(values)} line{'s' if len(values) != 1 else ''}"
 
@@ -1402,11 +1470,21 @@ _GENAI_PERF_KEYS = {**_GENAI_PERF_THROUGHPUTS,
                     "request latency (ms)": ("e2e_latency_mean", "ms")}
 
 
+# GenAI-Perf's CSV export (profile_export_genai_perf.csv, genai_perf/export_data/csv_exporter.py),
+# printed with `cat`: under "Metric,avg,min,max,p99,..." each request metric's row, its first
+# value the average; under "Metric,Value" the throughputs. Names as in its console table, numbers
+# formatted "{:,.2f}", so csv quotes those of 1000 and more ("Request Latency (ms),"1,657.72",...).
+_GENAI_PERF_CSV_ROW = re.compile(r'^(?P<key>[A-Z][^,"\n]{2,60}),(?P<q>"?)'
+                                 r'(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P=q)(?:,|[ \t\r]*$)', re.M)
+
+
 def _bench_serving(text: str, found: list[Metric]) -> bool:
     hit = False
     for pattern, tool, keys in ((_BENCH_LINE, "bench_serving", _BENCH_KEYS), (_BENCH_ROW, "evalscope perf", _BENCH_KEYS),
-                                (_GENAI_PERF_ROW, "genai-perf", _GENAI_PERF_KEYS)):
-        if (pattern is _BENCH_ROW and "|" not in text) or (pattern is _GENAI_PERF_ROW and "\u2502" not in text):
+                                (_GENAI_PERF_ROW, "genai-perf", _GENAI_PERF_KEYS),
+                                (_GENAI_PERF_CSV_ROW, "genai-perf csv", _GENAI_PERF_KEYS)):
+        if (pattern is _BENCH_ROW and "|" not in text) or (pattern is _GENAI_PERF_ROW and "\u2502" not in text) \
+                or (pattern is _GENAI_PERF_CSV_ROW and "Metric,avg," not in text and "Metric,Value" not in text):
             continue
         for m in pattern.finditer(text):
             label = key = m.group("key").strip()
@@ -1418,9 +1496,13 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
                     # 4,110,623,430 │" (triton-inference-server/perf_analyzer#437); was no reading
                     key, value = key[:-5] + " (ms)", round(value / 1e6, 3)
             if key.lower() in keys:
+                hit = True
+                if value == 0:
+                    # a run whose every request failed ("Successful requests: 0"; vLLM's bench warns
+                    # "All requests failed") prints 0.00 for each: no measurement of the server
+                    continue
                 name, unit = keys[key.lower()]
                 found.append(Metric(name, value, unit, f"{tool}: {label}"))
-                hit = True
     return hit
 
 
@@ -1537,7 +1619,7 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
             # 1,727.62 tok/s"): compared with a batch's baseline it reads as a slowdown
             found.append(Metric("per_user_throughput", value, "tok/s", _context(text, start, end)))
             continue
-        if "d throughput" in before and _DRAFT_COUNT_BEFORE.search(before):
+        if ("ccepted" in before or "rafted" in before) and _DRAFT_COUNT_BEFORE.search(before):
             continue  # vLLM's draft-token rates, quoted without their "SpecDecoding metrics:" line
         if "tg_3s" in before:
             # llama-server's progress line "n_decoded = 111, tg = 36.66 t/s, tg_3s = 36.66 t/s"
@@ -1737,8 +1819,10 @@ def _listed_under(text: str, unit: re.Match, found: list[Metric]) -> None:
 
 
 # "Accepted throughput: 2.94 tokens/s, Drafted throughput: 8.80 tokens/s" (vLLM's SpecDecodingLogging,
-# vllm/v1/spec_decode/metrics.py) count draft tokens, accepted and proposed: no decode speed.
-_DRAFT_COUNT_BEFORE = re.compile(r"(?:accepted|drafted)\s+throughput\s*[:=]?\s*$", re.I)
+# vllm/v1/spec_decode/metrics.py) count draft tokens, accepted and proposed: no decode speed; nor
+# as an agent words them, "accepted throughput is 301 tok/s vs drafted 501 tok/s".
+_DRAFT_COUNT_BEFORE = re.compile(r"(?:accepted|drafted)(?:\s+(?:draft\s+)?(?:tokens?\s+)?throughput)?"
+                                 r"\s*(?:[:=]|is|was|of|at)?\s*(?:~|about\s+)?$", re.I)
 
 
 def _from_speculation(text: str, start: int, pair_end: int) -> bool:
@@ -1789,6 +1873,8 @@ def _not_decode(text: str, start: int, unit_end: int) -> str | None:
         before = near[:start - max(0, start - 40)]
         clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(". "), before.rfind("\n"),
                             before.rfind(" and "), before.rfind(" but ")) + 1:]
+        if "+" in clause and _BOTH_SIDES.search(clause):
+            return "total_throughput"
         if (m := _PROMPT_WORDS_BEFORE.search(clause)) is None and \
                 (m := _PROMPT_WORD_JUST_BEFORE.search(clause)) is None:
             m = _PROMPT_WORDS_AFTER.match(text[unit_end:unit_end + 12].lower())
@@ -2742,6 +2828,8 @@ def _accuracy_with(pattern: re.Pattern, text: str, found: list[Metric], starts: 
             position, b = p.group(1), p.end()  # "acc_0"
         elif text[a - 1:a] == "_" and (p := _ACC_POSITION_BEFORE.search(text, max(0, a - 8), a)) is not None:
             position = p.group(1)  # "test/0_acc"
+        elif text[a - 1:a] == "_" and _ACC_SETTING_BEFORE.search(text, max(0, a - 10), a) is not None:
+            continue  # "speculative_accept_threshold_acc=1.0"
         elif "osition" in text[max(0, a - 16):a] and \
                 (p := _ACC_POSITION_WORD.search(text, max(0, a - 16), a)) is not None:
             position = p.group(1)  # "position 3, Acc: 0.18"
