@@ -131,6 +131,8 @@ def _find_playbook(name_or_path: str) -> Path:
         hint = _finding_code_hint(code, hint, part_of)
     elif part_of is not None:
         hint = part_of
+    elif _partial_code_hint(stem) is not None:
+        hint = _partial_code_hint(stem)
     beside = [candidate.with_name(candidate.name + suffix) for suffix in (".yaml", ".yml")]
     written = next((path for path in beside if path.is_file() and candidate.name == stem), None)
     if written is not None:
@@ -214,6 +216,19 @@ def _shipped_part(name: str) -> str | None:
     shown = name.upper().replace("-", "") if what == "finding code" else name
     return (f"{shown} is a {what} of the shipped playbook{'s' if len(playbooks) > 1 else ''} {', '.join(playbooks)}: "
             f"`spec-debug explain {playbooks[0]}` says what it checks and why")
+
+
+def _partial_code_hint(stem: str) -> str | None:
+    """`explain SD1`, `explain sd10`: the start of a finding code, remembered in part. The hint
+    was the list of shipped playbooks, which named no code; now the codes it starts."""
+    from spec_debug.diagnose.catalog import near_codes, partial_code
+
+    prefix = partial_code(stem)
+    near = near_codes(prefix) if prefix is not None else []
+    if not near:
+        return None
+    return (f"{stem.strip()} is the start of a finding code (SD and three digits): {', '.join(near)}; "
+            f"`spec-debug explain {near[0]}` explains one, `spec-debug findings` lists them all")
 
 
 def _finding_code_hint(code: str, hint: str, part_of: str | None = None) -> str:
