@@ -751,6 +751,9 @@ def _bare_word(text: str, start: int, end: int) -> bool:
 # the host and became a `host_admin` var.
 _URL_HOST = re.compile(r"(?<=://)((?:(?:[^/@\s'\"\x00]|\x00[^\x00]*\x00)+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)"
                        r"(?=[:/'\"\s)]|$)")
+# Object-store URLs name a bucket, not a host: `aws s3 ls s3://ckpts/eagle3/` became
+# `s3://{{ host_ckpts }}/...`, a var explained as a host for another --host.
+_BUCKET_SCHEME = re.compile(r"\b(?:s3[an]?|gs|gcs|az|abfss?|wasbs?|oss|r2|hf)://$", re.IGNORECASE)
 _PRIVATE_IPV4 = re.compile(r"(?:10|192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2,3}")
 _LOCAL = frozenset({"localhost", "0.0.0.0", "127.0.0.1", "[::1]", "[::]"})
 
@@ -763,7 +766,7 @@ def _url_hosts(text: str, names: _VarNames) -> str:
     (huggingface.co, github.com) stay as they are."""
     def one(m: re.Match) -> str:
         host = m.group(2)
-        if not _fleet_host(host):
+        if not _fleet_host(host) or _BUCKET_SCHEME.search(m.string, 0, m.start()):
             return m.group(0)
         if host.startswith("["):  # the var holds the address, the URL keeps its brackets
             return m.group(1) + "[" + names.var_for_host(host[1:-1]) + "]"
