@@ -226,7 +226,7 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         "description": playbook.description.strip(),
         "path": loaded.path,
         "vars": playbook.vars,
-        "var_notes": var_notes(loaded.path, list(playbook.vars)),
+        "var_notes": var_notes(loaded.path, list(playbook.vars), loaded.text),
         "var_required_by": _required_by(playbook.steps, list(playbook.vars)),
         "steps": steps,
     }
@@ -258,7 +258,7 @@ def _runner_failing(step: Step) -> list[str]:
 _BLOCK_HEADER = re.compile(r"^\s*:?\s*(?:[|>][-+0-9]*)?\s*#\s*(.*?)\s*$")
 
 
-def var_notes(path: str, names: list[str]) -> dict[str, str]:
+def var_notes(path: str, names: list[str], text: str = "") -> dict[str, str]:
     """What each var means, from the comment its author wrote beside it (`server_cmdline: ""  #
     the server's command line; else found among the host's processes`). The walkthrough's vars
     table showed only defaults, and "(empty: steps that need it are skipped)" for a var that is
@@ -274,12 +274,14 @@ def var_notes(path: str, names: list[str]) -> dict[str, str]:
     from spec_debug.playbook.loader import text_encoding
 
     try:
-        source = Path(path)
-        raw = source.read_bytes() if source.is_file() else b""
-        # read as the loader read it: a UTF-16 playbook (PowerShell's `>`) loaded, and then its
-        # notes were lost to a UTF-8 read of the same file
-        encoding = text_encoding(raw)
-        text = raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+        if not text:  # TEXT: as the loader read it, where the file cannot be read again (a pipe)
+            source = Path(path)
+            raw = source.read_bytes() if source.is_file() else b""
+            # read as the loader read it: a UTF-16 playbook (PowerShell's `>`) loaded, and then its
+            # notes were lost to a UTF-8 read of the same file
+            encoding = text_encoding(raw)
+            text = raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+        text = text.removeprefix("\ufeff")
         root = yaml.compose(text, Loader=yaml.SafeLoader) if text.strip() else None
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}

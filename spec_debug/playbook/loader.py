@@ -10,7 +10,7 @@ import re
 import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,9 @@ class LoadedPlaybook:
     playbook: Playbook
     path: str
     sha256: str
+    # The text as read: a playbook from a pipe (`distill -o - | spec-debug explain -`) cannot be
+    # read a second time for what only its text holds (the comments beside its vars).
+    text: str = field(default="", repr=False, compare=False)
 
 
 def shipped_playbooks_dir() -> Path:
@@ -280,7 +283,7 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
             hint="save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
         ) from None
     playbook = load_playbook_text(text, str(path))
-    return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest())
+    return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest(), text=text)
 
 
 def text_encoding(raw: bytes) -> str:
