@@ -618,6 +618,9 @@ class _Secrets:
     names: list[str]
 
 
+_INTO_SUDO = re.compile(r"\s*\|\s*sudo\b")
+
+
 def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
     """Each secret in the command (a token, a password in a URL: spec_debug/redact.py) becomes
     a var with an empty default, so the playbook never holds it and the step asks for it."""
@@ -630,7 +633,10 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
         before = text[:start]
         name = re.search(r"([A-Za-z][\w-]*)\W{0,4}$", before)
-        var = names.secret_name(name.group(1) if name else "secret", value)
+        preferred = name.group(1) if name else "secret"
+        if _INTO_SUDO.match(text, end) or before.rstrip().endswith("<<<"):
+            preferred = "sudo_password"  # `echo PASS | sudo -S ...` was --var echo_secret=...
+        var = names.secret_name(preferred, value)
         used.append(var)
         # Inside quotes a shell-quoted value would keep its quotes literally: splice it raw.
         inside_quotes = not quoted and not _outside_quotes(text, start)
