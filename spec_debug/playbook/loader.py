@@ -126,7 +126,7 @@ def _find_playbook(name_or_path: str) -> Path:
     names = shipped_playbook_names()
     # Lower-cased: difflib compares characters, so PERF_REGRESSION (caps lock, a shouting
     # runbook) matched nothing and got the bare list.
-    close = difflib.get_close_matches(stem.lower(), names, n=1)
+    close = difflib.get_close_matches(stem.lower(), names, n=1) or _named_by_start(stem, names)
     hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
     code = _pasted_finding_code(stem)
     part_of = _shipped_part(code or stem) if candidate.parent == Path(".") else None
@@ -219,6 +219,14 @@ def _shipped_part(name: str) -> str | None:
     shown = name.upper().replace("-", "") if what == "finding code" else name
     return (f"{shown} is a {what} of the shipped playbook{'s' if len(playbooks) > 1 else ''} {', '.join(playbooks)}: "
             f"`spec-debug explain {playbooks[0]}` says what it checks and why")
+
+
+def _named_by_start(stem: str, names: list[str]) -> list[str]:
+    """`explain perf`, `run drafter`: the one shipped playbook whose name starts so. difflib
+    finds none for a word this much shorter than the name (its ratio is under 0.6), and the
+    hint was the bare list of playbooks."""
+    starting = [name for name in names if len(stem) >= 3 and name.startswith(stem.lower())]
+    return starting if len(starting) == 1 else []
 
 
 def _partial_code_hint(stem: str) -> str | None:
