@@ -134,8 +134,8 @@ def _find_playbook(name_or_path: str) -> Path:
         hint = _finding_code_hint(code, hint, part_of)
     elif part_of is not None:
         hint = part_of
-    elif _partial_code_hint(stem) is not None:
-        hint = _partial_code_hint(stem)
+    elif (partial := _partial_code_hint(stem)) is not None:
+        hint = partial
     beside = [candidate.with_name(candidate.name + suffix) for suffix in (".yaml", ".yml")]
     written = next((path for path in beside if path.is_file() and candidate.name == stem), None)
     if written is not None:

@@ -7,7 +7,6 @@ them (incident_story._Writer)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -16,18 +15,11 @@ from spec_debug.playbook import load_playbook_text
 from spec_debug.redact import MASK, redact_text
 from spec_debug.session import analyze_path
 from spec_debug.session.distill import distill_playbook, dump_playbook
-from tests.session.incident_story import _Writer
-
-PIVOT = "That did not work. Let me try a different approach: check the checkpoint on the host instead."
+from tests.session.failed_then_pivot import failed_then_pivot
 
 
 def _distilled(tmp_path: Path, failing: str) -> tuple[dict, str]:
-    m = _Writer("9a1b0000-0000-4000-8000-00000000a146", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
-    m.prompt("EAGLE-3 on gpu01 accepts almost nothing.")
-    m.bash(failing, "Error: draft_vocab_size 32000 mismatch", exit_code=1)
-    m.bash("ls /models/e3", "config.json", exit_code=0, text=PIVOT)
-    path = tmp_path / f"{m.session}.jsonl"
-    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    path = failed_then_pivot(tmp_path, failing, "9a1b0000-0000-4000-8000-00000000a146")
     doc = distill_playbook(analyze_path(path))
     text = dump_playbook(doc)
     load_playbook_text(text, "distilled.yaml")

@@ -7,28 +7,15 @@ comment beside each var that explain shows. Sessions written the way Claude Code
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from pathlib import Path
 
 from tests.conftest import run_cli
-from tests.session.incident_story import _Writer
-
-PIVOT = "That did not work. Let me try a different approach: check the checkpoint on the host instead."
-
-
-def _session(tmp_path: Path, failing: str) -> Path:
-    m = _Writer("9a1b0000-0000-4000-8000-00000000e046", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
-    m.prompt("EAGLE-3 on gpu01 accepts almost nothing.")
-    m.bash(failing, "Error: draft_vocab_size 32000 mismatch", exit_code=1)
-    m.bash("ls /models/e3", "config.json", exit_code=0, text=PIVOT)
-    path = tmp_path / f"{m.session}.jsonl"
-    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
-    return path
+from tests.session.failed_then_pivot import failed_then_pivot
 
 
 def _notes(tmp_path: Path, failing: str) -> dict[str, str]:
     playbook = tmp_path / "distilled.yaml"
-    assert run_cli("distill", str(_session(tmp_path, failing)), "-o", str(playbook)).code == 0
+    assert run_cli("distill", str(failed_then_pivot(tmp_path, failing, "9a1b0000-0000-4000-8000-00000000e046")), "-o", str(playbook)).code == 0
     assert run_cli("playbooks", "validate", str(playbook)).code == 0
     walkthrough = run_cli("explain", str(playbook), "--json")
     return json.loads(walkthrough.stdout)["var_notes"]
