@@ -205,7 +205,7 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         if step.fetch is not None:  # a fetch runs no command: it errors when a file cannot be copied
             default = ["every file is copied"]
         elif step.probe:
-            default = ["the probe's checks raise no finding"]
+            default = ["the probe's checks raise no finding" + _unchecked_note(step.probe)]
         else:
             default = ["the command exits with code 0"]
         healthy = [_describe(e) for e in step.expect] or default
@@ -238,6 +238,19 @@ def _required_by(steps: list[Step], names: list[str]) -> dict[str, list[str]]:
     empty var, also of perf_regression's server_cmdline, engine and draft_model, which the probes
     find on the host when empty, and of a var a `run:` just renders as nothing."""
     return {name: [s.id for s in steps if name in s.requires] for name in names}
+
+
+def _unchecked_note(probe: str) -> str:
+    """Every diagnostic probe's check reports a check it could not make for lack of an input as
+    an SD004 info line and still passes (diagnose/steps/common.not_checked). The walkthrough said
+    only "raise no finding", and the newcomer then met "SD004 Not checked: --var engine=..." on
+    a step that passed."""
+    from spec_debug.probes.registry import all_probes
+
+    spec = all_probes().get(probe)
+    if spec is None or spec.check is None:
+        return ""
+    return "; a check that lacks an input is SD004 (info), a line naming the `--var` to pass, not a failure"
 
 
 def _runner_failing(step: Step) -> list[str]:
