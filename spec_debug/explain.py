@@ -205,7 +205,7 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         if step.fetch is not None:  # a fetch runs no command: it errors when a file cannot be copied
             default = ["every file is copied"]
         elif step.probe:
-            default = ["the probe's checks raise no finding"]
+            default = ["the probe's checks raise no finding" + _unchecked_note(step.probe)]
         else:
             default = ["the command exits with code 0"]
         healthy = [_describe(e) for e in step.expect] or default
@@ -226,7 +226,7 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         "description": playbook.description.strip(),
         "path": loaded.path,
         "vars": playbook.vars,
-        "var_notes": var_notes(loaded.path, list(playbook.vars)),
+        "var_notes": var_notes(loaded.path, list(playbook.vars), loaded.text),
         "var_required_by": _required_by(playbook.steps, list(playbook.vars)),
         "steps": steps,
     }
@@ -238,6 +238,19 @@ def _required_by(steps: list[Step], names: list[str]) -> dict[str, list[str]]:
     empty var, also of perf_regression's server_cmdline, engine and draft_model, which the probes
     find on the host when empty, and of a var a `run:` just renders as nothing."""
     return {name: [s.id for s in steps if name in s.requires] for name in names}
+
+
+def _unchecked_note(probe: str) -> str:
+    """Every diagnostic probe's check reports a check it could not make for lack of an input as
+    an SD004 info line and still passes (diagnose/steps/common.not_checked). The walkthrough said
+    only "raise no finding", and the newcomer then met "SD004 Not checked: --var engine=..." on
+    a step that passed."""
+    from spec_debug.probes.registry import all_probes
+
+    spec = all_probes().get(probe)
+    if spec is None or spec.check is None:
+        return ""
+    return "; a check that lacks an input is SD004 (info), a line naming the `--var` to pass, not a failure"
 
 
 def _runner_failing(step: Step) -> list[str]:
@@ -258,7 +271,7 @@ def _runner_failing(step: Step) -> list[str]:
 _BLOCK_HEADER = re.compile(r"^\s*:?\s*(?:[|>][-+0-9]*)?\s*#\s*(.*?)\s*$")
 
 
-def var_notes(path: str, names: list[str]) -> dict[str, str]:
+def var_notes(path: str, names: list[str], text: str = "") -> dict[str, str]:
     """What each var means, from the comment its author wrote beside it (`server_cmdline: ""  #
     the server's command line; else found among the host's processes`). The walkthrough's vars
     table showed only defaults, and "(empty: steps that need it are skipped)" for a var that is
@@ -274,12 +287,14 @@ def var_notes(path: str, names: list[str]) -> dict[str, str]:
     from spec_debug.playbook.loader import text_encoding
 
     try:
-        source = Path(path)
-        raw = source.read_bytes() if source.is_file() else b""
-        # read as the loader read it: a UTF-16 playbook (PowerShell's `>`) loaded, and then its
-        # notes were lost to a UTF-8 read of the same file
-        encoding = text_encoding(raw)
-        text = raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+        if not text:  # TEXT: as the loader read it, where the file cannot be read again (a pipe)
+            source = Path(path)
+            raw = source.read_bytes() if source.is_file() else b""
+            # read as the loader read it: a UTF-16 playbook (PowerShell's `>`) loaded, and then its
+            # notes were lost to a UTF-8 read of the same file
+            encoding = text_encoding(raw)
+            text = raw.decode("utf-8-sig" if encoding == "utf-8" else encoding)
+        text = text.removeprefix("\ufeff")
         root = yaml.compose(text, Loader=yaml.SafeLoader) if text.strip() else None
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return {}

@@ -55,6 +55,16 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
     re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s-a\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     re.compile(r"mysql(?<=\bmysql)(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>[^\s$-]\S*)"),
+    # The password `sudo -S` reads from standard input, as sessions type it: `echo PASS | sudo -S
+    # journalctl ...`, `printf '%s\n' PASS | sudo -S ...`, `sudo -S cmd <<< PASS` (sudo(8): -S,
+    # --stdin "Write the prompt to the standard error and read the password from the standard
+    # input"). What is echoed into a `sudo -S` is that password and nothing else.
+    re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
+               r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*sudo\b[^\n;|&]{0,200}?\s(?:-[A-Za-z]*S\b|--stdin\b)"),
+    re.compile(r"sudo(?<=\bsudo)\b[^\n;|&]{0,200}?\s(?:-[A-Za-z]*S\b|--stdin\b)[^\n;|&]{0,500}?<<<\s*"
+               r"(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s;&|]+)"),
+    # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
+    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     # wandb login <40-hex API key>.
     re.compile(r"wandb(?<=\bwandb)\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
 ]
@@ -149,6 +159,8 @@ def _may_need_named(text: str) -> bool:
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None):
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None):
+        return True
+    if "sudo" in low and ("|" in low or "<<<" in low) or "oauth2-bearer" in low:
         return True
     if "curl" in low and ("-u" in low or "--user" in low) or "docker" in low and " login" in low \
             or "redis-cli" in low or "mysql" in low and " -p" in low:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from spec_debug.diagnose.codes import ENTRIES, FindingDoc
@@ -34,9 +35,28 @@ def _unknown_code_hint(typed: str, key: str) -> str:
     owned = _shipped_part(typed)
     if owned is not None:
         return owned
-    near = ([c for c in CATALOG if c[:4] == key[:4]] or difflib.get_close_matches(key, list(CATALOG), n=3)
-            or sorted(CATALOG)[:3])
+    near = near_codes(key) or difflib.get_close_matches(key, list(CATALOG), n=3) or sorted(CATALOG)[:3]
     return f"known codes include {', '.join(near)}; `spec-debug findings` lists them all"
+
+
+# The start of a code, typed as it is remembered: "SD1" for the launch-flag codes, "sd 10".
+_PARTIAL_CODE = re.compile(r"^SD[\s_-]*(\d{1,2})$", re.IGNORECASE)
+
+
+def partial_code(typed: str) -> str | None:
+    """The code prefix TYPED is ("SD1" for `sd 1`), or None when it is not one."""
+    match = _PARTIAL_CODE.match(typed.strip())
+    return f"SD{match.group(1)}" if match else None
+
+
+def near_codes(key: str) -> list[str]:
+    """The catalog codes that start like KEY: all of a family for a prefix (SD1: SD101..SD104,
+    which difflib's character count ranked below SD701, SD601, SD501), else those that share
+    its first digit pair (SD10x for SD109)."""
+    prefix = partial_code(key)
+    if prefix is not None:
+        return [c for c in CATALOG if c.startswith(prefix)]
+    return [c for c in CATALOG if len(key) > 3 and c[:4] == key[:4]]
 
 
 def make_finding(

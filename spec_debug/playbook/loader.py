@@ -10,7 +10,7 @@ import re
 import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,9 @@ class LoadedPlaybook:
     playbook: Playbook
     path: str
     sha256: str
+    # The text as read: a playbook from a pipe (`distill -o - | spec-debug explain -`) cannot be
+    # read a second time for what only its text holds (the comments beside its vars).
+    text: str = field(default="", repr=False, compare=False)
 
 
 def shipped_playbooks_dir() -> Path:
@@ -123,7 +126,7 @@ def _find_playbook(name_or_path: str) -> Path:
     names = shipped_playbook_names()
     # Lower-cased: difflib compares characters, so PERF_REGRESSION (caps lock, a shouting
     # runbook) matched nothing and got the bare list.
-    close = difflib.get_close_matches(stem.lower(), names, n=1)
+    close = difflib.get_close_matches(stem.lower(), names, n=1) or _named_by_start(stem, names)
     hint = f"did you mean {close[0]!r}?" if close else f"shipped playbooks: {', '.join(names) or 'none'}"
     code = _pasted_finding_code(stem)
     part_of = _shipped_part(code or stem) if candidate.parent == Path(".") else None
@@ -131,6 +134,8 @@ def _find_playbook(name_or_path: str) -> Path:
         hint = _finding_code_hint(code, hint, part_of)
     elif part_of is not None:
         hint = part_of
+    elif (partial := _partial_code_hint(stem)) is not None:
+        hint = partial
     beside = [candidate.with_name(candidate.name + suffix) for suffix in (".yaml", ".yml")]
     written = next((path for path in beside if path.is_file() and candidate.name == stem), None)
     if written is not None:
@@ -216,6 +221,27 @@ def _shipped_part(name: str) -> str | None:
             f"`spec-debug explain {playbooks[0]}` says what it checks and why")
 
 
+def _named_by_start(stem: str, names: list[str]) -> list[str]:
+    """`explain perf`, `run drafter`: the one shipped playbook whose name starts so. difflib
+    finds none for a word this much shorter than the name (its ratio is under 0.6), and the
+    hint was the bare list of playbooks."""
+    starting = [name for name in names if len(stem) >= 3 and name.startswith(stem.lower())]
+    return starting if len(starting) == 1 else []
+
+
+def _partial_code_hint(stem: str) -> str | None:
+    """`explain SD1`, `explain sd10`: the start of a finding code, remembered in part. The hint
+    was the list of shipped playbooks, which named no code; now the codes it starts."""
+    from spec_debug.diagnose.catalog import near_codes, partial_code
+
+    prefix = partial_code(stem)
+    near = near_codes(prefix) if prefix is not None else []
+    if not near:
+        return None
+    return (f"{stem.strip()} is the start of a finding code (SD and three digits): {', '.join(near)}; "
+            f"`spec-debug explain {near[0]}` explains one, `spec-debug findings` lists them all")
+
+
 def _finding_code_hint(code: str, hint: str, part_of: str | None = None) -> str:
     """`run SD101`, `explain SD901`: a finding code where a playbook goes. `part_of`: the
     shipped playbook that defines it (_shipped_part)."""
@@ -265,7 +291,7 @@ def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
             hint="save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)",
         ) from None
     playbook = load_playbook_text(text, str(path))
-    return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest())
+    return LoadedPlaybook(playbook=playbook, path=str(path), sha256=hashlib.sha256(raw).hexdigest(), text=text)
 
 
 def text_encoding(raw: bytes) -> str:

@@ -12,6 +12,7 @@ batch mode, ``docker exec`` without ``-t``), and one check is one step.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections import Counter
@@ -416,8 +417,49 @@ _PlaybookDumper.add_representer(str, _str_presenter)
 
 def dump_playbook(doc: dict) -> str:
     header = "# Distilled by `spec-debug distill`; review before running.\n"
-    return header + yaml.dump(doc, Dumper=_PlaybookDumper, sort_keys=False, allow_unicode=True, width=100,
-                              default_flow_style=False)
+    text = yaml.dump(doc, Dumper=_PlaybookDumper, sort_keys=False, allow_unicode=True, width=100,
+                     default_flow_style=False)
+    return header + _with_var_notes(text, _var_notes(doc))
+
+
+def _var_notes(doc: dict) -> dict[str, str]:
+    """What each var of a distilled playbook is, as the comment beside it. `explain` shows that
+    comment as the var's "what it is" (explain.var_notes); a distilled playbook had none, so
+    the newcomer it is handed to saw `config_jsn` and `host_gpu01` with nothing to say what to
+    pass. Derived from the document alone: where each var is used, and how."""
+    notes = {}
+    for var, value in (doc.get("vars") or {}).items():
+        slot = re.compile(r"\{\{ " + re.escape(var) + r"(?: \||\s*\}\})")
+        users = [step for step in doc.get("steps") or [] if slot.search(json.dumps(step))]
+        where = f" (step {users[0]['id']})" if users else ""
+        if any(var in (step.get("requires") or []) for step in users):
+            notes[var] = (f"a secret the session used; its value is not kept: --var {var}=... runs the steps "
+                          "that need it")
+        elif any(var in (step.get("with") or {}).get("server_cmdline", "") for step in users):
+            notes[var] = "empty: audit the server running on the host; or the launch command line to audit"
+        elif any(str(step.get("run", "")).startswith(f"cd {{{{ {var} }}}} && ") for step in users):
+            notes[var] = f"the folder the session's command ran in{where}"
+        elif isinstance(value, str) and "/" not in value and _fleet_host(value):
+            notes[var] = f"a host the session's command named{where}; --var {var}=... for another"
+        else:
+            notes[var] = f"a path the session used{where}; --var {var}=... where it lies elsewhere"
+    return notes
+
+
+def _with_var_notes(text: str, notes: dict[str, str]) -> str:
+    """TEXT (the dumped playbook) with each note after its var's line. A value folded over
+    several lines gets none: a comment there would end the scalar before its next line."""
+    lines = text.split("\n")
+    in_vars = False
+    for i, line in enumerate(lines):
+        if not line.startswith(" "):
+            in_vars = line == "vars:"
+            continue
+        name = line[2:].partition(":")[0]
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if in_vars and name in notes and line.startswith(f"  {name}: ") and not following.startswith("   "):
+            lines[i] = f"{line}  # {notes[name]}"
+    return "\n".join(lines)
 
 
 def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: bool = False) -> list[CommandRecord]:
@@ -576,6 +618,9 @@ class _Secrets:
     names: list[str]
 
 
+_INTO_SUDO = re.compile(r"\s*\|\s*sudo\b")
+
+
 def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
     """Each secret in the command (a token, a password in a URL: spec_debug/redact.py) becomes
     a var with an empty default, so the playbook never holds it and the step asks for it."""
@@ -588,7 +633,10 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
         before = text[:start]
         name = re.search(r"([A-Za-z][\w-]*)\W{0,4}$", before)
-        var = names.secret_name(name.group(1) if name else "secret", value)
+        preferred = name.group(1) if name else "secret"
+        if _INTO_SUDO.match(text, end) or before.rstrip().endswith("<<<"):
+            preferred = "sudo_password"  # `echo PASS | sudo -S ...` was --var echo_secret=...
+        var = names.secret_name(preferred, value)
         used.append(var)
         # Inside quotes a shell-quoted value would keep its quotes literally: splice it raw.
         inside_quotes = not quoted and not _outside_quotes(text, start)
@@ -709,6 +757,9 @@ def _bare_word(text: str, start: int, end: int) -> bool:
 # the host and became a `host_admin` var.
 _URL_HOST = re.compile(r"(?<=://)((?:(?:[^/@\s'\"\x00]|\x00[^\x00]*\x00)+@)?)(\[[0-9A-Fa-f:]+\]|[A-Za-z0-9_.-]+)"
                        r"(?=[:/'\"\s)]|$)")
+# Object-store URLs name a bucket, not a host: `aws s3 ls s3://ckpts/eagle3/` became
+# `s3://{{ host_ckpts }}/...`, a var explained as a host for another --host.
+_BUCKET_SCHEME = re.compile(r"\b(?:s3[an]?|gs|gcs|az|abfss?|wasbs?|oss|r2|hf)://$", re.IGNORECASE)
 _PRIVATE_IPV4 = re.compile(r"(?:10|192\.168|172\.(?:1[6-9]|2\d|3[01]))(?:\.\d{1,3}){2,3}")
 _LOCAL = frozenset({"localhost", "0.0.0.0", "127.0.0.1", "[::1]", "[::]"})
 
@@ -721,7 +772,7 @@ def _url_hosts(text: str, names: _VarNames) -> str:
     (huggingface.co, github.com) stay as they are."""
     def one(m: re.Match) -> str:
         host = m.group(2)
-        if not _fleet_host(host):
+        if not _fleet_host(host) or _BUCKET_SCHEME.search(m.string, 0, m.start()):
             return m.group(0)
         if host.startswith("["):  # the var holds the address, the URL keeps its brackets
             return m.group(1) + "[" + names.var_for_host(host[1:-1]) + "]"

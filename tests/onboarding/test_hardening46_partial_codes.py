@@ -1,0 +1,34 @@
+"""A new engineer remembers half a code: `explain SD1` (the launch-flag codes), `explain 'sd 10'`.
+`explain` answered "no playbook file 'SD1'" with the list of shipped playbooks, which names no
+code, and `findings SD1` suggested SD701, SD601, SD501 (difflib's nearest strings), not the
+SD1xx family the engineer was after. Both now name the codes that start so."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_cli
+
+LAUNCH_FLAG_CODES = "SD101, SD102, SD103, SD104"
+
+
+@pytest.mark.parametrize("typed", ["SD1", "sd1", "sd 1", "SD-10", "sd10"])
+def test_explain_of_the_start_of_a_code_names_the_codes_it_starts(typed: str) -> None:
+    result = run_cli("explain", typed)
+    assert result.code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"  hint: {typed} is the start of a finding code (SD and three digits): {LAUNCH_FLAG_CODES}; "
+        "`spec-debug explain SD101` explains one, `spec-debug findings` lists them all")
+
+
+def test_findings_of_the_start_of_a_code_suggests_its_family() -> None:
+    result = run_cli("findings", "SD1")
+    assert result.code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"  hint: known codes include {LAUNCH_FLAG_CODES}; `spec-debug findings` lists them all")
+
+
+def test_a_whole_code_still_explains_and_a_playbook_name_is_no_code() -> None:
+    assert run_cli("explain", "sd101").stdout.startswith("## SD101: ")
+    result = run_cli("explain", "host_smok")
+    assert result.stderr.splitlines()[-1] == "  hint: did you mean 'host_smoke'?"
