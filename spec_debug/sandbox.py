@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable
 
 from jinja2 import Template, nodes
 from jinja2.exceptions import SecurityError
+from jinja2.runtime import LoopContext
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
 
@@ -305,6 +306,10 @@ class BoundedSandbox(SandboxedEnvironment):
             _count_range_items(__context, len(range(*args)) if counted else 0)
         elif __obj is loop_items:
             return _counted_loop_items(__context, args[0])
+        elif isinstance(__obj, LoopContext) and args:
+            # loop(children) in a recursive {% for %} runs the loop body over items _parse never
+            # wrapped (jinja2/runtime.py, LoopContext.__call__): counted as a loop's own items.
+            args = (_counted_loop_items(__context, args[0]), *args[1:])
         elif __obj is generate_lorem_ipsum:
             paragraphs = args[0] if args else kwargs.get("n", 5)
             if isinstance(paragraphs, int) and paragraphs > MAX_LIPSUM_PARAGRAPHS:
