@@ -36,6 +36,15 @@ MAX_WRAPPED_CHARACTERS = 1_000_000
 """Characters `| wordwrap` and `| urlize` may read. They build no more than they read, but
 slowly: textwrap cuts a long word again and again (8,000,000 characters took 39 s, 1,000,000
 0.7 s) and urlize looks at each word (8 MB of words took 12 s), the run held meanwhile."""
+MAX_FILTER_ITEMS = 1_000_000
+"""Items `| sort`, `| unique`, `| map` and the other filters that call Python code for each item
+may read. A text is read character by character: `'ab' * 4000000 | sort` took 8-20 s and
+`| groupby` 18 s, deaf to Ctrl-C (a `*` of 10,000,000 is allowed). As MAX_LOOP_ITEMS: a
+`{% for %}` over the same items is bounded there."""
+_ITEM_FILTERS = ("sort", "unique", "groupby", "map", "select", "reject", "selectattr", "rejectattr",
+                 "min", "max", "sum", "batch")
+"""Filters that read their input item by item (jinja2/filters.py); batch takes it first, the
+others after the environment or context Jinja passes them."""
 
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
@@ -190,6 +199,26 @@ def _bounded_text_filter(name: str, original: Callable[..., Any]) -> Callable[..
     return bounded
 
 
+def _bounded_item_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter of _ITEM_FILTERS that refuses a text or a list of more than MAX_FILTER_ITEMS
+    items before it starts. Its input is a value (one the `*` bound let through, a fact), or
+    the iterator of another such filter, which read at most as many."""
+    at = 0 if name == "batch" else 1
+
+    @wraps(original)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        items = args[at] if len(args) > at else None
+        if isinstance(items, (str, list, tuple, dict, set, frozenset, range)) and len(items) > MAX_FILTER_ITEMS:
+            if isinstance(items, str):
+                raise SecurityError(f"'| {name}' of a text of {len(items):,} characters (it reads a text character by "
+                                    f"character); at most {MAX_FILTER_ITEMS:,} (split it into lines, or cut it first, "
+                                    "e.g. a slice [:1000])")
+            raise SecurityError(f"'| {name}' of {len(items):,} items; at most {MAX_FILTER_ITEMS:,} "
+                                "(cut the list first, e.g. a slice [:1000])")
+        return original(*args, **kwargs)
+    return bounded
+
+
 def _render_tally(context: Any, name: str) -> list[int]:
     """A count kept for one render: on its Context (one per render), in a list so that a
     generator can add to it in place."""
@@ -265,6 +294,9 @@ class BoundedSandbox(SandboxedEnvironment):
         for name in ("wordwrap", "urlize"):
             if name in self.filters:
                 self.filters[name] = _bounded_text_filter(name, self.filters[name])
+        for name in _ITEM_FILTERS:
+            if name in self.filters:
+                self.filters[name] = _bounded_item_filter(name, self.filters[name])
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Each `{% for %}` loops over loop_items(its items), so that call() counts them: Jinja
