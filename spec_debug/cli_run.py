@@ -386,12 +386,15 @@ def _check_junit_target(junit: Path) -> None:
 def _refuse_kernel_file_system(junit: Path, folder: Path) -> None:
     """--junit /proc/junit.xml: the whole run, then "cannot write" and exit 3 (store.py names
     the kernel file system); said before anything runs, as for a folder."""
-    from spec_debug.store import kernel_file_system
+    from spec_debug.store import device_folder, kernel_file_system
 
     kernel = kernel_file_system(folder)
     if kernel is not None:
         raise UsageError(f"--junit {junit}: {kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours",
                          hint="name a file on a disk, e.g. --junit junit.xml")
+    in_dev = None if junit.exists() else device_folder(folder)  # --junit /dev/stdout is written in place
+    if in_dev is not None:
+        raise UsageError(f"--junit {junit}: {in_dev}", hint="name a file on a disk, e.g. --junit junit.xml")
 
 
 def _write_stdout(text: str) -> None:
