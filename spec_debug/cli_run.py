@@ -202,6 +202,13 @@ def execute_run(
         # only after the last record is written, when the reports are what it stops.
         record = run.execute()
         finish_outputs(record, store.run_dir, junit=junit, console=console)
+    except RecordWriteError:
+        if as_json:
+            # A full or read-only runs folder: `run --json > run.json` got nothing, and the
+            # results were in no file at all. stdout gets the record as it stands (aborted, the
+            # steps run so far); the error still goes to stderr, exit 3.
+            _write_stdout(run.record.model_dump_json(indent=2) + "\n")
+        raise
     except KeyboardInterrupt as exc:
         if not run.recorded:
             # The stop came before execute() queued signals (between the folder's mkdir and the
