@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import string
+from contextvars import ContextVar
 from functools import wraps
 from typing import Any, Callable, Iterable
 
@@ -47,12 +48,13 @@ _ITEM_FILTERS = ("sort", "unique", "groupby", "map", "select", "reject", "select
 """Filters that read their input item by item (jinja2/filters.py); batch takes it first, the
 others after the environment or context Jinja passes them."""
 
-MAX_KEPT = 100_000_000
-"""Characters (or items) one render may put into lists, dicts and sets it fills (`.append()`,
-`.update()`, ...). Each value is bounded, not their number: a loop appending `'x' * 9999999`
-1,000 times keeps 10 GB, each within the '*' bound and the loop far below its own."""
-_FILLING_METHODS = {list: ("append", "insert", "extend"), dict: ("update", "setdefault"), set: ("add", "update")}
-"""Methods that keep their arguments in the container (its values, for a dict)."""
+MAX_BUILT = 100_000_000
+"""Characters (or items) all the bounded builds of one render or expression may make together:
+`*`, `+`, `~`, paddings, replace, join, slice. Each is bounded, not their number: a loop
+appending `'x' * 9999999` to a list 1,000 times kept 10 GB, `range(1000) | map('center',
+9999999) | list` the same, each build within its bound and the loop far below its own."""
+_BUILT: ContextVar[list[int] | None] = ContextVar("spec_debug_built", default=None)
+"""What the render running in this thread has built so far (BoundedTemplate.new_context)."""
 
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
@@ -65,6 +67,12 @@ _DIGITS = re.compile(r"\d+")
 def _refuse_size(size: int, what: str, unit: str = "characters") -> None:
     if size > MAX_REPEATED:
         raise SecurityError(f"{what} would make {size:,} {unit}; at most {MAX_REPEATED:,}")
+    built = _BUILT.get()
+    if built is not None and size > 0:
+        built[0] += size
+        if built[0] > MAX_BUILT:
+            raise SecurityError(f"this template would build more than {MAX_BUILT:,} characters or items in all "
+                                f"(the last: {what}, a value built again and again in a loop); build less")
 
 
 def _refuse_width(width: Any, what: str) -> None:
@@ -282,25 +290,6 @@ def _refuse_growth(left: Any, right: Any, what: str) -> None:
         _refuse_size(len(left) + len(right), what, "characters" if isinstance(left, str) else "items")
 
 
-def _kept_size(value: Any) -> int:
-    """Characters or items a value adds to a container (a dict or a list: its items' sizes too)."""
-    if isinstance(value, str):
-        return len(value)
-    if isinstance(value, dict):
-        return len(value) + sum(_kept_size(v) for v in value.values())
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return len(value) + sum(len(v) for v in value if isinstance(v, str))
-    return 1
-
-
-def _count_kept(context: Any, size: int) -> None:
-    kept = _render_tally(context, "kept")
-    kept[0] += size
-    if kept[0] > MAX_KEPT:
-        raise SecurityError(f"this template would keep more than {MAX_KEPT:,} characters in the lists and dicts it fills "
-                            "(a long value added in a loop); keep less")
-
-
 def _bounded_output(pieces: Iterable[str]) -> Iterable[str]:
     written = 0
     for piece in pieces:
@@ -313,6 +302,12 @@ def _bounded_output(pieces: Iterable[str]) -> Iterable[str]:
 
 class BoundedTemplate(Template):
     """A template whose render counts what it writes (MAX_RENDERED); Template.render otherwise."""
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        """Every render and every compiled expression's call starts here: what it builds is
+        counted from 0 (MAX_BUILT). A ContextVar, as the size checks are given no Context."""
+        _BUILT.set([0])
+        return super().new_context(*args, **kwargs)
 
     def render(self, *args: Any, **kwargs: Any) -> str:
         context = self.new_context(dict(*args, **kwargs))
@@ -391,13 +386,7 @@ class BoundedSandbox(SandboxedEnvironment):
         elif isinstance(owner, list) and getattr(__obj, "__name__", "") == "extend" and len(args) == 1:
             items = list(args[0])  # a generator is read once: extend gets the list
             _refuse_growth(owner, items, "'.extend()'")
-            _count_kept(__context, _kept_size(items))
             args = (items,)
-        elif type(owner) in _FILLING_METHODS and getattr(__obj, "__name__", "") in _FILLING_METHODS[type(owner)]:
-            # insert(index, value) and setdefault(key, value): the value is the last argument.
-            # Jinja adds _loop_vars/_block_vars inside a loop or block (jinja2/runtime.py, Context.call).
-            added = [*args[-1:], *(v for k, v in kwargs.items() if k not in ("_loop_vars", "_block_vars"))]
-            _count_kept(__context, sum(_kept_size(a) for a in added))
         elif __obj is concatenated:
             parts = list(args[0])
             _refuse_size(sum(len(p) if isinstance(p, str) else len(str(p)) for p in parts), "'~'")
