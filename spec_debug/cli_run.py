@@ -202,6 +202,13 @@ def execute_run(
         # only after the last record is written, when the reports are what it stops.
         record = run.execute()
         finish_outputs(record, store.run_dir, junit=junit, console=console)
+    except RecordWriteError:
+        if as_json:
+            # A full or read-only runs folder: `run --json > run.json` got nothing, and the
+            # results were in no file at all. stdout gets the record as it stands (aborted, the
+            # steps run so far); the error still goes to stderr, exit 3.
+            _write_stdout(run.record.model_dump_json(indent=2) + "\n")
+        raise
     except KeyboardInterrupt as exc:
         if not run.recorded:
             # The stop came before execute() queued signals (between the folder's mkdir and the
@@ -386,12 +393,15 @@ def _check_junit_target(junit: Path) -> None:
 def _refuse_kernel_file_system(junit: Path, folder: Path) -> None:
     """--junit /proc/junit.xml: the whole run, then "cannot write" and exit 3 (store.py names
     the kernel file system); said before anything runs, as for a folder."""
-    from spec_debug.store import kernel_file_system
+    from spec_debug.store import device_folder, kernel_file_system
 
     kernel = kernel_file_system(folder)
     if kernel is not None:
         raise UsageError(f"--junit {junit}: {kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours",
                          hint="name a file on a disk, e.g. --junit junit.xml")
+    in_dev = None if junit.exists() else device_folder(folder)  # --junit /dev/stdout is written in place
+    if in_dev is not None:
+        raise UsageError(f"--junit {junit}: {in_dev}", hint="name a file on a disk, e.g. --junit junit.xml")
 
 
 def _write_stdout(text: str) -> None:

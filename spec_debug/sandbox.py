@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import re
 import string
+from contextvars import ContextVar
 from functools import wraps
 from typing import Any, Callable, Iterable
 
 from jinja2 import Template, nodes
 from jinja2.exceptions import SecurityError
+from jinja2.runtime import LoopContext, markup_join, str_join
 from jinja2.sandbox import SandboxedEnvironment, safe_range
 from jinja2.utils import generate_lorem_ipsum
+from jinja2.visitor import NodeTransformer
 
 MAX_REPEATED = 10_000_000
 """Items (or characters) a `*` or a padding may make: a command or a value, never a memory's worth."""
@@ -35,6 +38,23 @@ MAX_WRAPPED_CHARACTERS = 1_000_000
 """Characters `| wordwrap` and `| urlize` may read. They build no more than they read, but
 slowly: textwrap cuts a long word again and again (8,000,000 characters took 39 s, 1,000,000
 0.7 s) and urlize looks at each word (8 MB of words took 12 s), the run held meanwhile."""
+MAX_FILTER_ITEMS = 1_000_000
+"""Items `| sort`, `| unique`, `| map` and the other filters that call Python code for each item
+may read. A text is read character by character: `'ab' * 4000000 | sort` took 8-20 s and
+`| groupby` 18 s, deaf to Ctrl-C (a `*` of 10,000,000 is allowed). As MAX_LOOP_ITEMS: a
+`{% for %}` over the same items is bounded there."""
+_ITEM_FILTERS = ("sort", "unique", "groupby", "map", "select", "reject", "selectattr", "rejectattr",
+                 "min", "max", "sum", "batch")
+"""Filters that read their input item by item (jinja2/filters.py); batch takes it first, the
+others after the environment or context Jinja passes them."""
+
+MAX_BUILT = 100_000_000
+"""Characters (or items) all the bounded builds of one render or expression may make together:
+`*`, `+`, `~`, paddings, replace, join, slice. Each is bounded, not their number: a loop
+appending `'x' * 9999999` to a list 1,000 times kept 10 GB, `range(1000) | map('center',
+9999999) | list` the same, each build within its bound and the loop far below its own."""
+_BUILT: ContextVar[list[int] | None] = ContextVar("spec_debug_built", default=None)
+"""What the render running in this thread has built so far (BoundedTemplate.new_context)."""
 
 _PADDING_METHODS = frozenset({"center", "ljust", "rjust", "zfill", "expandtabs"})
 """str methods whose int argument is the width of what they return."""
@@ -47,6 +67,12 @@ _DIGITS = re.compile(r"\d+")
 def _refuse_size(size: int, what: str, unit: str = "characters") -> None:
     if size > MAX_REPEATED:
         raise SecurityError(f"{what} would make {size:,} {unit}; at most {MAX_REPEATED:,}")
+    built = _BUILT.get()
+    if built is not None and size > 0:
+        built[0] += size
+        if built[0] > MAX_BUILT:
+            raise SecurityError(f"this template would build more than {MAX_BUILT:,} characters or items in all "
+                                f"(the last: {what}, a value built again and again in a loop); build less")
 
 
 def _refuse_width(width: Any, what: str) -> None:
@@ -189,6 +215,26 @@ def _bounded_text_filter(name: str, original: Callable[..., Any]) -> Callable[..
     return bounded
 
 
+def _bounded_item_filter(name: str, original: Callable[..., Any]) -> Callable[..., Any]:
+    """A filter of _ITEM_FILTERS that refuses a text or a list of more than MAX_FILTER_ITEMS
+    items before it starts. Its input is a value (one the `*` bound let through, a fact), or
+    the iterator of another such filter, which read at most as many."""
+    at = 0 if name == "batch" else 1
+
+    @wraps(original)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        items = args[at] if len(args) > at else None
+        if isinstance(items, (str, list, tuple, dict, set, frozenset, range)) and len(items) > MAX_FILTER_ITEMS:
+            if isinstance(items, str):
+                raise SecurityError(f"'| {name}' of a text of {len(items):,} characters (it reads a text character by "
+                                    f"character); at most {MAX_FILTER_ITEMS:,} (split it into lines, or cut it first, "
+                                    "e.g. a slice [:1000])")
+            raise SecurityError(f"'| {name}' of {len(items):,} items; at most {MAX_FILTER_ITEMS:,} "
+                                "(cut the list first, e.g. a slice [:1000])")
+        return original(*args, **kwargs)
+    return bounded
+
+
 def _render_tally(context: Any, name: str) -> list[int]:
     """A count kept for one render: on its Context (one per render), in a list so that a
     generator can add to it in place."""
@@ -221,6 +267,29 @@ def _counted_loop_items(context: Any, items: Any) -> Iterable[Any]:
         yield item
 
 
+def concatenated(parts: list[Any]) -> Any:
+    """Stands for a `~` in a compiled template (BoundedSandbox._parse); BoundedSandbox.call
+    bounds and joins the parts."""
+    return str_join(parts)
+
+
+class _ConcatCalls(NodeTransformer):
+    """Each `a ~ b` becomes concatenated([a, b]): Jinja compiles `~` to a bare str_join (jinja2/
+    compiler.py, visit_Concat), which neither call_binop nor call sees."""
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Call:
+        node = self.generic_visit(node)
+        return nodes.Call(nodes.ImportedName(f"{__name__}.concatenated"), [nodes.List(node.nodes, lineno=node.lineno)],
+                          [], None, None, lineno=node.lineno)
+
+
+def _refuse_growth(left: Any, right: Any, what: str) -> None:
+    """`a + b` of texts or lists, or `a.extend(b)`: each within the '*' bound, but doubling a
+    value in a loop (`{% set ns.s = ns.s + ns.s %}`) made 160,000,000 characters in 4 turns."""
+    if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+        _refuse_size(len(left) + len(right), what, "characters" if isinstance(left, str) else "items")
+
+
 def _bounded_output(pieces: Iterable[str]) -> Iterable[str]:
     written = 0
     for piece in pieces:
@@ -233,6 +302,12 @@ def _bounded_output(pieces: Iterable[str]) -> Iterable[str]:
 
 class BoundedTemplate(Template):
     """A template whose render counts what it writes (MAX_RENDERED); Template.render otherwise."""
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        """Every render and every compiled expression's call starts here: what it builds is
+        counted from 0 (MAX_BUILT). A ContextVar, as the size checks are given no Context."""
+        _BUILT.set([0])
+        return super().new_context(*args, **kwargs)
 
     def render(self, *args: Any, **kwargs: Any) -> str:
         context = self.new_context(dict(*args, **kwargs))
@@ -249,7 +324,7 @@ class BoundedSandbox(SandboxedEnvironment):
     indent(10**9)`, `lipsum(10**9)`) is the same. Each is refused with its size, a report
     --template alike (jinja2/sandbox.py: intercepted_binops, call_binop, call, wrap_str_format)."""
 
-    intercepted_binops = frozenset({"*", "**", "%"})
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
     template_class = BoundedTemplate
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -264,6 +339,9 @@ class BoundedSandbox(SandboxedEnvironment):
         for name in ("wordwrap", "urlize"):
             if name in self.filters:
                 self.filters[name] = _bounded_text_filter(name, self.filters[name])
+        for name in _ITEM_FILTERS:
+            if name in self.filters:
+                self.filters[name] = _bounded_item_filter(name, self.filters[name])
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Each `{% for %}` loops over loop_items(its items), so that call() counts them: Jinja
@@ -272,7 +350,7 @@ class BoundedSandbox(SandboxedEnvironment):
         for loop in list(template.find_all(nodes.For)):
             loop.iter = nodes.Call(nodes.ImportedName(f"{__name__}.loop_items"), [loop.iter], [], None, None,
                                    lineno=loop.iter.lineno)
-        return template
+        return _ConcatCalls().visit(template)
 
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         if operator == "*":
@@ -285,6 +363,8 @@ class BoundedSandbox(SandboxedEnvironment):
                                 f"at most {MAX_POWER_BITS:,}")
         elif operator == "%" and isinstance(left, str):
             _check_printf(left, right, "'%'")
+        elif operator == "+":
+            _refuse_growth(left, right, "'+'")
         return super().call_binop(context, operator, left, right)
 
     def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805 (Jinja's signature)
@@ -303,8 +383,20 @@ class BoundedSandbox(SandboxedEnvironment):
             # Jinja passes `_loop_vars` to a call inside a loop (jinja2/runtime.py, Context.call)
             counted = all(isinstance(a, int) for a in args) and not set(kwargs) - {"_loop_vars"}
             _count_range_items(__context, len(range(*args)) if counted else 0)
+        elif isinstance(owner, list) and getattr(__obj, "__name__", "") == "extend" and len(args) == 1:
+            items = list(args[0])  # a generator is read once: extend gets the list
+            _refuse_growth(owner, items, "'.extend()'")
+            args = (items,)
+        elif __obj is concatenated:
+            parts = list(args[0])
+            _refuse_size(sum(len(p) if isinstance(p, str) else len(str(p)) for p in parts), "'~'")
+            return (markup_join if __context.eval_ctx.autoescape else str_join)(parts)
         elif __obj is loop_items:
             return _counted_loop_items(__context, args[0])
+        elif isinstance(__obj, LoopContext) and args:
+            # loop(children) in a recursive {% for %} runs the loop body over items _parse never
+            # wrapped (jinja2/runtime.py, LoopContext.__call__): counted as a loop's own items.
+            args = (_counted_loop_items(__context, args[0]), *args[1:])
         elif __obj is generate_lorem_ipsum:
             paragraphs = args[0] if args else kwargs.get("n", 5)
             if isinstance(paragraphs, int) and paragraphs > MAX_LIPSUM_PARAGRAPHS:

@@ -71,6 +71,25 @@ _KERNEL_FILE_SYSTEMS = frozenset({"proc", "sysfs", "cgroup", "cgroup2", "debugfs
 
 def kernel_file_system(where: Path) -> tuple[str, str] | None:
     """(mount point, type) when where lies on a kernel file system, else None (or not Linux)."""
+    mount = _mount_of(where)
+    return mount if mount is not None and mount[1] in _KERNEL_FILE_SYSTEMS else None
+
+
+def device_folder(where: Path) -> str | None:
+    """Why no file of the user's goes at where, when where lies in /dev, else None. Unlike /proc
+    and /sys, /dev (devtmpfs, or a tmpfs mounted there in a container) takes a file from root, so
+    `-o /dev/x.md` or `run --out /dev/runs` wrote into memory nobody looks in and exit 0. A device
+    or a pipe that is there is written in place without asking this (-o /dev/stdout, /dev/null,
+    /dev/fd/N); /dev/shm, a mount of its own, is left alone."""
+    mount = _mount_of(where)
+    if mount is None or not (mount[1] == "devtmpfs" or mount[0] == "/dev"):
+        return None
+    return f"{mount[0]} holds the system's device files ({mount[1]}), not files of yours"
+
+
+def _mount_of(where: Path) -> tuple[str, str] | None:
+    """(mount point, type) of the mount where's nearest existing folder lies on; None when the
+    mount table cannot be read (not Linux)."""
     try:
         existing = next(p for p in [where, *where.parents] if p.exists()).resolve()
         with open("/proc/self/mounts", encoding="utf-8", errors="replace") as handle:
@@ -83,7 +102,10 @@ def kernel_file_system(where: Path) -> tuple[str, str] | None:
         inside = existing == Path(point) or Path(point) in existing.parents
         if inside and (best is None or len(point) > len(best[0])):
             best = (point, kind)
-    return best if best is not None and best[1] in _KERNEL_FILE_SYSTEMS else None
+    return best
+
+
+DISK_HINT = "write to a folder on a disk (for runs: --out DIR)"
 
 
 def _failed_at(exc: OSError, where: Path) -> tuple[str, str]:
@@ -92,8 +114,7 @@ def _failed_at(exc: OSError, where: Path) -> tuple[str, str]:
     kernel = kernel_file_system(where)
     if kernel is None:
         return _why(exc), _write_hint(exc)
-    return (f"{kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours ({_why(exc)})",
-            "write to a folder on a disk (for runs: --out DIR)")
+    return f"{kernel[0]} is the kernel's {kernel[1]} file system, which holds no files of yours ({_why(exc)})", DISK_HINT
 
 
 def _write_hint(exc: OSError) -> str:
@@ -133,6 +154,9 @@ class RunStore:
 
     @classmethod
     def create(cls, parent: Path, playbook_name: str) -> "RunStore":
+        in_dev = device_folder(parent)
+        if in_dev is not None:
+            raise UsageError(f"cannot create the runs directory {parent}: {in_dev}", hint=DISK_HINT)
         try:
             parent.mkdir(parents=True, exist_ok=True)
         except (FileExistsError, NotADirectoryError):
@@ -301,6 +325,9 @@ def write_atomic(path: Path, text: str, *, example: str = "report.md") -> None:
             # a pipe or device written in place (/dev/fd/N is /proc/self/fd/N): its own error
             raise RecordWriteError(f"cannot write {path}: {_why(exc)}", hint=_write_hint(exc)) from None
         return
+    in_dev = None if path.exists() else device_folder(path.parent)  # a new file: run.json is rewritten often
+    if in_dev is not None:
+        raise RecordWriteError(f"cannot write {path}: {in_dev}", hint=DISK_HINT)
     tmp: str | None = None
     try:
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -366,6 +393,9 @@ def write_output(path: Path, text: str, *, example: str = "report.md") -> None:
     """Write a file the user named with -o (a report, a postmortem, a playbook), creating its
     folder; every failure is one line. `example`: the file name the hint suggests when -o names
     a folder (`schema -o schemas/` was told "e.g. schemas/report.md")."""
+    in_dev = None if path.parent.exists() else device_folder(path.parent)
+    if in_dev is not None:
+        raise RecordWriteError(f"cannot create the folder {path.parent}: {in_dev}", hint=DISK_HINT)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

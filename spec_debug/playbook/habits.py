@@ -14,7 +14,7 @@ from typing import Any
 
 # A playbook is one file, read whole before it runs: `explain`, `validate` and the run record show
 # every step it can run.
-_NO_INCLUDES = "a playbook is one file, with no includes"
+NO_INCLUDES = "a playbook is one file, with no includes"
 _INCLUDE_KEYS = ("import_playbook", "include", "imports", "include_tasks", "import_tasks", "include_role", "import_role")
 
 
@@ -27,7 +27,7 @@ def include_hint(target: Any) -> str:
         role = target.get("name")
         target = target.get("file") or (f"roles/{role.strip()}/tasks/main.yml" if isinstance(role, str) and role.strip() else None)
     other = target.strip() if isinstance(target, str) and target.strip() and "\n" not in target else "OTHER.yaml"
-    return (f"{_NO_INCLUDES}: copy the steps of {other} under steps:, "
+    return (f"{NO_INCLUDES}: copy the steps of {other} under steps:, "
             f"or run it as a playbook of its own (spec-debug run {other})")
 
 

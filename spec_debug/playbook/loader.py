@@ -630,8 +630,15 @@ def _duplicate_step_position(document: PositionedDocument) -> tuple[tuple[Any, .
             taken = {s.get("id") for s in steps if isinstance(s, dict)}
             fresh = next(f"{step_id}_{n}" for n in range(2, len(steps) + 3) if f"{step_id}_{n}" not in taken)
             where = f"on line {first[0]}" if first else f"step {seen[step_id] + 1}"
-            return path, document.position(path), (f"the first step with id {step_id!r} is {where}; each id names one step "
-                                                     f"(in run.json and in steps.ID): rename this one, e.g. id: {fresh}")
+            at, step_at = document.position(path), document.position(("steps", index))
+            if at is not None and step_at is not None and at < step_at:
+                # The id came with a merge key (`- <<: *first` copies the first step, id and all):
+                # its position is the anchored step's; point at this step, which wrote none.
+                return ("steps", index), step_at, (
+                    f"this step takes id {step_id!r} from its merge key (<<), from the step {where}; each id names one "
+                    f"step (in run.json and in steps.ID): give this one its own, e.g. id: {fresh}")
+            return path, at, (f"the first step with id {step_id!r} is {where}; each id names one step "
+                              f"(in run.json and in steps.ID): rename this one, e.g. id: {fresh}")
         seen[step_id] = index
     return None
 

@@ -711,13 +711,35 @@ def _parse_checked(source: str) -> nodes.Template:
     return parsed
 
 
+_WRAPPER = len("{{ ")
+_CHAR_AT = re.compile(r"^(unexpected char .* at )(\d+)$")
+
+
+def _unwrapped_message(message: str, expression: str) -> str:
+    """Jinja's message for an expression parsed as `{{ expression }}`, told of what the author
+    wrote: `that: facts.n >= (3` was "unexpected '}', expected ')'" (the '}' is the wrapper's,
+    the file has none), and a stray quote's "unexpected char at 14" counted the wrapper's 3."""
+    if message.startswith("unexpected '}'") and "}" not in expression:
+        return "unexpected end of expression" + message[len("unexpected '}'"):]
+    at = _CHAR_AT.match(message)
+    if at is not None:
+        return f"{at.group(1)}{max(int(at.group(2)) - _WRAPPER, 0)} (of the expression)"
+    return message
+
+
 def undefined_names(source: str, known_vars: set[str], *, expression: bool = False) -> list[str]:
     """Static check: names a template uses that no var or context name defines.
 
     `vars.X` with an unknown X counts too. Facts are captured at run time, so `facts.*` is
     never flagged here. Raises TemplateSyntaxError for a malformed template.
     """
-    parsed = _parse_checked("{{ " + source + " }}" if expression else source)
+    try:
+        parsed = _parse_checked("{{ " + source + " }}" if expression else source)
+    except TemplateSyntaxError as exc:
+        message = _unwrapped_message(exc.message or "", source) if expression else exc.message
+        if message == exc.message:
+            raise
+        raise TemplateSyntaxError(message, exc.lineno, exc.name, exc.filename) from None
     locally_bound = _bound_names(parsed)
     missing: list[str] = []
     for name in parsed.find_all(nodes.Name):

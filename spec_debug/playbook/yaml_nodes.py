@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from spec_debug.errors import PlaybookError
-from spec_debug.playbook.habits import number_forms, outside_shell_quotes
+from spec_debug.playbook.habits import NO_INCLUDES, include_hint, number_forms, outside_shell_quotes
 from spec_debug.playbook.key_indent import indentation_hint
 from spec_debug.playbook.pasted_characters import pasted_in_structure
 from spec_debug.playbook.float_range import past_float_range
@@ -483,7 +483,8 @@ class _Builder:
         surprise = isinstance(node, yaml.ScalarNode) and node.tag in _IMPLICIT_SURPRISES  # gets a "quote it" below
         if node.tag not in _PLAIN_TAGS and not surprise:
             raise self.fail(node, f"YAML tag {_short_tag(node.tag)!r} is not allowed in a {self.kind}", path,
-                            hint=f"a {self.kind} holds plain data: remove the tag (quote the value if it is text)")
+                            hint=self._include_tag_hint(node, path)
+                            or f"a {self.kind} holds plain data: remove the tag (quote the value if it is text)")
         self.active.add(id(node))
         try:
             if isinstance(node, yaml.MappingNode):
@@ -534,6 +535,20 @@ class _Builder:
             result[key] = self.build(value_node, path + (key,))
         return result
 
+    def _include_tag_hint(self, node: yaml.Node, path: KeyPath, merged: bool = False) -> str | None:
+        """`steps: !include steps.yaml`, `<<: !include defaults.yaml` (PyYAML-include, Home
+        Assistant, some CI tools): told "remove the tag" or "write <<: *name", the author learnt
+        nothing of where the file's content must go; the include hint names it."""
+        if self.kind != "playbook" or _INCLUDE_TAG.fullmatch(node.tag) is None:
+            return None
+        target = node.value.strip() if isinstance(node, yaml.ScalarNode) and isinstance(node.value, str) else ""
+        if merged:
+            return (f"{NO_INCLUDES}: write the shared keys{f' of {target}' if target else ''} on the first step that "
+                    "uses them, with an anchor (- <<: &step_defaults {timeout: 60}), then <<: *step_defaults on the others")
+        if path == ("vars",) and target:
+            return f"{NO_INCLUDES}: pass {target} when the playbook runs: --var-file {target}"
+        return include_hint(target or None)
+
     def _merged_pairs(self, node: yaml.MappingNode, path: KeyPath) -> list[tuple[yaml.Node, yaml.Node]]:
         """The (key, value) nodes that `<<: *defaults` (or `<<: [*a, *b]`) brings into node, in
         order of precedence: as PyYAML's SafeLoader and Ansible read them
@@ -556,7 +571,8 @@ class _Builder:
             for source in sources:
                 if not isinstance(source, yaml.MappingNode):
                     raise self.fail(source, "a merge key (<<) takes a mapping, or a list of mappings", path,
-                                    hint="write <<: *name, where &name marks a mapping (e.g. &step_defaults)")
+                                    hint=self._include_tag_hint(source, path, merged=True)
+                                    or "write <<: *name, where &name marks a mapping (e.g. &step_defaults)")
                 if id(source) in self.active or source is node:
                     raise self.fail(source, "a YAML alias refers to a value that contains it (a cycle)", path)
                 self.active.add(id(source))
@@ -678,6 +694,10 @@ def _reshaped(raw: str, value: float) -> bool:
 _IMPLICIT_SURPRISES = frozenset(
     "tag:yaml.org,2002:" + name for name in ("timestamp", "binary", "set")
 )
+
+
+_INCLUDE_TAG = re.compile(r"!(?:include|import)(?:_?[a-z]*)?", re.IGNORECASE)
+"""Tags that read another file into the document: !include, !include_tasks, !import, ..."""
 
 
 def _short_tag(tag: str) -> str:

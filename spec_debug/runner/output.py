@@ -280,7 +280,13 @@ class StreamCapture:
                 self._spill = None
                 # Keep the spill file only when the record could not hold everything.
                 if not self.truncated and self.spill_path is not None:
-                    self.spill_path.unlink(missing_ok=True)
+                    try:
+                        self.spill_path.unlink(missing_ok=True)
+                    except OSError:
+                        # The runs folder went read-only mid-step (a remount on I/O errors, a
+                        # quota): the file repeats what the record holds. Raised, it made the host
+                        # an "internal error" and lost the step's result.
+                        pass
 
     def yield_spill(self, why: str) -> bool:
         """Give up the spill being written, from any thread: the run's record could not be

@@ -1,0 +1,36 @@
+"""Each value a template builds is bounded (a `*` at 10,000,000), but not how many it keeps: a
+loop appending `'x' * 9999999` to a list 1,000 times keeps 10 GB, each append within every
+bound, and the kernel's OOM killer ends the run; `range(1000) | map('center', 9999999) | list`
+the same. What one render builds in all is bounded now (100,000,000 characters or items): the
+step errors, the run goes on, and small values built in a loop work as before."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import run_cli
+
+PLAYBOOK = """name: kept
+steps:
+  - id: append
+    run: "echo {% set a = [] %}{% for i in range(11) %}{{ a.append('x' * 9999999) or '' }}{% endfor %}{{ a | length }}"
+  - id: update
+    run: "echo {% set d = {} %}{% for i in range(11) %}{{ d.update({i: 'x' * 9999999}) or '' }}{% endfor %}{{ d | length }}"
+  - id: map_center
+    run: "echo {{ range(11) | map('center', 9999999) | list | length }}"
+  - id: small
+    run: "echo {% set a = [] %}{% for i in range(1000) %}{{ a.append('%05d' % i) or '' }}{% endfor %}{{ a | length }}"
+"""
+
+
+def test_a_loop_keeping_long_values_errors_and_the_run_goes_on(tmp_path, write_playbook):
+    playbook = write_playbook(PLAYBOOK)
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"), "--json", timeout=120)
+    steps = {s["id"]: s for s in json.loads(result.stdout)["steps"]}
+    for step, last in (("append", "'*'"), ("update", "'*'"), ("map_center", "'| center'")):
+        assert steps[step]["status"] == "error"
+        assert steps[step]["message"] == (
+            f"step '{step}', run: template failed: SecurityError: this template would build more than 100,000,000 "
+            f"characters or items in all (the last: {last}, a value built again and again in a loop); build less")
+    assert steps["small"]["status"] == "passed"
+    assert steps["small"]["stdout"] == "1000\n"
