@@ -48,11 +48,14 @@ _ITEM_FILTERS = ("sort", "unique", "groupby", "map", "select", "reject", "select
 """Filters that read their input item by item (jinja2/filters.py); batch takes it first, the
 others after the environment or context Jinja passes them."""
 
-MAX_BUILT = 100_000_000
+MAX_BUILT = 1_000_000_000
 """Characters (or items) all the bounded builds of one render or expression may make together:
 `*`, `+`, `~`, paddings, replace, join, slice. Each is bounded, not their number: a loop
 appending `'x' * 9999999` to a list 1,000 times kept 10 GB, `range(1000) | map('center',
-9999999) | list` the same, each build within its bound and the loop far below its own."""
+9999999) | list` the same, each build within its bound and the loop far below its own.
+A text grown with `~` in a loop is counted at every copy, so the bound is ten times the 100M
+that one render may write: 3,000 lines of 100 characters joined that way copy 450M characters
+(a report template may build its table so) and pass; at most about 1 GB is kept."""
 _BUILT: ContextVar[list[int] | None] = ContextVar("spec_debug_built", default=None)
 """What the render running in this thread has built so far (BoundedTemplate.new_context)."""
 
