@@ -713,9 +713,13 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             yield from _cell_result(call_id, cell_out, event, results_seen, processes)
             return
         code = None
+        reported_failure = isinstance(output, dict) and output.get("success") is False
         if isinstance(output, dict):
             # FunctionCallOutputPayload written whole, {content, content_items?, success?}: the text
-            # may be in content_items alone (openai/codex codex-rs/protocol/src/models.rs)
+            # may be in content_items alone (openai/codex codex-rs/protocol/src/models.rs). Its
+            # `success: false` is the tool's own word that the call failed (CLIs of mid-2025
+            # serialized failures this way: "failure -> output is an object { content,
+            # success:false }"), as a failed MCP call's "err: ..." has no exit code to say so.
             output = output.get("content") or output.get("content_items") or output.get("output", "")
         if isinstance(output, list):
             output = block_text(output)
@@ -783,8 +787,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or output.startswith(_MCP_CALL_FAILED) or output.startswith(_PATCH_FAILED)
-                    or _aborted_by_user(output),
+                    is_error=bool(code) or reported_failure or output.startswith(_MCP_CALL_FAILED)
+                    or output.startswith(_PATCH_FAILED) or _aborted_by_user(output),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":

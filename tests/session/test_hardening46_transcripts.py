@@ -1,0 +1,50 @@
+"""Transcript shapes the readers met in hardening round 46 (real layouts, built in tmp_path).
+
+Codex CLIs of mid-2025 wrote a failed tool call's output as the whole
+FunctionCallOutputPayload, ``{"content": ..., "success": false}`` (openai/codex
+``codex-rs/core/src/models.rs`` of that time: "failure -> output is an object { content,
+success:false }")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spec_debug.session.analysis import analyze_path
+
+
+def _rollout(tmp_path: Path, items: list[tuple[str, dict]]) -> Path:
+    path = tmp_path / "rollout-2025-07-01T10-00-00-0197aaaa-0000-7000-8000-000000000001.jsonl"
+    meta = ("session_meta", {"id": "0197aaaa-0000-7000-8000-000000000001", "timestamp": "2025-07-01T10:00:00Z",
+                             "cwd": "/work/eagle", "originator": "codex_cli_rs", "cli_version": "0.2.0"})
+    lines = [json.dumps({"timestamp": f"2025-07-01T10:00:{i:02d}.000Z", "type": kind, "payload": payload})
+             for i, (kind, payload) in enumerate([meta, *items])]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _call(call_id: str, command: str) -> tuple[str, dict]:
+    return ("response_item", {"type": "function_call", "name": "shell", "call_id": call_id,
+                              "arguments": json.dumps({"command": ["bash", "-lc", command]})})
+
+
+def _output(call_id: str, output) -> tuple[str, dict]:
+    return ("response_item", {"type": "function_call_output", "call_id": call_id, "output": output})
+
+
+def test_an_output_the_tool_marked_unsuccessful_is_a_failed_call(tmp_path):
+    path = _rollout(tmp_path, [
+        ("response_item", {"type": "message", "role": "user",
+                           "content": [{"type": "input_text", "text": "is the draft model there?"}]}),
+        _call("c1", "ls /models/eagle3"),
+        _output("c1", {"content": "ls: cannot access '/models/eagle3': No such file or directory",
+                       "success": False}),
+        _call("c2", "ls /models"),
+        _output("c2", {"content": "llama3-8b", "success": True}),
+    ])
+    doc = analyze_path(path).to_json()
+    assert [(c["seq"], c["command"], c["is_error"]) for c in doc["commands"]] == [
+        (2, "ls /models/eagle3", True), (4, "ls /models", False)]
+    assert [(e["seq"], e["kind"], e["command_seq"]) for e in doc["errors"]] == [(3, "tool_error", 2)]
+    [main] = doc["agents"]
+    assert (main["tool_calls"], main["failed_calls"]) == (2, 1)
