@@ -1333,6 +1333,11 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         partial = _sniff_partial(body) or _sniff_partial(b"".join(line.strip() for line in body.splitlines()[:400]))
         return ((partial, False, True) if partial else None), None
     if all(openai_chat.is_chat_record(o) for o in objects):
+        if stripped[1:].lstrip()[:1] not in (b"{", b"]"):
+            # chat messages behind a null, a number or a string (a dump that kept an empty slot):
+            # still the array of messages, its stray elements counted as not an object (was a
+            # text log of one line, every message lost)
+            return ("openai", True, True), None
         return None, None
     if all(gemini_cli.is_prompt_log_entry(o) for o in objects):
         return ("gemini-log", False, True), None

@@ -48,3 +48,27 @@ def test_an_output_the_tool_marked_unsuccessful_is_a_failed_call(tmp_path):
     assert [(e["seq"], e["kind"], e["command_seq"]) for e in doc["errors"]] == [(3, "tool_error", 2)]
     [main] = doc["agents"]
     assert (main["tool_calls"], main["failed_calls"]) == (2, 1)
+
+
+_CHAT = [
+    {"role": "user", "content": "accept len is low on gpu01"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_a", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ssh gpu01 nvidia-smi"}'}}]},
+    {"role": "tool", "tool_call_id": "call_a", "content": "ssh: connect to host gpu01 port 22: Connection refused"},
+    {"role": "assistant", "content": "gpu01 is unreachable."},
+]
+
+
+def test_chat_messages_behind_a_null_element_are_still_read_and_the_null_counted(tmp_path):
+    # json.dump of a list that kept an empty slot (None) or a bare string before the messages:
+    # was read as a one-line text log, every message and command lost, nothing counted skipped
+    for name, elements, indent in (("null.json", [None, *_CHAT], None), ("pretty.json", [None, *_CHAT], 2),
+                                   ("string.json", ["system prompt", *_CHAT[:2], None, *_CHAT[2:]], None)):
+        path = tmp_path / name
+        path.write_text(json.dumps(elements, indent=indent), encoding="utf-8")
+        doc = analyze_path(path).to_json()
+        assert doc["format"] == "openai"
+        assert [(c["command"], c["host"], c["is_error"]) for c in doc["commands"]] == [
+            ("ssh gpu01 nvidia-smi", "gpu01", True)]
+        stray = len(elements) - len(_CHAT)
+        assert (doc["stats"]["events"], doc["stats"]["lines_skipped"], doc["stats"]["non_object"]) == (4, stray, stray)
