@@ -72,3 +72,22 @@ def test_chat_messages_behind_a_null_element_are_still_read_and_the_null_counted
             ("ssh gpu01 nvidia-smi", "gpu01", True)]
         stray = len(elements) - len(_CHAT)
         assert (doc["stats"]["events"], doc["stats"]["lines_skipped"], doc["stats"]["non_object"]) == (4, stray, stray)
+
+
+def test_a_one_line_chat_array_with_one_element_of_its_own_is_still_read(tmp_path):
+    # json.dumps(messages) writes one line; one element the reader does not know made the whole
+    # file a one-line text log (its indented twin was read as messages)
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps([*_CHAT[:2], {"marker": "checkpoint", "step": 3}, *_CHAT[2:]]), encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    assert doc["format"] == "openai"
+    assert [(c["command"], c["is_error"]) for c in doc["commands"]] == [("ssh gpu01 nvidia-smi", True)]
+    assert [e["kind"] for e in doc["errors"]] == ["connection"]
+    assert (doc["stats"]["lines_skipped"], doc["stats"]["unknown_types"]) == (0, 1)
+
+
+def test_a_one_line_json_array_of_other_records_is_not_read_as_a_chat(tmp_path):
+    path = tmp_path / "gpus.json"
+    path.write_text(json.dumps([{"role": "user", "content": "hi"}, {"gpu": 0, "util": 99}, {"gpu": 1, "util": 3}]),
+                    encoding="utf-8")
+    assert analyze_path(path).to_json()["format"] != "openai"
