@@ -91,3 +91,20 @@ def test_a_one_line_json_array_of_other_records_is_not_read_as_a_chat(tmp_path):
     path.write_text(json.dumps([{"role": "user", "content": "hi"}, {"gpu": 0, "util": 99}, {"gpu": 1, "util": 3}]),
                     encoding="utf-8")
     assert analyze_path(path).to_json()["format"] != "openai"
+
+
+def test_a_response_item_of_a_type_the_reader_does_not_know_is_counted_unknown(tmp_path):
+    # Codex adds ResponseItem variants release by release; one the reader does not know was kept
+    # as `other` and counted nowhere, so a run whose tool calls were all of a new kind said
+    # "unknown line types kept: 0". The snapshot /undo restores and an encrypted compaction hold
+    # nothing to read and stay quiet.
+    path = _rollout(tmp_path, [
+        _call("c1", "nvidia-smi"),
+        _output("c1", "Process exited with code 0\nOutput:\nGPU 0: H100"),
+        ("response_item", {"type": "ghost_snapshot", "ghost_commit": {"id": "abc", "parent": None}}),
+        ("response_item", {"type": "compaction", "encrypted_content": "gAAAA"}),
+        ("response_item", {"type": "shell_session_call", "call_id": "s1", "session": {"cmd": "ls /models"}}),
+    ])
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == ["nvidia-smi"]
+    assert (doc["stats"]["events"], doc["stats"]["unknown_types"], doc["stats"]["lines_skipped"]) == (6, 1, 0)

@@ -44,6 +44,11 @@ state of the world the model is shown, risk scores, token records, realtime item
 _QUIET_LINES = frozenset({"inter_agent_communication_metadata", "world_state", "security_risk_score",
                           "token_usage_record", "realtime_item", "retained_context"})
 """Bookkeeping line types kept as ``other`` without calling them unknown."""
+_QUIET_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary", "other"})
+"""Response items that hold nothing to read (openai/codex ``codex-rs/protocol/src/models.rs``
+``ResponseItem``: the git snapshot ``/undo`` restores, an encrypted compaction, ``Other``), kept as
+``other`` without calling them unknown; any other item type the reader does not know is counted
+in ``unknown_types``."""
 RESPONSE_ITEM_TYPES = frozenset({
     "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
     "local_shell_call", "reasoning", "web_search_call",
@@ -201,6 +206,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 # may have moved since it opened (`cd sglang` typed, then `git log`)
                 if ev.command is not None and ev.kind == "tool_call" and ev.host is None and ev.tool_name != _POLL_TOOL:
                     ev.cwd = _in_folder(ev.cwd, folder)
+                if ev.raw_type == f"response_item:{ptype}" and ptype not in _QUIET_ITEMS:
+                    stats.unknown_types += 1  # kept, but an item newer than this reader may hold a call
                 yield ev
         elif line_type == "event_msg":
             if ptype in _TURN_ENDS or ptype == "turn_aborted":
