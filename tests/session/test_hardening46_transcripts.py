@@ -108,3 +108,33 @@ def test_a_response_item_of_a_type_the_reader_does_not_know_is_counted_unknown(t
     doc = analyze_path(path).to_json()
     assert [c["command"] for c in doc["commands"]] == ["nvidia-smi"]
     assert (doc["stats"]["events"], doc["stats"]["unknown_types"], doc["stats"]["lines_skipped"]) == (6, 1, 0)
+
+
+def _responses_log(tmp_path: Path, server_fields: bool) -> Path:
+    """A log of a stateless Responses API loop: each request resends the whole ``input``, each
+    response's ``output`` items come back in the next request (openai/openai-python
+    ``types/responses/response.py``); a proxy logging Codex's requests writes this."""
+    user = {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "accept len is low"}]}
+    call = {"type": "function_call", "call_id": "call_1", "name": "shell",
+            "arguments": json.dumps({"command": "ssh gpu01 'tail -n 1 /var/log/sglang.log'"})}
+    done = {"type": "function_call_output", "call_id": "call_1",
+            "output": "Decode batch, #running-req: 1, accept len: 1.20, gen throughput (token/s): 80.5"}
+    reply = {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Low."}]}
+    sent = (lambda item: {**item, "id": "item_" + item["type"], "status": "completed"}) if server_fields \
+        else (lambda item: item)
+    records = [{"model": "gpt-5", "input": [user]}, {"object": "response", "id": "r1", "output": [sent(call)]},
+               {"model": "gpt-5", "input": [user, call, done]}, {"object": "response", "id": "r2", "output": [sent(reply)]}]
+    path = tmp_path / "responses.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_log_of_responses_requests_reads_each_resent_item_once(tmp_path):
+    # The response's output came back in the next request's input, which was read whole again:
+    # one command read as run twice (three times in three turns, a loop of it)
+    for server_fields in (False, True):
+        doc = analyze_path(_responses_log(tmp_path, server_fields)).to_json()
+        assert [(c["seq"], c["command"], c["host"]) for c in doc["commands"]] == [
+            (1, "ssh gpu01 'tail -n 1 /var/log/sglang.log'", "gpu01")]
+        assert (doc["stats"]["events"], doc["stats"]["tool_calls"]) == (4, 1)
+        assert [(m["name"], m["value"]) for m in doc["metrics"]] == [("throughput", 80.5), ("accept_length", 1.2)]
