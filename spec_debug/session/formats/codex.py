@@ -724,9 +724,10 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         if isinstance(output, dict):
             # FunctionCallOutputPayload written whole, {content, content_items?, success?}: the text
             # may be in content_items alone (openai/codex codex-rs/protocol/src/models.rs). Its
-            # `success: false` is the tool's own word that the call failed (CLIs of mid-2025
-            # serialized failures this way: "failure -> output is an object { content,
-            # success:false }"), as a failed MCP call's "err: ..." has no exit code to say so.
+            # `success: false` is the tool's own word that the call failed: the TypeScript CLI's
+            # shape for a failure ("failure -> output is an object { content, success:false }",
+            # codex-rs/core/src/models.rs of mid-2025), which forks of the Rust CLI write whole;
+            # a failed MCP call's "err: ..." has no exit code to say so.
             output = output.get("content") or output.get("content_items") or output.get("output", "")
         if isinstance(output, list):
             output = block_text(output)
