@@ -1,9 +1,9 @@
 """Transcript shapes the readers met in hardening round 46 (real layouts, built in tmp_path).
 
-Codex CLIs of mid-2025 wrote a failed tool call's output as the whole
-FunctionCallOutputPayload, ``{"content": ..., "success": false}`` (openai/codex
-``codex-rs/core/src/models.rs`` of that time: "failure -> output is an object { content,
-success:false }")."""
+A failed tool call's output written as the whole FunctionCallOutputPayload, ``{"content": ...,
+"success": false}``, is the TypeScript CLI's shape for a failure (openai/codex
+``codex-rs/core/src/models.rs`` of mid-2025: "failure -> output is an object { content,
+success:false }"), which forks of the Rust CLI write whole."""
 
 from __future__ import annotations
 
@@ -138,3 +138,51 @@ def test_a_log_of_responses_requests_reads_each_resent_item_once(tmp_path):
             (1, "ssh gpu01 'tail -n 1 /var/log/sglang.log'", "gpu01")]
         assert (doc["stats"]["events"], doc["stats"]["tool_calls"]) == (4, 1)
         assert [(m["name"], m["value"]) for m in doc["metrics"]] == [("throughput", 80.5), ("accept_length", 1.2)]
+
+
+def _claude_two_same_prompt_agents(tmp_path: Path, sidecar_bytes) -> Path:
+    """A Claude Code 2.1 session: the trunk sends the same prompt to two Agent calls; the
+    results name no agent, so only each sub-agent's meta.json ``toolUseId`` says which call
+    started it (daaain/claude-code-log PR #218)."""
+    sid = "88880000-0000-4000-8000-000000000001"
+    subagents = tmp_path / sid / "subagents"
+    subagents.mkdir(parents=True)
+
+    def line(kind, agent, n, message):
+        rec = {"type": kind, "uuid": f"{agent}-{n}", "parentUuid": None, "isSidechain": agent != "main",
+               "cwd": "/w", "sessionId": sid, "version": "2.1.180", "timestamp": f"2026-07-01T10:00:{n:02d}.000Z",
+               "message": message}
+        if agent != "main":
+            rec["agentId"] = agent
+        return json.dumps(rec)
+
+    spawn = [{"type": "tool_use", "id": call, "name": "Agent",
+              "input": {"prompt": "Check the GPUs", "subagent_type": "general-purpose", "description": "gpus"}}
+             for call in ("toolu_A", "toolu_B")]
+    trunk = [line("user", "main", 0, {"role": "user", "content": "go"}),
+             line("assistant", "main", 1, {"id": "m1", "role": "assistant", "content": spawn}),
+             *(line("user", "main", 2 + i, {"role": "user", "content": [
+                 {"type": "tool_result", "tool_use_id": call, "content": "done"}]}) for i, call in enumerate(("toolu_A", "toolu_B")))]
+    path = tmp_path / f"{sid}.jsonl"
+    path.write_text("\n".join(trunk) + "\n", encoding="utf-8")
+    for agent, call, host in (("aaa", "toolu_A", "gpu01"), ("bbb", "toolu_B", "gpu02")):
+        lines = [line("user", agent, 4, {"role": "user", "content": "Check the GPUs"}),
+                 line("assistant", agent, 5, {"id": f"m{agent}", "role": "assistant", "content": [
+                     {"type": "tool_use", "id": f"b{agent}", "name": "Bash", "input": {"command": f"ssh {host} nvidia-smi"}}]}),
+                 line("user", agent, 6, {"role": "user", "content": [
+                     {"type": "tool_result", "tool_use_id": f"b{agent}", "content": "Exit code 9\nNVIDIA-SMI has failed",
+                      "is_error": True}]})]
+        (subagents / f"agent-{agent}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        sidecar = json.dumps({"agentType": "general-purpose", "description": "gpus", "toolUseId": call})
+        (subagents / f"agent-{agent}.meta.json").write_bytes(sidecar_bytes(sidecar))
+    return path
+
+
+def test_a_sidecar_saved_with_a_byte_order_mark_still_links_its_agent(tmp_path):
+    # json.loads refuses a str that starts with a BOM: the sidecar read as damaged, and with the
+    # same prompt sent twice nothing else could link the agents, which hung under no one
+    for encode in (lambda text: b"\xef\xbb\xbf" + text.encode(), lambda text: text.encode("utf-16")):
+        folder = tmp_path / str(id(encode))
+        doc = analyze_path(_claude_two_same_prompt_agents(folder, encode)).to_json()
+        assert [(a["id"], a["parent"], a["spawned_by"], a["status"]) for a in doc["agents"]] == [
+            ("main", None, None, "completed"), ("aaa", "main", "toolu_A", "failed"), ("bbb", "main", "toolu_B", "failed")]
