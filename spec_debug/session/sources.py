@@ -1260,8 +1260,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             # A page of an Assistants thread's messages (openai_chat.is_thread_message_list) longer
             # than the sniff window (limit=100, long answers): one JSON document (was a text log).
             return "openai", False, True
-        if isinstance(value, list) and value and all(
-                isinstance(v, dict) and openai_chat.is_chat_record(v) for v in value):
+        if isinstance(value, list) and _mostly_chat(value):
             # chat messages, or a log of chat requests and their (Ollama) answers: was a text log
             return "openai", True, True
         if isinstance(value, dict) and codex.looks_like_legacy(value) and "type" not in value:
@@ -1310,6 +1309,16 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
     return ("claude-code" if seen else "text"), False, False
 
 
+def _mostly_chat(elements: list) -> bool:
+    """Whether a one-line JSON array is chat messages: most of its elements are chat records.
+    ``json.dumps(messages)`` writes the whole log on one line, and one element the reader does
+    not know (a framework's own marker, an item type newer than it) made it a text log of one
+    line, every message lost; an indented array of the same is read as messages whatever its
+    elements (:func:`_sniff_spread`), and the odd element is counted as an unknown type."""
+    chat = sum(1 for v in elements if isinstance(v, dict) and openai_chat.is_chat_record(v))
+    return 2 * chat > len(elements)
+
+
 def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool, bool] | None, list[bytes] | None]:
     """Records spread over many lines (:func:`reader.layout`): indented objects one after
     another (``jq .`` over a JSONL file) or one array of them (``jq -s .``). Gives a verdict,
@@ -1333,6 +1342,11 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         partial = _sniff_partial(body) or _sniff_partial(b"".join(line.strip() for line in body.splitlines()[:400]))
         return ((partial, False, True) if partial else None), None
     if all(openai_chat.is_chat_record(o) for o in objects):
+        if stripped[1:].lstrip()[:1] not in (b"{", b"]"):
+            # chat messages behind a null, a number or a string (a dump that kept an empty slot):
+            # still the array of messages, its stray elements counted as not an object (was a
+            # text log of one line, every message lost)
+            return ("openai", True, True), None
         return None, None
     if all(gemini_cli.is_prompt_log_entry(o) for o in objects):
         return ("gemini-log", False, True), None

@@ -340,7 +340,10 @@ def read_meta(path: Path) -> dict:
     try:
         if path.stat().st_size > 1 << 20:
             return {}
-        value = json.loads(path.read_text(encoding="utf-8"))
+        # From bytes, which json.loads decodes by their byte-order mark: a sidecar rewritten on
+        # Windows starts with one (PowerShell 5's Set-Content -Encoding UTF8 writes UTF-8 with a
+        # BOM, Out-File UTF-16LE), which json.loads refuses at the start of a str
+        value = json.loads(path.read_bytes())
     except (OSError, ValueError):
         return {}
     return value if isinstance(value, dict) else {}

@@ -44,6 +44,11 @@ state of the world the model is shown, risk scores, token records, realtime item
 _QUIET_LINES = frozenset({"inter_agent_communication_metadata", "world_state", "security_risk_score",
                           "token_usage_record", "realtime_item", "retained_context"})
 """Bookkeeping line types kept as ``other`` without calling them unknown."""
+_QUIET_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary", "other"})
+"""Response items that hold nothing to read (openai/codex ``codex-rs/protocol/src/models.rs``
+``ResponseItem``: the git snapshot ``/undo`` restores, an encrypted compaction, ``Other``), kept as
+``other`` without calling them unknown; any other item type the reader does not know is counted
+in ``unknown_types``."""
 RESPONSE_ITEM_TYPES = frozenset({
     "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
     "local_shell_call", "reasoning", "web_search_call",
@@ -201,6 +206,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 # may have moved since it opened (`cd sglang` typed, then `git log`)
                 if ev.command is not None and ev.kind == "tool_call" and ev.host is None and ev.tool_name != _POLL_TOOL:
                     ev.cwd = _in_folder(ev.cwd, folder)
+                if ev.raw_type == f"response_item:{ptype}" and ptype not in _QUIET_ITEMS:
+                    stats.unknown_types += 1  # kept, but an item newer than this reader may hold a call
                 yield ev
         elif line_type == "event_msg":
             if ptype in _TURN_ENDS or ptype == "turn_aborted":
@@ -713,9 +720,14 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             yield from _cell_result(call_id, cell_out, event, results_seen, processes)
             return
         code = None
+        reported_failure = isinstance(output, dict) and output.get("success") is False
         if isinstance(output, dict):
             # FunctionCallOutputPayload written whole, {content, content_items?, success?}: the text
-            # may be in content_items alone (openai/codex codex-rs/protocol/src/models.rs)
+            # may be in content_items alone (openai/codex codex-rs/protocol/src/models.rs). Its
+            # `success: false` is the tool's own word that the call failed: the TypeScript CLI's
+            # shape for a failure ("failure -> output is an object { content, success:false }",
+            # codex-rs/core/src/models.rs of mid-2025), which forks of the Rust CLI write whole;
+            # a failed MCP call's "err: ..." has no exit code to say so.
             output = output.get("content") or output.get("content_items") or output.get("output", "")
         if isinstance(output, list):
             output = block_text(output)
@@ -783,8 +795,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or output.startswith(_MCP_CALL_FAILED) or output.startswith(_PATCH_FAILED)
-                    or _aborted_by_user(output),
+                    is_error=bool(code) or reported_failure or output.startswith(_MCP_CALL_FAILED)
+                    or output.startswith(_PATCH_FAILED) or _aborted_by_user(output),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":

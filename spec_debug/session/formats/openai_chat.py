@@ -324,8 +324,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         record_ts = None if messages is None else time_of(obj)
         if messages is None:
             messages, previous = [obj], None
-        elif answer or is_chat_completion(obj):
-            # An answer: the next request of the loop sends it back after the history it answered
+        elif answer or is_chat_completion(obj) or _is_response_object(obj):
+            # An answer (a Responses API response's output items too): the next request of the
+            # loop sends it back after the history it answered
             previous = previous + messages if previous is not None else None
         else:
             if previous is not None and _resent(previous, messages):
@@ -345,6 +346,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
                 stats.non_object += 1
 
 
+def _is_response_object(obj: dict) -> bool:
+    """A Responses API response saved whole (``{object: "response", output: [...]}``,
+    openai/openai-python ``types/responses/response.py``): the model's answer to the request
+    before it, whose ``input`` the next request resends with this output after it."""
+    return obj.get("object") == "response" and isinstance(obj.get("output"), list)
+
+
 def _resent(previous: list, messages: list) -> bool:
     """``messages`` begins with ``previous``: the same messages, or the same but for empty fields
     (an answer read from its ``chat.completion`` sent back as the loop built it: no ``refusal:
@@ -352,7 +360,23 @@ def _resent(previous: list, messages: list) -> bool:
     if len(previous) > len(messages):
         return False
     head = messages[:len(previous)]
-    return head == previous or all(filled(a) == filled(b) for a, b in zip(head, previous))
+    return head == previous or all(_as_resent(a) == _as_resent(b) for a, b in zip(head, previous))
+
+
+_SERVER_ONLY = ("id", "status")
+"""Fields of a Responses API output item that a stateless loop need not send back: Codex
+serializes its items without them (``id`` is ``skip_serializing`` in openai/codex
+``codex-rs/protocol/src/models.rs``), so the item a response gave and the same item in the next
+request's ``input`` differ by them alone."""
+
+
+def _as_resent(message: object) -> object:
+    """The message as a later request resends it: :func:`filled`, and a Responses API item
+    without the fields only its response had (:data:`_SERVER_ONLY`)."""
+    message = filled(message)
+    if isinstance(message, dict) and isinstance(message.get("type"), str):
+        message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
+    return message
 
 
 def filled(message: object) -> object:
