@@ -1,0 +1,58 @@
+"""analyze: the throughput of a server launched without speculation is the baseline, not a reading.
+
+The on-call story told the other way round: EAGLE-3 is launched on gpu01 and gpu02 and measured
+(80.5 and 82 tok/s), then gpu01 is relaunched without speculation (120 tok/s: the baseline,
+read after the slow reading), then with another topk (81 tok/s), and the agent turns to the
+drafter's config. Before, the postmortem told the baseline run as the fix ("Throughput rose
+from 80.5 to 120 tok/s on gpu01 after `pkill -f sglang; nohup ... launch_server` "), its
+impact row ended at the baseline's 120 tok/s, and the pivot said 81 tok/s was "not improving on
+120" (the baseline, as if an attempt) or on gpu02's 82 (another host's reading).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from spec_debug.session import analyze_path
+from tests.session.incident_story import _Writer
+
+LAUNCH = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --port 30000"
+SPEC = (" --speculative-algorithm EAGLE3 --speculative-draft-model-path /models/e3 --speculative-num-steps 3"
+        " --speculative-eagle-topk {topk} --speculative-num-draft-tokens 4")
+BENCH = "python -m sglang.bench_serving --backend sglang --port 30000 --num-prompts 100 --max-concurrency 1"
+
+
+def _bench(tput: float, accept: float | None = None) -> str:
+    return ("============ Serving Benchmark Result ============\n"
+            "Backend:                                 sglang\n"
+            "Maximum request concurrency:             1\n"
+            "Successful requests:                     100\n"
+            f"Output token throughput (tok/s):         {tput}\n"
+            + (f"Accept length:                           {accept}\n" if accept else "")
+            + "==================================================")
+
+
+def _session(tmp_path):
+    w = _Writer("46460000-0000-4000-8000-0000000000b1", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("EAGLE-3 on gpu01 and gpu02 is slow.")
+    for host, tput in (("gpu01", 80.5), ("gpu02", 82.0)):
+        w.bash(f"ssh {host} 'nohup {LAUNCH}{SPEC.format(topk=1)} > spec.log 2>&1 &'", "")
+        w.bash(f"ssh {host} '{BENCH}'", _bench(tput, 1.3))
+    w.bash(f"ssh gpu01 'pkill -f sglang; nohup {LAUNCH} > base.log 2>&1 &'", "")
+    w.bash(f"ssh gpu01 '{BENCH}'", _bench(120.0), text="Now the baseline without speculation.")
+    w.bash(f"ssh gpu01 'pkill -f sglang; nohup {LAUNCH}{SPEC.format(topk=4)} > spec.log 2>&1 &'", "")
+    w.bash(f"ssh gpu01 '{BENCH}'", _bench(81.0, 1.3), text="Changed topk; re-measuring.")
+    w.bash("cat /models/e3/config.json", '{"draft_vocab_size": 32000}',
+           text="Throughput did not improve. Let me read the drafter config instead.")
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    return analyze_path(path)
+
+
+def test_the_eagle3_run_before_the_plain_one_is_compared_with_it(tmp_path):
+    # before: the 80.5 tok/s read before the baseline had no SD501 (only the later 81 did)
+    a = _session(tmp_path)
+    assert [(f.seq, f.evidence) for f in a.findings if f.code == "SD501"] == [(4, [
+        "[msg 4] 80.5 tok/s measured vs 120 tok/s baseline [msg 12]",
+        "[msg 8] 82 tok/s measured vs 120 tok/s baseline [msg 12]",
+        "[msg 16] 81 tok/s measured vs 120 tok/s baseline [msg 12]"])]
