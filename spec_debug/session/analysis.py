@@ -389,7 +389,8 @@ class _SessionState:
         prose that names one of them ("gpu01 now does 88 tok/s") is that host's."""
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
-        self.best_throughput: float | None = None
+        self.best_throughput: dict[str | None, float] = {}
+        """The best throughput read so far on each host (the key: the reading's host)."""
         self.served: dict[str | None, CommandRecord | None] = {}
         """Per host (lower-cased; None: the session's own machine), its last server launch when it
         plainly ran without speculation, None when with (or when its flags cannot say)."""
@@ -828,7 +829,7 @@ class _SessionState:
         """``plain``: read from a benchmark of a server launched without speculation, so its
         throughput is also a baseline, which later readings are compared with (not itself compared)."""
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
-                           ev.timestamp, ev.file, ev.line)
+                           ev.timestamp, ev.file, ev.line, plain and m.name == "throughput")
         if self.kept_metrics.add(rec):  # _keep inline
             self.dropped += 1
         if ev.agent != MAIN_AGENT:
@@ -854,8 +855,10 @@ class _SessionState:
                 where = "" if baseline.seq == ev.seq else f" [msg {baseline.seq}]"
                 self._finding("SD501", ev, f"{m.value:g} tok/s measured vs {baseline.value:g} tok/s baseline{where}",
                               host, extra_seqs=[baseline.seq])
-            if source == "output" and st is not None and call is not None:
-                prev = self.best_throughput
+            if source == "output" and st is not None and call is not None and not plain:
+                # of the reading's own host: gpu01's 81 tok/s after a change did not fail to
+                # "improve on" the 82 of gpu02, which that change never touched
+                prev = self.best_throughput.get(host)
                 # The first reading only measures the reported slowness: what comes next is the
                 # investigation, not a change of approach. A later one that did not improve on the
                 # best so far, or is still under the baseline, says the last attempt did not work.
@@ -868,8 +871,10 @@ class _SessionState:
                         why = f"still below the {baseline.value:g} tok/s baseline"
                     st.trigger = _Trigger(ev.seq, "metric", f"throughput {m.value:g} tok/s {why}",
                                           call.category, tuple(st.recent))
-            if source == "output":
-                self.best_throughput = max(self.best_throughput or 0.0, m.value)
+            if source == "output" and not plain:
+                # the baseline is no attempt of the agent's: the EAGLE-3 run after it "did not
+                # improve on" the last EAGLE-3 run, not on the server without speculation
+                self.best_throughput[host] = max(self.best_throughput.get(host, 0.0), m.value)
         elif m.name == "speedup" and m.value < _SLOWER:
             self._finding("SD501", ev, f"{m.value:g}x speedup: slower than without speculation ({m.context})", host)
         elif m.name == "validation_accuracy":

@@ -445,7 +445,7 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     or code change followed by a metric improvement")."""
     # in the order the sessions are listed (by time: in_time_order), not by their ids
     rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
-    readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output"),
+    readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline),
                       key=lambda m: (rank.get(m.session, len(rank)), m.seq))
     out: list[tuple[tuple[int, int], str]] = []
     # A rise is on one host, as in _impact; each host's own (a session that fixed gpu-a, then
@@ -559,8 +559,9 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
     """First and last reading of each headline metric (readings printed by commands first)."""
     out: dict[str, Any] = {"rows": [], "baseline": None}  # the templates test it (StrictUndefined)
     for name in _IMPACT_METRICS:
-        readings = [m for m in a.metrics if m.name == name and m.source == "output"] or \
-                   [m for m in a.metrics if m.name == name]
+        # a throughput of the server without speculation is the baseline, not a before or an after
+        measured = [m for m in a.metrics if m.name == name and not m.baseline]
+        readings = [m for m in measured if m.source == "output"] or measured
         if not readings:
             continue
         # Before and after on the same host: a session that first measured the healthy gpu02
@@ -578,7 +579,7 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
     if base is None and not read_before:
         # no reading with speculation, or no baseline read before it ("the baseline was 90 tok/s"
         # said afterwards): the first one. One of another batch size or model is no comparison.
-        base = next((m for m in a.metrics if m.name == "baseline_throughput"), None)
+        base = next((m for m in a.metrics if _is_baseline(m)), None)
     if base:
         out["baseline"] = {"value": base.value, "seq": base.seq}
     return out
@@ -642,12 +643,19 @@ def _launches(a: SessionAnalysis) -> dict[str, list[tuple[int, tuple[str, str | 
     return out
 
 
+def _is_baseline(m: MetricRecord) -> bool:
+    """A reading without speculation: one said to be ("90 tok/s without speculation"), or the
+    throughput of a benchmark of a server launched without it (MetricRecord.baseline)."""
+    return m.name == "baseline_throughput" or m.baseline
+
+
 def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[MetricRecord | None, bool]:
     """The baseline the analysis compared the last throughput reading with: the one of its batch
     size, model and engine (SpecForge#339: bs=4's 426.46 against bs=4's 566.21, not the first
     table row's 222.47), replayed over the reading's session as :mod:`baselines` pairs them; and
     whether any baseline was read before the reading."""
-    last = next((m for m in reversed(a.metrics) if m.name == "throughput" and m.seq == seq and m.value == value), None)
+    last = next((m for m in reversed(a.metrics) if m.name == "throughput" and not m.baseline and m.seq == seq
+                 and m.value == value), None)
     if last is None:
         return None, False
     printed: dict[tuple[str, int | None], str] = {}
@@ -663,7 +671,7 @@ def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[Metric
             book.launched(launches[k][1])
             k += 1
         command = _printed(a, m, printed)
-        if m.name == "baseline_throughput":
+        if _is_baseline(m):
             book.note(m, command)
         elif m.name == "throughput":
             paired = book.pair(m, command)

@@ -115,6 +115,10 @@ class MetricRecord:
     timestamp: str | None = None
     file: str = ""
     line: int = 0
+    baseline: bool = False
+    """A throughput printed by a benchmark of a server launched without speculation: the
+    no-speculation baseline, not a reading of the drafter (the postmortem's before and after and
+    its rises leave it out, as SD501 compares readings with it)."""
 
 
 @dataclass(slots=True)

@@ -11,9 +11,11 @@ impact row ended at the baseline's 120 tok/s, and the pivot said 81 tok/s was "n
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 
 from spec_debug.session import analyze_path
+from spec_debug.session.postmortem import render_postmortem
 from tests.session.incident_story import _Writer
 
 LAUNCH = "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --port 30000"
@@ -49,6 +51,15 @@ def _session(tmp_path):
     return analyze_path(path)
 
 
+def test_the_plain_servers_reading_is_marked_as_the_baseline(tmp_path):
+    a = _session(tmp_path)
+    tput = [(m.seq, m.value, m.host, m.baseline) for m in a.metrics if m.name == "throughput"]
+    assert tput == [(4, 80.5, "gpu01", False), (8, 82.0, "gpu02", False), (12, 120.0, "gpu01", True),
+                    (16, 81.0, "gpu01", False)]
+    assert a.to_json()["metrics"][4]["baseline"] is True
+
+
+
 def test_the_eagle3_run_before_the_plain_one_is_compared_with_it(tmp_path):
     # before: the 80.5 tok/s read before the baseline had no SD501 (only the later 81 did)
     a = _session(tmp_path)
@@ -56,3 +67,26 @@ def test_the_eagle3_run_before_the_plain_one_is_compared_with_it(tmp_path):
         "[msg 4] 80.5 tok/s measured vs 120 tok/s baseline [msg 12]",
         "[msg 8] 82 tok/s measured vs 120 tok/s baseline [msg 12]",
         "[msg 16] 81 tok/s measured vs 120 tok/s baseline [msg 12]"])]
+
+
+def test_the_pivot_compares_with_the_last_attempt_on_the_same_host(tmp_path):
+    a = _session(tmp_path)
+    assert [(p.seq, p.trigger_seq, p.kind) for p in a.pivots] == [(17, 16, "metric")]
+    assert a.pivots[0].summary.startswith("After throughput 81 tok/s not improving on 80.5, baseline 120 [msg 16]")
+
+
+def test_the_postmortem_does_not_tell_the_baseline_as_the_fix(tmp_path):
+    md = render_postmortem(_session(tmp_path), "md")
+    assert "| throughput | 80.5 tok/s [[msg 4]](#msg-4) | 81 tok/s [[msg 16]](#msg-16) | 2 | gpu01 |" in md
+    assert ("Throughput on gpu01 went from 80.5 tok/s [[msg 4]](#msg-4) to 81 tok/s [[msg 16]](#msg-16) "
+            "against a 120 tok/s baseline [[msg 12]](#msg-12).") in md
+    assert "Baseline without speculation: 120 tok/s [[msg 12]](#msg-12)." in md
+    assert "rose from" not in md
+    assert "- No change in the session was followed by a rise in measured throughput." in md
+
+
+def test_the_html_postmortem_links_only_to_its_own_entries(tmp_path):
+    html = render_postmortem(_session(tmp_path), "html")
+    ids = set(re.findall(r'id="([^"]+)"', html))
+    assert {h for h in re.findall(r'href="#([^"]+)"', html)} <= ids
+    assert not re.findall(r'(?:src|href)="(?!#)', html)  # self-contained
