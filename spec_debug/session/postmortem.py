@@ -296,7 +296,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     loop_command = _loop_commands(a)
     went_wrong = []
     for lp in a.loops:
-        shown = _code(_short(loop_command[id(lp)], 120))
+        command, where = loop_command[id(lp)]
+        shown = _code(_short(command, 120)) + where
         if (lp.session, lp.first_seq) in waits:
             went_wrong.append(f"A poll failed {lp.count} times while waiting [msg {lp.first_seq}]…[msg {lp.last_seq}] "
                               f"({lp.agent}): {shown} — {_short(loop_error[id(lp)], 100)}")
@@ -338,10 +339,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                     for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.seq))
                     if not (f.code == "SD501" and _back_above_baseline(impact))]
     for lp in a.loops:
+        command, where = loop_command[id(lp)]
+        shown = _code(_short(command, 80)) + where
         if (lp.session, lp.first_seq) in waits:  # polling a server that was not up yet
-            action = f"Wait on a condition instead of retrying {_code(_short(loop_command[id(lp)], 80))}"
+            action = f"Wait on a condition instead of retrying {shown}"
         else:  # the same crash again and again: retrying changes nothing
-            action = (f"Read the error before re-running {_code(_short(loop_command[id(lp)], 80))}: it failed {lp.count} times "
+            action = (f"Read the error before re-running {shown}: it failed {lp.count} times "
                       f"with {_short(loop_error[id(lp)], 60) or 'the same error'}")
         action_items.append({"action": action, "type": "process", "source": f"loop [msg {lp.first_seq}]"})
     if select_commands(a):  # what `spec-debug distill` would keep; it refuses a session without any
@@ -373,11 +376,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     return view
 
 
-def _loop_commands(a: SessionAnalysis) -> dict[int, str]:
-    """The command each loop ran, by id(loop): the command as typed when every run typed the
-    same, else the loop's template. The template masks every number, and shown as the command
-    it named hosts and versions that do not exist (`ssh root@N.N.N.N 'curl localhost:N/health'`,
-    `pythonN`)."""
+def _loop_commands(a: SessionAnalysis) -> dict[int, tuple[str, str]]:
+    """The command each loop ran, by id(loop), and where: the command as typed when every run typed
+    the same or only put another host in it (then the hosts it ran on), else the loop's template
+    (with the hosts, when several). The template masks every number, and shown as the command it
+    named hosts and paths that do not exist (`ssh root@N.N.N.N 'curl localhost:N/health'`,
+    `pythonN`, `ssh gpuN 'cat /opt/eN/launch.sh'` for one `cat` tried on gpu01, gpu02, gpu03)."""
     if not a.loops:
         return {}
     runs: dict[tuple[str, str], list[CommandRecord]] = {}
@@ -388,8 +392,18 @@ def _loop_commands(a: SessionAnalysis) -> dict[int, str]:
         mine = runs.get((lp.session, lp.agent), [])
         lo = bisect_left(mine, lp.first_seq, key=attrgetter("seq"))
         hi = bisect_right(mine, lp.last_seq, key=attrgetter("seq"))
-        typed = {c.command for c in mine[lo:hi] if command_template(c.command) == lp.template}
-        out[id(lp)] = typed.pop() if len(typed) == 1 else lp.template
+        ran = [c for c in mine[lo:hi] if command_template(c.command) == lp.template]
+        if not ran:
+            out[id(lp)] = (lp.template, "")
+            continue
+        typed = list(dict.fromkeys(c.command for c in ran))
+        hosts = list(dict.fromkeys(c.host for c in ran if c.host))
+        # the same command on each host: `ssh gpu01 …` with gpu02 and gpu03 put in its place
+        one_per_host = len(hosts) > 1 and all(any(t == typed[0].replace(hosts[0], h) for h in hosts) for t in typed)
+        where = f" on {', '.join(hosts)}" if len(hosts) > 1 else ""
+        # runs that differ otherwise (`sleep 5`, `sleep 10` before one check) keep the template:
+        # no one command ran that many times (test_hardening8_postmortem)
+        out[id(lp)] = (typed[0] if len(typed) == 1 or one_per_host else lp.template, where)
     return out
 
 
