@@ -489,10 +489,29 @@ def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord
 
 def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord]:
     """The changes (a patch, a config edit, a relaunch) the agent that read ``m`` made on its host
-    after ``after`` and before the reading."""
-    return [c for c in a.commands if c.session == m.session and c.agent == m.agent
-            and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
-            and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+    after ``after`` and before the reading. The launch of the server without speculation that
+    measured the baseline is none: it changed nothing of the EAGLE-3 setup ("rose from 80.5 to 130
+    tok/s after `nohup … launch_server` (no speculation), relaunching with topk 4")."""
+    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
+               and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
+               and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+    plain = _plain_launches(a, m, changes)
+    return [c for c in changes if c.seq not in plain] if plain else changes
+
+
+def _plain_launches(a: SessionAnalysis, m: MetricRecord, changes: list[CommandRecord]) -> set[int]:
+    """The seqs of the launches among ``changes`` whose server a baseline reading measured: the
+    last launch before each baseline read on ``m``'s host by its agent (MetricRecord.baseline)."""
+    launches = [c for c in changes if c.category == "launch_server"]
+    if not launches:
+        return set()
+    out = set()
+    for b in a.metrics:
+        if b.baseline and b.session == m.session and b.agent == m.agent and b.seq < m.seq and b.host == m.host:
+            served = [c.seq for c in launches if c.seq < b.seq]
+            if served:
+                out.add(served[-1])
+    return out
 
 
 def _last_read(readings: list[MetricRecord], m: MetricRecord) -> MetricRecord:
