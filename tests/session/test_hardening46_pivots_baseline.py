@@ -103,3 +103,20 @@ def test_a_rise_after_the_baseline_run_credits_the_eagle3_relaunch_alone(tmp_pat
             "`--speculative-algorithm EAGLE3 --speculative-draft-model-path /models/e3 --speculative-num-steps 3 "
             "--speculative-eagle-topk 4 --speculative-num-draft-tokens 4` [[msg 13]](#msg-13).") in md
     assert "[msg 9]](#msg-9)" not in md.split("## Resolution")[1].split("## Lessons")[0]
+
+
+def test_a_baseline_run_below_the_eagle3_run_is_no_failed_attempt(tmp_path):
+    # EAGLE-3 at 130 tok/s, then the plain server at 120 for comparison, then the agent reads the
+    # drafter's config. Before, the 120 "did not improve on 130": a pivot from benchmarking.
+    w = _Writer("46460000-0000-4000-8000-0000000000b3", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("Is EAGLE-3 worth it on gpu01?")
+    w.bash(f"ssh gpu01 'nohup {LAUNCH}{SPEC.format(topk=1)} > spec.log 2>&1 &'", "")
+    w.bash(f"ssh gpu01 '{BENCH}'", _bench(130.0, 2.9))
+    w.bash(f"ssh gpu01 'pkill -f sglang; nohup {LAUNCH} > base.log 2>&1 &'", "")
+    w.bash(f"ssh gpu01 '{BENCH}'", _bench(120.0), text="Now the baseline without speculation.")
+    w.bash("cat /models/e3/config.json", '{"draft_vocab_size": 32000}', text="Let me note the drafter's config.")
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [m.baseline for m in a.metrics if m.name == "throughput"] == [False, True]
+    assert a.pivots == []
