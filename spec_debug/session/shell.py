@@ -1105,6 +1105,7 @@ _SERVER_ROOT = re.compile(r"\b(?:curl|wget)\b[^|;&]*?[\w.\]-]:\d+/?(?=$|[\s'\";&
 # curl -o FILE / -O / --output / --remote-name[-all] (curl(1)), or wget, whose default is to save
 _DOWNLOAD = re.compile(r"\bwget\b|\bcurl\b.*\s(?:-[a-zA-Z]*[oO]|--output\b|--remote-name)")
 _SOURCE = re.compile(r"\.py\b|site-packages")
+_SOURCE_URL = re.compile(r"\.(?:py|cu|cuh|cpp|h)(?:[?#]|$)", re.I)
 _LOG = re.compile(r"\.log\b|/logs?/")
 _CONFIG = re.compile(r"config\.json|\.safetensors|\.json\b")
 _TRANSFER = re.compile(r"^\s*(?:scp|rsync)\b")
@@ -1117,6 +1118,8 @@ def categorize(command: str | None, tool_name: str | None = None, path: str | No
             return "edit"
         if tool_name in _READ_TOOLS:
             return "read_source" if (path or "").endswith(".py") or "site-packages" in (path or "") else "inspect_config"
+        if tool_name == "WebFetch" and path and _SOURCE_URL.search(path):
+            return "read_source"  # a source file on GitHub, raw or shown (blob/), or any .py page
         return "other"
     return _categorize_command(command)
 
