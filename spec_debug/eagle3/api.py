@@ -10,6 +10,7 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import asdict, dataclass, replace
@@ -1052,6 +1053,30 @@ def _final_copies_aux(samples, configured, trained, n_layers) -> str | None:
     return None
 
 
+def _repeated_aux_slots(samples, configured, dump_layer_ids, trained) -> str | None:
+    """Two configured aux slots equal at every position of every probed sample: one layer
+    captured twice (data._refuse_repeated_slots, which refuses such a sample for eval but not
+    for the probe, which ranks every slot). Every layout that reads both scores near chance,
+    so the probe ranks noise; the verdict must say why. A dump whose layer_ids metadata, or
+    a config, names one layer twice says so itself and is left alone."""
+    import torch
+
+    from spec_debug.eagle3.data import _named_twice
+
+    for a, b in itertools.combinations(range(len(configured)), 2):
+        first, second = configured[a], configured[b]
+        if _named_twice(dump_layer_ids, first, second) or _named_twice(trained, a, b):
+            continue
+        if samples and all(s.slots.shape[1] > max(first, second)
+                           and torch.equal(s.slots[:, first], s.slots[:, second]) for s in samples):
+            return (f"slots {first} and {second} of the dump, both read by the configured "
+                    f"layout, are equal at every position of the {len(samples)} probed "
+                    "sample(s): one layer captured twice (a hook that stores under the wrong "
+                    "layer id, or a layer listed twice), so every layout that reads them ranks "
+                    "noise; fix the capture so each aux slot holds its own layer and dump again")
+    return None
+
+
 _CHECK_MAX_BYTES = 2 << 30  # states of every slot read at once by a check (see _bounded_samples)
 
 
@@ -1178,6 +1203,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if copied:
         # every layout is scored against that aux layer's targets: "matches" would mislead
         report.verdict += "; but " + copied
+    repeated = _repeated_aux_slots(samples, resolved.slots, info.layer_ids, trained)
+    if repeated:
+        # eval refuses such a sample (data._refuse_repeated_slots); the probe reads every
+        # slot to rank them, so without this its verdict was only "does not confirm"
+        report.verdict += "; but " + repeated
     report.notes = notes
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "target": resolved_target.path,
