@@ -475,18 +475,54 @@ def unconfirmed_rows(configured: tuple[int, ...], scores: dict,
     return {"lead": lead, "rows": int(rows), "runner_up": list(runner)}
 
 
-def _reordered(best: Sequence[int], configured: Sequence[int]) -> str:
+def _reordered(best: Sequence[int], configured: Sequence[int],
+               embedding_slots: Sequence[int] = ()) -> str:
     """The cause to add when the best layout reads the configured slots in another order:
     the same layers were captured, so their order went wrong on one side - the dump wrote
     them in another order than its layer_ids (or the config's
     eagle_aux_hidden_state_layer_ids) name, or the draft was trained on them reordered."""
     if sorted(best) != sorted(configured):
         return ""
+    shifted = _rotated_capture(tuple(best), tuple(configured), embedding_slots)
+    if shifted:
+        return shifted
     return ("; it reads the configured slots in another order: the dump holds the draft's "
             "layers but saved them in another order than its layer_ids metadata or the "
             "config's eagle_aux_hidden_state_layer_ids name, or the draft was trained on them "
             "in that order; check the order the dumper concatenated the layers in, then dump "
             "again in the config's order (or reorder eagle_aux_hidden_state_layer_ids)")
+
+
+def _rotated_capture(best: tuple[int, ...], configured: tuple[int, ...],
+                     embedding_slots: Sequence[int]) -> str | None:
+    """The clause for a best layout that is the configured one rotated by one position
+    around an embedding slot: the dump's capture is one layer off the draft's, not reordered.
+    A dump of (embed, a, b) for a draft trained on (a, b, c) (the incident's cat([embed,
+    layer3, layer31]) against an engine's layers 3, 31, 59, read the other way round) scores
+    best as (a, b, embed): a and b in the positions the draft learnt them, the embedding
+    output filling the last one as the least bad of what is left (0.405 vs 0.286 configured,
+    0.690 for the draft's own dump), which "saved them in another order" misread as a
+    reorder of the draft's layers. The embedding output is the tell: no dumper concatenates
+    it after target layers, and it is no engine's default (EAGLE3.md section 3)."""
+    if len(configured) < 2 or not embedding_slots:
+        return None
+    left = configured[1:] + configured[:1]  # positions 0..A-2 read slots one later
+    right = configured[-1:] + configured[:-1]  # positions 1..A-1 read slots one earlier
+    if best == left and configured[0] in embedding_slots:
+        return (f"; it reads slots {list(configured[1:])} at the draft's first "
+                f"{len(configured) - 1} positions, each one slot later than configured, and "
+                f"the embedding output (slot {configured[0]}) last: not a reorder but a "
+                "capture one layer off - the dump starts at the embedding output and lacks "
+                "the draft's last aux layer (a draft trained on later layers than the engine "
+                "or dumper captures); capture the layers in the draft's "
+                "eagle_aux_hidden_state_layer_ids and dump again")
+    if best == right and configured[-1] in embedding_slots:
+        return (f"; it reads slots {list(configured[:-1])} at the draft's last "
+                f"{len(configured) - 1} positions, each one slot earlier than configured, and "
+                f"the embedding output (slot {configured[-1]}) first: not a reorder but a "
+                "capture one layer off - the dump lacks the draft's first aux layer; capture "
+                "the layers in the draft's eagle_aux_hidden_state_layer_ids and dump again")
+    return None
 
 
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
@@ -574,7 +610,7 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
         text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
                 f"configured {describe(configured)}: the draft was trained on a different "
                 "layout than the one configured (check the aux layer ids and the engine's "
-                "capture convention)" + _reordered(best, configured))
+                "capture convention)" + _reordered(best, configured, embedding_slots))
     if embedding_slots:
         text += (f"; slot(s) {embedding_slots} hold the embedding output (embed_tokens[ids]) - "
                  "no engine feeds it by default")

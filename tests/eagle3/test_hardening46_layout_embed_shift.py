@@ -1,0 +1,44 @@
+"""A dump captured one layer off the draft around the embedding output: the draft was
+trained on aux layers [2, 4, 5], the dump holds [embed, 2, 4] and the final state (the
+incident's cat([embed, layer3, layer31]) against layers 3, 31, 59, one side swapped). The
+best order, slots [1, 2, 0], puts layers 2 and 4 where the draft learnt them and the
+embedding output last, and drafter layout called that "the same layers saved in another
+order", sending the user to the dumper's concatenation order. Now the verdict names the
+capture one layer off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.eagle3._world import drafter_json, informative_world, torch  # noqa: F401
+
+from spec_debug.eagle3.data import write_hs_sample
+
+world = informative_world("h46_embed_shift", seed=5)
+
+
+def _embed_first(world: Path) -> Path:
+    """world's samples as (embedding output, aux slot 0, aux slot 1, final): the capture
+    moved one layer down, the draft's last aux layer lost."""
+    from safetensors.torch import load_file
+
+    embed = load_file(str(world / "target" / "model.safetensors"))["model.embed_tokens.weight"]
+    out = world / "embed_first"
+    out.mkdir()
+    for i in range(3):
+        tensors = load_file(str(world / "data" / f"hs_{i}.safetensors"))
+        ids, states = tensors["token_ids"], tensors["hidden_states"]
+        slots = torch.stack([embed[ids].to(states.dtype), states[:, 0], states[:, 1],
+                             states[:, 3]], dim=1)
+        write_hs_sample(out / f"hs_{i}.safetensors", ids, slots)
+    return out
+
+
+def test_a_capture_one_layer_off_around_the_embedding_is_not_called_a_reorder(world):
+    out = drafter_json(world, _embed_first(world), "layout")
+    assert out["best"] == [1, 2, 0], out["verdict"]
+    assert out["embedding_slots"] == [0], out["verdict"]
+    assert "another order" not in out["verdict"], out["verdict"]
+    assert ("it reads slots [1, 2] at the draft's first 2 positions, each one slot later than "
+            "configured, and the embedding output (slot 0) last: not a reorder but a capture "
+            "one layer off") in out["verdict"]
