@@ -941,8 +941,32 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
             "sample(s)): this dump, which does not name its slots, holds the draft's aux "
             "layers in another order than it was trained on (a wrong layout, not weak "
-            f"weights); `{command}` ranks every layout of the dump, and --layout "
-            f"{','.join(map(str, best))} evaluates with that order"]
+            f"weights){_embedding_rotated(loaded, samples, best, fed)}; `{command}` ranks "
+            f"every layout of the dump, and --layout {','.join(map(str, best))} evaluates "
+            "with that order"]
+
+
+def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, ...]) -> str:
+    """The clause for a best order that is the fed one rotated left by one around a slot
+    holding exactly the embedding output (embed_tokens[ids], the draft's copy of the target's
+    table): a dump of (embed, a, b) for a draft trained on (a, b, c) scores best as (a, b,
+    embed), which is a capture one layer off, not a reorder (layout._rotated_capture says the
+    same in drafter layout's verdict). SD401 quotes the note by its opening words, kept."""
+    from spec_debug.eagle3.layout import embedding_slot_checks
+
+    if len(fed) < 2 or best != fed[1:] + fed[:1]:
+        return ""
+    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
+    if embed is None:
+        return ""
+    check = embedding_slot_checks(samples, embed.detach(), None)
+    if fed[0] >= len(check) or not check[fed[0]].is_embedding:
+        return ""
+    return (f", or rather a capture one layer off: slot {fed[0]} is exactly the embedding "
+            f"output (embed_tokens[ids]) and the best order reads it last, after slots "
+            f"{list(fed[1:])} at the draft's first positions - the dump starts at the "
+            "embedding output and lacks the draft's last aux layer; capture the layers in "
+            "the draft's eagle_aux_hidden_state_layer_ids and dump again")
 
 
 # The step-0 checks eval runs when a draft scores badly (the other norm_before_residual, the

@@ -8,9 +8,12 @@ capture one layer off."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from tests.eagle3._world import drafter_json, informative_world, torch  # noqa: F401
+from tests.eagle3._world import drafter_json, informative_world, runner, torch  # noqa: F401
+
+from spec_debug.eagle3.commands import drafter_app
 
 from spec_debug.eagle3.data import write_hs_sample
 
@@ -42,3 +45,17 @@ def test_a_capture_one_layer_off_around_the_embedding_is_not_called_a_reorder(wo
     assert ("it reads slots [1, 2] at the draft's first 2 positions, each one slot later than "
             "configured, and the embedding output (slot 0) last: not a reorder but a capture "
             "one layer off") in out["verdict"]
+
+
+def test_eval_note_names_the_capture_one_layer_off(world):
+    """drafter eval's note on the same dump said only "another order"; it keeps those words
+    (SD401 quotes the note by them) and adds the embedding's tell."""
+    data = world / "embed_first" if (world / "embed_first").exists() else _embed_first(world)
+    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
+                                         str(data), "--target", str(world / "target"),
+                                         "--steps", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    notes = [n for n in json.loads(result.output)["notes"] if "another order" in n]
+    assert len(notes) == 1, notes
+    assert ("or rather a capture one layer off: slot 0 is exactly the embedding output "
+            "(embed_tokens[ids]) and the best order reads it last, after slots [1, 2]") in notes[0]
