@@ -59,3 +59,48 @@ def test_eval_note_names_the_capture_one_layer_off(world):
     assert len(notes) == 1, notes
     assert ("or rather a capture one layer off: slot 0 is exactly the embedding output "
             "(embed_tokens[ids]) and the best order reads it last, after slots [1, 2]") in notes[0]
+
+
+def _slots_of(world: Path, name: str, build) -> Path:
+    """world's samples with their hidden_states [T, 4, H] replaced by build(ids, states)."""
+    from safetensors.torch import load_file
+
+    out = world / name
+    out.mkdir()
+    for i in range(3):
+        tensors = load_file(str(world / "data" / f"hs_{i}.safetensors"))
+        ids = tensors["token_ids"]
+        write_hs_sample(out / f"hs_{i}.safetensors", ids, build(ids, tensors["hidden_states"]))
+    return out
+
+
+def test_a_dump_one_layer_later_than_the_draft_is_not_called_a_reorder(world):
+    """The incident's direction: a draft trained on (embed, 3, 31) fed the engine's (3, 31,
+    59). Here the draft's aux layers are [2, 4, 5] and the dump holds [4, 5, 6] and the
+    final state: best [2, 0, 1] reads layers 4 and 5 where the draft learnt them and layer 6
+    first, no better there than the final slot."""
+    from transformers import LlamaForCausalLM
+
+    verifier = LlamaForCausalLM.from_pretrained(str(world / "target")).eval()
+
+    def later(ids, states):
+        with torch.no_grad():
+            layer6 = verifier(ids[None], output_hidden_states=True).hidden_states[6][0]
+        return torch.stack([states[:, 1], states[:, 2], layer6.to(states.dtype), states[:, 3]], 1)
+
+    out = drafter_json(world, _slots_of(world, "later", later), "layout")
+    assert out["best"] == [2, 0, 1], out["verdict"]
+    assert "another order" not in out["verdict"], out["verdict"]
+    assert ("its first position reads slot 2 no better than another slot of the dump: not a "
+            "reorder but a capture one layer off - the dump lacks the draft's first aux "
+            "layer") in out["verdict"]
+
+
+def test_the_draft_s_layers_written_rotated_are_still_a_reorder(world):
+    """The dumper wrote the draft's layers as [4, 5, 2]: best [2, 0, 1] too, but the first
+    position needs slot 2 (0.690 vs 0.357 with the final slot there)."""
+    out = drafter_json(world, _slots_of(world, "rotated", lambda ids, s: s[:, [1, 2, 0, 3]]),
+                       "layout")
+    assert out["best"] == [2, 0, 1], out["verdict"]
+    assert "it reads the configured slots in another order" in out["verdict"], out["verdict"]
+    assert "one layer off" not in out["verdict"], out["verdict"]
