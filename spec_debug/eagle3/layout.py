@@ -557,6 +557,21 @@ def _rotated_capture(best: tuple[int, ...], configured: tuple[int, ...],
     return None
 
 
+def _near_zero_everywhere(scores: dict) -> str:
+    """The clause for a ranking where no layout reaches FINAL_SLOT_CHECK_BELOW: layouts tied
+    near zero are not "too few rows", and more samples will not rank them. A dump of another
+    target of the same hidden size (other weights) scored 0.000 on every layout and was told
+    only to probe more samples."""
+    top = max(scores.values())
+    if top >= FINAL_SLOT_CHECK_BELOW:
+        return ""
+    return (f"; no layout reaches {FINAL_SLOT_CHECK_BELOW:.2f} at step 0 (best {top:.3f}), far "
+            "under what a trained draft scores on the states it was trained on: check that "
+            "the dump is of the draft's own target (states of another model of the same "
+            "hidden size fit no layout), that its token ids line up with its states, and "
+            "the draft's weights")
+
+
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
              untrained: bool = False, unclear: dict[str, int] | None = None,
@@ -623,7 +638,8 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                 + ("every sample of the dump was probed: probe a dump with more samples, or "
                    "longer ones (more loss-masked positions)" if unconfirmed.get("all_read")
                    else "probe more samples (--max-samples) or longer ones (more "
-                   "loss-masked positions)"))
+                   "loss-masked positions)")
+                + _near_zero_everywhere(scores))
     elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "
