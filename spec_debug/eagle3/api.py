@@ -936,14 +936,49 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
     if best == fed or gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
         return []
     how = "given as --layout" if resolved.how == "user" else f"the first {len(fed)}"
+    shifted = _embedding_rotated(loaded, samples, best, fed)
+    if not shifted:
+        def score(order: tuple[int, ...]) -> float:
+            return evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
+                            device=device, targets=targets).full_accuracy[0]
+        shifted = _later_capture(samples, best, fed, scores[best], rows, score)
     # SD401 quotes this note by its words (diagnose/checks/drafter.py SLOT_ORDER)
     return [f"aux slots {list(best)} score {scores[best]:.3f} at step 0 vs {scores[fed]:.3f} "
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
             "sample(s)): this dump, which does not name its slots, holds the draft's aux "
             "layers in another order than it was trained on (a wrong layout, not weak "
-            f"weights){_embedding_rotated(loaded, samples, best, fed)}; `{command}` ranks "
+            f"weights){shifted}; `{command}` ranks "
             f"every layout of the dump, and --layout {','.join(map(str, best))} evaluates "
             "with that order"]
+
+
+def _later_capture(samples, best: tuple[int, ...], fed: tuple[int, ...], best_score: float,
+                   rows: int, score: Callable[[tuple[int, ...]], float]) -> str:
+    """The clause for a best order that is the fed one rotated right by one (the incident's
+    direction: a draft trained on (embed, 3, 31) fed the engine's (3, 31, 59)) whose first
+    position reads its slot no better than the dump's final slot (fewer than LAYOUT_MIN_GAIN
+    rows apart, one more step-0 pass): the draft's first layer is in no slot, a capture one
+    layer off rather than a reorder (layout._rotated_capture says the same in drafter
+    layout's verdict); a true rotation by the dumper needs that slot there."""
+    from spec_debug.eagle3.evaluate import PrecisionError
+    from spec_debug.eagle3.layout import LAYOUT_MIN_GAIN
+
+    final = samples[0].slots.shape[1] - 1
+    if len(fed) < 2 or best != fed[-1:] + fed[:-1] or final in best or not rows:
+        return ""
+    try:
+        filled = score((final,) + best[1:])
+    except PrecisionError:
+        return ""
+    if round((best_score - filled) * rows) >= LAYOUT_MIN_GAIN:
+        return ""
+    return (f", or rather a capture one layer off: the best order reads slots "
+            f"{list(fed[:-1])} at the draft's last {len(fed) - 1} positions and its first "
+            f"reads slot {fed[-1]} no better than the final slot {final} "
+            f"({filled:.3f} vs {best_score:.3f}) - the dump lacks the draft's first aux layer "
+            "(a draft trained on an earlier layer, such as the embedding output, than the "
+            "engine or dumper captures); capture the layers the draft was trained on and "
+            "dump again, or retrain on the served layers")
 
 
 def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, ...]) -> str:

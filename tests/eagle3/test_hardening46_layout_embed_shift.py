@@ -74,11 +74,10 @@ def _slots_of(world: Path, name: str, build) -> Path:
     return out
 
 
-def test_a_dump_one_layer_later_than_the_draft_is_not_called_a_reorder(world):
-    """The incident's direction: a draft trained on (embed, 3, 31) fed the engine's (3, 31,
-    59). Here the draft's aux layers are [2, 4, 5] and the dump holds [4, 5, 6] and the
-    final state: best [2, 0, 1] reads layers 4 and 5 where the draft learnt them and layer 6
-    first, no better there than the final slot."""
+def _later(world: Path) -> Path:
+    """world's samples as (layer 4, layer 5, layer 6, final) for a draft trained on [2, 4, 5]."""
+    if (world / "later").exists():
+        return world / "later"
     from transformers import LlamaForCausalLM
 
     verifier = LlamaForCausalLM.from_pretrained(str(world / "target")).eval()
@@ -88,7 +87,22 @@ def test_a_dump_one_layer_later_than_the_draft_is_not_called_a_reorder(world):
             layer6 = verifier(ids[None], output_hidden_states=True).hidden_states[6][0]
         return torch.stack([states[:, 1], states[:, 2], layer6.to(states.dtype), states[:, 3]], 1)
 
-    out = drafter_json(world, _slots_of(world, "later", later), "layout")
+    return _slots_of(world, "later", later)
+
+
+def _rotated(world: Path) -> Path:
+    """world's samples with the draft's layers written as [4, 5, 2], then the final state."""
+    if (world / "rotated").exists():
+        return world / "rotated"
+    return _slots_of(world, "rotated", lambda ids, s: s[:, [1, 2, 0, 3]])
+
+
+def test_a_dump_one_layer_later_than_the_draft_is_not_called_a_reorder(world):
+    """The incident's direction: a draft trained on (embed, 3, 31) fed the engine's (3, 31,
+    59). Here the draft's aux layers are [2, 4, 5] and the dump holds [4, 5, 6] and the
+    final state: best [2, 0, 1] reads layers 4 and 5 where the draft learnt them and layer 6
+    first, no better there than the final slot."""
+    out = drafter_json(world, _later(world), "layout")
     assert out["best"] == [2, 0, 1], out["verdict"]
     assert "another order" not in out["verdict"], out["verdict"]
     assert ("its first position reads slot 2 no better than another slot of the dump: not a "
@@ -99,8 +113,29 @@ def test_a_dump_one_layer_later_than_the_draft_is_not_called_a_reorder(world):
 def test_the_draft_s_layers_written_rotated_are_still_a_reorder(world):
     """The dumper wrote the draft's layers as [4, 5, 2]: best [2, 0, 1] too, but the first
     position needs slot 2 (0.690 vs 0.357 with the final slot there)."""
-    out = drafter_json(world, _slots_of(world, "rotated", lambda ids, s: s[:, [1, 2, 0, 3]]),
-                       "layout")
+    out = drafter_json(world, _rotated(world), "layout")
     assert out["best"] == [2, 0, 1], out["verdict"]
     assert "it reads the configured slots in another order" in out["verdict"], out["verdict"]
     assert "one layer off" not in out["verdict"], out["verdict"]
+
+
+def _eval_order_note(world: Path, data: Path) -> str:
+    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
+                                         str(data), "--target", str(world / "target"),
+                                         "--steps", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    notes = [n for n in json.loads(result.output)["notes"] if "another order" in n]
+    assert len(notes) == 1, notes
+    return notes[0]
+
+
+def test_eval_note_names_a_dump_one_layer_later(world):
+    note = _eval_order_note(world, _later(world))
+    assert ("or rather a capture one layer off: the best order reads slots [0, 1] at the "
+            "draft's last 2 positions and its first reads slot 2 no better than the final "
+            "slot 3") in note, note
+
+
+def test_eval_note_keeps_a_rotated_dump_a_reorder(world):
+    note = _eval_order_note(world, _rotated(world))
+    assert "one layer off" not in note, note
