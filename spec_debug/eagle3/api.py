@@ -1112,6 +1112,11 @@ def _final_copies_aux(samples, configured, trained, n_layers) -> str | None:
     return None
 
 
+# How the layout verdict's clause for two configured aux slots holding one layer says it
+# (_repeated_aux_slots); the diagnose layout step reads it to say the ranking was not judged
+REPEATED_SLOTS = "one layer captured twice"
+
+
 def _repeated_aux_slots(samples, configured, dump_layer_ids, trained) -> str | None:
     """Two configured aux slots equal at every position of every probed sample: one layer
     captured twice (data._refuse_repeated_slots, which refuses such a sample for eval but not
@@ -1130,7 +1135,7 @@ def _repeated_aux_slots(samples, configured, dump_layer_ids, trained) -> str | N
                            and torch.equal(s.slots[:, first], s.slots[:, second]) for s in samples):
             return (f"slots {first} and {second} of the dump, both read by the configured "
                     f"layout, are equal at every position of the {len(samples)} probed "
-                    "sample(s): one layer captured twice (a hook that stores under the wrong "
+                    f"sample(s): {REPEATED_SLOTS} (a hook that stores under the wrong "
                     "layer id, or a layer listed twice), so every layout that reads them ranks "
                     "noise; fix the capture so each aux slot holds its own layer and dump again")
     return None

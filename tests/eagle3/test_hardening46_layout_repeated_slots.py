@@ -39,3 +39,21 @@ def test_layout_names_one_layer_captured_in_every_aux_slot(world):
 def test_a_healthy_dump_has_no_repeated_slot_clause(world):
     out = drafter_json(world, world / "data", "layout")
     assert "captured twice" not in out["verdict"], out["verdict"]
+
+
+def test_the_diagnose_layout_step_says_the_ranking_was_not_judged(world):
+    """The hidden_layout probe and the layout step on the same dump: no finding came, so the
+    step passed; now an SD004 line says the layout was not judged, and why."""
+    from spec_debug.diagnose.steps import layout_step
+    from spec_debug.probes import hidden_layout
+    from tests.diagnose.test_steps import context
+
+    data = world / "repeated" if (world / "repeated").exists() else _repeated(world)
+    out = hidden_layout.run({"draft_model": str(world / "draft"),
+                             "target_model": str(world / "target"),
+                             "hidden_states": str(data), "engine": "vllm"})
+    found = layout_step.check(context(layout_step.parse(out)))
+    [line] = [f for f in found if "layout not judged" in f.evidence[0]]
+    assert line.code == "SD004"
+    assert line.evidence[0].startswith("layout not judged: slots 0 and 1 of the dump, both read "
+                                       "by the configured layout, are equal"), line.evidence[0]
