@@ -10,6 +10,7 @@ Without `target`, each uses the verifier the draft's config names when it is on 
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from dataclasses import asdict, dataclass, replace
@@ -935,13 +936,72 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
     if best == fed or gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
         return []
     how = "given as --layout" if resolved.how == "user" else f"the first {len(fed)}"
+    shifted = _embedding_rotated(loaded, samples, best, fed)
+    if not shifted:
+        def score(order: tuple[int, ...]) -> float:
+            return evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
+                            device=device, targets=targets).full_accuracy[0]
+        shifted = _later_capture(samples, best, fed, scores[best], rows, score)
     # SD401 quotes this note by its words (diagnose/checks/drafter.py SLOT_ORDER)
     return [f"aux slots {list(best)} score {scores[best]:.3f} at step 0 vs {scores[fed]:.3f} "
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
             "sample(s)): this dump, which does not name its slots, holds the draft's aux "
             "layers in another order than it was trained on (a wrong layout, not weak "
-            f"weights); `{command}` ranks every layout of the dump, and --layout "
-            f"{','.join(map(str, best))} evaluates with that order"]
+            f"weights){shifted}; `{command}` ranks "
+            f"every layout of the dump, and --layout {','.join(map(str, best))} evaluates "
+            "with that order"]
+
+
+def _later_capture(samples, best: tuple[int, ...], fed: tuple[int, ...], best_score: float,
+                   rows: int, score: Callable[[tuple[int, ...]], float]) -> str:
+    """The clause for a best order that is the fed one rotated right by one (the incident's
+    direction: a draft trained on (embed, 3, 31) fed the engine's (3, 31, 59)) whose first
+    position reads its slot no better than the dump's final slot (fewer than LAYOUT_MIN_GAIN
+    rows apart, one more step-0 pass): the draft's first layer is in no slot, a capture one
+    layer off rather than a reorder (layout._rotated_capture says the same in drafter
+    layout's verdict); a true rotation by the dumper needs that slot there."""
+    from spec_debug.eagle3.evaluate import PrecisionError
+    from spec_debug.eagle3.layout import LAYOUT_MIN_GAIN
+
+    final = samples[0].slots.shape[1] - 1
+    if len(fed) < 2 or best != fed[-1:] + fed[:-1] or final in best or not rows:
+        return ""
+    try:
+        filled = score((final,) + best[1:])
+    except PrecisionError:
+        return ""
+    if round((best_score - filled) * rows) >= LAYOUT_MIN_GAIN:
+        return ""
+    return (f", or rather a capture one layer off: the best order reads slots "
+            f"{list(fed[:-1])} at the draft's last {len(fed) - 1} positions and its first "
+            f"reads slot {fed[-1]} no better than the final slot {final} "
+            f"({filled:.3f} vs {best_score:.3f}) - the dump lacks the draft's first aux layer "
+            "(a draft trained on an earlier layer, such as the embedding output, than the "
+            "engine or dumper captures); capture the layers the draft was trained on and "
+            "dump again, or retrain on the served layers")
+
+
+def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, ...]) -> str:
+    """The clause for a best order that is the fed one rotated left by one around a slot
+    holding exactly the embedding output (embed_tokens[ids], the draft's copy of the target's
+    table): a dump of (embed, a, b) for a draft trained on (a, b, c) scores best as (a, b,
+    embed), which is a capture one layer off, not a reorder (layout._rotated_capture says the
+    same in drafter layout's verdict). SD401 quotes the note by its opening words, kept."""
+    from spec_debug.eagle3.layout import embedding_slot_checks
+
+    if len(fed) < 2 or best != fed[1:] + fed[:1]:
+        return ""
+    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
+    if embed is None:
+        return ""
+    check = embedding_slot_checks(samples, embed.detach(), None)
+    if fed[0] >= len(check) or not check[fed[0]].is_embedding:
+        return ""
+    return (f", or rather a capture one layer off: slot {fed[0]} is exactly the embedding "
+            f"output (embed_tokens[ids]) and the best order reads it last, after slots "
+            f"{list(fed[1:])} at the draft's first positions - the dump starts at the "
+            "embedding output and lacks the draft's last aux layer; capture the layers in "
+            "the draft's eagle_aux_hidden_state_layer_ids and dump again")
 
 
 # The step-0 checks eval runs when a draft scores badly (the other norm_before_residual, the
@@ -1049,6 +1109,35 @@ def _final_copies_aux(samples, configured, trained, n_layers) -> str | None:
                     "place of the final state (an off-by-one in the captured layer ids, see "
                     "https://github.com/vllm-project/speculators/issues/705): dump again with "
                     "the final layer last")
+    return None
+
+
+# How the layout verdict's clause for two configured aux slots holding one layer says it
+# (_repeated_aux_slots); the diagnose layout step reads it to say the ranking was not judged
+REPEATED_SLOTS = "one layer captured twice"
+
+
+def _repeated_aux_slots(samples, configured, dump_layer_ids, trained) -> str | None:
+    """Two configured aux slots equal at every position of every probed sample: one layer
+    captured twice (data._refuse_repeated_slots, which refuses such a sample for eval but not
+    for the probe, which ranks every slot). Every layout that reads both scores near chance,
+    so the probe ranks noise; the verdict must say why. A dump whose layer_ids metadata, or
+    a config, names one layer twice says so itself and is left alone."""
+    import torch
+
+    from spec_debug.eagle3.data import _named_twice
+
+    for a, b in itertools.combinations(range(len(configured)), 2):
+        first, second = configured[a], configured[b]
+        if _named_twice(dump_layer_ids, first, second) or _named_twice(trained, a, b):
+            continue
+        if samples and all(s.slots.shape[1] > max(first, second)
+                           and torch.equal(s.slots[:, first], s.slots[:, second]) for s in samples):
+            return (f"slots {first} and {second} of the dump, both read by the configured "
+                    f"layout, are equal at every position of the {len(samples)} probed "
+                    f"sample(s): {REPEATED_SLOTS} (a hook that stores under the wrong "
+                    "layer id, or a layer listed twice), so every layout that reads them ranks "
+                    "noise; fix the capture so each aux slot holds its own layer and dump again")
     return None
 
 
@@ -1178,6 +1267,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     if copied:
         # every layout is scored against that aux layer's targets: "matches" would mislead
         report.verdict += "; but " + copied
+    repeated = _repeated_aux_slots(samples, resolved.slots, info.layer_ids, trained)
+    if repeated:
+        # eval refuses such a sample (data._refuse_repeated_slots); the probe reads every
+        # slot to rank them, so without this its verdict was only "does not confirm"
+        report.verdict += "; but " + repeated
     report.notes = notes
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "target": resolved_target.path,

@@ -270,7 +270,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                        untrained, unclear=unclear, unconfirmed=unconfirmed, all_read=all_read,
                        unmapped=(loaded.model.cfg.draft_vocab_size, loaded.model.cfg.vocab_size)
                        if unmapped else None, zeroed=zeroed,
-                       noted=bool(loaded.notes) if noted is None else noted)
+                       noted=bool(loaded.notes) if noted is None else noted,
+                       rows=rows[0] if rows else None)
     if final_check is not None:
         verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
     if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
@@ -475,13 +476,18 @@ def unconfirmed_rows(configured: tuple[int, ...], scores: dict,
     return {"lead": lead, "rows": int(rows), "runner_up": list(runner)}
 
 
-def _reordered(best: Sequence[int], configured: Sequence[int]) -> str:
+def _reordered(best: Sequence[int], configured: Sequence[int],
+               embedding_slots: Sequence[int] = (), scores: dict | None = None,
+               rows: float | None = None) -> str:
     """The cause to add when the best layout reads the configured slots in another order:
     the same layers were captured, so their order went wrong on one side - the dump wrote
     them in another order than its layer_ids (or the config's
     eagle_aux_hidden_state_layer_ids) name, or the draft was trained on them reordered."""
     if sorted(best) != sorted(configured):
         return ""
+    shifted = _rotated_capture(tuple(best), tuple(configured), embedding_slots, scores, rows)
+    if shifted:
+        return shifted
     return ("; it reads the configured slots in another order: the dump holds the draft's "
             "layers but saved them in another order than its layer_ids metadata or the "
             "config's eagle_aux_hidden_state_layer_ids name, or the draft was trained on them "
@@ -489,12 +495,89 @@ def _reordered(best: Sequence[int], configured: Sequence[int]) -> str:
             "again in the config's order (or reorder eagle_aux_hidden_state_layer_ids)")
 
 
+def _filler_position(best: tuple[int, ...], position: int, scores: dict | None,
+                     rows: float | None) -> bool:
+    """The slot `best` reads at `position` is no better there than another slot of the dump
+    (some scored layout that differs from best only at that position gets fewer than
+    LAYOUT_MIN_GAIN fewer rows right): the draft's layer for that position is in no slot."""
+    if not scores or not rows:
+        return False
+    for layout, score in scores.items():
+        if (layout != best and len(layout) == len(best) and layout[position] not in best
+                and all(a == b for i, (a, b) in enumerate(zip(layout, best)) if i != position)
+                and round((scores[best] - score) * rows) < LAYOUT_MIN_GAIN):
+            return True
+    return False
+
+
+def _rotated_capture(best: tuple[int, ...], configured: tuple[int, ...],
+                     embedding_slots: Sequence[int], scores: dict | None = None,
+                     rows: float | None = None) -> str | None:
+    """The clause for a best layout that is the configured one rotated by one position
+    around an embedding slot: the dump's capture is one layer off the draft's, not reordered.
+    A dump of (embed, a, b) for a draft trained on (a, b, c) (the incident's cat([embed,
+    layer3, layer31]) against an engine's layers 3, 31, 59, read the other way round) scores
+    best as (a, b, embed): a and b in the positions the draft learnt them, the embedding
+    output filling the last one as the least bad of what is left (0.405 vs 0.286 configured,
+    0.690 for the draft's own dump), which "saved them in another order" misread as a
+    reorder of the draft's layers. The embedding output is the tell: no dumper concatenates
+    it after target layers, and it is no engine's default (EAGLE3.md section 3)."""
+    if len(configured) < 2:
+        return None
+    left = configured[1:] + configured[:1]  # positions 0..A-2 read slots one later
+    right = configured[-1:] + configured[:-1]  # positions 1..A-1 read slots one earlier
+    if best == right and not embedding_slots and _filler_position(best, 0, scores, rows):
+        # the incident's direction: a draft trained on (embed, a, b) fed (a, b, c): a and b
+        # score in the positions the draft learnt them, and the first reads the slot left
+        # over no better than another (the draft's first layer is in no slot); a true
+        # reorder (the dumper wrote (b, c, a)) needs that slot there, and loses rows without
+        return (f"; it reads slots {list(configured[:-1])} at the draft's last "
+                f"{len(configured) - 1} positions, each one slot earlier than configured, and "
+                f"its first position reads slot {configured[-1]} no better than another slot "
+                "of the dump: not a reorder but a capture one layer off - the dump lacks the "
+                "draft's first aux layer (a draft trained on an earlier layer, such as the "
+                "embedding output, than the engine or dumper captures); capture the layers "
+                "the draft was trained on and dump again, or retrain on the served layers")
+    if not embedding_slots:
+        return None
+    if best == left and configured[0] in embedding_slots:
+        return (f"; it reads slots {list(configured[1:])} at the draft's first "
+                f"{len(configured) - 1} positions, each one slot later than configured, and "
+                f"the embedding output (slot {configured[0]}) last: not a reorder but a "
+                "capture one layer off - the dump starts at the embedding output and lacks "
+                "the draft's last aux layer (a draft trained on later layers than the engine "
+                "or dumper captures); capture the layers in the draft's "
+                "eagle_aux_hidden_state_layer_ids and dump again")
+    if best == right and configured[-1] in embedding_slots:
+        return (f"; it reads slots {list(configured[:-1])} at the draft's last "
+                f"{len(configured) - 1} positions, each one slot earlier than configured, and "
+                f"the embedding output (slot {configured[-1]}) first: not a reorder but a "
+                "capture one layer off - the dump lacks the draft's first aux layer; capture "
+                "the layers in the draft's eagle_aux_hidden_state_layer_ids and dump again")
+    return None
+
+
+def _near_zero_everywhere(scores: dict) -> str:
+    """The clause for a ranking where no layout reaches FINAL_SLOT_CHECK_BELOW: layouts tied
+    near zero are not "too few rows", and more samples will not rank them. A dump of another
+    target of the same hidden size (other weights) scored 0.000 on every layout and was told
+    only to probe more samples."""
+    top = max(scores.values())
+    if top >= FINAL_SLOT_CHECK_BELOW:
+        return ""
+    return (f"; no layout reaches {FINAL_SLOT_CHECK_BELOW:.2f} at step 0 (best {top:.3f}), far "
+            "under what a trained draft scores on the states it was trained on: check that "
+            "the dump is of the draft's own target (states of another model of the same "
+            "hidden size fit no layout), that its token ids line up with its states, and "
+            "the draft's weights")
+
+
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              embedding_slots: list[int], named: Callable, foreign: str | None = None,
              untrained: bool = False, unclear: dict[str, int] | None = None,
              unconfirmed: dict[str, Any] | None = None, all_read: bool = False,
              unmapped: tuple[int, int] | None = None, zeroed: bool = False,
-             noted: bool = True) -> str:
+             noted: bool = True, rows: float | None = None) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on.
@@ -555,7 +638,8 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                 + ("every sample of the dump was probed: probe a dump with more samples, or "
                    "longer ones (more loss-masked positions)" if unconfirmed.get("all_read")
                    else "probe more samples (--max-samples) or longer ones (more "
-                   "loss-masked positions)"))
+                   "loss-masked positions)")
+                + _near_zero_everywhere(scores))
     elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "
@@ -574,7 +658,7 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
         text = (f"{describe(best)} scores {scores[best]:.3f} vs {scores[configured]:.3f} for the "
                 f"configured {describe(configured)}: the draft was trained on a different "
                 "layout than the one configured (check the aux layer ids and the engine's "
-                "capture convention)" + _reordered(best, configured))
+                "capture convention)" + _reordered(best, configured, embedding_slots, scores, rows))
     if embedding_slots:
         text += (f"; slot(s) {embedding_slots} hold the embedding output (embed_tokens[ids]) - "
                  "no engine feeds it by default")

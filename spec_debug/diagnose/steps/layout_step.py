@@ -19,6 +19,11 @@ LAYER_CODES = ("SD201", "SD202", "SD203")
 TOP = 8
 
 
+# How the layout verdict says two aux slots of the configured layout hold one layer
+# (eagle3/api.py REPEATED_SLOTS, not imported: that module needs torch)
+REPEATED_SLOTS = "one layer captured twice"
+
+
 def _convention_lines(rows: list[dict[str, Any]]) -> list[str]:
     lines = []
     for row in rows:
@@ -169,6 +174,12 @@ def check(ctx: Any) -> list[Finding]:
                                          "other tokens than it predicts",
                                     "the training's vocab map (var vocab_mapping), or d2t and "
                                     "t2d saved into the checkpoint"))
+    elif training and REPEATED_SLOTS in str(training.get("verdict") or ""):
+        # eval refuses such a dump; the probe ranks it, but every layout that reads the
+        # repeated slots scores noise, and the step passed with no word of it
+        clause = str(training["verdict"]).split("; but ")[-1]
+        findings.append(not_checked(ctx, "layout not judged: " + clause,
+                                    "a training dump whose aux slots each hold their own layer"))
     elif training:
         keyed = _by_layer_ids(training)
         if keyed is not None and served_ids:
