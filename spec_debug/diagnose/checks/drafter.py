@@ -108,9 +108,11 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
                         f"the final layer last (hidden_states[:, {final.get('order')}])")
     held = _dump_slots(result)
     # In a dump of every layer (transformers' output_hidden_states puts the embedding output
-    # first) that slot is one of its layers, no sign of what training fed.
+    # first) that slot is one of its layers, no sign of what training fed. Otherwise the data
+    # holds cat([embed, ...]): what a draft trained on it was fed (the incident), but this dump
+    # need not be the training data ("training used" was said of a dump taken elsewhere).
     tail = (f", one of the {held} aux slots of a dump of more layers than the draft takes" if held > len(served_key) + 1
-            else ": training used cat([embed, ...])")
+            else ": a draft trained on this data was fed cat([embed, ...])")
     for slot in result.get("embedding_slots") or []:
         evidence.append(f"slot {slot} of the data is exactly the embedding output (embed_tokens[token_ids]){tail}")
     facts = {"best": list(_key(best["layout"])), "best_accuracy": best_acc,
