@@ -37,6 +37,11 @@ _CLASS_DEFAULTS: dict[str, dict[str, int]] = {
 }
 
 
+# transformers' LlamaConfig and Qwen3Config num_hidden_layers default (configuration_llama.py,
+# configuration_qwen3.py)
+_ABSENT_LAYERS = 32
+
+
 def _class_default(decoder: Mapping[str, Any], key: str) -> int | None:
     return _CLASS_DEFAULTS.get(str(decoder.get("model_type") or "llama"), {}).get(key)
 
@@ -370,7 +375,12 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
                if raw.get("vocab_size") is not None else ""),
             hint="add the target's vocab_size to transformer_layer_config (speculators writes it there)")
     vocab = _int(decoder, "vocab_size", where)
-    num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
+    # speculators builds transformer_layer_config as the transformers class, whose default
+    # (32 for LlamaConfig and Qwen3Config) stands when the key is absent: it loads layers.0
+    # and leaves 31 random layers behind it. EAGLE-format configs keep the one layer EAGLE's
+    # own code always built.
+    num_layers = _number(decoder, "num_hidden_layers", where, minimum=1,
+                         default=_ABSENT_LAYERS if fmt == "speculators" else 1)
     sliding_window, layer_types = _attention_windows(decoder, model_type, num_layers, where)
     max_positions = _number(decoder, "max_position_embeddings", where, minimum=1,
                             default=defaults.get("max_position_embeddings", 2048))
