@@ -549,6 +549,52 @@ def unindexed_note(store: "TensorStore", role: str) -> str | None:
             f"*.safetensors here, as read, but {readers} no weights: {fix}")
 
 
+def _unread_pickle(store: "TensorStore") -> Path | None:
+    """A pytorch_model.bin beside the safetensors files the store was read from. vLLM's and
+    SGLang's loaders take the first of their patterns ("*.safetensors", then "*.bin") that
+    matches any file (model_loader/default_loader.py _prepare_weights, and SGLang's copy in
+    model_loader/loader.py), and transformers' from_pretrained tries safetensors first, so
+    nobody loads the pickle."""
+    if store._bin_state is not None or not store.infos:
+        return None
+    directory = next(iter(store.infos.values())).file.parent
+    binary = directory / "pytorch_model.bin"
+    return binary if binary.is_file() else None
+
+
+def _pickle_difference(store: "TensorStore", binary: Path, tensors: int = 3) -> str | None:
+    """The first of the few smallest tensors the pickle and the store both hold whose values
+    differ; None when those agree or the pickle cannot be read (its read would say why)."""
+    try:
+        state, _ = _tensors(_load_bin(binary))
+        common = sorted((info for info in store.infos.values() if info.stored_name in state),
+                        key=lambda info: math.prod(info.shape))[:tensors]
+        for info in common:
+            theirs = state[info.stored_name]
+            ours = store.get(info.name)
+            if ours.dtype != theirs.dtype or ours.shape != theirs.shape or not bool(
+                    (ours == theirs).all()):
+                return info.stored_name
+    except Exception:  # an unreadable pickle is nobody's weights here: no note on it
+        return None
+    return None
+
+
+def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
+    """A draft's pytorch_model.bin that holds other weights than the safetensors beside it: a
+    re-export by torch.save over a folder speculators saved. Everyone serves the safetensors
+    (see `_unread_pickle`), so a fix made in the pickle never reaches the server. Said only
+    when they differ: many Hub repos ship both formats of one save."""
+    binary = _unread_pickle(store) if role == "draft" else None
+    differ = _pickle_difference(store, binary) if binary is not None else None
+    if differ is None:
+        return None
+    return (f"{binary} holds other weights than the safetensors beside it ({differ} differs): "
+            "vLLM, SGLang and transformers (so speculators) load only the safetensors when "
+            "both are there, which were read here; the pickle is never served: delete "
+            "whichever of the two is the older save of this draft")
+
+
 def store_notes(draft: "TensorStore", target: "TensorStore | None" = None) -> list[str]:
     """The notes on the files the weights were read from, the draft's and the target's in
     turn (stale index, shadowed single file, unindexed files), then the draft's copies of one
@@ -557,6 +603,7 @@ def store_notes(draft: "TensorStore", target: "TensorStore | None" = None) -> li
     for note_of in (stale_index_note, shadowed_single_note, unindexed_note):
         notes += [note_of(draft, "draft"), note_of(target, "target") if target is not None else None]
     notes.append(duplicated_note(draft, "draft"))
+    notes.append(unread_pickle_note(draft, "draft"))
     return [note for note in notes if note]
 
 

@@ -37,6 +37,11 @@ _CLASS_DEFAULTS: dict[str, dict[str, int]] = {
 }
 
 
+# transformers' LlamaConfig and Qwen3Config num_hidden_layers default (configuration_llama.py,
+# configuration_qwen3.py)
+_ABSENT_LAYERS = 32
+
+
 def _class_default(decoder: Mapping[str, Any], key: str) -> int | None:
     return _CLASS_DEFAULTS.get(str(decoder.get("model_type") or "llama"), {}).get(key)
 
@@ -232,6 +237,26 @@ def _int(mapping: Mapping[str, Any], key: str, where: str) -> int:
     return _number(mapping, key, where, int, minimum=1)
 
 
+# Where each shape key shows in the weights. A decoder config without one is built with
+# transformers' class default (LlamaConfig: hidden_size 4096, num_attention_heads 32) by
+# speculators, vLLM and SGLang alike, so its layers do not fit the saved weights.
+_SHAPE_KEY_WEIGHTS = {"hidden_size": "the length of norm.weight",
+                      "num_attention_heads": "the rows of layers.0.self_attn.q_proj.weight "
+                                             "divided by head_dim"}
+
+
+def _shape_key(decoder: Mapping[str, Any], key: str, where: str) -> int:
+    """`_int`, with the way out when the key is absent: the decoder section the engines build
+    from (transformer_layer_config in a speculators config) needs it."""
+    if decoder.get(key) is not None:
+        return _int(decoder, key, where)
+    raise CheckpointError(
+        f"{where}: no {key!r}",
+        hint=f"add {key} to the draft's decoder config (transformer_layer_config in a "
+             f"speculators config): {_SHAPE_KEY_WEIGHTS[key]}; without it speculators, vLLM and "
+             "SGLang build the transformers class default, which the weights do not fit")
+
+
 def _layer_ids(value: Any, key: str, where: str) -> tuple[int, ...] | None:
     if value is None or value == []:
         return None
@@ -322,15 +347,22 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
         raise CheckpointError(
             f"{where}: draft decoder model_type {model_type!r} is not supported "
             f"(supported: {', '.join(SUPPORTED_DECODERS)})")
-    hidden = _int(decoder, "hidden_size", where)
-    heads = _int(decoder, "num_attention_heads", where)
+    hidden = _shape_key(decoder, "hidden_size", where)
+    heads = _shape_key(decoder, "num_attention_heads", where)
     defaults = _CLASS_DEFAULTS.get(model_type, {})
     # absent: the class default (Qwen3Config 32); null: num_attention_heads (__post_init__)
     kv_heads = _number(decoder, "num_key_value_heads", where, minimum=1, default=heads if (
         "num_key_value_heads" in decoder) else defaults.get("num_key_value_heads", heads))
     if heads % kv_heads:
+        # vLLM's Attention asserts `num_heads % num_kv_heads == 0` at build, and speculators'
+        # attention has k_proj/v_proj of num_key_value_heads x head_dim rows, which the saved
+        # weights (a head count that divides) do not fill: no one serves or loads it
         raise CheckpointError(f"{where}: num_attention_heads {heads} is not a multiple of "
-                              f"num_key_value_heads {kv_heads}")
+                              f"num_key_value_heads {kv_heads}",
+                              hint="set num_key_value_heads to the rows of "
+                                   "layers.0.self_attn.k_proj.weight divided by head_dim (a "
+                                   f"divisor of {heads}); vLLM refuses to build this attention "
+                                   "and speculators cannot load its k_proj/v_proj")
     head_dim = _number(decoder, "head_dim", where, minimum=1,
                        default=defaults.get("head_dim", hidden // heads))
     if fmt == "speculators" and decoder.get("vocab_size") is None:
@@ -343,7 +375,12 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
                if raw.get("vocab_size") is not None else ""),
             hint="add the target's vocab_size to transformer_layer_config (speculators writes it there)")
     vocab = _int(decoder, "vocab_size", where)
-    num_layers = _number(decoder, "num_hidden_layers", where, default=1, minimum=1)
+    # speculators builds transformer_layer_config as the transformers class, whose default
+    # (32 for LlamaConfig and Qwen3Config) stands when the key is absent: it loads layers.0
+    # and leaves 31 random layers behind it. EAGLE-format configs keep the one layer EAGLE's
+    # own code always built.
+    num_layers = _number(decoder, "num_hidden_layers", where, minimum=1,
+                         default=_ABSENT_LAYERS if fmt == "speculators" else 1)
     sliding_window, layer_types = _attention_windows(decoder, model_type, num_layers, where)
     max_positions = _number(decoder, "max_position_embeddings", where, minimum=1,
                             default=defaults.get("max_position_embeddings", 2048))

@@ -160,6 +160,13 @@ def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
     return ""
 
 
+def _layer_count_absent(cfg) -> bool:
+    """A speculators config whose transformer_layer_config names no num_hidden_layers (the
+    config reader then assumed the transformers class default)."""
+    decoder = cfg.raw.get("transformer_layer_config") if hasattr(cfg.raw, "get") else None
+    return hasattr(decoder, "get") and decoder.get("num_hidden_layers") is None
+
+
 def _non_finite(name: str, tensor: Tensor) -> str | None:
     if not tensor.is_floating_point():
         return None
@@ -686,6 +693,12 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
     stored_layers = sorted({int(m.group(1)) for name in checkpoint.tensors.infos
                             if (m := re.match(r"layers\.(\d+)\.", name))})
     if stored_layers and len(stored_layers) < cfg.num_layers:
+        if _layer_count_absent(cfg):
+            raise ConfigMisfitError(
+                f"{checkpoint.path}: transformer_layer_config has no num_hidden_layers, so "
+                f"speculators builds transformers' default of {cfg.num_layers} decoder layers, "
+                f"loads the weights' {stored_layers} and leaves the rest random", hint=f"add \"num_hidden_layers\": {len(stored_layers)} to "
+                                    "transformer_layer_config")
         raise ConfigMisfitError(f"{checkpoint.path}: the config's num_hidden_layers is "
                                 f"{cfg.num_layers}, the weights hold decoder layer(s) "
                                 f"{stored_layers}", hint=_CONFIG_OF_ANOTHER_DRAFT)
