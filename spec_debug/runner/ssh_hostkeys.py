@@ -15,12 +15,14 @@ Nothing is ever added silently: paramiko's AutoAddPolicy is not used.
 from __future__ import annotations
 
 import base64
+import errno
 import fnmatch
 import hmac
 import os
 import re
 import shlex
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -544,7 +546,12 @@ def verify_host_key(
     if not known:
         if accept_new or (ask is not None and not known_hosts.authorities_for(known_hosts_name)
                           and _confirmed(alias, known_hosts_name, server_key, ask)):
-            _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
+            unwritten = _append_known_host(known_hosts.write_file, known_hosts_name, server_key, hashed=hash_new)
+            if unwritten is not None:
+                # ssh(1) says "Failed to add the host to the list of known hosts" and goes on
+                # (openssh-portable: sshconnect.c, check_host_key); silent, every later run
+                # trusted the host afresh and nobody learnt why it was never filed.
+                print(_unfiled_key_warning(alias, known_hosts_name, known_hosts.write_file, unwritten), file=sys.stderr, flush=True)
             return None
         if known_hosts.authorities_for(known_hosts_name):
             # We ask for a certificate first where a host CA is trusted (see preferred_key_types):
@@ -659,10 +666,17 @@ def _known_under(known_hosts: KnownHosts, name: str, server_key: paramiko.PKey) 
     return any(key == server_key for keys in known_hosts.keys_for(name).values() for key in keys)
 
 
-def _append_known_host(path: Path, name: str, key: paramiko.PKey, *, hashed: bool = False) -> None:
+def _unfiled_key_warning(alias: str, name: str, path: Path, error: OSError) -> str:
+    return (
+        f"{alias}: warning: could not add the host key of {name} to {path} ({error.strerror or error}); "
+        f"it is trusted for this run only: make {path} writable, or set UserKnownHostsFile to a writable file"
+    )
+
+
+def _append_known_host(path: Path, name: str, key: paramiko.PKey, *, hashed: bool = False) -> OSError | None:
     """File the accepted key; if known_hosts cannot be written (a read-only home), the key is
     still accepted for this run, as ssh(1) does after "Failed to add the host to the list of
-    known hosts" (openssh-portable: sshconnect.c).
+    known hosts" (openssh-portable: sshconnect.c); the error is returned for the caller to say.
 
     A file whose last line has no newline (written with `printf '%s' "$KNOWN_HOSTS"` from a CI
     secret, or by an editor) gets one first: glued onto that line, the new entry would break
@@ -676,7 +690,10 @@ def _append_known_host(path: Path, name: str, key: paramiko.PKey, *, hashed: boo
     with _KNOWN_HOSTS_WRITE_LOCK:
         try:
             if any(e.marker is None and e.key == key and host_matches(e.patterns, name) for e in read_known_hosts(path)):
-                return
+                return None
+            if path.parent.exists() and not path.parent.is_dir():
+                # mkdir would say "File exists", which reads as if known_hosts were in the way.
+                raise NotADirectoryError(errno.ENOTDIR, f"{path.parent} is not a directory", str(path.parent))
             path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             with open(path, "a+b") as handle:
                 size = handle.seek(0, os.SEEK_END)
@@ -685,8 +702,9 @@ def _append_known_host(path: Path, name: str, key: paramiko.PKey, *, hashed: boo
                     if handle.read(1) != b"\n":
                         line = b"\n" + line
                 handle.write(line)  # one write, appended (O_APPEND), as ssh(1) appends
-        except OSError:
-            pass
+        except OSError as exc:
+            return exc
+    return None
 
 
 def _ssh_args(known_hosts_name: str) -> str:
