@@ -231,18 +231,35 @@ def test_a_host_reaching_through_a_bastion_that_just_died_names_the_bastion(
 ) -> None:
     """The shared bastion connection still looks up when the next host asks it for a channel:
     that host's error says the bastion went down, not 'jump through bastion failed'."""
-    from spec_debug.runner.ssh_errors import HostUnreachableError
-
-    jump = sshd_factory("stalejump")
-    client.trust(jump)
     # No keepalive probe within the test: one sent on the bastion connection (its own, or the
     # first host's over its jump channel, 15 s after the last write: CI on a loaded machine
     # got there) ends the window early, and the second host then rightly finds the bastion
     # gone and dials it afresh ("connection refused").
     quiet = {"ServerAliveInterval": 3600}
-    client.alias("bastion", jump, **quiet)
-    client.alias("first", sshd, ProxyJump="bastion", **quiet)
-    client.alias("second", sshd, ProxyJump="bastion", **quiet)
+    # Anything else sent on the bastion connection before the second host's request (a
+    # machine loaded by other work: seen once in many runs) ends the window the same way. That
+    # attempt tests nothing, so the scenario is set up again, three times at most; whenever
+    # the window held, the message must be the bastion's drop.
+    refused = "second: jump host bastion: connection refused by "
+    messages = []
+    for attempt in range(3):
+        jump = sshd_factory(f"stalejump{attempt}")
+        client.trust(jump)
+        client.alias("bastion", jump, **quiet)
+        client.alias("first", sshd, ProxyJump="bastion", **quiet)
+        client.alias("second", sshd, ProxyJump="bastion", **quiet)
+        messages.append(_second_host_after_the_bastion_died(client, jump))
+        if not messages[-1].startswith(refused):
+            break
+    assert messages[-1] == (
+        f"second: jump host bastion dropped the connection while reaching {sshd.address}:{sshd.port} through it"
+    ), messages
+
+
+def _second_host_after_the_bastion_died(client: ClientSetup, jump: SshServer) -> str:
+    """The second host's error when the bastion the first host holds dies unnoticed."""
+    from spec_debug.runner.ssh_errors import HostUnreachableError
+
     first = SSHTransport.connect("first", client.options())
     try:
         gateway = first.connection.via[0].transport
@@ -254,8 +271,6 @@ def test_a_host_reaching_through_a_bastion_that_just_died_names_the_bastion(
         jump.stop()
         with pytest.raises(HostUnreachableError) as info:
             SSHTransport.connect("second", client.options())
-        assert info.value.message == (
-            f"second: jump host bastion dropped the connection while reaching {sshd.address}:{sshd.port} through it"
-        ), info.value.message
+        return info.value.message
     finally:
         first.close()
