@@ -530,7 +530,7 @@ class Run:
             # The connection broke while the probe bundle was uploaded: the record names the
             # step the host was lost in, as for a break while a command runs (below).
             self._past_steps.add(host)  # the host ends here
-            self._commit_step(self._errored(step, host, exc.message.splitlines()[0], None), [], host)
+            self._lose_host_in(step, host, self._errored(step, host, exc.message.splitlines()[0], None))
             raise
         except SpecDebugError as exc:
             if self.abort.is_set():
@@ -580,7 +580,7 @@ class Run:
                 self.options.reporter.step_finished(host, step, errored, findings)
                 return errored, findings, step.on_failure == "stop"
             self._past_steps.add(host)  # the host ends here
-            self._commit_step(errored, [], host)
+            self._lose_host_in(step, host, errored)
             raise
         findings = self._clean_findings(findings)  # before the console shows them
         if self.options.gate is not None:
@@ -588,6 +588,18 @@ class Run:
         self.options.reporter.step_finished(host, step, result, findings)
         stop = step.on_failure == "stop" and result.status in ("failed", "error", "timeout")
         return result, findings, stop
+
+    def _lose_host_in(self, step: Step, host: str, errored: StepRecord) -> None:
+        """Record the step the connection broke under and show its line.
+
+        The console showed the steps before it and then only "host gpu3 error: gpu3: SSH
+        connection lost during command": which step was cut (a 40-minute server launch, or the
+        quick check after it) was in run.json alone. The step's line comes without its message:
+        the host's error line right after it says that. The host's SD005 stays host-wide
+        (`step: null`): the JUnit report files it as that step's error (report/junit.py).
+        """
+        self._commit_step(errored, [], host)
+        self.options.reporter.step_finished(host, step, errored.model_copy(update={"message": None}), [])
 
     def _render_command(self, step: Step, context: dict[str, Any], transport: Transport) -> str | None:
         if step.run is not None:
