@@ -1075,6 +1075,10 @@ CATEGORY_TITLES = {
 }
 _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "str_replace_based_edit_tool"})
 _READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View"})
+# Tools that read a web page, whose path is the URL (formats.common.fetched_url): Claude Code's
+# WebFetch, Gemini CLI's and the Anthropic API's web_fetch, an OpenAI chat tool named fetch or
+# browser, Codex's hosted web_search when it opens a page (action open_page / find_in_page)
+FETCH_TOOLS = frozenset({"WebFetch", "web_fetch", "fetch", "browser", "web_search"})
 _READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more", "awk", "nl", "bat", "ag", "find", "ls"})
 
 
@@ -1118,7 +1122,7 @@ def categorize(command: str | None, tool_name: str | None = None, path: str | No
             return "edit"
         if tool_name in _READ_TOOLS:
             return "read_source" if (path or "").endswith(".py") or "site-packages" in (path or "") else "inspect_config"
-        if tool_name == "WebFetch" and path and _SOURCE_URL.search(path):
+        if tool_name in FETCH_TOOLS and path and _SOURCE_URL.search(path):
             return "read_source"  # a source file on GitHub, raw or shown (blob/), or any .py page
         return "other"
     return _categorize_command(command)

@@ -866,7 +866,10 @@ def _web_search(payload: dict, event) -> Iterator[Event]:
         text = f"{pattern!r} in {url}" if pattern else url
     else:
         text = query
-    call = event("tool_call", "assistant", tool_name=WEB_SEARCH_TOOL, text=text, description=what)
+    # the page it opened is the call's path: a source file on GitHub read after a failure is a
+    # change of approach to reading source code (shell.categorize), as with WebFetch
+    page = url if what in ("open_page", "find_in_page") and url else None
+    call = event("tool_call", "assistant", tool_name=WEB_SEARCH_TOOL, text=text, description=what, path=page)
     item_id = payload.get("id")
     call.call_id = item_id if isinstance(item_id, str) and item_id else f"web-search-{call.seq}"
     yield call

@@ -10,6 +10,7 @@ from typing import Any
 
 from spec_debug.session.events import Event
 from spec_debug.session.reader import inner_json, without_lone_surrogates
+from spec_debug.session.shell import FETCH_TOOLS
 
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
 
@@ -343,3 +344,31 @@ def tool_path(args: Any) -> str | None:
             if isinstance(value, str):
                 return value
     return None
+
+
+def call_path(name: str | None, args: Any) -> str | None:
+    """The file a call works on, or the page a fetch tool reads (see :func:`fetched_url`)."""
+    return tool_path(args) or fetched_url(name, args)
+
+
+_URL = re.compile(r"https?://[^\s<>()\[\]\"'`]+")
+_SOURCE_FILE_URL = re.compile(r"\.(?:py|cu|cuh|cpp|h)(?:[?#]|$)", re.I)
+
+
+def fetched_url(name: str | None, args: Any) -> str | None:
+    """The page a fetch tool (``shell.FETCH_TOOLS``) reads, as its path: after a failure, reading
+    the reference source on GitHub is a change of approach to reading source code, as a Read of
+    the same file is. ``{"url": …}`` (Claude Code's WebFetch, an OpenAI chat ``fetch`` or
+    ``browser`` tool), or the URLs in Gemini CLI's ``web_fetch{prompt}``, which takes no url but
+    "a prompt that includes the URL(s) (up to 20)" (google-gemini/gemini-cli
+    docs/tools/web-fetch.md): its first source-file URL, else its first URL."""
+    if name not in FETCH_TOOLS or not isinstance(args, dict):
+        return None
+    url = args.get("url")
+    if isinstance(url, str) and url.strip():
+        return url.strip()
+    prompt = args.get("prompt")
+    if not isinstance(prompt, str):
+        return None
+    urls = [u.rstrip(".,;:!?") for u in _URL.findall(prompt)]
+    return next((u for u in urls if _SOURCE_FILE_URL.search(u)), urls[0] if urls else None)

@@ -23,13 +23,13 @@ from spec_debug.session.formats.common import (
     Cursor,
     attachments_shown,
     block_text,
+    call_path,
     call_text,
     decode_arguments,
     exit_code_of,
     remote_host,
     shell_command,
     shell_result,
-    tool_path,
     trailing_exit_code,
 )
 from spec_debug.session.formats.gemini_parts import PartsReader, user_events
@@ -560,7 +560,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             if unanswered is not None:
                 unanswered.append(call_id)
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, raw), path=tool_path(args),
+                        text=call_text(command, raw), path=call_path(name, args),
                         host=remote_host(args) if command is not None else None)
     elif role in _RESULT_ROLES:
         call_id = message.get("tool_call_id")
@@ -699,7 +699,7 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
                 command = cline_task.sdk_commands(args)
             description = args.get("description") if isinstance(args.get("description"), str) else None
             yield event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, args), path=tool_path(args), description=description,
+                        text=call_text(command, args), path=call_path(name, args), description=description,
                         host=remote_host(args) if command is not None else None)
         elif btype == "tool_result":
             output = block_text(block.get("content"))
@@ -777,7 +777,7 @@ def _goose_call(block: dict, role: str, i: int, event, call_names) -> Event:
     call_names[call_id] = name
     command = shell_command(args)
     return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
-                 text=call_text(command, args), path=tool_path(args),
+                 text=call_text(command, args), path=call_path(name, args),
                  host=remote_host(args) if command is not None else None)
 
 
