@@ -346,6 +346,25 @@ def tool_path(args: Any) -> str | None:
     return None
 
 
+SHELL_TOOL_NAMES = frozenset({"bash", "shell", "exec", "run", "run_command", "terminal", "execute_command"})
+"""Names (lower case) of a function tool that runs its arguments as a shell command."""
+_CUT_OBJECT = re.compile(r'\s*\{\s*"')
+"""Arguments that open a JSON object (``{"command``) and did not decode: cut short (a stream cut
+inside the call: formats.chat_stream; a reply that hit its token limit), no bare command string
+(a shell's brace group is ``{ cmd; }``)."""
+
+
+def bare_command(raw: Any, args: Any) -> str | None:
+    """The command a shell tool's arguments hold when they are no JSON at all: ``arguments`` is
+    "a JSON string" in chat tool calls and Responses ``function_call`` items alike
+    (openai/openai-python types/chat/chat_completion_message_function_tool_call.py,
+    types/responses/response_function_tool_call.py), and some stacks send the bare command
+    string in either (``"nvidia-smi"``). ``args`` is ``raw`` decoded (None: it was no JSON)."""
+    if isinstance(raw, str) and args is None and raw.strip() and not _CUT_OBJECT.match(raw):
+        return raw
+    return None
+
+
 def call_path(name: str | None, args: Any) -> str | None:
     """The file a call works on, or the page a fetch tool reads (see :func:`fetched_url`)."""
     return tool_path(args) or fetched_url(name, args)
