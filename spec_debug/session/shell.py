@@ -1074,7 +1074,8 @@ CATEGORY_TITLES = {
     "other": "Running commands",
 }
 _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "str_replace_based_edit_tool"})
-_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View"})
+# read_file: Gemini CLI's ReadFile (google-gemini/gemini-cli docs/tools/file-system.md), Cline's
+_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View", "read_file"})
 # Tools that read a web page, whose path is the URL (formats.common.fetched_url): Claude Code's
 # WebFetch, Gemini CLI's and the Anthropic API's web_fetch, an OpenAI chat tool named fetch or
 # browser, Codex's hosted web_search when it opens a page (action open_page / find_in_page)

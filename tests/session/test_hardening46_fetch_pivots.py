@@ -121,3 +121,19 @@ def test_fetching_the_reference_source_is_a_pivot_to_reading_source(tmp_path, bu
 @pytest.mark.parametrize("build", FORMATS.values(), ids=FORMATS.keys())
 def test_fetching_a_docs_page_stays_no_pivot(tmp_path, build):
     assert analyze_path(build(tmp_path, DOCS)).pivots == []
+
+
+@pytest.mark.parametrize("key", ["absolute_path", "file_path"])
+def test_gemini_read_file_of_the_engine_source_is_a_pivot_to_reading_source(tmp_path, key):
+    """Gemini CLI's ``read_file`` (``absolute_path`` in 2025 releases, ``file_path`` since) of the
+    installed engine's source after the failure, as a Claude Code Read is. Before: kind "other"."""
+    source = "/usr/lib/python3/site-packages/sglang/srt/speculative/eagle_worker.py"
+    path = _gemini(tmp_path, SOURCE)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    last = json.loads(lines[-1])
+    last["toolCalls"][0].update(name="read_file", args={key: source})
+    lines[-1] = json.dumps(last)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [pivot] = analyze_path(path).pivots
+    assert (pivot.from_category, pivot.to_category) == ("python", "read_source")
+    assert pivot.summary.endswith(f"to reading source code: read_file {source}")

@@ -333,7 +333,7 @@ def remote_host(args: Any) -> str | None:
 
 _HOST_KEYS = ("host", "hostname", "host_id", "server", "remote_host")
 _HOST_KEY_SET = frozenset(_HOST_KEYS)
-_PATH_KEYS = ("file_path", "path", "notebook_path")
+_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path")  # the last: Gemini CLI's read_file of 2025
 _PATH_KEY_SET = frozenset(_PATH_KEYS)
 
 
