@@ -12,11 +12,13 @@ Anthropic API's ``web_fetch`` server tool: each call had no path, kind "other", 
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
 from spec_debug.session import analyze_path
+from tests.session.incident_story import _Writer
 
 SHAPES = ("Traceback (most recent call last):\n"
           "RuntimeError: mat1 and mat2 shapes cannot be multiplied (1x12288 and 4096x4096)")
@@ -137,3 +139,16 @@ def test_gemini_read_file_of_the_engine_source_is_a_pivot_to_reading_source(tmp_
     [pivot] = analyze_path(path).pivots
     assert (pivot.from_category, pivot.to_category) == ("python", "read_source")
     assert pivot.summary.endswith(f"to reading source code: read_file {source}")
+
+
+def test_the_mcp_fetch_server_in_claude_code_is_a_fetch_too(tmp_path):
+    """The reference MCP fetch server's ``fetch{url}`` (modelcontextprotocol/servers src/fetch),
+    which Claude Code names ``mcp__fetch__fetch``. Before: kind "other", never a pivot."""
+    w = _Writer("46460000-0000-4000-8000-0000000000d5", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("The drafter's output diverges from speculators on gpu01.")
+    w.bash(f"ssh gpu01 '{COMMAND}'", SHAPES, exit_code=1)
+    w.tool("mcp__fetch__fetch", {"url": SOURCE}, "fc(torch.cat([low, mid, high], dim=-1))")
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    [pivot] = analyze_path(path).pivots
+    assert pivot.to_category == "read_source" and pivot.summary.endswith(f"mcp__fetch__fetch {SOURCE}")

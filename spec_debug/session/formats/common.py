@@ -10,7 +10,7 @@ from typing import Any
 
 from spec_debug.session.events import Event
 from spec_debug.session.reader import inner_json, without_lone_surrogates
-from spec_debug.session.shell import FETCH_TOOLS
+from spec_debug.session.shell import is_fetch_tool
 
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
 
@@ -375,13 +375,13 @@ _SOURCE_FILE_URL = re.compile(r"\.(?:py|cu|cuh|cpp|h)(?:[?#]|$)", re.I)
 
 
 def fetched_url(name: str | None, args: Any) -> str | None:
-    """The page a fetch tool (``shell.FETCH_TOOLS``) reads, as its path: after a failure, reading
+    """The page a fetch tool (``shell.is_fetch_tool``) reads, as its path: after a failure, reading
     the reference source on GitHub is a change of approach to reading source code, as a Read of
     the same file is. ``{"url": …}`` (Claude Code's WebFetch, an OpenAI chat ``fetch`` or
     ``browser`` tool), or the URLs in Gemini CLI's ``web_fetch{prompt}``, which takes no url but
     "a prompt that includes the URL(s) (up to 20)" (google-gemini/gemini-cli
     docs/tools/web-fetch.md): its first source-file URL, else its first URL."""
-    if name not in FETCH_TOOLS or not isinstance(args, dict):
+    if not isinstance(args, dict) or not is_fetch_tool(name):
         return None
     url = args.get("url")
     if isinstance(url, str) and url.strip():
