@@ -1074,7 +1074,20 @@ CATEGORY_TITLES = {
     "other": "Running commands",
 }
 _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "str_replace_based_edit_tool"})
-_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View"})
+# read_file: Gemini CLI's ReadFile (google-gemini/gemini-cli docs/tools/file-system.md), Cline's
+_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View", "read_file"})
+# Tools that read a web page, whose path is the URL (formats.common.fetched_url): Claude Code's
+# WebFetch, Gemini CLI's and the Anthropic API's web_fetch, an OpenAI chat tool named fetch or
+# browser, Codex's hosted web_search when it opens a page (action open_page / find_in_page)
+FETCH_TOOLS = frozenset({"WebFetch", "web_fetch", "fetch", "browser", "web_search"})
+
+
+def is_fetch_tool(name: str | None) -> bool:
+    """One of FETCH_TOOLS, or an MCP server's tool of that name: the reference fetch server
+    (modelcontextprotocol/servers src/fetch, tool ``fetch{url}``) is ``mcp__fetch__fetch`` in Claude Code."""
+    if not name:
+        return False
+    return name in FETCH_TOOLS or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in FETCH_TOOLS)
 _READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more", "awk", "nl", "bat", "ag", "find", "ls"})
 
 
@@ -1118,7 +1131,7 @@ def categorize(command: str | None, tool_name: str | None = None, path: str | No
             return "edit"
         if tool_name in _READ_TOOLS:
             return "read_source" if (path or "").endswith(".py") or "site-packages" in (path or "") else "inspect_config"
-        if tool_name == "WebFetch" and path and _SOURCE_URL.search(path):
+        if path and _SOURCE_URL.search(path) and is_fetch_tool(tool_name):
             return "read_source"  # a source file on GitHub, raw or shown (blob/), or any .py page
         return "other"
     return _categorize_command(command)

@@ -19,9 +19,9 @@ from spec_debug.session.formats.common import (
     Cursor,
     attachments_shown,
     block_text,
+    call_path,
     exit_code_of,
     remote_host,
-    tool_path,
 )
 from spec_debug.session.formats.compressed import transcript_stem
 from spec_debug.session.formats.instants import stamp
@@ -938,15 +938,8 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     polled = args.get(POLL_TOOLS[name]) if name in POLL_TOOLS else None  # see POLL_END
     return Event(session, seq, agent, "assistant", "tool_call", i, name, call_id, command, description, text,
                  False, None, ts, file, lineno, None, host, spawn, polled if isinstance(polled, str) else None,
-                 None, tool_path(args) or _fetched_url(name, args))
+                 None, call_path(name, args))
 
-
-def _fetched_url(name: str, args: dict) -> str | None:
-    """The page a WebFetch call reads, as its path: after a failure, reading the reference source
-    on GitHub (``.../speculators/blob/main/src/speculators/models/eagle3.py``) is a change of
-    approach to reading source code, as a Read of the same file is (was: no path, kind "other")."""
-    url = args.get("url") if name == "WebFetch" else None
-    return url if isinstance(url, str) else None
 
 
 _PERSISTED = re.compile(r"^<persisted-output>\s*(?:Output too large \([^)]*\)\. Full output saved to|Tool result saved to)"

@@ -31,7 +31,8 @@ from spec_debug.session.formats import codex_code_mode as code_mode
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats import responses_tools
 from spec_debug.session.formats.common import (
-    Cursor, attachments_shown, block_text, call_text, decode_arguments, remote_host, shell_command, tool_path,
+    SHELL_TOOL_NAMES, Cursor, attachments_shown, bare_command, block_text, call_text, decode_arguments, remote_host,
+    shell_command, tool_path,
 )
 from spec_debug.session.reader import inner_json, iter_json_records
 
@@ -668,6 +669,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             args = decode_arguments(raw_args)
             command = shell_command(raw_args) if (any_shell or name in _SHELL_TOOLS or ptype == "local_shell_call") \
                 else None
+        if command is None and ptype == "function_call" and (name in _SHELL_TOOLS or name.lower() in SHELL_TOOL_NAMES):
+            command = bare_command(raw_args, args)  # read as a chat tool call's bare string is
         host = remote_host(args)  # an MCP server's SSH tool: {host, command}
         if command is None and host is not None:
             command = shell_command(args)
@@ -866,7 +869,10 @@ def _web_search(payload: dict, event) -> Iterator[Event]:
         text = f"{pattern!r} in {url}" if pattern else url
     else:
         text = query
-    call = event("tool_call", "assistant", tool_name=WEB_SEARCH_TOOL, text=text, description=what)
+    # the page it opened is the call's path: a source file on GitHub read after a failure is a
+    # change of approach to reading source code (shell.categorize), as with WebFetch
+    page = url if what in ("open_page", "find_in_page") and url else None
+    call = event("tool_call", "assistant", tool_name=WEB_SEARCH_TOOL, text=text, description=what, path=page)
     item_id = payload.get("id")
     call.call_id = item_id if isinstance(item_id, str) and item_id else f"web-search-{call.seq}"
     yield call

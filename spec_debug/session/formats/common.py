@@ -10,6 +10,7 @@ from typing import Any
 
 from spec_debug.session.events import Event
 from spec_debug.session.reader import inner_json, without_lone_surrogates
+from spec_debug.session.shell import is_fetch_tool
 
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
 
@@ -332,7 +333,7 @@ def remote_host(args: Any) -> str | None:
 
 _HOST_KEYS = ("host", "hostname", "host_id", "server", "remote_host")
 _HOST_KEY_SET = frozenset(_HOST_KEYS)
-_PATH_KEYS = ("file_path", "path", "notebook_path")
+_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path")  # the last: Gemini CLI's read_file of 2025
 _PATH_KEY_SET = frozenset(_PATH_KEYS)
 
 
@@ -343,3 +344,50 @@ def tool_path(args: Any) -> str | None:
             if isinstance(value, str):
                 return value
     return None
+
+
+SHELL_TOOL_NAMES = frozenset({"bash", "shell", "exec", "run", "run_command", "terminal", "execute_command"})
+"""Names (lower case) of a function tool that runs its arguments as a shell command."""
+_CUT_OBJECT = re.compile(r'\s*\{\s*"')
+"""Arguments that open a JSON object (``{"command``) and did not decode: cut short (a stream cut
+inside the call: formats.chat_stream; a reply that hit its token limit), no bare command string
+(a shell's brace group is ``{ cmd; }``)."""
+
+
+def bare_command(raw: Any, args: Any) -> str | None:
+    """The command a shell tool's arguments hold when they are no JSON at all: ``arguments`` is
+    "a JSON string" in chat tool calls and Responses ``function_call`` items alike
+    (openai/openai-python types/chat/chat_completion_message_function_tool_call.py,
+    types/responses/response_function_tool_call.py), and some stacks send the bare command
+    string in either (``"nvidia-smi"``). ``args`` is ``raw`` decoded (None: it was no JSON)."""
+    if isinstance(raw, str) and args is None and raw.strip() and not _CUT_OBJECT.match(raw):
+        return raw
+    return None
+
+
+def call_path(name: str | None, args: Any) -> str | None:
+    """The file a call works on, or the page a fetch tool reads (see :func:`fetched_url`)."""
+    return tool_path(args) or fetched_url(name, args)
+
+
+_URL = re.compile(r"https?://[^\s<>()\[\]\"'`]+")
+_SOURCE_FILE_URL = re.compile(r"\.(?:py|cu|cuh|cpp|h)(?:[?#]|$)", re.I)
+
+
+def fetched_url(name: str | None, args: Any) -> str | None:
+    """The page a fetch tool (``shell.is_fetch_tool``) reads, as its path: after a failure, reading
+    the reference source on GitHub is a change of approach to reading source code, as a Read of
+    the same file is. ``{"url": …}`` (Claude Code's WebFetch, an OpenAI chat ``fetch`` or
+    ``browser`` tool), or the URLs in Gemini CLI's ``web_fetch{prompt}``, which takes no url but
+    "a prompt that includes the URL(s) (up to 20)" (google-gemini/gemini-cli
+    docs/tools/web-fetch.md): its first source-file URL, else its first URL."""
+    if not isinstance(args, dict) or not is_fetch_tool(name):
+        return None
+    url = args.get("url")
+    if isinstance(url, str) and url.strip():
+        return url.strip()
+    prompt = args.get("prompt")
+    if not isinstance(prompt, str):
+        return None
+    urls = [u.rstrip(".,;:!?") for u in _URL.findall(prompt)]
+    return next((u for u in urls if _SOURCE_FILE_URL.search(u)), urls[0] if urls else None)

@@ -26,9 +26,9 @@ from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.common import (
     Cursor,
     block_text,
+    call_path,
     remote_host,
     shell_command,
-    tool_path,
 )
 from spec_debug.session.formats.compressed import read_head
 from spec_debug.session.reader import iter_json_array, iter_json_records
@@ -153,7 +153,7 @@ def _reply(obj: dict, event) -> Iterator[Event]:
         # A sub-agent's call names the agent it ran (formats.gemini_agents)
         agent = call.get("agentId") if isinstance(call.get("agentId"), str) and call["agentId"] else None
         yield event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,
-                    description=description, path=tool_path(args), host=remote_host(args),
+                    description=description, path=call_path(name, args), host=remote_host(args),
                     text=command or str(args)[:2000], agent_ref=agent)
         block += 1
         result = _result(call)

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 
 from spec_debug.session.events import Event
-from spec_debug.session.formats.common import remote_host, shell_command, tool_path
+from spec_debug.session.formats.common import remote_host, shell_command, call_path
 from spec_debug.session.formats.gemini_cli import SHELL_TOOLS, response_text, shell_result
 
 
@@ -96,7 +96,7 @@ class PartsReader:
         description = args.get("description") if isinstance(args, dict) \
             and isinstance(args.get("description"), str) else None
         return event("tool_call", "assistant", block, tool_name=name, call_id=call_id, command=command,
-                     description=description, path=tool_path(args), host=remote_host(args),
+                     description=description, path=call_path(name, args), host=remote_host(args),
                      text=command or str(args)[:2000])
 
     def _answered(self, response: dict, call_id: str | None) -> str | None:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats.claude_code import RESULT_ERROR
-from spec_debug.session.formats.common import Cursor, remote_host, shell_command, tool_path
+from spec_debug.session.formats.common import Cursor, remote_host, shell_command, call_path
 from spec_debug.session.formats.compressed import read_head
 from spec_debug.session.formats.gemini_cli import SHELL_TOOLS, shell_result
 from spec_debug.session.reader import iter_json_records, pretty_objects
@@ -172,7 +172,7 @@ def _call(obj: dict, event, shell_calls: set[str]) -> Event:
     description = args.get("description") if isinstance(args, dict) and isinstance(args.get("description"), str) \
         else None
     return event("tool_call", "assistant", tool_name=name, call_id=call_id, command=command,
-                 description=description, path=tool_path(args), host=remote_host(args),
+                 description=description, path=call_path(name, args), host=remote_host(args),
                  text=command or str(args)[:2000])
 
 

@@ -20,16 +20,18 @@ from pathlib import Path
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import cline_task, codex, continue_session, kimi_cli, server_tools
 from spec_debug.session.formats.common import (
+    SHELL_TOOL_NAMES,
     Cursor,
     attachments_shown,
+    bare_command,
     block_text,
+    call_path,
     call_text,
     decode_arguments,
     exit_code_of,
     remote_host,
     shell_command,
     shell_result,
-    tool_path,
     trailing_exit_code,
 )
 from spec_debug.session.formats.gemini_parts import PartsReader, user_events
@@ -550,9 +552,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             command = shell_command(args) if isinstance(args, dict) else None
             if command is None and isinstance(args, dict) and _is_shell(name):
                 command = _shell_argument(args)
-            if command is None and isinstance(raw, str) and args is None and _is_shell(name) \
-                    and not _CUT_OBJECT.match(raw):
-                command = raw  # some stacks send the bare command string; not a JSON object cut short
+            if command is None and _is_shell(name):
+                command = bare_command(raw, args)  # some stacks send the bare command string
             call_id = call.get("id") if isinstance(call.get("id"), str) else f"call-{seq}-{n}"
             call_names[call_id] = name
             if len(call_names) > 4096:
@@ -560,7 +561,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             if unanswered is not None:
                 unanswered.append(call_id)
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, raw), path=tool_path(args),
+                        text=call_text(command, raw), path=call_path(name, args),
                         host=remote_host(args) if command is not None else None)
     elif role in _RESULT_ROLES:
         call_id = message.get("tool_call_id")
@@ -699,7 +700,7 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
                 command = cline_task.sdk_commands(args)
             description = args.get("description") if isinstance(args.get("description"), str) else None
             yield event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, args), path=tool_path(args), description=description,
+                        text=call_text(command, args), path=call_path(name, args), description=description,
                         host=remote_host(args) if command is not None else None)
         elif btype == "tool_result":
             output = block_text(block.get("content"))
@@ -777,7 +778,7 @@ def _goose_call(block: dict, role: str, i: int, event, call_names) -> Event:
     call_names[call_id] = name
     command = shell_command(args)
     return event("tool_call", role, i, tool_name=name, call_id=call_id, command=command,
-                 text=call_text(command, args), path=tool_path(args),
+                 text=call_text(command, args), path=call_path(name, args),
                  host=remote_host(args) if command is not None else None)
 
 
@@ -825,14 +826,8 @@ def _goose_result(block: dict, i: int, event) -> Event:
     return event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code, is_error=failed or bool(code))
 
 
-_CUT_OBJECT = re.compile(r'\s*\{\s*"')
-"""Arguments that open a JSON object (``{"command``) and did not decode: cut short (a stream cut
-inside the call: formats.chat_stream; a reply that hit its token limit), no bare command string
-(a shell's brace group is ``{ cmd; }``)."""
-
-
 def _is_shell(name: str) -> bool:
-    return name.lower() in ("bash", "shell", "exec", "run", "run_command", "terminal", "execute_command")
+    return name.lower() in SHELL_TOOL_NAMES
 
 
 _SHELL_ARGUMENT_KEYS = ("commands", "script", "input", "query")

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.session.events import Event
+from spec_debug.session.formats.common import fetched_url
 
 RESULT_BLOCKS = frozenset({
     "web_search_tool_result", "web_fetch_tool_result", "code_execution_tool_result",
@@ -43,6 +44,7 @@ def call(block: dict, ev: Event) -> Event:
     args = block.get("input") if isinstance(block.get("input"), dict) else {}
     ev.text = next((args[key] for key in _WHAT_WAS_RUN if isinstance(args.get(key), str)), "")
     ev.description = "run by the API (server tool)"
+    ev.path = fetched_url(ev.tool_name, args)  # web_fetch{url}: a source file read is reading source
     return ev
 
 
