@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import torch
@@ -740,6 +741,51 @@ def _shared_embedding_note(checkpoint: DraftCheckpoint, embed_source: str) -> st
             "embedding of its own needs it saved with the draft")
 
 
+# The float dtypes a config.json's "dtype" (transformers v5) or "torch_dtype" (v4) may name
+_CONFIG_DTYPES = ("float32", "bfloat16", "float16")
+
+
+def config_dtype(raw: Mapping[str, Any]) -> torch.dtype | None:
+    """The dtype the draft's config.json declares, or None when it names none (or a type
+    this loader does not take). speculators' from_pretrained builds the draft in it:
+    transformers 5 modeling_utils.py _get_dtype resolves its default dtype="auto" to the
+    config's dtype, and the weights are cast into parameters of that type when loaded."""
+    name = raw.get("dtype") or raw.get("torch_dtype")
+    name = str(name).replace("torch.", "") if name is not None else None
+    return getattr(torch, name) if name in _CONFIG_DTYPES else None
+
+
+class _AsServed:
+    """Weights as speculators holds them after from_pretrained: rounded to the config's dtype
+    first, then to the evaluation dtype. vLLM does the same rounding for a draft whose config
+    dtype is the target's (vllm/config/speculative.py, commit 73029d42: the draft's
+    ModelConfig takes dtype=self.target_model_config.dtype, and default_weight_loader copies
+    into parameters of that type). Without it, float16 weights under a bfloat16 config were
+    evaluated at float16 precision: logits ~1e-3 off speculators' own forward."""
+
+    def __init__(self, declared: torch.dtype | None):
+        self.declared = declared
+        self.rounded: dict[str, str] = {}  # stored dtype -> the names rounded from it
+
+    def __call__(self, name: str, tensor: torch.Tensor, quantized: bool = False) -> torch.Tensor:
+        if (self.declared is None or quantized or not tensor.is_floating_point()
+                or tensor.dtype == self.declared):
+            return tensor
+        if self.declared != torch.float32:  # float32 holds every 16-bit value exactly
+            self.rounded.setdefault(str(tensor.dtype).replace("torch.", ""), name)
+        return tensor.to(self.declared)
+
+    def note(self) -> str | None:
+        if not self.rounded:
+            return None
+        declared = str(self.declared).replace("torch.", "")
+        stored = ", ".join(sorted(self.rounded))
+        return (f"weights stored in {stored} under a config whose dtype is {declared}: "
+                f"rounded to {declared} before evaluation, as speculators' from_pretrained and "
+                f"an engine serving in {declared} load them; an engine serving in another "
+                "dtype (vLLM runs the draft in the target's --dtype) rounds them to that one")
+
+
 def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None = None,
                 device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
                 use_target_embedding: bool = False, load_target_head: bool = True,
@@ -752,6 +798,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     cfg = checkpoint.config
     dtype = resolve_dtype(dtype)
     device = resolve_device(device)
+    as_served = _AsServed(config_dtype(cfg.raw))
     model = check_weights_fit_config(checkpoint).to_empty(device=device)
     notes = store_notes(checkpoint.tensors, target.tensors if target is not None else None)
     if checkpoint.stored_prefix:
@@ -837,13 +884,13 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     bad = _non_finite(f"target {target.embed_name}", embed)
                     if bad:
                         non_finite.append(bad)
-                    param.copy_(embed.to(dtype))
+                    param.copy_(as_served(name, embed).to(dtype))
                     embed_source = "target"
                     continue
             if name == "lm_head.weight" and tied_head:
                 continue  # copied from the embedding once that is loaded (below)
             if name == "lm_head.weight" and target_head is not None:
-                param.copy_(target_head.to(device=device, dtype=dtype))
+                param.copy_(as_served(name, target_head).to(device=device, dtype=dtype))
                 continue
             if not checkpoint.has(name):
                 missing.append(name)
@@ -867,7 +914,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 zero_norms.append(name)
             elif _NORM_WEIGHT.search(name):
                 norm_deviation[name] = float((tensor.float() - 1).abs().max())
-            param.copy_(tensor.to(device=device, dtype=dtype))
+            quantized = checkpoint.tensors.scale_name(name) is not None
+            param.copy_(as_served(name, tensor, quantized).to(device=device, dtype=dtype))
     if tied_head and not missing:
         with torch.no_grad():
             model.lm_head.weight.copy_(model.embed_tokens.weight)  # [V, H] = [DV, H] here
@@ -884,7 +932,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     else None if misplaced else _missing_weights_hint(missing)))
     used = set(model.state_dict())
     notes += _unused_tensors(checkpoint, used)
-    notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint, used)) if note]
+    notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint, used),
+                                as_served.note()) if note]
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
         _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None,
