@@ -261,6 +261,29 @@ def _no_architectures_note(cfg) -> str | None:
             "[\"LlamaForCausalLMEagle3\"] (what SpecForge writes)")
 
 
+def _layer_without_model_type_note(checkpoint: DraftCheckpoint) -> str | None:
+    """A speculators config whose transformer_layer_config has no model_type (hand-written,
+    or rebuilt from a dict). speculators 0.9.0 then builds a Qwen3Config there
+    (models/eagle3/config.py validate_transformer_config: Qwen3Config unless "model_type" is
+    in the dict), with q_norm/k_norm; vLLM serves an Eagle3LlamaForCausalLM
+    (transformers_utils/configs/speculators/algos.py update_eagle3), as this evaluation
+    does. The weights tell which one the draft was trained as."""
+    cfg = checkpoint.config
+    layer = cfg.raw.get("transformer_layer_config")
+    if cfg.format != "speculators" or not isinstance(layer, Mapping) or "model_type" in layer:
+        return None
+    head = ("the draft config's transformer_layer_config has no model_type: evaluated as a "
+            "Llama decoder, as vLLM serves it, but speculators builds a Qwen3 decoder there "
+            "(Qwen3Config)")
+    if any(name.endswith(("q_norm.weight", "k_norm.weight")) for name in checkpoint.tensors.infos):
+        return (f"{head}, which the weights' q_norm/k_norm fit: vLLM drops them, and so does "
+                "this evaluation; write \"model_type\": \"qwen3\" in "
+                "transformer_layer_config if the draft was trained as one")
+    return (f"{head} whose q_norm/k_norm are not in the weights and stay at their initial "
+            "values, so speculators' forward, training and metrics differ from these; write "
+            "\"model_type\": \"llama\" in transformer_layer_config (what speculators saves "
+            "from a LlamaConfig)")
+
 _FP8_STORED = {"F8_E4M3", "F8_E5M2"}  # safetensors dtype strings of torch's float8 types
 
 
@@ -932,8 +955,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     else None if misplaced else _missing_weights_hint(missing)))
     used = set(model.state_dict())
     notes += _unused_tensors(checkpoint, used)
-    notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint, used),
-                                as_served.note()) if note]
+    notes += [note for note in (_no_architectures_note(cfg),
+                                _layer_without_model_type_note(checkpoint),
+                                _cast_to_fp8_note(checkpoint, used), as_served.note()) if note]
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
         _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None,
