@@ -788,25 +788,38 @@ class _AsServed:
 
     def __init__(self, declared: torch.dtype | None):
         self.declared = declared
-        self.rounded: dict[str, str] = {}  # stored dtype -> the names rounded from it
+        self.rounded: dict[str, str] = {}  # stored dtype -> the first name rounded from it
+        self.overflowed: list[str] = []  # names whose values the declared dtype cannot hold
 
     def __call__(self, name: str, tensor: torch.Tensor, quantized: bool = False) -> torch.Tensor:
         if (self.declared is None or quantized or not tensor.is_floating_point()
                 or tensor.dtype == self.declared):
             return tensor
+        rounded = tensor.to(self.declared)
+        if not bool(torch.isfinite(rounded).all()) and bool(torch.isfinite(tensor).all()):
+            # bfloat16/float32 values past float16's 65504 under a float16 config: kept as
+            # stored, so the scores are not all NaN; the note names them
+            self.overflowed.append(name)
+            return tensor
         if self.declared != torch.float32:  # float32 holds every 16-bit value exactly
             self.rounded.setdefault(str(tensor.dtype).replace("torch.", ""), name)
-        return tensor.to(self.declared)
+        return rounded
 
     def note(self) -> str | None:
-        if not self.rounded:
+        if not self.rounded and not self.overflowed:
             return None
         declared = str(self.declared).replace("torch.", "")
         stored = ", ".join(sorted(self.rounded))
-        return (f"weights stored in {stored} under a config whose dtype is {declared}: "
-                f"rounded to {declared} before evaluation, as speculators' from_pretrained and "
-                f"an engine serving in {declared} load them; an engine serving in another "
-                "dtype (vLLM runs the draft in the target's --dtype) rounds them to that one")
+        rounded = (f"weights stored in {stored} under a config whose dtype is {declared}: "
+                   f"rounded to {declared} before evaluation, as speculators' from_pretrained "
+                   f"and an engine serving in {declared} load them; an engine serving in "
+                   "another dtype (vLLM runs the draft in the target's --dtype) rounds them "
+                   "to that one") if self.rounded else ""
+        overflowed = (f"{', '.join(self.overflowed[:4])} hold values past {declared}'s range "
+                      f"(the config's dtype): kept as stored here, but speculators and an "
+                      f"engine serving in {declared} load Inf there; set the config's dtype "
+                      "to the one the draft was trained in") if self.overflowed else ""
+        return "; ".join(part for part in (rounded, overflowed) if part)
 
 
 def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None = None,

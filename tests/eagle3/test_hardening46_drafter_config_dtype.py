@@ -130,3 +130,21 @@ def test_weights_in_the_config_dtype_or_under_a_float32_config_are_left_as_store
     stored = load_file(str(root / "draft" / "model.safetensors"))["fc.weight"]
     assert torch.equal(loaded.model.fc.weight, stored.float())  # float32 holds float16 exactly
     assert not [note for note in loaded.notes if "under a config whose dtype" in note]
+
+
+def test_values_past_the_config_dtype_range_are_kept_and_named(saved, tmp_path):
+    """bfloat16 weights under a float16 config (EAGLE3.md: fp16 draft configs beside bf16
+    targets) with a value past 65504: rounding would make it Inf and every score NaN."""
+    root = _restored(saved, tmp_path, "bfloat16", "float16")
+    weights = root / "draft" / "model.safetensors"
+    state = load_file(str(weights))
+    state["fc.weight"][0, 0] = 1e5
+    save_file(state, str(weights), metadata={"format": "pt"})
+    loaded = load_draft(root / "draft", root / "target")
+    assert torch.isfinite(loaded.model.fc.weight).all()
+    assert loaded.model.fc.weight[0, 0].item() == state["fc.weight"][0, 0].float().item()
+    [note] = [note for note in loaded.notes if "under a config whose dtype" in note
+              or "(the config's dtype)" in note]
+    assert ("fc.weight hold values past float16's range (the config's dtype): kept as stored "
+            "here") in note
+    assert note.startswith("weights stored in bfloat16 under a config whose dtype is float16")
