@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import torch
@@ -259,6 +260,29 @@ def _no_architectures_note(cfg) -> str | None:
             "SGLang picks the draft's model class by it; add \"architectures\": "
             "[\"LlamaForCausalLMEagle3\"] (what SpecForge writes)")
 
+
+def _layer_without_model_type_note(checkpoint: DraftCheckpoint) -> str | None:
+    """A speculators config whose transformer_layer_config has no model_type (hand-written,
+    or rebuilt from a dict). speculators 0.9.0 then builds a Qwen3Config there
+    (models/eagle3/config.py validate_transformer_config: Qwen3Config unless "model_type" is
+    in the dict), with q_norm/k_norm; vLLM serves an Eagle3LlamaForCausalLM
+    (transformers_utils/configs/speculators/algos.py update_eagle3), as this evaluation
+    does. The weights tell which one the draft was trained as."""
+    cfg = checkpoint.config
+    layer = cfg.raw.get("transformer_layer_config")
+    if cfg.format != "speculators" or not isinstance(layer, Mapping) or "model_type" in layer:
+        return None
+    head = ("the draft config's transformer_layer_config has no model_type: evaluated as a "
+            "Llama decoder, as vLLM serves it, but speculators builds a Qwen3 decoder there "
+            "(Qwen3Config)")
+    if any(name.endswith(("q_norm.weight", "k_norm.weight")) for name in checkpoint.tensors.infos):
+        return (f"{head}, which the weights' q_norm/k_norm fit: vLLM drops them, and so does "
+                "this evaluation; write \"model_type\": \"qwen3\" in "
+                "transformer_layer_config if the draft was trained as one")
+    return (f"{head} whose q_norm/k_norm are not in the weights and stay at their initial "
+            "values, so speculators' forward, training and metrics differ from these; write "
+            "\"model_type\": \"llama\" in transformer_layer_config (what speculators saves "
+            "from a LlamaConfig)")
 
 _FP8_STORED = {"F8_E4M3", "F8_E5M2"}  # safetensors dtype strings of torch's float8 types
 
@@ -740,6 +764,64 @@ def _shared_embedding_note(checkpoint: DraftCheckpoint, embed_source: str) -> st
             "embedding of its own needs it saved with the draft")
 
 
+# The float dtypes a config.json's "dtype" (transformers v5) or "torch_dtype" (v4) may name
+_CONFIG_DTYPES = ("float32", "bfloat16", "float16")
+
+
+def config_dtype(raw: Mapping[str, Any]) -> torch.dtype | None:
+    """The dtype the draft's config.json declares, or None when it names none (or a type
+    this loader does not take). speculators' from_pretrained builds the draft in it:
+    transformers 5 modeling_utils.py _get_dtype resolves its default dtype="auto" to the
+    config's dtype, and the weights are cast into parameters of that type when loaded."""
+    name = raw.get("dtype") or raw.get("torch_dtype")
+    name = str(name).replace("torch.", "") if name is not None else None
+    return getattr(torch, name) if name in _CONFIG_DTYPES else None
+
+
+class _AsServed:
+    """Weights as speculators holds them after from_pretrained: rounded to the config's dtype
+    first, then to the evaluation dtype. vLLM does the same rounding for a draft whose config
+    dtype is the target's (vllm/config/speculative.py, commit 73029d42: the draft's
+    ModelConfig takes dtype=self.target_model_config.dtype, and default_weight_loader copies
+    into parameters of that type). Without it, float16 weights under a bfloat16 config were
+    evaluated at float16 precision: logits ~1e-3 off speculators' own forward."""
+
+    def __init__(self, declared: torch.dtype | None):
+        self.declared = declared
+        self.rounded: dict[str, str] = {}  # stored dtype -> the first name rounded from it
+        self.overflowed: list[str] = []  # names whose values the declared dtype cannot hold
+
+    def __call__(self, name: str, tensor: torch.Tensor, quantized: bool = False) -> torch.Tensor:
+        if (self.declared is None or quantized or not tensor.is_floating_point()
+                or tensor.dtype == self.declared):
+            return tensor
+        rounded = tensor.to(self.declared)
+        if not bool(torch.isfinite(rounded).all()) and bool(torch.isfinite(tensor).all()):
+            # bfloat16/float32 values past float16's 65504 under a float16 config: kept as
+            # stored, so the scores are not all NaN; the note names them
+            self.overflowed.append(name)
+            return tensor
+        if self.declared != torch.float32:  # float32 holds every 16-bit value exactly
+            self.rounded.setdefault(str(tensor.dtype).replace("torch.", ""), name)
+        return rounded
+
+    def note(self) -> str | None:
+        if not self.rounded and not self.overflowed:
+            return None
+        declared = str(self.declared).replace("torch.", "")
+        stored = ", ".join(sorted(self.rounded))
+        rounded = (f"weights stored in {stored} under a config whose dtype is {declared}: "
+                   f"rounded to {declared} before evaluation, as speculators' from_pretrained "
+                   f"and an engine serving in {declared} load them; an engine serving in "
+                   "another dtype (vLLM runs the draft in the target's --dtype) rounds them "
+                   "to that one") if self.rounded else ""
+        overflowed = (f"{', '.join(self.overflowed[:4])} hold values past {declared}'s range "
+                      f"(the config's dtype): kept as stored here, but speculators and an "
+                      f"engine serving in {declared} load Inf there; set the config's dtype "
+                      "to the one the draft was trained in") if self.overflowed else ""
+        return "; ".join(part for part in (rounded, overflowed) if part)
+
+
 def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None = None,
                 device: str | torch.device = "cpu", dtype: str | torch.dtype = "float32",
                 use_target_embedding: bool = False, load_target_head: bool = True,
@@ -752,6 +834,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
     cfg = checkpoint.config
     dtype = resolve_dtype(dtype)
     device = resolve_device(device)
+    as_served = _AsServed(config_dtype(cfg.raw))
     model = check_weights_fit_config(checkpoint).to_empty(device=device)
     notes = store_notes(checkpoint.tensors, target.tensors if target is not None else None)
     if checkpoint.stored_prefix:
@@ -837,13 +920,13 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                     bad = _non_finite(f"target {target.embed_name}", embed)
                     if bad:
                         non_finite.append(bad)
-                    param.copy_(embed.to(dtype))
+                    param.copy_(as_served(name, embed).to(dtype))
                     embed_source = "target"
                     continue
             if name == "lm_head.weight" and tied_head:
                 continue  # copied from the embedding once that is loaded (below)
             if name == "lm_head.weight" and target_head is not None:
-                param.copy_(target_head.to(device=device, dtype=dtype))
+                param.copy_(as_served(name, target_head).to(device=device, dtype=dtype))
                 continue
             if not checkpoint.has(name):
                 missing.append(name)
@@ -867,7 +950,8 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 zero_norms.append(name)
             elif _NORM_WEIGHT.search(name):
                 norm_deviation[name] = float((tensor.float() - 1).abs().max())
-            param.copy_(tensor.to(device=device, dtype=dtype))
+            quantized = checkpoint.tensors.scale_name(name) is not None
+            param.copy_(as_served(name, tensor, quantized).to(device=device, dtype=dtype))
     if tied_head and not missing:
         with torch.no_grad():
             model.lm_head.weight.copy_(model.embed_tokens.weight)  # [V, H] = [DV, H] here
@@ -884,7 +968,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                                     else None if misplaced else _missing_weights_hint(missing)))
     used = set(model.state_dict())
     notes += _unused_tensors(checkpoint, used)
-    notes += [note for note in (_no_architectures_note(cfg), _cast_to_fp8_note(checkpoint, used)) if note]
+    notes += [note for note in (_no_architectures_note(cfg),
+                                _layer_without_model_type_note(checkpoint),
+                                _cast_to_fp8_note(checkpoint, used), as_served.note()) if note]
     notes += [note for note in (
         _initial_norms_note(norm_deviation),
         _embedding_differs_note(checkpoint, target) if embed_source == "draft" else None,
