@@ -25,6 +25,14 @@ _TOKENIZER_TOKENS = r"(?:bos|eos|unk|sep|pad|cls|mask|additional_special|im_star
 
 # Each pattern names the secret itself `secret`; what is around it (the variable name, the
 # flag, the URL) stays, so a reader still sees what was there.
+_SUDO_S = (r"sudo\b(?:\s+(?:-[A-Za-z]*[CDgpRrTtUu]\s*(?:'[^'\n]*'|\"[^\"\n]*\"|[^\s;|&]+)"
+           r"|--(?:user|group|prompt|chdir|chroot|close-from|host|role|type|command-timeout|other-user)[= ]\S+"
+           r"|-[A-Za-z]+|--[a-z-]+(?:=\S+)?))*?\s+(?:-[A-Za-z]*S[A-Za-z]*\b|--stdin\b)")
+"""A sudo that reads its password from standard input (sudo(8): -S, --stdin), the -S among
+sudo's own options: those before the command, with the arguments of the ones that take one
+(-u USER, -p PROMPT, ...). An -S of the command (`sudo ls -lS`) is the command's: what is piped
+into that sudo is the command's input, no password."""
+
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
     re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
@@ -60,9 +68,8 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # --stdin "Write the prompt to the standard error and read the password from the standard
     # input"). What is echoed into a `sudo -S` is that password and nothing else.
     re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
-               r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*sudo\b[^\n;|&]{0,200}?\s(?:-[A-Za-z]*S\b|--stdin\b)"),
-    re.compile(r"sudo(?<=\bsudo)\b[^\n;|&]{0,200}?\s(?:-[A-Za-z]*S\b|--stdin\b)[^\n;|&]{0,500}?<<<\s*"
-               r"(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s;&|]+)"),
+               r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*" + _SUDO_S),
+    re.compile(r"(?<![\w-])" + _SUDO_S + r"[^\n;|&]{0,500}?<<<\s*(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s;&|]+)"),
     # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     # wandb login <40-hex API key>.

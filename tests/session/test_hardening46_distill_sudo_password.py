@@ -55,6 +55,16 @@ def test_a_curl_oauth2_bearer_token_is_a_var(tmp_path):
     ('echo "$PW" | sudo -S ls /root', 'echo "$PW" | sudo -S ls /root'),  # a reference holds no secret
     ('sudo -S ls /root <<< "$PW"', 'sudo -S ls /root <<< "$PW"'),
     ("echo 3 | sudo tee /proc/sys/vm/drop_caches", "echo 3 | sudo tee /proc/sys/vm/drop_caches"),  # no -S
+    # an -S after the command is the command's own flag: what is piped in is its input
+    ("echo x | sudo ls -lS", "echo x | sudo ls -lS"),
+    ("echo x | sudo grep -S foo", "echo x | sudo grep -S foo"),
+    ("sudo ls -lS <<< x", "sudo ls -lS <<< x"),
+    # sudo's own options, with their arguments, before its -S
+    ("echo pw1 | sudo -u root -S ls", f"echo {MASK} | sudo -u root -S ls"),
+    ("echo pw2 | sudo -p '' -S ls", f"echo {MASK} | sudo -p '' -S ls"),
+    ("echo pw3 | sudo --user root -S ls", f"echo {MASK} | sudo --user root -S ls"),
+    ("echo pw4 | sudo -Su root ls", f"echo {MASK} | sudo -Su root ls"),
+    ("sudo -E -S cmd <<< pw5", f"sudo -E -S cmd <<< {MASK}"),
 ])
 def test_what_a_sudo_reads_from_stdin_is_masked_in_any_text(typed, shown):
     assert redact_text(typed) == shown
