@@ -193,25 +193,13 @@ def _shipped_part(name: str) -> str | None:
     playbook-defined finding code that the demo's and a run's output print, given where a
     playbook goes. The hint was "did you mean 'drafter_accuracy'?" or the list of playbooks,
     never the playbook that has it."""
-    import yaml
-
     owners: dict[str, list[str]] = {}
-    for playbook in shipped_playbook_names():
-        try:
-            data = yaml.safe_load((shipped_playbooks_dir() / f"{playbook}.yaml").read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
-            continue
-        for step in (data or {}).get("steps") or []:
-            if not isinstance(step, dict):
-                continue
-            templates = [e.get("finding") for e in step.get("expect") or [] if isinstance(e, dict)]
-            templates += list(step.get("findings") or [])
-            codes = {str(t.get("code", "")).upper() for t in templates if isinstance(t, dict)}
-            for what, value in (("step", step.get("id")), ("probe", step.get("probe"))):
-                if value == name.lower():
-                    owners.setdefault(what, []).append(playbook)
-            if name.upper().replace("-", "") in codes:
-                owners.setdefault("finding code", []).append(playbook)
+    for playbook, step, codes in _shipped_steps():
+        for what, value in (("step", step.get("id")), ("probe", step.get("probe"))):
+            if value == name.lower():
+                owners.setdefault(what, []).append(playbook)
+        if name.upper().replace("-", "") in codes:
+            owners.setdefault("finding code", []).append(playbook)
     if not owners:
         return None
     what, playbooks = next(iter(owners.items()))
@@ -229,13 +217,41 @@ def _named_by_start(stem: str, names: list[str]) -> list[str]:
     return starting if len(starting) == 1 else []
 
 
+def _shipped_steps() -> Iterator[tuple[str, dict, set[str]]]:
+    """(playbook, step, the finding codes the step's own findings use) of each shipped step."""
+    import yaml
+
+    for playbook in shipped_playbook_names():
+        try:
+            data = yaml.safe_load((shipped_playbooks_dir() / f"{playbook}.yaml").read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            continue
+        for step in (data or {}).get("steps") or []:
+            if not isinstance(step, dict):
+                continue
+            templates = [e.get("finding") for e in step.get("expect") or [] if isinstance(e, dict)]
+            templates += list(step.get("findings") or [])
+            yield playbook, step, {str(t.get("code", "")).upper() for t in templates if isinstance(t, dict)}
+
+
 def _partial_code_hint(stem: str) -> str | None:
     """`explain SD1`, `explain sd10`: the start of a finding code, remembered in part. The hint
-    was the list of shipped playbooks, which named no code; now the codes it starts."""
+    was the list of shipped playbooks, which named no code; now the codes it starts. `explain
+    SD9` starts no catalog code but host_smoke's own SD901: that playbook is named."""
     from spec_debug.diagnose.catalog import near_codes, partial_code
 
     prefix = partial_code(stem)
     near = near_codes(prefix) if prefix is not None else []
+    if not near and prefix is not None:
+        owned: dict[str, str] = {}  # code -> the first shipped playbook that uses it
+        for owner, _, codes in _shipped_steps():
+            for code in sorted(codes):
+                if code.startswith(prefix):
+                    owned.setdefault(code, owner)
+        if owned:
+            playbook = next(iter(owned.values()))
+            return (f"{stem.strip()} is the start of a finding code (SD and three digits): {', '.join(owned)}, "
+                    f"of the shipped playbook {playbook}: `spec-debug explain {playbook}` says what it checks and why")
     if not near:
         return None
     return (f"{stem.strip()} is the start of a finding code (SD and three digits): {', '.join(near)}; "

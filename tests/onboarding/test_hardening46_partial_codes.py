@@ -32,3 +32,14 @@ def test_a_whole_code_still_explains_and_a_playbook_name_is_no_code() -> None:
     assert run_cli("explain", "sd101").stdout.startswith("## SD101: ")
     result = run_cli("explain", "host_smok")
     assert result.stderr.splitlines()[-1] == "  hint: did you mean 'host_smoke'?"
+
+
+@pytest.mark.parametrize("typed", ["SD9", "sd 90"])
+def test_the_start_of_a_code_a_shipped_playbook_defines_names_that_playbook(typed: str) -> None:
+    """SD9 starts no catalog code but host_smoke's own SD901 (free disk): the hint was the bare
+    list of shipped playbooks."""
+    result = run_cli("explain", typed)
+    assert result.code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"  hint: {typed} is the start of a finding code (SD and three digits): SD901, of the shipped playbook "
+        "host_smoke: `spec-debug explain host_smoke` says what it checks and why")
