@@ -77,7 +77,7 @@ ENTRIES: tuple[FindingDoc, ...] = (
         title="Steps were skipped because an input was not provided",
         detects="Steps whose `requires:` names a var that is empty, or a diagnostic that lacked an input it needs (a server log, hidden states, the engine's Python).",
         why="Nothing is wrong, but these checks did not run: a clean report with SD004 is a partial diagnosis.",
-        fix="Pass the named input, e.g. `--var server_log=/var/log/sglang.log` or `--var hidden_states=/data/hs`.",
+        fix="Provide what the title names after \"Not checked:\" (most often a `--var NAME=VALUE` on the `spec-debug run` line) and run again.",
         example="Not checked: provide --var server_log=... to run 1 more step(s)",
         sources=(),
     ),
