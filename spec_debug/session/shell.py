@@ -1073,9 +1073,15 @@ CATEGORY_TITLES = {
     "python": "Running Python",
     "other": "Running commands",
 }
-_EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "str_replace_based_edit_tool"})
-# read_file: Gemini CLI's ReadFile (google-gemini/gemini-cli docs/tools/file-system.md), Cline's
-_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View", "read_file"})
+# replace and write_file: Gemini CLI's Edit and WriteFile (google-gemini/gemini-cli
+# docs/tools/file-system.md), named as Claude Code's Edit and Write are
+_EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "str_replace_based_edit_tool",
+                         "replace", "write_file"})
+# read_file: Gemini CLI's ReadFile (same docs), Cline's; read_many_files (its path the first
+# source file of ``paths``, formats.common.tool_path), search_file_content, glob and
+# list_directory: Gemini CLI's ReadManyFiles, SearchText, FindFiles and ReadFolder
+_READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View", "read_file", "read_many_files", "search_file_content",
+                         "glob", "list_directory"})
 # Tools that read a web page, whose path is the URL (formats.common.fetched_url): Claude Code's
 # WebFetch, Gemini CLI's and the Anthropic API's web_fetch, an OpenAI chat tool named fetch or
 # browser, Codex's hosted web_search when it opens a page (action open_page / find_in_page)

@@ -338,12 +338,24 @@ _PATH_KEY_SET = frozenset(_PATH_KEYS)
 
 
 def tool_path(args: Any) -> str | None:
-    if isinstance(args, dict) and not _PATH_KEY_SET.isdisjoint(args):
-        for key in _PATH_KEYS:
-            value = args.get(key)
-            if isinstance(value, str):
-                return value
+    if isinstance(args, dict):
+        if not _PATH_KEY_SET.isdisjoint(args):
+            for key in _PATH_KEYS:
+                value = args.get(key)
+                if isinstance(value, str):
+                    return value
+        paths = args.get("paths")
+        if isinstance(paths, list):
+            return _first_source(paths)
     return None
+
+
+def _first_source(paths: list) -> str | None:
+    """Of Gemini CLI's ``read_many_files{paths: [...]}`` (files, folders or globs): the first that
+    names Python source, else the first, so that reading the engine's code among a README and
+    a docs folder is reading source, as one read_file of it is."""
+    named = [p for p in paths if isinstance(p, str) and p.strip()]
+    return next((p for p in named if p.endswith(".py") or "site-packages" in p), named[0] if named else None)
 
 
 SHELL_TOOL_NAMES = frozenset({"bash", "shell", "exec", "run", "run_command", "terminal", "execute_command"})
