@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from spec_debug.cli_common import complete_codes, complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format
-from spec_debug.errors import SpecDebugError
+from spec_debug.errors import PlaybookError, SpecDebugError, UsageError
 
 
 def register(app: typer.Typer) -> None:
@@ -43,20 +43,26 @@ def register(app: typer.Typer) -> None:
 
         raise typer.Exit(findings_command(code, as_json))
 
-    @app.command()
+    # ignore_unknown_options: `explain --speculative-num-steps` is the flag a newcomer read in a
+    # launch line, a topic (spec_debug.glossary), not an option of explain (_topic_or_option)
+    @app.command(context_settings={"ignore_unknown_options": True})
     def explain(
-        playbook: str = typer.Argument(..., help="A playbook file or shipped name (a finding code: its catalog entry)",
+        playbook: str = typer.Argument(..., help="A playbook file or shipped name, a finding code (its catalog entry), "
+                                                 "or a concept: 'accept length', d2t, --speculative-num-steps "
+                                                 "(`explain concepts` lists them)",
                                        autocompletion=complete_playbooks),
+        more_words: Optional[list[str]] = typer.Argument(
+            None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length"),
         fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
                                                 autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
-        """A walkthrough of a playbook for a newcomer: what each step checks and why."""
-        from spec_debug.playbook.loader import load_playbook
-
+        """A walkthrough of a playbook for a newcomer (what each step checks and why), a finding code's
+        catalog entry, or a concept of EAGLE-3 serving (`explain concepts` lists them)."""
         output = dash_is_stdout(output_to)
         try:
+            playbook = _one_topic(playbook, more_words or [])
             fmt = output_format(fmt, as_json, output)
             code = _finding_code(playbook)
             if code is not None and output is None and fmt != "html":
@@ -65,11 +71,14 @@ def register(app: typer.Typer) -> None:
                 from spec_debug.diagnose.findings_cli import findings_command
 
                 raise typer.Exit(findings_command(code, fmt == "json"))
+            concept = _topic_or_option(playbook) if code is None else None
             if code is not None:
                 text = _finding_text(code, fmt)
+            elif concept is not None:
+                text = _concept_text(concept, fmt)
             else:
                 _refuse_several_codes(playbook)
-                loaded = load_playbook(playbook)
+                loaded = _load_or_near_concept(playbook)
                 if output:
                     from spec_debug.store import refuse_overwriting
 
@@ -142,6 +151,85 @@ def _finding_code(argument: str) -> str | None:
     if code not in CATALOG or Path(argument).expanduser().exists():
         return None
     return code
+
+
+def _one_topic(first: str, more: list[str]) -> str:
+    """`explain accept length` typed without quotes is the concept "accept length". Other words
+    after the first are an option explain does not have (`--fromat json`) or a stray argument,
+    refused as click would have refused them (the command takes unknown options as words)."""
+    if not more:
+        return first
+    from spec_debug import glossary
+
+    joined = " ".join([first, *more])
+    if glossary.find_concept(joined) is not None:
+        return joined
+    unknown = next((word for word in [first, *more] if _is_option(word) and glossary.find_concept(word) is None), None)
+    if unknown is not None:
+        raise UsageError(f"no such option: {unknown}", hint="spec-debug explain --help lists the options")
+    raise UsageError(f"explain takes one playbook, code or concept; got also: {' '.join(more)}",
+                     hint="quote a concept of several words (spec-debug explain 'accept length'); "
+                          "`spec-debug explain concepts` lists them")
+
+
+def _is_option(word: str) -> bool:
+    return word.startswith("-") and word != "-"  # `-` alone is the playbook on standard input
+
+
+def _topic_or_option(argument: str):
+    """The concept `explain` was given (spec_debug.glossary), "all" for `explain concepts`, or None
+    for a playbook. A file or a shipped playbook of that name is the playbook; an argument
+    starting with a dash that names no concept is an option explain does not have."""
+    from spec_debug import glossary
+    from spec_debug.playbook.loader import shipped_playbook_names
+
+    if Path(argument).expanduser().exists() or argument in shipped_playbook_names():
+        return None
+    if glossary.normalise(argument) in glossary.LIST_WORDS:
+        return "all"
+    concept = glossary.find_concept(argument)
+    if concept is None and _is_option(argument):
+        near = glossary.close_concepts(argument)
+        raise UsageError(f"no such option: {argument}",
+                         hint=f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near
+                         else "spec-debug explain --help lists the options")
+    return concept
+
+
+def _load_or_near_concept(argument: str):
+    """The playbook; where there is none by that name, the concepts spelled like it join the hint
+    (`explain 'accept lenght'`)."""
+    from spec_debug import glossary
+    from spec_debug.playbook.loader import load_playbook
+
+    try:
+        return load_playbook(argument)
+    except PlaybookError as exc:
+        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message else []
+        if near:
+            said = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`"
+            exc.hint = f"{said}; {exc.hint}" if exc.hint else said
+        raise
+
+
+def _concept_text(concept, fmt: str) -> str:
+    """A concept (or the list of them, for "all") as Markdown, JSON, or the Markdown in a page."""
+    import html
+
+    from spec_debug import glossary
+    from spec_debug.diagnose.catalog import CATALOG
+
+    if fmt == "json":
+        data = ({"concepts": [glossary.concept_as_dict(c) for c in glossary.CONCEPTS]} if concept == "all"
+                else glossary.concept_as_dict(concept))
+        return json.dumps(data, indent=2)
+    text = (glossary.render_concept_list() if concept == "all"
+            else glossary.render_concept_markdown(concept, {code: doc.title for code, doc in CATALOG.items()}))
+    if fmt != "html":
+        return text
+    title = "concepts" if concept == "all" else concept.name
+    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title></head>\n"
+            f"<body><pre style=\"white-space: pre-wrap\">{html.escape(text)}</pre></body></html>")
 
 
 def _refuse_several_codes(argument: str) -> None:

@@ -1,0 +1,357 @@
+"""The concepts a newcomer meets in an EAGLE-3 incident, for `spec-debug explain TOPIC`.
+
+`explain` took a playbook or a finding code, and a new engineer who read the incident and typed
+`explain accept length`, `explain d2t` or `explain --speculative-num-steps` got "no playbook
+file" and the list of playbooks. Each concept here says what the thing is, what each engine
+calls it, what goes wrong with it, and which finding codes and steps check it. Every fact is
+one of ../shared/reference/EAGLE3.md (speculators 0.9.0, SGLang llama_eagle3.py at 03d5a777,
+vLLM llama_eagle3.py at 00bd1493 and the issues it cites), and the codes are the catalog's
+(a test keeps both in step).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Concept:
+    name: str
+    aliases: tuple[str, ...]
+    """What a newcomer types: flag spellings, config keys, short names (matched as normalised)."""
+    summary: str
+    engines: tuple[str, ...]
+    """What SGLang, vLLM and the trainers call it and do with it."""
+    goes_wrong: tuple[str, ...]
+    codes: tuple[str, ...]
+    """Catalog codes that check it (``spec-debug explain CODE``)."""
+    check_with: tuple[str, ...]
+    """spec-debug commands or playbook steps that measure or check it."""
+    sources: tuple[str, ...] = ()
+
+
+CONCEPTS: tuple[Concept, ...] = (
+    Concept(
+        name="accept length",
+        aliases=("acceptance length", "accept len", "accept_length", "mean acceptance length", "al",
+                 "acceptance", "accept rate", "acceptance rate", "tau"),
+        summary=("The tokens one verification round produces on average: the drafted tokens the target "
+                 "accepted, plus the one token the target always adds itself (the bonus token). 1.0 means "
+                 "speculation added nothing; a chain of K drafted tokens gives at most K + 1. It is what "
+                 "speculation buys: a round costs about one target step plus K draft passes, so it pays "
+                 "only while accept length > 1 + K·c, where c is a draft pass's cost in target steps."),
+        engines=(
+            "SGLang logs `accept len` (and `accept rate`) on its `Decode batch` lines.",
+            "vLLM logs `Mean acceptance length` in its SpecDecoding metrics: 1 + accepted / drafts "
+            "(vllm/v1/spec_decode/metrics.py), with a per-position acceptance rate.",
+            "speculators and EAGLE count the same +1 bonus token.",
+        ),
+        goes_wrong=(
+            "Capped by the launch flags: with SGLang `--speculative-num-steps 1` it can never exceed 2 "
+            "(the incident's first bug).",
+            "Low although the draft validated well: the served hidden states are not the ones it was "
+            "trained on (aux layers, concat order), or its vocab map is wrong.",
+            "Good but still slower than the baseline: the draft costs too much for this target (MoE or "
+            "small targets).",
+        ),
+        codes=("SD101", "SD502", "SD503", "SD501"),
+        check_with=("perf_regression's throughput step (the server log's accept length against the "
+                    "standalone prediction)",
+                    "spec-debug drafter eval --model DRAFT --data HIDDEN_STATES --steps 3"),
+        sources=("https://github.com/SafeAILab/EAGLE/issues/195", "https://arxiv.org/abs/2211.17192"),
+    ),
+    Concept(
+        name="num steps",
+        aliases=("--speculative-num-steps", "speculative num steps", "speculative_num_steps", "num_steps",
+                 "steps", "draft depth", "depth", "spec steps"),
+        summary=("SGLang's draft depth: how many draft forward passes one round runs. With topk 1 each "
+                 "pass drafts one token, and SGLang sets the verified draft tokens to steps + 1, so a "
+                 "round accepts at most `steps` drafted tokens and the accept length is at most steps + 1. "
+                 "Serve the depth the draft was trained for (speculators writes it as `speculative_tokens` "
+                 "in its config, often 3)."),
+        engines=(
+            "SGLang: `--speculative-num-steps` with `--speculative-eagle-topk` and "
+            "`--speculative-num-draft-tokens`; SGLang picks all three itself only when none is set.",
+            "vLLM: `num_speculative_tokens` in `--speculative-config` is the same depth for a chain.",
+        ),
+        goes_wrong=(
+            "`--speculative-num-steps 1` drafts one token per round: accept length at most 2, and the "
+            "incident served 54.8 tok/s against a 90 tok/s baseline with it.",
+        ),
+        codes=("SD101", "SD102"),
+        check_with=("perf_regression's launch_flags step",),
+        sources=("https://github.com/sgl-project/sglang/issues/3762",),
+    ),
+    Concept(
+        name="topk",
+        aliases=("--speculative-eagle-topk", "speculative eagle topk", "speculative_eagle_topk", "eagle topk",
+                 "top k", "branching"),
+        summary=("SGLang's branching per draft step. 1 drafts a chain; more than 1 drafts a tree of "
+                 "candidates, from which SGLang keeps the num-draft-tokens − 1 most likely nodes to verify "
+                 "in one target pass (organize_draft_results)."),
+        engines=(
+            "SGLang: `--speculative-eagle-topk`. topk > 1 with a page size over 1 needs the flashinfer, "
+            "fa3 or triton attention backend; trtllm_mha and the overlapped speculative decoding (SpecV2) "
+            "need topk 1.",
+            "vLLM drafts a chain (`num_speculative_tokens`); a tree is its `speculative_token_tree`, "
+            "which spec-debug does not audit.",
+        ),
+        goes_wrong=(
+            "A draft-token budget the tree cannot fill or that leaves nothing to verify: topk > 1 with "
+            "`--speculative-num-draft-tokens` 1.",
+        ),
+        codes=("SD102",),
+        check_with=("perf_regression's launch_flags step",),
+    ),
+    Concept(
+        name="num draft tokens",
+        aliases=("--speculative-num-draft-tokens", "speculative num draft tokens", "speculative_num_draft_tokens",
+                 "draft tokens", "num_draft_tokens", "draft token budget"),
+        summary=("SGLang's count of tokens the target verifies per round, the root included. With topk 1 "
+                 "SGLang overwrites it to steps + 1 (with a warning); with topk > 1 it is the tree's size."),
+        engines=("SGLang: `--speculative-num-draft-tokens`. vLLM verifies num_speculative_tokens + 1 "
+                 "positions of its chain.",),
+        goes_wrong=("Set alone, without steps and topk: SGLang's automatic choice asserts and the server "
+                    "stops with a bare AssertionError.",),
+        codes=("SD101", "SD102"),
+        check_with=("perf_regression's launch_flags step",),
+    ),
+    Concept(
+        name="num speculative tokens",
+        aliases=("num_speculative_tokens", "--num-speculative-tokens", "speculative config", "--speculative-config",
+                 "speculative_config", "speculative tokens", "speculative_tokens"),
+        summary=("vLLM's draft depth, set in `--speculative-config` (JSON): the draft proposes a chain of "
+                 "K tokens and the target verifies K + 1 positions, so the accept length is at most K + 1. "
+                 "It may be left out when the draft's config gives it (a speculators checkpoint's "
+                 "`speculative_tokens`)."),
+        engines=(
+            "vLLM: `--speculative-config '{\"method\": \"eagle3\", \"model\": DRAFT, "
+            "\"num_speculative_tokens\": 3}'`; `vllm serve DRAFT_DIR` of a speculators checkpoint takes "
+            "the target and the depth from its config.",
+            "SGLang's equivalent is `--speculative-num-steps` (with topk 1).",
+        ),
+        goes_wrong=("K = 1 caps the accept length at 2, as SGLang's one step does.",),
+        codes=("SD101", "SD102"),
+        check_with=("perf_regression's launch_flags step",),
+    ),
+    Concept(
+        name="aux hidden state layers",
+        aliases=("aux layers", "aux hidden states", "eagle_aux_hidden_state_layer_ids", "aux layer ids",
+                 "layer ids", "layers to capture", "layers_to_capture", "hidden state layers", "capture layers",
+                 "aux_hidden_state_layer_ids"),
+        summary=("EAGLE-3 drafts from the target's own hidden states at three layers (low, middle, high), "
+                 "concatenated and projected by fc. Which layers is the draft config's "
+                 "`eagle_aux_hidden_state_layer_ids`; without it every engine uses inputs to layers "
+                 "[2, N//2, N−3] of an N-layer target (for 61 layers: 2, 30, 58). Ids are written in two "
+                 "conventions, input-to-layer (first id 2) and output-of-layer (first id 1, SpecForge's), "
+                 "and reading one as the other is off by one."),
+        engines=(
+            "SGLang reads `eagle_config.eagle_aux_hidden_state_layer_ids` and captured the input of layer "
+            "id + 1 for each; since sglang PR 25454 it adds the 1 only when the first id is 1.",
+            "vLLM reads the top-level key (some versions the nested one too) and uses the ids raw.",
+            "speculators defaults to [2, N//2, N−3]; SpecForge to output-of ids [1, N//2−1, N−4].",
+        ),
+        goes_wrong=(
+            "Served layers differ from the trained ones: the draft sees other states and acceptance "
+            "collapses (a 70B head without ids served with the default: accept length 1.04).",
+            "The same ids shifted by one between trainer and engine.",
+        ),
+        codes=("SD201", "SD202", "SD203", "SD204", "SD707"),
+        check_with=("perf_regression's configs and hidden_layout steps",
+                    "spec-debug drafter layout --model DRAFT --data HIDDEN_STATES --target TARGET"),
+        sources=("https://github.com/sgl-project/sglang/pull/25454", "https://github.com/vllm-project/vllm/pull/50170",
+                 "https://github.com/vllm-project/vllm/pull/43671"),
+    ),
+    Concept(
+        name="concat order",
+        aliases=("hidden state layout", "layout", "concatenation order", "cat order", "concat", "hidden states order"),
+        summary=("The order of the aux states in the concatenation fed to fc. fc's weights are tied to its "
+                 "slots, so states in another order, or another layer in a slot, are another input: the "
+                 "draft still runs, and accepts less. In the incident training fed "
+                 "cat([embed, layer3, layer31]) while the engine passed cat([layer3, layer31, layer59])."),
+        engines=("No engine feeds the embedding output as an aux state by default; only vLLM's newer "
+                 "capture reaches it, as id 0.",),
+        goes_wrong=("A dumper or a trainer that captures other tensors than the engine serves: validation "
+                    "accuracy looks fine and serving is slow.",),
+        codes=("SD402", "SD201"),
+        check_with=("perf_regression's hidden_layout step (scores candidate layouts with the draft itself)",
+                    "spec-debug drafter layout --model DRAFT --data HIDDEN_STATES --target TARGET"),
+    ),
+    Concept(
+        name="fc",
+        aliases=("fc layer", "fc.weight", "norm_before_fc", "fc_norm", "input_norm"),
+        summary=("The draft's first linear layer, without bias: [H, A·H], from the A concatenated aux "
+                 "states (3 × the target's hidden size) to the draft's hidden size H. The RMSNorms of the "
+                 "first layer come after it (hidden_norm on fc's output, input_layernorm on the token "
+                 "embedding), unless the checkpoint sets speculators' `norm_before_fc` (one RMSNorm over "
+                 "the whole concatenation, `input_norm.weight`) or `fc_norm`."),
+        engines=("SGLang applies fc only when the incoming width differs from H, so later draft steps feed "
+                 "the draft's own state; vLLM's fc input is 3 × target_hidden_size in the versions read.",
+                 "Older vLLM and SGLang did not read norm_before_fc and ran such drafts without the norm."),
+        goes_wrong=("A hand-written standalone test that normalised before fc and the concat measured "
+                    "garbage (the incident's third bug): `spec-debug drafter eval` runs speculators' own "
+                    "forward.",
+                    "An fc whose input width is not aux layers × target hidden size."),
+        codes=("SD204", "SD701", "SD601"),
+        check_with=("perf_regression's configs and reference_forward steps",
+                    "spec-debug drafter eval --model DRAFT --data HIDDEN_STATES"),
+        sources=("https://github.com/vllm-project/vllm/pull/38111", "https://github.com/sgl-project/sglang/pull/32334"),
+    ),
+    Concept(
+        name="norm before residual",
+        aliases=("norm_before_residual", "residual norm", "hidden_norm"),
+        summary=("A speculators flag for the draft's first layer: the residual is hidden_norm(h) instead "
+                 "of the raw fc output h. speculators' config class defaults it to false, but its training "
+                 "recipe writes true, so read it from the checkpoint's config.json, never assume it."),
+        engines=("vLLM honours it, and reads true when a speculators-format config lacks the key.",
+                 "SGLang's llama_eagle3.py (read at 03d5a777) has no such flag: it always keeps the raw "
+                 "residual, so a draft trained with true runs another forward there."),
+        goes_wrong=("A checkpoint trained with a norm flag the serving engine release ignores.",),
+        codes=("SD701", "SD601"),
+        check_with=("perf_regression's configs and reference_forward steps",),
+    ),
+    Concept(
+        name="vocab map",
+        aliases=("d2t", "t2d", "draft vocab", "draft_vocab_size", "draft vocabulary", "vocab mapping",
+                 "hot token id", "hot_token_id", "draft_id_to_target_id"),
+        summary=("A draft whose head predicts DV tokens, fewer than the target's V, maps its ids back with "
+                 "`d2t`, an offset table: target id = i + d2t[i]. `t2d` is a bool mask over the target "
+                 "vocab with DV entries set. The ids arange(DV) + d2t are strictly increasing, in [0, V), "
+                 "and equal t2d's set positions; lm_head's rows follow that order."),
+        engines=("vLLM loads d2t as draft_id_to_target_id, initialised to zeros: a checkpoint without d2t "
+                 "maps draft id i to target id i, silently.",
+                 "SGLang sets hot_token_id = d2t + arange(DV); both skip t2d."),
+        goes_wrong=("No d2t with DV < V: acceptance collapses.",
+                    "d2t written as absolute ids instead of offsets: ids out of range.",
+                    "A d2t regenerated when fine-tuning from a checkpoint: lm_head rows no longer match."),
+        codes=("SD301", "SD302", "SD303"),
+        check_with=("perf_regression's vocab step",),
+        sources=("https://github.com/NVIDIA-NeMo/Automodel/pull/2447", "https://github.com/sgl-project/SpecForge/pull/534"),
+    ),
+    Concept(
+        name="eagle3",
+        aliases=("eagle-3", "eagle 3", "eagle", "eagle3 draft", "draft model", "speculative decoding",
+                 "speculation"),
+        summary=("Speculative decoding with a small draft head: one decoder layer that proposes the next "
+                 "tokens from the target's own hidden states (three aux layers through fc) and the token "
+                 "embedding; the target then verifies all proposals in one pass and keeps the prefix it "
+                 "agrees with. It is trained with training-time test (its own outputs fed back for several "
+                 "steps), so it can draft a chain."),
+        engines=("SGLang: `--speculative-algorithm EAGLE3 --speculative-draft-model-path DRAFT`.",
+                 "vLLM: `--speculative-config '{\"method\": \"eagle3\", \"model\": DRAFT, ...}'`.",
+                 "Trainers: speculators (tensors `layers.0.*`), SpecForge and EAGLE (`midlayer.*`)."),
+        goes_wrong=("Serving slower than without it: read the incident (`spec-debug demo`) and run "
+                    "`spec-debug run perf_regression --host HOST`.",),
+        codes=("SD103", "SD705", "SD709"),
+        check_with=("spec-debug run perf_regression --host HOST", "spec-debug demo"),
+    ),
+    Concept(
+        name="tree",
+        aliases=("tree attention", "token tree", "speculative_token_tree", "draft tree", "tree decoding"),
+        summary=("With topk > 1 SGLang drafts a tree: several candidates per step, of which the "
+                 "num-draft-tokens − 1 most likely nodes are verified together with tree attention. More "
+                 "chances per round, more tokens to verify."),
+        engines=("SGLang: `--speculative-eagle-topk` > 1 and `--speculative-num-draft-tokens`.",
+                 "vLLM: `speculative_token_tree` in `--speculative-config` (not audited by spec-debug)."),
+        goes_wrong=("A tree on an attention backend that cannot run it: SGLang refuses to start.",),
+        codes=("SD102",),
+        check_with=("perf_regression's launch_flags step",),
+    ),
+    Concept(
+        name="baseline",
+        aliases=("no speculation baseline", "baseline throughput", "baseline_tok_s", "tok/s",
+                 "decode throughput", "slowdown", "tok/s baseline"),
+        summary=("The same server, model and concurrency without speculation. Speculation is only a fix "
+                 "when it beats this number; compare decode throughput (tok/s) measured the same way."),
+        engines=("SGLang logs `gen throughput (token/s)` on its Decode batch lines; vLLM "
+                 "`Avg generation throughput`; both benchmarks print `Output token throughput (tok/s)`.",),
+        goes_wrong=("Speculation slower than the baseline: the incident's 54.8 against 90 tok/s.",),
+        codes=("SD501", "SD503"),
+        check_with=("spec-debug run perf_regression --host HOST --var baseline_tok_s=90 --var server_log=PATH",),
+    ),
+    Concept(
+        name="validation accuracy",
+        aliases=("full_acc_0", "full_acc", "acc_0", "validation acc", "claimed accuracy", "claimed_accuracy",
+                 "training accuracy", "standalone accuracy"),
+        summary=("speculators logs `full_acc_k` per training-time-test step: how often the draft's top "
+                 "token at step k matches the target's on validation data. Step 0's is the number people "
+                 "quote (74.7% in the incident). It measures the draft on its training layout, not on "
+                 "what the engine serves."),
+        engines=("spec-debug drafter eval reports full_accuracy per step with speculators' forward, with "
+                 "the reference's and the engine's semantics side by side.",),
+        goes_wrong=("High validation accuracy and slow serving: the serving path differs from training "
+                    "(layers, order, norms, vocab map).",),
+        codes=("SD401", "SD403"),
+        check_with=("spec-debug drafter eval --model DRAFT --data HIDDEN_STATES",
+                    "perf_regression's drafter_eval step with --var claimed_accuracy=0.747"),
+    ),
+)
+
+LIST_WORDS = frozenset({"concepts", "concept", "glossary", "topics"})
+"""`explain concepts` lists them all."""
+
+
+def normalise(text: str) -> str:
+    """How a topic is matched: `--speculative-num-steps`, `speculative_num_steps` and `Speculative
+    num steps` are one."""
+    return re.sub(r"\s+", " ", re.sub(r"[-_]+", " ", text.strip().lower())).strip()
+
+
+def _index() -> dict[str, Concept]:
+    index: dict[str, Concept] = {}
+    for concept in CONCEPTS:
+        for word in (concept.name, *concept.aliases):
+            index.setdefault(normalise(word), concept)
+    return index
+
+
+_INDEX = _index()
+
+
+def find_concept(text: str) -> Concept | None:
+    return _INDEX.get(normalise(text))
+
+
+def close_concepts(text: str, n: int = 3) -> list[str]:
+    """Concept names near ``text`` (a typo, a longer phrase), for a hint."""
+    key = normalise(text)
+    if not key:
+        return []
+    names: list[str] = []
+    for match in difflib.get_close_matches(key, list(_INDEX), n=n * 2, cutoff=0.75):
+        name = _INDEX[match].name
+        if name not in names:
+            names.append(name)
+    return names[:n]
+
+
+def concept_as_dict(concept: Concept) -> dict:
+    return asdict(concept)
+
+
+def render_concept_markdown(concept: Concept, code_titles: dict[str, str]) -> str:
+    """The concept as Markdown; ``code_titles`` the catalog's title of each code."""
+    def bullets(items: tuple[str, ...]) -> str:
+        return "\n".join(f"- {item}" for item in items)
+
+    codes = "\n".join(f"- {code}: {code_titles.get(code, '')} (`spec-debug explain {code}`)" for code in concept.codes)
+    also = ", ".join(concept.aliases[:6])
+    return (
+        f"# {concept.name}\n\n"
+        f"Also written: {also}\n\n"
+        f"{concept.summary}\n\n"
+        f"## In the engines\n{bullets(concept.engines)}\n\n"
+        f"## What goes wrong\n{bullets(concept.goes_wrong)}\n\n"
+        f"## Finding codes\n{codes}\n\n"
+        f"## Check it with\n{bullets(tuple(f'`{c}`' if c.startswith('spec-debug') else c for c in concept.check_with))}\n"
+        + (f"\n## Sources\n{bullets(tuple(f'<{url}>' for url in concept.sources))}\n" if concept.sources else "")
+    )
+
+
+def render_concept_list() -> str:
+    rows = "\n".join(f"| {c.name} | {', '.join(c.aliases[:4])} |" for c in CONCEPTS)
+    return ("# Concepts `spec-debug explain` knows\n\n"
+            "`spec-debug explain TOPIC` for one (a finding code or a playbook works too).\n\n"
+            f"| concept | also written |\n|---|---|\n{rows}\n")
