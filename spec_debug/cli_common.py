@@ -29,6 +29,17 @@ def complete_playbooks(incomplete: str) -> list[str]:
     return names + [p for p in paths if p not in names]
 
 
+def complete_explain_topics(incomplete: str) -> list[str]:
+    """What `explain` takes: playbooks (and their paths), finding codes, and the concepts'
+    one-word spellings (`d2t`, `norm_before_residual`; one of several words would be split)."""
+    from spec_debug import glossary
+
+    words = sorted({w for c in glossary.CONCEPTS for w in (c.name, *c.aliases)
+                    if " " not in w and not w.startswith("-") and w.startswith(incomplete)})
+    playbooks = complete_playbooks(incomplete)
+    return playbooks + complete_codes(incomplete) + [w for w in words if w not in playbooks]
+
+
 def complete_output_path(incomplete: str) -> list[str]:
     """Files and folders, for an output option typed str (dash_is_stdout): Typer completes
     nothing for a str, where its Path let the shell complete file names."""

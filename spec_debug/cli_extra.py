@@ -8,7 +8,8 @@ from typing import Optional
 
 import typer
 
-from spec_debug.cli_common import complete_codes, complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format
+from spec_debug.cli_common import (complete_codes, complete_explain_topics, complete_output_path, dash_is_stdout, err_console, fail,
+                                   output_format)
 from spec_debug.errors import PlaybookError, SpecDebugError, UsageError
 
 
@@ -50,7 +51,7 @@ def register(app: typer.Typer) -> None:
         playbook: str = typer.Argument(..., help="A playbook file or shipped name, a finding code (its catalog entry), "
                                                  "or a concept: 'accept length', d2t, --speculative-num-steps "
                                                  "(`explain concepts` lists them)",
-                                       autocompletion=complete_playbooks),
+                                       autocompletion=complete_explain_topics),
         more_words: Optional[list[str]] = typer.Argument(
             None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length"),
         fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),

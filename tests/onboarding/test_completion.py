@@ -21,3 +21,11 @@ def test_completes_playbook_names():
 
 def test_completes_finding_codes():
     assert complete("spec-debug findings SD20") == ["SD201", "SD202", "SD203", "SD204"]
+
+
+def test_explain_completes_codes_and_concepts_too():
+    """explain takes a finding code and a concept as well as a playbook (spec_debug.glossary)."""
+    offered = complete("spec-debug explain d")  # and the current folder's d* folders and YAML files
+    assert offered[0] == "drafter_accuracy" and {"d2t", "draft_vocab_size"} <= set(offered)
+    assert complete("spec-debug explain SD10") == ["SD101", "SD102", "SD103", "SD104"]
+    assert complete("spec-debug explain norm_b") == ["norm_before_fc", "norm_before_residual"]
