@@ -59,8 +59,10 @@ def register(app: typer.Typer) -> None:
                                                 autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
-        """A walkthrough of a playbook for a newcomer (what each step checks and why), a finding code's
-        catalog entry, or a concept of EAGLE-3 serving (`explain concepts` lists them)."""
+        """A walkthrough of a playbook for a newcomer (what each step checks and why), of one shipped
+        step, a finding code's catalog entry, or a concept of EAGLE-3 serving (`explain concepts`)."""
+        from spec_debug.playbook.loader import load_playbook
+
         output = dash_is_stdout(output_to)
         try:
             playbook = _one_topic(playbook, more_words or [])
@@ -77,6 +79,8 @@ def register(app: typer.Typer) -> None:
                 text = _finding_text(code, fmt)
             elif concept is not None:
                 text = _concept_text(concept, fmt)
+            elif (owner := _shipped_step_owner(playbook)) is not None:
+                text = _walkthrough_text(load_playbook(owner[0]), fmt, only_step=owner[1])
             else:
                 _refuse_several_codes(playbook)
                 loaded = _load_or_near_concept(playbook)
@@ -127,19 +131,33 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(code)
 
 
-def _walkthrough_text(loaded, fmt: str) -> str:
+def _shipped_step_owner(argument: str) -> tuple[str, str] | None:
+    """(playbook, step id) for `explain hidden_layout`: a step the demo and a run print, given
+    where a playbook goes (no file of that name here). perf_regression's, the main job's, when
+    it has the step; else the first shipped playbook that does."""
+    from spec_debug.playbook.loader import _shipped_steps, shipped_playbook_names
+
+    if Path(argument).expanduser().exists() or argument in shipped_playbook_names():
+        return None
+    owners = [playbook for playbook, step, _ in _shipped_steps() if step.get("id") == argument.lower()]
+    if not owners:
+        return None
+    return ("perf_regression" if "perf_regression" in owners else owners[0]), argument.lower()
+
+
+def _walkthrough_text(loaded, fmt: str, only_step: str | None = None) -> str:
     from dataclasses import asdict
 
     from spec_debug.ansi import visible_controls
     from spec_debug.explain import explain_playbook, render_explanation
 
     if fmt == "json":
-        data = explain_playbook(loaded)
+        data = explain_playbook(loaded, only_step)
         data["steps"] = [asdict(s) for s in data["steps"]]
         return json.dumps(data, indent=2, default=str)
     # The walkthrough shows commands to be read before they run: a control in one is shown, not
     # acted on by the terminal (ansi.visible_controls).
-    return visible_controls(render_explanation(loaded, fmt), html=fmt == "html")
+    return visible_controls(render_explanation(loaded, fmt, only_step), html=fmt == "html")
 
 
 def _finding_code(argument: str) -> str | None:

@@ -187,7 +187,9 @@ def _requirements(step: Step, defaults: dict[str, Any]) -> list[str]:
     return said
 
 
-def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
+def explain_playbook(loaded: LoadedPlaybook, only_step: str | None = None) -> dict[str, Any]:
+    """The walkthrough's data; ``only_step``: that step alone (`explain hidden_layout`), numbered
+    as in the whole playbook."""
     playbook = loaded.playbook
     steps: list[StepExplanation] = []
     for number, step in enumerate(playbook.steps, start=1):
@@ -228,7 +230,8 @@ def explain_playbook(loaded: LoadedPlaybook) -> dict[str, Any]:
         "vars": playbook.vars,
         "var_notes": var_notes(loaded.path, list(playbook.vars), loaded.text),
         "var_required_by": _required_by(playbook.steps, list(playbook.vars)),
-        "steps": steps,
+        "steps": [s for s in steps if s.id == only_step] if only_step else steps,
+        "only_step": only_step,
     }
 
 
@@ -379,7 +382,7 @@ def _group_names(regex: str | None) -> list[str]:
     return list(re.compile(regex).groupindex) if regex else []
 
 
-def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
+def render_explanation(loaded: LoadedPlaybook, fmt: str = "md", only_step: str | None = None) -> str:
     from spec_debug.report.render import make_environment
 
     env = make_environment()
@@ -387,7 +390,7 @@ def render_explanation(loaded: LoadedPlaybook, fmt: str = "md") -> str:
     env.filters["prose_html"] = prose_html
     env.filters["value_text"] = value_text
     env.tests["empty_var"] = is_empty_var  # as the runner reads `requires:`
-    return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded))
+    return env.get_template(f"walkthrough.{fmt}.j2").render(**explain_playbook(loaded, only_step))
 
 
 def prose_html(text: Any, lead: str | None = None) -> Markup:

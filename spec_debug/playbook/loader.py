@@ -205,8 +205,10 @@ def _shipped_part(name: str) -> str | None:
     what, playbooks = next(iter(owners.items()))
     playbooks = list(dict.fromkeys(playbooks))
     shown = name.upper().replace("-", "") if what == "finding code" else name
+    # a step is explained alone (`explain hidden_layout`, cli_extra._shipped_step_owner)
+    explained = name.lower() if what == "step" else playbooks[0]
     return (f"{shown} is a {what} of the shipped playbook{'s' if len(playbooks) > 1 else ''} {', '.join(playbooks)}: "
-            f"`spec-debug explain {playbooks[0]}` says what it checks and why")
+            f"`spec-debug explain {explained}` says what it checks and why")
 
 
 def _named_by_start(stem: str, names: list[str]) -> list[str]:
