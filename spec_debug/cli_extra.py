@@ -233,8 +233,6 @@ def _load_or_near_concept(argument: str):
 
 def _concept_text(concept, fmt: str) -> str:
     """A concept (or the list of them, for "all") as Markdown, JSON, or the Markdown in a page."""
-    import html
-
     from spec_debug import glossary
     from spec_debug.diagnose.catalog import CATALOG
 
@@ -246,9 +244,7 @@ def _concept_text(concept, fmt: str) -> str:
             else glossary.render_concept_markdown(concept, {code: doc.title for code, doc in CATALOG.items()}))
     if fmt != "html":
         return text
-    title = "concepts" if concept == "all" else concept.name
-    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title></head>\n"
-            f"<body><pre style=\"white-space: pre-wrap\">{html.escape(text)}</pre></body></html>")
+    return _markdown_page("concepts" if concept == "all" else concept.name, text)
 
 
 def _refuse_several_codes(argument: str) -> None:
@@ -265,8 +261,6 @@ def _refuse_several_codes(argument: str) -> None:
 
 def _finding_text(code: str, fmt: str) -> str:
     """A catalog entry for `explain CODE -o FILE`: Markdown, JSON, or the Markdown in a page."""
-    import html
-
     from spec_debug.diagnose.catalog import doc_as_dict, get_doc, render_entry_markdown
 
     doc = get_doc(code)
@@ -275,5 +269,12 @@ def _finding_text(code: str, fmt: str) -> str:
     text = render_entry_markdown(doc)
     if fmt != "html":
         return text
-    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(code)}</title></head>\n"
+    return _markdown_page(code, text)
+
+
+def _markdown_page(title: str, text: str) -> str:
+    """A Markdown text as a self-contained page (`explain SD201 -o sd201.html`), shown as written."""
+    import html
+
+    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title></head>\n"
             f"<body><pre style=\"white-space: pre-wrap\">{html.escape(text)}</pre></body></html>")
