@@ -98,18 +98,28 @@ def _model_prefixed(checkpoint: DraftCheckpoint) -> str | None:
             "with layers.0. renamed midlayer. for SGLang (vLLM loads that name too)")
 
 
+def fc_state_width(cfg, fc_shape: tuple[int, ...] | None) -> int | None:
+    """The target-state width fc.weight [H, num_aux x width] was trained on, when it is not
+    the config's target_hidden_size: the aux count fits the fan-in and the stated width cannot
+    (or fc is num_aux x the draft's own width). target_hidden_size was then set by hand or
+    copied from another target; speculators sizes fc as num_aux x it (src/speculators/models/
+    eagle3/core.py), vLLM as target_hidden_size x 3. A fan-in that the stated width divides
+    is an aux count that does not fit (None: the config's width stands)."""
+    if fc_shape is None or len(fc_shape) != 2 or not cfg.num_aux:
+        return None
+    fan_in = fc_shape[1]
+    if fan_in == cfg.num_aux * cfg.target_hidden_size or fan_in % cfg.num_aux:
+        return None
+    width = fan_in // cfg.num_aux
+    return width if fan_in % cfg.target_hidden_size or width == cfg.hidden_size else None
+
+
 def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
     """Which config field a tensor's shape contradicts (the usual hand-edit and export faults)."""
     if name == "fc.weight" and len(got) == 2 and got[1] != cfg.num_aux * cfg.target_hidden_size:
         stated = cfg.raw.get("target_hidden_size")
-        width = got[1] // cfg.num_aux
-        if stated is not None and got[1] % cfg.num_aux == 0 and (
-                got[1] % cfg.target_hidden_size or width == cfg.hidden_size):
-            # the aux count fits and the stated width cannot (or fc is num_aux x the draft's
-            # own width): target_hidden_size was set by hand or copied from another target;
-            # speculators sizes fc as num_aux x it (src/speculators/models/eagle3/core.py),
-            # vLLM as target_hidden_size x 3. A fan-in that the stated width divides is an
-            # aux count that does not fit, said below.
+        width = fc_state_width(cfg, got)
+        if stated is not None and width is not None:
             return (f"fc.weight takes {got[1]} inputs = {cfg.num_aux} aux states of {width}, "
                     f"but the config's target_hidden_size is {cfg.target_hidden_size} "
                     f"({cfg.num_aux} x {cfg.target_hidden_size} = "
