@@ -549,24 +549,32 @@ def unindexed_note(store: "TensorStore", role: str) -> str | None:
             f"*.safetensors here, as read, but {readers} no weights: {fix}")
 
 
-def _unread_pickle(store: "TensorStore") -> Path | None:
-    """A pytorch_model.bin beside the safetensors files the store was read from. vLLM's and
-    SGLang's loaders take the first of their patterns ("*.safetensors", then "*.bin") that
-    matches any file (model_loader/default_loader.py _prepare_weights, and SGLang's copy in
+def _unread_pickles(store: "TensorStore") -> list[Path]:
+    """The torch pickles beside the safetensors files the store was read from: the shards
+    pytorch_model.bin.index.json names (transformers < 4.35 save_pretrained of a large model,
+    or a re-export sharded the same way), else pytorch_model.bin. vLLM's and SGLang's loaders
+    take the first of their patterns ("*.safetensors", then "*.bin") that matches any file
+    (model_loader/default_loader.py _prepare_weights, and SGLang's copy in
     model_loader/loader.py), and transformers' from_pretrained tries safetensors first, so
-    nobody loads the pickle."""
+    nobody loads the pickles. An index whose shards are not all here: [] (nothing to
+    compare)."""
     if store._bin_state is not None or not store.infos:
-        return None
+        return []
     directory = next(iter(store.infos.values())).file.parent
-    binary = directory / "pytorch_model.bin"
-    return binary if binary.is_file() else None
-
-
-def _pickle_difference(store: "TensorStore", binary: Path, tensors: int = 3) -> str | None:
-    """The first of the few smallest tensors the pickle and the store both hold whose values
-    differ; None when those agree or the pickle cannot be read (its read would say why)."""
     try:
-        state, _ = _tensors(_load_bin(binary))
+        return bin_files(directory)
+    except CheckpointError:
+        return []
+
+
+def _pickle_difference(store: "TensorStore", binaries: list[Path],
+                       tensors: int = 3) -> str | None:
+    """The first of the few smallest tensors the pickles and the store both hold whose values
+    differ; None when those agree or a pickle cannot be read (its read would say why)."""
+    try:
+        state: dict[str, Any] = {}
+        for binary in binaries:
+            state.update(_tensors(_load_bin(binary))[0])
         common = sorted((info for info in store.infos.values() if info.stored_name in state),
                         key=lambda info: math.prod(info.shape))[:tensors]
         for info in common:
@@ -581,17 +589,24 @@ def _pickle_difference(store: "TensorStore", binary: Path, tensors: int = 3) -> 
 
 
 def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
-    """A draft's pytorch_model.bin that holds other weights than the safetensors beside it: a
-    re-export by torch.save over a folder speculators saved. Everyone serves the safetensors
-    (see `_unread_pickle`), so a fix made in the pickle never reaches the server. Said only
-    when they differ: many Hub repos ship both formats of one save."""
-    binary = _unread_pickle(store) if role == "draft" else None
-    differ = _pickle_difference(store, binary) if binary is not None else None
+    """A draft's pytorch_model.bin (or the shards its index names) that holds other weights
+    than the safetensors beside it: a re-export by torch.save over a folder speculators saved.
+    Everyone serves the safetensors (see `_unread_pickles`), so a fix made in the pickle never
+    reaches the server. Said only when they differ: many Hub repos ship both formats of one
+    save."""
+    binaries = _unread_pickles(store) if role == "draft" else []
+    differ = _pickle_difference(store, binaries) if binaries else None
     if differ is None:
         return None
-    return (f"{binary} holds other weights than the safetensors beside it ({differ} differs): "
+    directory = binaries[0].parent
+    if (directory / _BIN_INDEX).is_file() and binaries != [directory / "pytorch_model.bin"]:
+        pickles, verb, them = (f"{directory / _BIN_INDEX} and the {len(binaries)} shard(s) it "
+                               "names", "hold", "the pickles are")
+    else:
+        pickles, verb, them = str(binaries[0]), "holds", "the pickle is"
+    return (f"{pickles} {verb} other weights than the safetensors beside it ({differ} differs): "
             "vLLM, SGLang and transformers (so speculators) load only the safetensors when "
-            "both are there, which were read here; the pickle is never served: delete "
+            f"both are there, which were read here; {them} never served: delete "
             "whichever of the two is the older save of this draft")
 
 
