@@ -178,6 +178,29 @@ def _layer_count_absent(cfg) -> bool:
     return hasattr(decoder, "get") and decoder.get("num_hidden_layers") is None
 
 
+def _integer_weight(checkpoint: DraftCheckpoint, name: str, tensor: Tensor) -> None:
+    """Refuse a draft parameter stored as integers or bools (after TensorStore.weight has
+    dequantized FP8 and int8 ones that carry their scales, and refused int8 without one): a
+    float weight cast by an export script (`.long()`, `.to(torch.int32)`), or a quantized
+    format with scales the drafter does not dequantize (only FP8 and int8 are). vLLM and SGLang copy it into their float
+    parameters as stored (model_loader/weight_utils.py default_weight_loader:
+    `param.data.copy_(loaded_weight)` casts silently), so the draft they serve is wrong with
+    no error; scored as stored here it read as a merely bad draft."""
+    if tensor.is_floating_point():
+        return
+    kind = str(tensor.dtype).replace("torch.", "")
+    scaled = checkpoint.tensors.scale_name(name) is not None
+    why = (f"stored as {kind} beside its {checkpoint.tensors.scale_name(name).rsplit('.', 1)[-1]}:"
+           " a quantized format the drafter does not read (it dequantizes FP8 and int8)"
+           if scaled else
+           f"stored as {kind}, not a float type, and no scale beside it: a float weight cast "
+           "to integers (or bools) by an export, every value rounded; vLLM and SGLang copy it into their "
+           "float parameters as stored and serve it so")
+    raise CheckpointError(f"{checkpoint.tensors.infos[name].file}: {name} is {why}",
+                          hint="re-export the draft from the float weights training saved "
+                               "(save_pretrained), or dequantize it to bfloat16")
+
+
 def _non_finite(name: str, tensor: Tensor) -> str | None:
     if not tensor.is_floating_point():
         return None
@@ -942,6 +965,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 missing.append(name)
                 continue
             tensor = checkpoint.tensors.weight(name, fp8_block_size(cfg.raw))
+            _integer_weight(checkpoint, name, tensor)
             if tuple(tensor.shape) != tuple(param.shape):
                 reason = _shape_reason(name, tuple(tensor.shape), cfg)
                 raise ConfigMisfitError(f"{checkpoint.path}: " + (reason or (
