@@ -771,6 +771,28 @@ def packed_weight_format(names) -> tuple[str, list[str]] | None:
     return None
 
 
+# NVFP4 packs two 4-bit floats per byte: ModelOpt keeps the name `weight` (uint8 [out, in/2])
+# beside `weight_scale` (fp8 per 16 values), `weight_scale_2` and `input_scale` (vLLM
+# quantization/modelopt.py ModelOptNvFp4LinearMethod.create_weights); compressed-tensors
+# writes `weight_packed`, `weight_global_scale`, `input_global_scale`
+# (compressed_tensors_w4a4_nvfp4.py). Kept apart from _PACKED_FORMATS: the configs step still
+# compares such a draft's layer count (its uint8 shapes are skipped there, draft_weights.py).
+_FP4_FORMATS = (
+    (re.compile(r"\.weight_scale_2$"), "ModelOpt NVFP4 (4-bit float)"),
+    (re.compile(r"\.weight_global_scale$"), "compressed-tensors NVFP4 (4-bit float)"),
+)
+
+
+def fp4_weight_format(names) -> tuple[str, list[str]] | None:
+    """(format, example tensor names) when the weights are NVFP4, else None: read by name
+    alone, a ModelOpt NVFP4 weight read as a config that "implies" twice its width."""
+    for pattern, label in _FP4_FORMATS:
+        hits = sorted(n for n in names if pattern.search(n))
+        if hits:
+            return label, hits
+    return None
+
+
 def fp8_dtypes() -> tuple:
     import torch
 

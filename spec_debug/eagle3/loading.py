@@ -20,7 +20,7 @@ from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, index_misplaces, open_draft, open_target,
-    packed_weight_format, store_notes,
+    fp4_weight_format, packed_weight_format, store_notes,
 )
 from spec_debug.eagle3.config import ConfigMisfitError
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
@@ -732,7 +732,8 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
     with it. Reads no tensor data, so it runs before the hidden states are looked at: a
     config of another draft must be named as such, not as a dump "of another target"."""
     cfg = checkpoint.config
-    packed = packed_weight_format(checkpoint.tensors.infos)
+    packed = (packed_weight_format(checkpoint.tensors.infos)
+              or fp4_weight_format(checkpoint.tensors.infos))
     if packed is not None:
         label, names = packed
         raise CheckpointError(
