@@ -764,7 +764,11 @@ _PACKED_FORMATS = (
 
 def packed_weight_format(names) -> tuple[str, list[str]] | None:
     """(format, example tensor names) when the weights are integer-packed, else None."""
-    for pattern, label in _PACKED_FORMATS:
+    return _named_format(_PACKED_FORMATS, names)
+
+
+def _named_format(formats, names) -> tuple[str, list[str]] | None:
+    for pattern, label in formats:
         hits = sorted(n for n in names if pattern.search(n))
         if hits:
             return label, hits
@@ -786,11 +790,7 @@ _FP4_FORMATS = (
 def fp4_weight_format(names) -> tuple[str, list[str]] | None:
     """(format, example tensor names) when the weights are NVFP4, else None: read by name
     alone, a ModelOpt NVFP4 weight read as a config that "implies" twice its width."""
-    for pattern, label in _FP4_FORMATS:
-        hits = sorted(n for n in names if pattern.search(n))
-        if hits:
-            return label, hits
-    return None
+    return _named_format(_FP4_FORMATS, names)
 
 
 def fp8_dtypes() -> tuple:

@@ -182,20 +182,19 @@ def _integer_weight(checkpoint: DraftCheckpoint, name: str, tensor: Tensor) -> N
     """Refuse a draft parameter stored as integers or bools (after TensorStore.weight has
     dequantized FP8 and int8 ones that carry their scales, and refused int8 without one): a
     float weight cast by an export script (`.long()`, `.to(torch.int32)`), or a quantized
-    format with scales the drafter does not dequantize (only FP8 and int8 are). vLLM and SGLang copy it into their float
-    parameters as stored (model_loader/weight_utils.py default_weight_loader:
-    `param.data.copy_(loaded_weight)` casts silently), so the draft they serve is wrong with
-    no error; scored as stored here it read as a merely bad draft."""
+    format with scales the drafter does not dequantize (only FP8 and int8 are). vLLM and
+    SGLang copy it into their float parameters as stored (model_loader/weight_utils.py
+    default_weight_loader: `param.data.copy_(loaded_weight)` casts silently), so the draft
+    they serve is wrong with no error; scored as stored here it read as a merely bad draft."""
     if tensor.is_floating_point():
         return
     kind = str(tensor.dtype).replace("torch.", "")
-    scaled = checkpoint.tensors.scale_name(name) is not None
-    why = (f"stored as {kind} beside its {checkpoint.tensors.scale_name(name).rsplit('.', 1)[-1]}:"
-           " a quantized format the drafter does not read (it dequantizes FP8 and int8)"
-           if scaled else
+    scale = checkpoint.tensors.scale_name(name)
+    why = (f"stored as {kind} beside its {scale.rsplit('.', 1)[-1]}: a quantized format the "
+           "drafter does not read (it dequantizes FP8 and int8)" if scale is not None else
            f"stored as {kind}, not a float type, and no scale beside it: a float weight cast "
-           "to integers (or bools) by an export, every value rounded; vLLM and SGLang copy it into their "
-           "float parameters as stored and serve it so")
+           "to integers (or bools) by an export, every value rounded; vLLM and SGLang copy it "
+           "into their float parameters as stored and serve it so")
     raise CheckpointError(f"{checkpoint.tensors.infos[name].file}: {name} is {why}",
                           hint="re-export the draft from the float weights training saved "
                                "(save_pretrained), or dequantize it to bfloat16")
