@@ -1362,6 +1362,7 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
                      f"could not be read ({exc.message}): {_OWN_VOCAB}")
         target, source, target_cfg = None, None, None
     width = _fed_width(checkpoint)
+    notes += _stated_width_note(checkpoint, width)
     if source == TARGET_FROM_CONFIG and target_cfg is not None and target_cfg.hidden_size != width:
         notes.append(f"the verifier the draft's config names ({checkpoint.config.verifier}, "
                      f"found at {target}) has hidden_size {target_cfg.hidden_size}, the draft "
@@ -1419,18 +1420,29 @@ _OWN_VOCAB = ("the maps and embedding were checked against the draft config's ow
 
 def _fed_width(checkpoint) -> int:
     """The width of the target states the draft takes: the config's target_hidden_size, or
-    fc.weight's fan-in over the aux count when the fan-in is no multiple of it. A config whose
+    the width fc.weight's fan-in says when the config's cannot be it (loading.py
+    fc_state_width, the rule eval's refusal of the config follows). A config whose
     hidden_size disagrees with its weights (a config of another draft) made the verifier that
     fits the weights read as the wrong one ("has hidden_size 32, the draft takes 64-wide
-    states: not used"), and the vocab was then checked without it."""
+    states: not used"), and so did a target_hidden_size set by hand to another width than
+    fc.weight's, and the vocab was then checked without it."""
+    from spec_debug.eagle3.loading import fc_state_width
+
+    width = fc_state_width(checkpoint.config, checkpoint.shape("fc.weight"))
+    return width if width is not None else checkpoint.config.target_hidden_size
+
+
+def _stated_width_note(checkpoint, width: int) -> list[str]:
+    """Eval's refusal of a config whose target_hidden_size fc.weight contradicts, said by
+    `drafter vocab` too: it reads no layer weights and would otherwise pass the draft
+    without a word of what stops every engine loading it."""
+    from spec_debug.eagle3.loading import _shape_reason
+
     cfg = checkpoint.config
-    fc = checkpoint.shape("fc.weight")
-    # a fan-in that is a whole number of configured widths keeps the config's width (the aux
-    # ids may be what is wrong: a datagen's final slot left in them)
-    if fc is not None and len(fc) == 2 and fc[1] % cfg.target_hidden_size and cfg.num_aux \
-            and fc[1] % cfg.num_aux == 0:
-        return fc[1] // cfg.num_aux
-    return cfg.target_hidden_size
+    if width == cfg.target_hidden_size or cfg.raw.get("target_hidden_size") is None:
+        return []  # unset, it is the draft's own hidden_size: its own note (hidden_size)
+    return [_shape_reason("fc.weight", checkpoint.shape("fc.weight"), cfg)
+            + ": vLLM and SGLang build fc from the config and fail to load fc.weight"]
 
 
 def _draft_head_check(checkpoint, notes: list[str]):

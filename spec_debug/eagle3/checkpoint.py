@@ -76,14 +76,18 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
         raise CheckpointError(f"{path}: safetensors header is not a JSON object")
     _check_header_metadata(path, header.get("__metadata__"))
     end = 0
+    entries = []
     for name, meta in header.items():
         if name == "__metadata__":
             continue
         try:
-            [int(n) for n in meta["shape"]], str(meta["dtype"])
-            end = max(end, int(meta["data_offsets"][1]))
+            shape, dtype = [int(n) for n in meta["shape"]], str(meta["dtype"])
+            start, stop = int(meta["data_offsets"][0]), int(meta["data_offsets"][1])
+            end = max(end, stop)
         except (KeyError, IndexError, TypeError, ValueError):
             raise CheckpointError(f"{path}: safetensors header entry {name!r} is malformed") from None
+        entries.append((start, stop, name, dtype, shape))
+    _check_header_entries(path, entries)
     if 8 + length + end > size:
         raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "
                               f"{8 + length + end}); copy or download it again")
@@ -98,6 +102,40 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
                               "written over a longer file, or appended to; copy or download "
                               "it again")
     return header
+
+
+# Bits per element of each safetensors dtype (huggingface/safetensors safetensors/src/
+# tensor.rs Dtype::bitsize); a name outside it is refused when the header is parsed.
+_DTYPE_BITS = {"BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8,
+               "F8_E4M3FNUZ": 8, "F8_E5M2FNUZ": 8, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6,
+               "I16": 16, "U16": 16, "F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32,
+               "C64": 64, "F64": 64, "I64": 64, "U64": 64}
+_REFUSED = ("safetensors refuses the whole file over it, so speculators, vLLM and SGLang "
+            "cannot load any tensor of it: a header edited by hand or written by another "
+            "writer; copy or download the file again, or save it again")
+
+
+def _check_header_entries(path: Path, entries: list[tuple[int, int, str, str, list[int]]]) -> None:
+    """Each tensor's dtype, shape and byte span agree, and the spans tile the data from byte 0
+    (safetensors tensor.rs Metadata::validate). safetensors refuses the whole file over one
+    entry ("invalid shape, data type, or offset for tensor"), which was said as "cannot read
+    d2t" (the first tensor read), not the entry that is wrong."""
+    expected_start = 0
+    for start, stop, name, dtype, shape in sorted(entries):
+        bits = _DTYPE_BITS.get(dtype)
+        if bits is None:
+            raise CheckpointError(f"{path}: safetensors header entry {name!r} has dtype "
+                                  f"{dtype!r}, which safetensors does not know; {_REFUSED}")
+        if start != expected_start:
+            raise CheckpointError(f"{path}: safetensors header entry {name!r} starts at data "
+                                  f"byte {start}, the tensor before it ends at {expected_start}; "
+                                  f"{_REFUSED}")
+        size = math.prod(shape) * bits / 8
+        if size != stop - start:
+            raise CheckpointError(f"{path}: safetensors header entry {name!r} says {dtype} "
+                                  f"{shape} ({size:g} bytes), its data_offsets span "
+                                  f"{stop - start} bytes; {_REFUSED}")
+        expected_start = stop
 
 
 def _check_header_metadata(path: Path, metadata: Any) -> None:
@@ -549,24 +587,32 @@ def unindexed_note(store: "TensorStore", role: str) -> str | None:
             f"*.safetensors here, as read, but {readers} no weights: {fix}")
 
 
-def _unread_pickle(store: "TensorStore") -> Path | None:
-    """A pytorch_model.bin beside the safetensors files the store was read from. vLLM's and
-    SGLang's loaders take the first of their patterns ("*.safetensors", then "*.bin") that
-    matches any file (model_loader/default_loader.py _prepare_weights, and SGLang's copy in
+def _unread_pickles(store: "TensorStore") -> list[Path]:
+    """The torch pickles beside the safetensors files the store was read from: the shards
+    pytorch_model.bin.index.json names (transformers < 4.35 save_pretrained of a large model,
+    or a re-export sharded the same way), else pytorch_model.bin. vLLM's and SGLang's loaders
+    take the first of their patterns ("*.safetensors", then "*.bin") that matches any file
+    (model_loader/default_loader.py _prepare_weights, and SGLang's copy in
     model_loader/loader.py), and transformers' from_pretrained tries safetensors first, so
-    nobody loads the pickle."""
+    nobody loads the pickles. An index whose shards are not all here: [] (nothing to
+    compare)."""
     if store._bin_state is not None or not store.infos:
-        return None
+        return []
     directory = next(iter(store.infos.values())).file.parent
-    binary = directory / "pytorch_model.bin"
-    return binary if binary.is_file() else None
-
-
-def _pickle_difference(store: "TensorStore", binary: Path, tensors: int = 3) -> str | None:
-    """The first of the few smallest tensors the pickle and the store both hold whose values
-    differ; None when those agree or the pickle cannot be read (its read would say why)."""
     try:
-        state, _ = _tensors(_load_bin(binary))
+        return bin_files(directory)
+    except CheckpointError:
+        return []
+
+
+def _pickle_difference(store: "TensorStore", binaries: list[Path],
+                       tensors: int = 3) -> str | None:
+    """The first of the few smallest tensors the pickles and the store both hold whose values
+    differ; None when those agree or a pickle cannot be read (its read would say why)."""
+    try:
+        state: dict[str, Any] = {}
+        for binary in binaries:
+            state.update(_tensors(_load_bin(binary))[0])
         common = sorted((info for info in store.infos.values() if info.stored_name in state),
                         key=lambda info: math.prod(info.shape))[:tensors]
         for info in common:
@@ -581,17 +627,24 @@ def _pickle_difference(store: "TensorStore", binary: Path, tensors: int = 3) -> 
 
 
 def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
-    """A draft's pytorch_model.bin that holds other weights than the safetensors beside it: a
-    re-export by torch.save over a folder speculators saved. Everyone serves the safetensors
-    (see `_unread_pickle`), so a fix made in the pickle never reaches the server. Said only
-    when they differ: many Hub repos ship both formats of one save."""
-    binary = _unread_pickle(store) if role == "draft" else None
-    differ = _pickle_difference(store, binary) if binary is not None else None
+    """A draft's pytorch_model.bin (or the shards its index names) that holds other weights
+    than the safetensors beside it: a re-export by torch.save over a folder speculators saved.
+    Everyone serves the safetensors (see `_unread_pickles`), so a fix made in the pickle never
+    reaches the server. Said only when they differ: many Hub repos ship both formats of one
+    save."""
+    binaries = _unread_pickles(store) if role == "draft" else []
+    differ = _pickle_difference(store, binaries) if binaries else None
     if differ is None:
         return None
-    return (f"{binary} holds other weights than the safetensors beside it ({differ} differs): "
+    directory = binaries[0].parent
+    if (directory / _BIN_INDEX).is_file() and binaries != [directory / "pytorch_model.bin"]:
+        pickles, verb, them = (f"{directory / _BIN_INDEX} and the {len(binaries)} shard(s) it "
+                               "names", "hold", "the pickles are")
+    else:
+        pickles, verb, them = str(binaries[0]), "holds", "the pickle is"
+    return (f"{pickles} {verb} other weights than the safetensors beside it ({differ} differs): "
             "vLLM, SGLang and transformers (so speculators) load only the safetensors when "
-            "both are there, which were read here; the pickle is never served: delete "
+            f"both are there, which were read here; {them} never served: delete "
             "whichever of the two is the older save of this draft")
 
 
@@ -711,11 +764,33 @@ _PACKED_FORMATS = (
 
 def packed_weight_format(names) -> tuple[str, list[str]] | None:
     """(format, example tensor names) when the weights are integer-packed, else None."""
-    for pattern, label in _PACKED_FORMATS:
+    return _named_format(_PACKED_FORMATS, names)
+
+
+def _named_format(formats, names) -> tuple[str, list[str]] | None:
+    for pattern, label in formats:
         hits = sorted(n for n in names if pattern.search(n))
         if hits:
             return label, hits
     return None
+
+
+# NVFP4 packs two 4-bit floats per byte: ModelOpt keeps the name `weight` (uint8 [out, in/2])
+# beside `weight_scale` (fp8 per 16 values), `weight_scale_2` and `input_scale` (vLLM
+# quantization/modelopt.py ModelOptNvFp4LinearMethod.create_weights); compressed-tensors
+# writes `weight_packed`, `weight_global_scale`, `input_global_scale`
+# (compressed_tensors_w4a4_nvfp4.py). Kept apart from _PACKED_FORMATS: the configs step still
+# compares such a draft's layer count (its uint8 shapes are skipped there, draft_weights.py).
+_FP4_FORMATS = (
+    (re.compile(r"\.weight_scale_2$"), "ModelOpt NVFP4 (4-bit float)"),
+    (re.compile(r"\.weight_global_scale$"), "compressed-tensors NVFP4 (4-bit float)"),
+)
+
+
+def fp4_weight_format(names) -> tuple[str, list[str]] | None:
+    """(format, example tensor names) when the weights are NVFP4, else None: read by name
+    alone, a ModelOpt NVFP4 weight read as a config that "implies" twice its width."""
+    return _named_format(_FP4_FORMATS, names)
 
 
 def fp8_dtypes() -> tuple:

@@ -20,7 +20,7 @@ from torch import Tensor
 
 from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, index_misplaces, open_draft, open_target,
-    packed_weight_format, store_notes,
+    fp4_weight_format, packed_weight_format, store_notes,
 )
 from spec_debug.eagle3.config import ConfigMisfitError
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
@@ -98,18 +98,28 @@ def _model_prefixed(checkpoint: DraftCheckpoint) -> str | None:
             "with layers.0. renamed midlayer. for SGLang (vLLM loads that name too)")
 
 
+def fc_state_width(cfg, fc_shape: tuple[int, ...] | None) -> int | None:
+    """The target-state width fc.weight [H, num_aux x width] was trained on, when it is not
+    the config's target_hidden_size: the aux count fits the fan-in and the stated width cannot
+    (or fc is num_aux x the draft's own width). target_hidden_size was then set by hand or
+    copied from another target; speculators sizes fc as num_aux x it (src/speculators/models/
+    eagle3/core.py), vLLM as target_hidden_size x 3. A fan-in that the stated width divides
+    is an aux count that does not fit (None: the config's width stands)."""
+    if fc_shape is None or len(fc_shape) != 2 or not cfg.num_aux:
+        return None
+    fan_in = fc_shape[1]
+    if fan_in == cfg.num_aux * cfg.target_hidden_size or fan_in % cfg.num_aux:
+        return None
+    width = fan_in // cfg.num_aux
+    return width if fan_in % cfg.target_hidden_size or width == cfg.hidden_size else None
+
+
 def _shape_reason(name: str, got: tuple[int, ...], cfg) -> str:
     """Which config field a tensor's shape contradicts (the usual hand-edit and export faults)."""
     if name == "fc.weight" and len(got) == 2 and got[1] != cfg.num_aux * cfg.target_hidden_size:
         stated = cfg.raw.get("target_hidden_size")
-        width = got[1] // cfg.num_aux
-        if stated is not None and got[1] % cfg.num_aux == 0 and (
-                got[1] % cfg.target_hidden_size or width == cfg.hidden_size):
-            # the aux count fits and the stated width cannot (or fc is num_aux x the draft's
-            # own width): target_hidden_size was set by hand or copied from another target;
-            # speculators sizes fc as num_aux x it (src/speculators/models/eagle3/core.py),
-            # vLLM as target_hidden_size x 3. A fan-in that the stated width divides is an
-            # aux count that does not fit, said below.
+        width = fc_state_width(cfg, got)
+        if stated is not None and width is not None:
             return (f"fc.weight takes {got[1]} inputs = {cfg.num_aux} aux states of {width}, "
                     f"but the config's target_hidden_size is {cfg.target_hidden_size} "
                     f"({cfg.num_aux} x {cfg.target_hidden_size} = "
@@ -166,6 +176,28 @@ def _layer_count_absent(cfg) -> bool:
     config reader then assumed the transformers class default)."""
     decoder = cfg.raw.get("transformer_layer_config") if hasattr(cfg.raw, "get") else None
     return hasattr(decoder, "get") and decoder.get("num_hidden_layers") is None
+
+
+def _integer_weight(checkpoint: DraftCheckpoint, name: str, tensor: Tensor) -> None:
+    """Refuse a draft parameter stored as integers or bools (after TensorStore.weight has
+    dequantized FP8 and int8 ones that carry their scales, and refused int8 without one): a
+    float weight cast by an export script (`.long()`, `.to(torch.int32)`), or a quantized
+    format with scales the drafter does not dequantize (only FP8 and int8 are). vLLM and
+    SGLang copy it into their float parameters as stored (model_loader/weight_utils.py
+    default_weight_loader: `param.data.copy_(loaded_weight)` casts silently), so the draft
+    they serve is wrong with no error; scored as stored here it read as a merely bad draft."""
+    if tensor.is_floating_point():
+        return
+    kind = str(tensor.dtype).replace("torch.", "")
+    scale = checkpoint.tensors.scale_name(name)
+    why = (f"stored as {kind} beside its {scale.rsplit('.', 1)[-1]}: a quantized format the "
+           "drafter does not read (it dequantizes FP8 and int8)" if scale is not None else
+           f"stored as {kind}, not a float type, and no scale beside it: a float weight cast "
+           "to integers (or bools) by an export, every value rounded; vLLM and SGLang copy it "
+           "into their float parameters as stored and serve it so")
+    raise CheckpointError(f"{checkpoint.tensors.infos[name].file}: {name} is {why}",
+                          hint="re-export the draft from the float weights training saved "
+                               "(save_pretrained), or dequantize it to bfloat16")
 
 
 def _non_finite(name: str, tensor: Tensor) -> str | None:
@@ -699,7 +731,8 @@ def check_weights_fit_config(checkpoint: DraftCheckpoint) -> Eagle3Draft:
     with it. Reads no tensor data, so it runs before the hidden states are looked at: a
     config of another draft must be named as such, not as a dump "of another target"."""
     cfg = checkpoint.config
-    packed = packed_weight_format(checkpoint.tensors.infos)
+    packed = (packed_weight_format(checkpoint.tensors.infos)
+              or fp4_weight_format(checkpoint.tensors.infos))
     if packed is not None:
         label, names = packed
         raise CheckpointError(
@@ -932,6 +965,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
                 missing.append(name)
                 continue
             tensor = checkpoint.tensors.weight(name, fp8_block_size(cfg.raw))
+            _integer_weight(checkpoint, name, tensor)
             if tuple(tensor.shape) != tuple(param.shape):
                 reason = _shape_reason(name, tuple(tensor.shape), cfg)
                 raise ConfigMisfitError(f"{checkpoint.path}: " + (reason or (

@@ -189,7 +189,8 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
     if out_of_range:
         issues.append(VocabIssue(
             "d2t_out_of_range", f"{len(out_of_range)} mapped ids fall outside [0, "
-            f"{target_vocab_size})", {"count": len(out_of_range), "examples": out_of_range[:5]}))
+            f"{target_vocab_size})" + _out_of_range_effect(mapped, target_vocab_size),
+            {"count": len(out_of_range), "examples": out_of_range[:5]}))
     if not increasing:
         issues.append(VocabIssue("d2t_not_increasing",
                                  "arange(DV) + d2t is not strictly increasing (the training "
@@ -231,6 +232,21 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
             and not t2d_miscounted and not length_only:
         issues.append(_d2t_t2d_mismatch(mapped, selected))
     return VocabCheck("d2t_offsets", ok=not issues, issues=tuple(issues))
+
+
+def _out_of_range_effect(mapped: list[int], target_vocab_size: int) -> str:
+    """Which draft ids map past the target vocabulary, and what engines do with them. vLLM
+    scatters every draft logit to its target id on each draft step (llama_eagle3.py
+    compute_logits: `logits_new[:, targets] = logits`, commit 00bd1493), so one stray id fails
+    every step with an index out of bounds, a CUDA device-side assert; SGLang proposes
+    `hot_token_id[i]` (d2t + arange) as the token, which the target has no embedding row for."""
+    stray = [(i, m) for i, m in enumerate(mapped) if not 0 <= m < target_vocab_size]
+    shown = ", ".join(f"draft id {i} -> {m}" for i, m in stray[:3]) + (
+        " ..." if len(stray) > 3 else "")
+    return (f" ({shown}): vLLM fails every draft step with an index out of bounds (a CUDA "
+            "device-side assert: compute_logits scatters each draft logit to its target id), "
+            "SGLang proposes a token id the target has no row for; save d2t again from the "
+            "training's vocab map")
 
 
 def _twice_mapped(mapped: list[int], target_vocab_size: int) -> str:
