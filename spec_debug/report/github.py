@@ -13,12 +13,15 @@ _ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
 
 def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
     from spec_debug.report.render import md_cell, md_code_span, md_escape
+    from spec_debug.report.terminal import screen_text
 
     _, text = verdict(record)
+    # A title rendered from a captured fact carries what the step printed: its bidi overrides
+    # and control characters are marked as report.md marks them.
     # GitHub renders the summary as Markdown, as report.md is, and its texts are made alike: an
     # SD001 title quotes the expectation (`matches /.*ready.*/`, `contains '<ready>'`), whose
     # `*` turned into italics and whose `<ready>` GitHub dropped as an unknown tag.
-    lines = [f"### spec-debug `{record.playbook.name}`: {record.status.upper()}", "", md_cell(text), ""]
+    lines = [f"### spec-debug `{record.playbook.name}`: {record.status.upper()}", "", md_cell(screen_text(text)), ""]
     unreachable = unreachable_hosts(record)
     if unreachable["hosts"]:
         # The SD005 rows below name the host, not why: the cause is what the reader acts on.
@@ -27,7 +30,7 @@ def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
     if record.findings:
         lines += ["| | code | title | host | step |", "|---|---|---|---|---|"]
         for f in sorted(record.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}[f.severity]):
-            cells = [md_cell(" ".join(v.split())) for v in (f.code, f.title, f.host or "", f.step or "")]
+            cells = [md_cell(" ".join(screen_text(v).split())) for v in (f.code, f.title, f.host or "", f.step or "")]
             lines.append(f"| {_ICON[f.severity]} | " + " | ".join(cells) + " |")
         lines.append("")
     if run_dir is not None:

@@ -34,15 +34,17 @@ def junit_xml(record: RunRecord) -> str:
             step_findings = [f for f in record.findings if f.host == host.name and f.step == step.id and f.severity != "info"]
             if step.status == "skipped":
                 skipped += 1
-                ET.SubElement(case, "skipped", message=step.message or "skipped")
+                ET.SubElement(case, "skipped", message=screen_text(step.message or "skipped"))
             elif step_findings:
                 failures += 1
                 for finding in step_findings:
-                    failure = ET.SubElement(case, "failure", message=f"{finding.code} {finding.title}", type=finding.severity)
-                    failure.text = "\n".join([*finding.evidence, "", f"fix: {finding.remediation}"])
+                    # Titles and evidence quote what the step printed: shown as its output is
+                    # below (colours dropped, not "\u001b[31m" litter; bidi overrides marked).
+                    failure = ET.SubElement(case, "failure", message=screen_text(f"{finding.code} {finding.title}"), type=finding.severity)
+                    failure.text = screen_text("\n".join([*finding.evidence, "", f"fix: {finding.remediation}"]))
             elif step.status in ("error", "timeout"):
                 errors += 1
-                ET.SubElement(case, "error", message=step.message or step.status, type=step.status)
+                ET.SubElement(case, "error", message=screen_text(step.message or step.status), type=step.status)
             # What the terminal showed (colours dropped, progress bars collapsed, NULs as
             # control pictures), as the HTML and Markdown reports show it: CI renders these
             # as plain text, where "\u001b[31m" is litter. The tail, where the error is.

@@ -175,6 +175,17 @@ def timeline(record: RunRecord) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["offset_s"] is None, r["offset_s"] or 0.0))
 
 
+def step_links(record: RunRecord) -> dict[str, dict[str, dict[str, str | None]]]:
+    """Per host and step id, the anchors a finding links to: its row in the Steps table and its
+    raw output in the appendix (None where the step printed nothing, so the appendix has none).
+    Numbered by position: host names and step ids may hold characters an id cannot."""
+    links: dict[str, dict[str, dict[str, str | None]]] = {}
+    for number, step in enumerate(record.steps, 1):
+        links.setdefault(step.host, {}).setdefault(step.id, {
+            "step": f"step-{number}", "output": f"output-{number}" if step.stdout or step.stderr else None})
+    return links
+
+
 def report_view(record: RunRecord) -> dict[str, Any]:
     verdict_class, verdict_text = verdict(record)
     rank = host_rank(record)
@@ -212,6 +223,8 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         # of a fleet behind it, is said once
         "host_warnings": list(dict.fromkeys(warning for host in record.hosts for warning in host.warnings)),
         "artifacts": artifact_rows(record),
+        # each finding links to its step's row and its raw output
+        "step_links": step_links(record),
     }
 
 
