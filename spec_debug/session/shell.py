@@ -1085,10 +1085,11 @@ _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_pa
 # list_directory: Gemini CLI's ReadManyFiles, SearchText, FindFiles and ReadFolder; grep_search:
 # SearchText as the CLI names it now (gemini-cli packages/core/src/tools/definitions/
 # base-declarations.ts GREP_TOOL_NAME) and Qwen Code does; read, grep, glob and list: OpenCode's;
-# view, grep, glob and ls: Crush's; ReadFile: Kimi CLI's
+# view, grep, glob and ls: Crush's; ReadFile: Kimi CLI's; grep_files and list_dir: Codex's, beside
+# its read_file (openai/codex codex-rs/core/src/tools/spec.rs create_grep_files_tool, create_list_dir_tool)
 _READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View", "read_file", "read_many_files", "search_file_content",
                          "glob", "list_directory", "grep_search", "read", "grep", "list", "view", "ls",
-                         "ReadFile"})
+                         "ReadFile", "grep_files", "list_dir"})
 # Tools that read a web page, whose path is the URL (formats.common.fetched_url): Claude Code's
 # WebFetch, Gemini CLI's and the Anthropic API's web_fetch, an OpenAI chat tool named fetch or
 # browser, Codex's hosted web_search when it opens a page (action open_page / find_in_page)

@@ -103,3 +103,39 @@ def test_opencode_reading_the_engine_after_a_failure_is_a_pivot(tmp_path):
     [pivot] = analyze_path(storage).pivots
     assert (pivot.from_category, pivot.to_category) == ("python", "read_source")
     assert pivot.summary.endswith(f"to reading source code: read {ENGINE}")
+
+
+def _codex(tmp_path: Path, name: str, args: dict) -> Path:
+    """A Codex rollout: a run that fails, then one call of ``name``."""
+    def line(kind: str, payload: dict) -> str:
+        return json.dumps({"timestamp": "2026-03-02T03:04:05.000Z", "type": kind, "payload": payload})
+    failed = "Traceback (most recent call last):\nRuntimeError: shape mismatch: 12288 vs 4096\n"
+    lines = [
+        line("session_meta", {"id": "33333333-1111-4111-8111-111111111111", "timestamp": "2026-03-02T03:04:05.000Z",
+                              "cwd": "/work/spec", "originator": "codex_cli_rs", "cli_version": "0.77.0"}),
+        line("response_item", {"type": "message", "role": "user",
+                               "content": [{"type": "input_text", "text": "why does it fail?"}]}),
+        line("response_item", {"type": "function_call", "name": "exec_command", "call_id": "call_1",
+                               "arguments": json.dumps({"cmd": "python compare_draft.py --ckpt /models/e3"})}),
+        line("response_item", {"type": "function_call_output", "call_id": "call_1",
+                               "output": f"Chunk ID: 9f1e\nWall time: 0.5 seconds\nProcess exited with code 1\n"
+                                         f"Original token count: 20\nOutput:\n{failed}"}),
+        line("response_item", {"type": "function_call", "name": name, "call_id": "call_2",
+                               "arguments": json.dumps(args)}),
+        line("response_item", {"type": "function_call_output", "call_id": "call_2", "output": f"{ENGINE}\n"}),
+    ]
+    path = tmp_path / "rollout-2026-03-02T03-04-05-33333333-1111-4111-8111-111111111111.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name, args", [
+    # codex-rs core/src/tools/spec.rs create_grep_files_tool{pattern, include, path, limit},
+    # create_list_dir_tool{dir_path, offset, limit, depth}: Codex's own file tools, beside read_file
+    ("grep_files", {"pattern": "aux_hidden_state", "include": "*.py", "path": ENGINE_DIR}),
+    ("list_dir", {"dir_path": ENGINE_DIR, "depth": 2}),
+])
+def test_codex_searching_the_engine_after_a_failure_is_a_pivot(tmp_path, name, args):
+    [pivot] = analyze_path(_codex(tmp_path, name, args)).pivots
+    assert (pivot.from_category, pivot.to_category) == ("python", "read_source")
+    assert pivot.summary.endswith(f"to reading source code: {name} {ENGINE_DIR}")
