@@ -60,6 +60,8 @@ TOOLS = [
     ("view", {"file_path": ENGINE}, "read_source"),                      # Crush
     ("ls", {"path": ENGINE_DIR}, "read_source"),
     ("grep_search", {"pattern": "d2t", "path": ENGINE_DIR}, "read_source"),  # Qwen Code
+    ("LS", {"path": ENGINE_DIR}, "read_source"),                         # Claude Code of 2025, Droid
+    ("Create", {"file_path": "/work/run.sh", "content": "x"}, "edit"),   # Droid
 ]
 
 
