@@ -1074,14 +1074,25 @@ CATEGORY_TITLES = {
     "other": "Running commands",
 }
 # replace and write_file: Gemini CLI's Edit and WriteFile (google-gemini/gemini-cli
-# docs/tools/file-system.md), named as Claude Code's Edit and Write are
+# docs/tools/file-system.md), named as Claude Code's Edit and Write are; edit, write, multiedit
+# and patch: OpenCode's (sst/opencode packages/opencode/src/tool/*.ts) and Crush's edit, write and
+# multiedit (charmbracelet/crush internal/llm/tools/); edit: Qwen Code's; WriteFile and
+# StrReplaceFile: Kimi CLI's (MoonshotAI/kimi-cli src/kimi_cli/tools/file/); Create: Factory
+# Droid's Write (its Read and Edit are Claude Code's names)
 _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit", "apply_patch", "str_replace_based_edit_tool",
-                         "replace", "write_file"})
+                         "replace", "write_file", "edit", "write", "multiedit", "patch", "WriteFile", "StrReplaceFile",
+                         "Create"})
 # read_file: Gemini CLI's ReadFile (same docs), Cline's; read_many_files (its path the first
-# source file of ``paths``, formats.common.tool_path), search_file_content, glob and
-# list_directory: Gemini CLI's ReadManyFiles, SearchText, FindFiles and ReadFolder
+# source file of ``paths`` or ``include``, formats.common.tool_path), search_file_content, glob and
+# list_directory: Gemini CLI's ReadManyFiles, SearchText, FindFiles and ReadFolder; grep_search:
+# SearchText as the CLI names it now (gemini-cli packages/core/src/tools/definitions/
+# base-declarations.ts GREP_TOOL_NAME) and Qwen Code does; read, grep, glob and list: OpenCode's;
+# view, grep, glob and ls: Crush's; ReadFile: Kimi CLI's; grep_files and list_dir: Codex's, beside
+# its read_file (openai/codex codex-rs/core/src/tools/spec.rs create_grep_files_tool, create_list_dir_tool);
+# LS{path}: Claude Code's folder listing of 2025, and Droid's
 _READ_TOOLS = frozenset({"Read", "Grep", "Glob", "View", "read_file", "read_many_files", "search_file_content",
-                         "glob", "list_directory"})
+                         "glob", "list_directory", "grep_search", "read", "grep", "list", "view", "ls",
+                         "ReadFile", "grep_files", "list_dir", "LS"})
 # Tools that read a web page, whose path is the URL (formats.common.fetched_url): Claude Code's
 # WebFetch, Gemini CLI's and the Anthropic API's web_fetch, an OpenAI chat tool named fetch or
 # browser, Codex's hosted web_search when it opens a page (action open_page / find_in_page)

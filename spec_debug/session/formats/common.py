@@ -333,7 +333,11 @@ def remote_host(args: Any) -> str | None:
 
 _HOST_KEYS = ("host", "hostname", "host_id", "server", "remote_host")
 _HOST_KEY_SET = frozenset(_HOST_KEYS)
-_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path")  # the last: Gemini CLI's read_file of 2025
+_PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path", "filePath", "dir_path")
+"""``absolute_path``: Gemini CLI's read_file of 2025; ``dir_path``: its grep_search, glob and
+list_directory now (google-gemini/gemini-cli packages/core/src/tools/definitions/
+base-declarations.ts PARAM_DIR_PATH); ``filePath``: OpenCode's read, edit and write
+(sst/opencode packages/opencode/src/tool/read.ts)."""
 _PATH_KEY_SET = frozenset(_PATH_KEYS)
 
 
@@ -344,7 +348,9 @@ def tool_path(args: Any) -> str | None:
                 value = args.get(key)
                 if isinstance(value, str):
                     return value
-        paths = args.get("paths")
+        # read_many_files{paths} of Gemini CLI's docs, {include} as the CLI sends it now
+        # (base-declarations.ts READ_MANY_PARAM_INCLUDE); a grep's include is a glob string
+        paths = args.get("paths", args.get("include"))
         if isinstance(paths, list):
             return _first_source(paths)
     return None
