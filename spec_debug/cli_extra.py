@@ -74,12 +74,14 @@ def register(app: typer.Typer) -> None:
                 from spec_debug.diagnose.findings_cli import findings_command
 
                 raise typer.Exit(findings_command(code, fmt == "json"))
-            concept = _topic_or_option(playbook) if code is None else None
+            # A file or a shipped playbook of that name is the playbook, whatever else it could name.
+            other = code is None and not _names_a_playbook(playbook)
+            concept = _topic_or_option(playbook) if other else None
             if code is not None:
                 text = _finding_text(code, fmt)
             elif concept is not None:
                 text = _concept_text(concept, fmt)
-            elif (owner := _shipped_step_owner(playbook)) is not None:
+            elif other and (owner := _shipped_step_owner(playbook)) is not None:
                 text = _walkthrough_text(load_playbook(owner[0]), fmt, only_step=owner[1])
             else:
                 _refuse_several_codes(playbook)
@@ -131,14 +133,18 @@ def register(app: typer.Typer) -> None:
         raise typer.Exit(code)
 
 
+def _names_a_playbook(argument: str) -> bool:
+    from spec_debug.playbook.loader import shipped_playbook_names
+
+    return Path(argument).expanduser().exists() or argument in shipped_playbook_names()
+
+
 def _shipped_step_owner(argument: str) -> tuple[str, str] | None:
     """(playbook, step id) for `explain hidden_layout`: a step the demo and a run print, given
-    where a playbook goes (no file of that name here). perf_regression's, the main job's, when
+    where a playbook goes. perf_regression's, the main job's, when
     it has the step; else the first shipped playbook that does."""
-    from spec_debug.playbook.loader import _shipped_steps, shipped_playbook_names
+    from spec_debug.playbook.loader import _shipped_steps
 
-    if Path(argument).expanduser().exists() or argument in shipped_playbook_names():
-        return None
     owners = [playbook for playbook, step, _ in _shipped_steps() if step.get("id") == argument.lower()]
     if not owners:
         return None
@@ -196,14 +202,10 @@ def _is_option(word: str) -> bool:
 
 
 def _topic_or_option(argument: str):
-    """The concept `explain` was given (spec_debug.glossary), "all" for `explain concepts`, or None
-    for a playbook. A file or a shipped playbook of that name is the playbook; an argument
-    starting with a dash that names no concept is an option explain does not have."""
+    """The concept `explain` was given (spec_debug.glossary), "all" for `explain concepts`, or None.
+    An argument starting with a dash that names no concept is an option explain does not have."""
     from spec_debug import glossary
-    from spec_debug.playbook.loader import shipped_playbook_names
 
-    if Path(argument).expanduser().exists() or argument in shipped_playbook_names():
-        return None
     if glossary.normalise(argument) in glossary.LIST_WORDS:
         return "all"
     concept = glossary.find_concept(argument)

@@ -1141,13 +1141,18 @@ _CONFIG = re.compile(r"config\.json|\.safetensors|\.json\b")
 _TRANSFER = re.compile(r"^\s*(?:scp|rsync)\b")
 
 
+def is_source_path(path: str) -> bool:
+    """A path a file tool reads as source code: a .py file, or anything under site-packages."""
+    return path.endswith(".py") or "site-packages" in path
+
+
 def categorize(command: str | None, tool_name: str | None = None, path: str | None = None) -> str:
     """Coarse kind of a diagnostic step; a change of kind after an error is a pivot."""
     if command is None:
         if tool_name in _EDIT_TOOLS:
             return "edit"
         if tool_name in _READ_TOOLS:
-            return "read_source" if (path or "").endswith(".py") or "site-packages" in (path or "") else "inspect_config"
+            return "read_source" if is_source_path(path or "") else "inspect_config"
         if path and _SOURCE_URL.search(path) and is_fetch_tool(tool_name):
             return "read_source"  # a source file on GitHub, raw or shown (blob/), or any .py page
         return "other"

@@ -10,7 +10,7 @@ from typing import Any
 
 from spec_debug.session.events import Event
 from spec_debug.session.reader import inner_json, without_lone_surrogates
-from spec_debug.session.shell import is_fetch_tool
+from spec_debug.session.shell import is_fetch_tool, is_source_path
 
 _EXIT_CODE = re.compile(r"^(?:Error: )?Exit code (\d+)")
 
@@ -361,7 +361,7 @@ def _first_source(paths: list) -> str | None:
     names Python source, else the first, so that reading the engine's code among a README and
     a docs folder is reading source, as one read_file of it is."""
     named = [p for p in paths if isinstance(p, str) and p.strip()]
-    return next((p for p in named if p.endswith(".py") or "site-packages" in p), named[0] if named else None)
+    return next((p for p in named if is_source_path(p)), named[0] if named else None)
 
 
 SHELL_TOOL_NAMES = frozenset({"bash", "shell", "exec", "run", "run_command", "terminal", "execute_command"})
