@@ -59,8 +59,11 @@ def register(app: typer.Typer) -> None:
                                                 autocompletion=complete_output_path),
         as_json: bool = typer.Option(False, "--json", help="Same as --format json."),
     ) -> None:
-        """A walkthrough of a playbook for a newcomer (what each step checks and why), of one shipped
-        step, a finding code's catalog entry, or a concept of EAGLE-3 serving (`explain concepts`)."""
+        """Explain a playbook, a shipped step, a finding code or a concept of EAGLE-3 serving, for a newcomer.
+
+        A playbook's walkthrough says what each step checks and why; a finding code gives its catalog
+        entry; `explain concepts` lists the concepts."""
+        # (The summary is one line: Typer's rich help keeps a newline of it in the command list.)
         from spec_debug.playbook.loader import load_playbook
 
         output = dash_is_stdout(output_to)
