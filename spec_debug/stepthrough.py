@@ -151,8 +151,15 @@ class TerminalGate(StepGate):
         parts: list[RenderableType] = []
         for section in sections:
             parts.extend(([Text("")] if parts else []) + section)
+        title = f"{step.id}: {visible_controls(step.title)}" if step.title else step.id
+        # rich cuts a panel's title to the panel's width ("first: First look at the engine ver"
+        # in a 40-column tmux split); a title that cannot fit the border ("╭─ " and " ─╮") is
+        # the panel's first line instead, wrapped like the rest.
+        if step.title and Text(title).cell_len + 6 > self.console.width:
+            parts = [Text(visible_controls(step.title), style="bold")] + ([Text("")] if parts else []) + parts
+            title = step.id
         content: RenderableType = Group(*parts) if parts else Text("(no description)")
-        self._say(Panel(content, title=f"{step.id}: {escape(visible_controls(step.title))}" if step.title else step.id, expand=False))
+        self._say(Panel(content, title=escape(title), expand=False))
         while True:
             self._say("[bold]run[/] (r, Enter) / [bold]skip[/] (s) / [bold]quit[/] (q)? ", end="")
             # Read even when the writes failed: scripted answers still come from a pipe when only
