@@ -120,8 +120,11 @@ def _idle(command: str) -> bool:
 
 
 def _plain_launch(command: str) -> bool:
-    """The launch runs its server without speculation, as its own words say."""
-    return _MAY_SPECULATE.search(command) is None
+    """The launch runs its server without speculation, as its own words say: those of the
+    commands that run the server (a backgrounded launch's ``> /tmp/nospec.log 2>&1 & echo $!``
+    names neither a flag nor a variable of it); the whole line where none is recognised."""
+    words = shell.launch_words(command)
+    return _MAY_SPECULATE.search(command if words is None else words) is None
 
 
 def _bench_target(command: str) -> str | None:

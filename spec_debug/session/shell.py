@@ -1245,6 +1245,29 @@ def _launches(command: str) -> bool:
                for argv in _programs(command))
 
 
+def launch_words(command: str) -> str | None:
+    """The words of the commands of a line that run a server (their ``VAR=x`` prefixes kept),
+    without the files their output is redirected to; None where none runs one. ``nohup python -m
+    sglang.launch_server ... > /tmp/nospec.log 2>&1 & echo $!`` launches with the flags before
+    ``>``: the log's name and the ``echo $!`` after ``&`` say nothing of how the server runs."""
+    found = []
+    for argv in _segments_of(command) if command.strip() else ():
+        bare = _unwrap(list(argv))
+        if not bare or bare[0].rsplit("/", 1)[-1] in _LOOKERS or not _LAUNCH.search(" ".join(bare).lower()):
+            continue
+        words, skip = [], False
+        for k, word in enumerate(argv):
+            if skip:
+                skip = False
+            elif word == ">":
+                # split_words cuts ">>" into two ">" and "2>" into "2" and ">": the file is after the last
+                skip = k + 1 == len(argv) or argv[k + 1] != ">"
+            elif not (len(word) == 1 and word in "012" and k + 1 < len(argv) and argv[k + 1] == ">"):
+                words.append(word)
+        found.append(" ".join(words))
+    return " ; ".join(found) if found else None
+
+
 # Programs that run a script named among their arguments (``python -u eval.py``, ``torchrun
 # --nproc-per-node 8 train.py``, ``accelerate launch``, ``uv run``, ``sbatch job.slurm``), and the
 # file names such a script has.
