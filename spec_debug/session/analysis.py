@@ -25,6 +25,7 @@ from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
+from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -112,6 +113,9 @@ _KEEPS_SERVER = frozenset({"benchmark", "health", "logs", "gpu_status", "read_so
                            "transfer", "edit"})
 """Kinds of command that leave the server a host runs as it was (any other may start one: a
 script, ``docker compose up``, ``systemctl restart``)."""
+_ATTEMPTS = frozenset({"edit", "launch_server"})
+"""Kinds of call that try something (with host_changes.changes_host: a restart, a kill, an
+install): a reading after one that does not improve says the attempt did not work."""
 _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
 
 
@@ -394,6 +398,11 @@ class _SessionState:
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: dict[str | None, float] = {}
         """The best throughput read so far on each host (the key: the reading's host)."""
+        self.read_at: dict[str | None, int] = {}
+        """The seq of the last throughput read on each host (of the drafter, not a baseline)."""
+        self.changed_at: dict[str | None, int] = {}
+        """The seq of the last attempt on each host (None: the session's own machine, where a
+        local edit is made): an edit, a launch, a command that changes the host, a sub-agent."""
         self.served: dict[str | None, CommandRecord | None] = {}
         """Per host (lower-cased; None: the session's own machine), its last server launch when it
         plainly ran without speculation, None when with (or when its flags cannot say)."""
@@ -626,6 +635,11 @@ class _SessionState:
                 # a script, a service or a container started there may have put another server up
                 self.served.pop(host.lower() if host else None, None)
             self._concat(ev, x)
+        # (changes_host parses the line: asked only once a throughput was read, as only a reading
+        # after an attempt is compared with one before it)
+        if category in _ATTEMPTS or ev.spawn is not None or \
+                (record is not None and self.best_throughput and changes_host(record.inner)):
+            self.changed_at[record.host if record is not None else None] = ev.seq
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
@@ -867,6 +881,12 @@ class _SessionState:
                 # best so far, or is still under the baseline, says the last attempt did not work.
                 flat = prev is not None and m.value <= prev * 1.05
                 below = baseline is not None and m.value < baseline.value * _SLOWER
+                # "Not improving" only after something that may have changed the server since the
+                # last reading: the decode log's 96 tok/s then bench_serving's 94.7 of the same
+                # server, or a benchmark then the log of the fixed one, measure one state twice (no
+                # attempt failed, and the kill that cleans up after it is no change of approach).
+                flat = flat and max(self.changed_at.get(host, -1), self.changed_at.get(None, -1)) > \
+                    self.read_at.get(host, -1)
                 if prev is not None and (flat or below) and st.trigger is None:
                     if flat:
                         why = f"not improving on {prev:g}" + (f", baseline {baseline.value:g}" if below else "")
@@ -878,6 +898,7 @@ class _SessionState:
                 # the baseline is no attempt of the agent's: the EAGLE-3 run after it "did not
                 # improve on" the last EAGLE-3 run, not on the server without speculation
                 self.best_throughput[host] = max(self.best_throughput.get(host, 0.0), m.value)
+                self.read_at[host] = ev.seq
         elif m.name == "speedup" and m.value < _SLOWER:
             self._finding("SD501", ev, f"{m.value:g}x speedup: slower than without speculation ({m.context})", host)
         elif m.name == "validation_accuracy":
