@@ -188,6 +188,26 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     return newest
 
 
+_EITHER_OR = re.compile(r"\beither\b(.+?)\bor\b(.+)", re.I | re.S)
+
+
+def _other_suspect(hypothesis: str, ruled_out: str) -> frozenset | None:
+    """The topic words of the suspect still open when ``ruled_out`` names one of the two of an
+    "either A or B" ``hypothesis`` and not the other; None when it names both, neither, or the
+    hypothesis offers no choice."""
+    m = _EITHER_OR.search(hypothesis)
+    if m is None:
+        return None
+    first, second = reasoning.topic_words(m.group(1)), reasoning.topic_words(m.group(2))
+    first, second = first - second, second - first
+    said = reasoning.topic_words(ruled_out)
+    if said & first and not said & second:
+        return second or None
+    if said & second and not said & first:
+        return first or None
+    return None
+
+
 def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis:
     """Analyze every session under ``path`` (a file, a session folder or a directory)."""
     with _without_cyclic_gc():
@@ -575,7 +595,13 @@ class _SessionState:
         settled = x.outcome
         if settled and st.open_hypotheses:
             i = _settled_index(st, settled[1])
-            if i is not None:
+            rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
+                if i is not None and settled[0] == "ruled_out" else None
+            if rest is not None:
+                # "either the layers or the vocab map", then "that rules out the layers": the vocab
+                # map is still suspected, and what settles it next settles the hypothesis
+                st.open_hypotheses[i] = (st.open_hypotheses[i][0], rest)
+            elif i is not None:
                 hyp, topic = st.open_hypotheses.pop(i)
                 hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
                 hyp.outcome_timestamp = ev.timestamp
