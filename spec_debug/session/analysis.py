@@ -593,6 +593,7 @@ class _SessionState:
 
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
+        closing = None
         if settled and st.open_hypotheses:
             i = _settled_index(st, settled[1])
             rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
@@ -606,7 +607,12 @@ class _SessionState:
                 hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
                 hyp.outcome_timestamp = ev.timestamp
                 st.settled_topics.append(topic)
+                closing = settled[1]
         for sentence in x.hypotheses:
+            if sentence == closing:
+                # "The sub-agent confirmed the root cause: d2t holds absolute ids" settles the open
+                # suspect; its "root cause" words make it no new guess, open for ever after
+                continue
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
