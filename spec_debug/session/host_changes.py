@@ -111,9 +111,28 @@ def _argv_changes(argv: list[str]) -> str | None:
         return _tar_changes(args)
     if prog == "unzip":
         return None if any(a in ("-l", "-t", "-v", "-p", "-Z") for a in args) else prog
+    if (target := _output_option(args)) is not None and not target.startswith(_SCRATCH):
+        return f"writes {target}"
     if prog in ("touch", "mkdir"):
         operands = [a for a in args if not a.startswith("-")]
         return None if operands and all(a.startswith(_SCRATCH) for a in operands) else prog
+    return None
+
+
+# Options that name where a program saves what it makes: SpecForge's and speculators' training
+# and export scripts (--output-dir, --save-dir), a vocab-map or checkpoint tool (--out). Not
+# --output-file / --output_path, which benchmarks and evaluations (sglang bench_serving, lm_eval)
+# write their results to.
+_OUTPUT_OPTIONS = frozenset({"--out", "--out-dir", "--out_dir", "--output-dir", "--output_dir", "--save-dir",
+                             "--save_dir", "--save-path", "--save_path"})
+
+
+def _output_option(args: list[str]) -> str | None:
+    """The place an output option names (``--out DIR``, ``--output-dir=DIR``), or None."""
+    for k, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name in _OUTPUT_OPTIONS:
+            return value if eq else (args[k + 1] if k + 1 < len(args) else None)
     return None
 
 
