@@ -369,6 +369,9 @@ class _Agent:
     (even one whose empty output the log shows no result for)."""
     spawn_waits: list | None = None
     """Sub-agent reports (:class:`_SpawnWait`) the agent has made no call since."""
+    last_read: int | None = None
+    """The result seq of the command whose output the agent read last, while it has only
+    written or thought since (no other call, no prompt): what its words next speak of."""
 
 
 @dataclass(slots=True)
@@ -409,6 +412,9 @@ class _SessionState:
         self.first_utc = self.last_utc = 0
         """The length of first_ts (last_ts) when it ends in "Z", else 0: see feed."""
         self.findings: dict[str, FindingRecord] = {}
+        self.stated: set[tuple[str, str]] = set()
+        """(agent, code) of each finding an agent has shown or said: only its first statement in
+        words names the check it had just read (FindingRecord.read_seqs)."""
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
         self.command_hosts: dict[str, str] = {}
@@ -506,6 +512,7 @@ class _SessionState:
             if ev.agent == MAIN_AGENT and ev.text.strip():
                 self.phases.boundary(ev.seq, "prompt", x.first_sentence, ts=ev.timestamp)
             self._keep(self.kept["prompts"], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
+            st.last_read = None
             self._prose(ev, x)
             # A person's message ends the agent's turn: what it said before ("Should I restart the
             # server?") is no reason for the first command it runs on the answer ("No, read the
@@ -517,7 +524,7 @@ class _SessionState:
                 self.api_failed.discard(ev.agent)
             if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
                 self.last_words[ev.agent] = ev.text[:300]
-            self._prose(ev, x)
+            self._prose(ev, x, st.last_read)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
@@ -525,6 +532,7 @@ class _SessionState:
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
+            st.last_read = None
             if self.last_words:
                 self.last_words.pop(ev.agent, None)
             # The phase _tool_call counted the call in: the lookup below would return it again
@@ -573,7 +581,8 @@ class _SessionState:
             self.session, ev.seq, ev.agent, "agent_error", None, ev.text[:500], None, None,
             None, None, ev.timestamp, ev.file, ev.line))
 
-    def _prose(self, ev: Event, x: Extracted) -> None:
+    def _prose(self, ev: Event, x: Extracted, read: int | None = None) -> None:
+        """``read``: the result seq of the command whose output the agent had just read."""
         # A reading stated next to one of the session's hosts is that host's, as the same reading
         # printed by a command there is: the impact rows and SD501 compare it with its host's
         # readings and baseline, not another host's. One named before any command ran there (the
@@ -589,7 +598,7 @@ class _SessionState:
                 self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
         self._concat(ev, x)
         for obs in x.observations:
-            self._finding(obs.code, ev, obs.evidence)
+            self._finding(obs.code, ev, obs.evidence, read=read)
 
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
@@ -685,6 +694,7 @@ class _SessionState:
         if call is None and ev.call_id is None and st.pending:
             call = st.pending.popitem(last=True)[1]
         record = call.record if call else None
+        st.last_read = ev.seq if record is not None else None
         exit_code = ev.exit_code
         if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code" \
                 and ev.raw_type != "running":
@@ -1038,11 +1048,16 @@ class _SessionState:
                               extra_seqs=[seen[1]])
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
-                 seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None) -> None:
-        """``severity``: where the observation sets it (None: the catalog's). One record a code: the
+                 seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None,
+                 read: int | None = None) -> None:
+        """``severity``: where the observation sets it (None: the catalog's); ``read``: the output
+        the agent had just read when it said it (FindingRecord.read_seqs). One record a code: the
         gravest severity of its observations is the record's."""
         seq = ev.seq if seq is None else seq
         line = evidence if evidence.startswith("[msg") else f"[msg {seq}] {evidence}"
+        if read is not None and ((ev.agent, code) in self.stated or len(self.stated) >= 4096):
+            read = None  # said again (the closing summary after a last `git commit`): that showed nothing
+        self.stated.add((ev.agent, code))
         existing = self.findings.get(code)
         doc = CATALOG[code]  # severity, title and fix come from the finding catalog
         severity = severity or doc.severity
@@ -1061,6 +1076,8 @@ class _SessionState:
         for s in [seq, *(extra_seqs or [])]:
             if s not in existing.evidence_seqs and len(existing.evidence_seqs) < 10:
                 existing.evidence_seqs.append(s)
+        if read is not None and read not in existing.read_seqs and len(existing.read_seqs) < 10:
+            existing.read_seqs.append(read)
 
     def _pivot_check(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         trig = st.trigger

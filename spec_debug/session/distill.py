@@ -470,6 +470,9 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
     # `grep acceptance vllm.log`: an OpenAI chat message holds both), not what the command found.
     outputs: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.evidence_seqs}
+    # and the check an agent had just read when it stated a finding in words (a sub-agent's
+    # "d2t holds absolute ids" after printing d2t): the step that shows it
+    outputs.update((f.session, s) for f in analysis.findings for s in f.read_seqs)
     outputs.update((p.session, p.trigger_seq) for p in analysis.pivots)
     starts = {(p.session, p.seq) for p in analysis.pivots}
     # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
@@ -912,8 +915,12 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
     parts = [why] if why and why not in said else []
     said.add(why)
     for f in analysis.findings:
-        if f.session == cmd.session and cmd.result_seq is not None and cmd.result_seq in f.evidence_seqs:
+        if f.session != cmd.session or cmd.result_seq is None:
+            continue
+        if cmd.result_seq in f.evidence_seqs:
             parts.append(f"In the session its output was evidence for {f.code} ({f.title}).")
+        elif cmd.result_seq in f.read_seqs:
+            parts.append(f"In the session its output led to {f.code} ({f.title}).")
     for p in analysis.pivots:
         if p.session != cmd.session:
             continue

@@ -98,7 +98,8 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
         errors=[replace(e, seq=up(e.seq, e.session), command_seq=up(e.command_seq, e.session)) for e in a.errors],
         metrics=[replace(m, seq=up(m.seq, m.session)) for m in a.metrics],
         findings=[replace(f, seq=up(f.seq, f.session), evidence=[text(e, f.session) for e in f.evidence],
-                          evidence_seqs=[up(q, f.session) for q in f.evidence_seqs]) for f in a.findings],
+                          evidence_seqs=[up(q, f.session) for q in f.evidence_seqs],
+                          read_seqs=[up(q, f.session) for q in f.read_seqs]) for f in a.findings],
         pivots=[replace(p, seq=up(p.seq, p.session), trigger_seq=up(p.trigger_seq, p.session),
                         summary=text(p.summary, p.session)) for p in a.pivots],
         loops=[replace(lp, first_seq=up(lp.first_seq, lp.session), last_seq=up(lp.last_seq, lp.session))
