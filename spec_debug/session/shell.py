@@ -1174,7 +1174,7 @@ def _categorize_command(command: str) -> str:
         return "benchmark"
     if ("sed" in low or "patch" in low or "cat" in low or "tee" in low or "perl" in low) and _EDIT.search(low):
         return "edit"
-    if "test" in low and _TEST.search(low):
+    if "test" in low and _TEST.search(low) and _runs_tests(inner):
         return "run_test"
     if _GPU.search(low):
         return "gpu_status"
@@ -1212,6 +1212,19 @@ def _categorize_command(command: str) -> str:
     if first.startswith("python"):
         return "python"
     return "other"
+
+
+# Programs that only name a file: `cat tests/test_export.py`, `git add tests/test_export.py`,
+# `ls /tmp/test_drafter.py` read, stage or list a test; they run none.
+_NAMES_FILES = _READERS | frozenset({"git", "cp", "mv", "rm", "scp", "rsync", "chmod", "stat", "file", "wc", "diff",
+                                     "vim", "vi", "nano", "code", "touch", "echo", "tar", "sha256sum", "md5sum"})
+
+
+def _runs_tests(command: str) -> bool:
+    """Some command of the line runs a test (pytest, or a program given a test file), not one
+    that only reads, stages or lists the file."""
+    return any(argv[0].rsplit("/", 1)[-1] not in _NAMES_FILES and _TEST.search(" ".join(argv).lower())
+               for argv in _programs(command))
 
 
 # Steps that only set the scene for the command after them: "cd /sgl && grep -rn ...",
