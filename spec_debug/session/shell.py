@@ -1241,8 +1241,17 @@ def _programs(command: str) -> Iterator[list[str]]:
 
 
 def _main_argv(command: str) -> list[str]:
-    """The first command of a line that is not setup, without its wrappers (sudo, env, ...)."""
-    return next((argv for argv in _programs(command) if argv[0].rsplit("/", 1)[-1] not in _SETUP), [])
+    """The first command of a line that is not setup nor a wait before another (``sleep 120;
+    grep ...``), without its wrappers (sudo, env, ...)."""
+    first = None
+    for argv in _programs(command):
+        name = argv[0].rsplit("/", 1)[-1]
+        if name in _SETUP:
+            continue
+        if name != "sleep":
+            return argv
+        first = first or argv  # `sleep 120; grep 'Decode batch' server.log`: the wait, then the command
+    return first or []
 
 
 _LOOKERS = _READERS | frozenset({"ps", "pgrep", "pkill", "kill", "killall", "pidof", "echo", "which", "file", "stat"})
