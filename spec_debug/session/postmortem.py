@@ -219,7 +219,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
 
     summary = []
     if first_prompt:
-        summary.append(f"The session started from this report [msg {first_prompt.seq}]: “{_short(first_prompt.text, 300)}”")
+        which = "The session" if len(a.sessions) <= 1 else "The first session"  # (in time order)
+        summary.append(f"{which} started from this report [msg {first_prompt.seq}]: “{_short(first_prompt.text, 300)}”")
     n_agents = len(a.agents)
     summary.append(f"{counted(a.stats.get('events', 0), 'event')} from {counted(len(a.sessions), 'session')} and "
                    f"{counted(n_agents, 'agent')}: {counted(a.stats.get('tool_calls', 0), 'tool call')}, "
