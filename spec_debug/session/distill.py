@@ -478,9 +478,15 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
     # would be blocked again (failures.NOT_RUN; a pivot's target is chosen before its result).
     not_run = {(e.session, e.command_seq) for e in analysis.errors if e.kind in NOT_RUN}
+    # A benchmark of the server the session started without speculation (the baseline, on a
+    # port of its own: `--port 30001` beside the EAGLE-3 server's 30000) measured a server the
+    # playbook does not start, whose launch it leaves out: as a step it finds nothing listening.
+    plain = {(m.session, m.seq) for m in analysis.metrics if m.baseline}
     chosen, seen = [], set()
     for cmd in analysis.commands:
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
+            continue
+        if plain and (cmd.session, cmd.result_seq) in plain:
             continue
         if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
             continue

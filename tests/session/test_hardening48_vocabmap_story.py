@@ -95,8 +95,10 @@ def test_distill_keeps_the_checks_and_validates(story, tmp_path):
     assert result.code == 0, result.stderr
     doc = out.read_text()
     steps = [line.split(": ", 1)[1] for line in doc.splitlines() if line.startswith("- id: ")]
-    assert steps == ["logs_server_log", "benchmark_bench_serving", "benchmark_bench_serving_2",
-                     "inspect_config_eagle3", "inspect_config_model_safetensors"]
+    # not the baseline's benchmark: the playbook starts no server on port 30001
+    assert steps == ["logs_server_log", "benchmark_bench_serving", "inspect_config_eagle3",
+                     "inspect_config_model_safetensors"]
+    assert "--port 30001" not in doc
     assert "its output led to SD302" in doc and "d2t[1000:1006]" in doc
     # the regeneration writes a checkpoint: left out, and said so
     assert "regen_vocab_map" not in doc and "writes /models/llama31-8b-eagle3-r2-vocabfix" in result.stderr
