@@ -131,6 +131,16 @@ def _plain_launch(command: str) -> bool:
     return _MAY_SPECULATE.search(command if words is None else words) is None
 
 
+_PORT = re.compile(r"--port(?:=|\s+)(\d+)\b|--base[-_]url(?:=|\s+)['\"]?https?://[^\s/'\":]+:(\d+)")
+
+
+def _port(command: str) -> str | None:
+    """The port a launch serves on or a benchmark sends to, as its flags name it (``--port``,
+    a ``--base-url`` with a port); None where they name none."""
+    m = _PORT.search(command) if "--" in command else None
+    return (m.group(1) or m.group(2)) if m else None
+
+
 def _bench_target(command: str) -> str | None:
     """The host a benchmark command sends its requests to; None for the machine it runs on."""
     m = _BENCH_HOST.search(command)
@@ -429,9 +439,10 @@ class _SessionState:
         self.changed_at: dict[str | None, int] = {}
         """The seq of the last attempt on each host (None: the session's own machine, where a
         local edit is made): an edit, a launch, a command that changes the host, a sub-agent."""
-        self.served: dict[str | None, CommandRecord | None] = {}
-        """Per host (lower-cased; None: the session's own machine), its last server launch when it
-        plainly ran without speculation, None when with (or when its flags cannot say)."""
+        self.served: dict[str | None, dict[str | None, CommandRecord | None]] = {}
+        """Per host (lower-cased; None: the session's own machine), per port its launch names
+        (None: none named), its last server launch when it plainly ran without speculation, None
+        when with (or when its flags cannot say); the last launch is the dict's last entry."""
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
         self.last_words: dict[str, str] = {}
@@ -671,7 +682,10 @@ class _SessionState:
                 self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
-                self.served[host.lower() if host else None] = record if _plain_launch(record.inner) else None
+                ports = self.served.setdefault(host.lower() if host else None, {})
+                port = _port(record.inner)
+                ports.pop(port, None)  # the last launch last
+                ports[port] = record if _plain_launch(record.inner) else None
             elif category not in _KEEPS_SERVER and self.served and not _idle(record.inner):
                 # a script, a service or a container started there may have put another server up
                 self.served.pop(host.lower() if host else None, None)
@@ -970,7 +984,13 @@ class _SessionState:
             return None
         target = _bench_target(bench.inner)
         key = (bench.host.lower() if bench.host else None) if target is None else target.lower()
-        launch = self.served.get(key)
+        ports = self.served.get(key)
+        if not ports:
+            return None
+        port = _port(bench.inner)
+        # The server on the port the benchmark names (the baseline on 30001 beside EAGLE-3 on
+        # 30000): else a launch that named none; a benchmark that names none, the last launch.
+        launch = list(ports.values())[-1] if port is None else ports.get(port, ports.get(None))
         if launch is None or launch.is_error or launch.exit_code not in (None, 0):
             return None
         return launch
