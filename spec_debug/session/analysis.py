@@ -25,7 +25,7 @@ from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
-from spec_debug.session.host_changes import changes_host
+from spec_debug.session.host_changes import changes_host, starts_service
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -686,8 +686,10 @@ class _SessionState:
                 port = _port(record.inner)
                 ports.pop(port, None)  # the last launch last
                 ports[port] = record if _plain_launch(record.inner) else None
-            elif category not in _KEEPS_SERVER and self.served and not _idle(record.inner):
-                # a script, a service or a container started there may have put another server up
+            elif self.served and ((category not in _KEEPS_SERVER and not _idle(record.inner))
+                                  or starts_service(record.inner)):
+                # a script, a service or a container started there may have put another server up (a
+                # restart behind an edit too: `sed -i ... sglang.env && systemctl restart sglang`)
                 self.served.pop(host.lower() if host else None, None)
             self._concat(ev, x)
         # (changes_host parses the line: asked only once a throughput was read, as only a reading

@@ -74,6 +74,25 @@ def changes_host(command: str, _depth: int = 0) -> str | None:
     return None
 
 
+_STARTS = frozenset({"start", "restart", "reload", "try-restart", "reload-or-restart", "up", "run", "create"})
+"""The verbs of systemctl, service, docker (compose), podman and kubectl that (re)start what serves."""
+_SERVICE_MANAGERS = frozenset({"systemctl", "service", "docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc"})
+
+
+def starts_service(command: str) -> bool:
+    """Some command of the line starts or restarts a service or a container (``systemctl restart
+    sglang``, ``docker compose up -d``, ``kubectl rollout restart``): what a host serves may be
+    another server after it, whatever the line's first program (``sed -i ... && systemctl
+    restart sglang`` is an edit first)."""
+    for argv in simple_commands(command):
+        if isinstance(argv, str):
+            continue
+        why = _argv_changes(argv)
+        if why and why.split(" ", 1)[0] in _SERVICE_MANAGERS and why.rsplit(" ", 1)[-1] in _STARTS:
+            return True
+    return False
+
+
 def _argv_changes(argv: list[str]) -> str | None:
     """Why one simple command changes the host, or None."""
     prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
