@@ -358,6 +358,26 @@ class _Trigger:
     """The failed command as typed, "" for none (a metric, a tool that is no command)."""
 
 
+# The path an error says is missing: Python's FileNotFoundError / OSError ("[Errno 2] No such
+# file or directory: '/data/x.pt'"), coreutils' "cat: /data/x.pt: No such file or directory".
+_MISSING_PATH = re.compile(r"No such file or directory: '([^'\n]+)'|([^\s:'\"]+): No such file or directory")
+
+
+def _looks_for_missing(error: str, command: str) -> bool:
+    """Whether ``command`` looks in the folder of the path ``error`` says is missing (a listing
+    or a search there), as an agent does before it runs the failed command again."""
+    m = _MISSING_PATH.search(error) if "No such file" in error else None
+    if m is None:
+        return False
+    folder = (m.group(1) or m.group(2)).rstrip("/").rsplit("/", 1)[0]
+    if len(folder) < 2:
+        return False
+    words = shell.split_words(command)
+    looks = {"ls", "find", "tree", "du", "stat", "fd"}
+    return any(w.rsplit("/", 1)[-1] in looks for w in words) and any(w.rstrip("/") == folder or
+                                                                     w.startswith(folder + "/") for w in words)
+
+
 @dataclass
 class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
@@ -1113,6 +1133,11 @@ class _SessionState:
             # `nvidai-smi` (command not found), then `nvidia-smi`: the same command with its typo
             # put right is no change of approach, though the typo read as another kind ("other");
             # distill made the typo a step, and its correction "the first step of a change"
+            return
+        if trig.kind == "error" and ev.command and \
+                _looks_for_missing(trig.summary, (target.inner if target is not None else None) or ev.command):
+            # "No such file or directory: '/data/eagle3/freq.pt'", then `ls -la /data/eagle3/`: the
+            # agent looks for the file it named wrong, to run the same command again
             return
         what = shell.CATEGORY_TITLES
         if ev.command:
