@@ -25,6 +25,7 @@ from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
+from spec_debug.session.host_changes import changes_host, starts_service
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -112,6 +113,9 @@ _KEEPS_SERVER = frozenset({"benchmark", "health", "logs", "gpu_status", "read_so
                            "transfer", "edit"})
 """Kinds of command that leave the server a host runs as it was (any other may start one: a
 script, ``docker compose up``, ``systemctl restart``)."""
+_ATTEMPTS = frozenset({"edit", "launch_server"})
+"""Kinds of call that try something (with host_changes.changes_host: a restart, a kill, an
+install): a reading after one that does not improve says the attempt did not work."""
 _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
 
 
@@ -120,8 +124,21 @@ def _idle(command: str) -> bool:
 
 
 def _plain_launch(command: str) -> bool:
-    """The launch runs its server without speculation, as its own words say."""
-    return _MAY_SPECULATE.search(command) is None
+    """The launch runs its server without speculation, as its own words say: those of the
+    commands that run the server (a backgrounded launch's ``> /tmp/nospec.log 2>&1 & echo $!``
+    names neither a flag nor a variable of it); the whole line where none is recognised."""
+    words = shell.launch_words(command)
+    return _MAY_SPECULATE.search(command if words is None else words) is None
+
+
+_PORT = re.compile(r"--port(?:=|\s+)(\d+)\b|--base[-_]url(?:=|\s+)['\"]?https?://[^\s/'\":]+:(\d+)")
+
+
+def _port(command: str) -> str | None:
+    """The port a launch serves on or a benchmark sends to, as its flags name it (``--port``,
+    a ``--base-url`` with a port); None where they name none."""
+    m = _PORT.search(command) if "--" in command else None
+    return (m.group(1) or m.group(2)) if m else None
 
 
 def _bench_target(command: str) -> str | None:
@@ -179,6 +196,26 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     if shared_newest == 0 and any(len(topic & done) >= TOPIC_MATCH for done in st.settled_topics):
         return None
     return newest
+
+
+_EITHER_OR = re.compile(r"\beither\b(.+?)\bor\b(.+)", re.I | re.S)
+
+
+def _other_suspect(hypothesis: str, ruled_out: str) -> frozenset | None:
+    """The topic words of the suspect still open when ``ruled_out`` names one of the two of an
+    "either A or B" ``hypothesis`` and not the other; None when it names both, neither, or the
+    hypothesis offers no choice."""
+    m = _EITHER_OR.search(hypothesis)
+    if m is None:
+        return None
+    first, second = reasoning.topic_words(m.group(1)), reasoning.topic_words(m.group(2))
+    first, second = first - second, second - first
+    said = reasoning.topic_words(ruled_out)
+    if said & first and not said & second:
+        return second or None
+    if said & second and not said & first:
+        return first or None
+    return None
 
 
 def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis:
@@ -321,6 +358,26 @@ class _Trigger:
     """The failed command as typed, "" for none (a metric, a tool that is no command)."""
 
 
+# The path an error says is missing: Python's FileNotFoundError / OSError ("[Errno 2] No such
+# file or directory: '/data/x.pt'"), coreutils' "cat: /data/x.pt: No such file or directory".
+_MISSING_PATH = re.compile(r"No such file or directory: '([^'\n]+)'|([^\s:'\"]+): No such file or directory")
+
+
+def _looks_for_missing(error: str, command: str) -> bool:
+    """Whether ``command`` looks in the folder of the path ``error`` says is missing (a listing
+    or a search there), as an agent does before it runs the failed command again."""
+    m = _MISSING_PATH.search(error) if "No such file" in error else None
+    if m is None:
+        return False
+    folder = (m.group(1) or m.group(2)).rstrip("/").rsplit("/", 1)[0]
+    if len(folder) < 2:
+        return False
+    words = shell.split_words(command)
+    looks = {"ls", "find", "tree", "du", "stat", "fd"}
+    return any(w.rsplit("/", 1)[-1] in looks for w in words) and any(w.rstrip("/") == folder or
+                                                                     w.startswith(folder + "/") for w in words)
+
+
 @dataclass
 class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
@@ -342,6 +399,9 @@ class _Agent:
     (even one whose empty output the log shows no result for)."""
     spawn_waits: list | None = None
     """Sub-agent reports (:class:`_SpawnWait`) the agent has made no call since."""
+    last_read: int | None = None
+    """The result seq of the command whose output the agent read last, while it has only
+    written or thought since (no other call, no prompt): what its words next speak of."""
 
 
 @dataclass(slots=True)
@@ -382,6 +442,9 @@ class _SessionState:
         self.first_utc = self.last_utc = 0
         """The length of first_ts (last_ts) when it ends in "Z", else 0: see feed."""
         self.findings: dict[str, FindingRecord] = {}
+        self.stated: set[tuple[str, str]] = set()
+        """(agent, code) of each finding an agent has shown or said: only its first statement in
+        words names the check it had just read (FindingRecord.read_seqs)."""
         self.concat_seen: dict[tuple[int, str], tuple[tuple[str, ...], int, tuple]] = {}
         self.layer_ids_seen: dict[int, tuple[tuple[int, ...], int]] = {}
         self.command_hosts: dict[str, str] = {}
@@ -391,9 +454,15 @@ class _SessionState:
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: dict[str | None, float] = {}
         """The best throughput read so far on each host (the key: the reading's host)."""
-        self.served: dict[str | None, CommandRecord | None] = {}
-        """Per host (lower-cased; None: the session's own machine), its last server launch when it
-        plainly ran without speculation, None when with (or when its flags cannot say)."""
+        self.read_at: dict[str | None, int] = {}
+        """The seq of the last throughput read on each host (of the drafter, not a baseline)."""
+        self.changed_at: dict[str | None, int] = {}
+        """The seq of the last attempt on each host (None: the session's own machine, where a
+        local edit is made): an edit, a launch, a command that changes the host, a sub-agent."""
+        self.served: dict[str | None, dict[str | None, CommandRecord | None]] = {}
+        """Per host (lower-cased; None: the session's own machine), per port its launch names
+        (None: none named), its last server launch when it plainly ran without speculation, None
+        when with (or when its flags cannot say); the last launch is the dict's last entry."""
         self.claimed_accuracy: MetricRecord | None = None
         self.standalone_accuracy: list[MetricRecord] = []
         self.last_words: dict[str, str] = {}
@@ -474,6 +543,7 @@ class _SessionState:
             if ev.agent == MAIN_AGENT and ev.text.strip():
                 self.phases.boundary(ev.seq, "prompt", x.first_sentence, ts=ev.timestamp)
             self._keep(self.kept["prompts"], PromptRecord(self.session, ev.seq, ev.agent, ev.text[:500], ev.timestamp))
+            st.last_read = None
             self._prose(ev, x)
             # A person's message ends the agent's turn: what it said before ("Should I restart the
             # server?") is no reason for the first command it runs on the answer ("No, read the
@@ -485,7 +555,7 @@ class _SessionState:
                 self.api_failed.discard(ev.agent)
             if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
                 self.last_words[ev.agent] = ev.text[:300]
-            self._prose(ev, x)
+            self._prose(ev, x, st.last_read)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
@@ -493,6 +563,7 @@ class _SessionState:
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
+            st.last_read = None
             if self.last_words:
                 self.last_words.pop(ev.agent, None)
             # The phase _tool_call counted the call in: the lookup below would return it again
@@ -541,7 +612,8 @@ class _SessionState:
             self.session, ev.seq, ev.agent, "agent_error", None, ev.text[:500], None, None,
             None, None, ev.timestamp, ev.file, ev.line))
 
-    def _prose(self, ev: Event, x: Extracted) -> None:
+    def _prose(self, ev: Event, x: Extracted, read: int | None = None) -> None:
+        """``read``: the result seq of the command whose output the agent had just read."""
         # A reading stated next to one of the session's hosts is that host's, as the same reading
         # printed by a command there is: the impact rows and SD501 compare it with its host's
         # readings and baseline, not another host's. One named before any command ran there (the
@@ -557,18 +629,30 @@ class _SessionState:
                 self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
         self._concat(ev, x)
         for obs in x.observations:
-            self._finding(obs.code, ev, obs.evidence)
+            self._finding(obs.code, ev, obs.evidence, read=read)
 
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
+        closing = None
         if settled and st.open_hypotheses:
             i = _settled_index(st, settled[1])
-            if i is not None:
+            rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
+                if i is not None and settled[0] == "ruled_out" else None
+            if rest is not None:
+                # "either the layers or the vocab map", then "that rules out the layers": the vocab
+                # map is still suspected, and what settles it next settles the hypothesis
+                st.open_hypotheses[i] = (st.open_hypotheses[i][0], rest)
+            elif i is not None:
                 hyp, topic = st.open_hypotheses.pop(i)
                 hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
                 hyp.outcome_timestamp = ev.timestamp
                 st.settled_topics.append(topic)
+                closing = settled[1]
         for sentence in x.hypotheses:
+            if sentence == closing:
+                # "The sub-agent confirmed the root cause: d2t holds absolute ids" settles the open
+                # suspect; its "root cause" words make it no new guess, open for ever after
+                continue
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
@@ -618,11 +702,21 @@ class _SessionState:
                 self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
-                self.served[host.lower() if host else None] = record if _plain_launch(record.inner) else None
-            elif category not in _KEEPS_SERVER and self.served and not _idle(record.inner):
-                # a script, a service or a container started there may have put another server up
+                ports = self.served.setdefault(host.lower() if host else None, {})
+                port = _port(record.inner)
+                ports.pop(port, None)  # the last launch last
+                ports[port] = record if _plain_launch(record.inner) else None
+            elif self.served and ((category not in _KEEPS_SERVER and not _idle(record.inner))
+                                  or starts_service(record.inner)):
+                # a script, a service or a container started there may have put another server up (a
+                # restart behind an edit too: `sed -i ... sglang.env && systemctl restart sglang`)
                 self.served.pop(host.lower() if host else None, None)
             self._concat(ev, x)
+        # (changes_host parses the line: asked only once a throughput was read, as only a reading
+        # after an attempt is compared with one before it)
+        if category in _ATTEMPTS or ev.spawn is not None or \
+                (record is not None and self.best_throughput and changes_host(record.inner)):
+            self.changed_at[record.host if record is not None else None] = ev.seq
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
@@ -636,6 +730,7 @@ class _SessionState:
         if call is None and ev.call_id is None and st.pending:
             call = st.pending.popitem(last=True)[1]
         record = call.record if call else None
+        st.last_read = ev.seq if record is not None else None
         exit_code = ev.exit_code
         if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code" \
                 and ev.raw_type != "running":
@@ -864,6 +959,12 @@ class _SessionState:
                 # best so far, or is still under the baseline, says the last attempt did not work.
                 flat = prev is not None and m.value <= prev * 1.05
                 below = baseline is not None and m.value < baseline.value * _SLOWER
+                # "Not improving" only after something that may have changed the server since the
+                # last reading: the decode log's 96 tok/s then bench_serving's 94.7 of the same
+                # server, or a benchmark then the log of the fixed one, measure one state twice (no
+                # attempt failed, and the kill that cleans up after it is no change of approach).
+                flat = flat and max(self.changed_at.get(host, -1), self.changed_at.get(None, -1)) > \
+                    self.read_at.get(host, -1)
                 if prev is not None and (flat or below) and st.trigger is None:
                     if flat:
                         why = f"not improving on {prev:g}" + (f", baseline {baseline.value:g}" if below else "")
@@ -875,6 +976,7 @@ class _SessionState:
                 # the baseline is no attempt of the agent's: the EAGLE-3 run after it "did not
                 # improve on" the last EAGLE-3 run, not on the server without speculation
                 self.best_throughput[host] = max(self.best_throughput.get(host, 0.0), m.value)
+                self.read_at[host] = ev.seq
         elif m.name == "speedup" and m.value < _SLOWER:
             self._finding("SD501", ev, f"{m.value:g}x speedup: slower than without speculation ({m.context})", host)
         elif m.name == "validation_accuracy":
@@ -904,7 +1006,13 @@ class _SessionState:
             return None
         target = _bench_target(bench.inner)
         key = (bench.host.lower() if bench.host else None) if target is None else target.lower()
-        launch = self.served.get(key)
+        ports = self.served.get(key)
+        if not ports:
+            return None
+        port = _port(bench.inner)
+        # The server on the port the benchmark names (the baseline on 30001 beside EAGLE-3 on
+        # 30000): else a launch that named none; a benchmark that names none, the last launch.
+        launch = list(ports.values())[-1] if port is None else ports.get(port, ports.get(None))
         if launch is None or launch.is_error or launch.exit_code not in (None, 0):
             return None
         return launch
@@ -982,11 +1090,16 @@ class _SessionState:
                               extra_seqs=[seen[1]])
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
-                 seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None) -> None:
-        """``severity``: where the observation sets it (None: the catalog's). One record a code: the
+                 seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None,
+                 read: int | None = None) -> None:
+        """``severity``: where the observation sets it (None: the catalog's); ``read``: the output
+        the agent had just read when it said it (FindingRecord.read_seqs). One record a code: the
         gravest severity of its observations is the record's."""
         seq = ev.seq if seq is None else seq
         line = evidence if evidence.startswith("[msg") else f"[msg {seq}] {evidence}"
+        if read is not None and ((ev.agent, code) in self.stated or len(self.stated) >= 4096):
+            read = None  # said again (the closing summary after a last `git commit`): that showed nothing
+        self.stated.add((ev.agent, code))
         existing = self.findings.get(code)
         doc = CATALOG[code]  # severity, title and fix come from the finding catalog
         severity = severity or doc.severity
@@ -1005,6 +1118,8 @@ class _SessionState:
         for s in [seq, *(extra_seqs or [])]:
             if s not in existing.evidence_seqs and len(existing.evidence_seqs) < 10:
                 existing.evidence_seqs.append(s)
+        if read is not None and read not in existing.read_seqs and len(existing.read_seqs) < 10:
+            existing.read_seqs.append(read)
 
     def _pivot_check(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         trig = st.trigger
@@ -1018,6 +1133,11 @@ class _SessionState:
             # `nvidai-smi` (command not found), then `nvidia-smi`: the same command with its typo
             # put right is no change of approach, though the typo read as another kind ("other");
             # distill made the typo a step, and its correction "the first step of a change"
+            return
+        if trig.kind == "error" and ev.command and \
+                _looks_for_missing(trig.summary, (target.inner if target is not None else None) or ev.command):
+            # "No such file or directory: '/data/eagle3/freq.pt'", then `ls -la /data/eagle3/`: the
+            # agent looks for the file it named wrong, to run the same command again
             return
         what = shell.CATEGORY_TITLES
         if ev.command:

@@ -470,14 +470,23 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
     # `grep acceptance vllm.log`: an OpenAI chat message holds both), not what the command found.
     outputs: set[tuple[str, int]] = {(f.session, s) for f in analysis.findings for s in f.evidence_seqs}
+    # and the check an agent had just read when it stated a finding in words (a sub-agent's
+    # "d2t holds absolute ids" after printing d2t): the step that shows it
+    outputs.update((f.session, s) for f in analysis.findings for s in f.read_seqs)
     outputs.update((p.session, p.trigger_seq) for p in analysis.pivots)
     starts = {(p.session, p.seq) for p in analysis.pivots}
     # A call blocked by a hook or refused never ran: nothing was learnt from it, and the step
     # would be blocked again (failures.NOT_RUN; a pivot's target is chosen before its result).
     not_run = {(e.session, e.command_seq) for e in analysis.errors if e.kind in NOT_RUN}
+    # A benchmark of the server the session started without speculation (the baseline, on a
+    # port of its own: `--port 30001` beside the EAGLE-3 server's 30000) measured a server the
+    # playbook does not start, whose launch it leaves out: as a step it finds nothing listening.
+    plain = {(m.session, m.seq) for m in analysis.metrics if m.baseline}
     chosen, seen = [], set()
     for cmd in analysis.commands:
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
+            continue
+        if plain and (cmd.session, cmd.result_seq) in plain:
             continue
         if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
             continue
@@ -912,8 +921,12 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
     parts = [why] if why and why not in said else []
     said.add(why)
     for f in analysis.findings:
-        if f.session == cmd.session and cmd.result_seq is not None and cmd.result_seq in f.evidence_seqs:
+        if f.session != cmd.session or cmd.result_seq is None:
+            continue
+        if cmd.result_seq in f.evidence_seqs:
             parts.append(f"In the session its output was evidence for {f.code} ({f.title}).")
+        elif cmd.result_seq in f.read_seqs:
+            parts.append(f"In the session its output led to {f.code} ({f.title}).")
     for p in analysis.pivots:
         if p.session != cmd.session:
             continue

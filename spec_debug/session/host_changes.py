@@ -74,6 +74,25 @@ def changes_host(command: str, _depth: int = 0) -> str | None:
     return None
 
 
+_STARTS = frozenset({"start", "restart", "reload", "try-restart", "reload-or-restart", "up", "run", "create"})
+"""The verbs of systemctl, service, docker (compose), podman and kubectl that (re)start what serves."""
+_SERVICE_MANAGERS = frozenset({"systemctl", "service", "docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc"})
+
+
+def starts_service(command: str) -> bool:
+    """Some command of the line starts or restarts a service or a container (``systemctl restart
+    sglang``, ``docker compose up -d``, ``kubectl rollout restart``): what a host serves may be
+    another server after it, whatever the line's first program (``sed -i ... && systemctl
+    restart sglang`` is an edit first)."""
+    for argv in simple_commands(command):
+        if isinstance(argv, str):
+            continue
+        why = _argv_changes(argv)
+        if why and why.split(" ", 1)[0] in _SERVICE_MANAGERS and why.rsplit(" ", 1)[-1] in _STARTS:
+            return True
+    return False
+
+
 def _argv_changes(argv: list[str]) -> str | None:
     """Why one simple command changes the host, or None."""
     prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
@@ -111,9 +130,28 @@ def _argv_changes(argv: list[str]) -> str | None:
         return _tar_changes(args)
     if prog == "unzip":
         return None if any(a in ("-l", "-t", "-v", "-p", "-Z") for a in args) else prog
+    if (target := _output_option(args)) is not None and not target.startswith(_SCRATCH):
+        return f"writes {target}"
     if prog in ("touch", "mkdir"):
         operands = [a for a in args if not a.startswith("-")]
         return None if operands and all(a.startswith(_SCRATCH) for a in operands) else prog
+    return None
+
+
+# Options that name where a program saves what it makes: SpecForge's and speculators' training
+# and export scripts (--output-dir, --save-dir), a vocab-map or checkpoint tool (--out). Not
+# --output-file / --output_path, which benchmarks and evaluations (sglang bench_serving, lm_eval)
+# write their results to.
+_OUTPUT_OPTIONS = frozenset({"--out", "--out-dir", "--out_dir", "--output-dir", "--output_dir", "--save-dir",
+                             "--save_dir", "--save-path", "--save_path"})
+
+
+def _output_option(args: list[str]) -> str | None:
+    """The place an output option names (``--out DIR``, ``--output-dir=DIR``), or None."""
+    for k, arg in enumerate(args):
+        name, eq, value = arg.partition("=")
+        if name in _OUTPUT_OPTIONS:
+            return value if eq else (args[k + 1] if k + 1 < len(args) else None)
     return None
 
 

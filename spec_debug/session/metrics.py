@@ -1000,6 +1000,15 @@ def _spec_decode_readings(text: str) -> tuple[tuple[str, ...], tuple[str, ...], 
     return tputs, lens, rates
 
 
+def _one_batch_size(text: str) -> str:
+    """", batch size N" when every Decode batch line ran N requests: the row the readings are of
+    (baselines.row_key), so a drafter measured at one request and then under production traffic
+    at twelve does not "go from" 96 to 1410 tok/s, nor is the twelve compared with a baseline
+    benchmarked at concurrency 1; "" where the lines' counts differ or are not written."""
+    running = set(_DECODE_RUNNING.findall(text)) if "#running-req: " in text else ()
+    return f", batch size {running.pop()}" if len(running) == 1 else ""
+
+
 def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int, bool]:
     """The mean readings of the Decode batch lines; returns how many throughput readings
     there were (0: none, and nothing is added), how many accept len and accept rate
@@ -1015,7 +1024,7 @@ def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int, bool]:
             return 0, 0, False
         lens = _ACCEPT_LEN_LOG.findall(text)
         rates = _ACCEPT_RATE_LOG.findall(text)
-    ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}"
+    ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}" + _one_batch_size(text)
     if len(_FLOATS) > 200_000:
         _FLOATS.clear()
     number = _FLOATS.__getitem__

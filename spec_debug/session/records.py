@@ -150,6 +150,9 @@ class FindingRecord:
     hosts: list[str] = field(default_factory=list)
     """Every host the code was seen on, the first first (``host`` is that one): one record a code
     holds the launch capped at one step on gpu01 and the same launch on gpu02."""
+    read_seqs: list[int] = field(default_factory=list)
+    """The outputs (result seqs) of the commands an agent had just read when it stated the finding
+    in its own words: the check that showed it ("d2t holds absolute ids" after printing d2t)."""
 
 
 @dataclass(slots=True)

@@ -1174,7 +1174,7 @@ def _categorize_command(command: str) -> str:
         return "benchmark"
     if ("sed" in low or "patch" in low or "cat" in low or "tee" in low or "perl" in low) and _EDIT.search(low):
         return "edit"
-    if "test" in low and _TEST.search(low):
+    if "test" in low and _TEST.search(low) and _runs_tests(inner):
         return "run_test"
     if _GPU.search(low):
         return "gpu_status"
@@ -1214,6 +1214,19 @@ def _categorize_command(command: str) -> str:
     return "other"
 
 
+# Programs that only name a file: `cat tests/test_export.py`, `git add tests/test_export.py`,
+# `ls /tmp/test_drafter.py` read, stage or list a test; they run none.
+_NAMES_FILES = _READERS | frozenset({"git", "cp", "mv", "rm", "scp", "rsync", "chmod", "stat", "file", "wc", "diff",
+                                     "vim", "vi", "nano", "code", "touch", "echo", "tar", "sha256sum", "md5sum"})
+
+
+def _runs_tests(command: str) -> bool:
+    """Some command of the line runs a test (pytest, or a program given a test file), not one
+    that only reads, stages or lists the file."""
+    return any(argv[0].rsplit("/", 1)[-1] not in _NAMES_FILES and _TEST.search(" ".join(argv).lower())
+               for argv in _programs(command))
+
+
 # Steps that only set the scene for the command after them: "cd /sgl && grep -rn ...",
 # "source ~/venv/bin/activate && python -m sglang.bench_serving ...".
 _SETUP = frozenset({"cd", "pushd", "source", ".", "export", "set", "ulimit", "umask", "conda", "module"})
@@ -1228,8 +1241,17 @@ def _programs(command: str) -> Iterator[list[str]]:
 
 
 def _main_argv(command: str) -> list[str]:
-    """The first command of a line that is not setup, without its wrappers (sudo, env, ...)."""
-    return next((argv for argv in _programs(command) if argv[0].rsplit("/", 1)[-1] not in _SETUP), [])
+    """The first command of a line that is not setup nor a wait before another (``sleep 120;
+    grep ...``), without its wrappers (sudo, env, ...)."""
+    first = None
+    for argv in _programs(command):
+        name = argv[0].rsplit("/", 1)[-1]
+        if name in _SETUP:
+            continue
+        if name != "sleep":
+            return argv
+        first = first or argv  # `sleep 120; grep 'Decode batch' server.log`: the wait, then the command
+    return first or []
 
 
 _LOOKERS = _READERS | frozenset({"ps", "pgrep", "pkill", "kill", "killall", "pidof", "echo", "which", "file", "stat"})
@@ -1243,6 +1265,29 @@ def _launches(command: str) -> bool:
     out of a playbook (it changes things) and whose model the benchmarks after it were taken for."""
     return any(argv[0].rsplit("/", 1)[-1] not in _LOOKERS and _LAUNCH.search(" ".join(argv).lower())
                for argv in _programs(command))
+
+
+def launch_words(command: str) -> str | None:
+    """The words of the commands of a line that run a server (their ``VAR=x`` prefixes kept),
+    without the files their output is redirected to; None where none runs one. ``nohup python -m
+    sglang.launch_server ... > /tmp/nospec.log 2>&1 & echo $!`` launches with the flags before
+    ``>``: the log's name and the ``echo $!`` after ``&`` say nothing of how the server runs."""
+    found = []
+    for argv in _segments_of(command) if command.strip() else ():
+        bare = _unwrap(list(argv))
+        if not bare or bare[0].rsplit("/", 1)[-1] in _LOOKERS or not _LAUNCH.search(" ".join(bare).lower()):
+            continue
+        words, skip = [], False
+        for k, word in enumerate(argv):
+            if skip:
+                skip = False
+            elif word == ">":
+                # split_words cuts ">>" into two ">" and "2>" into "2" and ">": the file is after the last
+                skip = k + 1 == len(argv) or argv[k + 1] != ">"
+            elif not (len(word) == 1 and word in "012" and k + 1 < len(argv) and argv[k + 1] == ">"):
+                words.append(word)
+        found.append(" ".join(words))
+    return " ; ".join(found) if found else None
 
 
 # Programs that run a script named among their arguments (``python -u eval.py``, ``torchrun

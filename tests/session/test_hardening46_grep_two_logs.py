@@ -46,10 +46,10 @@ def _session(tmp_path: Path, output: str) -> Path:
 def test_each_log_is_its_own_run_and_the_slowdown_is_found(tmp_path: Path) -> None:
     analysis = analyze_path(_session(tmp_path, GREP))
     assert [(m.name, m.value, m.context) for m in analysis.metrics] == [
-        ("baseline_throughput", 181.28, "/tmp/base.log: SGLang Decode batch, mean of 2 lines"),
-        ("throughput", 141.28, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines"),
-        ("accept_length", 1.2, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines"),
-        ("accept_rate", 0.05, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines")]
+        ("baseline_throughput", 181.28, "/tmp/base.log: SGLang Decode batch, mean of 2 lines, batch size 1"),
+        ("throughput", 141.28, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines, batch size 1"),
+        ("accept_length", 1.2, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines, batch size 1"),
+        ("accept_rate", 0.05, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines, batch size 1")]
     assert {m.host for m in analysis.metrics} == {"gpu01"}
     assert "SD501" in [f.code for f in analysis.findings]
 
@@ -72,5 +72,5 @@ def test_tail_over_two_logs_reads_each_under_its_header() -> None:
     text = ("==> /tmp/base.log <==\n" + _decode("", 3, 180.45, False)[1:] + _decode("", 5, 182.11, False)[1:]
             + "\n==> /tmp/eagle.log <==\n" + _decode("", 3, 140.45, True)[1:] + _decode("", 5, 142.11, True)[1:])
     assert [(m.name, m.value, m.context) for m in scan_metrics(text)][:2] == [
-        ("baseline_throughput", 181.28, "/tmp/base.log: SGLang Decode batch, mean of 2 lines"),
-        ("throughput", 141.28, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines")]
+        ("baseline_throughput", 181.28, "/tmp/base.log: SGLang Decode batch, mean of 2 lines, batch size 1"),
+        ("throughput", 141.28, "/tmp/eagle.log: SGLang Decode batch, mean of 2 lines, batch size 1")]
