@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import random
+import shlex
 import socket
 import sys
 import threading
@@ -20,7 +21,7 @@ from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_abandon import _ABANDONED, abandonable
 from spec_debug.runner.ssh_algorithms import _configure_algorithms
 from spec_debug.runner.ssh_auth import AgentWouldNotSign, ask_on_terminal, authenticate
-from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_config import DEFAULT_PORT, SSHTarget
 from spec_debug.runner.ssh_connection import ConnectOptions
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_handshake_failures import (
@@ -187,6 +188,26 @@ def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, wher
     )
 
 
+def _ssh_args_filing_as_we_look(target: SSHTarget) -> str | None:
+    """`ssh` arguments that reach the host and file its key under the HostKeyAlias we look it
+    up under, for the unknown-key hint; None where there is no HostKeyAlias (the key is then
+    filed under the host and port, which the hint names).
+
+    "run `ssh ALIAS` once" with the HostKeyAlias was what we said: ssh(1) takes that for a host
+    name (it usually resolves to none) and files nothing. The name the user gave goes through
+    the same ssh config, so `ssh NAME` files the key under the HostKeyAlias, in the config's
+    UserKnownHostsFile (openssh-portable: sshconnect.c, get_hostfile_hostname_ipaddr); where that
+    config says `StrictHostKeyChecking yes`, ssh(1) refuses instead of asking unless told to ask.
+    An inventory host's name is no ssh config name: its address then, with the alias given."""
+    if not target.host_key_alias:
+        return None
+    port = "" if target.port == DEFAULT_PORT else f"-p {target.port} "
+    if target.inventory_name is not None:
+        return f"-o HostKeyAlias={shlex.quote(target.host_key_alias)} {port}{shlex.quote(target.hostname)}"
+    ask = "-o StrictHostKeyChecking=ask " if target.strict_host_key_checking == "yes" else ""
+    return f"{ask}{port}{shlex.quote(target.alias)}"
+
+
 def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]:
     """Names the host's key may be filed under that ssh(1) does not check it under: the alias
     the user gave (an inventory name, a `Host` alias), and the address connected to (CheckHostIP,
@@ -331,6 +352,7 @@ def _handshake_on(
         ask=ask,
         certificate_name=target.certificate_name,
         other_names=_other_known_hosts_names(target, sock),
+        ssh_args=_ssh_args_filing_as_we_look(target),
     )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,

@@ -493,8 +493,13 @@ def verify_host_key(
     ask: Callable[[str], str | None] | None = None,
     certificate_name: str | None = None,
     other_names: tuple[str, ...] = (),
+    ssh_args: str | None = None,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
+
+    `ssh_args` are the arguments of an `ssh` that reaches the host and files its key under
+    `known_hosts_name`, for the refusal's hint (default: made from known_hosts_name, which is
+    right only where no HostKeyAlias is set).
 
     `other_names` (the alias the user gave, the address connected to) are names ssh(1) does
     not look the key up under either; an unknown key filed under one of them is named in the
@@ -583,7 +588,7 @@ def verify_host_key(
             f"(server offered {describe_key(server_key)})",
             hint=(
                 "check the fingerprint with the host's owner, then rerun with --accept-new "
-                f"to add it to {known_hosts.write_file}, or run `ssh {_ssh_args(known_hosts_name)}` once"
+                f"to add it to {known_hosts.write_file}, or run `ssh {ssh_args or _ssh_args(known_hosts_name)}` once"
             ),
         )
     same_type = known.get(server_key.get_name(), [])

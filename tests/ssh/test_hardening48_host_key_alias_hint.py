@@ -1,0 +1,54 @@
+"""A host whose key is filed under a HostKeyAlias (`Host gpu01` / `HostKeyAlias gpu01-key`,
+`StrictHostKeyChecking yes`, the key not filed yet) was refused with the hint "run `ssh
+gpu01-key` once": ssh(1) takes that as a host name, cannot resolve it, and files nothing. The
+`ssh` the hint names must reach the host and file its key where we look it up."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from tests.sshd_fixture import ClientSetup, SshServer
+
+PLAYBOOK = "name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n"
+
+
+def _run(cli: Callable[..., Any], tmp_path: Path, name: str) -> tuple[Any, dict[str, Any]]:
+    playbook = tmp_path / "tiny.yaml"
+    playbook.write_text(PLAYBOOK)
+    out = tmp_path / name
+    done = cli("run", str(playbook), "--host", "gpu01", "--batch", "--out", str(out))
+    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
+    return done, json.loads((run_dir / "run.json").read_text())
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
+def test_the_ssh_the_hint_names_files_the_key_under_the_host_key_alias(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    client.known_hosts.write_text("")
+    client.alias("gpu01", sshd, HostKeyAlias="gpu01-key", StrictHostKeyChecking="yes")
+    done, record = _run(cli, tmp_path, "first")
+    assert done.code == 3, done.stdout + done.stderr
+    assert record["hosts"][0]["error"].startswith("gpu01: host key for gpu01-key is not in known_hosts")
+    hint = re.search(r"or run `(ssh [^`]+)` once", done.stderr)
+    assert hint is not None, done.stderr
+    # The config says `StrictHostKeyChecking yes`: the hint's ssh must ask, and the person at
+    # the terminal answers yes (accept-new stands in for that answer). -F: ssh(1) reads the
+    # config of the passwd entry's home, not of $HOME.
+    command = shlex.split(hint.group(1))
+    assert "StrictHostKeyChecking=ask" in command
+    command[command.index("StrictHostKeyChecking=ask")] = "StrictHostKeyChecking=accept-new"
+    asked = subprocess.run(
+        [*command[:-1], "-F", str(client.config), "-o", "BatchMode=yes", command[-1], "true"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
+    assert asked.returncode == 0, asked.stderr
+    assert client.known_hosts.read_text().startswith("gpu01-key ssh-ed25519 ")
+    done, record = _run(cli, tmp_path, "second")
+    assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
