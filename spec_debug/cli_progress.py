@@ -139,6 +139,13 @@ class ConsoleReporter(Reporter):
                 )
 
     def host_finished(self, host: HostRecord) -> None:
+        # Under the lock, as step_finished: hosts finish in their own threads, and a fleet whose
+        # hosts time out together (a hung bastion) printed its error lines one after the other,
+        # then their hints, each hint no longer under the host it fixes.
+        with self._lock:
+            self._host_finished(host)
+
+    def _host_finished(self, host: HostRecord) -> None:
         if host.status == "error":
             # Not folded: a hint holds a command to paste (ssh-keygen -R HOST, a path to a key).
             self._print(f"[bold red]host {escape(host.name)} error:[/] {_shown(host.error or '')}", soft_wrap=True)
