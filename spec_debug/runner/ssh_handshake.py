@@ -189,23 +189,24 @@ def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, wher
 
 
 def _ssh_args_filing_as_we_look(target: SSHTarget) -> str | None:
-    """`ssh` arguments that reach the host and file its key under the HostKeyAlias we look it
-    up under, for the unknown-key hint; None where there is no HostKeyAlias (the key is then
-    filed under the host and port, which the hint names).
+    """`ssh` arguments that reach the host and file its key where we look it up, for the
+    unknown-key hint; None for the default (the host and port the key is filed under).
 
-    "run `ssh ALIAS` once" with the HostKeyAlias was what we said: ssh(1) takes that for a host
-    name (it usually resolves to none) and files nothing. The name the user gave goes through
-    the same ssh config, so `ssh NAME` files the key under the HostKeyAlias, in the config's
-    UserKnownHostsFile (openssh-portable: sshconnect.c, get_hostfile_hostname_ipaddr); where that
-    config says `StrictHostKeyChecking yes`, ssh(1) refuses instead of asking unless told to ask.
-    An inventory host's name is no ssh config name: its address then, with the alias given."""
-    if not target.host_key_alias:
-        return None
+    The name the user gave goes through the same ssh config in ssh(1), so `ssh NAME` reaches the
+    host as we do (its ProxyJump, ProxyCommand) and files the key under its HostKeyAlias, in its
+    UserKnownHostsFile (openssh-portable: sshconnect.c, get_hostfile_hostname_ipaddr). We said
+    `ssh gpu01-key` (the HostKeyAlias, a host name that resolves to nothing) or `ssh -p PORT
+    10.0.0.5` (the address behind the bastion; a key filed in ~/.ssh/known_hosts, not in the
+    config's file). Where the config says `StrictHostKeyChecking yes`, ssh(1) refuses instead of
+    asking unless told to ask. An inventory host's name is no ssh config name: its address then,
+    with its HostKeyAlias."""
     port = "" if target.port == DEFAULT_PORT else f"-p {target.port} "
-    if target.inventory_name is not None:
+    if target.inventory_name is None:
+        ask = "-o StrictHostKeyChecking=ask " if target.strict_host_key_checking == "yes" else ""
+        return f"{ask}{port}{shlex.quote(target.alias)}"
+    if target.host_key_alias:
         return f"-o HostKeyAlias={shlex.quote(target.host_key_alias)} {port}{shlex.quote(target.hostname)}"
-    ask = "-o StrictHostKeyChecking=ask " if target.strict_host_key_checking == "yes" else ""
-    return f"{ask}{port}{shlex.quote(target.alias)}"
+    return None
 
 
 def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]:

@@ -498,8 +498,8 @@ def verify_host_key(
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
     `ssh_args` are the arguments of an `ssh` that reaches the host and files its key under
-    `known_hosts_name`, for the refusal's hint (default: made from known_hosts_name, which is
-    right only where no HostKeyAlias is set).
+    `known_hosts_name`, for the refusal's hint (default: the host and port of known_hosts_name,
+    right only for a host reached directly, filed in ~/.ssh/known_hosts, with no HostKeyAlias).
 
     `other_names` (the alias the user gave, the address connected to) are names ssh(1) does
     not look the key up under either; an unknown key filed under one of them is named in the

@@ -52,3 +52,33 @@ def test_the_ssh_the_hint_names_files_the_key_under_the_host_key_alias(
     assert client.known_hosts.read_text().startswith("gpu01-key ssh-ed25519 ")
     done, record = _run(cli, tmp_path, "second")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
+def test_the_ssh_the_hint_names_reaches_a_host_behind_its_bastion_and_files_its_own_known_hosts(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, sshd_factory: Callable[..., SshServer],
+        tmp_path: Path) -> None:
+    """`Host gpu01` / `HostName 10.0.0.5` / `ProxyJump bastion` / `UserKnownHostsFile
+    ~/.ssh/known_hosts.lab`: the hint said `ssh 10.0.0.5`, an address the laptop cannot reach,
+    and whose key ssh(1) would file in ~/.ssh/known_hosts, where the next run does not look."""
+    bastion = sshd_factory("bastion")
+    client.trust(bastion)
+    client.alias("bastion", bastion)
+    lab_known_hosts = client.home / ".ssh" / "known_hosts.lab"
+    lab_known_hosts.write_text("")
+    client.alias("gpu01", sshd, ProxyJump="bastion", UserKnownHostsFile=str(lab_known_hosts), StrictHostKeyChecking="yes")
+    # ssh(1) reads the passwd entry's ~/.ssh, not $HOME's: this stands in for the default file.
+    client.alias("*", sshd, UserKnownHostsFile=str(tmp_path / "default_known_hosts"))
+    done, _ = _run(cli, tmp_path, "first")
+    assert done.code == 3, done.stdout + done.stderr
+    hint = re.search(r"or run `(ssh [^`]+)` once", done.stderr)
+    assert hint is not None, done.stderr
+    command = shlex.split(hint.group(1))
+    assert "StrictHostKeyChecking=ask" in command
+    command[command.index("StrictHostKeyChecking=ask")] = "StrictHostKeyChecking=accept-new"
+    asked = subprocess.run(
+        [*command[:-1], "-F", str(client.config), "-o", "BatchMode=yes", command[-1], "true"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
+    assert asked.returncode == 0, asked.stderr
+    done, record = _run(cli, tmp_path, "second")
+    assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
