@@ -82,3 +82,18 @@ def test_the_ssh_the_hint_names_reaches_a_host_behind_its_bastion_and_files_its_
     assert asked.returncode == 0, asked.stderr
     done, record = _run(cli, tmp_path, "second")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
+
+
+def test_an_inventory_hosts_hint_names_its_address_with_its_host_key_alias(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """An inventory name (lab01) is no ssh config name: `ssh lab01` would not resolve. The
+    address, with the HostKeyAlias the inventory gives, files the key where the run looks."""
+    client.known_hosts.write_text("")
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(
+        f"lab01 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path} "
+        "ansible_ssh_common_args='-o HostKeyAlias=lab01-key'\n")
+    (tmp_path / "tiny.yaml").write_text(PLAYBOOK)
+    done = cli("run", str(tmp_path / "tiny.yaml"), "-i", str(inventory), "--batch", "--out", str(tmp_path / "runs"))
+    assert done.code == 3, done.stdout + done.stderr
+    assert f"or run `ssh -o HostKeyAlias=lab01-key -p {sshd.port} {sshd.address}` once" in done.stderr, done.stderr
