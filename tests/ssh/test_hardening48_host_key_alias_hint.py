@@ -29,6 +29,22 @@ def _run(cli: Callable[..., Any], tmp_path: Path, name: str) -> tuple[Any, dict[
     return done, json.loads((run_dir / "run.json").read_text())
 
 
+def _answer_yes_to_the_hinted_ssh(stderr: str, client: ClientSetup) -> None:
+    """Run the `ssh` the unknown-key hint names, as a person would. The config says
+    `StrictHostKeyChecking yes`: that ssh must ask, and the person at the terminal answers yes
+    (accept-new stands in for that answer). -F: ssh(1) reads the config of the passwd entry's
+    home, not of $HOME."""
+    hint = re.search(r"or run `(ssh [^`]+)` once", stderr)
+    assert hint is not None, stderr
+    command = shlex.split(hint.group(1))
+    assert "StrictHostKeyChecking=ask" in command
+    command[command.index("StrictHostKeyChecking=ask")] = "StrictHostKeyChecking=accept-new"
+    asked = subprocess.run(
+        [*command[:-1], "-F", str(client.config), "-o", "BatchMode=yes", command[-1], "true"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
+    assert asked.returncode == 0, asked.stderr
+
+
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
 def test_the_ssh_the_hint_names_files_the_key_under_the_host_key_alias(
         cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
@@ -37,18 +53,7 @@ def test_the_ssh_the_hint_names_files_the_key_under_the_host_key_alias(
     done, record = _run(cli, tmp_path, "first")
     assert done.code == 3, done.stdout + done.stderr
     assert record["hosts"][0]["error"].startswith("gpu01: host key for gpu01-key is not in known_hosts")
-    hint = re.search(r"or run `(ssh [^`]+)` once", done.stderr)
-    assert hint is not None, done.stderr
-    # The config says `StrictHostKeyChecking yes`: the hint's ssh must ask, and the person at
-    # the terminal answers yes (accept-new stands in for that answer). -F: ssh(1) reads the
-    # config of the passwd entry's home, not of $HOME.
-    command = shlex.split(hint.group(1))
-    assert "StrictHostKeyChecking=ask" in command
-    command[command.index("StrictHostKeyChecking=ask")] = "StrictHostKeyChecking=accept-new"
-    asked = subprocess.run(
-        [*command[:-1], "-F", str(client.config), "-o", "BatchMode=yes", command[-1], "true"],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
-    assert asked.returncode == 0, asked.stderr
+    _answer_yes_to_the_hinted_ssh(done.stderr, client)
     assert client.known_hosts.read_text().startswith("gpu01-key ssh-ed25519 ")
     done, record = _run(cli, tmp_path, "second")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
@@ -71,15 +76,7 @@ def test_the_ssh_the_hint_names_reaches_a_host_behind_its_bastion_and_files_its_
     client.alias("*", sshd, UserKnownHostsFile=str(tmp_path / "default_known_hosts"))
     done, _ = _run(cli, tmp_path, "first")
     assert done.code == 3, done.stdout + done.stderr
-    hint = re.search(r"or run `(ssh [^`]+)` once", done.stderr)
-    assert hint is not None, done.stderr
-    command = shlex.split(hint.group(1))
-    assert "StrictHostKeyChecking=ask" in command
-    command[command.index("StrictHostKeyChecking=ask")] = "StrictHostKeyChecking=accept-new"
-    asked = subprocess.run(
-        [*command[:-1], "-F", str(client.config), "-o", "BatchMode=yes", command[-1], "true"],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
-    assert asked.returncode == 0, asked.stderr
+    _answer_yes_to_the_hinted_ssh(done.stderr, client)
     done, record = _run(cli, tmp_path, "second")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
 
