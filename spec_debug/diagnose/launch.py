@@ -184,7 +184,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # is the continued one. Other newlines end a command, as in a script.
     # Comments go first: a quote or a backquote in one opens nothing, and the variables and
     # substitutions below are read on the commands alone.
-    text, substitutions = _hide_substitutions(_with_script_variables(_without_comments(command)))
+    text = _with_script_variables(_with_unit_environment(_without_comments(command)))
+    text, substitutions = _hide_substitutions(text)
     # (`\\` + newline is an escaped backslash and a newline, not a continuation: inside a
     # double-quoted `bash -c "... \\` string it becomes the inner command's continuation)
     text = _with_script_arrays(re.sub(r"(?<!\\)((?:\\\\)*)\\[ \t]*\r?\n", lambda m: m.group(1) + " ", text))
@@ -1192,6 +1193,71 @@ def _server_in_a_string(command: list[str]) -> list[str] | None:
 
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 _ASSIGNMENT_LINE = re.compile(r"\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
+
+
+_UNIT_ENVIRONMENT = re.compile(r"^[ \t]*Environment=(.*)$", re.M)
+_UNIT_EXEC_START = re.compile(r"^[ \t]*ExecStart=", re.M)
+_UNIT_BARE_VARIABLE = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)(?=\s|$)")
+
+
+def _with_unit_environment(text: str) -> str:
+    """A systemd unit's ExecStart= with the variables its Environment= lines set read through.
+    systemd expands them itself, no shell involved (systemd.service(5), "Command lines"):
+    `${FOO}` anywhere in a word becomes FOO's exact value, one argument whatever blanks it holds,
+    and `$FOO` as a word of its own becomes the value split at whitespace; every Environment= of
+    the unit applies wherever it stands, a later setting of a name overriding an earlier one
+    (systemd.exec(5), "Environment="). Was: `Environment=STEPS=1` and `--speculative-num-steps
+    ${STEPS}` read as an unexpanded shell expression, and the unit's SD101 lost. A name no
+    Environment= line sets (EnvironmentFile=, the manager's own) stays as written."""
+    if not _UNIT_EXEC_START.search(text):
+        return text
+    assigned: dict[str, str] = {}
+    for line in _UNIT_ENVIRONMENT.findall(text):
+        try:
+            words = shlex.split(line)  # systemd.exec(5): quoted with "" or '', split at blanks
+        except ValueError:
+            continue
+        for word in words:
+            name, eq, value = word.partition("=")
+            if eq and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+                assigned[name] = value
+    if not assigned:
+        return text
+    out: list[str] = []
+    in_exec = False
+    for line in text.splitlines(keepends=True):
+        continued = in_exec and out[-1].rstrip("\r\n").endswith("\\")  # (a `\`-ended line goes on)
+        in_exec = bool(_UNIT_EXEC_START.match(line)) or continued
+        out.append(_unit_expanded(line, assigned) if in_exec else line)
+    return "".join(out)
+
+
+def _unit_expanded(line: str, assigned: dict[str, str]) -> str:
+    """One ExecStart= line with its `${NAME}` and lone `$NAME` replaced as systemd replaces them."""
+    out: list[str] = []
+    reader = _ShellReader(line)
+    for i, step, quote in reader:
+        m = _VARIABLE.match(line, i) if step == "$" else None
+        name = m and (m.group(1) or m.group(2))
+        lone = m is not None and m.group(2) is not None and quote is None and (
+            i == 0 or line[i - 1].isspace()) and _UNIT_BARE_VARIABLE.match(line, i) is not None
+        if m and name in assigned and (m.group(1) is not None or lone):
+            value = assigned[name]
+            if lone:
+                out.append(_as_expanded(value, None))
+            elif quote == '"':
+                out.append(re.sub(r'([\\"$`])', r"\\\1", value))
+            elif quote == "'" and "'" not in value:
+                out.append(value)
+            elif quote is None:
+                out.append(shlex.quote(value))
+            else:
+                out.append(step)
+                continue
+            reader.at = m.end()
+            continue
+        out.append(step)
+    return "".join(out)
 
 
 def _with_script_variables(text: str) -> str:

@@ -24,6 +24,8 @@ from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_c
 from spec_debug.record import Finding
 
 NS = "throughput"
+# Logs print the accept length rounded to two places (SGLang `accept len: 2.00`).
+_LOG_ROUNDING = 0.01
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
@@ -546,6 +548,17 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, f"the log's accept length {observed:g} is below 1, which no speculative "
                                          "round produces (the target always adds its own token): not used",
                                     "--var server_log=PATH of the speculative server's own log"))
+        observed = None
+    if observed is not None and depth and observed > depth + 1 + _LOG_ROUNDING:
+        # (0 steps drafted, or the root alone verified, have their own lines below)
+        # a round accepts at most the verified depth of drafted tokens plus the target's own
+        # token (EAGLE3.md section 7), so a larger number was measured on other settings: a log
+        # of another run or another server than the settings audited (was: "3.40 at 1 step(s)",
+        # and a draft cost inferred from it)
+        findings.append(not_checked(ctx, f"the log's accept length {observed:g} is above {depth + 1}, the most a "
+                                         f"round verifying {depth} drafted token(s) can give: the log and the "
+                                         "audited settings are not of the same server; not used",
+                                    "--var server_log=PATH of the log of the server the launch command started"))
         observed = None
     model = build_model(steps=served_steps or best_steps or 1, draft_cost_ratio=draft_cost(ctx.host_facts),
                         predicted_accept_length=predicted, observed_accept_length=observed,
