@@ -34,6 +34,12 @@ from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
+
+
+def _first_msg(line: str) -> int:
+    """The seq of a line's first [msg N] (lines without one last)."""
+    m = _MSG_REF.search(line)
+    return int(m.group(1)) if m else 1 << 62
 TIMELINE_LIMIT = 200
 SYMPTOM_CODES = frozenset({"SD501", "SD502", "SD503"})
 """Codes that describe the damage, not its cause: shown under detection and impact."""
@@ -286,7 +292,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
 
     root_causes = [{
         "code": f.code, "severity": f.severity, "title": f.title, "seq": f.seq, "host": f.host,
-        "evidence": f.evidence, "remediation": f.remediation,
+        # in the session's order: a baseline said late adds the lines of the earlier readings it
+        # is compared with after the later ones ([msg 11], [msg 31], [msg 27], ...)
+        "evidence": sorted(f.evidence, key=_first_msg), "remediation": f.remediation,
     } for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.severity != "error", f.seq))]
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
