@@ -653,10 +653,29 @@ class _SessionState:
                 # "The sub-agent confirmed the root cause: d2t holds absolute ids" settles the open
                 # suspect; its "root cause" words make it no new guess, open for ever after
                 continue
+            if reasoning.stated_cause(sentence) and self._stated_cause(ev, st, sentence):
+                # "Fixed. Root cause: d2t held absolute ids": what the agent established, no guess
+                # to leave open
+                continue
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
             del st.open_hypotheses[:-20]
+
+    def _stated_cause(self, ev: Event, st: _Agent, sentence: str) -> bool:
+        """Whether a stated root cause is no new hypothesis: it confirms the open one it shares a
+        topic word with (the one :func:`_settled_index` picks), or restates one settled before.
+        A cause stated before anything on its topic was ("Found the root cause: d2t ..." and
+        later "That fixed it") is a hypothesis, for what confirms it next."""
+        topic = reasoning.topic_words(sentence)
+        i = _settled_index(st, sentence) if st.open_hypotheses else None
+        if i is None or not topic & st.open_hypotheses[i][1]:
+            return any(topic & done for done in st.settled_topics)
+        hyp, topic = st.open_hypotheses.pop(i)
+        hyp.status, hyp.outcome_seq, hyp.outcome = "confirmed", ev.seq, sentence
+        hyp.outcome_timestamp = ev.timestamp
+        st.settled_topics.append(topic)
+        return True
 
     def _tool_call(self, ev: Event, st: _Agent, x: Extracted, info: AgentInfo):
         """``info``: the tree's entry of ``ev.agent``. Returns the phase the call is counted in."""

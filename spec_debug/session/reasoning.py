@@ -124,6 +124,26 @@ def _cues_apply(text: str) -> bool:
     return True
 
 
+# "Root cause: ...", "The root cause was ...", "Root cause found: ...", "Found the root cause:
+# ...", "... was the root cause": the agent states what it established (a closing summary, most
+# often), no guess; "the root cause might be", "I think the root cause is", "to find the root
+# cause:" and a question are still guesses or plans.
+_STATED_CAUSE = re.compile(
+    r"^(?:(?:so|the|final|actual|real|overall|in short|summary)\W+){0,3}root cause\b"
+    r"(?:\s+(?:found|identified|confirmed|established))?\s*(?:[:\u2014]|-\s|\b(?:is|was)\b)"
+    r"|\b(?:found|identified|established|pinned down) the (?:actual |real )?root cause\s*[:\u2014]"
+    r"|\b(?:is|was) the (?:actual |real )?root cause\b", re.I)
+_HEDGED = re.compile(
+    r"\?|\b(?:might|may|could|would|probably|likely|possibl[ey]|perhaps|maybe|suspect\w*|guess|think|"
+    r"believe|seems?|appears?|if|whether|potential|candidate|unclear|unknown|not|no|still|yet|find|look|"
+    r"investigat\w*|determine|need|let me|let's|until)\b|n't\b", re.I)
+
+
+def stated_cause(sentence: str) -> bool:
+    """``sentence`` (a hypothesis sentence) states an established root cause, unhedged."""
+    return _STATED_CAUSE.search(sentence) is not None and _HEDGED.search(sentence) is None
+
+
 def hypotheses(text: str, low: str | None = None) -> list[str]:
     """``low`` is ``text.lower()`` when the caller has it already."""
     if not _hypothesis_cue(text.lower() if low is None else low):

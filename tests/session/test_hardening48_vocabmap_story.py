@@ -77,7 +77,8 @@ def test_errors_pivots_findings_phases(story):
     assert [(s.start_seq, s.end_seq, s.agent) for s in story.segments] == [
         (0, 54, "main"), (55, 122, "main"), (123, 153, SUB)]
     # "either its hidden-state layers or its vocab map": the layers were ruled out, the map confirmed
-    assert [(h.seq, h.status, h.outcome_seq) for h in story.hypotheses] == [(52, "confirmed", 63), (121, "open", None)]
+    # the closing "Root cause: commit 9c4e2f1 ... wrote d2t as absolute target ids" restates it: no new guess
+    assert [(h.seq, h.status, h.outcome_seq) for h in story.hypotheses] == [(52, "confirmed", 63)]
 
 
 def test_the_postmortem_tells_the_fix_not_the_baseline(story):
