@@ -713,8 +713,8 @@ class _SessionState:
             if self.source.format == "text":
                 st.commands_typed.append(record)
             seg.commands += 1
+            seg.kind_hosts[category, host] += 1
             if host:
-                seg.hosts[host] += 1
                 if len(self.command_hosts) < 4096:
                     self.command_hosts.setdefault(host.lower(), host)
             for obs in x.launch:
@@ -731,6 +731,8 @@ class _SessionState:
                 # restart behind an edit too: `sed -i ... sglang.env && systemctl restart sglang`)
                 self.served.pop(host.lower() if host else None, None)
             self._concat(ev, x)
+        else:  # a file tool (Claude Code's Read, Grep): where the agent runs, as a command typed there
+            seg.kind_hosts[category, ev.host] += 1
         # (changes_host parses the line: asked only once a throughput was read, as only a reading
         # after an attempt is compared with one before it)
         if category in _ATTEMPTS or ev.spawn is not None or \
@@ -1169,7 +1171,7 @@ class _SessionState:
                             ev.timestamp)
         self._keep(self.kept["pivots"], pivot)
         if ev.agent == MAIN_AGENT:
-            self.phases.boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp)
+            self.phases.boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp, kind=category)
 
     def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:
         """Count failures per command template. Other commands in between (an edit, a copy)

@@ -32,7 +32,11 @@ class _Segment:
     commands: int = 0
     errors: int = 0
     categories: Counter = field(default_factory=Counter)
-    hosts: Counter = field(default_factory=Counter)
+    kind_hosts: Counter = field(default_factory=Counter)
+    """(kind of command, host or None where it ran here) -> tool calls: a title's host is that
+    of the commands of the kind it names."""
+    kind: str | None = None
+    """A pivot's kind of command: what its title names."""
     timestamp: str | None = None
 
 
@@ -69,8 +73,8 @@ class PhaseTracker:
         return seg
 
     def boundary(self, seq: int, reason: str, label: str, pivot_from: int | None = None,
-                 ts: str | None = None) -> None:
-        """A new trunk phase starts at ``seq``."""
+                 ts: str | None = None, kind: str | None = None) -> None:
+        """A new trunk phase starts at ``seq``; ``kind``: the kind of command a pivot turns to."""
         if reason == "prompt" and only_attachments(label):
             return  # a screenshot pasted alone ("[Image #1]") starts nothing: the words after it do
         seg = self.current
@@ -78,7 +82,7 @@ class PhaseTracker:
         # prompt whose first block is a <system-reminder>): retitle instead of leaving a
         # one-block "Conversation" phase before it.
         if seg is not None and seg.commands == 0 and (seg.events == 0 or seg.start_seq == seq):
-            seg.reason, seg.label = reason, label
+            seg.reason, seg.label, seg.kind = reason, label, kind
             seg.timestamp = seg.timestamp or ts
             return
         if seg is not None:
@@ -87,7 +91,7 @@ class PhaseTracker:
             self._close(seg, MAIN_AGENT)
         if pivot_from is not None:
             label = f"{label} (pivot after [msg {pivot_from}])"
-        self.current = _Segment(seq, reason, label, end_seq=seq, timestamp=ts)
+        self.current = _Segment(seq, reason, label, end_seq=seq, timestamp=ts, kind=kind)
 
     def finish(self) -> list[SegmentRecord]:
         """All phases: the trunk's in order, then one per sub-agent."""
@@ -104,10 +108,13 @@ class PhaseTracker:
         # gpu01", not "Editing code on gpu01": the serving kinds win whenever one ran.
         leading = [c for c in seg.categories if c not in _SUPPORTING] or list(seg.categories)
         top_cat = max(leading, key=lambda c: seg.categories[c], default=None)
-        top_host = seg.hosts.most_common(1)[0][0] if seg.hosts else None
         # "Running commands" of a phase that ran none (its tool calls spawned agents or called
         # MCP tools) would be a wrong claim; such a phase is named by its prompt alone.
         activity = CATEGORY_TITLES[top_cat] if top_cat and (top_cat != "other" or seg.commands) else ""
+        # The host of the commands of the kind the title names, not of the phase's other
+        # commands: three local reads of SGLang's source beside two ssh commands are "Reading
+        # source code", not "Reading source code on gpu01".
+        top_host = _host_of(seg, top_cat)
         if activity and top_host:
             activity += f" on {top_host}"
         if seg.reason in ("prompt", "heading", "agent"):
@@ -116,7 +123,8 @@ class PhaseTracker:
             described = seg.reason == "agent" and seg.label != f"Sub-agent {agent}"
             title = seg.label + (f" — {activity}" if activity and not described else "")
         elif seg.reason == "pivot":
-            title = seg.label + (f" on {top_host}" if top_host else "")
+            host = _host_of(seg, seg.kind) if seg.kind is not None else top_host
+            title = seg.label + (f" on {host}" if host else "")
         elif seg.reason == "compaction":
             title = "After context compaction" + (f" — {activity}" if activity else "")
         else:
@@ -126,6 +134,16 @@ class PhaseTracker:
             return
         self.closed.append(SegmentRecord(self.session, 0, seg.start_seq, seg.end_seq, title or "Conversation",
                                          agent, seg.events, seg.commands, seg.errors, seg.timestamp))
+
+
+def _host_of(seg: _Segment, kind: str | None) -> str | None:
+    """The host most of ``seg``'s tool calls of ``kind`` ran on; None where most ran here (the
+    first seen wins a tie)."""
+    best, most = None, 0
+    for (category, host), count in seg.kind_hosts.items():
+        if category == kind and count > most:
+            best, most = host, count
+    return best
 
 
 _FILLER_WORDS = 3
