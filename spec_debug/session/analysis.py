@@ -668,6 +668,8 @@ class _SessionState:
         A cause stated before anything on its topic was ("Found the root cause: d2t ..." and
         later "That fixed it") is a hypothesis, for what confirms it next."""
         topic = reasoning.topic_words(sentence)
+        if not topic:
+            return True  # a heading "## Root cause" alone names no cause to confirm or keep
         i = _settled_index(st, sentence) if st.open_hypotheses else None
         if i is None or not topic & st.open_hypotheses[i][1]:
             return any(topic & done for done in st.settled_topics)

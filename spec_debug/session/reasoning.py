@@ -126,11 +126,13 @@ def _cues_apply(text: str) -> bool:
 
 # "Root cause: ...", "The root cause was ...", "Root cause found: ...", "Found the root cause:
 # ...", "... was the root cause", "The problem was ...": the agent states what it established (a
-# closing summary, most often), no guess ("The issue is that ...", what it is looking at, is one); "the root cause might be", "I think the root cause is", "to find the root
-# cause:" and a question are still guesses or plans.
+# closing summary, most often, its label in bold or a heading: "**Root cause:** ...", "## Root
+# cause"), no guess ("The issue is that ...", what it is looking at, is one); "the root cause
+# might be", "I think the root cause is", "to find the root cause:" and a question are still
+# guesses or plans.
 _STATED_CAUSE = re.compile(
-    r"^(?:(?:so|the|final|actual|real|overall|in short|summary)\W+){0,3}(?:root cause\b"
-    r"(?:\s+(?:found|identified|confirmed|established))?\s*(?:[:\u2014]|-\s|\b(?:is|was)\b)"
+    r"^[\s#*_>\-\u2022\d.)]*(?:(?:so|the|final|actual|real|overall|in short|summary)\W+){0,3}(?:root cause\b"
+    r"(?:\s+(?:found|identified|confirmed|established))?[\s*_]*(?:[:\u2014]|-\s|\b(?:is|was)\b|$)"
     r"|(?:problem|issue|bug|culprit|bottleneck) was\b)"
     r"|\b(?:found|identified|established|pinned down) the (?:actual |real )?root cause\s*[:\u2014]"
     r"|\b(?:is|was) the (?:actual |real )?root cause\b", re.I)
