@@ -198,6 +198,14 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     return newest
 
 
+def _settle(st: _Agent, i: int, status: str, ev: Event, outcome: str) -> None:
+    """Close ``st``'s open hypothesis ``i`` as ``status`` by ``outcome``, said at ``ev``."""
+    hyp, topic = st.open_hypotheses.pop(i)
+    hyp.status, hyp.outcome_seq, hyp.outcome = status, ev.seq, outcome
+    hyp.outcome_timestamp = ev.timestamp
+    st.settled_topics.append(topic)
+
+
 _EITHER_OR = re.compile(r"\beither\b(.+?)\bor\b(.+)", re.I | re.S)
 
 
@@ -360,6 +368,7 @@ class _Trigger:
 
 # The path an error says is missing: Python's FileNotFoundError / OSError ("[Errno 2] No such
 # file or directory: '/data/x.pt'"), coreutils' "cat: /data/x.pt: No such file or directory".
+_LOOKS_IN_FOLDERS = frozenset({"ls", "find", "tree", "du", "stat", "fd"})
 _MISSING_PATH = re.compile(r"No such file or directory: '([^'\n]+)'|([^\s:'\"]+): No such file or directory")
 
 
@@ -373,8 +382,7 @@ def _looks_for_missing(error: str, command: str) -> bool:
     if len(folder) < 2:
         return False
     words = shell.split_words(command)
-    looks = {"ls", "find", "tree", "du", "stat", "fd"}
-    return any(w.rsplit("/", 1)[-1] in looks for w in words) and any(w.rstrip("/") == folder or
+    return any(w.rsplit("/", 1)[-1] in _LOOKS_IN_FOLDERS for w in words) and any(w.rstrip("/") == folder or
                                                                      w.startswith(folder + "/") for w in words)
 
 
@@ -643,10 +651,7 @@ class _SessionState:
                 # map is still suspected, and what settles it next settles the hypothesis
                 st.open_hypotheses[i] = (st.open_hypotheses[i][0], rest)
             elif i is not None:
-                hyp, topic = st.open_hypotheses.pop(i)
-                hyp.status, hyp.outcome_seq, hyp.outcome = settled[0], ev.seq, settled[1]
-                hyp.outcome_timestamp = ev.timestamp
-                st.settled_topics.append(topic)
+                _settle(st, i, settled[0], ev, settled[1])
                 closing = settled[1]
         for sentence in x.hypotheses:
             if sentence == closing:
@@ -673,10 +678,7 @@ class _SessionState:
         i = _settled_index(st, sentence) if st.open_hypotheses else None
         if i is None or not topic & st.open_hypotheses[i][1]:
             return any(topic & done for done in st.settled_topics)
-        hyp, topic = st.open_hypotheses.pop(i)
-        hyp.status, hyp.outcome_seq, hyp.outcome = "confirmed", ev.seq, sentence
-        hyp.outcome_timestamp = ev.timestamp
-        st.settled_topics.append(topic)
+        _settle(st, i, "confirmed", ev, sentence)
         return True
 
     def _tool_call(self, ev: Event, st: _Agent, x: Extracted, info: AgentInfo):

@@ -8,25 +8,13 @@ heading "## Root cause" on its own line was recorded as a hypothesis that says n
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
-
 import pytest
 
-from spec_debug.session import analyze_path
-from tests.session.incident_story import _Writer
-
-SUSPECT = "I suspect the vocab map (d2t/t2d) of the new draft."
-CONFIRMED = "That confirms it: d2t[1000:1006] holds absolute ids, not offsets."
+from tests.session.test_hardening48_stated_root_cause import CONFIRMED, SUSPECT, _session
 
 
 def _hypotheses(tmp_path, *texts: str):
-    w = _Writer("48480000-0000-4000-8000-0000000000c9", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
-    w.prompt("EAGLE-3 accept length is about 1.0 on gpu01.")
-    for text in texts:
-        w.bash("ssh gpu01 'cat /models/e3/config.json'", '{"draft_vocab_size": 32000}', text=text)
-    path = tmp_path / f"{w.session}.jsonl"
-    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
-    return [(h.text, h.status) for h in analyze_path(path).hypotheses]
+    return [(h.text, h.status) for h in _session(tmp_path, *texts).hypotheses]
 
 
 @pytest.mark.parametrize("summary", [
