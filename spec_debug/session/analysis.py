@@ -198,12 +198,23 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     return newest
 
 
-def _settle(st: _Agent, i: int, status: str, ev: Event, outcome: str) -> None:
-    """Close ``st``'s open hypothesis ``i`` as ``status`` by ``outcome``, said at ``ev``."""
+def _settle(st: _Agent, i: int, status: str, ev: Event | _Outcome, outcome: str) -> None:
+    """Close ``st``'s open hypothesis ``i`` as ``status`` by ``outcome``, said at ``ev`` (an event,
+    or the outcome of the agent that spawned ``st``'s)."""
     hyp, topic = st.open_hypotheses.pop(i)
     hyp.status, hyp.outcome_seq, hyp.outcome = status, ev.seq, outcome
     hyp.outcome_timestamp = ev.timestamp
-    st.settled_topics.append(topic)
+    # what was established is the suspect in the words of both: "the vocab map", confirmed as
+    # "d2t holds absolute ids", is restated as "the export wrote d2t as absolute ids"
+    st.settled_topics.append(topic | reasoning.topic_words(outcome))
+
+
+_SYMPTOM_WORDS = frozenset((
+    "accept", "acceptance", "accepted", "length", "len", "rate", "throughput", "tok", "token", "tps", "speed",
+    "speedup", "faster", "slower", "latency", "baseline", "back", "normal", "expected",
+))
+"""Topic words of an outcome that name the symptom measured, not a suspect: "That fixed it: accept
+length is 3.2 now" settles whatever was suspected last."""
 
 
 _EITHER_OR = re.compile(r"\beither\b(.+?)\bor\b(.+)", re.I | re.S)
@@ -402,6 +413,9 @@ class _Agent:
     """Each open hypothesis with its :func:`reasoning.topic_words`, oldest first."""
     settled_topics: deque = field(default_factory=lambda: deque(maxlen=20))
     """The topic words of the hypotheses settled last."""
+    outcomes: deque = field(default_factory=lambda: deque(maxlen=50))
+    """The agent's last outcomes (:class:`_Outcome`): a sub-agent's reported cause is settled by
+    what its parent found after the report (see :meth:`_SessionState._reported_causes`)."""
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
@@ -410,6 +424,19 @@ class _Agent:
     last_read: int | None = None
     """The result seq of the command whose output the agent read last, while it has only
     written or thought since (no other call, no prompt): what its words next speak of."""
+
+
+@dataclass(slots=True)
+class _Outcome:
+    seq: int
+    timestamp: str | None
+    kind: str
+    """confirmed | ruled_out"""
+    sentence: str
+    topic: frozenset
+    """Its topic words, with those of the agent's own hypothesis it settled."""
+    settled: bool
+    """It settled a hypothesis of the agent's own."""
 
 
 @dataclass(slots=True)
@@ -495,6 +522,8 @@ class _SessionState:
         self.status_known = source.format != "text"
         """False for a plain-text log: no exit status was recorded."""
         self.spawns_answered: list[tuple] = []
+        self.spawn_reports: dict[str, int] = {}
+        """Spawning call id -> the seq of its result: where the sub-agent's report reached its parent."""
         """(agent, :class:`_SpawnWait`, then the seq, category, text and time of its next call)."""
         self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
         """A terminal log's variables, per host whose shell set them (None: the log's own); None for
@@ -642,8 +671,9 @@ class _SessionState:
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
         closing = None
-        if settled and st.open_hypotheses:
-            i = _settled_index(st, settled[1])
+        if settled:
+            topic = reasoning.topic_words(settled[1])
+            i = _settled_index(st, settled[1]) if st.open_hypotheses else None
             rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
                 if i is not None and settled[0] == "ruled_out" else None
             if rest is not None:
@@ -651,8 +681,10 @@ class _SessionState:
                 # map is still suspected, and what settles it next settles the hypothesis
                 st.open_hypotheses[i] = (st.open_hypotheses[i][0], rest)
             elif i is not None:
+                topic = topic | st.open_hypotheses[i][1]
                 _settle(st, i, settled[0], ev, settled[1])
                 closing = settled[1]
+            st.outcomes.append(_Outcome(ev.seq, ev.timestamp, settled[0], settled[1], topic, closing is not None))
         for sentence in x.hypotheses:
             if sentence == closing:
                 # "The sub-agent confirmed the root cause: d2t holds absolute ids" settles the open
@@ -677,7 +709,10 @@ class _SessionState:
             return True  # a heading "## Root cause" alone names no cause to confirm or keep
         i = _settled_index(st, sentence) if st.open_hypotheses else None
         if i is None or not topic & st.open_hypotheses[i][1]:
-            return any(topic & done for done in st.settled_topics)
+            # a restatement names the settled suspect: one shared word ("the draft's fc layer"
+            # after "the draft's vocab map") is a new cause
+            enough = min(TOPIC_MATCH, len(topic))
+            return any(len(topic & done) >= enough for done in st.settled_topics)
         _settle(st, i, "confirmed", ev, sentence)
         return True
 
@@ -854,6 +889,8 @@ class _SessionState:
             if st.spawn_waits is None:
                 st.spawn_waits = []
             st.spawn_waits.append(_SpawnWait(ev.seq, ev.call_id, call.category, tuple(st.recent)))
+            if len(self.spawn_reports) < 4096:
+                self.spawn_reports[ev.call_id] = ev.seq
         if not not_run:
             self._loop(ev, st, call, failed, found)
         hint = printed_by.command if printed_by else ""
@@ -904,6 +941,35 @@ class _SessionState:
             self._keep(self.kept["pivots"], PivotRecord(self.session, seq, wait.seq, "error", summary, agent,
                                                         wait.category, category, ts))
             pivoted.add((agent, seq))
+
+    def _reported_causes(self) -> None:
+        """A sub-agent's hypotheses still open when it reported back ("Root cause: d2t holds
+        absolute ids" ends its report) are settled by what its parent found after the report, as
+        an agent's own outcome settles its own: an outcome on their topic (or that settled the
+        parent's own suspect on it) settles the one it shares most words with; one that names only
+        the symptom ("That fixed it: accept length is 3.2 now") the newest. Sub-agents are read
+        after their parent, so this is known only at the end."""
+        for agent_id, st in self.agents.items():
+            info = self.tree.agents.get(agent_id)
+            if not st.open_hypotheses or info is None or info.spawned_by not in self.spawn_reports:
+                continue
+            parent = self.agents.get(info.parent or "")
+            if parent is None:
+                continue
+            reported = self.spawn_reports[info.spawned_by]
+            for outcome in parent.outcomes:
+                if not st.open_hypotheses:
+                    break
+                if outcome.seq <= reported:
+                    continue
+                named = outcome.topic - _SYMPTOM_WORDS
+                if not named:
+                    _settle(st, len(st.open_hypotheses) - 1, outcome.kind, outcome, outcome.sentence)
+                    continue
+                shared = [len(named & topic) for _, topic in st.open_hypotheses]
+                best = max(range(len(shared)), key=shared.__getitem__)
+                if shared[best]:
+                    _settle(st, best, outcome.kind, outcome, outcome.sentence)
 
     def _shell_target(self, ev: Event, target: shell.Target) -> shell.Target:
         """Where a terminal log's command ran when it names the host by a variable an earlier
@@ -1239,6 +1305,8 @@ class _SessionState:
                 self._emit_loop(streak)
         if self.command_hosts:
             self._prose_hosts()
+        if self.spawn_reports:
+            self._reported_causes()
         for name, items in self.kept.items():
             values = items.values()
             if name == "loops":
