@@ -361,6 +361,13 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         action_items.append({"action": "Turn the commands that mattered into a playbook: `spec-debug distill`",
                              "type": "process", "source": "this postmortem"})
 
+    still_open = [h for h in a.hypotheses if h.status == "open"]
+    open_questions = [f"“{_short(h.text, 200)}” [msg {h.seq}] ({h.agent}): neither confirmed nor ruled out."
+                      for h in still_open[-_OPEN_SHOWN:]]
+    if len(still_open) > _OPEN_SHOWN:
+        open_questions.insert(0, f"{len(still_open) - _OPEN_SHOWN} earlier open hypotheses are in the JSON output "
+                                 "(`hypotheses[]`, status open).")
+
     view = {
         "title": title,
         "sessions": a.sessions,
@@ -374,16 +381,22 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "went_well": went_well,
         "went_wrong": went_wrong,
         "action_items": action_items,
+        "open_questions": open_questions,
+        "hypotheses_said": bool(a.hypotheses),
         "timeline": _timeline(a),
         "segments": a.segments,
         "agents": a.agents,
     }
     # Every [msg N] a claim mentions, and every timeline row, gets a supporting entry to link to.
     refs = {int(n) for n in _MSG_REF.findall(repr([summary, detection, root_causes, view["resolution"], went_well,
-                                                    went_wrong, action_items, view["timeline"]]))}
+                                                    went_wrong, action_items, open_questions, view["timeline"]]))}
     refs.update(item["seq"] for item in view["timeline"] if item["seq"] is not None)
     view["supporting"] = _supporting(a, refs)
     return view
+
+
+_OPEN_SHOWN = 10
+"""Open hypotheses the postmortem lists (the last ones said): a long session guesses often."""
 
 
 def _loop_commands(a: SessionAnalysis) -> dict[int, tuple[str, str]]:
