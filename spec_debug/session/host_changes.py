@@ -4,6 +4,7 @@ through ``>``) and which only read it: a distilled playbook keeps only the reade
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 
 from spec_debug.session.shell_words import shell_scripts, simple_commands
@@ -57,7 +58,25 @@ _SCRATCH = ("/dev/null", "/dev/stdout", "/dev/stderr", "/tmp/", "/var/tmp/")
 
 def changes_host(command: str, _depth: int = 0) -> str | None:
     """Why ``command`` changes the host it runs on (the program, or the file it writes), or
-    None for a command that only reads. A script a shell reads from a heredoc (``sudo bash
+    None for a command that only reads. Cached for a command of a line or two: the analysis
+    asks it of every command once a throughput was read, and sessions repeat commands (the
+    shell split was 17% of the parent process's CPU on the bench session); a long script is
+    seldom run twice, and kept it would hold its text."""
+    if len(command) <= _CACHED_CHARS:
+        return _changes_host_cached(command, _depth)
+    return _changes_host(command, _depth)
+
+
+_CACHED_CHARS = 1000
+
+
+@lru_cache(maxsize=4096)
+def _changes_host_cached(command: str, _depth: int) -> str | None:
+    return _changes_host(command, _depth)
+
+
+def _changes_host(command: str, _depth: int) -> str | None:
+    """:func:`changes_host`, uncached. A script a shell reads from a heredoc (``sudo bash
     <<'EOF'`` + ``systemctl restart ...``) runs there too: its commands count (was: the body
     left out, and such a restart kept as a playbook's read-only step)."""
     for argv in simple_commands(command, writes=True):
