@@ -26,6 +26,7 @@ from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
+from spec_debug.session.stopped_servers import named_port
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -129,16 +130,6 @@ def _plain_launch(command: str) -> bool:
     names neither a flag nor a variable of it); the whole line where none is recognised."""
     words = shell.launch_words(command)
     return _MAY_SPECULATE.search(command if words is None else words) is None
-
-
-_PORT = re.compile(r"--port(?:=|\s+)(\d+)\b|--base[-_]url(?:=|\s+)['\"]?https?://[^\s/'\":]+:(\d+)")
-
-
-def _port(command: str) -> str | None:
-    """The port a launch serves on or a benchmark sends to, as its flags name it (``--port``,
-    a ``--base-url`` with a port); None where they name none."""
-    m = _PORT.search(command) if "--" in command else None
-    return (m.group(1) or m.group(2)) if m else None
 
 
 def _bench_target(command: str) -> str | None:
@@ -761,7 +752,7 @@ class _SessionState:
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
                 ports = self.served.setdefault(host.lower() if host else None, {})
-                port = _port(record.inner)
+                port = named_port(record.inner)
                 ports.pop(port, None)  # the last launch last
                 ports[port] = record if _plain_launch(record.inner) else None
             elif self.served and ((category not in _KEEPS_SERVER and not _idle(record.inner))
@@ -1100,7 +1091,7 @@ class _SessionState:
         ports = self.served.get(key)
         if not ports:
             return None
-        port = _port(bench.inner)
+        port = named_port(bench.inner)
         # The server on the port the benchmark names (the baseline on 30001 beside EAGLE-3 on
         # 30000): else a launch that named none; a benchmark that names none, the last launch.
         launch = list(ports.values())[-1] if port is None else ports.get(port, ports.get(None))

@@ -123,6 +123,10 @@ def distill_command(path: Path, output: Path | None, input_format: str | None = 
         verb = "changes" if len(changing) == 1 else "change"
         typer.echo(f"left out {counted(len(changing), 'command')} that {verb} the host: {changes_text(changing)}",
                    err=True)
+    stopped = select_commands(analysis, stopped=True)
+    if stopped:  # a test server beside the one reported: a step would find nothing listening
+        typer.echo(f"left out {counted(len(stopped), 'benchmark')} of a server the session started and stopped again: "
+                   f"{changes_text(stopped, reason=False)}", err=True)
     cut = select_commands(analysis, cut=True)
     if cut:
         typer.echo(f"left out {counted(len(cut), 'command')} longer than {MAX_COMMAND_CHARS} characters, kept only in "

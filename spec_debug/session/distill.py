@@ -40,6 +40,7 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
 from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
+from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
                                            without_tty)
@@ -462,9 +463,11 @@ def _with_var_notes(text: str, notes: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: bool = False) -> list[CommandRecord]:
+def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: bool = False,
+                    stopped: bool = False) -> list[CommandRecord]:
     """The commands that mattered and only read the host; ``keep_changes``: those that changed it;
-    ``cut``: those too long to keep whole (:data:`~spec_debug.session.records.MAX_COMMAND_CHARS`)."""
+    ``cut``: those too long to keep whole (:data:`~spec_debug.session.records.MAX_COMMAND_CHARS`);
+    ``stopped``: the benchmarks of a server the session started and stopped (stopped_servers)."""
     # A command matters by its output (a finding's evidence, a pivot's trigger: its result's seq)
     # or as a pivot's first step (its own seq). A finding at the seq of the call itself is the
     # words the agent wrote in the same message ("Throughput is 410 tok/s against 520", then
@@ -482,6 +485,8 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     # port of its own: `--port 30001` beside the EAGLE-3 server's 30000) measured a server the
     # playbook does not start, whose launch it leaves out: as a step it finds nothing listening.
     plain = {(m.session, m.seq) for m in analysis.metrics if m.baseline}
+    # and one of a server the session started beside it and stopped again: nothing listens there
+    gone = benchmarks_of_stopped_servers(analysis.commands)
     chosen, seen = [], set()
     for cmd in analysis.commands:
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
@@ -489,6 +494,8 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
         if plain and (cmd.session, cmd.result_seq) in plain:
             continue
         if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
+            continue
+        if ((cmd.session, cmd.seq) in gone) is not stopped:
             continue
         too_long = len(cmd.command) >= MAX_COMMAND_CHARS  # the record holds its start only
         if too_long or cut:
