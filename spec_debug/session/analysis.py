@@ -26,7 +26,7 @@ from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
-from spec_debug.session.stopped_servers import named_port
+from spec_debug.session.stopped_servers import named_port, served_port, stopped_ports
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -410,6 +410,8 @@ class _Agent:
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
+    own_servers: dict = field(default_factory=dict)
+    """(host, port) -> up, of each server the agent started itself (False once it stopped it)."""
     spawn_waits: list | None = None
     """Sub-agent reports (:class:`_SpawnWait`) the agent has made no call since."""
     last_read: int | None = None
@@ -719,7 +721,8 @@ class _SessionState:
             target = self._shell_target(ev, target)
         if st.spawn_waits:
             self._after_spawns(ev, st, category, target)
-        self._pivot_check(ev, st, category, target)
+        if not ((category == "launch_server" or st.own_servers) and ev.command and self._own_server(ev, st, category, target)):
+            self._pivot_check(ev, st, category, target)
         st.recent.append(category)
         seg = self.phases.segment_for(ev, category)
         seg.categories[category] += 1
@@ -1202,6 +1205,29 @@ class _SessionState:
                 existing.evidence_seqs.append(s)
         if read is not None and read not in existing.read_seqs and len(existing.read_seqs) < 10:
             existing.read_seqs.append(read)
+
+    @staticmethod
+    def _own_server(ev: Event, st: _Agent, category: str, target: shell.Target | None) -> bool:
+        """Note a server the agent starts; True for a command that stops one it started: a test
+        server beside the one under investigation (`--port 30001`), benchmarked and killed. Cleaning
+        up after an attempt is no change of approach: what the agent does next is."""
+        host = (target.host if target is not None else None) or ev.host
+        host = host.lower() if host else None
+        inner = (target.inner if target is not None else None) or ev.command
+        if category == "launch_server":
+            port = served_port(inner)
+            if port is not None:
+                st.own_servers[host, port] = True
+                if len(st.own_servers) > 64:
+                    del st.own_servers[next(iter(st.own_servers))]
+            return False
+        if "kill" not in inner and "fuser" not in inner:
+            return False
+        up = {port for (h, port), is_up in st.own_servers.items() if h == host and is_up}
+        stopped = stopped_ports(inner, up) if up else ()
+        for port in stopped:
+            st.own_servers[host, port] = False
+        return bool(stopped)
 
     def _pivot_check(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         trig = st.trigger

@@ -36,14 +36,15 @@ def named_port(command: str) -> str | None:
     return (m.group(1) or m.group(2)) if m else None
 
 
-def _port_or_default(command: str) -> str | None:
+def served_port(command: str) -> str | None:
+    """:func:`named_port`, else the engine's default port where the command names the engine."""
     port = named_port(command)
     if port is not None:
         return port
     return next((default for engine, default in _DEFAULT_PORTS if engine in command), None)
 
 
-def _stopped_ports(command: str, running: set[str]) -> set[str]:
+def stopped_ports(command: str, running: set[str]) -> set[str]:
     """Which of ``running`` (ports of servers the session started on the host) ``command`` stops.
     The port may be in another command of the line: `kill $(lsof -t -i:30001)`, `lsof -ti:30001 |
     xargs kill -9`."""
@@ -77,16 +78,16 @@ def benchmarks_of_stopped_servers(commands: Iterable[CommandRecord]) -> set[tupl
             host = cmd.host.lower() if cmd.host else None
             inner = cmd.inner or cmd.command
             if cmd.category == "launch_server":
-                port = _port_or_default(inner)
+                port = served_port(inner)
                 if port is not None:
                     running[host, port] = True
             elif cmd.category == "benchmark":
-                port = _port_or_default(inner)
+                port = served_port(inner)
                 if port is not None and running.get((host, port)):
                     measured.append(((host, port), cmd))
             elif running:
                 up = {port for (h, port), is_up in running.items() if h == host and is_up}
-                for port in _stopped_ports(inner, up) if up else ():
+                for port in stopped_ports(inner, up) if up else ():
                     running[host, port] = False
         found.update((cmd.session, cmd.seq) for key, cmd in measured if running[key] is False)
     return found
