@@ -26,7 +26,6 @@ from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
-from spec_debug.session.stopped_servers import named_port, served_port, stopped_ports
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -36,6 +35,7 @@ from spec_debug.session.extract import QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
+from spec_debug.session.stopped_servers import named_port, served_port, stopped_ports
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 
 LOOP_MIN = 3
@@ -515,9 +515,9 @@ class _SessionState:
         self.status_known = source.format != "text"
         """False for a plain-text log: no exit status was recorded."""
         self.spawns_answered: list[tuple] = []
+        """(agent, :class:`_SpawnWait`, then the seq, category, text and time of its next call)."""
         self.spawn_reports: dict[str, int] = {}
         """Spawning call id -> the seq of its result: where the sub-agent's report reached its parent."""
-        """(agent, :class:`_SpawnWait`, then the seq, category, text and time of its next call)."""
         self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
         """A terminal log's variables, per host whose shell set them (None: the log's own); None for
         an agent's transcript, whose tool runs each command in a fresh shell (Claude Code: "Environment
@@ -721,7 +721,9 @@ class _SessionState:
             target = self._shell_target(ev, target)
         if st.spawn_waits:
             self._after_spawns(ev, st, category, target)
-        if not ((category == "launch_server" or st.own_servers) and ev.command and self._own_server(ev, st, category, target)):
+        cleanup = (category == "launch_server" or st.own_servers) and ev.command and \
+            self._own_server(ev, st, category, target)
+        if not cleanup:  # stopping the agent's own test server is no change of approach
             self._pivot_check(ev, st, category, target)
         st.recent.append(category)
         seg = self.phases.segment_for(ev, category)
