@@ -381,5 +381,23 @@ def build_model(*, steps: int, draft_cost_ratio: float | None,
     return m
 
 
+class InvalidProbability(ValueError):
+    """An acceptance probability that is no probability: NaN, infinite, or outside [0, 1]."""
+
+
+# Rates computed as counts / counts can land a rounding error past 0 or 1; only that is clamped.
+_PROB_SLACK = 1e-9
+
+
 def _prob(p: float) -> float:
-    return min(1.0, max(0.0, float(p)))
+    """`p` as a probability. NaN once read as 0 (max(0.0, nan) is 0.0): a run of broken
+    acceptance numbers predicted an accept length of 1 and a draft that cannot pay off, instead
+    of saying the input was wrong; 1.7 or -0.2 was likewise made 1 or 0 without a word."""
+    try:
+        value = float(p)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or not -_PROB_SLACK <= value <= 1.0 + _PROB_SLACK:
+        raise InvalidProbability(f"acceptance probability {p!r} is not a probability (a finite number "
+                                 "from 0 to 1): check the acceptance rates given to the throughput model")
+    return min(1.0, max(0.0, value))
