@@ -59,8 +59,15 @@ def chain_accept_length(conditional: Sequence[float], steps: int | None = None) 
     if not conditional:
         return 1.0
     k = len(conditional) if steps is None else steps
-    rates = list(conditional[:k]) + [conditional[-1]] * max(0, k - len(conditional))
-    return 1.0 + sum(joint_from_conditional(rates))
+    joint = joint_from_conditional(conditional[:k])
+    tail = max(0, k - len(conditional))
+    if not tail:
+        return 1.0 + sum(joint)
+    # the flat tail in closed form, sum_{j=1..m} J * p^j (was: a list of every position, which
+    # hung on a served depth of 10**9)
+    last, p = joint[-1], _prob(conditional[-1])
+    rest = last * tail * 1.0 if math.isclose(p, 1.0) else last * p * (1.0 - p ** tail) / (1.0 - p)
+    return 1.0 + sum(joint) + rest
 
 
 def chain_accept_length_constant(alpha: float, steps: int) -> float:
