@@ -2950,7 +2950,43 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
     refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
-    return replace(eff, problems=refused + eff.problems) if refused else eff
+    beyond = _beyond_any_use(cfg)
+    return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
+
+
+# Past these, a written setting is a slip (an extra digit, a byte count, a variable filled with
+# the wrong value), not a tuning choice. Drafts are trained for a few steps (EAGLE's TTT length
+# is 7, eagle/traineagle3/cnets.py; speculators' default is 3); even at 0.95 acceptance per step
+# a chain reaches depth 64 in 4% of rounds (0.95 ** 64), while every step costs a draft pass in
+# every round. SGLang's EAGLE-2 trees verify about 60 tokens (the EAGLE-2 paper's budget).
+_MOST_USEFUL_STEPS = 64
+_MOST_USEFUL_TOPK = 64
+_MOST_USEFUL_DRAFT_TOKENS = 1024
+
+
+def _beyond_any_use(cfg: LaunchConfig) -> list[str]:
+    """Written steps, topk or draft tokens far past any use (was: `--speculative-num-steps
+    1000000000` passed the audit silently). Each step is a draft forward pass per round, and
+    the engines size per-step buffers by it at startup (SGLang's multi-step draft attention
+    backends allocate kv_indptr of [num_steps, max_bs + 1], sgl-project/sglang
+    python/sglang/srt/layers/attention/flashinfer_backend.py FlashInferMultiStepDraftBackend),
+    so such a server runs out of memory starting, or drafts for nothing."""
+    sglang = cfg.engine == "sglang"
+    # SGLang NGRAM reads only the draft tokens (ngram_worker.py); vLLM has one number, K
+    steps = cfg.num_steps if not (sglang and cfg.algorithm == "NGRAM") else None
+    written = [("--speculative-num-steps" if sglang else "num_speculative_tokens", steps, _MOST_USEFUL_STEPS,
+                "draft passes in every round"),
+               ("--speculative-eagle-topk", cfg.topk if sglang else None, _MOST_USEFUL_TOPK,
+                "candidates expanded at every step")]
+    if not (isinstance(steps, int) and steps > _MOST_USEFUL_STEPS):
+        # with the steps that far out, the draft tokens are their consequence, said once
+        written.append(("--speculative-num-draft-tokens", cfg.num_draft_tokens if sglang else None,
+                        _MOST_USEFUL_DRAFT_TOKENS, "tokens verified per request in every round"))
+    return [f"{flag} {value} is far past any use (more than {most}): {value} {what}, buffers sized by it at "
+            "startup (the server runs out of memory there for a value this large), and no draft is accepted "
+            "that deep: a typo? serve the depth the draft was trained for (3 to 8 steps, topk 1 to 8, up to "
+            "about 64 draft tokens)"
+            for flag, value, most, what in written if isinstance(value, int) and value > most]
 
 
 # SGLang's multi-layer EAGLE by release (the PyPI wheels): 0.5.7 added --enable-multi-layer-eagle

@@ -59,8 +59,15 @@ def chain_accept_length(conditional: Sequence[float], steps: int | None = None) 
     if not conditional:
         return 1.0
     k = len(conditional) if steps is None else steps
-    rates = list(conditional[:k]) + [conditional[-1]] * max(0, k - len(conditional))
-    return 1.0 + sum(joint_from_conditional(rates))
+    joint = joint_from_conditional(conditional[:k])
+    tail = max(0, k - len(conditional))
+    if not tail:
+        return 1.0 + sum(joint)
+    # the flat tail in closed form, sum_{j=1..m} J * p^j (was: a list of every position, which
+    # hung on a served depth of 10**9)
+    last, p = joint[-1], _prob(conditional[-1])
+    rest = last * tail * 1.0 if math.isclose(p, 1.0) else last * p * (1.0 - p ** tail) / (1.0 - p)
+    return 1.0 + sum(joint) + rest
 
 
 def chain_accept_length_constant(alpha: float, steps: int) -> float:
@@ -381,5 +388,23 @@ def build_model(*, steps: int, draft_cost_ratio: float | None,
     return m
 
 
+class InvalidProbability(ValueError):
+    """An acceptance probability that is no probability: NaN, infinite, or outside [0, 1]."""
+
+
+# Rates computed as counts / counts can land a rounding error past 0 or 1; only that is clamped.
+_PROB_SLACK = 1e-9
+
+
 def _prob(p: float) -> float:
-    return min(1.0, max(0.0, float(p)))
+    """`p` as a probability. NaN once read as 0 (max(0.0, nan) is 0.0): a run of broken
+    acceptance numbers predicted an accept length of 1 and a draft that cannot pay off, instead
+    of saying the input was wrong; 1.7 or -0.2 was likewise made 1 or 0 without a word."""
+    try:
+        value = float(p)
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or not -_PROB_SLACK <= value <= 1.0 + _PROB_SLACK:
+        raise InvalidProbability(f"acceptance probability {p!r} is not a probability (a finite number "
+                                 "from 0 to 1): check the acceptance rates given to the throughput model")
+    return min(1.0, max(0.0, value))

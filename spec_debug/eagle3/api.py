@@ -34,6 +34,11 @@ from spec_debug.errors import UsageError
 
 SEMANTICS = ("reference", "sglang", "vllm")
 DEFAULT_STEPS = 3
+# The deepest chain evaluated: every step is one more draft forward over each sample and one
+# more entry in every per-step count, and no drafted token is accepted that deep (even at 0.95
+# per step a chain reaches depth 64 in 4% of rounds). Was: --steps 1000000000 allocated per-step
+# counts until the host ran out of memory (24 GB and climbing).
+MOST_EVAL_STEPS = 64
 
 
 # Where `target` came from, in the result's `target_source`.
@@ -747,6 +752,9 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         raise UsageError(f"--semantics {semantics!r}: use one of {', '.join(SEMANTICS)}")
     if steps is not None and steps < 1:
         raise UsageError(f"--steps {steps}: give a draft depth of at least 1")
+    if steps is not None and steps > MOST_EVAL_STEPS:
+        raise UsageError(f"--steps {steps}: deeper than any chain is accepted (at most {MOST_EVAL_STEPS} here)",
+                         hint="pass the depth the draft is served with (3 to 8 for most EAGLE-3 drafts)")
     try:
         engines.parse_version(engine_version)
     except ValueError as exc:
@@ -780,6 +788,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     input_notes += _absent_flag_notes(cfg.raw, flag_values, semantics)
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
+    if steps is None and cfg.speculative_tokens and cfg.speculative_tokens > MOST_EVAL_STEPS:
+        input_notes.append(f"the draft config's speculative_tokens is {cfg.speculative_tokens}, far past any use: "
+                           f"evaluated at {DEFAULT_STEPS} steps; write the depth the draft was trained for "
+                           "(speculators_config.proposal_methods[].speculative_tokens), or pass --steps")
+        steps = DEFAULT_STEPS
     steps = steps or cfg.speculative_tokens or DEFAULT_STEPS
 
     # the slots read next are the ones fc takes: data.py refuses two of them holding one layer

@@ -1039,7 +1039,32 @@ class DraftCheckpoint:
         """(d2t, t2d) as stored, None where absent. Reads only these two tensors."""
         d2t = self.get("d2t") if self.has("d2t") else None
         t2d = self.get("t2d") if self.has("t2d") else None
+        for name, stored in (("d2t", d2t), ("t2d", t2d)):
+            if stored is not None:
+                self._whole_numbers(name, stored)
         return d2t, t2d
+
+    def _whole_numbers(self, name: str, stored: "torch.Tensor") -> None:
+        """A map stored as floats (a whole-state-dict dtype cast) holds whole numbers, or it is
+        no map: NaN, Inf or 3.5 (was: "unexpected ValueError: cannot convert float NaN to
+        integer" from every command that read it). Engines copy d2t into int64 (vLLM's
+        default_weight_loader), where NaN becomes an arbitrary id."""
+        if not stored.is_floating_point():
+            return
+        values = stored.reshape(-1).double()
+        finite = values.isfinite()
+        bad = ~finite | (values != values.round())
+        if not bool(bad.any()):
+            return
+        first = int(bad.nonzero()[0])
+        what = ("NaN or Inf" if not bool(finite.all()) else "values that are not whole numbers")
+        where = getattr(self.tensors.infos.get(name), "file", None) or self.path
+        raise CheckpointError(
+            f"{where}: {name} is stored as {str(stored.dtype).replace('torch.', '')} and holds {what} "
+            f"({int(bad.sum())} of {values.numel()} entries, first at index {first}: {values[first].item()!r}): "
+            f"it is no vocab map",
+            hint=f"save {name} again from the training's vocab map, as int64 (d2t: t2d.nonzero() - arange(DV); "
+                 "t2d: a bool mask of one entry per target token)")
 
     @property
     def embed_rows(self) -> int | None:

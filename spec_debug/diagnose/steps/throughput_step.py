@@ -127,6 +127,17 @@ def acceptance_rates(metrics: dict[str, Any] | None) -> list[float]:
     return rates[:min(unscored)] if unscored else rates
 
 
+def _valid_rates(rates: list[float], whose: str) -> tuple[list[float], str | None]:
+    """`rates` if every one is a probability, else none and the line that says which is not
+    (a NaN once read as 0 and predicted a draft that never hits; now the model is not fed it)."""
+    bad = [f"step {k}: {rate!r}" for k, rate in enumerate(rates)
+           if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not 0.0 <= rate <= 1.0]
+    if not bad:
+        return rates, None
+    return [], (f"the {whose} acceptance rates are not all probabilities ({', '.join(bad[:3])}): no accept "
+                "length is predicted from them")
+
+
 def verified_depth(effective: dict[str, Any]) -> int | None:
     """How deep an accepted path can go: the drafted steps, unless the verify budget is smaller.
 
@@ -525,12 +536,15 @@ def check(ctx: Any) -> list[Finding]:
         tokens = effective.get("num_draft_tokens")
         served_steps = depth = tokens - 1 if isinstance(tokens, int) and tokens >= 2 else None
     reference = evals.get("reference")
-    rates = acceptance_rates(reference)
+    rates, bad_rates = _valid_rates(acceptance_rates(reference), "standalone evaluation's")
+    engine_rates, bad_engine = _valid_rates(acceptance_rates(evals.get("engine")), "engine-semantics evaluation's")
+    for bad in (bad_rates, bad_engine):
+        if bad:
+            findings.append(not_checked(ctx, bad, "rerun the drafter evaluation (drafter_accuracy) on this host"))
     best_steps = (reference or {}).get("steps") or len(rates) or None
     # depth 0 with steps served (a verify budget of the root alone) predicts 1.00, not nothing
     predicted = chain_accept_length(rates, steps=depth) if rates and (depth or served_steps) else None
     best = chain_accept_length(rates, steps=best_steps) if rates and best_steps else None
-    engine_rates = acceptance_rates(evals.get("engine"))
     engine_predicted = (chain_accept_length(engine_rates, steps=depth)
                         if engine_rates and (depth or served_steps) else None)
     observed = log.get("accept_length")
