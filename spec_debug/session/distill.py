@@ -949,7 +949,7 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
 # in `run:`. An unclosed fence runs to the end of the text.
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _HEADER = re.compile(r"^(?:THOUGHT|DISCUSSION|Thought|Discussion)\s*:\s*")
-_BOLD_TITLE = re.compile(r"^\*\*([^*]+?)\*\*\s+(?=\S)")
+_BOLD_TITLE = re.compile(r"^\*\*([^*]+?)\*\*(?:\s+(?=\S)|\s*$)")
 _WHY_CUT = 280
 """reasoning.why_text keeps the last 320 characters and starts after the first sentence end in
 their first half, or else at the first word (up to 40 characters in): a why this long with none
@@ -965,7 +965,9 @@ def _reason(why: str) -> str:
         text = text[sentence.end():] if sentence else "…" + text
     text = _HEADER.sub("", _FENCE.sub(" ", text))
     # Codex heads each reasoning summary with a bold title ("**Checking the server log** I
-    # suspect..."): the title is a sentence of its own, not the start of the next one
+    # suspect..."): the title is a sentence of its own, not the start of the next one; a summary
+    # may be the title alone (a rollout's {"type": "reasoning", "summary": [{"type": "summary_text",
+    # "text": "**Checking server**"}]}), and our sentences follow it ("Checking server Its result")
     text = _BOLD_TITLE.sub(lambda m: m.group(1) + ("" if m.group(1)[-1] in ".:!?" else ".") + " ", text)
     return " ".join(text.replace("**", "").split())
 

@@ -247,8 +247,15 @@ _DENIED = ("Permission for this action was denied by", "Permission for this comm
 # re-implementations of the CLI's permission checks return). The call never ran.
 _DENIED_RULE = ("Permission to use ", " has been denied")
 _DENIED_PART = "This Bash command contains multiple operations. The following part"
-NOT_RUN = frozenset({"hook_blocked", "rejected", "denied"})
-"""Error kinds of a call that never ran (blocked or refused before it started)."""
+# What Claude Code answers for the calls of a parallel batch it cancelled because a sibling call
+# failed: "<tool_use_error>Sibling tool call errored</tool_use_error>" (CLI 2.1.x; anthropics/
+# claude-code issues #22264, #23332), "<tool_use_error>Cancelled: parallel tool call Bash(<the
+# failing command>) errored</tool_use_error>" from 2.1.156 (issues #64346, #64254: a `pwd` or an
+# `echo hello` so answered). The command never ran or was cut off; the failure is the sibling's.
+_CANCELLED = ("Sibling tool call errored", "Cancelled: parallel tool call ")
+NOT_RUN = frozenset({"hook_blocked", "rejected", "denied", "cancelled"})
+"""Error kinds of a call that never ran (blocked or refused before it started, or cancelled
+with its batch)."""
 
 
 def error_said(exception: str | None, kind: str, message: str) -> str:
@@ -276,7 +283,8 @@ class ErrorInfo:
     kind: str
     """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | cuda_error | nccl | connection |
     timeout | signal | exception | test_failure | http_error | exit_code | tool_error | interrupted (the
-    analysis counts it in stats, as no error) | hook_blocked | rejected | denied (the call never ran: :data:`NOT_RUN`)"""
+    analysis counts it in stats, as no error) | hook_blocked | rejected | denied | cancelled (the call never
+    ran: :data:`NOT_RUN`)"""
     exception: str | None = None
     message: str = ""
     file: str | None = None
@@ -298,6 +306,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # ("InputValidationError: Bash failed due to the following issue:" says what only on the
         # line after); the message was the first line with its tag
         output = output[len(_TOOL_USE_ERROR):].replace(_TOOL_USE_ERROR_END, "\n", 1)
+        if output.startswith(_CANCELLED):
+            return [ErrorInfo("cancelled", None, _first_meaningful_line(output)[:300])]
         if not output.startswith((_HOOK_BLOCKED, _REJECTED, *_DENIED, _DENIED_PART, _DENIED_RULE[0])):
             said = " ".join(line.strip() for line in output[:600].splitlines() if line.strip())
             return [ErrorInfo("tool_error", None, said[:300])]

@@ -184,6 +184,10 @@ def shell_result(text: str) -> tuple[str, int | None]:
                 code = wrapped.get("exit_code")
             if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
                 return wrapped["output"], code
+    if text.startswith("{") and ('"stdout"' in text or '"stderr"' in text):
+        streams = _stream_result(text)
+        if streams is not None:
+            return streams
     lines = text.splitlines()
     header = lines[:_STATUS_HEADER_LINES]
     # a header is the lines before "Output:" (Codex writes one); without it only the first line
@@ -195,6 +199,36 @@ def shell_result(text: str) -> tuple[str, int | None]:
     last = next((line for line in reversed(lines) if line.strip()), "")
     m = _SHELL_STATUS_LINE.fullmatch(last.strip())
     return text, int(m.group(1)) if m else None
+
+
+_STREAM_EXIT_KEYS = ("exit_code", "returncode", "return_code", "exitCode")
+"""Where a shell tool of one's own puts the exit status beside ``stdout``/``stderr`` in the JSON
+it hands the model: ``json.dumps({"returncode": r.returncode, "stdout": ..., "stderr": ...})``
+(Python loops wrapping ``subprocess.run``, e.g. the LangChain ``bash_shell`` tools and
+Hermes-derived ``terminal`` tools published on GitHub, which add ``"success"``), ``{"exitCode",
+"stdout", "stderr"}`` (maxkomarychev/debudger ``src/main/kotlin/com/aiagent/tools/shellcommand/
+ShellCommandOutput.kt``), ``{"stdout", "stderr", "return_code"}`` (the field names of Anthropic's
+``bash_code_execution_result``, anthropics/anthropic-sdk-python ``src/anthropic/types/beta/
+beta_bash_code_execution_result_block.py``), and ``{"command", "exit_code", "stdout", "stderr"}``."""
+
+
+def _stream_result(text: str) -> tuple[str, int] | None:
+    """``(stdout and stderr, exit code)`` of a result that is such an object; None for any other
+    JSON (kept whole). Read whole, the escaped newlines hid a traceback's last line, and the
+    exit code, from the extractors: a failed ``ssh`` read as a call with no exit status and an
+    error whose message was the JSON."""
+    try:
+        wrapped = inner_json(text)
+    except ValueError:
+        return None
+    if not isinstance(wrapped, dict):
+        return None
+    streams = [wrapped.get(k) for k in ("stdout", "stderr")]
+    code = next((wrapped[k] for k in _STREAM_EXIT_KEYS if k in wrapped), None)
+    if type(code) is not int or not all(s is None or isinstance(s, str) for s in streams) \
+            or all(s is None for s in streams):
+        return None
+    return "\n".join(s.rstrip("\n") for s in streams if s and s.strip()), code
 
 
 def decode_arguments(raw: Any) -> Any:

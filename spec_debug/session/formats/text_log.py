@@ -552,6 +552,11 @@ class _State:
         self.fence: str | None = None  # language of the open ``` fence
         self.fence_output = False
         """The open fence has shown output (a bare line after it is no command)."""
+        self.held_prompts: list[tuple[str, int]] = []
+        """Prompted lines of a plain block in a ``[msg N]`` reply, held until the block shows
+        output (a run) or ends without any (an example): :meth:`_held_prompt`."""
+        self.block_ran = False
+        """The open plain block of a ``[msg N]`` reply showed a prompted line and its output."""
         self.unprompted = False
         """The command being typed was written without a prompt (its next lines need no PS2)."""
         self.numbered = False
@@ -891,9 +896,42 @@ class _State:
 
     def _transcript_fence(self) -> bool:
         """The open block may hold commands that ran: a plain or notebook block of a note or an
-        issue body. Not in a ``[msg N]`` transcript, where a block in a reply is an example, nor
-        in Aider's history, where it is a proposal."""
-        return (self.fence in _PLAIN_LANGS or self.fence in _NOTEBOOK_LANGS) and not self.numbered and not self.aider
+        issue body. Not in Aider's history, where it is a proposal. In a ``[msg N]`` transcript,
+        where a block in a reply is mostly an example ("you could run ``$ nvidia-smi``"), only a
+        plain block that showed a prompted line's output (:meth:`_held_prompt`)."""
+        if self.aider:
+            return False
+        return self.fence in _PLAIN_LANGS and self.block_ran if self.numbered else \
+            self.fence in _PLAIN_LANGS or self.fence in _NOTEBOOK_LANGS
+
+    def _held_prompt(self, line: str, lineno: int) -> Iterator[Event] | None:
+        """A line of a plain block in a ``[msg N]`` reply before it showed output. A prompted line
+        (``$ ssh ops@gpu02 "tail …"``, ``ops@gpu02:~$ …``) is held; the first output line after
+        one makes the block a run pasted into the reply, as a ```console block is read (was no
+        command, and the readings it printed no host's): the held lines are fed again as its
+        commands. None when the line is none of these (read as before)."""
+        if _prompt(line) is not None and not _MSG.match(line):
+            self.held_prompts.append((line, lineno))
+            return iter(())
+        if _MSG.match(line):
+            self._release_held()  # a block left open: the message ends with it
+            return None
+        if not self.held_prompts or not line.strip():
+            return None
+        return self._run_held(line, lineno)
+
+    def _run_held(self, line: str, lineno: int) -> Iterator[Event]:
+        self.block_ran = True
+        held, self.held_prompts = self.held_prompts, []
+        for prompted, at in held:
+            yield from self.feed(prompted, at)
+        yield from self.feed(line, lineno)
+
+    def _release_held(self) -> None:
+        """The block ended with its prompted lines and no output: an example, kept as text."""
+        held, self.held_prompts = self.held_prompts, []
+        for line, lineno in held:
+            self._append(line, lineno)
 
     def _fenced_command(self, line: str) -> tuple[str | None, str | None]:
         """The command a line of a plain or notebook block runs, and the host its prompt shows."""
@@ -904,7 +942,7 @@ class _State:
         m = _prompt(line)
         if m:
             return m.group("command"), _prompt_host(m)
-        return (line, None) if self._bare_command(line) else (None, None)
+        return (line, None) if not self.numbered and self._bare_command(line) else (None, None)
 
     def _bare_command(self, line: str) -> bool:
         """``line`` of a block is a command typed without its prompt: a program engineers run
@@ -1009,12 +1047,15 @@ class _State:
                 self.fence = fence.group(1).lower() or "text"
                 self.markdown = True
                 self.fence_output = False
+                self.block_ran = False
                 if self.aider:
                     self.fence = "text"  # a command the reply proposes: run only when "> Running" says so
                 if self.fence in _SHELL_LANGS:
                     return
             else:
                 was_shell = self.fence in _SHELL_LANGS
+                self._release_held()
+                self.block_ran = False
                 self.fence = None
                 if was_shell:
                     return
@@ -1041,6 +1082,10 @@ class _State:
                 self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
             return
+        if self.numbered and self.fence in _PLAIN_LANGS and not self.aider and not self.block_ran \
+                and (held := self._held_prompt(line, lineno)) is not None:
+            yield from held
+            return
         if self.fence is not None and self._transcript_fence():
             if line.endswith("```") and self.fence in _PLAIN_LANGS:  # text```: the block ends after the text
                 for part in (line[:-3], "```"):
@@ -1050,7 +1095,7 @@ class _State:
             if command is not None:
                 self.fence_output = False
                 m = _prompt(line)
-                yield from self._command(command, lineno, host, new_message=True,
+                yield from self._command(command, lineno, host, new_message=not self.numbered,
                                          flags_may_follow=self.fence in _PLAIN_LANGS and m is None,
                                          cwd=_prompt_dir(m) if m else None, user=_prompt_user(m) if m else None)
             else:
