@@ -22,6 +22,7 @@ from spec_debug.runner.ssh_abandon import _ABANDONED, abandonable
 from spec_debug.runner.ssh_algorithms import _configure_algorithms
 from spec_debug.runner.ssh_auth import AgentWouldNotSign, ask_on_terminal, authenticate
 from spec_debug.runner.ssh_config import DEFAULT_PORT, SSHTarget
+from spec_debug.runner.ssh_target import DEFAULT_KNOWN_HOSTS, jump_text
 from spec_debug.runner.ssh_connection import ConnectOptions
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_handshake_failures import (
@@ -199,13 +200,24 @@ def _ssh_args_filing_as_we_look(target: SSHTarget) -> str | None:
     10.0.0.5` (the address behind the bastion; a key filed in ~/.ssh/known_hosts, not in the
     config's file). Where the config says `StrictHostKeyChecking yes`, ssh(1) refuses instead of
     asking unless told to ask. An inventory host's name is no ssh config name: its address then,
-    with its HostKeyAlias."""
+    with its HostKeyAlias.
+
+    The host's ProxyJump is said as `-J`: the second hop of `ProxyJump hop1,hop2` was sent to
+    `ssh hop2`, which hop2's own config block reaches directly, from where hop2 is out of reach
+    (ssh(1) reaches it as `ssh -J hop1 hop2`: openssh-portable, ssh.c, main); and an inventory
+    host's jump (ansible_ssh_common_args `-J bastion`) is in no ssh config at all. So is its
+    `-o UserKnownHostsFile=...`, or --known-hosts: a file not ssh(1)'s default is said too, or
+    the key lands in ~/.ssh/known_hosts, where the next run does not look."""
     port = "" if target.port == DEFAULT_PORT else f"-p {target.port} "
+    jump = f"-J {shlex.quote(jump_text(target.proxy_jump))} " if target.proxy_jump else ""
+    file = target.known_hosts_files[0] if target.known_hosts_files else DEFAULT_KNOWN_HOSTS
+    where = "" if file == DEFAULT_KNOWN_HOSTS else f"-o UserKnownHostsFile={shlex.quote(file)} "
     if target.inventory_name is None:
         ask = "-o StrictHostKeyChecking=ask " if target.strict_host_key_checking == "yes" else ""
-        return f"{ask}{port}{shlex.quote(target.alias)}"
-    if target.host_key_alias:
-        return f"-o HostKeyAlias={shlex.quote(target.host_key_alias)} {port}{shlex.quote(target.hostname)}"
+        return f"{ask}{where}{jump}{port}{shlex.quote(target.alias)}"
+    alias = f"-o HostKeyAlias={shlex.quote(target.host_key_alias)} " if target.host_key_alias else ""
+    if alias or where or jump:
+        return f"{alias}{where}{jump}{port}{shlex.quote(target.hostname)}"
     return None
 
 
