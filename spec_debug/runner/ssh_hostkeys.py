@@ -565,9 +565,14 @@ def verify_host_key(
             raise HostKeyError(
                 f"{alias}: known_hosts trusts {known_hosts_name} through an @cert-authority line, but the host "
                 f"presented no host certificate, and its own key ({describe_key(server_key)}) is not in known_hosts",
+                # `ssh-keyscan HOST` was named: it prints the key under the name it scanned, not
+                # under a HostKeyAlias (and cannot resolve the alias itself), follows no ProxyJump,
+                # and files nothing. The ssh that reaches the host as the run does asks to file
+                # the plain key, as it does for any unknown key when the host offers no
+                # certificate (openssh-portable: sshconnect.c, check_host_key, HOST_NEW).
                 hint=(
                     "check that fingerprint with the host's owner, then rerun with --accept-new to add the host's own key "
-                    f"to {known_hosts.write_file} (or add it yourself: `ssh-keyscan {_ssh_args(known_hosts_name)}`); "
+                    f"to {known_hosts.write_file} (or run `ssh {ssh_args or _ssh_args(known_hosts_name)}` once and answer yes); "
                     "or ask the owner to give sshd its HostCertificate"
                 ),
             )
