@@ -6,7 +6,6 @@ the hint literally must file the key where the next run looks."""
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 import shutil
@@ -16,17 +15,8 @@ from typing import Any, Callable
 
 import pytest
 
+from tests.ssh.h49_helpers import run_tiny
 from tests.sshd_fixture import ClientSetup, SshServer, keygen
-
-PLAYBOOK = "name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n"
-
-
-def _run(cli: Callable[..., Any], tmp_path: Path, name: str) -> tuple[Any, dict[str, Any]]:
-    (tmp_path / "tiny.yaml").write_text(PLAYBOOK)
-    out = tmp_path / name
-    done = cli("run", str(tmp_path / "tiny.yaml"), "--host", "gpu01", "--batch", "--out", str(out))
-    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
-    return done, json.loads((run_dir / "run.json").read_text())
 
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
@@ -35,7 +25,7 @@ def test_following_the_hint_for_a_host_without_its_certificate_files_its_key_und
     ca = keygen(tmp_path / "host_ca")
     client.known_hosts.write_text(f"@cert-authority gpu01-key {Path(f'{ca}.pub').read_text()}")
     client.alias("gpu01", sshd, HostKeyAlias="gpu01-key", StrictHostKeyChecking="yes")
-    done, record = _run(cli, tmp_path, "first")
+    done, record = run_tiny(cli, tmp_path, "first", "--host", "gpu01")
     assert done.code == 3, done.stdout + done.stderr
     assert "presented no host certificate" in record["hosts"][0]["error"], record["hosts"][0]["error"]
     hint = re.search(r"\(or run `(ssh [^`]+)` once and answer yes\)", done.stderr)
@@ -48,5 +38,5 @@ def test_following_the_hint_for_a_host_without_its_certificate_files_its_key_und
                            capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
     assert asked.returncode == 0, (command, asked.stderr)
     assert "\ngpu01-key ssh-ed25519 " in client.known_hosts.read_text()
-    done, record = _run(cli, tmp_path, "second")
+    done, record = run_tiny(cli, tmp_path, "second", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr

@@ -5,21 +5,17 @@ already; the message says how many attempts were made."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Callable
 
+from tests.ssh.h49_helpers import run_tiny
 from tests.sshd_fixture import ClientSetup, free_port, write_ssh_config
-
-PLAYBOOK = "name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n"
 
 
 def _host_error(cli: Callable[..., Any], tmp_path: Path, host: str) -> str:
-    (tmp_path / "tiny.yaml").write_text(PLAYBOOK)
-    done = cli("run", str(tmp_path / "tiny.yaml"), "--host", host, "--batch", "--out", str(tmp_path / "runs"))
+    done, record = run_tiny(cli, tmp_path, "runs", "--host", host)
     assert done.code == 3, done.stdout + done.stderr
-    (run_dir,) = [p for p in (tmp_path / "runs").iterdir() if p.is_dir()]
-    return json.loads((run_dir / "run.json").read_text())["hosts"][0]["error"]
+    return record["hosts"][0]["error"]
 
 
 def test_a_host_refused_on_every_attempt_says_how_many_were_made(

@@ -6,7 +6,6 @@ inventory host whose jump is in its ansible_ssh_common_args (in no ssh config) l
 
 from __future__ import annotations
 
-import json
 import re
 import shlex
 import shutil
@@ -16,18 +15,10 @@ from typing import Any, Callable
 
 import pytest
 
+from tests.ssh.h49_helpers import run_tiny
 from tests.sshd_fixture import ClientSetup, SshServer
 
-PLAYBOOK = "name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n"
 StartServer = Callable[..., SshServer]
-
-
-def _run(cli: Callable[..., Any], tmp_path: Path, name: str, *hosts: str) -> tuple[Any, dict[str, Any]]:
-    (tmp_path / "tiny.yaml").write_text(PLAYBOOK)
-    out = tmp_path / name
-    done = cli("run", str(tmp_path / "tiny.yaml"), *hosts, "--batch", "--out", str(out))
-    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
-    return done, json.loads((run_dir / "run.json").read_text())
 
 
 def _run_the_hinted_ssh_answering_yes(stderr: str, client: ClientSetup) -> list[str]:
@@ -54,12 +45,12 @@ def test_the_hint_for_a_second_hop_goes_through_the_first(
     client.alias("hop1", hop1)
     client.alias("hop2", hop2)
     client.alias("gpu01", sshd, ProxyJump="hop1,hop2")
-    done, record = _run(cli, tmp_path, "first", "--host", "gpu01")
+    done, record = run_tiny(cli, tmp_path, "first", "--host", "gpu01")
     assert done.code == 3, done.stdout + done.stderr
     assert record["hosts"][0]["error"].startswith("gpu01: jump host hop2: host key for "), record["hosts"][0]["error"]
     command = _run_the_hinted_ssh_answering_yes(done.stderr, client)
     assert command[command.index("-J") + 1] == "hop1", command
-    done, record = _run(cli, tmp_path, "second", "--host", "gpu01")
+    done, record = run_tiny(cli, tmp_path, "second", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
 
 
@@ -76,9 +67,9 @@ def test_the_hint_for_an_inventory_host_goes_through_its_jump(
     inventory.write_text(
         f"lab01 ansible_host={sshd.address} ansible_port={sshd.port} ansible_ssh_private_key_file={client.key.path} "
         f"ansible_ssh_common_args='-J bastion -o UserKnownHostsFile={client.known_hosts}'\n")
-    done, _ = _run(cli, tmp_path, "first", "-i", str(inventory))
+    done, _ = run_tiny(cli, tmp_path, "first", "-i", str(inventory))
     assert done.code == 3, done.stdout + done.stderr
     command = _run_the_hinted_ssh_answering_yes(done.stderr, client)
     assert command[command.index("-J") + 1] == "bastion", command
-    done, record = _run(cli, tmp_path, "second", "-i", str(inventory))
+    done, record = run_tiny(cli, tmp_path, "second", "-i", str(inventory))
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
