@@ -1,7 +1,8 @@
 """The arguments of an `ssh` (or `ssh-copy-id`) that reaches a host the way a run reaches it,
 for the hints that name one: the host's name through the same ssh config where it has one, and
-on the command line what no ssh config gives (an inventory's address, HostKeyAlias and jump; the
-hops before a later hop of `ProxyJump hop1,hop2`; a known_hosts file not ssh(1)'s default)."""
+on the command line what no ssh config gives (an inventory's address, HostKeyAlias, jump or
+ProxyCommand; the hops before a later hop of `ProxyJump hop1,hop2`; a known_hosts file not
+ssh(1)'s default)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ def reach_args(target: SSHTarget, *, user: bool = False, jump_as_option: bool = 
     file = target.known_hosts_files[0] if target.known_hosts_files else DEFAULT_KNOWN_HOSTS
     if file != DEFAULT_KNOWN_HOSTS:
         words.append(f"-o UserKnownHostsFile={shlex.quote(file)}")
+    if target.inventory_name is not None and target.proxy_command and not target.proxy_jump:
+        # An inventory's tunnel (`-o ProxyCommand="cloudflared access ssh --hostname %h"`, an IAP
+        # or SSM session): its address alone reaches nothing. Tokens are expanded already.
+        words.append(f"-o ProxyCommand={shlex.quote(target.proxy_command)}")
     if target.proxy_jump:
         hops = jump_text(target.proxy_jump)
         words.append(f"-o ProxyJump={shlex.quote(hops)}" if jump_as_option else f"-J {shlex.quote(hops)}")
