@@ -39,7 +39,7 @@ from spec_debug.runner.ssh_abandon import (
     opening_connection,
 )
 from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load_ssh_config, parse_destination, resolve_target
-from spec_debug.runner.ssh_target import Destination
+from spec_debug.runner.ssh_target import jump_text
 from spec_debug.runner.ssh_connection import DEFAULT_MAX_SESSIONS, Connection, ConnectOptions
 from spec_debug.runner.ssh_handshake import _handshake_retrying
 from spec_debug.runner.ssh_jump import _JUMPS, _jump_channel, _refuse_jump_loop, dropped_hop
@@ -176,14 +176,6 @@ def _named_otherwise(name: str, alias: str) -> bool:
         return True
 
 
-def _jump_text(destination: Destination) -> str:
-    """A ProxyJump entry as ssh -J takes it: [user@]host[:port], an IPv6 address in brackets."""
-    host = f"[{destination.host}]" if ":" in destination.host else destination.host
-    user = f"{destination.user}@" if destination.user else ""
-    port = f":{destination.port}" if destination.port else ""
-    return f"{user}{host}{port}"
-
-
 def _open(
     target: SSHTarget, config: paramiko.SSHConfig, options: ConnectOptions, *, depth: int, reaching: tuple[SSHTarget, ...] = ()
 ) -> Connection:
@@ -207,10 +199,13 @@ def _open(
                 # ProxyJump on its command line, so `CanonicalizeHostname yes` leaves its name
                 # alone (ssh.c, main: no canonicalization through a proxy); node7 behind a login
                 # node is no DNS name here
-                before = ",".join(_jump_text(h.destination) for h in target.proxy_jump[:i])
+                before = jump_text(target.proxy_jump[:i])
                 hop_target = resolve_target(hop.destination, config, connect_timeout_s=options.connect_timeout_s,
                                             ssh_options={"proxyjump": before})
-                hop_target = replace(hop_target, proxy_jump=(), proxy_command=None)
+                # Its ProxyJump stays: it is the `-J` of the ssh(1) that reaches this hop (the hops
+                # before it), which hints name (ssh_handshake, _ssh_args_filing_as_we_look) and
+                # KnownHostsCommand's %j says; the connection itself goes through `gateway`.
+                hop_target = replace(hop_target, proxy_command=None)
                 if options.known_hosts is not None:
                     hop_target = replace(hop_target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
                 gateway = via[-1]

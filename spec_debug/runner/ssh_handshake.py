@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import os
 import random
-import shlex
 import socket
 import sys
 import threading
@@ -21,7 +20,7 @@ from spec_debug.errors import TransportError, UsageError
 from spec_debug.runner.ssh_abandon import _ABANDONED, abandonable
 from spec_debug.runner.ssh_algorithms import _configure_algorithms
 from spec_debug.runner.ssh_auth import AgentWouldNotSign, ask_on_terminal, authenticate
-from spec_debug.runner.ssh_config import DEFAULT_PORT, SSHTarget
+from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_connection import ConnectOptions
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_handshake_failures import (
@@ -40,6 +39,7 @@ from spec_debug.runner.ssh_hostkeys import (
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
 from spec_debug.runner.ssh_proxy_command import _raise_if_proxy_ended
+from spec_debug.runner.ssh_reach_args import reach_args
 from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
 
@@ -188,25 +188,14 @@ def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, wher
     )
 
 
-def _ssh_args_filing_as_we_look(target: SSHTarget) -> str | None:
+def _ssh_args_filing_as_we_look(target: SSHTarget) -> str:
     """`ssh` arguments that reach the host and file its key where we look it up, for the
-    unknown-key hint; None for the default (the host and port the key is filed under).
-
-    The name the user gave goes through the same ssh config in ssh(1), so `ssh NAME` reaches the
-    host as we do (its ProxyJump, ProxyCommand) and files the key under its HostKeyAlias, in its
-    UserKnownHostsFile (openssh-portable: sshconnect.c, get_hostfile_hostname_ipaddr). We said
-    `ssh gpu01-key` (the HostKeyAlias, a host name that resolves to nothing) or `ssh -p PORT
-    10.0.0.5` (the address behind the bastion; a key filed in ~/.ssh/known_hosts, not in the
-    config's file). Where the config says `StrictHostKeyChecking yes`, ssh(1) refuses instead of
-    asking unless told to ask. An inventory host's name is no ssh config name: its address then,
-    with its HostKeyAlias."""
-    port = "" if target.port == DEFAULT_PORT else f"-p {target.port} "
-    if target.inventory_name is None:
-        ask = "-o StrictHostKeyChecking=ask " if target.strict_host_key_checking == "yes" else ""
-        return f"{ask}{port}{shlex.quote(target.alias)}"
-    if target.host_key_alias:
-        return f"-o HostKeyAlias={shlex.quote(target.host_key_alias)} {port}{shlex.quote(target.hostname)}"
-    return None
+    unknown-key hint (see reach_args). We said `ssh gpu01-key` (the HostKeyAlias, a host name
+    that resolves to nothing) or `ssh -p PORT 10.0.0.5` (the address behind the bastion; a key
+    filed in ~/.ssh/known_hosts, not in the config's file). Where the config says
+    `StrictHostKeyChecking yes`, ssh(1) refuses instead of asking unless told to ask."""
+    ask = "-o StrictHostKeyChecking=ask " if target.strict_host_key_checking == "yes" else ""
+    return f"{ask}{reach_args(target)}"
 
 
 def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]:

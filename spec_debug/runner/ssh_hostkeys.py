@@ -565,9 +565,14 @@ def verify_host_key(
             raise HostKeyError(
                 f"{alias}: known_hosts trusts {known_hosts_name} through an @cert-authority line, but the host "
                 f"presented no host certificate, and its own key ({describe_key(server_key)}) is not in known_hosts",
+                # `ssh-keyscan HOST` was named: it prints the key under the name it scanned, not
+                # under a HostKeyAlias (and cannot resolve the alias itself), follows no ProxyJump,
+                # and files nothing. The ssh that reaches the host as the run does asks to file
+                # the plain key, as it does for any unknown key when the host offers no
+                # certificate (openssh-portable: sshconnect.c, check_host_key, HOST_NEW).
                 hint=(
                     "check that fingerprint with the host's owner, then rerun with --accept-new to add the host's own key "
-                    f"to {known_hosts.write_file} (or add it yourself: `ssh-keyscan {_ssh_args(known_hosts_name)}`); "
+                    f"to {known_hosts.write_file} (or run `ssh {ssh_args or _ssh_args(known_hosts_name)}` once and answer yes); "
                     "or ask the owner to give sshd its HostCertificate"
                 ),
             )
@@ -586,10 +591,7 @@ def verify_host_key(
         raise HostKeyError(
             f"{alias}: host key for {known_hosts_name} is not in known_hosts "
             f"(server offered {describe_key(server_key)})",
-            hint=(
-                "check the fingerprint with the host's owner, then rerun with --accept-new "
-                f"to add it to {known_hosts.write_file}, or run `ssh {ssh_args or _ssh_args(known_hosts_name)}` once"
-            ),
+            hint=_unknown_key_hint(known_hosts.write_file, ssh_args or _ssh_args(known_hosts_name)),
         )
     same_type = known.get(server_key.get_name(), [])
     if any(key == server_key for key in same_type):
@@ -608,6 +610,19 @@ def verify_host_key(
         f"({_where_filed(offending)}); refusing to connect (possible man-in-the-middle)",
         hint=_changed_key_hint(offending, known_hosts, known_hosts_name),
     )
+
+
+def _unknown_key_hint(write_file: Path, ssh_args: str) -> str:
+    """How to get an unknown key filed. Where the file new keys go to keeps nothing
+    (`UserKnownHostsFile /dev/null`, half of a lab config's pair whose other half,
+    `StrictHostKeyChecking no`, is missing), "add it to /dev/null" and "run ssh once" left the
+    next run meeting the key as new again, as ssh(1) does on every login."""
+    check = "check the fingerprint with the host's owner, then "
+    if write_file.is_char_device():
+        return (f"{check}remove `UserKnownHostsFile {write_file}` for this host from your ssh config (or inventory) so "
+                "its key is kept; the file keeps no key, so every run meets it as new: --accept-new (or "
+                "`StrictHostKeyChecking accept-new` for the host) then trusts whatever key it is offered")
+    return f"{check}rerun with --accept-new to add it to {write_file}, or run `ssh {ssh_args}` once"
 
 
 def _filed_under_other_name(known_hosts: KnownHosts, server_key: paramiko.PKey, names: tuple[str, ...]) -> KnownHostsEntry | None:

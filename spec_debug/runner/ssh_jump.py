@@ -119,7 +119,7 @@ def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
             ) from None
         raise HostUnreachableError(
             f"{target.alias}: jump host {gateway.target.alias} could not open a connection to {where} ({exc.text})",
-            hint="check the target's HostName/Port as seen from the jump host, and AllowTcpForwarding there",
+            hint=f"check {target.alias}'s HostName and Port as {gateway.target.alias} sees them, and that sshd runs there",
         ) from None
     except (paramiko.SSHException, EOFError, OSError) as exc:
         if threading.get_ident() in _ABANDONED:

@@ -15,6 +15,7 @@ from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_login_turns import closed_mid_login
+from spec_debug.runner.ssh_reach_args import reach_args
 from spec_debug.runner.ssh_prompts import asks_for_new_password, asks_for_password
 from spec_debug.runner.ssh_terminal import _PROMPT_LOCK, _can_ask, read_passphrase
 
@@ -33,11 +34,6 @@ def _with_sshpass(target: SSHTarget) -> SSHTarget:
     if target.password_source is not None or not password:
         return target
     return replace(target, password=password, password_source=f"${SSHPASS_VARIABLE} (sshpass -e)")
-
-
-def _ssh_copy_id_args(target: SSHTarget) -> str:
-    port = f"-p {target.port} " if target.port != 22 else ""
-    return f"{port}{target.user}@{target.hostname}"
 
 
 def _without_batch(options: AuthOptions) -> str:
@@ -119,7 +115,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                 raise AuthenticationError(
                     f"{target.alias}: the password of {target.user} on {target.hostname} has expired: {where} took the "
                     f"password from {target.password_source}, then asked for a new one ({new_password_asked[0]!r})",
-                    hint=f"log in once with `ssh {_ssh_copy_id_args(target)}` on a terminal and choose a new password "
+                    hint=f"log in once with `ssh {reach_args(target, user=True)}` on a terminal and choose a new password "
                     f"(or ask an admin: `chage -d`), then update {(target.password_source or 'the password').split(' ')[0]}",
                 ) from None
             if not asked and transport.is_active():

@@ -62,6 +62,19 @@ class JumpHop:
     destination: Destination
 
 
+def jump_text(hops: tuple[JumpHop, ...]) -> str:
+    """ProxyJump entries as `ssh -J` takes them: `[user@]host[:port]`, comma-separated, an IPv6
+    address in brackets."""
+    return ",".join(_jump_entry_text(hop.destination) for hop in hops)
+
+
+def _jump_entry_text(destination: Destination) -> str:
+    host = f"[{destination.host}]" if ":" in destination.host else destination.host
+    user = f"{destination.user}@" if destination.user else ""
+    port = f":{destination.port}" if destination.port else ""
+    return f"{user}{host}{port}"
+
+
 @dataclass(frozen=True)
 class AddKeysToAgent:
     """AddKeysToAgent (ssh_config(5)) when it is on: how a key opened from its file is handed

@@ -37,6 +37,16 @@ def _create_connection_attempts(target: SSHTarget) -> socket.socket:
     raise AssertionError("unreachable")
 
 
+def _attempts_said(target: SSHTarget, after: str = " after") -> str:
+    """` after 3 attempts (ConnectionAttempts 3)` where the config asked for several: a host
+    refused after `ConnectionAttempts 3` said "connection refused" alone, read as one try, and
+    the user raised ConnectionAttempts that was already raised. ssh(1) tries again only after
+    a failed connect (sshconnect.c, ssh_connect_direct), so every attempt was made."""
+    if target.connection_attempts <= 1:
+        return ""
+    return f"{after} {target.connection_attempts} attempts (ConnectionAttempts {target.connection_attempts})"
+
+
 def _tcp_connect(target: SSHTarget) -> socket.socket:
     where = f"{target.hostname}:{target.port}"
     try:
@@ -54,16 +64,17 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
         ) from None
     except (socket.timeout, TimeoutError):
         raise HostUnreachableError(
-            f"{target.alias}: TCP connect to {where} timed out after {target.connect_timeout_s:g} s",
+            f"{target.alias}: TCP connect to {where} timed out after {target.connect_timeout_s:g} s{_attempts_said(target, ' on each of')}",
             hint="host down or firewalled; raise ConnectTimeout if the network is slow",
         ) from None
     except ConnectionRefusedError:
         raise HostUnreachableError(
-            f"{target.alias}: connection refused by {where}", hint="is sshd running and listening on that port?"
+            f"{target.alias}: connection refused by {where}{_attempts_said(target)}",
+            hint="is sshd running and listening on that port?",
         ) from None
     except OSError as exc:
         reason = exc.strerror or errno.errorcode.get(exc.errno or 0, str(exc))
-        raise HostUnreachableError(f"{target.alias}: cannot reach {where}: {reason}") from None
+        raise HostUnreachableError(f"{target.alias}: cannot reach {where}: {reason}{_attempts_said(target)}") from None
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
     interval = max(1, int(target.keepalive_s))

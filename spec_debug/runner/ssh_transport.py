@@ -16,7 +16,15 @@ from typing import Callable
 import paramiko
 from paramiko.auth_handler import AuthHandler
 from paramiko.buffered_pipe import BufferedPipe
-from paramiko.common import MSG_CHANNEL_CLOSE, MSG_CHANNEL_DATA, MSG_CHANNEL_EXTENDED_DATA, MSG_CHANNEL_REQUEST, cMSG_GLOBAL_REQUEST
+from paramiko.common import (
+    CONNECTION_FAILED_CODE,
+    ERROR,
+    MSG_CHANNEL_CLOSE,
+    MSG_CHANNEL_DATA,
+    MSG_CHANNEL_EXTENDED_DATA,
+    MSG_CHANNEL_REQUEST,
+    cMSG_GLOBAL_REQUEST,
+)
 from paramiko.packet import NeedRekeyException
 
 from spec_debug.runner.ssh_handshake_failures import _OFFER_LINES
@@ -498,6 +506,30 @@ class _SignalAwareTransport(paramiko.Transport):
         elif isinstance(msg, str) and msg.startswith("Disconnect (code "):
             self.disconnect_reason = msg.partition("): ")[2].strip() or None
         super()._log(level, msg, *args)
+
+    def _parse_channel_open_failure(self, m: paramiko.Message) -> None:
+        """paramiko's, keeping what the server said of why. paramiko names the refusal by its
+        code alone (paramiko/transport.py, _parse_channel_open_failure: CONNECTION_FAILED_CODE),
+        so a jump host that could not reach the next hop said "Connect failed" whether the name
+        did not resolve there, nothing listened or no route led to it; sshd says which
+        (openssh-portable: channels.c, channel_post_connecting sends strerror(), connect_to_helper
+        the resolver's message), as `ssh -J` prints it ("open failed: connect failed: Connection
+        refused"). sshd's placeholder "open failed" adds nothing and is left out."""
+        chanid = m.get_int()
+        reason = m.get_int()
+        described = " ".join(m.get_text().split())[:200]
+        m.get_text()  # language tag
+        text = CONNECTION_FAILED_CODE.get(reason, "(unknown code)")
+        if described and described.lower() not in ("open failed", text.lower()):
+            text = f"{text}: {described}"
+        self._log(ERROR, f"Secsh channel {chanid:d} open FAILED: {text}")
+        with self.lock:
+            self.saved_exception = paramiko.ChannelException(reason, text)
+            if chanid in self.channel_events:
+                self._channels.delete(chanid)
+                if chanid in self.channel_events:
+                    self.channel_events[chanid].set()
+                    del self.channel_events[chanid]
 
     # paramiko bounds the wait for sshd's verdict on a login with the wall clock
     # (paramiko/auth_handler.py, AuthHandler.wait_for_response: time.time() + auth_timeout), so a

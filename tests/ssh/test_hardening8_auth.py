@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -61,7 +62,9 @@ def test_a_host_that_would_take_a_password_says_how_to_install_the_key(
         SSHTransport.connect("password-box", client.options())
     error = failed.value
     assert "the host would also take a password, which spec-debug does not use" in error.message, error.message
-    assert f"ssh-copy-id -p {server.port} " in (error.hint or "") and f"@{server.address}" in (error.hint or ""), error.hint
+    # Through the config's name, with the config's key (test_hardening49_ssh_copy_id_hint runs it).
+    assert f"ssh-copy-id -i {client.key.path} " in (error.hint or ""), error.hint
+    assert f" -p {server.port} {pwd.getpwuid(os.getuid()).pw_name}@password-box`" in (error.hint or ""), error.hint
     assert "\n" not in error.message
 
 

@@ -1,0 +1,57 @@
+"""The arguments of an `ssh` (or `ssh-copy-id`) that reaches a host the way a run reaches it,
+for the hints that name one: the host's name through the same ssh config where it has one, and
+on the command line what no ssh config gives (an inventory's address, HostKeyAlias, jump or
+ProxyCommand; the hops before a later hop of `ProxyJump hop1,hop2`; a known_hosts file not
+ssh(1)'s default)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+from spec_debug.runner.ssh_target import DEFAULT_KNOWN_HOSTS, DEFAULT_PORT, SSHTarget, jump_text
+
+
+def reach_args(target: SSHTarget, *, user: bool = False, jump_as_option: bool = False) -> str:
+    """`[-o HostKeyAlias=K] [-o UserKnownHostsFile=F] [-J HOPS] [-p PORT] [USER@]HOST`, quoted.
+
+    The name the user gave goes through the same ssh config in ssh(1), so `ssh NAME` reaches the
+    host as we do (its ProxyJump, ProxyCommand, HostKeyAlias, UserKnownHostsFile: openssh-portable,
+    sshconnect.c, get_hostfile_hostname_ipaddr). An inventory host's name is no ssh config name:
+    its address then, with its HostKeyAlias. The host's ProxyJump is said: a later hop of
+    `ProxyJump hop1,hop2` is reached as `ssh -J hop1 hop2` (openssh-portable: ssh.c, main), its
+    own config block reaching it directly, and an inventory's `-J bastion` is in no ssh config.
+    So is a UserKnownHostsFile from ansible_ssh_common_args or --known-hosts.
+
+    `user`: `USER@HOST`, for a login (ssh-copy-id installs the key of that account).
+    `jump_as_option`: `-o ProxyJump=HOPS`, for ssh-copy-id, which takes no -J (its getopts:
+    "i:o:p:F:fnsh?")."""
+    words: list[str] = []
+    if target.inventory_name is not None and target.host_key_alias:
+        words.append(f"-o HostKeyAlias={shlex.quote(target.host_key_alias)}")
+    file = target.known_hosts_files[0] if target.known_hosts_files else DEFAULT_KNOWN_HOSTS
+    if file != DEFAULT_KNOWN_HOSTS:
+        words.append(f"-o UserKnownHostsFile={shlex.quote(file)}")
+    if target.inventory_name is not None and target.proxy_command and not target.proxy_jump:
+        # An inventory's tunnel (`-o ProxyCommand="cloudflared access ssh --hostname %h"`, an IAP
+        # or SSM session): its address alone reaches nothing. Tokens are expanded already.
+        words.append(f"-o ProxyCommand={shlex.quote(target.proxy_command)}")
+    if target.proxy_jump:
+        hops = jump_text(target.proxy_jump)
+        words.append(f"-o ProxyJump={shlex.quote(hops)}" if jump_as_option else f"-J {shlex.quote(hops)}")
+    if target.port != DEFAULT_PORT:
+        words.append(f"-p {target.port}")
+    host = target.alias if target.inventory_name is None else target.hostname
+    words.append(shlex.quote(f"{target.user}@{host}" if user else host))
+    return " ".join(words)
+
+
+def ssh_copy_id_args(target: SSHTarget) -> str:
+    """`ssh-copy-id` arguments that install the key the run offers where the run logs in. Without
+    `-i` ssh-copy-id installs the agent's keys or the newest ~/.ssh/id*.pub (its
+    DEFAULT_PUB_ID_FILE), not a config's `IdentityFile ~/.ssh/lab_ed25519`: the next run offered
+    that one and was refused again. `-i FILE` needs FILE.pub beside it (ssh-copy-id, use_id_file)."""
+    identity = next((path for path in (os.path.expanduser(p) for p in target.identity_files)
+                     if path.lower() != "none" and os.path.isfile(path + ".pub")), None)
+    key = f"-i {shlex.quote(identity)} " if identity is not None else ""
+    return f"{key}{reach_args(target, user=True, jump_as_option=True)}"
