@@ -188,6 +188,20 @@ def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, wher
     )
 
 
+def _protocol_1_only(transport: paramiko.Transport, target: SSHTarget, where: str) -> HandshakeError:
+    """A server that speaks only SSH protocol 1 (`SSH-1.5-...`: a decades-old appliance, a BMC or
+    switch management port). paramiko said "Incompatible version (1.5 instead of 2.0)", with
+    no hint; ssh(1) says "Protocol major versions differ: 2 vs. 1" (openssh-portable: kex.c,
+    kex_exchange_identification) and has had no protocol 1 since OpenSSH 7.6, so no client here
+    logs in either."""
+    banner = (getattr(transport, "remote_version", "") or "").strip()[:80]
+    return HandshakeError(
+        f"{target.alias}: {where} speaks only SSH protocol 1 ({banner}), which neither spec-debug nor OpenSSH 7.6+ speaks",
+        hint="check that Port and HostName name the host's own sshd (not a BMC or switch); else its SSH server "
+        "must be replaced by one that speaks SSH-2",
+    )
+
+
 def _ssh_args_filing_as_we_look(target: SSHTarget) -> str:
     """`ssh` arguments that reach the host and file its key where we look it up, for the
     unknown-key hint (see reach_args). We said `ssh gpu01-key` (the HostKeyAlias, a host name
@@ -276,6 +290,8 @@ def _handshake_on(
             if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
                 raise closed_early from None
             raise (_stalled_after_banner(transport, target, where) or stalled) from None
+        if text.startswith("Incompatible version"):
+            raise _protocol_1_only(transport, target, where) from None
         unshared = _no_common_algorithm(transport, text)
         if unshared is not None:
             hint = _OLD_SSHD_HINT
