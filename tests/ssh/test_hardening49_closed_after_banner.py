@@ -7,13 +7,12 @@ SSH server did answer; the message says so and where to look."""
 from __future__ import annotations
 
 import socket
-import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
 
-from tests.ssh.h49_helpers import run_tiny
+from tests.ssh.h49_helpers import listening, run_tiny
 from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
 
 
@@ -21,24 +20,17 @@ from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
 def dropping_forward(sshd: SshServer) -> Iterator[int]:
     """A port forward to the real sshd that passes its banner, then drops both ends once the
     client has sent its own banner and key exchange offer."""
-    listener = socket.create_server(("127.0.0.1", 0))
 
-    def forward() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn, socket.create_connection((sshd.address, sshd.port)) as upstream:
-                banner = b""
-                while not banner.endswith(b"\n"):
-                    banner += upstream.recv(1)
-                conn.sendall(banner)
-                conn.recv(4096)
+    def forward(conn: socket.socket) -> None:
+        with socket.create_connection((sshd.address, sshd.port)) as upstream:
+            banner = b""
+            while not banner.endswith(b"\n"):
+                banner += upstream.recv(1)
+            conn.sendall(banner)
+            conn.recv(4096)
 
-    threading.Thread(target=forward, daemon=True).start()
-    yield listener.getsockname()[1]
-    listener.close()
+    with listening(forward) as port:
+        yield port
 
 
 def test_a_connection_dropped_after_the_banner_says_the_server_answered(

@@ -7,33 +7,24 @@ the OldSshd of h10_helpers stands in for a server that cannot be installed."""
 from __future__ import annotations
 
 import socket
-import threading
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 import pytest
 
-from tests.ssh.h49_helpers import run_tiny
+from tests.ssh.h49_helpers import listening, run_tiny
 from tests.sshd_fixture import ClientSetup, write_ssh_config
+
+
+def _answer_as_protocol_1(conn: socket.socket) -> None:
+    conn.sendall(b"SSH-1.5-Cisco-1.25\r\n")
+    conn.recv(256)  # our banner; the server then hangs up, as a v1 server does
 
 
 @pytest.fixture
 def protocol_1_port() -> Iterator[int]:
-    listener = socket.create_server(("127.0.0.1", 0))
-
-    def answer() -> None:
-        while True:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return
-            with conn:
-                conn.sendall(b"SSH-1.5-Cisco-1.25\r\n")
-                conn.recv(256)  # our banner; the server then hangs up, as a v1 server does
-
-    threading.Thread(target=answer, daemon=True).start()
-    yield listener.getsockname()[1]
-    listener.close()
+    with listening(_answer_as_protocol_1) as port:
+        yield port
 
 
 def test_a_protocol_1_server_is_named_with_what_to_check(
