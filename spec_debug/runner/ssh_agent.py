@@ -92,7 +92,14 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
     Secretive, gpg-agent and forwarded agents are reached this way, often with no
     $SSH_AUTH_SOCK at all), none for `IdentityAgent none`, else $SSH_AUTH_SOCK's."""
     where = target.identity_agent
-    if not options.use_agent or (where is not None and where.lower() == "none"):
+    # Why no agent is asked is kept for the failure: without it, it read "agent empty" on a
+    # machine with no ssh-agent at all (a CI runner, cron, a fresh login node), and the reader
+    # ran ssh-add, which says "Could not open a connection to your authentication agent".
+    if not options.use_agent:
+        attempts.no_agent = "ssh-agent not used"
+        return None
+    if where is not None and where.lower() == "none":
+        attempts.no_agent = "no ssh-agent: IdentityAgent none"
         return None
     label = "IdentityAgent"
     if where is None or where == "SSH_AUTH_SOCK":
@@ -101,6 +108,9 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
         # failure then read "agent empty". Connected here, the reason is kept for it.
         where, label = os.environ.get("SSH_AUTH_SOCK") or None, "SSH_AUTH_SOCK"
         if where is None:
+            # An empty SSH_AUTH_SOCK is no agent to ssh(1) either (openssh-portable: authfd.c,
+            # ssh_get_authentication_socket).
+            attempts.no_agent = "no ssh-agent: SSH_AUTH_SOCK is not set"
             return None
     path = os.path.expanduser(where)
     silent = f"it accepted the connection but did not list its keys within {_AGENT_ANSWER_S:g} s"

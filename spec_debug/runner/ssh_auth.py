@@ -115,7 +115,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     # sshconnect2.c, pubkey_prepare); "agent empty" sent the reader to ssh-add a key the agent held.
     withheld = (f"IdentitiesOnly yes withholds the {attempts.withheld} key(s) ssh-agent holds: no IdentityFile names them"
                 if attempts.withheld else None)
-    nothing = "no identity files" if attempts.agent_unreachable else withheld or "agent empty, no identity files"
+    nothing = ("no identity files" if attempts.agent_unreachable
+               else withheld or f"{attempts.no_agent or 'agent empty'}, no identity files")
     if target.key_logins is not None:
         nothing = f"key logins are off for this host in your ssh config ({target.key_logins})"
     tried_keys = [*(f"{label} (ssh-agent would not sign with it)" for label in declined), *attempts.tried]

@@ -43,6 +43,8 @@ class _Attempts:
     """An encrypted key was skipped because there is no terminal to ask for its passphrase."""
     agent_unreachable: str | None = None
     """IdentityAgent's socket and why it could not be reached."""
+    no_agent: str | None = None
+    """Why no ssh-agent was asked at all (`SSH_AUTH_SOCK is not set`, `IdentityAgent none`)."""
     missing: list[str] = field(default_factory=list)
     """Configured identity files that do not exist (a typo, a key left on another machine)."""
     withheld: int = 0

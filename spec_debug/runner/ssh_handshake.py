@@ -188,6 +188,36 @@ def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, wher
     )
 
 
+def _closed_mid_handshake(transport: paramiko.Transport, target: SSHTarget, where: str, exc: BaseException) -> HandshakeError:
+    """The server hung up after its banner, before the key exchange ended. paramiko's EOFError
+    carries no text, so this read "closed the connection during the SSH handshake (EOFError)",
+    with no hint; the server's banner says that an SSH server did answer, and its log why."""
+    said = _one_line(exc)
+    reason = "" if said == type(exc).__name__ else f" ({said})"
+    banner = (getattr(transport, "remote_version", "") or "").strip()[:80]
+    after = f", after its banner ({banner})" if banner else ""
+    return HandshakeError(
+        f"{target.alias}: {where} closed the connection during the SSH handshake{after}{reason}",
+        hint="the server ended it before the key exchange finished: its sshd log says why (`journalctl -u ssh` or "
+        "/var/log/auth.log there); a proxy, port forward or load balancer in front of sshd does the same when its "
+        "own connection to sshd drops",
+    )
+
+
+def _protocol_1_only(transport: paramiko.Transport, target: SSHTarget, where: str) -> HandshakeError:
+    """A server that speaks only SSH protocol 1 (`SSH-1.5-...`: a decades-old appliance, a BMC or
+    switch management port). paramiko said "Incompatible version (1.5 instead of 2.0)", with
+    no hint; ssh(1) says "Protocol major versions differ: 2 vs. 1" (openssh-portable: kex.c,
+    kex_exchange_identification) and has had no protocol 1 since OpenSSH 7.6, so no client here
+    logs in either."""
+    banner = (getattr(transport, "remote_version", "") or "").strip()[:80]
+    return HandshakeError(
+        f"{target.alias}: {where} speaks only SSH protocol 1 ({banner}), which neither spec-debug nor OpenSSH 7.6+ speaks",
+        hint="check that Port and HostName name the host's own sshd (not a BMC or switch); else its SSH server "
+        "must be replaced by one that speaks SSH-2",
+    )
+
+
 def _ssh_args_filing_as_we_look(target: SSHTarget) -> str:
     """`ssh` arguments that reach the host and file its key where we look it up, for the
     unknown-key hint (see reach_args). We said `ssh gpu01-key` (the HostKeyAlias, a host name
@@ -276,6 +306,8 @@ def _handshake_on(
             if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
                 raise closed_early from None
             raise (_stalled_after_banner(transport, target, where) or stalled) from None
+        if text.startswith("Incompatible version"):
+            raise _protocol_1_only(transport, target, where) from None
         unshared = _no_common_algorithm(transport, text)
         if unshared is not None:
             hint = _OLD_SSHD_HINT
@@ -307,7 +339,7 @@ def _handshake_on(
         raise HandshakeError(f"{target.alias}: SSH handshake with {where} failed: {text}") from None
     except (EOFError, OSError) as exc:
         _raise_if_proxy_ended(target, sock, getattr(transport, "pre_banner", ()))
-        raise HandshakeError(f"{target.alias}: {where} closed the connection during the SSH handshake ({_one_line(exc)})") from None
+        raise _closed_mid_handshake(transport, target, where, exc) from None
     # start_client returns quietly when its timeout passes mid-handshake (paramiko/transport.py),
     # timed on the monotonic clock by our transport (ssh_transport, start_client).
     if not transport.is_active() or not getattr(transport, "initial_kex_done", True):

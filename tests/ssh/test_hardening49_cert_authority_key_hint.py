@@ -6,16 +6,13 @@ the hint literally must file the key where the next run looks."""
 
 from __future__ import annotations
 
-import re
-import shlex
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.h49_helpers import run_tiny
+from tests.ssh.h49_helpers import run_hinted_ssh_answering_yes, run_tiny
 from tests.sshd_fixture import ClientSetup, SshServer, keygen
 
 
@@ -28,15 +25,7 @@ def test_following_the_hint_for_a_host_without_its_certificate_files_its_key_und
     done, record = run_tiny(cli, tmp_path, "first", "--host", "gpu01")
     assert done.code == 3, done.stdout + done.stderr
     assert "presented no host certificate" in record["hosts"][0]["error"], record["hosts"][0]["error"]
-    hint = re.search(r"\(or run `(ssh [^`]+)` once and answer yes\)", done.stderr)
-    assert hint is not None, done.stderr
-    command = shlex.split(hint.group(1))
-    # The person answers yes (accept-new stands in for that answer); -F: ssh(1) reads the passwd
-    # entry's ~/.ssh/config, not $HOME's.
-    command[command.index("StrictHostKeyChecking=ask")] = "StrictHostKeyChecking=accept-new"
-    asked = subprocess.run([command[0], "-F", str(client.config), "-o", "BatchMode=yes", *command[1:], "true"],
-                           capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
-    assert asked.returncode == 0, (command, asked.stderr)
+    run_hinted_ssh_answering_yes(done.stderr, client.config, r"\(or run `(ssh [^`]+)` once and answer yes\)")
     assert "\ngpu01-key ssh-ed25519 " in client.known_hosts.read_text()
     done, record = run_tiny(cli, tmp_path, "second", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr

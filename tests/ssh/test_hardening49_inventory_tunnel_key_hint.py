@@ -5,16 +5,13 @@ the hinted ssh must go through the tunnel and file the key where the next run lo
 
 from __future__ import annotations
 
-import re
-import shlex
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.h49_helpers import run_tiny
+from tests.ssh.h49_helpers import run_hinted_ssh_answering_yes, run_tiny
 from tests.ssh.test_hardening18_runtime import relay_command
 from tests.sshd_fixture import ClientSetup, SshServer, free_port
 
@@ -33,13 +30,6 @@ def test_the_hint_for_an_inventory_host_behind_a_tunnel_goes_through_the_tunnel(
         f"ansible_ssh_common_args='-o ProxyCommand=\"{tunnel}\" -o UserKnownHostsFile={client.known_hosts}'\n")
     done, _ = run_tiny(cli, tmp_path, "first", "-i", str(inventory))
     assert done.code == 3, done.stdout + done.stderr
-    hint = re.search(r"or run `(ssh [^`]+)` once", done.stderr)
-    assert hint is not None, done.stderr
-    command = shlex.split(hint.group(1))
-    asked = subprocess.run(
-        [command[0], "-F", str(client.config), "-o", "StrictHostKeyChecking=accept-new", "-o", "BatchMode=yes",
-         *command[1:], "true"],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
-    assert asked.returncode == 0, (command, asked.stderr)
+    run_hinted_ssh_answering_yes(done.stderr, client.config)
     done, record = run_tiny(cli, tmp_path, "second", "-i", str(inventory))
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr

@@ -6,34 +6,16 @@ inventory host whose jump is in its ansible_ssh_common_args (in no ssh config) l
 
 from __future__ import annotations
 
-import re
-import shlex
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.h49_helpers import run_tiny
+from tests.ssh.h49_helpers import run_hinted_ssh_answering_yes, run_tiny
 from tests.sshd_fixture import ClientSetup, SshServer
 
 StartServer = Callable[..., SshServer]
-
-
-def _run_the_hinted_ssh_answering_yes(stderr: str, client: ClientSetup) -> list[str]:
-    """The `ssh` the hint names, as a person runs it and answers yes (accept-new stands in for
-    the answer). -F: ssh(1) reads the passwd entry's ~/.ssh/config, not $HOME's; it passes -F on
-    to the ssh it starts for -J."""
-    hint = re.search(r"or run `(ssh [^`]+)` once", stderr)
-    assert hint is not None, stderr
-    command = shlex.split(hint.group(1))
-    asked = subprocess.run(
-        [command[0], "-F", str(client.config), "-o", "StrictHostKeyChecking=accept-new", "-o", "BatchMode=yes",
-         *command[1:], "true"],
-        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL, check=False)
-    assert asked.returncode == 0, (command, asked.stderr)
-    return command
 
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="OpenSSH client not installed")
@@ -48,7 +30,7 @@ def test_the_hint_for_a_second_hop_goes_through_the_first(
     done, record = run_tiny(cli, tmp_path, "first", "--host", "gpu01")
     assert done.code == 3, done.stdout + done.stderr
     assert record["hosts"][0]["error"].startswith("gpu01: jump host hop2: host key for "), record["hosts"][0]["error"]
-    command = _run_the_hinted_ssh_answering_yes(done.stderr, client)
+    command = run_hinted_ssh_answering_yes(done.stderr, client.config)
     assert command[command.index("-J") + 1] == "hop1", command
     done, record = run_tiny(cli, tmp_path, "second", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
@@ -69,7 +51,7 @@ def test_the_hint_for_an_inventory_host_goes_through_its_jump(
         f"ansible_ssh_common_args='-J bastion -o UserKnownHostsFile={client.known_hosts}'\n")
     done, _ = run_tiny(cli, tmp_path, "first", "-i", str(inventory))
     assert done.code == 3, done.stdout + done.stderr
-    command = _run_the_hinted_ssh_answering_yes(done.stderr, client)
+    command = run_hinted_ssh_answering_yes(done.stderr, client.config)
     assert command[command.index("-J") + 1] == "bastion", command
     done, record = run_tiny(cli, tmp_path, "second", "-i", str(inventory))
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
