@@ -221,6 +221,12 @@ def _stream_result(text: str) -> tuple[str, int] | None:
         wrapped = inner_json(text)
     except ValueError:
         return None
+    return process_result(wrapped)
+
+
+def process_result(wrapped) -> tuple[str, int] | None:
+    """:func:`_stream_result` of a result already decoded (a Responses ``function_call_output``
+    read by :mod:`formats.codex`)."""
     if not isinstance(wrapped, dict):
         return None
     streams = [wrapped.get(k) for k in ("stdout", "stderr")]
