@@ -185,7 +185,7 @@ def shell_result(text: str) -> tuple[str, int | None]:
             if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
                 return wrapped["output"], code
     if text.startswith("{") and ('"stdout"' in text or '"stderr"' in text):
-        streams = _stream_result(text)
+        streams = stream_result(text)
         if streams is not None:
             return streams
     lines = text.splitlines()
@@ -212,7 +212,7 @@ ShellCommandOutput.kt``), ``{"stdout", "stderr", "return_code"}`` (the field nam
 beta_bash_code_execution_result_block.py``), and ``{"command", "exit_code", "stdout", "stderr"}``."""
 
 
-def _stream_result(text: str) -> tuple[str, int] | None:
+def stream_result(text: str) -> tuple[str, int] | None:
     """``(stdout and stderr, exit code)`` of a result that is such an object; None for any other
     JSON (kept whole). Read whole, the escaped newlines hid a traceback's last line, and the
     exit code, from the extractors: a failed ``ssh`` read as a call with no exit status and an
@@ -225,7 +225,7 @@ def _stream_result(text: str) -> tuple[str, int] | None:
 
 
 def process_result(wrapped) -> tuple[str, int] | None:
-    """:func:`_stream_result` of a result already decoded (a Responses ``function_call_output``
+    """:func:`stream_result` of a result already decoded (a Responses ``function_call_output``
     read by :mod:`formats.codex`)."""
     if not isinstance(wrapped, dict):
         return None
