@@ -914,7 +914,7 @@ class _State:
             self.held_prompts.append((line, lineno))
             return iter(())
         if _MSG.match(line):
-            self._release_held()  # a block left open: the message ends with it
+            self._held_as_text()  # a block left open: the message ends with it
             return None
         if not self.held_prompts or not line.strip():
             return None
@@ -927,7 +927,7 @@ class _State:
             yield from self.feed(prompted, at)
         yield from self.feed(line, lineno)
 
-    def _release_held(self) -> None:
+    def _held_as_text(self) -> None:
         """The block ended with its prompted lines and no output: an example, kept as text."""
         held, self.held_prompts = self.held_prompts, []
         for line, lineno in held:
@@ -1054,7 +1054,7 @@ class _State:
                     return
             else:
                 was_shell = self.fence in _SHELL_LANGS
-                self._release_held()
+                self._held_as_text()
                 self.block_ran = False
                 self.fence = None
                 if was_shell:
