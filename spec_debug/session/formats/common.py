@@ -150,9 +150,21 @@ def trailing_exit_code(output: str) -> int | None:
     session in phnx-labs/agi-cli ``apps/cli/src/lib/teams/__tests__/testdata/droid-stream-json.jsonl``).
     And the status Continue's terminal tool gives a failed command, ``[Status: Command failed with
     exit code N]`` (:mod:`formats.continue_session`).
+    And the line ``kubectl exec`` (``oc exec`` too) ends with when the command in the pod exited
+    non-zero, ``command terminated with exit code 137`` (kubernetes/client-go ``tools/remotecommand``,
+    the error its v4 stream protocol returns for a ``NonZeroExitCode`` status, which kubectl prints
+    and exits with): the last line of the output, where it is no quote.
     Looked for in the tail only: a command's own output may quote one."""
-    found = _EXIT_TRAILER.findall(output[-600:])
-    return int(found[-1]) if found else None
+    tail = output[-600:]
+    found = _EXIT_TRAILER.findall(tail)
+    if found:
+        return int(found[-1])
+    if "command terminated" in tail and (pod := _POD_EXIT.search(tail)) is not None:
+        return int(pod.group(1))
+    return None
+
+
+_POD_EXIT = re.compile(r"(?:^|\n)(?:error: )?command terminated with exit code (\d+)\s*\Z")
 
 
 _SHELL_STATUS_LINE = re.compile(r"(?:Exit code:?|Process exited with code)\s+(-?\d+)\s*")

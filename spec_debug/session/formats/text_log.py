@@ -25,7 +25,7 @@ from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
     claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
 )
-from spec_debug.session.formats.common import Cursor, exit_code_of
+from spec_debug.session.formats.common import Cursor, exit_code_of, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
 from spec_debug.session.reader import iter_lines, legacy_text
@@ -657,6 +657,8 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
+            if kind == "tool_result" and code is None:
+                code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
             if kind == "tool_result" and self.exit_code is not None:
                 code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
