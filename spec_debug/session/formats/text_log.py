@@ -25,7 +25,7 @@ from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
     claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
 )
-from spec_debug.session.formats.common import Cursor, exit_code_of, trailing_exit_code
+from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
 from spec_debug.session.reader import iter_lines, legacy_text
@@ -659,6 +659,12 @@ class _State:
             code = exit_code_of(text) if kind == "tool_result" else None
             if kind == "tool_result" and code is None:
                 code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
+            if kind == "tool_result" and code is None and self.numbered:
+                # A tool message of a [msg N] transcript is what an agent's tool handed the model:
+                # Codex's "Exit code: N" header (and unified exec's "Process exited with code N"),
+                # an agent loop's own status line, the {"output", "metadata"} or process JSON
+                # (common.shell_result, as a chat tool message is read). Was no exit code.
+                text, code = shell_result(text)
             if kind == "tool_result" and self.exit_code is not None:
                 code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
