@@ -1061,11 +1061,15 @@ class _State:
                 if self.fence in _SHELL_LANGS:
                     return
             else:
-                was_shell = self.fence in _SHELL_LANGS
+                # The block's end after a command that ran in it (a shell block's, or a plain
+                # one's: _transcript_fence) is no line of that command's output: kept, its
+                # "```" was the output's last line, so an `echo $?` read "1\n```" (no status)
+                ran = self.fence in _SHELL_LANGS or (
+                    self._transcript_fence() and self.kind == "tool_result" and self.call_id is not None)
                 self._held_as_text()
                 self.block_ran = False
                 self.fence = None
-                if was_shell:
+                if ran:
                     return
             self._append(line, lineno)
             return
