@@ -54,3 +54,20 @@ def test_process_json_results_give_exit_codes_and_output(tmp_path: Path) -> None
         ("connection", "ssh: connect to host gpu5 port 22: Connection timed out", "gpu5"),
         ("cuda_error", "CUDA error: no kernel image is available for execution on the device", "gpu6"),
     ]
+
+
+def test_a_responses_input_list_reads_the_process_json_too(tmp_path: Path) -> None:
+    # An Agents SDK session's input list (result.to_input_list()): function_call items answered
+    # by function_call_output, read as a Codex rollout's response items are
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps([
+        {"role": "user", "content": "EAGLE-3 is slow on gpu11?"},
+        {"type": "function_call", "call_id": "call_1", "name": "run_shell", "id": "fc_1", "status": "completed",
+         "arguments": json.dumps({"command": "ssh gpu11 nvidia-smi"})},
+        {"type": "function_call_output", "call_id": "call_1", "output": json.dumps(
+            {"stdout": "", "stderr": "ssh: connect to host gpu11 port 22: Connection refused", "returncode": 255})},
+    ]))
+    a = analyze_path(path)
+    assert [(c.command, c.exit_code, c.is_error) for c in a.commands] == [("ssh gpu11 nvidia-smi", 255, True)]
+    assert [(e.kind, e.message) for e in a.errors] == [
+        ("connection", "ssh: connect to host gpu11 port 22: Connection refused")]

@@ -22,6 +22,7 @@ from spec_debug.session.formats.common import (
     call_path,
     exit_code_of,
     remote_host,
+    stream_result,
 )
 from spec_debug.session.formats.compressed import transcript_stem
 from spec_debug.session.formats.instants import stamp
@@ -1030,6 +1031,14 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
+    if isinstance(result, list) and output[:1] == "{" and ('"stdout"' in output or '"stderr"' in output) \
+            and (process := stream_result(output)) is not None:
+        # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],
+        # as CLI 2.0.14 sessions show) that is the process it ran, {"stdout", "stderr", "exitCode"}:
+        # the SSH and shell MCP servers that return "structured" results. The CLI marks the call
+        # failed only when the server says isError, so a command that exited 1 was exit 0.
+        output, exit_code = process
+        is_error = is_error or exit_code != 0
     if is_error and status is None and output.startswith(INTERRUPTED):
         # Esc while the call ran: ``content: "[Request interrupted by user for tool use]"``,
         # ``is_error: true``, ``toolUseResult: "Error: [Request interrupted by user for tool

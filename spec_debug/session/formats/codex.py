@@ -31,8 +31,8 @@ from spec_debug.session.formats import codex_code_mode as code_mode
 from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats import responses_tools
 from spec_debug.session.formats.common import (
-    SHELL_TOOL_NAMES, Cursor, attachments_shown, bare_command, block_text, call_text, decode_arguments, remote_host,
-    shell_command, tool_path,
+    SHELL_TOOL_NAMES, Cursor, attachments_shown, bare_command, block_text, call_text, decode_arguments, process_result,
+    remote_host, shell_command, tool_path,
 )
 from spec_debug.session.reader import inner_json, iter_json_records
 
@@ -768,6 +768,11 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     cut = tool_ends.ts_interrupted(wrapped)
                     if declined == "denied" and isinstance(meta.get("reason"), str) and meta["reason"]:
                         output = meta["reason"]
+                elif (process := process_result(wrapped)) is not None:
+                    # an app's own function tool on the Responses API (an Agents SDK session's
+                    # input list) answering with the process, {stdout, stderr, returncode}: see
+                    # common._STREAM_EXIT_KEYS. Codex's own tools never write this shape.
+                    output, code = process
             except ValueError:
                 pass
         if code is None:

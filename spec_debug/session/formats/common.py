@@ -150,9 +150,21 @@ def trailing_exit_code(output: str) -> int | None:
     session in phnx-labs/agi-cli ``apps/cli/src/lib/teams/__tests__/testdata/droid-stream-json.jsonl``).
     And the status Continue's terminal tool gives a failed command, ``[Status: Command failed with
     exit code N]`` (:mod:`formats.continue_session`).
+    And the line ``kubectl exec`` (``oc exec`` too) ends with when the command in the pod exited
+    non-zero, ``command terminated with exit code 137`` (kubernetes/client-go ``tools/remotecommand``,
+    the error its v4 stream protocol returns for a ``NonZeroExitCode`` status, which kubectl prints
+    and exits with): the last line of the output, where it is no quote.
     Looked for in the tail only: a command's own output may quote one."""
-    found = _EXIT_TRAILER.findall(output[-600:])
-    return int(found[-1]) if found else None
+    tail = output[-600:]
+    found = _EXIT_TRAILER.findall(tail)
+    if found:
+        return int(found[-1])
+    if "command terminated" in tail and (pod := _POD_EXIT.search(tail)) is not None:
+        return int(pod.group(1))
+    return None
+
+
+_POD_EXIT = re.compile(r"(?:^|\n)(?:error: )?command terminated with exit code (\d+)\s*\Z")
 
 
 _SHELL_STATUS_LINE = re.compile(r"(?:Exit code:?|Process exited with code)\s+(-?\d+)\s*")
@@ -185,7 +197,7 @@ def shell_result(text: str) -> tuple[str, int | None]:
             if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
                 return wrapped["output"], code
     if text.startswith("{") and ('"stdout"' in text or '"stderr"' in text):
-        streams = _stream_result(text)
+        streams = stream_result(text)
         if streams is not None:
             return streams
     lines = text.splitlines()
@@ -212,7 +224,7 @@ ShellCommandOutput.kt``), ``{"stdout", "stderr", "return_code"}`` (the field nam
 beta_bash_code_execution_result_block.py``), and ``{"command", "exit_code", "stdout", "stderr"}``."""
 
 
-def _stream_result(text: str) -> tuple[str, int] | None:
+def stream_result(text: str) -> tuple[str, int] | None:
     """``(stdout and stderr, exit code)`` of a result that is such an object; None for any other
     JSON (kept whole). Read whole, the escaped newlines hid a traceback's last line, and the
     exit code, from the extractors: a failed ``ssh`` read as a call with no exit status and an
@@ -221,6 +233,12 @@ def _stream_result(text: str) -> tuple[str, int] | None:
         wrapped = inner_json(text)
     except ValueError:
         return None
+    return process_result(wrapped)
+
+
+def process_result(wrapped) -> tuple[str, int] | None:
+    """:func:`stream_result` of a result already decoded (a Responses ``function_call_output``
+    read by :mod:`formats.codex`)."""
     if not isinstance(wrapped, dict):
         return None
     streams = [wrapped.get(k) for k in ("stdout", "stderr")]

@@ -25,7 +25,7 @@ from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
     claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
 )
-from spec_debug.session.formats.common import Cursor, exit_code_of
+from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
 from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
 from spec_debug.session.reader import iter_lines, legacy_text
@@ -657,6 +657,14 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
+            if kind == "tool_result" and code is None:
+                code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
+            if kind == "tool_result" and code is None and self.numbered:
+                # A tool message of a [msg N] transcript is what an agent's tool handed the model:
+                # Codex's "Exit code: N" header (and unified exec's "Process exited with code N"),
+                # an agent loop's own status line, the {"output", "metadata"} or process JSON
+                # (common.shell_result, as a chat tool message is read). Was no exit code.
+                text, code = shell_result(text)
             if kind == "tool_result" and self.exit_code is not None:
                 code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
@@ -914,7 +922,7 @@ class _State:
             self.held_prompts.append((line, lineno))
             return iter(())
         if _MSG.match(line):
-            self._release_held()  # a block left open: the message ends with it
+            self._held_as_text()  # a block left open: the message ends with it
             return None
         if not self.held_prompts or not line.strip():
             return None
@@ -927,7 +935,7 @@ class _State:
             yield from self.feed(prompted, at)
         yield from self.feed(line, lineno)
 
-    def _release_held(self) -> None:
+    def _held_as_text(self) -> None:
         """The block ended with its prompted lines and no output: an example, kept as text."""
         held, self.held_prompts = self.held_prompts, []
         for line, lineno in held:
@@ -1053,11 +1061,15 @@ class _State:
                 if self.fence in _SHELL_LANGS:
                     return
             else:
-                was_shell = self.fence in _SHELL_LANGS
-                self._release_held()
+                # The block's end after a command that ran in it (a shell block's, or a plain
+                # one's: _transcript_fence) is no line of that command's output: kept, its
+                # "```" was the output's last line, so an `echo $?` read "1\n```" (no status)
+                ran = self.fence in _SHELL_LANGS or (
+                    self._transcript_fence() and self.kind == "tool_result" and self.call_id is not None)
+                self._held_as_text()
                 self.block_ran = False
                 self.fence = None
-                if was_shell:
+                if ran:
                     return
             self._append(line, lineno)
             return
