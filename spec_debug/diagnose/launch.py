@@ -1845,7 +1845,13 @@ def _int_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str) -> i
                 "not in this text",
                 hint="give it a value (spec.arguments.parameters or the template's inputs default), or paste "
                      "the pod's command line (kubectl get pod POD -o yaml)") from exc
-        raise LaunchParseError(f"{engine}: --{aliases[0]} expects an integer, got {value!r}") from exc
+        # both servers declare these options with argparse type=int, which exits on such a value
+        # (sglang python/sglang/srt/server_args.py add_cli_args; vllm/engine/arg_utils.py): was an
+        # SD004 asking for --var server_cmdline, the command the user had just given
+        raise LaunchParseError(f"{engine}: --{aliases[0]} expects an integer, got {value!r}",
+                               hint=f"write a whole number: the server's own parser refuses {value!r} too "
+                                    f"(argparse: \"argument --{aliases[0]}: invalid int value\") and it does not "
+                                    "start") from exc
 
 
 def _size_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str,

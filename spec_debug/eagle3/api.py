@@ -100,6 +100,12 @@ def resolve_target(target: str | Path | None, cfg, *, find_verifier: bool = True
         return ResolvedTarget(given, TARGET_GIVEN, tuple(
             _other_verifier_note(cfg, given) or _named_verifier_differs(cfg, given, find_verifier)))
     path, notes = _config_verifier(cfg, find_verifier)
+    if path is None and find_verifier and not cfg.verifier:
+        # an EAGLE/SpecForge draft, or a speculators config stripped of speculators_config:
+        # the table's "(data_tokens)" alone read as a draft scoring 0.03 where it scores 0.69
+        # against its target (the reference it was trained on)
+        notes = [f"no target: the draft's config names no verifier (speculators_config.verifier), so "
+                 f"the samples were {_NO_VERIFIER_SCORING}"]
     if path is None:
         return ResolvedTarget(None, None, tuple(notes))
     try:

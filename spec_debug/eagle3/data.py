@@ -842,7 +842,12 @@ _EXACT_IDS = {torch.bfloat16: 2 ** 8, torch.float16: 2 ** 11, torch.float32: 2 *
 
 
 def _exact_ids(path: Path, key: str, ids: Tensor) -> Tensor:
-    """Token ids as int64; ids stored as floats are refused where the type rounded them."""
+    """Token ids as int64; ids stored as floats are refused where the type rounded them, and
+    ids stored as bool (a mask saved under the ids' key) are refused outright: read as ids 0
+    and 1 every score was of two tokens that are not the sample's."""
+    if ids.dtype == torch.bool:
+        raise DataError(f"{path}: {key} is stored as bool (true/false, not token ids): a mask saved under "
+                        "the ids' key", hint=f"save {key} as the sample's token ids (int64 or int32)")
     if ids.is_floating_point() and ids.numel():
         exact = _EXACT_IDS.get(ids.dtype, 2 ** 53)
         largest = float(ids.abs().max())
@@ -918,6 +923,12 @@ def _mask_bool(path: Path, loss_mask: Tensor) -> Tensor:
     metrics do) every nonzero entry, -100 included, would be scored: the prompt the mask was
     to leave out would count, a silently different accuracy. Weights within [0, 1] pass."""
     flat = loss_mask.reshape(-1)
+    if flat.is_floating_point() and not bool(flat.isfinite().all()):
+        # NaN compares false both ways, so it passed the range test below and bool(NaN) is
+        # True: a mask of NaN (a float buffer saved before it was filled) scored every position
+        bad = int((~flat.isfinite()).sum())
+        raise DataError(f"{path}: loss_mask holds NaN or Inf ({bad} of {flat.numel()} entries): it is no "
+                        "mask", hint="save loss_mask as 1 where the assistant's tokens are, 0 elsewhere")
     if flat.dtype != torch.bool:
         odd = flat[(flat < 0) | (flat > 1)]
         if odd.numel():

@@ -221,11 +221,26 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
             raise CheckpointError(f"{path}: t2d is a {type(t2d).__name__}, not a tensor",
                                   hint=_HINT)
         t2d = t2d.reshape(-1)
+        if t2d.numel() != vocab_size and _holds_ids(t2d, vocab_size):
+            # was: "a map built for another target", for a t2d of the draft's ids themselves
+            raise CheckpointError(f"{path}: t2d holds {t2d.numel()} target ids (ascending), not a mask of one "
+                                  f"entry per target token ({vocab_size})",
+                                  hint=f"save t2d as the mask: t2d = torch.zeros({vocab_size}, dtype=torch.bool); "
+                                       "t2d[ids] = True")
         if t2d.numel() != vocab_size:
             raise CheckpointError(f"{path}: t2d has {t2d.numel()} entries, the target vocab is "
                                   f"{vocab_size}: a map built for another target", hint=_HINT)
         t2d = t2d.bool()
     return VocabMapping(d2t, t2d, path)
+
+
+def _holds_ids(t2d: Tensor, vocab_size: int) -> bool:
+    """t2d holds the selected target ids rather than a [V] mask (vocab.t2d_as_ids)."""
+    from spec_debug.eagle3.vocab import t2d_as_ids
+
+    if t2d.is_floating_point() and not bool((t2d.isfinite() & (t2d == t2d.round())).all()):
+        return False
+    return t2d_as_ids(t2d.long().tolist(), vocab_size)
 
 
 def differs_at(stored: Tensor, mapping: VocabMapping) -> int | None:
