@@ -33,6 +33,6 @@ def test_readings_on_lines_of_their_own_all_stay():
 
 def test_a_megabyte_line_of_redraws_is_read_in_linear_time():
     text = _bar(30) * 2000  # 60,000 redraws, 13 MB, no newline
-    t = time.process_time()
+    t = time.thread_time()
     found = extract_metrics(text, "", False)
-    assert len(found) == 1 and time.process_time() - t < 4.0
+    assert len(found) == 1 and time.thread_time() - t < 4.0

@@ -55,6 +55,6 @@ def test_many_shift_operators_on_one_line_are_read_in_linear_time():
     import time
 
     line = "echo " + " ".join(["a << b"] * 2000) + "\nls\n"  # a C++ one-liner's `cout << x << y ...`
-    started = time.process_time()
+    started = time.thread_time()
     pipelines(line)
-    assert time.process_time() - started < 0.5  # each op's own scan of its line took 0.9 s
+    assert time.thread_time() - started < 0.5  # each op's own scan of its line took 0.9 s

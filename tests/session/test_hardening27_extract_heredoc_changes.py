@@ -53,6 +53,6 @@ def test_many_heredoc_operators_on_one_line_are_judged_in_linear_time():
     import time
 
     line = "echo " + " ".join(["a << b"] * 1000) + "\nls\n"
-    started = time.process_time()
+    started = time.thread_time()
     assert changes_host(line) is None
-    assert time.process_time() - started < 1.0  # the reader of each operator was found anew: 1.6 s
+    assert time.thread_time() - started < 1.0  # the reader of each operator was found anew: 1.6 s

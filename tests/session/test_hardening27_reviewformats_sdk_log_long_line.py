@@ -12,9 +12,9 @@ from spec_debug.session.formats import claude_sdk_log
 
 def test_a_long_dated_line_is_refused_at_once():
     head = ["2026-01-31T19:31:00.138Z" + "QUJD" * 50_000] * 5
-    started = time.process_time()
+    started = time.thread_time()
     assert not claude_sdk_log.looks_like(head)
-    assert time.process_time() - started < 1.0  # was about 11 s
+    assert time.thread_time() - started < 1.0  # was about 11 s
 
 
 def test_a_logging_head_with_its_zone_is_still_a_message_line():
