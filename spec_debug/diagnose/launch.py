@@ -2965,7 +2965,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
 # is 7, eagle/traineagle3/cnets.py; speculators' default is 3); even at 0.95 acceptance per step
 # a chain reaches depth 64 in 4% of rounds (0.95 ** 64), while every step costs a draft pass in
 # every round. SGLang's EAGLE-2 trees verify about 60 tokens (the EAGLE-2 paper's budget).
-_MOST_USEFUL_STEPS = 64
+MOST_USEFUL_STEPS = 64
 _MOST_USEFUL_TOPK = 64
 _MOST_USEFUL_DRAFT_TOKENS = 1024
 
@@ -2980,11 +2980,11 @@ def _beyond_any_use(cfg: LaunchConfig) -> list[str]:
     sglang = cfg.engine == "sglang"
     # SGLang NGRAM reads only the draft tokens (ngram_worker.py); vLLM has one number, K
     steps = cfg.num_steps if not (sglang and cfg.algorithm == "NGRAM") else None
-    written = [("--speculative-num-steps" if sglang else "num_speculative_tokens", steps, _MOST_USEFUL_STEPS,
+    written = [("--speculative-num-steps" if sglang else "num_speculative_tokens", steps, MOST_USEFUL_STEPS,
                 "draft passes in every round"),
                ("--speculative-eagle-topk", cfg.topk if sglang else None, _MOST_USEFUL_TOPK,
                 "candidates expanded at every step")]
-    if not (isinstance(steps, int) and steps > _MOST_USEFUL_STEPS):
+    if not (isinstance(steps, int) and steps > MOST_USEFUL_STEPS):
         # with the steps that far out, the draft tokens are their consequence, said once
         written.append(("--speculative-num-draft-tokens", cfg.num_draft_tokens if sglang else None,
                         _MOST_USEFUL_DRAFT_TOKENS, "tokens verified per request in every round"))

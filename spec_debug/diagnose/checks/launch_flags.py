@@ -7,8 +7,8 @@ import re
 from typing import Any, Mapping
 
 from spec_debug.diagnose.checks.common import Where
-from spec_debug.diagnose.launch import (RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig, names_no_draft_path,
-                                       vllm_eagle3_pipeline_aux_loss)
+from spec_debug.diagnose.launch import (MOST_USEFUL_STEPS, RELEASE_UNKNOWN, EffectiveSpec, LaunchConfig,
+                                       names_no_draft_path, vllm_eagle3_pipeline_aux_loss)
 from spec_debug.diagnose.parallel_draft import is_peagle
 from spec_debug.record import Finding
 
@@ -69,6 +69,17 @@ def check_num_steps(launch: LaunchConfig, eff: EffectiveSpec, trained_steps: int
                                        "(e.g. 3 steps: " + ("--speculative-num-steps 3 --speculative-eagle-topk 1 "
                                                             "--speculative-num-draft-tokens 4)" if launch.engine == "sglang"
                                                             else _vllm_tokens_flag(launch, 3) + ")"))]
+    if trained_steps is not None and trained_steps > MOST_USEFUL_STEPS:
+        # a slip in the draft's config (an extra digit, a byte count), no depth anyone trains a
+        # draft for: "Serve with 1000000000 steps" would repeat it (see launch.MOST_USEFUL_STEPS)
+        evidence.append(f"the draft config says {trained_steps} speculative tokens "
+                        f"({trained_source or 'speculative_tokens of its speculators_config.default_proposal_method'}), "
+                        f"past any trained depth (drafts are trained for a few steps, at most {MOST_USEFUL_STEPS} "
+                        "here): not taken as the depth to serve; fix that value in the draft config")
+        facts["trained_steps"] = None
+        return [at.finding("SD101", evidence, facts, severity="warning",
+                           remediation="Serve with the number of steps the draft was trained for (speculators' "
+                                       "default is 3) and correct speculative_tokens in the draft's config.json")]
     if trained_steps is not None and trained_steps > 1:
         evidence.append(f"the draft was trained/exported for {trained_steps} speculative tokens "
                         f"({trained_source or 'speculative_tokens of its speculators_config.default_proposal_method'})")
