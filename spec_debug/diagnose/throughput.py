@@ -66,7 +66,7 @@ def chain_accept_length(conditional: Sequence[float], steps: int | None = None) 
     # the flat tail in closed form, sum_{j=1..m} J * p^j (was: a list of every position, which
     # hung on a served depth of 10**9)
     last, p = joint[-1], _prob(conditional[-1])
-    rest = last * tail * 1.0 if math.isclose(p, 1.0) else last * p * (1.0 - p ** tail) / (1.0 - p)
+    rest = last * tail if math.isclose(p, 1.0) else last * p * (1.0 - p ** tail) / (1.0 - p)
     return 1.0 + sum(joint) + rest
 
 

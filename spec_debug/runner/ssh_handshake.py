@@ -171,12 +171,17 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
         raise
 
 
+def _banner(transport: paramiko.Transport) -> str:
+    """The server's identification line ("SSH-2.0-OpenSSH_9.6"), "" before it was read."""
+    return (getattr(transport, "remote_version", "") or "").strip()
+
+
 def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, where: str) -> HandshakeError | None:
     """The handshake that ran out of time after sshd said who it is: not "not an SSH server"
     nor "the wrong port", as the plain stall reads. The banner is a few bytes and the key
     exchange's packets the first large ones, so a path that drops large packets (an MTU black
     hole on a VPN or tunnel) stops here, as does an sshd too loaded to finish the exchange."""
-    banner = (getattr(transport, "remote_version", "") or "").strip()
+    banner = _banner(transport)
     if not banner:
         return None
     return HandshakeError(
@@ -194,7 +199,7 @@ def _closed_mid_handshake(transport: paramiko.Transport, target: SSHTarget, wher
     with no hint; the server's banner says that an SSH server did answer, and its log why."""
     said = _one_line(exc)
     reason = "" if said == type(exc).__name__ else f" ({said})"
-    banner = (getattr(transport, "remote_version", "") or "").strip()[:80]
+    banner = _banner(transport)[:80]
     after = f", after its banner ({banner})" if banner else ""
     return HandshakeError(
         f"{target.alias}: {where} closed the connection during the SSH handshake{after}{reason}",
@@ -210,7 +215,7 @@ def _protocol_1_only(transport: paramiko.Transport, target: SSHTarget, where: st
     no hint; ssh(1) says "Protocol major versions differ: 2 vs. 1" (openssh-portable: kex.c,
     kex_exchange_identification) and has had no protocol 1 since OpenSSH 7.6, so no client here
     logs in either."""
-    banner = (getattr(transport, "remote_version", "") or "").strip()[:80]
+    banner = _banner(transport)[:80]
     return HandshakeError(
         f"{target.alias}: {where} speaks only SSH protocol 1 ({banner}), which neither spec-debug nor OpenSSH 7.6+ speaks",
         hint="check that Port and HostName name the host's own sshd (not a BMC or switch); else its SSH server "

@@ -35,7 +35,7 @@ from spec_debug.session.extract import QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
-from spec_debug.session.stopped_servers import named_port, served_port, stopped_ports
+from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 
 LOOP_MIN = 3
@@ -410,8 +410,8 @@ class _Agent:
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
-    own_servers: dict = field(default_factory=dict)
-    """(host, port) -> up, of each server the agent started itself (False once it stopped it)."""
+    own_servers: OwnServers | None = None
+    """The servers the agent started itself (made at its first launch)."""
     spawn_waits: list | None = None
     """Sub-agent reports (:class:`_SpawnWait`) the agent has made no call since."""
     last_read: int | None = None
@@ -721,7 +721,7 @@ class _SessionState:
             target = self._shell_target(ev, target)
         if st.spawn_waits:
             self._after_spawns(ev, st, category, target)
-        cleanup = (category == "launch_server" or st.own_servers) and ev.command and \
+        cleanup = (category == "launch_server" or st.own_servers is not None) and ev.command and \
             self._own_server(ev, st, category, target)
         if not cleanup:  # stopping the agent's own test server is no change of approach
             self._pivot_check(ev, st, category, target)
@@ -1217,19 +1217,11 @@ class _SessionState:
         host = host.lower() if host else None
         inner = (target.inner if target is not None else None) or ev.command
         if category == "launch_server":
-            port = served_port(inner)
-            if port is not None:
-                st.own_servers[host, port] = True
-                if len(st.own_servers) > 64:
-                    del st.own_servers[next(iter(st.own_servers))]
+            if st.own_servers is None:
+                st.own_servers = OwnServers()
+            st.own_servers.launched(host, inner)
             return False
-        if "kill" not in inner and "fuser" not in inner:
-            return False
-        up = {port for (h, port), is_up in st.own_servers.items() if h == host and is_up}
-        stopped = stopped_ports(inner, up) if up else ()
-        for port in stopped:
-            st.own_servers[host, port] = False
-        return bool(stopped)
+        return st.own_servers.stop(host, inner)
 
     def _pivot_check(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         trig = st.trigger

@@ -61,6 +61,35 @@ def stopped_ports(command: str, running: set[str]) -> set[str]:
     return set()
 
 
+class OwnServers:
+    """The servers one agent started itself, by (host, port), and whether each is still up: the
+    analysis follows them as it reads (stopping one is cleanup, no change of approach), distill
+    over the commands kept (a benchmark of one stopped at the end is no step)."""
+
+    _MOST = 64
+    """Servers remembered per agent (the oldest forgotten first)."""
+
+    def __init__(self) -> None:
+        self.up: dict[tuple[str | None, str], bool] = {}
+
+    def launched(self, host: str | None, command: str) -> None:
+        port = served_port(command)
+        if port is not None:
+            self.up[host, port] = True
+            if len(self.up) > self._MOST:
+                del self.up[next(iter(self.up))]
+
+    def stop(self, host: str | None, command: str) -> bool:
+        """Mark the servers on ``host`` that ``command`` stops; whether it stopped any."""
+        if "kill" not in command and "fuser" not in command:
+            return False
+        running = {port for (h, port), is_up in self.up.items() if h == host and is_up}
+        stopped = stopped_ports(command, running) if running else ()
+        for port in stopped:
+            self.up[host, port] = False
+        return bool(stopped)
+
+
 def benchmarks_of_stopped_servers(commands: Iterable[CommandRecord]) -> set[tuple[str, int]]:
     """``(session, seq)`` of each benchmark that measured a server its agent had started and
     that, at the end, was stopped by the same agent and not started again. Followed per agent:
@@ -72,22 +101,18 @@ def benchmarks_of_stopped_servers(commands: Iterable[CommandRecord]) -> set[tupl
             by_agent.setdefault((cmd.session, cmd.agent), []).append(cmd)
     found: set[tuple[str, int]] = set()
     for runs in by_agent.values():
-        running: dict[tuple[str | None, str], bool] = {}  # (host, port) -> the server is up (False: stopped)
+        servers = OwnServers()
         measured: list[tuple[tuple[str | None, str], CommandRecord]] = []
         for cmd in sorted(runs, key=lambda c: c.seq):
             host = cmd.host.lower() if cmd.host else None
             inner = cmd.inner or cmd.command
             if cmd.category == "launch_server":
-                port = served_port(inner)
-                if port is not None:
-                    running[host, port] = True
+                servers.launched(host, inner)
             elif cmd.category == "benchmark":
                 port = served_port(inner)
-                if port is not None and running.get((host, port)):
+                if port is not None and servers.up.get((host, port)):
                     measured.append(((host, port), cmd))
-            elif running:
-                up = {port for (h, port), is_up in running.items() if h == host and is_up}
-                for port in stopped_ports(inner, up) if up else ():
-                    running[host, port] = False
-        found.update((cmd.session, cmd.seq) for key, cmd in measured if running[key] is False)
+            elif servers.up:
+                servers.stop(host, inner)
+        found.update((cmd.session, cmd.seq) for key, cmd in measured if servers.up.get(key) is False)
     return found

@@ -1031,8 +1031,7 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
-    if isinstance(result, list) and output[:1] == "{" and ('"stdout"' in output or '"stderr"' in output) \
-            and (process := stream_result(output)) is not None:
+    if isinstance(result, list) and (process := stream_result(output)) is not None:
         # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],
         # as CLI 2.0.14 sessions show) that is the process it ran, {"stdout", "stderr", "exitCode"}:
         # the SSH and shell MCP servers that return "structured" results. The CLI marks the call

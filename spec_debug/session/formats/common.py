@@ -196,10 +196,8 @@ def shell_result(text: str) -> tuple[str, int | None]:
                 code = wrapped.get("exit_code")
             if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
                 return wrapped["output"], code
-    if text.startswith("{") and ('"stdout"' in text or '"stderr"' in text):
-        streams = stream_result(text)
-        if streams is not None:
-            return streams
+    if (streams := stream_result(text)) is not None:
+        return streams
     lines = text.splitlines()
     header = lines[:_STATUS_HEADER_LINES]
     # a header is the lines before "Output:" (Codex writes one); without it only the first line
@@ -229,6 +227,8 @@ def stream_result(text: str) -> tuple[str, int] | None:
     JSON (kept whole). Read whole, the escaped newlines hid a traceback's last line, and the
     exit code, from the extractors: a failed ``ssh`` read as a call with no exit status and an
     error whose message was the JSON."""
+    if not (text[:1] == "{" and ('"stdout"' in text or '"stderr"' in text)):
+        return None  # (memchr-like tests first: most results are no JSON at all)
     try:
         wrapped = inner_json(text)
     except ValueError:

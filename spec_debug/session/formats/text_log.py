@@ -909,8 +909,9 @@ class _State:
         plain block that showed a prompted line's output (:meth:`_held_prompt`)."""
         if self.aider:
             return False
-        return self.fence in _PLAIN_LANGS and self.block_ran if self.numbered else \
-            self.fence in _PLAIN_LANGS or self.fence in _NOTEBOOK_LANGS
+        if self.numbered:
+            return self.fence in _PLAIN_LANGS and self.block_ran
+        return self.fence in _PLAIN_LANGS or self.fence in _NOTEBOOK_LANGS
 
     def _held_prompt(self, line: str, lineno: int) -> Iterator[Event] | None:
         """A line of a plain block in a ``[msg N]`` reply before it showed output. A prompted line
