@@ -111,9 +111,9 @@ _LOCAL = frozenset({"localhost", "127.0.0.1", "0.0.0.0", "::1", "[::1]"})
 
 
 _KEEPS_SERVER = frozenset({"benchmark", "health", "logs", "gpu_status", "read_source", "inspect_config", "process",
-                           "transfer", "edit"})
-"""Kinds of command that leave the server a host runs as it was (any other may start one: a
-script, ``docker compose up``, ``systemctl restart``)."""
+                           "stop_process", "transfer", "edit"})
+"""Kinds of command that put no other server up on a host (any other may start one: a
+script, ``docker compose up``, ``systemctl restart``); a kill stops one at most."""
 _ATTEMPTS = frozenset({"edit", "launch_server"})
 """Kinds of call that try something (with host_changes.changes_host: a restart, a kill, an
 install): a reading after one that does not improve says the attempt did not work."""

@@ -1067,6 +1067,7 @@ CATEGORY_TITLES = {
     "logs": "Reading logs",
     "gpu_status": "Checking the GPUs",
     "process": "Inspecting processes",
+    "stop_process": "Stopping processes",
     "edit": "Editing code",
     "transfer": "Copying files",
     "health": "Probing the server",
@@ -1207,11 +1208,19 @@ def _categorize_command(command: str) -> str:
         return "inspect_config"
     if first == "journalctl" or (first in ("docker", "podman", "kubectl", "oc") and "logs" in words[1:4]):
         return "logs"
-    if first in ("ps", "pgrep", "pkill", "kill", "top", "htop"):
+    if first in ("ps", "pgrep", "top", "htop"):
         return "process"
+    # A kill is no look at the processes: a phase of them, or a change of approach to one, is
+    # the agent stopping something (a stuck server, a process holding the GPU)
+    if first in ("pkill", "kill", "killall") or (first == "fuser" and any(_FUSER_KILL.match(w) for w in words[1:])):
+        return "stop_process"
     if first.startswith("python"):
         return "python"
     return "other"
+
+
+_FUSER_KILL = re.compile(r"-[a-zA-Z]*k|--kill$")
+"""fuser's -k (alone or among its letters, ``-vk``, ``-kn``): it kills the processes it finds."""
 
 
 # Programs that only name a file: `cat tests/test_export.py`, `git add tests/test_export.py`,

@@ -213,7 +213,7 @@ def test_a_bash_history_with_histtimeformat_stamps(tmp_path: Path) -> None:
     a = analyze_path(path)
     assert [(c.category, c.timestamp) for c in a.commands] == [
         ("gpu_status", "2025-08-19T07:53:20Z"), ("launch_server", "2025-08-19T07:55:00Z"),
-        ("process", "2025-08-19T07:56:40Z")]
+        ("stop_process", "2025-08-19T07:56:40Z")]
     assert a.commands[1].command == ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct "
                                      "--speculative-algorithm EAGLE3 --speculative-draft-model-path "
                                      "jamesliu1/sglang-EAGLE3-Llama-3.1-Instruct-8B")

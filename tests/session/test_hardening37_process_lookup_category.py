@@ -24,7 +24,7 @@ SID = "ab370000-0000-4000-8000-000000000001"
     ("ssh gpu01 'ps aux | grep [s]glang.launch_server'", "process"),
     ("ps -eo pid,args | grep sglang.launch_server", "process"),
     ("pgrep -af sglang.launch_server", "process"),
-    ("kill $(pgrep -f launch_server)", "process"),
+    ("kill $(pgrep -f launch_server)", "stop_process"),
     ("tail -f /var/log/sglang.log | grep launch_server", "logs"),
     ("cat launch_server.sh", "inspect_config"),
     # launches stay launches, wrapped or after a stop of the old server

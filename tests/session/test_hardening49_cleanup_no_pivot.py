@@ -37,4 +37,4 @@ def test_killing_the_server_under_investigation_is_still_a_change(tmp_path):
     pivots, seqs = _pivots(tmp_path, PRODUCTION, (f"{PRODUCTION[0]}", PRODUCTION[1], "Again."),
                            ("ssh gpu01 'pkill -f sglang'", "", "No better. Stopping the server."),
                            READ_CONFIG)
-    assert pivots == [(seqs[2], seqs[1] + 1, "process")]
+    assert pivots == [(seqs[2], seqs[1] + 1, "stop_process")]
