@@ -13,9 +13,9 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
 _HYPOTHESIS = re.compile(
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
     r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|(?:this|that|which) suggests|"
-    r"(?:could|might) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
+    r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
     r"a good idea|a bit|slightly|fine|ok(?:ay)?)\b)|"
-    r"root cause|the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be))\b"
+    r"root cause|the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
     r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:", re.I)
 _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until))\b",
                         re.I)
@@ -67,10 +67,10 @@ _WORKS = re.compile("work(?:s|ed)").search
 
 def _hypothesis_cue(low: str) -> bool:
     """One of "suspect", "hypothes", "likely", "probably", "suggests", "could be", "might be",
-    "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
+    "may be", "possible that", "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
     "the bug", "the culprit" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
-        or "could be" in low or "might be" in low or "root cause" in low or _MY_GUESS(low) is not None \
+        or "could be" in low or "might be" in low or "may be" in low or "possible that" in low or "root cause" in low or _MY_GUESS(low) is not None \
         or _THE_CULPRIT(low) is not None
 
 
