@@ -657,7 +657,7 @@ class _SessionState:
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
                 self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
-        self._concat(ev, x)
+        self._concat(ev, x, read)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, read=read)
 
@@ -1140,7 +1140,9 @@ class _SessionState:
                           f"{claimed.value:g}% [msg {claimed.seq}]", standalone.host,
                           seq=max(standalone.seq, claimed.seq), extra_seqs=[standalone.seq, claimed.seq])
 
-    def _concat(self, ev: Event, x: Extracted) -> None:
+    def _concat(self, ev: Event, x: Extracted, read: int | None = None) -> None:
+        """``read``: of a text, the result seq of the command whose output the agent had just
+        read (a mismatch said in words was seen there: distill keeps that check)."""
         if not x.concat_orders and not x.layer_ids:
             return
         for order in x.concat_orders:
@@ -1165,7 +1167,8 @@ class _SessionState:
                 # HF forward is layer 2's output), as for two lists of layer ids below
                 shifts = {b[1] - a[1] for a, b in zip(seen[2], layers)} if \
                     all(a[0] == b[0] for a, b in zip(seen[2], layers)) else set()
-                self._finding("SD202" if shifts in ({1}, {-1}) else "SD201", ev, text, extra_seqs=[seen[1]])
+                self._finding("SD202" if shifts in ({1}, {-1}) else "SD201", ev, text, extra_seqs=[seen[1]],
+                              read=read)
         for ids in x.layer_ids:
             seen = self.layer_ids_seen.get(len(ids))
             if seen is None:
@@ -1174,7 +1177,7 @@ class _SessionState:
                 code = "SD202" if all(b - a in (1, -1) for a, b in zip(seen[0], ids)) and \
                     len({b - a for a, b in zip(seen[0], ids)}) == 1 else "SD201"
                 self._finding(code, ev, f"[msg {seen[1]}] layer ids {list(seen[0])} vs [msg {ev.seq}] {list(ids)}",
-                              extra_seqs=[seen[1]])
+                              extra_seqs=[seen[1]], read=read)
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
                  seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None,

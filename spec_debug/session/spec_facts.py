@@ -219,16 +219,43 @@ def _api_calls(text: str, limit: int = 3) -> list[int]:
 
 
 def concat_orders(text: str) -> list[tuple[str, ...]]:
-    """Hidden-state concatenation orders written in a text: ``cat([embed, layer3, layer31])``."""
-    if "(" not in text or not _HAS_CAT_CALL(text):  # _CONCAT needs "cat("
-        return []
-    orders = []
-    for m in _CONCAT.finditer(text):
-        inside = m.group(1) if m.group(1) is not None else m.group(2)
-        items = tuple("".join(part.split()).lower() for part in _TOP_COMMA.split(inside) if part.strip())
-        if len(items) >= 2 and any(_CONCAT_ITEM.search(i) for i in items):
-            orders.append(items)
+    """Hidden-state concatenation orders written in a text: ``cat([embed, layer3, layer31])``,
+    or said as a list of hidden states ("training fed [embed, layer3, layer31] while SGLang
+    passes [layer3, layer31, layer59]")."""
+    orders: list[tuple[str, ...]] = []
+    calls: list[tuple[int, int]] = []
+    if "(" in text and _HAS_CAT_CALL(text):  # _CONCAT needs "cat("
+        for m in _CONCAT.finditer(text):
+            inside = m.group(1) if m.group(1) is not None else m.group(2)
+            items = tuple("".join(part.split()).lower() for part in _TOP_COMMA.split(inside) if part.strip())
+            if len(items) >= 2 and any(_CONCAT_ITEM.search(i) for i in items):
+                orders.append(items)
+                calls.append(m.span())
+    # "[" or "(" (memchrs) and then "layer" before the list scan: most texts lack one of them
+    if ("[" in text or "(" in text) and _HAS_LAYER(text):
+        for m in _HIDDEN_LIST.finditer(text):
+            if any(a <= m.start() < b for a, b in calls):
+                continue  # the list of a cat([...]) read above
+            inside = m.group(1) if m.group(1) is not None else m.group(2)
+            items = tuple("".join(part.split()).lower() for part in inside.split(","))
+            # every item a hidden state (a layer's or the embedding's), one layer at least: a
+            # list of numbers ("[3, 31, 59]") may be anything, and "[hidden_states, residual]" no order
+            if 2 <= len(items) <= 16 and all(items) and _hidden_state_items(items):
+                orders.append(items)
     return orders
+
+
+# A list of names in brackets or parentheses, not a call's arguments or a subscript (no word
+# character just before it) and not a cat()'s list (that scan reads those).
+_HIDDEN_LIST = re.compile(r"(?<![\w(])\[([^\[\]\n]{3,200})\]|(?<!\w)\(([^()\[\]\n]{3,200})\)")
+_HAS_LAYER = re.compile("layer", re.I).search
+_LIST_ITEM = re.compile(r"(?:inputs?_)?embed\w*|emb|layers?_?\d+(?:_\w+)?")
+
+
+def _hidden_state_items(items: tuple[str, ...]) -> bool:
+    """Each of ``items`` names the embedding's or a numbered layer's hidden state (``embed``,
+    ``inputs_embeds``, ``layer3``, ``layer_31_out``) and layer_sequence reads them as a draft input."""
+    return all(_LIST_ITEM.fullmatch(item) for item in items) and layer_sequence(items) is not None
 
 
 # What an item of a concatenation names, for SD201: a layer's hidden state (``layer3``,
