@@ -988,6 +988,14 @@ def _session_folder(transcript: Path) -> Path:
     return written.parent / transcript_stem(written)  # <sessionId>.jsonl or .jsonl.gz
 
 
+_EXIT_1_WORDS = frozenset({"No matches found", "Some directories were inaccessible", "Files differ",
+                           "Condition is false"})
+"""What the Bash tool writes as ``toolUseResult.returnCodeInterpretation`` for an exit status of 1
+that it does not take for a failure: grep and rg ("No matches found"), find, diff, test and ``[``
+(Claude Code src/tools/BashTool/commandSemantics.ts: each is an error only from exit 2). Any other
+status it does not call an error is 0; a failure's is in its "Exit code N"."""
+
+
 def _failed_by_cli_words(block: dict, result, output: str) -> bool:
     """A result whose block lacks ``is_error`` (a copy that kept only the fields set otherwise, as
     the API leaves it out when false) while the CLI's own copy of it, ``toolUseResult``, is the
@@ -1031,6 +1039,11 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
+    # (stream-json names the CLI's copy tool_use_result)
+    shell_result = result if isinstance(result, dict) else obj.get("tool_use_result")
+    if not is_error and isinstance(shell_result, dict) and \
+            shell_result.get("returnCodeInterpretation") in _EXIT_1_WORDS:
+        exit_code = 1  # grep that matched nothing, diff of files that differ: an answer, not exit 0
     if isinstance(result, list) and (process := stream_result(output)) is not None:
         # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],
         # as CLI 2.0.14 sessions show) that is the process it ran, {"stdout", "stderr", "exitCode"}:
