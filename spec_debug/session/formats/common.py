@@ -167,12 +167,14 @@ def trailing_exit_code(output: str) -> int | None:
 _POD_EXIT = re.compile(r"(?:^|\n)(?:error: )?command terminated with exit code (\d+)\s*\Z")
 
 
-_SHELL_STATUS_LINE = re.compile(r"(?:Exit code:?|Process exited with code)\s+(-?\d+)\s*")
+_SHELL_STATUS_LINE = re.compile(r"\[?(?:exit[ _]?(?:code|status)|return[ _]?code|process exited with code)"
+                                r"(?:\s*[:=])?\s*(-?\d+)\]?\s*", re.I)
 """A line that is an exit status alone: ``Exit code: 1`` (Codex's shell tool opens its result
 with it, ``Exit code: N\nWall time: S seconds\nOutput:``; openai/codex codex-rs/core/src/tools/
 mod.rs ``format_exec_output_str``), ``Process exited with code 1`` (unified exec's header,
-``Chunk ID``, ``Wall time``, then this line), and the ``Exit code: N`` an agent loop of one's own
-appends to a command's output."""
+``Chunk ID``, ``Wall time``, then this line), and what an agent loop of one's own appends to a
+command's output, in its own case and words: ``exit code: 1``, ``[exit code: 1]``, ``exit_code=1``,
+``Exit status: 1``, ``returncode: 1``, ``Return code: 1`` (and ``go run``'s last line, ``exit status 1``)."""
 _STATUS_HEADER_LINES = 6
 
 
