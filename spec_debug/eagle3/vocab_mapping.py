@@ -205,8 +205,10 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
         path = files[0]
     elif not path.is_file():
         raise CheckpointError(f"{path}: vocab mapping not found", hint=_HINT)
+    t2d_where = path  # the file t2d was read from, for its errors
     if path.suffix == ".npy":
         d2t, t2d, path = _npy_pair(path)
+        t2d_where = path.with_name("t2d" + path.name[3:])  # speculators saves it beside d2t.npy
     elif path.suffix == ".safetensors" or _is_safetensors(path):
         d2t, t2d = _load_safetensors(path)
     else:
@@ -218,17 +220,17 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
                               "size", hint=_HINT)
     if t2d is not None:
         if not isinstance(t2d, Tensor):
-            raise CheckpointError(f"{path}: t2d is a {type(t2d).__name__}, not a tensor",
+            raise CheckpointError(f"{t2d_where}: t2d is a {type(t2d).__name__}, not a tensor",
                                   hint=_HINT)
         t2d = t2d.reshape(-1)
         if t2d.numel() != vocab_size and _holds_ids(t2d, vocab_size):
             # was: "a map built for another target", for a t2d of the draft's ids themselves
-            raise CheckpointError(f"{path}: t2d holds {t2d.numel()} target ids (ascending), not a mask of one "
+            raise CheckpointError(f"{t2d_where}: t2d holds {t2d.numel()} target ids (ascending), not a mask of one "
                                   f"entry per target token ({vocab_size})",
                                   hint=f"save t2d as the mask: t2d = torch.zeros({vocab_size}, dtype=torch.bool); "
                                        "t2d[ids] = True")
         if t2d.numel() != vocab_size:
-            raise CheckpointError(f"{path}: t2d has {t2d.numel()} entries, the target vocab is "
+            raise CheckpointError(f"{t2d_where}: t2d has {t2d.numel()} entries, the target vocab is "
                                   f"{vocab_size}: a map built for another target", hint=_HINT)
         t2d = t2d.bool()
     return VocabMapping(d2t, t2d, path)
