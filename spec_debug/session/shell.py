@@ -195,6 +195,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _ssm_session(argv[1:], _depth)
         elif prog == "mosh":
             target = _mosh(argv[1:], _depth)
+        elif prog == "az" and len(argv) > 2 and argv[1] == "ssh" and argv[2] in ("vm", "arc"):
+            target = _az_ssh(argv[3:], _depth)
         elif prog in ("su", "runuser") and len(argv) > 1:
             target = _su(argv[1:], _depth)
         elif prog == "watch" and len(argv) > 1:
@@ -971,6 +973,45 @@ def _mosh(args: list[str], depth: int) -> Target | None:
     inner = _exec_command(rest) if rest else ""
     nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
     return Target(host=host, user=user or None, container=nested.container, inner=nested.inner)
+
+
+# ``az ssh vm`` / ``az ssh arc`` (Azure CLI ssh extension, azure-cli-extensions src/ssh
+# azext_ssh/_params.py): the flags that take a value. The VM is named by --ip, or by --name
+# (resolved by Azure); --local-user is the login; the words after "--" go to ssh.
+_AZ_SSH_ARG_OPTS = frozenset({"--ip", "--name", "-n", "--vm-name", "--resource-group", "-g", "--local-user",
+                              "--port", "--private-key-file", "-i", "--public-key-file", "-p", "--certificate-file",
+                              "--cert-file", "-c", "--ssh-client-folder", "--ssh-proxy-folder", "--resource-type",
+                              "--resource-id", "--keys-destination-folder", "--keys-dest-folder", "--subscription",
+                              "--ssh-args", "--ssh-config-file"})
+
+
+def _az_ssh(args: list[str], depth: int) -> Target | None:
+    values: dict[str, str] = {}
+    command = None
+    i = 0
+    while i < len(args):
+        word = args[i]
+        if word == "--":
+            # ssh's own options first (-L 8000:localhost:8000 takes a value), then the remote command
+            rest, j = args[i + 1:], 0
+            while j < len(rest) and rest[j].startswith("-") and len(rest[j]) > 1:
+                at = _value_flag_at(rest[j])
+                j += 2 if at is not None and at == len(rest[j]) - 1 else 1
+            command = " ".join(rest[j:]) or None
+            break
+        name, eq, value = word.partition("=")
+        if not eq and name in _AZ_SSH_ARG_OPTS:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        values[name] = value
+        i += 1
+    host = values.get("--ip") or values.get("--name") or values.get("-n") or values.get("--vm-name")
+    if not host:
+        return None
+    port = values.get("--port", "")
+    inner = parse_target(command, depth + 1) if command and depth < 4 else Target(inner=command or "")
+    return Target(host=host, user=values.get("--local-user") or None, port=int(port) if port.isdigit() else None,
+                  container=inner.container, inner=inner.inner)
 
 
 # su(1) and runuser(1) (util-linux): options that take a value when written apart from it.
