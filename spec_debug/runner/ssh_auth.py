@@ -44,7 +44,7 @@ from spec_debug.runner.ssh_password_login import (
     _with_sshpass,
     _without_batch,
 )
-from spec_debug.runner.ssh_reach_args import ssh_copy_id_args
+from spec_debug.runner.ssh_reach_args import ssh_copy_id_command
 from spec_debug.runner.ssh_terminal import ask_on_terminal, read_passphrase
 
 # The public names of this module before it was split (ssh_auth_options, ssh_terminal,
@@ -154,7 +154,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # What `ssh` would have done next: ask for the password. Nobody can type it here and
         # the inventory gave none (or one we cannot read): say so, and how to install a key.
         tried += f"; the host would also take a password, {_no_password(target, options)}"
-        hint = f"install your public key there once: `ssh-copy-id {ssh_copy_id_args(target)}`; or {_password_hint(target, options, hint)}"
+        hint = f"install your public key there once: `{ssh_copy_id_command(target)}`; or {_password_hint(target, options, hint)}"
     unsupported = _unsupported_logins(allowed)
     if unsupported:
         tried += f"; the host also takes {unsupported}, which spec-debug cannot make"
