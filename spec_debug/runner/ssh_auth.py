@@ -44,7 +44,7 @@ from spec_debug.runner.ssh_password_login import (
     _with_sshpass,
     _without_batch,
 )
-from spec_debug.runner.ssh_reach_args import ssh_copy_id_command
+from spec_debug.runner.ssh_reach_args import ssh_copy_id_command, verbose_login_command
 from spec_debug.runner.ssh_terminal import ask_on_terminal, read_passphrase
 
 # The public names of this module before it was split (ssh_auth_options, ssh_terminal,
@@ -135,7 +135,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     # sshd refuses an account its AllowUsers/AllowGroups/DenyUsers/DenyGroups leave out with the
     # same "Permission denied" as a wrong key, whatever the key (openssh-portable: auth.c,
     # allowed_user); only its log says "not allowed because ...".
-    hint = ("check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers; if ssh(1) is refused "
+    hint = (f"check User and IdentityFile in your ssh config; `{verbose_login_command(target)}` shows what ssh(1) offers; if ssh(1) is refused "
             f"too with the right key, the host's sshd may not let {target.user} in at all (AllowUsers, AllowGroups, "
             "DenyUsers: its log says \"not allowed because\"): ask its admin")
     if withheld is not None:

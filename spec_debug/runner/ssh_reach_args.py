@@ -46,6 +46,16 @@ def reach_args(target: SSHTarget, *, user: bool = False, jump_as_option: bool = 
     return " ".join(words)
 
 
+def verbose_login_command(target: SSHTarget) -> str:
+    """`ssh -v ...` that logs in the way the run did, to show what ssh(1) offers a host that
+    refused us: a bare `ssh -v` named no host, and a later hop of `ProxyJump hop1,hop2` is
+    reachable only through the hops before it (reach_args). An inventory's key file
+    (ansible_ssh_private_key_file) is in no ssh config: it is said with -i."""
+    keys = ([f"-i {shlex.quote(os.path.expanduser(path))}" for path in target.identity_files if path.lower() != "none"]
+            if target.inventory_name is not None else [])
+    return " ".join(["ssh -v", *keys, reach_args(target, user=True)])
+
+
 def ssh_copy_id_command(target: SSHTarget) -> str:
     """The shell line that installs the key the run offers where the run logs in. Without `-i`
     ssh-copy-id installs the agent's keys or the newest ~/.ssh/id*.pub (its DEFAULT_PUB_ID_FILE),
