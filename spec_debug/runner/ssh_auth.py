@@ -21,6 +21,7 @@ AddKeysToAgent), ssh_password_login (keyboard-interactive, password, $SSHPASS), 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import replace
 
 import paramiko
@@ -32,7 +33,7 @@ from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
-from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs
+from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs, _short, too_open_mode
 from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
     SSHPASS_VARIABLE,
@@ -175,6 +176,13 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # Only once the host refused something: a key file that could not even be read (empty,
         # a .ppk) is the cause on its own, and the hint sent people to change the login user.
         hint = f"many hosts refuse root logins (sshd PermitRootLogin no): log in as your own user (USER@HOST); or {hint}"
+    if attempts.too_open:
+        # ssh(1) is refused for the mode alone: the hint's `ssh -v` and "if ssh(1) is refused too,
+        # ask its admin" sent the reader the wrong way before the key itself was in question.
+        path, mode = attempts.too_open[0]
+        tried += f"; ssh(1) ignores {_short(path)}: its mode {mode} lets others read it"
+        hint = (f"`chmod 600 {shlex.quote(path)}` first: ssh(1) (and Ansible, which runs it) ignores that key whatever "
+                f"the host holds; then {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
@@ -238,6 +246,9 @@ def _offer_files(
             continue
         if agent is not None and target.add_keys_to_agent is not None:
             _hand_to_agent(agent, key, path, target.add_keys_to_agent, options, attempts)
+        mode = too_open_mode(path)
+        if mode is not None:
+            attempts.too_open.append((path, mode))
         for certified, label in _with_certificates(key, path, target):
             if _try_key(transport, target, certified, label, attempts, options):
                 return True

@@ -53,3 +53,5 @@ class _Attempts:
     """True once the login is over without us (the connection closed: the run was interrupted)."""
     sha1_rsa_only: bool = False
     """An RSA key was refused by a server that names no signature algorithms (sshd < 7.2)."""
+    too_open: list[tuple[str, str]] = field(default_factory=list)
+    """Key files offered from disk that ssh(1) would ignore for their mode: (path, `0644`)."""
