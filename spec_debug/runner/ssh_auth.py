@@ -170,7 +170,12 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         hint = f"load the token's keys into ssh-agent, which spec-debug signs with: `ssh-add -s {token}`; or {hint}"
     if options.refused_by_agent:
         hint = f"{_AGENT_REFUSED_HINT}; or {hint}"
-    if target.user == "root" and attempts.offered:
+    if attempts.partly_accepted:
+        tried += (f"; the host accepted {attempts.partly_accepted[0]} and then asks for a second, "
+                  "different key (sshd AuthenticationMethods publickey,publickey): no other key was accepted")
+        hint = ("name the second key the host holds with another IdentityFile line for this host in your ssh config "
+                "(or load it into ssh-agent): the host takes two different keys, one after the other")
+    if target.user == "root" and attempts.offered and not attempts.partly_accepted:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
         # Only once the host refused something: a key file that could not even be read (empty,
@@ -334,6 +339,13 @@ def _try_key(
             f"{target.alias}: ssh-agent would not sign with {label} (tried: {', '.join(attempts.tried)})",
             hint=_AGENT_REFUSED_HINT,
         ) from None
+    if "publickey" in remaining:
+        # `AuthenticationMethods publickey,publickey` (sshd_config(5): "two different public
+        # keys"): accepted in part, and ssh(1) goes on to its next key, ahead of a password
+        # (PreferredAuthentications); sshd takes no key twice (auth2-pubkey.c,
+        # auth2_key_already_used). This one was "a second factor we do not support".
+        attempts.partly_accepted.append(label)
+        return False
     if remaining and _log_in_without_key(transport, target, options, attempts, remaining):
         # `AuthenticationMethods publickey,keyboard-interactive` (a bastion's one-time code) or
         # `publickey,password`: answered on the terminal, or with the inventory's password.
