@@ -29,7 +29,7 @@ import paramiko
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_agent import _hand_to_agent, _open_agent
 from spec_debug.runner.ssh_auth_options import AuthOptions, PassphrasePrompt, _Attempts
-from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates
+from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, user_certificate_problem
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
@@ -175,7 +175,9 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
                   "different key (sshd AuthenticationMethods publickey,publickey): no other key was accepted")
         hint = ("name the second key the host holds with another IdentityFile line for this host in your ssh config "
                 "(or load it into ssh-agent): the host takes two different keys, one after the other")
-    if target.user == "root" and attempts.offered and not attempts.partly_accepted:
+    if attempts.stale_certificates:
+        hint = f"get a new certificate from your CA (Vault, step-ca, Teleport: as you usually get one); or {hint}"
+    if target.user == "root" and attempts.offered and not attempts.partly_accepted and not attempts.stale_certificates:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
         # Only once the host refused something: a key file that could not even be read (empty,
@@ -275,6 +277,10 @@ def _try_key(
         # The host hung up while this side prepared the key (a passphrase typed past sshd's
         # LoginGraceTime): paramiko would say only "No existing session".
         raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
+    problem = user_certificate_problem(key, target.user)
+    if problem is not None:
+        label = f"{label} ({problem})"
+        attempts.stale_certificates.append(label)
     attempts.tried.append(label)
     attempts.offered = True
     try:
