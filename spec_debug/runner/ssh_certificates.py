@@ -86,11 +86,11 @@ def user_certificate_problem(key: paramiko.PKey, user: str) -> str | None:
     one not issued for the login user, with the same "Permission denied" as a wrong key
     (openssh-portable: auth2-pubkey.c, user_cert_trusted_ca; sshkey.c, sshkey_cert_check_authority):
     a certificate from Vault or step-ca that expired overnight read as a wrong key."""
-    blob = key.public_blob
-    if blob is None or not blob.key_type.endswith("-cert-v01@openssh.com"):
+    certificate_blob = _certificate_blob(key)
+    if certificate_blob is None:
         return None
     try:
-        certificate = parse_certificate(blob.key_blob)
+        certificate = parse_certificate(certificate_blob)
     except ValueError:
         return None
     if certificate.cert_type != _USER_CERTIFICATE:
@@ -103,4 +103,16 @@ def user_certificate_problem(key: paramiko.PKey, user: str) -> str | None:
     if certificate.principals and user not in certificate.principals:
         return (f"it is for {', '.join(certificate.principals)}, not for {user}, which sshd refuses unless the host "
                 "maps principals to accounts (AuthorizedPrincipalsFile)")
+    return None
+
+
+def _certificate_blob(key: paramiko.PKey) -> bytes | None:
+    """The certificate a key offers: loaded into it from a file (its public_blob), or, for an
+    identity ssh-agent holds as a certificate (`ssh-add` loads KEY-cert.pub beside KEY; `tsh
+    login` and `step ssh login` add certificates themselves), the agent's blob."""
+    suffix = "-cert-v01@openssh.com"
+    if key.public_blob is not None and key.public_blob.key_type.endswith(suffix):
+        return key.public_blob.key_blob
+    if isinstance(key, paramiko.AgentKey) and key.get_name().endswith(suffix):
+        return key.blob
     return None

@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.h49_helpers import run_tiny
-from tests.sshd_fixture import ClientSetup, SshServer, keygen
+from tests.ssh.h49_helpers import PLAYBOOK, run_tiny
+from tests.sshd_fixture import ClientSetup, SshServer, keygen, write_ssh_config
 
 
 def _certified_key(tmp_path: Path, principals: str, validity: str) -> tuple[Path, Path]:
@@ -58,3 +58,23 @@ def test_a_valid_certificate_still_logs_in(
     client.alias("gpu01", server, IdentityFile=str(key))
     done, record = run_tiny(cli, tmp_path, "run", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
+
+
+def test_an_expired_certificate_held_by_ssh_agent_is_named_too(
+        cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path,
+        agent_at: Callable[[Path, list[str]], Path]) -> None:
+    """`ssh-add KEY` loads KEY-cert.pub beside it too, and `tsh login` or `step ssh login` put
+    the certificate straight into the agent: the agent offers it as an identity of its own."""
+    ca, key = _certified_key(tmp_path, "root", "20200101:20200102")
+    socket_path = agent_at(tmp_path / "agent.sock", [str(key)])
+    server = sshd_factory("ca-only", extra_config=f"TrustedUserCAKeys {ca}.pub\n")
+    server.authorized_keys_path.write_text("")
+    client.trust(server)
+    client.hosts["gpu01"] = {"HostName": server.address, "Port": server.port, "UserKnownHostsFile": str(client.known_hosts)}
+    write_ssh_config(client.config, client.hosts)
+    (tmp_path / "tiny.yaml").write_text(PLAYBOOK)
+    done = cli("run", str(tmp_path / "tiny.yaml"), "--host", "gpu01", "--batch", "--out", str(tmp_path / "runs"),
+               env={"SSH_AUTH_SOCK": str(socket_path)})
+    assert done.code == 3, done.stdout + done.stderr
+    assert "it expired at 2020-01-02 00:00:00 UTC" in done.stderr, done.stderr
+    assert "get a new certificate" in done.stderr, done.stderr
