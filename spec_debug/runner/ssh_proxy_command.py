@@ -44,7 +44,15 @@ class _ProxyCommand(paramiko.ProxyCommand):
         # sshconnect.c, ssh_proxy_connect), so `~`, `$VARS`, redirections and pipes work;
         # paramiko splits it with shlex and runs the first word, which breaks all of those.
         shell = os.environ.get("SHELL") or "/bin/sh"
-        self.cmd = [shell, "-c", f"exec {command_line}"]
+        # Started with SIGINT and SIGHUP ignored, which exec keeps and ssh(1) then leaves
+        # ignored (openssh-portable: clientloop.c, client_loop installs its handler only where
+        # the signal was not ignored). The terminal's Ctrl-C (or its hang-up) reaches our whole
+        # process group: the proxy died at once, its connection with it, and the kill of the
+        # step's remote tree could not be sent, so the remote command ran on. Its life is ours
+        # still: close() ends it (SIGTERM), and our end of its stdin closes when we exit.
+        # Not its own process group: a ProxyCommand's ssh(1) asks for a bastion's password on
+        # the terminal, which a background group cannot read (SIGTTIN).
+        self.cmd = ["/bin/sh", "-c", 'trap "" INT HUP; exec "$0" -c "$1"', shell, f"exec {command_line}"]
         self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.timeout = None
         self._stderr_tail = b""

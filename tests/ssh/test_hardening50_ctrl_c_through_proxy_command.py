@@ -1,0 +1,63 @@
+"""Ctrl-C at the terminal while a step runs on a host reached through `ProxyCommand ssh -W
+%h:%p bastion`: the terminal sends SIGINT to the whole foreground process group, and the
+ProxyCommand's ssh(1), started in ours, died with us at once. The connection it carried went
+with it, before the kill of the step's remote tree could be sent: the remote command ran on
+(sshd does not stop a command whose session lost its client: no pty, no SIGHUP), though the
+record said the step had been interrupted. The remote tree must be gone, as for a host reached
+directly."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Callable
+
+from tests.ssh.test_cli_ssh import survivors
+from tests.ssh.test_fleet_faults import load_run
+from tests.sshd_fixture import ClientSetup, SshServer
+
+StartServer = Callable[..., SshServer]
+
+
+def test_ctrl_c_at_the_terminal_kills_the_remote_tree_behind_a_proxy_command(
+        client: ClientSetup, sshd: SshServer, sshd_factory: StartServer, tmp_path: Path) -> None:
+    bastion = sshd_factory("bastion")
+    client.trust(bastion)
+    client.alias("bastion", bastion)
+    client.alias("gpu01", sshd, ProxyCommand=f"ssh -F {client.config} -W %h:%p bastion")
+    marker = f"{5000 + uuid.uuid4().int % 4000}.75"
+    path = tmp_path / "long.yaml"
+    path.write_text(f"name: long\ndescription: hangs\nsteps:\n  - id: wait\n    title: wait\n    why: wait\n    run: sleep {marker}\n")
+    out = tmp_path / "runs"
+    # Its own process group, as a shell gives a foreground job: the terminal's Ctrl-C reaches the group.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spec_debug", "run", str(path), "--host", "gpu01", "-F", str(client.config), "--batch",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"}, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not survivors(client, marker):
+            assert time.monotonic() < deadline and process.poll() is None, "the step never started on the host"
+            time.sleep(0.2)
+        os.killpg(process.pid, signal.SIGINT)
+        code = process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    _, stderr = process.communicate()
+    assert code == 3, stderr
+    _, record = load_run(out)
+    assert record["status"] == "aborted"
+    deadline = time.monotonic() + 5
+    while survivors(client, marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert survivors(client, marker) == [], stderr.decode()
+    [step] = record["steps"]
+    assert step["message"].startswith("interrupted"), step
+    assert "ProxyCommand" not in stderr.decode(), stderr.decode()  # the tunnel did not fail: we stopped
