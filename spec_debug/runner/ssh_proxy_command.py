@@ -7,6 +7,7 @@ import math
 import os
 import re
 import select
+import shlex
 import socket
 import subprocess
 import threading
@@ -170,6 +171,21 @@ class ProxyTurnedAway(HostUnreachableError):
         self.endpoint = endpoint
 
 
+def _without_quiet(command_line: str) -> str | None:
+    """A ProxyCommand `ssh ... -q ...` (Ansible's docs write `ssh -W %h:%p -q bastion`) without
+    its -q, which silences even the fatal reason ("Permission denied", "Host key verification
+    failed"): run by hand as written, it exits 255 saying nothing. None for any other command."""
+    try:
+        words = shlex.split(command_line)
+    except ValueError:
+        return None
+    if not words or os.path.basename(words[0]) != "ssh" or "-q" not in words:
+        return None
+    if any(char in command_line for char in "<>|;&$`"):
+        return None  # shell syntax (`2>/dev/null`, a pipe) that a requoted word list would break
+    return shlex.join(word for word in words if word != "-q")
+
+
 def _reason_line(stderr: str) -> str | None:
     """The line of a ProxyCommand's stderr that says why it ended: its last, except after
     `ssh -W`'s "stdio forwarding failed", which says only that: the reason ("channel 0: open
@@ -235,6 +251,9 @@ def _raise_if_proxy_ended(target: SSHTarget, sock: object, printed: tuple[str, .
                 hint = ("the bastion the ProxyCommand goes through refuses to forward connections there: its sshd_config "
                         "forbids it (AllowTcpForwarding no, DisableForwarding yes, a PermitOpen list), or your key's "
                         "authorized_keys line does (restrict, permitopen=): ask for forwarding to be allowed, or use another bastion")
+            loud = _without_quiet(target.proxy_command or "") if not sock._stderr_tail.strip() else None
+            if loud is not None:
+                hint = f"it said nothing: -q keeps its ssh(1) from saying why; run it by hand without -q: `{loud}`"
             message = f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}"
             turned_away = sock.turned_away_at()
             if turned_away is not None:
