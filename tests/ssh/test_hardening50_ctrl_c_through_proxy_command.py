@@ -61,3 +61,52 @@ def test_ctrl_c_at_the_terminal_kills_the_remote_tree_behind_a_proxy_command(
     [step] = record["steps"]
     assert step["message"].startswith("interrupted"), step
     assert "ProxyCommand" not in stderr.decode(), stderr.decode()  # the tunnel did not fail: we stopped
+
+
+def test_ctrl_c_at_the_terminal_while_a_proxy_command_hangs_stops_at_once(client: ClientSetup, tmp_path: Path) -> None:
+    """The other side of the same change: a ProxyCommand that no longer dies of the terminal's
+    Ctrl-C is ended by us when the run stops. A tunnel that hangs (a bastion that never
+    answers, here a command that never writes) held the interrupted run for ConnectTimeout."""
+    client.hosts["gpu01"] = {"HostName": "gpu01.lab", "ProxyCommand": "sleep 600", "ConnectTimeout": "120",
+                             "UserKnownHostsFile": str(client.known_hosts)}
+    from tests.sshd_fixture import write_ssh_config
+    write_ssh_config(client.config, client.hosts)
+    path = tmp_path / "tiny.yaml"
+    path.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n")
+    out = tmp_path / "runs"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spec_debug", "run", str(path), "--host", "gpu01", "-F", str(client.config), "--batch",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"}, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not _has_child_running(process.pid, "sleep 600"):
+            assert time.monotonic() < deadline and process.poll() is None, "the ProxyCommand never started"
+            time.sleep(0.1)
+        time.sleep(0.5)  # into the handshake's wait for a banner
+        interrupted = time.monotonic()
+        os.killpg(process.pid, signal.SIGINT)
+        code = process.wait(timeout=90)
+        took = time.monotonic() - interrupted
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert code == 3
+    assert took < 20, f"the interrupted run waited {took:.1f} s for its ProxyCommand"
+    assert not _has_child_running(process.pid, "sleep 600")
+
+
+def _has_child_running(pid: int, command: str) -> bool:
+    """Whether a process of `pid`'s session runs `command` (the ProxyCommand, exec'd by its shell)."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if os.getsid(int(entry.name)) != pid:
+                continue
+            if (entry / "cmdline").read_bytes().replace(b"\0", b" ").strip().decode() == command:
+                return True
+        except (OSError, ProcessLookupError):
+            continue
+    return False
