@@ -19,9 +19,19 @@ from typing import Callable
 
 from tests.ssh.test_cli_ssh import survivors
 from tests.ssh.test_fleet_faults import load_run
-from tests.sshd_fixture import ClientSetup, SshServer
+from tests.sshd_fixture import ClientSetup, SshServer, write_ssh_config
 
 StartServer = Callable[..., SshServer]
+
+
+def _foreground_run(playbook: Path, client: ClientSetup, out: Path) -> "subprocess.Popen[bytes]":
+    """`spec-debug run PLAYBOOK --host gpu01` in its own process group, as a shell gives a
+    foreground job: the terminal's Ctrl-C (os.killpg) reaches the whole group."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu01", "-F", str(client.config), "--batch",
+         "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"}, start_new_session=True,
+    )
 
 
 def test_ctrl_c_at_the_terminal_kills_the_remote_tree_behind_a_proxy_command(
@@ -34,12 +44,7 @@ def test_ctrl_c_at_the_terminal_kills_the_remote_tree_behind_a_proxy_command(
     path = tmp_path / "long.yaml"
     path.write_text(f"name: long\ndescription: hangs\nsteps:\n  - id: wait\n    title: wait\n    why: wait\n    run: sleep {marker}\n")
     out = tmp_path / "runs"
-    # Its own process group, as a shell gives a foreground job: the terminal's Ctrl-C reaches the group.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "spec_debug", "run", str(path), "--host", "gpu01", "-F", str(client.config), "--batch",
-         "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"}, start_new_session=True,
-    )
+    process = _foreground_run(path, client, out)
     try:
         deadline = time.monotonic() + 20
         while not survivors(client, marker):
@@ -69,16 +74,11 @@ def test_ctrl_c_at_the_terminal_while_a_proxy_command_hangs_stops_at_once(client
     answers, here a command that never writes) held the interrupted run for ConnectTimeout."""
     client.hosts["gpu01"] = {"HostName": "gpu01.lab", "ProxyCommand": "sleep 600", "ConnectTimeout": "120",
                              "UserKnownHostsFile": str(client.known_hosts)}
-    from tests.sshd_fixture import write_ssh_config
     write_ssh_config(client.config, client.hosts)
     path = tmp_path / "tiny.yaml"
     path.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: 'true'\n")
     out = tmp_path / "runs"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "spec_debug", "run", str(path), "--host", "gpu01", "-F", str(client.config), "--batch",
-         "--out", str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"}, start_new_session=True,
-    )
+    process = _foreground_run(path, client, out)
     try:
         deadline = time.monotonic() + 30
         while not _has_child_running(process.pid, "sleep 600"):
