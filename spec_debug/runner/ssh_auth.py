@@ -279,8 +279,9 @@ def _try_key(
         raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
     problem = user_certificate_problem(key, target.user)
     if problem is not None:
-        label = f"{label} ({problem})"
-        attempts.stale_certificates.append(label)
+        label = f"{label} ({problem[0]})"
+        if problem[1]:
+            attempts.stale_certificates.append(label)
     attempts.tried.append(label)
     attempts.offered = True
     try:

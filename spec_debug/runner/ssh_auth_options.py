@@ -54,7 +54,7 @@ class _Attempts:
     sha1_rsa_only: bool = False
     """An RSA key was refused by a server that names no signature algorithms (sshd < 7.2)."""
     stale_certificates: list[str] = field(default_factory=list)
-    """User certificates offered that say themselves why sshd refuses them (expired, ...)."""
+    """User certificates offered that say themselves that sshd refuses them (expired, not yet valid)."""
     partly_accepted: list[str] = field(default_factory=list)
     """Keys the host accepted as one of two (AuthenticationMethods publickey,publickey)."""
     too_open: list[tuple[str, str]] = field(default_factory=list)

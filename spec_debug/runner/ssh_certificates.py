@@ -79,13 +79,14 @@ def _certifies(blob: paramiko.PublicBlob, key: paramiko.PKey) -> bool:
 _USER_CERTIFICATE = 1  # SSH2_CERT_TYPE_USER
 
 
-def user_certificate_problem(key: paramiko.PKey, user: str) -> str | None:
+def user_certificate_problem(key: paramiko.PKey, user: str) -> tuple[str, bool] | None:
     """Why sshd would refuse the user certificate `key` carries, by what it says of itself
     (`ssh-keygen -L -f`), or None (no certificate, or nothing wrong that it shows). sshd refuses
     an expired or not yet valid one, and, unless the host maps principals (AuthorizedPrincipalsFile),
     one not issued for the login user, with the same "Permission denied" as a wrong key
     (openssh-portable: auth2-pubkey.c, user_cert_trusted_ca; sshkey.c, sshkey_cert_check_authority):
-    a certificate from Vault or step-ca that expired overnight read as a wrong key."""
+    a certificate from Vault or step-ca that expired overnight read as a wrong key. With the
+    reason, whether it alone refuses the login (not so for principals a host may map)."""
     certificate_blob = _certificate_blob(key)
     if certificate_blob is None:
         return None
@@ -94,15 +95,15 @@ def user_certificate_problem(key: paramiko.PKey, user: str) -> str | None:
     except ValueError:
         return None
     if certificate.cert_type != _USER_CERTIFICATE:
-        return "it is a host certificate, not a user certificate"
+        return "it is a host certificate, not a user certificate", True
     now = int(time.time())
     if certificate.valid_before != _FOREVER and now >= certificate.valid_before:
-        return f"it expired at {_utc(certificate.valid_before)}"
+        return f"it expired at {_utc(certificate.valid_before)}", True
     if now < certificate.valid_after:
-        return f"it is not valid before {_utc(certificate.valid_after)} by this machine's clock"
+        return f"it is not valid before {_utc(certificate.valid_after)} by this machine's clock", True
     if certificate.principals and user not in certificate.principals:
         return (f"it is for {', '.join(certificate.principals)}, not for {user}, which sshd refuses unless the host "
-                "maps principals to accounts (AuthorizedPrincipalsFile)")
+                "maps principals to accounts (AuthorizedPrincipalsFile)"), False
     return None
 
 

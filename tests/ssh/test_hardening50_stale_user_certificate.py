@@ -45,8 +45,9 @@ def test_a_certificate_the_host_must_refuse_is_named_with_the_reason(
     assert done.code == 3, done.stdout + done.stderr
     error = record["hosts"][0]["error"]
     assert f"certificate {key}-cert.pub" in error and said in error, error
-    assert "get a new certificate" in done.stderr, done.stderr
-    assert "PermitRootLogin" not in done.stderr, done.stderr
+    if principals == "root":  # other principals a host may map (AuthorizedPrincipalsFile): not refused for that alone
+        assert "get a new certificate" in done.stderr, done.stderr
+        assert "PermitRootLogin" not in done.stderr, done.stderr
 
 
 def test_a_valid_certificate_still_logs_in(
