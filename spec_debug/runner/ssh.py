@@ -38,6 +38,7 @@ from spec_debug.runner.ssh_connect import (
     opening_connection,
     wait_readable,
 )
+from spec_debug.runner.ssh_agent_forward import forward_agent
 from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
@@ -576,6 +577,8 @@ class SSHTransport(Transport):
             try:
                 script = command.encode("utf-8", "surrogateescape")
                 within = request_answer_s(self._connection.target.connect_timeout_s)
+                if self._connection.target.forward_agent is not None:
+                    forward_agent(channel, self._connection.target.forward_agent)
 
                 def start(line: str) -> None:
                     _exec_answered(channel, line, within, self.host, "the step's")

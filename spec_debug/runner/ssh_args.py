@@ -114,6 +114,10 @@ def parse_ssh_args(text: str, *, source: str = "ssh arguments") -> dict[str, str
             # -4 and -6 are AddressFamily (ssh(1)); the last one given wins there, as in ssh's getopt loop.
             if flag in "46":
                 options["addressfamily"] = "inet" if flag == "4" else "inet6"
+            # -A / -a: ForwardAgent yes / no, the last one given (ssh.c, main sets it per flag);
+            # `ansible_ssh_common_args='-A'` is how Ansible users forward their agent.
+            if flag in "Aa":
+                options["forwardagent"] = "yes" if flag == "A" else "no"
         else:
             continue
         if word[at:]:

@@ -21,6 +21,7 @@ AddKeysToAgent), ssh_password_login (keyboard-interactive, password, $SSHPASS), 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import replace
 
 import paramiko
@@ -28,11 +29,11 @@ import paramiko
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh_agent import _hand_to_agent, _open_agent
 from spec_debug.runner.ssh_auth_options import AuthOptions, PassphrasePrompt, _Attempts
-from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates
+from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, user_certificate_problem
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
-from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs
+from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs, _short, too_open_mode
 from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
     SSHPASS_VARIABLE,
@@ -44,7 +45,7 @@ from spec_debug.runner.ssh_password_login import (
     _with_sshpass,
     _without_batch,
 )
-from spec_debug.runner.ssh_reach_args import ssh_copy_id_args
+from spec_debug.runner.ssh_reach_args import ssh_copy_id_command, verbose_login_command
 from spec_debug.runner.ssh_terminal import ask_on_terminal, read_passphrase
 
 # The public names of this module before it was split (ssh_auth_options, ssh_terminal,
@@ -135,7 +136,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     # sshd refuses an account its AllowUsers/AllowGroups/DenyUsers/DenyGroups leave out with the
     # same "Permission denied" as a wrong key, whatever the key (openssh-portable: auth.c,
     # allowed_user); only its log says "not allowed because ...".
-    hint = ("check User and IdentityFile in your ssh config; `ssh -v` shows what ssh(1) offers; if ssh(1) is refused "
+    hint = (f"check User and IdentityFile in your ssh config; `{verbose_login_command(target)}` shows what ssh(1) offers; if ssh(1) is refused "
             f"too with the right key, the host's sshd may not let {target.user} in at all (AllowUsers, AllowGroups, "
             "DenyUsers: its log says \"not allowed because\"): ask its admin")
     if withheld is not None:
@@ -154,7 +155,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # What `ssh` would have done next: ask for the password. Nobody can type it here and
         # the inventory gave none (or one we cannot read): say so, and how to install a key.
         tried += f"; the host would also take a password, {_no_password(target, options)}"
-        hint = f"install your public key there once: `ssh-copy-id {ssh_copy_id_args(target)}`; or {_password_hint(target, options, hint)}"
+        hint = f"install your public key there once: `{ssh_copy_id_command(target)}`; or {_password_hint(target, options, hint)}"
     unsupported = _unsupported_logins(allowed)
     if unsupported:
         tried += f"; the host also takes {unsupported}, which spec-debug cannot make"
@@ -169,12 +170,26 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         hint = f"load the token's keys into ssh-agent, which spec-debug signs with: `ssh-add -s {token}`; or {hint}"
     if options.refused_by_agent:
         hint = f"{_AGENT_REFUSED_HINT}; or {hint}"
-    if target.user == "root" and attempts.offered:
+    if attempts.partly_accepted:
+        tried += (f"; the host accepted {attempts.partly_accepted[0]} and then asks for a second, "
+                  "different key (sshd AuthenticationMethods publickey,publickey): no other key was accepted")
+        hint = ("name the second key the host holds with another IdentityFile line for this host in your ssh config "
+                "(or load it into ssh-agent): the host takes two different keys, one after the other")
+    if attempts.stale_certificates:
+        hint = f"get a new certificate from your CA (Vault, step-ca, Teleport: as you usually get one); or {hint}"
+    if target.user == "root" and attempts.offered and not attempts.partly_accepted and not attempts.stale_certificates:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
         # Only once the host refused something: a key file that could not even be read (empty,
         # a .ppk) is the cause on its own, and the hint sent people to change the login user.
         hint = f"many hosts refuse root logins (sshd PermitRootLogin no): log in as your own user (USER@HOST); or {hint}"
+    if attempts.too_open:
+        # ssh(1) is refused for the mode alone: the hint's `ssh -v` and "if ssh(1) is refused too,
+        # ask its admin" sent the reader the wrong way before the key itself was in question.
+        path, mode = attempts.too_open[0]
+        tried += f"; ssh(1) ignores {_short(path)}: its mode {mode} lets others read it"
+        hint = (f"`chmod 600 {shlex.quote(path)}` first: ssh(1) (and Ansible, which runs it) ignores that key whatever "
+                f"the host holds; then {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
@@ -238,6 +253,9 @@ def _offer_files(
             continue
         if agent is not None and target.add_keys_to_agent is not None:
             _hand_to_agent(agent, key, path, target.add_keys_to_agent, options, attempts)
+        mode = too_open_mode(path)
+        if mode is not None:
+            attempts.too_open.append((path, mode))
         for certified, label in _with_certificates(key, path, target):
             if _try_key(transport, target, certified, label, attempts, options):
                 return True
@@ -259,6 +277,11 @@ def _try_key(
         # The host hung up while this side prepared the key (a passphrase typed past sshd's
         # LoginGraceTime): paramiko would say only "No existing session".
         raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
+    problem = user_certificate_problem(key, target.user)
+    if problem is not None:
+        label = f"{label} ({problem[0]})"
+        if problem[1]:
+            attempts.stale_certificates.append(label)
     attempts.tried.append(label)
     attempts.offered = True
     try:
@@ -323,6 +346,13 @@ def _try_key(
             f"{target.alias}: ssh-agent would not sign with {label} (tried: {', '.join(attempts.tried)})",
             hint=_AGENT_REFUSED_HINT,
         ) from None
+    if "publickey" in remaining:
+        # `AuthenticationMethods publickey,publickey` (sshd_config(5): "two different public
+        # keys"): accepted in part, and ssh(1) goes on to its next key, ahead of a password
+        # (PreferredAuthentications); sshd takes no key twice (auth2-pubkey.c,
+        # auth2_key_already_used). This one was "a second factor we do not support".
+        attempts.partly_accepted.append(label)
+        return False
     if remaining and _log_in_without_key(transport, target, options, attempts, remaining):
         # `AuthenticationMethods publickey,keyboard-interactive` (a bastion's one-time code) or
         # `publickey,password`: answered on the terminal, or with the inventory's password.

@@ -53,3 +53,9 @@ class _Attempts:
     """True once the login is over without us (the connection closed: the run was interrupted)."""
     sha1_rsa_only: bool = False
     """An RSA key was refused by a server that names no signature algorithms (sshd < 7.2)."""
+    stale_certificates: list[str] = field(default_factory=list)
+    """User certificates offered that say themselves that sshd refuses them (expired, not yet valid)."""
+    partly_accepted: list[str] = field(default_factory=list)
+    """Keys the host accepted as one of two (AuthenticationMethods publickey,publickey)."""
+    too_open: list[tuple[str, str]] = field(default_factory=list)
+    """Key files offered from disk that ssh(1) would ignore for their mode: (path, `0644`)."""

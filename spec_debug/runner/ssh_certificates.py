@@ -4,10 +4,12 @@ CertificateFile; openssh-portable: sshconnect2.c, pubkey_prepare; PROTOCOL.certk
 from __future__ import annotations
 
 import copy
+import time
 
 import paramiko
 
 from spec_debug.runner.ssh_config import SSHTarget
+from spec_debug.runner.ssh_hostkeys import _FOREVER, _utc, parse_certificate
 from spec_debug.runner.ssh_key_files import _public_blobs, _short
 
 
@@ -72,3 +74,46 @@ def _certifies(blob: paramiko.PublicBlob, key: paramiko.PKey) -> bool:
         return rest.startswith(own.get_remainder())
     except (ValueError, IndexError, TypeError, paramiko.SSHException):
         return False
+
+
+_USER_CERTIFICATE = 1  # SSH2_CERT_TYPE_USER
+
+
+def user_certificate_problem(key: paramiko.PKey, user: str) -> tuple[str, bool] | None:
+    """Why sshd would refuse the user certificate `key` carries, by what it says of itself
+    (`ssh-keygen -L -f`), or None (no certificate, or nothing wrong that it shows). sshd refuses
+    an expired or not yet valid one, and, unless the host maps principals (AuthorizedPrincipalsFile),
+    one not issued for the login user, with the same "Permission denied" as a wrong key
+    (openssh-portable: auth2-pubkey.c, user_cert_trusted_ca; sshkey.c, sshkey_cert_check_authority):
+    a certificate from Vault or step-ca that expired overnight read as a wrong key. With the
+    reason, whether it alone refuses the login (not so for principals a host may map)."""
+    certificate_blob = _certificate_blob(key)
+    if certificate_blob is None:
+        return None
+    try:
+        certificate = parse_certificate(certificate_blob)
+    except ValueError:
+        return None
+    if certificate.cert_type != _USER_CERTIFICATE:
+        return "it is a host certificate, not a user certificate", True
+    now = int(time.time())
+    if certificate.valid_before != _FOREVER and now >= certificate.valid_before:
+        return f"it expired at {_utc(certificate.valid_before)}", True
+    if now < certificate.valid_after:
+        return f"it is not valid before {_utc(certificate.valid_after)} by this machine's clock", True
+    if certificate.principals and user not in certificate.principals:
+        return (f"it is for {', '.join(certificate.principals)}, not for {user}, which sshd refuses unless the host "
+                "maps principals to accounts (AuthorizedPrincipalsFile)"), False
+    return None
+
+
+def _certificate_blob(key: paramiko.PKey) -> bytes | None:
+    """The certificate a key offers: loaded into it from a file (its public_blob), or, for an
+    identity ssh-agent holds as a certificate (`ssh-add` loads KEY-cert.pub beside KEY; `tsh
+    login` and `step ssh login` add certificates themselves), the agent's blob."""
+    suffix = "-cert-v01@openssh.com"
+    if key.public_blob is not None and key.public_blob.key_type.endswith(suffix):
+        return key.public_blob.key_blob
+    if isinstance(key, paramiko.AgentKey) and key.get_name().endswith(suffix):
+        return key.blob
+    return None

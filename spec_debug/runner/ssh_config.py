@@ -90,6 +90,7 @@ from spec_debug.runner.ssh_lookup import (
     _with_command_line,
 )
 from spec_debug.runner.ssh_quoting import _RAW_LINE_KEYWORDS, _argv_quoted, argv_split, without_trailing_comment
+from spec_debug.runner.ssh_agent_forward import agent_to_forward
 from spec_debug.runner.ssh_target import (
     DEFAULT_CONNECT_TIMEOUT_S,
     DEFAULT_IDENTITY_FILES,
@@ -710,6 +711,7 @@ def resolve_target(
     if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
         keepalive = DEFAULT_KEEPALIVE_S
     send_env, set_env = _environment(entry)
+    identity_agent = identity_agent_socket(entry.get("identityagent"))
     known_hosts = _user_known_hosts_files(entry.get("userknownhostsfile"))
     global_known = _global_known_hosts_files(entry.get("globalknownhostsfile"))
     return SSHTarget(
@@ -718,7 +720,8 @@ def resolve_target(
         port=port,
         user=user,
         identity_files=identity_files,
-        identity_agent=identity_agent_socket(entry.get("identityagent")),
+        identity_agent=identity_agent,
+        forward_agent=agent_to_forward(entry.get("forwardagent"), identity_agent),
         identities_only=_flag(entry.get("identitiesonly"), "IdentitiesOnly"),
         proxy_command=proxy_command,
         proxy_jump=proxy_jump,

@@ -38,7 +38,7 @@ from spec_debug.runner.ssh_hostkeys import (
 )
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
-from spec_debug.runner.ssh_proxy_command import _raise_if_proxy_ended
+from spec_debug.runner.ssh_proxy_command import ProxyTurnedAway, _raise_if_proxy_ended
 from spec_debug.runner.ssh_reach_args import reach_args
 from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
@@ -71,7 +71,9 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
             with login_turn(endpoint) as paced:
                 try:
                     transport = _handshake(target, open_socket(), options)
-                except _ClosedBeforeBanner:
+                except (_ClosedBeforeBanner, ProxyTurnedAway) as closed:
+                    # A ProxyCommand's ssh(1) turned away by its bastion: that sshd's logins take turns.
+                    endpoint = getattr(closed, "endpoint", endpoint)
                     pace(endpoint)  # the crowd that met MaxStartups retries one at a time (ssh_startups)
                     if attempt == _EARLY_CLOSE_ATTEMPTS - 1:
                         raise
@@ -380,6 +382,7 @@ def _handshake_on(
         certificate_name=target.certificate_name,
         other_names=_other_known_hosts_names(target, sock),
         ssh_args=_ssh_args_filing_as_we_look(target),
+        config_host=target.alias,
     )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,

@@ -494,6 +494,7 @@ def verify_host_key(
     certificate_name: str | None = None,
     other_names: tuple[str, ...] = (),
     ssh_args: str | None = None,
+    config_host: str | None = None,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
@@ -504,6 +505,9 @@ def verify_host_key(
     `other_names` (the alias the user gave, the address connected to) are names ssh(1) does
     not look the key up under either; an unknown key filed under one of them is named in the
     refusal, so "not in known_hosts" does not send the user hunting a key that is right there.
+    `config_host` is the name ssh config blocks match for the host, which the hint to set a
+    HostKeyAlias names: an inventory host's is its address (ansible_host), as for Ansible's ssh(1),
+    not its inventory name, so "for this host" read as `Host lab01` was a block never applied.
 
     A host certificate (the server proved a `*-cert-v01@openssh.com` key) is accepted when a
     host CA known_hosts trusts for the host (`@cert-authority`) signed it for `certificate_name`
@@ -584,7 +588,8 @@ def verify_host_key(
                 f"a name ssh(1) does not look {known_hosts_name} up under either",
                 hint=(
                     f"rerun with --accept-new to file it under {known_hosts_name} too"
-                    + (f", or set `HostKeyAlias {elsewhere.patterns}` for this host in your ssh config"
+                    + (f", or set `HostKeyAlias {elsewhere.patterns}` "
+                       + (f"under `Host {config_host}`" if config_host else "for this host") + " in your ssh config"
                        if not elsewhere.patterns.startswith(("|", "[")) and "," not in elsewhere.patterns else "")
                 ),
             )

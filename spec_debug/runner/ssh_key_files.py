@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import getpass
 import os
+import stat
 
 import paramiko
 
@@ -114,6 +115,20 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
         return None
     _KEY_CACHE[path] = key
     return key
+
+
+def too_open_mode(path: str) -> str | None:
+    """`0644` for a private key file of ours that others may read or write, which ssh(1) ignores
+    ("UNPROTECTED PRIVATE KEY FILE!", "This private key will be ignored"): it checks only a file
+    the user owns, against 077 (openssh-portable: sshkey.c, sshkey_perm_ok). We still offer it,
+    so a run that works is not broken; a refused login names it (ssh_auth)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    if found.st_uid != os.getuid() or not found.st_mode & 0o077:
+        return None
+    return f"0{stat.S_IMODE(found.st_mode):03o}"
 
 
 def _unusable(exc: BaseException) -> str:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import select
+import shlex
 import socket
 import subprocess
 import threading
@@ -43,7 +45,15 @@ class _ProxyCommand(paramiko.ProxyCommand):
         # sshconnect.c, ssh_proxy_connect), so `~`, `$VARS`, redirections and pipes work;
         # paramiko splits it with shlex and runs the first word, which breaks all of those.
         shell = os.environ.get("SHELL") or "/bin/sh"
-        self.cmd = [shell, "-c", f"exec {command_line}"]
+        # Started with SIGINT and SIGHUP ignored, which exec keeps and ssh(1) then leaves
+        # ignored (openssh-portable: clientloop.c, client_loop installs its handler only where
+        # the signal was not ignored). The terminal's Ctrl-C (or its hang-up) reaches our whole
+        # process group: the proxy died at once, its connection with it, and the kill of the
+        # step's remote tree could not be sent, so the remote command ran on. Its life is ours
+        # still: close() ends it (SIGTERM), and our end of its stdin closes when we exit.
+        # Not its own process group: a ProxyCommand's ssh(1) asks for a bastion's password on
+        # the terminal, which a background group cannot read (SIGTTIN).
+        self.cmd = ["/bin/sh", "-c", 'trap "" INT HUP; exec "$0" -c "$1"', shell, f"exec {command_line}"]
         self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.timeout = None
         self._stderr_tail = b""
@@ -118,6 +128,16 @@ class _ProxyCommand(paramiko.ProxyCommand):
         except OSError:
             return ""
 
+    def turned_away_at(self) -> tuple[str, int] | None:
+        """The (address, port) of the sshd that hung up on the command's own ssh(1) before its
+        banner, where the command is one (`ssh -W %h:%p bastion`): what a bastion's sshd past
+        MaxStartups does (ssh_startups). None for any other ending."""
+        said = self._stderr_tail.decode("utf-8", "replace")
+        if self.process.returncode != 255 or _BEFORE_BANNER not in said:
+            return None
+        where = _HUNG_UP_BY.search(said)
+        return (where.group(1), int(where.group(2))) if where else (self.cmd[-1], 0)
+
     def refused_forwarding(self) -> bool:
         """Whether the command was a bastion's `ssh -W` whose sshd refused to forward (its
         channel open failed "administratively prohibited": AllowTcpForwarding no, a PermitOpen
@@ -129,6 +149,41 @@ class _ProxyCommand(paramiko.ProxyCommand):
 # ssh_stdio_confirm); the reason is the line before it, channels.c's "channel N: open failed: ...".
 _STDIO_FORWARDING_FAILED = "stdio forwarding failed"
 _PROHIBITED = "administratively prohibited"
+
+
+# ssh(1)'s words when the server hangs up before its banner: "kex_exchange_identification:
+# Connection closed by remote host" (or "read: Connection reset by peer"), then "Connection
+# closed by ADDRESS port PORT" (openssh-portable: kex.c, kex_exchange_identification;
+# sshconnect.c; OpenSSH 8.2+, "ssh_exchange_identification" before).
+_BEFORE_BANNER = "exchange_identification"
+_HUNG_UP_BY = re.compile(r"Connection (?:closed|reset) by (\S+) port (\d+)")
+_TURNED_AWAY_HINT = ("the bastion the ProxyCommand's ssh goes through turned it away before the handshake: too many "
+                     "connections at once (its sshd's MaxStartups; lower --forks), or TCP wrappers, fail2ban or a firewall")
+
+
+class ProxyTurnedAway(HostUnreachableError):
+    """A ProxyCommand's own ssh(1) was turned away before its server's banner; `endpoint` is
+    that server (a bastion), whose logins then take turns as a direct host's do. Its arguments
+    after the message are optional: copy.copy (ssh_connect, _said_with_name) calls cls(message)."""
+
+    def __init__(self, message: str, *, hint: str | None = None, endpoint: tuple[str, int] = ("", 0)) -> None:
+        super().__init__(message, hint=hint)
+        self.endpoint = endpoint
+
+
+def _without_quiet(command_line: str) -> str | None:
+    """A ProxyCommand `ssh ... -q ...` (Ansible's docs write `ssh -W %h:%p -q bastion`) without
+    its -q, which silences even the fatal reason ("Permission denied", "Host key verification
+    failed"): run by hand as written, it exits 255 saying nothing. None for any other command."""
+    try:
+        words = shlex.split(command_line)
+    except ValueError:
+        return None
+    if not words or os.path.basename(words[0]) != "ssh" or "-q" not in words:
+        return None
+    if any(char in command_line for char in "<>|;&$`"):
+        return None  # shell syntax (`2>/dev/null`, a pipe) that a requoted word list would break
+    return shlex.join(word for word in words if word != "-q")
 
 
 def _reason_line(stderr: str) -> str | None:
@@ -196,4 +251,11 @@ def _raise_if_proxy_ended(target: SSHTarget, sock: object, printed: tuple[str, .
                 hint = ("the bastion the ProxyCommand goes through refuses to forward connections there: its sshd_config "
                         "forbids it (AllowTcpForwarding no, DisableForwarding yes, a PermitOpen list), or your key's "
                         "authorized_keys line does (restrict, permitopen=): ask for forwarding to be allowed, or use another bastion")
-            raise HostUnreachableError(f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}", hint=hint) from None
+            loud = _without_quiet(target.proxy_command or "") if not sock._stderr_tail.strip() else None
+            if loud is not None:
+                hint = f"it said nothing: -q keeps its ssh(1) from saying why; run it by hand without -q: `{loud}`"
+            message = f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}"
+            turned_away = sock.turned_away_at()
+            if turned_away is not None:
+                raise ProxyTurnedAway(message, hint=_TURNED_AWAY_HINT, endpoint=turned_away) from None
+            raise HostUnreachableError(message, hint=hint) from None

@@ -46,12 +46,33 @@ def reach_args(target: SSHTarget, *, user: bool = False, jump_as_option: bool = 
     return " ".join(words)
 
 
-def ssh_copy_id_args(target: SSHTarget) -> str:
-    """`ssh-copy-id` arguments that install the key the run offers where the run logs in. Without
-    `-i` ssh-copy-id installs the agent's keys or the newest ~/.ssh/id*.pub (its
-    DEFAULT_PUB_ID_FILE), not a config's `IdentityFile ~/.ssh/lab_ed25519`: the next run offered
-    that one and was refused again. `-i FILE` needs FILE.pub beside it (ssh-copy-id, use_id_file)."""
-    identity = next((path for path in (os.path.expanduser(p) for p in target.identity_files)
-                     if path.lower() != "none" and os.path.isfile(path + ".pub")), None)
-    key = f"-i {shlex.quote(identity)} " if identity is not None else ""
-    return f"{key}{reach_args(target, user=True, jump_as_option=True)}"
+def verbose_login_command(target: SSHTarget) -> str:
+    """`ssh -v ...` that logs in the way the run did, to show what ssh(1) offers a host that
+    refused us: a bare `ssh -v` named no host, and a later hop of `ProxyJump hop1,hop2` is
+    reachable only through the hops before it (reach_args). An inventory's key file
+    (ansible_ssh_private_key_file) is in no ssh config: it is said with -i."""
+    keys = ([f"-i {shlex.quote(os.path.expanduser(path))}" for path in target.identity_files if path.lower() != "none"]
+            if target.inventory_name is not None else [])
+    return " ".join(["ssh -v", *keys, reach_args(target, user=True)])
+
+
+def ssh_copy_id_command(target: SSHTarget) -> str:
+    """The shell line that installs the key the run offers where the run logs in. Without `-i`
+    ssh-copy-id installs the agent's keys or the newest ~/.ssh/id*.pub (its DEFAULT_PUB_ID_FILE),
+    not a config's `IdentityFile ~/.ssh/lab_ed25519`: the next run offered that one and was
+    refused again. `-i FILE` reads FILE.pub and stops where there is none ("failed to open ID
+    file"), and `-i FILE.pub` wants FILE beside it unless -f (ssh-copy-id, use_id_file): a key
+    copied alone from another machine gets its .pub from `ssh-keygen -y` first."""
+    files = [path for path in (os.path.expanduser(p) for p in target.identity_files)
+             if path.lower() != "none" and os.path.isfile(path)]
+    reach = reach_args(target, user=True, jump_as_option=True)
+    paired = next((path for path in files if os.path.isfile(path + ".pub") or path.endswith(".pub")), None)
+    if paired is not None:
+        # A public key as IdentityFile names a key ssh-agent holds (ssh_config(5)): with no
+        # private file beside it, -f installs the .pub as it is.
+        alone = paired.endswith(".pub") and not os.path.isfile(paired[: -len(".pub")])
+        return f"ssh-copy-id {'-f ' if alone else ''}-i {shlex.quote(paired)} {reach}"
+    if files:
+        key = shlex.quote(files[0])
+        return f"ssh-keygen -y -f {key} > {shlex.quote(files[0] + '.pub')} && ssh-copy-id -i {key} {reach}"
+    return f"ssh-copy-id {reach}"

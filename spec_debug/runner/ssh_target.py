@@ -102,6 +102,8 @@ class SSHTarget:
     identities_only: bool = False
     identity_agent: str | None = None
     """IdentityAgent: the agent socket to use, `none`, or None/`SSH_AUTH_SOCK` for $SSH_AUTH_SOCK."""
+    forward_agent: str | None = None
+    """ForwardAgent: the agent socket the steps' sessions get (ssh_agent_forward), None for none."""
     proxy_command: str | None = None
     proxy_jump: tuple[JumpHop, ...] = ()
     connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S

@@ -187,6 +187,7 @@ def test_ssh_args_from_ansible_inventories_become_ssh_config_options() -> None:
         "serveraliveinterval": "30",
         "proxyjump": "j1,j2",
         "port": "2222",  # the first value wins, as on ssh's command line
+        "forwardagent": "yes",  # -A (in -At): the steps get the agent, as with ssh -A
     }
     with pytest.raises(UsageError, match="unexpected 'bastion'"):
         parse_ssh_args("-A bastion")
