@@ -231,8 +231,10 @@ def concat_orders(text: str) -> list[tuple[str, ...]]:
             if len(items) >= 2 and any(_CONCAT_ITEM.search(i) for i in items):
                 orders.append(items)
                 calls.append(m.span())
-    # "[" or "(" (memchrs) and then "layer" before the list scan: most texts lack one of them
-    if ("[" in text or "(" in text) and _HAS_LAYER(text):
+    # "[" or "(" and "y" (memchrs: a server log has no "y"), then "ayer" (of "layer", "Layer": a
+    # regex literal scan, 2.7 us over a 7 KB log, where `in` took 4 us and a case-blind regex 45)
+    # before the list scan: most texts lack one of them
+    if ("[" in text or "(" in text) and "y" in text and _HAS_AYER(text):
         for m in _HIDDEN_LIST.finditer(text):
             if any(a <= m.start() < b for a, b in calls):
                 continue  # the list of a cat([...]) read above
@@ -248,7 +250,7 @@ def concat_orders(text: str) -> list[tuple[str, ...]]:
 # A list of names in brackets or parentheses, not a call's arguments or a subscript (no word
 # character just before it) and not a cat()'s list (that scan reads those).
 _HIDDEN_LIST = re.compile(r"(?<![\w(])\[([^\[\]\n]{3,200})\]|(?<!\w)\(([^()\[\]\n]{3,200})\)")
-_HAS_LAYER = re.compile("layer", re.I).search
+_HAS_AYER = re.compile("ayer").search
 _LIST_ITEM = re.compile(r"(?:inputs?_)?embed\w*|emb|layers?_?\d+(?:_\w+)?")
 
 
