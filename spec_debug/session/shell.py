@@ -774,19 +774,24 @@ def _value_flag_at(word: str) -> int | None:
     return None
 
 
+def _command_after_ssh_options(rest: list[str]) -> str | None:
+    """The remote command in the words a cloud CLI hands ssh after its "--": ssh's options
+    first (-L 30000:localhost:30000 takes a value, `-vL 8080:localhost:8080` too), then the
+    command (None: none, an interactive login)."""
+    j = 0
+    while j < len(rest) and rest[j].startswith("-") and len(rest[j]) > 1:
+        at = _value_flag_at(rest[j])
+        j += 2 if at is not None and at == len(rest[j]) - 1 else 1
+    return " ".join(rest[j:]) or None
+
+
 def _gcloud_ssh(args: list[str], depth: int) -> Target | None:
     dest = command = None
     i = 0
     while i < len(args):
         word = args[i]
         if word == "--":
-            # the words after "--" go to ssh: its options (-L 30000:localhost:30000 takes a
-            # value), then the remote command
-            rest, j = args[i + 1:], 0
-            while j < len(rest) and rest[j].startswith("-") and len(rest[j]) > 1:
-                at = _value_flag_at(rest[j])  # `-vL 8080:localhost:8080` too (was only `-L`)
-                j += 2 if at is not None and at == len(rest[j]) - 1 else 1
-            command = command or " ".join(rest[j:]) or None
+            command = command or _command_after_ssh_options(args[i + 1:])
             break
         if word.startswith("--"):
             name, eq, value = word.partition("=")
@@ -992,12 +997,7 @@ def _az_ssh(args: list[str], depth: int) -> Target | None:
     while i < len(args):
         word = args[i]
         if word == "--":
-            # ssh's own options first (-L 8000:localhost:8000 takes a value), then the remote command
-            rest, j = args[i + 1:], 0
-            while j < len(rest) and rest[j].startswith("-") and len(rest[j]) > 1:
-                at = _value_flag_at(rest[j])
-                j += 2 if at is not None and at == len(rest[j]) - 1 else 1
-            command = " ".join(rest[j:]) or None
+            command = _command_after_ssh_options(args[i + 1:])
             break
         name, eq, value = word.partition("=")
         if not eq and name in _AZ_SSH_ARG_OPTS:
