@@ -825,6 +825,13 @@ class _SessionState:
             # grep(1): "the exit status is 1 if no lines were selected": a search that found
             # nothing is an answer, not a failure (ps aux | grep sglang with no server up)
             failed, found = False, ()
+        elif failed and record is not None and exit_code == 1 and shell.last_program(record.inner) == "find" \
+                and failures.only_unreadable_folders(ev.text) \
+                and all(e.kind in ("exit_code", "tool_error") for e in found):
+            # `find / -name '*.safetensors'` over folders it may not read: what it found is the
+            # answer, its "Permission denied" noise no failure (Claude Code's Bash tool says "Some
+            # directories were inaccessible" and does not fail it either)
+            failed, found = False, ()
         elif failed and record is not None and exit_code == 124 and timed_follow_ends_line(record.inner) \
                 and all(e.kind in ("timeout", "exit_code", "tool_error") for e in found):
             # `timeout 20 tail -f x.log`: the watch ended when it was meant to (timeout_limit)

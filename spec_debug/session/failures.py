@@ -1475,3 +1475,15 @@ def _first_meaningful_line(output: str) -> str:
         if text and not _EXIT_LINE.match(text):
             return text[:300]
     return ""
+
+
+_FIND_COMPLAINT = re.compile(r"^find: (.*)$", re.M)
+
+
+def only_unreadable_folders(output: str) -> bool:
+    """Every complaint of find(1) in ``output`` (a line ``find: ...``) is of a folder it may not
+    read (``find: '/proc/1/fd': Permission denied``), and there is one at least: its exit status
+    1 then says only that; a start path that does not exist ("No such file or directory") is a
+    failure."""
+    complaints = _FIND_COMPLAINT.findall(output) if "find: " in output else []
+    return bool(complaints) and all(c.rstrip().endswith("Permission denied") for c in complaints)

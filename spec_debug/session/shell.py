@@ -1403,15 +1403,21 @@ def reads_source_only(command: str) -> bool:
 _SELECTORS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "pgrep", "diff", "cmp", "test", "[", "[["})
 
 
-@lru_cache(maxsize=4096)
 def selects_lines(command: str) -> bool:
     """The exit status of ``command`` is a selector's (the last command of its pipeline or
     list is grep, rg, pgrep, diff or test), so 1 means "nothing matched"."""
+    return last_program(command) in _SELECTORS
+
+
+@lru_cache(maxsize=4096)
+def last_program(command: str) -> str:
+    """The program of the last command of ``command``'s pipeline or list, whose exit status is
+    the line's ("" where there is none)."""
     argvs = _segments_of(command) if command.strip() else ()
     if not argvs:
-        return False
+        return ""
     argv = _unwrap(list(argvs[-1]))
-    return bool(argv) and argv[0].rsplit("/", 1)[-1] in _SELECTORS
+    return argv[0].rsplit("/", 1)[-1] if argv else ""
 
 
 _NUM = re.compile(r"\d+")
