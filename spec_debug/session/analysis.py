@@ -1001,7 +1001,8 @@ class _SessionState:
         if not status.isdigit() or len(status) > 3:
             return
         prev.exit_code = int(status)
-        if prev.exit_code and not prev.is_error:
+        # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
+        if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and shell.selects_lines(prev.inner)):
             prev.is_error = True
             info.failed_calls += 1
 
