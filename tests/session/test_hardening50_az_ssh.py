@@ -42,3 +42,13 @@ def test_a_launch_through_az_ssh_is_the_vms(tmp_path: Path) -> None:
     a = analyze_path(path)
     assert [(c.host, c.category) for c in a.commands] == [("gpu-vm", "launch_server")]
     assert [(f.code, f.host) for f in a.findings] == [("SD101", "gpu-vm")]
+
+
+def test_commands_typed_after_an_interactive_az_ssh_are_the_vms(tmp_path: Path) -> None:
+    path = tmp_path / "azure.log"
+    path.write_text("$ az ssh vm -g rg -n gpu-vm\nWelcome to Ubuntu 22.04\n$ nvidia-smi -L\nGPU 0: NVIDIA H100\n"
+                    "$ exit\nlogout\nConnection to 10.0.0.4 closed.\n$ az vm list -o table\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [(c.command, c.host) for c in a.commands] == [
+        ("az ssh vm -g rg -n gpu-vm", "gpu-vm"), ("nvidia-smi -L", "gpu-vm"), ("exit", "gpu-vm"),
+        ("az vm list -o table", None)]

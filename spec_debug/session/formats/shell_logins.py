@@ -10,8 +10,8 @@ from __future__ import annotations
 from spec_debug.session import shell
 from spec_debug.session.terminal_wait import waits_at_terminal
 
-_LOGIN_PROGRAMS = frozenset({"ssh", "autossh", "mosh", "tsh", "gcloud"})
-"""Programs that open a shell on another host (the target itself is read by
+_LOGIN_PROGRAMS = frozenset({"ssh", "autossh", "mosh", "tsh", "gcloud", "az"})
+"""Programs that open a shell on another host (``az`` for ``az ssh vm``; the target itself is read by
 :func:`shell.parse_target`)."""
 _CONTROL = frozenset({";", "&&", "||", "|", "&"})
 _LOGIN_FAILED = ("ssh: ", "Permission denied", "Host key verification failed", "Connection closed by",
