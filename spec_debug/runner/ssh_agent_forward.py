@@ -10,25 +10,27 @@ import threading
 
 import paramiko
 
+from spec_debug.runner.ssh_tokens import identity_agent_socket
+
 _RELAY_SIZE = 65536
 
 
 def agent_to_forward(value: str | None, identity_agent: str | None) -> str | None:
     """The socket ForwardAgent forwards, or None for none. `yes` forwards the agent the login
-    signs with (IdentityAgent, else $SSH_AUTH_SOCK: openssh-portable, ssh.c, main sets
-    SSH_AUTH_SOCK from IdentityAgent, which clientloop.c's agent channels then reach); a path
-    or `$VAR` names another socket (OpenSSH 8.1+). A variable that is not set forwards none."""
+    signs with (`identity_agent`, IdentityAgent as identity_agent_socket read it, else
+    $SSH_AUTH_SOCK: openssh-portable, ssh.c, main sets SSH_AUTH_SOCK from IdentityAgent, which
+    clientloop.c's agent channels then reach); a path or `$VAR` names another socket (OpenSSH
+    8.1+), expanded as IdentityAgent's is (ssh.c expands both the same way): an unset `$VAR`
+    forwards none, an unset `${VAR}` is an error as in ssh(1)."""
     if value is None or value.lower() in ("no", "false"):
         return None
-    if value.lower() in ("yes", "true"):
-        if identity_agent is not None and identity_agent.lower() == "none":
-            return None
-        if identity_agent is not None and identity_agent != "SSH_AUTH_SOCK":
-            return os.path.expanduser(identity_agent)
-        return os.environ.get("SSH_AUTH_SOCK") or None
-    if value.startswith("$") and not value.startswith("${"):
-        return os.environ.get(value[1:]) or None
-    return os.path.expanduser(os.path.expandvars(value))
+    if value.lower() not in ("yes", "true"):
+        socket_path = identity_agent_socket(value)
+    elif identity_agent is None or identity_agent == "SSH_AUTH_SOCK":
+        socket_path = os.environ.get("SSH_AUTH_SOCK")
+    else:
+        socket_path = identity_agent
+    return None if not socket_path or socket_path.lower() == "none" else os.path.expanduser(socket_path)
 
 
 def forward_agent(channel: paramiko.Channel, socket_path: str) -> None:

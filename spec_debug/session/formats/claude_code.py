@@ -1040,9 +1040,8 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
     # (stream-json names the CLI's copy tool_use_result)
-    shell_result = result if isinstance(result, dict) else obj.get("tool_use_result")
-    if not is_error and isinstance(shell_result, dict) and \
-            shell_result.get("returnCodeInterpretation") in _EXIT_1_WORDS:
+    cli_copy = result if isinstance(result, dict) else obj.get("tool_use_result")
+    if not is_error and isinstance(cli_copy, dict) and cli_copy.get("returnCodeInterpretation") in _EXIT_1_WORDS:
         exit_code = 1  # grep that matched nothing, diff of files that differ: an answer, not exit 0
     if isinstance(result, list) and (process := stream_result(output)) is not None:
         # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],
