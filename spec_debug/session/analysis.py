@@ -410,6 +410,10 @@ class _Agent:
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
+    unreadable_only: CommandRecord | None = None
+    """The last command typed whose output is a find(1)'s over folders it may not read and
+    nothing worse (:func:`failures.only_unreadable_folders`): an ``echo $?`` of 1 after it is
+    that find's answer, no failure."""
     own_servers: OwnServers | None = None
     """The servers the agent started itself (made at its first launch)."""
     spawn_waits: list | None = None
@@ -866,6 +870,9 @@ class _SessionState:
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and self.source.format == "text":
             self._echoed_status(record, ev.text, st, info)
+            if ev.text and "find: " in ev.text and shell.last_program(record.inner) == "find" \
+                    and failures.only_unreadable_folders(ev.text):
+                st.unreadable_only = record
         if record is not None:
             record.exit_code = exit_code
             record.is_error = failed
@@ -1002,7 +1009,8 @@ class _SessionState:
             return
         prev.exit_code = int(status)
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
-        if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and shell.selects_lines(prev.inner)):
+        if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
+                shell.selects_lines(prev.inner) or st.unreadable_only is prev)):
             prev.is_error = True
             info.failed_calls += 1
 

@@ -455,7 +455,8 @@ _OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERRO
 def program_said_failure(output: str, program: str) -> ErrorInfo | None:
     """The failure ``program`` (the one program a command ran, :func:`shell.sole_program`) wrote
     on the first or last line of its ``output``, where no exit status was recorded; else None."""
-    if not program:
+    if not program or (program == "find" and only_unreadable_folders(output)):
+        # (find's "Permission denied" for folders it may not read: what it found is the answer)
         return None
     named, own = program + ": ", _OWN_LEADS.get(program, ())
     output = without_colours(output)
