@@ -24,8 +24,10 @@ from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import claude_code
+from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
+from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -523,6 +525,7 @@ class _SessionState:
         self.spawn_reports: dict[str, int] = {}
         """Spawning call id -> the seq of its result: where the sub-agent's report reached its parent."""
         self.shell_variables: dict[str | None, dict[str, str | None]] | None = {} if source.format == "text" else None
+        self.login_hops = LoginHops() if source.format == "text" else None
         """A terminal log's variables, per host whose shell set them (None: the log's own); None for
         an agent's transcript, whose tool runs each command in a fresh shell (Claude Code: "Environment
         variables do NOT persist", anthropics/claude-code#2508)."""
@@ -738,13 +741,19 @@ class _SessionState:
             # the user and folder of the shell the command was typed in (a log's prompt, Claude
             # Code's cwd), unless it went on through ssh or into a container
             here = target.host is None and target.container is None
+            port, jump = target.port, target.jump
+            if self.login_hops is not None:
+                # typed at the prompt of a host a login reached (through a bastion, on a port)
+                port, jump = self.login_hops.route(ev.host, target)
+                if target.host and shell_logins.opens_login(ev.command):
+                    self.login_hops.opened(target, jump)
             # Positional, in CommandRecord's field order (a keyword call costs twice as much):
             # session, seq, agent, host, command, exit_code, is_error, category, inner, user,
             # port, jump, container, description, why, timestamp, file, line, result_seq, cwd.
             record = CommandRecord(
                 self.session, ev.seq, ev.agent, host, ev.command[:MAX_COMMAND_CHARS], None, False, category,
                 (target.inner or ev.command)[:MAX_COMMAND_CHARS], target.user or (ev.user if here else None),
-                target.port, target.jump, target.container,
+                port, jump, target.container,
                 ev.description, self._why(st) if 0 <= ev.seq - st.last_text_seq <= QUOTE_REACH else "", ev.timestamp,
                 ev.file, ev.line, None, ev.cwd if here else None)
             if self.kept_commands.add(record):  # _keep inline

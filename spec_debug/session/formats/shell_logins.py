@@ -90,6 +90,11 @@ class Logins:
             self.pending = (self.where(shown), False)
 
 
+def opens_login(command: str) -> bool:
+    """``command`` opens an interactive shell on another host (the commands typed next run there)."""
+    return _login_host(command) is not None
+
+
 def _login_host(command: str, variables: dict[str, str | None] | None = None) -> str | None:
     """The host ``command`` opens a shell on: a login with no remote command, not a tunnel
     (``ssh -N``) or one sent to the background (``ssh -f``); ``variables``: those the shell
