@@ -242,8 +242,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if tput["readings"] == 1:  # one reading is no change: "went from 54.8 to 54.8" says it was measured twice
             line = f"Throughput{on} was measured once: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
         else:
-            line = (f"Throughput{on} went from {tput['before']:g} tok/s [msg {tput['before_seq']}] to {tput['after']:g} "
-                    f"tok/s [msg {tput['after_seq']}]")
+            said = " as reported" if tput["before_reported"] else ""
+            line = (f"Throughput{on} went from {tput['before']:g} tok/s{said} [msg {tput['before_seq']}] to "
+                    f"{tput['after']:g} tok/s [msg {tput['after_seq']}]")
         if impact.get("baseline"):
             b = impact["baseline"]
             line += f" against a {b['value']:g} tok/s baseline [msg {b['seq']}]"
@@ -268,11 +269,15 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         # healthy gpu-b, said "First measured throughput: 96.8 tok/s on gpu-b".
         seen = next(r for r in impact["rows"] if r["name"] == "throughput")
         host = f" on {seen['host_before']}" if seen.get("host_before") else ""
-        before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
-                       and m.seq == seen["before_seq"]), None)
-        first = _first_after_changes(a, [before] if before is not None else [])
-        when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
-        detection.append(f"First measured throughput{when}: {seen['before']:g} tok/s{host} [msg {seen['before_seq']}].")
+        if seen["before_reported"]:  # the user's report is the before (_reported_before)
+            detection.append(f"Throughput as reported: {seen['before']:g} tok/s{host} [msg {seen['before_seq']}].")
+        else:
+            before = next((m for m in a.metrics if m.name == "throughput" and m.source == "output"
+                           and m.seq == seen["before_seq"]), None)
+            first = _first_after_changes(a, [before] if before is not None else [])
+            when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
+            detection.append(f"First measured throughput{when}: {seen['before']:g} tok/s{host} "
+                             f"[msg {seen['before_seq']}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
     # incident's first error: name the first error that did not come from such a poll.
@@ -487,7 +492,9 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     out: list[tuple[tuple[int, int], str]] = []
     # A rise is on one host, as in _impact; each host's own (a session that fixed gpu-a, then
     # gpu-b, told gpu-b's rise only, and credited it with gpu-a's edit as well).
-    for on_host in _by_host(readings).values():
+    by_host = _by_host(readings)
+    for on_host in by_host.values():
+        out += _reported_rise(a, on_host, rank, len(by_host) == 1)
         out += _rises(a, on_host, rank)
     first = _first_after_changes(a, readings) if not out else None
     if first is not None and not _changes_before(a, _last_read(readings, first[0]), first[0].seq):
@@ -500,6 +507,21 @@ def _resolution(a: SessionAnalysis) -> list[str]:
         return [f"Throughput was first measured after {shown}: {m.value:g} tok/s{host} [msg {m.seq}]; "
                 "nothing was measured before the changes to compare it with."]
     return [line for _, line in sorted(out)][-5:]
+
+
+def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
+                   one_host: bool) -> list[tuple[tuple[int, int], str]]:
+    """The rise from the throughput the user reported to the first one measured on the host, when
+    that was measured only after changes there (:func:`_reported_before`)."""
+    m = readings[0]
+    reported = _reported_before(a, m, one_host)
+    if reported is None or m.value <= reported.value * RISE:
+        return []
+    shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in _changes_before(a, m)[-3:])
+    host = f" on {m.host}" if m.host else ""
+    return [((rank.get(m.session, len(rank)), m.seq),
+             f"Throughput rose from {reported.value:g} tok/s as reported [msg {reported.seq}] to {m.value:g} "
+             f"tok/s{host} [msg {m.seq}] after {shown}.")]
 
 
 def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord]]:
@@ -625,8 +647,13 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         # has its row (a session that fixed gpu-a, then gpu-b, showed gpu-b's alone); the last
         # reading's host is the headline (``out[name]``).
         last_host = readings[-1].host
-        for host, on_host in _by_host(readings).items():
+        by_host = _by_host(readings)
+        for host, on_host in by_host.items():
             row = _impact_row(a, name, on_host)
+            if name == "throughput" and on_host[0].source == "output" \
+                    and (reported := _reported_before(a, on_host[0], len(by_host) == 1)) is not None:
+                row.update(before=reported.value, before_seq=reported.seq, before_reported=True,
+                           readings=row["readings"] + 1)
             out["rows"].append(row)
             if host == last_host:
                 out[name] = row
@@ -654,7 +681,22 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord]) -> 
         after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
     return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
             "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
-            "readings": len(readings)}
+            "readings": len(readings), "before_reported": False}
+
+
+def _reported_before(a: SessionAnalysis, first: MetricRecord, one_host: bool) -> MetricRecord | None:
+    """The throughput the user's report states ("EAGLE-3 on a100-3 gives 38 tok/s") when the
+    session measured none before it changed what is served: the first reading of ``first``'s
+    host came after a change or a (re)launch there, so it is the after, and the report the
+    before (was "measured once: 94.99 tok/s", and "no change was followed by a rise", for a
+    session that fixed the server the user reported slow). Of ``first``'s host, or of no host
+    where only one host was measured."""
+    if not _changes_before(a, first):
+        return None
+    prompts = {(p.session, p.seq) for p in a.prompts if p.agent == MAIN_AGENT}
+    return next((m for m in a.metrics if m.name == "throughput" and not m.baseline and m.source == "prose"
+                 and m.session == first.session and m.seq < first.seq and (m.session, m.seq) in prompts
+                 and (m.host == first.host or (m.host is None and one_host))), None)
 
 
 def _printed(a: SessionAnalysis, m: MetricRecord, printed: dict[tuple[str, int | None], str]) -> str:
