@@ -421,6 +421,8 @@ class _Agent:
     spawn_waits: list | None = None
     """Sub-agent reports (:class:`_SpawnWait`) the agent has made no call since."""
     last_read: int | None = None
+    last_read_host: str | None = None
+    """The host of the command :attr:`last_read` is the output of."""
     """The result seq of the command whose output the agent read last, while it has only
     written or thought since (no other call, no prompt): what its words next speak of."""
 
@@ -592,7 +594,7 @@ class _SessionState:
                 self.api_failed.discard(ev.agent)
             if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
                 self.last_words[ev.agent] = ev.text[:300]
-            self._prose(ev, x, st.last_read)
+            self._prose(ev, x, st.last_read, st.last_read_host if st.last_read is not None else None)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
@@ -649,8 +651,9 @@ class _SessionState:
             self.session, ev.seq, ev.agent, "agent_error", None, ev.text[:500], None, None,
             None, None, ev.timestamp, ev.file, ev.line))
 
-    def _prose(self, ev: Event, x: Extracted, read: int | None = None) -> None:
-        """``read``: the result seq of the command whose output the agent had just read."""
+    def _prose(self, ev: Event, x: Extracted, read: int | None = None, read_host: str | None = None) -> None:
+        """``read``: the result seq of the command whose output the agent had just read;
+        ``read_host``: where that command ran."""
         # A reading stated next to one of the session's hosts is that host's, as the same reading
         # printed by a command there is: the impact rows and SD501 compare it with its host's
         # readings and baseline, not another host's. One named before any command ran there (the
@@ -666,7 +669,8 @@ class _SessionState:
                 self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
         self._concat(ev, x, read)
         for obs in x.observations:
-            self._finding(obs.code, ev, obs.evidence, read=read)
+            # "d2t holds absolute ids" said just after reading the checkpoint on a100-3: a100-3's
+            self._finding(obs.code, ev, obs.evidence, read_host, read=read)
 
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
@@ -800,6 +804,7 @@ class _SessionState:
             call = st.pending.popitem(last=True)[1]
         record = call.record if call else None
         st.last_read = ev.seq if record is not None else None
+        st.last_read_host = record.host if record is not None else None
         exit_code = ev.exit_code
         if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code" \
                 and ev.raw_type != "running":
