@@ -31,6 +31,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.builtin_checks import builtin_check_steps
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
@@ -203,6 +204,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             step["timeout"] = limit
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
+    # spec-debug's own check of what the session found by hand (a d2t printed, a config read)
+    steps += builtin_check_steps(analysis, names, ids, primary)
     first_prompt = next((p.text for p in analysis.prompts if p.agent == "main" and p.text.strip()
                          and not only_attachments(p.text)), "")
     session = chosen[0].session if chosen else launch_findings[0].session
@@ -576,6 +579,18 @@ class _VarNames:
     def name(self, preferred: str, value: str) -> str:
         if value in self._by_value:
             return self._by_value[value]
+        name = self._free(preferred)
+        self.defaults[name] = value
+        self._by_value[value] = name
+        return name
+
+    def empty(self, preferred: str) -> str:
+        """A var of its own with an empty default (a path the session never named)."""
+        name = self._free(preferred)
+        self.defaults[name] = ""
+        return name
+
+    def _free(self, preferred: str) -> str:
         base = _slug(preferred) or "path"
         if base[0].isdigit():
             base = "v_" + base
@@ -584,8 +599,6 @@ class _VarNames:
         # would shadow a built-in name of the templates).
         while name in self.defaults or name in CONTEXT_NAMES or name in _JINJA_WORDS:
             name, n = f"{base}_{n}", n + 1
-        self.defaults[name] = value
-        self._by_value[value] = name
         return name
 
     def var_for_host(self, host: str) -> str:

@@ -37,7 +37,8 @@ def test_the_check_before_the_words_is_distilled(tmp_path):
     a, result = _analysis(tmp_path)
     [finding] = [f for f in a.findings if f.code == "SD302"]
     assert finding.read_seqs == [result]
-    [step] = distill_playbook(a)["steps"]
+    [step, check] = distill_playbook(a)["steps"]
+    assert check["probe"] == "vocab_maps"  # spec-debug's own check of it (test_hardening51_distill_builtin_checks)
     assert "load_file" in step["run"] and "d2t" in step["run"]
     assert "its output led to SD302 (d2t is not an offset table)" in step["why"]
 

@@ -104,7 +104,7 @@ def test_distill_keeps_the_checks_and_validates(story, tmp_path):
     # not the baseline's benchmark: the playbook starts no server on port 30001
     # (the wider settings' benchmark of port 30002 stays: the pivot's trigger)
     assert steps == ["logs_server_log", "benchmark_bench_serving", "benchmark_bench_serving_2", "read_source_llama_py",
-                     "inspect_config_model_safetensors"]
+                     "inspect_config_model_safetensors", "vocab_maps"]
     assert "--port 30001" not in doc
     assert "its output led to SD302" in doc and "d2t[1000:1006]" in doc
     # the regeneration (it writes a checkpoint) and the folder listing that put its path right are no checks

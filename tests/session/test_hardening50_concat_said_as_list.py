@@ -48,6 +48,6 @@ def test_the_mismatch_said_in_words_is_sd201_and_distill_keeps_the_check_read(tm
     assert [(f.seq, f.evidence, f.read_seqs) for f in sd201] == [
         (said, [f"[msg {said}] cat([embed, layer3, layer31]) vs cat([layer3, layer31, layer59])"], [said - 1])]
     steps = distill_playbook(a)["steps"]
-    assert [(s["run"], s["provenance"]["seq"]) for s in steps] == [
-        ("grep -n layers_to_capture {{ deepseek_v2_py }}", said - 2)]
+    assert [(s.get("run") or s["probe"], s["provenance"]["seq"]) for s in steps] == [
+        ("grep -n layers_to_capture {{ deepseek_v2_py }}", said - 2), ("model_configs", said)]
     assert "SD201" in steps[0]["why"]

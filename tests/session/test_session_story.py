@@ -183,7 +183,7 @@ def test_distilled_playbook_loads_and_keeps_provenance(story, tmp_path):
     assert list(steps) == ["launch_flags", "process_ps", "logs_sglang_server_log", "benchmark_bench_serving",
                            "read_source_deepseek_v2_py", "inspect_config_hidden_states",
                            "run_test_test_drafter_standalone_py", "read_source_core_py",
-                           "python_dump_served_hidden_py", "read_source_server_args_py"]
+                           "python_dump_served_hidden_py", "read_source_server_args_py", "model_configs"]
     core = steps["read_source_core_py"]
     assert core.provenance == {"session": SESSION_ID, "seq": 4401, "agent": "main"}
     assert core.run.startswith('grep -n "def forward')

@@ -1,0 +1,103 @@
+"""A session that found the drafter's d2t broken with its own ``python -c 'print(d2t[:6])'``
+was distilled into that command alone: the playbook never ran spec-debug's vocab_maps check,
+which reads d2t, t2d and the head rows against the target vocabulary, on the checkpoints the
+session's server was launched with. It now adds that check (and model_configs for a config or
+layer finding) after the session's own steps, with the draft and target of the last launch as
+vars; run on a speculators-saved checkpoint whose d2t holds absolute ids, the step finds SD302."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+
+from safetensors.torch import load_file, save_file  # noqa: E402
+
+from spec_debug.session import analyze_path  # noqa: E402
+from spec_debug.session.distill import distill_playbook, dump_playbook  # noqa: E402
+from tests.eagle3.speculators_world import save_verifier_and_draft  # noqa: E402
+
+
+def _claude_session(path: Path, calls: list[tuple[str, str]], said: str) -> None:
+    lines: list[dict] = [{"type": "user", "message": {"role": "user", "content": "Acceptance is near zero on gpu01."}}]
+    for n, (command, output) in enumerate(calls):
+        lines += [{"type": "assistant", "message": {"role": "assistant", "content": [
+                      {"type": "tool_use", "id": f"t{n}", "name": "Bash", "input": {"command": command}}]}},
+                  {"type": "user", "message": {"role": "user", "content": [
+                      {"type": "tool_result", "tool_use_id": f"t{n}", "content": output}]}}]
+    lines.append({"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": said}]}})
+    for n, line in enumerate(lines):
+        line.update(uuid=f"u{n}", parentUuid=f"u{n - 1}" if n else None, sessionId="s",
+                    timestamp=f"2026-11-20T10:{n:02d}:00.000Z")
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def absolute_d2t(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("absolute_d2t")
+    save_verifier_and_draft(root)
+    tensors = load_file(str(root / "draft" / "model.safetensors"))
+    tensors["d2t"] = tensors["d2t"] + torch.arange(len(tensors["d2t"]), dtype=tensors["d2t"].dtype)  # ids, not offsets
+    save_file(tensors, str(root / "draft" / "model.safetensors"))
+    return root / "draft", root / "target"
+
+
+def test_a_vocab_finding_adds_the_vocab_maps_check_on_the_launched_checkpoints(absolute_d2t, tmp_path):
+    draft, target = absolute_d2t
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        (f"python -m sglang.launch_server --model-path {target} --speculative-algorithm EAGLE3 "
+         f"--speculative-draft-model-path {draft} --speculative-num-steps 3 --speculative-eagle-topk 1 "
+         "--speculative-num-draft-tokens 4 --port 30000 &", ""),
+        (f"python -c 'from safetensors.torch import load_file; print(load_file(\"{draft}/model.safetensors\")"
+         "[\"d2t\"][:4].tolist())'", "[3, 9, 12, 20]"),
+    ], "Confirmed: d2t holds absolute target ids, not offsets.")
+    doc = distill_playbook(analyze_path(session))
+    step = doc["steps"][-1]
+    assert (step["id"], step["probe"], step["provenance"]["seq"]) == ("vocab_maps", "vocab_maps", 5)
+    assert step["with"] == {"draft_model": "{{ draft_model or facts.resolved_draft_model | default('') }}",
+                            "target_model": "{{ target_model or facts.resolved_target_model | default('') }}"}
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == (str(draft), str(target))
+    assert "SD302 [msg 5]: d2t is not an offset table" in step["why"]
+
+    playbook = tmp_path / "pb.yaml"
+    playbook.write_text(dump_playbook(doc), encoding="utf-8")
+    out = tmp_path / "runs"
+    done = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local",
+                           "--out", str(out)],
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 1, done.stdout + done.stderr
+    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
+    record = json.loads((run_dir / "run.json").read_text())
+    codes = {(f["code"], f["step"]) for f in record["findings"]}
+    assert ("SD302", "vocab_maps") in codes, record["findings"]
+
+
+def test_a_config_finding_adds_the_configs_check_with_empty_paths_when_no_launch_names_them(tmp_path):
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        ("ssh gpu01 'cat /ckpt/draft/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
+        ("ssh gpu01 'grep -n aux_hidden_state_layer_ids /opt/train/config.yaml'", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
+    ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58].")
+    doc = distill_playbook(analyze_path(session))
+    checks = [s for s in doc["steps"] if "probe" in s]
+    assert [(s["id"], s["probe"]) for s in checks] == [("model_configs", "model_configs")]
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == ("", "")
+    assert "the draft and target of the server running on the host" in checks[0]["why"]
+
+
+def test_no_builtin_check_without_such_a_finding(tmp_path):
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [("ssh gpu01 'python -m sglang.launch_server --model-path /m --speculative-algorithm "
+                               "EAGLE3 --speculative-draft-model-path /d --speculative-num-steps 1 &'", "")],
+                    "num-steps 1 caps drafting.")
+    doc = distill_playbook(analyze_path(session))
+    assert [s.get("probe") for s in doc["steps"]] == ["launch_flags"]
