@@ -306,6 +306,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     went_well = [f"Changed approach after [msg {p.trigger_seq}]: {CATEGORY_TITLES[p.from_category].lower()} → "
                  f"{CATEGORY_TITLES[p.to_category].lower()} [msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
+    resolution = _resolution(a)
+    # a change measured again and found to help: the fix was checked, not assumed (a shell log
+    # has no hypothesis to confirm, and said "nothing recognised" for a fix it measured)
+    went_well += [f"The change was measured again: {line[0].lower()}{line[1:]}" for line in resolution
+                  if line.startswith("Throughput rose from ")][-1:]
 
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
     loop_command = _loop_commands(a)
@@ -382,7 +387,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "impact": impact,
         "detection": detection,
         "root_causes": root_causes,
-        "resolution": _resolution(a),
+        "resolution": resolution,
         "went_well": went_well,
         "went_wrong": went_wrong,
         "action_items": action_items,
