@@ -75,6 +75,7 @@ from spec_debug.runner.ssh_config_values import (
     _no_key_logins,
     _number,
     _port,
+    _revoked_host_keys,
     _seconds,
     _strict_host_key_checking,
     _unless_none,
@@ -732,6 +733,7 @@ def resolve_target(
         global_known_hosts_files=global_known,
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
+        revoked_host_keys=_revoked_host_keys(entry.get("revokedhostkeys")),
         hash_known_hosts=_flag(entry.get("hashknownhosts"), "HashKnownHosts"),
         host_key_algorithms=entry.get("hostkeyalgorithms"),
         # PubkeyAcceptedKeyTypes: the name before OpenSSH 8.5, still read by ssh(1) (openssh-portable: readconf.c).

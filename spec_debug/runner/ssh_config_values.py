@@ -182,6 +182,13 @@ def _user_known_hosts_files(value: str | None) -> tuple[str, ...]:
     return _split_files(_environment_expanded_strict(value, "UserKnownHostsFile")) or DEFAULT_KNOWN_HOSTS_FILES
 
 
+def _revoked_host_keys(value: str | None) -> str | None:
+    """RevokedHostKeys' file, `${VAR}` expanded (tokens and `~` are, by the config lookup);
+    None for unset or `none` (openssh-portable: readconf.c, fill_default_options, CLEAR_ON_NONE)."""
+    path = _unless_none(value)
+    return None if path is None else _environment_expanded_strict(path.strip(), "RevokedHostKeys")
+
+
 def _global_known_hosts_files(value: str | None) -> tuple[str, ...]:
     """GlobalKnownHostsFile's files; `none` is none at all (openssh-portable: ssh.c, main drops a
     lone "none" from system_hostfiles). Read as a file name, it was a file `none` in the current

@@ -40,6 +40,7 @@ from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
 from spec_debug.runner.ssh_proxy_command import ProxyTurnedAway, _raise_if_proxy_ended
 from spec_debug.runner.ssh_reach_args import reach_args
+from spec_debug.runner.ssh_revoked_keys import refuse_if_revoked
 from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
 
@@ -362,6 +363,9 @@ def _handshake_on(
     # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
     ask = ask_at_terminal if target.strict_host_key_checking == "ask" and not target.batch_mode else None
     server_key = transport.get_remote_server_key()
+    if target.revoked_host_keys is not None:
+        # Before known_hosts and KnownHostsCommand, as ssh(1) checks it (sshconnect.c, verify_host_key).
+        refuse_if_revoked(target.label, server_key, target.revoked_host_keys)
     if target.known_hosts_command is not None:
         # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
         # "not in known_hosts" although `ssh` logged in.

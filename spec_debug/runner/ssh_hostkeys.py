@@ -378,6 +378,8 @@ class HostCertificate:
     signature: bytes
     signed: bytes
     """The certificate up to its signature: what the CA signed."""
+    serial: int = 0
+    """The serial the CA gave it (0 when told none): what a key revocation list revokes it by."""
 
 
 def host_certificate_of(key: paramiko.PKey) -> HostCertificate | None:
@@ -399,7 +401,7 @@ def parse_certificate(blob: bytes) -> HostCertificate:
     reader.string()  # nonce
     for _ in range(_CERTIFIED_KEY_FIELDS[base]):
         reader.string()
-    reader.uint(8)  # serial
+    serial = reader.uint(8)
     cert_type = reader.uint(4)
     key_id = reader.string().decode("utf-8", "replace")
     principals_field = _WireReader(reader.string())
@@ -418,7 +420,7 @@ def parse_certificate(blob: bytes) -> HostCertificate:
     return HostCertificate(
         key_id=key_id, cert_type=cert_type, principals=tuple(principals), valid_after=valid_after,
         valid_before=valid_before, critical_options=critical, signature_key=signature_key,
-        signature=signature, signed=blob[:signed_length],
+        signature=signature, signed=blob[:signed_length], serial=serial,
     )
 
 

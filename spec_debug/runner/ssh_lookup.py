@@ -92,6 +92,9 @@ _OWN_TOKENS = {
     "identityagent": set("nipkLljC"),
     "userknownhostsfile": set("nipkLljC"),
     "certificatefile": set("nipkLljC"),
+    # RevokedHostKeys takes every client token and a leading `~` (openssh-portable: ssh.c, main,
+    # tilde_expand_filename then default_client_percent_dollar_expand).
+    "revokedhostkeys": set("nipkLljC"),
     # ProxyCommand takes %h, %k, %n, %p, %r and %% (openssh-portable: sshconnect.c,
     # expand_proxy_command); paramiko leaves %k as written, where ssh(1) runs the HostKeyAlias.
     "proxycommand": set("nk"),
@@ -160,7 +163,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         own = _OWN_TOKENS.get(key)
         if own is None:
             return super()._tokenize(config, target_hostname, key, value)
-        if key in ("identityfile", "identityagent"):
+        if key in ("identityfile", "identityagent", "revokedhostkeys"):
             value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
         # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
         # the shell that runs it expands a leading one (_ProxyCommand in ssh_proxy_command).
