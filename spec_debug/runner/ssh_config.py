@@ -734,6 +734,8 @@ def resolve_target(
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
         revoked_host_keys=_revoked_host_keys(entry.get("revokedhostkeys")),
+        no_host_authentication_for_localhost=_flag(entry.get("nohostauthenticationforlocalhost"),
+                                                   "NoHostAuthenticationForLocalhost"),
         hash_known_hosts=_flag(entry.get("hashknownhosts"), "HashKnownHosts"),
         host_key_algorithms=entry.get("hostkeyalgorithms"),
         # PubkeyAcceptedKeyTypes: the name before OpenSSH 8.5, still read by ssh(1) (openssh-portable: readconf.c).

@@ -5,6 +5,7 @@ the connection away before its banner or ssh-agent will not sign."""
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import os
 import random
 import socket
@@ -236,6 +237,24 @@ def _ssh_args_filing_as_we_look(target: SSHTarget) -> str:
     return f"{ask}{reach_args(target)}"
 
 
+def _host_authentication_skipped(target: SSHTarget, sock: object) -> bool:
+    """NoHostAuthenticationForLocalhost yes: ssh(1) takes any host key from a loopback address it
+    connected to itself (127.0.0.0/8, ::1), unless a HostKeyAlias names the key, files nothing and
+    checks nothing more (openssh-portable: sshconnect.c, check_host_key and sockaddr_is_local; a
+    ProxyCommand or ProxyJump connection is never local). Set for a tunnel's local end
+    (`ssh -L 2222:gpu01:22 bastion`, then `HostName localhost`, `Port 2222`), such a host was
+    refused here ("not in known_hosts", or HOST KEY CHANGED once the tunnel led elsewhere)."""
+    if not target.no_host_authentication_for_localhost or target.host_key_alias is not None:
+        return False
+    if not isinstance(sock, socket.socket):
+        return False
+    try:
+        address = ipaddress.ip_address(str(sock.getpeername()[0]).partition("%")[0])
+    except (OSError, ValueError):
+        return False
+    return address.is_loopback if address.version == 4 else address == ipaddress.IPv6Address("::1")
+
+
 def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]:
     """Names the host's key may be filed under that ssh(1) does not check it under: the alias
     the user gave (an inventory name, a `Host` alias), and the address connected to (CheckHostIP,
@@ -366,28 +385,31 @@ def _handshake_on(
     if target.revoked_host_keys is not None:
         # Before known_hosts and KnownHostsCommand, as ssh(1) checks it (sshconnect.c, verify_host_key).
         refuse_if_revoked(target.label, server_key, target.revoked_host_keys)
-    if target.known_hosts_command is not None:
-        # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
-        # "not in known_hosts" although `ssh` logged in.
-        from_command = known_hosts_from_command(
-            target.known_hosts_command, alias=target.label, tokens=_known_hosts_command_tokens(target, server_key)
+    if _host_authentication_skipped(target, sock):
+        warning = None
+    else:
+        if target.known_hosts_command is not None:
+            # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
+            # "not in known_hosts" although `ssh` logged in.
+            from_command = known_hosts_from_command(
+                target.known_hosts_command, alias=target.label, tokens=_known_hosts_command_tokens(target, server_key)
+            )
+            known_hosts = replace(known_hosts, from_command=from_command)
+        warning = verify_host_key(
+            alias=target.label,
+            known_hosts_name=target.known_hosts_name,
+            server_key=server_key,
+            known_hosts=known_hosts,
+            accept_new=accept_new,
+            hash_new=target.hash_known_hosts,
+            allow_changed=target.strict_host_key_checking == "no",
+            portless_name=target.known_hosts_portless_name,
+            ask=ask,
+            certificate_name=target.certificate_name,
+            other_names=_other_known_hosts_names(target, sock),
+            ssh_args=_ssh_args_filing_as_we_look(target),
+            config_host=target.alias,
         )
-        known_hosts = replace(known_hosts, from_command=from_command)
-    warning = verify_host_key(
-        alias=target.label,
-        known_hosts_name=target.known_hosts_name,
-        server_key=server_key,
-        known_hosts=known_hosts,
-        accept_new=accept_new,
-        hash_new=target.hash_known_hosts,
-        allow_changed=target.strict_host_key_checking == "no",
-        portless_name=target.known_hosts_portless_name,
-        ask=ask,
-        certificate_name=target.certificate_name,
-        other_names=_other_known_hosts_names(target, sock),
-        ssh_args=_ssh_args_filing_as_we_look(target),
-        config_host=target.alias,
-    )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,
         # check_host_key: "Password authentication is disabled to avoid man-in-the-middle attacks").

@@ -115,6 +115,8 @@ class SSHTarget:
     strict_host_key_checking: str = "ask"
     """ssh_config value, normalized: yes | ask | accept-new | no (also written off/false). `ask` puts an unknown
     key to the terminal as ssh(1) does, and behaves as `yes` where no one can answer (--batch, no terminal)."""
+    no_host_authentication_for_localhost: bool = False
+    """NoHostAuthenticationForLocalhost yes: any host key of a loopback address connected to directly is taken."""
     revoked_host_keys: str | None = None
     """RevokedHostKeys: a file of host keys refused whatever known_hosts says (ssh_revoked_keys); None for none."""
     hash_known_hosts: bool = False
