@@ -409,6 +409,7 @@ def _handshake_on(
             other_names=_other_known_hosts_names(target, sock),
             ssh_args=_ssh_args_filing_as_we_look(target),
             config_host=target.alias,
+            host_key_alias=target.host_key_alias,
         )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,
