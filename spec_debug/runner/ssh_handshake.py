@@ -4,6 +4,7 @@ the connection away before its banner or ssh-agent will not sign."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import os
@@ -39,7 +40,7 @@ from spec_debug.runner.ssh_hostkeys import (
 )
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
-from spec_debug.runner.ssh_proxy_command import ProxyTurnedAway, _raise_if_proxy_ended
+from spec_debug.runner.ssh_proxy_command import ProxySaidNothing, ProxyTurnedAway, _proxy_command, _raise_if_proxy_ended
 from spec_debug.runner.ssh_reach_args import reach_args
 from spec_debug.runner.ssh_revoked_keys import refuse_if_revoked
 from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
@@ -67,6 +68,7 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
     """
     attempt = 0
     endpoint = (target.hostname, target.port)
+    said_nothing = False
     while True:
         pause = 0.0
         try:
@@ -90,6 +92,14 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
                     if paced:
                         wait_counted_out(transport, endpoint, target.connect_timeout_s)  # the next login's turn
                     return transport
+        except ProxySaidNothing as silent:
+            if said_nothing or threading.get_ident() in _ABANDONED:
+                raise
+            # Once more without -q (this and later attempts): it gets through, or says why it
+            # cannot, and a bastion's turning it away is then retried as above.
+            said_nothing = True
+            open_socket = functools.partial(_proxy_command, target, silent.loud)
+            continue
         except AgentWouldNotSign as refused:
             if len(options.refused_by_agent) >= _AGENT_REFUSALS_RETRIED or threading.get_ident() in _ABANDONED:
                 raise
