@@ -598,6 +598,18 @@ def _refuse_jump_through_itself(alias: str, hostname: str, port: int, user: str,
         )
 
 
+def _refuse_if_config_refuses(host: str, refusal: str | None) -> None:
+    """RefuseConnection (OpenSSH 10.1+) in a block that applies: ssh(1) stops before it connects
+    and prints the argument (openssh-portable: readconf.c, oRefuseConnection: "RefuseConnection:
+    %s"), what a team sets under `Match originalhost prod-*` to keep production hosts out of reach.
+    Ignored, the playbook ran on them. Any argument refuses, `no` included: it is a message, not a flag."""
+    if refusal is not None:
+        raise HostUnreachableError(
+            f"{host}: your ssh config refuses to connect to it: RefuseConnection: {refusal}",
+            hint="as ssh(1) refuses it: leave the host out of the run, or change the ssh config block that refuses it",
+        )
+
+
 def resolve_target(
     destination: Destination | str,
     config: paramiko.SSHConfig,
@@ -655,6 +667,7 @@ def resolve_target(
         raise
     except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
+    _refuse_if_config_refuses(destination.host, entry.get("refuseconnection"))
     port = _port(entry.get("port"))
     user = entry.get("user") or local_user()
     if "user" in entry and "user" not in seed:
