@@ -359,7 +359,7 @@ def _check_block(line: str, path: Path, number: int) -> list[str] | None:
 _KEYWORD_LINE = re.compile(r"^(\s*)(\w+)(?:\s*=\s*|\s+)(.*)$")
 _QUOTING = re.compile(r"[\"'\\]")
 # Values that are lists of words, split again with argv_split after the lookup (_split_files).
-_WORD_LIST_KEYWORDS = frozenset({"userknownhostsfile", "globalknownhostsfile"})
+_WORD_LIST_KEYWORDS = frozenset({"userknownhostsfile", "globalknownhostsfile", "revokedhostkeys"})
 _SERVER_ALIVE_INTERVAL_ALIASES = frozenset({"protocolkeepalives", "setuptimeout"})
 
 

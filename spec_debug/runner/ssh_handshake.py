@@ -392,9 +392,9 @@ def _handshake_on(
     # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
     ask = ask_at_terminal if target.strict_host_key_checking == "ask" and not target.batch_mode else None
     server_key = transport.get_remote_server_key()
-    if target.revoked_host_keys is not None:
-        # Before known_hosts and KnownHostsCommand, as ssh(1) checks it (sshconnect.c, verify_host_key).
-        refuse_if_revoked(target.label, server_key, target.revoked_host_keys)
+    for revoked_host_keys in target.revoked_host_keys:
+        # Before known_hosts and KnownHostsCommand, as ssh(1) checks them (sshconnect.c, verify_host_key).
+        refuse_if_revoked(target.label, server_key, revoked_host_keys)
     if _host_authentication_skipped(target, sock):
         warning = None
     else:

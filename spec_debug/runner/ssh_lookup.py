@@ -92,8 +92,8 @@ _OWN_TOKENS = {
     "identityagent": set("nipkLljC"),
     "userknownhostsfile": set("nipkLljC"),
     "certificatefile": set("nipkLljC"),
-    # RevokedHostKeys takes every client token and a leading `~` (openssh-portable: ssh.c, main,
-    # tilde_expand_filename then default_client_percent_dollar_expand).
+    # RevokedHostKeys takes every client token, and `~` in each of its files (openssh-portable:
+    # ssh.c, main, tilde_expand_filename then default_client_percent_dollar_expand).
     "revokedhostkeys": set("nipkLljC"),
     # ProxyCommand takes %h, %k, %n, %p, %r and %% (openssh-portable: sshconnect.c,
     # expand_proxy_command); paramiko leaves %k as written, where ssh(1) runs the HostKeyAlias.
@@ -163,7 +163,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         own = _OWN_TOKENS.get(key)
         if own is None:
             return super()._tokenize(config, target_hostname, key, value)
-        if key in ("identityfile", "identityagent", "revokedhostkeys"):
+        if key in ("identityfile", "identityagent"):
             value = os.path.expanduser(value)  # a leading ~ only (openssh-portable: misc.c, tilde_expand)
         # ProxyCommand gets no `~` expansion of ours (paramiko replaces every `~`): as in ssh(1),
         # the shell that runs it expands a leading one (_ProxyCommand in ssh_proxy_command).

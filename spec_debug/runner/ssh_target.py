@@ -117,8 +117,8 @@ class SSHTarget:
     key to the terminal as ssh(1) does, and behaves as `yes` where no one can answer (--batch, no terminal)."""
     no_host_authentication_for_localhost: bool = False
     """NoHostAuthenticationForLocalhost yes: any host key of a loopback address connected to directly is taken."""
-    revoked_host_keys: str | None = None
-    """RevokedHostKeys: a file of host keys refused whatever known_hosts says (ssh_revoked_keys); None for none."""
+    revoked_host_keys: tuple[str, ...] = ()
+    """RevokedHostKeys: files of host keys refused whatever known_hosts says (ssh_revoked_keys)."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
     connection_attempts: int = 1
