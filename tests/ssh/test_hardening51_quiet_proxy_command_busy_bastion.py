@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from tests.ssh.h49_helpers import run_tiny
-from tests.ssh.test_fleet_faults import _BusyBastion, load_run
+from tests.ssh.test_hardening50_proxy_command_busy_bastion import assert_all_connect_through_busy_bastion
 from tests.sshd_fixture import ClientKey, ClientSetup, SshServer, keygen
 
 StartServer = Callable[..., SshServer]
@@ -22,27 +22,7 @@ StartServer = Callable[..., SshServer]
 
 def test_many_hosts_through_one_busy_bastions_quiet_proxy_command_all_connect(
         cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path) -> None:
-    bastion = _BusyBastion(tmp_path / "busy-bastion", [client.key]).start()
-    try:
-        client.trust(bastion)
-        client.alias("bastion", bastion)
-        names = [f"gpu{index:02d}" for index in range(1, 9)]
-        for index, name in enumerate(names):
-            node = sshd_factory(name) if index < 2 else None  # two real nodes, the rest names of the second
-            if node is not None:
-                client.trust(node)
-                server = node
-            client.alias(name, server, ProxyCommand=f"ssh -F {client.config} -W %h:%p -q bastion")
-        playbook = tmp_path / "tiny.yaml"
-        playbook.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo ok\n")
-        out = tmp_path / "runs"
-        result = cli("run", str(playbook), "--hosts", "gpu[01-08]", "--forks", "8", "-F", str(client.config), "--batch",
-                     "--out", str(out))
-    finally:
-        bastion.stop()
-    _, record = load_run(out)
-    assert result.code == 0, [h["error"] for h in record["hosts"] if h["error"]]
-    assert [h["status"] for h in record["hosts"]] == ["passed"] * 8
+    assert_all_connect_through_busy_bastion(cli, client, sshd_factory, tmp_path, "ssh -F {config} -W %h:%p -q bastion")
 
 
 def test_a_quiet_proxy_command_refused_by_its_bastion_says_why(
