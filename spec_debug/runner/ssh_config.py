@@ -13,6 +13,9 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 - Host keys are looked up under HostKeyAlias if set, else under the resolved HostName,
   written `[host]:port` when the port is not 22.
 - Jump hosts are resolved through the same config, each with its own settings.
+- RevokedHostKeys refuses a revoked host key before known_hosts is read, and
+  NoHostAuthenticationForLocalhost takes any key of a loopback address connected to directly
+  (ssh_revoked_keys; ssh_handshake, _host_authentication_skipped).
 - `%` tokens in IdentityFile and ProxyCommand are ssh(1)'s, `%n`, `%p` and `%%` included;
   `Match exec` commands run (as in ssh(1)) with stdin and stdout on /dev/null;
   CanonicalizeHostname applies to the HostName, never replaces it.
@@ -33,7 +36,9 @@ Where OpenSSH releases differ, the tests' ground truth is `ssh -G` of OpenSSH 9.
 releases read that 9.2 refuses or takes literally is read as they read it, so that a config
 written for them is never refused: their keywords and Match criteria, `%j` (9.6), `${VAR}` and
 this machine's `%` tokens in Include (9.9: readconf.c, oInclude), `%` tokens and `${VAR}` in
-User (10.0: ssh.c, main) and fractional seconds (10.3: misc.c, convtime_double).
+User (10.0: ssh.c, main), RefuseConnection (10.1: readconf.c, oRefuseConnection), several
+RevokedHostKeys files and fractional seconds (10.3: readconf.c, oRevokedHostKeys; misc.c,
+convtime_double).
 
 This module reads the files (Include, each line as ssh(1) splits it) and resolves a host; the
 rules it applies each have a module: ssh_target (Destination, SSHTarget, `user@host:port`),
