@@ -395,32 +395,30 @@ def _handshake_on(
     for revoked_host_keys in target.revoked_host_keys:
         # Before known_hosts and KnownHostsCommand, as ssh(1) checks them (sshconnect.c, verify_host_key).
         refuse_if_revoked(target.label, server_key, revoked_host_keys)
-    if _host_authentication_skipped(target, sock):
-        warning = None
-    else:
-        if target.known_hosts_command is not None:
-            # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
-            # "not in known_hosts" although `ssh` logged in.
-            from_command = known_hosts_from_command(
-                target.known_hosts_command, alias=target.label, tokens=_known_hosts_command_tokens(target, server_key)
-            )
-            known_hosts = replace(known_hosts, from_command=from_command)
-        warning = verify_host_key(
-            alias=target.label,
-            known_hosts_name=target.known_hosts_name,
-            server_key=server_key,
-            known_hosts=known_hosts,
-            accept_new=accept_new,
-            hash_new=target.hash_known_hosts,
-            allow_changed=target.strict_host_key_checking == "no",
-            portless_name=target.known_hosts_portless_name,
-            ask=ask,
-            certificate_name=target.certificate_name,
-            other_names=_other_known_hosts_names(target, sock),
-            ssh_args=_ssh_args_filing_as_we_look(target),
-            config_host=target.alias,
-            host_key_alias=target.host_key_alias,
+    skipped = _host_authentication_skipped(target, sock)
+    if target.known_hosts_command is not None and not skipped:
+        # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
+        # "not in known_hosts" although `ssh` logged in.
+        from_command = known_hosts_from_command(
+            target.known_hosts_command, alias=target.label, tokens=_known_hosts_command_tokens(target, server_key)
         )
+        known_hosts = replace(known_hosts, from_command=from_command)
+    warning = None if skipped else verify_host_key(
+        alias=target.label,
+        known_hosts_name=target.known_hosts_name,
+        server_key=server_key,
+        known_hosts=known_hosts,
+        accept_new=accept_new,
+        hash_new=target.hash_known_hosts,
+        allow_changed=target.strict_host_key_checking == "no",
+        portless_name=target.known_hosts_portless_name,
+        ask=ask,
+        certificate_name=target.certificate_name,
+        other_names=_other_known_hosts_names(target, sock),
+        ssh_args=_ssh_args_filing_as_we_look(target),
+        config_host=target.alias,
+        host_key_alias=target.host_key_alias,
+    )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,
         # check_host_key: "Password authentication is disabled to avoid man-in-the-middle attacks").
