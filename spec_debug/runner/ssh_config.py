@@ -13,9 +13,9 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 - Host keys are looked up under HostKeyAlias if set, else under the resolved HostName,
   written `[host]:port` when the port is not 22.
 - Jump hosts are resolved through the same config, each with its own settings.
-- RevokedHostKeys refuses a revoked host key before known_hosts is read, and
-  NoHostAuthenticationForLocalhost takes any key of a loopback address connected to directly
-  (ssh_revoked_keys; ssh_handshake, _host_authentication_skipped).
+- A host key RevokedHostKeys revokes, or an RSA one shorter than RequiredRSASize, is refused
+  before known_hosts is read, and NoHostAuthenticationForLocalhost takes any key of a loopback
+  address connected to directly (ssh_revoked_keys; ssh_handshake, _host_authentication_skipped).
 - `%` tokens in IdentityFile and ProxyCommand are ssh(1)'s, `%n`, `%p` and `%%` included;
   `Match exec` commands run (as in ssh(1)) with stdin and stdout on /dev/null;
   CanonicalizeHostname applies to the HostName, never replaces it.
@@ -102,6 +102,7 @@ from spec_debug.runner.ssh_target import (
     DEFAULT_IDENTITY_FILES,
     DEFAULT_KEEPALIVE_S,
     DEFAULT_PORT,
+    DEFAULT_REQUIRED_RSA_SIZE,
     AddKeysToAgent,
     Destination,
     JumpHop,
@@ -752,6 +753,7 @@ def resolve_target(
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
         revoked_host_keys=_revoked_host_keys(entry.get("revokedhostkeys")),
+        required_rsa_size=int(_number(entry.get("requiredrsasize"), "RequiredRSASize", DEFAULT_REQUIRED_RSA_SIZE)),
         no_host_authentication_for_localhost=_flag(entry.get("nohostauthenticationforlocalhost"),
                                                    "NoHostAuthenticationForLocalhost"),
         hash_known_hosts=_flag(entry.get("hashknownhosts"), "HashKnownHosts"),

@@ -42,7 +42,7 @@ from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
 from spec_debug.runner.ssh_proxy_command import ProxySaidNothing, ProxyTurnedAway, _proxy_command, _raise_if_proxy_ended
 from spec_debug.runner.ssh_reach_args import reach_args
-from spec_debug.runner.ssh_revoked_keys import refuse_if_revoked
+from spec_debug.runner.ssh_revoked_keys import refuse_if_revoked, refuse_if_short_rsa
 from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
 
@@ -392,6 +392,7 @@ def _handshake_on(
     # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
     ask = ask_at_terminal if target.strict_host_key_checking == "ask" and not target.batch_mode else None
     server_key = transport.get_remote_server_key()
+    refuse_if_short_rsa(target.label, server_key, target.required_rsa_size)
     for revoked_host_keys in target.revoked_host_keys:
         # Before known_hosts and KnownHostsCommand, as ssh(1) checks them (sshconnect.c, verify_host_key).
         refuse_if_revoked(target.label, server_key, revoked_host_keys)

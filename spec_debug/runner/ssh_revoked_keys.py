@@ -1,5 +1,6 @@
-"""RevokedHostKeys (ssh_config(5)): host keys ssh(1) refuses whatever known_hosts says, read
-from a list of public keys or a Key Revocation List that `ssh-keygen -k` wrote.
+"""Host keys ssh(1) refuses whatever known_hosts says: those RevokedHostKeys (ssh_config(5))
+lists, in public keys or a Key Revocation List that `ssh-keygen -k` wrote, and RSA keys
+shorter than RequiredRSASize.
 
 ssh(1) checks the file before anything else about the host key (openssh-portable:
 sshconnect.c, verify_host_key, sshkey_check_revoked), and refuses the host when the key is in
@@ -145,6 +146,23 @@ def why_revoked(server_key: paramiko.PKey, revoked: RevokedKeys) -> str | None:
         if by_ca is not None and by_ca.revokes(certificate.serial if authority else 0, certificate.key_id):
             return f"its host certificate (id {certificate.key_id!r}, serial {certificate.serial})"
     return None
+
+
+def refuse_if_short_rsa(alias: str, server_key: paramiko.PKey, required_bits: int) -> None:
+    """Raise HostKeyError for an RSA host key shorter than RequiredRSASize, which ssh(1) 9.1+
+    refuses before any other check ("Bad server host key: Invalid key length":
+    openssh-portable: sshconnect2.c, verify_host_key_callback, sshkey_check_rsa_length).
+    RHEL's and Fedora's crypto policy sets RequiredRSASize 2048 for every user: a BMC or an
+    old appliance with a 1024-bit host key, which `ssh` refuses there, was logged in to."""
+    if not isinstance(server_key, paramiko.RSAKey) or server_key.get_bits() >= required_bits:
+        return
+    raise HostKeyError(
+        f"{alias}: the host key ({describe_key(server_key)}) has {server_key.get_bits()} bits, fewer than RequiredRSASize "
+        f"{required_bits}; refusing to connect, as ssh(1) does (Bad server host key: Invalid key length)",
+        hint="ask the host's owner for a stronger host key (ssh-keygen -t ed25519, or -t rsa -b 3072), or lower "
+        "RequiredRSASize for this host in your ssh config (a system crypto policy may set it: "
+        "/etc/crypto-policies/back-ends/openssh.config)",
+    )
 
 
 def refuse_if_revoked(alias: str, server_key: paramiko.PKey, path: str) -> None:
