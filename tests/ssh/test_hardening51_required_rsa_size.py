@@ -24,7 +24,7 @@ def rsa_2048_host(client: ClientSetup, tmp_path: Path) -> Iterator[SshServer]:
     # The fixture's host key path, holding an RSA key: sshd reads the key's type from the file.
     subprocess.run([SSH_KEYGEN, "-q", "-t", "rsa", "-b", "2048", "-N", "", "-f", str(server.host_key_path)],
                    check=True, stdin=subprocess.DEVNULL)
-    with server.start():
+    with server:
         client.trust(server)
         yield server
 

@@ -102,7 +102,7 @@ def test_a_host_certificate_revoked_by_serial_is_refused(
     subprocess.run([SSH_KEYGEN, "-q", "-s", str(ca), "-I", "gpu01-id", "-z", "7", "-h", "-n", "127.0.0.1",
                     f"{server.host_key_path}.pub"], check=True, capture_output=True)
     server.extra_config = f"HostCertificate {server.host_key_path}-cert.pub\n"
-    with server.start():
+    with server:
         kind, blob = Path(f"{ca}.pub").read_text().split()[:2]
         client.known_hosts.write_text(f"@cert-authority 127.0.0.1 {kind} {blob}\n")
         spec = tmp_path / "serials.spec"
