@@ -13,6 +13,9 @@ What OpenSSH does and we follow (openssh-portable: readconf.c, ssh.c, ssh_config
 - Host keys are looked up under HostKeyAlias if set, else under the resolved HostName,
   written `[host]:port` when the port is not 22.
 - Jump hosts are resolved through the same config, each with its own settings.
+- A host key RevokedHostKeys revokes, or an RSA one shorter than RequiredRSASize, is refused
+  before known_hosts is read, and NoHostAuthenticationForLocalhost takes any key of a loopback
+  address connected to directly (ssh_revoked_keys; ssh_handshake, _host_authentication_skipped).
 - `%` tokens in IdentityFile and ProxyCommand are ssh(1)'s, `%n`, `%p` and `%%` included;
   `Match exec` commands run (as in ssh(1)) with stdin and stdout on /dev/null;
   CanonicalizeHostname applies to the HostName, never replaces it.
@@ -33,7 +36,9 @@ Where OpenSSH releases differ, the tests' ground truth is `ssh -G` of OpenSSH 9.
 releases read that 9.2 refuses or takes literally is read as they read it, so that a config
 written for them is never refused: their keywords and Match criteria, `%j` (9.6), `${VAR}` and
 this machine's `%` tokens in Include (9.9: readconf.c, oInclude), `%` tokens and `${VAR}` in
-User (10.0: ssh.c, main) and fractional seconds (10.3: misc.c, convtime_double).
+User (10.0: ssh.c, main), RefuseConnection (10.1: readconf.c, oRefuseConnection), several
+RevokedHostKeys files and fractional seconds (10.3: readconf.c, oRevokedHostKeys; misc.c,
+convtime_double).
 
 This module reads the files (Include, each line as ssh(1) splits it) and resolves a host; the
 rules it applies each have a module: ssh_target (Destination, SSHTarget, `user@host:port`),
@@ -75,6 +80,7 @@ from spec_debug.runner.ssh_config_values import (
     _no_key_logins,
     _number,
     _port,
+    _revoked_host_keys,
     _seconds,
     _strict_host_key_checking,
     _unless_none,
@@ -96,6 +102,7 @@ from spec_debug.runner.ssh_target import (
     DEFAULT_IDENTITY_FILES,
     DEFAULT_KEEPALIVE_S,
     DEFAULT_PORT,
+    DEFAULT_REQUIRED_RSA_SIZE,
     AddKeysToAgent,
     Destination,
     JumpHop,
@@ -358,7 +365,7 @@ def _check_block(line: str, path: Path, number: int) -> list[str] | None:
 _KEYWORD_LINE = re.compile(r"^(\s*)(\w+)(?:\s*=\s*|\s+)(.*)$")
 _QUOTING = re.compile(r"[\"'\\]")
 # Values that are lists of words, split again with argv_split after the lookup (_split_files).
-_WORD_LIST_KEYWORDS = frozenset({"userknownhostsfile", "globalknownhostsfile"})
+_WORD_LIST_KEYWORDS = frozenset({"userknownhostsfile", "globalknownhostsfile", "revokedhostkeys"})
 _SERVER_ALIVE_INTERVAL_ALIASES = frozenset({"protocolkeepalives", "setuptimeout"})
 
 
@@ -597,6 +604,18 @@ def _refuse_jump_through_itself(alias: str, hostname: str, port: int, user: str,
         )
 
 
+def _refuse_if_config_refuses(host: str, refusal: str | None) -> None:
+    """RefuseConnection (OpenSSH 10.1+) in a block that applies: ssh(1) stops before it connects
+    and prints the argument (openssh-portable: readconf.c, oRefuseConnection: "RefuseConnection:
+    %s"), what a team sets under `Match originalhost prod-*` to keep production hosts out of reach.
+    Ignored, the playbook ran on them. Any argument refuses, `no` included: it is a message, not a flag."""
+    if refusal is not None:
+        raise HostUnreachableError(
+            f"{host}: your ssh config refuses to connect to it: RefuseConnection: {refusal}",
+            hint="as ssh(1) refuses it: leave the host out of the run, or change the ssh config block that refuses it",
+        )
+
+
 def resolve_target(
     destination: Destination | str,
     config: paramiko.SSHConfig,
@@ -654,6 +673,7 @@ def resolve_target(
         raise
     except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
         raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
+    _refuse_if_config_refuses(destination.host, entry.get("refuseconnection"))
     port = _port(entry.get("port"))
     user = entry.get("user") or local_user()
     if "user" in entry and "user" not in seed:
@@ -732,6 +752,10 @@ def resolve_target(
         global_known_hosts_files=global_known,
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
+        revoked_host_keys=_revoked_host_keys(entry.get("revokedhostkeys")),
+        required_rsa_size=int(_number(entry.get("requiredrsasize"), "RequiredRSASize", DEFAULT_REQUIRED_RSA_SIZE)),
+        no_host_authentication_for_localhost=_flag(entry.get("nohostauthenticationforlocalhost"),
+                                                   "NoHostAuthenticationForLocalhost"),
         hash_known_hosts=_flag(entry.get("hashknownhosts"), "HashKnownHosts"),
         host_key_algorithms=entry.get("hostkeyalgorithms"),
         # PubkeyAcceptedKeyTypes: the name before OpenSSH 8.5, still read by ssh(1) (openssh-portable: readconf.c).

@@ -182,6 +182,17 @@ def _user_known_hosts_files(value: str | None) -> tuple[str, ...]:
     return _split_files(_environment_expanded_strict(value, "UserKnownHostsFile")) or DEFAULT_KNOWN_HOSTS_FILES
 
 
+def _revoked_host_keys(value: str | None) -> tuple[str, ...]:
+    """RevokedHostKeys' files, `${VAR}` and `~` expanded (tokens are, by the config lookup); none
+    for unset or `none` (openssh-portable: readconf.c, fill_default_options, CLEAR_ON_NONE).
+    Several files, each checked, since OpenSSH 10.3 (readconf.c, oRevokedHostKeys); read as one
+    name, `RevokedHostKeys /etc/ssh/revoked.krl ~/.ssh/revoked` named a file that does not
+    exist, and every host was refused."""
+    if _unless_none(value) is None:
+        return ()
+    return _split_files(_environment_expanded_strict(str(value), "RevokedHostKeys"))
+
+
 def _global_known_hosts_files(value: str | None) -> tuple[str, ...]:
     """GlobalKnownHostsFile's files; `none` is none at all (openssh-portable: ssh.c, main drops a
     lone "none" from system_hostfiles). Read as a file name, it was a file `none` in the current

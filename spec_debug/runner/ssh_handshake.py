@@ -4,7 +4,9 @@ the connection away before its banner or ssh-agent will not sign."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import ipaddress
 import os
 import random
 import socket
@@ -38,8 +40,9 @@ from spec_debug.runner.ssh_hostkeys import (
 )
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
-from spec_debug.runner.ssh_proxy_command import ProxyTurnedAway, _raise_if_proxy_ended
+from spec_debug.runner.ssh_proxy_command import ProxySaidNothing, ProxyTurnedAway, _proxy_command, _raise_if_proxy_ended
 from spec_debug.runner.ssh_reach_args import reach_args
+from spec_debug.runner.ssh_revoked_keys import refuse_if_revoked, refuse_if_short_rsa
 from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
 from spec_debug.runner.ssh_transport import _CERT_SUFFIX, _SignalAwareTransport
 
@@ -65,6 +68,7 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
     """
     attempt = 0
     endpoint = (target.hostname, target.port)
+    said_nothing = False
     while True:
         pause = 0.0
         try:
@@ -88,6 +92,14 @@ def _handshake_retrying(target: SSHTarget, open_socket: Callable[[], object], op
                     if paced:
                         wait_counted_out(transport, endpoint, target.connect_timeout_s)  # the next login's turn
                     return transport
+        except ProxySaidNothing as silent:
+            if said_nothing or threading.get_ident() in _ABANDONED:
+                raise
+            # Once more without -q (this and later attempts): it gets through, or says why it
+            # cannot, and a bastion's turning it away is then retried as above.
+            said_nothing = True
+            open_socket = functools.partial(_proxy_command, target, silent.loud)
+            continue
         except AgentWouldNotSign as refused:
             if len(options.refused_by_agent) >= _AGENT_REFUSALS_RETRIED or threading.get_ident() in _ABANDONED:
                 raise
@@ -235,6 +247,24 @@ def _ssh_args_filing_as_we_look(target: SSHTarget) -> str:
     return f"{ask}{reach_args(target)}"
 
 
+def _host_authentication_skipped(target: SSHTarget, sock: object) -> bool:
+    """NoHostAuthenticationForLocalhost yes: ssh(1) takes any host key from a loopback address it
+    connected to itself (127.0.0.0/8, ::1), unless a HostKeyAlias names the key, files nothing and
+    checks nothing more (openssh-portable: sshconnect.c, check_host_key and sockaddr_is_local; a
+    ProxyCommand or ProxyJump connection is never local). Set for a tunnel's local end
+    (`ssh -L 2222:gpu01:22 bastion`, then `HostName localhost`, `Port 2222`), such a host was
+    refused here ("not in known_hosts", or HOST KEY CHANGED once the tunnel led elsewhere)."""
+    if not target.no_host_authentication_for_localhost or target.host_key_alias is not None:
+        return False
+    if not isinstance(sock, socket.socket):
+        return False
+    try:
+        address = ipaddress.ip_address(str(sock.getpeername()[0]).partition("%")[0])
+    except (OSError, ValueError):
+        return False
+    return address.is_loopback if address.version == 4 else address == ipaddress.IPv6Address("::1")
+
+
 def _other_known_hosts_names(target: SSHTarget, sock: object) -> tuple[str, ...]:
     """Names the host's key may be filed under that ssh(1) does not check it under: the alias
     the user gave (an inventory name, a `Host` alias), and the address connected to (CheckHostIP,
@@ -362,14 +392,19 @@ def _handshake_on(
     # there (--batch, BatchMode, no terminal) it is refused as under `yes`.
     ask = ask_at_terminal if target.strict_host_key_checking == "ask" and not target.batch_mode else None
     server_key = transport.get_remote_server_key()
-    if target.known_hosts_command is not None:
+    refuse_if_short_rsa(target.label, server_key, target.required_rsa_size)
+    for revoked_host_keys in target.revoked_host_keys:
+        # Before known_hosts and KnownHostsCommand, as ssh(1) checks them (sshconnect.c, verify_host_key).
+        refuse_if_revoked(target.label, server_key, revoked_host_keys)
+    skipped = _host_authentication_skipped(target, sock)
+    if target.known_hosts_command is not None and not skipped:
         # Keys a fleet's key service vouches for (OpenSSH 8.5+): ignored, every such host was
         # "not in known_hosts" although `ssh` logged in.
         from_command = known_hosts_from_command(
             target.known_hosts_command, alias=target.label, tokens=_known_hosts_command_tokens(target, server_key)
         )
         known_hosts = replace(known_hosts, from_command=from_command)
-    warning = verify_host_key(
+    warning = None if skipped else verify_host_key(
         alias=target.label,
         known_hosts_name=target.known_hosts_name,
         server_key=server_key,
@@ -383,6 +418,7 @@ def _handshake_on(
         other_names=_other_known_hosts_names(target, sock),
         ssh_args=_ssh_args_filing_as_we_look(target),
         config_host=target.alias,
+        host_key_alias=target.host_key_alias,
     )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,

@@ -378,6 +378,8 @@ class HostCertificate:
     signature: bytes
     signed: bytes
     """The certificate up to its signature: what the CA signed."""
+    serial: int = 0
+    """The serial the CA gave it (0 when told none): what a key revocation list revokes it by."""
 
 
 def host_certificate_of(key: paramiko.PKey) -> HostCertificate | None:
@@ -399,7 +401,7 @@ def parse_certificate(blob: bytes) -> HostCertificate:
     reader.string()  # nonce
     for _ in range(_CERTIFIED_KEY_FIELDS[base]):
         reader.string()
-    reader.uint(8)  # serial
+    serial = reader.uint(8)
     cert_type = reader.uint(4)
     key_id = reader.string().decode("utf-8", "replace")
     principals_field = _WireReader(reader.string())
@@ -418,7 +420,7 @@ def parse_certificate(blob: bytes) -> HostCertificate:
     return HostCertificate(
         key_id=key_id, cert_type=cert_type, principals=tuple(principals), valid_after=valid_after,
         valid_before=valid_before, critical_options=critical, signature_key=signature_key,
-        signature=signature, signed=blob[:signed_length],
+        signature=signature, signed=blob[:signed_length], serial=serial,
     )
 
 
@@ -495,6 +497,7 @@ def verify_host_key(
     other_names: tuple[str, ...] = (),
     ssh_args: str | None = None,
     config_host: str | None = None,
+    host_key_alias: str | None = None,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
@@ -508,6 +511,8 @@ def verify_host_key(
     `config_host` is the name ssh config blocks match for the host, which the hint to set a
     HostKeyAlias names: an inventory host's is its address (ansible_host), as for Ansible's ssh(1),
     not its inventory name, so "for this host" read as `Host lab01` was a block never applied.
+    `host_key_alias` is the HostKeyAlias the host already has (known_hosts_name is then it), which
+    that hint says to change rather than to set.
 
     A host certificate (the server proved a `*-cert-v01@openssh.com` key) is accepted when a
     host CA known_hosts trusts for the host (`@cert-authority`) signed it for `certificate_name`
@@ -588,8 +593,7 @@ def verify_host_key(
                 f"a name ssh(1) does not look {known_hosts_name} up under either",
                 hint=(
                     f"rerun with --accept-new to file it under {known_hosts_name} too"
-                    + (f", or set `HostKeyAlias {elsewhere.patterns}` "
-                       + (f"under `Host {config_host}`" if config_host else "for this host") + " in your ssh config"
+                    + (_host_key_alias_hint(elsewhere.patterns, host_key_alias, config_host)
                        if not elsewhere.patterns.startswith(("|", "[")) and "," not in elsewhere.patterns else "")
                 ),
             )
@@ -615,6 +619,16 @@ def verify_host_key(
         f"({_where_filed(offending)}); refusing to connect (possible man-in-the-middle)",
         hint=_changed_key_hint(offending, known_hosts, known_hosts_name),
     )
+
+
+def _host_key_alias_hint(filed_as: str, host_key_alias: str | None, config_host: str | None) -> str:
+    """The HostKeyAlias that looks the key up where it is filed. Where the host already has one,
+    that line must change: ssh(1) takes the first value it meets for a keyword (ssh_config(5)),
+    so a `HostKeyAlias` added under another `Host` line, as was said, was never read."""
+    if host_key_alias:
+        return (f", or change its `HostKeyAlias {host_key_alias}` to `HostKeyAlias {filed_as}` where your ssh config "
+                "(or inventory) sets it")
+    return f", or set `HostKeyAlias {filed_as}` " + (f"under `Host {config_host}`" if config_host else "for this host") + " in your ssh config"
 
 
 def _unknown_key_hint(write_file: Path, ssh_args: str) -> str:

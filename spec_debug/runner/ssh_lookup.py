@@ -92,6 +92,9 @@ _OWN_TOKENS = {
     "identityagent": set("nipkLljC"),
     "userknownhostsfile": set("nipkLljC"),
     "certificatefile": set("nipkLljC"),
+    # RevokedHostKeys takes every client token, and `~` in each of its files (openssh-portable:
+    # ssh.c, main, tilde_expand_filename then default_client_percent_dollar_expand).
+    "revokedhostkeys": set("nipkLljC"),
     # ProxyCommand takes %h, %k, %n, %p, %r and %% (openssh-portable: sshconnect.c,
     # expand_proxy_command); paramiko leaves %k as written, where ssh(1) runs the HostKeyAlias.
     "proxycommand": set("nk"),

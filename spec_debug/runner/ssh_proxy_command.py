@@ -19,10 +19,12 @@ from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HostUnreachableError
 
 
-def _proxy_command(target: SSHTarget) -> "_ProxyCommand":
+def _proxy_command(target: SSHTarget, command_line: str | None = None) -> "_ProxyCommand":
+    """Start the target's ProxyCommand, or `command_line` in its place (the command without its
+    -q: ProxySaidNothing); messages name the command as configured."""
     assert target.proxy_command is not None
     try:
-        return _ProxyCommand(target.proxy_command)
+        return _ProxyCommand(command_line or target.proxy_command)
     except (OSError, ValueError, paramiko.SSHException) as exc:
         raise HostUnreachableError(f"{target.alias}: ProxyCommand {target.proxy_command!r} failed to start: {exc}") from None
 
@@ -53,6 +55,7 @@ class _ProxyCommand(paramiko.ProxyCommand):
         # still: close() ends it (SIGTERM), and our end of its stdin closes when we exit.
         # Not its own process group: a ProxyCommand's ssh(1) asks for a bastion's password on
         # the terminal, which a background group cannot read (SIGTTIN).
+        self.command_line = command_line
         self.cmd = ["/bin/sh", "-c", 'trap "" INT HUP; exec "$0" -c "$1"', shell, f"exec {command_line}"]
         self.process = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         self.timeout = None
@@ -171,10 +174,25 @@ class ProxyTurnedAway(HostUnreachableError):
         self.endpoint = endpoint
 
 
+class ProxySaidNothing(HostUnreachableError):
+    """A quiet ProxyCommand (`ssh ... -q ...`) whose ssh(1) exited 255 saying nothing: `loud` is
+    the command without -q, tried once more in its place. -q silences even the fatal reason, so
+    a bastion past its MaxStartups (which ProxyTurnedAway retries) could not be told from one
+    that refused the login; without -q, the command either gets through or says which."""
+
+    def __init__(self, message: str, *, hint: str | None = None, loud: str = "") -> None:
+        super().__init__(message, hint=hint)
+        self.loud = loud
+
+
 def _without_quiet(command_line: str) -> str | None:
     """A ProxyCommand `ssh ... -q ...` (Ansible's docs write `ssh -W %h:%p -q bastion`) without
     its -q, which silences even the fatal reason ("Permission denied", "Host key verification
-    failed"): run by hand as written, it exits 255 saying nothing. None for any other command."""
+    failed"): run by hand as written, it exits 255 saying nothing. None for any other command.
+
+    The -q words are cut from the line as written: a requoted word list (shlex.join) quoted
+    `~/.ssh/bastion_key`, which the shell then no longer expands, and that command failed for
+    a key it could not find."""
     try:
         words = shlex.split(command_line)
     except ValueError:
@@ -182,8 +200,9 @@ def _without_quiet(command_line: str) -> str | None:
     if not words or os.path.basename(words[0]) != "ssh" or "-q" not in words:
         return None
     if any(char in command_line for char in "<>|;&$`"):
-        return None  # shell syntax (`2>/dev/null`, a pipe) that a requoted word list would break
-    return shlex.join(word for word in words if word != "-q")
+        return None  # shell syntax (`2>/dev/null`, a pipe) that cutting words could break
+    loud = re.sub(r"(?:^|\s+)-q(?=\s|$)", "", command_line).strip()
+    return loud if "-q" not in shlex.split(loud) else None
 
 
 def _reason_line(stderr: str) -> str | None:
@@ -251,10 +270,15 @@ def _raise_if_proxy_ended(target: SSHTarget, sock: object, printed: tuple[str, .
                 hint = ("the bastion the ProxyCommand goes through refuses to forward connections there: its sshd_config "
                         "forbids it (AllowTcpForwarding no, DisableForwarding yes, a PermitOpen list), or your key's "
                         "authorized_keys line does (restrict, permitopen=): ask for forwarding to be allowed, or use another bastion")
-            loud = _without_quiet(target.proxy_command or "") if not sock._stderr_tail.strip() else None
-            if loud is not None:
-                hint = f"it said nothing: -q keeps its ssh(1) from saying why; run it by hand without -q: `{loud}`"
             message = f"{target.alias}: ProxyCommand {target.proxy_command!r} {why}"
+            loud = _without_quiet(target.proxy_command or "")
+            if loud is not None and not sock._stderr_tail.strip():
+                hint = f"it said nothing: -q keeps its ssh(1) from saying why; run it by hand without -q: `{loud}`"
+                if sock.command_line != loud and sock.process.returncode == 255:
+                    raise ProxySaidNothing(message, hint=hint, loud=loud) from None
+            elif loud is not None and sock.command_line == loud and not sock.refused_forwarding():
+                hint = ("-q keeps its ssh(1) from saying why, so it was tried once more without -q, which said the above; "
+                        f"run it by hand without -q: `{loud}`")
             turned_away = sock.turned_away_at()
             if turned_away is not None:
                 raise ProxyTurnedAway(message, hint=_TURNED_AWAY_HINT, endpoint=turned_away) from None

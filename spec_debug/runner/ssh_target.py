@@ -15,6 +15,8 @@ DEFAULT_PORT = 22
 DEFAULT_CONNECT_TIMEOUT_S = 15.0
 DEFAULT_KEEPALIVE_S = 15.0
 DEFAULT_KNOWN_HOSTS = "~/.ssh/known_hosts"
+# RequiredRSASize's default (openssh-portable: ssh.h, SSH_RSA_MINIMUM_MODULUS_SIZE; ssh_config(5)).
+DEFAULT_REQUIRED_RSA_SIZE = 1024
 GLOBAL_KNOWN_HOSTS = "/etc/ssh/ssh_known_hosts"
 # ssh_config(5), UserKnownHostsFile and GlobalKnownHostsFile: ssh(1) also reads these second
 # files by default (new keys go to the first).
@@ -115,6 +117,12 @@ class SSHTarget:
     strict_host_key_checking: str = "ask"
     """ssh_config value, normalized: yes | ask | accept-new | no (also written off/false). `ask` puts an unknown
     key to the terminal as ssh(1) does, and behaves as `yes` where no one can answer (--batch, no terminal)."""
+    no_host_authentication_for_localhost: bool = False
+    """NoHostAuthenticationForLocalhost yes: any host key of a loopback address connected to directly is taken."""
+    required_rsa_size: int = DEFAULT_REQUIRED_RSA_SIZE
+    """RequiredRSASize: the fewest bits an RSA host key may have (ssh(1) 9.1+; RHEL's crypto policy sets 2048)."""
+    revoked_host_keys: tuple[str, ...] = ()
+    """RevokedHostKeys: files of host keys refused whatever known_hosts says (ssh_revoked_keys)."""
     hash_known_hosts: bool = False
     """HashKnownHosts: keys we add to known_hosts are filed under the hash of the name."""
     connection_attempts: int = 1

@@ -150,10 +150,12 @@ GENERATED = {
                                  "  GSSAPIDelegateCredentials no\n  Protocol 2\nHost gpu01\n  HostName 127.0.0.1\n", "gpu01"),
     "OpenSSH 9.4 to 10.x keywords": (
         "Host gpu01\n  HostName 127.0.0.1\n  ObscureKeystrokeTiming interval:20\n  ChannelTimeout session=5m global=1h\n"
-        "  EnableEscapeCommandline yes\n  RefuseConnection no\n  WarnWeakCrypto no-pq-kex\n  SessionType default\n"
+        "  EnableEscapeCommandline yes\n  WarnWeakCrypto no-pq-kex\n  SessionType default\n"
         "  StdinNull no\n  ForkAfterAuthentication no\n  PermitRemoteOpen localhost:8080 any\n  Tag gpu\n"
         "  VersionAddendum none\nMatch version OpenSSH_10.* sessiontype exec localnetwork 10.0.0.0/8\n  Port 2200\n"
-        "Match command \"nvidia-smi*\"\n  Port 2201\n", "gpu01"),
+        "Match command \"nvidia-smi*\"\n  Port 2201\n"
+        # Any argument refuses, `no` too (openssh-portable: readconf.c, oRefuseConnection): only where it does not apply.
+        "Match originalhost prod-*\n  RefuseConnection \"prod: ask first\"\n", "gpu01"),
     "tsh config": (
         "Host *.lab proxy.example.com\n    UserKnownHostsFile \"/home/u/.tsh/known_hosts\"\n"
         "    IdentityFile \"/home/u/.tsh/keys/proxy.example.com/alice\"\n"

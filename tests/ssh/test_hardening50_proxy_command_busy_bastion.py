@@ -20,6 +20,13 @@ StartServer = Callable[..., SshServer]
 
 def test_many_hosts_through_one_busy_bastions_proxy_command_all_connect(
         cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path) -> None:
+    assert_all_connect_through_busy_bastion(cli, client, sshd_factory, tmp_path, "ssh -F {config} -W %h:%p bastion")
+
+
+def assert_all_connect_through_busy_bastion(cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer,
+                                            tmp_path: Path, proxy_command: str) -> None:
+    """Eight hosts, each reached through `proxy_command` (`{config}`: the client's ssh config) to
+    a bastion that lets 2 unauthenticated logins in at once, run with 8 forks: all pass."""
     bastion = _BusyBastion(tmp_path / "busy-bastion", [client.key]).start()
     try:
         client.trust(bastion)
@@ -30,7 +37,7 @@ def test_many_hosts_through_one_busy_bastions_proxy_command_all_connect(
             if node is not None:
                 client.trust(node)
                 server = node
-            client.alias(name, server, ProxyCommand=f"ssh -F {client.config} -W %h:%p bastion")
+            client.alias(name, server, ProxyCommand=proxy_command.format(config=client.config))
         playbook = tmp_path / "tiny.yaml"
         playbook.write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n    run: echo ok\n")
         out = tmp_path / "runs"
