@@ -16,7 +16,11 @@ _HYPOTHESIS = re.compile(
     r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
     r"a good idea|a bit|slightly|fine|ok(?:ay)?)\b)|"
     r"root cause|the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
-    r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:", re.I)
+    r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:"
+    # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
+    # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
+    r"|(?:^|(?<=[.!?] )|(?<=\n))(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
+    r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )", re.I)
 _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until))\b",
                         re.I)
 _RULED_OUT = re.compile(
@@ -66,10 +70,11 @@ _WORKS = re.compile("work(?:s|ed)").search
 
 
 def _hypothesis_cue(low: str) -> bool:
-    """One of "suspect", "hypothes", "likely", "probably", "suggests", "could be", "might be",
+    """One of "suspect", "hypothes", "likely", "probably", "suggests", "possibly", "perhaps", "maybe", "could be", "might be",
     "may be", "possible that", "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
     "the bug", "the culprit" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
+        or "possibly" in low or "perhaps" in low or "maybe" in low \
         or "could be" in low or "might be" in low or "may be" in low or "possible that" in low or "root cause" in low or _MY_GUESS(low) is not None \
         or _THE_CULPRIT(low) is not None
 
