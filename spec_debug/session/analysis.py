@@ -667,7 +667,7 @@ class _SessionState:
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
                 self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
-        self._concat(ev, x, read)
+        self._concat(ev, x, read, read_host)
         for obs in x.observations:
             # "d2t holds absolute ids" said just after reading the checkpoint on a100-3: a100-3's
             self._finding(obs.code, ev, obs.evidence, read_host, read=read)
@@ -782,7 +782,7 @@ class _SessionState:
                 # a script, a service or a container started there may have put another server up (a
                 # restart behind an edit too: `sed -i ... sglang.env && systemctl restart sglang`)
                 self.served.pop(host.lower() if host else None, None)
-            self._concat(ev, x)
+            self._concat(ev, x, host=host)
         else:  # a file tool (Claude Code's Read, Grep): where the agent runs, as a command typed there
             seg.kind_hosts[category, ev.host] += 1
         # (changes_host parses the line: asked only once a throughput was read, as only a reading
@@ -934,7 +934,7 @@ class _SessionState:
             self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
-        self._concat(ev, x)
+        self._concat(ev, x, host=host)
 
     def _after_spawns(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         """The call an agent made after sub-agents reported: what it did next, for _spawn_pivots."""
@@ -1170,9 +1170,10 @@ class _SessionState:
                           f"{claimed.value:g}% [msg {claimed.seq}]", standalone.host,
                           seq=max(standalone.seq, claimed.seq), extra_seqs=[standalone.seq, claimed.seq])
 
-    def _concat(self, ev: Event, x: Extracted, read: int | None = None) -> None:
+    def _concat(self, ev: Event, x: Extracted, read: int | None = None, host: str | None = None) -> None:
         """``read``: of a text, the result seq of the command whose output the agent had just
-        read (a mismatch said in words was seen there: distill keeps that check)."""
+        read (a mismatch said in words was seen there: distill keeps that check); ``host``: where
+        the command that printed or ran it ran (of a text, the one just read)."""
         if not x.concat_orders and not x.layer_ids:
             return
         for order in x.concat_orders:
@@ -1197,7 +1198,7 @@ class _SessionState:
                 # HF forward is layer 2's output), as for two lists of layer ids below
                 shifts = {b[1] - a[1] for a, b in zip(seen[2], layers)} if \
                     all(a[0] == b[0] for a, b in zip(seen[2], layers)) else set()
-                self._finding("SD202" if shifts in ({1}, {-1}) else "SD201", ev, text, extra_seqs=[seen[1]],
+                self._finding("SD202" if shifts in ({1}, {-1}) else "SD201", ev, text, host, extra_seqs=[seen[1]],
                               read=read)
         for ids in x.layer_ids:
             seen = self.layer_ids_seen.get(len(ids))
@@ -1207,7 +1208,7 @@ class _SessionState:
                 code = "SD202" if all(b - a in (1, -1) for a, b in zip(seen[0], ids)) and \
                     len({b - a for a, b in zip(seen[0], ids)}) == 1 else "SD201"
                 self._finding(code, ev, f"[msg {seen[1]}] layer ids {list(seen[0])} vs [msg {ev.seq}] {list(ids)}",
-                              extra_seqs=[seen[1]], read=read)
+                              host, extra_seqs=[seen[1]], read=read)
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
                  seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None,
