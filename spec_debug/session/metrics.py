@@ -567,6 +567,15 @@ _ACCEPT_LEN = re.compile(r"ccept(?:ance|ed)?[ _](?:tokens?[ _])?[Ll]en(?:gth)?\b
 # "could achieve 2.751 Accept Length (AL)" (sgl-project/SpecForge#113); never the end of a
 # range ("**2.5~3** avg accept length"); with its decimals, as a measured mean has them (a
 # whole number before the words counts runs or steps).
+# The tokens a step keeps, said as a count per step: "accepts ~1.1 tokens per step", "only 1.1
+# accepted tokens per verify step", "accepting 2.4 tokens per round" (the accept length: SGLang's
+# "accept len" is the tokens each verify step emits, EAGLE's paper the "average acceptance length").
+_TOKENS_PER_STEP = re.compile(
+    r"\b[Aa]ccept(?:s|ing|ed)?\s+(?:~|about |around |roughly |only |just |on average )?"
+    r"(?P<value>\d+(?:\.\d+)?)\s+(?:accepted\s+)?tokens?\s+(?:per|each|every|a)\s+(?:(?:verify|verification|decode|decoding|draft|"
+    r"forward|target)\s+)?(?:step|round|iteration|pass|forward)\b"
+    r"|(?<![\w.])(?P<count>\d+(?:\.\d+)?)\s+accepted\s+tokens?\s+(?:per|each|every|a)\s+(?:(?:verify|verification|decode|"
+    r"decoding|draft|forward|target)\s+)?(?:step|round|iteration|pass|forward)\b")
 _LEN_VALUE_BEFORE = re.compile(r"(?<![\w.~-])~?(?P<value>\d+\.\d+)\*{0,2}\s+(?:(?:avg|average|mean)\s+)?$")
 # "accept length went from 1.6 to 3.2": the second number after a "from" one.
 # "acceptance rate: 70% -> 30%": an arrow after a reading gives the next one, as "from A to B" does.
@@ -2948,6 +2957,11 @@ def _accept_prose(text: str, found: list[Metric]) -> None:
         elif (b := _LEN_VALUE_BEFORE.search(text, max(0, at - 30), at - 1)) is not None \
                 and 1.0 <= float(b.group("value")) <= _MAX_ACCEPT_LENGTH:
             found.append(Metric("accept_length", float(b.group("value")), "tokens", _context(text, b.start(), word.end())))
+    if " per " in text or " each " in text or " every " in text:
+        for m in _TOKENS_PER_STEP.finditer(text):
+            value = float(m.group("value") or m.group("count"))
+            if 1.0 <= value <= _MAX_ACCEPT_LENGTH:  # (a step keeps its verified token at least)
+                found.append(Metric("accept_length", value, "tokens", _context(text, m.start(), m.end())))
     for word in _ACCEPT_RATE_WORD.finditer(text) if "rate" in text else ():
         at = word.start()
         if not _accept_word_at(text, at):
