@@ -433,7 +433,7 @@ def _var_notes(doc: dict) -> dict[str, str]:
     pass. Derived from the document alone: where each var is used, and how."""
     notes = {}
     for var, value in (doc.get("vars") or {}).items():
-        slot = re.compile(r"\{\{ " + re.escape(var) + r"(?: \||\s*\}\})")
+        slot = re.compile(r"\{\{ " + re.escape(var) + r"(?: \||\s*\}\}| or )")
         users = [step for step in doc.get("steps") or [] if slot.search(json.dumps(step))]
         where = f" (step {users[0]['id']})" if users else ""
         if any(var in (step.get("requires") or []) for step in users):
@@ -441,6 +441,15 @@ def _var_notes(doc: dict) -> dict[str, str]:
                           "that need it")
         elif any(var in (step.get("with") or {}).get("server_cmdline", "") for step in users):
             notes[var] = "empty: audit the server running on the host; or the launch command line to audit"
+        elif (checkpoint := _checkpoint_input(var, users)) is not None:
+            # a built-in check's draft_model / target_model (builtin_checks)
+            audited = any(step.get("probe") == "launch_flags" for step in doc.get("steps") or [])
+            notes[var] = (f"the {checkpoint} checkpoint the session's server was launched with{where}; --var {var}=DIR "
+                          "for another" if value else
+                          f"empty: the {checkpoint} checkpoint of the server running on the host, where the launch "
+                          f"audit finds it; --var {var}=DIR names one" if audited else
+                          f"empty: --var {var}=DIR names the {checkpoint} checkpoint step {users[0]['id']} checks "
+                          "(skipped without it)")
         elif any(str(step.get("run", "")).startswith(f"cd {{{{ {var} }}}} && ") for step in users):
             notes[var] = f"the folder the session's command ran in{where}"
         elif isinstance(value, str) and "/" not in value and _fleet_host(value):
@@ -448,6 +457,15 @@ def _var_notes(doc: dict) -> dict[str, str]:
         else:
             notes[var] = f"a path the session used{where}; --var {var}=... where it lies elsewhere"
     return notes
+
+
+def _checkpoint_input(var: str, users: list[dict]) -> str | None:
+    """"draft" or "target" where ``var`` fills a probe step's ``draft_model`` or ``target_model``."""
+    for step in users:
+        for key, value in (step.get("with") or {}).items():
+            if key in ("draft_model", "target_model") and f"{{{{ {var} " in str(value):
+                return key.removesuffix("_model")
+    return None
 
 
 def _with_var_notes(text: str, notes: dict[str, str]) -> str:

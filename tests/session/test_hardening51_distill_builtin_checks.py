@@ -101,3 +101,27 @@ def test_no_builtin_check_without_such_a_finding(tmp_path):
                     "num-steps 1 caps drafting.")
     doc = distill_playbook(analyze_path(session))
     assert [s.get("probe") for s in doc["steps"]] == ["launch_flags"]
+
+
+def test_the_checkpoint_vars_say_what_they_are(tmp_path):
+    """Their comment (what `explain` shows) said "a host the session's command named"."""
+    from spec_debug.session.distill import dump_playbook as dump
+
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        ("ssh gpu01 'cat /ckpt/draft/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
+        ("ssh gpu01 'grep -n aux_hidden_state_layer_ids /opt/train/config.yaml'", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
+    ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58].")
+    text = dump(distill_playbook(analyze_path(session)))
+    assert "  draft_model: ''  # empty: --var draft_model=DIR names the draft checkpoint step model_configs checks " \
+           "(skipped without it)\n" in text
+    launched = tmp_path / "l.jsonl"
+    _claude_session(launched, [
+        ("ssh gpu01 'python -m sglang.launch_server --model-path /models/t --speculative-algorithm EAGLE3 "
+         "--speculative-draft-model-path /models/d --speculative-num-steps 1 &'", ""),
+        ("ssh gpu01 'cat /models/d/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
+        ("ssh gpu01 'grep -n aux_hidden_state_layer_ids /opt/train/config.yaml'", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
+    ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58].")
+    text = dump(distill_playbook(analyze_path(launched)))
+    assert "  draft_model: /models/d  # the draft checkpoint the session's server was launched with (step " \
+           "model_configs); --var draft_model=DIR for another\n" in text
