@@ -32,9 +32,17 @@ class VarNames(Protocol):
         """A var of its own with an empty default."""
 
 
-def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str], primary: str | None) -> list[dict]:
+def checked_findings(analysis: SessionAnalysis) -> list[FindingRecord]:
+    """The session's findings a built-in check of :data:`_CHECKS` covers, in seq order."""
+    codes = {code for probe, _, _ in _CHECKS for code in get_probe(probe).codes}
+    return sorted((f for f in analysis.findings if f.code in codes), key=lambda f: f.seq)
+
+
+def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str], primary: str | None,
+                        audited: bool) -> list[dict]:
     """One step per probe whose codes the session found. ``names`` names the playbook's vars;
-    ``ids`` holds the step ids taken."""
+    ``ids`` holds the step ids taken; ``audited``: the playbook has a launch audit step, which
+    finds the checkpoints of the server running on the host (``facts.resolved_draft_model``)."""
     steps = []
     served: tuple[str, str] | None = None
     for probe, title, timeout in _CHECKS:
@@ -49,11 +57,17 @@ def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str
         draft, target = (names.name("draft_model", served[0]) if served[0] else names.empty("draft_model"),
                          names.name("target_model", served[1]) if served[1] else names.empty("target_model"))
         said = "; ".join(f"{f.code} [msg {f.seq}]: {f.title}" for f in found[:4])
-        where = (f"the draft and target the session's server was launched with ({served[0] or '?'}, {served[1] or '?'})"
-                 if any(served) else "the draft and target of the server running on the host")
+        if any(served):
+            where = (f"on the draft and target the session's server was launched with ({served[0] or '?'}, "
+                     f"{served[1] or '?'}); --var {draft}=DIR and --var {target}=DIR point it at other checkpoints")
+        elif audited:
+            where = (f"on the draft and target of the server running on the host, as the launch audit finds them; "
+                     f"--var {draft}=DIR and --var {target}=DIR name others")
+        else:
+            where = (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name (the session launched no "
+                     "server that names them)")
         why = (f"The session found {said}. This step runs spec-debug's own check for "
-               f"{'it' if len(found) == 1 else 'them'} ({get_probe(probe).summary}) on {where}; "
-               f"--var {draft}=DIR and --var {target}=DIR point it at other checkpoints.")
+               f"{'it' if len(found) == 1 else 'them'} ({get_probe(probe).summary}) {where}.")
         steps.append({"id": step_id, "title": f"{title} (spec-debug's check of {', '.join(f.code for f in found)})",
                       "why": why, "probe": probe,
                       "with": {"draft_model": "{{ " + draft + " or facts.resolved_draft_model | default('') }}",

@@ -31,7 +31,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.builtin_checks import builtin_check_steps
+from spec_debug.session.builtin_checks import builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
@@ -91,7 +91,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     analysis = in_time_order(analysis)
     chosen = select_commands(analysis)
     launch_findings = _launch_findings(analysis)
-    if not chosen and not launch_findings:
+    # a finding a built-in check covers, stated after a read with no command (the Read tool): its check
+    checked = checked_findings(analysis) if not chosen and not launch_findings else []
+    if not chosen and not launch_findings and not checked:
         changing = select_commands(analysis, keep_changes=True)
         cut = select_commands(analysis, cut=True)
         if cut and not changing:
@@ -111,7 +113,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
                                   "what was read)")
         raise UsageError("nothing to distill: no command in the session led to a finding or a change of approach",
                          hint="run `spec-debug analyze` to see the commands, findings and pivots it recognised")
-    primary = _primary_host(chosen, analysis) if chosen else _findings_host(launch_findings)
+    primary = _primary_host(chosen, analysis) if chosen else _findings_host(launch_findings or checked)
     # how the session reached that host: a launch-flag playbook has no chosen command there, and
     # its user, port and jump host are the launch's (was "--host gpu01" for `ssh -p 2222 ubuntu@gpu01`)
     reached = [c for c in chosen if c.host == primary] or [c for c in analysis.commands if c.host == primary]
@@ -205,10 +207,10 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
     # spec-debug's own check of what the session found by hand (a d2t printed, a config read)
-    steps += builtin_check_steps(analysis, names, ids, primary)
+    steps += builtin_check_steps(analysis, names, ids, primary, bool(launch_findings))
     first_prompt = next((p.text for p in analysis.prompts if p.agent == "main" and p.text.strip()
                          and not only_attachments(p.text)), "")
-    session = chosen[0].session if chosen else launch_findings[0].session
+    session = chosen[0].session if chosen else (launch_findings or checked)[0].session
     description = f"Distilled by spec-debug from session {session}"
     if first_prompt:
         words = " ".join(redact_text(first_prompt).split())

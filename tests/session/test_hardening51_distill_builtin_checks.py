@@ -91,7 +91,7 @@ def test_a_config_finding_adds_the_configs_check_with_empty_paths_when_no_launch
     checks = [s for s in doc["steps"] if "probe" in s]
     assert [(s["id"], s["probe"]) for s in checks] == [("model_configs", "model_configs")]
     assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == ("", "")
-    assert "the draft and target of the server running on the host" in checks[0]["why"]
+    assert "on the checkpoints --var draft_model=DIR and --var target_model=DIR name" in checks[0]["why"]
 
 
 def test_no_builtin_check_without_such_a_finding(tmp_path):
@@ -125,3 +125,29 @@ def test_the_checkpoint_vars_say_what_they_are(tmp_path):
     text = dump(distill_playbook(analyze_path(launched)))
     assert "  draft_model: /models/d  # the draft checkpoint the session's server was launched with (step " \
            "model_configs); --var draft_model=DIR for another\n" in text
+
+
+def test_a_finding_said_after_a_file_tool_read_distills_its_check(tmp_path):
+    """The agent read the d2t dump with the Read tool (no command) and said what it showed: was
+    "nothing to distill"; the playbook is spec-debug's check of it."""
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": "Acceptance is near zero with the new drafter."}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/ckpt/draft/d2t_dump.txt"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "     1\t[0, 1, 2, 5, 9, 14] 128201"}]}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": "Confirmed: d2t holds absolute target ids, not offsets."}]}}]
+    for n, line in enumerate(lines):
+        line.update(uuid=f"u{n}", parentUuid=f"u{n - 1}" if n else None, sessionId="s",
+                    timestamp=f"2026-11-20T10:{n:02d}:00.000Z")
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    doc = distill_playbook(analyze_path(session))
+    assert [(s["id"], s["probe"], s["provenance"]["seq"]) for s in doc["steps"]] == [("vocab_maps", "vocab_maps", 3)]
+    assert doc["vars"] == {"draft_model": "", "target_model": ""}
+    out = tmp_path / "pb.yaml"
+    out.write_text(dump_playbook(doc), encoding="utf-8")
+    from spec_debug.playbook import load_playbook
+
+    assert [s.id for s in load_playbook(out).playbook.steps] == ["vocab_maps"]
