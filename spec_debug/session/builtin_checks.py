@@ -44,18 +44,18 @@ def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str
     ``ids`` holds the step ids taken; ``audited``: the playbook has a launch audit step, which
     finds the checkpoints of the server running on the host (``facts.resolved_draft_model``)."""
     steps = []
-    served: tuple[str, str] | None = None
+    served = draft = target = None
     for probe, title, timeout in _CHECKS:
         codes = get_probe(probe).codes
         found = sorted((f for f in analysis.findings if f.code in codes), key=lambda f: f.seq)
         if not found:
             continue
-        if served is None:
+        if served is None:  # one pair of vars for every check: one --var draft_model=DIR points them all
             served = _served_models(analysis.commands, primary)
+            draft = names.name("draft_model", served[0]) if served[0] else names.empty("draft_model")
+            target = names.name("target_model", served[1]) if served[1] else names.empty("target_model")
         step_id = probe if probe not in ids else f"{probe}_check"
         ids.add(step_id)
-        draft, target = (names.name("draft_model", served[0]) if served[0] else names.empty("draft_model"),
-                         names.name("target_model", served[1]) if served[1] else names.empty("target_model"))
         said = "; ".join(f"{f.code} [msg {f.seq}]: {f.title}" for f in found[:4])
         if any(served):
             where = (f"on the draft and target the session's server was launched with ({served[0] or '?'}, "

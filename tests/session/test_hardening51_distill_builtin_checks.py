@@ -151,3 +151,21 @@ def test_a_finding_said_after_a_file_tool_read_distills_its_check(tmp_path):
     from spec_debug.playbook import load_playbook
 
     assert [s.id for s in load_playbook(out).playbook.steps] == ["vocab_maps"]
+
+
+def test_both_checks_share_one_pair_of_checkpoint_vars(tmp_path):
+    """A session with a layer finding and a vocab finding and no launch: the two checks each
+    made their own empty vars (draft_model and draft_model_2), so one --var draft_model=DIR
+    left the vocab check skipped."""
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        ("ssh gpu01 'cat /ckpt/draft/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
+        ("ssh gpu01 'grep -n aux_hidden_state_layer_ids /opt/train/config.yaml'", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
+    ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58]. "
+       "Also confirmed: d2t holds absolute target ids, not offsets.")
+    doc = distill_playbook(analyze_path(session))
+    checks = [s for s in doc["steps"] if "probe" in s]
+    assert [s["probe"] for s in checks] == ["model_configs", "vocab_maps"]
+    assert {k: v for k, v in doc["vars"].items() if k.endswith("_model") or "_model_" in k} == \
+        {"draft_model": "", "target_model": ""}
+    assert checks[0]["with"] == checks[1]["with"]
