@@ -36,6 +36,14 @@ TAIL_CHARS = 1 << 18
 a launch's or a training run's log ends with the traceback that ended it."""
 
 
+
+def _prints_command_lines(command: str) -> bool:
+    """``command`` prints the command lines of processes or scripts: a process listing (``ps``,
+    ``pgrep -a``), a process's ``/proc/PID/cmdline``, a grep, cat or tail of a script or log, the
+    shell's ``history``."""
+    return shell.categorize(command) in ("process", "logs", "inspect_config", "read_source") \
+        or "cmdline" in command or "history" in command.split()
+
 class Tail:
     """The last lines of a text past its cap, up to :data:`TAIL_CHARS` (a text log's output, a
     block of a Markdown export): the first were kept up to the cap, the middle is left out."""
@@ -962,7 +970,11 @@ class _State:
         if self.fence_output or not _LAUNCHER.match(line):
             return False
         output_due = self.kind == "tool_result" and self.call_id is not None and not "".join(self.body).strip("`\n\t ")
-        return not output_due or shell.categorize(line) in ("launch_server", "benchmark")
+        if not output_due:
+            return True
+        # (a launch under `ps ... | grep launch_server` is the line it printed; under `cd ~/sglang`
+        # or `export CUDA_VISIBLE_DEVICES=0`, which print nothing, the next command)
+        return shell.categorize(line) in ("launch_server", "benchmark") and not _prints_command_lines(self.open_command)
 
     def _transcript_mark(self, line: str, lineno: int):
         """A PowerShell transcript's banner or one of its times; True when ``line`` was one."""
