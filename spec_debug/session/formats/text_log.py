@@ -145,6 +145,15 @@ _MOVES_CURSOR = re.compile("[\b\x0e-\x11]").search
 _TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
 _INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
+_TRACE_LINE = re.compile(
+    r"^\+(?:\++ |[\w.-]+:\d+> | )"  # bash's PS4 "+ " (a "+" more per level), zsh's "+%N:%i> "
+    r"(?P<command>(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|[a-z./~_]|\[\[? ).*)$")
+"""A line of a ``set -x`` trace: the command a script ran, after its expansions. bash prints PS4
+(default ``+ ``, its first character repeated once per level of indirection: ``++ hostname`` for a
+``$(hostname)``) before each simple command and assignment it runs (bash(1), ``set -x`` and PS4);
+zsh prints ``+%N:%i> `` (``+launch.sh:12> python3 ...``; zshparam(1), PS4). The command starts
+lower case, with a path, an assignment or a test (``[[ -f x ]]``), so a ``+ Added ...`` bullet of
+a note is no trace line."""
 _FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
 _PLAIN_LANGS = frozenset({"text", "txt", "log", "plain", "plaintext", "output", "terminal"})
@@ -617,6 +626,10 @@ class _State:
         """Lines after a here-document's opening line shown without PS2, held until its
         delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
         self.held_chars = 0
+        self.traced_call: str | None = None
+        """Call id of the last command a ``set -x`` trace line showed (:meth:`_traced`)."""
+        self.tracing = False
+        """The command being read is a trace line's: it moves no login (:meth:`_call`)."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -713,7 +726,13 @@ class _State:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
         shown, host = host, self.logins.where(host)
-        self.logins.ran(command, shown)
+        traced, self.tracing = self.tracing, False
+        if traced:
+            # A script's own commands ran where the script did: its `ssh gpu01 <<EOF` (xtrace
+            # shows no redirection) or `exit` opens or leaves no shell of the log's
+            self.traced_call = call_id
+        else:
+            self.logins.ran(command, shown)
         call = self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
                            command=command, text=command, host=host, cwd=cwd, user=user)
         if not self.numbered and shell_history.is_listing(command):
@@ -936,6 +955,21 @@ class _State:
         for prompted, at in held:
             yield from self.feed(prompted, at)
         yield from self.feed(line, lineno)
+
+    def _traced(self, line: str) -> str | None:
+        """The command a ``set -x`` trace line shows (:data:`_TRACE_LINE`), where the log's own
+        commands are traced: a CI job's or a Slurm batch script's output, which shows no prompt.
+        Under a command typed at a prompt (``bash -x launch.sh``) the trace is that command's
+        output, and a trace of what was typed after ``set -x`` would count it twice; a Markdown
+        note's ``+`` is a list item."""
+        if self.numbered or self.markdown or self.aider:
+            return None
+        if self.kind == "tool_result" and self.call_id != self.traced_call:
+            return None
+        m = _TRACE_LINE.match(line)
+        if m is None or (line.startswith("+++ ") and (" " not in m.group("command") or "\t" in line)):
+            return None  # a diff's header, `+++ b/launch.sh`, `+++ x.py\t2025-10-01 ...` (diff -u)
+        return m.group("command")
 
     def _held_as_text(self) -> None:
         """The block ended with its prompted lines and no output: an example, kept as text."""
@@ -1166,6 +1200,10 @@ class _State:
                 self.prompt_shape = m.re
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
                                          cwd=_prompt_dir(m), user=_prompt_user(m))
+                return
+            if line[:1] == "+" and (traced := self._traced(line)) is not None:
+                self.tracing = self.unprompted = True  # an open quote goes on over the next lines
+                yield from self._command(traced, lineno, None, new_message=True)
                 return
             if line.startswith("#### "):  # Aider user line
                 if self.aider_prompt and lineno == self.aider_line + 1:  # the next line of one input
