@@ -289,15 +289,31 @@ _EXPORT_SNIFF_LINES = 200
 """Lines looked at for the marks of a Claude Code ``/export`` (:mod:`formats.claude_export`)."""
 
 
+@dataclasses.dataclass
+class RecordedCommand:
+    """The one command a recording ran instead of a shell (``asciinema rec -c CMD``), which no
+    prompt shows: its output is all the recording holds, as with ``script -c``."""
+    command: str
+    timestamp: str | None = None
+    exit_code: int | None = None
+    """Its exit status, where the recording gives one (set while its lines are read)."""
+
+
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
-               width: int | None = None) -> Iterator[Event]:
+               width: int | None = None, recorded: RecordedCommand | None = None) -> Iterator[Event]:
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
-    the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`)."""
+    the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
+    ``recorded``: the command whose output the lines are, when no prompt shows it."""
     state = _State(cursor)
+    if recorded is not None:
+        state.timestamp = recorded.timestamp
+        yield from state.run_recorded(recorded.command)
     displayed = _displayed(lines)
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         yield from state.feed(line, lineno)
+    if recorded is not None:
+        state.recorded_exit(recorded.exit_code)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
 
@@ -1032,6 +1048,18 @@ class _State:
         if mark.command is not None:
             yield from self._command(mark.command, lineno, None, new_message=True)
             self.script_call = self.call_id
+
+    def run_recorded(self, command: str) -> Iterator[Event]:
+        """The command a recording ran (:class:`RecordedCommand`): its call opens the log, the
+        lines are its output, its status is given at the end (:meth:`recorded_exit`)."""
+        yield from self._command(command, 1, None, new_message=True)
+        self.script_call = self.call_id
+
+    def recorded_exit(self, code: int | None) -> None:
+        """The recorded command's exit status, where its output is still the one open."""
+        if code is not None and self.script_call is not None and self.call_id == self.script_call \
+                and self.kind == "tool_result":
+            self.exit_code = code
 
     # -- one line -----------------------------------------------------------
     def feed(self, line: str, lineno: int) -> Iterator[Event]:
