@@ -129,9 +129,14 @@ the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versi
 ``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
-_TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
-"""Colours and window-title sequences (ECMA-48 CSI, OSC): a log recorded with ``script(1)``
-keeps the prompt's colours, ``\x1b[01;32mroot@gpu-3\x1b[00m:~#``."""
+_TERMINAL_CONTROL = re.compile(r"\x1b[\]PX^_k][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]+[0-~]|\x1b[0-~]")
+"""Colours and window-title sequences (ECMA-48 CSI, OSC and the other strings, screen's and
+tmux's ``\x1bk title\x1b\\``): a log recorded with ``script(1)`` keeps the prompt's colours,
+``\x1b[01;32mroot@gpu-3\x1b[00m:~#``. And the two-byte escapes (ECMA-35): zsh's line editor
+switches the keypad to application mode, ``\x1b=``, as it reads a line and back, ``\x1b>``,
+when it runs it (terminfo smkx/rmkx; every zsh typescript), ``\x1b7``/``\x1b8`` save and
+restore the cursor, ``tput sgr0`` ends with ``\x1b(B`` (a character set chosen), ``reset`` sends
+``\x1bc``: left in, they were read as part of the command typed."""
 _LINE_EDIT = re.compile(r"\x1b\[(\d*)([@CDKP])")
 """The sequences a shell's line editor sends when a command is fixed in the middle of the line,
 kept (as the C0 marks of :data:`_EDIT_MARKS`) for :func:`_as_displayed`: CSI K erases to the end
