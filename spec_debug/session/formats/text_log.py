@@ -27,7 +27,7 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
-from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
+from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
@@ -990,6 +990,8 @@ class _State:
         m = _TRACE_LINE.match(line)
         if m is None or (line.startswith("+++ ") and (" " not in m.group("command") or "\t" in line)):
             return None  # a diff's header, `+++ b/launch.sh`, `+++ x.py\t2025-10-01 ...` (diff -u)
+        if open_compounds(m.group("command")):
+            return None  # `+ for h in gpu01 gpu02`: a loop's head, traced alone before each turn
         return m.group("command")
 
     def _held_as_text(self) -> None:
