@@ -147,6 +147,12 @@ left arrow with ``\x1b[1@``, deletes with ``\x1b[1P`` and moves back with backsp
 _EDIT_MARKS = {"K": "\x0e", "@": "\x0f", "P": "\x10", "C": "\x11", "D": "\b"}
 _EDITED = re.compile("[\r\b\x0e-\x11]").search
 _MOVES_CURSOR = re.compile("[\b\x0e-\x11]").search
+_CANCELLED = "^C"
+"""How a line given up with Ctrl-C before Enter ends: the terminal echoes the key as ``^C``
+(stty(1), ``echoctl``, on by default) and bash starts a new prompt, running nothing, at PS1 or at
+a PS2 line of a command typed over several lines (a script(1) typescript, tmux capture-pane:
+``root@gpu01:~# rm -rf /models/eagle3^C``). A command that ran prints its ``^C`` on an output
+line, after the Enter."""
 _TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
 _INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
@@ -728,6 +734,8 @@ class _State:
         shape, self.prompt_shape = self.prompt_shape, None
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
+        if command.endswith(_CANCELLED):
+            return  # the line was given up at the prompt (_CANCELLED): nothing ran
         if new_message:
             self._new_message()
         command = command.strip()
@@ -847,6 +855,11 @@ class _State:
         if self.held is not None or (typed.heredocs and not ps2 and not in_block
                                      and not self.numbered and not self.aider):
             return (yield from self._hold_heredoc(line, lineno))
+        if ps2 and line.endswith(_CANCELLED):
+            # Ctrl-C at PS2: the whole command is given up, none of its lines ran
+            self.typing, self.typing_shape = None, None
+            self.unprompted = self.flags_follow = False
+            return True
         if ps2:
             part = line[ps2.end():]
         elif in_block:
