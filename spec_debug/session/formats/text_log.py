@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections import deque
 from collections.abc import Iterator
 from itertools import chain, islice
@@ -332,6 +333,8 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
         if "\x1b" in line:
+            if "C" in line:
+                line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
             # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
             # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
             # line's shifting marks anyway).
@@ -342,6 +345,30 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[i
         elif "\r" in line or "\b" in line or "\x0e" in line:
             line = _as_displayed(line)
         yield lineno, line, timestamp
+
+
+_RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m)+)\x1b\[(\d+)D")
+_SGR = re.compile(r"\x1b\[[\d;]*m")
+
+
+def _right_prompt_left_out(m: re.Match) -> str:
+    """zsh's right prompt (RPROMPT, a theme's clock or last status) drawn as it prompts: the
+    cursor moved right, the text written, the cursor moved back exactly to where it was
+    (``\x1b[K\x1b[64C[0] 17:37:30\x1b[76D``, zsh 5.9 in a script(1) typescript), where the
+    command is then typed. The screen shows it after the command, which it is no part of (read
+    so, ``nvidia-smi -L`` became ``nvidia-smi -L            [0] 17:37:30``). Any other move
+    right and back is kept."""
+    text = _SGR.sub("", m.group(2))
+    back = int(m.group(3)) - int(m.group(1))
+    if back == len(text) or (back > len(text) and back == _columns(text)):
+        return ""
+    return m.group(0)
+
+
+def _columns(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for a wide character (a CJK letter, most
+    emoji; wcwidth(3) as zsh counts it), one for any other."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _edit_mark(m: re.Match) -> str:
