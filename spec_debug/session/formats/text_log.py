@@ -146,8 +146,14 @@ CSI n D move the cursor right and left (ECMA-48; readline inserts a character ty
 left arrow with ``\x1b[1@``, deletes with ``\x1b[1P`` and moves back with backspaces, as a real
 ``script(1)`` typescript of bash 5.2 shows)."""
 _EDIT_MARKS = {"K": "\x0e", "@": "\x0f", "P": "\x10", "C": "\x11", "D": "\b"}
-_EDITED = re.compile("[\r\b\x0e-\x11]").search
-_MOVES_CURSOR = re.compile("[\b\x0e-\x11]").search
+_EDITED = re.compile("[\r\b\x0e-\x12]").search
+_MOVES_CURSOR = re.compile("[\b\x0e-\x12]").search
+_ROW_WRAP = " \r\x1b[K"
+"""How zsh's line editor goes on to the next row when the typed command reaches the right margin:
+a space past the last column (the terminal wraps), a carriage return to the new row's start and
+an erase of it (zsh 5.9 in a script(1) typescript: ``...sglang.launch_server  \r\x1b[K-\r--model-path
+...``); every carriage return after it goes back to that row's start, not the line's. Marked
+``\x12`` for :func:`_as_displayed`."""
 _CANCELLED = "^C"
 """How a line given up with Ctrl-C before Enter ends: the terminal echoes the key as ``^C``
 (stty(1), ``echoctl``, on by default) and bash starts a new prompt, running nothing, at PS1 or at
@@ -335,6 +341,8 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[i
         if "\x1b" in line:
             if "C" in line:
                 line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
+            if _ROW_WRAP in line:
+                line = line.replace(_ROW_WRAP, "\x12")
             # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
             # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
             # line's shifting marks anyway).
@@ -525,12 +533,15 @@ def _as_displayed(line: str) -> str:
         # long is a redraw loop or junk. Its carriage returns, backspaces and erases still apply.
         line = line.translate(_NO_SHIFTS)
     shown: list[str] = []
-    col = 0
+    col = row = 0  # the cursor, and where the row it is on starts (_ROW_WRAP)
     for ch in line:
         if ch == "\r":
-            col = 0
+            col = row
         elif ch == "\b":
-            col = max(col - 1, 0)
+            col = max(col - 1, row)
+        elif ch == "\x12":  # the command went on in the next row: the last one, full, stays
+            row = col
+            del shown[col:]
         elif ch == "\x0e":
             del shown[col:]
         elif ch == "\x0f":  # insert a blank at the cursor (the character typed comes next)
