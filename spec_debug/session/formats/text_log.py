@@ -338,21 +338,40 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
-        if "\x1b" in line:
-            if "C" in line:
-                line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
-            if _ROW_WRAP in line:
-                line = line.replace(_ROW_WRAP, "\x12")
-            # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
-            # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
-            # line's shifting marks anyway).
-            marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS else _edit_mark_once
-            line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
-            if _EDITED(line):
-                line = _as_displayed(line)
-        elif "\r" in line or "\b" in line or "\x0e" in line:
+        if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
+            # the output before zsh's mark is a line of its own, though no newline ended it
+            before = _shown(line[:unended.start()])
+            if before:
+                yield lineno, before, timestamp
+            line = line[unended.end():]
+        yield lineno, _shown(line), timestamp
+
+
+_PROMPT_SP = re.compile(r"(?:\x1b\[1m\x1b\[7m[%#]\x1b\[27m\x1b\[1m\x1b\[0m +| {20,})\r \r")
+"""What zsh writes before each prompt (its PROMPT_SP option, on by default; zshoptions(1)): the
+PROMPT_EOL_MARK (a bold reverse ``%`` or ``#``), spaces to the last column, a carriage return,
+a space and a carriage return. Where the output before it ended with no newline
+(``curl -s localhost:30000/health``, a ``printf``), the terminal wraps and the prompt starts a
+row of its own; read as one line, the prompt overwrote that output."""
+
+
+def _shown(line: str) -> str:
+    """``line`` as the terminal showed it: colours and titles out, edits applied."""
+    if "\x1b" in line:
+        if "C" in line:
+            line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
+        if _ROW_WRAP in line:
+            line = line.replace(_ROW_WRAP, "\x12")
+        # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
+        # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
+        # line's shifting marks anyway).
+        marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS else _edit_mark_once
+        line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
+        if _EDITED(line):
             line = _as_displayed(line)
-        yield lineno, line, timestamp
+    elif "\r" in line or "\b" in line or "\x0e" in line:
+        line = _as_displayed(line)
+    return line
 
 
 _RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m)+)\x1b\[(\d+)D")
