@@ -344,7 +344,33 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[i
             if before:
                 yield lineno, before, timestamp
             line = line[unended.end():]
+        if _PASTE_ON in line:
+            *ended, line = _prompt_rows(line)
+            for before in ended:
+                yield lineno, before, timestamp
         yield lineno, _shown(line), timestamp
+
+
+_PASTE_ON = "\x1b[?2004h"
+"""What bash (5.1 and later: readline's enable-bracketed-paste, on by default) writes before each
+prompt. After output that ended with no newline (``curl -s localhost:30000/health`` prints its
+JSON so) the prompt follows on the same line of a typescript, and no prompt was read there: the
+next command was lost and its output joined to the one before. zsh writes it after its prompt."""
+
+
+def _prompt_rows(line: str) -> list[str]:
+    """The rows of ``line`` that bash's prompts start (:data:`_PASTE_ON`), each but the last as
+    shown and not empty (the output before a prompt), the last as it is; a mark not followed by
+    a prompt (zsh's, after it) stays where it was."""
+    parts = line.split(_PASTE_ON)
+    rows = [parts[0]]
+    for part in parts[1:]:
+        if _prompt(_shown(part)) is not None:
+            rows.append(part)
+        else:
+            rows[-1] += _PASTE_ON + part
+    ended = [shown for shown in map(_shown, rows[:-1]) if shown]
+    return [*ended, rows[-1]]
 
 
 _PROMPT_SP = re.compile(r"(?:\x1b\[1m\x1b\[7m[%#]\x1b\[27m\x1b\[1m\x1b\[0m +| {20,})\r \r")
