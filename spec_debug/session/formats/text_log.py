@@ -344,7 +344,7 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[i
             if before:
                 yield lineno, before, timestamp
             line = line[unended.end():]
-        if _PASTE_ON in line:
+        if _PASTE_ON in line or _TITLE in line:
             *ended, line = _prompt_rows(line)
             for before in ended:
                 yield lineno, before, timestamp
@@ -356,19 +356,25 @@ _PASTE_ON = "\x1b[?2004h"
 prompt. After output that ended with no newline (``curl -s localhost:30000/health`` prints its
 JSON so) the prompt follows on the same line of a typescript, and no prompt was read there: the
 next command was lost and its output joined to the one before. zsh writes it after its prompt."""
+_TITLE = "\x1b]"
+_PROMPT_MARK = re.compile(r"(?=\x1b\[\?2004h|\x1b\][02];)")
+"""Where a prompt may start mid-line: :data:`_PASTE_ON`, or the window title a PS1 sets first
+(Debian's and Ubuntu's default ``.bashrc`` for an xterm: ``\\[\\e]0;\\u@\\h: \\w\\a\\]``), the mark of an
+older bash (5.0, Ubuntu 20.04) without bracketed paste."""
 
 
 def _prompt_rows(line: str) -> list[str]:
-    """The rows of ``line`` that bash's prompts start (:data:`_PASTE_ON`), each but the last as
-    shown and not empty (the output before a prompt), the last as it is; a mark not followed by
-    a prompt (zsh's, after it) stays where it was."""
-    parts = line.split(_PASTE_ON)
+    """The rows of ``line`` that prompts start (:data:`_PROMPT_MARK`), each but the last as
+    shown and not empty (the output before a prompt), the last as it is. A mark not followed by
+    a prompt (zsh's, after it) stays where it was, as does a prompt after a carriage return:
+    readline redrawing the line, or a prompt written over a progress bar, on the same row."""
+    parts = _PROMPT_MARK.split(line)
     rows = [parts[0]]
     for part in parts[1:]:
-        if _prompt(_shown(part)) is not None:
+        if not _TERMINAL_CONTROL.sub("", rows[-1]).endswith("\r") and _prompt(_shown(part)) is not None:
             rows.append(part)
         else:
-            rows[-1] += _PASTE_ON + part
+            rows[-1] += part
     ended = [shown for shown in map(_shown, rows[:-1]) if shown]
     return [*ended, rows[-1]]
 
