@@ -369,6 +369,8 @@ def _prompt_rows(line: str) -> list[str]:
     a prompt (zsh's, after it) stays where it was, as does a prompt after a carriage return:
     readline redrawing the line, or a prompt written over a progress bar, on the same row."""
     parts = _PROMPT_MARK.split(line)
+    if len(parts) == 2 and not parts[0]:
+        return [line]  # the common line: a prompt's own, the mark at its start
     rows = [parts[0]]
     for part in parts[1:]:
         if not _TERMINAL_CONTROL.sub("", rows[-1]).endswith("\r") and _prompt(_shown(part)) is not None:
