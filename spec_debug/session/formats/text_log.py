@@ -744,6 +744,9 @@ class _State:
         """Lines after a here-document's opening line shown without PS2, held until its
         delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
         self.held_chars = 0
+        self.prompt_mark: str | None = None
+        """``user@host`` of the last prompt that showed both: where it recurs mid-line, a prompt
+        follows output that ended with no newline (:meth:`_glued_prompt`)."""
         self.traced_call: str | None = None
         """Call id of the last command a ``set -x`` trace line showed (:meth:`_traced`)."""
         self.tracing = False
@@ -1081,6 +1084,25 @@ class _State:
             yield from self.feed(prompted, at)
         yield from self.feed(line, lineno)
 
+    def _note_prompt_mark(self, m: re.Match) -> None:
+        """Keep ``user@host`` of a Debian/Ubuntu or RHEL prompt (:attr:`prompt_mark`)."""
+        if m.re is _USER_PROMPT and not self.numbered:
+            user, host = m.group("user") or m.group("bracket_user"), m.group("host") or m.group("bracket_host")
+            self.prompt_mark = f"{user}@{host}" if user and host else None
+
+    def _glued_prompt(self, line: str) -> int | None:
+        """Where a prompt like the last one (:attr:`prompt_mark`) starts in ``line`` after other
+        text: the output before it ended with no newline. None where it does not (a ``scp
+        root@gpu01:/x .`` in the output is no prompt: the whole prompt must follow)."""
+        at = line.find(self.prompt_mark, 1)
+        if at < 0:
+            return None
+        for start in (at, at - 1):  # RHEL's [root@gpu-3 ~]# opens with its bracket
+            m = _prompt(line[start:]) if start > 0 else None
+            if m is not None and m.re is _USER_PROMPT:
+                return start
+        return None
+
     def _traced(self, line: str) -> str | None:
         """The command a ``set -x`` trace line shows (:data:`_TRACE_LINE`), where the log's own
         commands are traced: a CI job's or a Slurm batch script's output, which shows no prompt.
@@ -1337,8 +1359,16 @@ class _State:
             if m:
                 self._status_shown(m)
                 self.prompt_shape = m.re
+                self._note_prompt_mark(m)
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
                                          cwd=_prompt_dir(m), user=_prompt_user(m))
+                return
+            if self.prompt_mark is not None and self.kind == "tool_result" and self.call_id is not None \
+                    and (at := self._glued_prompt(line)) is not None:
+                # output with no final newline, the next prompt after it on the same line (a
+                # terminal copied or captured: `curl -s .../health` prints its JSON so)
+                self._append(line[:at], lineno)
+                yield from self.feed(line[at:], lineno)
                 return
             if line[:1] == "+" and (traced := self._traced(line)) is not None:
                 self.tracing = self.unprompted = True  # an open quote goes on over the next lines
