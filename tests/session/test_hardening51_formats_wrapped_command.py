@@ -45,3 +45,16 @@ def test_a_command_wrapped_over_rows_is_read_whole(tmp_path: Path) -> None:
     commands = [c for c in doc["commands"] if c["command"] != "zsh -i"]
     assert [c["command"] for c in commands] == [LAUNCH, short]
     assert [(e["exception"], e["command_seq"]) for e in doc["errors"]] == [("ModuleNotFoundError", commands[0]["seq"])]
+
+
+def test_a_progress_bar_that_clears_its_row_is_still_redrawn_in_place() -> None:
+    # a state ended with a space, a carriage return and an erase: the next state replaces it
+    # (the line is no line editor's: it never turned the keypad or bracketed paste on)
+    from spec_debug.session.formats.common import Cursor
+    from spec_debug.session.formats.text_log import read_lines
+
+    rows = [(1, "root@gpu01:~# huggingface-cli download /models/eagle3", None),
+            (2, "Fetching 4 files:  25% \r\x1b[KFetching 4 files:  50% \r\x1b[KFetching 4 files: 100%", None)]
+    cursor = Cursor(session="s", agent="main", file="pane.log")
+    results = [e.text for e in read_lines(iter(rows), cursor) if e.kind == "tool_result"]
+    assert results == ["Fetching 4 files: 100%"]

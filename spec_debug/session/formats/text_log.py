@@ -153,7 +153,10 @@ _ROW_WRAP = " \r\x1b[K"
 a space past the last column (the terminal wraps), a carriage return to the new row's start and
 an erase of it (zsh 5.9 in a script(1) typescript: ``...sglang.launch_server  \r\x1b[K-\r--model-path
 ...``); every carriage return after it goes back to that row's start, not the line's. Marked
-``\x12`` for :func:`_as_displayed`."""
+``\x12`` for :func:`_as_displayed`, on a line the line editor wrote (it turns the keypad to
+application mode, :data:`_KEYPAD_ON`, or bracketed paste on as it starts): a progress bar that
+ends a state with a space and clears the line for the next one is redrawn in place, as before."""
+_KEYPAD_ON = "\x1b="
 _CANCELLED = "^C"
 """How a line given up with Ctrl-C before Enter ends: the terminal echoes the key as ``^C``
 (stty(1), ``echoctl``, on by default) and bash starts a new prompt, running nothing, at PS1 or at
@@ -394,7 +397,7 @@ def _shown(line: str) -> str:
     if "\x1b" in line:
         if "C" in line:
             line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
-        if _ROW_WRAP in line:
+        if _ROW_WRAP in line and (_PASTE_ON in line or _KEYPAD_ON in line):
             line = line.replace(_ROW_WRAP, "\x12")
         # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
         # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
@@ -829,6 +832,7 @@ class _State:
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
         if command.endswith(_CANCELLED):
+            self.tracing = self.unprompted = False
             return  # the line was given up at the prompt (_CANCELLED): nothing ran
         if new_message:
             self._new_message()
