@@ -24,7 +24,8 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
+    actions_log, claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history,
+    typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
@@ -289,6 +290,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         return gemini_share.read_lines(chain(head, lines), cursor)
     if shell_history.looks_like(path, head_text):
         return shell_history.read_lines(chain(head, lines), cursor)
+    if actions_log.looks_like(head_text):
+        return read_lines(actions_log.unstamped(chain(head, lines)), cursor)
     return read_lines(chain(head, lines), cursor, pane_width(path))
 
 
@@ -747,6 +750,11 @@ class _State:
         """Lines after a here-document's opening line shown without PS2, held until its
         delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
         self.held_chars = 0
+        self.step_script: list[str] | None = None
+        """The script of a GitHub Actions ``run:`` step being read from its group (:mod:`formats.actions_log`)."""
+        self.step_line = 0
+        self.step_shell = False
+        """The step's group showed its ``shell:``: a ``run:`` step, not a ``uses:`` one."""
         self.prompt_mark: str | None = None
         """``user@host`` of the last prompt that showed both: where it recurs mid-line, a prompt
         follows output that ended with no newline (:meth:`_glued_prompt`)."""
@@ -1088,6 +1096,40 @@ class _State:
             yield from self.feed(prompted, at)
         yield from self.feed(line, lineno)
 
+    def _actions_line(self, line: str, lineno: int):
+        """A line of a GitHub Actions job log's marks (:mod:`formats.actions_log`): a ``run:``
+        step's group gives its script as the command, the output follows it, and the failed
+        step's ``##[error]Process completed with exit code N.`` its status. True when taken."""
+        if line.startswith(actions_log.GROUP_RUN):
+            yield from self.flush()
+            self.step_script, self.step_line, self.step_shell = [], lineno, False
+            return True
+        if self.step_script is not None:
+            if line.startswith(actions_log.END_GROUP):
+                script, self.step_script = self.step_script, None
+                if self.step_shell and script:
+                    typed = TypedCommand(script[0], self.step_line, None)
+                    for part in script[1:]:
+                        typed.add(part)  # a backslash-newline joins, as bash reads the script
+                    self._new_message()
+                    yield from self._call(typed.text.strip(), self.step_line, None, lineno + 1)
+                return True
+            if line.startswith(actions_log.SHELL_LINE):
+                self.step_shell = True
+            elif not self.step_shell:
+                self.step_script.append(line)
+            return True  # the group's script, shell and env: no output
+        if line.startswith(actions_log.END_GROUP) or line.startswith("##[group]"):
+            return True
+        code = actions_log.failed_step(line)
+        if code is not None and self.kind == "tool_result" and self.call_id is not None:
+            self.exit_code = code
+            return True
+        if line.startswith("##[") and self.kind is not None:
+            self._append(actions_log.annotation_text(line), lineno)
+            return True
+        return False
+
     def _note_prompt_mark(self, m: re.Match) -> None:
         """Keep ``user@host`` of a Debian/Ubuntu or RHEL prompt (:attr:`prompt_mark`)."""
         if m.re is _USER_PROMPT and not self.numbered:
@@ -1343,6 +1385,10 @@ class _State:
             else:
                 self._open(kind, lineno, rest)
             return
+        if self.fence is None and not self.numbered and (line[:3] == "##[" or self.step_script is not None):
+            handled = yield from self._actions_line(line, lineno)
+            if handled:
+                return
         if self.fence is None and not self.numbered and (self.transcript or line.lstrip("\ufeff").startswith(
                 ("Windows PowerShell transcript", "PowerShell transcript"))):
             if (yield from self._transcript_mark(line, lineno)):
