@@ -87,3 +87,17 @@ def test_a_diff_header_is_no_trace_line(tmp_path: Path) -> None:
                     "@@ -1 +1 @@\n-python3 -m sglang.launch_server\n+python3 -m sglang.launch_server --port 30000\n"
                     "--- old.py\t2025-10-01 10:00:00\n+++ new.py\t2025-10-01 10:01:00\n")
     assert [c["command"] for c in analyze_path(path).to_json()["commands"]] == ["git diff"]
+
+
+def test_a_banner_the_script_echoes_does_not_end_the_trace(tmp_path: Path) -> None:
+    # `echo "### Launch ###"` prints a line a Markdown note would call a heading
+    path = tmp_path / "job.out"
+    path.write_text("+ echo '### Launch ###'\n### Launch ###\n"
+                    "+ python3 -m sglang.launch_server --model-path /models/llama --speculative-algorithm EAGLE3\n"
+                    "Traceback (most recent call last):\n  File \"/opt/sglang/launch_server.py\", line 3, in <module>\n"
+                    "ValueError: draft vocab mismatch\n")
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == [
+        "echo '### Launch ###'",
+        "python3 -m sglang.launch_server --model-path /models/llama --speculative-algorithm EAGLE3"]
+    assert [e["command_seq"] for e in doc["errors"]] == [doc["commands"][1]["seq"]]

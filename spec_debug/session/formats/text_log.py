@@ -1155,8 +1155,8 @@ class _State:
         Under a command typed at a prompt (``bash -x launch.sh``) the trace is that command's
         output, and a trace of what was typed after ``set -x`` would count it twice; a Markdown
         note's ``+`` is a list item."""
-        if self.numbered or self.markdown or self.aider:
-            return None
+        if self.numbered or self.aider or (self.markdown and self.traced_call is None):
+            return None  # (a script's `echo "### Launch ###"` made a traced log Markdown)
         if self.kind == "tool_result" and self.call_id != self.traced_call:
             return None
         m = _TRACE_LINE.match(line)
