@@ -53,3 +53,15 @@ def test_a_job_log_gives_each_run_step_as_a_command_with_its_status(tmp_path: Pa
         ("nvidia-smi -L", None, False, "2025-10-01T10:00:03.0000000Z"),
         (LAUNCH, 1, True, "2025-10-01T10:00:05.0000000Z")]  # the script's lines joined as bash reads them
     assert [(e["exception"], e["command_seq"]) for e in doc["errors"]] == [("ValueError", doc["commands"][1]["seq"])]
+
+
+def test_a_group_that_never_ends_leaves_the_rest_of_the_log_as_output(tmp_path: Path) -> None:
+    # a log cut short or mangled inside a step's group: its first lines are lost, not the rest
+    lines = ["2025-10-01T10:00:00.0000000Z ##[group]Run ./bench.sh", "2025-10-01T10:00:00.0000000Z ./bench.sh"]
+    lines += [f"2025-10-01T10:00:01.0000000Z line {n}" for n in range(600)]
+    lines += ["2025-10-01T10:00:02.0000000Z Traceback (most recent call last):",
+              '2025-10-01T10:00:02.0000000Z   File "/w/bench.py", line 3, in <module>',
+              "2025-10-01T10:00:02.0000000Z RuntimeError: CUDA error: out of memory"]
+    path = tmp_path / "job.log"
+    path.write_text("\n".join(lines) + "\n")
+    assert [e["exception"] for e in analyze_path(path).to_json()["errors"]] == ["RuntimeError"]

@@ -1114,6 +1114,9 @@ class _State:
                     self._new_message()
                     yield from self._call(typed.text.strip(), self.step_line, None, lineno + 1)
                 return True
+            if lineno - self.step_line > MAX_TYPED_LINES:
+                self.step_script = None  # no end of the group (a log cut short): what follows is output
+                return False
             if line.startswith(actions_log.SHELL_LINE):
                 self.step_shell = True
             elif not self.step_shell:
