@@ -455,8 +455,10 @@ def bare_command(raw: Any, args: Any) -> str | None:
     "a JSON string" in chat tool calls and Responses ``function_call`` items alike
     (openai/openai-python types/chat/chat_completion_message_function_tool_call.py,
     types/responses/response_function_tool_call.py), and some stacks send the bare command
-    string in either (``"nvidia-smi"``). ``args`` is ``raw`` decoded (None: it was no JSON)."""
-    if isinstance(raw, str) and args is None and raw.strip() and not _CUT_OBJECT.match(raw):
+    string in either (``"nvidia-smi"``). ``args`` is ``raw`` decoded (None: it was no JSON, or
+    JSON's ``null``, which servers and loggers write for a call sent with no arguments: no
+    command ``null``)."""
+    if isinstance(raw, str) and args is None and raw.strip() and raw.strip() != "null" and not _CUT_OBJECT.match(raw):
         return raw
     return None
 
