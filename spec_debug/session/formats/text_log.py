@@ -24,8 +24,8 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    actions_log, claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history,
-    typescript_marks,
+    actions_log, claude_export, claude_sdk_log, copilot_share, gemini_share, gitlab_job, powershell_marks,
+    shell_history, typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
@@ -755,6 +755,8 @@ class _State:
         self.step_line = 0
         self.step_shell = False
         """The step's group showed its ``shell:``: a ``run:`` step, not a ``uses:`` one."""
+        self.after_script = False
+        """A GitLab job's ``after_script`` began (:mod:`formats.gitlab_job`)."""
         self.prompt_mark: str | None = None
         """``user@host`` of the last prompt that showed both: where it recurs mid-line, a prompt
         follows output that ended with no newline (:meth:`_glued_prompt`)."""
@@ -805,6 +807,10 @@ class _State:
             code = exit_code_of(text) if kind == "tool_result" else None
             if kind == "tool_result" and code is None:
                 code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
+            if kind == "tool_result" and code is None and not self.after_script and not self.numbered:
+                code = gitlab_job.job_status(text)  # the failed GitLab job's last script line
+            if kind == "tool_result" and gitlab_job.AFTER_SCRIPT in text:
+                self.after_script = True  # the $ lines after it are after_script's, whose status the job's is not
             if kind == "tool_result" and code is None and self.numbered:
                 # A tool message of a [msg N] transcript is what an agent's tool handed the model:
                 # Codex's "Exit code: N" header (and unified exec's "Process exited with code N"),
