@@ -123,6 +123,11 @@ def _bare(shell: str) -> str:
     return "".join(out)
 
 
+def quote_open(shell: str) -> bool:
+    """A quote is open at the end of ``shell``."""
+    return _open_quote(shell)
+
+
 def _ends_escaped(shell: str) -> bool:
     """A backslash ends the text and escapes the newline (an even run escapes itself)."""
     return (len(shell) - len(shell.rstrip("\\"))) % 2 == 1 and not _open_quote(shell[:-1], single_only=True)

@@ -29,7 +29,7 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
-from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds
+from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds, quote_open
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
@@ -478,7 +478,26 @@ _TABLE_EDGES = "|+│┃┤┐┘╣╗╝║"
 
 
 def _cut_unlikely(row: str) -> bool:
-    return not row or row[-1] in _TABLE_EDGES
+    return not row or row[-1] in _TABLE_EDGES or right_prompt_at(row) is not None
+
+
+_RIGHT_GAP = " " * 10
+
+
+def right_prompt_at(text: str) -> int | None:
+    """Where a right prompt that a screen capture shows after the typed command starts: zsh's
+    RPROMPT (a theme's clock, the last status: ``me@gpu02 ~ % ls      [0] 18:07:48``) is drawn
+    at the right edge, the row between it and the command blank (tmux capture-pane, a copy of
+    the screen). A run of ten spaces or more, then a short tail with no wide gap of its own,
+    ending the text; None where there is none. Such a row ends a column short of the pane (zsh
+    leaves the last one empty) and is no row cut at the pane's width."""
+    if _RIGHT_GAP not in text:
+        return None
+    at = text.rfind(_RIGHT_GAP)
+    tail = text[at:].strip()
+    if not tail or len(tail) > 40 or "   " in tail:
+        return None
+    return len(text[:at].rstrip(" "))
 
 
 def _starts_a_line(row: str, before: str) -> bool:
@@ -1139,6 +1158,16 @@ class _State:
             return True
         return False
 
+    def _right_prompt(self, line: str, m: re.Match) -> str | None:
+        """``line`` without the right prompt a screen capture shows after the command
+        (:func:`right_prompt_at`), outside quotes; None where it shows none."""
+        if self.numbered or self.markdown:
+            return None
+        at = right_prompt_at(line)
+        if at is None or quote_open(line[m.start("command"):at] if at > m.start("command") else ""):
+            return None
+        return line[:at]
+
     def _note_prompt_mark(self, m: re.Match) -> None:
         """Keep ``user@host`` of a Debian/Ubuntu or RHEL prompt (:attr:`prompt_mark`)."""
         if m.re is _USER_PROMPT and not self.numbered:
@@ -1415,6 +1444,9 @@ class _State:
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m and self._percent_output(m, line):
                 m = None
+            if m and m.re is not _TOOL_MARK and (drawn := self._right_prompt(line, m)) is not None:
+                yield from self.feed(drawn, lineno)  # the line as typed, without the right prompt
+                return
             if m:
                 self._status_shown(m)
                 self.prompt_shape = m.re
