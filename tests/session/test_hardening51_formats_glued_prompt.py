@@ -33,3 +33,13 @@ def test_a_prompt_after_output_with_no_newline_starts_the_next_command(tmp_path:
         ("curl -s localhost:30000/get_server_info", "gpu-3", False),
         ("echo scp root@gpu01:/models/eagle3 .", "gpu01", False)]  # user@host in output: no prompt
     assert [e["command_seq"] for e in doc["errors"]] == [doc["commands"][1]["seq"]]
+
+
+def test_a_prompt_a_grep_of_a_terminal_log_prints_is_output(tmp_path: Path) -> None:
+    path = tmp_path / "pane.log"
+    path.write_text("root@gpu01:~# grep -n nvidia-smi terminal.log\n"
+                    "terminal.log:12:root@gpu01:~# nvidia-smi -L\n"
+                    "terminal.log:40-root@gpu01:~# nvidia-smi -q\n"
+                    "root@gpu01:~# ls\nterminal.log\n")
+    assert [c["command"] for c in analyze_path(path).to_json()["commands"]] == [
+        "grep -n nvidia-smi terminal.log", "ls"]

@@ -482,6 +482,9 @@ def _cut_unlikely(row: str) -> bool:
 
 
 _RIGHT_GAP = " " * 10
+_QUOTING_BEFORE = frozenset(" \t:-=>#'\"`([")
+"""What comes before a prompt that a line quotes rather than shows (``grep -n`` on a terminal log:
+``terminal.log:12:root@gpu01:~# nvidia-smi``; an ``echo 'root@gpu01:~# ls'``; an indented copy)."""
 
 
 def right_prompt_at(text: str) -> int | None:
@@ -1181,11 +1184,11 @@ class _State:
         at = line.find(self.prompt_mark, 1)
         if at < 0:
             return None
-        for start in (at, at - 1):  # RHEL's [root@gpu-3 ~]# opens with its bracket
-            m = _prompt(line[start:]) if start > 0 else None
-            if m is not None and m.re is _USER_PROMPT:
-                return start
-        return None
+        start = at - 1 if line[at - 1] == "[" else at  # RHEL's [root@gpu-3 ~]# opens with its bracket
+        if start < 1 or line[start - 1] in _QUOTING_BEFORE:
+            return None
+        m = _prompt(line[start:])
+        return start if m is not None and m.re is _USER_PROMPT else None
 
     def _traced(self, line: str) -> str | None:
         """The command a ``set -x`` trace line shows (:data:`_TRACE_LINE`), where the log's own
