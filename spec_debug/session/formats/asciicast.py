@@ -47,9 +47,44 @@ def looks_like_v1_head(head: bytes) -> bool:
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    if looks_like_v1_head(read_head(path, 1 << 16)):
+    head = read_head(path, 1 << 16)
+    if looks_like_v1_head(head):
         return text_log.read_lines(_v1_lines(path, stats), cursor)
-    return text_log.read_lines(_output_lines(path, stats), cursor)
+    recorded = _recorded_command(head)
+    return text_log.read_lines(_output_lines(path, stats, recorded), cursor, recorded=recorded)
+
+
+_SHELLS = frozenset({"bash", "sh", "zsh", "fish", "dash", "ksh", "tcsh", "csh", "pwsh", "powershell", "nu"})
+
+
+def _recorded_command(head: bytes) -> text_log.RecordedCommand | None:
+    """The command the header says was recorded instead of a shell: ``asciinema rec -c "bash
+    launch.sh"`` writes it as ``command`` (v2 and v3 headers, docs.asciinema.org/manual/asciicast/
+    v2 and /v3), and its output holds no prompt that shows it, so its traceback was a failure of no
+    command. A shell given so (``-c /bin/bash``, ``-c "zsh -l"``) is an interactive session, whose
+    prompts show the commands."""
+    first = head.split(b"\n", 1)[0]
+    try:
+        header = decode_json(first)
+    except ValueError:
+        return None
+    command = header.get("command") if isinstance(header, dict) else None
+    if not isinstance(command, str) or not command.strip():
+        return None
+    words = command.split()
+    if words[0].rsplit("/", 1)[-1] in _SHELLS and all(w.startswith("-") for w in words[1:]):
+        return None
+    return text_log.RecordedCommand(command.strip(), _stamp(_start(header), 0.0))
+
+
+def _start(header: dict) -> datetime | None:
+    ts = header.get("timestamp")
+    if isinstance(ts, (int, float)) and not isinstance(ts, bool):
+        try:
+            return datetime.fromtimestamp(ts, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return None
 
 
 def _v1_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str | None]]:
@@ -87,7 +122,8 @@ def _v1_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str | No
         yield 1, pending, None
 
 
-def _output_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str | None]]:
+def _output_lines(path: Path, stats: ReadStats,
+                  recorded: text_log.RecordedCommand | None = None) -> Iterator[tuple[int, str, str | None]]:
     start: datetime | None = None
     relative = False
     clock = 0.0
@@ -105,12 +141,7 @@ def _output_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str 
             header_seen = True
             if isinstance(value, dict):
                 relative = value.get("version") == 3
-                ts = value.get("timestamp")
-                if isinstance(ts, (int, float)) and not isinstance(ts, bool):
-                    try:
-                        start = datetime.fromtimestamp(ts, tz=timezone.utc)
-                    except (OverflowError, OSError, ValueError):
-                        start = None
+                start = _start(value)
                 continue
         if not isinstance(value, list) or len(value) != 3:
             stats.non_object += 1
@@ -118,8 +149,13 @@ def _output_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str 
         at, code, data = value
         if isinstance(at, (int, float)) and not isinstance(at, bool):
             clock = clock + at if relative else at
+        if code == "x" and recorded is not None:
+            # v3's exit event, [t, "x", "1"]: the recorded command's exit status
+            status = str(data).strip()
+            recorded.exit_code = int(status) if status.lstrip("-").isdigit() and len(status) <= 4 else None
+            continue
         if code != "o" or not isinstance(data, str):
-            continue  # input echoes in the output anyway; markers, resizes and the exit carry no text
+            continue  # input echoes in the output anyway; markers, resizes and an exit carry no text
         pending += data
         if "\n" in data:
             stamp = _stamp(start, clock)

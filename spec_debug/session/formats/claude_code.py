@@ -54,6 +54,11 @@ _SHELL_EXIT = re.compile(r"<exit_code>(-?\d+)</exit_code>")
 the status is the only word on how the command ended (seen in published 2.0.x transcripts,
 e.g. goodsch/brain_explore ``claude-prompts/agent-bfa52189-untitled-full.md``)."""
 _POLLED_TASK = re.compile(r"<task_id>([\w-]+)</task_id>")
+_KILLED_TOO_LATE = re.compile(r"Shell ([\w-]+) is not running, so cannot be killed \(status: (\w+)\)")
+"""``KillShell``'s error for a background shell that had ended (CLI 2.0.x: ``Shell a089a8 is not
+running, so cannot be killed (status: completed)``, as published session exports show it, e.g.
+link-assistant/hive-mind pull request #842). The stop found nothing to stop: no failure of its
+own, and the status is how the command ended (see :func:`_killed_too_late`)."""
 POLL_TOOLS = {"BashOutput": "bash_id", "TaskOutput": "task_id"}
 """The tools that poll a background command, and the input naming it (``{"bash_id": …}``, CLI
 2.0.x; ``{"task_id": …, "block": true, "timeout": …}``, 2.1.x)."""
@@ -996,6 +1001,17 @@ that it does not take for a failure: grep and rg ("No matches found"), find, dif
 status it does not call an error is 0; a failure's is in its "Exit code N"."""
 
 
+def _killed_too_late(ended: re.Match, output: str, session: str, seq: int, agent: str, i: int,
+                     call_id: str | None, ts: str | None, file: str, lineno: int) -> Event:
+    """A ``KillShell`` of a shell that had ended (:data:`_KILLED_TOO_LATE`): read as a poll's end
+    (:data:`POLL_END`) of the shell it names, so that a server that had crashed ("status:
+    failed") is a failed command, and the stop, which found it ended, is no failed call. No
+    exit code is given; "completed" and "killed" are no failure."""
+    failed = ended.group(2) == "failed"
+    return Event(session, seq, agent, "tool", "tool_result", i, None, call_id, None, None, output, failed,
+                 None, ts, file, lineno, POLL_END, None, None, ended.group(1), None)
+
+
 def _failed_by_cli_words(block: dict, result, output: str) -> bool:
     """A result whose block lacks ``is_error`` (a copy that kept only the fields set otherwise, as
     the API leaves it out when false) while the CLI's own copy of it, ``toolUseResult``, is the
@@ -1064,6 +1080,8 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         started = _BACKGROUND_ID.match(output)
         if started is not None:
             call_id = f"{call_id}{_RUNNING_AS}{started.group(1)}"  # see _background_call
+    if is_error and output[:6] == "Shell " and (ended := _KILLED_TOO_LATE.match(output)) is not None:
+        return _killed_too_late(ended, output, session, seq, agent, i, call_id, ts, file, lineno)
     if not is_error and output.startswith("<") and "<status>" in output[:200]:
         shell, code = _SHELL_STATUS.search(output[:200]), _SHELL_EXIT.search(output[:400])
         exit_code = int(code.group(1)) if code else None

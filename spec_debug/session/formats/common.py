@@ -161,10 +161,34 @@ def trailing_exit_code(output: str) -> int | None:
         return int(found[-1])
     if "command terminated" in tail and (pod := _POD_EXIT.search(tail)) is not None:
         return int(pod.group(1))
+    if "srun: error: " in tail:
+        return _srun_exit(tail)
     return None
 
 
 _POD_EXIT = re.compile(r"(?:^|\n)(?:error: )?command terminated with exit code (\d+)\s*\Z")
+_SRUN_TASK_EXIT = re.compile(r"srun: error: \S+: tasks? [\d,\[\]-]+: Exited with exit code (\d+)\s*")
+_SLURM_LINES = ("srun: ", "slurmstepd: ")
+
+
+def _srun_exit(tail: str) -> int | None:
+    """The status of an ``srun`` whose tasks failed, from the lines it ends its output with:
+    ``srun: error: gpu01: task 0: Exited with exit code 2``, one per exit status its tasks gave
+    (hosts and task ids as ranges, ``gpu[01-02]: tasks 0-7``), often followed by ``srun:
+    Terminating StepId=4242.0`` and slurmstepd's ``*** STEP ... CANCELLED ***``. srun exits with
+    the highest of those statuses (SchedMD/slurm ``src/plugins/launch/slurm/launch_slurm.c``,
+    ``_task_finish``: the error line, and ``global_rc`` kept as the largest exit status). Only
+    the lines srun and slurmstepd end the output with count: a program's own output may quote
+    one, and a command after srun (``srun ...; echo done``) gives the status. In a terminal log,
+    or a batch job's output, that line is the only word on the failure."""
+    codes = []
+    for line in reversed(tail.rstrip().split("\n")):
+        if not line.startswith(_SLURM_LINES):
+            break
+        m = _SRUN_TASK_EXIT.fullmatch(line)
+        if m is not None:
+            codes.append(int(m.group(1)))
+    return max(codes) if codes else None
 
 
 _SHELL_STATUS_LINE = re.compile(r"\[?(?:exit[ _]?(?:code|status)|return[ _]?code|process exited with code)"
@@ -431,8 +455,10 @@ def bare_command(raw: Any, args: Any) -> str | None:
     "a JSON string" in chat tool calls and Responses ``function_call`` items alike
     (openai/openai-python types/chat/chat_completion_message_function_tool_call.py,
     types/responses/response_function_tool_call.py), and some stacks send the bare command
-    string in either (``"nvidia-smi"``). ``args`` is ``raw`` decoded (None: it was no JSON)."""
-    if isinstance(raw, str) and args is None and raw.strip() and not _CUT_OBJECT.match(raw):
+    string in either (``"nvidia-smi"``). ``args`` is ``raw`` decoded (None: it was no JSON, or
+    JSON's ``null``, which servers and loggers write for a call sent with no arguments: no
+    command ``null``)."""
+    if isinstance(raw, str) and args is None and raw.strip() and raw.strip() != "null" and not _CUT_OBJECT.match(raw):
         return raw
     return None
 

@@ -102,14 +102,55 @@ def _login_host(command: str, variables: dict[str, str | None] | None = None) ->
     words = shell.split_words(command)
     if any(w in _CONTROL for w in words):
         return None
-    if words[0].endswith("ssh") and any(w[:1] == "-" and w[1:2] != "-" and ("N" in w or "f" in w) for w in words):
-        return None
+    if words[0].rsplit("/", 1)[-1] == "ssh":
+        if _ssh_opens_no_shell(words):
+            return None
+    elif words[0].endswith("ssh") and any(w[:1] == "-" and w[1:2] != "-" and ("N" in w or "f" in w) for w in words):
+        return None  # autossh -f, -N (autossh's own -M takes a value that ssh's lacks)
     target = shell.target_with(command, variables) if variables else shell.parse_target(command)
     if target.host is None or target.container is not None:
         return None
     if target.inner and not _opens_remote_shell(target.inner):
         return None
     return target.host
+
+
+_NO_SHELL_FLAGS = frozenset("NfGV")
+"""ssh flags after which it opens no shell: ``-N`` runs no command (a tunnel), ``-f`` goes to the
+background, ``-G`` prints the configuration it would use and ``-V`` its version, and exits."""
+_NO_SHELL_VALUE_FLAGS = frozenset("OQW")
+"""ssh flags with a value after which it opens no shell: ``-O check|exit|stop`` talks to a running
+control master, ``-Q cipher`` lists what it supports, ``-W host:port`` forwards its stdio (ssh(1))."""
+
+
+def _ssh_opens_no_shell(words: list[str]) -> bool:
+    """``ssh`` with one of :data:`_NO_SHELL_FLAGS` or :data:`_NO_SHELL_VALUE_FLAGS`, read as getopt
+    does (a cluster ``-fN``; the value of ``-l fred``, ``-lfred``, ``-i key.pem`` is no flag), on
+    both sides of the destination up to the command (see :func:`shell.ssh_words`). A letter of a
+    value (``-o ForwardAgent=yes``, ``-lfred``) made ``ssh -lfred gpu01`` no login, and ``ssh -O
+    exit gpu01`` or ``ssh -G gpu01`` a login, so the commands typed after it here were gpu01's."""
+    dest_seen = False
+    i = 1
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            return False
+        if word[:1] != "-" or word == "-":
+            if dest_seen:
+                return False  # the remote command's first word: its flags are its own
+            dest_seen, i = True, i + 1
+            continue
+        i += 1
+        for j in range(1, len(word)):
+            letter = word[j]
+            if letter in shell.SSH_VALUE_FLAGS:
+                if letter in _NO_SHELL_VALUE_FLAGS:
+                    return True
+                i += 0 if j < len(word) - 1 else 1  # the value is the rest of the word, or the next word
+                break
+            if letter in _NO_SHELL_FLAGS:
+                return True
+    return False
 
 
 def _opens_remote_shell(inner: str) -> bool:

@@ -59,7 +59,73 @@ class TypedCommand:
             return True
         if _ends_escaped(self.shell) or _open_quote(self.shell):
             return True
-        return self.shell.rstrip().endswith(("|", "&&"))
+        return self.shell.rstrip().endswith(("|", "&&")) or open_compounds(self.shell) > 0
+
+
+_OPENERS = frozenset({"if", "case", "for", "while", "until", "select", "{"})
+_CLOSERS = frozenset({"fi", "esac", "done", "}"})
+_KEEP_COMMAND_POSITION = frozenset({"then", "do", "else", "elif", "!", "time"}) | _OPENERS - {"for", "case", "select"}
+"""Reserved words after which the next word is again a command's first (bash(1), SHELL GRAMMAR:
+``if``/``while`` take a command list, ``then``/``do``/``else`` start one)."""
+_SHELL_TOKEN = re.compile(r"[;&|()\n]+|[^\s;&|()]+")
+_MAY_OPEN = re.compile(r"\b(?:if|case|for|while|until|select)\b|(?:^|[\s;&|()])\{(?:\s|$)")
+
+
+def open_compounds(shell: str) -> int:
+    """How many compound commands ``shell`` opens and does not close: ``for h in gpu01 gpu02; do``
+    waits for its ``done``, ``if ...; then`` for ``fi``, ``case`` for ``esac``, ``{`` for ``}``;
+    bash prints PS2 and reads on (bash(1), Compound Commands). Reserved words count only where a
+    command starts (``echo done`` closes nothing), outside quotes and comments."""
+    if _MAY_OPEN.search(shell) is None:
+        return 0
+    depth, command_start = 0, True
+    for token in _SHELL_TOKEN.findall(_bare(shell)):
+        if token[0] in ";&|()\n":
+            command_start = True
+            continue
+        if command_start:
+            if token in _OPENERS:
+                depth += 1
+            elif token in _CLOSERS:
+                depth = max(depth - 1, 0)
+        command_start = command_start and token in _KEEP_COMMAND_POSITION
+    return depth
+
+
+def _bare(shell: str) -> str:
+    """``shell`` with each quoted string one word ``_`` and comments left out."""
+    out, quote, start = [], None, 0
+    i, n = 0, len(shell)
+    while i < n:
+        c = shell[i]
+        if quote is not None:
+            if c == "\\" and quote == '"':
+                i += 1
+            elif c == quote:
+                quote = None
+                out.append("_")
+                start = i + 1
+        elif c == "\\":
+            i += 1
+        elif c in "'\"":
+            out.append(shell[start:i])
+            quote = c
+        elif c == "#" and (i == 0 or shell[i - 1] in " \t\n;&|("):
+            out.append(shell[start:i])
+            end = shell.find("\n", i)
+            if end < 0:
+                return "".join(out)
+            i, start = end, end
+            continue
+        i += 1
+    if quote is None:
+        out.append(shell[start:])
+    return "".join(out)
+
+
+def quote_open(shell: str) -> bool:
+    """A quote is open at the end of ``shell``."""
+    return _open_quote(shell)
 
 
 def _ends_escaped(shell: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from collections import deque
 from collections.abc import Iterator
 from itertools import chain, islice
@@ -23,11 +24,12 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    claude_export, claude_sdk_log, copilot_share, gemini_share, powershell_marks, shell_history, typescript_marks,
+    actions_log, claude_export, claude_sdk_log, copilot_share, gemini_share, gitlab_job, powershell_marks,
+    shell_history, typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
-from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand
+from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds, quote_open
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
@@ -137,9 +139,14 @@ the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versi
 ``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
-_TERMINAL_CONTROL = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
-"""Colours and window-title sequences (ECMA-48 CSI, OSC): a log recorded with ``script(1)``
-keeps the prompt's colours, ``\x1b[01;32mroot@gpu-3\x1b[00m:~#``."""
+_TERMINAL_CONTROL = re.compile(r"\x1b[\]PX^_k][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]+[0-~]|\x1b[0-~]")
+"""Colours and window-title sequences (ECMA-48 CSI, OSC and the other strings, screen's and
+tmux's ``\x1bk title\x1b\\``): a log recorded with ``script(1)`` keeps the prompt's colours,
+``\x1b[01;32mroot@gpu-3\x1b[00m:~#``. And the two-byte escapes (ECMA-35): zsh's line editor
+switches the keypad to application mode, ``\x1b=``, as it reads a line and back, ``\x1b>``,
+when it runs it (terminfo smkx/rmkx; every zsh typescript), ``\x1b7``/``\x1b8`` save and
+restore the cursor, ``tput sgr0`` ends with ``\x1b(B`` (a character set chosen), ``reset`` sends
+``\x1bc``: left in, they were read as part of the command typed."""
 _LINE_EDIT = re.compile(r"\x1b\[(\d*)([@CDKP])")
 """The sequences a shell's line editor sends when a command is fixed in the middle of the line,
 kept (as the C0 marks of :data:`_EDIT_MARKS`) for :func:`_as_displayed`: CSI K erases to the end
@@ -148,11 +155,35 @@ CSI n D move the cursor right and left (ECMA-48; readline inserts a character ty
 left arrow with ``\x1b[1@``, deletes with ``\x1b[1P`` and moves back with backspaces, as a real
 ``script(1)`` typescript of bash 5.2 shows)."""
 _EDIT_MARKS = {"K": "\x0e", "@": "\x0f", "P": "\x10", "C": "\x11", "D": "\b"}
-_EDITED = re.compile("[\r\b\x0e-\x11]").search
-_MOVES_CURSOR = re.compile("[\b\x0e-\x11]").search
+_EDITED = re.compile("[\r\b\x0e-\x12]").search
+_MOVES_CURSOR = re.compile("[\b\x0e-\x12]").search
+_ROW_WRAP = " \r\x1b[K"
+"""How zsh's line editor goes on to the next row when the typed command reaches the right margin:
+a space past the last column (the terminal wraps), a carriage return to the new row's start and
+an erase of it (zsh 5.9 in a script(1) typescript: ``...sglang.launch_server  \r\x1b[K-\r--model-path
+...``); every carriage return after it goes back to that row's start, not the line's. Marked
+``\x12`` for :func:`_as_displayed`, on a line the line editor wrote (it turns the keypad to
+application mode, :data:`_KEYPAD_ON`, or bracketed paste on as it starts): a progress bar that
+ends a state with a space and clears the line for the next one is redrawn in place, as before."""
+_KEYPAD_ON = "\x1b="
+_CANCELLED = "^C"
+"""How a line given up with Ctrl-C before Enter ends: the terminal echoes the key as ``^C``
+(stty(1), ``echoctl``, on by default) and bash starts a new prompt, running nothing, at PS1 or at
+a PS2 line of a command typed over several lines (a script(1) typescript, tmux capture-pane:
+``root@gpu01:~# rm -rf /models/eagle3^C``). A command that ran prints its ``^C`` on an output
+line, after the Enter."""
 _TOOL_MARK = re.compile(r"^\s*\[(?:bash|shell|sh|cmd)\]\s*(.+)$", re.I)
 _INLINE_TOOL = re.compile(r"\s\[(?:bash|shell|sh)\]\s+", re.I)
 _HEADING = re.compile(r"^(#{1,3})\s+(.+)$")
+_TRACE_LINE = re.compile(
+    r"^\+(?:\++ |[\w.-]+:\d+> | )"  # bash's PS4 "+ " (a "+" more per level), zsh's "+%N:%i> "
+    r"(?P<command>(?:[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=|[a-z./~_]|\[\[? ).*)$")
+"""A line of a ``set -x`` trace: the command a script ran, after its expansions. bash prints PS4
+(default ``+ ``, its first character repeated once per level of indirection: ``++ hostname`` for a
+``$(hostname)``) before each simple command and assignment it runs (bash(1), ``set -x`` and PS4);
+zsh prints ``+%N:%i> `` (``+launch.sh:12> python3 ...``; zshparam(1), PS4). The command starts
+lower case, with a path, an assignment or a test (``[[ -f x ]]``), so a ``+ Added ...`` bullet of
+a note is no trace line."""
 _FENCE = re.compile(r"^\s*```\s*([\w+-]*)")
 _SHELL_LANGS = frozenset({"bash", "sh", "shell", "zsh", "console", "shell-session"})
 _PLAIN_LANGS = frozenset({"text", "txt", "log", "plain", "plaintext", "output", "terminal"})
@@ -267,6 +298,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         return gemini_share.read_lines(chain(head, lines), cursor)
     if shell_history.looks_like(path, head_text):
         return shell_history.read_lines(chain(head, lines), cursor)
+    if actions_log.looks_like(head_text):
+        return read_lines(actions_log.unstamped(chain(head, lines)), cursor)
     return read_lines(chain(head, lines), cursor, pane_width(path))
 
 
@@ -288,32 +321,129 @@ _EXPORT_SNIFF_LINES = 200
 """Lines looked at for the marks of a Claude Code ``/export`` (:mod:`formats.claude_export`)."""
 
 
+@dataclasses.dataclass
+class RecordedCommand:
+    """The one command a recording ran instead of a shell (``asciinema rec -c CMD``), which no
+    prompt shows: its output is all the recording holds, as with ``script -c``."""
+    command: str
+    timestamp: str | None = None
+    exit_code: int | None = None
+    """Its exit status, where the recording gives one (set while its lines are read)."""
+
+
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
-               width: int | None = None) -> Iterator[Event]:
+               width: int | None = None, recorded: RecordedCommand | None = None) -> Iterator[Event]:
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
-    the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`)."""
+    the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
+    ``recorded``: the command whose output the lines are, when no prompt shows it."""
     state = _State(cursor)
+    if recorded is not None:
+        state.timestamp = recorded.timestamp
+        yield from state.run_recorded(recorded.command)
     displayed = _displayed(lines)
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         yield from state.feed(line, lineno)
+    if recorded is not None:
+        state.recorded_exit(recorded.exit_code)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
 
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
-        if "\x1b" in line:
-            # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
-            # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
-            # line's shifting marks anyway).
-            marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS else _edit_mark_once
-            line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
-            if _EDITED(line):
-                line = _as_displayed(line)
-        elif "\r" in line or "\b" in line or "\x0e" in line:
+        if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
+            # the output before zsh's mark is a line of its own, though no newline ended it
+            before = _shown(line[:unended.start()])
+            if before:
+                yield lineno, before, timestamp
+            line = line[unended.end():]
+        if _PASTE_ON in line or _TITLE in line:
+            *ended, line = _prompt_rows(line)
+            for before in ended:
+                yield lineno, before, timestamp
+        yield lineno, _shown(line), timestamp
+
+
+_PASTE_ON = "\x1b[?2004h"
+"""What bash (5.1 and later: readline's enable-bracketed-paste, on by default) writes before each
+prompt. After output that ended with no newline (``curl -s localhost:30000/health`` prints its
+JSON so) the prompt follows on the same line of a typescript, and no prompt was read there: the
+next command was lost and its output joined to the one before. zsh writes it after its prompt."""
+_TITLE = "\x1b]"
+_PROMPT_MARK = re.compile(r"(?=\x1b\[\?2004h|\x1b\][02];)")
+"""Where a prompt may start mid-line: :data:`_PASTE_ON`, or the window title a PS1 sets first
+(Debian's and Ubuntu's default ``.bashrc`` for an xterm: ``\\[\\e]0;\\u@\\h: \\w\\a\\]``), the mark of an
+older bash (5.0, Ubuntu 20.04) without bracketed paste."""
+
+
+def _prompt_rows(line: str) -> list[str]:
+    """The rows of ``line`` that prompts start (:data:`_PROMPT_MARK`), each but the last as
+    shown and not empty (the output before a prompt), the last as it is. A mark not followed by
+    a prompt (zsh's, after it) stays where it was, as does a prompt after a carriage return:
+    readline redrawing the line, or a prompt written over a progress bar, on the same row."""
+    parts = _PROMPT_MARK.split(line)
+    if len(parts) == 2 and not parts[0]:
+        return [line]  # the common line: a prompt's own, the mark at its start
+    rows = [parts[0]]
+    for part in parts[1:]:
+        if not _TERMINAL_CONTROL.sub("", rows[-1]).endswith("\r") and _prompt(_shown(part)) is not None:
+            rows.append(part)
+        else:
+            rows[-1] += part
+    ended = [shown for shown in map(_shown, rows[:-1]) if shown]
+    return [*ended, rows[-1]]
+
+
+_PROMPT_SP = re.compile(r"(?:\x1b\[1m\x1b\[7m[%#]\x1b\[27m\x1b\[1m\x1b\[0m +| {20,})\r \r")
+"""What zsh writes before each prompt (its PROMPT_SP option, on by default; zshoptions(1)): the
+PROMPT_EOL_MARK (a bold reverse ``%`` or ``#``), spaces to the last column, a carriage return,
+a space and a carriage return. Where the output before it ended with no newline
+(``curl -s localhost:30000/health``, a ``printf``), the terminal wraps and the prompt starts a
+row of its own; read as one line, the prompt overwrote that output."""
+
+
+def _shown(line: str) -> str:
+    """``line`` as the terminal showed it: colours and titles out, edits applied."""
+    if "\x1b" in line:
+        if "C" in line:
+            line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
+        if _ROW_WRAP in line and (_PASTE_ON in line or _KEYPAD_ON in line):
+            line = line.replace(_ROW_WRAP, "\x12")
+        # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
+        # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
+        # line's shifting marks anyway).
+        marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS else _edit_mark_once
+        line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
+        if _EDITED(line):
             line = _as_displayed(line)
-        yield lineno, line, timestamp
+    elif "\r" in line or "\b" in line or "\x0e" in line:
+        line = _as_displayed(line)
+    return line
+
+
+_RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m)+)\x1b\[(\d+)D")
+_SGR = re.compile(r"\x1b\[[\d;]*m")
+
+
+def _right_prompt_left_out(m: re.Match) -> str:
+    """zsh's right prompt (RPROMPT, a theme's clock or last status) drawn as it prompts: the
+    cursor moved right, the text written, the cursor moved back exactly to where it was
+    (``\x1b[K\x1b[64C[0] 17:37:30\x1b[76D``, zsh 5.9 in a script(1) typescript), where the
+    command is then typed. The screen shows it after the command, which it is no part of (read
+    so, ``nvidia-smi -L`` became ``nvidia-smi -L            [0] 17:37:30``). Any other move
+    right and back is kept."""
+    text = _SGR.sub("", m.group(2))
+    back = int(m.group(3)) - int(m.group(1))
+    if back == len(text) or (back > len(text) and back == _columns(text)):
+        return ""
+    return m.group(0)
+
+
+def _columns(text: str) -> int:
+    """The columns ``text`` takes on a terminal: two for a wide character (a CJK letter, most
+    emoji; wcwidth(3) as zsh counts it), one for any other."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _edit_mark(m: re.Match) -> str:
@@ -356,7 +486,29 @@ _TABLE_EDGES = "|+│┃┤┐┘╣╗╝║"
 
 
 def _cut_unlikely(row: str) -> bool:
-    return not row or row[-1] in _TABLE_EDGES
+    return not row or row[-1] in _TABLE_EDGES or right_prompt_at(row) is not None
+
+
+_RIGHT_GAP = " " * 10
+_QUOTING_BEFORE = frozenset(" \t:-=>#'\"`([")
+"""What comes before a prompt that a line quotes rather than shows (``grep -n`` on a terminal log:
+``terminal.log:12:root@gpu01:~# nvidia-smi``; an ``echo 'root@gpu01:~# ls'``; an indented copy)."""
+
+
+def right_prompt_at(text: str) -> int | None:
+    """Where a right prompt that a screen capture shows after the typed command starts: zsh's
+    RPROMPT (a theme's clock, the last status: ``me@gpu02 ~ % ls      [0] 18:07:48``) is drawn
+    at the right edge, the row between it and the command blank (tmux capture-pane, a copy of
+    the screen). A run of ten spaces or more, then a short tail with no wide gap of its own,
+    ending the text; None where there is none. Such a row ends a column short of the pane (zsh
+    leaves the last one empty) and is no row cut at the pane's width."""
+    if _RIGHT_GAP not in text:
+        return None
+    at = text.rfind(_RIGHT_GAP)
+    tail = text[at:].strip()
+    if not tail or len(tail) > 40 or "   " in tail:
+        return None
+    return len(text[:at].rstrip(" "))
 
 
 def _starts_a_line(row: str, before: str) -> bool:
@@ -470,12 +622,15 @@ def _as_displayed(line: str) -> str:
         # long is a redraw loop or junk. Its carriage returns, backspaces and erases still apply.
         line = line.translate(_NO_SHIFTS)
     shown: list[str] = []
-    col = 0
+    col = row = 0  # the cursor, and where the row it is on starts (_ROW_WRAP)
     for ch in line:
         if ch == "\r":
-            col = 0
+            col = row
         elif ch == "\b":
-            col = max(col - 1, 0)
+            col = max(col - 1, row)
+        elif ch == "\x12":  # the command went on in the next row: the last one, full, stays
+            row = col
+            del shown[col:]
         elif ch == "\x0e":
             del shown[col:]
         elif ch == "\x0f":  # insert a blank at the cursor (the character typed comes next)
@@ -625,6 +780,20 @@ class _State:
         """Lines after a here-document's opening line shown without PS2, held until its
         delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
         self.held_chars = 0
+        self.step_script: list[str] | None = None
+        """The script of a GitHub Actions ``run:`` step being read from its group (:mod:`formats.actions_log`)."""
+        self.step_line = 0
+        self.step_shell = False
+        """The step's group showed its ``shell:``: a ``run:`` step, not a ``uses:`` one."""
+        self.after_script = False
+        """A GitLab job's ``after_script`` began (:mod:`formats.gitlab_job`)."""
+        self.prompt_mark: str | None = None
+        """``user@host`` of the last prompt that showed both: where it recurs mid-line, a prompt
+        follows output that ended with no newline (:meth:`_glued_prompt`)."""
+        self.traced_call: str | None = None
+        """Call id of the last command a ``set -x`` trace line showed (:meth:`_traced`)."""
+        self.tracing = False
+        """The command being read is a trace line's: it moves no login (:meth:`_call`)."""
 
     # -- message boundaries -------------------------------------------------
     def _new_message(self, seq: int | None = None) -> None:
@@ -668,6 +837,10 @@ class _State:
             code = exit_code_of(text) if kind == "tool_result" else None
             if kind == "tool_result" and code is None:
                 code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
+            if kind == "tool_result" and code is None and not self.after_script and not self.numbered:
+                code = gitlab_job.job_status(text)  # the failed GitLab job's last script line
+            if kind == "tool_result" and gitlab_job.AFTER_SCRIPT in text:
+                self.after_script = True  # the $ lines after it are after_script's, whose status the job's is not
             if kind == "tool_result" and code is None and self.numbered:
                 # A tool message of a [msg N] transcript is what an agent's tool handed the model:
                 # Codex's "Exit code: N" header (and unified exec's "Process exited with code N"),
@@ -702,6 +875,9 @@ class _State:
         shape, self.prompt_shape = self.prompt_shape, None
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
+        if command.endswith(_CANCELLED):
+            self.tracing = self.unprompted = False
+            return  # the line was given up at the prompt (_CANCELLED): nothing ran
         if new_message:
             self._new_message()
         command = command.strip()
@@ -721,7 +897,13 @@ class _State:
         self.calls += 1
         call_id = f"text-call-{self.calls}"
         shown, host = host, self.logins.where(host)
-        self.logins.ran(command, shown)
+        traced, self.tracing = self.tracing, False
+        if traced:
+            # A script's own commands ran where the script did: its `ssh gpu01 <<EOF` (xtrace
+            # shows no redirection) or `exit` opens or leaves no shell of the log's
+            self.traced_call = call_id
+        else:
+            self.logins.ran(command, shown)
         call = self._event("tool_call", "assistant", line, tool_name="shell", call_id=call_id,
                            command=command, text=command, host=host, cwd=cwd, user=user)
         if not self.numbered and shell_history.is_listing(command):
@@ -815,6 +997,11 @@ class _State:
         if self.held is not None or (typed.heredocs and not ps2 and not in_block
                                      and not self.numbered and not self.aider):
             return (yield from self._hold_heredoc(line, lineno))
+        if ps2 and line.endswith(_CANCELLED):
+            # Ctrl-C at PS2: the whole command is given up, none of its lines ran
+            self.typing, self.typing_shape = None, None
+            self.unprompted = self.flags_follow = False
+            return True
         if ps2:
             part = line[ps2.end():]
         elif in_block:
@@ -945,6 +1132,89 @@ class _State:
             yield from self.feed(prompted, at)
         yield from self.feed(line, lineno)
 
+    def _actions_line(self, line: str, lineno: int):
+        """A line of a GitHub Actions job log's marks (:mod:`formats.actions_log`): a ``run:``
+        step's group gives its script as the command, the output follows it, and the failed
+        step's ``##[error]Process completed with exit code N.`` its status. True when taken."""
+        if line.startswith(actions_log.GROUP_RUN):
+            yield from self.flush()
+            self.step_script, self.step_line, self.step_shell = [], lineno, False
+            return True
+        if self.step_script is not None:
+            if line.startswith(actions_log.END_GROUP):
+                script, self.step_script = self.step_script, None
+                if self.step_shell and script:
+                    typed = TypedCommand(script[0], self.step_line, None)
+                    for part in script[1:]:
+                        typed.add(part)  # a backslash-newline joins, as bash reads the script
+                    self._new_message()
+                    yield from self._call(typed.text.strip(), self.step_line, None, lineno + 1)
+                return True
+            if lineno - self.step_line > MAX_TYPED_LINES:
+                self.step_script = None  # no end of the group (a log cut short): what follows is output
+                return False
+            if line.startswith(actions_log.SHELL_LINE):
+                self.step_shell = True
+            elif not self.step_shell:
+                self.step_script.append(line)
+            return True  # the group's script, shell and env: no output
+        if line.startswith(actions_log.END_GROUP) or line.startswith("##[group]"):
+            return True
+        code = actions_log.failed_step(line)
+        if code is not None and self.kind == "tool_result" and self.call_id is not None:
+            self.exit_code = code
+            return True
+        if line.startswith("##[") and self.kind is not None:
+            self._append(actions_log.annotation_text(line), lineno)
+            return True
+        return False
+
+    def _right_prompt(self, line: str, m: re.Match) -> str | None:
+        """``line`` without the right prompt a screen capture shows after the command
+        (:func:`right_prompt_at`), outside quotes; None where it shows none."""
+        if self.numbered or self.markdown:
+            return None
+        at = right_prompt_at(line)
+        if at is None or quote_open(line[m.start("command"):at] if at > m.start("command") else ""):
+            return None
+        return line[:at]
+
+    def _note_prompt_mark(self, m: re.Match) -> None:
+        """Keep ``user@host`` of a Debian/Ubuntu or RHEL prompt (:attr:`prompt_mark`)."""
+        if m.re is _USER_PROMPT and not self.numbered:
+            user, host = m.group("user") or m.group("bracket_user"), m.group("host") or m.group("bracket_host")
+            self.prompt_mark = f"{user}@{host}" if user and host else None
+
+    def _glued_prompt(self, line: str) -> int | None:
+        """Where a prompt like the last one (:attr:`prompt_mark`) starts in ``line`` after other
+        text: the output before it ended with no newline. None where it does not (a ``scp
+        root@gpu01:/x .`` in the output is no prompt: the whole prompt must follow)."""
+        at = line.find(self.prompt_mark, 1)
+        if at < 0:
+            return None
+        start = at - 1 if line[at - 1] == "[" else at  # RHEL's [root@gpu-3 ~]# opens with its bracket
+        if start < 1 or line[start - 1] in _QUOTING_BEFORE:
+            return None
+        m = _prompt(line[start:])
+        return start if m is not None and m.re is _USER_PROMPT else None
+
+    def _traced(self, line: str) -> str | None:
+        """The command a ``set -x`` trace line shows (:data:`_TRACE_LINE`), where the log's own
+        commands are traced: a CI job's or a Slurm batch script's output, which shows no prompt.
+        Under a command typed at a prompt (``bash -x launch.sh``) the trace is that command's
+        output, and a trace of what was typed after ``set -x`` would count it twice; a Markdown
+        note's ``+`` is a list item."""
+        if self.numbered or self.aider or (self.markdown and self.traced_call is None):
+            return None  # (a script's `echo "### Launch ###"` made a traced log Markdown)
+        if self.kind == "tool_result" and self.call_id != self.traced_call:
+            return None
+        m = _TRACE_LINE.match(line)
+        if m is None or (line.startswith("+++ ") and (" " not in m.group("command") or "\t" in line)):
+            return None  # a diff's header, `+++ b/launch.sh`, `+++ x.py\t2025-10-01 ...` (diff -u)
+        if open_compounds(m.group("command")):
+            return None  # `+ for h in gpu01 gpu02`: a loop's head, traced alone before each turn
+        return m.group("command")
+
     def _held_as_text(self) -> None:
         """The block ended with its prompted lines and no output: an example, kept as text."""
         held, self.held_prompts = self.held_prompts, []
@@ -1010,6 +1280,18 @@ class _State:
         if mark.command is not None:
             yield from self._command(mark.command, lineno, None, new_message=True)
             self.script_call = self.call_id
+
+    def run_recorded(self, command: str) -> Iterator[Event]:
+        """The command a recording ran (:class:`RecordedCommand`): its call opens the log, the
+        lines are its output, its status is given at the end (:meth:`recorded_exit`)."""
+        yield from self._command(command, 1, None, new_message=True)
+        self.script_call = self.call_id
+
+    def recorded_exit(self, code: int | None) -> None:
+        """The recorded command's exit status, where its output is still the one open."""
+        if code is not None and self.script_call is not None and self.call_id == self.script_call \
+                and self.kind == "tool_result":
+            self.exit_code = code
 
     # -- one line -----------------------------------------------------------
     def feed(self, line: str, lineno: int) -> Iterator[Event]:
@@ -1156,6 +1438,10 @@ class _State:
             else:
                 self._open(kind, lineno, rest)
             return
+        if self.fence is None and not self.numbered and (line[:3] == "##[" or self.step_script is not None):
+            handled = yield from self._actions_line(line, lineno)
+            if handled:
+                return
         if self.fence is None and not self.numbered and (self.transcript or line.lstrip("\ufeff").startswith(
                 ("Windows PowerShell transcript", "PowerShell transcript"))):
             if (yield from self._transcript_mark(line, lineno)):
@@ -1173,11 +1459,26 @@ class _State:
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m and self._percent_output(m, line):
                 m = None
+            if m and m.re is not _TOOL_MARK and (drawn := self._right_prompt(line, m)) is not None:
+                yield from self.feed(drawn, lineno)  # the line as typed, without the right prompt
+                return
             if m:
                 self._status_shown(m)
                 self.prompt_shape = m.re
+                self._note_prompt_mark(m)
                 yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
                                          cwd=_prompt_dir(m), user=_prompt_user(m))
+                return
+            if self.prompt_mark is not None and self.kind == "tool_result" and self.call_id is not None \
+                    and (at := self._glued_prompt(line)) is not None:
+                # output with no final newline, the next prompt after it on the same line (a
+                # terminal copied or captured: `curl -s .../health` prints its JSON so)
+                self._append(line[:at], lineno)
+                yield from self.feed(line[at:], lineno)
+                return
+            if line[:1] == "+" and (traced := self._traced(line)) is not None:
+                self.tracing = self.unprompted = True  # an open quote goes on over the next lines
+                yield from self._command(traced, lineno, None, new_message=True)
                 return
             if line.startswith("#### "):  # Aider user line
                 if self.aider_prompt and lineno == self.aider_line + 1:  # the next line of one input
