@@ -212,6 +212,14 @@ def layout_command(
     console.print(f"[bold]verdict:[/bold] {escape(report['verdict'])}")
     for note in report["notes"]:
         console.print(f"[yellow]note:[/yellow] {escape(note)}")
+    if served_ids and "served" not in report and not any(
+            note.startswith("served layers") for note in report["notes"]):
+        # probe_layout notes the other reasons; a dump naming no slots is every speculators
+        # training dump, which the playbook's probe passes the engine's ids for too
+        console.print(f"[yellow]note:[/yellow] --served {served} not scored: the dump does not "
+                      "name its slots (no layer_ids metadata), so no slot is known to hold "
+                      "those layers; rank its slots above, or evaluate some with "
+                      "`drafter eval --layout`")
 
 
 @drafter_app.command("vocab")
