@@ -792,6 +792,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                     f"rename it to {flag}"
                     for flag, (key, value) in engines.misspelled_norm_flags(cfg.raw).items()]
     input_notes += _absent_flag_notes(cfg.raw, flag_values, semantics)
+    if engine_version and semantics == "reference":
+        # the version picks an engine's conventions (engines.py), which only --semantics
+        # sglang|vllm runs; the result's engine_version alone read as a run "as SGLang 0.5.0"
+        input_notes.append(f"--engine-version {engine_version} is read only with --semantics "
+                           "sglang or vllm: this evaluation ran the reference forward")
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
     if steps is None and cfg.speculative_tokens and cfg.speculative_tokens > MOST_EVAL_STEPS:
