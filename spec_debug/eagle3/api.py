@@ -792,6 +792,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                     f"rename it to {flag}"
                     for flag, (key, value) in engines.misspelled_norm_flags(cfg.raw).items()]
     input_notes += _absent_flag_notes(cfg.raw, flag_values, semantics)
+    if engine_version and semantics == "reference":
+        # the version picks an engine's conventions (engines.py), which only --semantics
+        # sglang|vllm runs; the result's engine_version alone read as a run "as SGLang 0.5.0"
+        input_notes.append(f"--engine-version {engine_version} is read only with --semantics "
+                           "sglang or vllm: this evaluation ran the reference forward")
     if mapping is None and any(i["kind"] == "d2t_missing" for i in vocab_issues):
         input_notes += _map_file_hint(checkpoint, data)
     if steps is None and cfg.speculative_tokens and cfg.speculative_tokens > MOST_EVAL_STEPS:
@@ -1251,9 +1256,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         notes.append(f"the loss_mask selects no position to score in any of the "
                      f"{len(samples)} samples: every position was scored instead")
     embed = target_ckpt.embed() if target_ckpt is not None else None
-    served_slots = None
-    if served_layer_ids and info.layer_ids and all(i in info.layer_ids for i in served_layer_ids):
-        served_slots = [list(info.layer_ids).index(i) for i in served_layer_ids]
+    served_slots, served_notes = _served_slots(served_layer_ids, info, cfg.num_aux)
+    notes += served_notes
     trained = cfg.trained_layer_ids(n_layers) if n_layers else cfg.aux_layer_ids
     numbered = _every_layer_layouts(trained, info, cfg.num_aux)
     notes = notes + list(loaded.notes) + (
@@ -1309,6 +1313,33 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
             out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
                                f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
     return out
+
+
+def _served_slots(served_layer_ids: Sequence[int] | None, info: DataInfo,
+                  num_aux: int) -> tuple[list[int] | None, list[str]]:
+    """The dump slots holding the served layer ids, or None with a note saying why they are
+    not scored: the probe ranks only layouts of num_aux distinct slots (layout.probe), so
+    `--served 2,4` (or a layer named twice) was left out of the ranking and looking its score
+    up ended in "unexpected StopIteration"; and ids the dump does not hold were dropped with no
+    word, though `--served` is documented as always scored. A dump that names no slots gets no
+    note here (the hidden_layout probe passes the engine's ids for every dump; `drafter
+    layout --served` says it)."""
+    if not served_layer_ids:
+        return None, []
+    ids = [int(i) for i in served_layer_ids]
+    why = None
+    if len(ids) != num_aux:
+        why = f"{len(ids)} layer id(s), the draft's fc takes {num_aux}"
+    elif len(set(ids)) != len(ids):
+        why = "a layer named twice (an engine captures each layer once)"
+    elif not info.layer_ids:
+        return None, []
+    elif any(i not in info.layer_ids for i in ids):
+        why = (f"the dump holds no layer {[i for i in ids if i not in info.layer_ids]} (its "
+               f"layer_ids metadata names {list(info.layer_ids)})")
+    if why:
+        return None, [f"served layers {ids} not scored: {why}"]
+    return [list(info.layer_ids).index(i) for i in ids], []
 
 
 def _every_layer_layouts(trained: Sequence[int] | None, info: DataInfo,

@@ -140,6 +140,14 @@ def eval_command(
     console.print(f"layout {result['layout']} ({result['layout_source']})"
                   + (f" = layers {result['layout_layer_ids']}" if result["layout_layer_ids"]
                      else "") + f"; embeddings from the {result['embed_source']}")
+    if result.get("loss_mask_source") == "none":
+        # said in --json by loss_mask_source alone; a reader of the table compares it with the
+        # training log's full_acc_0, which counts the loss-masked tokens only
+        # (vllm-project/speculators src/speculators/models/metrics.py), and speculators 0.9
+        # keeps that mask in its prepared dataset, not in hs_*.safetensors
+        console.print("[yellow]note:[/yellow] no loss mask in the files, and none read from a "
+                      "speculators dataset beside them: every position was scored, prompt tokens "
+                      "included (training's accuracy counts the masked tokens only)")
     if result["ignored_norm_flags"]:
         console.print(f"[yellow]{semantics} ignores:[/yellow] "
                       f"{', '.join(result['ignored_norm_flags'])}")
@@ -204,6 +212,14 @@ def layout_command(
     console.print(f"[bold]verdict:[/bold] {escape(report['verdict'])}")
     for note in report["notes"]:
         console.print(f"[yellow]note:[/yellow] {escape(note)}")
+    if served_ids and "served" not in report and not any(
+            note.startswith("served layers") for note in report["notes"]):
+        # probe_layout notes the other reasons; a dump naming no slots is every speculators
+        # training dump, which the playbook's probe passes the engine's ids for too
+        console.print(f"[yellow]note:[/yellow] --served {served} not scored: the dump does not "
+                      "name its slots (no layer_ids metadata), so no slot is known to hold "
+                      "those layers; rank its slots above, or evaluate some with "
+                      "`drafter eval --layout`")
 
 
 @drafter_app.command("vocab")

@@ -161,8 +161,10 @@ def _rope_from(decoder: Mapping[str, Any], where: str = "config.json",
         rope_type = "default"
     # a hand-edited "rope_theta": "500000" must be one clear error, not a float() traceback
     _refuse_null((params, decoder), "rope_theta", where, 10000.0)
-    theta = _number(params if params.get("rope_theta") else decoder, "rope_theta", where,
-                    float, default=10000.0) or 10000.0
+    theta = _positive(_number(params if params.get("rope_theta") is not None else decoder,
+                              "rope_theta", where, float, default=10000.0), "rope_theta", where)
+    if params.get("factor") is not None:
+        _positive(_number(params, "factor", where, float), "factor", where)
     if rope_type in ("llama3", "yarn", "longrope"):
         # transformers modeling_rope_utils.py `standardize_rope_params`: a top-level
         # original_max_position_embeddings (Phi-3 writes it beside rope_scaling) replaces the
@@ -210,6 +212,19 @@ def _number(mapping: Mapping[str, Any], key: str, where: str, kind: type = int,
     value = kind(value)
     if minimum is not None and value < minimum:
         raise CheckpointError(f"{where}: {key!r} is {value}, expected at least {minimum}")
+    return value
+
+
+def _positive(value: float, key: str, where: str) -> float:
+    """A RoPE base or scaling factor, refused at zero or below: transformers divides by it or
+    raises it to fractional powers (modeling_rope_utils.py `_compute_default_rope_parameters`
+    `1.0 / base ** (arange(0, dim, 2) / dim)`, `_compute_linear_scaling_rope_parameters`
+    `inv_freq /= factor`), so speculators and the engines get Inf or NaN angles and every
+    logit NaN; read as the default instead, the eval scored a draft no engine can run."""
+    if value <= 0:
+        raise CheckpointError(f"{where}: {key!r} is {value:g}, expected a positive number",
+                              hint=f"write the {key} the draft was trained with (its target's "
+                                   "config has it)")
     return value
 
 

@@ -13,7 +13,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from spec_debug.probes.drafter_eval import whole_number
-from spec_debug.probes.hostfiles import config_and_problem, folder_with_damaged_config, read_config, resolve_model_dir
+from spec_debug.probes.hostfiles import (FROM_VERIFIER, config_and_problem, folder_with_damaged_config,
+                                         named_verifier_dir, read_config, resolve_model_dir)
 
 
 def _num_layers(target_cfg: dict, where: Path) -> tuple[int | None, str | None]:
@@ -45,6 +46,13 @@ def run(args: dict) -> dict:
     engine = (args.get("engine") or "").lower() or None
     version = args.get("engine_version") or None
     draft_cfg = read_config(draft) if draft else None
+    if target is None and not args.get("target_model"):
+        # as the drafter finds it: without it no serve plan was made (the layer count comes from
+        # the target), and the layout step compared no served layers, with no word, while the
+        # ranking below scored against that very target
+        target = named_verifier_dir(draft_cfg)
+        if target is not None:
+            out["target_source"] = FROM_VERIFIER
     # a folder whose config.json is a dangling link or a directory is named, not passed by
     config_dir = target or folder_with_damaged_config(args.get("target_model"))
     target_cfg, target_problem = config_and_problem(config_dir) if config_dir else (None, None)

@@ -90,6 +90,49 @@ def resolve_model_dir(name: str | None, extra_caches: list[Path] | None = None) 
     return None
 
 
+# How a probe says its target is the verifier the draft's config names (the drafter's
+# spec_debug.eagle3.api TARGET_FROM_CONFIG; this file stays stdlib-only for the bundle)
+FROM_VERIFIER = "speculators_config.verifier"
+
+
+def named_verifier_dir(draft_config: Any) -> Path | None:
+    """The verifier the draft's config names (speculators_config.verifier.name_or_path: the
+    local path or Hub id training used, which `vllm serve <draft>` takes the verifier from),
+    when it is here and as wide as the states the draft takes; None otherwise (a path reused
+    for another model must not be compared as this draft's target). The drafter (eval, vocab,
+    layout: spec_debug.eagle3.api resolve_target) uses it the same way without a target."""
+    speculators = draft_config.get("speculators_config") if isinstance(draft_config, dict) else None
+    verifier = speculators.get("verifier") if isinstance(speculators, dict) else None
+    name = verifier.get("name_or_path") if isinstance(verifier, dict) else None
+    directory = resolve_model_dir(name) if isinstance(name, str) and name else None
+    if directory is None:
+        return None
+    takes = _draft_takes(draft_config)
+    if takes is None or _width(read_config(directory)) != takes:
+        return None
+    # a relative name is read from the current directory, as the drafter and vLLM read it;
+    # said absolute, or the report's target_path read "target"
+    return directory.absolute()
+
+
+def _width(config: Any) -> Any:
+    """hidden_size of a target config, or of its language model's (multimodal targets)."""
+    if not isinstance(config, dict):
+        return None
+    text = config.get("text_config")
+    return (text if isinstance(text, dict) and "hidden_size" in text else config).get("hidden_size")
+
+
+def _draft_takes(config: dict[str, Any]) -> Any:
+    """The width of the target states a speculators draft takes: target_hidden_size, or (null,
+    as speculators writes it for a same-width target) its decoder's hidden_size."""
+    stated = config.get("target_hidden_size")
+    if stated is not None:
+        return stated
+    layer = config.get("transformer_layer_config")
+    return layer.get("hidden_size") if isinstance(layer, dict) else None
+
+
 def _cached_snapshot(repo: Path) -> Path | None:
     """The snapshot the engines load from a Hub cache repo folder: the commit refs/main names
     (huggingface_hub file_download.py reads refs/<revision> to find the snapshot, offline too),

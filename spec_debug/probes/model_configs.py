@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-from spec_debug.probes.hostfiles import describe_model
+from spec_debug.probes.hostfiles import FROM_VERIFIER, describe_model, named_verifier_dir
 
 
 def run(args: dict) -> dict:
-    return {
-        "args": args,
-        "draft": describe_model(args.get("draft_model") or None, with_tensors=True),
-        "target": describe_model(args.get("target_model") or None, with_tensors=False),
-    }
+    draft = describe_model(args.get("draft_model") or None, with_tensors=True)
+    target_name = args.get("target_model") or None
+    target = describe_model(target_name, with_tensors=False)
+    verifier = named_verifier_dir(draft.get("config")) if target_name is None else None
+    if verifier is not None:
+        # the drafter probes score against this target without --var target_model; without
+        # it here the configs step alone said "no target config.json: aux layers not
+        # compared" (the incident's SD201) on a host holding it
+        target = {**describe_model(str(verifier), with_tensors=False), "source": FROM_VERIFIER}
+    return {"args": args, "draft": draft, "target": target}

@@ -26,6 +26,21 @@ UNCLEAR_LAYOUT = "no layout is clearly the draft's"
 # weights clearly better (eagle3/api.py _slot_order_note): the cause of a low standalone
 # accuracy, which SD401 then names instead of leaving the user to the export and the weights
 SLOT_ORDER = "holds the draft's aux layers in another order than it was trained on"
+# What SD401 says when the evaluation scored every position (its loss_mask_source "none": the
+# dump's files carry no loss mask and no speculators dataset beside them was read). Training's
+# full_acc_0 counts the loss-masked (assistant) tokens only (vllm-project/speculators
+# src/speculators/models/metrics.py: "restricts accuracy to masked positions"), and
+# speculators 0.9 keeps that mask in the prepared dataset, not in hs_*.safetensors
+# (train/data.py ArrowDataset._get_raw_data takes `loss_mask` from the dataset row), so a dump
+# written with generate_offline_data --output elsewhere, or copied without its dataset, was
+# scored on the prompt tokens too and its lower accuracy sent to the weights as an error.
+EVERY_POSITION = ("every position was scored, prompt tokens included: the dump's files carry no "
+                  "loss mask and no speculators dataset (state.json, dataset_info.json) beside "
+                  "them was read (the eval's notes say why when one is there), while the claimed "
+                  "accuracy counts the loss-masked tokens only; "
+                  "to compare like with like, evaluate a speculators dump from <prepared "
+                  "dataset>/hidden_states (speculators keeps the masks in that dataset), or save "
+                  "each sample's loss_mask in its file")
 
 
 def normalise_accuracy(value: float | str | None) -> float | None:
@@ -62,6 +77,9 @@ def check_standalone_accuracy(metrics: Mapping[str, Any], claimed_accuracy: floa
         # Against the next data token, not the verifier's argmax: lower by construction.
         evidence.append("measured against the next data token (no target head given): pass the "
                         "target checkpoint to compare like with like")
+        severity = "warning"
+    if metrics.get("loss_mask_source") == "none":
+        evidence.append(EVERY_POSITION)
         severity = "warning"
     # the evaluation itself found the dump's slots in another order: the data, not the weights
     evidence += [str(note) for note in metrics.get("notes") or () if SLOT_ORDER in str(note)]

@@ -111,6 +111,9 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     unreadable = [str(name) for name in draft.get("unreadable_weight_files") or []]
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
+                             # "speculators_config.verifier": the target the draft's config names,
+                             # found by the probe without --var target_model (model_configs.py)
+                             "target_source": target.get("source"),
                              "draft_config": with_quantization(draft), "target_config": with_quantization(target),
                              "fc_in_features": fc_in_features(tensors),
                              "draft_weights_width": weights_width(tensors),

@@ -16,7 +16,7 @@ KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "
         "expected_accept_length", "samples", "tokens", "reference", "semantics", "engine_version", "norm_flags",
         "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "string_norm_flags", "draft_vocab_coverage",
         "embed_source", "device", "dtype", "tokens_per_s", "notes", "skipped_samples", "skipped", "vocab_issues",
-        "final_state_post_norm", "unscored_steps")
+        "final_state_post_norm", "unscored_steps", "loss_mask_source")
 ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
 
 

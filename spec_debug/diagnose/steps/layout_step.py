@@ -53,6 +53,9 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     facts = {"num_target_layers": host.get("num_target_layers"),
              "num_target_layers_unknown": host.get("num_target_layers_unknown"),
+             # "speculators_config.verifier": the target the draft's config names, taken by the
+             # probe without --var target_model (hidden_layout.py)
+             "target_source": host.get("target_source"),
              "plan": host.get("plan"),
              "conventions": _convention_lines(host.get("conventions") or []),
              "training": _layout_summary(host.get("layout")),
