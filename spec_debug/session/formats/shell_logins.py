@@ -2,8 +2,10 @@
 ``ssh gpu01`` (no remote command) the shell that reads the next commands is gpu01's, until
 ``exit``/``logout`` or ssh's ``Connection to gpu01 closed.`` (:mod:`formats.text_log`).
 
-A prompt that shows its host (``me@gpu01:~$``) is the better witness and wins; this only fills
-in for prompts without one (``$``, oh-my-zsh's ``➜  sglang``, starship's ``❯``)."""
+A prompt that shows its host (``me@gpu01:~$``) is the better witness of where a command ran and
+wins; this fills in for prompts without one (``$``, oh-my-zsh's ``➜  sglang``, starship's ``❯``),
+and names a machine whose prompt shows its own hostname (``ip-10-0-3-17``) by the name the login
+reached it by."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ class Logins:
     """The shells a terminal log entered, innermost last: ``(host, by ssh)``; a subshell on the
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
-    __slots__ = ("exited", "home", "pending", "stack", "variables")
+    __slots__ = ("aliases", "awaiting", "exited", "home", "pending", "pending_from", "stack", "variables")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
@@ -50,6 +52,16 @@ class Logins:
         transcript's ``Machine:``); the commands outside any shell opened ran there."""
         self.variables: dict[str | None, dict[str, str | None]] = {}
         """The variables each host's shell was given (``H=gpu01``, then ``ssh $H``)."""
+        self.pending_from: str | None = None
+        """The prompt's host where the pending login was typed."""
+        self.awaiting: tuple[str, str | None] | None = None
+        """A login that just opened, (its host, the prompt host it was typed at): the next
+        prompt that names a host names that machine."""
+        self.aliases: dict[str, str] = {}
+        """A prompt's host, lower case -> the name a login reached that machine by: after ``ssh
+        ubuntu@gpu01.example.com`` the prompt says ``ubuntu@ip-10-0-3-17`` (the machine's own
+        hostname, which seldom resolves elsewhere); its commands ran on gpu01.example.com, as the
+        session's other commands name it and a playbook run must reach it."""
 
     def settle(self, output: list[str]) -> None:
         """The output of the last command is complete: a shell it started opened (or failed),
@@ -61,16 +73,31 @@ class Logins:
                     and not any(_closed(line) for line in head):
                 self.stack.append(entry)
                 del self.stack[:-_MAX_DEPTH]  # a log that never exits its shells stays bounded
+                self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
         elif self.stack and not self.exited and any(_closed(line) for line in head):
             while self.stack and not self.stack.pop()[1]:
                 pass  # the connection took the shells opened inside it along
+            self.awaiting = None
         self.exited = False
 
     def where(self, shown: str | None) -> str | None:
-        """The host a command ran on: the prompt's, else the innermost shell's."""
+        """The host a command ran on: the prompt's (by the name a login reached it by), else the
+        innermost shell's."""
         if shown is not None:
-            return shown
+            if self.awaiting is not None:
+                self._name_prompt(shown)
+            return self.aliases.get(shown.lower(), shown) if self.aliases else shown
         return self.stack[-1][0] if self.stack else self.home
+
+    def _name_prompt(self, shown: str) -> None:
+        """The first prompt host after a login: a name of its own (not the login's, nor the
+        machine's it was typed on) is the logged-in machine's hostname."""
+        host, typed_at = self.awaiting
+        self.awaiting = None
+        if _same_machine(shown, host) or (typed_at is not None and _same_machine(shown, typed_at)):
+            return
+        if len(self.aliases) < 256:
+            self.aliases[shown.lower()] = host
 
     def ran(self, command: str, shown: str | None) -> None:
         """Note a command once its host is known (:meth:`where`)."""
@@ -79,6 +106,7 @@ class Logins:
             if self.stack:
                 self.stack.pop()
                 self.exited = True
+            self.awaiting = None
             return
         program = first.rsplit("/", 1)[-1]
         if "=" in command or first == "for":
@@ -86,8 +114,19 @@ class Logins:
         if program in _LOGIN_PROGRAMS:
             host = _login_host(command, self.variables.get(self.where(shown)))
             self.pending = (host, True) if host is not None else None
+            self.pending_from = shown
         elif program in _SUBSHELL_PROGRAMS and _opens_subshell(command):
             self.pending = (self.where(shown), False)
+
+
+def _same_machine(a: str, b: str) -> bool:
+    """Two names of one machine as a prompt and a login write them: equal, or the same first
+    label of a DNS name (``gpu01`` for gpu01.cluster.local; an IP address only whole)."""
+    a, b = a.lower(), b.lower()
+    if a == b:
+        return True
+    short_a, short_b = a.split(".", 1)[0], b.split(".", 1)[0]
+    return not (short_a.isdigit() or short_b.isdigit()) and short_a == short_b
 
 
 def opens_login(command: str) -> bool:
