@@ -42,6 +42,16 @@ class Extracted:
     """Of a tool call: kind of diagnostic, loop template and where its command runs."""
 
 
+def output_read_again(command: str | None) -> bool:
+    """Whether the analysis reads a tool result's text again once its command is known (see
+    :meth:`~spec_debug.session.analysis._SessionState._tool_result`): the status a command
+    echoes of itself (``...; echo "EXIT: $?"``), a find's "Permission denied" noise, the nodes
+    a Slurm query lists. The worker processes keep those outputs' text (they drop the others'
+    after the scans), so a large file reads as a small one."""
+    return bool(command) and ("$" in command or "find" in command or "squeue" in command
+                              or "scontrol" in command or "sacct" in command or "sbatch" in command)
+
+
 QUOTE_REACH = 3
 """A command is shown with the reasoning of its agent's last text or thinking block when that
 block is at most this many seq before it (the block, then maybe a result, then the call)."""

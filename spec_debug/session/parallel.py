@@ -26,7 +26,7 @@ from pathlib import Path
 
 from spec_debug.session import reasoning
 from spec_debug.session.events import Event, ReadStats, Spawn
-from spec_debug.session.extract import NOTHING, QUOTE_REACH, Extracted, extract
+from spec_debug.session.extract import NOTHING, QUOTE_REACH, Extracted, extract, output_read_again
 from spec_debug.session.failures import ErrorInfo
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.common import Cursor
@@ -147,6 +147,7 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
     out = []
     held = _Held(cursor)
     commands = _Commands()
+    read_again: dict[str | None, bool] = {}  # the span's calls: is their output read again
     for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
             iter_json_records(Path(path), stats, span), cursor, stats):
         if sidechain and not held.quote_all:
@@ -156,6 +157,7 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
             kind = ev.kind
             if kind == "tool_call":
                 held.quoted_by(ev)
+                read_again[ev.call_id] = output_read_again(ev.command)
                 rows.append(_row(ev, commands.packed(ev), cursor))
                 continue
             x = ev.extracted  # a reader that already knows the outcome (a refused call) set it
@@ -166,7 +168,8 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
                     held.hold(rows, ev, x)  # packed when it is known whether a command quotes it
                     continue
                 x.why = reasoning.why_text(ev.text[-1000:]) if held.quote_all else ""
-            rows.append(_row(ev, _pack(x), cursor))
+            # a result whose call the span does not hold (it ended the span before) keeps its text
+            rows.append(_row(ev, _pack(x), cursor, kind == "tool_result" and read_again.get(ev.call_id, True)))
         out.append((index, lineno, sidechain, agent_id, rows))
     held.release(quoted=True)  # the next span's first command may quote it
     return _without_memo((out, stats))
@@ -192,9 +195,10 @@ def _without_memo(result: tuple) -> bytes:
     return buffer.getvalue()
 
 
-def _row(ev: Event, packed: tuple | str | int | None, cursor: Cursor) -> tuple:
-    """``ev`` as a tuple, with its Extracted ``packed`` (:func:`_pack`, :meth:`_Commands.packed`)."""
-    if ev.kind not in _KEEP_TEXT:
+def _row(ev: Event, packed: tuple | str | int | None, cursor: Cursor, keep_text: bool = False) -> tuple:
+    """``ev`` as a tuple, with its Extracted ``packed`` (:func:`_pack`, :meth:`_Commands.packed`).
+    ``keep_text``: a tool result the analysis reads again (:func:`extract.output_read_again`)."""
+    if not keep_text and ev.kind not in _KEEP_TEXT:
         ev.text = ""  # scanned already: only the findings travel
     if ev.spawn is not None:
         ev.spawn = (ev.spawn.description, ev.spawn.agent_type, ev.spawn.prompt_key)
