@@ -33,7 +33,7 @@ from spec_debug.session.records import (
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
-from spec_debug.session.extract import QUOTE_REACH, Extracted, extract
+from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
@@ -593,7 +593,7 @@ class _SessionState:
             if self.api_failed:
                 self.api_failed.discard(ev.agent)
             if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
-                self.last_words[ev.agent] = ev.text[:300]
+                self.last_words[ev.agent] = ev.text[:LAST_WORDS]
             self._prose(ev, x, st.last_read, st.last_read_host if st.last_read is not None else None)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq

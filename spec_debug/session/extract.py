@@ -52,6 +52,9 @@ def output_read_again(command: str | None) -> bool:
                               or "scontrol" in command or "sacct" in command or "sbatch" in command)
 
 
+LAST_WORDS = 300
+"""How much of a sub-agent's text the analysis keeps as its last words (``last_words``)."""
+
 QUOTE_REACH = 3
 """A command is shown with the reasoning of its agent's last text or thinking block when that
 block is at most this many seq before it (the block, then maybe a result, then the call)."""

@@ -25,8 +25,8 @@ from operator import attrgetter
 from pathlib import Path
 
 from spec_debug.session import reasoning
-from spec_debug.session.events import Event, ReadStats, Spawn
-from spec_debug.session.extract import NOTHING, QUOTE_REACH, Extracted, extract, output_read_again
+from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn
+from spec_debug.session.extract import LAST_WORDS, NOTHING, QUOTE_REACH, Extracted, extract, output_read_again
 from spec_debug.session.failures import ErrorInfo
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.common import Cursor
@@ -152,6 +152,7 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
             iter_json_records(Path(path), stats, span), cursor, stats):
         if sidechain and not held.quote_all:
             held.quote_every_block()
+        words = sidechain or agent != MAIN_AGENT  # a sub-agent's lines: its texts keep their start
         rows: list = []
         for ev in events:
             kind = ev.kind
@@ -165,11 +166,12 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
                 x = extract(ev, True)
             if kind in _REASONING and x.why is None:
                 if held.takes(ev):
-                    held.hold(rows, ev, x)  # packed when it is known whether a command quotes it
+                    held.hold(rows, ev, x, kind == "text" and words)  # packed when a command quoting it is known
                     continue
                 x.why = reasoning.why_text(ev.text[-1000:]) if held.quote_all else ""
             # a result whose call the span does not hold (it ended the span before) keeps its text
-            rows.append(_row(ev, _pack(x), cursor, kind == "tool_result" and read_again.get(ev.call_id, True)))
+            rows.append(_row(ev, _pack(x), cursor, kind == "tool_result" and read_again.get(ev.call_id, True)
+                             or (kind == "text" and words)))
         out.append((index, lineno, sidechain, agent_id, rows))
     held.release(quoted=True)  # the next span's first command may quote it
     return _without_memo((out, stats))
@@ -197,8 +199,12 @@ def _without_memo(result: tuple) -> bytes:
 
 def _row(ev: Event, packed: tuple | str | int | None, cursor: Cursor, keep_text: bool = False) -> tuple:
     """``ev`` as a tuple, with its Extracted ``packed`` (:func:`_pack`, :meth:`_Commands.packed`).
-    ``keep_text``: a tool result the analysis reads again (:func:`extract.output_read_again`)."""
-    if not keep_text and ev.kind not in _KEEP_TEXT:
+    ``keep_text``: a tool result the analysis reads again (:func:`extract.output_read_again`), or
+    a sub-agent's text, whose first words may be its last (the analysis's ``last_words``: "I was
+    unable to ..." fails an agent whose every call failed)."""
+    if ev.kind == "text" and keep_text:
+        ev.text = ev.text[:LAST_WORDS]
+    elif not keep_text and ev.kind not in _KEEP_TEXT:
         ev.text = ""  # scanned already: only the findings travel
     if ev.spawn is not None:
         ev.spawn = (ev.spawn.description, ev.spawn.agent_type, ev.spawn.prompt_key)
@@ -237,6 +243,7 @@ class _Held:
         self.ev: Event | None = None
         self.x: Extracted | None = None
         self.text = ""
+        self.words = False
         self.seq: int | None = None
         """Seq of the block held, kept after it is packed (a thinking block of the same
         line does not replace it)."""
@@ -244,9 +251,11 @@ class _Held:
     def takes(self, ev: Event) -> bool:
         return not self.quote_all and (ev.kind == "text" or self.seq != ev.seq)
 
-    def hold(self, rows: list, ev: Event, x: Extracted) -> None:
+    def hold(self, rows: list, ev: Event, x: Extracted, words: bool = False) -> None:
+        """``words``: a sub-agent's text, whose start travels (see :func:`_row`)."""
         self.release(quoted=False)
         self.rows, self.slot, self.ev, self.x, self.text, self.seq = rows, len(rows), ev, x, ev.text, ev.seq
+        self.words = words
         rows.append(None)
 
     def quoted_by(self, call: Event) -> None:
@@ -262,7 +271,7 @@ class _Held:
         if self.rows is None:
             return
         self.x.why = reasoning.why_text(self.text[-1000:]) if quoted else ""
-        self.rows[self.slot] = _row(self.ev, _pack(self.x), self.cursor)
+        self.rows[self.slot] = _row(self.ev, _pack(self.x), self.cursor, self.words)
         self.rows = self.ev = self.x = None
         self.text = ""
 

@@ -54,3 +54,19 @@ def test_a_file_read_by_worker_processes_reads_its_outputs_again(tmp_path: Path,
     assert {m["host"] for m in many["metrics"]} == {"gpu-node-07"}
     for part in ("commands", "errors", "metrics", "findings", "agents", "stats"):
         assert many[part] == one[part], part
+
+
+def test_a_sub_agents_last_words_read_by_worker_processes(tmp_path: Path, monkeypatch) -> None:
+    """A sub-agent that could do nothing and said so ("I was unable to read the server log")
+    failed in a small file; read by worker processes its words were dropped with the other
+    texts, and it stayed ``completed``."""
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the worker processes are forked")
+    from tests.session.test_hardening38_subagent_gave_up import REFUSED, TAIL, _analyze
+
+    monkeypatch.setattr(parallel, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(parallel, "SPAN_BYTES", 1024)
+    monkeypatch.setattr(parallel, "worker_count", lambda: 2)
+    _, agent = _analyze(tmp_path, [(TAIL, REFUSED, 255), (TAIL, REFUSED, 255)],
+                        "I was unable to read the server log: ssh to gpu01 was refused both times.")
+    assert (agent["status"], agent["tool_calls"], agent["failed_calls"]) == ("failed", 2, 2)
