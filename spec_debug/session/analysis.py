@@ -935,6 +935,11 @@ class _SessionState:
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
         self._concat(ev, x, host=host)
+        if record is not None and not x.layer_ids and "layer_ids" in record.inner and ev.text \
+                and (ids := spec_facts.bare_layer_ids(ev.text)) is not None:
+            # `jq .eagle_aux_hidden_state_layer_ids config.json`: the command names the key, the
+            # output is the list alone (the scan of the output found no key to read it by)
+            self._concat(ev, Extracted(layer_ids=(ids,)), host=host)
 
     def _after_spawns(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         """The call an agent made after sub-agents reported: what it did next, for _spawn_pivots."""

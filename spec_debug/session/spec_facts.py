@@ -301,6 +301,19 @@ def layer_sequence(order: tuple[str, ...]) -> tuple[tuple[str, int], ...] | None
     return tuple(out)
 
 
+_BARE_ID_LIST = re.compile(r"\[\s*(\d{1,4}(?:\s*,\s*\d{1,4}){1,15})\s*,?\s*\]")
+
+
+def bare_layer_ids(output: str) -> tuple[int, ...] | None:
+    """The ids of an output that is one bare list of integers, as ``jq
+    .eagle_aux_hidden_state_layer_ids config.json`` (one per line) or a ``print(cfg[...])`` of
+    them writes it: the command names the key, the output has none. None for any other output."""
+    text = output.strip()
+    if len(text) > 200 or text[:1] != "[" or (m := _BARE_ID_LIST.fullmatch(text)) is None:
+        return None
+    return tuple(int(x) for x in re.findall(r"\d+", m.group(1)))
+
+
 def layer_id_lists(text: str) -> list[tuple[int, ...]]:
     if "_" not in text or "aux_hidden_state_layer_ids" not in text:  # the literal _LAYER_IDS needs
         return []
