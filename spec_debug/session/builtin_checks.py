@@ -34,7 +34,12 @@ class VarNames(Protocol):
 
 def checked_findings(analysis: SessionAnalysis) -> list[FindingRecord]:
     """The session's findings a built-in check of :data:`_CHECKS` covers, in seq order."""
-    codes = {code for probe, _, _ in _CHECKS for code in get_probe(probe).codes}
+    return sorted((f for probe, _, _ in _CHECKS for f in _found_by(analysis, probe)), key=lambda f: f.seq)
+
+
+def _found_by(analysis: SessionAnalysis, probe: str) -> list[FindingRecord]:
+    """The session's findings of ``probe``'s codes, in seq order."""
+    codes = get_probe(probe).codes
     return sorted((f for f in analysis.findings if f.code in codes), key=lambda f: f.seq)
 
 
@@ -46,8 +51,7 @@ def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str
     steps = []
     served = draft = target = None
     for probe, title, timeout in _CHECKS:
-        codes = get_probe(probe).codes
-        found = sorted((f for f in analysis.findings if f.code in codes), key=lambda f: f.seq)
+        found = _found_by(analysis, probe)
         if not found:
             continue
         if served is None:  # one pair of vars for every check: one --var draft_model=DIR points them all

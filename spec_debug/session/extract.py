@@ -46,8 +46,9 @@ def output_read_again(command: str | None) -> bool:
     """Whether the analysis reads a tool result's text again once its command is known (see
     :meth:`~spec_debug.session.analysis._SessionState._tool_result`): the status a command
     echoes of itself (``...; echo "EXIT: $?"``), a find's "Permission denied" noise, the nodes
-    a Slurm query lists, the bare list of layer ids a ``jq .eagle_aux_hidden_state_layer_ids`` prints. The worker processes keep those outputs' text (they drop the others'
-    after the scans), so a large file reads as a small one."""
+    a Slurm query lists, the bare list of layer ids a ``jq .eagle_aux_hidden_state_layer_ids``
+    prints. The worker processes keep those outputs' text (they drop the others' after the
+    scans), so a large file reads as a small one."""
     return bool(command) and ("$" in command or "find" in command or "squeue" in command
                               or "scontrol" in command or "sacct" in command or "sbatch" in command
                               or "layer_ids" in command)

@@ -34,7 +34,7 @@ class LoginHops:
         if not host:
             return None
         key = host.lower()
-        return self.hops.get(key) or self.hops.get(_short(key))
+        return self.hops.get(key) or self.hops.get(short_name(key))
 
     def route(self, typed_on: str | None, target: Target) -> tuple[int | None, str | None]:
         """The port and jump hosts of a command typed in the shell on ``typed_on`` (the prompt's
@@ -57,11 +57,12 @@ class LoginHops:
         hop = Hop(target.port, jump, spec)
         key = host.lower()
         self.hops[key] = hop
-        if (short := _short(key)) != key:
+        if (short := short_name(key)) != key:
             self.hops[short] = hop  # a prompt shows `hostname -s`: "gpu01" for gpu01.cluster.local
 
 
-def _short(host: str) -> str:
-    """The first label of a DNS name; an IP address stays whole."""
+def short_name(host: str) -> str:
+    """The first label of a DNS name, as a prompt shows it (``hostname -s``); an IP address
+    stays whole."""
     head = host.split(".", 1)[0]
     return host if head.isdigit() or ":" in host else head

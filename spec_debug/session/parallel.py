@@ -148,11 +148,12 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
     held = _Held(cursor)
     commands = _Commands()
     read_again: dict[str | None, bool] = {}  # the span's calls: is their output read again
+    sub_agent_file = agent != MAIN_AGENT
     for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
             iter_json_records(Path(path), stats, span), cursor, stats):
         if sidechain and not held.quote_all:
             held.quote_every_block()
-        words = sidechain or agent != MAIN_AGENT  # a sub-agent's lines: its texts keep their start
+        words = sidechain or sub_agent_file  # a sub-agent's lines: its texts keep their start
         rows: list = []
         for ev in events:
             kind = ev.kind

@@ -10,6 +10,7 @@ reached it by."""
 from __future__ import annotations
 
 from spec_debug.session import shell
+from spec_debug.session.login_hops import short_name
 from spec_debug.session.terminal_wait import waits_at_terminal
 
 _LOGIN_PROGRAMS = frozenset({"ssh", "autossh", "mosh", "tsh", "gcloud", "az"})
@@ -123,10 +124,7 @@ def _same_machine(a: str, b: str) -> bool:
     """Two names of one machine as a prompt and a login write them: equal, or the same first
     label of a DNS name (``gpu01`` for gpu01.cluster.local; an IP address only whole)."""
     a, b = a.lower(), b.lower()
-    if a == b:
-        return True
-    short_a, short_b = a.split(".", 1)[0], b.split(".", 1)[0]
-    return not (short_a.isdigit() or short_b.isdigit()) and short_a == short_b
+    return a == b or short_name(a) == short_name(b)
 
 
 def opens_login(command: str) -> bool:

@@ -57,7 +57,7 @@ class TypedCommand:
         """bash would print PS2 and read another line."""
         if self.heredocs:
             return True
-        if _ends_escaped(self.shell) or _open_quote(self.shell):
+        if _ends_escaped(self.shell) or open_quote(self.shell):
             return True
         return self.shell.rstrip().endswith(("|", "&&")) or open_compounds(self.shell) > 0
 
@@ -123,17 +123,12 @@ def _bare(shell: str) -> str:
     return "".join(out)
 
 
-def quote_open(shell: str) -> bool:
-    """A quote is open at the end of ``shell``."""
-    return _open_quote(shell)
-
-
 def _ends_escaped(shell: str) -> bool:
     """A backslash ends the text and escapes the newline (an even run escapes itself)."""
-    return (len(shell) - len(shell.rstrip("\\"))) % 2 == 1 and not _open_quote(shell[:-1], single_only=True)
+    return (len(shell) - len(shell.rstrip("\\"))) % 2 == 1 and not open_quote(shell[:-1], single_only=True)
 
 
-def _open_quote(shell: str, single_only: bool = False) -> bool:
+def open_quote(shell: str, single_only: bool = False) -> bool:
     """A quote is open at the end of ``shell`` (a ``#`` comment's quotes do not count)."""
     quote = None
     i, n = 0, len(shell)

@@ -29,7 +29,7 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
-from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds, quote_open
+from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds, open_quote
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
@@ -38,13 +38,13 @@ TAIL_CHARS = 1 << 18
 a launch's or a training run's log ends with the traceback that ended it."""
 
 
-
 def _prints_command_lines(command: str) -> bool:
     """``command`` prints the command lines of processes or scripts: a process listing (``ps``,
     ``pgrep -a``), a process's ``/proc/PID/cmdline``, a grep, cat or tail of a script or log, the
     shell's ``history``."""
     return shell.categorize(command) in ("process", "logs", "inspect_config", "read_source") \
         or "cmdline" in command or "history" in command.split()
+
 
 class Tail:
     """The last lines of a text past its cap, up to :data:`TAIL_CHARS` (a text log's output, a
@@ -1175,7 +1175,7 @@ class _State:
         if self.numbered or self.markdown:
             return None
         at = right_prompt_at(line)
-        if at is None or quote_open(line[m.start("command"):at] if at > m.start("command") else ""):
+        if at is None or open_quote(line[m.start("command"):at] if at > m.start("command") else ""):
             return None
         return line[:at]
 
