@@ -3,7 +3,8 @@ Job failed: exit code N``, the status of the script line that failed (the shapes
 logs show, as published job logs quote them). A health check that failed with no output of its
 own (``curl -sf`` exits 7 silently) read as a success: the runner's line was the only word on
 it. After ``Running after_script`` the ``$`` lines are after_script's, whose status the job's
-is not."""
+is not: it is the last script line's, printed after after_script's lines
+(test_hardening52_gitlab_after_script)."""
 
 from __future__ import annotations
 
@@ -36,5 +37,5 @@ def test_after_script_lines_get_no_status_of_the_job(tmp_path: Path) -> None:
             "section_end:1727776805:step_script\r\x1b[0K"
             "section_start:1727776805:after_script\r\x1b[0K\x1b[0K\x1b[36;1mRunning after_script\x1b[0;m\n"
             "\x1b[32;1m$ tail -n 50 server.log\x1b[0;m\nserver starting\n")
-    assert _commands(tmp_path, body) == [("curl -sf localhost:30000/health", None, False),
+    assert _commands(tmp_path, body) == [("curl -sf localhost:30000/health", 7, True),
                                          ("tail -n 50 server.log", None, False)]

@@ -336,6 +336,11 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
     the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
     ``recorded``: the command whose output the lines are, when no prompt shows it."""
+    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded))
+
+
+def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
+                width: int | None, recorded: RecordedCommand | None) -> Iterator[Event]:
     state = _State(cursor)
     if recorded is not None:
         state.timestamp = recorded.timestamp
