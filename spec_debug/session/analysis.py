@@ -859,6 +859,11 @@ class _SessionState:
                 and shell.sole_program(record.inner) == "curl":
             # a silent curl (-s) that reached no server says so by its status alone
             found = (unreached,)
+        elif failed and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and shell.opens_repl(record.inner) and failures.repl_went_on(ev.text):
+            # `python3` at a prompt, a statement typed there raised: the error stands, the
+            # interpreter went on to its next prompt (was a failed call, counted in a loop)
+            failed = False
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found = False, ()

@@ -1488,3 +1488,15 @@ def only_unreadable_folders(output: str) -> bool:
     failure."""
     complaints = _FIND_COMPLAINT.findall(output) if "find: " in output else []
     return bool(complaints) and all(c.rstrip().endswith("Permission denied") for c in complaints)
+
+
+_REPL_PROMPT = re.compile(r"^(?:>>> |>>>$|In \[\d+\]: ?)", re.M)
+"""The prompt of the standard Python REPL and of IPython (``In [4]: ``)."""
+
+
+def repl_went_on(output: str) -> bool:
+    """An interactive Python's output shows its prompt again after its last traceback: the
+    statement typed at the prompt failed, the interpreter went on (CPython and IPython both
+    print ``Traceback (most recent call last)``)."""
+    at = output.rfind("Traceback (most recent call last)")
+    return at >= 0 and _REPL_PROMPT.search(output, at) is not None

@@ -1373,6 +1373,23 @@ def sole_program(command: str) -> str:
     return programs[0] if len(programs) == 1 else ""
 
 
+_PYTHON_REPL = re.compile(r"(?:python(?:\d(?:\.\d+)?)?|ipython\d?)")
+"""Programs that open an interactive Python prompt when given no script (``python3``,
+``python3.12``, ``ipython``)."""
+
+
+def opens_repl(command: str) -> bool:
+    """The line runs one Python interpreter at its prompt: ``python3`` with no script, module or
+    code (``-q``, ``-u`` and the like aside), or with ``-i``, which gives the prompt after the
+    script ran (python(1), ``-i``). A traceback in its output is a statement's, typed at the
+    prompt, not the interpreter's end."""
+    argvs = [argv for argv in _programs(command) if argv[0].rsplit("/", 1)[-1] not in _SETUP]
+    if len(argvs) != 1 or not _PYTHON_REPL.fullmatch(argvs[0][0].rsplit("/", 1)[-1]):
+        return False
+    args = argvs[0][1:]
+    return "-i" in args or all(a.startswith("-") and a not in ("-c", "-m", "-") for a in args)
+
+
 def _main_words(command: str) -> list[str]:
     return [w.rsplit("/", 1)[-1] for w in _main_argv(command)]
 
