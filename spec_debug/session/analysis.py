@@ -859,6 +859,12 @@ class _SessionState:
                 and shell.sole_program(record.inner) == "curl":
             # a silent curl (-s) that reached no server says so by its status alone
             found = (unreached,)
+        elif failed and exit_code is None and not ev.is_error and call is not None and call.category == "logs" \
+                and all(e.kind in failures.LOG_CONTENT for e in found):
+            # `grep -n Error server.log`, `tail -n 50 server.log` in a terminal log: the errors are
+            # the server's, which the log holds; the reading did not fail (a tool that records
+            # the status has 0 for it). They stay the session's errors.
+            failed = False
         elif failed and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and shell.opens_repl(record.inner) and failures.repl_went_on(ev.text):
             # `python3` at a prompt, a statement typed there raised: the error stands, the

@@ -1134,6 +1134,9 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
     pos += 1
     margin = _group_margin(output, start)
     stamped = None if margin else _stamped_prefix(output, start)
+    per_line = _LINE_STAMP
+    if not margin and stamped is None and (stamped := _numbered_prefix(output, start)) is not None:
+        per_line = _NAMED_LINE_NUMBER if stamped else _LINE_NUMBER
     # A log prefix (vLLM's "(VllmWorker rank=0 pid=403) ERROR ... [core.py:586] ", a compose
     # service's "sglang-1  | ") may have other processes' lines between this one's: with
     # TP > 1 every rank logs at once (vllm-project/vllm#17756 shows 8 ranks interleaved).
@@ -1152,7 +1155,7 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
         end = len(output) if nl < 0 else nl
         text = output[pos:end].rstrip("\r")
         if stamped is not None:
-            stamp = _LINE_STAMP.match(text, len(stamped)) if text.startswith(stamped) else None
+            stamp = per_line.match(text, len(stamped)) if text.startswith(stamped) else None
             if stamp is None:
                 break
             text = text[stamp.end():]
@@ -1275,6 +1278,34 @@ def _stamped_prefix(output: str, start: int) -> str | None:
             nl = output.find("\n", start)
             if nl >= 0 and output.startswith(prefix, nl + 1) and _LINE_STAMP.match(output, nl + 1 + len(prefix)):
                 return prefix
+    return None
+
+
+# ``grep -n`` puts the line's number before it (``1031:RuntimeError: ...``; ``-`` after the number
+# on a context line of -A/-B/-C; the file's name first with several files or -H), different on
+# each line: a traceback found in a server log with ``grep -n "Traceback\|Error"`` has its header
+# and exception lines so, far apart in the log, and its frames left out.
+_LINE_NUMBER = re.compile(r"\d+[:-]")
+_NAMED_LINE_NUMBER = re.compile(r"[:-]\d+[:-]")
+"""After the file's name: ``sglang.log:1031:`` on a matching line, ``sglang.log-1030-`` on a context one."""
+
+
+def _numbered_prefix(output: str, start: int) -> str | None:
+    """The file's name (without its separator), or "", before the line number ``grep -n`` puts
+    before this traceback's header, when the line after it is numbered so too; None otherwise."""
+    if start < 2 or output[start - 1] not in ":-" or not output[start - 2].isdigit():
+        return None
+    line_start = output.rfind("\n", 0, start) + 1
+    lead = output[line_start:start - 1]
+    name = lead.rstrip("0123456789")
+    if name:
+        if name[-1] not in ":-":
+            return None  # "rank1:" is a name, not a file's line number
+        name = name[:-1]
+    nl = output.find("\n", start)
+    if nl >= 0 and output.startswith(name, nl + 1) and \
+            (_NAMED_LINE_NUMBER if name else _LINE_NUMBER).match(output, nl + 1 + len(name)):
+        return name
     return None
 
 
@@ -1488,6 +1519,13 @@ def only_unreadable_folders(output: str) -> bool:
     failure."""
     complaints = _FIND_COMPLAINT.findall(output) if "find: " in output else []
     return bool(complaints) and all(c.rstrip().endswith("Permission denied") for c in complaints)
+
+
+LOG_CONTENT = frozenset({"traceback", "exception", "cuda_oom", "cuda_error", "nccl", "signal", "timeout",
+                         "test_failure", "http_error"})
+"""Kinds of error a log holds as text, the program that wrote it having hit them: a command
+that read the log shows them without failing itself (its own failures are a connection, a
+missing file, a tool's refusal)."""
 
 
 _REPL_PROMPT = re.compile(r"^(?:>>> |>>>$|In \[\d+\]: ?)", re.M)

@@ -28,7 +28,8 @@ def test_results_without_ids_answer_the_calls_in_order(tmp_path: Path) -> None:
     a = _analyze(tmp_path, [{"role": "tool", "content": [{"type": "text", "text": "GPU 0: NVIDIA H100"}]},
                             {"role": "tool", "content": "torch.OutOfMemoryError: CUDA out of memory."}])
     assert [(c.inner, c.result_seq, c.is_error) for c in a.commands] == [
-        ("nvidia-smi", 2, False), ("tail -3 /var/log/sglang.log", 3, True)]
+        ("nvidia-smi", 2, False), ("tail -3 /var/log/sglang.log", 3, False)]  # the OOM is the log's
+    assert [(e.kind, e.command_seq) for e in a.errors] == [("cuda_oom", a.commands[1].seq)]
     assert [(e.kind, e.command_seq) for e in a.errors] == [("cuda_oom", 1)]
 
 
