@@ -281,7 +281,7 @@ _HAS_ERROR_KEY = re.compile('"error"').search
 @dataclass(slots=True)
 class ErrorInfo:
     kind: str
-    """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | cuda_error | nccl | connection |
+    """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | host_oom (:data:`_HOST_OOM`) | cuda_error | nccl | connection |
     timeout | signal | exception | test_failure | http_error | exit_code | tool_error | interrupted (the
     analysis counts it in stats, as no error) | hook_blocked | rejected | denied | cancelled (the call never
     ran: :data:`NOT_RUN`)"""
@@ -612,7 +612,26 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # scrolled out of it.
     if capital_r and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
+    # Literal tests before the regex, each after a letter it holds (memchrs): every _HOST_OOM
+    # spelling has "Killed process" or "OOM" ("oom-kill" follows systemd's "OOM killer" line)
+    if (("K" in output and "Killed process" in output) or ("O" in output and "OOM" in output)) \
+            and (m := _reported(_HOST_OOM, output, failed)):
+        return ErrorInfo("host_oom", None, _line_at(output, m.start()))
     return None
+
+
+# The host, not the GPU, ran out of memory and its OOM killer ended a process: a server that
+# loads the target's weights through CPU memory, a hidden-state dump kept in RAM, dataloader
+# workers. The kernel logs "Out of memory: Killed process 4321 (python3) total-vm:..." or "Memory
+# cgroup out of memory: Killed process ..." (torvalds/linux mm/oom_kill.c, __oom_kill_process),
+# systemd "sglang.service: A process of this unit has been killed by the OOM killer." and "Failed
+# with result 'oom-kill'" (systemd src/core/unit.c, service.c), Kubernetes a container's reason
+# "OOMKilled" (kubectl describe pod, get pods); docker inspect's "OOMKilled": false is none. The
+# process died of SIGKILL with no word of its own: the fix is host memory, not a smaller batch on
+# the GPU (cuda_oom).
+_HOST_OOM = re.compile(r"(?:Out of memory|Memory cgroup out of memory): Killed process \d+"
+                       r"|killed by the OOM killer|Failed with result 'oom-kill'"
+                       r'|\bOOMKilled\b(?!"?\s*:\s*false)')
 
 
 # c10 writes where a C++ exception was raised under it: "Exception raised from checkTimeout at
@@ -1521,7 +1540,7 @@ def only_unreadable_folders(output: str) -> bool:
     return bool(complaints) and all(c.rstrip().endswith("Permission denied") for c in complaints)
 
 
-LOG_CONTENT = frozenset({"traceback", "exception", "cuda_oom", "cuda_error", "nccl", "signal", "timeout",
+LOG_CONTENT = frozenset({"traceback", "exception", "cuda_oom", "host_oom", "cuda_error", "nccl", "signal", "timeout",
                          "test_failure", "http_error"})
 """Kinds of error a log holds as text, the program that wrote it having hit them: a command
 that read the log shows them without failing itself (its own failures are a connection, a

@@ -1247,7 +1247,7 @@ def _categorize_command(command: str) -> str:
         return "inspect_config"
     if first in ("jq", "python", "python3") and _CONFIG.search(low):
         return "inspect_config"
-    if first == "journalctl" or (first in ("docker", "podman", "kubectl", "oc") and "logs" in words[1:4]):
+    if first in ("journalctl", "dmesg") or (first in ("docker", "podman", "kubectl", "oc") and "logs" in words[1:4]):
         return "logs"
     if first in ("ps", "pgrep", "top", "htop"):
         return "process"

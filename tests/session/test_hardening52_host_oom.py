@@ -1,0 +1,53 @@
+"""The host, not the GPU, ran out of memory: the kernel's OOM killer ended the server (a target
+loaded through CPU memory, a hidden-state dump held in RAM). ``dmesg``, ``journalctl`` and
+``kubectl`` say so in their own words, and the server died of SIGKILL with no word of its own:
+those lines were no error at all, and the session's one clue was lost. They are errors of kind
+``host_oom`` (the fix is host memory, not a smaller batch on the GPU)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spec_debug.session import analyze_path
+from spec_debug.session.failures import extract_errors
+
+KERNEL = ("[1234567.123456] Out of memory: Killed process 4321 (python3) total-vm:412345678kB, "
+          "anon-rss:398765432kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:812345kB oom_score_adj:0")
+
+
+@pytest.mark.parametrize("output", [
+    KERNEL,
+    "[ 8812.221] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:4123kB, anon-rss:3987kB",
+    "Dec 05 10:00:01 gpu01 systemd[1]: sglang.service: A process of this unit has been killed by the OOM killer.\n"
+    "Dec 05 10:00:01 gpu01 systemd[1]: sglang.service: Failed with result 'oom-kill'.",
+    "NAME       READY   STATUS      RESTARTS      AGE\nsglang-0   0/1     OOMKilled   3 (20s ago)   10m",
+    '        "State": {\n            "Status": "exited",\n            "OOMKilled": true,\n            "ExitCode": 137,',
+])
+def test_the_hosts_oom_killer_is_an_error(output: str) -> None:
+    (error,) = extract_errors(output, 0, False)
+    assert error.kind == "host_oom"
+    assert ("Killed process" in error.message or "OOM" in error.message)
+
+
+@pytest.mark.parametrize("output", [
+    '        "State": {\n            "Status": "running",\n            "OOMKilled": false,\n            "Dead": false,',
+    "Dec 05 10:00:01 gpu01 systemd[1]: sglang.service: Main process exited, code=exited, status=0/SUCCESS",
+    "[2026-03-02 10:00:00] KV Cache is allocated. #tokens: 412345, K size: 20.12 GB, V size: 20.12 GB",
+    # the kernel's source read with grep (an agent searching for the message): no error of this host
+    'mm/oom_kill.c:925:\tpr_err("%s: Killed process %d (%s) total-vm:%lukB, anon-rss:%lukB\\n",',
+])
+def test_lines_that_only_name_the_oom_killer_are_none(output: str) -> None:
+    assert [e.kind for e in extract_errors(output, 0, False)] == []
+
+
+def test_a_terminal_logs_dmesg_gives_the_host_its_oom(tmp_path: Path) -> None:
+    path = tmp_path / "terminal.log"
+    path.write_text("root@gpu01:~# curl -s localhost:30000/health\ncurl: (7) Failed to connect to localhost port 30000\n"
+                    "root@gpu01:~# dmesg -T | tail -2\n" + KERNEL + "\n"
+                    "[1234567.223456] oom_reaper: reaped process 4321 (python3), now anon-rss:0kB, file-rss:0kB\n")
+    doc = analyze_path(path).to_json()
+    assert [(e["kind"], e["host"]) for e in doc["errors"]] == [("connection", "gpu01"), ("host_oom", "gpu01")]
+    assert [(c["command"], c["is_error"]) for c in doc["commands"]] == [
+        ("curl -s localhost:30000/health", True), ("dmesg -T | tail -2", False)]
