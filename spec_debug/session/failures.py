@@ -281,7 +281,8 @@ _HAS_ERROR_KEY = re.compile('"error"').search
 @dataclass(slots=True)
 class ErrorInfo:
     kind: str
-    """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | host_oom (:data:`_HOST_OOM`) | cuda_error | nccl | connection |
+    """traceback | cuda_oom | kv_cache_memory (:data:`_KV_CACHE_MEMORY`) | host_oom (:data:`_HOST_OOM`) | gpu_xid
+    (:data:`_XID`, its number the exception) | cuda_error | nccl | connection |
     timeout | signal | exception | test_failure | http_error | exit_code | tool_error | interrupted (the
     analysis counts it in stats, as no error) | hook_blocked | rejected | denied | cancelled (the call never
     ran: :data:`NOT_RUN`)"""
@@ -612,12 +613,23 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # scrolled out of it.
     if capital_r and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
+    if "X" in output and "NVRM: Xid" in output and (m := _reported(_XID, output, failed)):
+        return ErrorInfo("gpu_xid", f"Xid {m.group('xid')}", _line_at(output, m.start()))
     # Literal tests before the regex, each after a letter it holds (memchrs): every _HOST_OOM
     # spelling has "Killed process" or "OOM" ("oom-kill" follows systemd's "OOM killer" line)
     if (("K" in output and "Killed process" in output) or ("O" in output and "OOM" in output)) \
             and (m := _reported(_HOST_OOM, output, failed)):
         return ErrorInfo("host_oom", None, _line_at(output, m.start()))
     return None
+
+
+# The NVIDIA driver's report of a GPU fault in the kernel log (dmesg, journalctl -k): "NVRM: Xid
+# (PCI:0000:3b:00): 79, pid=1234, name=python3, GPU has fallen off the bus." (older drivers print
+# the bus id without "PCI:"). The number says what: 79 the GPU left the bus, 48/94/95 ECC errors,
+# 31 a page fault (often the application's illegal address), 74 NVLink, 119/120 the GSP stopped
+# answering (NVIDIA's "XID Errors" catalog, docs.nvidia.com/deploy/xid-errors). The process on it
+# died with a CUDA error or hung; the Xid is why.
+_XID = re.compile(r"NVRM: Xid \((?:PCI:)?[0-9A-Fa-f:.]+\): (?P<xid>\d+)\b")
 
 
 # The host, not the GPU, ran out of memory and its OOM killer ended a process: a server that
@@ -1540,8 +1552,8 @@ def only_unreadable_folders(output: str) -> bool:
     return bool(complaints) and all(c.rstrip().endswith("Permission denied") for c in complaints)
 
 
-LOG_CONTENT = frozenset({"traceback", "exception", "cuda_oom", "host_oom", "cuda_error", "nccl", "signal", "timeout",
-                         "test_failure", "http_error"})
+LOG_CONTENT = frozenset({"traceback", "exception", "cuda_oom", "host_oom", "gpu_xid", "cuda_error", "nccl", "signal",
+                         "timeout", "test_failure", "http_error"})
 """Kinds of error a log holds as text, the program that wrote it having hit them: a command
 that read the log shows them without failing itself (its own failures are a connection, a
 missing file, a tool's refusal)."""

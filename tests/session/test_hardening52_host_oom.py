@@ -51,3 +51,18 @@ def test_a_terminal_logs_dmesg_gives_the_host_its_oom(tmp_path: Path) -> None:
     assert [(e["kind"], e["host"]) for e in doc["errors"]] == [("connection", "gpu01"), ("host_oom", "gpu01")]
     assert [(c["command"], c["is_error"]) for c in doc["commands"]] == [
         ("curl -s localhost:30000/health", True), ("dmesg -T | tail -2", False)]
+
+
+@pytest.mark.parametrize(("output", "xid"), [
+    ("[Sat Dec  5 10:00:01 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=4321, name=python3, GPU has fallen off the bus.", "Xid 79"),
+    ("[ 1234.5] NVRM: Xid (0000:03:00): 31, Ch 00000028, engmask 00000101, intr 10000000", "Xid 31"),
+    ("kernel: NVRM: Xid (PCI:0000:c1:00): 94, pid=881, name=python3, Contained: SM (0x1). RST: No, D-RST: No", "Xid 94"),
+])
+def test_the_drivers_xid_is_a_gpu_fault_named_by_its_number(output: str, xid: str) -> None:
+    (error,) = extract_errors(output, 0, False)
+    assert (error.kind, error.exception) == ("gpu_xid", xid)
+    assert error.message.endswith(output.split("] ", 1)[-1]) or output.endswith(error.message)
+
+
+def test_an_xid_named_in_prose_or_a_doc_grep_is_none() -> None:
+    assert extract_errors("docs/xid.md:12:NVRM: Xid (PCI:0000:3b:00): 79 means the GPU fell off the bus", 0, False) == []
