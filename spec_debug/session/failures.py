@@ -613,6 +613,8 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # scrolled out of it.
     if capital_r and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
+    if "lready in use" in output and (m := _reported(_PORT_TAKEN, output, failed)):
+        return ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))
     if "X" in output and "NVRM: Xid" in output and (m := _reported(_XID, output, failed)):
         return ErrorInfo("gpu_xid", f"Xid {m.group('xid')}", _line_at(output, m.start()))
     # Literal tests before the regex, each after a letter it holds (memchrs): every _HOST_OOM
@@ -621,6 +623,15 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
             and (m := _reported(_HOST_OOM, output, failed)):
         return ErrorInfo("host_oom", None, _line_at(output, m.start()))
     return None
+
+
+# A server that could not listen on its port, because another process holds it: often the old
+# server, still up and serving the old flags, so what was measured next was not the relaunch.
+# uvicorn (SGLang's and vLLM's HTTP server) logs "ERROR:    [Errno 98] error while attempting to
+# bind on address ('0.0.0.0', 30000): address already in use" and exits (encode/uvicorn
+# uvicorn/server.py, startup); Python's "OSError: [Errno 98] Address already in use"; torch
+# distributed's store "(errno: 98 - Address already in use)".
+_PORT_TAKEN = re.compile(r"[Aa]ddress already in use")
 
 
 # The NVIDIA driver's report of a GPU fault in the kernel log (dmesg, journalctl -k): "NVRM: Xid

@@ -66,3 +66,19 @@ def test_the_drivers_xid_is_a_gpu_fault_named_by_its_number(output: str, xid: st
 
 def test_an_xid_named_in_prose_or_a_doc_grep_is_none() -> None:
     assert extract_errors("docs/xid.md:12:NVRM: Xid (PCI:0000:3b:00): 79 means the GPU fell off the bus", 0, False) == []
+
+
+UVICORN = ("INFO:     Started server process [4321]\nINFO:     Waiting for application startup.\n"
+           "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use\n"
+           "INFO:     Waiting for application shutdown.\nINFO:     Application shutdown complete.\n")
+
+
+def test_a_server_log_that_says_its_port_was_taken_is_an_error_when_read_with_status_0() -> None:
+    # `tail server.log` read by an agent's tool (exit 0): the relaunch never listened, the old
+    # server still answers on 30000 with the old flags
+    (error,) = extract_errors(UVICORN, 0, False)
+    assert (error.kind, error.message) == (
+        "connection", "ERROR:    [Errno 98] error while attempting to bind on address ('0.0.0.0', 30000): address already in use")
+    (error,) = extract_errors("OSError: [Errno 98] Address already in use", 0, False)
+    assert (error.kind, error.exception) == ("connection", "OSError")
+    assert extract_errors("sglang/srt/utils.py:512:    # the port may be in use: address already in use is retried", 0, False) == []
