@@ -69,3 +69,15 @@ def test_the_events_keep_their_order_and_a_log_cut_in_the_after_script_loses_not
     assert [c["exit_code"] for c in doc["commands"]] == [None, None, None, None]
     seqs = [c["seq"] for c in doc["commands"]]
     assert seqs == sorted(seqs)
+
+
+def test_an_after_script_too_long_to_hold_is_let_through_in_order(tmp_path: Path, monkeypatch) -> None:
+    from spec_debug.session.formats import gitlab_job
+
+    monkeypatch.setattr(gitlab_job, "HELD_EVENTS", 2)  # the main result and one after_script result
+    doc = _analysed(tmp_path, START + SCRIPT + AFTER + FAILED)
+    assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        ("nvidia-smi -L", None), ("python3 tests/test_drafter_standalone.py", None),
+        ("tail -n 3 server.log", None), ("nvidia-smi --query-gpu=memory.used --format=csv", None)]
+    seqs = [c["seq"] for c in doc["commands"]]
+    assert seqs == sorted(seqs)

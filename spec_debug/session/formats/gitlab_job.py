@@ -27,8 +27,10 @@ def job_status(output: str) -> int | None:
 
 
 HELD_EVENTS = 2000
-"""Events of an ``after_script`` held back for the job's last line at most (see
-:func:`with_job_status`); a longer one is let through, its main command left with no status."""
+HELD_CHARS = 4 * 1024 * 1024
+"""Events (and characters of their texts) of an ``after_script`` held back for the job's last
+line at most (see :func:`with_job_status`); a longer one is let through, its main command left
+with no status."""
 
 
 def with_job_status(events: Iterator[Event]) -> Iterator[Event]:
@@ -39,26 +41,30 @@ def with_job_status(events: Iterator[Event]) -> Iterator[Event]:
     job's last line; only a log with an after_script is held, and never more than
     :data:`HELD_EVENTS`."""
     held: list[Event] = []
+    chars = 0
     main: Event | None = None
     for ev in events:
-        if ev.kind != "tool_result" or not ev.text:
-            if held:
+        if not held:
+            if ev.kind == "tool_result" and ev.exit_code is None and ev.text and main is None \
+                    and _starts_after_script(ev.text):
+                main = ev
                 held.append(ev)
+                chars = len(ev.text)
             else:
                 yield ev
             continue
-        if main is None and not held and ev.exit_code is None and AFTER_SCRIPT in ev.text:
-            main = ev
-            held.append(ev)
-            continue
-        if not held:
-            yield ev
-            continue
         held.append(ev)
-        code = job_status(ev.text)
+        chars += len(ev.text or "")
+        code = job_status(ev.text) if ev.kind == "tool_result" and ev.text else None
         if code is not None and main is not None:
             main.exit_code, main.is_error = code, code != 0
-        if code is not None or len(held) >= HELD_EVENTS:
+        if code is not None or len(held) >= HELD_EVENTS or chars >= HELD_CHARS:
             yield from held
             held.clear()
     yield from held
+
+
+def _starts_after_script(output: str) -> bool:
+    """``output`` holds the runner's ``Running after_script`` line (at a line's start)."""
+    at = output.find(AFTER_SCRIPT)
+    return at == 0 or (at > 0 and output[at - 1] == "\n")
