@@ -1,7 +1,9 @@
 """CLI wiring for ``spec-debug analyze`` and ``spec-debug distill`` (issue #6).
 
-The lead's ``cli.py`` calls :func:`register`. ``--format`` is the *output* format, as the
-issue names it; the transcript format is forced with ``--input-format``.
+The lead's ``cli.py`` calls :func:`register`. The issue names ``--format`` both ways: the
+output (``--format md|html|json``) and the transcript format it forces ("detected
+automatically (and forced with --format)"). The names do not overlap, so ``--format`` takes
+either (:func:`split_format`); ``--input-format`` forces the transcript format alone.
 """
 
 from __future__ import annotations
@@ -40,6 +42,25 @@ class OutputFormat(str, Enum):
 _INPUT_FORMAT_HELP = f"Transcript format: {', '.join(INPUT_FORMATS)} (default auto: detected)."
 """Every format detection finds can be forced; a wrong name is a usage error that lists them
 (sources.input_format_name, which also takes any case, _ for - and a few aliases)."""
+
+
+def split_format(value: str | None, input_format: str) -> tuple[str | None, str]:
+    """``--format`` as (output format or None, transcript format): an output's name (md, html,
+    json) is the output's, a transcript format's name (``--format codex``) forces the input.
+    Both ways at once (``--format codex --input-format text``) is a usage error."""
+    if value is None or value.strip().lower() in (f.value for f in OutputFormat):
+        return value, input_format
+    from spec_debug.session.format_names import input_format_name
+
+    try:
+        forced = input_format_name(value)
+    except UsageError:
+        raise UsageError(f"--format {value!r}: choose an output ({', '.join(f.value for f in OutputFormat)}) "
+                         f"or a transcript format to force ({', '.join(INPUT_FORMATS)})") from None
+    if input_format.strip().lower() != "auto" and input_format_name(input_format) != forced:
+        raise UsageError(f"--format {value} and --input-format {input_format} force different transcript formats",
+                         hint="give one of them")
+    return None, forced or "auto"
 
 
 def _session_path(text: str) -> Path:
@@ -197,9 +218,10 @@ def register(app: typer.Typer) -> None:
     def analyze(
         path: str = typer.Argument(..., help="A transcript file, a session folder, a directory of sessions, "
                                               "or - for standard input."),
-        format: Optional[OutputFormat] = typer.Option(None, "--format", "-f", case_sensitive=False,
-                                                      help="Output: md or html postmortem, or json "
-                                                      "(default: from -o's suffix, else md)."),
+        format: Optional[str] = typer.Option(None, "--format", "-f", metavar="md|html|json|FORMAT",
+                                             help="Output: md or html postmortem, or json (default: from -o's "
+                                                  "suffix, else md); or a transcript format to force, as "
+                                                  "--input-format takes it."),
         input_format: str = typer.Option("auto", "--input-format", help=_INPUT_FORMAT_HELP),
         output_to: Optional[str] = typer.Option(None, "--output", "-o", help="Write here instead of stdout.",
                                                 autocompletion=complete_output_path),
@@ -210,7 +232,12 @@ def register(app: typer.Typer) -> None:
         """Turn an agent or shell debugging session into a timeline and a blameless postmortem."""
         # a str, the text as typed: a Typer Path made `-o ./-` into `-` (cli_common.dash_is_stdout)
         output = dash_is_stdout(output_to)
-        fmt = output_format(None if format is None else format.value, as_json, output)
+        try:
+            format, input_format = split_format(format, input_format)
+        except UsageError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+        fmt = output_format(format, as_json, output)
         _run(analyze_command, _session_path(path), fmt, input_format, output, not no_redact)
 
     @app.command("distill")
