@@ -179,6 +179,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _tsh_ssh(argv[2:], _depth) if argv[1] == "ssh" else _scp(argv[2:])
         elif prog in ("kubectl", "oc") and "exec" in argv[1:]:
             target = _kubectl_exec(argv[1:], _depth)
+        elif prog == "oc" and "rsh" in argv[1:]:
+            target = _kubectl_exec(argv[1:], _depth, "rsh")
         elif prog in _SHELLS and len(argv) > 2:
             target = _shell_c(argv[1:], _depth)
         elif prog == "autossh":
@@ -745,13 +747,15 @@ def _drop_options(args: list[str], with_value: set[str]) -> list[str]:
     return out
 
 
-def _kubectl_exec(args: list[str], depth: int) -> Target | None:
+def _kubectl_exec(args: list[str], depth: int, verb: str = "exec") -> Target | None:
     """``kubectl [global flags] exec ...``: the global flags (``-n ns``, ``--context c``) may
-    come before the verb, so the verb is the first word that is no flag or flag value."""
+    come before the verb, so the verb is the first word that is no flag or flag value.
+    OpenShift's ``oc rsh [-c container] POD [COMMAND ...]`` (verb ``rsh``) runs its command in the
+    pod as ``oc exec`` does, with no ``--`` before it (the OpenShift CLI reference, oc rsh)."""
     i = 0
     while i < len(args) and args[i].startswith("-"):
         i += 2 if args[i] in _KUBECTL_ARG_OPTS else 1
-    if i >= len(args) or args[i] != "exec":
+    if i >= len(args) or args[i] != verb:
         return None
     return _kubectl(args[i + 1:], depth)
 
