@@ -366,7 +366,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # The signal's own line ("Killed", bash's job line) when printed, else what the process
         # printed last: its first line is how it started, not what it was doing when it died.
         m = _SIGNAL_TEXT.search(output)
-        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], _line_at(output, m.start()) if m else _last_meaningful_line(output))]
+        said = _line_at(output, m.start()) if m else _last_meaningful_line(output)
+        # (a bare "Exit code 137" says nothing more: the status is the message, not "")
+        return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], said or f"exit code {exit_code}")]
     if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
     if m := _CONNECTION.search(output):
