@@ -27,6 +27,7 @@ from dataclasses import replace
 import paramiko
 
 from spec_debug.errors import AuthenticationError
+from spec_debug.runner.key_file_mount import chmod_cannot_fix, move_off_mount
 from spec_debug.runner.ssh_agent import _hand_to_agent, _open_agent
 from spec_debug.runner.ssh_auth_options import AuthOptions, PassphrasePrompt, _Attempts
 from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, user_certificate_problem
@@ -188,8 +189,15 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # ask its admin" sent the reader the wrong way before the key itself was in question.
         path, mode = attempts.too_open[0]
         tried += f"; ssh(1) ignores {_short(path)}: its mode {mode} lets others read it"
-        hint = (f"`chmod 600 {shlex.quote(path)}` first: ssh(1) (and Ansible, which runs it) ignores that key whatever "
-                f"the host holds; then {hint}")
+        stuck = chmod_cannot_fix(path)
+        if stuck is None:
+            hint = (f"`chmod 600 {shlex.quote(path)}` first: ssh(1) (and Ansible, which runs it) ignores that key whatever "
+                    f"the host holds; then {hint}")
+        else:
+            # chmod fails there, or succeeds and changes nothing: the key must move.
+            tried += f" ({stuck})"
+            hint = (f"{move_off_mount(path)}: ssh(1) (and Ansible, which runs it) ignores the key where it lies whatever "
+                    f"the host holds; then {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)

@@ -1,0 +1,56 @@
+"""A private key others may read, on a mount where chmod cannot change that: a Kubernetes secret
+volume (tmpfs, read-only, mode 0644 unless the pod says otherwise). ssh(1) ignores the key for
+its mode (openssh-portable: sshkey.c, sshkey_perm_ok); the refusal's hint said `chmod 600 KEY`,
+which fails there ("Read-only file system"), as it changes nothing on WSL's /mnt/c or a vfat
+stick. The hint now says why chmod will not do and how to give ssh(1) a copy it takes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from spec_debug.runner.key_file_mount import chmod_cannot_fix
+from tests.ssh.h49_helpers import run_tiny
+from tests.sshd_fixture import ClientSetup, SshServer, keygen
+
+
+@pytest.fixture
+def secret_volume(tmp_path: Path) -> Iterator[Path]:
+    """A read-only tmpfs holding a key of mode 0644, as kubelet mounts a secret."""
+    if os.getuid() != 0:
+        pytest.skip("needs root to mount")
+    volume = tmp_path / "secret"
+    volume.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(volume)], check=False,
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        keygen(volume / "id_ed25519").chmod(0o644)
+        subprocess.run(["mount", "-o", "remount,ro", str(volume)], check=True, capture_output=True)
+        yield volume / "id_ed25519"
+    finally:
+        subprocess.run(["umount", str(volume)], check=False, capture_output=True)
+
+
+def test_a_refused_key_on_a_read_only_mount_is_not_sent_to_chmod(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path, secret_volume: Path) -> None:
+    assert subprocess.run(["chmod", "600", str(secret_volume)], capture_output=True, check=False).returncode != 0
+    client.alias("gpu01", sshd, IdentityFile=str(secret_volume))
+    done, record = run_tiny(cli, tmp_path, "run", "--host", "gpu01")
+    assert done.code == 3, done.stdout + done.stderr
+    error = record["hosts"][0]["error"]
+    assert f"ssh(1) ignores {secret_volume}: its mode 0644 lets others read it" in error, error
+    assert "read-only mount" in error, error
+    assert "`chmod 600" not in done.stderr, done.stderr
+    assert f"`install -D -m 600 {secret_volume} ~/.ssh/id_ed25519`" in done.stderr, done.stderr
+    assert "defaultMode: 0400" in done.stderr, done.stderr
+
+
+def test_a_key_on_a_writable_mount_keeps_the_chmod_hint(tmp_path: Path) -> None:
+    key = keygen(tmp_path / "lab_ed25519")
+    key.chmod(0o644)
+    assert chmod_cannot_fix(str(key)) is None
