@@ -521,8 +521,8 @@ def verify_host_key(
 
     `hash_new` (ssh_config HashKnownHosts yes) files an accepted key under the hash of the
     name, as ssh(1) then does, so known_hosts does not list the fleet's host names in clear.
-    `allow_changed` (StrictHostKeyChecking no/off) connects despite a changed key, as ssh(1)
-    does, and returns the warning to show; ssh(1) then disables password and
+    `allow_changed` (StrictHostKeyChecking no/off) connects despite a changed key or one marked
+    `@revoked`, as ssh(1) does, and returns the warning to show; ssh(1) then disables password and
     keyboard-interactive logins, so only a key can log in (openssh-portable: sshconnect.c,
     check_host_key, HOST_CHANGED: only SSH_STRICT_HOSTKEY_OFF goes on). The changed key is
     not filed: known_hosts keeps the old one, as ssh(1) leaves it.
@@ -532,6 +532,14 @@ def verify_host_key(
     unknown key and returns the answer, or None when no one answers; see _confirmed.
     """
     if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
+        if allow_changed:
+            # ssh(1) goes on here too, with key logins only (sshconnect.c, check_host_key,
+            # HOST_REVOKED: any setting but SSH_STRICT_HOSTKEY_OFF fails, off goes to continue_unsafe).
+            return (
+                f"{alias}: WARNING: REVOKED HOST KEY for {known_hosts_name}: the server's key ({describe_key(server_key)}) "
+                "is marked @revoked in known_hosts; connecting anyway because of StrictHostKeyChecking no "
+                "(only key logins allowed, as ssh(1) does): a stolen key may be impersonating the host"
+            )
         raise HostKeyError(
             f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
             hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
