@@ -538,7 +538,7 @@ def verify_host_key(
             return (
                 f"{alias}: WARNING: REVOKED HOST KEY for {known_hosts_name}: the server's key ({describe_key(server_key)}) "
                 "is marked @revoked in known_hosts; connecting anyway because of StrictHostKeyChecking no "
-                "(only key logins allowed, as ssh(1) does): a stolen key may be impersonating the host"
+                "(only key logins, and no agent forwarding, as ssh(1) does): a stolen key may be impersonating the host"
             )
         raise HostKeyError(
             f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
@@ -618,7 +618,7 @@ def verify_host_key(
         return (
             f"{alias}: WARNING: HOST KEY CHANGED for {known_hosts_name}: server offered {describe_key(server_key)}, "
             f"known_hosts has {describe_key(old[0])}; connecting anyway because of StrictHostKeyChecking no "
-            "(only key logins allowed, as ssh(1) does)"
+            "(only key logins, and no agent forwarding, as ssh(1) does)"
         )
     offending = next(entry for entry in known_hosts.entries_for(known_hosts_name) if entry.marker is None and entry.key == old[0])
     raise HostKeyError(
