@@ -198,6 +198,9 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
             tried += f" ({stuck})"
             hint = (f"{move_off_mount(path)}: ssh(1) (and Ansible, which runs it) ignores the key where it lies whatever "
                     f"the host holds; then {hint}")
+    if attempts.short_rsa:
+        hint = (f"make a key ssh(1) takes, `ssh-keygen -t ed25519`, and add its .pub to ~/.ssh/authorized_keys on the host "
+                f"(or lower RequiredRSASize for this host in your ssh config, where your policy allows); or {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
@@ -240,6 +243,10 @@ def _offer_keys(
         if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
             return True
     return False
+
+
+def _rsa_shorter_than_required(key: paramiko.PKey, target: SSHTarget) -> bool:
+    return key.get_name().startswith(("ssh-rsa", "rsa-sha2")) and 0 < key.get_bits() < target.required_rsa_size
 
 
 def _needs_a_token(key: paramiko.PKey) -> bool:
@@ -285,6 +292,13 @@ def _try_key(
         # The host hung up while this side prepared the key (a passphrase typed past sshd's
         # LoginGraceTime): paramiko would say only "No existing session".
         raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
+    if _rsa_shorter_than_required(key, target):
+        # ssh(1) skips it unoffered, from a file or the agent (openssh-portable: sshconnect2.c,
+        # pubkey_prepare, sshkey_check_rsa_length): offered, we logged in where `ssh` could not.
+        attempts.tried.append(f"{label} (RSA {key.get_bits()} bits, fewer than RequiredRSASize {target.required_rsa_size}: "
+                              "not offered, as ssh(1) skips it)")
+        attempts.short_rsa = True
+        return False
     problem = user_certificate_problem(key, target.user)
     if problem is not None:
         label = f"{label} ({problem[0]})"
