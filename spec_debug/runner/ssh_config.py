@@ -753,6 +753,7 @@ def resolve_target(
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
         revoked_host_keys=_revoked_host_keys(entry.get("revokedhostkeys")),
+        verify_host_key_dns=str(entry.get("verifyhostkeydns", "no")).strip().lower() in ("yes", "true", "ask"),
         required_rsa_size=int(_number(entry.get("requiredrsasize"), "RequiredRSASize", DEFAULT_REQUIRED_RSA_SIZE)),
         no_host_authentication_for_localhost=_flag(entry.get("nohostauthenticationforlocalhost"),
                                                    "NoHostAuthenticationForLocalhost"),

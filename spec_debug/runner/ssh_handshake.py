@@ -419,6 +419,7 @@ def _handshake_on(
         ssh_args=_ssh_args_filing_as_we_look(target),
         config_host=target.alias,
         host_key_alias=target.host_key_alias,
+        verify_host_key_dns=target.verify_host_key_dns,
     )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,

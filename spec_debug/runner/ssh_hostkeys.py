@@ -498,6 +498,7 @@ def verify_host_key(
     ssh_args: str | None = None,
     config_host: str | None = None,
     host_key_alias: str | None = None,
+    verify_host_key_dns: bool = False,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
@@ -530,6 +531,9 @@ def verify_host_key(
     `[host]:port`, the same key filed under the bare host name is trusted, as ssh(1) trusts it.
     `ask` (StrictHostKeyChecking ask, someone at a terminal): puts ssh(1)'s question about an
     unknown key and returns the answer, or None when no one answers; see _confirmed.
+    `verify_host_key_dns` (VerifyHostKeyDNS yes or ask): ssh(1) may trust an unknown key from
+    the host's SSHFP records in DNS (openssh-portable: sshconnect.c, verify_host_key); we do not
+    look them up, and the refusal says so rather than leave the difference to be guessed.
     """
     if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
         if allow_changed:
@@ -605,9 +609,11 @@ def verify_host_key(
                        if not elsewhere.patterns.startswith(("|", "[")) and "," not in elsewhere.patterns else "")
                 ),
             )
+        unchecked_dns = (" (spec-debug does not check the host's SSHFP records in DNS, as VerifyHostKeyDNS in your "
+                         "ssh config has ssh(1) do: only known_hosts vouches for a key here)") if verify_host_key_dns else ""
         raise HostKeyError(
             f"{alias}: host key for {known_hosts_name} is not in known_hosts "
-            f"(server offered {describe_key(server_key)})",
+            f"(server offered {describe_key(server_key)}){unchecked_dns}",
             hint=_unknown_key_hint(known_hosts.write_file, ssh_args or _ssh_args(known_hosts_name)),
         )
     same_type = known.get(server_key.get_name(), [])

@@ -119,6 +119,8 @@ class SSHTarget:
     key to the terminal as ssh(1) does, and behaves as `yes` where no one can answer (--batch, no terminal)."""
     no_host_authentication_for_localhost: bool = False
     """NoHostAuthenticationForLocalhost yes: any host key of a loopback address connected to directly is taken."""
+    verify_host_key_dns: bool = False
+    """VerifyHostKeyDNS yes or ask: ssh(1) would also trust a key the host's SSHFP records vouch for; we do not look."""
     required_rsa_size: int = DEFAULT_REQUIRED_RSA_SIZE
     """RequiredRSASize: the fewest bits an RSA host key may have (ssh(1) 9.1+; RHEL's crypto policy sets 2048)."""
     revoked_host_keys: tuple[str, ...] = ()
