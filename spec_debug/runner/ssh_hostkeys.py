@@ -458,8 +458,6 @@ def _certificate_problem(
     if signer is None:
         return ("no @cert-authority line in known_hosts trusts its signer for this host" if authorities
                 else "known_hosts has no @cert-authority line for this host")
-    if any(key.asbytes() == certificate.signature_key for key in known_hosts.revoked_for(known_hosts_name)):
-        return f"its CA key ({describe_key(signer)}) is marked @revoked"
     if not signer.verify_ssh_sig(certificate.signed, paramiko.Message(certificate.signature)):
         # Also an RSA CA that signed with SHA-1 (ssh-rsa), refused by OpenSSH 8.2+ (CASignatureAlgorithms).
         return f"its signature by the CA {describe_key(signer)} does not verify (or uses SHA-1, ssh-rsa)"
@@ -535,23 +533,24 @@ def verify_host_key(
     the host's SSHFP records in DNS (openssh-portable: sshconnect.c, verify_host_key); we do not
     look them up, and the refusal says so rather than leave the difference to be guessed.
     """
-    if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
-        if allow_changed:
-            # ssh(1) goes on here too, with key logins only (sshconnect.c, check_host_key,
-            # HOST_REVOKED: any setting but SSH_STRICT_HOSTKEY_OFF fails, off goes to continue_unsafe).
-            return (
-                f"{alias}: WARNING: REVOKED HOST KEY for {known_hosts_name}: the server's key ({describe_key(server_key)}) "
-                "is marked @revoked in known_hosts; connecting anyway because of StrictHostKeyChecking no "
-                "(only key logins, and no agent forwarding, as ssh(1) does): a stolen key may be impersonating the host"
-            )
-        raise HostKeyError(
-            f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
-            hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
-        )
     try:
         certificate = host_certificate_of(server_key)
     except ValueError as exc:
         raise HostKeyError(f"{alias}: {known_hosts_name} sent a malformed host certificate ({exc})") from None
+    revoked = _revoked(known_hosts.revoked_for(known_hosts_name), server_key, certificate, known_hosts_name)
+    if revoked is not None:
+        if allow_changed:
+            # ssh(1) goes on here too, with key logins only (sshconnect.c, check_host_key,
+            # HOST_REVOKED: any setting but SSH_STRICT_HOSTKEY_OFF fails, off goes to continue_unsafe).
+            return (
+                f"{alias}: WARNING: REVOKED HOST KEY: {revoked} is marked @revoked in known_hosts; "
+                "connecting anyway because of StrictHostKeyChecking no (only key logins, and no agent forwarding, as "
+                "ssh(1) does): a stolen key may be impersonating the host"
+            )
+        raise HostKeyError(
+            f"{alias}: {revoked} is marked @revoked in known_hosts; refusing to connect",
+            hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
+        )
     if certificate is not None:
         problem = _certificate_problem(certificate, known_hosts, known_hosts_name, portless_name, certificate_name)
         if problem is None:
@@ -633,6 +632,20 @@ def verify_host_key(
         f"({_where_filed(offending)}); refusing to connect (possible man-in-the-middle)",
         hint=_changed_key_hint(offending, known_hosts, known_hosts_name),
     )
+
+
+def _revoked(
+    revoked: list[paramiko.PKey], server_key: paramiko.PKey, certificate: HostCertificate | None, name: str,
+) -> str | None:
+    """What of the server's key known_hosts marks @revoked: the key itself, or the CA that signed
+    its certificate. Either makes the host revoked, with no fallback to a plain key filed beside
+    (openssh-portable: hostfile.c, check_key_not_revoked; sshconnect.c, check_host_key, `fail:`)."""
+    if any(key == server_key for key in revoked):
+        return f"the host key of {name} ({describe_key(server_key)})"
+    if certificate is not None and any(key.asbytes() == certificate.signature_key for key in revoked):
+        signer = next(key for key in revoked if key.asbytes() == certificate.signature_key)
+        return f"the CA ({describe_key(signer)}) that signed the host certificate of {name}"
+    return None
 
 
 def _host_key_alias_hint(filed_as: str, host_key_alias: str | None, config_host: str | None) -> str:
