@@ -10,6 +10,8 @@ import os
 import stat
 
 import paramiko
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
@@ -104,7 +106,7 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
         attempts.tried.append(f"{_short(path)} (a public key, and no such key in ssh-agent)")
         return None
     try:
-        key = paramiko.PKey.from_path(path)
+        key = open_key_file(path)
     except TypeError:  # cryptography: "Key is password-protected, but password was not provided"
         return _load_encrypted_key(path, options, attempts)
     except (ValueError, OSError, paramiko.SSHException) as exc:
@@ -114,6 +116,36 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
         attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
         return None
     _KEY_CACHE[path] = key
+    return key
+
+
+# PKCS#8 PEM: what Oracle Cloud's console hands out, `openssl genpkey` and `ssh-keygen -m PKCS8` write.
+_PKCS8_HEADERS = (b"-----BEGIN PRIVATE KEY-----", b"-----BEGIN ENCRYPTED PRIVATE KEY-----")
+
+
+def open_key_file(path: str, passphrase: bytes | None = None) -> paramiko.PKey:
+    """The key in `path` (and its `-cert.pub`), as paramiko's PKey.from_path opens it, and also in
+    PKCS#8 form, RSA or ECDSA, which ssh(1) takes (openssh-portable: sshkey.c,
+    sshkey_parse_private_pem_fileblob, through OpenSSL). paramiko tells the type from such a file
+    and then parses only PKCS#1 and OpenSSH forms (paramiko/pkey.py, from_path): "not a valid RSA
+    private key file". Raises as from_path does: TypeError without a needed passphrase,
+    ValueError for a wrong one."""
+    try:
+        return paramiko.PKey.from_path(path, passphrase)
+    except paramiko.SSHException:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if not data.lstrip().startswith(_PKCS8_HEADERS):
+            raise
+        loaded = serialization.load_pem_private_key(data, passphrase)
+        if isinstance(loaded, rsa.RSAPrivateKey):
+            key: paramiko.PKey = paramiko.RSAKey(key=loaded)
+        elif isinstance(loaded, ec.EllipticCurvePrivateKey):
+            key = paramiko.ECDSAKey(vals=(loaded, loaded.public_key()))
+        else:
+            raise  # an ed25519 PKCS#8 key: ssh(1) 9.x refuses it too ("invalid format")
+    if os.path.exists(f"{path}-cert.pub"):
+        key.load_certificate(f"{path}-cert.pub")
     return key
 
 
@@ -179,7 +211,7 @@ def _ask_passphrase(path: str, options: AuthOptions, attempts: _Attempts) -> par
         if not passphrase:
             return None
         try:
-            key = paramiko.PKey.from_path(path, passphrase.encode())
+            key = open_key_file(path, passphrase.encode())
         except (ValueError, TypeError):
             continue  # wrong passphrase: ask again, like ssh(1)
         except Exception as exc:  # noqa: BLE001 - opened, but a key we cannot use (_unusable)
