@@ -113,7 +113,7 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
         attempts.tried.append(f"{_short(path)} (unreadable: {_unreadable_reason(path, exc)})")
         return None
     except Exception as exc:  # noqa: BLE001 - see _unusable: one key file must not fail the host
-        attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+        attempts.tried.append(f"{_short(path)} ({_unusable(exc, path)})")
         return None
     _KEY_CACHE[path] = key
     return key
@@ -163,7 +163,30 @@ def too_open_mode(path: str) -> str | None:
     return f"0{stat.S_IMODE(found.st_mode):03o}"
 
 
-def _unusable(exc: BaseException) -> str:
+# The ciphers paramiko opens an OpenSSH-format key with (paramiko/pkey.py, _read_private_key_openssh,
+# through Transport._cipher_info: aes128-ctr and the CBC ones fail, aes256-gcm with KeyError 'mode').
+_OPENABLE_KEY_CIPHERS = frozenset({"none", "aes256-ctr", "aes256-cbc"})
+_OPENSSH_KEY_MAGIC = b"openssh-key-v1\0"
+
+
+def _key_cipher(path: str) -> str | None:
+    """The cipher an OpenSSH-format key file is encrypted with (`ssh-keygen -Z`; PROTOCOL.key in
+    openssh-portable: the header's first string), or None for another file."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(64 * 1024).decode("ascii", "replace")
+        body = text.split("-----BEGIN OPENSSH PRIVATE KEY-----", 1)[1].split("-----END", 1)[0]
+        blob = base64.b64decode("".join(body.split()))
+    except (OSError, IndexError, ValueError):
+        return None
+    if not blob.startswith(_OPENSSH_KEY_MAGIC) or len(blob) < len(_OPENSSH_KEY_MAGIC) + 4:
+        return None
+    at = len(_OPENSSH_KEY_MAGIC)
+    size = int.from_bytes(blob[at : at + 4], "big")
+    return blob[at + 4 : at + 4 + size].decode("ascii", "replace") or None
+
+
+def _unusable(exc: BaseException, path: str) -> str:
     """Why a key file that parses as a key cannot be used, for the "tried:" list.
 
     cryptography refuses FIDO security keys (`sk-ssh-ed25519@openssh.com`, `ssh-keygen -t
@@ -175,6 +198,12 @@ def _unusable(exc: BaseException) -> str:
     text = _one_line(exc)
     if "sk-" in text:
         return "a FIDO security key (-sk), which spec-debug cannot use: give it a plain ed25519 key too"
+    cipher = _key_cipher(path)
+    if cipher is not None and cipher not in _OPENABLE_KEY_CIPHERS:
+        # ssh(1) opens every cipher `ssh-keygen -Z` offers; paramiko two of them. "unusable:
+        # 'mode'" (aes256-gcm's KeyError) named neither the cipher nor a way out.
+        return (f"encrypted with {cipher}, which spec-debug cannot open: load it into ssh-agent (`ssh-add {_short(path)}`), "
+                f"or re-encrypt it with `ssh-keygen -p -Z aes256-ctr -f {_short(path)}`")
     return f"unusable: {text}"
 
 
@@ -215,7 +244,7 @@ def _ask_passphrase(path: str, options: AuthOptions, attempts: _Attempts) -> par
         except (ValueError, TypeError):
             continue  # wrong passphrase: ask again, like ssh(1)
         except Exception as exc:  # noqa: BLE001 - opened, but a key we cannot use (_unusable)
-            attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+            attempts.tried.append(f"{_short(path)} ({_unusable(exc, path)})")
             return None
         _KEY_CACHE[path] = key
         return key
