@@ -14,7 +14,10 @@ from typing import Any, Callable
 
 import pytest
 
+from spec_debug.errors import AuthenticationError
+from spec_debug.runner.ssh import SSHTransport
 from tests.ssh.h49_helpers import run_tiny
+from tests.ssh.test_hardening7_ssh import bastion  # noqa: F401 - the keyboard-interactive sshd fixture
 from tests.sshd_fixture import ClientSetup, SshServer
 
 
@@ -51,3 +54,13 @@ def test_a_revoked_host_key_is_refused_under_any_other_setting(
     done, record = run_tiny(cli, tmp_path, "run", "--host", "gpu01")
     assert done.code == 3, done.stdout + done.stderr
     assert "is marked @revoked in known_hosts; refusing to connect" in record["hosts"][0]["error"], record["hosts"][0]
+
+
+def test_a_revoked_host_key_let_through_refuses_the_one_time_code_and_says_why(
+        client: ClientSetup, bastion: SshServer) -> None:
+    """A keyboard-interactive bastion (PAM): ssh(1) turns that login off for a host let in only by
+    StrictHostKeyChecking no; the message said "the host key changed" of a key revoked on purpose."""
+    _revoke(client, bastion)
+    client.alias("bastion", bastion, StrictHostKeyChecking="no")
+    with pytest.raises(AuthenticationError, match="disabled because the host key changed or is marked @revoked"):
+        SSHTransport.connect("bastion", client.options(batch=False, prompt=lambda question: "code-123456"))
