@@ -439,9 +439,16 @@ def _allowed_methods(transport: paramiko.Transport, target: SSHTarget) -> list[s
     return []
 
 
+# ssh-agent signs with a key added with `ssh-add -h` (destination constraints, OpenSSH 8.9+) only
+# on a connection bound to the host (session-bind@openssh.com) for a publickey-hostbound-v00
+# login (openssh-portable: ssh-agent.c, process_sign_request, "refusing use of
+# destination-constrained key to sign on unbound connection"): paramiko makes neither, so
+# `ssh` gets in with the key and we are refused, the cause said only in the agent's own log.
 _AGENT_REFUSED_HINT = (
     "a FIDO (-sk) key needs its token plugged in and touched; a key added with `ssh-add -c` (or AddKeysToAgent "
-    "confirm) needs the confirmation accepted; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered"
+    "confirm) needs the confirmation accepted; a key added with `ssh-add -h` (destination-constrained) signs only for "
+    "ssh(1), which binds the agent to the host as spec-debug cannot: add it again without -h (`ssh-add KEY`), or name "
+    "its file with IdentityFile; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered"
 )
 
 
