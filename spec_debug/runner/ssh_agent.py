@@ -76,15 +76,39 @@ def _connect_within(sock: socket.socket, path: str, seconds: float) -> None:
             time.sleep(_AGENT_CONNECT_POLL_S)
 
 
+# SSH2_AGENTC_SIGN_REQUEST (draft-miller-ssh-agent, 3.6; paramiko/agent.py, cSSH2_AGENTC_SIGN_REQUEST).
+_SIGN_REQUEST = 13
+
+
 class _AgentAt(paramiko.Agent):
-    """The ssh-agent listening at a given socket; paramiko.Agent only reads $SSH_AUTH_SOCK."""
+    """The ssh-agent listening at a given socket; paramiko.Agent only reads $SSH_AUTH_SOCK.
+
+    It says when it is busy signing: an agent that waits on its user (`ssh-add -c`, a security
+    key's touch, 1Password's or Secretive's approval; ssh-agent asks one confirmation at a time,
+    so a fleet's logins queue behind each other) is no sshd that "did not answer authentication"
+    (ssh_transport, _auth_verdict, waits for it as ssh(1) does)."""
 
     def __init__(self, sock: socket.socket) -> None:
         paramiko.agent.AgentSSH.__init__(self)
+        self.signing_since: float | None = None
+        """When the signature it is making was asked for (monotonic); None when it makes none."""
+        self.signed_at: float | None = None
+        """When its last signature came back (monotonic)."""
         sock.settimeout(_AGENT_ANSWER_S)
         self._connect(sock)
         # Signing waits as long as the agent takes (a hardware key waiting for a touch).
         sock.settimeout(None)
+
+    def _send_message(self, msg: object) -> tuple[int, paramiko.Message]:
+        signing = isinstance(msg, paramiko.Message) and msg.asbytes()[:1] == bytes([_SIGN_REQUEST])
+        if signing:
+            self.signing_since = time.monotonic()
+        try:
+            return super()._send_message(msg)  # type: ignore[no-any-return]
+        finally:
+            if signing:
+                self.signed_at = time.monotonic()
+                self.signing_since = None
 
 
 def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> paramiko.Agent | None:

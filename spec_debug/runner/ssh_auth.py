@@ -74,6 +74,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     files = _identity_files(target)
     # No key at all where the config turns key logins off, as ssh(1) offers none (_no_key_logins).
     agent = _open_agent(target, options, attempts) if target.key_logins is None else None
+    transport.signing_agent = agent  # type: ignore[attr-defined]  # its sign time is not sshd's (ssh_transport, _auth_verdict)
     try:
         if target.key_logins is None and _offer_keys(transport, target, options, attempts, agent, files):
             return
@@ -84,6 +85,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         _log_in_without_key(transport, target, options, attempts, refused.allowed)
         return
     finally:
+        transport.signing_agent = None  # type: ignore[attr-defined]
         if agent is not None:
             agent.close()
     interactive_refused = None
