@@ -103,6 +103,7 @@ from spec_debug.runner.ssh_target import (
     DEFAULT_KEEPALIVE_S,
     DEFAULT_PORT,
     DEFAULT_REQUIRED_RSA_SIZE,
+    PROXY_COMMAND_HANDSHAKE_S,
     AddKeysToAgent,
     Destination,
     JumpHop,
@@ -746,6 +747,8 @@ def resolve_target(
         proxy_command=proxy_command,
         proxy_jump=proxy_jump,
         connect_timeout_s=timeout,
+        handshake_wait_s=(PROXY_COMMAND_HANDSHAKE_S if proxy_command and connect_timeout_s is None
+                          and entry.get("connecttimeout") is None else None),
         keepalive_s=keepalive,
         keepalive_count_max=int(_number(entry.get("serveralivecountmax"), "ServerAliveCountMax", 3)),
         known_hosts_files=known_hosts,
