@@ -316,7 +316,7 @@ def _no_password(target: SSHTarget, options: AuthOptions) -> str:
     if target.password_source is not None and target.password is None:
         return f"but {target.password_source} gives none"
     if not options.interactive:
-        return "which ssh(1) and spec-debug do not send after a changed host key"
+        return "which ssh(1) and spec-debug do not send to a host let in by StrictHostKeyChecking no (its key changed or @revoked)"
     refused = _interactive_refusal(options)
     why = refused[0] if refused is not None else "none was typed"
     # "which spec-debug does not use" is what this said before passwords could be given.

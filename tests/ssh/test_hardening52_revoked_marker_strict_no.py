@@ -7,6 +7,7 @@ host `ssh` reached. Under any other setting both still refuse."""
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +16,9 @@ from typing import Any, Callable
 import pytest
 
 from spec_debug.errors import AuthenticationError
+from spec_debug.runner.hosts import open_transport, resolve_hosts
 from spec_debug.runner.ssh import SSHTransport
+from tests.ssh.h10_helpers import start_password_server
 from tests.ssh.h49_helpers import run_tiny
 from tests.ssh.test_hardening7_ssh import bastion  # noqa: F401 - the keyboard-interactive sshd fixture
 from tests.sshd_fixture import ClientSetup, SshServer
@@ -64,3 +67,23 @@ def test_a_revoked_host_key_let_through_refuses_the_one_time_code_and_says_why(
     client.alias("bastion", bastion, StrictHostKeyChecking="no")
     with pytest.raises(AuthenticationError, match="disabled because the host key changed or is marked @revoked"):
         SSHTransport.connect("bastion", client.options(batch=False, prompt=lambda question: "code-123456"))
+
+
+def test_a_revoked_host_key_let_through_sends_no_inventory_password_and_says_why(
+        client: ClientSetup, tmp_path: Path) -> None:
+    """ssh(1) turns password logins off there too (continue_unsafe): the message said it does so
+    "after a changed host key" of a key revoked on purpose."""
+    server = start_password_server(tmp_path / "pwbox", "Gpu-lab-2024!", extra_config="PubkeyAuthentication no\n")
+    try:
+        _revoke(client, server)
+        inventory = tmp_path / "hosts.yml"
+        inventory.write_text(
+            f"all:\n  hosts:\n    lab01:\n      ansible_host: {server.address}\n      ansible_port: {server.port}\n"
+            f"      ansible_user: {getpass.getuser()}\n      ansible_password: Gpu-lab-2024!\n"
+            f"      ansible_ssh_common_args: -o StrictHostKeyChecking=no -o UserKnownHostsFile={client.known_hosts}\n")
+        [spec] = resolve_hosts(["lab01"], [], inventory, None)
+        with pytest.raises(AuthenticationError) as info:
+            open_transport(spec, client.options())
+        assert "do not send to a host let in by StrictHostKeyChecking no (its key changed or @revoked)" in str(info.value)
+    finally:
+        server.stop()
