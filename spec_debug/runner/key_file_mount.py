@@ -69,7 +69,12 @@ def move_off_mount(path: str) -> str:
     copy = f"~/.ssh/{shlex.quote(name)}"
     home_ssh = os.path.expanduser("~/.ssh")
     mount = mount_of(path)
-    if mount is not None and _holds(mount.point, os.path.realpath(home_ssh)):
+    if mount is not None and mount.read_only and _holds(mount.point, os.path.realpath(home_ssh)):
+        # A secret mounted as ~/.ssh itself (a pod's `mountPath: /root/.ssh`), or a read-only
+        # image: nothing under ~/.ssh can be written.
+        copy = f"/tmp/{shlex.quote(name)}"
+        where = "a writable directory (your ~/.ssh lies on that read-only mount too)"
+    elif mount is not None and _holds(mount.point, os.path.realpath(home_ssh)):
         # WSL users often link ~/.ssh to the Windows profile's .ssh: a copy there is no better.
         copy = f"~/.ssh-linux/{shlex.quote(name)}"
         where = "a directory off that mount (your ~/.ssh lies on it too)"

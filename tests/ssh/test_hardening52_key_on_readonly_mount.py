@@ -54,3 +54,27 @@ def test_a_key_on_a_writable_mount_keeps_the_chmod_hint(tmp_path: Path) -> None:
     key = keygen(tmp_path / "lab_ed25519")
     key.chmod(0o644)
     assert chmod_cannot_fix(str(key)) is None
+
+
+def test_a_secret_mounted_as_the_ssh_directory_is_copied_somewhere_writable(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    """A pod that mounts the secret at ~/.ssh itself: "copy it into your ~/.ssh" cannot be done there."""
+    if os.getuid() != 0:
+        pytest.skip("needs root to mount")
+    ssh_dir = client.home / ".ssh"
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(ssh_dir)], check=False,
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        key = keygen(ssh_dir / "id_ed25519")
+        key.chmod(0o644)
+        client.trust(sshd)  # known_hosts and config anew, on the mount that hides them
+        client.alias("gpu01", sshd, IdentityFile=str(key))
+        subprocess.run(["mount", "-o", "remount,ro", str(ssh_dir)], check=True, capture_output=True)
+        done, record = run_tiny(cli, tmp_path, "run", "--host", "gpu01")
+        assert done.code == 3, done.stdout + done.stderr
+        assert "read-only mount" in record["hosts"][0]["error"], record["hosts"][0]
+        assert f"`install -D -m 600 {key} /tmp/id_ed25519`" in done.stderr, done.stderr
+        assert "~/.ssh/id_ed25519`" not in done.stderr, done.stderr
+    finally:
+        subprocess.run(["umount", str(ssh_dir)], check=False, capture_output=True)
