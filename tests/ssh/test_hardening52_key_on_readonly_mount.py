@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterator
 
 import pytest
 
-from spec_debug.runner.key_file_mount import chmod_cannot_fix
+from spec_debug.runner.key_file_mount import chmod_cannot_fix, mount_of
 from tests.ssh.h49_helpers import run_tiny
 from tests.sshd_fixture import ClientSetup, SshServer, keygen
 
@@ -78,3 +78,29 @@ def test_a_secret_mounted_as_the_ssh_directory_is_copied_somewhere_writable(
         assert "~/.ssh/id_ed25519`" not in done.stderr, done.stderr
     finally:
         subprocess.run(["umount", str(ssh_dir)], check=False, capture_output=True)
+
+
+# /proc/self/mountinfo lines as WSL 1, WSL 2 (without and with `metadata`) and a desktop's USB
+# stick write them (proc(5); the \134 is mountinfo's escape for a backslash).
+_MOUNTINFO = """\
+25 1 8:32 / / rw,relatime - ext4 /dev/sdc rw,discard,errors=remount-ro
+98 25 0:58 / /mnt/c rw,noatime - 9p C:\\134 rw,dirsync,aname=drvfs;path=C:\\;uid=1000;gid=1000;symlinkroot=/mnt/,mmap,access=client,msize=65536,trans=fd,rfd=5,wfd=5
+99 25 0:59 / /mnt/d rw,noatime - 9p D:\\134 rw,dirsync,aname=drvfs;path=D:\\;metadata;uid=1000;gid=1000;symlinkroot=/mnt/,mmap,access=client,msize=65536,trans=fd,rfd=5,wfd=5
+100 25 0:60 / /mnt/e rw,noatime - drvfs E:\\134 rw,case=off
+101 25 8:17 / /media/me/STICK rw,nosuid,nodev,relatime - vfat /dev/sdb1 rw,uid=1000,gid=1000,fmask=0022,dmask=0022,codepage=437
+"""
+
+
+@pytest.mark.parametrize(("key", "keeps_modes", "wsl_drive"), [
+    ("/mnt/c/Users/me/.ssh/id_ed25519", False, True),
+    ("/mnt/d/keys/id_ed25519", True, True),  # mounted with metadata: chmod works there
+    ("/mnt/e/id_rsa", False, True),
+    ("/media/me/STICK/id_ed25519", False, False),
+    ("/home/me/.ssh/id_ed25519", True, False),
+])
+def test_windows_drives_and_usb_sticks_are_told_from_linux_filesystems(
+        tmp_path: Path, key: str, keeps_modes: bool, wsl_drive: bool) -> None:
+    table = tmp_path / "mountinfo"
+    table.write_text(_MOUNTINFO)
+    mount = mount_of(key, str(table))
+    assert mount is not None and (mount.keeps_modes, mount.wsl_drive, mount.read_only) == (keeps_modes, wsl_drive, False), mount
