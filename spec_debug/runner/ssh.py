@@ -577,7 +577,11 @@ class SSHTransport(Transport):
             try:
                 script = command.encode("utf-8", "surrogateescape")
                 within = request_answer_s(self._connection.target.connect_timeout_s)
-                if self._connection.target.forward_agent is not None:
+                # Not to a host let in by StrictHostKeyChecking no alone (its key changed or
+                # @revoked): ssh(1) turns agent forwarding off there, as a man in the middle could
+                # sign with the agent (openssh-portable: sshconnect.c, check_host_key, continue_unsafe).
+                unverified = getattr(self._connection.transport, "host_key_warning", None)
+                if self._connection.target.forward_agent is not None and not unverified:
                     forward_agent(channel, self._connection.target.forward_agent)
 
                 def start(line: str) -> None:

@@ -76,15 +76,83 @@ def _connect_within(sock: socket.socket, path: str, seconds: float) -> None:
             time.sleep(_AGENT_CONNECT_POLL_S)
 
 
-class _AgentAt(paramiko.Agent):
-    """The ssh-agent listening at a given socket; paramiko.Agent only reads $SSH_AUTH_SOCK."""
+# SSH2_AGENTC_SIGN_REQUEST (draft-miller-ssh-agent, 3.6; paramiko/agent.py, cSSH2_AGENTC_SIGN_REQUEST).
+_SIGN_REQUEST = 13
+# Signatures our logins are waiting for, by agent socket. ssh-agent answers no one while it asks
+# its user about a key (openssh-portable: ssh-agent.c is one thread, and confirm_key waits for
+# ssh-askpass), so a listing asked meanwhile waits on that person: no silent agent.
+_SIGNING_AT: dict[str, int] = {}
+_SIGNING_LOCK = threading.Lock()
+# How often a listing that has no answer yet looks whether the agent is busy signing for us.
+_LISTING_LOOK_S = 1.0
 
-    def __init__(self, sock: socket.socket) -> None:
+
+def _signing_at(path: str) -> bool:
+    with _SIGNING_LOCK:
+        return _SIGNING_AT.get(path, 0) > 0
+
+
+class _ListingReads:
+    """The agent's socket as paramiko reads it while the keys are listed (AgentSSH._connect):
+    silent for _AGENT_ANSWER_S is silent, except while another of our logins waits on a
+    signature from the same agent (_SIGNING_AT), which is the agent waiting on its user."""
+
+    def __init__(self, sock: socket.socket, path: str) -> None:
+        self._sock, self._path = sock, path
+
+    def send(self, data: bytes) -> int:
+        return self._sock.send(data)
+
+    def recv(self, size: int) -> bytes:
+        quiet_since = time.monotonic()
+        while True:
+            try:
+                return self._sock.recv(size)
+            except TimeoutError:
+                if _signing_at(self._path):
+                    quiet_since = time.monotonic()
+                elif time.monotonic() - quiet_since >= _AGENT_ANSWER_S:
+                    raise
+
+    def close(self) -> None:
+        self._sock.close()
+
+
+class _AgentAt(paramiko.Agent):
+    """The ssh-agent listening at a given socket; paramiko.Agent only reads $SSH_AUTH_SOCK.
+
+    It says when it is busy signing: an agent that waits on its user (`ssh-add -c`, a security
+    key's touch, 1Password's or Secretive's approval; ssh-agent asks one confirmation at a time,
+    so a fleet's logins queue behind each other) is no sshd that "did not answer authentication"
+    (ssh_transport, _auth_verdict, waits for it as ssh(1) does)."""
+
+    def __init__(self, sock: socket.socket, path: str) -> None:
         paramiko.agent.AgentSSH.__init__(self)
-        sock.settimeout(_AGENT_ANSWER_S)
-        self._connect(sock)
+        self.path = path
+        self.signing_since: float | None = None
+        """When the signature it is making was asked for (monotonic); None when it makes none."""
+        self.signed_at: float | None = None
+        """When its last signature came back (monotonic)."""
+        sock.settimeout(_LISTING_LOOK_S)
+        self._connect(_ListingReads(sock, path))
         # Signing waits as long as the agent takes (a hardware key waiting for a touch).
         sock.settimeout(None)
+        self._conn = sock
+
+    def _send_message(self, msg: object) -> tuple[int, paramiko.Message]:
+        signing = isinstance(msg, paramiko.Message) and msg.asbytes()[:1] == bytes([_SIGN_REQUEST])
+        if signing:
+            self.signing_since = time.monotonic()
+            with _SIGNING_LOCK:
+                _SIGNING_AT[self.path] = _SIGNING_AT.get(self.path, 0) + 1
+        try:
+            return super()._send_message(msg)  # type: ignore[no-any-return]
+        finally:
+            if signing:
+                with _SIGNING_LOCK:
+                    _SIGNING_AT[self.path] -= 1
+                self.signed_at = time.monotonic()
+                self.signing_since = None
 
 
 def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) -> paramiko.Agent | None:
@@ -127,7 +195,7 @@ def _open_agent(target: SSHTarget, options: AuthOptions, attempts: _Attempts) ->
     try:
         _connect_within(sock, path, _AGENT_CONNECT_S)
         connected = True
-        return _AgentAt(sock)
+        return _AgentAt(sock, path)
     except (OSError, paramiko.SSHException) as exc:
         # ssh(1) also goes on with the key files when the agent is not there (1Password locked).
         sock.close()

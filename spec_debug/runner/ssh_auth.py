@@ -27,6 +27,7 @@ from dataclasses import replace
 import paramiko
 
 from spec_debug.errors import AuthenticationError
+from spec_debug.runner.key_file_mount import chmod_cannot_fix, move_off_mount
 from spec_debug.runner.ssh_agent import _hand_to_agent, _open_agent
 from spec_debug.runner.ssh_auth_options import AuthOptions, PassphrasePrompt, _Attempts
 from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, user_certificate_problem
@@ -73,6 +74,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     files = _identity_files(target)
     # No key at all where the config turns key logins off, as ssh(1) offers none (_no_key_logins).
     agent = _open_agent(target, options, attempts) if target.key_logins is None else None
+    transport.signing_agent = agent  # type: ignore[attr-defined]  # its sign time is not sshd's (ssh_transport, _auth_verdict)
     try:
         if target.key_logins is None and _offer_keys(transport, target, options, attempts, agent, files):
             return
@@ -83,6 +85,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         _log_in_without_key(transport, target, options, attempts, refused.allowed)
         return
     finally:
+        transport.signing_agent = None  # type: ignore[attr-defined]
         if agent is not None:
             agent.close()
     interactive_refused = None
@@ -188,8 +191,18 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         # ask its admin" sent the reader the wrong way before the key itself was in question.
         path, mode = attempts.too_open[0]
         tried += f"; ssh(1) ignores {_short(path)}: its mode {mode} lets others read it"
-        hint = (f"`chmod 600 {shlex.quote(path)}` first: ssh(1) (and Ansible, which runs it) ignores that key whatever "
-                f"the host holds; then {hint}")
+        stuck = chmod_cannot_fix(path)
+        if stuck is None:
+            hint = (f"`chmod 600 {shlex.quote(path)}` first: ssh(1) (and Ansible, which runs it) ignores that key whatever "
+                    f"the host holds; then {hint}")
+        else:
+            # chmod fails there, or succeeds and changes nothing: the key must move.
+            tried += f" ({stuck})"
+            hint = (f"{move_off_mount(path)}: ssh(1) (and Ansible, which runs it) ignores the key where it lies whatever "
+                    f"the host holds; then {hint}")
+    if attempts.short_rsa:
+        hint = (f"make a key ssh(1) takes, `ssh-keygen -t ed25519`, and add its .pub to ~/.ssh/authorized_keys on the host "
+                f"(or lower RequiredRSASize for this host in your ssh config, where your policy allows); or {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
@@ -232,6 +245,10 @@ def _offer_keys(
         if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
             return True
     return False
+
+
+def _rsa_shorter_than_required(key: paramiko.PKey, target: SSHTarget) -> bool:
+    return key.get_name().startswith(("ssh-rsa", "rsa-sha2")) and 0 < key.get_bits() < target.required_rsa_size
 
 
 def _needs_a_token(key: paramiko.PKey) -> bool:
@@ -277,6 +294,13 @@ def _try_key(
         # The host hung up while this side prepared the key (a passphrase typed past sshd's
         # LoginGraceTime): paramiko would say only "No existing session".
         raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
+    if _rsa_shorter_than_required(key, target):
+        # ssh(1) skips it unoffered, from a file or the agent (openssh-portable: sshconnect2.c,
+        # pubkey_prepare, sshkey_check_rsa_length): offered, we logged in where `ssh` could not.
+        attempts.tried.append(f"{label} (RSA {key.get_bits()} bits, fewer than RequiredRSASize {target.required_rsa_size}: "
+                              "not offered, as ssh(1) skips it)")
+        attempts.short_rsa = True
+        return False
     problem = user_certificate_problem(key, target.user)
     if problem is not None:
         label = f"{label} ({problem[0]})"
@@ -417,9 +441,16 @@ def _allowed_methods(transport: paramiko.Transport, target: SSHTarget) -> list[s
     return []
 
 
+# ssh-agent signs with a key added with `ssh-add -h` (destination constraints, OpenSSH 8.9+) only
+# on a connection bound to the host (session-bind@openssh.com) for a publickey-hostbound-v00
+# login (openssh-portable: ssh-agent.c, process_sign_request, "refusing use of
+# destination-constrained key to sign on unbound connection"): paramiko makes neither, so
+# `ssh` gets in with the key and we are refused, the cause said only in the agent's own log.
 _AGENT_REFUSED_HINT = (
     "a FIDO (-sk) key needs its token plugged in and touched; a key added with `ssh-add -c` (or AddKeysToAgent "
-    "confirm) needs the confirmation accepted; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered"
+    "confirm) needs the confirmation accepted; a key added with `ssh-add -h` (destination-constrained) signs only for "
+    "ssh(1), which binds the agent to the host as spec-debug cannot: add it again without -h (`ssh-add KEY`), or name "
+    "its file with IdentityFile; or set IdentitiesOnly yes and this host's IdentityFile so only that key is offered"
 )
 
 

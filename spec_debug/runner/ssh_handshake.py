@@ -116,7 +116,7 @@ _AGENT_REFUSALS_RETRIED = 4
 def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> paramiko.Transport:
     """SSH handshake, host key check and authentication over an open socket."""
     transport = _SignalAwareTransport(sock)
-    transport.banner_timeout = target.connect_timeout_s
+    transport.banner_timeout = target.handshake_wait_s or target.connect_timeout_s
     transport.auth_timeout = target.connect_timeout_s
     known_hosts = KnownHosts(target.known_hosts_files, target.global_known_hosts_files)
     security = transport.get_security_options()
@@ -199,7 +199,7 @@ def _stalled_after_banner(transport: paramiko.Transport, target: SSHTarget, wher
     if not banner:
         return None
     return HandshakeError(
-        f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s: it sent its banner "
+        f"{target.alias}: no SSH handshake from {where} within {target.handshake_wait_s or target.connect_timeout_s:g} s: it sent its banner "
         f"({banner[:80]}) but did not finish the key exchange",
         hint="sshd answers but the key exchange stalls: a network path that drops large packets (MTU on a VPN or "
         "tunnel: `ssh -vvv` stops at 'expecting SSH2_MSG_KEX_ECDH_REPLY'), or a host too loaded to finish it; "
@@ -319,10 +319,20 @@ def _handshake_on(
     transport: paramiko.Transport, target: SSHTarget, sock: object, known_hosts: KnownHosts, options: ConnectOptions
 ) -> paramiko.Transport:
     where = f"{target.hostname}:{target.port}"
+    wait_s = target.handshake_wait_s or target.connect_timeout_s
     stalled = HandshakeError(
-        f"{target.alias}: no SSH handshake from {where} within {target.connect_timeout_s:g} s (host stalled or not an SSH server)",
+        f"{target.alias}: no SSH handshake from {where} within {wait_s:g} s (host stalled or not an SSH server)",
         hint="the host accepts TCP but sshd does not answer: overloaded, hung, or the wrong port",
     )
+    if target.proxy_command is not None:
+        # No TCP of ours here: the command may still be setting up, or waiting on a login.
+        stalled = HandshakeError(
+            f"{target.alias}: no SSH handshake from {where} within {wait_s:g} s through its ProxyCommand "
+            "(the command passed on nothing an SSH server says)",
+            hint="the ProxyCommand may be waiting for a login (cloudflared, tsh and aws sso open a browser) or slow to set "
+            "up its tunnel: run it by hand to see; set ConnectTimeout for this host to wait longer; or the host behind "
+            "it is hung",
+        )
     closed_early = _ClosedBeforeBanner(
         f"{target.alias}: {where} closed the connection before the SSH banner",
         hint="sshd turned us away before the handshake: too many connections at once (MaxStartups; "
@@ -330,7 +340,7 @@ def _handshake_on(
     )
     started = time.monotonic()
     try:
-        transport.start_client(timeout=target.connect_timeout_s)
+        transport.start_client(timeout=wait_s)
     except paramiko.SSHException as exc:
         _raise_if_proxy_ended(target, sock, getattr(transport, "pre_banner", ()))
         text = _one_line(exc)
@@ -340,7 +350,7 @@ def _handshake_on(
         if "banner" in text.lower() or "timed out" in text.lower():
             # paramiko says "Error reading SSH protocol banner" both for a server that
             # closed at once (EOF) and for one that never spoke; the clock tells them apart.
-            if isinstance(exc.__context__, EOFError) or time.monotonic() - started < target.connect_timeout_s / 2:
+            if isinstance(exc.__context__, EOFError) or time.monotonic() - started < wait_s / 2:
                 raise closed_early from None
             raise (_stalled_after_banner(transport, target, where) or stalled) from None
         if text.startswith("Incompatible version"):
@@ -419,6 +429,7 @@ def _handshake_on(
         ssh_args=_ssh_args_filing_as_we_look(target),
         config_host=target.alias,
         host_key_alias=target.host_key_alias,
+        verify_host_key_dns=target.verify_host_key_dns,
     )
     if warning is not None:
         # ssh(1) prints this on stderr and goes on with key logins only (sshconnect.c,

@@ -458,8 +458,6 @@ def _certificate_problem(
     if signer is None:
         return ("no @cert-authority line in known_hosts trusts its signer for this host" if authorities
                 else "known_hosts has no @cert-authority line for this host")
-    if any(key.asbytes() == certificate.signature_key for key in known_hosts.revoked_for(known_hosts_name)):
-        return f"its CA key ({describe_key(signer)}) is marked @revoked"
     if not signer.verify_ssh_sig(certificate.signed, paramiko.Message(certificate.signature)):
         # Also an RSA CA that signed with SHA-1 (ssh-rsa), refused by OpenSSH 8.2+ (CASignatureAlgorithms).
         return f"its signature by the CA {describe_key(signer)} does not verify (or uses SHA-1, ssh-rsa)"
@@ -498,6 +496,7 @@ def verify_host_key(
     ssh_args: str | None = None,
     config_host: str | None = None,
     host_key_alias: str | None = None,
+    verify_host_key_dns: bool = False,
 ) -> str | None:
     """Return if the key is known (or newly accepted); raise HostKeyError otherwise.
 
@@ -521,8 +520,8 @@ def verify_host_key(
 
     `hash_new` (ssh_config HashKnownHosts yes) files an accepted key under the hash of the
     name, as ssh(1) then does, so known_hosts does not list the fleet's host names in clear.
-    `allow_changed` (StrictHostKeyChecking no/off) connects despite a changed key, as ssh(1)
-    does, and returns the warning to show; ssh(1) then disables password and
+    `allow_changed` (StrictHostKeyChecking no/off) connects despite a changed key or one marked
+    `@revoked`, as ssh(1) does, and returns the warning to show; ssh(1) then disables password and
     keyboard-interactive logins, so only a key can log in (openssh-portable: sshconnect.c,
     check_host_key, HOST_CHANGED: only SSH_STRICT_HOSTKEY_OFF goes on). The changed key is
     not filed: known_hosts keeps the old one, as ssh(1) leaves it.
@@ -530,16 +529,28 @@ def verify_host_key(
     `[host]:port`, the same key filed under the bare host name is trusted, as ssh(1) trusts it.
     `ask` (StrictHostKeyChecking ask, someone at a terminal): puts ssh(1)'s question about an
     unknown key and returns the answer, or None when no one answers; see _confirmed.
+    `verify_host_key_dns` (VerifyHostKeyDNS yes or ask): ssh(1) may trust an unknown key from
+    the host's SSHFP records in DNS (openssh-portable: sshconnect.c, verify_host_key); we do not
+    look them up, and the refusal says so rather than leave the difference to be guessed.
     """
-    if any(key == server_key for key in known_hosts.revoked_for(known_hosts_name)):
-        raise HostKeyError(
-            f"{alias}: the host key of {known_hosts_name} ({describe_key(server_key)}) is marked @revoked in known_hosts; refusing to connect",
-            hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
-        )
     try:
         certificate = host_certificate_of(server_key)
     except ValueError as exc:
         raise HostKeyError(f"{alias}: {known_hosts_name} sent a malformed host certificate ({exc})") from None
+    revoked = _revoked(known_hosts.revoked_for(known_hosts_name), server_key, certificate, known_hosts_name)
+    if revoked is not None:
+        if allow_changed:
+            # ssh(1) goes on here too, with key logins only (sshconnect.c, check_host_key,
+            # HOST_REVOKED: any setting but SSH_STRICT_HOSTKEY_OFF fails, off goes to continue_unsafe).
+            return (
+                f"{alias}: WARNING: REVOKED HOST KEY: {revoked} is marked @revoked in known_hosts; "
+                "connecting anyway because of StrictHostKeyChecking no (only key logins, and no agent forwarding, as "
+                "ssh(1) does): a stolen key may be impersonating the host"
+            )
+        raise HostKeyError(
+            f"{alias}: {revoked} is marked @revoked in known_hosts; refusing to connect",
+            hint="the key was revoked on purpose: ask the host's owner; do not remove the @revoked line to get in",
+        )
     if certificate is not None:
         problem = _certificate_problem(certificate, known_hosts, known_hosts_name, portless_name, certificate_name)
         if problem is None:
@@ -597,9 +608,11 @@ def verify_host_key(
                        if not elsewhere.patterns.startswith(("|", "[")) and "," not in elsewhere.patterns else "")
                 ),
             )
+        unchecked_dns = (" (spec-debug does not check the host's SSHFP records in DNS, as VerifyHostKeyDNS in your "
+                         "ssh config has ssh(1) do: only known_hosts vouches for a key here)") if verify_host_key_dns else ""
         raise HostKeyError(
             f"{alias}: host key for {known_hosts_name} is not in known_hosts "
-            f"(server offered {describe_key(server_key)})",
+            f"(server offered {describe_key(server_key)}){unchecked_dns}",
             hint=_unknown_key_hint(known_hosts.write_file, ssh_args or _ssh_args(known_hosts_name)),
         )
     same_type = known.get(server_key.get_name(), [])
@@ -610,7 +623,7 @@ def verify_host_key(
         return (
             f"{alias}: WARNING: HOST KEY CHANGED for {known_hosts_name}: server offered {describe_key(server_key)}, "
             f"known_hosts has {describe_key(old[0])}; connecting anyway because of StrictHostKeyChecking no "
-            "(only key logins allowed, as ssh(1) does)"
+            "(only key logins, and no agent forwarding, as ssh(1) does)"
         )
     offending = next(entry for entry in known_hosts.entries_for(known_hosts_name) if entry.marker is None and entry.key == old[0])
     raise HostKeyError(
@@ -619,6 +632,20 @@ def verify_host_key(
         f"({_where_filed(offending)}); refusing to connect (possible man-in-the-middle)",
         hint=_changed_key_hint(offending, known_hosts, known_hosts_name),
     )
+
+
+def _revoked(
+    revoked: list[paramiko.PKey], server_key: paramiko.PKey, certificate: HostCertificate | None, name: str,
+) -> str | None:
+    """What of the server's key known_hosts marks @revoked: the key itself, or the CA that signed
+    its certificate. Either makes the host revoked, with no fallback to a plain key filed beside
+    (openssh-portable: hostfile.c, check_key_not_revoked; sshconnect.c, check_host_key, `fail:`)."""
+    if any(key == server_key for key in revoked):
+        return f"the host key of {name} ({describe_key(server_key)})"
+    if certificate is not None and any(key.asbytes() == certificate.signature_key for key in revoked):
+        signer = next(key for key in revoked if key.asbytes() == certificate.signature_key)
+        return f"the CA ({describe_key(signer)}) that signed the host certificate of {name}"
+    return None
 
 
 def _host_key_alias_hint(filed_as: str, host_key_alias: str | None, config_host: str | None) -> str:

@@ -10,6 +10,8 @@ import os
 import stat
 
 import paramiko
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, rsa
 
 from spec_debug.runner.ssh_auth_options import AuthOptions, _Attempts
 from spec_debug.runner.ssh_config import DEFAULT_IDENTITY_FILES, SSHTarget
@@ -104,16 +106,46 @@ def _load_key(path: str, options: AuthOptions, attempts: _Attempts) -> paramiko.
         attempts.tried.append(f"{_short(path)} (a public key, and no such key in ssh-agent)")
         return None
     try:
-        key = paramiko.PKey.from_path(path)
+        key = open_key_file(path)
     except TypeError:  # cryptography: "Key is password-protected, but password was not provided"
         return _load_encrypted_key(path, options, attempts)
     except (ValueError, OSError, paramiko.SSHException) as exc:
         attempts.tried.append(f"{_short(path)} (unreadable: {_unreadable_reason(path, exc)})")
         return None
     except Exception as exc:  # noqa: BLE001 - see _unusable: one key file must not fail the host
-        attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+        attempts.tried.append(f"{_short(path)} ({_unusable(exc, path)})")
         return None
     _KEY_CACHE[path] = key
+    return key
+
+
+# PKCS#8 PEM: what Oracle Cloud's console hands out, `openssl genpkey` and `ssh-keygen -m PKCS8` write.
+_PKCS8_HEADERS = (b"-----BEGIN PRIVATE KEY-----", b"-----BEGIN ENCRYPTED PRIVATE KEY-----")
+
+
+def open_key_file(path: str, passphrase: bytes | None = None) -> paramiko.PKey:
+    """The key in `path` (and its `-cert.pub`), as paramiko's PKey.from_path opens it, and also in
+    PKCS#8 form, RSA or ECDSA, which ssh(1) takes (openssh-portable: sshkey.c,
+    sshkey_parse_private_pem_fileblob, through OpenSSL). paramiko tells the type from such a file
+    and then parses only PKCS#1 and OpenSSH forms (paramiko/pkey.py, from_path): "not a valid RSA
+    private key file". Raises as from_path does: TypeError without a needed passphrase,
+    ValueError for a wrong one."""
+    try:
+        return paramiko.PKey.from_path(path, passphrase)
+    except paramiko.SSHException:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if not data.lstrip().startswith(_PKCS8_HEADERS):
+            raise
+        loaded = serialization.load_pem_private_key(data, passphrase)
+        if isinstance(loaded, rsa.RSAPrivateKey):
+            key: paramiko.PKey = paramiko.RSAKey(key=loaded)
+        elif isinstance(loaded, ec.EllipticCurvePrivateKey):
+            key = paramiko.ECDSAKey(vals=(loaded, loaded.public_key()))
+        else:
+            raise  # an ed25519 PKCS#8 key: ssh(1) 9.x refuses it too ("invalid format")
+    if os.path.exists(f"{path}-cert.pub"):
+        key.load_certificate(f"{path}-cert.pub")
     return key
 
 
@@ -131,7 +163,31 @@ def too_open_mode(path: str) -> str | None:
     return f"0{stat.S_IMODE(found.st_mode):03o}"
 
 
-def _unusable(exc: BaseException) -> str:
+# The ciphers paramiko opens an OpenSSH-format key with (paramiko/pkey.py, _read_private_key_openssh,
+# through Transport._cipher_info; checked against paramiko 5.1 with every `ssh -Q cipher` name: the
+# others fail, "Unsupported cipher" or, for aes256-gcm@openssh.com, KeyError 'mode').
+_OPENABLE_KEY_CIPHERS = frozenset({"none", "aes256-ctr", "aes256-cbc"})
+_OPENSSH_KEY_MAGIC = b"openssh-key-v1\0"
+
+
+def _key_cipher(path: str) -> str | None:
+    """The cipher an OpenSSH-format key file is encrypted with (`ssh-keygen -Z`; PROTOCOL.key in
+    openssh-portable: the header's first string), or None for another file."""
+    try:
+        with open(path, "rb") as handle:
+            text = handle.read(64 * 1024).decode("ascii", "replace")
+        body = text.split("-----BEGIN OPENSSH PRIVATE KEY-----", 1)[1].split("-----END", 1)[0]
+        blob = base64.b64decode("".join(body.split()))
+    except (OSError, IndexError, ValueError):
+        return None
+    if not blob.startswith(_OPENSSH_KEY_MAGIC) or len(blob) < len(_OPENSSH_KEY_MAGIC) + 4:
+        return None
+    at = len(_OPENSSH_KEY_MAGIC)
+    size = int.from_bytes(blob[at : at + 4], "big")
+    return blob[at + 4 : at + 4 + size].decode("ascii", "replace") or None
+
+
+def _unusable(exc: BaseException, path: str) -> str:
     """Why a key file that parses as a key cannot be used, for the "tried:" list.
 
     cryptography refuses FIDO security keys (`sk-ssh-ed25519@openssh.com`, `ssh-keygen -t
@@ -143,6 +199,12 @@ def _unusable(exc: BaseException) -> str:
     text = _one_line(exc)
     if "sk-" in text:
         return "a FIDO security key (-sk), which spec-debug cannot use: give it a plain ed25519 key too"
+    cipher = _key_cipher(path)
+    if cipher is not None and cipher not in _OPENABLE_KEY_CIPHERS:
+        # ssh(1) opens every cipher `ssh-keygen -Z` offers; paramiko two of them. "unusable:
+        # 'mode'" (aes256-gcm's KeyError) named neither the cipher nor a way out.
+        return (f"encrypted with {cipher}, which spec-debug cannot open: load it into ssh-agent (`ssh-add {_short(path)}`), "
+                f"or re-encrypt it with `ssh-keygen -p -Z aes256-ctr -f {_short(path)}`")
     return f"unusable: {text}"
 
 
@@ -179,11 +241,11 @@ def _ask_passphrase(path: str, options: AuthOptions, attempts: _Attempts) -> par
         if not passphrase:
             return None
         try:
-            key = paramiko.PKey.from_path(path, passphrase.encode())
+            key = open_key_file(path, passphrase.encode())
         except (ValueError, TypeError):
             continue  # wrong passphrase: ask again, like ssh(1)
         except Exception as exc:  # noqa: BLE001 - opened, but a key we cannot use (_unusable)
-            attempts.tried.append(f"{_short(path)} ({_unusable(exc)})")
+            attempts.tried.append(f"{_short(path)} ({_unusable(exc, path)})")
             return None
         _KEY_CACHE[path] = key
         return key

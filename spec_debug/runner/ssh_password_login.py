@@ -44,8 +44,11 @@ def _interactive_refusal(options: AuthOptions) -> tuple[str, str] | None:
     """Why a keyboard-interactive question cannot be answered here, and what to do; None when it can."""
     key_only = "use an account that logs in with a key alone"
     if not options.interactive:
-        return ("it is disabled because the host key changed (StrictHostKeyChecking no, as ssh(1) does)",
-                "check the new host key with the host's owner and fix known_hosts")
+        # Also for a key known_hosts marks @revoked (ssh_hostkeys.verify_host_key): "changed" sent
+        # the reader to look for a new key where the old one had been revoked on purpose.
+        return ("it is disabled because the host key changed or is marked @revoked (let through by StrictHostKeyChecking no; "
+                "ssh(1) disables it too)",
+                "check the host key with the host's owner, and fix known_hosts if the host's key is right")
     if options.batch:
         return f"{options.batch_source} forbids prompting", f"{_without_batch(options)} to answer it, or {key_only}"
     if options.prompt is getpass.getpass and not _can_ask():
@@ -163,7 +166,7 @@ def _usable_logins(target: SSHTarget, options: AuthOptions, allowed: list[str]) 
     """The keyboard-interactive and password logins (of those `allowed`, in the config's order)
     that can be tried: the inventory gives the password, or someone at a terminal can type it."""
     if not options.interactive:
-        return []  # a changed host key let through: ssh(1) turns both off (see _interactive_refusal)
+        return []  # a changed or @revoked host key let through: ssh(1) turns both off (see _interactive_refusal)
     if target.password is None and _interactive_refusal(options) is not None:
         return []
     usable = [method for method in target.login_methods if method in allowed]
@@ -313,7 +316,7 @@ def _no_password(target: SSHTarget, options: AuthOptions) -> str:
     if target.password_source is not None and target.password is None:
         return f"but {target.password_source} gives none"
     if not options.interactive:
-        return "which ssh(1) and spec-debug do not send after a changed host key"
+        return "which ssh(1) and spec-debug do not send to a host let in by StrictHostKeyChecking no (its key changed or @revoked)"
     refused = _interactive_refusal(options)
     why = refused[0] if refused is not None else "none was typed"
     # "which spec-debug does not use" is what this said before passwords could be given.

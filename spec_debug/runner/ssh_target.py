@@ -13,6 +13,12 @@ from spec_debug.errors import UsageError
 
 DEFAULT_PORT = 22
 DEFAULT_CONNECT_TIMEOUT_S = 15.0
+# A ProxyCommand may first wait on its user: cloudflared, Teleport's tsh and `aws sso` open a
+# browser to log in, `gcloud compute start-iap-tunnel` and `aws ssm start-session` take seconds
+# to set up. ssh(1) without ConnectTimeout waits for the banner with no bound (openssh-portable:
+# ssh.c passes timeout_ms 0 to ssh_login, and ssh_exchange_identification waits forever); our 15 s
+# failed those hosts as "host stalled". Still bounded, so a hung proxy does not hold the run.
+PROXY_COMMAND_HANDSHAKE_S = 120.0
 DEFAULT_KEEPALIVE_S = 15.0
 DEFAULT_KNOWN_HOSTS = "~/.ssh/known_hosts"
 # RequiredRSASize's default (openssh-portable: ssh.h, SSH_RSA_MINIMUM_MODULUS_SIZE; ssh_config(5)).
@@ -109,6 +115,9 @@ class SSHTarget:
     proxy_command: str | None = None
     proxy_jump: tuple[JumpHop, ...] = ()
     connect_timeout_s: float = DEFAULT_CONNECT_TIMEOUT_S
+    handshake_wait_s: float | None = None
+    """How long the SSH handshake may take where it is not connect_timeout_s: through a ProxyCommand
+    with no ConnectTimeout given (PROXY_COMMAND_HANDSHAKE_S)."""
     keepalive_s: float = DEFAULT_KEEPALIVE_S
     keepalive_count_max: int = 3
     known_hosts_files: tuple[str, ...] = (DEFAULT_KNOWN_HOSTS,)
@@ -119,6 +128,8 @@ class SSHTarget:
     key to the terminal as ssh(1) does, and behaves as `yes` where no one can answer (--batch, no terminal)."""
     no_host_authentication_for_localhost: bool = False
     """NoHostAuthenticationForLocalhost yes: any host key of a loopback address connected to directly is taken."""
+    verify_host_key_dns: bool = False
+    """VerifyHostKeyDNS yes or ask: ssh(1) would also trust a key the host's SSHFP records vouch for; we do not look."""
     required_rsa_size: int = DEFAULT_REQUIRED_RSA_SIZE
     """RequiredRSASize: the fewest bits an RSA host key may have (ssh(1) 9.1+; RHEL's crypto policy sets 2048)."""
     revoked_host_keys: tuple[str, ...] = ()

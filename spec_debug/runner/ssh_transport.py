@@ -405,6 +405,8 @@ class _SignalAwareTransport(paramiko.Transport):
     (slow, or a flood of output) is told from a server that went silent."""
     host_key_warning: str | None = None
     """Why the host key was accepted although known_hosts disagrees (StrictHostKeyChecking no)."""
+    signing_agent: object | None = None
+    """The ssh-agent the login in progress signs with (ssh_auth.authenticate), which _auth_verdict waits for."""
     """Why the connection was given up, when the server stopped answering."""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -569,14 +571,29 @@ class _SignalAwareTransport(paramiko.Transport):
         bound = self.auth_timeout
         if bound is None:
             return self.auth_handler.wait_for_response(answered)  # type: ignore[union-attr]
-        ran_out = threading.Event()
+        ran_out, over = threading.Event(), threading.Event()
+        alarm = [0]
 
         def run_out() -> None:
+            # The key is signed in this wait (paramiko/auth_handler.py, _parse_service_accept):
+            # while ssh-agent waits on its user (ssh_agent._AgentAt), and for `bound` after it
+            # answers, the time is not sshd's. ssh(1) waits for the agent without limit; sshd's
+            # LoginGraceTime still ends a login nobody approves.
+            if over.is_set():
+                return
+            agent = self.signing_agent
+            if getattr(agent, "signing_since", None) is not None:
+                alarm[0] = _ALARMS.after(1.0, run_out)
+                return
+            signed_at = getattr(agent, "signed_at", None)  # read after: set before signing_since clears
+            if signed_at is not None and signed_at + bound > time.monotonic():
+                alarm[0] = _ALARMS.after(signed_at + bound - time.monotonic(), run_out)
+                return
             ran_out.set()
             answered.set()  # ends paramiko's wait; no verdict came, so it raises
 
         self.auth_timeout = None  # paramiko's own bound reads time.time()
-        alarm = _ALARMS.after(bound, run_out)
+        alarm[0] = _ALARMS.after(bound, run_out)
         try:
             return self.auth_handler.wait_for_response(answered)  # type: ignore[union-attr]
         except paramiko.AuthenticationException:
@@ -584,7 +601,8 @@ class _SignalAwareTransport(paramiko.Transport):
                 raise paramiko.AuthenticationException("Authentication timeout.") from None
             raise
         finally:
-            _ALARMS.cancel(alarm)
+            over.set()
+            _ALARMS.cancel(alarm[0])
             self.auth_timeout = bound
 
     # paramiko times start_client's wait for the key exchange with the wall clock

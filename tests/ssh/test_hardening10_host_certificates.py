@@ -105,7 +105,7 @@ def test_a_revoked_ca_is_not_trusted(client: ClientSetup, certified: StartCertif
     with open(client.known_hosts, "a") as handle:
         handle.write(f"@revoked * {public_line(host_ca)}\n")
     assert ssh_exit_status(client, "gpu01") != 0
-    with pytest.raises(HostKeyError, match="its CA key .* is marked @revoked"):
+    with pytest.raises(HostKeyError, match="the CA .* that signed the host certificate of .* is marked @revoked"):
         SSHTransport.connect("gpu01", client.options())
 
 
