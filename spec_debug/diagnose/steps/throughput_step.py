@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
+from spec_debug.diagnose.checks.perf import (
+    EVERY_POSITION_PREDICTION, check_accept_length_gap, check_payoff, check_throughput,
+)
 from spec_debug.diagnose.quantization import experts_in_several_formats, precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
@@ -591,6 +593,11 @@ def check(ctx: Any) -> list[Finding]:
                            "numbers of their own are left out, their servers may have run other settings)")
     if observed_note:
         model.notes.append(observed_note)
+    # acceptance scored at every position (the eval read no loss mask): not the positions a
+    # server verifies, said wherever the prediction is used (SD502 is a warning then)
+    every_position = bool(rates) and (reference or {}).get("loss_mask_source") == "none"
+    if every_position:
+        model.notes.append(EVERY_POSITION_PREDICTION)
     unloadable = experts_vllm_cannot_load(ctx.host_facts)
     if unloadable:
         model.notes.append(unloadable)
@@ -621,9 +628,12 @@ def check(ctx: Any) -> list[Finding]:
         context.append(cap)
     if unloadable:
         context.append(unloadable)
+    if every_position and predicted is not None:
+        context.append(EVERY_POSITION_PREDICTION)
     findings += check_throughput(measured, baseline, source=source, at=at, root_causes=all_causes, context=context)
     causes = [c for c in all_causes if c != "SD101"]
-    findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes, at=at)
+    findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes,
+                                        every_position=every_position, at=at)
     candidates = [x for x in (best, observed) if x is not None]
     findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
     return record(ctx.facts, NS, findings)
