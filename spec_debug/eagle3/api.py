@@ -882,6 +882,13 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                               every_position))
             if resolved.how == "layer_ids" else every_slot_samples(),
             NormFlags.of(flag_values), device, command)
+    if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
+        input_notes += _fed_embedding_note(
+            loaded, info, resolved, cfg.trained_layer_ids(n_layers) if n_layers else None,
+            iter_samples(data, slots=resolved.slots, final=has_final, max_samples=1,
+                         spec=fc_spec, skipped=SkippedFiles(), masks=masks),
+            f"spec-debug drafter layout --model {model} --data {data}" + (
+                f" --target {target}" if target is not None else ""))
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -1004,6 +1011,47 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
             f"weights){shifted}{fix}; `{command}` ranks "
             f"every layout of the dump, and --layout {','.join(map(str, best))} evaluates "
             "with that order"]
+
+
+_EXACT_EMBEDDING = "is exactly the embedding output"
+_EMBEDDING_ROWS = 256  # rows of the first sample compared with embed_tokens[ids]: exact on all
+
+
+def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
+                        trained: Sequence[int] | None, samples, command: str) -> list[str]:
+    """A note when a slot fed to fc holds exactly the embedding output (embed_tokens[ids], the
+    draft's copy of the target's table) where the draft's aux ids name a later layer (id 0 is
+    the embedding output in the input-to numbering the engines capture in, EAGLE3.md section
+    3): the incident's cat([embed, layer3, layer31]) against [layer3, layer31, layer59]. A
+    dump that does not name its slots was fed its first slots with no word of what they hold
+    (a wide one got "run `spec-debug drafter layout`", which names the embedding slot only
+    there, and an unnamed dump of as many aux slots as fc takes nothing above its score).
+    The first sample's fed slots only, as eval read them; exact on its first
+    _EMBEDDING_ROWS rows, as layout.embedding_slot_checks compares."""
+    from spec_debug.eagle3.layout import embedding_slot_checks
+
+    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
+    if info.layer_ids is not None or embed is None or not trained \
+            or len(trained) != len(resolved.slots):
+        return []  # a dump that names its slots says which is layer 0; no ids to set against
+    first = next(iter(samples), None)
+    if first is None or first.length < 2 or not bool(embed.detach().any()):
+        return []
+    first = _first_rows(first, min(first.length, _EMBEDDING_ROWS))
+    checks = embedding_slot_checks([first], embed.detach().cpu(), None)
+    fed = [(resolved.slots[j], trained[j]) for j, check in enumerate(checks)
+           if j < len(resolved.slots) and check.is_embedding and trained[j] != 0]
+    if not fed:
+        return []
+    slots = ", ".join(f"slot {slot} (fed to fc as layer {layer})" for slot, layer in fed)
+    how = {"user": "given as --layout", "first_slots": "the first slots of a dump that does "
+           "not name its slots"}.get(resolved.how, resolved.how)
+    return [f"{slots} {_EXACT_EMBEDDING} (embed_tokens[token_ids]; fed slots {list(resolved.slots)}, "
+            f"{how}), while the draft's aux layers are {list(trained)} (id 0 would be the "
+            "embedding output): the dump starts at the embedding output (transformers' "
+            "output_hidden_states[0]) and is one layer off the draft's, or the draft was "
+            "trained on cat([embed, ...]) while its config names other layers; "
+            f"`{command}` ranks every layout of the dump"]
 
 
 def _later_capture(samples, best: tuple[int, ...], fed: tuple[int, ...], best_score: float,

@@ -1,0 +1,74 @@
+"""A dump that does not name its slots and starts at the embedding output, fed to fc as the
+draft's first aux layer (the incident's bug 2: cat([embed, layer3, layer31]) against
+[layer3, layer31, layer59]).
+
+Before: a dump of 4 aux slots [embed, 2, 4, 5] and the final one got "run `spec-debug drafter
+layout`" and nothing of what slot 0 holds; [embed, 2, 4] and the final one (as many aux slots as
+fc takes) scored 0.45 with no word at all (above the slot-order check's 0.4). Now eval says
+which fed slot is exactly embed_tokens[token_ids] where the draft's config names a later layer.
+The draft is saved by speculators 0.9.0 over a transformers Llama verifier (the draft's
+embedding is the verifier's), the states captured as vLLM captures them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.eagle3._world import informative_world, runner, torch  # noqa: F401
+
+from spec_debug.eagle3.commands import drafter_app
+
+world = informative_world("h52_fed_embedding", seed=3)
+
+SAID = "is exactly the embedding output"
+
+
+def _with_embedding(world: Path, name: str, keep: list[int]) -> Path:
+    """world's hs samples as cat([embed_tokens[ids], hidden_states[:, keep]]): no metadata."""
+    from safetensors.torch import load_file, save_file
+
+    out = world / name
+    if not out.exists():
+        out.mkdir()
+        table = load_file(str(world / "target" / "model.safetensors"))["model.embed_tokens.weight"]
+        for i in range(3):
+            tensors = load_file(str(world / "data" / f"hs_{i}.safetensors"))
+            ids, states = tensors["token_ids"], tensors["hidden_states"]
+            embedded = table[ids].to(states.dtype)[:, None]
+            save_file({"token_ids": ids,
+                       "hidden_states": torch.cat([embedded, states[:, keep]], 1).contiguous()},
+                      str(out / f"hs_{i}.safetensors"))
+    return out
+
+
+def _notes(world: Path, data: Path, *extra: str) -> list[str]:
+    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
+                                         str(data), "--target", str(world / "target"),
+                                         "--steps", "2", "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)["notes"]
+
+
+def test_a_wide_dump_fed_from_the_embedding_slot_names_it(world):
+    data = _with_embedding(world, "data_embed_wide", [0, 1, 2, 3])  # embed, 2, 4, 5, final
+    notes = _notes(world, data)
+    [said] = [n for n in notes if SAID in n]
+    assert said.startswith("slot 0 (fed to fc as layer 2) is exactly the embedding output")
+    assert "the draft's aux layers are [2, 4, 5]" in said
+    assert f"spec-debug drafter layout --model {world / 'draft'} --data {data}" in said
+    # the wide dump's own note still stands beside it
+    assert any("the dump has 4 aux slots per position" in n for n in notes), notes
+
+
+def test_the_incident_shape_is_named_above_the_slot_order_threshold(world):
+    data = _with_embedding(world, "data_embed_incident", [0, 1, 3])  # embed, 2, 4, final
+    notes = _notes(world, data)
+    [said] = [n for n in notes if SAID in n]
+    assert said.startswith("slot 0 (fed to fc as layer 2)")
+
+
+def test_slots_past_the_embedding_get_no_note(world):
+    """The same dump fed the draft's layers (--layout 1,2,3): scored as dumped, no word."""
+    data = _with_embedding(world, "data_embed_wide", [0, 1, 2, 3])
+    assert not any(SAID in n for n in _notes(world, data, "--layout", "1,2,3"))
+    assert not any(SAID in n for n in _notes(world, world / "data"))
