@@ -72,3 +72,20 @@ def test_slots_past_the_embedding_get_no_note(world):
     data = _with_embedding(world, "data_embed_wide", [0, 1, 2, 3])
     assert not any(SAID in n for n in _notes(world, data, "--layout", "1,2,3"))
     assert not any(SAID in n for n in _notes(world, world / "data"))
+
+
+def test_sd401_carries_the_note(world):
+    """drafter_accuracy's SD401 on that dump blamed the weights, the export or the data with
+    no word of the embedding slot; it now quotes the note, as it quotes the slot-order one."""
+    from spec_debug.diagnose.steps import eval_step
+    from spec_debug.probes.registry import ProbeContext
+
+    data = _with_embedding(world, "data_embed_incident", [0, 1, 3])
+    result = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
+                                         str(data), "--target", str(world / "target"),
+                                         "--steps", "2", "--json"])
+    facts = eval_step.parse({"reference": json.loads(result.output),
+                             "args": {"claimed_accuracy": "0.69"}})
+    ctx = ProbeContext(step_id="eval", host="gpu01", args={}, facts=facts, host_facts=facts)
+    [finding] = [f for f in eval_step.check(ctx) if f.code == "SD401"]
+    assert any(e.startswith("slot 0 (fed to fc as layer 2) " + SAID) for e in finding.evidence)
