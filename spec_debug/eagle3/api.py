@@ -1046,12 +1046,22 @@ def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
     slots = ", ".join(f"slot {slot} (fed to fc as layer {layer})" for slot, layer in fed)
     how = {"user": "given as --layout", "first_slots": "the first slots of a dump that does "
            "not name its slots"}.get(resolved.how, resolved.how)
+    aux_slots = info.num_slots - 1
+    if resolved.how == "first_slots" and fed[0][0] == 0 and aux_slots > len(resolved.slots):
+        # a wide dump that starts at the embedding output: one of every layer, as
+        # transformers' output_hidden_states gives them, more likely than one layer off
+        every = (f"; if it holds every layer, the draft's layers are --layout "
+                 f"{','.join(map(str, trained))}" if max(trained) < aux_slots else "")
+        cause = ("the dump starts at the embedding output, slot i the input to layer i as "
+                 f"transformers' output_hidden_states gives them, so its first slots are not "
+                 f"the draft's layers{every}")
+    else:
+        cause = ("the dump starts at the embedding output (transformers' "
+                 "output_hidden_states[0]) and is one layer off the draft's, or the draft was "
+                 "trained on cat([embed, ...]) while its config names other layers")
     return [f"{slots} {_EXACT_EMBEDDING} (embed_tokens[token_ids]; fed slots {list(resolved.slots)}, "
             f"{how}), while the draft's aux layers are {list(trained)} (id 0 would be the "
-            "embedding output): the dump starts at the embedding output (transformers' "
-            "output_hidden_states[0]) and is one layer off the draft's, or the draft was "
-            "trained on cat([embed, ...]) while its config names other layers; "
-            f"`{command}` ranks every layout of the dump"]
+            f"embedding output): {cause}; `{command}` ranks every layout of the dump"]
 
 
 def _later_capture(samples, best: tuple[int, ...], fed: tuple[int, ...], best_score: float,

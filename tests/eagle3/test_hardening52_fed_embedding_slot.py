@@ -89,3 +89,35 @@ def test_sd401_carries_the_note(world):
     ctx = ProbeContext(step_id="eval", host="gpu01", args={}, facts=facts, host_facts=facts)
     [finding] = [f for f in eval_step.check(ctx) if f.code == "SD401"]
     assert any(e.startswith("slot 0 (fed to fc as layer 2) " + SAID) for e in finding.evidence)
+
+
+def test_an_every_layer_dump_gets_the_layout_of_the_draft_layers(world):
+    """transformers' output_hidden_states of every layer (slot i the input to layer i, the
+    embedding output first) and the final state: not one layer off, and the draft's layers are
+    the slots of their ids, which the note gives as --layout (scored as the dump as captured)."""
+    from safetensors.torch import load_file, save_file
+    from transformers import LlamaForCausalLM
+
+    out = world / "data_every_layer"
+    if not out.exists():
+        out.mkdir()
+        verifier = LlamaForCausalLM.from_pretrained(str(world / "target")).eval()
+        for i in range(3):
+            tensors = load_file(str(world / "data" / f"hs_{i}.safetensors"))
+            ids = tensors["token_ids"]
+            with torch.no_grad():
+                every = verifier(ids[None], output_hidden_states=True).hidden_states[:-1]
+            states = torch.stack([h[0].to(torch.bfloat16) for h in every]
+                                 + [tensors["hidden_states"][:, -1]], 1)
+            save_file({"token_ids": ids, "hidden_states": states.contiguous()},
+                      str(out / f"hs_{i}.safetensors"))
+    [said] = [n for n in _notes(world, out) if SAID in n]
+    assert "slot i the input to layer i" in said and "one layer off" not in said
+    assert "the draft's layers are --layout 2,4,5" in said
+    plain = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
+                                        str(world / "data"), "--target", str(world / "target"),
+                                        "--steps", "2", "--json"])
+    fixed = runner.invoke(drafter_app, ["eval", "--model", str(world / "draft"), "--data",
+                                        str(out), "--target", str(world / "target"),
+                                        "--steps", "2", "--json", "--layout", "2,4,5"])
+    assert json.loads(fixed.output)["full_accuracy"] == json.loads(plain.output)["full_accuracy"]
