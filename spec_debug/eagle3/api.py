@@ -999,10 +999,16 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
             return evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
                             device=device, targets=targets).full_accuracy[0]
         shifted = _later_capture(samples, best, fed, best_score, rows, score)
-    whose = ("this dump's layer_ids metadata does not match its tensors: the dump"
-             if named else "this dump, which does not name its slots,")
-    fix = ("; the dumper wrote layer_ids in another order than it stacked the states: fix "
-           "the one or the other and dump again" if named else "")
+    whose = ("by its layer_ids metadata, the dump" if named
+             else "this dump, which does not name its slots,")
+    # the weights fit another order of the slots the metadata names: the metadata is wrong,
+    # or the draft was trained on the layers in another order than its config lists them
+    # (then the engines, which feed them in layer order, serve it permuted too)
+    fix = ("; either its layer_ids metadata does not match its tensors (a dumper that wrote "
+           "layer_ids in another order than it stacked the states: fix the one or the other "
+           "and dump again), or the draft was trained on these layers in that order, not the "
+           "order its eagle_aux_hidden_state_layer_ids lists and the engines feed"
+           if named else "")
     # SD401 quotes this note by its words (diagnose/checks/drafter.py SLOT_ORDER)
     return [f"aux slots {list(best)} score {best_score:.3f} at step 0 vs {fed_score:.3f} "
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "

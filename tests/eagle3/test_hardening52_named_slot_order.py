@@ -60,7 +60,9 @@ def test_metadata_that_names_slots_in_another_order_is_said(world):
     assert len(hints) == 1, out["notes"]
     hint = hints[0]
     assert hint.startswith("aux slots [2, 1, 0] score ") and "--layout 2,1,0" in hint
+    assert "by its layer_ids metadata, the dump holds the draft's aux layers in another order" in hint
     assert "layer_ids metadata does not match its tensors" in hint
+    assert "or the draft was trained on these layers in that order" in hint
     assert "named layers [2, 4, 5] by the dump's layer_ids metadata" in hint
     # the order it names is the weights': evaluated with it, the score is the dump's as trained
     fixed = _eval(world, data, "--layout", "2,1,0")
