@@ -812,12 +812,20 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 
     pad_ids = _pad_token_ids(target_ckpt)
 
+    first: list = []  # the first sample evaluated, kept for the embedding-slot check
+
+    def keep_first(samples):
+        for sample in samples:
+            if not first:
+                first.append(sample)
+            yield sample
+
     def run(use_loss_mask: bool):
         skipped = SkippedFiles()
         left_padded = LeftPadding(pad_ids)  # one per run: the rerun reads the files again
-        samples = iter_samples(data, slots=resolved.slots, final=has_final,
-                               max_samples=max_samples, spec=fc_spec, skipped=skipped,
-                               masks=masks)
+        samples = keep_first(iter_samples(data, slots=resolved.slots, final=has_final,
+                                          max_samples=max_samples, spec=fc_spec,
+                                          skipped=skipped, masks=masks))
         return skipped, left_padded, evaluate(loaded, left_padded.scan(samples), steps=steps,
                                               flags=NormFlags.of(flag_values), device=device,
                                               progress=progress, use_loss_mask=use_loss_mask)
@@ -885,9 +893,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
         input_notes += _fed_embedding_note(
             loaded, info, resolved, cfg.trained_layer_ids(n_layers) if n_layers else None,
-            iter_samples(data, slots=resolved.slots, final=has_final, max_samples=1,
-                         spec=fc_spec, skipped=SkippedFiles(), masks=masks),
-            f"spec-debug drafter layout --model {model} --data {data}" + (
+            first, f"spec-debug drafter layout --model {model} --data {data}" + (
                 f" --target {target}" if target is not None else ""))
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
@@ -1032,8 +1038,8 @@ def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
     dump that does not name its slots was fed its first slots with no word of what they hold
     (a wide one got "run `spec-debug drafter layout`", which names the embedding slot only
     there, and an unnamed dump of as many aux slots as fc takes nothing above its score).
-    The first sample's fed slots only, as eval read them; exact on its first
-    _EMBEDDING_ROWS rows, as layout.embedding_slot_checks compares."""
+    The first sample's fed slots only, as the evaluation read them (no read of its own);
+    exact on its first _EMBEDDING_ROWS rows, as layout.embedding_slot_checks compares."""
     from spec_debug.eagle3.layout import embedding_slot_checks
 
     embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
