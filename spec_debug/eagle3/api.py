@@ -812,12 +812,20 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 
     pad_ids = _pad_token_ids(target_ckpt)
 
+    first: list = []  # the first sample evaluated, kept for the embedding-slot check
+
+    def keep_first(samples):
+        for sample in samples:
+            if not first:
+                first.append(sample)
+            yield sample
+
     def run(use_loss_mask: bool):
         skipped = SkippedFiles()
         left_padded = LeftPadding(pad_ids)  # one per run: the rerun reads the files again
-        samples = iter_samples(data, slots=resolved.slots, final=has_final,
-                               max_samples=max_samples, spec=fc_spec, skipped=skipped,
-                               masks=masks)
+        samples = keep_first(iter_samples(data, slots=resolved.slots, final=has_final,
+                                          max_samples=max_samples, spec=fc_spec,
+                                          skipped=skipped, masks=masks))
         return skipped, left_padded, evaluate(loaded, left_padded.scan(samples), steps=steps,
                                               flags=NormFlags.of(flag_values), device=device,
                                               progress=progress, use_loss_mask=use_loss_mask)
@@ -871,8 +879,22 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         # neither check above named a cause: the aux slots in another order
         command = f"spec-debug drafter layout --model {model} --data {data}" + (
             f" --target {target}" if target is not None else "")
-        input_notes += _slot_order_note(loaded, resolved, every_slot_samples(),
-                                        NormFlags.of(flag_values), device, command)
+        # a dump that names its slots is checked on the slots its metadata names for the
+        # draft's layers, read as the evaluation read them (no wider read)
+        input_notes += _slot_order_note(
+            loaded, resolved,
+            list(_enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
+                                           max_samples=min(_FLAG_CHECK_SAMPLES,
+                                                           max_samples or _FLAG_CHECK_SAMPLES),
+                                           spec=fc_spec, skipped=SkippedFiles(), masks=masks),
+                              every_position))
+            if resolved.how == "layer_ids" else every_slot_samples(),
+            NormFlags.of(flag_values), device, command)
+    if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
+        input_notes += _fed_embedding_note(
+            loaded, info, resolved, cfg.trained_layer_ids(n_layers) if n_layers else None,
+            first, f"spec-debug drafter layout --model {model} --data {data}" + (
+                f" --target {target}" if target is not None else ""))
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -913,13 +935,19 @@ def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, resu
                           said: Sequence[str] = ()) -> bool:
     """Whether _slot_order_note is worth its read of every slot: a low step-0 score, a dump
     that does not name its slots and holds as many aux slots as fc takes (a wide one gets the
-    note that names `drafter layout`, in `said`), a draft past its initial norms with a d2t
+    note that names `drafter layout`, in `said`) or one whose layer_ids name the draft's
+    layers (their slots were fed: the metadata is checked), a draft past its initial norms with a d2t
     for its smaller vocabulary (each order scores near zero without one)."""
     from spec_debug.eagle3.layout import unmapped_draft, untrained_draft
 
     aux_slots = info.num_slots - 1 if info.num_slots > len(resolved.slots) else info.num_slots
-    return (bool(result.samples) and info.layer_ids is None
-            and aux_slots == len(resolved.slots) >= 2
+    # a dump that names its slots (layer_ids metadata) is fed the slots of the draft's layers:
+    # the metadata is what is checked then, by the other orders of those slots (a dumper that
+    # wrote [2, 30, 58] over states stacked in another order scored like weak weights, with
+    # no word, where the same states unnamed got this note)
+    shape_fits = (resolved.how == "layer_ids" if info.layer_ids is not None
+                  else aux_slots == len(resolved.slots))
+    return (bool(result.samples) and shape_fits and len(resolved.slots) >= 2
             and result.full_accuracy[0] < UNNAMED_LAYOUT_CHECK_BELOW
             and not untrained_draft(loaded) and not unmapped_draft(loaded)
             and not any("drafter layout" in n for n in said))
@@ -927,9 +955,9 @@ def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, resu
 
 def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: str,
                      command: str) -> list[str]:
-    """A note when a draft scores low on a dump that does not name its slots
-    (_slot_order_checkable) and another order of its aux slots fits the weights clearly
-    better (layout.unclear_rows' margins): eval feeds fc the slots it assumes (the first A, or
+    """A note when a draft scores low on a dump that does not name its slots, or names them
+    in its layer_ids metadata (_slot_order_checkable), and another order of its aux slots
+    fits the weights clearly better (layout.unclear_rows' margins): eval feeds fc the slots it assumes (the first A, or
     --layout), and a dump written in another order (the incident's cat([embed, layer3,
     layer31]) against [layer3, layer31, layer59]) scored like weak weights with no word.
     Every order of the aux slots at step 0, on the few samples the other checks read (A!
@@ -941,39 +969,111 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
     from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
 
     fed = tuple(resolved.slots)
+    # a dump that names its slots: `samples` hold the fed slots alone, in fed order (the
+    # main evaluation's read, not every slot of a wide dump), scored by their positions
+    named = resolved.how == "layer_ids"
     samples = list(samples)
     if not samples:
         return []
     targets = TargetCache()
     scores: dict[tuple[int, ...], float] = {}
     rows = 0
+    as_read = tuple(range(len(fed))) if named else fed
     try:
-        # the aux slots are the first A (_slot_order_checkable); a --layout may name others
-        for order in dict.fromkeys([fed, *itertools.permutations(range(len(fed)))]):
+        # the aux slots are the first A of a dump that does not name its slots
+        # (_slot_order_checkable; a --layout may name others)
+        for order in dict.fromkeys([as_read, *itertools.permutations(range(len(fed)))]):
             scored = evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
                               device=device, targets=targets)
             scores[order], rows = scored.full_accuracy[0], scored.counts["full_total"][0]
     except PrecisionError:
         return []  # the evaluation itself says so
-    best = max(scores, key=lambda order: (scores[order], order == fed))
-    gap = scores[best] - scores[fed]
-    if best == fed or gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
+    best_read = max(scores, key=lambda order: (scores[order], order == as_read))
+    gap = scores[best_read] - scores[as_read]
+    if best_read == as_read or gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
         return []
-    how = "given as --layout" if resolved.how == "user" else f"the first {len(fed)}"
-    shifted = _embedding_rotated(loaded, samples, best, fed)
-    if not shifted:
+    best = tuple(fed[i] for i in best_read) if named else best_read  # the file's slots
+    best_score, fed_score = scores[best_read], scores[as_read]
+    how = ("given as --layout" if resolved.how == "user"
+           else f"named layers {list(resolved.layer_ids or ())} by the dump's layer_ids metadata"
+           if named else f"the first {len(fed)}")
+    # the one-layer-off clauses read the unnamed dump's every slot (the embedding output,
+    # the final slot); a named dump's metadata says which layers it holds
+    shifted = "" if named else _embedding_rotated(loaded, samples, best, fed)
+    if not shifted and not named:
         def score(order: tuple[int, ...]) -> float:
             return evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
                             device=device, targets=targets).full_accuracy[0]
-        shifted = _later_capture(samples, best, fed, scores[best], rows, score)
+        shifted = _later_capture(samples, best, fed, best_score, rows, score)
+    whose = ("by its layer_ids metadata, the dump" if named
+             else "this dump, which does not name its slots,")
+    # the weights fit another order of the slots the metadata names: the metadata is wrong,
+    # or the draft was trained on the layers in another order than its config lists them
+    # (then the engines, which feed them in layer order, serve it permuted too)
+    fix = ("; either its layer_ids metadata does not match its tensors (a dumper that wrote "
+           "layer_ids in another order than it stacked the states: fix the one or the other "
+           "and dump again), or the draft was trained on these layers in that order, not the "
+           "order its eagle_aux_hidden_state_layer_ids lists and the engines feed"
+           if named else "")
     # SD401 quotes this note by its words (diagnose/checks/drafter.py SLOT_ORDER)
-    return [f"aux slots {list(best)} score {scores[best]:.3f} at step 0 vs {scores[fed]:.3f} "
+    return [f"aux slots {list(best)} score {best_score:.3f} at step 0 vs {fed_score:.3f} "
             f"for slots {list(fed)} fed to fc ({how}; step 0 on the first {len(samples)} "
-            "sample(s)): this dump, which does not name its slots, holds the draft's aux "
+            f"sample(s)): {whose} holds the draft's aux "
             "layers in another order than it was trained on (a wrong layout, not weak "
-            f"weights){shifted}; `{command}` ranks "
+            f"weights){shifted}{fix}; `{command}` ranks "
             f"every layout of the dump, and --layout {','.join(map(str, best))} evaluates "
             "with that order"]
+
+
+_EXACT_EMBEDDING = "is exactly the embedding output"
+_EMBEDDING_ROWS = 256  # rows of the first sample compared with embed_tokens[ids]: exact on all
+
+
+def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
+                        trained: Sequence[int] | None, samples, command: str) -> list[str]:
+    """A note when a slot fed to fc holds exactly the embedding output (embed_tokens[ids], the
+    draft's copy of the target's table) where the draft's aux ids name a later layer (id 0 is
+    the embedding output in the input-to numbering the engines capture in, EAGLE3.md section
+    3): the incident's cat([embed, layer3, layer31]) against [layer3, layer31, layer59]. A
+    dump that does not name its slots was fed its first slots with no word of what they hold
+    (a wide one got "run `spec-debug drafter layout`", which names the embedding slot only
+    there, and an unnamed dump of as many aux slots as fc takes nothing above its score).
+    The first sample's fed slots only, as the evaluation read them (no read of its own);
+    exact on its first _EMBEDDING_ROWS rows, as layout.embedding_slot_checks compares."""
+    from spec_debug.eagle3.layout import embedding_slot_checks
+
+    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
+    if info.layer_ids is not None or embed is None or not trained \
+            or len(trained) != len(resolved.slots):
+        return []  # a dump that names its slots says which is layer 0; no ids to set against
+    first = next(iter(samples), None)
+    if first is None or first.length < 2 or not bool(embed.detach().any()):
+        return []
+    first = _first_rows(first, min(first.length, _EMBEDDING_ROWS))
+    checks = embedding_slot_checks([first], embed.detach().cpu(), None)
+    fed = [(resolved.slots[j], trained[j]) for j, check in enumerate(checks)
+           if j < len(resolved.slots) and check.is_embedding and trained[j] != 0]
+    if not fed:
+        return []
+    slots = ", ".join(f"slot {slot} (fed to fc as layer {layer})" for slot, layer in fed)
+    how = {"user": "given as --layout", "first_slots": "the first slots of a dump that does "
+           "not name its slots"}.get(resolved.how, resolved.how)
+    aux_slots = info.num_slots - 1
+    if resolved.how == "first_slots" and fed[0][0] == 0 and aux_slots > len(resolved.slots):
+        # a wide dump that starts at the embedding output: one of every layer, as
+        # transformers' output_hidden_states gives them, more likely than one layer off
+        every = (f"; if it holds every layer, the draft's layers are --layout "
+                 f"{','.join(map(str, trained))}" if max(trained) < aux_slots else "")
+        cause = ("the dump starts at the embedding output, slot i the input to layer i as "
+                 f"transformers' output_hidden_states gives them, so its first slots are not "
+                 f"the draft's layers{every}")
+    else:
+        cause = ("the dump starts at the embedding output (transformers' "
+                 "output_hidden_states[0]) and is one layer off the draft's, or the draft was "
+                 "trained on cat([embed, ...]) while its config names other layers")
+    return [f"{slots} {_EXACT_EMBEDDING} (embed_tokens[token_ids]; fed slots {list(resolved.slots)}, "
+            f"{how}), while the draft's aux layers are {list(trained)} (id 0 would be the "
+            f"embedding output): {cause}; `{command}` ranks every layout of the dump"]
 
 
 def _later_capture(samples, best: tuple[int, ...], fed: tuple[int, ...], best_score: float,

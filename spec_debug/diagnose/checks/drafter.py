@@ -26,6 +26,10 @@ UNCLEAR_LAYOUT = "no layout is clearly the draft's"
 # weights clearly better (eagle3/api.py _slot_order_note): the cause of a low standalone
 # accuracy, which SD401 then names instead of leaving the user to the export and the weights
 SLOT_ORDER = "holds the draft's aux layers in another order than it was trained on"
+# What its note says when a slot fed to fc is exactly the embedding output where the draft's
+# config names a later layer (eagle3/api.py _fed_embedding_note): a dump one layer off, as
+# much the cause of a low standalone accuracy as the order above
+FED_EMBEDDING = "is exactly the embedding output (embed_tokens[token_ids]; fed slots"
 # What SD401 says when the evaluation scored every position (its loss_mask_source "none": the
 # dump's files carry no loss mask and no speculators dataset beside them was read). Training's
 # full_acc_0 counts the loss-masked (assistant) tokens only (vllm-project/speculators
@@ -81,8 +85,10 @@ def check_standalone_accuracy(metrics: Mapping[str, Any], claimed_accuracy: floa
     if metrics.get("loss_mask_source") == "none":
         evidence.append(EVERY_POSITION)
         severity = "warning"
-    # the evaluation itself found the dump's slots in another order: the data, not the weights
-    evidence += [str(note) for note in metrics.get("notes") or () if SLOT_ORDER in str(note)]
+    # the evaluation itself found the dump's slots in another order, or the embedding output
+    # fed as a layer: the data, not the weights
+    evidence += [str(note) for note in metrics.get("notes") or ()
+                 if SLOT_ORDER in str(note) or FED_EMBEDDING in str(note)]
     return [at.finding("SD401", evidence, {"claimed": claimed, "measured": measured,
                                            "reference": reference}, severity=severity)]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from spec_debug.diagnose.checks.common import Where, explained_by
 from spec_debug.diagnose.throughput import ThroughputModel, break_even_accept_length
 from spec_debug.record import Finding
@@ -10,6 +12,28 @@ from spec_debug.record import Finding
 THROUGHPUT_TOLERANCE = 0.02
 AL_RATIO = 0.8
 AL_GAP = 0.25
+# What SD502 and the throughput model say when the standalone acceptance they predict from
+# was scored at every position (the eval's loss_mask_source "none": no loss mask in the dump's
+# files and no speculators dataset beside them). A server verifies drafts of generated tokens,
+# the positions a loss mask keeps (speculators' accuracies count those only,
+# vllm-project/speculators src/speculators/models/metrics.py); prompt and chat-template tokens
+# score otherwise (a template's fixed tokens are easy, a user's text hard), so a gap between
+# that prediction and the log's accept length may be the positions, not the serving path.
+EVERY_POSITION_PREDICTION = (
+    "the standalone acceptance was scored at every position, prompt tokens included (the "
+    "evaluation read no loss mask: loss_mask_source none), while the server verifies drafts of "
+    "generated tokens, the positions a loss mask keeps: the prediction is not like for like; "
+    "evaluate the dump with its loss masks (speculators keeps them in the prepared dataset, "
+    "beside hidden_states/) to compare")
+# And when it was scored against the dump's next tokens (reference "data_tokens": no target
+# head was read, eval.py _target_ids), not the target's argmax a server verifies against: the
+# dataset's replies need not be the target's (a draft trained on regenerated replies, scored on
+# ShareGPT's), so the prediction is not the server's either.
+DATA_TOKENS_PREDICTION = (
+    "the standalone acceptance was scored against the dump's next tokens (no target head was "
+    "read: reference data_tokens), while the server verifies drafts against the target's own "
+    "argmax: the prediction is not like for like; give the drafter evaluation the target "
+    "checkpoint (--var target_model) to compare")
 
 
 def check_throughput(measured_tok_s: float | None, baseline_tok_s: float | None, *,
@@ -35,8 +59,11 @@ def check_throughput(measured_tok_s: float | None, baseline_tok_s: float | None,
 
 
 def check_accept_length_gap(observed: float | None, predicted: float | None, steps: int | None, *,
-                            root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
-    """SD502: the server accepts far fewer tokens than the standalone drafter predicts."""
+                            root_causes: list[str] | None = None, unlike: Sequence[str] = (),
+                            at: Where = Where()) -> list[Finding]:
+    """SD502: the server accepts far fewer tokens than the standalone drafter predicts.
+    `unlike`: why the prediction's acceptance was not scored as the server's is
+    (EVERY_POSITION_PREDICTION, DATA_TOKENS_PREDICTION): said, and the finding is a warning."""
     if observed is None or predicted is None:
         return []
     if not (observed < AL_RATIO * predicted and predicted - observed >= AL_GAP):
@@ -45,11 +72,14 @@ def check_accept_length_gap(observed: float | None, predicted: float | None, ste
                 f"standalone prediction {predicted:.2f} for a chain of {steps} step(s) "
                 "(1 + sum of joint per-position acceptance)"]
     facts = {"observed_accept_length": observed, "predicted_accept_length": predicted, "steps": steps}
+    if unlike:
+        evidence += list(unlike)
+        facts["not_like_for_like"] = True
     if root_causes:
         evidence.append(explained_by(root_causes))
         return [at.finding("SD502", evidence, facts, severity="info",
                            title="Serving path loses acceptance the weights have")]
-    return [at.finding("SD502", evidence, facts)]
+    return [at.finding("SD502", evidence, facts, severity="warning" if unlike else None)]
 
 
 def check_payoff(model: ThroughputModel, best_accept_length: float | None, best_steps: int | None = None,

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from spec_debug.diagnose.checks.perf import check_accept_length_gap, check_payoff, check_throughput
+from spec_debug.diagnose.checks.perf import (
+    DATA_TOKENS_PREDICTION, EVERY_POSITION_PREDICTION, check_accept_length_gap, check_payoff,
+    check_throughput,
+)
 from spec_debug.diagnose.quantization import experts_in_several_formats, precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
@@ -591,6 +594,13 @@ def check(ctx: Any) -> list[Finding]:
                            "numbers of their own are left out, their servers may have run other settings)")
     if observed_note:
         model.notes.append(observed_note)
+    # acceptance scored at every position (the eval read no loss mask), or against the data's
+    # next tokens (no target head): not what a server verifies, said wherever the prediction
+    # is used (SD502 is a warning then)
+    unlike = [line for line, why in (
+        (EVERY_POSITION_PREDICTION, (reference or {}).get("loss_mask_source") == "none"),
+        (DATA_TOKENS_PREDICTION, (reference or {}).get("reference") == "data_tokens")) if why and rates]
+    model.notes += unlike
     unloadable = experts_vllm_cannot_load(ctx.host_facts)
     if unloadable:
         model.notes.append(unloadable)
@@ -621,9 +631,12 @@ def check(ctx: Any) -> list[Finding]:
         context.append(cap)
     if unloadable:
         context.append(unloadable)
+    if predicted is not None:
+        context += unlike
     findings += check_throughput(measured, baseline, source=source, at=at, root_causes=all_causes, context=context)
     causes = [c for c in all_causes if c != "SD101"]
-    findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes, at=at)
+    findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes,
+                                        unlike=unlike, at=at)
     candidates = [x for x in (best, observed) if x is not None]
     findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
     return record(ctx.facts, NS, findings)
