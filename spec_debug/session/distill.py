@@ -31,7 +31,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.builtin_checks import builtin_check_steps, checked_findings
+from spec_debug.session.builtin_checks import SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
@@ -446,12 +446,18 @@ def _var_notes(doc: dict) -> dict[str, str]:
         elif (checkpoint := _checkpoint_input(var, users)) is not None:
             # a built-in check's draft_model / target_model (builtin_checks)
             audited = any(step.get("probe") == "launch_flags" for step in doc.get("steps") or [])
-            notes[var] = (f"the {checkpoint} checkpoint the session's server was launched with{where}; --var {var}=DIR "
+            # from the launch, or from a checkpoint file a command read (builtin_checks._checkpoint_vars)
+            source = SERVED_WORDS if SERVED_WORDS in users[0].get("why", "") else "the session's commands read"
+            notes[var] = (f"the {checkpoint} checkpoint {source}{where}; --var {var}=DIR "
                           "for another" if value else
                           f"empty: the {checkpoint} checkpoint of the server running on the host, where the launch "
                           f"audit finds it; --var {var}=DIR names one" if audited else
                           f"empty: --var {var}=DIR names the {checkpoint} checkpoint step {users[0]['id']} checks "
-                          "(skipped without it)")
+                          "(skipped without it)" if checkpoint == "draft" else
+                          # the probes take the verifier the draft's config names (probes/model_configs.py,
+                          # eagle3/api.check_drafter_vocab): the step runs without it (was "skipped")
+                          f"empty: the target the draft's config names, where the host has it; --var {var}=DIR "
+                          f"names the one step {users[0]['id']} checks against")
         elif any(str(step.get("run", "")).startswith(f"cd {{{{ {var} }}}} && ") for step in users):
             notes[var] = f"the folder the session's command ran in{where}"
         elif isinstance(value, str) and "/" not in value and _fleet_host(value):

@@ -1,0 +1,83 @@
+"""distill: a session that found a config or vocab fault without launching a server (the server
+was already running) but read the draft's files (`cat DRAFT/config.json`, a `load_file` of its
+weights) got a built-in check with empty checkpoint vars: the step was skipped ("no draft
+checkpoint") until the user dug the path out of the transcript again. The folder of the
+checkpoint file the session read is now the var's default, and the why says which command read
+it; a target var left empty says the step uses the target the draft's config names (it said
+"skipped without it", which the probes do not do)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("speculators")
+
+from spec_debug.session import analyze_path  # noqa: E402
+from spec_debug.session.distill import distill_playbook, dump_playbook  # noqa: E402
+from tests.eagle3.speculators_world import save_verifier_and_draft  # noqa: E402
+from tests.session.test_hardening51_distill_builtin_checks import _claude_session  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("read_ckpt")
+    save_verifier_and_draft(root)
+    return root / "draft", root / "target"
+
+
+def test_the_draft_config_the_session_read_is_the_checked_draft(world, tmp_path):
+    draft, _ = world
+    session = tmp_path / "s.jsonl"
+    layers = json.loads((draft / "config.json").read_text())
+    _claude_session(session, [
+        ("ps -eo pid,args | grep [l]aunch_server", "4242 python -m sglang.launch_server --port 30000"),
+        (f"cat {draft}/config.json", json.dumps(layers)),
+        ("grep -n aux_hidden_state_layer_ids /opt/train/config.yaml", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
+    ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58].")
+    doc = distill_playbook(analyze_path(session))
+    (check,) = [s for s in doc["steps"] if s.get("probe") == "model_configs"]
+    assert doc["vars"]["draft_model"] == str(draft)
+    assert doc["vars"]["target_model"] == ""
+    assert f"the checkpoints the session's commands read (the draft {draft} [msg 3])" in check["why"]
+    text = dump_playbook(doc)
+    assert (f"  draft_model: {draft}  # the draft checkpoint the session's commands read (step model_configs); "
+            "--var draft_model=DIR for another\n") in text
+    assert ("  target_model: ''  # empty: the target the draft's config names, where the host has it; "
+            "--var target_model=DIR names the one step model_configs checks against\n") in text
+
+    playbook = tmp_path / "pb.yaml"
+    playbook.write_text(text, encoding="utf-8")
+    out = tmp_path / "runs"
+    done = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local",
+                           "--out", str(out)],
+                          capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    (run_dir,) = [p for p in out.iterdir() if p.is_dir()]
+    record = json.loads((run_dir / "run.json").read_text())
+    (step,) = [s for s in record["steps"] if s["id"] == "model_configs"]
+    assert step["status"] != "skipped", (step, done.stdout + done.stderr)
+
+
+def test_a_target_weights_read_fills_the_target_and_a_launch_still_wins(tmp_path):
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        ("ssh gpu01 \"python -c 'from safetensors.torch import load_file; "
+         "print(load_file(\\\"/models/l31-eagle3/model.safetensors\\\")[\\\"d2t\\\"][:4].tolist())'\"", "[3, 9, 12, 20]"),
+        ("ssh gpu01 'cat /models/Llama-3.1-8B-Instruct/config.json | grep vocab_size'", '"vocab_size": 128256,'),
+    ], "Confirmed: d2t holds absolute target ids, not offsets.")
+    doc = distill_playbook(analyze_path(session))
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == \
+        ("/models/l31-eagle3", "/models/Llama-3.1-8B-Instruct")
+    launched = tmp_path / "l.jsonl"
+    _claude_session(launched, [
+        ("ssh gpu01 'python -m sglang.launch_server --model-path /models/t --speculative-algorithm EAGLE3 "
+         "--speculative-draft-model-path /models/d --speculative-num-steps 3 &'", ""),
+        ("ssh gpu01 'cat /models/other-eagle3/config.json'", "{}"),
+    ], "Confirmed: d2t holds absolute target ids, not offsets.")
+    doc = distill_playbook(analyze_path(launched))
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == ("/models/d", "/models/t")
