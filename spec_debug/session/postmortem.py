@@ -288,6 +288,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     # incident: the first error a command or the work gave comes first when there is one.
     errors = [e for e in errors if e.kind != "agent_error"] or errors
     if errors:
+        errors = _first_in_time(errors)
         e = errors[0]
         if (e.exception or "").endswith("ExceptionGroup") and len(errors) > 1 and errors[1].seq == e.seq:
             e = errors[1]  # the group only carries it: "unhandled errors in a TaskGroup (1 sub-exception)"
@@ -469,6 +470,22 @@ def _poll_errors(a: SessionAnalysis, loop_errors: dict[tuple[str, int], list[Err
     that failed while a server came up."""
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
     return {(e.session, e.seq) for key, errors in loop_errors.items() if key in waits for e in errors}
+
+
+def _first_in_time(errors: list[ErrorRecord]) -> list[ErrorRecord]:
+    """``errors`` in the order they happened. A session's records are in seq order, and a
+    sub-agent's file is numbered after its parent's: the OOM a sub-agent hit at 09:20 came after
+    the parent's crash at 17:31, and Detection named the crash as the first error (the timeline,
+    in time order, showed the OOM first). Sessions keep their order (in_time_order); where an
+    error has no time, the seq order stands."""
+    times = [instant(e.timestamp) if e.timestamp else None for e in errors]
+    if any(t is None for t in times):
+        return errors
+    rank: dict[str, int] = {}
+    for e in errors:
+        rank.setdefault(e.session, len(rank))
+    order = sorted(range(len(errors)), key=lambda i: (rank[errors[i].session], times[i]))
+    return [errors[i] for i in order]
 
 
 def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
