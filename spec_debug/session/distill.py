@@ -368,8 +368,10 @@ def _commonest(values: Iterable[Any]) -> Any:
 
 
 def _then(description: str, sentence: str) -> str:
-    """The description with one more sentence, one full stop between ("…" is a stop)."""
-    return description.rstrip(".") + (" " if description.endswith("…") else ". ") + sentence
+    """The description with one more sentence, one full stop between ("…", "?" and "!" are
+    stops: a prompt that asked "…dies right after loading the draft model, why?" was followed
+    by ". Run against the host")."""
+    return description.rstrip(".") + (" " if description.endswith(("…", "?", "!")) else ". ") + sentence
 
 
 def _destination(host: str, user: str | None, port: int | None) -> str:
