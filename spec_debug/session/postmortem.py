@@ -823,7 +823,9 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
                       {"seq": seq, "kind": kind, "agent": agent, "text": text, "timestamp": ts, "_session": session}))
         if ts:
             known.setdefault((session, seq), ts)
+            agents.setdefault((session, seq), agent)
 
+    agents: dict[tuple[str, int], str] = {}
     for p in a.prompts[:20]:
         if p.agent == MAIN_AGENT and p.text.strip() and not only_attachments(p.text):
             add(p.session, p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
@@ -834,6 +836,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     for c in a.commands:
         if c.timestamp:
             known.setdefault((c.session, c.seq), c.timestamp)
+            agents.setdefault((c.session, c.seq), c.agent)
     polls = _poll_errors(a, _loop_errors(a))
     for e in a.errors[:60]:
         # a health check refused while the server loaded is waiting, told apart from the crashes
@@ -856,7 +859,13 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     last: dict[tuple[str, str], str] = {}
     for _, _, row in items:
         session = row["_session"]
-        row["timestamp"] = row["timestamp"] or known.get((session, row["seq"])) or last.get((session, row["agent"]))
+        # A finding has no time of its own: it was said in a tool's result (a sub-agent's report)
+        # or a reply, and the next message of its agent came seconds later. The last time before
+        # it may be minutes older: SD302 from a sub-agent's report at 09:21 was put at 09:16, before
+        # the sub-agent that found it had started.
+        after = (session, row["seq"] + 1)
+        row["timestamp"] = row["timestamp"] or known.get((session, row["seq"])) \
+            or (known.get(after) if agents.get(after) == row["agent"] else None) or last.get((session, row["agent"]))
         if row["timestamp"]:
             last[(session, row["agent"])] = row["timestamp"]
     # Rows before the first time of their agent take the next time of their session: mini-swe-agent
