@@ -30,6 +30,7 @@ from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
+from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 
@@ -352,7 +353,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     if a.stats.get("interrupts"):
         went_wrong.append(f"A command was stopped by hand {counted(a.stats['interrupts'], 'time')} while it ran.")
     if a.stats.get("compactions"):
-        went_wrong.append(f"The context was compacted {counted(a.stats['compactions'], 'time')}; earlier details were summarised.")
+        # where: the phase each compaction starts (segments.py titles it), as every other line
+        # here names its message (was no link: the reader had to find the boundary in the timeline)
+        at = [g.start_seq for g in a.segments if g.title.startswith(COMPACTION_TITLE)]
+        where = " " + " ".join(f"[msg {seq}]" for seq in at[:3]) + (" …" if len(at) > 3 else "") if at else ""
+        went_wrong.append(f"The context was compacted {counted(a.stats['compactions'], 'time')}{where}; "
+                          "earlier details were summarised.")
 
     action_items = [{"action": f.remediation or f.title,
                      "type": "prevent" if f.severity == "error" and f.code not in SYMPTOM_CODES else "mitigate",
