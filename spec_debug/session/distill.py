@@ -191,6 +191,14 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
                             f"the ASCII meant ({', '.join(pasted)}).")
+        copied = _copied_first(cmd, analysis.commands)
+        if copied is not None:
+            # `scp test_drafter.py gpu01:/tmp/` then `ssh gpu01 python /tmp/test_drafter.py`: the
+            # script is on the host only because the session put it there (was a step that failed
+            # with "No such file" on any other host, or after /tmp was cleaned, with no word why)
+            shown = " ".join(redact_text(copied.inner or copied.command).split())
+            step["why"] += (f" The session copied the script to the host first (`{cut_at_word(shown, 100)}` "
+                            f"[msg {copied.seq}]): copy it there before running this step.")
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
@@ -308,6 +316,17 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
     return {"id": step_id, "title": title, "why": why, "probe": "launch_flags",
             "with": {"server_cmdline": "{{ " + var + " }}"}, "timeout": 60,
             "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}
+
+
+def _copied_first(cmd: CommandRecord, commands: list[CommandRecord]) -> CommandRecord | None:
+    """The session's last copy (scp, rsync: a ``transfer``) before ``cmd`` that names the script
+    ``cmd`` runs (``python /tmp/test_drafter.py`` after ``scp test_drafter.py gpu01:/tmp/``)."""
+    name = script_run(run_once(cmd.inner) if cmd.inner else cmd.command)
+    if not name:
+        return None
+    word = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])")
+    return next((c for c in reversed(commands) if c.session == cmd.session and c.seq < cmd.seq
+                 and c.category == "transfer" and word.search(c.command)), None)
 
 
 def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str | None:
