@@ -15,6 +15,7 @@ from typing import Protocol
 from spec_debug.diagnose.launch import parse_launch_command
 from spec_debug.errors import UsageError
 from spec_debug.probes.registry import get_probe
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.analysis import SessionAnalysis
 from spec_debug.session.records import CommandRecord, FindingRecord
 
@@ -115,8 +116,30 @@ def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: 
     if audited:
         return draft, target, (f"on the draft and target of the server running on the host, as the launch audit "
                                f"finds them; --var {draft}=DIR and --var {target}=DIR name others")
+    listed = _server_listing(commands, primary)
+    if listed is not None:
+        # The server was up before the session (no launch) and `ps` showed its command line: the
+        # paths are in that output, which the analysis does not keep, so say where to look.
+        return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name: the server's "
+                               f"command line the session listed at [msg {listed.result_seq or listed.seq}] "
+                               "(`" + cut_at_word(" ".join((listed.inner or listed.command).split()), 80) + "`) "
+                               "names them (--speculative-draft-model-path and --model-path, or the --speculative-config "
+                               "model and the served model)")
     return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name (the session launched "
                            "no server that names them, nor read a checkpoint's files)")
+
+
+# A listing of processes that looks for the serving engine (`ps aux | grep [s]glang`,
+# `pgrep -af launch_server`): its output is the server's command line.
+_SERVER_WORDS = re.compile(r"sglang|launch_server|vllm|serve\b", re.I)
+
+
+def _server_listing(commands: list[CommandRecord], primary: str | None) -> CommandRecord | None:
+    """The session's last process listing that looks for the server, on the playbook's host
+    where it listed one there."""
+    listings = [c for c in commands if c.category == "process" and _SERVER_WORDS.search(c.inner or c.command)
+                and not (c.exit_code or c.is_error)]
+    return next((c for c in reversed(listings) if c.host == primary), None) or (listings[-1] if listings else None)
 
 
 def _read_models(commands: list[CommandRecord], primary: str | None) \

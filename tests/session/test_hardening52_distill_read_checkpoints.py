@@ -81,3 +81,22 @@ def test_a_target_weights_read_fills_the_target_and_a_launch_still_wins(tmp_path
     ], "Confirmed: d2t holds absolute target ids, not offsets.")
     doc = distill_playbook(analyze_path(launched))
     assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == ("/models/d", "/models/t")
+
+
+def test_a_server_the_session_only_listed_with_ps_is_where_the_paths_are(tmp_path):
+    """No launch, no checkpoint file read: the server was up before the session, and `ps` showed
+    its command line. That output is not kept, so the why says where the paths are (it said the
+    session named none)."""
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        ("ssh gpu01 'ps -eo pid,args | grep [s]glang.launch_server'",
+         "41877 python -m sglang.launch_server --model-path /models/Llama-3.1-8B-Instruct --speculative-algorithm "
+         "EAGLE3 --speculative-draft-model-path /models/l31-eagle3 --speculative-num-steps 3 --port 30000"),
+        ("ssh gpu01 'python /opt/tools/dump_d2t.py | head -3'", "[1146, 1147, 1150]"),
+    ], "Confirmed: d2t holds absolute target ids, not offsets.")
+    doc = distill_playbook(analyze_path(session))
+    (check,) = [s for s in doc["steps"] if s.get("probe") == "vocab_maps"]
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == ("", "")
+    assert ("on the checkpoints --var draft_model=DIR and --var target_model=DIR name: the server's command line "
+            "the session listed at [msg 2] (`ps -eo pid,args | grep [s]glang.launch_server`) names them "
+            "(--speculative-draft-model-path and --model-path") in check["why"], check["why"]
