@@ -203,7 +203,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
         innermost = run_once(cmd.inner) if cmd.inner else cmd.command  # past the ssh hop and the exec
-        limit = timeout_limit(innermost)
+        # `timeout 60 ssh gpu01 'python -m x'`: the limit the session set is around the hop, which
+        # the step does not keep (the step had none, and ran as long as the runner lets it)
+        limit = timeout_limit(innermost) or (timeout_limit(cmd.command) if cmd.inner else None)
         follows = None if limit else follows_output(innermost)
         if follows:
             # `tail -f` in a session ran until someone (or the agent's tool timeout) stopped it;
