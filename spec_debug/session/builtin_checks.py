@@ -129,6 +129,14 @@ def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: 
                            "no server that names them, nor read a checkpoint's files)")
 
 
+
+def _checkpoint_name(folder: str) -> str:
+    """What names the checkpoint in its folder's path: its last two parts, and in a Hugging Face
+    cache (``models--yuhuili--EAGLE3-LLaMA3.1-Instruct-8B/snapshots/<rev>``) the repository's."""
+    parts = folder.split("/")
+    repo = [part for part in parts if part.startswith("models--")]
+    return "/".join(parts[-2:] + repo[-1:])
+
 # A listing of processes that looks for the serving engine (`ps aux | grep [s]glang`,
 # `pgrep -af launch_server`): its output is the server's command line.
 _SERVER_WORDS = re.compile(r"sglang|launch_server|vllm|serve\b", re.I)
@@ -158,7 +166,7 @@ def _read_models(commands: list[CommandRecord], primary: str | None) \
                 folder = m.group(1).rstrip("/")
                 if not folder or folder in ("~", "/tmp"):
                     continue
-                slot = 0 if _DRAFT_NAME.search("/".join(folder.split("/")[-2:])) else 1
+                slot = 0 if _DRAFT_NAME.search(_checkpoint_name(folder)) else 1
                 if found[slot] is None:
                     found[slot] = (folder, c.seq)
         if any(found):

@@ -100,3 +100,18 @@ def test_a_server_the_session_only_listed_with_ps_is_where_the_paths_are(tmp_pat
     assert ("on the checkpoints --var draft_model=DIR and --var target_model=DIR name: the server's command line "
             "the session listed at [msg 2] (`ps -eo pid,args | grep [s]glang.launch_server`) names them "
             "(--speculative-draft-model-path and --model-path") in check["why"], check["why"]
+
+
+def test_a_draft_read_from_the_hub_cache_is_the_draft(tmp_path):
+    """The snapshot folder's own name is a revision hash: the repository's name says it is a
+    drafter (was taken for the target)."""
+    cache = "/root/.cache/huggingface/hub"
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        (f"cat {cache}/models--yuhuili--EAGLE3-LLaMA3.1-Instruct-8B/snapshots/4a1c/config.json", "{}"),
+        (f"cat {cache}/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0e9e/config.json", '{"vocab_size": 128256}'),
+    ], "Confirmed: d2t holds absolute target ids, not offsets.")
+    doc = distill_playbook(analyze_path(session))
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == \
+        (f"{cache}/models--yuhuili--EAGLE3-LLaMA3.1-Instruct-8B/snapshots/4a1c",
+         f"{cache}/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0e9e")
