@@ -126,7 +126,7 @@ def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: 
                                "names them (--speculative-draft-model-path and --model-path, or the --speculative-config "
                                "model and the served model)")
     return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name (the session launched "
-                           "no server that names them, nor read a checkpoint's files)")
+                           "no server that names them, and none of its commands read a checkpoint's files)")
 
 
 

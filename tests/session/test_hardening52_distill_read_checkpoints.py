@@ -115,3 +115,24 @@ def test_a_draft_read_from_the_hub_cache_is_the_draft(tmp_path):
     assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == \
         (f"{cache}/models--yuhuili--EAGLE3-LLaMA3.1-Instruct-8B/snapshots/4a1c",
          f"{cache}/models--meta-llama--Llama-3.1-8B-Instruct/snapshots/0e9e")
+
+
+def test_a_file_tool_read_is_not_denied(tmp_path):
+    """A config read with the Read tool is no command, and the analysis keeps no record of it:
+    the why says the session's commands read none (it said the session read none)."""
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": "Acceptance is near zero with the new drafter."}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "/ckpt/l31-eagle3/config.json"}}]}},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": '     1\t{"draft_vocab_size": 32000}'}]}},
+        {"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "text", "text": "Confirmed: d2t holds absolute target ids, not offsets."}]}}]
+    for n, line in enumerate(lines):
+        line.update(uuid=f"u{n}", parentUuid=f"u{n - 1}" if n else None, sessionId="s",
+                    timestamp=f"2026-11-20T10:{n:02d}:00.000Z")
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    (check,) = distill_playbook(analyze_path(session))["steps"]
+    assert check["why"].endswith("(the session launched no server that names them, and none of its commands read "
+                                 "a checkpoint's files)."), check["why"]
