@@ -392,7 +392,10 @@ def _then(description: str, sentence: str) -> str:
     """The description with one more sentence, one full stop between ("…", "?" and "!" are
     stops: a prompt that asked "…dies right after loading the draft model, why?" was followed
     by ". Run against the host")."""
-    return description.rstrip(".") + (" " if description.endswith(("…", "?", "!")) else ". ") + sentence
+    if description.endswith(("…", "?", "!")):
+        return f"{description} {sentence}"
+    # "…look at this log:" ends in a colon that would announce our sentence ("log:. Run …")
+    return description.rstrip(".:;,") + ". " + sentence
 
 
 def _destination(host: str, user: str | None, port: int | None) -> str:
