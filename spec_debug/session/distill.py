@@ -321,14 +321,15 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
 
 
 def _copied_first(cmd: CommandRecord, commands: list[CommandRecord]) -> CommandRecord | None:
-    """The session's last copy (scp, rsync: a ``transfer``) before ``cmd`` that names the script
-    ``cmd`` runs (``python /tmp/test_drafter.py`` after ``scp test_drafter.py gpu01:/tmp/``)."""
+    """The session's last copy (scp, rsync: a ``transfer``) to the host ``cmd`` runs on, before
+    ``cmd``, that names the script it runs (``python /tmp/test_drafter.py`` on gpu01 after ``scp
+    test_drafter.py gpu01:/tmp/``)."""
     name = script_run(run_once(cmd.inner) if cmd.inner else cmd.command)
-    if not name:
-        return None
+    if not name or not cmd.host:
+        return None  # a script run where the session ran (no host): a copy went elsewhere, or came from there
     word = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])")
     return next((c for c in reversed(commands) if c.session == cmd.session and c.seq < cmd.seq
-                 and c.category == "transfer" and word.search(c.command)), None)
+                 and c.category == "transfer" and c.host == cmd.host and word.search(c.command)), None)
 
 
 def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str | None:

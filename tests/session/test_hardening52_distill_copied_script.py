@@ -40,3 +40,19 @@ def test_a_step_that_runs_a_script_the_session_copied_there_says_so(tmp_path):
 def test_a_script_the_host_had_gets_no_such_word(tmp_path):
     step, _ = _session(tmp_path, copy=False)
     assert "copied" not in step["why"]
+
+
+def test_a_script_copied_from_the_host_to_run_here_gets_no_such_word(tmp_path):
+    """`scp gpu01:/opt/tools/check_d2t.py .` then `python check_d2t.py` where the session ran: the
+    copy came from the host, and the step runs where the session did."""
+    m = _Writer(SESSION, None, datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc))
+    m.prompt("Check the d2t of the draft on gpu01.")
+    m.bash("scp gpu01:/opt/tools/check_d2t.py .", "")
+    run, _ = m.bash("python check_d2t.py --draft d2t.npy", NAME_ERROR, exit_code=1)
+    m.bash(f"ssh gpu01 'grep -n \"def forward\" {CORE}'", "331:    def forward(",
+           text="The checker itself is broken. Let me read the speculators forward pass:")
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    doc = distill_playbook(analyze_path(path))
+    (step,) = [s for s in doc["steps"] if s["provenance"]["seq"] == run]
+    assert "copied" not in step["why"], step["why"]
