@@ -139,7 +139,7 @@ def _checkpoint_name(folder: str) -> str:
 
 # A listing of processes that looks for the serving engine (`ps aux | grep [s]glang`,
 # `pgrep -af launch_server`): its output is the server's command line.
-_SERVER_WORDS = re.compile(r"sglang|launch_server|vllm|serve\b", re.I)
+_SERVER_WORDS = re.compile(r"sglang|launch_server|vllm|\bserve\b", re.I)
 
 
 def _server_listing(commands: list[CommandRecord], primary: str | None) -> CommandRecord | None:

@@ -136,3 +136,14 @@ def test_a_file_tool_read_is_not_denied(tmp_path):
     (check,) = distill_playbook(analyze_path(session))["steps"]
     assert check["why"].endswith("(the session launched no server that names them, and none of its commands read "
                                  "a checkpoint's files)."), check["why"]
+
+
+def test_a_listing_of_another_program_is_not_the_servers(tmp_path):
+    """`ps aux | grep observe` looks for no serving engine ("serve" inside a word)."""
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        ("ssh gpu01 'ps aux | grep [o]bserve'", "4242 /usr/bin/observe --port 9000"),
+        ("ssh gpu01 'python /opt/tools/dump_d2t.py | head -3'", "[1146, 1147, 1150]"),
+    ], "Confirmed: d2t holds absolute target ids, not offsets.")
+    (check,) = [s for s in distill_playbook(analyze_path(session))["steps"] if s.get("probe") == "vocab_maps"]
+    assert "command line the session listed" not in check["why"], check["why"]
