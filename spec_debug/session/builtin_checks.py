@@ -15,8 +15,8 @@ from typing import Protocol
 from spec_debug.diagnose.launch import parse_launch_command
 from spec_debug.errors import UsageError
 from spec_debug.probes.registry import get_probe
-from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.records import CommandRecord, FindingRecord
 
 _CHECKS = (
@@ -123,11 +123,10 @@ def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: 
         return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name: the server's "
                                f"command line the session listed at [msg {listed.result_seq or listed.seq}] "
                                "(`" + cut_at_word(" ".join((listed.inner or listed.command).split()), 80) + "`) "
-                               "names them (--speculative-draft-model-path and --model-path, or the --speculative-config "
-                               "model and the served model)")
+                               "names them (--speculative-draft-model-path and --model-path, or the "
+                               "--speculative-config model and the served model)")
     return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name (the session launched "
                            "no server that names them, and none of its commands read a checkpoint's files)")
-
 
 
 def _checkpoint_name(folder: str) -> str:
@@ -136,6 +135,7 @@ def _checkpoint_name(folder: str) -> str:
     parts = folder.split("/")
     repo = [part for part in parts if part.startswith("models--")]
     return "/".join(parts[-2:] + repo[-1:])
+
 
 # A listing of processes that looks for the serving engine (`ps aux | grep [s]glang`,
 # `pgrep -af launch_server`): its output is the server's command line.

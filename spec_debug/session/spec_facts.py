@@ -93,8 +93,9 @@ _HAS_NORM = re.compile("norm").search
 _HAS_ERROR = re.compile("Error: ").search
 # As raised ("ValueError: ..."), not as a grep of the engine's source shows the raise statement.
 # One literal prefix ("Error: "), which the regex engine searches for as a string.
-_ENGINE_REFUSAL = re.compile(r"Error: (?:EAGLE3 currently only supports 1 layer|Unsupported activation: \S+? Only silu is "
-                             r"supported|can only concatenate str \(not \"int\"\) to str)")
+_ENGINE_REFUSAL = re.compile(r"Error: (?:EAGLE3 currently only supports 1 layer"
+                             r"|Unsupported activation: \S+? Only silu is supported"
+                             r"|can only concatenate str \(not \"int\"\) to str)")
 _STR_IDS_FRAME = "in set_eagle3_layers_to_capture"
 
 # SD303 as torch reports it when a drafter is loaded: load_state_dict names each tensor whose
