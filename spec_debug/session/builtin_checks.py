@@ -9,12 +9,14 @@ codes have their own step (distill's launch audit)."""
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from spec_debug.diagnose.launch import parse_launch_command
 from spec_debug.errors import UsageError
 from spec_debug.probes.registry import get_probe
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.records import CommandRecord, FindingRecord
 
 _CHECKS = (
@@ -22,6 +24,21 @@ _CHECKS = (
     ("model_configs", "Draft and target config checks", 120),
     ("vocab_maps", "Vocabulary maps", 300),
 )
+
+
+# A checkpoint file a command names (`cat /ckpt/draft/config.json`, a `load_file(".../model.safetensors")`,
+# the vocab maps beside them): its folder is the checkpoint, what the probes take as draft_model or
+# target_model. An absolute or home path only: a relative one is of the folder the session ran in.
+_CHECKPOINT_FILE = re.compile(r"""(?<![\w.~/-])((?:~|/)[^\s'"`;|&<>(){}$*]*?)/"""
+                              r"""(?:config\.json|[\w.-]*\.safetensors|pytorch_model[\w.-]*\.bin|d2t\.npy|t2d\.npy)"""
+                              r"""(?=$|[\s'"`;|&<>()\],])""")
+# A folder named as a drafter (`kimi-k2.5-eagle3`, `llama31-8b-eagle3-r2`, `ckpt/draft`); any
+# other is a target's. Read on the last two parts of the path, so that a training run's
+# `kimi-k2.5-eagle3/checkpoint-4000` is a draft and `/models/Llama-3.1-8B` a target whatever
+# lies above them.
+_DRAFT_NAME = re.compile(r"eagle|draft|specul|\bmtp\b|nextn|medusa", re.I)
+SERVED_WORDS = "the session's server was launched with"
+"""How a check's why names checkpoints taken from a launch (distill's var notes read it)."""
 
 
 class VarNames(Protocol):
@@ -49,27 +66,16 @@ def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str
     ``ids`` holds the step ids taken; ``audited``: the playbook has a launch audit step, which
     finds the checkpoints of the server running on the host (``facts.resolved_draft_model``)."""
     steps = []
-    served = draft = target = None
+    draft = target = where = None
     for probe, title, timeout in _CHECKS:
         found = _found_by(analysis, probe)
         if not found:
             continue
-        if served is None:  # one pair of vars for every check: one --var draft_model=DIR points them all
-            served = _served_models(analysis.commands, primary)
-            draft = names.name("draft_model", served[0]) if served[0] else names.empty("draft_model")
-            target = names.name("target_model", served[1]) if served[1] else names.empty("target_model")
+        if where is None:  # one pair of vars for every check: one --var draft_model=DIR points them all
+            draft, target, where = _checkpoint_vars(analysis.commands, primary, names, audited)
         step_id = probe if probe not in ids else f"{probe}_check"
         ids.add(step_id)
         said = "; ".join(f"{f.code} [msg {f.seq}]: {f.title}" for f in found[:4])
-        if any(served):
-            where = (f"on the draft and target the session's server was launched with ({served[0] or '?'}, "
-                     f"{served[1] or '?'}); --var {draft}=DIR and --var {target}=DIR point it at other checkpoints")
-        elif audited:
-            where = (f"on the draft and target of the server running on the host, as the launch audit finds them; "
-                     f"--var {draft}=DIR and --var {target}=DIR name others")
-        else:
-            where = (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name (the session launched no "
-                     "server that names them)")
         why = (f"The session found {said}. This step runs spec-debug's own check for "
                f"{'it' if len(found) == 1 else 'them'} ({get_probe(probe).summary}) {where}.")
         steps.append({"id": step_id, "title": f"{title} (spec-debug's check of {', '.join(f.code for f in found)})",
@@ -79,6 +85,93 @@ def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str
                       "timeout": timeout,
                       "provenance": {"session": found[0].session, "seq": found[0].seq, "agent": found[0].agent}})
     return steps
+
+
+def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: VarNames,
+                     audited: bool) -> tuple[str, str, str]:
+    """The draft and target vars of the checks, and the words that say where their values come
+    from: the session's last server launch; else the checkpoint folders its commands read (a
+    `cat /ckpt/draft/config.json` names the draft as surely as a launch does: was empty, and the
+    check skipped until the user found the path in the transcript again)."""
+    served = _served_models(commands, primary)
+    if any(served):
+        draft = names.name("draft_model", served[0]) if served[0] else names.empty("draft_model")
+        target = names.name("target_model", served[1]) if served[1] else names.empty("target_model")
+        return draft, target, (f"on the draft and target {SERVED_WORDS} ({served[0] or '?'}, {served[1] or '?'}); "
+                               f"--var {draft}=DIR and --var {target}=DIR point it at other checkpoints")
+    read = _read_models(commands, primary)
+    draft = names.name("draft_model", read[0][0]) if read[0] else names.empty("draft_model")
+    target = names.name("target_model", read[1][0]) if read[1] else names.empty("target_model")
+    if read[0] or read[1]:
+        seen = [f"the {kind} {value[0]} [msg {value[1]}]" for kind, value in zip(("draft", "target"), read) if value]
+        missing = [(var, kind) for var, kind, value in ((draft, "draft", read[0]), (target, "target", read[1]))
+                   if not value]
+        rest = "".join(f"; the session read no {kind} checkpoint: --var {var}=DIR names one"
+                       + (" (empty: the running server's, as the launch audit finds it)" if audited else
+                          " (empty: the one the draft's config names)" if kind == "target" else
+                          " (the step is skipped without it)")
+                       for var, kind in missing)
+        return draft, target, (f"on the checkpoints the session's commands read ({', '.join(seen)}){rest}; "
+                               f"--var {draft}=DIR and --var {target}=DIR point it at others")
+    if audited:
+        return draft, target, (f"on the draft and target of the server running on the host, as the launch audit "
+                               f"finds them; --var {draft}=DIR and --var {target}=DIR name others")
+    listed = _server_listing(commands, primary)
+    if listed is not None:
+        # The server was up before the session (no launch) and `ps` showed its command line: the
+        # paths are in that output, which the analysis does not keep, so say where to look.
+        return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name: the server's "
+                               f"command line the session listed at [msg {listed.result_seq or listed.seq}] "
+                               "(`" + cut_at_word(" ".join((listed.inner or listed.command).split()), 80) + "`) "
+                               "names them (--speculative-draft-model-path and --model-path, or the "
+                               "--speculative-config model and the served model)")
+    return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name (the session launched "
+                           "no server that names them, and none of its commands read a checkpoint's files)")
+
+
+def _checkpoint_name(folder: str) -> str:
+    """What names the checkpoint in its folder's path: its last two parts, and in a Hugging Face
+    cache (``models--yuhuili--EAGLE3-LLaMA3.1-Instruct-8B/snapshots/<rev>``) the repository's."""
+    parts = folder.split("/")
+    repo = [part for part in parts if part.startswith("models--")]
+    return "/".join(parts[-2:] + repo[-1:])
+
+
+# A listing of processes that looks for the serving engine (`ps aux | grep [s]glang`,
+# `pgrep -af launch_server`): its output is the server's command line.
+_SERVER_WORDS = re.compile(r"sglang|launch_server|vllm|\bserve\b", re.I)
+
+
+def _server_listing(commands: list[CommandRecord], primary: str | None) -> CommandRecord | None:
+    """The session's last process listing that looks for the server, on the playbook's host
+    where it listed one there."""
+    listings = [c for c in commands if c.category == "process" and _SERVER_WORDS.search(c.inner or c.command)
+                and not (c.exit_code or c.is_error)]
+    return next((c for c in reversed(listings) if c.host == primary), None) or (listings[-1] if listings else None)
+
+
+def _read_models(commands: list[CommandRecord], primary: str | None) \
+        -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
+    """The draft and target checkpoint folders the session's commands last named a file of
+    (config.json, weights, vocab maps), each with the seq of the command; on the playbook's
+    host where it read one there."""
+    on_primary = [c for c in commands if c.host == primary and c.category != "launch_server"]
+    found: list[tuple[str, int] | None] = [None, None]
+    for group in (on_primary, [c for c in commands if c.category != "launch_server"]):
+        for c in reversed(group):
+            text = c.inner or c.command
+            if "/" not in text:
+                continue
+            for m in reversed(list(_CHECKPOINT_FILE.finditer(text))):
+                folder = m.group(1).rstrip("/")
+                if not folder or folder in ("~", "/tmp"):
+                    continue
+                slot = 0 if _DRAFT_NAME.search(_checkpoint_name(folder)) else 1
+                if found[slot] is None:
+                    found[slot] = (folder, c.seq)
+        if any(found):
+            break
+    return found[0], found[1]
 
 
 def _served_models(commands: list[CommandRecord], primary: str | None) -> tuple[str, str]:

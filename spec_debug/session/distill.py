@@ -31,7 +31,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.builtin_checks import builtin_check_steps, checked_findings
+from spec_debug.session.builtin_checks import SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
@@ -191,11 +191,21 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
                             f"the ASCII meant ({', '.join(pasted)}).")
+        copied = _copied_first(cmd, analysis.commands)
+        if copied is not None:
+            # `scp test_drafter.py gpu01:/tmp/` then `ssh gpu01 python /tmp/test_drafter.py`: the
+            # script is on the host only because the session put it there (was a step that failed
+            # with "No such file" on any other host, or after /tmp was cleaned, with no word why)
+            shown = " ".join(redact_text(copied.inner or copied.command).split())
+            step["why"] += (f" The session copied the script to the host first (`{cut_at_word(shown, 100)}` "
+                            f"[msg {copied.seq}]): copy it there before running this step.")
         if secrets.names:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
             step["requires"] = secrets.names
         innermost = run_once(cmd.inner) if cmd.inner else cmd.command  # past the ssh hop and the exec
-        limit = timeout_limit(innermost)
+        # `timeout 60 ssh gpu01 'python -m x'`: the limit the session set is around the hop, which
+        # the step does not keep (the step had none, and ran as long as the runner lets it)
+        limit = timeout_limit(innermost) or (timeout_limit(cmd.command) if cmd.inner else None)
         follows = None if limit else follows_output(innermost)
         if follows:
             # `tail -f` in a session ran until someone (or the agent's tool timeout) stopped it;
@@ -310,6 +320,18 @@ def _launch_audit_step(found: list[FindingRecord], names: _VarNames, ids: set[st
             "provenance": {"session": first.session, "seq": first.seq, "agent": first.agent}}
 
 
+def _copied_first(cmd: CommandRecord, commands: list[CommandRecord]) -> CommandRecord | None:
+    """The session's last copy (scp, rsync: a ``transfer``) to the host ``cmd`` runs on, before
+    ``cmd``, that names the script it runs (``python /tmp/test_drafter.py`` on gpu01 after ``scp
+    test_drafter.py gpu01:/tmp/``)."""
+    name = script_run(run_once(cmd.inner) if cmd.inner else cmd.command)
+    if not name or not cmd.host:
+        return None  # a script run where the session ran (no host): a copy went elsewhere, or came from there
+    word = re.compile(r"(?<![\w.-])" + re.escape(name) + r"(?![\w.-])")
+    return next((c for c in reversed(commands) if c.session == cmd.session and c.seq < cmd.seq
+                 and c.category == "transfer" and c.host == cmd.host and word.search(c.command)), None)
+
+
 def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str | None:
     """The folder the step must run ``command`` from: the one the session ran it in, when it
     names a path relative to it (``python3 checks/accept_len.py`` run in /root/work). A step
@@ -368,8 +390,13 @@ def _commonest(values: Iterable[Any]) -> Any:
 
 
 def _then(description: str, sentence: str) -> str:
-    """The description with one more sentence, one full stop between ("…" is a stop)."""
-    return description.rstrip(".") + (" " if description.endswith("…") else ". ") + sentence
+    """The description with one more sentence, one full stop between ("…", "?" and "!" are
+    stops: a prompt that asked "…dies right after loading the draft model, why?" was followed
+    by ". Run against the host")."""
+    if description.endswith(("…", "?", "!")):
+        return f"{description} {sentence}"
+    # "…look at this log:" ends in a colon that would announce our sentence ("log:. Run …")
+    return description.rstrip(".:;,") + ". " + sentence
 
 
 def _destination(host: str, user: str | None, port: int | None) -> str:
@@ -446,12 +473,18 @@ def _var_notes(doc: dict) -> dict[str, str]:
         elif (checkpoint := _checkpoint_input(var, users)) is not None:
             # a built-in check's draft_model / target_model (builtin_checks)
             audited = any(step.get("probe") == "launch_flags" for step in doc.get("steps") or [])
-            notes[var] = (f"the {checkpoint} checkpoint the session's server was launched with{where}; --var {var}=DIR "
+            # from the launch, or from a checkpoint file a command read (builtin_checks._checkpoint_vars)
+            source = SERVED_WORDS if SERVED_WORDS in users[0].get("why", "") else "the session's commands read"
+            notes[var] = (f"the {checkpoint} checkpoint {source}{where}; --var {var}=DIR "
                           "for another" if value else
                           f"empty: the {checkpoint} checkpoint of the server running on the host, where the launch "
                           f"audit finds it; --var {var}=DIR names one" if audited else
                           f"empty: --var {var}=DIR names the {checkpoint} checkpoint step {users[0]['id']} checks "
-                          "(skipped without it)")
+                          "(skipped without it)" if checkpoint == "draft" else
+                          # the probes take the verifier the draft's config names (probes/model_configs.py,
+                          # eagle3/api.check_drafter_vocab): the step runs without it (was "skipped")
+                          f"empty: the target the draft's config names, where the host has it; --var {var}=DIR "
+                          f"names the one step {users[0]['id']} checks against")
         elif any(str(step.get("run", "")).startswith(f"cd {{{{ {var} }}}} && ") for step in users):
             notes[var] = f"the folder the session's command ran in{where}"
         elif isinstance(value, str) and "/" not in value and _fleet_host(value):

@@ -30,6 +30,7 @@ from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
+from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 
@@ -288,6 +289,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     # incident: the first error a command or the work gave comes first when there is one.
     errors = [e for e in errors if e.kind != "agent_error"] or errors
     if errors:
+        errors = _first_in_time(errors)
         e = errors[0]
         if (e.exception or "").endswith("ExceptionGroup") and len(errors) > 1 and errors[1].seq == e.seq:
             e = errors[1]  # the group only carries it: "unhandled errors in a TaskGroup (1 sub-exception)"
@@ -351,7 +353,12 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     if a.stats.get("interrupts"):
         went_wrong.append(f"A command was stopped by hand {counted(a.stats['interrupts'], 'time')} while it ran.")
     if a.stats.get("compactions"):
-        went_wrong.append(f"The context was compacted {counted(a.stats['compactions'], 'time')}; earlier details were summarised.")
+        # where: the phase each compaction starts (segments.py titles it), as every other line
+        # here names its message (was no link: the reader had to find the boundary in the timeline)
+        at = [g.start_seq for g in a.segments if g.title.startswith(COMPACTION_TITLE)]
+        where = " " + " ".join(f"[msg {seq}]" for seq in at[:3]) + (" …" if len(at) > 3 else "") if at else ""
+        went_wrong.append(f"The context was compacted {counted(a.stats['compactions'], 'time')}{where}; "
+                          "earlier details were summarised.")
 
     action_items = [{"action": f.remediation or f.title,
                      "type": "prevent" if f.severity == "error" and f.code not in SYMPTOM_CODES else "mitigate",
@@ -469,6 +476,22 @@ def _poll_errors(a: SessionAnalysis, loop_errors: dict[tuple[str, int], list[Err
     that failed while a server came up."""
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
     return {(e.session, e.seq) for key, errors in loop_errors.items() if key in waits for e in errors}
+
+
+def _first_in_time(errors: list[ErrorRecord]) -> list[ErrorRecord]:
+    """``errors`` in the order they happened. A session's records are in seq order, and a
+    sub-agent's file is numbered after its parent's: the OOM a sub-agent hit at 09:20 came after
+    the parent's crash at 17:31, and Detection named the crash as the first error (the timeline,
+    in time order, showed the OOM first). Sessions keep their order (in_time_order); where an
+    error has no time, the seq order stands."""
+    times = [instant(e.timestamp) if e.timestamp else None for e in errors]
+    if any(t is None for t in times):
+        return errors
+    rank: dict[str, int] = {}
+    for e in errors:
+        rank.setdefault(e.session, len(rank))
+    order = sorted(range(len(errors)), key=lambda i: (rank[errors[i].session], times[i]))
+    return [errors[i] for i in order]
 
 
 def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
@@ -806,7 +829,9 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
                       {"seq": seq, "kind": kind, "agent": agent, "text": text, "timestamp": ts, "_session": session}))
         if ts:
             known.setdefault((session, seq), ts)
+            agents.setdefault((session, seq), agent)
 
+    agents: dict[tuple[str, int], str] = {}
     for p in a.prompts[:20]:
         if p.agent == MAIN_AGENT and p.text.strip() and not only_attachments(p.text):
             add(p.session, p.seq, 0, "prompt", p.agent, _short(p.text, 200), p.timestamp)
@@ -817,6 +842,7 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     for c in a.commands:
         if c.timestamp:
             known.setdefault((c.session, c.seq), c.timestamp)
+            agents.setdefault((c.session, c.seq), c.agent)
     polls = _poll_errors(a, _loop_errors(a))
     for e in a.errors[:60]:
         # a health check refused while the server loaded is waiting, told apart from the crashes
@@ -839,7 +865,13 @@ def _timeline(a: SessionAnalysis) -> list[dict[str, Any]]:
     last: dict[tuple[str, str], str] = {}
     for _, _, row in items:
         session = row["_session"]
-        row["timestamp"] = row["timestamp"] or known.get((session, row["seq"])) or last.get((session, row["agent"]))
+        # A finding has no time of its own: it was said in a tool's result (a sub-agent's report)
+        # or a reply, and the next message of its agent came seconds later. The last time before
+        # it may be minutes older: SD302 from a sub-agent's report at 09:21 was put at 09:16, before
+        # the sub-agent that found it had started.
+        after = (session, row["seq"] + 1)
+        row["timestamp"] = row["timestamp"] or known.get((session, row["seq"])) \
+            or (known.get(after) if agents.get(after) == row["agent"] else None) or last.get((session, row["agent"]))
         if row["timestamp"]:
             last[(session, row["agent"])] = row["timestamp"]
     # Rows before the first time of their agent take the next time of their session: mini-swe-agent

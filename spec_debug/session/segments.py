@@ -17,6 +17,8 @@ from spec_debug.session.shell import CATEGORY_TITLES
 SEGMENT_SPLIT_EVENTS = 400
 """A phase longer than this is split at the next change of the kind of command."""
 MAX_SEGMENTS = 2000
+COMPACTION_TITLE = "After context compaction"
+"""How the phase a context compaction starts is titled (the postmortem finds compactions by it)."""
 _SUPPORTING = frozenset({"edit", "transfer", "other"})
 """Kinds of command that serve the others; they name a phase only when nothing else ran."""
 
@@ -126,7 +128,7 @@ class PhaseTracker:
             host = _host_of(seg, seg.kind) if seg.kind is not None else top_host
             title = seg.label + (f" on {host}" if host else "")
         elif seg.reason == "compaction":
-            title = "After context compaction" + (f" — {activity}" if activity else "")
+            title = COMPACTION_TITLE + (f" — {activity}" if activity else "")
         else:
             title = activity or "Conversation"
         if len(self.closed) >= MAX_SEGMENTS:

@@ -1318,7 +1318,13 @@ def _launches(command: str) -> bool:
     the server is up (``ps aux | grep sglang.launch_server``) was a launch, which distill leaves
     out of a playbook (it changes things) and whose model the benchmarks after it were taken for."""
     return any(argv[0].rsplit("/", 1)[-1] not in _LOOKERS and _LAUNCH.search(" ".join(argv).lower())
-               for argv in _programs(command))
+               and not _HELP_WORDS.intersection(argv) for argv in _programs(command))
+
+
+_HELP_WORDS = frozenset({"--help", "-h", "--help=all"})
+"""A launch line that asks for the usage (``python -m sglang.launch_server --help``, ``vllm serve
+--help``): argparse prints it and exits, no server starts (was a launch: the postmortem said the
+agent "moved from launching the server" after reading the flags)."""
 
 
 def launch_words(command: str) -> str | None:

@@ -81,6 +81,22 @@ _HAS_CAT_CALL = re.compile(r"cat(?:enate)?\(").search
 _HAS_D2T = re.compile("d2t").search
 _HAS_SIZE_MISMATCH = re.compile("size mismatch for ").search
 _HAS_NORM = re.compile("norm").search
+# What an engine raises at startup for a draft config it cannot build, the catalog's SD706-SD708
+# (which the model_configs probe finds in the config before a launch): the server's log says it.
+# Gated on "Error" (the exception's name) first, one literal search: most outputs have none.
+# SGLang llama_eagle3.py LlamaForCausalLMEagle3.__init__ before 0.5.12:
+#   raise ValueError("EAGLE3 currently only supports 1 layer")
+# vLLM and SGLang models/llama.py LlamaMLP.__init__ (the EAGLE-3 draft's MLP):
+#   raise ValueError(f"Unsupported activation: {hidden_act}. Only silu is supported for now.")
+# SGLang models/llama.py set_eagle3_layers_to_capture: [val + 1 for val in layer_ids] on ids
+# written as strings: TypeError: can only concatenate str (not "int") to str
+_HAS_ERROR = re.compile("Error: ").search
+# As raised ("ValueError: ..."), not as a grep of the engine's source shows the raise statement.
+# One literal prefix ("Error: "), which the regex engine searches for as a string.
+_ENGINE_REFUSAL = re.compile(r"Error: (?:EAGLE3 currently only supports 1 layer"
+                             r"|Unsupported activation: \S+? Only silu is supported"
+                             r"|can only concatenate str \(not \"int\"\) to str)")
+_STR_IDS_FRAME = "in set_eagle3_layers_to_capture"
 
 # SD303 as torch reports it when a drafter is loaded: load_state_dict names each tensor whose
 # shape the checkpoint does not fit ("size mismatch for {key}: copying a param with shape
@@ -399,12 +415,36 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
     # "_" first: a one-character search is a memchr, and every flag name has one; then "norm",
     # which each has, as one regex literal search (0.9 us over a 2.8 KB listing of files, where
     # the three substring tests took 3.6 us: `in` is slower for a short needle here)
+    if _HAS_ERROR(text):
+        out += _engine_refusals(text)
     if "_" in text and _HAS_NORM(low) and ("norm_before" in low or "fc_norm" in low or "norm_output" in low):
         m = _first_stated(_NORM_FLAG, text)
         if m:
             if not _NOT_IGNORED.search(text, max(0, m.start() - 20), m.end()):
                 out.append(Observation("SD701", _around(text, m.start(), m.end())))
     return out
+
+
+def _engine_refusals(text: str) -> list[Observation]:
+    """The draft-config codes an engine's own startup error names (:data:`_ENGINE_REFUSAL`),
+    each once, with its last statement (a traceback's exception line comes after the frames)."""
+    found: dict[str, Observation] = {}
+    for m in _ENGINE_REFUSAL.finditer(text):
+        word = m.group()
+        if word.endswith(" to str"):
+            if m.start() < 4 or not text.startswith("Type", m.start() - 4):
+                continue
+            # a str + int anywhere is no fault of the draft: the frame that adds 1 to each aux
+            # layer id must be the one that raised it (the last frame before the line)
+            frame = text.rfind(_STR_IDS_FRAME, 0, m.start())
+            if frame < 0 or text.find('File "', frame, m.start()) >= 0:
+                continue
+            code = "SD707"
+        else:
+            code = "SD708" if "EAGLE3" in word else "SD706"
+        if _stated(text, m):
+            found[code] = Observation(code, _around(text, m.start(), m.end()))
+    return list(found.values())
 
 
 def _vocab_size_mismatch(text: str) -> re.Match | None:

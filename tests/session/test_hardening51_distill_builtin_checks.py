@@ -84,7 +84,7 @@ def test_a_vocab_finding_adds_the_vocab_maps_check_on_the_launched_checkpoints(a
 def test_a_config_finding_adds_the_configs_check_with_empty_paths_when_no_launch_names_them(tmp_path):
     session = tmp_path / "s.jsonl"
     _claude_session(session, [
-        ("ssh gpu01 'cat /ckpt/draft/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
+        ("ssh gpu01 'cat \"$DRAFT_DIR\"/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
         ("ssh gpu01 'grep -n aux_hidden_state_layer_ids /opt/train/config.yaml'", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
     ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58].")
     doc = distill_playbook(analyze_path(session))
@@ -109,7 +109,7 @@ def test_the_checkpoint_vars_say_what_they_are(tmp_path):
 
     session = tmp_path / "s.jsonl"
     _claude_session(session, [
-        ("ssh gpu01 'cat /ckpt/draft/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
+        ("ssh gpu01 'cat \"$DRAFT_DIR\"/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
         ("ssh gpu01 'grep -n aux_hidden_state_layer_ids /opt/train/config.yaml'", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
     ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58].")
     text = dump(distill_playbook(analyze_path(session)))
@@ -159,7 +159,7 @@ def test_both_checks_share_one_pair_of_checkpoint_vars(tmp_path):
     left the vocab check skipped."""
     session = tmp_path / "s.jsonl"
     _claude_session(session, [
-        ("ssh gpu01 'cat /ckpt/draft/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
+        ("ssh gpu01 'cat \"$DRAFT_DIR\"/config.json'", '{"eagle_aux_hidden_state_layer_ids": [2, 30, 58]}'),
         ("ssh gpu01 'grep -n aux_hidden_state_layer_ids /opt/train/config.yaml'", "12: aux_hidden_state_layer_ids: [3, 31, 59]"),
     ], "Training used layer ids [3, 31, 59] but the draft config says [2, 30, 58]. "
        "Also confirmed: d2t holds absolute target ids, not offsets.")

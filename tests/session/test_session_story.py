@@ -94,7 +94,8 @@ def test_pivots_including_msg_4401(story):
     assert got == [
         (47, 45, "metric", "main", "benchmark", "inspect_config"),
         (4401, 4400, "error", "main", "run_test", "read_source"),   # the moment of INCIDENT.md
-        (4426, 4425, "error", "a1flags", "launch_server", "read_source"),
+        # `timeout 60 ... launch_server --help` only asks for the usage: no launch (was "launch_server")
+        (4426, 4425, "error", "a1flags", "python", "read_source"),
     ]
     assert "UnboundLocalError" in a.pivots[1].summary and "core.py" in a.pivots[1].summary
 
@@ -183,7 +184,10 @@ def test_distilled_playbook_loads_and_keeps_provenance(story, tmp_path):
     assert list(steps) == ["launch_flags", "process_ps", "logs_sglang_server_log", "benchmark_bench_serving",
                            "read_source_deepseek_v2_py", "inspect_config_hidden_states",
                            "run_test_test_drafter_standalone_py", "read_source_core_py",
-                           "python_dump_served_hidden_py", "read_source_server_args_py", "model_configs"]
+                           "python_dump_served_hidden_py",
+                           # the sub-agent's `launch_server --help` that timed out (a read of the usage, no launch)
+                           "python_launch_server",
+                           "read_source_server_args_py", "model_configs"]
     core = steps["read_source_core_py"]
     assert core.provenance == {"session": SESSION_ID, "seq": 4401, "agent": "main"}
     assert core.run.startswith('grep -n "def forward')
