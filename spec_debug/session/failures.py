@@ -615,7 +615,9 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
     # scrolled out of it.
     if capital_r and "sigquit" in output and (pos := output.find("Received sigquit from a child process")) >= 0:
         return ErrorInfo("signal", "SIGQUIT", _line_at(output, pos))
-    if "lready in use" in output and (m := _reported(_PORT_TAKEN, output, failed)):
+    # a capital first (a memchr): Python's and uvicorn's "[Errno 98]", torch's and NCCL's "Address
+    # already in use"; then one literal search (2 us over a 4 KB server log, where the memchr is 0.1)
+    if ("E" in output or "A" in output) and _HAS_IN_USE(output) and (m := _reported(_PORT_TAKEN, output, failed)):
         return ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))
     if "X" in output and "NVRM: Xid" in output and (m := _reported(_XID, output, failed)):
         return ErrorInfo("gpu_xid", f"Xid {m.group('xid')}", _line_at(output, m.start()))
@@ -634,6 +636,7 @@ def _stated_cause(output: str, failed: bool) -> ErrorInfo | None:
 # uvicorn/server.py, startup); Python's "OSError: [Errno 98] Address already in use"; torch
 # distributed's store "(errno: 98 - Address already in use)".
 _PORT_TAKEN = re.compile(r"[Aa]ddress already in use")
+_HAS_IN_USE = re.compile("ddress already in use").search
 
 
 # The NVIDIA driver's report of a GPU fault in the kernel log (dmesg, journalctl -k): "NVRM: Xid

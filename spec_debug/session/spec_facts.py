@@ -415,7 +415,7 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
     # "_" first: a one-character search is a memchr, and every flag name has one; then "norm",
     # which each has, as one regex literal search (0.9 us over a 2.8 KB listing of files, where
     # the three substring tests took 3.6 us: `in` is slower for a short needle here)
-    if _HAS_ERROR(text):
+    if "E" in text and _HAS_ERROR(text):  # (a memchr first: most outputs have no capital E)
         out += _engine_refusals(text)
     if "_" in text and _HAS_NORM(low) and ("norm_before" in low or "fc_norm" in low or "norm_output" in low):
         m = _first_stated(_NORM_FLAG, text)
