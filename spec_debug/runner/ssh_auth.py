@@ -46,6 +46,7 @@ from spec_debug.runner.ssh_password_login import (
     _with_sshpass,
     _without_batch,
 )
+from spec_debug.runner.ssh_pubkey_types import key_type_name, left_out_by_config
 from spec_debug.runner.ssh_reach_args import ssh_copy_id_command, verbose_login_command
 from spec_debug.runner.ssh_terminal import ask_on_terminal, read_passphrase
 
@@ -203,6 +204,9 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if attempts.short_rsa:
         hint = (f"make a key ssh(1) takes, `ssh-keygen -t ed25519`, and add its .pub to ~/.ssh/authorized_keys on the host "
                 f"(or lower RequiredRSASize for this host in your ssh config, where your policy allows); or {hint}")
+    if attempts.type_left_out:
+        hint = (f"add the key's type to PubkeyAcceptedAlgorithms for this host in your ssh config "
+                f"({target.pubkey_accepted_algorithms!r} now), or name a key of a type it lists; or {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
@@ -300,6 +304,13 @@ def _try_key(
         attempts.tried.append(f"{label} (RSA {key.get_bits()} bits, fewer than RequiredRSASize {target.required_rsa_size}: "
                               "not offered, as ssh(1) skips it)")
         attempts.short_rsa = True
+        return False
+    if left_out_by_config(key, target.pubkey_accepted_algorithms):
+        # Likewise a type the list leaves out (ssh_pubkey_types): offered, we logged in where
+        # `ssh` and Ansible are refused.
+        attempts.tried.append(f"{label} ({key_type_name(key)} key, not in PubkeyAcceptedAlgorithms: "
+                              "not offered, as ssh(1) skips it)")
+        attempts.type_left_out = True
         return False
     problem = user_certificate_problem(key, target.user)
     if problem is not None:

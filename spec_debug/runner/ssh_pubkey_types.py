@@ -1,0 +1,56 @@
+"""Which user keys PubkeyAcceptedAlgorithms lets ssh(1) offer.
+
+ssh(1) drops every key whose type the list leaves out before it offers any, from a file or from
+ssh-agent ("Skipping ssh-ed25519 key ... - corresponding algo not in PubkeyAcceptedAlgorithms":
+openssh-portable sshconnect2.c, pubkey_prepare). paramiko applies its preferred list to the
+signature of an RSA key only (paramiko/auth_handler.py, _finalize_pubkey_algorithm), so an
+ed25519 key the list left out was offered and logged in where `ssh` and Ansible are refused.
+"""
+
+from __future__ import annotations
+
+import paramiko
+
+from spec_debug.runner.ssh_hostkeys import configured_key_types
+
+# ssh(1)'s default list (OpenSSH 9.2: `ssh -G -F /dev/null host | grep pubkeyacceptedalgorithms`;
+# openssh-portable myproposal.h, KEX_DEFAULT_PK_ALG), which `+`, `-` and `^` lists start from.
+_DEFAULT = (
+    "ssh-ed25519-cert-v01@openssh.com", "ecdsa-sha2-nistp256-cert-v01@openssh.com",
+    "ecdsa-sha2-nistp384-cert-v01@openssh.com", "ecdsa-sha2-nistp521-cert-v01@openssh.com",
+    "sk-ssh-ed25519-cert-v01@openssh.com", "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com",
+    "rsa-sha2-512-cert-v01@openssh.com", "rsa-sha2-256-cert-v01@openssh.com",
+    "ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
+    "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com", "rsa-sha2-512", "rsa-sha2-256",
+)
+# Known to ssh(1) but off by default: a list's patterns match them too (kex_assemble_names
+# matches against every algorithm it supports).
+_OFF_BY_DEFAULT = ("ssh-rsa", "ssh-rsa-cert-v01@openssh.com", "ssh-dss", "ssh-dss-cert-v01@openssh.com")
+
+# An RSA key is allowed by any of its signature algorithms (openssh-portable sshconnect2.c,
+# key_type_allowed_by_config): its type is ssh-rsa though only rsa-sha2-* are listed.
+_RSA_NAMES = {
+    "ssh-rsa": ("ssh-rsa", "rsa-sha2-512", "rsa-sha2-256"),
+    "ssh-rsa-cert-v01@openssh.com": (
+        "ssh-rsa-cert-v01@openssh.com", "rsa-sha2-512-cert-v01@openssh.com", "rsa-sha2-256-cert-v01@openssh.com"
+    ),
+}
+
+
+def key_type_name(key: paramiko.PKey) -> str:
+    """The type a key is offered as: a certificate's type where it carries one."""
+    blob = getattr(key, "public_blob", None)
+    return blob.key_type if blob is not None else key.get_name()
+
+
+def left_out_by_config(key: paramiko.PKey, spec: str | None) -> bool:
+    """True when the PubkeyAcceptedAlgorithms `spec` (None: the default) leaves the key's type out."""
+    if not (spec or "").strip():
+        return False
+    try:
+        allowed = configured_key_types(spec or "", list(_DEFAULT), named_only=_OFF_BY_DEFAULT,
+                                       keyword="PubkeyAcceptedAlgorithms")
+    except ValueError:
+        return False  # a list that leaves nothing is refused as such when the connection is set up
+    name = key_type_name(key)
+    return not any(candidate in allowed for candidate in _RSA_NAMES.get(name, (name,)))

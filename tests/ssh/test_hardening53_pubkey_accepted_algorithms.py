@@ -1,0 +1,60 @@
+"""A key whose type PubkeyAcceptedAlgorithms leaves out (`PubkeyAcceptedAlgorithms
+rsa-sha2-512,rsa-sha2-256` where a site's policy wants RSA keys only, or `-ssh-ed25519`). ssh(1)
+does not offer it, from a file or from ssh-agent ("Skipping ssh-ed25519 key ... - corresponding
+algo not in PubkeyAcceptedAlgorithms": openssh-portable sshconnect2.c, pubkey_prepare and
+key_type_allowed_by_config), so `ssh` and Ansible are refused. spec-debug offered it anyway and
+logged in where they could not (paramiko applies its preferred pubkey list to RSA signatures
+only: paramiko/auth_handler.py, _finalize_pubkey_algorithm). Now it is skipped as ssh(1) skips it,
+and the message says why."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from typing import Any, Callable
+from pathlib import Path
+
+import pytest
+
+from tests.ssh.h49_helpers import run_tiny
+from tests.sshd_fixture import ClientSetup, SshServer
+
+
+def _ssh_logs_in(client: ClientSetup, alias: str) -> bool:
+    if shutil.which("ssh") is None:
+        pytest.skip("no ssh(1) to compare with")
+    return subprocess.run(["ssh", "-F", str(client.config), "-o", "BatchMode=yes", alias, "true"], capture_output=True,
+                          timeout=30, stdin=subprocess.DEVNULL, check=False).returncode == 0
+
+
+@pytest.mark.parametrize("algorithms", ["rsa-sha2-512,rsa-sha2-256", "-ssh-ed25519"])
+def test_a_key_type_left_out_of_pubkey_accepted_algorithms_is_not_offered(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path, algorithms: str) -> None:
+    client.trust(sshd)
+    client.alias("gpu01", sshd, PubkeyAcceptedAlgorithms=algorithms)
+    client.alias("gpu02", sshd)
+    assert not _ssh_logs_in(client, "gpu01") and _ssh_logs_in(client, "gpu02")
+    done, record = run_tiny(cli, tmp_path, "left-out", "--host", "gpu01")
+    assert done.code == 3, done.stdout + done.stderr
+    error = record["hosts"][0]["error"]
+    assert (f"{client.key.path} (ssh-ed25519 key, not in PubkeyAcceptedAlgorithms: not offered, as ssh(1) skips it)"
+            in error), error
+    assert "PubkeyAcceptedAlgorithms" in done.stderr, done.stderr
+    done, record = run_tiny(cli, tmp_path, "default", "--host", "gpu02")
+    assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
+
+
+def test_an_rsa_key_is_offered_when_only_its_sha2_signatures_are_listed(
+        cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path) -> None:
+    # ssh(1) takes an RSA key where rsa-sha2-512 or rsa-sha2-256 is listed, though its key type is
+    # ssh-rsa (key_type_allowed_by_config): it must not be skipped for its name.
+    key = tmp_path / "id_rsa"
+    subprocess.run(["ssh-keygen", "-q", "-t", "rsa", "-b", "3072", "-N", "", "-f", str(key)], check=True,
+                   stdin=subprocess.DEVNULL)
+    server = sshd_factory("rsa")
+    server.authorized_keys_path.write_text(Path(f"{key}.pub").read_text())
+    client.trust(server)
+    client.alias("gpu01", server, IdentityFile=str(key), PubkeyAcceptedAlgorithms="rsa-sha2-512,rsa-sha2-256")
+    assert _ssh_logs_in(client, "gpu01")
+    done, record = run_tiny(cli, tmp_path, "rsa", "--host", "gpu01")
+    assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
