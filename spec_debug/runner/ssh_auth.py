@@ -34,7 +34,7 @@ from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
-from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs, _short, too_open_mode
+from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blob, _public_blobs, _short, too_open_mode
 from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
     SSHPASS_VARIABLE,
@@ -135,6 +135,9 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     # openssh-portable sshconnect2.c).
     unasked = ("there is no terminal to ask for its passphrase" if attempts.no_terminal
                else f"{options.batch_source} forbids the passphrase prompt")
+    for path in attempts.stale_pubs:
+        tried += (f"; {_short(path)}.pub beside it is another key's public key: ssh(1) offers that key and cannot "
+                  f"sign for it with {_short(path)}")
     if attempts.encrypted_skipped:
         tried += f"; not offered: {', '.join(attempts.encrypted_skipped)} (encrypted, and {unasked})"
     # sshd refuses an account its AllowUsers/AllowGroups/DenyUsers/DenyGroups leave out with the
@@ -204,6 +207,10 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if attempts.short_rsa:
         hint = (f"make a key ssh(1) takes, `ssh-keygen -t ed25519`, and add its .pub to ~/.ssh/authorized_keys on the host "
                 f"(or lower RequiredRSASize for this host in your ssh config, where your policy allows); or {hint}")
+    if attempts.stale_pubs:
+        quoted = shlex.quote(attempts.stale_pubs[0])
+        hint = (f"rebuild the .pub from the private key, `ssh-keygen -y -f {quoted} > {quoted}.pub`, and check that "
+                f"one is in the host's authorized_keys; or {hint}")
     if attempts.type_left_out:
         hint = (f"add the key's type to PubkeyAcceptedAlgorithms for this host in your ssh config "
                 f"({target.pubkey_accepted_algorithms!r} now), or name a key of a type it lists; or {hint}")
@@ -277,6 +284,11 @@ def _offer_files(
         mode = too_open_mode(path)
         if mode is not None:
             attempts.too_open.append((path, mode))
+        beside = _public_blob(path + ".pub")
+        if beside is not None and beside != key.asbytes():
+            # ssh(1) offers FILE.pub's key, not the private key's (openssh-portable: authfile.c,
+            # sshkey_load_public), and cannot sign for it ("contents do not match public").
+            attempts.stale_pubs.append(path)
         for certified, label in _with_certificates(key, path, target):
             if _try_key(transport, target, certified, label, attempts, options):
                 return True
