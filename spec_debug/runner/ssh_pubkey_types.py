@@ -43,13 +43,37 @@ def key_type_name(key: paramiko.PKey) -> str:
     return blob.key_type if blob is not None else key.get_name()
 
 
+_CERT_SUFFIX = "-cert-v01@openssh.com"
+
+
+def accepted_algorithms(spec: str) -> list[str]:
+    """ssh(1)'s list for a PubkeyAcceptedAlgorithms line, in its order; ValueError when it leaves none."""
+    return configured_key_types(spec, list(_DEFAULT), named_only=_OFF_BY_DEFAULT, keyword="PubkeyAcceptedAlgorithms")
+
+
+def signature_preferences(spec: str, paramiko_names: tuple[str, ...]) -> tuple[str, ...] | None:
+    """What paramiko's preferred pubkey list should be for a PubkeyAcceptedAlgorithms line: the
+    listed names paramiko signs with, a certificate type as its key's (paramiko adds the suffix
+    itself: paramiko/auth_handler.py, _finalize_pubkey_algorithm), `ssh-rsa` kept for an old sshd.
+    None where the line names none of them (only FIDO `sk-` types, which paramiko leaves to the
+    agent): the list then picks no RSA signature, and left_out_by_config skips every RSA key.
+    ValueError when the line leaves ssh(1) no algorithm at all.
+
+    A certificate-only list (`PubkeyAcceptedAlgorithms ssh-ed25519-cert-v01@openssh.com`, as
+    fleets that log in through a user CA write it) named none of paramiko's bare names, and was
+    refused as leaving nothing, where ssh(1) logs in with the certificate."""
+    known = (*paramiko_names, "ssh-rsa")
+    bases = [name.removesuffix(_CERT_SUFFIX) for name in accepted_algorithms(spec)]
+    chosen = tuple(dict.fromkeys(name for name in bases if name in known))
+    return chosen or None
+
+
 def left_out_by_config(key: paramiko.PKey, spec: str | None) -> bool:
     """True when the PubkeyAcceptedAlgorithms `spec` (None: the default) leaves the key's type out."""
     if not (spec or "").strip():
         return False
     try:
-        allowed = configured_key_types(spec or "", list(_DEFAULT), named_only=_OFF_BY_DEFAULT,
-                                       keyword="PubkeyAcceptedAlgorithms")
+        allowed = accepted_algorithms(spec or "")
     except ValueError:
         return False  # a list that leaves nothing is refused as such when the connection is set up
     name = key_type_name(key)

@@ -9,6 +9,7 @@ and the message says why."""
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import subprocess
 from typing import Any, Callable
@@ -57,4 +58,28 @@ def test_an_rsa_key_is_offered_when_only_its_sha2_signatures_are_listed(
     client.alias("gpu01", server, IdentityFile=str(key), PubkeyAcceptedAlgorithms="rsa-sha2-512,rsa-sha2-256")
     assert _ssh_logs_in(client, "gpu01")
     done, record = run_tiny(cli, tmp_path, "rsa", "--host", "gpu01")
+    assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize(("key_type", "algorithms"), [
+    ("ed25519", "ssh-ed25519-cert-v01@openssh.com"),
+    ("rsa", "rsa-sha2-512-cert-v01@openssh.com,rsa-sha2-256-cert-v01@openssh.com"),
+])
+def test_a_certificate_only_pubkey_accepted_algorithms_logs_in_with_the_certificate(
+        cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path,
+        key_type: str, algorithms: str) -> None:
+    # Fleets whose logins go through a user CA (Vault, step-ca, Teleport) write the certificate
+    # types alone, so no bare key is ever offered. The list left no name paramiko signs with, and
+    # every host was refused "leaves no algorithm spec-debug can use" before connecting.
+    ca, key = tmp_path / "ca", tmp_path / f"id_{key_type}"
+    for path, kind in ((ca, "ed25519"), (key, key_type)):
+        subprocess.run(["ssh-keygen", "-q", "-t", kind, "-N", "", "-f", str(path)], check=True, stdin=subprocess.DEVNULL)
+    subprocess.run(["ssh-keygen", "-q", "-s", str(ca), "-I", "me", "-n", getpass.getuser(), f"{key}.pub"], check=True,
+                   stdin=subprocess.DEVNULL)
+    server = sshd_factory("ca-only", extra_config=f"TrustedUserCAKeys {ca}.pub\n")
+    server.authorized_keys_path.write_text("")
+    client.trust(server)
+    client.alias("gpu01", server, IdentityFile=str(key), PubkeyAcceptedAlgorithms=algorithms)
+    assert _ssh_logs_in(client, "gpu01")
+    done, record = run_tiny(cli, tmp_path, "certified", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
