@@ -48,17 +48,18 @@ def _why_unsafe(info: os.stat_result) -> str | None:
         return f"owned by {_user_name(info.st_uid)}, not by you or root"
     if info.st_mode & stat.S_IWOTH:
         return f"{mode}: anyone can write it"
-    if info.st_mode & stat.S_IWGRP and not _group_holds_only(info.st_gid, info.st_uid):
+    if info.st_mode & stat.S_IWGRP and not _group_holds_only(info.st_gid, os.getuid(), info.st_uid):
         return f"{mode}: group {_group_name(info.st_gid)} can write it, and holds other users"
     return None
 
 
-def _group_holds_only(gid: int, uid: int) -> bool:
-    """Debian's secure_permissions: the group's members, by primary group and by its member
-    list, are the file's owner alone (an empty group does not count)."""
+def _group_holds_only(gid: int, uid: int, owner_uid: int) -> bool:
+    """Debian's secure_permissions(st, getuid()): every user whose primary group it is is `uid`
+    (you), and its member list names the file's owner alone, if anyone (an empty group does not
+    count)."""
     try:
         group = grp.getgrgid(gid)
-        owner = pwd.getpwuid(uid).pw_name
+        owner = pwd.getpwuid(owner_uid).pw_name
     except KeyError:
         return False
     primary = [entry.pw_uid for entry in pwd.getpwall() if entry.pw_gid == gid]

@@ -79,7 +79,7 @@ def test_a_file_named_with_dash_f_is_not_checked_as_ssh_does_not(
 def test_a_group_writable_config_whose_group_is_its_owner_alone_is_read(
         cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> None:
     info = client.config.stat()
-    if not _group_holds_only(info.st_gid, info.st_uid):
+    if not _group_holds_only(info.st_gid, os.getuid(), info.st_uid):
         pytest.skip("the file's group holds other users here")
     client.config.chmod(0o664)
     assert _ssh_reads(client.config, tmp_path) or shutil.which("ssh") is None
