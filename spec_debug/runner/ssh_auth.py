@@ -258,6 +258,10 @@ def _offer_keys(
     return False
 
 
+_SKIPPED = "not offered, as ssh(1) skips it"
+"""How a key left out as ssh(1) leaves it out ends its entry in the keys tried."""
+
+
 def _rsa_shorter_than_required(key: paramiko.PKey, target: SSHTarget) -> bool:
     return key.get_name().startswith(("ssh-rsa", "rsa-sha2")) and 0 < key.get_bits() < target.required_rsa_size
 
@@ -314,14 +318,14 @@ def _try_key(
         # ssh(1) skips it unoffered, from a file or the agent (openssh-portable: sshconnect2.c,
         # pubkey_prepare, sshkey_check_rsa_length): offered, we logged in where `ssh` could not.
         attempts.tried.append(f"{label} (RSA {key.get_bits()} bits, fewer than RequiredRSASize {target.required_rsa_size}: "
-                              "not offered, as ssh(1) skips it)")
+                              f"{_SKIPPED})")
         attempts.short_rsa = True
         return False
     if left_out_by_config(key, target.pubkey_accepted_algorithms):
         # Likewise a type the list leaves out (ssh_pubkey_types): offered, we logged in where
         # `ssh` and Ansible are refused.
         attempts.tried.append(f"{label} ({key_type_name(key)} key, not in PubkeyAcceptedAlgorithms: "
-                              "not offered, as ssh(1) skips it)")
+                              f"{_SKIPPED})")
         attempts.type_left_out = True
         return False
     problem = user_certificate_problem(key, target.user)
@@ -357,9 +361,11 @@ def _try_key(
         where = f"{target.hostname}:{target.port}"
         reason = _disconnect_reason(transport)
         if reason is not None and "too many authentication failures" in reason.lower():
-            offered_by_agent = sum(1 for tried in attempts.tried if tried.startswith("agent key"))
+            # Keys skipped unoffered, as ssh(1) skips them, never reached sshd's count.
+            sent = [tried for tried in attempts.tried if not tried.endswith(f"{_SKIPPED})")]
+            offered_by_agent = sum(1 for tried in sent if tried.startswith("agent key"))
             raise AuthenticationError(
-                f"{target.alias}: {where} ended the login after {len(attempts.tried)} key(s) offered, "
+                f"{target.alias}: {where} ended the login after {len(sent)} key(s) offered, "
                 f"{offered_by_agent} of them from ssh-agent (sshd said {reason!r}: its MaxAuthTries)",
                 hint="every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
                 "so only that key is offered",
@@ -426,7 +432,8 @@ def _closed_mid_login(
 ) -> HandshakeError:
     """The host hung up while a key was offered, or before the next one could be (a passphrase
     typed past sshd's LoginGraceTime read "failed during authentication: No existing session")."""
-    offered = (f"after {len(attempts.tried)} key(s) offered, the last {label}" if label in attempts.tried
+    sent = [tried for tried in attempts.tried if not tried.endswith(f"{_SKIPPED})")]
+    offered = (f"after {len(sent)} key(s) offered, the last {label}" if label in attempts.tried
                else f"before {label} was offered")
     return closed_mid_login(transport, target, where, during=offered,
                             host_checks="keys (AuthorizedKeysCommand, LDAP/sssd, PAM, an NFS home)",
