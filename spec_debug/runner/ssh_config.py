@@ -284,7 +284,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 pattern = os.path.join(base, pattern)
             for included in sorted(glob.glob(pattern)):
                 if os.path.isfile(included):
-                    refuse_if_others_can_write(Path(included))
+                    refuse_if_others_can_write(Path(included), included=True)
                     lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to, enclosing=block,
                                                  ignored_unknown=ignored_unknown))
                     lines.append(_again(block))

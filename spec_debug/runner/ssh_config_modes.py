@@ -23,8 +23,9 @@ from pathlib import Path
 from spec_debug.errors import UsageError
 
 
-def refuse_if_others_can_write(path: Path) -> None:
-    """Raise UsageError, as ssh(1) stops, when the config file at `path` is not safely yours."""
+def refuse_if_others_can_write(path: Path, *, included: bool = False) -> None:
+    """Raise UsageError, as ssh(1) stops, when the config file at `path` (`included`: named by
+    an Include line) is not safely yours."""
     try:
         info = path.stat()
     except OSError:
@@ -33,7 +34,13 @@ def refuse_if_others_can_write(path: Path) -> None:
     if why is None:
         return
     quoted = shlex.quote(str(path))
-    fix = (f"`sudo chown {_user_name(os.getuid())} {quoted}` (or copy it to a file of your own)"
+    # Another user's file is most often one's own read through `sudo -E` (HOME kept, ssh(1)
+    # itself would read root's): running as its owner, or naming it with -F (which ssh(1) does
+    # not check either), is the way out, not handing it to root.
+    # An included file is checked under -F too, as ssh(1) checks it.
+    way_out = (f"`sudo chown {_user_name(os.getuid())} {quoted}`" if included
+               else f"pass `-F {quoted}` to read it anyway")
+    fix = (f"run spec-debug as {_user_name(info.st_uid)}, whose file it is, or {way_out}"
            if info.st_uid not in (0, os.getuid()) else f"`chmod go-w {quoted}`")
     raise UsageError(
         f"ssh config {path}: bad owner or permissions ({why}); ssh(1) refuses it too "

@@ -64,7 +64,20 @@ def test_an_included_file_owned_by_another_user_is_refused(
     done = _run(cli, tmp_path)
     assert done.code == 3, done.stdout + done.stderr
     assert f"ssh config {included}: bad owner or permissions (owned by nobody, not by you or root)" in done.stderr, done.stderr
-    assert "sudo chown" in done.stderr, done.stderr
+    assert f"run spec-debug as nobody, whose file it is, or `sudo chown root {included}`" in done.stderr, done.stderr
+
+
+def test_the_user_config_owned_by_another_user_is_refused_with_the_way_out(
+        cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> None:
+    # `sudo -E spec-debug ...` keeps HOME: root read alice's ~/.ssh/config, whose ProxyCommand
+    # alice could make run as root. ssh(1) as root reads root's own file.
+    if os.getuid() != 0:
+        pytest.skip("giving a file to another user needs root")
+    os.chown(client.config, pwd.getpwnam("nobody").pw_uid, -1)
+    done = _run(cli, tmp_path)
+    assert done.code == 3, done.stdout + done.stderr
+    assert f"run spec-debug as nobody, whose file it is, or pass `-F {client.config}` to read it anyway" in done.stderr
+    assert _run(cli, tmp_path, "--ssh-config", str(client.config)).code == 0
 
 
 def test_a_file_named_with_dash_f_is_not_checked_as_ssh_does_not(
