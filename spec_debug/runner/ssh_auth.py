@@ -46,7 +46,7 @@ from spec_debug.runner.ssh_password_login import (
     _with_sshpass,
     _without_batch,
 )
-from spec_debug.runner.ssh_pubkey_types import key_type_name, left_out_by_config
+from spec_debug.runner.ssh_pubkey_types import file_left_out_by_config, key_type_name, left_out_by_config
 from spec_debug.runner.ssh_reach_args import ssh_copy_id_command, verbose_login_command
 from spec_debug.runner.ssh_terminal import ask_on_terminal, read_passphrase
 
@@ -278,8 +278,15 @@ def _offer_files(
 ) -> bool:
     """Offer the identity files (each with its certificates) the agent did not already offer."""
     for path in files:
-        if _public_blobs([path]) & offered_by_agent:
+        public = _public_blobs([path])
+        if public & offered_by_agent:
             continue  # ssh(1) offers a key once: refused from the agent (certificates too), its file is not opened
+        left_out = file_left_out_by_config(next(iter(public)), target.pubkey_accepted_algorithms) if public else None
+        if left_out is not None:
+            # Skipped unopened, as ssh(1) skips it: an encrypted one asked for its passphrase first.
+            attempts.tried.append(f"{_short(path)} ({left_out} key, not in PubkeyAcceptedAlgorithms: {_SKIPPED})")
+            attempts.type_left_out = True
+            continue
         key = _load_key(path, options, attempts)
         if key is None:
             continue

@@ -70,11 +70,26 @@ def signature_preferences(spec: str, paramiko_names: tuple[str, ...]) -> tuple[s
 
 def left_out_by_config(key: paramiko.PKey, spec: str | None) -> bool:
     """True when the PubkeyAcceptedAlgorithms `spec` (None: the default) leaves the key's type out."""
+    return type_left_out(key_type_name(key), spec)
+
+
+def file_left_out_by_config(blob: bytes, spec: str | None) -> str | None:
+    """The key type of an identity file's public key `blob` (from its .pub, or the clear part
+    of an OpenSSH-format file) when `spec` leaves out the key and its certificates alike: ssh(1)
+    skips such a file before opening it (pubkey_prepare), so no passphrase is asked for it."""
+    try:
+        name = paramiko.Message(blob).get_text()
+    except Exception:  # noqa: BLE001 - a damaged blob: the key is opened and says so
+        return None
+    return name if type_left_out(name, spec) and type_left_out(f"{name}{_CERT_SUFFIX}", spec) else None
+
+
+def type_left_out(name: str, spec: str | None) -> bool:
+    """True when the PubkeyAcceptedAlgorithms `spec` (None: the default) leaves the type `name` out."""
     if not (spec or "").strip():
         return False
     try:
         allowed = accepted_algorithms(spec or "")
     except ValueError:
         return False  # a list that leaves nothing is refused as such when the connection is set up
-    name = key_type_name(key)
     return not any(candidate in allowed for candidate in _RSA_NAMES.get(name, (name,)))

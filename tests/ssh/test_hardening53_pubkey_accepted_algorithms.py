@@ -83,3 +83,29 @@ def test_a_certificate_only_pubkey_accepted_algorithms_logs_in_with_the_certific
     assert _ssh_logs_in(client, "gpu01")
     done, record = run_tiny(cli, tmp_path, "certified", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
+
+
+def test_an_encrypted_key_of_a_left_out_type_is_not_opened(
+        cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path) -> None:
+    # ssh(1) reads a key's type from its .pub (or the OpenSSH file's clear public part) and skips
+    # it before opening it: no passphrase is asked for a key it will not offer. We asked (the
+    # terminal or SSH_ASKPASS), then skipped the key anyway.
+    encrypted, rsa = tmp_path / "id_ed25519", tmp_path / "id_rsa"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "secret", "-f", str(encrypted)], check=True,
+                   stdin=subprocess.DEVNULL)
+    subprocess.run(["ssh-keygen", "-q", "-t", "rsa", "-b", "3072", "-N", "", "-f", str(rsa)], check=True,
+                   stdin=subprocess.DEVNULL)
+    server = sshd_factory("rsa")
+    server.authorized_keys_path.write_text(Path(f"{rsa}.pub").read_text())
+    client.trust(server)
+    client.alias("gpu01", server, IdentityFile=[str(encrypted), str(rsa)], PubkeyAcceptedAlgorithms="rsa-sha2-512")
+    asked = tmp_path / "asked"
+    askpass = tmp_path / "askpass"
+    askpass.write_text(f"#!/bin/sh\necho \"$1\" >> {asked}\necho secret\n")
+    askpass.chmod(0o755)
+    (tmp_path / "tiny.yaml").write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n"
+                                        "    run: 'true'\n")
+    done = cli("run", str(tmp_path / "tiny.yaml"), "--host", "gpu01", "--out", str(tmp_path / "runs"),
+               env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force"})
+    assert done.code == 0, done.stdout + done.stderr
+    assert not asked.exists(), asked.read_text()
