@@ -266,6 +266,15 @@ def _rsa_shorter_than_required(key: paramiko.PKey, target: SSHTarget) -> bool:
     return key.get_name().startswith(("ssh-rsa", "rsa-sha2")) and 0 < key.get_bits() < target.required_rsa_size
 
 
+def _rsa_bits(blob: bytes) -> int:
+    """The length of an RSA public key blob; 0 for another type or a blob that does not parse."""
+    try:
+        key = paramiko.RSAKey(data=blob)
+    except Exception:  # noqa: BLE001 - not RSA, or damaged: the key file is opened and says so
+        return 0
+    return int(key.get_bits())
+
+
 def _needs_a_token(key: paramiko.PKey) -> bool:
     """A FIDO security key (`sk-ssh-ed25519@openssh.com`, `sk-ecdsa-sha2-nistp256@openssh.com`),
     which signs only with its hardware token plugged in and touched."""
@@ -281,11 +290,19 @@ def _offer_files(
         public = _public_blobs([path])
         if public & offered_by_agent:
             continue  # ssh(1) offers a key once: refused from the agent (certificates too), its file is not opened
-        left_out = file_left_out_by_config(next(iter(public)), target.pubkey_accepted_algorithms) if public else None
+        blob = next(iter(public)) if public else None
+        left_out = file_left_out_by_config(blob, target.pubkey_accepted_algorithms) if blob else None
         if left_out is not None:
             # Skipped unopened, as ssh(1) skips it: an encrypted one asked for its passphrase first.
             attempts.tried.append(f"{_short(path)} ({left_out} key, not in PubkeyAcceptedAlgorithms: {_SKIPPED})")
             attempts.type_left_out = True
+            continue
+        bits = _rsa_bits(blob) if blob else 0
+        if 0 < bits < target.required_rsa_size:
+            # Likewise a short RSA key (openssh-portable: ssh.c, load_public_identity_files).
+            attempts.tried.append(f"{_short(path)} (RSA {bits} bits, fewer than RequiredRSASize "
+                                  f"{target.required_rsa_size}: {_SKIPPED})")
+            attempts.short_rsa = True
             continue
         key = _load_key(path, options, attempts)
         if key is None:

@@ -109,3 +109,23 @@ def test_an_encrypted_key_of_a_left_out_type_is_not_opened(
                env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force"})
     assert done.code == 0, done.stdout + done.stderr
     assert not asked.exists(), asked.read_text()
+
+
+def test_an_encrypted_rsa_key_shorter_than_required_rsa_size_is_not_opened(
+        cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path) -> None:
+    # Likewise RequiredRSASize: ssh(1) checks the length on the public key it loads first
+    # (openssh-portable: ssh.c, load_public_identity_files, sshkey_check_rsa_length).
+    short = tmp_path / "id_rsa"
+    subprocess.run(["ssh-keygen", "-q", "-t", "rsa", "-b", "1024", "-N", "secret", "-f", str(short)], check=True,
+                   stdin=subprocess.DEVNULL)
+    client.alias("gpu01", sshd, IdentityFile=[str(short), str(client.key.path)], RequiredRSASize=2048)
+    asked = tmp_path / "asked"
+    askpass = tmp_path / "askpass"
+    askpass.write_text(f"#!/bin/sh\necho \"$1\" >> {asked}\necho secret\n")
+    askpass.chmod(0o755)
+    (tmp_path / "tiny.yaml").write_text("name: tiny\ndescription: t\nsteps:\n  - id: ok\n    title: ok\n    why: ok\n"
+                                        "    run: 'true'\n")
+    done = cli("run", str(tmp_path / "tiny.yaml"), "--host", "gpu01", "--out", str(tmp_path / "runs"),
+               env={"SSH_ASKPASS": str(askpass), "SSH_ASKPASS_REQUIRE": "force"})
+    assert done.code == 0, done.stdout + done.stderr
+    assert not asked.exists(), asked.read_text()
