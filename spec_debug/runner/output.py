@@ -182,7 +182,10 @@ class StreamCapture:
         nothing for the minutes a model took to load, as if the host were hung. Shown at
         once, then every PROGRESS_EVERY_S, so a bar redrawn ten times a second is not a flood;
         the whole line still comes when it ends."""
-        end = self._partial_line.rfind(b"\r")
+        # A "\r" that ends what came so far may be the first half of a "\r\n" line end split
+        # between two reads: only one with more after it ends a redraw.
+        last = len(self._partial_line) - (1 if self._partial_line.endswith(b"\r") else 0)
+        end = self._partial_line.rfind(b"\r", 0, last)
         now = time.monotonic()
         if end <= 0 or (self._progress_shown_at is not None and now - self._progress_shown_at < PROGRESS_EVERY_S):
             return

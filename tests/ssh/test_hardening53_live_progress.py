@@ -45,3 +45,13 @@ def test_a_progress_bar_redrawn_with_cr_is_shown_while_it_runs(client: ClientSet
     assert finished - shown[0][0] > 3, seen  # shown while the bar ran, not when its line ended
     assert shown[-1][1].endswith("load| Loading checkpoint shards: 6/6"), seen
     assert len(shown) <= 3, seen  # not one line per redraw
+
+
+def test_a_crlf_line_end_split_between_reads_is_not_shown_twice() -> None:
+    from spec_debug.runner.output import StreamCapture
+
+    seen: list[str] = []
+    capture = StreamCapture("stdout", on_line=lambda _name, line: seen.append(line))
+    for chunk in (b"ready\r", b"\n", b"\r  0%|", b"\r 50%|", b"\n"):
+        capture.write(chunk)
+    assert seen == ["ready\r", "  0%|", "\r  0%|\r 50%|"]
