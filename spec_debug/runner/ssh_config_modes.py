@@ -21,6 +21,7 @@ import stat
 from pathlib import Path
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.key_file_mount import chmod_cannot_fix
 
 
 def refuse_if_others_can_write(path: Path, *, included: bool = False) -> None:
@@ -42,6 +43,13 @@ def refuse_if_others_can_write(path: Path, *, included: bool = False) -> None:
                else f"pass `-F {quoted}` to read it anyway")
     fix = (f"run spec-debug as {_user_name(info.st_uid)}, whose file it is, or {way_out}"
            if info.st_uid not in (0, os.getuid()) else f"`chmod go-w {quoted}`")
+    stuck = chmod_cannot_fix(str(path)) if info.st_uid == os.getuid() or info.st_uid == 0 else None
+    if stuck is not None:
+        # A ConfigMap mounted with defaultMode 0666, a config on a Windows drive under WSL:
+        # chmod fails there or changes nothing.
+        copy = "~/.ssh/config.local"
+        fix = (f"chmod cannot fix it: {stuck}; copy it where it can be yours alone "
+               f"(`install -m 600 {quoted} {copy}`) and pass `-F {copy}`")
     raise UsageError(
         f"ssh config {path}: bad owner or permissions ({why}); ssh(1) refuses it too "
         "(\"Bad owner or permissions\"), as another user could make it run a command as you (ProxyCommand)",

@@ -98,3 +98,29 @@ def test_a_group_writable_config_whose_group_is_its_owner_alone_is_read(
     assert _ssh_reads(client.config, tmp_path) or shutil.which("ssh") is None
     done = _run(cli, tmp_path)
     assert done.code == 0, done.stdout + done.stderr
+
+
+def test_a_world_writable_config_on_a_read_only_mount_is_not_sent_to_chmod(
+        cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> None:
+    # A ConfigMap mounted as ~/.ssh/config with defaultMode 0666 (kubelet mounts it read-only):
+    # `chmod go-w` fails there, and the hint must say what works.
+    if os.getuid() != 0:
+        pytest.skip("needs root to mount")
+    volume = client.home / ".ssh" / "mounted"
+    volume.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(volume)], check=False,
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        config = volume / "config"
+        config.write_text(client.config.read_text())
+        config.chmod(0o666)
+        subprocess.run(["mount", "-o", "remount,ro", str(volume)], check=True, capture_output=True)
+        client.config.unlink()
+        client.config.symlink_to(config)
+        done = _run(cli, tmp_path)
+        assert done.code == 3, done.stdout + done.stderr
+        assert "chmod cannot fix it: it lies on a read-only mount" in done.stderr, done.stderr
+        assert "install -m 600" in done.stderr and "chmod go-w" not in done.stderr, done.stderr
+    finally:
+        subprocess.run(["umount", str(volume)], check=False, capture_output=True)
