@@ -417,6 +417,7 @@ class Run:
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
             host.error = exc.message.splitlines()[0]
+            host.hint = exc.hint  # an ssh config the host's connection could not read: how to fix it
             if isinstance(exc, RecordWriteError) and exc.out_of_space:
                 # As execute() does when its own write fails: the other hosts would run on unrecorded.
                 host.error = _without_kept(exc.message)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -40,6 +41,9 @@ TRUNCATION_MARKER = re.compile(r"\n\.\.\. \[(\d+) bytes truncated; [^\]\n]*\] \.
 LineCallback = Callable[[str, str], None]
 """Called with (stream name, decoded line) as lines complete, for live display."""
 
+PROGRESS_EVERY_S = 10.0
+"""How often a line redrawn in place with "\r" is shown live before it ends (see _emit_progress)."""
+
 
 @dataclass
 class StreamCapture:
@@ -54,6 +58,7 @@ class StreamCapture:
     _tail: bytearray = field(default_factory=bytearray)
     _spill: CappedSpill | None = None
     _partial_line: bytearray = field(default_factory=bytearray)
+    _progress_shown_at: float | None = None
     spill_error: str | None = None
     """Why the full stream could not be saved (e.g. "No space left on device"), else None."""
     redactor: StreamRedactor | None = None
@@ -162,11 +167,34 @@ class StreamCapture:
                 if len(self._partial_line) > self.limit_bytes:
                     newline = len(self._partial_line) - 1
                 else:
+                    self._emit_progress()
                     return
             line = bytes(self._partial_line[: newline + 1])
             del self._partial_line[: newline + 1]
+            self._progress_shown_at = None
             assert self.on_line is not None
             self.on_line(self.name, line.decode("utf-8", "replace").rstrip("\n"))
+
+    def _emit_progress(self) -> None:
+        """Show a progress bar's latest redraw while its line is still open. tqdm (checkpoint
+        shards loading, torch.compile, vLLM's CUDA graph capture), pip and huggingface_hub
+        downloads redraw one line with "\r" and end it only when done: --show-output showed
+        nothing for the minutes a model took to load, as if the host were hung. Shown at
+        once, then every PROGRESS_EVERY_S, so a bar redrawn ten times a second is not a flood;
+        the whole line still comes when it ends."""
+        # A "\r" that ends what came so far may be the first half of a "\r\n" line end split
+        # between two reads: only one with more after it ends a redraw.
+        last = len(self._partial_line) - (1 if self._partial_line.endswith(b"\r") else 0)
+        end = self._partial_line.rfind(b"\r", 0, last)
+        now = time.monotonic()
+        if end <= 0 or (self._progress_shown_at is not None and now - self._progress_shown_at < PROGRESS_EVERY_S):
+            return
+        redraw = bytes(self._partial_line[:end]).rsplit(b"\r", 1)[-1]
+        if not redraw.strip():
+            return
+        self._progress_shown_at = now
+        assert self.on_line is not None
+        self.on_line(self.name, redraw.decode("utf-8", "replace"))
 
     @property
     def truncated(self) -> bool:

@@ -34,7 +34,7 @@ from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
-from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blobs, _short, too_open_mode
+from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blob, _public_blobs, _short, too_open_mode
 from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
     SSHPASS_VARIABLE,
@@ -46,6 +46,7 @@ from spec_debug.runner.ssh_password_login import (
     _with_sshpass,
     _without_batch,
 )
+from spec_debug.runner.ssh_pubkey_types import file_left_out_by_config, key_type_name, left_out_by_config
 from spec_debug.runner.ssh_reach_args import ssh_copy_id_command, verbose_login_command
 from spec_debug.runner.ssh_terminal import ask_on_terminal, read_passphrase
 
@@ -134,6 +135,9 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     # openssh-portable sshconnect2.c).
     unasked = ("there is no terminal to ask for its passphrase" if attempts.no_terminal
                else f"{options.batch_source} forbids the passphrase prompt")
+    for path in attempts.stale_pubs:
+        tried += (f"; {_short(path)}.pub beside it is another key's public key: ssh(1) offers that key and cannot "
+                  f"sign for it with {_short(path)}")
     if attempts.encrypted_skipped:
         tried += f"; not offered: {', '.join(attempts.encrypted_skipped)} (encrypted, and {unasked})"
     # sshd refuses an account its AllowUsers/AllowGroups/DenyUsers/DenyGroups leave out with the
@@ -203,6 +207,13 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if attempts.short_rsa:
         hint = (f"make a key ssh(1) takes, `ssh-keygen -t ed25519`, and add its .pub to ~/.ssh/authorized_keys on the host "
                 f"(or lower RequiredRSASize for this host in your ssh config, where your policy allows); or {hint}")
+    if attempts.stale_pubs:
+        quoted = shlex.quote(attempts.stale_pubs[0])
+        hint = (f"rebuild the .pub from the private key, `ssh-keygen -y -f {quoted} > {quoted}.pub`, and check that "
+                f"one is in the host's authorized_keys; or {hint}")
+    if attempts.type_left_out:
+        hint = (f"add the key's type to PubkeyAcceptedAlgorithms for this host in your ssh config "
+                f"({target.pubkey_accepted_algorithms!r} now), or name a key of a type it lists; or {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
@@ -247,8 +258,21 @@ def _offer_keys(
     return False
 
 
+_SKIPPED = "not offered, as ssh(1) skips it"
+"""How a key left out as ssh(1) leaves it out ends its entry in the keys tried."""
+
+
 def _rsa_shorter_than_required(key: paramiko.PKey, target: SSHTarget) -> bool:
     return key.get_name().startswith(("ssh-rsa", "rsa-sha2")) and 0 < key.get_bits() < target.required_rsa_size
+
+
+def _rsa_bits(blob: bytes) -> int:
+    """The length of an RSA public key blob; 0 for another type or a blob that does not parse."""
+    try:
+        key = paramiko.RSAKey(data=blob)
+    except Exception:  # noqa: BLE001 - not RSA, or damaged: the key file is opened and says so
+        return 0
+    return int(key.get_bits())
 
 
 def _needs_a_token(key: paramiko.PKey) -> bool:
@@ -263,8 +287,23 @@ def _offer_files(
 ) -> bool:
     """Offer the identity files (each with its certificates) the agent did not already offer."""
     for path in files:
-        if _public_blobs([path]) & offered_by_agent:
+        public = _public_blobs([path])
+        if public & offered_by_agent:
             continue  # ssh(1) offers a key once: refused from the agent (certificates too), its file is not opened
+        blob = next(iter(public)) if public else None
+        left_out = file_left_out_by_config(blob, target.pubkey_accepted_algorithms) if blob else None
+        if left_out is not None:
+            # Skipped unopened, as ssh(1) skips it: an encrypted one asked for its passphrase first.
+            attempts.tried.append(f"{_short(path)} ({left_out} key, not in PubkeyAcceptedAlgorithms: {_SKIPPED})")
+            attempts.type_left_out = True
+            continue
+        bits = _rsa_bits(blob) if blob else 0
+        if 0 < bits < target.required_rsa_size:
+            # Likewise a short RSA key (openssh-portable: ssh.c, load_public_identity_files).
+            attempts.tried.append(f"{_short(path)} (RSA {bits} bits, fewer than RequiredRSASize "
+                                  f"{target.required_rsa_size}: {_SKIPPED})")
+            attempts.short_rsa = True
+            continue
         key = _load_key(path, options, attempts)
         if key is None:
             continue
@@ -273,6 +312,11 @@ def _offer_files(
         mode = too_open_mode(path)
         if mode is not None:
             attempts.too_open.append((path, mode))
+        beside = _public_blob(path + ".pub")
+        if beside is not None and beside != key.asbytes():
+            # ssh(1) offers FILE.pub's key, not the private key's (openssh-portable: authfile.c,
+            # sshkey_load_public), and cannot sign for it ("contents do not match public").
+            attempts.stale_pubs.append(path)
         for certified, label in _with_certificates(key, path, target):
             if _try_key(transport, target, certified, label, attempts, options):
                 return True
@@ -298,8 +342,15 @@ def _try_key(
         # ssh(1) skips it unoffered, from a file or the agent (openssh-portable: sshconnect2.c,
         # pubkey_prepare, sshkey_check_rsa_length): offered, we logged in where `ssh` could not.
         attempts.tried.append(f"{label} (RSA {key.get_bits()} bits, fewer than RequiredRSASize {target.required_rsa_size}: "
-                              "not offered, as ssh(1) skips it)")
+                              f"{_SKIPPED})")
         attempts.short_rsa = True
+        return False
+    if left_out_by_config(key, target.pubkey_accepted_algorithms):
+        # Likewise a type the list leaves out (ssh_pubkey_types): offered, we logged in where
+        # `ssh` and Ansible are refused.
+        attempts.tried.append(f"{label} ({key_type_name(key)} key, not in PubkeyAcceptedAlgorithms: "
+                              f"{_SKIPPED})")
+        attempts.type_left_out = True
         return False
     problem = user_certificate_problem(key, target.user)
     if problem is not None:
@@ -334,9 +385,11 @@ def _try_key(
         where = f"{target.hostname}:{target.port}"
         reason = _disconnect_reason(transport)
         if reason is not None and "too many authentication failures" in reason.lower():
-            offered_by_agent = sum(1 for tried in attempts.tried if tried.startswith("agent key"))
+            # Keys skipped unoffered, as ssh(1) skips them, never reached sshd's count.
+            sent = [tried for tried in attempts.tried if not tried.endswith(f"{_SKIPPED})")]
+            offered_by_agent = sum(1 for tried in sent if tried.startswith("agent key"))
             raise AuthenticationError(
-                f"{target.alias}: {where} ended the login after {len(attempts.tried)} key(s) offered, "
+                f"{target.alias}: {where} ended the login after {len(sent)} key(s) offered, "
                 f"{offered_by_agent} of them from ssh-agent (sshd said {reason!r}: its MaxAuthTries)",
                 hint="every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
                 "so only that key is offered",
@@ -403,7 +456,8 @@ def _closed_mid_login(
 ) -> HandshakeError:
     """The host hung up while a key was offered, or before the next one could be (a passphrase
     typed past sshd's LoginGraceTime read "failed during authentication: No existing session")."""
-    offered = (f"after {len(attempts.tried)} key(s) offered, the last {label}" if label in attempts.tried
+    sent = [tried for tried in attempts.tried if not tried.endswith(f"{_SKIPPED})")]
+    offered = (f"after {len(sent)} key(s) offered, the last {label}" if label in attempts.tried
                else f"before {label} was offered")
     return closed_mid_login(transport, target, where, during=offered,
                             host_checks="keys (AuthorizedKeysCommand, LDAP/sssd, PAM, an NFS home)",

@@ -59,5 +59,9 @@ class _Attempts:
     """Keys the host accepted as one of two (AuthenticationMethods publickey,publickey)."""
     short_rsa: bool = False
     """An RSA key shorter than RequiredRSASize was skipped unoffered, as ssh(1) skips it."""
+    stale_pubs: list[str] = field(default_factory=list)
+    """Key files offered whose FILE.pub is another key's (ssh(1) offers the .pub's key and cannot sign)."""
+    type_left_out: bool = False
+    """A key whose type PubkeyAcceptedAlgorithms leaves out was skipped unoffered, as ssh(1) skips it."""
     too_open: list[tuple[str, str]] = field(default_factory=list)
     """Key files offered from disk that ssh(1) would ignore for their mode: (path, `0644`)."""

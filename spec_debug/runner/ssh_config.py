@@ -69,6 +69,7 @@ from spec_debug.runner.ssh_config_keywords import (
     ignored_unknown_patterns,
     sets_nothing,
 )
+from spec_debug.runner.ssh_config_modes import refuse_if_others_can_write
 from spec_debug.runner.ssh_config_values import (
     _add_keys_to_agent,
     _address_family,
@@ -171,18 +172,22 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
                              hint=f"name the file, e.g. -F {config_path / 'config'}")
         if not config_path.is_file():
             raise UsageError(f"ssh config file not found: {config_path}")
-        return _parse([(config_path, None)])
+        return _parse([(config_path, None)], checked=())
     user_file, system_file = Path(os.path.expanduser("~/.ssh/config")), system_ssh_config()
     # A system file's relative Include is under its own folder, /etc/ssh (readconf.c: the
     # user's file resolves under ~/.ssh, the system one under SSHDIR).
     return _parse([(p, base) for p, base in ((user_file, None), (system_file, str(system_file.parent)))
-                   if p.is_file()])
+                   if p.is_file()], checked=(user_file,))
 
 
-def _parse(files: list[tuple[Path, str | None]]) -> paramiko.SSHConfig:
+def _parse(files: list[tuple[Path, str | None]], checked: tuple[Path, ...]) -> paramiko.SSHConfig:
+    """`checked`: the files whose owner and mode ssh(1) checks (~/.ssh/config; not `-F FILE` nor
+    the system file; an included one always: ssh_config_modes)."""
     texts = []
     ignored_unknown: list[str] = []
     for config_path, relative_to in files:
+        if config_path in checked:
+            refuse_if_others_can_write(config_path)
         try:
             text = expand_includes(config_path, relative_to=relative_to, ignored_unknown=ignored_unknown)
         except BadConfigLine as exc:  # its message names the file (an included one, maybe) and line
@@ -279,6 +284,7 @@ def expand_includes(path: Path, *, depth: int = 0, relative_to: str | None = Non
                 pattern = os.path.join(base, pattern)
             for included in sorted(glob.glob(pattern)):
                 if os.path.isfile(included):
+                    refuse_if_others_can_write(Path(included), included=True)
                     lines.append(expand_includes(Path(included), depth=depth + 1, relative_to=relative_to, enclosing=block,
                                                  ignored_unknown=ignored_unknown))
                     lines.append(_again(block))

@@ -41,6 +41,7 @@ from spec_debug.runner.ssh_hostkeys import (
 from spec_debug.runner.ssh_jump import _raise_if_jump_dropped
 from spec_debug.runner.ssh_tokens import local_user
 from spec_debug.runner.ssh_proxy_command import ProxySaidNothing, ProxyTurnedAway, _proxy_command, _raise_if_proxy_ended
+from spec_debug.runner.ssh_pubkey_types import signature_preferences
 from spec_debug.runner.ssh_reach_args import reach_args
 from spec_debug.runner.ssh_revoked_keys import refuse_if_revoked, refuse_if_short_rsa
 from spec_debug.runner.ssh_startups import login_turn, pace, wait_counted_out
@@ -140,10 +141,12 @@ def _handshake(target: SSHTarget, sock: object, options: ConnectOptions) -> para
     if pubkey_spec:
         # PubkeyAcceptedAlgorithms: which signature an RSA user key makes (paramiko/auth_handler.py,
         # _finalize_pubkey_algorithm picks from preferred_pubkeys); `+ssh-rsa` for an old sshd.
+        # Certificate types count for their key's (ssh_pubkey_types, signature_preferences); key
+        # types the line leaves out are skipped when keys are offered (left_out_by_config).
         try:
-            transport._preferred_pubkeys = tuple(configured_key_types(  # type: ignore[attr-defined]
-                pubkey_spec, list(transport._preferred_pubkeys), named_only=(SHA1_RSA,), keyword="PubkeyAcceptedAlgorithms"
-            ))
+            preferred = signature_preferences(pubkey_spec, tuple(transport._preferred_pubkeys))  # type: ignore[attr-defined]
+            if preferred is not None:
+                transport._preferred_pubkeys = preferred  # type: ignore[attr-defined]
         except ValueError as exc:
             transport.close()
             raise UsageError(f"{target.alias}: ssh config: {exc}", hint="list algorithms paramiko supports, or remove the line") from None
