@@ -186,6 +186,12 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
             best, best_shared = i, shared
     if best != newest and best_shared >= TOPIC_MATCH:
         return best
+    if best != newest and shared_newest == 0 and len(topic - _SYMPTOM_WORDS) >= TOPIC_MATCH:
+        # "Confirmed: the draft weights are fine; the serving path is the problem" after "my code
+        # computes attn_input before the concat": an outcome naming subjects of its own, none of
+        # the newest guess's and one of an older guess's ("... between training and serving"), is
+        # about that older one, not a confirmation of a guess it does not mention
+        return best
     if shared_newest == 0 and any(len(topic & done) >= TOPIC_MATCH for done in st.settled_topics):
         return None
     return newest
