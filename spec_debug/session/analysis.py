@@ -315,7 +315,7 @@ def analyze_source(source: SessionSource) -> SourcePart:
         "id": source.id, "file": str(source.path), "format": source.format, "title": state.title(),
         "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
         "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
-        "damaged": list(stats.damaged),
+        "damaged": list(stats.damaged), "interrupted_seqs": state.interrupted_seqs,
     })
     counts = Counter(read)
     counts.update(events=state.events, tool_calls=state.tool_calls, errors=state.error_count,
@@ -331,6 +331,10 @@ def _merge(out: SessionAnalysis, totals: Counter, part: SourcePart) -> None:
         getattr(out, name).extend(getattr(part.analysis, name))
     totals.update(part.counts)
 
+
+INTERRUPTS_KEPT = 3
+"""How many commands stopped by hand a session's ``interrupted_seqs`` names (its count is
+``stats.interrupts``)."""
 
 _KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops")
 
@@ -478,6 +482,8 @@ class _SessionState:
         self.tree = tree
         self.agents: dict[str, _Agent] = {}
         self.events = self.tool_calls = self.error_count = self.compactions = self.dropped = self.interrupts = 0
+        self.interrupted_seqs: list[int] = []
+        """The first few commands stopped by hand (their call's seq): the postmortem links them."""
         self.last_failure: tuple[str, str] | None = None
         self.first_ts: str | None = None
         self.last_ts: str | None = None
@@ -880,6 +886,8 @@ class _SessionState:
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found = False, ()
             self.interrupts += 1
+            if len(self.interrupted_seqs) < INTERRUPTS_KEPT:
+                self.interrupted_seqs.append(call.seq if call is not None else ev.seq)
         # A call a hook blocked, the person refused or the permission system denied never ran:
         # an error result (is_error, no exit code), but no evidence about the system, so it
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
