@@ -14,8 +14,15 @@ _HYPOTHESIS = re.compile(
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
     r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|(?:this|that|which) suggests|"
     r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
-    r"a good idea|a bit|slightly|fine|ok(?:ay)?)\b)|"
-    r"root cause|the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
+    r"a good idea|a bit|slightly|fine|ok(?:ay)?|able|done|necessary|needed|required|as simple)\b"
+    # a plan worded as "could be": "The next step could be to check the config" ("the draft may be
+    # to blame", "may be to do with the layer order" guess)
+    r"| to (?!blame\b|do with\b)[a-z])|"
+    # "To find the root cause, let me read the log", "check the stack trace for the root cause":
+    # what the agent sets out to find names no suspect
+    r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )root cause|"
+    # "Let me see what the bottleneck is": a question, no suspect
+    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
     r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
