@@ -1291,6 +1291,11 @@ class _SessionState:
         trig = st.trigger
         if trig is None or ev.seq <= trig.seq:
             return
+        if category == "other" and ev.spawn is None and (not ev.command or _idle(ev.command)):
+            # a to-do list updated (TodoWrite), a `sleep 5` or an `echo`: no step of either
+            # approach; what the agent runs next says whether it changed course (was: the change
+            # after it went unnoticed). A sub-agent spawned still ends the wait, as before.
+            return
         st.trigger = None
         # Editing after an error is the ordinary fix-and-retry loop, not a change of approach.
         if category in trig.recent or category == trig.category or category in ("edit", "other"):
