@@ -41,10 +41,29 @@ _RULED_OUT = re.compile(
 _NEGATED = re.compile(r"(?:\b(?:not|never|yet to be|unable to|cannot)|n't)\s+(?:(?:been|be|yet|fully|really)\s+)*$", re.I)
 
 
+# "If that works, ...", "Check whether that works", "Hopefully that fixed it", "I want to make sure
+# that works", "Not sure that was it": an outcome supposed, hoped for or still to be checked (the
+# word just before it, lowered; "sure" after "make" or "not").
+_SUPPOSING = frozenset(("if", "once", "whether", "when", "unless", "until", "hopefully", "unsure"))
+# "This confirms nothing yet", "We have confirmed none of it"
+_NOTHING_AFTER = re.compile(r"\s+(?:nothing|none)\b", re.I)
+
+
+def _supposed(text: str, at: int) -> bool:
+    """The word just before ``at`` (with whitespace between) supposes what follows."""
+    words = text[max(0, at - 16):at].split()
+    if not words or not text[at - 1:at].isspace():
+        return False
+    last = words[-1].lower()
+    return last in _SUPPOSING or (last == "sure" and len(words) > 1 and words[-2].lower() in ("make", "not"))
+
+
 def _affirmed(pattern: re.Pattern, text: str) -> bool:
-    """``pattern`` matches somewhere in ``text`` without a negation just before it."""
+    """``pattern`` matches somewhere in ``text`` without a negation or a supposition just before
+    it ("not", "if", "whether") or "nothing" just after it."""
     for m in pattern.finditer(text):
-        if not _NEGATED.search(text, max(0, m.start() - 40), m.start()):
+        if not _NEGATED.search(text, max(0, m.start() - 40), m.start()) and not _supposed(text, m.start()) \
+                and not _NOTHING_AFTER.match(text, m.end()):
             return True
     return False
 
