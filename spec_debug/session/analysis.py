@@ -823,6 +823,7 @@ class _SessionState:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
+        stopped = False
         if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
                 and (echoed := echoed_exit(record.command, ev.text)
                      # `ssh gpu02 'python x.py; echo $?'`: the echo is the remote shell's, inside
@@ -884,7 +885,7 @@ class _SessionState:
             failed = False
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
-            failed, found = False, ()
+            failed, found, stopped = False, (), True
             self.interrupts += 1
             if len(self.interrupted_seqs) < INTERRUPTS_KEPT:
                 self.interrupted_seqs.append(call.seq if call is not None else ev.seq)
@@ -940,7 +941,9 @@ class _SessionState:
             st.spawn_waits.append(_SpawnWait(ev.seq, ev.call_id, call.category, tuple(st.recent)))
             if len(self.spawn_reports) < 4096:
                 self.spawn_reports[ev.call_id] = ev.seq
-        if not not_run:
+        if not not_run and not stopped:
+            # a run the person stopped neither failed nor succeeded: it leaves a streak of
+            # failures of its command as it was (was: ended it, as a success does)
             self._loop(ev, st, call, failed, found)
         hint = printed_by.command if printed_by else ""
         if x.metrics:
