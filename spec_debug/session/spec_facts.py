@@ -337,7 +337,11 @@ def layer_id_lists(text: str, low: str | None = None) -> list[tuple[int, ...]]:
     58]")."""
     if "_" not in text or "aux_hidden_state_layer_ids" not in text:  # the literal _LAYER_IDS needs
         return _stated_layer_ids(text, low) if low is not None and "[" in text else []
-    return [tuple(int(x) for x in re.findall(r"\d+", m.group(1))) for m in _LAYER_IDS.finditer(text)]
+    found = [tuple(int(x) for x in re.findall(r"\d+", m.group(1))) for m in _LAYER_IDS.finditer(text)]
+    if not found and low is not None:
+        # "The config's eagle_aux_hidden_state_layer_ids is [2, 30, 58], training used [3, 31, 59]"
+        return _stated_layer_ids(text, low)
+    return found
 
 
 # "layer ids", "layer IDs", "layer_ids", "layer indices": what an agent calls the aux layers

@@ -51,3 +51,10 @@ def test_a_planned_check_or_a_question_states_no_ids(tmp_path):
 def test_other_lists_in_prose_are_no_layer_ids(tmp_path):
     a = _session(tmp_path, "The token ids [128000, 9906] decode fine; acceptance per step was [1, 1, 0].")
     assert a.findings == []
+
+
+def test_the_config_key_named_in_a_sentence_is_read_as_prose(tmp_path):
+    said = "The config's eagle_aux_hidden_state_layer_ids is [1, 23, 44], but training used [2, 30, 58]."
+    a = _session(tmp_path, said, read_config=False)
+    assert [(f.code, f.evidence) for f in a.findings] == [
+        ("SD201", ["[msg 1] layer ids [1, 23, 44] vs [msg 1] [2, 30, 58]"])]
