@@ -197,6 +197,21 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     return newest
 
 
+def _restated(st: _Agent, sentence: str) -> int | None:
+    """The index of the open hypothesis ``sentence`` says again: the same words in the same order,
+    but for those every guess has ("I still suspect the d2t map"); numbers count ("layer 3" is
+    no "layer 4"). None for a new guess."""
+    said = None
+    for i, (hyp, _) in enumerate(st.open_hypotheses):
+        if hyp.text == sentence:
+            return i
+        if said is None:
+            said = reasoning.guess_words(sentence)
+        if said and reasoning.guess_words(hyp.text) == said:
+            return i
+    return None
+
+
 def _settle(st: _Agent, i: int, status: str, ev: Event | _Outcome, outcome: str) -> None:
     """Close ``st``'s open hypothesis ``i`` as ``status`` by ``outcome``, said at ``ev`` (an event,
     or the outcome of the agent that spawned ``st``'s)."""
@@ -709,6 +724,13 @@ class _SessionState:
             if reasoning.stated_cause(sentence) and self._stated_cause(ev, st, sentence):
                 # "Fixed. Root cause: d2t held absolute ids": what the agent established, no guess
                 # to leave open
+                continue
+            again = _restated(st, sentence)
+            if again is not None:
+                # "I suspect the num-steps flag", said again while still open: the same
+                # guess, now the newest (was a second record; the outcome settled one of the two
+                # and the other stayed an open question for ever)
+                st.open_hypotheses.append(st.open_hypotheses.pop(again))
                 continue
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)

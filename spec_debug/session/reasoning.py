@@ -260,3 +260,12 @@ def topic_words(sentence: str) -> frozenset:
             continue
         words.add(word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word)
     return frozenset(words)
+
+
+_ANY_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def guess_words(sentence: str) -> tuple[str, ...]:
+    """The words of a guess in order, lower case, without those every guess and outcome has
+    (:data:`_NOT_TOPIC`) and "i": two sayings of one guess have the same."""
+    return tuple(w for w in _ANY_WORD.findall(sentence.lower()) if w != "i" and w not in _NOT_TOPIC)
