@@ -28,7 +28,10 @@ _HYPOTHESIS = re.compile(
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     r"|(?:^|(?<=[.!?] )|(?<=\n))(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
     r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )", re.I)
-_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until))\b",
+# "The issue is indeed caused by a missing colon" (SWE-agent, after its guess "... is likely due to a
+# missing colon"): the guess found true; not asked ("Is it indeed the flag?")
+_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until)"
+                        r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
     r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)|"
@@ -58,12 +61,20 @@ def _supposed(text: str, at: int) -> bool:
     return last in _SUPPOSING or (last == "sure" and len(words) > 1 and words[-2].lower() in ("make", "not"))
 
 
+def _in_if_clause(text: str, at: int) -> bool:
+    """The sentence around ``at`` opens with "If" ("If the issue is indeed the flag, ...")."""
+    lo = max(0, at - 200)
+    start = max(text.rfind(". ", lo, at), text.rfind("? ", lo, at), text.rfind("! ", lo, at), text.rfind("\n", lo, at))
+    start = start + 1 if start >= 0 else lo
+    return text[start:at].lstrip()[:3].lower() == "if "
+
+
 def _affirmed(pattern: re.Pattern, text: str) -> bool:
     """``pattern`` matches somewhere in ``text`` without a negation or a supposition just before
-    it ("not", "if", "whether") or "nothing" just after it."""
+    it ("not", "if", "whether"), "nothing" just after it, or an "If" opening its sentence."""
     for m in pattern.finditer(text):
         if not _NEGATED.search(text, max(0, m.start() - 40), m.start()) and not _supposed(text, m.start()) \
-                and not _NOTHING_AFTER.match(text, m.end()):
+                and not _NOTHING_AFTER.match(text, m.end()) and not _in_if_clause(text, m.start()):
             return True
     return False
 
@@ -108,10 +119,11 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
-        or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None
+        or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
+        or "indeed" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
@@ -120,10 +132,10 @@ _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").
 def _confirmed_cue(low: str) -> bool:
     """A literal of every branch of _CONFIRMED, lowered, is in ``low``: "confirmed",
     "confirms", "that fixed it", "that was it", "verified that", "(the) fix work(s|ed)",
-    "that work(s|ed)", "this work(s|ed)"."""
+    "that work(s|ed)", "this work(s|ed)", "(is|was|are|were) indeed"."""
     return "confirmed" in low or "confirms" in low or "that fixed it" in low \
         or "that was it" in low or "verified that" in low or "fix work" in low or "that work" in low \
-        or "this work" in low
+        or "this work" in low or "indeed" in low
 
 
 def _ruled_out_cue(low: str) -> bool:
