@@ -186,9 +186,30 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
             best, best_shared = i, shared
     if best != newest and best_shared >= TOPIC_MATCH:
         return best
+    if best != newest and shared_newest == 0 and len(topic - _SYMPTOM_WORDS) >= TOPIC_MATCH:
+        # "Confirmed: the draft weights are fine; the serving path is the problem" after "my code
+        # computes attn_input before the concat": an outcome naming subjects of its own, none of
+        # the newest guess's and one of an older guess's ("... between training and serving"), is
+        # about that older one, not a confirmation of a guess it does not mention
+        return best
     if shared_newest == 0 and any(len(topic & done) >= TOPIC_MATCH for done in st.settled_topics):
         return None
     return newest
+
+
+def _restated(st: _Agent, sentence: str) -> int | None:
+    """The index of the open hypothesis ``sentence`` says again: the same words in the same order,
+    but for those every guess has ("I still suspect the d2t map"); numbers count ("layer 3" is
+    no "layer 4"). None for a new guess."""
+    said = None
+    for i, (hyp, _) in enumerate(st.open_hypotheses):
+        if hyp.text == sentence:
+            return i
+        if said is None:
+            said = reasoning.guess_words(sentence)
+        if said and reasoning.guess_words(hyp.text) == said:
+            return i
+    return None
 
 
 def _settle(st: _Agent, i: int, status: str, ev: Event | _Outcome, outcome: str) -> None:
@@ -309,7 +330,7 @@ def analyze_source(source: SessionSource) -> SourcePart:
         "id": source.id, "file": str(source.path), "format": source.format, "title": state.title(),
         "events": state.events, "first_timestamp": state.first_ts, "last_timestamp": state.last_ts,
         "agents": len(tree.agents), **read, "missing_agent_files": list(stats.missing_files),
-        "damaged": list(stats.damaged),
+        "damaged": list(stats.damaged), "interrupted_seqs": state.interrupted_seqs,
     })
     counts = Counter(read)
     counts.update(events=state.events, tool_calls=state.tool_calls, errors=state.error_count,
@@ -325,6 +346,10 @@ def _merge(out: SessionAnalysis, totals: Counter, part: SourcePart) -> None:
         getattr(out, name).extend(getattr(part.analysis, name))
     totals.update(part.counts)
 
+
+INTERRUPTS_KEPT = 3
+"""How many commands stopped by hand a session's ``interrupted_seqs`` names (its count is
+``stats.interrupts``)."""
 
 _KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops")
 
@@ -472,6 +497,8 @@ class _SessionState:
         self.tree = tree
         self.agents: dict[str, _Agent] = {}
         self.events = self.tool_calls = self.error_count = self.compactions = self.dropped = self.interrupts = 0
+        self.interrupted_seqs: list[int] = []
+        """The first few commands stopped by hand (their call's seq): the postmortem links them."""
         self.last_failure: tuple[str, str] | None = None
         self.first_ts: str | None = None
         self.last_ts: str | None = None
@@ -698,6 +725,13 @@ class _SessionState:
                 # "Fixed. Root cause: d2t held absolute ids": what the agent established, no guess
                 # to leave open
                 continue
+            again = _restated(st, sentence)
+            if again is not None:
+                # "I suspect the num-steps flag", said again while still open: the same
+                # guess, now the newest (was a second record; the outcome settled one of the two
+                # and the other stayed an open question for ever)
+                st.open_hypotheses.append(st.open_hypotheses.pop(again))
+                continue
             hyp = HypothesisRecord(self.session, ev.seq, ev.agent, sentence, timestamp=ev.timestamp)
             self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
@@ -811,6 +845,7 @@ class _SessionState:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
+        stopped = False
         if exit_code in (None, 0) and not ev.is_error and record is not None and "$" in record.command \
                 and (echoed := echoed_exit(record.command, ev.text)
                      # `ssh gpu02 'python x.py; echo $?'`: the echo is the remote shell's, inside
@@ -872,8 +907,10 @@ class _SessionState:
             failed = False
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
-            failed, found = False, ()
+            failed, found, stopped = False, (), True
             self.interrupts += 1
+            if len(self.interrupted_seqs) < INTERRUPTS_KEPT:
+                self.interrupted_seqs.append(call.seq if call is not None else ev.seq)
         # A call a hook blocked, the person refused or the permission system denied never ran:
         # an error result (is_error, no exit code), but no evidence about the system, so it
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
@@ -926,7 +963,9 @@ class _SessionState:
             st.spawn_waits.append(_SpawnWait(ev.seq, ev.call_id, call.category, tuple(st.recent)))
             if len(self.spawn_reports) < 4096:
                 self.spawn_reports[ev.call_id] = ev.seq
-        if not not_run:
+        if not not_run and not stopped:
+            # a run the person stopped neither failed nor succeeded: it leaves a streak of
+            # failures of its command as it was (was: ended it, as a success does)
             self._loop(ev, st, call, failed, found)
         hint = printed_by.command if printed_by else ""
         if x.metrics:
@@ -1276,6 +1315,11 @@ class _SessionState:
     def _pivot_check(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
         trig = st.trigger
         if trig is None or ev.seq <= trig.seq:
+            return
+        if category == "other" and ev.spawn is None and (not ev.command or _idle(ev.command)):
+            # a to-do list updated (TodoWrite), a `sleep 5` or an `echo`: no step of either
+            # approach; what the agent runs next says whether it changed course (was: the change
+            # after it went unnoticed). A sub-agent spawned still ends the wait, as before.
             return
         st.trigger = None
         # Editing after an error is the ordinary fix-and-retry loop, not a change of approach.

@@ -94,7 +94,7 @@ def extract(ev: Event, status_known: bool) -> Extracted:
         text = ev.text
         low = text.lower()
         return Extracted(tuple(metrics.scan_metrics(text, True)), (), (), tuple(spec_facts.text_observations(text, low)),
-                         tuple(spec_facts.concat_orders(text)), tuple(spec_facts.layer_id_lists(text)),
+                         tuple(spec_facts.concat_orders(text)), tuple(spec_facts.layer_id_lists(text, low)),
                          tuple(reasoning.hypotheses(text, low)), reasoning.outcome(text, low))
     if kind == "prompt":
         text = ev.text

@@ -100,6 +100,8 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
 
     return replace(
         a,
+        sessions=[{**s, "interrupted_seqs": [up(q, s.get("id")) for q in s.get("interrupted_seqs", ())]}
+                  for s in a.sessions],
         prompts=[replace(p, seq=up(p.seq, p.session)) for p in a.prompts],
         commands=[replace(c, seq=up(c.seq, c.session), result_seq=up(c.result_seq, c.session)) for c in a.commands],
         errors=[replace(e, seq=up(e.seq, e.session), command_seq=up(e.command_seq, e.session)) for e in a.errors],
@@ -351,7 +353,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                 state = "was stopped by hand" if agent["status"] == "interrupted" else "failed"
                 went_wrong.append(f"Sub-agent {agent['id']} {state}{spawner}.")
     if a.stats.get("interrupts"):
-        went_wrong.append(f"A command was stopped by hand {counted(a.stats['interrupts'], 'time')} while it ran.")
+        # where: the first few commands stopped (the analysis keeps INTERRUPTS_KEPT of each session)
+        at = [q for s in a.sessions for q in s.get("interrupted_seqs", ())]
+        more = " …" if len(at) < a.stats["interrupts"] or len(at) > 3 else ""
+        where = " " + " ".join(f"[msg {seq}]" for seq in at[:3]) + more if at else ""
+        went_wrong.append(f"A command was stopped by hand {counted(a.stats['interrupts'], 'time')}{where} while it ran.")
     if a.stats.get("compactions"):
         # where: the phase each compaction starts (segments.py titles it), as every other line
         # here names its message (was no link: the reader had to find the boundary in the timeline)

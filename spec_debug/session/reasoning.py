@@ -14,14 +14,25 @@ _HYPOTHESIS = re.compile(
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
     r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|(?:this|that|which) suggests|"
     r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
-    r"a good idea|a bit|slightly|fine|ok(?:ay)?)\b)|"
-    r"root cause|the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
+    r"a good idea|a bit|slightly|fine|ok(?:ay)?|able|done|necessary|needed|required|as simple)\b"
+    # a plan worded as "could be": "The next step could be to check the config" ("the draft may be
+    # to blame", "may be to do with the layer order" guess)
+    r"| to (?!blame\b|do with\b)[a-z])|"
+    # "To find the root cause, let me read the log", "check the stack trace for the root cause":
+    # what the agent sets out to find names no suspect
+    r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )root cause|"
+    # "Let me see what the bottleneck is": a question, no suspect
+    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
     r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     r"|(?:^|(?<=[.!?] )|(?<=\n))(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
     r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )", re.I)
-_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until))\b",
+# "The fix worked only partially: 61 tok/s", "that works a bit better": still short of a fix.
+# "The issue is indeed caused by a missing colon" (SWE-agent, after its guess "... is likely due to a
+# missing colon"): the guess found true; not asked ("Is it indeed the flag?")
+_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| only| partly| partially| somewhat| a bit| a little)"
+                        r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
     r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)|"
@@ -34,10 +45,37 @@ _RULED_OUT = re.compile(
 _NEGATED = re.compile(r"(?:\b(?:not|never|yet to be|unable to|cannot)|n't)\s+(?:(?:been|be|yet|fully|really)\s+)*$", re.I)
 
 
+# "If that works, ...", "Check whether that works", "Hopefully that fixed it", "I want to make sure
+# that works", "Not sure that was it": an outcome supposed, hoped for or still to be checked (the
+# word just before it, lowered; "sure" after "make" or "not").
+_SUPPOSING = frozenset(("if", "once", "whether", "when", "unless", "until", "hopefully", "unsure"))
+# "This confirms nothing yet", "We have confirmed none of it"
+_NOTHING_AFTER = re.compile(r"\s+(?:nothing|none)\b", re.I)
+
+
+def _supposed(text: str, at: int) -> bool:
+    """The word just before ``at`` (with whitespace between) supposes what follows."""
+    words = text[max(0, at - 16):at].split()
+    if not words or not text[at - 1:at].isspace():
+        return False
+    last = words[-1].lower()
+    return last in _SUPPOSING or (last == "sure" and len(words) > 1 and words[-2].lower() in ("make", "not"))
+
+
+def _in_if_clause(text: str, at: int) -> bool:
+    """The sentence around ``at`` opens with "If" ("If the issue is indeed the flag, ...")."""
+    lo = max(0, at - 200)
+    start = max(text.rfind(". ", lo, at), text.rfind("? ", lo, at), text.rfind("! ", lo, at), text.rfind("\n", lo, at))
+    start = start + 1 if start >= 0 else lo
+    return text[start:at].lstrip()[:3].lower() == "if "
+
+
 def _affirmed(pattern: re.Pattern, text: str) -> bool:
-    """``pattern`` matches somewhere in ``text`` without a negation just before it."""
+    """``pattern`` matches somewhere in ``text`` without a negation or a supposition just before
+    it ("not", "if", "whether"), "nothing" just after it, or an "If" opening its sentence."""
     for m in pattern.finditer(text):
-        if not _NEGATED.search(text, max(0, m.start() - 40), m.start()):
+        if not _NEGATED.search(text, max(0, m.start() - 40), m.start()) and not _supposed(text, m.start()) \
+                and not _NOTHING_AFTER.match(text, m.end()) and not _in_if_clause(text, m.start()):
             return True
     return False
 
@@ -82,10 +120,11 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
-        or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None
+        or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
+        or "indeed" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
@@ -94,10 +133,10 @@ _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").
 def _confirmed_cue(low: str) -> bool:
     """A literal of every branch of _CONFIRMED, lowered, is in ``low``: "confirmed",
     "confirms", "that fixed it", "that was it", "verified that", "(the) fix work(s|ed)",
-    "that work(s|ed)", "this work(s|ed)"."""
+    "that work(s|ed)", "this work(s|ed)", "(is|was|are|were) indeed"."""
     return "confirmed" in low or "confirms" in low or "that fixed it" in low \
         or "that was it" in low or "verified that" in low or "fix work" in low or "that work" in low \
-        or "this work" in low
+        or "this work" in low or "indeed" in low
 
 
 def _ruled_out_cue(low: str) -> bool:
@@ -234,3 +273,12 @@ def topic_words(sentence: str) -> frozenset:
             continue
         words.add(word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word)
     return frozenset(words)
+
+
+_ANY_WORD = re.compile(r"[a-z0-9_]+")
+
+
+def guess_words(sentence: str) -> tuple[str, ...]:
+    """The words of a guess in order, lower case, without those every guess and outcome has
+    (:data:`_NOT_TOPIC`) and "i": two sayings of one guess have the same."""
+    return tuple(w for w in _ANY_WORD.findall(sentence.lower()) if w != "i" and w not in _NOT_TOPIC)

@@ -330,10 +330,46 @@ def bare_layer_ids(output: str) -> tuple[int, ...] | None:
     return tuple(int(x) for x in re.findall(r"\d+", m.group(1)))
 
 
-def layer_id_lists(text: str) -> list[tuple[int, ...]]:
+def layer_id_lists(text: str, low: str | None = None) -> list[tuple[int, ...]]:
+    """The lists of aux layer ids ``text`` holds: the config key's (``aux_hidden_state_layer_ids:
+    [2, 30, 58]``) and, of prose (``low``, the text lowered, given), the lists a stated sentence
+    about layer ids holds ("Training used layer ids [3, 31, 59] but the draft config says [2, 30,
+    58]")."""
     if "_" not in text or "aux_hidden_state_layer_ids" not in text:  # the literal _LAYER_IDS needs
+        return _stated_layer_ids(text, low) if low is not None and "[" in text else []
+    found = [tuple(int(x) for x in re.findall(r"\d+", m.group(1))) for m in _LAYER_IDS.finditer(text)]
+    if not found and low is not None:
+        # "The config's eagle_aux_hidden_state_layer_ids is [2, 30, 58], training used [3, 31, 59]"
+        return _stated_layer_ids(text, low)
+    return found
+
+
+# "layer ids", "layer IDs", "layer_ids", "layer indices": what an agent calls the aux layers
+# when it compares them in words. Gated on one literal of the lowered text ("layer"), then each.
+_LAYER_IDS_WORDS = re.compile(r"layer[ _]?(?:ids?\b|indices)")
+_SENTENCE_AT = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+")  # a sentence ("[2, 30, 58]." ends one)
+_ID_LIST = re.compile(r"\[\s*(\d{1,4}(?:\s*,\s*\d{1,4}){1,15})\s*,?\s*\]")
+
+
+def _stated_layer_ids(text: str, low: str) -> list[tuple[int, ...]]:
+    """The id lists ("[3, 31, 59]") after "layer ids" in a sentence that states them, not one
+    that plans a check or supposes ("Let me check whether the layer ids are [2, 30, 58]")."""
+    if "layer" not in low:
         return []
-    return [tuple(int(x) for x in re.findall(r"\d+", m.group(1))) for m in _LAYER_IDS.finditer(text)]
+    out: list[tuple[int, ...]] = []
+    for m in _LAYER_IDS_WORDS.finditer(low):
+        if out and m.start() < end:
+            continue  # in the sentence already read
+        start = max(low.rfind(stop, 0, m.start()) for stop in (". ", "! ", "? ", "\n")) + 1
+        sentence = _SENTENCE_AT.match(text, start)
+        end = sentence.end() if sentence is not None else m.end()
+        if text.startswith("?", end) or _HEDGE.search(text, start, m.start()) is not None:
+            continue
+        out += [tuple(int(x) for x in re.findall(r"\d+", ids.group(1)))
+                for ids in _ID_LIST.finditer(text, m.end(), end)]
+        if len(out) >= 4:
+            break
+    return out
 
 
 # A fact asked about or planned for is no fact: "Let me check whether the d2t tensor is missing",

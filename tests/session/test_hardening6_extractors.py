@@ -679,4 +679,4 @@ def test_a_command_the_person_stopped_is_no_failure(tmp_path):
     a = _analyze(tmp_path, m)
     # before: a tool_error "error", the call failed and the trunk agent "failed"
     assert (a.errors, a.stats["interrupts"], a.agents[0]["status"]) == ([], 1, "completed")
-    assert "A command was stopped by hand 1 time while it ran." in postmortem_view(a)["went_wrong"]
+    assert "A command was stopped by hand 1 time [msg 1] while it ran." in postmortem_view(a)["went_wrong"]
