@@ -277,8 +277,15 @@ def _layer_ids(value: Any, key: str, where: str) -> tuple[int, ...] | None:
         return None
     if not isinstance(value, (list, tuple)) or not all(
             isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in value):
+        # A string ("2,16,29") or digit strings: speculators refuses the first (pydantic
+        # list[int]), SGLang and vLLM misread both (diagnose SD707); say how to write it
+        texts = value.replace(";", ",").strip("[]() ").split(",") if isinstance(value, str) \
+            else [str(i) for i in value] if isinstance(value, (list, tuple)) else []
+        digits = [t.strip() for t in texts]
+        hint = (f"write it as a JSON list of integers: \"{key.rsplit('.', 1)[-1]}\": "
+                f"[{', '.join(digits)}]" if digits and all(d.isdigit() for d in digits) else None)
         raise CheckpointError(f"{where}: {key} is {value!r}, expected a list of layer indices "
-                              "such as [2, 16, 29]")
+                              "such as [2, 16, 29]", hint=hint)
     return tuple(value)
 
 
