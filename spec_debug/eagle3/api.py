@@ -889,12 +889,12 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                            spec=fc_spec, skipped=SkippedFiles(), masks=masks),
                               every_position))
             if resolved.how == "layer_ids" else every_slot_samples(),
-            NormFlags.of(flag_values), device, command)
+            NormFlags.of(flag_values), device, command, target_ckpt)
     if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
         input_notes += _fed_embedding_note(
             loaded, info, resolved, cfg.trained_layer_ids(n_layers) if n_layers else None,
             first, f"spec-debug drafter layout --model {model} --data {data}" + (
-                f" --target {target}" if target is not None else ""))
+                f" --target {target}" if target is not None else ""), target_ckpt)
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -954,7 +954,7 @@ def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, resu
 
 
 def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: str,
-                     command: str) -> list[str]:
+                     command: str, target_ckpt=None) -> list[str]:
     """A note when a draft scores low on a dump that does not name its slots, or names them
     in its layer_ids metadata (_slot_order_checkable), and another order of its aux slots
     fits the weights clearly better (layout.unclear_rows' margins): eval feeds fc the slots it assumes (the first A, or
@@ -999,7 +999,7 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
            if named else f"the first {len(fed)}")
     # the one-layer-off clauses read the unnamed dump's every slot (the embedding output,
     # the final slot); a named dump's metadata says which layers it holds
-    shifted = "" if named else _embedding_rotated(loaded, samples, best, fed)
+    shifted = "" if named else _embedding_rotated(loaded, samples, best, fed, target_ckpt)
     if not shifted and not named:
         def score(order: tuple[int, ...]) -> float:
             return evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
@@ -1030,7 +1030,8 @@ _EMBEDDING_ROWS = 256  # rows of the first sample compared with embed_tokens[ids
 
 
 def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
-                        trained: Sequence[int] | None, samples, command: str) -> list[str]:
+                        trained: Sequence[int] | None, samples, command: str,
+                        target_ckpt=None) -> list[str]:
     """A note when a slot fed to fc holds exactly the embedding output (embed_tokens[ids], the
     draft's copy of the target's table) where the draft's aux ids name a later layer (id 0 is
     the embedding output in the input-to numbering the engines capture in, EAGLE3.md section
@@ -1042,15 +1043,16 @@ def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
     exact on its first _EMBEDDING_ROWS rows, as layout.embedding_slot_checks compares."""
     from spec_debug.eagle3.layout import embedding_slot_checks
 
-    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
-    if info.layer_ids is not None or embed is None or not trained \
-            or len(trained) != len(resolved.slots):
+    if info.layer_ids is not None or not trained or len(trained) != len(resolved.slots):
         return []  # a dump that names its slots says which is layer 0; no ids to set against
     first = next(iter(samples), None)
-    if first is None or first.length < 2 or not bool(embed.detach().any()):
+    if first is None or first.length < 2:
         return []
     first = _first_rows(first, min(first.length, _EMBEDDING_ROWS))
-    checks = embedding_slot_checks([first], embed.detach().cpu(), None)
+    looked_up = _dump_embedding(loaded, target_ckpt, [first])
+    if looked_up is None or not bool(looked_up[0].any()):
+        return []
+    checks = embedding_slot_checks(looked_up[1], looked_up[0], None)
     fed = [(resolved.slots[j], trained[j]) for j, check in enumerate(checks)
            if j < len(resolved.slots) and check.is_embedding and trained[j] != 0]
     if not fed:
@@ -1105,7 +1107,37 @@ def _later_capture(samples, best: tuple[int, ...], fed: tuple[int, ...], best_sc
             "dump again, or retrain on the served layers")
 
 
-def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, ...]) -> str:
+def _dump_embedding(loaded, target_ckpt, samples) -> tuple[Any, list] | None:
+    """(table, samples) to compare a dump's slots with embed_tokens[token_ids]: the target's
+    rows for the samples' ids when the target was read, the samples' ids renumbered into them
+    (a dump holds the target's embedding output; a draft trained with its own embedding,
+    speculators `embed_requires_grad`, or exported with another, never matched its own
+    table, which `drafter layout` never used either: it reads the target's). The rows alone
+    are read, not a [V, H] table of GBs. Else the draft's table (its copy of the target's)."""
+    import torch
+
+    name = target_ckpt.embed_name if target_ckpt is not None else None
+    info = target_ckpt.tensors.infos.get(name) if name is not None else None
+    if info is not None and str(info.dtype) in _FLOAT_TABLE_DTYPES and len(info.shape) == 2:
+        ids = torch.cat([s.token_ids.reshape(-1) for s in samples]).unique()  # sorted
+        if ids.numel() and 0 <= int(ids[0]) and int(ids[-1]) < info.shape[0]:
+            try:
+                rows = target_ckpt.tensors.rows(name, ids.tolist())
+            except (CheckpointError, OSError, RuntimeError):
+                rows = None
+            if rows is not None:
+                return rows, [replace(s, token_ids=torch.searchsorted(ids, s.token_ids))
+                              for s in samples]
+    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
+    return None if embed is None else (embed.detach().cpu(), list(samples))
+
+
+# unquantized tables (an fp8 one's raw values are off by their scales: never exact)
+_FLOAT_TABLE_DTYPES = frozenset({"F16", "BF16", "F32", "F64"})
+
+
+def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, ...],
+                       target_ckpt=None) -> str:
     """The clause for a best order that is the fed one rotated left by one around a slot
     holding exactly the embedding output (embed_tokens[ids], the draft's copy of the target's
     table): a dump of (embed, a, b) for a draft trained on (a, b, c) scores best as (a, b,
@@ -1115,10 +1147,10 @@ def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, .
 
     if len(fed) < 2 or best != fed[1:] + fed[:1]:
         return ""
-    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
-    if embed is None:
+    looked_up = _dump_embedding(loaded, target_ckpt, samples)
+    if looked_up is None:
         return ""
-    check = embedding_slot_checks(samples, embed.detach(), None)
+    check = embedding_slot_checks(looked_up[1], looked_up[0], None)
     if fed[0] >= len(check) or not check[fed[0]].is_embedding:
         return ""
     return (f", or rather a capture one layer off: slot {fed[0]} is exactly the embedding "
