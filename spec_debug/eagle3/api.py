@@ -890,6 +890,15 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                               every_position))
             if resolved.how == "layer_ids" else every_slot_samples(),
             NormFlags.of(flag_values), device, command, target_ckpt)
+    if semantics == "reference" and len(input_notes) == causes_named \
+            and _named_layers_checkable(loaded, resolved, result):
+        # no cause named, the slots' order included: are the slots the metadata names the
+        # draft's layers at all?
+        input_notes += _named_layers_note(
+            loaded, info, resolved, result.full_accuracy[0], every_slot_samples,
+            NormFlags.of(flag_values), device,
+            f"spec-debug drafter layout --model {model} --data {data}" + (
+                f" --target {target}" if target is not None else ""))
     if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
         input_notes += _fed_embedding_note(
             loaded, info, resolved, cfg.trained_layer_ids(n_layers) if n_layers else None,
@@ -1023,6 +1032,87 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
             f"weights){shifted}{fix}; `{command}` ranks "
             f"every layout of the dump, and --layout {','.join(map(str, best))} evaluates "
             "with that order"]
+
+
+# The step-0 accuracy under which the slots a dump's layer_ids metadata names are checked
+# against their neighbouring layers: a dump one layer off scored 0.52 where the layers
+# themselves score 0.69 (tests/eagle3/test_hardening53_named_layers_off_by_one.py), above
+# the 0.4 the slot-order check reads every order under.
+NAMED_LAYERS_CHECK_BELOW = 0.6
+
+
+def _named_layers_checkable(loaded, resolved: ResolvedLayout, result) -> bool:
+    from spec_debug.eagle3.layout import unmapped_draft, untrained_draft
+
+    return (resolved.how == "layer_ids" and bool(result.samples)
+            and result.full_accuracy[0] < NAMED_LAYERS_CHECK_BELOW
+            and not untrained_draft(loaded) and not unmapped_draft(loaded))
+
+
+def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_score: float,
+                       read_every_slot: Callable[[], list], flags, device: str,
+                       command: str) -> list[str]:
+    """A note when a dump's layer_ids metadata names the draft's layers in the right order
+    but the draft scores low on them and no other order fits better (_slot_order_note said
+    nothing): a metadata one layer off its tensors (a dumper numbering each layer's output,
+    transformers' output_hidden_states[i + 1], where the engines capture each layer's input,
+    EAGLE3.md section 3) scored like weak weights with no word. When the metadata also names
+    the layers one below or one above the draft's, those slots are scored at step 0 (a read of
+    every slot of a few samples, bounded as `drafter layout` reads them); when it does not,
+    the note says the metadata could not be checked."""
+    from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
+    from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
+
+    wanted = tuple(resolved.layer_ids or ())
+    if not wanted or info.layer_ids is None:
+        return []
+    shifts = {shift: slots_for_layer_ids([i + shift for i in wanted], info.layer_ids)
+              for shift in (-1, 1) if min(wanted) + shift >= 0}
+    shifts = {shift: slots for shift, slots in shifts.items() if slots is not None}
+    named = f"the slots {list(resolved.slots)} the dump's layer_ids metadata names as the " \
+            f"draft's aux layers {list(wanted)}"
+    if not shifts:
+        return [f"the draft scores {fed_score:.3f} at step 0 on {named}; the dump does not "
+                "hold the layers one below or one above them (its layer_ids "
+                f"{list(info.layer_ids)}), so that those slots hold those layers was not "
+                "checked: a dumper whose layer_ids are one layer off its tensors (each "
+                "layer's output, transformers' output_hidden_states[i + 1], where the engines "
+                "capture each layer's input) lowers the score with no other sign. Dump every "
+                f"layer once (with its layer_ids) and run `{command}` to rank them"]
+    samples = read_every_slot()
+    if not samples:
+        return []
+    where = {slot: j for j, slot in enumerate(samples[0].slot_index)}
+    if not all(s in where for s in resolved.slots) or not all(
+            s in where for slots in shifts.values() for s in slots):
+        return []
+    targets = TargetCache()
+    try:
+        def score(slots: Sequence[int]) -> tuple[float, int]:
+            scored = evaluate(loaded, samples, steps=1, flags=flags, device=device,
+                              targets=targets,
+                              layout_positions=tuple(where[s] for s in slots))
+            return scored.full_accuracy[0], scored.counts["full_total"][0]
+        fed, rows = score(resolved.slots)
+        scores = {shift: score(slots)[0] for shift, slots in shifts.items()}
+    except PrecisionError:
+        return []
+    shift = max(scores, key=lambda k: scores[k])
+    gap = scores[shift] - fed
+    if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
+        return []
+    slots = shifts[shift]
+    named_as = [i + shift for i in wanted]
+    return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
+            f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
+            f"to fc (step 0 on the first {len(samples)} sample(s)): the metadata numbers each "
+            f"slot one layer {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
+            "dumper numbering each "
+            "layer's output, transformers' output_hidden_states[i + 1], where the engines "
+            "capture each layer's input: fix its layer_ids and dump again), or the draft was "
+            f"trained on layers {named_as}, not the ones its config names; --layout "
+            f"{','.join(map(str, slots))} evaluates with those slots, `{command}` ranks every "
+            "layout of the dump"]
 
 
 _EXACT_EMBEDDING = "is exactly the embedding output"
