@@ -1488,7 +1488,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                                       "tensor: embedding-slot check skipped"])
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
                    embed=embed, device=device,
-                   extra_layouts=([served_slots] if served_slots else []) + list(numbered),
+                   extra_layouts=([served_slots] if served_slots else []) + list(numbered)
+                   + _named_neighbour_layouts(trained, info, cfg.num_aux),
                    trained_layer_ids=trained,
                    trained_ids_assumed=not cfg.aux_layer_ids and trained is not None,
                    all_read=len(samples) < max_samples
@@ -1586,6 +1587,24 @@ def _every_layer_layouts(trained: Sequence[int] | None, info: DataInfo,
         if len(set(slots)) == num_aux == len(slots) and all(0 <= s < info.num_slots - 1
                                                              for s in slots):
             out.setdefault(slots, how)
+    return out
+
+
+def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,
+                             num_aux: int) -> list[tuple[int, ...]]:
+    """The slots a dump's layer_ids metadata names as the configured ids one layer below and
+    one above (a dumper that numbers each layer's output where the engines number its input):
+    probe_layout scores them always. Its pruned search starts from the configured slots, and
+    on an every-layer dump whose metadata was one layer off it missed the draft's layers
+    (0.690) and named [2, 6, 7] (0.643) as the layout to use."""
+    if info.layer_ids is None or not trained:
+        return []
+    out = []
+    for shift in (-1, 1):
+        slots = slots_for_layer_ids([i + shift for i in trained], info.layer_ids)
+        final = info.num_slots - 1 if info.num_slots > num_aux else None
+        if slots is not None and len(set(slots)) == num_aux == len(slots) and final not in slots:
+            out.append(slots)
     return out
 
 

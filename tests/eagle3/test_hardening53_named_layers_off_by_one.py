@@ -86,3 +86,16 @@ def test_a_dump_of_the_draft_layers_alone_says_the_metadata_was_not_checked(worl
     assert "on the slots [0, 1, 2] the dump's layer_ids metadata names as the draft's aux " \
            "layers [2, 4, 5]" in said
     assert "its layer_ids [2, 4, 5, 8]" in said
+
+
+def test_drafter_layout_ranks_the_draft_layers_of_a_metadata_one_layer_off(world):
+    """`drafter layout` on the same every-layer dump: its pruned search starts from the
+    configured slots and missed the draft's layers (0.690), naming slots [1, 5, 6] (0.643)
+    as the layout to use. The slots the metadata names as the configured ids one layer below
+    and above are now always scored."""
+    data = _every_layer(world, "data_every_named_up", None, list(range(1, 10)))
+    result = runner.invoke(drafter_app, ["layout", "--model", str(world / "draft"), "--data",
+                                         str(data), "--target", str(world / "target"), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["best"] == [2, 4, 5], out["ranked"][:3]
