@@ -69,3 +69,24 @@ def test_an_unknown_kind_still_says_what_the_drafter_runs(tmp_path):
     assert code == 2
     assert "speculators_model_type is 'medusa9', not 'eagle3'" in text
     assert 'runs EAGLE-3 drafts (speculators_model_type "eagle3")' in text
+
+
+@pytest.mark.parametrize("kind", ["mtp", "xpress", "dflash2"])
+def test_the_configs_step_does_not_weigh_eagle3_norm_flags_on_another_kind(tmp_path, kind):
+    """`spec-debug run` on such a draft gave SD701 at error ("norm_before_residual:
+    checkpoint means False, vllm 0.12.0 runs True", vLLM's update_eagle3 convention) beside
+    SD004, which names the kind: a false error, those flags are EAGLE-3's."""
+    import shutil
+
+    from tests.eagle3.speculators_world import save_verifier_and_draft
+    from tests.eagle3.test_hardening39_config_hidden_size import VLLM, _configs
+
+    save_verifier_and_draft(tmp_path / "world")
+    root = tmp_path / "world"
+    shutil.rmtree(root / "draft")
+    _saved(tmp_path, kind).rename(root / "draft")
+    found = _configs(root, VLLM)
+    codes = [f.code for f in found]
+    assert "SD701" not in codes, [(f.code, f.evidence) for f in found]
+    [said] = [f for f in found if f.code == "SD004"]
+    assert f"speculators_model_type is '{kind}'" in said.evidence[0]

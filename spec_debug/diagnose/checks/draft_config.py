@@ -18,6 +18,13 @@ def check_norm_flags(engine: str, engine_version: str | None, draft_raw: Mapping
     """SD701: a norm flag the checkpoint relies on that this engine version does not run; and,
     as info, a misspelled flag (engines.misspelled_norm_flags) whose value the engine's
     default happens to match."""
+    if draft_raw.get("speculators_model_type") not in (None, "eagle3", "peagle"):
+        # another kind speculators saves (mtp, dflash, dflash2, dspark, xpress: models/*/
+        # config.py): the EAGLE-3 norm flags are not its, and the engines do not build it
+        # with llama_eagle3 (vLLM's update_eagle3, whose copy of norm_before_residual this
+        # weighs, reads eagle3 configs alone). An MTP draft got SD701 "vllm runs True" at
+        # error beside SD004, which says what the draft is and how it is served.
+        return []
     ignored = engines.ignored_norm_flags(engine, engine_version, draft_raw)
     misspelled = engines.misspelled_norm_flags(draft_raw)
     spelling = [f"config.json writes {key} = {json.dumps(value)}, a misspelling of {flag}: speculators "
