@@ -99,3 +99,17 @@ def test_drafter_layout_ranks_the_draft_layers_of_a_metadata_one_layer_off(world
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["best"] == [2, 4, 5], out["ranked"][:3]
+
+
+def test_sd401_carries_the_one_layer_off_note(world):
+    """drafter_accuracy's SD401 on that dump blamed the weights, the export or the data; it
+    now quotes the note, as it quotes the slot-order and embedding-slot ones."""
+    from spec_debug.diagnose.steps import eval_step
+    from spec_debug.probes.registry import ProbeContext
+
+    data = _every_layer(world, "data_every_named_up", None, list(range(1, 10)))
+    facts = eval_step.parse({"reference": _eval(world, data),
+                             "args": {"claimed_accuracy": "0.69"}})
+    ctx = ProbeContext(step_id="eval", host="gpu01", args={}, facts=facts, host_facts=facts)
+    [finding] = [f for f in eval_step.check(ctx) if f.code == "SD401"]
+    assert any(OFF in e for e in finding.evidence), finding.evidence
