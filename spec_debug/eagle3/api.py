@@ -304,7 +304,14 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                      f"({target.path}): it was captured from another, deeper model of the "
                      "same width, so its states and targets are not this target's; dump "
                      "again from the target the draft serves with, or pass that model as "
-                     "--target")
+                     "--target" + (
+                         # the last slot named N + 1 alone: as likely metadata that numbers
+                         # each layer's output, one higher than the input-to numbering the
+                         # engines capture in (its final output N named N + 1)
+                         f"; or the dump's layer_ids number each slot one layer higher than "
+                         f"the layer it holds (a dumper numbering each layer's output: its "
+                         f"last slot, named {N + 1}, the final output {N})"
+                         if beyond == [N + 1] and info.layer_ids[-1] == N + 1 else ""))
     # speculators' dump = aux slots + the final layer (train/data.py strips the last slot);
     # a dump with exactly the aux slots has no final layer to take targets from
     has_final = info.num_slots > cfg.num_aux

@@ -113,3 +113,13 @@ def test_sd401_carries_the_one_layer_off_note(world):
     ctx = ProbeContext(step_id="eval", host="gpu01", args={}, facts=facts, host_facts=facts)
     [finding] = [f for f in eval_step.check(ctx) if f.code == "SD401"]
     assert any(OFF in e for e in finding.evidence), finding.evidence
+
+
+def test_a_final_slot_named_one_past_the_target_is_read_as_numbering_too(world):
+    """That dump names its final slot 9 over an 8-layer target: the note said only "captured
+    from another, deeper model"; a metadata one layer off names it so too, and now says so."""
+    data = _every_layer(world, "data_every_named_up", None, list(range(1, 10)))
+    [said] = [n for n in _eval(world, data)["notes"] if "beyond the target's 8 layers" in n]
+    assert said.endswith("or the dump's layer_ids number each slot one layer higher than the "
+                         "layer it holds (a dumper numbering each layer's output: its last "
+                         "slot, named 9, the final output 8)")
