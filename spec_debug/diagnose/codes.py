@@ -683,14 +683,15 @@ ENTRIES: tuple[FindingDoc, ...] = (
         title="Draft config writes its aux layer ids as strings",
         detects=(
             "The draft's `eagle_aux_hidden_state_layer_ids` (top level, or SpecForge's nested "
-            "`eagle_config`) holds strings (`[\"2\", \"16\", \"29\"]`), as a config written "
-            "by a template or a shell script leaves them."
+            "`eagle_config`) holds strings (`[\"2\", \"16\", \"29\"]`) or is one string "
+            "(`\"2,16,29\"`), as a config written by a template or a shell script leaves them."
         ),
         why=(
             "SGLang adds 1 to each id (`set_eagle3_layers_to_capture`) and fails to start with a "
             "TypeError. vLLM takes them as they are and captures a target layer when its integer "
             "index is among them: never, so the draft runs without the aux hidden states it was "
-            "trained on. speculators' own config reader refuses them."
+            "trained on. speculators reads a list of digit strings as integers but refuses "
+            "one comma-joined string (\"Input should be a valid list\")."
         ),
         fix=(
             "Write the ids as JSON integers (`\"eagle_aux_hidden_state_layer_ids\": [2, 16, 29]`) "

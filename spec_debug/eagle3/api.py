@@ -304,7 +304,14 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                      f"({target.path}): it was captured from another, deeper model of the "
                      "same width, so its states and targets are not this target's; dump "
                      "again from the target the draft serves with, or pass that model as "
-                     "--target")
+                     "--target" + (
+                         # the last slot named N + 1 alone: as likely metadata that numbers
+                         # each layer's output, one higher than the input-to numbering the
+                         # engines capture in (its final output N named N + 1)
+                         f"; or the dump's layer_ids number each slot one layer higher than "
+                         f"the layer it holds (a dumper numbering each layer's output: its "
+                         f"last slot, named {N + 1}, the final output {N})"
+                         if beyond == [N + 1] and info.layer_ids[-1] == N + 1 else ""))
     # speculators' dump = aux slots + the final layer (train/data.py strips the last slot);
     # a dump with exactly the aux slots has no final layer to take targets from
     has_final = info.num_slots > cfg.num_aux
@@ -889,12 +896,21 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                                            spec=fc_spec, skipped=SkippedFiles(), masks=masks),
                               every_position))
             if resolved.how == "layer_ids" else every_slot_samples(),
-            NormFlags.of(flag_values), device, command)
+            NormFlags.of(flag_values), device, command, target_ckpt)
+    if semantics == "reference" and len(input_notes) == causes_named \
+            and _named_layers_checkable(loaded, resolved, result):
+        # no cause named, the slots' order included: are the slots the metadata names the
+        # draft's layers at all?
+        input_notes += _named_layers_note(
+            loaded, info, resolved, result.full_accuracy[0], every_slot_samples,
+            NormFlags.of(flag_values), device,
+            f"spec-debug drafter layout --model {model} --data {data}" + (
+                f" --target {target}" if target is not None else ""))
     if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
         input_notes += _fed_embedding_note(
             loaded, info, resolved, cfg.trained_layer_ids(n_layers) if n_layers else None,
             first, f"spec-debug drafter layout --model {model} --data {data}" + (
-                f" --target {target}" if target is not None else ""))
+                f" --target {target}" if target is not None else ""), target_ckpt)
     input_notes += left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
@@ -954,7 +970,7 @@ def _slot_order_checkable(loaded, info: DataInfo, resolved: ResolvedLayout, resu
 
 
 def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: str,
-                     command: str) -> list[str]:
+                     command: str, target_ckpt=None) -> list[str]:
     """A note when a draft scores low on a dump that does not name its slots, or names them
     in its layer_ids metadata (_slot_order_checkable), and another order of its aux slots
     fits the weights clearly better (layout.unclear_rows' margins): eval feeds fc the slots it assumes (the first A, or
@@ -999,7 +1015,7 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
            if named else f"the first {len(fed)}")
     # the one-layer-off clauses read the unnamed dump's every slot (the embedding output,
     # the final slot); a named dump's metadata says which layers it holds
-    shifted = "" if named else _embedding_rotated(loaded, samples, best, fed)
+    shifted = "" if named else _embedding_rotated(loaded, samples, best, fed, target_ckpt)
     if not shifted and not named:
         def score(order: tuple[int, ...]) -> float:
             return evaluate(loaded, samples, steps=1, flags=flags, layout_positions=order,
@@ -1025,12 +1041,94 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
             "with that order"]
 
 
+# The step-0 accuracy under which the slots a dump's layer_ids metadata names are checked
+# against their neighbouring layers: a dump one layer off scored 0.52 where the layers
+# themselves score 0.69 (tests/eagle3/test_hardening53_named_layers_off_by_one.py), above
+# the 0.4 the slot-order check reads every order under.
+NAMED_LAYERS_CHECK_BELOW = 0.6
+
+
+def _named_layers_checkable(loaded, resolved: ResolvedLayout, result) -> bool:
+    from spec_debug.eagle3.layout import unmapped_draft, untrained_draft
+
+    return (resolved.how == "layer_ids" and bool(result.samples)
+            and result.full_accuracy[0] < NAMED_LAYERS_CHECK_BELOW
+            and not untrained_draft(loaded) and not unmapped_draft(loaded))
+
+
+def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_score: float,
+                       read_every_slot: Callable[[], list], flags, device: str,
+                       command: str) -> list[str]:
+    """A note when a dump's layer_ids metadata names the draft's layers in the right order
+    but the draft scores low on them and no other order fits better (_slot_order_note said
+    nothing): a metadata one layer off its tensors (a dumper numbering each layer's output,
+    transformers' output_hidden_states[i + 1], where the engines capture each layer's input,
+    EAGLE3.md section 3) scored like weak weights with no word. When the metadata also names
+    the layers one below or one above the draft's, those slots are scored at step 0 (a read of
+    every slot of a few samples, bounded as `drafter layout` reads them); when it does not,
+    the note says the metadata could not be checked."""
+    from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
+    from spec_debug.eagle3.layout import CLEAR_MARGIN, LAYOUT_MIN_GAIN
+
+    wanted = tuple(resolved.layer_ids or ())
+    if not wanted or info.layer_ids is None:
+        return []
+    shifts = {shift: slots_for_layer_ids([i + shift for i in wanted], info.layer_ids)
+              for shift in (-1, 1) if min(wanted) + shift >= 0}
+    shifts = {shift: slots for shift, slots in shifts.items() if slots is not None}
+    named = f"the slots {list(resolved.slots)} the dump's layer_ids metadata names as the " \
+            f"draft's aux layers {list(wanted)}"
+    if not shifts:
+        return [f"the draft scores {fed_score:.3f} at step 0 on {named}; the dump does not "
+                "hold the layers one below or one above them (its layer_ids "
+                f"{list(info.layer_ids)}), so that those slots hold those layers was not "
+                "checked: a dumper whose layer_ids are one layer off its tensors (each "
+                "layer's output, transformers' output_hidden_states[i + 1], where the engines "
+                "capture each layer's input) lowers the score with no other sign. Dump every "
+                f"layer once (with its layer_ids) and run `{command}` to rank them"]
+    samples = read_every_slot()
+    if not samples:
+        return []
+    where = {slot: j for j, slot in enumerate(samples[0].slot_index)}
+    if not all(s in where for s in resolved.slots) or not all(
+            s in where for slots in shifts.values() for s in slots):
+        return []
+    targets = TargetCache()
+    try:
+        def score(slots: Sequence[int]) -> tuple[float, int]:
+            scored = evaluate(loaded, samples, steps=1, flags=flags, device=device,
+                              targets=targets,
+                              layout_positions=tuple(where[s] for s in slots))
+            return scored.full_accuracy[0], scored.counts["full_total"][0]
+        fed, rows = score(resolved.slots)
+        scores = {shift: score(slots)[0] for shift, slots in shifts.items()}
+    except PrecisionError:
+        return []
+    shift = max(scores, key=lambda k: scores[k])
+    gap = scores[shift] - fed
+    if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
+        return []
+    slots = shifts[shift]
+    named_as = [i + shift for i in wanted]
+    return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
+            f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
+            f"to fc (step 0 on the first {len(samples)} sample(s)): the metadata numbers each "
+            f"slot one layer {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
+            "dumper numbering each "
+            "layer's output, transformers' output_hidden_states[i + 1], where the engines "
+            "capture each layer's input: fix its layer_ids and dump again), or the draft was "
+            f"trained on layers {named_as}, not the ones its config names; --layout "
+            f"{','.join(map(str, slots))} evaluates with those slots, `{command}` ranks every "
+            "layout of the dump"]
+
+
 _EXACT_EMBEDDING = "is exactly the embedding output"
 _EMBEDDING_ROWS = 256  # rows of the first sample compared with embed_tokens[ids]: exact on all
 
 
 def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
-                        trained: Sequence[int] | None, samples, command: str) -> list[str]:
+                        trained: Sequence[int] | None, samples, command: str,
+                        target_ckpt=None) -> list[str]:
     """A note when a slot fed to fc holds exactly the embedding output (embed_tokens[ids], the
     draft's copy of the target's table) where the draft's aux ids name a later layer (id 0 is
     the embedding output in the input-to numbering the engines capture in, EAGLE3.md section
@@ -1042,15 +1140,16 @@ def _fed_embedding_note(loaded, info: DataInfo, resolved: ResolvedLayout,
     exact on its first _EMBEDDING_ROWS rows, as layout.embedding_slot_checks compares."""
     from spec_debug.eagle3.layout import embedding_slot_checks
 
-    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
-    if info.layer_ids is not None or embed is None or not trained \
-            or len(trained) != len(resolved.slots):
+    if info.layer_ids is not None or not trained or len(trained) != len(resolved.slots):
         return []  # a dump that names its slots says which is layer 0; no ids to set against
     first = next(iter(samples), None)
-    if first is None or first.length < 2 or not bool(embed.detach().any()):
+    if first is None or first.length < 2:
         return []
     first = _first_rows(first, min(first.length, _EMBEDDING_ROWS))
-    checks = embedding_slot_checks([first], embed.detach().cpu(), None)
+    looked_up = _dump_embedding(loaded, target_ckpt, [first])
+    if looked_up is None or not bool(looked_up[0].any()):
+        return []
+    checks = embedding_slot_checks(looked_up[1], looked_up[0], None)
     fed = [(resolved.slots[j], trained[j]) for j, check in enumerate(checks)
            if j < len(resolved.slots) and check.is_embedding and trained[j] != 0]
     if not fed:
@@ -1105,7 +1204,37 @@ def _later_capture(samples, best: tuple[int, ...], fed: tuple[int, ...], best_sc
             "dump again, or retrain on the served layers")
 
 
-def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, ...]) -> str:
+def _dump_embedding(loaded, target_ckpt, samples) -> tuple[Any, list] | None:
+    """(table, samples) to compare a dump's slots with embed_tokens[token_ids]: the target's
+    rows for the samples' ids when the target was read, the samples' ids renumbered into them
+    (a dump holds the target's embedding output; a draft trained with its own embedding,
+    speculators `embed_requires_grad`, or exported with another, never matched its own
+    table, which `drafter layout` never used either: it reads the target's). The rows alone
+    are read, not a [V, H] table of GBs. Else the draft's table (its copy of the target's)."""
+    import torch
+
+    name = target_ckpt.embed_name if target_ckpt is not None else None
+    info = target_ckpt.tensors.infos.get(name) if name is not None else None
+    if info is not None and str(info.dtype) in _FLOAT_TABLE_DTYPES and len(info.shape) == 2:
+        ids = torch.cat([s.token_ids.reshape(-1) for s in samples]).unique()  # sorted
+        if ids.numel() and 0 <= int(ids[0]) and int(ids[-1]) < info.shape[0]:
+            try:
+                rows = target_ckpt.tensors.rows(name, ids.tolist())
+            except (CheckpointError, OSError, RuntimeError):
+                rows = None
+            if rows is not None:
+                return rows, [replace(s, token_ids=torch.searchsorted(ids, s.token_ids))
+                              for s in samples]
+    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
+    return None if embed is None else (embed.detach().cpu(), list(samples))
+
+
+# unquantized tables (an fp8 one's raw values are off by their scales: never exact)
+_FLOAT_TABLE_DTYPES = frozenset({"F16", "BF16", "F32", "F64"})
+
+
+def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, ...],
+                       target_ckpt=None) -> str:
     """The clause for a best order that is the fed one rotated left by one around a slot
     holding exactly the embedding output (embed_tokens[ids], the draft's copy of the target's
     table): a dump of (embed, a, b) for a draft trained on (a, b, c) scores best as (a, b,
@@ -1115,10 +1244,10 @@ def _embedding_rotated(loaded, samples, best: tuple[int, ...], fed: tuple[int, .
 
     if len(fed) < 2 or best != fed[1:] + fed[:1]:
         return ""
-    embed = getattr(getattr(loaded.model, "embed_tokens", None), "weight", None)
-    if embed is None:
+    looked_up = _dump_embedding(loaded, target_ckpt, samples)
+    if looked_up is None:
         return ""
-    check = embedding_slot_checks(samples, embed.detach(), None)
+    check = embedding_slot_checks(looked_up[1], looked_up[0], None)
     if fed[0] >= len(check) or not check[fed[0]].is_embedding:
         return ""
     return (f", or rather a capture one layer off: slot {fed[0]} is exactly the embedding "
@@ -1366,7 +1495,8 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                                       "tensor: embedding-slot check skipped"])
     report = probe(loaded, samples, configured=resolved.slots, dump_layer_ids=info.layer_ids,
                    embed=embed, device=device,
-                   extra_layouts=([served_slots] if served_slots else []) + list(numbered),
+                   extra_layouts=([served_slots] if served_slots else []) + list(numbered)
+                   + _named_neighbour_layouts(trained, info, cfg.num_aux),
                    trained_layer_ids=trained,
                    trained_ids_assumed=not cfg.aux_layer_ids and trained is not None,
                    all_read=len(samples) < max_samples
@@ -1464,6 +1594,24 @@ def _every_layer_layouts(trained: Sequence[int] | None, info: DataInfo,
         if len(set(slots)) == num_aux == len(slots) and all(0 <= s < info.num_slots - 1
                                                              for s in slots):
             out.setdefault(slots, how)
+    return out
+
+
+def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,
+                             num_aux: int) -> list[tuple[int, ...]]:
+    """The slots a dump's layer_ids metadata names as the configured ids one layer below and
+    one above (a dumper that numbers each layer's output where the engines number its input):
+    probe_layout scores them always. Its pruned search starts from the configured slots, and
+    on an every-layer dump whose metadata was one layer off it missed the draft's layers
+    (0.690) and named [2, 6, 7] (0.643) as the layout to use."""
+    if info.layer_ids is None or not trained:
+        return []
+    out = []
+    for shift in (-1, 1):
+        slots = slots_for_layer_ids([i + shift for i in trained], info.layer_ids)
+        final = info.num_slots - 1 if info.num_slots > num_aux else None
+        if slots is not None and len(set(slots)) == num_aux == len(slots) and final not in slots:
+            out.append(slots)
     return out
 
 

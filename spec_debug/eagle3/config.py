@@ -277,9 +277,57 @@ def _layer_ids(value: Any, key: str, where: str) -> tuple[int, ...] | None:
         return None
     if not isinstance(value, (list, tuple)) or not all(
             isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in value):
+        # A string ("2,16,29") or digit strings: speculators refuses the first (pydantic
+        # list[int]), SGLang and vLLM misread both (diagnose SD707); say how to write it
+        texts = value.replace(";", ",").strip("[]() ").split(",") if isinstance(value, str) \
+            else [str(i) for i in value] if isinstance(value, (list, tuple)) else []
+        digits = [t.strip() for t in texts]
+        hint = (f"write it as a JSON list of integers: \"{key.rsplit('.', 1)[-1]}\": "
+                f"[{', '.join(digits)}]" if digits and all(d.isdigit() for d in digits) else None)
         raise CheckpointError(f"{where}: {key} is {value!r}, expected a list of layer indices "
-                              "such as [2, 16, 29]")
+                              "such as [2, 16, 29]", hint=hint)
     return tuple(value)
+
+
+# The other draft kinds speculators 0.9.0 saves (src/speculators/models/*/config.py
+# SpeculatorModelConfig.register): said before only "speculators_model_type is 'mtp', not
+# 'eagle3'", nothing on what the draft is or where it runs. vLLM's speculators config reader
+# registers eagle3, peagle, dflash and dspark (vllm transformers_utils/configs/speculators/
+# algos.py SUPPORTED_SPECULATORS_TYPES); a type it does not register it refuses at startup.
+_OTHER_SPECULATORS_TYPES = {
+    "mtp": ("an MTP draft (MTPDraftModel: one multi-token-prediction layer over the "
+            "verifier's full vocabulary)",
+            "serve it as an MTP draft (vLLM speculative_config method \"mtp\", which reads "
+            "num_nextn_predict_layers, speculators models/mtp/config.py), not as EAGLE-3"),
+    "dflash": ("a DFlash block draft", "serve it with vLLM speculative_config method \"dflash\" "
+               "(vLLM reads speculators dflash configs) or SGLang --speculative-algorithm DFLASH"),
+    "dspark": ("a DSpark block draft (DFlash plus a Markov head)",
+               "serve it with vLLM speculative_config method \"dspark\" (vLLM reads speculators "
+               "dspark configs)"),
+    "dflash2": ("a DFlash2 block draft (DFlash with local convolutions and a candidate "
+                "selector)",
+                "vLLM's speculators reader registers eagle3, peagle, dflash and dspark, not "
+                "dflash2: serve it with the runtime it was trained for"),
+    "xpress": ("an XPress block draft (DFlash plus a causal refiner resolved by Jacobi passes)",
+               "vLLM's speculators reader registers eagle3, peagle, dflash and dspark, not "
+               "xpress: serve it with the runtime it was trained for"),
+}
+
+
+def _refuse_other_speculators_type(raw: Mapping[str, Any], where: str) -> None:
+    kind = raw.get("speculators_model_type")
+    known = _OTHER_SPECULATORS_TYPES.get(kind) if isinstance(kind, str) else None
+    if known is None:
+        raise CheckpointError(
+            f"{where}: speculators_model_type is {kind!r}, not 'eagle3'",
+            hint="spec-debug's drafter runs EAGLE-3 drafts (speculators_model_type \"eagle3\"); "
+                 "pass one as --model")
+    what, serve = known
+    raise CheckpointError(
+        f"{where}: speculators_model_type is {kind!r}: {what}, not an EAGLE-3 draft; "
+        "spec-debug's drafter runs EAGLE-3 drafts only, so it cannot score this one",
+        hint=f"{serve}; pass an EAGLE-3 draft (speculators eagle3, or LlamaForCausalLMEagle3) "
+             "as --model")
 
 
 def _default_proposal(spec: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -322,9 +370,7 @@ def parse_draft_config(raw: Mapping[str, Any], where: str = "config.json") -> Dr
                  'it; a hand edit or an older export dropped it)')
     if raw.get("speculators_model_type") is not None:
         if raw["speculators_model_type"] != "eagle3":
-            raise CheckpointError(
-                f"{where}: speculators_model_type is {raw['speculators_model_type']!r}, "
-                "not 'eagle3'")
+            _refuse_other_speculators_type(raw, where)
         fmt = "speculators"
         if raw.get("transformer_layer_config") is None:
             raise CheckpointError(f"{where}: a speculators config needs transformer_layer_config "
@@ -635,6 +681,10 @@ def _refuse_block_draft(raw: Mapping[str, Any], where: str) -> None:
     block = next((a for a in names if _BLOCK_DRAFT.search(a)), None)
     if block is None and not isinstance(raw.get("dflash_config"), Mapping):
         return
+    if raw.get("speculators_model_type") in _OTHER_SPECULATORS_TYPES:
+        # a speculators-saved block draft: the hint names how that type is served (dflash2 and
+        # xpress are not read by vLLM's speculators loader; the generic hint said "dflash")
+        _refuse_other_speculators_type(raw, where)
     layers = (raw.get("dflash_config") or {}).get("target_layer_ids") if isinstance(
         raw.get("dflash_config"), Mapping) else None
     raise CheckpointError(

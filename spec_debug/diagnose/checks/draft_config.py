@@ -18,6 +18,13 @@ def check_norm_flags(engine: str, engine_version: str | None, draft_raw: Mapping
     """SD701: a norm flag the checkpoint relies on that this engine version does not run; and,
     as info, a misspelled flag (engines.misspelled_norm_flags) whose value the engine's
     default happens to match."""
+    if draft_raw.get("speculators_model_type") not in (None, "eagle3", "peagle"):
+        # another kind speculators saves (mtp, dflash, dflash2, dspark, xpress: models/*/
+        # config.py): the EAGLE-3 norm flags are not its, and the engines do not build it
+        # with llama_eagle3 (vLLM's update_eagle3, whose copy of norm_before_residual this
+        # weighs, reads eagle3 configs alone). An MTP draft got SD701 "vllm runs True" at
+        # error beside SD004, which says what the draft is and how it is served.
+        return []
     ignored = engines.ignored_norm_flags(engine, engine_version, draft_raw)
     misspelled = engines.misspelled_norm_flags(draft_raw)
     spelling = [f"config.json writes {key} = {json.dumps(value)}, a misspelling of {flag}: speculators "
@@ -279,10 +286,12 @@ def check_layer_id_types(draft_raw: Mapping[str, Any] | None, at: Where = Where(
     if not isinstance(draft_raw, Mapping):
         return []
     written = _written_layer_ids(draft_raw)
-    if written is None or not isinstance(written[1], (list, tuple)):
+    if written is None:
         return []
     key, ids = written
-    if not any(isinstance(i, str) for i in ids):
+    if isinstance(ids, str):
+        return _layer_ids_in_one_string(key, ids, at)
+    if not isinstance(ids, (list, tuple)) or not any(isinstance(i, str) for i in ids):
         return []
     as_ints = [int(i) if isinstance(i, str) and i.strip().isdigit() else i for i in ids]
     evidence = [f"{key} is {json.dumps(list(ids))}, strings: SGLang adds 1 to each and does not "
@@ -292,6 +301,29 @@ def check_layer_id_types(draft_raw: Mapping[str, Any] | None, at: Where = Where(
            f"{json.dumps(as_ints)}" + (" (under eagle_config)" if key.startswith("eagle_config.") else "")
            + ", then restart the server.")
     return [at.finding("SD707", evidence, {"key": key, "layer_ids": list(ids)}, remediation=fix)]
+
+
+def _layer_ids_in_one_string(key: str, written: str, at: Where) -> list[Finding]:
+    """SD707 for ids written as one string ("2,4,5", a shell variable pasted in): speculators'
+    Eagle3SpeculatorConfig refuses it (pydantic `list[int] | None`: "Input should be a valid
+    list"; it does coerce ["2", "4"] element by element, not a comma-joined string), SGLang's
+    `[val + 1 for val in layer_ids]` walks its characters (TypeError), vLLM's tuple(layer_ids)
+    is its characters, none an int layer index. Said before as SD004 "could not be read", whose
+    fix was to pass a --var."""
+    parts = [p.strip() for p in written.strip().strip("[]()").replace(";", ",").split(",")]
+    as_ints = [int(p) for p in parts if p.isdigit()] if all(p.isdigit() for p in parts) else None
+    name = key.rsplit(".", 1)[-1]
+    evidence = [f"{key} is the string {json.dumps(written)}, not a JSON list: speculators refuses "
+                "the config (\"Input should be a valid list\"), SGLang adds 1 to each character "
+                "and does not start (TypeError), vLLM reads its characters as the layer ids and "
+                "captures no target layer"]
+    fix = ((f"Write the ids as a JSON list of integers in the draft's config.json: \"{name}\": "
+            f"{json.dumps(as_ints)}" if as_ints else
+            f"Write {name} as a JSON list of integers (such as [2, 16, 29]) in the draft's "
+            "config.json")
+           + (" (under eagle_config)" if key.startswith("eagle_config.") else "")
+           + ", then restart the server.")
+    return [at.finding("SD707", evidence, {"key": key, "layer_ids": written}, remediation=fix)]
 
 
 # The first release of each engine whose llama_eagle3.py builds more than one decoder layer.
