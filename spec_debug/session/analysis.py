@@ -895,10 +895,12 @@ class _SessionState:
             # a silent curl (-s) that reached no server says so by its status alone
             found = (unreached,)
         elif failed and exit_code is None and not ev.is_error and call is not None and call.category == "logs" \
-                and all(e.kind in failures.LOG_CONTENT for e in found):
+                and all(e.kind in failures.LOG_CONTENT or failures.port_taken(e) for e in found):
             # `grep -n Error server.log`, `tail -n 50 server.log` in a terminal log: the errors are
             # the server's, which the log holds; the reading did not fail (a tool that records
-            # the status has 0 for it). They stay the session's errors.
+            # the status has 0 for it). They stay the session's errors. A server's "address
+            # already in use" is one too (a reader binds no port), though ssh's own "Connection
+            # refused" on the way to the log is the reading's failure.
             failed = False
         elif failed and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and shell.opens_repl(record.inner) and failures.repl_went_on(ev.text):

@@ -639,6 +639,12 @@ _PORT_TAKEN = re.compile(r"[Aa]ddress already in use")
 _HAS_IN_USE = re.compile("ddress already in use").search
 
 
+def port_taken(err: ErrorInfo) -> bool:
+    """The error is a server's failure to bind its port (above): a line of that server's log,
+    whoever prints it; no reader of the log (tail, grep) binds a port itself."""
+    return err.kind == "connection" and "lready in use" in err.message
+
+
 # The NVIDIA driver's report of a GPU fault in the kernel log (dmesg, journalctl -k): "NVRM: Xid
 # (PCI:0000:3b:00): 79, pid=1234, name=python3, GPU has fallen off the bus." (older drivers print
 # the bus id without "PCI:"). The number says what: 79 the GPU left the bus, 48/94/95 ECC errors,
