@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from spec_debug.session.shell_words import quote_state
+from spec_debug.session.shell_words import heredocs, quote_state
 
 SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """The ssh(1) options that take a value (getopt string in openssh-portable ssh.c)."""
@@ -72,7 +72,7 @@ def _unquote(word: str) -> str:
     return _QUOTED.sub(one, word)
 
 
-def split_words(command: str) -> list[str]:
+def split_words(command: str, word: re.Pattern = _WORD) -> list[str]:
     """Shell words with control operators as separate words (POSIX quoting, like
     ``shlex.shlex(punctuation_chars=True)`` but one regex pass); tolerant of bad quoting."""
     if not _SHELL_SYNTAX(command):
@@ -83,7 +83,7 @@ def split_words(command: str) -> list[str]:
     # starts: the loop of _WORD.match(command, pos) without its Python-level position
     # bookkeeping. Every match is a word (group 2) or an operator (group 1), never empty.
     words, pos = [], 0
-    for m in iter(_WORD.scanner(command).match, None):
+    for m in iter(word.scanner(command).match, None):
         pos = m.end()
         if m.lastindex == 1:
             words.append(m[1])
@@ -145,8 +145,40 @@ def _unwrap(argv: list[str]) -> list[str]:
 def _segments_of(command: str) -> tuple[tuple[str, ...], ...]:
     """``segments(split_words(command))``, cached: a remote command is split once to find
     where it runs (:func:`parse_target` of the ssh line) and again to name its kind
-    (:func:`categorize`); the shell split is the costly part of both."""
-    return tuple(map(tuple, segments(split_words(command))))
+    (:func:`categorize`); the shell split is the costly part of both. A command of several
+    lines (an agent's Bash call ``cd /opt/sglang`` then ``grep -n 'accept len' server.log``) is
+    a list of them, each line a command, as ``;`` makes it (bash(1), Lists: "a sequence of one
+    or more newlines may appear in a list instead of a semicolon"); its comment lines are none.
+    (split_words drops newlines as whitespace: the two lines were one command, ``cd``'s.)"""
+    if "\n" not in command:
+        return tuple(map(tuple, segments(split_words(command))))
+    return tuple(tuple(argv) for argv in segments(split_words(_one_text(command), _WORD_LINES))
+                 if not argv[0].startswith("#"))
+
+
+# _WORD, but a newline outside quotes is an operator (the word separator before it is spaces
+# and tabs only)
+_WORD_LINES = re.compile(_WORD.pattern.replace(r"\s*", r"[^\S\n]*", 1), re.S)
+
+
+def _one_text(command: str) -> str:
+    """``command`` with its line continuations joined (bash removes a backslash-newline before
+    it reads words) and each heredoc body made one line: its lines are what the command reads,
+    not commands (its words stay where they were, with the command that reads them)."""
+    if "\\\n" in command:
+        command = command.replace("\\\n", "")
+    if "<<" not in command:
+        return command
+    out, pos, ended = [], 0, False
+    for _op, start, _body_end, end in heredocs(command):
+        head = max(pos, start - 1)  # the newline that ends the `<<` line (a second heredoc's: none)
+        # the newline after a body ends the command, unless another body of its line follows
+        out.append(("\n" if ended and head > pos else " " if ended else "") + command[pos:head])
+        body = command[head:end]
+        out.append(body.replace("\n", " "))  # the body and its terminator line as one line
+        pos, ended = end, body.endswith("\n")
+    out.append(("\n" if ended else "") + command[pos:])
+    return "".join(out)
 
 
 @lru_cache(maxsize=4096)

@@ -28,14 +28,14 @@ def _without_heredoc_bodies(text: str) -> str:
     if "<<" not in text:
         return text
     out, pos = [], 0
-    for _op, start, _body_end, end in _heredocs(text):
+    for _op, start, _body_end, end in heredocs(text):
         out.append(text[pos:start])  # "" for a second heredoc of the same line
         pos = end
     out.append(text[pos:])
     return "".join(out)
 
 
-def _heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
+def heredocs(text: str) -> Iterator[tuple[re.Match, int, int, int]]:
     """Each heredoc of ``text``: its operator, where its body starts and ends, and where the
     text goes on after its terminator line."""
     pos = 0
@@ -79,7 +79,7 @@ def shell_scripts(command: str) -> list[str]:
     scripts = []
     readers: dict[int, bool] = {}  # a simple command's start -> whether a shell reads its heredocs
     line_start = scanned = begin = -1
-    for op, start, body_end, _after in _heredocs(command) if "<<" in command else ():
+    for op, start, body_end, _after in heredocs(command) if "<<" in command else ():
         at_line = command.rfind("\n", 0, op.start()) + 1
         if at_line != line_start:
             line_start = scanned = begin = at_line

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from spec_debug.session.shell import parse_target
+from spec_debug.session.shell import last_program, parse_target
 
 # bash prints the argv it would hand the named program, one NUL-ended word each
 _ARGV_OF = "printf '%s\\0' \"$@\""
@@ -91,7 +91,9 @@ def test_a_shift_with_no_terminator_is_no_heredoc(command):
     # no line ends it: read to the end, arithmetic's << would take the next lines as a script
     target = parse_target(command)
     assert target.host == "gpu01" and target.inner.startswith("echo $((") and "<<20\n" not in target.inner
-    assert target.inner.endswith(" ls -la")
+    # the next line is a command of its own, run here (bash(1), Lists: a newline as a `;`),
+    # neither a heredoc body nor more of what ssh runs
+    assert "ls" not in target.inner and last_program(command) == "ls"
 
 
 @pytest.mark.parametrize("options", ["-o Port=2222 -o Port=3333", "-P 3333 -o Port=2222", "-o Port=2222 -P 3333",

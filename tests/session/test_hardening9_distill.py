@@ -83,7 +83,8 @@ def test_the_analyzer_and_the_playbook_agree_on_the_script(tmp_path):
     analysis = analyze_path(_write_session(tmp_path, m))
     records = analysis.commands
     assert [(c.host, c.inner, c.category) for c in records] == [
-        ("gpu01", script, "other"), ("gpu01", "cat /root/eagle3/config.json", "inspect_config")]
+        # (the script's second line is its grep of the server log: it was one command, cd's)
+        ("gpu01", script, "logs"), ("gpu01", "cat /root/eagle3/config.json", "inspect_config")]
     assert [p.to_category for p in analysis.pivots] == ["inspect_config"]
     steps = distill_playbook(analysis)["steps"]
     assert [s["run"] for s in steps] == ["cd {{ eagle3 }}\ngrep -c 'accept len' server.log",
