@@ -863,7 +863,8 @@ class _SessionState:
             found = tuple(failures.extract_errors(ev.text, None, False, status_known=False))
         if not found and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and (not self.status_known or self.source.format == "openai") \
-                and (said := failures.program_said_failure(ev.text, shell.sole_program(record.inner))):
+                and (said := failures.program_said_failure(ev.text, shell.sole_program(record.inner),
+                                                           shell.last_program(record.inner))):
             # No status recorded, and the program the command ran says it failed, in its own
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
             found = (said,)

@@ -455,15 +455,23 @@ _OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERRO
               "cargo": ("error: ",)}
 
 
-def program_said_failure(output: str, program: str) -> ErrorInfo | None:
+def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo | None:
     """The failure ``program`` (the one program a command ran, :func:`shell.sole_program`) wrote
-    on the first or last line of its ``output``, where no exit status was recorded; else None."""
+    on the first or last line of its ``output``, where no exit status was recorded; else None.
+    With several programs, the failure ``last`` (the last of the list, :func:`shell.last_program`,
+    whose status is the command's) wrote on the output's last line: the script of ``ssh gpu01
+    <<EOF`` whose last line's ``ls`` found no file."""
+    last_line_only = not program and bool(last)
+    if last_line_only:
+        program = last
     if not program or (program == "find" and only_unreadable_folders(output)):
         # (find's "Permission denied" for folders it may not read: what it found is the answer)
         return None
     named, own = program + ": ", _OWN_LEADS.get(program, ())
     output = without_colours(output)
-    for line in (_first_meaningful_line(output), _last_meaningful_line(output)):
+    lines = (_last_meaningful_line(output),) if last_line_only \
+        else (_first_meaningful_line(output), _last_meaningful_line(output))
+    for line in lines:
         if (line.startswith(named) and _PROGRAM_FAILED.search(line, len(named))) \
                 or (own and line.startswith(own) and not line.startswith(_PIP_RESOLVER_NOTE)):
             return ErrorInfo("tool_error", None, line)
