@@ -964,8 +964,16 @@ def _persisted_output(text: str, transcript: str) -> str | None:
     m = _PERSISTED.match(text[:4096])
     if m is None:
         return None
-    name = m.group(1).replace("\\", "/").rsplit("/", 1)[-1]
-    path = _session_folder(Path(transcript)) / "tool-results" / name
+    parts = m.group(1).replace("\\", "/").rsplit("/", 3)
+    name = parts[-1]
+    folder = _session_folder(Path(transcript))
+    path = folder / "tool-results" / name
+    if len(parts) == 4 and parts[-2] == "tool-results" and parts[-3] not in (folder.name, "", ".", "..") \
+            and not path.is_file():
+        # A resumed session's file starts with the lines it copied from the one it resumed
+        # (`claude --resume`: their sessionId kept), whose outputs were saved in that
+        # session's folder, beside this one: the marker names it (<sessionId>/tool-results/)
+        path = folder.parent / parts[-3] / "tool-results" / name
     try:
         with open(path, "rb") as f:
             size = f.seek(0, 2)
