@@ -498,6 +498,28 @@ def _read_mapping(path: str | Path | None, checkpoint, target_vocab_size: int | 
                               vocab_size=target_vocab_size or cfg.vocab_size)
 
 
+def _activation_note(cfg: Any, semantics: str) -> list[str]:
+    """A decoder activation other than silu: the forward here runs it (model.py ACTIVATIONS,
+    as speculators and SpecForge train it with transformers' ACT2FN), but vLLM and SGLang
+    build the draft's MLP from their LlamaMLP, which raises "Unsupported activation: ...
+    Only silu is supported for now." (vllm model_executor/models/llama.py, sglang
+    srt/models/llama.py): without a word, the numbers read as what the engine serves, and
+    --semantics vllm|sglang as that engine's run of a draft it never loads."""
+    act = cfg.hidden_act
+    if act == "silu":
+        return []
+    key = ("transformer_layer_config.hidden_act"
+           if isinstance(cfg.raw.get("transformer_layer_config"), Mapping) else "hidden_act")
+    fix = (f"set {key} to \"silu\" if the draft was trained with SiLU, else train it again with silu")
+    if semantics == "reference":
+        return [f"the draft's {key} is {act!r}: evaluated with {act}, as speculators and SpecForge "
+                "train it; vLLM and SGLang build only silu and refuse to load this draft "
+                f"(\"Unsupported activation\", SD706): {fix}"]
+    return [f"{semantics} does not run this draft: its LlamaMLP builds only silu and refuses "
+            f"{key} = {act!r} (\"Unsupported activation\", SD706); these numbers are the forward "
+            f"with {act} as trained, not what {semantics} serves: {fix}"]
+
+
 def _absent_flag_notes(raw: Mapping[str, Any], flag_values: Mapping[str, bool],
                        semantics: str) -> list[str]:
     """A note per norm flag a speculators-format config leaves out whose default differs
@@ -799,6 +821,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                     f"rename it to {flag}"
                     for flag, (key, value) in engines.misspelled_norm_flags(cfg.raw).items()]
     input_notes += _absent_flag_notes(cfg.raw, flag_values, semantics)
+    input_notes += _activation_note(cfg, semantics)
     if engine_version and semantics == "reference":
         # the version picks an engine's conventions (engines.py), which only --semantics
         # sglang|vllm runs; the result's engine_version alone read as a run "as SGLang 0.5.0"
