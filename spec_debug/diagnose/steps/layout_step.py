@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.common import explained_by
-from spec_debug.diagnose.checks.drafter import check_embedding_slot, check_layout
+from spec_debug.diagnose.checks.drafter import check_embedding_slot, check_layout, check_norm_before_residual_fit
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (draft_misfit_line, launch_quantization, not_checked, raised, record,
@@ -188,6 +188,8 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "layout not judged: " + clause,
                                     "a training dump whose aux slots each hold their own layer"))
     elif training:
+        # the probe ranked with the value the weights fit; the config's value is its own fault
+        findings += check_norm_before_residual_fit(training, name, at)
         keyed = _by_layer_ids(training)
         if keyed is not None and served_ids:
             findings += check_layout(keyed, served_ids, root_causes=causes, at=at)
