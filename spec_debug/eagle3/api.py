@@ -22,7 +22,7 @@ from spec_debug.eagle3.checkpoint import (
     CheckpointError, TargetCheckpoint, load_verifier_config, open_draft, open_target,
     resolve_checkpoint_dir,
 )
-from spec_debug.eagle3.config import read_json
+from spec_debug.eagle3.config import TargetMisfitError, read_json
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
     every_position_mask, iter_samples, mixed_sample_formats, repeated_sample_names,
@@ -256,7 +256,7 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
         # the dump and the target agree: the draft is the odd one (a draft saved for another
         # target; speculators' from_pretrained refuses it too, when load_verifier_weights copies
         # the verifier's embeddings: "size mismatch for weight", checked with speculators 0.9.0)
-        raise CheckpointError(f"the draft's fc takes {cfg.num_aux} x {Ht}-wide states ({said}), "
+        raise TargetMisfitError(f"the draft's fc takes {cfg.num_aux} x {Ht}-wide states ({said}), "
                               f"but the target {target.path} and the hidden states in {data} "
                               f"are {info.hidden_size} wide: the draft was made for another "
                               f"target (one of hidden size {Ht})",
@@ -268,7 +268,7 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                         hint="this dump comes from another target model, or the draft config's "
                              "target_hidden_size is wrong")
     if target is not None and target.config.hidden_size != Ht:
-        raise CheckpointError(f"{target.path}: target hidden_size {target.config.hidden_size}, "
+        raise TargetMisfitError(f"{target.path}: target hidden_size {target.config.hidden_size}, "
                               f"the draft was trained on {Ht}-wide target states",
                               hint="--target must be the model the draft was trained for")
     notes: list[str] = []
