@@ -1069,6 +1069,15 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
 # themselves score 0.69 (tests/eagle3/test_hardening53_named_layers_off_by_one.py), above
 # the 0.4 the slot-order check reads every order under.
 NAMED_LAYERS_CHECK_BELOW = 0.6
+# How far off its tensors a dump's layer_ids metadata is looked for, nearest first: one layer
+# (each layer's output numbered where the engines number its input, EAGLE3.md section 3), and
+# two (that, plus a dumper counting from 1 or the embedding output as a layer of its own),
+# which scored as weak weights with no word when only one-layer shifts were tried.
+NAMED_LAYER_SHIFTS = (-1, 1, -2, 2)
+
+
+def _layers_apart(shift: int) -> str:
+    return "one layer" if abs(shift) == 1 else f"{abs(shift)} layers"
 
 
 def _named_layers_checkable(loaded, resolved: ResolvedLayout, result) -> bool:
@@ -1097,7 +1106,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     if not wanted or info.layer_ids is None:
         return []
     shifts = {shift: slots_for_layer_ids([i + shift for i in wanted], info.layer_ids)
-              for shift in (-1, 1) if min(wanted) + shift >= 0}
+              for shift in NAMED_LAYER_SHIFTS if min(wanted) + shift >= 0}
     shifts = {shift: slots for shift, slots in shifts.items() if slots is not None}
     named = f"the slots {list(resolved.slots)} the dump's layer_ids metadata names as the " \
             f"draft's aux layers {list(wanted)}"
@@ -1127,6 +1136,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
         scores = {shift: score(slots)[0] for shift, slots in shifts.items()}
     except PrecisionError:
         return []
+    # the best shift; on a tie the nearest (NAMED_LAYER_SHIFTS is nearest first)
     shift = max(scores, key=lambda k: scores[k])
     gap = scores[shift] - fed
     if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
@@ -1136,7 +1146,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
             f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
             f"to fc (step 0 on the first {len(samples)} sample(s)): the metadata numbers each "
-            f"slot one layer {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
+            f"slot {_layers_apart(shift)} {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
             "dumper numbering each "
             "layer's output, transformers' output_hidden_states[i + 1], where the engines "
             "capture each layer's input: fix its layer_ids and dump again), or the draft was "
@@ -1630,7 +1640,7 @@ def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,
     if info.layer_ids is None or not trained:
         return []
     out = []
-    for shift in (-1, 1):
+    for shift in NAMED_LAYER_SHIFTS:
         slots = slots_for_layer_ids([i + shift for i in trained], info.layer_ids)
         final = info.num_slots - 1 if info.num_slots > num_aux else None
         if slots is not None and len(set(slots)) == num_aux == len(slots) and final not in slots:

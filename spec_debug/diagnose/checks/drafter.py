@@ -34,7 +34,7 @@ FED_EMBEDDING = "is exactly the embedding output (embed_tokens[token_ids]; fed s
 # What its note says when the slots a dump's layer_ids metadata names one layer off the
 # draft's fit the weights clearly better (eagle3/api.py _named_layers_note): the metadata is
 # one layer off its tensors, a cause as much as the two above
-NAMED_ONE_LAYER_OFF = "the metadata numbers each slot one layer"
+NAMED_ONE_LAYER_OFF = "the metadata numbers each slot "  # one layer or 2 layers higher|lower
 # What SD401 says when the evaluation scored every position (its loss_mask_source "none": the
 # dump's files carry no loss mask and no speculators dataset beside them was read). Training's
 # full_acc_0 counts the loss-masked (assistant) tokens only (vllm-project/speculators
