@@ -590,7 +590,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "4-bit weights are compared by layer count alone. Also norm_before_fc and fc_norm "
             "against the norms speculators builds only under them (input_norm.weight, "
             "fc_norm.N.weight): a flag dropped from a config whose weights hold the norm, or "
-            "set over weights without it. A key absent from a speculators draft's "
+            "set over weights without it. And norm_before_residual, which no tensor shows: "
+            "the layout probe scores the training dump with it both ways, and the other value "
+            "fits the weights clearly better. A key absent from a speculators draft's "
             "`transformer_layer_config` counts as the transformers class default speculators "
             "builds (num_hidden_layers: 32). A hidden_size that is not the weights' width is SD204."
         ),

@@ -22,7 +22,7 @@ from spec_debug.eagle3.checkpoint import (
     CheckpointError, TargetCheckpoint, load_verifier_config, open_draft, open_target,
     resolve_checkpoint_dir,
 )
-from spec_debug.eagle3.config import read_json
+from spec_debug.eagle3.config import TargetMisfitError, read_json
 from spec_debug.eagle3.data import (
     DataError, DataInfo, SampleSpec, SkippedFiles, describe_data, find_dataset_masks,
     every_position_mask, iter_samples, mixed_sample_formats, repeated_sample_names,
@@ -256,7 +256,7 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
         # the dump and the target agree: the draft is the odd one (a draft saved for another
         # target; speculators' from_pretrained refuses it too, when load_verifier_weights copies
         # the verifier's embeddings: "size mismatch for weight", checked with speculators 0.9.0)
-        raise CheckpointError(f"the draft's fc takes {cfg.num_aux} x {Ht}-wide states ({said}), "
+        raise TargetMisfitError(f"the draft's fc takes {cfg.num_aux} x {Ht}-wide states ({said}), "
                               f"but the target {target.path} and the hidden states in {data} "
                               f"are {info.hidden_size} wide: the draft was made for another "
                               f"target (one of hidden size {Ht})",
@@ -268,7 +268,7 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                         hint="this dump comes from another target model, or the draft config's "
                              "target_hidden_size is wrong")
     if target is not None and target.config.hidden_size != Ht:
-        raise CheckpointError(f"{target.path}: target hidden_size {target.config.hidden_size}, "
+        raise TargetMisfitError(f"{target.path}: target hidden_size {target.config.hidden_size}, "
                               f"the draft was trained on {Ht}-wide target states",
                               hint="--target must be the model the draft was trained for")
     notes: list[str] = []
@@ -496,6 +496,28 @@ def _read_mapping(path: str | Path | None, checkpoint, target_vocab_size: int | 
     rows = checkpoint.shape("lm_head.weight")
     return read_vocab_mapping(path, draft_vocab_size=rows[0] if rows else cfg.draft_vocab_size,
                               vocab_size=target_vocab_size or cfg.vocab_size)
+
+
+def _activation_note(cfg: Any, semantics: str) -> list[str]:
+    """A decoder activation other than silu: the forward here runs it (model.py ACTIVATIONS,
+    as speculators and SpecForge train it with transformers' ACT2FN), but vLLM and SGLang
+    build the draft's MLP from their LlamaMLP, which raises "Unsupported activation: ...
+    Only silu is supported for now." (vllm model_executor/models/llama.py, sglang
+    srt/models/llama.py): without a word, the numbers read as what the engine serves, and
+    --semantics vllm|sglang as that engine's run of a draft it never loads."""
+    act = cfg.hidden_act
+    if act == "silu":
+        return []
+    key = ("transformer_layer_config.hidden_act"
+           if isinstance(cfg.raw.get("transformer_layer_config"), Mapping) else "hidden_act")
+    fix = (f"set {key} to \"silu\" if the draft was trained with SiLU, else train it again with silu")
+    if semantics == "reference":
+        return [f"the draft's {key} is {act!r}: evaluated with {act}, as speculators and SpecForge "
+                "train it; vLLM and SGLang build only silu and refuse to load this draft "
+                f"(\"Unsupported activation\", SD706): {fix}"]
+    return [f"{semantics} does not run this draft: its LlamaMLP builds only silu and refuses "
+            f"{key} = {act!r} (\"Unsupported activation\", SD706); these numbers are the forward "
+            f"with {act} as trained, not what {semantics} serves: {fix}"]
 
 
 def _absent_flag_notes(raw: Mapping[str, Any], flag_values: Mapping[str, bool],
@@ -799,6 +821,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                     f"rename it to {flag}"
                     for flag, (key, value) in engines.misspelled_norm_flags(cfg.raw).items()]
     input_notes += _absent_flag_notes(cfg.raw, flag_values, semantics)
+    input_notes += _activation_note(cfg, semantics)
     if engine_version and semantics == "reference":
         # the version picks an engine's conventions (engines.py), which only --semantics
         # sglang|vllm runs; the result's engine_version alone read as a run "as SGLang 0.5.0"
@@ -1046,6 +1069,15 @@ def _slot_order_note(loaded, resolved: ResolvedLayout, samples, flags, device: s
 # themselves score 0.69 (tests/eagle3/test_hardening53_named_layers_off_by_one.py), above
 # the 0.4 the slot-order check reads every order under.
 NAMED_LAYERS_CHECK_BELOW = 0.6
+# How far off its tensors a dump's layer_ids metadata is looked for, nearest first: one layer
+# (each layer's output numbered where the engines number its input, EAGLE3.md section 3), and
+# two (that, plus a dumper counting from 1 or the embedding output as a layer of its own),
+# which scored as weak weights with no word when only one-layer shifts were tried.
+NAMED_LAYER_SHIFTS = (-1, 1, -2, 2)
+
+
+def _layers_apart(shift: int) -> str:
+    return "one layer" if abs(shift) == 1 else f"{abs(shift)} layers"
 
 
 def _named_layers_checkable(loaded, resolved: ResolvedLayout, result) -> bool:
@@ -1074,7 +1106,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     if not wanted or info.layer_ids is None:
         return []
     shifts = {shift: slots_for_layer_ids([i + shift for i in wanted], info.layer_ids)
-              for shift in (-1, 1) if min(wanted) + shift >= 0}
+              for shift in NAMED_LAYER_SHIFTS if min(wanted) + shift >= 0}
     shifts = {shift: slots for shift, slots in shifts.items() if slots is not None}
     named = f"the slots {list(resolved.slots)} the dump's layer_ids metadata names as the " \
             f"draft's aux layers {list(wanted)}"
@@ -1104,6 +1136,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
         scores = {shift: score(slots)[0] for shift, slots in shifts.items()}
     except PrecisionError:
         return []
+    # the best shift; on a tie the nearest (NAMED_LAYER_SHIFTS is nearest first)
     shift = max(scores, key=lambda k: scores[k])
     gap = scores[shift] - fed
     if gap < CLEAR_MARGIN or round(gap * rows) < LAYOUT_MIN_GAIN:
@@ -1113,7 +1146,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     return [f"the slots {list(slots)} the dump's layer_ids metadata names as layers "
             f"{named_as} score {scores[shift]:.3f} at step 0 vs {fed:.3f} for {named}, fed "
             f"to fc (step 0 on the first {len(samples)} sample(s)): the metadata numbers each "
-            f"slot one layer {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
+            f"slot {_layers_apart(shift)} {'higher' if shift > 0 else 'lower'} than the layer it holds (a "
             "dumper numbering each "
             "layer's output, transformers' output_hidden_states[i + 1], where the engines "
             "capture each layer's input: fix its layer_ids and dump again), or the draft was "
@@ -1607,7 +1640,7 @@ def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,
     if info.layer_ids is None or not trained:
         return []
     out = []
-    for shift in (-1, 1):
+    for shift in NAMED_LAYER_SHIFTS:
         slots = slots_for_layer_ids([i + shift for i in trained], info.layer_ids)
         final = info.num_slots - 1 if info.num_slots > num_aux else None
         if slots is not None and len(set(slots)) == num_aux == len(slots) and final not in slots:

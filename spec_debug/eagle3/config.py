@@ -50,6 +50,14 @@ class CheckpointError(SpecDebugError):
     """A draft or target checkpoint that cannot be read or does not make sense."""
 
 
+class TargetMisfitError(CheckpointError):
+    """A draft made for another target than the one given (its fc width or vocabulary against
+    the target's hidden size or lm_head rows): what the configs and vocab steps report from
+    the configs and headers (SD204, SD303), so the steps that load the draft say they did not
+    run because of it (diagnose/steps/common.py target_misfit_line) instead of one more
+    "step could not run" warning."""
+
+
 class ConfigMisfitError(CheckpointError):
     """A draft whose config.json does not describe its weights (their width, layer count, a
     tensor's shape, a flag-built norm): what the configs and vocab steps report from the same

@@ -22,7 +22,7 @@ from spec_debug.eagle3.checkpoint import (
     CheckpointError, DraftCheckpoint, TargetCheckpoint, fp8_block_size, index_misplaces, open_draft, open_target,
     fp4_weight_format, packed_weight_format, store_notes,
 )
-from spec_debug.eagle3.config import ConfigMisfitError
+from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
 from spec_debug.eagle3.head_map import copy_tolerance, head_map_message, mapped_ids, sample_ids
 from spec_debug.eagle3.model import Eagle3Draft
 from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, TARGET_HEAD, TIED_HEAD_DROPPED,
@@ -1073,7 +1073,7 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
             Ht = cfg.target_hidden_size
             if (lm_w.dim() != 2 or lm_w.shape[0] < cfg.vocab_size or lm_w.shape[1] != Ht
                     or tuple(norm_w.shape) != (Ht,)):
-                raise CheckpointError(
+                raise TargetMisfitError(
                     f"{target.path}: target lm_head {list(lm_w.shape)} / final norm "
                     f"{list(norm_w.shape)} do not fit the draft (vocab {cfg.vocab_size}, "
                     f"hidden {Ht})", hint="--target must be the model the draft was trained for")

@@ -48,7 +48,7 @@ register(ProbeSpec(
     summary="The engine's capture convention, the layout probe and embedding check on training data, "
             "and the layers a serving dump holds",
     module="spec_debug.probes.hidden_layout", parse=layout_step.parse, check=layout_step.check,
-    needs_torch=True, codes=("SD201", "SD202", "SD203", "SD204", "SD402"),
+    needs_torch=True, codes=("SD201", "SD202", "SD203", "SD204", "SD402", "SD704"),
 ))
 register(ProbeSpec(
     name="forward_source",

@@ -48,7 +48,7 @@ def run(args: dict) -> dict:
     common = dict(device=args.get("device") or "cpu", max_samples=whole_number(args, "max_samples"),
                   vocab_mapping=args.get("vocab_mapping") or None)
     steps = whole_number(args, "steps")
-    from spec_debug.eagle3.config import ConfigMisfitError
+    from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
 
     out = {"args": args, "draft": str(draft), "target": str(target) if target else None}
     try:
@@ -58,6 +58,9 @@ def run(args: dict) -> dict:
         # the eval step names it as the reason it did not run (as a probe failure: one more
         # SD003 warning)
         return {**out, "draft_misfit": str(exc)}
+    except TargetMisfitError as exc:
+        # a draft made for another target (SD204, SD303 from the configs and vocab steps)
+        return {**out, "target_misfit": str(exc)}
     engine = (args.get("engine") or "").lower()
     if engine in ("sglang", "vllm"):
         version, problem, note = _placed_version(engine, args.get("engine_version") or None)

@@ -81,7 +81,7 @@ def run(args: dict) -> dict:
     data = args.get("hidden_states") or ""
     if data and draft is not None:
         from spec_debug.eagle3.api import probe_layout
-        from spec_debug.eagle3.config import ConfigMisfitError
+        from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
 
         served = (out.get("plan") or {}).get("layer_ids") or None
         try:
@@ -93,6 +93,9 @@ def run(args: dict) -> dict:
             # SD303): the layout step names it as the reason it did not run (as a probe
             # failure it was one more SD003 warning) and keeps the conventions and the plan
             out["draft_misfit"] = str(exc)
+        except TargetMisfitError as exc:
+            # a draft made for another target (SD204, SD303 from the configs and vocab steps)
+            out["target_misfit"] = str(exc)
     serving = args.get("serving_dump") or ""
     if serving:
         from spec_debug.errors import SpecDebugError

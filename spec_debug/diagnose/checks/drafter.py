@@ -1,4 +1,5 @@
-"""SD401-SD403: the drafter measured outside the engine (spec_debug.eagle3 evaluation)."""
+"""SD401-SD403: the drafter measured outside the engine (spec_debug.eagle3 evaluation); SD704
+for a norm_before_residual the measured weights contradict."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ FED_EMBEDDING = "is exactly the embedding output (embed_tokens[token_ids]; fed s
 # What its note says when the slots a dump's layer_ids metadata names one layer off the
 # draft's fit the weights clearly better (eagle3/api.py _named_layers_note): the metadata is
 # one layer off its tensors, a cause as much as the two above
-NAMED_ONE_LAYER_OFF = "the metadata numbers each slot one layer"
+NAMED_ONE_LAYER_OFF = "the metadata numbers each slot "  # one layer or 2 layers higher|lower
 # What SD401 says when the evaluation scored every position (its loss_mask_source "none": the
 # dump's files carry no loss mask and no speculators dataset beside them was read). Training's
 # full_acc_0 counts the loss-masked (assistant) tokens only (vllm-project/speculators
@@ -261,3 +262,35 @@ def check_engine_semantics(reference: Mapping[str, Any], engine: Mapping[str, An
         return [at.finding("SD403", evidence, facts, remediation=(
             f"Write {', '.join(strings)} as a JSON boolean (true/false, no quotes) in the draft's config.json."))]
     return [at.finding("SD403", evidence, facts)]
+
+
+def check_norm_before_residual_fit(result: Mapping[str, Any], engine: str | None,
+                                   at: Where = Where()) -> list[Finding]:
+    """SD704: the layout probe scored the configured layout with norm_before_residual both ways
+    (eagle3/layout.py norm_before_residual_check) and the other value fits the weights clearly
+    better. `speculators convert --algorithm eagle3` writes false unless told otherwise while
+    speculators' trainer defaults to true (see there). The probe ranked its layouts with the
+    other value and said so only in its verdict: the step raised nothing and the run PASSED
+    over a draft that scores near zero as configured."""
+    check = result.get("norm_before_residual_check")
+    if not isinstance(check, Mapping) or check.get("ranked_with") in (None, check.get("config")):
+        return []
+    ours, other = str(bool(check["config"])).lower(), str(bool(check["ranked_with"])).lower()
+    evidence = [f"config.json's norm_before_residual is {ours}, but the draft's weights fit {other}: "
+                f"the configured layout's step-0 accuracy on the training dump is "
+                f"{check['flipped_accuracy0']:.3f} with {other} vs {check['accuracy0']:.3f} with {ours}"]
+    if engine == "sglang" and other == "true":
+        # SGLang's llama_eagle3.py has no such flag: its midlayer takes the residual before
+        # the norm, i.e. false, whatever config.json says (eagle3/engines.py)
+        evidence.append("SGLang never reads norm_before_residual (llama_eagle3.py runs it as false): "
+                        "editing config.json does not change what SGLang serves; serve the draft on "
+                        "vLLM (which honours it) or retrain it with norm_before_residual false")
+    else:
+        how = (" (speculators convert writes false unless given --algorithm-kwargs "
+               "'{\"norm_before_residual\": true}')" if other == "true" else "")
+        evidence.append(f"set norm_before_residual to {other} in config.json{how} and restart the "
+                        "server: vLLM and speculators run the flag as config.json says")
+    return [at.finding("SD704", evidence, {"key": "norm_before_residual", "config": check["config"],
+                                           "weights_fit": check["ranked_with"],
+                                           "accuracy0": check["accuracy0"],
+                                           "flipped_accuracy0": check["flipped_accuracy0"]})]

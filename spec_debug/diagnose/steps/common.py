@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from spec_debug.diagnose.checks.common import Where
 from spec_debug.diagnose.launch import LaunchParseError, vllm_dotted_flags, vllm_reads_human_ints
-from spec_debug.eagle3.config import ConfigMisfitError
+from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
 from spec_debug.record import Finding
 from spec_debug.runner.runner_findings import runner_finding
 
@@ -68,6 +68,27 @@ def draft_misfit_line(ctx: Any, misfit: str, what: str) -> Finding:
     return not_checked(ctx, f"{what}: the draft's config.json does not describe its weights "
                             f"({' and '.join(causes)}, reported above): {first}",
                        f"the draft's config.json fixed as {causes[0]} says")
+
+
+# The codes for a draft made for another target: its fc width against the target's hidden size
+# (SD204, configs step), its vocabulary against the target's (SD303, vocab step).
+TARGET_MISFIT_CAUSES = ("SD204", "SD303")
+
+
+def target_misfit_line(ctx: Any, misfit: str, what: str) -> Finding:
+    """For a step whose probe could not run the draft on the target given because the draft
+    was made for another target (eagle3.config.TargetMisfitError): the info line saying so,
+    naming the configs step's SD204 or the vocab step's SD303 as the root cause. It was an
+    SD003 warning ("step could not run") whose hint, "--target must be the model the draft was
+    trained for", read as a wrong var. With no such finding before it the step fails as a
+    probe that could not run does (SD003), naming the misfit."""
+    causes = raised(ctx.host_facts, TARGET_MISFIT_CAUSES)
+    if not causes:
+        raise TargetMisfitError(misfit)
+    first = misfit.splitlines()[0] if misfit else ""
+    return not_checked(ctx, f"{what}: the draft does not fit this target ({' and '.join(causes)}, "
+                            f"reported above): {first}",
+                       f"a draft and target that fit each other, as {causes[0]} says")
 
 
 # Drafters with no checkpoint of their own: n-gram / suffix lookup (vLLM ngram, ngram_gpu, suffix;

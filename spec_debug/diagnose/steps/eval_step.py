@@ -7,7 +7,8 @@ from typing import Any
 from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
 )
-from spec_debug.diagnose.steps.common import draft_misfit_line, not_checked, raised, record, where
+from spec_debug.diagnose.steps.common import (draft_misfit_line, not_checked, raised, record, target_misfit_line,
+                                              target_mtp_line, where)
 from spec_debug.eagle3.engines import VERSION_PROVIDE
 from spec_debug.record import Finding
 
@@ -29,6 +30,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         return {NS: {"skipped": host["skipped"]}}
     if host.get("draft_misfit"):
         return {NS: {"draft_misfit": host["draft_misfit"]}}
+    if host.get("target_misfit"):
+        return {NS: {"target_misfit": host["target_misfit"]}}
     args = host.get("args") or {}
     reference = _trim(host.get("reference"))
     facts = {NS: {"reference": reference, "engine": _trim(host.get("engine")),
@@ -46,9 +49,15 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
 def check(ctx: Any) -> list[Finding]:
     ev = ctx.facts.get(NS, {})
     if ev.get("skipped"):
-        return [not_checked(ctx, ev["skipped"], "--var hidden_states=DIR --var draft_model=DIR")]
+        # a server drafting with its target's MTP module(s) has no draft directory to pass:
+        # the generic line sent its user after one (the configs and vocab steps say it so)
+        mtp = target_mtp_line(ctx)
+        return [mtp if mtp is not None else
+                not_checked(ctx, ev["skipped"], "--var hidden_states=DIR --var draft_model=DIR")]
     if ev.get("draft_misfit"):
         return [draft_misfit_line(ctx, ev["draft_misfit"], "standalone accuracy not measured")]
+    if ev.get("target_misfit"):
+        return [target_misfit_line(ctx, ev["target_misfit"], "standalone accuracy not measured")]
     at = where(ctx)
     reference, engine = ev.get("reference") or {}, ev.get("engine")
     findings: list[Finding] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.forward import check_forward_sources
-from spec_debug.diagnose.steps.common import not_checked, raised, record, where
+from spec_debug.diagnose.steps.common import not_checked, raised, record, target_mtp_line, where
 from spec_debug.eagle3 import engines
 from spec_debug.record import Finding
 
@@ -49,6 +49,12 @@ def check(ctx: Any) -> list[Finding]:
     fwd = ctx.facts.get(NS, {})
     reference, engine = fwd.get("reference") or {}, fwd.get("engine") or {}
     findings: list[Finding] = []
+    mtp = target_mtp_line(ctx)
+    if mtp is not None:
+        # a server drafting with its target's MTP module(s) (or a lookup): the EAGLE-3 forward
+        # sources compared here are not what it runs, and "--var python=... --var engine=..."
+        # sent its user after an interpreter that would not change that
+        return record(ctx.facts, NS, [mtp])
     if not reference.get("found"):
         findings.append(not_checked(ctx, f"reference forward not read: {reference.get('reason')}",
                                     "--var python=the interpreter that has speculators (e.g. ~/ml-env/bin/python)"))

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.common import explained_by
-from spec_debug.diagnose.checks.drafter import check_embedding_slot, check_layout
+from spec_debug.diagnose.checks.drafter import check_embedding_slot, check_layout, check_norm_before_residual_fit
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (draft_misfit_line, launch_quantization, not_checked, raised, record,
-                                              served_target, where)
+                                              served_target, target_misfit_line, target_mtp_line, where)
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.record import Finding
 
@@ -62,6 +62,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
              "serving_dump": host.get("serving_dump"),
              "serving_dump_error": host.get("serving_dump_error"),
              "draft_misfit": host.get("draft_misfit"),
+             "target_misfit": host.get("target_misfit"),
              "serving": _layout_summary(host.get("serving_layout"))}
     return {NS: facts}
 
@@ -97,6 +98,12 @@ def check(ctx: Any) -> list[Finding]:
     serving = layout.get("serving_dump")
     if layout.get("draft_misfit"):
         findings.append(draft_misfit_line(ctx, layout["draft_misfit"], "layout probe not run"))
+    elif layout.get("target_misfit"):
+        findings.append(target_misfit_line(ctx, layout["target_misfit"], "layout probe not run"))
+    elif not training and not serving and not draft_raw and target_mtp_line(ctx) is not None:
+        # MTP serving: no EAGLE-3 draft whose layers a dump could rank ("--var hidden_states"
+        # was asked for even when it was given: the probe had no draft to run it on)
+        findings.append(target_mtp_line(ctx))
     elif not training and not serving:
         findings.append(not_checked(ctx, "conventions table only: no hidden states to run the layout probe "
                                          "and the embedding check on", "--var hidden_states=DIR (training dump)"))
@@ -184,6 +191,8 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "layout not judged: " + clause,
                                     "a training dump whose aux slots each hold their own layer"))
     elif training:
+        # the probe ranked with the value the weights fit; the config's value is its own fault
+        findings += check_norm_before_residual_fit(training, name, at)
         keyed = _by_layer_ids(training)
         if keyed is not None and served_ids:
             findings += check_layout(keyed, served_ids, root_causes=causes, at=at)
