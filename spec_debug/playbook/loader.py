@@ -794,12 +794,16 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path), hint=_go_template_hint(text),
                 )
             if missing:
+                # The names this field can read: `exit_cod`, `stdot`, `fact.x` are typos of
+                # them, not text to quote (the hint said "quote it: 'exit_cod' == 0").
+                readable = known | _field_context_names(path)
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     # A word like a var is a typo of it; any other word compared with something is text.
-                    hint=(None if difflib.get_close_matches(missing[0], sorted(known), n=1) or missing[0] in _ANSIBLE_NAMES
-                          else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], known),
+                    hint=_result_word_hint(missing[0], path) or (
+                        None if difflib.get_close_matches(missing[0], sorted(readable), n=1) or missing[0] in _ANSIBLE_NAMES
+                        else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], readable),
                 )
         for path, text in _finding_texts(step, base):
             # Facts are only known when the finding fires; syntax, names and a fact spelt like a
@@ -867,6 +871,23 @@ def _check_run_time_names(text: str, is_expression: bool, compared: list[Compari
 _RESULT_HABITS = {"ok": "status == 'passed'", "succeeded": "status == 'passed'", "success": "status == 'passed'",
                   "failed": "status == 'failed'", "skipped": "status == 'skipped'", "rc": "exit_code",
                   "returncode": "exit_code", "output": "stdout"}
+
+
+def _field_context_names(path: tuple[Any, ...]) -> set[str]:
+    """Context names a step's field reads: this attempt's exit_code/stdout/stderr only in
+    until: and expect: that: (the others run before the command)."""
+    field = path[-1] if path[-1] in ("run", "when", "until", "that") else path[2]
+    return set(CONTEXT_NAMES if field in ("until", "that") else CONTEXT_NAMES - ATTEMPT_NAMES)
+
+
+def _result_word_hint(name: str, path: tuple[Any, ...]) -> str | None:
+    """`rc == 0` in that: (Ansible's registered result: docs.ansible.com, playbooks_tests "Task
+    results"; the command module's rc) -> "write exit_code"; quoting it, as the word hint said,
+    compares the text 'rc' with 0: false on every host."""
+    meant = _RESULT_HABITS.get(name)
+    if meant not in ATTEMPT_NAMES or not _field_context_names(path) >= ATTEMPT_NAMES:
+        return None
+    return f"this step's result is exit_code, stdout and stderr here (Ansible's rc is exit_code): write {meant}"
 
 
 def _check_step_result_fields(text: str, is_expression: bool, step_id: str, earlier_ids: list[str],

@@ -1,0 +1,55 @@
+"""A typo of a name an expectation reads (`exit_cod`, `stdot`, `fact.x`) or Ansible's `rc`.
+
+Validation compared the unknown name with the playbook's vars only, not with the names an
+`expect: that:` reads besides them (exit_code, stdout, stderr, facts, steps, host), so the
+hint fell to the "text compared with something" one: `exit_cod == 0` was told "quote it:
+'exit_cod' == 0", `rc == 0` (Ansible's registered rc) "quote it: 'rc' == 0" - advice that
+makes the check false on every host. Now the hint names the name meant."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import run_cli
+
+PLAYBOOK = """name: typos
+vars:
+  model: llama
+steps:
+  - id: serve
+    run: echo ready
+    expect:
+      - that: {that}
+"""
+
+
+@pytest.mark.parametrize(("that", "meant"), [
+    ("exit_cod == 0", "did you mean 'exit_code'?"),
+    ("stdot == 'ready'", "did you mean 'stdout'?"),
+    ("'ready' in stdot", "did you mean 'stdout'?"),
+    ("fact.ready == 1", "did you mean 'facts'?"),
+    ("rc == 0", "write exit_code"),
+    ("output is defined", "write stdout"),
+])
+def test_a_typo_of_a_result_name_is_named_not_quoted(tmp_path, that, meant):
+    (tmp_path / "p.yaml").write_text(PLAYBOOK.format(that=f'"{that}"'))
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert result.code == 2, result.stderr
+    assert "p.yaml:8:15: undefined variable" in result.stderr, result.stderr
+    assert meant in result.stderr, result.stderr
+    assert "quote it" not in result.stderr
+
+
+def test_a_word_compared_with_a_fact_is_still_text_to_quote(tmp_path):
+    (tmp_path / "p.yaml").write_text(PLAYBOOK.format(that='"facts.engine == sglang"'))
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert "quote it: facts.engine == 'sglang'" in result.stderr, result.stderr
+
+
+def test_rc_in_a_command_is_not_sent_to_exit_code(tmp_path):
+    # exit_code is not known before the command runs: the rc hint is for until:/that: only.
+    playbook = "name: t\nvars:\n  rcx: a\nsteps:\n  - id: s\n    run: echo {{ rc }}\n"
+    (tmp_path / "p.yaml").write_text(playbook)
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert "undefined variable 'rc'" in result.stderr, result.stderr
+    assert "write exit_code" not in result.stderr
