@@ -852,6 +852,7 @@ def _check_run_time_names(text: str, is_expression: bool, compared: list[Compari
             path=source, line=line, column=column, key_path=dotted_path(path),
             hint=f"test it in until: or expect: [{{that: ...}}]; an earlier step's is steps.STEP_ID.{used[0]}",
         )
+    _check_attempt_attributes(text, is_expression, step_id, path, source, line, column)
     _check_step_result_fields(text, is_expression, step_id, earlier_ids, path, source, line, column)
     _check_status_words(compared, step_id, path, source, line, column)
     for name in attributes_of(text, "steps", expression=is_expression):
@@ -871,6 +872,35 @@ def _check_run_time_names(text: str, is_expression: bool, compared: list[Compari
 _RESULT_HABITS = {"ok": "status == 'passed'", "succeeded": "status == 'passed'", "success": "status == 'passed'",
                   "failed": "status == 'failed'", "skipped": "status == 'skipped'", "rc": "exit_code",
                   "returncode": "exit_code", "output": "stdout"}
+
+
+# What this attempt's names hold (runner/engine.py): stdout/stderr the text printed, exit_code
+# an int. An attribute neither has (`stdout.lines`, `stderr.length`) failed at run time on every
+# host as SD003 "'str object' has no attribute 'lines'", and nothing was checked.
+_ATTEMPT_TYPES: dict[str, type] = {"stdout": str, "stderr": str, "exit_code": int}
+_TEXT_ATTRIBUTE_HABITS = {"lines": "{n}.splitlines()", "stdout_lines": "{n}.splitlines()", "stderr_lines": "{n}.splitlines()",
+                          "length": "{n} | length", "len": "{n} | length", "size": "{n} | length", "count": "{n} | length"}
+
+
+def _check_attempt_attributes(text: str, is_expression: bool, step_id: str, path: tuple[Any, ...], source: str,
+                              line: int | None, column: int | None) -> None:
+    """`stdout.lines[0]`: refused here with what to write, not SD003 on every host."""
+    for name, kind in _ATTEMPT_TYPES.items():
+        if name not in text:
+            continue
+        for attr in attributes_of(text, name, expression=is_expression):
+            if not attr.startswith("_") and hasattr(kind, attr):
+                continue  # stdout.splitlines(), stdout.startswith('x'): the sandbox allows str's methods
+            what = "the text the command printed" if kind is str else "the number the command exited with"
+            habit = _TEXT_ATTRIBUTE_HABITS.get(attr) if kind is str else None
+            raise PlaybookError(
+                f"step {step_id!r} reads {name}.{attr}, but {name} is {what}, which has no {attr!r}",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=(f"write {habit.format(n=name)}" if habit else
+                      f"test the text itself, e.g. 'ready' in {name}, {name} | length, {name}.splitlines()[-1]; "
+                      "capture: [{json: PATH}] reads printed JSON into facts" if kind is str else
+                      "compare the number itself, e.g. exit_code == 0"),
+            )
 
 
 def _field_context_names(path: tuple[Any, ...]) -> set[str]:
