@@ -914,8 +914,13 @@ def _result_word_hint(name: str, path: tuple[Any, ...]) -> str | None:
     """`rc == 0` in that: (Ansible's registered result: docs.ansible.com, playbooks_tests "Task
     results"; the command module's rc) -> "write exit_code"; quoting it, as the word hint said,
     compares the text 'rc' with 0: false on every host."""
+    if not _field_context_names(path) >= ATTEMPT_NAMES:
+        return None
+    if name in ("stdout_lines", "stderr_lines"):
+        # Ansible's list of lines; "did you mean 'stdout'?" led to stdout[0], its first character.
+        return f"{name} is Ansible's; the lines here are {name[:6]}.splitlines(): write {name[:6]}.splitlines()[0] for the first"
     meant = _RESULT_HABITS.get(name)
-    if meant not in ATTEMPT_NAMES or not _field_context_names(path) >= ATTEMPT_NAMES:
+    if meant not in ATTEMPT_NAMES:
         return None
     return f"this step's result is exit_code, stdout and stderr here (Ansible's rc is exit_code): write {meant}"
 

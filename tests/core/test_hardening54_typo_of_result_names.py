@@ -53,3 +53,12 @@ def test_rc_in_a_command_is_not_sent_to_exit_code(tmp_path):
     result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
     assert "undefined variable 'rc'" in result.stderr, result.stderr
     assert "write exit_code" not in result.stderr
+
+
+def test_ansible_stdout_lines_is_sent_to_splitlines_not_to_stdout(tmp_path):
+    # "did you mean 'stdout'?" led to stdout[0]: the first character, not the first line.
+    (tmp_path / "p.yaml").write_text(PLAYBOOK.format(that="\"stdout_lines[0] == 'ready'\""))
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert "undefined variable 'stdout_lines'" in result.stderr, result.stderr
+    assert "write stdout.splitlines()[0] for the first" in result.stderr, result.stderr
+    assert "did you mean" not in result.stderr
