@@ -915,7 +915,11 @@ def _result_word_hint(name: str, path: tuple[Any, ...]) -> str | None:
     results"; the command module's rc) -> "write exit_code"; quoting it, as the word hint said,
     compares the text 'rc' with 0: false on every host."""
     if not _field_context_names(path) >= ATTEMPT_NAMES:
-        return None
+        meant = _RESULT_HABITS.get(name)
+        if meant not in ATTEMPT_NAMES or path[-1] != "when":
+            return None
+        # `when: rc == 0` gates on the step before: its result is steps.ID.exit_code.
+        return f"{name} is Ansible's; an earlier step's result here is steps.STEP_ID.{meant} (this step has not run yet)"
     if name in ("stdout_lines", "stderr_lines"):
         # Ansible's list of lines; "did you mean 'stdout'?" led to stdout[0], its first character.
         return f"{name} is Ansible's; the lines here are {name[:6]}.splitlines(): write {name[:6]}.splitlines()[0] for the first"

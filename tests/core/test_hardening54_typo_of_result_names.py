@@ -62,3 +62,13 @@ def test_ansible_stdout_lines_is_sent_to_splitlines_not_to_stdout(tmp_path):
     assert "undefined variable 'stdout_lines'" in result.stderr, result.stderr
     assert "write stdout.splitlines()[0] for the first" in result.stderr, result.stderr
     assert "did you mean" not in result.stderr
+
+
+def test_rc_in_when_is_sent_to_the_earlier_steps_exit_code(tmp_path):
+    # "quote it: 'rc' == 0" made the gate false on every host: the step was skipped everywhere.
+    playbook = "name: t\nsteps:\n  - id: a\n    run: 'true'\n  - id: b\n    when: rc == 0\n    run: echo b\n"
+    (tmp_path / "p.yaml").write_text(playbook)
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert "p.yaml:6:11: undefined variable 'rc'" in result.stderr, result.stderr
+    assert "steps.STEP_ID.exit_code" in result.stderr, result.stderr
+    assert "quote it" not in result.stderr
