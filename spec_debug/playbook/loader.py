@@ -31,7 +31,7 @@ from spec_debug.playbook.version_text import version_hint, version_ordered_as_te
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, literal_past_float_range, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
-    ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
+    ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, step_result_attributes, template_texts, undefined_names, var_cycle,
     step_result_reads, var_references,
 )
 from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
@@ -884,23 +884,29 @@ _TEXT_ATTRIBUTE_HABITS = {"lines": "{n}.splitlines()", "stdout_lines": "{n}.spli
 
 def _check_attempt_attributes(text: str, is_expression: bool, step_id: str, path: tuple[Any, ...], source: str,
                               line: int | None, column: int | None) -> None:
-    """`stdout.lines[0]`: refused here with what to write, not SD003 on every host."""
-    for name, kind in _ATTEMPT_TYPES.items():
-        if name not in text:
-            continue
-        for attr in attributes_of(text, name, expression=is_expression):
-            if not attr.startswith("_") and hasattr(kind, attr):
-                continue  # stdout.splitlines(), stdout.startswith('x'): the sandbox allows str's methods
-            what = "the text the command printed" if kind is str else "the number the command exited with"
-            habit = _TEXT_ATTRIBUTE_HABITS.get(attr) if kind is str else None
-            raise PlaybookError(
-                f"step {step_id!r} reads {name}.{attr}, but {name} is {what}, which has no {attr!r}",
-                path=source, line=line, column=column, key_path=dotted_path(path),
-                hint=(f"write {habit.format(n=name)}" if habit else
-                      f"test the text itself, e.g. 'ready' in {name}, {name} | length, {name}.splitlines()[-1]; "
-                      "capture: [{json: PATH}] reads printed JSON into facts" if kind is str else
-                      "compare the number itself, e.g. exit_code == 0"),
-            )
+    """`stdout.lines[0]`, `steps.a.stdout.lines`: refused here with what to write, not SD003
+    on every host."""
+    reads: list[tuple[str, str, str]] = []  # (name as written, field, attribute)
+    for name in _ATTEMPT_TYPES:
+        if name in text:
+            reads += [(name, name, attr) for attr in attributes_of(text, name, expression=is_expression)]
+    if "steps" in text:
+        reads += [(f"steps.{other}.{field}", field, attr)
+                  for other, field, attr in step_result_attributes(text, expression=is_expression) if field in _ATTEMPT_TYPES]
+    for name, field, attr in reads:
+        kind = _ATTEMPT_TYPES[field]
+        if not attr.startswith("_") and hasattr(kind, attr):
+            continue  # stdout.splitlines(), stdout.startswith('x'): the sandbox allows str's methods
+        what = "the text the command printed" if kind is str else "the number the command exited with"
+        habit = _TEXT_ATTRIBUTE_HABITS.get(attr) if kind is str else None
+        raise PlaybookError(
+            f"step {step_id!r} reads {name}.{attr}, but {name} is {what}, which has no {attr!r}",
+            path=source, line=line, column=column, key_path=dotted_path(path),
+            hint=(f"write {habit.format(n=name)}" if habit else
+                  f"test the text itself, e.g. 'ready' in {name}, {name} | length, {name}.splitlines()[-1]; "
+                  "capture: [{json: PATH}] reads printed JSON into facts" if kind is str else
+                  f"compare the number itself, e.g. {name} == 0"),
+        )
 
 
 def _field_context_names(path: tuple[Any, ...]) -> set[str]:

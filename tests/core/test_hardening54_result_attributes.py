@@ -45,3 +45,24 @@ def test_str_methods_still_run(tmp_path, that):
     assert result.code == 0, result.stderr
     (step,) = json.loads(result.stdout)["steps"]
     assert step["status"] == "passed", step
+
+
+def test_an_earlier_steps_output_attribute_is_refused_too(tmp_path):
+    # `when: steps.a.stdout.lines[0] == 'a'` failed at run time on every host, as stdout.lines did.
+    playbook = ("name: t\nsteps:\n  - id: a\n    run: echo a\n  - id: b\n"
+                "    when: \"steps.a.stdout.lines[0] == 'a'\"\n    run: echo b\n")
+    (tmp_path / "p.yaml").write_text(playbook)
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert result.code == 2, result.stderr
+    assert ("p.yaml:6:11: step 'b' reads steps.a.stdout.lines, but steps.a.stdout is the text the command printed"
+            in result.stderr), result.stderr
+    assert "write steps.a.stdout.splitlines()" in result.stderr
+
+
+def test_an_earlier_steps_output_method_still_runs(tmp_path):
+    playbook = ("name: t\nsteps:\n  - id: a\n    run: echo a\n  - id: b\n"
+                "    when: \"steps.a.stdout.splitlines()[0] == 'a' and steps.a.exit_code == 0\"\n    run: echo b\n")
+    (tmp_path / "p.yaml").write_text(playbook)
+    result = run_cli("run", str(tmp_path / "p.yaml"), "--host", "local", "--out", str(tmp_path / "runs"), "--json")
+    assert result.code == 0, result.stderr
+    assert [s["status"] for s in json.loads(result.stdout)["steps"]] == ["passed", "passed"]
