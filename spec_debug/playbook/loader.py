@@ -31,7 +31,7 @@ from spec_debug.playbook.version_text import version_hint, version_ordered_as_te
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, literal_past_float_range, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
-    ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, template_texts, undefined_names, var_cycle,
+    ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, step_result_attributes, template_texts, undefined_names, var_cycle,
     step_result_reads, var_references,
 )
 from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
@@ -794,12 +794,16 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path), hint=_go_template_hint(text),
                 )
             if missing:
+                # The names this field can read: `exit_cod`, `stdot`, `fact.x` are typos of
+                # them, not text to quote (the hint said "quote it: 'exit_cod' == 0").
+                readable = known | _field_context_names(path)
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     # A word like a var is a typo of it; any other word compared with something is text.
-                    hint=(None if difflib.get_close_matches(missing[0], sorted(known), n=1) or missing[0] in _ANSIBLE_NAMES
-                          else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], known),
+                    hint=_result_word_hint(missing[0], path) or (
+                        None if difflib.get_close_matches(missing[0], sorted(readable), n=1) or missing[0] in _ANSIBLE_NAMES
+                        else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], readable),
                 )
         for path, text in _finding_texts(step, base):
             # Facts are only known when the finding fires; syntax, names and a fact spelt like a
@@ -848,6 +852,7 @@ def _check_run_time_names(text: str, is_expression: bool, compared: list[Compari
             path=source, line=line, column=column, key_path=dotted_path(path),
             hint=f"test it in until: or expect: [{{that: ...}}]; an earlier step's is steps.STEP_ID.{used[0]}",
         )
+    _check_attempt_attributes(text, is_expression, step_id, path, source, line, column)
     _check_step_result_fields(text, is_expression, step_id, earlier_ids, path, source, line, column)
     _check_status_words(compared, step_id, path, source, line, column)
     for name in attributes_of(text, "steps", expression=is_expression):
@@ -867,6 +872,67 @@ def _check_run_time_names(text: str, is_expression: bool, compared: list[Compari
 _RESULT_HABITS = {"ok": "status == 'passed'", "succeeded": "status == 'passed'", "success": "status == 'passed'",
                   "failed": "status == 'failed'", "skipped": "status == 'skipped'", "rc": "exit_code",
                   "returncode": "exit_code", "output": "stdout"}
+
+
+# What this attempt's names hold (runner/engine.py): stdout/stderr the text printed, exit_code
+# an int. An attribute neither has (`stdout.lines`, `stderr.length`) failed at run time on every
+# host as SD003 "'str object' has no attribute 'lines'", and nothing was checked.
+_ATTEMPT_TYPES: dict[str, type] = {"stdout": str, "stderr": str, "exit_code": int}
+_TEXT_ATTRIBUTE_HABITS = {"lines": "{n}.splitlines()", "stdout_lines": "{n}.splitlines()", "stderr_lines": "{n}.splitlines()",
+                          "length": "{n} | length", "len": "{n} | length", "size": "{n} | length", "count": "{n} | length"}
+
+
+def _check_attempt_attributes(text: str, is_expression: bool, step_id: str, path: tuple[Any, ...], source: str,
+                              line: int | None, column: int | None) -> None:
+    """`stdout.lines[0]`, `steps.a.stdout.lines`: refused here with what to write, not SD003
+    on every host."""
+    reads: list[tuple[str, str, str]] = []  # (name as written, field, attribute)
+    for name in _ATTEMPT_TYPES:
+        if name in text:
+            reads += [(name, name, attr) for attr in attributes_of(text, name, expression=is_expression)]
+    if "steps" in text:
+        reads += [(f"steps.{other}.{field}", field, attr)
+                  for other, field, attr in step_result_attributes(text, expression=is_expression) if field in _ATTEMPT_TYPES]
+    for name, field, attr in reads:
+        kind = _ATTEMPT_TYPES[field]
+        if not attr.startswith("_") and hasattr(kind, attr):
+            continue  # stdout.splitlines(), stdout.startswith('x'): the sandbox allows str's methods
+        what = "the text the command printed" if kind is str else "the number the command exited with"
+        habit = _TEXT_ATTRIBUTE_HABITS.get(attr) if kind is str else None
+        raise PlaybookError(
+            f"step {step_id!r} reads {name}.{attr}, but {name} is {what}, which has no {attr!r}",
+            path=source, line=line, column=column, key_path=dotted_path(path),
+            hint=(f"write {habit.format(n=name)}" if habit else
+                  f"test the text itself, e.g. 'ready' in {name}, {name} | length, {name}.splitlines()[-1]; "
+                  "capture: [{json: PATH}] reads printed JSON into facts" if kind is str else
+                  f"compare the number itself, e.g. {name} == 0"),
+        )
+
+
+def _field_context_names(path: tuple[Any, ...]) -> set[str]:
+    """Context names a step's field reads: this attempt's exit_code/stdout/stderr only in
+    until: and expect: that: (the others run before the command)."""
+    field = path[-1] if path[-1] in ("run", "when", "until", "that") else path[2]
+    return set(CONTEXT_NAMES if field in ("until", "that") else CONTEXT_NAMES - ATTEMPT_NAMES)
+
+
+def _result_word_hint(name: str, path: tuple[Any, ...]) -> str | None:
+    """`rc == 0` in that: (Ansible's registered result: docs.ansible.com, playbooks_tests "Task
+    results"; the command module's rc) -> "write exit_code"; quoting it, as the word hint said,
+    compares the text 'rc' with 0: false on every host."""
+    if not _field_context_names(path) >= ATTEMPT_NAMES:
+        meant = _RESULT_HABITS.get(name)
+        if meant not in ATTEMPT_NAMES or path[-1] != "when":
+            return None
+        # `when: rc == 0` gates on the step before: its result is steps.ID.exit_code.
+        return f"{name} is Ansible's; an earlier step's result here is steps.STEP_ID.{meant} (this step has not run yet)"
+    if name in ("stdout_lines", "stderr_lines"):
+        # Ansible's list of lines; "did you mean 'stdout'?" led to stdout[0], its first character.
+        return f"{name} is Ansible's; the lines here are {name[:6]}.splitlines(): write {name[:6]}.splitlines()[0] for the first"
+    meant = _RESULT_HABITS.get(name)
+    if meant not in ATTEMPT_NAMES:
+        return None
+    return f"this step's result is exit_code, stdout and stderr here (Ansible's rc is exit_code): write {meant}"
 
 
 def _check_step_result_fields(text: str, is_expression: bool, step_id: str, earlier_ids: list[str],

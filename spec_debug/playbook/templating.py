@@ -828,6 +828,17 @@ def step_result_reads(source: str, *, expression: bool = False) -> list[tuple[st
     return [read for read in map(step_result_read, parsed.find_all(nodes.Getattr)) if read is not None]
 
 
+def step_result_attributes(source: str, *, expression: bool = False) -> list[tuple[str, str, str]]:
+    """(step id, field, attribute) of every `steps.ID.FIELD.ATTRIBUTE` (`steps.a.stdout.lines`)."""
+    parsed = TEXT_ENV.parse("{{ " + source + " }}" if expression else source)
+    found = []
+    for node in parsed.find_all(nodes.Getattr):
+        read = step_result_read(node.node)
+        if read is not None:
+            found.append((read[0], read[1], node.attr))
+    return found
+
+
 def step_result_read(node: nodes.Node) -> tuple[str, str] | None:
     """(step id, field) when `node` is `steps.ID.FIELD` or `steps['ID'].FIELD`, else None."""
     if not isinstance(node, nodes.Getattr):

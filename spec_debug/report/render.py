@@ -6,6 +6,7 @@ autoescaped, so remote output can never inject markup into a report.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import shlex
@@ -174,7 +175,19 @@ def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | 
         # a str to an int, recurse forever or not be UTF-8. All of them are one line, with the
         # template line where Jinja knows it.
         raise UsageError(f"report template {_where(exc, template, name)} failed: {_what(exc)}",
-                         hint=_undefined_name_hint(exc, context)) from None
+                         hint=_undefined_name_hint(exc, context) or _unknown_filter_hint(exc, env)) from None
+
+
+def _unknown_filter_hint(exc: Exception, env: Any) -> str | None:
+    """`{{ record.steps | lenght }}` failed with "No filter named 'lenght'." and no more; a
+    playbook's template says "did you mean 'length'?" for the same typo."""
+    unknown = re.match(r"No (filter|test) named '([^']+)'", str(getattr(exc, "message", "") or ""))
+    if not isinstance(exc, JinjaTemplateError) or unknown is None:
+        return None
+    kind, word = unknown.groups()
+    known = sorted(env.filters if kind == "filter" else env.tests)
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.75)  # 'pased' is no typo of the test 'false'
+    return f"did you mean {close[0]!r}?" if close else f"the {kind}s a report template has: {', '.join(known)}"
 
 
 def _undefined_name_hint(exc: Exception, context: dict[str, Any]) -> str | None:

@@ -251,6 +251,10 @@ def probe_facts(
         return f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}"
     return probe_facts, findings
 
+TITLE_LIMIT = 300
+"""Characters of a finding's title: one line on the terminal and a heading in the report."""
+
+
 def render_finding(template: FindingTemplate, host: str, step: Step, context: dict[str, Any], evidence: list[str]) -> Finding:
 
     defaults = catalog_defaults(template.code)
@@ -265,10 +269,17 @@ def render_finding(template: FindingTemplate, host: str, step: Step, context: di
             return f"{value} [template error: {exc.message}]"
 
     rendered_evidence = [text(e, e) for e in template.evidence] + evidence
+    title = text(template.title, defaults.title or f"{template.code} in step {step.id}")
+    if len(title) > TITLE_LIMIT:
+        # `title: "bad value {{ facts.x }}"` with a fact of 128 KiB printed a 131,000-character
+        # line on the terminal and made the report's heading of it; the whole title stays in
+        # the finding, as its first evidence item.
+        rendered_evidence.insert(0, f"title: {title}")
+        title = f"{title[:TITLE_LIMIT]}… ({len(title) - TITLE_LIMIT:,} characters more: the whole title is its first evidence)"
     return Finding(
         code=template.code,
         severity=template.severity or defaults.severity,
-        title=text(template.title, defaults.title or f"{template.code} in step {step.id}"),
+        title=title,
         host=host,
         step=step.id,
         evidence=rendered_evidence,

@@ -59,7 +59,7 @@ import yaml
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import text_encoding
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
-from spec_debug.playbook.yaml_nodes import _reshaped
+from spec_debug.playbook.yaml_nodes import _error_position, _reshaped, _tab_hint
 from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
@@ -458,11 +458,27 @@ _AnsibleYamlLoader.add_constructor("!unsafe", lambda loader, node: UnsafeText(lo
 _AnsibleYamlLoader.add_constructor("tag:yaml.org,2002:float", _float)
 
 
+def _past_the_end(exc: yaml.MarkedYAMLError, text: str) -> bool:
+    """The file ended inside a quoted value or a [ ] / { }: PyYAML marks the end of the file."""
+    return exc.problem_mark is not None and exc.problem_mark.line >= text.count("\n") and exc.context_mark is not None
+
+
 def _load_yaml(text: str, source: str) -> Any:
     loader = _AnsibleYamlLoader(text)
     loader.source = source
     try:
         return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        # PyYAML's own text is five lines naming "<unicode string>" with a caret under an empty
+        # line past the end of the file; a playbook's YAML error is one line at file:line:column.
+        line, column = _error_position(exc, text)
+        tab = "'\\t'" in (exc.problem or "")  # PyYAML writes the tab as the escape \t
+        raise UsageError(
+            f"{source}:{line}:{column}: not valid YAML: {exc.problem or exc.context}",
+            hint=_tab_hint(text, line, column) if tab
+            else "the file ends inside a quote or a [ ] / { } that is never closed" if _past_the_end(exc, text)
+            else "check indentation and quoting around this position",
+        ) from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{source}: not valid YAML: {exc}") from None
     finally:
