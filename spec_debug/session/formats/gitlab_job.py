@@ -39,7 +39,7 @@ def with_job_status(events: Iterator[Event]) -> Iterator[Event]:
     own lines, so the failed script line (the one whose output holds ``Running after_script``)
     had no status and read as a success. Its result is held with the events after it until the
     job's last line; only a log with an after_script is held, and never more than
-    :data:`HELD_EVENTS`."""
+    :data:`HELD_EVENTS` events or :data:`HELD_CHARS` characters of text."""
     held: list[Event] = []
     chars = 0
     main: Event | None = None
