@@ -86,6 +86,7 @@ from spec_debug.eagle3.data import Sample
 from spec_debug.eagle3.loading import LoadedDraft
 from spec_debug.eagle3.synthetic import tiny_config
 torch.manual_seed(0)
+torch.set_num_threads(1)  # the same split of each sum from run to run: a near tie stays one way
 T, V = 8000, 8192
 cfg = replace(tiny_config(vocab=V, hidden=32, layers=1, heads=4, kv_heads=2), head_dim=8,
               max_position_embeddings=T + 8)
@@ -127,6 +128,7 @@ from dataclasses import replace
 from spec_debug.eagle3 import model as draft_model
 from spec_debug.eagle3.synthetic import tiny_config
 torch.manual_seed(0)
+torch.set_num_threads(1)  # the same split of each sum from run to run
 T = 6000
 cfg = replace(tiny_config(vocab=64, hidden=32, layers=1, heads=4, kv_heads=2, intermediate=4096),
               head_dim=8)
@@ -140,7 +142,9 @@ peak = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024
 draft_model.SCORES_BUDGET = draft_model.MLP_BUDGET = 1 << 40
 with torch.no_grad():
     whole = model(aux, ids, 2)
-print(peak, max(float((a - b).abs().max()) for a, b in zip(chunked, whole)))
+# relative to the logits' size: the chunks' matmuls are blocked differently from the whole's, so
+# fp32 sums in another order (4e-5 absolute was seen on logits of size ~1-10; a wrong chunk is O(1))
+print(peak, max(float((a - b).abs().max() / b.abs().max()) for a, b in zip(chunked, whole)))
 """
 
 
@@ -153,5 +157,7 @@ def test_a_long_sample_goes_through_the_mlp_a_budget_of_rows_at_a_time():
                           timeout=300, cwd=ROOT, env=env)
     assert done.returncode == 0, done.stderr
     peak, diff = done.stdout.split()
-    assert float(diff) < 1e-5
+    # relative: fp32 rounding of sums taken in another order (1.5e-5 seen when the threads split
+    # a sum differently from run to run; one thread makes it 2e-7); a chunk read wrong is O(1)
+    assert float(diff) < 1e-4
     assert int(peak) < 100
