@@ -1105,9 +1105,8 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     wanted = tuple(resolved.layer_ids or ())
     if not wanted or info.layer_ids is None:
         return []
-    shifts = {shift: slots_for_layer_ids([i + shift for i in wanted], info.layer_ids)
-              for shift in NAMED_LAYER_SHIFTS if min(wanted) + shift >= 0}
-    shifts = {shift: slots for shift, slots in shifts.items() if slots is not None}
+    shifts = {shift: slots for shift, slots in _shifted_slots(wanted, info.layer_ids).items()
+              if min(wanted) + shift >= 0}
     named = f"the slots {list(resolved.slots)} the dump's layer_ids metadata names as the " \
             f"draft's aux layers {list(wanted)}"
     if not shifts:
@@ -1639,13 +1638,16 @@ def _named_neighbour_layouts(trained: Sequence[int] | None, info: DataInfo,
     (0.690) and named [2, 6, 7] (0.643) as the layout to use."""
     if info.layer_ids is None or not trained:
         return []
-    out = []
-    for shift in NAMED_LAYER_SHIFTS:
-        slots = slots_for_layer_ids([i + shift for i in trained], info.layer_ids)
-        final = info.num_slots - 1 if info.num_slots > num_aux else None
-        if slots is not None and len(set(slots)) == num_aux == len(slots) and final not in slots:
-            out.append(slots)
-    return out
+    final = info.num_slots - 1 if info.num_slots > num_aux else None
+    return [slots for slots in _shifted_slots(trained, info.layer_ids).values()
+            if len(set(slots)) == num_aux == len(slots) and final not in slots]
+
+
+def _shifted_slots(ids: Sequence[int], layer_ids) -> dict[int, tuple[int, ...]]:
+    """For each of :data:`NAMED_LAYER_SHIFTS` (nearest first), the slots a dump's layer_ids
+    metadata names as ``ids`` moved by it, where it names them all."""
+    shifted = {shift: slots_for_layer_ids([i + shift for i in ids], layer_ids) for shift in NAMED_LAYER_SHIFTS}
+    return {shift: slots for shift, slots in shifted.items() if slots is not None}
 
 
 def _every_layer_hint(trained: Sequence[int] | None, info: DataInfo, num_aux: int) -> str:
