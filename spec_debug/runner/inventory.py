@@ -95,6 +95,9 @@ class Inventory:
     """Groups a file declares: INI [g] or [g:children], any group of a YAML inventory."""
     named: dict[str, str] = field(default_factory=dict)
     """Group -> where an INI file first names it without declaring it ([g:vars], a child line)."""
+    var_lines: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """("host" or "group", its name, var) -> ``file:line`` of the INI line that set it last, for a
+    refusal to name (none where a YAML file or group_vars/host_vars set it last)."""
     _login_defaults: dict[str, tuple[str, str]] | None = field(default=None, repr=False, compare=False)
 
     def group(self, name: str) -> Group:
@@ -177,7 +180,20 @@ class Inventory:
             if not any(_setting(key) == setting and given is not None for key, given in host_vars.items()):
                 host_vars[variable] = value
                 origins[variable] = origin
-        return _spec(name, host_vars, self.path, origins)
+        return _spec(name, host_vars, self.path, origins, lambda key: self._where_set(name, key))
+
+    def _where_set(self, host: str, key: str) -> str:
+        """Where the value of ``key`` that ``host`` gets was written: ``file:line`` for an INI
+        line (the host's own, else the deepest group's that sets it, as host_vars merges them),
+        else the inventory's path (a YAML file, group_vars/host_vars)."""
+        line = self.var_lines.get(("host", host, key)) if key in self.hosts.get(host, {}) else None
+        if line is None and key not in self.hosts.get(host, {}):
+            depth = self._depths()
+            for group in sorted(self.groups_of(host), key=lambda g: (depth.get(g, 0), g), reverse=True):
+                if key in (self.groups[group].vars if group in self.groups else {}):
+                    line = self.var_lines.get(("group", group, key))
+                    break
+        return self.path if line is None else line
 
     def _depths(self) -> dict[str, int]:
         """Distance of each group from `all` (the longest path, as Ansible orders groups)."""
@@ -358,19 +374,31 @@ def _merge(into: Inventory, other: Inventory) -> None:
         into.named.setdefault(name, where)
     for name, host_vars in other.hosts.items():
         into.hosts.setdefault(name, {}).update(host_vars)
+        _set_elsewhere(into, "host", name, host_vars)
     for name, group in other.groups.items():
         target = into.group(name)
         target.hosts += [h for h in group.hosts if h not in target.hosts]
         target.children += [c for c in group.children if c not in target.children]
         target.vars.update(group.vars)
+        _set_elsewhere(into, "group", name, group.vars)
+    into.var_lines.update(other.var_lines)
+
+
+def _set_elsewhere(inventory: Inventory, scope: str, name: str, values: dict[str, Any]) -> None:
+    """Forget the INI lines of the variables a later file sets again: its own line, if any,
+    is named instead, else the inventory's path (not the line it overrode)."""
+    for key in values:
+        inventory.var_lines.pop((scope, name, key), None)
 
 
 def _add_vars_folders(inventory: Inventory, base: Path) -> None:
     """group_vars/NAME and host_vars/NAME beside the inventory, as Ansible's host_group_vars plugin reads them."""
     for name, group in inventory.groups.items():
-        group.vars.update(_vars_for(base / "group_vars", name))
+        group.vars.update(found := _vars_for(base / "group_vars", name))
+        _set_elsewhere(inventory, "group", name, found)
     for name, host_vars in inventory.hosts.items():
-        host_vars.update(_vars_for(base / "host_vars", name))
+        host_vars.update(found := _vars_for(base / "host_vars", name))
+        _set_elsewhere(inventory, "host", name, found)
 
 
 def _vars_for(folder: Path, name: str) -> dict[str, Any]:
@@ -542,6 +570,7 @@ def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
             if not sep or not key.strip():
                 raise UsageError(f"{path}:{number}: expected key=value in [{section}:vars], got {line!r}")
             inventory.group(section).vars[key.strip()] = _ini_var_value(value.strip())
+            inventory.var_lines["group", section, key.strip()] = f"{path}:{number}"
             continue
         try:
             fields = shlex.split(line, comments=True)
@@ -567,6 +596,7 @@ def parse_ini_inventory(text: str, path: str = "<inventory>") -> Inventory:
                 host_vars.setdefault("ansible_port", port)
             for name in expand_host_pattern(pattern):
                 inventory.add_host(name, section, host_vars)
+                inventory.var_lines.update((("host", name, key), f"{path}:{number}") for key in host_vars)
     _link_top_groups(inventory)
     return inventory
 
@@ -907,12 +937,16 @@ def _templates_rendered(name: str, host_vars: dict[str, Any], path: str) -> None
         host_vars[key] = rendered[key]
 
 
-def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, str] | None = None) -> HostSpec:
+def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, str] | None = None,
+          where_set: Callable[[str], str] | None = None) -> HostSpec:
     """`origins`: where a variable ansible.cfg or the environment gave is set, which its
-    refusal names instead of the inventory (`path`)."""
+    refusal names instead of the inventory (`path`); `where_set`: where the inventory set a
+    variable (`hosts.ini:7`), for a refusal to name the line."""
 
     def source(key: str) -> str:
-        return f"{(origins or {})[key]} (for the inventory {path})" if key in (origins or {}) else path
+        if key in (origins or {}):
+            return f"{(origins or {})[key]} (for the inventory {path})"
+        return where_set(key) if where_set is not None else path
 
     for key in _HOW_TO_CONNECT:
         value = host_vars.get(key)
@@ -941,14 +975,17 @@ def _spec(name: str, host_vars: dict[str, Any], path: str, origins: dict[str, st
         playbook_vars["python"] = interpreter
     port = connection.get("port")
     if port is not None:
+        # the variable the port came from (ansible_ssh_port is the older name): the one named
+        port_key = next((k for k, v in host_vars.items() if _CONNECTION_VARS.get(k) == "port" and v is not None),
+                        "ansible_port")
         try:
             port = int(port)
         except (TypeError, ValueError):
-            raise UsageError(f"{source('ansible_port')}: host {name}: ansible_port {port!r} is not a number") from None
+            raise UsageError(f"{source(port_key)}: host {name}: {port_key} {port!r} is not a number") from None
         if not 0 < port < 65536:
             # Ansible hands it to ssh(1) as -o Port=N, which says "Bad port '0'" (openssh-portable:
             # readconf.c, oPort); 0 was read as no port (22 or the config's), 65536 as a config error.
-            raise UsageError(f"{source('ansible_port')}: host {name}: ansible_port {port}: Bad port",
+            raise UsageError(f"{source(port_key)}: host {name}: {port_key} {port}: Bad port",
                              hint="ssh(1) refuses it too; write a port number from 1 to 65535")
     how = str(host_vars.get("ansible_connection", "") or "").strip()
     # Ansible reaches the others through other channels (docker exec, kubectl, WinRM); over
