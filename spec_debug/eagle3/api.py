@@ -1096,7 +1096,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
     nothing): a metadata one layer off its tensors (a dumper numbering each layer's output,
     transformers' output_hidden_states[i + 1], where the engines capture each layer's input,
     EAGLE3.md section 3) scored like weak weights with no word. When the metadata also names
-    the layers one below or one above the draft's, those slots are scored at step 0 (a read of
+    the layers one or two below or above the draft's, those slots are scored at step 0 (a read of
     every slot of a few samples, bounded as `drafter layout` reads them); when it does not,
     the note says the metadata could not be checked."""
     from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
@@ -1111,7 +1111,7 @@ def _named_layers_note(loaded, info: DataInfo, resolved: ResolvedLayout, fed_sco
             f"draft's aux layers {list(wanted)}"
     if not shifts:
         return [f"the draft scores {fed_score:.3f} at step 0 on {named}; the dump does not "
-                "hold the layers one below or one above them (its layer_ids "
+                "hold the layers one or two below or above them (its layer_ids "
                 f"{list(info.layer_ids)}), so that those slots hold those layers was not "
                 "checked: a dumper whose layer_ids are one layer off its tensors (each "
                 "layer's output, transformers' output_hidden_states[i + 1], where the engines "

@@ -86,6 +86,8 @@ def test_a_dump_of_the_draft_layers_alone_says_the_metadata_was_not_checked(worl
     assert "on the slots [0, 1, 2] the dump's layer_ids metadata names as the draft's aux " \
            "layers [2, 4, 5]" in said
     assert "its layer_ids [2, 4, 5, 8]" in said
+    # the neighbours tried are one and two layers off (NAMED_LAYER_SHIFTS), and the note says so
+    assert "does not hold the layers one or two below or above them" in said, said
 
 
 def test_drafter_layout_ranks_the_draft_layers_of_a_metadata_one_layer_off(world):
