@@ -480,7 +480,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
         detects=(
             "The throughput model (Leviathan et al. Theorem 3.8: speedup = "
             "(1 - a^(K+1)) / ((1 - a)(Kc + 1))) predicts no speedup at the measured acceptance "
-            "because the draft pass costs too much relative to a target step (c)."
+            "because the draft pass costs too much relative to a target step (c). Info, explained "
+            "by them, where an error reported before lowers the acceptance it is judged at: SD704, "
+            "SD402, SD302 or SD303 for the standalone evaluation's, any serving-path error for the "
+            "server's."
         ),
         why=(
             "Break-even needs AL > 1 + K*c: with a small or sparse (MoE) target or large batches "

@@ -83,8 +83,11 @@ def check_accept_length_gap(observed: float | None, predicted: float | None, ste
 
 
 def check_payoff(model: ThroughputModel, best_accept_length: float | None, best_steps: int | None = None,
-                 *, at: Where = Where()) -> list[Finding]:
-    """SD503: even the draft's best acceptance cannot beat its cost.
+                 *, root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
+    """SD503: even the draft's best acceptance cannot beat its cost. ``root_causes``: errors
+    reported before that lower the acceptance it was judged at (a config its weights contradict,
+    a wrong layout or vocab map): said, and the finding is info, as SD502's is, since the
+    acceptance the draft reaches once they are fixed is not known.
 
     The cost ratio c comes from a measurement (speedup = AL / (1 + K*c)) only when it was
     taken at the same number of steps as the best configuration: a per-round overhead folded
@@ -110,6 +113,11 @@ def check_payoff(model: ThroughputModel, best_accept_length: float | None, best_
     evidence = [f"draft cost ratio c = {c:.3f} ({how}); {at_steps} break-even needs "
                 f"accept length > 1 + K*c = {needed:.2f}",
                 f"the best accept length this draft reaches is {best_accept_length:.2f}"]
-    return [at.finding("SD503", evidence, {"draft_cost_ratio": c, "steps": steps,
-                                           "break_even_accept_length": needed,
-                                           "best_accept_length": best_accept_length})]
+    facts = {"draft_cost_ratio": c, "steps": steps, "break_even_accept_length": needed,
+             "best_accept_length": best_accept_length}
+    if root_causes:
+        evidence.append(f"that acceptance was measured under {', '.join(root_causes)}, which lower it: "
+                        + explained_by(root_causes))
+        return [at.finding("SD503", evidence, {**facts, "root_causes": root_causes}, severity="info",
+                           title="Speculation does not pay off at an acceptance the root causes above lower")]
+    return [at.finding("SD503", evidence, facts)]

@@ -16,6 +16,10 @@ from spec_debug.runner.runner_findings import runner_finding
 # Root causes: codes whose error explains lower acceptance or throughput downstream.
 SERVING_PATH_CAUSES = ("SD101", "SD201", "SD202", "SD203", "SD204", "SD301", "SD302", "SD303",
                        "SD402", "SD601", "SD701", "SD704", "SD705")
+# Those that also lower the standalone evaluation's acceptance, which runs the checkpoint as its
+# config says, on the served layout, with its own vocab map: a config its weights contradict, a
+# layout that fits the weights better, a wrong d2t/t2d.
+EVAL_ACCEPTANCE_CAUSES = ("SD302", "SD303", "SD402", "SD704")
 
 
 def where(ctx: Any) -> Where:

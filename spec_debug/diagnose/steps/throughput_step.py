@@ -12,7 +12,7 @@ from spec_debug.diagnose.checks.perf import (
 from spec_debug.diagnose.quantization import experts_in_several_formats, precision_rule, quant_method
 from spec_debug.diagnose.serverlog import accept_length_from_counts, parse_server_log
 from spec_debug.diagnose.steps.common import (
-    QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_flag_value, not_checked,
+    EVAL_ACCEPTANCE_CAUSES, QUANTIZATION_FLAGS, SERVING_PATH_CAUSES, launch_flag_value, not_checked,
     per_token_time, raised, record, served_target, tok_s_var, where,
 )
 from spec_debug.diagnose.throughput import (
@@ -638,5 +638,13 @@ def check(ctx: Any) -> list[Finding]:
     findings += check_accept_length_gap(observed, predicted, depth, root_causes=causes,
                                         unlike=unlike, at=at)
     candidates = [x for x in (best, observed) if x is not None]
-    findings += check_payoff(model, max(candidates) if candidates else None, best_steps, at=at)
+    # The causes that lower the acceptance payoff is judged at: the standalone evaluation's (best)
+    # runs the checkpoint as configured, on the served layout, with its vocab map, so a config its
+    # weights contradict (SD704: the layout probe's norm_before_residual measurement), a better
+    # layout (SD402) or a wrong map (SD302/SD303) lowers it; the server's (observed) is lowered by
+    # every serving-path cause. Was an SD503 warning, "no amount of debugging will make it pay",
+    # beside the SD704 that explained the low acceptance.
+    judged = max(candidates) if candidates else None
+    payoff_causes = raised(ctx.host_facts, EVAL_ACCEPTANCE_CAUSES if judged == best else SERVING_PATH_CAUSES)
+    findings += check_payoff(model, judged, best_steps, root_causes=payoff_causes, at=at)
     return record(ctx.facts, NS, findings)
