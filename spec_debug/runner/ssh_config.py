@@ -69,7 +69,7 @@ from spec_debug.runner.ssh_config_keywords import (
     ignored_unknown_patterns,
     sets_nothing,
 )
-from spec_debug.runner.ssh_config_modes import refuse_if_others_can_write
+from spec_debug.runner.ssh_config_modes import opens, refuse_if_others_can_write
 from spec_debug.runner.ssh_config_values import (
     _add_keys_to_agent,
     _address_family,
@@ -177,7 +177,7 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
     # A system file's relative Include is under its own folder, /etc/ssh (readconf.c: the
     # user's file resolves under ~/.ssh, the system one under SSHDIR).
     return _parse([(p, base) for p, base in ((user_file, None), (system_file, str(system_file.parent)))
-                   if p.is_file()], checked=(user_file,))
+                   if p.is_file() and opens(p)], checked=(user_file,))
 
 
 def _parse(files: list[tuple[Path, str | None]], checked: tuple[Path, ...]) -> paramiko.SSHConfig:

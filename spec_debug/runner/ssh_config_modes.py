@@ -22,6 +22,26 @@ from pathlib import Path
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.key_file_mount import chmod_cannot_fix
+from spec_debug.runner.ssh_config_keywords import _warn_once
+
+
+def opens(path: Path) -> bool:
+    """Whether the user's or the system-wide config file at `path` can be opened; when not, a
+    warning says it is skipped. ssh(1) passes over either file when fopen fails
+    (openssh-portable: readconf.c, read_config_file_depth returns 0; ssh.c, process_config_files
+    ignores that for both), before any owner or mode check: a ~/.ssh/config left mode 000, or an
+    /etc/ssh/ssh_config readable by root alone, stopped every host here ("cannot read ssh
+    config: Permission denied") where `ssh gpu01` connects. `-F FILE` and an Include's files
+    that cannot be opened still stop, as they stop ssh(1) ("Can't open user config file")."""
+    try:
+        with open(path, "rb"):
+            return True
+    except FileNotFoundError:
+        return False  # gone since it was listed: nothing to read, as for a file never there
+    except OSError as exc:
+        _warn_once(f"ssh config {path} cannot be read ({exc.strerror or exc}): skipped, as ssh(1) skips it; "
+                   "hosts are reached without its settings")
+        return False
 
 
 def refuse_if_others_can_write(path: Path, *, included: bool = False) -> None:
