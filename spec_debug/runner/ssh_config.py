@@ -183,7 +183,7 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
     # A system file's relative Include is under its own folder, /etc/ssh (readconf.c: the
     # user's file resolves under ~/.ssh, the system one under SSHDIR).
     return _parse([(p, base) for p, base in ((user_file, None), (system_file, str(system_file.parent)))
-                   if p.is_file() and opens(p)], checked=(user_file,))
+                   if opens(p)], checked=(user_file,))
 
 
 def _is_the_null_device(path: Path) -> bool:

@@ -13,6 +13,7 @@ here, as no one else can write the file then.
 
 from __future__ import annotations
 
+import errno
 import grp
 import os
 import pwd
@@ -34,11 +35,16 @@ def opens(path: Path) -> bool:
     config: Permission denied") where `ssh gpu01` connects. `-F FILE` and an Include's files
     that cannot be opened still stop, as they stop ssh(1) ("Can't open user config file")."""
     try:
+        # A folder ~/.ssh that cannot be entered (mode 000; a home on NFS with root squash read
+        # by root through `sudo`) fails the stat itself: Path.is_file raised it, and every host
+        # was an "internal error: PermissionError" where ssh(1) skips the file.
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False  # a folder (ssh(1) reads no line from it), a FIFO: nothing read, as before
         with open(path, "rb"):
             return True
-    except FileNotFoundError:
-        return False  # gone since it was listed: nothing to read, as for a file never there
     except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG):
+            return False  # no such file: nothing to read, silently, as ssh(1) reads none
         _warn_once(f"ssh config {path} cannot be read ({exc.strerror or exc}): skipped, as ssh(1) skips it; "
                    "hosts are reached without its settings")
         return False

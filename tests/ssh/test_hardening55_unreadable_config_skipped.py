@@ -86,6 +86,23 @@ def test_a_system_config_that_cannot_be_opened_is_skipped(client: ClientSetup, s
     assert f"ssh config {system_file} cannot be read (Permission denied): skipped" in done.stderr, done.stderr
 
 
+def test_a_user_config_in_a_folder_that_cannot_be_entered_is_skipped(
+        client: ClientSetup, sshd: SshServer, system_file: Path, tmp_path: Path) -> None:
+    # ~/.ssh mode 000 (or a home on NFS with root squash, read by root): the stat fails too.
+    known_hosts = tmp_path / "known_hosts"
+    shutil.copy(client.known_hosts, known_hosts)
+    write_ssh_config(system_file, {"target": {**client.hosts["target"], "UserKnownHostsFile": str(known_hosts)}})
+    (client.home / ".ssh").chmod(0)
+    try:
+        done = _as_a_user_without_dac_override()
+    finally:
+        (client.home / ".ssh").chmod(0o700)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "reached"
+    assert "PermissionError" not in done.stderr, done.stderr
+    assert f"ssh config {client.config} cannot be read (Permission denied): skipped" in done.stderr, done.stderr
+
+
 def test_minus_f_that_cannot_be_opened_still_stops(client: ClientSetup, system_file: Path) -> None:
     client.config.chmod(0)
     done = _as_a_user_without_dac_override(str(client.config))
