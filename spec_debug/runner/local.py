@@ -133,6 +133,8 @@ class LocalTransport(Transport):
                     handed_off = self._hand_off(selector)
                     break
                 _copy_ready(selector, 0.2 if deadline is None else max(0.0, min(0.2, deadline - now)))
+                stdout.show_unended()  # a prompt or a line with no end yet, once quiet (--show-output)
+                stderr.show_unended()
             if not timed_out and not abandoned:
                 # Both streams closed, the command still running: a script that sends its own
                 # output to a file (`exec > bench.log 2>&1`, `cmd > server.log 2>&1`) reaches here

@@ -44,6 +44,9 @@ LineCallback = Callable[[str, str], None]
 PROGRESS_EVERY_S = 10.0
 """How often a line redrawn in place with "\r" is shown live before it ends (see _emit_progress)."""
 
+QUIET_LINE_S = 2.0
+"""How long an unended line waits, nothing more coming, before it is shown live (show_unended)."""
+
 
 @dataclass
 class StreamCapture:
@@ -59,6 +62,10 @@ class StreamCapture:
     _spill: CappedSpill | None = None
     _partial_line: bytearray = field(default_factory=bytearray)
     _progress_shown_at: float | None = None
+    _partial_grew_at: float = 0.0
+    _partial_started_at: float = 0.0
+    _unended_shown: int = -1
+    """len(_partial_line) when show_unended last showed it (-1: not shown)."""
     spill_error: str | None = None
     """Why the full stream could not be saved (e.g. "No space left on device"), else None."""
     redactor: StreamRedactor | None = None
@@ -159,6 +166,10 @@ class StreamCapture:
             self._watch_buffer.clear()
 
     def _emit_lines(self, chunk: bytes) -> None:
+        now = time.monotonic()
+        if not self._partial_line:
+            self._partial_started_at = now
+        self._partial_grew_at = now
         self._partial_line += chunk
         # A line longer than the cap is flushed as is rather than buffered forever.
         while True:
@@ -172,6 +183,7 @@ class StreamCapture:
             line = bytes(self._partial_line[: newline + 1])
             del self._partial_line[: newline + 1]
             self._progress_shown_at = None
+            self._unended_shown, self._partial_started_at = -1, now
             assert self.on_line is not None
             self.on_line(self.name, line.decode("utf-8", "replace").rstrip("\n"))
 
@@ -195,6 +207,27 @@ class StreamCapture:
         self._progress_shown_at = now
         assert self.on_line is not None
         self.on_line(self.name, redraw.decode("utf-8", "replace"))
+
+    def show_unended(self) -> None:
+        """Show live the line that is still open, called by a transport while it waits for
+        output. A line printed with neither "\n" nor "\r" after it (a prompt such as `read -p
+        "Overwrite? "`, `printf 'Loading weights... '` before a long load, dots added to one
+        line) showed nothing until it ended: --show-output looked hung, with the step's answer
+        on the host's screen. Shown once quiet for QUIET_LINE_S, or, while it keeps growing,
+        every PROGRESS_EVERY_S as "\r" redraws are; what follows its last "\r" only (the
+        redraw on screen). The whole line still comes when it ends."""
+        if self.on_line is None or not self._partial_line or len(self._partial_line) == self._unended_shown:
+            return
+        now = time.monotonic()
+        since_shown = now - (self._progress_shown_at if self._progress_shown_at is not None else self._partial_started_at)
+        if now - self._partial_grew_at < QUIET_LINE_S and since_shown < PROGRESS_EVERY_S:
+            return
+        shown = bytes(self._partial_line).removesuffix(b"\r").rsplit(b"\r", 1)[-1]
+        self._unended_shown = len(self._partial_line)
+        if not shown.strip():
+            return
+        self._progress_shown_at = now
+        self.on_line(self.name, shown.decode("utf-8", "replace"))
 
     @property
     def truncated(self) -> bool:
@@ -291,7 +324,10 @@ class StreamCapture:
 
     def close(self) -> None:
         if self.on_line is not None and self._partial_line:
-            self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))
+            # Not twice: a last line with no end (`printf 'Overwrite? '`, then the step ended)
+            # that show_unended showed as it is, nothing added since.
+            if len(self._partial_line) != self._unended_shown or b"\r" in self._partial_line:
+                self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))
             self._partial_line.clear()
         if self._watching and self._watch_buffer:
             self._watch_lines(b"", final=True)

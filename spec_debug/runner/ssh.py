@@ -726,6 +726,8 @@ class SSHTransport(Transport):
         buffered: bool | None = None  # whether the step's processes are all gone (checked once)
         while True:
             self._drain(channel, stdout, stderr)
+            stdout.capture.show_unended()  # a prompt or a line with no end yet, once quiet (--show-output)
+            stderr.capture.show_unended()
             if channel.eof_received or channel.closed:
                 break
             now = time.monotonic()

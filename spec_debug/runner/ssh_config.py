@@ -55,6 +55,7 @@ import glob
 import os
 import re
 import shlex
+import stat
 from pathlib import Path
 from typing import Callable
 
@@ -69,7 +70,7 @@ from spec_debug.runner.ssh_config_keywords import (
     ignored_unknown_patterns,
     sets_nothing,
 )
-from spec_debug.runner.ssh_config_modes import refuse_if_others_can_write
+from spec_debug.runner.ssh_config_modes import opens, refuse_if_others_can_write
 from spec_debug.runner.ssh_config_values import (
     _add_keys_to_agent,
     _address_family,
@@ -167,6 +168,11 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
         return paramiko.SSHConfig()
     if path is not None:
         config_path = Path(os.path.expanduser(str(path)))
+        if _is_the_null_device(config_path):
+            # `-F /dev/null`, the common way to have ssh(1) read no config file at all (scripts,
+            # Ansible's ansible_ssh_common_args): ssh(1) reads it as an empty file. Not a regular
+            # file, it was "ssh config file not found: /dev/null" and the run stopped.
+            return paramiko.SSHConfig()
         if config_path.is_dir():
             raise UsageError(f"ssh config file {config_path} is a folder",
                              hint=f"name the file, e.g. -F {config_path / 'config'}")
@@ -177,7 +183,16 @@ def load_ssh_config(path: Path | str | None) -> paramiko.SSHConfig:
     # A system file's relative Include is under its own folder, /etc/ssh (readconf.c: the
     # user's file resolves under ~/.ssh, the system one under SSHDIR).
     return _parse([(p, base) for p, base in ((user_file, None), (system_file, str(system_file.parent)))
-                   if p.is_file()], checked=(user_file,))
+                   if opens(p)], checked=(user_file,))
+
+
+def _is_the_null_device(path: Path) -> bool:
+    """Whether `path` is /dev/null, by any name (a link to it, /proc/self/fd/N of it)."""
+    try:
+        info, null = path.stat(), os.stat(os.devnull)
+    except OSError:
+        return False
+    return stat.S_ISCHR(info.st_mode) and info.st_rdev == null.st_rdev
 
 
 def _parse(files: list[tuple[Path, str | None]], checked: tuple[Path, ...]) -> paramiko.SSHConfig:

@@ -13,6 +13,7 @@ here, as no one else can write the file then.
 
 from __future__ import annotations
 
+import errno
 import grp
 import os
 import pwd
@@ -22,6 +23,31 @@ from pathlib import Path
 
 from spec_debug.errors import UsageError
 from spec_debug.runner.key_file_mount import chmod_cannot_fix
+from spec_debug.runner.ssh_config_keywords import _warn_once
+
+
+def opens(path: Path) -> bool:
+    """Whether the user's or the system-wide config file at `path` can be opened; when not, a
+    warning says it is skipped. ssh(1) passes over either file when fopen fails
+    (openssh-portable: readconf.c, read_config_file_depth returns 0; ssh.c, process_config_files
+    ignores that for both), before any owner or mode check: a ~/.ssh/config left mode 000, or an
+    /etc/ssh/ssh_config readable by root alone, stopped every host here ("cannot read ssh
+    config: Permission denied") where `ssh gpu01` connects. `-F FILE` and an Include's files
+    that cannot be opened still stop, as they stop ssh(1) ("Can't open user config file")."""
+    try:
+        # A folder ~/.ssh that cannot be entered (mode 000; a home on NFS with root squash read
+        # by root through `sudo`) fails the stat itself: Path.is_file raised it, and every host
+        # was an "internal error: PermissionError" where ssh(1) skips the file.
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False  # a folder (ssh(1) reads no line from it), a FIFO: nothing read, as before
+        with open(path, "rb"):
+            return True
+    except OSError as exc:
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG):
+            return False  # no such file: nothing to read, silently, as ssh(1) reads none
+        _warn_once(f"ssh config {path} cannot be read ({exc.strerror or exc}): skipped, as ssh(1) skips it; "
+                   "hosts are reached without its settings")
+        return False
 
 
 def refuse_if_others_can_write(path: Path, *, included: bool = False) -> None:

@@ -16,7 +16,7 @@ from spec_debug.runner.ssh_args import ADDED_UP_SEPARATOR
 from spec_debug.runner.ssh_env import _SET_ENV_KEY, _pattern_matches
 from spec_debug.runner.ssh_local_network import _on_local_network
 from spec_debug.runner.ssh_quoting import _argv_quoted, argv_split
-from spec_debug.runner.ssh_target import _is_address
+from spec_debug.runner.ssh_target import _is_address, address_as_ssh_writes_it
 from spec_debug.runner.ssh_tokens import (
     RefusedExpansion,
     _environment_expanded_strict,
@@ -277,7 +277,9 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         # with `UserKnownHostsFile ~/.ssh/known_hosts.d/%h` is johns-macbook-pro.local there,
         # and was a file ssh(1) never wrote here.
         name = self._hostname_so_far(options, hostname)
-        options["hostname"] = name if _is_address(name) else name.lower()
+        # An address in ssh(1)'s form of it (address_as_ssh_writes_it): `HostName 2001:0db8::0001`
+        # is 2001:db8::1 in known_hosts and %h.
+        options["hostname"] = address_as_ssh_writes_it(name, str(options.get("addressfamily") or "any"))
         self._hostname_final = True
         canonicalizing = str(options.get("canonicalizehostname") or "no").strip().lower() in ("yes", "true", "always")
         if not canonicalizing and not self._has_match_final():

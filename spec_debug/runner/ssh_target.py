@@ -285,6 +285,42 @@ def _is_address(name: str) -> bool:
     return True
 
 
+def address_as_ssh_writes_it(name: str, address_family: str = "any") -> str:
+    """The HostName as ssh(1) goes on with it: a numeric address in the form getnameinfo gives
+    it (`2001:0db8:0:0::0001` is 2001:db8::1, `127.1` is 127.0.0.1), a host name in lower case.
+
+    ssh(1) canonicalizes every address, CanonicalizeHostname or not, and keeps the name as
+    written only where the two differ in case alone (openssh-portable: ssh.c, main: is_addr,
+    lowercase, resolve_canonicalize -> resolve_addr, AI_NUMERICHOST then NI_NUMERICHOST). It
+    files and looks up the host key under that form: an IPv6 address written out in full or
+    with leading zeros was looked up here as written, "not in known_hosts", where `ssh` finds
+    the key it wrote itself; a key added here was filed under a name `ssh` never reads."""
+    if not _looks_like_address(name):
+        return name.lower()
+    family = {"inet": socket.AF_INET, "inet6": socket.AF_INET6}.get(address_family.lower(), socket.AF_UNSPEC)
+    try:
+        found = socket.getaddrinfo(name, DEFAULT_PORT, family, socket.SOCK_STREAM, 0,
+                                   socket.AI_NUMERICHOST | socket.AI_NUMERICSERV)
+        if len(found) != 1:  # ssh(1) gives up on more than one (resolve_addr)
+            return name
+        written, _ = socket.getnameinfo(found[0][4], socket.NI_NUMERICHOST | socket.NI_NUMERICSERV)
+    except (OSError, UnicodeError, ValueError):
+        return name  # an address ssh(1) cannot parse (a bad scope): kept as written, not lowered
+    return name if written.lower() == name.lower() else written
+
+
+def _looks_like_address(name: str) -> bool:
+    """ssh(1)'s is_addr (ssh.c): a `%` or `:` in it, digits and dots only, or what getaddrinfo
+    reads as a numeric address (`0x7f000001`)."""
+    if "%" in name or ":" in name or not name.strip("0123456789."):
+        return True
+    try:
+        socket.getaddrinfo(name, DEFAULT_PORT, 0, socket.SOCK_STREAM, 0, socket.AI_NUMERICHOST | socket.AI_NUMERICSERV)
+    except (OSError, UnicodeError, ValueError):
+        return False
+    return True
+
+
 def parse_proxy_jump(value: str | None) -> tuple[JumpHop, ...]:
     """`ProxyJump a,user@b:2200` -> hops in connection order; `none` -> no hops."""
     words = (value or "").split()
