@@ -91,4 +91,5 @@ def test_an_inventory_port_ssh_calls_bad_is_refused_naming_the_host(tmp_path: Pa
     inventory.write_text(f"[gpus]\ngpu01 ansible_port={port}\n")
     with pytest.raises(UsageError) as refused:
         resolve_hosts([], [], inventory, None)
-    assert refused.value.args[0] == f"{inventory}: host gpu01: ansible_port {port}: Bad port"
+    # the line that set it (hardening55): hosts.ini:2
+    assert refused.value.args[0] == f"{inventory}:2: host gpu01: ansible_port {port}: Bad port"
