@@ -27,6 +27,7 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
+from spec_debug.session.keyboard_stop import CTRL_C, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
@@ -441,6 +442,10 @@ class _Agent:
     """The last command typed whose output is a find(1)'s over folders it may not read and
     nothing worse (:func:`failures.only_unreadable_folders`): an ``echo $?`` of 1 after it is
     that find's answer, no failure."""
+    stopped_typed: CommandRecord | None = None
+    """The last command typed that the person stopped with Ctrl-C (:mod:`keyboard_stop`): an
+    ``echo $?`` of 130 after it is the signal's status (128 + SIGINT, bash(1) EXIT STATUS), no
+    failure."""
     own_servers: OwnServers | None = None
     """The servers the agent started itself (made at its first launch)."""
     spawn_waits: list | None = None
@@ -868,6 +873,16 @@ class _SessionState:
             # No status recorded, and the program the command ran says it failed, in its own
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
             found = (said,)
+        if self.source.format == "text" and record is not None and ev.text and "^" in ev.text \
+                and exit_code in (None, 0, 130) and not ev.is_error and CTRL_C in ev.text \
+                and (stop := stopped_output(record.inner, ev.text)) is not None:
+            # Ctrl-C after the Enter (keyboard_stop): what the command printed after the key is how
+            # it stopped (a KeyboardInterrupt traceback, SGLang's "Received sigquit from a child
+            # process"), no failure, and bash's 130 is the signal's (128 + SIGINT). An error it
+            # printed before the key stands (a server hung after its OOM, then stopped).
+            before = tuple(failures.extract_errors(stop[0], None, False, status_known=False)) if found else ()
+            found = before or (failures.ErrorInfo("interrupted", None, stop[1][:200]),)
+            st.stopped_typed = record if not before else None
         if found and call is not None and call.category == "read_source" and not ev.is_error \
                 and exit_code in (None, 0) and (record is None or shell.reads_source_only(record.inner)):
             # The output is source code (cat model_runner.py, the Read tool): its "except
@@ -1082,7 +1097,8 @@ class _SessionState:
         prev.exit_code = int(status)
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
         if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
-                shell.selects_lines(prev.inner) or st.unreadable_only is prev)):
+                shell.selects_lines(prev.inner) or st.unreadable_only is prev)) \
+                and not (prev.exit_code == 130 and st.stopped_typed is prev):
             prev.is_error = True
             info.failed_calls += 1
 
