@@ -27,7 +27,7 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
-from spec_debug.session.keyboard_stop import CTRL_C, stopped_output
+from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
@@ -873,14 +873,16 @@ class _SessionState:
             # No status recorded, and the program the command ran says it failed, in its own
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
             found = (said,)
-        if self.source.format == "text" and record is not None and ev.text and "^" in ev.text \
-                and exit_code in (None, 0, 130) and not ev.is_error and CTRL_C in ev.text \
-                and (stop := stopped_output(record.inner, ev.text)) is not None:
+        if self.source.format == "text" and record is not None and ev.text \
+                and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
+                     or (exit_code in (None, 0) and not ev.is_error and "^" in ev.text and CTRL_C in ev.text)) \
+                and (stop := stopped_output(record.inner, ev.text, exit_code)) is not None:
             # Ctrl-C after the Enter (keyboard_stop): what the command printed after the key is how
             # it stopped (a KeyboardInterrupt traceback, SGLang's "Received sigquit from a child
-            # process"), no failure, and bash's 130 is the signal's (128 + SIGINT). An error it
+            # process"), no failure, and the 130 is the signal's (128 + SIGINT). An error it
             # printed before the key stands (a server hung after its OOM, then stopped).
-            before = tuple(failures.extract_errors(stop[0], None, False, status_known=False)) if found else ()
+            before = tuple(e for e in failures.extract_errors(stop[0], None, False, status_known=False)
+                           if not ended_by_the_key(e)) if found else ()
             found = before or (failures.ErrorInfo("interrupted", None, stop[1][:200]),)
             st.stopped_typed = record if not before else None
         if found and call is not None and call.category == "read_source" and not ev.is_error \
@@ -1098,7 +1100,7 @@ class _SessionState:
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
         if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
                 shell.selects_lines(prev.inner) or st.unreadable_only is prev)) \
-                and not (prev.exit_code == 130 and st.stopped_typed is prev):
+                and not (prev.exit_code == SIGINT_STATUS and st.stopped_typed is prev):
             prev.is_error = True
             info.failed_calls += 1
 
