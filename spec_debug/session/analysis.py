@@ -34,6 +34,7 @@ from spec_debug.session.records import (
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
+from spec_debug.session.script_failure import script_said_failure
 from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
@@ -872,6 +873,10 @@ class _SessionState:
                                                            shell.last_program(record.inner))):
             # No status recorded, and the program the command ran says it failed, in its own
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
+            found = (said,)
+        elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and not self.status_known and (said := script_said_failure(record.inner, ev.text)):
+            # a shell script whose last command failed, in that command's name (script_failure)
             found = (said,)
         if self.source.format == "text" and record is not None and ev.text \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)

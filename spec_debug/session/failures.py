@@ -478,6 +478,24 @@ def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo
     return None
 
 
+_NAMED_LINE = re.compile(r"(?P<name>(?:[./~]|[a-z_])[\w./+-]*): (?:line \d+: )?")
+"""A line written under a program's name (``cp: cannot stat ...``), or under a script's with the
+line bash was running (``./deploy.sh: line 4: nvcc: command not found``, bash execute_cmd.c).
+A command's name is lower case or a path: "Summary: 0 errors" is a report's line."""
+_NOT_A_PROGRAM = frozenset({"warning", "note", "hint", "info", "debug", "notice"})
+"""Leads of a notice, not a program's name (gcc's and git's "warning: ", "note: ", "hint: ")."""
+
+
+def last_line_failure(output: str) -> tuple[str, str] | None:
+    """``(name, line)`` when the last line of ``output`` is a failure a program wrote under its
+    own ``name`` (:data:`_PROGRAM_FAILED`); else None."""
+    line = _last_meaningful_line(without_colours(output))
+    m = _NAMED_LINE.match(line) if ": " in line else None
+    if m is None or m.group("name") in _NOT_A_PROGRAM or not _PROGRAM_FAILED.search(line, m.end()):
+        return None
+    return m.group("name").rsplit("/", 1)[-1], line
+
+
 def _python_refused(m: re.Match) -> ErrorInfo:
     if m.group("type"):
         return ErrorInfo("exception", m.group("type"), m.group("msg").strip()[:300])
