@@ -422,6 +422,14 @@ _PYTHON_REFUSED = re.compile(
 # directory: /x"; fish's "fish: Unknown command: nvcc"; Ubuntu's command-not-found hook "Command
 # 'nvcc' not found, but can be installed with:"; sudo's, env's, timeout's and nohup's refusals.
 # Whole lines only: "ls" listing error.log, or a file named so, is none.
+_SUDO_REFUSED = (
+    r"sudo: \d+ incorrect password attempts?|sudo: a password is required|sudo: unknown user:? [^\n]+"
+    r"|[\w.-]+ is not in the sudoers file\.[^\n]*|[\w.-]+ is not allowed to run sudo on [^\n]+"
+    r"|Sorry, user [\w.-]+ (?:may not run sudo on|is not allowed to execute) [^\n]+")
+"""sudo refusing to run the command: a wrong password three times, a password it may not ask for
+(``sudo -n``), a user it does not know, a user the sudoers file does not allow (sudo-project/sudo
+plugins/sudoers/logging.c, ``log_auth_failure`` and ``log_denial``, and its ``unknown user %s``;
+its warnings are prefixed ``sudo: ``). Nothing ran, and no status is in a terminal log to say so."""
 _SHELL_REFUSED = re.compile(
     r"-?(?:/(?:usr/)?bin/)?(?:ba|da|k|mk|z)?sh: (?:line \d+: |\d+: )?(?:[^\n:]+: ){1,2}"
     r"(?:command not found|not found|No such file or directory|Permission denied|can't cd to [^\n]+"
@@ -431,12 +439,14 @@ _SHELL_REFUSED = re.compile(
     r"|fish: Unknown command:? [^\n]+|Command '[^'\n]+' not found(?:,[^\n]*)?"
     r"|sudo: [^\n:]+: command not found"
     r"|(?:/usr/bin/)?(?:env|timeout|nohup|nice|stdbuf|xargs): (?:failed to run command )?'[^'\n]+'"
-    r"(?:: No such file or directory|: Permission denied)")
+    r"(?:: No such file or directory|: Permission denied)"
+    r"|" + _SUDO_REFUSED)
 
 
 def _shell_refused(line: str) -> str | None:
     """``line`` (one output line, stripped) when it is a shell's refusal (:data:`_SHELL_REFUSED`)."""
-    return line if (": " in line or "Command '" in line) and _SHELL_REFUSED.fullmatch(line) else None
+    return line if (": " in line or "Command '" in line or "sudo" in line) and _SHELL_REFUSED.fullmatch(line) \
+        else None
 
 
 # What a program that failed says on the line it writes under its own name ("cat: /tmp/x: No
