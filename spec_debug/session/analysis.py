@@ -890,6 +890,11 @@ class _SessionState:
                            if not ended_by_the_key(e)) if found else ()
             found = before or (failures.ErrorInfo("interrupted", None, stop[1][:200]),)
             st.stopped_typed = record if not before else None
+        elif found and self.source.format == "text" and record is not None and ev.text and "^" in ev.text \
+                and CTRL_C in ev.text and shell.opens_repl(record.inner):
+            # `python3` at a prompt: a statement stopped with Ctrl-C raised KeyboardInterrupt there,
+            # and the interpreter went on (keyboard_stop); the person's stop, not the session's error
+            found = tuple(e for e in found if not ended_by_the_key(e))
         if found and call is not None and call.category == "read_source" and not ev.is_error \
                 and exit_code in (None, 0) and (record is None or shell.reads_source_only(record.inner)):
             # The output is source code (cat model_runner.py, the Read tool): its "except
