@@ -383,19 +383,36 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     cursor.records = state.seq_next - cursor.seq_base
 
 
+_SCREEN_SWITCH = re.compile(r"\x1b\[\?(?:1049|1047|47)[hl]")
+"""A full-screen program (``watch``, ``less``, ``vim``) switching to the terminal's alternate
+screen as it starts and back as it ends (xterm's smcup/rmcup, ``CSI ? 1049 h``/``l``; ``47`` and
+``1047`` the older forms: ctlseqs, "Alternate Screen Buffer"). Back on the main screen the cursor
+is where it was, at the start of the row after the command: what follows starts a line. Read on
+as one line, a ``watch``'s last redraw was joined to the next prompt, and the command typed there
+lost (``ls /nope`` read as "ls /nopetil 97%vm: Sat Dec 5 ..." in a bash 5.2 typescript)."""
+
+
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
-        if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
-            # the output before zsh's mark is a line of its own, though no newline ended it
-            before = _shown(line[:unended.start()])
-            if before:
-                yield lineno, before, timestamp
-            line = line[unended.end():]
-        if _PASTE_ON in line or _TITLE in line:
-            *ended, line = _prompt_rows(line)
-            for before in ended:
-                yield lineno, before, timestamp
-        yield lineno, _shown(line), timestamp
+        if "\x1b[?" in line and _SCREEN_SWITCH.search(line):
+            *before, line = _SCREEN_SWITCH.split(line)
+            for part in before:  # (what is blank there, a mode switch's, is no line)
+                yield from (shown for shown in _displayed_line(lineno, part, timestamp) if shown[1])
+        yield from _displayed_line(lineno, line, timestamp)
+
+
+def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[tuple[int, str, str | None]]:
+    if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
+        # the output before zsh's mark is a line of its own, though no newline ended it
+        before = _shown(line[:unended.start()])
+        if before:
+            yield lineno, before, timestamp
+        line = line[unended.end():]
+    if _PASTE_ON in line or _TITLE in line:
+        *ended, line = _prompt_rows(line)
+        for before in ended:
+            yield lineno, before, timestamp
+    yield lineno, _shown(line), timestamp
 
 
 _PASTE_ON = "\x1b[?2004h"
