@@ -41,6 +41,7 @@ from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
+from spec_debug.session.traced_hosts import traced_remote
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -957,6 +958,12 @@ class _SessionState:
                 and (job := slurm_jobs.job_output(printed_by.inner)):
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
+        elif record is not None and self.source.format == "text" and ev.text and "+ ssh " in ev.text \
+                and (traced := traced_remote(ev.text)) is not None \
+                and not failures.extract_errors(traced[1], None, False, status_known=False):
+            # `bash -x launch.sh` whose last traced command is `+ ssh gpu02 ...`: what it printed
+            # after that line, its errors, ran on gpu02 (traced_hosts); one before it stays here
+            host = traced[0]
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
