@@ -27,6 +27,7 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
+from spec_debug.session.job_ends import backgrounded, job_ends
 from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.records import (
@@ -444,6 +445,9 @@ class _Agent:
     """The last command typed whose output is a find(1)'s over folders it may not read and
     nothing worse (:func:`failures.only_unreadable_folders`): an ``echo $?`` of 1 after it is
     that find's answer, no failure."""
+    background: OrderedDict = field(default_factory=OrderedDict)
+    """Commands typed with ``&`` in a terminal log, by their job's command line (:mod:`job_ends`):
+    the shell reports their end in the output of a later command."""
     stopped_typed: CommandRecord | None = None
     """The last command typed that the person stopped with Ctrl-C (:mod:`keyboard_stop`): an
     ``echo $?`` of 130 after it is the signal's status (128 + SIGINT, bash(1) EXIT STATUS), no
@@ -805,6 +809,10 @@ class _SessionState:
                 self.dropped += 1
             if self.source.format == "text":
                 st.commands_typed.append(record)
+                if "&" in record.command and (job := backgrounded(record.command)) is not None:
+                    st.background[job] = record  # its end comes in a later command's output (job_ends)
+                    if len(st.background) > 64:
+                        st.background.popitem(last=False)
             seg.commands += 1
             seg.kind_hosts[category, host] += 1
             if host:
@@ -976,6 +984,8 @@ class _SessionState:
             record.exit_code = exit_code
             record.is_error = failed
             record.result_seq = ev.seq
+        if st.background and ev.text and self.source.format == "text" and "[" in ev.text and "]" in ev.text:
+            self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
             info.failed_calls += 1
         for err in found:
@@ -1120,6 +1130,26 @@ class _SessionState:
                 and not (prev.exit_code == SIGINT_STATUS and st.stopped_typed is prev):
             prev.is_error = True
             info.failed_calls += 1
+
+    def _jobs_ended(self, ev: Event, st: _Agent, info: AgentInfo, stretch: bool) -> None:
+        """The background commands whose end the shell reported in ``ev``'s output (job_ends): a
+        status or a signal their call failed with, its error theirs, on their host."""
+        for end in job_ends(ev.text):
+            record = st.background.pop(end.command, None)
+            if record is None or record.is_error:
+                continue
+            record.exit_code = end.exit_code
+            if not end.exit_code:
+                continue
+            record.is_error = True
+            info.failed_calls += 1
+            self.error_count += 1
+            info.errors += 1
+            self.phases.segment_for(ev, stretch=stretch).errors += 1
+            kind = "signal" if end.signal else "exit_code"
+            self._keep(self.kept["errors"], ErrorRecord(
+                self.session, ev.seq, ev.agent, kind, end.signal, end.line[:500], None, None,
+                record.host, record.seq, ev.timestamp, ev.file, ev.line))
 
     @staticmethod
     def _why(st: _Agent) -> str:
