@@ -14,6 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line_failure
 from spec_debug.session.shell import script_run
+from spec_debug.session.shell_words import simple_commands
 
 _SHELL_SCRIPT = (".sh", ".bash")
 _LAST_TRACE = re.compile(r"^\++ (?P<program>[^\s=]+)(?:\s|$)", re.M)
@@ -22,15 +23,37 @@ _LAST_TRACE = re.compile(r"^\++ (?P<program>[^\s=]+)(?:\s|$)", re.M)
 
 def script_said_failure(command: str, output: str) -> ErrorInfo | None:
     """The failure the last line of a shell script's ``output`` shows, where ``command`` runs a
-    shell script (``./deploy.sh``, ``bash deploy.sh``, ``sh x.sh``); else None."""
-    if not script_run(command).endswith(_SHELL_SCRIPT):
+    shell script (``./deploy.sh``, ``bash deploy.sh``, ``sh x.sh``), or is one that stops at its
+    first failure (``set -e``: the script of ``ssh gpu02 bash <<'EOF'``) and runs the program
+    that wrote the line; else None."""
+    file_run = script_run(command).endswith(_SHELL_SCRIPT)
+    if not file_run and not ("set -" in command or "errexit" in command):
         return None
     said = last_line_failure(output)
     if said is None:
         return None
     name, line = said
+    if not file_run and not _stops_at_failure_running(command, name):
+        return None
     if "+" in output and (traces := _LAST_TRACE.findall(output)):
         last = traces[-1].rsplit("/", 1)[-1]
         if name != last and f"{name}: line " not in line:
             return None  # traced: a command ran after the one that failed
     return ErrorInfo("tool_error", None, line)
+
+
+def _stops_at_failure_running(script: str, program: str) -> bool:
+    """``script`` turns on errexit (``set -e``, ``set -euo pipefail``, ``set -o errexit``: bash(1),
+    ``set``) and then runs ``program``: a failure ``program`` wrote last ended it there."""
+    errexit = False
+    for argv in simple_commands(script):
+        if isinstance(argv, str) or not argv:
+            continue
+        if argv[0] == "set":  # `set -e` on, `set +e` off
+            for flag in argv[1:]:
+                if flag[:1] in "-+" and flag[1:2] != flag[:1] and "e" in flag:
+                    errexit = flag[0] == "-"
+            errexit = errexit or "errexit" in argv[1:]
+        elif errexit and argv[0].rsplit("/", 1)[-1] == program:
+            return True
+    return False
