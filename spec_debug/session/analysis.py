@@ -27,18 +27,22 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
+from spec_debug.session.job_ends import backgrounded, job_ends
+from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
+from spec_debug.session.script_failure import script_said_failure
 from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
+from spec_debug.session.traced_hosts import traced_remote
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -441,6 +445,13 @@ class _Agent:
     """The last command typed whose output is a find(1)'s over folders it may not read and
     nothing worse (:func:`failures.only_unreadable_folders`): an ``echo $?`` of 1 after it is
     that find's answer, no failure."""
+    background: OrderedDict = field(default_factory=OrderedDict)
+    """Commands typed with ``&`` in a terminal log, by their job's command line (:mod:`job_ends`):
+    the shell reports their end in the output of a later command."""
+    stopped_typed: CommandRecord | None = None
+    """The last command typed that the person stopped with Ctrl-C (:mod:`keyboard_stop`): an
+    ``echo $?`` of 130 after it is the signal's status (128 + SIGINT, bash(1) EXIT STATUS), no
+    failure."""
     own_servers: OwnServers | None = None
     """The servers the agent started itself (made at its first launch)."""
     spawn_waits: list | None = None
@@ -798,6 +809,10 @@ class _SessionState:
                 self.dropped += 1
             if self.source.format == "text":
                 st.commands_typed.append(record)
+                if "&" in record.command and (job := backgrounded(record.command)) is not None:
+                    st.background[job] = record  # its end comes in a later command's output (job_ends)
+                    if len(st.background) > 64:
+                        st.background.popitem(last=False)
             seg.commands += 1
             seg.kind_hosts[category, host] += 1
             if host:
@@ -868,6 +883,27 @@ class _SessionState:
             # No status recorded, and the program the command ran says it failed, in its own
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
             found = (said,)
+        elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and not self.status_known and (said := script_said_failure(record.inner, ev.text)):
+            # a shell script whose last command failed, in that command's name (script_failure)
+            found = (said,)
+        if self.source.format == "text" and record is not None and ev.text \
+                and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
+                     or (exit_code in (None, 0) and not ev.is_error and "^" in ev.text and CTRL_C in ev.text)) \
+                and (stop := stopped_output(record.inner, ev.text, exit_code)) is not None:
+            # Ctrl-C after the Enter (keyboard_stop): what the command printed after the key is how
+            # it stopped (a KeyboardInterrupt traceback, SGLang's "Received sigquit from a child
+            # process"), no failure, and the 130 is the signal's (128 + SIGINT). An error it
+            # printed before the key stands (a server hung after its OOM, then stopped).
+            before = tuple(e for e in failures.extract_errors(stop[0], None, False, status_known=False)
+                           if not ended_by_the_key(e)) if found else ()
+            found = before or (failures.ErrorInfo("interrupted", None, stop[1][:200]),)
+            st.stopped_typed = record if not before else None
+        elif found and self.source.format == "text" and record is not None and ev.text and "^" in ev.text \
+                and CTRL_C in ev.text and shell.opens_repl(record.inner):
+            # `python3` at a prompt: a statement stopped with Ctrl-C raised KeyboardInterrupt there,
+            # and the interpreter went on (keyboard_stop); the person's stop, not the session's error
+            found = tuple(e for e in found if not ended_by_the_key(e))
         if found and call is not None and call.category == "read_source" and not ev.is_error \
                 and exit_code in (None, 0) and (record is None or shell.reads_source_only(record.inner)):
             # The output is source code (cat model_runner.py, the Read tool): its "except
@@ -930,6 +966,12 @@ class _SessionState:
                 and (job := slurm_jobs.job_output(printed_by.inner)):
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
+        elif record is not None and self.source.format == "text" and ev.text and "+ ssh " in ev.text \
+                and (traced := traced_remote(ev.text)) is not None \
+                and not failures.extract_errors(traced[1], None, False, status_known=False):
+            # `bash -x launch.sh` whose last traced command is `+ ssh gpu02 ...`: what it printed
+            # after that line, its errors, ran on gpu02 (traced_hosts); one before it stays here
+            host = traced[0]
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
@@ -942,6 +984,8 @@ class _SessionState:
             record.exit_code = exit_code
             record.is_error = failed
             record.result_seq = ev.seq
+        if st.background and ev.text and self.source.format == "text" and "[" in ev.text and "]" in ev.text:
+            self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
             info.failed_calls += 1
         for err in found:
@@ -1082,9 +1126,30 @@ class _SessionState:
         prev.exit_code = int(status)
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
         if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
-                shell.selects_lines(prev.inner) or st.unreadable_only is prev)):
+                shell.selects_lines(prev.inner) or st.unreadable_only is prev)) \
+                and not (prev.exit_code == SIGINT_STATUS and st.stopped_typed is prev):
             prev.is_error = True
             info.failed_calls += 1
+
+    def _jobs_ended(self, ev: Event, st: _Agent, info: AgentInfo, stretch: bool) -> None:
+        """The background commands whose end the shell reported in ``ev``'s output (job_ends): a
+        status or a signal their call failed with, its error theirs, on their host."""
+        for end in job_ends(ev.text):
+            record = st.background.pop(end.command, None)
+            if record is None or record.is_error:
+                continue
+            record.exit_code = end.exit_code
+            if not end.exit_code:
+                continue
+            record.is_error = True
+            info.failed_calls += 1
+            self.error_count += 1
+            info.errors += 1
+            self.phases.segment_for(ev, stretch=stretch).errors += 1
+            kind = "signal" if end.signal else "exit_code"
+            self._keep(self.kept["errors"], ErrorRecord(
+                self.session, ev.seq, ev.agent, kind, end.signal, end.line[:500], None, None,
+                record.host, record.seq, ev.timestamp, ev.file, ev.line))
 
     @staticmethod
     def _why(st: _Agent) -> str:

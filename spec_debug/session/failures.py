@@ -422,6 +422,14 @@ _PYTHON_REFUSED = re.compile(
 # directory: /x"; fish's "fish: Unknown command: nvcc"; Ubuntu's command-not-found hook "Command
 # 'nvcc' not found, but can be installed with:"; sudo's, env's, timeout's and nohup's refusals.
 # Whole lines only: "ls" listing error.log, or a file named so, is none.
+_SUDO_REFUSED = (
+    r"sudo: \d+ incorrect password attempts?|sudo: a password is required|sudo: unknown user:? [^\n]+"
+    r"|[\w.-]+ is not in the sudoers file\.[^\n]*|[\w.-]+ is not allowed to run sudo on [^\n]+"
+    r"|Sorry, user [\w.-]+ (?:may not run sudo on|is not allowed to execute) [^\n]+")
+"""sudo refusing to run the command: a wrong password three times, a password it may not ask for
+(``sudo -n``), a user it does not know, a user the sudoers file does not allow (sudo-project/sudo
+plugins/sudoers/logging.c, ``log_auth_failure`` and ``log_denial``, and its ``unknown user %s``;
+its warnings are prefixed ``sudo: ``). Nothing ran, and no status is in a terminal log to say so."""
 _SHELL_REFUSED = re.compile(
     r"-?(?:/(?:usr/)?bin/)?(?:ba|da|k|mk|z)?sh: (?:line \d+: |\d+: )?(?:[^\n:]+: ){1,2}"
     r"(?:command not found|not found|No such file or directory|Permission denied|can't cd to [^\n]+"
@@ -431,12 +439,14 @@ _SHELL_REFUSED = re.compile(
     r"|fish: Unknown command:? [^\n]+|Command '[^'\n]+' not found(?:,[^\n]*)?"
     r"|sudo: [^\n:]+: command not found"
     r"|(?:/usr/bin/)?(?:env|timeout|nohup|nice|stdbuf|xargs): (?:failed to run command )?'[^'\n]+'"
-    r"(?:: No such file or directory|: Permission denied)")
+    r"(?:: No such file or directory|: Permission denied)"
+    r"|" + _SUDO_REFUSED)
 
 
 def _shell_refused(line: str) -> str | None:
     """``line`` (one output line, stripped) when it is a shell's refusal (:data:`_SHELL_REFUSED`)."""
-    return line if (": " in line or "Command '" in line) and _SHELL_REFUSED.fullmatch(line) else None
+    return line if (": " in line or "Command '" in line or "sudo" in line) and _SHELL_REFUSED.fullmatch(line) \
+        else None
 
 
 # What a program that failed says on the line it writes under its own name ("cat: /tmp/x: No
@@ -476,6 +486,24 @@ def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo
                 or (own and line.startswith(own) and not line.startswith(_PIP_RESOLVER_NOTE)):
             return ErrorInfo("tool_error", None, line)
     return None
+
+
+_NAMED_LINE = re.compile(r"(?P<name>(?:[./~]|[a-z_])[\w./+-]*): (?:line \d+: )?")
+"""A line written under a program's name (``cp: cannot stat ...``), or under a script's with the
+line bash was running (``./deploy.sh: line 4: nvcc: command not found``, bash execute_cmd.c).
+A command's name is lower case or a path: "Summary: 0 errors" is a report's line."""
+_NOT_A_PROGRAM = frozenset({"warning", "note", "hint", "info", "debug", "notice"})
+"""Leads of a notice, not a program's name (gcc's and git's "warning: ", "note: ", "hint: ")."""
+
+
+def last_line_failure(output: str) -> tuple[str, str] | None:
+    """``(name, line)`` when the last line of ``output`` is a failure a program wrote under its
+    own ``name`` (:data:`_PROGRAM_FAILED`); else None."""
+    line = _last_meaningful_line(without_colours(output))
+    m = _NAMED_LINE.match(line) if ": " in line else None
+    if m is None or m.group("name") in _NOT_A_PROGRAM or not _PROGRAM_FAILED.search(line, m.end()):
+        return None
+    return m.group("name").rsplit("/", 1)[-1], line
 
 
 def _python_refused(m: re.Match) -> ErrorInfo:

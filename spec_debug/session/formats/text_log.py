@@ -87,6 +87,33 @@ _STATUS = r"(?:\[(?P<status>\d{1,3})\] ?)?"
 """The last command's exit status before the prompt, shown only when it is not 0: zsh's
 ``%(?..[%?] )`` (zshmisc(1), PROMPT SEQUENCES; the prompt of zsh's own ``walters`` theme,
 ``Functions/Prompts/prompt_walters_setup``, and of many a ``.zshrc``), ``[1] me@gpu01:~$``."""
+_FISH_STATUS = r"(?:\d{1,3}|SIG[A-Z]+[0-9]?)"
+"""fish's default prompt (fish 3.6.0 ``share/functions/fish_prompt.fish``): ``me@gpu02 ~/work> ``,
+``#`` for root; the branch ``fish_vcs_prompt`` adds after the folder in a repository (``me@gpu02
+~/sglang (main)> ``, fish_git_prompt's `` (%s)``); after a command that failed, its status in
+brackets before the ``>``: ``[2]``, a signal's name for a status over 128 (``[SIGINT]`` after
+Ctrl-C, ``fish_status_to_signal``), each command's of a pipeline joined by ``|`` (``[1|0]``,
+``__fish_print_pipestatus``; the last is the command's, fish's ``$status``)."""
+def _fish_status(shown: str | None) -> str | None:
+    """The exit status a fish prompt's ``[...]`` shows (:data:`_FISH_STATUS`), as digits: the last
+    of a pipeline's, a signal's name as 128 + its number (``SIGINT``: 130, bash's and fish's own
+    ``$status`` for it)."""
+    if not shown:
+        return None
+    last = shown.rsplit("|", 1)[-1]
+    if last.isdigit():
+        return last
+    number = _LINUX_SIGNALS.get(last)
+    return str(128 + number) if number else None
+
+
+_LINUX_SIGNALS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6, "SIGBUS": 7,
+                  "SIGFPE": 8, "SIGKILL": 9, "SIGUSR1": 10, "SIGSEGV": 11, "SIGUSR2": 12, "SIGPIPE": 13,
+                  "SIGALRM": 14, "SIGTERM": 15}
+"""The numbers of the signals a fish prompt names, on Linux (signal(7); a GPU host's, whatever
+system reads the log), where the prompt turned ``128 + n`` into the name."""
+
+
 _USER_PROMPT = re.compile(
     r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?)?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
     r"(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
@@ -96,7 +123,8 @@ _USER_PROMPT = re.compile(
     r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
     r"|[\w.-]+@(?P<zsh_host>[\w.-]+) (?:\S+ %|[~/]\S* [$#])"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
-    r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*[>#]"  # fish's default: me@gpu02 ~/work> (fish_prompt.fish)
+    r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
+    r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\])?[>#]"  # the git branch, the status (_FISH_STATUS)
     r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
@@ -355,19 +383,36 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     cursor.records = state.seq_next - cursor.seq_base
 
 
+_SCREEN_SWITCH = re.compile(r"\x1b\[\?(?:1049|1047|47)[hl]")
+"""A full-screen program (``watch``, ``less``, ``vim``) switching to the terminal's alternate
+screen as it starts and back as it ends (xterm's smcup/rmcup, ``CSI ? 1049 h``/``l``; ``47`` and
+``1047`` the older forms: ctlseqs, "Alternate Screen Buffer"). Back on the main screen the cursor
+is where it was, at the start of the row after the command: what follows starts a line. Read on
+as one line, a ``watch``'s last redraw was joined to the next prompt, and the command typed there
+lost (``ls /nope`` read as "ls /nopetil 97%vm: Sat Dec 5 ..." in a bash 5.2 typescript)."""
+
+
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
-        if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
-            # the output before zsh's mark is a line of its own, though no newline ended it
-            before = _shown(line[:unended.start()])
-            if before:
-                yield lineno, before, timestamp
-            line = line[unended.end():]
-        if _PASTE_ON in line or _TITLE in line:
-            *ended, line = _prompt_rows(line)
-            for before in ended:
-                yield lineno, before, timestamp
-        yield lineno, _shown(line), timestamp
+        if "\x1b[?" in line and _SCREEN_SWITCH.search(line):
+            *before, line = _SCREEN_SWITCH.split(line)
+            for part in before:  # (what is blank there, a mode switch's, is no line)
+                yield from (shown for shown in _displayed_line(lineno, part, timestamp) if shown[1])
+        yield from _displayed_line(lineno, line, timestamp)
+
+
+def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[tuple[int, str, str | None]]:
+    if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
+        # the output before zsh's mark is a line of its own, though no newline ended it
+        before = _shown(line[:unended.start()])
+        if before:
+            yield lineno, before, timestamp
+        line = line[unended.end():]
+    if _PASTE_ON in line or _TITLE in line:
+        *ended, line = _prompt_rows(line)
+        for before in ended:
+            yield lineno, before, timestamp
+    yield lineno, _shown(line), timestamp
 
 
 _PASTE_ON = "\x1b[?2004h"
@@ -1071,7 +1116,7 @@ class _State:
         once a prompt of the log has shown one, the same prompt without one says 0."""
         if m.re is not _USER_PROMPT:
             return
-        status = m.group("status")
+        status = m.group("status") or _fish_status(m.group("fish_status"))
         if status is None and self.status_style is None:
             return  # most logs: no prompt has shown a status
         style = _prompt_host(m) or ""
