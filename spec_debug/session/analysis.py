@@ -19,7 +19,7 @@ from pathlib import Path
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.record import SEVERITY_RANK
-from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts
+from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts, touched
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
@@ -177,7 +177,7 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     topic = reasoning.topic_words(outcome)
     newest = len(st.open_hypotheses) - 1
     if len(topic) < TOPIC_MATCH:
-        return newest
+        return _changed_guess(st, topic, newest)
     shared_newest = len(topic & st.open_hypotheses[newest][1])
     best, best_shared = newest, shared_newest
     for i in range(newest - 1, -1, -1):
@@ -194,7 +194,27 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
         return best
     if shared_newest == 0 and any(len(topic & done) >= TOPIC_MATCH for done in st.settled_topics):
         return None
-    return newest
+    return _changed_guess(st, topic, newest)
+
+
+def _changed_guess(st: _Agent, topic: frozenset, newest: int) -> int:
+    """The open hypothesis an outcome naming none of theirs ("That fixed it: 96.8 tok/s now")
+    answers: the newest, unless the launches and edits since the newest was said changed what an
+    older one is about and nothing of the newest's. "I suspect --speculative-num-steps 8", then
+    "Maybe the CUDA graph capture is off", a grep of the log for cuda, a relaunch with
+    ``--speculative-num-steps 3`` and "That fixed it": the fix was of the steps guess."""
+    if newest < 1 or not st.changes or any(topic & t for _, t in st.open_hypotheses):
+        return newest
+    since = max(h.seq for h, _ in st.open_hypotheses)
+    changed = touched.changed_words([c for c in st.changes if c.seq > since])
+    if not changed or changed & touched.parts(st.open_hypotheses[newest][1]):
+        return newest
+    best, best_shared = newest, 0
+    for i in range(newest - 1, -1, -1):
+        shared = len(changed & touched.parts(st.open_hypotheses[i][1]))
+        if shared > best_shared:
+            best, best_shared = i, shared
+    return best
 
 
 def _restated(st: _Agent, sentence: str) -> int | None:
@@ -434,6 +454,10 @@ class _Agent:
     outcomes: deque = field(default_factory=lambda: deque(maxlen=50))
     """The agent's last outcomes (:class:`_Outcome`): a sub-agent's reported cause is settled by
     what its parent found after the report (see :meth:`_SessionState._reported_causes`)."""
+    changes: deque = field(default_factory=lambda: deque(maxlen=8))
+    """The agent's last relaunches and edits (:class:`touched.Change`): what its fixes changed."""
+    last_launch: str | None = None
+    """The agent's last server launch, as its host ran it: what a relaunch changed is the difference."""
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
@@ -805,8 +829,13 @@ class _SessionState:
                     self.command_hosts.setdefault(host.lower(), host)
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
+            if category == "edit":  # sed -i, a patch: what a symptom's outcome next may be the fix of
+                st.changes.append(touched.Change(ev.seq, record.inner, None))
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
+                if st.last_launch is not None:  # (a first launch changed nothing known)
+                    st.changes.append(touched.Change(ev.seq, record.inner, st.last_launch))
+                st.last_launch = record.inner
                 ports = self.served.setdefault(host.lower() if host else None, {})
                 port = named_port(record.inner)
                 ports.pop(port, None)  # the last launch last
