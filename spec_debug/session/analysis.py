@@ -119,6 +119,24 @@ script, ``docker compose up``, ``systemctl restart``); a kill stops one at most.
 _ATTEMPTS = frozenset({"edit", "launch_server"})
 """Kinds of call that try something (with host_changes.changes_host: a restart, a kill, an
 install): a reading after one that does not improve says the attempt did not work."""
+_WAITS_FOR_SERVER = frozenset({"health", "logs", "process", "gpu_status"})
+"""Kinds of command an agent waits for its server to come up with: a /health poll, a look at
+its log, its process or the GPU memory its weights fill."""
+# A port nothing listens on yet: "[Errno 111] Connection refused" (Python, ssh -L), aiohttp's
+# "Cannot connect to host localhost:30000 ssl:default [Connect call failed ...]" (what
+# sglang.bench_serving and vllm bench serve raise), the OpenAI client's "APIConnectionError",
+# curl's "(7) Failed to connect to host" (failures.curl_unreached). Not ssh's own ("ssh: connect
+# to host gpu01 port 22: Connection refused"): that host's sshd, no server of the agent's.
+_REFUSED = re.compile(r"Connection refused|Cannot connect to host |Connect call failed|APIConnectionError|"
+                      r"Failed to connect to host")
+
+
+def _not_up_yet(err: failures.ErrorInfo) -> bool:
+    """``err`` says a server's port refused the connection (no server listens there yet)."""
+    return err.kind == "connection" and not err.message.lstrip().startswith("ssh:") \
+        and " port 22:" not in err.message and _REFUSED.search(err.message) is not None
+
+
 _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
 
 
@@ -413,6 +431,8 @@ class _Trigger:
     recent: tuple[str, ...]
     command: str = ""
     """The failed command as typed, "" for none (a metric, a tool that is no command)."""
+    not_up: bool = False
+    """The error is a server's port refusing the connection (:func:`_not_up_yet`)."""
 
 
 # The path an error says is missing: Python's FileNotFoundError / OSError ("[Errno 2] No such
@@ -986,7 +1006,7 @@ class _SessionState:
             err = found[0] if found else None
             summary = failures.error_said(err.exception, err.kind, err.message)[:160] if err else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent),
-                                  record.command if record is not None else "")
+                                  record.command if record is not None else "", err is not None and _not_up_yet(err))
         elif call is not None and call.spawn and ev.call_id and not not_run:
             # A sub-agent's report: its own lines are read after its parent's file, so whether
             # it ended in a failure is known at the end (see _spawn_pivots)
@@ -1356,6 +1376,11 @@ class _SessionState:
         st.trigger = None
         # Editing after an error is the ordinary fix-and-retry loop, not a change of approach.
         if category in trig.recent or category == trig.category or category in ("edit", "other"):
+            return
+        if trig.not_up and category in _WAITS_FOR_SERVER and "launch_server" in trig.recent:
+            # a benchmark refused a connection just after the agent launched its server: it is
+            # still loading the weights; polling /health, reading its log until "ready to roll"
+            # (then running the benchmark again) is waiting for it, not a change of approach
             return
         if trig.command and ev.command and _retyped(trig.command, ev.command):
             # `nvidai-smi` (command not found), then `nvidia-smi`: the same command with its typo
