@@ -19,7 +19,9 @@ from pathlib import Path
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.record import SEVERITY_RANK
-from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts, touched
+from spec_debug.session import (checkpoints_seen, failures, metrics, reasoning, shell, slurm_jobs, source_workers,
+                                spec_facts, touched)
+from spec_debug.session.checkpoints_seen import CheckpointSeen
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
@@ -68,6 +70,9 @@ class SessionAnalysis:
     loops: list[LoopRecord] = field(default_factory=list)
     prompts: list[PromptRecord] = field(default_factory=list)
     concat_orders: list[dict] = field(default_factory=list)
+    checkpoints_seen: list[CheckpointSeen] = field(default_factory=list)
+    """Checkpoint folders seen with no command naming them (a listed server's, a file tool's
+    read): distill's defaults for its checks' vars; no part of the JSON contract."""
 
     @property
     def hosts(self) -> list[str]:
@@ -389,7 +394,8 @@ INTERRUPTS_KEPT = 3
 """How many commands stopped by hand a session's ``interrupted_seqs`` names (its count is
 ``stats.interrupts``)."""
 
-_KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops")
+_KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops",
+         "checkpoints_seen")
 
 
 @dataclass
@@ -868,6 +874,10 @@ class _SessionState:
             self._concat(ev, x, host=host)
         else:  # a file tool (Claude Code's Read, Grep): where the agent runs, as a command typed there
             seg.kind_hosts[category, ev.host] += 1
+            if ev.path and checkpoints_seen.checkpoint_file(ev.path):
+                # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
+                self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                    self.session, ev.seq, ev.agent, ev.host, "read", path=ev.path))
         # (changes_host parses the line: asked only once a throughput was read, as only a reading
         # after an attempt is compared with one before it)
         if category in _ATTEMPTS or ev.spawn is not None or \
@@ -991,6 +1001,12 @@ class _SessionState:
             record.exit_code = exit_code
             record.is_error = failed
             record.result_seq = ev.seq
+            if call.category == "process" and ev.text and not failed \
+                    and (served := checkpoints_seen.listed_server(ev.text)) is not None:
+                # `ps aux | grep [s]glang` of a server up before the session: what it serves
+                self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                    self.session, ev.seq, ev.agent, record.host, "listed", served[0], served[1],
+                    command_seq=record.seq))
         if failed:
             info.failed_calls += 1
         for err in found:

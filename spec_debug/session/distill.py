@@ -31,7 +31,7 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.builtin_checks import SERVED_WORDS, builtin_check_steps, checked_findings
+from spec_debug.session.builtin_checks import LISTED_WORDS, SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
@@ -83,6 +83,7 @@ def in_time_order(a: SessionAnalysis) -> SessionAnalysis:
         prompts=by_session(a.prompts), commands=by_session(a.commands), errors=by_session(a.errors),
         metrics=by_session(a.metrics), findings=by_session(a.findings), pivots=by_session(a.pivots),
         loops=by_session(a.loops), hypotheses=by_session(a.hypotheses), segments=segments,
+        checkpoints_seen=by_session(a.checkpoints_seen),
     )
 
 
@@ -474,7 +475,9 @@ def _var_notes(doc: dict) -> dict[str, str]:
             # a built-in check's draft_model / target_model (builtin_checks)
             audited = any(step.get("probe") == "launch_flags" for step in doc.get("steps") or [])
             # from the launch, or from a checkpoint file a command read (builtin_checks._checkpoint_vars)
-            source = SERVED_WORDS if SERVED_WORDS in users[0].get("why", "") else "the session's commands read"
+            why = users[0].get("why", "")
+            source = SERVED_WORDS if SERVED_WORDS in why else LISTED_WORDS if LISTED_WORDS in why else \
+                "the session's commands read" if "the session's commands read" in why else "the session read"
             notes[var] = (f"the {checkpoint} checkpoint {source}{where}; --var {var}=DIR "
                           "for another" if value else
                           f"empty: the {checkpoint} checkpoint of the server running on the host, where the launch "
