@@ -136,8 +136,9 @@ _REFUSED = re.compile(r"Connection refused|Cannot connect to host |Connect call 
                       r"Failed to connect to host")
 
 
-def _not_up_yet(err: failures.ErrorInfo) -> bool:
-    """``err`` says a server's port refused the connection (no server listens there yet)."""
+def not_up_yet(err: failures.ErrorInfo | ErrorRecord) -> bool:
+    """``err`` says a server's port refused the connection (no server listens there yet). The
+    postmortem asks it of the kept errors too."""
     return err.kind == "connection" and not err.message.lstrip().startswith("ssh:") \
         and " port 22:" not in err.message and _REFUSED.search(err.message) is not None
 
@@ -438,7 +439,7 @@ class _Trigger:
     command: str = ""
     """The failed command as typed, "" for none (a metric, a tool that is no command)."""
     not_up: bool = False
-    """The error is a server's port refusing the connection (:func:`_not_up_yet`)."""
+    """The error is a server's port refusing the connection (:func:`not_up_yet`)."""
 
 
 # The path an error says is missing: Python's FileNotFoundError / OSError ("[Errno 2] No such
@@ -1022,7 +1023,7 @@ class _SessionState:
             err = found[0] if found else None
             summary = failures.error_said(err.exception, err.kind, err.message)[:160] if err else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent),
-                                  record.command if record is not None else "", err is not None and _not_up_yet(err))
+                                  record.command if record is not None else "", err is not None and not_up_yet(err))
         elif call is not None and call.spawn and ev.call_id and not not_run:
             # A sub-agent's report: its own lines are read after its parent's file, so whether
             # it ended in a failure is known at the end (see _spawn_pivots)

@@ -21,7 +21,7 @@ from markupsafe import Markup, escape
 from spec_debug.counted import counted
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
-from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.analysis import PIVOT_WINDOW, SessionAnalysis, not_up_yet
 from spec_debug.session.baselines import BaselineBook, Row, launched_model, reading_row
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.distill import in_time_order, select_commands
@@ -317,6 +317,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                   if line.startswith("Throughput rose from ")][-1:]
 
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
+    # a loop of commands the agent's new server refused while it loaded (a benchmark retried) waits too
+    waits |= {key for key, errors in loop_errors.items() if errors and all((e.session, e.seq) in polls for e in errors)}
     loop_command = _loop_commands(a)
     went_wrong = []
     for lp in a.loops:
@@ -479,9 +481,40 @@ def _loop_errors(a: SessionAnalysis) -> dict[tuple[str, int], list[ErrorRecord]]
 
 def _poll_errors(a: SessionAnalysis, loop_errors: dict[tuple[str, int], list[ErrorRecord]]) -> set[tuple[str, int]]:
     """(session, seq) of the errors printed by a loop of polls (a health check, nvidia-smi)
-    that failed while a server came up."""
+    that failed while a server came up, and of the commands refused by a server the agent had
+    just launched (:func:`_server_loading`)."""
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
-    return {(e.session, e.seq) for key, errors in loop_errors.items() if key in waits for e in errors}
+    return {(e.session, e.seq) for key, errors in loop_errors.items() if key in waits for e in errors} \
+        | _server_loading(a)
+
+
+def _server_loading(a: SessionAnalysis) -> set[tuple[str, int]]:
+    """(session, seq) of the errors that say the server the agent had just launched was still
+    loading: its port refused a command (a benchmark run at once, retried) with the launch among
+    the agent's last few other commands (as analysis counts no pivot for the wait). Was the
+    incident's "First error", and a loop whose action item said to read the error before
+    re-running."""
+    refused = [e for e in a.errors if e.command_seq is not None and not_up_yet(e)]
+    if not refused:
+        return set()
+    failed_so = {(e.session, e.command_seq) for e in refused}
+    runs: dict[tuple[str, str], list[CommandRecord]] = {}
+    for c in a.commands:
+        runs.setdefault((c.session, c.agent), []).append(c)
+    out = set()
+    for e in refused:
+        mine = runs.get((e.session, e.agent), [])
+        others = 0
+        for c in reversed(mine[:bisect_left(mine, e.command_seq, key=attrgetter("seq"))]):
+            if c.category == "launch_server":
+                out.add((e.session, e.seq))
+                break
+            if (c.session, c.seq) in failed_so:
+                continue  # an earlier try refused the same way: still the same wait
+            others += 1
+            if others >= PIVOT_WINDOW:
+                break
+    return out
 
 
 def _first_in_time(errors: list[ErrorRecord]) -> list[ErrorRecord]:
