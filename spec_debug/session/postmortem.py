@@ -569,7 +569,7 @@ def _resolution(a: SessionAnalysis) -> list[str]:
         # followed by a rise in measured throughput" said the fix did nothing. Where a change came
         # between the readings and raised nothing, that sentence is the true one.
         m, changes = first
-        shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
+        shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         return [f"Throughput was first measured after {shown}: {m.value:g} tok/s{host} [msg {m.seq}]; "
                 "nothing was measured before the changes to compare it with."]
@@ -584,7 +584,7 @@ def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[
     reported = _reported_before(a, m, one_host)
     if reported is None or m.value <= reported.value * RISE:
         return []
-    shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in _changes_before(a, m)[-3:])
+    shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in _changes_before(a, m)[-3:])
     host = f" on {m.host}" if m.host else ""
     return [((rank.get(m.session, len(rank)), m.seq),
              f"Throughput rose from {reported.value:g} tok/s as reported [msg {reported.seq}] to {m.value:g} "
@@ -668,7 +668,7 @@ def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int
             continue
         # a relaunch that only reads --help changes nothing; the last few changes are the ones
         # the rise followed (the session may have relaunched many times before)
-        shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
+        shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         out.append(((rank.get(m.session, len(rank)), m.seq),
                     f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}."))
@@ -682,15 +682,51 @@ _SPEC_FLAG = re.compile(r"--speculative[-_](?!config\b)[\w-]+(?:[ =](?!-)[^\s'\"
                         r"|\\?\"num_speculative_tokens\\?\"\s*:\s*\d+")
 
 
-def _change(c: CommandRecord) -> str:
+def _change(a: SessionAnalysis, c: CommandRecord) -> str:
     """A change as the reader needs it: a relaunch by the speculative flags it was given (the
-    head of a 300-character launch line is the model path, the same every time)."""
+    head of a 300-character launch line is the model path, the same every time); by those it
+    changed, with what they were, where the agent launched with speculative flags on the host
+    before ("with `--speculative-num-steps 3` (was `--speculative-num-steps 8`)": the whole set
+    hid which of five flags the fix was)."""
     text = c.inner or c.command
     if c.category == "launch_server":
-        flags = [f.replace("\\", "") for f in _SPEC_FLAG.findall(text)]
+        flags = _spec_flags(text)
         if flags:
-            return "relaunching the server with " + _code(" ".join(dict.fromkeys(flags)))
+            before = _spec_flags(_launch_before(a, c))
+            if before and flags != before:
+                names = {_flag_name(f) for f in flags}
+                new = [f for f in flags if f not in before]
+                was = [f for f in before if f not in flags and _flag_name(f) in names]
+                dropped = [f for f in before if _flag_name(f) not in names]
+                if new or dropped:
+                    said = []
+                    if new:
+                        said.append(_code(" ".join(new)) + (f" (was {_code(' '.join(was))})" if was else ""))
+                    if dropped:
+                        said.append("without " + _code(" ".join(dropped)))
+                    return "relaunching the server with " + ", ".join(said) if new else \
+                        "relaunching the server " + said[0]
+            return "relaunching the server with " + _code(" ".join(flags))
     return _code(_short(text, 120))
+
+
+def _spec_flags(text: str) -> list[str]:
+    """The speculative flags of a launch line, with their values, each once."""
+    return list(dict.fromkeys(f.replace("\\", "") for f in _SPEC_FLAG.findall(text))) if text else []
+
+
+def _flag_name(flag: str) -> str:
+    """``--speculative-num-steps`` of ``--speculative-num-steps 3``; the key of ``"num_speculative_tokens": 3``."""
+    return re.split(r"[ =:]", flag, maxsplit=1)[0]
+
+
+def _launch_before(a: SessionAnalysis, c: CommandRecord) -> str:
+    """The launch line of ``c``'s agent on ``c``'s host just before ``c`` ("" for none)."""
+    for b in reversed(a.commands):
+        if b.seq < c.seq and b.session == c.session and b.agent == c.agent and b.host == c.host \
+                and b.category == "launch_server" and not _HELP.search(b.inner or b.command):
+            return b.inner or b.command
+    return ""
 
 
 def _back_above_baseline(impact: dict[str, Any]) -> bool:
