@@ -22,6 +22,7 @@ from spec_debug.record import SEVERITY_RANK
 from spec_debug.session import (checkpoints_seen, failures, metrics, reasoning, shell, slurm_jobs, source_workers,
                                 spec_facts, touched)
 from spec_debug.session.checkpoints_seen import CheckpointSeen
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
@@ -1021,7 +1022,9 @@ class _SessionState:
         # exit status: a server log read with `tail` (status 0) that ends in the engine's OOM.
         if (failed or found) and call is not None and not not_run:
             err = found[0] if found else None
-            summary = failures.error_said(err.exception, err.kind, err.message)[:160] if err else "a failed command"
+            # cut after a word ("… (Caused by NewConnectionError(' [msg 4]" read as the whole error)
+            summary = cut_at_word(failures.error_said(err.exception, err.kind, err.message), 160) if err \
+                else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent),
                                   record.command if record is not None else "", err is not None and not_up_yet(err))
         elif call is not None and call.spawn and ev.call_id and not not_run:
