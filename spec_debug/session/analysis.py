@@ -441,6 +441,8 @@ class _Trigger:
     """The failed command as typed, "" for none (a metric, a tool that is no command)."""
     not_up: bool = False
     """The error is a server's port refusing the connection (:func:`not_up_yet`)."""
+    host: str | None = None
+    """Where the failed command ran."""
 
 
 # The path an error says is missing: Python's FileNotFoundError / OSError ("[Errno 2] No such
@@ -486,6 +488,8 @@ class _Agent:
     """The agent's last relaunches and edits (:class:`touched.Change`): what its fixes changed."""
     last_launch: str | None = None
     """The agent's last server launch, as its host ran it: what a relaunch changed is the difference."""
+    last_launch_host: str | None = None
+    """Where it ran (None: the session's own machine)."""
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
@@ -863,7 +867,7 @@ class _SessionState:
                 self.baselines.launched(record.inner)
                 if st.last_launch is not None:  # (a first launch changed nothing known)
                     st.changes.append(touched.Change(ev.seq, record.inner, st.last_launch))
-                st.last_launch = record.inner
+                st.last_launch, st.last_launch_host = record.inner, host
                 ports = self.served.setdefault(host.lower() if host else None, {})
                 port = named_port(record.inner)
                 ports.pop(port, None)  # the last launch last
@@ -1026,7 +1030,8 @@ class _SessionState:
             summary = cut_at_word(failures.error_said(err.exception, err.kind, err.message), 160) if err \
                 else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent),
-                                  record.command if record is not None else "", err is not None and not_up_yet(err))
+                                  record.command if record is not None else "", err is not None and not_up_yet(err),
+                                  record.host if record is not None else None)
         elif call is not None and call.spawn and ev.call_id and not not_run:
             # A sub-agent's report: its own lines are read after its parent's file, so whether
             # it ended in a failure is known at the end (see _spawn_pivots)
@@ -1397,10 +1402,12 @@ class _SessionState:
         # Editing after an error is the ordinary fix-and-retry loop, not a change of approach.
         if category in trig.recent or category == trig.category or category in ("edit", "other"):
             return
-        if trig.not_up and category in _WAITS_FOR_SERVER and "launch_server" in trig.recent:
-            # a benchmark refused a connection just after the agent launched its server: it is
-            # still loading the weights; polling /health, reading its log until "ready to roll"
-            # (then running the benchmark again) is waiting for it, not a change of approach
+        if trig.not_up and category in _WAITS_FOR_SERVER and "launch_server" in trig.recent \
+                and trig.host == st.last_launch_host:
+            # a benchmark refused a connection just after the agent launched its server there: it
+            # is still loading the weights; polling /health, reading its log until "ready to roll"
+            # (then running the benchmark again) is waiting for it, not a change of approach. (A
+            # refusal on another host than the launch's is of another server.)
             return
         if trig.command and ev.command and _retyped(trig.command, ev.command):
             # `nvidai-smi` (command not found), then `nvidia-smi`: the same command with its typo

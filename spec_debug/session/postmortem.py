@@ -507,7 +507,8 @@ def _server_loading(a: SessionAnalysis) -> set[tuple[str, int]]:
         others = 0
         for c in reversed(mine[:bisect_left(mine, e.command_seq, key=attrgetter("seq"))]):
             if c.category == "launch_server":
-                out.add((e.session, e.seq))
+                if c.host == e.host:  # (a refusal on another host is of another server)
+                    out.add((e.session, e.seq))
                 break
             if (c.session, c.seq) in failed_so:
                 continue  # an earlier try refused the same way: still the same wait

@@ -71,3 +71,16 @@ def test_a_refusal_long_after_the_launch_is_still_an_error(tmp_path):
         [f"First error: aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host localhost:30000 "
          f"ssl:default [Connect call failed ('127.0.0.1', 30000)] [msg {refused}] (main)."]
     assert f"1× aiohttp.client_exceptions.ClientConnectorError [msg {refused}]" in view["went_wrong"]
+
+
+def test_a_refusal_on_another_host_than_the_launch_is_still_an_error(tmp_path):
+    w = _Writer("55550000-0000-4000-8000-0000000000e2", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("Measure EAGLE-3 throughput on gpu02.")
+    w.bash(f"ssh gpu02 '{LAUNCH}'", "", text="Launching the server on gpu02.")
+    refused = w.bash(f"ssh gpu01 '{BENCH}'", REFUSED, exit_code=1, text="Benchmark.")[1]
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    view = postmortem_view(analyze_path(path))
+    assert [line for line in view["detection"] if line.startswith("First error")] == \
+        [f"First error: aiohttp.client_exceptions.ClientConnectorError: Cannot connect to host localhost:30000 "
+         f"ssl:default [Connect call failed ('127.0.0.1', 30000)] [msg {refused}] (main)."]

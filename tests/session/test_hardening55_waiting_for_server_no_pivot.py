@@ -64,3 +64,17 @@ def test_a_refusal_long_after_the_launch_is_still_a_pivot(tmp_path):
 def test_another_error_then_the_log_is_still_a_pivot(tmp_path):
     a = _session(tmp_path, "RuntimeError: CUDA error: an illegal memory access was encountered", LOG)
     assert [p.to_category for p in a.pivots] == ["logs"]
+
+
+def test_a_refusal_on_another_host_than_the_launch_is_still_a_pivot(tmp_path):
+    # the server launched on gpu02; gpu01's refused the health check: no wait for the new one
+    # (test_hardening29_extract_launch_host: distill keeps gpu01's steps for it)
+    w = _Writer("55550000-0000-4000-8000-0000000000b2", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("EAGLE-3 accepts almost nothing.")
+    w.bash(f"ssh gpu02 '{LAUNCH}'", "", text="Launching the server on gpu02.")
+    w.bash("ssh gpu01 'curl -sf http://localhost:30000/health'",
+           "curl: (7) Failed to connect to localhost port 30000 after 0 ms: Connection refused", exit_code=7)
+    w.bash("ssh gpu01 'tail -n 20 /var/log/sglang.log'", "Decode batch. accept len: 1.02")
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    assert [p.to_category for p in analyze_path(path).pivots] == ["logs"]
