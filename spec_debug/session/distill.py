@@ -38,7 +38,7 @@ from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
-from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord
+from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord, PivotRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
 from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
@@ -1007,10 +1007,22 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
         if p.session != cmd.session:
             continue
         if p.seq == cmd.seq:
-            parts.append(f"It was the first step of a change of approach after [msg {p.trigger_seq}].")
+            after = _trigger_said(p)
+            parts.append(f"It was the first step of a change of approach after {after + ' ' if after else ''}"
+                         f"[msg {p.trigger_seq}].")
         elif p.trigger_seq == cmd.result_seq:
-            parts.append(f"Its result ({p.kind}) prompted a change of approach at [msg {p.seq}].")
+            parts.append(f"Its result ({_trigger_said(p) or p.kind}) prompted a change of approach at [msg {p.seq}].")
     return " ".join(parts) or f"{CATEGORY_TITLES[cmd.category]} step from the session."
+
+
+def _trigger_said(p: PivotRecord) -> str:
+    """What prompted pivot ``p``, as its summary says it ("After UnboundLocalError: ... [msg 12],
+    moved from ..."): a step's why named only the message ("after [msg 45]"), which the reader of
+    a playbook does not have at hand. "" where the summary says it otherwise."""
+    if not p.summary.startswith("After "):
+        return ""
+    end = p.summary.find(f" [msg {p.trigger_seq}]")
+    return cut_at_word(p.summary[6:end], 140) if end > 6 else ""
 
 
 # A fenced block is the command itself, as mini-swe-agent and SWE-agent write their action
