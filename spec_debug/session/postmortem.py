@@ -694,6 +694,9 @@ def _change(a: SessionAnalysis, c: CommandRecord) -> str:
         flags = _spec_flags(text)
         if flags:
             before = _spec_flags(_launch_before(a, c))
+            if before and set(flags) == set(before):
+                # a restart to load a patch, an edited file: the whole set read as the change
+                return "restarting the server (the same speculative flags)"
             if before and flags != before:
                 names = {_flag_name(f) for f in flags}
                 new = [f for f in flags if f not in before]

@@ -62,3 +62,21 @@ def test_a_first_speculative_launch_after_a_plain_one_keeps_its_flags(tmp_path):
     assert view["resolution"][0].endswith(
         "after relaunching the server with `--speculative-algorithm EAGLE3 --speculative-draft-model-path /models/e3 "
         f"--speculative-num-steps 3 --speculative-eagle-topk 4` [msg {relaunch}].")
+
+
+def test_a_restart_with_the_same_flags_says_so(tmp_path):
+    # a restart to load a patch: its flags, listed whole, read as the change
+    w = _Writer("55550000-0000-4000-8000-0000000000f2", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("EAGLE-3 is slow on gpu01.")
+    launch = LAUNCH.format(steps=3, tokens="")
+    w.bash(launch, "", text="Launching the server.")
+    w.bash(BENCH, _bench(60.0, 1.4), text="Benchmark.")
+    patch = w.bash("ssh gpu01 'cd /root/sglang && git apply /root/patches/eagle3_embed_capture.patch'", "")[0]
+    relaunch = w.bash(launch, "", text="Restarting to load the patch.")[0]
+    risen = w.bash(BENCH, _bench(96.8, 2.9), text="Benchmark.")[1]
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    assert postmortem_view(analyze_path(path))["resolution"] == [
+        f"Throughput rose from 60 to 96.8 tok/s on gpu01 [msg {risen}] after `cd /root/sglang && git apply "
+        f"/root/patches/eagle3_embed_capture.patch` [msg {patch}], restarting the server (the same speculative "
+        f"flags) [msg {relaunch}]."]
