@@ -490,6 +490,9 @@ class _Agent:
     """The agent's last server launch, as its host ran it: what a relaunch changed is the difference."""
     last_launch_host: str | None = None
     """Where it ran (None: the session's own machine)."""
+    held_pivot: tuple | None = None
+    """A look at the agent's new server after it refused a command (``_pivot_check``'s event,
+    trigger, kind, target): a pivot only if its output shows a failure other than a refusal."""
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
@@ -1022,6 +1025,11 @@ class _SessionState:
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
+        if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:
+            held, st.held_pivot = st.held_pivot, None
+            if any(not not_up_yet(err) for err in found):
+                # the log of the server the agent waited for ends in its crash: it was no wait
+                self._emit_pivot(*held, errors=len(found))
         # An error the output shows prompts a change of approach as a failure does, whatever the
         # exit status: a server log read with `tail` (status 0) that ends in the engine's OOM.
         if (failed or found) and call is not None and not not_run:
@@ -1402,13 +1410,6 @@ class _SessionState:
         # Editing after an error is the ordinary fix-and-retry loop, not a change of approach.
         if category in trig.recent or category == trig.category or category in ("edit", "other"):
             return
-        if trig.not_up and category in _WAITS_FOR_SERVER and "launch_server" in trig.recent \
-                and trig.host == st.last_launch_host:
-            # a benchmark refused a connection just after the agent launched its server there: it
-            # is still loading the weights; polling /health, reading its log until "ready to roll"
-            # (then running the benchmark again) is waiting for it, not a change of approach. (A
-            # refusal on another host than the launch's is of another server.)
-            return
         if trig.command and ev.command and _retyped(trig.command, ev.command):
             # `nvidai-smi` (command not found), then `nvidia-smi`: the same command with its typo
             # put right is no change of approach, though the typo read as another kind ("other");
@@ -1419,6 +1420,21 @@ class _SessionState:
             # "No such file or directory: '/data/eagle3/freq.pt'", then `ls -la /data/eagle3/`: the
             # agent looks for the file it named wrong, to run the same command again
             return
+        if trig.not_up and category in _WAITS_FOR_SERVER and "launch_server" in trig.recent \
+                and trig.host == st.last_launch_host:
+            # a benchmark refused a connection just after the agent launched its server there: it
+            # is still loading the weights; polling /health, reading its log until "ready to roll"
+            # (then running the benchmark again) is waiting for it, not a change of approach. (A
+            # refusal on another host than the launch's is of another server.) Held until its
+            # output is read: a log that shows the server died loading (an OOM) was a turn to it.
+            st.held_pivot = (ev, trig, category, target)
+            return
+        self._emit_pivot(ev, trig, category, target)
+
+    def _emit_pivot(self, ev: Event, trig: _Trigger, category: str, target: shell.Target | None,
+                    errors: int | None = None) -> None:
+        """``errors``: for a pivot held until the call's output was read, the errors that output
+        showed (counted in the phase before; they move to the pivot's with the call)."""
         what = shell.CATEGORY_TITLES
         if ev.command:
             shown = (target.inner or ev.command) + (f" (on {target.host})" if target.host else "")
@@ -1429,7 +1445,11 @@ class _SessionState:
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category,
                             ev.timestamp)
         self._keep(self.kept["pivots"], pivot)
-        if ev.agent == MAIN_AGENT:
+        if ev.agent == MAIN_AGENT and errors is not None:
+            host = (target.host if target is not None else None) or ev.host
+            self.phases.pivot_at_call(ev.seq, what[category], trig.seq, ev.timestamp, category, host,
+                                      bool(ev.command), errors)
+        elif ev.agent == MAIN_AGENT:
             self.phases.boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp, kind=category)
 
     def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:

@@ -78,3 +78,24 @@ def test_a_refusal_on_another_host_than_the_launch_is_still_a_pivot(tmp_path):
     path = tmp_path / f"{w.session}.jsonl"
     path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
     assert [p.to_category for p in analyze_path(path).pivots] == ["logs"]
+
+
+def test_a_log_that_shows_the_server_died_loading_is_still_a_pivot(tmp_path):
+    # the refused benchmark was no wait after all: the log the agent read ends in the server's
+    # OOM; the pivot is kept, its phase starting at the log read with that read and its error in it
+    w = _Writer("55550000-0000-4000-8000-0000000000b3", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("Measure EAGLE-3 throughput on this box.")
+    w.bash(LAUNCH, "", text="Launching the server.")
+    refused = w.bash(BENCH, REQUESTS, exit_code=1, text="Running the benchmark.")[1]
+    tail = w.bash("tail -5 /tmp/server.log", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+                  "GPU 0 has a total capacity of 79.11 GiB", text="Checking the server log.")[0]
+    w.bash(LAUNCH.replace("--port", "--mem-fraction-static 0.8 --port"), "", text="Relaunching with less memory.")
+    w.bash(BENCH, _bench(96.8, 2.9), text="Running the benchmark again.")
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [(p.seq, p.trigger_seq, p.to_category) for p in a.pivots] == [(tail, refused, "logs")]
+    first, second = a.segments
+    assert (first.end_seq, first.commands, first.errors) == (tail - 1, 2, 1)
+    assert (second.start_seq, second.title, second.commands, second.errors) == \
+        (tail, f"Reading logs (pivot after [msg {refused}])", 3, 1)
