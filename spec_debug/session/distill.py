@@ -1007,22 +1007,22 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
         if p.session != cmd.session:
             continue
         if p.seq == cmd.seq:
-            after = _trigger_said(p)
+            after = trigger_said(p)
             parts.append(f"It was the first step of a change of approach after {after + ' ' if after else ''}"
                          f"[msg {p.trigger_seq}].")
         elif p.trigger_seq == cmd.result_seq:
-            parts.append(f"Its result ({_trigger_said(p) or p.kind}) prompted a change of approach at [msg {p.seq}].")
+            parts.append(f"Its result ({trigger_said(p) or p.kind}) prompted a change of approach at [msg {p.seq}].")
     return " ".join(parts) or f"{CATEGORY_TITLES[cmd.category]} step from the session."
 
 
-def _trigger_said(p: PivotRecord) -> str:
+def trigger_said(p: PivotRecord, limit: int = 140) -> str:
     """What prompted pivot ``p``, as its summary says it ("After UnboundLocalError: ... [msg 12],
     moved from ..."): a step's why named only the message ("after [msg 45]"), which the reader of
     a playbook does not have at hand. "" where the summary says it otherwise."""
     if not p.summary.startswith("After "):
         return ""
     end = p.summary.find(f" [msg {p.trigger_seq}]")
-    return cut_at_word(p.summary[6:end], 140) if end > 6 else ""
+    return cut_at_word(p.summary[6:end], limit) if end > 6 else ""
 
 
 # A fenced block is the command itself, as mini-swe-agent and SWE-agent write their action

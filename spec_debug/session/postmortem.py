@@ -24,7 +24,7 @@ from spec_debug.report.render import make_environment
 from spec_debug.session.analysis import PIVOT_WINDOW, SessionAnalysis, not_up_yet
 from spec_debug.session.baselines import BaselineBook, Row, launched_model, reading_row
 from spec_debug.session.cut_text import cut_at_word
-from spec_debug.session.distill import in_time_order, select_commands
+from spec_debug.session.distill import in_time_order, select_commands, trigger_said
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.formats.common import only_attachments
@@ -35,6 +35,10 @@ from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
+
+
+def _then_space(text: str) -> str:
+    return f"{text} " if text else ""
 
 
 def _first_msg(line: str) -> int:
@@ -307,8 +311,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     } for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.severity != "error", f.seq))]
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
-    went_well = [f"Changed approach after [msg {p.trigger_seq}]: {CATEGORY_TITLES[p.from_category].lower()} → "
-                 f"{CATEGORY_TITLES[p.to_category].lower()} [msg {p.seq}] ({p.agent})." for p in a.pivots]
+    # what prompted it, not only where (the reader saw "after [msg 45]" and went looking)
+    went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}[msg {p.trigger_seq}]: "
+                 f"{CATEGORY_TITLES[p.from_category].lower()} → {CATEGORY_TITLES[p.to_category].lower()} "
+                 f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
     resolution = _resolution(a)
     # a change measured again and found to help: the fix was checked, not assumed (a shell log
