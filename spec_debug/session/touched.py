@@ -25,11 +25,16 @@ class Change:
 
 def _flag_of(words: list[str], i: int) -> str | None:
     """The option word ``words[i]`` is the value of (``--speculative-num-steps 3``), or the word
-    itself when it is an option (``--speculative-num-steps=3``, ``--enable-torch-compile``)."""
+    itself when it is an option (``--speculative-num-steps=3``, ``--enable-torch-compile``), or
+    the JSON key it is the value of (``"num_speculative_tokens": 5``)."""
     word = words[i]
     if word.startswith("-"):
         return word.split("=", 1)[0]
     if i > 0 and words[i - 1].startswith("-") and "=" not in words[i - 1]:
+        return words[i - 1]
+    if i > 0 and words[i - 1].endswith(":"):
+        # a key of vLLM's --speculative-config JSON written with spaces: '{"method": "eagle3",
+        # "num_speculative_tokens": 5}' changed in its value, 5
         return words[i - 1]
     return None
 

@@ -73,3 +73,23 @@ def test_a_plain_restart_still_settles_the_newest(tmp_path):
 def test_a_change_of_both_settles_the_newest(tmp_path):
     a = _session(tmp_path, (LAUNCH.format(steps=3, graph=""), "ready to roll"))
     assert _statuses(a) == [(STEPS, "open"), (GRAPH, "confirmed")]
+
+
+VLLM = ("ssh gpu01 'vllm serve /models/llama --speculative-config "
+        "\"{{\\\"method\\\": \\\"eagle3\\\", \\\"model\\\": \\\"/models/e3\\\", \\\"num_speculative_tokens\\\": {n}}}\" "
+        "--port 8000'")
+
+
+def test_a_vllm_relaunch_with_fewer_speculative_tokens_confirms_that_guess(tmp_path):
+    tokens = "I suspect num_speculative_tokens 8 is too many for this draft."
+    graph = "Maybe the CUDA graph capture is off in the vLLM engine."
+    w = _Writer("55550000-0000-4000-8000-0000000000a2", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("EAGLE-3 on vLLM gives 60 tok/s on gpu01.")
+    w.bash(VLLM.format(n=8), "INFO:     Application startup complete.", text="Launching the server.")
+    w.say(tokens)
+    w.say(graph)
+    w.bash(VLLM.format(n=3), "INFO:     Application startup complete.", text="Relaunching.")
+    w.say(FIXED)
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    assert _statuses(analyze_path(path)) == [(tokens, "confirmed"), (graph, "open")]
