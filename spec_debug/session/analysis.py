@@ -23,6 +23,7 @@ from spec_debug.session import (checkpoints_seen, failures, metrics, reasoning, 
                                 spec_facts, touched)
 from spec_debug.session.checkpoints_seen import CheckpointSeen
 from spec_debug.session.cut_text import cut_at_word
+from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
@@ -74,6 +75,8 @@ class SessionAnalysis:
     checkpoints_seen: list[CheckpointSeen] = field(default_factory=list)
     """Checkpoint folders seen with no command naming them (a listed server's, a file tool's
     read): distill's defaults for its checks' vars; no part of the JSON contract."""
+    file_edits: list[FileEdit] = field(default_factory=list)
+    """Edits made with a file tool (the postmortem's changes); no part of the JSON contract."""
 
     @property
     def hosts(self) -> list[str]:
@@ -397,7 +400,7 @@ INTERRUPTS_KEPT = 3
 ``stats.interrupts``)."""
 
 _KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops",
-         "checkpoints_seen")
+         "checkpoints_seen", "file_edits")
 
 
 @dataclass
@@ -883,7 +886,10 @@ class _SessionState:
             self._concat(ev, x, host=host)
         else:  # a file tool (Claude Code's Read, Grep): where the agent runs, as a command typed there
             seg.kind_hosts[category, ev.host] += 1
-            if ev.path and checkpoints_seen.checkpoint_file(ev.path):
+            if category == "edit" and ev.path:  # Edit of the draft's config.json: a change, as a `sed -i` is
+                self._keep(self.kept["file_edits"], FileEdit(self.session, ev.seq, ev.agent, ev.host, ev.path,
+                                                             ev.tool_name or "?"))
+            elif ev.path and checkpoints_seen.checkpoint_file(ev.path):
                 # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, ev.host, "read", path=ev.path))

@@ -83,7 +83,7 @@ def in_time_order(a: SessionAnalysis) -> SessionAnalysis:
         prompts=by_session(a.prompts), commands=by_session(a.commands), errors=by_session(a.errors),
         metrics=by_session(a.metrics), findings=by_session(a.findings), pivots=by_session(a.pivots),
         loops=by_session(a.loops), hypotheses=by_session(a.hypotheses), segments=segments,
-        checkpoints_seen=by_session(a.checkpoints_seen),
+        checkpoints_seen=by_session(a.checkpoints_seen), file_edits=by_session(a.file_edits),
     )
 
 

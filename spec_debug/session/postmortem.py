@@ -26,6 +26,7 @@ from spec_debug.session.baselines import BaselineBook, Row, launched_model, read
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.distill import in_time_order, select_commands, trigger_said
 from spec_debug.session.events import MAIN_AGENT
+from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
@@ -121,6 +122,7 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
                     for h in a.hypotheses],
         segments=[replace(g, start_seq=up(g.start_seq, g.session), end_seq=up(g.end_seq, g.session),
                           title=text(g.title, g.session)) for g in a.segments],
+        file_edits=[replace(e, seq=up(e.seq, e.session)) for e in a.file_edits],
     ), True
 
 
@@ -606,7 +608,7 @@ def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord
     return hosts
 
 
-def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord]:
+def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord | FileEdit]:
     """The changes (a patch, a config edit, a relaunch) the agent that read ``m`` made on its host
     after ``after`` and before the reading. The launch of the server without speculation that
     measured the baseline is none: it changed nothing of the EAGLE-3 setup ("rose from 80.5 to 130
@@ -614,6 +616,10 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
                and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+    edits = [e for e in a.file_edits if e.session == m.session and e.agent == m.agent and after < e.seq < m.seq
+             and (e.host is None or m.host is None or e.host == m.host)]
+    if edits:  # an Edit of the draft's config.json, then the restart: the edit was the fix
+        changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
     return [c for c in changes if c.seq not in plain] if plain else changes
 
@@ -689,12 +695,14 @@ _SPEC_FLAG = re.compile(r"--speculative[-_](?!config\b)[\w-]+(?:[ =](?!-)[^\s'\"
                         r"|\\?\"num_speculative_tokens\\?\"\s*:\s*\d+")
 
 
-def _change(a: SessionAnalysis, c: CommandRecord) -> str:
+def _change(a: SessionAnalysis, c: CommandRecord | FileEdit) -> str:
     """A change as the reader needs it: a relaunch by the speculative flags it was given (the
     head of a 300-character launch line is the model path, the same every time); by those it
     changed, with what they were, where the agent launched with speculative flags on the host
     before ("with `--speculative-num-steps 3` (was `--speculative-num-steps 8`)": the whole set
     hid which of five flags the fix was)."""
+    if isinstance(c, FileEdit):
+        return f"editing {_code(_short(c.path, 120))} ({c.tool})"
     text = c.inner or c.command
     if c.category == "launch_server":
         flags = _spec_flags(text)
@@ -1031,6 +1039,9 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
             note(h.outcome_seq, h.agent, f"{h.status}: {h.outcome}")
     for s in a.segments:
         wanted.update((s.start_seq, s.end_seq))
+    for e in a.file_edits:
+        if e.seq in wanted:
+            note(e.seq, e.agent, f"{e.tool}: {e.path}")
     for c in a.commands:
         if c.seq in wanted or c.result_seq in wanted:
             where = f"{c.file}:{c.line}" if c.file else ""
