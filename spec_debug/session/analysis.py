@@ -21,12 +21,12 @@ from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.record import SEVERITY_RANK
 from spec_debug.session import (checkpoints_seen, failures, metrics, reasoning, shell, slurm_jobs, source_workers,
                                 spec_facts, touched)
-from spec_debug.session.checkpoints_seen import CheckpointSeen
-from spec_debug.session.cut_text import cut_at_word
-from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
+from spec_debug.session.checkpoints_seen import CheckpointSeen
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant

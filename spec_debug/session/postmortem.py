@@ -26,8 +26,8 @@ from spec_debug.session.baselines import BaselineBook, Row, launched_model, read
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.distill import in_time_order, select_commands, trigger_said
 from spec_debug.session.events import MAIN_AGENT
-from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.failures import NOT_RUN, error_said
+from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
