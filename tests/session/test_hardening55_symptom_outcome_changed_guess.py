@@ -93,3 +93,33 @@ def test_a_vllm_relaunch_with_fewer_speculative_tokens_confirms_that_guess(tmp_p
     path = tmp_path / f"{w.session}.jsonl"
     path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
     assert _statuses(analyze_path(path)) == [(tokens, "confirmed"), (graph, "open")]
+
+
+def test_an_outcome_naming_what_both_guesses_name_follows_the_change(tmp_path):
+    # "the draft" is in both guesses: it names neither more than the other
+    fixed = "That fixed it: the draft now does 96.8 tok/s."
+    w = _Writer("55550000-0000-4000-8000-0000000000a3", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("EAGLE-3 gives 60 tok/s on gpu01.")
+    w.bash(LAUNCH.format(steps=8, graph="--disable-cuda-graph "), "ready to roll", text="Launching the server.")
+    w.say(STEPS)
+    w.say(GRAPH)
+    w.bash(LAUNCH.format(steps=3, graph="--disable-cuda-graph "), "ready to roll", text="Relaunching.")
+    w.say(fixed)
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    assert _statuses(analyze_path(path)) == [(STEPS, "confirmed"), (GRAPH, "open")]
+
+
+def test_an_outcome_naming_the_newest_alone_settles_it(tmp_path):
+    # "capture" is the CUDA graph guess's alone: whatever the relaunch changed, it speaks of that one
+    fixed = "That fixed it: with capture on the draft does 96.8 tok/s."
+    w = _Writer("55550000-0000-4000-8000-0000000000a4", None, datetime(2026, 3, 2, 8, 0, tzinfo=timezone.utc))
+    w.prompt("EAGLE-3 gives 60 tok/s on gpu01.")
+    w.bash(LAUNCH.format(steps=8, graph="--disable-cuda-graph "), "ready to roll", text="Launching the server.")
+    w.say(STEPS)
+    w.say(GRAPH)
+    w.bash(LAUNCH.format(steps=3, graph="--disable-cuda-graph "), "ready to roll", text="Relaunching.")
+    w.say(fixed)
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    assert _statuses(analyze_path(path)) == [(STEPS, "open"), (GRAPH, "confirmed")]
