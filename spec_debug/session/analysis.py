@@ -19,10 +19,14 @@ from pathlib import Path
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.record import SEVERITY_RANK
-from spec_debug.session import failures, metrics, reasoning, shell, slurm_jobs, source_workers, spec_facts
+from spec_debug.session import (checkpoints_seen, failures, metrics, reasoning, shell, slurm_jobs, source_workers,
+                                spec_facts, touched)
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
+from spec_debug.session.checkpoints_seen import CheckpointSeen
+from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
+from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
@@ -72,6 +76,11 @@ class SessionAnalysis:
     loops: list[LoopRecord] = field(default_factory=list)
     prompts: list[PromptRecord] = field(default_factory=list)
     concat_orders: list[dict] = field(default_factory=list)
+    checkpoints_seen: list[CheckpointSeen] = field(default_factory=list)
+    """Checkpoint folders seen with no command naming them (a listed server's, a file tool's
+    read): distill's defaults for its checks' vars; no part of the JSON contract."""
+    file_edits: list[FileEdit] = field(default_factory=list)
+    """Edits made with a file tool (the postmortem's changes); no part of the JSON contract."""
 
     @property
     def hosts(self) -> list[str]:
@@ -123,6 +132,25 @@ script, ``docker compose up``, ``systemctl restart``); a kill stops one at most.
 _ATTEMPTS = frozenset({"edit", "launch_server"})
 """Kinds of call that try something (with host_changes.changes_host: a restart, a kill, an
 install): a reading after one that does not improve says the attempt did not work."""
+_WAITS_FOR_SERVER = frozenset({"health", "logs", "process", "gpu_status"})
+"""Kinds of command an agent waits for its server to come up with: a /health poll, a look at
+its log, its process or the GPU memory its weights fill."""
+# A port nothing listens on yet: "[Errno 111] Connection refused" (Python, ssh -L), aiohttp's
+# "Cannot connect to host localhost:30000 ssl:default [Connect call failed ...]" (what
+# sglang.bench_serving and vllm bench serve raise), the OpenAI client's "APIConnectionError",
+# curl's "(7) Failed to connect to host" (failures.curl_unreached). Not ssh's own ("ssh: connect
+# to host gpu01 port 22: Connection refused"): that host's sshd, no server of the agent's.
+_REFUSED = re.compile(r"Connection refused|Cannot connect to host |Connect call failed|APIConnectionError|"
+                      r"Failed to connect to host")
+
+
+def not_up_yet(err: failures.ErrorInfo | ErrorRecord) -> bool:
+    """``err`` says a server's port refused the connection (no server listens there yet). The
+    postmortem asks it of the kept errors too."""
+    return err.kind == "connection" and not err.message.lstrip().startswith("ssh:") \
+        and " port 22:" not in err.message and _REFUSED.search(err.message) is not None
+
+
 _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
 
 
@@ -181,7 +209,7 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
     topic = reasoning.topic_words(outcome)
     newest = len(st.open_hypotheses) - 1
     if len(topic) < TOPIC_MATCH:
-        return newest
+        return _changed_guess(st, topic, newest)
     shared_newest = len(topic & st.open_hypotheses[newest][1])
     best, best_shared = newest, shared_newest
     for i in range(newest - 1, -1, -1):
@@ -198,7 +226,32 @@ def _settled_index(st: _Agent, outcome: str) -> int | None:
         return best
     if shared_newest == 0 and any(len(topic & done) >= TOPIC_MATCH for done in st.settled_topics):
         return None
-    return newest
+    return _changed_guess(st, topic, newest)
+
+
+def _changed_guess(st: _Agent, topic: frozenset, newest: int) -> int:
+    """The open hypothesis an outcome naming none of theirs ("That fixed it: 96.8 tok/s now")
+    answers: the newest, unless the launches and edits since the newest was said changed what an
+    older one is about and nothing of the newest's. "I suspect --speculative-num-steps 8", then
+    "Maybe the CUDA graph capture is off", a grep of the log for cuda, a relaunch with
+    ``--speculative-num-steps 3`` and "That fixed it": the fix was of the steps guess."""
+    if newest < 1 or not st.changes:
+        return newest
+    since = max(h.seq for h, _ in st.open_hypotheses)
+    changed = touched.changed_words([c for c in st.changes if c.seq > since])
+    if not changed or changed & touched.parts(st.open_hypotheses[newest][1]):
+        return newest
+    # the outcome's words that name the newest guess must name the other too ("the draft now
+    # does 96.8 tok/s" after two guesses about the draft): else it is the newest it speaks of
+    named_newest = topic & st.open_hypotheses[newest][1]
+    best, best_shared = newest, 0
+    for i in range(newest - 1, -1, -1):
+        if not named_newest <= st.open_hypotheses[i][1]:
+            continue
+        shared = len(changed & touched.parts(st.open_hypotheses[i][1]))
+        if shared > best_shared:
+            best, best_shared = i, shared
+    return best
 
 
 def _restated(st: _Agent, sentence: str) -> int | None:
@@ -355,7 +408,8 @@ INTERRUPTS_KEPT = 3
 """How many commands stopped by hand a session's ``interrupted_seqs`` names (its count is
 ``stats.interrupts``)."""
 
-_KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops")
+_KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops",
+         "checkpoints_seen", "file_edits")
 
 
 @dataclass
@@ -397,6 +451,10 @@ class _Trigger:
     recent: tuple[str, ...]
     command: str = ""
     """The failed command as typed, "" for none (a metric, a tool that is no command)."""
+    not_up: bool = False
+    """The error is a server's port refusing the connection (:func:`not_up_yet`)."""
+    host: str | None = None
+    """Where the failed command ran."""
 
 
 # The path an error says is missing: Python's FileNotFoundError / OSError ("[Errno 2] No such
@@ -438,6 +496,15 @@ class _Agent:
     outcomes: deque = field(default_factory=lambda: deque(maxlen=50))
     """The agent's last outcomes (:class:`_Outcome`): a sub-agent's reported cause is settled by
     what its parent found after the report (see :meth:`_SessionState._reported_causes`)."""
+    changes: deque = field(default_factory=lambda: deque(maxlen=8))
+    """The agent's last relaunches and edits (:class:`touched.Change`): what its fixes changed."""
+    last_launch: str | None = None
+    """The agent's last server launch, as its host ran it: what a relaunch changed is the difference."""
+    last_launch_host: str | None = None
+    """Where it ran (None: the session's own machine)."""
+    held_pivot: tuple | None = None
+    """A look at the agent's new server after it refused a command (``_pivot_check``'s event,
+    trigger, kind, target): a pivot only if its output shows a failure other than a refusal."""
     commands_typed: deque = field(default_factory=lambda: deque(maxlen=2))
     """The last two commands run: in a terminal log, an ``echo $?`` reports on the one before it
     (even one whose empty output the log shows no result for)."""
@@ -820,8 +887,13 @@ class _SessionState:
                     self.command_hosts.setdefault(host.lower(), host)
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
+            if category == "edit":  # sed -i, a patch: what a symptom's outcome next may be the fix of
+                st.changes.append(touched.Change(ev.seq, record.inner, None))
             if category == "launch_server":  # the model it serves is that of the bare benchmarks after it
                 self.baselines.launched(record.inner)
+                if st.last_launch is not None:  # (a first launch changed nothing known)
+                    st.changes.append(touched.Change(ev.seq, record.inner, st.last_launch))
+                st.last_launch, st.last_launch_host = record.inner, host
                 ports = self.served.setdefault(host.lower() if host else None, {})
                 port = named_port(record.inner)
                 ports.pop(port, None)  # the last launch last
@@ -834,6 +906,13 @@ class _SessionState:
             self._concat(ev, x, host=host)
         else:  # a file tool (Claude Code's Read, Grep): where the agent runs, as a command typed there
             seg.kind_hosts[category, ev.host] += 1
+            if category == "edit" and ev.path:  # Edit of the draft's config.json: a change, as a `sed -i` is
+                self._keep(self.kept["file_edits"], FileEdit(self.session, ev.seq, ev.agent, ev.host, ev.path,
+                                                             ev.tool_name or "?"))
+            elif ev.path and checkpoints_seen.checkpoint_file(ev.path):
+                # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
+                self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                    self.session, ev.seq, ev.agent, ev.host, "read", path=ev.path))
         # (changes_host parses the line: asked only once a throughput was read, as only a reading
         # after an attempt is compared with one before it)
         if category in _ATTEMPTS or ev.spawn is not None or \
@@ -984,6 +1063,12 @@ class _SessionState:
             record.exit_code = exit_code
             record.is_error = failed
             record.result_seq = ev.seq
+            if call.category == "process" and ev.text and not failed \
+                    and (served := checkpoints_seen.listed_server(ev.text)) is not None:
+                # `ps aux | grep [s]glang` of a server up before the session: what it serves
+                self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
+                    self.session, ev.seq, ev.agent, record.host, "listed", served[0], served[1],
+                    command_seq=record.seq))
         if st.background and ev.text and self.source.format == "text" and "[" in ev.text and "]" in ev.text:
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
@@ -995,13 +1080,21 @@ class _SessionState:
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
+        if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:
+            held, st.held_pivot = st.held_pivot, None
+            if any(not not_up_yet(err) for err in found):
+                # the log of the server the agent waited for ends in its crash: it was no wait
+                self._emit_pivot(*held, errors=len(found))
         # An error the output shows prompts a change of approach as a failure does, whatever the
         # exit status: a server log read with `tail` (status 0) that ends in the engine's OOM.
         if (failed or found) and call is not None and not not_run:
             err = found[0] if found else None
-            summary = failures.error_said(err.exception, err.kind, err.message)[:160] if err else "a failed command"
+            # cut after a word ("… (Caused by NewConnectionError(' [msg 4]" read as the whole error)
+            summary = cut_at_word(failures.error_said(err.exception, err.kind, err.message), 160) if err \
+                else "a failed command"
             st.trigger = _Trigger(ev.seq, "error", summary, call.category, tuple(st.recent),
-                                  record.command if record is not None else "")
+                                  record.command if record is not None else "", err is not None and not_up_yet(err),
+                                  record.host if record is not None else None)
         elif call is not None and call.spawn and ev.call_id and not not_run:
             # A sub-agent's report: its own lines are read after its parent's file, so whether
             # it ended in a failure is known at the end (see _spawn_pivots)
@@ -1403,6 +1496,21 @@ class _SessionState:
             # "No such file or directory: '/data/eagle3/freq.pt'", then `ls -la /data/eagle3/`: the
             # agent looks for the file it named wrong, to run the same command again
             return
+        if trig.not_up and category in _WAITS_FOR_SERVER and "launch_server" in trig.recent \
+                and trig.host == st.last_launch_host:
+            # a benchmark refused a connection just after the agent launched its server there: it
+            # is still loading the weights; polling /health, reading its log until "ready to roll"
+            # (then running the benchmark again) is waiting for it, not a change of approach. (A
+            # refusal on another host than the launch's is of another server.) Held until its
+            # output is read: a log that shows the server died loading (an OOM) was a turn to it.
+            st.held_pivot = (ev, trig, category, target)
+            return
+        self._emit_pivot(ev, trig, category, target)
+
+    def _emit_pivot(self, ev: Event, trig: _Trigger, category: str, target: shell.Target | None,
+                    errors: int | None = None) -> None:
+        """``errors``: for a pivot held until the call's output was read, the errors that output
+        showed (counted in the phase before; they move to the pivot's with the call)."""
         what = shell.CATEGORY_TITLES
         if ev.command:
             shown = (target.inner or ev.command) + (f" (on {target.host})" if target.host else "")
@@ -1413,7 +1521,11 @@ class _SessionState:
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category,
                             ev.timestamp)
         self._keep(self.kept["pivots"], pivot)
-        if ev.agent == MAIN_AGENT:
+        if ev.agent == MAIN_AGENT and errors is not None:
+            host = (target.host if target is not None else None) or ev.host
+            self.phases.pivot_at_call(ev.seq, what[category], trig.seq, ev.timestamp, category, host,
+                                      bool(ev.command), errors)
+        elif ev.agent == MAIN_AGENT:
             self.phases.boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp, kind=category)
 
     def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:

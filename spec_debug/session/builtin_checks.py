@@ -16,6 +16,7 @@ from spec_debug.diagnose.launch import parse_launch_command
 from spec_debug.errors import UsageError
 from spec_debug.probes.registry import get_probe
 from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.checkpoints_seen import CheckpointSeen
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.records import CommandRecord, FindingRecord
 
@@ -39,6 +40,8 @@ _CHECKPOINT_FILE = re.compile(r"""(?<![\w.~/-])((?:~|/)[^\s'"`;|&<>(){}$*]*?)/""
 _DRAFT_NAME = re.compile(r"eagle|draft|specul|\bmtp\b|nextn|medusa", re.I)
 SERVED_WORDS = "the session's server was launched with"
 """How a check's why names checkpoints taken from a launch (distill's var notes read it)."""
+LISTED_WORDS = "the server the session listed runs"
+"""How a check's why names checkpoints taken from a process listing's output (the same)."""
 
 
 class VarNames(Protocol):
@@ -72,7 +75,8 @@ def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str
         if not found:
             continue
         if where is None:  # one pair of vars for every check: one --var draft_model=DIR points them all
-            draft, target, where = _checkpoint_vars(analysis.commands, primary, names, audited)
+            draft, target, where = _checkpoint_vars(analysis.commands, primary, names, audited,
+                                                    analysis.checkpoints_seen)
         step_id = probe if probe not in ids else f"{probe}_check"
         ids.add(step_id)
         said = "; ".join(f"{f.code} [msg {f.seq}]: {f.title}" for f in found[:4])
@@ -88,10 +92,11 @@ def builtin_check_steps(analysis: SessionAnalysis, names: VarNames, ids: set[str
 
 
 def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: VarNames,
-                     audited: bool) -> tuple[str, str, str]:
+                     audited: bool, seen: list[CheckpointSeen] = ()) -> tuple[str, str, str]:
     """The draft and target vars of the checks, and the words that say where their values come
-    from: the session's last server launch; else the checkpoint folders its commands read (a
-    `cat /ckpt/draft/config.json` names the draft as surely as a launch does: was empty, and the
+    from: the session's last server launch; else the server a process listing showed running
+    (``seen``); else the checkpoint folders its commands or file tools read (a `cat
+    /ckpt/draft/config.json` names the draft as surely as a launch does: was empty, and the
     check skipped until the user found the path in the transcript again)."""
     served = _served_models(commands, primary)
     if any(served):
@@ -99,7 +104,20 @@ def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: 
         target = names.name("target_model", served[1]) if served[1] else names.empty("target_model")
         return draft, target, (f"on the draft and target {SERVED_WORDS} ({served[0] or '?'}, {served[1] or '?'}); "
                                f"--var {draft}=DIR and --var {target}=DIR point it at other checkpoints")
-    read = _read_models(commands, primary)
+    listings = [c for c in seen if c.how == "listed"]
+    listed_models = next((c for c in reversed(listings) if c.host == primary), None) or \
+        (listings[-1] if listings else None)
+    if listed_models is not None:
+        # `ps aux | grep [s]glang` of a server up before the session: its command line names them
+        # (was: "the analysis does not keep that output", and the vars left empty)
+        draft = names.name("draft_model", listed_models.draft) if listed_models.draft else names.empty("draft_model")
+        target = names.name("target_model", listed_models.target) if listed_models.target \
+            else names.empty("target_model")
+        return draft, target, (f"on the draft and target {LISTED_WORDS} ({listed_models.draft or '?'}, "
+                               f"{listed_models.target or '?'}; its command line at [msg {listed_models.seq}]); "
+                               f"--var {draft}=DIR and --var {target}=DIR point it at other checkpoints")
+    file_reads = [c for c in seen if c.how == "read"]
+    read = _read_models(commands, primary, file_reads)
     draft = names.name("draft_model", read[0][0]) if read[0] else names.empty("draft_model")
     target = names.name("target_model", read[1][0]) if read[1] else names.empty("target_model")
     if read[0] or read[1]:
@@ -111,22 +129,23 @@ def _checkpoint_vars(commands: list[CommandRecord], primary: str | None, names: 
                           " (empty: the one the draft's config names)" if kind == "target" else
                           " (the step is skipped without it)")
                        for var, kind in missing)
-        return draft, target, (f"on the checkpoints the session's commands read ({', '.join(seen)}){rest}; "
+        by = "the session's commands" if not file_reads else "the session"
+        return draft, target, (f"on the checkpoints {by} read ({', '.join(seen)}){rest}; "
                                f"--var {draft}=DIR and --var {target}=DIR point it at others")
     if audited:
         return draft, target, (f"on the draft and target of the server running on the host, as the launch audit "
                                f"finds them; --var {draft}=DIR and --var {target}=DIR name others")
     listed = _server_listing(commands, primary)
     if listed is not None:
-        # The server was up before the session (no launch) and `ps` showed its command line: the
-        # paths are in that output, which the analysis does not keep, so say where to look.
+        # The server was up before the session (no launch) and `ps` showed its command line, but
+        # no path the analysis could read from it (a --config file, a line cut short): say where to look.
         return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name: the server's "
                                f"command line the session listed at [msg {listed.result_seq or listed.seq}] "
                                "(`" + cut_at_word(" ".join((listed.inner or listed.command).split()), 80) + "`) "
                                "names them (--speculative-draft-model-path and --model-path, or the "
                                "--speculative-config model and the served model)")
     return draft, target, (f"on the checkpoints --var {draft}=DIR and --var {target}=DIR name (the session launched "
-                           "no server that names them, and none of its commands read a checkpoint's files)")
+                           "no server that names them, and read no checkpoint's files)")
 
 
 def _checkpoint_name(folder: str) -> str:
@@ -150,16 +169,17 @@ def _server_listing(commands: list[CommandRecord], primary: str | None) -> Comma
     return next((c for c in reversed(listings) if c.host == primary), None) or (listings[-1] if listings else None)
 
 
-def _read_models(commands: list[CommandRecord], primary: str | None) \
+def _read_models(commands: list[CommandRecord], primary: str | None, file_reads: list[CheckpointSeen] = ()) \
         -> tuple[tuple[str, int] | None, tuple[str, int] | None]:
-    """The draft and target checkpoint folders the session's commands last named a file of
-    (config.json, weights, vocab maps), each with the seq of the command; on the playbook's
-    host where it read one there."""
-    on_primary = [c for c in commands if c.host == primary and c.category != "launch_server"]
+    """The draft and target checkpoint folders the session's commands (or file tools,
+    ``file_reads``) last named a file of (config.json, weights, vocab maps), each with the seq
+    of the command; on the playbook's host where it read one there."""
+    said = sorted([(c.seq, c.host, c.inner or c.command) for c in commands if c.category != "launch_server"]
+                  + [(c.seq, c.host, c.path) for c in file_reads], key=lambda r: r[0])
+    on_primary = [r for r in said if r[1] == primary]
     found: list[tuple[str, int] | None] = [None, None]
-    for group in (on_primary, [c for c in commands if c.category != "launch_server"]):
-        for c in reversed(group):
-            text = c.inner or c.command
+    for group in (on_primary, said):
+        for seq, _, text in reversed(group):
             if "/" not in text:
                 continue
             for m in reversed(list(_CHECKPOINT_FILE.finditer(text))):
@@ -168,7 +188,7 @@ def _read_models(commands: list[CommandRecord], primary: str | None) \
                     continue
                 slot = 0 if _DRAFT_NAME.search(_checkpoint_name(folder)) else 1
                 if found[slot] is None:
-                    found[slot] = (folder, c.seq)
+                    found[slot] = (folder, seq)
         if any(found):
             break
     return found[0], found[1]

@@ -31,14 +31,14 @@ from spec_debug.playbook.templating import CONTEXT_NAMES
 from spec_debug.probes.registry import get_probe
 from spec_debug.redact import is_secret_name, redact_text, secret_spans
 from spec_debug.session.analysis import SessionAnalysis
-from spec_debug.session.builtin_checks import SERVED_WORDS, builtin_check_steps, checked_findings
+from spec_debug.session.builtin_checks import LISTED_WORDS, SERVED_WORDS, builtin_check_steps, checked_findings
 from spec_debug.session.cut_text import cut_at_word
 from spec_debug.session.failures import NOT_RUN
 from spec_debug.session.follow import FOLLOW_TIMEOUT_S, follows_output
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
-from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord
+from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord, PivotRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
 from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
 from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
@@ -83,6 +83,7 @@ def in_time_order(a: SessionAnalysis) -> SessionAnalysis:
         prompts=by_session(a.prompts), commands=by_session(a.commands), errors=by_session(a.errors),
         metrics=by_session(a.metrics), findings=by_session(a.findings), pivots=by_session(a.pivots),
         loops=by_session(a.loops), hypotheses=by_session(a.hypotheses), segments=segments,
+        checkpoints_seen=by_session(a.checkpoints_seen), file_edits=by_session(a.file_edits),
     )
 
 
@@ -474,7 +475,9 @@ def _var_notes(doc: dict) -> dict[str, str]:
             # a built-in check's draft_model / target_model (builtin_checks)
             audited = any(step.get("probe") == "launch_flags" for step in doc.get("steps") or [])
             # from the launch, or from a checkpoint file a command read (builtin_checks._checkpoint_vars)
-            source = SERVED_WORDS if SERVED_WORDS in users[0].get("why", "") else "the session's commands read"
+            why = users[0].get("why", "")
+            source = SERVED_WORDS if SERVED_WORDS in why else LISTED_WORDS if LISTED_WORDS in why else \
+                "the session's commands read" if "the session's commands read" in why else "the session read"
             notes[var] = (f"the {checkpoint} checkpoint {source}{where}; --var {var}=DIR "
                           "for another" if value else
                           f"empty: the {checkpoint} checkpoint of the server running on the host, where the launch "
@@ -1004,10 +1007,22 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
         if p.session != cmd.session:
             continue
         if p.seq == cmd.seq:
-            parts.append(f"It was the first step of a change of approach after [msg {p.trigger_seq}].")
+            after = trigger_said(p)
+            parts.append(f"It was the first step of a change of approach after {after + ' ' if after else ''}"
+                         f"[msg {p.trigger_seq}].")
         elif p.trigger_seq == cmd.result_seq:
-            parts.append(f"Its result ({p.kind}) prompted a change of approach at [msg {p.seq}].")
+            parts.append(f"Its result ({trigger_said(p) or p.kind}) prompted a change of approach at [msg {p.seq}].")
     return " ".join(parts) or f"{CATEGORY_TITLES[cmd.category]} step from the session."
+
+
+def trigger_said(p: PivotRecord, limit: int = 140) -> str:
+    """What prompted pivot ``p``, as its summary says it ("After UnboundLocalError: ... [msg 12],
+    moved from ..."): a step's why named only the message ("after [msg 45]"), which the reader of
+    a playbook does not have at hand. "" where the summary says it otherwise."""
+    if not p.summary.startswith("After "):
+        return ""
+    end = p.summary.find(f" [msg {p.trigger_seq}]")
+    return cut_at_word(p.summary[6:end], limit) if end > 6 else ""
 
 
 # A fenced block is the command itself, as mini-swe-agent and SWE-agent write their action

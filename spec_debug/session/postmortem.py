@@ -21,12 +21,13 @@ from markupsafe import Markup, escape
 from spec_debug.counted import counted
 from spec_debug.redact import redact_text, redact_value
 from spec_debug.report.render import make_environment
-from spec_debug.session.analysis import SessionAnalysis
+from spec_debug.session.analysis import PIVOT_WINDOW, SessionAnalysis, not_up_yet
 from spec_debug.session.baselines import BaselineBook, Row, launched_model, reading_row
 from spec_debug.session.cut_text import cut_at_word
-from spec_debug.session.distill import in_time_order, select_commands
+from spec_debug.session.distill import in_time_order, select_commands, trigger_said
 from spec_debug.session.events import MAIN_AGENT
 from spec_debug.session.failures import NOT_RUN, error_said
+from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
@@ -35,6 +36,10 @@ from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
+
+
+def _then_space(text: str) -> str:
+    return f"{text} " if text else ""
 
 
 def _first_msg(line: str) -> int:
@@ -117,6 +122,7 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
                     for h in a.hypotheses],
         segments=[replace(g, start_seq=up(g.start_seq, g.session), end_seq=up(g.end_seq, g.session),
                           title=text(g.title, g.session)) for g in a.segments],
+        file_edits=[replace(e, seq=up(e.seq, e.session)) for e in a.file_edits],
     ), True
 
 
@@ -307,8 +313,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     } for f in sorted(a.findings, key=lambda f: (f.code in SYMPTOM_CODES, f.severity != "error", f.seq))]
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
-    went_well = [f"Changed approach after [msg {p.trigger_seq}]: {CATEGORY_TITLES[p.from_category].lower()} → "
-                 f"{CATEGORY_TITLES[p.to_category].lower()} [msg {p.seq}] ({p.agent})." for p in a.pivots]
+    # what prompted it, not only where (the reader saw "after [msg 45]" and went looking)
+    went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}[msg {p.trigger_seq}]: "
+                 f"{CATEGORY_TITLES[p.from_category].lower()} → {CATEGORY_TITLES[p.to_category].lower()} "
+                 f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
     resolution = _resolution(a)
     # a change measured again and found to help: the fix was checked, not assumed (a shell log
@@ -317,6 +325,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                   if line.startswith("Throughput rose from ")][-1:]
 
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
+    # a loop of commands the agent's new server refused while it loaded (a benchmark retried) waits too
+    waits |= {key for key, errors in loop_errors.items() if errors and all((e.session, e.seq) in polls for e in errors)}
     loop_command = _loop_commands(a)
     went_wrong = []
     for lp in a.loops:
@@ -479,9 +489,41 @@ def _loop_errors(a: SessionAnalysis) -> dict[tuple[str, int], list[ErrorRecord]]
 
 def _poll_errors(a: SessionAnalysis, loop_errors: dict[tuple[str, int], list[ErrorRecord]]) -> set[tuple[str, int]]:
     """(session, seq) of the errors printed by a loop of polls (a health check, nvidia-smi)
-    that failed while a server came up."""
+    that failed while a server came up, and of the commands refused by a server the agent had
+    just launched (:func:`_server_loading`)."""
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
-    return {(e.session, e.seq) for key, errors in loop_errors.items() if key in waits for e in errors}
+    return {(e.session, e.seq) for key, errors in loop_errors.items() if key in waits for e in errors} \
+        | _server_loading(a)
+
+
+def _server_loading(a: SessionAnalysis) -> set[tuple[str, int]]:
+    """(session, seq) of the errors that say the server the agent had just launched was still
+    loading: its port refused a command (a benchmark run at once, retried) with the launch among
+    the agent's last few other commands (as analysis counts no pivot for the wait). Was the
+    incident's "First error", and a loop whose action item said to read the error before
+    re-running."""
+    refused = [e for e in a.errors if e.command_seq is not None and not_up_yet(e)]
+    if not refused:
+        return set()
+    failed_so = {(e.session, e.command_seq) for e in refused}
+    runs: dict[tuple[str, str], list[CommandRecord]] = {}
+    for c in a.commands:
+        runs.setdefault((c.session, c.agent), []).append(c)
+    out = set()
+    for e in refused:
+        mine = runs.get((e.session, e.agent), [])
+        others = 0
+        for c in reversed(mine[:bisect_left(mine, e.command_seq, key=attrgetter("seq"))]):
+            if c.category == "launch_server":
+                if c.host == e.host:  # (a refusal on another host is of another server)
+                    out.add((e.session, e.seq))
+                break
+            if (c.session, c.seq) in failed_so:
+                continue  # an earlier try refused the same way: still the same wait
+            others += 1
+            if others >= PIVOT_WINDOW:
+                break
+    return out
 
 
 def _first_in_time(errors: list[ErrorRecord]) -> list[ErrorRecord]:
@@ -536,7 +578,7 @@ def _resolution(a: SessionAnalysis) -> list[str]:
         # followed by a rise in measured throughput" said the fix did nothing. Where a change came
         # between the readings and raised nothing, that sentence is the true one.
         m, changes = first
-        shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
+        shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         return [f"Throughput was first measured after {shown}: {m.value:g} tok/s{host} [msg {m.seq}]; "
                 "nothing was measured before the changes to compare it with."]
@@ -551,7 +593,7 @@ def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[
     reported = _reported_before(a, m, one_host)
     if reported is None or m.value <= reported.value * RISE:
         return []
-    shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in _changes_before(a, m)[-3:])
+    shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in _changes_before(a, m)[-3:])
     host = f" on {m.host}" if m.host else ""
     return [((rank.get(m.session, len(rank)), m.seq),
              f"Throughput rose from {reported.value:g} tok/s as reported [msg {reported.seq}] to {m.value:g} "
@@ -566,7 +608,7 @@ def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord
     return hosts
 
 
-def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord]:
+def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord | FileEdit]:
     """The changes (a patch, a config edit, a relaunch) the agent that read ``m`` made on its host
     after ``after`` and before the reading. The launch of the server without speculation that
     measured the baseline is none: it changed nothing of the EAGLE-3 setup ("rose from 80.5 to 130
@@ -574,6 +616,10 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
                and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+    edits = [e for e in a.file_edits if e.session == m.session and e.agent == m.agent and after < e.seq < m.seq
+             and (e.host is None or m.host is None or e.host == m.host)]
+    if edits:  # an Edit of the draft's config.json, then the restart: the edit was the fix
+        changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
     return [c for c in changes if c.seq not in plain] if plain else changes
 
@@ -635,7 +681,7 @@ def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int
             continue
         # a relaunch that only reads --help changes nothing; the last few changes are the ones
         # the rise followed (the session may have relaunched many times before)
-        shown = ", ".join(f"{_change(c)} [msg {c.seq}]" for c in changes[-3:])
+        shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         out.append(((rank.get(m.session, len(rank)), m.seq),
                     f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}."))
@@ -649,15 +695,56 @@ _SPEC_FLAG = re.compile(r"--speculative[-_](?!config\b)[\w-]+(?:[ =](?!-)[^\s'\"
                         r"|\\?\"num_speculative_tokens\\?\"\s*:\s*\d+")
 
 
-def _change(c: CommandRecord) -> str:
+def _change(a: SessionAnalysis, c: CommandRecord | FileEdit) -> str:
     """A change as the reader needs it: a relaunch by the speculative flags it was given (the
-    head of a 300-character launch line is the model path, the same every time)."""
+    head of a 300-character launch line is the model path, the same every time); by those it
+    changed, with what they were, where the agent launched with speculative flags on the host
+    before ("with `--speculative-num-steps 3` (was `--speculative-num-steps 8`)": the whole set
+    hid which of five flags the fix was)."""
+    if isinstance(c, FileEdit):
+        return f"editing {_code(_short(c.path, 120))} ({c.tool})"
     text = c.inner or c.command
     if c.category == "launch_server":
-        flags = [f.replace("\\", "") for f in _SPEC_FLAG.findall(text)]
+        flags = _spec_flags(text)
         if flags:
-            return "relaunching the server with " + _code(" ".join(dict.fromkeys(flags)))
+            before = _spec_flags(_launch_before(a, c))
+            if before and set(flags) == set(before):
+                # a restart to load a patch, an edited file: the whole set read as the change
+                return "restarting the server (the same speculative flags)"
+            if before and flags != before:
+                names = {_flag_name(f) for f in flags}
+                new = [f for f in flags if f not in before]
+                was = [f for f in before if f not in flags and _flag_name(f) in names]
+                dropped = [f for f in before if _flag_name(f) not in names]
+                if new or dropped:
+                    said = []
+                    if new:
+                        said.append(_code(" ".join(new)) + (f" (was {_code(' '.join(was))})" if was else ""))
+                    if dropped:
+                        said.append("without " + _code(" ".join(dropped)))
+                    return "relaunching the server with " + ", ".join(said) if new else \
+                        "relaunching the server " + said[0]
+            return "relaunching the server with " + _code(" ".join(flags))
     return _code(_short(text, 120))
+
+
+def _spec_flags(text: str) -> list[str]:
+    """The speculative flags of a launch line, with their values, each once."""
+    return list(dict.fromkeys(f.replace("\\", "") for f in _SPEC_FLAG.findall(text))) if text else []
+
+
+def _flag_name(flag: str) -> str:
+    """``--speculative-num-steps`` of ``--speculative-num-steps 3``; the key of ``"num_speculative_tokens": 3``."""
+    return re.split(r"[ =:]", flag, maxsplit=1)[0]
+
+
+def _launch_before(a: SessionAnalysis, c: CommandRecord) -> str:
+    """The launch line of ``c``'s agent on ``c``'s host just before ``c`` ("" for none)."""
+    for b in reversed(a.commands):
+        if b.seq < c.seq and b.session == c.session and b.agent == c.agent and b.host == c.host \
+                and b.category == "launch_server" and not _HELP.search(b.inner or b.command):
+            return b.inner or b.command
+    return ""
 
 
 def _back_above_baseline(impact: dict[str, Any]) -> bool:
@@ -952,6 +1039,9 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
             note(h.outcome_seq, h.agent, f"{h.status}: {h.outcome}")
     for s in a.segments:
         wanted.update((s.start_seq, s.end_seq))
+    for e in a.file_edits:
+        if e.seq in wanted:
+            note(e.seq, e.agent, f"{e.tool}: {e.path}")
     for c in a.commands:
         if c.seq in wanted or c.result_seq in wanted:
             where = f"{c.file}:{c.line}" if c.file else ""

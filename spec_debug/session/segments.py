@@ -95,6 +95,20 @@ class PhaseTracker:
             label = f"{label} (pivot after [msg {pivot_from}])"
         self.current = _Segment(seq, reason, label, end_seq=seq, timestamp=ts, kind=kind)
 
+    def pivot_at_call(self, seq: int, label: str, pivot_from: int, ts: str | None, kind: str, host: str | None,
+                      command: bool, errors: int) -> None:
+        """A pivot found only once the output of the call at ``seq`` was read (analysis holds a
+        look at the server the agent waited for until then): the call, counted in the phase it was
+        typed in (``kind`` of command run on ``host``; ``command``: it was a shell command), and
+        the ``errors`` its output showed move to the new phase with it."""
+        seg = self.current
+        moved = seg is not None and seg.start_seq < seq <= seg.end_seq
+        if moved:
+            _count(seg, kind, host, command, errors, -1)
+        self.boundary(seq, "pivot", label, pivot_from=pivot_from, ts=ts, kind=kind)
+        if moved and self.current is not None:
+            _count(self.current, kind, host, command, errors, 1)
+
     def finish(self) -> list[SegmentRecord]:
         """All phases: the trunk's in order, then one per sub-agent."""
         if self.current is not None:
@@ -136,6 +150,17 @@ class PhaseTracker:
             return
         self.closed.append(SegmentRecord(self.session, 0, seg.start_seq, seg.end_seq, title or "Conversation",
                                          agent, seg.events, seg.commands, seg.errors, seg.timestamp))
+
+
+def _count(seg: _Segment, kind: str, host: str | None, command: bool, errors: int, step: int) -> None:
+    """Count one call of ``kind`` on ``host`` in ``seg`` (``step`` 1), or take it out (-1)."""
+    seg.events += step
+    seg.commands += step if command else 0
+    seg.errors += step * errors
+    for counter, key in ((seg.categories, kind), (seg.kind_hosts, (kind, host))):
+        counter[key] += step
+        if counter[key] <= 0:
+            del counter[key]
 
 
 def _host_of(seg: _Segment, kind: str | None) -> str | None:

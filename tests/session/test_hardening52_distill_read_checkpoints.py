@@ -85,13 +85,31 @@ def test_a_target_weights_read_fills_the_target_and_a_launch_still_wins(tmp_path
 
 def test_a_server_the_session_only_listed_with_ps_is_where_the_paths_are(tmp_path):
     """No launch, no checkpoint file read: the server was up before the session, and `ps` showed
-    its command line. That output is not kept, so the why says where the paths are (it said the
-    session named none)."""
+    its command line. The why said where the paths are (it said the session named none); the
+    analysis now keeps the paths that listing names, and they are the vars' defaults
+    (test_hardening55_distill_seen_checkpoints)."""
     session = tmp_path / "s.jsonl"
     _claude_session(session, [
         ("ssh gpu01 'ps -eo pid,args | grep [s]glang.launch_server'",
          "41877 python -m sglang.launch_server --model-path /models/Llama-3.1-8B-Instruct --speculative-algorithm "
          "EAGLE3 --speculative-draft-model-path /models/l31-eagle3 --speculative-num-steps 3 --port 30000"),
+        ("ssh gpu01 'python /opt/tools/dump_d2t.py | head -3'", "[1146, 1147, 1150]"),
+    ], "Confirmed: d2t holds absolute target ids, not offsets.")
+    doc = distill_playbook(analyze_path(session))
+    (check,) = [s for s in doc["steps"] if s.get("probe") == "vocab_maps"]
+    assert (doc["vars"]["draft_model"], doc["vars"]["target_model"]) == \
+        ("/models/l31-eagle3", "/models/Llama-3.1-8B-Instruct")
+    assert ("on the draft and target the server the session listed runs (/models/l31-eagle3, "
+            "/models/Llama-3.1-8B-Instruct; its command line at [msg 2])") in check["why"], check["why"]
+
+
+def test_a_listing_that_names_no_checkpoint_is_where_to_look(tmp_path):
+    """A listing whose command line names no model (`--model-path` in a config file): the why
+    still says where the paths are."""
+    session = tmp_path / "s.jsonl"
+    _claude_session(session, [
+        ("ssh gpu01 'ps -eo pid,args | grep [s]glang.launch_server'",
+         "41877 python -m sglang.launch_server --config /etc/sglang/serve.yaml --port 30000"),
         ("ssh gpu01 'python /opt/tools/dump_d2t.py | head -3'", "[1146, 1147, 1150]"),
     ], "Confirmed: d2t holds absolute target ids, not offsets.")
     doc = distill_playbook(analyze_path(session))
@@ -118,8 +136,9 @@ def test_a_draft_read_from_the_hub_cache_is_the_draft(tmp_path):
 
 
 def test_a_file_tool_read_is_not_denied(tmp_path):
-    """A config read with the Read tool is no command, and the analysis keeps no record of it:
-    the why says the session's commands read none (it said the session read none)."""
+    """A config read with the Read tool is no command: the why said the session's commands read
+    none (it said the session read none). The analysis now keeps that read, and its folder is
+    the draft var's default (test_hardening55_distill_seen_checkpoints)."""
     lines = [
         {"type": "user", "message": {"role": "user", "content": "Acceptance is near zero with the new drafter."}},
         {"type": "assistant", "message": {"role": "assistant", "content": [
@@ -134,8 +153,7 @@ def test_a_file_tool_read_is_not_denied(tmp_path):
     session = tmp_path / "s.jsonl"
     session.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     (check,) = distill_playbook(analyze_path(session))["steps"]
-    assert check["why"].endswith("(the session launched no server that names them, and none of its commands read "
-                                 "a checkpoint's files)."), check["why"]
+    assert "on the checkpoints the session read (the draft /ckpt/l31-eagle3 [msg 1])" in check["why"], check["why"]
 
 
 def test_a_listing_of_another_program_is_not_the_servers(tmp_path):
