@@ -638,6 +638,16 @@ def _refuse_if_config_refuses(host: str, refusal: str | None) -> None:
         )
 
 
+def _connection_attempts(value: str | None, host: str) -> int:
+    """ConnectionAttempts as ssh(1) takes it: 0 is refused after the config is read (ssh.c: "Invalid
+    number of ConnectionAttempts"), where it was read as one attempt."""
+    attempts = int(_number(value, "ConnectionAttempts", 1))
+    if attempts <= 0:
+        raise UsageError(f"{host}: ConnectionAttempts {value}: Invalid number of ConnectionAttempts",
+                         hint="ssh(1) refuses it too; write 1 or more (the attempts made, one second apart)")
+    return attempts
+
+
 def resolve_target(
     destination: Destination | str,
     config: paramiko.SSHConfig,
@@ -794,7 +804,7 @@ def resolve_target(
              *(entry[key] for key in sorted(entry) if key.startswith(CERTIFICATE_FILE_KEY))]
         ),
         batch_mode=_flag(entry.get("batchmode"), "BatchMode"),
-        connection_attempts=max(1, int(_number(entry.get("connectionattempts"), "ConnectionAttempts", 1))),
+        connection_attempts=_connection_attempts(entry.get("connectionattempts"), destination.host),
         address_family=_address_family(entry.get("addressfamily")),
         known_hosts_command=_unless_none(entry.get("knownhostscommand")),
         login_methods=_login_methods(entry),

@@ -175,6 +175,15 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
                 "ssh(1) refuses this file too; write a number from 1 to 65535, or a TCP service name of "
                 "/etc/services (ssh, https)",
             )
+    if keyword in _INTEGER_KEYWORDS:
+        number_text = words[0] if words else value
+        refusal = _integer_refusal(number_text)
+        if refusal is not None:
+            # ssh(1) reads these with parse_int, a whole number from 0 (openssh-portable: readconf.c,
+            # parse_int / misc.c atoi_err), in any block: `ConnectionAttempts -1` or `1.5` was read
+            # as one attempt (float, then at least 1), where ssh(1) stops
+            raise BadConfigLine(f"{where}: {match.group(1)} {number_text}: integer value {refusal}",
+                                "ssh(1) refuses this file too; write a whole number (0 or more)")
     if keyword in _ONE_VALUE_KEYWORDS and words == [""]:
         # `IdentityFile ""` (a template's empty variable): ssh(1) says "Missing argument".
         raise BadConfigLine(f"{where}: {match.group(1)}: missing argument (an empty value)",
@@ -184,6 +193,25 @@ def check_config_line(line: str, words: list[str] | None, path: Path, number: in
             f"{where}: keyword {match.group(1)} extra arguments at end of line: {value}",
             "ssh(1) refuses this file too; it takes one value: quote a value that holds spaces",
         )
+
+
+# The keywords ssh(1) reads as a plain integer (readconf.c: `goto parse_int`); ConnectTimeout and
+# ServerAliveInterval are times (parse_time) and read elsewhere.
+_INTEGER_KEYWORDS = frozenset({"connectionattempts", "numberofpasswordprompts", "serveralivecountmax",
+                               "requiredrsasize", "canonicalizemaxdots"})
+
+
+def _integer_refusal(text: str) -> str | None:
+    """How ssh(1)'s atoi_err refuses ``text`` ("invalid", "too small"), None for a number it takes:
+    strtonum's decimal (an optional sign, digits) from 0 to INT_MAX."""
+    digits = text.strip()
+    body = digits[1:] if digits[:1] in "+-" else digits
+    if not body.isascii() or not body.isdigit():
+        return "invalid"
+    number = int(digits)
+    if number < 0:
+        return "too small"
+    return "too large" if number > 2**31 - 1 else None
 
 
 # Match criteria (openssh-portable: readconf.c, match_cfg_line, OpenSSH 10): these three stand
