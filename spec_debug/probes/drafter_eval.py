@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from spec_debug.probes.hostfiles import resolve_model_dir
+from spec_debug.probes.hostfiles import given_model
 
 _ALL = ("", "all", "none")  # playbook values meaning "no limit"
 
@@ -35,12 +35,9 @@ def whole_number(args: dict, key: str) -> int | None:
 
 
 def run(args: dict) -> dict:
-    # a path given that is no checkpoint here (a typo, the run folder above the draft) goes to
-    # the drafter as given, which names what is wrong with it: resolved to None, the draft was
-    # "skipped: needs --var draft_model" though given, and the target silently became the
-    # verifier the draft's config names, another model than the one asked for
-    draft = resolve_model_dir(args.get("draft_model") or None) or (args.get("draft_model") or None)
-    target = resolve_model_dir(args.get("target_model") or None) or (args.get("target_model") or None)
+    # a path given that is no checkpoint here goes to the drafter as given (given_model)
+    draft = given_model(args.get("draft_model") or None)
+    target = given_model(args.get("target_model") or None)
     data = args.get("hidden_states") or ""
     if draft is None or not data:
         return {"args": args, "skipped": "needs a draft checkpoint (--var draft_model) and training "
