@@ -82,13 +82,16 @@ def run(args: dict) -> dict:
     # a target_model given that is not here is named by the drafter (hostfiles.given_model),
     # not replaced by the verifier the draft's config names
     layout_target = target if target is not None else given_model(args.get("target_model") or None)
-    if data and draft is not None:
+    # and so is a draft_model given that is not here: with hidden_states given, the step said
+    # "no hidden states to run the layout probe" and asked for the var the user had passed
+    layout_draft = draft if draft is not None else given_model(args.get("draft_model") or None)
+    if data and layout_draft is not None:
         from spec_debug.eagle3.api import probe_layout
         from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
 
         served = (out.get("plan") or {}).get("layer_ids") or None
         try:
-            out["layout"] = probe_layout(draft, data, layout_target, device=args.get("device") or "cpu",
+            out["layout"] = probe_layout(layout_draft, data, layout_target, device=args.get("device") or "cpu",
                                          max_samples=max_samples,
                                          served_layer_ids=served, vocab_mapping=vocab_mapping)
         except ConfigMisfitError as exc:
