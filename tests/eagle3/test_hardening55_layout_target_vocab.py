@@ -8,11 +8,10 @@ transformers."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from tests.eagle3._world import informative_world, runner, torch  # noqa: F401
-
-import json
 
 from spec_debug.eagle3.commands import drafter_app
 
