@@ -1499,7 +1499,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     cfg = checkpoint.config
     target_ckpt = resolved_target.checkpoint
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
-    notes = input_notes + notes
+    # a target of the draft's width but another vocabulary (another revision) scores every
+    # layout near zero: say so as eval does (SD303), or the verdict blames the dump alone
+    notes = input_notes + notes + [f"{i['code']}: {i['message']}" for i in
+                                   _vocab_issues(checkpoint, target_ckpt, mapping)[0]
+                                   if i["code"] == "SD303"]
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          vocab_mapping=mapping, no_target_reason=resolved_target.refused)
     # all slots except the final one are candidates; the final state is read separately

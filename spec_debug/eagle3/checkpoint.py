@@ -1226,24 +1226,28 @@ def _natural_key(name: str) -> list:
     return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", name)]
 
 
+def _dump_sample(path: Path) -> str | None:
+    """The first sample file (relative to path) when the directory is a hidden-state dump:
+    speculators' hs_*.safetensors (token_ids + hidden_states) or SpecForge's data_*.ckpt."""
+    samples = sorted(path.glob("hs_*.safetensors"), key=lambda p: _natural_key(p.name))[:1]
+    if samples:
+        try:
+            header = read_safetensors_header(samples[0])
+        except CheckpointError:
+            header = {}
+        return samples[0].name if "hidden_states" in header else None
+    specforge = sorted([*path.glob("data_*.ckpt"), *path.glob("rows_*/data_*.ckpt")],
+                       key=lambda p: _natural_key(str(p)))[:1]
+    return str(specforge[0].relative_to(path)) if specforge else None
+
+
 def _refuse_hidden_state_dump(path: Path, role: str) -> None:
     """A hidden-state dump passed where a checkpoint goes (--model and --data swapped): its
     hs_*.safetensors (speculators, hs_connectors transfer.py: token_ids + hidden_states) read as
     "the draft's weights without config.json", and SpecForge's data_*.ckpt as no checkpoint."""
     if (path / "config.json").is_file() or not path.is_dir():
         return
-    samples = sorted(path.glob("hs_*.safetensors"), key=lambda p: _natural_key(p.name))[:1]
-    sample = None
-    if samples:
-        try:
-            header = read_safetensors_header(samples[0])
-        except CheckpointError:
-            header = {}
-        sample = samples[0].name if "hidden_states" in header else None
-    else:
-        specforge = sorted([*path.glob("data_*.ckpt"), *path.glob("rows_*/data_*.ckpt")],
-                           key=lambda p: _natural_key(str(p)))[:1]
-        sample = str(specforge[0].relative_to(path)) if specforge else None
+    sample = _dump_sample(path)
     if sample is not None:
         raise CheckpointError(f"{path}: a hidden-state dump ({sample}), not a checkpoint",
                               hint=f"pass this directory as --data and the {'draft' if role == '--model' else 'target'} "
@@ -1266,8 +1270,11 @@ def _refuse_weights_without_config(path: Path) -> None:
         raise CheckpointError(f"{path / 'config.json'}: not found; the draft's weights "
                               f"({weights}) are there without it, as a training run's save "
                               "folder leaves them", hint=hint)
+    # a hidden-state dump beside the draft (out/{draft,data}: its hs_*.safetensors are weight
+    # files by name) is no training save: named as one, it hid the draft directory below
     saves = sorted((d for d in path.iterdir() if d.is_dir() and has_weight_files(d)
-                    and not (d / "config.json").is_file()), key=lambda d: _natural_key(d.name))
+                    and not (d / "config.json").is_file() and _dump_sample(d) is None),
+                   key=lambda d: _natural_key(d.name))
     if saves:
         raise CheckpointError(f"{path}: no config.json; the folder holds training saves with "
                               f"weights but no config below it: "

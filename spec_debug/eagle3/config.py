@@ -653,6 +653,20 @@ def _shown_checkpoints(path: Path, below: list[Path], best: Path, limit: int = 6
     return ", ".join(map(name, kept)) + (f" (and {more} more)" if more > 0 else "")
 
 
+def _is_draft_dir(path: Path) -> bool:
+    """Whether path/config.json is a draft's: speculators' (speculators_model_type), or an
+    EAGLE-format one (draft_vocab_size; SpecForge's LlamaForCausalLMEagle3 architecture)."""
+    try:
+        raw = json.loads((path / "config.json").read_text())
+    except (OSError, ValueError):
+        return False
+    if not isinstance(raw, dict):
+        return False
+    archs = raw.get("architectures")
+    return ("speculators_model_type" in raw or "draft_vocab_size" in raw
+            or (isinstance(archs, list) and any("eagle" in str(a).lower() for a in archs)))
+
+
 def require_config(path: Path, role: str) -> None:
     """A directory without config.json that holds checkpoints below: say which to pass."""
     if (path / "config.json").exists():
@@ -660,7 +674,10 @@ def require_config(path: Path, role: str) -> None:
     below = _checkpoints_below(path)
     if not below:
         return  # read_json names the missing file
-    best = next((d for d in below if d.name == "checkpoint_best"), below[-1])
+    # suggest a checkpoint of the role asked for: of out/{draft,target} the last by name
+    # (target) was offered as --model, a verifier the draft commands then refuse
+    fitting = [d for d in below if _is_draft_dir(d) == (role == "--model")] or below
+    best = next((d for d in fitting if d.name == "checkpoint_best"), fitting[-1])
     raise CheckpointError(f"{path / 'config.json'}: not found; the directory holds "
                           f"checkpoints below it: {_shown_checkpoints(path, below, best)}",
                           hint=f"pass one checkpoint directory as {role}, e.g. {best}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from spec_debug.probes.hostfiles import resolve_model_dir
+from spec_debug.probes.hostfiles import given_model
 
 _ALL = ("", "all", "none")  # playbook values meaning "no limit"
 
@@ -35,8 +35,9 @@ def whole_number(args: dict, key: str) -> int | None:
 
 
 def run(args: dict) -> dict:
-    draft = resolve_model_dir(args.get("draft_model") or None)
-    target = resolve_model_dir(args.get("target_model") or None)
+    # a path given that is no checkpoint here goes to the drafter as given (given_model)
+    draft = given_model(args.get("draft_model") or None)
+    target = given_model(args.get("target_model") or None)
     data = args.get("hidden_states") or ""
     if draft is None or not data:
         return {"args": args, "skipped": "needs a draft checkpoint (--var draft_model) and training "

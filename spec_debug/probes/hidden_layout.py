@@ -14,7 +14,7 @@ from pathlib import Path
 
 from spec_debug.probes.drafter_eval import whole_number
 from spec_debug.probes.hostfiles import (FROM_VERIFIER, config_and_problem, folder_with_damaged_config,
-                                         named_verifier_dir, read_config, resolve_model_dir)
+                                         given_model, named_verifier_dir, read_config, resolve_model_dir)
 
 
 def _num_layers(target_cfg: dict, where: Path) -> tuple[int | None, str | None]:
@@ -79,13 +79,19 @@ def run(args: dict) -> dict:
     # samples while the eval step, given the same var, scored the same dump well
     vocab_mapping = args.get("vocab_mapping") or None
     data = args.get("hidden_states") or ""
-    if data and draft is not None:
+    # a target_model given that is not here is named by the drafter (hostfiles.given_model),
+    # not replaced by the verifier the draft's config names
+    layout_target = target if target is not None else given_model(args.get("target_model") or None)
+    # and so is a draft_model given that is not here: with hidden_states given, the step said
+    # "no hidden states to run the layout probe" and asked for the var the user had passed
+    layout_draft = draft if draft is not None else given_model(args.get("draft_model") or None)
+    if data and layout_draft is not None:
         from spec_debug.eagle3.api import probe_layout
         from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
 
         served = (out.get("plan") or {}).get("layer_ids") or None
         try:
-            out["layout"] = probe_layout(draft, data, target, device=args.get("device") or "cpu",
+            out["layout"] = probe_layout(layout_draft, data, layout_target, device=args.get("device") or "cpu",
                                          max_samples=max_samples,
                                          served_layer_ids=served, vocab_mapping=vocab_mapping)
         except ConfigMisfitError as exc:
@@ -101,7 +107,7 @@ def run(args: dict) -> dict:
         from spec_debug.errors import SpecDebugError
 
         try:
-            _read_serving_dump(out, serving, draft, target, args.get("device") or "cpu",
+            _read_serving_dump(out, serving, draft, layout_target, args.get("device") or "cpu",
                                max_samples, vocab_mapping)
         except SpecDebugError as exc:
             # said beside the training dump's ranking, which is kept: an unreadable serving
@@ -111,7 +117,7 @@ def run(args: dict) -> dict:
     return out
 
 
-def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path | None,
+def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path | str | None,
                        device: str, max_samples: int, vocab_mapping: str | None) -> None:
     from spec_debug.eagle3.data import describe_data
 

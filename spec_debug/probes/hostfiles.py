@@ -245,6 +245,19 @@ def _not_json(path: Path, exc: ValueError) -> str:
             "line (a trailing comma or a comment is the usual cause)")
 
 
+def given_model(name: str | None) -> Path | str | None:
+    """The model a drafter probe hands to spec_debug.eagle3: the local directory or cached Hub
+    snapshot `name` stands for, else `name` as given, so the drafter's error names what is
+    wrong with it (a typo, a run folder above the checkpoint). Resolved to None, a draft
+    given was "skipped: pass --var draft_model", and a target given was silently replaced by
+    the verifier the draft's config names: another model than the one asked for. A folder
+    whose config.json is damaged stays None: the probes say that from folder_with_damaged_config."""
+    found = resolve_model_dir(name)
+    if found is not None or not name or folder_with_damaged_config(name) is not None:
+        return found
+    return name
+
+
 def folder_with_damaged_config(name: str | None) -> Path | None:
     """A local model folder whose config.json is there but is no readable file (a link to a
     missing blob, a directory), which resolve_model_dir passes by as no model: named so its

@@ -8,12 +8,18 @@ the rows they were copied from (spec_debug.eagle3.head_map).
 
 from __future__ import annotations
 
-from spec_debug.probes.hostfiles import resolve_model_dir
+from spec_debug.probes.hostfiles import given_model, resolve_model_dir
 
 
 def run(args: dict) -> dict:
     draft = resolve_model_dir(args.get("draft_model") or None)
-    target = resolve_model_dir(args.get("target_model") or None)
+    # a target given that is not here is named, not replaced by the config's verifier
+    target = given_model(args.get("target_model") or None)
+    if draft is None and args.get("draft_model"):
+        # named: "pass --var draft_model=DIR" alone asked for the var the user had given
+        return {"args": args, "skipped": f"no draft checkpoint: draft_model {args['draft_model']} is no "
+                                         "checkpoint directory on this host (not there, or a folder "
+                                         "above the one holding config.json)"}
     if draft is None:
         return {"args": args, "skipped": "no draft checkpoint: pass --var draft_model=DIR "
                                          "(or a server command naming it)"}

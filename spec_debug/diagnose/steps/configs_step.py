@@ -111,6 +111,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     unreadable = [str(name) for name in draft.get("unreadable_weight_files") or []]
     facts: dict[str, Any] = {"draft_found": bool(draft.get("found")), "target_found": bool(target.get("found")),
                              "draft_path": draft.get("path"), "target_path": target.get("path"),
+                             # the draft_model asked for, named when no checkpoint is there
+                             "draft_name": draft.get("name"),
                              # "speculators_config.verifier": the target the draft's config names,
                              # found by the probe without --var target_model (model_configs.py)
                              "target_source": target.get("source"),
@@ -158,6 +160,13 @@ def check(ctx: Any) -> list[Finding]:
             return [mtp]
         if cfgs.get("draft_config_error"):
             return [not_checked(ctx, cfgs["draft_config_error"], "a readable draft config.json")]
+        if cfgs.get("draft_name") and not cfgs.get("draft_path"):
+            # a path given that holds no checkpoint (a typo, the folder above the draft): the
+            # line said only "could not be read" and asked for the var the user had given
+            return [not_checked(ctx, f"no draft config.json could be read: draft_model "
+                                     f"{cfgs['draft_name']} is no checkpoint directory on this host "
+                                     "(not there, or a folder above the one holding config.json)",
+                                "--var draft_model=DIR, the directory holding the draft's config.json")]
         return [not_checked(ctx, "no draft config.json could be read",
                             "--var draft_model=DIR (or a server command that names it)")]
     at = where(ctx)
