@@ -884,6 +884,14 @@ class _SessionState:
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and record.container is not None \
+                and (not self.status_known or self.source.format == "openai") \
+                and (said := failures.container_refused(ev.text, record.container)):
+            # No status recorded, and docker or kubectl says it could not run the command in the
+            # container ("Error: No such container: sglang", kubectl's "error: unable to upgrade
+            # connection: container not found"): the command never ran there
+            found = (said,)
+        elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and not self.status_known and (said := script_said_failure(record.inner, ev.text)):
             # a shell script whose last command failed, in that command's name (script_failure)
             found = (said,)
