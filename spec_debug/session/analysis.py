@@ -790,7 +790,7 @@ class _SessionState:
             # the user and folder of the shell the command was typed in (a log's prompt, Claude
             # Code's cwd), unless it went on through ssh or into a container
             here = target.host is None and target.container is None
-            port, jump = target.port, target.jump
+            port, jump = target.port or (ev.port if here else None), target.jump
             if self.login_hops is not None:
                 # typed at the prompt of a host a login reached (through a bastion, on a port)
                 port, jump = self.login_hops.route(ev.host, target)
