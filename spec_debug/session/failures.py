@@ -461,8 +461,12 @@ _PROGRAM_FAILED = re.compile(r"No such file or directory|[Cc]annot |can't |Permi
 # pip's note after an install that went through (exit 0), under the same "ERROR: " lead
 # (pip/_internal/commands/install.py, _warn_about_conflicts).
 _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take into account"
+# systemctl's: a unit that did not start, stop or restart, "Job for sglang.service failed because the
+# control process exited with error code." (also "... canceled.", "... timed out."; systemd
+# src/shared/bus-wait-for-jobs.c), and a request refused, "Failed to restart sglang.service: Unit
+# sglang.service not found." (src/systemctl/systemctl-start-unit.c); `service` hands over to it.
 _OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERROR: ",), "uv": ("error: ",),
-              "cargo": ("error: ",)}
+              "cargo": ("error: ",), "systemctl": ("Job for ", "Failed to "), "service": ("Job for ", "Failed to ")}
 
 
 def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo | None:
