@@ -126,6 +126,22 @@ install): a reading after one that does not improve says the attempt did not wor
 _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
 
 
+_SLURM_LAUNCHERS = frozenset({"srun", "salloc"})
+"""Slurm's programs that run a command on a node and say why they could not under their own
+name: "srun: error: Unable to allocate resources: Requested node configuration is not
+available" (slurm src/srun: error() writes "srun: error: ...")."""
+
+
+def _wrapper_refused(record: CommandRecord, text: str) -> failures.ErrorInfo | None:
+    """The failure the program that took a command elsewhere (into a container, onto a Slurm
+    node) wrote when it could not run it there: the command's own program never ran, so its
+    name is not on the line."""
+    if record.container is not None and (said := failures.container_refused(text, record.container)) is not None:
+        return said
+    launcher = shell.sole_program(record.command)
+    return failures.program_said_failure(text, launcher) if launcher in _SLURM_LAUNCHERS else None
+
+
 def _idle(command: str) -> bool:
     return shell.sole_program(command) in _IDLE
 
@@ -884,12 +900,13 @@ class _SessionState:
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and record.container is not None \
+                and record.inner != record.command \
                 and (not self.status_known or self.source.format == "openai") \
-                and (said := failures.container_refused(ev.text, record.container)):
+                and (said := _wrapper_refused(record, ev.text)):
             # No status recorded, and docker or kubectl says it could not run the command in the
             # container ("Error: No such container: sglang", kubectl's "error: unable to upgrade
-            # connection: container not found"): the command never ran there
+            # connection: container not found"), or srun on a node ("srun: error: Unable to
+            # allocate resources: ..."): the command never ran there
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and not self.status_known and (said := script_said_failure(record.inner, ev.text)):
