@@ -126,6 +126,10 @@ install): a reading after one that does not improve says the attempt did not wor
 _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
 
 
+def _idle(command: str) -> bool:
+    return shell.sole_program(command) in _IDLE
+
+
 _SLURM_LAUNCHERS = frozenset({"srun", "salloc"})
 """Slurm's programs that run a command on a node and say why they could not under their own
 name: "srun: error: Unable to allocate resources: Requested node configuration is not
@@ -140,10 +144,6 @@ def _wrapper_refused(record: CommandRecord, text: str) -> failures.ErrorInfo | N
         return said
     launcher = shell.sole_program(record.command)
     return failures.program_said_failure(text, launcher) if launcher in _SLURM_LAUNCHERS else None
-
-
-def _idle(command: str) -> bool:
-    return shell.sole_program(command) in _IDLE
 
 
 def _plain_launch(command: str) -> bool:

@@ -432,7 +432,9 @@ def remote_login(args: dict) -> tuple[str | None, int | None]:
         tail = at.rsplit("]:", 1)[-1] if at.startswith("[") and "]:" in at else \
             at.split(":", 1)[1] if at.count(":") == 1 else ""
         port = int(tail) if tail.isdigit() else None
-    return user, port if port is not None and 0 < port < 65536 else None
+    return user, (port if port is not None and 0 < port < 65536 else None)
+
+
 _PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path", "filePath", "dir_path")
 """``absolute_path``: Gemini CLI's read_file of 2025; ``dir_path``: its grep_search, glob and
 list_directory now (google-gemini/gemini-cli packages/core/src/tools/definitions/
