@@ -8,22 +8,14 @@ the command printed whose last line is a bare "error: ..." stays a reading that 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
+from tests.session.chat_runs import write_chat_runs
 
 
 def _chat(path: Path, runs: list[tuple[str, str]]) -> Path:
-    messages = [{"role": "system", "content": "You are an SRE agent with a bash tool."},
-                {"role": "user", "content": "The EAGLE-3 server on gpu07 got slow after the redeploy. Debug it."}]
-    for i, (command, output) in enumerate(runs):
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": f"call_{i}", "type": "function",
-             "function": {"name": "bash", "arguments": json.dumps({"command": command})}}]})
-        messages.append({"role": "tool", "tool_call_id": f"call_{i}", "content": output})
-    path.write_text(json.dumps(messages, indent=1), encoding="utf-8")
-    return path
+    return write_chat_runs(path, "The EAGLE-3 server on gpu07 got slow after the redeploy. Debug it.", runs)
 
 
 def _calls(doc: dict) -> list[tuple]:

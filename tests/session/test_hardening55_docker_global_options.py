@@ -5,21 +5,14 @@ docker words. Now it is the container's, and a daemon reached by ssh is its host
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
+from tests.session.chat_runs import write_chat_runs
 
 
 def _chat(path: Path, runs: list[tuple[str, str]]) -> Path:
-    messages = [{"role": "user", "content": "The EAGLE-3 server in the sglang container on gpu07 is slow."}]
-    for i, (command, output) in enumerate(runs):
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": f"call_{i}", "type": "function",
-             "function": {"name": "bash", "arguments": json.dumps({"command": command})}}]})
-        messages.append({"role": "tool", "tool_call_id": f"call_{i}", "content": output})
-    path.write_text(json.dumps(messages), encoding="utf-8")
-    return path
+    return write_chat_runs(path, "The EAGLE-3 server in the sglang container on gpu07 is slow.", runs)
 
 
 def test_docker_exec_after_the_clis_own_options_is_the_containers(tmp_path):

@@ -7,23 +7,16 @@ resources") are none."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
+from tests.session.chat_runs import write_chat_runs
 
 REFUSED = "srun: error: Unable to allocate resources: Requested node configuration is not available"
 
 
 def _chat(path: Path, runs: list[tuple[str, str]]) -> Path:
-    messages = [{"role": "user", "content": "Check the GPUs of the EAGLE-3 node gpu07 through Slurm."}]
-    for i, (command, output) in enumerate(runs):
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": f"call_{i}", "type": "function",
-             "function": {"name": "bash", "arguments": json.dumps({"command": command})}}]})
-        messages.append({"role": "tool", "tool_call_id": f"call_{i}", "content": output})
-    path.write_text(json.dumps(messages), encoding="utf-8")
-    return path
+    return write_chat_runs(path, "Check the GPUs of the EAGLE-3 node gpu07 through Slurm.", runs)
 
 
 def test_a_command_srun_could_not_place_on_its_node_failed(tmp_path):

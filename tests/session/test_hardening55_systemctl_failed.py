@@ -7,24 +7,17 @@ well. Now it is a failed call with that line as its error, on the host it was se
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
+from tests.session.chat_runs import write_chat_runs
 
 JOB_FAILED = ('Job for sglang.service failed because the control process exited with error code.\n'
               'See "systemctl status sglang.service" and "journalctl -xeu sglang.service" for details.')
 
 
 def _chat(path: Path, runs: list[tuple[str, str]]) -> Path:
-    messages = [{"role": "user", "content": "Restart the EAGLE-3 server on gpu07 with the new draft."}]
-    for i, (command, output) in enumerate(runs):
-        messages.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": f"call_{i}", "type": "function",
-             "function": {"name": "bash", "arguments": json.dumps({"command": command})}}]})
-        messages.append({"role": "tool", "tool_call_id": f"call_{i}", "content": output})
-    path.write_text(json.dumps(messages), encoding="utf-8")
-    return path
+    return write_chat_runs(path, "Restart the EAGLE-3 server on gpu07 with the new draft.", runs)
 
 
 def test_a_unit_systemd_could_not_restart_is_a_failed_call(tmp_path):
