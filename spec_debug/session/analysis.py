@@ -158,6 +158,22 @@ def _idle(command: str) -> bool:
     return shell.sole_program(command) in _IDLE
 
 
+_SLURM_LAUNCHERS = frozenset({"srun", "salloc"})
+"""Slurm's programs that run a command on a node and say why they could not under their own
+name: "srun: error: Unable to allocate resources: Requested node configuration is not
+available" (slurm src/srun: error() writes "srun: error: ...")."""
+
+
+def _wrapper_refused(record: CommandRecord, text: str) -> failures.ErrorInfo | None:
+    """The failure the program that took a command elsewhere (into a container, onto a Slurm
+    node) wrote when it could not run it there: the command's own program never ran, so its
+    name is not on the line."""
+    if record.container is not None and (said := failures.container_refused(text, record.container)) is not None:
+        return said
+    launcher = shell.sole_program(record.command)
+    return failures.program_said_failure(text, launcher) if launcher in _SLURM_LAUNCHERS else None
+
+
 def _plain_launch(command: str) -> bool:
     """The launch runs its server without speculation, as its own words say: those of the
     commands that run the server (a backgrounded launch's ``> /tmp/nospec.log 2>&1 & echo $!``
@@ -857,7 +873,7 @@ class _SessionState:
             # the user and folder of the shell the command was typed in (a log's prompt, Claude
             # Code's cwd), unless it went on through ssh or into a container
             here = target.host is None and target.container is None
-            port, jump = target.port, target.jump
+            port, jump = target.port or (ev.port if here else None), target.jump
             if self.login_hops is not None:
                 # typed at the prompt of a host a login reached (through a bastion, on a port)
                 port, jump = self.login_hops.route(ev.host, target)
@@ -961,6 +977,15 @@ class _SessionState:
                                                            shell.last_program(record.inner))):
             # No status recorded, and the program the command ran says it failed, in its own
             # name ("cat: /tmp/x: No such file or directory", git's "fatal: not a git repository")
+            found = (said,)
+        elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and record.inner != record.command \
+                and (not self.status_known or self.source.format == "openai") \
+                and (said := _wrapper_refused(record, ev.text)):
+            # No status recorded, and docker or kubectl says it could not run the command in the
+            # container ("Error: No such container: sglang", kubectl's "error: unable to upgrade
+            # connection: container not found"), or srun on a node ("srun: error: Unable to
+            # allocate resources: ..."): the command never ran there
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and not self.status_known and (said := script_said_failure(record.inner, ev.text)):

@@ -81,6 +81,9 @@ class Event:
     user: str | None = None
     """On a tool call with a command: the user the shell ran it as, where the format shows it
     (a shell log's prompt, ``root@gpu01:~#``)."""
+    port: int | None = None
+    """On a tool call with a command sent to ``host`` by an MCP server's SSH tool: the port its
+    arguments name (``{host, port, username, command}``, ``host: "user@host:2222"``)."""
 
 
 @dataclass(slots=True)

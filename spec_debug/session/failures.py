@@ -461,8 +461,12 @@ _PROGRAM_FAILED = re.compile(r"No such file or directory|[Cc]annot |can't |Permi
 # pip's note after an install that went through (exit 0), under the same "ERROR: " lead
 # (pip/_internal/commands/install.py, _warn_about_conflicts).
 _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take into account"
+# systemctl's: a unit that did not start, stop or restart, "Job for sglang.service failed because the
+# control process exited with error code." (also "... canceled.", "... timed out."; systemd
+# src/shared/bus-wait-for-jobs.c), and a request refused, "Failed to restart sglang.service: Unit
+# sglang.service not found." (src/systemctl/systemctl-start-unit.c); `service` hands over to it.
 _OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERROR: ",), "uv": ("error: ",),
-              "cargo": ("error: ",)}
+              "cargo": ("error: ",), "systemctl": ("Job for ", "Failed to "), "service": ("Job for ", "Failed to ")}
 
 
 def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo | None:
@@ -484,6 +488,46 @@ def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo
     for line in lines:
         if (line.startswith(named) and _PROGRAM_FAILED.search(line, len(named))) \
                 or (own and line.startswith(own) and not line.startswith(_PIP_RESOLVER_NOTE)):
+            return ErrorInfo("tool_error", None, line)
+    return None
+
+
+# What the tool that reaches a container writes when it could not run the command there (the
+# container is gone or stopped, the pod not found, the daemon or API server out of reach), on a
+# line of its own that names no program. Docker's client: "Error response from daemon: ..."
+# (moby client/request.go), "Error: No such container: X" (moby client/errors.go,
+# objectNotFoundError), "Cannot connect to the Docker daemon at ... Is the docker daemon running?"
+# (ErrorConnectionFailed), "permission denied while trying to connect to the Docker daemon
+# socket ...", runc's "OCI runtime exec failed: ..."; podman's "Error: no container with name or
+# ID ...". kubectl's fatal() (kubernetes/kubectl pkg/cmd/util/helpers.go checkErr,
+# StandardErrorMessage): "Error from server (NotFound): ...", "The connection to the server ...
+# was refused ...", "Unable to connect to the server: ...", "Error in configuration: ", and its
+# exec's "error: unable to upgrade connection: ...", "error: cannot exec into a container in a
+# completed pod ..." (oc is kubectl's). Only these leads: a bare "Error: "/"error: " may be the
+# last line of a log the command printed (`kubectl exec pod -- cat server.log`), no refusal.
+_CONTAINER_REFUSALS = {
+    "docker": ("Error response from daemon: ", "Error: No such container: ", "Error: No such object: ",
+               "Error: no container with name or ID ", "Error: can only create exec sessions on running containers",
+               "Cannot connect to the Docker daemon", "permission denied while trying to connect to the Docker daemon",
+               "OCI runtime exec failed: "),
+    "pod": ("error: unable to upgrade connection", "error: cannot exec into ", "error: Internal error occurred: ",
+            "error: You must be logged in to the server", "Error from server", "The connection to the server ",
+            "Unable to connect to the server: ", "Error in configuration: "),
+}
+
+
+def container_refused(output: str, container: str) -> ErrorInfo | None:
+    """The failure the tool that reaches ``container`` (``docker:<name>``, ``pod:<name>``, as
+    :func:`shell.parse_target` names it) wrote on the first or last line of ``output`` when it
+    could not run the command there, where no exit status was recorded; else None. The command
+    inside never ran, so its own name (what :func:`program_said_failure` looks for) is not on it:
+    read as a success, ``kubectl exec pod -- nvidia-smi`` that found no pod had gone well."""
+    leads = _CONTAINER_REFUSALS.get(container.split(":", 1)[0])
+    if leads is None or not output:
+        return None
+    output = without_colours(output)
+    for line in (_first_meaningful_line(output), _last_meaningful_line(output)):
+        if line.startswith(leads) or (line.startswith("docker: ") and line[8:].startswith(leads)):
             return ErrorInfo("tool_error", None, line)
     return None
 

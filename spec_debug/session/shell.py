@@ -204,6 +204,8 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _rsync(argv[1:])
         elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and argv[1] == "exec":
             target = _docker(argv[2:], _depth)
+        elif prog in ("docker", "podman", "nerdctl") and len(argv) > 3 and argv[1][:1] == "-" and "exec" in argv[2:]:
+            target = _docker_elsewhere(argv[1:], _depth)
         elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
                 (prog in ("docker-compose", "podman-compose") and len(argv) > 2):
             target = _compose_exec(argv[2:] if argv[1] == "compose" else argv[1:], _depth)
@@ -690,6 +692,36 @@ def _docker(args: list[str], depth: int) -> Target | None:
     # exec passes its words as argv, no shell in between: quoted again, they read as one
     # command line ("bash -c 'nvidia-smi && tail log'", not two commands).
     return Target(container=f"docker:{args[i]}", inner=_exec_command(args[i + 1:]))
+
+
+# The docker CLI's own options, before its subcommand, that take a value (docker/cli
+# cli/flags/options.go, InstallFlags: --config, -c/--context, -H/--host, -l/--log-level, the TLS
+# files); podman's --connection/-c, --url, --identity (containers/podman cmd/podman/root.go).
+_DOCKER_GLOBAL_ARG_OPTS = frozenset({"--config", "-c", "--context", "-H", "--host", "-l", "--log-level", "--tlscacert",
+                                     "--tlscert", "--tlskey", "--connection", "--url", "--identity"})
+
+
+def _docker_elsewhere(args: list[str], depth: int) -> Target | None:
+    """``docker -H ssh://ubuntu@gpu07 exec sglang CMD``, ``docker --context gpu07 exec …``: the
+    container of the exec after the CLI's own options (was no container, no host: the command
+    read as run where the session ran). A daemon reached by ssh (``-H``/``--host``/``--url``
+    ``ssh://[user@]host[:port]``) is the host the container runs on; a context names none."""
+    i, daemon = 0, None
+    while i < len(args) and args[i].startswith("-"):
+        flag, _, value = args[i].partition("=")
+        if flag in _DOCKER_GLOBAL_ARG_OPTS and not value:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if flag in ("-H", "--host", "--url") and value.startswith("ssh://"):
+            daemon = value
+        i += 1
+    if i >= len(args) or args[i] != "exec":
+        return None
+    target = _docker(args[i + 1:], depth)
+    if target is None or daemon is None:
+        return target
+    user, host, port = _split_dest("ssh://" + daemon[6:].split("/", 1)[0])  # (a socket path may follow)
+    return replace(target, host=host or None, user=user, port=port)
 
 
 # Compose's own options come before its subcommand (docker/compose ``cmd/compose/compose.go``:

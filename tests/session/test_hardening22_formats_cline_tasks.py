@@ -92,8 +92,9 @@ def test_cline_xml_tool_calls_are_commands_with_their_results(tmp_path):
     (command,) = doc["commands"]
     assert (command["command"], command["host"], command["result_seq"]) == (
         "ssh root@gpu-3 systemctl restart vllm", "gpu-3", 2)
-    # Cline's first results say no exit status: none is made up
-    assert (command["exit_code"], command["is_error"]) == (None, False)
+    # Cline's first results say no exit status: none is made up; systemctl's own "Job for
+    # vllm.service failed." says the restart failed (test_hardening55_systemctl_failed.py)
+    assert (command["exit_code"], command["is_error"]) == (None, True)
     assert [p["text"] for p in doc["prompts"]] == ["<task>\nrestart vllm on gpu-3\n</task>"]
 
 

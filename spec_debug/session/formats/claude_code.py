@@ -22,6 +22,7 @@ from spec_debug.session.formats.common import (
     call_path,
     exit_code_of,
     remote_host,
+    remote_login,
     stream_result,
 )
 from spec_debug.session.formats.compressed import transcript_stem
@@ -942,9 +943,14 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     # Event's fields in order, from tool_name to path (see the note in _events).
     host = remote_host(args) if command is not None else None
     polled = args.get(POLL_TOOLS[name]) if name in POLL_TOOLS else None  # see POLL_END
-    return Event(session, seq, agent, "assistant", "tool_call", i, name, call_id, command, description, text,
-                 False, None, ts, file, lineno, None, host, spawn, polled if isinstance(polled, str) else None,
-                 None, call_path(name, args))
+    ev = Event(session, seq, agent, "assistant", "tool_call", i, name, call_id, command, description, text,
+               False, None, ts, file, lineno, None, host, spawn, polled if isinstance(polled, str) else None,
+               None, call_path(name, args))
+    if host is not None:
+        # An MCP server's SSH tool: the user and port it logs in with are the command's, as
+        # `ssh -p 2222 root@host` gives them (were lost: a playbook step with no port)
+        ev.user, ev.port = remote_login(args)
+    return ev
 
 
 

@@ -60,7 +60,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 # An interrupted call's result names no agent: the meta.json link does.
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
             elif ev.kind == "tool_result" and ev.call_id and ev.call_id in pending:
-                refs.setdefault(ev.call_id, (None, None))  # answered, naming nothing
+                # Answered, naming nothing. A result that is an error (the CLI's "API Error: 500
+                # ..." when the sub-agent's request failed, anthropics/claude-code issue #28618)
+                # says the sub-agent failed, whatever its own file shows (was "completed" when its
+                # file held a call that went well, or nothing but the prompt).
+                refs.setdefault(ev.call_id, (None, "failed" if ev.is_error else None))
             elif ev.agent_ref and ev.agent_status and ev.call_id is None:
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
             if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:

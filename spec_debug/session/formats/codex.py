@@ -32,7 +32,7 @@ from spec_debug.session.formats import codex_tool_ends as tool_ends
 from spec_debug.session.formats import responses_tools
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES, Cursor, attachments_shown, bare_command, block_text, call_text, decode_arguments, process_result,
-    remote_host, shell_command, tool_path,
+    remote_host, remote_login, shell_command, tool_path,
 )
 from spec_debug.session.reader import inner_json, iter_json_records
 
@@ -705,9 +705,11 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             command, host = typed
             text = command
         processes.call(name, call_id, command, args)
+        # an MCP server's SSH tool: the user and port it logs in with (remote_login)
+        user, port = remote_login(args) if command and host is not None and isinstance(args, dict) else (None, None)
         yield event("tool_call", "assistant", tool_name=name, call_id=call_id,
                     command=command, text=text, path=path, spawn=spawn, host=host if command else None,
-                    cwd=_workdir(args) if command and host is None else None)
+                    cwd=_workdir(args) if command and host is None else None, user=user, port=port)
     elif ptype in responses_tools.ITEM_TYPES and ptype != "local_shell_call_output":
         yield from responses_tools.events(payload, ptype, event)
     elif ptype in ("function_call_output", "custom_tool_call_output", "local_shell_call_output"):

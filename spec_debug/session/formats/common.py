@@ -411,6 +411,30 @@ def remote_host(args: Any) -> str | None:
 
 _HOST_KEYS = ("host", "hostname", "host_id", "server", "remote_host")
 _HOST_KEY_SET = frozenset(_HOST_KEYS)
+_USER_KEYS = ("username", "user")
+
+
+def remote_login(args: dict) -> tuple[str | None, int | None]:
+    """The user and port an MCP server's SSH tool logs in with, for a call whose host
+    :func:`remote_host` found: ``{host, username, port, command}`` (VitalyMalakanov/mcp-ssh-toolkit-py
+    ``ssh_execute_command``), or in the host itself, ``"user@host:port"`` (tenox7/ssh-mcp
+    ``ssh_exec``). (None, None) where they give neither: the login's defaults."""
+    host = next((v.strip() for k in _HOST_KEYS if isinstance(v := args.get(k), str) and v.strip()), "")
+    user = next((v.strip() for k in _USER_KEYS if isinstance(v := args.get(k), str) and v.strip()), None)
+    if user is None and "@" in host:
+        user = host.rsplit("@", 1)[0] or None
+    port = args.get("port")
+    if isinstance(port, str) and port.strip().isdigit():
+        port = int(port)
+    if not isinstance(port, int) or isinstance(port, bool):
+        port = None
+        at = host.rsplit("@", 1)[-1]
+        tail = at.rsplit("]:", 1)[-1] if at.startswith("[") and "]:" in at else \
+            at.split(":", 1)[1] if at.count(":") == 1 else ""
+        port = int(tail) if tail.isdigit() else None
+    return user, (port if port is not None and 0 < port < 65536 else None)
+
+
 _PATH_KEYS = ("file_path", "path", "notebook_path", "absolute_path", "filePath", "dir_path")
 """``absolute_path``: Gemini CLI's read_file of 2025; ``dir_path``: its grep_search, glob and
 list_directory now (google-gemini/gemini-cli packages/core/src/tools/definitions/
