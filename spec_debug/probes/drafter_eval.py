@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 from spec_debug.probes.hostfiles import given_model
+from spec_debug.probes.playbook_words import speaks_playbook
 
 _ALL = ("", "all", "none")  # playbook values meaning "no limit"
 
@@ -34,6 +35,7 @@ def whole_number(args: dict, key: str) -> int | None:
     return int(number)
 
 
+@speaks_playbook  # the drafter's errors and notes name its options: said as the playbook's vars
 def run(args: dict) -> dict:
     # a path given that is no checkpoint here goes to the drafter as given (given_model)
     draft = given_model(args.get("draft_model") or None)

@@ -15,6 +15,10 @@ from pathlib import Path
 from spec_debug.probes.drafter_eval import whole_number
 from spec_debug.probes.hostfiles import (FROM_VERIFIER, config_and_problem, folder_with_damaged_config,
                                          given_model, named_verifier_dir, read_config, resolve_model_dir)
+from spec_debug.probes.playbook_words import in_playbook_words, said_in_playbook_words, speaks_playbook
+
+# the drafter's --data, when what it read is the serving-path dump
+SERVING_DATA = {"data": "serving_dump"}
 
 
 def _num_layers(target_cfg: dict, where: Path) -> tuple[int | None, str | None]:
@@ -37,6 +41,7 @@ def _num_layers(target_cfg: dict, where: Path) -> tuple[int | None, str | None]:
                   "integer), so the target's layer count is unknown")
 
 
+@speaks_playbook  # the drafter's errors and notes name its options: said as the playbook's vars
 def run(args: dict) -> dict:
     from spec_debug.eagle3 import engines
 
@@ -113,7 +118,8 @@ def run(args: dict) -> dict:
             # said beside the training dump's ranking, which is kept: an unreadable serving
             # dump (a typo in its path, a copy cut short) failed the whole probe, and the
             # ranking it had spent minutes on was lost with it
-            out["serving_dump_error"] = str(exc)
+            # its --data is the serving dump here, not the training hidden states
+            out["serving_dump_error"] = in_playbook_words(str(exc), SERVING_DATA)
     return out
 
 
@@ -129,7 +135,8 @@ def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path
         from spec_debug.eagle3.config import ConfigMisfitError
 
         try:
-            out["serving_layout"] = probe_layout(draft, serving, target, device=device,
-                                                 max_samples=max_samples, vocab_mapping=vocab_mapping)
+            out["serving_layout"] = said_in_playbook_words(
+                probe_layout(draft, serving, target, device=device, max_samples=max_samples,
+                             vocab_mapping=vocab_mapping), SERVING_DATA)
         except ConfigMisfitError as exc:
             out["draft_misfit"] = str(exc)  # the draft's fault, not the serving dump's

@@ -9,8 +9,10 @@ the rows they were copied from (spec_debug.eagle3.head_map).
 from __future__ import annotations
 
 from spec_debug.probes.hostfiles import given_model, resolve_model_dir
+from spec_debug.probes.playbook_words import speaks_playbook
 
 
+@speaks_playbook  # the drafter's errors and notes name its options: said as the playbook's vars
 def run(args: dict) -> dict:
     draft = resolve_model_dir(args.get("draft_model") or None)
     # a target given that is not here is named, not replaced by the config's verifier
