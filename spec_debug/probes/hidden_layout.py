@@ -132,7 +132,7 @@ def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path
                            "num_slots": info.num_slots, "format": info.format}
     if draft is not None and info.layer_ids and "draft_misfit" not in out:
         from spec_debug.eagle3.api import probe_layout
-        from spec_debug.eagle3.config import ConfigMisfitError
+        from spec_debug.eagle3.config import CheckpointError, ConfigMisfitError, TargetMisfitError
 
         try:
             out["serving_layout"] = said_in_playbook_words(
@@ -140,3 +140,10 @@ def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path
                              vocab_mapping=vocab_mapping), SERVING_DATA)
         except ConfigMisfitError as exc:
             out["draft_misfit"] = str(exc)  # the draft's fault, not the serving dump's
+        except TargetMisfitError as exc:
+            out.setdefault("target_misfit", str(exc))  # a draft made for another target: not the dump's
+        except CheckpointError as exc:
+            # the dump was read (its layer ids are above): what failed is a checkpoint it was
+            # scored with. A target_model typo was said as "the serving dump could not be read",
+            # asking for a readable dump the user had given
+            out["serving_checkpoint_error"] = str(exc)

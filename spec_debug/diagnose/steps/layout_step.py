@@ -61,6 +61,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
              "training": _layout_summary(host.get("layout")),
              "serving_dump": host.get("serving_dump"),
              "serving_dump_error": host.get("serving_dump_error"),
+             "serving_checkpoint_error": host.get("serving_checkpoint_error"),
              "draft_misfit": host.get("draft_misfit"),
              "target_misfit": host.get("target_misfit"),
              "serving": _layout_summary(host.get("serving_layout"))}
@@ -111,6 +112,14 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "served layers not measured: the serving dump could not be "
                                          f"read: {layout['serving_dump_error']}",
                                     "a readable serving-path dump (--var serving_dump=DIR)"))
+    elif layout.get("serving_checkpoint_error"):
+        # the dump was read; the draft or the target it was scored with was not (a target_model
+        # typo): said as the serving dump's fault, the line asked for a dump the user had given
+        findings.append(not_checked(ctx, f"served layers not measured: the serving dump {serving.get('path')} "
+                                         "was read, but the checkpoint to score it with could not be "
+                                         f"loaded: {layout['serving_checkpoint_error']}",
+                                    "the draft and target checkpoints the line names "
+                                    "(--var draft_model=DIR, --var target_model=DIR)"))
     elif serving and not serving.get("layer_ids"):
         # vLLM's hidden-state extraction writes hs_<i>.safetensors without layer_ids metadata:
         # the dump was read and then nothing was said, as if the served layers had been
