@@ -4070,9 +4070,18 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         problems.append(what)
         return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
     if topk is None:
-        # server_args.py compares `speculative_eagle_topk > 1` (TypeError on None).
-        problems.append("--speculative-num-steps is set but --speculative-eagle-topk is not: "
-                        "set all three (or none)")
+        # SGLang auto-chooses only when the steps are unset too; with the steps written, the
+        # topk stays None and `speculative_eagle_topk > 1 and page_size > 1 ...` raises TypeError
+        # at startup (sgl-project/sglang python/sglang/srt/arg_groups/speculative_hook.py
+        # `_handle_eagle_family` at 004c82e; server_args.py from 0.4.9, #7643, tests topk first).
+        # The line said only "set all three", not that the server stops: so SD101 beside it told
+        # of "topk None, None draft tokens verified" on a server that never runs. 0.4.5 .. 0.4.8
+        # test page_size first, which skips the comparison at page size 1: left unsaid there.
+        stops = (": SGLang does not auto-choose once the steps are written and compares the unset topk "
+                 "(`speculative_eagle_topk > 1`): TypeError at startup, the server does not start"
+                 if _version_at_least(engine_version, _SGLANG_PAGE_TOPK1_UNTIL) else "")
+        problems.append("--speculative-num-steps is set but --speculative-eagle-topk is not"
+                        f"{stops}; set all three (or none)")
         return EffectiveSpec(steps, topk, tokens, auto, overrides, problems)
     if topk > 1 and (cfg.page_size or 1) > 1 and engine_version is not None and (
             _version_at_least(engine_version, _SGLANG_PAGE_TOPK1_SINCE)
