@@ -214,8 +214,10 @@ def _few_rows(result: Mapping[str, Any], served_key: tuple) -> str | None:
         rows = "a few rows more"  # a record written before the report carried the counts
     else:
         return None
+    # said in a playbook run (the layout step): `spec-debug run` takes the sample count as the
+    # playbooks' var (playbooks/*.yaml max_samples), not the drafter's --max-samples option
     return (f"{rows}: too few to tell the draft's layout from chance; probe more samples "
-            "(--max-samples) before changing the served layers")
+            "(--var max_samples=N) before changing the served layers")
 
 
 def _num(value: Any) -> str:
