@@ -112,7 +112,9 @@ def run(args: dict) -> dict:
         from spec_debug.errors import SpecDebugError
 
         try:
-            _read_serving_dump(out, serving, draft, layout_target, args.get("device") or "cpu",
+            # a draft_model given that is not here goes to the drafter too, which names it: the
+            # resolved path alone skipped the serving dump's scoring, and the step said nothing
+            _read_serving_dump(out, serving, layout_draft, layout_target, args.get("device") or "cpu",
                                max_samples, vocab_mapping)
         except SpecDebugError as exc:
             # said beside the training dump's ranking, which is kept: an unreadable serving
@@ -123,7 +125,7 @@ def run(args: dict) -> dict:
     return out
 
 
-def _read_serving_dump(out: dict, serving: str, draft: Path | None, target: Path | str | None,
+def _read_serving_dump(out: dict, serving: str, draft: Path | str | None, target: Path | str | None,
                        device: str, max_samples: int, vocab_mapping: str | None) -> None:
     from spec_debug.eagle3.data import describe_data
 
