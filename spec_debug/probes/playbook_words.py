@@ -21,16 +21,19 @@ DRAFTER_VARS: Mapping[str, str] = {
     "model": "draft_model", "target": "target_model", "data": "hidden_states",
     "vocab-mapping": "vocab_mapping", "max-samples": "max_samples", "device": "device",
     "engine-version": "engine_version",
+    # the engine whose semantics the drafter runs: the playbook's engine var runs them
+    # (probes/drafter_eval.py, evaluate_drafter semantics=engine)
+    "semantics": "engine",
 }
 
 # a suggested drafter command, to its end in the sentence (kept as written)
 _COMMAND = re.compile(r"spec-debug drafter\b[^;)\n\"'`]*")
 # `--target`, `--target DIR`, `--target=/p`, not `--target-foo` nor `--speculative-draft-model`;
-# the value is taken when it reads as one (a path, a placeholder, a number), not a word such
-# as "and" or "must"
+# the value is taken when it reads as one (a path, a placeholder, a number, an engine name),
+# not a word such as "and" or "must"
 _OPTION = re.compile(r"(?<![\w-])--(?P<name>[a-z][a-z-]*[a-z])(?![\w-])"
                      r"(?:(?P<eq>=)(?P<glued>[^\s,;)]+)|"
-                     r" (?P<value>(?:[A-Z][A-Z_]*\b|<[^>\s]+>|[/~.$\d][^\s,;)]*|\S*/[^\s,;)]*)))?")
+                     r" (?P<value>(?:[A-Z][A-Z_]*\b|<[^>\s]+>|[/~.$\d][^\s,;)]*|\S*/[^\s,;)]*|(?:sglang|vllm)\b)))?")
 
 T = TypeVar("T")
 

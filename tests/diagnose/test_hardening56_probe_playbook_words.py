@@ -80,3 +80,9 @@ def test_a_suggested_drafter_command_keeps_its_options():
     assert said == ("rank it: spec-debug drafter layout --model /d --data /h --target /t; "
                     "or pass --var target_model=/t, --var hidden_states=/h, --var draft_model=DIR; "
                     "--model-path stays")
+
+
+def test_the_semantics_option_is_the_engine_var():
+    # eagle3/loading.py's embedding note: "SGLang uses the target's: compare with --semantics sglang"
+    assert in_playbook_words("SGLang uses the target's: compare with --semantics sglang, and re-export") == (
+        "SGLang uses the target's: compare with --var engine=sglang, and re-export")
