@@ -1223,6 +1223,8 @@ class _SessionState:
         command = ev.command
         if target.host is None and target.container is None and known and "$" in command:
             target = shell.target_with(command, known)
+        elif target.host is None and target.container is not None and known:
+            target = shell.with_daemon_host(command, target, known)  # export DOCKER_HOST=ssh://…
         if "=" in command or "for " in command:
             shell.note_variables(command, known)
         return target
