@@ -718,16 +718,32 @@ def _docker_elsewhere(args: list[str], depth: int) -> Target | None:
         if flag in _DOCKER_GLOBAL_ARG_OPTS and not value:
             value = args[i + 1] if i + 1 < len(args) else ""
             i += 1
-        if flag in ("-H", "--host", "--url") and value.startswith("ssh://"):
+        if flag in ("-H", "--host", "--url") and value.startswith(("ssh://", "tcp://")):
             daemon = value
         i += 1
     if i >= len(args) or args[i] != "exec":
         return None
     target = _docker(args[i + 1:], depth)
-    if target is None or daemon is None:
-        return target
-    user, host, port = _split_dest("ssh://" + daemon[6:].split("/", 1)[0])  # (a socket path may follow)
-    return replace(target, host=host or None, user=user, port=port)
+    login = _daemon_login(daemon) if target is not None and daemon is not None else None
+    return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
+
+
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})
+
+
+def _daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
+    """(user, host, ssh port) of a daemon address that names another machine: ``ssh://[user@]host
+    [:port]``, or ``tcp://host:2376`` (a daemon listening on TCP: docs.docker.com, engine/security/
+    protect-access, ``DOCKER_HOST=tcp://$HOST:2376``), whose port is the daemon's, no login's; None
+    for a local socket or a loopback address."""
+    if daemon.startswith("ssh://"):
+        user, host, port = _split_dest("ssh://" + daemon[6:].split("/", 1)[0])  # (a socket path may follow)
+        return (user, host, port) if host not in _LOOPBACK else None
+    if not daemon.startswith("tcp://"):
+        return None
+    host = daemon[6:].split("/", 1)[0]
+    host = host[1:host.find("]")] if host.startswith("[") and "]" in host else host.partition(":")[0]
+    return (None, host, None) if host not in _LOOPBACK else None
 
 
 _DAEMON_VARIABLES = {"docker": "DOCKER_HOST", "podman": "CONTAINER_HOST"}
@@ -753,10 +769,8 @@ def _daemon_host(target: Target, prog: str, variables: dict[str, str | None]) ->
     :func:`with_daemon_host`) ``DOCKER_HOST=ssh://user@gpu07`` names; as before where it names
     none or a local socket."""
     daemon = variables.get(_DAEMON_VARIABLES.get(prog, ""))
-    if not daemon or not daemon.startswith("ssh://") or target.container is None:
-        return target
-    user, host, port = _split_dest("ssh://" + daemon[6:].split("/", 1)[0])  # (a socket path may follow)
-    return replace(target, host=host or None, user=user, port=port) if host else target
+    login = _daemon_login(daemon) if daemon and target.container is not None else None
+    return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
 
 
 def with_daemon_host(command: str, target: Target, variables: dict[str, str | None]) -> Target:
@@ -767,7 +781,7 @@ def with_daemon_host(command: str, target: Target, variables: dict[str, str | No
         return target
     for name in _DAEMON_VARIABLES.values():
         value = variables.get(name)
-        if value and value.startswith("ssh://"):
+        if value and value.startswith(("ssh://", "tcp://")):
             found = parse_target(f"export {name}={shlex.quote(value)}; {command}")
             if found.host is not None:
                 return found
