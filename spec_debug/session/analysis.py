@@ -439,6 +439,17 @@ class _Call:
     """The call started a sub-agent: its result is the sub-agent's final report."""
 
 
+def _host_argument(call: _Call) -> bool:
+    """The call's tool took the host as an argument and ran the command there itself: an MCP
+    server's SSH tool (``{host, command}``: formats.common.remote_host), whose result is the
+    command's output alone, with no exit status (tenox7/ssh-mcp ``README.md``), and whose
+    ``is_error`` says the tool call failed, not the command. The host was not the command's own
+    (an ``ssh`` line's inner command differs from it; a Bash call names no host)."""
+    record = call.record
+    return record is not None and record.host is not None and record.inner == record.command \
+        and call.tool_name is not None and call.tool_name.startswith("mcp__")
+
+
 _TYPO_EDITS = 2
 """The characters a retyped command may differ by (a swapped pair, one left out or added)."""
 
@@ -950,8 +961,9 @@ class _SessionState:
         st.last_read = ev.seq if record is not None else None
         st.last_read_host = record.host if record is not None else None
         exit_code = ev.exit_code
+        host_tool = call is not None and _host_argument(call)
         if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code" \
-                and ev.raw_type != "running":
+                and ev.raw_type != "running" and not host_tool:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
         found = x.errors
@@ -972,7 +984,7 @@ class _SessionState:
             # so its output's own errors say it failed (curl's "Connection refused").
             found = tuple(failures.extract_errors(ev.text, None, False, status_known=False))
         if not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and (not self.status_known or self.source.format == "openai") \
+                and (not self.status_known or self.source.format == "openai" or host_tool) \
                 and (said := failures.program_said_failure(ev.text, shell.sole_program(record.inner),
                                                            shell.last_program(record.inner))):
             # No status recorded, and the program the command ran says it failed, in its own
@@ -1223,6 +1235,8 @@ class _SessionState:
         command = ev.command
         if target.host is None and target.container is None and known and "$" in command:
             target = shell.target_with(command, known)
+        elif target.host is None and target.container is not None and known:
+            target = shell.with_daemon_host(command, target, known)  # export DOCKER_HOST=ssh://…
         if "=" in command or "for " in command:
             shell.note_variables(command, known)
         return target

@@ -204,11 +204,17 @@ def parse_target(command: str, _depth: int = 0) -> Target:
             target = _rsync(argv[1:])
         elif prog in ("docker", "podman", "nerdctl") and len(argv) > 2 and argv[1] == "exec":
             target = _docker(argv[2:], _depth)
+            if target is not None and variables:
+                target = _daemon_host(target, prog, variables)
         elif prog in ("docker", "podman", "nerdctl") and len(argv) > 3 and argv[1][:1] == "-" and "exec" in argv[2:]:
             target = _docker_elsewhere(argv[1:], _depth)
+            if target is not None and target.host is None and variables and not _names_daemon(argv):
+                target = _daemon_host(target, prog, variables)
         elif (prog in ("docker", "podman") and len(argv) > 3 and argv[1] == "compose") or \
                 (prog in ("docker-compose", "podman-compose") and len(argv) > 2):
             target = _compose_exec(argv[2:] if argv[1] == "compose" else argv[1:], _depth)
+            if target is not None and variables:  # compose reaches the daemon DOCKER_HOST names too
+                target = _daemon_host(target, prog.partition("-")[0], variables)
         elif prog == "tsh" and len(argv) > 2 and argv[1] in ("ssh", "scp"):
             target = _tsh_ssh(argv[2:], _depth) if argv[1] == "ssh" else _scp(argv[2:])
         elif prog in ("kubectl", "oc") and "exec" in argv[1:]:
@@ -712,16 +718,74 @@ def _docker_elsewhere(args: list[str], depth: int) -> Target | None:
         if flag in _DOCKER_GLOBAL_ARG_OPTS and not value:
             value = args[i + 1] if i + 1 < len(args) else ""
             i += 1
-        if flag in ("-H", "--host", "--url") and value.startswith("ssh://"):
+        if flag in ("-H", "--host", "--url") and value.startswith(("ssh://", "tcp://")):
             daemon = value
         i += 1
     if i >= len(args) or args[i] != "exec":
         return None
     target = _docker(args[i + 1:], depth)
-    if target is None or daemon is None:
+    login = _daemon_login(daemon) if target is not None and daemon is not None else None
+    return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
+
+
+_LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})
+
+
+def _daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
+    """(user, host, ssh port) of a daemon address that names another machine: ``ssh://[user@]host
+    [:port]``, or ``tcp://host:2376`` (a daemon listening on TCP: docs.docker.com, engine/security/
+    protect-access, ``DOCKER_HOST=tcp://$HOST:2376``), whose port is the daemon's, no login's; None
+    for a local socket or a loopback address."""
+    if daemon.startswith("ssh://"):
+        user, host, port = _split_dest("ssh://" + daemon[6:].split("/", 1)[0])  # (a socket path may follow)
+        return (user, host, port) if host not in _LOOPBACK else None
+    if not daemon.startswith("tcp://"):
+        return None
+    host = daemon[6:].split("/", 1)[0]
+    host = host[1:host.find("]")] if host.startswith("[") and "]" in host else host.partition(":")[0]
+    return (None, host, None) if host not in _LOOPBACK else None
+
+
+_DAEMON_VARIABLES = {"docker": "DOCKER_HOST", "podman": "CONTAINER_HOST"}
+"""The variable that names the daemon a CLI reaches when no option does: ``DOCKER_HOST=ssh://me@gpu07
+docker ps`` (docs.docker.com, engine/security/protect-access, "Use SSH to protect the Docker daemon
+socket"), podman's ``CONTAINER_HOST=ssh://root@gpu07:22/run/podman/podman.sock`` (containers/podman
+docs/source/markdown/podman-remote.1.md, ENVIRONMENT)."""
+
+
+def _names_daemon(argv: list[str]) -> bool:
+    """The CLI's own options name its daemon or context (``-H``, ``--context``, podman's
+    ``--connection``/``--url``), which win over the variable (docker/cli ``cli/command/cli.go``,
+    ``resolveContextName``: the flags first, then ``DOCKER_HOST``)."""
+    for word in argv[1:argv.index("exec")]:
+        flag = word.partition("=")[0]
+        if flag in ("-H", "--host", "-c", "--context", "--url", "--connection"):
+            return True
+    return False
+
+
+def _daemon_host(target: Target, prog: str, variables: dict[str, str | None]) -> Target:
+    """``target``, a container, on the host of the daemon the line's (or an earlier line's:
+    :func:`with_daemon_host`) ``DOCKER_HOST=ssh://user@gpu07`` names; as before where it names
+    none or a local socket."""
+    daemon = variables.get(_DAEMON_VARIABLES.get(prog, ""))
+    login = _daemon_login(daemon) if daemon and target.container is not None else None
+    return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
+
+
+def with_daemon_host(command: str, target: Target, variables: dict[str, str | None]) -> Target:
+    """:func:`parse_target`'s ``target`` of a ``docker exec`` typed in a shell where an earlier
+    command exported ``DOCKER_HOST=ssh://user@gpu07`` (a terminal log): on gpu07, where the daemon
+    and its containers run (was the container on no host, read as the session's own machine)."""
+    if target.host is not None or target.container is None or not target.container.startswith("docker:"):
         return target
-    user, host, port = _split_dest("ssh://" + daemon[6:].split("/", 1)[0])  # (a socket path may follow)
-    return replace(target, host=host or None, user=user, port=port)
+    for name in _DAEMON_VARIABLES.values():
+        value = variables.get(name)
+        if value and value.startswith(("ssh://", "tcp://")):
+            found = parse_target(f"export {name}={shlex.quote(value)}; {command}")
+            if found.host is not None:
+                return found
+    return target
 
 
 # Compose's own options come before its subcommand (docker/compose ``cmd/compose/compose.go``:

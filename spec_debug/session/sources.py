@@ -1271,6 +1271,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
              "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0, "opencode": 0, "kimi": 0}
     seen = written = 0
     kimi_code_records = kimi_code_turns = 0
+    bare_items = typeless_roles = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
             continue
@@ -1291,10 +1292,23 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if kind == "kimi" and not kimi_wire.looks_like(obj):
             kimi_code_records += 1
             kimi_code_turns += kimi_code.is_turn_record(obj)
+        elif kind == "codex" and openai_chat.looks_like_item(obj):
+            bare_items += 1
+        elif kind == "openai" and "type" not in obj and isinstance(obj.get("role"), str):
+            typeless_roles += 1
     if kimi_code_records and not kimi_code_turns:
         # Kimi Code records with no turn or context record among them: an application's own log of
         # the same words ({type: "task.started" | "llm.request", time: epoch ms}), no Kimi session
         votes["kimi"] -= kimi_code_records
+    if votes["codex"] and votes["codex"] == bare_items and typeless_roles:
+        # Responses API items one a line with no rollout header or envelope, and a message with no
+        # ``type`` among them, which Codex never writes (its items are tagged): items an OpenAI
+        # Agents SDK loop saved (``result.to_input_list()``: the prompt is ``{"content", "role":
+        # "user"}``; openai/openai-agents-python ``src/agents/items.py``, ``ItemHelpers.
+        # input_to_new_input_list``). Read as a Codex rollout, a command's output, which records no
+        # exit status, was never checked for its program's failure ("cat: x: No such file")
+        votes["codex"] = 0
+        votes["openai"] += bare_items
     if votes["gemini-cli"]:
         # Gemini CLI's stream-json: its tool and init events are its own, while its many reply
         # chunks ({"type": "message", "role", "content"}) look like Responses API items.

@@ -23,6 +23,7 @@ from spec_debug.session.formats.common import (
     exit_code_of,
     remote_host,
     remote_login,
+    shell_command,
     stream_result,
 )
 from spec_debug.session.formats.compressed import transcript_stem
@@ -922,6 +923,11 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     command = args.get("command")
     if not isinstance(command, str) or name in _COMMAND_NOT_SHELL:
         command = None
+        if "cmd" in args and name.startswith("mcp__"):
+            # An MCP server's SSH or shell tool that names its argument ``cmd`` ({host, cmd}, as
+            # Codex's exec_command does: TRANSCRIPTS.md section 1b), read as shell_command reads a
+            # Codex call (a string or an argv); was no command, so neither the host nor its output
+            command = shell_command({"cmd": args["cmd"]})
     spawn = None
     if name in SPAWN_TOOLS:
         spawn = Spawn(description=str(args.get("description", "")),

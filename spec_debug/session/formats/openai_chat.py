@@ -315,6 +315,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     unanswered: list[str] = []
     seq = cursor.seq_base - 1
     previous: list | None = None
+    heads: list[list] = []  # the conversations read, each as its latest request gave it, the latest last
     for _index, lineno, obj in records:
         # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
         # line of fine-tuning data, or a Responses API request or response saved whole.
@@ -329,15 +330,24 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         elif answer or is_chat_completion(obj) or _is_response_object(obj):
             # An answer (a Responses API response's output items too): the next request of the
             # loop sends it back after the history it answered
-            previous = previous + messages if previous is not None else None
+            if previous is not None:
+                previous = previous + messages
+                heads[-1] = previous
         else:
-            if previous is not None and _resent(previous, messages):
-                # A log of the requests an agent loop sent: each one resends the whole history
-                # (chat completions and Responses ``input`` are stateless), so the conversation
-                # of the line before is this one's head. Read once, a command run once is not
-                # repeated (three copies would read as a loop of it).
-                start = len(previous)
+            # A log of the requests an agent loop sent: each one resends the whole history
+            # (chat completions and Responses ``input`` are stateless), so an earlier line's
+            # conversation is this one's head. Read once, a command run once is not repeated
+            # (three copies would read as a loop of it). Not only the line before: loops run
+            # side by side through one proxy (an eval's samples) interleave their requests, and
+            # each of a conversation's calls was read again after another conversation's line.
+            at = _longest_head(heads, messages)
+            if at is not None:
+                start = len(heads[at])
+                del heads[at]  # this request holds it now: one copy of each conversation is kept
             previous = messages
+            heads.append(messages)
+            if len(heads) > _HEADS_KEPT:
+                del heads[0]
         for message in messages[start:]:
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
@@ -346,6 +356,22 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
                                     unanswered)
             else:
                 stats.non_object += 1
+
+
+_HEADS_KEPT = 64
+"""How many conversations of a file a request is matched against (:func:`_longest_head`), each
+kept as its latest request gave it: more than the loops a harness runs side by side, few enough
+that a long log's lines are not all held and compared."""
+
+
+def _longest_head(heads: list[list], messages: list) -> int | None:
+    """Where in ``heads`` the longest of the conversations read before is that ``messages`` begins
+    with (:func:`_resent`), or None. The latest first: in one loop's log it is the only one."""
+    found: int | None = None
+    for at in range(len(heads) - 1, -1, -1):
+        if (found is None or len(heads[at]) > len(heads[found])) and _resent(heads[at], messages):
+            found = at
+    return found
 
 
 def _is_response_object(obj: dict) -> bool:
