@@ -126,6 +126,11 @@ def _previous_file(command_line: list[str], option: str, run_dir: Path) -> Path 
             given = command_line[i + 1]
         elif eq and name.startswith("--") and name in names:
             given = value
+        elif not arg.startswith("--") and len(arg) > 2 and arg[:2] in names:
+            # `-ihosts.ini`, `-Fnone`: a short option with its value attached, as click (and
+            # ssh(1)'s -F) take it. Missed, the retry ran without the file: "cannot resolve
+            # host name 'lab08'" for a host the inventory had reached.
+            given = arg[2:]
     if given is None:
         return None
     if option == "ssh_config" and given.lower() == "none":
