@@ -261,6 +261,10 @@ def _retry_command(record: RunRecord) -> str:
         elif arg in _REACH_OPTIONS and index + 1 < len(args):
             pair = [arg, args[index + 1]]
             index += 1
+        elif not arg.startswith("--") and len(arg) > 2 and arg[:2] in _REACH_OPTIONS:
+            # `-oout/x`, `-ihosts.ini`: the value attached, as click takes it. Dropped, the
+            # command named `runs/<id>` for a run kept in out/x, and ran without the inventory.
+            pair = [arg[:2], arg[2:]]
         elif arg in _REACH_FLAGS:
             pair = [arg]
         else:
