@@ -243,7 +243,10 @@ def unreachable_hosts(record: RunRecord) -> dict[str, Any]:
     mid-run), each with its cause, and the command that re-runs only them. In a fleet the verdict
     named them, but their cause sat in the fleet table under every finding of the hosts that
     ran: the reader of the top of a report did not see why, nor how to retry."""
-    hosts = [{"name": h.name, "cause": h.error or "no cause recorded"} for h in record.hosts if h.status == "error"]
+    # The hint too (set USER, ssh-keygen -R ...): a host stopped by an error that is no
+    # connection failure (no SD005 finding carries it) had its how-to-fix in run.json alone.
+    hosts = [{"name": h.name, "cause": h.error or "no cause recorded", "hint": h.hint}
+             for h in record.hosts if h.status == "error"]
     return {"hosts": hosts[:UNREACHABLE_SHOWN], "more": max(0, len(hosts) - UNREACHABLE_SHOWN),
             "retry": _retry_command(record) if hosts else None}
 
