@@ -59,8 +59,11 @@ def resolve_targets(
     else:
         try:
             from spec_debug.runner.hosts import ConnectOptions, open_transport, resolve_hosts
-        except ImportError:
-            raise UsageError("the SSH transport is not installed in this build; only --host local works") from None
+        except ImportError as exc:
+            # Said as Python said it: a paramiko whose cryptography cannot load its OpenSSL
+            # ("libssl.so.3: cannot open shared object file") read as "not installed".
+            raise UsageError(f"the SSH transport cannot be loaded ({type(exc).__name__}: {exc}); only --host local works",
+                             hint="install or repair it: pip install 'paramiko>=3.4' (and its cryptography)") from None
         if ssh_config is not None:
             # Read once here: a mistyped -F was found only when each host connected, as a host
             # error (exit 3, "host unreachable", a run folder per try) for what is a usage error.
@@ -126,6 +129,11 @@ def _previous_file(command_line: list[str], option: str, run_dir: Path) -> Path 
             given = command_line[i + 1]
         elif eq and name.startswith("--") and name in names:
             given = value
+        elif not arg.startswith("--") and len(arg) > 2 and arg[:2] in names:
+            # `-ihosts.ini`, `-Fnone`: a short option with its value attached, as click (and
+            # ssh(1)'s -F) take it. Missed, the retry ran without the file: "cannot resolve
+            # host name 'lab08'" for a host the inventory had reached.
+            given = arg[2:]
     if given is None:
         return None
     if option == "ssh_config" and given.lower() == "none":

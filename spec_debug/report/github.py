@@ -25,7 +25,8 @@ def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
     unreachable = unreachable_hosts(record)
     if unreachable["hosts"]:
         # The SD005 rows below name the host, not why: the cause is what the reader acts on.
-        lines += [f"- {md_code_span(h['name'])}: {md_escape(' '.join(h['cause'].split()))}" for h in unreachable["hosts"]]
+        lines += [f"- {md_code_span(h['name'])}: {md_escape(' '.join(h['cause'].split()))}"
+                  + (f" (hint: {md_escape(' '.join(h['hint'].split()))})" if h["hint"] else "") for h in unreachable["hosts"]]
         lines += [f"- and {unreachable['more']} more" if unreachable["more"] else "", ""]
     if record.findings:
         lines += ["| | code | title | host | step |", "|---|---|---|---|---|"]

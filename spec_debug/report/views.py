@@ -243,7 +243,10 @@ def unreachable_hosts(record: RunRecord) -> dict[str, Any]:
     mid-run), each with its cause, and the command that re-runs only them. In a fleet the verdict
     named them, but their cause sat in the fleet table under every finding of the hosts that
     ran: the reader of the top of a report did not see why, nor how to retry."""
-    hosts = [{"name": h.name, "cause": h.error or "no cause recorded"} for h in record.hosts if h.status == "error"]
+    # The hint too (set USER, ssh-keygen -R ...): a host stopped by an error that is no
+    # connection failure (no SD005 finding carries it) had its how-to-fix in run.json alone.
+    hosts = [{"name": h.name, "cause": h.error or "no cause recorded", "hint": h.hint}
+             for h in record.hosts if h.status == "error"]
     return {"hosts": hosts[:UNREACHABLE_SHOWN], "more": max(0, len(hosts) - UNREACHABLE_SHOWN),
             "retry": _retry_command(record) if hosts else None}
 
@@ -261,6 +264,10 @@ def _retry_command(record: RunRecord) -> str:
         elif arg in _REACH_OPTIONS and index + 1 < len(args):
             pair = [arg, args[index + 1]]
             index += 1
+        elif not arg.startswith("--") and len(arg) > 2 and arg[:2] in _REACH_OPTIONS:
+            # `-oout/x`, `-ihosts.ini`: the value attached, as click takes it. Dropped, the
+            # command named `runs/<id>` for a run kept in out/x, and ran without the inventory.
+            pair = [arg[:2], arg[2:]]
         elif arg in _REACH_FLAGS:
             pair = [arg]
         else:

@@ -384,7 +384,7 @@ def _machine(spec: HostSpec, config: Any) -> tuple[tuple[object, ...], str]:
     the ssh config gives the name, with the way there (ProxyJump, ProxyCommand); the name as
     written, with its port and ssh options, where it does not resolve."""
     written = (spec.address.lower(), spec.port, tuple(sorted(spec.ssh_options.items())))
-    shown = spec.address if spec.port is None else f"{spec.address}:{spec.port}"
+    shown = spec.address if spec.port is None else f"{ssh_destination(spec.address)}:{spec.port}"
     if config is None:
         return written, shown
     from spec_debug.runner.ssh_config import resolve_target
@@ -398,7 +398,7 @@ def _machine(spec: HostSpec, config: Any) -> tuple[tuple[object, ...], str]:
     except Exception:  # noqa: BLE001 - a name that does not resolve fails at its connection, which says why
         return written, shown
     way = (target.proxy_command, tuple(repr(hop) for hop in target.proxy_jump))
-    return (target.hostname.lower(), target.port, way), f"{target.hostname}:{target.port}"
+    return (target.hostname.lower(), target.port, way), target.address
 
 
 def _close_name(item: str, names: list[str]) -> str:

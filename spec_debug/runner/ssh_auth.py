@@ -97,7 +97,7 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
         return
     if "keyboard-interactive" in allowed:
         interactive_refused = _interactive_refusal(options)
-    where = f"{target.user}@{target.hostname}:{target.port}"
+    where = f"{target.user}@{target.address}"
     # Agent keys refused on earlier connections of this login (_handshake_retrying in ssh_handshake).
     declined = [label for _, label in options.refused_by_agent]
     if declined and not attempts.tried and not attempts.encrypted_skipped:
@@ -337,7 +337,7 @@ def _try_key(
     if not transport.is_active():
         # The host hung up while this side prepared the key (a passphrase typed past sshd's
         # LoginGraceTime): paramiko would say only "No existing session".
-        raise _closed_mid_login(transport, target, f"{target.hostname}:{target.port}", attempts, label)
+        raise _closed_mid_login(transport, target, target.address, attempts, label)
     if _rsa_shorter_than_required(key, target):
         # ssh(1) skips it unoffered, from a file or the agent (openssh-portable: sshconnect2.c,
         # pubkey_prepare, sshkey_check_rsa_length): offered, we logged in where `ssh` could not.
@@ -382,7 +382,7 @@ def _try_key(
         # paramiko says "Authentication failed" also when the server never answered or the
         # connection died while it waited (paramiko/auth_handler.py, wait_for_response): that
         # is no verdict on the key, and every later key would fail the same way.
-        where = f"{target.hostname}:{target.port}"
+        where = target.address
         reason = _disconnect_reason(transport)
         if reason is not None and "too many authentication failures" in reason.lower():
             # Keys skipped unoffered, as ssh(1) skips them, never reached sshd's count.
@@ -436,7 +436,7 @@ def _try_key(
         return True
     if remaining and remaining[0] == "keyboard-interactive":
         refused = _interactive_refusal(options) or ("", "")
-        where = f"{target.user}@{target.hostname}:{target.port}"
+        where = f"{target.user}@{target.address}"
         raise AuthenticationError(
             f"{target.alias}: {where} accepted the key ({label}) and then asks for a keyboard-interactive login "
             f"(a one-time code or password), but {refused[0]}",

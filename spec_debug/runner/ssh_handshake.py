@@ -321,7 +321,7 @@ def _types_we_could_accept(host_types: list[str]) -> list[str]:
 def _handshake_on(
     transport: paramiko.Transport, target: SSHTarget, sock: object, known_hosts: KnownHosts, options: ConnectOptions
 ) -> paramiko.Transport:
-    where = f"{target.hostname}:{target.port}"
+    where = target.address
     wait_s = target.handshake_wait_s or target.connect_timeout_s
     stalled = HandshakeError(
         f"{target.alias}: no SSH handshake from {where} within {wait_s:g} s (host stalled or not an SSH server)",

@@ -105,7 +105,7 @@ def _refuse_jump_loop(jump: SSHTarget, reaching: tuple[SSHTarget, ...]) -> None:
 
 
 def _jump_channel(gateway: Connection, target: SSHTarget) -> "_JumpSocket":
-    where = f"{target.hostname}:{target.port}"
+    where = target.address
     try:
         return _JumpSocket(_open_direct_tcpip(gateway, target), gateway)
     except paramiko.ChannelException as exc:
@@ -213,7 +213,7 @@ def _raise_if_jump_dropped(target: SSHTarget, sock: object) -> None:
 def _jump_dropped(target: SSHTarget, gateway: Connection, while_: str) -> HostUnreachableError:
     return HostUnreachableError(
         f"{target.alias}: jump host {gateway.target.alias} dropped the connection while {while_} "
-        f"{target.hostname}:{target.port} through it",
+        f"{target.address} through it",
         hint=f"{gateway.target.alias} rebooted, its sshd restarted or the network to it dropped",
     )
 

@@ -53,7 +53,30 @@ paramiko.config.invoke = _MatchExec  # type: ignore[attr-defined]
 # paramiko's `Match localuser`, `Match user`'s default and its %u/%r take getpass.getuser(), which
 # reads $USER first; ssh(1) takes the password database's name (ssh_tokens, local_user).
 # paramiko.config's module-level `getpass` serves only those (paramiko/config.py).
-paramiko.config.getpass = SimpleNamespace(getuser=local_user)  # type: ignore[attr-defined]
+# paramiko asks for the name on every lookup, needed or not (paramiko/config.py, _tokenize and
+# _does_match); where there is none (a random-uid container) a marker stands in, and only a
+# value that took it in (a %u, a %r with no User) refuses the host (_without_missing_user):
+# `User bob` in the config, or bob@gpu01, still connects there.
+_NO_LOCAL_USER = "\x00no-local-user\x00"
+
+
+def _local_user_or_marker() -> str:
+    try:
+        return local_user()
+    except UsageError:
+        return _NO_LOCAL_USER
+
+
+def _without_missing_user(options: paramiko.SSHConfigDict) -> paramiko.SSHConfigDict:
+    """The options, or local_user's error where one of them was built from the missing name."""
+    for value in options.values():
+        values = value if isinstance(value, list) else [value]
+        if any(_NO_LOCAL_USER in str(one) for one in values):
+            local_user()  # raises the one-line error naming how to fix it
+    return options
+
+
+paramiko.config.getpass = SimpleNamespace(getuser=_local_user_or_marker)  # type: ignore[attr-defined]
 
 
 def _with_command_line(config: paramiko.SSHConfig, seed: dict[str, str]) -> paramiko.SSHConfig:
@@ -283,14 +306,14 @@ class _OpenSSHTokens(paramiko.SSHConfig):
         self._hostname_final = True
         canonicalizing = str(options.get("canonicalizehostname") or "no").strip().lower() in ("yes", "true", "always")
         if not canonicalizing and not self._has_match_final():
-            return self._expand_variables(options, hostname)
+            return _without_missing_user(self._expand_variables(options, hostname))
         if canonicalizing:
             domains = str(options.get("canonicaldomains") or "").split()
             options["hostname"] = self.canonicalize(hostname, options, domains)
         # Host lines of the second pass are tested against that HostName, not the alias
         # (ssh.c, main passes it as `host` to process_config_files): `Host 10.0.0.*` applies
         # there to `Host gpu01  HostName 10.0.0.1` beside a `Match final`.
-        return self._lookup(str(options["hostname"]), options, canonical=True, final=True)
+        return _without_missing_user(self._lookup(str(options["hostname"]), options, canonical=True, final=True))
 
     def _hostname_so_far(self, options: dict[str, object], target_hostname: str) -> str:
         """The HostName met so far with its tokens expanded (hostname_expanded), as `Match host`

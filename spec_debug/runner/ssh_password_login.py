@@ -63,7 +63,7 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
     Before, these hosts failed as "authentication failed (tried: ...)" or "multi-factor logins
     are not supported", which sent people checking keys that were fine.
     """
-    where = f"{target.user}@{target.hostname}:{target.port}"
+    where = f"{target.user}@{target.address}"
     unanswered: list[str] = []
     sent_password: list[bool] = []
     new_password_asked: list[str] = []
@@ -232,7 +232,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
     into a fresh Ubuntu box (its sshd_config turns keyboard-interactive off) before a key is
     installed. The inventory's password is sent once; else asked on the terminal with ssh(1)'s
     question, `user@host's password: ` (openssh-portable: sshconnect2.c, userauth_passwd)."""
-    where = f"{target.user}@{target.hostname}:{target.port}"
+    where = f"{target.user}@{target.address}"
     if target.password is not None:
         attempts.tried.append(f"password from {target.password_source}")
         attempts.offered = True

@@ -187,6 +187,13 @@ class SSHTarget:
     also when its value could not be read (vault-encrypted), which `password` None then says."""
 
     @property
+    def address(self) -> str:
+        """`host:port` as messages give it, an IPv6 address in brackets (`[2001:db8::5]:22`):
+        bare, `connection refused by 2001:db8::5:22` read as another address with no port."""
+        host = f"[{self.hostname}]" if ":" in self.hostname else self.hostname
+        return f"{host}:{self.port}"
+
+    @property
     def label(self) -> str:
         """How questions and host-key messages name the host: `lab01 at 10.0.0.5` for an
         inventory host reached at an address, else the name given. The address alone (what

@@ -48,7 +48,7 @@ def _attempts_said(target: SSHTarget, after: str = " after") -> str:
 
 
 def _tcp_connect(target: SSHTarget) -> socket.socket:
-    where = f"{target.hostname}:{target.port}"
+    where = target.address
     try:
         sock = _create_connection_attempts(target)
     except _CannotBind as exc:

@@ -19,11 +19,25 @@ def local_user() -> str:
     (openssh-portable: ssh.c, main: getpwuid(getuid())), the default User, `%u`, and what
     `Match localuser` tests. getpass.getuser() reads $LOGNAME/$USER first, which `su` (to root,
     without `-`) and containers run with `-u UID` leave naming another account: we logged in
-    as alice where `ssh gpu01` logs in as root. $USER serves only where no entry exists."""
+    as alice where `ssh gpu01` logs in as root. $USER serves only where no entry exists.
+
+    Neither (a container started with a random uid, as OpenShift does, and no $USER or
+    $LOGNAME) is a usage error: ssh(1) stops there too ("No user exists for uid N":
+    openssh-portable: ssh.c, main), and getpass.getuser() raising KeyError (OSError from
+    Python 3.13) failed each host as "internal error". Only the callers that need the name ask
+    for it, so user@host, or User in the ssh config, still connects (and --host local runs)."""
     try:
         return pwd.getpwuid(os.getuid()).pw_name
     except KeyError:
+        pass
+    try:
         return getpass.getuser()
+    except (KeyError, OSError):
+        raise UsageError(
+            f"No user exists for uid {os.getuid()}: no login name to connect as "
+            "(no password-database entry, and USER and LOGNAME are unset)",
+            hint="set USER (export USER=yourname), or give the login name: --host user@host or User in ~/.ssh/config",
+        ) from None
 
 
 def identity_agent_socket(value: str | None) -> str | None:
@@ -155,7 +169,7 @@ def _match_exec_token(token: str, config: dict[str, object], host: str, original
         "C": _connection_hash(host, port, remote_user),
         "r": remote_user,
     }
-    return values.get(token)
+    return local_user() if token == "u" else values.get(token)
 
 
 class RefusedExpansion(str):
@@ -217,7 +231,8 @@ def user_expanded(value: str, *, alias: str, hostname: str, port: int, host_key_
     values = _tokens_without_user(alias=alias, hostname=hostname, port=str(port), host_key_alias=host_key_alias,
                                   proxy_jump=proxy_jump)
     expanded = _environment_expanded_strict(value, "User")
-    return re.sub(r"%(.)", lambda token: values.get(token.group(1), token.group(0)), expanded)
+    return re.sub(r"%(.)", lambda token: local_user() if token.group(1) == "u" else values.get(token.group(1), token.group(0)),
+                  expanded)
 
 
 def _tokens_without_user(*, alias: str, hostname: str, port: str, host_key_alias: object, proxy_jump: object) -> dict[str, str]:
@@ -236,5 +251,5 @@ def _tokens_without_user(*, alias: str, hostname: str, port: str, host_key_alias
         "l": this_host,
         "n": alias,
         "p": port,
-        "u": local_user(),
-    }
+    }  # %u is asked for where it is written (local_user): a container with no name for its uid
+    # connects with `User bob` or bob@host, as long as nothing needs its own name

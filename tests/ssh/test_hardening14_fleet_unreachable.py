@@ -108,4 +108,4 @@ def test_the_github_step_summary_names_the_unreachable_host_and_its_cause(tmp_pa
         capture_output=True, text=True, timeout=120, env={**os.environ, "GITHUB_STEP_SUMMARY": str(summary)},
     )
     assert done.returncode == 3, done.stderr
-    assert re.search(r"^- `lab08`: lab08 at 127\.0\.0\.1: connection refused by 127\.0\.0\.1:\d+$", summary.read_text(), re.M), summary.read_text()
+    assert re.search(r"^- `lab08`: lab08 at 127\.0\.0\.1: connection refused by 127\.0\.0\.1:\d+ \(hint: is sshd running", summary.read_text(), re.M), summary.read_text()
