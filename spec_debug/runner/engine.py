@@ -409,11 +409,7 @@ class Run:
                 host.status = "error"
                 host.error = exc.message.splitlines()[0]
                 host.hint = exc.hint  # the ssh-keygen -R line of a changed key: the error alone says what, not how
-                self._commit_step(
-                    None, [runner_finding("SD005", host=target.name, step=None, evidence=[host.error], facts={},
-                                          hint=exc.hint)],
-                    target.name,
-                )
+                self._not_reached(target.name, host.error, exc.hint)
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
             host.error = exc.message.splitlines()[0]
@@ -423,9 +419,13 @@ class Run:
                 host.error = _without_kept(exc.message)
                 self.interrupt(host.error)
                 host.status = "aborted"
+            elif transport is None and not isinstance(exc, RecordWriteError):
+                self._not_reached(target.name, host.error, exc.hint)
         except Exception as exc:  # a bug of ours must not leave the host "running" and the run PASSED
             host.status = "error"
             host.error = (f"internal error: {type(exc).__name__}: {exc}".splitlines() or ["internal error"])[0]
+            if transport is None:
+                self._not_reached(target.name, host.error, None)
         finally:
             host.running_step = None  # a step cut by an error of the host's is said in host.error
             self._past_steps.add(target.name)
@@ -460,6 +460,15 @@ class Run:
         host.finished_at = utc_now()
         self._saved_after_steps(functools.partial(self.save, host_done=True), steps_over=True)
         self.options.reporter.host_finished(host)
+
+    def _not_reached(self, host: str, error: str, hint: str | None) -> None:
+        """SD005 for a host the run never got into: a connection that failed, and also a login
+        its ssh config refuses before any connect (ConnectionAttempts 0, no login name for a
+        uid without a passwd entry) or an error of ours while connecting. Those were a host
+        "error" with no finding, and the run's last line said "ERROR: 0 error(s)" (exit 3)."""
+        self._commit_step(
+            None, [runner_finding("SD005", host=host, step=None, evidence=[error], facts={}, hint=hint)], host,
+        )
 
     def _commit_step(self, result: StepRecord | None, findings: list[Finding], host: str) -> None:
         with self._lock:

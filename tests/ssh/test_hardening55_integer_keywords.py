@@ -10,6 +10,7 @@ reads (openssh-portable: readconf.c parse_int, misc.c atoi_err: "integer value t
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -62,6 +63,14 @@ def test_zero_connection_attempts_fails_the_host_as_ssh_does(tmp_path):
     assert result.code == 3, result.stderr
     assert "gpu01: ConnectionAttempts 0: Invalid number of ConnectionAttempts" in result.stderr, result.stderr
     assert "connection refused" not in result.stderr  # no connect was tried with one attempt
+    # the host was never reached: SD005, as for a refused connection (was a host "error" with no
+    # finding, and the last line said "ERROR: 0 error(s)")
+    assert "ERROR: 1 error(s)" in result.stderr, result.stderr
+    [run_json] = (tmp_path / "runs").glob("*/run.json")
+    record = json.loads(run_json.read_text())
+    [finding] = record["findings"]
+    assert finding["code"] == "SD005" and finding["host"] == "gpu01"
+    assert finding["evidence"] == ["gpu01: ConnectionAttempts 0: Invalid number of ConnectionAttempts"]
 
 
 @needs_ssh
