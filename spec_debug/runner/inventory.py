@@ -186,14 +186,13 @@ class Inventory:
         """Where the value of ``key`` that ``host`` gets was written: ``file:line`` for an INI
         line (the host's own, else the deepest group's that sets it, as host_vars merges them),
         else the inventory's path (a YAML file, group_vars/host_vars)."""
-        line = self.var_lines.get(("host", host, key)) if key in self.hosts.get(host, {}) else None
-        if line is None and key not in self.hosts.get(host, {}):
-            depth = self._depths()
-            for group in sorted(self.groups_of(host), key=lambda g: (depth.get(g, 0), g), reverse=True):
-                if key in (self.groups[group].vars if group in self.groups else {}):
-                    line = self.var_lines.get(("group", group, key))
-                    break
-        return self.path if line is None else line
+        if key in self.hosts.get(host, {}):
+            return self.var_lines.get(("host", host, key), self.path)
+        depth = self._depths()
+        for group in sorted(self.groups_of(host), key=lambda g: (depth.get(g, 0), g), reverse=True):
+            if group in self.groups and key in self.groups[group].vars:
+                return self.var_lines.get(("group", group, key), self.path)
+        return self.path
 
     def _depths(self) -> dict[str, int]:
         """Distance of each group from `all` (the longest path, as Ansible orders groups)."""
