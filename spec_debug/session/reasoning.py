@@ -14,7 +14,7 @@ _HYPOTHESIS = re.compile(
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
     r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|(?:this|that|which) suggests|"
     r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
-    r"a good idea|a bit|slightly|fine|ok(?:ay)?|able|done|necessary|needed|required|as simple)\b"
+    r"a good idea|a good time|a bit|slightly|fine|ok(?:ay)?|able|done|necessary|needed|required|as simple)\b"
     # a plan worded as "could be": "The next step could be to check the config" ("the draft may be
     # to blame", "may be to do with the layer order" guess)
     r"| to (?!blame\b|do with\b)[a-z])|"
@@ -191,11 +191,43 @@ def stated_cause(sentence: str) -> bool:
     return _STATED_CAUSE.search(sentence) is not None and _HEDGED.search(sentence) is None
 
 
+# A "could/might/may be" that is a plan, not a claimed cause: the question of a check ("I will
+# check whether the draft could be loaded", "let me see if the config might be wrong") and a
+# forecast of how an action will go ("The build may be slow", "this might take..." is no match
+# already). Both are only looked for in a sentence that matched, so they cost the hot path
+# nothing.
+_MODAL_BE = re.compile(r"\b(?:could|might|may) be\b", re.I)
+_CHECK_QUESTION = re.compile(
+    r"\b(?:check|checking|checks|see|seeing|verify|verifying|test|testing|confirm|confirming|find out|"
+    r"figure out|determine|make sure|ensure|inspect|inspecting|look at|looking at)\s+(?:whether|if)\b[^.!?;]*$", re.I)
+_FORECAST = re.compile(
+    r"\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
+    r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may) be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"
+    r"(?:slow|slower|long|longer|large|larger|big|bigger|heavy|expensive|time-consuming|quick|quicker|a while)\b"
+    r"(?![^.!?]*\b(?:because|due to|caused|why)\b)", re.I)
+
+
+def _planned_only(sentence: str) -> bool:
+    """Every guess-word of ``sentence`` is a "could/might/may be" of a check's question or of a
+    forecast: the sentence plans, it claims no cause."""
+    found = False
+    for m in _MODAL_BE.finditer(sentence):
+        if _CHECK_QUESTION.search(sentence, 0, m.start()) is None and not any(
+                f.start() <= m.start() < f.end() for f in _FORECAST.finditer(sentence)):
+            return False
+        # the sentence with this modal blanked out must match no other branch of the pattern
+        sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]
+        found = True
+    return found and _HYPOTHESIS.search(sentence) is None
+
+
 def hypotheses(text: str, low: str | None = None) -> list[str]:
     """``low`` is ``text.lower()`` when the caller has it already."""
     if not _hypothesis_cue(text.lower() if low is None else low):
         return []
-    return sentences_matching(text, _HYPOTHESIS) if _HYPOTHESIS.search(text) else []
+    if _HYPOTHESIS.search(text) is None:
+        return []
+    return [s for s in sentences_matching(text, _HYPOTHESIS, 6) if not _planned_only(s)][:3]
 
 
 def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
