@@ -160,7 +160,8 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
             if kind == "tool_call":
                 held.quoted_by(ev)
                 read_again[ev.call_id] = output_read_again(ev.command)
-                rows.append(_row(ev, commands.packed(ev), cursor))
+                # an edit tool's new text (formats.common.edited_text, bounded) is read again as a change
+                rows.append(_row(ev, commands.packed(ev), cursor, ev.command is None and ev.spawn is None and ev.text != ""))
                 continue
             x = ev.extracted  # a reader that already knows the outcome (a refused call) set it
             if x is None:

@@ -20,6 +20,7 @@ from spec_debug.session.formats.common import (
     attachments_shown,
     block_text,
     call_path,
+    edited_text,
     exit_code_of,
     remote_host,
     remote_login,
@@ -912,6 +913,10 @@ def _bash_mode(text: str, session: str, seq: int, agent: str, ts: str | None, fi
                  bool(stderr.strip()) and not stdout.strip(), None, ts, file, lineno)
 
 
+_EDIT_TOOLS = frozenset({"Edit", "MultiEdit", "Write"})
+"""The file tools whose new text a call keeps (:func:`edited_text`)."""
+
+
 def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str | None, file: str,
               lineno: int) -> Event:
     name = block.get("name")
@@ -940,6 +945,8 @@ def _tool_use(block: dict, session: str, seq: int, agent: str, i: int, ts: str |
     text = command or ""
     if not text and spawn is not None:
         text = str(args.get("prompt", ""))
+    elif not text and name in _EDIT_TOOLS:
+        text = edited_text(args)  # what the edit changed: the analysis keeps it as a change
     description = args.get("description")
     if not isinstance(description, str):
         description = None
