@@ -344,6 +344,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             if at is not None:
                 start = len(heads[at])
                 del heads[at]  # this request holds it now: one copy of each conversation is kept
+            elif heads:
+                # No conversation read before is all of this one's head: it may have left one
+                # part way (n samples or a retry sent from the same history, then each went its
+                # own way). The messages they share were read with the first; the branch is kept
+                # beside it, both may go on. Only here, where no head matched: one loop's log
+                # never gets this far.
+                start = _shared_start(heads, messages)
             previous = messages
             heads.append(messages)
             if len(heads) > _HEADS_KEPT:
@@ -372,6 +379,27 @@ def _longest_head(heads: list[list], messages: list) -> int | None:
         if (found is None or len(heads[at]) > len(heads[found])) and _resent(heads[at], messages):
             found = at
     return found
+
+
+def _shared_start(heads: list[list], messages: list) -> int:
+    """How many of ``messages``' first messages the conversation read before that shares the
+    most of them holds (each compared as :func:`_resent` compares them): they were read with it.
+    0 where they share the system messages alone: conversations of their own with one system
+    prompt (fine-tuning lines, an eval's tasks) are read whole."""
+    best = 0
+    for head in reversed(heads):
+        n = 0
+        for a, b in zip(head, messages):
+            if a != b and _as_resent(a) != _as_resent(b):
+                break
+            n += 1
+        best = max(best, n)
+    if all(isinstance(m, dict) and m.get("role") in _SYSTEM_ROLES for m in messages[:best]):
+        return 0
+    return best
+
+
+_SYSTEM_ROLES = frozenset(("system", "developer"))
 
 
 def _is_response_object(obj: dict) -> bool:
