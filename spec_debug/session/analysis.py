@@ -155,7 +155,10 @@ _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export
 
 
 def _idle(command: str) -> bool:
-    return shell.sole_program(command) in _IDLE
+    # `cd /root/sglang` alone has no sole program (cd is setup): idle too, else the `cd` between
+    # a failure and the agent's new approach ended the wait for it and the pivot was lost
+    program = shell.sole_program(command)
+    return program in _IDLE or (not program and shell.only_setup(command))
 
 
 _SLURM_LAUNCHERS = frozenset({"srun", "salloc"})

@@ -1511,6 +1511,17 @@ def sole_program(command: str) -> str:
     return programs[0] if len(programs) == 1 else ""
 
 
+def only_setup(command: str) -> bool:
+    """The line runs setup alone (:data:`_SETUP`: ``cd /root/sglang``, ``source venv/bin/activate
+    && cd src``): no program of its own."""
+    found = False
+    for argv in _programs(command):
+        if argv[0].rsplit("/", 1)[-1] not in _SETUP:
+            return False
+        found = True
+    return found
+
+
 _PYTHON_REPL = re.compile(r"(?:python(?:\d(?:\.\d+)?)?|ipython\d?)")
 """Programs that open an interactive Python prompt when given no script (``python3``,
 ``python3.12``, ``ipython``)."""
