@@ -939,8 +939,8 @@ class _SessionState:
             if category == "edit" and ev.path:  # Edit of the draft's config.json: a change, as a `sed -i` is
                 self._keep(self.kept["file_edits"], FileEdit(self.session, ev.seq, ev.agent, ev.host, ev.path,
                                                              ev.tool_name or "?"))
-                if ev.text and ev.spawn is None:  # what it wrote (formats.common.edited_text), as a sed -i's words
-                    st.changes.append(touched.Change(ev.seq, f"{ev.path} {ev.text}", None))
+                if ev.text and ev.spawn is None:  # what it wrote, bounded, as a sed -i's words
+                    st.changes.append(touched.Change(ev.seq, touched.edit_text(ev.path, ev.text), None))
             elif ev.path and checkpoints_seen.checkpoint_file(ev.path):
                 # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spec_debug.session import reasoning
+from spec_debug.session.formats.common import EDIT_TEXT_CHARS
 
 
 @dataclass(slots=True)
@@ -21,6 +22,26 @@ class Change:
     """For a launch, the agent's launch before it: only what differs between the two was
     changed. None for an edit (``sed -i 's/"num_steps": 8/"num_steps": 3/' config.json``),
     whose words are all what it changed."""
+
+
+def edit_text(path: str, text: str) -> str:
+    """The words an edit tool's call changed, bounded (:data:`EDIT_TEXT_CHARS`): the lines a
+    patch adds (Codex's ``apply_patch`` input, ``*** Begin Patch``; a unified diff), else the
+    call's text as its reader kept it (Claude Code's Edit: the lines it wrote,
+    :func:`~spec_debug.session.formats.common.edited_text`; another format's arguments). The
+    path's words too: a ``sed -i`` names its file."""
+    head = text[:200]
+    if "*** Begin Patch" in head or head.startswith(("--- ", "diff --git")):
+        added = []
+        size = 0
+        for line in text.splitlines():
+            if line.startswith("+") and not line.startswith("+++"):
+                added.append(line[1:])
+                size += len(line)
+                if size >= EDIT_TEXT_CHARS:
+                    break
+        text = "\n".join(added)
+    return f"{path} {text[:EDIT_TEXT_CHARS]}"
 
 
 def _flag_of(words: list[str], i: int) -> str | None:
