@@ -7,10 +7,11 @@ launches and edits the agent kept (:class:`Change`), never on the per-event path
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from spec_debug.session import reasoning
-from spec_debug.session.formats.common import EDIT_TEXT_CHARS
+from spec_debug.session.formats.common import EDIT_TEXT_CHARS, edited_text
 
 
 @dataclass(slots=True)
@@ -41,7 +42,20 @@ def edit_text(path: str, text: str) -> str:
                 if size >= EDIT_TEXT_CHARS:
                     break
         text = "\n".join(added)
+    elif head.lstrip().startswith("{") and len(text) <= _JSON_PARSED:
+        # another format's call shows its arguments as sent (formats.common.call_text): the old
+        # text of a str_replace is no change
+        try:
+            args = json.loads(text)
+        except ValueError:
+            args = None
+        if isinstance(args, dict) and (wrote := edited_text(args)):
+            text = wrote
     return f"{path} {text[:EDIT_TEXT_CHARS]}"
+
+
+_JSON_PARSED = 1 << 20
+"""The longest arguments :func:`edit_text` decodes: past it, their head is kept as it is."""
 
 
 def _flag_of(words: list[str], i: int) -> str | None:

@@ -506,16 +506,15 @@ def edited_text(args: dict) -> str:
     out: list[str] = []
     size = 0
     for pair in pairs:
-        new = pair.get("new_string")
-        if not isinstance(new, str):
-            new = pair.get("content")
-            if not isinstance(new, str):
+        new = next((v for k in _NEW_KEYS if isinstance(v := pair.get(k), str)), None)
+        if new is None:
+            new = next((v for k in _WHOLE_KEYS if isinstance(v := pair.get(k), str)), None)
+            if new is None:
                 continue
             old = ""
         else:
-            old = pair.get("old_string")
-            old = old[:20 * EDIT_TEXT_CHARS] if isinstance(old, str) else ""
-        had = frozenset(old.splitlines()) if old else frozenset()
+            old = next((v for k in _OLD_KEYS if isinstance(v := pair.get(k), str)), "")[:20 * EDIT_TEXT_CHARS]
+        had = frozenset(line.strip() for line in old.splitlines()) if old else frozenset()
         for line in new[:20 * EDIT_TEXT_CHARS].splitlines():
             line = line.strip()
             if line and line not in had:
@@ -524,6 +523,16 @@ def edited_text(args: dict) -> str:
                 if size >= EDIT_TEXT_CHARS:
                     return "\n".join(out)[:EDIT_TEXT_CHARS]
     return "\n".join(out)
+
+
+# The same arguments in other agents' edit tools: OpenCode's edit ``oldString``/``newString``
+# (sst/opencode packages/opencode/src/tool/edit.ts), Anthropic's text editor tool
+# ``str_replace_based_edit_tool`` ``old_str``/``new_str``, ``file_text`` of its create,
+# ``insert_text`` of its insert (Anthropic docs, text editor tool), Gemini CLI's replace
+# ``old_string``/``new_string`` and write_file ``content`` (google-gemini/gemini-cli docs/tools/file-system.md).
+_NEW_KEYS = ("new_string", "newString", "new_str")
+_OLD_KEYS = ("old_string", "oldString", "old_str")
+_WHOLE_KEYS = ("content", "file_text", "insert_text")
 
 
 def call_path(name: str | None, args: Any) -> str | None:

@@ -604,6 +604,13 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             raw = fn.get("arguments", fn.get("input"))
             args = decode_arguments(raw)
             command = shell_command(args) if isinstance(args, dict) else None
+            if name in _EDITOR_TOOLS:
+                # Anthropic's text editor tool: its ``command`` is what to do to the file (view,
+                # str_replace, create, insert, undo_edit), no shell command; read as the file
+                # tools of that name, as formats.openhands_sdk reads its editor (was: a command
+                # `str_replace` run where the agent ran, and no edit)
+                command = None
+                name = _EDITOR_AS.get(args.get("command") if isinstance(args, dict) else None, "Edit")
             if command is None and isinstance(args, dict) and _is_shell(name):
                 command = _shell_argument(args)
             if command is None and _is_shell(name):
@@ -878,6 +885,13 @@ def _goose_result(block: dict, i: int, event) -> Event:
     failed = result.get("status") == "error" or (isinstance(value, dict) and value.get("isError") is True)
     call_id = block.get("id") if isinstance(block.get("id"), str) else None
     return event("tool_result", "tool", i, call_id=call_id, text=output, exit_code=code, is_error=failed or bool(code))
+
+
+_EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor", "text_editor"})
+"""Anthropic's text editor tool under its names (``str_replace_editor`` of the 2024-10-22 and
+2025-01-24 tool versions, ``str_replace_based_edit_tool`` of 2025-04-29 and later: Anthropic docs,
+"Text editor tool"), as agents sent through an OpenAI-compatible API declare it."""
+_EDITOR_AS = {"view": "Read", "create": "Write"}
 
 
 def _is_shell(name: str) -> bool:
