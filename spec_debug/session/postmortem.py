@@ -767,8 +767,8 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         # and then the broken gpu01 did not see throughput "go from" one to the other. Each host
         # has its row (a session that fixed gpu-a, then gpu-b, showed gpu-b's alone); the last
         # reading's host is the headline (``out[name]``).
-        last_host = readings[-1].host
         by_host = _by_host(readings)
+        last_host = _headline_host(a, readings, by_host)
         for host, on_host in by_host.items():
             row = _impact_row(a, name, on_host)
             if name == "throughput" and on_host[0].source == "output" \
@@ -787,6 +787,22 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
     if base:
         out["baseline"] = {"value": base.value, "seq": base.seq}
     return out
+
+
+def _headline_host(a: SessionAnalysis, readings: list[MetricRecord],
+                   by_host: dict[str | None, list[MetricRecord]]) -> str | None:
+    """The host of a metric's headline: the last read of those the agent changed something on
+    between their first and last reading (a relaunch, a patch, an edit), else the last read. A
+    session that fixed gpu01 and, last, measured gpu03 again to compare (nothing changed there)
+    said "Throughput on gpu03 went from 40 tok/s to 41 tok/s"."""
+    last_host = readings[-1].host
+    if len(by_host) < 2:
+        return last_host
+    changed = [host for host, on_host in by_host.items()
+               if len(on_host) > 1 and _changes_before(a, on_host[-1], on_host[0].seq)]
+    if not changed or last_host in changed:
+        return last_host
+    return max(changed, key=lambda host: by_host[host][-1].seq)
 
 
 def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord]) -> dict[str, Any]:
