@@ -70,12 +70,30 @@ def _in_if_clause(text: str, at: int) -> bool:
     return text[start:at].lstrip()[:3].lower() == "if "
 
 
+def _sentence_start(text: str, at: int) -> int:
+    lo = max(0, at - 200)
+    start = max(text.rfind(". ", lo, at), text.rfind("? ", lo, at), text.rfind("! ", lo, at), text.rfind("\n", lo, at))
+    return start + 1 if start >= 0 else lo
+
+
+# "I will verify that the fix works", "Let me confirm that this works", "To confirm the fix works,
+# I rerun the benchmark": a check the agent means to make, its outcome still to come (was a
+# confirmation, the guess closed before anything was measured). "I ran it to verify: the fix
+# works" and "I verified that the fix works" are no plan.
+_PLANNED_CHECK = re.compile(
+    r"(?:\b(?:let me|let's|let us|i'll|i will|we'll|we will|i need to|we need to|i want to|i'd like to|"
+    r"i'm going to|we're going to|i am going to|i should|we should)|^\W*to)\s+(?:\w+\s+){0,2}?"
+    r"(?:verify|confirm|check|test|see|ensure|make sure|validate|double-check)\b[^.!?;:,]*$", re.I)
+
+
 def _affirmed(pattern: re.Pattern, text: str) -> bool:
     """``pattern`` matches somewhere in ``text`` without a negation or a supposition just before
-    it ("not", "if", "whether"), "nothing" just after it, or an "If" opening its sentence."""
+    it ("not", "if", "whether"), "nothing" just after it, an "If" opening its sentence, or a
+    check still to make before it in its sentence ("Let me verify that")."""
     for m in pattern.finditer(text):
         if not _NEGATED.search(text, max(0, m.start() - 40), m.start()) and not _supposed(text, m.start()) \
-                and not _NOTHING_AFTER.match(text, m.end()) and not _in_if_clause(text, m.start()):
+                and not _NOTHING_AFTER.match(text, m.end()) and not _in_if_clause(text, m.start()) \
+                and not _PLANNED_CHECK.search(text[_sentence_start(text, m.start()):m.start()]):
             return True
     return False
 
