@@ -93,9 +93,20 @@ def _affirmed(pattern: re.Pattern, text: str) -> bool:
     for m in pattern.finditer(text):
         if not _NEGATED.search(text, max(0, m.start() - 40), m.start()) and not _supposed(text, m.start()) \
                 and not _NOTHING_AFTER.match(text, m.end()) and not _in_if_clause(text, m.start()) \
-                and not _PLANNED_CHECK.search(text[_sentence_start(text, m.start()):m.start()]):
+                and not _PLANNED_CHECK.search(text[_sentence_start(text, m.start()):m.start()]) \
+                and not _asked(text, m.end()):
             return True
     return False
+
+
+_SENTENCE_END = re.compile(r"[.!?\n]")
+
+
+def _asked(text: str, at: int) -> bool:
+    """The sentence holding ``at`` is a question: "Has this been confirmed?", "Was that not the
+    issue?" (the "indeed" of _CONFIRMED rules its own out)."""
+    end = _SENTENCE_END.search(text, at, at + 300)
+    return end is not None and end.group() == "?"
 
 
 def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed: bool = False) -> list[str]:
