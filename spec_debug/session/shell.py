@@ -1565,8 +1565,12 @@ def reads_source_only(command: str) -> bool:
 
 
 # Programs whose exit status 1 means "nothing found" or "not equal", not a failure: grep(1)
-# ("1 if no lines were selected, 2 if an error occurred"), rg, pgrep(1), diff(1), cmp, test.
-_SELECTORS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "pgrep", "diff", "cmp", "test", "[", "[["})
+# ("1 if no lines were selected, 2 if an error occurred"), rg, pgrep(1), diff(1), cmp, test;
+# which(1) ("1 if one or more specified commands is nonexistent or not executable", debianutils
+# which.1) and pidof(1) ("1 At least one program was not found", procps-ng pidof.1): `which nvcc`
+# on a host without the CUDA toolkit answered, and was the postmortem's "First error".
+_SELECTORS = frozenset({"grep", "egrep", "fgrep", "zgrep", "rg", "ag", "pgrep", "diff", "cmp", "test", "[", "[[",
+                        "which", "pidof"})
 
 
 def selects_lines(command: str) -> bool:
