@@ -12,7 +12,9 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
 # ("it might be worth checking", "this could be useful"): agents write those all the time.
 _HYPOTHESIS = re.compile(
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
-    r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|(?:this|that|which) suggests|"
+    r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|"
+    # "This suggests we should rerun the benchmark": a plan, no suspect
+    r"(?:this|that|which) suggests(?! (?:that )?(?:we|I|you|to)\b)|"
     r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
     r"a good idea|a good time|a bit|slightly|fine|ok(?:ay)?|able|done|necessary|needed|required|as simple)\b"
     # a plan worded as "could be": "The next step could be to check the config" ("the draft may be
@@ -20,7 +22,8 @@ _HYPOTHESIS = re.compile(
     r"| to (?!blame\b|do with\b)[a-z])|"
     # "To find the root cause, let me read the log", "check the stack trace for the root cause":
     # what the agent sets out to find names no suspect
-    r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )root cause|"
+    r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )"
+    r"(?<!understand the )(?<!diagnose the )(?<!investigate the )(?<!to the )(?<!confirm the )(?<!verify the )root cause|"
     # "Let me see what the bottleneck is": a question, no suspect
     r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
     r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:"
