@@ -231,7 +231,7 @@ def stated_cause(sentence: str) -> bool:
 _MODAL_BE = re.compile(r"\b(?:could|might|may) be\b", re.I)
 _CHECK_QUESTION = re.compile(
     r"\b(?:check|checking|checks|see|seeing|verify|verifying|test|testing|confirm|confirming|find out|"
-    r"figure out|determine|make sure|ensure|inspect|inspecting|look at|looking at)\s+(?:whether|if)\b[^.!?;]*$", re.I)
+    r"figure out|determine|make sure|ensure|inspect|inspecting|look at|looking at)\s+(?:whether|if)\b[^.!?;,]*$", re.I)
 _FORECAST = re.compile(
     r"\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
     r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may) be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"

@@ -38,6 +38,8 @@ def test_plans_are_no_hypotheses(text: str) -> None:
     # a check's question next to a guess: the guess stays
     "I will check whether it loads; the d2t map could be stale.",
     "The draft could be stale, so let me check whether the config might be wrong.",
+    # the check's question ends at the comma: what follows is the agent's guess
+    "Let me check if the config is wrong, since it could be the layer ids.",
 ])
 def test_guesses_stay_hypotheses(text: str) -> None:
     assert hypotheses(text) != []
