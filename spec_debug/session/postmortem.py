@@ -618,10 +618,40 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     edits = [e for e in a.file_edits if e.session == m.session and e.agent == m.agent and after < e.seq < m.seq
              and (e.host is None or m.host is None or e.host == m.host)]
+    if edits:
+        edits = [e for e in edits if not _edited_test(a, e, m)]
     if edits:  # an Edit of the draft's config.json, then the restart: the edit was the fix
         changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
     return [c for c in changes if c.seq not in plain] if plain else changes
+
+
+def _edited_test(a: SessionAnalysis, e: FileEdit, m: MetricRecord) -> bool:
+    """The file ``e`` edited is a test the agent then ran (``python /tmp/test_drafter_standalone.py``,
+    a command of kind run_test naming it) before the reading ``m``, and no launch names it: a check
+    of the draft outside the server, not a change of what the server runs. The Resolution said the
+    rise came "after editing `/tmp/test_drafter_standalone.py` (Edit), `git apply …`, restarting
+    the server"."""
+    name = e.path.rstrip("/").rsplit("/", 1)[-1]
+    if not name:
+        return False
+    ran = False
+    for c in a.commands:
+        if c.session != m.session or c.agent != m.agent or not e.seq < c.seq < m.seq:
+            continue
+        words = c.inner or c.command
+        if name not in words or not _names_file(words, name):
+            continue
+        if c.category == "launch_server":
+            return False
+        ran = ran or c.category == "run_test"
+    return ran
+
+
+def _names_file(command: str, name: str) -> bool:
+    """``command`` names the file ``name`` as a word or a path's last part: `pytest
+    tests/test_export_eagle3.py` names test_export_eagle3.py, not export_eagle3.py."""
+    return re.search(r"(?:^|[\s/'\"=])" + re.escape(name) + r"(?=$|[\s'\";|&)])", command) is not None
 
 
 def _plain_launches(a: SessionAnalysis, m: MetricRecord, changes: list[CommandRecord]) -> set[int]:

@@ -86,10 +86,10 @@ def test_the_postmortem_tells_the_fix_not_the_baseline(story):
     assert ("Throughput went from 96.31 tok/s [[msg 11]](#msg-11) to 239.22 tok/s [[msg 107]](#msg-107) "
             "against a 141.38 tok/s baseline [[msg 41]](#msg-41).") in md
     assert "| throughput | 96.31 tok/s [[msg 11]](#msg-11) | 239.22 tok/s [[msg 107]](#msg-107) | 5 | gpu-h100-03 |" in md
-    # the exporter fixed with the Edit tool, then the switch to the regenerated draft (test_hardening55_postmortem_file_edits)
+    # the exporter fixed with the Edit tool, then the switch to the regenerated draft (test_hardening55_postmortem_file_edits);
+    # the exporter's test, edited and run, changed nothing served (test_hardening57_resolution_test_edit)
     assert ("Throughput rose from 96.31 to 236.52 tok/s on gpu-h100-03 [[msg 104]](#msg-104) after editing "
-            "`/home/priya/serving-infra/tools/export_eagle3.py` (Edit) [[msg 70]](#msg-70), editing "
-            "`/home/priya/serving-infra/tests/test_export_eagle3.py` (Edit) [[msg 75]](#msg-75), `sudo sed -i") in md
+            "`/home/priya/serving-infra/tools/export_eagle3.py` (Edit) [[msg 70]](#msg-70), `sudo sed -i") in md
     assert "rose from 96.31 to 141.38" not in md and "1410.57 tok/s [[msg 111]](#msg-111) against" not in md
     assert ("Changed approach after throughput 88.02 tok/s not improving on 96.31, baseline 141.38 [[msg 51]](#msg-51): "
             "benchmarking → reading source code [[msg 55]](#msg-55)") in md
