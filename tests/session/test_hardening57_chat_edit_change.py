@@ -67,3 +67,47 @@ def test_the_text_editor_tool_runs_no_command(tmp_path: Path) -> None:
     a = analyze_path(path)
     assert a.commands == []
     assert [(e.path, e.tool) for e in a.file_edits] == [("/models/e3/config.json", "Edit")]
+
+
+def test_the_text_editor_tool_in_an_anthropic_messages_log(tmp_path: Path) -> None:
+    # the tool's native home: Messages API requests saved by an agent loop (tool_use blocks)
+    def use(call_id: str, args: dict) -> dict:
+        return {"role": "assistant", "content": [
+            {"type": "tool_use", "id": call_id, "name": "str_replace_based_edit_tool", "input": args}]}
+
+    def result(call_id: str, output: str) -> dict:
+        return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": output}]}
+
+    messages = [
+        {"role": "user", "content": "EAGLE-3 gives 60 tok/s on gpu01."},
+        use("v1", {"command": "view", "path": "/models/e3/config.json"}),
+        result("v1", '{"eagle_aux_hidden_state_layer_ids": [1, 23, 44]}'),
+        use("e1", {"command": "str_replace", "path": "/models/e3/config.json", "old_str": OLD, "new_str": NEW}),
+        result("e1", "The file /models/e3/config.json has been edited.")]
+    path = tmp_path / "messages.jsonl"
+    path.write_text(json.dumps({"model": "claude-sonnet-4-5", "max_tokens": 4096, "messages": messages}) + "\n")
+    a = analyze_path(path)
+    assert a.commands == []
+    assert [(e.path, e.tool) for e in a.file_edits] == [("/models/e3/config.json", "Edit")]
+
+
+def test_the_text_editor_tool_in_an_anthropic_messages_log(tmp_path: Path) -> None:
+    # the tool's native home: Messages API requests saved by an agent loop (tool_use blocks)
+    def use(call_id: str, args: dict) -> dict:
+        return {"role": "assistant", "content": [
+            {"type": "tool_use", "id": call_id, "name": "str_replace_based_edit_tool", "input": args}]}
+
+    def result(call_id: str, output: str) -> dict:
+        return {"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": output}]}
+
+    messages = [
+        {"role": "user", "content": "EAGLE-3 gives 60 tok/s on gpu01."},
+        use("v1", {"command": "view", "path": "/models/e3/config.json"}),
+        result("v1", '{"eagle_aux_hidden_state_layer_ids": [1, 23, 44]}'),
+        use("e1", {"command": "str_replace", "path": "/models/e3/config.json", "old_str": OLD, "new_str": NEW}),
+        result("e1", "The file /models/e3/config.json has been edited.")]
+    path = tmp_path / "messages.jsonl"
+    path.write_text(json.dumps({"model": "claude-sonnet-4-5", "max_tokens": 4096, "messages": messages}) + "\n")
+    a = analyze_path(path)
+    assert a.commands == []
+    assert [(e.path, e.tool) for e in a.file_edits] == [("/models/e3/config.json", "Edit")]

@@ -605,12 +605,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             args = decode_arguments(raw)
             command = shell_command(args) if isinstance(args, dict) else None
             if name in _EDITOR_TOOLS:
-                # Anthropic's text editor tool: its ``command`` is what to do to the file (view,
-                # str_replace, create, insert, undo_edit), no shell command; read as the file
-                # tools of that name, as formats.openhands_sdk reads its editor (was: a command
-                # `str_replace` run where the agent ran, and no edit)
-                command = None
-                name = _EDITOR_AS.get(args.get("command") if isinstance(args, dict) else None, "Edit")
+                name, command = _editor_call(args), None
             if command is None and isinstance(args, dict) and _is_shell(name):
                 command = _shell_argument(args)
             if command is None and _is_shell(name):
@@ -757,6 +752,8 @@ def _anthropic_blocks(content: list, role: str, event, call_names) -> Iterator[E
             call_id = block.get("id") if isinstance(block.get("id"), str) else f"call-{len(call_names)}-{i}"
             call_names[call_id] = name
             command = shell_command(args)
+            if name in _EDITOR_TOOLS:  # its native home: the Messages API's text editor tool
+                name, command = _editor_call(args), None
             if command is None and name == cline_task.SDK_SHELL_TOOL:
                 command = cline_task.sdk_commands(args)
             description = args.get("description") if isinstance(args.get("description"), str) else None
@@ -892,6 +889,14 @@ _EDITOR_TOOLS = frozenset({"str_replace_based_edit_tool", "str_replace_editor", 
 2025-01-24 tool versions, ``str_replace_based_edit_tool`` of 2025-04-29 and later: Anthropic docs,
 "Text editor tool"), as agents sent through an OpenAI-compatible API declare it."""
 _EDITOR_AS = {"view": "Read", "create": "Write"}
+
+
+def _editor_call(args: object) -> str:
+    """The file tool a text editor call is (:data:`_EDITOR_TOOLS`): its ``command`` says what it
+    does to the file (view, str_replace, create, insert, undo_edit), no shell command. Read as
+    the file tools of those names, as formats.openhands_sdk reads its editor (was: a command
+    `str_replace` run where the agent ran, and no edit)."""
+    return _EDITOR_AS.get(args.get("command") if isinstance(args, dict) else None, "Edit")
 
 
 def _is_shell(name: str) -> bool:
