@@ -39,6 +39,7 @@ from spec_debug.session.records import (
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
+from spec_debug.session.python_exit import python_said_failure
 from spec_debug.session.script_failure import script_said_failure
 from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
@@ -1002,6 +1003,11 @@ class _SessionState:
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and not self.status_known and (said := script_said_failure(record.inner, ev.text)):
             # a shell script whose last command failed, in that command's name (script_failure)
+            found = (said,)
+        elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and not self.status_known and (said := python_said_failure(record.inner, ev.text)):
+            # a Python program that ended on its own failure message: sys.exit("Error: ..."),
+            # argparse's "prog: error: ..." (python_exit)
             found = (said,)
         if self.source.format == "text" and record is not None and ev.text \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)

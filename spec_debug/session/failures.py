@@ -1574,6 +1574,11 @@ def _exception_near(text: str, pos: int) -> str | None:
     return found
 
 
+def last_line(output: str) -> str:
+    """The last line of ``output`` with something on it, colours out (:func:`_last_meaningful_line`)."""
+    return _last_meaningful_line(without_colours(output))
+
+
 def _last_meaningful_line(output: str) -> str:
     """The last line with something on it; of a progress bar redrawn with carriage returns,
     its last state."""

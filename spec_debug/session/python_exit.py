@@ -1,0 +1,39 @@
+"""A Python program typed at a prompt that ended on its own failure message, in a terminal log
+that records no exit status.
+
+``sys.exit("Error: could not load draft")`` prints its string to stderr and exits 1 (Python docs,
+``sys.exit``: "If another type of object is passed, ... printed to stderr and results in an exit
+code of 1"), and argparse's ``parser.error`` prints the usage, then ``prog: error: message``, and
+exits 2 (cpython Lib/argparse.py, ``ArgumentParser.error``). Neither is a traceback, nor written
+under the interpreter's name, so the call read as a success. Only the output's last line counts:
+an ``Error:`` a script printed and went on from is followed by what it did next."""
+
+from __future__ import annotations
+
+import re
+
+from spec_debug.session.failures import ErrorInfo, last_line
+from spec_debug.session.shell import opens_repl, script_run, sole_program
+
+_PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
+_SAID_FAILED = re.compile(r"(?:Error|ERROR|error|Fatal|FATAL|fatal):\s*\S")
+"""The message a script hands ``sys.exit`` (or prints before ``sys.exit(1)``) to say it failed:
+``Error: ...``, ``ERROR: ...``, ``fatal: ...``; Python logging's ``ERROR:root:...`` too."""
+_ARGPARSE_ERROR = re.compile(r"[\w.-]+(?: -m [\w.]+)?: error: \S")
+"""argparse's last line, ``%(prog)s: error: %(message)s``; its usage line comes before it."""
+
+
+def python_said_failure(command: str, output: str) -> ErrorInfo | None:
+    """The failure the last line of ``output`` states, where ``command`` runs one Python program
+    (``python3 load.py``, ``python3 -m pkg``, ``python3 -c ...``, ``./load.py``) and no exit status
+    was recorded; else None."""
+    program = sole_program(command)
+    runs_python = bool(_PYTHON.fullmatch(program)) or (program.endswith(".py") and program == script_run(command))
+    if not runs_python:
+        return None
+    if not ("rror" in output or "atal" in output or "ATAL" in output or "RROR" in output) or opens_repl(command):
+        return None
+    line = last_line(output)
+    if _SAID_FAILED.match(line) or (_ARGPARSE_ERROR.match(line) and "usage: " in output):
+        return ErrorInfo("tool_error", None, line)
+    return None
