@@ -47,7 +47,7 @@ from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
-from spec_debug.session.traced_hosts import traced_remote
+from spec_debug.session.traced_hosts import traced_error_host
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -438,6 +438,11 @@ class _Call:
     tool_name: str | None
     spawn: bool = False
     """The call started a sub-agent: its result is the sub-agent's final report."""
+
+
+def _shows_errors(text: str) -> bool:
+    """``text`` (a stretch of a terminal log's output, no status known) shows an error."""
+    return bool(failures.extract_errors(text, None, False, status_known=False))
 
 
 def _host_argument(call: _Call) -> bool:
@@ -1089,11 +1094,11 @@ class _SessionState:
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
         elif record is not None and self.source.format == "text" and ev.text and "+ ssh " in ev.text \
-                and (traced := traced_remote(ev.text)) is not None \
-                and not failures.extract_errors(traced[1], None, False, status_known=False):
-            # `bash -x launch.sh` whose last traced command is `+ ssh gpu02 ...`: what it printed
-            # after that line, its errors, ran on gpu02 (traced_hosts); one before it stays here
-            host = traced[0]
+                and (traced := traced_error_host(ev.text, _shows_errors)) is not None:
+            # `bash -x launch.sh` with a traced `+ ssh gpu02 ...`: an error printed after that line,
+            # before the next trace line, ran on gpu02, as what an ssh traced last printed did
+            # (traced_hosts); one the script printed itself stays here
+            host = traced
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
