@@ -1594,9 +1594,20 @@ def _last_meaningful_line(output: str) -> str:
 # ...", "Wall time: ... seconds", "Process exited with code N", "Original token count: N",
 # "Output:"; openai/codex codex-rs/core/src/tools/handlers/unified_exec.rs, older "Exit code:
 # N" / "Duration: ..."), which the Codex reader keeps in the result's text.
+# So are the lines a terminal prints after the command ended, which are no part of its output:
+# the report of a `time` prefix, bash's "real\t0m0.083s" / "user" / "sys" (TIMEFORMAT's default;
+# "real 0.36" with -p), zsh's "python3 load.py  0.09s user 0.01s system 26% cpu 0.375 total"
+# (TIMEFMT), GNU time's "0.09user 0.00system 0:00.26elapsed 38%CPU (...)k" and
+# "8inputs+16outputs (...)pagefaults 0swaps"; and ssh's note as a session with a tty ends,
+# "Connection to gpu02 closed." ("Shared connection to ..." through a ControlMaster; openssh
+# clientloop.c and mux.c), not its "... closed by remote host.", a failure.
 _EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall time: [\d.]+ seconds|Duration: [^\n]*"
                         r"|Process exited with code -?\d+|Process running with session ID \S+"
-                        r"|Original token count: \d+|Output:)$")
+                        r"|Original token count: \d+|Output:"
+                        r"|(?:real|user|sys)[ \t]+(?:\d+m)?\d+[.,]\d+s?"
+                        r"|[^\n]* \d+[.,]\d+s user \d+[.,]\d+s system \d+% cpu [\d:.,]+ total"
+                        r"|[\d.,]+user [\d.,]+system [\d:.,]+elapsed [^\n]*|\d+inputs\+\d+outputs [^\n]*swaps"
+                        r"|(?:Shared c|C)onnection to \S+ closed\.)$")
 # A tool's own error line: pip's logger ("ERROR: Could not find a version that satisfies the
 # requirement ...", pip/_internal/utils/logging.py), git's "fatal: ...", apt's "E: ...", and
 # the "error: ..." of build tools; not Claude Code's "Error: Exit code N" first line.
