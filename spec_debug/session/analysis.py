@@ -44,7 +44,7 @@ from spec_debug.session.script_failure import script_said_failure
 from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
 from spec_debug.session.sources import SessionSource, discover, iter_events
-from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
+from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import traced_error_host
@@ -983,6 +983,12 @@ class _SessionState:
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
             exit_code = echoed
             found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
+        elif exit_code is None and not ev.is_error and record is not None and self.source.format == "text" \
+                and ev.text and "C" in ev.text and (timed := timed_exit(record.inner, ev.text)) is not None:
+            # `/usr/bin/time python3 load.py` in a terminal log: GNU time said how the command ended
+            # ("Command exited with non-zero status 1"), the status no prompt shows
+            exit_code = timed
+            found = tuple(failures.extract_errors(ev.text, timed, False, status_known=False))
         elif not found and exit_code is None and not ev.is_error and record is not None \
                 and self.source.format == "openai" and ev.text:
             # An OpenAI chat messages list records no exit status (a role "tool" message holds only
