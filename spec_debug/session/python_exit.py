@@ -14,6 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line
 from spec_debug.session.shell import opens_repl, script_run, sole_program
+from spec_debug.session.shell_words import and_list
 
 _PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
 _SAID_FAILED = re.compile(r"(?:Error|ERROR|error|Fatal|FATAL|fatal):\s*\S")
@@ -29,6 +30,11 @@ def python_said_failure(command: str, output: str) -> ErrorInfo | None:
     was recorded; else None."""
     program = sole_program(command)
     runs_python = bool(_PYTHON.fullmatch(program)) or (program.endswith(".py") and program == script_run(command))
+    if not runs_python and not program and (chain := and_list(command)) is not None:
+        # `python3 load.py && echo loaded`: what ran after it printed nothing, as it never ran
+        # when the program failed; the list's status is the program's (shell_words.and_list)
+        runs_python = any(argv and (_PYTHON.fullmatch(name := argv[0].rsplit("/", 1)[-1]) or name.endswith(".py"))
+                          and len(argv) > 1 for argv in chain)
     if not runs_python:
         return None
     if not ("rror" in output or "atal" in output or "ATAL" in output or "RROR" in output) or opens_repl(command):
