@@ -995,8 +995,8 @@ class _SessionState:
             # content): a command's None is "not recorded", as in a terminal log, not "succeeded",
             # so its output's own errors say it failed (curl's "Connection refused").
             found = tuple(failures.extract_errors(ev.text, None, False, status_known=False))
-        if not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and (not self.status_known or self.source.format == "openai" or host_tool) \
+        unrecorded = not self.status_known or self.source.format == "openai" or host_tool
+        if not found and exit_code is None and not ev.is_error and record is not None and ev.text and unrecorded \
                 and (said := failures.program_said_failure(ev.text, shell.sole_program(record.inner),
                                                            shell.last_program(record.inner))):
             # No status recorded, and the program the command ran says it failed, in its own
@@ -1012,13 +1012,14 @@ class _SessionState:
             # allocate resources: ..."): the command never ran there
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and not self.status_known and (said := script_said_failure(record.inner, ev.text)):
+                and unrecorded and (said := script_said_failure(record.inner, ev.text)):
             # a shell script whose last command failed, in that command's name (script_failure)
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and not self.status_known and (said := python_said_failure(record.inner, ev.text)):
+                and unrecorded and (said := python_said_failure(record.inner, ev.text)):
             # a Python program that ended on its own failure message: sys.exit("Error: ..."),
-            # argparse's "prog: error: ..." (python_exit)
+            # argparse's "prog: error: ..." (python_exit); in a terminal log, an OpenAI chat's
+            # tool message, or an MCP SSH tool's result, none of which records a status
             found = (said,)
         if self.source.format == "text" and record is not None and ev.text \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
