@@ -19,8 +19,8 @@ from pathlib import Path
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.record import SEVERITY_RANK
-from spec_debug.session import (checkpoints_seen, failures, metrics, reasoning, shell, slurm_jobs, source_workers,
-                                spec_facts, touched)
+from spec_debug.session import (checkpoints_seen, docker_contexts, failures, metrics, reasoning, shell, slurm_jobs,
+                                source_workers, spec_facts, touched)
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.checkpoints_seen import CheckpointSeen
@@ -1255,8 +1255,12 @@ class _SessionState:
             target = shell.target_with(command, known)
         elif target.host is None and target.container is not None and known:
             target = shell.with_daemon_host(command, target, known)  # export DOCKER_HOST=ssh://…
+            # a context the log created: `docker context create gpu07 --docker host=ssh://…`
+            target = docker_contexts.with_context_host(command, target, known)
         if "=" in command or "for " in command:
             shell.note_variables(command, known)
+        if "context " in command:
+            docker_contexts.note_contexts(command, known)
         return target
 
     @staticmethod
