@@ -1584,7 +1584,7 @@ def _last_meaningful_line(output: str) -> str:
     its last state."""
     for raw in reversed(output[-4000:].splitlines()):
         text = raw.rsplit("\r", 1)[-1].strip()
-        if text and not _EXIT_LINE.match(text):
+        if text and not _EXIT_LINE.match(text) and not _printed_after(text):
             return text[:300]
     return ""
 
@@ -1594,6 +1594,9 @@ def _last_meaningful_line(output: str) -> str:
 # ...", "Wall time: ... seconds", "Process exited with code N", "Original token count: N",
 # "Output:"; openai/codex codex-rs/core/src/tools/handlers/unified_exec.rs, older "Exit code:
 # N" / "Duration: ..."), which the Codex reader keeps in the result's text.
+_EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall time: [\d.]+ seconds|Duration: [^\n]*"
+                        r"|Process exited with code -?\d+|Process running with session ID \S+"
+                        r"|Original token count: \d+|Output:)$")
 # So are the lines a terminal prints after the command ended, which are no part of its output:
 # the report of a `time` prefix, bash's "real\t0m0.083s" / "user" / "sys" (TIMEFORMAT's default;
 # "real 0.36" with -p), zsh's "python3 load.py  0.09s user 0.01s system 26% cpu 0.375 total"
@@ -1601,13 +1604,21 @@ def _last_meaningful_line(output: str) -> str:
 # "8inputs+16outputs (...)pagefaults 0swaps"; and ssh's note as a session with a tty ends,
 # "Connection to gpu02 closed." ("Shared connection to ..." through a ControlMaster; openssh
 # clientloop.c and mux.c), not its "... closed by remote host.", a failure.
-_EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall time: [\d.]+ seconds|Duration: [^\n]*"
-                        r"|Process exited with code -?\d+|Process running with session ID \S+"
-                        r"|Original token count: \d+|Output:"
-                        r"|(?:real|user|sys)[ \t]+(?:\d+m)?\d+[.,]\d+s?"
-                        r"|[^\n]* \d+[.,]\d+s user \d+[.,]\d+s system \d+% cpu [\d:.,]+ total"
-                        r"|[\d.,]+user [\d.,]+system [\d:.,]+elapsed [^\n]*|\d+inputs\+\d+outputs [^\n]*swaps"
-                        r"|(?:Shared c|C)onnection to \S+ closed\.)$")
+_TIME_REPORT = re.compile(r"(?:real|user|sys)[ \t]+(?:\d+m)?\d+[.,]\d+s?"
+                          r"|[^\n]{1,200} \d+[.,]\d+s user \d+[.,]\d+s system \d+% cpu [\d:.,]+ total"
+                          r"|[\d.,]+user [\d.,]+system [\d:.,]+elapsed [^\n]*|\d+inputs\+\d+outputs [^\n]*swaps")
+_SSH_CLOSED = re.compile(r"(?:Shared c|C)onnection to \S+ closed\.")
+
+
+def _printed_after(text: str) -> bool:
+    """``text`` (a stripped line) is one the terminal printed after the command ended: a time
+    report or ssh's closing note (above). Literal tests first: most last lines are neither."""
+    if (text[:1] in "rus" and text.startswith(("real", "user", "sys"))) \
+            or ("%" in text and " total" in text) or ("d" in text and "elapsed " in text) or "swaps" in text:
+        return _TIME_REPORT.fullmatch(text) is not None
+    return text[:1] in "CS" and "onnection to " in text and _SSH_CLOSED.fullmatch(text) is not None
+
+
 # A tool's own error line: pip's logger ("ERROR: Could not find a version that satisfies the
 # requirement ...", pip/_internal/utils/logging.py), git's "fatal: ...", apt's "E: ...", and
 # the "error: ..." of build tools; not Claude Code's "Error: Exit code N" first line.
