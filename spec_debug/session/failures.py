@@ -1576,7 +1576,7 @@ def _exception_near(text: str, pos: int) -> str | None:
 
 def last_line(output: str) -> str:
     """The last line of ``output`` with something on it, colours out (:func:`_last_meaningful_line`)."""
-    return _last_meaningful_line(without_colours(output))
+    return _last_meaningful_line(without_colours(output[-4000:]))  # (all _last_meaningful_line reads)
 
 
 def _last_meaningful_line(output: str) -> str:

@@ -35,11 +35,9 @@ def python_said_failure(command: str, output: str) -> ErrorInfo | None:
         # when the program failed; the list's status is the program's (shell_words.and_list)
         runs_python = any(argv and (_PYTHON.fullmatch(name := argv[0].rsplit("/", 1)[-1]) or name.endswith(".py"))
                           and len(argv) > 1 for argv in chain)
-    if not runs_python:
+    if not runs_python or opens_repl(command):
         return None
-    if not ("rror" in output or "atal" in output or "ATAL" in output or "RROR" in output) or opens_repl(command):
-        return None
-    line = last_line(output)
+    line = last_line(output)  # (of the output's last 4,000 characters, not a whole server log)
     if _SAID_FAILED.match(line) or (_ARGPARSE_ERROR.match(line) and "usage: " in output):
         return ErrorInfo("tool_error", None, line)
     return None
