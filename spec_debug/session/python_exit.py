@@ -14,7 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line
 from spec_debug.session.shell import opens_repl, script_run, sole_program
-from spec_debug.session.shell_words import and_list
+from spec_debug.session.shell_words import and_list, simple_commands
 
 _PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
 _SAID_FAILED = re.compile(r"(?:Error|ERROR|error|Fatal|FATAL|fatal):\s*\S")
@@ -24,11 +24,16 @@ _ARGPARSE_ERROR = re.compile(r"[\w.-]+(?: -m [\w.]+)?: error: \S")
 """argparse's last line, ``%(prog)s: error: %(message)s``; its usage line comes before it."""
 
 
-def python_said_failure(command: str, output: str) -> ErrorInfo | None:
+def python_said_failure(command: str, output: str, _depth: int = 0) -> ErrorInfo | None:
     """The failure the last line of ``output`` states, where ``command`` runs one Python program
-    (``python3 load.py``, ``python3 -m pkg``, ``python3 -c ...``, ``./load.py``) and no exit status
-    was recorded; else None."""
+    (``python3 load.py``, ``python3 -m pkg``, ``python3 -c ...``, ``./load.py``; or a shell given it
+    as its script, ``bash -lc 'cd /w && python3 load.py'``) and no exit status was recorded; else
+    None."""
     program = sole_program(command)
+    if program in _SHELLS and _depth < 2 and (script := _shell_script(command)):
+        # `ssh gpu02 "bash -lc '...'"` (a login shell for conda's PATH): bash -c's status is its
+        # script's last command's (bash(1), -c)
+        return python_said_failure(script, output, _depth + 1)
     runs_python = bool(_PYTHON.fullmatch(program)) or (program.endswith(".py") and program == script_run(command))
     if not runs_python and not program and (chain := and_list(command)) is not None:
         # `python3 load.py && echo loaded`: what ran after it printed nothing, as it never ran
@@ -40,4 +45,19 @@ def python_said_failure(command: str, output: str) -> ErrorInfo | None:
     line = last_line(output)  # (of the output's last 4,000 characters, not a whole server log)
     if _SAID_FAILED.match(line) or (_ARGPARSE_ERROR.match(line) and "usage: " in output):
         return ErrorInfo("tool_error", None, line)
+    return None
+
+
+_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
+
+
+def _shell_script(command: str) -> str | None:
+    """The script of the one shell ``command`` runs with ``-c`` (``bash -lc SCRIPT``), else None."""
+    argvs = [argv for argv in simple_commands(command) if isinstance(argv, list) and argv]
+    argv = argvs[-1] if argvs else []
+    i = 1
+    while i < len(argv) and argv[i].startswith("-") and len(argv[i]) > 1:
+        if not argv[i].startswith("--") and "c" in argv[i][1:]:
+            return argv[i + 1] if i + 1 < len(argv) else None
+        i += 1
     return None
