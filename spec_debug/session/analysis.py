@@ -1278,6 +1278,13 @@ class _SessionState:
         if not status.isdigit() or len(status) > 3:
             return
         prev.exit_code = int(status)
+        if prev.exit_code == 0 and prev.is_error:
+            # the output alone read it as failed (a last "Error: ..." line a program went on from,
+            # python_exit; a program's own failure line): the shell says it succeeded. What it
+            # printed stays among the session's errors, as a server log's do.
+            prev.is_error = False
+            info.failed_calls -= 1
+            return
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
         if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
                 shell.selects_lines(prev.inner) or st.unreadable_only is prev)) \
