@@ -35,6 +35,13 @@ def python_said_failure(command: str, output: str, _depth: int = 0) -> ErrorInfo
         # script's last command's (bash(1), -c)
         return python_said_failure(script, output, _depth + 1)
     runs_python = bool(_PYTHON.fullmatch(program)) or (program.endswith(".py") and program == script_run(command))
+    if not runs_python and (program in _RUNNERS or (not program and "run" in command)):
+        # `uv run python load.py`, `conda run -n eagle python load.py` (conda's a setup word to
+        # sole_program, as in `conda activate`): the runner starts the program in the project's
+        # environment and exits with its status
+        argvs = [argv for argv in simple_commands(command) if isinstance(argv, list) and argv]
+        if program or len(argvs) == 1:
+            runs_python = any(_runs_python_under_runner(argv) for argv in argvs)
     if not runs_python and not program and (chain := and_list(command)) is not None:
         # `python3 load.py && echo loaded`: what ran after it printed nothing, as it never ran
         # when the program failed; the list's status is the program's (shell_words.and_list)
@@ -61,3 +68,26 @@ def _shell_script(command: str) -> str | None:
             return argv[i + 1] if i + 1 < len(argv) else None
         i += 1
     return None
+
+
+_RUNNERS = frozenset({"uv", "poetry", "pipenv", "pixi", "pdm", "hatch", "rye", "conda", "mamba", "micromamba"})
+"""Environment managers whose ``run`` starts a program in a project's environment."""
+
+
+def _runs_python_under_runner(argv: list[str]) -> bool:
+    """``argv`` is ``<runner> run [options] python ...`` or ``<runner> run [options] x.py``."""
+    if len(argv) < 3 or argv[0].rsplit("/", 1)[-1] not in _RUNNERS or "run" not in argv[1:3]:
+        return False
+    words = argv[argv.index("run") + 1:]
+    i = 0
+    while i < len(words) and words[i].startswith("-"):  # the runner's own options
+        i += 2 if words[i] in _RUNNER_VALUE_OPTIONS else 1
+    program = words[i].rsplit("/", 1)[-1] if i < len(words) else ""
+    return bool(_PYTHON.fullmatch(program)) or program.endswith(".py")
+
+
+_RUNNER_VALUE_OPTIONS = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--with-requirements",
+                                   "--project", "--directory", "-C", "--package", "--extra", "--group", "--env-file",
+                                   "--index", "-e", "--environment", "--manifest-path"})
+"""Options of those runners' ``run`` that take a value (``conda run -n eagle``, ``uv run --with
+torch``, ``pixi run -e cuda``), so the word after one is no program."""
