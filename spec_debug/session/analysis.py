@@ -43,6 +43,7 @@ from spec_debug.session.python_exit import python_said_failure
 from spec_debug.session.script_failure import script_said_failure
 from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
+from spec_debug.session.shell_words import pipefail_after
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
@@ -438,6 +439,12 @@ class _Call:
     tool_name: str | None
     spawn: bool = False
     """The call started a sub-agent: its result is the sub-agent's final report."""
+    pipefail: bool = False
+    """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
+
+
+_PIPEFAIL = "(set -o pipefail)"
+"""The key under which a terminal log's shell variables note that ``pipefail`` is on."""
 
 
 def _shows_errors(text: str) -> bool:
@@ -951,7 +958,8 @@ class _SessionState:
         if category in _ATTEMPTS or ev.spawn is not None or \
                 (record is not None and self.best_throughput and changes_host(record.inner)):
             self.changed_at[record.host if record is not None else None] = ev.seq
-        call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
+        call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
+                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()))
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -1016,7 +1024,7 @@ class _SessionState:
             # a shell script whose last command failed, in that command's name (script_failure)
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and unrecorded and (said := python_said_failure(record.inner, ev.text)):
+                and unrecorded and (said := python_said_failure(record.inner, ev.text, call.pipefail)):
             # a Python program that ended on its own failure message: sys.exit("Error: ..."),
             # argparse's "prog: error: ..." (python_exit); in a terminal log, an OpenAI chat's
             # tool message, or an MCP SSH tool's result, none of which records a status
@@ -1261,6 +1269,11 @@ class _SessionState:
             shell.note_variables(command, known)
         if "context " in command:
             docker_contexts.note_contexts(command, known)
+        if "pipefail" in command:
+            if pipefail_after(command, _PIPEFAIL in known):
+                known[_PIPEFAIL] = "on"
+            else:
+                known.pop(_PIPEFAIL, None)
         return target
 
     @staticmethod

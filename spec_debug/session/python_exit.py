@@ -14,7 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line
 from spec_debug.session.shell import opens_repl, script_run, sole_program
-from spec_debug.session.shell_words import and_list, simple_commands
+from spec_debug.session.shell_words import and_list, pipelines, simple_commands
 
 _PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
 _SAID_FAILED = re.compile(r"(?:Error|ERROR|error|Fatal|FATAL|fatal):\s*\S")
@@ -24,16 +24,17 @@ _ARGPARSE_ERROR = re.compile(r"[\w.-]+(?: -m [\w.]+)?: error: \S")
 """argparse's last line, ``%(prog)s: error: %(message)s``; its usage line comes before it."""
 
 
-def python_said_failure(command: str, output: str, _depth: int = 0) -> ErrorInfo | None:
+def python_said_failure(command: str, output: str, pipefail: bool = False, _depth: int = 0) -> ErrorInfo | None:
     """The failure the last line of ``output`` states, where ``command`` runs one Python program
     (``python3 load.py``, ``python3 -m pkg``, ``python3 -c ...``, ``./load.py``; or a shell given it
     as its script, ``bash -lc 'cd /w && python3 load.py'``) and no exit status was recorded; else
-    None."""
+    None. ``pipefail``: the shell had ``set -o pipefail`` on, so a pipeline's status is the
+    program's failure too."""
     program = sole_program(command)
     if program in _SHELLS and _depth < 2 and (script := _shell_script(command)):
         # `ssh gpu02 "bash -lc '...'"` (a login shell for conda's PATH): bash -c's status is its
         # script's last command's (bash(1), -c)
-        return python_said_failure(script, output, _depth + 1)
+        return python_said_failure(script, output, pipefail, _depth + 1)
     runs_python = bool(_PYTHON.fullmatch(program)) or (program.endswith(".py") and program == script_run(command))
     if not runs_python and (program in _RUNNERS or (not program and "run" in command)):
         # `uv run python load.py`, `conda run -n eagle python load.py` (conda's a setup word to
@@ -42,6 +43,10 @@ def python_said_failure(command: str, output: str, _depth: int = 0) -> ErrorInfo
         argvs = [argv for argv in simple_commands(command) if isinstance(argv, list) and argv]
         if program or len(argvs) == 1:
             runs_python = any(_runs_python_under_runner(argv) for argv in argvs)
+    if not runs_python and not program and pipefail and len(lines := pipelines(command)) == 1:
+        # `python3 load.py 2>&1 | tee load.log` after `set -o pipefail`: the pipeline's status is
+        # the program's failure, not tee's 0 (bash(1), Pipelines)
+        runs_python = any(_PYTHON.fullmatch(argv[0].rsplit("/", 1)[-1]) and len(argv) > 1 for argv in lines[0])
     if not runs_python and not program and (chain := and_list(command)) is not None:
         # `python3 load.py && echo loaded`: what ran after it printed nothing, as it never ran
         # when the program failed; the list's status is the program's (shell_words.and_list)

@@ -312,3 +312,16 @@ def and_list(command: str) -> list[list[str]] | None:
             start = False
             out.append(_simple_command(words, i))
     return out if len(out) > 1 else None
+
+
+def pipefail_after(command: str, on: bool) -> bool:
+    """Whether ``pipefail`` is on after ``command`` ran in a shell where it was ``on``: ``set -o
+    pipefail`` (or ``set -euo pipefail``) turns it on, ``set +o pipefail`` off (bash(1), ``set
+    -o``): a pipeline's status is then its last failing command's, not its last command's."""
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv or argv[0] != "set":
+            continue
+        for flag, value in zip(argv[1:], argv[2:]):
+            if value == "pipefail" and flag[:1] in "-+" and flag.endswith("o"):
+                on = flag[0] == "-"
+    return on
