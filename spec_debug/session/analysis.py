@@ -443,6 +443,10 @@ class _Call:
     """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
 
 
+_TRACED_SSH = re.compile(r"^\++ (?:\S+ )*?(?:\S*/)?ssh ", re.M).search
+"""A ``set -x`` trace line that runs ssh, behind a wrapper or not (``+ timeout 30 ssh gpu02 ...``,
+``+ /usr/bin/ssh ...``): the gate of :func:`traced_hosts.traced_error_host`."""
+
 _PIPEFAIL = "(set -o pipefail)"
 """The key under which a terminal log's shell variables note that ``pipefail`` is on."""
 
@@ -1108,7 +1112,8 @@ class _SessionState:
                 and (job := slurm_jobs.job_output(printed_by.inner)):
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
-        elif record is not None and self.source.format == "text" and ev.text and "+ ssh " in ev.text \
+        elif record is not None and self.source.format == "text" and ev.text and "+" in ev.text and "ssh " in ev.text \
+                and _TRACED_SSH(ev.text) \
                 and (traced := traced_error_host(ev.text, _shows_errors)) is not None:
             # `bash -x launch.sh` with a traced `+ ssh gpu02 ...`: an error printed after that line,
             # before the next trace line, ran on gpu02, as what an ssh traced last printed did

@@ -30,6 +30,8 @@ def traced_error_host(output: str, has_errors: Callable[[str], bool]) -> str | N
         if now != host:
             stretches.append((host, start, m.start()))
             host, start = now, m.end()
+    if not stretches:
+        return None  # no ssh traced: all ran here (and the output is not scanned again)
     stretches.append((host, start, len(output)))
     for where, begin, end in stretches:
         if begin < end and has_errors(output[begin:end]):
