@@ -48,7 +48,7 @@ from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
-from spec_debug.session.traced_hosts import traced_error_host
+from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -443,9 +443,9 @@ class _Call:
     """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
 
 
-_TRACED_SSH = re.compile(r"^\++ (?:\S+ )*?(?:\S*/)?ssh ", re.M).search
+_TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
 """A ``set -x`` trace line that runs ssh, behind a wrapper or not (``+ timeout 30 ssh gpu02 ...``,
-``+ /usr/bin/ssh ...``): the gate of :func:`traced_hosts.traced_error_host`."""
+``+ /usr/bin/ssh ...``, zsh's ``+launch.sh:2> ssh ...``): the gate of :func:`traced_hosts.traced_error_host`."""
 
 _PIPEFAIL = "(set -o pipefail)"
 """The key under which a terminal log's shell variables note that ``pipefail`` is on."""

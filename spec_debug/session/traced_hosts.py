@@ -1,8 +1,8 @@
 """Where a traced script's output ran: ``bash -x launch.sh`` typed at a prompt prints each command
 it runs after PS4 (``+ ssh gpu02 python3 -m sglang.launch_server ...``; bash(1), ``set -x``), and
 what follows the trace line of an ssh, up to the next trace line, is the remote command's output,
-the host's, not the prompt's. The log says so only there: a script run without ``-x`` keeps its
-prompt's host."""
+the host's, not the prompt's (``zsh -x``: ``+launch.sh:2> ssh gpu02 ...``). The log says so only
+there: a script run without ``-x`` keeps its prompt's host."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from collections.abc import Callable
 
 from spec_debug.session.shell import parse_target
 
-_TRACE = re.compile(r"^\++ (?P<command>\S.*)$", re.M)
-"""A line of bash's ``set -x`` trace (PS4 ``+ ``, one ``+`` more per level of nesting)."""
+TRACE_LEAD = r"^\+(?:\++ |[\w./-]+:\d+> | )"
+"""How a ``set -x`` trace line starts: bash's PS4 ``+ `` (one ``+`` more per level of nesting),
+zsh's ``+%N:%i> `` (``+launch.sh:2> ssh gpu02 ...``; zshparam(1), PS4), as formats.text_log reads
+them."""
+_TRACE = re.compile(TRACE_LEAD + r"(?P<command>\S.*)$", re.M)
 
 
 def traced_error_host(output: str, has_errors: Callable[[str], bool]) -> str | None:
