@@ -19,8 +19,8 @@ from pathlib import Path
 from spec_debug.diagnose.catalog import CATALOG
 from spec_debug.diagnose.checks.perf import THROUGHPUT_TOLERANCE
 from spec_debug.record import SEVERITY_RANK
-from spec_debug.session import (checkpoints_seen, failures, metrics, reasoning, shell, slurm_jobs, source_workers,
-                                spec_facts, touched)
+from spec_debug.session import (checkpoints_seen, docker_contexts, failures, metrics, reasoning, shell, slurm_jobs,
+                                source_workers, spec_facts, touched)
 from spec_debug.session.agents import AgentInfo, AgentTree
 from spec_debug.session.baselines import BaselineBook, named_host
 from spec_debug.session.checkpoints_seen import CheckpointSeen
@@ -39,14 +39,16 @@ from spec_debug.session.records import (
     PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
+from spec_debug.session.python_exit import python_said_failure
 from spec_debug.session.script_failure import script_said_failure
 from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
 from spec_debug.session.segments import PhaseTracker
+from spec_debug.session.shell_words import pipefail_after
 from spec_debug.session.sources import SessionSource, discover, iter_events
-from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit
+from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed_exit
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
-from spec_debug.session.traced_hosts import traced_remote
+from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -440,6 +442,21 @@ class _Call:
     tool_name: str | None
     spawn: bool = False
     """The call started a sub-agent: its result is the sub-agent's final report."""
+    pipefail: bool = False
+    """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
+
+
+_TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
+"""A ``set -x`` trace line that runs ssh, behind a wrapper or not (``+ timeout 30 ssh gpu02 ...``,
+``+ /usr/bin/ssh ...``, zsh's ``+launch.sh:2> ssh ...``): the gate of :func:`traced_hosts.traced_error_host`."""
+
+_PIPEFAIL = "(set -o pipefail)"
+"""The key under which a terminal log's shell variables note that ``pipefail`` is on."""
+
+
+def _shows_errors(text: str) -> bool:
+    """``text`` (a stretch of a terminal log's output, no status known) shows an error."""
+    return bool(failures.extract_errors(text, None, False, status_known=False))
 
 
 def _host_argument(call: _Call) -> bool:
@@ -950,7 +967,8 @@ class _SessionState:
         if category in _ATTEMPTS or ev.spawn is not None or \
                 (record is not None and self.best_throughput and changes_host(record.inner)):
             self.changed_at[record.host if record is not None else None] = ev.seq
-        call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None)
+        call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
+                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()))
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -982,14 +1000,20 @@ class _SessionState:
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
             exit_code = echoed
             found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
+        elif exit_code is None and not ev.is_error and record is not None and self.source.format == "text" \
+                and ev.text and "C" in ev.text and (timed := timed_exit(record.inner, ev.text)) is not None:
+            # `/usr/bin/time python3 load.py` in a terminal log: GNU time said how the command ended
+            # ("Command exited with non-zero status 1"), the status no prompt shows
+            exit_code = timed
+            found = tuple(failures.extract_errors(ev.text, timed, False, status_known=False))
         elif not found and exit_code is None and not ev.is_error and record is not None \
                 and self.source.format == "openai" and ev.text:
             # An OpenAI chat messages list records no exit status (a role "tool" message holds only
             # content): a command's None is "not recorded", as in a terminal log, not "succeeded",
             # so its output's own errors say it failed (curl's "Connection refused").
             found = tuple(failures.extract_errors(ev.text, None, False, status_known=False))
-        if not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and (not self.status_known or self.source.format == "openai" or host_tool) \
+        unrecorded = not self.status_known or self.source.format == "openai" or host_tool
+        if not found and exit_code is None and not ev.is_error and record is not None and ev.text and unrecorded \
                 and (said := failures.program_said_failure(ev.text, shell.sole_program(record.inner),
                                                            shell.last_program(record.inner))):
             # No status recorded, and the program the command ran says it failed, in its own
@@ -1005,8 +1029,14 @@ class _SessionState:
             # allocate resources: ..."): the command never ran there
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and not self.status_known and (said := script_said_failure(record.inner, ev.text)):
+                and unrecorded and (said := script_said_failure(record.inner, ev.text)):
             # a shell script whose last command failed, in that command's name (script_failure)
+            found = (said,)
+        elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
+                and unrecorded and (said := python_said_failure(record.inner, ev.text, call.pipefail)):
+            # a Python program that ended on its own failure message: sys.exit("Error: ..."),
+            # argparse's "prog: error: ..." (python_exit); in a terminal log, an OpenAI chat's
+            # tool message, or an MCP SSH tool's result, none of which records a status
             found = (said,)
         if self.source.format == "text" and record is not None and ev.text \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
@@ -1087,12 +1117,13 @@ class _SessionState:
                 and (job := slurm_jobs.job_output(printed_by.inner)):
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
-        elif record is not None and self.source.format == "text" and ev.text and "+ ssh " in ev.text \
-                and (traced := traced_remote(ev.text)) is not None \
-                and not failures.extract_errors(traced[1], None, False, status_known=False):
-            # `bash -x launch.sh` whose last traced command is `+ ssh gpu02 ...`: what it printed
-            # after that line, its errors, ran on gpu02 (traced_hosts); one before it stays here
-            host = traced[0]
+        elif record is not None and self.source.format == "text" and ev.text and "+" in ev.text and "ssh " in ev.text \
+                and _TRACED_SSH(ev.text) \
+                and (traced := traced_error_host(ev.text, _shows_errors)) is not None:
+            # `bash -x launch.sh` with a traced `+ ssh gpu02 ...`: an error printed after that line,
+            # before the next trace line, ran on gpu02, as what an ssh traced last printed did
+            # (traced_hosts); one the script printed itself stays here
+            host = traced
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
@@ -1242,8 +1273,17 @@ class _SessionState:
             target = shell.target_with(command, known)
         elif target.host is None and target.container is not None and known:
             target = shell.with_daemon_host(command, target, known)  # export DOCKER_HOST=ssh://…
+            # a context the log created: `docker context create gpu07 --docker host=ssh://…`
+            target = docker_contexts.with_context_host(command, target, known)
         if "=" in command or "for " in command:
             shell.note_variables(command, known)
+        if "context " in command:
+            docker_contexts.note_contexts(command, known)
+        if "pipefail" in command:
+            if pipefail_after(command, _PIPEFAIL in known):
+                known[_PIPEFAIL] = "on"
+            else:
+                known.pop(_PIPEFAIL, None)
         return target
 
     @staticmethod
@@ -1261,6 +1301,13 @@ class _SessionState:
         if not status.isdigit() or len(status) > 3:
             return
         prev.exit_code = int(status)
+        if prev.exit_code == 0 and prev.is_error:
+            # the output alone read it as failed (a last "Error: ..." line a program went on from,
+            # python_exit; a program's own failure line): the shell says it succeeded. What it
+            # printed stays among the session's errors, as a server log's do.
+            prev.is_error = False
+            info.failed_calls -= 1
+            return
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
         if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
                 shell.selects_lines(prev.inner) or st.unreadable_only is prev)) \

@@ -1574,12 +1574,17 @@ def _exception_near(text: str, pos: int) -> str | None:
     return found
 
 
+def last_line(output: str) -> str:
+    """The last line of ``output`` with something on it, colours out (:func:`_last_meaningful_line`)."""
+    return _last_meaningful_line(without_colours(output[-4000:]))  # (all _last_meaningful_line reads)
+
+
 def _last_meaningful_line(output: str) -> str:
     """The last line with something on it; of a progress bar redrawn with carriage returns,
     its last state."""
     for raw in reversed(output[-4000:].splitlines()):
         text = raw.rsplit("\r", 1)[-1].strip()
-        if text and not _EXIT_LINE.match(text):
+        if text and not _EXIT_LINE.match(text) and not _printed_after(text):
             return text[:300]
     return ""
 
@@ -1592,6 +1597,28 @@ def _last_meaningful_line(output: str) -> str:
 _EXIT_LINE = re.compile(r"^(?:(?:Error: )?Exit code:? -?\d+|Chunk ID: \S+|Wall time: [\d.]+ seconds|Duration: [^\n]*"
                         r"|Process exited with code -?\d+|Process running with session ID \S+"
                         r"|Original token count: \d+|Output:)$")
+# So are the lines a terminal prints after the command ended, which are no part of its output:
+# the report of a `time` prefix, bash's "real\t0m0.083s" / "user" / "sys" (TIMEFORMAT's default;
+# "real 0.36" with -p), zsh's "python3 load.py  0.09s user 0.01s system 26% cpu 0.375 total"
+# (TIMEFMT), GNU time's "0.09user 0.00system 0:00.26elapsed 38%CPU (...)k" and
+# "8inputs+16outputs (...)pagefaults 0swaps"; and ssh's note as a session with a tty ends,
+# "Connection to gpu02 closed." ("Shared connection to ..." through a ControlMaster; openssh
+# clientloop.c and mux.c), not its "... closed by remote host.", a failure.
+_TIME_REPORT = re.compile(r"(?:real|user|sys)[ \t]+(?:\d+m)?\d+[.,]\d+s?"
+                          r"|[^\n]{1,200} \d+[.,]\d+s user \d+[.,]\d+s system \d+% cpu [\d:.,]+ total"
+                          r"|[\d.,]+user [\d.,]+system [\d:.,]+elapsed [^\n]*|\d+inputs\+\d+outputs [^\n]*swaps")
+_SSH_CLOSED = re.compile(r"(?:Shared c|C)onnection to \S+ closed\.")
+
+
+def _printed_after(text: str) -> bool:
+    """``text`` (a stripped line) is one the terminal printed after the command ended: a time
+    report or ssh's closing note (above). Literal tests first: most last lines are neither."""
+    if (text[:1] in "rus" and text.startswith(("real", "user", "sys"))) \
+            or ("%" in text and " total" in text) or ("d" in text and "elapsed " in text) or "swaps" in text:
+        return _TIME_REPORT.fullmatch(text) is not None
+    return text[:1] in "CS" and "onnection to " in text and _SSH_CLOSED.fullmatch(text) is not None
+
+
 # A tool's own error line: pip's logger ("ERROR: Could not find a version that satisfies the
 # requirement ...", pip/_internal/utils/logging.py), git's "fatal: ...", apt's "E: ...", and
 # the "error: ..." of build tools; not Claude Code's "Error: Exit code N" first line.

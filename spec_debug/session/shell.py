@@ -746,6 +746,11 @@ def _daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
     return (None, host, None) if host not in _LOOPBACK else None
 
 
+def daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
+    """:func:`_daemon_login`, for the readers of other ways to name a daemon (docker_contexts)."""
+    return _daemon_login(daemon)
+
+
 _DAEMON_VARIABLES = {"docker": "DOCKER_HOST", "podman": "CONTAINER_HOST"}
 """The variable that names the daemon a CLI reaches when no option does: ``DOCKER_HOST=ssh://me@gpu07
 docker ps`` (docs.docker.com, engine/security/protect-access, "Use SSH to protect the Docker daemon

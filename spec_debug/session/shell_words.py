@@ -289,3 +289,39 @@ def simple_commands(command: str, *, writes: bool = False) -> Iterator[list[str]
         argv = _simple_command(words, i)
         if argv:
             yield argv
+
+
+def and_list(command: str) -> list[list[str]] | None:
+    """The argv of each simple command of ``command`` (past assignments and wrappers) where all
+    are joined by ``&&``, so each ran only if the one before it succeeded and the list's status
+    is the first failure's (bash(1), Lists); None for one command, or where ``;``, ``||``, a pipe,
+    a newline or ``&`` joins any."""
+    if "&&" not in command:
+        return None
+    words = _shell_words(_without_heredoc_bodies(command))
+    out: list[list[str]] = []
+    start = True
+    for i, (word, is_op) in enumerate(words):
+        if is_op:
+            if word == "&&":
+                start = True
+            elif word in SEPARATORS:
+                return None
+            continue
+        if start:
+            start = False
+            out.append(_simple_command(words, i))
+    return out if len(out) > 1 else None
+
+
+def pipefail_after(command: str, on: bool) -> bool:
+    """Whether ``pipefail`` is on after ``command`` ran in a shell where it was ``on``: ``set -o
+    pipefail`` (or ``set -euo pipefail``) turns it on, ``set +o pipefail`` off (bash(1), ``set
+    -o``): a pipeline's status is then its last failing command's, not its last command's."""
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv or argv[0] != "set":
+            continue
+        for flag, value in zip(argv[1:], argv[2:]):
+            if value == "pipefail" and flag[:1] in "-+" and flag.endswith("o"):
+                on = flag[0] == "-"
+    return on

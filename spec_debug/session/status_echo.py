@@ -58,3 +58,26 @@ def echoed_exit(command: str, output: str) -> int | None:
     line = re.compile(rf"^\s*{re.escape(parts[0])}(\d{{1,3}}){re.escape(parts[1])}\s*$", re.M)
     found = line.findall(output[-20000:])
     return int(found[-1]) if found else None
+
+
+_GNU_TIME_STATUS = re.compile(r"^Command (?:exited with non-zero status (\d{1,3})|terminated by signal (\d{1,2}))\s*$",
+                              re.M)
+"""GNU time's own word on how the command it timed ended, written before its resource report
+(time src/time.c, summarize: "Command exited with non-zero status %d", "Command terminated by
+signal %d"); bash's ``time`` keyword prints no such line."""
+
+
+def timed_exit(command: str, output: str) -> int | None:
+    """The status GNU time (``/usr/bin/time python3 x.py``, ``command time ...``) reports of the
+    command it ran, where its output ends on the report: the status, or 128 + the signal that
+    ended it (bash(1), EXIT STATUS); else None."""
+    if "time" not in command:
+        return None
+    tail = output[-2000:]
+    if "Command " not in tail:
+        return None
+    found = _GNU_TIME_STATUS.findall(tail)
+    if not found:
+        return None
+    status, signal = found[-1]
+    return int(status) if status else 128 + int(signal)

@@ -392,8 +392,29 @@ as one line, a ``watch``'s last redraw was joined to the next prompt, and the co
 lost (``ls /nope`` read as "ls /nopetil 97%vm: Sat Dec 5 ..." in a bash 5.2 typescript)."""
 
 
+_RAW_CTRL_C = "\x03"
+"""Ctrl-C echoed as the byte itself: with ``stty -echoctl`` the tty echoes a control character as
+is, not as ``^C`` (termios(3), ECHOCTL), so a typescript holds the raw byte where the key was
+pressed (bash 5.2 under util-linux script 2.38.1: ``tail -f x.log`` then ``\x03\r\n``, ``python3
+serve.py`` then ``\x03Traceback ...``). It is the same key, read as the ``^C`` echoctl shows."""
+
+
+_UNECHOED_CANCEL = "\x1b[?2004l\r\x1b[?2004h\x1b[?2004l"
+"""What bash 5.2's readline writes when Ctrl-C gives up the typed line: bracketed paste off, on
+and off again, with no newline after the text (an Enter echoes "\\r\\n" first, and the paste
+mode goes off on the next line). With ``stty -echoctl`` no ``^C`` precedes it (readline echoes
+the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@gpu01:~# rm -rf
+/models/eagle3`` then this, then ``\\r\\n``); the line ran nothing, as one ending ``^C``."""
+
+
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     for lineno, line, timestamp in lines:
+        if _RAW_CTRL_C in line:
+            line = line.replace(_RAW_CTRL_C, _CANCELLED)
+        if "\x1b[?" in line and _UNECHOED_CANCEL in line:
+            at = line.find(_UNECHOED_CANCEL)
+            if not line.endswith(_CANCELLED, 0, at):
+                line = line[:at] + _CANCELLED + line[at:]
         if "\x1b[?" in line and _SCREEN_SWITCH.search(line):
             *before, line = _SCREEN_SWITCH.split(line)
             for part in before:  # (what is blank there, a mode switch's, is no line)
