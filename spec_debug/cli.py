@@ -133,6 +133,7 @@ def run(
 ) -> None:
     """Run a playbook on one or many hosts and write runs/<run-id>/ (run.json, report.md, report.html)."""
     from spec_debug.cli_run import execute_run, stopped_before_start
+    from spec_debug.record import recorded_argv
 
     # `--inventory=~/hosts.ini` reaches us with the ~ (a shell expands it only at the start of
     # a word): expanded here as ssh and ansible do for their own options.
@@ -148,7 +149,7 @@ def run(
             cli_vars=_collect_vars(var, var_files), var_texts=var_texts(var), out=out, as_json=as_json, ssh_config=ssh_config,
             accept_new=accept_new, batch=batch, connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step, junit=junit,
             capture_limit=capture_limit, artifact_limit=artifact_limit, show_output=show_output, redact=not no_redact,
-            console=err_console, argv=sys.argv, var_files=var_files,
+            console=err_console, argv=recorded_argv(sys.argv), var_files=var_files,
         )
     except SpecDebugError as exc:
         fail(exc)

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from typing import Any, Callable
 from urllib.parse import quote
 
-from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank, some_names
+from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank, some_names, split_program
 from spec_debug.runner.fetch_limit import human_size
 
 
@@ -252,7 +252,8 @@ def unreachable_hosts(record: RunRecord) -> dict[str, Any]:
 
 
 def _retry_command(record: RunRecord) -> str:
-    args = list(record.command_line[1:]) if record.command_line[1:2] == ["run"] else []
+    program, args = split_program(list(record.command_line))
+    args = args if args[:1] == ["run"] else []
     kept: list[str] = []
     out = "runs"
     index = 1
@@ -277,7 +278,7 @@ def _retry_command(record: RunRecord) -> str:
         kept += pair
         index += 1
     folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
-    return shlex.join(["spec-debug", "run", record.playbook.path, *kept, "--retry-failed", folder])
+    return shlex.join([*program, "run", record.playbook.path, *kept, "--retry-failed", folder])
 
 
 def _size(value: object) -> str:
