@@ -54,8 +54,19 @@ def var_texts(assignments: list[str]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--var {item!r} is not KEY=VALUE", hint=_not_key_value_hint(item))
-        result[key.strip()] = value
+        result[key.strip()] = _unquoted(value)
     return result
+
+
+def _unquoted(value: str) -> str:
+    """`-e "model='/models/Qwen 7B'"`, Ansible's way to give a value with spaces: Ansible reads
+    the value without the quotes around it (ansible/ansible: lib/ansible/parsing/splitter.py,
+    parse_kv, `unquote(v.strip())`; lib/ansible/parsing/quoting.py, is_quoted). They were kept
+    here, so the command got the path with its quote marks ("No such file: '/models/Qwen 7B'").
+    The same test as is_quoted: one pair of the same quote around it, the last not escaped."""
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" and value[-2] != "\\":
+        return value[1:-1]
+    return value
 
 
 def _not_key_value_hint(item: str) -> str:
