@@ -231,10 +231,13 @@ def report_view(record: RunRecord) -> dict[str, Any]:
 UNREACHABLE_SHOWN = 10
 """Hosts listed with their cause at the top of a report; the fleet summary lists them all."""
 
-# The options of `spec-debug run` that say how hosts are reached and where runs go: kept in the
-# retry command. The rest is left out: --var values are reused from run.json by --retry-failed
-# (run.json masks secrets, and a masked value passed back would be used as the secret).
-_REACH_OPTIONS = {"--inventory", "-i", "--ssh-config", "-F", "--known-hosts", "--connect-timeout", "--out", "-o"}
+# The options of `spec-debug run` that say how hosts are reached, where runs go and how much of
+# each output a run keeps: kept in the retry command. The limits were left out, and a run given
+# `--artifact-limit 0` (keep all) was retried at the 256M default: the log it came back for was
+# cut. The rest is left out: --var values are reused from run.json by --retry-failed (run.json
+# masks secrets, and a masked value passed back would be used as the secret).
+_REACH_OPTIONS = {"--inventory", "-i", "--ssh-config", "-F", "--known-hosts", "--connect-timeout", "--out", "-o",
+                  "--capture-limit", "--artifact-limit"}
 _REACH_FLAGS = {"--accept-new", "--batch"}
 
 
