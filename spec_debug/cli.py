@@ -54,8 +54,19 @@ def var_texts(assignments: list[str]) -> dict[str, str]:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--var {item!r} is not KEY=VALUE", hint=_not_key_value_hint(item))
-        result[key.strip()] = value
+        result[key.strip()] = _unquoted(value)
     return result
+
+
+def _unquoted(value: str) -> str:
+    """`-e "model='/models/Qwen 7B'"`, Ansible's way to give a value with spaces: Ansible reads
+    the value without the quotes around it (ansible/ansible: lib/ansible/parsing/splitter.py,
+    parse_kv, `unquote(v.strip())`; lib/ansible/parsing/quoting.py, is_quoted). They were kept
+    here, so the command got the path with its quote marks ("No such file: '/models/Qwen 7B'").
+    The same test as is_quoted: one pair of the same quote around it, the last not escaped."""
+    if len(value) > 1 and value[0] == value[-1] and value[0] in "\"'" and value[-2] != "\\":
+        return value[1:-1]
+    return value
 
 
 def _not_key_value_hint(item: str) -> str:
@@ -133,6 +144,7 @@ def run(
 ) -> None:
     """Run a playbook on one or many hosts and write runs/<run-id>/ (run.json, report.md, report.html)."""
     from spec_debug.cli_run import execute_run, stopped_before_start
+    from spec_debug.record import recorded_argv
 
     # `--inventory=~/hosts.ini` reaches us with the ~ (a shell expands it only at the start of
     # a word): expanded here as ssh and ansible do for their own options.
@@ -148,7 +160,7 @@ def run(
             cli_vars=_collect_vars(var, var_files), var_texts=var_texts(var), out=out, as_json=as_json, ssh_config=ssh_config,
             accept_new=accept_new, batch=batch, connect_timeout=connect_timeout, known_hosts=known_hosts, retry_failed=retry_failed, step=step, junit=junit,
             capture_limit=capture_limit, artifact_limit=artifact_limit, show_output=show_output, redact=not no_redact,
-            console=err_console, argv=sys.argv, var_files=var_files,
+            console=err_console, argv=recorded_argv(sys.argv), var_files=var_files,
         )
     except SpecDebugError as exc:
         fail(exc)

@@ -21,7 +21,7 @@ from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
-from spec_debug.record import RunRecord, some_names
+from spec_debug.record import RunRecord, some_names, split_program
 from spec_debug.redact import MASK
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
@@ -294,7 +294,8 @@ def _prepare_run(
         # `--retry-failed runs` (the folder of runs): the hint named the latest run as
         # "spec-debug report runs/<id>", another command than the one being typed.
         previous = load_record(retry_failed, pass_as="--retry-failed")
-        if previous.command_line[:2] == ["spec-debug", "demo"]:
+        previous_args = split_program(list(previous.command_line))[1]
+        if previous_args[:1] == ["demo"]:
             # The demo's host is built on this machine by `spec-debug demo`; over SSH it is no host.
             raise UsageError(f"--retry-failed: {retry_failed} is a demo run; its host exists only inside the demo",
                              hint="run `spec-debug demo` again")
@@ -307,14 +308,14 @@ def _prepare_run(
         if notice is not None:
             _say(console, f"[yellow]notice:[/] {escape(notice)}")
         if not host and not hosts and inventory is None:
-            inventory = _previous_file(previous.command_line, "inventory", retry_failed)
+            inventory = _previous_file(previous_args, "inventory", retry_failed)
             if inventory is None:
                 host = [h.name for h in previous.hosts if h.name in only]
         over_ssh = any(h.transport != "local" for h in previous.hosts if h.name in only)
         if ssh_config is None and over_ssh:
-            ssh_config = _previous_file(previous.command_line, "ssh_config", retry_failed)
+            ssh_config = _previous_file(previous_args, "ssh_config", retry_failed)
         if known_hosts is None and over_ssh:
-            known_hosts = _previous_file(previous.command_line, "known_hosts", retry_failed)
+            known_hosts = _previous_file(previous_args, "known_hosts", retry_failed)
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:

@@ -5,7 +5,10 @@ Field names are a contract (issue #2): add fields freely, never rename or drop o
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import sys
 from collections import Counter
 from typing import Annotated, Any, Literal, get_args
 
@@ -231,6 +234,35 @@ _NESTED: dict[tuple[type[BaseModel], str], type[BaseModel]] = {
     (RunRecord, "steps"): StepRecord,
     (RunRecord, "findings"): Finding,
 }
+
+
+# `python -m spec_debug`: the words that run this package again, first in command_line.
+MODULE_PROGRAM = ["-m", "spec_debug"]
+
+
+def recorded_argv(argv: list[str]) -> list[str]:
+    """sys.argv as run.json keeps it: under `python -m spec_debug` argv[0] is the path of
+    spec_debug/__main__.py (CPython's runpy), a file no shell runs, and the report's retry
+    command then said `spec-debug run ...`, a program such a user (a checkout, a venv not on
+    PATH) may not have. The interpreter and `-m spec_debug` are kept instead: the interpreter as
+    its name where PATH finds that very one, else its path."""
+    if not argv or os.path.basename(argv[0]) != "__main__.py":
+        return list(argv)
+    python = sys.executable or "python3"
+    name = os.path.basename(python)
+    found = shutil.which(name)
+    if found is not None and (found == python or os.path.realpath(found) == os.path.realpath(python)):
+        python = name
+    return [python, *MODULE_PROGRAM, *argv[1:]]
+
+
+def split_program(command_line: list[str]) -> tuple[list[str], list[str]]:
+    """A recorded command line as (the program's words, its arguments from the subcommand on)."""
+    if command_line[1:3] == MODULE_PROGRAM:
+        return command_line[:3], command_line[3:]
+    if command_line and os.path.basename(command_line[0]) == "__main__.py":
+        return ["python3", *MODULE_PROGRAM], command_line[1:]  # a record written before recorded_argv
+    return ["spec-debug"], command_line[1:]
 
 
 def known_value(model: type[BaseModel], field: str, value: object) -> bool:

@@ -452,6 +452,14 @@ def _explain_validation_error(exc: ValidationError, document: PositionedDocument
     duplicate = _duplicate_step_position(document) if message.startswith("duplicate step id") else None
     if duplicate is not None:
         path, line_col, hint = duplicate
+    else:
+        copied = document.alias_over(path)
+        if copied is not None and line_col is not None:
+            # `- *s1` reused where the anchored value does not fit: the copy is what to look at,
+            # the original's line says where its text is.
+            alias_line, alias_column, anchor = copied[1]
+            message += f" (in the alias *{anchor} on line {alias_line}; the value it copies is on line {line_col[0]})"
+            line_col = (alias_line, alias_column)
     if hint is None:
         hint = _fallback_hint(first, path, _value_at(document.value, path) if error_type != "missing" else None)
     if len(errors) > 1:
@@ -648,6 +656,15 @@ def _duplicate_step_position(document: PositionedDocument) -> tuple[tuple[Any, .
             taken = {s.get("id") for s in steps if isinstance(s, dict)}
             fresh = next(f"{step_id}_{n}" for n in range(2, len(steps) + 3) if f"{step_id}_{n}" not in taken)
             where = f"on line {first[0]}" if first else f"step {seen[step_id] + 1}"
+            alias = document.aliases.get(("steps", index))
+            if alias is not None:
+                # `- *s1` to run a step again: the alias copies the anchored step, id and all, and
+                # was reported at the original's id line (the copy's own line was never named).
+                line, column, anchor = alias
+                return ("steps", index), (line, column), (
+                    f"the alias *{anchor} copies the step anchored &{anchor}, id {step_id!r} and all (the first step "
+                    f"with that id is {where}); each id names one step (in run.json and in steps.ID): to run it "
+                    f"again, merge it and give it its own id: - <<: *{anchor} then id: {fresh} below it")
             at, step_at = document.position(path), document.position(("steps", index))
             if at is not None and step_at is not None and at < step_at:
                 # The id came with a merge key (`- <<: *first` copies the first step, id and all):

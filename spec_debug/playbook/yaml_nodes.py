@@ -64,6 +64,10 @@ class PositionedDocument:
     """1-based (line, column) of each value by key path; keys themselves under path + ('<key>',)."""
     lines: list[str] = field(default_factory=list)
     """The source text by line, to point inside a multi-line value (a script under `run: |`)."""
+    aliases: dict[KeyPath, tuple[int, int, str]] = field(default_factory=dict)
+    """Values written as a YAML alias (`- *s1`): the alias's own (line, column) and anchor name.
+    positions holds the anchored value's place (the composer hands the anchored node itself to
+    each alias), so without this an error in the copy pointed at the original."""
     reshaped_numbers: dict[KeyPath, str] = field(default_factory=dict)
     """Numbers whose text as Python writes it differs from the text the author wrote (`0.10`
     reads as 0.1, `3.10` as 3.1): fine as a number, wrong once put into a command
@@ -75,6 +79,15 @@ class PositionedDocument:
             found = self.positions.get(tuple(path[:end]))
             if found is not None:
                 return found
+        return None
+
+    def alias_over(self, path: KeyPath) -> tuple[KeyPath, tuple[int, int, str]] | None:
+        """The outermost alias the value at path came through: the copy the author wrote, where
+        an alias inside the anchored value sits in the original's text."""
+        for end in range(1, len(path) + 1):
+            found = self.aliases.get(tuple(path[:end]))
+            if found is not None:
+                return tuple(path[:end]), found
         return None
 
 
@@ -121,6 +134,8 @@ class _BoundedLoader(yaml.SafeLoader):
         self._text = 0  # characters of the scalars so far, each alias counted as the text its anchor holds
         self._text_through_aliases = 0
         self._text_weight: dict[int, int] = {}  # a composed node's id -> the characters it holds
+        # (parent node id, item index or key node id) -> where an alias stands and its anchor's name
+        self.alias_at: dict[tuple[int, int], tuple[yaml.Mark, str]] = {}
 
     def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
         self._depth += 1
@@ -137,7 +152,10 @@ class _BoundedLoader(yaml.SafeLoader):
             if self._depth == 2:  # a depth-3 node is composed only inside one at depth 2
                 self._in_steps = steps
             if self.check_event(yaml.AliasEvent):
-                mark = self.peek_event().start_mark
+                event = self.peek_event()
+                mark = event.start_mark
+                if parent is not None:
+                    self.alias_at[(id(parent), index if isinstance(index, int) else id(index))] = (mark, event.anchor)
                 node = super().compose_node(parent, index)
                 # An anchor still being composed (a cycle, refused by the builder) counts one; so
                 # does a merged one: merged keys replace each other, and the builder bounds a
@@ -303,7 +321,7 @@ def load_positioned(text: str, source: str, kind: str = "playbook") -> Positione
     if node is None:
         raise PlaybookError(f"the {kind} is empty", path=source, line=1, column=1)
     document = PositionedDocument(value=None, lines=text.splitlines())
-    document.value = _Builder(document, source, kind).build(node, ())
+    document.value = _Builder(document, source, kind, loader.alias_at if loader is not None else None).build(node, ())
     return document
 
 
@@ -444,8 +462,10 @@ def _mark(node: yaml.Node) -> tuple[int, int]:
 class _Builder:
     """Node graph -> plain values, recording positions and refusing what a playbook cannot hold."""
 
-    def __init__(self, document: PositionedDocument, source: str, kind: str = "playbook") -> None:
+    def __init__(self, document: PositionedDocument, source: str, kind: str = "playbook",
+                 alias_at: dict[tuple[int, int], tuple[yaml.Mark, str]] | None = None) -> None:
         self.document = document
+        self.alias_at = alias_at or {}
         self.kind = kind
         self.source = source
         self.values = 0
@@ -490,7 +510,8 @@ class _Builder:
             if isinstance(node, yaml.MappingNode):
                 return self._mapping(node, path)
             if isinstance(node, yaml.SequenceNode):
-                return [self.build(item, path + (index,)) for index, item in enumerate(node.value)]
+                return [self.build(self._note_alias(node, index, item, path + (index,)), path + (index,))
+                        for index, item in enumerate(node.value)]
             return self._scalar(node, path)
         finally:
             self.active.discard(id(node))
@@ -532,8 +553,14 @@ class _Builder:
                 raise self.fail(key_node, f"duplicate key {key!r}", path, hint=hint)
             merged.discard(key)
             self.document.positions[path + (key, "<key>")] = _mark(key_node)
-            result[key] = self.build(value_node, path + (key,))
+            result[key] = self.build(self._note_alias(node, id(key_node), value_node, path + (key,)), path + (key,))
         return result
+
+    def _note_alias(self, parent: yaml.Node, index: int, child: yaml.Node, path: KeyPath) -> yaml.Node:
+        alias = self.alias_at.get((id(parent), index))
+        if alias is not None:
+            self.document.aliases[path] = (alias[0].line + 1, alias[0].column + 1, alias[1])
+        return child
 
     def _include_tag_hint(self, node: yaml.Node, path: KeyPath, merged: bool = False) -> str | None:
         """`steps: !include steps.yaml`, `<<: !include defaults.yaml` (PyYAML-include, Home

@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from typing import Any, Callable
 from urllib.parse import quote
 
-from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank, some_names
+from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank, some_names, split_program
 from spec_debug.runner.fetch_limit import human_size
 
 
@@ -231,10 +231,13 @@ def report_view(record: RunRecord) -> dict[str, Any]:
 UNREACHABLE_SHOWN = 10
 """Hosts listed with their cause at the top of a report; the fleet summary lists them all."""
 
-# The options of `spec-debug run` that say how hosts are reached and where runs go: kept in the
-# retry command. The rest is left out: --var values are reused from run.json by --retry-failed
-# (run.json masks secrets, and a masked value passed back would be used as the secret).
-_REACH_OPTIONS = {"--inventory", "-i", "--ssh-config", "-F", "--known-hosts", "--connect-timeout", "--out", "-o"}
+# The options of `spec-debug run` that say how hosts are reached, where runs go and how much of
+# each output a run keeps: kept in the retry command. The limits were left out, and a run given
+# `--artifact-limit 0` (keep all) was retried at the 256M default: the log it came back for was
+# cut. The rest is left out: --var values are reused from run.json by --retry-failed (run.json
+# masks secrets, and a masked value passed back would be used as the secret).
+_REACH_OPTIONS = {"--inventory", "-i", "--ssh-config", "-F", "--known-hosts", "--connect-timeout", "--out", "-o",
+                  "--capture-limit", "--artifact-limit"}
 _REACH_FLAGS = {"--accept-new", "--batch"}
 
 
@@ -252,7 +255,8 @@ def unreachable_hosts(record: RunRecord) -> dict[str, Any]:
 
 
 def _retry_command(record: RunRecord) -> str:
-    args = list(record.command_line[1:]) if record.command_line[1:2] == ["run"] else []
+    program, args = split_program(list(record.command_line))
+    args = args if args[:1] == ["run"] else []
     kept: list[str] = []
     out = "runs"
     index = 1
@@ -277,7 +281,7 @@ def _retry_command(record: RunRecord) -> str:
         kept += pair
         index += 1
     folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
-    return shlex.join(["spec-debug", "run", record.playbook.path, *kept, "--retry-failed", folder])
+    return shlex.join([*program, "run", record.playbook.path, *kept, "--retry-failed", folder])
 
 
 def _size(value: object) -> str:

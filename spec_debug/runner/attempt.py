@@ -64,7 +64,12 @@ def evaluate_attempt(
             return AttemptResult("error", probe_result, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[probe_result, *_tail("", err_text)])], [])
         step_facts, findings = probe_result
     try:
-        step_facts.update(apply_captures(step.capture, out_text, err_text, _WholeStreams(stdout, stderr)))
+        # A byte that is no UTF-8 kept as a surrogate (PEP 383): a file name a latin-1 tool wrote,
+        # read from `ls` and used by a later step (`cat {{ facts.log }}`, a fetch), was U+FFFD and
+        # named no file on the host. The command sends it back as the byte (local.py, ssh.py);
+        # run.json and the reports show it as \xe9 (record.carriable).
+        captured = (stdout.checked_text("surrogateescape"), stderr.checked_text("surrogateescape")) if step.capture else (out_text, err_text)
+        step_facts.update(apply_captures(step.capture, *captured, _WholeStreams(stdout, stderr)))
     except (CaptureError, ValueError, TypeError) as exc:
         message = f"capture failed: {exc}"
         return AttemptResult("error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], [])

@@ -892,6 +892,7 @@ class Run:
                     timed_out = timed_out or "between two files"
                     not_reached.append(source)
                     continue
+                pattern: str | None = None
                 try:
                     pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"), path=True)
                     dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"), path=True)
@@ -906,7 +907,11 @@ class Run:
                         given_up = {"src": pattern, "while": "listing"}  # rendered: the path the host was asked for
                     continue
                 except (SpecDebugError, OSError, ValueError) as exc:
-                    problems.append(f"{source}: {getattr(exc, 'message', None) or exc}")
+                    # "{{ log_dir }}/*.log: no file on the host matches this pattern" named no
+                    # path the host was asked for: log_dir may come from the host's inventory
+                    # vars or a fact. The rendered pattern follows, as an OSError's own path does.
+                    rendered = f"{pattern}: " if isinstance(exc, ValueError) and pattern not in (None, source) else ""
+                    problems.append(f"{source}: {rendered}{getattr(exc, 'message', None) or exc}")
                     continue
                 for remote in remotes:
                     if timed_out is not None or deadline is not None and deadline.passed():

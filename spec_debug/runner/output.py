@@ -233,10 +233,11 @@ class StreamCapture:
     def truncated(self) -> bool:
         return self.total_bytes > self.limit_bytes
 
-    def text(self) -> str:
-        """The captured text: whole if it fits, else head, a marker, and tail."""
+    def text(self, errors: str = "replace") -> str:
+        """The captured text: whole if it fits, else head, a marker, and tail. errors as
+        bytes.decode takes it: "surrogateescape" keeps a byte that is no UTF-8 (PEP 383)."""
         if not self.truncated:
-            return (bytes(self._head) + bytes(self._tail)).decode("utf-8", "replace")
+            return (bytes(self._head) + bytes(self._tail)).decode("utf-8", errors)
         half = self.limit_bytes // 2
         head = _end_at_boundary(bytes(self._head))
         tail = bytes(self._tail[-half:])
@@ -252,13 +253,13 @@ class StreamCapture:
         else:
             where = "full output in artifacts"
         marker = f"\n... [{skipped} bytes truncated; {where}] ...\n"
-        return head.decode("utf-8", "replace") + marker + tail.decode("utf-8", "replace")
+        return head.decode("utf-8", errors) + marker + tail.decode("utf-8", errors)
 
-    def checked_text(self) -> str:
+    def checked_text(self, errors: str = "replace") -> str:
         """text() as expectations, captures and until read it: CRLF line ends as LF. HTTP
         headers end in CRLF (RFC 9112, `curl -si`), and `$` in `^HTTP/1.1 200 OK$` matches
         before a \n only: the line never matched, and a captured header value kept a \r."""
-        return as_lines(self.text())
+        return as_lines(self.text(errors))
 
     def host_text(self) -> str:
         """checked_text() without the truncation marker: what the host printed, as `that:`,

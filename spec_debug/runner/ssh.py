@@ -1265,8 +1265,14 @@ def _signal_session(channel: paramiko.Channel, name: str) -> None:
 
 def _exec_answered(channel: paramiko.Channel, command: str, within_s: float, host: str, what: str) -> None:
     """channel.exec_command, given up after within_s (ssh_transport.answered_within: paramiko
-    waited for sshd's answer without limit, and a frozen sshd held the run for good)."""
-    if not answered_within(channel, lambda: channel.exec_command(command), within_s):
+    waited for sshd's answer without limit, and a frozen sshd held the run for good).
+
+    The command goes as bytes, a byte that is no UTF-8 as that byte (surrogateescape, PEP 383):
+    paramiko encodes a str as strict UTF-8, and `--var model=/models/caf\xe9` typed in a Latin-1
+    shell ended the host as "internal error: UnicodeEncodeError" before its step ran, where the
+    script sent on stdin (a long command) and the local transport already kept the byte."""
+    wire = command.encode("utf-8", "surrogateescape")
+    if not answered_within(channel, lambda: channel.exec_command(wire), within_s):
         raise _ExecUnanswered(
             f"{host}: the server opened {what} channel but did not start its command within {within_s:g} s",
             hint="sshd on the host is hung or overloaded (out of memory: its fork of the command stalls in reclaim, "

@@ -641,7 +641,7 @@ def _refuse_if_config_refuses(host: str, refusal: str | None) -> None:
 def _connection_attempts(value: str | None, host: str) -> int:
     """ConnectionAttempts as ssh(1) takes it: 0 is refused after the config is read (ssh.c: "Invalid
     number of ConnectionAttempts"), where it was read as one attempt."""
-    attempts = int(_number(value, "ConnectionAttempts", 1))
+    attempts = _number(value, "ConnectionAttempts", 1)
     if attempts <= 0:
         raise UsageError(f"{host}: ConnectionAttempts {value}: Invalid number of ConnectionAttempts",
                          hint="ssh(1) refuses it too; write 1 or more (the attempts made, one second apart)")
@@ -781,14 +781,14 @@ def resolve_target(
         handshake_wait_s=(PROXY_COMMAND_HANDSHAKE_S if proxy_command and connect_timeout_s is None
                           and entry.get("connecttimeout") is None else None),
         keepalive_s=keepalive,
-        keepalive_count_max=int(_number(entry.get("serveralivecountmax"), "ServerAliveCountMax", 3)),
+        keepalive_count_max=_number(entry.get("serveralivecountmax"), "ServerAliveCountMax", 3),
         known_hosts_files=known_hosts,
         global_known_hosts_files=global_known,
         host_key_alias=entry.get("hostkeyalias"),
         strict_host_key_checking=_strict_host_key_checking(entry.get("stricthostkeychecking")),
         revoked_host_keys=_revoked_host_keys(entry.get("revokedhostkeys")),
         verify_host_key_dns=str(entry.get("verifyhostkeydns", "no")).strip().lower() in ("yes", "true", "ask"),
-        required_rsa_size=int(_number(entry.get("requiredrsasize"), "RequiredRSASize", DEFAULT_REQUIRED_RSA_SIZE)),
+        required_rsa_size=_number(entry.get("requiredrsasize"), "RequiredRSASize", DEFAULT_REQUIRED_RSA_SIZE),
         no_host_authentication_for_localhost=_flag(entry.get("nohostauthenticationforlocalhost"),
                                                    "NoHostAuthenticationForLocalhost"),
         hash_known_hosts=_flag(entry.get("hashknownhosts"), "HashKnownHosts"),
@@ -808,7 +808,7 @@ def resolve_target(
         address_family=_address_family(entry.get("addressfamily")),
         known_hosts_command=_unless_none(entry.get("knownhostscommand")),
         login_methods=_login_methods(entry),
-        password_prompts=max(0, int(_number(entry.get("numberofpasswordprompts"), "NumberOfPasswordPrompts", 3))),
+        password_prompts=max(0, _number(entry.get("numberofpasswordprompts"), "NumberOfPasswordPrompts", 3)),
         add_keys_to_agent=_add_keys_to_agent(entry.get("addkeystoagent")),
         key_logins=_no_key_logins(entry),
         bind_address=_bind_address(entry, destination.host, str(entry.get("hostname", destination.host)),

@@ -10,6 +10,7 @@ import re
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.runner.ssh_config_keywords import _integer_refusal
 from spec_debug.runner.ssh_errors import HostUnreachableError
 from spec_debug.runner.ssh_local_network import bind_interface_address
 from spec_debug.runner.ssh_quoting import argv_split
@@ -250,10 +251,16 @@ def _port(value: str | None) -> int:
     return port
 
 
-def _number(value: str | None, key: str, default: float) -> float:
+def _number(value: str | None, key: str, default: int) -> int:
+    """An integer keyword (ConnectionAttempts, ServerAliveCountMax, ...) as ssh(1) reads it, from
+    a config line or `-o` (openssh-portable: readconf.c, parse_int; misc.c, atoi_err): a whole
+    number. `-o ConnectionAttempts=1.5` (an inventory's ansible_ssh_common_args) was read as 1
+    where ssh(1) stops with "command-line line 0: integer value invalid"; a config file's line
+    was already refused (ssh_config_keywords.check_config_line)."""
     if value is None:
         return default
-    try:
-        return float(value)
-    except ValueError:
-        raise UsageError(f"ssh config: {key} {value!r} is not a number") from None
+    refusal = _integer_refusal(value)
+    if refusal is not None:
+        raise UsageError(f"ssh config: {key} {value!r}: integer value {refusal}",
+                         hint="ssh(1) refuses it too; write a whole number (0 or more)")
+    return int(value.strip())
