@@ -813,6 +813,11 @@ class _SessionState:
         if settled:
             topic = reasoning.topic_words(settled[1])
             i = _settled_index(st, settled[1]) if st.open_hypotheses else None
+            if i is not None and settled[0] == "confirmed" and reasoning.service_state(settled[1]) \
+                    and not topic & st.open_hypotheses[i][1]:
+                # "I confirmed the server is listening on port 30000" while the layer order is
+                # suspected: a step of the check, naming nothing of the guess, settles none
+                i = None
             rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
                 if i is not None and settled[0] == "ruled_out" else None
             if rest is not None:

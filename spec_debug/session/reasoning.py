@@ -262,6 +262,21 @@ def hypotheses(text: str, low: str | None = None) -> list[str]:
     return [s for s in sentences_matching(text, _HYPOTHESIS, 6) if not _planned_only(s)][:3]
 
 
+# "I confirmed the server is listening on port 30000", "Verified that the GPUs are idle": a
+# confirmation that a service or machine is in a working state, a step of the check (the server
+# must be up to be measured), no answer to a guess at why the draft underperforms. Only looked
+# for in an outcome's sentence, so it costs the hot path nothing.
+_SERVICE_STATE = re.compile(
+    r"\b(?:server|servers|service|process|processes|endpoint|port|daemon|container|job|gpus?|node|host|engine)\b"
+    r"[^.!?;:]{0,60}?\b(?:is|are|was|were)\s+(?:now\s+|still\s+)?(?:listening|running|up|ready|healthy|reachable|"
+    r"responding|alive|started|available|visible|free|idle)\b", re.I)
+
+
+def service_state(sentence: str) -> bool:
+    """``sentence`` (an outcome) confirms that a server, process, port or GPU is up or free."""
+    return _SERVICE_STATE.search(sentence) is not None
+
+
 def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
     """``("confirmed" | "ruled_out", sentence)`` when the text settles something."""
     if low is None:
