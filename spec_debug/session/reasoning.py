@@ -239,13 +239,27 @@ _FORECAST = re.compile(
     r"(?![^.!?]*\b(?:because|due to|caused|why)\b)", re.I)
 
 
+# "The checkpoint could be loaded by SGLang", "the two runs could be compared directly", "this
+# could be fixed by a relaunch": "could be" before a neutral participle says what was or is
+# possible, no suspect ("the weights could be corrupted", "the old map could be loaded instead"
+# guess: a participle that is a fault is not listed, and "instead", "wrong" or a reason after it
+# keeps the guess).
+_ABILITY = re.compile(
+    r"\bcould be\s+(?:(?:successfully|directly|easily|safely|quickly|fully|then|now|also)\s+)?"
+    r"(?:loaded|compared|tested|checked|verified|measured|benchmarked|reproduced|run|done|fixed|solved|resolved|"
+    r"improved|addressed|tried|installed|built|compiled|imported|launched|started|reached|opened|read|parsed|"
+    r"downloaded|found|achieved|avoided|skipped|tuned|served|evaluated|profiled|inspected|printed|logged)\b"
+    r"(?![^.!?]*\b(?:instead|incorrectly|wrong(?:ly)?|twice|because|due to|caused)\b)", re.I)
+
+
 def _planned_only(sentence: str) -> bool:
-    """Every guess-word of ``sentence`` is a "could/might/may be" of a check's question or of a
-    forecast: the sentence plans, it claims no cause."""
+    """Every guess-word of ``sentence`` is a "could/might/may be" of a check's question, of a
+    forecast or of what was possible ("could be loaded"): the sentence claims no cause."""
     found = False
     for m in _MODAL_BE.finditer(sentence):
         if _CHECK_QUESTION.search(sentence, 0, m.start()) is None and not any(
-                f.start() <= m.start() < f.end() for f in _FORECAST.finditer(sentence)):
+                f.start() <= m.start() < f.end() for f in _FORECAST.finditer(sentence)) \
+                and _ABILITY.match(sentence, m.start()) is None:
             return False
         # the sentence with this modal blanked out must match no other branch of the pattern
         sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]
