@@ -528,6 +528,9 @@ class _Agent:
     what its parent found after the report (see :meth:`_SessionState._reported_causes`)."""
     changes: deque = field(default_factory=lambda: deque(maxlen=8))
     """The agent's last relaunches and edits (:class:`touched.Change`): what its fixes changed."""
+    written: OrderedDict = field(default_factory=OrderedDict)
+    """Path -> the lines the agent's last whole-file Write of it wrote (bounded, as kept): a Write
+    again changed only the lines that differ (:func:`touched.rewritten`)."""
     last_launch: str | None = None
     """The agent's last server launch, as its host ran it: what a relaunch changed is the difference."""
     last_launch_host: str | None = None
@@ -945,7 +948,10 @@ class _SessionState:
                 self._keep(self.kept["file_edits"], FileEdit(self.session, ev.seq, ev.agent, ev.host, ev.path,
                                                              ev.tool_name or "?"))
                 if ev.text and ev.spawn is None:  # what it wrote, bounded, as a sed -i's words
-                    st.changes.append(touched.Change(ev.seq, touched.edit_text(ev.path, ev.text), None))
+                    wrote = touched.edit_text(ev.path, ev.text)
+                    if ev.tool_name in touched.WHOLE_FILE_WRITERS:
+                        wrote = touched.rewritten(st.written, ev.path, wrote)
+                    st.changes.append(touched.Change(ev.seq, wrote, None))
             elif ev.path and checkpoints_seen.checkpoint_file(ev.path):
                 # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
