@@ -23,9 +23,14 @@ _HYPOTHESIS = re.compile(
     # "To find the root cause, let me read the log", "check the stack trace for the root cause":
     # what the agent sets out to find names no suspect
     r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )"
-    r"(?<!understand the )(?<!diagnose the )(?<!investigate the )(?<!to the )(?<!confirm the )(?<!verify the )root cause|"
+    r"(?<!understand the )(?<!diagnose the )(?<!investigate the )(?<!to the )(?<!confirm the )(?<!verify the )root cause"
+    # "The root cause is now fixed", "the issue is resolved": an outcome told, no suspect
+    r"(?! (?:is|was|has been|have been) (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))|"
     # "Let me see what the bottleneck is": a question, no suspect
-    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
+    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)"
+    r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
+    # "It is possible that we need to restart": a plan, no suspect
+    r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
     r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
