@@ -288,11 +288,16 @@ def hypotheses(text: str, low: str | None = None) -> list[str]:
 _SERVICE_STATE = re.compile(
     r"\b(?:server|servers|service|process|processes|endpoint|port|daemon|container|job|gpus?|node|host|engine)\b"
     r"[^.!?;:]{0,60}?\b(?:is|are|was|were)\s+(?:now\s+|still\s+)?(?:listening|running|up|ready|healthy|reachable|"
-    r"responding|alive|started|available|visible|free|idle)\b", re.I)
+    r"responding|alive|started|available|visible|free|idle)\b"
+    r"|\b(?:server|service|endpoint|port|daemon)\b[^.!?;:]{0,30}?\b(?:responds|answers|listens)\b"
+    # "Confirmed the download finished", "verified the build completed": a step done
+    r"|\b(?:download|install|installation|build|copy|transfer|upload|compilation)\b[^.!?;:]{0,30}?"
+    r"\b(?:finished|completed|succeeded|is done|was done|is complete)\b", re.I)
 
 
 def service_state(sentence: str) -> bool:
-    """``sentence`` (an outcome) confirms that a server, process, port or GPU is up or free."""
+    """``sentence`` (an outcome) confirms that a server, process, port or GPU is up or free, or
+    that a download, install or build finished."""
     return _SERVICE_STATE.search(sentence) is not None
 
 

@@ -51,3 +51,13 @@ def test_service_state_words():
     assert service_state("I confirmed the server is listening on port 30000.")
     assert not service_state("Confirmed: d2t holds absolute ids, not offsets.")
     assert not service_state("Confirmed: the draft weights are fine; the serving path is the problem.")
+
+
+@pytest.mark.parametrize("said", [
+    "That works, the server responds to /health.",
+    "Confirmed the download finished.",
+    "Verified that the build completed without errors.",
+])
+def test_a_step_done_settles_no_guess(tmp_path, said):
+    a = _session(tmp_path, LAYERS, said)
+    assert [(h.text, h.status) for h in a.hypotheses] == [(LAYERS, "open")]
