@@ -295,6 +295,19 @@ _SERVICE_STATE = re.compile(
     r"\b(?:finished|completed|succeeded|is done|was done|is complete)\b", re.I)
 
 
+# "I confirmed the regression: 55 tok/s", "Confirmed the issue reproduces on gpu02", "the
+# benchmark confirms the slowdown is still there": the symptom measured again, no answer to a
+# guess at its cause (a guess "confirmed" by it was shown as found).
+_SYMPTOM_AGAIN = re.compile(
+    r"\b(?:confirm\w*|verified)\b[^.!?;]{0,60}?(?:\b(?:regression|slowdown|reproduc\w*|persists|still)\b"
+    r"|\bthe (?:issue|problem|bug|symptom) (?:is real|exists)\b)", re.I)
+
+
+def symptom_again(sentence: str) -> bool:
+    """``sentence`` (an outcome) confirms the symptom is there, not a suspect."""
+    return _SYMPTOM_AGAIN.search(sentence) is not None
+
+
 def service_state(sentence: str) -> bool:
     """``sentence`` (an outcome) confirms that a server, process, port or GPU is up or free, or
     that a download, install or build finished."""
