@@ -43,7 +43,9 @@ _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
-    r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)|"
+    r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)"
+    # "No change needed in the launch script": nothing to do, no suspect ruled out
+    r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
     r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck))\b", re.I)
 
