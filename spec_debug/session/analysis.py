@@ -545,6 +545,9 @@ class _Agent:
     what its parent found after the report (see :meth:`_SessionState._reported_causes`)."""
     changes: deque = field(default_factory=lambda: deque(maxlen=8))
     """The agent's last relaunches and edits (:class:`touched.Change`): what its fixes changed."""
+    written: OrderedDict = field(default_factory=OrderedDict)
+    """Path -> the lines the agent's last whole-file Write of it wrote (bounded, as kept): a Write
+    again changed only the lines that differ (:func:`touched.rewritten`)."""
     last_launch: str | None = None
     """The agent's last server launch, as its host ran it: what a relaunch changed is the difference."""
     last_launch_host: str | None = None
@@ -830,6 +833,12 @@ class _SessionState:
         if settled:
             topic = reasoning.topic_words(settled[1])
             i = _settled_index(st, settled[1]) if st.open_hypotheses else None
+            if i is not None and settled[0] == "confirmed" and not topic & st.open_hypotheses[i][1] \
+                    and (reasoning.service_state(settled[1]) or reasoning.symptom_again(settled[1])):
+                # "I confirmed the server is listening on port 30000" while the layer order is
+                # suspected: a step of the check, naming nothing of the guess, settles none; so
+                # does "Confirmed the regression: 55 tok/s", the symptom measured again
+                i = None
             rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
                 if i is not None and settled[0] == "ruled_out" else None
             if rest is not None:
@@ -957,7 +966,10 @@ class _SessionState:
                 self._keep(self.kept["file_edits"], FileEdit(self.session, ev.seq, ev.agent, ev.host, ev.path,
                                                              ev.tool_name or "?"))
                 if ev.text and ev.spawn is None:  # what it wrote, bounded, as a sed -i's words
-                    st.changes.append(touched.Change(ev.seq, touched.edit_text(ev.path, ev.text), None))
+                    wrote = touched.edit_text(ev.path, ev.text)
+                    if ev.tool_name in touched.WHOLE_FILE_WRITERS:
+                        wrote = touched.rewritten(st.written, ev.path, wrote)
+                    st.changes.append(touched.Change(ev.seq, wrote, None))
             elif ev.path and checkpoints_seen.checkpoint_file(ev.path):
                 # Read /ckpt/l31-eagle3/config.json: that draft, as a `cat` of it would name it
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(

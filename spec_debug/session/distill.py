@@ -570,7 +570,7 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
         inner = _remote_script(cmd) or cmd.inner
         if interactive(inner, host=cmd.host, container=cmd.container):
             continue  # needs someone at a terminal: unattended.interactive
-        if _looks_around(inner or cmd.command):
+        if _looks_around(inner or cmd.command) or _reads_docs(inner or cmd.command):
             continue
         # The same words on another host or in a container are another check (`nvidia-smi` on
         # the host and in the serving container); the same words on the host are merged later.
@@ -602,6 +602,38 @@ def _looks_around(command: str) -> bool:
         if name not in _LOOK_AROUND and not (k and name in _FILTERS):
             return False
     return True
+
+
+_DOC_READERS = frozenset({"cat", "head", "less", "more", "bat", "batcat", "glow", "mdcat"})
+_DOC_NAMES = ("readme", "changelog", "contributing", "license", "notice", "authors")
+_DOC_ENDS = (".md", ".rst", ".adoc", ".markdown")
+
+
+def _doc_file(word: str) -> bool:
+    name = word.rstrip("/").rsplit("/", 1)[-1].lower()
+    return name.startswith(_DOC_NAMES) or name.endswith(_DOC_ENDS)
+
+
+def _reads_docs(command: str) -> bool:
+    """``cat README.md``, ``cd sglang && head -n 80 docs/speculative_decoding.md``: the agent
+    reading documentation, the first step of a new approach often, but no check of the host: as
+    a step it prints the same page on every host. A log, config or checkpoint read stays."""
+    argvs = list(simple_commands(command))
+    read = False
+    for k, argv in enumerate(argvs):
+        if isinstance(argv, str) or not argv:
+            return False
+        name = argv[0].rsplit("/", 1)[-1]
+        words = [w for w in argv[1:] if not w.startswith("-") and not w.isdigit()]
+        if name in ("cd", "pushd") and not read:
+            continue
+        if name in _DOC_READERS and words and all(_doc_file(w) for w in words):
+            read = True
+            continue
+        if k and read and name in _FILTERS and not words:
+            continue
+        return False
+    return read
 
 
 # A bare token names its own var (prefixes as in spec_debug/redact.py).

@@ -23,10 +23,17 @@ _HYPOTHESIS = re.compile(
     # "To find the root cause, let me read the log", "check the stack trace for the root cause":
     # what the agent sets out to find names no suspect
     r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )"
-    r"(?<!understand the )(?<!diagnose the )(?<!investigate the )(?<!to the )(?<!confirm the )(?<!verify the )root cause|"
+    r"(?<!understand the )(?<!diagnose the )(?<!investigate the )(?<!to the )(?<!confirm the )(?<!verify the )root cause"
+    # "The root cause is now fixed", "the issue is resolved": an outcome told, no suspect
+    r"(?! (?:is|was|has been|have been) (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))|"
     # "Let me see what the bottleneck is": a question, no suspect
-    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)|(?:it'?s|it is) possible that)\b"
-    r"|\b(?:see|found|spotted) the (?:issue|problem|bug|culprit)(?: here)?:"
+    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)"
+    r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
+    # "It is possible that we need to restart": a plan, no suspect
+    r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
+    # "Now I understand the problem: the d2t map is absolute" names its suspect as "I see the issue:" does
+    # ("Let me understand the issue: ..." plans)
+    r"|\b(?:see|found|spotted|(?<!me )(?<!us )(?<!to )(?:understand|know)) the (?:issue|problem|bug|culprit)(?: here| now)?:"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     r"|(?:^|(?<=[.!?] )|(?<=\n))(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
@@ -38,7 +45,9 @@ _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
-    r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)|"
+    r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)"
+    # "No change needed in the launch script": nothing to do, no suspect ruled out
+    r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
     r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck))\b", re.I)
 
@@ -239,13 +248,27 @@ _FORECAST = re.compile(
     r"(?![^.!?]*\b(?:because|due to|caused|why)\b)", re.I)
 
 
+# "The checkpoint could be loaded by SGLang", "the two runs could be compared directly", "this
+# could be fixed by a relaunch": "could be" before a neutral participle says what was or is
+# possible, no suspect ("the weights could be corrupted", "the old map could be loaded instead"
+# guess: a participle that is a fault is not listed, and "instead", "wrong" or a reason after it
+# keeps the guess).
+_ABILITY = re.compile(
+    r"\bcould be\s+(?:(?:successfully|directly|easily|safely|quickly|fully|then|now|also)\s+)?"
+    r"(?:loaded|compared|tested|checked|verified|measured|benchmarked|reproduced|run|done|fixed|solved|resolved|"
+    r"improved|addressed|tried|installed|built|compiled|imported|launched|started|reached|opened|read|parsed|"
+    r"downloaded|found|achieved|avoided|skipped|tuned|served|evaluated|profiled|inspected|printed|logged)\b"
+    r"(?![^.!?]*\b(?:instead|incorrectly|wrong(?:ly)?|twice|because|due to|caused)\b)", re.I)
+
+
 def _planned_only(sentence: str) -> bool:
-    """Every guess-word of ``sentence`` is a "could/might/may be" of a check's question or of a
-    forecast: the sentence plans, it claims no cause."""
+    """Every guess-word of ``sentence`` is a "could/might/may be" of a check's question, of a
+    forecast or of what was possible ("could be loaded"): the sentence claims no cause."""
     found = False
     for m in _MODAL_BE.finditer(sentence):
         if _CHECK_QUESTION.search(sentence, 0, m.start()) is None and not any(
-                f.start() <= m.start() < f.end() for f in _FORECAST.finditer(sentence)):
+                f.start() <= m.start() < f.end() for f in _FORECAST.finditer(sentence)) \
+                and _ABILITY.match(sentence, m.start()) is None:
             return False
         # the sentence with this modal blanked out must match no other branch of the pattern
         sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]
@@ -260,6 +283,39 @@ def hypotheses(text: str, low: str | None = None) -> list[str]:
     if _HYPOTHESIS.search(text) is None:
         return []
     return [s for s in sentences_matching(text, _HYPOTHESIS, 6) if not _planned_only(s)][:3]
+
+
+# "I confirmed the server is listening on port 30000", "Verified that the GPUs are idle": a
+# confirmation that a service or machine is in a working state, a step of the check (the server
+# must be up to be measured), no answer to a guess at why the draft underperforms. Only looked
+# for in an outcome's sentence, so it costs the hot path nothing.
+_SERVICE_STATE = re.compile(
+    r"\b(?:server|servers|service|process|processes|endpoint|port|daemon|container|job|gpus?|node|host|engine)\b"
+    r"[^.!?;:]{0,60}?\b(?:is|are|was|were)\s+(?:now\s+|still\s+)?(?:listening|running|up|ready|healthy|reachable|"
+    r"responding|alive|started|available|visible|free|idle)\b"
+    r"|\b(?:server|service|endpoint|port|daemon)\b[^.!?;:]{0,30}?\b(?:responds|answers|listens)\b"
+    # "Confirmed the download finished", "verified the build completed": a step done
+    r"|\b(?:download|install|installation|build|copy|transfer|upload|compilation)\b[^.!?;:]{0,30}?"
+    r"\b(?:finished|completed|succeeded|is done|was done|is complete)\b", re.I)
+
+
+# "I confirmed the regression: 55 tok/s", "Confirmed the issue reproduces on gpu02", "the
+# benchmark confirms the slowdown is still there": the symptom measured again, no answer to a
+# guess at its cause (a guess "confirmed" by it was shown as found).
+_SYMPTOM_AGAIN = re.compile(
+    r"\b(?:confirm\w*|verified)\b[^.!?;]{0,60}?(?:\b(?:regression|slowdown|reproduc\w*|persists|still)\b"
+    r"|\bthe (?:issue|problem|bug|symptom) (?:is real|exists)\b)", re.I)
+
+
+def symptom_again(sentence: str) -> bool:
+    """``sentence`` (an outcome) confirms the symptom is there, not a suspect."""
+    return _SYMPTOM_AGAIN.search(sentence) is not None
+
+
+def service_state(sentence: str) -> bool:
+    """``sentence`` (an outcome) confirms that a server, process, port or GPU is up or free, or
+    that a download, install or build finished."""
+    return _SERVICE_STATE.search(sentence) is not None
 
 
 def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:

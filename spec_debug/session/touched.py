@@ -8,6 +8,7 @@ launches and edits the agent kept (:class:`Change`), never on the per-event path
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass
 
 from spec_debug.session import reasoning
@@ -52,6 +53,28 @@ def edit_text(path: str, text: str) -> str:
         if isinstance(args, dict) and (wrote := edited_text(args)):
             text = wrote
     return f"{path} {text[:EDIT_TEXT_CHARS]}"
+
+
+WHOLE_FILE_WRITERS = frozenset({"Write", "write_file", "write", "create_file"})
+"""File tools that write a file whole (Claude Code's Write, Gemini CLI's write_file, OpenCode's
+write): every line of their content, not only the changed ones, is in the call."""
+_WRITTEN_PATHS = 32
+
+
+def rewritten(written: OrderedDict, path: str, wrote: str) -> str:
+    """``wrote`` (:func:`edit_text` of a whole-file Write of ``path``) less the lines the agent's
+    last Write of ``path`` held too, and that Write's lines now ``wrote``'s, in ``written``
+    (bounded). A rewrite of serve.yaml with only ``speculative_num_steps: 3`` new changed that
+    line, not its ``cuda_graph: false`` beside it: with two guesses open, a symptom's outcome
+    settles the steps guess, not the newest (the CUDA graph one) by an unchanged line."""
+    lines = wrote[len(path) + 1:].splitlines()
+    had = written.pop(path, None)
+    written[path] = frozenset(line.strip() for line in lines)
+    if len(written) > _WRITTEN_PATHS:
+        written.popitem(last=False)
+    if had is None:
+        return wrote
+    return f"{path} " + "\n".join(line for line in lines if line.strip() not in had)
 
 
 _JSON_PARSED = 1 << 20
