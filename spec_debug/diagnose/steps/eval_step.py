@@ -7,6 +7,7 @@ from typing import Any
 from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
 )
+from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
 from spec_debug.diagnose.steps.common import (draft_misfit_line, not_checked, raised, record, target_misfit_line,
                                               target_mtp_line, where)
 from spec_debug.eagle3.engines import VERSION_PROVIDE
@@ -83,6 +84,7 @@ def check(ctx: Any) -> list[Finding]:
                                         "--var claimed_accuracy=0.747 (or 74.7%)"))
         else:
             findings += check_standalone_accuracy(reference, claimed_value, at)
+    findings += _vocab_findings(ctx, reference, at)
     if engine:
         engine_name = ctx.host_facts.get("engine", {}).get("name") or engine.get("semantics") or "engine"
         findings += check_engine_semantics(reference, engine, engine_name,
@@ -90,3 +92,19 @@ def check(ctx: Any) -> list[Finding]:
                                            string_flags=engine.get("string_norm_flags"),
                                            root_causes=raised(ctx.host_facts, ENGINE_CAUSES), at=at)
     return record(ctx.facts, NS, findings)
+
+
+# the vocab step's namespace (vocab_step.NS, whose module imports the drafter's vocab notes)
+VOCAB_NS = "vocab"
+
+
+def _vocab_findings(ctx: Any, reference: dict[str, Any], at: Any) -> list[Finding]:
+    """SD301-SD303 from the maps the evaluation read (the probe's vocab_issues, from the same
+    checks as `drafter vocab`), when no vocab step ran on this host to say them. The
+    drafter_accuracy playbook has no vocab step: a d2t one entry short (vLLM refuses it) or
+    sent to other tokens scored target acceptance 0 at every position beside a training-style
+    full accuracy of 0.69, and the run said PASSED with no word of the maps."""
+    if VOCAB_NS in ctx.host_facts:
+        return []  # said there, once
+    issues = [i for i in reference.get("vocab_issues") or () if isinstance(i, dict) and i.get("code")]
+    return check_vocab_report({"checks": [{"issues": issues}]}, at) if issues else []
