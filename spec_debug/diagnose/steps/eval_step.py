@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.drafter import (
-    check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
+    check_engine_semantics, check_norm_before_residual_fit, check_standalone_accuracy, normalise_accuracy,
 )
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
 from spec_debug.diagnose.steps.common import (draft_misfit_line, not_checked, raised, record, target_misfit_line,
@@ -18,7 +18,7 @@ KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "
         "expected_accept_length", "samples", "tokens", "reference", "semantics", "engine_version", "norm_flags",
         "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "string_norm_flags", "draft_vocab_coverage",
         "embed_source", "device", "dtype", "tokens_per_s", "notes", "skipped_samples", "skipped", "vocab_issues",
-        "final_state_post_norm", "unscored_steps", "loss_mask_source")
+        "final_state_post_norm", "unscored_steps", "loss_mask_source", "norm_before_residual_check")
 ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
 
 
@@ -85,6 +85,11 @@ def check(ctx: Any) -> list[Finding]:
         else:
             findings += check_standalone_accuracy(reference, claimed_value, at)
     findings += _vocab_findings(ctx, reference, at)
+    if not raised(ctx.host_facts, ("SD704",)):
+        # the weights fit the other norm_before_residual (the evaluation's check, the layout
+        # step's SD704 when it ran first on this host): without it drafter_accuracy PASSED
+        # over a draft scoring near zero as configured, the cause in a note alone
+        findings += check_norm_before_residual_fit(reference, ctx.host_facts.get("engine", {}).get("name"), at)
     if engine:
         engine_name = ctx.host_facts.get("engine", {}).get("name") or engine.get("semantics") or "engine"
         findings += check_engine_semantics(reference, engine, engine_name,
