@@ -732,6 +732,26 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     return resolved, notes
 
 
+def _unservable_plan(cfg, semantics: str, engine_version: str | None, n_layers: int | None,
+                     arch: str | None) -> dict[str, Any] | None:
+    """The engine's capture for this draft when it cannot serve it: aux ids it never captures
+    (a layer past the target's depth, a config written for a deeper target), so its fc is fed
+    fewer states than it takes. The evaluation still runs the weights on the configured
+    layout (its numbers are the weights', not the engine's) and said so in a note only, so the
+    drafter_accuracy playbook PASSED over a draft the engine fails to run (eval_step raises
+    SD201 from this)."""
+    if (semantics == "reference" or not n_layers or not cfg.use_aux_hidden_state
+            or engines.capture_failure(semantics, arch) is not None):
+        return None  # no aux capture at all (SGLang on Qwen3.5) is said as its own note
+    plan = engines.serve_plan(semantics, engine_version, cfg.raw, n_layers, arch)
+    if not plan.unreachable:
+        return None  # an fc fan-in alone is the configs step's SD204
+    return {"engine": semantics, "version": engine_version, "requested": list(plan.requested),
+            "layer_ids": list(plan.layer_ids), "unreachable": list(plan.unreachable),
+            "fc_fan_in": plan.fc_fan_in, "num_aux": cfg.num_aux,
+            "num_target_layers": n_layers, "config_key": plan.config_key}
+
+
 class _Inputs(NamedTuple):
     checkpoint: Any
     target: ResolvedTarget
@@ -800,6 +820,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     target_ckpt = resolved_target.checkpoint
     arch = target_ckpt.config.architecture if target_ckpt is not None else None
     resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version, arch)
+    unservable = _unservable_plan(cfg, semantics, engine_version, n_layers, arch)
     if semantics == "reference":
         flag_values = cfg.norm_flags
         ignored: list[str] = []
@@ -962,6 +983,8 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         # the other norm_before_residual fits the weights clearly better (None: it does not,
         # or was not checked); the layout report's field of the same name
         "norm_before_residual_check": flag_check,
+        # --semantics sglang|vllm: the capture the engine cannot serve (None: it can, or unknown)
+        "unservable_capture": unservable,
     })
     _finish_skipped(out, skipped, result.samples, data)
     return out

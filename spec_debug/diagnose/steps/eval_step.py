@@ -18,7 +18,8 @@ KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "
         "expected_accept_length", "samples", "tokens", "reference", "semantics", "engine_version", "norm_flags",
         "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "string_norm_flags", "draft_vocab_coverage",
         "embed_source", "device", "dtype", "tokens_per_s", "notes", "skipped_samples", "skipped", "vocab_issues",
-        "final_state_post_norm", "unscored_steps", "loss_mask_source", "norm_before_residual_check")
+        "final_state_post_norm", "unscored_steps", "loss_mask_source", "norm_before_residual_check",
+        "unservable_capture")
 ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
 
 
@@ -90,6 +91,8 @@ def check(ctx: Any) -> list[Finding]:
         # step's SD704 when it ran first on this host): without it drafter_accuracy PASSED
         # over a draft scoring near zero as configured, the cause in a note alone
         findings += check_norm_before_residual_fit(reference, ctx.host_facts.get("engine", {}).get("name"), at)
+    if engine and not raised(ctx.host_facts, ENGINE_CAUSES):
+        findings += _unservable(engine, at)
     if engine:
         engine_name = ctx.host_facts.get("engine", {}).get("name") or engine.get("semantics") or "engine"
         findings += check_engine_semantics(reference, engine, engine_name,
@@ -113,3 +116,25 @@ def _vocab_findings(ctx: Any, reference: dict[str, Any], at: Any) -> list[Findin
         return []  # said there, once
     issues = [i for i in reference.get("vocab_issues") or () if isinstance(i, dict) and i.get("code")]
     return check_vocab_report({"checks": [{"issues": issues}]}, at) if issues else []
+
+
+def _unservable(engine: dict[str, Any], at: Any) -> list[Finding]:
+    """SD201 for a capture the engine cannot serve (evaluate_drafter's unservable_capture):
+    aux ids past the target's depth, which it never captures. The
+    engine run scores the weights on the configured layout, as the reference does, so the two
+    agreed and drafter_accuracy (no configs step to raise SD201) PASSED."""
+    plan = engine.get("unservable_capture")
+    if not isinstance(plan, dict):
+        return []
+    name = f"{plan.get('engine')} {plan.get('version') or 'latest'}"
+    evidence = [f"the draft's aux layer ids ask {name} for layers {plan.get('requested')} (input-to-layer) "
+                f"of a {plan.get('num_target_layers')}-layer target; it captures {plan.get('layer_ids')}"]
+    if plan.get("unreachable"):
+        evidence.append(f"layer(s) {plan['unreachable']} are never captured: a config written for "
+                        "another target, or ids past the target's depth")
+    fan_in = plan.get("fc_fan_in") or plan.get("num_aux")
+    if fan_in is not None and len(plan.get("layer_ids") or []) != fan_in:
+        evidence.append(f"its fc takes {fan_in} states and is fed {len(plan.get('layer_ids') or [])}: "
+                        f"{plan.get('engine')} fails to run this draft; the accuracies above are the "
+                        "weights' on the configured layout, not what it serves")
+    return [at.finding("SD201", evidence, {k: plan.get(k) for k in ("requested", "layer_ids", "unreachable")})]
