@@ -57,3 +57,17 @@ def test_the_flag_as_trained_raises_nothing(world):
     out = _run(world)
     assert out["reference"]["norm_before_residual_check"] is None
     assert not [f for f in eval_step.check(context(eval_step.parse(out))) if f.code == "SD704"]
+
+
+def test_with_engine_sglang_the_line_says_sglang_never_reads_it(tmp_path):
+    # trained with norm_before_residual true (speculators' trainer default), config.json set to
+    # false: the fix is not a config edit on SGLang, which runs the flag as false whatever it says
+    root = save_informative_world(tmp_path / "w", seed=1, draft_flags={"norm_before_residual": True})
+    path = root / "draft" / "config.json"
+    config = json.loads(path.read_text())
+    config["norm_before_residual"] = False
+    path.write_text(json.dumps(config))
+    out = drafter_eval.run({"draft_model": str(root / "draft"), "target_model": str(root / "target"),
+                            "hidden_states": str(root / "data"), "engine": "sglang"})
+    [sd704] = [f for f in eval_step.check(context(eval_step.parse(out))) if f.code == "SD704"]
+    assert "SGLang never reads norm_before_residual" in sd704.evidence[1], sd704.evidence

@@ -90,7 +90,10 @@ def check(ctx: Any) -> list[Finding]:
         # the weights fit the other norm_before_residual (the evaluation's check, the layout
         # step's SD704 when it ran first on this host): without it drafter_accuracy PASSED
         # over a draft scoring near zero as configured, the cause in a note alone
-        findings += check_norm_before_residual_fit(reference, ctx.host_facts.get("engine", {}).get("name"), at)
+        # the engine step's name, else the engine the probe ran (drafter_accuracy has no engine
+        # step: with None the line told an SGLang user to edit a flag SGLang never reads)
+        served_by = ctx.host_facts.get("engine", {}).get("name") or (engine or {}).get("semantics")
+        findings += check_norm_before_residual_fit(reference, served_by, at)
     if engine and not raised(ctx.host_facts, ENGINE_CAUSES):
         findings += _unservable(engine, at)
     if engine:
