@@ -732,6 +732,26 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     return resolved, notes
 
 
+def _unservable_plan(cfg, semantics: str, engine_version: str | None, n_layers: int | None,
+                     arch: str | None) -> dict[str, Any] | None:
+    """The engine's capture for this draft when it cannot serve it: aux ids it never captures
+    (a layer past the target's depth, a config written for a deeper target), so its fc is fed
+    fewer states than it takes. The evaluation still runs the weights on the configured
+    layout (its numbers are the weights', not the engine's) and said so in a note only, so the
+    drafter_accuracy playbook PASSED over a draft the engine fails to run (eval_step raises
+    SD201 from this)."""
+    if (semantics == "reference" or not n_layers or not cfg.use_aux_hidden_state
+            or engines.capture_failure(semantics, arch) is not None):
+        return None  # no aux capture at all (SGLang on Qwen3.5) is said as its own note
+    plan = engines.serve_plan(semantics, engine_version, cfg.raw, n_layers, arch)
+    if not plan.unreachable:
+        return None  # an fc fan-in alone is the configs step's SD204
+    return {"engine": semantics, "version": engine_version, "requested": list(plan.requested),
+            "layer_ids": list(plan.layer_ids), "unreachable": list(plan.unreachable),
+            "fc_fan_in": plan.fc_fan_in, "num_aux": cfg.num_aux,
+            "num_target_layers": n_layers, "config_key": plan.config_key}
+
+
 class _Inputs(NamedTuple):
     checkpoint: Any
     target: ResolvedTarget
@@ -800,6 +820,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     target_ckpt = resolved_target.checkpoint
     arch = target_ckpt.config.architecture if target_ckpt is not None else None
     resolved, notes = _resolve_layout(cfg, info, n_layers, layout, semantics, engine_version, arch)
+    unservable = _unservable_plan(cfg, semantics, engine_version, n_layers, arch)
     if semantics == "reference":
         flag_values = cfg.norm_flags
         ignored: list[str] = []
@@ -876,16 +897,18 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
     from spec_debug.eagle3.layout import FINAL_SLOT_CHECK_BELOW
 
     causes_named = len(input_notes)
+    flag_check = None
     if semantics == "reference" and result.samples:
         # a draft that scores well reads the few samples it always read: the wider read is
         # for one that scores badly, where a wrong flag is a likely cause
         checked = (_FLAG_CHECK_SAMPLES if result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW
                    else _FEW_CHECK_SAMPLES)
-        input_notes += _norm_before_residual_note(
+        flag_notes, flag_check = _norm_before_residual_note(
             loaded, _enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
                                               max_samples=min(checked, max_samples or checked),
                                               spec=fc_spec, skipped=SkippedFiles(), masks=masks),
                                  every_position), device)
+        input_notes += flag_notes
 
     every_slot: list[list] = []
 
@@ -957,6 +980,11 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
         "num_target_layers": n_layers, "data_format": info.format,
         "draft": cfg.summary(), "vocab_issues": vocab_issues,
         "vocab_mapping": str(mapping.source) if mapping is not None else None,
+        # the other norm_before_residual fits the weights clearly better (None: it does not,
+        # or was not checked); the layout report's field of the same name
+        "norm_before_residual_check": flag_check,
+        # --semantics sglang|vllm: the capture the engine cannot serve (None: it can, or unknown)
+        "unservable_capture": unservable,
     })
     _finish_skipped(out, skipped, result.samples, data)
     return out
@@ -1319,19 +1347,22 @@ def _enough_rows(samples, every_position: bool):
             return
 
 
-def _norm_before_residual_note(loaded, samples, device: str) -> list[str]:
+def _norm_before_residual_note(loaded, samples, device: str
+                               ) -> tuple[list[str], dict[str, Any] | None]:
     """A note when the weights fit the other norm_before_residual clearly better than
     config.json's (layout.norm_before_residual_check: converted drafts often carry the wrong
-    one), on a few samples at step 0: otherwise the evaluation reads as a broken draft."""
+    one), on a few samples at step 0: otherwise the evaluation reads as a broken draft. With
+    it the check itself, which the eval step turns into SD704 as the layout step does (a note
+    alone left the drafter_accuracy playbook PASSED over a draft scoring 0.05 as configured)."""
     from spec_debug.eagle3.layout import flag_mismatch, norm_before_residual_check, untrained_draft
 
     samples = list(samples)
     if not samples or untrained_draft(loaded):
-        return []
+        return [], None
     check = norm_before_residual_check(loaded, samples, None, device)
     if check["ranked_with"] == check["config"]:
-        return []
-    return [flag_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"]
+        return [], None
+    return [flag_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"], check
 
 
 def _final_slot_checkable(loaded, info: DataInfo, configured: Sequence[int]) -> bool:

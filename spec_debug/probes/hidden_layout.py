@@ -93,6 +93,7 @@ def run(args: dict) -> dict:
     if data and layout_draft is not None:
         from spec_debug.eagle3.api import probe_layout
         from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
+        from spec_debug.errors import SpecDebugError
 
         served = (out.get("plan") or {}).get("layer_ids") or None
         try:
@@ -107,6 +108,11 @@ def run(args: dict) -> dict:
         except TargetMisfitError as exc:
             # a draft made for another target (SD204, SD303 from the configs and vocab steps)
             out["target_misfit"] = str(exc)
+        except SpecDebugError as exc:
+            # a checkpoint or dump the probe could not read (a target_model typo, a Hub id with
+            # no snapshot here, a damaged shard): raised on, the whole step failed as SD003 and
+            # the conventions table and serve plan above, which need none of it, were lost
+            out["layout_error"] = {"message": exc.message, "hint": exc.hint}
     serving = args.get("serving_dump") or ""
     if serving:
         from spec_debug.errors import SpecDebugError

@@ -8,7 +8,10 @@ the rows they were copied from (spec_debug.eagle3.head_map).
 
 from __future__ import annotations
 
-from spec_debug.probes.hostfiles import given_model, resolve_model_dir
+import os
+from pathlib import Path
+
+from spec_debug.probes.hostfiles import given_model, hf_cache_dirs, resolve_model_dir
 from spec_debug.probes.playbook_words import speaks_playbook
 
 
@@ -19,9 +22,7 @@ def run(args: dict) -> dict:
     target = given_model(args.get("target_model") or None)
     if draft is None and args.get("draft_model"):
         # named: "pass --var draft_model=DIR" alone asked for the var the user had given
-        return {"args": args, "skipped": f"no draft checkpoint: draft_model {args['draft_model']} is no "
-                                         "checkpoint directory on this host (not there, or a folder "
-                                         "above the one holding config.json)"}
+        return {"args": args, "skipped": _no_draft(str(args["draft_model"]))}
     if draft is None:
         return {"args": args, "skipped": "no draft checkpoint: pass --var draft_model=DIR "
                                          "(or a server command naming it)"}
@@ -31,3 +32,20 @@ def run(args: dict) -> dict:
     report = check_drafter_vocab(draft, target, vocab_mapping=args.get("vocab_mapping") or None)
     return {"args": args, "draft": str(draft), "target": str(target) if target else None,
             "report": report}
+
+
+def _no_draft(name: str) -> str:
+    """Why a draft_model given is no checkpoint here. A Hub id (`org/name`, as a server command
+    names it: the engines download it) with no snapshot in this host's Hugging Face cache was
+    said as "not there, or a folder above the one holding config.json", which reads as a
+    wrong path; it now names the caches looked in and how to fetch it (the drafter's own
+    words for the same case: eagle3/checkpoint.py resolve_checkpoint_dir)."""
+    path = Path(os.path.expanduser(name))
+    if "/" in name and not name.startswith(("/", ".", "~")) and not path.exists():
+        caches = ", ".join(str(root) for root in hf_cache_dirs())
+        return (f"no draft checkpoint: draft_model {name} is no directory on this host, and no "
+                f"Hugging Face cache here holds a snapshot of this Hub id (looked in {caches}): "
+                f"download it first (`huggingface-cli download {name}`), or pass the local "
+                "checkpoint directory as --var draft_model=DIR")
+    return (f"no draft checkpoint: draft_model {name} is no checkpoint directory on this host "
+            "(not there, or a folder above the one holding config.json)")

@@ -39,6 +39,24 @@ def _stated_target_width(draft_raw: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
+def _positive_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _size_problem(text: dict[str, Any]) -> str:
+    """Why the target's layer count or width cannot be used. A num_hidden_layers of 0 (or a
+    negative or boolean one) passed as a size: the serve plan of a 0-layer target captures
+    nothing, and the step raised SD201 "served []" against the trained ids, sending the user
+    after layer ids when the target's config.json is what is wrong (the hidden_layout step
+    says the same count is unknown: probes/hidden_layout.py _num_layers)."""
+    stated = [f"{key} {text[key]!r}" for key in ("num_hidden_layers", "hidden_size")
+              if key in text and text[key] is not None and not _positive_int(text[key])]
+    if stated:
+        return (f"the target config.json's language model states {' and '.join(stated)} "
+                "(expected a positive integer)")
+    return "the target config.json names no num_hidden_layers / hidden_size"
+
+
 def _text_problem(cfg: dict[str, Any] | None) -> str | None:
     """Why the language model's config could not be read (a text_config, or Qwen3-Omni's
     thinker_config.text_config, that is not an object): _text then falls back to the top
@@ -194,10 +212,9 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "engine unknown: served layers and norm flags not checked",
                                     "--var engine=sglang|vllm"))
     text = _text(target_raw)
-    sized = all(isinstance(text.get(key), int) for key in ("num_hidden_layers", "hidden_size"))
+    sized = all(_positive_int(text.get(key)) for key in ("num_hidden_layers", "hidden_size"))
     if target_raw is not None and name in ("sglang", "vllm") and not sized:
-        findings.append(not_checked(ctx, (_text_problem(target_raw) or "the target config.json "
-                                          "names no num_hidden_layers / hidden_size")
+        findings.append(not_checked(ctx, (_text_problem(target_raw) or _size_problem(text))
                                     + ": aux layers not compared",
                                     "--var target_model=DIR (the directory with the full config)"))
     # the config's hidden_size against the weights' width: needs neither target nor engine

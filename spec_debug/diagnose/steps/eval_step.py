@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.drafter import (
-    check_engine_semantics, check_standalone_accuracy, normalise_accuracy,
+    check_engine_semantics, check_norm_before_residual_fit, check_standalone_accuracy, normalise_accuracy,
 )
+from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
 from spec_debug.diagnose.steps.common import (draft_misfit_line, not_checked, raised, record, target_misfit_line,
                                               target_mtp_line, where)
 from spec_debug.eagle3.engines import VERSION_PROVIDE
@@ -17,7 +18,8 @@ KEEP = ("steps", "full_accuracy", "conditional_accuracy", "target_acceptance", "
         "expected_accept_length", "samples", "tokens", "reference", "semantics", "engine_version", "norm_flags",
         "layout", "layout_layer_ids", "layout_source", "ignored_norm_flags", "string_norm_flags", "draft_vocab_coverage",
         "embed_source", "device", "dtype", "tokens_per_s", "notes", "skipped_samples", "skipped", "vocab_issues",
-        "final_state_post_norm", "unscored_steps", "loss_mask_source")
+        "final_state_post_norm", "unscored_steps", "loss_mask_source", "norm_before_residual_check",
+        "unservable_capture")
 ENGINE_CAUSES = ("SD201", "SD202", "SD203", "SD204", "SD601", "SD701")
 
 
@@ -83,6 +85,17 @@ def check(ctx: Any) -> list[Finding]:
                                         "--var claimed_accuracy=0.747 (or 74.7%)"))
         else:
             findings += check_standalone_accuracy(reference, claimed_value, at)
+    findings += _vocab_findings(ctx, reference, at)
+    if not raised(ctx.host_facts, ("SD704",)):
+        # the weights fit the other norm_before_residual (the evaluation's check, the layout
+        # step's SD704 when it ran first on this host): without it drafter_accuracy PASSED
+        # over a draft scoring near zero as configured, the cause in a note alone
+        # the engine step's name, else the engine the probe ran (drafter_accuracy has no engine
+        # step: with None the line told an SGLang user to edit a flag SGLang never reads)
+        served_by = ctx.host_facts.get("engine", {}).get("name") or (engine or {}).get("semantics")
+        findings += check_norm_before_residual_fit(reference, served_by, at)
+    if engine and not raised(ctx.host_facts, ENGINE_CAUSES):
+        findings += _unservable(engine, at)
     if engine:
         engine_name = ctx.host_facts.get("engine", {}).get("name") or engine.get("semantics") or "engine"
         findings += check_engine_semantics(reference, engine, engine_name,
@@ -90,3 +103,41 @@ def check(ctx: Any) -> list[Finding]:
                                            string_flags=engine.get("string_norm_flags"),
                                            root_causes=raised(ctx.host_facts, ENGINE_CAUSES), at=at)
     return record(ctx.facts, NS, findings)
+
+
+# the vocab step's namespace (vocab_step.NS, whose module imports the drafter's vocab notes)
+VOCAB_NS = "vocab"
+
+
+def _vocab_findings(ctx: Any, reference: dict[str, Any], at: Any) -> list[Finding]:
+    """SD301-SD303 from the maps the evaluation read (the probe's vocab_issues, from the same
+    checks as `drafter vocab`), when no vocab step ran on this host to say them. The
+    drafter_accuracy playbook has no vocab step: a d2t one entry short (vLLM refuses it) or
+    sent to other tokens scored target acceptance 0 at every position beside a training-style
+    full accuracy of 0.69, and the run said PASSED with no word of the maps."""
+    if VOCAB_NS in ctx.host_facts:
+        return []  # said there, once
+    issues = [i for i in reference.get("vocab_issues") or () if isinstance(i, dict) and i.get("code")]
+    return check_vocab_report({"checks": [{"issues": issues}]}, at) if issues else []
+
+
+def _unservable(engine: dict[str, Any], at: Any) -> list[Finding]:
+    """SD201 for a capture the engine cannot serve (evaluate_drafter's unservable_capture):
+    aux ids past the target's depth, which it never captures. The
+    engine run scores the weights on the configured layout, as the reference does, so the two
+    agreed and drafter_accuracy (no configs step to raise SD201) PASSED."""
+    plan = engine.get("unservable_capture")
+    if not isinstance(plan, dict):
+        return []
+    name = f"{plan.get('engine')} {plan.get('version') or 'latest'}"
+    evidence = [f"the draft's aux layer ids ask {name} for layers {plan.get('requested')} (input-to-layer) "
+                f"of a {plan.get('num_target_layers')}-layer target; it captures {plan.get('layer_ids')}"]
+    if plan.get("unreachable"):
+        evidence.append(f"layer(s) {plan['unreachable']} are never captured: a config written for "
+                        "another target, or ids past the target's depth")
+    fan_in = plan.get("fc_fan_in") or plan.get("num_aux")
+    if fan_in is not None and len(plan.get("layer_ids") or []) != fan_in:
+        evidence.append(f"its fc takes {fan_in} states and is fed {len(plan.get('layer_ids') or [])}: "
+                        f"{plan.get('engine')} fails to run this draft; the accuracies above are the "
+                        "weights' on the configured layout, not what it serves")
+    return [at.finding("SD201", evidence, {k: plan.get(k) for k in ("requested", "layer_ids", "unreachable")})]

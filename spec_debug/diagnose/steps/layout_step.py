@@ -13,6 +13,7 @@ from spec_debug.diagnose.steps.common import (draft_misfit_line, launch_quantiza
                                               served_target, target_misfit_line, target_mtp_line, where)
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.record import Finding
+from spec_debug.runner.runner_findings import runner_finding
 
 NS = "layout"
 LAYER_CODES = ("SD201", "SD202", "SD203")
@@ -64,6 +65,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
              "serving_checkpoint_error": host.get("serving_checkpoint_error"),
              "draft_misfit": host.get("draft_misfit"),
              "target_misfit": host.get("target_misfit"),
+             "layout_error": host.get("layout_error"),
              "serving": _layout_summary(host.get("serving_layout"))}
     return {NS: facts}
 
@@ -101,6 +103,13 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(draft_misfit_line(ctx, layout["draft_misfit"], "layout probe not run"))
     elif layout.get("target_misfit"):
         findings.append(target_misfit_line(ctx, layout["target_misfit"], "layout probe not run"))
+    elif layout.get("layout_error"):
+        # the probe could not read a checkpoint or the dump: the step could not run its probe
+        # (SD003, as when the probe raised), said beside the conventions table it still made
+        error = layout["layout_error"]
+        findings.append(runner_finding("SD003", host=ctx.host, step=ctx.step_id,
+                                       evidence=[f"layout probe not run: {error.get('message')}"],
+                                       hint=error.get("hint")))
     elif not training and not serving and not draft_raw and target_mtp_line(ctx) is not None:
         # MTP serving: no EAGLE-3 draft whose layers a dump could rank ("--var hidden_states"
         # was asked for even when it was given: the probe had no draft to run it on)
