@@ -1029,7 +1029,7 @@ class _SessionState:
             # allocate resources: ..."): the command never ran there
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and unrecorded and (said := script_said_failure(record.inner, ev.text)):
+                and unrecorded and (said := script_said_failure(record.inner, ev.text, call.pipefail)):
             # a shell script whose last command failed, in that command's name (script_failure)
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
