@@ -536,6 +536,9 @@ class _Agent:
     last_text_seq: int = -1
     failing: OrderedDict = field(default_factory=OrderedDict)
     """Command template -> its current streak of failures."""
+    streak_before: tuple[str, int] | None = None
+    """The template of the last failure counted in a streak and the streak's ``last_seq`` before
+    it (0: it began one): a terminal log's ``echo $?`` of 0 after it undoes that step."""
     open_hypotheses: list[tuple[HypothesisRecord, frozenset]] = field(default_factory=list)
     """Each open hypothesis with its :func:`reasoning.topic_words`, oldest first."""
     settled_topics: deque = field(default_factory=lambda: deque(maxlen=20))
@@ -1286,8 +1289,7 @@ class _SessionState:
                 known.pop(_PIPEFAIL, None)
         return target
 
-    @staticmethod
-    def _echoed_status(record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
+    def _echoed_status(self, record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
         """A terminal log's ``echo $?``: its output is the exit status of the command before it
         in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
         expands to the exit status of the most recently executed foreground pipeline")."""
@@ -1307,6 +1309,7 @@ class _SessionState:
             # printed stays among the session's errors, as a server log's do.
             prev.is_error = False
             info.failed_calls -= 1
+            self._loop_step_undone(st, prev)
             return
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
         if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
@@ -1314,6 +1317,22 @@ class _SessionState:
                 and not (prev.exit_code == SIGINT_STATUS and st.stopped_typed is prev):
             prev.is_error = True
             info.failed_calls += 1
+
+    def _loop_step_undone(self, st: _Agent, prev: CommandRecord) -> None:
+        """``prev`` succeeded after all (its ``echo $?`` said 0): the step it added to its
+        template's streak of failures is taken back, and as a success of that template it ends
+        what is left of the streak (_loop). Was: three runs that printed a last "Error: ..." line
+        and exited 0 were a loop of failing runs."""
+        step = st.streak_before
+        streak = st.failing.get(step[0]) if step is not None else None
+        st.streak_before = None
+        if streak is None or streak.last_seq != prev.seq:
+            return
+        del st.failing[step[0]]
+        if streak.count > 1:
+            streak.count -= 1
+            streak.last_seq = step[1]
+            self._emit_loop(streak)
 
     def _jobs_ended(self, ev: Event, st: _Agent, info: AgentInfo, stretch: bool) -> None:
         """The background commands whose end the shell reported in ``ev``'s output (job_ends): a
@@ -1629,6 +1648,7 @@ class _SessionState:
             if streak is not None:
                 self._emit_loop(st.failing.pop(call.template))
             return
+        st.streak_before = (call.template, streak.last_seq if streak is not None else 0)
         if streak is None:
             message = (found[0].exception or found[0].message) if found else ""
             st.failing[call.template] = LoopRecord(self.session, ev.agent, call.template, 1, call.seq, call.seq,
