@@ -524,7 +524,21 @@ def _looks_for_missing(error: str, command: str) -> bool:
                                                                      w.startswith(folder + "/") for w in words)
 
 
-@dataclass
+_SILENT_WAITS = frozenset({"sleep", "wait"})
+"""Programs typed to wait that print nothing of their own: their output in a terminal log is a
+background job's (bash(1), ``wait``: it prints nothing; coreutils ``sleep`` neither)."""
+
+
+def _job_printing(background: OrderedDict, output: str) -> CommandRecord | None:
+    """The background job whose output a silent wait's ``output`` is: the one whose end the shell
+    reported there (job_ends), else the one job still running; None where it cannot be told."""
+    for end in job_ends(output) if "[" in output else ():
+        if (record := background.get(end.command)) is not None:
+            return record
+    return next(iter(background.values())) if len(background) == 1 else None
+
+
+@dataclass(slots=True)
 class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
     recent: deque = field(default_factory=lambda: deque(maxlen=PIVOT_WINDOW))
@@ -1064,6 +1078,7 @@ class _SessionState:
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
+        printed_for: CommandRecord | None = None  # a background job whose output this is
         if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
                 and all(e.kind in ("exit_code", "tool_error") for e in found):
             # grep(1): "the exit status is 1 if no lines were selected": a search that found
@@ -1098,6 +1113,13 @@ class _SessionState:
             # `python3` at a prompt, a statement typed there raised: the error stands, the
             # interpreter went on to its next prompt (was a failed call, counted in a loop)
             failed = False
+        elif failed and exit_code is None and not ev.is_error and record is not None and st.background \
+                and self.source.format == "text" and shell.sole_program(record.inner) in _SILENT_WAITS:
+            # `sleep 30` typed while a server started with `&` loads: sleep prints nothing, so what
+            # its output shows (the job's traceback, written to the terminal) is the job's, and
+            # the wait did not fail (was: a failed `sleep`, its error the cause of the job's end)
+            failed = False
+            printed_for = _job_printing(st.background, ev.text)
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found, stopped = False, (), True
@@ -1108,7 +1130,7 @@ class _SessionState:
         # an error result (is_error, no exit code), but no evidence about the system, so it
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
         not_run = bool(found) and found[0].kind in failures.NOT_RUN
-        printed_by = record
+        printed_by = printed_for or record
         if record is None and ev.raw_type == "running" and ev.call_id and "#running" in ev.call_id:
             # What a command still running printed so far (Codex's first output and each poll
             # before it ends, under ``<call>#running``): the command stays open for its end, but its
@@ -1155,7 +1177,8 @@ class _SessionState:
             self.phases.segment_for(ev, stretch=stretch).errors += 1
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
-                host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
+                host, printed_for.seq if printed_for else call.seq if call else None, ev.timestamp, ev.file,
+                ev.line))
         if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:
             held, st.held_pivot = st.held_pivot, None
             if any(not not_up_yet(err) for err in found):
