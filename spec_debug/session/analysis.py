@@ -444,6 +444,8 @@ class _Call:
     """The call started a sub-agent: its result is the sub-agent's final report."""
     pipefail: bool = False
     """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
+    typed_at: str | None = None
+    """The host whose prompt the command was typed at (the call's own, not its target's)."""
 
 
 _TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
@@ -522,6 +524,15 @@ def _looks_for_missing(error: str, command: str) -> bool:
     words = shell.split_words(command)
     return any(w.rsplit("/", 1)[-1] in _LOOKS_IN_FOLDERS for w in words) and any(w.rstrip("/") == folder or
                                                                      w.startswith(folder + "/") for w in words)
+
+
+def _not_found_here(command: str, message: str) -> bool:
+    """``message`` is the prompt's shell saying it found no program ``command`` runs first (bash
+    "bash: ssh: command not found", zsh "zsh: command not found: ssh", dash "sh: 1: ssh: not
+    found"): the program that would have reached another host is missing on this one."""
+    program = shell.sole_program(command)
+    return bool(program) and message in (f"bash: {program}: command not found",
+                                         f"zsh: command not found: {program}", f"sh: 1: {program}: not found")
 
 
 _SILENT_WAITS = frozenset({"sleep", "wait"})
@@ -985,7 +996,8 @@ class _SessionState:
                 (record is not None and self.best_throughput and changes_host(record.inner)):
             self.changed_at[record.host if record is not None else None] = ev.seq
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
-                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()))
+                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()),
+                     ev.host)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -1149,6 +1161,12 @@ class _SessionState:
             # before the next trace line, ran on gpu02, as what an ssh traced last printed did
             # (traced_hosts); one the script printed itself stays here
             host = traced
+        elif record is not None and self.source.format == "text" and host is not None and len(found) == 1 \
+                and "not found" in found[0].message and _not_found_here(record.command, found[0].message):
+            # `rsync -e 'ssh -p 2222' ... gpu02:/w/` answered by the prompt's shell ("bash: rsync:
+            # command not found"): the program is missing here and nothing ran on gpu02; the
+            # error is the prompt host's (a remote shell says "bash: line 1: rsync: ...")
+            host = call.typed_at
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
