@@ -526,6 +526,26 @@ def _looks_for_missing(error: str, command: str) -> bool:
                                                                      w.startswith(folder + "/") for w in words)
 
 
+_CONNECT_TO = re.compile(r"connect to host (\S+) port \d+|Could not resolve hostname ([^\s:]+):")
+"""ssh's refusal or time-out, or its failed name lookup, naming the host it was connecting to
+(openssh sshconnect.c: "ssh: connect to host %s port %s: %s"; ssh.c: "ssh: Could not resolve
+hostname %s: %s")."""
+
+
+def _refusing_hop(jump: str, message: str) -> str | None:
+    """The jump host of ``jump`` (``-J a,b``, ``user@bastion:2222``) that ssh's connection
+    failure ``message`` names, else None."""
+    m = _CONNECT_TO.search(message)
+    if m is None:
+        return None
+    for hop in jump.split(","):
+        name = hop.rpartition("@")[2]
+        name = name[1:].partition("]")[0] if name.startswith("[") else name.partition(":")[0]
+        if name and name == (m.group(1) or m.group(2)):
+            return name
+    return None
+
+
 def _not_found_here(command: str, message: str) -> bool:
     """``message`` is the prompt's shell saying it found no program ``command`` runs first (bash
     "bash: ssh: command not found", zsh "zsh: command not found: ssh", dash "sh: 1: ssh: not
@@ -1167,6 +1187,11 @@ class _SessionState:
             # command not found"): the program is missing here and nothing ran on gpu02; the
             # error is the prompt host's (a remote shell says "bash: line 1: rsync: ...")
             host = call.typed_at
+        elif record is not None and record.jump and found and found[0].kind == "connection" \
+                and (hop := _refusing_hop(record.jump, found[0].message)) is not None:
+            # `ssh -J bastion gpu02 ...` whose "ssh: connect to host bastion port 22: Connection
+            # refused" is the jump host's: gpu02 was never reached, the bastion is what failed
+            host = hop
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
