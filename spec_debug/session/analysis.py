@@ -444,6 +444,8 @@ class _Call:
     """The call started a sub-agent: its result is the sub-agent's final report."""
     pipefail: bool = False
     """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
+    typed_at: str | None = None
+    """The host whose prompt the command was typed at (the call's own, not its target's)."""
 
 
 _TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
@@ -524,7 +526,50 @@ def _looks_for_missing(error: str, command: str) -> bool:
                                                                      w.startswith(folder + "/") for w in words)
 
 
-@dataclass
+_CONNECT_TO = re.compile(r"connect to host (\S+) port \d+|Could not resolve hostname ([^\s:]+):")
+"""ssh's refusal or time-out, or its failed name lookup, naming the host it was connecting to
+(openssh sshconnect.c: "ssh: connect to host %s port %s: %s"; ssh.c: "ssh: Could not resolve
+hostname %s: %s")."""
+
+
+def _refusing_hop(jump: str, message: str) -> str | None:
+    """The jump host of ``jump`` (``-J a,b``, ``user@bastion:2222``) that ssh's connection
+    failure ``message`` names, else None."""
+    m = _CONNECT_TO.search(message)
+    if m is None:
+        return None
+    for hop in jump.split(","):
+        name = hop.rpartition("@")[2]
+        name = name[1:].partition("]")[0] if name.startswith("[") else name.partition(":")[0]
+        if name and name == (m.group(1) or m.group(2)):
+            return name
+    return None
+
+
+def _not_found_here(command: str, message: str) -> bool:
+    """``message`` is the prompt's shell saying it found no program ``command`` runs first (bash
+    "bash: ssh: command not found", zsh "zsh: command not found: ssh", dash "sh: 1: ssh: not
+    found"): the program that would have reached another host is missing on this one."""
+    program = shell.sole_program(command)
+    return bool(program) and message in (f"bash: {program}: command not found",
+                                         f"zsh: command not found: {program}", f"sh: 1: {program}: not found")
+
+
+_SILENT_WAITS = frozenset({"sleep", "wait"})
+"""Programs typed to wait that print nothing of their own: their output in a terminal log is a
+background job's (bash(1), ``wait``: it prints nothing; coreutils ``sleep`` neither)."""
+
+
+def _job_printing(background: OrderedDict, output: str) -> CommandRecord | None:
+    """The background job whose output a silent wait's ``output`` is: the one whose end the shell
+    reported there (job_ends), else the one job still running; None where it cannot be told."""
+    for end in job_ends(output) if "[" in output else ():
+        if (record := background.get(end.command)) is not None:
+            return record
+    return next(iter(background.values())) if len(background) == 1 else None
+
+
+@dataclass(slots=True)
 class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
     recent: deque = field(default_factory=lambda: deque(maxlen=PIVOT_WINDOW))
@@ -536,6 +581,9 @@ class _Agent:
     last_text_seq: int = -1
     failing: OrderedDict = field(default_factory=OrderedDict)
     """Command template -> its current streak of failures."""
+    streak_before: tuple[str, int] | None = None
+    """The template of the last failure counted in a streak and the streak's ``last_seq`` before
+    it (0: it began one): a terminal log's ``echo $?`` of 0 after it undoes that step."""
     open_hypotheses: list[tuple[HypothesisRecord, frozenset]] = field(default_factory=list)
     """Each open hypothesis with its :func:`reasoning.topic_words`, oldest first."""
     settled_topics: deque = field(default_factory=lambda: deque(maxlen=20))
@@ -980,7 +1028,8 @@ class _SessionState:
                 (record is not None and self.best_throughput and changes_host(record.inner)):
             self.changed_at[record.host if record is not None else None] = ev.seq
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
-                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()))
+                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()),
+                     ev.host)
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -1041,7 +1090,7 @@ class _SessionState:
             # allocate resources: ..."): the command never ran there
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
-                and unrecorded and (said := script_said_failure(record.inner, ev.text)):
+                and unrecorded and (said := script_said_failure(record.inner, ev.text, call.pipefail)):
             # a shell script whose last command failed, in that command's name (script_failure)
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
@@ -1073,6 +1122,7 @@ class _SessionState:
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
+        printed_for: CommandRecord | None = None  # a background job whose output this is
         if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
                 and all(e.kind in ("exit_code", "tool_error") for e in found):
             # grep(1): "the exit status is 1 if no lines were selected": a search that found
@@ -1107,6 +1157,13 @@ class _SessionState:
             # `python3` at a prompt, a statement typed there raised: the error stands, the
             # interpreter went on to its next prompt (was a failed call, counted in a loop)
             failed = False
+        elif failed and exit_code is None and not ev.is_error and record is not None and st.background \
+                and self.source.format == "text" and shell.sole_program(record.inner) in _SILENT_WAITS:
+            # `sleep 30` typed while a server started with `&` loads: sleep prints nothing, so what
+            # its output shows (the job's traceback, written to the terminal) is the job's, and
+            # the wait did not fail (was: a failed `sleep`, its error the cause of the job's end)
+            failed = False
+            printed_for = _job_printing(st.background, ev.text)
         elif found and found[0].kind == "interrupted":
             # the person stopped it (a tail -f, a long benchmark): steering, not a failure
             failed, found, stopped = False, (), True
@@ -1117,7 +1174,7 @@ class _SessionState:
         # an error result (is_error, no exit code), but no evidence about the system, so it
         # neither prompts a change of approach nor counts in (or breaks) a loop of failing runs.
         not_run = bool(found) and found[0].kind in failures.NOT_RUN
-        printed_by = record
+        printed_by = printed_for or record
         if record is None and ev.raw_type == "running" and ev.call_id and "#running" in ev.call_id:
             # What a command still running printed so far (Codex's first output and each poll
             # before it ends, under ``<call>#running``): the command stays open for its end, but its
@@ -1136,6 +1193,17 @@ class _SessionState:
             # before the next trace line, ran on gpu02, as what an ssh traced last printed did
             # (traced_hosts); one the script printed itself stays here
             host = traced
+        elif record is not None and self.source.format == "text" and host is not None and len(found) == 1 \
+                and "not found" in found[0].message and _not_found_here(record.command, found[0].message):
+            # `rsync -e 'ssh -p 2222' ... gpu02:/w/` answered by the prompt's shell ("bash: rsync:
+            # command not found"): the program is missing here and nothing ran on gpu02; the
+            # error is the prompt host's (a remote shell says "bash: line 1: rsync: ...")
+            host = call.typed_at
+        elif record is not None and record.jump and found and found[0].kind == "connection" \
+                and (hop := _refusing_hop(record.jump, found[0].message)) is not None:
+            # `ssh -J bastion gpu02 ...` whose "ssh: connect to host bastion port 22: Connection
+            # refused" is the jump host's: gpu02 was never reached, the bastion is what failed
+            host = hop
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
@@ -1164,7 +1232,8 @@ class _SessionState:
             self.phases.segment_for(ev, stretch=stretch).errors += 1
             self._keep(self.kept["errors"], ErrorRecord(
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
-                host, call.seq if call else None, ev.timestamp, ev.file, ev.line))
+                host, printed_for.seq if printed_for else call.seq if call else None, ev.timestamp, ev.file,
+                ev.line))
         if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:
             held, st.held_pivot = st.held_pivot, None
             if any(not not_up_yet(err) for err in found):
@@ -1298,8 +1367,7 @@ class _SessionState:
                 known.pop(_PIPEFAIL, None)
         return target
 
-    @staticmethod
-    def _echoed_status(record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
+    def _echoed_status(self, record: CommandRecord, output: str | None, st: _Agent, info: AgentInfo) -> None:
         """A terminal log's ``echo $?``: its output is the exit status of the command before it
         in the same shell, which the log states nowhere else (bash(1), Special Parameters: "?
         expands to the exit status of the most recently executed foreground pipeline")."""
@@ -1319,6 +1387,7 @@ class _SessionState:
             # printed stays among the session's errors, as a server log's do.
             prev.is_error = False
             info.failed_calls -= 1
+            self._loop_step_undone(st, prev)
             return
         # (a selector's 1, `grep` finding nothing, is an answer: as for a status the tool recorded)
         if prev.exit_code and not prev.is_error and not (prev.exit_code == 1 and (
@@ -1326,6 +1395,22 @@ class _SessionState:
                 and not (prev.exit_code == SIGINT_STATUS and st.stopped_typed is prev):
             prev.is_error = True
             info.failed_calls += 1
+
+    def _loop_step_undone(self, st: _Agent, prev: CommandRecord) -> None:
+        """``prev`` succeeded after all (its ``echo $?`` said 0): the step it added to its
+        template's streak of failures is taken back, and as a success of that template it ends
+        what is left of the streak (_loop). Was: three runs that printed a last "Error: ..." line
+        and exited 0 were a loop of failing runs."""
+        step = st.streak_before
+        streak = st.failing.get(step[0]) if step is not None else None
+        st.streak_before = None
+        if streak is None or streak.last_seq != prev.seq:
+            return
+        del st.failing[step[0]]
+        if streak.count > 1:
+            streak.count -= 1
+            streak.last_seq = step[1]
+            self._emit_loop(streak)
 
     def _jobs_ended(self, ev: Event, st: _Agent, info: AgentInfo, stretch: bool) -> None:
         """The background commands whose end the shell reported in ``ev``'s output (job_ends): a
@@ -1641,6 +1726,7 @@ class _SessionState:
             if streak is not None:
                 self._emit_loop(st.failing.pop(call.template))
             return
+        st.streak_before = (call.template, streak.last_seq if streak is not None else 0)
         if streak is None:
             message = (found[0].exception or found[0].message) if found else ""
             st.failing[call.template] = LoopRecord(self.session, ev.agent, call.template, 1, call.seq, call.seq,

@@ -14,7 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line
 from spec_debug.session.shell import opens_repl, script_run, sole_program
-from spec_debug.session.shell_words import and_list, pipelines, simple_commands
+from spec_debug.session.shell_words import and_list, pipelines, shell_c_script, simple_commands
 
 _PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
 _SAID_FAILED = re.compile(r"(?:Error|ERROR|error|Fatal|FATAL|fatal):\s*\S")
@@ -31,7 +31,7 @@ def python_said_failure(command: str, output: str, pipefail: bool = False, _dept
     None. ``pipefail``: the shell had ``set -o pipefail`` on, so a pipeline's status is the
     program's failure too."""
     program = sole_program(command)
-    if program in _SHELLS and _depth < 2 and (script := _shell_script(command)):
+    if program in _SHELLS and _depth < 2 and (script := shell_c_script(command)):
         # `ssh gpu02 "bash -lc '...'"` (a login shell for conda's PATH): bash -c's status is its
         # script's last command's (bash(1), -c)
         return python_said_failure(script, output, pipefail, _depth + 1)
@@ -61,18 +61,6 @@ def python_said_failure(command: str, output: str, pipefail: bool = False, _dept
 
 
 _SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
-
-
-def _shell_script(command: str) -> str | None:
-    """The script of the one shell ``command`` runs with ``-c`` (``bash -lc SCRIPT``), else None."""
-    argvs = [argv for argv in simple_commands(command) if isinstance(argv, list) and argv]
-    argv = argvs[-1] if argvs else []
-    i = 1
-    while i < len(argv) and argv[i].startswith("-") and len(argv[i]) > 1:
-        if not argv[i].startswith("--") and "c" in argv[i][1:]:
-            return argv[i + 1] if i + 1 < len(argv) else None
-        i += 1
-    return None
 
 
 _RUNNERS = frozenset({"uv", "poetry", "pipenv", "pixi", "pdm", "hatch", "rye", "conda", "mamba", "micromamba"})

@@ -314,6 +314,20 @@ def and_list(command: str) -> list[list[str]] | None:
     return out if len(out) > 1 else None
 
 
+def shell_c_script(command: str) -> str | None:
+    """The script of the shell the last simple command of ``command`` runs with ``-c`` (``bash
+    -lc SCRIPT``, ``sh -c SCRIPT``), else None: that shell's status is its script's last
+    command's (bash(1), ``-c``)."""
+    argvs = [argv for argv in simple_commands(command) if isinstance(argv, list) and argv]
+    argv = argvs[-1] if argvs else []
+    i = 1
+    while i < len(argv) and argv[i].startswith("-") and len(argv[i]) > 1:
+        if not argv[i].startswith("--") and "c" in argv[i][1:]:
+            return argv[i + 1] if i + 1 < len(argv) else None
+        i += 1
+    return None
+
+
 def pipefail_after(command: str, on: bool) -> bool:
     """Whether ``pipefail`` is on after ``command`` ran in a shell where it was ``on``: ``set -o
     pipefail`` (or ``set -euo pipefail``) turns it on, ``set +o pipefail`` off (bash(1), ``set

@@ -373,7 +373,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _displayed(lines)
+    displayed = _displayed(_typed_after_output(lines))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         yield from state.feed(line, lineno)
@@ -381,6 +381,57 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
         state.recorded_exit(recorded.exit_code)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
+
+
+_PASTE_OFF = "\x1b[?2004l"
+_HELD_ROWS = 64
+
+
+def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """``lines`` with a command typed after another process's output put back on its prompt.
+
+    A background job (``python3 -m sglang.launch_server ... &``) that prints while bash waits at
+    its prompt writes after the prompt, on the prompt's row; the command then typed is echoed on
+    the rows after that output, and readline turns bracketed paste off only as Enter is read
+    (bash 5.2.15 under util-linux script 2.38.1: ``\x1b[?2004h...$ loading draft from
+    /ckpt/eagle3``, ``sleep 3``, ``\x1b[?2004l\rTraceback ...``). Read as it stands, the job's
+    line was the command typed and the command lost. The rows between the prompt and the one
+    Enter ended are the job's output (the command before's), the last is the command. Rows that
+    start with a carriage return are readline's own (a multi-line paste) and are left as they
+    are; so is anything where no bash prompt with a command starts the stretch."""
+    held: list[tuple[int, str, str | None]] = []
+    for item in lines:
+        line = item[1]
+        if held:
+            if line.startswith(_PASTE_OFF) and len(held) > 1:
+                yield from _prompt_moved(held)
+                held = []
+            elif line.startswith(("\r", _PASTE_OFF)) or _PASTE_ON in line or len(held) > _HELD_ROWS:
+                yield from held
+                held = []
+            else:
+                held.append(item)
+                continue
+        if _PASTE_ON in line:
+            held.append(item)
+        else:
+            yield item
+    yield from held
+
+
+def _prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    """The rows of :func:`_typed_after_output`'s stretch, the prompt moved to its last row; as
+    they were where the first row shows no bash prompt with something after it."""
+    lineno, line, timestamp = held[0]
+    at = line.rfind(_PASTE_ON)
+    shown = _shown(line[at:])
+    m = _prompt(shown)
+    if m is None or "command" not in m.re.groupindex or not line.startswith(_PASTE_ON, at):
+        return held
+    start = m.start("command")
+    last_no, last, last_ts = held[-1]
+    return [(lineno, line[:at] + shown[start:], timestamp), *held[1:-1],
+            (last_no, _PASTE_ON + shown[:start] + last, last_ts)]
 
 
 _SCREEN_SWITCH = re.compile(r"\x1b\[\?(?:1049|1047|47)[hl]")
