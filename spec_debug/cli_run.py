@@ -21,7 +21,7 @@ from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
-from spec_debug.record import RunRecord, some_names, split_program
+from spec_debug.record import RunRecord, some_names, split_program, unshown_bytes
 from spec_debug.redact import MASK
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
@@ -324,6 +324,16 @@ def _prepare_run(
                 f"--retry-failed: the value of {masked[0]} was masked in {retry_failed}; pass it again",
                 hint=" ".join(f"--var {k}=..." for k in masked),
             )
+        # run.json shows a byte that is no UTF-8 (a Latin-1 folder name typed as --var) as the
+        # text `\xe8` (record.shown_surrogate): reused as written, the retry named a file the
+        # host does not have. It is sent back as the byte; said, as a value's own `\xe8` text
+        # (rare: a regex) would be read so too.
+        for name, value in list(reused.items()):
+            if name not in cli_vars and isinstance(value, str) and unshown_bytes(value) != value:
+                reused[name] = unshown_bytes(value)
+                shown = sorted({f"0x{ord(c) - 0xDC00:02x}" for c in reused[name] if 0xDC80 <= ord(c) <= 0xDCFF})
+                _say(console, f"[yellow]notice:[/] --retry-failed: {escape(name)}: its \\x.. in run.json read as the "
+                              f"byte(s) {', '.join(shown)} typed for it; pass --var {escape(name)}=... to give it otherwise")
         cli_vars = {**reused, **cli_vars}
     reporter = ConsoleReporter(console, show_output=show_output, spinner=not step)
     targets = resolve_targets(host, hosts, inventory, limit, ssh_config=ssh_config, accept_new=accept_new, batch=batch,
