@@ -21,7 +21,7 @@ from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
-from spec_debug.record import RunRecord, some_names, split_program, unshown_bytes
+from spec_debug.record import RunRecord, given_var_names, some_names, split_program, unshown_bytes
 from spec_debug.redact import MASK, redact_with_values, secret_values
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
@@ -385,30 +385,11 @@ def _same_file(recorded: str, given: str) -> bool:
         return False
 
 
-def _given_var_names(args: list[str]) -> set[str] | None:
-    """The var names a recorded run's `--var`/`-e` named, however written (`--var K=V`,
-    `--var=K=V`, `-e K=V`, `-eK=V`); None where it had a --var-file, whose names are not known."""
-    names: set[str] = set()
-    for index, arg in enumerate(args):
-        if arg == "--var-file" or arg.startswith("--var-file="):
-            return None
-        if arg in ("--var", "-e"):
-            value = args[index + 1] if index + 1 < len(args) else ""
-        elif arg.startswith("--var="):
-            value = arg[len("--var="):]
-        elif arg.startswith("-e") and not arg.startswith("--") and len(arg) > 2:
-            value = arg[2:]
-        else:
-            continue
-        names.add(value.partition("=")[0])
-    return names
-
-
 def _masked_defaults(reused: dict[str, Any], defaults: dict[str, Any], previous_args: list[str]) -> list[str]:
     """The reused vars whose recorded value is the playbook default's own mask, for a var the
     recorded run gave no --var: a playbook with `api_key: sk-...` among its vars ran with it,
     run.json masked it, and --retry-failed asked the user to pass a key they never passed."""
-    given = _given_var_names(previous_args)
+    given = given_var_names(previous_args)
     if given is None:
         return []
     return [name for name, value in reused.items()

@@ -267,6 +267,25 @@ def recorded_argv(argv: list[str]) -> list[str]:
     return [python, *MODULE_PROGRAM, *argv[1:]]
 
 
+def given_var_names(args: list[str]) -> set[str] | None:
+    """The var names a recorded run's `--var`/`-e` named, however written (`--var K=V`,
+    `--var=K=V`, `-e K=V`, `-eK=V`); None where it had a --var-file, whose names are not known."""
+    names: set[str] = set()
+    for index, arg in enumerate(args):
+        if arg == "--var-file" or arg.startswith("--var-file="):
+            return None
+        if arg in ("--var", "-e"):
+            value = args[index + 1] if index + 1 < len(args) else ""
+        elif arg.startswith("--var="):
+            value = arg[len("--var="):]
+        elif arg.startswith("-e") and not arg.startswith("--") and len(arg) > 2:
+            value = arg[2:]
+        else:
+            continue
+        names.add(value.partition("=")[0])
+    return names
+
+
 def split_program(command_line: list[str]) -> tuple[list[str], list[str]]:
     """A recorded command line as (the program's words, its arguments from the subcommand on)."""
     if command_line[1:3] == MODULE_PROGRAM:

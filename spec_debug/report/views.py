@@ -10,7 +10,9 @@ from pathlib import PurePosixPath
 from typing import Any, Callable
 from urllib.parse import quote
 
-from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank, some_names, split_program
+from spec_debug.record import (Finding, HostRecord, RunRecord, StepRecord, given_var_names, known_value, severity_rank, some_names,
+                               split_program)
+from spec_debug.redact import MASK
 from spec_debug.runner.fetch_limit import human_size
 
 
@@ -281,7 +283,17 @@ def _retry_command(record: RunRecord) -> str:
         kept += pair
         index += 1
     folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
-    return shlex.join([*program, "run", record.playbook.path, *kept, "--retry-failed", folder])
+    return shlex.join([*program, "run", record.playbook.path, *kept, "--retry-failed", folder]) + _masked_vars(record, args)
+
+
+def _masked_vars(record: RunRecord, args: list[str]) -> str:
+    """` --var NAME="${NAME:?...}"` for each secret the run was given by --var, which run.json
+    masks: without it the command as shown stopped with "the value of hf_token was masked ...;
+    pass it again". Read from the environment variable of that name, upper-cased, the shell
+    stops with the name to set where it is unset, rather than run with an empty key."""
+    names = sorted(name for name in given_var_names(args) or ()
+                   if name.isidentifier() and MASK in str(record.vars.get(name, "")))
+    return "".join(f' --var {name}="${{{name.upper()}:?set {name.upper()} to the value of {name}}}"' for name in names)
 
 
 def _size(value: object) -> str:
