@@ -267,12 +267,13 @@ def recorded_argv(argv: list[str]) -> list[str]:
     return [python, *MODULE_PROGRAM, *argv[1:]]
 
 
-def given_var_names(args: list[str]) -> set[str] | None:
+def given_var_names(args: list[str], *, files_unknown: bool = True) -> set[str] | None:
     """The var names a recorded run's `--var`/`-e` named, however written (`--var K=V`,
-    `--var=K=V`, `-e K=V`, `-eK=V`); None where it had a --var-file, whose names are not known."""
+    `--var=K=V`, `-e K=V`, `-eK=V`); None where it had a --var-file, whose names are not known
+    (unless files_unknown is False: the --var names alone)."""
     names: set[str] = set()
     for index, arg in enumerate(args):
-        if arg == "--var-file" or arg.startswith("--var-file="):
+        if files_unknown and (arg == "--var-file" or arg.startswith("--var-file=")):
             return None
         if arg in ("--var", "-e"):
             value = args[index + 1] if index + 1 < len(args) else ""
