@@ -322,9 +322,13 @@ def _prepare_run(
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:
             # The record keeps secrets masked: reusing the value would run with the mask as the key.
+            # A run that read its secrets from a --var-file: that file first, not a token typed
+            # on the command line (and into shell history).
+            files = [shlex.quote(f) for f in _previous_var_files(previous_args)]
             raise UsageError(
                 f"--retry-failed: the value of {masked[0]} was masked in {retry_failed}; pass it again",
-                hint=" ".join(f"--var {k}=..." for k in masked),
+                hint=" ".join(f"--var {k}=..." for k in masked) if not files else
+                f"{' '.join('--var-file ' + f for f in files)} (that run read it), or {' '.join(f'--var {k}=...' for k in masked)}",
             )
         # run.json shows a byte that is no UTF-8 (a Latin-1 folder name typed as --var) as the
         # text `\xe8` (record.shown_surrogate): reused as written, the retry named a file the
@@ -383,6 +387,13 @@ def _same_file(recorded: str, given: str) -> bool:
         return Path(recorded).resolve() == Path(given).resolve()
     except (OSError, ValueError):
         return False
+
+
+def _previous_var_files(args: list[str]) -> list[str]:
+    """The --var-file paths a recorded run was given (`--var-file F`, `--var-file=F`)."""
+    return [args[i + 1] if arg == "--var-file" else arg.partition("=")[2]
+            for i, arg in enumerate(args)
+            if (arg == "--var-file" and i + 1 < len(args)) or arg.startswith("--var-file=")]
 
 
 def _masked_defaults(reused: dict[str, Any], defaults: dict[str, Any], previous_args: list[str]) -> list[str]:
