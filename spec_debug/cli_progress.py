@@ -158,6 +158,18 @@ class ConsoleReporter(Reporter):
             self._aborted_unstarted += 1
             if self._aborted_unstarted <= _NAMED_ABORTED:
                 self._print(f"[yellow]host {escape(host.name)} aborted before its first step:[/] {_shown(host.error)}")
+        elif host.status == "aborted" and host.error and not self._step_said_stop(host.name):
+            # Stopped between two steps (Ctrl-C at a later host's --step prompt): it had run a
+            # step, so was not "before its first", and no step line said it was stopped; the
+            # run ended on "ABORTED: 0 error(s)" naming no host.
+            self._print(f"[yellow]host {escape(host.name)} aborted before its next step:[/] {_shown(host.error)}")
+
+    def _step_said_stop(self, host: str) -> bool:
+        """Whether a line already says the stop: a step the signal stopped while it ran
+        ("interrupted: Ctrl-C"), or the prompt the user answered q at (engine.py's reason)."""
+        if self._record is None or self._record.abort_reason == "quit in step-through mode":
+            return True  # no record to tell, or the user's own quit: say nothing rather than twice
+        return any(s.host == host and (s.message or "").startswith("interrupted") for s in list(self._record.steps))
 
     def _had_steps(self, host: str) -> bool:
         """Whether a step of this host is in the record. A step skipped at the `--step` prompt

@@ -21,8 +21,8 @@ from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
-from spec_debug.record import RunRecord, some_names, split_program
-from spec_debug.redact import MASK
+from spec_debug.record import RunRecord, given_var_names, some_names, split_program, unshown_bytes
+from spec_debug.redact import MASK, redact_with_values, secret_values
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
 # Imported before the run, not when the outputs are written: ElementTree's C accelerator links
@@ -317,13 +317,29 @@ def _prepare_run(
         if known_hosts is None and over_ssh:
             known_hosts = _previous_file(previous_args, "known_hosts", retry_failed)
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
+        for name in _masked_defaults(reused, loaded.playbook.vars, previous_args):
+            del reused[name]
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:
             # The record keeps secrets masked: reusing the value would run with the mask as the key.
+            # A run that read its secrets from a --var-file: that file first, not a token typed
+            # on the command line (and into shell history).
+            files = [shlex.quote(f) for f in _previous_var_files(previous_args)]
             raise UsageError(
                 f"--retry-failed: the value of {masked[0]} was masked in {retry_failed}; pass it again",
-                hint=" ".join(f"--var {k}=..." for k in masked),
+                hint=" ".join(f"--var {k}=..." for k in masked) if not files else
+                f"{' '.join('--var-file ' + f for f in files)} (that run read it), or {' '.join(f'--var {k}=...' for k in masked)}",
             )
+        # run.json shows a byte that is no UTF-8 (a Latin-1 folder name typed as --var) as the
+        # text `\xe8` (record.shown_surrogate): reused as written, the retry named a file the
+        # host does not have. It is sent back as the byte; said, as a value's own `\xe8` text
+        # (rare: a regex) would be read so too.
+        for name, value in list(reused.items()):
+            if name not in cli_vars and isinstance(value, str) and unshown_bytes(value) != value:
+                reused[name] = unshown_bytes(value)
+                shown = sorted({f"0x{ord(c) - 0xDC00:02x}" for c in reused[name] if 0xDC80 <= ord(c) <= 0xDCFF})
+                _say(console, f"[yellow]notice:[/] --retry-failed: {escape(name)}: its \\x.. in run.json read as the "
+                              f"byte(s) {', '.join(shown)} typed for it; pass --var {escape(name)}=... to give it otherwise")
         cli_vars = {**reused, **cli_vars}
     reporter = ConsoleReporter(console, show_output=show_output, spinner=not step)
     targets = resolve_targets(host, hosts, inventory, limit, ssh_config=ssh_config, accept_new=accept_new, batch=batch,
@@ -371,6 +387,25 @@ def _same_file(recorded: str, given: str) -> bool:
         return Path(recorded).resolve() == Path(given).resolve()
     except (OSError, ValueError):
         return False
+
+
+def _previous_var_files(args: list[str]) -> list[str]:
+    """The --var-file paths a recorded run was given (`--var-file F`, `--var-file=F`)."""
+    return [args[i + 1] if arg == "--var-file" else arg.partition("=")[2]
+            for i, arg in enumerate(args)
+            if (arg == "--var-file" and i + 1 < len(args)) or arg.startswith("--var-file=")]
+
+
+def _masked_defaults(reused: dict[str, Any], defaults: dict[str, Any], previous_args: list[str]) -> list[str]:
+    """The reused vars whose recorded value is the playbook default's own mask, for a var the
+    recorded run gave no --var: a playbook with `api_key: sk-...` among its vars ran with it,
+    run.json masked it, and --retry-failed asked the user to pass a key they never passed."""
+    given = given_var_names(previous_args)
+    if given is None:
+        return []
+    return [name for name, value in reused.items()
+            if name not in given and MASK in json.dumps(value)
+            and redact_with_values(defaults[name], secret_values({name: defaults[name]})) == value]
 
 
 def _hosts_to_retry(previous: RunRecord) -> set[str]:

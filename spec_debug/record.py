@@ -73,6 +73,17 @@ def shown_surrogate(char: str) -> str:
     return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "\ufffd"
 
 
+_SHOWN_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
+
+
+def unshown_bytes(text: str) -> str:
+    """text with each byte shown_surrogate() wrote as `\\xe9` (0x80..0xff, the bytes
+    surrogateescape carries) turned back into the surrogate Python's argv held for it, so a
+    value read back from run.json reaches the host as the byte it was typed as. `\\x41` and
+    the like were never written by shown_surrogate and stay text."""
+    return _SHOWN_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text) if "\\x" in text else text
+
+
 def carriable(value: Any) -> Any:
     """value with every string's lone surrogates shown (shown_surrogate), lists and mappings walked."""
     if isinstance(value, str):
@@ -254,6 +265,26 @@ def recorded_argv(argv: list[str]) -> list[str]:
     if found is not None and (found == python or os.path.realpath(found) == os.path.realpath(python)):
         python = name
     return [python, *MODULE_PROGRAM, *argv[1:]]
+
+
+def given_var_names(args: list[str], *, files_unknown: bool = True) -> set[str] | None:
+    """The var names a recorded run's `--var`/`-e` named, however written (`--var K=V`,
+    `--var=K=V`, `-e K=V`, `-eK=V`); None where it had a --var-file, whose names are not known
+    (unless files_unknown is False: the --var names alone)."""
+    names: set[str] = set()
+    for index, arg in enumerate(args):
+        if files_unknown and (arg == "--var-file" or arg.startswith("--var-file=")):
+            return None
+        if arg in ("--var", "-e"):
+            value = args[index + 1] if index + 1 < len(args) else ""
+        elif arg.startswith("--var="):
+            value = arg[len("--var="):]
+        elif arg.startswith("-e") and not arg.startswith("--") and len(arg) > 2:
+            value = arg[2:]
+        else:
+            continue
+        names.add(value.partition("=")[0])
+    return names
 
 
 def split_program(command_line: list[str]) -> tuple[list[str], list[str]]:

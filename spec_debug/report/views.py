@@ -10,7 +10,9 @@ from pathlib import PurePosixPath
 from typing import Any, Callable
 from urllib.parse import quote
 
-from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord, known_value, severity_rank, some_names, split_program
+from spec_debug.record import (Finding, HostRecord, RunRecord, StepRecord, given_var_names, known_value, severity_rank, some_names,
+                               split_program)
+from spec_debug.redact import MASK
 from spec_debug.runner.fetch_limit import human_size
 
 
@@ -234,10 +236,12 @@ UNREACHABLE_SHOWN = 10
 # The options of `spec-debug run` that say how hosts are reached, where runs go and how much of
 # each output a run keeps: kept in the retry command. The limits were left out, and a run given
 # `--artifact-limit 0` (keep all) was retried at the 256M default: the log it came back for was
-# cut. The rest is left out: --var values are reused from run.json by --retry-failed (run.json
-# masks secrets, and a masked value passed back would be used as the secret).
+# cut. --var values are left out: they are reused from run.json by --retry-failed (run.json
+# masks secrets, and a masked value passed back would be used as the secret). A --var-file is
+# kept: it is where a secret is kept out of shell history, and the retry, left without it, stopped
+# with "the value of hf_token was masked ...; pass it again".
 _REACH_OPTIONS = {"--inventory", "-i", "--ssh-config", "-F", "--known-hosts", "--connect-timeout", "--out", "-o",
-                  "--capture-limit", "--artifact-limit"}
+                  "--capture-limit", "--artifact-limit", "--var-file"}
 _REACH_FLAGS = {"--accept-new", "--batch"}
 
 
@@ -281,7 +285,17 @@ def _retry_command(record: RunRecord) -> str:
         kept += pair
         index += 1
     folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
-    return shlex.join([*program, "run", record.playbook.path, *kept, "--retry-failed", folder])
+    return shlex.join([*program, "run", record.playbook.path, *kept, "--retry-failed", folder]) + _masked_vars(record, args)
+
+
+def _masked_vars(record: RunRecord, args: list[str]) -> str:
+    """` --var NAME="${NAME:?...}"` for each secret the run was given by --var, which run.json
+    masks: without it the command as shown stopped with "the value of hf_token was masked ...;
+    pass it again". Read from the environment variable of that name, upper-cased, the shell
+    stops with the name to set where it is unset, rather than run with an empty key."""
+    names = sorted(name for name in given_var_names(args, files_unknown=False) or ()
+                   if name.isidentifier() and MASK in str(record.vars.get(name, "")))
+    return "".join(f' --var {name}="${{{name.upper()}:?set {name.upper()} to the value of {name}}}"' for name in names)
 
 
 def _size(value: object) -> str:

@@ -900,10 +900,13 @@ class Run:
                 except TransportError:
                     raise
                 except ListingTimedOut as exc:
+                    # The rendered pattern too, as below: `{{ log_dir }}/*.log` alone did not say
+                    # which folder (a --var, the inventory's, a fact) the host hung listing.
+                    named = source if pattern in (None, source) else f"{source} ({pattern})"
                     if deadline is None:
-                        problems.append(f"{source}: {exc}")
+                        problems.append(f"{named}: {exc}")
                     else:
-                        timed_out = f"while listing {source}: {exc}"
+                        timed_out = f"while listing {named}: {exc}"
                         given_up = {"src": pattern, "while": "listing"}  # rendered: the path the host was asked for
                     continue
                 except (SpecDebugError, OSError, ValueError) as exc:

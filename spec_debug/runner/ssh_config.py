@@ -100,6 +100,7 @@ from spec_debug.runner.ssh_lookup import (
 from spec_debug.runner.ssh_quoting import _RAW_LINE_KEYWORDS, _argv_quoted, argv_split, without_trailing_comment
 from spec_debug.runner.ssh_agent_forward import agent_to_forward
 from spec_debug.runner.ssh_target import (
+    BLOCKING_CONNECT_S,
     DEFAULT_CONNECT_TIMEOUT_S,
     DEFAULT_IDENTITY_FILES,
     DEFAULT_KEEPALIVE_S,
@@ -126,6 +127,7 @@ from spec_debug.runner.ssh_tokens import (
 # ssh_args hold them now): callers and tests import them from here.
 __all__ = [
     "AddKeysToAgent",
+    "BLOCKING_CONNECT_S",
     "DEFAULT_CONNECT_TIMEOUT_S",
     "DEFAULT_IDENTITY_FILES",
     "DEFAULT_KEEPALIVE_S",
@@ -757,8 +759,10 @@ def resolve_target(
     if timeout <= 0:
         # ssh(1) reads ConnectTimeout 0 as no timeout of its own (openssh-portable: misc.c,
         # timeout_connect: "No timeout: just do a blocking connect()"). As a socket timeout, 0
-        # made every connect non-blocking: "cannot reach HOST: Operation now in progress".
-        timeout = DEFAULT_CONNECT_TIMEOUT_S
+        # made every connect non-blocking: "cannot reach HOST: Operation now in progress"; read
+        # as our 15 s default, it failed a slow host sooner than the user asked for. As long as
+        # the kernel's own connect waits, still bounded so a hung host does not hold the run.
+        timeout = BLOCKING_CONNECT_S
     keepalive = _seconds(entry.get("serveraliveinterval"), "ServerAliveInterval", DEFAULT_KEEPALIVE_S)
     if keepalive <= 0:  # 0 means "off" in OpenSSH; we still want dead peers detected
         keepalive = DEFAULT_KEEPALIVE_S

@@ -213,6 +213,7 @@ def _split_files(value: str | None) -> tuple[str, ...]:
     return tuple(os.path.expanduser(part) for part in words)
 
 
+_INT_MAX = 2**31 - 1
 _TIME_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 _TIME_PART = re.compile(r"(\d+(?:\.\d+)?|\.\d+)([sSmMhHdDwW]?)")
 
@@ -233,6 +234,12 @@ def _seconds(value: str | None, key: str, default: float) -> float:
             raise UsageError(f"ssh config: {key} {value!r} is not a time (write seconds, or e.g. 1m30s)")
         total += float(part.group(1)) * _TIME_UNITS[part.group(2).lower()]
         at = part.end()
+        if total > _INT_MAX:
+            # ssh(1) keeps a time as an int of seconds and refuses one past INT_MAX ("invalid
+            # time value"; openssh-portable: misc.c, convtime, `secs > INT_MAX / multiplier`,
+            # `total > INT_MAX - secs`): `ConnectTimeout=2147483648` here waited some 68 years.
+            raise UsageError(f"ssh config: {key} {value!r} is not a time: over {_INT_MAX} seconds, as ssh(1) refuses it",
+                             hint="write at most 2147483647 seconds (e.g. 3000w)")
     return total
 
 

@@ -13,6 +13,9 @@ from spec_debug.errors import UsageError
 
 DEFAULT_PORT = 22
 DEFAULT_CONNECT_TIMEOUT_S = 15.0
+BLOCKING_CONNECT_S = 127.0
+"""ConnectTimeout 0: how long a blocking connect() waits on Linux, SYNs resent 6 times (the
+default tcp_syn_retries, "about 127 seconds": Documentation/networking/ip-sysctl.rst)."""
 # A ProxyCommand may first wait on its user: cloudflared, Teleport's tsh and `aws sso` open a
 # browser to log in, `gcloud compute start-iap-tunnel` and `aws ssm start-session` take seconds
 # to set up. ssh(1) without ConnectTimeout waits for the banner with no bound (openssh-portable:

@@ -79,18 +79,27 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
     interval = max(1, int(target.keepalive_s))
     if hasattr(socket, "TCP_KEEPIDLE"):  # Linux; macOS has only SO_KEEPALIVE defaults
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, interval)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, interval)
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, max(1, target.keepalive_count_max))
+        # The kernel refuses (EINVAL) a keepalive past its bounds, which ssh(1)'s own
+        # ServerAliveInterval 1d / ServerAliveCountMax 500 are not held to: every connect
+        # ended in that OSError. Kept within them (Linux include/net/tcp.h, MAX_TCP_KEEPIDLE,
+        # MAX_TCP_KEEPINTVL, MAX_TCP_KEEPCNT); the SSH keepalive keeps the interval as set.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, min(interval, _MAX_TCP_KEEP_S))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, min(interval, _MAX_TCP_KEEP_S))
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, min(max(1, target.keepalive_count_max), _MAX_TCP_KEEPCNT))
     if hasattr(socket, "TCP_USER_TIMEOUT"):
         # Once our keepalive probes are in flight TCP keepalive stops probing. TCP_USER_TIMEOUT
         # (RFC 5482) closes the socket when sent data stays unacknowledged this long: the same
         # ServerAliveInterval x CountMax bound at the TCP level, for a link that goes dark
         # (keep_server_alive catches a peer that still acknowledges but no longer answers).
-        timeout_ms = interval * (max(1, target.keepalive_count_max) + 1) * 1000
+        timeout_ms = min(interval * (max(1, target.keepalive_count_max) + 1) * 1000, 2**31 - 1)  # a C int
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, timeout_ms)
     return sock
 
+
+_MAX_TCP_KEEP_S = 32767
+"""Linux's bound on TCP_KEEPIDLE and TCP_KEEPINTVL (include/net/tcp.h, MAX_TCP_KEEPIDLE)."""
+_MAX_TCP_KEEPCNT = 127
+"""Linux's bound on TCP_KEEPCNT (include/net/tcp.h, MAX_TCP_KEEPCNT)."""
 
 # AddressFamily -> the getaddrinfo family (ssh_config(5)).
 _FAMILIES = {"any": socket.AF_UNSPEC, "inet": socket.AF_INET, "inet6": socket.AF_INET6}
