@@ -113,6 +113,10 @@ def check(ctx: Any) -> list[Finding]:
             # (a target_model typo), and was a second line (SD004) naming it again
             evidence.append(f"the serving dump {(serving or {}).get('path')} was read but not scored "
                             "either: scoring it needs the same checkpoint")
+        if _same_config_error(layout, error):
+            # a target config.json the probe refused (num_hidden_layers 0) also left the serve
+            # plan without a layer count: said here once, not again as an SD004 naming the file
+            evidence.append(f"served layers not planned or compared either: {layout['num_target_layers_unknown']}")
         findings.append(runner_finding("SD003", host=ctx.host, step=ctx.step_id, evidence=evidence,
                                        hint=error.get("hint")))
     elif not training and not serving and not draft_raw and target_mtp_line(ctx) is not None:
@@ -144,7 +148,7 @@ def check(ctx: Any) -> list[Finding]:
                                          "to target layers",
                                     "a serving-path dump whose files name their layers "
                                     "(layer_ids in the safetensors metadata)"))
-    if n is None and layout.get("num_target_layers_unknown"):
+    if n is None and layout.get("num_target_layers_unknown") and not _same_config_error(layout, layout.get("layout_error")):
         findings.append(not_checked(ctx, f"served layers not planned or compared: "
                                          f"{layout['num_target_layers_unknown']}",
                                     "a target config.json whose language model names "
@@ -234,3 +238,14 @@ def _same_checkpoint_error(layout: dict[str, Any], error: Any) -> bool:
     said = layout.get("serving_checkpoint_error")
     message = error.get("message") if isinstance(error, dict) else None
     return isinstance(said, str) and isinstance(message, str) and bool(message) and said.startswith(message)
+
+
+def _same_config_error(layout: dict[str, Any], error: Any) -> bool:
+    """Whether the layout probe's error and the unknown layer count name the same config.json
+    (both begin with its path: "DIR/config.json: 'num_hidden_layers' is 0 ...")."""
+    unknown = layout.get("num_target_layers_unknown")
+    message = error.get("message") if isinstance(error, dict) else None
+    if not isinstance(unknown, str) or not isinstance(message, str) or "config.json: " not in unknown:
+        return False
+    path = unknown.split("config.json: ", 1)[0] + "config.json: "
+    return message.startswith(path)
