@@ -1530,13 +1530,15 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     cfg = checkpoint.config
     target_ckpt = resolved_target.checkpoint
     resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
-    # a target of the draft's width but another vocabulary (another revision) scores every
-    # layout near zero: say so as eval does (SD303), or the verdict blames the dump alone
-    notes = input_notes + notes + [f"{i['code']}: {i['message']}" for i in
-                                   _vocab_issues(checkpoint, target_ckpt, mapping)[0]
-                                   if i["code"] == "SD303"]
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          vocab_mapping=mapping, no_target_reason=resolved_target.refused)
+    # The maps' faults with their codes, as eval says them (SD301-SD303): a target of another
+    # vocabulary scores every layout near zero (SD303), or the verdict blames the dump alone; a
+    # d2t cut short (SD302) was a bare shape note here while `drafter eval` named its code.
+    from spec_debug.eagle3.head_map import HEAD_MAP_NOTE
+
+    vocab_issues = _vocab_issues(checkpoint, target_ckpt, mapping)[0] + _head_map_issues(loaded)
+    notes = input_notes + notes + [f"{i['code']}: {i['message']}" for i in vocab_issues]
     # all slots except the final one are candidates; the final state is read separately
     skipped = SkippedFiles()
     samples = _bounded_samples(data, max_samples, max_bytes, spec=spec, final=has_final,
@@ -1556,7 +1558,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     notes += served_notes
     trained = cfg.trained_layer_ids(n_layers) if n_layers else cfg.aux_layer_ids
     numbered = _every_layer_layouts(trained, info, cfg.num_aux)
-    notes = notes + list(loaded.notes) + (
+    notes = notes + [n for n in loaded.notes if not n.startswith(HEAD_MAP_NOTE)] + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if
                                       target_ckpt is None else "the target has no embedding "
                                       "tensor: embedding-slot check skipped"])

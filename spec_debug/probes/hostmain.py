@@ -24,12 +24,13 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(json.dumps(result, default=str) + "\n")
         return 0
     except Exception as exc:  # report every failure as data; the controller decides
-        sys.stdout.write(
-            json.dumps(
-                {ERROR_KEY: {"type": type(exc).__name__, "message": _message(exc), "traceback": traceback.format_exc(limit=8)}}
-            )
-            + "\n"
-        )
+        error = {"type": type(exc).__name__, "message": _message(exc), "traceback": traceback.format_exc(limit=8)}
+        hint = getattr(exc, "hint", None)
+        if isinstance(hint, str) and hint and isinstance(getattr(exc, "message", None), str):
+            # A SpecDebugError's str() glues its hint on as a second line; sent apart, the
+            # runner can make it the finding's fix instead of a line inside its evidence.
+            error["message"], error["hint"] = exc.message, hint
+        sys.stdout.write(json.dumps({ERROR_KEY: error}) + "\n")
         return 1
 
 

@@ -60,8 +60,12 @@ def evaluate_attempt(
         return AttemptResult("timeout", message, step_facts, [runner_finding("SD002", host=host, step=step.id, evidence=[message, *_tail(out_text, err_text)])], [])
     if step.probe is not None:
         probe_result = probe_facts(step, host, outcome, out_text, err_text, context, facts)
-        if isinstance(probe_result, str):
-            return AttemptResult("error", probe_result, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[probe_result, *_tail("", err_text)])], [])
+        if isinstance(probe_result, ProbeFailure):
+            message, hint = probe_result.message, probe_result.hint
+            finding = runner_finding("SD003", host=host, step=step.id, evidence=[message, *_tail("", err_text)], hint=hint)
+            # The step's line keeps the hint as the terminal showed it; the finding makes it the fix.
+            said = message if not hint else f"{message}\n  hint: {hint}"
+            return AttemptResult("error", said, step_facts, [finding], [])
         step_facts, findings = probe_result
     try:
         # A byte that is no UTF-8 kept as a surrogate (PEP 383): a file name a latin-1 tool wrote,
@@ -218,9 +222,18 @@ def _python_hint(step: Step, context: dict[str, Any]) -> str:
     return f"the step's Python is with: python: {given!r}: correct it in the playbook (step {step.id!r})"
 
 
+@dataclass(frozen=True)
+class ProbeFailure:
+    """Why a probe gave no facts, and what its error said to do about it (an error of ours on the
+    host carries a hint: "run `git lfs pull` in the checkpoint repository")."""
+
+    message: str
+    hint: str | None = None
+
+
 def probe_facts(
     step: Step, host: str, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], facts: dict[str, Any]
-) -> tuple[dict[str, Any], list[Finding]] | str:
+) -> tuple[dict[str, Any], list[Finding]] | ProbeFailure:
     from spec_debug.probes.registry import ProbeContext, get_probe
 
     spec = get_probe(step.probe or "")
@@ -229,17 +242,19 @@ def probe_facts(
     except CaptureError as exc:
         if TRUNCATION_MARKER.search(out_text):
             # The probe's JSON was cut by --capture-limit: say that, not "no output".
-            return f"probe {spec.name}: {exc}"
+            return ProbeFailure(f"probe {spec.name}: {exc}")
         first = (err_text.strip().splitlines() or ["no output"])[-1]
         message = f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
         if outcome.exit_code == 127:  # the shell found no such program: the host's Python is elsewhere
             message += f"; {_python_hint(step, context)}"
-        return message
+        return ProbeFailure(message)
     if isinstance(data, dict) and ERROR_KEY in data:
         error = data[ERROR_KEY]
-        return f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}"
+        hint = error.get("hint") if isinstance(error, dict) else None
+        return ProbeFailure(f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}",
+                            hint if isinstance(hint, str) and hint else None)
     if outcome.exit_code not in (0, None):
-        return f"probe {spec.name} exited with code {outcome.exit_code}"
+        return ProbeFailure(f"probe {spec.name} exited with code {outcome.exit_code}")
     try:
         probe_facts = spec.parse(data) if spec.parse else (data if isinstance(data, dict) else {"result": data})
         findings: list[Finding] = []
@@ -251,9 +266,9 @@ def probe_facts(
             )
             findings = [f.model_copy(update={"host": f.host or host, "step": f.step or step.id}) for f in spec.check(probe_context)]
     except SpecDebugError as exc:
-        return f"probe {spec.name}: {exc.message}"
+        return ProbeFailure(f"probe {spec.name}: {exc.message}", exc.hint)
     except Exception as exc:  # a checker bug must not take the run down; it is reported on the step
-        return f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}"
+        return ProbeFailure(f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}")
     return probe_facts, findings
 
 TITLE_LIMIT = 300

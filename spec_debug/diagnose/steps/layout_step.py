@@ -107,8 +107,17 @@ def check(ctx: Any) -> list[Finding]:
         # the probe could not read a checkpoint or the dump: the step could not run its probe
         # (SD003, as when the probe raised), said beside the conventions table it still made
         error = layout["layout_error"]
-        findings.append(runner_finding("SD003", host=ctx.host, step=ctx.step_id,
-                                       evidence=[f"layout probe not run: {error.get('message')}"],
+        evidence = [f"layout probe not run: {error.get('message')}"]
+        if _same_checkpoint_error(layout, error):
+            # one cause, one finding: the serving dump's scoring failed on the same checkpoint
+            # (a target_model typo), and was a second line (SD004) naming it again
+            evidence.append(f"the serving dump {(serving or {}).get('path')} was read but not scored "
+                            "either: scoring it needs the same checkpoint")
+        if _same_config_error(layout, error):
+            # a target config.json the probe refused (num_hidden_layers 0) also left the serve
+            # plan without a layer count: said here once, not again as an SD004 naming the file
+            evidence.append(f"served layers not planned or compared either: {layout['num_target_layers_unknown']}")
+        findings.append(runner_finding("SD003", host=ctx.host, step=ctx.step_id, evidence=evidence,
                                        hint=error.get("hint")))
     elif not training and not serving and not draft_raw and target_mtp_line(ctx) is not None:
         # MTP serving: no EAGLE-3 draft whose layers a dump could rank ("--var hidden_states"
@@ -121,7 +130,7 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, "served layers not measured: the serving dump could not be "
                                          f"read: {layout['serving_dump_error']}",
                                     "a readable serving-path dump (--var serving_dump=DIR)"))
-    elif layout.get("serving_checkpoint_error"):
+    elif layout.get("serving_checkpoint_error") and not _same_checkpoint_error(layout, layout.get("layout_error")):
         # the dump was read; the draft or the target it was scored with was not (a target_model
         # typo): said as the serving dump's fault, the line asked for a dump the user had given
         findings.append(not_checked(ctx, f"served layers not measured: the serving dump {serving.get('path')} "
@@ -139,7 +148,7 @@ def check(ctx: Any) -> list[Finding]:
                                          "to target layers",
                                     "a serving-path dump whose files name their layers "
                                     "(layer_ids in the safetensors metadata)"))
-    if n is None and layout.get("num_target_layers_unknown"):
+    if n is None and layout.get("num_target_layers_unknown") and not _same_config_error(layout, layout.get("layout_error")):
         findings.append(not_checked(ctx, f"served layers not planned or compared: "
                                          f"{layout['num_target_layers_unknown']}",
                                     "a target config.json whose language model names "
@@ -221,3 +230,22 @@ def check(ctx: Any) -> list[Finding]:
                          else f"{name} {version or 'latest'} convention")
             findings += check_embedding_slot(training, served_ids, served_by, root_causes=causes, at=at)
     return record(ctx.facts, NS, findings)
+
+
+def _same_checkpoint_error(layout: dict[str, Any], error: Any) -> bool:
+    """Whether the serving dump's scoring failed on the checkpoint the layout probe could not
+    read (its error's message is the layout error's, the hint line aside)."""
+    said = layout.get("serving_checkpoint_error")
+    message = error.get("message") if isinstance(error, dict) else None
+    return isinstance(said, str) and isinstance(message, str) and bool(message) and said.startswith(message)
+
+
+def _same_config_error(layout: dict[str, Any], error: Any) -> bool:
+    """Whether the layout probe's error and the unknown layer count name the same config.json
+    (both begin with its path: "DIR/config.json: 'num_hidden_layers' is 0 ...")."""
+    unknown = layout.get("num_target_layers_unknown")
+    message = error.get("message") if isinstance(error, dict) else None
+    if not isinstance(unknown, str) or not isinstance(message, str) or "config.json: " not in unknown:
+        return False
+    path = unknown.split("config.json: ", 1)[0] + "config.json: "
+    return message.startswith(path)
