@@ -1047,7 +1047,9 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # Before Claude Code's rule: its settings.json beside projects/ took Factory's home for
         # Claude's, and sessions/ (where interactive sessions are kept) was passed by.
         return _FACTORY_FOLDERS & folders
-    if "projects" in folders and (files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+    if "projects" in folders and (name == ".claude" or files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+        # By its name too, as Codex's: a copy of ~/.claude/projects alone (settings and
+        # credentials left out) was passed by as a project's own .claude/, which has no projects/.
         return {"projects"}
     if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
         return {"sessions", "archived_sessions"} & folders
