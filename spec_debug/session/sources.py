@@ -958,6 +958,10 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
         if ".local" in dirnames and (data := Path(dirpath) / opencode_store.HOME_DATA).is_dir():
             # the rest of ~/.local is passed by
             found.extend(_opencode_home(data, stores))
+        if ".config" in dirnames and (xdg := Path(dirpath, *reversed(_XDG_CLAUDE))).joinpath("projects").is_dir():
+            # Claude Code's XDG home, ~/.config/claude/projects (_XDG_CLAUDE): the rest of ~/.config
+            # (other apps' configs and logs) is passed by
+            found.extend(_session_files(xdg, stores))
         if ".local" in dirnames and (goose_sessions := Path(dirpath) / goose_store.HOME_STORE.parent).is_dir():
             found.extend(_goose_sessions(goose_sessions, stores))  # the rest of ~/.local is passed by
         # Cline's and Roo Code's tasks in the editors' storage, local or a remote server's; the rest is passed by
@@ -1047,7 +1051,7 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # Before Claude Code's rule: its settings.json beside projects/ took Factory's home for
         # Claude's, and sessions/ (where interactive sessions are kept) was passed by.
         return _FACTORY_FOLDERS & folders
-    if "projects" in folders and (name == ".claude" or files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+    if "projects" in folders and (name == ".claude" or (name, parent) == _XDG_CLAUDE or files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
         # By its name too, as Codex's: a copy of ~/.claude/projects alone (settings and
         # credentials left out) was passed by as a project's own .claude/, which has no projects/.
         return {"projects"}
@@ -1079,6 +1083,12 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # logs/ and sessions, all of them read.
         return {"session-state"}
     return None
+
+
+_XDG_CLAUDE = ("claude", ".config")
+"""Claude Code's home in the XDG place, ``~/.config/claude/`` (its name and its parent's): newer
+releases keep ``projects/`` there, older ones in ``~/.claude/``; ryoppippi/ccusage scans both
+(TRANSCRIPTS.md section 1a), as janekbaraniewski/openusage and siftd do."""
 
 
 _SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue", ".kimi-code"})
