@@ -1055,7 +1055,10 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # By its name too, as Codex's: a copy of ~/.claude/projects alone (settings and
         # credentials left out) was passed by as a project's own .claude/, which has no projects/.
         return {"projects"}
-    if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
+    if ("sessions" in folders or "archived_sessions" in folders) \
+            and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
+        # archived_sessions/ alone tells Codex's home too: the archived rollouts copied without
+        # sessions/ were passed by with the dot-folder
         return {"sessions", "archived_sessions"} & folders
     if ("tmp" in folders or "projects" in folders) and (name in (".gemini", ".qwen") or files & _GEMINI_HOME_FILES):
         # Gemini CLI keeps each project's sessions in ~/.gemini/tmp/<project_hash>/chats/ (its
