@@ -893,6 +893,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
         home = _agent_home(names, set(dirnames), Path(dirpath).name, Path(dirpath).parent.name)
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
+            found.extend(_linked_folders(dirpath, dirnames, stores))
             continue
         if opencode.is_storage(Path(dirpath), set(dirnames)):
             # OpenCode's storage/: a session is its session file with the messages and parts
@@ -979,6 +980,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
+        found.extend(_linked_folders(dirpath, dirnames, stores, only_dot=True))
         # Told by the name first: a Path a folder costs a home scan of 35,000 files 7%
         imported = _goose_imported(Path(dirpath), names, stores) if goose_store.DB_NAME in names else None
         opencode_data = _opencode_data(Path(dirpath), names, stores) \
@@ -1010,6 +1012,23 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if gemini_project and lower in _GEMINI_PROJECT_FILES:
                 continue  # the prompts typed (logs.json), not a session
             found.append(Path(dirpath) / name)
+    return found
+
+
+def _linked_folders(dirpath: str, dirnames: list[str], stores: dict[Path, tuple[str, list]],
+                   only_dot: bool = False) -> list[Path]:
+    """The session files of the folders in ``dirnames`` that are symlinks, read where they point,
+    and those taken out of ``dirnames``: the walk follows no link (a link loop must not be walked),
+    so a CLI home linked from a dotfiles checkout (``~/.claude -> ~/dotfiles/claude``), or its
+    transcript folder moved to another disk behind a link, was never entered. Only these: the
+    dot-folders kept in ``dirnames`` are CLI homes (``only_dot``), and a CLI home's are its
+    transcript folders; other linked folders (a dataset linked into the home) stay unentered."""
+    found = []
+    for d in [d for d in dirnames if (not only_dot or d.startswith(".")) and os.path.islink(os.path.join(dirpath, d))]:
+        dirnames.remove(d)
+        target, here = os.path.realpath(os.path.join(dirpath, d)), os.path.realpath(dirpath)
+        if os.path.isdir(target) and os.path.commonpath([target, here]) != target:  # no link to a folder above
+            found.extend(_session_files(Path(dirpath, d), stores))
     return found
 
 
