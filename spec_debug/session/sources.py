@@ -1137,7 +1137,9 @@ def _is_agent_home(folder: Path) -> bool:
     """``folder`` is a CLI's home (``~/.claude``, ``~/.codex``...), told by its name and what it
     holds (:func:`_agent_home`): a project's own ``.claude/`` (commands and agents in Markdown, no
     ``projects/``) is still passed by."""
-    if folder.name not in _AGENT_HOME_NAMES:
+    if folder.name not in _AGENT_HOME_NAMES and folder.name.split("-")[0].split("_")[0] not in _AGENT_HOME_NAMES:
+        # .claude-work (CLAUDE_CONFIG_DIR), .codex_work (CODEX_HOME): a second account's home,
+        # told by its files below, never by the name alone
         return False
     try:
         entries = list(os.scandir(folder))
