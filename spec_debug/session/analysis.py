@@ -1060,6 +1060,12 @@ class _SessionState:
             # The output is source code (cat model_runner.py, the Read tool): its "except
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
+        elif found and call is not None and record is None and not ev.is_error and exit_code in (None, 0) \
+                and shell.reads_the_web(call.tool_name):
+            # A web page or search result (WebFetch of a GitHub issue, WebSearch's titles): the
+            # errors it quotes are others' reports, not this session's (was a failed call, and
+            # the postmortem's first error a stranger's). A fetch that failed is is_error.
+            found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
         if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
                 and all(e.kind in ("exit_code", "tool_error") for e in found):

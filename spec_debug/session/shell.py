@@ -1284,6 +1284,20 @@ def is_fetch_tool(name: str | None) -> bool:
     if not name:
         return False
     return name in FETCH_TOOLS or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in FETCH_TOOLS)
+# Tools that search the web, whose result is others' pages: Claude Code's WebSearch, Gemini CLI's
+# google_web_search (google-gemini/gemini-cli packages/core/src/tools/tool-names.ts
+# WEB_SEARCH_TOOL_NAME), or an MCP server's tool so named
+SEARCH_TOOLS = frozenset({"WebSearch", "google_web_search", "web_search"})
+
+
+def reads_the_web(name: str | None) -> bool:
+    """A fetch (:func:`is_fetch_tool`) or web search tool: what it returns is pages others wrote."""
+    if not name:
+        return False
+    return is_fetch_tool(name) or name in SEARCH_TOOLS \
+        or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in SEARCH_TOOLS)
+
+
 _READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more", "awk", "nl", "bat", "ag", "find", "ls"})
 
 
