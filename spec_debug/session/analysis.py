@@ -1096,6 +1096,11 @@ class _SessionState:
             # already in use" is one too (a reader binds no port), though ssh's own "Connection
             # refused" on the way to the log is the reading's failure.
             failed = False
+        elif failed and exit_code is None and not ev.is_error and record is None and call is not None \
+                and shell.is_read_tool(call.tool_name):
+            # Read or Grep of server.log: as `grep -n Error server.log` above, the errors are the
+            # log's and stay the session's; the file tool did not fail (was a failed call a read)
+            failed = False
         elif failed and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and shell.opens_repl(record.inner) and failures.repl_went_on(ev.text):
             # `python3` at a prompt, a statement typed there raised: the error stands, the

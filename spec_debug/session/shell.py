@@ -1334,6 +1334,11 @@ _CONFIG = re.compile(r"config\.json|\.safetensors|\.json\b")
 _TRANSFER = re.compile(r"^\s*(?:scp|rsync)\b")
 
 
+def is_read_tool(name: str | None) -> bool:
+    """A file tool that reads or searches files (_READ_TOOLS): Read, Grep, read_file..."""
+    return name in _READ_TOOLS
+
+
 def is_source_path(path: str) -> bool:
     """A path a file tool reads as source code: a .py file, or anything under site-packages."""
     return path.endswith(".py") or "site-packages" in path
