@@ -1061,6 +1061,11 @@ class _SessionState:
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
         elif found and call is not None and record is None and not ev.is_error and exit_code in (None, 0) \
+                and call.category == "edit":
+            # An edit tool's answer: a snippet of the edited file (Claude Code's Edit shows `cat -n`
+            # of the change), whose `raise RuntimeError("CUDA out of memory")` is the edit, no error
+            found = ()
+        elif found and call is not None and record is None and not ev.is_error and exit_code in (None, 0) \
                 and shell.reads_the_web(call.tool_name):
             # A web page or search result (WebFetch of a GitHub issue, WebSearch's titles): the
             # errors it quotes are others' reports, not this session's (was a failed call, and
