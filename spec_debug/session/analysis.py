@@ -1060,6 +1060,10 @@ class _SessionState:
             # The output is source code (cat model_runner.py, the Read tool): its "except
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
+        elif found and call is not None and call.spawn and not ev.is_error and exit_code in (None, 0):
+            # A sub-agent's report is its prose, as an agent's own text (no error source): what it
+            # hit is in its own lines (was a second error of the parent, the spawn a failed call)
+            found = ()
         elif found and call is not None and record is None and not ev.is_error and exit_code in (None, 0) \
                 and call.category == "edit":
             # An edit tool's answer: a snippet of the edited file (Claude Code's Edit shows `cat -n`
