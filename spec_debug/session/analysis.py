@@ -444,6 +444,8 @@ class _Call:
     """The call started a sub-agent: its result is the sub-agent's final report."""
     pipefail: bool = False
     """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
+    web: bool = False
+    """A fetch or web search of others' pages (shell.reads_the_web): its result holds no error of the session."""
 
 
 _TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
@@ -968,7 +970,8 @@ class _SessionState:
                 (record is not None and self.best_throughput and changes_host(record.inner)):
             self.changed_at[record.host if record is not None else None] = ev.seq
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
-                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()))
+                     self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()),
+                     record is None and shell.reads_the_web(ev.tool_name, ev.path))
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -1069,8 +1072,7 @@ class _SessionState:
             # An edit tool's answer: a snippet of the edited file (Claude Code's Edit shows `cat -n`
             # of the change), whose `raise RuntimeError("CUDA out of memory")` is the edit, no error
             found = ()
-        elif found and call is not None and record is None and not ev.is_error and exit_code in (None, 0) \
-                and shell.reads_the_web(call.tool_name):
+        elif found and call is not None and call.web and not ev.is_error and exit_code in (None, 0):
             # A web page or search result (WebFetch of a GitHub issue, WebSearch's titles): the
             # errors it quotes are others' reports, not this session's (was a failed call, and
             # the postmortem's first error a stranger's). A fetch that failed is is_error.

@@ -1290,12 +1290,18 @@ def is_fetch_tool(name: str | None) -> bool:
 SEARCH_TOOLS = frozenset({"WebSearch", "google_web_search", "web_search"})
 
 
-def reads_the_web(name: str | None) -> bool:
-    """A fetch (:func:`is_fetch_tool`) or web search tool: what it returns is pages others wrote."""
-    if not name:
+def reads_the_web(name: str | None, url: str | None = None) -> bool:
+    """A fetch (:func:`is_fetch_tool`) or web search tool: what it returns is pages others wrote,
+    unless the URL is the session's own machines' (``http://localhost:30000/generate``, a
+    private address, a bare host name such as ``gpu01:30000``): that answer is its server's."""
+    if not name or not (is_fetch_tool(name) or name in SEARCH_TOOLS
+                        or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in SEARCH_TOOLS)):
         return False
-    return is_fetch_tool(name) or name in SEARCH_TOOLS \
-        or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in SEARCH_TOOLS)
+    return not (url and _LOCAL_URL.match(url))  # (the URL looked at for a web tool's call alone)
+
+
+_LOCAL_URL = re.compile(r"(?:https?://)?(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\."
+                        r"|[^/.:\s]+(?::\d+)?(?:/|$))", re.I)
 
 
 _READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more", "awk", "nl", "bat", "ag", "find", "ls"})

@@ -56,3 +56,23 @@ def test_a_fetched_page_and_search_results_hold_no_error_of_the_session(tmp_path
     assert [(e["seq"], e["kind"]) for e in doc["errors"]] == [(6, "tool_error")]
     (main,) = doc["agents"]
     assert (main["tool_calls"], main["failed_calls"], main["errors"]) == (3, 1, 1)
+
+
+def test_a_fetch_of_the_sessions_own_server_keeps_its_error(tmp_path):
+    # the MCP fetch server (modelcontextprotocol/servers src/fetch, mcp__fetch__fetch{url}) asked
+    # the local SGLang server: its answer is the server's, not a page others wrote
+    env = {"sessionId": SESSION, "cwd": "/work", "version": "2.1.30", "isSidechain": False, "userType": "external"}
+    answer = "Internal Server Error\nRuntimeError: CUDA error: an illegal memory access was encountered"
+    lines = [
+        {**env, "uuid": "u1", "parentUuid": None, "timestamp": "2026-10-02T08:00:01.000Z", "type": "assistant",
+         "message": {"id": "m1", "role": "assistant", "content": [
+             {"type": "tool_use", "id": "toolu_f", "name": "mcp__fetch__fetch",
+              "input": {"url": "http://localhost:30000/generate"}}]}},
+        {**env, "uuid": "u2", "parentUuid": "u1", "timestamp": "2026-10-02T08:00:02.000Z", "type": "user",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "toolu_f", "content": [{"type": "text", "text": answer}]}]}},
+    ]
+    path = tmp_path / f"{SESSION}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    assert [e["kind"] for e in doc["errors"]] == ["cuda_error"]
