@@ -446,6 +446,8 @@ class _Call:
     """A terminal log's shell had ``set -o pipefail`` on: a pipeline's status is its last failure's."""
     typed_at: str | None = None
     """The host whose prompt the command was typed at (the call's own, not its target's)."""
+    web: bool = False
+    """A fetch or web search of others' pages (shell.reads_the_web): its result holds no error of the session."""
 
 
 _TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
@@ -1029,7 +1031,7 @@ class _SessionState:
             self.changed_at[record.host if record is not None else None] = ev.seq
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
                      self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()),
-                     ev.host)
+                     ev.host, record is None and shell.reads_the_web(ev.tool_name, ev.path))
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -1121,6 +1123,20 @@ class _SessionState:
             # The output is source code (cat model_runner.py, the Read tool): its "except
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
+        elif found and call is not None and call.spawn and not ev.is_error and exit_code in (None, 0):
+            # A sub-agent's report is its prose, as an agent's own text (no error source): what it
+            # hit is in its own lines (was a second error of the parent, the spawn a failed call)
+            found = ()
+        elif found and call is not None and record is None and not ev.is_error and exit_code in (None, 0) \
+                and call.category == "edit":
+            # An edit tool's answer: a snippet of the edited file (Claude Code's Edit shows `cat -n`
+            # of the change), whose `raise RuntimeError("CUDA out of memory")` is the edit, no error
+            found = ()
+        elif found and call is not None and call.web and not ev.is_error and exit_code in (None, 0):
+            # A web page or search result (WebFetch of a GitHub issue, WebSearch's titles): the
+            # errors it quotes are others' reports, not this session's (was a failed call, and
+            # the postmortem's first error a stranger's). A fetch that failed is is_error.
+            found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
         printed_for: CommandRecord | None = None  # a background job whose output this is
         if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
@@ -1151,6 +1167,11 @@ class _SessionState:
             # the status has 0 for it). They stay the session's errors. A server's "address
             # already in use" is one too (a reader binds no port), though ssh's own "Connection
             # refused" on the way to the log is the reading's failure.
+            failed = False
+        elif failed and exit_code is None and not ev.is_error and record is None and call is not None \
+                and shell.is_read_tool(call.tool_name):
+            # Read or Grep of server.log: as `grep -n Error server.log` above, the errors are the
+            # log's and stay the session's; the file tool did not fail (was a failed call a read)
             failed = False
         elif failed and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and shell.opens_repl(record.inner) and failures.repl_went_on(ev.text):

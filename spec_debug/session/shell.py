@@ -1284,6 +1284,26 @@ def is_fetch_tool(name: str | None) -> bool:
     if not name:
         return False
     return name in FETCH_TOOLS or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in FETCH_TOOLS)
+# Tools that search the web, whose result is others' pages: Claude Code's WebSearch, Gemini CLI's
+# google_web_search (google-gemini/gemini-cli packages/core/src/tools/tool-names.ts
+# WEB_SEARCH_TOOL_NAME), or an MCP server's tool so named
+SEARCH_TOOLS = frozenset({"WebSearch", "google_web_search", "web_search"})
+
+
+def reads_the_web(name: str | None, url: str | None = None) -> bool:
+    """A fetch (:func:`is_fetch_tool`) or web search tool: what it returns is pages others wrote,
+    unless the URL is the session's own machines' (``http://localhost:30000/generate``, a
+    private address, a bare host name such as ``gpu01:30000``): that answer is its server's."""
+    if not name or not (is_fetch_tool(name) or name in SEARCH_TOOLS
+                        or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in SEARCH_TOOLS)):
+        return False
+    return not (url and _LOCAL_URL.match(url))  # (the URL looked at for a web tool's call alone)
+
+
+_LOCAL_URL = re.compile(r"(?:https?://)?(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\."
+                        r"|[^/.:\s]+(?::\d+)?(?:/|$))", re.I)
+
+
 _READERS = frozenset({"grep", "rg", "cat", "sed", "head", "tail", "less", "more", "awk", "nl", "bat", "ag", "find", "ls"})
 
 
@@ -1318,6 +1338,11 @@ _SOURCE_URL = re.compile(r"\.(?:py|cu|cuh|cpp|h)(?:[?#]|$)", re.I)
 _LOG = re.compile(r"\.log\b|/logs?/")
 _CONFIG = re.compile(r"config\.json|\.safetensors|\.json\b")
 _TRANSFER = re.compile(r"^\s*(?:scp|rsync)\b")
+
+
+def is_read_tool(name: str | None) -> bool:
+    """A file tool that reads or searches files (_READ_TOOLS): Read, Grep, read_file..."""
+    return name in _READ_TOOLS
 
 
 def is_source_path(path: str) -> bool:

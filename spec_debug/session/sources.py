@@ -893,6 +893,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
         home = _agent_home(names, set(dirnames), Path(dirpath).name, Path(dirpath).parent.name)
         if home is not None:
             dirnames[:] = sorted(home)  # only where the CLI keeps its transcripts
+            found.extend(_linked_folders(dirpath, dirnames, stores))
             continue
         if opencode.is_storage(Path(dirpath), set(dirnames)):
             # OpenCode's storage/: a session is its session file with the messages and parts
@@ -958,6 +959,10 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
         if ".local" in dirnames and (data := Path(dirpath) / opencode_store.HOME_DATA).is_dir():
             # the rest of ~/.local is passed by
             found.extend(_opencode_home(data, stores))
+        if ".config" in dirnames and (xdg := Path(dirpath, *reversed(_XDG_CLAUDE))).joinpath("projects").is_dir():
+            # Claude Code's XDG home, ~/.config/claude/projects (_XDG_CLAUDE): the rest of ~/.config
+            # (other apps' configs and logs) is passed by
+            found.extend(_session_files(xdg, stores))
         if ".local" in dirnames and (goose_sessions := Path(dirpath) / goose_store.HOME_STORE.parent).is_dir():
             found.extend(_goose_sessions(goose_sessions, stores))  # the rest of ~/.local is passed by
         # Cline's and Roo Code's tasks in the editors' storage, local or a remote server's; the rest is passed by
@@ -975,6 +980,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             and f"{d}.jsonl" not in trunks and not claude_layout.is_auto_memory(Path(dirpath) / d, names)
             and not (d == _OPENHANDS_COMPLETIONS and trunks & _OPENHANDS_EVAL_FILES)
         )
+        found.extend(_linked_folders(dirpath, dirnames, stores, only_dot=True))
         # Told by the name first: a Path a folder costs a home scan of 35,000 files 7%
         imported = _goose_imported(Path(dirpath), names, stores) if goose_store.DB_NAME in names else None
         opencode_data = _opencode_data(Path(dirpath), names, stores) \
@@ -1006,6 +1012,23 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if gemini_project and lower in _GEMINI_PROJECT_FILES:
                 continue  # the prompts typed (logs.json), not a session
             found.append(Path(dirpath) / name)
+    return found
+
+
+def _linked_folders(dirpath: str, dirnames: list[str], stores: dict[Path, tuple[str, list]],
+                   only_dot: bool = False) -> list[Path]:
+    """The session files of the folders in ``dirnames`` that are symlinks, read where they point,
+    and those taken out of ``dirnames``: the walk follows no link (a link loop must not be walked),
+    so a CLI home linked from a dotfiles checkout (``~/.claude -> ~/dotfiles/claude``), or its
+    transcript folder moved to another disk behind a link, was never entered. Only these: the
+    dot-folders kept in ``dirnames`` are CLI homes (``only_dot``), and a CLI home's are its
+    transcript folders; other linked folders (a dataset linked into the home) stay unentered."""
+    found = []
+    for d in [d for d in dirnames if (not only_dot or d.startswith(".")) and os.path.islink(os.path.join(dirpath, d))]:
+        dirnames.remove(d)
+        target, here = os.path.realpath(os.path.join(dirpath, d)), os.path.realpath(dirpath)
+        if os.path.isdir(target) and os.path.commonpath([target, here]) != target:  # no link to a folder above
+            found.extend(_session_files(Path(dirpath, d), stores))
     return found
 
 
@@ -1047,9 +1070,14 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # Before Claude Code's rule: its settings.json beside projects/ took Factory's home for
         # Claude's, and sessions/ (where interactive sessions are kept) was passed by.
         return _FACTORY_FOLDERS & folders
-    if "projects" in folders and (files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+    if "projects" in folders and (name == ".claude" or (name, parent) == _XDG_CLAUDE or files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+        # By its name too, as Codex's: a copy of ~/.claude/projects alone (settings and
+        # credentials left out) was passed by as a project's own .claude/, which has no projects/.
         return {"projects"}
-    if "sessions" in folders and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
+    if ("sessions" in folders or "archived_sessions" in folders) \
+            and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
+        # archived_sessions/ alone tells Codex's home too: the archived rollouts copied without
+        # sessions/ were passed by with the dot-folder
         return {"sessions", "archived_sessions"} & folders
     if ("tmp" in folders or "projects" in folders) and (name in (".gemini", ".qwen") or files & _GEMINI_HOME_FILES):
         # Gemini CLI keeps each project's sessions in ~/.gemini/tmp/<project_hash>/chats/ (its
@@ -1079,6 +1107,12 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
     return None
 
 
+_XDG_CLAUDE = ("claude", ".config")
+"""Claude Code's home in the XDG place, ``~/.config/claude/`` (its name and its parent's): newer
+releases keep ``projects/`` there, older ones in ``~/.claude/``; ryoppippi/ccusage scans both
+(TRANSCRIPTS.md section 1a), as janekbaraniewski/openusage and siftd do."""
+
+
 _SESSIONS_HOMES = frozenset({".codex", ".kimi", ".factory", ".grok", ".continue", ".kimi-code"})
 """Homes that keep their transcripts in ``sessions/``, told by name when their config files were
 not copied: Kimi CLI's ``~/.kimi/sessions/<work_dir_hash>/<session_id>/context.jsonl``
@@ -1103,7 +1137,9 @@ def _is_agent_home(folder: Path) -> bool:
     """``folder`` is a CLI's home (``~/.claude``, ``~/.codex``...), told by its name and what it
     holds (:func:`_agent_home`): a project's own ``.claude/`` (commands and agents in Markdown, no
     ``projects/``) is still passed by."""
-    if folder.name not in _AGENT_HOME_NAMES:
+    if folder.name not in _AGENT_HOME_NAMES and folder.name.split("-")[0].split("_")[0] not in _AGENT_HOME_NAMES:
+        # .claude-work (CLAUDE_CONFIG_DIR), .codex_work (CODEX_HOME): a second account's home,
+        # told by its files below, never by the name alone
         return False
     try:
         entries = list(os.scandir(folder))
