@@ -479,6 +479,11 @@ class SshWords:
     port_word: str | None = None
     """The first -p or -o Port value as typed (`port` holds it only where it is digits): ssh(1)
     says "Bad port '0'" for 0, 65536 or abc (openssh-portable: misc.c, a2port)."""
+    local_only: bool = False
+    """-G or -O: ssh connects to no host. ssh(1): -G "print its configuration ... and exit";
+    -O ctl_cmd talks to the local multiplexing master's socket (openssh-portable ssh.c, mux.c:
+    muxclient), whose errors ("Control socket connect(...): No such file or directory") are
+    this machine's."""
 
 
 def _jump_host(value: str) -> str | None:
@@ -512,7 +517,7 @@ def _ssh_fields(args: list[str]) -> tuple:
     """:func:`ssh_words`' fields, in SshWords' order: a frozen dataclass costs half of the
     scan to build, and :func:`_ssh` (every ssh line of a session) reads only the fields."""
     user = port = jump = hostname = port_word = None
-    jump_set = False
+    jump_set = local_only = False
     dest = None
     i = 0
     while i < len(args):
@@ -536,6 +541,8 @@ def _ssh_fields(args: list[str]) -> tuple:
             flag, attached = word[at], word[at + 1:]
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
             i += 1 if attached else 2
+            if flag == "O" or (at > 1 and "G" in word[1:at]):
+                local_only = True
             if flag == "p":
                 port_word = value if port_word is None else port_word
             if flag == "p" and value.isdigit():
@@ -560,8 +567,10 @@ def _ssh_fields(args: list[str]) -> tuple:
                     # ssh -o HostName=10.1.2.3 gpu01 connects to 10.1.2.3
                     hostname = hostname or val.strip()
         else:
+            if "G" in word:
+                local_only = True
             i += 1
-    return dest, " ".join(_before_redirection(args[i:])), user, port, jump, hostname, port_word
+    return dest, " ".join(_before_redirection(args[i:])), user, port, jump, hostname, port_word, local_only
 
 
 def _before_redirection(words: list[str]) -> list[str]:
@@ -581,8 +590,8 @@ def _before_redirection(words: list[str]) -> list[str]:
 
 
 def _ssh(args: list[str], depth: int) -> Target | None:
-    dest, remote, user, port, jump, hostname, _ = _ssh_fields(args)
-    if dest is None:
+    dest, remote, user, port, jump, hostname, _, local_only = _ssh_fields(args)
+    if dest is None or local_only:
         return None
     host = _split_dest(dest)[1]
     if hostname is not None:
