@@ -1107,13 +1107,32 @@ def _ssm_command(parameters: str) -> str:
     return command.replace("\\" + q, q).replace("\\\\", "\\") if q else command
 
 
+# mosh's options that take a value, as their own word or after "=" (mobile-shell/mosh
+# scripts/mosh.pl, GetOptions: client=s server=s predict=s port=s family=s p=s ssh=s bind-server=s
+# experimental-remote-ip=s): ``mosh --server /opt/bin/mosh-server gpu02`` names no host
+# "/opt/bin/mosh-server".
+_MOSH_ARG_OPTS = frozenset({"--client", "--server", "--predict", "--port", "-p", "--family", "--ssh",
+                            "--bind-server", "--experimental-remote-ip"})
+
+
 def _mosh(args: list[str], depth: int) -> Target | None:
     """``mosh [options] [user@]host [--] [command]`` (mosh(1)); ``-p`` is the UDP port of
-    mosh-server, not the ssh port, so it is not reported."""
+    mosh-server, not the ssh port, so it is not reported. ``--ssh='ssh -p 2222 -J bastion'``
+    (split into words by mosh.pl: shellwords) is the ssh mosh starts mosh-server with: its port,
+    jump host and user are the connection's."""
     i = 0
+    rsh = None
     while i < len(args) and args[i].startswith("-") and args[i] != "--":
-        i += 2 if args[i] in ("-p", "--port") else 1
-    if i >= len(args) or args[i] == "--":
+        name, eq, value = args[i].partition("=")
+        if name in _MOSH_ARG_OPTS and not eq:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if name == "--ssh":
+            rsh = value
+        i += 1
+    if i < len(args) and args[i] == "--":
+        i += 1
+    if i >= len(args):
         return None
     user, _, host = args[i].rpartition("@")
     rest = args[i + 1:]
@@ -1123,7 +1142,13 @@ def _mosh(args: list[str], depth: int) -> Target | None:
     # mosh scripts/mosh.pl: shell_quote( @server )): unlike ssh's, they stay words
     inner = _exec_command(rest) if rest else ""
     nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
-    return Target(host=host, user=user or None, container=nested.container, inner=nested.inner)
+    via = _rsh_options(rsh) if rsh else None
+    if via is None:
+        return Target(host=host, user=user or None, container=nested.container, inner=nested.inner)
+    # mosh puts the --ssh words before "user@host" (mosh.pl: @ssh first): ssh keeps the first
+    # user set, an -l there (as ssh_words reads it)
+    return Target(host=host, user=via.user or user or None, port=via.port, jump=via.jump,
+                  container=nested.container, inner=nested.inner)
 
 
 # ``az ssh vm`` / ``az ssh arc`` (Azure CLI ssh extension, azure-cli-extensions src/ssh
