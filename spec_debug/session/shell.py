@@ -983,6 +983,12 @@ def _slurm_options(args: list[str]) -> tuple[str | None, int]:
     return node, i
 
 
+def slurm_step(argv: list[str]) -> list[str]:
+    """The command of ``srun [options] command...`` (``argv`` from srun on), srun's own options
+    left out: ``srun --pty python3 load.py`` runs ``python3 load.py``."""
+    return argv[1 + _slurm_options(argv[1:])[1]:]
+
+
 def _salloc(args: list[str], depth: int) -> Target | None:
     """salloc(1) runs its command where it was typed, once it holds the allocation; an srun in
     that command starts its step on the allocation's nodes (slurm.schedmd.com/salloc.html): the
