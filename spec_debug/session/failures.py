@@ -792,8 +792,10 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
     line grep found in a source file or a doc (an agent searching the engine's code for the
     message) is skipped; after a failure every match counts."""
     m = pattern.search(output)
+    if failed:
+        return _past_code_line(pattern, output, m)
     for _ in range(20):
-        if m is None or failed:
+        if m is None:
             return m
         line_start = output.rfind("\n", 0, m.start()) + 1
         if not _SOURCE_HIT.match(output, line_start) and not _SEARCH_COMMAND.match(output, line_start) \
@@ -804,6 +806,24 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
             return None
         m = pattern.search(output, nl + 1)
     return None
+
+
+def _past_code_line(pattern: re.Pattern, output: str, m: re.Match | None) -> re.Match | None:
+    """After a failure, the first match not on a line of code ('raise RuntimeError("CUDA out of
+    memory ...")', the source line a traceback cut to its last lines by ``tail -n 2`` shows above
+    the exception line); the first match where every one is on code."""
+    first = m
+    for _ in range(20):
+        if m is None:
+            return first
+        line_start = output.rfind("\n", 0, m.start()) + 1
+        if not _CODE_LINE.match(output, line_start):
+            return m
+        nl = output.find("\n", m.end())
+        if nl < 0:
+            return first
+        m = pattern.search(output, nl + 1)
+    return first
 
 
 def _pytest_failure(output: str, failed: re.Match) -> ErrorInfo:

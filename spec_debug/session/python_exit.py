@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from spec_debug.session.failures import ErrorInfo, last_line
-from spec_debug.session.shell import opens_repl, script_run, sole_program
+from spec_debug.session.shell import opens_repl, script_run, slurm_step, sole_program
 from spec_debug.session.shell_words import and_list, pipelines, shell_c_script, simple_commands
 
 _PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
@@ -43,6 +43,11 @@ def python_said_failure(command: str, output: str, pipefail: bool = False, _dept
         argvs = [argv for argv in simple_commands(command) if isinstance(argv, list) and argv]
         if program or len(argvs) == 1:
             runs_python = any(_runs_python_under_runner(argv) for argv in argvs)
+    if not runs_python and program == "srun":
+        # `srun --pty python3 load.py` with no node named (with -w the line's command is already
+        # the program, as it ran there): srun exits with its tasks' highest exit code
+        # (slurm.schedmd.com/srun.html), the program's
+        runs_python = any(_runs_python_under_srun(argv) for argv in simple_commands(command) if isinstance(argv, list))
     if not runs_python and not program and pipefail and len(lines := pipelines(command)) == 1:
         # `python3 load.py 2>&1 | tee load.log` after `set -o pipefail`: the pipeline's status is
         # the program's failure, not tee's 0 (bash(1), Pipelines)
@@ -77,6 +82,20 @@ def _runs_python_under_runner(argv: list[str]) -> bool:
         i += 2 if words[i] in _RUNNER_VALUE_OPTIONS else 1
     program = words[i].rsplit("/", 1)[-1] if i < len(words) else ""
     return bool(_PYTHON.fullmatch(program)) or program.endswith(".py")
+
+
+def _runs_python_under_srun(argv: list[str]) -> bool:
+    """``argv`` runs ``srun [options] python SCRIPT`` (or ``-m``/``-c``; a bare or ``-i`` python
+    is a prompt) or ``srun [options] x.py``, behind any wrapper."""
+    at = next((k for k, word in enumerate(argv) if word.rsplit("/", 1)[-1] == "srun"), None)
+    if at is None:
+        return False
+    step = slurm_step(argv[at:])
+    program = step[0].rsplit("/", 1)[-1] if step else ""
+    if program.endswith(".py"):
+        return True
+    return bool(_PYTHON.fullmatch(program)) and "-i" not in step and \
+        any(a in ("-c", "-m") or not a.startswith("-") for a in step[1:])
 
 
 _RUNNER_VALUE_OPTIONS = frozenset({"-n", "--name", "-p", "--prefix", "--python", "--with", "--with-requirements",

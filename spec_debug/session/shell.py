@@ -479,6 +479,11 @@ class SshWords:
     port_word: str | None = None
     """The first -p or -o Port value as typed (`port` holds it only where it is digits): ssh(1)
     says "Bad port '0'" for 0, 65536 or abc (openssh-portable: misc.c, a2port)."""
+    local_only: bool = False
+    """-G or -O: ssh connects to no host. ssh(1): -G "print its configuration ... and exit";
+    -O ctl_cmd talks to the local multiplexing master's socket (openssh-portable ssh.c, mux.c:
+    muxclient), whose errors ("Control socket connect(...): No such file or directory") are
+    this machine's."""
 
 
 def _jump_host(value: str) -> str | None:
@@ -512,7 +517,7 @@ def _ssh_fields(args: list[str]) -> tuple:
     """:func:`ssh_words`' fields, in SshWords' order: a frozen dataclass costs half of the
     scan to build, and :func:`_ssh` (every ssh line of a session) reads only the fields."""
     user = port = jump = hostname = port_word = None
-    jump_set = False
+    jump_set = local_only = False
     dest = None
     i = 0
     while i < len(args):
@@ -536,6 +541,8 @@ def _ssh_fields(args: list[str]) -> tuple:
             flag, attached = word[at], word[at + 1:]
             value = attached or (args[i + 1] if i + 1 < len(args) else "")
             i += 1 if attached else 2
+            if flag == "O" or (at > 1 and "G" in word[1:at]):
+                local_only = True
             if flag == "p":
                 port_word = value if port_word is None else port_word
             if flag == "p" and value.isdigit():
@@ -560,8 +567,10 @@ def _ssh_fields(args: list[str]) -> tuple:
                     # ssh -o HostName=10.1.2.3 gpu01 connects to 10.1.2.3
                     hostname = hostname or val.strip()
         else:
+            if "G" in word:
+                local_only = True
             i += 1
-    return dest, " ".join(_before_redirection(args[i:])), user, port, jump, hostname, port_word
+    return dest, " ".join(_before_redirection(args[i:])), user, port, jump, hostname, port_word, local_only
 
 
 def _before_redirection(words: list[str]) -> list[str]:
@@ -581,8 +590,8 @@ def _before_redirection(words: list[str]) -> list[str]:
 
 
 def _ssh(args: list[str], depth: int) -> Target | None:
-    dest, remote, user, port, jump, hostname, _ = _ssh_fields(args)
-    if dest is None:
+    dest, remote, user, port, jump, hostname, _, local_only = _ssh_fields(args)
+    if dest is None or local_only:
         return None
     host = _split_dest(dest)[1]
     if hostname is not None:
@@ -974,6 +983,12 @@ def _slurm_options(args: list[str]) -> tuple[str | None, int]:
     return node, i
 
 
+def slurm_step(argv: list[str]) -> list[str]:
+    """The command of ``srun [options] command...`` (``argv`` from srun on), srun's own options
+    left out: ``srun --pty python3 load.py`` runs ``python3 load.py``."""
+    return argv[1 + _slurm_options(argv[1:])[1]:]
+
+
 def _salloc(args: list[str], depth: int) -> Target | None:
     """salloc(1) runs its command where it was typed, once it holds the allocation; an srun in
     that command starts its step on the allocation's nodes (slurm.schedmd.com/salloc.html): the
@@ -1098,13 +1113,32 @@ def _ssm_command(parameters: str) -> str:
     return command.replace("\\" + q, q).replace("\\\\", "\\") if q else command
 
 
+# mosh's options that take a value, as their own word or after "=" (mobile-shell/mosh
+# scripts/mosh.pl, GetOptions: client=s server=s predict=s port=s family=s p=s ssh=s bind-server=s
+# experimental-remote-ip=s): ``mosh --server /opt/bin/mosh-server gpu02`` names no host
+# "/opt/bin/mosh-server".
+_MOSH_ARG_OPTS = frozenset({"--client", "--server", "--predict", "--port", "-p", "--family", "--ssh",
+                            "--bind-server", "--experimental-remote-ip"})
+
+
 def _mosh(args: list[str], depth: int) -> Target | None:
     """``mosh [options] [user@]host [--] [command]`` (mosh(1)); ``-p`` is the UDP port of
-    mosh-server, not the ssh port, so it is not reported."""
+    mosh-server, not the ssh port, so it is not reported. ``--ssh='ssh -p 2222 -J bastion'``
+    (split into words by mosh.pl: shellwords) is the ssh mosh starts mosh-server with: its port,
+    jump host and user are the connection's."""
     i = 0
+    rsh = None
     while i < len(args) and args[i].startswith("-") and args[i] != "--":
-        i += 2 if args[i] in ("-p", "--port") else 1
-    if i >= len(args) or args[i] == "--":
+        name, eq, value = args[i].partition("=")
+        if name in _MOSH_ARG_OPTS and not eq:
+            value = args[i + 1] if i + 1 < len(args) else ""
+            i += 1
+        if name == "--ssh":
+            rsh = value
+        i += 1
+    if i < len(args) and args[i] == "--":
+        i += 1
+    if i >= len(args):
         return None
     user, _, host = args[i].rpartition("@")
     rest = args[i + 1:]
@@ -1114,7 +1148,13 @@ def _mosh(args: list[str], depth: int) -> Target | None:
     # mosh scripts/mosh.pl: shell_quote( @server )): unlike ssh's, they stay words
     inner = _exec_command(rest) if rest else ""
     nested = parse_target(inner, depth + 1) if inner and depth < 4 else Target(inner=inner)
-    return Target(host=host, user=user or None, container=nested.container, inner=nested.inner)
+    via = _rsh_options(rsh) if rsh else None
+    if via is None:
+        return Target(host=host, user=user or None, container=nested.container, inner=nested.inner)
+    # mosh puts the --ssh words before "user@host" (mosh.pl: @ssh first): ssh keeps the first
+    # user set, an -l there (as ssh_words reads it)
+    return Target(host=host, user=via.user or user or None, port=via.port, jump=via.jump,
+                  container=nested.container, inner=nested.inner)
 
 
 # ``az ssh vm`` / ``az ssh arc`` (Azure CLI ssh extension, azure-cli-extensions src/ssh

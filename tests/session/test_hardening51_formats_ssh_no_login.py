@@ -20,15 +20,17 @@ def _hosts(tmp_path: Path, log: str) -> list[tuple[str, str | None]]:
     return [(c["command"], c["host"]) for c in analyze_path(path).to_json()["commands"]]
 
 
-@pytest.mark.parametrize("first, said", [
-    ("ssh -G gpu01", "user root\nhostname 10.0.0.5\nport 22"),
-    ("ssh -O check gpu01", "Master running (pid=41233)"),
-    ("ssh -O exit gpu01", "Exit request sent."),
-    ("ssh -W localhost:22 gpu01", "SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13"),
+@pytest.mark.parametrize("first, said, host", [
+    # -G and -O connect to no host: they ran here (test_hardening57_terminal_ssh_local_only.py)
+    ("ssh -G gpu01", "user root\nhostname 10.0.0.5\nport 22", None),
+    ("ssh -O check gpu01", "Master running (pid=41233)", None),
+    ("ssh -O exit gpu01", "Exit request sent.", None),
+    ("ssh -W localhost:22 gpu01", "SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13", "gpu01"),
 ])
-def test_an_ssh_that_opens_no_shell_moves_no_later_command(tmp_path: Path, first: str, said: str) -> None:
+def test_an_ssh_that_opens_no_shell_moves_no_later_command(tmp_path: Path, first: str, said: str,
+                                                            host: str | None) -> None:
     assert _hosts(tmp_path, f"$ {first}\n{said}\n$ curl -s localhost:30000/health\nok\n") == [
-        (first, "gpu01"), ("curl -s localhost:30000/health", None)]
+        (first, host), ("curl -s localhost:30000/health", None)]
 
 
 def test_a_login_name_with_an_f_in_it_is_still_a_login(tmp_path: Path) -> None:

@@ -376,6 +376,9 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     displayed = _displayed(_typed_after_output(lines))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
+        if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
+            yield from state.feed_pasted(line, lineno)
+            continue
         yield from state.feed(line, lineno)
     if recorded is not None:
         state.recorded_exit(recorded.exit_code)
@@ -400,13 +403,20 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
     start with a carriage return are readline's own (a multi-line paste) and are left as they
     are; so is anything where no bash prompt with a command starts the stretch."""
     held: list[tuple[int, str, str | None]] = []
+    pasted = False  # the held rows after the prompt are readline's own (a multi-line paste)
     for item in lines:
         line = item[1]
         if held:
             if line.startswith(_PASTE_OFF) and len(held) > 1:
-                yield from _prompt_moved(held)
-                held = []
+                yield from (_pasted_rows(held) if pasted else _prompt_moved(held))
+                held, pasted = [], False
+            elif line.startswith("\r") and (pasted or (len(held) == 1 and _HIGHLIGHT in held[0][1])) \
+                    and len(held) <= _HELD_ROWS:
+                held.append(item)
+                pasted = True
+                continue
             elif line.startswith(("\r", _PASTE_OFF)) or _PASTE_ON in line or len(held) > _HELD_ROWS:
+                pasted = False
                 yield from held
                 held = []
             else:
@@ -417,6 +427,39 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
         else:
             yield item
     yield from held
+
+
+_CURSOR_UP = "\x1b[A"
+_HIGHLIGHT = "\x1b[7m"
+"""readline's active region (standout), how bash 5.1+ shows a paste until it is redrawn."""
+
+
+def _pasted_rows(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    """A multi-line paste at a bash prompt, one row: its lines, newline-separated, after the
+    prompt. Bash 5.2's readline echoes each pasted line on a row of its own that starts with a
+    carriage return, Enter's paste-off after the last; with enable-active-region (its default)
+    it shows the paste highlighted first, then moves the cursor up to the prompt's row and writes
+    the lines again plainly (bash 5.2.15 under util-linux script 2.38.1: ``\x1b[?2004h...$
+    \x1b[7mecho one\x1b[27m``, ``\r\x1b[7mecho two\x1b[27m\x1b[A\x1b[C...echo one``,
+    ``\recho two``, ``\x1b[?2004l\rone``). Bash runs the lines one after another, as a
+    multi-line command; read row by row, the first was the command and the others its output.
+    Only that redrawn shape is read so (without the highlight, a row starting with a carriage
+    return may be readline's redisplay of one long line); where the first row shows no prompt
+    with a command, the rows are as they were."""
+    lineno, first, timestamp = held[0]
+    at = first.rfind(_PASTE_ON)
+    if at < 0 or _prompt(_shown(first[at:])) is None:
+        return held
+    rows = [row for _, row, _ in held[1:]]
+    redrawn = next((k for k, row in enumerate(rows) if _CURSOR_UP in row), None)
+    if redrawn is None:
+        return held
+    # the plain lines after the one the cursor moved up to rewrite (the prompt's own)
+    rows = rows[redrawn + 1:]
+    lines = [shown for shown in map(_shown, rows) if shown.strip()]
+    if not lines:
+        return held
+    return [(lineno, first + "\n" + "\n".join(lines), timestamp)]
 
 
 def _prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
@@ -822,6 +865,7 @@ def _prompt_dir(m: re.Match) -> str | None:
 class _State:
     def __init__(self, cursor: Cursor) -> None:
         self.cursor = cursor
+        self.pasting = False  # feed_pasted's first row: the command goes on over the pasted lines
         self.seq_next = cursor.seq_base
         self.seq = cursor.seq_base
         self.block = 0
@@ -1005,8 +1049,8 @@ class _State:
         command = command.strip()
         typed = TypedCommand(command, line, host, cwd, user)
         flags_may_follow = flags_may_follow and _LAUNCHER.match(command) is not None
-        if typed.waiting() or flags_may_follow:
-            self.typing = typed  # the lines after it finish it (see _continue)
+        if typed.waiting() or flags_may_follow or self.pasting:
+            self.typing = typed  # the lines after it finish it (see _continue; feed_pasted)
             self.typing_shape = shape
             self.flags_follow = flags_may_follow and not typed.waiting()
             return
@@ -1416,6 +1460,29 @@ class _State:
             self.exit_code = code
 
     # -- one line -----------------------------------------------------------
+    def feed_pasted(self, text: str, lineno: int) -> Iterator[Event]:
+        """A prompt's row and the other lines pasted with it (:func:`_pasted_rows`): one command
+        of several lines, as bash reads them (bash(1), Lists: newlines separate commands as ``;``
+        does), its output what follows. Where the row reads as no command typed, each line is
+        read as it would be alone."""
+        first, *rest = text.split("\n")
+        before = self.typing
+        self.pasting = True
+        try:
+            yield from self.feed(first, lineno)
+        finally:
+            self.pasting = False
+        typed = self.typing
+        if typed is None or typed is before:
+            for line in rest:
+                yield from self.feed(line, lineno)
+            return
+        for part in rest:
+            typed.add(part)
+        self.flags_follow = False
+        if not typed.waiting():
+            yield from self._typed(lineno + 1)
+
     def feed(self, line: str, lineno: int) -> Iterator[Event]:
         if self.top is not None:
             top, text, top_line, top_time = self.top
