@@ -340,6 +340,22 @@ def version() -> None:
     print(__version__)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        print(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main_options(
+    _version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                  help="Print the version and exit (as `spec-debug version`)."),
+) -> None:
+    # `spec-debug --version`, what a new user types first (pip, git, ssh, sglang all take it),
+    # was "No such option: --version" and exit 2: the version lived in a subcommand alone.
+    pass
+
+
 def _mount_optional_commands() -> None:
     """Commands from the diagnostics, drafter and analyzer packages."""
     try:

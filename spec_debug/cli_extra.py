@@ -51,7 +51,7 @@ def register(app: typer.Typer) -> None:
         playbook: str = typer.Argument(..., help="A playbook file or shipped name, a finding code (its catalog entry), "
                                                  "or a concept: 'accept length', d2t, --speculative-num-steps "
                                                  "(`explain concepts` lists them)",
-                                       autocompletion=complete_explain_topics),
+                                       metavar="TOPIC", autocompletion=complete_explain_topics),
         more_words: Optional[list[str]] = typer.Argument(
             None, hidden=True, metavar="WORDS", help="The rest of a concept typed without quotes: explain accept length"),
         fmt: Optional[str] = typer.Option(None, "--format", help="md | html | json (default: from -o's suffix, else md)"),

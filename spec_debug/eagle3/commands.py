@@ -26,6 +26,12 @@ drafter_app = typer.Typer(
 )
 
 INSTALL_HINT = "pip install 'spec-debug[eagle3]'"
+# One text for eval, layout and vocab. It named only the .pt and .npy maps, so a user whose only
+# copy of the map is the training checkpoint (read by vocab_mapping._load_safetensors and
+# _checkpoint_with_maps, as the README says) read --help as "not accepted".
+VOCAB_MAPPING_HELP = ("The training's vocab map (SpecForge vocab_mapping.pt, speculators d2t.npy, or "
+                      "a training checkpoint's safetensors file or folder that still holds d2t/t2d): "
+                      "used instead of the checkpoint's d2t/t2d, and compared with them.")
 
 
 def _require_torch() -> None:
@@ -107,10 +113,7 @@ def eval_command(
     device: str = typer.Option("cpu", "--device", help="cpu | cuda"),
     dtype: str = typer.Option("float32", "--dtype", help="float32 | bfloat16 | float16"),
     vocab_mapping: Optional[Path] = typer.Option(None, "--vocab-mapping",
-                                                 help="The training's vocab map (SpecForge "
-                                                      "vocab_mapping.pt, speculators d2t.npy): "
-                                                      "used instead of the checkpoint's "
-                                                      "d2t/t2d, and compared with them."),
+                                                 help=VOCAB_MAPPING_HELP),
     max_samples: Optional[int] = typer.Option(None, "--max-samples", min=1,
                                               help="Score at most this many samples (default: all)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
@@ -175,10 +178,7 @@ def layout_command(
     max_samples: int = typer.Option(16, "--max-samples", min=1, help="Probe at most this many samples."),
     top: int = typer.Option(10, "--top", min=1, help="Rows of the ranking to show."),
     vocab_mapping: Optional[Path] = typer.Option(None, "--vocab-mapping",
-                                                 help="The training's vocab map (SpecForge "
-                                                      "vocab_mapping.pt, speculators d2t.npy): "
-                                                      "used instead of the checkpoint's "
-                                                      "d2t/t2d, and compared with them."),
+                                                 help=VOCAB_MAPPING_HELP),
     served: Optional[str] = typer.Option(None, "--served", help="Target layer ids the engine feeds, "
                                          "e.g. 3,31,59: always scored, reported as `served`."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
@@ -232,10 +232,7 @@ def vocab_command(
                                      help="Without --target, do not look for the verifier the "
                                           "draft's config names (speculators_config.verifier)."),
     vocab_mapping: Optional[Path] = typer.Option(None, "--vocab-mapping",
-                                                 help="The training's vocab map (SpecForge "
-                                                      "vocab_mapping.pt, speculators d2t.npy): "
-                                                      "used instead of the checkpoint's "
-                                                      "d2t/t2d, and compared with them."),
+                                                 help=VOCAB_MAPPING_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ) -> None:
     """Check d2t / t2d / embedding sizes (reads only the vocab maps and tensor headers)."""

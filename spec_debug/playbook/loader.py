@@ -142,6 +142,8 @@ def _find_playbook(name_or_path: str) -> Path:
         # `run SD101` with ./SD101.yaml there: the playbook file is named with its suffix (the
         # code hint alone sent its author to the finding catalog).
         hint = f"did you mean {str(written)!r}? a playbook file is named with its suffix"
+    elif code is None and (near_file := _near_file(candidate)) is not None:
+        hint = f"did you mean {str(near_file)!r}? (a playbook file in that folder)"
     raise PlaybookError(f"no playbook file {name_or_path!r} and no shipped playbook by that name", path=name_or_path, hint=hint)
 
 
@@ -272,6 +274,24 @@ def _finding_code_hint(code: str, hint: str, part_of: str | None = None) -> str:
     # SD901 and the like are a playbook's own (host_smoke's free disk): its walkthrough has them.
     return (f"{code} is not in the finding catalog (`spec-debug findings` lists it); a code a playbook "
             f"defines is in that playbook's walkthrough (`spec-debug explain PLAYBOOK`); {hint}")
+
+
+def _near_file(candidate: Path) -> Path | None:
+    """`validate playbooks/kimi_regresion.yaml`, `run check.yml` for check.yaml: a playbook file
+    with a typo in its name. The hint listed the shipped playbooks (or the nearest of them), never
+    the file the user meant, which lies in the folder they named. Only YAML files of that one
+    folder are listed: a folder of thousands is cut to its first 2000 names."""
+    if not candidate.name.endswith((".yaml", ".yml")) and candidate.parent == Path("."):
+        return None  # a bare word is a shipped playbook's name, as the hint already says
+    folder = candidate.parent
+    try:
+        if not folder.is_dir():
+            return None
+        names = [p.name for _, p in zip(range(2000), folder.iterdir()) if p.name.endswith((".yaml", ".yml"))]
+    except OSError:
+        return None
+    close = difflib.get_close_matches(candidate.name, names, n=1, cutoff=0.75)
+    return folder / close[0] if close else None
 
 
 def load_playbook(name_or_path: str | Path) -> LoadedPlaybook:
