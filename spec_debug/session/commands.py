@@ -82,7 +82,6 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
 
     _writable(output, {"md": "postmortem.md", "html": "postmortem.html"}.get(fmt, "analysis.json"), path)
     analysis = _analyze_input(path, input_format)
-    _refuse_empty_input(path, analysis.stats)
     if fmt == "json":
         text = analysis_json(analysis, redact)
     else:
@@ -90,20 +89,6 @@ def analyze_command(path: Path, fmt: str = "md", input_format: str | None = None
     _emit(text, output)
     typer.echo(_read_summary(analysis.stats) + (f"; wrote {output}" if output else ""), err=True)
     return 0
-
-
-def _refuse_empty_input(path: Path, stats: dict) -> None:
-    """No line at all read: `ssh gpu01 cat WRONG_PATH | spec-debug analyze -` (docs/analyze.md's
-    pipe) or an empty file. It wrote a whole postmortem of nothing and exited 0, so a failed ssh
-    or a typo in the path passed for a session with nothing in it; an empty folder already
-    exits 2 ("no transcript files found"), and `distill` says "the session holds no command"."""
-    if stats.get("lines", 0) or stats.get("events", 0):
-        return
-    if str(path) == "-":
-        raise UsageError("nothing to analyze: standard input was empty",
-                         hint="the command piped into it printed nothing: did it fail? (ssh and cat say why on stderr)")
-    raise UsageError(f"nothing to analyze: {path} is empty",
-                     hint="pass the session's transcript file, or the folder of its sessions")
 
 
 def _read_summary(stats: dict) -> str:
