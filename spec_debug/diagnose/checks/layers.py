@@ -220,7 +220,9 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
                 f"{', '.join(_keys_read(a)) or 'none'}) "
                 f"and falls back to its default"], facts,
                 remediation=a.fix.remediation(a.engine) if a.fix else _retrain(a)))
-        elif a.shift in (1, -1):
+        elif a.shift in (1, -1) and not a.used_default:
+            # only ids the engine read can be off by its +1: an engine that read none serves its
+            # default, and a shift against that default is a coincidence, not a convention
             findings.append(at.finding("SD202", base + [
                 f"every served layer is the trained one {a.shift:+d}: the engine and the trainer "
                 "disagree on output-of vs input-to layer ids"], facts,
@@ -234,6 +236,13 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
                              f"{', '.join(keys) or 'nowhere (always its default)'}; this config has "
                              f"none there, so it serves its default [2, N//2, N-3]")
             fix = a.fix.remediation(a.engine) if a.fix else _retrain(a)
+            if a.used_default and a.trained_source == "draft config":
+                # the trained ids are only what the config says; a config edited by hand after
+                # training (the draft really trained on the default it is served) is already
+                # served right, and writing the ids where the engine reads them would break it
+                fix += (f" If the draft was in fact trained on the served default {a.served} (its "
+                        "config's ids written after training), leave the config as it is: the "
+                        "training dump's layer_ids or the layout probe tells which.")
             findings.append(at.finding("SD201", base + extra, facts, remediation=fix))
     width_problem = [config_width] if config_width else []
     aux = num_aux if num_aux is not None else len(a.trained)
