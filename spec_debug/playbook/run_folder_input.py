@@ -40,6 +40,14 @@ def run_folder_error(candidate: Path, given: str, shipped_dir: Path) -> Playbook
     return record_error(head, folder, given, shipped_dir, what)
 
 
+def playbook_argument(name: str, path: str, shipped_dir: Path) -> str:
+    """The playbook word of a command that runs a recorded playbook again: a shipped playbook is
+    recorded by its installed path (site-packages, a checkout), which another machine or a new
+    virtualenv lacks, while its name works anywhere; any other playbook by its path."""
+    shipped = Path(path).parent == shipped_dir and Path(path).stem == name
+    return name if shipped or not path else path
+
+
 def record_error(head: bytes, record: Path, given: str, shipped_dir: Path,
                  what: str = "a spec-debug run record") -> PlaybookError | None:
     """The error for a run record's first bytes given as a playbook (None if they are not one).
@@ -51,9 +59,7 @@ def record_error(head: bytes, record: Path, given: str, shipped_dir: Path,
         name, path = json.loads(found.group("name")), json.loads(found.group("path"))
     except ValueError:
         return None
-    # A shipped playbook is recorded by its installed path; its name is what works anywhere.
-    shipped = Path(str(path)).parent == shipped_dir and Path(str(path)).stem == name
-    playbook = shlex.quote(str(name) if shipped or not path else str(path))
+    playbook = shlex.quote(playbook_argument(str(name), str(path or ""), shipped_dir))
     run = shlex.quote(str(record))
     return PlaybookError(
         f"is {what} (playbook {name!r}), not a playbook",

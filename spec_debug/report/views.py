@@ -12,6 +12,8 @@ from urllib.parse import quote
 
 from spec_debug.record import (Finding, HostRecord, RunRecord, StepRecord, given_var_names, known_value, severity_rank, some_names,
                                split_program)
+from spec_debug.playbook.loader import shipped_playbooks_dir
+from spec_debug.playbook.run_folder_input import playbook_argument
 from spec_debug.redact import MASK
 from spec_debug.runner.fetch_limit import human_size
 
@@ -285,7 +287,8 @@ def _retry_command(record: RunRecord) -> str:
         kept += pair
         index += 1
     folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
-    return shlex.join([*program, "run", record.playbook.path, *kept, "--retry-failed", folder]) + _masked_vars(record, args)
+    playbook = playbook_argument(record.playbook.name, record.playbook.path, shipped_playbooks_dir())
+    return shlex.join([*program, "run", playbook, *kept, "--retry-failed", folder]) + _masked_vars(record, args)
 
 
 def _masked_vars(record: RunRecord, args: list[str]) -> str:
