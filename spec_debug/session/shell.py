@@ -1335,9 +1335,38 @@ def reads_the_web(name: str | None, url: str | None = None) -> bool:
     unless the URL is the session's own machines' (``http://localhost:30000/generate``, a
     private address, a bare host name such as ``gpu01:30000``): that answer is its server's."""
     if not name or not (is_fetch_tool(name) or name in SEARCH_TOOLS
-                        or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in SEARCH_TOOLS)):
+                        or (name.startswith("mcp__") and (name.rsplit("__", 1)[-1] in SEARCH_TOOLS
+                                                         or _mcp_reads_pages(name)))):
         return False
     return not (url and _LOCAL_URL.match(url))  # (the URL looked at for a web tool's call alone)
+
+
+# MCP servers that answer with others' pages whatever their tool: Context7 (upstash/context7, library
+# docs), DeepWiki (read_wiki_contents, ask_question), Exa (exa-labs/exa-mcp-server), Tavily
+# (tavily-ai/tavily-mcp), Brave Search, Perplexity, Firecrawl (mendableai/firecrawl-mcp-server)
+_PAGE_SERVERS = frozenset({"context7", "deepwiki", "exa", "tavily", "brave", "brave-search", "perplexity",
+                           "firecrawl", "firecrawl-mcp", "arxiv", "stackoverflow"})
+# Words of a tool's name that say it reads docs, a wiki, a forge's issues or pull requests, or
+# searches the web (github/github-mcp-server's get_issue, search_issues, get_pull_request;
+# a docs server's search_docs, get-library-docs)
+_PAGE_WORDS = frozenset({"docs", "doc", "documentation", "wiki", "issue", "issues", "pull", "pulls",
+                         "discussion", "discussions", "web", "websearch", "library"})
+# Words of a tool's name that say it runs something (an SSH or shell server's execute_command,
+# run_command, ssh_exec): its errors are the command's, the session's own
+_RUN_WORDS = frozenset({"ssh", "shell", "exec", "execute", "command", "cmd", "run", "bash", "terminal",
+                        "process", "kubectl", "docker", "job", "jobs", "logs", "log", "workflow"})
+_NAME_WORDS = re.compile(r"[a-z0-9]+")
+
+
+def _mcp_reads_pages(name: str) -> bool:
+    """``mcp__<server>__<tool>`` is a docs or web-search server's tool (:data:`_PAGE_SERVERS`), or
+    its words name docs, a wiki, issues or the web (:data:`_PAGE_WORDS`), and none names running
+    something (:data:`_RUN_WORDS`: an SSH server's execute_command reports the command's errors)."""
+    server, _, tool = name[5:].partition("__")
+    words = set(_NAME_WORDS.findall(f"{server} {tool}".lower()))
+    if words & _RUN_WORDS:
+        return False
+    return server.lower() in _PAGE_SERVERS or bool(words & _PAGE_WORDS)
 
 
 _LOCAL_URL = re.compile(r"(?:https?://)?(?:localhost|127\.|0\.0\.0\.0|\[::1\]|10\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\."
