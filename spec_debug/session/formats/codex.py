@@ -67,12 +67,20 @@ error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without i
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
-_PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '")
+_PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '",
+                 "apply_patch handler received ", "invalid patch: ", "invalid hunk at line ",
+                 "failed to parse function arguments: ")
 """How a patch that did not apply comes back, with no exit code: the tool handler's
 ``format!("apply_patch verification failed: {parse_error}")`` (openai/codex ``codex-rs/core/src/
 tools/handlers/apply_patch.rs``) around the apply-patch crate's ``ComputeReplacements`` errors
 ``Failed to find expected lines in {path}:`` and ``Failed to find context '{ctx}' in {path}``
-(``codex-rs/apply-patch/src/lib.rs``): a failed edit, not a result."""
+(``codex-rs/apply-patch/src/lib.rs``): a failed edit, not a result. The same handler turns away
+input that is no patch invocation (``apply_patch handler received invalid patch input``,
+``… non-apply_patch input``, ``… unsupported payload``); the parser's own errors, handed on bare,
+read ``invalid patch: {0}`` and ``invalid hunk at line {n}, {message}`` (``codex-rs/apply-patch/src/
+parser.rs`` ``ParseError``); and every function tool answers JSON arguments that did not parse with
+``failed to parse function arguments: {e:?}`` (the call never ran). A shell result never starts
+so: it starts with ``Exit code:`` or is JSON."""
 _ABORTED = "aborted by user"
 """What Codex hands the model for a call the person interrupted (Esc): ``Wall time: {secs:.1}
 seconds\naborted by user`` for the shell tools, ``aborted by user after {secs:.1}s`` for any
