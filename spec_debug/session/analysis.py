@@ -362,7 +362,8 @@ def _without_cyclic_gc() -> Iterator[None]:
 
 
 def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
-    sources = discover(path, input_format)
+    copies: list[Path] = []  # identical copies of a session in two folders: read once
+    sources = discover(path, input_format, copies)
     out = SessionAnalysis()
     totals: Counter = Counter()
     formats = {s.format for s in sources}
@@ -377,6 +378,7 @@ def _analyze(path: Path, input_format: str | None) -> SessionAnalysis:
         "missing_files": totals["missing_files"], "compactions": totals["compactions"],
         "records_dropped": totals["records_dropped"], "sessions": len(sources),
         "interrupts": totals["interrupts"], "damaged_files": totals["damaged_files"],
+        "copies_skipped": len(copies),
     }
     return out
 

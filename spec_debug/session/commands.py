@@ -98,6 +98,8 @@ def _read_summary(stats: dict) -> str:
     missing = f", {counted(stats['missing_files'], 'sub-agent file')} missing" if stats["missing_files"] else ""
     if stats["damaged_files"]:
         missing += f", {counted(stats['damaged_files'], 'file')} cut short or corrupt"
+    if stats.get("copies_skipped"):
+        missing += f", {counted(stats['copies_skipped'], 'identical copy', 'identical copies')} of a session skipped"
     return f"{counted(stats['events'], 'event')} in {counted(stats['sessions'], 'session')}; {skipped}{missing}"
 
 

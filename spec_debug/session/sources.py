@@ -9,6 +9,7 @@ PATH may be a transcript file, a Claude Code session folder (``<sessionId>/`` be
 from __future__ import annotations
 
 import codecs
+import hashlib
 import json
 import os
 import re
@@ -105,7 +106,9 @@ class SessionSource:
         return not unpacked_name(self.path.name).endswith((".json", ".jsonl")) and crush.is_sqlite(self.path)
 
 
-def discover(path: Path, input_format: str | None = None) -> list[SessionSource]:
+def discover(path: Path, input_format: str | None = None, copies: list[Path] | None = None) -> list[SessionSource]:
+    """The sessions under ``path``; ``copies``, when given, is filled with the files a folder scan
+    skipped as identical copies of a session read elsewhere (:func:`_without_identical_copies`)."""
     fmt = input_format_name(input_format)
     stores: dict[Path, tuple[str, list]] = {}  # the stores whose sessions the scan read: read once
     if not str(path).strip():
@@ -135,6 +138,10 @@ def discover(path: Path, input_format: str | None = None) -> list[SessionSource]
     sources = [source for file in files if (source := _source(file, fmt, scanning, stores.get(file)))
                is not None]
     sources = [part for source in sources for part in _conversations(source)]
+    if scanning:
+        sources, skipped = _without_identical_copies(sources)
+        if copies is not None:
+            copies.extend(skipped)
     if not scanning and len(sources) == 1 and sources[0].format == "codex" and not sources[0].exec_events:
         sources = _with_sub_agent_rollouts(sources[0])
     elif not scanning and len(sources) == 1 and sources[0].format == "kimi" and _kimi_code_agent(path) == MAIN_AGENT:
@@ -842,6 +849,60 @@ def _descends(source: SessionSource, ancestor: SessionSource, by_thread: dict[st
         seen.add(id(node))
         node = by_thread.get(node.thread.parent) if node.thread and node.thread.parent else None
     return False
+
+
+_COPY_ENDS = 64 * 1024
+"""The bytes read at each end of a file to tell an identical copy (:func:`_without_identical_copies`)."""
+
+
+def _without_identical_copies(sources: list[SessionSource]) -> tuple[list[SessionSource], list[Path]]:
+    """The sources less the files that copy one already kept, byte for byte, and the copies left
+    out. A home scan reads every CLI home (``~/.claude``, and ``~/.claude-backup`` made with
+    ``cp -r``; a second ``CODEX_HOME``), and a session copied into two of them was read twice:
+    its commands, errors and readings counted once per copy (resumed copies are told only within
+    one folder, :func:`_without_resumed_copies`). A copy is the same session id and format, the
+    same size, and the same first and last :data:`_COPY_ENDS` bytes (hashed only where id and
+    size already agree, so a scan reads nothing more for sessions of their own). The first one
+    found is kept. A file holding several sessions (an export's conversations, a store) is left
+    as it is."""
+    by_size: dict[tuple[str, str, int], list[SessionSource]] = {}
+    for source in sources:
+        if source.conversation is not None or source.instance is not None or source.store_session is not None \
+                or source.store_sessions:
+            continue
+        try:
+            if source.path.is_file():
+                by_size.setdefault((source.id, source.format, source.path.stat().st_size), []).append(source)
+        except OSError:
+            continue
+    dropped: set[int] = set()
+    for group in by_size.values():
+        if len(group) < 2:
+            continue
+        seen: set[bytes] = set()
+        for source in group:
+            ends = _ends_digest(source.path)
+            if ends is None:
+                continue
+            if ends in seen:
+                dropped.add(id(source))
+            seen.add(ends)
+    if not dropped:
+        return sources, []
+    return [s for s in sources if id(s) not in dropped], [s.path for s in sources if id(s) in dropped]
+
+
+def _ends_digest(path: Path) -> bytes | None:
+    """A digest of the file's first and last :data:`_COPY_ENDS` bytes (None: unreadable)."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(_COPY_ENDS)
+            size = f.seek(0, os.SEEK_END)
+            f.seek(max(len(head), size - _COPY_ENDS))
+            tail = f.read(_COPY_ENDS)
+    except OSError:
+        return None
+    return hashlib.blake2b(head + b"\0" + tail, digest_size=16).digest()
 
 
 def _without_resumed_copies(sources: list[SessionSource]) -> list[SessionSource]:
