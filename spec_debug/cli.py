@@ -296,6 +296,7 @@ def playbooks_show(name: str = typer.Argument(..., help="A shipped playbook's na
 def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook files or shipped names.")) -> None:
     """Validate playbooks; exit 2 with file:line:column on the first problem of each."""
     from spec_debug.playbook.loader import load_playbook
+    from spec_debug.playbook.none_guard import none_guard_warnings
 
     bad = 0
     for done, name in enumerate(files):
@@ -303,6 +304,10 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
             loaded = load_playbook(name)
             out_console.print(f"[green]ok[/] {escape(loaded.path)} ({counted(len(loaded.playbook.steps), 'step')})",
                               highlight=False)
+            # Loads and runs, but a guard will not guard: said, not refused (exit 0).
+            for warned in none_guard_warnings(loaded.playbook, loaded.text, loaded.path):
+                err_console.print(f"[bold yellow]warning:[/] {escape(warned.located)}", highlight=False, soft_wrap=True)
+                err_console.print(f"  [dim]hint:[/] {escape(warned.hint)}", highlight=False, soft_wrap=True)
         except SpecDebugError as exc:
             bad += 1
             print_error(exc)

@@ -77,6 +77,14 @@ def register(app: typer.Typer) -> None:
                 from spec_debug.diagnose.findings_cli import findings_command
 
                 raise typer.Exit(findings_command(code, fmt == "json"))
+            family = _code_family(playbook) if code is None else []
+            if family and output is None and fmt != "html":
+                # `explain SD1`, as README promises: the codes it starts, an answer (exit 0). It
+                # was "error: no playbook file 'SD1'" and exit 2, the codes only in the hint.
+                from spec_debug.stdout_document import write_document
+
+                write_document(_code_family_text(playbook.strip(), family, fmt) + "\n")
+                return
             # A file or a shipped playbook of that name is the playbook, whatever else it could name.
             other = code is None and not _names_a_playbook(playbook)
             concept = _topic_or_option(playbook) if other else None
@@ -179,6 +187,28 @@ def _finding_code(argument: str) -> str | None:
     if code not in CATALOG or Path(argument).expanduser().exists():
         return None
     return code
+
+
+def _code_family(argument: str) -> list[str]:
+    """The catalog codes `explain SD1` (`sd 10`, `SD-1`) starts, where no playbook has that name."""
+    from spec_debug.diagnose.catalog import near_codes, partial_code
+
+    if partial_code(argument) is None or _names_a_playbook(argument):
+        return []
+    return near_codes(argument)
+
+
+def _code_family_text(typed: str, codes: list[str], fmt: str) -> str:
+    """The codes and their titles (Markdown), or their catalog entries (JSON, as `findings --json`)."""
+    from spec_debug.diagnose.catalog import CATALOG, doc_as_dict
+
+    if fmt == "json":
+        return json.dumps([doc_as_dict(CATALOG[c]) for c in codes], indent=2)
+    lines = [f"{typed} is the start of {len(codes)} finding codes:" if len(codes) > 1
+             else f"{typed} is the start of one finding code:", ""]
+    lines += [f"- {c}: {CATALOG[c].title}" for c in codes]
+    lines += ["", f"`spec-debug explain {codes[0]}` explains one, `spec-debug findings` lists them all"]
+    return "\n".join(lines)
 
 
 def _one_topic(first: str, more: list[str]) -> str:

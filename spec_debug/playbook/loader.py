@@ -806,6 +806,14 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             if too_early:
                 name, at = too_early
                 field = path[-1] if isinstance(path[-1], str) and path[-1] in ("run", "when", "until", "that") else path[2]
+                if at == index:
+                    # Its own capture: the hint was "move step 'c' above 'c'".
+                    raise PlaybookError(
+                        f"step {step.id!r} reads facts.{name} in {field}:, but {name} is this step's own capture, "
+                        "set only after its command ran",
+                        path=source, line=line, column=column, key_path=dotted_path(path),
+                        hint="test it in this step's until: or expect: [{that: ...}], or capture it in an earlier step",
+                    )
                 raise PlaybookError(
                     f"step {step.id!r} reads facts.{name} in {field}:, but only a later step captures it "
                     f"({playbook.steps[at].id!r}, step {at + 1}): steps run in file order, so it is never set here",

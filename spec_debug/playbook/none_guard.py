@@ -1,0 +1,136 @@
+"""`facts.X is not defined or facts.X > 1` where a capture sets X: the guard never guards.
+
+A regex or json capture that finds nothing still sets its fact, to None (runner/capture.py,
+_first_or_default and apply_captures: the capture's default, None unless one is given). So
+after the capture ran, `facts.X is defined` is true, `is not defined` false, and `None > 1`
+fails the step (SD003) on exactly the host where the flag was missing: the run says "nothing
+was checked" instead of skipping the check. Validation warns (the playbook still runs, and
+the guard is right where the capture is skipped) with the guard that does work: `is none`.
+
+Only a fact that a capture at or before the expression sets, with no default and not `all:`
+(a list, never None), and that the same expression orders (`<`, `>`, `<=`, `>=`) is named:
+`facts.X is defined and facts.X == 'on'` is fine with None.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from jinja2 import nodes
+
+from spec_debug.errors import PlaybookError
+from spec_debug.playbook.models import Playbook
+from spec_debug.playbook.templating import TEXT_ENV
+from spec_debug.playbook.yaml_nodes import dotted_path, load_positioned
+
+_ORDERING = frozenset(("gt", "gteq", "lt", "lteq"))
+# Read after the step's own command and captures (runner/attempt.py), as in fact_order.py.
+_AFTER_OWN_CAPTURES = ("until", "that")
+
+
+@dataclass(frozen=True)
+class PlaybookWarning:
+    """A playbook that loads and runs, but not as its author meant: `where: message`, and the fix."""
+
+    located: str  # "file:line:column: message (at key.path)", as a PlaybookError says it
+    hint: str
+
+
+def _nullable_captures(playbook: Playbook) -> dict[str, list[tuple[int, bool]]]:
+    """fact name -> (step index, whether that capture leaves None when it matches nothing), in step order."""
+    found: dict[str, list[tuple[int, bool]]] = {}
+    for index, step in enumerate(playbook.steps):
+        for capture in step.capture:
+            nullable = not capture.all and capture.default is None
+            names = [capture.name] if capture.name else list(re.compile(capture.regex or "").groupindex)
+            for name in names:
+                found.setdefault(name, []).append((index, nullable))
+    return found
+
+
+def _fact_name(node: nodes.Node) -> str | None:
+    """X of `facts.X` or `facts['X']`."""
+    if isinstance(node, nodes.Getattr) and isinstance(node.node, nodes.Name) and node.node.name == "facts":
+        return node.attr
+    if (isinstance(node, nodes.Getitem) and isinstance(node.node, nodes.Name) and node.node.name == "facts"
+            and isinstance(node.arg, nodes.Const) and isinstance(node.arg.value, str)):
+        return node.arg.value
+    return None
+
+
+def _guarded_and_ordered(text: str) -> list[str]:
+    """The facts this expression tests with `is (not) defined` and also orders, and never tests for None."""
+    parsed = TEXT_ENV.parse("{{ " + text + " }}")
+    guarded: list[str] = []
+    none_tested: set[str] = set()
+    for test in parsed.find_all(nodes.Test):
+        name = _fact_name(test.node)
+        if name is not None and test.name in ("defined", "undefined"):
+            guarded.append(name)
+        elif name is not None and test.name == "none":
+            none_tested.add(name)
+    ordered: set[str] = set()
+    for compare in parsed.find_all(nodes.Compare):
+        left = compare.expr
+        for operand in compare.ops:
+            if operand.op in _ORDERING:
+                ordered.update(n for n in (_fact_name(left), _fact_name(operand.expr)) if n is not None)
+            elif operand.op in ("eq", "ne") and isinstance(operand.expr, nodes.Const) and operand.expr.value is None:
+                name = _fact_name(left)
+                if name is not None:
+                    none_tested.add(name)
+            left = operand.expr
+    return [n for n in dict.fromkeys(guarded) if n in ordered and n not in none_tested]
+
+
+def _fixed(text: str, name: str, same_step: bool) -> str:
+    """The expression with the guard that works. A fact of an earlier step may also be unset (that
+    step skipped), so there the defined test stays and the None test joins it."""
+    def replace(match: re.Match[str]) -> str:
+        written, negated = match.group(1), bool(match.group(2)) or match.group(3) == "undefined"
+        if same_step:
+            return f"{written} is {'none' if negated else 'not none'}"
+        return (f"({written} is not defined or {written} is none)" if negated
+                else f"({written} is defined and {written} is not none)")
+
+    pattern = re.compile(r"(facts\." + re.escape(name) + r")\s+is\s+(not\s+)?(defined|undefined)\b")
+    return pattern.sub(replace, text)
+
+
+def none_guard_warnings(playbook: Playbook, text: str, source: str) -> list[PlaybookWarning]:
+    """One warning per expression whose defined-test guard cannot see a capture that matched nothing."""
+    captures = _nullable_captures(playbook)
+    if not captures:
+        return []
+    document: Any = None
+    warnings: list[PlaybookWarning] = []
+    for index, step in enumerate(playbook.steps):
+        base = ("steps", index)
+        sites = [(base + ("when",), step.when), (base + ("until",), step.until)]
+        sites += [(base + ("expect", i, "that"), e.that) for i, e in enumerate(step.expect)]
+        for path, expression in sites:
+            if not expression or "defined" not in expression:  # the cheap test first: most have no guard
+                continue
+            last = index if path[-1] in _AFTER_OWN_CAPTURES else index - 1
+            for name in _guarded_and_ordered(expression):
+                earlier = [(at, nullable) for at, nullable in captures.get(name, []) if at <= last]
+                if not earlier or not earlier[-1][1]:
+                    continue  # not captured yet (fact_order's error), or its latest capture has a default
+                at = earlier[-1][0]
+                if document is None:
+                    document = load_positioned(text, source)
+                line, column = document.position(path) or (None, None)
+                field = path[-1] if path[-1] != "that" else "expect.that"
+                by = "this step's capture" if at == index else f"the capture of step {playbook.steps[at].id!r}"
+                located = PlaybookError(
+                    f"step {step.id!r} guards facts.{name} with a defined test in {field}:, but {by} sets {name} to "
+                    f"None when it matches nothing (defined), so ordering it fails the step (SD003) instead of "
+                    f"skipping the check",
+                    path=source, line=line, column=column, key_path=dotted_path(path)).message
+                fixed = _fixed(expression, name, same_step=at == index)
+                hint = (f"write {fixed}" if fixed != expression
+                        else f"test facts.{name} is none (or is not none) before ordering it")
+                warnings.append(PlaybookWarning(located, hint))
+    return warnings
