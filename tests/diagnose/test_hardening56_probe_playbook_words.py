@@ -46,7 +46,8 @@ def _run(out: Path, playbook: str, **variables: str):
 
 
 def _lines(record, step: str) -> list[str]:
-    return [" ".join(" ".join(f.evidence).split()) + " " for f in record.findings if f.step == step]
+    """Each finding's evidence and fix as one line: a probe's own hint is SD003's fix."""
+    return [" ".join(" ".join([*f.evidence, f.remediation]).split()) + " " for f in record.findings if f.step == step]
 
 
 def test_a_dump_given_as_the_draft_is_said_in_the_playbook_s_vars(tmp_path, world):
