@@ -465,6 +465,17 @@ def _shows_errors(text: str) -> bool:
     return bool(failures.extract_errors(text, None, False, status_known=False))
 
 
+def _quotes_others(call: _Call) -> bool:
+    """The call's result is text whose errors are not the session's: a sub-agent's report is its
+    prose, as an agent's own text (what it hit is in its own lines; was a second error of the
+    parent, the spawn a failed call); an edit tool's answer is a snippet of the edited file
+    (Claude Code's Edit shows `cat -n` of the change: its `raise RuntimeError("CUDA out of
+    memory")` is the edit); a web page or search result (WebFetch of a GitHub issue,
+    WebSearch's titles, a docs MCP tool) quotes others' reports (was a failed call, and the
+    postmortem's first error a stranger's)."""
+    return call.spawn or (call.record is None and call.category == "edit") or call.web
+
+
 def _host_argument(call: _Call) -> bool:
     """The call's tool took the host as an argument and ran the command there itself: an MCP
     server's SSH tool (``{host, command}``: formats.common.remote_host), whose result is the
@@ -1125,19 +1136,9 @@ class _SessionState:
             # The output is source code (cat model_runner.py, the Read tool): its "except
             # torch.cuda.OutOfMemoryError" or logger.error("NCCL error ...") is no error.
             found = ()
-        elif found and call is not None and call.spawn and not ev.is_error and exit_code in (None, 0):
-            # A sub-agent's report is its prose, as an agent's own text (no error source): what it
-            # hit is in its own lines (was a second error of the parent, the spawn a failed call)
-            found = ()
-        elif found and call is not None and record is None and not ev.is_error and exit_code in (None, 0) \
-                and call.category == "edit":
-            # An edit tool's answer: a snippet of the edited file (Claude Code's Edit shows `cat -n`
-            # of the change), whose `raise RuntimeError("CUDA out of memory")` is the edit, no error
-            found = ()
-        elif found and call is not None and call.web and not ev.is_error and exit_code in (None, 0):
-            # A web page or search result (WebFetch of a GitHub issue, WebSearch's titles): the
-            # errors it quotes are others' reports, not this session's (was a failed call, and
-            # the postmortem's first error a stranger's). A fetch that failed is is_error.
+        elif found and call is not None and not ev.is_error and exit_code in (None, 0) and _quotes_others(call):
+            # a sub-agent's report, an edit tool's snippet, a web page: text that quotes errors
+            # the session did not hit (_quotes_others); a call that failed is is_error
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found))
         printed_for: CommandRecord | None = None  # a background job whose output this is

@@ -14,7 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line
 from spec_debug.session.shell import opens_repl, script_run, slurm_step, sole_program
-from spec_debug.session.shell_words import and_list, pipelines, shell_c_script, simple_commands
+from spec_debug.session.shell_words import C_SHELLS, and_list, pipelines, shell_c_script, simple_commands
 
 _PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
 _SAID_FAILED = re.compile(r"(?:Error|ERROR|error|Fatal|FATAL|fatal):\s*\S")
@@ -31,7 +31,7 @@ def python_said_failure(command: str, output: str, pipefail: bool = False, _dept
     None. ``pipefail``: the shell had ``set -o pipefail`` on, so a pipeline's status is the
     program's failure too."""
     program = sole_program(command)
-    if program in _SHELLS and _depth < 2 and (script := shell_c_script(command)):
+    if program in C_SHELLS and _depth < 2 and (script := shell_c_script(command)):
         # `ssh gpu02 "bash -lc '...'"` (a login shell for conda's PATH): bash -c's status is its
         # script's last command's (bash(1), -c)
         return python_said_failure(script, output, pipefail, _depth + 1)
@@ -63,9 +63,6 @@ def python_said_failure(command: str, output: str, pipefail: bool = False, _dept
     if _SAID_FAILED.match(line) or (_ARGPARSE_ERROR.match(line) and "usage: " in output):
         return ErrorInfo("tool_error", None, line)
     return None
-
-
-_SHELLS = frozenset({"bash", "sh", "dash", "zsh"})
 
 
 _RUNNERS = frozenset({"uv", "poetry", "pipenv", "pixi", "pdm", "hatch", "rye", "conda", "mamba", "micromamba"})

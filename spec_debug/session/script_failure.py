@@ -14,7 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line_failure
 from spec_debug.session.shell import script_run, sole_program
-from spec_debug.session.shell_words import and_list, pipelines, shell_c_script, simple_commands
+from spec_debug.session.shell_words import C_SHELLS, and_list, pipelines, shell_c_script, simple_commands
 
 _SHELL_SCRIPT = (".sh", ".bash")
 _LAST_TRACE = re.compile(r"^\++ (?P<program>[^\s=]+)(?:\s|$)", re.M)
@@ -29,7 +29,7 @@ def script_said_failure(command: str, output: str, pipefail: bool = False, _dept
     runs the program that wrote the line; else None. ``pipefail``: the shell had ``set -o
     pipefail`` on, so ``./deploy.sh | tee log`` fails with the script."""
     program = sole_program(command)
-    if program in _SHELLS and _depth < 2 and (script := shell_c_script(command)):
+    if program in C_SHELLS and _depth < 2 and (script := shell_c_script(command)):
         # `bash -lc './deploy.sh'` (a login shell for conda's PATH): bash -c's status is its
         # script's last command's (bash(1), -c), as python_exit reads it
         return script_said_failure(script, output, pipefail, _depth + 1)
@@ -57,13 +57,10 @@ def _status_is_the_scripts(command: str, script: str, program: str, pipefail: bo
     ``./deploy.sh | tee log`` without it exits with tee's 0, and ``./deploy.sh; echo done`` with
     echo's: no failed call, as python_exit reads the same lines."""
     if program:
-        return program == script or program in _SHELLS
+        return program == script or program in C_SHELLS
     if pipefail and len(lines := pipelines(command)) == 1:
         return True
     return and_list(command) is not None
-
-
-_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
 
 
 def _stops_at_failure_running(script: str, program: str) -> bool:

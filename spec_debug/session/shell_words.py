@@ -314,6 +314,11 @@ def and_list(command: str) -> list[list[str]] | None:
     return out if len(out) > 1 else None
 
 
+C_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
+"""Shells whose ``-c SCRIPT`` exits with the script's last command's status (bash(1), ``-c``):
+the programs :func:`shell_c_script`'s callers look through."""
+
+
 def shell_c_script(command: str) -> str | None:
     """The script of the shell the last simple command of ``command`` runs with ``-c`` (``bash
     -lc SCRIPT``, ``sh -c SCRIPT``), else None: that shell's status is its script's last
