@@ -335,9 +335,10 @@ def _prepare_run(
         # host does not have. It is sent back as the byte; said, as a value's own `\xe8` text
         # (rare: a regex) would be read so too.
         for name, value in list(reused.items()):
-            if name not in cli_vars and isinstance(value, str) and unshown_bytes(value) != value:
-                reused[name] = unshown_bytes(value)
-                shown = sorted({f"0x{ord(c) - 0xDC00:02x}" for c in reused[name] if 0xDC80 <= ord(c) <= 0xDCFF})
+            restored = unshown_bytes(value) if name not in cli_vars and isinstance(value, str) else value
+            if restored != value:
+                reused[name] = restored
+                shown = sorted({f"0x{ord(c) - 0xDC00:02x}" for c in restored if 0xDC80 <= ord(c) <= 0xDCFF})
                 _say(console, f"[yellow]notice:[/] --retry-failed: {escape(name)}: its \\x.. in run.json read as the "
                               f"byte(s) {', '.join(shown)} typed for it; pass --var {escape(name)}=... to give it otherwise")
         cli_vars = {**reused, **cli_vars}

@@ -733,14 +733,14 @@ def _docker_elsewhere(args: list[str], depth: int) -> Target | None:
     if i >= len(args) or args[i] != "exec":
         return None
     target = _docker(args[i + 1:], depth)
-    login = _daemon_login(daemon) if target is not None and daemon is not None else None
+    login = daemon_login(daemon) if target is not None and daemon is not None else None
     return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
 
 
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0", ""})
 
 
-def _daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
+def daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
     """(user, host, ssh port) of a daemon address that names another machine: ``ssh://[user@]host
     [:port]``, or ``tcp://host:2376`` (a daemon listening on TCP: docs.docker.com, engine/security/
     protect-access, ``DOCKER_HOST=tcp://$HOST:2376``), whose port is the daemon's, no login's; None
@@ -753,11 +753,6 @@ def _daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
     host = daemon[6:].split("/", 1)[0]
     host = host[1:host.find("]")] if host.startswith("[") and "]" in host else host.partition(":")[0]
     return (None, host, None) if host not in _LOOPBACK else None
-
-
-def daemon_login(daemon: str) -> tuple[str | None, str, int | None] | None:
-    """:func:`_daemon_login`, for the readers of other ways to name a daemon (docker_contexts)."""
-    return _daemon_login(daemon)
 
 
 _DAEMON_VARIABLES = {"docker": "DOCKER_HOST", "podman": "CONTAINER_HOST"}
@@ -783,7 +778,7 @@ def _daemon_host(target: Target, prog: str, variables: dict[str, str | None]) ->
     :func:`with_daemon_host`) ``DOCKER_HOST=ssh://user@gpu07`` names; as before where it names
     none or a local socket."""
     daemon = variables.get(_DAEMON_VARIABLES.get(prog, ""))
-    login = _daemon_login(daemon) if daemon and target.container is not None else None
+    login = daemon_login(daemon) if daemon and target.container is not None else None
     return target if login is None else replace(target, user=login[0], host=login[1], port=login[2])
 
 
@@ -1324,6 +1319,8 @@ def is_fetch_tool(name: str | None) -> bool:
     if not name:
         return False
     return name in FETCH_TOOLS or (name.startswith("mcp__") and name.rsplit("__", 1)[-1] in FETCH_TOOLS)
+
+
 # Tools that search the web, whose result is others' pages: Claude Code's WebSearch, Gemini CLI's
 # google_web_search (google-gemini/gemini-cli packages/core/src/tools/tool-names.ts
 # WEB_SEARCH_TOOL_NAME), or an MCP server's tool so named
