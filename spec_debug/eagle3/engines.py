@@ -934,7 +934,10 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
     (ANGELSLIM_KEY); it wins over any engine key beside it, which only says what is served.
     EAGLE/SpecForge configs: nested ids in SpecForge's output-of convention, which SGLang turned
     into input-to with +1 (PR #25454: first id 1 means output-of); a nested list starting at 2
-    is already input-to.
+    is already input-to. A first id of -1 is output-of too: -1 + 1 = 0, the embedding output,
+    the only reading an engine gives it (models/llama.py `[val + 1 for val in layer_ids]`), and
+    the spelling find_layer_fix proposes for an embedding-trained draft on SGLang's Llama path;
+    read raw it would be a layer no engine captures.
 
     Without ids every trainer's default is [2, N//2, N-3] input-to, AngelSlim's too from v0.3.0
     ([1, N//2 - 1, N - 4] output-of, target_model_wrapper.py `_get_default_aux_layer_ids`).
@@ -951,7 +954,7 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
     ids = configured_layer_ids(draft_config, (NESTED_KEY, TOP_LEVEL_KEY))
     if ids is None:
         return default_layer_ids(num_target_layers)
-    return [i + 1 for i in ids] if ids[0] == 1 else ids
+    return [i + 1 for i in ids] if ids[0] in (1, -1) else ids
 
 
 # ---------------------------------------------------------------------------------------------
