@@ -29,9 +29,18 @@ class LayerFix:
     """In the engine's own convention (SGLang adds 1 to what it reads on most targets)."""
     min_version: str | None
     """The first release that serves them; None when the running version already does."""
+    before_version: str | None = None
+    """Set when only releases older than the running one serve them: the first release that no
+    longer does (min_version is then the oldest of that range, None = every older one)."""
 
     def remediation(self, engine: str) -> str:
-        upgrade = f" and run {engine} >= {self.min_version}" if self.min_version else ""
+        if self.before_version:
+            since = f">= {self.min_version} and " if self.min_version else ""
+            upgrade = (f" and run an older {engine}, {since}< {self.before_version} (from "
+                       f"{self.before_version} {engine} reads these ids another way; retraining on "
+                       f"layers the running release serves is the other way out)")
+        else:
+            upgrade = f" and run {engine} >= {self.min_version}" if self.min_version else ""
         return (f"Set {self.key} = {self.ids} in the draft's config.json{upgrade}; restart the server "
                 f"and confirm the served layers with the layout probe (hidden_state_format playbook).")
 
@@ -122,21 +131,40 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
     Found by asking the engine table itself (:func:`engines.serve_plan`) rather than by
     inverting its rules here: each key the engine reads, with the trained ids as they are and
     shifted by one (the engines disagree on output-of vs input-to), first on the running
-    version, then on each later release where a rule changes. Engines capture in layer order,
-    so trained ids out of layer order have no config fix (retrain instead)."""
+    version, then on each later release where a rule changes, and last on the older releases
+    (nearest first): a rule can also change against a draft (SGLang's DeepSeek files stopped
+    adding 1 to ids not starting at 1 in 0.5.13, so input-to ids starting at 1 are served only
+    before it), and "no release serves them" would then be wrong. Engines capture in layer
+    order, so trained ids out of layer order have no config fix (retrain instead)."""
     trained = [int(i) for i in trained]
     running = engines.parse_version(engine_version)
-    later = sorted({row.since for row in engines.rows_for(engine)
-                    if row.since and engines.parse_version(row.since) > running}, key=engines.parse_version)
+    boundaries = sorted({row.since for row in engines.rows_for(engine) if row.since},
+                        key=engines.parse_version)
+    later = [b for b in boundaries if engines.parse_version(b) > running]
     for version in [engine_version, *later]:
-        keys = engines.convention(engine, "config_keys", version, target_architecture)
-        for key in keys:
-            for shift in (0, -1, 1):
-                ids = [i + shift for i in trained]
-                candidate = with_layer_ids(draft_raw, key, ids)
-                plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
-                if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
-                    return LayerFix(key, ids, None if version == engine_version else version)
+        found = _fix_at(engine, version, draft_raw, num_target_layers, trained, target_architecture)
+        if found:
+            return LayerFix(*found, None if version == engine_version else version)
+    # older ranges [lo, hi) wholly below the running release, nearest first; "0" stands for
+    # the range before the first boundary (parse_version(None) would be the newest)
+    older = [b for b in boundaries if engines.parse_version(b) <= running]
+    for lo, hi in reversed(list(zip([None, *older[:-1]], older))):
+        found = _fix_at(engine, lo or "0", draft_raw, num_target_layers, trained, target_architecture)
+        if found:
+            return LayerFix(*found, lo, before_version=hi)
+    return None
+
+
+def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
+            trained: list[int], target_architecture: str | None) -> tuple[str, list[int]] | None:
+    """(key, ids) under which `version` serves exactly `trained`, if any."""
+    for key in engines.convention(engine, "config_keys", version, target_architecture):
+        for shift in (0, -1, 1):
+            ids = [i + shift for i in trained]
+            candidate = with_layer_ids(draft_raw, key, ids)
+            plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
+            if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
+                return key, ids
     return None
 
 
