@@ -114,6 +114,13 @@ SGLANG_PLUS_ONE_FIX = "0.5.13"
 SGLANG_NORM_BEFORE_FC = "0.5.17"
 # models/llama.py captures through layer_boundary (`capture_output`), which handles residual
 # None before layer 0; 0.5.21 still does `hidden_states + residual` there (TypeError for id 0).
+# The DeepSeek family keeps its own loop (models/deepseek_v2.py, glm4_moe_lite.py), which the
+# generic rows below cover too: by mid-2026 main (a walkthrough of sglang 70df09b, 2026-07-11,
+# quotes it) it captures through LayerCommunicator.prepare_attn_and_capture_last_layer_outputs,
+# the residual after prepare_attn, which is the embedding output when residual is None, so id 0
+# is captured there no later than this release (no release tag of that change was read: the
+# boundary may be conservative for those targets, never too early). Before it, deepseek_v2.py
+# appended `hidden_states + residual` before layer i (sgl-project/sglang#14280's diff).
 SGLANG_EMBED_CAPTURE = "0.5.22"
 
 # transformers_utils/configs/speculators/ (algos.py update_eagle3) and llama_eagle3.py
