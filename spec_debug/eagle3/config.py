@@ -283,8 +283,13 @@ def _shape_key(decoder: Mapping[str, Any], key: str, where: str) -> int:
 def _layer_ids(value: Any, key: str, where: str) -> tuple[int, ...] | None:
     if value is None or value == []:
         return None
+    # eagle_config's ids are read output-of (SGLang models/llama.py `[val + 1 for val in
+    # layer_ids]`), where a first id of -1 is the embedding output: the spelling the layer
+    # check itself proposes for a draft trained on it (engines.trained_layer_ids)
+    lowest = [-1 if n == 0 and key.startswith("eagle_config.") else 0
+              for n in range(len(value))] if isinstance(value, (list, tuple)) else []
     if not isinstance(value, (list, tuple)) or not all(
-            isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in value):
+            isinstance(i, int) and not isinstance(i, bool) and i >= low for i, low in zip(value, lowest)):
         # A string ("2,16,29") or digit strings: speculators refuses the first (pydantic
         # list[int]), SGLang and vLLM misread both (diagnose SD707); say how to write it
         texts = value.replace(";", ",").strip("[]() ").split(",") if isinstance(value, str) \
