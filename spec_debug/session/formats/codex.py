@@ -69,7 +69,7 @@ _MCP_CALL_FAILED = "tool call error: "
 ``format!("tool call error: {e}")``): a failed call, not a result."""
 _PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '",
                  "apply_patch handler received ", "invalid patch: ", "invalid hunk at line ",
-                 "failed to parse function arguments: ")
+                 "failed to parse function arguments: ", tool_ends.EMPTY_PATCH_REJECTED)
 """How a patch that did not apply comes back, with no exit code: the tool handler's
 ``format!("apply_patch verification failed: {parse_error}")`` (openai/codex ``codex-rs/core/src/
 tools/handlers/apply_patch.rs``) around the apply-patch crate's ``ComputeReplacements`` errors
@@ -79,7 +79,8 @@ input that is no patch invocation (``apply_patch handler received invalid patch 
 ``… non-apply_patch input``, ``… unsupported payload``); the parser's own errors, handed on bare,
 read ``invalid patch: {0}`` and ``invalid hunk at line {n}, {message}`` (``codex-rs/apply-patch/src/
 parser.rs`` ``ParseError``); and every function tool answers JSON arguments that did not parse with
-``failed to parse function arguments: {e:?}`` (the call never ran). A shell result never starts
+``failed to parse function arguments: {e:?}`` (the call never ran); a patch with no change is
+turned away ``patch rejected: empty patch`` (``codex-rs/core/src/safety.rs``). A shell result never starts
 so: it starts with ``Exit code:`` or is JSON."""
 _ABORTED = "aborted by user"
 """What Codex hands the model for a call the person interrupted (Esc): ``Wall time: {secs:.1}

@@ -41,6 +41,16 @@ rejected due to unacceptable risk.", a PermissionRequest hook's message, an exec
 AUTO_REVIEW_REJECTED = "This action was rejected due to unacceptable risk.\n"
 """How the auto-reviewer's refusal begins (openai/codex ``codex-rs/core/src/guardian/``
 ``guardian_rejection_message``: this line, ``Reason: …``, then what the agent must not do)."""
+PATCH_POLICY_REJECTED = "patch rejected: "
+"""How Codex answers an ``apply_patch`` its safety check turned away before any file was
+touched: ``format!("patch rejected: {reason}")`` (openai/codex ``codex-rs/core/src/apply_patch.rs``,
+``SafetyCheck::Reject``), the reason being ``writing outside of the project; rejected by user
+approval settings`` under ``approval_policy = never`` (``codex-rs/core/src/safety.rs``
+``assess_patch_safety``): the approval policy's refusal, no edit made. No ``patch_apply_end``
+follows (the call never reaches the runtime), so the model's copy is all the rollout has."""
+EMPTY_PATCH_REJECTED = "patch rejected: empty patch"
+"""The other reason of ``assess_patch_safety``: the model sent a patch with no change, its own
+mistake (a failed edit, ``codex._PATCH_FAILED``), not a refusal of the permission system."""
 _FAILED = frozenset({"failed", "declined", "error", "errored"})
 """Terminal statuses of a turn item that mean the call did not succeed (``CommandExecutionStatus``,
 ``McpToolCallStatus``, ``PatchApplyStatus`` in openai/codex ``codex-rs/protocol/src/items.rs``;
@@ -108,8 +118,11 @@ def from_item(item: dict) -> ToolEnd | None:
 
 def refused(output: str) -> bool:
     """The whole of a result is Codex's text for a call refused before it ran: declined by the
-    person (:data:`USER_DECLINED`) or by the auto-reviewer (:data:`AUTO_REVIEW_REJECTED`)."""
-    return output[:1] in "epT" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED))
+    person (:data:`USER_DECLINED`), by the auto-reviewer (:data:`AUTO_REVIEW_REJECTED`) or, for a
+    patch, by the approval policy (:data:`PATCH_POLICY_REJECTED`)."""
+    return output[:1] in "epT" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED)
+                                    or (output.startswith(PATCH_POLICY_REJECTED)
+                                        and not output.startswith(EMPTY_PATCH_REJECTED)))
 
 
 def not_run(result: Event, kind: str | None = None) -> Event:
