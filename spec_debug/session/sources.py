@@ -1131,9 +1131,13 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
         # Before Claude Code's rule: its settings.json beside projects/ took Factory's home for
         # Claude's, and sessions/ (where interactive sessions are kept) was passed by.
         return _FACTORY_FOLDERS & folders
-    if "projects" in folders and (name == ".claude" or (name, parent) == _XDG_CLAUDE or files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+    if "projects" in folders and ".claude" not in folders and (
+            name == ".claude" or (name, parent) == _XDG_CLAUDE or files & _CLAUDE_HOME_FILES
+            or folders & _CLAUDE_HOME_FOLDERS
+            or (files & _CLAUDE_NAMED_HOME_FILES and name.lstrip(".").lower().startswith("claude"))):
         # By its name too, as Codex's: a copy of ~/.claude/projects alone (settings and
         # credentials left out) was passed by as a project's own .claude/, which has no projects/.
+        # A folder holding .claude/ is the home holding the CLI's home, never one itself.
         return {"projects"}
     if ("sessions" in folders or "archived_sessions" in folders) \
             and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
@@ -1212,8 +1216,13 @@ def _is_agent_home(folder: Path) -> bool:
 
 
 _COPILOT_HOME_FILES = frozenset({"mcp-config.json", "command-history-state.json"})
-_CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".credentials.json", "CLAUDE.md",
-                                "history.jsonl"})
+_CLAUDE_HOME_FILES = frozenset({".credentials.json", "history.jsonl"})
+_CLAUDE_NAMED_HOME_FILES = frozenset({"settings.json", "settings.local.json", "CLAUDE.md"})
+"""Files a Claude home holds that other folders hold too: ``CLAUDE.md`` is the instructions
+``/init`` writes into the folder Claude Code ran in (a user's home, a monorepo), and settings
+files are any tool's. Beside a ``projects/`` of code they tell a home only in a folder named for
+Claude (``.claude-backup``, ``claude-work``): ``~`` with ``CLAUDE.md`` and ``~/projects/`` was taken
+for Claude's home, and the scan read ``~/projects/`` alone, ``~/.claude`` passed by."""
 _CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugins", "file-history", "session-env"})
 _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "version.json"})
 _GEMINI_PROJECT_FILES = frozenset({"logs.json", "shell_history"})
