@@ -1064,7 +1064,8 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             lower = plain.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
                 continue
-            if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES:
+            if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
+                    or plain in _INSTRUCTION_FILES:
                 continue
             if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
                 continue  # the run's own logs beside its trajectory, which tells the session
@@ -1118,6 +1119,15 @@ Each repeats the instance's conversation so far: not a session of its own."""
 _NOT_SESSION_FILES = frozenset({"journal.jsonl", ".what-is-this.md"})
 """A Workflow run's journal (:mod:`formats.claude_layout`), and the note SpecStory writes into
 its ``.specstory/`` folder beside ``history/``."""
+_INSTRUCTION_FILES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md",
+                                "QWEN.md"})
+"""The instructions an agent reads from the folder it works in, by their exact names: Claude
+Code's memory files (code.claude.com docs, "Manage Claude's memory"), Codex's (developers.openai.com
+``codex/guides/agents-md``: ``AGENTS.override.md``, then ``AGENTS.md``, in each folder), Gemini
+CLI's and Qwen Code's context files. No session: a folder scan of a project read them as shell logs,
+their example commands (``$ python -m sglang.launch_server ...``) as commands the session ran and
+their rules ("Error: do not push to main") as errors. Matched case and all: a transcript someone
+saved as ``claude.md`` is still read."""
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:
