@@ -1137,17 +1137,21 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
     and ``archived_sessions/`` beside ``config.toml``, ``auth.json``, ``history.jsonl`` and
     ``log/codex-tui.log`` (TRANSCRIPTS.md section 1; Sinity/polylogue
     ``docs/providers/openai-codex.md``)."""
+    if folders & _AGENT_HOME_NAMES:
+        # The folder holding a CLI's home (~ with .claude/ or .codex/) is the user's home, never
+        # a CLI's own: ~ with a sessions/ and a log/ of the user's was taken for Codex's home,
+        # ~/sessions/ read alone and ~/.codex, ~/.claude passed by.
+        return None
     if name == ".factory" and folders & _FACTORY_FOLDERS:
         # Before Claude Code's rule: its settings.json beside projects/ took Factory's home for
         # Claude's, and sessions/ (where interactive sessions are kept) was passed by.
         return _FACTORY_FOLDERS & folders
-    if "projects" in folders and ".claude" not in folders and (
+    if "projects" in folders and (
             name == ".claude" or (name, parent) == _XDG_CLAUDE or files & _CLAUDE_HOME_FILES
             or folders & _CLAUDE_HOME_FOLDERS
             or (files & _CLAUDE_NAMED_HOME_FILES and name.lstrip(".").lower().startswith("claude"))):
         # By its name too, as Codex's: a copy of ~/.claude/projects alone (settings and
         # credentials left out) was passed by as a project's own .claude/, which has no projects/.
-        # A folder holding .claude/ is the home holding the CLI's home, never one itself.
         return {"projects"}
     if ("sessions" in folders or "archived_sessions" in folders) \
             and (files & _CODEX_HOME_FILES or "log" in folders or name in _SESSIONS_HOMES):
