@@ -246,6 +246,8 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
         detected, recognized = "claude-code", True
     if scanning and fmt is None and not recognized and unpacked_name(file.name).lower().endswith((".json", ".jsonl")):
         return None  # a config or data file in the folder, not a transcript
+    if scanning and fmt is None and detected == "claude-code" and claude_layout.summaries_only(file):
+        return None  # Claude Code's index of other sessions' titles (claude_layout.summaries_only)
     if not scanning and fmt is None and not recognized and detected == "claude-code":
         _refuse_untyped_records(file)
     recording = detected == "asciicast"
