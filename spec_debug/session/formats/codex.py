@@ -67,14 +67,18 @@ error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without i
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
-_EXEC_FAILED = "execution error: "
+_EXEC_FAILED = ("execution error: ", "exec_command failed: ", "failed to parse exec_command arguments: ",
+                "failed to parse write_stdin arguments: ")
 """How a shell call that could not be run comes back, with no exit code: ``format!("execution
 error: {err:?}")`` (openai/codex ``codex-rs/core/src/tools/events.rs`` ``ToolEmitter::finish``, any
 ``ToolError::Codex`` but a sandbox timeout or denial), e.g. ``execution error: Io(Os { code: 2,
-kind: NotFound, message: "No such file or directory" })`` for a ``workdir`` that does not exist.
-Its ``exec_command_end`` (exit -1, failed) is not kept in rollouts of the default persistence
-(``codex-rs/core/src/rollout/policy.rs`` ``should_persist_event_msg``): the model's copy is all
-there is, and it read as a command that ran fine."""
+kind: NotFound, message: "No such file or directory" })`` for a ``workdir`` that does not exist;
+the unified exec tool's ``exec_command failed: {err:?}`` (``CreateProcess { message }``: the process
+could not be started; ``SandboxDenied``) and its arguments that did not parse (``codex-rs/core/src/
+tools/handlers/unified_exec.rs``). Its ``exec_command_end`` (exit -1, failed), when there is one, is
+not kept in rollouts of the default persistence (``codex-rs/core/src/rollout/policy.rs``
+``should_persist_event_msg``): the model's copy is all there is, and it read as a command that ran
+fine."""
 _PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '",
                  "apply_patch handler received ", "invalid patch: ", "invalid hunk at line ",
                  "failed to parse function arguments: ", tool_ends.EMPTY_PATCH_REJECTED)
@@ -822,7 +826,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, _EXEC_FAILED))
+                    is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED))
                     or output.startswith(_PATCH_FAILED) or _aborted_by_user(output),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)

@@ -48,6 +48,13 @@ touched: ``format!("patch rejected: {reason}")`` (openai/codex ``codex-rs/core/s
 approval settings`` under ``approval_policy = never`` (``codex-rs/core/src/safety.rs``
 ``assess_patch_safety``): the approval policy's refusal, no edit made. No ``patch_apply_end``
 follows (the call never reaches the runtime), so the model's copy is all the rollout has."""
+ESCALATION_REFUSED = ("approval policy is ", "; reject command")
+"""How the unified exec tool turns away a command that asked to run outside the sandbox
+(``sandbox_permissions: require_escalated``) under an approval policy that cannot ask:
+``approval policy is {policy:?}; reject command — you cannot ask for escalated permissions if the
+approval policy is {policy:?}`` (openai/codex ``codex-rs/core/src/tools/handlers/unified_exec.rs``;
+the shell tools' ``… you should not ask …``, ``tools/handlers/shell.rs`` ``run_exec_like``). The
+policy's refusal: the command never ran."""
 EMPTY_PATCH_REJECTED = "patch rejected: empty patch"
 """The other reason of ``assess_patch_safety``: the model sent a patch with no change, its own
 mistake (a failed edit, ``codex._PATCH_FAILED``), not a refusal of the permission system."""
@@ -118,11 +125,13 @@ def from_item(item: dict) -> ToolEnd | None:
 
 def refused(output: str) -> bool:
     """The whole of a result is Codex's text for a call refused before it ran: declined by the
-    person (:data:`USER_DECLINED`), by the auto-reviewer (:data:`AUTO_REVIEW_REJECTED`) or, for a
-    patch, by the approval policy (:data:`PATCH_POLICY_REJECTED`)."""
-    return output[:1] in "epT" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED)
-                                    or (output.startswith(PATCH_POLICY_REJECTED)
-                                        and not output.startswith(EMPTY_PATCH_REJECTED)))
+    person (:data:`USER_DECLINED`), by the auto-reviewer (:data:`AUTO_REVIEW_REJECTED`) or by the
+    approval policy (a patch, :data:`PATCH_POLICY_REJECTED`; an escalation, :data:`ESCALATION_REFUSED`)."""
+    return output[:1] in "epTa" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED)
+                                     or (output.startswith(PATCH_POLICY_REJECTED)
+                                         and not output.startswith(EMPTY_PATCH_REJECTED))
+                                     or (output.startswith(ESCALATION_REFUSED[0])
+                                         and ESCALATION_REFUSED[1] in output[:200]))
 
 
 def not_run(result: Event, kind: str | None = None) -> Event:
