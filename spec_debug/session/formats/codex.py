@@ -79,6 +79,10 @@ tools/handlers/unified_exec.rs``). Its ``exec_command_end`` (exit -1, failed), w
 not kept in rollouts of the default persistence (``codex-rs/core/src/rollout/policy.rs``
 ``should_persist_event_msg``): the model's copy is all there is, and it read as a command that ran
 fine."""
+_UNSUPPORTED = ("unsupported call: ", "unsupported custom tool call: ")
+"""Codex's answer to a call of a tool it does not have (openai/codex ``codex-rs/core/src/tools/
+registry.rs`` ``unsupported_tool_call_message``): nothing ran. A ``container.exec`` or ``shell``
+call of a CLI that no longer has that tool was a command that ran fine."""
 _PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '",
                  "apply_patch handler received ", "invalid patch: ", "invalid hunk at line ",
                  "failed to parse function arguments: ", tool_ends.EMPTY_PATCH_REJECTED)
@@ -826,7 +830,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED))
+                    is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED))
                     or output.startswith(_PATCH_FAILED) or _aborted_by_user(output),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
