@@ -635,21 +635,26 @@ def _instances(source: SessionSource) -> list[SessionSource]:
             for instance in found] or [source]
 
 
-def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
+def _nest_codex_threads(sources: list[SessionSource], keep: SessionSource | None = None) -> list[SessionSource]:
     """Codex writes each sub-agent thread to a rollout of its own, beside its parent's in the
     day folder; the child names its parent in ``session_meta`` (:class:`codex_threads.Thread`). A child
     whose parent is among the sources goes under it; one whose parent is not stays a session."""
     # A `codex exec --json` log is a parent too: its thread.started names its thread, and its
     # collab_tool_call spawn_agent items the threads it started (codex_threads.thread_of).
     rollouts = [s for s in sources if s.format == "codex"]
+    for source in rollouts:
+        source.thread = codex_threads.thread_of(source.path)
+    # The auto-reviewer's threads (codex_threads._internal) are no work of the session's: left
+    # out of a scan, and never nested as a sub-agent (one named alone is still read).
+    internal = {id(s) for s in rollouts if s is not keep and s.thread is not None and s.thread.internal}
+    if internal:
+        sources = [s for s in sources if id(s) not in internal]
+        rollouts = [s for s in rollouts if id(s) not in internal]
     if len(rollouts) < 2:
-        for source in rollouts:
-            source.thread = codex_threads.thread_of(source.path)
         _fork_origins_elsewhere(rollouts)
         return sources
     by_thread: dict[str, SessionSource] = {}
     for source in rollouts:
-        source.thread = codex_threads.thread_of(source.path)
         if source.thread is not None:
             by_thread.setdefault(source.thread.id, source)
     nested: set[int] = set()
@@ -837,7 +842,7 @@ def _with_sub_agent_rollouts(source: SessionSource) -> list[SessionSource]:
         source.thread = codex_threads.thread_of(source.path)
         _fork_origins_elsewhere(siblings)
         return [source]
-    _nest_codex_threads(siblings)
+    _nest_codex_threads(siblings, keep=source)
     return [source]
 
 
