@@ -278,7 +278,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                     _remember(results_seen, end.call_id)
                     result = event("tool_result", "tool", call_id=end.call_id, text=end.text,
                                    exit_code=end.exit_code, is_error=end.is_error)
-                    yield tool_ends.not_run(result) if end.declined else result
+                    # (an MCP call declined at its prompt ends {"Err": "user rejected MCP tool call"}: no status)
+                    yield tool_ends.not_run(result) if end.declined or (end.is_error and tool_ends.refused(end.text)) \
+                        else result
                 else:
                     yield event("system", "system", raw_type=f"event_msg:{ptype}")
             elif ptype == "turn_aborted":
