@@ -218,6 +218,11 @@ MAX_PER_OUTPUT = 5
 # What Claude Code returns for a command the person stopped (chiphuyen/sniffly
 # sniffly/core/constants.py, "User Interruption"): no failure of the command.
 _INTERRUPTED = "[Request interrupted by user"
+# What Claude Code's Bash tool appends when the command was stopped before it ended (its abort
+# signal: the person's Esc, a message sent while it ran), with ``is_error`` set to ``interrupted``
+# (the CLI's BashTool ``mapToolResultToToolResultBlockParam``: stdout, stderr, then this tag; a
+# command moved to the background has a line after it). A timeout says so in words of its own.
+_ABORTED_TAG = "<error>Command was aborted before completion</error>"
 # What Codex returns for a call the person stopped with Esc (openai/codex
 # codex-rs/core/src/tools/parallel.rs, ToolCallRuntime::abort_message): "Wall time: 9.5
 # seconds\naborted by user" for a shell tool, "aborted by user after 5.0s" for any other.
@@ -333,6 +338,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return _with_stated_cause(errors, output, failed)[:MAX_PER_OUTPUT]
     if is_error and (output.startswith(_INTERRUPTED) or (output[:1] in "aW" and _codex_aborted(output))):
         return [ErrorInfo("interrupted", None, output[:200].strip())]
+    if is_error and output.endswith(_ABORTED_TAG) and "timed out" not in output:
+        # (was a failed call whose error was the output's first line: a `tail -f` of a server's
+        # log stopped three times was "the same failing command", its error a log line)
+        return [ErrorInfo("interrupted", None, "Command was aborted before completion")]
     cause = _stated_cause(output, failed)
     if cause is not None:
         # a watchdog's "CUDA error: device-side assert triggered" with no traceback: the

@@ -246,6 +246,8 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
         detected, recognized = "claude-code", True
     if scanning and fmt is None and not recognized and unpacked_name(file.name).lower().endswith((".json", ".jsonl")):
         return None  # a config or data file in the folder, not a transcript
+    if scanning and fmt is None and detected == "claude-code" and claude_layout.summaries_only(file):
+        return None  # Claude Code's index of other sessions' titles (claude_layout.summaries_only)
     if not scanning and fmt is None and not recognized and detected == "claude-code":
         _refuse_untyped_records(file)
     recording = detected == "asciicast"
@@ -633,21 +635,26 @@ def _instances(source: SessionSource) -> list[SessionSource]:
             for instance in found] or [source]
 
 
-def _nest_codex_threads(sources: list[SessionSource]) -> list[SessionSource]:
+def _nest_codex_threads(sources: list[SessionSource], keep: SessionSource | None = None) -> list[SessionSource]:
     """Codex writes each sub-agent thread to a rollout of its own, beside its parent's in the
     day folder; the child names its parent in ``session_meta`` (:class:`codex_threads.Thread`). A child
     whose parent is among the sources goes under it; one whose parent is not stays a session."""
     # A `codex exec --json` log is a parent too: its thread.started names its thread, and its
     # collab_tool_call spawn_agent items the threads it started (codex_threads.thread_of).
     rollouts = [s for s in sources if s.format == "codex"]
+    for source in rollouts:
+        source.thread = codex_threads.thread_of(source.path)
+    # The auto-reviewer's threads (codex_threads._internal) are no work of the session's: left
+    # out of a scan, and never nested as a sub-agent (one named alone is still read).
+    internal = {id(s) for s in rollouts if s is not keep and s.thread is not None and s.thread.internal}
+    if internal:
+        sources = [s for s in sources if id(s) not in internal]
+        rollouts = [s for s in rollouts if id(s) not in internal]
     if len(rollouts) < 2:
-        for source in rollouts:
-            source.thread = codex_threads.thread_of(source.path)
         _fork_origins_elsewhere(rollouts)
         return sources
     by_thread: dict[str, SessionSource] = {}
     for source in rollouts:
-        source.thread = codex_threads.thread_of(source.path)
         if source.thread is not None:
             by_thread.setdefault(source.thread.id, source)
     nested: set[int] = set()
@@ -835,7 +842,7 @@ def _with_sub_agent_rollouts(source: SessionSource) -> list[SessionSource]:
         source.thread = codex_threads.thread_of(source.path)
         _fork_origins_elsewhere(siblings)
         return [source]
-    _nest_codex_threads(siblings)
+    _nest_codex_threads(siblings, keep=source)
     return [source]
 
 
@@ -1064,7 +1071,8 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             lower = plain.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
                 continue
-            if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES:
+            if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
+                    or plain in _INSTRUCTION_FILES:
                 continue
             if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
                 continue  # the run's own logs beside its trajectory, which tells the session
@@ -1118,6 +1126,15 @@ Each repeats the instance's conversation so far: not a session of its own."""
 _NOT_SESSION_FILES = frozenset({"journal.jsonl", ".what-is-this.md"})
 """A Workflow run's journal (:mod:`formats.claude_layout`), and the note SpecStory writes into
 its ``.specstory/`` folder beside ``history/``."""
+_INSTRUCTION_FILES = frozenset({"CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENTS.override.md", "GEMINI.md",
+                                "QWEN.md"})
+"""The instructions an agent reads from the folder it works in, by their exact names: Claude
+Code's memory files (code.claude.com docs, "Manage Claude's memory"), Codex's (developers.openai.com
+``codex/guides/agents-md``: ``AGENTS.override.md``, then ``AGENTS.md``, in each folder), Gemini
+CLI's and Qwen Code's context files. No session: a folder scan of a project read them as shell logs,
+their example commands (``$ python -m sglang.launch_server ...``) as commands the session ran and
+their rules ("Error: do not push to main") as errors. Matched case and all: a transcript someone
+saved as ``claude.md`` is still read."""
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:
@@ -1127,11 +1144,19 @@ def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str 
     and ``archived_sessions/`` beside ``config.toml``, ``auth.json``, ``history.jsonl`` and
     ``log/codex-tui.log`` (TRANSCRIPTS.md section 1; Sinity/polylogue
     ``docs/providers/openai-codex.md``)."""
+    if folders & _AGENT_HOME_NAMES:
+        # The folder holding a CLI's home (~ with .claude/ or .codex/) is the user's home, never
+        # a CLI's own: ~ with a sessions/ and a log/ of the user's was taken for Codex's home,
+        # ~/sessions/ read alone and ~/.codex, ~/.claude passed by.
+        return None
     if name == ".factory" and folders & _FACTORY_FOLDERS:
         # Before Claude Code's rule: its settings.json beside projects/ took Factory's home for
         # Claude's, and sessions/ (where interactive sessions are kept) was passed by.
         return _FACTORY_FOLDERS & folders
-    if "projects" in folders and (name == ".claude" or (name, parent) == _XDG_CLAUDE or files & _CLAUDE_HOME_FILES or folders & _CLAUDE_HOME_FOLDERS):
+    if "projects" in folders and (
+            name == ".claude" or (name, parent) == _XDG_CLAUDE or files & _CLAUDE_HOME_FILES
+            or folders & _CLAUDE_HOME_FOLDERS
+            or (files & _CLAUDE_NAMED_HOME_FILES and name.lstrip(".").lower().startswith("claude"))):
         # By its name too, as Codex's: a copy of ~/.claude/projects alone (settings and
         # credentials left out) was passed by as a project's own .claude/, which has no projects/.
         return {"projects"}
@@ -1212,8 +1237,13 @@ def _is_agent_home(folder: Path) -> bool:
 
 
 _COPILOT_HOME_FILES = frozenset({"mcp-config.json", "command-history-state.json"})
-_CLAUDE_HOME_FILES = frozenset({"settings.json", "settings.local.json", ".credentials.json", "CLAUDE.md",
-                                "history.jsonl"})
+_CLAUDE_HOME_FILES = frozenset({".credentials.json", "history.jsonl"})
+_CLAUDE_NAMED_HOME_FILES = frozenset({"settings.json", "settings.local.json", "CLAUDE.md"})
+"""Files a Claude home holds that other folders hold too: ``CLAUDE.md`` is the instructions
+``/init`` writes into the folder Claude Code ran in (a user's home, a monorepo), and settings
+files are any tool's. Beside a ``projects/`` of code they tell a home only in a folder named for
+Claude (``.claude-backup``, ``claude-work``): ``~`` with ``CLAUDE.md`` and ``~/projects/`` was taken
+for Claude's home, and the scan read ``~/projects/`` alone, ``~/.claude`` passed by."""
 _CLAUDE_HOME_FOLDERS = frozenset({"todos", "statsig", "shell-snapshots", "plugins", "file-history", "session-env"})
 _CODEX_HOME_FILES = frozenset({"config.toml", "auth.json", "history.jsonl", "version.json"})
 _GEMINI_PROJECT_FILES = frozenset({"logs.json", "shell_history"})

@@ -89,6 +89,40 @@ def is_auto_memory(folder: Path, beside: set[str]) -> bool:
         (folder / "MEMORY.md").is_file() or any(name.endswith(".jsonl") for name in beside))
 
 
+_SUMMARY_INDEX_BYTES = 64 * 1024
+"""Read at most this much of a file to tell a summary index (:func:`summaries_only`): its lines
+are ~150 bytes each, and a longer file is a session."""
+
+
+def summaries_only(path: Path) -> bool:
+    """A file of Claude Code's ``{"type": "summary", "summary", "leafUuid"}`` lines and nothing
+    else: the titles CLIs of 2025 wrote for conversation branches, each ``leafUuid`` naming a
+    message of another session file (microsoft/amplifier ``ai_working/claude_code_logging/
+    summary_files_analysis.md``; anthropics/claude-code issue #2597, summaries appended to
+    whichever file was current). An index of other sessions, not a session: a home scan reported
+    each as a session of its own, of "2 events" and no talk. Read only when small."""
+    try:
+        if path.stat().st_size > _SUMMARY_INDEX_BYTES:
+            return False
+        head = read_head(path, _SUMMARY_INDEX_BYTES + 1)
+    except OSError:
+        return False
+    if len(head) > _SUMMARY_INDEX_BYTES:
+        return False  # a compressed file that unpacks to more
+    seen = False
+    for raw in head.splitlines():
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except ValueError:
+            return False
+        if not isinstance(obj, dict) or obj.get("type") != "summary":
+            return False
+        seen = True
+    return seen
+
+
 def first_uuids(sessions: list[Path]) -> dict[Path, str]:
     """The uuid of each session's first user or assistant line (none: not in the dict)."""
     found = {}

@@ -67,9 +67,25 @@ error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without i
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
+_EXEC_FAILED = ("execution error: ", "exec_command failed: ", "failed to parse exec_command arguments: ",
+                "failed to parse write_stdin arguments: ")
+"""How a shell call that could not be run comes back, with no exit code: ``format!("execution
+error: {err:?}")`` (openai/codex ``codex-rs/core/src/tools/events.rs`` ``ToolEmitter::finish``, any
+``ToolError::Codex`` but a sandbox timeout or denial), e.g. ``execution error: Io(Os { code: 2,
+kind: NotFound, message: "No such file or directory" })`` for a ``workdir`` that does not exist;
+the unified exec tool's ``exec_command failed: {err:?}`` (``CreateProcess { message }``: the process
+could not be started; ``SandboxDenied``) and its arguments that did not parse (``codex-rs/core/src/
+tools/handlers/unified_exec.rs``). Its ``exec_command_end`` (exit -1, failed), when there is one, is
+not kept in rollouts of the default persistence (``codex-rs/core/src/rollout/policy.rs``
+``should_persist_event_msg``): the model's copy is all there is, and it read as a command that ran
+fine."""
+_UNSUPPORTED = ("unsupported call: ", "unsupported custom tool call: ")
+"""Codex's answer to a call of a tool it does not have (openai/codex ``codex-rs/core/src/tools/
+registry.rs`` ``unsupported_tool_call_message``): nothing ran. A ``container.exec`` or ``shell``
+call of a CLI that no longer has that tool was a command that ran fine."""
 _PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '",
                  "apply_patch handler received ", "invalid patch: ", "invalid hunk at line ",
-                 "failed to parse function arguments: ")
+                 "failed to parse function arguments: ", tool_ends.EMPTY_PATCH_REJECTED)
 """How a patch that did not apply comes back, with no exit code: the tool handler's
 ``format!("apply_patch verification failed: {parse_error}")`` (openai/codex ``codex-rs/core/src/
 tools/handlers/apply_patch.rs``) around the apply-patch crate's ``ComputeReplacements`` errors
@@ -79,7 +95,8 @@ input that is no patch invocation (``apply_patch handler received invalid patch 
 ``… non-apply_patch input``, ``… unsupported payload``); the parser's own errors, handed on bare,
 read ``invalid patch: {0}`` and ``invalid hunk at line {n}, {message}`` (``codex-rs/apply-patch/src/
 parser.rs`` ``ParseError``); and every function tool answers JSON arguments that did not parse with
-``failed to parse function arguments: {e:?}`` (the call never ran). A shell result never starts
+``failed to parse function arguments: {e:?}`` (the call never ran); a patch with no change is
+turned away ``patch rejected: empty patch`` (``codex-rs/core/src/safety.rs``). A shell result never starts
 so: it starts with ``Exit code:`` or is JSON."""
 _ABORTED = "aborted by user"
 """What Codex hands the model for a call the person interrupted (Esc): ``Wall time: {secs:.1}
@@ -261,7 +278,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                     _remember(results_seen, end.call_id)
                     result = event("tool_result", "tool", call_id=end.call_id, text=end.text,
                                    exit_code=end.exit_code, is_error=end.is_error)
-                    yield tool_ends.not_run(result) if end.declined else result
+                    # (an MCP call declined at its prompt ends {"Err": "user rejected MCP tool call"}: no status)
+                    yield tool_ends.not_run(result) if end.declined or (end.is_error and tool_ends.refused(end.text)) \
+                        else result
                 else:
                     yield event("system", "system", raw_type=f"event_msg:{ptype}")
             elif ptype == "turn_aborted":
@@ -813,7 +832,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or reported_failure or output.startswith(_MCP_CALL_FAILED)
+                    is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED))
                     or output.startswith(_PATCH_FAILED) or _aborted_by_user(output),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)

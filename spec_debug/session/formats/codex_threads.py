@@ -46,6 +46,8 @@ class Thread:
     """``forked_from_id``: the thread a session forked by the person (``/fork``) copied its
     history from; that copy heads its rollout as a sub-agent's does (ccusage test
     ``skips_replayed_parent_token_history_in_forked_session_files``)."""
+    internal: bool = False
+    """An approval reviewer's thread (:func:`_internal`): no work of the session's own."""
     own_from: int | None = None
     """``subagent_history_start_ordinal``: the ordinal of the first line that is the sub-agent's own,
     as 2026 CLIs write it; the lines after its own ``session_meta`` and before that one are the
@@ -95,7 +97,22 @@ def _thread(payload: dict) -> Thread | None:
 
     return Thread(id=payload["id"], parent=text("parent_thread_id"), nickname=text("agent_nickname") or "",
                   role=text("agent_role") or text("agent_type") or "", agent_path=text("agent_path"),
-                  forked_from=text("forked_from_id"), own_from=_own_from(payload))
+                  forked_from=text("forked_from_id"), internal=_internal(payload.get("source")),
+                  own_from=_own_from(payload))
+
+
+def _internal(source) -> bool:
+    """``source: {"subagent": {"other": "guardian"}}``: the auto-reviewer's thread, which Codex
+    starts to judge an approval request (openai/codex ``codex-rs/core/src/guardian/
+    review_session_setup.rs``, ``SubAgentSource::Other(GUARDIAN_REVIEWER_NAME)``) and keeps as a
+    rollout of its own. Its first message quotes the agent's history ("The following is the Codex
+    agent history whose request action you are assessing...", chenhg5/cc-connect issue #1271):
+    read in a scan, each reading the session quoted counted again, in a session (or a sub-agent)
+    of its own. Its verdict is in the parent's rollout, as the refused call's output."""
+    if not isinstance(source, dict):
+        return False
+    sub = source.get("subagent", source.get("sub_agent"))
+    return isinstance(sub, dict) and sub.get("other") == "guardian"
 
 
 def _own_from(payload: dict) -> int | None:

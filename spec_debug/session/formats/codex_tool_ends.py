@@ -30,17 +30,41 @@ DECLINED = "declined"
 before it ran (``exec_command_end``, ``patch_apply_end``, ``item_completed``, ``codex exec --json``'s
 ``command_execution``): openai/codex ``codex-rs/core/src/tools/events.rs`` ends every
 ``ToolError::Rejected`` so, with ``exit_code: -1`` and the refusal as its output."""
-USER_DECLINED = ("exec command rejected by user", "patch rejected by user")
+USER_DECLINED = ("exec command rejected by user", "patch rejected by user", "user rejected MCP tool call",
+                 "user cancelled MCP tool call")
 """What Codex hands the model for a command or patch the person declined at the approval prompt
 (``ReviewDecision::Denied`` or ``Abort``): ``reject_if_not_approved`` fails with ``"rejected by
 user"``, which ``ToolEmitter::finish`` words per tool (openai/codex ``codex-rs/core/src/tools/
 orchestrator.rs``, ``tools/events.rs``; CLIs of 2025 wrote the first from ``codex.rs``
-``handle_container_exec_with_params``). Any other refusal (the auto-reviewer's "This action was
+``handle_container_exec_with_params``); for an MCP tool call declined or dismissed at its approval
+prompt, ``user rejected MCP tool call`` / ``user cancelled MCP tool call`` (``codex-rs/core/src/
+mcp_tool_call.rs`` ``handle_mcp_tool_call``, an error result whose text alone reaches the rollout,
+and the ``mcp_tool_call_end`` ``{"Err": ...}`` of newer CLIs). Any other refusal (the auto-reviewer's "This action was
 rejected due to unacceptable risk.", a PermissionRequest hook's message, an exec policy's
 ``Forbidden`` reason) is the permission system's, not the person's."""
 AUTO_REVIEW_REJECTED = "This action was rejected due to unacceptable risk.\n"
 """How the auto-reviewer's refusal begins (openai/codex ``codex-rs/core/src/guardian/``
 ``guardian_rejection_message``: this line, ``Reason: …``, then what the agent must not do)."""
+PATCH_POLICY_REJECTED = "patch rejected: "
+"""How Codex answers an ``apply_patch`` its safety check turned away before any file was
+touched: ``format!("patch rejected: {reason}")`` (openai/codex ``codex-rs/core/src/apply_patch.rs``,
+``SafetyCheck::Reject``), the reason being ``writing outside of the project; rejected by user
+approval settings`` under ``approval_policy = never`` (``codex-rs/core/src/safety.rs``
+``assess_patch_safety``): the approval policy's refusal, no edit made. No ``patch_apply_end``
+follows (the call never reaches the runtime), so the model's copy is all the rollout has."""
+MCP_BLOCKED = "MCP tool call blocked by app configuration"
+"""An app's MCP tool the configuration disables (``codex-rs/core/src/mcp_tool_call.rs``): refused
+before it ran, by the configuration."""
+ESCALATION_REFUSED = ("approval policy is ", "; reject command")
+"""How the unified exec tool turns away a command that asked to run outside the sandbox
+(``sandbox_permissions: require_escalated``) under an approval policy that cannot ask:
+``approval policy is {policy:?}; reject command — you cannot ask for escalated permissions if the
+approval policy is {policy:?}`` (openai/codex ``codex-rs/core/src/tools/handlers/unified_exec.rs``;
+the shell tools' ``… you should not ask …``, ``tools/handlers/shell.rs`` ``run_exec_like``). The
+policy's refusal: the command never ran."""
+EMPTY_PATCH_REJECTED = "patch rejected: empty patch"
+"""The other reason of ``assess_patch_safety``: the model sent a patch with no change, its own
+mistake (a failed edit, ``codex._PATCH_FAILED``), not a refusal of the permission system."""
 _FAILED = frozenset({"failed", "declined", "error", "errored"})
 """Terminal statuses of a turn item that mean the call did not succeed (``CommandExecutionStatus``,
 ``McpToolCallStatus``, ``PatchApplyStatus`` in openai/codex ``codex-rs/protocol/src/items.rs``;
@@ -108,8 +132,15 @@ def from_item(item: dict) -> ToolEnd | None:
 
 def refused(output: str) -> bool:
     """The whole of a result is Codex's text for a call refused before it ran: declined by the
-    person (:data:`USER_DECLINED`) or by the auto-reviewer (:data:`AUTO_REVIEW_REJECTED`)."""
-    return output[:1] in "epT" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED))
+    person (:data:`USER_DECLINED`), by the auto-reviewer (:data:`AUTO_REVIEW_REJECTED`), by the
+    approval policy (a patch, :data:`PATCH_POLICY_REJECTED`; an escalation, :data:`ESCALATION_REFUSED`)
+    or by the configuration (:data:`MCP_BLOCKED`)."""
+    return output[:1] in "epTauM" and (output.strip() in USER_DECLINED or output.startswith(AUTO_REVIEW_REJECTED)
+                                       or output.startswith(MCP_BLOCKED)
+                                       or (output.startswith(PATCH_POLICY_REJECTED)
+                                           and not output.startswith(EMPTY_PATCH_REJECTED))
+                                       or (output.startswith(ESCALATION_REFUSED[0])
+                                           and ESCALATION_REFUSED[1] in output[:200]))
 
 
 def not_run(result: Event, kind: str | None = None) -> Event:
