@@ -73,7 +73,8 @@ def shown_surrogate(char: str) -> str:
     return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "\ufffd"
 
 
-_SHOWN_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
+SHOWN_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
+"""A byte shown_surrogate() wrote (`\\xe9`), its two hex digits the group."""
 
 
 def unshown_bytes(text: str) -> str:
@@ -81,7 +82,7 @@ def unshown_bytes(text: str) -> str:
     surrogateescape carries) turned back into the surrogate Python's argv held for it, so a
     value read back from run.json reaches the host as the byte it was typed as. `\\x41` and
     the like were never written by shown_surrogate and stay text."""
-    return _SHOWN_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text) if "\\x" in text else text
+    return SHOWN_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text) if "\\x" in text else text
 
 
 def carriable(value: Any) -> Any:
