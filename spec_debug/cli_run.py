@@ -281,6 +281,8 @@ def _prepare_run(
     loaded = load_playbook(playbook)
     # Each --var as the type of its default, refused in one line before any host is touched.
     cli_vars = {**cli_vars, **typed_like_defaults(var_texts or {}, cli_vars, loaded.playbook.vars)}
+    # The --var names of this command; cli_vars holds its --var-file values too (cli._collect_vars).
+    typed_now = set(var_texts) if var_texts is not None else set(cli_vars)
     for var_file in var_files or []:
         # A var the file holds and the playbook does not declare was refused by Run as
         # "--var NAME is not a var of playbook ...", naming the playbook: the user, who passed
@@ -319,12 +321,18 @@ def _prepare_run(
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
         for name in _masked_defaults(reused, loaded.playbook.vars, previous_args):
             del reused[name]
+        for name in _won_over_var_files(reused, cli_vars, typed_now, previous_args):
+            # That run's --var won over its --var-file; the file, given again (as the report's
+            # retry command gives it), took the var back, and the retry ran with another value.
+            del cli_vars[name]
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:
             # The record keeps secrets masked: reusing the value would run with the mask as the key.
             # A run that read its secrets from a --var-file: that file first, not a token typed
             # on the command line (and into shell history).
             files = [shlex.quote(f) for f in _previous_var_files(previous_args)]
+            if set(masked) <= (given_var_names(previous_args, files_unknown=False) or set()):
+                files = []  # that run took them from --var, over its file: the file has another value
             raise UsageError(
                 f"--retry-failed: the value of {masked[0]} was masked in {retry_failed}; pass it again",
                 hint=" ".join(f"--var {k}=..." for k in masked) if not files else
@@ -395,6 +403,15 @@ def _previous_var_files(args: list[str]) -> list[str]:
     return [args[i + 1] if arg == "--var-file" else arg.partition("=")[2]
             for i, arg in enumerate(args)
             if (arg == "--var-file" and i + 1 < len(args)) or arg.startswith("--var-file=")]
+
+
+def _won_over_var_files(reused: dict[str, Any], cli_vars: dict[str, Any], typed_now: set[str],
+                        previous_args: list[str]) -> list[str]:
+    """The vars the recorded run was given by --var that this run has from a --var-file alone:
+    the recorded value is the one that run used (--var wins over the file), so it wins again;
+    a masked one is then asked for (the masked check), not read from the file unsaid."""
+    given = given_var_names(previous_args, files_unknown=False) or set()
+    return [name for name in reused if name in given and name in cli_vars and name not in typed_now]
 
 
 def _masked_defaults(reused: dict[str, Any], defaults: dict[str, Any], previous_args: list[str]) -> list[str]:
