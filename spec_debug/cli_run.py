@@ -19,6 +19,7 @@ from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
+from spec_debug.playbook.none_guard import none_guard_warnings
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
 from spec_debug.record import RunRecord, given_var_names, some_names, split_program, unshown_bytes
@@ -279,6 +280,12 @@ def _prepare_run(
     """The playbook, vars and hosts read, the run folder made and the Run built: all that comes
     before the first record."""
     loaded = load_playbook(playbook)
+    # A guard that will not guard (none_guard.py): `playbooks validate` warned, `run` said
+    # nothing and the host missing the flag came back SD003, "nothing was checked". Said before
+    # the first host is touched, not refused: the guard is right where the capture is skipped.
+    for warned in none_guard_warnings(loaded.playbook, loaded.text, loaded.path):
+        _say(console, f"[bold yellow]warning:[/] {escape(warned.located)}")
+        _say(console, f"  [dim]hint:[/] {escape(warned.hint)}")
     # Each --var as the type of its default, refused in one line before any host is touched.
     cli_vars = {**cli_vars, **typed_like_defaults(var_texts or {}, cli_vars, loaded.playbook.vars)}
     # The --var names of this command; cli_vars holds its --var-file values too (cli._collect_vars).
