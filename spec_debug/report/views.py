@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import math
-import shlex
 from collections import defaultdict
 from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any, Callable
 from urllib.parse import quote
 
-from spec_debug.record import (SHOWN_BYTE, Finding, carriable, HostRecord, RunRecord, StepRecord, given_var_names, known_value, severity_rank, some_names,
-                               split_program)
+from spec_debug.record import (Finding, HostRecord, RunRecord, StepRecord, given_var_names, known_value, severity_rank, shell_word,
+                               some_names, split_program)
 from spec_debug.playbook.loader import shipped_playbooks_dir
 from spec_debug.playbook.run_folder_input import playbook_argument
 from spec_debug.redact import MASK
@@ -289,22 +288,7 @@ def _retry_command(record: RunRecord) -> str:
     folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
     playbook = playbook_argument(record.playbook.name, record.playbook.path, shipped_playbooks_dir())
     words = [*program, "run", playbook, *kept, "--retry-failed", folder]
-    return " ".join(map(_shell_word, words)) + _masked_vars(record, args)
-
-
-def _shell_word(word: str) -> str:
-    """word quoted for a shell. A byte that is no UTF-8 (a Latin-1 folder's `r\\xe9sultats`) is
-    recorded as the text `\\xe9` (record.shown_surrogate); in single quotes a shell keeps that as
-    four characters, and the command named a path that does not exist. ANSI-C quotes (bash, zsh,
-    ksh, POSIX.1-2024 sh: `$'...'`) give the byte back; the word's own backslashes and quotes are
-    escaped there, so only the bytes unshown_bytes() would read back become bytes. The record
-    of the run in progress still holds the surrogate Python's argv had: shown the same way."""
-    word = carriable(word)
-    if "\\x" not in word or not SHOWN_BYTE.search(word):
-        return shlex.quote(word)
-    pieces = SHOWN_BYTE.split(word)  # text, byte, text, byte, ..., text
-    out = [f"\\x{piece}" if at % 2 else piece.replace("\\", "\\\\").replace("'", "\\'") for at, piece in enumerate(pieces)]
-    return "$'" + "".join(out) + "'"
+    return " ".join(map(shell_word, words)) + _masked_vars(record, args)
 
 
 def _masked_vars(record: RunRecord, args: list[str]) -> str:
