@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from spec_debug.cli_progress import ConsoleReporter
-from spec_debug.errors import RunAborted, UsageError, stop_reason
+from spec_debug.errors import RunAborted, SpecDebugError, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.none_guard import none_guard_warnings
@@ -145,6 +145,43 @@ def _previous_file(command_line: list[str], option: str, run_dir: Path) -> Path 
         raise UsageError(f"--retry-failed: {run_dir} {ran_with} {given}, which is not found from here",
                          hint=f"pass it again: --retry-failed {run_dir} {names[0]} PATH/TO/{path.name}")
     return path
+
+
+# How far back a chain of retries is followed for a file (each run a retry of the one before).
+_RETRY_CHAIN_LIMIT = 20
+
+
+def _inherited_file(command_line: list[str], option: str, run_dir: Path, depth: int = 0) -> Path | None:
+    """_previous_file, or where the recorded run was itself a retry given no such file, the file
+    it took from the run it retried (as this retry does), and so on back. A retry typed without
+    -i (`run PB --retry-failed RUN`) records no -i: retried in turn, its failed hosts' inventory
+    names were taken for host names ("cannot resolve host name 'gone'"). A run given hosts of
+    its own (--host, --hosts) took no inventory from before: the chain stops there."""
+    found = _previous_file(command_line, option, run_dir)
+    if found is not None or depth >= _RETRY_CHAIN_LIMIT:
+        return found
+    if option == "inventory" and any(arg.partition("=")[0] in ("--host", "-H", "--hosts") or
+                                     (arg[:2] == "-H" and not arg.startswith("--")) for arg in command_line):
+        return None
+    earlier = _retried_run(command_line)
+    if earlier is None:
+        return None
+    try:
+        record = load_record(Path(earlier), warn=lambda _: None, pass_as="--retry-failed")
+    except SpecDebugError:
+        return None  # moved or removed since: the file stays unknown, as before
+    return _inherited_file(split_program(list(record.command_line))[1], option, Path(earlier), depth + 1)
+
+
+def _retried_run(command_line: list[str]) -> str | None:
+    """The run folder a recorded command line's --retry-failed named, if any (its last)."""
+    given = None
+    for i, arg in enumerate(command_line):
+        if arg == "--retry-failed" and i + 1 < len(command_line):
+            given = command_line[i + 1]
+        elif arg.startswith("--retry-failed="):
+            given = arg.partition("=")[2]
+    return given
 
 
 def execute_run(
@@ -317,14 +354,14 @@ def _prepare_run(
         if notice is not None:
             _say(console, f"[yellow]notice:[/] {escape(notice)}")
         if not host and not hosts and inventory is None:
-            inventory = _previous_file(previous_args, "inventory", retry_failed)
+            inventory = _inherited_file(previous_args, "inventory", retry_failed)
             if inventory is None:
                 host = [h.name for h in previous.hosts if h.name in only]
         over_ssh = any(h.transport != "local" for h in previous.hosts if h.name in only)
         if ssh_config is None and over_ssh:
-            ssh_config = _previous_file(previous_args, "ssh_config", retry_failed)
+            ssh_config = _inherited_file(previous_args, "ssh_config", retry_failed)
         if known_hosts is None and over_ssh:
-            known_hosts = _previous_file(previous_args, "known_hosts", retry_failed)
+            known_hosts = _inherited_file(previous_args, "known_hosts", retry_failed)
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
         for name in _masked_defaults(reused, loaded.playbook.vars, previous_args):
             del reused[name]
