@@ -22,7 +22,7 @@ from spec_debug.playbook.var_file import VarFile, check_var_file_names
 from spec_debug.playbook.none_guard import none_guard_warnings
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
-from spec_debug.record import RunRecord, given_var_names, some_names, split_program, unshown_bytes
+from spec_debug.record import RunRecord, given_var_names, shell_word, some_names, split_program, unshown_bytes
 from spec_debug.redact import MASK, redact_with_values, secret_values
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
@@ -374,7 +374,7 @@ def _prepare_run(
             # The record keeps secrets masked: reusing the value would run with the mask as the key.
             # A run that read its secrets from a --var-file: that file first, not a token typed
             # on the command line (and into shell history).
-            files = [shlex.quote(f) for f in _previous_var_files(previous_args)]
+            files = [shell_word(f) for f in _previous_var_files(previous_args)]  # a Latin-1 path as $'\xe9'
             if set(masked) <= (given_var_names(previous_args, files_unknown=False) or set()):
                 files = []  # that run took them from --var, over its file: the file has another value
             raise UsageError(
