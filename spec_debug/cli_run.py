@@ -368,7 +368,10 @@ def _prepare_run(
         for name in _won_over_var_files(reused, cli_vars, typed_now, previous_args):
             # That run's --var won over its --var-file; the file, given again (as the report's
             # retry command gives it), took the var back, and the retry ran with another value.
-            del cli_vars[name]
+            if cli_vars.pop(name) != reused[name] and MASK not in json.dumps(reused[name]):
+                # Said: a file given to change the value would otherwise lose to it unsaid.
+                _say(console, f"[yellow]notice:[/] --retry-failed: {escape(name)}: the value that run was given by --var "
+                              f"is used over the --var-file's, as it was then; pass --var {escape(name)}=... to give it otherwise")
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:
             # The record keeps secrets masked: reusing the value would run with the mask as the key.

@@ -41,6 +41,27 @@ def test_the_retry_keeps_the_var_that_won_over_the_file(write_playbook, tmp_path
     assert "Traceback" not in result.stderr, result.stderr
     assert only_run(again)[1]["vars"]["model_dir"] == str(from_var)
     assert result.code == 0, result.stderr
+    # said, since a file given to change it loses to the recorded --var
+    assert "model_dir: the value that run was given by --var is used over the --var-file's" in result.stderr
+
+
+def test_a_var_given_again_wins_over_the_recorded_one(write_playbook, tmp_path):
+    playbook = write_playbook(PLAYBOOK)
+    var_file = tmp_path / "vars.yaml"
+    var_file.write_text(f"model_dir: {tmp_path / 'a'}\n", encoding="utf-8")
+    out = tmp_path / "runs"
+    first = run_cli("run", str(playbook), "--host", "local", "--out", str(out), "--var-file", str(var_file),
+                    "--var", f"model_dir={tmp_path / 'b'}")
+    assert first.code == 1, first.stderr
+    run_dir, _ = only_run(out)
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "config.json").write_text("{}")
+    again = tmp_path / "again"
+    result = run_cli("run", str(playbook), "--var-file", str(var_file), "--out", str(again), "--retry-failed", str(run_dir),
+                     "--var", f"model_dir={tmp_path / 'c'}")
+    assert result.code == 0, result.stderr
+    assert only_run(again)[1]["vars"]["model_dir"] == str(tmp_path / "c")
+    assert "notice" not in result.stderr
 
 
 def test_a_masked_secret_that_won_over_the_file_is_asked_for(write_playbook, tmp_path):
