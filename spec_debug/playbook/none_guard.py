@@ -9,7 +9,8 @@ the guard is right where the capture is skipped) with the guard that does work: 
 
 Only a fact that a capture at or before the expression sets, with no default and not `all:`
 (a list, never None), and that the same expression orders (`<`, `>`, `<=`, `>=`) or looks in
-(`'EAGLE' in facts.X`: "argument of type 'NoneType' is not iterable", the same SD003) is named:
+(`'EAGLE' in facts.X`: "argument of type 'NoneType' is not iterable", the same SD003) or calls
+a method of (`facts.X.startswith('EAGLE')`: "'None' has no attribute") is named:
 `facts.X is defined and facts.X == 'on'` and `facts.X in ['a', 'b']` are fine with None.
 `spec-debug run` says these warnings before it starts, as `playbooks validate` does.
 """
@@ -89,6 +90,11 @@ def _guarded_and_ordered(text: str) -> dict[str, str]:
                 if name is not None:
                     none_tested.add(name)
             left = operand.expr
+    for call in parsed.find_all(nodes.Call):
+        # `facts.X.startswith('EAGLE')`: None has no such method ("'None' has no attribute
+        # 'startswith'"), the same SD003 on the host missing the flag.
+        if isinstance(call.node, nodes.Getattr) and (n := _fact_name(call.node.node)) is not None:
+            ordered.setdefault(n, "calling its methods")
     return {n: ordered[n] for n in dict.fromkeys(guarded) if n in ordered and n not in none_tested}
 
 

@@ -62,3 +62,16 @@ def test_what_none_only_makes_false_is_not_warned(tmp_path: Path, that: str) -> 
     result, statuses = _run(tmp_path, playbook)
     assert "warning:" not in result.stderr, result.stderr
     assert run_cli("playbooks", "validate", str(playbook)).stderr == ""
+
+
+def test_a_method_call_on_the_fact_is_warned_too(tmp_path: Path) -> None:
+    # `facts.algo.startswith('EAGLE')` on None: "'None' has no attribute 'startswith'", SD003.
+    playbook = _write(tmp_path, "facts.algo is not defined or facts.algo.startswith('EAGLE')")
+    result, statuses = _run(tmp_path, playbook)
+    assert statuses == ["error"]
+    assert "calling its methods fails the step (SD003)" in result.stderr, result.stderr
+    assert "hint: write facts.algo is none or facts.algo.startswith('EAGLE')" in result.stderr
+    (tmp_path / "fixed").mkdir()
+    fixed = _write(tmp_path / "fixed", "facts.algo is none or facts.algo.startswith('EAGLE')")
+    result, statuses = _run(tmp_path / "fixed", fixed)
+    assert statuses == ["passed"] and "warning:" not in result.stderr
