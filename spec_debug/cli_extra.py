@@ -85,11 +85,18 @@ def register(app: typer.Typer) -> None:
 
                 write_document(_code_family_text(playbook.strip(), family, fmt) + "\n")
                 return
+            # The same answer to a file or as a page (`explain SD1 -o codes.md`), which was
+            # still "no playbook file 'SD1'" and exit 2.
+            family_text = _code_family_text(playbook.strip(), family, fmt) if family else None
+            if family_text is not None and fmt == "html":
+                family_text = _markdown_page(playbook.strip(), family_text)
             # A file or a shipped playbook of that name is the playbook, whatever else it could name.
             other = code is None and not _names_a_playbook(playbook)
             concept = _topic_or_option(playbook) if other else None
             if code is not None:
                 text = _finding_text(code, fmt)
+            elif family_text is not None:
+                text = family_text
             elif concept is not None:
                 text = _concept_text(concept, fmt)
             elif other and (owner := _shipped_step_owner(playbook)) is not None:

@@ -16,12 +16,13 @@ from rich.console import Console
 from rich.markup import escape
 
 from spec_debug.cli_progress import ConsoleReporter
-from spec_debug.errors import RunAborted, UsageError, stop_reason
+from spec_debug.errors import RunAborted, SpecDebugError, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names
+from spec_debug.playbook.none_guard import none_guard_warnings
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
-from spec_debug.record import RunRecord, given_var_names, some_names, split_program, unshown_bytes
+from spec_debug.record import RunRecord, given_var_names, shell_word, some_names, split_program, unshown_bytes
 from spec_debug.redact import MASK, redact_with_values, secret_values
 from spec_debug.report import write_reports
 from spec_debug.report.views import nothing_checked
@@ -144,6 +145,43 @@ def _previous_file(command_line: list[str], option: str, run_dir: Path) -> Path 
         raise UsageError(f"--retry-failed: {run_dir} {ran_with} {given}, which is not found from here",
                          hint=f"pass it again: --retry-failed {run_dir} {names[0]} PATH/TO/{path.name}")
     return path
+
+
+# How far back a chain of retries is followed for a file (each run a retry of the one before).
+_RETRY_CHAIN_LIMIT = 20
+
+
+def _inherited_file(command_line: list[str], option: str, run_dir: Path, depth: int = 0) -> Path | None:
+    """_previous_file, or where the recorded run was itself a retry given no such file, the file
+    it took from the run it retried (as this retry does), and so on back. A retry typed without
+    -i (`run PB --retry-failed RUN`) records no -i: retried in turn, its failed hosts' inventory
+    names were taken for host names ("cannot resolve host name 'gone'"). A run given hosts of
+    its own (--host, --hosts) took no inventory from before: the chain stops there."""
+    found = _previous_file(command_line, option, run_dir)
+    if found is not None or depth >= _RETRY_CHAIN_LIMIT:
+        return found
+    if option == "inventory" and any(arg.partition("=")[0] in ("--host", "-H", "--hosts") or
+                                     (arg[:2] == "-H" and not arg.startswith("--")) for arg in command_line):
+        return None
+    earlier = _retried_run(command_line)
+    if earlier is None:
+        return None
+    try:
+        record = load_record(Path(earlier), warn=lambda _: None, pass_as="--retry-failed")
+    except SpecDebugError:
+        return None  # moved or removed since: the file stays unknown, as before
+    return _inherited_file(split_program(list(record.command_line))[1], option, Path(earlier), depth + 1)
+
+
+def _retried_run(command_line: list[str]) -> str | None:
+    """The run folder a recorded command line's --retry-failed named, if any (its last)."""
+    given = None
+    for i, arg in enumerate(command_line):
+        if arg == "--retry-failed" and i + 1 < len(command_line):
+            given = command_line[i + 1]
+        elif arg.startswith("--retry-failed="):
+            given = arg.partition("=")[2]
+    return given
 
 
 def execute_run(
@@ -279,8 +317,16 @@ def _prepare_run(
     """The playbook, vars and hosts read, the run folder made and the Run built: all that comes
     before the first record."""
     loaded = load_playbook(playbook)
+    # A guard that will not guard (none_guard.py): `playbooks validate` warned, `run` said
+    # nothing and the host missing the flag came back SD003, "nothing was checked". Said before
+    # the first host is touched, not refused: the guard is right where the capture is skipped.
+    for warned in none_guard_warnings(loaded.playbook, loaded.text, loaded.path):
+        _say(console, f"[bold yellow]warning:[/] {escape(warned.located)}")
+        _say(console, f"  [dim]hint:[/] {escape(warned.hint)}")
     # Each --var as the type of its default, refused in one line before any host is touched.
     cli_vars = {**cli_vars, **typed_like_defaults(var_texts or {}, cli_vars, loaded.playbook.vars)}
+    # The --var names of this command; cli_vars holds its --var-file values too (cli._collect_vars).
+    typed_now = set(var_texts) if var_texts is not None else set(cli_vars)
     for var_file in var_files or []:
         # A var the file holds and the playbook does not declare was refused by Run as
         # "--var NAME is not a var of playbook ...", naming the playbook: the user, who passed
@@ -308,23 +354,32 @@ def _prepare_run(
         if notice is not None:
             _say(console, f"[yellow]notice:[/] {escape(notice)}")
         if not host and not hosts and inventory is None:
-            inventory = _previous_file(previous_args, "inventory", retry_failed)
+            inventory = _inherited_file(previous_args, "inventory", retry_failed)
             if inventory is None:
                 host = [h.name for h in previous.hosts if h.name in only]
         over_ssh = any(h.transport != "local" for h in previous.hosts if h.name in only)
         if ssh_config is None and over_ssh:
-            ssh_config = _previous_file(previous_args, "ssh_config", retry_failed)
+            ssh_config = _inherited_file(previous_args, "ssh_config", retry_failed)
         if known_hosts is None and over_ssh:
-            known_hosts = _previous_file(previous_args, "known_hosts", retry_failed)
+            known_hosts = _inherited_file(previous_args, "known_hosts", retry_failed)
         reused = {k: v for k, v in previous.vars.items() if k in loaded.playbook.vars and loaded.playbook.vars[k] != v}
         for name in _masked_defaults(reused, loaded.playbook.vars, previous_args):
             del reused[name]
+        for name in _won_over_var_files(reused, cli_vars, typed_now, previous_args):
+            # That run's --var won over its --var-file; the file, given again (as the report's
+            # retry command gives it), took the var back, and the retry ran with another value.
+            if cli_vars.pop(name) != reused[name] and MASK not in json.dumps(reused[name]):
+                # Said: a file given to change the value would otherwise lose to it unsaid.
+                _say(console, f"[yellow]notice:[/] --retry-failed: {escape(name)}: the value that run was given by --var "
+                              f"is used over the --var-file's, as it was then; pass --var {escape(name)}=... to give it otherwise")
         masked = sorted(k for k, v in reused.items() if k not in cli_vars and MASK in json.dumps(v))
         if masked:
             # The record keeps secrets masked: reusing the value would run with the mask as the key.
             # A run that read its secrets from a --var-file: that file first, not a token typed
             # on the command line (and into shell history).
-            files = [shlex.quote(f) for f in _previous_var_files(previous_args)]
+            files = [shell_word(f) for f in _previous_var_files(previous_args)]  # a Latin-1 path as $'\xe9'
+            if set(masked) <= (given_var_names(previous_args, files_unknown=False) or set()):
+                files = []  # that run took them from --var, over its file: the file has another value
             raise UsageError(
                 f"--retry-failed: the value of {masked[0]} was masked in {retry_failed}; pass it again",
                 hint=" ".join(f"--var {k}=..." for k in masked) if not files else
@@ -395,6 +450,15 @@ def _previous_var_files(args: list[str]) -> list[str]:
     return [args[i + 1] if arg == "--var-file" else arg.partition("=")[2]
             for i, arg in enumerate(args)
             if (arg == "--var-file" and i + 1 < len(args)) or arg.startswith("--var-file=")]
+
+
+def _won_over_var_files(reused: dict[str, Any], cli_vars: dict[str, Any], typed_now: set[str],
+                        previous_args: list[str]) -> list[str]:
+    """The vars the recorded run was given by --var that this run has from a --var-file alone:
+    the recorded value is the one that run used (--var wins over the file), so it wins again;
+    a masked one is then asked for (the masked check), not read from the file unsaid."""
+    given = given_var_names(previous_args, files_unknown=False) or set()
+    return [name for name in reused if name in given and name in cli_vars and name not in typed_now]
 
 
 def _masked_defaults(reused: dict[str, Any], defaults: dict[str, Any], previous_args: list[str]) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import sys
 from collections import Counter
@@ -73,7 +74,8 @@ def shown_surrogate(char: str) -> str:
     return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else "\ufffd"
 
 
-_SHOWN_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
+SHOWN_BYTE = re.compile(r"\\x([89a-f][0-9a-f])")
+"""A byte shown_surrogate() wrote (`\\xe9`), its two hex digits the group."""
 
 
 def unshown_bytes(text: str) -> str:
@@ -81,7 +83,7 @@ def unshown_bytes(text: str) -> str:
     surrogateescape carries) turned back into the surrogate Python's argv held for it, so a
     value read back from run.json reaches the host as the byte it was typed as. `\\x41` and
     the like were never written by shown_surrogate and stay text."""
-    return _SHOWN_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text) if "\\x" in text else text
+    return SHOWN_BYTE.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), text) if "\\x" in text else text
 
 
 def carriable(value: Any) -> Any:
@@ -93,6 +95,21 @@ def carriable(value: Any) -> Any:
     if isinstance(value, dict):
         return {carriable(key): carriable(item) for key, item in value.items()}
     return value
+
+
+def shell_word(word: str) -> str:
+    """word quoted for a shell. A byte that is no UTF-8 (a Latin-1 folder's `r\\xe9sultats`) is
+    recorded as the text `\\xe9` (record.shown_surrogate); in single quotes a shell keeps that as
+    four characters, and the command named a path that does not exist. ANSI-C quotes (bash, zsh,
+    ksh, POSIX.1-2024 sh: `$'...'`) give the byte back; the word's own backslashes and quotes are
+    escaped there, so only the bytes unshown_bytes() would read back become bytes. The record
+    of the run in progress still holds the surrogate Python's argv had: shown the same way."""
+    word = carriable(word)
+    if "\\x" not in word or not SHOWN_BYTE.search(word):
+        return shlex.quote(word)
+    pieces = SHOWN_BYTE.split(word)  # text, byte, text, byte, ..., text
+    out = [f"\\x{piece}" if at % 2 else piece.replace("\\", "\\\\").replace("'", "\\'") for at, piece in enumerate(pieces)]
+    return "$'" + "".join(out) + "'"
 
 
 class _RecordModel(BaseModel):

@@ -738,5 +738,9 @@ def _reading_note(data: dict, version: int) -> str | None:
 def report_commands(run_dir: Path, names: Iterable[str] = ("report.md", "report.html")) -> list[str]:
     """The pasteable commands that write these reports from a saved run.json: a bare
     `spec-debug report DIR` prints Markdown to the terminal and writes no report."""
-    folder = shlex.quote(str(run_dir))
-    return [f"spec-debug report {folder} -o {shlex.quote(str(run_dir / name))}" for name in names]
+    from spec_debug.record import shell_word
+
+    # shell_word: a Latin-1 folder's byte as $'\xe9', which a shell gives back (shlex.quote's
+    # single quotes kept the text Python shows for it, a folder that does not exist).
+    folder = shell_word(str(run_dir))
+    return [f"spec-debug report {folder} -o {shell_word(str(run_dir / name))}" for name in names]

@@ -8,8 +8,11 @@ was checked" instead of skipping the check. Validation warns (the playbook still
 the guard is right where the capture is skipped) with the guard that does work: `is none`.
 
 Only a fact that a capture at or before the expression sets, with no default and not `all:`
-(a list, never None), and that the same expression orders (`<`, `>`, `<=`, `>=`) is named:
-`facts.X is defined and facts.X == 'on'` is fine with None.
+(a list, never None), and that the same expression orders (`<`, `>`, `<=`, `>=`) or looks in
+(`'EAGLE' in facts.X`: "argument of type 'NoneType' is not iterable", the same SD003) or calls
+a method of (`facts.X.startswith('EAGLE')`: "'None' has no attribute") is named:
+`facts.X is defined and facts.X == 'on'` and `facts.X in ['a', 'b']` are fine with None.
+`spec-debug run` says these warnings before it starts, as `playbooks validate` does.
 """
 
 from __future__ import annotations
@@ -60,8 +63,9 @@ def _fact_name(node: nodes.Node) -> str | None:
     return None
 
 
-def _guarded_and_ordered(text: str) -> list[str]:
-    """The facts this expression tests with `is (not) defined` and also orders, and never tests for None."""
+def _guarded_and_ordered(text: str) -> dict[str, str]:
+    """The facts this expression tests with `is (not) defined` and also orders or looks in, and
+    never tests for None: name -> what it does with the fact ("ordering it", "looking in it")."""
     parsed = TEXT_ENV.parse("{{ " + text + " }}")
     guarded: list[str] = []
     none_tested: set[str] = set()
@@ -71,18 +75,27 @@ def _guarded_and_ordered(text: str) -> list[str]:
             guarded.append(name)
         elif name is not None and test.name == "none":
             none_tested.add(name)
-    ordered: set[str] = set()
+    ordered: dict[str, str] = {}
     for compare in parsed.find_all(nodes.Compare):
         left = compare.expr
         for operand in compare.ops:
             if operand.op in _ORDERING:
-                ordered.update(n for n in (_fact_name(left), _fact_name(operand.expr)) if n is not None)
+                for n in (_fact_name(left), _fact_name(operand.expr)):
+                    if n is not None:
+                        ordered.setdefault(n, "ordering it")
+            elif operand.op in ("in", "notin") and (n := _fact_name(operand.expr)) is not None:
+                ordered.setdefault(n, "looking in it")  # `x in None` raises; `None in [...]` is only false
             elif operand.op in ("eq", "ne") and isinstance(operand.expr, nodes.Const) and operand.expr.value is None:
                 name = _fact_name(left)
                 if name is not None:
                     none_tested.add(name)
             left = operand.expr
-    return [n for n in dict.fromkeys(guarded) if n in ordered and n not in none_tested]
+    for call in parsed.find_all(nodes.Call):
+        # `facts.X.startswith('EAGLE')`: None has no such method ("'None' has no attribute
+        # 'startswith'"), the same SD003 on the host missing the flag.
+        if isinstance(call.node, nodes.Getattr) and (n := _fact_name(call.node.node)) is not None:
+            ordered.setdefault(n, "calling its methods")
+    return {n: ordered[n] for n in dict.fromkeys(guarded) if n in ordered and n not in none_tested}
 
 
 def _fixed(text: str, name: str, same_step: bool) -> str:
@@ -114,7 +127,7 @@ def none_guard_warnings(playbook: Playbook, text: str, source: str) -> list[Play
             if not expression or "defined" not in expression:  # the cheap test first: most have no guard
                 continue
             last = index if path[-1] in _AFTER_OWN_CAPTURES else index - 1
-            for name in _guarded_and_ordered(expression):
+            for name, use in _guarded_and_ordered(expression).items():
                 earlier = [(at, nullable) for at, nullable in captures.get(name, []) if at <= last]
                 if not earlier or not earlier[-1][1]:
                     continue  # not captured yet (fact_order's error), or its latest capture has a default
@@ -126,11 +139,11 @@ def none_guard_warnings(playbook: Playbook, text: str, source: str) -> list[Play
                 by = "this step's capture" if at == index else f"the capture of step {playbook.steps[at].id!r}"
                 located = PlaybookError(
                     f"step {step.id!r} guards facts.{name} with a defined test in {field}:, but {by} sets {name} to "
-                    f"None when it matches nothing (defined), so ordering it fails the step (SD003) instead of "
+                    f"None when it matches nothing (defined), so {use} fails the step (SD003) instead of "
                     f"skipping the check",
                     path=source, line=line, column=column, key_path=dotted_path(path)).message
                 fixed = _fixed(expression, name, same_step=at == index)
                 hint = (f"write {fixed}" if fixed != expression
-                        else f"test facts.{name} is none (or is not none) before ordering it")
+                        else f"test facts.{name} is none (or is not none) before {use}")
                 warnings.append(PlaybookWarning(located, hint))
     return warnings

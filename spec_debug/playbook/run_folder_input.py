@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from pathlib import Path
 
 from spec_debug.errors import PlaybookError
+from spec_debug.record import shell_word
 
 # run.json starts with run_id, then playbook {name, path, sha256} (record.py, RunRecord's field
 # order, written by store.py): its head is enough, however large the record.
@@ -59,8 +59,10 @@ def record_error(head: bytes, record: Path, given: str, shipped_dir: Path,
         name, path = json.loads(found.group("name")), json.loads(found.group("path"))
     except ValueError:
         return None
-    playbook = shlex.quote(playbook_argument(str(name), str(path or ""), shipped_dir))
-    run = shlex.quote(str(record))
+    # shell_word: a Latin-1 folder's byte as $'\xe9', which a shell gives back; in single quotes
+    # the pasted command named a folder that does not exist.
+    playbook = shell_word(playbook_argument(str(name), str(path or ""), shipped_dir))
+    run = shell_word(str(record))
     return PlaybookError(
         f"is {what} (playbook {name!r}), not a playbook",
         path=given,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-import shlex
 import traceback
 from importlib import resources
 from pathlib import Path
@@ -28,7 +27,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from pydantic import BaseModel
 
 from spec_debug.errors import UsageError
-from spec_debug.record import RunRecord
+from spec_debug.record import RunRecord, shell_word
 from spec_debug.report.markdown_prose import code_span, escape_emphasis, escape_tag_starts, md_text
 from spec_debug.report.terminal import clip_middle, screen_text
 from spec_debug.report.views import report_view
@@ -156,7 +155,7 @@ def rerender_target(record: RunRecord, run_dir: Path | None) -> str:
         return record.run_id  # cwd gone or a link loop: the id is still the run's name
     # As the user wrote it: an absolute -o stays absolute (it works from anywhere), a relative
     # one works from where the run was started, as the bare id does.
-    return shlex.quote(str(run_dir))
+    return shell_word(str(run_dir))  # a Latin-1 folder's byte as $'\xe9', which a shell gives back
 
 
 def render_report(record: RunRecord, fmt: ReportFormat = "md", template: Path | None = None,

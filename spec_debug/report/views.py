@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import math
-import shlex
 from collections import defaultdict
 from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any, Callable
 from urllib.parse import quote
 
-from spec_debug.record import (Finding, HostRecord, RunRecord, StepRecord, given_var_names, known_value, severity_rank, some_names,
-                               split_program)
+from spec_debug.record import (Finding, HostRecord, RunRecord, StepRecord, given_var_names, known_value, severity_rank, shell_word,
+                               some_names, split_program)
 from spec_debug.playbook.loader import shipped_playbooks_dir
 from spec_debug.playbook.run_folder_input import playbook_argument
 from spec_debug.redact import MASK
@@ -288,7 +287,8 @@ def _retry_command(record: RunRecord) -> str:
         index += 1
     folder = f"{out.rstrip('/') or '/'}/{record.run_id}"
     playbook = playbook_argument(record.playbook.name, record.playbook.path, shipped_playbooks_dir())
-    return shlex.join([*program, "run", playbook, *kept, "--retry-failed", folder]) + _masked_vars(record, args)
+    words = [*program, "run", playbook, *kept, "--retry-failed", folder]
+    return " ".join(map(shell_word, words)) + _masked_vars(record, args)
 
 
 def _masked_vars(record: RunRecord, args: list[str]) -> str:

@@ -41,6 +41,7 @@ YAML 1.1 and so to Ansible) is refused with a "quote it" hint where it becomes a
 from __future__ import annotations
 
 import ast
+import decimal
 import difflib
 import fnmatch
 import io
@@ -864,12 +865,26 @@ def _connect_timeout(host_vars: dict[str, Any], name: str, path: str) -> str | N
     value = None if key is None else host_vars[key]
     if value is None or isinstance(value, _Vaulted):
         return None
-    text = str(value).strip()
-    if isinstance(value, bool) or not text.isdigit():
-        # Ansible refuses it too ("Invalid type for configuration option").
+    seconds = None if isinstance(value, bool) else _whole_number(value)
+    if seconds is None or seconds < 0:
+        # Ansible refuses it too ("Invalid type for configuration option"); a negative one
+        # ssh(1) refuses as ConnectTimeout ("invalid time value").
         raise UsageError(f"{path}: host {name}: {key} {value!r} is not a whole number of seconds",
                          hint=f"write {key}=30 (seconds); Ansible reads it as an integer")
-    return str(int(text))
+    return str(seconds)
+
+
+def _whole_number(value: Any) -> int | None:
+    """value as Ansible reads an integer option: through Decimal, any value whose fraction is
+    zero (`30.0`, `+30`, `3e1`; ansible-core: lib/ansible/config/manager.py, ensure_type,
+    `decimal.Decimal(value) == int(decimal_value)`). `ansible_ssh_timeout: 30.0` was refused
+    here and stopped the run, where Ansible connects with 30 s."""
+    try:
+        number = decimal.Decimal(str(value).strip())
+        whole = int(number)
+    except (decimal.DecimalException, ValueError, OverflowError):  # `30s`, nan, inf
+        return None
+    return whole if number == whole else None
 
 
 def _env_lookups_done(name: str, key: str, value: str, path: str) -> str:

@@ -215,7 +215,9 @@ def _split_files(value: str | None) -> tuple[str, ...]:
 
 _INT_MAX = 2**31 - 1
 _TIME_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-_TIME_PART = re.compile(r"(\d+(?:\.\d+)?|\.\d+)([sSmMhHdDwW]?)")
+# Each part is read with strtol (openssh-portable: misc.c, convtime, `secs = strtol(p, &endp,
+# 10)`), which skips blanks and takes one sign; a negative part is refused (`secs < 0`), `-0` is 0.
+_TIME_PART = re.compile(r"\s*([+-]?)(\d+(?:\.\d+)?|\.\d+)([sSmMhHdDwW]?)")
 
 
 def _seconds(value: str | None, key: str, default: float) -> float:
@@ -224,15 +226,17 @@ def _seconds(value: str | None, key: str, default: float) -> float:
     misc.c, convtime); `none` (ConnectTimeout) leaves our default. A plain `90` still works;
     `1m` was refused as "not a number" and the whole run stopped. Seconds may have a fraction
     (`1.5s`, `1m0.5s`), as OpenSSH 10.3+ reads them (misc.c, convtime_double: "No fractionals
-    for non-seconds"); `2.5s` stopped the run as "not a time"."""
+    for non-seconds"); `2.5s` stopped the run as "not a time". A part may have a sign or blanks
+    before it, as strtol takes them (`+5`, `1m+30`, `-0`); `-o ConnectTimeout=+5` stopped the run."""
     if value is None or value.strip().lower() == "none":
         return default
     text, total, at = value.strip(), 0.0, 0
     while at < len(text) or not text:
         part = _TIME_PART.match(text, at)
-        if part is None or ("." in part.group(1) and part.group(2).lower() not in ("", "s")):
+        if (part is None or ("." in part.group(2) and part.group(3).lower() not in ("", "s"))
+                or (part.group(1) == "-" and float(part.group(2)) != 0)):
             raise UsageError(f"ssh config: {key} {value!r} is not a time (write seconds, or e.g. 1m30s)")
-        total += float(part.group(1)) * _TIME_UNITS[part.group(2).lower()]
+        total += float(part.group(2)) * _TIME_UNITS[part.group(3).lower()]
         at = part.end()
         if total > _INT_MAX:
             # ssh(1) keeps a time as an int of seconds and refuses one past INT_MAX ("invalid
