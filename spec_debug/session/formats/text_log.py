@@ -410,7 +410,7 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
             if line.startswith(_PASTE_OFF) and len(held) > 1:
                 yield from (_pasted_rows(held) if pasted else _prompt_moved(held))
                 held, pasted = [], False
-            elif line.startswith("\r") and (pasted or (len(held) == 1 and _HIGHLIGHT in held[0][1])) \
+            elif line.startswith("\r") and (pasted or (len(held) == 1 and _pasted_row(held[0][1], line))) \
                     and len(held) <= _HELD_ROWS:
                 held.append(item)
                 pasted = True
@@ -434,6 +434,14 @@ _HIGHLIGHT = "\x1b[7m"
 """readline's active region (standout), how bash 5.1+ shows a paste until it is redrawn."""
 
 
+def _pasted_row(first: str, row: str) -> bool:
+    """Whether ``row``, right after the prompt's row ``first``, can be a pasted line's: readline
+    highlighted the paste on the prompt's row (enable-active-region), or the row is a line of
+    text after its carriage return (the paste with ``enable-active-region off``). A row that is
+    a carriage return alone is no pasted line."""
+    return _HIGHLIGHT in first or row.strip("\r") != ""
+
+
 def _pasted_rows(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
     """A multi-line paste at a bash prompt, one row: its lines, newline-separated, after the
     prompt. Bash 5.2's readline echoes each pasted line on a row of its own that starts with a
@@ -443,19 +451,26 @@ def _pasted_rows(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str
     \x1b[7mecho one\x1b[27m``, ``\r\x1b[7mecho two\x1b[27m\x1b[A\x1b[C...echo one``,
     ``\recho two``, ``\x1b[?2004l\rone``). Bash runs the lines one after another, as a
     multi-line command; read row by row, the first was the command and the others its output.
-    Only that redrawn shape is read so (without the highlight, a row starting with a carriage
-    return may be readline's redisplay of one long line); where the first row shows no prompt
-    with a command, the rows are as they were."""
+    With ``bind 'set enable-active-region off'`` there is no highlight and no redraw: each line
+    is written once, the first after the prompt, the others each after a carriage return (same
+    recording: ``...$ echo one``, ``\recho two``, ``\r(exit 3)``, ``\x1b[?2004l\rone``); a
+    long typed line wraps inside its row (`` \r``), never on a row of its own; a paste ending in a
+    newline ends on ``\r\x1b[A``, a row with no text. Where the first
+    row shows no prompt with a command, or a plain row does not start with a carriage return
+    (another process's output), the rows are as they were."""
     lineno, first, timestamp = held[0]
     at = first.rfind(_PASTE_ON)
     if at < 0 or _prompt(_shown(first[at:])) is None:
         return held
     rows = [row for _, row, _ in held[1:]]
-    redrawn = next((k for k, row in enumerate(rows) if _CURSOR_UP in row), None)
-    if redrawn is None:
+    if _HIGHLIGHT in first:
+        redrawn = next((k for k, row in enumerate(rows) if _CURSOR_UP in row), None)
+        if redrawn is None:
+            return held
+        # the plain lines after the one the cursor moved up to rewrite (the prompt's own)
+        rows = rows[redrawn + 1:]
+    elif not all(row.startswith("\r") for row in rows):
         return held
-    # the plain lines after the one the cursor moved up to rewrite (the prompt's own)
-    rows = rows[redrawn + 1:]
     lines = [shown for shown in map(_shown, rows) if shown.strip()]
     if not lines:
         return held
