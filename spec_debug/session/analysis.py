@@ -584,6 +584,28 @@ def _job_printing(background: OrderedDict, output: str) -> CommandRecord | None:
     return next(iter(background.values())) if len(background) == 1 else None
 
 
+_PRINT_NO_TRACEBACK = _SILENT_WAITS | frozenset({
+    "curl", "wget", "nvidia-smi", "ps", "ls", "top", "htop", "free", "df", "du", "ping", "ss", "netstat",
+    "lsof", "pgrep", "echo", "date", "uptime", "jobs", "nc", "kill", "pkill", "watch", "dmesg"})
+"""Programs (none of them Python) whose output never holds a Python traceback of their own: in
+a terminal log, one there is a background job's, written to the same terminal."""
+_READ_FILES = frozenset({"tail", "cat", "head", "less", "more", "grep"})
+"""Programs that print no traceback of their own but may show a file's (a log's)."""
+
+
+def _traceback_printer(background: OrderedDict, command: str, output: str) -> CommandRecord | None:
+    """The background job whose traceback ``output`` (``command``'s, typed while jobs ran) shows:
+    None where ``command`` may print one itself. A file reader's output may be a log's
+    traceback, so for ``tail -f srv.log`` only a job whose end the shell reported there."""
+    names = shell.program_names(command)
+    if not names or not all(n in _PRINT_NO_TRACEBACK or n in _READ_FILES for n in names):
+        return None
+    if any(n in _READ_FILES for n in names):
+        ended = (background.get(end.command) for end in job_ends(output)) if "[" in output else ()
+        return next((record for record in ended if record is not None), None)
+    return _job_printing(background, output)
+
+
 @dataclass(slots=True)
 class _Agent:
     pending: OrderedDict = field(default_factory=OrderedDict)
@@ -1114,6 +1136,24 @@ class _SessionState:
             # argparse's "prog: error: ..." (python_exit); in a terminal log, an OpenAI chat's
             # tool message, or an MCP SSH tool's result, none of which records a status
             found = (said,)
+        job_found: tuple = ()  # the errors of a background job's traceback in this output
+        job_printed: CommandRecord | None = None  # that job
+        if found and exit_code is None and not ev.is_error and record is not None and st.background \
+                and self.source.format == "text" and "Traceback (most recent call last)" in ev.text \
+                and (job_printed := _traceback_printer(st.background, record.inner, ev.text)) is not None:
+            # `tail -f srv.log`, `curl .../health`, `nvidia-smi` typed while `python3 srv.py &`
+            # ran: the traceback the job wrote to the terminal meanwhile is the job's (those
+            # programs print none); what else the output says is the command's own (curl's "(28)")
+            tracebacks, rest = failures.split_tracebacks(ev.text)
+            job_found = tuple(failures.extract_errors(tracebacks, None, False, status_known=False))
+            theirs = {(e.kind, e.exception, e.message) for e in job_found}
+            found = tuple(e for e in found if (e.kind, e.exception, e.message) not in theirs)
+            if not found and rest.strip():
+                # the traceback hid the rest's own errors (extract_errors gives the most specific)
+                found = tuple(failures.extract_errors(rest, None, False, status_known=False))
+                if not found and (said := failures.program_said_failure(
+                        rest, shell.sole_program(record.inner), shell.last_program(record.inner))):
+                    found = (said,)
         if self.source.format == "text" and record is not None and ev.text \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
                      or (exit_code in (None, 0) and not ev.is_error and "^" in ev.text and CTRL_C in ev.text)) \
@@ -1258,6 +1298,13 @@ class _SessionState:
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, printed_for.seq if printed_for else call.seq if call else None, ev.timestamp, ev.file,
                 ev.line))
+        for err in job_found:
+            self.error_count += 1
+            info.errors += 1
+            self.phases.segment_for(ev, stretch=stretch).errors += 1
+            self._keep(self.kept["errors"], ErrorRecord(
+                self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
+                job_printed.host, job_printed.seq, ev.timestamp, ev.file, ev.line))
         if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:
             held, st.held_pivot = st.held_pivot, None
             if any(not not_up_yet(err) for err in found):

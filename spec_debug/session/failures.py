@@ -851,6 +851,26 @@ def _pytest_error(output: str, failed: re.Match) -> ErrorInfo:
     return ErrorInfo("test_failure", e_line.group("type"), f"{message}: {e_line.group('msg').strip()}"[:300], file, line)
 
 
+def split_tracebacks(output: str) -> tuple[str, str]:
+    """``output``'s Python tracebacks (header to exception line, as :func:`parse_tracebacks`
+    reads them), and the rest of it: what a program that prints none wrote beside another's."""
+    spans: list[tuple[int, int]] = []
+    start = output.find("Traceback (most recent call last)")
+    while start >= 0 and len(spans) < 50:
+        if _heads_a_traceback(output, start):
+            end = _one_traceback(output, start)[1]
+            spans.append((start, end))
+            nl = output.find("\n", end)
+            start = output.find("Traceback (most recent call last)", max(end, start + 33) if nl < 0 else nl + 1)
+        else:
+            start = output.find("Traceback (most recent call last)", start + 33)
+    if not spans:
+        return "", output
+    cut = [0, *(i for span in spans for i in span), len(output)]
+    rest = "".join(output[cut[k]:cut[k + 1]] for k in range(0, len(cut), 2))
+    return "\n".join(output[a:b] for a, b in spans), rest
+
+
 def parse_tracebacks(output: str) -> list[ErrorInfo]:
     """Each traceback's exception, message and innermost frame; for a chain
     (``During handling ...``) only the exception that propagated."""

@@ -1518,6 +1518,11 @@ def _programs(command: str) -> Iterator[list[str]]:
             yield argv
 
 
+def program_names(command: str) -> list[str]:
+    """The programs a line runs, in order, without their wrappers (sudo, env, ...) or paths."""
+    return [argv[0].rsplit("/", 1)[-1] for argv in _programs(command)]
+
+
 def _main_argv(command: str) -> list[str]:
     """The first command of a line that is not setup nor a wait before another (``sleep 120;
     grep ...``), without its wrappers (sudo, env, ...)."""
