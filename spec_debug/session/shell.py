@@ -703,7 +703,11 @@ def _rsh_options(rsh: str) -> Target | None:
 def _remote_operand(operands: list[str], port, jump, prog: str) -> Target | None:
     for op in operands:
         m = _REMOTE_PATH.match(op)
-        if m and not op.startswith(("/", "./", "../", "~")):
+        if m and not op.startswith(("/", "./", "../", "~")) \
+                and not (prog == "scp" and m.group(1) is None and len(m.group(2)) == 1 and m.group(2).isalpha()):
+            # (`scp C:\Users\me\model.bin gpu02:/w/` from PowerShell: Windows' scp reads "x:..."
+            # as a drive, a local file; PowerShell/openssh-portable misc.c, colon(): "Account for
+            # Windows file names in the form x: or /x:". Was the host "C".)
             return Target(host=m.group(2).strip("[]"), user=m.group(1), port=port, jump=jump,
                           inner=f"{prog} " + " ".join(operands))
     return None
