@@ -419,6 +419,12 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
                 pasted = False
                 yield from held
                 held = []
+            elif _PASTE_OFF in line and _zsh_reading(held[0][1]):
+                # zsh ends the typed line's row with the paste-off (its Enter): the row's end
+                held.append(item)
+                yield from _zsh_prompt_moved(held)
+                held = []
+                continue
             else:
                 held.append(item)
                 continue
@@ -490,6 +496,52 @@ def _prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, st
     last_no, last, last_ts = held[-1]
     return [(lineno, line[:at] + shown[start:], timestamp), *held[1:-1],
             (last_no, _PASTE_ON + shown[:start] + last, last_ts)]
+
+
+def _zsh_reading(first: str) -> bool:
+    """Whether ``first``, a row with a paste-on, is zsh's prompt still reading a line: zsh writes
+    the paste-on after its prompt and the paste-off after the typed line, on the same row, so a
+    row with no paste-off after its last paste-on was left before Enter."""
+    at = first.rfind(_PASTE_ON)
+    return _PASTE_OFF not in first[at:] and _prompt(_shown(first[:at] + "x")) is not None
+
+
+def _zsh_prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    """:func:`_prompt_moved` for zsh, whose prompt comes before the paste-on: a background job
+    printed after zsh's prompt (zsh 5.9 under util-linux script 2.38.1: ``... % \x1b[K
+    \x1b[?2004hloading draft from /ckpt/eagle3``), and the command then typed is echoed on the
+    rows after it, ending in the paste-off (``c\bcurl -sS ...; sleep 3\x1b[?2004l\r\r``). The
+    job's text is output (the command before's); the prompt goes to the last row, the command's."""
+    lineno, first, timestamp = held[0]
+    at = first.rfind(_PASTE_ON)
+    if first.startswith(_HIGHLIGHT, at + len(_PASTE_ON)):
+        return _zsh_pasted_rows(held, at)
+    last_no, last, last_ts = held[-1]
+    return [(lineno, first[at + len(_PASTE_ON):], timestamp), *held[1:-1],
+            (last_no, first[:at] + _PASTE_ON + last, last_ts)]
+
+
+_HIGHLIGHT_END = "\x1b[27m"
+
+
+def _zsh_pasted_rows(held: list[tuple[int, str, str | None]], at: int) -> list[tuple[int, str, str | None]]:
+    """A multi-line paste at a zsh prompt, one row as :func:`_pasted_rows` makes of bash's: zsh
+    5.9 shows each pasted line highlighted on a row of its own (``\x1b[7mecho two\x1b[27m``),
+    then moves up and rewrites them plainly a character at a time, the paste-off at the end
+    (under util-linux script 2.38.1). Each highlighted row is a line; the redraw is left out."""
+    lineno, first, timestamp = held[0]
+    lines = []
+    for k, (_, row, _) in enumerate(held):
+        start = at + len(_PASTE_ON) if k == 0 else 0
+        if not row.startswith(_HIGHLIGHT, start):
+            continue
+        end = row.find(_HIGHLIGHT_END, start)
+        shown = _shown(row[start:end if end >= 0 else len(row)])
+        if shown.strip():
+            lines.append(shown)
+    if len(lines) < 2:
+        return held
+    return [(lineno, first[:at] + _PASTE_ON + "\n".join(lines), timestamp)]
 
 
 _SCREEN_SWITCH = re.compile(r"\x1b\[\?(?:1049|1047|47)[hl]")
