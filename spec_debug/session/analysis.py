@@ -31,7 +31,7 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
-from spec_debug.session.job_ends import backgrounded, job_ends
+from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, reports_job_end
 from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.records import (
@@ -578,9 +578,9 @@ background job's (bash(1), ``wait``: it prints nothing; coreutils ``sleep`` neit
 def _job_printing(background: OrderedDict, output: str) -> CommandRecord | None:
     """The background job whose output a silent wait's ``output`` is: the one whose end the shell
     reported there (job_ends), else the one job still running; None where it cannot be told."""
-    for end in job_ends(output) if "[" in output else ():
-        if (record := background.get(end.command)) is not None:
-            return record
+    for end in job_ends(output) if reports_job_end(output) else ():
+        if (key := ended_job(background, end)) is not None:
+            return background[key]
     return next(iter(background.values())) if len(background) == 1 else None
 
 
@@ -601,8 +601,8 @@ def _traceback_printer(background: OrderedDict, command: str, output: str) -> Co
     if not names or not all(n in _PRINT_NO_TRACEBACK or n in _READ_FILES for n in names):
         return None
     if any(n in _READ_FILES for n in names):
-        ended = (background.get(end.command) for end in job_ends(output)) if "[" in output else ()
-        return next((record for record in ended if record is not None), None)
+        ended = (ended_job(background, end) for end in job_ends(output)) if reports_job_end(output) else ()
+        return next((background[key] for key in ended if key is not None), None)
     return _job_printing(background, output)
 
 
@@ -1286,7 +1286,7 @@ class _SessionState:
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, record.host, "listed", served[0], served[1],
                     command_seq=record.seq))
-        if st.background and ev.text and self.source.format == "text" and "[" in ev.text and "]" in ev.text:
+        if st.background and ev.text and self.source.format == "text" and reports_job_end(ev.text):
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
             info.failed_calls += 1
@@ -1487,7 +1487,8 @@ class _SessionState:
         """The background commands whose end the shell reported in ``ev``'s output (job_ends): a
         status or a signal their call failed with, its error theirs, on their host."""
         for end in job_ends(ev.text):
-            record = st.background.pop(end.command, None)
+            key = ended_job(st.background, end)
+            record = st.background.pop(key) if key is not None else None
             if record is None or record.is_error:
                 continue
             record.exit_code = end.exit_code
