@@ -498,6 +498,15 @@ def _prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, st
             (last_no, _PASTE_ON + shown[:start] + last, last_ts)]
 
 
+def _left_at_eof(body: list[str]) -> bool:
+    """Whether ``body`` ends on a prompt with nothing typed and the shell's word for leaving: Ctrl-D
+    (end of file) at bash's prompt makes a login shell print "logout", another "exit" (bash
+    5.2.15 under util-linux script 2.38.1, ssh's shell: ``root@vm:~# \x1b[?2004l\r\r``, then
+    ``logout``). ssh says "Connection to gpu02 closed." after it only at LogLevel INFO (its
+    default; clientloop.c, quit_message): under ``-q`` or ``LogLevel ERROR`` this is all there is."""
+    return len(body) >= 2 and body[-1].strip() in ("logout", "exit") and _prompt(body[-2] + " x") is not None
+
+
 def _zsh_reading(first: str) -> bool:
     """Whether ``first``, a row with a paste-on, is zsh's prompt still reading a line: zsh writes
     the paste-on after its prompt and the paste-off after the typed line, on the same row, so a
@@ -1106,6 +1115,8 @@ class _State:
         """``flags_may_follow``: the command was written without a prompt (in prose or a block),
         where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`)."""
         shape, self.prompt_shape = self.prompt_shape, None
+        if self.logins.stack and self.kind == "tool_result" and _left_at_eof(self.body):
+            self.logins.ran("exit", None)  # Ctrl-D at the login's prompt: as `exit` typed there
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
         if command.endswith(_CANCELLED):
