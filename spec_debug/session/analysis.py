@@ -566,8 +566,11 @@ def _not_found_here(command: str, message: str) -> bool:
     "bash: ssh: command not found", zsh "zsh: command not found: ssh", dash "sh: 1: ssh: not
     found"): the program that would have reached another host is missing on this one."""
     program = shell.sole_program(command)
-    return bool(program) and message in (f"bash: {program}: command not found",
-                                         f"zsh: command not found: {program}", f"sh: 1: {program}: not found")
+    return bool(program) and (message in (f"bash: {program}: command not found",
+                                          f"zsh: command not found: {program}", f"sh: 1: {program}: not found")
+                              # PowerShell's (failures._SHELL_REFUSED): 5.1 "rsync : The term 'rsync' ...", 7 "rsync: ..."
+                              or message.startswith((f"{program} : The term '{program}' is not recognized",
+                                                     f"{program}: The term '{program}' is not recognized")))
 
 
 _SILENT_WAITS = frozenset({"sleep", "wait"})
@@ -1258,7 +1261,8 @@ class _SessionState:
             # (traced_hosts); one the script printed itself stays here
             host = traced
         elif record is not None and self.source.format == "text" and host is not None and len(found) == 1 \
-                and "not found" in found[0].message and _not_found_here(record.command, found[0].message):
+                and ("not found" in found[0].message or "not recognized" in found[0].message) \
+                and _not_found_here(record.command, found[0].message):
             # `rsync -e 'ssh -p 2222' ... gpu02:/w/` answered by the prompt's shell ("bash: rsync:
             # command not found"): the program is missing here and nothing ran on gpu02; the
             # error is the prompt host's (a remote shell says "bash: line 1: rsync: ...")

@@ -419,7 +419,10 @@ _PYTHON_REFUSED = re.compile(
 # such file or directory", "bash: cd: /x: No such file or directory" (bash execute_cmd.c and
 # builtins/cd.def); dash's "sh: 1: nvcc: not found" and "sh: 1: cd: can't cd to /x"; zsh's "zsh:
 # command not found: nvcc", "zsh: no such file or directory: ./run.sh", "cd: no such file or
-# directory: /x"; fish's "fish: Unknown command: nvcc"; Ubuntu's command-not-found hook "Command
+# directory: /x"; fish's "fish: Unknown command: nvcc"; PowerShell's CommandNotFoundException,
+# "rsync : The term 'rsync' is not recognized as the name of a cmdlet, function, script file, or
+# operable program. ..." (Windows PowerShell 5.1) and "rg: The term 'rg' is not recognized as a
+# name of a cmdlet, function, script file, or executable program." (PowerShell 7); Ubuntu's command-not-found hook "Command
 # 'nvcc' not found, but can be installed with:"; sudo's, env's, timeout's and nohup's refusals.
 # Whole lines only: "ls" listing error.log, or a file named so, is none.
 _SUDO_REFUSED = (
@@ -438,6 +441,8 @@ _SHELL_REFUSED = re.compile(
     r"|not a directory): [^\n]+"
     r"|fish: Unknown command:? [^\n]+|Command '[^'\n]+' not found(?:,[^\n]*)?"
     r"|sudo: [^\n:]+: command not found"
+    r"|[^\n:' ]+ ?: The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet, function, script file,"
+    r" or (?:operable|executable) program\.[^\n]*"
     r"|(?:/usr/bin/)?(?:env|timeout|nohup|nice|stdbuf|xargs): (?:failed to run command )?'[^'\n]+'"
     r"(?:: No such file or directory|: Permission denied)"
     r"|" + _SUDO_REFUSED)
