@@ -31,7 +31,7 @@ from spec_debug.session.formats import claude_code
 from spec_debug.session.formats import shell_logins
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host, starts_service
-from spec_debug.session.job_ends import backgrounded, job_ends
+from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, reports_job_end
 from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.records import (
@@ -566,8 +566,11 @@ def _not_found_here(command: str, message: str) -> bool:
     "bash: ssh: command not found", zsh "zsh: command not found: ssh", dash "sh: 1: ssh: not
     found"): the program that would have reached another host is missing on this one."""
     program = shell.sole_program(command)
-    return bool(program) and message in (f"bash: {program}: command not found",
-                                         f"zsh: command not found: {program}", f"sh: 1: {program}: not found")
+    return bool(program) and (message in (f"bash: {program}: command not found",
+                                          f"zsh: command not found: {program}", f"sh: 1: {program}: not found")
+                              # PowerShell's (failures._SHELL_REFUSED): 5.1 "rsync : The term 'rsync' ...", 7 "rsync: ..."
+                              or message.startswith((f"{program} : The term '{program}' is not recognized",
+                                                     f"{program}: The term '{program}' is not recognized")))
 
 
 _SILENT_WAITS = frozenset({"sleep", "wait"})
@@ -578,10 +581,32 @@ background job's (bash(1), ``wait``: it prints nothing; coreutils ``sleep`` neit
 def _job_printing(background: OrderedDict, output: str) -> CommandRecord | None:
     """The background job whose output a silent wait's ``output`` is: the one whose end the shell
     reported there (job_ends), else the one job still running; None where it cannot be told."""
-    for end in job_ends(output) if "[" in output else ():
-        if (record := background.get(end.command)) is not None:
-            return record
+    for end in job_ends(output) if reports_job_end(output) else ():
+        if (key := ended_job(background, end)) is not None:
+            return background[key]
     return next(iter(background.values())) if len(background) == 1 else None
+
+
+_PRINT_NO_TRACEBACK = _SILENT_WAITS | frozenset({
+    "curl", "wget", "nvidia-smi", "ps", "ls", "top", "htop", "free", "df", "du", "ping", "ss", "netstat",
+    "lsof", "pgrep", "echo", "date", "uptime", "jobs", "nc", "kill", "pkill", "watch", "dmesg"})
+"""Programs (none of them Python) whose output never holds a Python traceback of their own: in
+a terminal log, one there is a background job's, written to the same terminal."""
+_READ_FILES = frozenset({"tail", "cat", "head", "less", "more", "grep"})
+"""Programs that print no traceback of their own but may show a file's (a log's)."""
+
+
+def _traceback_printer(background: OrderedDict, command: str, output: str) -> CommandRecord | None:
+    """The background job whose traceback ``output`` (``command``'s, typed while jobs ran) shows:
+    None where ``command`` may print one itself. A file reader's output may be a log's
+    traceback, so for ``tail -f srv.log`` only a job whose end the shell reported there."""
+    names = shell.program_names(command)
+    if not names or not all(n in _PRINT_NO_TRACEBACK or n in _READ_FILES for n in names):
+        return None
+    if any(n in _READ_FILES for n in names):
+        ended = (ended_job(background, end) for end in job_ends(output)) if reports_job_end(output) else ()
+        return next((background[key] for key in ended if key is not None), None)
+    return _job_printing(background, output)
 
 
 @dataclass(slots=True)
@@ -1114,6 +1139,24 @@ class _SessionState:
             # argparse's "prog: error: ..." (python_exit); in a terminal log, an OpenAI chat's
             # tool message, or an MCP SSH tool's result, none of which records a status
             found = (said,)
+        job_found: tuple = ()  # the errors of a background job's traceback in this output
+        job_printed: CommandRecord | None = None  # that job
+        if found and exit_code is None and not ev.is_error and record is not None and st.background \
+                and self.source.format == "text" and "Traceback (most recent call last)" in ev.text \
+                and (job_printed := _traceback_printer(st.background, record.inner, ev.text)) is not None:
+            # `tail -f srv.log`, `curl .../health`, `nvidia-smi` typed while `python3 srv.py &`
+            # ran: the traceback the job wrote to the terminal meanwhile is the job's (those
+            # programs print none); what else the output says is the command's own (curl's "(28)")
+            tracebacks, rest = failures.split_tracebacks(ev.text)
+            job_found = tuple(failures.extract_errors(tracebacks, None, False, status_known=False))
+            theirs = {(e.kind, e.exception, e.message) for e in job_found}
+            found = tuple(e for e in found if (e.kind, e.exception, e.message) not in theirs)
+            if not found and rest.strip():
+                # the traceback hid the rest's own errors (extract_errors gives the most specific)
+                found = tuple(failures.extract_errors(rest, None, False, status_known=False))
+                if not found and (said := failures.program_said_failure(
+                        rest, shell.sole_program(record.inner), shell.last_program(record.inner))):
+                    found = (said,)
         if self.source.format == "text" and record is not None and ev.text \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
                      or (exit_code in (None, 0) and not ev.is_error and "^" in ev.text and CTRL_C in ev.text)) \
@@ -1218,7 +1261,8 @@ class _SessionState:
             # (traced_hosts); one the script printed itself stays here
             host = traced
         elif record is not None and self.source.format == "text" and host is not None and len(found) == 1 \
-                and "not found" in found[0].message and _not_found_here(record.command, found[0].message):
+                and ("not found" in found[0].message or "not recognized" in found[0].message) \
+                and _not_found_here(record.command, found[0].message):
             # `rsync -e 'ssh -p 2222' ... gpu02:/w/` answered by the prompt's shell ("bash: rsync:
             # command not found"): the program is missing here and nothing ran on gpu02; the
             # error is the prompt host's (a remote shell says "bash: line 1: rsync: ...")
@@ -1246,7 +1290,7 @@ class _SessionState:
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, record.host, "listed", served[0], served[1],
                     command_seq=record.seq))
-        if st.background and ev.text and self.source.format == "text" and "[" in ev.text and "]" in ev.text:
+        if st.background and ev.text and self.source.format == "text" and reports_job_end(ev.text):
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
             info.failed_calls += 1
@@ -1258,6 +1302,13 @@ class _SessionState:
                 self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
                 host, printed_for.seq if printed_for else call.seq if call else None, ev.timestamp, ev.file,
                 ev.line))
+        for err in job_found:
+            self.error_count += 1
+            info.errors += 1
+            self.phases.segment_for(ev, stretch=stretch).errors += 1
+            self._keep(self.kept["errors"], ErrorRecord(
+                self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
+                job_printed.host, job_printed.seq, ev.timestamp, ev.file, ev.line))
         if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:
             held, st.held_pivot = st.held_pivot, None
             if any(not not_up_yet(err) for err in found):
@@ -1440,7 +1491,8 @@ class _SessionState:
         """The background commands whose end the shell reported in ``ev``'s output (job_ends): a
         status or a signal their call failed with, its error theirs, on their host."""
         for end in job_ends(ev.text):
-            record = st.background.pop(end.command, None)
+            key = ended_job(st.background, end)
+            record = st.background.pop(key) if key is not None else None
             if record is None or record.is_error:
                 continue
             record.exit_code = end.exit_code

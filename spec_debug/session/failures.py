@@ -428,7 +428,10 @@ _PYTHON_REFUSED = re.compile(
 # such file or directory", "bash: cd: /x: No such file or directory" (bash execute_cmd.c and
 # builtins/cd.def); dash's "sh: 1: nvcc: not found" and "sh: 1: cd: can't cd to /x"; zsh's "zsh:
 # command not found: nvcc", "zsh: no such file or directory: ./run.sh", "cd: no such file or
-# directory: /x"; fish's "fish: Unknown command: nvcc"; Ubuntu's command-not-found hook "Command
+# directory: /x"; fish's "fish: Unknown command: nvcc"; PowerShell's CommandNotFoundException,
+# "rsync : The term 'rsync' is not recognized as the name of a cmdlet, function, script file, or
+# operable program. ..." (Windows PowerShell 5.1) and "rg: The term 'rg' is not recognized as a
+# name of a cmdlet, function, script file, or executable program." (PowerShell 7); Ubuntu's command-not-found hook "Command
 # 'nvcc' not found, but can be installed with:"; sudo's, env's, timeout's and nohup's refusals.
 # Whole lines only: "ls" listing error.log, or a file named so, is none.
 _SUDO_REFUSED = (
@@ -447,6 +450,8 @@ _SHELL_REFUSED = re.compile(
     r"|not a directory): [^\n]+"
     r"|fish: Unknown command:? [^\n]+|Command '[^'\n]+' not found(?:,[^\n]*)?"
     r"|sudo: [^\n:]+: command not found"
+    r"|[^\n:' ]+ ?: The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet, function, script file,"
+    r" or (?:operable|executable) program\.[^\n]*"
     r"|(?:/usr/bin/)?(?:env|timeout|nohup|nice|stdbuf|xargs): (?:failed to run command )?'[^'\n]+'"
     r"(?:: No such file or directory|: Permission denied)"
     r"|" + _SUDO_REFUSED)
@@ -858,6 +863,26 @@ def _pytest_error(output: str, failed: re.Match) -> ErrorInfo:
     for file, line in _PYTEST_ENTRY.findall(output, 0, e_line.start())[-1:]:
         line = int(line)
     return ErrorInfo("test_failure", e_line.group("type"), f"{message}: {e_line.group('msg').strip()}"[:300], file, line)
+
+
+def split_tracebacks(output: str) -> tuple[str, str]:
+    """``output``'s Python tracebacks (header to exception line, as :func:`parse_tracebacks`
+    reads them), and the rest of it: what a program that prints none wrote beside another's."""
+    spans: list[tuple[int, int]] = []
+    start = output.find("Traceback (most recent call last)")
+    while start >= 0 and len(spans) < 50:
+        if _heads_a_traceback(output, start):
+            end = _one_traceback(output, start)[1]
+            spans.append((start, end))
+            nl = output.find("\n", end)
+            start = output.find("Traceback (most recent call last)", max(end, start + 33) if nl < 0 else nl + 1)
+        else:
+            start = output.find("Traceback (most recent call last)", start + 33)
+    if not spans:
+        return "", output
+    cut = [0, *(i for span in spans for i in span), len(output)]
+    rest = "".join(output[cut[k]:cut[k + 1]] for k in range(0, len(cut), 2))
+    return "\n".join(output[a:b] for a, b in spans), rest
 
 
 def parse_tracebacks(output: str) -> list[ErrorInfo]:

@@ -20,6 +20,18 @@ _SIGNALLED = {"killed": (137, "SIGKILL"), "terminated": (143, "SIGTERM"), "segme
 """A job's status word and its exit status (128 + the signal's number on Linux, signal(7))."""
 
 
+_FISH_JOB_SIGNALLED = re.compile(
+    r"^fish: Job \d+, '(?P<command>.*?)(?P<cut>…)?' terminated by signal (?P<signal>SIG[A-Z0-9]+) \([^)\n]*\)\s*$",
+    re.M)
+"""fish's line for a background job a signal ended (fish 3.6 under util-linux script 2.38.1:
+``fish: Job 1, 'python3 -c 'import time; time.s…' terminated by signal SIGKILL (Forced quit)``),
+its command cut with an ellipsis to fit the terminal. A job that exits says only "has ended",
+whatever its status: no status to read there."""
+_SIGNAL_NUMBERS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGILL": 4, "SIGTRAP": 5, "SIGABRT": 6, "SIGBUS": 7,
+                   "SIGFPE": 8, "SIGKILL": 9, "SIGSEGV": 11, "SIGPIPE": 13, "SIGALRM": 14, "SIGTERM": 15}
+"""Linux's numbers (signal(7)): a job a signal ended has status 128 + the number."""
+
+
 @dataclass(frozen=True, slots=True)
 class JobEnd:
     command: str
@@ -27,6 +39,25 @@ class JobEnd:
     exit_code: int
     signal: str | None
     line: str
+    cut: bool = False
+    """The shell showed only the command's start (fish's ellipsis): a job whose command starts so."""
+
+
+def ended_job(jobs, end: JobEnd) -> str | None:
+    """The key in ``jobs`` (commands typed with ``&``, by :func:`backgrounded`) of the job whose
+    ``end`` was reported: its command, or the one job whose command starts as a cut one does."""
+    if end.command in jobs:
+        return end.command
+    if not end.cut:
+        return None
+    found = [job for job in jobs if job.startswith(end.command)]
+    return found[0] if len(found) == 1 else None
+
+
+def reports_job_end(output: str) -> bool:
+    """Whether ``output`` may hold a shell's line for a job's end (the literal tests before
+    :func:`job_ends`' regexes)."""
+    return ("[" in output and "]" in output) or "fish: Job " in output
 
 
 def job_ends(output: str) -> list[JobEnd]:
@@ -36,6 +67,15 @@ def job_ends(output: str) -> list[JobEnd]:
         code = m.group("code") or m.group("zcode")
         exit_code, signal = (int(code), None) if code else _SIGNALLED[m.group("status").lower()]
         ends.append(JobEnd(_normal(m.group("command")), exit_code, signal, m.group(0).strip()))
+    if "fish: Job " in output:
+        for m in _FISH_JOB_SIGNALLED.finditer(output):
+            number = _SIGNAL_NUMBERS.get(m.group("signal"))
+            if number is None:
+                continue
+            command = _normal(m.group("command"))
+            if not m.group("cut") and command.endswith("&"):
+                command = _normal(command[:-1])  # fish shows the job as typed, its "&" too
+            ends.append(JobEnd(command, 128 + number, m.group("signal"), m.group(0).strip(), bool(m.group("cut"))))
     return ends
 
 

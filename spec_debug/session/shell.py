@@ -610,7 +610,7 @@ def _scp(args: list[str]) -> Target | None:
     # scp hands its -o and -J to ssh in the order given and its last -P as "-p N" after them
     # (scp -S with a program printing its argv, OpenSSH 9.2: "-o Port=2 -J a ... -p 4"); ssh
     # keeps the first value of each: an -o Port beats any -P, and -P is the last one.
-    option_port = cli_port = jump = hostname = None
+    option_port = cli_port = jump = hostname = option_user = None
     jump_set = False
     operands = []
     i = 0
@@ -632,6 +632,8 @@ def _scp(args: list[str]) -> Target | None:
                         option_port = option_port or int(val)
                     elif key.lower() == "hostname" and val.strip():
                         hostname = hostname or val.strip()
+                    elif key.lower() == "user" and val.strip():
+                        option_user = option_user or val.strip()
                 i += 1 if word[2:] else 2
                 continue
             i += 1
@@ -641,6 +643,11 @@ def _scp(args: list[str]) -> Target | None:
     target = _remote_operand(operands, option_port or cli_port, jump, "scp")
     if target is not None and hostname is not None:
         target = replace(target, host=hostname.strip("[]"))
+    if target is not None and option_user is not None:
+        # scp hands the operand's user@ to ssh as "-l alice" after the -o options (scp -S with
+        # a program printing its argv, OpenSSH 9.2: "-o User=bob ... -l alice -s -- gpu02"),
+        # and ssh keeps the first: -o User beats alice@ (`ssh -G -o User=bob -l alice` prints bob)
+        target = replace(target, user=option_user)
     return target
 
 
@@ -672,7 +679,11 @@ def _rsync(args: list[str]) -> Target | None:
             return Target(host=host, user=user, port=p or port, inner="rsync " + " ".join(args))
     target = _remote_operand(operands, port, jump, "rsync")
     if target is not None and via is not None:
-        target = replace(target, user=target.user or via.user,
+        # rsync runs the -e words, then "-l USER" for the path's user@, then the host
+        # (RsyncProject/rsync main.c, do_cmd: `if (user && !(daemon_connection && dash_l_set))
+        # { args[argc++] = "-l"; args[argc++] = user; }` after the -e tokens), and ssh keeps the
+        # first -l (`ssh -G -l bob -l alice gpu02` prints "user bob"): -e 'ssh -l bob' beats alice@
+        target = replace(target, user=via.user or target.user,
                          host=via.host if via.host != _RSH_PLACEHOLDER else target.host)
     return target
 
@@ -692,7 +703,11 @@ def _rsh_options(rsh: str) -> Target | None:
 def _remote_operand(operands: list[str], port, jump, prog: str) -> Target | None:
     for op in operands:
         m = _REMOTE_PATH.match(op)
-        if m and not op.startswith(("/", "./", "../", "~")):
+        if m and not op.startswith(("/", "./", "../", "~")) \
+                and not (prog == "scp" and m.group(1) is None and len(m.group(2)) == 1 and m.group(2).isalpha()):
+            # (`scp C:\Users\me\model.bin gpu02:/w/` from PowerShell: Windows' scp reads "x:..."
+            # as a drive, a local file; PowerShell/openssh-portable misc.c, colon(): "Account for
+            # Windows file names in the form x: or /x:". Was the host "C".)
             return Target(host=m.group(2).strip("[]"), user=m.group(1), port=port, jump=jump,
                           inner=f"{prog} " + " ".join(operands))
     return None
@@ -1516,6 +1531,11 @@ def _programs(command: str) -> Iterator[list[str]]:
         argv = _unwrap(list(argv))
         if argv:
             yield argv
+
+
+def program_names(command: str) -> list[str]:
+    """The programs a line runs, in order, without their wrappers (sudo, env, ...) or paths."""
+    return [argv[0].rsplit("/", 1)[-1] for argv in _programs(command)]
 
 
 def _main_argv(command: str) -> list[str]:

@@ -30,6 +30,11 @@ _MAX_DEPTH = 64
 """Output lines looked at after a login or for a closed connection (a banner, the motd)."""
 
 
+_GREETINGS = ("Last login: ", "Welcome to ")
+"""What a login prints once the shell is open: sshd's lastlog line (openssh-portable session.c,
+``Last login: %s from %s``), an Ubuntu or Debian motd's first words."""
+
+
 def _closed(line: str) -> bool:
     """ssh's note when the session ends, ``Connection to gpu01 closed.`` or ``... closed by
     remote host.`` (openssh/openssh-portable ``clientloop.c``)."""
@@ -40,12 +45,18 @@ class Logins:
     """The shells a terminal log entered, innermost last: ``(host, by ssh)``; a subshell on the
     same host (``sudo -i``, ``docker exec -it c bash``) also ends with ``exit``."""
 
-    __slots__ = ("aliases", "awaiting", "exited", "home", "pending", "pending_from", "stack", "variables")
+    __slots__ = ("aliases", "awaiting", "exited", "greeted", "home", "pending", "pending_from", "same_prompt",
+                 "stack", "variables")
 
     def __init__(self) -> None:
         self.stack: list[tuple[str | None, bool]] = []
+        self.same_prompt: list[str | None] = []
+        """For each shell of the stack, the prompt host it shares with the shell it was opened
+        from (:meth:`_name_prompt`): that name says the innermost shell there, no alias."""
         self.pending: tuple[str | None, bool] | None = None
         """A shell the last command opens, if its output (did it open?) shows no failure."""
+        self.greeted = False
+        """The last login's output showed the shell opened (:data:`_GREETINGS`)."""
         self.exited = False
         """The last command left a shell (its output says the connection closed: once)."""
         self.home: str | None = None
@@ -73,10 +84,13 @@ class Logins:
             if not any(mark in line for line in head for mark in _LOGIN_FAILED) \
                     and not any(_closed(line) for line in head):
                 self.stack.append(entry)
+                self.same_prompt.append(None)
                 del self.stack[:-_MAX_DEPTH]  # a log that never exits its shells stays bounded
+                del self.same_prompt[:-_MAX_DEPTH]
                 self.awaiting = (entry[0], self.pending_from) if entry[1] and entry[0] else None
+                self.greeted = any(line.startswith(_GREETINGS) for line in head)
         elif self.stack and not self.exited and any(_closed(line) for line in head):
-            while self.stack and not self.stack.pop()[1]:
+            while self.stack and not self._pop()[1]:
                 pass  # the connection took the shells opened inside it along
             self.awaiting = None
         self.exited = False
@@ -87,15 +101,28 @@ class Logins:
         if shown is not None:
             if self.awaiting is not None:
                 self._name_prompt(shown)
+            if self.same_prompt and self.same_prompt[-1] == shown.lower():
+                return self.stack[-1][0]
             return self.aliases.get(shown.lower(), shown) if self.aliases else shown
         return self.stack[-1][0] if self.stack else self.home
+
+    def _pop(self) -> tuple[str | None, bool]:
+        self.same_prompt.pop()
+        return self.stack.pop()
 
     def _name_prompt(self, shown: str) -> None:
         """The first prompt host after a login: a name of its own (not the login's, nor the
         machine's it was typed on) is the logged-in machine's hostname."""
         host, typed_at = self.awaiting
         self.awaiting = None
-        if _same_machine(shown, host) or (typed_at is not None and _same_machine(shown, typed_at)):
+        if _same_machine(shown, host):
+            return
+        if typed_at is not None and _same_machine(shown, typed_at):
+            if self.greeted and self.stack:
+                # `ssh gpu02` from a machine whose prompt says `root@vm`, and gpu02's says `root@vm`
+                # too (images and VMs share hostnames): the login said it opened ("Last login:"),
+                # so while it lasts that prompt is gpu02's (was the machine's it was typed on)
+                self.same_prompt[-1] = shown.lower()
             return
         if len(self.aliases) < 256:
             self.aliases[shown.lower()] = host
@@ -105,7 +132,7 @@ class Logins:
         first = command.split(None, 1)[0] if command else ""
         if first in ("exit", "logout"):
             if self.stack:
-                self.stack.pop()
+                self._pop()
                 self.exited = True
             self.awaiting = None
             return

@@ -410,7 +410,7 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
             if line.startswith(_PASTE_OFF) and len(held) > 1:
                 yield from (_pasted_rows(held) if pasted else _prompt_moved(held))
                 held, pasted = [], False
-            elif line.startswith("\r") and (pasted or (len(held) == 1 and _HIGHLIGHT in held[0][1])) \
+            elif line.startswith("\r") and (pasted or (len(held) == 1 and _pasted_row(held[0][1], line))) \
                     and len(held) <= _HELD_ROWS:
                 held.append(item)
                 pasted = True
@@ -419,6 +419,12 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
                 pasted = False
                 yield from held
                 held = []
+            elif _PASTE_OFF in line and _zsh_reading(held[0][1]):
+                # zsh ends the typed line's row with the paste-off (its Enter): the row's end
+                held.append(item)
+                yield from _zsh_prompt_moved(held)
+                held = []
+                continue
             else:
                 held.append(item)
                 continue
@@ -434,6 +440,14 @@ _HIGHLIGHT = "\x1b[7m"
 """readline's active region (standout), how bash 5.1+ shows a paste until it is redrawn."""
 
 
+def _pasted_row(first: str, row: str) -> bool:
+    """Whether ``row``, right after the prompt's row ``first``, can be a pasted line's: readline
+    highlighted the paste on the prompt's row (enable-active-region), or the row is a line of
+    text after its carriage return (the paste with ``enable-active-region off``). A row that is
+    a carriage return alone is no pasted line."""
+    return _HIGHLIGHT in first or row.strip("\r") != ""
+
+
 def _pasted_rows(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
     """A multi-line paste at a bash prompt, one row: its lines, newline-separated, after the
     prompt. Bash 5.2's readline echoes each pasted line on a row of its own that starts with a
@@ -443,19 +457,26 @@ def _pasted_rows(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str
     \x1b[7mecho one\x1b[27m``, ``\r\x1b[7mecho two\x1b[27m\x1b[A\x1b[C...echo one``,
     ``\recho two``, ``\x1b[?2004l\rone``). Bash runs the lines one after another, as a
     multi-line command; read row by row, the first was the command and the others its output.
-    Only that redrawn shape is read so (without the highlight, a row starting with a carriage
-    return may be readline's redisplay of one long line); where the first row shows no prompt
-    with a command, the rows are as they were."""
+    With ``bind 'set enable-active-region off'`` there is no highlight and no redraw: each line
+    is written once, the first after the prompt, the others each after a carriage return (same
+    recording: ``...$ echo one``, ``\recho two``, ``\r(exit 3)``, ``\x1b[?2004l\rone``); a
+    long typed line wraps inside its row (`` \r``), never on a row of its own; a paste ending in a
+    newline ends on ``\r\x1b[A``, a row with no text. Where the first
+    row shows no prompt with a command, or a plain row does not start with a carriage return
+    (another process's output), the rows are as they were."""
     lineno, first, timestamp = held[0]
     at = first.rfind(_PASTE_ON)
     if at < 0 or _prompt(_shown(first[at:])) is None:
         return held
     rows = [row for _, row, _ in held[1:]]
-    redrawn = next((k for k, row in enumerate(rows) if _CURSOR_UP in row), None)
-    if redrawn is None:
+    if _HIGHLIGHT in first:
+        redrawn = next((k for k, row in enumerate(rows) if _CURSOR_UP in row), None)
+        if redrawn is None:
+            return held
+        # the plain lines after the one the cursor moved up to rewrite (the prompt's own)
+        rows = rows[redrawn + 1:]
+    elif not all(row.startswith("\r") for row in rows):
         return held
-    # the plain lines after the one the cursor moved up to rewrite (the prompt's own)
-    rows = rows[redrawn + 1:]
     lines = [shown for shown in map(_shown, rows) if shown.strip()]
     if not lines:
         return held
@@ -475,6 +496,61 @@ def _prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, st
     last_no, last, last_ts = held[-1]
     return [(lineno, line[:at] + shown[start:], timestamp), *held[1:-1],
             (last_no, _PASTE_ON + shown[:start] + last, last_ts)]
+
+
+def _left_at_eof(body: list[str]) -> bool:
+    """Whether ``body`` ends on a prompt with nothing typed and the shell's word for leaving: Ctrl-D
+    (end of file) at bash's prompt makes a login shell print "logout", another "exit" (bash
+    5.2.15 under util-linux script 2.38.1, ssh's shell: ``root@vm:~# \x1b[?2004l\r\r``, then
+    ``logout``). ssh says "Connection to gpu02 closed." after it only at LogLevel INFO (its
+    default; clientloop.c, quit_message): under ``-q`` or ``LogLevel ERROR`` this is all there is."""
+    return len(body) >= 2 and body[-1].strip() in ("logout", "exit") and _prompt(body[-2] + " x") is not None
+
+
+def _zsh_reading(first: str) -> bool:
+    """Whether ``first``, a row with a paste-on, is zsh's prompt still reading a line: zsh writes
+    the paste-on after its prompt and the paste-off after the typed line, on the same row, so a
+    row with no paste-off after its last paste-on was left before Enter."""
+    at = first.rfind(_PASTE_ON)
+    return _PASTE_OFF not in first[at:] and _prompt(_shown(first[:at] + "x")) is not None
+
+
+def _zsh_prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    """:func:`_prompt_moved` for zsh, whose prompt comes before the paste-on: a background job
+    printed after zsh's prompt (zsh 5.9 under util-linux script 2.38.1: ``... % \x1b[K
+    \x1b[?2004hloading draft from /ckpt/eagle3``), and the command then typed is echoed on the
+    rows after it, ending in the paste-off (``c\bcurl -sS ...; sleep 3\x1b[?2004l\r\r``). The
+    job's text is output (the command before's); the prompt goes to the last row, the command's."""
+    lineno, first, timestamp = held[0]
+    at = first.rfind(_PASTE_ON)
+    if first.startswith(_HIGHLIGHT, at + len(_PASTE_ON)):
+        return _zsh_pasted_rows(held, at)
+    last_no, last, last_ts = held[-1]
+    return [(lineno, first[at + len(_PASTE_ON):], timestamp), *held[1:-1],
+            (last_no, first[:at] + _PASTE_ON + last, last_ts)]
+
+
+_HIGHLIGHT_END = "\x1b[27m"
+
+
+def _zsh_pasted_rows(held: list[tuple[int, str, str | None]], at: int) -> list[tuple[int, str, str | None]]:
+    """A multi-line paste at a zsh prompt, one row as :func:`_pasted_rows` makes of bash's: zsh
+    5.9 shows each pasted line highlighted on a row of its own (``\x1b[7mecho two\x1b[27m``),
+    then moves up and rewrites them plainly a character at a time, the paste-off at the end
+    (under util-linux script 2.38.1). Each highlighted row is a line; the redraw is left out."""
+    lineno, first, timestamp = held[0]
+    lines = []
+    for k, (_, row, _) in enumerate(held):
+        start = at + len(_PASTE_ON) if k == 0 else 0
+        if not row.startswith(_HIGHLIGHT, start):
+            continue
+        end = row.find(_HIGHLIGHT_END, start)
+        shown = _shown(row[start:end if end >= 0 else len(row)])
+        if shown.strip():
+            lines.append(shown)
+    if len(lines) < 2:
+        return held
+    return [(lineno, first[:at] + _PASTE_ON + "\n".join(lines), timestamp)]
 
 
 _SCREEN_SWITCH = re.compile(r"\x1b\[\?(?:1049|1047|47)[hl]")
@@ -1039,6 +1115,8 @@ class _State:
         """``flags_may_follow``: the command was written without a prompt (in prose or a block),
         where its flags may go on over the next lines without a backslash (:data:`_FLAG_LINE`)."""
         shape, self.prompt_shape = self.prompt_shape, None
+        if self.logins.stack and self.kind == "tool_result" and _left_at_eof(self.body):
+            self.logins.ran("exit", None)  # Ctrl-D at the login's prompt: as `exit` typed there
         self.logins.settle(self.body if self.kind == "tool_result" else [])
         yield from self.flush()
         if command.endswith(_CANCELLED):
