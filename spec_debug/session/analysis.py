@@ -897,10 +897,12 @@ class _SessionState:
             topic = reasoning.topic_words(settled[1])
             i = _settled_index(st, settled[1]) if st.open_hypotheses else None
             if i is not None and settled[0] == "confirmed" and not topic & st.open_hypotheses[i][1] \
-                    and (reasoning.service_state(settled[1]) or reasoning.symptom_again(settled[1])):
+                    and (reasoning.service_state(settled[1]) or reasoning.symptom_again(settled[1])
+                         or reasoning.sound_subject(settled[1])):
                 # "I confirmed the server is listening on port 30000" while the layer order is
                 # suspected: a step of the check, naming nothing of the guess, settles none; so
-                # does "Confirmed the regression: 55 tok/s", the symptom measured again
+                # does "Confirmed the regression: 55 tok/s", the symptom measured again, and "I
+                # confirmed the tokenizer loads fine", another subject found sound
                 i = None
             rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
                 if i is not None and settled[0] == "ruled_out" else None

@@ -307,6 +307,25 @@ _SYMPTOM_AGAIN = re.compile(
     r"|\bthe (?:issue|problem|bug|symptom) (?:is real|exists)\b)", re.I)
 
 
+# "I confirmed the tokenizer loads fine", "Verified that the chat template renders correctly": a
+# subject other than the guess's found sound, a step of the check, no answer to a guess naming
+# none of its words (was: it settled the newest guess, shown as confirmed by the tokenizer). Not
+# "it", "that" or "everything" ("That fixed it, everything works fine": the fix measured). Only
+# looked for in an outcome's sentence, so it costs the hot path nothing.
+_SOUND = re.compile(
+    r"\b(?!(?:it|that|this|everything|all|fix|which|now)\b)[\w-]+\s+(?:(?:still|now|also)\s+)?"
+    r"(?:loads?|loaded|works?|worked|runs?|ran|renders?|rendered|parses?|parsed|imports?|imported|is|are|was|"
+    r"were|looks?|looked)\s+(?:(?:just|all|perfectly)\s+)?(?:fine|ok(?:ay)?|correct(?:ly)?|properly|as expected|"
+    r"good|without (?:errors?|issues?|problems?))\b", re.I)
+_FIX_SAID = re.compile(r"\b(?:fixed|fixes|solved|resolved|that was it|the fix)\b", re.I)
+
+
+def sound_subject(sentence: str) -> bool:
+    """``sentence`` (an outcome) confirms that something it names loads, works or is fine, and
+    tells no fix."""
+    return _SOUND.search(sentence) is not None and _FIX_SAID.search(sentence) is None
+
+
 def symptom_again(sentence: str) -> bool:
     """``sentence`` (an outcome) confirms the symptom is there, not a suspect."""
     return _SYMPTOM_AGAIN.search(sentence) is not None
