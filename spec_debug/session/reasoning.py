@@ -37,11 +37,14 @@ _HYPOTHESIS = re.compile(
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     r"|(?:^|(?<=[.!?] )|(?<=\n))(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
-    r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )", re.I)
+    r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )"
+    # "Maybe the user wants the JSON output": a guess at what is asked, not at the fault
+    r"(?!(?:users?|person|customer|requester)\b(?!'))", re.I)
 # "The fix worked only partially: 61 tok/s", "that works a bit better": still short of a fix.
+# "This works around the OOM": a workaround, which says nothing of whether the guess was right.
 # "The issue is indeed caused by a missing colon" (SWE-agent, after its guess "... is likely due to a
 # missing colon"): the guess found true; not asked ("Is it indeed the flag?")
-_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| only| partly| partially| somewhat| a bit| a little)"
+_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
