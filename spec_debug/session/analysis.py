@@ -904,6 +904,14 @@ class _SessionState:
                 # does "Confirmed the regression: 55 tok/s", the symptom measured again, and "I
                 # confirmed the tokenizer loads fine", another subject found sound
                 i = None
+            if i is not None and topic & _SYMPTOM_WORDS and not (topic - _SYMPTOM_WORDS) & st.open_hypotheses[i][1] \
+                    and reasoning.own_code(st.open_hypotheses[i][0].text):
+                # "That fixed it: 96.8 tok/s" after a patch of the engine, the open guess "my code
+                # computes attn_input before the concat" (the agent's standalone test): the served
+                # model's throughput never ran that code, so it settles nothing of it: the newest
+                # guess older than it about anything else, if one is open
+                i = next((k for k in range(i - 1, -1, -1)
+                          if not reasoning.own_code(st.open_hypotheses[k][0].text)), None)
             rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
                 if i is not None and settled[0] == "ruled_out" else None
             if rest is not None:

@@ -329,6 +329,20 @@ def sound_subject(sentence: str) -> bool:
     return _SOUND.search(sentence) is not None and _FIX_SAID.search(sentence) is None
 
 
+# "The issue is that my code computes attn_input before the concat", "my test script loads the
+# wrong shard": a guess at the agent's own code (a standalone test, a repro), which the served
+# model's throughput does not run. Only looked for in a guess an outcome would settle, so it costs
+# the hot path nothing.
+_OWN_CODE = re.compile(
+    r"\b(?:my|our) (?:own )?(?:standalone )?(?:code|script|test|tests|test script|repro|reproducer|harness|snippet|"
+    r"re-?implementation|implementation)\b", re.I)
+
+
+def own_code(sentence: str) -> bool:
+    """``sentence`` (a hypothesis) is about the agent's own code: its test, script or repro."""
+    return _OWN_CODE.search(sentence) is not None
+
+
 def symptom_again(sentence: str) -> bool:
     """``sentence`` (an outcome) confirms the symptom is there, not a suspect."""
     return _SYMPTOM_AGAIN.search(sentence) is not None
