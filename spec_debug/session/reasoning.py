@@ -36,7 +36,10 @@ _HYPOTHESIS = re.compile(
     r"|\b(?:see|found|spotted|(?<!me )(?<!us )(?<!to )(?:understand|know)) the (?:issue|problem|bug|culprit)(?: here| now)?:"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
-    r"|(?:^|(?<=[.!?] )|(?<=\n))(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
+    # ("Hmm, maybe the d2t table holds absolute ids", "OK so perhaps the draft ...": an interjection
+    # before it still opens the sentence)
+    r"|(?:^|(?<=[.!?] )|(?<=\n))(?:(?:hmm*|hm+|ok(?:ay)?|so|well|wait|actually|now|and|but|oh),? (?:so,? )?)?"
+    r"(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
     r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )"
     # "Maybe the user wants the JSON output": a guess at what is asked, not at the fault
     r"(?!(?:users?|person|customer|requester)\b(?!'))", re.I)
