@@ -893,6 +893,8 @@ class _SessionState:
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
         closing = None
+        if settled and len(settled) > 2:
+            self._ruled_out_beside(ev, st, settled[2], settled[1])
         if settled:
             topic = reasoning.topic_words(settled[1])
             i = _settled_index(st, settled[1]) if st.open_hypotheses else None
@@ -943,6 +945,23 @@ class _SessionState:
             self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
             del st.open_hypotheses[:-20]
+
+    @staticmethod
+    def _ruled_out_beside(ev: Event, st: _Agent, sentence: str, confirmed: str) -> None:
+        """A suspect ruled out in the text of a confirmation ("... keeps up. The CUDA graph sizes
+        were not the issue."): it settles the open guess it shares most topic words with and the
+        ``confirmed`` sentence none ("Confirmed: the d2t map is absolute. The draft weights are
+        not the issue." rules out no d2t guess), before the confirmation settles one; naming
+        none, nothing. Its topic is its own words only: the guess's words would make it settle a
+        sub-agent's guess on them (_reported_causes)."""
+        topic = reasoning.topic_words(sentence)
+        found = reasoning.topic_words(confirmed)
+        shared = [0 if found & t else len(topic & t) for _, t in st.open_hypotheses]
+        if not shared or not max(shared):
+            return
+        i = max(range(len(shared)), key=shared.__getitem__)
+        _settle(st, i, "ruled_out", ev, sentence)
+        st.outcomes.append(_Outcome(ev.seq, ev.timestamp, "ruled_out", sentence, topic, True))
 
     def _stated_cause(self, ev: Event, st: _Agent, sentence: str) -> bool:
         """Whether a stated root cause is no new hypothesis: it confirms the open one it shares a

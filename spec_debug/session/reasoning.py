@@ -357,8 +357,9 @@ def service_state(sentence: str) -> bool:
     return _SERVICE_STATE.search(sentence) is not None
 
 
-def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
-    """``("confirmed" | "ruled_out", sentence)`` when the text settles something."""
+def outcome(text: str, low: str | None = None) -> tuple[str, ...] | None:
+    """``("confirmed" | "ruled_out", sentence)`` when the text settles something; a confirmation
+    with a suspect ruled out beside it is ``("confirmed", sentence, ruled_out_sentence)``."""
     if low is None:
         low = text.lower()
     if not _outcome_cue(low):
@@ -373,6 +374,13 @@ def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
             # that the suspect is innocent.
             if kind == "confirmed" and _affirmed(_RULED_OUT, sentence):
                 return "ruled_out", sentence
+            if kind == "confirmed" and (not plain or _ruled_out_cue(low)) and _affirmed(_RULED_OUT, text):
+                # "Confirmed: num_speculative_tokens 3 keeps up. The CUDA graph sizes were not the
+                # issue.": one suspect found, another ruled out in the same text (was: only the
+                # first told, which confirmed the CUDA graph guess it named nothing of)
+                other = [s for s in sentences_matching(text, _RULED_OUT, 2, affirmed=True) if s != sentence]
+                if other:
+                    return kind, sentence, other[0]
             return kind, sentence
     return None
 
