@@ -906,6 +906,11 @@ class _SessionState:
                 # does "Confirmed the regression: 55 tok/s", the symptom measured again, and "I
                 # confirmed the tokenizer loads fine", another subject found sound
                 i = None
+            if i is not None and settled[0] == "ruled_out" and topic - _SYMPTOM_WORDS \
+                    and not topic & st.open_hypotheses[i][1] and "i was wrong" in settled[1].lower():
+                # "I was wrong about the port number" while the layer order is suspected: the
+                # agent takes back something else it said, no guess of those open
+                i = None
             if i is not None and topic & _SYMPTOM_WORDS and not (topic - _SYMPTOM_WORDS) & st.open_hypotheses[i][1] \
                     and reasoning.own_code(st.open_hypotheses[i][0].text):
                 # "That fixed it: 96.8 tok/s" after a patch of the engine, the open guess "my code

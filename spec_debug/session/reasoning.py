@@ -55,7 +55,10 @@ _RULED_OUT = re.compile(
     # "No change needed in the launch script": nothing to do, no suspect ruled out
     r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
-    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck))\b", re.I)
+    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
+    # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
+    # capture": the agent takes its guess back
+    r"i was wrong(?! to\b))\b", re.I)
 
 
 # "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
@@ -167,11 +170,11 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked", "indeed" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed", "i was wrong" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low
+        or "indeed" in low or "i was wrong" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
@@ -191,9 +194,10 @@ def _ruled_out_cue(low: str) -> bool:
     out", "no change" (difference, improvement, effect), "(did|does) not" or "(did|does)n't"
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
-    bottleneck), each holding "t the cause" and so on."""
+    bottleneck), each holding "t the cause" and so on, and "i was wrong"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
-        or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None
+        or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
+        or "i was wrong" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
