@@ -906,8 +906,9 @@ class _SessionState:
                 # does "Confirmed the regression: 55 tok/s", the symptom measured again, and "I
                 # confirmed the tokenizer loads fine", another subject found sound
                 i = None
-            if i is not None and settled[0] == "ruled_out" and topic - _SYMPTOM_WORDS \
-                    and not topic & st.open_hypotheses[i][1] and "i was wrong" in settled[1].lower():
+            taken_back = reasoning.retracted_subject(settled[1]) if i is not None and settled[0] == "ruled_out" \
+                else None
+            if taken_back and not taken_back & st.open_hypotheses[i][1]:
                 # "I was wrong about the port number" while the layer order is suspected: the
                 # agent takes back something else it said, no guess of those open
                 i = None

@@ -11,8 +11,10 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
 # "could be" and "might be" guess at a cause, except before a word that rates an action
 # ("it might be worth checking", "this could be useful"): agents write those all the time.
 _HYPOTHESIS = re.compile(
-    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
-    r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|"
+    # ("My hypothesis was wrong", "my theory is wrong": the guess taken back, no new one)
+    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+(?! (?:was|is) (?:wrong|incorrect)\b)|"
+    r"(?:likely|probably) (?:because|due to|caused by)|"
+    r"my (?:guess|theory) is(?! (?:wrong|incorrect)\b)|most likely (?:explanation|cause|culprit)|"
     # "This suggests we should rerun the benchmark": a plan, no suspect
     r"(?:this|that|which) suggests(?! (?:that )?(?:we|I|you|to)\b)|"
     r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
@@ -58,7 +60,7 @@ _RULED_OUT = re.compile(
     r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
     # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
     # capture": the agent takes its guess back
-    r"i was wrong(?! to\b))\b", re.I)
+    r"(?:\bi|hypothesis|theory|guess|suspicion|assumption) was wrong(?! to\b))\b", re.I)
 
 
 # "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
@@ -170,11 +172,11 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked", "indeed", "i was wrong" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed", "was wrong" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low or "i was wrong" in low
+        or "indeed" in low or "was wrong" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
@@ -194,10 +196,10 @@ def _ruled_out_cue(low: str) -> bool:
     out", "no change" (difference, improvement, effect), "(did|does) not" or "(did|does)n't"
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
-    bottleneck), each holding "t the cause" and so on, and "i was wrong"."""
+    bottleneck), each holding "t the cause" and so on, and "was wrong"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
-        or "i was wrong" in low
+        or "was wrong" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
@@ -343,6 +345,19 @@ def sound_subject(sentence: str) -> bool:
 _OWN_CODE = re.compile(
     r"\b(?:my|our) (?:own )?(?:standalone )?(?:code|script|test|tests|test script|repro|reproducer|harness|snippet|"
     r"re-?implementation|implementation)\b", re.I)
+
+
+_RETRACTION_WORDS = frozenset(("actually", "earlier", "scratch", "assumption", "suspicion", "okay", "hmm", "wait",
+                               "said", "thought"))
+
+
+def retracted_subject(sentence: str) -> frozenset | None:
+    """What a retraction ("I was wrong about the port number", "My guess was wrong") takes back, in
+    topic words (empty: naming nothing, the last guess); None for a sentence that takes nothing
+    back."""
+    if "was wrong" not in sentence.lower():
+        return None
+    return topic_words(sentence) - _RETRACTION_WORDS
 
 
 def own_code(sentence: str) -> bool:

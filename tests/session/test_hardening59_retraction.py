@@ -5,7 +5,8 @@ was wrong earlier: the OOM was not the CUDA graph capture; the log shows the KV 
 did it." The retraction settled nothing ("was not the CUDA graph capture" is no "not the cause"),
 and the postmortem listed the guess the agent had taken back as an open question. "I was wrong"
 now rules out the open guess it names (or, naming nothing, the newest); one about something else
-("I was wrong about the port number"), "I was wrong to ..." and a question settle none.
+("I was wrong about the port number"), "I was wrong to ..." and a question settle none. "My
+hypothesis was wrong" (was a new open hypothesis) and "My guess was wrong" take back the newest.
 """
 
 from __future__ import annotations
@@ -47,3 +48,14 @@ def test_other_retractions_settle_nothing(tmp_path, said):
 def test_outcome_words():
     assert outcome("I was wrong earlier.") == ("ruled_out", "I was wrong earlier.")
     assert outcome("If I was wrong about the layers, the d2t map is next.") is None
+
+
+@pytest.mark.parametrize("said", [
+    "My hypothesis was wrong.",
+    "Actually, I was wrong.",
+    "My guess was wrong, scratch that.",
+])
+def test_a_retraction_naming_nothing_rules_out_the_newest(tmp_path, said):
+    # ("My hypothesis was wrong" was a new open hypothesis of its own)
+    a = _session(tmp_path, LAYERS, GRAPHS, said)
+    assert [(h.text, h.status) for h in a.hypotheses] == [(LAYERS, "open"), (GRAPHS, "ruled_out")]
