@@ -918,15 +918,33 @@ class _SessionState:
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
         closing = None
+        if settled and len(settled) > 2:
+            self._ruled_out_beside(ev, st, settled[2], settled[1])
         if settled:
             topic = reasoning.topic_words(settled[1])
             i = _settled_index(st, settled[1]) if st.open_hypotheses else None
             if i is not None and settled[0] == "confirmed" and not topic & st.open_hypotheses[i][1] \
-                    and (reasoning.service_state(settled[1]) or reasoning.symptom_again(settled[1])):
+                    and (reasoning.service_state(settled[1]) or reasoning.symptom_again(settled[1])
+                         or reasoning.sound_subject(settled[1])):
                 # "I confirmed the server is listening on port 30000" while the layer order is
                 # suspected: a step of the check, naming nothing of the guess, settles none; so
-                # does "Confirmed the regression: 55 tok/s", the symptom measured again
+                # does "Confirmed the regression: 55 tok/s", the symptom measured again, and "I
+                # confirmed the tokenizer loads fine", another subject found sound
                 i = None
+            taken_back = reasoning.retracted_subject(settled[1]) if i is not None and settled[0] == "ruled_out" \
+                else None
+            if taken_back and not taken_back & st.open_hypotheses[i][1]:
+                # "I was wrong about the port number" while the layer order is suspected: the
+                # agent takes back something else it said, no guess of those open
+                i = None
+            if i is not None and topic & _SYMPTOM_WORDS and not (topic - _SYMPTOM_WORDS) & st.open_hypotheses[i][1] \
+                    and reasoning.own_code(st.open_hypotheses[i][0].text):
+                # "That fixed it: 96.8 tok/s" after a patch of the engine, the open guess "my code
+                # computes attn_input before the concat" (the agent's standalone test): the served
+                # model's throughput never ran that code, so it settles nothing of it: the newest
+                # guess older than it about anything else, if one is open
+                i = next((k for k in range(i - 1, -1, -1)
+                          if not reasoning.own_code(st.open_hypotheses[k][0].text)), None)
             rest = _other_suspect(st.open_hypotheses[i][0].text, settled[1]) \
                 if i is not None and settled[0] == "ruled_out" else None
             if rest is not None:
@@ -958,6 +976,23 @@ class _SessionState:
             self._keep(self.kept["hypotheses"], hyp)
             st.open_hypotheses.append((hyp, reasoning.topic_words(sentence)))
             del st.open_hypotheses[:-20]
+
+    @staticmethod
+    def _ruled_out_beside(ev: Event, st: _Agent, sentence: str, confirmed: str) -> None:
+        """A suspect ruled out in the text of a confirmation ("... keeps up. The CUDA graph sizes
+        were not the issue."): it settles the open guess it shares most topic words with and the
+        ``confirmed`` sentence none ("Confirmed: the d2t map is absolute. The draft weights are
+        not the issue." rules out no d2t guess), before the confirmation settles one; naming
+        none, nothing. Its topic is its own words only: the guess's words would make it settle a
+        sub-agent's guess on them (_reported_causes)."""
+        topic = reasoning.topic_words(sentence)
+        found = reasoning.topic_words(confirmed)
+        shared = [0 if found & t else len(topic & t) for _, t in st.open_hypotheses]
+        if not shared or not max(shared):
+            return
+        i = max(range(len(shared)), key=shared.__getitem__)
+        _settle(st, i, "ruled_out", ev, sentence)
+        st.outcomes.append(_Outcome(ev.seq, ev.timestamp, "ruled_out", sentence, topic, True))
 
     def _stated_cause(self, ev: Event, st: _Agent, sentence: str) -> bool:
         """Whether a stated root cause is no new hypothesis: it confirms the open one it shares a

@@ -616,6 +616,13 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
                and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+    launches = [c for c in changes if c.category == "launch_server"]
+    if launches:
+        fixes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and c.category == "python"
+                 and after < c.seq < m.seq and (c.host is None or m.host is None or c.host == m.host)
+                 and _rewrites_served(c.inner or c.command, [x for x in launches if x.seq > c.seq])]
+        if fixes:
+            changes = sorted([*changes, *fixes], key=attrgetter("seq"))
     edits = [e for e in a.file_edits if e.session == m.session and e.agent == m.agent and after < e.seq < m.seq
              and (e.host is None or m.host is None or e.host == m.host)]
     if edits:
@@ -624,6 +631,24 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
         changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
     return [c for c in changes if c.seq not in plain] if plain else changes
+
+
+# `python /root/fix_d2t.py --draft /models/l31-eagle3 --to-offsets`, `set_aux_layers.py --draft ...`:
+# a script named for a repair, run on a checkpoint the server is then launched with.
+_REPAIR_SCRIPT = re.compile(
+    r"(?:^|[\s/'\"])(?:fix|patch|set|convert|rewrite|repair|update|regenerate|rebuild)[_-][\w.-]*\.py(?=$|[\s'\";|&)])")
+_PATH_WORD = re.compile(r"/[\w.@+-]+(?:/[\w.@+-]+)+")
+
+
+def _rewrites_served(command: str, launches: list[CommandRecord]) -> bool:
+    """``command`` runs a repair script on a checkpoint path one of ``launches`` (later ones) serves:
+    the fix itself, which the Resolution left out ("rose ... after relaunching the server" hid the
+    rewrite of d2t that raised it)."""
+    if _REPAIR_SCRIPT.search(command) is None:
+        return False
+    paths = {p.rstrip("/") for p in _PATH_WORD.findall(command)}
+    return any(p in (c.inner or c.command).split() or f"{p}/" in (c.inner or c.command)
+               for p in paths for c in launches)
 
 
 def _edited_test(a: SessionAnalysis, e: FileEdit, m: MetricRecord) -> bool:

@@ -11,8 +11,10 @@ _SENTENCE = re.compile(r"(?:[^.!?\n]|[.!?](?=\S))+[.!?]?")
 # "could be" and "might be" guess at a cause, except before a word that rates an action
 # ("it might be worth checking", "this could be useful"): agents write those all the time.
 _HYPOTHESIS = re.compile(
-    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+|(?:likely|probably) (?:because|due to|caused by)|"
-    r"my (?:guess|theory) is|most likely (?:explanation|cause|culprit)|"
+    # ("My hypothesis was wrong", "my theory is wrong": the guess taken back, no new one)
+    r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+(?! (?:was|is) (?:wrong|incorrect)\b)|"
+    r"(?:likely|probably) (?:because|due to|caused by)|"
+    r"my (?:guess|theory) is(?! (?:wrong|incorrect)\b)|most likely (?:explanation|cause|culprit)|"
     # "This suggests we should rerun the benchmark": a plan, no suspect
     r"(?:this|that|which) suggests(?! (?:that )?(?:we|I|you|to)\b)|"
     r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
@@ -34,14 +36,23 @@ _HYPOTHESIS = re.compile(
     # "Now I understand the problem: the d2t map is absolute" names its suspect as "I see the issue:" does
     # ("Let me understand the issue: ..." plans)
     r"|\b(?:see|found|spotted|(?<!me )(?<!us )(?<!to )(?:understand|know)) the (?:issue|problem|bug|culprit)(?: here| now)?:"
+    # "Turns out the d2t map was the culprit", "the stale d2t is the culprit": a suspect named (a
+    # stated cause, unhedged: stated_cause; "Maybe X is the culprit" stays a guess)
+    r"|\b(?:is|was) the (?:real |actual )?culprit\b"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
-    r"|(?:^|(?<=[.!?] )|(?<=\n))(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
-    r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )", re.I)
+    # ("Hmm, maybe the d2t table holds absolute ids", "OK so perhaps the draft ...": an interjection
+    # before it still opens the sentence)
+    r"|(?:^|(?<=[.!?] )|(?<=\n))(?:(?:hmm*|hm+|ok(?:ay)?|so|well|wait|actually|now|and|but|oh),? (?:so,? )?)?"
+    r"(?:possibly|perhaps|maybe|probably|likely),? (?:the|a|an|our|its|this|that|there)"
+    r" (?!(?:next|best|easiest|simplest|quickest|first|right|better|only) )"
+    # "Maybe the user wants the JSON output": a guess at what is asked, not at the fault
+    r"(?!(?:users?|person|customer|requester)\b(?!'))", re.I)
 # "The fix worked only partially: 61 tok/s", "that works a bit better": still short of a fix.
+# "This works around the OOM": a workaround, which says nothing of whether the guess was right.
 # "The issue is indeed caused by a missing colon" (SWE-agent, after its guess "... is likely due to a
 # missing colon"): the guess found true; not asked ("Is it indeed the flag?")
-_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| only| partly| partially| somewhat| a bit| a little)"
+_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
@@ -49,7 +60,10 @@ _RULED_OUT = re.compile(
     # "No change needed in the launch script": nothing to do, no suspect ruled out
     r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
-    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck))\b", re.I)
+    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
+    # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
+    # capture": the agent takes its guess back
+    r"(?:\bi|hypothesis|theory|guess|suspicion|assumption) was wrong(?! to\b))\b", re.I)
 
 
 # "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
@@ -161,11 +175,11 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked", "indeed" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed", "was wrong" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low
+        or "indeed" in low or "was wrong" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
@@ -185,9 +199,10 @@ def _ruled_out_cue(low: str) -> bool:
     out", "no change" (difference, improvement, effect), "(did|does) not" or "(did|does)n't"
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
-    bottleneck), each holding "t the cause" and so on."""
+    bottleneck), each holding "t the cause" and so on, and "was wrong"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
-        or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None
+        or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
+        or "was wrong" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
@@ -220,7 +235,7 @@ _STATED_CAUSE = re.compile(
     r"(?:\s+(?:found|identified|confirmed|established))?[\s*_]*(?:[:\u2014]|-\s|\b(?:is|was)\b|$)"
     r"|(?:problem|issue|bug|culprit|bottleneck) was\b)"
     r"|\b(?:found|identified|established|pinned down) the (?:actual |real )?root cause\s*[:\u2014]"
-    r"|\b(?:is|was) the (?:actual |real )?root cause\b", re.I)
+    r"|\b(?:is|was) the (?:actual |real )?(?:root cause|culprit)\b", re.I)
 _HEDGED = re.compile(
     r"\?|\b(?:might|may|could|would|probably|likely|possibl[ey]|perhaps|maybe|suspect\w*|guess|think|"
     r"believe|seems?|appears?|if|whether|potential|candidate|unclear|unknown|not|no|still|yet|find|look|"
@@ -307,6 +322,52 @@ _SYMPTOM_AGAIN = re.compile(
     r"|\bthe (?:issue|problem|bug|symptom) (?:is real|exists)\b)", re.I)
 
 
+# "I confirmed the tokenizer loads fine", "Verified that the chat template renders correctly": a
+# subject other than the guess's found sound, a step of the check, no answer to a guess naming
+# none of its words (was: it settled the newest guess, shown as confirmed by the tokenizer). Not
+# "it", "that" or "everything" ("That fixed it, everything works fine": the fix measured). Only
+# looked for in an outcome's sentence, so it costs the hot path nothing.
+_SOUND = re.compile(
+    r"\b(?!(?:it|that|this|everything|all|fix|which|now)\b)[\w-]+\s+(?:(?:still|now|also)\s+)?"
+    r"(?:loads?|loaded|works?|worked|runs?|ran|renders?|rendered|parses?|parsed|imports?|imported|is|are|was|"
+    r"were|looks?|looked)\s+(?:(?:just|all|perfectly)\s+)?(?:fine|ok(?:ay)?|correct(?:ly)?|properly|as expected|"
+    r"good|without (?:errors?|issues?|problems?))\b", re.I)
+_FIX_SAID = re.compile(r"\b(?:fixed|fixes|solved|resolved|that was it|the fix)\b", re.I)
+
+
+def sound_subject(sentence: str) -> bool:
+    """``sentence`` (an outcome) confirms that something it names loads, works or is fine, and
+    tells no fix."""
+    return _SOUND.search(sentence) is not None and _FIX_SAID.search(sentence) is None
+
+
+# "The issue is that my code computes attn_input before the concat", "my test script loads the
+# wrong shard": a guess at the agent's own code (a standalone test, a repro), which the served
+# model's throughput does not run. Only looked for in a guess an outcome would settle, so it costs
+# the hot path nothing.
+_OWN_CODE = re.compile(
+    r"\b(?:my|our) (?:own )?(?:standalone )?(?:code|script|test|tests|test script|repro|reproducer|harness|snippet|"
+    r"re-?implementation|implementation)\b", re.I)
+
+
+_RETRACTION_WORDS = frozenset(("actually", "earlier", "scratch", "assumption", "suspicion", "okay", "hmm", "wait",
+                               "said", "thought"))
+
+
+def retracted_subject(sentence: str) -> frozenset | None:
+    """What a retraction ("I was wrong about the port number", "My guess was wrong") takes back, in
+    topic words (empty: naming nothing, the last guess); None for a sentence that takes nothing
+    back."""
+    if "was wrong" not in sentence.lower():
+        return None
+    return topic_words(sentence) - _RETRACTION_WORDS
+
+
+def own_code(sentence: str) -> bool:
+    """``sentence`` (a hypothesis) is about the agent's own code: its test, script or repro."""
+    return _OWN_CODE.search(sentence) is not None
+
+
 def symptom_again(sentence: str) -> bool:
     """``sentence`` (an outcome) confirms the symptom is there, not a suspect."""
     return _SYMPTOM_AGAIN.search(sentence) is not None
@@ -318,8 +379,9 @@ def service_state(sentence: str) -> bool:
     return _SERVICE_STATE.search(sentence) is not None
 
 
-def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
-    """``("confirmed" | "ruled_out", sentence)`` when the text settles something."""
+def outcome(text: str, low: str | None = None) -> tuple[str, ...] | None:
+    """``("confirmed" | "ruled_out", sentence)`` when the text settles something; a confirmation
+    with a suspect ruled out beside it is ``("confirmed", sentence, ruled_out_sentence)``."""
     if low is None:
         low = text.lower()
     if not _outcome_cue(low):
@@ -334,6 +396,13 @@ def outcome(text: str, low: str | None = None) -> tuple[str, str] | None:
             # that the suspect is innocent.
             if kind == "confirmed" and _affirmed(_RULED_OUT, sentence):
                 return "ruled_out", sentence
+            if kind == "confirmed" and (not plain or _ruled_out_cue(low)) and _affirmed(_RULED_OUT, text):
+                # "Confirmed: num_speculative_tokens 3 keeps up. The CUDA graph sizes were not the
+                # issue.": one suspect found, another ruled out in the same text (was: only the
+                # first told, which confirmed the CUDA graph guess it named nothing of)
+                other = [s for s in sentences_matching(text, _RULED_OUT, 2, affirmed=True) if s != sentence]
+                if other:
+                    return kind, sentence, other[0]
             return kind, sentence
     return None
 

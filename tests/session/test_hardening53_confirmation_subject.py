@@ -26,7 +26,11 @@ def test_an_outcome_about_an_older_guess_settles_that_one(tmp_path):
 
 def test_a_plain_that_fixed_it_still_settles_the_newest(tmp_path):
     a = _session(tmp_path, FORMAT, ATTN, "That fixed it: 96.8 tok/s against the 90 tok/s baseline.")
-    assert [(h.text, h.status) for h in a.hypotheses] == [(FORMAT, "open"), (ATTN, "confirmed")]
+    # (ATTN is about the agent's own test code, which the served throughput never ran: the
+    # newest guess about anything else is the one settled, test_hardening59_own_code_guess)
+    assert [(h.text, h.status) for h in a.hypotheses] == [(FORMAT, "confirmed"), (ATTN, "open")]
+    a = _session(tmp_path, ATTN, FORMAT, "That fixed it: 96.8 tok/s against the 90 tok/s baseline.")
+    assert [(h.text, h.status) for h in a.hypotheses] == [(ATTN, "open"), (FORMAT, "confirmed")]
 
 
 def test_an_outcome_in_other_words_with_one_guess_open_still_settles_it(tmp_path):

@@ -121,7 +121,7 @@ def test_loops_hypotheses_and_segments(story):
         ("main", 3, 4387, 4399, "NameError"),
     ]
     assert [(h.seq, h.status, h.outcome_seq) for h in a.hypotheses] == [
-        (12, "confirmed", 31), (37, "confirmed", 4410), (4401, "confirmed", 4421)]
+        (12, "confirmed", 31), (37, "confirmed", 4410), (4401, "open", None)]
     assert [(s.start_seq, s.end_seq, s.agent) for s in a.segments] == [
         (0, 46, "main"), (47, 2000, "main"), (2001, 4382, "main"), (4383, 4400, "main"), (4401, 4422, "main"),
         (4423, 4428, "a1flags"), (4429, 4434, "b2layers"), (4435, 4438, "c3capture")]
