@@ -1911,11 +1911,16 @@ def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):
     reports it: SD302 d2t_misaligns_lm_head. None when it cannot run (no target weights, a
     draft of another trainer)."""
     from spec_debug.eagle3.head_map import checkpoint_head_map_message
-    from spec_debug.eagle3.vocab import HEAD_NOT_COMPARED, VocabCheck, VocabIssue
+    from spec_debug.eagle3.vocab import HEAD_NOT_COMPARED, VocabCheck, VocabIssue, maps_swapped_issue
 
     if target is None or checkpoint.config.format != "speculators":
         return None
     d2t = mapping.d2t if mapping is not None else checkpoint.vocab_maps()[0]
+    if mapping is None and d2t is not None:
+        t2d = checkpoint.vocab_maps()[1]
+        if t2d is not None and maps_swapped_issue(d2t.reshape(-1), t2d.reshape(-1),
+                                                  checkpoint.config.vocab_size):
+            d2t = t2d.reshape(-1)  # the offsets, saved as t2d: map_shapes says so (SD302)
     try:
         target_checkpoint = open_target(target)
         # nothing to compare (a tied draft head, no map; a target of config.json only): said
