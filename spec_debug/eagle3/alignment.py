@@ -25,6 +25,8 @@ ALIGNED = 1
 MIN_RATE = 0.2
 MIN_RATIO = 3.0
 MIN_ROWS = 16
+# how misalignment_note begins: the layout probe finds it among evaluate's notes by it
+MISALIGNED = "the dump's token ids look one"
 
 
 def id_agreement(target_t: Tensor, input_ids: Tensor) -> Tensor:
@@ -56,7 +58,7 @@ def misalignment_note(agreement: Tensor) -> list[str]:
            "their first, or the labels saved as the ids)" if off < ALIGNED else
            "one behind the states (token_ids[p] is the token at p - 1: states saved without "
            "the first position, or ids rolled by one)")
-    return [f"the dump's token ids look {how}: the verifier's argmax at position p matches "
+    return [f"{MISALIGNED}{how.removeprefix('one')}: the verifier's argmax at position p matches "
             f"token_ids[p + {off}] at {rates[off]:.0%} of positions but the next id "
             f"token_ids[p + 1] at {aligned:.0%}; the draft was fed the embeddings of the wrong "
             "tokens, so these accuracies say little of its weights: save each sample's ids "

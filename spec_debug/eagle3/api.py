@@ -1594,6 +1594,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         # eval refuses such a sample (data._refuse_repeated_slots); the probe reads every
         # slot to rank them, so without this its verdict was only "does not confirm"
         report.verdict += "; but " + repeated
+    if report.ids_misaligned:
+        # every layout was scored with each row fed the wrong token: no ranking names the layers
+        report.verdict += ("; but the dump's token ids sit one position off against its states "
+                           "(see the notes), so every layout was scored on the wrong tokens")
+        notes = notes + [report.ids_misaligned]
     report.notes = notes
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "target": resolved_target.path,

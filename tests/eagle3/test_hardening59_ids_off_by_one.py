@@ -10,6 +10,7 @@ states are captured as vLLM captures them."""
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -72,3 +73,23 @@ def test_ids_one_off_are_named(tmp_path, shift, how, offset):
     assert len(notes) == 1, out["notes"]
     assert how in notes[0] and f"token_ids[{offset}]" in notes[0]
     assert "save each sample's ids with the states computed from them" in notes[0]
+
+
+def test_layout_probe_says_its_ranking_read_the_wrong_tokens(cli, tmp_path):
+    """`drafter layout` ranked layouts scored on the wrong tokens and named one as the layout
+    the draft was trained on; its verdict now says the ids are off, and the note says how."""
+    root = _world(tmp_path / "w", 1)
+    result = cli("drafter", "layout", "--model", str(root / "draft"), "--data", str(root / "data"),
+                 "--json")
+    assert "Traceback" not in result.stderr
+    report = json.loads(result.stdout)
+    assert "token ids sit one position off" in report["verdict"]
+    assert len(_misaligned(report["notes"])) == 1 and "one behind" in _misaligned(report["notes"])[0]
+
+
+def test_layout_probe_of_an_aligned_dump_says_nothing_of_ids(cli, tmp_path):
+    root = _world(tmp_path / "w", 0)
+    result = cli("drafter", "layout", "--model", str(root / "draft"), "--data", str(root / "data"),
+                 "--json")
+    report = json.loads(result.stdout)
+    assert "token ids" not in report["verdict"] and _misaligned(report["notes"]) == []
