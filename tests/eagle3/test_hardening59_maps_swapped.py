@@ -57,3 +57,19 @@ def test_speculators_own_maps_are_not_called_swapped(cli, tmp_path):
     result = cli("drafter", "vocab", "--model", str(root / "draft"), "--json")
     assert_clean_cli(result)
     assert result.code == 0, result.stdout
+
+
+def test_swapped_names_in_a_vocab_mapping_file_are_one_clear_error(cli, tmp_path):
+    """--vocab-mapping of a torch.save({"d2t": t2d, "t2d": d2t}) of speculators' own maps was
+    refused as 'd2t has 256 entries ...: a map built for another draft vocab size'."""
+    import torch
+
+    root = save_informative_world(tmp_path / "w", seed=0)
+    weights = load_file(str(root / "draft" / "model.safetensors"))
+    mapping = tmp_path / "vocab_mapping.pt"
+    torch.save({"d2t": weights["t2d"], "t2d": weights["d2t"]}, mapping)
+    result = cli("drafter", "vocab", "--model", str(root / "draft"), "--vocab-mapping", str(mapping))
+    assert_clean_cli(result)
+    assert result.code == 2
+    assert f"{mapping}: d2t and t2d are saved under each other's names" in result.stderr
+    assert "another draft vocab size" not in result.stderr
