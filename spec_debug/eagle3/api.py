@@ -1594,6 +1594,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         # eval refuses such a sample (data._refuse_repeated_slots); the probe reads every
         # slot to rank them, so without this its verdict was only "does not confirm"
         report.verdict += "; but " + repeated
+    if report.ids_misaligned:
+        # every layout was scored with each row fed the wrong token: no ranking names the layers
+        report.verdict += ("; but the dump's token ids sit one position off against its states "
+                           "(see the notes), so every layout was scored on the wrong tokens")
+        notes = notes + [report.ids_misaligned]
     report.notes = notes
     out = report.to_dict()
     out.update({"model": str(model), "data": str(data), "target": resolved_target.path,
@@ -1911,11 +1916,16 @@ def _head_map_check(checkpoint, target: Path | None, mapping, notes: list[str]):
     reports it: SD302 d2t_misaligns_lm_head. None when it cannot run (no target weights, a
     draft of another trainer)."""
     from spec_debug.eagle3.head_map import checkpoint_head_map_message
-    from spec_debug.eagle3.vocab import HEAD_NOT_COMPARED, VocabCheck, VocabIssue
+    from spec_debug.eagle3.vocab import HEAD_NOT_COMPARED, VocabCheck, VocabIssue, maps_swapped_issue
 
     if target is None or checkpoint.config.format != "speculators":
         return None
     d2t = mapping.d2t if mapping is not None else checkpoint.vocab_maps()[0]
+    if mapping is None and d2t is not None:
+        t2d = checkpoint.vocab_maps()[1]
+        if t2d is not None and maps_swapped_issue(d2t.reshape(-1), t2d.reshape(-1),
+                                                  checkpoint.config.vocab_size):
+            d2t = t2d.reshape(-1)  # the offsets, saved as t2d: map_shapes says so (SD302)
     try:
         target_checkpoint = open_target(target)
         # nothing to compare (a tied draft head, no map; a target of config.json only): said

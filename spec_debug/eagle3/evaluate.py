@@ -26,6 +26,7 @@ from typing import Any, Iterable
 import torch
 from torch import Tensor
 
+from spec_debug.eagle3.alignment import OFFSETS, id_agreement, misalignment_note
 from spec_debug.eagle3.data import Sample, every_position_padding, lost_layer_positions
 from spec_debug.eagle3.loading import LoadedDraft, TargetHead
 from spec_debug.eagle3.model import Eagle3Draft, NormFlags
@@ -117,6 +118,9 @@ class Counts:
         self.lost_layer_positions = 0
         self.lost_layer_rows = torch.zeros((), dtype=torch.int64, device=self.device)
         self.lost_layer_slots: set[int] = set()
+        # the verifier's argmax against the data's ids per offset (alignment.id_agreement):
+        # ids saved one position off against the states, said rather than scored as weak weights
+        self.id_agreement = torch.zeros((len(OFFSETS), 2), dtype=torch.int64, device=self.device)
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -222,6 +226,7 @@ class SampleTargets:
     lost_positions: int = 0
     lost_slots: tuple[int, ...] = ()
     reads_lost: Tensor | None = None  # [T] the rows reading a lost state (None: none)
+    id_agreement: Tensor | None = None  # alignment.id_agreement (None: no verifier argmax)
 
 
 class TargetCache:
@@ -274,8 +279,9 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     # passed on whenever a row reads a lost state, not only when one is in step 0's mask: a
     # row outside it still predicts a masked position at step k >= 1, and its chain (never
     # started) was counted there as a miss
+    agreement = id_agreement(target_t, input_ids) if reference == "target_argmax" else None
     return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
-                         lost_positions, lost_slots, lost if lost_positions else None)
+                         lost_positions, lost_slots, lost if lost_positions else None, agreement)
 
 
 def _zero_embedding_ids(model: Eagle3Draft) -> Tensor:
@@ -393,6 +399,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
     if lost_scored is not None:
         counts.lost_layer_rows += lost_scored.sum()  # a tensor: no device sync per sample
     counts.lost_layer_slots.update(found.lost_slots)
+    if found.id_agreement is not None:
+        counts.id_agreement += found.id_agreement
     counts.padded_samples += sample.padding > 0
     counts.padding_rows += sample.padding
     counts.samples += 1
@@ -624,6 +632,7 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
         + _tail_padding_note(counts.tail_padded, counts.tail_padding_rows, counts.samples)
         + _inner_gap_note(counts.inner_gapped, counts.inner_gap_rows, counts.samples)
         + _lost_layer_note(counts)
+        + misalignment_note(counts.id_agreement)
         + _past_max_positions_note(counts.past_max_positions, counts.samples, counts.longest,
                                    loaded.model.cfg.max_position_embeddings),
         final_state_post_norm=counts.final_normed_detected,

@@ -21,6 +21,7 @@ from typing import Any, Callable, Sequence
 import torch
 from torch import Tensor
 
+from spec_debug.eagle3.alignment import MISALIGNED
 from spec_debug.eagle3.data import Sample
 from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
 from spec_debug.eagle3.loading import ZEROED_NORMS_NOTE, LoadedDraft
@@ -112,6 +113,9 @@ class LayoutReport:
     # ({"lead", "rows", "runner_up", "all_read": no sample of the dump was left}; see
     # unconfirmed_rows)
     unconfirmed_rows: dict[str, Any] | None = None
+    # evaluate's note that the dump's ids sit one position off against its states
+    # (alignment.misalignment_note): every layout was scored on the wrong tokens' embeddings
+    ids_misaligned: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -199,6 +203,7 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
     # layout before the search does, and must not add a pass over the samples of its own
     scored: dict[tuple[tuple[int, ...], bool], float] = {}
     rows: list[float] = []  # step-0 rows scored (the same for every layout)
+    misaligned: list[str] = []
     # each sample's targets (the target head's logits over its rows) are the same for every
     # layout and flag: computed once per sample, not once per layout scored
     targets = TargetCache()
@@ -210,6 +215,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                               device=device, targets=targets)
             references.add(result.reference)
             scored[key] = result.full_accuracy[0]
+            # the same for every layout (it reads the targets and ids only): kept once
+            misaligned[:] = misaligned or [n for n in result.notes if n.startswith(MISALIGNED)]
             rows[:] = [result.counts["full_total"][0]]
         return scored[key]
 
@@ -286,7 +293,8 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         embedding_slots=embedding_slots, slot_checks=[asdict(c) for c in checks],
         untrained_draft=untrained, unmapped_draft=unmapped, zeroed_norms=zeroed,
         norm_before_residual_check=flag_check,
-        final_slot_check=final_check, unclear_rows=unclear, unconfirmed_rows=unconfirmed)
+        final_slot_check=final_check, unclear_rows=unclear, unconfirmed_rows=unconfirmed,
+        ids_misaligned=misaligned[0] if misaligned else None)
 
 
 def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],

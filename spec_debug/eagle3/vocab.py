@@ -27,6 +27,7 @@ SUGGESTED_CODES = {
     "d2t_t2d_mismatch": "SD302",
     "d2t_all_zero": "SD302",
     "d2t_length": "SD302",
+    "maps_swapped": "SD302",  # d2t and t2d saved under each other's names (maps_swapped_issue)
     "d2t_float": "SD302",
     "d2t_not_training_map": "SD302",  # differs from the --vocab-mapping file (vocab_mapping.py)
     # sends draft ids to other tokens than speculators copied the frozen lm_head rows from
@@ -521,6 +522,13 @@ def check_checkpoint_vocab(checkpoint: Any, target_vocab_size: int | None = None
     shapes = check_map_shapes(_shape(d2t), _shape(t2d))
     d2t = d2t.reshape(-1) if d2t is not None else None
     t2d = t2d.reshape(-1) if t2d is not None else None
+    swapped = maps_swapped_issue(d2t, t2d, target_vocab_size or cfg.vocab_size)
+    if swapped is not None:
+        # said as the one fault it is; the other checks then judge the maps by what they hold
+        # (each judged under the other's name gave d2t/t2d length faults and the advice to
+        # rebuild d2t from t2d.nonzero(), which is nonsense for a t2d of offsets)
+        shapes = replace(shapes, ok=False, skipped=False, issues=shapes.issues + (swapped,))
+        d2t, t2d = t2d, d2t
     lm_head = checkpoint.shape("lm_head.weight")
     lm_rows = lm_head[0] if lm_head else None
     # the maps are checked against the lm_head they index; a config that disagrees with the
@@ -594,6 +602,31 @@ def t2d_missing_note(target_vocab_size: int, draft_vocab_size: int) -> str | Non
             "tensor hasn't been set\" or a size mismatch in verifier_lm_head), so training "
             "cannot resume from it; save t2d beside d2t (t2d = zeros("
             f"{target_vocab_size}, dtype=bool); t2d[arange({draft_vocab_size}) + d2t] = True)")
+
+
+def maps_swapped_issue(d2t: Any, t2d: Any, target_vocab_size: int) -> VocabIssue | None:
+    """d2t and t2d saved under each other's names (a hand-written export): the tensor named d2t
+    is a bool mask of one entry per target token, the one named t2d holds integers that are
+    offsets of a map of as many draft ids as the mask selects (i + t2d[i] its selected ids).
+    speculators saves d2t as int64 [DV] offsets and t2d as a bool [V] mask
+    (src/speculators/models/eagle3/core.py load_vocab_mappings; speculators 0.9.0). vLLM then
+    refuses d2t (a [V] tensor into its [DV] draft_id_to_target_id: size mismatch, vllm
+    model_executor/models/llama_eagle3.py load_weights) and SGLang adds arange to a mask
+    (sglang srt/models/llama_eagle3.py hot_token_id)."""
+    if d2t is None or t2d is None or str(d2t.dtype) != "torch.bool" \
+            or str(t2d.dtype) == "torch.bool" or t2d.is_floating_point():
+        return None
+    mask, offsets = d2t.tolist(), _ints(t2d)
+    selected = [i for i, flag in enumerate(mask) if flag]
+    if len(mask) != target_vocab_size or [i + o for i, o in enumerate(offsets)] != selected:
+        return None
+    return VocabIssue(
+        "maps_swapped", f"d2t and t2d are saved under each other's names: d2t is a bool "
+        f"[{len(mask)}] mask (t2d's form) and t2d holds {len(offsets)} offsets that map draft "
+        "ids onto exactly the ids that mask selects (d2t's form); vLLM refuses a d2t of that "
+        "shape (size mismatch) and SGLang adds arange(DV) to a mask: save them again under "
+        "their own names (d2t = the int64 offsets, t2d = the bool mask)",
+        {"d2t_shape": [len(mask)], "t2d_shape": [len(offsets)]})
 
 
 def _shape(tensor: Any) -> list[int] | None:

@@ -28,6 +28,7 @@ import torch
 from torch import Tensor
 
 from spec_debug.eagle3.config import CheckpointError
+from spec_debug.eagle3.vocab import maps_swapped_issue
 
 _HINT = ("pass the map the draft was trained with: SpecForge's vocab_mapping/<key>.pt (a "
          "torch.save of d2t and t2d), or speculators' d2t.npy / d2t-<draft vocab>.npy with "
@@ -213,6 +214,16 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
         d2t, t2d = _load_safetensors(path)
     else:
         d2t, t2d = _load_torch(path)
+    if isinstance(d2t, Tensor) and isinstance(t2d, Tensor) and maps_swapped_issue(
+            d2t.reshape(-1), t2d.reshape(-1), vocab_size):
+        # was: "d2t has 256 entries ... a map built for another draft vocab size" of a map
+        # whose two tensors fit this draft exactly, under each other's names
+        raise CheckpointError(
+            f"{path}: d2t and t2d are saved under each other's names: d2t is a bool "
+            f"[{d2t.numel()}] mask and t2d holds {t2d.numel()} offsets that map draft ids onto "
+            "exactly the ids that mask selects",
+            hint="save them again under their own names (d2t = the int64 offsets, t2d = the "
+                 "bool mask)")
     d2t = _as_offsets(d2t, path)
     if d2t.numel() != draft_vocab_size:
         raise CheckpointError(f"{path}: d2t has {d2t.numel()} entries, the draft's lm_head has "

@@ -1,0 +1,65 @@
+"""Are a dump's token ids aligned with its hidden states? Read from the verifier's own argmax.
+
+In a speculators/vLLM dump, hidden_states[p] is computed from token_ids[..p], so the verifier's
+argmax at position p is its guess of token_ids[p + 1] (speculators' shift_batch,
+src/speculators/models/eagle3/data.py, pairs them so). Where the ids were saved one position off
+against the states, of the same length (a dumper saving the states of the prompt without its
+last token beside ids without the first, or ids rolled with the labels), data.py's length check
+passes, and eval scored the draft on embeddings of the wrong tokens: a weak accuracy with no
+word of why. The verifier's argmax then agrees with the id one position further or nearer, not
+the next one; this module counts those agreements (once per sample, kept by TargetCache) and
+says so when the data's ids agree with it far better off by one than aligned.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+# offsets d compared: the verifier argmax at row t (position t + 1) against input_ids[t + d],
+# where input_ids = token_ids[1:]; d = 1 is the aligned one (the next data token)
+OFFSETS = (0, 1, 2)
+ALIGNED = 1
+# the note's bar: an off-by-one rate at least this high and this many times the aligned rate,
+# over at least MIN_ROWS rows (a random-token dump agrees at ~1/V at every offset: no note)
+MIN_RATE = 0.2
+MIN_RATIO = 3.0
+MIN_ROWS = 16
+# how misalignment_note begins: the layout probe finds it among evaluate's notes by it
+MISALIGNED = "the dump's token ids look one"
+
+
+def id_agreement(target_t: Tensor, input_ids: Tensor) -> Tensor:
+    """[len(OFFSETS), 2] int64 on the targets' device: per offset, the rows where the verifier's
+    argmax `target_t` [T] (row t: its argmax at position t + 1) equals input_ids[t + d], and the
+    rows compared. A tensor, so summing it over samples costs no device sync."""
+    rows = []
+    T = int(target_t.shape[0])
+    for d in OFFSETS:
+        n = max(0, T - d)
+        same = (target_t[:n] == input_ids[d:d + n]).sum() if n else target_t.new_zeros(())
+        rows.append(torch.stack([same.to(torch.int64), same.new_tensor(n, dtype=torch.int64)]))
+    return torch.stack(rows)
+
+
+def misalignment_note(agreement: Tensor) -> list[str]:
+    """The note for summed id_agreement counts, or [] when the ids look aligned (or nothing
+    says either way)."""
+    counts = agreement.tolist()
+    rates = {d: (same / n if n else 0.0) for d, (same, n) in zip(OFFSETS, counts)}
+    if counts[OFFSETS.index(ALIGNED)][1] < MIN_ROWS:
+        return []
+    aligned = rates[ALIGNED]
+    off = max((d for d in OFFSETS if d != ALIGNED), key=lambda d: rates[d])
+    if rates[off] < MIN_RATE or rates[off] < MIN_RATIO * aligned:
+        return []
+    # d = 0: the id saved at p is token p + 1 (ids one ahead of the states); d = 2: one behind
+    how = ("one ahead of the states (token_ids[p] is the token at p + 1: ids saved without "
+           "their first, or the labels saved as the ids)" if off < ALIGNED else
+           "one behind the states (token_ids[p] is the token at p - 1: states saved without "
+           "the first position, or ids rolled by one)")
+    return [f"{MISALIGNED}{how.removeprefix('one')}: the verifier's argmax at position p matches "
+            f"token_ids[p + {off}] at {rates[off]:.0%} of positions but the next id "
+            f"token_ids[p + 1] at {aligned:.0%}; the draft was fed the embeddings of the wrong "
+            "tokens, so these accuracies say little of its weights: save each sample's ids "
+            "with the states computed from them"]
