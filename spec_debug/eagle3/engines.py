@@ -944,7 +944,8 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
     is already input-to. A first id of -1 is output-of too: -1 + 1 = 0, the embedding output,
     the only reading an engine gives it (models/llama.py `[val + 1 for val in layer_ids]`), and
     the spelling find_layer_fix proposes for an embedding-trained draft on SGLang's Llama path;
-    read raw it would be a layer no engine captures.
+    read raw it would be a layer no engine captures. A plain config's top-level ids (no nested
+    ones) are read raw, as in a speculators config: the key is vLLM's, which never adds 1.
 
     Without ids every trainer's default is [2, N//2, N-3] input-to, AngelSlim's too from v0.3.0
     ([1, N//2 - 1, N - 4] output-of, target_model_wrapper.py `_get_default_aux_layer_ids`).
@@ -958,9 +959,13 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
     angelslim = configured_layer_ids(draft_config, (ANGELSLIM_KEY,))
     if angelslim is not None:
         return [i + 1 for i in angelslim]
-    ids = configured_layer_ids(draft_config, (NESTED_KEY, TOP_LEVEL_KEY))
+    ids = configured_layer_ids(draft_config, (NESTED_KEY,))
     if ids is None:
-        return default_layer_ids(num_target_layers)
+        # the top-level key is vLLM's and speculators' (each reads it raw, input-to: vllm
+        # v1/worker/gpu_model_runner.py `_get_eagle3_aux_layers_from_config`), and the one
+        # find_layer_fix writes for vLLM: SpecForge's output-of reading is the nested key's alone
+        ids = configured_layer_ids(draft_config, (TOP_LEVEL_KEY,))
+        return ids if ids is not None else default_layer_ids(num_target_layers)
     return [i + 1 for i in ids] if ids[0] in (1, -1) else ids
 
 
