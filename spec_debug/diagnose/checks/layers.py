@@ -87,6 +87,10 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
     `architectures[0]`) picks the engine rules for that model class (SGLang adds 1 to the
     configured ids on a Llama target, not on DeepSeek from 0.5.13)."""
     plan = engines.serve_plan(engine, engine_version, draft_raw, num_target_layers, target_architecture)
+    # nested ids starting at 0 or 1 mean what SGLang does with them on this target (the
+    # running release when SGLang serves): the reading find_layer_fix writes its fix in
+    reading = {"target_architecture": target_architecture,
+               "sglang_version": engine_version if engine == "sglang" else None}
     misspelled = engines.misspelled_layer_ids(draft_raw)
     if trained_layer_ids is not None:
         trained, trained_source = [int(i) for i in trained_layer_ids], "training data layer_ids"
@@ -94,10 +98,11 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         # the ids the hand edit meant, read in the convention of the key it misspells; the
         # engine finds no key it reads (plan.used_default) and serves its default
         written, meant, ids = misspelled
-        trained = engines.trained_layer_ids(with_layer_ids(draft_raw, meant, ids), num_target_layers)
+        trained = engines.trained_layer_ids(with_layer_ids(draft_raw, meant, ids), num_target_layers,
+                                            **reading)
         trained_source = f"draft config {written}, {MISSPELLED} {meant}"
     else:
-        trained = engines.trained_layer_ids(draft_raw, num_target_layers)
+        trained = engines.trained_layer_ids(draft_raw, num_target_layers, **reading)
         has_ids = engines.configured_layer_ids(
             draft_raw, (engines.TOP_LEVEL_KEY, engines.NESTED_KEY)) is not None
         angelslim = engines.configured_layer_ids(draft_raw, (engines.ANGELSLIM_KEY,)) is not None
