@@ -32,8 +32,25 @@ class LayerFix:
     before_version: str | None = None
     """Set when only releases older than the running one serve them: the first release that no
     longer does (min_version is then the oldest of that range, None = every older one)."""
+    reads_back_as: list[int] | None = None
+    """What this check reads from the config once the ids are written, with no training dump,
+    when that is not the trained list: ids in SGLang's +1 convention starting at 2 or later,
+    which PR #25454's rule (and this check) reads as input-to. A config alone cannot tell the
+    two apart, so the remediation says so instead of leaving the re-run to contradict it."""
 
     def remediation(self, engine: str) -> str:
+        return self._change(engine) + self._ambiguity()
+
+    def _ambiguity(self) -> str:
+        if self.reads_back_as is None:
+            return ""
+        return (" A config alone cannot tell these ids, written for the engine's +1, from input-to ids: "
+                "in an EAGLE-format config (no speculators record of the trained ids) re-run "
+                f"without the training dump, this check reads them as {self.reads_back_as} and "
+                "calls the fixed draft SD202; re-run it with the training dump (its layer_ids) or "
+                "trust the layout probe's served layers.")
+
+    def _change(self, engine: str) -> str:
         if self.before_version:
             since = f">= {self.min_version} and " if self.min_version else ""
             upgrade = (f" and run an older {engine}, {since}< {self.before_version} (from "
@@ -66,6 +83,10 @@ class LayerAnalysis:
     fix: LayerFix | None = None
     """How to make the engine serve the trained ids (None: no release in the table can, or no
     mismatch); see :func:`find_layer_fix`."""
+    other_reading: list[int] | None = None
+    """The trained ids had the config's nested ids (starting at 2 or later, read input-to by
+    PR #25454's rule) been written for the engine's +1 instead, when that is what it serves: a
+    config alone cannot tell the two (LayerFix.reads_back_as is the same ambiguity)."""
 
     @property
     def mismatch(self) -> bool:
@@ -74,6 +95,8 @@ class LayerAnalysis:
     def to_facts(self) -> dict[str, Any]:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
+        if facts["fix"] is not None and facts["fix"]["reads_back_as"] is None:
+            del facts["fix"]["reads_back_as"]  # said only where the fix is ambiguous
         return facts
 
 
@@ -117,6 +140,11 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         deltas = {s - t for s, t in zip(served, trained)}
         if len(deltas) == 1:
             shift = deltas.pop()
+    other = None
+    if (trained_source == "draft config" and plan.config_key == engines.NESTED_KEY
+            and not engines.is_speculators_format(draft_raw) and plan.configured == trained
+            and trained[0] >= 2 and served == sorted({i + 1 for i in trained})):
+        other = served
     fix = None
     if served != trained:
         fix = find_layer_fix(engine, engine_version, draft_raw, num_target_layers, trained, target_architecture)
@@ -125,7 +153,8 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         trained=trained, trained_source=trained_source, served=served, served_source=served_source,
         configured=plan.configured, config_key=plan.config_key, used_default=plan.used_default,
         unreachable=list(plan.unreachable), fc_fan_in=plan.fc_fan_in, shift=shift,
-        sources=list(plan.sources), target_architecture=target_architecture, fix=fix)
+        sources=list(plan.sources), target_architecture=target_architecture, fix=fix,
+        other_reading=other)
 
 
 def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[str, Any],
@@ -149,15 +178,34 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
     for version in [engine_version, *later]:
         found = _fix_at(engine, version, draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found, None if version == engine_version else version)
+            return LayerFix(*found, None if version == engine_version else version,
+                            reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
+                                                     found, trained, target_architecture))
     # older ranges [lo, hi) wholly below the running release, nearest first; "0" stands for
     # the range before the first boundary (parse_version(None) would be the newest)
     older = [b for b in boundaries if engines.parse_version(b) <= running]
     for lo, hi in reversed(list(zip([None, *older[:-1]], older))):
         found = _fix_at(engine, lo or "0", draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found, lo, before_version=hi)
+            return LayerFix(*found, lo, before_version=hi,
+                            reads_back_as=_read_back(engine, lo or "0", draft_raw, num_target_layers,
+                                                     found, trained, target_architecture))
     return None
+
+
+def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
+               found: tuple[str, list[int]], trained: list[int],
+               target_architecture: str | None) -> list[int] | None:
+    """What analyse_layers reads from the draft once the fix is written (no training dump),
+    when that is not `trained`; None when the fix reads back as what it serves. Read from the
+    EAGLE-format config SGLang loads (it has no speculators loader), where the nested ids are
+    the only record: a speculators config's own top-level ids are not carried into it."""
+    plain = {k: v for k, v in draft_raw.items()
+             if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
+    fixed = with_layer_ids(plain if found[0] == engines.NESTED_KEY else draft_raw, *found)
+    back = engines.trained_layer_ids(fixed, num_target_layers, target_architecture=target_architecture,
+                                     sglang_version=version if engine == "sglang" else None)
+    return None if back == trained else back
 
 
 def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
@@ -256,10 +304,20 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
         elif a.shift in (1, -1) and not a.used_default:
             # only ids the engine read can be off by its +1: an engine that read none serves its
             # default, and a shift against that default is a coincidence, not a convention
+            fix = a.fix.remediation(a.engine) if a.fix else _retrain(a)
+            ambiguity = []
+            if a.other_reading is not None:
+                ambiguity = [
+                    "a config alone cannot tell: a nested list starting at 2 is read input-to "
+                    "(sgl-project/sglang#25454), yet ids written for the engine's +1 (this check's "
+                    f"own fix for a draft trained on {a.other_reading} writes them so) are served "
+                    "as trained"]
+                fix += (f" If the draft was in fact trained on {a.other_reading} (these ids written "
+                        "for the engine's +1), leave the config as it is: the training dump's "
+                        "layer_ids or the layout probe tells which.")
             findings.append(at.finding("SD202", base + [
                 f"every served layer is the trained one {a.shift:+d}: the engine and the trainer "
-                "disagree on output-of vs input-to layer ids"], facts,
-                remediation=a.fix.remediation(a.engine) if a.fix else _retrain(a)))
+                "disagree on output-of vs input-to layer ids"] + ambiguity, facts, remediation=fix))
         else:
             extra = [f"ids {a.unreachable} are never captured by {a.engine} "
                      f"{a.engine_version or 'latest'}"] if a.unreachable else []
