@@ -74,3 +74,14 @@ def test_an_unambiguous_fix_and_a_speculators_record_say_nothing_of_it(world):
     found, layers = _check(world, dict(trained, eagle_config={TOP: [2, 4, 6]}))
     assert [f.code for f in found] == ["SD202"] and layers["other_reading"] is None
     assert "cannot tell" not in " ".join(found[0].evidence) + found[0].remediation
+
+
+def test_a_vllm_top_level_fix_is_never_called_ambiguous(world):
+    # vLLM reads the top-level key raw: its fix is read back as written, whatever the nested
+    # ids beside it say (here a stale [2, 4, 5] the training dump contradicts)
+    from spec_debug.diagnose.checks.layers import check_aux_layers
+
+    a = analyse_layers("vllm", "latest", _plain(world, [2, 4, 5]), NL, trained_layer_ids=[3, 5, 7],
+                       target_architecture="LlamaForCausalLM")
+    assert a.fix.key == TOP and a.fix.ids == [3, 5, 7] and a.fix.reads_back_as is None
+    assert "cannot tell" not in " ".join(f.remediation or "" for f in check_aux_layers(a))

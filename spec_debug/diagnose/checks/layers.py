@@ -200,9 +200,11 @@ def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], n
     when that is not `trained`; None when the fix reads back as what it serves. Read from the
     EAGLE-format config SGLang loads (it has no speculators loader), where the nested ids are
     the only record: a speculators config's own top-level ids are not carried into it."""
+    if found[0] != engines.NESTED_KEY:
+        return None  # vLLM's top-level key is read raw, as written
     plain = {k: v for k, v in draft_raw.items()
              if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
-    fixed = with_layer_ids(plain if found[0] == engines.NESTED_KEY else draft_raw, *found)
+    fixed = with_layer_ids(plain, *found)
     back = engines.trained_layer_ids(fixed, num_target_layers, target_architecture=target_architecture,
                                      sglang_version=version if engine == "sglang" else None)
     return None if back == trained else back
