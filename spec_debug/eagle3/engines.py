@@ -964,9 +964,9 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int, *,
 
     A nested list starting at 0 or 1 is read the way SGLang reads it on the target the caller
     names (`target_architecture`, None = unknown, the Llama path; `sglang_version`, None = the
-    newest): the nested key is SGLang's, SpecForge captures through SGLang's
-    set_eagle3_layers_to_capture, and find_layer_fix writes its SGLang fix there in SGLang's
-    reading. So [0, 28, 56] is output-of (layer-inputs [1, 29, 57]) on a Llama target, where
+    newest, which the layer check uses, as a config does not say its release): the nested key is
+    SGLang's, SpecForge captures through SGLang's set_eagle3_layers_to_capture, and
+    find_layer_fix writes its SGLang fix there in SGLang's reading. So [0, 28, 56] is output-of (layer-inputs [1, 29, 57]) on a Llama target, where
     models/llama.py adds 1 to every id, and layer-inputs [0, 28, 56] (the embedding first) on a
     DeepSeek-family target from 0.5.13, where deepseek_v2.py adds 1 only to a list starting at
     1 (PR #25454); gpt_oss.py reads a list whose largest id is N raw, a first 1 included.

@@ -3,9 +3,11 @@ eagle_config ids [0, 2, 4]" for a draft trained on layer-inputs [1, 3, 5] of a L
 (SGLang's models/llama.py adds 1 to every id it reads), then, re-run on that fixed config with no
 training dump, read [0, 2, 4] as input-to (the embedding first) and called the fixed draft SD202
 with a second fix, [-1, 1, 3]. On a DeepSeek-family target the same nested [0, ...] is the
-embedding from SGLang 0.5.13 (deepseek_v2.py adds 1 only to a list starting at 1, PR #25454)
-and one layer later before it: the reading of a first 0 (or 1) follows what SGLang does with it
-on the config's target at the running release, the reading the fix was written in.
+embedding from SGLang 0.5.13 (deepseek_v2.py adds 1 only to a list starting at 1, PR #25454):
+the reading of a first 0 (or 1) follows what the newest SGLang does with it on the config's
+target, the reading the fix is written in. A fix for an older release that adds 1 where the
+newest does not (DeepSeek before 0.5.13) cannot be told apart by the config alone: that fix,
+and the SD202 its re-run gets, say so (the other reading) instead of guessing.
 
 Property: for each world the tests build with the real libraries (a Llama verifier and draft
 saved by speculators 0.9.0, tests/eagle3/speculators_world.py; a DeepseekV3ForCausalLM target,
@@ -92,7 +94,11 @@ def test_every_proposed_fix_reads_back_clean(worlds, arch):
         measured = analyse_layers(engine, release, fixed, NL, trained_layer_ids=trained,
                                   target_architecture=arch)
         checked += 1
-        if again or read["trained"] != trained or measured.mismatch:
+        if fix.get("reads_back_as") is not None:
+            # said up front; the re-run names the reading the fix was written in
+            if again != ["SD202"] or read["other_reading"] != trained or measured.mismatch:
+                left.append((engine, version, trained, fix, release, again, read["other_reading"]))
+        elif again or read["trained"] != trained or measured.mismatch:
             left.append((engine, version, trained, fix, release, again, read["trained"], read["served"]))
     assert checked > 50 and not left, left[:5]
 
@@ -105,11 +111,13 @@ def test_the_llama_fix_from_layer_input_1_is_read_output_of(worlds):
     assert (again, read["trained"], read["served"]) == ([], [1, 3, 5], [1, 3, 5])
 
 
-def test_a_nested_first_0_is_the_embedding_on_deepseek_from_0_5_13_and_not_before(worlds):
+def test_a_nested_first_0_is_the_embedding_on_deepseek_and_a_release_before_0_5_13_is_said(worlds):
     world = worlds["DeepseekV3ForCausalLM"]
     fixed = _eagle_format(world, "eagle_config." + TOP, [0, 3, 5])
     again, read = _layers(world, fixed, "sglang", "0.5.22")
     assert (again, read["trained"], read["served"]) == ([], [0, 3, 5], [0, 3, 5])
-    # 0.5.12's deepseek_v2.py adds 1 to every id: the same config is output-of there
+    # the embedding fix applied but 0.5.12 still running (deepseek_v2.py adds 1 to every id):
+    # SD202 as before, with the other reading named, not silence
     again, read = _layers(world, fixed, "sglang", "0.5.12")
-    assert (again, read["trained"], read["served"]) == ([], [1, 4, 6], [1, 4, 6])
+    assert (again, read["trained"], read["served"]) == (["SD202"], [0, 3, 5], [1, 4, 6])
+    assert read["other_reading"] == [1, 4, 6] and read["fix"]["min_version"] == "0.5.22"

@@ -35,8 +35,10 @@ class LayerFix:
     reads_back_as: list[int] | None = None
     """What this check reads from the config once the ids are written, with no training dump,
     when that is not the trained list: ids in SGLang's +1 convention starting at 2 or later,
-    which PR #25454's rule (and this check) reads as input-to. A config alone cannot tell the
-    two apart, so the remediation says so instead of leaving the re-run to contradict it."""
+    which PR #25454's rule (and this check) reads as input-to, or ids for an older release that
+    adds 1 where the newest does not (a DeepSeek-family list starting at 0 before 0.5.13). A
+    config alone cannot tell the two apart, so the remediation says so instead of leaving the
+    re-run to contradict it."""
 
     def remediation(self, engine: str) -> str:
         return self._change(engine) + self._ambiguity()
@@ -84,9 +86,10 @@ class LayerAnalysis:
     """How to make the engine serve the trained ids (None: no release in the table can, or no
     mismatch); see :func:`find_layer_fix`."""
     other_reading: list[int] | None = None
-    """The trained ids had the config's nested ids (starting at 2 or later, read input-to by
-    PR #25454's rule) been written for the engine's +1 instead, when that is what it serves: a
-    config alone cannot tell the two (LayerFix.reads_back_as is the same ambiguity)."""
+    """The trained ids had the config's nested ids (read input-to, as the newest SGLang reads
+    them on this target) been written for the running release's +1 instead, when that is what
+    it serves: a config alone cannot tell the two (LayerFix.reads_back_as is the same
+    ambiguity)."""
 
     @property
     def mismatch(self) -> bool:
@@ -110,10 +113,12 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
     `architectures[0]`) picks the engine rules for that model class (SGLang adds 1 to the
     configured ids on a Llama target, not on DeepSeek from 0.5.13)."""
     plan = engines.serve_plan(engine, engine_version, draft_raw, num_target_layers, target_architecture)
-    # nested ids starting at 0 or 1 mean what SGLang does with them on this target (the
-    # running release when SGLang serves): the reading find_layer_fix writes its fix in
-    reading = {"target_architecture": target_architecture,
-               "sglang_version": engine_version if engine == "sglang" else None}
+    # nested ids starting at 0 or 1 mean what the newest SGLang does with them on this target,
+    # whatever release runs: a config does not say which release it was written for, and the
+    # running one is the release under suspicion (a DeepSeek [0, 3, 5] written for 0.5.22 and
+    # served by 0.5.12, which adds 1, must stay SD202); a fix for an older release, read
+    # another way here, says so (LayerFix.reads_back_as)
+    reading = {"target_architecture": target_architecture}
     misspelled = engines.misspelled_layer_ids(draft_raw)
     if trained_layer_ids is not None:
         trained, trained_source = [int(i) for i in trained_layer_ids], "training data layer_ids"
@@ -143,7 +148,7 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
     other = None
     if (trained_source == "draft config" and plan.config_key == engines.NESTED_KEY
             and not engines.is_speculators_format(draft_raw) and plan.configured == trained
-            and trained[0] >= 2 and served == sorted({i + 1 for i in trained})):
+            and served == sorted({i + 1 for i in trained})):
         other = served
     fix = None
     if served != trained:
@@ -205,8 +210,7 @@ def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], n
     plain = {k: v for k, v in draft_raw.items()
              if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
     fixed = with_layer_ids(plain, *found)
-    back = engines.trained_layer_ids(fixed, num_target_layers, target_architecture=target_architecture,
-                                     sglang_version=version if engine == "sglang" else None)
+    back = engines.trained_layer_ids(fixed, num_target_layers, target_architecture=target_architecture)
     return None if back == trained else back
 
 
@@ -310,10 +314,10 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
             ambiguity = []
             if a.other_reading is not None:
                 ambiguity = [
-                    "a config alone cannot tell: a nested list starting at 2 is read input-to "
-                    "(sgl-project/sglang#25454), yet ids written for the engine's +1 (this check's "
-                    f"own fix for a draft trained on {a.other_reading} writes them so) are served "
-                    "as trained"]
+                    "a config alone cannot tell: these nested ids are read input-to, as the newest "
+                    "SGLang reads them on this target (sgl-project/sglang#25454), yet ids written "
+                    f"for this release's +1 (this check's own fix for a draft trained on "
+                    f"{a.other_reading} writes them so) are served as trained"]
                 fix += (f" If the draft was in fact trained on {a.other_reading} (these ids written "
                         "for the engine's +1), leave the config as it is: the training dump's "
                         "layer_ids or the layout probe tells which.")
