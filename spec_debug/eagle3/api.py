@@ -645,7 +645,8 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
                     semantics: str, engine_version: str | None,
                     target_architecture: str | None = None) -> tuple[ResolvedLayout, list[str]]:
     notes: list[str] = []
-    trained = cfg.trained_layer_ids(num_target_layers) if num_target_layers else (
+    # the target's class reads a plain draft's nested [0, ...] (the layer check's SGLang fix)
+    trained = cfg.trained_layer_ids(num_target_layers, target_architecture) if num_target_layers else (
         list(cfg.aux_layer_ids) if cfg.aux_layer_ids else None)
     assumed = not cfg.aux_layer_ids and trained is not None
     resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots,

@@ -113,9 +113,15 @@ class DraftConfig:
     def norm_flags(self) -> dict[str, bool]:
         return {flag: bool(getattr(self, flag)) for flag in engines.NORM_FLAGS}
 
-    def trained_layer_ids(self, num_target_layers: int) -> list[int]:
-        """The aux ids in the input-to-layer convention (see engines.trained_layer_ids)."""
-        return engines.trained_layer_ids(self.raw, num_target_layers)
+    def trained_layer_ids(self, num_target_layers: int, target_architecture: str | None = None,
+                          sglang_version: str | None = None) -> list[int]:
+        """The aux ids in the input-to-layer convention (see engines.trained_layer_ids). With the
+        target's architecture, nested ids starting at 0 or 1 are read as SGLang reads them on
+        it (output-of on the Llama path, the layer check's fix), else as on no named target."""
+        if target_architecture is None:
+            return engines.trained_layer_ids(self.raw, num_target_layers)
+        return engines.trained_layer_ids(self.raw, num_target_layers, target_architecture=target_architecture,
+                                         sglang_version=sglang_version)
 
     def summary(self) -> dict[str, Any]:
         return {

@@ -934,7 +934,22 @@ def served_layer_ids(engine: str, version: str | None, draft_config: Any,
                       target_architecture).layer_ids
 
 
-def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
+# trained_layer_ids' default: the caller names no target, so nested ids keep the reading that
+# holds whatever the target (first id 1 or -1 output-of, else input-to)
+_NO_TARGET: Any = object()
+
+
+def sglang_adds_one(ids: list[int], num_target_layers: int, target_architecture: str | None,
+                    version: str | None = None) -> bool:
+    """SGLang's own reading of eagle_config ids on this target at this release (None: the
+    newest): True when its model file adds 1 to them (the id_offset rows)."""
+    rule = convention("sglang", "id_offset", version, target_architecture)
+    return _offset(rule, ids, num_target_layers) != list(ids)
+
+
+def trained_layer_ids(draft_config: Any, num_target_layers: int, *,
+                      target_architecture: Any = _NO_TARGET,
+                      sglang_version: str | None = None) -> list[int]:
     """What the checkpoint means (input-to convention), read the way its trainer wrote it.
 
     speculators configs: top-level ids, raw. AngelSlim configs: its own key, output-of, so +1
@@ -944,7 +959,18 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
     is already input-to. A first id of -1 is output-of too: -1 + 1 = 0, the embedding output,
     the only reading an engine gives it (models/llama.py `[val + 1 for val in layer_ids]`), and
     the spelling find_layer_fix proposes for an embedding-trained draft on SGLang's Llama path;
-    read raw it would be a layer no engine captures.
+    read raw it would be a layer no engine captures. A plain config's top-level ids (no nested
+    ones) are read raw, as in a speculators config: the key is vLLM's, which never adds 1.
+
+    A nested list starting at 0 or 1 is read the way SGLang reads it on the target the caller
+    names (`target_architecture`, None = unknown, the Llama path; `sglang_version`, None = the
+    newest, which the layer check uses, as a config does not say its release): the nested key is
+    SGLang's, SpecForge captures through SGLang's set_eagle3_layers_to_capture, and
+    find_layer_fix writes its SGLang fix there in SGLang's reading. So [0, 28, 56] is output-of (layer-inputs [1, 29, 57]) on a Llama target, where
+    models/llama.py adds 1 to every id, and layer-inputs [0, 28, 56] (the embedding first) on a
+    DeepSeek-family target from 0.5.13, where deepseek_v2.py adds 1 only to a list starting at
+    1 (PR #25454); gpt_oss.py reads a list whose largest id is N raw, a first 1 included.
+    Without a named target a first 0 stays input-to (the embedding), as before.
 
     Without ids every trainer's default is [2, N//2, N-3] input-to, AngelSlim's too from v0.3.0
     ([1, N//2 - 1, N - 4] output-of, target_model_wrapper.py `_get_default_aux_layer_ids`).
@@ -958,9 +984,16 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int) -> list[int]:
     angelslim = configured_layer_ids(draft_config, (ANGELSLIM_KEY,))
     if angelslim is not None:
         return [i + 1 for i in angelslim]
-    ids = configured_layer_ids(draft_config, (NESTED_KEY, TOP_LEVEL_KEY))
+    ids = configured_layer_ids(draft_config, (NESTED_KEY,))
     if ids is None:
-        return default_layer_ids(num_target_layers)
+        # the top-level key is vLLM's and speculators' (each reads it raw, input-to: vllm
+        # v1/worker/gpu_model_runner.py `_get_eagle3_aux_layers_from_config`), and the one
+        # find_layer_fix writes for vLLM: SpecForge's output-of reading is the nested key's alone
+        ids = configured_layer_ids(draft_config, (TOP_LEVEL_KEY,))
+        return ids if ids is not None else default_layer_ids(num_target_layers)
+    if ids[0] in (0, 1) and target_architecture is not _NO_TARGET:
+        adds = sglang_adds_one(ids, num_target_layers, target_architecture, sglang_version)
+        return [i + 1 for i in ids] if adds else ids
     return [i + 1 for i in ids] if ids[0] in (1, -1) else ids
 
 

@@ -38,8 +38,10 @@ def test_only_an_older_sglang_serves_the_trained_ids_and_the_fix_says_so(world):
     found = [f for f in _check(facts, "0.5.23") if f.code.startswith("SD20")]
     layers = facts["configs"]["layers"]
     assert layers["target_architecture"] == "DeepseekV3ForCausalLM" and layers["trained"] == [1, 3, 5]
+    # an EAGLE-format config holding only [0, 2, 4] is read as the newest SGLang reads it (the
+    # embedding first): the fix says a re-run without the dump reads it so
     assert layers["fix"] == {"key": KEY, "ids": [0, 2, 4], "min_version": "0.5.12",
-                             "before_version": "0.5.13"}
+                             "before_version": "0.5.13", "reads_back_as": [0, 2, 4]}
     assert len(found) == 1 and found[0].severity == "error"
     assert "older sglang, >= 0.5.12 and < 0.5.13" in found[0].remediation
     assert "No sglang release" not in found[0].remediation
@@ -56,4 +58,4 @@ def test_a_fix_on_the_running_or_a_later_release_still_wins(world):
     facts = configs_facts(world)
     _check(facts, "0.5.12")
     assert facts["configs"]["layers"]["fix"] == {"key": KEY, "ids": [0, 2, 4], "min_version": None,
-                                                 "before_version": None}
+                                                 "before_version": None, "reads_back_as": [0, 2, 4]}

@@ -83,3 +83,12 @@ def test_minus_one_anywhere_else_is_still_refused(world):
     # only the first nested id may be -1 (the embedding output in that key's numbering)
     result = _eval(world, _with_nested(world, [1, -1, 3], "bad"))
     assert result.exit_code != 0 and "expected a list of layer indices" in result.output
+
+
+def test_the_llama_path_fix_from_layer_input_1_is_evaluated_on_layer_inputs_1_3_5(world):
+    # the layer check's SGLang fix for a draft trained on layer-inputs [1, 3, 5] of this Llama
+    # target is eagle_config [0, 2, 4] (models/llama.py adds 1 to each); eval read the 0 as the
+    # embedding and evaluated the draft on layer-inputs [0, 2, 4]
+    result = _eval(world, _with_nested(world, [0, 2, 4], "from_one"))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["layout_layer_ids"] == [1, 3, 5]

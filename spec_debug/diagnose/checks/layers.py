@@ -32,8 +32,27 @@ class LayerFix:
     before_version: str | None = None
     """Set when only releases older than the running one serve them: the first release that no
     longer does (min_version is then the oldest of that range, None = every older one)."""
+    reads_back_as: list[int] | None = None
+    """What this check reads from the config once the ids are written, with no training dump,
+    when that is not the trained list: ids in SGLang's +1 convention starting at 2 or later,
+    which PR #25454's rule (and this check) reads as input-to, or ids for an older release that
+    adds 1 where the newest does not (a DeepSeek-family list starting at 0 before 0.5.13). A
+    config alone cannot tell the two apart, so the remediation says so instead of leaving the
+    re-run to contradict it."""
 
     def remediation(self, engine: str) -> str:
+        return self._change(engine) + self._ambiguity()
+
+    def _ambiguity(self) -> str:
+        if self.reads_back_as is None:
+            return ""
+        return (" A config alone cannot tell these ids, written for the engine's +1, from input-to ids: "
+                "in an EAGLE-format config (no speculators record of the trained ids) re-run "
+                f"without the training dump, this check reads them as {self.reads_back_as} and "
+                "calls the fixed draft SD202; re-run it with the training dump (its layer_ids) or "
+                "trust the layout probe's served layers.")
+
+    def _change(self, engine: str) -> str:
         if self.before_version:
             since = f">= {self.min_version} and " if self.min_version else ""
             upgrade = (f" and run an older {engine}, {since}< {self.before_version} (from "
@@ -66,6 +85,11 @@ class LayerAnalysis:
     fix: LayerFix | None = None
     """How to make the engine serve the trained ids (None: no release in the table can, or no
     mismatch); see :func:`find_layer_fix`."""
+    other_reading: list[int] | None = None
+    """The trained ids had the config's nested ids (read input-to, as the newest SGLang reads
+    them on this target) been written for the running release's +1 instead, when that is what
+    it serves: a config alone cannot tell the two (LayerFix.reads_back_as is the same
+    ambiguity)."""
 
     @property
     def mismatch(self) -> bool:
@@ -74,6 +98,8 @@ class LayerAnalysis:
     def to_facts(self) -> dict[str, Any]:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
+        if facts["fix"] is not None and facts["fix"]["reads_back_as"] is None:
+            del facts["fix"]["reads_back_as"]  # said only where the fix is ambiguous
         return facts
 
 
@@ -87,6 +113,12 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
     `architectures[0]`) picks the engine rules for that model class (SGLang adds 1 to the
     configured ids on a Llama target, not on DeepSeek from 0.5.13)."""
     plan = engines.serve_plan(engine, engine_version, draft_raw, num_target_layers, target_architecture)
+    # nested ids starting at 0 or 1 mean what the newest SGLang does with them on this target,
+    # whatever release runs: a config does not say which release it was written for, and the
+    # running one is the release under suspicion (a DeepSeek [0, 3, 5] written for 0.5.22 and
+    # served by 0.5.12, which adds 1, must stay SD202); a fix for an older release, read
+    # another way here, says so (LayerFix.reads_back_as)
+    reading = {"target_architecture": target_architecture}
     misspelled = engines.misspelled_layer_ids(draft_raw)
     if trained_layer_ids is not None:
         trained, trained_source = [int(i) for i in trained_layer_ids], "training data layer_ids"
@@ -94,10 +126,11 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         # the ids the hand edit meant, read in the convention of the key it misspells; the
         # engine finds no key it reads (plan.used_default) and serves its default
         written, meant, ids = misspelled
-        trained = engines.trained_layer_ids(with_layer_ids(draft_raw, meant, ids), num_target_layers)
+        trained = engines.trained_layer_ids(with_layer_ids(draft_raw, meant, ids), num_target_layers,
+                                            **reading)
         trained_source = f"draft config {written}, {MISSPELLED} {meant}"
     else:
-        trained = engines.trained_layer_ids(draft_raw, num_target_layers)
+        trained = engines.trained_layer_ids(draft_raw, num_target_layers, **reading)
         has_ids = engines.configured_layer_ids(
             draft_raw, (engines.TOP_LEVEL_KEY, engines.NESTED_KEY)) is not None
         angelslim = engines.configured_layer_ids(draft_raw, (engines.ANGELSLIM_KEY,)) is not None
@@ -112,6 +145,11 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         deltas = {s - t for s, t in zip(served, trained)}
         if len(deltas) == 1:
             shift = deltas.pop()
+    other = None
+    if (trained_source == "draft config" and plan.config_key == engines.NESTED_KEY
+            and not engines.is_speculators_format(draft_raw) and plan.configured == trained
+            and served == sorted({i + 1 for i in trained})):
+        other = served
     fix = None
     if served != trained:
         fix = find_layer_fix(engine, engine_version, draft_raw, num_target_layers, trained, target_architecture)
@@ -120,7 +158,8 @@ def analyse_layers(engine: str, engine_version: str | None, draft_raw: Mapping[s
         trained=trained, trained_source=trained_source, served=served, served_source=served_source,
         configured=plan.configured, config_key=plan.config_key, used_default=plan.used_default,
         unreachable=list(plan.unreachable), fc_fan_in=plan.fc_fan_in, shift=shift,
-        sources=list(plan.sources), target_architecture=target_architecture, fix=fix)
+        sources=list(plan.sources), target_architecture=target_architecture, fix=fix,
+        other_reading=other)
 
 
 def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[str, Any],
@@ -144,15 +183,35 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
     for version in [engine_version, *later]:
         found = _fix_at(engine, version, draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found, None if version == engine_version else version)
+            return LayerFix(*found, None if version == engine_version else version,
+                            reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
+                                                     found, trained, target_architecture))
     # older ranges [lo, hi) wholly below the running release, nearest first; "0" stands for
     # the range before the first boundary (parse_version(None) would be the newest)
     older = [b for b in boundaries if engines.parse_version(b) <= running]
     for lo, hi in reversed(list(zip([None, *older[:-1]], older))):
         found = _fix_at(engine, lo or "0", draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found, lo, before_version=hi)
+            return LayerFix(*found, lo, before_version=hi,
+                            reads_back_as=_read_back(engine, lo or "0", draft_raw, num_target_layers,
+                                                     found, trained, target_architecture))
     return None
+
+
+def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
+               found: tuple[str, list[int]], trained: list[int],
+               target_architecture: str | None) -> list[int] | None:
+    """What analyse_layers reads from the draft once the fix is written (no training dump),
+    when that is not `trained`; None when the fix reads back as what it serves. Read from the
+    EAGLE-format config SGLang loads (it has no speculators loader), where the nested ids are
+    the only record: a speculators config's own top-level ids are not carried into it."""
+    if found[0] != engines.NESTED_KEY:
+        return None  # vLLM's top-level key is read raw, as written
+    plain = {k: v for k, v in draft_raw.items()
+             if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
+    fixed = with_layer_ids(plain, *found)
+    back = engines.trained_layer_ids(fixed, num_target_layers, target_architecture=target_architecture)
+    return None if back == trained else back
 
 
 def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
@@ -251,10 +310,20 @@ def check_aux_layers(analysis: LayerAnalysis, *, target_hidden_size: int | None 
         elif a.shift in (1, -1) and not a.used_default:
             # only ids the engine read can be off by its +1: an engine that read none serves its
             # default, and a shift against that default is a coincidence, not a convention
+            fix = a.fix.remediation(a.engine) if a.fix else _retrain(a)
+            ambiguity = []
+            if a.other_reading is not None:
+                ambiguity = [
+                    "a config alone cannot tell: these nested ids are read input-to, as the newest "
+                    "SGLang reads them on this target (sgl-project/sglang#25454), yet ids written "
+                    f"for this release's +1 (this check's own fix for a draft trained on "
+                    f"{a.other_reading} writes them so) are served as trained"]
+                fix += (f" If the draft was in fact trained on {a.other_reading} (these ids written "
+                        "for the engine's +1), leave the config as it is: the training dump's "
+                        "layer_ids or the layout probe tells which.")
             findings.append(at.finding("SD202", base + [
                 f"every served layer is the trained one {a.shift:+d}: the engine and the trainer "
-                "disagree on output-of vs input-to layer ids"], facts,
-                remediation=a.fix.remediation(a.engine) if a.fix else _retrain(a)))
+                "disagree on output-of vs input-to layer ids"] + ambiguity, facts, remediation=fix))
         else:
             extra = [f"ids {a.unreachable} are never captured by {a.engine} "
                      f"{a.engine_version or 'latest'}"] if a.unreachable else []
