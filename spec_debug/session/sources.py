@@ -1398,7 +1398,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
              "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0, "opencode": 0, "kimi": 0}
     seen = written = 0
     kimi_code_records = kimi_code_turns = 0
-    bare_items = typeless_roles = 0
+    bare_items = typeless_roles = typed_roles = codex_tools = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
             continue
@@ -1421,8 +1421,11 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             kimi_code_turns += kimi_code.is_turn_record(obj)
         elif kind == "codex" and openai_chat.looks_like_item(obj):
             bare_items += 1
+            codex_tools += _codex_tool_item(obj)
         elif kind == "openai" and "type" not in obj and isinstance(obj.get("role"), str):
             typeless_roles += 1
+        elif kind == "openai" and obj.get("type") == "message" and isinstance(obj.get("role"), str):
+            typed_roles += 1
     if kimi_code_records and not kimi_code_turns:
         # Kimi Code records with no turn or context record among them: an application's own log of
         # the same words ({type: "task.started" | "llm.request", time: epoch ms}), no Kimi session
@@ -1434,6 +1437,16 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         # "user"}``; openai/openai-agents-python ``src/agents/items.py``, ``ItemHelpers.
         # input_to_new_input_list``). Read as a Codex rollout, a command's output, which records no
         # exit status, was never checked for its program's failure ("cat: x: No such file")
+        votes["codex"] = 0
+        votes["openai"] += bare_items
+    elif votes["codex"] and votes["codex"] == bare_items and typed_roles and not codex_tools:
+        # The same items with the messages typed too ({"type": "message", "role": "user", "content":
+        # [{"type": "input_text", ...}]}: the Responses API's own input list, as a program saves its
+        # `input` one item a line), with no call of a Codex tool (shell, exec_command, apply_patch)
+        # nor Codex's {"output", "metadata": {"exit_code"}} wrapper: a program's own tools, whose
+        # outputs record no exit status. Read as a Codex rollout (more tool items than messages win
+        # the vote), an output with no exit code was a command that worked ("NVIDIA-SMI has
+        # failed" missed); a headerless rollout of the old CLI calls Codex's tools and is kept.
         votes["codex"] = 0
         votes["openai"] += bare_items
     if votes["gemini-cli"]:
@@ -1497,6 +1510,17 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         return ("openai", True, True), None
     kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
     return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec", "openhands") else None), None
+
+
+def _codex_tool_item(obj: dict) -> bool:
+    """A bare Responses item only Codex writes: a call of one of its own tools, or a tool output in
+    its ``{"output", "metadata": {"exit_code"}}`` wrapper (openai/codex ``codex-rs/core/src/
+    tools/spec.rs`` tool names; ``codex-rs/protocol/src/models.rs`` shell output)."""
+    name = obj.get("name")
+    if isinstance(name, str) and (name in codex.CODEX_TOOLS or name.startswith("mcp__")):
+        return True
+    output = obj.get("output")
+    return isinstance(output, str) and output.startswith('{"output"') and '"metadata"' in output[:4000]
 
 
 def _is_stream_record(obj: dict) -> bool:

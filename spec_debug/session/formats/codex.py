@@ -129,6 +129,11 @@ def _aborted_by_user(output: str) -> bool:
 _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec", "bash"})
 """``shell`` takes an argv, ``shell_command`` and ``exec_command`` a string (openai/codex
 ``codex-rs/core/src/tools/spec.rs``)."""
+CODEX_TOOLS = (_SHELL_TOOLS - {"bash"}) | frozenset({"apply_patch", "update_plan", "write_stdin", "view_image",
+                                                    "spawn_agent", "wait_agent", "send_input", "close_agent"})
+"""Tool names Codex's own tools have (openai/codex ``codex-rs/core/src/tools/spec.rs``): a bare
+Responses item calling one is from a rollout, not from a program's own item list (``bash``, a
+name many programs give their own shell tool, says nothing)."""
 _UI_DUPLICATES = frozenset({"user_message", "agent_message", "agent_reasoning"})
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
              "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
