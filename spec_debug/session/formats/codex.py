@@ -67,8 +67,16 @@ error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without i
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
+_POLL_FAILED = "write_stdin failed: "
+"""The unified exec tool's answer to a ``write_stdin`` it could not do: ``format!("write_stdin
+failed: {err}")`` (``{err:?}`` in some releases) around ``UnifiedExecError`` (openai/codex
+``codex-rs/core/src/tools/handlers/unified_exec.rs``, ``codex-rs/core/src/unified_exec/errors.rs``):
+``Unknown process id 7`` (``UnknownProcessId { process_id: "7" }``) for a session that ended or
+never was, ``stdin is closed for this session; rerun exec_command with tty=true ...``. The call
+failed and nothing was typed or read; as a poll's output it read as more output of the command
+polled, and as a typed line's, a command that ran fine."""
 _EXEC_FAILED = ("execution error: ", "exec_command failed: ", "failed to parse exec_command arguments: ",
-                "failed to parse write_stdin arguments: ")
+                "failed to parse write_stdin arguments: ", _POLL_FAILED)
 """How a shell call that could not be run comes back, with no exit code: ``format!("execution
 error: {err:?}")`` (openai/codex ``codex-rs/core/src/tools/events.rs`` ``ToolEmitter::finish``, any
 ``ToolError::Codex`` but a sandbox timeout or denial), e.g. ``execution error: Io(Os { code: 2,
@@ -582,6 +590,17 @@ class _Processes:
                 return ECHO, False
         return call_id, False
 
+    def poll_failed(self, call_id: str | None, gone: bool) -> None:
+        """A ``write_stdin`` the tool could not do (:data:`_POLL_FAILED`); ``gone``: its session
+        is no more (unknown process id), so nothing later is typed into that shell."""
+        if call_id is None:
+            return
+        session = self.polls.pop(call_id, None)
+        self.typed_calls.pop(call_id, None)
+        self.keyed_stops.pop(call_id, None)
+        if gone and session is not None:
+            self.shells.pop(session, None)
+
     def stopped_by_key(self, call_id: str | None) -> bool:
         """The call sent Ctrl-C to the command it polls, and that ended it: the exit status 130
         (128 + SIGINT) is the stop the model asked for (the only way to end a ``tail -f`` or a
@@ -821,6 +840,12 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             # the model's copy of a call refused before it ran (older rollouts have no exec_command_end)
             _remember(results_seen, call_id)
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
+            return
+        if output.startswith(_POLL_FAILED):
+            # the write itself failed: the poll's own failed call, not the polled command's output
+            processes.poll_failed(call_id, "Unknown process id" in output or "UnknownProcessId" in output)
+            _remember(results_seen, call_id)
+            yield event("tool_result", "tool", call_id=call_id, text=output, is_error=True)
             return
         poll_id = call_id
         stopped = code == _SIGINT_EXIT and processes.stopped_by_key(call_id)
