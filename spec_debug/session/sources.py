@@ -1072,7 +1072,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
                 continue
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
-                    or plain in _INSTRUCTION_FILES:
+                    or plain in _INSTRUCTION_FILES or _project_doc(plain, lower):
                 continue
             if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
                 continue  # the run's own logs beside its trajectory, which tells the session
@@ -1135,6 +1135,27 @@ CLI's and Qwen Code's context files. No session: a folder scan of a project read
 their example commands (``$ python -m sglang.launch_server ...``) as commands the session ran and
 their rules ("Error: do not push to main") as errors. Matched case and all: a transcript someone
 saved as ``claude.md`` is still read."""
+
+
+_PROJECT_DOCS = frozenset({"changelog", "contributing", "code_of_conduct", "contributors", "authors", "security",
+                           "maintainers", "governance"})
+"""A project's own documents beside README and LICENSE (GitHub's community health files,
+docs.github.com "Creating a default community health file": CONTRIBUTING, CODE_OF_CONDUCT,
+SECURITY, SUPPORT, GOVERNANCE; keepachangelog.com's CHANGELOG), any case."""
+_PROJECT_DOCS_UPPER = frozenset({"CHANGES", "NOTICE", "COPYING", "SUPPORT"})
+"""The same, by names plain words too (``changes.md`` may be a transcript someone saved): only
+spelt in capitals, as projects spell them."""
+
+
+def _project_doc(plain: str, lower: str) -> bool:
+    """``CHANGELOG.md``, ``CONTRIBUTING.md`` and the like in a folder scan: no session. A scan of
+    a project folder read them as shell logs, the ``$ pip install -e .`` a CONTRIBUTING.md
+    documents as a command the session ran, a changelog's "Fixed: RuntimeError ..." as its text.
+    Named alone, such a file is still read."""
+    stem, dot, suffix = plain.rpartition(".")
+    if not dot or suffix.lower() not in ("md", "txt"):
+        return False
+    return stem.lower() in _PROJECT_DOCS or stem in _PROJECT_DOCS_UPPER
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:
