@@ -91,7 +91,7 @@ _UNSUPPORTED = ("unsupported call: ", "unsupported custom tool call: ")
 """Codex's answer to a call of a tool it does not have (openai/codex ``codex-rs/core/src/tools/
 registry.rs`` ``unsupported_tool_call_message``): nothing ran. A ``container.exec`` or ``shell``
 call of a CLI that no longer has that tool was a command that ran fine."""
-_PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '",
+_PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines ", "Failed to find context '",
                  "apply_patch handler received ", "invalid patch: ", "invalid hunk at line ",
                  "failed to parse function arguments: ", tool_ends.EMPTY_PATCH_REJECTED)
 """How a patch that did not apply comes back, with no exit code: the tool handler's
@@ -105,7 +105,17 @@ read ``invalid patch: {0}`` and ``invalid hunk at line {n}, {message}`` (``codex
 parser.rs`` ``ParseError``); and every function tool answers JSON arguments that did not parse with
 ``failed to parse function arguments: {e:?}`` (the call never ran); a patch with no change is
 turned away ``patch rejected: empty patch`` (``codex-rs/core/src/safety.rs``). A shell result never starts
-so: it starts with ``Exit code:`` or is JSON."""
+so: it starts with ``Exit code:`` or is JSON. CLIs of mid-2025 handed the same errors on as
+``format!("error: {parse_error:#}")`` (openai/codex ``codex-rs/core/src/codex.rs``,
+``MaybeApplyPatchVerified::CorrectnessError``), the crate then saying ``Failed to find expected lines
+{lines:?} in {path}`` (:data:`_OLD_PATCH_FAILED`)."""
+_OLD_PATCH_FAILED = "error: "
+"""The prefix of a patch error of a mid-2025 CLI (:data:`_PATCH_FAILED`): a failed edit when one
+of those errors follows. In a rollout of then (codex-session-viewer's ``docs/example.jsonl``,
+AcidicSoil/codex-session-viewer) nine edits that did not apply read as edits that worked."""
+_PATCH_COMMANDS = ("apply_patch", "applypatch")
+"""The names Codex takes a patch under in a shell command (openai/codex ``codex-rs/apply-patch/
+src/lib.rs`` ``APPLY_PATCH_COMMANDS``): ``applypatch <<'PATCH'`` is the same edit."""
 _ABORTED = "aborted by user"
 """What Codex hands the model for a call the person interrupted (Esc): ``Wall time: {secs:.1}
 seconds\naborted by user`` for the shell tools, ``aborted by user after {secs:.1}s`` for any
@@ -725,13 +735,13 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         host = remote_host(args)  # an MCP server's SSH tool: {host, command}
         if command is None and host is not None:
             command = shell_command(args)
-        if command is not None and command.startswith("apply_patch") and "*** Begin Patch" in command[:400]:
+        if command is not None and command.startswith(_PATCH_COMMANDS) and "*** Begin Patch" in command[:400]:
             # An edit made through the shell tool: {"command": ["apply_patch", "*** Begin Patch…"]}, as
             # Codex's own instructions show it, or `apply_patch <<'EOF'` in bash -lc (openai/codex
             # codex-rs/core prompt.md; codex-rs/apply-patch reads both). The same edit as the
             # apply_patch tool of newer CLIs, not a command run on a host.
             argv = args.get("command") if isinstance(args, dict) else None
-            patch = argv[1] if isinstance(argv, list) and len(argv) == 2 and argv[0] == "apply_patch" \
+            patch = argv[1] if isinstance(argv, list) and len(argv) == 2 and argv[0] in _PATCH_COMMANDS \
                 else command.split(" ", 1)[-1]
             name, raw_args, command = "apply_patch", patch, None
         text = call_text(command, raw_args)
@@ -863,7 +873,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
                     is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED))
-                    or output.startswith(_PATCH_FAILED) or _aborted_by_user(output),
+                    or output.startswith(_PATCH_FAILED) or _aborted_by_user(output)
+                    or (output.startswith(_OLD_PATCH_FAILED) and output[len(_OLD_PATCH_FAILED):].startswith(_PATCH_FAILED)),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
