@@ -538,10 +538,10 @@ class _Processes:
         if call_id is None:
             return
         _bounded(self.calls, call_id, None)
-        if name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
-            _bounded(self.polls, call_id, str(args["session_id"]))  # a command typed in it too
+        if name == _POLL_TOOL and (session := _session_id(args)) is not None:
+            _bounded(self.polls, call_id, session)  # a command typed in it too
             if isinstance(args.get("chars"), str) and "\x03" in args["chars"]:
-                _bounded(self.keyed_stops, call_id, str(args["session_id"]))
+                _bounded(self.keyed_stops, call_id, session)
             if command is not None:
                 _bounded(self.typed_calls, call_id, True)  # its output is its own
         elif command is not None:
@@ -627,10 +627,10 @@ class _Processes:
         """``write_stdin{session_id, chars: "nvidia-smi\\n"}`` into an interactive shell: the command
         line typed and the host it runs on (the shell's, or the one an ``ssh`` typed there opened);
         None for a poll (no chars), a key (Ctrl-C), or input to a program that is no shell."""
-        if not isinstance(args, dict) or not isinstance(args.get("chars"), str) \
-                or not isinstance(args.get("session_id"), (int, str)):
+        session = _session_id(args)
+        if session is None or not isinstance(args.get("chars"), str):
             return None
-        hosts = self.shells.get(str(args["session_id"]))
+        hosts = self.shells.get(session)
         line = args["chars"].strip()
         if hosts is None or not line or not args["chars"].rstrip(" ").endswith(("\n", "\r")) \
                 or not line.isprintable() and "\n" not in line:
@@ -645,6 +645,20 @@ class _Processes:
                 and len(hosts) < 16:
             hosts.append(target.host or host)
         return line, host
+
+
+def _session_id(args) -> str | None:
+    """The session a ``write_stdin`` call writes to, as the ``Process running with session ID N``
+    that started it names it. Models send it as ``29757.0`` too, which Codex takes (openai/codex
+    ``codex-rs/core/src/tools/handlers/unified_exec.rs`` test ``accepts_integral_float_arguments_
+    from_model_tool_calls``); read as no session, the poll that saw the command end was a call of
+    its own and the command kept no exit status."""
+    if not isinstance(args, dict):
+        return None
+    value = args.get("session_id")
+    if type(value) is float and value.is_integer():
+        return str(int(value))
+    return str(value) if isinstance(value, (int, str)) and type(value) is not bool else None
 
 
 def _bounded(seen: OrderedDict, key: str, value) -> None:
