@@ -1538,6 +1538,10 @@ def _codex_tool_item(obj: dict) -> bool:
     its ``{"output", "metadata": {"exit_code"}}`` wrapper (openai/codex ``codex-rs/core/src/
     tools/spec.rs`` tool names; ``codex-rs/protocol/src/models.rs`` shell output)."""
     name = obj.get("name")
+    if name == "shell" and obj.get("type") == "function_call":
+        # Codex's shell tool takes an argv ({"command": ["bash", "-lc", "..."]}); a program's own
+        # tool named "shell" takes a string, as most do
+        return '"command": [' in str(obj.get("arguments"))[:200].replace('":[', '": [')
     if isinstance(name, str) and (name in codex.CODEX_TOOLS or name.startswith("mcp__")):
         return True
     output = obj.get("output")

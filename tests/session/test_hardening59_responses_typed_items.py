@@ -47,3 +47,15 @@ def test_headerless_codex_items_stay_codex(tmp_path):
     out = analyze_path(_write(tmp_path / "cut-rollout.jsonl", _items("shell", wrapped))).to_json()
     assert out["format"] == "codex"
     assert out["commands"][0]["exit_code"] == 9
+
+
+def test_a_program_tool_named_shell_taking_a_string_is_no_codex_call(tmp_path):
+    # Codex's own shell tool takes an argv (openai/codex codex-rs/core/src/tools/spec.rs); an app's
+    # function tool that happens to be called "shell" takes the command line as a string
+    items = _items("shell", NVSMI_FAILED)
+    for item in items:
+        if item["type"] == "function_call":
+            item["arguments"] = json.dumps({"command": json.loads(item["arguments"])["command"][0]})
+    out = analyze_path(_write(tmp_path / "app_items.jsonl", items)).to_json()
+    assert out["format"] == "openai"
+    assert out["commands"][0]["is_error"] is True
