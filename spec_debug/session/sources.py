@@ -1072,7 +1072,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
                 continue
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
-                    or plain in _INSTRUCTION_FILES:
+                    or plain in _INSTRUCTION_FILES or _project_doc(plain, lower):
                 continue
             if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
                 continue  # the run's own logs beside its trajectory, which tells the session
@@ -1135,6 +1135,27 @@ CLI's and Qwen Code's context files. No session: a folder scan of a project read
 their example commands (``$ python -m sglang.launch_server ...``) as commands the session ran and
 their rules ("Error: do not push to main") as errors. Matched case and all: a transcript someone
 saved as ``claude.md`` is still read."""
+
+
+_PROJECT_DOCS = frozenset({"changelog", "contributing", "code_of_conduct", "contributors", "authors", "security",
+                           "maintainers", "governance"})
+"""A project's own documents beside README and LICENSE (GitHub's community health files,
+docs.github.com "Creating a default community health file": CONTRIBUTING, CODE_OF_CONDUCT,
+SECURITY, SUPPORT, GOVERNANCE; keepachangelog.com's CHANGELOG), any case."""
+_PROJECT_DOCS_UPPER = frozenset({"CHANGES", "NOTICE", "COPYING", "SUPPORT"})
+"""The same, by names plain words too (``changes.md`` may be a transcript someone saved): only
+spelt in capitals, as projects spell them."""
+
+
+def _project_doc(plain: str, lower: str) -> bool:
+    """``CHANGELOG.md``, ``CONTRIBUTING.md`` and the like in a folder scan: no session. A scan of
+    a project folder read them as shell logs, the ``$ pip install -e .`` a CONTRIBUTING.md
+    documents as a command the session ran, a changelog's "Fixed: RuntimeError ..." as its text.
+    Named alone, such a file is still read."""
+    stem, dot, suffix = plain.rpartition(".")
+    if not dot or suffix.lower() not in ("md", "txt"):
+        return False
+    return stem.lower() in _PROJECT_DOCS or stem in _PROJECT_DOCS_UPPER
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:
@@ -1398,7 +1419,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
              "gemini-cli": 0, "pi": 0, "copilot": 0, "droid": 0, "grok": 0, "opencode": 0, "kimi": 0}
     seen = written = 0
     kimi_code_records = kimi_code_turns = 0
-    bare_items = typeless_roles = 0
+    bare_items = typeless_roles = typed_roles = codex_tools = 0
     for raw in lines[:_SNIFF_LINES]:
         if not raw.strip():
             continue
@@ -1421,8 +1442,11 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
             kimi_code_turns += kimi_code.is_turn_record(obj)
         elif kind == "codex" and openai_chat.looks_like_item(obj):
             bare_items += 1
+            codex_tools += _codex_tool_item(obj)
         elif kind == "openai" and "type" not in obj and isinstance(obj.get("role"), str):
             typeless_roles += 1
+        elif kind == "openai" and obj.get("type") == "message" and isinstance(obj.get("role"), str):
+            typed_roles += 1
     if kimi_code_records and not kimi_code_turns:
         # Kimi Code records with no turn or context record among them: an application's own log of
         # the same words ({type: "task.started" | "llm.request", time: epoch ms}), no Kimi session
@@ -1434,6 +1458,16 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         # "user"}``; openai/openai-agents-python ``src/agents/items.py``, ``ItemHelpers.
         # input_to_new_input_list``). Read as a Codex rollout, a command's output, which records no
         # exit status, was never checked for its program's failure ("cat: x: No such file")
+        votes["codex"] = 0
+        votes["openai"] += bare_items
+    elif votes["codex"] and votes["codex"] == bare_items and typed_roles and not codex_tools:
+        # The same items with the messages typed too ({"type": "message", "role": "user", "content":
+        # [{"type": "input_text", ...}]}: the Responses API's own input list, as a program saves its
+        # `input` one item a line), with no call of a Codex tool (shell, exec_command, apply_patch)
+        # nor Codex's {"output", "metadata": {"exit_code"}} wrapper: a program's own tools, whose
+        # outputs record no exit status. Read as a Codex rollout (more tool items than messages win
+        # the vote), an output with no exit code was a command that worked ("NVIDIA-SMI has
+        # failed" missed); a headerless rollout of the old CLI calls Codex's tools and is kept.
         votes["codex"] = 0
         votes["openai"] += bare_items
     if votes["gemini-cli"]:
@@ -1497,6 +1531,21 @@ def _sniff_spread(stripped: bytes, lines: list[bytes]) -> tuple[tuple[str, bool,
         return ("openai", True, True), None
     kind = max(Counter(map(_record_kind, objects)).items(), key=lambda kv: (kv[0] is not None, kv[1]))[0]
     return ((kind, False, True) if kind in ("claude-code", "codex", "codex-exec", "openhands") else None), None
+
+
+def _codex_tool_item(obj: dict) -> bool:
+    """A bare Responses item only Codex writes: a call of one of its own tools, or a tool output in
+    its ``{"output", "metadata": {"exit_code"}}`` wrapper (openai/codex ``codex-rs/core/src/
+    tools/spec.rs`` tool names; ``codex-rs/protocol/src/models.rs`` shell output)."""
+    name = obj.get("name")
+    if name == "shell" and obj.get("type") == "function_call":
+        # Codex's shell tool takes an argv ({"command": ["bash", "-lc", "..."]}); a program's own
+        # tool named "shell" takes a string, as most do
+        return '"command": [' in str(obj.get("arguments"))[:200].replace('":[', '": [')
+    if isinstance(name, str) and (name in codex.CODEX_TOOLS or name.startswith("mcp__")):
+        return True
+    output = obj.get("output")
+    return isinstance(output, str) and output.startswith('{"output"') and '"metadata"' in output[:4000]
 
 
 def _is_stream_record(obj: dict) -> bool:

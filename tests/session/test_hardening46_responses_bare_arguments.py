@@ -45,7 +45,9 @@ def _chat(tmp_path: Path, calls: list[tuple[str, str, str]]) -> Path:
     return path
 
 
-READERS = {"responses items": (_responses, "codex"), "chat messages": (_chat, "openai")}
+# Items of a program's own tools (a bare-string "shell", which Codex's argv tool never takes) with
+# typed messages are read as OpenAI chat items (test_hardening59_responses_typed_items.py)
+READERS = {"responses items": (_responses, "openai"), "chat messages": (_chat, "openai")}
 
 
 @pytest.mark.parametrize(("build", "fmt"), READERS.values(), ids=READERS.keys())

@@ -195,8 +195,11 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     background: OrderedDict[str, str] = OrderedDict()  # background task id -> the call that started it
     polls: OrderedDict[str, str] = OrderedDict()  # a poll's call id -> the task id it reads
     trunk = cursor.agent == MAIN_AGENT
+    early: OrderedDict[str, tuple[int, Event]] = OrderedDict()  # see _EARLY_RESULTS
     for index, _lineno, sidechain, agent_id, events in parsed:
         cursor.records = index + 1
+        while early and next(iter(early.values()))[0] < index - _EARLY_RESULTS:
+            yield early.popitem(last=False)[1][1]  # its call never came: passed on as before
         if isinstance(agent_id, str) and agent_id.startswith(PARENT_CALL):
             call = agent_id[len(PARENT_CALL):]
             agent = by_call.setdefault(call, f"sidechain-{call}")
@@ -263,7 +266,26 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
                 last_ref = None
+            if event.kind == "tool_result" and event.raw_type is None and call is not None \
+                    and call not in seen_calls and len(early) < 256:
+                early[call] = (index, event)  # its call is still to come (_EARLY_RESULTS)
+                continue
             yield event
+            if event.kind == "tool_call" and early and (held := early.pop(call, None)) is not None:
+                yield held[1]
+    for _index, event in early.values():
+        yield event
+
+
+_EARLY_RESULTS = 16
+"""How many records a tool result waits for its call. With calls run in parallel, Claude Code
+2.1.x can write a tool's result before the assistant record of the call it answers: one message's
+``tool_use`` blocks go out as one record each, and a fast tool finishes before its own block's
+record is written (pyrycode/pyrycode ``internal/agentrun/jsonl/testdata/clean.jsonl``, CLI
+2.1.128: the result at line 11, ``parentUuid`` the call at line 12). Read in file order the
+result answered no call and the call waited for a result forever: a command with no exit code
+and no output. A result whose call has not been read is held until its call, or passed on as
+before once this many records went by (a call in a file not given)."""
 
 
 _RUNNING_AS = "#running:"

@@ -67,8 +67,16 @@ error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without i
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
+_POLL_FAILED = "write_stdin failed: "
+"""The unified exec tool's answer to a ``write_stdin`` it could not do: ``format!("write_stdin
+failed: {err}")`` (``{err:?}`` in some releases) around ``UnifiedExecError`` (openai/codex
+``codex-rs/core/src/tools/handlers/unified_exec.rs``, ``codex-rs/core/src/unified_exec/errors.rs``):
+``Unknown process id 7`` (``UnknownProcessId { process_id: "7" }``) for a session that ended or
+never was, ``stdin is closed for this session; rerun exec_command with tty=true ...``. The call
+failed and nothing was typed or read; as a poll's output it read as more output of the command
+polled, and as a typed line's, a command that ran fine."""
 _EXEC_FAILED = ("execution error: ", "exec_command failed: ", "failed to parse exec_command arguments: ",
-                "failed to parse write_stdin arguments: ")
+                "failed to parse write_stdin arguments: ", _POLL_FAILED)
 """How a shell call that could not be run comes back, with no exit code: ``format!("execution
 error: {err:?}")`` (openai/codex ``codex-rs/core/src/tools/events.rs`` ``ToolEmitter::finish``, any
 ``ToolError::Codex`` but a sandbox timeout or denial), e.g. ``execution error: Io(Os { code: 2,
@@ -83,7 +91,7 @@ _UNSUPPORTED = ("unsupported call: ", "unsupported custom tool call: ")
 """Codex's answer to a call of a tool it does not have (openai/codex ``codex-rs/core/src/tools/
 registry.rs`` ``unsupported_tool_call_message``): nothing ran. A ``container.exec`` or ``shell``
 call of a CLI that no longer has that tool was a command that ran fine."""
-_PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines in ", "Failed to find context '",
+_PATCH_FAILED = ("apply_patch verification failed: ", "Failed to find expected lines ", "Failed to find context '",
                  "apply_patch handler received ", "invalid patch: ", "invalid hunk at line ",
                  "failed to parse function arguments: ", tool_ends.EMPTY_PATCH_REJECTED)
 """How a patch that did not apply comes back, with no exit code: the tool handler's
@@ -97,7 +105,17 @@ read ``invalid patch: {0}`` and ``invalid hunk at line {n}, {message}`` (``codex
 parser.rs`` ``ParseError``); and every function tool answers JSON arguments that did not parse with
 ``failed to parse function arguments: {e:?}`` (the call never ran); a patch with no change is
 turned away ``patch rejected: empty patch`` (``codex-rs/core/src/safety.rs``). A shell result never starts
-so: it starts with ``Exit code:`` or is JSON."""
+so: it starts with ``Exit code:`` or is JSON. CLIs of mid-2025 handed the same errors on as
+``format!("error: {parse_error:#}")`` (openai/codex ``codex-rs/core/src/codex.rs``,
+``MaybeApplyPatchVerified::CorrectnessError``), the crate then saying ``Failed to find expected lines
+{lines:?} in {path}`` (:data:`_OLD_PATCH_FAILED`)."""
+_OLD_PATCH_FAILED = "error: "
+"""The prefix of a patch error of a mid-2025 CLI (:data:`_PATCH_FAILED`): a failed edit when one
+of those errors follows. In a rollout of then (codex-session-viewer's ``docs/example.jsonl``,
+AcidicSoil/codex-session-viewer) nine edits that did not apply read as edits that worked."""
+_PATCH_COMMANDS = ("apply_patch", "applypatch")
+"""The names Codex takes a patch under in a shell command (openai/codex ``codex-rs/apply-patch/
+src/lib.rs`` ``APPLY_PATCH_COMMANDS``): ``applypatch <<'PATCH'`` is the same edit."""
 _ABORTED = "aborted by user"
 """What Codex hands the model for a call the person interrupted (Esc): ``Wall time: {secs:.1}
 seconds\naborted by user`` for the shell tools, ``aborted by user after {secs:.1}s`` for any
@@ -129,6 +147,11 @@ def _aborted_by_user(output: str) -> bool:
 _SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec", "bash"})
 """``shell`` takes an argv, ``shell_command`` and ``exec_command`` a string (openai/codex
 ``codex-rs/core/src/tools/spec.rs``)."""
+CODEX_TOOLS = (_SHELL_TOOLS - {"bash"}) | frozenset({"apply_patch", "update_plan", "write_stdin", "view_image",
+                                                    "spawn_agent", "wait_agent", "send_input", "close_agent"})
+"""Tool names Codex's own tools have (openai/codex ``codex-rs/core/src/tools/spec.rs``): a bare
+Responses item calling one is from a rollout, not from a program's own item list (``bash``, a
+name many programs give their own shell tool, says nothing)."""
 _UI_DUPLICATES = frozenset({"user_message", "agent_message", "agent_reasoning"})
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
              "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
@@ -515,10 +538,10 @@ class _Processes:
         if call_id is None:
             return
         _bounded(self.calls, call_id, None)
-        if name == _POLL_TOOL and isinstance(args, dict) and isinstance(args.get("session_id"), (int, str)):
-            _bounded(self.polls, call_id, str(args["session_id"]))  # a command typed in it too
+        if name == _POLL_TOOL and (session := _session_id(args)) is not None:
+            _bounded(self.polls, call_id, session)  # a command typed in it too
             if isinstance(args.get("chars"), str) and "\x03" in args["chars"]:
-                _bounded(self.keyed_stops, call_id, str(args["session_id"]))
+                _bounded(self.keyed_stops, call_id, session)
             if command is not None:
                 _bounded(self.typed_calls, call_id, True)  # its output is its own
         elif command is not None:
@@ -577,6 +600,17 @@ class _Processes:
                 return ECHO, False
         return call_id, False
 
+    def poll_failed(self, call_id: str | None, gone: bool) -> None:
+        """A ``write_stdin`` the tool could not do (:data:`_POLL_FAILED`); ``gone``: its session
+        is no more (unknown process id), so nothing later is typed into that shell."""
+        if call_id is None:
+            return
+        session = self.polls.pop(call_id, None)
+        self.typed_calls.pop(call_id, None)
+        self.keyed_stops.pop(call_id, None)
+        if gone and session is not None:
+            self.shells.pop(session, None)
+
     def stopped_by_key(self, call_id: str | None) -> bool:
         """The call sent Ctrl-C to the command it polls, and that ended it: the exit status 130
         (128 + SIGINT) is the stop the model asked for (the only way to end a ``tail -f`` or a
@@ -593,10 +627,10 @@ class _Processes:
         """``write_stdin{session_id, chars: "nvidia-smi\\n"}`` into an interactive shell: the command
         line typed and the host it runs on (the shell's, or the one an ``ssh`` typed there opened);
         None for a poll (no chars), a key (Ctrl-C), or input to a program that is no shell."""
-        if not isinstance(args, dict) or not isinstance(args.get("chars"), str) \
-                or not isinstance(args.get("session_id"), (int, str)):
+        session = _session_id(args)
+        if session is None or not isinstance(args.get("chars"), str):
             return None
-        hosts = self.shells.get(str(args["session_id"]))
+        hosts = self.shells.get(session)
         line = args["chars"].strip()
         if hosts is None or not line or not args["chars"].rstrip(" ").endswith(("\n", "\r")) \
                 or not line.isprintable() and "\n" not in line:
@@ -611,6 +645,20 @@ class _Processes:
                 and len(hosts) < 16:
             hosts.append(target.host or host)
         return line, host
+
+
+def _session_id(args) -> str | None:
+    """The session a ``write_stdin`` call writes to, as the ``Process running with session ID N``
+    that started it names it. Models send it as ``29757.0`` too, which Codex takes (openai/codex
+    ``codex-rs/core/src/tools/handlers/unified_exec.rs`` test ``accepts_integral_float_arguments_
+    from_model_tool_calls``); read as no session, the poll that saw the command end was a call of
+    its own and the command kept no exit status."""
+    if not isinstance(args, dict):
+        return None
+    value = args.get("session_id")
+    if type(value) is float and value.is_integer():
+        return str(int(value))
+    return str(value) if isinstance(value, (int, str)) and type(value) is not bool else None
 
 
 def _bounded(seen: OrderedDict, key: str, value) -> None:
@@ -701,13 +749,13 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         host = remote_host(args)  # an MCP server's SSH tool: {host, command}
         if command is None and host is not None:
             command = shell_command(args)
-        if command is not None and command.startswith("apply_patch") and "*** Begin Patch" in command[:400]:
+        if command is not None and command.startswith(_PATCH_COMMANDS) and "*** Begin Patch" in command[:400]:
             # An edit made through the shell tool: {"command": ["apply_patch", "*** Begin Patch…"]}, as
             # Codex's own instructions show it, or `apply_patch <<'EOF'` in bash -lc (openai/codex
             # codex-rs/core prompt.md; codex-rs/apply-patch reads both). The same edit as the
             # apply_patch tool of newer CLIs, not a command run on a host.
             argv = args.get("command") if isinstance(args, dict) else None
-            patch = argv[1] if isinstance(argv, list) and len(argv) == 2 and argv[0] == "apply_patch" \
+            patch = argv[1] if isinstance(argv, list) and len(argv) == 2 and argv[0] in _PATCH_COMMANDS \
                 else command.split(" ", 1)[-1]
             name, raw_args, command = "apply_patch", patch, None
         text = call_text(command, raw_args)
@@ -817,6 +865,12 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)
             yield tool_ends.not_run(event("tool_result", "tool", call_id=call_id, text=output))
             return
+        if output.startswith(_POLL_FAILED):
+            # the write itself failed: the poll's own failed call, not the polled command's output
+            processes.poll_failed(call_id, "Unknown process id" in output or "UnknownProcessId" in output)
+            _remember(results_seen, call_id)
+            yield event("tool_result", "tool", call_id=call_id, text=output, is_error=True)
+            return
         poll_id = call_id
         stopped = code == _SIGINT_EXIT and processes.stopped_by_key(call_id)
         call_id, running = processes.result(call_id, output, code, results_seen)
@@ -833,7 +887,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
                     is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED))
-                    or output.startswith(_PATCH_FAILED) or _aborted_by_user(output),
+                    or output.startswith(_PATCH_FAILED) or _aborted_by_user(output)
+                    or (output.startswith(_OLD_PATCH_FAILED) and output[len(_OLD_PATCH_FAILED):].startswith(_PATCH_FAILED)),
                     agent_ref=agent_ref,
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
