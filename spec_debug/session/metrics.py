@@ -2113,6 +2113,11 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
                     or _no_spec_lead(text, start)
                     or ("-SD" in before and _MINUS_SD.search(before))
                     or (("base" in before or "Base" in before) and _VS_BASE_BEFORE.search(before)))
+    if not baseline and "without" in before and before.endswith("(") and \
+            _WITHOUT_IT_PAIR.search(text, max(0, start - 200), start) is not None:
+        # "with the EAGLE-3 draft ... is slower than without it (95 vs 140 tok/s)": the pair is in
+        # the sentence's order, the run with speculation first (was two throughputs, no SD501)
+        baseline = True
     if "aseline" in before and ("vs" in before or "than" in before or "over" in before or "ompared" in before
                                 or "gainst" in before or "ersus" in before):
         # "EAGLE-3 vs baseline: 40 tok/s vs 60 tok/s": the heading names ours, then the baseline, in
@@ -2128,6 +2133,15 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
         # names the baseline first, and so does the pair (was two throughputs, and no baseline)
         return "baseline_throughput"
     return "baseline_throughput" if baseline else "throughput"
+
+
+# A run with speculation set against the same run "without it", then the pair in that order:
+# "vLLM with the EAGLE-3 draft is slower than without it (95 vs 140 tok/s)". "it" must be what
+# "with" named, a drafter: "EAGLE-3 with CUDA graphs is slower than without it" is two EAGLE-3
+# runs, no baseline.
+_WITHOUT_IT_PAIR = re.compile(r"\bwith\s+(?:the\s+|an?\s+|its\s+)?(?:[\w.-]+\s+)?(?:eagle[\w-]*|draft\w*(?:\s+model)?"
+                              r"|spec\w*(?:\s+decod\w*)?|mtp|medusa)(?![\w-])[^.;!?\n()]{0,80}?"
+                              r"\b(?:slower|faster|worse|better|lower|higher)\s+than\s+without\s+(?:it|them)\s*\($", re.I)
 
 
 # A heading that names the baseline, then the run: "Baseline vs EAGLE-3:", "no-spec vs spec:",
