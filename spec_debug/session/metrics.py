@@ -338,8 +338,11 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\
                          r"(?:\*{1,2}|`|[~\u2248])?$", re.I)
 # A heading that sets the run against the baseline, then a colon: "EAGLE-3 vs baseline:", "slower
 # than the no-spec baseline:", "compared to baseline:". The pair after it is in the heading's order.
+# The baseline may be named as speculation switched off: "EAGLE-3 vs no-spec:", "slower than
+# without speculative decoding:" (was the other way round: the 95 the baseline, EAGLE-3's 140).
 _COMPARED_HEADING = (r"\b(?:vs\.?|versus|than|over|against|compared\s+(?:to|with))\s+(?:the\s+)?"
-                     r"(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline\s*:\s*\**")
+                     r"(?:(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline|no[- ]?spec(?:ulation|ulative(?:\s+decoding)?)?"
+                     r"|without\s+(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?))\s*:\s*\**")
 _COMPARED_HEAD = re.compile(_COMPARED_HEADING + "$", re.I)
 # The same heading, then the run's reading and "vs": the number after is the baseline's.
 _COMPARED_HEAD_FIRST = re.compile(_COMPARED_HEADING + r"\d[\d.,]*\**\s*(?:tok(?:en)?s?/s(?:ec)?|tps|t/s)\**\s*"
@@ -2118,7 +2121,7 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
         # "with the EAGLE-3 draft ... is slower than without it (95 vs 140 tok/s)": the pair is in
         # the sentence's order, the run with speculation first (was two throughputs, no SD501)
         baseline = True
-    if "aseline" in before and ("vs" in before or "than" in before or "over" in before or "ompared" in before
+    if ("aseline" in before or "spec" in before or "without" in before) and ("vs" in before or "than" in before or "over" in before or "ompared" in before
                                 or "gainst" in before or "ersus" in before):
         # "EAGLE-3 vs baseline: 40 tok/s vs 60 tok/s": the heading names ours, then the baseline, in
         # the order the readings follow (was the baseline 40, ours 60: a speedup where it was slower)
