@@ -349,6 +349,11 @@ _COMPARED_HEAD_FIRST = re.compile(_COMPARED_HEADING + r"\d[\d.,]*\**\s*(?:tok(?:
                                   r"(?:vs\.?|versus)\s*\**$", re.I)
 # What follows the unit of the run's reading in such a pair: "vs" and the baseline's number.
 _VS_NEXT = re.compile(r"\**\s*(?:vs\.?|versus)\s*\**\d", re.I)
+# A legend after a pair's unit that names its two sides in order: "140 vs 95 tok/s (baseline vs
+# EAGLE-3)", "95 vs 140 tok/s (EAGLE-3 vs no-spec)".
+_PAIR_LEGEND = re.compile(r"[ \t]*\([ \t]*([^()\n,;:]{1,40}?)\s+(?:vs\.?|versus)\s+([^()\n,;:]{1,40}?)[ \t]*\)", re.I)
+_LEGEND_BASELINE = re.compile(r"\W*(?:the\s+)?(?:" + _BASELINE_WORDS + r"|plain\b|base\s+model\b)", re.I)
+_PAIR_NAMES = ("throughput", "baseline_throughput")
 # The pair's joiner says a change ("156 -> 297", "156 to 297"), from the first to the second; "vs"
 # sets two runs side by side.
 _PAIR_GOES_ON = re.compile(r"(?:\bto|->|\u2192)\s*(?:(?:the\s+)?\w+\s*[:=]?\s*)?(?:\*{1,2}|`|[~\u2248])?$", re.I)
@@ -1696,6 +1701,14 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
                 # "EAGLE-3 vs baseline: 40 vs 60 tok/s": ours, then the baseline, as the heading
                 # names them (_throughput_name reads the pair with both units)
                 first_name, name = "throughput", "baseline_throughput"
+            if "(" in text[end:end + 3] and first_name in _PAIR_NAMES and name in _PAIR_NAMES \
+                    and (legend := _PAIR_LEGEND.match(text, end)) is not None:
+                # "140 vs 95 tok/s (baseline vs EAGLE-3)": the legend names each side (was 95 the
+                # baseline, "(baseline" read as the second number's word); one side a baseline only
+                first_base = _LEGEND_BASELINE.match(legend.group(1)) is not None
+                if first_base != (_LEGEND_BASELINE.match(legend.group(2)) is not None):
+                    first_name, name = ("baseline_throughput", "throughput") if first_base else \
+                        ("throughput", "baseline_throughput")
             found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
         elif name == "throughput" and found and found[-1].name == name and "from" in text[max(0, start - 8):start] \
                 and _TO_THEN_FROM.search(text, max(0, start - 80), start) is not None:
