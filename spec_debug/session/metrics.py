@@ -2129,10 +2129,12 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
                     or _no_spec_lead(text, start)
                     or ("-SD" in before and _MINUS_SD.search(before))
                     or (("base" in before or "Base" in before) and _VS_BASE_BEFORE.search(before)))
-    if not baseline and "without" in before and before.endswith("(") and \
-            _WITHOUT_IT_PAIR.search(text, max(0, start - 200), start) is not None:
-        # "with the EAGLE-3 draft ... is slower than without it (95 vs 140 tok/s)": the pair is in
-        # the sentence's order, the run with speculation first (was two throughputs, no SD501)
+    if not baseline and before.endswith("(") and "than" in before and (
+            ("without" in before and _WITHOUT_IT_PAIR.search(text, max(0, start - 200), start) is not None)
+            or _THAN_PLAIN_PAIR.search(text, max(0, start - 80), start) is not None):
+        # "with the EAGLE-3 draft ... is slower than without it (95 vs 140 tok/s)", "slower than the
+        # plain server (95 vs 140 tok/s)": the pair is in the sentence's order, the run compared
+        # first, then the baseline (was two throughputs, no SD501)
         baseline = True
     if ("aseline" in before or "spec" in before or "without" in before) and ("vs" in before or "than" in before or "over" in before or "ompared" in before
                                 or "gainst" in before or "ersus" in before):
@@ -2158,6 +2160,14 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
 _WITHOUT_IT_PAIR = re.compile(r"\bwith\s+(?:the\s+|an?\s+|its\s+)?(?:[\w.-]+\s+)?(?:eagle[\w-]*|draft\w*(?:\s+model)?"
                               r"|spec\w*(?:\s+decod\w*)?|mtp|medusa)(?![\w-])[^.;!?\n()]{0,80}?"
                               r"\b(?:slower|faster|worse|better|lower|higher)\s+than\s+without\s+(?:it|them)\s*\($", re.I)
+
+
+# The same against the run without speculation named by what it is: "slower than the plain
+# model (95 vs 140 tok/s)", "than the no-spec server (...)". Only those nouns: "than the plain HF
+# generate()" is another program.
+_THAN_PLAIN_PAIR = re.compile(r"\b(?:slower|faster|worse|better|lower|higher)\s+than\s+(?:the\s+|a\s+|our\s+)?"
+                              r"(?:plain|no[- ]?spec\w*|non[- ]?spec\w*|baseline)(?:\s+(?:server|model|run|engine|setup"
+                              r"|config\w*|deployment|instance|one|target))?\s*\($", re.I)
 
 
 # A heading that names the baseline, then the run: "Baseline vs EAGLE-3:", "no-spec vs spec:",
