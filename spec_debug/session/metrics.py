@@ -354,6 +354,9 @@ _VS_NEXT = re.compile(r"\**\s*(?:vs\.?|versus)\s*\**\d", re.I)
 _PAIR_LEGEND = re.compile(r"[ \t]*\([ \t]*([^()\n,;:]{1,40}?)\s+(?:vs\.?|versus)\s+([^()\n,;:]{1,40}?)[ \t]*\)", re.I)
 _LEGEND_BASELINE = re.compile(r"\W*(?:the\s+)?(?:" + _BASELINE_WORDS + r"|plain\b|base\s+model\b)", re.I)
 _PAIR_NAMES = ("throughput", "baseline_throughput")
+# A speedup factor right before a pair in parentheses: "1.51x (61.0 vs 40.3 tok/s)", "a 1.5x
+# speedup (...)". Not "1.5x slower (...)": a slowdown's factor divides the other way.
+_FACTOR_BEFORE_PAIR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[x\u00d7]\s*(?:speedup\s*)?\(\s*[~\u2248]?$", re.I)
 # The pair's joiner says a change ("156 -> 297", "156 to 297"), from the first to the second; "vs"
 # sets two runs side by side.
 _PAIR_GOES_ON = re.compile(r"(?:\bto|->|\u2192)\s*(?:(?:the\s+)?\w+\s*[:=]?\s*)?(?:\*{1,2}|`|[~\u2248])?$", re.I)
@@ -1701,6 +1704,17 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
                 # "EAGLE-3 vs baseline: 40 vs 60 tok/s": ours, then the baseline, as the heading
                 # names them (_throughput_name reads the pair with both units)
                 first_name, name = "throughput", "baseline_throughput"
+            if first_name == name == "throughput" and text[max(0, first - 8):first].rstrip().endswith("(") \
+                    and (factor := _FACTOR_BEFORE_PAIR.search(text, max(0, first - 40), first)) is not None:
+                # "The speedup is 1.51x (61.0 vs 40.3 tok/s)": a speedup is ours over the baseline, so
+                # the side the factor divides is the baseline (was two throughputs: the postmortem
+                # went "from 61 to 40.3")
+                f = float(factor.group(1))
+                if abs(f - 1) > 0.05 and value > 0 and first_value > 0:
+                    if abs(first_value / value - f) <= 0.02 * f + 0.006:
+                        name = "baseline_throughput"
+                    elif abs(value / first_value - f) <= 0.02 * f + 0.006:
+                        first_name = "baseline_throughput"
             if "(" in text[end:end + 3] and first_name in _PAIR_NAMES and name in _PAIR_NAMES \
                     and (legend := _PAIR_LEGEND.match(text, end)) is not None:
                 # "140 vs 95 tok/s (baseline vs EAGLE-3)": the legend names each side (was 95 the
