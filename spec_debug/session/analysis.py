@@ -721,6 +721,9 @@ class _SessionState:
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: dict[str | None, float] = {}
+        self.unsaid: dict[str, list[MetricRecord]] = {}
+        """Each agent's throughputs printed since it last wrote: a baseline it then states with the
+        same number names one of them (MetricRecord.baseline)."""
         """The best throughput read so far on each host (the key: the reading's host)."""
         self.read_at: dict[str | None, int] = {}
         """The seq of the last throughput read on each host (of the drafter, not a baseline)."""
@@ -827,6 +830,8 @@ class _SessionState:
             if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
                 self.last_words[ev.agent] = ev.text[:LAST_WORDS]
             self._prose(ev, x, st.last_read, st.last_read_host if st.last_read is not None else None)
+            if self.unsaid:
+                self.unsaid.pop(ev.agent, None)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
@@ -1531,8 +1536,17 @@ class _SessionState:
             # "without it we had 520 tok/s" is said later): the readings no baseline was there for
             # are compared now (was no SD501, while the postmortem said "410 tok/s against a 520
             # tok/s baseline").
+            if source == "prose" and (printed := self.unsaid.get(ev.agent)):
+                # "The speedup is 1.51x (61.0 vs 40.3 tok/s)" just after a benchmark printed 40.3:
+                # that run was the baseline (it was the impact's "after": "went from 61 to 40.3")
+                run = next((r.seq for r in reversed(printed) if r.name == "throughput" and _restates(m.value, r.value)), None)
+                for r in printed:
+                    if r.seq == run:  # its accept length too (1.0: no drafter), no "after" of the impact
+                        r.baseline = True
             self._late_baseline(rec, ev, call)
         elif m.name == "throughput":
+            if source == "output" and not plain and len(printed := self.unsaid.setdefault(ev.agent, [])) < 16:
+                printed.append(rec)
             # The baseline of the reading's own row (batch size, model, engine), not the last one read.
             baseline = self.baselines.pair(rec, _printed_by(call)) if not plain else None
             if plain:
@@ -1573,6 +1587,9 @@ class _SessionState:
                 self.read_at[host] = ev.seq
         elif m.name == "speedup" and m.value < _SLOWER:
             self._finding("SD501", ev, f"{m.value:g}x speedup: slower than without speculation ({m.context})", host)
+        elif m.name == "accept_length" and source == "output" and not plain and self.unsaid.get(ev.agent) \
+                and len(printed := self.unsaid[ev.agent]) < 16:
+            printed.append(rec)
         elif m.name == "validation_accuracy":
             self.claimed_accuracy = rec
             for standalone in self.standalone_accuracy:
