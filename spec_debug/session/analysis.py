@@ -201,6 +201,21 @@ def _says_baseline_run(why: str) -> bool:
     return _BASELINE_RUN_SAID.search(last) is not None
 
 
+def _bench_default_port(command: str) -> str | None:
+    """The port a benchmark that names none sends to, where its engine says: `vllm bench serve`,
+    8000 (vllm/benchmarks/serve.py); sglang.bench_serving with its sglang backend, 30000 (both
+    the servers' defaults too: stopped_servers._DEFAULT_PORTS). None where unsure (another backend)."""
+    low = command.lower()
+    if "vllm" in low and "sglang" not in low and "bench" in low:
+        return "8000"
+    if "sglang" in low and "bench_serving" in low and ("--backend" not in low or _SGLANG_BACKEND.search(low)):
+        return "30000"
+    return None
+
+
+_SGLANG_BACKEND = re.compile(r"--backend(?:=|\s+)['\"]?sglang(?![\w-])")
+
+
 def _bench_target(command: str) -> str | None:
     """The host a benchmark command sends its requests to; None for the machine it runs on."""
     m = _BENCH_HOST.search(command)
@@ -1631,6 +1646,12 @@ class _SessionState:
             return bench
         if accepts:
             return None
+        if port is None and (default := _bench_default_port(bench.inner)) is not None \
+                and (default in ports or None in ports):
+            # `vllm bench serve` with no --port sends to 8000: EAGLE-3 served there (or with no
+            # --port), the plain server on 8001 launched last is not the one measured (the EAGLE-3
+            # reading was a second baseline, and SD501 never fired)
+            port = default
         # The server on the port the benchmark names (the baseline on 30001 beside EAGLE-3 on
         # 30000): else a launch that named none; a benchmark that names none, the last launch.
         launch = list(ports.values())[-1] if port is None else ports.get(port, ports.get(None))
