@@ -40,3 +40,25 @@ def test_the_default_port_is_the_eagle3_server(tmp_path, eagle3_port):
     assert [(m.value, m.baseline) for m in a.metrics if m.name == "throughput"] == [(140.2, True), (95.1, False)]
     assert [f.evidence for f in a.findings if f.code == "SD501"] == [
         ["[msg 8] 95.1 tok/s measured vs 140.2 tok/s baseline [msg 6]"]]
+
+
+def test_the_plain_server_on_the_default_port_after_eagle3_on_another(tmp_path):
+    # The plain server on SGLang's default port (30000), then EAGLE-3 launched on 30001: a later
+    # bench_serving with no --port measures the plain server again (was the EAGLE-3 launch's, the
+    # last: "went from 96 to 130.2 tok/s").
+    sr = ("============ Serving Benchmark Result ============\nBackend:                                 sglang\n"
+          "Output token throughput (tok/s):         {t}\n==================================================\n")
+    model = "--model-path meta-llama/Llama-3.1-8B-Instruct"
+    w = _Writer("59590000-0000-4000-8000-0000000000fb", None, datetime(2026, 4, 3, 9, 0, tzinfo=timezone.utc))
+    w.prompt("Check whether EAGLE-3 helps on gpu09.")
+    w.bash(f"ssh gpu09 'nohup python -m sglang.launch_server {model} > plain.log 2>&1 &'", "")
+    w.bash("ssh gpu09 'python -m sglang.bench_serving --backend sglang --num-prompts 64'", sr.format(t="131.0"))
+    w.bash(f"ssh gpu09 'nohup python -m sglang.launch_server {model} --speculative-algorithm EAGLE3 "
+           "--speculative-draft-model-path /m/e3 --port 30001 > spec.log 2>&1 &'", "")
+    w.bash("ssh gpu09 'python -m sglang.bench_serving --backend sglang --port 30001 --num-prompts 64'", sr.format(t="96.0"))
+    w.bash("ssh gpu09 'python -m sglang.bench_serving --backend sglang --num-prompts 64'", sr.format(t="130.2"))
+    path = tmp_path / f"{w.session}.jsonl"
+    path.write_text("\n".join(w.lines) + "\n", encoding="utf-8")
+    a = analyze_path(path)
+    assert [(m.value, m.baseline) for m in a.metrics if m.name == "throughput"] == [
+        (131.0, True), (96.0, False), (130.2, True)]
