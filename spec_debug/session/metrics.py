@@ -259,9 +259,9 @@ _BASELINE_WORDS = r"baseline|vanilla|autoregressive|(?-i:\bAR\b)(?![-/])|" + NO_
 # "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
 # baseline that has its own number.
 # A bare "without" that ends the clause ("30 tok/s with EAGLE, 21 tok/s without.") is the run
-# without what the sentence just named.
+# without what the sentence just named; so is "without it" ("95 tok/s vs 140 tok/s without it").
 _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS
-                             + r"|without(?=\s*(?:[.,;:)!?\n]|$)))"
+                             + r"|without(?:\s+(?:it|them))?(?=\s*(?:[.,;:)!?\n]|$)))"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
 # once, after the second. A number that ends a name or a setting is no reading: "EAGLE-3 ->
