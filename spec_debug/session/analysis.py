@@ -34,6 +34,7 @@ from spec_debug.session.host_changes import changes_host, starts_service
 from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, reports_job_end
 from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
+from spec_debug.session.metric_tables import NO_SPEC
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -185,6 +186,34 @@ def _plain_launch(command: str) -> bool:
     names neither a flag nor a variable of it); the whole line where none is recognised."""
     words = shell.launch_words(command)
     return _MAY_SPECULATE.search(command if words is None else words) is None
+
+
+# The agent's words just before a benchmark that say it measures the run without speculation:
+# "Let me verify that the baseline is lower without the draft", "Now the no-spec run".
+_BASELINE_RUN_SAID = re.compile(r"\bbaseline\b|" + NO_SPEC, re.I)
+
+
+def _says_baseline_run(why: str) -> bool:
+    """Whether the last sentence of the words before a command names the baseline run."""
+    if "aseline" not in why and "spec" not in why and "draft" not in why and "eagle" not in why.lower():
+        return False
+    last = why.rstrip().rstrip(".:!").rsplit(". ", 1)[-1]
+    return _BASELINE_RUN_SAID.search(last) is not None
+
+
+def _bench_default_port(command: str) -> str | None:
+    """The port a benchmark that names none sends to, where its engine says: `vllm bench serve`,
+    8000 (vllm/benchmarks/serve.py); sglang.bench_serving with its sglang backend, 30000 (both
+    the servers' defaults too: stopped_servers._DEFAULT_PORTS). None where unsure (another backend)."""
+    low = command.lower()
+    if "vllm" in low and "sglang" not in low and "bench" in low:
+        return "8000"
+    if "sglang" in low and "bench_serving" in low and ("--backend" not in low or _SGLANG_BACKEND.search(low)):
+        return "30000"
+    return None
+
+
+_SGLANG_BACKEND = re.compile(r"--backend(?:=|\s+)['\"]?sglang(?![\w-])")
 
 
 def _bench_target(command: str) -> str | None:
@@ -732,6 +761,9 @@ class _SessionState:
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: dict[str | None, float] = {}
+        self.unsaid: dict[str, list[MetricRecord]] = {}
+        """Each agent's throughputs printed since it last wrote: a baseline it then states with the
+        same number names one of them (MetricRecord.baseline)."""
         """The best throughput read so far on each host (the key: the reading's host)."""
         self.read_at: dict[str | None, int] = {}
         """The seq of the last throughput read on each host (of the drafter, not a baseline)."""
@@ -838,6 +870,8 @@ class _SessionState:
             if ev.agent != MAIN_AGENT and ev.agent not in self.last_words:
                 self.last_words[ev.agent] = ev.text[:LAST_WORDS]
             self._prose(ev, x, st.last_read, st.last_read_host if st.last_read is not None else None)
+            if self.unsaid:
+                self.unsaid.pop(ev.agent, None)
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
@@ -1556,7 +1590,7 @@ class _SessionState:
         """``plain``: read from a benchmark of a server launched without speculation, so its
         throughput is also a baseline, which later readings are compared with (not itself compared)."""
         rec = MetricRecord(self.session, ev.seq, ev.agent, m.name, m.value, m.unit, host, m.context, source,
-                           ev.timestamp, ev.file, ev.line, plain and m.name == "throughput")
+                           ev.timestamp, ev.file, ev.line, plain and m.name in ("throughput", "accept_length"))
         if self.kept_metrics.add(rec):  # _keep inline
             self.dropped += 1
         if ev.agent != MAIN_AGENT:
@@ -1569,8 +1603,17 @@ class _SessionState:
             # "without it we had 520 tok/s" is said later): the readings no baseline was there for
             # are compared now (was no SD501, while the postmortem said "410 tok/s against a 520
             # tok/s baseline").
+            if source == "prose" and (printed := self.unsaid.get(ev.agent)):
+                # "The speedup is 1.51x (61.0 vs 40.3 tok/s)" just after a benchmark printed 40.3:
+                # that run was the baseline (it was the impact's "after": "went from 61 to 40.3")
+                run = next((r.seq for r in reversed(printed) if r.name == "throughput" and _restates(m.value, r.value)), None)
+                for r in printed:
+                    if r.seq == run:  # its accept length too (1.0: no drafter), no "after" of the impact
+                        r.baseline = True
             self._late_baseline(rec, ev, call)
         elif m.name == "throughput":
+            if source == "output" and not plain and len(printed := self.unsaid.setdefault(ev.agent, [])) < 16:
+                printed.append(rec)
             # The baseline of the reading's own row (batch size, model, engine), not the last one read.
             baseline = self.baselines.pair(rec, _printed_by(call)) if not plain else None
             if plain:
@@ -1611,6 +1654,9 @@ class _SessionState:
                 self.read_at[host] = ev.seq
         elif m.name == "speedup" and m.value < _SLOWER:
             self._finding("SD501", ev, f"{m.value:g}x speedup: slower than without speculation ({m.context})", host)
+        elif m.name == "accept_length" and source == "output" and not plain and self.unsaid.get(ev.agent) \
+                and len(printed := self.unsaid[ev.agent]) < 16:
+            printed.append(rec)
         elif m.name == "validation_accuracy":
             self.claimed_accuracy = rec
             for standalone in self.standalone_accuracy:
@@ -1634,14 +1680,30 @@ class _SessionState:
         the last launch on the host the benchmark's --host/--base-url names (its own host for
         localhost or none), which did not fail, and an output that shows no drafting."""
         bench = call.record
-        if bench is None or any(m.name in ("accept_length", "accept_rate") for m in x.metrics):
+        if bench is None:
             return None
+        accepts = [m for m in x.metrics if m.name in ("accept_length", "accept_rate")]
         target = _bench_target(bench.inner)
         key = (bench.host.lower() if bench.host else None) if target is None else target.lower()
         ports = self.served.get(key)
         if not ports:
             return None
         port = named_port(bench.inner)
+        if port is not None and port not in ports and None not in ports and None in ports.values() \
+                and _says_baseline_run(bench.why) and all(m.name == "accept_length" and m.value == 1.0 for m in accepts):
+            # EAGLE-3 launched on 30000, then "Let me verify that the baseline is lower without the
+            # draft" and a benchmark of 30001, a server the session did not launch: the run without
+            # speculation beside it (was the "after" of the impact: "went from 61 to 40.3 tok/s").
+            # An accept length of 1.0 is one token a step: nothing drafted was accepted.
+            return bench
+        if accepts:
+            return None
+        if port is None and (default := _bench_default_port(bench.inner)) is not None \
+                and (default in ports or None in ports):
+            # `vllm bench serve` with no --port sends to 8000: EAGLE-3 served there (or with no
+            # --port), the plain server on 8001 launched last is not the one measured (the EAGLE-3
+            # reading was a second baseline, and SD501 never fired)
+            port = default
         # The server on the port the benchmark names (the baseline on 30001 beside EAGLE-3 on
         # 30000): else a launch that named none; a benchmark that names none, the last launch.
         launch = list(ports.values())[-1] if port is None else ports.get(port, ports.get(None))

@@ -259,9 +259,9 @@ _BASELINE_WORDS = r"baseline|vanilla|autoregressive|(?-i:\bAR\b)(?![-/])|" + NO_
 # "90 tok/s (baseline)" names 90; "91.2 tok/s (baseline 90 tok/s)" compares 91.2 with a
 # baseline that has its own number.
 # A bare "without" that ends the clause ("30 tok/s with EAGLE, 21 tok/s without.") is the run
-# without what the sentence just named.
+# without what the sentence just named; so is "without it" ("95 tok/s vs 140 tok/s without it").
 _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS
-                             + r"|without(?=\s*(?:[.,;:)!?\n]|$)))"
+                             + r"|without(?:\s+(?:it|them))?(?=\s*(?:[.,;:)!?\n]|$)))"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
 # once, after the second. A number that ends a name or a setting is no reading: "EAGLE-3 ->
@@ -338,14 +338,25 @@ _PAIR_FIRST = re.compile(r"(?<![\w.,=~-])[~\u2248]?(?:(?P<low>\d+(?:\.\d+)?)(?:\
                          r"(?:\*{1,2}|`|[~\u2248])?$", re.I)
 # A heading that sets the run against the baseline, then a colon: "EAGLE-3 vs baseline:", "slower
 # than the no-spec baseline:", "compared to baseline:". The pair after it is in the heading's order.
+# The baseline may be named as speculation switched off: "EAGLE-3 vs no-spec:", "slower than
+# without speculative decoding:" (was the other way round: the 95 the baseline, EAGLE-3's 140).
 _COMPARED_HEADING = (r"\b(?:vs\.?|versus|than|over|against|compared\s+(?:to|with))\s+(?:the\s+)?"
-                     r"(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline\s*:\s*\**")
+                     r"(?:(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline|no[- ]?spec(?:ulation|ulative(?:\s+decoding)?)?"
+                     r"|without\s+(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?))\s*:\s*\**")
 _COMPARED_HEAD = re.compile(_COMPARED_HEADING + "$", re.I)
 # The same heading, then the run's reading and "vs": the number after is the baseline's.
 _COMPARED_HEAD_FIRST = re.compile(_COMPARED_HEADING + r"\d[\d.,]*\**\s*(?:tok(?:en)?s?/s(?:ec)?|tps|t/s)\**\s*"
                                   r"(?:vs\.?|versus)\s*\**$", re.I)
 # What follows the unit of the run's reading in such a pair: "vs" and the baseline's number.
 _VS_NEXT = re.compile(r"\**\s*(?:vs\.?|versus)\s*\**\d", re.I)
+# A legend after a pair's unit that names its two sides in order: "140 vs 95 tok/s (baseline vs
+# EAGLE-3)", "95 vs 140 tok/s (EAGLE-3 vs no-spec)".
+_PAIR_LEGEND = re.compile(r"[ \t]*\([ \t]*([^()\n,;:]{1,40}?)\s+(?:vs\.?|versus)\s+([^()\n,;:]{1,40}?)[ \t]*\)", re.I)
+_LEGEND_BASELINE = re.compile(r"\W*(?:the\s+)?(?:" + _BASELINE_WORDS + r"|plain\b|base\s+model\b)", re.I)
+_PAIR_NAMES = ("throughput", "baseline_throughput")
+# A speedup factor right before a pair in parentheses: "1.51x (61.0 vs 40.3 tok/s)", "a 1.5x
+# speedup (...)". Not "1.5x slower (...)": a slowdown's factor divides the other way.
+_FACTOR_BEFORE_PAIR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[x\u00d7]\s*(?:speedup\s*)?\(\s*[~\u2248]?$", re.I)
 # The pair's joiner says a change ("156 -> 297", "156 to 297"), from the first to the second; "vs"
 # sets two runs side by side.
 _PAIR_GOES_ON = re.compile(r"(?:\bto|->|\u2192)\s*(?:(?:the\s+)?\w+\s*[:=]?\s*)?(?:\*{1,2}|`|[~\u2248])?$", re.I)
@@ -1693,6 +1704,25 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
                 # "EAGLE-3 vs baseline: 40 vs 60 tok/s": ours, then the baseline, as the heading
                 # names them (_throughput_name reads the pair with both units)
                 first_name, name = "throughput", "baseline_throughput"
+            if first_name == name == "throughput" and text[max(0, first - 8):first].rstrip().endswith("(") \
+                    and (factor := _FACTOR_BEFORE_PAIR.search(text, max(0, first - 40), first)) is not None:
+                # "The speedup is 1.51x (61.0 vs 40.3 tok/s)": a speedup is ours over the baseline, so
+                # the side the factor divides is the baseline (was two throughputs: the postmortem
+                # went "from 61 to 40.3")
+                f = float(factor.group(1))
+                if abs(f - 1) > 0.05 and value > 0 and first_value > 0:
+                    if abs(first_value / value - f) <= 0.02 * f + 0.006:
+                        name = "baseline_throughput"
+                    elif abs(value / first_value - f) <= 0.02 * f + 0.006:
+                        first_name = "baseline_throughput"
+            if "(" in text[end:end + 3] and first_name in _PAIR_NAMES and name in _PAIR_NAMES \
+                    and (legend := _PAIR_LEGEND.match(text, end)) is not None:
+                # "140 vs 95 tok/s (baseline vs EAGLE-3)": the legend names each side (was 95 the
+                # baseline, "(baseline" read as the second number's word); one side a baseline only
+                first_base = _LEGEND_BASELINE.match(legend.group(1)) is not None
+                if first_base != (_LEGEND_BASELINE.match(legend.group(2)) is not None):
+                    first_name, name = ("baseline_throughput", "throughput") if first_base else \
+                        ("throughput", "baseline_throughput")
             found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
         elif name == "throughput" and found and found[-1].name == name and "from" in text[max(0, start - 8):start] \
                 and _TO_THEN_FROM.search(text, max(0, start - 80), start) is not None:
@@ -2113,7 +2143,14 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
                     or _no_spec_lead(text, start)
                     or ("-SD" in before and _MINUS_SD.search(before))
                     or (("base" in before or "Base" in before) and _VS_BASE_BEFORE.search(before)))
-    if "aseline" in before and ("vs" in before or "than" in before or "over" in before or "ompared" in before
+    if not baseline and before.endswith("(") and "than" in before and (
+            ("without" in before and _WITHOUT_IT_PAIR.search(text, max(0, start - 200), start) is not None)
+            or _THAN_PLAIN_PAIR.search(text, max(0, start - 80), start) is not None):
+        # "with the EAGLE-3 draft ... is slower than without it (95 vs 140 tok/s)", "slower than the
+        # plain server (95 vs 140 tok/s)": the pair is in the sentence's order, the run compared
+        # first, then the baseline (was two throughputs, no SD501)
+        baseline = True
+    if ("aseline" in before or "spec" in before or "without" in before) and ("vs" in before or "than" in before or "over" in before or "ompared" in before
                                 or "gainst" in before or "ersus" in before):
         # "EAGLE-3 vs baseline: 40 tok/s vs 60 tok/s": the heading names ours, then the baseline, in
         # the order the readings follow (was the baseline 40, ours 60: a speedup where it was slower)
@@ -2128,6 +2165,23 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
         # names the baseline first, and so does the pair (was two throughputs, and no baseline)
         return "baseline_throughput"
     return "baseline_throughput" if baseline else "throughput"
+
+
+# A run with speculation set against the same run "without it", then the pair in that order:
+# "vLLM with the EAGLE-3 draft is slower than without it (95 vs 140 tok/s)". "it" must be what
+# "with" named, a drafter: "EAGLE-3 with CUDA graphs is slower than without it" is two EAGLE-3
+# runs, no baseline.
+_WITHOUT_IT_PAIR = re.compile(r"\bwith\s+(?:the\s+|an?\s+|its\s+)?(?:[\w.-]+\s+)?(?:eagle[\w-]*|draft\w*(?:\s+model)?"
+                              r"|spec\w*(?:\s+decod\w*)?|mtp|medusa)(?![\w-])[^.;!?\n()]{0,80}?"
+                              r"\b(?:slower|faster|worse|better|lower|higher)\s+than\s+without\s+(?:it|them)\s*\($", re.I)
+
+
+# The same against the run without speculation named by what it is: "slower than the plain
+# model (95 vs 140 tok/s)", "than the no-spec server (...)". Only those nouns: "than the plain HF
+# generate()" is another program.
+_THAN_PLAIN_PAIR = re.compile(r"\b(?:slower|faster|worse|better|lower|higher)\s+than\s+(?:the\s+|a\s+|our\s+)?"
+                              r"(?:plain|no[- ]?spec\w*|non[- ]?spec\w*|baseline)(?:\s+(?:server|model|run|engine|setup"
+                              r"|config\w*|deployment|instance|one|target))?\s*\($", re.I)
 
 
 # A heading that names the baseline, then the run: "Baseline vs EAGLE-3:", "no-spec vs spec:",
