@@ -186,16 +186,29 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
             return LayerFix(*found, None if version == engine_version else version,
                             reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
                                                      found, trained, target_architecture))
-    # older ranges [lo, hi) wholly below the running release, nearest first; "0" stands for
-    # the range before the first boundary (parse_version(None) would be the newest)
-    older = [b for b in boundaries if engines.parse_version(b) <= running]
-    for lo, hi in reversed(list(zip([None, *older[:-1]], older))):
-        found = _fix_at(engine, lo or "0", draft_raw, num_target_layers, trained, target_architecture)
+    for lo, hi, probe in older_ranges(engine, engine_version):
+        found = _fix_at(engine, probe, draft_raw, num_target_layers, trained, target_architecture)
         if found:
             return LayerFix(*found, lo, before_version=hi,
-                            reads_back_as=_read_back(engine, lo or "0", draft_raw, num_target_layers,
+                            reads_back_as=_read_back(engine, probe, draft_raw, num_target_layers,
                                                      found, trained, target_architecture))
     return None
+
+
+# a release before every boundary in the table: the oldest range's rules. Neither None nor "0"
+# will do: parse_version reads both as the newest (0.0 is a source tree without version metadata)
+OLDEST_RELEASE = "0.0.1"
+
+
+def older_ranges(engine: str, engine_version: str | None) -> list[tuple[str | None, str, str]]:
+    """The release ranges [lo, hi) wholly below the running release, nearest first, each with
+    the version find_layer_fix asks the table at (lo, or OLDEST_RELEASE for the range before
+    the first boundary; lo None there)."""
+    running = engines.parse_version(engine_version)
+    boundaries = sorted({row.since for row in engines.rows_for(engine) if row.since},
+                        key=engines.parse_version)
+    older = [b for b in boundaries if engines.parse_version(b) <= running]
+    return [(lo, hi, lo or OLDEST_RELEASE) for lo, hi in reversed(list(zip([None, *older[:-1]], older)))]
 
 
 def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
