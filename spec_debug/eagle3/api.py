@@ -289,7 +289,7 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
         # N, scripts/launch_vllm.py --include-last-layer; input-to-layer N = the final output):
         # it holds fewer aux states than fc takes. Read as aux + no final, the final layer
         # would be fed to fc and the targets taken from the data.
-        trained = cfg.trained_layer_ids(N)
+        trained = cfg.trained_layer_ids(N, target.config.architecture)
         raise DataError(f"{data}: the dump names its slots layers {list(info.layer_ids)}: "
                         f"{info.num_slots - 1} aux state(s) and the final layer {N}; the "
                         f"draft's fc takes {cfg.num_aux} (layers {trained})",
@@ -653,6 +653,10 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
                                  assumed=assumed)
     if resolved.note:
         notes.append(resolved.note)
+    if num_target_layers and target_architecture is None:
+        reading = _assumed_reading_note(cfg, num_target_layers, trained)
+        if reading:
+            notes.append(reading)
     from spec_debug.eagle3.layout import shifted_capture
 
     shifted = shifted_capture(trained, info.layer_ids) if trained and info.layer_ids else None
@@ -731,6 +735,25 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
             notes.append(f"{semantics} would feed layers {plan.layer_ids}, which this dump does "
                          "not hold; evaluated with the configured layout")
     return resolved, notes
+
+
+def _assumed_reading_note(cfg, num_target_layers: int, trained: list[int]) -> str | None:
+    """One line when the target's architecture is unknown and it decides what the config's ids
+    mean: a plain draft's eagle_config list starting at 0 is layer-inputs from the embedding on
+    a DeepSeek-family target (deepseek_v2.py, sgl-project/sglang#25454), each one higher on the
+    Llama path, where models/llama.py adds 1 (engines.trained_layer_ids). The reading taken is
+    said, not presented as the trained layers."""
+    readings = engines.readings_by_target(cfg.raw, num_target_layers)
+    if len(readings) < 2:
+        return None
+    written = engines.configured_layer_ids(cfg.raw, (engines.NESTED_KEY,))
+    labels = readings.get(tuple(trained), [])
+    others = "; ".join(f"on {' or '.join(where)} SGLang reads them as layer-inputs {list(ids)}"
+                       for ids, where in readings.items() if list(ids) != list(trained))
+    return (f"the target's architecture is unknown, so the draft's eagle_config ids {written} "
+            f"were read as layer-inputs {trained}"
+            + (f", as the newest SGLang reads them on {' or '.join(labels)}" if labels else "")
+            + f"; {others}: give the target (--target) to read them by its architecture")
 
 
 def _unservable_plan(cfg, semantics: str, engine_version: str | None, n_layers: int | None,
@@ -927,7 +950,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             and _final_slot_checkable(loaded, info, resolved.slots):
         input_notes += _final_slot_note(
             loaded, every_slot_samples(), resolved.slots, NormFlags.of(flag_values), device,
-            trained=cfg.trained_layer_ids(n_layers) if n_layers else None, n_layers=n_layers)
+            trained=cfg.trained_layer_ids(n_layers, arch) if n_layers else None, n_layers=n_layers)
     if semantics == "reference" and len(input_notes) == causes_named \
             and _slot_order_checkable(loaded, info, resolved, result, said=notes):
         # neither check above named a cause: the aux slots in another order
@@ -955,7 +978,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
                 f" --target {target}" if target is not None else ""))
     if result.samples and not any(_EXACT_EMBEDDING in n for n in input_notes):
         input_notes += _fed_embedding_note(
-            loaded, info, resolved, cfg.trained_layer_ids(n_layers) if n_layers else None,
+            loaded, info, resolved, cfg.trained_layer_ids(n_layers, arch) if n_layers else None,
             first, f"spec-debug drafter layout --model {model} --data {data}" + (
                 f" --target {target}" if target is not None else ""), target_ckpt)
     input_notes += left_padded.note(result.samples)
@@ -1530,7 +1553,9 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         _open_inputs(model, data, target, find_verifier, vocab_mapping)
     cfg = checkpoint.config
     target_ckpt = resolved_target.checkpoint
-    resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None)
+    # the target's class reads a plain draft's nested [0, ...] as eval and the configs step do
+    arch = target_ckpt.config.architecture if target_ckpt is not None else None
+    resolved, notes = _resolve_layout(cfg, info, n_layers, None, "reference", None, arch)
     loaded = build_draft(checkpoint, target=target_ckpt, device=device, dtype=dtype,
                          vocab_mapping=mapping, no_target_reason=resolved_target.refused)
     # The maps' faults with their codes, as eval says them (SD301-SD303): a target of another
@@ -1557,7 +1582,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     embed = target_ckpt.embed() if target_ckpt is not None else None
     served_slots, served_notes = _served_slots(served_layer_ids, info, cfg.num_aux)
     notes += served_notes
-    trained = cfg.trained_layer_ids(n_layers) if n_layers else cfg.aux_layer_ids
+    trained = cfg.trained_layer_ids(n_layers, arch) if n_layers else cfg.aux_layer_ids
     numbered = _every_layer_layouts(trained, info, cfg.num_aux)
     notes = notes + [n for n in loaded.notes if not n.startswith(HEAD_MAP_NOTE)] + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if

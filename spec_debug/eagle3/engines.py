@@ -997,6 +997,27 @@ def trained_layer_ids(draft_config: Any, num_target_layers: int, *,
     return [i + 1 for i in ids] if ids[0] in (1, -1) else ids
 
 
+# One target class per SGLang rule for eagle_config ids (the id_offset rows at the newest
+# release): the readings trained_layer_ids may take when a caller does not know the target.
+NESTED_READING_TARGETS: tuple[tuple[str, str | None], ...] = (
+    ("a Llama-path target", None),
+    ("a DeepSeek-family target", "DeepseekV3ForCausalLM"),
+    ("a gpt-oss target", "GptOssForCausalLM"))
+
+
+def readings_by_target(draft_config: Any, num_target_layers: int) -> dict[tuple[int, ...], list[str]]:
+    """The trained ids a config's layer ids mean on each kind of target (NESTED_READING_TARGETS
+    labels, by reading): one entry when the target does not change the reading (a speculators
+    config, top-level or AngelSlim ids, a nested list starting at 2 or later), several for a
+    plain draft's nested list starting at 0 or 1, which a caller without the target must say it
+    read one way (trained_layer_ids without a target: a first 0 is the embedding)."""
+    readings: dict[tuple[int, ...], list[str]] = {}
+    for label, arch in NESTED_READING_TARGETS:
+        ids = trained_layer_ids(draft_config, num_target_layers, target_architecture=arch)
+        readings.setdefault(tuple(ids), []).append(label)
+    return readings
+
+
 # ---------------------------------------------------------------------------------------------
 # Norm flags
 # ---------------------------------------------------------------------------------------------

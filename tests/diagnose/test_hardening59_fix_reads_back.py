@@ -121,3 +121,67 @@ def test_a_nested_first_0_is_the_embedding_on_deepseek_and_a_release_before_0_5_
     again, read = _layers(world, fixed, "sglang", "0.5.12")
     assert (again, read["trained"], read["served"]) == (["SD202"], [0, 3, 5], [1, 4, 6])
     assert read["other_reading"] == [1, 4, 6] and read["fix"]["min_version"] == "0.5.22"
+
+
+# a plain config with ids under both keys, neither what the training dump says: the nested ones
+# are what this check (and SpecForge) reads the trained layers from without the dump
+STALE = [2, 5, 7]
+NESTED = "eagle_config." + TOP
+
+
+def _both_keys(world: Path, ids: list[int]) -> dict:
+    return dict(_eagle_format(world, NESTED, ids), **{TOP: ids})
+
+
+def _applied(draft: dict, fix: dict) -> dict:
+    """`draft` as a user edits it after reading the fix: its key and, where it names the
+    nested ids, those replaced or removed."""
+    from spec_debug.diagnose.checks.layers import with_layer_ids
+
+    fixed = with_layer_ids(draft, fix["key"], fix["ids"])
+    if fix.get("nested") is not None:
+        _stale, write = fix["nested"]
+        if write is not None:
+            fixed = with_layer_ids(fixed, NESTED, write)
+        else:
+            fixed["eagle_config"] = {k: v for k, v in fixed["eagle_config"].items() if k != TOP}
+    return fixed
+
+
+@pytest.mark.parametrize("arch", ["LlamaForCausalLM", "DeepseekV3ForCausalLM"])
+def test_a_top_level_fix_beside_stale_nested_ids_reads_back_clean(worlds, arch):
+    # the dump says `trained`; the config holds STALE under both keys. A vLLM fix wrote the
+    # top-level key and left the nested STALE, so the re-run without the dump read STALE as
+    # trained, called the fixed draft SD202 and proposed STALE back
+    world, checked, left = worlds[arch], 0, []
+    for (engine, version), trained in itertools.product(RELEASES, TRAINED):
+        if trained == STALE:
+            continue
+        start = _both_keys(world, STALE)
+        fix = analyse_layers(engine, version, start, NL, trained_layer_ids=trained,
+                             target_architecture=arch).to_facts()["fix"]
+        if fix is None:
+            continue
+        release = _release(fix, version)
+        fixed = _applied(start, fix)
+        again, read = _layers(world, fixed, engine, release)
+        measured = analyse_layers(engine, release, fixed, NL, trained_layer_ids=trained,
+                                  target_architecture=arch)
+        checked += 1
+        if fix.get("reads_back_as") is not None:
+            if again != ["SD202"] or read["other_reading"] != trained or measured.mismatch:
+                left.append((engine, version, trained, fix, again, read["other_reading"]))
+        elif again or read["trained"] != trained or measured.mismatch:
+            left.append((engine, version, trained, fix, release, again, read["trained"], read["served"]))
+    assert checked > 50 and not left, left[:5]
+
+
+def test_the_vllm_fix_names_the_stale_nested_ids(worlds):
+    world = worlds["LlamaForCausalLM"]
+    start = _both_keys(world, STALE)
+    analysis = analyse_layers("vllm", "0.25.0", start, NL, trained_layer_ids=[1, 3, 5],
+                              target_architecture="LlamaForCausalLM")
+    fix = analysis.fix
+    assert (fix.key, fix.ids, fix.nested) == (TOP, [1, 3, 5], (STALE, [0, 2, 4]))
+    said = fix.remediation("vllm")
+    assert f"set {NESTED} = [0, 2, 4]" in said and str(STALE) in said

@@ -39,9 +39,26 @@ class LayerFix:
     adds 1 where the newest does not (a DeepSeek-family list starting at 0 before 0.5.13). A
     config alone cannot tell the two apart, so the remediation says so instead of leaving the
     re-run to contradict it."""
+    nested: tuple[list[int], list[int] | None] | None = None
+    """A top-level fix in a plain config whose eagle_config ids read as other layers: (the ids
+    there now, what to write there instead; None = remove them). This check (and SpecForge)
+    reads a plain config's trained layers from the nested key before the top-level one
+    (engines.trained_layer_ids), so left stale they are what a re-run without the training
+    dump compares the engine against, and it would propose the old ids back."""
 
     def remediation(self, engine: str) -> str:
-        return self._change(engine) + self._ambiguity()
+        return self._change(engine) + self._stale_nested() + self._ambiguity()
+
+    def _stale_nested(self) -> str:
+        if self.nested is None:
+            return ""
+        stale, write = self.nested
+        change = (f"set {engines.NESTED_KEY} = {write} beside it (the same layers as SGLang "
+                  "reads that key)" if write is not None else
+                  f"remove {engines.NESTED_KEY} (no list there reads as these layers; SGLang "
+                  "then serves its default)")
+        return (f" Also {change}: it holds {stale}, which reads as other trained layers, and a "
+                "re-run without the training dump takes the trained layers from it.")
 
     def _ambiguity(self) -> str:
         if self.reads_back_as is None:
@@ -98,8 +115,9 @@ class LayerAnalysis:
     def to_facts(self) -> dict[str, Any]:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
-        if facts["fix"] is not None and facts["fix"]["reads_back_as"] is None:
-            del facts["fix"]["reads_back_as"]  # said only where the fix is ambiguous
+        for said_if_set in ("reads_back_as", "nested"):  # only where the fix is ambiguous / has stale ids
+            if facts["fix"] is not None and facts["fix"][said_if_set] is None:
+                del facts["fix"][said_if_set]
         return facts
 
 
@@ -183,19 +201,34 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
     for version in [engine_version, *later]:
         found = _fix_at(engine, version, draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found, None if version == engine_version else version,
+            return LayerFix(*found[:2], None if version == engine_version else version,
                             reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
-                                                     found, trained, target_architecture))
-    # older ranges [lo, hi) wholly below the running release, nearest first; "0" stands for
-    # the range before the first boundary (parse_version(None) would be the newest)
-    older = [b for b in boundaries if engines.parse_version(b) <= running]
-    for lo, hi in reversed(list(zip([None, *older[:-1]], older))):
-        found = _fix_at(engine, lo or "0", draft_raw, num_target_layers, trained, target_architecture)
+                                                     found[:2], trained, target_architecture),
+                            nested=found[2])
+    for lo, hi, probe in older_ranges(engine, engine_version):
+        found = _fix_at(engine, probe, draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found, lo, before_version=hi,
-                            reads_back_as=_read_back(engine, lo or "0", draft_raw, num_target_layers,
-                                                     found, trained, target_architecture))
+            return LayerFix(*found[:2], lo, before_version=hi,
+                            reads_back_as=_read_back(engine, probe, draft_raw, num_target_layers,
+                                                     found[:2], trained, target_architecture),
+                            nested=found[2])
     return None
+
+
+# a release before every boundary in the table: the oldest range's rules. Neither None nor "0"
+# will do: parse_version reads both as the newest (0.0 is a source tree without version metadata)
+OLDEST_RELEASE = "0.0.1"
+
+
+def older_ranges(engine: str, engine_version: str | None) -> list[tuple[str | None, str, str]]:
+    """The release ranges [lo, hi) wholly below the running release, nearest first, each with
+    the version find_layer_fix asks the table at (lo, or OLDEST_RELEASE for the range before
+    the first boundary; lo None there)."""
+    running = engines.parse_version(engine_version)
+    boundaries = sorted({row.since for row in engines.rows_for(engine) if row.since},
+                        key=engines.parse_version)
+    older = [b for b in boundaries if engines.parse_version(b) <= running]
+    return [(lo, hi, lo or OLDEST_RELEASE) for lo, hi in reversed(list(zip([None, *older[:-1]], older)))]
 
 
 def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
@@ -215,16 +248,58 @@ def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], n
 
 
 def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
-            trained: list[int], target_architecture: str | None) -> tuple[str, list[int]] | None:
-    """(key, ids) under which `version` serves exactly `trained`, if any."""
+            trained: list[int], target_architecture: str | None
+            ) -> tuple[str, list[int], tuple[list[int], list[int] | None] | None] | None:
+    """(key, ids, the stale nested ids' change or None) under which `version` serves exactly
+    `trained`, if any."""
     for key in engines.convention(engine, "config_keys", version, target_architecture):
         for shift in (0, -1, 1):
             ids = [i + shift for i in trained]
             candidate = with_layer_ids(draft_raw, key, ids)
+            nested = None
+            if key == engines.TOP_LEVEL_KEY:
+                candidate, nested = _without_stale_nested(candidate, num_target_layers, trained,
+                                                          target_architecture)
             plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
             if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
-                return key, ids
+                return key, ids, nested
     return None
+
+
+def _without_stale_nested(raw: dict[str, Any], num_target_layers: int, trained: list[int],
+                          target_architecture: str | None
+                          ) -> tuple[dict[str, Any], tuple[list[int], list[int] | None] | None]:
+    """`raw` (top-level ids written) with a plain config's nested ids made to read as `trained`
+    (engines.trained_layer_ids reads them first), and the change: the same count of ids,
+    written as the newest SGLang reads them on the target (as is, or one lower where it adds
+    1), so SGLang serves the same layers and the fc width the nested list gives is kept; else
+    removed. None when they already read as trained or there are none."""
+    stale = engines.configured_layer_ids(raw, (engines.NESTED_KEY,))
+    reading = {"target_architecture": target_architecture}
+    if (stale is None or engines.is_speculators_format(raw)
+            or engines.configured_layer_ids(raw, (engines.ANGELSLIM_KEY,)) is not None
+            or engines.trained_layer_ids(raw, num_target_layers, **reading) == trained):
+        return raw, None
+    for shift in (0, -1):
+        written = with_layer_ids(raw, engines.NESTED_KEY, [i + shift for i in trained])
+        if engines.trained_layer_ids(written, num_target_layers, **reading) == trained:
+            return written, (stale, [i + shift for i in trained])
+    return without_key(raw, engines.NESTED_KEY), (stale, None)
+
+
+def without_key(raw: Mapping[str, Any], key: str) -> dict[str, Any]:
+    """A copy of `raw` without the dotted `key` (parents copied, not shared)."""
+    out = dict(raw)
+    node = out
+    *parents, leaf = key.split(".")
+    for part in parents:
+        child = node.get(part)
+        if not isinstance(child, Mapping):
+            return out
+        node[part] = dict(child)
+        node = node[part]
+    node.pop(leaf, None)
+    return out
 
 
 def with_layer_ids(raw: Mapping[str, Any], key: str, ids: list[int]) -> dict[str, Any]:
