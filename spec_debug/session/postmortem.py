@@ -226,7 +226,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     errors_found = [f for f in a.findings if f.severity == "error" and f.code not in SYMPTOM_CODES]
     impact = _impact(a)
     if first_prompt:
-        title = _short(first_prompt.text, 90)
+        # A report pasted as Markdown opens with its own heading ("# Ticket #161: ..."): the
+        # template's heading already gives the level, so its marks would show as text.
+        title = _short(_MD_HEADING_MARKS.sub("", first_prompt.text, count=1), 90)
     elif errors_found:  # a shell log has no report typed into it: what was found names the incident
         title = errors_found[0].title
     else:
@@ -1128,6 +1130,10 @@ def _supporting(a: SessionAnalysis, extra_refs: set[int]) -> list[dict[str, Any]
     for seq in wanted:
         note(seq, "", "")
     return [by_seq[k] for k in sorted(by_seq)]
+
+
+_MD_HEADING_MARKS = re.compile(r"\A\s*#{1,6}[ \t]+")
+"""A Markdown ATX heading's opening marks (CommonMark: one to six #, then a space or tab)."""
 
 
 def _short(text: str | None, limit: int) -> str:
