@@ -72,9 +72,9 @@ def _wait_for_rc_sleep(shell_pid: int, is_it=lambda cmdline: cmdline.startswith(
 def test_a_script_sent_on_stdin_is_found_by_its_running_command(tmp_path: Path) -> None:
     """Past 64 KiB (or through `exec /bin/sh -s`) the exec request holds no step: the check
     looks for the line as written, which a program it starts shows in ps."""
-    sleeper = subprocess.Popen(["sleep", f"9.{_TAG}"], start_new_session=True)
+    sleeper = subprocess.Popen(["sleep", f"6000{_TAG}"], start_new_session=True)
     try:
-        check = left_running_check(f"  sleep 9.{_TAG}\nrest of a long script", in_args=False)
+        check = left_running_check(f"  sleep 6000{_TAG}\nrest of a long script", in_args=False)
         listed = _run_as_pasted(check)
     finally:
         sleeper.kill()
@@ -85,12 +85,12 @@ def test_a_script_sent_on_stdin_is_found_by_its_running_command(tmp_path: Path) 
 def test_a_bash_started_with_the_step_as_its_argument_is_found_too() -> None:
     """Under a login shell that is not bash, the wrapper runs `bash -c "$__spec_debug_cmd"`:
     that bash shows the first line as written, its quotes unescaped."""
-    command = f"sleep 9.{_TAG} 'no such file' || sleep 9.{_TAG}\necho next"
+    command = f"sleep 6000{_TAG} 'no such file' || sleep 6000{_TAG}\necho next"
     shell = subprocess.Popen(["bash", "-c", command], start_new_session=True, stdout=subprocess.DEVNULL)
     try:
         # the second sleep, exec'd: the shell forks nothing more (a fork not yet exec'd is a
         # copy of the shell, listed beside it: seen once on a busy machine)
-        _wait_for_rc_sleep(shell.pid, lambda cmdline: cmdline == f"sleep\0009.{_TAG}\0".encode())
+        _wait_for_rc_sleep(shell.pid, lambda cmdline: cmdline == f"sleep\0006000{_TAG}\0".encode())
         check = left_running_check(command, in_args=True)
         listed = _run_as_pasted(check)
     finally:
