@@ -41,6 +41,15 @@ STREAM_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "t
 whole) and ``request_user_input{id, call_id, questions[{question, …}]}`` are the newer ones
 (openai/codex ``codex-rs/exec/src/exec_events.rs`` ``ThreadEvent``)."""
 _ITEM_LINES = frozenset({"item.started", "item.updated", "item.completed"})
+_RECONNECTING = "Reconnecting... "
+"""How a retried model request reads in this stream: the exec writes a ``StreamError`` (the CLI
+retrying a dropped stream, "Reconnecting... 2/5 (stream disconnected before completion: ...)") as
+the same top-level ``error{message}`` as a fatal ``Error`` (openai/codex
+``codex-rs/exec/src/event_processor_with_jsonl_output.rs``: ``EventMsg::StreamError`` ->
+``ThreadEvent::Error``; the message from ``codex-rs/core/src/codex.rs`` ``notify_stream_error(...,
+format!("Reconnecting... {retries}/{max_retries}"), ...)``). A run whose retry worked said
+"Reconnecting... 1/5" as its error; when the retries run out, an ``error`` of its own and
+``turn.failed`` follow."""
 _QUIET_ITEMS = frozenset({"web_search", "todo_list"})
 """Items kept as ``other``: no command, no output the analysis reads."""
 
@@ -90,7 +99,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         elif line_type in ("turn.failed", "error"):
             error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
             message = error.get("message")
-            yield event("system", "system", raw_type=line_type, text=message if isinstance(message, str) else "")
+            said = message if isinstance(message, str) else ""
+            if line_type == "error" and said.startswith(_RECONNECTING):
+                line_type = "stream_error"  # a retry the turn may survive: no failure of the agent
+            yield event("system", "system", raw_type=line_type, text=said)
         elif line_type == "request_user_input":
             # the model stopped to ask the person: its questions, in the CLI's words
             questions = obj.get("questions") if isinstance(obj.get("questions"), list) else []
