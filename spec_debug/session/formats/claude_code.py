@@ -1075,6 +1075,12 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
                  lineno: int) -> Event:
     output = block_text(block.get("content"))
     result = obj.get("toolUseResult")
+    if result is None:
+        # `claude -p --output-format stream-json` names the CLI's copy tool_use_result: the Agent
+        # SDK's SDKUserMessage{type: "user", message, parent_tool_use_id, tool_use_result?: unknown}
+        # (@anthropic-ai/claude-agent-sdk sdk.d.ts), e.g. {"stdout", "stderr", "interrupted"} or an
+        # MCP call's content blocks. Only the CLI's own files say toolUseResult.
+        result = obj.get("tool_use_result")
     is_error = block.get("is_error") is True or _failed_by_cli_words(block, result, output)
     agent_ref = status = None
     if isinstance(result, dict):
@@ -1104,9 +1110,7 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
-    # (stream-json names the CLI's copy tool_use_result)
-    cli_copy = result if isinstance(result, dict) else obj.get("tool_use_result")
-    if not is_error and isinstance(cli_copy, dict) and cli_copy.get("returnCodeInterpretation") in _EXIT_1_WORDS:
+    if not is_error and isinstance(result, dict) and result.get("returnCodeInterpretation") in _EXIT_1_WORDS:
         exit_code = 1  # grep that matched nothing, diff of files that differ: an answer, not exit 0
     if isinstance(result, list) and (process := stream_result(output)) is not None:
         # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],
