@@ -50,6 +50,14 @@ the same top-level ``error{message}`` as a fatal ``Error`` (openai/codex
 format!("Reconnecting... {retries}/{max_retries}"), ...)``). A run whose retry worked said
 "Reconnecting... 1/5" as its error; when the retries run out, an ``error`` of its own and
 ``turn.failed`` follow."""
+_OLD_ITEM_NAMES = {"assistant_message": "agent_message"}
+"""The first releases of this stream tagged an item ``item_type``, not ``type``, named the model's
+answer ``assistant_message`` and opened with ``session.created{session_id}`` (openai/codex
+``codex-rs/exec/src/exec_events.rs`` of then: ``ConversationItemDetails`` ``#[serde(tag =
+"item_type")]``, ``AssistantMessage``, ``CommandExecution{command, aggregated_output, exit_code,
+status}``; the captures CI wrappers still test against, ``{"type": "item.completed", "item": {"id",
+"item_type": "command_execution", ...}}``). Read as the same items; they were all ``other``: a
+run's commands and failures were not in its analysis."""
 _QUIET_ITEMS = frozenset({"web_search", "todo_list"})
 """Items kept as ``other``: no command, no output the analysis reads."""
 
@@ -93,9 +101,12 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                 # run's item_1 read as the first run's, and its command was never called.
                 item = {**item, "id": f"{item['id']}@run{runs}"}
             yield from _item(item, line_type == "item.completed", event, called, stats)
-        elif line_type == "thread.started":
+        elif line_type == "thread.started" or line_type == "session.created":
+            # (session.created: the first releases' name; not one this format is told by, as other
+            # tools' event streams use it too: their items are)
             runs += 1
-            yield event("system", "system", raw_type=line_type, text=f"thread_id={obj.get('thread_id')}")
+            started = obj.get("thread_id") if line_type == "thread.started" else obj.get("session_id")
+            yield event("system", "system", raw_type=line_type, text=f"thread_id={started}")
         elif line_type in ("turn.failed", "error"):
             error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
             message = error.get("message")
@@ -117,6 +128,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 
 def _item(item: dict, done: bool, event, called: OrderedDict, stats: ReadStats) -> Iterator[Event]:
     item_type = item.get("type") if isinstance(item.get("type"), str) else None
+    if item_type is None and isinstance(item.get("item_type"), str):
+        item_type = _OLD_ITEM_NAMES.get(item["item_type"], item["item_type"])  # (see _OLD_ITEM_NAMES)
     item_id = item.get("id") if isinstance(item.get("id"), str) else None
     text = item.get("text") if isinstance(item.get("text"), str) else ""
     if item_type in ("agent_message", "plan"):
