@@ -7,7 +7,7 @@ One JSON object a line, tagged ``type``: ``thread.started{thread_id}``, ``turn.s
 status}``, ``file_change{changes[{path, kind}], status}``, ``mcp_tool_call{server, tool,
 arguments, result, error, status}``, ``collab_tool_call{tool, receiver_thread_ids, prompt,
 agents_states, status}`` (a sub-agent started, asked or waited for), ``web_search``, ``todo_list``,
-``error{message}`` (openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
+``error{message}`` (a warning; openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
 and a command is one item, started and then completed under the same id.
 
 Before that stream (CLI 0.43 and older), ``codex exec --json`` printed the protocol's own events:
@@ -164,8 +164,13 @@ def _item(item: dict, done: bool, event, called: OrderedDict, stats: ReadStats) 
                         is_error=item.get("status") == "failed")
     elif item_type == "error":
         if done:
+            # A warning, not a failure: the exec writes its Warning, ConfigWarning, DeprecationNotice
+            # and ModelRerouted notices as error items ("Heads up: Long threads and multiple
+            # compactions ...", "model rerouted: ..."), and a failed turn as the top-level error and
+            # turn.failed (openai/codex codex-rs/exec/src/event_processor_with_jsonl_output.rs
+            # collect_warning, collect_thread_events). Read as failures, a clean run said errors.
             message = item.get("message")
-            yield event("system", "system", raw_type="item:error", text=message if isinstance(message, str) else "")
+            yield event("system", "system", raw_type="item:warning", text=message if isinstance(message, str) else "")
     elif done:
         if item_type not in _QUIET_ITEMS:
             stats.unknown_types += 1
