@@ -32,7 +32,8 @@ from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats import codex
 from spec_debug.session.formats import codex_agent_states as agent_states
 from spec_debug.session.formats import codex_tool_ends as tool_ends
-from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command
+from spec_debug.session.formats.common import (Cursor, block_text, process_result, remote_host, shell_command,
+                                                stream_result)
 from spec_debug.session.reader import iter_json_records
 
 STREAM_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
@@ -242,8 +243,21 @@ def _result(item: dict, item_type: str, item_id: str | None, event) -> Event:
     result = item.get("result") if isinstance(item.get("result"), dict) else {}
     error = item.get("error") if isinstance(item.get("error"), dict) else {}
     output = block_text(result.get("content")) or str(error.get("message") or "")
-    return event("tool_result", "tool", 1, call_id=item_id, text=output,
-                 is_error=status == "failed" or bool(error))
+    failed = status == "failed" or bool(error)
+    # An SSH or shell MCP server that answers with the process it ran, {"stdout", "stderr",
+    # "exitCode"} (as its structured_content, or as JSON text: common._STREAM_EXIT_KEYS): the call
+    # "completed" whatever the command's exit, as the server did not say isError, so a command that
+    # exited 1 was a success with its traceback inside escaped JSON (the same servers' results in
+    # Claude Code: claude_code._tool_result).
+    structured = result.get("structured_content")
+    process = process_result(structured) if isinstance(structured, dict) else None
+    if process is None and output[:1] == "{":
+        process = stream_result(output)
+    if process is not None:
+        output, code = process
+        return event("tool_result", "tool", 1, call_id=item_id, text=output, exit_code=code,
+                     is_error=failed or code != 0)
+    return event("tool_result", "tool", 1, call_id=item_id, text=output, is_error=failed)
 
 
 def _legacy_event(msg: dict, event, stats: ReadStats) -> Iterator[Event]:
