@@ -31,7 +31,11 @@ def head() -> list[dict]:
 
 
 def test_a_retry_that_worked_is_no_error(tmp_path):
+    older = "stream error: stream disconnected before completion: Transport error: error decoding response body; " \
+            "retrying 1/5 in 189ms…"  # CLIs before "Reconnecting..."
     out = analyzed(tmp_path, [*head(), {"type": "error", "message": RECONNECT},
+                              {"type": "error", "message": "Reconnecting... waiting for network"},
+                              {"type": "error", "message": older},
                               {"type": "item.completed", "item": {"id": "item_2", "type": "agent_message",
                                                                   "text": "GPU 0 is an H200."}},
                               {"type": "turn.completed", "usage": {"input_tokens": 10, "cached_input_tokens": 0,

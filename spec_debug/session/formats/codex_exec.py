@@ -48,7 +48,8 @@ retrying a dropped stream, "Reconnecting... 2/5 (stream disconnected before comp
 the same top-level ``error{message}`` as a fatal ``Error`` (openai/codex
 ``codex-rs/exec/src/event_processor_with_jsonl_output.rs``: ``EventMsg::StreamError`` ->
 ``ThreadEvent::Error``; the message from ``codex-rs/core/src/codex.rs`` ``notify_stream_error(...,
-format!("Reconnecting... {retries}/{max_retries}"), ...)``). A run whose retry worked said
+format!("Reconnecting... {retries}/{max_retries}"), ...)``; "Reconnecting... waiting for network";
+older CLIs: "stream error: {e}; retrying {retries}/{max_retries} in {delay:?}…"). A run whose retry worked said
 "Reconnecting... 1/5" as its error; when the retries run out, an ``error`` of its own and
 ``turn.failed`` follow."""
 _OLD_ITEM_NAMES = {"assistant_message": "agent_message"}
@@ -112,7 +113,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
             error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
             message = error.get("message")
             said = message if isinstance(message, str) else ""
-            if line_type == "error" and said.startswith(_RECONNECTING):
+            if line_type == "error" and (said.startswith(_RECONNECTING)
+                                         or (said.startswith("stream error: ") and "; retrying " in said)):
                 line_type = "stream_error"  # a retry the turn may survive: no failure of the agent
             yield event("system", "system", raw_type=line_type, text=said)
         elif line_type == "request_user_input":
