@@ -82,6 +82,7 @@ _KNOWN_PASSTHROUGH = frozenset({
     "worktree-state", "file-history-delta", "agent-color", "bridge-session", "atis-latch", "relocated",
     "fork-context-ref", "content-replacement", "marble-origami-commit", "marble-origami-snapshot", "task-summary",
     "rate_limit_event", "control_request", "control_response",
+    "tool_progress", "tool_use_summary", "auth_status",
 })
 """Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
 Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``),
@@ -92,7 +93,12 @@ those of the second row, which the 2.1.1xx-2.1.2xx CLIs write about the session,
 (``{"type": "worktree-state", "worktreeSession": …, "sessionId"}`` next to ``mode`` and
 ``permission-mode`` when a session is resumed, as a reconstruction of the CLI's session writer
 shows; the same names in the skip lists of several independent transcript importers, which
-read them from real sessions): they hold no command, result or prompt."""
+read them from real sessions): they hold no command, result or prompt. Nor do the third row's,
+stream-json's notes beside the messages: ``tool_progress{tool_use_id, tool_name,
+elapsed_time_seconds}`` while a tool runs, ``tool_use_summary{summary, preceding_tool_use_ids}``
+after a batch of calls, ``auth_status{isAuthenticating, output}`` (the Agent SDK's
+SDKToolProgressMessage, SDKToolUseSummaryMessage and SDKAuthStatusMessage,
+@anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type."""
 
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
