@@ -248,7 +248,8 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
         # A Claude Code trunk left empty or all NUL bytes by a crash (anthropics/claude-code
         # issue #76059) still has its sub-agents and tool outputs in the folder beside it.
         detected, recognized = "claude-code", True
-    if scanning and fmt is None and not recognized and unpacked_name(file.name).lower().endswith((".json", *_JSON_LINES)):
+    if scanning and fmt is None and not recognized \
+            and unpacked_name(file.name).lower().endswith((".json", *_JSON_LINES)):
         return None  # a config or data file in the folder, not a transcript
     if scanning and fmt is None and detected == "claude-code" and claude_layout.summaries_only(file):
         return None  # Claude Code's index of other sessions' titles (claude_layout.summaries_only)

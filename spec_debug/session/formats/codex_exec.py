@@ -7,8 +7,9 @@ One JSON object a line, tagged ``type``: ``thread.started{thread_id}``, ``turn.s
 status}``, ``file_change{changes[{path, kind}], status}``, ``mcp_tool_call{server, tool,
 arguments, result, error, status}``, ``collab_tool_call{tool, receiver_thread_ids, prompt,
 agents_states, status}`` (a sub-agent started, asked or waited for), ``web_search``, ``todo_list``,
-``error{message}`` (a warning; openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
-and a command is one item, started and then completed under the same id.
+``error{message}`` (a warning; openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no
+rollout: the prompt is not in it, and a command is one item, started and then completed under the
+same id.
 
 Before that stream (CLI 0.43 and older), ``codex exec --json`` printed the protocol's own events:
 a line of settings (``{"model", "sandbox", "approval", "workdir", ...}``), ``{"prompt": ...}``,
@@ -47,9 +48,10 @@ _RECONNECTING = "Reconnecting... "
 retrying a dropped stream, "Reconnecting... 2/5 (stream disconnected before completion: ...)") as
 the same top-level ``error{message}`` as a fatal ``Error`` (openai/codex
 ``codex-rs/exec/src/event_processor_with_jsonl_output.rs``: ``EventMsg::StreamError`` ->
-``ThreadEvent::Error``; the message from ``codex-rs/core/src/codex.rs`` ``notify_stream_error(...,
+``ThreadEvent::Error``; the message from codex-rs/core's turn loop, ``notify_stream_error(...,
 format!("Reconnecting... {retries}/{max_retries}"), ...)``; "Reconnecting... waiting for network";
-older CLIs: "stream error: {e}; retrying {retries}/{max_retries} in {delay:?}…"). A run whose retry worked said
+older CLIs: "stream error: {e}; retrying {retries}/{max_retries} in {delay:?}…"). A run whose
+retry worked said
 "Reconnecting... 1/5" as its error; when the retries run out, an ``error`` of its own and
 ``turn.failed`` follow."""
 _OLD_ITEM_NAMES = {"assistant_message": "agent_message"}
@@ -104,8 +106,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                 item = {**item, "id": f"{item['id']}@run{runs}"}
             yield from _item(item, line_type == "item.completed", event, called, stats)
         elif line_type == "thread.started" or line_type == "session.created":
-            # (session.created: the first releases' name; not one this format is told by, as other
-            # tools' event streams use it too: their items are)
+            # (session.created: the first releases' name. Not in STREAM_TYPES: other tools' event
+            # streams name a line so too; this format is told by its items.)
             runs += 1
             started = obj.get("thread_id") if line_type == "thread.started" else obj.get("session_id")
             yield event("system", "system", raw_type=line_type, text=f"thread_id={started}")
