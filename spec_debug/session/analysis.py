@@ -718,10 +718,9 @@ class _SpawnWait:
     recent: tuple[str, ...]
 
 
-_AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "item:error", "msg:error", "event_msg:error",
-                                  claude_code.RESULT_ERROR})
-"""Codex's own failure lines: ``codex exec --json``'s ``turn.failed{error}``, ``error{message}`` and
-``error`` items, and a rollout's ``error`` event (CLI 0.43 and older: ``msg:error``). A
+_AGENT_FAILURE_LINES = frozenset({"turn.failed", "error", "msg:error", "event_msg:error", claude_code.RESULT_ERROR})
+"""Codex's own failure lines: ``codex exec --json``'s ``turn.failed{error}`` and ``error{message}``
+(its ``error`` items are warnings: formats.codex_exec), and a rollout's ``error`` event (CLI 0.43 and older: ``msg:error``). A
 ``stream_error`` is a reconnect notice the turn survives (openai/codex codex-rs/protocol
 ``StreamErrorEvent``), so it is not one. Claude Code's ``claude -p --output-format stream-json``
 ends a failed run with a ``result`` line that says so (``error_max_turns``, or ``is_error``)."""

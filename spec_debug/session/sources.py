@@ -37,7 +37,11 @@ from spec_debug.session.formats.compressed import (
 from spec_debug.session.format_names import INPUT_FORMATS, input_format_name  # noqa: F401 (re-exported)
 from spec_debug.session.reader import array_objects, pretty_objects
 
-_SESSION_SUFFIXES = (".jsonl", ".json", ".txt", ".md", ".log", ".cast", ".sse", ".traj")
+_SESSION_SUFFIXES = (".jsonl", ".ndjson", ".json", ".txt", ".md", ".log", ".cast", ".sse", ".traj")
+_JSON_LINES = (".jsonl", ".ndjson")
+"""JSON Lines by name: ``claude -p --output-format stream-json > run.ndjson`` and ``codex exec --json``
+captures are saved under either (NDJSON is the same format's other name, and stream-json's own:
+"newline-delimited JSON"); a folder scan passed the .ndjson ones over."""
 _EXPECTED_FILES = ("expected session files named " + ", ".join(f"*{s}" for s in _SESSION_SUFFIXES[:-1])
                    + f" or *{_SESSION_SUFFIXES[-1]}, also compressed (" + ", ".join(COMPRESSED_SUFFIXES)
                    + "), or an OpenHands conversation folder")
@@ -244,7 +248,8 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
         # A Claude Code trunk left empty or all NUL bytes by a crash (anthropics/claude-code
         # issue #76059) still has its sub-agents and tool outputs in the folder beside it.
         detected, recognized = "claude-code", True
-    if scanning and fmt is None and not recognized and unpacked_name(file.name).lower().endswith((".json", ".jsonl")):
+    if scanning and fmt is None and not recognized \
+            and unpacked_name(file.name).lower().endswith((".json", *_JSON_LINES)):
         return None  # a config or data file in the folder, not a transcript
     if scanning and fmt is None and detected == "claude-code" and claude_layout.summaries_only(file):
         return None  # Claude Code's index of other sessions' titles (claude_layout.summaries_only)
@@ -327,7 +332,7 @@ def _damaged_format(file: Path) -> str | None:
     plain = unpacked_name(file.name).lower()
     if plain.startswith("rollout-"):
         return "codex"
-    return "claude-code" if plain.endswith(".jsonl") else None if plain.endswith(".json") else "text"
+    return "claude-code" if plain.endswith(_JSON_LINES) else None if plain.endswith(".json") else "text"
 
 
 _KIMI_CONTEXT = re.compile(r"context(_\d+)?")

@@ -73,7 +73,7 @@ def _session_file(folder: Path, suffix: str) -> Path:
     """A small session of each kind a folder scan reads, named with ``suffix``."""
     folder.mkdir()
     path = folder / f"s{suffix}"
-    if suffix == ".jsonl":
+    if suffix in (".jsonl", ".ndjson"):  # JSON Lines under either name
         shutil.copy(SHARED / "claude-code" / "representative_messages.jsonl", path)
     elif suffix == ".json":  # an OpenAI chat log (TRANSCRIPTS.md section 1e)
         path.write_text(json.dumps([

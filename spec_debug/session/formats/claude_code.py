@@ -82,6 +82,7 @@ _KNOWN_PASSTHROUGH = frozenset({
     "worktree-state", "file-history-delta", "agent-color", "bridge-session", "atis-latch", "relocated",
     "fork-context-ref", "content-replacement", "marble-origami-commit", "marble-origami-snapshot", "task-summary",
     "rate_limit_event", "control_request", "control_response",
+    "tool_progress", "tool_use_summary", "auth_status",
 })
 """Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
 Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``),
@@ -92,7 +93,12 @@ those of the second row, which the 2.1.1xx-2.1.2xx CLIs write about the session,
 (``{"type": "worktree-state", "worktreeSession": …, "sessionId"}`` next to ``mode`` and
 ``permission-mode`` when a session is resumed, as a reconstruction of the CLI's session writer
 shows; the same names in the skip lists of several independent transcript importers, which
-read them from real sessions): they hold no command, result or prompt."""
+read them from real sessions): they hold no command, result or prompt. Nor do the third row's,
+stream-json's notes beside the messages: ``tool_progress{tool_use_id, tool_name,
+elapsed_time_seconds}`` while a tool runs, ``tool_use_summary{summary, preceding_tool_use_ids}``
+after a batch of calls, ``auth_status{isAuthenticating, output}`` (the Agent SDK's
+SDKToolProgressMessage, SDKToolUseSummaryMessage and SDKAuthStatusMessage,
+@anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type."""
 
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
@@ -1075,6 +1081,12 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
                  lineno: int) -> Event:
     output = block_text(block.get("content"))
     result = obj.get("toolUseResult")
+    if result is None:
+        # `claude -p --output-format stream-json` names the CLI's copy tool_use_result: the Agent
+        # SDK's SDKUserMessage{type: "user", message, parent_tool_use_id, tool_use_result?: unknown}
+        # (@anthropic-ai/claude-agent-sdk sdk.d.ts), e.g. {"stdout", "stderr", "interrupted"} or an
+        # MCP call's content blocks. Only the CLI's own files say toolUseResult.
+        result = obj.get("tool_use_result")
     is_error = block.get("is_error") is True or _failed_by_cli_words(block, result, output)
     agent_ref = status = None
     if isinstance(result, dict):
@@ -1104,9 +1116,7 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         m = _WORKFLOW_DIR.search(output)
         agent_ref = WORKFLOW_PREFIX + m.group(1) if m else None
     exit_code = exit_code_of(output) if is_error else None
-    # (stream-json names the CLI's copy tool_use_result)
-    cli_copy = result if isinstance(result, dict) else obj.get("tool_use_result")
-    if not is_error and isinstance(cli_copy, dict) and cli_copy.get("returnCodeInterpretation") in _EXIT_1_WORDS:
+    if not is_error and isinstance(result, dict) and result.get("returnCodeInterpretation") in _EXIT_1_WORDS:
         exit_code = 1  # grep that matched nothing, diff of files that differ: an answer, not exit 0
     if isinstance(result, list) and (process := stream_result(output)) is not None:
         # An MCP tool's result (toolUseResult is then its content blocks, [{"type": "text", ...}],

@@ -7,8 +7,9 @@ One JSON object a line, tagged ``type``: ``thread.started{thread_id}``, ``turn.s
 status}``, ``file_change{changes[{path, kind}], status}``, ``mcp_tool_call{server, tool,
 arguments, result, error, status}``, ``collab_tool_call{tool, receiver_thread_ids, prompt,
 agents_states, status}`` (a sub-agent started, asked or waited for), ``web_search``, ``todo_list``,
-``error{message}`` (openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no rollout: the prompt is not in it,
-and a command is one item, started and then completed under the same id.
+``error{message}`` (a warning; openai/codex ``codex-rs/exec/src/exec_events.rs``). It is no
+rollout: the prompt is not in it, and a command is one item, started and then completed under the
+same id.
 
 Before that stream (CLI 0.43 and older), ``codex exec --json`` printed the protocol's own events:
 a line of settings (``{"model", "sandbox", "approval", "workdir", ...}``), ``{"prompt": ...}``,
@@ -32,7 +33,8 @@ from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats import codex
 from spec_debug.session.formats import codex_agent_states as agent_states
 from spec_debug.session.formats import codex_tool_ends as tool_ends
-from spec_debug.session.formats.common import Cursor, block_text, remote_host, shell_command
+from spec_debug.session.formats.common import (Cursor, block_text, process_result, remote_host, shell_command,
+                                                stream_result)
 from spec_debug.session.reader import iter_json_records
 
 STREAM_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
@@ -41,6 +43,25 @@ STREAM_TYPES = frozenset({"thread.started", "turn.started", "turn.completed", "t
 whole) and ``request_user_input{id, call_id, questions[{question, …}]}`` are the newer ones
 (openai/codex ``codex-rs/exec/src/exec_events.rs`` ``ThreadEvent``)."""
 _ITEM_LINES = frozenset({"item.started", "item.updated", "item.completed"})
+_RECONNECTING = "Reconnecting... "
+"""How a retried model request reads in this stream: the exec writes a ``StreamError`` (the CLI
+retrying a dropped stream, "Reconnecting... 2/5 (stream disconnected before completion: ...)") as
+the same top-level ``error{message}`` as a fatal ``Error`` (openai/codex
+``codex-rs/exec/src/event_processor_with_jsonl_output.rs``: ``EventMsg::StreamError`` ->
+``ThreadEvent::Error``; the message from codex-rs/core's turn loop, ``notify_stream_error(...,
+format!("Reconnecting... {retries}/{max_retries}"), ...)``; "Reconnecting... waiting for network";
+older CLIs: "stream error: {e}; retrying {retries}/{max_retries} in {delay:?}…"). A run whose
+retry worked said
+"Reconnecting... 1/5" as its error; when the retries run out, an ``error`` of its own and
+``turn.failed`` follow."""
+_OLD_ITEM_NAMES = {"assistant_message": "agent_message"}
+"""The first releases of this stream tagged an item ``item_type``, not ``type``, named the model's
+answer ``assistant_message`` and opened with ``session.created{session_id}`` (openai/codex
+``codex-rs/exec/src/exec_events.rs`` of then: ``ConversationItemDetails`` ``#[serde(tag =
+"item_type")]``, ``AssistantMessage``, ``CommandExecution{command, aggregated_output, exit_code,
+status}``; the captures CI wrappers still test against, ``{"type": "item.completed", "item": {"id",
+"item_type": "command_execution", ...}}``). Read as the same items; they were all ``other``: a
+run's commands and failures were not in its analysis."""
 _QUIET_ITEMS = frozenset({"web_search", "todo_list"})
 """Items kept as ``other``: no command, no output the analysis reads."""
 
@@ -84,13 +105,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
                 # run's item_1 read as the first run's, and its command was never called.
                 item = {**item, "id": f"{item['id']}@run{runs}"}
             yield from _item(item, line_type == "item.completed", event, called, stats)
-        elif line_type == "thread.started":
+        elif line_type == "thread.started" or line_type == "session.created":
+            # (session.created: the first releases' name. Not in STREAM_TYPES: other tools' event
+            # streams name a line so too; this format is told by its items.)
             runs += 1
-            yield event("system", "system", raw_type=line_type, text=f"thread_id={obj.get('thread_id')}")
+            started = obj.get("thread_id") if line_type == "thread.started" else obj.get("session_id")
+            yield event("system", "system", raw_type=line_type, text=f"thread_id={started}")
         elif line_type in ("turn.failed", "error"):
             error = obj.get("error") if isinstance(obj.get("error"), dict) else obj
             message = error.get("message")
-            yield event("system", "system", raw_type=line_type, text=message if isinstance(message, str) else "")
+            said = message if isinstance(message, str) else ""
+            if line_type == "error" and (said.startswith(_RECONNECTING)
+                                         or (said.startswith("stream error: ") and "; retrying " in said)):
+                line_type = "stream_error"  # a retry the turn may survive: no failure of the agent
+            yield event("system", "system", raw_type=line_type, text=said)
         elif line_type == "request_user_input":
             # the model stopped to ask the person: its questions, in the CLI's words
             questions = obj.get("questions") if isinstance(obj.get("questions"), list) else []
@@ -105,6 +133,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 
 def _item(item: dict, done: bool, event, called: OrderedDict, stats: ReadStats) -> Iterator[Event]:
     item_type = item.get("type") if isinstance(item.get("type"), str) else None
+    if item_type is None and isinstance(item.get("item_type"), str):
+        item_type = _OLD_ITEM_NAMES.get(item["item_type"], item["item_type"])  # (see _OLD_ITEM_NAMES)
     item_id = item.get("id") if isinstance(item.get("id"), str) else None
     text = item.get("text") if isinstance(item.get("text"), str) else ""
     if item_type in ("agent_message", "plan"):
@@ -139,8 +169,13 @@ def _item(item: dict, done: bool, event, called: OrderedDict, stats: ReadStats) 
                         is_error=item.get("status") == "failed")
     elif item_type == "error":
         if done:
+            # A warning, not a failure: the exec writes its Warning, ConfigWarning, DeprecationNotice
+            # and ModelRerouted notices as error items ("Heads up: Long threads and multiple
+            # compactions ...", "model rerouted: ..."), and a failed turn as the top-level error and
+            # turn.failed (openai/codex codex-rs/exec/src/event_processor_with_jsonl_output.rs
+            # collect_warning, collect_thread_events). Read as failures, a clean run said errors.
             message = item.get("message")
-            yield event("system", "system", raw_type="item:error", text=message if isinstance(message, str) else "")
+            yield event("system", "system", raw_type="item:warning", text=message if isinstance(message, str) else "")
     elif done:
         if item_type not in _QUIET_ITEMS:
             stats.unknown_types += 1
@@ -212,8 +247,21 @@ def _result(item: dict, item_type: str, item_id: str | None, event) -> Event:
     result = item.get("result") if isinstance(item.get("result"), dict) else {}
     error = item.get("error") if isinstance(item.get("error"), dict) else {}
     output = block_text(result.get("content")) or str(error.get("message") or "")
-    return event("tool_result", "tool", 1, call_id=item_id, text=output,
-                 is_error=status == "failed" or bool(error))
+    failed = status == "failed" or bool(error)
+    # An SSH or shell MCP server that answers with the process it ran, {"stdout", "stderr",
+    # "exitCode"} (as its structured_content, or as JSON text: common._STREAM_EXIT_KEYS): the call
+    # "completed" whatever the command's exit, as the server did not say isError, so a command that
+    # exited 1 was a success with its traceback inside escaped JSON (the same servers' results in
+    # Claude Code: claude_code._tool_result).
+    structured = result.get("structured_content")
+    process = process_result(structured) if isinstance(structured, dict) else None
+    if process is None and output[:1] == "{":
+        process = stream_result(output)
+    if process is not None:
+        output, code = process
+        return event("tool_result", "tool", 1, call_id=item_id, text=output, exit_code=code,
+                     is_error=failed or code != 0)
+    return event("tool_result", "tool", 1, call_id=item_id, text=output, is_error=failed)
 
 
 def _legacy_event(msg: dict, event, stats: ReadStats) -> Iterator[Event]:
