@@ -373,7 +373,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _displayed(_typed_after_output(lines))
+    displayed = _displayed(_fish_typed_after_output(_typed_after_output(lines)))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -433,6 +433,69 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
         else:
             yield item
     yield from held
+
+
+_FISH_TYPING = "\x1b[K\r\x1b["
+"""What fish writes after its prompt as it reads a line: an erase to the row's end, then each key's
+redraw from the row's start, ``\r\x1b[<column>C<text>`` (fish 3.6.0 under util-linux script
+2.38.1: ``root@vm /t/t/rec# \x1b[K\r\x1b[18Cc\r\x1b[19C...``)."""
+_FISH_ENTER = re.compile(r"\r\x1b\[\d+C$")
+"""How fish ends the row of a line it read: the cursor put back at the line's end after a carriage
+return, then Enter's newline (``...\r\x1b[25C\r\n``, the line's own ``\r\n`` stripped here)."""
+
+
+def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """:func:`_typed_after_output` for fish, which draws no bracketed paste mark: a background job
+    that prints while fish waits at its prompt writes on the prompt's row, and fish then redraws
+    each key of the command typed on the rows after that output, by column (fish 3.6.0 under
+    util-linux script 2.38.1: ``root@vm /t/t/rec# \x1b[K\r\x1b[18Cloading draft from
+    /ckpt/eagle3``, then ``s\r\x1b[19C...\x1b[23C\b\b\b\b\bsleep \r\x1b[25C``). Read as it
+    stood, the job's line was the command and the command lost. A fish prompt row that Enter did
+    not end (:data:`_FISH_ENTER`) is held with the rows after it up to the one Enter ended: the
+    job's text is the command before's output, and the prompt goes to that last row, with the
+    text drawn there from the prompt's column on. Anything else is left as it is."""
+    held: list[tuple[int, str, str | None]] = []
+    for item in lines:
+        line = item[1]
+        if held:
+            if len(held) > _HELD_ROWS or _fish_prompt_row(line):  # another prompt: nothing typed
+                yield from held
+                held = []
+            elif _FISH_ENTER.search(line):
+                held.append(item)
+                yield from _fish_prompt_moved(held)
+                held = []
+                continue
+            else:
+                held.append(item)
+                continue
+        if _fish_prompt_row(line) and not _FISH_ENTER.search(line):
+            held.append(item)
+            continue
+        yield item
+    yield from held
+
+
+def _fish_prompt_row(line: str) -> bool:
+    """Whether ``line`` is a row fish's prompt starts, reading a line (:data:`_FISH_TYPING`)."""
+    if "\x1b" not in line or _FISH_TYPING not in line:
+        return False
+    m = _prompt(_shown(line))
+    return m is not None and m.re is _USER_PROMPT and m.group("fish_host") is not None
+
+
+def _fish_prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    lineno, first, timestamp = held[0]
+    shown = _shown(first)
+    m = _prompt(shown)
+    if m is None:
+        return held
+    start = m.start("command")
+    last_no, last, last_ts = held[-1]
+    typed = _shown(last)[start:].strip()
+    if not typed or len(held) < 2:
+        return held
+    return [(lineno, shown[start:], timestamp), *held[1:-1], (last_no, shown[:start] + typed, last_ts)]
 
 
 _CURSOR_UP = "\x1b[A"
