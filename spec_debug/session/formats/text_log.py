@@ -152,6 +152,15 @@ _TWO_LINE_TOP = re.compile(
     r"^┌──(?:\([^()\n]*\)─)*\((?P<user>[\w.-]+)[㉿@](?P<host>[\w.-]+)\)-\[(?P<dir>[^\]\n]*)\]"  # Kali
     r"|^┌─(?:\[✗\]─)?\[(?P<p_user>[\w.-]+)@(?P<p_host>[\w.-]+)\]─\[(?P<p_dir>[^\]\n]*)\]")  # Parrot
 _TWO_LINE_BOTTOM = re.compile(r"^(?:└─|└──╼ )[#$] ?(?P<command>\S.*)$")
+_STARSHIP_TOP = re.compile(r"^(?:(?P<user>[\w.-]+) in )?🌐 (?P<host>[\w.-]+) in (?P<dir>\S+)")
+_STARSHIP_BOTTOM = re.compile(r"^❯ +(?P<command>\S.*)$")
+"""starship's default prompt over ssh, two lines: the user and the host (each module shown by
+default only in an ssh session, the host after its ``ssh_symbol`` "🌐 ", each followed by " in "),
+the directory and what else applies (`` on  main``), then its line break and the ``❯`` of its
+character module before the command (starship/starship src/configs/hostname.rs, format
+``[$ssh_symbol$hostname]($style) in ``; src/configs/username.rs, ``[$user]($style) in ``; the
+default ``format``'s ``$line_break$character``). Read alone, the ``❯`` line showed no host, so
+the commands typed on a GPU host were the local machine's."""
 """The two-line prompts of Kali's zsh (``┌──(root㉿gpu01)-[~/sglang]``, then ``└─# cmd``: kali's
 /etc/skel/.zshrc, ``prompt_symbol=㉿``, ``@`` where the font lacks it, a virtualenv's ``(venv)─``
 before) and Parrot's bash (``┌─[root@parrot]─[~/sglang]``, then ``└──╼ #cmd``; ``[✗]─`` after a
@@ -1628,7 +1637,16 @@ class _State:
         if self.top is not None:
             top, text, top_line, top_time = self.top
             self.top = None
-            bottom = _TWO_LINE_BOTTOM.match(line) if line[:1] == "└" else None
+            if top.re is _STARSHIP_TOP:
+                bottom = _STARSHIP_BOTTOM.match(line) if line[:1] == "❯" else None
+                if bottom is not None:
+                    folder = top.group("dir")
+                    yield from self._command(bottom.group("command"), lineno, top.group("host"),
+                                             new_message=not self.numbered, user=top.group("user"),
+                                             cwd=folder if folder[0] in "~/" else None)
+                    return
+            else:
+                bottom = _TWO_LINE_BOTTOM.match(line) if line[:1] == "└" else None
             if bottom is not None:
                 kali = top.group("host") is not None
                 folder = top.group("dir") if kali else top.group("p_dir")
@@ -1642,6 +1660,10 @@ class _State:
             self.timestamp = now
         if line[:1] == "┌" and self.fence is None and self.typing is None and lineno != self.released \
                 and (top := _TWO_LINE_TOP.match(line)):
+            self.top = (top, line, lineno, self.timestamp)
+            return
+        if "🌐" in line and self.fence is None and self.typing is None and lineno != self.released \
+                and (top := _STARSHIP_TOP.match(line)):
             self.top = (top, line, lineno, self.timestamp)
             return
         if line[:1] == "└" and self.fence is None and self.typing is None and (bottom := _TWO_LINE_BOTTOM.match(line)):
