@@ -464,9 +464,27 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
     job's text is the command before's output, and the prompt goes to that last row, with the
     text drawn there from the prompt's column on. Anything else is left as it is."""
     held: list[tuple[int, str, str | None]] = []
+    lines_typed = False  # the held rows are a command of several lines being redrawn (_fish_lines)
     for item in lines:
         line = item[1]
-        if held:
+        if held and lines_typed:
+            if len(held) > _HELD_ROWS or _fish_prompt_row(line):
+                yield from held
+                held, lines_typed = [], False
+            elif _TITLE in line:  # the title fish sets as it runs the command: the redraw is over
+                yield from _fish_lines(held)
+                held, lines_typed = [], False
+            else:
+                held.append(item)
+                continue
+        elif held and len(held) == 1 and _FISH_ENTER.search(held[0][1]):
+            if line.startswith(_FISH_LINE_REDRAW):
+                held.append(item)
+                lines_typed = True
+                continue
+            yield from held
+            held = []
+        elif held:
             if len(held) > _HELD_ROWS or _fish_prompt_row(line):  # another prompt: nothing typed
                 yield from held
                 held = []
@@ -478,11 +496,66 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
             else:
                 held.append(item)
                 continue
-        if _fish_prompt_row(line) and not _FISH_ENTER.search(line):
-            held.append(item)
+        if _fish_prompt_row(line):
+            held.append(item)  # (one that Enter ended: a first line, if the next row redraws)
             continue
         yield item
     yield from held
+
+
+_FISH_LINE_REDRAW = "\x1b[K\x1b[A"
+"""How fish starts the row after a line break typed or pasted into the command (the newline
+stays in the command, no Enter): it erases the new row and goes back up to redraw the lines
+(fish 3.6.0 under util-linux script 2.38.1, a bracketed paste of two lines: ``...# \x1b[K\r
+\x1b[18Cecho one\r\x1b[26C``, ``\x1b[K\x1b[A``, ``\x1b[18Cecho two\x1b[A\r``, ...)."""
+_SCREEN_MOVE = re.compile(r"\x1b\[(\d*)([A-DK])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]"
+                          r"|[\r\n\b]|[^\x1b\r\n\b]+")
+
+
+def _fish_lines(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    """A fish command of several lines (a paste, or Alt-Enter between lines), one row as
+    :func:`_pasted_rows` makes of bash's: its lines, newline-separated, after the prompt. fish
+    redraws them with cursor moves up and across (:data:`_FISH_LINE_REDRAW`), so the rows are
+    played on a small screen and its rows read from the prompt's down; as they were where the
+    screen shows no fish prompt with a command."""
+    played = "\r\n".join(text for _, text, _ in held)
+    if len(played) > _MAX_EDITED_CHARS:
+        return held  # no command typed is this long: output (a progress bar's redraws) it may be
+    screen: dict[int, list[str]] = {}
+    row = col = 0
+    for m in _SCREEN_MOVE.finditer(played):
+        token = m.group(0)
+        if m.group(2):
+            n = int(m.group(1) or 1)
+            kind = m.group(2)
+            if kind == "A":
+                row -= n
+            elif kind == "B":
+                row += n
+            elif kind == "C":
+                col += n
+            elif kind == "D":
+                col = max(0, col - n)
+            else:  # K: erase to the row's end
+                del screen.setdefault(row, [])[col:]
+        elif token == "\r":
+            col = 0
+        elif token == "\n":
+            row += 1
+        elif token == "\b":
+            col = max(0, col - 1)
+        elif token[0] != "\x1b":
+            cells = screen.setdefault(row, [])
+            if len(cells) < col + len(token):
+                cells.extend(" " * (col + len(token) - len(cells)))
+            cells[col:col + len(token)] = token
+            col += len(token)
+    rows = ["".join(screen.get(k, [])).rstrip() for k in range(0, max(screen, default=0) + 1)]
+    m = _prompt(rows[0]) if rows else None
+    if m is None or m.re is not _USER_PROMPT or m.group("fish_host") is None:
+        return held
+    lines = [m.group("command").strip(), *(text.strip() for text in rows[1:] if text.strip())]
+    return [(held[0][0], rows[0][:m.start("command")] + "\n".join(lines), held[0][2])]
 
 
 def _fish_prompt_row(line: str) -> bool:
