@@ -448,9 +448,15 @@ _FISH_TYPING = "\x1b[K\r\x1b["
 """What fish writes after its prompt as it reads a line: an erase to the row's end, then each key's
 redraw from the row's start, ``\r\x1b[<column>C<text>`` (fish 3.6.0 under util-linux script
 2.38.1: ``root@vm /t/t/rec# \x1b[K\r\x1b[18Cc\r\x1b[19C...``)."""
-_FISH_ENTER = re.compile(r"\r\x1b\[\d+C$")
+_FISH_ENTER = re.compile(r"(?:^|\r)\x1b\[\d+C$")
 """How fish ends the row of a line it read: the cursor put back at the line's end after a carriage
-return, then Enter's newline (``...\r\x1b[25C\r\n``, the line's own ``\r\n`` stripped here)."""
+return, then Enter's newline (``...\r\x1b[25C\r\n``, the line's own ``\r\n`` stripped here); on a row
+of its own after a command that wrapped (:func:`_fish_wrapped`)."""
+
+
+_FISH_HELD_ROWS = 1024
+"""The rows held after a fish prompt: fish redraws a command typed past the last column a key at
+a time, each on a row of its own (:func:`_fish_wrapped`)."""
 
 
 def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
@@ -468,7 +474,7 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
     for item in lines:
         line = item[1]
         if held and lines_typed:
-            if len(held) > _HELD_ROWS or _fish_prompt_row(line):
+            if len(held) > _FISH_HELD_ROWS or _fish_prompt_row(line):
                 yield from held
                 held, lines_typed = [], False
             elif _TITLE in line:  # the title fish sets as it runs the command: the redraw is over
@@ -485,7 +491,7 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
             yield from held
             held = []
         elif held:
-            if len(held) > _HELD_ROWS or _fish_prompt_row(line):  # another prompt: nothing typed
+            if len(held) > _FISH_HELD_ROWS or _fish_prompt_row(line):  # another prompt: nothing typed
                 yield from held
                 held = []
             elif _FISH_ENTER.search(line):
@@ -518,9 +524,23 @@ def _fish_lines(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str,
     redraws them with cursor moves up and across (:data:`_FISH_LINE_REDRAW`), so the rows are
     played on a small screen and its rows read from the prompt's down; as they were where the
     screen shows no fish prompt with a command."""
+    rows = _fish_screen(held)
+    if rows is None:
+        return held
+    m = _prompt(rows[0]) if rows else None
+    if m is None or m.re is not _USER_PROMPT or m.group("fish_host") is None:
+        return held
+    lines = [m.group("command").strip(), *(text.strip() for text in rows[1:] if text.strip())]
+    return [(held[0][0], rows[0][:m.start("command")] + "\n".join(lines), held[0][2])]
+
+
+def _fish_screen(held: list[tuple[int, str, str | None]], width: int | None = None) -> list[str] | None:
+    """The rows ``held`` leave on a screen, from the first's down (cursor moves, erases and
+    writes played; ``width``: the terminal's columns, where a row written past its end wraps
+    onto the next, as xterm's autowrap does); None for rows too long to be a command's."""
     played = "\r\n".join(text for _, text, _ in held)
-    if len(played) > _MAX_EDITED_CHARS:
-        return held  # no command typed is this long: output (a progress bar's redraws) it may be
+    if len(played) > 4 * _MAX_EDITED_CHARS:
+        return None  # no command typed is this long: output (a progress bar's redraws) it may be
     screen: dict[int, list[str]] = {}
     row = col = 0
     for m in _SCREEN_MOVE.finditer(played):
@@ -533,7 +553,7 @@ def _fish_lines(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str,
             elif kind == "B":
                 row += n
             elif kind == "C":
-                col += n
+                col = col + n if width is None else min(col + n, width - 1)
             elif kind == "D":
                 col = max(0, col - n)
             else:  # K: erase to the row's end
@@ -545,17 +565,15 @@ def _fish_lines(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str,
         elif token == "\b":
             col = max(0, col - 1)
         elif token[0] != "\x1b":
-            cells = screen.setdefault(row, [])
-            if len(cells) < col + len(token):
-                cells.extend(" " * (col + len(token) - len(cells)))
-            cells[col:col + len(token)] = token
-            col += len(token)
-    rows = ["".join(screen.get(k, [])).rstrip() for k in range(0, max(screen, default=0) + 1)]
-    m = _prompt(rows[0]) if rows else None
-    if m is None or m.re is not _USER_PROMPT or m.group("fish_host") is None:
-        return held
-    lines = [m.group("command").strip(), *(text.strip() for text in rows[1:] if text.strip())]
-    return [(held[0][0], rows[0][:m.start("command")] + "\n".join(lines), held[0][2])]
+            for ch in (token if width is not None else (token,)):
+                if width is not None and col >= width:  # the pending wrap: on to the next row
+                    row, col = row + 1, 0
+                cells = screen.setdefault(row, [])
+                if len(cells) < col + len(ch):
+                    cells.extend(" " * (col + len(ch) - len(cells)))
+                cells[col:col + len(ch)] = ch
+                col += len(ch)
+    return ["".join(screen.get(k, [])).rstrip() for k in range(0, max(screen, default=0) + 1)]
 
 
 def _fish_prompt_row(line: str) -> bool:
@@ -573,11 +591,37 @@ def _fish_prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[in
     if m is None:
         return held
     start = m.start("command")
+    if len(held) >= 2 and held[1][1].startswith(_CURSOR_UP):
+        return _fish_wrapped(held, shown[:start])
     last_no, last, last_ts = held[-1]
     typed = _shown(last)[start:].strip()
     if not typed or len(held) < 2:
         return held
     return [(lineno, shown[start:], timestamp), *held[1:-1], (last_no, shown[:start] + typed, last_ts)]
+
+
+_FISH_ROW_MARK = re.compile(r"⏎(?:\x1b\[[\d;]*m|\x1b\(B)*( +)\r")
+"""fish's mark of output that ended with no newline, written before each prompt: ``⏎`` and spaces
+to the last column, then a carriage return (fish 3.6.0, the terminal's width in all)."""
+
+
+def _fish_wrapped(held: list[tuple[int, str, str | None]], prompt: str) -> list[tuple[int, str, str | None]]:
+    """A command typed at a fish prompt past the terminal's last column: fish goes on on the next
+    row and goes back up (``\x1b[A``) to redraw, a key at a time, up to Enter (fish 3.6.0 under
+    util-linux script 2.38.1 in an 80-column pty: ``...# \r\x1b[27Cp...\x1b[79C'\r\r\n``, then
+    ``\x1b[A\x1b[38C'import sys; ...``). Read row by row the command was its first row's part and
+    the rest output; played on a screen of the terminal's width (:data:`_FISH_ROW_MARK`), its rows
+    joined are the command. As they were where the width is not shown."""
+    mark = _FISH_ROW_MARK.search(held[0][1]) if "⏎" in held[0][1] else None
+    rows = _fish_screen(held, 1 + len(mark.group(1))) if mark is not None else None
+    # (the mark wraps onto a row of its own after output that ended with no newline, "^C⏎")
+    at = next((k for k, row in enumerate(rows or ()) if row.startswith(prompt)), None)
+    if at is None:
+        return held
+    typed = "".join(rows[at:])[len(prompt):].strip()
+    if not typed:
+        return held
+    return [(held[-1][0], prompt + typed, held[-1][2])]
 
 
 _CURSOR_UP = "\x1b[A"
