@@ -788,6 +788,11 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[t
         if before:
             yield lineno, before, timestamp
         line = line[unended.end():]
+    elif "⏎" in line and (unended := _FISH_PROMPT_SP.search(line)) is not None:
+        before = _shown(line[:unended.start()])  # as zsh's: fish's mark (_FISH_PROMPT_SP)
+        if before:
+            yield lineno, before, timestamp
+        line = line[unended.end():]
     if _PASTE_ON in line or _TITLE in line:
         *ended, line = _prompt_rows(line)
         for before in ended:
@@ -831,6 +836,15 @@ PROMPT_EOL_MARK (a bold reverse ``%`` or ``#``), spaces to the last column, a ca
 a space and a carriage return. Where the output before it ended with no newline
 (``curl -s localhost:30000/health``, a ``printf``), the terminal wraps and the prompt starts a
 row of its own; read as one line, the prompt overwrote that output."""
+
+
+_FISH_PROMPT_SP = re.compile(r"(?:\x1b\[[\d;]*m)*⏎(?:\x1b\[[\d;]*m|\x1b\(B)* {20,}\r⏎ \r")
+"""zsh's PROMPT_SP in fish: before each prompt a dim ``⏎``, spaces to the last column, a carriage
+return, ``⏎`` and a space, and a carriage return (fish 3.6.0 under util-linux script 2.38.1:
+``\x1b[2m⏎\x1b(B\x1b[m`` and 79 spaces in an 80-column pty, then ``\r⏎ \r``). Output that ended
+with no newline (``curl -s .../health``, a ``printf``) is on the same row before it: the terminal
+wraps the mark onto a row of its own and the output stays, but read as one line with its carriage
+returns applied, the output was written over and lost."""
 
 
 def _shown(line: str) -> str:
