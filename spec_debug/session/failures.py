@@ -429,11 +429,21 @@ def _powershell_normal_view(output: str) -> str | None:
     the line before its position; None where none is."""
     lines = output.splitlines()
     for k, line in enumerate(lines):
-        if k and line.startswith("At ") and _PS_NORMAL_VIEW_AT.match(line.rstrip()) \
-                and any(_PS_NORMAL_VIEW_ID in after for after in lines[k + 1:k + 12]):
+        if not k or not line.startswith("At ") or not _PS_NORMAL_VIEW_AT.match(line.rstrip()):
+            continue
+        ids = [after for after in lines[k + 1:k + 12] if _PS_NORMAL_VIEW_ID in after]
+        if ids and _PS_NATIVE_STDERR not in ids[0]:
             said = lines[k - 1].strip()
             return said[:300] if said else None
     return None
+
+
+_PS_NATIVE_STDERR = ": NativeCommandError"
+"""The id Windows PowerShell 5.1 gives each line a program wrote to stderr under ``2>&1`` (``git
+clone ... 2>&1``: ``git : Cloning into 'sglang'...`` and the same position and category lines,
+``RemoteException``): a program's stderr, its logging included, not a failure by itself (the
+PowerShell committee's word in PowerShell/PowerShell pull #13361: stderr "does not signify an
+error", many programs write progress and verbose output there)."""
 
 
 def _powershell_concise_view(output: str) -> str | None:

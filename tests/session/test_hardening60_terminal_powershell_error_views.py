@@ -4,7 +4,8 @@ find path 'C:\\models\\eagle3' because it does not exist.``), then the position 
 lines; PowerShell 7's ConciseView, for an error in a script, shows the header, a ``Line |`` row,
 the line with ``~`` under it and the message on ``     | `` rows. Before: neither was an error
 (the 5.1 line's space before the colon is no "name: message", the 7 message is on no line of its
-own); now each command failed with PowerShell's message. A bash output listing a file named
+own); now each command failed with PowerShell's message. A program's stderr that 5.1 shows in
+the same shape under ``2>&1`` (``NativeCommandError``) is no failure; a bash output listing a file named
 "Line |" or a table is no error. The console text is written by hand in the shapes PowerShell
 prints (PowerShell/PowerShell src/System.Management.Automation/FormatAndOutput/DefaultFormatters/
 PowerShellCore_format_ps1xml.cs, the ErrorRecord view; no PowerShell here)."""
@@ -40,6 +41,19 @@ POWERSHELL_7 = "".join(line + "\r\n" for line in [
     "ok",
 ])
 
+NATIVE_STDERR = "".join(line + "\r\n" for line in [
+    r"PS C:\Users\me> git clone https://github.com/sgl-project/sglang 2>&1",
+    "git : Cloning into 'sglang'...",
+    "At line:1 char:1",
+    "+ git clone https://github.com/sgl-project/sglang 2>&1",
+    "+ ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~",
+    "    + CategoryInfo          : NotSpecified: (Cloning into 'sglang'...:String) [], RemoteException",
+    "    + FullyQualifiedErrorId : NativeCommandError",
+    "",
+    r"PS C:\Users\me> echo ok",
+    "ok",
+])
+
 BASH_TABLE = "".join(line + "\n" for line in [
     "me@gpu01:~$ cat notes.md",
     "| Step | Result |",
@@ -69,6 +83,12 @@ def test_powershell_7_concise_view_error_with_its_line_fails_the_command(tmp_pat
     assert calls == [(r".\sync.ps1", True), ("echo ok", False)]
     assert [e["message"] for e in doc["errors"]] == [
         r"Get-Item: Cannot find path 'C:\models\eagle3\config.json' because it does not exist."]
+
+
+def test_a_programs_stderr_under_2_and_1_is_no_error(tmp_path: Path) -> None:
+    doc, calls = _calls(tmp_path, NATIVE_STDERR)
+    assert calls == [("git clone https://github.com/sgl-project/sglang 2>&1", False), ("echo ok", False)]
+    assert doc["errors"] == []
 
 
 def test_a_table_row_named_line_is_no_error(tmp_path: Path) -> None:
