@@ -400,7 +400,74 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     # not a line in the middle of a log the command printed.
     if (said := _shell_refused(head)) or (said := _shell_refused(_last_meaningful_line(output))):
         return [ErrorInfo("tool_error", None, said)]
+    if "+" in output and _PS_NORMAL_VIEW_ID in output and (said := _powershell_normal_view(output)):
+        return [ErrorInfo("tool_error", None, said)]
+    if "|" in output and _PS_CONCISE_LINE in output and (said := _powershell_concise_view(output)):
+        return [ErrorInfo("tool_error", None, said)]
     return []
+
+
+# PowerShell's error records as its console shows them, where no status is recorded. Windows
+# PowerShell 5.1's NormalView: the message after the command's name and " : " ("dir : Cannot find
+# path 'C:\x' because it does not exist."), the position ("At line:1 char:1", "At C:\s.ps1:3
+# char:1"), the line with "+ ~~~" under it, then "    + CategoryInfo          : ..." and
+# "    + FullyQualifiedErrorId : ..." (PowerShell/PowerShell
+# src/System.Management.Automation/FormatAndOutput/DefaultFormatters/PowerShellCore_format_ps1xml.cs,
+# the ErrorRecord view's NormalView branch; InvocationInfo.PositionMessage). PowerShell 7's
+# ConciseView (its default, RFC0052 "Update $ErrorView with simplified views"): one line
+# "Get-ChildItem: Cannot find path ...", which a program's own "name: message" reading takes,
+# or, for an error in a script or a multi-line command, "Get-Item: C:\s.ps1:3", "Line |",
+# "   3 |  Get-Item C:\x", "     |  ~~~~", "     | Cannot find path ..." (same file,
+# Get-ConciseViewPositionMessage). The category lines and the "Line |" row are PowerShell's alone.
+_PS_NORMAL_VIEW_ID = "+ FullyQualifiedErrorId "
+_PS_NORMAL_VIEW_AT = re.compile(r"^At (?:line:\d+|.+:\d+) char:\d+$")
+_PS_CONCISE_LINE = "\nLine |"
+
+
+def _powershell_normal_view(output: str) -> str | None:
+    """The message of the first NormalView error record in ``output`` (:data:`_PS_NORMAL_VIEW_ID`):
+    the line before its position; None where none is."""
+    lines = output.splitlines()
+    for k, line in enumerate(lines):
+        if not k or not line.startswith("At ") or not _PS_NORMAL_VIEW_AT.match(line.rstrip()):
+            continue
+        ids = [after for after in lines[k + 1:k + 12] if _PS_NORMAL_VIEW_ID in after]
+        if ids and _PS_NATIVE_STDERR not in ids[0]:
+            said = lines[k - 1].strip()
+            return said[:300] if said else None
+    return None
+
+
+_PS_NATIVE_STDERR = ": NativeCommandError"
+"""The id Windows PowerShell 5.1 gives each line a program wrote to stderr under ``2>&1`` (``git
+clone ... 2>&1``: ``git : Cloning into 'sglang'...`` and the same position and category lines,
+``RemoteException``): a program's stderr, its logging included, not a failure by itself (the
+PowerShell committee's word in PowerShell/PowerShell pull #13361: stderr "does not signify an
+error", many programs write progress and verbose output there)."""
+
+
+def _powershell_concise_view(output: str) -> str | None:
+    """The message of the first ConciseView error record with a position in ``output``: the
+    command's name from the header, then the ``     | `` rows after the ``~`` underline."""
+    lines = output.splitlines()
+    for k, line in enumerate(lines):
+        if line.rstrip() != "Line |" or not k:
+            continue
+        header = lines[k - 1].strip()
+        name = header.split(":", 1)[0] if ":" in header else ""  # "Get-Item: C:\\s.ps1:3", "Get-Item:"
+        said, underlined = [], False
+        for row in lines[k + 1:k + 40]:
+            bar = row.find("|")
+            if bar < 0 or row[:bar].strip() and not row[:bar].strip().isdigit():
+                break
+            text = row[bar + 1:].strip()
+            if underlined and not row[:bar].strip():
+                said.append(text)
+            elif text and set(text) <= {"~", " "}:
+                underlined = True
+        if said:
+            return (f"{name}: " if name else "") + " ".join(said)[:300]
+    return None
 
 
 # nvidia-smi when no GPU can be reached at all: the driver is not loaded (after a kernel update or

@@ -152,6 +152,15 @@ _TWO_LINE_TOP = re.compile(
     r"^┌──(?:\([^()\n]*\)─)*\((?P<user>[\w.-]+)[㉿@](?P<host>[\w.-]+)\)-\[(?P<dir>[^\]\n]*)\]"  # Kali
     r"|^┌─(?:\[✗\]─)?\[(?P<p_user>[\w.-]+)@(?P<p_host>[\w.-]+)\]─\[(?P<p_dir>[^\]\n]*)\]")  # Parrot
 _TWO_LINE_BOTTOM = re.compile(r"^(?:└─|└──╼ )[#$] ?(?P<command>\S.*)$")
+_STARSHIP_TOP = re.compile(r"^(?:(?P<user>[\w.-]+) in )?🌐 (?P<host>[\w.-]+) in (?P<dir>\S+)")
+_STARSHIP_BOTTOM = re.compile(r"^❯ +(?P<command>\S.*)$")
+"""starship's default prompt over ssh, two lines: the user and the host (each module shown by
+default only in an ssh session, the host after its ``ssh_symbol`` "🌐 ", each followed by " in "),
+the directory and what else applies (`` on  main``), then its line break and the ``❯`` of its
+character module before the command (starship/starship src/configs/hostname.rs, format
+``[$ssh_symbol$hostname]($style) in ``; src/configs/username.rs, ``[$user]($style) in ``; the
+default ``format``'s ``$line_break$character``). Read alone, the ``❯`` line showed no host, so
+the commands typed on a GPU host were the local machine's."""
 """The two-line prompts of Kali's zsh (``┌──(root㉿gpu01)-[~/sglang]``, then ``└─# cmd``: kali's
 /etc/skel/.zshrc, ``prompt_symbol=㉿``, ``@`` where the font lacks it, a virtualenv's ``(venv)─``
 before) and Parrot's bash (``┌─[root@parrot]─[~/sglang]``, then ``└──╼ #cmd``; ``[✗]─`` after a
@@ -373,7 +382,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _displayed(_typed_after_output(lines))
+    displayed = _displayed(_fish_typed_after_output(_typed_after_output(lines)))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -433,6 +442,186 @@ def _typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterato
         else:
             yield item
     yield from held
+
+
+_FISH_TYPING = "\x1b[K\r\x1b["
+"""What fish writes after its prompt as it reads a line: an erase to the row's end, then each key's
+redraw from the row's start, ``\r\x1b[<column>C<text>`` (fish 3.6.0 under util-linux script
+2.38.1: ``root@vm /t/t/rec# \x1b[K\r\x1b[18Cc\r\x1b[19C...``)."""
+_FISH_ENTER = re.compile(r"(?:^|\r)\x1b\[\d+C$")
+"""How fish ends the row of a line it read: the cursor put back at the line's end after a carriage
+return, then Enter's newline (``...\r\x1b[25C\r\n``, the line's own ``\r\n`` stripped here); on a row
+of its own after a command that wrapped (:func:`_fish_wrapped`)."""
+
+
+_FISH_HELD_ROWS = 1024
+"""The rows held after a fish prompt: fish redraws a command typed past the last column a key at
+a time, each on a row of its own (:func:`_fish_wrapped`)."""
+
+
+def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """:func:`_typed_after_output` for fish, which draws no bracketed paste mark: a background job
+    that prints while fish waits at its prompt writes on the prompt's row, and fish then redraws
+    each key of the command typed on the rows after that output, by column (fish 3.6.0 under
+    util-linux script 2.38.1: ``root@vm /t/t/rec# \x1b[K\r\x1b[18Cloading draft from
+    /ckpt/eagle3``, then ``s\r\x1b[19C...\x1b[23C\b\b\b\b\bsleep \r\x1b[25C``). Read as it
+    stood, the job's line was the command and the command lost. A fish prompt row that Enter did
+    not end (:data:`_FISH_ENTER`) is held with the rows after it up to the one Enter ended: the
+    job's text is the command before's output, and the prompt goes to that last row, with the
+    text drawn there from the prompt's column on. Anything else is left as it is."""
+    held: list[tuple[int, str, str | None]] = []
+    lines_typed = False  # the held rows are a command of several lines being redrawn (_fish_lines)
+    for item in lines:
+        line = item[1]
+        if held and lines_typed:
+            if len(held) > _FISH_HELD_ROWS or _fish_prompt_row(line):
+                yield from held
+                held, lines_typed = [], False
+            elif _TITLE in line:  # the title fish sets as it runs the command: the redraw is over
+                yield from _fish_lines(held)
+                held, lines_typed = [], False
+            else:
+                held.append(item)
+                continue
+        elif held and len(held) == 1 and _FISH_ENTER.search(held[0][1]):
+            if line.startswith(_FISH_LINE_REDRAW):
+                held.append(item)
+                lines_typed = True
+                continue
+            yield from held
+            held = []
+        elif held:
+            if len(held) > _FISH_HELD_ROWS or _fish_prompt_row(line):  # another prompt: nothing typed
+                yield from held
+                held = []
+            elif _FISH_ENTER.search(line):
+                held.append(item)
+                yield from _fish_prompt_moved(held)
+                held = []
+                continue
+            else:
+                held.append(item)
+                continue
+        if _fish_prompt_row(line):
+            held.append(item)  # (one that Enter ended: a first line, if the next row redraws)
+            continue
+        yield item
+    yield from held
+
+
+_FISH_LINE_REDRAW = "\x1b[K\x1b[A"
+"""How fish starts the row after a line break typed or pasted into the command (the newline
+stays in the command, no Enter): it erases the new row and goes back up to redraw the lines
+(fish 3.6.0 under util-linux script 2.38.1, a bracketed paste of two lines: ``...# \x1b[K\r
+\x1b[18Cecho one\r\x1b[26C``, ``\x1b[K\x1b[A``, ``\x1b[18Cecho two\x1b[A\r``, ...)."""
+_SCREEN_MOVE = re.compile(r"\x1b\[(\d*)([A-DK])|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]*[0-~]"
+                          r"|[\r\n\b]|[^\x1b\r\n\b]+")
+
+
+def _fish_lines(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    """A fish command of several lines (a paste, or Alt-Enter between lines), one row as
+    :func:`_pasted_rows` makes of bash's: its lines, newline-separated, after the prompt. fish
+    redraws them with cursor moves up and across (:data:`_FISH_LINE_REDRAW`), so the rows are
+    played on a small screen and its rows read from the prompt's down; as they were where the
+    screen shows no fish prompt with a command."""
+    rows = _fish_screen(held)
+    if rows is None:
+        return held
+    m = _prompt(rows[0]) if rows else None
+    if m is None or m.re is not _USER_PROMPT or m.group("fish_host") is None:
+        return held
+    lines = [m.group("command").strip(), *(text.strip() for text in rows[1:] if text.strip())]
+    return [(held[0][0], rows[0][:m.start("command")] + "\n".join(lines), held[0][2])]
+
+
+def _fish_screen(held: list[tuple[int, str, str | None]], width: int | None = None) -> list[str] | None:
+    """The rows ``held`` leave on a screen, from the first's down (cursor moves, erases and
+    writes played; ``width``: the terminal's columns, where a row written past its end wraps
+    onto the next, as xterm's autowrap does); None for rows too long to be a command's."""
+    played = "\r\n".join(text for _, text, _ in held)
+    if len(played) > 4 * _MAX_EDITED_CHARS:
+        return None  # no command typed is this long: output (a progress bar's redraws) it may be
+    screen: dict[int, list[str]] = {}
+    row = col = 0
+    for m in _SCREEN_MOVE.finditer(played):
+        token = m.group(0)
+        if m.group(2):
+            n = int(m.group(1) or 1)
+            kind = m.group(2)
+            if kind == "A":
+                row -= n
+            elif kind == "B":
+                row += n
+            elif kind == "C":
+                col = col + n if width is None else min(col + n, width - 1)
+            elif kind == "D":
+                col = max(0, col - n)
+            else:  # K: erase to the row's end
+                del screen.setdefault(row, [])[col:]
+        elif token == "\r":
+            col = 0
+        elif token == "\n":
+            row += 1
+        elif token == "\b":
+            col = max(0, col - 1)
+        elif token[0] != "\x1b":
+            for ch in (token if width is not None else (token,)):
+                if width is not None and col >= width:  # the pending wrap: on to the next row
+                    row, col = row + 1, 0
+                cells = screen.setdefault(row, [])
+                if len(cells) < col + len(ch):
+                    cells.extend(" " * (col + len(ch) - len(cells)))
+                cells[col:col + len(ch)] = ch
+                col += len(ch)
+    return ["".join(screen.get(k, [])).rstrip() for k in range(0, max(screen, default=0) + 1)]
+
+
+def _fish_prompt_row(line: str) -> bool:
+    """Whether ``line`` is a row fish's prompt starts, reading a line (:data:`_FISH_TYPING`)."""
+    if "\x1b" not in line or _FISH_TYPING not in line:
+        return False
+    m = _prompt(_shown(line))
+    return m is not None and m.re is _USER_PROMPT and m.group("fish_host") is not None
+
+
+def _fish_prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+    lineno, first, timestamp = held[0]
+    shown = _shown(first)
+    m = _prompt(shown)
+    if m is None:
+        return held
+    start = m.start("command")
+    if len(held) >= 2 and held[1][1].startswith(_CURSOR_UP):
+        return _fish_wrapped(held, shown[:start])
+    last_no, last, last_ts = held[-1]
+    typed = _shown(last)[start:].strip()
+    if not typed or len(held) < 2:
+        return held
+    return [(lineno, shown[start:], timestamp), *held[1:-1], (last_no, shown[:start] + typed, last_ts)]
+
+
+_FISH_ROW_MARK = re.compile(r"⏎(?:\x1b\[[\d;]*m|\x1b\(B)*( +)\r")
+"""fish's mark of output that ended with no newline, written before each prompt: ``⏎`` and spaces
+to the last column, then a carriage return (fish 3.6.0, the terminal's width in all)."""
+
+
+def _fish_wrapped(held: list[tuple[int, str, str | None]], prompt: str) -> list[tuple[int, str, str | None]]:
+    """A command typed at a fish prompt past the terminal's last column: fish goes on on the next
+    row and goes back up (``\x1b[A``) to redraw, a key at a time, up to Enter (fish 3.6.0 under
+    util-linux script 2.38.1 in an 80-column pty: ``...# \r\x1b[27Cp...\x1b[79C'\r\r\n``, then
+    ``\x1b[A\x1b[38C'import sys; ...``). Read row by row the command was its first row's part and
+    the rest output; played on a screen of the terminal's width (:data:`_FISH_ROW_MARK`), its rows
+    joined are the command. As they were where the width is not shown."""
+    mark = _FISH_ROW_MARK.search(held[0][1]) if "⏎" in held[0][1] else None
+    rows = _fish_screen(held, 1 + len(mark.group(1))) if mark is not None else None
+    # (the mark wraps onto a row of its own after output that ended with no newline, "^C⏎")
+    at = next((k for k, row in enumerate(rows or ()) if row.startswith(prompt)), None)
+    if at is None:
+        return held
+    typed = "".join(rows[at:])[len(prompt):].strip()
+    if not typed:
+        return held
+    return [(held[-1][0], prompt + typed, held[-1][2])]
 
 
 _CURSOR_UP = "\x1b[A"
@@ -599,6 +788,11 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[t
         if before:
             yield lineno, before, timestamp
         line = line[unended.end():]
+    elif "⏎" in line and (unended := _FISH_PROMPT_SP.search(line)) is not None:
+        before = _shown(line[:unended.start()])  # as zsh's: fish's mark (_FISH_PROMPT_SP)
+        if before:
+            yield lineno, before, timestamp
+        line = line[unended.end():]
     if _PASTE_ON in line or _TITLE in line:
         *ended, line = _prompt_rows(line)
         for before in ended:
@@ -642,6 +836,15 @@ PROMPT_EOL_MARK (a bold reverse ``%`` or ``#``), spaces to the last column, a ca
 a space and a carriage return. Where the output before it ended with no newline
 (``curl -s localhost:30000/health``, a ``printf``), the terminal wraps and the prompt starts a
 row of its own; read as one line, the prompt overwrote that output."""
+
+
+_FISH_PROMPT_SP = re.compile(r"(?:\x1b\[[\d;]*m)*⏎(?:\x1b\[[\d;]*m|\x1b\(B)* {20,}\r⏎ \r")
+"""zsh's PROMPT_SP in fish: before each prompt a dim ``⏎``, spaces to the last column, a carriage
+return, ``⏎`` and a space, and a carriage return (fish 3.6.0 under util-linux script 2.38.1:
+``\x1b[2m⏎\x1b(B\x1b[m`` and 79 spaces in an 80-column pty, then ``\r⏎ \r``). Output that ended
+with no newline (``curl -s .../health``, a ``printf``) is on the same row before it: the terminal
+wraps the mark onto a row of its own and the output stays, but read as one line with its carriage
+returns applied, the output was written over and lost."""
 
 
 def _shown(line: str) -> str:
@@ -1565,7 +1768,16 @@ class _State:
         if self.top is not None:
             top, text, top_line, top_time = self.top
             self.top = None
-            bottom = _TWO_LINE_BOTTOM.match(line) if line[:1] == "└" else None
+            if top.re is _STARSHIP_TOP:
+                bottom = _STARSHIP_BOTTOM.match(line) if line[:1] == "❯" else None
+                if bottom is not None:
+                    folder = top.group("dir")
+                    yield from self._command(bottom.group("command"), lineno, top.group("host"),
+                                             new_message=not self.numbered, user=top.group("user"),
+                                             cwd=folder if folder[0] in "~/" else None)
+                    return
+            else:
+                bottom = _TWO_LINE_BOTTOM.match(line) if line[:1] == "└" else None
             if bottom is not None:
                 kali = top.group("host") is not None
                 folder = top.group("dir") if kali else top.group("p_dir")
@@ -1579,6 +1791,10 @@ class _State:
             self.timestamp = now
         if line[:1] == "┌" and self.fence is None and self.typing is None and lineno != self.released \
                 and (top := _TWO_LINE_TOP.match(line)):
+            self.top = (top, line, lineno, self.timestamp)
+            return
+        if "🌐" in line and self.fence is None and self.typing is None and lineno != self.released \
+                and (top := _STARSHIP_TOP.match(line)):
             self.top = (top, line, lineno, self.timestamp)
             return
         if line[:1] == "└" and self.fence is None and self.typing is None and (bottom := _TWO_LINE_BOTTOM.match(line)):
