@@ -45,9 +45,24 @@ class LayerFix:
     reads a plain config's trained layers from the nested key before the top-level one
     (engines.trained_layer_ids), so left stale they are what a re-run without the training
     dump compares the engine against, and it would propose the old ids back."""
+    angelslim: tuple[list[int], list[int]] | None = None
+    """A plain config whose AngelSlim key (engines.ANGELSLIM_KEY) reads as other layers: (the
+    ids there now, what to write there instead, the trained ids - 1 in AngelSlim's output-of
+    convention). This check reads the trained layers from that key before any engine key
+    (engines.trained_layer_ids), so left stale it is what a re-run without the training dump
+    compares the engine against, whichever key the fix writes."""
 
     def remediation(self, engine: str) -> str:
-        return self._change(engine) + self._stale_nested() + self._ambiguity()
+        return self._change(engine) + self._stale_nested() + self._stale_angelslim() + self._ambiguity()
+
+    def _stale_angelslim(self) -> str:
+        if self.angelslim is None:
+            return ""
+        stale, write = self.angelslim
+        return (f" Also set {engines.ANGELSLIM_KEY} = {write} (AngelSlim's own key, output-of "
+                f"ids: the same layers): it holds {stale}, which reads as other trained layers, "
+                "and a re-run without the training dump takes the trained layers from it before "
+                "any engine key.")
 
     def _stale_nested(self) -> str:
         if self.nested is None:
@@ -115,7 +130,7 @@ class LayerAnalysis:
     def to_facts(self) -> dict[str, Any]:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
-        for said_if_set in ("reads_back_as", "nested"):  # only where the fix is ambiguous / has stale ids
+        for said_if_set in ("reads_back_as", "nested", "angelslim"):  # only where the fix is ambiguous / has stale ids
             if facts["fix"] is not None and facts["fix"][said_if_set] is None:
                 del facts["fix"][said_if_set]
         return facts
@@ -204,14 +219,14 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
             return LayerFix(*found[:2], None if version == engine_version else version,
                             reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
-                            nested=found[2])
+                            nested=found[2], angelslim=_stale_angelslim(draft_raw, trained))
     for lo, hi, probe in older_ranges(engine, engine_version):
         found = _fix_at(engine, probe, draft_raw, num_target_layers, trained, target_architecture)
         if found:
             return LayerFix(*found[:2], lo, before_version=hi,
                             reads_back_as=_read_back(engine, probe, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
-                            nested=found[2])
+                            nested=found[2], angelslim=_stale_angelslim(draft_raw, trained))
     return None
 
 
@@ -237,11 +252,19 @@ def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], n
     """What analyse_layers reads from the draft once the fix is written (no training dump),
     when that is not `trained`; None when the fix reads back as what it serves. Read from the
     EAGLE-format config SGLang loads (it has no speculators loader), where the nested ids are
-    the only record: a speculators config's own top-level ids are not carried into it."""
+    the only record: a speculators config's own top-level ids are not carried into it. A plain
+    config's AngelSlim key is (it is that config's own), as the fix writes it
+    (_stale_angelslim): read first, it reads back as trained whatever the nested ids say."""
     if found[0] != engines.NESTED_KEY:
         return None  # vLLM's top-level key is read raw, as written
-    plain = {k: v for k, v in draft_raw.items()
-             if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
+    if engines.is_speculators_format(draft_raw):
+        plain = {k: v for k, v in draft_raw.items()
+                 if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
+    else:
+        plain = {k: v for k, v in draft_raw.items() if k != engines.TOP_LEVEL_KEY}
+        stale = _stale_angelslim(plain, trained)
+        if stale is not None:
+            plain = with_layer_ids(plain, engines.ANGELSLIM_KEY, stale[1])
     fixed = with_layer_ids(plain, *found)
     back = engines.trained_layer_ids(fixed, num_target_layers, target_architecture=target_architecture)
     return None if back == trained else back
@@ -264,6 +287,20 @@ def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_
             if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
                 return key, ids, nested
     return None
+
+
+def _stale_angelslim(draft_raw: Mapping[str, Any], trained: list[int]
+                     ) -> tuple[list[int], list[int]] | None:
+    """(the AngelSlim ids now, trained - 1) for a plain config whose AngelSlim key does not
+    read as `trained`; None without one or when it does. AngelSlim captures
+    `hidden_states[layer_id + 1]` (engines.ANGELSLIM_KEY), so a trained list starting at the
+    embedding is written from -1, the index it reads as 0."""
+    if engines.is_speculators_format(draft_raw):
+        return None  # engines.trained_layer_ids never reads the key there
+    now = engines.configured_layer_ids(draft_raw, (engines.ANGELSLIM_KEY,))
+    if now is None or [i + 1 for i in now] == trained:
+        return None
+    return now, [i - 1 for i in trained]
 
 
 def _without_stale_nested(raw: dict[str, Any], num_target_layers: int, trained: list[int],
