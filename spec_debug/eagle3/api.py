@@ -653,8 +653,8 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
                                  assumed=assumed)
     if resolved.note:
         notes.append(resolved.note)
-    if num_target_layers and target_architecture is None:
-        reading = _assumed_reading_note(cfg, num_target_layers, trained)
+    if trained and target_architecture is None and (num_target_layers or not assumed):
+        reading = _assumed_reading_note(cfg, num_target_layers or None, trained)
         if reading:
             notes.append(reading)
     from spec_debug.eagle3.layout import shifted_capture
@@ -748,12 +748,13 @@ def _trained_without_depth(cfg) -> list[int] | None:
     return engines.trained_layer_ids(cfg.raw, 0)
 
 
-def _assumed_reading_note(cfg, num_target_layers: int, trained: list[int]) -> str | None:
+def _assumed_reading_note(cfg, num_target_layers: int | None, trained: list[int]) -> str | None:
     """One line when the target's architecture is unknown and it decides what the config's ids
     mean: a plain draft's eagle_config list starting at 0 is layer-inputs from the embedding on
     a DeepSeek-family target (deepseek_v2.py, sgl-project/sglang#25454), each one higher on the
     Llama path, where models/llama.py adds 1 (engines.trained_layer_ids). The reading taken is
-    said, not presented as the trained layers."""
+    said, not presented as the trained layers. Without the depth (no target, a dump that names
+    no layers) the readings that do not hang on it."""
     readings = engines.readings_by_target(cfg.raw, num_target_layers)
     if len(readings) < 2:
         return None

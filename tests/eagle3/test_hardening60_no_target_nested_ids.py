@@ -62,3 +62,28 @@ def test_layout_scores_the_slots_of_the_trained_layer_inputs(world):
     scored = {tuple(r["layout"]) for r in report["ranked"]}
     assert (2, 4, 6) in scored, sorted(scored)
     assert (2, 4, 6) in scored, sorted(scored)
+
+
+def test_a_nested_first_0_without_target_or_depth_says_the_reading_taken(world):
+    # [0, 2, 4] is the embedding first on a DeepSeek-family target and layer-inputs [1, 3, 5]
+    # on the Llama path (models/llama.py adds 1): with no target and a dump that names no
+    # layers the reading was taken silently; the gpt-oss reading hangs on the depth (a list
+    # ending at N is read raw), so it is not claimed
+    draft = _with_nested(world, [0, 2, 4], "llama_fix_unnamed")
+    for command in (["eval", "--steps", "1"], ["layout"]):
+        result = runner.invoke(drafter_app, [command[0], "--model", str(draft), "--data",
+                                             str(_unnamed(world)), "--no-verifier", *command[1:], "--json"])
+        assert result.exit_code == 0, result.output
+        said = [n for n in json.loads(result.output)["notes"] if "architecture is unknown" in n]
+        assert len(said) == 1, result.output
+        assert "read as layer-inputs [0, 2, 4]" in said[0] and "DeepSeek-family" in said[0]
+        assert "Llama-path target SGLang reads them as layer-inputs [1, 3, 5]" in said[0]
+        assert "gpt-oss" not in said[0]
+
+
+def test_ids_from_2_without_target_or_depth_get_no_reading_note(world):
+    draft = _with_nested(world, [2, 4, 5], "plain_unnamed")
+    result = runner.invoke(drafter_app, ["layout", "--model", str(draft), "--data", str(_unnamed(world)),
+                                         "--no-verifier", "--json"])
+    assert result.exit_code == 0, result.output
+    assert not [n for n in json.loads(result.output)["notes"] if "architecture is unknown" in n]
