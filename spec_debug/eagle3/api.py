@@ -647,14 +647,14 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     notes: list[str] = []
     # the target's class reads a plain draft's nested [0, ...] (the layer check's SGLang fix)
     trained = cfg.trained_layer_ids(num_target_layers, target_architecture) if num_target_layers else (
-        list(cfg.aux_layer_ids) if cfg.aux_layer_ids else None)
+        _trained_without_depth(cfg))
     assumed = not cfg.aux_layer_ids and trained is not None
     resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots,
                                  assumed=assumed)
     if resolved.note:
         notes.append(resolved.note)
-    if num_target_layers and target_architecture is None:
-        reading = _assumed_reading_note(cfg, num_target_layers, trained)
+    if trained and target_architecture is None and (num_target_layers or not assumed):
+        reading = _assumed_reading_note(cfg, num_target_layers or None, trained)
         if reading:
             notes.append(reading)
     from spec_debug.eagle3.layout import shifted_capture
@@ -737,12 +737,24 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     return resolved, notes
 
 
-def _assumed_reading_note(cfg, num_target_layers: int, trained: list[int]) -> str | None:
+def _trained_without_depth(cfg) -> list[int] | None:
+    """The config's ids as trained layer-inputs when neither a target nor the dump's layer_ids
+    give the target's depth; None when it names none (the default needs the depth). Read as
+    engines.trained_layer_ids reads them on no named target, not as written: SpecForge's
+    eagle_config [1, 3, 5] are layer outputs, layer-inputs [2, 4, 6] (sgl-project/sglang#25454),
+    an AngelSlim key is output-of too. The depth only sizes that default, so 0 stands for it."""
+    if not cfg.aux_layer_ids:
+        return None
+    return engines.trained_layer_ids(cfg.raw, 0)
+
+
+def _assumed_reading_note(cfg, num_target_layers: int | None, trained: list[int]) -> str | None:
     """One line when the target's architecture is unknown and it decides what the config's ids
     mean: a plain draft's eagle_config list starting at 0 is layer-inputs from the embedding on
     a DeepSeek-family target (deepseek_v2.py, sgl-project/sglang#25454), each one higher on the
     Llama path, where models/llama.py adds 1 (engines.trained_layer_ids). The reading taken is
-    said, not presented as the trained layers."""
+    said, not presented as the trained layers. Without the depth (no target, a dump that names
+    no layers) the readings that do not hang on it."""
     readings = engines.readings_by_target(cfg.raw, num_target_layers)
     if len(readings) < 2:
         return None
@@ -1582,7 +1594,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
     embed = target_ckpt.embed() if target_ckpt is not None else None
     served_slots, served_notes = _served_slots(served_layer_ids, info, cfg.num_aux)
     notes += served_notes
-    trained = cfg.trained_layer_ids(n_layers, arch) if n_layers else cfg.aux_layer_ids
+    trained = cfg.trained_layer_ids(n_layers, arch) if n_layers else _trained_without_depth(cfg)
     numbered = _every_layer_layouts(trained, info, cfg.num_aux)
     notes = notes + [n for n in loaded.notes if not n.startswith(HEAD_MAP_NOTE)] + (
         [] if embed is not None else ["no --target: embedding-slot check skipped" if

@@ -1005,15 +1005,25 @@ NESTED_READING_TARGETS: tuple[tuple[str, str | None], ...] = (
     ("a gpt-oss target", "GptOssForCausalLM"))
 
 
-def readings_by_target(draft_config: Any, num_target_layers: int) -> dict[tuple[int, ...], list[str]]:
+def readings_by_target(draft_config: Any, num_target_layers: int | None
+                       ) -> dict[tuple[int, ...], list[str]]:
     """The trained ids a config's layer ids mean on each kind of target (NESTED_READING_TARGETS
     labels, by reading): one entry when the target does not change the reading (a speculators
     config, top-level or AngelSlim ids, a nested list starting at 2 or later), several for a
     plain draft's nested list starting at 0 or 1, which a caller without the target must say it
-    read one way (trained_layer_ids without a target: a first 0 is the embedding)."""
+    read one way (trained_layer_ids without a target: a first 0 is the embedding).
+    `num_target_layers` None (no target, a dump that names no layers): only the targets whose
+    reading does not hang on the depth (gpt_oss.py reads a list ending at N raw), and only for a
+    config that names ids (their default needs the depth)."""
     readings: dict[tuple[int, ...], list[str]] = {}
+    if num_target_layers is None and configured_layer_ids(
+            draft_config, (TOP_LEVEL_KEY, NESTED_KEY, ANGELSLIM_KEY)) is None:
+        return readings
     for label, arch in NESTED_READING_TARGETS:
-        ids = trained_layer_ids(draft_config, num_target_layers, target_architecture=arch)
+        if num_target_layers is None and convention("sglang", "id_offset", None, arch) == \
+                "plus_one_unless_max_is_n":
+            continue
+        ids = trained_layer_ids(draft_config, num_target_layers or 0, target_architecture=arch)
         readings.setdefault(tuple(ids), []).append(label)
     return readings
 

@@ -45,20 +45,44 @@ class LayerFix:
     reads a plain config's trained layers from the nested key before the top-level one
     (engines.trained_layer_ids), so left stale they are what a re-run without the training
     dump compares the engine against, and it would propose the old ids back."""
+    sglang_serves: list[int] | None = None
+    """With `nested` applied, the layers the newest SGLang serves on this target from the fixed
+    config when they are not the trained ones: SGLang reads that key too (models/llama.py adds 1
+    to every id; a list it no longer holds gives its default), and no list there may read as the
+    trained layers both in this check's reading and in SGLang's (Llama path ids from 2 on)."""
+    angelslim: tuple[list[int], list[int]] | None = None
+    """A plain config whose AngelSlim key (engines.ANGELSLIM_KEY) reads as other layers: (the
+    ids there now, what to write there instead, the trained ids - 1 in AngelSlim's output-of
+    convention). This check reads the trained layers from that key before any engine key
+    (engines.trained_layer_ids), so left stale it is what a re-run without the training dump
+    compares the engine against, whichever key the fix writes."""
 
     def remediation(self, engine: str) -> str:
-        return self._change(engine) + self._stale_nested() + self._ambiguity()
+        return self._change(engine) + self._stale_nested() + self._stale_angelslim() + self._ambiguity()
+
+    def _stale_angelslim(self) -> str:
+        if self.angelslim is None:
+            return ""
+        stale, write = self.angelslim
+        return (f" Also set {engines.ANGELSLIM_KEY} = {write} (AngelSlim's own key, output-of "
+                f"ids: the same layers): it holds {stale}, which reads as other trained layers, "
+                "and a re-run without the training dump takes the trained layers from it before "
+                "any engine key.")
 
     def _stale_nested(self) -> str:
         if self.nested is None:
             return ""
         stale, write = self.nested
-        change = (f"set {engines.NESTED_KEY} = {write} beside it (the same layers as SGLang "
-                  "reads that key)" if write is not None else
+        same = "" if self.sglang_serves is not None else " (the same layers as SGLang reads that key)"
+        change = (f"set {engines.NESTED_KEY} = {write} beside it{same}" if write is not None else
                   f"remove {engines.NESTED_KEY} (no list there reads as these layers; SGLang "
                   "then serves its default)")
+        other = ("" if self.sglang_serves is None else
+                 f" SGLang (the newest release, on this target) then serves {self.sglang_serves} "
+                 "from this config, not the trained layers: serve this draft with the engine "
+                 "this fix is for, or give SGLang a config of its own.")
         return (f" Also {change}: it holds {stale}, which reads as other trained layers, and a "
-                "re-run without the training dump takes the trained layers from it.")
+                f"re-run without the training dump takes the trained layers from it.{other}")
 
     def _ambiguity(self) -> str:
         if self.reads_back_as is None:
@@ -115,7 +139,7 @@ class LayerAnalysis:
     def to_facts(self) -> dict[str, Any]:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
-        for said_if_set in ("reads_back_as", "nested"):  # only where the fix is ambiguous / has stale ids
+        for said_if_set in ("reads_back_as", "nested", "sglang_serves", "angelslim"):  # only where the fix is ambiguous / has stale ids
             if facts["fix"] is not None and facts["fix"][said_if_set] is None:
                 del facts["fix"][said_if_set]
         return facts
@@ -204,14 +228,14 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
             return LayerFix(*found[:2], None if version == engine_version else version,
                             reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
-                            nested=found[2])
+                            nested=found[2], sglang_serves=found[3], angelslim=_stale_angelslim(draft_raw, trained))
     for lo, hi, probe in older_ranges(engine, engine_version):
         found = _fix_at(engine, probe, draft_raw, num_target_layers, trained, target_architecture)
         if found:
             return LayerFix(*found[:2], lo, before_version=hi,
                             reads_back_as=_read_back(engine, probe, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
-                            nested=found[2])
+                            nested=found[2], sglang_serves=found[3], angelslim=_stale_angelslim(draft_raw, trained))
     return None
 
 
@@ -237,11 +261,19 @@ def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], n
     """What analyse_layers reads from the draft once the fix is written (no training dump),
     when that is not `trained`; None when the fix reads back as what it serves. Read from the
     EAGLE-format config SGLang loads (it has no speculators loader), where the nested ids are
-    the only record: a speculators config's own top-level ids are not carried into it."""
+    the only record: a speculators config's own top-level ids are not carried into it. A plain
+    config's AngelSlim key is (it is that config's own), as the fix writes it
+    (_stale_angelslim): read first, it reads back as trained whatever the nested ids say."""
     if found[0] != engines.NESTED_KEY:
         return None  # vLLM's top-level key is read raw, as written
-    plain = {k: v for k, v in draft_raw.items()
-             if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
+    if engines.is_speculators_format(draft_raw):
+        plain = {k: v for k, v in draft_raw.items()
+                 if k not in ("speculators_model_type", engines.TOP_LEVEL_KEY, engines.ANGELSLIM_KEY)}
+    else:
+        plain = {k: v for k, v in draft_raw.items() if k != engines.TOP_LEVEL_KEY}
+        stale = _stale_angelslim(plain, trained)
+        if stale is not None:
+            plain = with_layer_ids(plain, engines.ANGELSLIM_KEY, stale[1])
     fixed = with_layer_ids(plain, *found)
     back = engines.trained_layer_ids(fixed, num_target_layers, target_architecture=target_architecture)
     return None if back == trained else back
@@ -249,8 +281,10 @@ def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], n
 
 def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
             trained: list[int], target_architecture: str | None
-            ) -> tuple[str, list[int], tuple[list[int], list[int] | None] | None] | None:
-    """(key, ids, the stale nested ids' change or None) under which `version` serves exactly
+            ) -> tuple[str, list[int], tuple[list[int], list[int] | None] | None,
+                       list[int] | None] | None:
+    """(key, ids, the stale nested ids' change or None, what the newest SGLang then serves
+    when that change leaves it serving other layers) under which `version` serves exactly
     `trained`, if any."""
     for key in engines.convention(engine, "config_keys", version, target_architecture):
         for shift in (0, -1, 1):
@@ -262,8 +296,26 @@ def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_
                                                           target_architecture)
             plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
             if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
-                return key, ids, nested
+                sglang = None
+                if nested is not None:
+                    sglang = engines.served_layer_ids("sglang", None, candidate, num_target_layers,
+                                                      target_architecture)
+                return key, ids, nested, (None if sglang == trained else sglang)
     return None
+
+
+def _stale_angelslim(draft_raw: Mapping[str, Any], trained: list[int]
+                     ) -> tuple[list[int], list[int]] | None:
+    """(the AngelSlim ids now, trained - 1) for a plain config whose AngelSlim key does not
+    read as `trained`; None without one or when it does. AngelSlim captures
+    `hidden_states[layer_id + 1]` (engines.ANGELSLIM_KEY), so a trained list starting at the
+    embedding is written from -1, the index it reads as 0."""
+    if engines.is_speculators_format(draft_raw):
+        return None  # engines.trained_layer_ids never reads the key there
+    now = engines.configured_layer_ids(draft_raw, (engines.ANGELSLIM_KEY,))
+    if now is None or [i + 1 for i in now] == trained:
+        return None
+    return now, [i - 1 for i in trained]
 
 
 def _without_stale_nested(raw: dict[str, Any], num_target_layers: int, trained: list[int],
@@ -272,18 +324,28 @@ def _without_stale_nested(raw: dict[str, Any], num_target_layers: int, trained: 
     """`raw` (top-level ids written) with a plain config's nested ids made to read as `trained`
     (engines.trained_layer_ids reads them first), and the change: the same count of ids,
     written as the newest SGLang reads them on the target (as is, or one lower where it adds
-    1), so SGLang serves the same layers and the fc width the nested list gives is kept; else
-    removed. None when they already read as trained or there are none."""
+    1), so SGLang serves the same layers where one list does both and the fc width the nested
+    list gives is kept; else removed. None when they already read as trained or there are none."""
     stale = engines.configured_layer_ids(raw, (engines.NESTED_KEY,))
     reading = {"target_architecture": target_architecture}
     if (stale is None or engines.is_speculators_format(raw)
             or engines.configured_layer_ids(raw, (engines.ANGELSLIM_KEY,)) is not None
             or engines.trained_layer_ids(raw, num_target_layers, **reading) == trained):
         return raw, None
+    readable = []
     for shift in (0, -1):
         written = with_layer_ids(raw, engines.NESTED_KEY, [i + shift for i in trained])
         if engines.trained_layer_ids(written, num_target_layers, **reading) == trained:
-            return written, (stale, [i + shift for i in trained])
+            readable.append((written, (stale, [i + shift for i in trained])))
+    # SGLang reads the key too: a list it serves as trained first (on the Llama path layer-inputs
+    # [2, 4, 6] are [1, 3, 5] there, which this check reads output-of too; [2, 4, 6] as written
+    # it serves as [3, 5, 7])
+    for written, change in readable:
+        if engines.served_layer_ids("sglang", None, written, num_target_layers,
+                                    target_architecture) == trained:
+            return written, change
+    if readable:
+        return readable[0]
     return without_key(raw, engines.NESTED_KEY), (stale, None)
 
 
