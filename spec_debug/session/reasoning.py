@@ -17,7 +17,8 @@ _HYPOTHESIS = re.compile(
     r"my (?:guess|theory) is(?! (?:wrong|incorrect)\b)|most likely (?:explanation|cause|culprit)|"
     # "This suggests we should rerun the benchmark": a plan, no suspect
     r"(?:this|that|which) suggests(?! (?:that )?(?:we|I|you|to)\b)|"
-    r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
+    # ("It could also be the vocab mapping", "Could well be the d2t map": a second guess)
+    r"(?:could|might|may)(?: also| well)? be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
     r"a good idea|a good time|a bit|slightly|fine|ok(?:ay)?|able|done|necessary|needed|required|as simple)\b"
     # a plan worded as "could be": "The next step could be to check the config" ("the draft may be
     # to blame", "may be to do with the layer order" guess)
@@ -160,15 +161,19 @@ _MY_GUESS = re.compile("my (?:guess|theory)").search
 _RULED_OUT_WORDS = re.compile("rule[ds] out").search
 _NO_CHANGE = re.compile("no (?:change|difference|improvement|effect)").search
 _WORKS = re.compile("work(?:s|ed)").search
+# "could be", "could also be", "could well be" (a literal prefix each: as fast as ``in``)
+_COULD_BE = re.compile("could (?:also |well )?be").search
+_MIGHT_BE = re.compile("might (?:also |well )?be").search
+_MAY_BE = re.compile("may (?:also |well )?be").search
 
 
 def _hypothesis_cue(low: str) -> bool:
-    """One of "suspect", "hypothes", "likely", "probably", "suggests", "possibly", "perhaps", "maybe", "could be", "might be",
-    "may be", "possible that", "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
+    """One of "suspect", "hypothes", "likely", "probably", "suggests", "possibly", "perhaps", "maybe", "could (also|well) be",
+    "might (also|well) be", "may (also|well) be", "possible that", "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
     "the bug", "the culprit" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
         or "possibly" in low or "perhaps" in low or "maybe" in low \
-        or "could be" in low or "might be" in low or "may be" in low or "possible that" in low or "root cause" in low or _MY_GUESS(low) is not None \
+        or _COULD_BE(low) is not None or _MIGHT_BE(low) is not None or _MAY_BE(low) is not None or "possible that" in low or "root cause" in low or _MY_GUESS(low) is not None \
         or _THE_CULPRIT(low) is not None
 
 
@@ -252,13 +257,13 @@ def stated_cause(sentence: str) -> bool:
 # forecast of how an action will go ("The build may be slow", "this might take..." is no match
 # already). Both are only looked for in a sentence that matched, so they cost the hot path
 # nothing.
-_MODAL_BE = re.compile(r"\b(?:could|might|may) be\b", re.I)
+_MODAL_BE = re.compile(r"\b(?:could|might|may)(?: also| well)? be\b", re.I)
 _CHECK_QUESTION = re.compile(
     r"\b(?:check|checking|checks|see|seeing|verify|verifying|test|testing|confirm|confirming|find out|"
     r"figure out|determine|make sure|ensure|inspect|inspecting|look at|looking at)\s+(?:whether|if)\b[^.!?;,]*$", re.I)
 _FORECAST = re.compile(
     r"\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
-    r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may) be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"
+    r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may)(?: also| well)? be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"
     r"(?:slow|slower|long|longer|large|larger|big|bigger|heavy|expensive|time-consuming|quick|quicker|a while)\b"
     r"(?![^.!?]*\b(?:because|due to|caused|why)\b)", re.I)
 
@@ -269,7 +274,7 @@ _FORECAST = re.compile(
 # guess: a participle that is a fault is not listed, and "instead", "wrong" or a reason after it
 # keeps the guess).
 _ABILITY = re.compile(
-    r"\bcould be\s+(?:(?:successfully|directly|easily|safely|quickly|fully|then|now|also)\s+)?"
+    r"\bcould(?: also| well)? be\s+(?:(?:successfully|directly|easily|safely|quickly|fully|then|now|also)\s+)?"
     r"(?:loaded|compared|tested|checked|verified|measured|benchmarked|reproduced|run|done|fixed|solved|resolved|"
     r"improved|addressed|tried|installed|built|compiled|imported|launched|started|reached|opened|read|parsed|"
     r"downloaded|found|achieved|avoided|skipped|tuned|served|evaluated|profiled|inspected|printed|logged)\b"
