@@ -344,6 +344,8 @@ _COMPARED_HEADING = (r"\b(?:vs\.?|versus|than|over|against|compared\s+(?:to|with
                      r"(?:(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline|no[- ]?spec(?:ulation|ulative(?:\s+decoding)?)?"
                      r"|without\s+(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?))\s*:\s*\**")
 _COMPARED_HEAD = re.compile(_COMPARED_HEADING + "$", re.I)
+# Such a heading worded "compared to/with" or "than": one reading after it is no baseline's.
+_COMPARED_OR_THAN = re.compile(r"(?:than|compared)\b", re.I)
 # The same heading, then the run's reading and "vs": the number after is the baseline's.
 _COMPARED_HEAD_FIRST = re.compile(_COMPARED_HEADING + r"\d[\d.,]*\**\s*(?:tok(?:en)?s?/s(?:ec)?|tps|t/s)\**\s*"
                                   r"(?:vs\.?|versus)\s*\**$", re.I)
@@ -2156,6 +2158,16 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
         # the order the readings follow (was the baseline 40, ours 60: a speedup where it was slower)
         if baseline and after and _VS_NEXT.match(after) and _COMPARED_HEAD.search(before):
             return "throughput"
+        # "Compared to no-spec: 95 tok/s", "slower than the baseline: 95 tok/s": one reading (its unit
+        # its own; a pair's first has none, and the pair is read in the heading's order) after
+        # such a heading may be ours (set against the baseline) as well as the baseline's: no
+        # baseline (was the baseline's, so the run's own 95 became the baseline). "EAGLE-3 vs
+        # baseline: 131.5 tok/s" stays one (test_hardening31_extract_vs_baseline_heading).
+        if baseline and unit_end is not None and ("ompared" in before or "than" in before):
+            head = _COMPARED_HEAD.search(before)
+            if head is not None and _COMPARED_OR_THAN.match(head.group()) \
+                    and not (after and _may_name_baseline(after) and _BASELINE_AFTER.match(after)):
+                return "throughput"
         if not baseline and _COMPARED_HEAD_FIRST.search(text, max(0, start - 80), start):
             return "baseline_throughput"
     if not baseline and ("vs" in before or "ersus" in before) \
