@@ -14,7 +14,9 @@ _HYPOTHESIS = re.compile(
     # ("My hypothesis was wrong", "my theory is wrong": the guess taken back, no new one)
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+(?! (?:was|is) (?:wrong|incorrect)\b)|"
     r"(?:likely|probably) (?:because|due to|caused by)|"
-    r"my (?:guess|theory) is(?! (?:wrong|incorrect)\b)|most likely (?:explanation|cause|culprit)|"
+    # "My first guess: the CUDA graph capture", "my best guess is", "My suspicion is that ..."
+    r"my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?(?:guess|theory|suspicion)"
+    r"(?: is(?! (?:wrong|incorrect)\b)|(?=\s*:))|most likely (?:explanation|cause|culprit)|"
     # "This suggests we should rerun the benchmark": a plan, no suspect
     r"(?:this|that|which) suggests(?! (?:that )?(?:we|I|you|to)\b)|"
     # ("It could also be the vocab mapping", "Could well be the d2t map": a second guess)
@@ -157,7 +159,8 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 # literals after that start (it matches where one of the words is, and sre scans for a
 # literal prefix as fast as ``in`` does): 10 and 12 scans of the text instead of 15 and 17.
 _THE_CULPRIT = re.compile("the (?:issue|problem|bottleneck|bug|culprit)").search
-_MY_GUESS = re.compile("my (?:guess|theory)").search
+_MY_GUESS = re.compile("my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?"
+                       "(?:guess|theory|suspicion)").search
 _RULED_OUT_WORDS = re.compile("rule[ds] out").search
 _NO_CHANGE = re.compile("no (?:change|difference|improvement|effect)").search
 _WORKS = re.compile("work(?:s|ed)").search
@@ -169,7 +172,7 @@ _MAY_BE = re.compile("may (?:also |well )?be").search
 
 def _hypothesis_cue(low: str) -> bool:
     """One of "suspect", "hypothes", "likely", "probably", "suggests", "possibly", "perhaps", "maybe", "could (also|well) be",
-    "might (also|well) be", "may (also|well) be", "possible that", "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
+    "might (also|well) be", "may (also|well) be", "possible that", "root cause", "my (first|best|...) guess|theory|suspicion", "the issue", "the problem", "the bottleneck",
     "the bug", "the culprit" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
         or "possibly" in low or "perhaps" in low or "maybe" in low \
