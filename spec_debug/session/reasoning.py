@@ -66,7 +66,9 @@ _RULED_OUT = re.compile(
     r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
     # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
     # capture": the agent takes its guess back
-    r"(?:\bi|hypothesis|theory|guess|suspicion|assumption) was wrong(?! to\b))\b", re.I)
+    # "My theory about num_speculative_tokens was wrong": what it was about between
+    r"(?:\bi|hypothesis|theory|guess|suspicion|assumption)(?: (?:about|on|regarding) [^.!?\n,;:]{1,60}?)?"
+    r" was wrong(?! to\b))\b", re.I)
 
 
 # "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
