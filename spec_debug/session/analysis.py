@@ -1021,7 +1021,13 @@ class _SessionState:
         sub-agent's guess on them (_reported_causes)."""
         topic = reasoning.topic_words(sentence)
         found = reasoning.topic_words(confirmed)
-        shared = [0 if found & t else len(topic & t) for _, t in st.open_hypotheses]
+        # The guesses the confirmation names most are its own, not any it shares a word with:
+        # "Confirmed: ... so the batch size is the cause. My theory about num_speculative_tokens
+        # was wrong." rules out the theory "num_speculative_tokens=8 is too many for batch 64"
+        # (was: its "batch" kept it open for ever)
+        confirms = [len(found & t) for _, t in st.open_hypotheses]
+        most = max(confirms, default=0)
+        shared = [0 if most and c == most else len(topic & t) for c, (_, t) in zip(confirms, st.open_hypotheses)]
         if not shared or not max(shared):
             return
         i = max(range(len(shared)), key=shared.__getitem__)

@@ -32,3 +32,11 @@ def test_alone_it_rules_out_the_theory(tmp_path):
     back = "My theory about num_speculative_tokens was wrong."
     a = _session(tmp_path, THEORY, back)
     assert [(h.text, h.status, h.outcome) for h in a.hypotheses] == [(THEORY, "ruled_out", back)]
+
+
+def test_beside_a_confirmation_of_another_guess_it_rules_out_the_theory(tmp_path):
+    confirmed = "Confirmed: at concurrency 4 EAGLE-3 reaches 160 tok/s, so the batch size is the cause."
+    back = "My theory about num_speculative_tokens was wrong."
+    a = _session(tmp_path, THEORY, BATCH, confirmed + " " + back)
+    assert [(h.text, h.status, h.outcome) for h in a.hypotheses] == [
+        (THEORY, "ruled_out", back), (BATCH, "confirmed", confirmed)]
