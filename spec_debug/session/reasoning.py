@@ -15,7 +15,7 @@ _HYPOTHESIS = re.compile(
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+(?! (?:was|is) (?:wrong|incorrect)\b)|"
     r"(?:likely|probably) (?:because|due to|caused by)|"
     # "My first guess: the CUDA graph capture", "my best guess is", "My suspicion is that ..."
-    r"my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?(?:guess|theory|suspicion)"
+    r"my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?(?:guess|theory|suspicion|hunch)"
     r"(?: is(?! (?:wrong|incorrect)\b)|(?=\s*:))|most likely (?:explanation|cause|culprit)|"
     # "This suggests we should rerun the benchmark": a plan, no suspect
     r"(?:this|that|which) suggests(?! (?:that )?(?:we|I|you|to)\b)|"
@@ -36,6 +36,10 @@ _HYPOTHESIS = re.compile(
     r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
     # "It is possible that we need to restart": a plan, no suspect
     r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
+    # "One possibility is that the draft uses the wrong layers", "Another possibility: the d2t
+    # map ..." ("A possibility is to restart": a plan)
+    r"|\b(?:one|another|a|the other|the main|the only) possibility (?:is|was)\b(?! (?:to|that (?:we|I|you))\b)"
+    r"|\b(?:one|another) possibility\s*:"
     # "Now I understand the problem: the d2t map is absolute" names its suspect as "I see the issue:" does
     # ("Let me understand the issue: ..." plans)
     r"|\b(?:see|found|spotted|(?<!me )(?<!us )(?<!to )(?:understand|know)) the (?:issue|problem|bug|culprit)(?: here| now)?:"
@@ -162,10 +166,12 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 # literal prefix as fast as ``in`` does): 10 and 12 scans of the text instead of 15 and 17.
 _THE_CULPRIT = re.compile("the (?:issue|problem|bottleneck|bug|culprit)").search
 _MY_GUESS = re.compile("my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?"
-                       "(?:guess|theory|suspicion)").search
+                       "(?:guess|theory|suspicion|hunch)").search
 _RULED_OUT_WORDS = re.compile("rule[ds] out").search
 _NO_CHANGE = re.compile("no (?:change|difference|improvement|effect)").search
 _WORKS = re.compile("work(?:s|ed)").search
+# "possibly", "possible that", "possibility": one scan for the three
+_POSSIB = re.compile("possib(?:ly|le that|ility)").search
 # "could be", "could also be", "could well be" (a literal prefix each: as fast as ``in``)
 _COULD_BE = re.compile("could (?:also |well )?be").search
 _MIGHT_BE = re.compile("might (?:also |well )?be").search
@@ -173,12 +179,12 @@ _MAY_BE = re.compile("may (?:also |well )?be").search
 
 
 def _hypothesis_cue(low: str) -> bool:
-    """One of "suspect", "hypothes", "likely", "probably", "suggests", "possibly", "perhaps", "maybe", "could (also|well) be",
-    "might (also|well) be", "may (also|well) be", "possible that", "root cause", "my (first|best|...) guess|theory|suspicion", "the issue", "the problem", "the bottleneck",
+    """One of "suspect", "hypothes", "likely", "probably", "suggests", "possib(ly|le that|ility)", "perhaps", "maybe", "could (also|well) be",
+    "might (also|well) be", "may (also|well) be", "root cause", "my (first|best|...) guess|theory|suspicion|hunch", "the issue", "the problem", "the bottleneck",
     "the bug", "the culprit" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
-        or "possibly" in low or "perhaps" in low or "maybe" in low \
-        or _COULD_BE(low) is not None or _MIGHT_BE(low) is not None or _MAY_BE(low) is not None or "possible that" in low or "root cause" in low or _MY_GUESS(low) is not None \
+        or _POSSIB(low) is not None or "perhaps" in low or "maybe" in low \
+        or _COULD_BE(low) is not None or _MIGHT_BE(low) is not None or _MAY_BE(low) is not None or "root cause" in low or _MY_GUESS(low) is not None \
         or _THE_CULPRIT(low) is not None
 
 
