@@ -63,7 +63,8 @@ _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
-    r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)"
+    # ("That rules it out", "ruled that out": the guess named by a pronoun between)
+    r"\b(?:rule[sd] (?:(?:it|that|this|them) )?out|no (?:change|difference|improvement|effect)"
     # "No change needed in the launch script": nothing to do, no suspect ruled out
     r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
@@ -77,7 +78,8 @@ _RULED_OUT = re.compile(
 
 # "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
 # words of an outcome under a negation settle nothing.
-_NEGATED = re.compile(r"(?:\b(?:not|never|yet to be|unable to|cannot)|n't)\s+(?:(?:been|be|yet|fully|really)\s+)*$", re.I)
+# "Nothing rules it out yet", "nothing confirms it": none either.
+_NEGATED = re.compile(r"(?:\b(?:not|never|yet to be|unable to|cannot|nothing)|n't)\s+(?:(?:been|be|yet|fully|really)\s+)*$", re.I)
 
 
 # "If that works, ...", "Check whether that works", "Hopefully that fixed it", "I want to make sure
@@ -167,7 +169,7 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 _THE_CULPRIT = re.compile("the (?:issue|problem|bottleneck|bug|culprit)").search
 _MY_GUESS = re.compile("my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?"
                        "(?:guess|theory|suspicion|hunch)").search
-_RULED_OUT_WORDS = re.compile("rule[ds] out").search
+_RULED_OUT_WORDS = re.compile("rule[ds] (?:(?:it|that|this|them) )?out").search
 _NO_CHANGE = re.compile("no (?:change|difference|improvement|effect)").search
 _WORKS = re.compile("work(?:s|ed)").search
 # "possibly", "possible that", "possibility": one scan for the three
