@@ -1039,6 +1039,11 @@ class _SessionState:
         topic word with (the one :func:`_settled_index` picks), or restates one settled before.
         A cause stated before anything on its topic was ("Found the root cause: d2t ..." and
         later "That fixed it") is a hypothesis, for what confirms it next."""
+        if st.open_hypotheses and reasoning.pronoun_cause(sentence):
+            # "That was the culprit." just after a guess: the agent names the open guess by a
+            # pronoun, the newest (was: no outcome, the guess left an open question)
+            _settle(st, len(st.open_hypotheses) - 1, "confirmed", ev, sentence)
+            return True
         topic = reasoning.topic_words(sentence)
         if not topic:
             return True  # a heading "## Root cause" alone names no cause to confirm or keep

@@ -260,6 +260,18 @@ _HEDGED = re.compile(
     r"investigat\w*|determine|need|let me|let's|until)\b|n't\b", re.I)
 
 
+# "That was the culprit.", "Yep, this is the root cause": the cause named by a pronoun alone (the
+# last guess). Only looked for in a stated cause with no topic word, so it costs the hot path nothing.
+_PRONOUN_CAUSE = re.compile(r"^\W*(?:(?:so|yes|yep|yeah|ok(?:ay)?|and|well|indeed|right)\W+)?(?:that|this|it)"
+                            r"(?:'s|\s+is|\s+was)\s+(?:indeed\s+)?the\s+(?:actual\s+|real\s+)?(?:root\s+cause|culprit)\W*$",
+                            re.I)
+
+
+def pronoun_cause(sentence: str) -> bool:
+    """``sentence`` (a stated cause) names the cause by "that", "this" or "it" alone."""
+    return _PRONOUN_CAUSE.match(sentence) is not None
+
+
 def stated_cause(sentence: str) -> bool:
     """``sentence`` (a hypothesis sentence) states an established root cause, unhedged."""
     return _STATED_CAUSE.search(sentence) is not None and _HEDGED.search(sentence) is None
