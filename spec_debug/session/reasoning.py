@@ -69,6 +69,8 @@ _RULED_OUT = re.compile(
     r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
     r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
+    # "So that is not it", "That wasn't it": the last guess taken back
+    r"\b(?:that|this)(?:'s| is| was)(?: not|n't) it(?![\w'-])|"
     # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
     # capture": the agent takes its guess back
     # "My theory about num_speculative_tokens was wrong": what it was about between
@@ -191,16 +193,19 @@ def _hypothesis_cue(low: str) -> bool:
 
 
 def _outcome_cue(low: str) -> bool:
-    """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
+    """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
     "no improvement", "no effect", "works", "worked", "indeed", "was wrong" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
-        or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
+        or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
         or "indeed" in low or "was wrong" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
+# "not the", "not it" and "n't the", "n't it" (a literal prefix each: one scan as ``in`` was)
+_NOT_THE_OR_IT = re.compile("not (?:the|it)").search
+_NT_THE_OR_IT = re.compile("n't (?:the|it)").search
 
 
 def _confirmed_cue(low: str) -> bool:
@@ -213,14 +218,15 @@ def _confirmed_cue(low: str) -> bool:
 
 
 def _ruled_out_cue(low: str) -> bool:
-    """A literal of every branch of _RULED_OUT, lowered, is in ``low``: "ruled out", "rules
+    """A literal of every branch of _RULED_OUT, lowered, is in ``low``: "rule[ds] (it|that|...)
     out", "no change" (difference, improvement, effect), "(did|does) not" or "(did|does)n't"
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
-    bottleneck), each holding "t the cause" and so on, and "was wrong"."""
+    bottleneck), each holding "t the cause" and so on, "was wrong", and "(that|this)('s| is| was)
+    (not|n't) it", each holding "t it"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
-        or "was wrong" in low
+        or "was wrong" in low or "t it" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
