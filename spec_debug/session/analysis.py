@@ -1020,7 +1020,13 @@ class _SessionState:
         sub-agent's guess on them (_reported_causes)."""
         topic = reasoning.topic_words(sentence)
         found = reasoning.topic_words(confirmed)
-        shared = [0 if found & t else len(topic & t) for _, t in st.open_hypotheses]
+        # The guesses the confirmation names most are its own, not any it shares a word with:
+        # "Confirmed: ... so the batch size is the cause. My theory about num_speculative_tokens
+        # was wrong." rules out the theory "num_speculative_tokens=8 is too many for batch 64"
+        # (was: its "batch" kept it open for ever)
+        confirms = [len(found & t) for _, t in st.open_hypotheses]
+        most = max(confirms, default=0)
+        shared = [0 if most and c == most else len(topic & t) for c, (_, t) in zip(confirms, st.open_hypotheses)]
         if not shared or not max(shared):
             return
         i = max(range(len(shared)), key=shared.__getitem__)
@@ -1032,6 +1038,11 @@ class _SessionState:
         topic word with (the one :func:`_settled_index` picks), or restates one settled before.
         A cause stated before anything on its topic was ("Found the root cause: d2t ..." and
         later "That fixed it") is a hypothesis, for what confirms it next."""
+        if st.open_hypotheses and reasoning.pronoun_cause(sentence):
+            # "That was the culprit." just after a guess: the agent names the open guess by a
+            # pronoun, the newest (was: no outcome, the guess left an open question)
+            _settle(st, len(st.open_hypotheses) - 1, "confirmed", ev, sentence)
+            return True
         topic = reasoning.topic_words(sentence)
         if not topic:
             return True  # a heading "## Root cause" alone names no cause to confirm or keep

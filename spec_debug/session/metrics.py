@@ -344,6 +344,8 @@ _COMPARED_HEADING = (r"\b(?:vs\.?|versus|than|over|against|compared\s+(?:to|with
                      r"(?:(?:no[- ]?spec\w*\s+|vanilla\s+)?baseline|no[- ]?spec(?:ulation|ulative(?:\s+decoding)?)?"
                      r"|without\s+(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft(?:\s+model)?))\s*:\s*\**")
 _COMPARED_HEAD = re.compile(_COMPARED_HEADING + "$", re.I)
+# Such a heading worded "compared to/with" or "than": one reading after it is no baseline's.
+_COMPARED_OR_THAN = re.compile(r"(?:than|compared)\b", re.I)
 # The same heading, then the run's reading and "vs": the number after is the baseline's.
 _COMPARED_HEAD_FIRST = re.compile(_COMPARED_HEADING + r"\d[\d.,]*\**\s*(?:tok(?:en)?s?/s(?:ec)?|tps|t/s)\**\s*"
                                   r"(?:vs\.?|versus)\s*\**$", re.I)
@@ -354,6 +356,22 @@ _VS_NEXT = re.compile(r"\**\s*(?:vs\.?|versus)\s*\**\d", re.I)
 _PAIR_LEGEND = re.compile(r"[ \t]*\([ \t]*([^()\n,;:]{1,40}?)\s+(?:vs\.?|versus)\s+([^()\n,;:]{1,40}?)[ \t]*\)", re.I)
 _LEGEND_BASELINE = re.compile(r"\W*(?:the\s+)?(?:" + _BASELINE_WORDS + r"|plain\b|base\s+model\b)", re.I)
 _PAIR_NAMES = ("throughput", "baseline_throughput")
+# The first of a pair each with its own unit, then "vs", before the second: "140 tok/s vs ".
+_OWN_UNIT_PAIR = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\**\s*(?:tok(?:en)?s?/s(?:ec)?|t/s|tps)\**\s*"
+                            r"(?:vs\.?|versus)\s*\**[~\u2248]?$", re.I)
+
+
+def _legend_names(legend: re.Match, first: str, second: str) -> tuple[str, str]:
+    """The names of a pair's two readings as its legend ("(baseline vs EAGLE-3)") says: one side a
+    baseline, that one; both ("(baseline vs baseline rerun)": two runs without speculation,
+    no run of ours to set against them), both; neither, as they were read."""
+    first_base = _LEGEND_BASELINE.match(legend.group(1)) is not None
+    second_base = _LEGEND_BASELINE.match(legend.group(2)) is not None
+    if first_base and second_base:
+        return "baseline_throughput", "baseline_throughput"
+    if first_base != second_base:
+        return ("baseline_throughput", "throughput") if first_base else ("throughput", "baseline_throughput")
+    return first, second
 # A speedup factor right before a pair in parentheses: "1.51x (61.0 vs 40.3 tok/s)", "a 1.5x
 # speedup (...)". Not "1.5x slower (...)": a slowdown's factor divides the other way.
 _FACTOR_BEFORE_PAIR = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[x\u00d7]\s*(?:speedup\s*)?\(\s*[~\u2248]?$", re.I)
@@ -1718,12 +1736,16 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
             if "(" in text[end:end + 3] and first_name in _PAIR_NAMES and name in _PAIR_NAMES \
                     and (legend := _PAIR_LEGEND.match(text, end)) is not None:
                 # "140 vs 95 tok/s (baseline vs EAGLE-3)": the legend names each side (was 95 the
-                # baseline, "(baseline" read as the second number's word); one side a baseline only
-                first_base = _LEGEND_BASELINE.match(legend.group(1)) is not None
-                if first_base != (_LEGEND_BASELINE.match(legend.group(2)) is not None):
-                    first_name, name = ("baseline_throughput", "throughput") if first_base else \
-                        ("throughput", "baseline_throughput")
+                # baseline, "(baseline" read as the second number's word)
+                first_name, name = _legend_names(legend, first_name, name)
             found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
+        elif "(" in text[end:end + 3] and name in _PAIR_NAMES and found and found[-1].name in _PAIR_NAMES \
+                and (legend := _PAIR_LEGEND.match(text, end)) is not None \
+                and (own := _OWN_UNIT_PAIR.search(text, max(0, start - 40), start)) is not None \
+                and float(own.group(1).replace(",", "")) == found[-1].value:
+            # "140 tok/s vs 95 tok/s (baseline vs EAGLE-3)": each its own unit, the legend names
+            # each side as for a shared unit (was 95 the baseline, and "(EAGLE-3 vs baseline)" none)
+            found[-1].name, name = _legend_names(legend, found[-1].name, name)
         elif name == "throughput" and found and found[-1].name == name and "from" in text[max(0, start - 8):start] \
                 and _TO_THEN_FROM.search(text, max(0, start - 80), start) is not None:
             # "dropped to 54.8 tok/s from 90 tok/s", "54.8 tok/s, down from 90": the reading after
@@ -2156,6 +2178,16 @@ def _throughput_name(text: str, start: int, unit_end: int | None) -> str:
         # the order the readings follow (was the baseline 40, ours 60: a speedup where it was slower)
         if baseline and after and _VS_NEXT.match(after) and _COMPARED_HEAD.search(before):
             return "throughput"
+        # "Compared to no-spec: 95 tok/s", "slower than the baseline: 95 tok/s": one reading (its unit
+        # its own; a pair's first has none, and the pair is read in the heading's order) after
+        # such a heading may be ours (set against the baseline) as well as the baseline's: no
+        # baseline (was the baseline's, so the run's own 95 became the baseline). "EAGLE-3 vs
+        # baseline: 131.5 tok/s" stays one (test_hardening31_extract_vs_baseline_heading).
+        if baseline and unit_end is not None and ("ompared" in before or "than" in before):
+            head = _COMPARED_HEAD.search(before)
+            if head is not None and _COMPARED_OR_THAN.match(head.group()) \
+                    and not (after and _may_name_baseline(after) and _BASELINE_AFTER.match(after)):
+                return "throughput"
         if not baseline and _COMPARED_HEAD_FIRST.search(text, max(0, start - 80), start):
             return "baseline_throughput"
     if not baseline and ("vs" in before or "ersus" in before) \

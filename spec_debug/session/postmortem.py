@@ -947,8 +947,10 @@ def _launches(a: SessionAnalysis) -> dict[str, list[tuple[int, tuple[str, str | 
 
 def _is_baseline(m: MetricRecord) -> bool:
     """A reading without speculation: one said to be ("90 tok/s without speculation"), or the
-    throughput of a benchmark of a server launched without it (MetricRecord.baseline)."""
-    return m.name == "baseline_throughput" or m.baseline
+    throughput of a benchmark of a server launched without it (MetricRecord.baseline). That
+    benchmark's accept length is marked too (1.0: no drafter), and is no throughput: it was the
+    baseline a later reading was paired with ("against a 1 tok/s baseline")."""
+    return m.name == "baseline_throughput" or (m.baseline and m.name == "throughput")
 
 
 def _paired_baseline(a: SessionAnalysis, seq: int, value: float) -> tuple[MetricRecord | None, bool]:

@@ -14,10 +14,13 @@ _HYPOTHESIS = re.compile(
     # ("My hypothesis was wrong", "my theory is wrong": the guess taken back, no new one)
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+(?! (?:was|is) (?:wrong|incorrect)\b)|"
     r"(?:likely|probably) (?:because|due to|caused by)|"
-    r"my (?:guess|theory) is(?! (?:wrong|incorrect)\b)|most likely (?:explanation|cause|culprit)|"
+    # "My first guess: the CUDA graph capture", "my best guess is", "My suspicion is that ..."
+    r"my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?(?:guess|theory|suspicion|hunch)"
+    r"(?: is(?! (?:wrong|incorrect)\b)|(?=\s*:))|most likely (?:explanation|cause|culprit)|"
     # "This suggests we should rerun the benchmark": a plan, no suspect
     r"(?:this|that|which) suggests(?! (?:that )?(?:we|I|you|to)\b)|"
-    r"(?:could|might|may) be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
+    # ("It could also be the vocab mapping", "Could well be the d2t map": a second guess)
+    r"(?:could|might|may)(?: also| well)? be(?! (?:worth|useful|helpful|handy|nice|good|better|best|easier|simpler|faster|interesting|"
     r"a good idea|a good time|a bit|slightly|fine|ok(?:ay)?|able|done|necessary|needed|required|as simple)\b"
     # a plan worded as "could be": "The next step could be to check the config" ("the draft may be
     # to blame", "may be to do with the layer order" guess)
@@ -33,6 +36,10 @@ _HYPOTHESIS = re.compile(
     r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
     # "It is possible that we need to restart": a plan, no suspect
     r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
+    # "One possibility is that the draft uses the wrong layers", "Another possibility: the d2t
+    # map ..." ("A possibility is to restart": a plan)
+    r"|\b(?:one|another|a|the other|the main|the only) possibility (?:is|was)\b(?! (?:to|that (?:we|I|you))\b)"
+    r"|\b(?:one|another) possibility\s*:"
     # "Now I understand the problem: the d2t map is absolute" names its suspect as "I see the issue:" does
     # ("Let me understand the issue: ..." plans)
     r"|\b(?:see|found|spotted|(?<!me )(?<!us )(?<!to )(?:understand|know)) the (?:issue|problem|bug|culprit)(?: here| now)?:"
@@ -56,19 +63,25 @@ _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 _RULED_OUT = re.compile(
-    r"\b(?:ruled out|rules out|no (?:change|difference|improvement|effect)"
+    # ("That rules it out", "ruled that out": the guess named by a pronoun between)
+    r"\b(?:rule[sd] (?:(?:it|that|this|them) )?out|no (?:change|difference|improvement|effect)"
     # "No change needed in the launch script": nothing to do, no suspect ruled out
     r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
     r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
+    # "So that is not it", "That wasn't it": the last guess taken back
+    r"\b(?:that|this)(?:'s| is| was)(?: not|n't) it(?![\w'-])|"
     # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
     # capture": the agent takes its guess back
-    r"(?:\bi|hypothesis|theory|guess|suspicion|assumption) was wrong(?! to\b))\b", re.I)
+    # "My theory about num_speculative_tokens was wrong": what it was about between
+    r"(?:\bi|hypothesis|theory|guess|suspicion|assumption)(?: (?:about|on|regarding) [^.!?\n,;:]{1,60}?)?"
+    r" was wrong(?! to\b))\b", re.I)
 
 
 # "I haven't confirmed", "not verified that", "not ruled out yet", "yet to be confirmed": the
 # words of an outcome under a negation settle nothing.
-_NEGATED = re.compile(r"(?:\b(?:not|never|yet to be|unable to|cannot)|n't)\s+(?:(?:been|be|yet|fully|really)\s+)*$", re.I)
+# "Nothing rules it out yet", "nothing confirms it": none either.
+_NEGATED = re.compile(r"(?:\b(?:not|never|yet to be|unable to|cannot|nothing)|n't)\s+(?:(?:been|be|yet|fully|really)\s+)*$", re.I)
 
 
 # "If that works, ...", "Check whether that works", "Hopefully that fixed it", "I want to make sure
@@ -156,33 +169,43 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 # literals after that start (it matches where one of the words is, and sre scans for a
 # literal prefix as fast as ``in`` does): 10 and 12 scans of the text instead of 15 and 17.
 _THE_CULPRIT = re.compile("the (?:issue|problem|bottleneck|bug|culprit)").search
-_MY_GUESS = re.compile("my (?:guess|theory)").search
-_RULED_OUT_WORDS = re.compile("rule[ds] out").search
+_MY_GUESS = re.compile("my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?"
+                       "(?:guess|theory|suspicion|hunch)").search
+_RULED_OUT_WORDS = re.compile("rule[ds] (?:(?:it|that|this|them) )?out").search
 _NO_CHANGE = re.compile("no (?:change|difference|improvement|effect)").search
 _WORKS = re.compile("work(?:s|ed)").search
+# "possibly", "possible that", "possibility": one scan for the three
+_POSSIB = re.compile("possib(?:ly|le that|ility)").search
+# "could be", "could also be", "could well be" (a literal prefix each: as fast as ``in``)
+_COULD_BE = re.compile("could (?:also |well )?be").search
+_MIGHT_BE = re.compile("might (?:also |well )?be").search
+_MAY_BE = re.compile("may (?:also |well )?be").search
 
 
 def _hypothesis_cue(low: str) -> bool:
-    """One of "suspect", "hypothes", "likely", "probably", "suggests", "possibly", "perhaps", "maybe", "could be", "might be",
-    "may be", "possible that", "root cause", "my guess", "my theory", "the issue", "the problem", "the bottleneck",
+    """One of "suspect", "hypothes", "likely", "probably", "suggests", "possib(ly|le that|ility)", "perhaps", "maybe", "could (also|well) be",
+    "might (also|well) be", "may (also|well) be", "root cause", "my (first|best|...) guess|theory|suspicion|hunch", "the issue", "the problem", "the bottleneck",
     "the bug", "the culprit" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
-        or "possibly" in low or "perhaps" in low or "maybe" in low \
-        or "could be" in low or "might be" in low or "may be" in low or "possible that" in low or "root cause" in low or _MY_GUESS(low) is not None \
+        or _POSSIB(low) is not None or "perhaps" in low or "maybe" in low \
+        or _COULD_BE(low) is not None or _MIGHT_BE(low) is not None or _MAY_BE(low) is not None or "root cause" in low or _MY_GUESS(low) is not None \
         or _THE_CULPRIT(low) is not None
 
 
 def _outcome_cue(low: str) -> bool:
-    """One of "confirm", "fixed", "was it", "verified", "help", "not the", "n't the",
+    """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
     "no improvement", "no effect", "works", "worked", "indeed", "was wrong" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
-        or "not the" in low or "n't the" in low or "change anything" in low or "a difference" in low \
+        or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
         or "indeed" in low or "was wrong" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
+# "not the", "not it" and "n't the", "n't it" (a literal prefix each: one scan as ``in`` was)
+_NOT_THE_OR_IT = re.compile("not (?:the|it)").search
+_NT_THE_OR_IT = re.compile("n't (?:the|it)").search
 
 
 def _confirmed_cue(low: str) -> bool:
@@ -195,14 +218,15 @@ def _confirmed_cue(low: str) -> bool:
 
 
 def _ruled_out_cue(low: str) -> bool:
-    """A literal of every branch of _RULED_OUT, lowered, is in ``low``: "ruled out", "rules
+    """A literal of every branch of _RULED_OUT, lowered, is in ``low``: "rule[ds] (it|that|...)
     out", "no change" (difference, improvement, effect), "(did|does) not" or "(did|does)n't"
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
-    bottleneck), each holding "t the cause" and so on, and "was wrong"."""
+    bottleneck), each holding "t the cause" and so on, "was wrong", and "(that|this)('s| is| was)
+    (not|n't) it", each holding "t it"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
-        or "was wrong" in low
+        or "was wrong" in low or "t it" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
@@ -242,6 +266,18 @@ _HEDGED = re.compile(
     r"investigat\w*|determine|need|let me|let's|until)\b|n't\b", re.I)
 
 
+# "That was the culprit.", "Yep, this is the root cause": the cause named by a pronoun alone (the
+# last guess). Only looked for in a stated cause with no topic word, so it costs the hot path nothing.
+_PRONOUN_CAUSE = re.compile(r"^\W*(?:(?:so|yes|yep|yeah|ok(?:ay)?|and|well|indeed|right)\W+)?(?:that|this|it)"
+                            r"(?:'s|\s+is|\s+was)\s+(?:indeed\s+)?the\s+(?:actual\s+|real\s+)?(?:root\s+cause|culprit)\W*$",
+                            re.I)
+
+
+def pronoun_cause(sentence: str) -> bool:
+    """``sentence`` (a stated cause) names the cause by "that", "this" or "it" alone."""
+    return _PRONOUN_CAUSE.match(sentence) is not None
+
+
 def stated_cause(sentence: str) -> bool:
     """``sentence`` (a hypothesis sentence) states an established root cause, unhedged."""
     return _STATED_CAUSE.search(sentence) is not None and _HEDGED.search(sentence) is None
@@ -252,13 +288,13 @@ def stated_cause(sentence: str) -> bool:
 # forecast of how an action will go ("The build may be slow", "this might take..." is no match
 # already). Both are only looked for in a sentence that matched, so they cost the hot path
 # nothing.
-_MODAL_BE = re.compile(r"\b(?:could|might|may) be\b", re.I)
+_MODAL_BE = re.compile(r"\b(?:could|might|may)(?: also| well)? be\b", re.I)
 _CHECK_QUESTION = re.compile(
     r"\b(?:check|checking|checks|see|seeing|verify|verifying|test|testing|confirm|confirming|find out|"
     r"figure out|determine|make sure|ensure|inspect|inspecting|look at|looking at)\s+(?:whether|if)\b[^.!?;,]*$", re.I)
 _FORECAST = re.compile(
     r"\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
-    r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may) be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"
+    r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may)(?: also| well)? be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"
     r"(?:slow|slower|long|longer|large|larger|big|bigger|heavy|expensive|time-consuming|quick|quicker|a while)\b"
     r"(?![^.!?]*\b(?:because|due to|caused|why)\b)", re.I)
 
@@ -269,7 +305,7 @@ _FORECAST = re.compile(
 # guess: a participle that is a fault is not listed, and "instead", "wrong" or a reason after it
 # keeps the guess).
 _ABILITY = re.compile(
-    r"\bcould be\s+(?:(?:successfully|directly|easily|safely|quickly|fully|then|now|also)\s+)?"
+    r"\bcould(?: also| well)? be\s+(?:(?:successfully|directly|easily|safely|quickly|fully|then|now|also)\s+)?"
     r"(?:loaded|compared|tested|checked|verified|measured|benchmarked|reproduced|run|done|fixed|solved|resolved|"
     r"improved|addressed|tried|installed|built|compiled|imported|launched|started|reached|opened|read|parsed|"
     r"downloaded|found|achieved|avoided|skipped|tuned|served|evaluated|profiled|inspected|printed|logged)\b"
