@@ -818,6 +818,17 @@ class _SessionState:
         if items.add(record):
             self.dropped += 1
 
+    def _errors_seen(self, ev: Event, info: AgentInfo, stretch: bool, found: tuple | list, host: str | None,
+                     call_seq: int | None) -> None:
+        """Count and keep the errors ``found`` in ``ev``'s output, on ``host``, of the call ``call_seq``."""
+        for err in found:
+            self.error_count += 1
+            info.errors += 1
+            self.phases.segment_for(ev, stretch=stretch).errors += 1
+            self._keep(self.kept["errors"], ErrorRecord(
+                self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
+                host, call_seq, ev.timestamp, ev.file, ev.line))
+
     def _agent(self, agent_id: str) -> _Agent:
         st = self.agents.get(agent_id)
         if st is None:
@@ -1373,21 +1384,11 @@ class _SessionState:
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
             info.failed_calls += 1
-        for err in found:
-            self.error_count += 1
-            info.errors += 1
-            self.phases.segment_for(ev, stretch=stretch).errors += 1
-            self._keep(self.kept["errors"], ErrorRecord(
-                self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
-                host, printed_for.seq if printed_for else call.seq if call else None, ev.timestamp, ev.file,
-                ev.line))
-        for err in job_found:
-            self.error_count += 1
-            info.errors += 1
-            self.phases.segment_for(ev, stretch=stretch).errors += 1
-            self._keep(self.kept["errors"], ErrorRecord(
-                self.session, ev.seq, ev.agent, err.kind, err.exception, err.message[:500], err.file, err.line,
-                job_printed.host, job_printed.seq, ev.timestamp, ev.file, ev.line))
+        if found:
+            self._errors_seen(ev, info, stretch, found, host,
+                              printed_for.seq if printed_for else call.seq if call else None)
+        if job_found:  # a background job's traceback: its host, and the command that started it
+            self._errors_seen(ev, info, stretch, job_found, job_printed.host, job_printed.seq)
         if st.held_pivot is not None and call is not None and call.seq == st.held_pivot[0].seq:
             held, st.held_pivot = st.held_pivot, None
             if any(not not_up_yet(err) for err in found):
