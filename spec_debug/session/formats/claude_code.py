@@ -574,6 +574,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                           call_id=obj["tool_use_id"], agent_ref=obj["task_id"])]
         if subtype == "api_error" and not text:
             text = _retry_note(obj)
+        elif subtype == "api_retry" and not text:
+            text = _stream_retry_note(obj)
         elif subtype == "hook_response" and not text:
             text = _hook_response_note(obj)
         if subtype == "task_notification":
@@ -667,6 +669,20 @@ def _retry_note(obj: dict) -> str:
     status = error.get("status")
     head = "API error" + (f" {status}" if type(status) is int else "") + (f": {said}" if said else "")
     attempt, most = obj.get("retryAttempt"), obj.get("maxRetries")
+    if type(attempt) is int:
+        head += f" (retry {attempt}/{most})" if type(most) is int else f" (retry {attempt})"
+    return head
+
+
+def _stream_retry_note(obj: dict) -> str:
+    """:func:`_retry_note` of stream-json's copy: ``{"type": "system", "subtype": "api_retry",
+    "attempt", "max_retries", "retry_delay_ms", "error_status": 529 | null, "error":
+    "rate_limit" | "server_error" | ...}`` (the Agent SDK's SDKAPIRetryMessage, whose ``error`` is
+    an SDKAssistantMessageError and ``error_status`` null for a connection error with no HTTP
+    response: @anthropic-ai/claude-agent-sdk ``sdk.d.ts``). It was a system note of no text."""
+    status, error = obj.get("error_status"), obj.get("error")
+    head = "API error" + (f" {status}" if type(status) is int else "") + (f": {error}" if isinstance(error, str) and error else "")
+    attempt, most = obj.get("attempt"), obj.get("max_retries")
     if type(attempt) is int:
         head += f" (retry {attempt}/{most})" if type(most) is int else f" (retry {attempt})"
     return head
