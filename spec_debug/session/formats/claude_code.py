@@ -83,6 +83,7 @@ _KNOWN_PASSTHROUGH = frozenset({
     "fork-context-ref", "content-replacement", "marble-origami-commit", "marble-origami-snapshot", "task-summary",
     "rate_limit_event", "control_request", "control_response",
     "tool_progress", "tool_use_summary", "auth_status",
+    "prompt_suggestion", "active_goal", "keep_alive",
 })
 """Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
 Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``),
@@ -98,7 +99,10 @@ stream-json's notes beside the messages: ``tool_progress{tool_use_id, tool_name,
 elapsed_time_seconds}`` while a tool runs, ``tool_use_summary{summary, preceding_tool_use_ids}``
 after a batch of calls, ``auth_status{isAuthenticating, output}`` (the Agent SDK's
 SDKToolProgressMessage, SDKToolUseSummaryMessage and SDKAuthStatusMessage,
-@anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type."""
+@anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type. The
+fourth row's are newer SDK lines of the same kind: ``prompt_suggestion{suggestion}``, the
+predicted next prompt (no prompt the person typed), ``active_goal{value}`` and ``keep_alive``
+(SDKPromptSuggestionMessage, SDKActiveGoalMessage, SDKKeepAliveMessage, the same file)."""
 
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
