@@ -83,6 +83,7 @@ _KNOWN_PASSTHROUGH = frozenset({
     "fork-context-ref", "content-replacement", "marble-origami-commit", "marble-origami-snapshot", "task-summary",
     "rate_limit_event", "control_request", "control_response",
     "tool_progress", "tool_use_summary", "auth_status",
+    "prompt_suggestion", "active_goal", "keep_alive",
 })
 """Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
 Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``),
@@ -98,7 +99,10 @@ stream-json's notes beside the messages: ``tool_progress{tool_use_id, tool_name,
 elapsed_time_seconds}`` while a tool runs, ``tool_use_summary{summary, preceding_tool_use_ids}``
 after a batch of calls, ``auth_status{isAuthenticating, output}`` (the Agent SDK's
 SDKToolProgressMessage, SDKToolUseSummaryMessage and SDKAuthStatusMessage,
-@anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type."""
+@anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type. The
+fourth row's are newer SDK lines of the same kind: ``prompt_suggestion{suggestion}``, the
+predicted next prompt (no prompt the person typed), ``active_goal{value}`` and ``keep_alive``
+(SDKPromptSuggestionMessage, SDKActiveGoalMessage, SDKKeepAliveMessage, the same file)."""
 
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
@@ -133,8 +137,31 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
     which agent they belong to is decided in order by :func:`link_records`."""
     agent, seq_base = cursor.agent, cursor.seq_base
     trunk = agent == MAIN_AGENT
+    narrated = False  # a message or init line since the last result line (_bare_result)
+    folder: str | None = None  # stream-json's working folder, till a command moves it (_MOVES_FOLDER)
     for index, lineno, obj in records:
         events = _events(obj, cursor, agent, seq_base + index, lineno, stats)
+        if events:
+            first = events[0]
+            raw = first.raw_type
+            if first.kind == "system" and raw.__class__ is str and raw[:7] == "result:":
+                if not narrated and raw != RESULT_ERROR and first.text:
+                    _bare_result(first)
+                narrated = False
+            else:
+                if raw == "init" and first.kind == "system":
+                    cwd = obj.get("cwd")
+                    folder = cwd if cwd.__class__ is str and cwd.startswith(("/", "~")) else None
+                if not narrated:
+                    narrated = first.role != "system" or raw == "init"
+            if folder is not None:
+                for ev in events:
+                    if ev.command is not None and ev.host is None and ev.cwd is None:
+                        ev.cwd = folder
+                        command = ev.command
+                        if ("cd" in command or "pushd" in command) and _MOVES_FOLDER.search(command):
+                            folder = None
+                            break
         if trunk and events and events[0].raw_type == "progress":
             copied = _progress_copy(obj, cursor, seq_base + index, lineno, stats)
             if copied is not None:
@@ -146,6 +173,24 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
             yield index, lineno, True, PARENT_CALL + parent_call, events
             continue
         yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
+
+
+_MOVES_FOLDER = re.compile(r"(?:^|[;&|({\n]|\bthen|\bdo|\belse)\s*(?:cd|pushd|popd)(?![\w.-])")
+"""stream-json says the working folder once, on its ``{"type": "system", "subtype": "init",
+"cwd"}`` line (the Agent SDK's SDKSystemMessage, @anthropic-ai/claude-agent-sdk ``sdk.d.ts``);
+its messages carry no ``cwd`` of their own, as a session file's lines do. Commands ran there
+until one moved the Bash tool's shell (``cd``, ``pushd``: the folder persists between calls);
+after that the folder is unknown, and left so, rather than guessed."""
+
+
+def _bare_result(ev: Event) -> None:
+    """``claude -p --output-format json`` writes one object, the run's ``result`` line alone
+    (the Agent SDK's SDKResultMessage, @anthropic-ai/claude-agent-sdk ``sdk.d.ts``): its final
+    answer is only in ``result``. Read as a system note, the answer ("96.8 tok/s with EAGLE-3")
+    gave no metric and no hypothesis; it is the agent's text. In stream-json (and ``json
+    --verbose``) the ``init`` line and the messages come first and the same answer was already
+    read from the last assistant message: that result stays a note, read once."""
+    ev.kind, ev.role = "text", "assistant"
 
 
 def _progress_copy(obj: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats) -> tuple[str, list[Event]] | None:
@@ -574,6 +619,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
                           call_id=obj["tool_use_id"], agent_ref=obj["task_id"])]
         if subtype == "api_error" and not text:
             text = _retry_note(obj)
+        elif subtype == "api_retry" and not text:
+            text = _stream_retry_note(obj)
         elif subtype == "hook_response" and not text:
             text = _hook_response_note(obj)
         if subtype == "task_notification":
@@ -667,6 +714,20 @@ def _retry_note(obj: dict) -> str:
     status = error.get("status")
     head = "API error" + (f" {status}" if type(status) is int else "") + (f": {said}" if said else "")
     attempt, most = obj.get("retryAttempt"), obj.get("maxRetries")
+    if type(attempt) is int:
+        head += f" (retry {attempt}/{most})" if type(most) is int else f" (retry {attempt})"
+    return head
+
+
+def _stream_retry_note(obj: dict) -> str:
+    """:func:`_retry_note` of stream-json's copy: ``{"type": "system", "subtype": "api_retry",
+    "attempt", "max_retries", "retry_delay_ms", "error_status": 529 | null, "error":
+    "rate_limit" | "server_error" | ...}`` (the Agent SDK's SDKAPIRetryMessage, whose ``error`` is
+    an SDKAssistantMessageError and ``error_status`` null for a connection error with no HTTP
+    response: @anthropic-ai/claude-agent-sdk ``sdk.d.ts``). It was a system note of no text."""
+    status, error = obj.get("error_status"), obj.get("error")
+    head = "API error" + (f" {status}" if type(status) is int else "") + (f": {error}" if isinstance(error, str) and error else "")
+    attempt, most = obj.get("attempt"), obj.get("max_retries")
     if type(attempt) is int:
         head += f" (retry {attempt}/{most})" if type(most) is int else f" (retry {attempt})"
     return head
