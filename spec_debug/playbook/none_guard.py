@@ -9,8 +9,8 @@ the guard is right where the capture is skipped) with the guard that does work: 
 
 Only a fact that a capture at or before the expression sets, with no default and not `all:`
 (a list, never None), and that the same expression orders (`<`, `>`, `<=`, `>=`) or looks in
-(`'EAGLE' in facts.X`: "argument of type 'NoneType' is not iterable", the same SD003) or calls
-a method of (`facts.X.startswith('EAGLE')`: "'None' has no attribute") is named:
+(`'EAGLE' in facts.X`: "argument of type 'NoneType' is not iterable", the same SD003), sizes
+(`facts.X | length > 0`: "object of type 'NoneType' has no len()") or calls a method of (`facts.X.startswith('EAGLE')`: "'None' has no attribute") is named:
 `facts.X is defined and facts.X == 'on'` and `facts.X in ['a', 'b']` are fine with None.
 `spec-debug run` says these warnings before it starts, as `playbooks validate` does.
 """
@@ -29,6 +29,12 @@ from spec_debug.playbook.templating import TEXT_ENV
 from spec_debug.playbook.yaml_nodes import dotted_path, load_positioned
 
 _ORDERING = frozenset(("gt", "gteq", "lt", "lteq"))
+# Filters that size or walk their value: given None, jinja2's own (jinja2/filters.py: do_first
+# iterates, do_last reverses, `length`/`count` are len) raise TypeError, so `facts.X | length > 0`
+# fails the step as ordering it does. `string`, `lower`, `default`, `int` take None fine.
+_SIZING_FILTERS = frozenset((
+    "length", "count", "first", "last", "join", "sort", "list", "unique", "reverse", "sum", "min", "max",
+    "map", "select", "reject", "selectattr", "rejectattr", "batch", "slice", "dictsort", "items", "groupby"))
 # Read after the step's own command and captures (runner/attempt.py), as in fact_order.py.
 _AFTER_OWN_CAPTURES = ("until", "that")
 
@@ -90,6 +96,10 @@ def _guarded_and_ordered(text: str) -> dict[str, str]:
                 if name is not None:
                     none_tested.add(name)
             left = operand.expr
+    for applied in parsed.find_all(nodes.Filter):
+        # Only the filter applied to the fact itself: `facts.X | default('') | length` is never None.
+        if applied.name in _SIZING_FILTERS and applied.node is not None and (n := _fact_name(applied.node)) is not None:
+            ordered.setdefault(n, f"filtering it with `{applied.name}`")
     for call in parsed.find_all(nodes.Call):
         # `facts.X.startswith('EAGLE')`: None has no such method ("'None' has no attribute
         # 'startswith'"), the same SD003 on the host missing the flag.
