@@ -184,6 +184,33 @@ def _retried_run(command_line: list[str]) -> str | None:
     return given
 
 
+def _connect_timeout_seconds(value: float | str | None) -> float | None:
+    """--connect-timeout as seconds. `-o ConnectTimeout=1m` took ssh(1)'s time forms (1m, 1m30s;
+    openssh-portable: misc.c, convtime) while `--connect-timeout 1m` was refused by the option
+    parser as "not a valid number"; both now read the same way (ssh_config_values._seconds).
+    A plain number (`15`, `2.5`, `nan`) stays a float, checked by the caller."""
+    if value is None or isinstance(value, (int, float)):
+        return value
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    if value.strip().lower() == "none":
+        return None  # as `-o ConnectTimeout=none`: ConnectTimeout from ssh_config, else 15 s
+    refusal = f"--connect-timeout {value}: must be a number of seconds, e.g. 15, or an ssh time such as 1m30s"
+    hint = "leave it out to use ConnectTimeout from ssh_config, else 15 s"
+    try:
+        # Here only for a time with units: the SSH modules (paramiko) stay unloaded for `15`.
+        from spec_debug.runner.ssh_config_values import _seconds
+    except ImportError:
+        raise UsageError(refusal, hint=hint) from None
+    try:
+        return _seconds(value, "ConnectTimeout", 0.0)
+    except UsageError as exc:
+        over = " (over 2147483647 seconds, as ssh(1) refuses it)" if "2147483647" in exc.message else ""
+        raise UsageError(refusal + over, hint=hint) from None
+
+
 def execute_run(
     *,
     playbook: str,
@@ -198,7 +225,7 @@ def execute_run(
     ssh_config: Path | None,
     accept_new: bool,
     batch: bool,
-    connect_timeout: float | None,
+    connect_timeout: float | str | None,
     known_hosts: Path | None,
     retry_failed: Path | None,
     step: bool,
@@ -216,6 +243,7 @@ def execute_run(
         # A negative limit kept a few bytes of the tail's end and cut everything else.
         raise UsageError(f"--capture-limit {capture_limit}: must be a number of bytes, 0 or more",
                          hint="0 keeps no output in run.json (the stream goes to artifacts/, up to the artifact limit)")
+    connect_timeout = _connect_timeout_seconds(connect_timeout)
     if connect_timeout is not None and not (math.isfinite(connect_timeout) and connect_timeout >= 0):
         # nan and inf reached the socket: "internal error: ValueError: Invalid value NaN" and
         # "OverflowError: timestamp out of range" on every SSH host, after the run started.
