@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spec_debug import __version__
-from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
+from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error, shown_text
 from spec_debug.counted import counted
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError, stop_reason
 from spec_debug.store import write_output
@@ -302,12 +302,12 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
     for done, name in enumerate(files):
         try:
             loaded = load_playbook(name)
-            out_console.print(f"[green]ok[/] {escape(loaded.path)} ({counted(len(loaded.playbook.steps), 'step')})",
+            out_console.print(f"[green]ok[/] {escape(shown_text(loaded.path))} ({counted(len(loaded.playbook.steps), 'step')})",
                               highlight=False)
             # Loads and runs, but a guard will not guard: said, not refused (exit 0).
             for warned in none_guard_warnings(loaded.playbook, loaded.text, loaded.path):
-                err_console.print(f"[bold yellow]warning:[/] {escape(warned.located)}", highlight=False, soft_wrap=True)
-                err_console.print(f"  [dim]hint:[/] {escape(warned.hint)}", highlight=False, soft_wrap=True)
+                err_console.print(f"[bold yellow]warning:[/] {escape(shown_text(warned.located))}", highlight=False, soft_wrap=True)
+                err_console.print(f"  [dim]hint:[/] {escape(shown_text(warned.hint))}", highlight=False, soft_wrap=True)
         except SpecDebugError as exc:
             bad += 1
             print_error(exc)

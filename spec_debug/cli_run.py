@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from spec_debug.cli_common import shown_text
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, SpecDebugError, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
@@ -105,7 +106,7 @@ def resolve_targets(
 
 
 def _warn_on_stderr(message: str) -> None:
-    sys.stderr.write(f"warning: {message}\n")
+    sys.stderr.write(f"warning: {shown_text(message)}\n")
 
 
 # The files of a recorded run that say where its hosts are and how they are reached: its hosts
@@ -577,7 +578,7 @@ def _say(console: Console, text: str) -> None:
     # paste, and rich's fold at 80 columns put a newline inside a long --out path in a CI log or
     # a redirected stderr ("...2026/20261\n201T163020772Z-okp-b5c4552b/report.md").
     try:
-        console.print(text, highlight=False, soft_wrap=True)
+        console.print(shown_text(text), highlight=False, soft_wrap=True)
     except (OSError, ValueError):
         pass  # stderr is gone: the record and reports are written
 
