@@ -185,6 +185,14 @@ def _retried_run(command_line: list[str]) -> str | None:
     return given
 
 
+_INT_MAX = 2**31 - 1  # ssh(1) keeps a time as an int of seconds
+
+
+def _value_text(seconds: float) -> str:
+    """1e12 as `1000000000000`, 2.5 as `2.5`: the number as a user would write it back."""
+    return f"{seconds:.0f}" if seconds.is_integer() else repr(seconds)
+
+
 def _connect_timeout_seconds(value: float | str | None) -> float | None:
     """--connect-timeout as seconds. `-o ConnectTimeout=1m` took ssh(1)'s time forms (1m, 1m30s;
     openssh-portable: misc.c, convtime) while `--connect-timeout 1m` was refused by the option
@@ -250,6 +258,12 @@ def execute_run(
         # "OverflowError: timestamp out of range" on every SSH host, after the run started.
         raise UsageError(f"--connect-timeout {connect_timeout}: must be a number of seconds, e.g. 15",
                          hint="leave it out to use ConnectTimeout from ssh_config, else 15 s")
+    if connect_timeout is not None and connect_timeout > _INT_MAX:
+        # `--connect-timeout 1e12` reached the socket: "internal error: OverflowError: timestamp
+        # out of range for platform time_t" on every SSH host after the run started. ssh(1)
+        # refuses a time past INT_MAX (openssh-portable: misc.c, convtime), as `-o` does here.
+        raise UsageError(f"--connect-timeout {_value_text(connect_timeout)}: over 2147483647 seconds, as ssh(1) refuses it",
+                         hint="write at most 2147483647 seconds (e.g. 3000w), or 0 for the system's own TCP wait")
     try:
         artifact_bytes = parse_size(artifact_limit)
     except ValueError as exc:

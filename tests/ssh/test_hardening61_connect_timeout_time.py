@@ -38,3 +38,17 @@ def test_a_malformed_time_is_refused_before_the_run_naming_the_forms(tmp_path: P
     assert f"--connect-timeout {value}: must be a number of seconds, e.g. 15, or an ssh time such as 1m30s" in said
     assert ("over 2147483647 seconds" in said) is over
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("value, shown", [("1e12", "1000000000000"), ("2147483648", "2147483648")])
+def test_a_number_past_what_ssh_takes_is_refused_before_the_run(tmp_path: Path, value: str, shown: str) -> None:
+    """`--connect-timeout 1e12` reached the socket: "internal error: OverflowError: timestamp out
+    of range for platform time_t" on every SSH host, after the run folder was made."""
+    playbook = tmp_path / "pb.yaml"
+    playbook.write_text(PLAYBOOK)
+    done = run_cli("run", str(playbook), "--host", "root@127.0.0.1:1", f"--connect-timeout={value}",
+                   "--out", str(tmp_path / "out"))
+    said = " ".join(done.stderr.split())
+    assert done.code == 2, said
+    assert f"--connect-timeout {shown}: over 2147483647 seconds, as ssh(1) refuses it" in said
+    assert "internal error" not in said and not (tmp_path / "out").exists()
