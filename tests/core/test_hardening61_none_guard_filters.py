@@ -41,8 +41,10 @@ def _run(tmp_path: Path, playbook: Path):
     "facts.flags is not defined or facts.flags | length > 0",
     "facts.flags is not defined or (facts.flags | first) == 'x'",
     "facts.flags is defined and facts.flags | count > 2",
+    "facts.flags is not defined or facts.flags[0] == 'x'",  # "None has no element 0"
+    "facts.flags is not defined or facts.flags + 1 > 2",  # arithmetic on None: refused
 ])
-def test_a_defined_guard_before_a_sizing_filter_is_warned_in_validate_and_run(tmp_path: Path, that: str) -> None:
+def test_a_defined_guard_before_a_use_none_fails_is_warned_in_validate_and_run(tmp_path: Path, that: str) -> None:
     playbook = _write(tmp_path, that)
     result, statuses = _run(tmp_path, playbook)
     assert statuses == ["error"]  # what the guard does at run time: SD003 on None
@@ -50,7 +52,7 @@ def test_a_defined_guard_before_a_sizing_filter_is_warned_in_validate_and_run(tm
     validated = run_cli("playbooks", "validate", str(playbook))
     assert validated.code == 0
     lines = validated.stderr.splitlines()
-    assert "so filtering it with" in lines[0] and "fails the step (SD003)" in lines[0]
+    assert any(f"so {use}" in lines[0] for use in ("filtering it with", "indexing it", "doing arithmetic")) and "fails the step (SD003)" in lines[0]
     assert lines[1].startswith("  hint: write facts.flags is ")
 
 
@@ -66,6 +68,9 @@ def test_the_fixed_guard_is_quiet_and_skips_the_check(tmp_path: Path) -> None:
     "facts.flags is not defined or facts.flags | default('') | length > 0",  # default first: never None
     "facts.flags is not defined or facts.flags | string == 'None'",  # str(None) is fine
     "facts.flags is not defined or facts.flags | lower == 'x'",
+    "facts.flags is not defined or facts.flags ~ 'x' == 'Nonex'",  # ~ writes None as text
+    "facts.flags is not defined or (facts.flags or 0) + 1 > 2",  # `or` first: never None
+    "facts.flags is not defined or facts['flags'] == 'x'",
 ])
 def test_filters_that_take_none_are_not_warned(tmp_path: Path, that: str) -> None:
     assert run_cli("playbooks", "validate", str(_write(tmp_path, that))).stderr == ""
