@@ -19,7 +19,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spec_debug import __version__
-from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error
+from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error, shown_text
 from spec_debug.counted import counted
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError, stop_reason
 from spec_debug.store import write_output
@@ -132,7 +132,7 @@ def run(
     ssh_config: Optional[Path] = typer.Option(None, "--ssh-config", "-F", help="ssh_config file (default: ~/.ssh/config, then /etc/ssh/ssh_config, as ssh reads them)."),
     accept_new: bool = typer.Option(False, "--accept-new", help="Trust unknown host keys on first connect (like StrictHostKeyChecking=accept-new); changed keys are still refused."),
     batch: bool = typer.Option(False, "--batch", help="Never prompt (encrypted keys fail with a clear error)."),
-    connect_timeout: Optional[float] = typer.Option(None, "--connect-timeout", help="Seconds to wait for a host (default: ConnectTimeout from ssh_config, else 15; else 120 for the SSH handshake through a ProxyCommand, which may wait on a browser login). 0, as ConnectTimeout 0 to ssh: as long as the system's own TCP connect waits (127 s on Linux)."),
+    connect_timeout: Optional[str] = typer.Option(None, "--connect-timeout", help="Seconds (or an ssh time: 1m, 1m30s) to wait for a host (default: ConnectTimeout from ssh_config, else 15; else 120 for the SSH handshake through a ProxyCommand, which may wait on a browser login). 0, as ConnectTimeout 0 to ssh: as long as the system's own TCP connect waits (127 s on Linux)."),
     known_hosts: Optional[Path] = typer.Option(None, "--known-hosts", help="Use this known_hosts file instead of ~/.ssh/known_hosts."),
     retry_failed: Optional[Path] = typer.Option(None, "--retry-failed", help="Re-run only the hosts that failed or were unreachable in RUN_DIR, or had a step that timed out or could not run."),
     step: bool = typer.Option(False, "--step", help="Step through interactively: run / skip / quit before each step."),
@@ -302,12 +302,12 @@ def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook fil
     for done, name in enumerate(files):
         try:
             loaded = load_playbook(name)
-            out_console.print(f"[green]ok[/] {escape(loaded.path)} ({counted(len(loaded.playbook.steps), 'step')})",
+            out_console.print(f"[green]ok[/] {escape(shown_text(loaded.path))} ({counted(len(loaded.playbook.steps), 'step')})",
                               highlight=False)
             # Loads and runs, but a guard will not guard: said, not refused (exit 0).
             for warned in none_guard_warnings(loaded.playbook, loaded.text, loaded.path):
-                err_console.print(f"[bold yellow]warning:[/] {escape(warned.located)}", highlight=False, soft_wrap=True)
-                err_console.print(f"  [dim]hint:[/] {escape(warned.hint)}", highlight=False, soft_wrap=True)
+                err_console.print(f"[bold yellow]warning:[/] {escape(shown_text(warned.located))}", highlight=False, soft_wrap=True)
+                err_console.print(f"  [dim]hint:[/] {escape(shown_text(warned.hint))}", highlight=False, soft_wrap=True)
         except SpecDebugError as exc:
             bad += 1
             print_error(exc)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import NoReturn
 
@@ -16,6 +17,20 @@ from spec_debug.errors import SpecDebugError, UsageError
 err_console = Console(stderr=True, emoji=False)
 
 REPORT_FORMATS = ("md", "html", "json")
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shown_text(text: str) -> str:
+    """text as run.json and the reports show it: a byte that is not UTF-8 in a path or value
+    (a Latin-1 `r\xe9s/` folder: PEP 383 surrogateescape) as `\xe9` (record.shown_surrogate).
+    Written as it was, stderr's backslashreplace said `r\udce9s`, a form no file, record or
+    report of the run uses. ASCII text (nearly all) returns at the first test."""
+    if text.isascii() or _LONE_SURROGATE.search(text) is None:
+        return text
+    from spec_debug.record import carriable  # only here: a path that held such a byte
+
+    return carriable(text)
 
 
 def complete_playbooks(incomplete: str) -> list[str]:
@@ -75,9 +90,9 @@ def print_error(exc: SpecDebugError) -> None:
     """What, where and how to fix, on one line (plus a hint line). Never folded: Rich folds at
     80 columns when stderr is no terminal (a CI log, `2> err.txt`), which put a newline inside
     the paths and commands a hint gives to paste; a terminal wraps the long line itself."""
-    err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False, soft_wrap=True)
+    err_console.print(f"[bold red]error:[/] {escape(shown_text(exc.message))}", highlight=False, soft_wrap=True)
     if exc.hint:
-        err_console.print(f"  [dim]hint:[/] {escape(exc.hint)}", highlight=False, soft_wrap=True)
+        err_console.print(f"  [dim]hint:[/] {escape(shown_text(exc.hint))}", highlight=False, soft_wrap=True)
 
 
 def fail(exc: SpecDebugError) -> NoReturn:

@@ -15,6 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from spec_debug.cli_common import shown_text
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, SpecDebugError, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
@@ -105,7 +106,7 @@ def resolve_targets(
 
 
 def _warn_on_stderr(message: str) -> None:
-    sys.stderr.write(f"warning: {message}\n")
+    sys.stderr.write(f"warning: {shown_text(message)}\n")
 
 
 # The files of a recorded run that say where its hosts are and how they are reached: its hosts
@@ -184,6 +185,41 @@ def _retried_run(command_line: list[str]) -> str | None:
     return given
 
 
+_INT_MAX = 2**31 - 1  # ssh(1) keeps a time as an int of seconds
+
+
+def _value_text(seconds: float) -> str:
+    """1e12 as `1000000000000`, 2.5 as `2.5`: the number as a user would write it back."""
+    return f"{seconds:.0f}" if seconds.is_integer() else repr(seconds)
+
+
+def _connect_timeout_seconds(value: float | str | None) -> float | None:
+    """--connect-timeout as seconds. `-o ConnectTimeout=1m` took ssh(1)'s time forms (1m, 1m30s;
+    openssh-portable: misc.c, convtime) while `--connect-timeout 1m` was refused by the option
+    parser as "not a valid number"; both now read the same way (ssh_config_values._seconds).
+    A plain number (`15`, `2.5`, `nan`) stays a float, checked by the caller."""
+    if value is None or isinstance(value, (int, float)):
+        return value
+    try:
+        return float(value)
+    except ValueError:
+        pass
+    if value.strip().lower() == "none":
+        return None  # as `-o ConnectTimeout=none`: ConnectTimeout from ssh_config, else 15 s
+    refusal = f"--connect-timeout {value}: must be a number of seconds, e.g. 15, or an ssh time such as 1m30s"
+    hint = "leave it out to use ConnectTimeout from ssh_config, else 15 s"
+    try:
+        # Here only for a time with units: the SSH modules (paramiko) stay unloaded for `15`.
+        from spec_debug.runner.ssh_config_values import _seconds
+    except ImportError:
+        raise UsageError(refusal, hint=hint) from None
+    try:
+        return _seconds(value, "ConnectTimeout", 0.0)
+    except UsageError as exc:
+        over = " (over 2147483647 seconds, as ssh(1) refuses it)" if "2147483647" in exc.message else ""
+        raise UsageError(refusal + over, hint=hint) from None
+
+
 def execute_run(
     *,
     playbook: str,
@@ -198,7 +234,7 @@ def execute_run(
     ssh_config: Path | None,
     accept_new: bool,
     batch: bool,
-    connect_timeout: float | None,
+    connect_timeout: float | str | None,
     known_hosts: Path | None,
     retry_failed: Path | None,
     step: bool,
@@ -216,11 +252,18 @@ def execute_run(
         # A negative limit kept a few bytes of the tail's end and cut everything else.
         raise UsageError(f"--capture-limit {capture_limit}: must be a number of bytes, 0 or more",
                          hint="0 keeps no output in run.json (the stream goes to artifacts/, up to the artifact limit)")
+    connect_timeout = _connect_timeout_seconds(connect_timeout)
     if connect_timeout is not None and not (math.isfinite(connect_timeout) and connect_timeout >= 0):
         # nan and inf reached the socket: "internal error: ValueError: Invalid value NaN" and
         # "OverflowError: timestamp out of range" on every SSH host, after the run started.
         raise UsageError(f"--connect-timeout {connect_timeout}: must be a number of seconds, e.g. 15",
                          hint="leave it out to use ConnectTimeout from ssh_config, else 15 s")
+    if connect_timeout is not None and connect_timeout > _INT_MAX:
+        # `--connect-timeout 1e12` reached the socket: "internal error: OverflowError: timestamp
+        # out of range for platform time_t" on every SSH host after the run started. ssh(1)
+        # refuses a time past INT_MAX (openssh-portable: misc.c, convtime), as `-o` does here.
+        raise UsageError(f"--connect-timeout {_value_text(connect_timeout)}: over 2147483647 seconds, as ssh(1) refuses it",
+                         hint="write at most 2147483647 seconds (e.g. 3000w), or 0 for the system's own TCP wait")
     try:
         artifact_bytes = parse_size(artifact_limit)
     except ValueError as exc:
@@ -549,7 +592,7 @@ def _say(console: Console, text: str) -> None:
     # paste, and rich's fold at 80 columns put a newline inside a long --out path in a CI log or
     # a redirected stderr ("...2026/20261\n201T163020772Z-okp-b5c4552b/report.md").
     try:
-        console.print(text, highlight=False, soft_wrap=True)
+        console.print(shown_text(text), highlight=False, soft_wrap=True)
     except (OSError, ValueError):
         pass  # stderr is gone: the record and reports are written
 
