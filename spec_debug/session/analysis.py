@@ -1296,6 +1296,13 @@ class _SessionState:
                 and shell.sole_program(record.inner) == "curl":
             # a silent curl (-s) that reached no server says so by its status alone
             found = (unreached,)
+        elif failed and exit_code is None and not ev.is_error and record is not None and len(found) == 1 \
+                and found[0].kind == "tool_error" and (refused := failures.refused_program(found[0].message)) \
+                and shell.ran_on_after(record.inner, refused):
+            # `nvidia-smi -L; echo gpus` with no nvidia-smi in a terminal log: the shell said so and
+            # went on; the list's status is its last command's (bash(1), Lists), which ran. The
+            # refusal stays the session's error (the GPU tool is missing there).
+            failed = False
         elif failed and exit_code is None and not ev.is_error and call is not None and call.category == "logs" \
                 and all(e.kind in failures.LOG_CONTENT or failures.port_taken(e) for e in found):
             # `grep -n Error server.log`, `tail -n 50 server.log` in a terminal log: the errors are

@@ -524,6 +524,23 @@ _SHELL_REFUSED = re.compile(
     r"|" + _SUDO_REFUSED)
 
 
+_REFUSED_NAME = re.compile(
+    r"-?\S*sh: (?:line \d+: |\d+: )?(?P<a>[^\n:]+): (?:command )?not found"
+    r"|zsh: command not found: (?P<b>\S+)|fish: Unknown command:? (?P<c>\S+)|Command '(?P<d>[^'\n]+)' not found.*")
+
+
+def refused_program(message: str) -> str | None:
+    """The program a shell's "command not found" (:data:`_SHELL_REFUSED`) names: bash's
+    "bash: nvidia-smi: command not found", dash's "sh: 1: x: not found", zsh's "zsh: command not
+    found: x", fish's "fish: Unknown command: x" (fish 3.6.0), Ubuntu's "Command 'x' not found,
+    ..."; None for any other message."""
+    m = _REFUSED_NAME.fullmatch(message) if "not found" in message or "Unknown" in message else None
+    if m is None:
+        return None
+    name = next(g for g in m.groups() if g is not None)
+    return name.strip("'`").rsplit("/", 1)[-1]
+
+
 def _shell_refused(line: str) -> str | None:
     """``line`` (one output line, stripped) when it is a shell's refusal (:data:`_SHELL_REFUSED`)."""
     return line if (": " in line or "Command '" in line or "sudo" in line) and _SHELL_REFUSED.fullmatch(line) \

@@ -1706,6 +1706,34 @@ def last_program(command: str) -> str:
     return argv[0].rsplit("/", 1)[-1] if argv else ""
 
 
+_GOES_ON = frozenset({";", "\n", "||"})
+"""Operators after which the list goes on whatever the command before them did: its status is
+then a later command's (bash(1), Lists: "commands separated by a ; are executed sequentially ...
+The return status is the exit status of the last command executed"; ``a || b`` runs b when a
+failed). fish's ``; and b`` runs b only after a success, so it goes on no further."""
+
+
+@lru_cache(maxsize=1024)
+def ran_on_after(command: str, program: str) -> bool:
+    """Whether ``command``'s list went on past a command that ran ``program`` and no later
+    command ran it: a shell's "command not found" for ``program`` (exit 127) is then not the
+    line's status (``nvidia-smi -L; echo gpus`` ends with echo's 0)."""
+    if not program or last_program(command) == program:
+        return False
+    words = split_words(_one_text(command), _WORD_LINES) if "\n" in command else split_words(command)
+    current: list[str] = []
+    for k, word in enumerate(words):
+        if word not in _CONTROL:
+            current.append(word)
+            continue
+        argv = _unwrap(current)
+        if word in _GOES_ON and argv and argv[0].rsplit("/", 1)[-1] == program \
+                and k + 1 < len(words) and words[k + 1] not in ("and", "or"):
+            return True
+        current = []
+    return False
+
+
 _NUM = re.compile(r"\d+")
 
 

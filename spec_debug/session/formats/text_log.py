@@ -471,8 +471,11 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
     text drawn there from the prompt's column on. Anything else is left as it is."""
     held: list[tuple[int, str, str | None]] = []
     lines_typed = False  # the held rows are a command of several lines being redrawn (_fish_lines)
+    columns: int | None = None  # the terminal's width, as script(1)'s header gave it
     for item in lines:
         line = item[1]
+        if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
+            columns = int(c.group(1))
         if held and lines_typed:
             if len(held) > _FISH_HELD_ROWS or _fish_prompt_row(line):
                 yield from held
@@ -496,7 +499,7 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
                 held = []
             elif _FISH_ENTER.search(line):
                 held.append(item)
-                yield from _fish_prompt_moved(held)
+                yield from _fish_prompt_moved(held, columns)
                 held = []
                 continue
             else:
@@ -507,6 +510,13 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
             continue
         yield item
     yield from held
+
+
+_SCRIPT_STARTED = "Script started on "
+_SCRIPT_COLUMNS = re.compile(r' COLUMNS="(\d+)"')
+"""The terminal's width in util-linux script's header (term-utils/script.c, log_start:
+``Script started on ... [COMMAND="fish" TERM="xterm-256color" TTY="/dev/pts/2" COLUMNS="80"
+LINES="24"]``), :mod:`formats.typescript_marks`."""
 
 
 _FISH_LINE_REDRAW = "\x1b[K\x1b[A"
@@ -584,7 +594,8 @@ def _fish_prompt_row(line: str) -> bool:
     return m is not None and m.re is _USER_PROMPT and m.group("fish_host") is not None
 
 
-def _fish_prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str | None]]:
+def _fish_prompt_moved(held: list[tuple[int, str, str | None]],
+                       columns: int | None = None) -> list[tuple[int, str, str | None]]:
     lineno, first, timestamp = held[0]
     shown = _shown(first)
     m = _prompt(shown)
@@ -592,7 +603,7 @@ def _fish_prompt_moved(held: list[tuple[int, str, str | None]]) -> list[tuple[in
         return held
     start = m.start("command")
     if len(held) >= 2 and held[1][1].startswith(_CURSOR_UP):
-        return _fish_wrapped(held, shown[:start])
+        return _fish_wrapped(held, shown[:start], columns)
     last_no, last, last_ts = held[-1]
     typed = _shown(last)[start:].strip()
     if not typed or len(held) < 2:
@@ -605,20 +616,24 @@ _FISH_ROW_MARK = re.compile(r"⏎(?:\x1b\[[\d;]*m|\x1b\(B)*( +)\r")
 to the last column, then a carriage return (fish 3.6.0, the terminal's width in all)."""
 
 
-def _fish_wrapped(held: list[tuple[int, str, str | None]], prompt: str) -> list[tuple[int, str, str | None]]:
+def _fish_wrapped(held: list[tuple[int, str, str | None]], prompt: str,
+                  columns: int | None = None) -> list[tuple[int, str, str | None]]:
     """A command typed at a fish prompt past the terminal's last column: fish goes on on the next
     row and goes back up (``\x1b[A``) to redraw, a key at a time, up to Enter (fish 3.6.0 under
     util-linux script 2.38.1 in an 80-column pty: ``...# \r\x1b[27Cp...\x1b[79C'\r\r\n``, then
     ``\x1b[A\x1b[38C'import sys; ...``). Read row by row the command was its first row's part and
     the rest output; played on a screen of the terminal's width (:data:`_FISH_ROW_MARK`), its rows
-    joined are the command. As they were where the width is not shown."""
+    joined are the command. At the first prompt there is no mark yet: the width is then
+    script(1)'s header's (``columns``). As they were where the width is not shown."""
     mark = _FISH_ROW_MARK.search(held[0][1]) if "⏎" in held[0][1] else None
-    rows = _fish_screen(held, 1 + len(mark.group(1))) if mark is not None else None
+    width = 1 + len(mark.group(1)) if mark is not None else columns
+    rows = _fish_screen(held, width) if width else None
     # (the mark wraps onto a row of its own after output that ended with no newline, "^C⏎")
     at = next((k for k, row in enumerate(rows or ()) if row.startswith(prompt)), None)
     if at is None:
         return held
-    typed = "".join(rows[at:])[len(prompt):].strip()
+    # every row but the last is full: a space in the last column is the rstrip's to put back
+    typed = "".join([row.ljust(width) for row in rows[at:-1]] + rows[-1:])[len(prompt):].strip()
     if not typed:
         return held
     return [(held[-1][0], prompt + typed, held[-1][2])]
