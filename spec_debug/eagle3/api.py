@@ -648,7 +648,7 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
     # the target's class reads a plain draft's nested [0, ...] (the layer check's SGLang fix)
     trained = cfg.trained_layer_ids(num_target_layers, target_architecture) if num_target_layers else (
         _trained_without_depth(cfg))
-    assumed = not cfg.aux_layer_ids and trained is not None
+    assumed = not cfg.names_layer_ids and trained is not None
     resolved = configured_layout(cfg.num_aux, trained, info.layer_ids, info.num_slots,
                                  assumed=assumed)
     if resolved.note:
@@ -743,7 +743,7 @@ def _trained_without_depth(cfg) -> list[int] | None:
     engines.trained_layer_ids reads them on no named target, not as written: SpecForge's
     eagle_config [1, 3, 5] are layer outputs, layer-inputs [2, 4, 6] (sgl-project/sglang#25454),
     an AngelSlim key is output-of too. The depth only sizes that default, so 0 stands for it."""
-    if not cfg.aux_layer_ids:
+    if not cfg.names_layer_ids:  # AngelSlim's key too, as the configs step reads it
         return None
     return engines.trained_layer_ids(cfg.raw, 0)
 
@@ -1605,7 +1605,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    extra_layouts=([served_slots] if served_slots else []) + list(numbered)
                    + _named_neighbour_layouts(trained, info, cfg.num_aux),
                    trained_layer_ids=trained,
-                   trained_ids_assumed=not cfg.aux_layer_ids and trained is not None,
+                   trained_ids_assumed=not cfg.names_layer_ids and trained is not None,
                    all_read=len(samples) < max_samples
                    and len(samples) + skipped.count >= info.files,
                    noted=bool(notes) or skipped.count > 0)  # _finish_skipped notes skips

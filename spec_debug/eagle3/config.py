@@ -113,6 +113,16 @@ class DraftConfig:
     def norm_flags(self) -> dict[str, bool]:
         return {flag: bool(getattr(self, flag)) for flag in engines.NORM_FLAGS}
 
+    @property
+    def names_layer_ids(self) -> bool:
+        """Whether the config names the layers the draft was trained on: the engine keys
+        (aux_layer_ids) or, in a plain config, AngelSlim's own key, which trained_layer_ids
+        reads first (engines.ANGELSLIM_KEY) though no engine serves it. False: the trainers'
+        default layers are assumed."""
+        return bool(self.aux_layer_ids) or (
+            self.format != "speculators"
+            and engines.configured_layer_ids(self.raw, (engines.ANGELSLIM_KEY,)) is not None)
+
     def trained_layer_ids(self, num_target_layers: int, target_architecture: str | None = None,
                           sglang_version: str | None = None) -> list[int]:
         """The aux ids in the input-to-layer convention (see engines.trained_layer_ids). With the

@@ -50,6 +50,14 @@ class LayerFix:
     config when they are not the trained ones: SGLang reads that key too (models/llama.py adds 1
     to every id; a list it no longer holds gives its default), and no list there may read as the
     trained layers both in this check's reading and in SGLang's (Llama path ids from 2 on)."""
+    vllm_serves: list[tuple[str, str | None, list[int]]] | None = None
+    """For an SGLang fix (eagle_config ids in SGLang's reading): the vLLM release ranges
+    [since, until) (until None = the newest read) that read that key too, raw, and so serve
+    other layers than the trained ones from the fixed config, with what they serve. vLLM's V1
+    runner reads eagle_config's ids after the top-level key from 0.22.0 (v1/worker/
+    gpu_model_runner.py `_get_eagle3_aux_layers_from_config`) and never adds 1, where SGLang's
+    models/llama.py adds 1 to each: the [0, 2, 4] written for layer-inputs [1, 3, 5] is served
+    by vLLM 0.22 as [0, 2, 4] (the config_keys rows say which runner, target and release)."""
     angelslim: tuple[list[int], list[int]] | None = None
     """A plain config whose AngelSlim key (engines.ANGELSLIM_KEY) reads as other layers: (the
     ids there now, what to write there instead, the trained ids - 1 in AngelSlim's output-of
@@ -58,7 +66,18 @@ class LayerFix:
     compares the engine against, whichever key the fix writes."""
 
     def remediation(self, engine: str) -> str:
-        return self._change(engine) + self._stale_nested() + self._stale_angelslim() + self._ambiguity()
+        return (self._change(engine) + self._stale_nested() + self._stale_angelslim()
+                + self._vllm_reads_too() + self._ambiguity())
+
+    def _vllm_reads_too(self) -> str:
+        if not self.vllm_serves:
+            return ""
+        ranges = "; ".join(f"vLLM >= {lo}" + (f" and < {hi}" if hi else "") + f" serves {ids}"
+                           for lo, hi, ids in self.vllm_serves)
+        return (f" vLLM reads {self.key} too, raw (it never adds 1), when the top-level "
+                f"{engines.TOP_LEVEL_KEY} is absent: {ranges} from this config on this target, "
+                "not the trained layers; if vLLM also serves this draft, give it a config of "
+                f"its own with {engines.TOP_LEVEL_KEY} set to the trained layer-inputs.")
 
     def _stale_angelslim(self) -> str:
         if self.angelslim is None:
@@ -139,7 +158,7 @@ class LayerAnalysis:
     def to_facts(self) -> dict[str, Any]:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
-        for said_if_set in ("reads_back_as", "nested", "sglang_serves", "angelslim"):  # only where the fix is ambiguous / has stale ids
+        for said_if_set in ("reads_back_as", "nested", "sglang_serves", "vllm_serves", "angelslim"):  # only where the fix is ambiguous / has stale ids
             if facts["fix"] is not None and facts["fix"][said_if_set] is None:
                 del facts["fix"][said_if_set]
         return facts
@@ -228,14 +247,20 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
             return LayerFix(*found[:2], None if version == engine_version else version,
                             reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
-                            nested=found[2], sglang_serves=found[3], angelslim=_stale_angelslim(draft_raw, trained))
+                            nested=found[2], sglang_serves=found[3],
+                            vllm_serves=_vllm_serves(engine, draft_raw, num_target_layers, found[:2],
+                                                     trained, target_architecture),
+                            angelslim=_stale_angelslim(draft_raw, trained))
     for lo, hi, probe in older_ranges(engine, engine_version):
         found = _fix_at(engine, probe, draft_raw, num_target_layers, trained, target_architecture)
         if found:
             return LayerFix(*found[:2], lo, before_version=hi,
                             reads_back_as=_read_back(engine, probe, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
-                            nested=found[2], sglang_serves=found[3], angelslim=_stale_angelslim(draft_raw, trained))
+                            nested=found[2], sglang_serves=found[3],
+                            vllm_serves=_vllm_serves(engine, draft_raw, num_target_layers, found[:2],
+                                                     trained, target_architecture),
+                            angelslim=_stale_angelslim(draft_raw, trained))
     return None
 
 
@@ -253,6 +278,31 @@ def older_ranges(engine: str, engine_version: str | None) -> list[tuple[str | No
                         key=engines.parse_version)
     older = [b for b in boundaries if engines.parse_version(b) <= running]
     return [(lo, hi, lo or OLDEST_RELEASE) for lo, hi in reversed(list(zip([None, *older[:-1]], older)))]
+
+
+def _vllm_serves(engine: str, draft_raw: Mapping[str, Any], num_target_layers: int,
+                 found: tuple[str, list[int]], trained: list[int], target_architecture: str | None
+                 ) -> list[tuple[str, str | None, list[int]]] | None:
+    """LayerFix.vllm_serves: for an SGLang fix in a plain config, each vLLM release range whose
+    rules read the written eagle_config ids (asked of the engine table, serve_plan, at the
+    range's first release) and serve other layers than `trained`; adjacent ranges serving the
+    same are merged. None when no release does (a top-level key vLLM reads first, a runner
+    that reads the top level only)."""
+    if engine != "sglang" or found[0] != engines.NESTED_KEY or engines.is_speculators_format(draft_raw):
+        return None
+    fixed = with_layer_ids(draft_raw, *found)
+    rows = engines.rows_for("vllm")
+    edges = sorted({v for row in rows for v in (row.since, row.until) if v}, key=engines.parse_version)
+    ranges: list[tuple[str, str | None, list[int]]] = []
+    for lo, hi in zip(edges, [*edges[1:], None]):
+        plan = engines.serve_plan("vllm", lo, fixed, num_target_layers, target_architecture)
+        if plan.config_key != engines.NESTED_KEY or plan.layer_ids == trained:
+            continue
+        if ranges and ranges[-1][1] == lo and ranges[-1][2] == plan.layer_ids:
+            ranges[-1] = (ranges[-1][0], hi, plan.layer_ids)
+        else:
+            ranges.append((lo, hi, list(plan.layer_ids)))
+    return ranges or None
 
 
 def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
