@@ -45,7 +45,8 @@ _HYPOTHESIS = re.compile(
     r"|\b(?:see|found|spotted|(?<!me )(?<!us )(?<!to )(?:understand|know)) the (?:issue|problem|bug|culprit)(?: here| now)?:"
     # "Turns out the d2t map was the culprit", "the stale d2t is the culprit": a suspect named (a
     # stated cause, unhedged: stated_cause; "Maybe X is the culprit" stays a guess)
-    r"|\b(?:is|was) the (?:real |actual )?culprit\b"
+    # ("That's the culprit!", "the d2t map's the culprit": the contraction as "is")
+    r"|(?:\b(?:is|was)|'s) the (?:real |actual )?culprit\b"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     # ("Hmm, maybe the d2t table holds absolute ids", "OK so perhaps the draft ...": an interjection
@@ -259,7 +260,7 @@ _STATED_CAUSE = re.compile(
     r"(?:\s+(?:found|identified|confirmed|established))?[\s*_]*(?:[:\u2014]|-\s|\b(?:is|was)\b|$)"
     r"|(?:problem|issue|bug|culprit|bottleneck) was\b)"
     r"|\b(?:found|identified|established|pinned down) the (?:actual |real )?root cause\s*[:\u2014]"
-    r"|\b(?:is|was) the (?:actual |real )?(?:root cause|culprit)\b", re.I)
+    r"|(?:\b(?:is|was)|'s) the (?:actual |real )?(?:root cause|culprit)\b", re.I)
 _HEDGED = re.compile(
     r"\?|\b(?:might|may|could|would|probably|likely|possibl[ey]|perhaps|maybe|suspect\w*|guess|think|"
     r"believe|seems?|appears?|if|whether|potential|candidate|unclear|unknown|not|no|still|yet|find|look|"
