@@ -36,6 +36,11 @@ _HYPOTHESIS = re.compile(
     r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
     # "It is possible that we need to restart": a plan, no suspect
     r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
+    # "I bet it is the d2t map", "I wonder if the layer ids are off by one": a guess ("I wonder if
+    # we should rerun", "I wonder whether it is worth ..." plan; "Could the layer ids be off?",
+    # a bare question, stays none)
+    r"|\bI (?:bet|wonder (?:if|whether))\b(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b)"
+    r"(?! (?:it'?s|it is|it would be|this is) worth\b)"
     # "One possibility is that the draft uses the wrong layers", "Another possibility: the d2t
     # map ..." ("A possibility is to restart": a plan)
     r"|\b(?:one|another|a|the other|the main|the only) possibility (?:is|was)\b(?! (?:to|that (?:we|I|you))\b)"
@@ -186,11 +191,11 @@ _MAY_BE = re.compile("may (?:also |well )?be").search
 def _hypothesis_cue(low: str) -> bool:
     """One of "suspect", "hypothes", "likely", "probably", "suggests", "possib(ly|le that|ility)", "perhaps", "maybe", "could (also|well) be",
     "might (also|well) be", "may (also|well) be", "root cause", "my (first|best|...) guess|theory|suspicion|hunch", "the issue", "the problem", "the bottleneck",
-    "the bug", "the culprit" is in ``low``."""
+    "the bug", "the culprit", "i wonder", "i bet" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
         or _POSSIB(low) is not None or "perhaps" in low or "maybe" in low \
         or _COULD_BE(low) is not None or _MIGHT_BE(low) is not None or _MAY_BE(low) is not None or "root cause" in low or _MY_GUESS(low) is not None \
-        or _THE_CULPRIT(low) is not None
+        or _THE_CULPRIT(low) is not None or "i wonder" in low or "i bet" in low
 
 
 def _outcome_cue(low: str) -> bool:
