@@ -68,7 +68,18 @@ _HYPOTHESIS = re.compile(
 _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
+# "The d2t map is fine.", "Nope, not the d2t map.": a suspect named and cleared, opening its
+# sentence. Such a sentence rules out only an open guess it shares a topic word with (analysis):
+# "The server is fine." or "Not the best approach." clears no guess of the d2t map.
+_NAMED_OUT_TEXT = (
+    r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good),? )?"
+    r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you)\b)(?:the )?[\w-]+(?: [\w-]+){0,3}"
+    r" (?:is|are|was|were|looks?|looked|seems?) (?:all |just |perfectly )?fine(?! (?:to|for|but|until|except)\b)"
+    r"|not the (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit|bottleneck)\b)"
+    r"[\w-]+(?: [\w-]+){0,3}(?=\s*[.!]))")
+_NAMED_OUT = re.compile(_NAMED_OUT_TEXT, re.I)
 _RULED_OUT = re.compile(
+    _NAMED_OUT_TEXT + "|"
     # ("That rules it out", "ruled that out": the guess named by a pronoun between)
     r"\b(?:rule[sd] (?:(?:it|that|this|them) )?out|no (?:change|difference|improvement|effect)"
     # "No change needed in the launch script": nothing to do, no suspect ruled out
@@ -201,11 +212,11 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked", "indeed", "was wrong" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low or "was wrong" in low
+        or "indeed" in low or "was wrong" in low or "fine" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
@@ -223,16 +234,21 @@ def _confirmed_cue(low: str) -> bool:
         or "this work" in low or "indeed" in low
 
 
+def named_ruled_out(sentence: str) -> bool:
+    """``sentence`` (an outcome) clears a suspect it names: "The d2t map is fine.", "Not the d2t map."."""
+    return _NAMED_OUT.search(sentence) is not None
+
+
 def _ruled_out_cue(low: str) -> bool:
     """A literal of every branch of _RULED_OUT, lowered, is in ``low``: "rule[ds] (it|that|...)
     out", "no change" (difference, improvement, effect), "(did|does) not" or "(did|does)n't"
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
-    bottleneck), each holding "t the cause" and so on, "was wrong", and "(that|this)('s| is| was)
-    (not|n't) it", each holding "t it"."""
+    bottleneck), each holding "t the cause" and so on, "was wrong", "(that|this)('s| is| was)
+    (not|n't) it", each holding "t it", and a named suspect cleared: "fine", "not the"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
-        or "was wrong" in low or "t it" in low
+        or "was wrong" in low or "t it" in low or "fine" in low or "not the" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
