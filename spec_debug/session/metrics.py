@@ -262,7 +262,11 @@ _BASELINE_WORDS = r"baseline|vanilla|autoregressive|(?-i:\bAR\b)(?![-/])|" + NO_
 # without what the sentence just named; so is "without it" ("95 tok/s vs 140 tok/s without it").
 _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS
                              + r"|without(?:\s+(?:it|them))?(?=\s*(?:[.,;:)!?\n]|$)))"
-                             r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
+                             r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)"
+                             # "95 tok/s (no-spec baseline 140 tok/s)": the words name the number
+                             # after them, not 95 (was: "(no-spec" read as 95's label)
+                             r"(?!\s+(?:baseline|run|server|throughput|speed)\b\s*(?:[:=]|of\b|is\b|was\b|at\b)?"
+                             r"\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
 # once, after the second. A number that ends a name or a setting is no reading: "EAGLE-3 ->
 # 54.8 tok/s" (the method), "tp=8 -> 120 tok/s", "at bs=64 vs 890 tok/s".
