@@ -975,6 +975,10 @@ class _SessionState:
                 # does "Confirmed the regression: 55 tok/s", the symptom measured again, and "I
                 # confirmed the tokenizer loads fine", another subject found sound
                 i = None
+            if i is not None and settled[0] == "ruled_out" and not topic & st.open_hypotheses[i][1] \
+                    and reasoning.named_ruled_out(settled[1]):
+                # "The server is fine." while the d2t map is suspected: another subject cleared
+                i = None
             taken_back = reasoning.retracted_subject(settled[1]) if i is not None and settled[0] == "ruled_out" \
                 else None
             if taken_back and not taken_back & st.open_hypotheses[i][1]:

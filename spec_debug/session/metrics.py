@@ -262,7 +262,11 @@ _BASELINE_WORDS = r"baseline|vanilla|autoregressive|(?-i:\bAR\b)(?![-/])|" + NO_
 # without what the sentence just named; so is "without it" ("95 tok/s vs 140 tok/s without it").
 _BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS
                              + r"|without(?:\s+(?:it|them))?(?=\s*(?:[.,;:)!?\n]|$)))"
-                             r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)", re.I)
+                             r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)"
+                             # "95 tok/s (no-spec baseline 140 tok/s)": the words name the number
+                             # after them, not 95 (was: "(no-spec" read as 95's label)
+                             r"(?!\s+(?:baseline|run|server|throughput|speed)\b\s*(?:[:=]|of\b|is\b|was\b|at\b)?"
+                             r"\s*[~\u2248]?\s*\d)", re.I)
 # "from 54.8 to 91.2 tok/s", "131.5 vs 90.1 tok/s": the first number shares the unit written
 # once, after the second. A number that ends a name or a setting is no reading: "EAGLE-3 ->
 # 54.8 tok/s" (the method), "tp=8 -> 120 tok/s", "at bs=64 vs 890 tok/s".
@@ -353,7 +357,8 @@ _COMPARED_HEAD_FIRST = re.compile(_COMPARED_HEADING + r"\d[\d.,]*\**\s*(?:tok(?:
 _VS_NEXT = re.compile(r"\**\s*(?:vs\.?|versus)\s*\**\d", re.I)
 # A legend after a pair's unit that names its two sides in order: "140 vs 95 tok/s (baseline vs
 # EAGLE-3)", "95 vs 140 tok/s (EAGLE-3 vs no-spec)".
-_PAIR_LEGEND = re.compile(r"[ \t]*\([ \t]*([^()\n,;:]{1,40}?)\s+(?:vs\.?|versus)\s+([^()\n,;:]{1,40}?)[ \t]*\)", re.I)
+# ("**140 tok/s** vs **95 tok/s** (baseline vs EAGLE-3)": the bold's closing stars before it)
+_PAIR_LEGEND = re.compile(r"(?:\*\*|__)?[ \t]*\([ \t]*([^()\n,;:]{1,40}?)\s+(?:vs\.?|versus)\s+([^()\n,;:]{1,40}?)[ \t]*\)", re.I)
 _LEGEND_BASELINE = re.compile(r"\W*(?:the\s+)?(?:" + _BASELINE_WORDS + r"|plain\b|base\s+model\b)", re.I)
 _PAIR_NAMES = ("throughput", "baseline_throughput")
 # The first of a pair each with its own unit, then "vs", before the second: "140 tok/s vs ".
@@ -1733,13 +1738,13 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
                         name = "baseline_throughput"
                     elif abs(value / first_value - f) <= 0.02 * f + 0.006:
                         first_name = "baseline_throughput"
-            if "(" in text[end:end + 3] and first_name in _PAIR_NAMES and name in _PAIR_NAMES \
+            if "(" in text[end:end + 5] and first_name in _PAIR_NAMES and name in _PAIR_NAMES \
                     and (legend := _PAIR_LEGEND.match(text, end)) is not None:
                 # "140 vs 95 tok/s (baseline vs EAGLE-3)": the legend names each side (was 95 the
                 # baseline, "(baseline" read as the second number's word)
                 first_name, name = _legend_names(legend, first_name, name)
             found.append(Metric(first_name, first_value, "tok/s", _context(text, first, end)))
-        elif "(" in text[end:end + 3] and name in _PAIR_NAMES and found and found[-1].name in _PAIR_NAMES \
+        elif "(" in text[end:end + 5] and name in _PAIR_NAMES and found and found[-1].name in _PAIR_NAMES \
                 and (legend := _PAIR_LEGEND.match(text, end)) is not None \
                 and (own := _OWN_UNIT_PAIR.search(text, max(0, start - 40), start)) is not None \
                 and float(own.group(1).replace(",", "")) == found[-1].value:

@@ -36,6 +36,11 @@ _HYPOTHESIS = re.compile(
     r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
     # "It is possible that we need to restart": a plan, no suspect
     r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
+    # "I bet it is the d2t map", "I wonder if the layer ids are off by one": a guess ("I wonder if
+    # we should rerun", "I wonder whether it is worth ..." plan; "Could the layer ids be off?",
+    # a bare question, stays none)
+    r"|\bI (?:bet|wonder (?:if|whether))\b(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b)"
+    r"(?! (?:it'?s|it is|it would be|this is) worth\b)"
     # "One possibility is that the draft uses the wrong layers", "Another possibility: the d2t
     # map ..." ("A possibility is to restart": a plan)
     r"|\b(?:one|another|a|the other|the main|the only) possibility (?:is|was)\b(?! (?:to|that (?:we|I|you))\b)"
@@ -45,7 +50,8 @@ _HYPOTHESIS = re.compile(
     r"|\b(?:see|found|spotted|(?<!me )(?<!us )(?<!to )(?:understand|know)) the (?:issue|problem|bug|culprit)(?: here| now)?:"
     # "Turns out the d2t map was the culprit", "the stale d2t is the culprit": a suspect named (a
     # stated cause, unhedged: stated_cause; "Maybe X is the culprit" stays a guess)
-    r"|\b(?:is|was) the (?:real |actual )?culprit\b"
+    # ("That's the culprit!", "the d2t map's the culprit": the contraction as "is")
+    r"|(?:\b(?:is|was)|'s) the (?:real |actual )?culprit\b"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     # ("Hmm, maybe the d2t table holds absolute ids", "OK so perhaps the draft ...": an interjection
@@ -62,7 +68,18 @@ _HYPOTHESIS = re.compile(
 _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
+# "The d2t map is fine.", "Nope, not the d2t map.": a suspect named and cleared, opening its
+# sentence. Such a sentence rules out only an open guess it shares a topic word with (analysis):
+# "The server is fine." or "Not the best approach." clears no guess of the d2t map.
+_NAMED_OUT_TEXT = (
+    r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good),? )?"
+    r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you)\b)(?:the )?[\w-]+(?: [\w-]+){0,3}"
+    r" (?:is|are|was|were|looks?|looked|seems?) (?:all |just |perfectly )?fine(?! (?:to|for|but|until|except)\b)"
+    r"|not the (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit|bottleneck)\b)"
+    r"[\w-]+(?: [\w-]+){0,3}(?=\s*[.!]))")
+_NAMED_OUT = re.compile(_NAMED_OUT_TEXT, re.I)
 _RULED_OUT = re.compile(
+    _NAMED_OUT_TEXT + "|"
     # ("That rules it out", "ruled that out": the guess named by a pronoun between)
     r"\b(?:rule[sd] (?:(?:it|that|this|them) )?out|no (?:change|difference|improvement|effect)"
     # "No change needed in the launch script": nothing to do, no suspect ruled out
@@ -185,21 +202,21 @@ _MAY_BE = re.compile("may (?:also |well )?be").search
 def _hypothesis_cue(low: str) -> bool:
     """One of "suspect", "hypothes", "likely", "probably", "suggests", "possib(ly|le that|ility)", "perhaps", "maybe", "could (also|well) be",
     "might (also|well) be", "may (also|well) be", "root cause", "my (first|best|...) guess|theory|suspicion|hunch", "the issue", "the problem", "the bottleneck",
-    "the bug", "the culprit" is in ``low``."""
+    "the bug", "the culprit", "i wonder", "i bet" is in ``low``."""
     return "suspect" in low or "hypothes" in low or "likely" in low or "probably" in low or "suggests" in low \
         or _POSSIB(low) is not None or "perhaps" in low or "maybe" in low \
         or _COULD_BE(low) is not None or _MIGHT_BE(low) is not None or _MAY_BE(low) is not None or "root cause" in low or _MY_GUESS(low) is not None \
-        or _THE_CULPRIT(low) is not None
+        or _THE_CULPRIT(low) is not None or "i wonder" in low or "i bet" in low
 
 
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked", "indeed", "was wrong" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low or "was wrong" in low
+        or "indeed" in low or "was wrong" in low or "fine" in low
 
 
 _NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
@@ -217,16 +234,21 @@ def _confirmed_cue(low: str) -> bool:
         or "this work" in low or "indeed" in low
 
 
+def named_ruled_out(sentence: str) -> bool:
+    """``sentence`` (an outcome) clears a suspect it names: "The d2t map is fine.", "Not the d2t map."."""
+    return _NAMED_OUT.search(sentence) is not None
+
+
 def _ruled_out_cue(low: str) -> bool:
     """A literal of every branch of _RULED_OUT, lowered, is in ``low``: "rule[ds] (it|that|...)
     out", "no change" (difference, improvement, effect), "(did|does) not" or "(did|does)n't"
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
-    bottleneck), each holding "t the cause" and so on, "was wrong", and "(that|this)('s| is| was)
-    (not|n't) it", each holding "t it"."""
+    bottleneck), each holding "t the cause" and so on, "was wrong", "(that|this)('s| is| was)
+    (not|n't) it", each holding "t it", and a named suspect cleared: "fine", "not the"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
-        or "was wrong" in low or "t it" in low
+        or "was wrong" in low or "t it" in low or "fine" in low or "not the" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
@@ -259,7 +281,7 @@ _STATED_CAUSE = re.compile(
     r"(?:\s+(?:found|identified|confirmed|established))?[\s*_]*(?:[:\u2014]|-\s|\b(?:is|was)\b|$)"
     r"|(?:problem|issue|bug|culprit|bottleneck) was\b)"
     r"|\b(?:found|identified|established|pinned down) the (?:actual |real )?root cause\s*[:\u2014]"
-    r"|\b(?:is|was) the (?:actual |real )?(?:root cause|culprit)\b", re.I)
+    r"|(?:\b(?:is|was)|'s) the (?:actual |real )?(?:root cause|culprit)\b", re.I)
 _HEDGED = re.compile(
     r"\?|\b(?:might|may|could|would|probably|likely|possibl[ey]|perhaps|maybe|suspect\w*|guess|think|"
     r"believe|seems?|appears?|if|whether|potential|candidate|unclear|unknown|not|no|still|yet|find|look|"
