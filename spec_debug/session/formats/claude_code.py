@@ -138,30 +138,16 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
     agent, seq_base = cursor.agent, cursor.seq_base
     trunk = agent == MAIN_AGENT
     narrated = False  # a message or init line since the last result line (_bare_result)
-    folder: str | None = None  # stream-json's working folder, till a command moves it (_MOVES_FOLDER)
     for index, lineno, obj in records:
         events = _events(obj, cursor, agent, seq_base + index, lineno, stats)
         if events:
             first = events[0]
-            raw = first.raw_type
-            if first.kind == "system" and raw.__class__ is str and raw[:7] == "result:":
-                if not narrated and raw != RESULT_ERROR and first.text:
+            if first.kind == "system" and first.raw_type.__class__ is str and first.raw_type[:7] == "result:":
+                if not narrated and first.raw_type != RESULT_ERROR and first.text:
                     _bare_result(first)
                 narrated = False
-            else:
-                if raw == "init" and first.kind == "system":
-                    cwd = obj.get("cwd")
-                    folder = cwd if cwd.__class__ is str and cwd.startswith(("/", "~")) else None
-                if not narrated:
-                    narrated = first.role != "system" or raw == "init"
-            if folder is not None:
-                for ev in events:
-                    if ev.command is not None and ev.host is None and ev.cwd is None:
-                        ev.cwd = folder
-                        command = ev.command
-                        if ("cd" in command or "pushd" in command) and _MOVES_FOLDER.search(command):
-                            folder = None
-                            break
+            elif not narrated:
+                narrated = first.role != "system" or first.raw_type == "init"
         if trunk and events and events[0].raw_type == "progress":
             copied = _progress_copy(obj, cursor, seq_base + index, lineno, stats)
             if copied is not None:
@@ -173,14 +159,6 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
             yield index, lineno, True, PARENT_CALL + parent_call, events
             continue
         yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
-
-
-_MOVES_FOLDER = re.compile(r"(?:^|[;&|({\n]|\bthen|\bdo|\belse)\s*(?:cd|pushd|popd)(?![\w.-])")
-"""stream-json says the working folder once, on its ``{"type": "system", "subtype": "init",
-"cwd"}`` line (the Agent SDK's SDKSystemMessage, @anthropic-ai/claude-agent-sdk ``sdk.d.ts``);
-its messages carry no ``cwd`` of their own, as a session file's lines do. Commands ran there
-until one moved the Bash tool's shell (``cd``, ``pushd``: the folder persists between calls);
-after that the folder is unknown, and left so, rather than guessed."""
 
 
 def _bare_result(ev: Event) -> None:
