@@ -137,17 +137,8 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
     which agent they belong to is decided in order by :func:`link_records`."""
     agent, seq_base = cursor.agent, cursor.seq_base
     trunk = agent == MAIN_AGENT
-    narrated = False  # a message or init line since the last result line (_bare_result)
     for index, lineno, obj in records:
         events = _events(obj, cursor, agent, seq_base + index, lineno, stats)
-        if events:
-            first = events[0]
-            if first.kind == "system" and first.raw_type.__class__ is str and first.raw_type[:7] == "result:":
-                if not narrated and first.raw_type != RESULT_ERROR and first.text:
-                    _bare_result(first)
-                narrated = False
-            elif not narrated:
-                narrated = first.role != "system" or first.raw_type == "init"
         if trunk and events and events[0].raw_type == "progress":
             copied = _progress_copy(obj, cursor, seq_base + index, lineno, stats)
             if copied is not None:
@@ -159,16 +150,6 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
             yield index, lineno, True, PARENT_CALL + parent_call, events
             continue
         yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
-
-
-def _bare_result(ev: Event) -> None:
-    """``claude -p --output-format json`` writes one object, the run's ``result`` line alone
-    (the Agent SDK's SDKResultMessage, @anthropic-ai/claude-agent-sdk ``sdk.d.ts``): its final
-    answer is only in ``result``. Read as a system note, the answer ("96.8 tok/s with EAGLE-3")
-    gave no metric and no hypothesis; it is the agent's text. In stream-json (and ``json
-    --verbose``) the ``init`` line and the messages come first and the same answer was already
-    read from the last assistant message: that result stays a note, read once."""
-    ev.kind, ev.role = "text", "assistant"
 
 
 def _progress_copy(obj: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats) -> tuple[str, list[Event]] | None:
