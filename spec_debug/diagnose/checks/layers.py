@@ -238,30 +238,27 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
     order, so trained ids out of layer order have no config fix (retrain instead)."""
     trained = [int(i) for i in trained]
     running = engines.parse_version(engine_version)
-    boundaries = sorted({row.since for row in engines.rows_for(engine) if row.since},
-                        key=engines.parse_version)
-    later = [b for b in boundaries if engines.parse_version(b) > running]
-    for version in [engine_version, *later]:
+    later = [b for b in _release_boundaries(engine) if engines.parse_version(b) > running]
+    # (the release asked, the fix's min_version, its before_version)
+    candidates = [(version, None if version == engine_version else version, None)
+                  for version in [engine_version, *later]]
+    candidates += [(probe, lo, hi) for lo, hi, probe in older_ranges(engine, engine_version)]
+    for version, min_version, before_version in candidates:
         found = _fix_at(engine, version, draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found[:2], None if version == engine_version else version,
+            return LayerFix(*found[:2], min_version, before_version=before_version,
                             reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
                             nested=found[2], sglang_serves=found[3],
                             vllm_serves=_vllm_serves(engine, draft_raw, num_target_layers, found[:2],
                                                      trained, target_architecture),
                             angelslim=_stale_angelslim(draft_raw, trained))
-    for lo, hi, probe in older_ranges(engine, engine_version):
-        found = _fix_at(engine, probe, draft_raw, num_target_layers, trained, target_architecture)
-        if found:
-            return LayerFix(*found[:2], lo, before_version=hi,
-                            reads_back_as=_read_back(engine, probe, draft_raw, num_target_layers,
-                                                     found[:2], trained, target_architecture),
-                            nested=found[2], sglang_serves=found[3],
-                            vllm_serves=_vllm_serves(engine, draft_raw, num_target_layers, found[:2],
-                                                     trained, target_architecture),
-                            angelslim=_stale_angelslim(draft_raw, trained))
     return None
+
+
+def _release_boundaries(engine: str) -> list[str]:
+    """The releases where one of the engine table's rules for ``engine`` changes, oldest first."""
+    return sorted({row.since for row in engines.rows_for(engine) if row.since}, key=engines.parse_version)
 
 
 # a release before every boundary in the table: the oldest range's rules. Neither None nor "0"
@@ -274,9 +271,7 @@ def older_ranges(engine: str, engine_version: str | None) -> list[tuple[str | No
     the version find_layer_fix asks the table at (lo, or OLDEST_RELEASE for the range before
     the first boundary; lo None there)."""
     running = engines.parse_version(engine_version)
-    boundaries = sorted({row.since for row in engines.rows_for(engine) if row.since},
-                        key=engines.parse_version)
-    older = [b for b in boundaries if engines.parse_version(b) <= running]
+    older = [b for b in _release_boundaries(engine) if engines.parse_version(b) <= running]
     return [(lo, hi, lo or OLDEST_RELEASE) for lo, hi in reversed(list(zip([None, *older[:-1]], older)))]
 
 
