@@ -599,7 +599,9 @@ def _not_found_here(command: str, message: str) -> bool:
                                           f"zsh: command not found: {program}", f"sh: 1: {program}: not found")
                               # PowerShell's (failures._SHELL_REFUSED): 5.1 "rsync : The term 'rsync' ...", 7 "rsync: ..."
                               or message.startswith((f"{program} : The term '{program}' is not recognized",
-                                                     f"{program}: The term '{program}' is not recognized")))
+                                                     f"{program}: The term '{program}' is not recognized",
+                                                     # cmd.exe's (failures._CMD_REFUSED)
+                                                     f"'{program}' is not recognized as an internal")))
 
 
 _SILENT_WAITS = frozenset({"sleep", "wait"})
@@ -1361,7 +1363,7 @@ class _SessionState:
             # before the next trace line, ran on gpu02, as what an ssh traced last printed did
             # (traced_hosts); one the script printed itself stays here
             host = traced
-        elif record is not None and self.source.format == "text" and host is not None and len(found) == 1 \
+        elif record is not None and self.source.format in ("text", "openai") and host is not None and len(found) == 1 \
                 and ("not found" in found[0].message or "not recognized" in found[0].message) \
                 and _not_found_here(record.command, found[0].message):
             # `rsync -e 'ssh -p 2222' ... gpu02:/w/` answered by the prompt's shell ("bash: rsync:

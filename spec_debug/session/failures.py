@@ -519,6 +519,7 @@ _SHELL_REFUSED = re.compile(
     r"|sudo: [^\n:]+: command not found"
     r"|[^\n:' ]+ ?: The term '[^'\n]+' is not recognized as (?:the|a) name of a cmdlet, function, script file,"
     r" or (?:operable|executable) program\.[^\n]*"
+    r"|'[^'\n]+' is not recognized as an internal or external command,?"
     r"|(?:/usr/bin/)?(?:env|timeout|nohup|nice|stdbuf|xargs): (?:failed to run command )?'[^'\n]+'"
     r"(?:: No such file or directory|: Permission denied)"
     r"|" + _SUDO_REFUSED)
@@ -541,10 +542,17 @@ def refused_program(message: str) -> str | None:
     return name.strip("'`").rsplit("/", 1)[-1]
 
 
+_CMD_REFUSED = "' is not recognized as an internal or external command"
+"""Windows cmd.exe's refusal of a program it cannot find, on the line before "operable program or
+batch file." (no status is recorded beside it: seen in a real OpenAI-style messages log of an agent
+run on Windows, rocketvish/bearing-research transcript.jsonl at 0513886c, ``ls src -la`` answered
+"'ls' is not recognized as an internal or external command,")."""
+
+
 def _shell_refused(line: str) -> str | None:
     """``line`` (one output line, stripped) when it is a shell's refusal (:data:`_SHELL_REFUSED`)."""
-    return line if (": " in line or "Command '" in line or "sudo" in line) and _SHELL_REFUSED.fullmatch(line) \
-        else None
+    return line if (": " in line or "Command '" in line or "sudo" in line or _CMD_REFUSED in line) \
+        and _SHELL_REFUSED.fullmatch(line) else None
 
 
 # What a program that failed says on the line it writes under its own name ("cat: /tmp/x: No
