@@ -394,6 +394,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
+    if _NODE_FATAL_TRAILER in output and (node := _node_fatal(output)) is not None:
+        return [node]
     # No status recorded (a terminal log, an OpenAI chat "tool" message): the shell saying it could
     # not run the command is the whole failure (exit 127/126 unseen). It writes that line before
     # anything runs, or after the commands before it in a list: the output's first or last line,
@@ -405,6 +407,35 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if "|" in output and _PS_CONCISE_LINE in output and (said := _powershell_concise_view(output)):
         return [ErrorInfo("tool_error", None, said)]
     return []
+
+
+# Node.js killed by an exception nothing caught: it prints where it was thrown, the error's stack
+# ("Error: Cannot find module 'sql.js'", "Error [ERR_MODULE_NOT_FOUND]: Cannot find package 'x'",
+# then "    at ..." frames) and, last, "\nNode.js v24.13.1\n" (nodejs/node src/node_errors.cc,
+# TriggerUncaughtException's report, the extra_info_on_fatal_exception line). A bare "Error: ..."
+# is no exception name to the Python-shaped patterns above; where no status is recorded (a real
+# agent log on Windows, rocketvish/bearing-research transcript.jsonl, `npm test` dying on a module
+# npm had not installed) that trailer is what says the process died.
+_NODE_FATAL_TRAILER = "\nNode.js v"
+_NODE_FATAL_VERSION = re.compile(r"^Node\.js v\d+\.\d+\.\d+\s*$", re.M)
+_NODE_ERROR_LINE = re.compile(r"^(?:Uncaught )?(?P<type>(?:[A-Z]\w*)?Error)(?: \[(?P<code>[A-Z][A-Z0-9_]*)\])?: "
+                              r"(?P<msg>[^\n]*)\n(?=(?:[^\n]*\n){0,12}?    at )", re.M)
+
+
+def _node_fatal(output: str) -> ErrorInfo | None:
+    """The error a Node.js process died of (:data:`_NODE_FATAL_TRAILER`): the head line of the
+    last stack before the first "Node.js vX.Y.Z" line; None where no such stack precedes it."""
+    trailer = _NODE_FATAL_VERSION.search(output)
+    if trailer is None:
+        return None
+    heads = list(_NODE_ERROR_LINE.finditer(output, 0, trailer.start()))
+    if not heads:
+        return None
+    m = heads[-1]
+    message = m.group("msg").strip()
+    if m.group("code"):
+        message = f"[{m.group('code')}] {message}"
+    return ErrorInfo("exception", m.group("type"), message[:300])
 
 
 # PowerShell's error records as its console shows them, where no status is recorded. Windows
