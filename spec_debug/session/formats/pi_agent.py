@@ -60,6 +60,7 @@ def looks_like(obj: dict) -> bool:
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     shell_calls: set[str] = set()
     called: set[str] = set()
+    folder: str | None = None  # the header's cwd, where every bash call runs
     for index, lineno, obj in iter_json_records(path, stats):
         cursor.records = index + 1
         seq = cursor.seq_base + index
@@ -74,12 +75,24 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         kind = obj.get("type")
         if kind in ("message", "message_end") and message is not None:
             for ev in _message(message, event, shell_calls, seq):
-                if ev.kind == "tool_call" and ev.call_id:
-                    called.add(ev.call_id)
+                if ev.kind == "tool_call":
+                    if ev.call_id:
+                        called.add(ev.call_id)
+                    if ev.command and ev.host is None:
+                        ev.cwd = folder
                 yield ev
         elif kind in ("tool_execution_start", "tool_execution_end"):
-            yield from _execution(obj, kind, event, shell_calls, called)
+            for ev in _execution(obj, kind, event, shell_calls, called):
+                if ev.kind == "tool_call" and ev.command and ev.host is None:
+                    ev.cwd = folder
+                yield ev
         elif kind == "session":
+            if isinstance(obj.get("cwd"), str) and obj["cwd"]:
+                # Each bash call (the agent's, or a person's ``!`` command) is a new shell spawned in
+                # the session's folder, whatever an earlier call's `cd` did (pi-mono
+                # packages/coding-agent/src/core/tools/bash.ts: ``spawn(shell, [...args, command],
+                # {cwd})`` with the session's cwd)
+                folder = obj["cwd"]
             yield event("system", "system", raw_type="session_meta", text=f"id={obj.get('id')} cwd={obj.get('cwd')}")
         elif kind == "compaction":
             yield event("compaction", "system", raw_type="compaction", text=_text(obj.get("summary")))
