@@ -272,6 +272,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                     # are read from the <user_shell_command> message the model is handed, or one
                     # a code-mode cell ran, read from the cell. As a result of its own it was a
                     # second failed call, and each error of its output was counted twice.
+                    if processes.cells and (ran := shell_command(payload)) is not None:
+                        processes.cell_command_end(ran, payload.get("exit_code") if type(payload.get("exit_code")) is int
+                                                   else None)
                     yield event("system", "system", raw_type=f"event_msg:{ptype}")
                     continue
                 _remember(results_seen, call_id)
@@ -293,6 +296,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 item = payload.get("item")
                 end = tool_ends.from_event(ptype, payload) if ptype != "item_completed" \
                     else tool_ends.from_item(item) if isinstance(item, dict) else None
+                if end is not None and end.call_id not in processes.calls and processes.cells \
+                        and isinstance(item, dict) and (ran := shell_command(item)) is not None:
+                    processes.cell_command_end(ran, end.exit_code)  # a command a code-mode cell ran
                 if end is not None and end.call_id in processes.calls and end.call_id not in results_seen:
                     # The call's end as the UI saw it, the only copy that says an MCP tool failed
                     # (codex_tool_ends); the function_call_output after it is then dropped. An end
@@ -521,6 +527,22 @@ class _Processes:
 
     local_items: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """A ``local_shell_call``'s item id -> its call id."""
+    cells: OrderedDict[str, tuple[list[str], list[int | None]]] = field(default_factory=OrderedDict)
+    """Call id of a code-mode cell whose result is not read yet -> (the literal commands it runs,
+    the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported). Those ends
+    name the command's own item id, never the cell's call (see :meth:`cell_command_end`)."""
+
+    def cell_command_end(self, command: str, code: int | None) -> None:
+        """A command a code-mode cell ran ended with ``code`` (codex-cli 0.153.4 writes an
+        ``item_completed{item: CommandExecution{id: "exec-<uuid>", command: [shell, "-lc", cmd],
+        exit_code}}`` between the cell's call and its output, as in a real rollout,
+        hariharasudhan-quest/ai-analyzer-codex-code codex_session.jsonl). A cell that prints only
+        ``r.output`` prints no status: this end is the only record of it. It is the latest open
+        cell's whose literals hold the command."""
+        for commands, codes in reversed(self.cells.values()):
+            if command in commands:
+                codes.append(code)
+                return
 
     def local_shell_id(self, payload: dict) -> str | None:
         """A ``local_shell_call``'s call id: its ``call_id``, else its item ``id``, which Codex
@@ -738,6 +760,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             # A code-mode cell: the commands are the literals of its tools.exec_command calls.
             cell = code_mode.cell_calls(raw_args)
             args, command = None, "\n".join(cell.commands) or None
+            if cell.commands and isinstance(payload.get("call_id"), str):
+                _bounded(processes.cells, payload["call_id"], (cell.commands, []))
             if command is None and cell.patch_files:
                 name = "apply_patch"  # a cell that only edits: an edit, as the apply_patch tool's
         else:
@@ -928,6 +952,10 @@ def _cell_result(call_id: str | None, cell: code_mode.CellOutput, event, results
     if not running:
         _remember(results_seen, call_id)
     code = cell.exit_code
+    ended = processes.cells.pop(call_id, None) if not running and call_id is not None else None
+    if code is None and ended is not None and ended[1]:
+        # the cell printed no status of its own: its commands' ends said how they exited
+        code = next((c for c in ended[1] if c not in (None, 0)), None)
     yield event("tool_result", "tool", call_id=call_id, text=cell.text, exit_code=code,
                 is_error=not running and (cell.failed or bool(code)), raw_type="running" if running else None)
 
