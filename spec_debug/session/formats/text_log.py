@@ -24,7 +24,7 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    actions_log, claude_export, claude_sdk_log, copilot_share, gemini_share, gitlab_job, powershell_marks,
+    actions_log, claude_export, claude_prompts, claude_sdk_log, copilot_share, gemini_share, gitlab_job, powershell_marks,
     shell_history, typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
@@ -329,6 +329,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         return claude_export.read_lines(chain(head, lines), cursor)
     if claude_sdk_log.looks_like(head_text):
         return _sdk_log(path, chain(head, lines), cursor, stats)
+    if claude_prompts.looks_like(head_text):
+        return claude_prompts.read_lines(chain(head, lines), cursor, stats)
     if copilot_share.looks_like(head_text):
         return copilot_share.read_lines(chain(head, lines), cursor)
     if gemini_share.looks_like(head_text):
