@@ -223,6 +223,10 @@ _INTERRUPTED = "[Request interrupted by user"
 # (the CLI's BashTool ``mapToolResultToToolResultBlockParam``: stdout, stderr, then this tag; a
 # command moved to the background has a line after it). A timeout says so in words of its own.
 _ABORTED_TAG = "<error>Command was aborted before completion</error>"
+_PI_ABORTED = "Command aborted"
+"""What Pi's bash tool fails with when the run was stopped (the person's Esc aborts the turn's
+signal): the output so far, a blank line, then these words (badlogic/pi-mono
+packages/coding-agent/src/core/tools/bash.ts, ``appendStatus(text, "Command aborted")``)."""
 # What Codex returns for a call the person stopped with Esc (openai/codex
 # codex-rs/core/src/tools/parallel.rs, ToolCallRuntime::abort_message): "Wall time: 9.5
 # seconds\naborted by user" for a shell tool, "aborted by user after 5.0s" for any other.
@@ -338,6 +342,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return _with_stated_cause(errors, output, failed)[:MAX_PER_OUTPUT]
     if is_error and (output.startswith(_INTERRUPTED) or (output[:1] in "aW" and _codex_aborted(output))):
         return [ErrorInfo("interrupted", None, output[:200].strip())]
+    if is_error and output.endswith(_PI_ABORTED) and (len(output) == len(_PI_ABORTED)
+                                                      or output.endswith("\n\n" + _PI_ABORTED)):
+        return [ErrorInfo("interrupted", None, _PI_ABORTED)]
     if is_error and output.endswith(_ABORTED_TAG) and "timed out" not in output:
         # (was a failed call whose error was the output's first line: a `tail -f` of a server's
         # log stopped three times was "the same failing command", its error a log line)
