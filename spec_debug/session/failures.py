@@ -1529,6 +1529,11 @@ def _one_traceback(output: str, start: int) -> tuple[ErrorInfo, int]:
             source = True  # the frame's source line, flush left too, may come next
             pos = end + 1
             continue
+        if text[-1] in " \t":
+            # Aider's history ends each output line with two spaces (a Markdown line break:
+            # Aider-AI/aider aider/io.py, append_chat_history "> " + text + "  "), after the
+            # exception's name too ("> AssertionError  ")
+            text = text.rstrip(" \t")
         if source and not _FLUSH_EXC_LINE.match(text):
             source = False
             pos = end + 1
