@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.markup import escape
 
+from spec_debug.cli_common import shown_text
 from spec_debug.counted import counted
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord
@@ -55,6 +56,10 @@ class ConsoleReporter(Reporter):
     def _print(self, *args: object, **kwargs: object) -> None:
         if self._gone:
             return
+        # A byte that is no UTF-8 (a host alias typed in a Latin-1 shell, a path in a message)
+        # as run.json and stderr's errors show it, `\xe9`: written as it was, the stream's
+        # backslashreplace printed `h\udce9`, a form nothing else of the run uses.
+        args = tuple(shown_text(a) if isinstance(a, str) else a for a in args)
         try:
             self.console.print(*args, **kwargs)  # type: ignore[arg-type]
         except (OSError, ValueError):  # ValueError: the stream was closed
@@ -112,7 +117,7 @@ class ConsoleReporter(Reporter):
         status = self._status
         if status is not None:
             try:
-                status.update(f"{escape(host)}: {escape(step.id)} — {escape(step.title or '')}")
+                status.update(shown_text(f"{escape(host)}: {escape(step.id)} — {escape(step.title or '')}"))
             except (OSError, ValueError):
                 self._lost_output()
 
