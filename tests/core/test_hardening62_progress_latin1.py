@@ -11,13 +11,13 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 
 from spec_debug.playbook.loader import load_playbook_text
 from spec_debug.record import StepRecord
 from spec_debug.stepthrough import TerminalGate
 from tests.conftest import run_cli
+from tests.core.test_hardening61_stderr_latin1_path import latin1_folder  # noqa: F401 (a fixture)
 
 PLAYBOOK = """\
 name: latin
@@ -30,16 +30,6 @@ steps:
       - that: "false"
         finding: {code: SD900, severity: warning, title: "nothing in {{ dir }}"}
 """
-
-
-@pytest.fixture
-def latin1_folder(tmp_path: Path) -> Path:
-    folder = tmp_path / os.fsdecode(b"r\xe9s")
-    try:
-        folder.mkdir()
-    except (OSError, UnicodeEncodeError):
-        pytest.skip("this file system takes no non-UTF-8 name")
-    return folder
 
 
 def test_a_finding_title_and_a_host_error_show_the_byte_as_run_json_does(latin1_folder: Path) -> None:

@@ -21,7 +21,7 @@ from typing import Any, Callable
 import pytest
 
 from spec_debug.probes.bundle import local_bundle
-from tests.ssh.test_fleet_faults import PROBE_PLAYBOOK, assert_clean_cli, by_id, load_run, codes
+from tests.ssh.test_fleet_faults import PROBE_PLAYBOOK, assert_clean_cli, by_id, codes, load_run
 from tests.ssh.test_hardening19_runtime_full_tmp import namespaced_sshd
 from tests.sshd_fixture import ClientSetup, SshServer
 
