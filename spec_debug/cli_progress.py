@@ -47,6 +47,9 @@ printed by the thread that reads the step's output (rich takes ~0.1 ms a line), 
 50 MB took 20 s instead of 1.5 (its output pipe and SSH window full, the command waiting on its
 writes: a benchmark measured slower, a timeout hit), and a terminal paused with Ctrl-S stopped
 the command itself."""
+_OUTPUT_BACKLOG_CHARS = 4 * 1024 * 1024
+"""And at most this much text waiting: a line is up to --capture-limit long (256 KiB), and 5000
+of them held a GB."""
 _OUTPUT_TAIL = 20
 
 
@@ -64,6 +67,7 @@ class ConsoleReporter(Reporter):
         self._aborted_unstarted = 0
         self._record: RunRecord | None = None
         self._lines: deque[tuple[str, str, str, str]] = deque()
+        self._waiting_chars = 0
         self._lines_waiting = threading.Condition()
         # (host, step id) past the backlog -> [lines not kept, its last lines]
         self._overflow: dict[tuple[str, str], tuple[list[int], deque[tuple[str, str, str, str]]]] = {}
@@ -141,7 +145,8 @@ class ConsoleReporter(Reporter):
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None:
         """Queued for the printer thread: never waits on the terminal (_OUTPUT_BACKLOG)."""
         with self._lines_waiting:
-            if (host, step_id) in self._overflow or len(self._lines) >= _OUTPUT_BACKLOG:
+            if ((host, step_id) in self._overflow or len(self._lines) >= _OUTPUT_BACKLOG
+                    or self._waiting_chars >= _OUTPUT_BACKLOG_CHARS):
                 # From here on to its end the step's lines wait in its tail: shown after the lines
                 # before them, never between them.
                 dropped, tail = self._overflow.setdefault((host, step_id), ([0], deque(maxlen=_OUTPUT_TAIL)))
@@ -149,6 +154,7 @@ class ConsoleReporter(Reporter):
                 tail.append((host, step_id, stream, line))
                 return
             self._lines.append((host, step_id, stream, line))
+            self._waiting_chars += len(line)
             if self._printer is None:
                 self._printer = threading.Thread(target=self._print_lines, name="spec-debug-output", daemon=True)
                 self._printer.start()
@@ -169,6 +175,7 @@ class ConsoleReporter(Reporter):
                 if not self._lines:
                     return
                 waiting = self._lines.popleft()
+                self._waiting_chars -= len(waiting[3])
             self._print_line(*waiting)
 
     def _flush_lines(self, finished: tuple[str, str] | None = None) -> None:

@@ -106,3 +106,16 @@ def test_step_through_says_how_a_step_went_after_its_output(tmp_path: Path) -> N
     lines = done.stderr.splitlines()
     said = next(i for i, line in enumerate(lines) if line.startswith("→ chatty passed"))
     assert lines.index("chatty| 3000") < said, lines[said - 3:said + 3]
+
+
+def test_long_lines_past_the_backlog_are_not_held_in_memory() -> None:
+    terminal = _PausedTerminal()
+    reporter = ConsoleReporter(Console(file=terminal, emoji=False, width=80), show_output=True, spinner=False)
+    line = "y" * (256 * 1024)  # a line as long as --capture-limit lets through
+    written = threading.Thread(target=lambda: [reporter.output_line("gpu01", "dump", "stdout", line) for _ in range(400)])
+    written.start()
+    written.join(20)
+    waiting = sum(len(item[3]) for item in reporter._lines)
+    terminal.resumed.set()
+    written.join()
+    assert waiting <= 5 * 1024 * 1024  # was all 100 MB of them, waiting for the terminal
