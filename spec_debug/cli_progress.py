@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
 from rich.markup import escape
 
+from spec_debug.cli_common import shown_text
 from spec_debug.counted import counted
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord
@@ -37,6 +39,19 @@ def _shown(text: str) -> str:
 _NAMED_ABORTED = 8
 """Hosts stopped before their first step named one by one; the rest are counted."""
 
+_OUTPUT_BACKLOG = 5000
+"""--show-output lines waiting to be printed, at most: past it a step's later lines are not
+shown as they come; when it ends, "… N more lines not shown" and its last _OUTPUT_TAIL lines
+(a traceback, a benchmark's summary) are. The lines are printed by a thread of their own:
+printed by the thread that reads the step's output (rich takes ~0.1 ms a line), a step writing
+50 MB took 20 s instead of 1.5 (its output pipe and SSH window full, the command waiting on its
+writes: a benchmark measured slower, a timeout hit), and a terminal paused with Ctrl-S stopped
+the command itself."""
+_OUTPUT_BACKLOG_CHARS = 4 * 1024 * 1024
+"""And at most this much text waiting: a line is up to --capture-limit long (256 KiB), and 5000
+of them held a GB."""
+_OUTPUT_TAIL = 20
+
 
 class ConsoleReporter(Reporter):
     def __init__(self, console: Console, *, show_output: bool = False, spinner: bool = True) -> None:
@@ -51,10 +66,21 @@ class ConsoleReporter(Reporter):
         self._hosts_with_steps: set[str] = set()
         self._aborted_unstarted = 0
         self._record: RunRecord | None = None
+        self._lines: deque[tuple[str, str, str, str]] = deque()
+        self._waiting_chars = 0
+        self._lines_waiting = threading.Condition()
+        # (host, step id) past the backlog -> [lines not kept, its last lines]
+        self._overflow: dict[tuple[str, str], tuple[list[int], deque[tuple[str, str, str, str]]]] = {}
+        self._printer: threading.Thread | None = None
+        self._print_lines_lock = threading.Lock()  # one writer of output lines at a time, in order
 
     def _print(self, *args: object, **kwargs: object) -> None:
         if self._gone:
             return
+        # A byte that is no UTF-8 (a host alias typed in a Latin-1 shell, a path in a message)
+        # as run.json and stderr's errors show it, `\xe9`: written as it was, the stream's
+        # backslashreplace printed `h\udce9`, a form nothing else of the run uses.
+        args = tuple(shown_text(a) if isinstance(a, str) else a for a in args)
         try:
             self.console.print(*args, **kwargs)  # type: ignore[arg-type]
         except (OSError, ValueError):  # ValueError: the stream was closed
@@ -112,15 +138,77 @@ class ConsoleReporter(Reporter):
         status = self._status
         if status is not None:
             try:
-                status.update(f"{escape(host)}: {escape(step.id)} — {escape(step.title or '')}")
+                status.update(shown_text(f"{escape(host)}: {escape(step.id)} — {escape(step.title or '')}"))
             except (OSError, ValueError):
                 self._lost_output()
 
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None:
+        """Queued for the printer thread: never waits on the terminal (_OUTPUT_BACKLOG)."""
+        with self._lines_waiting:
+            if ((host, step_id) in self._overflow or len(self._lines) >= _OUTPUT_BACKLOG
+                    or self._waiting_chars >= _OUTPUT_BACKLOG_CHARS):
+                # From here on to its end the step's lines wait in its tail: shown after the lines
+                # before them, never between them.
+                dropped, tail = self._overflow.setdefault((host, step_id), ([0], deque(maxlen=_OUTPUT_TAIL)))
+                dropped[0] += len(tail) == _OUTPUT_TAIL
+                tail.append((host, step_id, stream, line))
+                return
+            self._lines.append((host, step_id, stream, line))
+            self._waiting_chars += len(line)
+            if self._printer is None:
+                self._printer = threading.Thread(target=self._print_lines, name="spec-debug-output", daemon=True)
+                self._printer.start()
+            self._lines_waiting.notify()
+
+    def _print_lines(self) -> None:
+        while True:
+            with self._lines_waiting:
+                while not self._lines:
+                    self._lines_waiting.wait()
+            with self._print_lines_lock:
+                self._print_waiting()
+
+    def _print_waiting(self) -> None:
+        """The waiting output lines, in order (the caller holds _print_lines_lock)."""
+        while True:
+            with self._lines_waiting:
+                if not self._lines:
+                    return
+                waiting = self._lines.popleft()
+                self._waiting_chars -= len(waiting[3])
+            self._print_line(*waiting)
+
+    def _flush_lines(self, finished: tuple[str, str] | None = None) -> None:
+        """Print the waiting output lines in order; then, for the step that finished (host, step
+        id), or for every step when the run ends (None), how many lines were not shown and its last lines."""
+        with self._print_lines_lock:
+            self._print_waiting()
+            with self._lines_waiting:
+                if finished is None:
+                    overflowed, self._overflow = list(self._overflow.items()), {}
+                else:
+                    overflowed = [(finished, self._overflow.pop(finished))] if finished in self._overflow else []
+            for (host, step_id), (dropped, tail) in overflowed:
+                if dropped[0]:
+                    self._print(f"{self._prefix(host)}[dim]{escape(step_id)}| … {counted(dropped[0], 'more line')} not shown "
+                                f"(written faster than this terminal shows them); the run record keeps them[/]",
+                                highlight=False, soft_wrap=True)
+                for kept in tail:
+                    self._print_line(*kept)
+
+    def _print_line(self, host: str, step_id: str, stream: str, line: str) -> None:
         style = "dim" if stream == "stdout" else "dim red"
-        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {_shown(line)}[/]", highlight=False)
+        # Not folded (soft_wrap), as the step lines: off a terminal (a CI log, `2>run.log`) rich
+        # folded a line at 80 columns, and moved a long word (a path, a JSON line) whole below
+        # the `step|` prefix, so a grep for the host's line found it cut in two or three.
+        self._print(f"{self._prefix(host)}[{style}]{escape(step_id)}| {_shown(line)}[/]", highlight=False, soft_wrap=True)
+
+    def output_ended(self, host: str, step: Step) -> None:
+        if self.wants_output_lines:
+            self._flush_lines((host, step.id))
 
     def step_finished(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
+        self.output_ended(host, step)  # its output before its status line
         with self._lock:
             self._hosts_with_steps.add(host)
             style = _STATUS_STYLE.get(result.status, "white")
@@ -182,6 +270,8 @@ class ConsoleReporter(Reporter):
         return self._record is not None and any(s.host == host for s in list(self._record.steps))
 
     def run_finished(self, record: RunRecord) -> None:
+        if self.wants_output_lines:
+            self._flush_lines()  # a host that ended mid-step (connection lost) had no step_finished
         status, self._status = self._status, None
         more = self._aborted_unstarted - _NAMED_ABORTED
         if more > 0:

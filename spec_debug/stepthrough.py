@@ -19,6 +19,7 @@ from rich.panel import Panel
 from rich.text import Text
 
 from spec_debug.ansi import visible_controls
+from spec_debug.cli_common import shown_text
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, StepRecord
 from spec_debug.report.markdown_prose import LIST_ITEM
@@ -82,6 +83,9 @@ class TerminalGate(StepGate):
         OSError: [Errno 5] Input/output error"; with nobody left to answer, it is end of input."""
         if self._gone:
             return
+        # A byte that is no UTF-8 in a message or host name shown `\xe9`, as run.json shows it
+        # (cli_common.shown_text), not as the stream's backslashreplace `\udce9`.
+        args = tuple(shown_text(a) if isinstance(a, str) else a for a in args)
         try:
             self.console.print(*args, **kwargs)  # type: ignore[arg-type]
         except (OSError, ValueError):  # ValueError: the stream was closed
@@ -133,6 +137,7 @@ class TerminalGate(StepGate):
             return False
 
     def before_step(self, host: str, step: Step, command: str | None) -> str:
+        host, command = shown_text(host), (shown_text(command) if command else command)
         sections: list[list[RenderableType]] = []
         if step.why:
             sections.append([Text.from_markup(f"[bold]Why:[/] {escape(visible_controls(_reflow(step.why)))}")])

@@ -11,7 +11,8 @@ Only a fact that a capture at or before the expression sets, with no default and
 (a list, never None), and that the same expression orders (`<`, `>`, `<=`, `>=`) or looks in
 (`'EAGLE' in facts.X`: "argument of type 'NoneType' is not iterable", the same SD003), sizes
 (`facts.X | length > 0`: "object of type 'NoneType' has no len()"), indexes (`facts.X[0]`), adds
-to (`facts.X + 1`) or calls a method of (`facts.X.startswith('EAGLE')`: "'None' has no attribute") is named:
+to (`facts.X + 1`), negates (`-facts.X`), reads an attribute of (`facts.X.version`) or calls a
+method of (`facts.X.startswith('EAGLE')`: "'None' has no attribute") is named:
 `facts.X is defined and facts.X == 'on'` and `facts.X in ['a', 'b']` are fine with None.
 `spec-debug run` says these warnings before it starts, as `playbooks validate` does.
 """
@@ -118,6 +119,18 @@ def _guarded_and_ordered(text: str) -> dict[str, str]:
         # 'startswith'"), the same SD003 on the host missing the flag.
         if isinstance(call.node, nodes.Getattr) and (n := _fact_name(call.node.node)) is not None:
             ordered.setdefault(n, "calling its methods")
+    # `facts.X.version is defined` and `facts.X.version | default(0)` take the missing attribute fine.
+    tolerated = {id(t.node) for t in parsed.find_all(nodes.Test) if t.name in ("defined", "undefined")}
+    tolerated |= {id(f.node) for f in parsed.find_all(nodes.Filter) if f.name in ("default", "d")}
+    for read in parsed.find_all(nodes.Getattr):
+        # `facts.X.version > 1` (a json capture's object): the runner's strict undefined ends
+        # it "'None' has no attribute 'version'", the same SD003 (after the calls, which say it better).
+        if id(read) not in tolerated and (n := _fact_name(read.node)) is not None:
+            ordered.setdefault(n, "reading its attributes")
+    for signed in parsed.find_all((nodes.Neg, nodes.Pos)):
+        # `-facts.X < 1`: "bad operand type for unary -: 'NoneType'", refused as arithmetic is.
+        if (n := _fact_name(signed.node)) is not None:
+            ordered.setdefault(n, "negating it" if isinstance(signed, nodes.Neg) else "doing arithmetic with it")
     return {n: ordered[n] for n in dict.fromkeys(guarded) if n in ordered and n not in none_tested}
 
 

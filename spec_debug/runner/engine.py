@@ -594,6 +594,7 @@ class Run:
             raise
         findings = self._clean_findings(findings)  # before the console shows them
         if self.options.gate is not None:
+            self.options.reporter.output_ended(host, step)
             self.options.gate.after_step(host, step, result, findings)
         self.options.reporter.step_finished(host, step, result, findings)
         stop = step.on_failure == "stop" and result.status in ("failed", "error", "timeout")

@@ -22,6 +22,10 @@ class Reporter:
 
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None: ...
 
+    def output_ended(self, host: str, step: "Step") -> None:
+        """The step's output is all given (output_line): a display that shows it later shows it
+        now, before the step-through gate's words about the step (after_step)."""
+
     def step_finished(self, host: str, step: "Step", result: "StepRecord", findings: list["Finding"]) -> None: ...
 
     def host_finished(self, host: "HostRecord") -> None: ...

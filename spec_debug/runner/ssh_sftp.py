@@ -54,6 +54,8 @@ _STALL_S = 120.0
 _SLOW_LOGIN_S = 0.5
 # After a channel error, how long to give paramiko's reader thread to notice a dead connection.
 _DEATH_NOTICE_S = 0.3
+_LIMIT_ASK_S = 5.0
+"""How long the question after an upload's dropped session (`ulimit -f`) may take."""
 
 
 def wire_path(path: str) -> bytes:
@@ -145,7 +147,7 @@ class RemoteFiles:
     def put(self, local_path: Path, remote_path: str) -> None:
         """Upload atomically: write a temp name beside the target, then rename over it."""
         target = sftp_path(remote_path, self.home, self.cwd)
-        with self._lock, self._errors(remote_path, upload=True):
+        with self._lock, self._errors(remote_path, upload=True, size=local_path.stat().st_size):
             client = self._sftp()
             if client is None:
                 self._shell().put(local_path, target, remote_path)
@@ -483,6 +485,35 @@ class RemoteFiles:
             time.sleep(0.02)
         return False
 
+    def _file_size_limit(self) -> int | None:
+        """The host's file size limit in bytes, None when unlimited or unknown.
+        A file size limit (RLIMIT_FSIZE: pam_limits' fsize on shared clusters, a ulimit -f in
+        sshd's service) ends the SFTP server with SIGXFSZ as an upload passes it (setrlimit(2),
+        write(2): EFBIG after the signal, whose default action ends the process): the session
+        simply dropped, and the step said only "Server connection dropped"."""
+        try:
+            channel = self._transport.open_session(timeout=_LIMIT_ASK_S)
+        except (paramiko.SSHException, EOFError, OSError):
+            return None
+        said = b""
+        try:
+            channel.settimeout(_LIMIT_ASK_S)
+            # sh: POSIX counts it in 512-byte blocks, as dash, busybox and bash as sh do; bash
+            # itself says KiB (bash ulimit builtin: -f is 1024 unless in POSIX mode).
+            channel.exec_command("sh -c 'ulimit -f'")
+            while len(said) < 4096:
+                chunk = channel.recv(4096)
+                if not chunk:
+                    break
+                said += chunk
+        except (paramiko.SSHException, EOFError, OSError):
+            return None
+        finally:
+            close_channel(channel)
+        # The last line: a login script that prints (a banner in .bashrc) says its words first.
+        last = said.decode("ascii", "replace").strip().rsplit("\n", 1)[-1].strip()
+        return int(last) * 512 if last.isdigit() else None
+
     @staticmethod
     def _makedirs(client: paramiko.SFTPClient, directory: str) -> None:
         parts = directory.split("/")
@@ -502,11 +533,13 @@ class RemoteFiles:
                     raise
 
     @contextmanager
-    def _errors(self, remote_path: str, expired: threading.Event | None = None, *, upload: bool = False) -> Iterator[None]:
+    def _errors(
+        self, remote_path: str, expired: threading.Event | None = None, *, upload: bool = False, size: int | None = None
+    ) -> Iterator[None]:
         """_file_errors, and a copy whose channel the fetch step's deadline closed (expired set)
         raising FetchTimedOut, whatever paramiko or the shell copy said about the closed channel."""
         try:
-            with self._file_errors(remote_path, upload=upload):
+            with self._file_errors(remote_path, upload=upload, size=size):
                 yield
         except (RemoteFileError, *_SFTP_FAILURES):
             if expired is None or not expired.is_set() or self._interrupted.is_set():
@@ -516,7 +549,8 @@ class RemoteFiles:
             raise FetchTimedOut(remote_path, deadline.timeout_s if deadline is not None else 0.0) from None
 
     @contextmanager
-    def _file_errors(self, remote_path: str, *, upload: bool = False) -> Iterator[None]:
+    def _file_errors(self, remote_path: str, *, upload: bool = False, size: int | None = None) -> Iterator[None]:
+        """size: an upload's bytes (a file size limit below it is named when its session drops)."""
         try:
             yield
         except (ConnectionLostError, UsageError, RemoteFileError):
@@ -563,6 +597,15 @@ class RemoteFiles:
             # The SFTP channel itself broke: start a fresh one next time.
             self._drop()
             if self._alive():
+                limit = self._file_size_limit() if upload and size is not None else None
+                if limit is not None and size is not None and limit < size:
+                    raise RemoteFileError(
+                        f"{self._host}: the SFTP session ended while copying {remote_path}: the host limits a file its "
+                        f"processes write to {limit} bytes (ulimit -f), below the copy's {size}, and the kernel ends the "
+                        f"SFTP server (SIGXFSZ) when a write passes it",
+                        hint="raise the login user's file size limit (fsize in /etc/security/limits.conf, "
+                        "or the `ulimit -f` of the host's login scripts or sshd's service), or run on a host without one",
+                    ) from None
                 raise RemoteFileError(
                     f"{self._host}: the SFTP session ended while copying {remote_path} ({_one_line(exc)})",
                     hint="the host's sftp-server stopped or refused the transfer; see the host's sshd log",
