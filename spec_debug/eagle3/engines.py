@@ -96,6 +96,19 @@ class ConventionRow:
 # lacks it). Releases read: sglang 0.4.4-0.4.9, 0.4.8.post1, 0.5.1-0.5.23 (0.5.12.post1);
 # vllm 0.9.2-0.33.0 (0.15.x has no sdist; 0.17.1, 0.18.1 read).
 # ---------------------------------------------------------------------------------------------
+# The first release of each engine with EAGLE-3 at all; before it the engine serves no EAGLE-3
+# draft, whatever its config (eagle3_release_failure). vLLM: vllm-project/vllm#16937 "[V1][Spec Decode]
+# EAGLE-3 Support" (model_executor/models/llama_eagle3.py, aux hidden states from models/llama.py)
+# shipped in 0.8.5: 0.8.4's SpeculativeConfig knows only eagle, medusa, mlp_speculator,
+# draft_model and ngram, so method "eagle3" fails its constructor (PyPI sdists' vllm/config.py;
+# the launch check's _VLLM_EAGLE3_SINCE). SGLang: sgl-project/sglang#4247 "Support EAGLE 3"
+# (llama_eagle3.py, the EAGLE3 algorithm) shipped in 0.4.4.post2 (#4669); parse_version reads a
+# .postN as its release, so only releases before 0.4.4 are said to lack it here.
+VLLM_EAGLE3 = "0.8.5"
+SGLANG_EAGLE3 = "0.4.4"
+_EAGLE3_SINCE = {"vllm": VLLM_EAGLE3, "sglang": SGLANG_EAGLE3}
+_EAGLE3_PR = {"vllm": "vllm-project/vllm#16937", "sglang": "sgl-project/sglang#4247"}
+_ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang"}
 # model_runner.py reads hf_config.eagle_config['eagle_aux_hidden_state_layer_ids'] (0.4.8.post1:
 # models/llama.py set_eagle3_layers_to_capture() takes no ids, always [2, N//2, N-3]).
 SGLANG_AUX_IDS_FROM_CONFIG = "0.4.9"
@@ -870,8 +883,12 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         used_default = False
     embed_ok = convention(engine, "captures_embedding", version, arch)
     final_ok = convention(engine, "captures_final", version, arch)
-    captures = capture_failure(engine, arch) is None
-    if not captures:
+    too_old = eagle3_release_failure(engine, version)
+    captures = too_old is None and capture_failure(engine, arch) is None
+    if too_old is not None:
+        sources.append(f"{_EAGLE3_PR[engine]}: the first {_ENGINE_NAMES[engine]} release with "
+                       f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
+    elif not captures:
         sources.append(_NO_AUX_CAPTURE_SOURCE)
 
     def reachable(i: int) -> bool:
@@ -914,6 +931,20 @@ class CaptureFailure:
 
     def __str__(self) -> str:
         return f"{self.reason}; {self.fix}"
+
+
+def eagle3_release_failure(engine: str, version: str | None) -> CaptureFailure | None:
+    """Why this engine release serves no EAGLE-3 draft at all (a release before its first
+    EAGLE-3 one, VLLM_EAGLE3 / SGLANG_EAGLE3), else None (None and a label the table cannot
+    place count as the newest)."""
+    since = _EAGLE3_SINCE.get(engine)
+    if since is None or not _before(version, since):
+        return None
+    name = _ENGINE_NAMES[engine]
+    return CaptureFailure(
+        f"{name} {version} has no EAGLE-3 at all (added in {since}, {_EAGLE3_PR[engine]}): it "
+        "serves no EAGLE-3 draft and refuses the algorithm at startup",
+        f"upgrade {name} to {since} or later and re-run this check with that release")
 
 
 def capture_failure(engine: str, target_architecture: str | None) -> CaptureFailure | None:

@@ -64,6 +64,12 @@ class LayerFix:
     convention). This check reads the trained layers from that key before any engine key
     (engines.trained_layer_ids), so left stale it is what a re-run without the training dump
     compares the engine against, whichever key the fix writes."""
+    num_aux: tuple[str, int] | None = None
+    """(dotted key, count) to write beside the ids when the engine would otherwise build fc for
+    another number of aux states than it then captures: vLLM (0.22.0 on) and SGLang (0.5.12 on)
+    size fc from ``num_aux_hidden_states``, else the length of eagle_config's ids, else 3
+    (vllm and sglang models/llama_eagle3.py), never from vLLM's top-level ids, so a 4-layer
+    draft written there alone fails to load fc.weight (the fc_fan_in rows)."""
 
     def remediation(self, engine: str) -> str:
         return (self._change(engine) + self._stale_nested() + self._stale_angelslim()
@@ -120,7 +126,8 @@ class LayerFix:
                        f"layers the running release serves is the other way out)")
         else:
             upgrade = f" and run {engine} >= {self.min_version}" if self.min_version else ""
-        return (f"Set {self.key} = {self.ids} in the draft's config.json{upgrade}; restart the server "
+        beside = f" and {self.num_aux[0]} = {self.num_aux[1]}" if self.num_aux else ""
+        return (f"Set {self.key} = {self.ids}{beside} in the draft's config.json{upgrade}; restart the server "
                 f"and confirm the served layers with the layout probe (hidden_state_format playbook).")
 
 
@@ -158,7 +165,8 @@ class LayerAnalysis:
     def to_facts(self) -> dict[str, Any]:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
-        for said_if_set in ("reads_back_as", "nested", "sglang_serves", "vllm_serves", "angelslim"):  # only where the fix is ambiguous / has stale ids
+        for said_if_set in ("reads_back_as", "nested", "sglang_serves", "vllm_serves", "angelslim",
+                            "num_aux"):  # only where the fix is ambiguous / has stale ids / sets fc's count
             if facts["fix"] is not None and facts["fix"][said_if_set] is None:
                 del facts["fix"][said_if_set]
         return facts
@@ -252,7 +260,7 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
                             nested=found[2], sglang_serves=found[3],
                             vllm_serves=_vllm_serves(engine, draft_raw, num_target_layers, found[:2],
                                                      trained, target_architecture),
-                            angelslim=_stale_angelslim(draft_raw, trained))
+                            angelslim=_stale_angelslim(draft_raw, trained), num_aux=found[4])
     return None
 
 
@@ -327,25 +335,41 @@ def _read_back(engine: str, version: str | None, draft_raw: Mapping[str, Any], n
 def _fix_at(engine: str, version: str | None, draft_raw: Mapping[str, Any], num_target_layers: int,
             trained: list[int], target_architecture: str | None
             ) -> tuple[str, list[int], tuple[list[int], list[int] | None] | None,
-                       list[int] | None] | None:
+                       list[int] | None, tuple[str, int] | None] | None:
     """(key, ids, the stale nested ids' change or None, what the newest SGLang then serves
-    when that change leaves it serving other layers) under which `version` serves exactly
-    `trained`, if any."""
+    when that change leaves it serving other layers, the fc count written beside them or None)
+    under which `version` serves exactly `trained`, if any. Each key the engine reads, in its
+    order, with the ids alone and then, where the engine sizes fc from a count key, with that
+    key set to the trained count too (LayerFix.num_aux): vLLM's top-level ids, the only ones its
+    MRv2 runner reads, do not size fc, so a draft trained on another count than 3 needs both
+    (and the top-level key, read first by every runner from 0.11.1, keeps serving them on later
+    releases, where the V1 runner's eagle_config key is no longer read)."""
+    counts: list[tuple[str, int] | None] = [None]
+    fan_rule = engines.convention(engine, "fc_fan_in", version, target_architecture)
+    if isinstance(fan_rule, tuple) and engines.NUM_AUX_KEY in fan_rule:
+        # vLLM builds a speculators draft's hf_config from transformer_layer_config
+        # (engines._engine_view): a top-level count never reaches it there
+        count_key = (f"transformer_layer_config.{engines.NUM_AUX_KEY}"
+                     if engine == "vllm" and engines.is_speculators_format(draft_raw) else engines.NUM_AUX_KEY)
+        counts.append((count_key, len(trained)))
     for key in engines.convention(engine, "config_keys", version, target_architecture):
-        for shift in (0, -1, 1):
-            ids = [i + shift for i in trained]
-            candidate = with_layer_ids(draft_raw, key, ids)
-            nested = None
-            if key == engines.TOP_LEVEL_KEY:
-                candidate, nested = _without_stale_nested(candidate, num_target_layers, trained,
+        for count in counts:
+            for shift in (0, -1, 1):
+                ids = [i + shift for i in trained]
+                candidate = with_layer_ids(draft_raw, key, ids)
+                if count is not None:
+                    candidate = _with_value(candidate, *count)
+                nested = None
+                if key == engines.TOP_LEVEL_KEY:
+                    candidate, nested = _without_stale_nested(candidate, num_target_layers, trained,
+                                                              target_architecture)
+                plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
+                if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
+                    sglang = None
+                    if nested is not None:
+                        sglang = engines.served_layer_ids("sglang", None, candidate, num_target_layers,
                                                           target_architecture)
-            plan = engines.serve_plan(engine, version, candidate, num_target_layers, target_architecture)
-            if plan.layer_ids == trained and not plan.unreachable and not plan.fan_in_mismatch:
-                sglang = None
-                if nested is not None:
-                    sglang = engines.served_layer_ids("sglang", None, candidate, num_target_layers,
-                                                      target_architecture)
-                return key, ids, nested, (None if sglang == trained else sglang)
+                    return key, ids, nested, (None if sglang == trained else sglang), count
     return None
 
 
@@ -411,6 +435,11 @@ def without_key(raw: Mapping[str, Any], key: str) -> dict[str, Any]:
 
 def with_layer_ids(raw: Mapping[str, Any], key: str, ids: list[int]) -> dict[str, Any]:
     """A copy of `raw` with `ids` under the dotted `key` (parents copied, not shared)."""
+    return _with_value(raw, key, list(ids))
+
+
+def _with_value(raw: Mapping[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """A copy of `raw` with `value` under the dotted `key` (parents copied, not shared)."""
     out = dict(raw)
     node = out
     *parents, leaf = key.split(".")
@@ -418,7 +447,7 @@ def with_layer_ids(raw: Mapping[str, Any], key: str, ids: list[int]) -> dict[str
         child = node.get(part)
         node[part] = dict(child) if isinstance(child, Mapping) else {}
         node = node[part]
-    node[leaf] = list(ids)
+    node[leaf] = value
     return out
 
 
@@ -441,10 +470,12 @@ def _keys_read(a: LayerAnalysis) -> list[str]:
 
 def _no_capture(a: LayerAnalysis) -> tuple[str, str] | None:
     """(evidence, remediation) when the engine captures nothing of this target at all
-    (engines.capture_failure: SGLang on a Qwen3.5 target), so no ids and no retraining help."""
+    (engines.capture_failure: SGLang on a Qwen3.5 target; engines.eagle3_release_failure: a release
+    before the engine's first EAGLE-3 one), so no ids and no retraining help."""
     if not a.served_source.endswith("convention"):
         return None  # a serving dump measured what was served
-    failure = engines.capture_failure(a.engine, a.target_architecture)
+    failure = (engines.capture_failure(a.engine, a.target_architecture)
+               or engines.eagle3_release_failure(a.engine, a.engine_version))
     if failure is None:
         return None
     return failure.reason, failure.fix[:1].upper() + failure.fix[1:] + "."
