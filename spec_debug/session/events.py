@@ -77,7 +77,8 @@ class Event:
     cwd: str | None = None
     """On a tool call with a command: the folder the shell it was typed in was in, where the
     format records it (Claude Code's line ``cwd``, Codex's ``workdir`` or turn ``cwd``, the
-    folder a Debian prompt shows). A relative path (``python tests/check.py``) means a file there."""
+    folder a Debian prompt shows). A relative path (``python tests/check.py``) means a file there.
+    On stream-json's ``init`` line: the run's folder (``formats.claude_code.follow_folder``)."""
     user: str | None = None
     """On a tool call with a command: the user the shell ran it as, where the format shows it
     (a shell log's prompt, ``root@gpu01:~#``)."""

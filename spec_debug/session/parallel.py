@@ -3,8 +3,10 @@
 The file is cut at line starts into spans of :data:`SPAN_BYTES`; each worker decodes its
 span's JSON, builds the events and runs every per-event scan
 (:func:`spec_debug.session.extract.extract`), then sends back the events without their
-long texts. The parent takes the spans back in file order, renumbers seq and line, and links
-sub-agent lines exactly as a sequential read does, so the analysis is the same either way.
+long texts. The parent takes the spans back in file order, renumbers seq and line, settles what
+a span's lines alone cannot (:class:`~spec_debug.session.formats.claude_code.SpanEdges`: stream-json's
+folder, a bare result's answer), and links sub-agent lines exactly as a sequential read does, so
+the analysis is the same either way.
 At most a few spans are in flight, so memory stays bounded whatever the file size.
 
 Only files of at least :data:`PARALLEL_MIN_BYTES` go this way: below that, starting the
@@ -104,8 +106,15 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
     index_base = line_base = 0
     seq_base = cursor.seq_base
     session, agent, file = cursor.session, cursor.agent, cursor.file
+    narrated = False  # a message or init line since the last result line (claude_code.SpanEdges)
+    folder: str | None = None  # stream-json's working folder (claude_code.follow_folder)
     for packed_span in ordered_results(_parse_span, tasks, worker_count(), _start_method()):
-        records, span_stats = pickle.loads(packed_span)
+        records, span_stats, (span_narrated, answer, inits) = pickle.loads(packed_span)
+        if answer is not None and not narrated:  # the span's first result line is a bare answer
+            records[answer[0]][4][0] = answer[1]
+        if span_narrated is not None:
+            narrated = span_narrated
+        follow = inits or folder is not None
         calls: list[Extracted] = []  # of the span's tool calls, in order (see _Commands)
         for index, lineno, sidechain, agent_id, rows in records:
             index += index_base
@@ -131,6 +140,8 @@ def _parsed_in_workers(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator
                 if ev.spawn is not None:
                     ev.spawn = Spawn(*ev.spawn)
                 events.append(ev)
+            if follow:
+                folder = claude_code.follow_folder(events, folder)
             yield index, lineno, sidechain, agent_id, events
         index_base += span_stats.records
         line_base += span_stats.lines
@@ -149,8 +160,9 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
     commands = _Commands()
     read_again: dict[str | None, bool] = {}  # the span's calls: is their output read again
     sub_agent_file = agent != MAIN_AGENT
+    edges = claude_code.SpanEdges(False if span[0] == 0 else None)
     for index, lineno, sidechain, agent_id, events in claude_code.parse_records(
-            iter_json_records(Path(path), stats, span), cursor, stats):
+            iter_json_records(Path(path), stats, span), cursor, stats, edges):
         if sidechain and not held.quote_all:
             held.quote_every_block()
         words = sidechain or sub_agent_file  # a sub-agent's lines: its texts keep their start
@@ -176,7 +188,24 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
                              or (kind == "text" and words)))
         out.append((index, lineno, sidechain, agent_id, rows))
     held.release(quoted=True)  # the next span's first command may quote it
-    return _without_memo((out, stats))
+    answer = None if edges.unsure is None else _as_answer(out, edges.unsure, cursor, sub_agent_file)
+    return _without_memo((out, stats, (edges.narrated, answer, edges.inits)))
+
+
+def _as_answer(out: list, index: int, cursor: Cursor, sub_agent_file: bool) -> tuple[int, tuple]:
+    """``(position in out, row)``: the result line of record ``index``, read as a note, as the
+    agent's text instead (``claude_code.SpanEdges.unsure``: the parent knows which it is). Its
+    reasoning is worked out whether or not a command quotes it: the analysis reads it only
+    for one that does."""
+    position = next(i for i, record in enumerate(out) if record[0] == index)
+    _, _, sidechain, _, rows = out[position]
+    ev = Event(*rows[0])
+    if ev.session is None:  # the cursor's (see _row)
+        ev.session, ev.agent, ev.file = cursor.session, cursor.agent, cursor.file
+    claude_code.as_answer(ev)
+    x = extract(ev, True)
+    x.why = reasoning.why_text(ev.text[-1000:])
+    return position, _row(ev, _pack(x), cursor, sidechain or sub_agent_file)
 
 
 def _without_memo(result: tuple) -> bytes:

@@ -132,24 +132,111 @@ ParsedRecord = tuple[int, int, bool, object, list[Event]]
 """``(record_index, line_number, is_sidechain, agentId, events)`` of one line."""
 
 
-def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[ParsedRecord]:
-    """Each line's events, on their own (a worker process may parse a slice of the file);
-    which agent they belong to is decided in order by :func:`link_records`."""
+class SpanEdges:
+    """What :func:`parse_records` cannot settle alone in one span of a file that worker processes
+    read (:mod:`spec_debug.session.parallel`): the lines before the span are another worker's.
+    The parent, which takes the spans back in file order, settles it, so that a file read in
+    spans is read exactly as one read whole.
+
+    ``narrated``: whether a message or ``init`` line came since the last result line
+    (:func:`as_answer`): False at the file's start, None (unknown) at another span's; after
+    the span, as it ends it (None: the span has neither, the state passes through). ``unsure``:
+    the record index of the span's result line that came while it was unknown, read as a note;
+    the agent's text where the span before ended unnarrated. ``inits``: the span holds an
+    ``init`` line, from which on its commands have a folder (:func:`follow_folder`, which the
+    parent runs, since a ``cd`` in one span moves the next span's commands)."""
+
+    __slots__ = ("narrated", "unsure", "inits")
+
+    def __init__(self, narrated: bool | None) -> None:
+        self.narrated = narrated
+        self.unsure: int | None = None
+        self.inits = False
+
+
+def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats,
+                  edges: SpanEdges | None = None) -> Iterator[ParsedRecord]:
+    """Each line's events, on their own (a worker process may parse a slice of the file: then
+    ``edges`` holds what the slice's lines cannot settle); which agent they belong to is decided
+    in order by :func:`link_records`."""
     agent, seq_base = cursor.agent, cursor.seq_base
     trunk = agent == MAIN_AGENT
+    whole = edges is None
+    narrated: bool | None = False if whole else edges.narrated  # see SpanEdges
+    folder: str | None = None  # stream-json's working folder, till a command moves it (follow_folder)
     for index, lineno, obj in records:
         events = _events(obj, cursor, agent, seq_base + index, lineno, stats)
+        if events:
+            first = events[0]
+            if first.kind == "system":  # (a str compare first: most lines are messages)
+                raw = first.raw_type
+                if raw.__class__ is str and raw[:7] == "result:":
+                    if narrated is not True and raw != RESULT_ERROR and first.text:
+                        if narrated is None:
+                            edges.unsure = index
+                        else:
+                            as_answer(first)
+                    narrated = False
+                elif raw == "init":
+                    narrated = True
+                    if whole:
+                        folder = first.cwd  # the run's folder, None for none (follow_folder)
+                    else:
+                        edges.inits = True  # its folder reaches commands only the parent sees
+                elif narrated is not True and first.role != "system":
+                    narrated = True
+            elif narrated is not True and first.role != "system":
+                narrated = True
         if trunk and events and events[0].raw_type == "progress":
             copied = _progress_copy(obj, cursor, seq_base + index, lineno, stats)
             if copied is not None:
+                if folder is not None:
+                    folder = follow_folder(copied[1], folder)
                 yield index, lineno, True, copied[0], copied[1]
                 continue
+        if folder is not None:  # (never in a worker: whole is False)
+            folder = follow_folder(events, folder)
         parent_call = obj.get("parent_tool_use_id")
         if isinstance(parent_call, str) and parent_call and not isinstance(obj.get("agentId"), str):
             # stream-json: a sub-agent's line, known by the call that started it (link_records)
             yield index, lineno, True, PARENT_CALL + parent_call, events
             continue
         yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
+    if not whole:
+        edges.narrated = narrated
+
+
+def as_answer(ev: Event) -> None:
+    """``claude -p --output-format json`` writes one object, the run's ``result`` line alone
+    (the Agent SDK's SDKResultMessage, @anthropic-ai/claude-agent-sdk ``sdk.d.ts``): its final
+    answer is only in ``result``. Read as a system note, the answer ("96.8 tok/s with EAGLE-3")
+    gave no metric and no hypothesis; it is the agent's text. In stream-json (and ``json
+    --verbose``) the ``init`` line and the messages come first and the same answer was already
+    read from the last assistant message: that result stays a note, read once."""
+    ev.kind, ev.role = "text", "assistant"
+
+
+def follow_folder(events: list[Event], folder: str | None) -> str | None:
+    """The working folder after one line's ``events``, whose shell commands with no folder of
+    their own ran in ``folder``. stream-json says the folder once, on its ``{"type": "system",
+    "subtype": "init", "cwd"}`` line (the Agent SDK's SDKSystemMessage,
+    @anthropic-ai/claude-agent-sdk ``sdk.d.ts``; :func:`_events` puts it on the init event);
+    its messages carry no ``cwd`` of their own, as a session file's lines do. Commands ran there
+    until one moved the Bash tool's shell (``cd``, ``pushd``: the folder persists between
+    calls); after that the folder is unknown, and left so, rather than guessed."""
+    if events and events[0].raw_type == "init" and events[0].kind == "system":
+        folder = events[0].cwd
+    if folder is not None:
+        for ev in events:
+            if ev.command is not None and ev.host is None and ev.cwd is None:
+                ev.cwd = folder
+                command = ev.command
+                if ("cd" in command or "pushd" in command) and _MOVES_FOLDER.search(command):
+                    return None
+    return folder
+
+
+_MOVES_FOLDER = re.compile(r"(?:^|[;&|({\n]|\bthen|\bdo|\belse)\s*(?:cd|pushd|popd)(?![\w.-])")
 
 
 def _progress_copy(obj: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadStats) -> tuple[str, list[Event]] | None:
@@ -586,7 +673,12 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
             summary = obj.get("summary")
             return _stream_task_notification(obj, event("system", "system", raw_type=subtype,
                                                         text=summary if isinstance(summary, str) else ""))
-        return [event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)]
+        ev = event("system", "system", text=text, raw_type=subtype if isinstance(subtype, str) else None)
+        if subtype == "init":
+            cwd = obj.get("cwd")  # the run's working folder (follow_folder); a relative one says nothing
+            if cwd.__class__ is str and cwd.startswith(("/", "~")):
+                ev.cwd = cwd
+        return [ev]
     if kind_of_line == "result" and isinstance(obj.get("subtype"), str):
         # stream-json's last line: how the run ended and its final answer
         result = obj.get("result") if isinstance(obj.get("result"), str) else ""
