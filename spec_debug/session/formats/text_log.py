@@ -782,7 +782,10 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    width = _READLINE_COLUMNS  # the terminal's, where script(1)'s header gives it
     for lineno, line, timestamp in lines:
+        if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
+            width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
         if _RAW_CTRL_C in line:
             line = line.replace(_RAW_CTRL_C, _CANCELLED)
         if "\x1b[?" in line and _UNECHOED_CANCEL in line:
@@ -793,10 +796,11 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[i
             *before, line = _SCREEN_SWITCH.split(line)
             for part in before:  # (what is blank there, a mode switch's, is no line)
                 yield from (shown for shown in _displayed_line(lineno, part, timestamp) if shown[1])
-        yield from _displayed_line(lineno, line, timestamp)
+        yield from _displayed_line(lineno, line, timestamp, width)
 
 
-def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[tuple[int, str, str | None]]:
+def _displayed_line(lineno: int, line: str, timestamp: str | None,
+                    width: int = 0) -> Iterator[tuple[int, str, str | None]]:
     if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
         # the output before zsh's mark is a line of its own, though no newline ended it
         before = _shown(line[:unended.start()])
@@ -812,7 +816,45 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[t
         *ended, line = _prompt_rows(line)
         for before in ended:
             yield lineno, before, timestamp
+        if _READLINE_WRAP in line and width:
+            line = _readline_rows_joined(line, width)
     yield lineno, _shown(line), timestamp
+
+
+_READLINE_WRAP = " \r"
+"""How bash's readline goes on to the next row when the typed line reaches the right margin: a
+space past the last column (the terminal wraps, xterm's ``xn``), a carriage return to the new
+row's start, and the next character written over the space (GNU readline ``display.c``,
+``update_line``: "at the right edge of a terminal that supports xn, we're ready to wrap around";
+bash 5.2.15 under util-linux script 2.38.1 in an 80-column pty: ``...# python3 load.py --draft
+/ckpt/eagle3 --ta \rrget /models/...``). zsh's own, :data:`_ROW_WRAP`, erases the row as well."""
+_READLINE_COLUMNS = 80
+"""readline's width where the pty has none (script(1) run with no terminal of its own writes
+``COLUMNS="-1"`` in its header): the terminfo entry's ``cols``, 80 for xterm."""
+_CURSOR = "\ue000"  # a private-use character no terminal log holds: where the cursor stands
+
+
+def _readline_rows_joined(line: str, width: int) -> str:
+    """``line``, a prompt's row, with each of readline's row wraps (:data:`_READLINE_WRAP`) marked as
+    zsh's (:data:`_ROW_WRAP`), which :func:`_shown` joins: one where the cursor stands past the last
+    column of a full row. Read as plain carriage returns, each row of a command longer than the
+    terminal was written over its start: the prompt lost, so the command was, its output the
+    command's before. A space and a carriage return elsewhere (a redraw after a space typed)
+    stay."""
+    out: list[str] = []
+    start, rows = 0, 1
+    at = line.find(_READLINE_WRAP)
+    while at != -1:
+        shown = _shown("".join(out) + line[start:at] + _CURSOR)
+        if shown.find(_CURSOR) == rows * width:
+            out.append(line[start:at] + _ROW_WRAP)
+            rows += 1
+        else:
+            out.append(line[start:at + 2])
+        start = at + 2
+        at = line.find(_READLINE_WRAP, start)
+    out.append(line[start:])
+    return "".join(out)
 
 
 _PASTE_ON = "\x1b[?2004h"
