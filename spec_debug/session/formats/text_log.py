@@ -93,7 +93,10 @@ _FISH_STATUS = r"(?:\d{1,3}|SIG[A-Z]+[0-9]?)"
 ~/sglang (main)> ``, fish_git_prompt's `` (%s)``); after a command that failed, its status in
 brackets before the ``>``: ``[2]``, a signal's name for a status over 128 (``[SIGINT]`` after
 Ctrl-C, ``fish_status_to_signal``), each command's of a pipeline joined by ``|`` (``[1|0]``,
-``__fish_print_pipestatus``; the last is the command's, fish's ``$status``)."""
+``__fish_print_pipestatus``; the last is the command's, fish's ``$status``). After a job whose
+status is not its last command's (``not grep -q ERROR server.log``, ``! true``: the command's 0, the
+job's 1), the job's own follows the brackets, ``root@vm /t/t/rec [0] 1# `` (``$last_status`` where
+it is not ``$pipestatus[-1]``): the ``fish_own`` group of :data:`_USER_PROMPT`, the command's."""
 def _fish_status(shown: str | None) -> str | None:
     """The exit status a fish prompt's ``[...]`` shows (:data:`_FISH_STATUS`), as digits: the last
     of a pipeline's, a signal's name as 128 + its number (``SIGINT``: 130, bash's and fish's own
@@ -124,7 +127,8 @@ _USER_PROMPT = re.compile(
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
     r"|[\w.-]+@(?P<zsh_host>[\w.-]+) (?:\S+ %|[~/]\S* [$#])"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
-    r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\])?[>#]"  # the git branch, the status (_FISH_STATUS)
+    r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
+    # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
     r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
@@ -1570,7 +1574,7 @@ class _State:
         once a prompt of the log has shown one, the same prompt without one says 0."""
         if m.re is not _USER_PROMPT:
             return
-        status = m.group("status") or _fish_status(m.group("fish_status"))
+        status = m.group("status") or m.group("fish_own") or _fish_status(m.group("fish_status"))
         if status is None and self.status_style is None:
             return  # most logs: no prompt has shown a status
         style = _prompt_host(m) or ""
