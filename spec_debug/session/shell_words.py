@@ -336,11 +336,25 @@ def shell_c_script(command: str) -> str | None:
 def pipefail_after(command: str, on: bool) -> bool:
     """Whether ``pipefail`` is on after ``command`` ran in a shell where it was ``on``: ``set -o
     pipefail`` (or ``set -euo pipefail``) turns it on, ``set +o pipefail`` off (bash(1), ``set
-    -o``): a pipeline's status is then its last failing command's, not its last command's."""
+    -o``): a pipeline's status is then its last failing command's, not its last command's. zsh's
+    own ``setopt pipefail`` / ``unsetopt pipefail`` do the same (zshoptions(1), PIPE_FAIL), its
+    option names read without case or underscores, a ``no`` before one turning it the other way
+    (``setopt PIPE_FAIL``, ``setopt no_pipe_fail``)."""
     for argv in simple_commands(command):
-        if isinstance(argv, str) or not argv or argv[0] != "set":
+        if isinstance(argv, str) or not argv:
+            continue
+        if argv[0] in _ZSH_OPTION_SETTERS:
+            for word in argv[1:]:
+                name = word.lower().replace("_", "")
+                if name in ("pipefail", "nopipefail"):
+                    on = (argv[0] == "setopt") is (name == "pipefail")
+            continue
+        if argv[0] != "set":
             continue
         for flag, value in zip(argv[1:], argv[2:]):
             if value == "pipefail" and flag[:1] in "-+" and flag.endswith("o"):
                 on = flag[0] == "-"
     return on
+
+
+_ZSH_OPTION_SETTERS = frozenset({"setopt", "unsetopt"})
