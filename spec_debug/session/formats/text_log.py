@@ -180,6 +180,18 @@ the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versi
 ``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
+_POWERLINE_PROMPT = re.compile(
+    r"^ (?:[^\ue0b0⮀@\n]{1,40} [\ue0b0⮀] )*?"  # agnoster's status first: ✘ (failed) ⚡ (root) ⚙ (jobs)
+    r"(?:(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [\ue0b0⮀] )?"  # the context: root@gpu01
+    r"(?:(?P<dir>[~/][^\s\ue0b0⮀]*) [\ue0b0⮀] )?"  # the folder, whole (%~)
+    r"(?:[^\ue0b0⮀\n]{1,200}[\ue0b0⮀] )*"  # git's branch and the rest
+    r"(?P<command>[^\s\ue0b0⮀].*)$")
+"""The powerline prompts of zsh themes: segments on coloured backgrounds, each ended by the
+powerline arrow (U+E0B0 of a powerline font, ``⮀`` in powerlevel9k's ``compatible`` mode), the
+command after the last one: `` root@gpu01  ~/sglang   main  cmd``. oh-my-zsh's agnoster
+(``themes/agnoster.zsh-theme``: status, context ``%n@%m``, dir ``%~``, git) and powerlevel9k's
+default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 typescript under
+util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
 _TERMINAL_CONTROL = re.compile(r"\x1b[\]PX^_k][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]+[0-~]|\x1b[0-~]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC and the other strings, screen's and
 tmux's ``\x1bk title\x1b\\``): a log recorded with ``script(1)`` keeps the prompt's colours,
@@ -927,8 +939,8 @@ def _shown(line: str) -> str:
     return line
 
 
-_RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m)+)\x1b\[(\d+)D")
-_SGR = re.compile(r"\x1b\[[\d;]*m")
+_RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m|\x1b\[K)+)\x1b\[(\d+)D")
+_SGR = re.compile(r"\x1b\[[\d;]*m|\x1b\[K")
 
 
 def _right_prompt_left_out(m: re.Match) -> str:
@@ -1161,6 +1173,7 @@ def _prompt(line: str) -> re.Match | None:
     return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
             or (_CMD_PROMPT.match(line) if ":\\" in line else None)
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
+            or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line) else None)
             or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
 
 
@@ -1169,6 +1182,8 @@ def _prompt_host(m: re.Match) -> str | None:
         return m.group("theme_host")
     if m.re is _HOST_PROMPT:
         return m.group("host") or m.group("bracket_host") or m.group("mac_host")
+    if m.re is _POWERLINE_PROMPT:
+        return m.group("host")
     if m.re is not _USER_PROMPT:
         return None
     return m.group("host") or m.group("bracket_host") or m.group("zsh_host") or m.group("fish_host") \
@@ -1185,6 +1200,8 @@ def _prompt_user(m: re.Match) -> str | None:
     there, whose home ``~`` is; not bash's ``I have no name!`` for a uid without a name."""
     if m.re is _HOST_PROMPT:
         return m.group("mac_user")
+    if m.re is _POWERLINE_PROMPT:
+        return m.group("user")
     if m.re is not _USER_PROMPT:
         return None
     user = m.group("user") or m.group("bracket_user")
@@ -1196,7 +1213,7 @@ def _prompt_dir(m: re.Match) -> str | None:
     path, the home as ``~``; Debian's /etc/skel/.bashrc PS1), where the command typed after it ran.
     The other prompts show the folder's last part (``[root@gpu-3 work]#``, zsh's ``%1~``) or a
     shortened path (fish's prompt_pwd, bash's PROMPT_DIRTRIM ``.../x``): no folder to go back to."""
-    if m.re is not _USER_PROMPT and m.re is not _HOST_PROMPT:
+    if m.re is not _USER_PROMPT and m.re is not _HOST_PROMPT and m.re is not _POWERLINE_PROMPT:
         return None
     folder = m.group("dir")
     return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
