@@ -90,6 +90,19 @@ REDRAWN_AFTER_A_SPACE = b"".join([
 return at column 117 are readline's redraw from the row's start, no wrap."""
 
 
+TWO_LINE_PROMPT = (
+    b'Script started on 2026-12-06 08:32:03+00:00 [COMMAND="bash --norc --noprofile -i" TERM="xterm" T'
+    b'TY="/dev/pts/0" COLUMNS="80" LINES="24"]\n\x1b[?2004hbash-5.2# export PS1=\'\\u@gpu-node-7:\\w\\n$ \'\r\n\x1b['
+    b'?2004l\r\x1b[?2004hroot@gpu-node-7:/tmp/term-scratch/rec\r\r\n$ python3 load.py --draft /ckpt/eagle3 --'
+    b'target /models/Llama-3.1-8B-Instruct -- \rsteps 3 --topk 4 --num-draft-tokens 16\r\n\x1b[?2004l\rloadin'
+    b'g draft\r\nError: could not load draft\r\n\x1b[?2004hroot@gpu-node-7:/tmp/term-scratch/rec\r\r\n$ hostname'
+    b'\r\n\x1b[?2004l\rvm\r\n\x1b[?2004hroot@gpu-node-7:/tmp/term-scratch/rec\r\r\n$ exit\r\n\x1b[?2004l\rexit\r\n\nScript do'
+    b'ne on 2026-12-06 08:32:09+00:00 [COMMAND_EXIT_CODE="0"]\n'
+)
+"""``PS1='\\u@gpu-node-7:\\w\\n$ '``: the command is typed on the prompt's second row, which holds no
+bracketed-paste mark of its own (80 columns)."""
+
+
 def _commands(tmp_path: Path, data: bytes) -> list[tuple]:
     path = tmp_path / "typescript"
     path.write_bytes(data)
@@ -137,3 +150,13 @@ def test_a_space_and_carriage_return_short_of_the_margin_stay_a_redraw(tmp_path:
         ("exit", False, None),
     ]
     assert errors == ["Error: could not load draft"]
+
+
+def test_a_command_wrapped_on_a_two_line_prompts_last_row(tmp_path: Path) -> None:
+    path = tmp_path / "typescript"
+    path.write_bytes(TWO_LINE_PROMPT)
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]][2:] == [
+        "python3 load.py --draft /ckpt/eagle3 --target /models/Llama-3.1-8B-Instruct --steps 3 --topk 4"
+        " --num-draft-tokens 16",
+        "hostname", "exit"]

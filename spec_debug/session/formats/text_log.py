@@ -799,9 +799,13 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
     width = _READLINE_COLUMNS  # the terminal's, where script(1)'s header gives it
+    reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
+        if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
+            line = _readline_rows_joined(line, width)  # the prompt's last row, the command typed on it
+        reading = _PASTE_ON in line and line.rfind(_PASTE_ON) > line.rfind(_PASTE_OFF)
         if _RAW_CTRL_C in line:
             line = line.replace(_RAW_CTRL_C, _CANCELLED)
         if "\x1b[?" in line and _UNECHOED_CANCEL in line:
@@ -852,8 +856,8 @@ _CURSOR = "\ue000"  # a private-use character no terminal log holds: where the c
 
 def _readline_rows_joined(line: str, width: int) -> str:
     """``line``, a prompt's row, with each of readline's row wraps (:data:`_READLINE_WRAP`) marked as
-    zsh's (:data:`_ROW_WRAP`), which :func:`_shown` joins: one where the cursor stands past the last
-    column of a full row. Read as plain carriage returns, each row of a command longer than the
+    :func:`_shown` marks zsh's (:data:`_ROW_WRAP`), to be joined: one where the cursor stands past
+    the last column of a full row. Read as plain carriage returns, each row of a command longer than the
     terminal was written over its start: the prompt lost, so the command was, its output the
     command's before. A space and a carriage return elsewhere (a redraw after a space typed)
     stay."""
@@ -863,7 +867,7 @@ def _readline_rows_joined(line: str, width: int) -> str:
     while at != -1:
         shown = _shown("".join(out) + line[start:at] + _CURSOR)
         if shown.find(_CURSOR) == rows * width:
-            out.append(line[start:at] + _ROW_WRAP)
+            out.append(line[start:at] + "\x12\r")  # (the carriage return, to the new row's start, stays)
             rows += 1
         else:
             out.append(line[start:at + 2])
