@@ -270,6 +270,25 @@ def pipelines(command: str) -> list[list[list[str]]]:
     return out
 
 
+_SETUP_ONLY = frozenset({"set", "setopt", "unsetopt", "shopt", "cd", "pushd", "export", "source", ".", "ulimit",
+                         "umask"})
+"""Builtins that set the shell up for what follows them on the line and print nothing."""
+
+
+def status_pipeline(command: str) -> list[list[str]] | None:
+    """The pipeline whose status is ``command``'s, where it is the one that matters: the only one,
+    or the last after shell setup typed before it on the line (``set -o pipefail; python3 load.py
+    2>&1 | tail -n 5``, ``cd /w && ./run.sh | tee log``: bash(1), Lists, the status of a list is
+    its last command's). None where another program ran before it."""
+    lines = pipelines(command)
+    if not lines:
+        return None
+    for line in lines[:-1]:
+        if len(line) != 1 or line[0][0] not in _SETUP_ONLY:
+            return None
+    return lines[-1]
+
+
 def simple_commands(command: str, *, writes: bool = False) -> Iterator[list[str] | str]:
     """The argv of each simple command of ``command`` in order, past assignments and wrappers;
     with ``writes``, the file of each output redirection too (``> x``, ``>> x``; not ``>&2``),
