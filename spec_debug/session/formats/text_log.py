@@ -398,7 +398,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _displayed(_fish_typed_after_output(_typed_after_output(lines)))
+    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines))))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -409,6 +409,36 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
         state.recorded_exit(recorded.exit_code)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
+
+
+_PROMPT_TOP_ROW = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[~/]\S*)?")
+"""The first row of a two-row bash prompt, ``PS1='\\u@\\h:\\w\\n\\$ '``: ``root@gpu-node-7:/w``, the
+command typed on the row after it, after ``$ `` (``# `` as root: bash(1), PROMPTING, ``\\$``)."""
+
+
+def _two_row_prompts(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """``lines`` with a two-row prompt (:data:`_PROMPT_TOP_ROW`) made one row, as Debian's
+    one-row ``\\u@\\h:\\w\\$ `` shows it: ``root@gpu-node-7:/w`` then ``$ python3 load.py`` is
+    ``root@gpu-node-7:/w$ python3 load.py`` (bash 5.2.15 under util-linux script 2.38.1). Read
+    row by row, the ``$ `` row was a prompt with no host or folder, and the first row the
+    output of the command before it, after its last line (so a program's closing ``Error: ...``
+    was not its last)."""
+    held = None
+    for item in lines:
+        line = item[1]
+        if held is not None:
+            if line[:2] in ("$ ", "# ") and line[2:3].strip():
+                yield item[0], held[1] + line, item[2]
+                held = None
+                continue
+            yield held
+            held = None
+        if "@" in line and line[:1].strip() and _PROMPT_TOP_ROW.fullmatch(line):
+            held = item
+            continue
+        yield item
+    if held is not None:
+        yield held
 
 
 _PASTE_OFF = "\x1b[?2004l"
