@@ -1528,7 +1528,7 @@ class _SessionState:
             shell.note_variables(command, known)
         if "context " in command:
             docker_contexts.note_contexts(command, known)
-        if "pipefail" in command:
+        if "pipefail" in command or "FAIL" in command or "_fail" in command:  # zsh: setopt PIPE_FAIL
             if pipefail_after(command, _PIPEFAIL in known):
                 known[_PIPEFAIL] = "on"
             else:

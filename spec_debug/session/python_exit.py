@@ -14,7 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line
 from spec_debug.session.shell import opens_repl, script_run, slurm_step, sole_program
-from spec_debug.session.shell_words import C_SHELLS, and_list, pipelines, shell_c_script, simple_commands
+from spec_debug.session.shell_words import C_SHELLS, and_list, shell_c_script, simple_commands, status_pipeline
 
 _PYTHON = re.compile(r"python(?:\d(?:\.\d+)?)?")
 _SAID_FAILED = re.compile(r"(?:Error|ERROR|error|Fatal|FATAL|fatal):\s*\S")
@@ -48,10 +48,10 @@ def python_said_failure(command: str, output: str, pipefail: bool = False, _dept
         # the program, as it ran there): srun exits with its tasks' highest exit code
         # (slurm.schedmd.com/srun.html), the program's
         runs_python = any(_runs_python_under_srun(argv) for argv in simple_commands(command) if isinstance(argv, list))
-    if not runs_python and not program and pipefail and len(lines := pipelines(command)) == 1:
-        # `python3 load.py 2>&1 | tee load.log` after `set -o pipefail`: the pipeline's status is
-        # the program's failure, not tee's 0 (bash(1), Pipelines)
-        runs_python = any(_PYTHON.fullmatch(argv[0].rsplit("/", 1)[-1]) and len(argv) > 1 for argv in lines[0])
+    if not runs_python and not program and pipefail and (line := status_pipeline(command)) is not None:
+        # `python3 load.py 2>&1 | tee load.log` after `set -o pipefail` (or with it first on the
+        # line): the pipeline's status is the program's failure, not tee's 0 (bash(1), Pipelines)
+        runs_python = any(_PYTHON.fullmatch(argv[0].rsplit("/", 1)[-1]) and len(argv) > 1 for argv in line)
     if not runs_python and not program and (chain := and_list(command)) is not None:
         # `python3 load.py && echo loaded`: what ran after it printed nothing, as it never ran
         # when the program failed; the list's status is the program's (shell_words.and_list)

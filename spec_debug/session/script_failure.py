@@ -14,7 +14,7 @@ import re
 
 from spec_debug.session.failures import ErrorInfo, last_line_failure
 from spec_debug.session.shell import script_run, sole_program
-from spec_debug.session.shell_words import C_SHELLS, and_list, pipelines, shell_c_script, simple_commands
+from spec_debug.session.shell_words import C_SHELLS, and_list, shell_c_script, simple_commands, status_pipeline
 
 _SHELL_SCRIPT = (".sh", ".bash")
 _LAST_TRACE = re.compile(r"^\++ (?P<program>[^\s=]+)(?:\s|$)", re.M)
@@ -58,7 +58,7 @@ def _status_is_the_scripts(command: str, script: str, program: str, pipefail: bo
     echo's: no failed call, as python_exit reads the same lines."""
     if program:
         return program == script or program in C_SHELLS
-    if pipefail and len(lines := pipelines(command)) == 1:
+    if pipefail and status_pipeline(command) is not None:
         return True
     return and_list(command) is not None
 

@@ -97,7 +97,9 @@ def split_words(command: str, word: re.Pattern = _WORD) -> list[str]:
 
 def segments(words: list[str]) -> list[list[str]]:
     out, cur = [], []
-    for word in words:
+    for k, word in enumerate(words):
+        if word == "&" and _redirects(words, k):
+            continue  # 2>&1, >&2, &>/dev/null: no list's end
         if word in _CONTROL or (word and not word.strip("&|;()")):  # only those characters: an operator
             if cur:
                 out.append(cur)
@@ -107,6 +109,16 @@ def segments(words: list[str]) -> list[list[str]]:
     if cur:
         out.append(cur)
     return out
+
+
+def _redirects(words: list[str], k: int) -> bool:
+    """Whether the ``&`` at ``words[k]`` belongs to a redirection, which split_words cuts into
+    ``>`` and ``&`` (bash(1), REDIRECTION: ``>&word`` duplicates a descriptor, ``2>&1``; ``&>word``
+    and ``&>>word`` send both outputs to a file): no background operator ending a command there.
+    Read as one, ``grep -n x server.log 2>&1`` ran a program ``1`` last, so grep's status 1
+    ("nothing found") was a failure. (``cmd & >file`` with its spaces, a background job then an
+    empty redirection, is read the same way: no one types it.)"""
+    return (k > 0 and words[k - 1] in ("<", ">")) or (k + 1 < len(words) and words[k + 1] == ">")
 
 
 # Reserved words that can open a command list (bash(1), SHELL GRAMMAR): the command after
@@ -1723,7 +1735,7 @@ def ran_on_after(command: str, program: str) -> bool:
     words = split_words(_one_text(command), _WORD_LINES) if "\n" in command else split_words(command)
     current: list[str] = []
     for k, word in enumerate(words):
-        if word not in _CONTROL:
+        if word not in _CONTROL or (word == "&" and _redirects(words, k)):
             current.append(word)
             continue
         argv = _unwrap(current)

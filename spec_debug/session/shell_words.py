@@ -270,6 +270,25 @@ def pipelines(command: str) -> list[list[list[str]]]:
     return out
 
 
+_SETUP_ONLY = frozenset({"set", "setopt", "unsetopt", "shopt", "cd", "pushd", "export", "source", ".", "ulimit",
+                         "umask"})
+"""Builtins that set the shell up for what follows them on the line and print nothing."""
+
+
+def status_pipeline(command: str) -> list[list[str]] | None:
+    """The pipeline whose status is ``command``'s, where it is the one that matters: the only one,
+    or the last after shell setup typed before it on the line (``set -o pipefail; python3 load.py
+    2>&1 | tail -n 5``, ``cd /w && ./run.sh | tee log``: bash(1), Lists, the status of a list is
+    its last command's). None where another program ran before it."""
+    lines = pipelines(command)
+    if not lines:
+        return None
+    for line in lines[:-1]:
+        if len(line) != 1 or line[0][0] not in _SETUP_ONLY:
+            return None
+    return lines[-1]
+
+
 def simple_commands(command: str, *, writes: bool = False) -> Iterator[list[str] | str]:
     """The argv of each simple command of ``command`` in order, past assignments and wrappers;
     with ``writes``, the file of each output redirection too (``> x``, ``>> x``; not ``>&2``),
@@ -336,11 +355,25 @@ def shell_c_script(command: str) -> str | None:
 def pipefail_after(command: str, on: bool) -> bool:
     """Whether ``pipefail`` is on after ``command`` ran in a shell where it was ``on``: ``set -o
     pipefail`` (or ``set -euo pipefail``) turns it on, ``set +o pipefail`` off (bash(1), ``set
-    -o``): a pipeline's status is then its last failing command's, not its last command's."""
+    -o``): a pipeline's status is then its last failing command's, not its last command's. zsh's
+    own ``setopt pipefail`` / ``unsetopt pipefail`` do the same (zshoptions(1), PIPE_FAIL), its
+    option names read without case or underscores, a ``no`` before one turning it the other way
+    (``setopt PIPE_FAIL``, ``setopt no_pipe_fail``)."""
     for argv in simple_commands(command):
-        if isinstance(argv, str) or not argv or argv[0] != "set":
+        if isinstance(argv, str) or not argv:
+            continue
+        if argv[0] in _ZSH_OPTION_SETTERS:
+            for word in argv[1:]:
+                name = word.lower().replace("_", "")
+                if name in ("pipefail", "nopipefail"):
+                    on = (argv[0] == "setopt") is (name == "pipefail")
+            continue
+        if argv[0] != "set":
             continue
         for flag, value in zip(argv[1:], argv[2:]):
             if value == "pipefail" and flag[:1] in "-+" and flag.endswith("o"):
                 on = flag[0] == "-"
     return on
+
+
+_ZSH_OPTION_SETTERS = frozenset({"setopt", "unsetopt"})

@@ -93,7 +93,10 @@ _FISH_STATUS = r"(?:\d{1,3}|SIG[A-Z]+[0-9]?)"
 ~/sglang (main)> ``, fish_git_prompt's `` (%s)``); after a command that failed, its status in
 brackets before the ``>``: ``[2]``, a signal's name for a status over 128 (``[SIGINT]`` after
 Ctrl-C, ``fish_status_to_signal``), each command's of a pipeline joined by ``|`` (``[1|0]``,
-``__fish_print_pipestatus``; the last is the command's, fish's ``$status``)."""
+``__fish_print_pipestatus``; the last is the command's, fish's ``$status``). After a job whose
+status is not its last command's (``not grep -q ERROR server.log``, ``! true``: the command's 0, the
+job's 1), the job's own follows the brackets, ``root@vm /t/t/rec [0] 1# `` (``$last_status`` where
+it is not ``$pipestatus[-1]``): the ``fish_own`` group of :data:`_USER_PROMPT`, the command's."""
 def _fish_status(shown: str | None) -> str | None:
     """The exit status a fish prompt's ``[...]`` shows (:data:`_FISH_STATUS`), as digits: the last
     of a pipeline's, a signal's name as 128 + its number (``SIGINT``: 130, bash's and fish's own
@@ -124,7 +127,8 @@ _USER_PROMPT = re.compile(
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
     r"|[\w.-]+@(?P<zsh_host>[\w.-]+) (?:\S+ %|[~/]\S* [$#])"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
-    r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\])?[>#]"  # the git branch, the status (_FISH_STATUS)
+    r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
+    # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
     r"|[\w.-]+@(?P<walters_host>[\w.-]+)(?::[~/]\S*)?>)"  # zsh's walters theme: me@gpu01:~/sglang>
     r"\s+(?P<command>.+)$")
 _DOLLAR_PROMPT = re.compile(r"^(?:\([\w.-]+\)\s+)*(?:\$|PS [A-Za-z]:\\[^>]*>|(?:bash|sh)-\d+(?:\.\d+)*[#$])\s+(?P<command>.+)$")
@@ -176,6 +180,18 @@ the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versi
 ``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
+_POWERLINE_PROMPT = re.compile(
+    r"^ (?:[^\ue0b0⮀@\n]{1,40} [\ue0b0⮀] )*?"  # agnoster's status first: ✘ (failed) ⚡ (root) ⚙ (jobs)
+    r"(?:(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [\ue0b0⮀] )?"  # the context: root@gpu01
+    r"(?:(?P<dir>[~/][^\s\ue0b0⮀]*) [\ue0b0⮀] )?"  # the folder, whole (%~)
+    r"(?:[^\ue0b0⮀\n]{1,200}[\ue0b0⮀] )*"  # git's branch and the rest
+    r"(?P<command>[^\s\ue0b0⮀].*)$")
+"""The powerline prompts of zsh themes: segments on coloured backgrounds, each ended by the
+powerline arrow (U+E0B0 of a powerline font, ``⮀`` in powerlevel9k's ``compatible`` mode), the
+command after the last one: `` root@gpu01  ~/sglang   main  cmd``. oh-my-zsh's agnoster
+(``themes/agnoster.zsh-theme``: status, context ``%n@%m``, dir ``%~``, git) and powerlevel9k's
+default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 typescript under
+util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
 _TERMINAL_CONTROL = re.compile(r"\x1b[\]PX^_k][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]+[0-~]|\x1b[0-~]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC and the other strings, screen's and
 tmux's ``\x1bk title\x1b\\``): a log recorded with ``script(1)`` keeps the prompt's colours,
@@ -384,7 +400,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _displayed(_fish_typed_after_output(_typed_after_output(lines)))
+    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines))))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -395,6 +411,36 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
         state.recorded_exit(recorded.exit_code)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
+
+
+_PROMPT_TOP_ROW = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?::[~/]\S*)?")
+"""The first row of a two-row bash prompt, ``PS1='\\u@\\h:\\w\\n\\$ '``: ``root@gpu-node-7:/w``, the
+command typed on the row after it, after ``$ `` (``# `` as root: bash(1), PROMPTING, ``\\$``)."""
+
+
+def _two_row_prompts(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """``lines`` with a two-row prompt (:data:`_PROMPT_TOP_ROW`) made one row, as Debian's
+    one-row ``\\u@\\h:\\w\\$ `` shows it: ``root@gpu-node-7:/w`` then ``$ python3 load.py`` is
+    ``root@gpu-node-7:/w$ python3 load.py`` (bash 5.2.15 under util-linux script 2.38.1). Read
+    row by row, the ``$ `` row was a prompt with no host or folder, and the first row the
+    output of the command before it, after its last line (so a program's closing ``Error: ...``
+    was not its last)."""
+    held = None
+    for item in lines:
+        line = item[1]
+        if held is not None:
+            if line[:2] in ("$ ", "# ") and line[2:3].strip():
+                yield item[0], held[1] + line, item[2]
+                held = None
+                continue
+            yield held
+            held = None
+        if "@" in line and line[:1].strip() and _PROMPT_TOP_ROW.fullmatch(line):
+            held = item
+            continue
+        yield item
+    if held is not None:
+        yield held
 
 
 _PASTE_OFF = "\x1b[?2004l"
@@ -784,7 +830,14 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    width = _READLINE_COLUMNS  # the terminal's, where script(1)'s header gives it
+    reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
+        if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
+            width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
+        if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
+            line = _readline_rows_joined(line, width)  # the prompt's last row, the command typed on it
+        reading = _PASTE_ON in line and line.rfind(_PASTE_ON) > line.rfind(_PASTE_OFF)
         if _RAW_CTRL_C in line:
             line = line.replace(_RAW_CTRL_C, _CANCELLED)
         if "\x1b[?" in line and _UNECHOED_CANCEL in line:
@@ -795,10 +848,11 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[i
             *before, line = _SCREEN_SWITCH.split(line)
             for part in before:  # (what is blank there, a mode switch's, is no line)
                 yield from (shown for shown in _displayed_line(lineno, part, timestamp) if shown[1])
-        yield from _displayed_line(lineno, line, timestamp)
+        yield from _displayed_line(lineno, line, timestamp, width)
 
 
-def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[tuple[int, str, str | None]]:
+def _displayed_line(lineno: int, line: str, timestamp: str | None,
+                    width: int = 0) -> Iterator[tuple[int, str, str | None]]:
     if "\r \r" in line and (unended := _PROMPT_SP.search(line)) is not None:
         # the output before zsh's mark is a line of its own, though no newline ended it
         before = _shown(line[:unended.start()])
@@ -814,7 +868,45 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None) -> Iterator[t
         *ended, line = _prompt_rows(line)
         for before in ended:
             yield lineno, before, timestamp
+        if _READLINE_WRAP in line and width:
+            line = _readline_rows_joined(line, width)
     yield lineno, _shown(line), timestamp
+
+
+_READLINE_WRAP = " \r"
+"""How bash's readline goes on to the next row when the typed line reaches the right margin: a
+space past the last column (the terminal wraps, xterm's ``xn``), a carriage return to the new
+row's start, and the next character written over the space (GNU readline ``display.c``,
+``update_line``: "at the right edge of a terminal that supports xn, we're ready to wrap around";
+bash 5.2.15 under util-linux script 2.38.1 in an 80-column pty: ``...# python3 load.py --draft
+/ckpt/eagle3 --ta \rrget /models/...``). zsh's own, :data:`_ROW_WRAP`, erases the row as well."""
+_READLINE_COLUMNS = 80
+"""readline's width where the pty has none (script(1) run with no terminal of its own writes
+``COLUMNS="-1"`` in its header): the terminfo entry's ``cols``, 80 for xterm."""
+_CURSOR = "\ue000"  # a private-use character no terminal log holds: where the cursor stands
+
+
+def _readline_rows_joined(line: str, width: int) -> str:
+    """``line``, a prompt's row, with each of readline's row wraps (:data:`_READLINE_WRAP`) marked as
+    :func:`_shown` marks zsh's (:data:`_ROW_WRAP`), to be joined: one where the cursor stands past
+    the last column of a full row. Read as plain carriage returns, each row of a command longer than the
+    terminal was written over its start: the prompt lost, so the command was, its output the
+    command's before. A space and a carriage return elsewhere (a redraw after a space typed)
+    stay."""
+    out: list[str] = []
+    start, rows = 0, 1
+    at = line.find(_READLINE_WRAP)
+    while at != -1:
+        shown = _shown("".join(out) + line[start:at] + _CURSOR)
+        if shown.find(_CURSOR) == rows * width:
+            out.append(line[start:at] + "\x12\r")  # (the carriage return, to the new row's start, stays)
+            rows += 1
+        else:
+            out.append(line[start:at + 2])
+        start = at + 2
+        at = line.find(_READLINE_WRAP, start)
+    out.append(line[start:])
+    return "".join(out)
 
 
 _PASTE_ON = "\x1b[?2004h"
@@ -883,8 +975,8 @@ def _shown(line: str) -> str:
     return line
 
 
-_RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m)+)\x1b\[(\d+)D")
-_SGR = re.compile(r"\x1b\[[\d;]*m")
+_RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m|\x1b\[K)+)\x1b\[(\d+)D")
+_SGR = re.compile(r"\x1b\[[\d;]*m|\x1b\[K")
 
 
 def _right_prompt_left_out(m: re.Match) -> str:
@@ -1117,6 +1209,7 @@ def _prompt(line: str) -> re.Match | None:
     return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
             or (_CMD_PROMPT.match(line) if ":\\" in line else None)
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
+            or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line) else None)
             or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
 
 
@@ -1125,6 +1218,8 @@ def _prompt_host(m: re.Match) -> str | None:
         return m.group("theme_host")
     if m.re is _HOST_PROMPT:
         return m.group("host") or m.group("bracket_host") or m.group("mac_host")
+    if m.re is _POWERLINE_PROMPT:
+        return m.group("host")
     if m.re is not _USER_PROMPT:
         return None
     return m.group("host") or m.group("bracket_host") or m.group("zsh_host") or m.group("fish_host") \
@@ -1141,6 +1236,8 @@ def _prompt_user(m: re.Match) -> str | None:
     there, whose home ``~`` is; not bash's ``I have no name!`` for a uid without a name."""
     if m.re is _HOST_PROMPT:
         return m.group("mac_user")
+    if m.re is _POWERLINE_PROMPT:
+        return m.group("user")
     if m.re is not _USER_PROMPT:
         return None
     user = m.group("user") or m.group("bracket_user")
@@ -1152,7 +1249,7 @@ def _prompt_dir(m: re.Match) -> str | None:
     path, the home as ``~``; Debian's /etc/skel/.bashrc PS1), where the command typed after it ran.
     The other prompts show the folder's last part (``[root@gpu-3 work]#``, zsh's ``%1~``) or a
     shortened path (fish's prompt_pwd, bash's PROMPT_DIRTRIM ``.../x``): no folder to go back to."""
-    if m.re is not _USER_PROMPT and m.re is not _HOST_PROMPT:
+    if m.re is not _USER_PROMPT and m.re is not _HOST_PROMPT and m.re is not _POWERLINE_PROMPT:
         return None
     folder = m.group("dir")
     return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
@@ -1530,7 +1627,7 @@ class _State:
         once a prompt of the log has shown one, the same prompt without one says 0."""
         if m.re is not _USER_PROMPT:
             return
-        status = m.group("status") or _fish_status(m.group("fish_status"))
+        status = m.group("status") or m.group("fish_own") or _fish_status(m.group("fish_status"))
         if status is None and self.status_style is None:
             return  # most logs: no prompt has shown a status
         style = _prompt_host(m) or ""
