@@ -112,12 +112,13 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
                  root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
     """SD402: a layout ranks clearly above the served one (or the configured one)."""
     if (result.get("untrained_draft") or result.get("unmapped_draft") or result.get("zeroed_norms")
-            or result.get("ids_misaligned")):
+            or result.get("ids_misaligned") or result.get("no_skill")):
         # Scores of a draft whose layer was saved freshly initialised, that has no d2t for
         # its smaller vocabulary, or whose RMSNorm weights are zeros (eagle3/layout.py), rank
         # noise: "another layout fits" would send the user to re-capture hidden states. So do
         # the scores of a dump whose ids sit one position off (IDS_OFF): every row was fed the
-        # wrong token, and the fix is the ids, not the layers.
+        # wrong token, and the fix is the ids, not the layers. Nor does a ranking whose best
+        # layout beats no constant prediction (no_skill): the draft predicts nothing there.
         return []
     ranked = result.get("ranked") or []
     if not ranked:
@@ -175,7 +176,8 @@ def check_embedding_slot(result: Mapping[str, Any], served_ids: Sequence[int], s
     speaks only when another layout fits better, and a dump without layer ids gives
     analyse_layers no trained ids, so the probe's verdict ("the configured layout uses it")
     was the only word of it and the step passed."""
-    if result.get("untrained_draft") or result.get("unmapped_draft") or result.get("dump_layer_ids"):
+    if (result.get("untrained_draft") or result.get("unmapped_draft") or result.get("no_skill")
+            or result.get("dump_layer_ids")):
         return []  # noise, or a dump that names its layers (compared by analyse_layers)
     configured = list(_key(result["configured"])) if result.get("configured") is not None else []
     used = [slot for slot in result.get("embedding_slots") or [] if slot in configured]
