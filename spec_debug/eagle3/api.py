@@ -1634,7 +1634,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         report.verdict += "; but " + repeated
     if report.ids_misaligned:
         # every layout was scored with each row fed the wrong token: no ranking names the layers
-        report.verdict += ("; but the dump's token ids sit one position off against its states "
+        from spec_debug.eagle3.alignment import MISALIGNED
+
+        by = ("two positions" if report.ids_misaligned.startswith(MISALIGNED + "two")
+              else "one position")
+        report.verdict += (f"; but the dump's token ids sit {by} off against its states "
                            "(see the notes), so every layout was scored on the wrong tokens")
         notes = notes + [report.ids_misaligned]
     report.notes = notes

@@ -35,11 +35,11 @@ FED_EMBEDDING = "is exactly the embedding output (embed_tokens[token_ids]; fed s
 # draft's fit the weights clearly better (eagle3/api.py _named_layers_note): the metadata is
 # one layer off its tensors, a cause as much as the two above
 NAMED_ONE_LAYER_OFF = "the metadata numbers each slot "  # one layer or 2 layers higher|lower
-# How its note begins when the dump's token ids sit one position off against its states
+# How its note begins when the dump's token ids sit one or two positions off against its states
 # (eagle3/alignment.py MISALIGNED, kept here so diagnose reads records without torch): the
 # draft was fed the wrong tokens' embeddings, a cause of a low accuracy in the data, and every
 # layout the probe ranked was scored that way (so SD402's "another layout fits" is noise)
-IDS_OFF = "the dump's token ids look one"
+IDS_OFF = "the dump's token ids look "
 # What SD401 says when the evaluation scored every position (its loss_mask_source "none": the
 # dump's files carry no loss mask and no speculators dataset beside them was read). Training's
 # full_acc_0 counts the loss-masked (assistant) tokens only (vllm-project/speculators
