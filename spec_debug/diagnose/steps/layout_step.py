@@ -48,7 +48,10 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
                                        "unmapped_draft", "zeroed_norms",
                                        "norm_before_residual_check", "final_slot_check",
-                                       "unclear_rows", "unconfirmed_rows", "no_skill")} | {"ranked": keep}
+                                       "unclear_rows", "unconfirmed_rows", "no_skill",
+                                       # check_layout names no layout from a ranking scored on
+                                       # ids one position off (its SD402 rule read it from here)
+                                       "ids_misaligned")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
