@@ -86,3 +86,25 @@ def test_a_draft_that_hits_its_own_dump_keeps_its_verdict(world):
     out = drafter_json(world, world / "data", "layout")
     assert out["no_skill"] is None
     assert out["verdict"].startswith("configured layout slots [0, 1, 2] scores best"), out["verdict"]
+
+
+def test_a_random_draft_with_moved_norms_is_sent_to_its_dump_and_weights(random_world, tmp_path):
+    """The same random layer with every RMSNorm weight moved off 1.0 (nothing says it is
+    untrained): no layout is judged either, and the verdict names what to check."""
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    root = tmp_path / "moved"
+    shutil.copytree(random_world, root)
+    tensors = load_file(str(root / "draft" / "model.safetensors"))
+    generator = torch.Generator().manual_seed(0)
+    for name in [n for n in tensors if "norm" in n]:
+        tensors[name] = torch.empty_like(tensors[name]).normal_(1.0, 0.3, generator=generator)
+    save_file(tensors, str(root / "draft" / "model.safetensors"), metadata={"format": "pt"})
+    out = drafter_json(root, root / "data", "layout")
+    assert out["no_skill"] is not None and out["no_skill"]["initial_norms"] is False, out["verdict"]
+    assert out["verdict"].startswith("no layout can be judged on this dump"), out["verdict"]
+    assert out["verdict"].endswith("check that the dump is of the draft's own target and holds "
+                                   "its aux layers, then the draft's weights"), out["verdict"]
+    assert "RMSNorm" not in out["verdict"]
