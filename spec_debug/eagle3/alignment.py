@@ -8,7 +8,7 @@ last token beside ids without the first, or ids rolled with the labels), data.py
 passes, and eval scored the draft on embeddings of the wrong tokens: a weak accuracy with no
 word of why. The verifier's argmax then agrees with the id one position further or nearer, not
 the next one; this module counts those agreements (once per sample, kept by TargetCache) and
-says so when the data's ids agree with it far better off by one than aligned.
+says so when the data's ids agree with it far better one or two positions off than aligned.
 """
 
 from __future__ import annotations
@@ -17,16 +17,20 @@ import torch
 from torch import Tensor
 
 # offsets d compared: the verifier argmax at row t (position t + 1) against input_ids[t + d],
-# where input_ids = token_ids[1:]; d = 1 is the aligned one (the next data token)
-OFFSETS = (0, 1, 2)
+# where input_ids = token_ids[1:]; d = 1 is the aligned one (the next data token), d = 0 and
+# 2 ids one position ahead / behind, d = -1 and 3 two positions (ids saved without their first
+# two, as a dumper that drops BOS and then shifts for the labels writes them: with only
+# (0, 1, 2) such a dump agreed with no offset and eval scored it in silence, 0.016 at step 0)
+OFFSETS = (-1, 0, 1, 2, 3)
 ALIGNED = 1
 # the note's bar: an off-by-one rate at least this high and this many times the aligned rate,
 # over at least MIN_ROWS rows (a random-token dump agrees at ~1/V at every offset: no note)
 MIN_RATE = 0.2
 MIN_RATIO = 3.0
 MIN_ROWS = 16
-# how misalignment_note begins: the layout probe finds it among evaluate's notes by it
-MISALIGNED = "the dump's token ids look one"
+# how misalignment_note begins: the layout probe finds it among evaluate's notes by it (its
+# notes go on "one ahead", "two behind", ...; before two were counted: "...look one")
+MISALIGNED = "the dump's token ids look "
 
 
 def id_agreement(target_t: Tensor, input_ids: Tensor) -> Tensor:
@@ -36,8 +40,10 @@ def id_agreement(target_t: Tensor, input_ids: Tensor) -> Tensor:
     rows = []
     T = int(target_t.shape[0])
     for d in OFFSETS:
-        n = max(0, T - d)
-        same = (target_t[:n] == input_ids[d:d + n]).sum() if n else target_t.new_zeros(())
+        start, stop = max(0, -d), min(T, T - d)  # rows t with t + d inside input_ids
+        n = max(0, stop - start)
+        same = ((target_t[start:stop] == input_ids[start + d:stop + d]).sum() if n
+                else target_t.new_zeros(()))
         rows.append(torch.stack([same.to(torch.int64), same.new_tensor(n, dtype=torch.int64)]))
     return torch.stack(rows)
 
@@ -53,13 +59,19 @@ def misalignment_note(agreement: Tensor) -> list[str]:
     off = max((d for d in OFFSETS if d != ALIGNED), key=lambda d: rates[d])
     if rates[off] < MIN_RATE or rates[off] < MIN_RATIO * aligned:
         return []
-    # d = 0: the id saved at p is token p + 1 (ids one ahead of the states); d = 2: one behind
-    how = ("one ahead of the states (token_ids[p] is the token at p + 1: ids saved without "
-           "their first, or the labels saved as the ids)" if off < ALIGNED else
-           "one behind the states (token_ids[p] is the token at p - 1: states saved without "
-           "the first position, or ids rolled by one)")
-    return [f"{MISALIGNED}{how.removeprefix('one')}: the verifier's argmax at position p matches "
-            f"token_ids[p + {off}] at {rates[off]:.0%} of positions but the next id "
+    # d = 0: the id saved at p is token p + 1 (ids one ahead of the states); d = 2: one behind;
+    # d = -1 and 3: two
+    how = {0: "one ahead of the states (token_ids[p] is the token at p + 1: ids saved without "
+              "their first, or the labels saved as the ids)",
+           -1: "two ahead of the states (token_ids[p] is the token at p + 2: ids saved without "
+               "their first two, or the labels of ids already one ahead)",
+           2: "one behind the states (token_ids[p] is the token at p - 1: states saved without "
+              "the first position, or ids rolled by one)",
+           3: "two behind the states (token_ids[p] is the token at p - 2: states saved without "
+              "the first two positions, or ids rolled by two)"}[off]
+    at = f"p + {off}" if off >= 0 else f"p - {-off}"
+    return [f"{MISALIGNED}{how}: the verifier's argmax at position p matches "
+            f"token_ids[{at}] at {rates[off]:.0%} of positions but the next id "
             f"token_ids[p + 1] at {aligned:.0%}; the draft was fed the embeddings of the wrong "
             "tokens, so these accuracies say little of its weights: save each sample's ids "
             "with the states computed from them"]

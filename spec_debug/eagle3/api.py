@@ -1613,7 +1613,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
                    noted=bool(notes) or skipped.count > 0)  # _finish_skipped notes skips
     best = tuple(report.best)
     if (best in numbered and best != tuple(resolved.slots) and not report.untrained_draft
-            and not report.unmapped_draft and not report.zeroed_norms):
+            and not report.unmapped_draft and not report.zeroed_norms and not report.no_skill):
         # not "trained on another layout": the configured slots were only eval's guess
         found = (f"slots {list(best)} score {report.ranked[0]['full_accuracy0']:.3f} vs "
                  f"{report.configured_accuracy0:.3f} for the first {cfg.num_aux} "
@@ -1636,7 +1636,11 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         report.verdict += "; but " + repeated
     if report.ids_misaligned:
         # every layout was scored with each row fed the wrong token: no ranking names the layers
-        report.verdict += ("; but the dump's token ids sit one position off against its states "
+        from spec_debug.eagle3.alignment import MISALIGNED
+
+        by = ("two positions" if report.ids_misaligned.startswith(MISALIGNED + "two")
+              else "one position")
+        report.verdict += (f"; but the dump's token ids sit {by} off against its states "
                            "(see the notes), so every layout was scored on the wrong tokens")
         notes = notes + [report.ids_misaligned]
     report.notes = notes
@@ -1653,7 +1657,7 @@ def probe_layout(model: str | Path, data: str | Path, target: str | Path | None 
         best_score = out["ranked"][0]["full_accuracy0"]
         if (served_slots != out["best"] and best_score - served_score >= CLEAR_MARGIN
                 and not out.get("untrained_draft") and not out.get("unmapped_draft")
-                and not out.get("zeroed_norms")):
+                and not out.get("zeroed_norms") and not out.get("no_skill")):
             out["verdict"] += (f"; the served layers {list(served_layer_ids or [])} score {served_score:.3f} "
                                f"vs {best_score:.3f}: the engine feeds layers the draft was not trained on")
     return out

@@ -251,6 +251,26 @@ class TargetCache:
         self._kept[full_key] = (sample, targets)
         return targets
 
+    def most_frequent_target(self, samples: Iterable[Sample]) -> tuple[int, int]:
+        """(draft id, rows): the draft-vocab target most frequent among the step-0 rows of
+        `samples` scored through this cache, and how many rows it takes: what a draft that
+        always predicts that one token gets right at step 0 (the rows chain_step scores there:
+        the loss mask, less the rows reading a lost state). (-1, 0) when none was scored."""
+        wanted = {id(sample) for sample in samples}
+        seen: set[int] = set()
+        ids = []
+        for key, (_, found) in self._kept.items():
+            if key[0] not in wanted or key[0] in seen:
+                continue
+            seen.add(key[0])
+            rows = found.loss_mask if found.reads_lost is None else found.loss_mask & ~found.reads_lost
+            ids.append(found.draft_t[rows & (found.draft_t >= 0)].cpu())
+        counted = torch.cat(ids) if ids else torch.zeros(0, dtype=torch.long)
+        if not counted.numel():
+            return -1, 0
+        frequency = torch.bincount(counted)
+        return int(frequency.argmax()), int(frequency.max())
+
 
 def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device,
                     use_target: bool, use_loss_mask: bool) -> SampleTargets:

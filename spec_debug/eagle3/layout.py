@@ -116,6 +116,10 @@ class LayoutReport:
     # evaluate's note that the dump's ids sit one position off against its states
     # (alignment.misalignment_note): every layout was scored on the wrong tokens' embeddings
     ids_misaligned: str | None = None
+    # no layout gets LAYOUT_MIN_GAIN more rows right than always predicting the dump's most
+    # frequent target token ({"best_rows", "constant_rows", "rows", "target_id",
+    # "initial_norms"}; see skill_check): the ranking is noise, no layout was judged
+    no_skill: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -267,14 +271,19 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                               scored=not blind, assumed=trained_ids_assumed) if missing else None
     unclear = (None if blind or foreign else
                unclear_rows(best, ranked_configured, scores, rows[0] if rows else None))
+    no_skill = (None if blind or foreign or not rows else
+                skill_check(loaded, scores[best], targets.most_frequent_target(samples), rows[0]))
     matches = best == ranked_configured or (
         scores[best] - scores[ranked_configured] < CLEAR_MARGIN)  # _verdict's "matches" branch
     unconfirmed = (unconfirmed_rows(ranked_configured, scores, rows[0] if rows else None)
                    if matches and not (blind or foreign or unclear) else None)
     if unconfirmed is not None:
         unconfirmed["all_read"] = all_read
+    if unclear is not None or unconfirmed is not None:
+        no_skill = None  # those verdicts already say the ranking names no layout
     verdict = _verdict(best, ranked_configured, scores, embedding_slots, named, foreign,
                        untrained, unclear=unclear, unconfirmed=unconfirmed, all_read=all_read,
+                       no_skill=no_skill,
                        unmapped=(loaded.model.cfg.draft_vocab_size, loaded.model.cfg.vocab_size)
                        if unmapped else None, zeroed=zeroed,
                        noted=bool(loaded.notes) if noted is None else noted,
@@ -294,7 +303,30 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
         untrained_draft=untrained, unmapped_draft=unmapped, zeroed_norms=zeroed,
         norm_before_residual_check=flag_check,
         final_slot_check=final_check, unclear_rows=unclear, unconfirmed_rows=unconfirmed,
-        ids_misaligned=misaligned[0] if misaligned else None)
+        ids_misaligned=misaligned[0] if misaligned else None, no_skill=no_skill)
+
+
+def skill_check(loaded: LoadedDraft, best_accuracy0: float, most_frequent: tuple[int, int],
+                rows: float) -> dict[str, Any] | None:
+    """The counts for a ranking whose best layout gets fewer than LAYOUT_MIN_GAIN more step-0
+    rows right than always predicting the dump's most frequent target token (`most_frequent`:
+    TargetCache.most_frequent_target's draft id and rows) would; None when it gets more.
+
+    Such a draft predicts nothing from any order of the slots, so which order scores best is
+    noise; but it need not be chance between layouts: a slot holding the target's final layer
+    carries its argmax to any projection. A draft saved freshly initialised (speculators'
+    Eagle3DraftModel before training: every RMSNorm weight 1.0) on its verifier's own dump
+    scored [3, 1, 2] 0.042 vs 0.022 for the configured [0, 1, 2], 16 more of 780 rows, and
+    was called "trained on a different layout", while always predicting the most frequent
+    target gets 0.078 there. `initial_norms` says which of the causes it is."""
+    draft_id, constant = most_frequent
+    hits = round(best_accuracy0 * rows)
+    if draft_id < 0 or hits - constant >= LAYOUT_MIN_GAIN:
+        return None
+    model = loaded.model
+    target_id = int(model.to_target_ids(torch.tensor([draft_id], device=model.fc.weight.device))[0])
+    return {"best_rows": hits, "constant_rows": constant, "rows": int(rows),
+            "target_id": target_id, "initial_norms": loaded.initial_norms}
 
 
 def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
@@ -585,7 +617,8 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
              untrained: bool = False, unclear: dict[str, int] | None = None,
              unconfirmed: dict[str, Any] | None = None, all_read: bool = False,
              unmapped: tuple[int, int] | None = None, zeroed: bool = False,
-             noted: bool = True, rows: float | None = None) -> str:
+             noted: bool = True, rows: float | None = None,
+             no_skill: dict[str, Any] | None = None) -> str:
     """`foreign`: the sentence for a dump without the draft's layers, which replaces the
     comparison with the configured layout (then only a guess). `untrained`: the draft holds
     modules saved freshly initialised, so no accuracy says which layout it was trained on.
@@ -595,7 +628,8 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
     vocab, target vocab) of a draft without d2t whose layouts all score near zero.
     `zeroed`: the draft has RMSNorm weights of zeros, so every layout scores by chance.
     `noted`: the report carries notes; without any, "see the notes" would point to nothing
-    (the zeroed and untrained verdicts always have theirs: the draft's loading notes)."""
+    (the zeroed and untrained verdicts always have theirs: the draft's loading notes).
+    `no_skill`: skill_check's counts, when no layout beats a constant prediction."""
     def describe(layout: Sequence[int]) -> str:
         names = named(layout)
         return f"slots {list(layout)}" + (f" (layers {names})" if names else "")
@@ -632,6 +666,20 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
             text += "; " + foreign
     elif foreign:
         text = foreign
+    elif no_skill is not None:
+        # "matches" or "trained on a different layout" would rest on a draft that predicts
+        # nothing from any of these layouts
+        text = (f"no layout can be judged on this dump: the best, {describe(best)}, gets "
+                f"{no_skill['best_rows']} of {no_skill['rows']} step-0 rows right "
+                f"({scores[best]:.3f}) against {no_skill['constant_rows']} for always "
+                f"predicting the dump's most frequent target token (id "
+                f"{no_skill['target_id']}), not {LAYOUT_MIN_GAIN} more: the draft predicts "
+                "nothing from any order of these slots, so their ranking is noise; "
+                + ("every RMSNorm weight of the draft is exactly 1.0, its initial value: it "
+                   "looks saved before any training (a freshly initialised draft); probe the "
+                   "trained checkpoint" if no_skill["initial_norms"] else
+                   "check that the dump is of the draft's own target and holds its aux "
+                   "layers, then the draft's weights"))
     elif (best == configured or gap < CLEAR_MARGIN) and unconfirmed is not None:
         runner = tuple(unconfirmed["runner_up"])
         lead = unconfirmed["lead"]

@@ -709,6 +709,9 @@ class LoadedDraft:
     target_head: TargetHead | None
     embed_source: str  # "draft" | "target"
     notes: list[str] = field(default_factory=list)
+    # every RMSNorm weight read is exactly 1.0, its initial value: a draft saved before any
+    # training (_initial_norms_note speaks only of such norms beside trained ones)
+    initial_norms: bool = False
 
 
 def _meta_draft(checkpoint: DraftCheckpoint) -> Eagle3Draft:
@@ -1089,7 +1092,9 @@ def build_draft(checkpoint: DraftCheckpoint, *, target: TargetCheckpoint | None 
         tolerance = copy_tolerance(target.tensors, target.lm_head_name)
         notes += [note for note in [_head_map_note(model, head, cfg.format,
                                                    vocab_mapping is not None, tolerance)] if note]
-    return LoadedDraft(model, checkpoint, target, head, embed_source, notes)
+    return LoadedDraft(model, checkpoint, target, head, embed_source, notes,
+                       initial_norms=bool(norm_deviation) and not zero_norms
+                       and all(moved == 0.0 for moved in norm_deviation.values()))
 
 
 def load_draft(model_dir: str | Path, target_dir: str | Path | None = None, *,

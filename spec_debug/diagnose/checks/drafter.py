@@ -35,11 +35,11 @@ FED_EMBEDDING = "is exactly the embedding output (embed_tokens[token_ids]; fed s
 # draft's fit the weights clearly better (eagle3/api.py _named_layers_note): the metadata is
 # one layer off its tensors, a cause as much as the two above
 NAMED_ONE_LAYER_OFF = "the metadata numbers each slot "  # one layer or 2 layers higher|lower
-# How its note begins when the dump's token ids sit one position off against its states
+# How its note begins when the dump's token ids sit one or two positions off against its states
 # (eagle3/alignment.py MISALIGNED, kept here so diagnose reads records without torch): the
 # draft was fed the wrong tokens' embeddings, a cause of a low accuracy in the data, and every
 # layout the probe ranked was scored that way (so SD402's "another layout fits" is noise)
-IDS_OFF = "the dump's token ids look one"
+IDS_OFF = "the dump's token ids look "
 # What SD401 says when the evaluation scored every position (its loss_mask_source "none": the
 # dump's files carry no loss mask and no speculators dataset beside them was read). Training's
 # full_acc_0 counts the loss-masked (assistant) tokens only (vllm-project/speculators
@@ -112,12 +112,13 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
                  root_causes: list[str] | None = None, at: Where = Where()) -> list[Finding]:
     """SD402: a layout ranks clearly above the served one (or the configured one)."""
     if (result.get("untrained_draft") or result.get("unmapped_draft") or result.get("zeroed_norms")
-            or result.get("ids_misaligned")):
+            or result.get("ids_misaligned") or result.get("no_skill")):
         # Scores of a draft whose layer was saved freshly initialised, that has no d2t for
         # its smaller vocabulary, or whose RMSNorm weights are zeros (eagle3/layout.py), rank
         # noise: "another layout fits" would send the user to re-capture hidden states. So do
         # the scores of a dump whose ids sit one position off (IDS_OFF): every row was fed the
-        # wrong token, and the fix is the ids, not the layers.
+        # wrong token, and the fix is the ids, not the layers. Nor does a ranking whose best
+        # layout beats no constant prediction (no_skill): the draft predicts nothing there.
         return []
     ranked = result.get("ranked") or []
     if not ranked:
@@ -175,7 +176,8 @@ def check_embedding_slot(result: Mapping[str, Any], served_ids: Sequence[int], s
     speaks only when another layout fits better, and a dump without layer ids gives
     analyse_layers no trained ids, so the probe's verdict ("the configured layout uses it")
     was the only word of it and the step passed."""
-    if result.get("untrained_draft") or result.get("unmapped_draft") or result.get("dump_layer_ids"):
+    if (result.get("untrained_draft") or result.get("unmapped_draft") or result.get("no_skill")
+            or result.get("dump_layer_ids")):
         return []  # noise, or a dump that names its layers (compared by analyse_layers)
     configured = list(_key(result["configured"])) if result.get("configured") is not None else []
     used = [slot for slot in result.get("embedding_slots") or [] if slot in configured]

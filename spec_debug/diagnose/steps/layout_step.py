@@ -48,7 +48,10 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
                                        "embedding_slots", "slot_checks", "notes", "untrained_draft",
                                        "unmapped_draft", "zeroed_norms",
                                        "norm_before_residual_check", "final_slot_check",
-                                       "unclear_rows", "unconfirmed_rows")} | {"ranked": keep}
+                                       "unclear_rows", "unconfirmed_rows", "no_skill",
+                                       # check_layout names no layout from a ranking scored on
+                                       # ids one position off (its SD402 rule read it from here)
+                                       "ids_misaligned")} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:
@@ -205,6 +208,14 @@ def check(ctx: Any) -> list[Finding]:
                                          "zeros (an incomplete copy of the checkpoint), so every "
                                          "layout scores noise",
                                     "a complete copy of the draft checkpoint"))
+    elif training and training.get("no_skill"):
+        findings.append(not_checked(ctx, "layout not judged: no layout of the training dump scores "
+                                         "better than always predicting its most frequent target "
+                                         "token, so every layout scores noise"
+                                         + (" (every RMSNorm weight of the draft is 1.0: saved "
+                                            "before training)" if training["no_skill"].get(
+                                                "initial_norms") else ""),
+                                    "the trained draft, and a dump of its own target"))
     elif training and training.get("unmapped_draft"):
         findings.append(not_checked(ctx, "layout not judged: the draft has no d2t for its smaller "
                                          "vocabulary, so every layout scores near zero against "
