@@ -32,7 +32,8 @@ _HYPOTHESIS = re.compile(
     # "The root cause is now fixed", "the issue is resolved": an outcome told, no suspect
     r"(?! (?:is|was|has been|have been) (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))|"
     # "Let me see what the bottleneck is": a question, no suspect
-    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)"
+    # ("The real culprit is the CUDA graph capture", "the actual problem is ...": the same guess)
+    r"(?<!what )the (?:(?:real|actual) )?(?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)"
     r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
     # "It is possible that we need to restart": a plan, no suspect
     r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
@@ -85,7 +86,8 @@ _RULED_OUT = re.compile(
     # "No change needed in the launch script": nothing to do, no suspect ruled out
     r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
-    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
+    # ("That's not the real culprit": the last guess taken back as well)
+    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck)|"
     # "So that is not it", "That wasn't it": the last guess taken back
     r"\b(?:that|this)(?:'s| is| was)(?: not|n't) it(?![\w'-])|"
     # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
@@ -185,7 +187,7 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 # the patterns is in it. Cue words with a common start are one regex each, an alternation of
 # literals after that start (it matches where one of the words is, and sre scans for a
 # literal prefix as fast as ``in`` does): 10 and 12 scans of the text instead of 15 and 17.
-_THE_CULPRIT = re.compile("the (?:issue|problem|bottleneck|bug|culprit)").search
+_THE_CULPRIT = re.compile("the (?:(?:real|actual) )?(?:issue|problem|bottleneck|bug|culprit)").search
 _MY_GUESS = re.compile("my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?"
                        "(?:guess|theory|suspicion|hunch)").search
 _RULED_OUT_WORDS = re.compile("rule[ds] (?:(?:it|that|this|them) )?out").search
@@ -219,7 +221,7 @@ def _outcome_cue(low: str) -> bool:
         or "indeed" in low or "was wrong" in low or "fine" in low
 
 
-_NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
+_NOT_THE_CAUSE = re.compile("t the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck)").search
 # "not the", "not it" and "n't the", "n't it" (a literal prefix each: one scan as ``in`` was)
 _NOT_THE_OR_IT = re.compile("not (?:the|it)").search
 _NT_THE_OR_IT = re.compile("n't (?:the|it)").search
@@ -508,6 +510,8 @@ _NOT_TOPIC = frozenset((
     "fix", "works", "worked", "work", "issue", "problem", "cause", "caused", "causes", "root", "suspect",
     "suspected", "likely", "probably", "hypothesis", "guess", "theory", "culprit", "bug", "wrong", "right",
     "fine", "looks", "look", "seems", "seem", "think", "sure", "indeed", "definitely", "clearly",
+    # ("the real culprit", "the actual problem": said of the cause, not what it is)
+    "real", "actual",
 ))
 
 
