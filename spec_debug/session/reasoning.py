@@ -74,8 +74,14 @@ _CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified
 # "The server is fine." or "Not the best approach." clears no guess of the d2t map.
 _NAMED_OUT_TEXT = (
     r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good),? )?"
-    r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you)\b)(?:the )?[\w-]+(?: [\w-]+){0,3}"
-    r" (?:is|are|was|were|looks?|looked|seems?) (?:all |just |perfectly )?fine(?! (?:to|for|but|until|except)\b)"
+    # ("If the d2t map is fine, acceptance should be high": a condition, nothing cleared)
+    r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
+    r"(?:the )?[\w-]+(?: [\w-]+){0,3}"
+    r" (?:is|are|was|were|looks?|looked|seems?) (?:all |just |perfectly )?"
+    # "The d2t map is correct.", "the layer ids are OK": cleared as "fine" clears ("correct to me"
+    # too); "fine now", "correct now" tell a change that worked, not a guess found wrong
+    r"(?:fine(?! (?:to|for|but|until|except)\b)|ok(?:ay)?(?! (?:to|for|but|until|except)\b)(?![\w-])"
+    r"|correct(?! (?:for|but|until|except)\b)(?![\w-]))(?! now\b)"
     r"|not the (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit|bottleneck)\b)"
     r"[\w-]+(?: [\w-]+){0,3}(?=\s*[.!]))")
 _NAMED_OUT = re.compile(_NAMED_OUT_TEXT, re.I)
@@ -214,13 +220,18 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine", " correct", " ok"
+    (each a word) is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low or "was wrong" in low or "fine" in low
+        or "indeed" in low or "was wrong" in low or "fine" in low or _CORRECT(low) is not None or _OK(low) is not None
 
 
+# "correct" and "ok" as a word of their own: "correctly", "correctness", "okay-ish" clear nothing
+# (a cue that passed on them would run _RULED_OUT, 120 us a KB, over the text for nothing)
+_CORRECT = re.compile(r" correct(?![\w-])").search
+_OK = re.compile(r" ok(?:ay)?(?![\w-])").search
 _NOT_THE_CAUSE = re.compile("t the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck)").search
 # "not the", "not it" and "n't the", "n't it" (a literal prefix each: one scan as ``in`` was)
 _NOT_THE_OR_IT = re.compile("not (?:the|it)").search
@@ -247,10 +258,12 @@ def _ruled_out_cue(low: str) -> bool:
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
     bottleneck), each holding "t the cause" and so on, "was wrong", "(that|this)('s| is| was)
-    (not|n't) it", each holding "t it", and a named suspect cleared: "fine", "not the"."""
+    (not|n't) it", each holding "t it", and a named suspect cleared: "fine", " correct", " ok"
+    (each a word), "not the"."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
-        or "was wrong" in low or "t it" in low or "fine" in low or "not the" in low
+        or "was wrong" in low or "t it" in low or "fine" in low or "not the" in low or _CORRECT(low) is not None \
+        or _OK(low) is not None
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
