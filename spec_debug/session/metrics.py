@@ -454,7 +454,10 @@ _SECOND_READING = re.compile(r"\s*(?:to|->|\u2192)\s*(?:\*{1,2}|`)?~?\d[\d,.]*(?
 _CLAUSE_CUT = re.compile(r".*(?:[.;!?]\s|\n|,\s*(?:while|but|whereas|and)\b|\bwhile\b|\bwhereas\b)", re.S)
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
 # 90 tok/s", "Normal decoding speed (SGLang): 156 token/s".
-_BEFORE_WORDS = r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed)|\s*\([^()\n]{1,30}\)"
+# ("vanilla run 140 tok/s", "The baseline run gives 140 tok/s", "the vanilla server gets 140 tok/s":
+# the run, its server, what it gets, name the number after them as "baseline throughput" does)
+_BEFORE_WORDS = (r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed|runs?|server|gets|got|does|did"
+                 r"|hits|hit|reaches|reached)|\s*\([^()\n]{1,30}\)")
 _BASELINE_BEFORE = re.compile(
     r"(?:" + _BASELINE_WORDS + r"|normal\s+decoding)" + _BEFORE_WORDS + r")*"
     r"\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
