@@ -14,6 +14,10 @@ _HYPOTHESIS = re.compile(
     # ("My hypothesis was wrong", "my theory is wrong": the guess taken back, no new one)
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+(?! (?:was|is) (?:wrong|incorrect)\b)|"
     r"(?:likely|probably) (?:because|due to|caused by)|"
+    # "Next suspect: the aux layer ids", "My main suspect is the d2t map": the guess named after its
+    # label ("The main suspect was ruled out", "... is cleared": none)
+    r"(?:next|main|prime|primary|first|second|third|top|new|leading|likeliest|obvious|only|current|other) "
+    r"suspect(?:(?=\s*:)| (?:is|was)(?! (?:now )?(?:wrong|incorrect|cleared|ruled|fine|innocent|gone)\b))|"
     # "My first guess: the CUDA graph capture", "my best guess is", "My suspicion is that ..."
     r"my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?(?:guess|theory|suspicion|hunch)"
     r"(?: is(?! (?:wrong|incorrect)\b)|(?=\s*:))|most likely (?:explanation|cause|culprit)|"
