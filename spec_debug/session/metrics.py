@@ -260,7 +260,9 @@ _BASELINE_WORDS = r"baseline|vanilla|autoregressive|(?-i:\bAR\b)(?![-/])|" + NO_
 # baseline that has its own number.
 # A bare "without" that ends the clause ("30 tok/s with EAGLE, 21 tok/s without.") is the run
 # without what the sentence just named; so is "without it" ("95 tok/s vs 140 tok/s without it").
-_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS
+# "140 tok/s for vanilla", "140 tok/s for the baseline run", "on vanilla": the run it was read on.
+_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:(?:for|on|in|from)\s+(?:the\s+)?)?(?:no-spec(?:ulation)?\s+)?(?:"
+                             + _BASELINE_WORDS
                              + r"|without(?:\s+(?:it|them))?(?=\s*(?:[.,;:)!?\n]|$)))"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)"
                              # "95 tok/s (no-spec baseline 140 tok/s)": the words name the number
