@@ -70,7 +70,10 @@ _HYPOTHESIS = re.compile(
 # "This works around the OOM": a workaround, which says nothing of whether the guess was right.
 # "The issue is indeed caused by a missing colon" (SWE-agent, after its guess "... is likely due to a
 # missing colon"): the guess found true; not asked ("Is it indeed the flag?")
-_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
+# "My suspicion was correct", "the first guess was right": the guess found true.
+_CONFIRMED = re.compile(r"\b(?:(?:my|our|the|that|this) (?:(?:first|initial|original|earlier|main|current|working) )?"
+                        r"(?:suspicion|guess|theory|hypothesis|hunch) (?:was|is) (?:correct|right)(?![\w-])|"
+                        r"confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 # "The d2t map is fine.", "Nope, not the d2t map.": a suspect named and cleared, opening its
@@ -81,6 +84,8 @@ _NAMED_OUT_TEXT = (
     # ("If the d2t map is fine, acceptance should be high": a condition, nothing cleared)
     r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
     r"(?:the )?[\w-]+(?: [\w-]+){0,3}"
+    # ("My suspicion was correct", "the first guess was fine": the guess found true, not a suspect cleared)
+    r"(?<!suspicion)(?<!guess)(?<!theory)(?<!hypothesis)(?<!hunch)"
     r" (?:is|are|was|were|looks?|looked|seems?) (?:all |just |perfectly )?"
     # "The d2t map is correct.", "the layer ids are OK": cleared as "fine" clears ("correct to me"
     # too); "fine now", "correct now" tell a change that worked, not a guess found wrong
@@ -225,11 +230,12 @@ def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
     "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine", " correct", " ok"
-    (each a word) is in ``low``."""
+    (each a word), "s right" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low or "was wrong" in low or "fine" in low or _CORRECT(low) is not None or _OK(low) is not None
+        or "indeed" in low or "was wrong" in low or "fine" in low or _CORRECT(low) is not None or _OK(low) is not None \
+        or "s right" in low
 
 
 # "correct" and "ok" as a word of their own: "correctly", "correctness", "okay-ish" clear nothing
@@ -245,8 +251,9 @@ _NT_THE_OR_IT = re.compile("n't (?:the|it)").search
 def _confirmed_cue(low: str) -> bool:
     """A literal of every branch of _CONFIRMED, lowered, is in ``low``: "confirmed",
     "confirms", "that fixed it", "that was it", "verified that", "(the) fix work(s|ed)",
-    "that work(s|ed)", "this work(s|ed)", "(is|was|are|were) indeed"."""
-    return "confirmed" in low or "confirms" in low or "that fixed it" in low \
+    "that work(s|ed)", "this work(s|ed)", "(is|was|are|were) indeed", "(is|was) correct|right"
+    (each holding "s correct", "s right")."""
+    return "confirmed" in low or "confirms" in low or "that fixed it" in low or "s correct" in low or "s right" in low \
         or "that was it" in low or "verified that" in low or "fix work" in low or "that work" in low \
         or "this work" in low or "indeed" in low
 
@@ -405,7 +412,7 @@ _SYMPTOM_AGAIN = re.compile(
 # "it", "that" or "everything" ("That fixed it, everything works fine": the fix measured). Only
 # looked for in an outcome's sentence, so it costs the hot path nothing.
 _SOUND = re.compile(
-    r"\b(?!(?:it|that|this|everything|all|fix|which|now)\b)[\w-]+\s+(?:(?:still|now|also)\s+)?"
+    r"\b(?!(?:it|that|this|everything|all|fix|which|now|suspicion|guess|theory|hypothesis|hunch)\b)[\w-]+\s+(?:(?:still|now|also)\s+)?"
     r"(?:loads?|loaded|works?|worked|runs?|ran|renders?|rendered|parses?|parsed|imports?|imported|is|are|was|"
     r"were|looks?|looked)\s+(?:(?:just|all|perfectly)\s+)?(?:fine|ok(?:ay)?|correct(?:ly)?|properly|as expected|"
     r"good|without (?:errors?|issues?|problems?))\b", re.I)
