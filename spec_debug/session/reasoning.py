@@ -73,7 +73,8 @@ _HYPOTHESIS = re.compile(
 # "My suspicion was correct", "the first guess was right": the guess found true.
 _CONFIRMED = re.compile(r"\b(?:(?:my|our|the|that|this) (?:(?:first|initial|original|earlier|main|current|working) )?"
                         r"(?:suspicion|guess|theory|hypothesis|hunch) (?:was|is) (?:correct|right)(?![\w-])|"
-                        r"confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
+                        # ("That did it: 182 tok/s", "that did the trick", "this solved it")
+                        r"confirmed|confirms|that (?:fixed|was) it|(?:that|this) (?:did it(?! for\b)|did the trick|solved it)|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 # "The d2t map is fine.", "Nope, not the d2t map.": a suspect named and cleared, opening its
@@ -230,12 +231,12 @@ def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
     "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine", " correct", " ok"
-    (each a word), "s right" is in ``low``."""
+    (each a word), "s right", "did it", "did the trick", "solved it" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
         or "indeed" in low or "was wrong" in low or "fine" in low or _CORRECT(low) is not None or _OK(low) is not None \
-        or "s right" in low
+        or "s right" in low or "did it" in low or "did the trick" in low or "solved it" in low
 
 
 # "correct" and "ok" as a word of their own: "correctly", "correctness", "okay-ish" clear nothing
@@ -252,8 +253,9 @@ def _confirmed_cue(low: str) -> bool:
     """A literal of every branch of _CONFIRMED, lowered, is in ``low``: "confirmed",
     "confirms", "that fixed it", "that was it", "verified that", "(the) fix work(s|ed)",
     "that work(s|ed)", "this work(s|ed)", "(is|was|are|were) indeed", "(is|was) correct|right"
-    (each holding "s correct", "s right")."""
+    (each holding "s correct", "s right"), "(that|this) did it", "did the trick", "solved it"."""
     return "confirmed" in low or "confirms" in low or "that fixed it" in low or "s correct" in low or "s right" in low \
+        or "did it" in low or "did the trick" in low or "solved it" in low \
         or "that was it" in low or "verified that" in low or "fix work" in low or "that work" in low \
         or "this work" in low or "indeed" in low
 
