@@ -80,6 +80,8 @@ _CONFIRMED = re.compile(r"\b(?:(?:my|our|the|that|this) (?:(?:first|initial|orig
 # "The d2t map is fine.", "Nope, not the d2t map.": a suspect named and cleared, opening its
 # sentence. Such a sentence rules out only an open guess it shares a topic word with (analysis):
 # "The server is fine." or "Not the best approach." clears no guess of the d2t map.
+_NOT_THE_SUSPECT = (r" (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit"
+                    r"|bottleneck)\b)[\w-]+(?: [\w-]+){0,3}(?=\s*[.!])")
 _NAMED_OUT_TEXT = (
     r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good),? )?"
     # ("If the d2t map is fine, acceptance should be high": a condition, nothing cleared)
@@ -92,8 +94,10 @@ _NAMED_OUT_TEXT = (
     # too); "fine now", "correct now" tell a change that worked, not a guess found wrong
     r"(?:fine(?! (?:to|for|but|until|except)\b)|ok(?:ay)?(?! (?:to|for|but|until|except)\b)(?![\w-])"
     r"|correct(?! (?:for|but|until|except)\b)(?![\w-]))(?! now\b)"
-    r"|not the (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit|bottleneck)\b)"
-    r"[\w-]+(?: [\w-]+){0,3}(?=\s*[.!]))")
+    # ("It's not the d2t map.", "Still 94 tok/s, so it's not the CUDA graphs.": the same, its
+    # subject a pronoun, at the head of the sentence or of a clause after a comma)
+    r"|(?:it(?:'s|\u2019s| is| was) )?not the" + _NOT_THE_SUSPECT + ")"
+    r"|(?<=[,;] )(?:(?:so|then|and),? )?it(?:'s|\u2019s| is| was) not the" + _NOT_THE_SUSPECT)
 _NAMED_OUT = re.compile(_NAMED_OUT_TEXT, re.I)
 _RULED_OUT = re.compile(
     _NAMED_OUT_TEXT + "|"
