@@ -83,7 +83,8 @@ _CONFIRMED = re.compile(r"\b(?:(?:my|our|the|that|this) (?:(?:first|initial|orig
 _NOT_THE_SUSPECT = (r" (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit"
                     r"|bottleneck)\b)[\w-]+(?: [\w-]+){0,3}(?=\s*[.!])")
 _NAMED_OUT_TEXT = (
-    r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good),? )?"
+    # ("Never mind, the d2t map is fine.", "Scratch that: ...": the guess taken back before it)
+    r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good|never ?mind|scratch that|actually)[,:]? )?"
     # ("If the d2t map is fine, acceptance should be high": a condition, nothing cleared)
     r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
     r"(?:the )?[\w-]+(?: [\w-]+){0,3}"
@@ -94,6 +95,10 @@ _NAMED_OUT_TEXT = (
     # too); "fine now", "correct now" tell a change that worked, not a guess found wrong
     r"(?:fine(?! (?:to|for|but|until|except)\b)|ok(?:ay)?(?! (?:to|for|but|until|except)\b)(?![\w-])"
     r"|correct(?! (?:for|but|until|except)\b)(?![\w-]))(?! now\b)"
+    # "The d2t map checks out.", "the d2t map is not to blame", "... was a red herring"
+    r"|(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
+    r"(?:the )?[\w-]+(?: [\w-]+){0,3}) (?:(?:checks|checked) out(?=\s*[.!;])"
+    r"|(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) to blame|(?:is|are|was|were) (?:just |only |all )?(?:a )?red herrings?)"
     # ("It's not the d2t map.", "Still 94 tok/s, so it's not the CUDA graphs.": the same, its
     # subject a pronoun, at the head of the sentence or of a clause after a comma)
     r"|(?:it(?:'s|\u2019s| is| was) )?not the" + _NOT_THE_SUSPECT + ")"
@@ -108,6 +113,9 @@ _RULED_OUT = re.compile(
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
     # ("That's not the real culprit": the last guess taken back as well)
     r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck)|"
+    # "The d2t map is not to blame", "the layer ids were a red herring": the suspect cleared
+    r"(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) to blame|"
+    r"(?:\b(?:is|are|was|were)|'s) (?:just |only |all |probably )?(?:a )?red herrings?|"
     # "So that is not it", "That wasn't it": the last guess taken back
     r"\b(?:that|this)(?:'s| is| was)(?: not|n't) it(?![\w'-])|"
     # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
@@ -235,12 +243,14 @@ def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
     "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine", " correct", " ok"
-    (each a word), "s right", "did it", "did the trick", "solved it" is in ``low``."""
+    (each a word), "s right", "did it", "did the trick", "solved it", "t to blame", "red herring",
+    "cks out", "checked out" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
         or "indeed" in low or "was wrong" in low or "fine" in low or _CORRECT(low) is not None or _OK(low) is not None \
-        or "s right" in low or "did it" in low or "did the trick" in low or "solved it" in low
+        or "s right" in low or "did it" in low or "did the trick" in low or "solved it" in low \
+        or "t to blame" in low or "red herring" in low or "cks out" in low or "checked out" in low
 
 
 # "correct" and "ok" as a word of their own: "correctly", "correctness", "okay-ish" clear nothing
@@ -276,11 +286,12 @@ def _ruled_out_cue(low: str) -> bool:
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
     bottleneck), each holding "t the cause" and so on, "was wrong", "(that|this)('s| is| was)
     (not|n't) it", each holding "t it", and a named suspect cleared: "fine", " correct", " ok"
-    (each a word), "not the"."""
+    (each a word), "not the", "(is|was)n't/not to blame" (holding "t to blame"), "red herring",
+    "check(s|ed) out" (holding "cks out" or "checked out")."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
         or "was wrong" in low or "t it" in low or "fine" in low or "not the" in low or _CORRECT(low) is not None \
-        or _OK(low) is not None
+        or _OK(low) is not None or "t to blame" in low or "red herring" in low or "checked out" in low or "cks out" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
