@@ -98,7 +98,9 @@ _NAMED_OUT_TEXT = (
     # "The d2t map checks out.", "the d2t map is not to blame", "... was a red herring"
     r"|(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
     r"(?:the )?[\w-]+(?: [\w-]+){0,3}) (?:(?:checks|checked) out(?=\s*[.!;])"
-    r"|(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) to blame|(?:is|are|was|were) (?:just |only |all )?(?:a )?red herrings?)"
+    r"|(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) to blame|(?:is|are|was|were) (?:just |only |all )?(?:a )?red herrings?"
+    # "The server is not the problem.": that subject cleared, no guess of the d2t map
+    r"|(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck))"
     # ("It's not the d2t map.", "Still 94 tok/s, so it's not the CUDA graphs.": the same, its
     # subject a pronoun, at the head of the sentence or of a clause after a comma)
     r"|(?:it(?:'s|\u2019s| is| was) )?not the" + _NOT_THE_SUSPECT + ")"
