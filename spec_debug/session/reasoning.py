@@ -34,11 +34,19 @@ _HYPOTHESIS = re.compile(
     r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )"
     r"(?<!understand the )(?<!diagnose the )(?<!investigate the )(?<!to the )(?<!confirm the )(?<!verify the )root cause"
     # "The root cause is now fixed", "the issue is resolved": an outcome told, no suspect
-    r"(?! (?:is|was|has been|have been) (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))|"
+    r"(?! (?:is|was|has been|have been) (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
+    # "Let me check the root cause analysis doc": the document, no suspect ("Root cause analysis:
+    # ..." still heads one)
+    r"(?! analys[ie]s\b(?!\s*[:\u2014]))|"
     # "Let me see what the bottleneck is": a question, no suspect
     # ("The real culprit is the CUDA graph capture", "the actual problem is ...": the same guess)
     r"(?<!what )the (?:(?:real|actual) )?(?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)"
     r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
+    # "The issue was reported by the on-call", "the problem is reproducible on gpu02": the
+    # symptom's story, no suspect
+    r"(?! (?:first |also |still |only |now |easily |not )?(?:reported|tracked|filed|opened|closed|seen|observed|noticed|"
+    r"reproducible|reproduced|intermittent|described|documented|discussed|mentioned|visible|present|"
+    r"consistent|noticeable|worse|better)\b)"
     # "It is possible that we need to restart": a plan, no suspect
     r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
     # "I bet it is the d2t map", "I wonder if the layer ids are off by one": a guess ("I wonder if
