@@ -461,13 +461,13 @@ _CLAUSE_CUT = re.compile(r".*(?:[.;!?]\s|\n|,\s*(?:while|but|whereas|and)\b|\bwh
 _BEFORE_WORDS = (r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed|runs?|server|gets|got|does|did"
                  r"|hits|hit|reaches|reached)|\s*\([^()\n]{1,30}\)")
 _BASELINE_BEFORE = re.compile(
-    r"(?:" + _BASELINE_WORDS + r"|normal\s+decoding)" + _BEFORE_WORDS + r")*"
+    r"(?:" + _BASELINE_WORDS + r"|(?:normal|plain|regular)\s+decoding)" + _BEFORE_WORDS + r")*"
     r"\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # A batch size among them says which row: "Baseline at bs=1: 222.47 tok/s; baseline at bs=4:
 # 566.21 tok/s". Its own pattern, tried only when the words have one: the longer loop cost every
 # baseline test 0.5 us.
 _BASELINE_BEFORE_ROW = re.compile(
-    r"(?:" + _BASELINE_WORDS + r"|normal\s+decoding)" + _BEFORE_WORDS
+    r"(?:" + _BASELINE_WORDS + r"|(?:normal|plain|regular)\s+decoding)" + _BEFORE_WORDS
     + r"|\s*,?\s*(?:at|for|with|@)?\s*(?:bs|batch[ _-]?size|concurrency)\s*[=:]?\s*\d+)*"
     r"\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # Literal-first patterns, run directly: each is its own gate (a literal prefix scan).
@@ -2885,13 +2885,13 @@ _FASTER_TOO = re.compile(r"\s*,?\s+and\s+[^.;!?\n%]{0,40}?\d+(?:\.\d+)?\s?%\s+fa
 
 def _may_say_baseline(before: str) -> bool:
     """Every spelling _BASELINE_BEFORE knows has "baseline", "spec", "eagle", "draft", "vanilla",
-    "regressive", "normal" or "AR" in it; the regex (an alternation searched at every offset) is the
-    costly part of reading a throughput."""
+    "regressive", "normal", "AR", "plain" or "regular" in it; the regex (an alternation searched
+    at every offset) is the costly part of reading a throughput."""
     if not before.isascii():
         return True  # re.I folds some non-ASCII letters (U+017F is an "s") that lower() keeps
     low = before.lower()
     return "baseline" in low or "spec" in low or "eagle" in low or "draft" in low or "vanilla" in low \
-        or "regressive" in low or "normal" in low or "AR" in before
+        or "regressive" in low or "normal" in low or "AR" in before or "plain" in low or "regular" in low
 
 
 def _accuracy(text: str, found: list[Metric], log_accepts: int = 0, only_accepts: bool = False) -> None:
