@@ -65,6 +65,9 @@ _HYPOTHESIS = re.compile(
     # stated cause, unhedged: stated_cause; "Maybe X is the culprit" stays a guess)
     # ("That's the culprit!", "the d2t map's the culprit": the contraction as "is")
     r"|(?:\b(?:is|was)|'s) the (?:real |actual )?culprit\b"
+    # "The d2t map was the problem all along.", "That is the problem.": the same, the cause word
+    # ending the sentence ("That is the problem with this approach" names no suspect)
+    r"|(?:\b(?:is|was)|'s) the (?:real |actual )?(?:problem|issue|bug)(?: all along)?(?=\s*(?:[.!]|$))"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     # ("Hmm, maybe the d2t table holds absolute ids", "OK so perhaps the draft ...": an interjection
@@ -334,7 +337,8 @@ _STATED_CAUSE = re.compile(
     r"(?:\s+(?:found|identified|confirmed|established))?[\s*_]*(?:[:\u2014]|-\s|\b(?:is|was)\b|$)"
     r"|(?:problem|issue|bug|culprit|bottleneck) was\b)"
     r"|\b(?:found|identified|established|pinned down) the (?:actual |real )?root cause\s*[:\u2014]"
-    r"|(?:\b(?:is|was)|'s) the (?:actual |real )?(?:root cause|culprit)\b", re.I)
+    r"|(?:\b(?:is|was)|'s) the (?:actual |real )?(?:root cause|culprit)\b"
+    r"|(?:\b(?:is|was)|'s) the (?:real |actual )?(?:problem|issue|bug)(?: all along)?(?=\s*(?:[.!]|$))", re.I)
 _HEDGED = re.compile(
     r"\?|\b(?:might|may|could|would|probably|likely|possibl[ey]|perhaps|maybe|suspect\w*|guess|think|"
     r"believe|seems?|appears?|if|whether|potential|candidate|unclear|unknown|not|no|still|yet|find|look|"
@@ -344,7 +348,8 @@ _HEDGED = re.compile(
 # "That was the culprit.", "Yep, this is the root cause": the cause named by a pronoun alone (the
 # last guess). Only looked for in a stated cause with no topic word, so it costs the hot path nothing.
 _PRONOUN_CAUSE = re.compile(r"^\W*(?:(?:so|yes|yep|yeah|ok(?:ay)?|and|well|indeed|right)\W+)?(?:that|this|it)"
-                            r"(?:'s|\s+is|\s+was)\s+(?:indeed\s+)?the\s+(?:actual\s+|real\s+)?(?:root\s+cause|culprit)\W*$",
+                            r"(?:'s|\s+is|\s+was)\s+(?:indeed\s+)?the\s+(?:actual\s+|real\s+)?"
+                            r"(?:root\s+cause|culprit|problem|issue|bug)(?:\s+all\s+along)?\W*$",
                             re.I)
 
 
