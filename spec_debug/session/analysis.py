@@ -906,7 +906,8 @@ class _SessionState:
                 self.phases.boundary(ev.seq, "compaction", "", ts=ev.timestamp)
         elif kind == "system":
             if ev.raw_type == "heading" and ev.agent == MAIN_AGENT:
-                self.phases.boundary(ev.seq, "heading", ev.text[:100], ts=ev.timestamp)
+                # cut after a whole word ("... on gpu01 after th" was a title)
+                self.phases.boundary(ev.seq, "heading", cut_at_word(ev.text, 100), ts=ev.timestamp)
             elif ev.raw_type in claude_code.TITLE_LINES and ev.agent == MAIN_AGENT:
                 self.titles[ev.raw_type] = ev.text[:300]  # the last one is the session's name now
             elif ev.raw_type in _AGENT_FAILURE_LINES and ev.text:

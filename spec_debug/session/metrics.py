@@ -260,7 +260,9 @@ _BASELINE_WORDS = r"baseline|vanilla|autoregressive|(?-i:\bAR\b)(?![-/])|" + NO_
 # baseline that has its own number.
 # A bare "without" that ends the clause ("30 tok/s with EAGLE, 21 tok/s without.") is the run
 # without what the sentence just named; so is "without it" ("95 tok/s vs 140 tok/s without it").
-_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:no-spec(?:ulation)?\s+)?(?:" + _BASELINE_WORDS
+# "140 tok/s for vanilla", "140 tok/s for the baseline run", "on vanilla": the run it was read on.
+_BASELINE_AFTER = re.compile(r"^\s*\)?\s*(?:\(?\s*)?(?:(?:for|on|in|from)\s+(?:the\s+)?)?(?:no-spec(?:ulation)?\s+)?(?:"
+                             + _BASELINE_WORDS
                              + r"|without(?:\s+(?:it|them))?(?=\s*(?:[.,;:)!?\n]|$)))"
                              r"(?!\s*(?:[:=]|of\b|is\b|was\b|at\b)?\s*[~\u2248]?\s*\d)"
                              # "95 tok/s (no-spec baseline 140 tok/s)": the words name the number
@@ -454,15 +456,18 @@ _SECOND_READING = re.compile(r"\s*(?:to|->|\u2192)\s*(?:\*{1,2}|`)?~?\d[\d,.]*(?
 _CLAUSE_CUT = re.compile(r".*(?:[.;!?]\s|\n|,\s*(?:while|but|whereas|and)\b|\bwhile\b|\bwhereas\b)", re.S)
 # A parenthesis between the words and the number says which run or engine: "Baseline (no spec)
 # 90 tok/s", "Normal decoding speed (SGLang): 156 token/s".
-_BEFORE_WORDS = r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed)|\s*\([^()\n]{1,30}\)"
+# ("vanilla run 140 tok/s", "The baseline run gives 140 tok/s", "the vanilla server gets 140 tok/s":
+# the run, its server, what it gets, name the number after them as "baseline throughput" does)
+_BEFORE_WORDS = (r"(?:\s+(?:of|is|was|at|gives|gave|throughput|decode|decoding|speed|runs?|server|gets|got|does|did"
+                 r"|hits|hit|reaches|reached)|\s*\([^()\n]{1,30}\)")
 _BASELINE_BEFORE = re.compile(
-    r"(?:" + _BASELINE_WORDS + r"|normal\s+decoding)" + _BEFORE_WORDS + r")*"
+    r"(?:" + _BASELINE_WORDS + r"|(?:normal|plain|regular)\s+decoding)" + _BEFORE_WORDS + r")*"
     r"\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # A batch size among them says which row: "Baseline at bs=1: 222.47 tok/s; baseline at bs=4:
 # 566.21 tok/s". Its own pattern, tried only when the words have one: the longer loop cost every
 # baseline test 0.5 us.
 _BASELINE_BEFORE_ROW = re.compile(
-    r"(?:" + _BASELINE_WORDS + r"|normal\s+decoding)" + _BEFORE_WORDS
+    r"(?:" + _BASELINE_WORDS + r"|(?:normal|plain|regular)\s+decoding)" + _BEFORE_WORDS
     + r"|\s*,?\s*(?:at|for|with|@)?\s*(?:bs|batch[ _-]?size|concurrency)\s*[=:]?\s*\d+)*"
     r"\s*[:=(]?\s*(?:~|about\s+)?$", re.I)
 # Literal-first patterns, run directly: each is its own gate (a literal prefix scan).
@@ -2880,13 +2885,13 @@ _FASTER_TOO = re.compile(r"\s*,?\s+and\s+[^.;!?\n%]{0,40}?\d+(?:\.\d+)?\s?%\s+fa
 
 def _may_say_baseline(before: str) -> bool:
     """Every spelling _BASELINE_BEFORE knows has "baseline", "spec", "eagle", "draft", "vanilla",
-    "regressive", "normal" or "AR" in it; the regex (an alternation searched at every offset) is the
-    costly part of reading a throughput."""
+    "regressive", "normal", "AR", "plain" or "regular" in it; the regex (an alternation searched
+    at every offset) is the costly part of reading a throughput."""
     if not before.isascii():
         return True  # re.I folds some non-ASCII letters (U+017F is an "s") that lower() keeps
     low = before.lower()
     return "baseline" in low or "spec" in low or "eagle" in low or "draft" in low or "vanilla" in low \
-        or "regressive" in low or "normal" in low or "AR" in before
+        or "regressive" in low or "normal" in low or "AR" in before or "plain" in low or "regular" in low
 
 
 def _accuracy(text: str, found: list[Metric], log_accepts: int = 0, only_accepts: bool = False) -> None:

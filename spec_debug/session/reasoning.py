@@ -14,6 +14,10 @@ _HYPOTHESIS = re.compile(
     # ("My hypothesis was wrong", "my theory is wrong": the guess taken back, no new one)
     r"\b(?:I suspect|suspect(?:ed)? that|hypothes\w+(?! (?:was|is) (?:wrong|incorrect)\b)|"
     r"(?:likely|probably) (?:because|due to|caused by)|"
+    # "Next suspect: the aux layer ids", "My main suspect is the d2t map": the guess named after its
+    # label ("The main suspect was ruled out", "... is cleared": none)
+    r"(?:next|main|prime|primary|first|second|third|top|new|leading|likeliest|obvious|only|current|other) "
+    r"suspect(?:(?=\s*:)| (?:is|was)(?! (?:now )?(?:wrong|incorrect|cleared|ruled|fine|innocent|gone)\b))|"
     # "My first guess: the CUDA graph capture", "my best guess is", "My suspicion is that ..."
     r"my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?(?:guess|theory|suspicion|hunch)"
     r"(?: is(?! (?:wrong|incorrect)\b)|(?=\s*:))|most likely (?:explanation|cause|culprit)|"
@@ -30,10 +34,19 @@ _HYPOTHESIS = re.compile(
     r"(?<!find the )(?<!identify the )(?<!determine the )(?<!out the )(?<!down the )(?<!for the )"
     r"(?<!understand the )(?<!diagnose the )(?<!investigate the )(?<!to the )(?<!confirm the )(?<!verify the )root cause"
     # "The root cause is now fixed", "the issue is resolved": an outcome told, no suspect
-    r"(?! (?:is|was|has been|have been) (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))|"
+    r"(?! (?:is|was|has been|have been) (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
+    # "Let me check the root cause analysis doc": the document, no suspect ("Root cause analysis:
+    # ..." still heads one)
+    r"(?! analys[ie]s\b(?!\s*[:\u2014]))|"
     # "Let me see what the bottleneck is": a question, no suspect
-    r"(?<!what )the (?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)"
+    # ("The real culprit is the CUDA graph capture", "the actual problem is ...": the same guess)
+    r"(?<!what )the (?:(?:real|actual) )?(?:issue|problem|bottleneck|bug|culprit) (?:is|was|may be|might be)"
     r"(?! (?:now |finally |all )?(?:fixed|resolved|solved|gone|addressed)(?![\w-]| in ))"
+    # "The issue was reported by the on-call", "the problem is reproducible on gpu02": the
+    # symptom's story, no suspect
+    r"(?! (?:first |also |still |only |now |easily |not )?(?:reported|tracked|filed|opened|closed|seen|observed|noticed|"
+    r"reproducible|reproduced|intermittent|described|documented|discussed|mentioned|visible|present|"
+    r"consistent|noticeable|worse|better)\b)"
     # "It is possible that we need to restart": a plan, no suspect
     r"|(?:it'?s|it is) possible that(?! (?:we|I|you) (?:need|should|must|have to|can|could)\b))\b"
     # "I bet it is the d2t map", "I wonder if the layer ids are off by one": a guess ("I wonder if
@@ -52,6 +65,9 @@ _HYPOTHESIS = re.compile(
     # stated cause, unhedged: stated_cause; "Maybe X is the culprit" stays a guess)
     # ("That's the culprit!", "the d2t map's the culprit": the contraction as "is")
     r"|(?:\b(?:is|was)|'s) the (?:real |actual )?culprit\b"
+    # "The d2t map was the problem all along.", "That is the problem.": the same, the cause word
+    # ending the sentence ("That is the problem with this approach" names no suspect)
+    r"|(?:\b(?:is|was)|'s) the (?:real |actual )?(?:problem|issue|bug)(?: all along)?(?=\s*(?:[.!]|$))"
     # a sentence that opens with the guess: "Possibly the hidden-state layers differ", "Probably
     # the d2t map is stale"; not a plan ("Maybe the next step is", "Perhaps it would be worth")
     # ("Hmm, maybe the d2t table holds absolute ids", "OK so perhaps the draft ...": an interjection
@@ -65,18 +81,41 @@ _HYPOTHESIS = re.compile(
 # "This works around the OOM": a workaround, which says nothing of whether the guess was right.
 # "The issue is indeed caused by a missing colon" (SWE-agent, after its guess "... is likely due to a
 # missing colon"): the guess found true; not asked ("Is it indeed the flag?")
-_CONFIRMED = re.compile(r"\b(?:confirmed|confirms|that (?:fixed|was) it|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
+# "My suspicion was correct", "the first guess was right": the guess found true.
+_CONFIRMED = re.compile(r"\b(?:(?:my|our|the|that|this) (?:(?:first|initial|original|earlier|main|current|working) )?"
+                        r"(?:suspicion|guess|theory|hypothesis|hunch) (?:was|is) (?:correct|right)(?![\w-])|"
+                        # ("That did it: 182 tok/s", "that did the trick", "this solved it")
+                        r"confirmed|confirms|that (?:fixed|was) it|(?:that|this) (?:did it(?! for\b)|did the trick|solved it)|verified that|(?:the fix|that|this) (?:works|worked)(?! before| earlier| previously| until| around| only| partly| partially| somewhat| a bit| a little)"
                         r"|(?:is|was|are|were) indeed(?![^.!?\n]*\?))\b",
                         re.I)
 # "The d2t map is fine.", "Nope, not the d2t map.": a suspect named and cleared, opening its
 # sentence. Such a sentence rules out only an open guess it shares a topic word with (analysis):
 # "The server is fine." or "Not the best approach." clears no guess of the d2t map.
+_NOT_THE_SUSPECT = (r" (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit"
+                    r"|bottleneck)\b)[\w-]+(?: [\w-]+){0,3}(?=\s*[.!])")
 _NAMED_OUT_TEXT = (
-    r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good),? )?"
-    r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you)\b)(?:the )?[\w-]+(?: [\w-]+){0,3}"
-    r" (?:is|are|was|were|looks?|looked|seems?) (?:all |just |perfectly )?fine(?! (?:to|for|but|until|except)\b)"
-    r"|not the (?!(?:best|right|first|only|same|whole|end|case|point|way|most|least|cause|issue|problem|culprit|bottleneck)\b)"
-    r"[\w-]+(?: [\w-]+){0,3}(?=\s*[.!]))")
+    # ("Never mind, the d2t map is fine.", "Scratch that: ...": the guess taken back before it)
+    r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good|never ?mind|scratch that|actually)[,:]? )?"
+    # ("If the d2t map is fine, acceptance should be high": a condition, nothing cleared)
+    r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
+    r"(?:the )?[\w-]+(?: [\w-]+){0,3}"
+    # ("My suspicion was correct", "the first guess was fine": the guess found true, not a suspect cleared)
+    r"(?<!suspicion)(?<!guess)(?<!theory)(?<!hypothesis)(?<!hunch)"
+    r" (?:is|are|was|were|looks?|looked|seems?) (?:all |just |perfectly )?"
+    # "The d2t map is correct.", "the layer ids are OK": cleared as "fine" clears ("correct to me"
+    # too); "fine now", "correct now" tell a change that worked, not a guess found wrong
+    r"(?:fine(?! (?:to|for|but|until|except)\b)|ok(?:ay)?(?! (?:to|for|but|until|except)\b)(?![\w-])"
+    r"|correct(?! (?:for|but|until|except)\b)(?![\w-]))(?! now\b)"
+    # "The d2t map checks out.", "the d2t map is not to blame", "... was a red herring"
+    r"|(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
+    r"(?:the )?[\w-]+(?: [\w-]+){0,3}) (?:(?:checks|checked) out(?=\s*[.!;])"
+    r"|(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) to blame|(?:is|are|was|were) (?:just |only |all )?(?:a )?red herrings?"
+    # "The server is not the problem.": that subject cleared, no guess of the d2t map
+    r"|(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck))"
+    # ("It's not the d2t map.", "Still 94 tok/s, so it's not the CUDA graphs.": the same, its
+    # subject a pronoun, at the head of the sentence or of a clause after a comma)
+    r"|(?:it(?:'s|\u2019s| is| was) )?not the" + _NOT_THE_SUSPECT + ")"
+    r"|(?<=[,;] )(?:(?:so|then|and),? )?it(?:'s|\u2019s| is| was) not the" + _NOT_THE_SUSPECT)
 _NAMED_OUT = re.compile(_NAMED_OUT_TEXT, re.I)
 _RULED_OUT = re.compile(
     _NAMED_OUT_TEXT + "|"
@@ -85,7 +124,11 @@ _RULED_OUT = re.compile(
     # "No change needed in the launch script": nothing to do, no suspect ruled out
     r"(?!s? (?:is |are |was |were )?(?:needed|required|necessary)\b)|"
     r"(?:did not|didn't|does not|doesn't) (?:help|change anything|make a difference)|"
-    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:cause|issue|problem|culprit|bottleneck)|"
+    # ("That's not the real culprit": the last guess taken back as well)
+    r"(?:(?:is|was)n't|(?:is|was) not|not) the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck)|"
+    # "The d2t map is not to blame", "the layer ids were a red herring": the suspect cleared
+    r"(?:(?:is|are|was|were)n't|(?:is|are|was|were) not) to blame|"
+    r"(?:\b(?:is|are|was|were)|'s) (?:just |only |all |probably )?(?:a )?red herrings?|"
     # "So that is not it", "That wasn't it": the last guess taken back
     r"\b(?:that|this)(?:'s| is| was)(?: not|n't) it(?![\w'-])|"
     # "Actually, I was wrong about the layers", "I was wrong earlier: the OOM was not the CUDA graph
@@ -185,7 +228,7 @@ def sentences_matching(text: str, pattern: re.Pattern, limit: int = 3, affirmed:
 # the patterns is in it. Cue words with a common start are one regex each, an alternation of
 # literals after that start (it matches where one of the words is, and sre scans for a
 # literal prefix as fast as ``in`` does): 10 and 12 scans of the text instead of 15 and 17.
-_THE_CULPRIT = re.compile("the (?:issue|problem|bottleneck|bug|culprit)").search
+_THE_CULPRIT = re.compile("the (?:(?:real|actual) )?(?:issue|problem|bottleneck|bug|culprit)").search
 _MY_GUESS = re.compile("my (?:(?:first|best|current|working|main|leading|initial|other|second|next|only) )?"
                        "(?:guess|theory|suspicion|hunch)").search
 _RULED_OUT_WORDS = re.compile("rule[ds] (?:(?:it|that|this|them) )?out").search
@@ -212,14 +255,22 @@ def _hypothesis_cue(low: str) -> bool:
 def _outcome_cue(low: str) -> bool:
     """One of "confirm", "fixed", "was it", "verified", "help", "not the|it", "n't the|it",
     "change anything", "a difference", "ruled out", "rules out", "no change", "no difference",
-    "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine" is in ``low``."""
+    "no improvement", "no effect", "works", "worked", "indeed", "was wrong", "fine", " correct", " ok"
+    (each a word), "s right", "did it", "did the trick", "solved it", "t to blame", "red herring",
+    "cks out", "checked out" is in ``low``."""
     return "confirm" in low or "fixed" in low or "was it" in low or "verified" in low or "help" in low \
         or _NOT_THE_OR_IT(low) is not None or _NT_THE_OR_IT(low) is not None or "change anything" in low or "a difference" in low \
         or _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or _WORKS(low) is not None \
-        or "indeed" in low or "was wrong" in low or "fine" in low
+        or "indeed" in low or "was wrong" in low or "fine" in low or _CORRECT(low) is not None or _OK(low) is not None \
+        or "s right" in low or "did it" in low or "did the trick" in low or "solved it" in low \
+        or "t to blame" in low or "red herring" in low or "cks out" in low or "checked out" in low
 
 
-_NOT_THE_CAUSE = re.compile("t the (?:cause|issue|problem|culprit|bottleneck)").search
+# "correct" and "ok" as a word of their own: "correctly", "correctness", "okay-ish" clear nothing
+# (a cue that passed on them would run _RULED_OUT, 120 us a KB, over the text for nothing)
+_CORRECT = re.compile(r" correct(?![\w-])").search
+_OK = re.compile(r" ok(?:ay)?(?![\w-])").search
+_NOT_THE_CAUSE = re.compile("t the (?:(?:real|actual) )?(?:cause|issue|problem|culprit|bottleneck)").search
 # "not the", "not it" and "n't the", "n't it" (a literal prefix each: one scan as ``in`` was)
 _NOT_THE_OR_IT = re.compile("not (?:the|it)").search
 _NT_THE_OR_IT = re.compile("n't (?:the|it)").search
@@ -228,8 +279,10 @@ _NT_THE_OR_IT = re.compile("n't (?:the|it)").search
 def _confirmed_cue(low: str) -> bool:
     """A literal of every branch of _CONFIRMED, lowered, is in ``low``: "confirmed",
     "confirms", "that fixed it", "that was it", "verified that", "(the) fix work(s|ed)",
-    "that work(s|ed)", "this work(s|ed)", "(is|was|are|were) indeed"."""
-    return "confirmed" in low or "confirms" in low or "that fixed it" in low \
+    "that work(s|ed)", "this work(s|ed)", "(is|was|are|were) indeed", "(is|was) correct|right"
+    (each holding "s correct", "s right"), "(that|this) did it", "did the trick", "solved it"."""
+    return "confirmed" in low or "confirms" in low or "that fixed it" in low or "s correct" in low or "s right" in low \
+        or "did it" in low or "did the trick" in low or "solved it" in low \
         or "that was it" in low or "verified that" in low or "fix work" in low or "that work" in low \
         or "this work" in low or "indeed" in low
 
@@ -245,10 +298,13 @@ def _ruled_out_cue(low: str) -> bool:
     before "help", "change anything", "make a difference" (each holds "t help" and so on),
     and "(is|was)n't", "(is|was) not" or "not" before "the cause" (issue, problem, culprit,
     bottleneck), each holding "t the cause" and so on, "was wrong", "(that|this)('s| is| was)
-    (not|n't) it", each holding "t it", and a named suspect cleared: "fine", "not the"."""
+    (not|n't) it", each holding "t it", and a named suspect cleared: "fine", " correct", " ok"
+    (each a word), "not the", "(is|was)n't/not to blame" (holding "t to blame"), "red herring",
+    "check(s|ed) out" (holding "cks out" or "checked out")."""
     return _RULED_OUT_WORDS(low) is not None or _NO_CHANGE(low) is not None or "t help" in low \
         or "t change anything" in low or "t make a difference" in low or _NOT_THE_CAUSE(low) is not None \
-        or "was wrong" in low or "t it" in low or "fine" in low or "not the" in low
+        or "was wrong" in low or "t it" in low or "fine" in low or "not the" in low or _CORRECT(low) is not None \
+        or _OK(low) is not None or "t to blame" in low or "red herring" in low or "checked out" in low or "cks out" in low
 
 
 # Each pattern's cue test: every branch of the pattern holds one of the cue's literals (ASCII
@@ -281,7 +337,8 @@ _STATED_CAUSE = re.compile(
     r"(?:\s+(?:found|identified|confirmed|established))?[\s*_]*(?:[:\u2014]|-\s|\b(?:is|was)\b|$)"
     r"|(?:problem|issue|bug|culprit|bottleneck) was\b)"
     r"|\b(?:found|identified|established|pinned down) the (?:actual |real )?root cause\s*[:\u2014]"
-    r"|(?:\b(?:is|was)|'s) the (?:actual |real )?(?:root cause|culprit)\b", re.I)
+    r"|(?:\b(?:is|was)|'s) the (?:actual |real )?(?:root cause|culprit)\b"
+    r"|(?:\b(?:is|was)|'s) the (?:real |actual )?(?:problem|issue|bug)(?: all along)?(?=\s*(?:[.!]|$))", re.I)
 _HEDGED = re.compile(
     r"\?|\b(?:might|may|could|would|probably|likely|possibl[ey]|perhaps|maybe|suspect\w*|guess|think|"
     r"believe|seems?|appears?|if|whether|potential|candidate|unclear|unknown|not|no|still|yet|find|look|"
@@ -291,7 +348,8 @@ _HEDGED = re.compile(
 # "That was the culprit.", "Yep, this is the root cause": the cause named by a pronoun alone (the
 # last guess). Only looked for in a stated cause with no topic word, so it costs the hot path nothing.
 _PRONOUN_CAUSE = re.compile(r"^\W*(?:(?:so|yes|yep|yeah|ok(?:ay)?|and|well|indeed|right)\W+)?(?:that|this|it)"
-                            r"(?:'s|\s+is|\s+was)\s+(?:indeed\s+)?the\s+(?:actual\s+|real\s+)?(?:root\s+cause|culprit)\W*$",
+                            r"(?:'s|\s+is|\s+was)\s+(?:indeed\s+)?the\s+(?:actual\s+|real\s+)?"
+                            r"(?:root\s+cause|culprit|problem|issue|bug)(?:\s+all\s+along)?\W*$",
                             re.I)
 
 
@@ -386,7 +444,7 @@ _SYMPTOM_AGAIN = re.compile(
 # "it", "that" or "everything" ("That fixed it, everything works fine": the fix measured). Only
 # looked for in an outcome's sentence, so it costs the hot path nothing.
 _SOUND = re.compile(
-    r"\b(?!(?:it|that|this|everything|all|fix|which|now)\b)[\w-]+\s+(?:(?:still|now|also)\s+)?"
+    r"\b(?!(?:it|that|this|everything|all|fix|which|now|suspicion|guess|theory|hypothesis|hunch)\b)[\w-]+\s+(?:(?:still|now|also)\s+)?"
     r"(?:loads?|loaded|works?|worked|runs?|ran|renders?|rendered|parses?|parsed|imports?|imported|is|are|was|"
     r"were|looks?|looked)\s+(?:(?:just|all|perfectly)\s+)?(?:fine|ok(?:ay)?|correct(?:ly)?|properly|as expected|"
     r"good|without (?:errors?|issues?|problems?))\b", re.I)
@@ -508,6 +566,8 @@ _NOT_TOPIC = frozenset((
     "fix", "works", "worked", "work", "issue", "problem", "cause", "caused", "causes", "root", "suspect",
     "suspected", "likely", "probably", "hypothesis", "guess", "theory", "culprit", "bug", "wrong", "right",
     "fine", "looks", "look", "seems", "seem", "think", "sure", "indeed", "definitely", "clearly",
+    # ("the real culprit", "the actual problem": said of the cause, not what it is)
+    "real", "actual",
 ))
 
 
