@@ -609,8 +609,18 @@ _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take i
 # control process exited with error code." (also "... canceled.", "... timed out."; systemd
 # src/shared/bus-wait-for-jobs.c), and a request refused, "Failed to restart sglang.service: Unit
 # sglang.service not found." (src/systemctl/systemctl-start-unit.c); `service` hands over to it.
+# Windows' find.exe, which a `find` typed into cmd.exe (or a tool that runs commands through it)
+# reaches before any POSIX find: a string search that takes the POSIX words for file names and
+# answers "Access denied - SRC" (the folder), "File not found - -NAME" (each word after), or "FIND:
+# Parameter format not correct" / "FIND: Invalid switch" (MSG_FIND_INVALID_FORMAT and
+# MSG_FIND_INVALID_SWITCH of the Windows message table, quoted in public copies of it), and finds
+# nothing. Seen as the whole answer to `find src -name "*.test.js"` in an agent's messages log
+# that records no status (rocketvish/bearing-research transcript.jsonl at 0513886c); GNU find
+# writes none of these lines.
+_FIND_EXE_LEADS = ("Access denied - ", "File not found - ", "FIND: ")
 _OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERROR: ",), "uv": ("error: ",),
-              "cargo": ("error: ",), "systemctl": ("Job for ", "Failed to "), "service": ("Job for ", "Failed to ")}
+              "cargo": ("error: ",), "systemctl": ("Job for ", "Failed to "), "service": ("Job for ", "Failed to "),
+              "find": _FIND_EXE_LEADS, "find.exe": _FIND_EXE_LEADS}
 
 
 def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo | None:
