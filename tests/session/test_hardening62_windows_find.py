@@ -8,29 +8,20 @@ failed, as cmd.exe's "'ls' is not recognized ..." beside it already did."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from spec_debug.session import analyze_path
 
+from tests.session.messages_runs import write_messages_runs
+
 
 def _transcript(tmp_path: Path, command: str, output: str) -> Path:
-    lines = [
-        {"role": "system", "content": "You are a coding agent. You have access to three tools: read_file, write_file, "
-                                      "and run_command."},
-        {"role": "user", "content": "Build a complete task management API."},
-        {"role": "assistant", "content": [
-            {"type": "text", "text": "Let me check what test files exist:"},
-            {"type": "tool_use", "id": "toolu_015JLJ1Whk3PGqBVmmECeRUG", "name": "run_command",
-             "input": {"command": command}, "caller": {"type": "direct"}}]},
-        {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "toolu_015JLJ1Whk3PGqBVmmECeRUG", "content": output}]},
-    ]
-    path = tmp_path / "transcript.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
+    return write_messages_runs(tmp_path / "transcript.jsonl", "Build a complete task management API.",
+                               [(command, output)], system="You are a coding agent. You have access to three "
+                                                           "tools: read_file, write_file, and run_command.",
+                               said="Let me check what test files exist:")
 
 
 @pytest.mark.parametrize(("command", "output", "said"), [
