@@ -314,6 +314,28 @@ _AIDER_STARTED = re.compile(r"^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\
 _AIDER_RUN = re.compile(r"^(?:/run\s+|/test\s+|!)(?P<command>\S.*)$")
 """An Aider input that runs a shell command: ``/run CMD``, its alias ``!CMD``, and ``/test CMD``
 (``Commands.cmd_run``, ``cmd_test`` and ``Commands.run``, Aider-AI/aider ``aider/commands.py``)."""
+_AIDER_CHAT_COMMAND = re.compile(r"^/(?P<mode>ask|code|architect|context|ok)(?:\s+(?P<message>\S.*?))?\s*$")
+"""An Aider input that sends its words to a coder of another chat mode (``cmd_ask``, ``cmd_code``,
+``cmd_architect``, ``cmd_context`` and ``cmd_ok``, Aider-AI/aider ``aider/commands.py``):
+``_generic_chat_command`` runs ``coder.run(args)``, and ``Coder.run`` writes ``with_message`` to the
+history as an input of its own (``self.io.user_input(with_message)``, ``aider/coders/base_coder.py``),
+so ``#### /ask why ...`` is followed by ``#### why ...``. Without words it only switches the mode."""
+_AIDER_OK = "Ok, please go ahead and make those changes."
+"""What ``/ok`` sends, as ``/code`` (``cmd_ok``), its own words after it."""
+
+
+def _aider_resent(line: str) -> str | None:
+    """The input Aider writes again for ``line``, a chat-mode command with words
+    (:data:`_AIDER_CHAT_COMMAND`); else None."""
+    found = _AIDER_CHAT_COMMAND.match(line)
+    if found is None:
+        return None
+    message = found.group("message")
+    if found.group("mode") == "ok":
+        return f"{_AIDER_OK} {message}" if message else _AIDER_OK
+    return message
+
+
 _AIDER_RUNNING = "> Running "
 """Aider's note before it runs a command the model proposed and the user allowed
 (``Coder.handle_shell_commands``, Aider-AI/aider ``aider/coders/base_coder.py``:
@@ -1983,6 +2005,12 @@ class _State:
             if line.startswith("#### "):  # Aider user line
                 if self.aider_prompt and lineno == self.aider_line + 1:  # the next line of one input
                     self._append(line[5:].rstrip(), lineno)
+                    self.aider_line = lineno
+                    return
+                if self.aider and self.aider_prompt and self.kind == "prompt" and self.body \
+                        and self.body[0][:1] == "/" and _aider_resent(self.body[0]) == line[5:].rstrip():
+                    # `/ask X`'s X, written again as the input of the coder it started: one prompt, X
+                    self._open("prompt", self.body_line, line[5:].rstrip())
                     self.aider_line = lineno
                     return
                 run = _AIDER_RUN.match(line[5:].rstrip()) if self.aider else None
