@@ -29,10 +29,17 @@ starts "Error: " where the call failed; an output of more than 12 lines is cut t
 ``.claude-transcripts/2025-08-10_14-42-56Z-i-would-like-to-move_bc761bdf.md`` at 59057b38). Each part
 is read as the Claude Code line it was made from (:mod:`formats.claude_code`). Read as a plain-text
 log, only the first shell fence was a command: no prompt, no other command, no stop.
+
+Automaker's ``agent-output.md`` (``.automaker/features/<feature>/agent-output.md``) is another
+rendering of a Claude Code run: the model's text, and each call as ``🔧 Tool: Bash`` then ``Input:``
+and the call's input as indented JSON; it keeps no results (yinkev/praDeep
+``.automaker/features/async-task-queue/agent-output.md`` at 41f14ec6). Its calls are read as the
+session's, their outcome unknown; read as a text log it had no command at all.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -52,6 +59,67 @@ _ERROR = "Error: "
 _SLASH = re.compile(r"^`(/[\w:.-]+)`\\?\n?(.*)$", re.S)
 """A slash command the person typed, as ``CommandParser`` writes its markup: the name in backticks
 and a backslash (a Markdown line break), then its message on the next line."""
+
+
+_AUTOMAKER_TOOL = "🔧 Tool: "
+_AUTOMAKER_INPUT = "Input: {"
+
+
+def looks_like_automaker(head: list[str]) -> bool:
+    """Two of the head's lines are Automaker's calls, each followed by its input (one alone may be
+    quoted in a note)."""
+    calls = 0
+    for i, line in enumerate(head[:-1]):
+        if line.startswith(_AUTOMAKER_TOOL) and head[i + 1].startswith(_AUTOMAKER_INPUT):
+            calls += 1
+            if calls == 2:
+                return True
+    return False
+
+
+def read_automaker(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
+                   stats: ReadStats) -> Iterator[Event]:
+    return claude_code.link_records(claude_code.parse_records(_automaker_records(lines, cursor), cursor, stats),
+                                    cursor)
+
+
+def _automaker_records(lines: Iterator[tuple[int, str, str | None]],
+                       cursor: Cursor) -> Iterator[tuple[int, int, dict]]:
+    parts = _Parts(cursor)
+    text: list[str] = []
+    text_line = 0
+    tool: tuple[int, str] | None = None  # the call whose input is being read
+    given: list[str] | None = None
+    for lineno, line, _ in lines:
+        if given is not None:
+            given.append(line)
+            if line.rstrip() != "}":
+                continue
+            try:
+                tool_input = json.loads("\n".join(given))
+            except ValueError:
+                continue  # a "}" inside the input's text: read on
+            given = None
+            if tool is not None and isinstance(tool_input, dict):
+                parts.calls += 1
+                yield parts.record(tool[0], "assistant", [{"type": "tool_use", "id": f"automaker-call-{parts.calls}",
+                                                           "name": tool[1], "input": tool_input}])
+            tool = None
+            continue
+        if line.startswith(_AUTOMAKER_TOOL):
+            yield from _flush(parts, text, text_line)
+            text = []
+            tool = (lineno, line[len(_AUTOMAKER_TOOL):].strip())
+            continue
+        if tool is not None and line.startswith(_AUTOMAKER_INPUT):
+            given = ["{"]
+            continue
+        tool = None
+        if line.strip() or text:
+            if not text:
+                text_line = lineno
+            text.append(line)
+    yield from _flush(parts, text, text_line)
 
 
 def looks_like(head: list[str]) -> bool:

@@ -355,6 +355,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         return claude_prompts.read_lines(chain(head, lines), cursor, stats)
     if claude_transcript_md.looks_like(head_text):
         return claude_transcript_md.read_lines(chain(head, lines), cursor, stats)
+    if claude_transcript_md.looks_like_automaker(head_text):
+        return claude_transcript_md.read_automaker(chain(head, lines), cursor, stats)
     if copilot_share.looks_like(head_text):
         return copilot_share.read_lines(chain(head, lines), cursor)
     if gemini_share.looks_like(head_text):
