@@ -24,7 +24,7 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    actions_log, claude_export, claude_prompts, claude_sdk_log, claude_transcript_md, copilot_share, gemini_share,
+    actions_log, claude_code, claude_export, claude_prompts, claude_sdk_log, claude_transcript_md, copilot_share, gemini_share,
     gitlab_job, powershell_marks, shell_history, typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
@@ -348,7 +348,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     head = list(islice(lines, _EXPORT_SNIFF_LINES))
     head_text = [line for _, line, _ in head]
     if claude_export.looks_like(head_text):
-        return claude_export.read_lines(chain(head, lines), cursor)
+        return claude_code.recorded_statuses(claude_export.read_lines(chain(head, lines), cursor))
     if claude_sdk_log.looks_like(head_text):
         return _sdk_log(path, chain(head, lines), cursor, stats)
     if claude_prompts.looks_like(head_text):
