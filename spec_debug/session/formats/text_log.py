@@ -349,6 +349,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     head_text = [line for _, line, _ in head]
     if claude_export.looks_like(head_text):
         return claude_code.recorded_statuses(claude_export.read_lines(chain(head, lines), cursor))
+    if claude_export.looks_like_session_logger(head_text):
+        return claude_code.recorded_statuses(
+            claude_export.read_lines(claude_export.session_logger_lines(chain(head, lines)), cursor))
     if claude_sdk_log.looks_like(head_text):
         return _sdk_log(path, chain(head, lines), cursor, stats)
     if claude_prompts.looks_like(head_text):
