@@ -26,7 +26,10 @@ Session ID: `bc761bdf-e1dd-4cda-b40f-7ee5c8514a3c`
 > why is the draft server so slow?
 > it was fine yesterday
 
-I'll check the acceptance first.
+I'll check the acceptance first. The plan:
+
+- **Acceptance**
+- **Server log**
 
 📖 **Read: checks/accept_len.py**
 ([view file](contents/accept_len-529babf0.py))
@@ -83,6 +86,7 @@ def test_the_transcripts_prompts_commands_and_errors(tmp_path: Path) -> None:
     assert [(e["kind"], e["exception"]) for e in doc["errors"]] == [
         ("traceback", "ModuleNotFoundError"), ("rejected", None)]
     assert doc["sessions"][0]["first_timestamp"] == "2025-08-10T14:42:56"
+    assert doc["stats"]["tool_calls"] == 4  # Read and the three Bash calls; no list item of the text
 
 
 def test_a_clean_output_with_error_words_is_no_failure(tmp_path: Path) -> None:

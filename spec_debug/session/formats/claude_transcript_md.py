@@ -51,9 +51,9 @@ HEADER = "# 🤖 Claude Code Transcript"
 _CWD = "## 🗂️ "
 _SESSION = re.compile(r"^Session ID: `([^`\n]+)`\s*$")
 _STARTED = re.compile(r"^🕒 (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)")
-_TOOL = re.compile(r"^\S{1,3} \*\*(?P<name>[A-Za-z][\w-]*)(?::\s*(?P<said>.*?))?\*\*\s*$")
+_TOOL = re.compile(r"^[^\x00-\x7f\s]{1,3} \*\*(?P<name>[A-Za-z][\w-]*)(?::\s*(?P<said>.*?))?\*\*\s*$")
 """A tool call's line: its emoji, then the tool's name and its description (``getToolEmoji``,
-``getToolDescription``)."""
+``getToolDescription``); a list item of the model's text ("- **Summary**") is none."""
 _QUOTES = {"> [!IMPORTANT]": "prompt", "> [!WARNING]": "stop", "> [!CAUTION]": "refused"}
 _ERROR = "Error: "
 _SLASH = re.compile(r"^`(/[\w:.-]+)`\\?\n?(.*)$", re.S)
