@@ -186,6 +186,10 @@ _TIMEOUT = re.compile(r"timed out|TimeoutError|Timeout expired|deadline exceeded
 # non-job form is the text alone.
 _SIGNAL_TEXT = re.compile(r"^(?:.*: )?(?:\s*\d+ )?(Killed|Segmentation fault|Aborted|Bus error)(?: \(core dumped\))?"
                           r"(?:\s*$| {2,}\S.*$)", re.M)
+_TOOL_TIMED_OUT = "Command timed out after "
+"""What an agent's shell tool appends when it killed a command at its time limit: Pi's bash, the
+output so far, a blank line, then ``Command timed out after N seconds`` (badlogic/pi-mono
+packages/coding-agent/src/core/tools/bash.ts, its ``timeout:`` rejection)."""
 _SIGNAL_EXIT = {130: "SIGINT", 134: "SIGABRT", 135: "SIGBUS", 137: "SIGKILL", 139: "SIGSEGV", 143: "SIGTERM"}
 # Python's faulthandler (on in SGLang's and vLLM's processes) writes "Fatal Python error:
 # Segmentation fault", then each thread's stack, the crashing one under "Current thread 0x...
@@ -366,6 +370,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
     if exit_code == 124 or (t := _TIMEOUT.search(output)):
+        if exit_code != 124 and (note := _last_meaningful_line(output)).startswith(_TOOL_TIMED_OUT):
+            # the agent's tool stopped it and said so after the output (Pi's bash): its note is
+            # what happened; the output's first line (was the message) is how the command began
+            return [ErrorInfo("timeout", None, note)]
         # ssh's "connect to host h port 22: Connection timed out" is a connection failure
         if exit_code != 124 and (m := _CONNECTION.search(_line_at(output, t.start()))):
             return [ErrorInfo("connection", None, _line_at(output, t.start()))]
@@ -609,8 +617,18 @@ _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take i
 # control process exited with error code." (also "... canceled.", "... timed out."; systemd
 # src/shared/bus-wait-for-jobs.c), and a request refused, "Failed to restart sglang.service: Unit
 # sglang.service not found." (src/systemctl/systemctl-start-unit.c); `service` hands over to it.
+# Windows' find.exe, which a `find` typed into cmd.exe (or a tool that runs commands through it)
+# reaches before any POSIX find: a string search that takes the POSIX words for file names and
+# answers "Access denied - SRC" (the folder), "File not found - -NAME" (each word after), or "FIND:
+# Parameter format not correct" / "FIND: Invalid switch" (MSG_FIND_INVALID_FORMAT and
+# MSG_FIND_INVALID_SWITCH of the Windows message table, quoted in public copies of it), and finds
+# nothing. Seen as the whole answer to `find src -name "*.test.js"` in an agent's messages log
+# that records no status (rocketvish/bearing-research transcript.jsonl at 0513886c); GNU find
+# writes none of these lines.
+_FIND_EXE_LEADS = ("Access denied - ", "File not found - ", "FIND: ")
 _OWN_LEADS = {"git": ("fatal: ", "error: "), "pip": ("ERROR: ",), "pip3": ("ERROR: ",), "uv": ("error: ",),
-              "cargo": ("error: ",), "systemctl": ("Job for ", "Failed to "), "service": ("Job for ", "Failed to ")}
+              "cargo": ("error: ",), "systemctl": ("Job for ", "Failed to "), "service": ("Job for ", "Failed to "),
+              "find": _FIND_EXE_LEADS, "find.exe": _FIND_EXE_LEADS}
 
 
 def program_said_failure(output: str, program: str, last: str = "") -> ErrorInfo | None:

@@ -9,29 +9,19 @@ refusal is the command's error, as theirs are. The lines below are written in th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
+
+from tests.session.messages_runs import write_messages_runs
 
 CMD_REFUSAL = "'ls' is not recognized as an internal or external command,\noperable program or batch file.\n"
 
 
 def _session(tmp_path: Path, calls: list[tuple[str, str]]) -> Path:
-    lines: list[dict] = [
-        {"role": "system", "content": "You are a coding agent. You have access to three tools: read_file, "
-                                      "write_file, and run_command."},
-        {"role": "user", "content": "Check what the src folder holds, then run the tests."},
-    ]
-    for n, (command, output) in enumerate(calls):
-        call_id = f"toolu_01Xtx{n}"
-        lines.append({"role": "assistant", "content": [
-            {"type": "tool_use", "id": call_id, "name": "run_command", "input": {"command": command},
-             "caller": {"type": "direct"}}]})
-        lines.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": output}]})
-    path = tmp_path / "transcript.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return path
+    return write_messages_runs(tmp_path / "transcript.jsonl", "Check what the src folder holds, then run the tests.",
+                               calls, system="You are a coding agent. You have access to three tools: read_file, "
+                                             "write_file, and run_command.")
 
 
 def test_cmd_refusal_is_the_commands_error(tmp_path: Path) -> None:

@@ -9,10 +9,11 @@ words, the paths and names mine)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path, failures
+
+from tests.session.messages_runs import write_messages_runs
 
 NODE_DIED = (
     "\n> bench@1.0.0 test\n> node --test src/**/*.test.js\n\n"
@@ -32,17 +33,8 @@ PASSED = "\n> bench@1.0.0 test\n> node --test src/**/*.test.js\n\n\u2139 tests 2
 
 
 def _session(tmp_path: Path, calls: list[tuple[str, str]]) -> Path:
-    lines: list[dict] = [{"role": "user", "content": "Build the task API and run the tests after each task."}]
-    for n, (command, output) in enumerate(calls):
-        call_id = f"toolu_01Qs{n}"
-        lines.append({"role": "assistant", "content": [
-            {"type": "text", "text": "Now let me run the tests:"},
-            {"type": "tool_use", "id": call_id, "name": "run_command", "input": {"command": command},
-             "caller": {"type": "direct"}}]})
-        lines.append({"role": "user", "content": [{"type": "tool_result", "tool_use_id": call_id, "content": output}]})
-    path = tmp_path / "transcript.jsonl"
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    return path
+    return write_messages_runs(tmp_path / "transcript.jsonl", "Build the task API and run the tests after each task.",
+                               calls, said="Now let me run the tests:")
 
 
 def test_node_died_of_a_missing_module(tmp_path: Path) -> None:

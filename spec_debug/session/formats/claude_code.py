@@ -404,6 +404,32 @@ sessions show and transcript readers test against (e.g. one measured over 49,115
 "Bash 1,017, Workflow 541, Agent 442, Monitor 36" such receipts). None of them is exit 0."""
 
 
+_STATUS_TOOLS = frozenset({"Bash", "PowerShell"})
+"""Claude Code's shell tools, whose result is ``is_error`` when the command exited non-zero. Not
+a background shell's poll (``BashOutput``, ``TaskOutput``: never ``is_error``, its status in its
+text) nor an MCP server's SSH tool (the tool's failure, not the command's)."""
+
+
+def recorded_statuses(events: Iterator[Event]) -> Iterator[Event]:
+    """``events`` with a shell command's clean result given its exit status 0, for the readers of a
+    Claude Code session kept in another file than its JSONL (the claude-prompts Markdown export,
+    a printed Agent SDK log), which the analysis takes as a text log whose statuses went unrecorded.
+    These files keep each result's ``is_error``, and Claude Code's Bash tool reports a non-zero exit
+    as ``is_error`` with "Exit code N": a result without it is the 0 the session's own JSONL reads
+    as (a ``grep Error server.log`` that printed "RuntimeError: CUDA out of memory" found it, and
+    did not fail). Other tools' results (:data:`_STATUS_TOOLS`) and a background shell's "running"
+    note keep theirs unknown."""
+    shell_calls: set[str] = set()
+    for event in events:
+        if event.kind == "tool_call":
+            if event.command is not None and event.call_id is not None and event.tool_name in _STATUS_TOOLS:
+                shell_calls.add(event.call_id)
+        elif event.kind == "tool_result" and event.exit_code is None and not event.is_error \
+                and event.raw_type != "running" and event.call_id in shell_calls:
+            event.exit_code = 0
+        yield event
+
+
 def _background_call(event: Event, background: OrderedDict[str, str], calls: set[str]) -> str | None:
     """The call id to report a background command's result under, ``None`` to drop it.
 

@@ -162,3 +162,76 @@ def _mcp_argument(args: str, name: str) -> str | None:
         if key == name:
             return value.replace('\\"', '"').replace("\\\\", "\\")
     return None
+
+
+# zeveck/claude-session-logger's Markdown log of a Claude Code session (py/log-converter.py,
+# render_markdown and render_header) draws the same screen with Markdown around it: a title
+# "# Session `b735bf9a` — 2026-02-16 10:30", "**User:**" then the prompt quoted ("> " each line),
+# each call "● `Bash(<the command's first line, cut at 120>)`" (another tool "● `Read(path)`"), a
+# short result "  ⎿  " under it ("  ⎿  **Error:** " where is_error), a result of more than 4 lines
+# a <details> block whose <summary> is the call ("<b>Error:</b> " before it where is_error) and
+# whose <pre><code> the HTML-escaped output. Its lines are turned into the /export's and read so.
+_LOGGER_TITLE = re.compile(r"^# (?:Session `[^`\n]+`|Subagent: [^\n]+) — ")
+_LOGGER_CALL = "● `"
+_LOGGER_ERROR = "**Error:** "
+_LOGGER_USER = "**User:**"
+
+
+def looks_like_session_logger(head: list[str]) -> bool:
+    """The logger's title first, and a call of its drawing in the head."""
+    lines = [line for line in head[:_HEAD_LINES] if line.strip()]
+    return bool(lines) and _LOGGER_TITLE.match(lines[0]) is not None \
+        and any(line.startswith((_LOGGER_CALL, "<summary>● `", "<summary>&lt;b&gt;")) for line in lines[1:])
+
+
+def session_logger_lines(lines: Iterable[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+    """The logger's lines as the ``/export`` draws them."""
+    quoting = False  # inside the quote of a prompt
+    code: str | None = None  # inside a <details> output: the mark its next line takes
+    error = ""  # "Error: " where the <details> block's summary says its call failed
+    for lineno, line, stamp in lines:
+        if code is not None:
+            end = line.find("</code></pre>")
+            text = _unescaped(line if end < 0 else line[:end])
+            yield lineno, code + text, stamp
+            code = "     " if end < 0 else None
+            continue
+        if line.startswith(_LOGGER_USER):
+            quoting = True
+            continue
+        if line.startswith("> "):
+            yield lineno, ("> " if quoting else "  ") + line[2:], stamp
+            quoting = False
+            continue
+        quoting = False
+        if line.startswith("<summary>") and line.rstrip().endswith("</summary>"):
+            summary = _unescaped(line.rstrip()[len("<summary>"):-len("</summary>")])
+            failed = summary.startswith("<b>Error:</b> ")
+            yield lineno, _logger_call(summary.removeprefix("<b>Error:</b> ")), stamp
+            error = "Error: " if failed else ""
+            continue
+        if line.startswith("<pre><code>"):
+            end = line.find("</code></pre>")
+            text = _unescaped(line[len("<pre><code>"):] if end < 0 else line[len("<pre><code>"):end])
+            yield lineno, f"  {_RESULT_MARK}  {error}{text}", stamp
+            code = "     " if end < 0 else None
+            continue
+        if line.rstrip() in ("<details>", "</details>", "<br>"):
+            continue
+        if line.startswith(_LOGGER_CALL):
+            yield lineno, _logger_call(line), stamp
+            continue
+        if line.startswith(f"  {_RESULT_MARK}  {_LOGGER_ERROR}"):
+            line = f"  {_RESULT_MARK}  Error: " + line[len(f"  {_RESULT_MARK}  {_LOGGER_ERROR}"):]
+        yield lineno, line, stamp
+
+
+def _logger_call(line: str) -> str:
+    """``● `Bash(ls)``` as ``⏺ Bash(ls)``."""
+    inner = line[len(_LOGGER_CALL):].rstrip()
+    return f"{_CALL_MARK} {inner[:-1] if inner.endswith('`') else inner}"
+
+
+def _unescaped(text: str) -> str:
+    """The logger's _escape_html undone (it escapes &, < and > only)."""
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") if "&" in text else text

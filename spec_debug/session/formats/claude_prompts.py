@@ -57,7 +57,8 @@ def looks_like(head: list[str]) -> bool:
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
-    return claude_code.link_records(claude_code.parse_records(_records(lines, cursor, stats), cursor, stats), cursor)
+    return claude_code.recorded_statuses(
+        claude_code.link_records(claude_code.parse_records(_records(lines, cursor, stats), cursor, stats), cursor))
 
 
 def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,

@@ -24,8 +24,8 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    actions_log, claude_export, claude_prompts, claude_sdk_log, copilot_share, gemini_share, gitlab_job, powershell_marks,
-    shell_history, typescript_marks,
+    actions_log, claude_code, claude_export, claude_prompts, claude_sdk_log, claude_transcript_md, copilot_share, gemini_share,
+    gitlab_job, powershell_marks, shell_history, typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
@@ -330,6 +330,28 @@ _AIDER_STARTED = re.compile(r"^# aider chat started at (\d{4}-\d\d-\d\d) (\d\d:\
 _AIDER_RUN = re.compile(r"^(?:/run\s+|/test\s+|!)(?P<command>\S.*)$")
 """An Aider input that runs a shell command: ``/run CMD``, its alias ``!CMD``, and ``/test CMD``
 (``Commands.cmd_run``, ``cmd_test`` and ``Commands.run``, Aider-AI/aider ``aider/commands.py``)."""
+_AIDER_CHAT_COMMAND = re.compile(r"^/(?P<mode>ask|code|architect|context|ok)(?:\s+(?P<message>\S.*?))?\s*$")
+"""An Aider input that sends its words to a coder of another chat mode (``cmd_ask``, ``cmd_code``,
+``cmd_architect``, ``cmd_context`` and ``cmd_ok``, Aider-AI/aider ``aider/commands.py``):
+``_generic_chat_command`` runs ``coder.run(args)``, and ``Coder.run`` writes ``with_message`` to the
+history as an input of its own (``self.io.user_input(with_message)``, ``aider/coders/base_coder.py``),
+so ``#### /ask why ...`` is followed by ``#### why ...``. Without words it only switches the mode."""
+_AIDER_OK = "Ok, please go ahead and make those changes."
+"""What ``/ok`` sends, as ``/code`` (``cmd_ok``), its own words after it."""
+
+
+def _aider_resent(line: str) -> str | None:
+    """The input Aider writes again for ``line``, a chat-mode command with words
+    (:data:`_AIDER_CHAT_COMMAND`); else None."""
+    found = _AIDER_CHAT_COMMAND.match(line)
+    if found is None:
+        return None
+    message = found.group("message")
+    if found.group("mode") == "ok":
+        return f"{_AIDER_OK} {message}" if message else _AIDER_OK
+    return message
+
+
 _AIDER_RUNNING = "> Running "
 """Aider's note before it runs a command the model proposed and the user allowed
 (``Coder.handle_shell_commands``, Aider-AI/aider ``aider/coders/base_coder.py``:
@@ -342,11 +364,18 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     head = list(islice(lines, _EXPORT_SNIFF_LINES))
     head_text = [line for _, line, _ in head]
     if claude_export.looks_like(head_text):
-        return claude_export.read_lines(chain(head, lines), cursor)
+        return claude_code.recorded_statuses(claude_export.read_lines(chain(head, lines), cursor))
+    if claude_export.looks_like_session_logger(head_text):
+        return claude_code.recorded_statuses(
+            claude_export.read_lines(claude_export.session_logger_lines(chain(head, lines)), cursor))
     if claude_sdk_log.looks_like(head_text):
         return _sdk_log(path, chain(head, lines), cursor, stats)
     if claude_prompts.looks_like(head_text):
         return claude_prompts.read_lines(chain(head, lines), cursor, stats)
+    if claude_transcript_md.looks_like(head_text):
+        return claude_transcript_md.read_lines(chain(head, lines), cursor, stats)
+    if claude_transcript_md.looks_like_automaker(head_text):
+        return claude_transcript_md.read_automaker(chain(head, lines), cursor, stats)
     if copilot_share.looks_like(head_text):
         return copilot_share.read_lines(chain(head, lines), cursor)
     if gemini_share.looks_like(head_text):
@@ -2080,6 +2109,12 @@ class _State:
             if line.startswith("#### "):  # Aider user line
                 if self.aider_prompt and lineno == self.aider_line + 1:  # the next line of one input
                     self._append(line[5:].rstrip(), lineno)
+                    self.aider_line = lineno
+                    return
+                if self.aider and self.aider_prompt and self.kind == "prompt" and self.body \
+                        and self.body[0][:1] == "/" and _aider_resent(self.body[0]) == line[5:].rstrip():
+                    # `/ask X`'s X, written again as the input of the coder it started: one prompt, X
+                    self._open("prompt", self.body_line, line[5:].rstrip())
                     self.aider_line = lineno
                     return
                 run = _AIDER_RUN.match(line[5:].rstrip()) if self.aider else None
