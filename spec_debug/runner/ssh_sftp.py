@@ -55,7 +55,8 @@ _SLOW_LOGIN_S = 0.5
 # After a channel error, how long to give paramiko's reader thread to notice a dead connection.
 _DEATH_NOTICE_S = 0.3
 _LIMIT_ASK_S = 5.0
-"""How long the question after an upload's dropped session (`ulimit -f`) may take."""
+"""How long the question after an upload's dropped session (`ulimit -f`), or the removal of its
+part, may take."""
 
 
 def wire_path(path: str) -> bytes:
@@ -169,12 +170,18 @@ class RemoteFiles:
                         pass
                     client.rename(partial, target)
             except BaseException as exc:
-                # Clean up the partial file, unless the server has stopped answering or hung up.
+                # Clean up the partial file, unless the server has stopped answering or the connection is gone.
                 if not isinstance(exc, TimeoutError) and not client.get_channel().closed:
                     try:
                         client.remove(partial)
                     except _SFTP_FAILURES:
                         pass
+                elif not isinstance(exc, TimeoutError) and not self._interrupted.is_set() and self._alive():
+                    # The SFTP server died under the upload, the connection did not: a file size
+                    # limit's SIGXFSZ (_file_size_limit) ends sftp-server at its first write past
+                    # the limit. The part (the limit's worth of bytes) stayed in ~/.cache/spec-debug,
+                    # one more each run; the login shell removes it (both start in the home).
+                    self._shell_answer(f"rm -f -- {shlex.quote(partial)}")
                 raise
 
     def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
@@ -491,6 +498,18 @@ class RemoteFiles:
         sshd's service) ends the SFTP server with SIGXFSZ as an upload passes it (setrlimit(2),
         write(2): EFBIG after the signal, whose default action ends the process): the session
         simply dropped, and the step said only "Server connection dropped"."""
+        # sh: POSIX counts it in 512-byte blocks, as dash, busybox and bash as sh do; bash
+        # itself says KiB (bash ulimit builtin: -f is 1024 unless in POSIX mode).
+        said = self._shell_answer("sh -c 'ulimit -f'")
+        if said is None:
+            return None
+        # The last line: a login script that prints (a banner in .bashrc) says its words first.
+        last = said.decode("ascii", "replace").strip().rsplit("\n", 1)[-1].strip()
+        return int(last) * 512 if last.isdigit() else None
+
+    def _shell_answer(self, command: str) -> bytes | None:
+        """What command prints (its first 4 KiB) over a channel of its own, within _LIMIT_ASK_S
+        each for the channel and each read; None when the connection or the host refuse it."""
         try:
             channel = self._transport.open_session(timeout=_LIMIT_ASK_S)
         except (paramiko.SSHException, EOFError, OSError):
@@ -498,21 +517,17 @@ class RemoteFiles:
         said = b""
         try:
             channel.settimeout(_LIMIT_ASK_S)
-            # sh: POSIX counts it in 512-byte blocks, as dash, busybox and bash as sh do; bash
-            # itself says KiB (bash ulimit builtin: -f is 1024 unless in POSIX mode).
-            channel.exec_command("sh -c 'ulimit -f'")
+            channel.exec_command(command)
             while len(said) < 4096:
                 chunk = channel.recv(4096)
                 if not chunk:
                     break
                 said += chunk
-        except (paramiko.SSHException, EOFError, OSError):
+        except (paramiko.SSHException, EOFError, OSError, UnicodeError):
             return None
         finally:
             close_channel(channel)
-        # The last line: a login script that prints (a banner in .bashrc) says its words first.
-        last = said.decode("ascii", "replace").strip().rsplit("\n", 1)[-1].strip()
-        return int(last) * 512 if last.isdigit() else None
+        return said
 
     @staticmethod
     def _makedirs(client: paramiko.SFTPClient, directory: str) -> None:
