@@ -614,13 +614,7 @@ class RemoteFiles:
             if self._alive():
                 limit = self._file_size_limit() if upload and size is not None else None
                 if limit is not None and size is not None and limit < size:
-                    raise RemoteFileError(
-                        f"{self._host}: the SFTP session ended while copying {remote_path}: the host limits a file its "
-                        f"processes write to {limit} bytes (ulimit -f), below the copy's {size}, and the kernel ends the "
-                        f"SFTP server (SIGXFSZ) when a write passes it",
-                        hint="raise the login user's file size limit (fsize in /etc/security/limits.conf, "
-                        "or the `ulimit -f` of the host's login scripts or sshd's service), or run on a host without one",
-                    ) from None
+                    raise _size_limited(self._host, remote_path, limit, size, "the SFTP session ended", "the SFTP server") from None
                 raise RemoteFileError(
                     f"{self._host}: the SFTP session ended while copying {remote_path} ({_one_line(exc)})",
                     hint="the host's sftp-server stopped or refused the transfer; see the host's sshd log",
@@ -756,8 +750,27 @@ _PUT_SCRIPT = (
     'if [ -L "$d" ] && [ ! -e "$d" ]; then echo "$d is a symbolic link to $(readlink -- "$d"), which does not exist" >&2; exit 2; fi; '
     'd=$(dirname -- "$d"); done; echo "$e" >&2; exit 1; }; '
     'cat > "$p" && s=$(wc -c < "$p") && [ "${s##* }" = "$3" ] '
-    '&& mv -f -- "$p" "$1" && exit 0; r=$?; rm -f -- "$p"; exit $r'
+    '&& mv -f -- "$p" "$1" && exit 0; r=$?; rm -f -- "$p"; '
+    '[ $r -ne 153 ] || echo "ulimit -f $(ulimit -f)" >&2; exit $r'
 )
+# A `cat` ended by a file size limit (SIGXFSZ, 25 on Linux and the BSDs: 128 + 25) makes the
+# script say the limit, which sh counts in 512-byte blocks (RemoteFiles._file_size_limit): the
+# shell copy failed as "exit code 153", with the hint of a read-only or full home.
+_SIZE_LIMITED = 153
+_SIZE_LIMIT_SAID = re.compile(r"^ulimit -f (\d+)$")
+
+
+def _size_limited(host: str, remote_path: str, limit: int, size: int, ended: str, writer: str) -> RemoteFileError:
+    """The error of an upload that a file size limit (ulimit -f) below its size cut short:
+    ended, what the copy saw; writer, the process the kernel ended."""
+    return RemoteFileError(
+        f"{host}: {ended} while copying {remote_path}: the host limits a file its processes write to {limit} bytes "
+        f"(ulimit -f), below the copy's {size}, and the kernel ends {writer} (SIGXFSZ) when a write passes it",
+        hint="raise the login user's file size limit (fsize in /etc/security/limits.conf, "
+        "or the `ulimit -f` of the host's login scripts or sshd's service), or run on a host without one",
+    )
+
+
 _DANGLING_SAID = re.compile(r"(?m)^(.+) is a symbolic link to (.+), which does not exist$")
 
 
@@ -887,6 +900,10 @@ class _ShellCopies:
     def put(self, local_path: Path, target: str, remote_path: str) -> None:
         size = str(local_path.stat().st_size)
         code, said = self._run(_PUT_SCRIPT, target, uuid.uuid4().hex[:8], size, send=local_path, what=remote_path)
+        limited = _SIZE_LIMIT_SAID.match(said or "") if code == _SIZE_LIMITED else None
+        if limited is not None:
+            raise _size_limited(self._host, remote_path, int(limited[1]) * 512, int(size),
+                                f"the copy's cat ended (exit code {code}; {self._why_shell()})", "the copy's cat")
         if code != 0:
             dangling = _DANGLING_SAID.search(said or "")
             raise RemoteFileError(
