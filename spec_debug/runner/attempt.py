@@ -358,6 +358,11 @@ def exit_words(outcome: CommandOutcome) -> str:
     """`exit code 137 (signal 9, SIGKILL: the out-of-memory killer, or kill -9)`."""
     code = outcome.exit_code
     number = outcome.signal
+    if outcome.signal_name is not None:
+        # What ssh(1) exits with for it (255), and the signals it may have been (ssh.py, _outcome).
+        return (f"exit code {code} (killed by a signal sshd reports only as {outcome.signal_name}, one it does not name: "
+                "SIGBUS (a bad memory access: a file read through mmap that was cut short), SIGXCPU or SIGXFSZ "
+                "(a CPU time or file size limit: ulimit -t, -f), SIGTRAP, SIGSYS)")
     via_shell = number is None and isinstance(code, int) and 128 < code <= 128 + 64
     if via_shell:
         number = code - 128  # type: ignore[operator]
