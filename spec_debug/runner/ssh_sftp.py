@@ -38,7 +38,7 @@ import paramiko
 from spec_debug.errors import UsageError
 from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal, said_lines
 from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
-from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
+from spec_debug.runner.fetch_limit import FetchCut, LocalCopyError, LocalTarget, check_size, copy_capped
 from spec_debug.runner.host_path import WITH_STANDARD_PATH
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
@@ -227,7 +227,9 @@ class RemoteFiles:
                 try:
                     with open(partial, "wb") as local:
                         try:
-                            copy_capped(remote, local, max_bytes, size)
+                            target = LocalTarget(local, local_path)
+                            copy_capped(remote, target, max_bytes, size)
+                            target.flush()
                         except FetchCut:
                             local.close()
                             os.replace(partial, local_path)
@@ -568,7 +570,7 @@ class RemoteFiles:
         """size: an upload's bytes (a file size limit below it is named when its session drops)."""
         try:
             yield
-        except (ConnectionLostError, UsageError, RemoteFileError):
+        except (ConnectionLostError, UsageError, RemoteFileError, LocalCopyError):
             raise
         except _SFTP_FAILURES as exc:
             if self._shell_copies is not None and not isinstance(exc, (EOFError, paramiko.SSHException)):
@@ -920,9 +922,11 @@ class _ShellCopies:
         limit = "" if max_bytes is None else str(max_bytes)
         try:
             with open(partial, "wb") as local:
+                target = LocalTarget(local, local_path)
                 code, said = self._run(
-                    GET_SCRIPT, source, limit, receive=local, receive_limit=max_bytes, what=remote_path, expired=expired
+                    GET_SCRIPT, source, limit, receive=target, receive_limit=max_bytes, what=remote_path, expired=expired
                 )
+                target.flush()
             if code in (0, _CUT_SHORT) and max_bytes is not None and partial.stat().st_size > max_bytes:
                 os.truncate(partial, max_bytes)
                 os.replace(partial, local_path)
@@ -957,7 +961,7 @@ class _ShellCopies:
         *args: str,
         what: str,
         send: Path | None = None,
-        receive: BinaryIO | None = None,
+        receive: LocalTarget | None = None,
         receive_limit: int | None = None,
         expired: threading.Event | None = None,
     ) -> tuple[int, str]:
