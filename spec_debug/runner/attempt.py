@@ -244,7 +244,9 @@ def probe_facts(
             # The probe's JSON was cut by --capture-limit: say that, not "no output".
             return ProbeFailure(f"probe {spec.name}: {exc}")
         first = (err_text.strip().splitlines() or ["no output"])[-1]
-        message = f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+        # With the signal that ended it: an OOM-killed probe (a checkpoint loaded into too little
+        # memory) said only "printed no JSON (exit code 137)", then bash's "Killed" or nothing.
+        message = f"probe {spec.name} printed no JSON ({exit_words(outcome)}): {first}"
         if outcome.exit_code == 127:  # the shell found no such program: the host's Python is elsewhere
             message += f"; {_python_hint(step, context)}"
         return ProbeFailure(message)
