@@ -58,3 +58,23 @@ def test_a_copy_past_this_machines_file_size_limit_is_not_the_hosts_error(
     assert f"{host}:" not in grab["message"]
     assert not list(copy.parent.glob("server.log*")), list(copy.parent.iterdir())  # no part left behind
     assert next(s for s in record["steps"] if s["id"] == "after")["status"] == "passed"
+
+
+def test_a_local_fetch_past_the_limit_says_the_same(tmp_path: Path) -> None:
+    # --host local copies through a child `cat` (local.py): the write failed as a bare
+    # "[Errno 27] File too large".
+    log = tmp_path / "server.log"
+    log.write_bytes(b"request served\n" * (2 * _LIMIT // 15))
+    playbook = tmp_path / "grab.yaml"
+    playbook.write_text("name: grab\nsteps:\n  - id: grab\n    fetch:\n      src: " + json.dumps(str(log)) + "\n")
+    out = tmp_path / "runs"
+    done = subprocess.run([sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "local", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120, preexec_fn=_limited, env={**os.environ, "COLUMNS": "200"})
+    assert "Traceback" not in done.stderr, done.stderr
+    run_dir, record = load_run(out)
+    (grab,) = record["steps"]
+    copy = run_dir.resolve() / "artifacts" / "local" / "server.log"
+    assert grab["status"] == "error" and grab["message"].startswith(
+        f"{log}: cannot write its copy on this machine ({copy}): File too large (the file size limit of the shell that "
+        f"started spec-debug, ulimit -f: {_LIMIT} bytes;"), grab["message"]
+    assert not list(copy.parent.glob("server.log*"))
