@@ -40,7 +40,7 @@ _NAMED_ABORTED = 8
 """Hosts stopped before their first step named one by one; the rest are counted."""
 
 _OUTPUT_BACKLOG = 5000
-"""--show-output lines waiting to be printed, at most: past it a step's later lines are not
+"""--show-output lines of one host waiting to be printed, at most: past it a step's later lines are not
 shown as they come; when it ends, "… N more lines not shown" and its last _OUTPUT_TAIL lines
 (a traceback, a benchmark's summary) are. The lines are printed by a thread of their own:
 printed by the thread that reads the step's output (rich takes ~0.1 ms a line), a step writing
@@ -48,8 +48,12 @@ printed by the thread that reads the step's output (rich takes ~0.1 ms a line), 
 writes: a benchmark measured slower, a timeout hit), and a terminal paused with Ctrl-S stopped
 the command itself."""
 _OUTPUT_BACKLOG_CHARS = 4 * 1024 * 1024
-"""And at most this much text waiting: a line is up to --capture-limit long (256 KiB), and 5000
-of them held a GB."""
+"""And at most this much text of one host waiting: a line is up to --capture-limit long (256 KiB),
+and 5000 of them held a GB."""
+_OUTPUT_BACKLOG_HOSTS = 8
+"""The backlogs are each host's: one host flooding its log (a server at debug level) filled a
+backlog of the run's, and every other host's lines from then on were counted, not shown (the last
+20 of each step at its end). All hosts' waiting lines together stay within this many backlogs."""
 _OUTPUT_TAIL = 20
 
 
@@ -68,6 +72,7 @@ class ConsoleReporter(Reporter):
         self._record: RunRecord | None = None
         self._lines: deque[tuple[str, str, str, str]] = deque()
         self._waiting_chars = 0
+        self._waiting_by_host: dict[str, list[int]] = {}  # host -> [its lines waiting, their chars]
         self._lines_waiting = threading.Condition()
         # (host, step id) past the backlog -> [lines not kept, its last lines]
         self._overflow: dict[tuple[str, str], tuple[list[int], deque[tuple[str, str, str, str]]]] = {}
@@ -145,8 +150,12 @@ class ConsoleReporter(Reporter):
     def output_line(self, host: str, step_id: str, stream: str, line: str) -> None:
         """Queued for the printer thread: never waits on the terminal (_OUTPUT_BACKLOG)."""
         with self._lines_waiting:
-            if ((host, step_id) in self._overflow or len(self._lines) >= _OUTPUT_BACKLOG
-                    or self._waiting_chars >= _OUTPUT_BACKLOG_CHARS):
+            waiting = self._waiting_by_host.get(host)
+            if waiting is None:
+                waiting = self._waiting_by_host[host] = [0, 0]
+            if ((host, step_id) in self._overflow or waiting[0] >= _OUTPUT_BACKLOG or waiting[1] >= _OUTPUT_BACKLOG_CHARS
+                    or len(self._lines) >= _OUTPUT_BACKLOG * _OUTPUT_BACKLOG_HOSTS
+                    or self._waiting_chars >= _OUTPUT_BACKLOG_CHARS * _OUTPUT_BACKLOG_HOSTS):
                 # From here on to its end the step's lines wait in its tail: shown after the lines
                 # before them, never between them.
                 dropped, tail = self._overflow.setdefault((host, step_id), ([0], deque(maxlen=_OUTPUT_TAIL)))
@@ -155,6 +164,8 @@ class ConsoleReporter(Reporter):
                 return
             self._lines.append((host, step_id, stream, line))
             self._waiting_chars += len(line)
+            waiting[0] += 1
+            waiting[1] += len(line)
             if self._printer is None:
                 self._printer = threading.Thread(target=self._print_lines, name="spec-debug-output", daemon=True)
                 self._printer.start()
@@ -176,6 +187,9 @@ class ConsoleReporter(Reporter):
                     return
                 waiting = self._lines.popleft()
                 self._waiting_chars -= len(waiting[3])
+                of_host = self._waiting_by_host[waiting[0]]
+                of_host[0] -= 1
+                of_host[1] -= len(waiting[3])
             self._print_line(*waiting)
 
     def _flush_lines(self, finished: tuple[str, str] | None = None) -> None:

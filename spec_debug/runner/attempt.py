@@ -244,7 +244,9 @@ def probe_facts(
             # The probe's JSON was cut by --capture-limit: say that, not "no output".
             return ProbeFailure(f"probe {spec.name}: {exc}")
         first = (err_text.strip().splitlines() or ["no output"])[-1]
-        message = f"probe {spec.name} printed no JSON (exit code {outcome.exit_code}): {first}"
+        # With the signal that ended it: an OOM-killed probe (a checkpoint loaded into too little
+        # memory) said only "printed no JSON (exit code 137)", then bash's "Killed" or nothing.
+        message = f"probe {spec.name} printed no JSON ({exit_words(outcome)}): {first}"
         if outcome.exit_code == 127:  # the shell found no such program: the host's Python is elsewhere
             message += f"; {_python_hint(step, context)}"
         return ProbeFailure(message)
@@ -358,6 +360,11 @@ def exit_words(outcome: CommandOutcome) -> str:
     """`exit code 137 (signal 9, SIGKILL: the out-of-memory killer, or kill -9)`."""
     code = outcome.exit_code
     number = outcome.signal
+    if outcome.signal_name is not None:
+        # What ssh(1) exits with for it (255), and the signals it may have been (ssh.py, _outcome).
+        return (f"exit code {code} (killed by a signal sshd reports only as {outcome.signal_name}, one it does not name: "
+                "SIGBUS (a bad memory access: a file read through mmap that was cut short), SIGXCPU or SIGXFSZ "
+                "(a CPU time or file size limit: ulimit -t, -f), SIGTRAP, SIGSYS)")
     via_shell = number is None and isinstance(code, int) and 128 < code <= 128 + 64
     if via_shell:
         number = code - 128  # type: ignore[operator]

@@ -582,11 +582,18 @@ class Run:
             cut_short = getattr(exc, "cut_short", None)  # set by _execute: its output until the break
             if cut_short is not None:
                 errored = errored.model_copy(update=cut_short)
+            findings = []
             if exc.step_only:
                 # Only this step's channel was closed (ChannelTimeout): the connection serves the
                 # host's other steps, which still have their diagnostics to give.
                 findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[errored.message],
                                                                 hint=exc.hint)])
+            if self.options.gate is not None:
+                # Step-through: the step the user just said "run" to gets its "→ step" line as
+                # any other does; a step lost with its connection showed only the host's error.
+                self.options.reporter.output_ended(host, step)
+                self.options.gate.after_step(host, step, errored, findings)
+            if exc.step_only:
                 self.options.reporter.step_finished(host, step, errored, findings)
                 return errored, findings, step.on_failure == "stop"
             self._past_steps.add(host)  # the host ends here

@@ -15,10 +15,14 @@ raise the limit.
 
 from __future__ import annotations
 
+import errno
+import resource
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
+
+from spec_debug.errors import SpecDebugError
 
 KEEP_FREE = 64 * 1024 * 1024
 """Bytes of the controller's disk a fetch leaves free (half of what is free, on a disk with less
@@ -47,13 +51,52 @@ class FetchCut(Exception):
         self.size = size
 
 
+class LocalCopyError(SpecDebugError):
+    """A fetched file's copy could not be written on this machine (the controller)."""
+
+
+class LocalTarget:
+    """The file on this machine a fetch copies into. Its write errors are this machine's: over
+    SSH they met the transport's handling of the host's errors, and a copy cut by the
+    controller's file size limit said "[Errno 27] gpu:/var/log/sglang/server.log: File too
+    large", sending the user to the host."""
+
+    def __init__(self, file: BinaryIO, path: Path) -> None:
+        self._file = file
+        self._path = path
+
+    def write(self, data: bytes) -> int:
+        try:
+            return self._file.write(data)
+        except OSError as exc:
+            raise local_copy_error(exc, self._path) from None
+
+    def flush(self) -> None:
+        try:
+            self._file.flush()
+        except OSError as exc:
+            raise local_copy_error(exc, self._path) from None
+
+
+def local_copy_error(exc: OSError, path: Path) -> LocalCopyError:
+    """exc, met writing path on this machine, as the fetch step says it. Python ignores SIGXFSZ
+    (its startup sets it to SIG_IGN), so a write past the file size limit fails with EFBIG."""
+    said = f"cannot write its copy on this machine ({path}): {exc.strerror or exc}"
+    if exc.errno == errno.EFBIG:
+        limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        if limit != resource.RLIM_INFINITY:
+            said += (f" (the file size limit of the shell that started spec-debug, ulimit -f: {limit} bytes; "
+                     "raise it there, or fetch less with a narrower src)")
+    return LocalCopyError(said)
+
+
 def check_size(size: int, max_bytes: int | None) -> None:
     """Raise FetchTooLarge when a file's size (as stat says before the copy) is over max_bytes."""
     if max_bytes is not None and size > max_bytes:
         raise FetchTooLarge(size, max_bytes)
 
 
-def copy_capped(source: BinaryIO, target: BinaryIO, max_bytes: int | None, size: int | None) -> None:
+def copy_capped(source: BinaryIO, target: BinaryIO | LocalTarget, max_bytes: int | None, size: int | None) -> None:
     """Copy source to target, at most max_bytes of it (None: all). Reads one byte past the cap
     to tell a file that ended there from one that had more, which raises FetchCut (target then
     holds the first max_bytes bytes; the caller keeps it)."""

@@ -14,7 +14,7 @@ from typing import IO, Callable
 
 from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal, said_lines
 from spec_debug.runner.fetch_deadline import FetchDeadline, FetchTimedOut, current_deadline, keep_partial
-from spec_debug.runner.fetch_limit import FetchCut, copy_capped
+from spec_debug.runner.fetch_limit import FetchCut, LocalTarget, copy_capped
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.proctree import descendants, kill_tree, pipe_holders, pipe_ids
 from spec_debug.runner.transport import CommandOutcome, Transport
@@ -206,7 +206,9 @@ class LocalTransport(Transport):
             with open(partial, "wb") as local:
                 try:
                     watched = _WatchedPipe(process.stdout, self._interrupted, remote_path, current_deadline())
-                    copy_capped(watched, local, max_bytes, None)
+                    target = LocalTarget(local, local_path)  # a write that fails says so (ulimit -f: EFBIG)
+                    copy_capped(watched, target, max_bytes, None)
+                    target.flush()
                 except FetchCut:
                     local.close()
                     os.replace(partial, local_path)

@@ -845,7 +845,13 @@ class SSHTransport(Transport):
         signal_name = getattr(channel, "exit_signal_name", None)
         if signal_name is not None:
             number = _signal_number(signal_name)
-            return CommandOutcome(exit_code=None if number is None else 128 + number, duration_s=duration, signal=number)
+            if number is None:
+                # OpenSSH's sshd names 13 signals and sends "SIG@openssh.com" for any other
+                # (openssh-portable: session.c, sig2name): SIGBUS (a checkpoint read through mmap
+                # while it was truncated), SIGXCPU and SIGXFSZ (ulimit -t, -f), SIGTRAP, SIGSYS.
+                # With no exit code the step passed; ssh(1) exits 255 for it.
+                return CommandOutcome(exit_code=255, duration_s=duration, signal_name=signal_name)
+            return CommandOutcome(exit_code=128 + number, duration_s=duration, signal=number)
         if channel.status_event.is_set() and channel.exit_status >= 0:
             return CommandOutcome(exit_code=channel.exit_status, duration_s=duration)
         if self._connection_going_down():

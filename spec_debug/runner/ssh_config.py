@@ -62,6 +62,7 @@ from typing import Callable
 import paramiko
 
 from spec_debug.errors import UsageError
+from spec_debug.record import shown_surrogate
 from spec_debug.runner.ssh_args import ADDED_UP_SEPARATOR, SSH_CONFIG_FILE_OPTION, parse_ssh_args
 from spec_debug.runner.ssh_config_keywords import (
     BadConfigLine,
@@ -151,6 +152,25 @@ __all__ = [
 
 INVALID_HOST_NAME = "not a valid host name: a dot-separated part of it is empty or longer than 63 characters"
 """Why a name Python's idna encoding refuses (UnicodeError, not socket.gaierror) resolves to nothing."""
+
+
+def invalid_host_name(name: str) -> str:
+    """Why Python's idna encoding refused name. A byte that is not UTF-8 (`ssh $'h\\xe9'`: PEP 383
+    gives Python's argv the surrogate U+DCE9) is refused as an "Invalid character", not for a
+    part's length; the reason said so, sending the user to count the name's dots."""
+    byte = next((char for char in name if "\udc80" <= char <= "\udcff"), None)
+    if byte is None:
+        return INVALID_HOST_NAME
+    return f"not a valid host name: it holds the byte {shown_surrogate(byte)}, which is not UTF-8"
+
+
+def quoted_host_name(name: str) -> str:
+    """name quoted as repr() quotes it, but a byte that is not UTF-8 shown as run.json and the
+    reports show it (record.shown_surrogate: `'h\\xe9'`); repr() wrote its surrogate (`'h\\udce9'`),
+    a form beside the record's `h\\xe9` that names no byte."""
+    if name.isascii():
+        return repr(name)
+    return "'" + "".join(shown_surrogate(char) if "\udc80" <= char <= "\udcff" else repr(char)[1:-1] for char in name) + "'"
 
 
 def system_ssh_config() -> Path:
@@ -692,7 +712,7 @@ def resolve_target(
         # ssh(1): 'Could not resolve host "gpu01"' (openssh-portable: ssh.c, resolve_canonicalize):
         # a name that is in none of the domains is an unreachable host, not a usage error.
         raise HostUnreachableError(
-            f"{destination.host}: cannot resolve host name {destination.host!r} in any CanonicalDomains of your ssh config",
+            f"{destination.host}: cannot resolve host name {quoted_host_name(destination.host)} in any CanonicalDomains of your ssh config",
             hint="check the name; CanonicalizeFallbackLocal no forbids trying it as given",
         ) from None
     except UnicodeError:
@@ -700,13 +720,13 @@ def resolve_target(
         # Python's idna encoding, which refuses an over-63-character label: that host is one
         # that cannot be resolved, as ssh_tcp says of it without canonicalization.
         raise HostUnreachableError(
-            f"{destination.host}: cannot resolve host name {destination.host!r} ({INVALID_HOST_NAME})",
+            f"{destination.host}: cannot resolve host name {quoted_host_name(destination.host)} ({invalid_host_name(destination.host)})",
             hint="check the name, or its HostName in your ssh config",
         ) from None
     except UsageError:
         raise
     except Exception as exc:  # paramiko raises bare exceptions (KeyError, ValueError) on odd values
-        raise UsageError(f"cannot resolve {destination.host!r} through ssh config: {exc}") from None
+        raise UsageError(f"cannot resolve {quoted_host_name(destination.host)} through ssh config: {exc}") from None
     _refuse_if_config_refuses(destination.host, entry.get("refuseconnection"))
     port = _port(entry.get("port"))
     user = entry.get("user") or local_user()

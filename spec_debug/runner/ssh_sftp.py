@@ -38,7 +38,7 @@ import paramiko
 from spec_debug.errors import UsageError
 from spec_debug.runner.copy_script import FIFO_MARK, GET_SCRIPT, fifo_stalled, refusal, said_lines
 from spec_debug.runner.fetch_deadline import FetchTimedOut, current_deadline, expiry_watch, keep_partial
-from spec_debug.runner.fetch_limit import FetchCut, check_size, copy_capped
+from spec_debug.runner.fetch_limit import FetchCut, LocalCopyError, LocalTarget, check_size, copy_capped
 from spec_debug.runner.host_path import WITH_STANDARD_PATH
 from spec_debug.runner.ssh_connect import close_channel
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
@@ -55,7 +55,8 @@ _SLOW_LOGIN_S = 0.5
 # After a channel error, how long to give paramiko's reader thread to notice a dead connection.
 _DEATH_NOTICE_S = 0.3
 _LIMIT_ASK_S = 5.0
-"""How long the question after an upload's dropped session (`ulimit -f`) may take."""
+"""How long the question after an upload's dropped session (`ulimit -f`), or the removal of its
+part, may take."""
 
 
 def wire_path(path: str) -> bytes:
@@ -169,12 +170,18 @@ class RemoteFiles:
                         pass
                     client.rename(partial, target)
             except BaseException as exc:
-                # Clean up the partial file, unless the server has stopped answering or hung up.
+                # Clean up the partial file, unless the server has stopped answering or the connection is gone.
                 if not isinstance(exc, TimeoutError) and not client.get_channel().closed:
                     try:
                         client.remove(partial)
                     except _SFTP_FAILURES:
                         pass
+                elif not isinstance(exc, TimeoutError) and not self._interrupted.is_set() and self._alive():
+                    # The SFTP server died under the upload, the connection did not: a file size
+                    # limit's SIGXFSZ (_file_size_limit) ends sftp-server at its first write past
+                    # the limit. The part (the limit's worth of bytes) stayed in ~/.cache/spec-debug,
+                    # one more each run; the login shell removes it (both start in the home).
+                    self._shell_answer(f"rm -f -- {shlex.quote(partial)}")
                 raise
 
     def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
@@ -220,7 +227,9 @@ class RemoteFiles:
                 try:
                     with open(partial, "wb") as local:
                         try:
-                            copy_capped(remote, local, max_bytes, size)
+                            target = LocalTarget(local, local_path)
+                            copy_capped(remote, target, max_bytes, size)
+                            target.flush()
                         except FetchCut:
                             local.close()
                             os.replace(partial, local_path)
@@ -491,6 +500,18 @@ class RemoteFiles:
         sshd's service) ends the SFTP server with SIGXFSZ as an upload passes it (setrlimit(2),
         write(2): EFBIG after the signal, whose default action ends the process): the session
         simply dropped, and the step said only "Server connection dropped"."""
+        # sh: POSIX counts it in 512-byte blocks, as dash, busybox and bash as sh do; bash
+        # itself says KiB (bash ulimit builtin: -f is 1024 unless in POSIX mode).
+        said = self._shell_answer("sh -c 'ulimit -f'")
+        if said is None:
+            return None
+        # The last line: a login script that prints (a banner in .bashrc) says its words first.
+        last = said.decode("ascii", "replace").strip().rsplit("\n", 1)[-1].strip()
+        return int(last) * 512 if last.isdigit() else None
+
+    def _shell_answer(self, command: str) -> bytes | None:
+        """What command prints (its first 4 KiB) over a channel of its own, within _LIMIT_ASK_S
+        each for the channel and each read; None when the connection or the host refuse it."""
         try:
             channel = self._transport.open_session(timeout=_LIMIT_ASK_S)
         except (paramiko.SSHException, EOFError, OSError):
@@ -498,21 +519,17 @@ class RemoteFiles:
         said = b""
         try:
             channel.settimeout(_LIMIT_ASK_S)
-            # sh: POSIX counts it in 512-byte blocks, as dash, busybox and bash as sh do; bash
-            # itself says KiB (bash ulimit builtin: -f is 1024 unless in POSIX mode).
-            channel.exec_command("sh -c 'ulimit -f'")
+            channel.exec_command(command)
             while len(said) < 4096:
                 chunk = channel.recv(4096)
                 if not chunk:
                     break
                 said += chunk
-        except (paramiko.SSHException, EOFError, OSError):
+        except (paramiko.SSHException, EOFError, OSError, UnicodeError):
             return None
         finally:
             close_channel(channel)
-        # The last line: a login script that prints (a banner in .bashrc) says its words first.
-        last = said.decode("ascii", "replace").strip().rsplit("\n", 1)[-1].strip()
-        return int(last) * 512 if last.isdigit() else None
+        return said
 
     @staticmethod
     def _makedirs(client: paramiko.SFTPClient, directory: str) -> None:
@@ -553,7 +570,7 @@ class RemoteFiles:
         """size: an upload's bytes (a file size limit below it is named when its session drops)."""
         try:
             yield
-        except (ConnectionLostError, UsageError, RemoteFileError):
+        except (ConnectionLostError, UsageError, RemoteFileError, LocalCopyError):
             raise
         except _SFTP_FAILURES as exc:
             if self._shell_copies is not None and not isinstance(exc, (EOFError, paramiko.SSHException)):
@@ -599,13 +616,7 @@ class RemoteFiles:
             if self._alive():
                 limit = self._file_size_limit() if upload and size is not None else None
                 if limit is not None and size is not None and limit < size:
-                    raise RemoteFileError(
-                        f"{self._host}: the SFTP session ended while copying {remote_path}: the host limits a file its "
-                        f"processes write to {limit} bytes (ulimit -f), below the copy's {size}, and the kernel ends the "
-                        f"SFTP server (SIGXFSZ) when a write passes it",
-                        hint="raise the login user's file size limit (fsize in /etc/security/limits.conf, "
-                        "or the `ulimit -f` of the host's login scripts or sshd's service), or run on a host without one",
-                    ) from None
+                    raise _size_limited(self._host, remote_path, limit, size, "the SFTP session ended", "the SFTP server") from None
                 raise RemoteFileError(
                     f"{self._host}: the SFTP session ended while copying {remote_path} ({_one_line(exc)})",
                     hint="the host's sftp-server stopped or refused the transfer; see the host's sshd log",
@@ -741,8 +752,27 @@ _PUT_SCRIPT = (
     'if [ -L "$d" ] && [ ! -e "$d" ]; then echo "$d is a symbolic link to $(readlink -- "$d"), which does not exist" >&2; exit 2; fi; '
     'd=$(dirname -- "$d"); done; echo "$e" >&2; exit 1; }; '
     'cat > "$p" && s=$(wc -c < "$p") && [ "${s##* }" = "$3" ] '
-    '&& mv -f -- "$p" "$1" && exit 0; r=$?; rm -f -- "$p"; exit $r'
+    '&& mv -f -- "$p" "$1" && exit 0; r=$?; rm -f -- "$p"; '
+    '[ $r -ne 153 ] || echo "ulimit -f $(ulimit -f)" >&2; exit $r'
 )
+# A `cat` ended by a file size limit (SIGXFSZ, 25 on Linux and the BSDs: 128 + 25) makes the
+# script say the limit, which sh counts in 512-byte blocks (RemoteFiles._file_size_limit): the
+# shell copy failed as "exit code 153", with the hint of a read-only or full home.
+_SIZE_LIMITED = 153
+_SIZE_LIMIT_SAID = re.compile(r"^ulimit -f (\d+)$")
+
+
+def _size_limited(host: str, remote_path: str, limit: int, size: int, ended: str, writer: str) -> RemoteFileError:
+    """The error of an upload that a file size limit (ulimit -f) below its size cut short:
+    ended, what the copy saw; writer, the process the kernel ended."""
+    return RemoteFileError(
+        f"{host}: {ended} while copying {remote_path}: the host limits a file its processes write to {limit} bytes "
+        f"(ulimit -f), below the copy's {size}, and the kernel ends {writer} (SIGXFSZ) when a write passes it",
+        hint="raise the login user's file size limit (fsize in /etc/security/limits.conf, "
+        "or the `ulimit -f` of the host's login scripts or sshd's service), or run on a host without one",
+    )
+
+
 _DANGLING_SAID = re.compile(r"(?m)^(.+) is a symbolic link to (.+), which does not exist$")
 
 
@@ -872,6 +902,10 @@ class _ShellCopies:
     def put(self, local_path: Path, target: str, remote_path: str) -> None:
         size = str(local_path.stat().st_size)
         code, said = self._run(_PUT_SCRIPT, target, uuid.uuid4().hex[:8], size, send=local_path, what=remote_path)
+        limited = _SIZE_LIMIT_SAID.match(said or "") if code == _SIZE_LIMITED else None
+        if limited is not None:
+            raise _size_limited(self._host, remote_path, int(limited[1]) * 512, int(size),
+                                f"the copy's cat ended (exit code {code}; {self._why_shell()})", "the copy's cat")
         if code != 0:
             dangling = _DANGLING_SAID.search(said or "")
             raise RemoteFileError(
@@ -888,9 +922,11 @@ class _ShellCopies:
         limit = "" if max_bytes is None else str(max_bytes)
         try:
             with open(partial, "wb") as local:
+                target = LocalTarget(local, local_path)
                 code, said = self._run(
-                    GET_SCRIPT, source, limit, receive=local, receive_limit=max_bytes, what=remote_path, expired=expired
+                    GET_SCRIPT, source, limit, receive=target, receive_limit=max_bytes, what=remote_path, expired=expired
                 )
+                target.flush()
             if code in (0, _CUT_SHORT) and max_bytes is not None and partial.stat().st_size > max_bytes:
                 os.truncate(partial, max_bytes)
                 os.replace(partial, local_path)
@@ -925,7 +961,7 @@ class _ShellCopies:
         *args: str,
         what: str,
         send: Path | None = None,
-        receive: BinaryIO | None = None,
+        receive: LocalTarget | None = None,
         receive_limit: int | None = None,
         expired: threading.Event | None = None,
     ) -> tuple[int, str]:

@@ -9,7 +9,7 @@ import socket
 import threading
 
 from spec_debug.runner.ssh_abandon import _ABANDONED, _abandonable_call, abandonable
-from spec_debug.runner.ssh_config import INVALID_HOST_NAME, SSHTarget
+from spec_debug.runner.ssh_config import SSHTarget, invalid_host_name, quoted_host_name
 from spec_debug.runner.ssh_errors import HostUnreachableError
 
 
@@ -59,7 +59,7 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
         ) from None
     except socket.gaierror as exc:
         raise HostUnreachableError(
-            f"{target.alias}: cannot resolve host name {target.hostname!r} ({exc.strerror})",
+            f"{target.alias}: cannot resolve host name {quoted_host_name(target.hostname)} ({exc.strerror})",
             hint="check the name, or its HostName in your ssh config",
         ) from None
     except (socket.timeout, TimeoutError):
@@ -164,4 +164,4 @@ def _getaddrinfo(hostname: str, port: int, family: int = socket.AF_UNSPEC) -> li
         # or over-63-character label (`gpu..lab`, a typo; a name pasted twice) with a UnicodeError:
         # the host failed as "internal error: UnicodeError: encoding with 'idna' codec failed",
         # naming neither the host nor its name. ssh(1) says it cannot resolve the name.
-        raise socket.gaierror(socket.EAI_NONAME, INVALID_HOST_NAME) from None
+        raise socket.gaierror(socket.EAI_NONAME, invalid_host_name(hostname)) from None

@@ -74,6 +74,9 @@ class CommandOutcome:
     timed_out: bool = False
     signal: int | None = None
     """Set when the process died from a signal (exit_code is then None or 128+N)."""
+    signal_name: str | None = None
+    """The name sshd gave a signal it has no name of its own for ("SIG@openssh.com"), which
+    killed the process: signal is then None and exit_code 255, as ssh(1) exits."""
     left_running: LeftRunning | None = None
     """Set on a timed-out or interrupted command whose kill could not be sent, the host maybe
     still running it. None: the kill went out (or nothing was left)."""
