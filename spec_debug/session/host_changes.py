@@ -132,7 +132,7 @@ def _argv_changes(argv: list[str]) -> str | None:
         return f"{prog} {hit}"
     if prog in _VERBS and (verb := _verb(args, *_VERBS[prog][1:])) in _VERBS[prog][0]:
         return f"{prog} {verb}"
-    if prog in ("sed", "perl") and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
+    if prog in ("sed", "perl") and any(_in_place(prog, a) for a in args):
         return f"{prog} -i"
     if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
         return "tee"
@@ -155,6 +155,30 @@ def _argv_changes(argv: list[str]) -> str | None:
         operands = [a for a in args if not a.startswith("-")]
         return None if operands and all(a.startswith(_SCRATCH) for a in operands) else prog
     return None
+
+
+# The short options of sed and perl that take the rest of their cluster as a value (`-e SCRIPT`,
+# `-f FILE`, `-l N`; perlrun: -e -E -M -m -I -x -F -C): an `i` after one is that value's. Perl's
+# -0 and -l take digits only, and the cluster goes on after them (`-0777pi`, `-lpi`).
+_VALUE_OPTIONS = {"sed": "efl", "perl": "eEMmIxFC"}
+
+
+def _in_place(prog: str, arg: str) -> bool:
+    """Whether ``arg`` turns on ``prog``'s in-place editing: ``-i``, ``-i.bak``, ``--in-place``,
+    or an ``i`` in a cluster of short options (perl's ``-pi -e``, perlrun; sed's ``-ri``/``-Ei``,
+    GNU sed's options bundle as getopt's do). Before, only a word that began with ``-i`` counted,
+    so ``perl -pi -e 's/…/' config.json`` read as a read and became a playbook step that edited
+    the draft's config on every host it ran on."""
+    if arg.startswith("--"):
+        return arg.startswith("--in-place")
+    if not arg.startswith("-") or len(arg) < 2:
+        return False
+    for ch in arg[1:]:
+        if ch == "i":
+            return True
+        if ch in _VALUE_OPTIONS[prog] or not (ch.isalnum() or ch == "-"):
+            return False
+    return False
 
 
 # Options that name where a program saves what it makes: SpecForge's and speculators' training
