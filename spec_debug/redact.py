@@ -41,8 +41,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
     re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
-    # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE.
-    re.compile(r"(?i)(?<![\w-])--(?:[a-z0-9-]{0,64}-)?(?:api-key|token|password|secret)[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+    # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
+    # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
+    # but not a tokenizer's special token (--pad_token "<pad>").
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
+               r"[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # Authorization headers.
     re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
@@ -105,9 +108,9 @@ _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 # it, "#token: 512" matched by giving the space back (SGLang's Decode batch lines all hold it,
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 _TOKEN_ASSIGN = re.compile(r"token[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_TOKEN_FLAG = re.compile(r"-token[= ]").search
+_TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
 _KEY_ASSIGN = re.compile(r"key[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_KEY_FLAG = re.compile(r"-key[= ]").search
+_KEY_FLAG = re.compile(r"[-_]key[= ]").search
 
 
 def may_hold_secret(text: str) -> bool:
