@@ -73,6 +73,12 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
                r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*" + _SUDO_S),
     re.compile(r"(?<![\w-])" + _SUDO_S + r"[^\n;|&]{0,500}?<<<\s*(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s;&|]+)"),
+    # The password echoed into `docker login --password-stdin` (docs.docker.com/reference/cli/
+    # docker/login: "--password-stdin  Take the password from stdin"): `echo PASS | docker login -u
+    # bot --password-stdin registry.internal`, as a session types it when `-p` warns it is insecure.
+    re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
+               r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*docker\s+login\b[^\n;|&]{0,500}?"
+               r"\s--password-stdin\b"),
     # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     # wandb login <40-hex API key>.

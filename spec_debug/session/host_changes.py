@@ -21,7 +21,7 @@ _CHANGING_PROGRAMS = frozenset({
 # change, the options that take a value before the verb, and the words that group verbs
 # (`docker compose restart`, `kubectl rollout restart`, `uv pip install`).
 _DOCKER = ({"restart", "stop", "kill", "rm", "rmi", "run", "start", "pull", "push", "create", "update", "pause",
-            "unpause", "commit", "load", "import", "tag", "build", "up", "down", "prune", "cp"},
+            "unpause", "commit", "load", "import", "tag", "build", "up", "down", "prune", "cp", "login", "logout"},
            {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "-f", "--file", "-p", "--project-name",
             "--env-file", "--profile"},
            {"compose", "container", "image", "volume", "network", "system", "builder", "buildx"})
