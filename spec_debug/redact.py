@@ -41,8 +41,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
     re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
-    # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE.
-    re.compile(r"(?i)(?<![\w-])--(?:[a-z0-9-]{0,64}-)?(?:api-key|token|password|secret)[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+    # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
+    # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
+    # but not a tokenizer's special token (--pad_token "<pad>").
+    re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
+               r"[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # Authorization headers.
     re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
@@ -70,6 +73,12 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
                r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*" + _SUDO_S),
     re.compile(r"(?<![\w-])" + _SUDO_S + r"[^\n;|&]{0,500}?<<<\s*(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s;&|]+)"),
+    # The password echoed into `docker login --password-stdin` (docs.docker.com/reference/cli/
+    # docker/login: "--password-stdin  Take the password from stdin"): `echo PASS | docker login -u
+    # bot --password-stdin registry.internal`, as a session types it when `-p` warns it is insecure.
+    re.compile(r"(?:echo(?<=\becho)(?:\s+-[neE]+)?|printf(?<=\bprintf)(?:\s+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))?)"
+               r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*docker\s+login\b[^\n;|&]{0,500}?"
+               r"\s--password-stdin\b"),
     # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     # wandb login <40-hex API key>.
@@ -105,9 +114,9 @@ _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 # it, "#token: 512" matched by giving the space back (SGLang's Decode batch lines all hold it,
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 _TOKEN_ASSIGN = re.compile(r"token[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_TOKEN_FLAG = re.compile(r"-token[= ]").search
+_TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
 _KEY_ASSIGN = re.compile(r"key[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_KEY_FLAG = re.compile(r"-key[= ]").search
+_KEY_FLAG = re.compile(r"[-_]key[= ]").search
 
 
 def may_hold_secret(text: str) -> bool:

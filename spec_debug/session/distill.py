@@ -831,7 +831,7 @@ def _with_spaces(text: str, start: int, end: int, path: str) -> tuple[int, str]:
     if escaped and _outside_quotes(text, start):
         return escaped.end(), (path + escaped.group(0)).replace("\\ ", " ")
     quote = text[start - 1] if start > 0 else ""
-    if quote in ("'", '"') and _outside_quotes(text, start - 1):
+    if quote in ("'", '"') and _opens_quote(text, start - 1):
         # the quoted string is the path and nothing else: it closes right after its last word
         rest = _SPACED_REST.match(text, end)
         if rest and text[rest.end():rest.end() + 1] == quote:
@@ -849,14 +849,29 @@ def _remote_script(cmd: CommandRecord) -> str | None:
     return target.inner if target is not None and target.host == cmd.host else None
 
 
-def _outside_quotes(text: str, start: int) -> bool:
+def _quotes_open(text: str, start: int) -> tuple[bool, bool]:
+    """(single, double): the kind of quote open at ``start``."""
     single = double = False
     for ch in text[:start]:
         if ch == "'" and not double:
             single = not single
         elif ch == '"' and not single:
             double = not double
-    return not (single or double)
+    return single, double
+
+
+def _outside_quotes(text: str, start: int) -> bool:
+    return _quotes_open(text, start) == (False, False)
+
+
+def _opens_quote(text: str, at: int) -> bool:
+    """Whether the quote character at ``at`` opens a quoted string: outside quotes, or of the
+    other kind inside one, where it is the quote of the shell a ``-c`` runs or of the code's
+    string (`docker exec sglang sh -c "tail '/data/My Models/train.log'"`, `python3 -c
+    "open('/data/My Models/config.json')"`). Only the outer quotes counted, so such a path was
+    the var `my: /data/My` and the step `'{{ my }} Models/train.log'`."""
+    single, double = _quotes_open(text, at)
+    return not (single or double) or (double and text[at] == "'") or (single and text[at] == '"')
 
 
 def _bare_word(text: str, start: int, end: int) -> bool:

@@ -23,6 +23,8 @@ def follows_output(command: str) -> str | None:
             flag = next((f for f in _FOLLOW_FLAG[prog] for c in clusters if f in c), None)
             if flag or any(a.startswith("--follow") for a in args):
                 return f"{prog}{' logs' if logs else ''} -{flag or '-follow'}"
+        if prog in _CONTAINER_TOOLS and (stream := _container_stream(prog, args)):
+            return stream
         if prog in ("watch", "htop", "nvtop", "btop"):
             return prog
         if prog == "top" and not any("n" in c for c in clusters):
@@ -61,3 +63,47 @@ def _samples_forever(prog: str, args: list[str]) -> bool:
     if prog == "dstat":
         return len(numbers) < 2
     return len(numbers) == 1
+
+
+_CONTAINER_TOOLS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc"})
+
+
+def _container_stream(prog: str, args: list[str]) -> str | None:
+    """The container command that streams until stopped: ``docker stats`` without
+    ``--no-stream`` (docker docs, docker stats: "a live data stream"), ``docker events`` without
+    ``--until``, ``docker attach`` (the container's output, for as long as it runs), and ``kubectl
+    get -w``/``--watch`` (kubectl get: "after listing/getting the requested object, watch for
+    changes"). With no one to stop it, the step waited for as long as the container ran."""
+    verb = _verb(args)
+    if prog in ("kubectl", "oc"):
+        if verb == "get" and any(a in ("-w", "--watch", "--watch-only") or a.startswith(("--watch=", "--watch-only="))
+                                 for a in args):
+            return f"{prog} get --watch"
+        return None
+    if verb == "stats" and not any(a.startswith("--no-stream") for a in args):
+        return f"{prog} stats"
+    if verb == "events" and not any(a.startswith("--until") for a in args):
+        return f"{prog} events"
+    if verb == "attach":
+        return f"{prog} attach"
+    return None
+
+
+# Global options that take a value before the verb (`docker -H ssh://gpu01 stats`, `kubectl -n
+# infer get pods -w`), and the words that group verbs (`docker compose stats`, `docker container stats`).
+_VALUE_OPTIONS = frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "-f", "--file", "-p",
+                            "--project-name", "-n", "--namespace", "--kubeconfig", "-s", "--server", "--cluster",
+                            "--user"})
+_GROUPS = frozenset({"compose", "container"})
+
+
+def _verb(args: list[str]) -> str | None:
+    after_value = False
+    for arg in args:
+        if after_value:
+            after_value = False
+        elif arg in _VALUE_OPTIONS:
+            after_value = True
+        elif not arg.startswith("-") and arg not in _GROUPS:
+            return arg
+    return None

@@ -7,7 +7,8 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from spec_debug.session.shell_words import shell_scripts, simple_commands
+from spec_debug.session.python_writes import python_writes
+from spec_debug.session.shell_words import heredocs, shell_scripts, simple_commands
 
 # What changes a host, by program: killing or restarting what serves, installing, deleting,
 # moving, resetting a GPU. A session's pivots are full of them ("the server hangs" -> `pkill -f
@@ -20,7 +21,7 @@ _CHANGING_PROGRAMS = frozenset({
 # change, the options that take a value before the verb, and the words that group verbs
 # (`docker compose restart`, `kubectl rollout restart`, `uv pip install`).
 _DOCKER = ({"restart", "stop", "kill", "rm", "rmi", "run", "start", "pull", "push", "create", "update", "pause",
-            "unpause", "commit", "load", "import", "tag", "build", "up", "down", "prune", "cp"},
+            "unpause", "commit", "load", "import", "tag", "build", "up", "down", "prune", "cp", "login", "logout"},
            {"-H", "--host", "--context", "-c", "--config", "-l", "--log-level", "-f", "--file", "-p", "--project-name",
             "--env-file", "--profile"},
            {"compose", "container", "image", "volume", "network", "system", "builder", "buildx"})
@@ -79,6 +80,7 @@ def _changes_host(command: str, _depth: int) -> str | None:
     """:func:`changes_host`, uncached. A script a shell reads from a heredoc (``sudo bash
     <<'EOF'`` + ``systemctl restart ...``) runs there too: its commands count (was: the body
     left out, and such a restart kept as a playbook's read-only step)."""
+    pythons = []
     for argv in simple_commands(command, writes=True):
         if isinstance(argv, str):
             if not argv.startswith(_SCRATCH):  # `> /root/sglang_server.log` empties the log
@@ -86,11 +88,31 @@ def _changes_host(command: str, _depth: int) -> str | None:
             continue
         if why := _argv_changes(argv):
             return why
+        if _PYTHON.fullmatch(argv[0].rsplit("/", 1)[-1]):
+            pythons.append(argv)
     if _depth < 3 and "<<" in command:
         for script in shell_scripts(command):
             if why := changes_host(script, _depth + 1):
                 return why
+        if pythons:
+            # `python3 - <<'PY'` + a script that loads config.json, sets a field and dumps it back
+            bodies = list(heredocs(command))
+            delimiters = {op.group(3) for op, *_ in bodies}
+            if any(_python_reads_stdin(argv, delimiters) for argv in pythons):
+                for _op, start, body_end, _after in bodies:
+                    if why := python_writes(command[start:body_end], _SCRATCH):
+                        return why
     return None
+
+
+_PYTHON = re.compile(r"python[\d.]*")
+
+
+def _python_reads_stdin(argv: list[str], delimiters: set[str]) -> bool:
+    """``python3 -`` or ``python3`` with no script: the program is what stdin (a heredoc) holds
+    (the argv keeps a heredoc's delimiter word: ``python3 <<'PY'`` is ``['python3', 'PY']``)."""
+    operands = [a for a in argv[1:] if (not a.startswith("-") or a == "-") and a not in delimiters]
+    return not operands or operands[0] == "-" and "-c" not in argv and "-m" not in argv
 
 
 _STARTS = frozenset({"start", "restart", "reload", "try-restart", "reload-or-restart", "up", "run", "create"})
@@ -117,6 +139,8 @@ def _argv_changes(argv: list[str]) -> str | None:
     prog, args = argv[0].rsplit("/", 1)[-1], argv[1:]
     if re.fullmatch(r"python[\d.]*", prog) and args[:2] == ["-m", "pip"]:
         prog, args = "pip", args[2:]
+    if "-c" in args[:-1] and _PYTHON.fullmatch(prog) and (why := python_writes(args[args.index("-c") + 1], _SCRATCH)):
+        return why  # python3 -c "...json.dump(c, open(p, 'w'))": the draft's config rewritten
     if prog in ("kill", "pkill", "killall") and _signal_zero(args):
         return None  # signal 0 only asks whether the process is alive
     if prog in _CHANGING_PROGRAMS or prog.startswith("mkfs"):
@@ -132,7 +156,7 @@ def _argv_changes(argv: list[str]) -> str | None:
         return f"{prog} {hit}"
     if prog in _VERBS and (verb := _verb(args, *_VERBS[prog][1:])) in _VERBS[prog][0]:
         return f"{prog} {verb}"
-    if prog in ("sed", "perl") and any(a == "-i" or a.startswith(("-i", "--in-place")) for a in args):
+    if prog in ("sed", "perl") and any(_in_place(prog, a) for a in args):
         return f"{prog} -i"
     if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
         return "tee"
@@ -155,6 +179,30 @@ def _argv_changes(argv: list[str]) -> str | None:
         operands = [a for a in args if not a.startswith("-")]
         return None if operands and all(a.startswith(_SCRATCH) for a in operands) else prog
     return None
+
+
+# The short options of sed and perl that take the rest of their cluster as a value (`-e SCRIPT`,
+# `-f FILE`, `-l N`; perlrun: -e -E -M -m -I -x -F -C): an `i` after one is that value's. Perl's
+# -0 and -l take digits only, and the cluster goes on after them (`-0777pi`, `-lpi`).
+_VALUE_OPTIONS = {"sed": "efl", "perl": "eEMmIxFC"}
+
+
+def _in_place(prog: str, arg: str) -> bool:
+    """Whether ``arg`` turns on ``prog``'s in-place editing: ``-i``, ``-i.bak``, ``--in-place``,
+    or an ``i`` in a cluster of short options (perl's ``-pi -e``, perlrun; sed's ``-ri``/``-Ei``,
+    GNU sed's options bundle as getopt's do). Before, only a word that began with ``-i`` counted,
+    so ``perl -pi -e 's/…/' config.json`` read as a read and became a playbook step that edited
+    the draft's config on every host it ran on."""
+    if arg.startswith("--"):
+        return arg.startswith("--in-place")
+    if not arg.startswith("-") or len(arg) < 2:
+        return False
+    for ch in arg[1:]:
+        if ch == "i":
+            return True
+        if ch in _VALUE_OPTIONS[prog] or not (ch.isalnum() or ch == "-"):
+            return False
+    return False
 
 
 # Options that name where a program saves what it makes: SpecForge's and speculators' training

@@ -114,10 +114,17 @@ def without_tty(text: str) -> str:
         if tok.group(0) != "exec" or not _exec_program(tokens[:k]):
             continue
         j = k + 1
+        # kubectl's own options may follow the pod up to `--` (the kubectl exec reference's own
+        # example: `kubectl exec mypod -c ruby-container -i -t -- bash -il`); docker's end at the
+        # container, whose command's options they are after it
+        pod = _exec_program(tokens[:k], "kubectl", "oc")
         while j < len(tokens):
             word = tokens[j].group(0)
-            if word == "--" or not word.startswith("-"):
+            if word == "--" or not word.startswith("-") and not pod:
                 break
+            if not word.startswith("-"):  # the pod: kubectl's options go on after it
+                pod, j = False, j + 1
+                continue
             kept = _option_without_t(word)
             if kept != word:
                 start, end = tokens[j].span()
@@ -161,14 +168,15 @@ def _ssh_destination(args: list[str]) -> tuple[str | None, str]:
     return dest, words.remote
 
 
-def _exec_program(before: list[re.Match]) -> bool:
+def _exec_program(before: list[re.Match], *programs: str) -> bool:
     """Whether the ``exec`` word is the subcommand of docker/podman/nerdctl/kubectl/oc (global
-    options may sit between: ``kubectl -n infer exec``), not bash's ``exec`` or a file name."""
+    options may sit between: ``kubectl -n infer exec``), not bash's ``exec`` or a file name;
+    with ``programs``, of one of those."""
     for tok in reversed(before):
         word = tok.group(0)
         name = word.rsplit("/", 1)[-1].strip("'\"")
         if name in ("docker", "podman", "nerdctl", "kubectl", "oc"):
-            return True
+            return not programs or name in programs
         if not re.fullmatch(r"[\w./:=-]+", word):  # past `;`, `&&`, a quote: another command
             return False
     return False
