@@ -15,7 +15,7 @@ their combinations (plus every order of the configured slots).
 from __future__ import annotations
 
 import itertools
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from typing import Any, Callable, Sequence
 
 import torch
@@ -24,6 +24,7 @@ from torch import Tensor
 from spec_debug.eagle3.alignment import MISALIGNED
 from spec_debug.eagle3.data import Sample
 from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
+from spec_debug.eagle3.layout_report import LayoutReport, SlotCheck
 from spec_debug.eagle3.loading import ZEROED_NORMS_NOTE, LoadedDraft
 
 EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many candidates
@@ -69,60 +70,6 @@ def unmapped_draft(loaded: LoadedDraft) -> bool:
     tokens happen to be the first ids)."""
     cfg = loaded.model.cfg
     return loaded.model.d2t is None and cfg.draft_vocab_size < cfg.vocab_size
-
-
-@dataclass(frozen=True)
-class SlotCheck:
-    slot: int
-    layer_id: int | None
-    is_embedding: bool  # exactly embed_tokens[token_ids] on every probed sample
-    max_abs_diff: float
-
-
-@dataclass
-class LayoutReport:
-    ranked: list[dict[str, Any]]  # [{layout, layer_ids, full_accuracy0}], best first
-    best: list[int]
-    configured: list[int]
-    configured_accuracy0: float
-    verdict: str
-    exhaustive: bool
-    candidates: int
-    samples: int
-    reference: str
-    dump_layer_ids: list[int] | None = None
-    embedding_slots: list[int] = field(default_factory=list)
-    slot_checks: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    untrained_draft: bool = False  # modules saved freshly initialised: no layout was judged
-    # no d2t for a smaller draft vocabulary and every layout near zero: none was judged
-    unmapped_draft: bool = False
-    # RMSNorm weights of zeros (an incomplete copy): every layout scores by chance, none judged
-    zeroed_norms: bool = False
-    # the configured layout scored with config.json's norm_before_residual and the other
-    # value; `ranked_with` is the value the ranking used (see norm_before_residual_check)
-    norm_before_residual_check: dict[str, Any] | None = None
-    # another slot than the last holds the final layer (final_slot_check): the ranking then
-    # scores against that slot's targets
-    final_slot_check: dict[str, Any] | None = None
-    # the best layout's lead when the verdict finds it too few rows to name ({"gained": rows
-    # it gets right beyond the configured one, "rows": step-0 rows scored}; see
-    # unclear_rows): SD402 (diagnose/checks/drafter.py) reads the counts from here
-    unclear_rows: dict[str, int] | None = None
-    # the configured layout's lead when it scores best by too few rows to confirm it
-    # ({"lead", "rows", "runner_up", "all_read": no sample of the dump was left}; see
-    # unconfirmed_rows)
-    unconfirmed_rows: dict[str, Any] | None = None
-    # evaluate's note that the dump's ids sit one position off against its states
-    # (alignment.misalignment_note): every layout was scored on the wrong tokens' embeddings
-    ids_misaligned: str | None = None
-    # no layout gets LAYOUT_MIN_GAIN more rows right than always predicting the dump's most
-    # frequent target token ({"best_rows", "constant_rows", "rows", "target_id",
-    # "initial_norms"}; see skill_check): the ranking is noise, no layout was judged
-    no_skill: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
