@@ -235,10 +235,18 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                        if unmapped else None, zeroed=zeroed,
                        noted=bool(loaded.notes) if noted is None else noted,
                        rows=rows[0] if rows else None)
-    if final_check is not None:
-        verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
-    if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
-        verdict = flag_mismatch(flag_check) + "; with that value: " + verdict
+    flipped = flag_check is not None and flag_check["ranked_with"] != flag_check["config"]
+    if no_skill is not None:
+        # no layout beats a constant prediction with that slot and that value either: their
+        # gains are noise too, not a fault to fix first (the verdict said "config.json's
+        # norm_before_residual does not fit these weights; set it" ahead of "the draft
+        # predicts nothing")
+        verdict += _unjudged_readings(final_check, flag_check if flipped else None)
+    else:
+        if final_check is not None:
+            verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
+        if flipped:
+            verdict = flag_mismatch(flag_check) + "; with that value: " + verdict
     return LayoutReport(
         ranked=ranked, best=list(best), configured=list(configured),
         configured_accuracy0=(final_check["accuracy0"] if final_check is not None
@@ -364,6 +372,28 @@ def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],
             best = {"final_slot": final, "final_slot_accuracy0": other, "layout": list(others),
                     "accuracy0": accuracy0, "num_slots": num_slots, "order": order}
     return best
+
+
+def _unjudged_readings(final_check: dict[str, Any] | None,
+                       flag_check: dict[str, Any] | None) -> str:
+    """The clause, after a no-skill verdict, for the final slot and the norm_before_residual
+    value the ranking used although they scored no better than a constant prediction ("" when
+    it used the dump's last slot and config.json's value)."""
+    readings = []
+    if final_check is not None:
+        readings.append(f"slot {final_check['final_slot']}'s states as the targets (step-0 "
+                        f"accuracy {final_check['final_slot_accuracy0']:.3f} vs "
+                        f"{final_check['accuracy0']:.3f} with slot "
+                        f"{final_check['num_slots'] - 1}'s)")
+    if flag_check is not None:
+        ours, other = str(flag_check["config"]).lower(), str(not flag_check["config"]).lower()
+        readings.append(f"norm_before_residual={other} ({flag_check['flipped_accuracy0']:.3f} "
+                        f"vs {flag_check['accuracy0']:.3f} with config.json's {ours})")
+    if not readings:
+        return ""
+    return ("; the layouts were ranked with " + " and ".join(readings) + ", which scored "
+            "better, but no better than that constant prediction: noise as well, so neither "
+            "the dump's final slot nor config.json's norm_before_residual is judged from it")
 
 
 def final_slot_mismatch(check: dict[str, Any]) -> str:
