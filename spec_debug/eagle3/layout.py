@@ -660,19 +660,30 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
     elif (best == configured or gap < CLEAR_MARGIN) and unconfirmed is not None:
         runner = tuple(unconfirmed["runner_up"])
         lead = unconfirmed["lead"]
-        text = (f"configured layout {describe(configured)} scores best "
-                f"(step-0 accuracy {scores[configured]:.3f}), but {describe(runner)} scores "
-                f"{scores[runner]:.3f}: "
-                + (f"{lead} more of {unconfirmed['rows']} rows right" if lead > 0 else
-                   f"as many of {unconfirmed['rows']} rows right" if lead == 0 else
-                   f"{-lead} more of {unconfirmed['rows']} rows right than the configured")
-                + f", too few to tell the layouts apart (a sign test wants {LAYOUT_MIN_GAIN} "
-                "all one way), so this dump does not confirm the draft's layout; "
-                + ("every sample of the dump was probed: probe a dump with more samples, or "
-                   "longer ones (more loss-masked positions)" if unconfirmed.get("all_read")
-                   else "probe more samples (--max-samples) or longer ones (more "
-                   "loss-masked positions)")
-                + _near_zero_everywhere(scores))
+        if -lead >= LAYOUT_MIN_GAIN:
+            # the runner-up is the best, by enough rows but within CLEAR_MARGIN: "the configured
+            # scores best, but [3, 2, 0] gets 12 more of 624 rows right than the configured, too
+            # few (a sign test wants 5)" contradicted itself twice (624 rows: CLEAR_MARGIN is
+            # 12.5 rows)
+            text = (f"{describe(runner)} scores best (step-0 accuracy {scores[runner]:.3f}), "
+                    f"close to the configured layout {describe(configured)} "
+                    f"({scores[configured]:.3f}): {-lead} more of {unconfirmed['rows']} rows "
+                    f"right, a lead under {CLEAR_MARGIN} in step-0 accuracy, too small to name "
+                    "it the draft's, so this dump does not confirm the draft's layout; ")
+        else:
+            text = (f"configured layout {describe(configured)} scores best "
+                    f"(step-0 accuracy {scores[configured]:.3f}), but {describe(runner)} scores "
+                    f"{scores[runner]:.3f}: "
+                    + (f"{lead} more of {unconfirmed['rows']} rows right" if lead > 0 else
+                       f"as many of {unconfirmed['rows']} rows right" if lead == 0 else
+                       f"{-lead} more of {unconfirmed['rows']} rows right than the configured")
+                    + f", too few to tell the layouts apart (a sign test wants {LAYOUT_MIN_GAIN} "
+                    "all one way), so this dump does not confirm the draft's layout; ")
+        text += (("every sample of the dump was probed: probe a dump with more samples, or "
+                  "longer ones (more loss-masked positions)" if unconfirmed.get("all_read")
+                  else "probe more samples (--max-samples) or longer ones (more "
+                  "loss-masked positions)")
+                 + _near_zero_everywhere(scores))
     elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "
