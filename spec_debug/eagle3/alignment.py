@@ -33,25 +33,46 @@ MIN_ROWS = 16
 MISALIGNED = "the dump's token ids look "
 
 
-def id_agreement(target_t: Tensor, input_ids: Tensor) -> Tensor:
-    """[len(OFFSETS), 2] int64 on the targets' device: per offset, the rows where the verifier's
-    argmax `target_t` [T] (row t: its argmax at position t + 1) equals input_ids[t + d], and the
-    rows compared. A tensor, so summing it over samples costs no device sync."""
-    rows = []
+def id_agreement(target_t: Tensor, input_ids: Tensor, scored: Tensor | None = None) -> Tensor:
+    """[2, len(OFFSETS), 2] int64 on the targets' device: per offset, the rows where the
+    verifier's argmax `target_t` [T] (row t: its argmax at position t + 1) equals
+    input_ids[t + d], and the rows compared; [0] over the rows `scored` [T] bool selects (the
+    loss mask's), [1] over every row. A tensor, so summing it over samples costs no device sync.
+
+    The scored rows first: padding past a sample's end (SpecForge pads with zero states,
+    speculators' collate with loss_mask 0; data.every_position_mask) has a constant argmax
+    (the head of a zero state) beside a constant pad id, so it agrees at every offset alike
+    and, long enough, drowned an off-by-one dump's offset under MIN_RATIO."""
     T = int(target_t.shape[0])
-    for d in OFFSETS:
-        start, stop = max(0, -d), min(T, T - d)  # rows t with t + d inside input_ids
-        n = max(0, stop - start)
-        same = ((target_t[start:stop] == input_ids[start + d:stop + d]).sum() if n
-                else target_t.new_zeros(()))
-        rows.append(torch.stack([same.to(torch.int64), same.new_tensor(n, dtype=torch.int64)]))
-    return torch.stack(rows)
+    masks = [scored, None]
+    out = []
+    for mask in masks:
+        rows = []
+        for d in OFFSETS:
+            start, stop = max(0, -d), min(T, T - d)  # rows t with t + d inside input_ids
+            n = max(0, stop - start)
+            if not n:
+                same = count = target_t.new_zeros((), dtype=torch.int64)
+            else:
+                hit = target_t[start:stop] == input_ids[start + d:stop + d]
+                if mask is not None:
+                    kept = mask[start:stop]
+                    hit, count = hit & kept, kept.sum()
+                else:
+                    count = target_t.new_tensor(n, dtype=torch.int64)
+                same = hit.sum()
+            rows.append(torch.stack([same.to(torch.int64), count.to(torch.int64)]))
+        out.append(torch.stack(rows))
+    return torch.stack(out)
 
 
 def misalignment_note(agreement: Tensor) -> list[str]:
     """The note for summed id_agreement counts, or [] when the ids look aligned (or nothing
     says either way)."""
-    counts = agreement.tolist()
+    scored, every = agreement.tolist()
+    # the loss-masked rows when they are enough to say (see id_agreement); else every row, as
+    # a mask of a few rows per sample (a one-line reply) must not hide an off-by-one dump
+    counts = scored if scored[OFFSETS.index(ALIGNED)][1] >= MIN_ROWS else every
     rates = {d: (same / n if n else 0.0) for d, (same, n) in zip(OFFSETS, counts)}
     if counts[OFFSETS.index(ALIGNED)][1] < MIN_ROWS:
         return []

@@ -120,7 +120,7 @@ class Counts:
         self.lost_layer_slots: set[int] = set()
         # the verifier's argmax against the data's ids per offset (alignment.id_agreement):
         # ids saved one position off against the states, said rather than scored as weak weights
-        self.id_agreement = torch.zeros((len(OFFSETS), 2), dtype=torch.int64, device=self.device)
+        self.id_agreement = torch.zeros((2, len(OFFSETS), 2), dtype=torch.int64, device=self.device)
 
 
 def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Tensor,
@@ -299,7 +299,8 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     # passed on whenever a row reads a lost state, not only when one is in step 0's mask: a
     # row outside it still predicts a masked position at step k >= 1, and its chain (never
     # started) was counted there as a miss
-    agreement = id_agreement(target_t, input_ids) if reference == "target_argmax" else None
+    agreement = (id_agreement(target_t, input_ids, loss_mask) if reference == "target_argmax"
+                 else None)
     return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
                          lost_positions, lost_slots, lost if lost_positions else None, agreement)
 

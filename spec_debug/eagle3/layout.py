@@ -15,7 +15,7 @@ their combinations (plus every order of the configured slots).
 from __future__ import annotations
 
 import itertools
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from typing import Any, Callable, Sequence
 
 import torch
@@ -24,6 +24,7 @@ from torch import Tensor
 from spec_debug.eagle3.alignment import MISALIGNED
 from spec_debug.eagle3.data import Sample
 from spec_debug.eagle3.evaluate import PrecisionError, TargetCache, evaluate
+from spec_debug.eagle3.layout_report import LayoutReport, SlotCheck
 from spec_debug.eagle3.loading import ZEROED_NORMS_NOTE, LoadedDraft
 
 EXHAUSTIVE_LIMIT = 120  # ordered choices scored exhaustively up to this many candidates
@@ -69,60 +70,6 @@ def unmapped_draft(loaded: LoadedDraft) -> bool:
     tokens happen to be the first ids)."""
     cfg = loaded.model.cfg
     return loaded.model.d2t is None and cfg.draft_vocab_size < cfg.vocab_size
-
-
-@dataclass(frozen=True)
-class SlotCheck:
-    slot: int
-    layer_id: int | None
-    is_embedding: bool  # exactly embed_tokens[token_ids] on every probed sample
-    max_abs_diff: float
-
-
-@dataclass
-class LayoutReport:
-    ranked: list[dict[str, Any]]  # [{layout, layer_ids, full_accuracy0}], best first
-    best: list[int]
-    configured: list[int]
-    configured_accuracy0: float
-    verdict: str
-    exhaustive: bool
-    candidates: int
-    samples: int
-    reference: str
-    dump_layer_ids: list[int] | None = None
-    embedding_slots: list[int] = field(default_factory=list)
-    slot_checks: list[dict[str, Any]] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    untrained_draft: bool = False  # modules saved freshly initialised: no layout was judged
-    # no d2t for a smaller draft vocabulary and every layout near zero: none was judged
-    unmapped_draft: bool = False
-    # RMSNorm weights of zeros (an incomplete copy): every layout scores by chance, none judged
-    zeroed_norms: bool = False
-    # the configured layout scored with config.json's norm_before_residual and the other
-    # value; `ranked_with` is the value the ranking used (see norm_before_residual_check)
-    norm_before_residual_check: dict[str, Any] | None = None
-    # another slot than the last holds the final layer (final_slot_check): the ranking then
-    # scores against that slot's targets
-    final_slot_check: dict[str, Any] | None = None
-    # the best layout's lead when the verdict finds it too few rows to name ({"gained": rows
-    # it gets right beyond the configured one, "rows": step-0 rows scored}; see
-    # unclear_rows): SD402 (diagnose/checks/drafter.py) reads the counts from here
-    unclear_rows: dict[str, int] | None = None
-    # the configured layout's lead when it scores best by too few rows to confirm it
-    # ({"lead", "rows", "runner_up", "all_read": no sample of the dump was left}; see
-    # unconfirmed_rows)
-    unconfirmed_rows: dict[str, Any] | None = None
-    # evaluate's note that the dump's ids sit one position off against its states
-    # (alignment.misalignment_note): every layout was scored on the wrong tokens' embeddings
-    ids_misaligned: str | None = None
-    # no layout gets LAYOUT_MIN_GAIN more rows right than always predicting the dump's most
-    # frequent target token ({"best_rows", "constant_rows", "rows", "target_id",
-    # "initial_norms"}; see skill_check): the ranking is noise, no layout was judged
-    no_skill: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 def candidate_layouts(num_slots: int, num_aux: int, configured: Sequence[int],
@@ -288,10 +235,18 @@ def probe(loaded: LoadedDraft, samples: Sequence[Sample], *, configured: Sequenc
                        if unmapped else None, zeroed=zeroed,
                        noted=bool(loaded.notes) if noted is None else noted,
                        rows=rows[0] if rows else None)
-    if final_check is not None:
-        verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
-    if flag_check is not None and flag_check["ranked_with"] != flag_check["config"]:
-        verdict = flag_mismatch(flag_check) + "; with that value: " + verdict
+    flipped = flag_check is not None and flag_check["ranked_with"] != flag_check["config"]
+    if no_skill is not None:
+        # no layout beats a constant prediction with that slot and that value either: their
+        # gains are noise too, not a fault to fix first (the verdict said "config.json's
+        # norm_before_residual does not fit these weights; set it" ahead of "the draft
+        # predicts nothing")
+        verdict += _unjudged_readings(final_check, flag_check if flipped else None)
+    else:
+        if final_check is not None:
+            verdict = final_slot_mismatch(final_check) + "; with that slot as the final one: " + verdict
+        if flipped:
+            verdict = flag_mismatch(flag_check) + "; with that value: " + verdict
     return LayoutReport(
         ranked=ranked, best=list(best), configured=list(configured),
         configured_accuracy0=(final_check["accuracy0"] if final_check is not None
@@ -417,6 +372,28 @@ def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],
             best = {"final_slot": final, "final_slot_accuracy0": other, "layout": list(others),
                     "accuracy0": accuracy0, "num_slots": num_slots, "order": order}
     return best
+
+
+def _unjudged_readings(final_check: dict[str, Any] | None,
+                       flag_check: dict[str, Any] | None) -> str:
+    """The clause, after a no-skill verdict, for the final slot and the norm_before_residual
+    value the ranking used although they scored no better than a constant prediction ("" when
+    it used the dump's last slot and config.json's value)."""
+    readings = []
+    if final_check is not None:
+        readings.append(f"slot {final_check['final_slot']}'s states as the targets (step-0 "
+                        f"accuracy {final_check['final_slot_accuracy0']:.3f} vs "
+                        f"{final_check['accuracy0']:.3f} with slot "
+                        f"{final_check['num_slots'] - 1}'s)")
+    if flag_check is not None:
+        ours, other = str(flag_check["config"]).lower(), str(not flag_check["config"]).lower()
+        readings.append(f"norm_before_residual={other} ({flag_check['flipped_accuracy0']:.3f} "
+                        f"vs {flag_check['accuracy0']:.3f} with config.json's {ours})")
+    if not readings:
+        return ""
+    return ("; the layouts were ranked with " + " and ".join(readings) + ", which scored "
+            "better, but no better than that constant prediction: noise as well, so neither "
+            "the dump's final slot nor config.json's norm_before_residual is judged from it")
 
 
 def final_slot_mismatch(check: dict[str, Any]) -> str:
@@ -683,19 +660,30 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
     elif (best == configured or gap < CLEAR_MARGIN) and unconfirmed is not None:
         runner = tuple(unconfirmed["runner_up"])
         lead = unconfirmed["lead"]
-        text = (f"configured layout {describe(configured)} scores best "
-                f"(step-0 accuracy {scores[configured]:.3f}), but {describe(runner)} scores "
-                f"{scores[runner]:.3f}: "
-                + (f"{lead} more of {unconfirmed['rows']} rows right" if lead > 0 else
-                   f"as many of {unconfirmed['rows']} rows right" if lead == 0 else
-                   f"{-lead} more of {unconfirmed['rows']} rows right than the configured")
-                + f", too few to tell the layouts apart (a sign test wants {LAYOUT_MIN_GAIN} "
-                "all one way), so this dump does not confirm the draft's layout; "
-                + ("every sample of the dump was probed: probe a dump with more samples, or "
-                   "longer ones (more loss-masked positions)" if unconfirmed.get("all_read")
-                   else "probe more samples (--max-samples) or longer ones (more "
-                   "loss-masked positions)")
-                + _near_zero_everywhere(scores))
+        if -lead >= LAYOUT_MIN_GAIN:
+            # the runner-up is the best, by enough rows but within CLEAR_MARGIN: "the configured
+            # scores best, but [3, 2, 0] gets 12 more of 624 rows right than the configured, too
+            # few (a sign test wants 5)" contradicted itself twice (624 rows: CLEAR_MARGIN is
+            # 12.5 rows)
+            text = (f"{describe(runner)} scores best (step-0 accuracy {scores[runner]:.3f}), "
+                    f"close to the configured layout {describe(configured)} "
+                    f"({scores[configured]:.3f}): {-lead} more of {unconfirmed['rows']} rows "
+                    f"right, a lead under {CLEAR_MARGIN} in step-0 accuracy, too small to name "
+                    "it the draft's, so this dump does not confirm the draft's layout; ")
+        else:
+            text = (f"configured layout {describe(configured)} scores best "
+                    f"(step-0 accuracy {scores[configured]:.3f}), but {describe(runner)} scores "
+                    f"{scores[runner]:.3f}: "
+                    + (f"{lead} more of {unconfirmed['rows']} rows right" if lead > 0 else
+                       f"as many of {unconfirmed['rows']} rows right" if lead == 0 else
+                       f"{-lead} more of {unconfirmed['rows']} rows right than the configured")
+                    + f", too few to tell the layouts apart (a sign test wants {LAYOUT_MIN_GAIN} "
+                    "all one way), so this dump does not confirm the draft's layout; ")
+        text += (("every sample of the dump was probed: probe a dump with more samples, or "
+                  "longer ones (more loss-masked positions)" if unconfirmed.get("all_read")
+                  else "probe more samples (--max-samples) or longer ones (more "
+                  "loss-masked positions)")
+                 + _near_zero_everywhere(scores))
     elif best == configured or gap < CLEAR_MARGIN:
         text = (f"configured layout {describe(configured)} scores best "
                 f"(step-0 accuracy {scores[configured]:.3f}): the draft matches this dump's "

@@ -12,6 +12,7 @@ from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (draft_misfit_line, launch_quantization, not_checked, raised, record,
                                               served_target, target_misfit_line, target_mtp_line, where)
 from spec_debug.eagle3.config import use_aux_hidden_state
+from spec_debug.eagle3.layout_report import SERVED_FIELDS, report_fields
 from spec_debug.record import Finding
 from spec_debug.runner.runner_findings import runner_finding
 
@@ -42,16 +43,9 @@ def _layout_summary(report: dict[str, Any] | None) -> dict[str, Any] | None:
     # the checks compare against them.
     keep = [r for i, r in enumerate(ranked)
             if i < TOP or r["layout"] in (report.get("configured"), report.get("served"))]
-    return {k: report.get(k) for k in ("best", "configured", "configured_accuracy0", "served",
-                                       "served_layer_ids", "served_accuracy0", "verdict", "exhaustive",
-                                       "candidates", "samples", "reference", "dump_layer_ids",
-                                       "embedding_slots", "slot_checks", "notes", "untrained_draft",
-                                       "unmapped_draft", "zeroed_norms",
-                                       "norm_before_residual_check", "final_slot_check",
-                                       "unclear_rows", "unconfirmed_rows", "no_skill",
-                                       # check_layout names no layout from a ranking scored on
-                                       # ids one position off (its SD402 rule read it from here)
-                                       "ids_misaligned")} | {"ranked": keep}
+    # every field of the report (typed, from eagle3/layout_report.py) and the served layout's:
+    # a hand-kept list of keys here dropped each field added later (ids_misaligned)
+    return {k: report.get(k) for k in (*report_fields(), *SERVED_FIELDS) if k != "ranked"} | {"ranked": keep}
 
 
 def parse(host: dict[str, Any]) -> dict[str, Any]:

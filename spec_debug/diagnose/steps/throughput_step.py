@@ -646,5 +646,9 @@ def check(ctx: Any) -> list[Finding]:
     # beside the SD704 that explained the low acceptance.
     judged = max(candidates) if candidates else None
     payoff_causes = raised(ctx.host_facts, EVAL_ACCEPTANCE_CAUSES if judged == best else SERVING_PATH_CAUSES)
-    findings += check_payoff(model, judged, best_steps, root_causes=payoff_causes, at=at)
+    # judged at the steps it was measured at: the log's accept length at the served steps (was:
+    # at the evaluation's trained steps, so 1.50 measured at 1 step read "at 7 step(s)
+    # break-even needs 1.70" and SD503 said a draft that pays off at 1 step never can)
+    payoff_steps = best_steps if judged == best else (served_steps or best_steps)
+    findings += check_payoff(model, judged, payoff_steps, root_causes=payoff_causes, at=at)
     return record(ctx.facts, NS, findings)
