@@ -96,6 +96,7 @@ _NOT_THE_SUSPECT = (r" (?!(?:best|right|first|only|same|whole|end|case|point|way
 _NAMED_OUT_TEXT = (
     # ("Never mind, the d2t map is fine.", "Scratch that: ...": the guess taken back before it)
     r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good|never ?mind|scratch that|actually)[,:]? )?"
+    r"{checked}"
     # ("If the d2t map is fine, acceptance should be high": a condition, nothing cleared)
     r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
     r"(?:the )?[\w-]+(?: [\w-]+){0,3}"
@@ -116,9 +117,16 @@ _NAMED_OUT_TEXT = (
     # subject a pronoun, at the head of the sentence or of a clause after a comma)
     r"|(?:it(?:'s|\u2019s| is| was) )?not the" + _NOT_THE_SUSPECT + ")"
     r"|(?<=[,;] )(?:(?:so|then|and),? )?it(?:'s|\u2019s| is| was) not the" + _NOT_THE_SUSPECT)
-_NAMED_OUT = re.compile(_NAMED_OUT_TEXT, re.I)
+# "I confirmed that the server is not the issue.", "Verified: the d2t map is fine.": the check told
+# before the subject it cleared, which still names what it clears (was: the newest open guess,
+# whatever it named, ruled out by the server; and the d2t map found fine confirmed the d2t guess)
+_CHECKED = r"(?:i (?:have |'ve |also |just |now )?)?(?:confirmed|verified|checked|double-checked|made sure)(?:[,:]| that| and)? "
+_NAMED_OUT = re.compile(_NAMED_OUT_TEXT.replace("{checked}", f"(?:{_CHECKED})?"), re.I)
+# A confirmation that is all of a suspect cleared: "I confirmed that the d2t map is fine." ("Confirmed:
+# the draft weights are fine; the serving path is the problem." confirms the serving path)
+_CHECKED_OUT = re.compile(f"(?:{_NAMED_OUT_TEXT.replace('{checked}', _CHECKED)})(?=\\s*(?:[.!,]|$))", re.I)
 _RULED_OUT = re.compile(
-    _NAMED_OUT_TEXT + "|"
+    _NAMED_OUT_TEXT.replace("{checked}", "") + "|"
     # ("That rules it out", "ruled that out": the guess named by a pronoun between)
     r"\b(?:rule[sd] (?:(?:it|that|this|them) )?out|no (?:change|difference|improvement|effect)"
     # "No change needed in the launch script": nothing to do, no suspect ruled out
@@ -510,7 +518,7 @@ def outcome(text: str, low: str | None = None) -> tuple[str, ...] | None:
             sentence = found[0] if found else ""
             # "I confirmed that the vocab mapping is not the issue": what was confirmed is
             # that the suspect is innocent.
-            if kind == "confirmed" and _affirmed(_RULED_OUT, sentence):
+            if kind == "confirmed" and (_affirmed(_RULED_OUT, sentence) or _CHECKED_OUT.search(sentence) is not None):
                 return "ruled_out", sentence
             if kind == "confirmed" and (not plain or _ruled_out_cue(low)) and _affirmed(_RULED_OUT, text):
                 # "Confirmed: num_speculative_tokens 3 keeps up. The CUDA graph sizes were not the
