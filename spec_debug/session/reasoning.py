@@ -381,9 +381,16 @@ _CHECK_QUESTION = re.compile(
     r"\b(?:check|checking|checks|see|seeing|verify|verifying|test|testing|confirm|confirming|find out|"
     r"figure out|determine|make sure|ensure|inspect|inspecting|look at|looking at)\s+(?:whether|if)\b[^.!?;,]*$", re.I)
 _FORECAST = re.compile(
-    r"\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
+    r"(?:\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
     r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may)(?: also| well)? be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"
     r"(?:slow|slower|long|longer|large|larger|big|bigger|heavy|expensive|time-consuming|quick|quicker|a while)\b"
+    # "This could be a long-running benchmark", "the sweep might be a long one": the action's length
+    # ("This could be a slow path in the draft kernel", "a large mismatch": a fault guessed)
+    r"|\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
+    r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may)(?: also| well)? be\s+an?\s+(?:(?:bit|very|quite|rather)\s+)?"
+    r"(?:long-running|long|longer|lengthy|slow|slower|large|big|heavy|expensive|time-consuming|quick)\s+"
+    r"(?:one|run|job|build|download|install\w*|benchmark|wait|process|step|operation|task|compil\w*|sweep|load|upload|"
+    r"transfer|copy|command)\b)"
     r"(?![^.!?]*\b(?:because|due to|caused|why)\b)", re.I)
 
 
