@@ -422,13 +422,66 @@ def _planned_only(sentence: str) -> bool:
     return found and _HYPOTHESIS.search(sentence) is None
 
 
+# A fault said of a subject: "... is the problem", "... are wrong", "... is not being applied".
+_FAULT = (r"(?:probably |likely |actually |still |just |definitely |clearly )?(?:the (?:real |actual |root )?"
+          r"(?:problem|issue|cause|culprit|bug|bottleneck)\b(?! (?:is|was) (?:now )?(?:fixed|gone|resolved|solved))"
+          r"|wrong|broken|incorrect|stale|misconfigured|mismatched|buggy|corrupt(?:ed)?|off by one|to blame|at fault"
+          r"|(?:not|n't) (?:being )?(?:loaded|applied|used|honou?red|passed|set|read) (?:correctly|properly|at all)\b)")
+# The agent's opinion of what is at fault, in words _HYPOTHESIS does not hold: "I think the d2t map
+# is wrong", "It looks like the layer ids are off by one", "This points to the d2t map". Not a plan
+# or an opinion of something sound: "I think we should rerun", "It looks like the server started",
+# "This points to the docs", "The symlink points to the new checkpoint".
+_OPINION = re.compile(
+    r"\bI (?:think|believe|reckon)(?: that)?,? (?!(?:we|I|you|they|it'?s|it is|it would|it might|this is)\b)"
+    r"(?:the |our |its |this |that )?[\w.'/-]+(?: [\w.'/-]+){0,5}? (?:is|are|was|were) " + _FAULT +
+    r"|\b(?:it )?(?:looks|seems|appears) (?:like|as if|as though|that) (?!(?:we|I|you|they)\b)"
+    r"(?:the |our |its |this |that )?[\w.'/-]+(?: [\w.'/-]+){0,5}? (?:is|are|was|were|has been|have been) " + _FAULT +
+    r"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=, )|(?<=; ))(?:(?:so|and|ok(?:ay)?|hmm+|well),? )?(?:this|that|which|everything|all (?:of )?(?:this|that)"
+    r"|the (?:evidence|data|numbers|results?|profile|trace|logs?|pattern|symptoms?))"
+    r" (?:strongly |clearly |also |all )?(?:points|pointed|hints|hinted) (?:to|at|towards?) "
+    r"(?!(?:the |a |an )?(?:docs?|documentation|readme|file|folder|directory|path|url|link|page|section|line|repo|same|"
+    r"right|correct|expected|latest|new|old|next|first|second|fix|solution|answer|need|fact|way|conclusion)\b"
+    r"|(?:nothing|something|anything|it|this|that|them|what|where|how|why)\b)"
+    r"(?:the |a |an |our |its )?(?=[a-z])[\w.'/-]+", re.I)
+
+
+# A literal of every branch of _OPINION, lowered (only agent text is read for opinions, beside
+# scan_metrics over the same text: these finds are a small part of its cost).
+_OPINION_CUES = ("i think", "i believe", "i reckon", "looks ", "seems ", "appears ", "point", "hint")
+_OPINION_END = re.compile(r"[.!?](?!\S)|\n")
+
+
+def _opinions(text: str, low: str) -> list[str]:
+    """The sentences of ``text`` that match _OPINION: only those around a cue of it are read (the
+    phrases are common, the opinions rare: no split of the whole text)."""
+    if len(low) != len(text) or not _cues_apply(text):
+        return sentences_matching(text, _OPINION, 3)  # (offsets of the lowered text are not the text's)
+    out: list[tuple[int, str]] = []
+    for cue in _OPINION_CUES:
+        at = low.find(cue)
+        while at >= 0 and len(out) < 6:
+            start = _sentence_start(text, at)
+            end = _OPINION_END.search(text, at)
+            stop = end.end() if end is not None else len(text)
+            sentence = text[start:stop].strip()
+            if _OPINION.search(sentence) is not None and all(s != sentence[:300] for _, s in out):
+                out.append((start, sentence[:300]))
+            at = low.find(cue, stop)
+    return [s for _, s in sorted(out)][:3]
+
+
 def hypotheses(text: str, low: str | None = None) -> list[str]:
     """``low`` is ``text.lower()`` when the caller has it already."""
-    if not _hypothesis_cue(text.lower() if low is None else low):
-        return []
-    if _HYPOTHESIS.search(text) is None:
-        return []
-    return [s for s in sentences_matching(text, _HYPOTHESIS, 6) if not _planned_only(s)][:3]
+    if low is None:
+        low = text.lower()
+    found = []
+    if _hypothesis_cue(low) and _HYPOTHESIS.search(text) is not None:
+        found = [s for s in sentences_matching(text, _HYPOTHESIS, 6) if not _planned_only(s)][:3]
+    if len(found) < 3:
+        opinions = [s for s in _opinions(text, low) if s not in found]
+        if opinions:
+            found = sorted(found + opinions, key=text.find)[:3]
+    return found
 
 
 # "I confirmed the server is listening on port 30000", "Verified that the GPUs are idle": a
