@@ -20,7 +20,8 @@ GUESSES = ["I think the d2t map is wrong.", "I believe the layer ids are off by 
            "It looks like the d2t map is wrong.", "Looks like the aux layer ids are stale.",
            "It seems like the draft config is not being applied correctly.", "This points to the d2t map.",
            "So this points to a vocab mismatch.", "The evidence points to the CUDA graph capture.",
-           "Acceptance is 1.0, which points to the hidden-state layout."]
+           "Acceptance is 1.0, which points to the hidden-state layout.",
+           "Everything points to the d2t map."]
 
 
 @pytest.mark.parametrize("said", GUESSES)
@@ -43,6 +44,12 @@ def test_no_guess(said):
 def test_in_text_order_with_other_guesses():
     text = "It looks like the d2t map is wrong. I suspect the layer ids as well."
     assert hypotheses(text) == ["It looks like the d2t map is wrong.", "I suspect the layer ids as well."]
+
+
+def test_a_checkpoint_or_an_endpoint_points_nowhere():
+    # ("checkpoint", "endpoints" hold "point": the words of the guess are " points ", " pointed ")
+    text = "The checkpoint endpoints are up. Everything points to the d2t map."
+    assert hypotheses(text) == ["Everything points to the d2t map."]
 
 
 def test_the_session_settles_the_guess(tmp_path):
