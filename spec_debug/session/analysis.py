@@ -479,6 +479,9 @@ class _Call:
     """The host whose prompt the command was typed at (the call's own, not its target's)."""
     web: bool = False
     """A fetch or web search of others' pages (shell.reads_the_web): its result holds no error of the session."""
+    notes: bool = False
+    """A file tool read a prose document (shell.is_notes_path: NOTES.md, a summary): what it holds was
+    written before, its numbers stated as a report's are, not measured, its errors quoted."""
 
 
 _TRACED_SSH = re.compile(TRACE_LEAD + r"(?:\S+ )*?(?:\S*/)?ssh ", re.M).search
@@ -501,8 +504,8 @@ def _quotes_others(call: _Call) -> bool:
     (Claude Code's Edit shows `cat -n` of the change: its `raise RuntimeError("CUDA out of
     memory")` is the edit); a web page or search result (WebFetch of a GitHub issue,
     WebSearch's titles, a docs MCP tool) quotes others' reports (was a failed call, and the
-    postmortem's first error a stranger's)."""
-    return call.spawn or (call.record is None and call.category == "edit") or call.web
+    postmortem's first error a stranger's); so does a notes file read (NOTES.md's pasted traceback)."""
+    return call.spawn or (call.record is None and call.category == "edit") or call.web or call.notes
 
 
 def _host_argument(call: _Call) -> bool:
@@ -1166,7 +1169,9 @@ class _SessionState:
             self.changed_at[record.host if record is not None else None] = ev.seq
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
                      self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()),
-                     ev.host, record is None and shell.reads_the_web(ev.tool_name, ev.path))
+                     ev.host, record is None and shell.reads_the_web(ev.tool_name, ev.path),
+                     record is None and ev.path is not None and shell.is_read_tool(ev.tool_name)
+                     and shell.is_notes_path(ev.path))
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -1436,8 +1441,11 @@ class _SessionState:
             read = self._read_by_spawned(ev) if report is not None and self.sub_readings else None
             # a benchmark of a server launched without speculation measures the baseline (SD501)
             plain = call is not None and call.category == "benchmark" and self._plain_server(call, x) is not None
+            # a notes file the agent reads (Read NOTES.md): its numbers were written before, as a
+            # report's are, no reading this session made (was: measured, the impact's "went from")
+            source = "prose" if call is not None and call.notes else "output"
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), hint)):
-                rec = self._metric(ev, m, host, "output", st, call, plain)
+                rec = self._metric(ev, m, host, source, st, call, plain)
                 if read and any(r.name == rec.name and _restates(rec.value, r.value) for r in read):
                     # the sub-agent's lines were read first (inline in the trunk): its own reading stands
                     self.kept_metrics.discard(rec)

@@ -1763,12 +1763,31 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
             found.insert(len(found) - 1, Metric(name, value, "tok/s", _context(text, start, end)))
             continue
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
+        if name == "throughput" and (bare := _BARE_BASELINE_NEXT.match(text, end)) is not None:
+            # "EAGLE-3 95 tok/s; vanilla 140.", "95 tok/s with EAGLE-3, 140 without.": the baseline's
+            # number after ours, its unit left out as ours gave it (was: no baseline, the slowdown
+            # unseen). A number far from ours is no speed of the same run (a batch size, a version).
+            at = bare.start("value") if bare.group("value") else bare.start("after")
+            base = float(bare.group("value") or bare.group("after"))
+            if 0.1 * value <= base <= 10 * value:
+                found.append(Metric("baseline_throughput", base, "tok/s", _context(text, at, bare.end())))
     for unit in headers[:20]:
         if (m := _VALUE_AFTER_UNIT.match(text, unit.end())) is not None:
             _unit_labelled(text, unit, m, found)
         elif lists:
             _listed_under(text, unit, found)
 
+
+# After ours, the baseline's bare number, its unit left out: "95 tok/s; vanilla 140.", "95 tok/s vs
+# the baseline: 140.", "95 tok/s with EAGLE-3, 140 without." (the number ends its clause: "vanilla
+# 140 ms", "vanilla 3.1.2" are no speed).
+_BARE_BASELINE_NEXT = re.compile(
+    r"\**(?:\s+(?:with|w/|using|on)\s+[\w.-]+(?:\s+[\w.-]+)?)?\s*(?:[;,]|\s(?:vs\.?|versus))\s*(?:and\s+|but\s+|while\s+|whereas\s+)?"
+    r"(?:(?:the\s+)?(?:(?:baseline|vanilla|plain|normal|regular|no[- ]?spec\w*)(?:\s+(?:decoding|run|baseline))?"
+    r"|without(?:\s+(?:it|spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft))?|w/o)"
+    r"\s*(?:[:=]|is|was|gets?|got|gives?|at|does|did)?\s*(?:[~\u2248]|about\s+)?\**(?P<value>\d+(?:\.\d+)?)"
+    r"|(?P<after>\d+(?:\.\d+)?)\s+(?:without(?:\s+it)?|w/o|for\s+(?:the\s+)?(?:baseline|vanilla)|on\s+vanilla))"
+    r"\**(?=\s*(?:[.;!)](?!\d)|,(?!\s*\d)|$))", re.I)
 
 # A reading, then "from" and the reading it changed from: "dropped to 54.8 tok/s from 90 tok/s",
 # "is now 54.8 tok/s, down from 90 tok/s" (the second number's own unit follows the match).

@@ -96,6 +96,7 @@ _NOT_THE_SUSPECT = (r" (?!(?:best|right|first|only|same|whole|end|case|point|way
 _NAMED_OUT_TEXT = (
     # ("Never mind, the d2t map is fine.", "Scratch that: ...": the guess taken back before it)
     r"(?:^|(?<=[.!?] )|(?<=\n))(?:(?:nope|no|nah|ok(?:ay)?|so|well|hmm+|good|never ?mind|scratch that|actually)[,:]? )?"
+    r"{checked}"
     # ("If the d2t map is fine, acceptance should be high": a condition, nothing cleared)
     r"(?:(?!(?:it|that|this|everything|all|which|now|i|we|you|if|when|whether|unless|once|assuming|provided)\b)"
     r"(?:the )?[\w-]+(?: [\w-]+){0,3}"
@@ -116,9 +117,16 @@ _NAMED_OUT_TEXT = (
     # subject a pronoun, at the head of the sentence or of a clause after a comma)
     r"|(?:it(?:'s|\u2019s| is| was) )?not the" + _NOT_THE_SUSPECT + ")"
     r"|(?<=[,;] )(?:(?:so|then|and),? )?it(?:'s|\u2019s| is| was) not the" + _NOT_THE_SUSPECT)
-_NAMED_OUT = re.compile(_NAMED_OUT_TEXT, re.I)
+# "I confirmed that the server is not the issue.", "Verified: the d2t map is fine.": the check told
+# before the subject it cleared, which still names what it clears (was: the newest open guess,
+# whatever it named, ruled out by the server; and the d2t map found fine confirmed the d2t guess)
+_CHECKED = r"(?:i (?:have |'ve |also |just |now )?)?(?:confirmed|verified|checked|double-checked|made sure)(?:[,:]| that| and)? "
+_NAMED_OUT = re.compile(_NAMED_OUT_TEXT.replace("{checked}", f"(?:{_CHECKED})?"), re.I)
+# A confirmation that is all of a suspect cleared: "I confirmed that the d2t map is fine." ("Confirmed:
+# the draft weights are fine; the serving path is the problem." confirms the serving path)
+_CHECKED_OUT = re.compile(f"(?:{_NAMED_OUT_TEXT.replace('{checked}', _CHECKED)})(?=\\s*(?:[.!,]|$))", re.I)
 _RULED_OUT = re.compile(
-    _NAMED_OUT_TEXT + "|"
+    _NAMED_OUT_TEXT.replace("{checked}", "") + "|"
     # ("That rules it out", "ruled that out": the guess named by a pronoun between)
     r"\b(?:rule[sd] (?:(?:it|that|this|them) )?out|no (?:change|difference|improvement|effect)"
     # "No change needed in the launch script": nothing to do, no suspect ruled out
@@ -373,9 +381,16 @@ _CHECK_QUESTION = re.compile(
     r"\b(?:check|checking|checks|see|seeing|verify|verifying|test|testing|confirm|confirming|find out|"
     r"figure out|determine|make sure|ensure|inspect|inspecting|look at|looking at)\s+(?:whether|if)\b[^.!?;,]*$", re.I)
 _FORECAST = re.compile(
-    r"\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
+    r"(?:\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
     r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may)(?: also| well)? be\s+(?:(?:a bit|quite|very|rather|too)\s+)?"
     r"(?:slow|slower|long|longer|large|larger|big|bigger|heavy|expensive|time-consuming|quick|quicker|a while)\b"
+    # "This could be a long-running benchmark", "the sweep might be a long one": the action's length
+    # ("This could be a slow path in the draft kernel", "a large mismatch": a fault guessed)
+    r"|\b(?:build|builds|compil\w*|download\w*|install\w*|upload|step|command|job|run|startup|warm-?up|load|"
+    r"loading|benchmark|sweep|this|that|it)\s+(?:could|might|may)(?: also| well)? be\s+an?\s+(?:(?:bit|very|quite|rather)\s+)?"
+    r"(?:long-running|long|longer|lengthy|slow|slower|large|big|heavy|expensive|time-consuming|quick)\s+"
+    r"(?:one|run|job|build|download|install\w*|benchmark|wait|process|step|operation|task|compil\w*|sweep|load|upload|"
+    r"transfer|copy|command)\b)"
     r"(?![^.!?]*\b(?:because|due to|caused|why)\b)", re.I)
 
 
@@ -407,13 +422,69 @@ def _planned_only(sentence: str) -> bool:
     return found and _HYPOTHESIS.search(sentence) is None
 
 
+# A fault said of a subject: "... is the problem", "... are wrong", "... is not being applied".
+_FAULT = (r"(?:probably |likely |actually |still |just |definitely |clearly )?(?:the (?:real |actual |root )?"
+          r"(?:problem|issue|cause|culprit|bug|bottleneck)\b(?! (?:is|was) (?:now )?(?:fixed|gone|resolved|solved))"
+          r"|wrong|broken|incorrect|stale|misconfigured|mismatched|buggy|corrupt(?:ed)?|off by one|to blame|at fault"
+          r"|(?:not|n't) (?:being )?(?:loaded|applied|used|honou?red|passed|set|read) (?:correctly|properly|at all)\b)")
+# The agent's opinion of what is at fault, in words _HYPOTHESIS does not hold: "I think the d2t map
+# is wrong", "It looks like the layer ids are off by one", "This points to the d2t map". Not a plan
+# or an opinion of something sound: "I think we should rerun", "It looks like the server started",
+# "This points to the docs", "The symlink points to the new checkpoint".
+_OPINION = re.compile(
+    r"\bI (?:think|believe|reckon)(?: that)?,? (?!(?:we|I|you|they|it'?s|it is|it would|it might|this is)\b)"
+    r"(?:the |our |its |this |that )?[\w.'/-]+(?: [\w.'/-]+){0,5}? (?:is|are|was|were) " + _FAULT +
+    r"|\b(?:it )?(?:looks|seems|appears) (?:like|as if|as though|that) (?!(?:we|I|you|they)\b)"
+    r"(?:the |our |its |this |that )?[\w.'/-]+(?: [\w.'/-]+){0,5}? (?:is|are|was|were|has been|have been) " + _FAULT +
+    r"|(?:^|(?<=[.!?] )|(?<=\n)|(?<=, )|(?<=; ))(?:(?:so|and|ok(?:ay)?|hmm+|well),? )?(?:this|that|which|everything|all (?:of )?(?:this|that)"
+    r"|the (?:evidence|data|numbers|results?|profile|trace|logs?|pattern|symptoms?))"
+    r" (?:strongly |clearly |also |all )?(?:points|pointed|hints|hinted) (?:to|at|towards?) "
+    r"(?!(?:the |a |an )?(?:docs?|documentation|readme|file|folder|directory|path|url|link|page|section|line|repo|same|"
+    r"right|correct|expected|latest|new|old|next|first|second|fix|solution|answer|need|fact|way|conclusion)\b"
+    r"|(?:nothing|something|anything|it|this|that|them|what|where|how|why)\b)"
+    r"(?:the |a |an |our |its )?(?=[a-z])[\w.'/-]+", re.I)
+
+
+# A literal of every branch of _OPINION, lowered (only agent text is read for opinions, beside
+# scan_metrics over the same text: these finds are a small part of its cost).
+# (" points ", not "point": "checkpoint", "endpoint" are in most texts of the field)
+_OPINION_CUES = ("i think", "i believe", "i reckon", "looks ", "seems ", "appears ", " points ", " pointed ", " hint")
+_OPINION_END = re.compile(r"[.!?](?!\S)|\n")
+
+
+def _opinions(text: str, low: str) -> list[str]:
+    """The sentences of ``text`` that match _OPINION: only those around a cue of it are read (the
+    phrases are common, the opinions rare: no split of the whole text)."""
+    if len(low) != len(text) or not _cues_apply(text):
+        return sentences_matching(text, _OPINION, 3)  # (offsets of the lowered text are not the text's)
+    out: list[tuple[int, str]] = []
+    tries = 24  # (a text that says "it looks like" 500 times has its guesses in the first of them)
+    for cue in _OPINION_CUES:
+        at = low.find(cue)
+        while at >= 0 and len(out) < 6 and tries:
+            tries -= 1
+            start = _sentence_start(text, at)
+            end = _OPINION_END.search(text, at)
+            stop = end.end() if end is not None else len(text)
+            sentence = text[start:stop].strip()
+            if _OPINION.search(sentence) is not None and all(s != sentence[:300] for _, s in out):
+                out.append((start, sentence[:300]))
+            at = low.find(cue, stop)
+    return [s for _, s in sorted(out)][:3]
+
+
 def hypotheses(text: str, low: str | None = None) -> list[str]:
     """``low`` is ``text.lower()`` when the caller has it already."""
-    if not _hypothesis_cue(text.lower() if low is None else low):
-        return []
-    if _HYPOTHESIS.search(text) is None:
-        return []
-    return [s for s in sentences_matching(text, _HYPOTHESIS, 6) if not _planned_only(s)][:3]
+    if low is None:
+        low = text.lower()
+    found = []
+    if _hypothesis_cue(low) and _HYPOTHESIS.search(text) is not None:
+        found = [s for s in sentences_matching(text, _HYPOTHESIS, 6) if not _planned_only(s)][:3]
+    if len(found) < 3:
+        opinions = [s for s in _opinions(text, low) if s not in found]
+        if opinions:
+            found = sorted(found + opinions, key=text.find)[:3]
+    return found
 
 
 # "I confirmed the server is listening on port 30000", "Verified that the GPUs are idle": a
@@ -510,7 +581,7 @@ def outcome(text: str, low: str | None = None) -> tuple[str, ...] | None:
             sentence = found[0] if found else ""
             # "I confirmed that the vocab mapping is not the issue": what was confirmed is
             # that the suspect is innocent.
-            if kind == "confirmed" and _affirmed(_RULED_OUT, sentence):
+            if kind == "confirmed" and (_affirmed(_RULED_OUT, sentence) or _CHECKED_OUT.search(sentence) is not None):
                 return "ruled_out", sentence
             if kind == "confirmed" and (not plain or _ruled_out_cue(low)) and _affirmed(_RULED_OUT, text):
                 # "Confirmed: num_speculative_tokens 3 keeps up. The CUDA graph sizes were not the

@@ -1438,6 +1438,15 @@ def is_read_tool(name: str | None) -> bool:
     return name in _READ_TOOLS
 
 
+_NOTES_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".org")
+
+
+def is_notes_path(path: str) -> bool:
+    """A path a file tool reads as a prose document: Markdown, reStructuredText, AsciiDoc or Org
+    (NOTES.md, SUMMARY.md, a README), written by a person or an earlier session, no log."""
+    return path.lower().endswith(_NOTES_SUFFIXES)
+
+
 def is_source_path(path: str) -> bool:
     """A path a file tool reads as source code: a .py file, or anything under site-packages."""
     return path.endswith(".py") or "site-packages" in path
