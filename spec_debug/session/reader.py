@@ -272,13 +272,36 @@ _LONE = re.compile("[\ud800-\udfff]")
 
 def without_lone_surrogates(value):
     """``value`` with every lone surrogate in its strings (keys too) replaced by U+FFFD
-    (decoded pairs are one character already, so any surrogate left is alone)."""
+    (decoded pairs are one character already, so any surrogate left is alone).
+
+    A walk with a stack of its own, not recursion: a line the stdlib decodes may nest several
+    hundred levels, and a recursive walk took two frames a level (the function and its
+    comprehension), a RecursionError from about 500 levels that ended the analysis."""
     if type(value) is str:
         return _LONE.sub("\ufffd", value)
-    if type(value) is dict:
-        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
-    if type(value) is list:
-        return [without_lone_surrogates(v) for v in value]
+    if type(value) is not dict and type(value) is not list:
+        return value
+    pending: list[tuple[dict | list, dict | list]] = []
+    root = _emptied(value, pending)
+    while pending:
+        given, fixed = pending.pop()
+        if type(given) is dict:
+            for k, v in given.items():
+                fixed[_LONE.sub("\ufffd", k) if type(k) is str else k] = _emptied(v, pending)
+        else:
+            fixed.extend([_emptied(v, pending) for v in given])
+    return root
+
+
+def _emptied(value, pending: list):
+    """A string without lone surrogates; for a dict or list an empty one, queued on ``pending``
+    with ``value`` to be filled; anything else as it is."""
+    if type(value) is str:
+        return _LONE.sub("\ufffd", value)
+    if type(value) is dict or type(value) is list:
+        fixed = type(value)()
+        pending.append((value, fixed))
+        return fixed
     return value
 
 
