@@ -236,7 +236,9 @@ def iter_json_records(path: Path, stats: ReadStats,
                     raise ValueError("extra data")  # json.loads: JSONDecodeError("Extra data")
             else:
                 obj = loads(raw)
-        except (ValueError, StopIteration) as exc:  # JSONDecodeError, UnicodeDecodeError; the scanner's "no value"
+        except (ValueError, StopIteration, RecursionError) as exc:
+            # JSONDecodeError, UnicodeDecodeError; the scanner's "no value"; a line nested deeper than
+            # the stdlib recurses (orjson refuses past 1,024 levels, so such a line comes here): broken
             if b"\x00" in raw:
                 for n, obj in enumerate(_unpadded(raw, stats)):
                     if n:  # a record appended right after the padding, on the same line
@@ -270,27 +272,55 @@ _LONE = re.compile("[\ud800-\udfff]")
 
 def without_lone_surrogates(value):
     """``value`` with every lone surrogate in its strings (keys too) replaced by U+FFFD
-    (decoded pairs are one character already, so any surrogate left is alone)."""
+    (decoded pairs are one character already, so any surrogate left is alone).
+
+    A walk with a stack of its own, not recursion: a line the stdlib decodes may nest several
+    hundred levels, and a recursive walk took two frames a level (the function and its
+    comprehension), a RecursionError from about 500 levels that ended the analysis."""
     if type(value) is str:
         return _LONE.sub("\ufffd", value)
-    if type(value) is dict:
-        return {without_lone_surrogates(k): without_lone_surrogates(v) for k, v in value.items()}
-    if type(value) is list:
-        return [without_lone_surrogates(v) for v in value]
+    if type(value) is not dict and type(value) is not list:
+        return value
+    pending: list[tuple[dict | list, dict | list]] = []
+    root = _emptied(value, pending)
+    while pending:
+        given, fixed = pending.pop()
+        if type(given) is dict:
+            for k, v in given.items():
+                fixed[_LONE.sub("\ufffd", k) if type(k) is str else k] = _emptied(v, pending)
+        else:
+            fixed.extend([_emptied(v, pending) for v in given])
+    return root
+
+
+def _emptied(value, pending: list):
+    """A string without lone surrogates; for a dict or list an empty one, queued on ``pending``
+    with ``value`` to be filled; anything else as it is."""
+    if type(value) is str:
+        return _LONE.sub("\ufffd", value)
+    if type(value) is dict or type(value) is list:
+        fixed = type(value)()
+        pending.append((value, fixed))
+        return fixed
     return value
 
 
 def inner_json(text: str) -> object:
     """``json.loads`` of JSON that travels as a string inside a record (Codex and OpenAI tool
     ``arguments``, Codex's wrapped shell output), lone surrogates replaced as for records:
-    an escape there is two levels deep, so the record's own decoding never saw it."""
-    value = json.loads(text)
+    an escape there is two levels deep, so the record's own decoding never saw it. Raises
+    ValueError when it is no JSON, nested too deep (the stdlib recurses per level) included."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
     return without_lone_surrogates(value) if _SURROGATE_ESCAPE.search(text) else value
 
 
 def decode_json(raw: bytes) -> object:
     """One JSON value from ``raw`` as :func:`iter_json_records` decodes a line (orjson, else
-    the stdlib; lone surrogates replaced). Raises ValueError when it is no JSON."""
+    the stdlib; lone surrogates replaced). Raises ValueError when it is no JSON, nested too
+    deep included."""
     if _fast_loads is not None:
         try:
             return _fast_loads(raw)
@@ -302,6 +332,8 @@ def decode_json(raw: bytes) -> object:
         value = _with_stray_bytes(raw)
         if value is None:
             raise
+    except RecursionError:
+        raise ValueError("nested too deep") from None
     return without_lone_surrogates(value) if _SURROGATE.search(raw) else value
 
 
@@ -316,7 +348,7 @@ def _with_stray_bytes(raw: bytes) -> object | None:
         return None
     try:
         return json.loads(legacy_text(raw))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
@@ -370,7 +402,7 @@ def _rollout_records(path: Path, stats: ReadStats) -> Iterator[tuple[int, int, d
     found = _ROLLOUT_SESSION.search(head)
     try:
         header, _ = json.JSONDecoder().raw_decode(head, found.end()) if found else (None, 0)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than json recurses
         header = None  # a header longer than the window, or cut: the items are still read
     stats.records += 1
     if isinstance(header, dict):
@@ -445,7 +477,7 @@ def array_objects(head: bytes, limit: int) -> list[dict]:
             continue
         try:
             obj, pos = _DECODER.raw_decode(text, pos)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than json recurses
             break
         if type(obj) is dict:
             found.append(obj)
@@ -546,7 +578,7 @@ def _unpadded(raw: bytes, stats: ReadStats) -> Iterator[dict | None]:
     for piece in pieces:
         try:
             obj = json.loads(piece)
-        except ValueError:
+        except (ValueError, RecursionError):
             stats.broken_json += 1
             yield None
             continue
@@ -608,7 +640,15 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
                 continue
             try:
                 obj, end = decoder.raw_decode(buf, pos)
-            except ValueError:
+            except (ValueError, RecursionError) as exc:
+                if type(exc) is RecursionError and (end := _nested_end(buf, pos)) is not None:
+                    # An element nested deeper than json recurses (thousands of "["): broken, and
+                    # passed over to its closing bracket; the elements after it are still read.
+                    stats.broken_json += 1
+                    line += buf.count("\n", 0, end)
+                    buf = buf[end:]
+                    pos = 0
+                    continue
                 # An element cut by the chunk edge: read as much again as is pending, so a
                 # large element is re-decoded a logarithmic number of times, not once a chunk.
                 more = f.read(max(_CHUNK, len(buf) - pos))
@@ -634,6 +674,26 @@ def iter_json_array(path: Path, stats: ReadStats, key: str = "messages") -> Iter
             line += buf.count("\n", 0, end)
             buf = buf[end:]
             pos = 0
+
+
+_NESTING_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+"""A JSON string (whose brackets are text) or one bracket."""
+
+
+def _nested_end(text: str, pos: int) -> int | None:
+    """Where the array or object opening at ``pos`` closes (just past its bracket), counting
+    brackets outside strings, without decoding it; None when ``text`` ends first. For an element
+    too deep for the decoder, a rare case: a plain loop is fine."""
+    depth = 0
+    for m in _NESTING_TOKEN.finditer(text, pos):
+        token = m.group()
+        if token in ("[", "{"):
+            depth += 1
+        elif token in ("]", "}"):
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    return None
 
 
 def _skip_ws(buf: str, pos: int) -> int:

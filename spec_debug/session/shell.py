@@ -1123,7 +1123,7 @@ def _ssm_command(parameters: str) -> str:
     if parameters.startswith("{"):
         try:
             command = json.loads(parameters).get("command", "")
-        except (ValueError, AttributeError):
+        except (ValueError, RecursionError, AttributeError):
             return ""
         return " ".join(command) if isinstance(command, list) else str(command)
     m = _SSM_SHORTHAND.match(parameters)

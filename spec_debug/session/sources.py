@@ -1344,11 +1344,15 @@ _CONTINUE_INDEX = "continue-index"
 def _loads(raw: bytes) -> object:
     """A head line's JSON value, a line with a cp1252 byte or two as the reader decodes it
     (reader.decode_json): a JSONL file written in Windows' code page whose every line has an accent
-    ("démarre", "accéder") was sniffed as a text log, its calls no command."""
+    ("démarre", "accéder") was sniffed as a text log, its calls no command. A line nested deeper
+    than the decoder recurses (thousands of "[") is no record: ValueError, as for any broken line
+    (was a RecursionError that ended the analysis)."""
     try:
         return json.loads(raw)
     except UnicodeDecodeError:
         return reader.decode_json(raw)
+    except RecursionError:
+        raise ValueError("nested too deep") from None
 
 
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:

@@ -179,7 +179,7 @@ def _as_logged_args(text: str) -> str:
     end = bracket_end(text, start) if start >= 0 else None
     try:
         args = json.loads(text[start:end]) if end is not None else None
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
     return f"server_args={args!r}" if isinstance(args, dict) else text
 

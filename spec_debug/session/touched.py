@@ -48,7 +48,7 @@ def edit_text(path: str, text: str) -> str:
         # text of a str_replace is no change
         try:
             args = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             args = None
         if isinstance(args, dict) and (wrote := edited_text(args)):
             text = wrote

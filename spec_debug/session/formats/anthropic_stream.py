@@ -93,7 +93,7 @@ class _Message:
             if pieces.strip():
                 try:
                     block["input"] = json.loads(pieces)
-                except ValueError:
+                except (ValueError, RecursionError):
                     block["input"] = {}  # cut inside the input: the call is kept, its command is not known
             content.append(block)
         return {"role": "assistant", "content": content}

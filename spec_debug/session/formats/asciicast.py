@@ -181,7 +181,7 @@ def _whole_frames(text: str) -> list:
             at += 1
         try:
             frame, at = decoder.raw_decode(text, at)
-        except ValueError:
+        except (ValueError, RecursionError):
             return frames
         frames.append(frame)
 

@@ -115,7 +115,7 @@ def summaries_only(path: Path) -> bool:
             continue
         try:
             obj = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             return False
         if not isinstance(obj, dict) or obj.get("type") != "summary":
             return False
@@ -327,7 +327,7 @@ def _journal(path: Path) -> tuple[set[str], set[str]]:
             for raw in f:
                 try:
                     row = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue  # the line being written, or a broken one
                 if isinstance(row, dict) and isinstance(row.get("agentId"), str):
                     (finished if row.get("type") == "result" else started).add(row["agentId"])
@@ -347,7 +347,7 @@ def first_prompt(path: Path) -> str | None:
                     return None
                 try:
                     obj = json.loads(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue
                 if not isinstance(obj, dict) or obj.get("type") != "user":
                     continue
@@ -378,7 +378,7 @@ def read_meta(path: Path) -> dict:
         # Windows starts with one (PowerShell 5's Set-Content -Encoding UTF8 writes UTF-8 with a
         # BOM, Out-File UTF-16LE), which json.loads refuses at the start of a str
         value = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}
 

@@ -108,7 +108,7 @@ def _content(body: list[str]) -> str | list:
     if text.startswith("["):
         try:
             blocks = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             blocks = None
         if isinstance(blocks, list) and all(isinstance(b, dict) for b in blocks):
             return blocks

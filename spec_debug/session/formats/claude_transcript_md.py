@@ -97,7 +97,7 @@ def _automaker_records(lines: Iterator[tuple[int, str, str | None]],
                 continue
             try:
                 tool_input = json.loads("\n".join(given))
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue  # a "}" inside the input's text: read on
             given = None
             if tool is not None and isinstance(tool_input, dict):

@@ -154,7 +154,7 @@ def _spawn_calls(main: Path) -> list[tuple[str, str]]:
     ``systemPrompt``, written before its ``task``, is often longer."""
     try:
         doc = json.loads(main.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return []
     messages = doc.get("messages") if isinstance(doc, dict) else None
     found: list[tuple[str, str]] = []
@@ -171,7 +171,7 @@ def _spawn_calls(main: Path) -> list[tuple[str, str]]:
 def _spawn_task(text: str | None) -> str | None:
     try:
         args = json.loads(text) if text else None
-    except ValueError:
+    except (ValueError, RecursionError):
         return None  # cut at 2,000 characters (common.call_text): no task to match
     task = args.get("task") if isinstance(args, dict) else None
     return task.strip() if isinstance(task, str) and task.strip() else None

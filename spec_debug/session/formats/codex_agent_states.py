@@ -58,7 +58,7 @@ def notification_states(text: str) -> tuple[State, ...]:
     body = body[len(NOTIFICATION):].rsplit("</subagent_notification>", 1)[0]
     try:
         said = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):
         return ()
     if not isinstance(said, dict) or not isinstance(said.get("agent_path"), str):
         return ()

@@ -148,7 +148,7 @@ def _exec_record(block: str) -> dict | None:
         return None
     try:
         record = json.loads(block)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(record, dict) and isinstance(record.get("value"), dict) and "status" in record:
         record = record["value"]

@@ -298,7 +298,7 @@ def decode_arguments(raw: Any) -> Any:
     text = raw.strip()
     try:
         value, end = _LENIENT.raw_decode(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than json recurses
         value, end = None, 0
     if value is not None and not text[end:].strip(" \t\r\n}]"):
         return without_lone_surrogates(value)

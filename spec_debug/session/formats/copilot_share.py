@@ -180,6 +180,6 @@ def _tool_parts(body: list[str]) -> tuple[dict, str | None, str | None, list[str
 def _json_object(text: str) -> dict:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}
     return value if isinstance(value, dict) else {}

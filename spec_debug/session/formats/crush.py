@@ -320,7 +320,7 @@ def _zstd_command(data: bytes) -> bytes:
 def _json_parts(unpack) -> list | None:
     try:
         value = json.loads(unpack())
-    except (ValueError, OSError, subprocess.SubprocessError):
+    except (ValueError, RecursionError, OSError, subprocess.SubprocessError):
         return None
     return value if isinstance(value, list) else None
 
@@ -335,7 +335,7 @@ def _json_lists(data: bytes, count: int) -> list | None:
             continue
         try:
             value, at = decoder.raw_decode(text, at)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         if not isinstance(value, list):
             return None
@@ -350,7 +350,7 @@ def _message(role, parts, ts, seq: int, rowid: int, cursor: Cursor, stats: ReadS
 
     try:
         decoded = parts if isinstance(parts, list) else json.loads(parts) if isinstance(parts, (str, bytes)) else None
-    except ValueError:
+    except (ValueError, RecursionError):
         decoded = None
     if not isinstance(decoded, list):
         stats.broken_json += 1
@@ -428,7 +428,7 @@ def _finished_exit(raw) -> int | None:
         return None
     try:
         meta = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(meta, dict) or "start_time" not in meta:
         return None

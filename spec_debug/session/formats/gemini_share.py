@@ -98,5 +98,5 @@ def _add_text(parts: list[dict], text: list[str]) -> None:
 def _json(text: str):
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None

@@ -63,7 +63,7 @@ def is_stream(path: Path) -> bool:
     for raw in head.splitlines()[:50]:
         try:
             obj = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested deeper than json recurses
             continue
         if isinstance(obj, dict) and (looks_like(obj) or looks_like_result(obj)):
             return True

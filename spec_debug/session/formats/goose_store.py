@@ -93,7 +93,7 @@ def _messages(rows: sqlite3.Cursor, stats: ReadStats, read_rows: list[int]) -> I
         stats.lines += 1
         try:
             parts = json.loads(content) if isinstance(content, (str, bytes)) else None
-        except ValueError:
+        except (ValueError, RecursionError):
             parts = None
         if not isinstance(parts, list):
             stats.broken_json += 1
@@ -108,6 +108,6 @@ def _messages(rows: sqlite3.Cursor, stats: ReadStats, read_rows: list[int]) -> I
 def _metadata(raw) -> dict | None:
     try:
         found = json.loads(raw) if isinstance(raw, (str, bytes)) else None
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return found if isinstance(found, dict) else None

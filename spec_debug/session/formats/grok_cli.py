@@ -83,7 +83,7 @@ def _created_at(path: Path) -> str | None:
         if not sidecar.is_file() or sidecar.stat().st_size > _SIDECAR_BYTES:
             return None
         value = json.loads(sidecar.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return stamp(value.get("created_at")) if isinstance(value, dict) else None
 

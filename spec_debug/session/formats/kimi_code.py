@@ -208,7 +208,7 @@ def _arguments(raw) -> dict:
         return raw
     try:
         found = json.loads(raw) if isinstance(raw, str) else None
-    except ValueError:
+    except (ValueError, RecursionError):
         return {"input": raw}
     return found if isinstance(found, dict) else {}
 

@@ -76,7 +76,7 @@ def parent_of(session_file: Path) -> str | None:
     ``packages/opencode/src/tool/task.ts``), None for a session the person started."""
     try:
         value = json.loads(session_file.read_bytes()) if session_file.stat().st_size <= _MAX_FILE else None
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     parent = value.get("parentID") if isinstance(value, dict) else None
     return parent if isinstance(parent, str) and parent else None
@@ -276,7 +276,7 @@ def _load(path: Path, stats: ReadStats) -> dict | None:
     except OSError as exc:
         stats.damaged.append(f"{path.name}: cannot be read ({exc.strerror or exc})")
         return None
-    except ValueError:
+    except (ValueError, RecursionError):
         stats.broken_json += 1
         return None
     if not isinstance(value, dict):

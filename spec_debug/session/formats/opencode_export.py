@@ -169,7 +169,7 @@ class _Reader(TurnReader):
         if part == "Input":
             try:
                 args = json.loads(content)
-            except ValueError:
+            except (ValueError, RecursionError):
                 args = None
             self.args = args if isinstance(args, dict) else {"input": content}
             return

@@ -123,7 +123,7 @@ def _data(raw, stats: ReadStats) -> dict | None:
     stats.lines += 1
     try:
         value = json.loads(raw) if isinstance(raw, (str, bytes)) else None
-    except ValueError:
+    except (ValueError, RecursionError):
         value = None
     if not isinstance(value, dict):
         stats.broken_json += 1

@@ -90,7 +90,7 @@ def _load(path: Path, stats: ReadStats) -> dict | None:
             stats.too_long += 1
             return None
         obj = json.loads(path.read_bytes())
-    except ValueError:
+    except (ValueError, RecursionError):
         stats.broken_json += 1  # the event being written when the copy was taken
         return None
     if not isinstance(obj, dict):

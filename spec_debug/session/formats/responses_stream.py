@@ -122,7 +122,7 @@ def layout(path: Path) -> Layout | None:
                 continue
             try:
                 obj = json.loads(record)
-            except ValueError:
+            except (ValueError, RecursionError):
                 continue
         else:
             obj = record
@@ -206,7 +206,7 @@ def _whole_object(data: list[bytes]) -> dict | None:
     """The event's data as a JSON object when it is one whole."""
     try:
         obj = json.loads(b"\n".join(data))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return obj if isinstance(obj, dict) else None
 
@@ -221,7 +221,7 @@ def _decoded(data: list[bytes], stats: ReadStats, name: str, obj: dict | None, e
             return chat_stream.STREAM_END if ends else None
         try:
             obj = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             stats.broken_json += 1
             return None
         if not isinstance(obj, dict):
