@@ -266,7 +266,9 @@ def _load_or_near_concept(argument: str):
     try:
         return load_playbook(argument)
     except PlaybookError as exc:
-        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message else []
+        # a step or a code the loader found near the word is meant more surely than a concept
+        meant = (exc.hint or "").startswith("did you mean")
+        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message and not meant else []
         if near:
             said = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`"
             exc.hint = f"{said}; {exc.hint}" if exc.hint else said
