@@ -61,9 +61,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Explain a playbook, a shipped step, a finding code or a concept of EAGLE-3 serving, for a newcomer.
 
-        A playbook's walkthrough says what each step checks and why; a finding code gives its catalog
-        entry; `explain concepts` lists the concepts."""
-        # (The summary is one line: Typer's rich help keeps a newline of it in the command list.)
+        A playbook's walkthrough says what each step checks and why; a finding code gives its catalog entry; `explain concepts` lists the concepts."""
+        # (Each paragraph is one line: Typer's rich help keeps a newline of it, in the command list
+        # and on this page.)
         from spec_debug.playbook.loader import load_playbook
 
         output = dash_is_stdout(output_to)
