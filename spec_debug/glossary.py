@@ -148,8 +148,12 @@ CONCEPTS: tuple[Concept, ...] = (
                  "conventions, input-to-layer (first id 2) and output-of-layer (first id 1, SpecForge's), "
                  "and reading one as the other is off by one."),
         engines=(
-            "SGLang reads `eagle_config.eagle_aux_hidden_state_layer_ids` and captured the input of layer "
-            "id + 1 for each; since sglang PR 25454 it adds the 1 only when the first id is 1.",
+            # eagle3/engines.py CONVENTIONS, the table the checks read: PR 25454 changed the
+            # DeepSeek-family files only; llama.py and the rest still add 1 in the newest release.
+            "SGLang reads `eagle_config.eagle_aux_hidden_state_layer_ids` and captures the input of layer "
+            "id + 1 for each; since sglang PR 25454 its DeepSeek-family model files (deepseek_v2.py, "
+            "glm4_moe_lite.py; sglang 0.5.13) add the 1 only when the first id is 1, while the other "
+            "model files (Llama, Qwen, ...) still add 1 to every id.",
             "vLLM reads the top-level key (some versions the nested one too) and uses the ids raw.",
             "speculators defaults to [2, N//2, N−3]; SpecForge to output-of ids [1, N//2−1, N−4].",
         ),
