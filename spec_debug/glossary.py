@@ -175,8 +175,9 @@ CONCEPTS: tuple[Concept, ...] = (
                  "slots, so states in another order, or another layer in a slot, are another input: the "
                  "draft still runs, and accepts less. In the incident training fed "
                  "cat([embed, layer3, layer31]) while the engine passed cat([layer3, layer31, layer59])."),
-        engines=("No engine feeds the embedding output as an aux state by default; only vLLM's newer "
-                 "capture reaches it, as id 0.",),
+        engines=("No engine feeds the embedding output as an aux state by default (no default id list "
+                 "names it). As id 0 it is captured by vllm from 0.18.0 (EagleModelMixin; not its DeepSeek "
+                 "model files), by sglang's llama.py from 0.5.22 and by its gpt_oss.py from 0.5.17.",),
         goes_wrong=("A dumper or a trainer that captures other tensors than the engine serves: validation "
                     "accuracy looks fine and serving is slow.",),
         codes=("SD402", "SD201"),
@@ -191,8 +192,11 @@ CONCEPTS: tuple[Concept, ...] = (
                  "first layer come after it (hidden_norm on fc's output, input_layernorm on the token "
                  "embedding), unless the checkpoint sets speculators' `norm_before_fc` (one RMSNorm over "
                  "the whole concatenation, `input_norm.weight`) or `fc_norm`."),
+        # fc_fan_in and captures_embedding below: rows of eagle3/engines.py CONVENTIONS
         engines=("SGLang applies fc only when the incoming width differs from H, so later draft steps feed "
-                 "the draft's own state; vLLM's fc input is 3 × target_hidden_size in the versions read.",
+                 "the draft's own state. fc's input was 3 × target_hidden_size before sglang 0.5.12 and "
+                 "vllm 0.22.0; newer releases size it from `num_aux_hidden_states` or the number of aux "
+                 "layer ids.",
                  "Older vLLM and SGLang did not read norm_before_fc and ran such drafts without the norm."),
         goes_wrong=("A hand-written standalone test that normalised before fc and the concat measured "
                     "garbage (the incident's third bug): `spec-debug drafter eval` runs speculators' own "
