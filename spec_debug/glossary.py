@@ -287,8 +287,12 @@ CONCEPTS: tuple[Concept, ...] = (
                  "token at step k matches the target's on validation data. Step 0's is the number people "
                  "quote (74.7% in the incident). It measures the draft on its training layout, not on "
                  "what the engine serves."),
-        engines=("spec-debug drafter eval reports full_accuracy per step with speculators' forward, with "
-                 "the reference's and the engine's semantics side by side.",),
+        # eagle3/commands.py eval_command runs one --semantics per call; the probe of the
+        # playbook step runs two (perf_regression.yaml drafter_eval, checks/drafter.py SD403)
+        engines=("spec-debug drafter eval reports full_accuracy per step with speculators' forward "
+                 "(`--semantics sglang` or `vllm`: the same weights run as that engine runs them, one "
+                 "semantics a call); perf_regression's drafter_eval step runs the reference's and the "
+                 "engine's side by side and reports the difference (SD403).",),
         goes_wrong=("High validation accuracy and slow serving: the serving path differs from training "
                     "(layers, order, norms, vocab map).",),
         codes=("SD401", "SD403"),
