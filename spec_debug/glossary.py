@@ -47,6 +47,12 @@ CONCEPTS: tuple[Concept, ...] = (
             "vLLM logs `Mean acceptance length` in its SpecDecoding metrics: 1 + accepted / drafts "
             "(vllm/v1/spec_decode/metrics.py), with a per-position acceptance rate.",
             "speculators and EAGLE count the same +1 bonus token.",
+            # `explain accept rate` lands here: 0.54 read against "1.0 means speculation added
+            # nothing" looked like speculation losing. Formats: diagnose/serverlog.py.
+            "An accept rate is a fraction, not this length: SGLang's `accept rate` is accept length / "
+            "(steps + 1) (accept len 2.17 with accept rate 0.54 at 3 steps, sglang issue 11948); "
+            "vLLM's `Draft acceptance rate` is accepted / drafted tokens, and its per-position rates "
+            "add up to accept length − 1.",
         ),
         goes_wrong=(
             "Capped by the launch flags: with SGLang `--speculative-num-steps 1` it can never exceed 2 "
