@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from spec_debug import __version__
+from spec_debug import __version__, cli_help
 from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error, shown_text
 from spec_debug.counted import counted
 from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError, stop_reason
@@ -27,6 +27,7 @@ from spec_debug.store import write_output
 if TYPE_CHECKING:
     from spec_debug.playbook.var_file import VarFile
 
+cli_help.install()  # --help folds a word too wide for its cell instead of cutting it
 app = typer.Typer(
     name="spec-debug",
     help="Diagnose slow EAGLE-3 speculative decoding (SGLang, vLLM): playbooks over SSH, coded findings, reports.",

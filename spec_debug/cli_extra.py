@@ -61,9 +61,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Explain a playbook, a shipped step, a finding code or a concept of EAGLE-3 serving, for a newcomer.
 
-        A playbook's walkthrough says what each step checks and why; a finding code gives its catalog
-        entry; `explain concepts` lists the concepts."""
-        # (The summary is one line: Typer's rich help keeps a newline of it in the command list.)
+        A playbook's walkthrough says what each step checks and why; a finding code gives its catalog entry; `explain concepts` lists the concepts."""
+        # (Each paragraph is one line: Typer's rich help keeps a newline of it, in the command list
+        # and on this page.)
         from spec_debug.playbook.loader import load_playbook
 
         output = dash_is_stdout(output_to)
@@ -266,7 +266,9 @@ def _load_or_near_concept(argument: str):
     try:
         return load_playbook(argument)
     except PlaybookError as exc:
-        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message else []
+        # a step or a code the loader found near the word is meant more surely than a concept
+        meant = (exc.hint or "").startswith("did you mean")
+        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message and not meant else []
         if near:
             said = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`"
             exc.hint = f"{said}; {exc.hint}" if exc.hint else said

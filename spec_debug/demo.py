@@ -24,7 +24,8 @@ from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import load_playbook
 from spec_debug.record import RunRecord
 from spec_debug.report import write_reports
-from spec_debug.runner.engine import HostTarget, Run, RunOptions
+from spec_debug.report.views import nothing_checked
+from spec_debug.runner.engine import SKIPPED_BY_USER, HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
 from spec_debug.runner.reporter import Reporter, StepGate
 from spec_debug.store import RunStore
@@ -153,8 +154,15 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
     # The paths as text (rich.markup.escape): `--out '[/x]'` raised MarkupError after the run.
     # Never folded (soft_wrap), as `run` says them (cli_run._say): off a terminal rich folds at
     # 80 columns, and a long --out path in a log or a redirected stderr had a newline inside it.
-    console.print(f"{result.record.status.upper()}: {len(errors)} error(s) · report: {escape(str(result.reports['md']))}"
-                  f" · {escape(str(result.reports['html']))}", highlight=False, soft_wrap=True)
+    # Every step skipped (`demo --step`, answering s): "PASSED: 0 error(s)" over the incident
+    # host read as a clean bill; `run` says what it did not check (cli_run._say_verdict).
+    nothing = nothing_checked(result.record)
+    console.print(f"{result.record.status.upper()}: {len(errors)} error(s)" + (f" · {escape(nothing)}" if nothing else "")
+                  + f" · report: {escape(str(result.reports['md']))} · {escape(str(result.reports['html']))}",
+                  highlight=False, soft_wrap=True)
+    chosen = [s.id for s in result.record.steps if s.status == "skipped" and s.message == SKIPPED_BY_USER]
+    if chosen:
+        console.print(f"  skipped (your choice): {escape(', '.join(chosen))}", highlight=False)
     for f in findings:
         if f.code == "SD004":
             # The note asks for --var values, which the demo does not take: say why the step
@@ -162,5 +170,8 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
             reason = f.evidence[0] if f.evidence else f.title
             where = f" ({f.step})" if f.step else ""
             console.print(f"  [dim]not checked on the simulated host{where}: {escape(reason)}[/]", highlight=False)
-    if not healthy and not aborted:
+    if not healthy and not aborted and nothing:
+        # nothing of the incident was seen: the fixed configuration has nothing to be compared with
+        console.print("See the incident's findings: spec-debug demo (or demo --step, answering r)")
+    elif not healthy and not aborted:
         console.print("Now run the fixed configuration: spec-debug demo --healthy")

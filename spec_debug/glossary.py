@@ -47,6 +47,12 @@ CONCEPTS: tuple[Concept, ...] = (
             "vLLM logs `Mean acceptance length` in its SpecDecoding metrics: 1 + accepted / drafts "
             "(vllm/v1/spec_decode/metrics.py), with a per-position acceptance rate.",
             "speculators and EAGLE count the same +1 bonus token.",
+            # `explain accept rate` lands here: 0.54 read against "1.0 means speculation added
+            # nothing" looked like speculation losing. Formats: diagnose/serverlog.py.
+            "An accept rate is a fraction, not this length: SGLang's `accept rate` is accept length / "
+            "(steps + 1) (accept len 2.17 with accept rate 0.54 at 3 steps, sglang issue 11948); "
+            "vLLM's `Draft acceptance rate` is accepted / drafted tokens, and its per-position rates "
+            "add up to accept length − 1.",
         ),
         goes_wrong=(
             "Capped by the launch flags: with SGLang `--speculative-num-steps 1` it can never exceed 2 "
@@ -148,8 +154,12 @@ CONCEPTS: tuple[Concept, ...] = (
                  "conventions, input-to-layer (first id 2) and output-of-layer (first id 1, SpecForge's), "
                  "and reading one as the other is off by one."),
         engines=(
-            "SGLang reads `eagle_config.eagle_aux_hidden_state_layer_ids` and captured the input of layer "
-            "id + 1 for each; since sglang PR 25454 it adds the 1 only when the first id is 1.",
+            # eagle3/engines.py CONVENTIONS, the table the checks read: PR 25454 changed the
+            # DeepSeek-family files only; llama.py and the rest still add 1 in the newest release.
+            "SGLang reads `eagle_config.eagle_aux_hidden_state_layer_ids` and captures the input of layer "
+            "id + 1 for each; since sglang PR 25454 its DeepSeek-family model files (deepseek_v2.py, "
+            "glm4_moe_lite.py; sglang 0.5.13) add the 1 only when the first id is 1, while the other "
+            "model files (Llama, Qwen, ...) still add 1 to every id.",
             "vLLM reads the top-level key (some versions the nested one too) and uses the ids raw.",
             "speculators defaults to [2, N//2, N−3]; SpecForge to output-of ids [1, N//2−1, N−4].",
         ),
@@ -171,8 +181,9 @@ CONCEPTS: tuple[Concept, ...] = (
                  "slots, so states in another order, or another layer in a slot, are another input: the "
                  "draft still runs, and accepts less. In the incident training fed "
                  "cat([embed, layer3, layer31]) while the engine passed cat([layer3, layer31, layer59])."),
-        engines=("No engine feeds the embedding output as an aux state by default; only vLLM's newer "
-                 "capture reaches it, as id 0.",),
+        engines=("No engine feeds the embedding output as an aux state by default (no default id list "
+                 "names it). As id 0 it is captured by vllm from 0.18.0 (EagleModelMixin; not its DeepSeek "
+                 "model files), by sglang's llama.py from 0.5.22 and by its gpt_oss.py from 0.5.17.",),
         goes_wrong=("A dumper or a trainer that captures other tensors than the engine serves: validation "
                     "accuracy looks fine and serving is slow.",),
         codes=("SD402", "SD201"),
@@ -187,8 +198,11 @@ CONCEPTS: tuple[Concept, ...] = (
                  "first layer come after it (hidden_norm on fc's output, input_layernorm on the token "
                  "embedding), unless the checkpoint sets speculators' `norm_before_fc` (one RMSNorm over "
                  "the whole concatenation, `input_norm.weight`) or `fc_norm`."),
+        # fc_fan_in and captures_embedding below: rows of eagle3/engines.py CONVENTIONS
         engines=("SGLang applies fc only when the incoming width differs from H, so later draft steps feed "
-                 "the draft's own state; vLLM's fc input is 3 × target_hidden_size in the versions read.",
+                 "the draft's own state. fc's input was 3 × target_hidden_size before sglang 0.5.12 and "
+                 "vllm 0.22.0; newer releases size it from `num_aux_hidden_states` or the number of aux "
+                 "layer ids.",
                  "Older vLLM and SGLang did not read norm_before_fc and ran such drafts without the norm."),
         goes_wrong=("A hand-written standalone test that normalised before fc and the concat measured "
                     "garbage (the incident's third bug): `spec-debug drafter eval` runs speculators' own "
@@ -279,8 +293,12 @@ CONCEPTS: tuple[Concept, ...] = (
                  "token at step k matches the target's on validation data. Step 0's is the number people "
                  "quote (74.7% in the incident). It measures the draft on its training layout, not on "
                  "what the engine serves."),
-        engines=("spec-debug drafter eval reports full_accuracy per step with speculators' forward, with "
-                 "the reference's and the engine's semantics side by side.",),
+        # eagle3/commands.py eval_command runs one --semantics per call; the probe of the
+        # playbook step runs two (perf_regression.yaml drafter_eval, checks/drafter.py SD403)
+        engines=("spec-debug drafter eval reports full_accuracy per step with speculators' forward "
+                 "(`--semantics sglang` or `vllm`: the same weights run as that engine runs them, one "
+                 "semantics a call); perf_regression's drafter_eval step runs the reference's and the "
+                 "engine's side by side and reports the difference (SD403).",),
         goes_wrong=("High validation accuracy and slow serving: the serving path differs from training "
                     "(layers, order, norms, vocab map).",),
         codes=("SD401", "SD403"),

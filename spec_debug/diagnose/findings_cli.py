@@ -99,7 +99,7 @@ def findings_command(code: str | None, as_json: bool, console: Console | None = 
     table.add_column("code", style="bold")
     table.add_column("severity")
     table.add_column("area")
-    table.add_column("title")
+    table.add_column("title", overflow="fold")  # "max_position_embeddings" in a 60-column terminal
     for d in docs:
         style = _SEVERITY_STYLE[d.severity]
         table.add_row(d.code, f"[{style}]{d.severity}[/{style}]", d.area, d.title)

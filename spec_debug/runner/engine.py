@@ -62,6 +62,9 @@ each rewrite then takes a tenth of a second or more, and at every SAVE_INTERVAL_
 over half its time rewriting. Paced by cost, rewriting takes about a tenth of the run at most,
 and every write is still a whole record put in place atomically."""
 
+# The message of a step the user skipped at a `--step` prompt (the demo names these steps).
+SKIPPED_BY_USER = "skipped by the user (step-through)"
+
 
 @dataclass
 class HostTarget:
@@ -566,7 +569,7 @@ class Run:
                 self.interrupt("quit in step-through mode")
                 raise _Abort()
             if decision == "skip":
-                return self._skipped(step, host, "skipped by the user (step-through)"), [], False
+                return self._skipped(step, host, SKIPPED_BY_USER), [], False
 
         self.options.reporter.step_started(host, step, self._clean(command))
         try:

@@ -1,0 +1,69 @@
+"""`--help` that never hides a word: Typer's rich help cuts a word wider than its cell.
+
+Typer (typer/rich_utils.py, 0.29) lays each option out in a rich Table whose cells take the
+column's default overflow, "ellipsis" (rich/table.py, Column.overflow): a word wider than the
+help column lost its end behind "…". At 80 columns `run --help` showed
+"StrictHostKeyChecking=accept…" and `drafter eval --help` "(speculators_config.verifier…"; at
+60 columns option names too ("--connect-time…", "--artifact-lim…"), the one thing a reader of
+the help needs whole. The texts and names are given overflow "fold": a word wider than its cell
+goes on at the start of the next line, as the types column already does.
+
+rich_utils is imported only when help or an error is shown (~100 ms of imports), so the
+texts are changed the first time a help page is formatted, not at start.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer.core
+
+_folding = False
+
+
+def fold_long_words() -> None:
+    """Make the help texts and option names Typer builds fold instead of being cut (once)."""
+    global _folding
+    if _folding:
+        return
+    _folding = True
+    from rich.text import Text
+    from typer import rich_utils
+
+    make_text = rich_utils._make_rich_text
+
+    def folding_text(*args: Any, **kwargs: Any):
+        rendered = make_text(*args, **kwargs)
+        if isinstance(rendered, Text):
+            rendered.overflow = "fold"
+        return rendered
+
+    class FoldingHighlighter:
+        def __init__(self, highlighter: Any) -> None:
+            self.highlighter = highlighter
+
+        def __call__(self, text: Any) -> Any:
+            rendered = self.highlighter(text)
+            if isinstance(rendered, Text):
+                rendered.overflow = "fold"
+            return rendered
+
+    rich_utils._make_rich_text = folding_text
+    rich_utils.highlighter = FoldingHighlighter(rich_utils.highlighter)
+    rich_utils.negative_highlighter = FoldingHighlighter(rich_utils.negative_highlighter)
+
+
+def _folding_first(format_help):
+    def format_help_folded(self, ctx, formatter):
+        fold_long_words()
+        return format_help(self, ctx, formatter)
+
+    return format_help_folded
+
+
+def install() -> None:
+    """Hook the help of every Typer command and group of this process (class attributes only)."""
+    for cls in (typer.core.TyperCommand, typer.core.TyperGroup):
+        if not getattr(cls.format_help, "_spec_debug_folds", False):
+            cls.format_help = _folding_first(cls.format_help)
+            cls.format_help._spec_debug_folds = True
