@@ -30,7 +30,11 @@ def fold_long_words() -> None:
     from rich.text import Text
     from typer import rich_utils
 
-    make_text = rich_utils._make_rich_text
+    # Private names of typer.rich_utils: older releases spell the first one `_make_rich_rext`.
+    # A Typer without them shows its own help, cut as before, rather than failing to show any.
+    make_text = getattr(rich_utils, "_make_rich_text", None)
+    if make_text is None or not all(hasattr(rich_utils, name) for name in ("highlighter", "negative_highlighter")):
+        return
 
     def folding_text(*args: Any, **kwargs: Any):
         rendered = make_text(*args, **kwargs)
