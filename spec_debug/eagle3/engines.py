@@ -102,10 +102,13 @@ class ConventionRow:
 # shipped in 0.8.5: 0.8.4's SpeculativeConfig knows only eagle, medusa, mlp_speculator,
 # draft_model and ngram, so method "eagle3" fails its constructor (PyPI sdists' vllm/config.py;
 # the launch check's _VLLM_EAGLE3_SINCE). SGLang: sgl-project/sglang#4247 "Support EAGLE 3"
-# (llama_eagle3.py, the EAGLE3 algorithm) shipped in 0.4.4.post2 (#4669); parse_version reads a
-# .postN as its release, so only releases before 0.4.4 are said to lack it here.
+# (llama_eagle3.py, the EAGLE3 algorithm) was merged after the 0.4.4.post1 tag and shipped in
+# 0.4.4.post2 (sgl-project/sglang#4669 "bump v0.4.4.post2": "for EAGLE 3 #4247"); 0.4.4 and
+# 0.4.4.post1 list no EAGLE3 among the upper-case argparse `choices` of --speculative-algorithm.
+# One constant for every check (the launch check imports these): compared with the .postN kept
+# (release_surely_before), as parse_version alone would read 0.4.4.post1 as 0.4.4.post2.
 VLLM_EAGLE3 = "0.8.5"
-SGLANG_EAGLE3 = "0.4.4"
+SGLANG_EAGLE3 = "0.4.4.post2"
 _EAGLE3_SINCE = {"vllm": VLLM_EAGLE3, "sglang": SGLANG_EAGLE3}
 _EAGLE3_PR = {"vllm": "vllm-project/vllm#16937", "sglang": "sgl-project/sglang#4247"}
 _ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang"}
@@ -791,6 +794,41 @@ _DRAFTER_FLAGS = {
 }
 
 
+def version_key(version: str | None) -> tuple[tuple[int, ...], int]:
+    """parse_version plus the `.postN` it drops (SGLang ships in post releases: 0.4.4.post2
+    brought EAGLE-3, 0.5.6.post1 changed the auto-chosen parameters)."""
+    post = re.search(r"\.post(\d+)", version or "")
+    return parse_version(version), int(post.group(1)) if post else 0
+
+
+# the engine's share of a source-tree build's reach (release_surely_before)
+DEV_REACH = {"sglang": "patch", "vllm": "minor"}
+
+
+def release_surely_before(version: str, since: str, dev_may_reach: str) -> bool:
+    """The engine build `version` certainly predates the release `since` (which added what is
+    checked), so a feature is never refused on a guess: a pre-release of `since` (0.5.7rc1,
+    0.24.0rc2) counts as it, an unreadable version as the newest, and a build from a source tree
+    (setuptools_scm's X.Y.Z.devN+g...: commits after the X.Y.Z-1 tag) may hold what came up to the
+    next release: `dev_may_reach` "patch" (SGLang ships features in patch releases: 0.5.6.post3.dev120
+    is compared as 0.5.7) or "minor" (vLLM ships them in minor releases: 0.23.1.dev3 as 0.24)."""
+    try:
+        release = parse_version(version)
+    except ValueError:
+        return False
+    if re.search(r"dev\d*", version.lower()):
+        if dev_may_reach == "minor":
+            major, minor = (release + (0, 0))[:2]
+            version = f"{major}.{minor + 1}"
+        else:
+            major, minor, patch = (release + (0, 0, 0))[:3]
+            version = f"{major}.{minor}.{patch + 1}"
+    try:
+        return version_key(version) < version_key(since)
+    except ValueError:
+        return False
+
+
 def _before(version: str | None, release: str) -> bool:
     """The version is older than `release`; one the table cannot read (a fork's label) counts
     as the newest, as unplaceable_version says."""
@@ -935,10 +973,11 @@ class CaptureFailure:
 
 def eagle3_release_failure(engine: str, version: str | None) -> CaptureFailure | None:
     """Why this engine release serves no EAGLE-3 draft at all (a release before its first
-    EAGLE-3 one, VLLM_EAGLE3 / SGLANG_EAGLE3), else None (None and a label the table cannot
-    place count as the newest)."""
+    EAGLE-3 one, VLLM_EAGLE3 / SGLANG_EAGLE3, its .postN counted), else None (None and a label
+    the table cannot place count as the newest; a source-tree build as the release it may reach,
+    the way the launch check reads it: release_surely_before)."""
     since = _EAGLE3_SINCE.get(engine)
-    if since is None or not _before(version, since):
+    if since is None or version is None or not release_surely_before(version, since, DEV_REACH[engine]):
         return None
     name = _ENGINE_NAMES[engine]
     return CaptureFailure(
