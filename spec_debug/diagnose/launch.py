@@ -28,7 +28,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, parse_version, release_surely_before,
-                                      speculators_flag, version_key)
+                                      speculators_flag, version_key, vllm_refused_target)
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
@@ -3253,6 +3253,24 @@ def _vllm_surely_from(version: str, since: str) -> bool:
     return _version_at_least(version, since)
 
 
+def _vllm_target_refused(cfg: LaunchConfig, target_architecture: str | None,
+                         engine_version: str | None) -> list[str]:
+    """vLLM up to 0.21.0 refuses EAGLE-3 at startup for a target model type off its allowlist
+    (engines.vllm_refused_target, the layer check's SD201 says the same); nothing when the
+    release or the target is unknown. Not asked before the first EAGLE-3 release, which
+    _vllm_release_problems already refuses."""
+    if (cfg.algorithm != "EAGLE3" or engine_version is None
+            or vllm_surely_before(engine_version, _VLLM_EAGLE3_SINCE)):
+        return []
+    refused = vllm_refused_target(engine_version, target_architecture)
+    if refused is None:
+        return []
+    model_type, first = refused
+    return [f"method eagle3: vLLM {engine_version} refuses EAGLE-3 for a {target_architecture} target (model "
+            f"type {model_type}): SpeculativeConfig raises \"... is only supported for [...] models\" and the "
+            f"server does not start (upgrade vLLM to {first} or later; vllm/config/speculative.py)"]
+
+
 def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
     """What the running vLLM release refuses in this command (nothing when the version is unknown:
     the option list is the newest release's)."""
@@ -3525,7 +3543,9 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                      draft_config: Any = None) -> EffectiveSpec:
     if cfg.engine == "vllm":
         eff = _vllm_rules(cfg, engine_version, draft_config)
-        release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
+        release = (_vllm_release_problems(cfg, engine_version)
+                   + _vllm_target_refused(cfg, target_architecture, engine_version)
+                   + _vllm_misspelled_keys(cfg, engine_version)
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg)
                    + _vllm_async_scheduling_refusals(cfg, engine_version)
                    + _vllm_unpadded_batch_refusals(cfg, engine_version))

@@ -470,12 +470,14 @@ def _keys_read(a: LayerAnalysis) -> list[str]:
 
 def _no_capture(a: LayerAnalysis) -> tuple[str, str] | None:
     """(evidence, remediation) when the engine captures nothing of this target at all
-    (engines.capture_failure: SGLang on a Qwen3.5 target; engines.eagle3_release_failure: a release
+    (engines.capture_failure: SGLang on a Qwen3.5 target, vLLM's target allowlist up to 0.21;
+    engines.eagle3_release_failure: a release
     before the engine's first EAGLE-3 one), so no ids and no retraining help."""
     if not a.served_source.endswith("convention"):
         return None  # a serving dump measured what was served
     failure = (engines.capture_failure(a.engine, a.target_architecture)
-               or engines.eagle3_release_failure(a.engine, a.engine_version))
+               or engines.eagle3_release_failure(a.engine, a.engine_version)
+               or engines.capture_failure(a.engine, a.target_architecture, a.engine_version))
     if failure is None:
         return None
     return failure.reason, failure.fix[:1].upper() + failure.fix[1:] + "."
