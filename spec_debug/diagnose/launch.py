@@ -27,7 +27,8 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
-from spec_debug.eagle3.engines import parse_version, speculators_flag
+from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, parse_version, release_surely_before,
+                                      speculators_flag, version_key, vllm_refused_target)
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
@@ -2819,10 +2820,7 @@ _SGLANG_PAGE_TOPK1_UNTIL = "0.4.9"
 _SGLANG_TOPK1_TOKENS_SINCE = "0.4.6"
 
 
-def _version_key(version: str | None) -> tuple[tuple[int, ...], int]:
-    """parse_version plus the `.postN` it drops: the auto-choose list changed in 0.5.6.post1."""
-    post = re.search(r"\.post(\d+)", version or "")
-    return parse_version(version), int(post.group(1)) if post else 0
+_version_key = version_key  # the auto-choose list changed in 0.5.6.post1
 
 
 def _version_at_least(version: str | None, boundary: str) -> bool:
@@ -2833,24 +2831,9 @@ def _version_at_least(version: str | None, boundary: str) -> bool:
 
 
 def surely_before(version: str, since: str, dev_may_reach: str) -> bool:
-    """The engine build `version` certainly predates the release `since` (which added what is
-    checked), so a feature is never refused on a guess: a pre-release of `since` (0.5.7rc1,
-    0.24.0rc2) counts as it, an unreadable version as the newest, and a build from a source tree
-    (setuptools_scm's X.Y.Z.devN+g...: commits after the X.Y.Z-1 tag) may hold what came up to the
-    next release: `dev_may_reach` "patch" (SGLang ships features in patch releases: 0.5.6.post3.dev120
-    is compared as 0.5.7) or "minor" (vLLM ships them in minor releases: 0.23.1.dev3 as 0.24)."""
-    try:
-        release = parse_version(version)
-    except ValueError:
-        return False
-    if re.search(r"dev\d*", version.lower()):
-        if dev_may_reach == "minor":
-            major, minor = (release + (0, 0))[:2]
-            version = f"{major}.{minor + 1}"
-        else:
-            major, minor, patch = (release + (0, 0, 0))[:3]
-            version = f"{major}.{minor}.{patch + 1}"
-    return not _version_at_least(version, since)
+    """The engine build `version` certainly predates the release `since`
+    (engines.release_surely_before, which the engine table's first-EAGLE-3 check shares)."""
+    return release_surely_before(version, since, dev_may_reach)
 
 
 def _sglang_auto_params(target_architecture: str | None,
@@ -3160,8 +3143,9 @@ _SGLANG_ANY_TOPK_SINCE = "0.4.4"
 # SGLang's first release with EAGLE-3: sgl-project/sglang#4247 ("Support EAGLE 3": the EAGLE3
 # algorithm, aux hidden-state capture, llama_eagle3.py) was merged after 0.4.4.post1 and shipped by
 # #4669 ("bump v0.4.4.post2 ... for EAGLE 3"). Before it EAGLE3 was not among the upper-case
-# argparse `choices` of --speculative-algorithm (choices kept up to 0.5.11, see below).
-_SGLANG_EAGLE3_SINCE = "0.4.4.post2"
+# argparse `choices` of --speculative-algorithm (choices kept up to 0.5.11, see below). The engine
+# table's constant, so the layer check (engines.eagle3_release_failure) tells the same story.
+_SGLANG_EAGLE3_SINCE = SGLANG_EAGLE3
 
 
 # Said of a refusal that depends on the release when the release is not known: an abbreviation
@@ -3234,7 +3218,7 @@ def _release_at_least(version: str | None, boundary: str) -> bool:
 # 0.10, `SpeculativeConfig(**d)` with extra="forbid" after): either way the server does not start.
 _VLLM_SPEC_CONFIG_SINCE = "0.8.2"
 _VLLM_V0_FLAGS_REMOVED = "0.8.3"
-_VLLM_EAGLE3_SINCE = "0.8.5"
+_VLLM_EAGLE3_SINCE = VLLM_EAGLE3  # the engine table's (engines.eagle3_release_failure)
 _VLLM_OPTION_SINCE = {"sc": "0.19.0", "spec-method": "0.22.0", "spec-model": "0.22.0", "spec-tokens": "0.22.0"}
 _VLLM_DYNAMIC_K_SINCE = "0.24.0"
 # A dotted key's value that is not JSON is read as human_readable_int (`32k` = 32000) from 0.20.0
@@ -3267,6 +3251,24 @@ def _vllm_surely_from(version: str, since: str) -> bool:
     if re.search(r"dev\d*", version.lower()):
         return parse_version(version) > parse_version(since)
     return _version_at_least(version, since)
+
+
+def _vllm_target_refused(cfg: LaunchConfig, target_architecture: str | None,
+                         engine_version: str | None) -> list[str]:
+    """vLLM up to 0.21.0 refuses EAGLE-3 at startup for a target model type off its allowlist
+    (engines.vllm_refused_target, the layer check's SD201 says the same); nothing when the
+    release or the target is unknown. Not asked before the first EAGLE-3 release, which
+    _vllm_release_problems already refuses."""
+    if (cfg.algorithm != "EAGLE3" or engine_version is None
+            or vllm_surely_before(engine_version, _VLLM_EAGLE3_SINCE)):
+        return []
+    refused = vllm_refused_target(engine_version, target_architecture)
+    if refused is None:
+        return []
+    model_type, first = refused
+    return [f"method eagle3: vLLM {engine_version} refuses EAGLE-3 for a {target_architecture} target (model "
+            f"type {model_type}): SpeculativeConfig raises \"... is only supported for [...] models\" and the "
+            f"server does not start (upgrade vLLM to {first} or later; vllm/config/speculative.py)"]
 
 
 def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
@@ -3541,7 +3543,9 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
                      draft_config: Any = None) -> EffectiveSpec:
     if cfg.engine == "vllm":
         eff = _vllm_rules(cfg, engine_version, draft_config)
-        release = (_vllm_release_problems(cfg, engine_version) + _vllm_misspelled_keys(cfg, engine_version)
+        release = (_vllm_release_problems(cfg, engine_version)
+                   + _vllm_target_refused(cfg, target_architecture, engine_version)
+                   + _vllm_misspelled_keys(cfg, engine_version)
                    + _vllm_draft_model_unsupported(cfg, engine_version, draft_config) + _vllm_method_case(cfg)
                    + _vllm_async_scheduling_refusals(cfg, engine_version)
                    + _vllm_unpadded_batch_refusals(cfg, engine_version))

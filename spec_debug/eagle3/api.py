@@ -721,7 +721,8 @@ def _resolve_layout(cfg, info: DataInfo, num_target_layers: int | None, layout: 
         plan = engines.serve_plan(semantics, engine_version, cfg.raw, num_target_layers, target_architecture)
         mapped = slots_for_layer_ids(plan.layer_ids, info.layer_ids)
         failure = (engines.capture_failure(semantics, target_architecture)
-                   or engines.eagle3_release_failure(semantics, engine_version))
+                   or engines.eagle3_release_failure(semantics, engine_version)
+                   or engines.capture_failure(semantics, target_architecture, engine_version))
         if failure:
             # no aux state at all (SGLang on a Qwen3.5 target), not an fc sized for other states
             notes.append(f"{semantics} {engine_version or 'latest'}: {failure}; evaluated with the "
@@ -778,7 +779,7 @@ def _unservable_plan(cfg, semantics: str, engine_version: str | None, n_layers: 
     drafter_accuracy playbook PASSED over a draft the engine fails to run (eval_step raises
     SD201 from this)."""
     if (semantics == "reference" or not n_layers or not cfg.use_aux_hidden_state
-            or engines.capture_failure(semantics, arch) is not None
+            or engines.capture_failure(semantics, arch, engine_version) is not None
             or engines.eagle3_release_failure(semantics, engine_version) is not None):
         return None  # no aux capture at all (SGLang on Qwen3.5) is said as its own note
     plan = engines.serve_plan(semantics, engine_version, cfg.raw, n_layers, arch)

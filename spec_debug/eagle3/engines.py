@@ -102,10 +102,13 @@ class ConventionRow:
 # shipped in 0.8.5: 0.8.4's SpeculativeConfig knows only eagle, medusa, mlp_speculator,
 # draft_model and ngram, so method "eagle3" fails its constructor (PyPI sdists' vllm/config.py;
 # the launch check's _VLLM_EAGLE3_SINCE). SGLang: sgl-project/sglang#4247 "Support EAGLE 3"
-# (llama_eagle3.py, the EAGLE3 algorithm) shipped in 0.4.4.post2 (#4669); parse_version reads a
-# .postN as its release, so only releases before 0.4.4 are said to lack it here.
+# (llama_eagle3.py, the EAGLE3 algorithm) was merged after the 0.4.4.post1 tag and shipped in
+# 0.4.4.post2 (sgl-project/sglang#4669 "bump v0.4.4.post2": "for EAGLE 3 #4247"); 0.4.4 and
+# 0.4.4.post1 list no EAGLE3 among the upper-case argparse `choices` of --speculative-algorithm.
+# One constant for every check (the launch check imports these): compared with the .postN kept
+# (release_surely_before), as parse_version alone would read 0.4.4.post1 as 0.4.4.post2.
 VLLM_EAGLE3 = "0.8.5"
-SGLANG_EAGLE3 = "0.4.4"
+SGLANG_EAGLE3 = "0.4.4.post2"
 _EAGLE3_SINCE = {"vllm": VLLM_EAGLE3, "sglang": SGLANG_EAGLE3}
 _EAGLE3_PR = {"vllm": "vllm-project/vllm#16937", "sglang": "sgl-project/sglang#4247"}
 _ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang"}
@@ -212,6 +215,54 @@ _NO_AUX_CAPTURE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/models/qwen3_5.py: Qwen3_5ForConditionalGeneration takes qwen3_vl.py's set_eagle3_layers_to_capture, "
     "which never flags a layer `_is_layer_to_capture`, so a Qwen3.5 target captures nothing and EAGLE3 "
     "fails at startup (ValueError: too many values to unpack); sgl-project/sglang#38307")
+# vLLM refused EAGLE-3 at startup for a target whose hf_text_config.model_type contains none
+# of a hard-coded list (SpeculativeConfig._verify_args: `raise ValueError(f"Eagle3 is only
+# supported for {eagle3_target_supported} models. ...")`, from 0.17.0 `aux_hidden_states_supported`,
+# "eagle3 is only supported for [...] models"; vllm-project/vllm#31254 asks for kimi_k2), until
+# vllm-project/vllm#42536 ("Remove verifier model type check in speculative config") left the
+# check to the model class (SupportsEagle3): 0.22.0 has no list. The list only grew; PyPI wheels'
+# vllm/config/speculative.py read: 0.14.0 [llama, qwen, minicpm, gpt_oss]; 0.16.0 + hunyuan_vl,
+# hunyuan_v1_dense, afmoe; 0.17.0 + nemotron_h; 0.18.0 + deepseek_v2, deepseek_v3, kimi_k2,
+# kimi_k25 (0.17.1 lacks them); 0.19.1 + minimax_m2, gemma4 (0.19.0 lacks them); 0.21.0 + laguna.
+# Each entry below is the first release that accepts it, where a read pins it (an entry whose
+# first release was not pinned is never refused); a model type matching no entry is refused up
+# to 0.21.0. The target model types (architectures[0] -> config model_type) of the targets the
+# table knows (config.json model_type; Kimi-K2's DeepseekV3ForCausalLM says kimi_k2, accepted from
+# the same release, so the one entry stands for both).
+VLLM_TARGET_CHECK_REMOVED = "0.22.0"
+_VLLM_ALLOWLIST_SINCE = {"nemotron_h": "0.17.0", "deepseek_v2": "0.18.0", "deepseek_v3": "0.18.0",
+                         "kimi_k2": "0.18.0", "kimi_k25": "0.18.0", "minimax_m2": "0.19.1", "gemma4": "0.19.1"}
+_VLLM_ALLOWLIST_UNPINNED = ("llama", "qwen", "minicpm", "gpt_oss", "hunyuan_vl", "hunyuan_v1_dense", "afmoe",
+                            "laguna")
+VLLM_TARGET_MODEL_TYPES = {
+    "DeepseekV2ForCausalLM": "deepseek_v2", "DeepseekV3ForCausalLM": "deepseek_v3",
+    "DeepseekV32ForCausalLM": "deepseek_v32",
+    "MiniMaxM2ForCausalLM": "minimax_m2", "Glm4MoeForCausalLM": "glm4_moe", "Glm4MoeLiteForCausalLM": "glm4_moe_lite",
+    "GlmMoeDsaForCausalLM": "glm_moe_dsa", "MixtralForCausalLM": "mixtral", "MistralForCausalLM": "mistral",
+    "Ernie4_5_MoeForCausalLM": "ernie4_5_moe", "Gemma3ForCausalLM": "gemma3_text",
+    "Gemma2ForCausalLM": "gemma2", "Phi3ForCausalLM": "phi3"}
+_VLLM_ALLOWLIST_SOURCE = (
+    "vllm-project/vllm vllm/config/speculative.py SpeculativeConfig._verify_args: EAGLE-3 only for a target"
+    " model type containing one of its list (vllm 0.14.0 .. 0.21.0; removed in 0.22.0 by vllm-project/vllm#42536)")
+
+
+def vllm_refused_target(version: str | None, target_architecture: str | None) -> tuple[str, str] | None:
+    """(the target's model type, the first release that accepts it) when this vLLM release
+    refuses EAGLE-3 for the target at startup (_VLLM_ALLOWLIST_SINCE), else None: an unknown
+    release (the newest, which has no list), an architecture the table cannot type, or a
+    model type some entry whose first release is unpinned matches."""
+    model_type = VLLM_TARGET_MODEL_TYPES.get(target_architecture or "")
+    if version is None or model_type is None:
+        return None
+    if any(entry in model_type for entry in _VLLM_ALLOWLIST_UNPINNED):
+        return None
+    firsts = [since for entry, since in _VLLM_ALLOWLIST_SINCE.items() if entry in model_type]
+    first = min(firsts, key=version_key) if firsts else VLLM_TARGET_CHECK_REMOVED
+    if not release_surely_before(version, first, DEV_REACH["vllm"]):
+        return None
+    return model_type, first
+
+
 # vLLM deepseek_v2.py (and the models that wrap it) keep their own capture loop, never the
 # EagleModelMixin one. GLM-5's GlmMoeDsaForCausalLM is deepseek_v2.py's too (registry.py:
 # "GlmMoeDsaForCausalLM": ("deepseek_v2", "GlmMoeDsaForCausalLM"), a DeepseekV2ForCausalLM
@@ -791,6 +842,41 @@ _DRAFTER_FLAGS = {
 }
 
 
+def version_key(version: str | None) -> tuple[tuple[int, ...], int]:
+    """parse_version plus the `.postN` it drops (SGLang ships in post releases: 0.4.4.post2
+    brought EAGLE-3, 0.5.6.post1 changed the auto-chosen parameters)."""
+    post = re.search(r"\.post(\d+)", version or "")
+    return parse_version(version), int(post.group(1)) if post else 0
+
+
+# the engine's share of a source-tree build's reach (release_surely_before)
+DEV_REACH = {"sglang": "patch", "vllm": "minor"}
+
+
+def release_surely_before(version: str, since: str, dev_may_reach: str) -> bool:
+    """The engine build `version` certainly predates the release `since` (which added what is
+    checked), so a feature is never refused on a guess: a pre-release of `since` (0.5.7rc1,
+    0.24.0rc2) counts as it, an unreadable version as the newest, and a build from a source tree
+    (setuptools_scm's X.Y.Z.devN+g...: commits after the X.Y.Z-1 tag) may hold what came up to the
+    next release: `dev_may_reach` "patch" (SGLang ships features in patch releases: 0.5.6.post3.dev120
+    is compared as 0.5.7) or "minor" (vLLM ships them in minor releases: 0.23.1.dev3 as 0.24)."""
+    try:
+        release = parse_version(version)
+    except ValueError:
+        return False
+    if re.search(r"dev\d*", version.lower()):
+        if dev_may_reach == "minor":
+            major, minor = (release + (0, 0))[:2]
+            version = f"{major}.{minor + 1}"
+        else:
+            major, minor, patch = (release + (0, 0, 0))[:3]
+            version = f"{major}.{minor}.{patch + 1}"
+    try:
+        return version_key(version) < version_key(since)
+    except ValueError:
+        return False
+
+
 def _before(version: str | None, release: str) -> bool:
     """The version is older than `release`; one the table cannot read (a fork's label) counts
     as the newest, as unplaceable_version says."""
@@ -884,12 +970,12 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
     embed_ok = convention(engine, "captures_embedding", version, arch)
     final_ok = convention(engine, "captures_final", version, arch)
     too_old = eagle3_release_failure(engine, version)
-    captures = too_old is None and capture_failure(engine, arch) is None
+    captures = too_old is None and capture_failure(engine, arch, version) is None
     if too_old is not None:
         sources.append(f"{_EAGLE3_PR[engine]}: the first {_ENGINE_NAMES[engine]} release with "
                        f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
     elif not captures:
-        sources.append(_NO_AUX_CAPTURE_SOURCE)
+        sources.append(_VLLM_ALLOWLIST_SOURCE if engine == "vllm" else _NO_AUX_CAPTURE_SOURCE)
 
     def reachable(i: int) -> bool:
         if i < 0 or i > n or not captures:
@@ -935,10 +1021,11 @@ class CaptureFailure:
 
 def eagle3_release_failure(engine: str, version: str | None) -> CaptureFailure | None:
     """Why this engine release serves no EAGLE-3 draft at all (a release before its first
-    EAGLE-3 one, VLLM_EAGLE3 / SGLANG_EAGLE3), else None (None and a label the table cannot
-    place count as the newest)."""
+    EAGLE-3 one, VLLM_EAGLE3 / SGLANG_EAGLE3, its .postN counted), else None (None and a label
+    the table cannot place count as the newest; a source-tree build as the release it may reach,
+    the way the launch check reads it: release_surely_before)."""
     since = _EAGLE3_SINCE.get(engine)
-    if since is None or not _before(version, since):
+    if since is None or version is None or not release_surely_before(version, since, DEV_REACH[engine]):
         return None
     name = _ENGINE_NAMES[engine]
     return CaptureFailure(
@@ -947,9 +1034,24 @@ def eagle3_release_failure(engine: str, version: str | None) -> CaptureFailure |
         f"upgrade {name} to {since} or later and re-run this check with that release")
 
 
-def capture_failure(engine: str, target_architecture: str | None) -> CaptureFailure | None:
-    """Why this engine captures no aux hidden state of this target at all (every release read),
-    else None: the draft cannot be served as EAGLE-3 there, whatever its layer ids."""
+def capture_failure(engine: str, target_architecture: str | None,
+                    version: str | None = None) -> CaptureFailure | None:
+    """Why this engine captures no aux hidden state of this target at all (every release read;
+    with `version`, also vLLM's target allowlist of that release, vllm_refused_target), else
+    None: the draft cannot be served as EAGLE-3 there, whatever its layer ids."""
+    if engine == "vllm":
+        refused = vllm_refused_target(version, target_architecture)
+        if refused is not None:
+            model_type, first = refused
+            listed = (f"{model_type} is on it from {first}" if first != VLLM_TARGET_CHECK_REMOVED
+                      else f"no entry of it matches {model_type} up to 0.21.0; 0.22.0 dropped the list, "
+                           "vllm-project/vllm#42536")
+            return CaptureFailure(
+                f"vLLM {version} refuses EAGLE-3 for a {target_architecture} target at startup: "
+                "SpeculativeConfig accepts only target model types on its list (ValueError \"... is only "
+                f"supported for [...] models\", vllm/config/speculative.py; {listed}), so no layer ids are "
+                "ever read",
+                f"upgrade vLLM to {first} or later and re-run this check with that release")
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "

@@ -40,7 +40,7 @@ def test_the_world_is_trained_on_the_default_layers():
 
 @pytest.mark.parametrize(("engine", "old", "first", "pr"), [
     ("vllm", "0.8.4", "0.8.5", "vllm-project/vllm#16937"),
-    ("sglang", "0.4.3", "0.4.4", "sgl-project/sglang#4247")])
+    ("sglang", "0.4.4.post1", "0.4.4.post2", "sgl-project/sglang#4247")])
 def test_a_release_before_eagle3_is_sd201_not_clean(world, engine, old, first, pr):
     found, layers = _layers(world, _speculators(world, AUX), engine, old)
     assert found == ["SD201"], layers

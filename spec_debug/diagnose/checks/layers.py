@@ -65,6 +65,11 @@ class LayerFix:
     (engines.trained_layer_ids), so left stale it is what a re-run without the training dump
     compares the engine against, whichever key the fix writes."""
     num_aux: tuple[str, int] | None = None
+    until_version: str | None = None
+    """For a fix that needs a later release (min_version, no before_version): the first release
+    after it that no longer serves the trained ids from the fixed config (a rule of the table
+    changes against it: SGLang's DeepSeek files stop adding 1 to ids not starting at 1 in
+    0.5.13), so the fix names the range it holds for; None when every later release read does."""
     """(dotted key, count) to write beside the ids when the engine would otherwise build fc for
     another number of aux states than it then captures: vLLM (0.22.0 on) and SGLang (0.5.12 on)
     size fc from ``num_aux_hidden_states``, else the length of eagle_config's ids, else 3
@@ -126,6 +131,9 @@ class LayerFix:
                        f"layers the running release serves is the other way out)")
         else:
             upgrade = f" and run {engine} >= {self.min_version}" if self.min_version else ""
+            if self.min_version and self.until_version:
+                upgrade += (f" and < {self.until_version} (from {self.until_version} {engine} reads these ids "
+                            "another way)")
         beside = f" and {self.num_aux[0]} = {self.num_aux[1]}" if self.num_aux else ""
         return (f"Set {self.key} = {self.ids}{beside} in the draft's config.json{upgrade}; restart the server "
                 f"and confirm the served layers with the layout probe (hidden_state_format playbook).")
@@ -166,7 +174,8 @@ class LayerAnalysis:
         facts = asdict(self)
         facts["mismatch"] = self.mismatch
         for said_if_set in ("reads_back_as", "nested", "sglang_serves", "vllm_serves", "angelslim",
-                            "num_aux"):  # only where the fix is ambiguous / has stale ids / sets fc's count
+                            "num_aux", "until_version"):  # only where the fix is ambiguous / has stale
+            # ids / sets fc's count / holds for a bounded range of later releases
             if facts["fix"] is not None and facts["fix"][said_if_set] is None:
                 del facts["fix"][said_if_set]
         return facts
@@ -254,13 +263,36 @@ def find_layer_fix(engine: str, engine_version: str | None, draft_raw: Mapping[s
     for version, min_version, before_version in candidates:
         found = _fix_at(engine, version, draft_raw, num_target_layers, trained, target_architecture)
         if found:
-            return LayerFix(*found[:2], min_version, before_version=before_version,
+            until = (_first_release_not_serving(engine, version, draft_raw, num_target_layers, found,
+                                                trained, target_architecture)
+                     if min_version and before_version is None else None)
+            return LayerFix(*found[:2], min_version, before_version=before_version, until_version=until,
                             reads_back_as=_read_back(engine, version, draft_raw, num_target_layers,
                                                      found[:2], trained, target_architecture),
                             nested=found[2], sglang_serves=found[3],
                             vllm_serves=_vllm_serves(engine, draft_raw, num_target_layers, found[:2],
                                                      trained, target_architecture),
                             angelslim=_stale_angelslim(draft_raw, trained), num_aux=found[4])
+    return None
+
+
+def _first_release_not_serving(engine: str, version: str, draft_raw: Mapping[str, Any], num_target_layers: int,
+                               found: tuple, trained: list[int], target_architecture: str | None) -> str | None:
+    """LayerFix.until_version: the first rule boundary after `version` at which the config the
+    fix writes (its ids, and fc count when it writes one) no longer serves `trained`. A fix that
+    also rewrites stale nested ids is left unchecked (None)."""
+    if found[2] is not None:
+        return None
+    fixed = with_layer_ids(draft_raw, found[0], found[1])
+    if found[4] is not None:
+        fixed = _with_value(fixed, *found[4])
+    start = engines.parse_version(version)
+    for boundary in _release_boundaries(engine):
+        if engines.parse_version(boundary) <= start:
+            continue
+        plan = engines.serve_plan(engine, boundary, fixed, num_target_layers, target_architecture)
+        if plan.layer_ids != trained or plan.unreachable or plan.fan_in_mismatch:
+            return boundary
     return None
 
 
@@ -470,12 +502,14 @@ def _keys_read(a: LayerAnalysis) -> list[str]:
 
 def _no_capture(a: LayerAnalysis) -> tuple[str, str] | None:
     """(evidence, remediation) when the engine captures nothing of this target at all
-    (engines.capture_failure: SGLang on a Qwen3.5 target; engines.eagle3_release_failure: a release
+    (engines.capture_failure: SGLang on a Qwen3.5 target, vLLM's target allowlist up to 0.21;
+    engines.eagle3_release_failure: a release
     before the engine's first EAGLE-3 one), so no ids and no retraining help."""
     if not a.served_source.endswith("convention"):
         return None  # a serving dump measured what was served
     failure = (engines.capture_failure(a.engine, a.target_architecture)
-               or engines.eagle3_release_failure(a.engine, a.engine_version))
+               or engines.eagle3_release_failure(a.engine, a.engine_version)
+               or engines.capture_failure(a.engine, a.target_architecture, a.engine_version))
     if failure is None:
         return None
     return failure.reason, failure.fix[:1].upper() + failure.fix[1:] + "."
