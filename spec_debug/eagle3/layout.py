@@ -686,13 +686,22 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                     f"({scores[configured]:.3f}): {-lead} more of {unconfirmed['rows']} rows "
                     f"right, a lead under {CLEAR_MARGIN} in step-0 accuracy, too small to name "
                     "it the draft's, so this dump does not confirm the draft's layout; ")
+        elif lead < 0:
+            # the runner-up leads by a row or few: "configured layout [0, 1, 2] scores best
+            # (0.494), but [0, 2, 1] scores 0.506: 2 more of 156 rows right than the
+            # configured" named as best the layout that scored less; it is a tie within noise
+            text = (f"configured layout {describe(configured)} (step-0 accuracy "
+                    f"{scores[configured]:.3f}) and {describe(runner)} ({scores[runner]:.3f}) "
+                    f"tie within noise: {describe(runner)} gets {-lead} more of "
+                    f"{unconfirmed['rows']} rows right, too few to tell the layouts apart (a sign "
+                    f"test wants {LAYOUT_MIN_GAIN} all one way), so this dump does not confirm "
+                    "the draft's layout; ")
         else:
             text = (f"configured layout {describe(configured)} scores best "
                     f"(step-0 accuracy {scores[configured]:.3f}), but {describe(runner)} scores "
                     f"{scores[runner]:.3f}: "
                     + (f"{lead} more of {unconfirmed['rows']} rows right" if lead > 0 else
-                       f"as many of {unconfirmed['rows']} rows right" if lead == 0 else
-                       f"{-lead} more of {unconfirmed['rows']} rows right than the configured")
+                       f"as many of {unconfirmed['rows']} rows right")
                     + f", too few to tell the layouts apart (a sign test wants {LAYOUT_MIN_GAIN} "
                     "all one way), so this dump does not confirm the draft's layout; ")
         text += (("every sample of the dump was probed: probe a dump with more samples, or "
