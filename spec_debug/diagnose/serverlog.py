@@ -213,6 +213,11 @@ class ServerLogStats:
     """Startup lines in the log: more than one when it was appended to across restarts."""
     earlier_runs_skipped: int = 0
     """Runs before the one read that also logged numbers (another server's, not averaged in)."""
+    negative_gen_tok_s_lines: int = 0
+    """Decode/throughput lines whose gen throughput is negative: no decode rate is (a clock
+    step between two log intervals, a corrupted line); left out of gen_tok_s_*."""
+    negative_gen_tok_s: list[float] = field(default_factory=list)
+    """The first few of those values, to quote."""
 
     @property
     def measured_tok_s(self) -> float | None:
@@ -229,6 +234,14 @@ class ServerLogStats:
         facts["measured_tok_s"] = self.measured_tok_s
         facts["accept_length"] = self.accept_length
         return facts
+
+
+def _negative_rate(stats: ServerLogStats, value: float) -> None:
+    """Count a negative gen throughput (left out: a median of -3.0 tok/s reached SD501 as a
+    server at -0.03x of its baseline) and keep the first few to quote."""
+    stats.negative_gen_tok_s_lines += 1
+    if len(stats.negative_gen_tok_s) < 3:
+        stats.negative_gen_tok_s.append(value)
 
 
 def _weighted_mean(pairs: list[tuple[float, float]]) -> float | None:
@@ -340,6 +353,9 @@ def _parse_run(text: str) -> ServerLogStats:
                 value = float(m.group(1))
                 if key == "gen_tok_s":
                     sglang_gen = True
+                    if value < 0:
+                        _negative_rate(stats, value)
+                        continue
                     gen_by_rank.setdefault(rank, []).append(value)
                 elif key == "running_req":
                     running_by_rank.setdefault(rank, []).append(value)
@@ -382,7 +398,9 @@ def _parse_run(text: str) -> ServerLogStats:
                 # the idle lines log 0 tokens/s and 0 reqs: they would drag the median and the
                 # running mean down (SGLang logs decode lines only while decoding), and a mean of
                 # requests at once below 1.5 lets a summed rate meet a one-stream TPOT baseline
-                if float(g.group(1)) > 0:
+                if float(g.group(1)) < 0:
+                    _negative_rate(stats, float(g.group(1)))
+                elif float(g.group(1)) > 0:
                     gen_by_rank.setdefault(rank, []).append(float(g.group(1)))
                     r = _VLLM_RUNNING.search(line)
                     if r:

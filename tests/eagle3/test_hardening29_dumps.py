@@ -164,7 +164,10 @@ def test_layout_scores_a_long_sample_only_where_the_draft_was_built_for(world):
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert "different layout" not in out["verdict"], out["verdict"]
-    assert out["verdict"].startswith("configured layout slots [0, 1, 2] scores best"), out["verdict"]
+    # [0, 2, 1] gets 2 more of 156 rows right (0.506 vs 0.494): a tie within noise, which read
+    # "configured layout slots [0, 1, 2] scores best" (test_hardening62_layout_tie_wording)
+    assert out["verdict"].startswith("configured layout slots [0, 1, 2] (step-0 accuracy "), out["verdict"]
+    assert "tie within noise" in out["verdict"] and "scores best" not in out["verdict"]
     notes = [n for n in out["notes"] if "longer than the draft's max_position_embeddings 128" in n]
     assert len(notes) == 1 and "the longest has 8400 tokens" in notes[0], out["notes"]
     assert "first 128 positions only" in notes[0]

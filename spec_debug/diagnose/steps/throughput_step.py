@@ -3,6 +3,7 @@ and whether speculation can pay off at all with this draft (SD503)."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from spec_debug.diagnose.checks.perf import (
@@ -41,6 +42,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         measured = stats.measured_tok_s
         source = ("benchmark summary in the server log" if stats.bench.get("output_tok_s")
                   else f"median of {stats.decode_lines} decode lines in the server log")
+        if stats.negative_gen_tok_s_lines and not stats.bench.get("output_tok_s"):
+            source += "; " + negative_rates_note(asdict(stats))
     scope_problem = None
     if baseline is not None and measured is not None and per_token_time(args.get("baseline_tok_s")):
         if source == "benchmark summary in the server log":
@@ -502,6 +505,19 @@ def _no_numbers_in_log(tp: dict[str, Any]) -> str | None:
             "at the default log level?")
 
 
+def negative_rates_note(log: dict[str, Any]) -> str | None:
+    """The sentence for a log whose lines gave negative gen throughputs (left out by
+    serverlog.parse_server_log); None when it has none."""
+    count = log.get("negative_gen_tok_s_lines")
+    if not count:
+        return None
+    shown = ", ".join(f"{v:g}" for v in log.get("negative_gen_tok_s") or [])
+    lines = "Decode batch" if log.get("engine") == "sglang" else "throughput"
+    return (f"{count} {lines} line(s) of the server log give a negative gen throughput ({shown} tok/s): "
+            "no decode rate is negative (a clock step between log intervals, or a corrupted line), "
+            "so they are left out of the measured throughput")
+
+
 def check(ctx: Any) -> list[Finding]:
     tp = ctx.facts.get(NS, {})
     at = where(ctx)
@@ -519,7 +535,9 @@ def check(ctx: Any) -> list[Finding]:
                                     "(its Mean TPOT with speculation)"))
     elif measured is None:
         unreadable = tp.get("server_log_unreadable")
+        negative = None if tp.get("log", {}).get("gen_tok_s_median") is not None else negative_rates_note(log)
         findings.append(not_checked(ctx, problems.get("measured_tok_s") or _no_numbers_in_log(tp) or
+                                    (f"no measured throughput with speculation: {negative}" if negative else None) or
                                     (f"no measured throughput with speculation: {unreadable}" if unreadable
                                      else "no measured throughput with speculation"),
                                     "--var measured_tok_s=N or --var server_log=PATH"))
