@@ -1859,8 +1859,12 @@ def _llama_cpp_said(output: str) -> str | None:
 # ("csrc/x.cpp:12:5: error: ...", nvcc's "kernel.cu(45): error: ..."); the diagnostic a file tool
 # writes as "prog: message" under the files it listed ("sending incremental file list", then
 # "rsync: [sender] link_stat \"/data/ckpt\" failed: No such file or directory (2)"; tar -v).
+# Indented too: Elixir 1.15+ prints each compile diagnostic as "    error: undefined function
+# get/2 (...)" under "Compiling 4 files (.ex)" (a real Claude Code 2.1.39 session's `mix test`,
+# marot/spotter test/fixtures/transcripts/258c7280-....jsonl at 8cc42b0), and pip opens its
+# build box with "  error: subprocess-exited-with-error".
 _ERROR_SAID = re.compile(
-    r"^(?:(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)"
+    r"^(?:[ \t]*(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)"
     r"|(?:rsync|scp|sftp|cp|mv|ln|mkdir|rm|rmdir|tar|unzip|chmod|chown|ls|cat|wget|curl): "
     r"|(?:\[[^\]\n]{1,80}\][ \t]*|\([^()\n]{1,60}\)[ \t]+)?(?:ERROR|CRITICAL|FATAL)(?::|[ \t]+\d\d-\d\d[ \t])"
     r"|[\w.][\w. /-]{0,80}: (?:fatal )?error: "
