@@ -404,6 +404,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if exit_code not in (None, 0) or is_error:
         if said := _ERROR_SAID.search(output):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
+        elif "** (" in output and (raised := _ELIXIR_RAISED.search(output)):
+            return [ErrorInfo("exception", raised.group("type"), raised.group("msg")[:300])]
         elif "llama" in output and (said := _llama_cpp_said(output)):
             head = said[:300]
         if exit_code not in (None, 0):
@@ -1863,6 +1865,12 @@ def _llama_cpp_said(output: str) -> str | None:
 # get/2 (...)" under "Compiling 4 files (.ex)" (a real Claude Code 2.1.39 session's `mix test`,
 # marot/spotter test/fixtures/transcripts/258c7280-....jsonl at 8cc42b0), and pip opens its
 # build box with "  error: subprocess-exited-with-error".
+# What Elixir prints for an exception nobody rescued, as ExUnit prints a test's under its "  1) test
+# ..." heading: "** (RuntimeError) message" (elixir-lang/elixir lib/elixir/lib/exception.ex
+# format_banner: "** (" <> inspect(module) <> ") " <> message; "** (exit) ..." and "** (throw) ..."
+# for the other kinds). A failed `mix test` whose tests raised printed it under "Compiling 41 files
+# (.ex)", which was its error (marot/spotter test/fixtures/transcripts/258c7280-....jsonl at 8cc42b0).
+_ELIXIR_RAISED = re.compile(r"^[ \t]*\*\* \((?P<type>[A-Za-z][\w.]*)\) (?P<msg>[^\n]*\S)", re.M)
 _ERROR_SAID = re.compile(
     r"^(?:[ \t]*(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)"
     r"|(?:rsync|scp|sftp|cp|mv|ln|mkdir|rm|rmdir|tar|unzip|chmod|chown|ls|cat|wget|curl): "
