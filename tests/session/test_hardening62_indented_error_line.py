@@ -73,3 +73,30 @@ def test_the_session_error_is_the_compile_error(tmp_path: Path):
     assert [(e.kind, e.message) for e in analysis.errors] == [("exit_code", UNDEFINED_GET)]
     assert [(c.exit_code, c.command) for c in analysis.commands] == [
         (1, "mix test test/spotter_web/live/project_review_live_test.exs 2>&1")]
+
+
+# pip's shape for a wheel that would not build (as users paste flash-attn's): its box opens with an
+# indented "error: subprocess-exited-with-error"; its last, unindented ERROR line says which wheel.
+PIP_WHEEL = """\
+Building wheels for collected packages: flash-attn
+  Building wheel for flash-attn (setup.py) ... error
+  error: subprocess-exited-with-error
+  
+  \u00d7 python setup.py bdist_wheel did not run successfully.
+  \u2502 exit code: 1
+  \u2570\u2500> [3 lines of output]
+      running bdist_wheel
+      error: command '/usr/local/cuda/bin/nvcc' failed with exit code 1
+      [end of output]
+  
+  note: This error originates from a subprocess, and is likely not a problem with pip.
+  Running setup.py clean for flash-attn
+Failed to build flash-attn
+ERROR: Could not build wheels for flash-attn, which is required to install pyproject.toml-based projects
+"""
+
+
+def test_an_unindented_error_line_comes_before_an_indented_one():
+    assert [(e.kind, e.message) for e in extract_errors(PIP_WHEEL, 1, True)] == [
+        ("exit_code", "ERROR: Could not build wheels for flash-attn, which is required to install "
+                      "pyproject.toml-based projects")]
