@@ -23,6 +23,9 @@ class AgentInfo:
     events: int = 0
     tool_calls: int = 0
     failed_calls: int = 0
+    not_run_calls: int = 0
+    """Of ``failed_calls``, those that never ran (the person refused them, a hook blocked them, a
+    sibling's error cancelled them: ``failures.NOT_RUN``): no sign the agent's work failed."""
     errors: int = 0
     first_seq: int | None = None
     last_seq: int | None = None
@@ -61,7 +64,9 @@ class AgentTree:
                 info.status = "missing" if info.file is None and info.id != MAIN_AGENT else "unknown"
             elif info.id in self.unanswered:
                 info.status = "running"
-            elif info.tool_calls and info.failed_calls == info.tool_calls:
+            elif info.tool_calls and info.failed_calls == info.tool_calls and info.not_run_calls < info.tool_calls:
+                # (calls that were all refused never ran: the person stopped the agent, its work did
+                # not fail; read as failed, a session the person declined twice was a failed agent)
                 info.status = "failed"
             else:
                 info.status = "completed"

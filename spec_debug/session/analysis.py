@@ -1403,6 +1403,7 @@ class _SessionState:
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
             info.failed_calls += 1
+            info.not_run_calls += not_run
         if found:
             self._errors_seen(ev, info, stretch, found, host,
                               printed_for.seq if printed_for else call.seq if call else None)

@@ -402,8 +402,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
         return [ErrorInfo(kind, m.group("type"), msg)]
     if exit_code not in (None, 0) or is_error:
-        if said := _ERROR_SAID.search(output):
+        if (said := _ERROR_SAID.search(output)) or (said := _ERROR_SAID_INDENTED.search(output)):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
+        elif "** (" in output and (raised := _ELIXIR_RAISED.search(output)):
+            return [ErrorInfo("exception", raised.group("type"), raised.group("msg")[:300])]
         elif "llama" in output and (said := _llama_cpp_said(output)):
             head = said[:300]
         if exit_code not in (None, 0):
@@ -1859,6 +1861,12 @@ def _llama_cpp_said(output: str) -> str | None:
 # ("csrc/x.cpp:12:5: error: ...", nvcc's "kernel.cu(45): error: ..."); the diagnostic a file tool
 # writes as "prog: message" under the files it listed ("sending incremental file list", then
 # "rsync: [sender] link_stat \"/data/ckpt\" failed: No such file or directory (2)"; tar -v).
+# What Elixir prints for an exception nobody rescued, as ExUnit prints a test's under its "  1) test
+# ..." heading: "** (RuntimeError) message" (elixir-lang/elixir lib/elixir/lib/exception.ex
+# format_banner: "** (" <> inspect(module) <> ") " <> message; "** (exit) ..." and "** (throw) ..."
+# for the other kinds). A failed `mix test` whose tests raised printed it under "Compiling 41 files
+# (.ex)", which was its error (marot/spotter test/fixtures/transcripts/258c7280-....jsonl at 8cc42b0).
+_ELIXIR_RAISED = re.compile(r"^[ \t]*\*\* \((?P<type>[A-Za-z][\w.]*)\) (?P<msg>[^\n]*\S)", re.M)
 _ERROR_SAID = re.compile(
     r"^(?:(?:ERROR|FATAL|fatal|E|error|Error)(?:: | \[)"
     r"|(?:rsync|scp|sftp|cp|mv|ln|mkdir|rm|rmdir|tar|unzip|chmod|chown|ls|cat|wget|curl): "
@@ -1866,6 +1874,13 @@ _ERROR_SAID = re.compile(
     r"|[\w.][\w. /-]{0,80}: (?:fatal )?error: "
     r"|[^\s:()]+(?::\d+(?::\d+)?|\(\d+\)): (?:fatal )?error: )"
     r"(?!Exit code \d+\s*$)[^\n]*\S", re.M)
+# The same words indented, where no line says them unindented: Elixir 1.15+ prints each compile
+# diagnostic as "    error: undefined function get/2 (...)" under "Compiling 4 files (.ex)" (a real
+# Claude Code 2.1.39 session's `mix test`, marot/spotter test/fixtures/transcripts/258c7280-....jsonl
+# at 8cc42b0). Only then: pip's box opens with "  error: subprocess-exited-with-error" and its last
+# line says more ("ERROR: Could not build wheels for flash-attn, which is required to install ...").
+_ERROR_SAID_INDENTED = re.compile(r"^[ \t]+(?:ERROR|FATAL|fatal|error|Error)(?:: | \[)(?!Exit code \d+\s*$)[^\n]*\S",
+                                  re.M)
 
 
 def _first_meaningful_line(output: str) -> str:
