@@ -118,7 +118,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     # how the session reached that host: a launch-flag playbook has no chosen command there, and
     # its user, port and jump host are the launch's (was "--host gpu01" for `ssh -p 2222 ubuntu@gpu01`)
     reached = [c for c in chosen if c.host == primary] or [c for c in analysis.commands if c.host == primary]
-    user = _commonest(c.user for c in reached)
+    # a terminal log's `ssh root@gpu02`, then commands at a `❯` prompt that names no user: the
+    # login's (was --host gpu02, logging in as whoever runs spec-debug)
+    user = _commonest(c.user for c in reached) or _commonest(c.user for c in analysis.commands if c.host == primary)
     home = _home(user)
     names = _VarNames()
     steps = []
@@ -168,7 +170,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             if folder:  # typed at another host's prompt: that host's folder, inside the hop
                 home_part = "~/" if folder.startswith("~/") else ""  # unquoted, so that it expands
                 raw, folder = f"cd {home_part}{shlex.quote(folder[len(home_part):])} && {raw}", None
-            raw = _ssh_hop(cmd, raw)
+            raw = _ssh_hop(cmd, raw, primary, analysis.commands)
         secrets = _secrets_to_slots(raw, names)
         text = secrets.text
         if not runs_on_primary and cmd.host:
@@ -227,7 +229,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         words = " ".join(redact_text(first_prompt).split())
         description += ": " + cut_at_word(words, 200)
     if primary:  # one full stop between the prompt's last sentence and this one ("…" is a stop)
-        destination = _reached_as(primary, reached)
+        destination = _destination(primary, user, _commonest(c.port for c in reached))
         description = _then(description, f"Run against the host the session used, e.g. --host {destination}.")
         description += _jump_note(primary, reached, "it")
     if elsewhere:
@@ -350,22 +352,41 @@ def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str |
     return folder if folder.startswith(("/", "~/")) else None
 
 
-def _ssh_hop(cmd: CommandRecord, command: str) -> str:
+def _ssh_hop(cmd: CommandRecord, command: str, primary: str | None, commands: list[CommandRecord]) -> str:
     """A command typed in a shell on another host (a terminal log's `ssh gpu01`, then
     `nvidia-smi` at gpu01's prompt) sent there: as typed, the step ran it on the playbook's
-    host instead, and checked the wrong machine without a word."""
+    host instead, and checked the wrong machine without a word. It goes there as the session's
+    login did: as the user it logged in as (a prompt without one, `❯`, names none: the login's
+    `ssh root@gpu02` does) and through its jump hosts (`ssh -J admin@bastion root@gpu02`: was a
+    bare `ssh gpu02`, which the bastion's network does not route to), less those up to the
+    playbook's host, where the step already runs (playbooks name no host per step, so the hop
+    is the step's own `ssh -J`, as ssh(1) writes it)."""
     port = f"-p {cmd.port} " if cmd.port and cmd.port != 22 else ""
-    user = f"{cmd.user}@" if cmd.user else ""
-    return f"ssh {port}{user}{cmd.host} {shlex.quote(command)}"
+    login = cmd.user or _commonest(c.user for c in commands if c.session == cmd.session and c.host == cmd.host)
+    user = f"{login}@" if login else ""
+    hops = _jump_hops(cmd.jump)
+    names = [_hop_name(hop) for hop in hops]
+    if primary in names:
+        hops = hops[len(names) - names[::-1].index(primary):]
+    jump = f"-J {shlex.quote(','.join(hops))} " if hops else ""
+    return f"ssh {jump}{port}{user}{cmd.host} {shlex.quote(command)}"
+
+
+def _jump_hops(jump: str | None) -> list[str]:
+    """The hops of an ``-J`` list (``a,root@gpu01:2222``), in order."""
+    return [hop for hop in (jump or "").split(",") if hop]
+
+
+def _hop_name(hop: str) -> str:
+    """The host of one ``-J`` hop: ``gpu01`` of ``ssh://root@gpu01:2222``, ``::1`` of ``[::1]:22``."""
+    last = hop.removeprefix("ssh://").rpartition("@")[2]
+    return last[1:].partition("]")[0] if last.startswith("[") else last.partition(":")[0]
 
 
 def _jumps_from(cmd: CommandRecord, host: str) -> bool:
     """Whether the last jump host of ``cmd``'s ssh (``-J a,root@gpu01:2222``) is ``host``."""
-    if not cmd.jump:
-        return False
-    last = cmd.jump.split(",")[-1].removeprefix("ssh://").rpartition("@")[2]
-    name = last[1:].partition("]")[0] if last.startswith("[") else last.partition(":")[0]
-    return name == host
+    hops = _jump_hops(cmd.jump)
+    return bool(hops) and _hop_name(hops[-1]) == host
 
 
 def _reached_as(host: str, commands: list[CommandRecord]) -> str:
