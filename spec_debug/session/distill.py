@@ -166,6 +166,13 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         raw, pasted = ascii_meant(raw)
         here = runs_on_primary or not cmd.host
         folder = _working_folder(cmd, raw, home if here else None)
+        away = None
+        if folder and not cmd.host and primary:
+            # Ran in the session's own shell (the laptop's folder, Codex's `workdir`), while the
+            # playbook runs on the host: `cd /Users/alice/eagle && python3 checks/x.py` there
+            # failed with "No such file or directory", and never ran the check. The files it
+            # reads are the session machine's: the step waits for the folder on the host.
+            away, folder = folder, None
         if cmd.host and not runs_on_primary and parse_target(raw).host != cmd.host:
             if folder:  # typed at another host's prompt: that host's folder, inside the hop
                 home_part = "~/" if folder.startswith("~/") else ""  # unquoted, so that it expands
@@ -183,6 +190,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
         if folder:
             text = f"cd {_slot(names.name('workdir', folder))} && {text}"
+        elif away:
+            text = f"cd {_slot(names.away_folder(away))} && {text}"
         run = _as_template(text)
         if run in runs:
             # `cat ~/x/config.json` and `cat /home/alice/x/config.json`, `nvidia-smi` typed on the
@@ -202,9 +211,14 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             shown = " ".join(redact_text(copied.inner or copied.command).split())
             step["why"] += (f" The session copied the script to the host first (`{cut_at_word(shown, 100)}` "
                             f"[msg {copied.seq}]): copy it there before running this step.")
-        if secrets.names:
+        if away:
+            var = names.away_folder(away)
+            step["why"] += (f" The session ran it on its own machine, in {redact_text(away)}, not on the host: "
+                            f"--var {var}=DIR runs it from the folder that holds what it reads (on the host; "
+                            f"with --host local, that folder). Skipped without it.")
+        if secrets.names or away:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
-            step["requires"] = secrets.names
+            step["requires"] = [*secrets.names, *([names.away_folder(away)] if away else [])]
         innermost = run_once(cmd.inner) if cmd.inner else cmd.command  # past the ssh hop and the exec
         # `timeout 60 ssh gpu01 'python -m x'`: the limit the session set is around the hop, which
         # the step does not keep (the step had none, and ran as long as the runner lets it)
@@ -487,7 +501,10 @@ def _var_notes(doc: dict) -> dict[str, str]:
         slot = re.compile(r"\{\{ " + re.escape(var) + r"(?: \||\s*\}\}| or )")
         users = [step for step in doc.get("steps") or [] if slot.search(json.dumps(step))]
         where = f" (step {users[0]['id']})" if users else ""
-        if any(var in (step.get("requires") or []) for step in users):
+        if not value and any(str(step.get("run", "")).startswith(f"cd {{{{ {var} }}}} && ") for step in users):
+            notes[var] = (f"empty: the folder on the host that holds what step {users[0]['id']} reads (the "
+                          f"session ran it on its own machine: see its why); --var {var}=DIR runs it")
+        elif any(var in (step.get("requires") or []) for step in users):
             notes[var] = (f"a secret the session used; its value is not kept: --var {var}=... runs the steps "
                           "that need it")
         elif any(var in (step.get("with") or {}).get("server_cmdline", "") for step in users):
@@ -692,6 +709,14 @@ class _VarNames:
         self.defaults[name] = value
         self._by_value[value] = name
         return name
+
+    def away_folder(self, folder: str) -> str:
+        """The var of a folder on the session's own machine (the laptop a step's command ran
+        on): empty, as the host has no such folder; one var per folder."""
+        key = "\x00away:" + folder
+        if key not in self._by_value:
+            self.defaults[self.name("workdir", key)] = ""
+        return self._by_value[key]
 
     def empty(self, preferred: str) -> str:
         """A var of its own with an empty default (a path the session never named)."""
