@@ -1037,7 +1037,8 @@ def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
         # (`health_localhost`, `health_localhost_2`, ... for every endpoint of one server)
         key = endpoint.group(1).strip("/").replace("/", "_") or "root"
     elif path:
-        key = path.group(0).rstrip("/").rsplit("/", 1)[-1]
+        # the whole name where it has spaces (`tail '/data/logs/my run/sglang.log'`: was `logs_my`)
+        key = _with_spaces(inner, path.start(), path.end(), path.group(0))[1].rstrip("/").rsplit("/", 1)[-1]
     else:
         # past FOO=bar assignments and the words that only set up the command
         words = [w for w in inner.split() if not re.match(r"\w+=", w) and w not in _SETUP_WORDS]
