@@ -797,6 +797,8 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         before = text[:start]
         name = re.search(r"([A-Za-z][\w-]*)\W{0,4}$", before)
         preferred = name.group(1) if name else "secret"
+        if preferred == "b" and re.search(r"\s-b\s*['\"]?$", before):
+            preferred = "cookie"  # curl -b NAME=VALUE (was --var b_secret=...)
         if _INTO_SUDO.match(text, end) or before.rstrip().endswith("<<<"):
             preferred = "sudo_password"  # `echo PASS | sudo -S ...` was --var echo_secret=...
         var = names.secret_name(preferred, value)
