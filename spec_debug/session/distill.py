@@ -40,7 +40,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord, PivotRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
-from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
+from spec_debug.session.shell_words import pipefail_after, simple_commands, ssh_reads_local_file, status_pipeline
 from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
@@ -231,6 +231,10 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             step["why"] += f" It runs until stopped ({follows}): the step stops it after {limit} s."
         if limit:
             step["timeout"] = limit
+        hidden = _status_hidden_by(innermost) if not follows else None
+        if hidden:
+            step["why"] += (f" Its status is `{hidden[1]}`'s, as in the session's shell: where `{hidden[0]}` "
+                            f"fails, the step still passes, and says so only in its output.")
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
     # spec-debug's own check of what the session found by hand (a d2t printed, a config read)
@@ -384,6 +388,25 @@ def _ssh_hop(cmd: CommandRecord, command: str, primary: str | None, commands: li
         hops = hops[len(names) - names[::-1].index(primary):]
     jump = f"-J {shlex.quote(','.join(hops))} " if hops else ""
     return f"ssh {jump}{port}{user}{cmd.host} {shlex.quote(command)}"
+
+
+def _status_hidden_by(command: str) -> tuple[str, str] | None:
+    """(first program, last program) of a pipeline into ``head`` or ``tail`` whose status is the
+    last one's (`ls /models/missing | head`, `python3 load.py 2>&1 | tail -n 5`), None for any
+    other command. The step keeps bash's default, as the session's shell had it: with pipefail
+    (bash(1), Pipelines) `cat big.log | head` fails with 141 whenever head stops reading first
+    (SIGPIPE), and `grep ERROR log | tail` and `diff a b | tail` fail where grep found nothing and
+    the files differ, both good news; the step says what its status does not show instead."""
+    if "|" not in command or "head" not in command and "tail" not in command:
+        return None
+    pipeline = status_pipeline(command)
+    if pipeline is None or len(pipeline) < 2 or pipefail_after(command, False):
+        return None
+    last = pipeline[-1][0].rsplit("/", 1)[-1]
+    first = next((w for w in pipeline[0] if "=" not in w), "").rsplit("/", 1)[-1]
+    if last not in ("head", "tail") or not first or first in ("echo", "printf"):
+        return None  # an echo into head has no failure to hide
+    return first, last
 
 
 def _jump_hops(jump: str | None) -> list[str]:
