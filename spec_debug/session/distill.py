@@ -165,7 +165,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # refuses it, so the step runs the ASCII that was meant and its why says so.
         raw, pasted = ascii_meant(raw)
         here = runs_on_primary or not cmd.host
-        folder = _working_folder(cmd, raw, home if here else None)
+        # `~` is the remote user's home only on the host: the session's own shell (a laptop's
+        # `➜  ~/eagle` prompt) has a home of its own, which the step's why keeps as `~`
+        folder = _working_folder(cmd, raw, home if runs_on_primary or not cmd.host and not primary else None)
         away = None
         if folder and not cmd.host and primary:
             # Ran in the session's own shell (the laptop's folder, Codex's `workdir`), while the

@@ -54,3 +54,11 @@ def test_the_step_waits_for_the_folder_then_runs_from_it(tmp_path):
     assert skipped["status"] == "skipped", skipped
     ran = _run_local(tmp_path / "b", playbook, f"workdir={work}")[step["id"]]
     assert (ran["exit_code"], ran["stdout"]) == (3, LOW + "\n"), ran
+
+
+def test_the_laptops_home_is_not_the_hosts(tmp_path):
+    """Claude Code started in ~/eagle-debug (a `~` path, as a terminal prompt shows it): the why
+    names ~/eagle-debug, not the host user's home (/root/eagle-debug)."""
+    doc, _ = _session(tmp_path, Path("~/eagle-debug"))
+    (step,) = [s for s in doc["steps"] if "accept_len" in s["run"]]
+    assert "The session ran it on its own machine, in ~/eagle-debug, not on the host" in step["why"], step["why"]
