@@ -36,6 +36,23 @@ into that sudo is the command's input, no password."""
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
     re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
+    # A secret-named key set in Python code (`os.environ["HF_TOKEN"] = "..."`, `env['API_KEY'] =
+    # '...'`, `os.environ.setdefault("HF_TOKEN", "...")`, `os.putenv(...)`), as an agent's
+    # `python3 -c` or heredoc sets it before loading a gated model: the value is a string literal
+    # after the quoted name, which NAME=value below does not read (the quote and bracket between).
+    re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
+               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?P=q)"
+               r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
+    # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
+    # keeps the first of overlapping spans, and distill made a var of that one).
+    # Cookies are credentials (a session cookie logs in as its owner: RFC 6265 8.2, "Ambient
+    # Authority"): a request's `Cookie:` header whole (`curl -H "Cookie: session=..."`), a
+    # response's `Set-Cookie:` up to its attributes, and curl's -b/--cookie NAME=VALUE (one with no
+    # "=" names a cookie file: curl.se/docs/manpage.html#-b).
+    re.compile(r"(?i)(?<![\w-])cookie:[ \t]*(?P<secret>(?!\$)[^\s'\"][^\r\n'\"]*?)(?=[ \t]*(?:[\r\n'\"]|\Z))"),
+    re.compile(r"(?i)(?<![\w-])set-cookie:[ \t]*(?P<secret>[^\s;'\"]+)"),
+    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-b\s*|--cookie[= ]+)"
+               r"(?P<secret>'[^'\n=]*=[^'\n]*'|\"[^\"\n$=]*=[^\"\n$]*\"|[^\s'\"$=]+=[^\s'\"]*)"),
     # NAME=value for secret-looking names (HF_TOKEN=..., OPENAI_API_KEY=..., password=...). The name
     # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
@@ -117,6 +134,8 @@ _TOKEN_ASSIGN = re.compile(r"token[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
 _KEY_ASSIGN = re.compile(r"key[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _KEY_FLAG = re.compile(r"[-_]key[= ]").search
+# `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)
+_KEY_IN_CODE = re.compile(r"(?:token|key)[\"']\s*(?:\]\s*=|,)").search
 
 
 def may_hold_secret(text: str) -> bool:
@@ -172,9 +191,13 @@ def _may_need_named(text: str) -> bool:
             if odd in text:
                 text = text.replace(odd, letter)
     low = text.lower()
-    if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None):
+    if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None
+                           or _KEY_IN_CODE(low) is not None):
         return True
-    if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None):
+    if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
+                         or _KEY_IN_CODE(low) is not None):
+        return True
+    if "cookie" in low:
         return True
     if "sudo" in low and ("|" in low or "<<<" in low) or "oauth2-bearer" in low:
         return True

@@ -40,7 +40,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord, PivotRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
-from spec_debug.session.shell_words import simple_commands, ssh_reads_local_file
+from spec_debug.session.shell_words import pipefail_after, simple_commands, ssh_reads_local_file, status_pipeline
 from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
 from spec_debug.session.timeout_limit import timeout_limit
 from spec_debug.session.unattended import (host_command, interactive, keeping_remote_status, keeping_status, run_once,
@@ -118,7 +118,9 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
     # how the session reached that host: a launch-flag playbook has no chosen command there, and
     # its user, port and jump host are the launch's (was "--host gpu01" for `ssh -p 2222 ubuntu@gpu01`)
     reached = [c for c in chosen if c.host == primary] or [c for c in analysis.commands if c.host == primary]
-    user = _commonest(c.user for c in reached)
+    # a terminal log's `ssh root@gpu02`, then commands at a `❯` prompt that names no user: the
+    # login's (was --host gpu02, logging in as whoever runs spec-debug)
+    user = _commonest(c.user for c in reached) or _commonest(c.user for c in analysis.commands if c.host == primary)
     home = _home(user)
     names = _VarNames()
     steps = []
@@ -163,12 +165,21 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         # refuses it, so the step runs the ASCII that was meant and its why says so.
         raw, pasted = ascii_meant(raw)
         here = runs_on_primary or not cmd.host
-        folder = _working_folder(cmd, raw, home if here else None)
+        # `~` is the remote user's home only on the host: the session's own shell (a laptop's
+        # `➜  ~/eagle` prompt) has a home of its own, which the step's why keeps as `~`
+        folder = _working_folder(cmd, raw, home if runs_on_primary or not cmd.host and not primary else None)
+        away = None
+        if folder and not cmd.host and primary:
+            # Ran in the session's own shell (the laptop's folder, Codex's `workdir`), while the
+            # playbook runs on the host: `cd /Users/alice/eagle && python3 checks/x.py` there
+            # failed with "No such file or directory", and never ran the check. The files it
+            # reads are the session machine's: the step waits for the folder on the host.
+            away, folder = folder, None
         if cmd.host and not runs_on_primary and parse_target(raw).host != cmd.host:
             if folder:  # typed at another host's prompt: that host's folder, inside the hop
                 home_part = "~/" if folder.startswith("~/") else ""  # unquoted, so that it expands
                 raw, folder = f"cd {home_part}{shlex.quote(folder[len(home_part):])} && {raw}", None
-            raw = _ssh_hop(cmd, raw)
+            raw = _ssh_hop(cmd, raw, primary, analysis.commands)
         secrets = _secrets_to_slots(raw, names)
         text = secrets.text
         if not runs_on_primary and cmd.host:
@@ -181,6 +192,8 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         text = _templatize_paths(text, names, home if here else None, in_quotes=here)
         if folder:
             text = f"cd {_slot(names.name('workdir', folder))} && {text}"
+        elif away:
+            text = f"cd {_slot(names.away_folder(away))} && {text}"
         run = _as_template(text)
         if run in runs:
             # `cat ~/x/config.json` and `cat /home/alice/x/config.json`, `nvidia-smi` typed on the
@@ -200,9 +213,14 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             shown = " ".join(redact_text(copied.inner or copied.command).split())
             step["why"] += (f" The session copied the script to the host first (`{cut_at_word(shown, 100)}` "
                             f"[msg {copied.seq}]): copy it there before running this step.")
-        if secrets.names:
+        if away:
+            var = names.away_folder(away)
+            step["why"] += (f" The session ran it on its own machine, in {redact_text(away)}, not on the host: "
+                            f"--var {var}=DIR runs it from the folder that holds what it reads (on the host; "
+                            f"with --host local, that folder). Skipped without it.")
+        if secrets.names or away:
             # Skipped with a line naming the var until the user passes it (--var NAME=...).
-            step["requires"] = secrets.names
+            step["requires"] = [*secrets.names, *([names.away_folder(away)] if away else [])]
         innermost = run_once(cmd.inner) if cmd.inner else cmd.command  # past the ssh hop and the exec
         # `timeout 60 ssh gpu01 'python -m x'`: the limit the session set is around the hop, which
         # the step does not keep (the step had none, and ran as long as the runner lets it)
@@ -215,6 +233,10 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             step["why"] += f" It runs until stopped ({follows}): the step stops it after {limit} s."
         if limit:
             step["timeout"] = limit
+        hidden = _status_hidden_by(innermost) if not follows else None
+        if hidden:
+            step["why"] += (f" Its status is `{hidden[1]}`'s, as in the session's shell: where `{hidden[0]}` "
+                            f"fails, the step still passes, and says so only in its output.")
         step["provenance"] = {"session": cmd.session, "seq": cmd.seq, "agent": cmd.agent}
         steps.append(step)
     # spec-debug's own check of what the session found by hand (a d2t printed, a config read)
@@ -227,7 +249,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         words = " ".join(redact_text(first_prompt).split())
         description += ": " + cut_at_word(words, 200)
     if primary:  # one full stop between the prompt's last sentence and this one ("…" is a stop)
-        destination = _reached_as(primary, reached)
+        destination = _destination(primary, user, _commonest(c.port for c in reached))
         description = _then(description, f"Run against the host the session used, e.g. --host {destination}.")
         description += _jump_note(primary, reached, "it")
     if elsewhere:
@@ -350,22 +372,60 @@ def _working_folder(cmd: CommandRecord, command: str, home: str | None) -> str |
     return folder if folder.startswith(("/", "~/")) else None
 
 
-def _ssh_hop(cmd: CommandRecord, command: str) -> str:
+def _ssh_hop(cmd: CommandRecord, command: str, primary: str | None, commands: list[CommandRecord]) -> str:
     """A command typed in a shell on another host (a terminal log's `ssh gpu01`, then
     `nvidia-smi` at gpu01's prompt) sent there: as typed, the step ran it on the playbook's
-    host instead, and checked the wrong machine without a word."""
+    host instead, and checked the wrong machine without a word. It goes there as the session's
+    login did: as the user it logged in as (a prompt without one, `❯`, names none: the login's
+    `ssh root@gpu02` does) and through its jump hosts (`ssh -J admin@bastion root@gpu02`: was a
+    bare `ssh gpu02`, which the bastion's network does not route to), less those up to the
+    playbook's host, where the step already runs (playbooks name no host per step, so the hop
+    is the step's own `ssh -J`, as ssh(1) writes it)."""
     port = f"-p {cmd.port} " if cmd.port and cmd.port != 22 else ""
-    user = f"{cmd.user}@" if cmd.user else ""
-    return f"ssh {port}{user}{cmd.host} {shlex.quote(command)}"
+    login = cmd.user or _commonest(c.user for c in commands if c.session == cmd.session and c.host == cmd.host)
+    user = f"{login}@" if login else ""
+    hops = _jump_hops(cmd.jump)
+    names = [_hop_name(hop) for hop in hops]
+    if primary in names:
+        hops = hops[len(names) - names[::-1].index(primary):]
+    jump = f"-J {shlex.quote(','.join(hops))} " if hops else ""
+    return f"ssh {jump}{port}{user}{cmd.host} {shlex.quote(command)}"
+
+
+def _status_hidden_by(command: str) -> tuple[str, str] | None:
+    """(first program, last program) of a pipeline into ``head`` or ``tail`` whose status is the
+    last one's (`ls /models/missing | head`, `python3 load.py 2>&1 | tail -n 5`), None for any
+    other command. The step keeps bash's default, as the session's shell had it: with pipefail
+    (bash(1), Pipelines) `cat big.log | head` fails with 141 whenever head stops reading first
+    (SIGPIPE), and `grep ERROR log | tail` and `diff a b | tail` fail where grep found nothing and
+    the files differ, both good news; the step says what its status does not show instead."""
+    if "|" not in command or "head" not in command and "tail" not in command:
+        return None
+    pipeline = status_pipeline(command)
+    if pipeline is None or len(pipeline) < 2 or pipefail_after(command, False):
+        return None
+    last = pipeline[-1][0].rsplit("/", 1)[-1]
+    first = next((w for w in pipeline[0] if "=" not in w), "").rsplit("/", 1)[-1]
+    if last not in ("head", "tail") or not first or first in ("echo", "printf"):
+        return None  # an echo into head has no failure to hide
+    return first, last
+
+
+def _jump_hops(jump: str | None) -> list[str]:
+    """The hops of an ``-J`` list (``a,root@gpu01:2222``), in order."""
+    return [hop for hop in (jump or "").split(",") if hop]
+
+
+def _hop_name(hop: str) -> str:
+    """The host of one ``-J`` hop: ``gpu01`` of ``ssh://root@gpu01:2222``, ``::1`` of ``[::1]:22``."""
+    last = hop.removeprefix("ssh://").rpartition("@")[2]
+    return last[1:].partition("]")[0] if last.startswith("[") else last.partition(":")[0]
 
 
 def _jumps_from(cmd: CommandRecord, host: str) -> bool:
     """Whether the last jump host of ``cmd``'s ssh (``-J a,root@gpu01:2222``) is ``host``."""
-    if not cmd.jump:
-        return False
-    last = cmd.jump.split(",")[-1].removeprefix("ssh://").rpartition("@")[2]
-    name = last[1:].partition("]")[0] if last.startswith("[") else last.partition(":")[0]
-    return name == host
+    hops = _jump_hops(cmd.jump)
+    return bool(hops) and _hop_name(hops[-1]) == host
 
 
 def _reached_as(host: str, commands: list[CommandRecord]) -> str:
@@ -466,7 +526,10 @@ def _var_notes(doc: dict) -> dict[str, str]:
         slot = re.compile(r"\{\{ " + re.escape(var) + r"(?: \||\s*\}\}| or )")
         users = [step for step in doc.get("steps") or [] if slot.search(json.dumps(step))]
         where = f" (step {users[0]['id']})" if users else ""
-        if any(var in (step.get("requires") or []) for step in users):
+        if not value and any(str(step.get("run", "")).startswith(f"cd {{{{ {var} }}}} && ") for step in users):
+            notes[var] = (f"empty: the folder on the host that holds what step {users[0]['id']} reads (the "
+                          f"session ran it on its own machine: see its why); --var {var}=DIR runs it")
+        elif any(var in (step.get("requires") or []) for step in users):
             notes[var] = (f"a secret the session used; its value is not kept: --var {var}=... runs the steps "
                           "that need it")
         elif any(var in (step.get("with") or {}).get("server_cmdline", "") for step in users):
@@ -672,6 +735,14 @@ class _VarNames:
         self._by_value[value] = name
         return name
 
+    def away_folder(self, folder: str) -> str:
+        """The var of a folder on the session's own machine (the laptop a step's command ran
+        on): empty, as the host has no such folder; one var per folder."""
+        key = "\x00away:" + folder
+        if key not in self._by_value:
+            self.defaults[self.name("workdir", key)] = ""
+        return self._by_value[key]
+
     def empty(self, preferred: str) -> str:
         """A var of its own with an empty default (a path the session never named)."""
         name = self._free(preferred)
@@ -751,6 +822,8 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         before = text[:start]
         name = re.search(r"([A-Za-z][\w-]*)\W{0,4}$", before)
         preferred = name.group(1) if name else "secret"
+        if preferred == "b" and re.search(r"\s-b\s*['\"]?$", before):
+            preferred = "cookie"  # curl -b NAME=VALUE (was --var b_secret=...)
         if _INTO_SUDO.match(text, end) or before.rstrip().endswith("<<<"):
             preferred = "sudo_password"  # `echo PASS | sudo -S ...` was --var echo_secret=...
         var = names.secret_name(preferred, value)
@@ -991,7 +1064,8 @@ def _step_id(cmd: CommandRecord, ids: set[str]) -> str:
         # (`health_localhost`, `health_localhost_2`, ... for every endpoint of one server)
         key = endpoint.group(1).strip("/").replace("/", "_") or "root"
     elif path:
-        key = path.group(0).rstrip("/").rsplit("/", 1)[-1]
+        # the whole name where it has spaces (`tail '/data/logs/my run/sglang.log'`: was `logs_my`)
+        key = _with_spaces(inner, path.start(), path.end(), path.group(0))[1].rstrip("/").rsplit("/", 1)[-1]
     else:
         # past FOO=bar assignments and the words that only set up the command
         words = [w for w in inner.split() if not re.match(r"\w+=", w) and w not in _SETUP_WORDS]
