@@ -821,8 +821,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         for path, text, is_expression in sites:
             line, column = document.position(path) or (None, None)
             braces = is_expression and text.strip().startswith("{{")
-            hint = (f"{path[-1]} is an expression already: write {text.strip()[2:-2].strip()!r} without {{{{ }}}}"
-                    if braces else operator_hint(text) if is_expression else None)
+            hint = (_braces_hint(path[-1], text) if braces else operator_hint(text) if is_expression else None)
             with _template_parse_errors(step.id, source, path, line, column, hint, text, document):
                 missing = undefined_names(text, known, expression=is_expression)
             compared = comparisons(text, is_expression)
@@ -1199,6 +1198,29 @@ def _check_var_templates(playbook: Playbook, document: PositionedDocument, sourc
             path=source, line=line, column=column, key_path=f"vars.{cycle[0]}",
             hint="give it a plain value (a var cannot build on its own default)" if len(cycle) == 2 else "give one of them a plain value",
         )
+
+
+def _braces_hint(field: Any, text: str) -> str:
+    """`when: "{{ x == 1 }}"` (Ansible's habit): the field is an expression already, so the braces
+    go. The text without them is offered as the fix only when it parses as one expression itself:
+    `{{ x ==  }}` was told "write 'x ==' without {{ }}", still a syntax error, and
+    `{{ a }} and {{ b }}` was told to write 'a }} and {{ b'."""
+    bare = _TEMPLATE_BRACES.sub(lambda m: m.group(1) or " ", text).strip()  # quoted text stays as written
+    if not bare or _TEMPLATE_MARKS.search(_TEMPLATE_BRACES.sub(lambda m: " " if m.group(1) else m.group(0), bare)):
+        return f"{field} is an expression already: drop the {{{{ }}}} and write the expression itself (e.g. facts.NAME == 3)"
+    try:
+        undefined_names(bare, set(), expression=True)
+    except TemplateSyntaxError as exc:
+        rest = operator_hint(bare) or _incomplete_hint(bare, exc.message or "")
+        return f"{field} is an expression already: drop the {{{{ }}}}" + (f"; then {rest}" if rest else
+               f", and write the expression itself (without them Jinja reads: {exc.message})")
+    except RecursionError:
+        return f"{field} is an expression already: drop the {{{{ }}}}"
+    return f"{field} is an expression already: write {bare!r} without {{{{ }}}}"
+
+
+_TEMPLATE_BRACES = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|\s*\{\{-?\s*|\s*-?\}\}\s*""")
+_TEMPLATE_MARKS = re.compile(r"\{[{%#]|[}%#]\}")
 
 
 @contextmanager

@@ -35,6 +35,7 @@ from spec_debug.session.job_ends import backgrounded, ended_job, job_ends, repor
 from spec_debug.session.keyboard_stop import CTRL_C, SIGINT_STATUS, ended_by_the_key, stopped_output
 from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.metric_tables import NO_SPEC
+from spec_debug.session.nesting import deep_values
 from spec_debug.session.records import (
     MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
     PivotRecord, PromptRecord, SegmentRecord,
@@ -360,7 +361,7 @@ def _other_suspect(hypothesis: str, ruled_out: str) -> frozenset | None:
 
 def analyze_path(path: Path, input_format: str | None = None) -> SessionAnalysis:
     """Analyze every session under ``path`` (a file, a session folder or a directory)."""
-    with _without_cyclic_gc():
+    with _without_cyclic_gc(), deep_values():  # a value nested as deep as orjson reads (nesting.py)
         return _analyze(Path(path), input_format)
 
 

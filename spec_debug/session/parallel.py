@@ -33,6 +33,7 @@ from spec_debug.session.failures import ErrorInfo
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.metrics import Metric
+from spec_debug.session.nesting import deep_values
 from spec_debug.session.reader import iter_json_records, line_starts
 from spec_debug.session.shell import Target
 from spec_debug.session.span_workers import ordered_results
@@ -152,7 +153,14 @@ def _parse_span(path: str, span: tuple[int, int], session: str, agent: str, file
                 agent_files: frozenset[str]) -> bytes:
     """In a worker: the records of one span (their index and line counted from the span's
     start: the parent knows where it starts), each event as one tuple in :class:`Event`'s
-    field order (see :func:`_row`), pickled by :func:`_without_memo`."""
+    field order (see :func:`_row`), pickled by :func:`_without_memo`. A forkserver's worker has
+    the default recursion limit, not the parent's raised one (nesting.py)."""
+    with deep_values():
+        return _parsed_span(path, span, session, agent, file, agent_files)
+
+
+def _parsed_span(path: str, span: tuple[int, int], session: str, agent: str, file: str,
+                 agent_files: frozenset[str]) -> bytes:
     stats = ReadStats()
     cursor = Cursor(session=session, agent=agent, file=file, agent_files=agent_files)
     out = []

@@ -9,6 +9,7 @@ PATH may be a transcript file, a Claude Code session folder (``<sessionId>/`` be
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import json
 import os
@@ -110,6 +111,29 @@ class SessionSource:
         return not unpacked_name(self.path.name).endswith((".json", ".jsonl")) and crush.is_sqlite(self.path)
 
 
+def _missing_path(path: Path) -> tuple[str, str | None]:
+    """Why ``path`` does not exist, as a UsageError's message and hint. ``Path.exists`` is False for
+    a symlink loop (stat fails with ELOOP) and for a link to nothing, which both read "no such file
+    or directory" though the name is there (`ls` lists it): the user went looking for a missing file.
+    The words are the playbook loader's for the same links (playbook/loader.py, _broken_link)."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            what = "a symbolic link that leads back" if path.is_symlink() else "a folder on its way is a link that leads back"
+            return (f"{path}: {what} to itself (a loop of links)",
+                    "a link on the way points back to itself (ls -l shows where each one points): "
+                    "pass the real file or folder")
+    if path.is_symlink():
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return (f"{path}: a symbolic link to {target}, which does not exist",
+                "the session was moved or deleted: pass its path, or point the link at it")
+    return f"{path}: no such file or directory", None
+
+
 def discover(path: Path, input_format: str | None = None, copies: list[Path] | None = None) -> list[SessionSource]:
     """The sessions under ``path``; ``copies``, when given, is filled with the files a folder scan
     skipped as identical copies of a session read elsewhere (:func:`_without_identical_copies`)."""
@@ -118,7 +142,8 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
     if not str(path).strip():
         raise UsageError("PATH is empty", hint="pass a transcript file, a session folder or a directory of sessions")
     if not path.exists():
-        raise UsageError(f"{path}: no such file or directory")
+        message, hint = _missing_path(path)
+        raise UsageError(message, hint=hint)
     if path.is_file():
         files = [path]
     elif not path.is_dir():
