@@ -408,6 +408,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("exception", raised.group("type"), raised.group("msg")[:300])]
         elif "llama" in output and (said := _llama_cpp_said(output)):
             head = said[:300]
+        elif ("fail" in output or "FAIL" in output) and (said := _TEST_SUMMARY.search(output)):
+            head = (said.group("said") or said.group("said2")).strip()[:300]  # the runner's verdict, not its banner
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
         return [ErrorInfo("tool_error", None, head)]
@@ -1872,7 +1874,12 @@ _ERROR_SAID = re.compile(
     r"|(?:rsync|scp|sftp|cp|mv|ln|mkdir|rm|rmdir|tar|unzip|chmod|chown|ls|cat|wget|curl): "
     r"|(?:\[[^\]\n]{1,80}\][ \t]*|\([^()\n]{1,60}\)[ \t]+)?(?:ERROR|CRITICAL|FATAL)(?::|[ \t]+\d\d-\d\d[ \t])"
     r"|[\w.][\w. /-]{0,80}: (?:fatal )?error: "
-    r"|[^\s:()]+(?::\d+(?::\d+)?|\(\d+\)): (?:fatal )?error: )"
+    r"|[^\s:()]+(?::\d+(?::\d+)?|\(\d+\)): (?:fatal )?error: "
+    # rustc's coded diagnostic ("error[E0425]: cannot find value `y` in this scope", before cargo's
+    # "error: could not compile", rust-lang/rust compiler/rustc_errors/src/emitter.rs) and tsc's
+    # ("src/a.ts(3,7): error TS2322: ..." or, --pretty, "src/a.ts:3:7 - error TS2322: ...",
+    # microsoft/TypeScript src/compiler/program.ts formatDiagnostic)
+    r"|error\[E\d{4}\]: |(?:[^\s()]+(?:\(\d+,\d+\):|:\d+:\d+ -) )?error TS\d+: )"
     r"(?!Exit code \d+\s*$)[^\n]*\S", re.M)
 # The same words indented, where no line says them unindented: Elixir 1.15+ prints each compile
 # diagnostic as "    error: undefined function get/2 (...)" under "Compiling 4 files (.ex)" (a real
@@ -1881,6 +1888,17 @@ _ERROR_SAID = re.compile(
 # line says more ("ERROR: Could not build wheels for flash-attn, which is required to install ...").
 _ERROR_SAID_INDENTED = re.compile(r"^[ \t]+(?:ERROR|FATAL|fatal|error|Error)(?:: | \[)(?!Exit code \d+\s*$)[^\n]*\S",
                                   re.M)
+# A test runner's verdict where no line says "error:": ExUnit's "13 tests, 1 failure"
+# (elixir-lang/elixir lib/ex_unit/lib/ex_unit/cli_formatter.ex), pytest's "=== 1 failed, 3 passed
+# in 0.1s ===" (src/_pytest/terminal.py), jest's "Tests:       1 failed, 4 passed, 5 total"
+# (jestjs/jest packages/jest-reporters/src/SummaryReporter.ts), go test's "--- FAIL: TestX (0.00s)"
+# then "FAIL\tpkg\t0.002s" (src/testing/testing.go, cmd/go/internal/test), cargo test's "test
+# result: FAILED. 1 passed; 1 failed" (library/test/src/console.rs). The first of them names the
+# failure (a failed command's output was named by its first line: "==> fine", "=== RUN   TestX").
+_TEST_SUMMARY = re.compile(
+    r"^(?P<said>\d+ (?:tests?|doctests?|propert(?:y|ies))(?:, \d+ \w+)*?, [1-9]\d* failures?\b[^\n]*"
+    r"|Tests:[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*)$"
+    r"|^=+ (?P<said2>[^\n]*?\b[1-9]\d* (?:failed|errors?)\b[^\n]*?) =+$", re.M)
 
 
 def _first_meaningful_line(output: str) -> str:

@@ -252,6 +252,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         on = f" on {tput['host']}" if tput["host"] and sum(r["name"] == "throughput" for r in impact["rows"]) > 1 else ""
         if tput["readings"] == 1:  # one reading is no change: "went from 54.8 to 54.8" says it was measured twice
             line = f"Throughput{on} was measured once: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
+        elif tput["before"] == tput["after"]:  # "went from 95 tok/s to 95 tok/s" told no change as one
+            said = (" as reported", " as measured") if tput["before_reported"] else \
+                (" first", " last") if tput["readings"] > 2 else ("", " again")
+            line = (f"Throughput{on} was unchanged at {tput['after']:g} tok/s:{said[0]} [msg {tput['before_seq']}]"
+                    f" and{said[1]} [msg {tput['after_seq']}]")
         else:
             said = " as reported" if tput["before_reported"] else ""
             line = (f"Throughput{on} went from {tput['before']:g} tok/s{said} [msg {tput['before_seq']}] to "

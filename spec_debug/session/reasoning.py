@@ -407,6 +407,14 @@ _ABILITY = re.compile(
     r"(?![^.!?]*\b(?:instead|incorrectly|wrong(?:ly)?|twice|because|due to|caused)\b)", re.I)
 
 
+# "Let me look for any hooks or components that might be relevant", "search for files which could
+# be related": what a search sets out to find, no suspect ("The aux layer ids might be relevant",
+# said of a named subject, stays a guess). Only looked for in a sentence that matched.
+_SOUGHT = re.compile(
+    r"\b(?:look|looking|search|searching|grep|grepping|scan|scanning|find|finding|check|checking|read|reading)\b"
+    r"[^.!?;:]*?\b(?:that|which)\s+(?=(?:could|might|may)(?: also| well)? be\s+(?:relevant|related)\b)", re.I)
+
+
 def _planned_only(sentence: str) -> bool:
     """Every guess-word of ``sentence`` is a "could/might/may be" of a check's question, of a
     forecast or of what was possible ("could be loaded"): the sentence claims no cause."""
@@ -414,7 +422,8 @@ def _planned_only(sentence: str) -> bool:
     for m in _MODAL_BE.finditer(sentence):
         if _CHECK_QUESTION.search(sentence, 0, m.start()) is None and not any(
                 f.start() <= m.start() < f.end() for f in _FORECAST.finditer(sentence)) \
-                and _ABILITY.match(sentence, m.start()) is None:
+                and _ABILITY.match(sentence, m.start()) is None \
+                and not any(f.end() == m.start() for f in _SOUGHT.finditer(sentence)):
             return False
         # the sentence with this modal blanked out must match no other branch of the pattern
         sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]
