@@ -311,8 +311,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         detection.append(f"First error: {error_said(e.exception, e.kind, _short(e.message, 160))} [msg {e.seq}] "
                          f"({e.agent}){waiting}.")
 
+    # a finding the user's report alone holds (each of its messages a prompt) was told, not seen
+    prompt_seqs = {(p.session, p.seq) for p in a.prompts if p.agent == MAIN_AGENT}
     root_causes = [{
         "code": f.code, "severity": f.severity, "title": f.title, "seq": f.seq, "host": f.host,
+        "reported": all((f.session, seq) in prompt_seqs for seq in (f.seq, *f.evidence_seqs)),
         # in the session's order: a baseline said late adds the lines of the earlier readings it
         # is compared with after the later ones ([msg 11], [msg 31], [msg 27], ...)
         "evidence": sorted(f.evidence, key=_first_msg), "remediation": f.remediation,
