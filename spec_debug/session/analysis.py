@@ -1171,8 +1171,10 @@ class _SessionState:
         call = _Call(category, ev.seq, x.template, record, ev.tool_name, ev.spawn is not None,
                      self.shell_variables is not None and _PIPEFAIL in self.shell_variables.get(ev.host, ()),
                      ev.host, record is None and shell.reads_the_web(ev.tool_name, ev.path),
-                     record is None and ev.path is not None and shell.is_read_tool(ev.tool_name)
-                     and shell.is_notes_path(ev.path))
+                     (record is None and ev.path is not None and shell.is_read_tool(ev.tool_name)
+                      and shell.is_notes_path(ev.path))
+                     # `cat NOTES.md` shows what the Read tool would (was: its numbers measured)
+                     or (record is not None and shell.shows_notes(record.inner)))
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:

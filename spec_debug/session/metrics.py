@@ -1762,6 +1762,13 @@ def _throughput_prose(text: str, found: list[Metric], lists: bool = False, tps: 
             # "from" came first (read in the text's order, the session "went from" 54.8 to 90)
             found.insert(len(found) - 1, Metric(name, value, "tok/s", _context(text, start, end)))
             continue
+        if name == "throughput" and _baseline_cue(text[max(0, start - 80):start]) \
+                and (bare := _BARE_BASELINE_BEFORE.search(text, max(0, start - 80), start)) is not None \
+                and 0.1 * value <= (base := float(bare.group("value"))) <= 10 * value \
+                and not any(m.name == "baseline_throughput" and m.value == base for m in found):
+            # "vanilla 140; EAGLE-3 95 tok/s": the baseline's bare number before ours, its unit
+            # left out as ours gives it (the order _BARE_BASELINE_NEXT reads the other way round)
+            found.append(Metric("baseline_throughput", base, "tok/s", _context(text, bare.start("value"), start)))
         found.append(Metric(name, value, "tok/s", _context(text, start, end)))
         if name == "throughput" and (bare := _BARE_BASELINE_NEXT.match(text, end)) is not None:
             # "EAGLE-3 95 tok/s; vanilla 140.", "95 tok/s with EAGLE-3, 140 without.": the baseline's
@@ -1788,6 +1795,25 @@ _BARE_BASELINE_NEXT = re.compile(
     r"\s*(?:[:=]|is|was|gets?|got|gives?|at|does|did)?\s*(?:[~\u2248]|about\s+)?\**(?P<value>\d+(?:\.\d+)?)"
     r"|(?P<after>\d+(?:\.\d+)?)\s+(?:without(?:\s+it)?|w/o|for\s+(?:the\s+)?(?:baseline|vanilla)|on\s+vanilla))"
     r"\**(?=\s*(?:[.;!)](?!\d)|,(?!\s*\d)|$))", re.I)
+
+# Before ours, the baseline's bare number, its unit left out: "vanilla 140; EAGLE-3 95 tok/s",
+# "without speculation 140, with EAGLE-3 95 tok/s", "no-spec 140 / eagle3 95 tok/s" (the number
+# ends its clause; a label of two words at most names ours).
+
+
+def _baseline_cue(before: str) -> bool:
+    """A literal of each branch of _BARE_BASELINE_BEFORE in ``before`` (either case of its first
+    letter): a cheap gate, as most readings have none before them."""
+    return ("aseline" in before or "anilla" in before or "pec" in before or "PEC" in before or "ithout" in before
+            or "w/o" in before or "lain" in before or "ormal" in before or "egular" in before)
+
+
+_BARE_BASELINE_BEFORE = re.compile(
+    r"(?:\b(?:the\s+)?(?:baseline|vanilla|plain|normal|regular|no[- ]?spec\w*)(?:\s+(?:decoding|run|baseline))?"
+    r"|\bwithout(?:\s+(?:spec\w*(?:\s+decod\w*)?|eagle[\w-]*|(?:the\s+)?draft))?|\bw/o)"
+    r"\s*(?:[:=]|is|was|gets?|got|gives?|at|does|did)?\s*(?:[~\u2248]|about\s+)?\**(?<![\w.])(?P<value>\d+(?:\.\d+)?)\**"
+    r"\s*(?:[;,/]|\s(?:vs\.?|versus))\s*(?:and\s+|but\s+|while\s+|whereas\s+)?(?:with\s+)?"
+    r"(?:[\w.-]+(?:\s+[\w.-]+)?\s*[:=]?\s*)?(?:[~\u2248]|about\s+)?\**$", re.I)
 
 # A reading, then "from" and the reading it changed from: "dropped to 54.8 tok/s from 90 tok/s",
 # "is now 54.8 tok/s, down from 90 tok/s" (the second number's own unit follows the match).

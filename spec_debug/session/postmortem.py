@@ -247,11 +247,15 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     if errors_found:
         summary.append("Root causes found: " + "; ".join(f"{f.code} {f.title} [msg {f.seq}]" for f in errors_found) + ".")
     tput = impact.get("throughput")
+    stated = bool(tput) and not any(m.name == "throughput" and not m.baseline and m.source == "output"
+                                    for m in a.metrics)
     if tput:
         # the host said where several were measured: the headline is the last one's alone
         on = f" on {tput['host']}" if tput["host"] and sum(r["name"] == "throughput" for r in impact["rows"]) > 1 else ""
         if tput["readings"] == 1:  # one reading is no change: "went from 54.8 to 54.8" says it was measured twice
-            line = f"Throughput{on} was measured once: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
+            # one number of the report or a notes file alone (_impact's fallback to them) was no measurement
+            how = "stated, not measured in the session" if stated else "measured once"
+            line = f"Throughput{on} was {how}: {tput['after']:g} tok/s [msg {tput['after_seq']}]"
         elif tput["before"] == tput["after"]:  # "went from 95 tok/s to 95 tok/s" told no change as one
             said = (" as reported", " as measured") if tput["before_reported"] else \
                 (" first", " last") if tput["readings"] > 2 else ("", " again")
@@ -292,7 +296,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                            and m.seq == seen["before_seq"]), None)
             first = _first_after_changes(a, [before] if before is not None else [])
             when = f" (after the changes from [msg {first[1][0].seq}] on)" if first else ""
-            detection.append(f"First measured throughput{when}: {seen['before']:g} tok/s{host} "
+            detection.append(f"First {'stated' if stated else 'measured'} throughput{when}: {seen['before']:g} tok/s{host} "
                              f"[msg {seen['before_seq']}].")
     loop_error = {id(lp): _loop_error_text(lp, loop_errors[(lp.session, lp.first_seq)]) for lp in a.loops}
     # "Connection refused" from a health check polled while the server loads is waiting, not the
@@ -312,8 +316,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         detection.append(f"First error: {error_said(e.exception, e.kind, _short(e.message, 160))} [msg {e.seq}] "
                          f"({e.agent}){waiting}.")
 
+    # a finding the user's report alone holds (each of its messages a prompt) was told, not seen
+    prompt_seqs = {(p.session, p.seq) for p in a.prompts if p.agent == MAIN_AGENT}
     root_causes = [{
         "code": f.code, "severity": f.severity, "title": f.title, "seq": f.seq, "host": f.host,
+        "reported": all((f.session, seq) in prompt_seqs for seq in (f.seq, *f.evidence_seqs)),
         # in the session's order: a baseline said late adds the lines of the earlier readings it
         # is compared with after the later ones ([msg 11], [msg 31], [msg 27], ...)
         "evidence": sorted(f.evidence, key=_first_msg), "remediation": f.remediation,

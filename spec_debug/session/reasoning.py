@@ -415,15 +415,29 @@ _SOUGHT = re.compile(
     r"[^.!?;:]*?\b(?:that|which)\s+(?=(?:could|might|may)(?: also| well)? be\s+(?:relevant|related)\b)", re.I)
 
 
+# "This could be a big problem.", "That might be a serious issue for production": a worry about
+# what is seen, of no subject but "this"/"that"/"it", and nothing said after it: no guess at a
+# cause ("This could be a problem with the d2t map", "The d2t map could be a big problem", "That
+# could be a problem: the vocab map is stale", "... if the layer ids are off" still guess).
+_WORRY = re.compile(
+    r"\b(?:this|that|it|which)\s+(?:could|might|may)(?: also| well)? be\s+an?\s+"
+    r"(?:(?:big|bigger|real|serious|major|huge|potential|significant|nasty)\s+)?(?:problem|issue|concern|risk|headache)"
+    r"(?:\s+(?:for (?:us|users|production|prod|deployment|later)|later(?: on)?|down the (?:line|road)|in production"
+    r"|going forward|at scale|long[- ]term))?\s*[.!]*\s*$", re.I)
+
+
 def _planned_only(sentence: str) -> bool:
     """Every guess-word of ``sentence`` is a "could/might/may be" of a check's question, of a
-    forecast or of what was possible ("could be loaded"): the sentence claims no cause."""
+    forecast, of what was possible ("could be loaded") or of a worry ("this could be a big
+    problem"): the sentence claims no cause."""
     found = False
+    worry = _WORRY.search(sentence)
     for m in _MODAL_BE.finditer(sentence):
         if _CHECK_QUESTION.search(sentence, 0, m.start()) is None and not any(
                 f.start() <= m.start() < f.end() for f in _FORECAST.finditer(sentence)) \
                 and _ABILITY.match(sentence, m.start()) is None \
-                and not any(f.end() == m.start() for f in _SOUGHT.finditer(sentence)):
+                and not any(f.end() == m.start() for f in _SOUGHT.finditer(sentence)) \
+                and not (worry is not None and worry.start() <= m.start() < worry.end()):
             return False
         # the sentence with this modal blanked out must match no other branch of the pattern
         sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from spec_debug.session.shell_words import heredocs, quote_state
+from spec_debug.session.shell_words import heredocs, quote_state, status_pipeline
 
 SSH_VALUE_FLAGS = frozenset("BbcDEeFIiJLlmOoPpQRSWw")
 """The ssh(1) options that take a value (getopt string in openssh-portable ssh.c)."""
@@ -1445,6 +1445,24 @@ def is_notes_path(path: str) -> bool:
     """A path a file tool reads as a prose document: Markdown, reStructuredText, AsciiDoc or Org
     (NOTES.md, SUMMARY.md, a README), written by a person or an earlier session, no log."""
     return path.lower().endswith(_NOTES_SUFFIXES)
+
+
+_PAGERS = frozenset({"cat", "less", "more", "head", "tail", "bat", "batcat"})
+_TEXT_FILTERS = frozenset({"head", "tail", "grep", "less", "more"})
+
+
+def shows_notes(command: str) -> bool:
+    """A command that only shows prose documents, as a file tool's read of them does (is_notes_path):
+    ``cat NOTES.md``, ``head -n 40 docs/incident.rst | grep tok``. Not one that also shows a log
+    (``cat NOTES.md server.log``) nor one that runs anything else (``cat NOTES.md && ./bench.sh``)."""
+    lowered = command.lower()
+    if not any(suffix in lowered for suffix in _NOTES_SUFFIXES):  # cheap: most commands name none
+        return False
+    line = status_pipeline(command)
+    if not line or line[0][0] not in _PAGERS or any(argv[0] not in _TEXT_FILTERS for argv in line[1:]):
+        return False
+    files = [w for w in line[0][1:] if not w.startswith(("-", "+")) and not w.isdigit()]  # head -n 40
+    return bool(files) and all(is_notes_path(f) for f in files)
 
 
 def is_source_path(path: str) -> bool:
