@@ -673,6 +673,10 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
                    "trained checkpoint" if no_skill["initial_norms"] else
                    "check that the dump is of the draft's own target and holds its aux "
                    "layers, then the draft's weights"))
+        if no_skill["initial_norms"]:
+            # the norms say "untrained", but a trained draft scored on another target's states
+            # (or on ids off its states) predicts nothing either: its near-zero best says so
+            text += _near_zero_everywhere(scores)
     elif (best == configured or gap < CLEAR_MARGIN) and unconfirmed is not None:
         runner = tuple(unconfirmed["runner_up"])
         lead = unconfirmed["lead"]
