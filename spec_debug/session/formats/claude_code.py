@@ -201,7 +201,13 @@ def parse_records(records: Iterator[tuple[int, int, dict]], cursor: Cursor, stat
             # stream-json: a sub-agent's line, known by the call that started it (link_records)
             yield index, lineno, True, PARENT_CALL + parent_call, events
             continue
-        yield index, lineno, obj.get("isSidechain") is True, obj.get("agentId"), events
+        agent_id, sidechain = obj.get("agentId"), obj.get("isSidechain") is True
+        if sidechain and trunk and agent_id is None:
+            # CLI 1.0.x: a sub-agent's line inline, with no agentId; its uuid chain tells which
+            # of several sub-agents running at once it belongs to (link_records)
+            uuid, parent = obj.get("uuid"), obj.get("parentUuid")
+            agent_id = (uuid if isinstance(uuid, str) else None, parent if isinstance(parent, str) else None)
+        yield index, lineno, sidechain, agent_id, events
     if not whole:
         edges.narrated = narrated
 
@@ -274,6 +280,21 @@ that started it; newer CLIs announce it first with ``{"type": "system", "subtype
 result names (the shapes several independent stream readers parse)."""
 
 
+def _inline_spawn(events: list[Event], spawn_keys: dict[int, list[str]], cursor: Cursor) -> str | None:
+    """The agent of the Task call whose prompt an inline sidechain's opening line repeats (CLI
+    1.0.x: the sub-agent's first line is a user message of the call's ``prompt``), or None."""
+    for event in events:
+        if event.role == "user" and event.call_id is None and event.text:
+            calls = spawn_keys.get(prompt_key(event.text))
+            if not calls:
+                return None
+            call = calls.pop(0)
+            agent = f"sidechain-{call}"
+            cursor.inline_spawns[agent] = call
+            return agent
+    return None
+
+
 def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Event]:
     sidechain_agent: str | None = None
     last_spawn: str | None = None
@@ -283,6 +304,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
     last_ref: str | None = None
     inline_count = 0
     by_call: dict[str, str] = {}  # stream-json: spawning call id -> the agent its lines belong to
+    chain: dict[str, str] = {}  # CLI 1.0.x: an inline sidechain line's uuid -> its agent
+    spawn_keys: dict[int, list[str]] = {}  # a spawn's prompt_key -> its calls no sidechain opened yet
     # Tool calls and results already read, by call id: a file can hold the same lines twice.
     # Claude Code 1.0.x driven with --input-format stream-json rewrote the whole history into the
     # session file at every turn (anthropics/claude-code issue #5034), so each command, error and
@@ -308,8 +331,18 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             continue
         if trunk and sidechain:
             # Older CLIs wrote sub-agent lines inline in the session file.
-            if not isinstance(agent_id, str):
+            link = None
+            if agent_id.__class__ is tuple:
+                link, agent_id = agent_id, None
+            elif not isinstance(agent_id, str):
                 agent_id = None
+            if link is not None:
+                # CLI 1.0.x ran parallel Task calls' sub-agents at once and wrote their lines
+                # interleaved: a line whose parentUuid is null opens one (its prompt names the
+                # call), the others continue the agent of the line they answer
+                linked = chain.get(link[1]) if link[1] is not None else _inline_spawn(events, spawn_keys, cursor)
+                if linked is not None:
+                    sidechain_agent = linked
             if sidechain_agent is None:
                 inline_count += 1
                 sidechain_agent = agent_id or last_ref or (
@@ -318,6 +351,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                 if not (agent_id or last_ref) and last_spawn:
                     cursor.inline_spawns[sidechain_agent] = last_spawn
             agent = agent_id or sidechain_agent
+            if link is not None and link[0] is not None:
+                chain[link[0]] = agent
             cursor.inline_agents.add(agent)
             for event in events:
                 event.agent = agent
@@ -363,6 +398,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
                 last_ref = None
+                if event.spawn.prompt_key and last_spawn is not None:
+                    spawn_keys.setdefault(event.spawn.prompt_key, []).append(last_spawn)
             if event.kind == "tool_result" and event.raw_type is None and call is not None \
                     and call not in seen_calls and len(early) < 256:
                 early[call] = (index, event)  # its call is still to come (_EARLY_RESULTS)

@@ -159,6 +159,9 @@ _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instru
 """How the parts Codex writes into user messages begin (not typed by the person; several
 independent rollout readers filter the same markers; openai/codex ``codex-rs/core/src/context/``
 writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below)."""
+_ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
+"""The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
+environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""
 _USER_SHELL = re.compile(r"^\s*<user_shell_command>\s*<command>\n?(.*?)\n?</command>\s*<result>\n?(.*?)\n?</result>",
                          re.DOTALL)
 """A command the person ran themselves with ``!`` in the TUI, handed to the model as a user
@@ -255,6 +258,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
                 # may have moved since it opened (`cd sglang` typed, then `git log`)
                 if ev.command is not None and ev.kind == "tool_call" and ev.host is None and ev.tool_name != _POLL_TOOL:
                     ev.cwd = _in_folder(ev.cwd, folder)
+                elif ev.kind == "system" and ev.role == "user" and "<cwd>" in ev.text \
+                        and (said := _ENV_CWD.search(ev.text)) is not None:
+                    # <environment_context><cwd>/srv/app</cwd>…: the only folder a rollout of mid
+                    # 2025 names (no session_meta, no turn_context), and a turn's new one after
+                    folder = said.group(1)
                 if ev.raw_type == f"response_item:{ptype}" and ptype not in _QUIET_ITEMS:
                     stats.unknown_types += 1  # kept, but an item newer than this reader may hold a call
                 yield ev
@@ -333,6 +341,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, skip: tuple[int, int] | N
             yield event("system", "system", raw_type="session_meta",
                         text=f"cwd={payload.get('cwd')} cli_version={payload.get('cli_version')}")
         elif line_type == "legacy_header":
+            if folder is None and isinstance(payload.get("cwd"), str) and payload["cwd"]:
+                folder = payload["cwd"]  # {id, timestamp, instructions, cwd?, git?}: the session's folder
             yield event("system", "system", raw_type="session_meta", text=f"id={payload.get('id')}")
         elif line_type == "turn_context":
             if isinstance(payload.get("cwd"), str):
