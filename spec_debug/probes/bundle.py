@@ -114,6 +114,7 @@ def ensure_bundle(transport: Transport) -> str:
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     outcome = transport.run(_whole_copy_test(shlex.quote(remote), local), stdout=out, stderr=err, timeout_s=60)
     if outcome.exit_code != 0:
+        transport.run(_STALE_PARTS_SWEEP, stdout=StreamCapture("stdout", 1024), stderr=StreamCapture("stderr", 1024), timeout_s=60)
         try:
             transport.put(local, remote)
         except OSError as exc:  # the home is read-only or full: a private folder under /tmp
@@ -121,6 +122,16 @@ def ensure_bundle(transport: Transport) -> str:
     with _lock:
         _uploaded.setdefault(transport, {})[local.name] = remote
     return remote
+
+
+_STALE_PARTS_SWEEP = (
+    f"find {REMOTE_DIR} -maxdepth 1 -type f -name 'bundle-*.pyz.part-*' -mmin +60 -exec rm -f -- {{}} + 2>/dev/null; true"
+)
+"""sh run before an upload: removes the parts of bundle uploads that a dropped connection cut
+(the SFTP upload writes `<bundle>.part-XXXXXXXX` and renames it once whole: ssh_sftp.py, put),
+which nothing else could remove, one more per cut, in a home whose quota is often small. Only
+parts not written to for an hour: a concurrent run's upload writes to its part all the time.
+Run only when this bundle is not on the host yet, which is the case after a cut upload."""
 
 
 def _whole_copy_test(path: str, local: Path) -> str:

@@ -256,7 +256,9 @@ def probe_facts(
         return ProbeFailure(f"probe {spec.name} failed on the host: {error.get('type')}: {error.get('message')}",
                             hint if isinstance(hint, str) and hint else None)
     if outcome.exit_code not in (0, None):
-        return ProbeFailure(f"probe {spec.name} exited with code {outcome.exit_code}")
+        # With the signal that ended it, as a probe killed before its JSON says (an OOM kill while
+        # the checkpoint is freed said only "exited with code 137").
+        return ProbeFailure(f"probe {spec.name} printed its JSON, then ended with {exit_words(outcome)}")
     try:
         probe_facts = spec.parse(data) if spec.parse else (data if isinstance(data, dict) else {"result": data})
         findings: list[Finding] = []

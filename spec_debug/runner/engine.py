@@ -543,7 +543,9 @@ class Run:
             # The connection broke while the probe bundle was uploaded: the record names the
             # step the host was lost in, as for a break while a command runs (below).
             self._past_steps.add(host)  # the host ends here
-            self._lose_host_in(step, host, self._errored(step, host, exc.message.splitlines()[0], None))
+            errored = self._errored(step, host, exc.message.splitlines()[0], None)
+            self._unprompted_end(step, host, errored, [])
+            self._lose_host_in(step, host, errored)
             raise
         except SpecDebugError as exc:
             if self.abort.is_set():
@@ -557,6 +559,7 @@ class Run:
             # With the error's hint (how to guard a `when:`, which var is empty), as attempt.py's.
             findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[exc.message],
                                                             hint=exc.hint)])
+            self._unprompted_end(step, host, errored, findings)
             # Shown like any finished step: else the console lists the steps that ran and a
             # warning count with no step to pin it on.
             self.options.reporter.step_finished(host, step, errored, findings)
@@ -609,6 +612,14 @@ class Run:
         self.options.reporter.step_finished(host, step, result, findings)
         stop = step.on_failure == "stop" and result.status in ("failed", "error", "timeout")
         return result, findings, stop
+
+    def _unprompted_end(self, step: Step, host: str, errored: StepRecord, findings: list[Finding]) -> None:
+        """Step-through: the "→ step could not run ..." line of a step that failed before its
+        prompt. A probe's bundle is uploaded while its command is made (the command names the
+        bundle's path), so an upload cut by the host's file size limit or a full disk errored
+        the step with no "→" line, where every step the user ran ends with one."""
+        if self.options.gate is not None:
+            self.options.gate.after_step(host, step, errored, findings)
 
     def _lose_host_in(self, step: Step, host: str, errored: StepRecord) -> None:
         """Record the step the connection broke under and show its line.
