@@ -280,6 +280,12 @@ that started it; newer CLIs announce it first with ``{"type": "system", "subtype
 result names (the shapes several independent stream readers parse)."""
 
 
+_CHAIN_KEPT = 65536
+"""Inline sidechain uuids remembered for linking (CLI 1.0.x): the oldest is forgotten past
+this, so a file of millions of such lines is read in bounded memory; a line answers one written
+moments before it, far fewer lines back than this."""
+
+
 def _inline_spawn(events: list[Event], spawn_keys: dict[int, list[str]], cursor: Cursor) -> str | None:
     """The agent of the Task call whose prompt an inline sidechain's opening line repeats (CLI
     1.0.x: the sub-agent's first line is a user message of the call's ``prompt``), or None."""
@@ -353,6 +359,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
             agent = agent_id or sidechain_agent
             if link is not None and link[0] is not None:
                 chain[link[0]] = agent
+                if len(chain) > _CHAIN_KEPT:  # bounded memory: a line answers a recent one
+                    del chain[next(iter(chain))]
             cursor.inline_agents.add(agent)
             for event in events:
                 event.agent = agent
