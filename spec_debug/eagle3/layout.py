@@ -590,7 +590,7 @@ def _rotated_capture(best: tuple[int, ...], configured: tuple[int, ...],
     return None
 
 
-def _near_zero_everywhere(scores: dict) -> str:
+def _near_zero_everywhere(scores: dict, ids: bool = True) -> str:
     """The clause for a ranking where no layout reaches FINAL_SLOT_CHECK_BELOW: layouts tied
     near zero are not "too few rows", and more samples will not rank them. A dump of another
     target of the same hidden size (other weights) scored 0.000 on every layout and was told
@@ -598,11 +598,13 @@ def _near_zero_everywhere(scores: dict) -> str:
     top = max(scores.values())
     if top >= FINAL_SLOT_CHECK_BELOW:
         return ""
+    # ids=False (the no-skill verdict): the ids' alignment has its own check and note
+    # (alignment.py), so an aligned dump's verdict does not name its ids as a suspect
     return (f"; no layout reaches {FINAL_SLOT_CHECK_BELOW:.2f} at step 0 (best {top:.3f}), far "
             "under what a trained draft scores on the states it was trained on: check that "
             "the dump is of the draft's own target (states of another model of the same "
-            "hidden size fit no layout), that its token ids line up with its states, and "
-            "the draft's weights")
+            "hidden size fit no layout)" + (", that its token ids line up with its states, and "
+                                           "the draft's weights" if ids else ""))
 
 
 def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
@@ -676,7 +678,7 @@ def _verdict(best: tuple[int, ...], configured: tuple[int, ...], scores: dict,
         if no_skill["initial_norms"]:
             # the norms say "untrained", but a trained draft scored on another target's states
             # (or on ids off its states) predicts nothing either: its near-zero best says so
-            text += _near_zero_everywhere(scores)
+            text += _near_zero_everywhere(scores, ids=False)
     elif (best == configured or gap < CLEAR_MARGIN) and unconfirmed is not None:
         runner = tuple(unconfirmed["runner_up"])
         lead = unconfirmed["lead"]
