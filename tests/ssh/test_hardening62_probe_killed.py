@@ -27,15 +27,21 @@ from tests.sshd_fixture import ClientSetup, SshServer
 def test_a_killed_probe_names_the_signal(
     cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path, kill: str, said: str
 ) -> None:
+    step = probe_step_with_python(cli, client, tmp_path, f"kill -{kill} $$\n")
+    assert step["status"] == "error", step
+    # Then the last line of its stderr: bash's own report of the kill ("Killed", "Bus error"), if any.
+    assert step["message"].startswith(f"probe host_info printed no JSON ({said}): "), step["message"]
+
+
+def probe_step_with_python(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path, script: str) -> dict:
+    """The host_info probe's step record, run on the real host with a python that is the shell
+    ``script``."""
     python = tmp_path / "python3"
-    python.write_text(f"#!/bin/sh\nkill -{kill} $$\n")
+    python.write_text(f"#!/bin/sh\n{script}")
     python.chmod(0o755)
     playbook = tmp_path / "look.yaml"
     playbook.write_text(f"name: look\nsteps:\n  - id: host_info\n    probe: host_info\n    with:\n      python: {python}\n")
     out = tmp_path / "runs"
     result = cli("run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
     assert_clean_cli(result)
-    step = by_id(load_run(out)[1], "target")["host_info"]
-    assert step["status"] == "error", step
-    # Then the last line of its stderr: bash's own report of the kill ("Killed", "Bus error"), if any.
-    assert step["message"].startswith(f"probe host_info printed no JSON ({said}): "), step["message"]
+    return by_id(load_run(out)[1], "target")["host_info"]

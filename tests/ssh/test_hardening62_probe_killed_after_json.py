@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run
+from tests.ssh.test_hardening62_probe_killed import probe_step_with_python
 from tests.sshd_fixture import ClientSetup, SshServer
 
 
@@ -28,14 +28,6 @@ from tests.sshd_fixture import ClientSetup, SshServer
 def test_a_probe_ended_after_its_json_names_how(
     cli: Callable[..., Any], client: ClientSetup, sshd: SshServer, tmp_path: Path, ending: str, said: str
 ) -> None:
-    python = tmp_path / "python3"
-    python.write_text(f"#!/bin/sh\necho '{{\"hostname\": \"gpu01\"}}'\n{ending}\n")
-    python.chmod(0o755)
-    playbook = tmp_path / "look.yaml"
-    playbook.write_text(f"name: look\nsteps:\n  - id: host_info\n    probe: host_info\n    with:\n      python: {python}\n")
-    out = tmp_path / "runs"
-    result = cli("run", str(playbook), "--host", "target", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
-    assert_clean_cli(result)
-    step = by_id(load_run(out)[1], "target")["host_info"]
+    step = probe_step_with_python(cli, client, tmp_path, f"echo '{{\"hostname\": \"gpu01\"}}'\n{ending}\n")
     assert step["status"] == "error", step
     assert step["message"] == f"probe host_info printed its JSON, then ended with {said}", step["message"]
