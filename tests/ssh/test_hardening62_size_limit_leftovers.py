@@ -17,8 +17,8 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run
-from tests.ssh.test_hardening62_ssh_file_size_limit import _limited_host
+from tests.ssh.test_fleet_faults import by_id
+from tests.ssh.test_hardening62_ssh_file_size_limit import _limited_host, _run
 from tests.sshd_fixture import ClientSetup, SshServer
 
 PLAYBOOK = """
@@ -40,12 +40,7 @@ def test_the_cut_upload_leaves_no_part_file_on_the_host(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _limited_host("20", "h62leftover", client, sshd_factory, tmp_path, monkeypatch)
-    playbook = tmp_path / "leftovers.yaml"
-    playbook.write_text(PLAYBOOK)
-    out = tmp_path / "runs"
-    result = cli("run", str(playbook), "--host", "gpu09", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
-    assert_clean_cli(result)
-    steps = by_id(load_run(out)[1], "gpu09")
+    steps = by_id(_run(cli, client, tmp_path, PLAYBOOK)[1], "gpu09")
     assert steps["host_info"]["status"] == "error", steps["host_info"]
     assert "(ulimit -f)" in steps["host_info"]["message"], steps["host_info"]["message"]
     assert steps["cache"]["status"] == "passed", steps["cache"]

@@ -37,9 +37,11 @@ def _limited_host(limit: str, name: str, client: ClientSetup, sshd_factory: Call
     client.alias("gpu09", server)
 
 
-def _run(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path) -> tuple[Any, dict[str, Any]]:
+def _run(cli: Callable[..., Any], client: ClientSetup, tmp_path: Path,
+         text: str = PROBE_PLAYBOOK) -> tuple[Any, dict[str, Any]]:
+    """The playbook ``text`` run on gpu09 (_limited_host): the CLI's result and the run's host records."""
     playbook = tmp_path / "first_look.yaml"
-    playbook.write_text(PROBE_PLAYBOOK)
+    playbook.write_text(text)
     out = tmp_path / "runs"
     result = cli("run", str(playbook), "--host", "gpu09", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
     assert_clean_cli(result)

@@ -16,8 +16,8 @@ from typing import Any, Callable
 
 import pytest
 
-from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run
-from tests.ssh.test_hardening62_ssh_file_size_limit import _limited_host
+from tests.ssh.test_fleet_faults import by_id
+from tests.ssh.test_hardening62_ssh_file_size_limit import _limited_host, _run
 from tests.sshd_fixture import ClientSetup, SshServer
 
 PLAYBOOK = """
@@ -44,12 +44,7 @@ def test_a_later_run_removes_only_stale_upload_parts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _limited_host("1000000", "h62parts", client, sshd_factory, tmp_path, monkeypatch)
-    playbook = tmp_path / "parts.yaml"
-    playbook.write_text(PLAYBOOK)
-    out = tmp_path / "runs"
-    result = cli("run", str(playbook), "--host", "gpu09", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
-    assert_clean_cli(result)
-    steps = by_id(load_run(out)[1], "gpu09")
+    steps = by_id(_run(cli, client, tmp_path, PLAYBOOK)[1], "gpu09")
     assert steps["host_info"]["status"] == "passed", steps["host_info"]
     left = sorted(steps["cache"]["stdout"].split())
     assert [name for name in left if ".part-" in name] == [
