@@ -22,11 +22,12 @@ DEEP = "[" * 5000 + "]" * 5000
 SID = "c3d4e5f6-0000-4000-8000-00000000d001"
 
 
-def _claude(i: int, command: str) -> list[str]:
-    call = {"type": "assistant", "session_id": SID, "uuid": f"00000000-0000-4000-8000-{2 * i:012d}",
+def _claude(i: int, command: str, sid: str = SID) -> list[str]:
+    """Call i running ``command`` and its result, as two Claude Code lines of session ``sid``."""
+    call = {"type": "assistant", "session_id": sid, "uuid": f"00000000-0000-4000-8000-{2 * i:012d}",
             "message": {"id": f"msg_{i}", "role": "assistant", "content": [
                 {"type": "tool_use", "id": f"toolu_{i}", "name": "Bash", "input": {"command": command}}]}}
-    result = {"type": "user", "session_id": SID, "uuid": f"00000000-0000-4000-8000-{2 * i + 1:012d}",
+    result = {"type": "user", "session_id": sid, "uuid": f"00000000-0000-4000-8000-{2 * i + 1:012d}",
               "message": {"role": "user", "content": [
                   {"type": "tool_result", "tool_use_id": f"toolu_{i}", "is_error": False, "content": "ok"}]}}
     return [json.dumps(call), json.dumps(result)]

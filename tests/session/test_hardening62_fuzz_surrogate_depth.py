@@ -15,18 +15,13 @@ import pytest
 
 from spec_debug.session.analysis import analyze_path
 from spec_debug.session.reader import without_lone_surrogates
+from tests.session.test_hardening62_fuzz_deep_nesting import _claude
 
 SID = "c3d4e5f6-0000-4000-8000-00000000d002"
 
 
 def _call(i: int, command: str) -> list[str]:
-    call = {"type": "assistant", "session_id": SID, "uuid": f"00000000-0000-4000-8000-{2 * i:012d}",
-            "message": {"id": f"msg_{i}", "role": "assistant", "content": [
-                {"type": "tool_use", "id": f"toolu_{i}", "name": "Bash", "input": {"command": command}}]}}
-    result = {"type": "user", "session_id": SID, "uuid": f"00000000-0000-4000-8000-{2 * i + 1:012d}",
-              "message": {"role": "user", "content": [
-                  {"type": "tool_result", "tool_use_id": f"toolu_{i}", "is_error": False, "content": "ok"}]}}
-    return [json.dumps(call), json.dumps(result)]
+    return _claude(i, command, SID)
 
 
 @pytest.mark.parametrize("depth", [500, 800])
