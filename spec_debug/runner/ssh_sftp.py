@@ -171,12 +171,17 @@ class RemoteFiles:
                     client.rename(partial, target)
             except BaseException as exc:
                 # Clean up the partial file, unless the server has stopped answering or the connection is gone.
+                removed = False
                 if not isinstance(exc, TimeoutError) and not client.get_channel().closed:
                     try:
                         client.remove(partial)
+                        removed = True
                     except _SFTP_FAILURES:
+                        # the SFTP server died just before (SIGXFSZ below), its channel's close not
+                        # yet read: the login shell below removes the part instead
                         pass
-                elif not isinstance(exc, TimeoutError) and not self._interrupted.is_set() and self._alive():
+                if not removed and not isinstance(exc, TimeoutError) and not self._interrupted.is_set() \
+                        and self._alive():
                     # The SFTP server died under the upload, the connection did not: a file size
                     # limit's SIGXFSZ (_file_size_limit) ends sftp-server at its first write past
                     # the limit. The part (the limit's worth of bytes) stayed in ~/.cache/spec-debug,
