@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from spec_debug.session.ansi import without_colours
+from spec_debug.session.failure_places import failure_place
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -402,17 +403,20 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
         return [ErrorInfo(kind, m.group("type"), msg)]
     if exit_code not in (None, 0) or is_error:
+        said_at = None
         if (said := _ERROR_SAID.search(output)) or (said := _ERROR_SAID_INDENTED.search(output)):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
+            said_at = said.start()
         elif "** (" in output and (raised := _ELIXIR_RAISED.search(output)):
             return [ErrorInfo("exception", raised.group("type"), raised.group("msg")[:300])]
         elif "llama" in output and (said := _llama_cpp_said(output)):
             head = said[:300]
         elif ("fail" in output or "FAIL" in output) and (said := _TEST_SUMMARY.search(output)):
             head = (said.group("said") or said.group("said2")).strip()[:300]  # the runner's verdict, not its banner
+        file, line = failure_place(output, head, said_at)  # a compiler's or test runner's source line
         if exit_code not in (None, 0):
-            return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}")]
-        return [ErrorInfo("tool_error", None, head)]
+            return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}", file, line)]
+        return [ErrorInfo("tool_error", None, head, file, line)]
     if _NODE_FATAL_TRAILER in output and (node := _node_fatal(output)) is not None:
         return [node]
     # No status recorded (a terminal log, an OpenAI chat "tool" message): the shell saying it could
