@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn, prompt_key
-from spec_debug.session.formats import claude_layout, cursor_stream, mcp_connector, server_tools
+from spec_debug.session.formats import claude_hook_blocks, claude_layout, cursor_stream, mcp_connector, server_tools
 from spec_debug.session.formats.common import (
     Cursor,
     attachments_shown,
@@ -714,6 +714,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         ts = None
     if kind_of_line == "assistant" or kind_of_line == "user":
         events = _message_events(obj, kind_of_line, cursor.session, seq, agent, ts, cursor.file, lineno, stats)
+        if cursor.hook_blocked:  # a PreToolUse hook blocked a call (rare): its result says so
+            claude_hook_blocks.mark_blocked(events, cursor)
         cwd = obj.get("cwd")  # the working folder of the session as the line was written
         if cwd.__class__ is str and cwd:
             for ev in events:
@@ -769,6 +771,8 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
     if kind_of_line == "attachment":
         noted = _queued_command(obj, event) or _hook_note(obj, event)
         if noted is not None:
+            if noted.__class__ is Event and noted.raw_type == "attachment:hook_blocking_error":
+                claude_hook_blocks.note_block(obj["attachment"], cursor)
             return noted if isinstance(noted, list) else [noted]
     if kind_of_line == "rate_limit_event" and (said := _rate_limit(obj.get("rate_limit_info"))):
         return [event("system", "system", text=said, raw_type=kind_of_line)]

@@ -46,6 +46,9 @@ class Cursor:
     inline (``isSidechain``): a sub-agent file with the same lines (a CLI 2.0.x session file
     with the agent's lines merged in, beside its ``agent-<id>.jsonl``) does not say them twice.
     Their calls and results are :attr:`seen_calls` and :attr:`seen_results`."""
+    hook_blocked: dict[str, str] = field(default_factory=dict)
+    """Calls a PreToolUse hook blocked, by call id, and the hook's name, till their result is read
+    (:mod:`formats.claude_hook_blocks`)."""
 
 
 def stream_event(cursor: Cursor, seq: int, lineno: int, raw_type: str, kind: str = "system", text: str = "",
