@@ -16,6 +16,16 @@ file and line of the error a non-Python tool printed.
   (src/a.test.ts:14:20)``; its first frame outside ``node_modules`` and Node's own modules is the
   place, else the file the FAIL line names.
 
+- go test: a failed test's ``t.Errorf`` line, ``    accept_test.go:10: got 1.2 want 2.5``, indented
+  under its ``=== RUN`` (golang/go ``src/testing/testing.go``, ``decorate``).
+
+Some of these tools' first line names nothing, and :func:`better_said` gives the line that does:
+``go build`` and ``go vet`` print ``# <package>`` before the compiler's ``./main.go:12:5:
+undefined: acceptRate`` (golang/go ``src/cmd/go/internal/work/shell.go``, ``reportCmd``: "# " and
+the package, then its output), which says no "error"; gcc's driver ends a failed link with
+``collect2: error: ld returned 1 exit status`` after the linker's own complaint (``cannot find
+-lcudart``, ``undefined reference to `...'``; gcc ``collect2.cc``).
+
 Run only on an output already known to have failed (:func:`failures.extract_errors`'s last
 branch), each behind a substring test.
 """
@@ -35,6 +45,22 @@ _GO_RUNTIME = "/src/runtime/"
 _JEST_FAIL = re.compile(r"^[ \t]*FAIL[ \t]+(?P<file>\S+\.(?:[cm]?[jt]sx?))\b", re.M)
 _JEST_FRAME = re.compile(r"^[ \t]+at (?:[^\n(]*\()?(?P<file>[^\s():]+):(?P<line>\d+):\d+\)?[ \t]*$", re.M)
 _JEST_BULLET = "\u25cf "
+_GO_PLACE = re.compile(r"(?P<file>[^\s:]+\.go):(?P<line>\d+)(?::\d+)?: \S")
+_GO_COMPILER_LINE = re.compile(r"^[^\s:#][^\s:]*\.go:\d+(?::\d+)?: [^\n]*\S", re.M)
+_GO_TEST_LINE = re.compile(r"^[ \t]+(?P<file>[^\s:]+_test\.go):(?P<line>\d+): ", re.M)
+_GO_FAIL = "--- FAIL: "
+_COLLECT2 = "collect2: error: ld returned"
+_LINKER_SAID = re.compile(r"^[^\n]*(?:cannot find -l|undefined reference to |multiple definition of )[^\n]*", re.M)
+
+
+def better_said(output: str, head: str) -> str | None:
+    """The line that names a failure whose first line (``head``) does not: a Go build's
+    compiler error under its ``# package`` line, a link's complaint before collect2's verdict."""
+    if head.startswith("# ") and ".go:" in output and (m := _GO_COMPILER_LINE.search(output)) is not None:
+        return m.group(0).strip()[:300]
+    if head.startswith(_COLLECT2) and (m := _LINKER_SAID.search(output)) is not None:
+        return m.group(0).strip()[:300]
+    return None
 
 
 def failure_place(output: str, message: str, said_at: int | None = None) -> tuple[str | None, int | None]:
@@ -42,6 +68,10 @@ def failure_place(output: str, message: str, said_at: int | None = None) -> tupl
     the message's line starts in ``output``, if it was found there."""
     if "error" in message and (m := _PLACE_FIRST.match(message)) is not None:
         return m.group("file"), int(m.group("line") or m.group("pline"))
+    if ".go:" in message and (m := _GO_PLACE.match(message)) is not None:
+        return m.group("file"), int(m.group("line"))
+    if message.startswith(_GO_FAIL) and (m := _GO_TEST_LINE.search(output)) is not None:
+        return m.group("file"), int(m.group("line"))
     if said_at is not None and message.startswith("error") and "-->" in output:
         nl = output.find("\n", said_at)
         if nl >= 0 and (m := _ARROW.search(output, nl + 1, nl + 1 + _ARROW_WINDOW)) is not None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from spec_debug.session.ansi import without_colours
-from spec_debug.session.failure_places import failure_place
+from spec_debug.session.failure_places import better_said, failure_place
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -413,6 +413,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             head = said[:300]
         elif ("fail" in output or "FAIL" in output) and (said := _TEST_SUMMARY.search(output)):
             head = (said.group("said") or said.group("said2")).strip()[:300]  # the runner's verdict, not its banner
+        if head[:1] in "#c" and (better := better_said(output, head)) is not None:
+            head = better  # the line that names the failure, not a Go package's or collect2's
         file, line = failure_place(output, head, said_at)  # a compiler's or test runner's source line
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}", file, line)]
