@@ -159,19 +159,19 @@ class _Records:
             if said:
                 yield self.record(msg.line, "assistant", [{"type": "text", "text": said}], msg.stamp)
         elif kind == "bash_mode":
-            command = _command(msg.fences)
-            if command is not None:
-                yield self.record(msg.line, "user", f"<bash-input>{command[0]}</bash-input>", msg.stamp)
-                if command[1] is not None:
-                    out = command[1]
+            for command, out in _commands(msg.fences):
+                yield self.record(msg.line, "user", f"<bash-input>{command}</bash-input>", msg.stamp)
+                if out is not None:
                     yield self.record(out[2], "user", f"<bash-stdout>{out[1]}</bash-stdout><bash-stderr></bash-stderr>",
                                       msg.stamp)
         elif kind == "bash":
-            command = _command(msg.fences)
-            tool_input: dict = {"command": command[0]} if command is not None else {}
-            if msg.said:
-                tool_input["description"] = msg.said
-            yield from self.call(msg, "Bash", tool_input, command[1] if command is not None else None)
+            # one call, or several where --compact left out the headings of the calls after the first
+            commands = _commands(msg.fences) or [(None, None)]
+            for n, (command, result) in enumerate(commands):
+                tool_input: dict = {"command": command} if command is not None else {}
+                if msg.said and n == 0:
+                    tool_input["description"] = msg.said
+                yield from self.call(msg, "Bash", tool_input, result)
         elif kind == "task":
             yield from self.call(msg, msg.name or "Task", {"description": msg.said} if msg.said else {}, None)
         elif kind == "tool":
@@ -189,12 +189,15 @@ class _Records:
                                                    "is_error": _failed(text)}], msg.stamp)
 
 
-def _command(fences: list[tuple[str, str, int]]) -> tuple[str, tuple[str, str, int] | None] | None:
-    """The ``$ command`` fence (``format_BashInput``) and the fence after it, its result."""
-    for i, (lang, text, _) in enumerate(fences):
+def _commands(fences: list[tuple[str, str, int]]) -> list[tuple[str, tuple[str, str, int] | None]]:
+    """Each ``$ command`` fence (``format_BashInput``) and the fence after it, its result."""
+    found: list[tuple[str, tuple[str, str, int] | None]] = []
+    for lang, text, line in fences:
         if lang == "bash" and text.startswith("$ "):
-            return text[2:], (fences[i + 1] if i + 1 < len(fences) else None)
-    return None
+            found.append((text[2:], None))
+        elif found and found[-1][1] is None:
+            found[-1] = (found[-1][0], (lang, text, line))
+    return found
 
 
 def _message(title: str, line: int) -> _Message | None:
