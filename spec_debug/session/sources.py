@@ -24,8 +24,8 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_layout, claude_session, cline_export,
-    cline_task, codex, codex_exec, codex_threads, continue_session, crush, gemini_cli, goose_store,
+    anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_md, claude_layout, claude_session,
+    cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush, gemini_cli, goose_store,
     copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire, opencode, pi_agent,
     ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
     responses_stream, specstory, swe_agent, text_log,
@@ -1104,6 +1104,9 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
                     or plain in _INSTRUCTION_FILES or _project_doc(plain, lower):
                 continue
+            if lower.startswith(_RENDERED_PAGES) and lower.endswith(".md") \
+                    and _claude_code_log_page(Path(dirpath) / name, lower, trunks):
+                continue  # claude-code-log's Markdown of the sessions beside it: read from their JSONL
             if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
                 continue  # the run's own logs beside its trajectory, which tells the session
             if lower.startswith("checkpoint-") and lower.endswith(".json") and "chats" in dirnames:
@@ -1186,6 +1189,28 @@ def _project_doc(plain: str, lower: str) -> bool:
     if not dot or suffix.lower() not in ("md", "txt"):
         return False
     return stem.lower() in _PROJECT_DOCS or stem in _PROJECT_DOCS_UPPER
+
+
+_RENDERED_PAGES = ("combined_transcripts", "session-", "index.")
+"""The names of the pages daaain/claude-code-log writes into a project's folder of Claude Code
+sessions (``combined_transcripts.md``, ``combined_transcripts.<variant>.md`` and, split in pages,
+``combined_transcripts_2.md``; ``session-<sessionId>.md``) and into ``~/.claude/projects/``
+(``index.md``, the list of projects), with ``--format md`` (its converter; README: "Process all
+projects in ~/.claude/projects/ ... ~/.claude/projects/project-name/combined_transcripts.html")."""
+
+
+def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
+    """A claude-code-log page (:mod:`formats.claude_code_log_md`) in a folder scan, beside the
+    sessions it renders (or the index of projects): no session of its own. A scan of a project's
+    folder read the session three times, from its JSONL, the combined page and the session's
+    page, each command and error counted thrice. Named alone, such a page is still read."""
+    if not lower.startswith("index.") and not any(n.endswith(".jsonl") for n in trunks):
+        return False  # the pages alone (copied out of the folder): they are the sessions
+    try:
+        head = read_head(path, 128)
+    except OSError:
+        return False
+    return head.removeprefix(codecs.BOM_UTF8).lstrip().startswith(claude_code_log_md.GENERATED.encode())
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:
