@@ -187,3 +187,12 @@ def test_the_pages_beside_their_sessions_are_not_read_again(tmp_path: Path) -> N
     # a page alone is read
     alone = analyze_path(project / "combined_transcripts.md").to_json()
     assert len(alone["commands"]) == 3
+
+
+def test_a_description_with_stars(tmp_path: Path) -> None:
+    """The renderer escapes a description's ``*`` and ``\\`` in the title (``_escape_stars``):
+    the description ended at the first escaped star ("List the \\")."""
+    text = TRANSCRIPT.replace("### 💻 Bash: *Run the tests*", "### 💻 Bash: *List the \\*.py tests under tests\\\\*")
+    doc = _doc(tmp_path, text)
+    assert [c["description"] for c in doc["commands"]] == [
+        "Run the decorator example to show output", "List the *.py tests under tests\\", "Look for errors in the log"]

@@ -70,8 +70,11 @@ _USER, _ASSISTANT, _SUB_ASSISTANT, _THINKING = "🤷 User", "🤖 Assistant", "�
 _COMMAND = re.compile(r"^🤷 Command `+ ?(?P<name>/[^`\s]+) ?`+")
 _BASH_MODE = "Bash command"
 """The title of a command the person ran with ``!`` (the base renderer's ``title_BashInputMessage``)."""
-_BASH = re.compile(r"^💻 Bash(?:: \*(?P<said>.*?)\*)?(?: \*\[async.*)?$")
-_TASK = re.compile(r"^🤖 Task(?: \([^)\n]*\))?(?:: \*(?P<said>.*?)\*)?")
+_SAID = r"(?:: \*(?P<said>(?:\\.|[^*\\])*)\*)?"
+"""A call's description in its title, its stars and backslashes escaped (``_escape_stars``)."""
+_BASH = re.compile(r"^💻 Bash" + _SAID + r"(?: \*\[async.*)?$")
+_TASK = re.compile(r"^🤖 Task(?: \([^)\n]*\))?" + _SAID)
+_ESCAPED = re.compile(r"\\(.)")
 _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡|🧠|🖼️) +(?P<name>[A-Z]\w*)\b")
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
 ``title_GrepInput``, ...): the tool's name after it. Their results are kept as the renderer shows
@@ -200,6 +203,10 @@ def _commands(fences: list[tuple[str, str, int]]) -> list[tuple[str, tuple[str, 
     return found
 
 
+def _unescaped(said: str | None) -> str | None:
+    return _ESCAPED.sub(r"\1", said) if said and "\\" in said else said
+
+
 def _message(title: str, line: int) -> _Message | None:
     """The message a heading's title starts, None for a heading of something else (the title,
     a system note, a heading the person wrote in a prompt)."""
@@ -210,11 +217,11 @@ def _message(title: str, line: int) -> _Message | None:
     if title == _BASH_MODE:
         return _Message("bash_mode", line)
     if (m := _BASH.match(title)) is not None:
-        return _Message("bash", line, "Bash", m.group("said"))
+        return _Message("bash", line, "Bash", _unescaped(m.group("said")))
     if (m := _COMMAND.match(title)) is not None:
         return _Message("command", line, m.group("name"))
     if (m := _TASK.match(title)) is not None:
-        return _Message("task", line, "Task", m.group("said"))
+        return _Message("task", line, "Task", _unescaped(m.group("said")))
     if (m := _TOOL.match(title)) is not None:
         return _Message("tool", line, m.group("name"))
     return None
