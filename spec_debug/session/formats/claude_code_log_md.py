@@ -44,6 +44,9 @@ as ``$ command`` in a ``bash`` fence (``format_BashInput``) and its result in th
 ``_code_fence``). The test snapshot ``test/__snapshots__/test_snapshot_markdown.ambr`` of the same
 repository shows the whole shape.
 
+A sub-agent's messages sit under its Task's heading, a level down or more: they are read as its
+lines (``isSidechain``, after the call that spawned it, as Claude Code 1.0.x wrote them inline).
+
 The export keeps no ``is_error``: a failed Bash call is known by Claude Code's own words at the
 head of its result, "Exit code N" (TRANSCRIPTS.md section 1a), a hook's block, the person's
 refusal or Esc. Read as a plain-text log, the ``$`` lines were commands whose status was
@@ -115,6 +118,8 @@ class _Message:
     def __init__(self, kind: str, line: int, name: str | None = None, said: str | None = None) -> None:
         self.kind = kind
         self.line = line
+        self.level = 0  # the heading's: a message deeper than a Task's is its sub-agent's
+        self.sidechain = False
         self.name = name
         self.said = said
         self.stamp: str | None = None
@@ -130,10 +135,23 @@ class _Records:
         self.calls = 0
         self.session: str | None = None
         self.date: str | None = None
+        self.task_level: int | None = None  # the level of the Task whose sub-agent's messages follow
 
-    def record(self, line: int, role: str, content, stamp: str | None) -> tuple[int, int, dict]:
+    def place(self, msg: _Message) -> None:
+        """Whether ``msg`` is a sub-agent's: under a Task's heading, one level down or more
+        (``_render_message`` renders a message's children a level below it)."""
+        if self.task_level is not None and msg.level <= self.task_level:
+            self.task_level = None
+        msg.sidechain = self.task_level is not None
+        if msg.kind == "task" and not msg.sidechain:
+            self.task_level = msg.level
+
+    def record(self, line: int, role: str, content, stamp: str | None,
+               sidechain: bool = False) -> tuple[int, int, dict]:
         record: dict = {"type": role, "uuid": f"claude-code-log-{self.index}",
                         "message": {"role": role, "content": content}}
+        if sidechain:
+            record["isSidechain"] = True  # after the Task call: read as its agent's, as CLI 1.0.x wrote them
         if self.session is not None:
             record["sessionId"] = self.session
         if stamp is not None:
@@ -148,19 +166,19 @@ class _Records:
         if kind == "user":
             said = "\n".join(line for line in msg.text if not line.startswith(_ANCHOR)).strip()
             if said:
-                yield self.record(msg.line, "user", said, msg.stamp)
+                yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "command":
             args = next((line[len("**Args:** "):].strip().strip("`").strip() for line in msg.text
                          if line.startswith("**Args:** ")), "")
             said = f"<command-name>{msg.name}</command-name>"
             if args:
                 said += f"\n<command-args>{args}</command-args>"
-            yield self.record(msg.line, "user", said, msg.stamp)
+            yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "assistant":
             said = "\n".join(line[2:] if line.startswith("> ") else line[1:] for line in msg.text
                              if line.startswith(">")).strip()
             if said:
-                yield self.record(msg.line, "assistant", [{"type": "text", "text": said}], msg.stamp)
+                yield self.record(msg.line, "assistant", [{"type": "text", "text": said}], msg.stamp, msg.sidechain)
         elif kind == "bash_mode":
             for command, out in _commands(msg.fences):
                 yield self.record(msg.line, "user", f"<bash-input>{command}</bash-input>", msg.stamp)
@@ -185,11 +203,11 @@ class _Records:
         self.calls += 1
         call_id = f"claude-code-log-call-{self.calls}"
         yield self.record(msg.line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
-                                                   "input": tool_input}], msg.stamp)
+                                                   "input": tool_input}], msg.stamp, msg.sidechain)
         if result is not None:
             text = result[1]
             yield self.record(result[2], "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
-                                                   "is_error": _failed(text)}], msg.stamp)
+                                                   "is_error": _failed(text)}], msg.stamp, msg.sidechain)
 
 
 def _commands(fences: list[tuple[str, str, int]]) -> list[tuple[str, tuple[str, str, int] | None]]:
@@ -262,11 +280,13 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> It
                 if msg is not None:
                     yield from out.emit(msg)
                 msg = None
-                out.session, out.date = session.group("id"), None
+                out.session, out.date, out.task_level = session.group("id"), None, None
                 continue
             if (started := _message(title, lineno)) is not None:
                 if msg is not None:
                     yield from out.emit(msg)
+                started.level = len(line) - len(line.lstrip("#"))
+                out.place(started)
                 msg = started
                 continue
             if msg is not None and (msg.kind != "user" or title.startswith(_OTHERS)):
