@@ -24,7 +24,12 @@ Some of these tools' first line names nothing, and :func:`better_said` gives the
 undefined: acceptRate`` (golang/go ``src/cmd/go/internal/work/shell.go``, ``reportCmd``: "# " and
 the package, then its output), which says no "error"; gcc's driver ends a failed link with
 ``collect2: error: ld returned 1 exit status`` after the linker's own complaint (``cannot find
--lcudart``, ``undefined reference to `...'``; gcc ``collect2.cc``).
+-lcudart``, ``undefined reference to `...'``; gcc ``collect2.cc``); pylint starts each module's
+messages with ``************* Module app`` and then writes ``app.py:3:0: E0602: Undefined variable
+'foo' (undefined-variable)`` (its default ``msg-template``, ``{path}:{line}:{column}: {msg_id}:
+{msg} ({symbol})``; pylint-dev/pylint ``tests/reporters/unittest_reporting.py``), of which the
+first error (``E``, ``F``) names the failure, else the first message. Such a line (also flake8's
+and ruff's ``src/a.py:3:1: F401 ...``) gives its place.
 
 Run only on an output already known to have failed (:func:`failures.extract_errors`'s last
 branch), each behind a substring test.
@@ -49,6 +54,8 @@ _GO_PLACE = re.compile(r"(?P<file>[^\s:]+\.go):(?P<line>\d+)(?::\d+)?: \S")
 _GO_COMPILER_LINE = re.compile(r"^[^\s:#][^\s:]*\.go:\d+(?::\d+)?: [^\n]*\S", re.M)
 _GO_TEST_LINE = re.compile(r"^[ \t]+(?P<file>[^\s:]+_test\.go):(?P<line>\d+): ", re.M)
 _GO_FAIL = "--- FAIL: "
+_PYLINT_MODULE = "************* Module "
+_LINT_LINE = re.compile(r"^(?P<file>[^\s:]+\.pyi?):(?P<line>\d+):\d+: (?P<code>[A-Z]\d{3,4})\b[^\n]*", re.M)
 _COLLECT2 = "collect2: error: ld returned"
 _LINKER_SAID = re.compile(r"^[^\n]*(?:cannot find -l|undefined reference to |multiple definition of )[^\n]*", re.M)
 
@@ -60,6 +67,13 @@ def better_said(output: str, head: str) -> str | None:
         return m.group(0).strip()[:300]
     if head.startswith(_COLLECT2) and (m := _LINKER_SAID.search(output)) is not None:
         return m.group(0).strip()[:300]
+    if head.startswith(_PYLINT_MODULE):
+        said = None
+        for m in _LINT_LINE.finditer(output):
+            if m.group("code")[0] in "EF":
+                return m.group(0).strip()[:300]  # an error before the conventions and warnings
+            said = said or m.group(0).strip()[:300]
+        return said
     return None
 
 
@@ -68,6 +82,8 @@ def failure_place(output: str, message: str, said_at: int | None = None) -> tupl
     the message's line starts in ``output``, if it was found there."""
     if "error" in message and (m := _PLACE_FIRST.match(message)) is not None:
         return m.group("file"), int(m.group("line") or m.group("pline"))
+    if ".py" in message and (m := _LINT_LINE.match(message)) is not None:
+        return m.group("file"), int(m.group("line"))
     if ".go:" in message and (m := _GO_PLACE.match(message)) is not None:
         return m.group("file"), int(m.group("line"))
     if message.startswith(_GO_FAIL) and (m := _GO_TEST_LINE.search(output)) is not None:

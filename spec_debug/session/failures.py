@@ -413,8 +413,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             head = said[:300]
         elif ("fail" in output or "FAIL" in output) and (said := _TEST_SUMMARY.search(output)):
             head = (said.group("said") or said.group("said2")).strip()[:300]  # the runner's verdict, not its banner
-        if head[:1] in "#c" and (better := better_said(output, head)) is not None:
-            head = better  # the line that names the failure, not a Go package's or collect2's
+        if head[:1] in "#c*" and (better := better_said(output, head)) is not None:
+            head = better  # the line that names the failure, not a Go package's, collect2's or pylint's banner
         file, line = failure_place(output, head, said_at)  # a compiler's or test runner's source line
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}", file, line)]

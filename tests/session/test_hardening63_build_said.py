@@ -38,3 +38,23 @@ def test_other_first_lines_are_kept():
     assert [e.message for e in extract_errors("# Results\nsee below\n", exit_code=1)] == ["# Results"]
     assert [e.message for e in extract_errors("collect2: error: ld returned 1 exit status\n", exit_code=1)] == \
         ["collect2: error: ld returned 1 exit status"]
+
+
+PYLINT = ("************* Module app\napp.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n"
+          "app.py:3:0: E0602: Undefined variable 'foo' (undefined-variable)\n\n"
+          "------------------------------------------------------------------\nYour code has been rated at 0.00/10\n")
+
+
+@pytest.mark.parametrize("output,message,place", [
+    # pylint's banner names the module only: its first error names the failure
+    (PYLINT, "app.py:3:0: E0602: Undefined variable 'foo' (undefined-variable)", ("app.py", 3)),
+    # no error: the first message
+    ("************* Module app\napp.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n",
+     "app.py:1:0: C0114: Missing module docstring (missing-module-docstring)", ("app.py", 1)),
+    # flake8's (and ruff's concise) line gives its place
+    ("src/serve.py:3:1: F401 'os' imported but unused\n", "src/serve.py:3:1: F401 'os' imported but unused",
+     ("src/serve.py", 3)),
+])
+def test_a_python_linter_names_its_first_error(output, message, place):
+    assert [(e.kind, e.message, (e.file, e.line)) for e in extract_errors(output, exit_code=2)] == \
+        [("exit_code", message, place)]
