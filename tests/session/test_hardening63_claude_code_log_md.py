@@ -265,3 +265,12 @@ def test_a_sub_agents_calls_are_its_own(tmp_path: Path) -> None:
     assert agents[0] != "main" and agents[1] == "main"
     assert [(e["agent"], e["kind"]) for e in doc["errors"]] == [(agents[0], "connection")]
     assert {a["id"]: a["parent"] for a in doc["agents"]} == {"main": None, agents[0]: "main"}
+
+
+def test_a_result_that_starts_with_permission_words_is_not_a_denial(tmp_path: Path) -> None:
+    """Only Claude Code's own denials ("Permission for this action was denied by ...", "Permission
+    to use Bash ... has been denied") make a result a failed call; a clean command's output that
+    starts with "Permission" is the command's."""
+    text = TRANSCRIPT.replace("Hello, Alice!\nHello, Alice!\nHello, Alice!", "Permission bits fixed on 3 files")
+    doc = _doc(tmp_path, text)
+    assert [(c["command"], c["is_error"]) for c in doc["commands"]][0] == ("python /tmp/decorator_example.py", False)

@@ -88,8 +88,9 @@ Hook", ...; a teammate's message, a memory file, an async agent's result, the to
 _STAMP = re.compile(r"^(?:\*\*`(?P<date>\d{4}-\d\d-\d\d)`\*\* )?`(?P<time>\d\d:\d\d:\d\d)`\s*$")
 _FENCE = re.compile(r"^(?P<ticks>`{3,})(?P<lang>[\w+-]*)\s*$")
 _EXIT = re.compile(r"^Exit code \d+\b")
-_FAILED_WORDS = ("PreToolUse:", "The user doesn't want to proceed", claude_code.INTERRUPTED, "Permission ",
-                 "Cancelled: ", "Sibling tool call errored", "Command timed out", "InputValidationError")
+_FAILED_WORDS = ("PreToolUse:", "The user doesn't want to proceed", claude_code.INTERRUPTED, "Permission for this ",
+                 "Permission to use ", "Cancelled: ", "Sibling tool call errored", "Command timed out",
+                 "InputValidationError")
 """How Claude Code's result of a call that failed or never ran begins, when it is no "Exit code
 N" (the ``<tool_use_error>`` markup around some of them is taken off by the renderer,
 ``strip_error_tags``)."""
