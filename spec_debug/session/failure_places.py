@@ -6,7 +6,8 @@ file and line of the error a non-Python tool printed.
   ``--pretty``; microsoft/TypeScript ``src/compiler/program.ts`` formatDiagnostic).
 - rustc, which puts it on the line under its diagnostic: ``error[E0308]: mismatched types`` then
   `` --> src/main.rs:4:18`` (rust-lang/rust ``compiler/rustc_errors/src/emitter.rs``, the
-  ``-->`` of the primary span).
+  ``-->`` of the primary span); ruff's default ("full") output since 0.12 the same way, ``F401 [*]
+  `os` imported but unused`` then `` --> src/a.py:1:8`` (astral-sh/ruff ``ruff_linter`` snapshots).
 - A Go program's panic: ``panic: runtime error: ...``, ``goroutine 1 [running]:``, then each
   frame's function and, indented by a tab, its ``/path/main.go:12 +0x1d`` (golang/go
   ``src/runtime/traceback.go``); the first frame outside the Go runtime's own sources is where it
@@ -42,9 +43,6 @@ import re
 _PLACE_FIRST = re.compile(r"(?P<file>[^\s:()]+\.[A-Za-z]\w*)(?::(?P<line>\d+)(?::\d+)?|\((?P<pline>\d+)(?:,\d+)?\))"
                           r"(?::| -) (?:fatal )?error\b")
 _ARROW = re.compile(r"^[ \t]*--> (?P<file>[^\s:]+):(?P<line>\d+):\d+[ \t]*$", re.M)
-_ARROW_WINDOW = 600
-"""How far after its diagnostic's line rustc's arrow is looked for: the next line, past a
-wide gutter."""
 _GO_FRAME = re.compile(r"^\t(?P<file>\S+\.go):(?P<line>\d+)(?: \+0x[0-9a-f]+)?[ \t]*$", re.M)
 _GO_RUNTIME = "/src/runtime/"
 _JEST_FAIL = re.compile(r"^[ \t]*FAIL[ \t]+(?P<file>\S+\.(?:[cm]?[jt]sx?))\b", re.M)
@@ -88,9 +86,10 @@ def failure_place(output: str, message: str, said_at: int | None = None) -> tupl
         return m.group("file"), int(m.group("line"))
     if message.startswith(_GO_FAIL) and (m := _GO_TEST_LINE.search(output)) is not None:
         return m.group("file"), int(m.group("line"))
-    if said_at is not None and message.startswith("error") and "-->" in output:
-        nl = output.find("\n", said_at)
-        if nl >= 0 and (m := _ARROW.search(output, nl + 1, nl + 1 + _ARROW_WINDOW)) is not None:
+    if "-->" in output and message:
+        at = said_at if said_at is not None else output.find(message)
+        nl = output.find("\n", at) if at >= 0 else -1
+        if nl >= 0 and (m := _ARROW.match(output, nl + 1)) is not None:  # on the next line
             return m.group("file"), int(m.group("line"))
     if message.startswith("panic: ") and "goroutine " in output:
         start = output.find("goroutine ")

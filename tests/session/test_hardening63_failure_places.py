@@ -103,3 +103,13 @@ def test_no_place_where_the_output_names_none():
     # a panic whose frames are all the runtime's
     runtime = "panic: boom\n\ngoroutine 1 [running]:\nruntime.main()\n\t/usr/local/go/src/runtime/proc.go:271 +0x29\n"
     assert [(e.file, e.line) for e in extract_errors(runtime, exit_code=2)] == [(None, None)]
+
+
+def test_ruffs_arrow_under_its_first_line():
+    """ruff's default ("full") output since 0.12 puts the place under the rule's line, as rustc
+    (``F401 [*] `os` imported but unused`` then `` --> src/serve.py:1:8``; astral-sh/ruff
+    ruff_linter snapshots, 0.15)."""
+    out = ("F401 [*] `os` imported but unused\n --> src/serve.py:1:8\n  |\n1 | import os\n  |        ^^\n  |\n"
+           "help: Remove unused import: `os`\n\nFound 1 error.\n[*] 1 fixable with the `--fix` option.\n")
+    assert [(e.message, e.file, e.line) for e in extract_errors(out, exit_code=1)] == \
+        [("F401 [*] `os` imported but unused", "src/serve.py", 1)]
