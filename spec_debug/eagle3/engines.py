@@ -246,6 +246,45 @@ _VLLM_ALLOWLIST_SOURCE = (
     " model type containing one of its list (vllm 0.14.0 .. 0.21.0; removed in 0.22.0 by vllm-project/vllm#42536)")
 
 
+# Target classes vLLM loads without the SupportsEagle3 interface (model_executor/models/
+# interfaces.py, a runtime_checkable Protocol: `supports_eagle3(model)` is `isinstance(model,
+# SupportsEagle3)`), so an EAGLE-3 draft never starts over them, whatever its layer ids: the V1
+# runner raises RuntimeError("Model does not support EAGLE3 interface but aux_hidden_state_outputs
+# was requested") in v1/worker/gpu_model_runner.py (vllm 0.18.0, 0.22.0, 0.33.0), and MRv2
+# raises RuntimeError("Model does not support EAGLE3 interface") in v1/worker/gpu/spec_decode/
+# eagle/eagle3_utils.py set_eagle3_aux_hidden_state_layers (0.33.0). The check is per model
+# class (architectures[0] through model_executor/models/registry.py), not per model type: from
+# 0.22.0 (vllm-project/vllm#42536 dropped the model-type list) it is the only gate, and before
+# it Qwen2MoeForCausalLM passed the list ("qwen" is in qwen2_moe) to fail here. Each class below
+# lacks the interface in every release read (PyPI sdists 0.18.0, 0.22.0 and 0.33.0: glm4_moe.py,
+# glm4_moe_lite.py, mixtral.py, qwen2_moe.py, gemma2.py, gemma3.py, ernie45_moe.py declare
+# SupportsLoRA/SupportsPP/MixtureOfExperts only). Classes that gained it between those releases
+# (Qwen3NextForCausalLM: absent in 0.22.0, present in 0.33.0) are left out: no boundary was read.
+VLLM_NO_EAGLE3_INTERFACE = frozenset({
+    "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MixtralForCausalLM", "Qwen2MoeForCausalLM",
+    "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM"})
+_VLLM_NO_INTERFACE_SOURCE = (
+    "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
+    " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
+    " (model_executor/models/interfaces.py; vllm 0.18.0, 0.22.0, 0.33.0 read)")
+
+
+VLLM_NO_INTERFACE_FIX = ("serve the draft with an engine whose model for this target captures aux hidden states "
+                         "(SGLang: a set_eagle3_layers_to_capture in its model file), or serve the target without "
+                         "EAGLE-3")
+
+
+def vllm_no_interface_reason(target_architecture: str, version: str | None) -> str:
+    """The line for a target class in VLLM_NO_EAGLE3_INTERFACE (the layer and launch checks)."""
+    on = f"vLLM {version}" if version else "vLLM"
+    return (f"{on} cannot serve an EAGLE-3 draft over a {target_architecture} target: that model class does "
+            "not implement SupportsEagle3 (vllm/model_executor/models/interfaces.py), which every vLLM release "
+            "read (0.18.0, 0.22.0, 0.33.0) requires of the target: the server raises RuntimeError \"Model does "
+            "not support EAGLE3 interface ...\" at startup (v1/worker/gpu_model_runner.py; model runner V2: "
+            "v1/worker/gpu/spec_decode/eagle/eagle3_utils.py), after the model-type list of "
+            "vllm/config/speculative.py up to 0.21.0, so no layer ids are ever read")
+
+
 def vllm_refused_target(version: str | None, target_architecture: str | None) -> tuple[str, str] | None:
     """(the target's model type, the first release that accepts it) when this vLLM release
     refuses EAGLE-3 for the target at startup (_VLLM_ALLOWLIST_SINCE), else None: an unknown
@@ -975,7 +1014,8 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         sources.append(f"{_EAGLE3_PR[engine]}: the first {_ENGINE_NAMES[engine]} release with "
                        f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
     elif not captures:
-        sources.append(_VLLM_ALLOWLIST_SOURCE if engine == "vllm" else _NO_AUX_CAPTURE_SOURCE)
+        sources.append(_NO_AUX_CAPTURE_SOURCE if engine != "vllm" else _VLLM_NO_INTERFACE_SOURCE
+                       if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
 
     def reachable(i: int) -> bool:
         if i < 0 or i > n or not captures:
@@ -1039,6 +1079,7 @@ def capture_failure(engine: str, target_architecture: str | None,
     """Why this engine captures no aux hidden state of this target at all (every release read;
     with `version`, also vLLM's target allowlist of that release, vllm_refused_target), else
     None: the draft cannot be served as EAGLE-3 there, whatever its layer ids."""
+    no_interface = engine == "vllm" and target_architecture in VLLM_NO_EAGLE3_INTERFACE
     if engine == "vllm":
         refused = vllm_refused_target(version, target_architecture)
         if refused is not None:
@@ -1046,12 +1087,19 @@ def capture_failure(engine: str, target_architecture: str | None,
             listed = (f"{model_type} is on it from {first}" if first != VLLM_TARGET_CHECK_REMOVED
                       else f"no entry of it matches {model_type} up to 0.21.0; 0.22.0 dropped the list, "
                            "vllm-project/vllm#42536")
-            return CaptureFailure(
-                f"vLLM {version} refuses EAGLE-3 for a {target_architecture} target at startup: "
-                "SpeculativeConfig accepts only target model types on its list (ValueError \"... is only "
-                f"supported for [...] models\", vllm/config/speculative.py; {listed}), so no layer ids are "
-                "ever read",
-                f"upgrade vLLM to {first} or later and re-run this check with that release")
+            reason = (f"vLLM {version} refuses EAGLE-3 for a {target_architecture} target at startup: "
+                      "SpeculativeConfig accepts only target model types on its list (ValueError \"... is only "
+                      f"supported for [...] models\", vllm/config/speculative.py; {listed}), so no layer ids are "
+                      "ever read")
+            if no_interface:
+                # the list's way out, "upgrade vLLM to 0.22.0", ends at the interface refusal
+                return CaptureFailure(reason + "; nor does any later release: that model class does not implement "
+                                      "SupportsEagle3 (vllm/model_executor/models/interfaces.py; 0.18.0, 0.22.0, "
+                                      "0.33.0 read), which the server requires of the target at startup",
+                                      VLLM_NO_INTERFACE_FIX)
+            return CaptureFailure(reason, f"upgrade vLLM to {first} or later and re-run this check with that release")
+    if no_interface:
+        return CaptureFailure(vllm_no_interface_reason(target_architecture, version), VLLM_NO_INTERFACE_FIX)
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
