@@ -220,8 +220,11 @@ _NO_AUX_CAPTURE_SOURCE = (
 # supported for {eagle3_target_supported} models. ...")`, from 0.17.0 `aux_hidden_states_supported`,
 # "eagle3 is only supported for [...] models"; vllm-project/vllm#31254 asks for kimi_k2), until
 # vllm-project/vllm#42536 ("Remove verifier model type check in speculative config") left the
-# check to the model class (SupportsEagle3): 0.22.0 has no list. The list only grew; PyPI wheels'
-# vllm/config/speculative.py read: 0.14.0 [llama, qwen, minicpm, gpt_oss]; 0.16.0 + hunyuan_vl,
+# check to the model class (SupportsEagle3): 0.22.0 has no list. The list only grew; PyPI sdists'
+# vllm/config.py (vllm/config/__init__.py from 0.10.1, config/speculative.py from 0.11.0) read:
+# 0.8.5, 0.9.0, 0.9.2, 0.10.0 `"llama" not in ...model_type` ("Eagle3 is only supported for Llama
+# models"); 0.10.1, 0.10.1.1, 0.10.2 [llama, qwen]; 0.11.0, 0.13.0, 0.14.0 [llama, qwen, minicpm,
+# gpt_oss]; 0.16.0 + hunyuan_vl,
 # hunyuan_v1_dense, afmoe; 0.17.0 + nemotron_h; 0.18.0 + deepseek_v2, deepseek_v3, kimi_k2,
 # kimi_k25 (0.17.1 lacks them); 0.19.1 + minimax_m2, gemma4 (0.19.0 lacks them); 0.21.0 + laguna.
 # Each entry below is the first release that accepts it, where a read pins it (an entry whose
@@ -230,11 +233,15 @@ _NO_AUX_CAPTURE_SOURCE = (
 # table knows (config.json model_type; Kimi-K2's DeepseekV3ForCausalLM says kimi_k2, accepted from
 # the same release, so the one entry stands for both).
 VLLM_TARGET_CHECK_REMOVED = "0.22.0"
-_VLLM_ALLOWLIST_SINCE = {"nemotron_h": "0.17.0", "deepseek_v2": "0.18.0", "deepseek_v3": "0.18.0",
+_VLLM_ALLOWLIST_SINCE = {"qwen": "0.10.1", "minicpm": "0.11.0", "gpt_oss": "0.11.0",
+                         "nemotron_h": "0.17.0", "deepseek_v2": "0.18.0", "deepseek_v3": "0.18.0",
                          "kimi_k2": "0.18.0", "kimi_k25": "0.18.0", "minimax_m2": "0.19.1", "gemma4": "0.19.1"}
-_VLLM_ALLOWLIST_UNPINNED = ("llama", "qwen", "minicpm", "gpt_oss", "hunyuan_vl", "hunyuan_v1_dense", "afmoe",
-                            "laguna")
+# llama: on the list since the first EAGLE-3 release (0.8.5)
+_VLLM_ALLOWLIST_UNPINNED = ("llama", "hunyuan_vl", "hunyuan_v1_dense", "afmoe", "laguna")
 VLLM_TARGET_MODEL_TYPES = {
+    "LlamaForCausalLM": "llama", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
+    "Qwen2MoeForCausalLM": "qwen2_moe", "Qwen3MoeForCausalLM": "qwen3_moe", "Qwen3NextForCausalLM": "qwen3_next",
+    "GptOssForCausalLM": "gpt_oss", "MiniCPMForCausalLM": "minicpm", "MiniCPM3ForCausalLM": "minicpm3",
     "DeepseekV2ForCausalLM": "deepseek_v2", "DeepseekV3ForCausalLM": "deepseek_v3",
     "DeepseekV32ForCausalLM": "deepseek_v32",
     "MiniMaxM2ForCausalLM": "minimax_m2", "Glm4MoeForCausalLM": "glm4_moe", "Glm4MoeLiteForCausalLM": "glm4_moe_lite",
@@ -243,7 +250,8 @@ VLLM_TARGET_MODEL_TYPES = {
     "Gemma2ForCausalLM": "gemma2", "Phi3ForCausalLM": "phi3"}
 _VLLM_ALLOWLIST_SOURCE = (
     "vllm-project/vllm vllm/config/speculative.py SpeculativeConfig._verify_args: EAGLE-3 only for a target"
-    " model type containing one of its list (vllm 0.14.0 .. 0.21.0; removed in 0.22.0 by vllm-project/vllm#42536)")
+    " model type containing one of its list (vllm 0.8.5 .. 0.21.0, in vllm/config.py up to 0.10.2; llama alone up to"
+    " 0.10.0; removed in 0.22.0 by vllm-project/vllm#42536)")
 
 
 # Target classes vLLM loads without the SupportsEagle3 interface (model_executor/models/
