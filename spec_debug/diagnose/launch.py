@@ -28,7 +28,8 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, parse_version, release_surely_before,
-                                      speculators_flag, version_key, vllm_refused_target)
+                                      speculators_flag, version_key, vllm_refused_target,
+                                      VLLM_NO_EAGLE3_INTERFACE, VLLM_NO_INTERFACE_FIX, vllm_no_interface_reason)
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
@@ -3258,9 +3259,16 @@ def _vllm_target_refused(cfg: LaunchConfig, target_architecture: str | None,
     """vLLM up to 0.21.0 refuses EAGLE-3 at startup for a target model type off its allowlist
     (engines.vllm_refused_target, the layer check's SD201 says the same); nothing when the
     release or the target is unknown. Not asked before the first EAGLE-3 release, which
-    _vllm_release_problems already refuses."""
-    if (cfg.algorithm != "EAGLE3" or engine_version is None
-            or vllm_surely_before(engine_version, _VLLM_EAGLE3_SINCE)):
+    _vllm_release_problems already refuses. A target class without SupportsEagle3
+    (engines.VLLM_NO_EAGLE3_INTERFACE) is refused by every release read, so whatever the
+    release, and in its own words: the list's "upgrade vLLM to 0.22.0" ends at that refusal."""
+    if cfg.algorithm != "EAGLE3" or (engine_version is not None
+                                     and vllm_surely_before(engine_version, _VLLM_EAGLE3_SINCE)):
+        return []
+    if target_architecture in VLLM_NO_EAGLE3_INTERFACE:
+        return ["method eagle3: " + vllm_no_interface_reason(str(target_architecture), engine_version)
+                + f" ({VLLM_NO_INTERFACE_FIX})"]
+    if engine_version is None:
         return []
     refused = vllm_refused_target(engine_version, target_architecture)
     if refused is None:

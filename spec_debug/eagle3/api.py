@@ -937,12 +937,13 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
 
     causes_named = len(input_notes)
     flag_check = None
+    unjudged_notes: list[str] = []  # said after the checks below, as they name no cause
     if semantics == "reference" and result.samples:
         # a draft that scores well reads the few samples it always read: the wider read is
         # for one that scores badly, where a wrong flag is a likely cause
         checked = (_FLAG_CHECK_SAMPLES if result.full_accuracy[0] < FINAL_SLOT_CHECK_BELOW
                    else _FEW_CHECK_SAMPLES)
-        flag_notes, flag_check = _norm_before_residual_note(
+        flag_notes, flag_check, unjudged_notes = _norm_before_residual_note(
             loaded, _enough_rows(iter_samples(data, slots=resolved.slots, final=has_final,
                                               max_samples=min(checked, max_samples or checked),
                                               spec=fc_spec, skipped=SkippedFiles(), masks=masks),
@@ -996,7 +997,7 @@ def evaluate_drafter(model: str | Path, data: str | Path, target: str | Path | N
             loaded, info, resolved, cfg.trained_layer_ids(n_layers, arch) if n_layers else None,
             first, f"spec-debug drafter layout --model {model} --data {data}" + (
                 f" --target {target}" if target is not None else ""), target_ckpt)
-    input_notes += left_padded.note(result.samples)
+    input_notes += unjudged_notes + left_padded.note(result.samples)
     result.semantics = semantics
     result.engine_version = engine_version
     result.layout = list(resolved.slots)
@@ -1387,21 +1388,44 @@ def _enough_rows(samples, every_position: bool):
 
 
 def _norm_before_residual_note(loaded, samples, device: str
-                               ) -> tuple[list[str], dict[str, Any] | None]:
+                               ) -> tuple[list[str], dict[str, Any] | None, list[str]]:
     """A note when the weights fit the other norm_before_residual clearly better than
     config.json's (layout.norm_before_residual_check: converted drafts often carry the wrong
     one), on a few samples at step 0: otherwise the evaluation reads as a broken draft. With
     it the check itself, which the eval step turns into SD704 as the layout step does (a note
-    alone left the drafter_accuracy playbook PASSED over a draft scoring 0.05 as configured)."""
-    from spec_debug.eagle3.layout import flag_mismatch, norm_before_residual_check, untrained_draft
+    alone left the drafter_accuracy playbook PASSED over a draft scoring 0.05 as configured).
+
+    The third list is a note that names no cause: the other value scored clearly better but no
+    better than always predicting the samples' most frequent target token (layout.skill_check).
+    Such a draft predicts nothing with either value, so its gain is noise (a draft that
+    collapses onto one frequent token with one value), not config.json's fault: the layout
+    probe already holds that reading back (its no-skill verdict; the layout step raises no
+    SD704 then), while eval returned the check and the eval step raised SD704, an error that
+    sent the user to edit config.json of a draft that predicts nothing either way."""
+    from spec_debug.eagle3.evaluate import TargetCache
+    from spec_debug.eagle3.layout import (flag_mismatch, norm_before_residual_check, skill_check,
+                                          untrained_draft)
 
     samples = list(samples)
     if not samples or untrained_draft(loaded):
-        return [], None
-    check = norm_before_residual_check(loaded, samples, None, device)
+        return [], None, []
+    targets = TargetCache()
+    check = norm_before_residual_check(loaded, samples, None, device, targets=targets)
     if check["ranked_with"] == check["config"]:
-        return [], None
-    return [flag_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"], check
+        return [], None, []
+    rows = check.get("rows")
+    no_skill = (skill_check(loaded, check["flipped_accuracy0"], targets.most_frequent_target(samples), rows)
+                if isinstance(rows, int) and rows > 0 else None)
+    if no_skill is not None:
+        ours, other = str(check["config"]).lower(), str(not check["config"]).lower()
+        return [], None, [
+            f"norm_before_residual={other} scored better than config.json's {ours} "
+            f"({check['flipped_accuracy0']:.3f} vs {check['accuracy0']:.3f} at step 0 on the first "
+            f"{len(samples)} sample(s)), but its {no_skill['best_rows']} of {no_skill['rows']} rows "
+            f"right are no more than always predicting the most frequent target token (target id "
+            f"{no_skill['target_id']}) gets ({no_skill['constant_rows']}): the draft predicts nothing "
+            "with either value, so config.json's norm_before_residual is not judged from it"]
+    return [flag_mismatch(check) + f" (step 0 on the first {len(samples)} sample(s))"], check, []
 
 
 def _final_slot_checkable(loaded, info: DataInfo, configured: Sequence[int]) -> bool:

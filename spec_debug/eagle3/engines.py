@@ -220,8 +220,11 @@ _NO_AUX_CAPTURE_SOURCE = (
 # supported for {eagle3_target_supported} models. ...")`, from 0.17.0 `aux_hidden_states_supported`,
 # "eagle3 is only supported for [...] models"; vllm-project/vllm#31254 asks for kimi_k2), until
 # vllm-project/vllm#42536 ("Remove verifier model type check in speculative config") left the
-# check to the model class (SupportsEagle3): 0.22.0 has no list. The list only grew; PyPI wheels'
-# vllm/config/speculative.py read: 0.14.0 [llama, qwen, minicpm, gpt_oss]; 0.16.0 + hunyuan_vl,
+# check to the model class (SupportsEagle3): 0.22.0 has no list. The list only grew; PyPI sdists'
+# vllm/config.py (vllm/config/__init__.py from 0.10.1, config/speculative.py from 0.11.0) read:
+# 0.8.5, 0.9.0, 0.9.2, 0.10.0 `"llama" not in ...model_type` ("Eagle3 is only supported for Llama
+# models"); 0.10.1, 0.10.1.1, 0.10.2 [llama, qwen]; 0.11.0, 0.13.0, 0.14.0 [llama, qwen, minicpm,
+# gpt_oss]; 0.16.0 + hunyuan_vl,
 # hunyuan_v1_dense, afmoe; 0.17.0 + nemotron_h; 0.18.0 + deepseek_v2, deepseek_v3, kimi_k2,
 # kimi_k25 (0.17.1 lacks them); 0.19.1 + minimax_m2, gemma4 (0.19.0 lacks them); 0.21.0 + laguna.
 # Each entry below is the first release that accepts it, where a read pins it (an entry whose
@@ -230,11 +233,15 @@ _NO_AUX_CAPTURE_SOURCE = (
 # table knows (config.json model_type; Kimi-K2's DeepseekV3ForCausalLM says kimi_k2, accepted from
 # the same release, so the one entry stands for both).
 VLLM_TARGET_CHECK_REMOVED = "0.22.0"
-_VLLM_ALLOWLIST_SINCE = {"nemotron_h": "0.17.0", "deepseek_v2": "0.18.0", "deepseek_v3": "0.18.0",
+_VLLM_ALLOWLIST_SINCE = {"qwen": "0.10.1", "minicpm": "0.11.0", "gpt_oss": "0.11.0",
+                         "nemotron_h": "0.17.0", "deepseek_v2": "0.18.0", "deepseek_v3": "0.18.0",
                          "kimi_k2": "0.18.0", "kimi_k25": "0.18.0", "minimax_m2": "0.19.1", "gemma4": "0.19.1"}
-_VLLM_ALLOWLIST_UNPINNED = ("llama", "qwen", "minicpm", "gpt_oss", "hunyuan_vl", "hunyuan_v1_dense", "afmoe",
-                            "laguna")
+# llama: on the list since the first EAGLE-3 release (0.8.5)
+_VLLM_ALLOWLIST_UNPINNED = ("llama", "hunyuan_vl", "hunyuan_v1_dense", "afmoe", "laguna")
 VLLM_TARGET_MODEL_TYPES = {
+    "LlamaForCausalLM": "llama", "Qwen2ForCausalLM": "qwen2", "Qwen3ForCausalLM": "qwen3",
+    "Qwen2MoeForCausalLM": "qwen2_moe", "Qwen3MoeForCausalLM": "qwen3_moe", "Qwen3NextForCausalLM": "qwen3_next",
+    "GptOssForCausalLM": "gpt_oss", "MiniCPMForCausalLM": "minicpm", "MiniCPM3ForCausalLM": "minicpm3",
     "DeepseekV2ForCausalLM": "deepseek_v2", "DeepseekV3ForCausalLM": "deepseek_v3",
     "DeepseekV32ForCausalLM": "deepseek_v32",
     "MiniMaxM2ForCausalLM": "minimax_m2", "Glm4MoeForCausalLM": "glm4_moe", "Glm4MoeLiteForCausalLM": "glm4_moe_lite",
@@ -243,7 +250,47 @@ VLLM_TARGET_MODEL_TYPES = {
     "Gemma2ForCausalLM": "gemma2", "Phi3ForCausalLM": "phi3"}
 _VLLM_ALLOWLIST_SOURCE = (
     "vllm-project/vllm vllm/config/speculative.py SpeculativeConfig._verify_args: EAGLE-3 only for a target"
-    " model type containing one of its list (vllm 0.14.0 .. 0.21.0; removed in 0.22.0 by vllm-project/vllm#42536)")
+    " model type containing one of its list (vllm 0.8.5 .. 0.21.0, in vllm/config.py up to 0.10.2; llama alone up to"
+    " 0.10.0; removed in 0.22.0 by vllm-project/vllm#42536)")
+
+
+# Target classes vLLM loads without the SupportsEagle3 interface (model_executor/models/
+# interfaces.py, a runtime_checkable Protocol: `supports_eagle3(model)` is `isinstance(model,
+# SupportsEagle3)`), so an EAGLE-3 draft never starts over them, whatever its layer ids: the V1
+# runner raises RuntimeError("Model does not support EAGLE3 interface but aux_hidden_state_outputs
+# was requested") in v1/worker/gpu_model_runner.py (vllm 0.18.0, 0.22.0, 0.33.0), and MRv2
+# raises RuntimeError("Model does not support EAGLE3 interface") in v1/worker/gpu/spec_decode/
+# eagle/eagle3_utils.py set_eagle3_aux_hidden_state_layers (0.33.0). The check is per model
+# class (architectures[0] through model_executor/models/registry.py), not per model type: from
+# 0.22.0 (vllm-project/vllm#42536 dropped the model-type list) it is the only gate, and before
+# it Qwen2MoeForCausalLM passed the list ("qwen" is in qwen2_moe) to fail here. Each class below
+# lacks the interface in every release read (PyPI sdists 0.18.0, 0.22.0 and 0.33.0: glm4_moe.py,
+# glm4_moe_lite.py, mixtral.py, qwen2_moe.py, gemma2.py, gemma3.py, ernie45_moe.py declare
+# SupportsLoRA/SupportsPP/MixtureOfExperts only). Classes that gained it between those releases
+# (Qwen3NextForCausalLM: absent in 0.22.0, present in 0.33.0) are left out: no boundary was read.
+VLLM_NO_EAGLE3_INTERFACE = frozenset({
+    "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MixtralForCausalLM", "Qwen2MoeForCausalLM",
+    "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM"})
+_VLLM_NO_INTERFACE_SOURCE = (
+    "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
+    " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
+    " (model_executor/models/interfaces.py; vllm 0.18.0, 0.22.0, 0.33.0 read)")
+
+
+VLLM_NO_INTERFACE_FIX = ("serve the draft with an engine whose model for this target captures aux hidden states "
+                         "(SGLang: a set_eagle3_layers_to_capture in its model file), or serve the target without "
+                         "EAGLE-3")
+
+
+def vllm_no_interface_reason(target_architecture: str, version: str | None) -> str:
+    """The line for a target class in VLLM_NO_EAGLE3_INTERFACE (the layer and launch checks)."""
+    on = f"vLLM {version}" if version else "vLLM"
+    return (f"{on} cannot serve an EAGLE-3 draft over a {target_architecture} target: that model class does "
+            "not implement SupportsEagle3 (vllm/model_executor/models/interfaces.py), which every vLLM release "
+            "read (0.18.0, 0.22.0, 0.33.0) requires of the target: the server raises RuntimeError \"Model does "
+            "not support EAGLE3 interface ...\" at startup (v1/worker/gpu_model_runner.py; model runner V2: "
+            "v1/worker/gpu/spec_decode/eagle/eagle3_utils.py), after the model-type list of "
+            "vllm/config/speculative.py up to 0.21.0, so no layer ids are ever read")
 
 
 def vllm_refused_target(version: str | None, target_architecture: str | None) -> tuple[str, str] | None:
@@ -975,7 +1022,8 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         sources.append(f"{_EAGLE3_PR[engine]}: the first {_ENGINE_NAMES[engine]} release with "
                        f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
     elif not captures:
-        sources.append(_VLLM_ALLOWLIST_SOURCE if engine == "vllm" else _NO_AUX_CAPTURE_SOURCE)
+        sources.append(_NO_AUX_CAPTURE_SOURCE if engine != "vllm" else _VLLM_NO_INTERFACE_SOURCE
+                       if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
 
     def reachable(i: int) -> bool:
         if i < 0 or i > n or not captures:
@@ -1039,6 +1087,7 @@ def capture_failure(engine: str, target_architecture: str | None,
     """Why this engine captures no aux hidden state of this target at all (every release read;
     with `version`, also vLLM's target allowlist of that release, vllm_refused_target), else
     None: the draft cannot be served as EAGLE-3 there, whatever its layer ids."""
+    no_interface = engine == "vllm" and target_architecture in VLLM_NO_EAGLE3_INTERFACE
     if engine == "vllm":
         refused = vllm_refused_target(version, target_architecture)
         if refused is not None:
@@ -1046,12 +1095,19 @@ def capture_failure(engine: str, target_architecture: str | None,
             listed = (f"{model_type} is on it from {first}" if first != VLLM_TARGET_CHECK_REMOVED
                       else f"no entry of it matches {model_type} up to 0.21.0; 0.22.0 dropped the list, "
                            "vllm-project/vllm#42536")
-            return CaptureFailure(
-                f"vLLM {version} refuses EAGLE-3 for a {target_architecture} target at startup: "
-                "SpeculativeConfig accepts only target model types on its list (ValueError \"... is only "
-                f"supported for [...] models\", vllm/config/speculative.py; {listed}), so no layer ids are "
-                "ever read",
-                f"upgrade vLLM to {first} or later and re-run this check with that release")
+            reason = (f"vLLM {version} refuses EAGLE-3 for a {target_architecture} target at startup: "
+                      "SpeculativeConfig accepts only target model types on its list (ValueError \"... is only "
+                      f"supported for [...] models\", vllm/config/speculative.py; {listed}), so no layer ids are "
+                      "ever read")
+            if no_interface:
+                # the list's way out, "upgrade vLLM to 0.22.0", ends at the interface refusal
+                return CaptureFailure(reason + "; nor does any later release: that model class does not implement "
+                                      "SupportsEagle3 (vllm/model_executor/models/interfaces.py; 0.18.0, 0.22.0, "
+                                      "0.33.0 read), which the server requires of the target at startup",
+                                      VLLM_NO_INTERFACE_FIX)
+            return CaptureFailure(reason, f"upgrade vLLM to {first} or later and re-run this check with that release")
+    if no_interface:
+        return CaptureFailure(vllm_no_interface_reason(target_architecture, version), VLLM_NO_INTERFACE_FIX)
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "

@@ -333,7 +333,8 @@ def norm_before_residual_check(loaded: LoadedDraft, samples: Sequence[Sample],
     clearly = other - accuracy0 >= FLAG_MARGIN and other >= 2 * accuracy0 and significant
     return {"config": ours.norm_before_residual, "accuracy0": accuracy0,
             "flipped_accuracy0": other,
-            "ranked_with": flipped.norm_before_residual if clearly else ours.norm_before_residual}
+            "ranked_with": flipped.norm_before_residual if clearly else ours.norm_before_residual,
+            "rows": int(rows)}
 
 
 def final_slot_check(loaded: LoadedDraft, samples: Sequence[Sample],

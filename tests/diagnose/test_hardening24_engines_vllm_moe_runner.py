@@ -19,8 +19,8 @@ SPECFORGE_DRAFT = {"architectures": ["LlamaForCausalLMEagle3"], "hidden_size": 2
                    "eagle_config": {"eagle_aux_hidden_state_layer_ids": [1, 23, 44]}}
 
 
-@pytest.mark.parametrize("arch", ["Qwen3MoeForCausalLM", "GptOssForCausalLM", "MixtralForCausalLM",
-                                  "Qwen3NextForCausalLM", "Glm4MoeForCausalLM"])
+@pytest.mark.parametrize("arch", ["Qwen3MoeForCausalLM", "GptOssForCausalLM", "Llama4ForConditionalGeneration",
+                                  "Qwen3NextForCausalLM", "MiniMaxM2ForCausalLM"])
 def test_a_moe_target_on_vllm_025_is_served_the_nested_ids(arch):
     plan = engines.serve_plan("vllm", "0.26.0", SPECFORGE_DRAFT, 48, arch)
     assert plan.config_key == engines.NESTED_KEY and plan.layer_ids == [1, 23, 44]
@@ -28,7 +28,7 @@ def test_a_moe_target_on_vllm_025_is_served_the_nested_ids(arch):
 
 
 def test_dense_and_listed_moe_targets_keep_model_runner_v2():
-    for arch in ("Qwen3ForCausalLM", "LlamaForCausalLM", "Qwen2MoeForCausalLM"):
+    for arch in ("Qwen3ForCausalLM", "LlamaForCausalLM", "DeepseekV2ForCausalLM"):
         plan = engines.serve_plan("vllm", "0.26.0", SPECFORGE_DRAFT, 48, arch)
         assert plan.used_default and plan.layer_ids == [2, 24, 45]
 

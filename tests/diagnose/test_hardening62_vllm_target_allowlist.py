@@ -34,11 +34,11 @@ CASES = [("DeepseekV3ForCausalLM", "0.8.5", True, "0.18.0"), ("DeepseekV3ForCaus
          ("DeepseekV3ForCausalLM", "0.18.0", False, None), ("DeepseekV32ForCausalLM", "0.17.0", True, "0.18.0"),
          ("DeepseekV32ForCausalLM", "0.18.1", False, None), ("DeepseekV2ForCausalLM", "0.14.0", True, "0.18.0"),
          ("MiniMaxM2ForCausalLM", "0.19.0", True, "0.19.1"), ("MiniMaxM2ForCausalLM", "0.19.1", False, None),
-         ("Glm4MoeForCausalLM", "0.21.0", True, "0.22.0"), ("GlmMoeDsaForCausalLM", "0.20.2", True, "0.22.0"),
-         ("MistralForCausalLM", "0.21.0", True, "0.22.0"), ("Glm4MoeForCausalLM", "0.22.0", False, None),
-         ("Glm4MoeForCausalLM", None, False, None), ("DeepseekV3ForCausalLM", "0.17.1.dev4+g1a2b3c4", False, None),
+         ("Phi3ForCausalLM", "0.21.0", True, "0.22.0"), ("GlmMoeDsaForCausalLM", "0.20.2", True, "0.22.0"),
+         ("MistralForCausalLM", "0.21.0", True, "0.22.0"), ("Phi3ForCausalLM", "0.22.0", False, None),
+         ("Phi3ForCausalLM", None, False, None), ("DeepseekV3ForCausalLM", "0.17.1.dev4+g1a2b3c4", False, None),
          ("LlamaForCausalLM", "0.9.2", False, None), ("Qwen3MoeForCausalLM", "0.11.0", False, None),
-         ("GptOssForCausalLM", "0.10.1", False, None)]
+         ("GptOssForCausalLM", "0.11.0", False, None)]
 
 
 @pytest.mark.parametrize(("arch", "version", "refused", "first"), CASES)
