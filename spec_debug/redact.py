@@ -110,6 +110,15 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     # wandb login <40-hex API key>.
     re.compile(r"wandb(?<=\bwandb)\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
+    # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
+    # (`machine api.wandb.ai login user password KEY`); the tokens are separated by spaces or new
+    # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
+    # form). No "=" or ":" before the value, so NAME=value above does not read it.
+    re.compile(r"machine(?<=\bmachine)\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(?P<secret>\S+)"),
+    # aws configure set aws_secret_access_key VALUE (docs.aws.amazon.com/cli/latest/reference/
+    # configure/set.html), as a session types it to reach a bucket of checkpoints.
+    re.compile(r"aws(?<=\baws)\s+configure\s+set\s+(?:[^\s;|&]+\s+){0,4}?(?:[\w-]+\.)?"
+               r"aws_(?:secret_access_key|session_token)\s+(?P<secret>[^\s;|&]+)"),
 ]
 
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [
