@@ -33,6 +33,15 @@ sudo's own options: those before the command, with the arguments of the ones tha
 (-u USER, -p PROMPT, ...). An -S of the command (`sudo ls -lS`) is the command's: what is piped
 into that sudo is the command's input, no password."""
 
+_SHELL_REFERENCE = r"(?!\"?(?-i:\$[({]|\$[A-Z_][A-Z0-9_]{0,64}(?![A-Za-z0-9_])|`))"
+"""Not a value the shell fills in: `$(cat ~/.cache/huggingface/token)`, `${HF_TOKEN}`, `$HF_TOKEN`
+(an environment name, upper case as POSIX names them: XBD 8.1; case-sensitive inside the patterns'
+(?i)), a backquoted command, bare or in double quotes. It is how a session keeps a secret off its
+command line (vLLM's docs send `-H "Authorization: Bearer $VLLM_API_KEY"`), and what a postmortem
+of "the token was not set" is about: masked, `export HF_TOKEN=$(cat FILE)` read
+`HF_TOKEN=***REDACTED*** FILE)` (the mask ended at the first space) and `HF_TOKEN=$HF_TOKEN` hid
+that it was a reference. `$ecret` and `'$X'` (single quotes keep it literal) are still masked."""
+
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
     re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
@@ -57,14 +66,15 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
+               + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>").
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+               r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
     # Authorization headers.
-    re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+(?P<secret>[^\s'\"]+)"),
+    re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+" + _SHELL_REFERENCE + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
     re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
@@ -100,6 +110,15 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     # wandb login <40-hex API key>.
     re.compile(r"wandb(?<=\bwandb)\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
+    # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
+    # (`machine api.wandb.ai login user password KEY`); the tokens are separated by spaces or new
+    # lines, `login` and `account` may come between (netrc(5): GNU inetutils and curl read the same
+    # form). No "=" or ":" before the value, so NAME=value above does not read it.
+    re.compile(r"machine(?<=\bmachine)\s+\S+(?:\s+(?:login|account)\s+\S+)*\s+password\s+(?P<secret>\S+)"),
+    # aws configure set aws_secret_access_key VALUE (docs.aws.amazon.com/cli/latest/reference/
+    # configure/set.html), as a session types it to reach a bucket of checkpoints.
+    re.compile(r"aws(?<=\baws)\s+configure\s+set\s+(?:[^\s;|&]+\s+){0,4}?(?:[\w-]+\.)?"
+               r"aws_(?:secret_access_key|session_token)\s+(?P<secret>[^\s;|&]+)"),
 ]
 
 _TOKEN_PATTERNS: list[re.Pattern[str]] = [

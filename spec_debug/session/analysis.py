@@ -202,6 +202,20 @@ def _says_baseline_run(why: str) -> bool:
     return _BASELINE_RUN_SAID.search(last) is not None
 
 
+_NO_SPEC_SAID = re.compile(NO_SPEC, re.I)
+_DRAFTER_NAMED = re.compile(r"eagle|specul|draft|\bmtp\b", re.I)
+
+
+def _says_plain_run(why: str) -> bool:
+    """Whether the words before a benchmark say it measures the run without speculation and
+    nothing else: "First the baseline without speculation on gpu01 (port 30001)", not "Now
+    EAGLE-3, to compare with the baseline" (the drafter named outside a "without ..." phrase)."""
+    if not _says_baseline_run(why):
+        return False
+    last = why.rstrip().rstrip(".:!").rsplit(". ", 1)[-1]
+    return _DRAFTER_NAMED.search(_NO_SPEC_SAID.sub(" ", last)) is None
+
+
 def _bench_default_port(command: str) -> str | None:
     """The port a benchmark that names none sends to, where its engine says: `vllm bench serve`,
     8000 (vllm/benchmarks/serve.py); sglang.bench_serving with its sglang backend, 30000 (both
@@ -1724,6 +1738,15 @@ class _SessionState:
         key = (bench.host.lower() if bench.host else None) if target is None else target.lower()
         ports = self.served.get(key)
         if not ports:
+            # Servers the session found running (the on-call engineer benchmarks the server
+            # without speculation on 30001 beside the EAGLE-3 one on 30000): no launch to read, so
+            # the words before the benchmark say which one it measured, and its output shows no
+            # drafting (SGLang's bench_serving prints "Accept length" only for a server that
+            # reports one: python/sglang/bench_serving.py `if accept_length:`). Was a reading
+            # with speculation: the impact's "before" (throughput "rose from 90", the baseline,
+            # "to 171.2"), and no SD501 for the 54.8 tok/s EAGLE-3 run beside it.
+            if _says_plain_run(bench.why) and all(m.name == "accept_length" and m.value == 1.0 for m in accepts):
+                return bench
             return None
         port = named_port(bench.inner)
         if port is not None and port not in ports and None not in ports and None in ports.values() \

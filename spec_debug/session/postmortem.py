@@ -825,7 +825,7 @@ def _back_above_baseline(impact: dict[str, Any]) -> bool:
 
 def _impact(a: SessionAnalysis) -> dict[str, Any]:
     """First and last reading of each headline metric (readings printed by commands first)."""
-    out: dict[str, Any] = {"rows": [], "baseline": None}  # the templates test it (StrictUndefined)
+    out: dict[str, Any] = {"rows": [], "baseline": None, "host_baselines": []}  # the templates test them (StrictUndefined)
     for name in _IMPACT_METRICS:
         # a throughput of the server without speculation is the baseline, not a before or an after
         measured = [m for m in a.metrics if m.name == name and not m.baseline]
@@ -855,7 +855,25 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         base = next((m for m in a.metrics if _is_baseline(m)), None)
     if base:
         out["baseline"] = {"value": base.value, "seq": base.seq}
+    out["host_baselines"] = _host_baselines(a, out["rows"])
     return out
+
+
+def _host_baselines(a: SessionAnalysis, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The baseline each host's throughput row was compared with, where the rows' hosts had
+    different ones: "Baseline without speculation: 90 tok/s on gpu01 [msg 2]; 150 tok/s on gpu02
+    [msg 6]". The one headline baseline under a table of both hosts' rows (gpu02's 150, the last
+    host's) read as gpu01's too, whose EAGLE-3 runs were compared with its own 90. Empty where
+    one baseline (or none) serves every row."""
+    tput_rows = [r for r in rows if r["name"] == "throughput" and r["host"]]
+    if len(tput_rows) < 2:
+        return []
+    said = []
+    for r in tput_rows:
+        base = _paired_baseline(a, r["after_seq"], r["after"])[0]
+        if base is not None:
+            said.append({"value": base.value, "seq": base.seq, "host": r["host"]})
+    return said if len({(b["value"], b["seq"]) for b in said}) > 1 else []
 
 
 def _headline_host(a: SessionAnalysis, readings: list[MetricRecord],
