@@ -207,13 +207,16 @@ _DRAFTER_NAMED = re.compile(r"eagle|specul|draft|\bmtp\b", re.I)
 
 
 def _says_plain_run(why: str) -> bool:
-    """Whether the words before a benchmark say it measures the run without speculation and
-    nothing else: "First the baseline without speculation on gpu01 (port 30001)", not "Now
-    EAGLE-3, to compare with the baseline" (the drafter named outside a "without ..." phrase)."""
-    if not _says_baseline_run(why):
+    """Whether the last sentence before a benchmark says it measures the run without speculation
+    and nothing else: "First the baseline without speculation on gpu01 (port 30001)", not "Now
+    EAGLE-3, to compare with the no-spec run" (the drafter named outside the "no ..." phrase), nor
+    "Let me get a baseline before changing anything" (the current deployment, EAGLE-3 and all)."""
+    low = why.lower()
+    if "spec" not in low and "draft" not in low and "eagle" not in low:
         return False
     last = why.rstrip().rstrip(".:!").rsplit(". ", 1)[-1]
-    return _DRAFTER_NAMED.search(_NO_SPEC_SAID.sub(" ", last)) is None
+    rest = _NO_SPEC_SAID.sub(" ", last)
+    return rest != last and _DRAFTER_NAMED.search(rest) is None
 
 
 def _bench_default_port(command: str) -> str | None:
@@ -1744,8 +1747,11 @@ class _SessionState:
             # drafting (SGLang's bench_serving prints "Accept length" only for a server that
             # reports one: python/sglang/bench_serving.py `if accept_length:`). Was a reading
             # with speculation: the impact's "before" (throughput "rose from 90", the baseline,
-            # "to 171.2"), and no SD501 for the 54.8 tok/s EAGLE-3 run beside it.
-            if _says_plain_run(bench.why) and all(m.name == "accept_length" and m.value == 1.0 for m in accepts):
+            # "to 171.2"), and no SD501 for the 54.8 tok/s EAGLE-3 run beside it. With no accept
+            # length printed the words must say "without speculation": "a baseline" alone is as
+            # often the deployment as it is before a change.
+            if all(m.name == "accept_length" and m.value == 1.0 for m in accepts) and \
+                    (_says_baseline_run(bench.why) if accepts else _says_plain_run(bench.why)):
                 return bench
             return None
         port = named_port(bench.inner)

@@ -42,10 +42,20 @@ _VERBS = {
     "apt": ({"install", "remove", "purge", "upgrade", "autoremove", "dist-upgrade"}, {"-o"}, set()),
     "yum": ({"install", "remove", "update", "erase", "upgrade"}, set(), set()),
     "huggingface-cli": ({"download", "upload", "delete-cache", "login", "logout"}, set(), set()),
+    # `hf` groups its verbs (huggingface_hub src/huggingface_hub/cli/: `hf auth login|logout|switch`
+    # store or drop a token in ~/.cache/huggingface, `hf cache rm|prune|delete` delete from the cache):
+    # read past the group, `hf auth login` was a read, and a playbook step logged the host in
+    "hf": ({"download", "upload", "upload-large-folder", "delete-cache", "login", "logout", "switch", "rm", "prune",
+            "delete"}, set(), {"auth", "cache", "repo", "repo-files"}),
+    # `wandb login` writes its key to ~/.netrc; online/offline/disabled/enabled write its settings
+    "wandb": ({"login", "online", "offline", "disabled", "enabled"}, set(), set()),
+    # `aws configure set|import` write ~/.aws/credentials or ~/.aws/config
+    # (docs.aws.amazon.com/cli/latest/reference/configure/)
+    "aws": ({"set", "import"}, {"--profile", "--region", "--output", "--endpoint-url"}, {"configure"}),
     "crontab": ({"-r", "-e"}, {"-u"}, set()),
 }
 for _same, _as in (("oc", "kubectl"), ("pip3", "pip"), ("mamba", "conda"), ("micromamba", "conda"),
-                   ("apt-get", "apt"), ("dnf", "yum"), ("hf", "huggingface-cli")):
+                   ("apt-get", "apt"), ("dnf", "yum")):
     _VERBS[_same] = _VERBS[_as]
 # Programs whose options decide, wherever they stand
 _CHANGING_OPTIONS = {

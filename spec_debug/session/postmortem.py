@@ -864,8 +864,10 @@ def _host_baselines(a: SessionAnalysis, rows: list[dict[str, Any]]) -> list[dict
     different ones: "Baseline without speculation: 90 tok/s on gpu01 [msg 2]; 150 tok/s on gpu02
     [msg 6]". The one headline baseline under a table of both hosts' rows (gpu02's 150, the last
     host's) read as gpu01's too, whose EAGLE-3 runs were compared with its own 90. Empty where
-    one baseline (or none) serves every row."""
-    tput_rows = [r for r in rows if r["name"] == "throughput" and r["host"]]
+    one baseline (or none) serves every row. Only the rows of hosts a baseline was read on are
+    replayed (each replay reads every metric: a fleet session has many hosts, few baselines)."""
+    based = {m.host for m in a.metrics if m.host and _is_baseline(m)}
+    tput_rows = [r for r in rows if r["name"] == "throughput" and r["host"] in based] if len(based) > 1 else []
     if len(tput_rows) < 2:
         return []
     said = []

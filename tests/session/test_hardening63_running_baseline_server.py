@@ -15,6 +15,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
+
 from spec_debug.session import analyze_path
 from spec_debug.session.postmortem import render_postmortem
 from tests.session.incident_story import _Writer, _bench
@@ -67,7 +69,14 @@ def test_the_plain_servers_benchmarks_are_the_baselines(tmp_path):
     assert "from 90" not in md and "from 150" not in md
 
 
-def test_a_benchmark_said_to_compare_eagle3_with_the_baseline_is_no_baseline(tmp_path):
-    """The words name the baseline, and the drafter too: the EAGLE-3 run, compared with it."""
-    a = analyze_path(_session(tmp_path, "Benchmark EAGLE-3 on gpu01 (port 30001) to compare with the baseline."))
+@pytest.mark.parametrize("words", [
+    # the drafter named outside the "without ..." phrase: the EAGLE-3 run, compared with one
+    "Benchmark EAGLE-3 on gpu01 (port 30001) to compare with the run without speculation.",
+    # "a baseline" alone: as often the deployment as it stands, before a change
+    "Let me get a baseline on gpu01 (port 30001) before changing anything.",
+])
+def test_words_that_do_not_say_the_run_is_without_speculation(tmp_path, words):
+    """No accept length printed, and words that do not say the run drafts nothing: gpu01's
+    benchmark stays a reading (gpu02's, said to be without speculation, is its baseline)."""
+    a = analyze_path(_session(tmp_path, words))
     assert [(m.seq, m.value) for m in a.metrics if m.name == "throughput" and m.baseline] == [(6, 150.0)]
