@@ -202,6 +202,19 @@ SGLANG_DEEPSEEK_FAMILY = frozenset({
     "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "Glm4MoeLiteForCausalLM",
     "GlmMoeDsaForCausalLM"})
 SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
+# SGLang's model_executor/model_runner.py calls `self.model.set_eagle3_layers_to_capture(...)` on
+# the target for --speculative-algorithm EAGLE3 (every release read, 0.4.6 .. 0.5.23), and
+# models/deepseek_v2.py defines no such method on DeepseekV2ForCausalLM (its EntryClass
+# DeepseekV3ForCausalLM and DeepseekV32ForCausalLM subclass it) up to 0.5.4.post1: the server
+# stops at startup with an AttributeError. PyPI wheels read: 0.4.6, 0.4.8, 0.4.9, 0.4.10, 0.5.1,
+# 0.5.2, 0.5.3, 0.5.4, 0.5.4.post1 lack it; 0.5.4.post2, 0.5.4.post3, 0.5.5 (its posts), 0.5.6,
+# 0.5.7 have it (`[val + 1 for val in layer_ids]`, default [2, N//2, N-3]).
+SGLANG_DEEPSEEK_CAPTURE = "0.5.4.post2"
+SGLANG_DEEPSEEK_V2_FILE = frozenset({"DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM"})
+_SGLANG_DEEPSEEK_CAPTURE_SOURCE = (
+    "sgl-project/sglang python/sglang/srt/model_executor/model_runner.py calls set_eagle3_layers_to_capture on the "
+    "target, which models/deepseek_v2.py defines from 0.5.4.post2 only (0.5.4.post1 lacks it: AttributeError)")
+
 # Targets whose aux capture never happens on SGLang: Qwen3.5 (qwen3_5.py) inherits
 # Qwen3VLForConditionalGeneration.set_eagle3_layers_to_capture, which writes the id list
 # `layers_to_capture` that Qwen3-VL's decoder loop reads, while Qwen3_5ForCausalLM.forward collects
@@ -1022,8 +1035,10 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         sources.append(f"{_EAGLE3_PR[engine]}: the first {_ENGINE_NAMES[engine]} release with "
                        f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
     elif not captures:
-        sources.append(_NO_AUX_CAPTURE_SOURCE if engine != "vllm" else _VLLM_NO_INTERFACE_SOURCE
-                       if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
+        if engine == "vllm":
+            sources.append(_VLLM_NO_INTERFACE_SOURCE if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
+        else:
+            sources.append(_NO_AUX_CAPTURE_SOURCE if arch in SGLANG_NO_AUX_CAPTURE else _SGLANG_DEEPSEEK_CAPTURE_SOURCE)
 
     def reachable(i: int) -> bool:
         if i < 0 or i > n or not captures:
@@ -1108,6 +1123,14 @@ def capture_failure(engine: str, target_architecture: str | None,
             return CaptureFailure(reason, f"upgrade vLLM to {first} or later and re-run this check with that release")
     if no_interface:
         return CaptureFailure(vllm_no_interface_reason(target_architecture, version), VLLM_NO_INTERFACE_FIX)
+    if (engine == "sglang" and target_architecture in SGLANG_DEEPSEEK_V2_FILE and version is not None
+            and release_surely_before(version, SGLANG_DEEPSEEK_CAPTURE, DEV_REACH["sglang"])):
+        return CaptureFailure(
+            f"SGLang {version} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
+            "models/deepseek_v2.py has no set_eagle3_layers_to_capture, which model_executor/model_runner.py calls "
+            f"on the target for EAGLE3, so the server stops at startup (AttributeError; added in "
+            f"{SGLANG_DEEPSEEK_CAPTURE}, 0.5.4.post1 lacks it) and no layer ids are ever read",
+            f"upgrade SGLang to {SGLANG_DEEPSEEK_CAPTURE} or later and re-run this check with that release")
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
