@@ -43,7 +43,7 @@ def test_the_table_knows_when_deepseek_v2_py_gained_the_capture(arch, version, r
     assert failure.reason == f"SGLang {version} cannot serve an EAGLE-3 draft over a {arch} target: its " + REASON
     assert failure.fix == FIX
     assert plan.layer_ids == [] and plan.unreachable == [2, 30, 58]
-    assert any("defines from 0.5.4.post2 only" in source for source in plan.sources)
+    assert any("defines from 0.5.4.post2 only (0.5.4.post1 lacks it" in source for source in plan.sources)
     # vLLM has its own rules for the class (its list accepts deepseek_v3 from 0.18.0)
     assert engines.capture_failure("vllm", arch, "0.18.0") is None
 
