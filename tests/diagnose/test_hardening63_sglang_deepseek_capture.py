@@ -13,7 +13,6 @@ saved by speculators 0.9.0 (tests/diagnose/deepseek_world.py), trained on the de
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -57,14 +56,8 @@ def world(tmp_path_factory) -> Path:
 
 
 def _layer_findings(world: Path, version: str):
-    from spec_debug.diagnose.steps import configs_step
-    from spec_debug.probes.registry import ProbeContext
-    from tests.diagnose.deepseek_world import configs_facts
-
-    facts = configs_facts(world, json.loads((world / "draft" / "config.json").read_text()))
-    ctx = ProbeContext(step_id="s", host="h", args={}, facts=facts,
-                       host_facts={"engine": {"name": "sglang", "version": version}, **facts}, vars={})
-    return [f for f in configs_step.check(ctx) if f.code in ("SD201", "SD202", "SD203")], facts["configs"]["layers"]
+    from tests.diagnose.deepseek_world import layer_findings
+    return layer_findings(world, "sglang", version)
 
 
 def test_the_layer_check_on_a_deepseek_target_before_0_5_4_post2_is_sd201(world):
