@@ -202,6 +202,29 @@ SGLANG_DEEPSEEK_FAMILY = frozenset({
     "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "Glm4MoeLiteForCausalLM",
     "GlmMoeDsaForCausalLM"})
 SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
+# SGLang's model_executor/model_runner.py calls `self.model.set_eagle3_layers_to_capture(...)` on
+# the target for --speculative-algorithm EAGLE3 (every release read, 0.4.6 .. 0.5.23); a target
+# class without the method stops the server at startup with an AttributeError. Each class below
+# is a plain nn.Module whose model file gained the method in the release named (PyPI wheels read:
+# 0.4.6, 0.4.8, 0.4.8.post1, 0.4.9, 0.4.10, 0.5.0rc0-rc2, 0.5.1 and its .post1-.post3, 0.5.2,
+# 0.5.3, 0.5.4 and its .post1-.post3, 0.5.5 and its .post1-.post3, 0.5.6, 0.5.7): (model file,
+# first release with it, the release before it read without it). models/deepseek_v2.py's
+# EntryClass DeepseekV3ForCausalLM and DeepseekV32ForCausalLM subclass DeepseekV2ForCausalLM.
+SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
+    "Qwen3ForCausalLM": ("qwen3", "0.4.9", "0.4.8.post1"),
+    "Qwen3MoeForCausalLM": ("qwen3_moe", "0.4.9", "0.4.8.post1"),
+    "Qwen2ForCausalLM": ("qwen2", "0.5.2", "0.5.1.post3"),
+    "Qwen2MoeForCausalLM": ("qwen2_moe", "0.5.2", "0.5.1.post3"),
+    "DeepseekV2ForCausalLM": ("deepseek_v2", "0.5.4.post2", "0.5.4.post1"),
+    "DeepseekV3ForCausalLM": ("deepseek_v2", "0.5.4.post2", "0.5.4.post1"),
+    "DeepseekV32ForCausalLM": ("deepseek_v2", "0.5.4.post2", "0.5.4.post1"),
+    "Glm4MoeForCausalLM": ("glm4_moe", "0.5.5", "0.5.4.post3"),
+    "MiniMaxM2ForCausalLM": ("minimax_m2", "0.5.5.post1", "0.5.5"),
+}
+_SGLANG_CAPTURE_SINCE_SOURCE = (
+    "sgl-project/sglang python/sglang/srt/model_executor/model_runner.py calls set_eagle3_layers_to_capture on the "
+    "target, which its model file defines from {since} only ({last} lacks it: AttributeError)")
+
 # Targets whose aux capture never happens on SGLang: Qwen3.5 (qwen3_5.py) inherits
 # Qwen3VLForConditionalGeneration.set_eagle3_layers_to_capture, which writes the id list
 # `layers_to_capture` that Qwen3-VL's decoder loop reads, while Qwen3_5ForCausalLM.forward collects
@@ -1022,8 +1045,12 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         sources.append(f"{_EAGLE3_PR[engine]}: the first {_ENGINE_NAMES[engine]} release with "
                        f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
     elif not captures:
-        sources.append(_NO_AUX_CAPTURE_SOURCE if engine != "vllm" else _VLLM_NO_INTERFACE_SOURCE
-                       if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
+        if engine == "vllm":
+            sources.append(_VLLM_NO_INTERFACE_SOURCE if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
+        else:
+            gained = SGLANG_CAPTURE_SINCE.get(arch or "", ("", "", ""))
+            sources.append(_NO_AUX_CAPTURE_SOURCE if arch in SGLANG_NO_AUX_CAPTURE else
+                           _SGLANG_CAPTURE_SINCE_SOURCE.format(since=gained[1], last=gained[2]))
 
     def reachable(i: int) -> bool:
         if i < 0 or i > n or not captures:
@@ -1108,6 +1135,16 @@ def capture_failure(engine: str, target_architecture: str | None,
             return CaptureFailure(reason, f"upgrade vLLM to {first} or later and re-run this check with that release")
     if no_interface:
         return CaptureFailure(vllm_no_interface_reason(target_architecture, version), VLLM_NO_INTERFACE_FIX)
+    gained = SGLANG_CAPTURE_SINCE.get(target_architecture or "") if engine == "sglang" else None
+    if (gained is not None and version is not None
+            and release_surely_before(version, gained[1], DEV_REACH["sglang"])):
+        module, since, last = gained
+        return CaptureFailure(
+            f"SGLang {version} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
+            f"models/{module}.py has no set_eagle3_layers_to_capture, which model_executor/model_runner.py calls "
+            f"on the target for EAGLE3, so the server stops at startup (AttributeError; added in {since}, "
+            f"{last} lacks it) and no layer ids are ever read",
+            f"upgrade SGLang to {since} or later and re-run this check with that release")
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "

@@ -55,3 +55,15 @@ def configs_facts(world: Path, draft: dict | None = None) -> dict:
                   "tensors": headers(world / "draft" / "model.safetensors")},
         "target": {"found": True, "path": "target",
                    "config": json.loads((world / "target" / "config.json").read_text())}})
+
+
+def layer_findings(world: Path, engine: str, version: str) -> tuple[list, dict]:
+    """The configs step's SD201-SD203 for this world's draft served by `engine` `version`, and
+    the layer facts it recorded (served, unreachable ...)."""
+    from spec_debug.diagnose.steps import configs_step
+    from spec_debug.probes.registry import ProbeContext
+
+    facts = configs_facts(world, json.loads((world / "draft" / "config.json").read_text()))
+    ctx = ProbeContext(step_id="s", host="h", args={}, facts=facts,
+                       host_facts={"engine": {"name": engine, "version": version}, **facts}, vars={})
+    return [f for f in configs_step.check(ctx) if f.code in ("SD201", "SD202", "SD203")], facts["configs"]["layers"]

@@ -105,31 +105,16 @@ def world(tmp_path_factory) -> Path:
     return root
 
 
-def _layer_findings(world: Path, version: str):
-    from spec_debug.diagnose.steps import configs_step
-    from spec_debug.probes.registry import ProbeContext
-    from tests.diagnose.deepseek_world import configs_facts
-
-    facts = configs_facts(world, json.loads((world / "draft" / "config.json").read_text()))
-    ctx = ProbeContext(step_id="s", host="h", args={}, facts=facts,
-                       host_facts={"engine": {"name": "vllm", "version": version}, **facts}, vars={})
-    return [f for f in configs_step.check(ctx) if f.code in ("SD201", "SD202", "SD203")], facts["configs"]["layers"]
-
-
 def test_the_layer_check_on_a_glm_target_on_vllm_0_26_is_sd201(world):
     assert json.loads((world / "target" / "config.json").read_text())["architectures"] == ["Glm4MoeForCausalLM"]
-    found, layers = _layer_findings(world, "0.26.0")
+    from tests.diagnose.deepseek_world import layer_findings
+
+    found, layers = layer_findings(world, "vllm", "0.26.0")
     assert [f.code for f in found] == ["SD201"], found
     assert layers["served"] == [] and layers["unreachable"] == [2, 4, 5]
     assert any(line.startswith(f"vLLM cannot serve an EAGLE-3 draft over a Glm4MoeForCausalLM target: {NO_INTERFACE}")
                for line in found[0].evidence), found[0].evidence
     assert found[0].remediation == FIX[0].upper() + FIX[1:] + "."
     # the same draft on SGLang is served the layers it was trained on
-    from spec_debug.diagnose.steps import configs_step
-    from spec_debug.probes.registry import ProbeContext
-    from tests.diagnose.deepseek_world import configs_facts
-
-    facts = configs_facts(world, json.loads((world / "draft" / "config.json").read_text()))
-    ctx = ProbeContext(step_id="s", host="h", args={}, facts=facts,
-                       host_facts={"engine": {"name": "sglang", "version": "0.5.23"}, **facts}, vars={})
-    assert [f for f in configs_step.check(ctx) if f.code in ("SD201", "SD202", "SD203")] == []
+    found, layers = layer_findings(world, "sglang", "0.5.23")
+    assert found == [] and layers["served"] == [2, 4, 5]

@@ -21,6 +21,7 @@ from tests.eagle3._world import runner, torch  # noqa: F401
 from spec_debug.diagnose.checks.drafter import check_norm_before_residual_fit
 from spec_debug.eagle3 import layout
 from spec_debug.eagle3.commands import drafter_app
+from tests.eagle3.test_hardening62_no_skill_readings import _flag_reads_flipped
 
 
 @pytest.fixture(scope="module")
@@ -43,20 +44,6 @@ def random_world(tmp_path_factory) -> Path:
         ids, hidden = vllm_style_states(verifier, torch.randint(0, V, (40,), generator=generator))
         save_file({"token_ids": ids, "hidden_states": hidden}, str(root / "data" / f"hs_{i}.safetensors"))
     return root
-
-
-def _flag_reads_flipped(monkeypatch) -> list[dict]:
-    seen: list[dict] = []
-    real = layout.norm_before_residual_check
-
-    def flipped(*args, **kwargs):
-        check = {**real(*args, **kwargs)}
-        check["ranked_with"] = not check["config"]
-        seen.append(check)
-        return check
-
-    monkeypatch.setattr(layout, "norm_before_residual_check", flipped)
-    return seen
 
 
 def _eval(world: Path) -> dict:

@@ -502,7 +502,9 @@ def _keys_read(a: LayerAnalysis) -> list[str]:
 
 def _no_capture(a: LayerAnalysis) -> tuple[str, str] | None:
     """(evidence, remediation) when the engine captures nothing of this target at all
-    (engines.capture_failure: SGLang on a Qwen3.5 target, vLLM's target allowlist up to 0.21;
+    (engines.capture_failure: SGLang on a Qwen3.5 target or before the target's model file
+    gained set_eagle3_layers_to_capture, vLLM's target allowlist up to 0.21 or a target class
+    without SupportsEagle3;
     engines.eagle3_release_failure: a release
     before the engine's first EAGLE-3 one), so no ids and no retraining help."""
     if not a.served_source.endswith("convention"):
