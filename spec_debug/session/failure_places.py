@@ -84,8 +84,14 @@ def failure_place(output: str, message: str, said_at: int | None = None) -> tupl
         return m.group("file"), int(m.group("line"))
     if ".go:" in message and (m := _GO_PLACE.match(message)) is not None:
         return m.group("file"), int(m.group("line"))
-    if message.startswith(_GO_FAIL) and (m := _GO_TEST_LINE.search(output)) is not None:
-        return m.group("file"), int(m.group("line"))
+    if message.startswith(_GO_FAIL):
+        # its own lines: under its "=== RUN" (go test -v), else under its "--- FAIL" line
+        name = message[len(_GO_FAIL):].split(" ", 1)[0]
+        run = output.find(f"=== RUN   {name}\n")
+        start = run if run >= 0 else max(output.find(message), 0)
+        if (m := _GO_TEST_LINE.search(output, start)) is not None:
+            return m.group("file"), int(m.group("line"))
+        return None, None
     if "-->" in output and message:
         at = said_at if said_at is not None else output.find(message)
         nl = output.find("\n", at) if at >= 0 else -1
