@@ -279,3 +279,19 @@ def test_a_result_that_starts_with_permission_words_is_not_a_denial(tmp_path: Pa
     text = TRANSCRIPT.replace("Hello, Alice!\nHello, Alice!\nHello, Alice!", "Permission bits fixed on 3 files")
     doc = _doc(tmp_path, text)
     assert [(c["command"], c["is_error"]) for c in doc["commands"]][0] == ("python /tmp/decorator_example.py", False)
+
+
+def test_a_codex_sessions_page(tmp_path: Path) -> None:
+    """claude-code-log renders Codex sessions too, a Codex ``exec_command`` as a Bash call
+    (``providers/codex_tools.py``: ``AdaptedToolCall("Bash", {"command": cmd, "description":
+    justification})``) whose result is Codex's own text: unified exec's header says how it ended
+    ("Process exited with code 1"), never "Exit code 1" first. The failed run was exit 0."""
+    text = TRANSCRIPT.replace("Exit code 1\nFAILED", "Chunk ID: 9a1b\nWall time: 0.2140 seconds\n"
+                              "Process exited with code 1\nOriginal token count: 31\nOutput:\nFAILED")
+    text = text.replace("```\nHello, Alice!", "```\nChunk ID: 77c0\nWall time: 0.1 seconds\n"
+                        "Process exited with code 0\nOutput:\nHello, Alice!")
+    doc = _doc(tmp_path, text)
+    assert [(c["command"], c["is_error"], c["exit_code"]) for c in doc["commands"]][:2] == [
+        ("python /tmp/decorator_example.py", False, 0),
+        ("python -m pytest tests/test_decorators.py -q", True, None)]  # failed; its status is in Codex's words
+    assert [e["kind"] for e in doc["errors"]] == ["test_failure"]
