@@ -17,6 +17,10 @@ file and line of the error a non-Python tool printed.
   (src/a.test.ts:14:20)``; its first frame outside ``node_modules`` and Node's own modules is the
   place, else the file the FAIL line names.
 
+- Node: an uncaught error's stack under its line, ``    at Object.<anonymous>
+  (/home/u/app/server.js:1:17)`` (V8's stack trace format), the first frame outside
+  ``node_modules`` and ``node:`` internals; the JVM's ``Exception in thread "main" ...`` and its
+  frames, a tab and ``at com.acme.Main.run(Main.java:14)``, innermost first.
 - go test: a failed test's ``t.Errorf`` line, ``    accept_test.go:10: got 1.2 want 2.5``, indented
   under its ``=== RUN`` (golang/go ``src/testing/testing.go``, ``decorate``).
 
@@ -58,6 +62,25 @@ _COLLECT2 = "collect2: error: ld returned"
 _LINKER_SAID = re.compile(r"^[^\n]*(?:cannot find -l|undefined reference to |multiple definition of )[^\n]*", re.M)
 
 
+_JS_ERROR = re.compile(r"(?:Uncaught )?[A-Z]?\w*Error(?: \[[A-Z][A-Z0-9_]*\])?: ")
+"""A JavaScript error's line, as Node prints one it did not catch (``Error: Cannot find module
+'express'``, ``TypeError [ERR_INVALID_ARG_TYPE]: ...``; nodejs/node ``src/node_errors.cc``)."""
+_JAVA_UNCAUGHT = "Exception in thread "
+_JAVA_FRAME = re.compile(r"^\s+at [\w$.<>/]+\((?P<file>[\w$.-]+\.(?:java|kt|scala)):(?P<line>\d+)\)", re.M)
+
+
+def thrown_at(output: str, after: int) -> tuple[str | None, int | None]:
+    """Where an uncaught JavaScript exception was thrown: the first frame of its stack (``    at
+    fn (/app/index.js:3:1)``, V8's stack trace format) after the exception's line that is no
+    ``node_modules`` or ``node:`` internals frame; ``(None, None)`` for an output with none (a
+    Python exception printed without its traceback)."""
+    for m in _JEST_FRAME.finditer(output, after):
+        file = m.group("file")
+        if "node_modules/" not in file and not file.startswith("node:"):
+            return file, int(m.group("line"))
+    return None, None
+
+
 def better_said(output: str, head: str) -> str | None:
     """The line that names a failure whose first line (``head``) does not: a Go build's
     compiler error under its ``# package`` line, a link's complaint before collect2's verdict."""
@@ -84,8 +107,18 @@ def failure_place(output: str, message: str, said_at: int | None = None) -> tupl
         return m.group("file"), int(m.group("line"))
     if ".go:" in message and (m := _GO_PLACE.match(message)) is not None:
         return m.group("file"), int(m.group("line"))
-    if message.startswith(_GO_FAIL) and (m := _GO_TEST_LINE.search(output)) is not None:
-        return m.group("file"), int(m.group("line"))
+    if "    at " in output and _JS_ERROR.match(message) and (at := output.find(message)) >= 0:
+        return thrown_at(output, at + len(message))
+    if message.startswith(_JAVA_UNCAUGHT) and (m := _JAVA_FRAME.search(output)) is not None:
+        return m.group("file"), int(m.group("line"))  # the JVM's "\tat pkg.Cls.run(Main.java:14)", innermost first
+    if message.startswith(_GO_FAIL):
+        # its own lines: under its "=== RUN" (go test -v), else under its "--- FAIL" line
+        name = message[len(_GO_FAIL):].split(" ", 1)[0]
+        run = output.find(f"=== RUN   {name}\n")
+        start = run if run >= 0 else max(output.find(message), 0)
+        if (m := _GO_TEST_LINE.search(output, start)) is not None:
+            return m.group("file"), int(m.group("line"))
+        return None, None
     if "-->" in output and message:
         at = said_at if said_at is not None else output.find(message)
         nl = output.find("\n", at) if at >= 0 else -1

@@ -1104,9 +1104,9 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
                     or plain in _INSTRUCTION_FILES or _project_doc(plain, lower):
                 continue
-            if lower.startswith(_RENDERED_PAGES) and lower.endswith(".md") \
+            if lower.startswith(_RENDERED_PAGES) and lower.endswith((".md", ".json")) \
                     and _claude_code_log_page(Path(dirpath) / name, lower, trunks):
-                continue  # claude-code-log's Markdown of the sessions beside it: read from their JSONL
+                continue  # claude-code-log's Markdown or JSON of the sessions beside it: read from their JSONL
             if lower.endswith(_SWE_AGENT_LOGS) and f"{plain.rsplit('.', 2)[0]}.traj" in trunks:
                 continue  # the run's own logs beside its trajectory, which tells the session
             if lower.startswith("checkpoint-") and lower.endswith(".json") and "chats" in dirnames:
@@ -1196,7 +1196,11 @@ _RENDERED_PAGES = ("combined_transcripts", "session-", "index.")
 sessions (``combined_transcripts.md``, ``combined_transcripts.<variant>.md`` and, split in pages,
 ``combined_transcripts_2.md``; ``session-<sessionId>.md``) and into ``~/.claude/projects/``
 (``index.md``, the list of projects), with ``--format md`` (its converter; README: "Process all
-projects in ~/.claude/projects/ ... ~/.claude/projects/project-name/combined_transcripts.html")."""
+projects in ~/.claude/projects/ ... ~/.claude/projects/project-name/combined_transcripts.html"); the
+same names end ``.json`` with ``--format json`` (``JsonRenderer``: ``{"version": ..., "title": ...,
+"sessions": [...], "messages": [...]}``, indented, its messages the rendered tree; the index
+``{"version": ..., "total_projects": ...}``)."""
+_JSON_PAGE_HEAD = re.compile(rb'\{\s*"version":\s*"[^"\n]*",\s*"(?:title|total_projects)":')
 
 
 def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
@@ -1207,10 +1211,12 @@ def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
     if not lower.startswith("index.") and not any(n.endswith(".jsonl") for n in trunks):
         return False  # the pages alone (copied out of the folder): they are the sessions
     try:
-        head = read_head(path, 128)
+        head = read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip()
     except OSError:
         return False
-    return head.removeprefix(codecs.BOM_UTF8).lstrip().startswith(claude_code_log_md.GENERATED.encode())
+    if lower.endswith(".json"):
+        return _JSON_PAGE_HEAD.match(head) is not None  # JsonRenderer's first two keys, in its order
+    return head.startswith(claude_code_log_md.GENERATED.encode())
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:

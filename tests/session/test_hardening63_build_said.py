@@ -58,3 +58,13 @@ PYLINT = ("************* Module app\napp.py:1:0: C0114: Missing module docstring
 def test_a_python_linter_names_its_first_error(output, message, place):
     assert [(e.kind, e.message, (e.file, e.line)) for e in extract_errors(output, exit_code=2)] == \
         [("exit_code", message, place)]
+
+
+def test_a_failed_go_tests_own_line():
+    """The place is the failed test's own line (under its ``=== RUN``, or under its ``--- FAIL``
+    without -v), not a line an earlier passing test logged."""
+    verbose = ("=== RUN   TestLoad\n    load_test.go:8: loaded 3 layers\n--- PASS: TestLoad (0.00s)\n" + GO_TEST)
+    assert [(e.message, e.file, e.line) for e in extract_errors(verbose, exit_code=1)] == \
+        [("--- FAIL: TestAcceptLength (0.00s)", "accept_test.go", 31)]
+    quiet = "--- FAIL: TestAcceptLength (0.00s)\n    accept_test.go:31: got 1.2, want at least 2.5\nFAIL\n"
+    assert [(e.file, e.line) for e in extract_errors(quiet, exit_code=1)] == [("accept_test.go", 31)]

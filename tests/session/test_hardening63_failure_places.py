@@ -113,3 +113,30 @@ def test_ruffs_arrow_under_its_first_line():
            "help: Remove unused import: `os`\n\nFound 1 error.\n[*] 1 fixable with the `--fix` option.\n")
     assert [(e.message, e.file, e.line) for e in extract_errors(out, exit_code=1)] == \
         [("F401 [*] `os` imported but unused", "src/serve.py", 1)]
+
+
+NODE_MODULE = ("node:internal/modules/cjs/loader:1147\n  throw err;\n  ^\n\nError: Cannot find module 'express'\n"
+               "Require stack:\n- /home/u/app/server.js\n"
+               "    at Module._resolveFilename (node:internal/modules/cjs/loader:1144:15)\n"
+               "    at Object.<anonymous> (/home/u/app/server.js:1:17)\n\nNode.js v20.11.0\n")
+NODE_REFERENCE = ("/home/u/app/index.js:3\nfoo();\n^\n\nReferenceError: foo is not defined\n"
+                  "    at Object.<anonymous> (/home/u/app/index.js:3:1)\n"
+                  "    at Module._compile (node:internal/modules/cjs/loader:1376:14)\n\nNode.js v20.11.0\n")
+JAVA = ('Exception in thread "main" java.lang.NullPointerException: Cannot invoke "String.length()" because "s" is null\n'
+        "\tat com.acme.Main.run(Main.java:14)\n\tat com.acme.Main.main(Main.java:5)\n")
+
+
+@pytest.mark.parametrize("output,place", [
+    (NODE_MODULE, ("/home/u/app/server.js", 1)),  # past Node's own loader frame
+    (NODE_REFERENCE, ("/home/u/app/index.js", 3)),
+    (JAVA, ("Main.java", 14)),
+])
+def test_an_uncaught_exception_says_where(output, place):
+    """Node's uncaught error and the JVM's uncaught exception name where they were thrown in
+    their stack; the error had no place."""
+    assert [(e.file, e.line) for e in extract_errors(output, exit_code=1)] == [place]
+
+
+def test_a_python_exception_line_alone_has_no_place():
+    assert [(e.exception, e.file) for e in extract_errors("RuntimeError: CUDA error: an illegal memory access "
+                                                           "was encountered\n", exit_code=1)] == [("RuntimeError", None)]
