@@ -37,8 +37,8 @@ from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.metric_tables import NO_SPEC
 from spec_debug.session.nesting import deep_values
 from spec_debug.session.records import (
-    MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
-    PivotRecord, PromptRecord, SegmentRecord,
+    MAX_COMMAND_CHARS, MAX_RECORDS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord,
+    MetricRecord, PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
 from spec_debug.session.python_exit import python_said_failure
@@ -763,6 +763,13 @@ class _SessionState:
         self.command_hosts: dict[str, str] = {}
         """The hosts the session's commands ran on so far, by lower-cased name: a reading stated in
         prose that names one of them ("gpu01 now does 88 tok/s") is that host's."""
+        self.unnamed_prose: deque[MetricRecord] = deque(maxlen=MAX_RECORDS)
+        """Prose readings that named none of command_hosts, asked since it last grew: the end
+        (_prose_hosts) asks again only the others. named_host reads nothing but the reading's
+        context and value, which no one changes, and the hosts, which only grow (new keys, never
+        a changed value): asked again with the same hosts, these would name none again (the bench
+        session's every text, whose sentence names no host, was scanned twice). Bounded: one
+        that falls out is asked again, as all were."""
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: dict[str | None, float] = {}
@@ -957,14 +964,19 @@ class _SessionState:
             # One reading (most texts that state any): without a hint name_by_hint renames nothing
             # and sorting one item keeps it, and pairing_order leaves fewer than three as they are.
             m = x.metrics[0]
-            self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
+            self._prose_metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None)
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
-                self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
+                self._prose_metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None)
         self._concat(ev, x, read, read_host)
         for obs in x.observations:
             # "d2t holds absolute ids" said just after reading the checkpoint on a100-3: a100-3's
             self._finding(obs.code, ev, obs.evidence, read_host, read=read)
+
+    def _prose_metric(self, ev: Event, m: metrics.Metric, host: str | None) -> None:
+        rec = self._metric(ev, m, host, "prose")
+        if host is None and self.command_hosts:  # asked, and named none (unnamed_prose)
+            self.unnamed_prose.append(rec)
 
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
@@ -1128,8 +1140,9 @@ class _SessionState:
             seg.commands += 1
             seg.kind_hosts[category, host] += 1
             if host:
-                if len(self.command_hosts) < 4096:
-                    self.command_hosts.setdefault(host.lower(), host)
+                if len(self.command_hosts) < 4096 and (low := host.lower()) not in self.command_hosts:
+                    self.command_hosts[low] = host
+                    self.unnamed_prose.clear()  # asked of fewer hosts than the end has
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
             if category == "edit":  # sed -i, a patch: what a symptom's outcome next may be the fix of
@@ -1959,8 +1972,9 @@ class _SessionState:
         (a prompt's "slow on gpu03: 620 tok/s" read before ``ssh gpu03``), now that the session's
         hosts are all known. Its SD501 pairing was done without it, as before."""
         hosts = self.command_hosts
+        asked = {id(rec) for rec in self.unnamed_prose}  # (alive: the deque holds them)
         for rec in (*self.kept_metrics.head, *self.kept_metrics.tail):
-            if rec.source == "prose" and rec.host is None:
+            if rec.source == "prose" and rec.host is None and id(rec) not in asked:
                 rec.host = named_host(rec.context, rec.value, hosts)
 
     def _gave_up(self) -> None:
