@@ -37,8 +37,8 @@ from spec_debug.session.login_hops import LoginHops
 from spec_debug.session.metric_tables import NO_SPEC
 from spec_debug.session.nesting import deep_values
 from spec_debug.session.records import (
-    MAX_COMMAND_CHARS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord, MetricRecord,
-    PivotRecord, PromptRecord, SegmentRecord,
+    MAX_COMMAND_CHARS, MAX_RECORDS, Bounded, CommandRecord, ErrorRecord, FindingRecord, HypothesisRecord, LoopRecord,
+    MetricRecord, PivotRecord, PromptRecord, SegmentRecord,
 )
 from spec_debug.session.records import as_json as _as_json
 from spec_debug.session.python_exit import python_said_failure
@@ -60,6 +60,7 @@ PIVOT_WINDOW = 5
 _SLOWER = 1 - THROUGHPUT_TOLERANCE
 """A reading under this share of its baseline is slower (SD501), as the playbooks' check says:
 a 2 % dip (259 vs 260 tok/s, "1.00x") is noise, not a regression."""
+_BACKGROUND_END = claude_code.BACKGROUND_END
 SD401_GAP_POINTS = 20.0
 """Standalone accuracy this many points under the claimed one fires SD401."""
 
@@ -780,6 +781,13 @@ class _SessionState:
         self.command_hosts: dict[str, str] = {}
         """The hosts the session's commands ran on so far, by lower-cased name: a reading stated in
         prose that names one of them ("gpu01 now does 88 tok/s") is that host's."""
+        self.unnamed_prose: deque[MetricRecord] = deque(maxlen=MAX_RECORDS)
+        """Prose readings that named none of command_hosts, asked since it last grew: the end
+        (_prose_hosts) asks again only the others. named_host reads nothing but the reading's
+        context and value, which no one changes, and the hosts, which only grow (new keys, never
+        a changed value): asked again with the same hosts, these would name none again (the bench
+        session's every text, whose sentence names no host, was scanned twice). Bounded: one
+        that falls out is asked again, as all were."""
         self.baselines = BaselineBook()
         """The baselines read so far, each with its row and model (SpecForge#339's table by batch size)."""
         self.best_throughput: dict[str | None, float] = {}
@@ -875,16 +883,21 @@ class _SessionState:
                 self.first_ts, self.first_utc = ts, utc
             if last is None or (last < ts if utc and utc == self.last_utc else _earlier(last, ts)):
                 self.last_ts, self.last_utc = ts, utc
-        info = self.tree.agents.get(ev.agent) or self.tree.get(ev.agent)
+        agent = ev.agent
+        info = self.tree.agents.get(agent) or self.tree.get(agent)
         info.events += 1
         # info is the tree's entry for ev.agent: the handlers below are given it (and stretch)
-        # instead of looking it up again.
-        stretch = not self._elsewhere(ev, info)
+        # instead of looking it up again. stretch: the event is a line of the agent's own file.
+        # A background command's end the reader gave the agent that launched it from another
+        # agent's file (claude_code.settle_background_ends: a sub-agent's end the CLI wrote into
+        # the trunk, the trunk's server polled by a sub-agent) counts for that agent, but its line
+        # is not one of the agent's own: it stretches neither the agent's span nor its phase.
+        stretch = ev.raw_type != _BACKGROUND_END or info.file is None or ev.file == info.file
         if info.first_seq is None:
             info.first_seq = info.last_seq = ev.seq
         elif ev.seq > info.last_seq and stretch:
             info.last_seq = ev.seq
-        st = self.agents.get(ev.agent) or self._agent(ev.agent)
+        st = self.agents.get(agent) or self._agent(agent)
         kind = ev.kind
         if kind == "prompt":
             if ev.agent == MAIN_AGENT and ev.text.strip():
@@ -908,7 +921,8 @@ class _SessionState:
             self._reasoning(ev, st, x)
             st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "thinking":
-            self._concat(ev, x)
+            if x.concat_orders or x.layer_ids:  # _concat's own test, here and below: most events have neither
+                self._concat(ev, x)
             if st.last_text_seq != ev.seq:
                 st.last_why, st.last_text, st.last_text_seq = x.why, ev.text, ev.seq
         elif kind == "tool_call":
@@ -937,15 +951,7 @@ class _SessionState:
                 # The CLI's "API Error: ..." written in the model's place (Claude Code's
                 # isApiErrorMessage line): if nothing of the agent's own follows, it died of it.
                 self.api_failed.add(ev.agent)
-        self.phases.segment_for(ev, stretch=stretch).events += 1
-
-    @staticmethod
-    def _elsewhere(ev: Event, info) -> bool:
-        """A background command's end the reader gave the agent that launched it from another
-        agent's file (claude_code.settle_background_ends: a sub-agent's end the CLI wrote into the
-        trunk, the trunk's server polled by a sub-agent). It counts for that agent, but its line
-        is not one of the agent's own: it stretches neither the agent's span nor its phase."""
-        return ev.raw_type == claude_code.BACKGROUND_END and info.file is not None and ev.file != info.file
+        self.phases.segment_for(ev, None, stretch).events += 1
 
     def _agent_failure(self, ev: Event) -> None:
         """A turn the agent itself could not finish (the model API refused, the context overflowed):
@@ -974,14 +980,20 @@ class _SessionState:
             # One reading (most texts that state any): without a hint name_by_hint renames nothing
             # and sorting one item keeps it, and pairing_order leaves fewer than three as they are.
             m = x.metrics[0]
-            self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
+            self._prose_metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None)
         elif x.metrics:
             for m in metrics.pairing_order(metrics.name_by_hint(list(x.metrics), "")):
-                self._metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None, "prose")
-        self._concat(ev, x, read, read_host)
+                self._prose_metric(ev, m, named_host(m.context, m.value, hosts) if hosts else None)
+        if x.concat_orders or x.layer_ids:
+            self._concat(ev, x, read, read_host)
         for obs in x.observations:
             # "d2t holds absolute ids" said just after reading the checkpoint on a100-3: a100-3's
             self._finding(obs.code, ev, obs.evidence, read_host, read=read)
+
+    def _prose_metric(self, ev: Event, m: metrics.Metric, host: str | None) -> None:
+        rec = self._metric(ev, m, host, "prose")
+        if host is None and self.command_hosts:  # asked, and named none (unnamed_prose)
+            self.unnamed_prose.append(rec)
 
     def _reasoning(self, ev: Event, st: _Agent, x: Extracted) -> None:
         settled = x.outcome
@@ -1145,8 +1157,9 @@ class _SessionState:
             seg.commands += 1
             seg.kind_hosts[category, host] += 1
             if host:
-                if len(self.command_hosts) < 4096:
-                    self.command_hosts.setdefault(host.lower(), host)
+                if len(self.command_hosts) < 4096 and (low := host.lower()) not in self.command_hosts:
+                    self.command_hosts[low] = host
+                    self.unnamed_prose.clear()  # asked of fewer hosts than the end has
             for obs in x.launch:
                 self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
             if category == "edit":  # sed -i, a patch: what a symptom's outcome next may be the fix of
@@ -1165,7 +1178,8 @@ class _SessionState:
                 # a script, a service or a container started there may have put another server up (a
                 # restart behind an edit too: `sed -i ... sglang.env && systemctl restart sglang`)
                 self.served.pop(host.lower() if host else None, None)
-            self._concat(ev, x, host=host)
+            if x.concat_orders or x.layer_ids:
+                self._concat(ev, x, host=host)
         else:  # a file tool (Claude Code's Read, Grep): where the agent runs, as a command typed there
             seg.kind_hosts[category, ev.host] += 1
             if category == "edit" and ev.path:  # Edit of the draft's config.json: a change, as a `sed -i` is
@@ -1190,8 +1204,10 @@ class _SessionState:
                      ev.host, record is None and shell.reads_the_web(ev.tool_name, ev.path),
                      (record is None and ev.path is not None and shell.is_read_tool(ev.tool_name)
                       and shell.is_notes_path(ev.path))
-                     # `cat NOTES.md` shows what the Read tool would (was: its numbers measured)
-                     or (record is not None and shell.shows_notes(record.inner)))
+                     # `cat NOTES.md` shows what the Read tool would (was: its numbers measured); a
+                     # command without a "." names no notes file (each of shell._NOTES_SUFFIXES has
+                     # one, and lower-casing makes none): most commands, asked with no call
+                     or (record is not None and "." in record.inner and shell.shows_notes(record.inner)))
         key = ev.call_id or f"anon-{ev.seq}-{ev.block}"
         st.pending[key] = call
         if len(st.pending) > 4096:
@@ -1199,7 +1215,8 @@ class _SessionState:
         return seg
 
     def _tool_result(self, ev: Event, st: _Agent, x: Extracted, info: AgentInfo, stretch: bool) -> None:
-        """``info``: the tree's entry of ``ev.agent``; ``stretch``: ``not self._elsewhere(ev, info)``."""
+        """``info``: the tree's entry of ``ev.agent``; ``stretch``: ``ev`` is a line of its own (see feed)."""
+        fmt = self.source.format  # asked up to a dozen times below
         call = st.pending.pop(ev.call_id, None) if ev.call_id else None
         if call is None and ev.call_id is None and st.pending:
             call = st.pending.popitem(last=True)[1]
@@ -1208,7 +1225,7 @@ class _SessionState:
         st.last_read_host = record.host if record is not None else None
         exit_code = ev.exit_code
         host_tool = call is not None and _host_argument(call)
-        if exit_code is None and not ev.is_error and record is not None and self.source.format == "claude-code" \
+        if exit_code is None and not ev.is_error and record is not None and fmt == "claude-code" \
                 and ev.raw_type != "running" and not host_tool:
             exit_code = 0  # Claude Code reports a non-zero exit as is_error + "Exit code N"
         # Scanned with the event's own exit code: with a known status, 0 and None read the same.
@@ -1223,19 +1240,19 @@ class _SessionState:
             # The command printed its own failure (`...; echo "exit: $?"`): the tool's 0 is the echo's.
             exit_code = echoed
             found = tuple(failures.extract_errors(ev.text, echoed, False, status_known=self.status_known))
-        elif exit_code is None and not ev.is_error and record is not None and self.source.format == "text" \
+        elif exit_code is None and not ev.is_error and record is not None and fmt == "text" \
                 and ev.text and "C" in ev.text and (timed := timed_exit(record.inner, ev.text)) is not None:
             # `/usr/bin/time python3 load.py` in a terminal log: GNU time said how the command ended
             # ("Command exited with non-zero status 1"), the status no prompt shows
             exit_code = timed
             found = tuple(failures.extract_errors(ev.text, timed, False, status_known=False))
         elif not found and exit_code is None and not ev.is_error and record is not None \
-                and self.source.format == "openai" and ev.text:
+                and fmt == "openai" and ev.text:
             # An OpenAI chat messages list records no exit status (a role "tool" message holds only
             # content): a command's None is "not recorded", as in a terminal log, not "succeeded",
             # so its output's own errors say it failed (curl's "Connection refused").
             found = tuple(failures.extract_errors(ev.text, None, False, status_known=False))
-        unrecorded = not self.status_known or self.source.format == "openai" or host_tool
+        unrecorded = not self.status_known or fmt == "openai" or host_tool
         if not found and exit_code is None and not ev.is_error and record is not None and ev.text and unrecorded \
                 and (said := failures.program_said_failure(ev.text, shell.sole_program(record.inner),
                                                            shell.last_program(record.inner))):
@@ -1244,7 +1261,7 @@ class _SessionState:
             found = (said,)
         elif not found and exit_code is None and not ev.is_error and record is not None and ev.text \
                 and record.inner != record.command \
-                and (not self.status_known or self.source.format == "openai") \
+                and (not self.status_known or fmt == "openai") \
                 and (said := _wrapper_refused(record, ev.text)):
             # No status recorded, and docker or kubectl says it could not run the command in the
             # container ("Error: No such container: sglang", kubectl's "error: unable to upgrade
@@ -1264,7 +1281,7 @@ class _SessionState:
         job_found: tuple = ()  # the errors of a background job's traceback in this output
         job_printed: CommandRecord | None = None  # that job
         if found and exit_code is None and not ev.is_error and record is not None and st.background \
-                and self.source.format == "text" and "Traceback (most recent call last)" in ev.text \
+                and fmt == "text" and "Traceback (most recent call last)" in ev.text \
                 and (job_printed := _traceback_printer(st.background, record.inner, ev.text)) is not None:
             # `tail -f srv.log`, `curl .../health`, `nvidia-smi` typed while `python3 srv.py &`
             # ran: the traceback the job wrote to the terminal meanwhile is the job's (those
@@ -1279,7 +1296,7 @@ class _SessionState:
                 if not found and (said := failures.program_said_failure(
                         rest, shell.sole_program(record.inner), shell.last_program(record.inner))):
                     found = (said,)
-        if self.source.format == "text" and record is not None and ev.text \
+        if fmt == "text" and record is not None and ev.text \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
                      or (exit_code in (None, 0) and not ev.is_error and "^" in ev.text and CTRL_C in ev.text)) \
                 and (stop := stopped_output(record.inner, ev.text, exit_code)) is not None:
@@ -1291,7 +1308,7 @@ class _SessionState:
                            if not ended_by_the_key(e)) if found else ()
             found = before or (failures.ErrorInfo("interrupted", None, stop[1][:200]),)
             st.stopped_typed = record if not before else None
-        elif found and self.source.format == "text" and record is not None and ev.text and "^" in ev.text \
+        elif found and fmt == "text" and record is not None and ev.text and "^" in ev.text \
                 and CTRL_C in ev.text and shell.opens_repl(record.inner):
             # `python3` at a prompt: a statement stopped with Ctrl-C raised KeyboardInterrupt there,
             # and the interpreter went on (keyboard_stop); the person's stop, not the session's error
@@ -1354,7 +1371,7 @@ class _SessionState:
             # interpreter went on to its next prompt (was a failed call, counted in a loop)
             failed = False
         elif failed and exit_code is None and not ev.is_error and record is not None and st.background \
-                and self.source.format == "text" and shell.sole_program(record.inner) in _SILENT_WAITS:
+                and fmt == "text" and shell.sole_program(record.inner) in _SILENT_WAITS:
             # `sleep 30` typed while a server started with `&` loads: sleep prints nothing, so what
             # its output shows (the job's traceback, written to the terminal) is the job's, and
             # the wait did not fail (was: a failed `sleep`, its error the cause of the job's end)
@@ -1382,14 +1399,14 @@ class _SessionState:
                 and (job := slurm_jobs.job_output(printed_by.inner)):
             # a batch job's output file read on the login host: what it holds ran on the job's node
             host = slurm_jobs.output_host(job, self.slurm_nodes)
-        elif record is not None and self.source.format == "text" and ev.text and "+" in ev.text and "ssh " in ev.text \
+        elif record is not None and fmt == "text" and ev.text and "+" in ev.text and "ssh " in ev.text \
                 and _TRACED_SSH(ev.text) \
                 and (traced := traced_error_host(ev.text, _shows_errors)) is not None:
             # `bash -x launch.sh` with a traced `+ ssh gpu02 ...`: an error printed after that line,
             # before the next trace line, ran on gpu02, as what an ssh traced last printed did
             # (traced_hosts); one the script printed itself stays here
             host = traced
-        elif record is not None and self.source.format in ("text", "openai") and host is not None and len(found) == 1 \
+        elif record is not None and fmt in ("text", "openai") and host is not None and len(found) == 1 \
                 and ("not found" in found[0].message or "not recognized" in found[0].message) \
                 and _not_found_here(record.command, found[0].message):
             # `rsync -e 'ssh -p 2222' ... gpu02:/w/` answered by the prompt's shell ("bash: rsync:
@@ -1404,7 +1421,7 @@ class _SessionState:
         elif record is not None and ev.text and ("squeue" in record.inner or "scontrol" in record.inner
                                                  or "sacct" in record.inner or "sbatch" in record.inner):
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
-        if record is not None and self.source.format == "text":
+        if record is not None and fmt == "text":
             self._echoed_status(record, ev.text, st, info)
             if ev.text and "find: " in ev.text and shell.last_program(record.inner) == "find" \
                     and failures.only_unreadable_folders(ev.text):
@@ -1419,7 +1436,7 @@ class _SessionState:
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, record.host, "listed", served[0], served[1],
                     command_seq=record.seq))
-        if st.background and ev.text and self.source.format == "text" and reports_job_end(ev.text):
+        if st.background and ev.text and fmt == "text" and reports_job_end(ev.text):
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
             info.failed_calls += 1
@@ -1476,7 +1493,8 @@ class _SessionState:
             self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
         for obs in x.observations:
             self._finding(obs.code, ev, obs.evidence, host)
-        self._concat(ev, x, host=host)
+        if x.concat_orders or x.layer_ids:
+            self._concat(ev, x, host=host)
         if record is not None and not x.layer_ids and "layer_ids" in record.inner and ev.text \
                 and (ids := spec_facts.bare_layer_ids(ev.text)) is not None:
             # `jq .eagle_aux_hidden_state_layer_ids config.json`: the command names the key, the
@@ -1988,8 +2006,9 @@ class _SessionState:
         (a prompt's "slow on gpu03: 620 tok/s" read before ``ssh gpu03``), now that the session's
         hosts are all known. Its SD501 pairing was done without it, as before."""
         hosts = self.command_hosts
+        asked = {id(rec) for rec in self.unnamed_prose}  # (alive: the deque holds them)
         for rec in (*self.kept_metrics.head, *self.kept_metrics.tail):
-            if rec.source == "prose" and rec.host is None:
+            if rec.source == "prose" and rec.host is None and id(rec) not in asked:
                 rec.host = named_host(rec.context, rec.value, hosts)
 
     def _gave_up(self) -> None:

@@ -373,7 +373,9 @@ def _why_only(why: str) -> Extracted:
 def _unpack(packed: tuple) -> Extracted:
     metrics, errors, launch, observations, concat_orders, layer_ids, hypotheses, outcome, why, first_sentence, \
         category, template, target = packed
-    return Extracted(tuple([Metric(*m) for m in metrics]) if metrics else (),
+    # one reading (the throughput a text states) is unpacked without a comprehension (its own frame)
+    return Extracted(((Metric(*metrics[0]),) if len(metrics) == 1 else tuple([Metric(*m) for m in metrics]))
+                     if metrics else (),
                      tuple([ErrorInfo(*e) for e in errors]) if errors else (),
                      tuple([Observation(*o) for o in launch]) if launch else (),
                      tuple([Observation(*o) for o in observations]) if observations else (),

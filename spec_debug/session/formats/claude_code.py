@@ -402,7 +402,8 @@ def link_records(parsed: Iterator[ParsedRecord], cursor: Cursor) -> Iterator[Eve
                     if call in seen:
                         continue
                     seen.add(call)
-                _link_inline(event, by_call)  # an event without a call id links nothing
+                if by_call or event.raw_type == "task_started":  # _link_inline links nothing else
+                    _link_inline(event, by_call)  # an event without a call id links nothing
             if event.spawn is not None and event.agent == MAIN_AGENT:
                 last_spawn = event.call_id
                 last_ref = None

@@ -51,6 +51,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     def watch(events: Iterator[Event]) -> Iterator[Event]:
         spawns: list[str] = []
         refs: dict[str, tuple[str, str | None]] = {}
+        inline_spawns = cursor.inline_spawns  # (the same dict all along: link_records fills it)
         for ev in events:
             if ev.spawn is not None and ev.call_id:
                 spawns.append(ev.call_id)
@@ -69,7 +70,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
             if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:
                 stopped[ev.agent] = _stopped_by_hand(ev)
-            if (call := cursor.inline_spawns.get(ev.agent)) is not None and call in pending \
+            if inline_spawns and (call := inline_spawns.get(ev.agent)) is not None and call in pending \
                     and call not in inline_linked:
                 # An inline sub-agent of CLI 1.0.x, whose lines and Task result name no agent: linked
                 # to its call now, before that result (its report) is read, which restates what the
