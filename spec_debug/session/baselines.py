@@ -136,11 +136,23 @@ def row_key(context: str, value: float, command: str = "") -> str | None:
     return (m.group(1) or m.group(2)) if m else None
 
 
+_NUMBERS: dict[float, str] = {}
+"""Each reading's value as :func:`_value_at` looks for it (``f"{value:g}"``): a reading's sentence,
+clause, row and scope each look for it again, and formatting a float costs more than the find."""
+_NUMBERS_KEPT = 4096
+
+
 def _value_at(text: str, value: float) -> int:
     """Where ``value`` is written in ``text`` (-1: nowhere): the number itself, not its digits
     inside another ("gpu-a: 160 tok/s; gpu-b: 60 tok/s": the 60 is not the 160's), with the
     trailing zeros of its decimals ("447.90 tok/s" is 447.9, SpecForge#339)."""
-    number = f"{value:g}"
+    number = _NUMBERS.get(value)
+    if number is None:
+        number = f"{value:g}"
+        if value:  # (0.0 and -0.0 are one key, written "0" and "-0")
+            if len(_NUMBERS) >= _NUMBERS_KEPT:
+                _NUMBERS.clear()
+            _NUMBERS[value] = number
     at = text.find(number)
     while at >= 0:
         end = at + len(number)
@@ -161,8 +173,10 @@ def _sentence(context: str, value: float) -> str:
     if at < 0:
         return context
     start = max(_sentence_stop(context, at, False), context.rfind("; ", 0, at)) + 1
-    ends = [i for i in (_sentence_stop(context, at, True), context.find("; ", at)) if i >= 0]
-    return context[start:min(ends) if ends else len(context)]
+    end, semicolon = _sentence_stop(context, at, True), context.find("; ", at)
+    if semicolon >= 0 and (end < 0 or semicolon < end):
+        end = semicolon
+    return context[start:end if end >= 0 else len(context)]
 
 
 # A word with a full stop that ends no sentence: "At bs=1 EAGLE-3 gives 40 tok/s vs. 60 tok/s
@@ -273,7 +287,10 @@ def named_host(context: str, value: float, hosts: dict[str, str]) -> str | None:
     # outside the word).
     if len(hosts) <= _FEW_HOSTS:
         low = sentence.lower()
-        if not any(name in low for name in hosts):
+        for name in hosts:
+            if name in low:
+                break
+        else:
             return None
     clause = _clause_of(sentence, value)
     for text in (clause, sentence) if clause != sentence else (sentence,):
