@@ -1757,7 +1757,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text" and source.specstory:
             yield from _marked_markdown_reader(source.path).read(source.path, cursor, stats)
         elif source.format == "text":
-            yield from text_log.read(source.path, cursor, stats)
+            yield from claude_code_log_md.link_spawns(text_log.read(source.path, cursor, stats), cursor, tree)
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
             events = claude_code.settle_background_ends(claude_session.read(source.path, cursor, stats, tree), cursor)

@@ -50,6 +50,8 @@ _COMMAND = re.compile(r"<pre class='bash-tool-command'>(?P<text>.*?)</pre>", re.
 _BASH_MODE = re.compile(r"<code class='bash-command'>(?P<text>.*?)</code>", re.S)
 _PRE = re.compile(r"<pre\b[^>]*>(?P<text>.*?)</pre>", re.S)
 _TAG = re.compile(r"<[^>]+>")
+_TASK_TITLE = re.compile(r"^\W*(?:Task|Agent)\b(?: \((?P<type>[^)\n]*)\))?[\s:]*(?P<said>.*)$", re.S)
+"""A Task's title: the tool, the sub-agent's type, the description (``title_TaskInput``)."""
 _ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>")
 """What follows a message's body: its fold bar, its children, the next card."""
 
@@ -148,6 +150,11 @@ class _Records:
                     tool_input["description"] = said
             elif "task-prompt" in body:
                 name, tool_input = "Task", {"prompt": _text(body).strip()}
+                if (task := _TASK_TITLE.match(title)) is not None:
+                    if task.group("type"):
+                        tool_input["subagent_type"] = task.group("type")
+                    if task.group("said").strip():
+                        tool_input["description"] = task.group("said").strip()
             else:
                 words = title.split()
                 name = next((w for w in words if w[:1].isalpha()), "tool")
