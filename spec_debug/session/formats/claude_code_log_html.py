@@ -37,7 +37,7 @@ from collections.abc import Iterator
 
 from spec_debug.session.events import ReadStats
 from spec_debug.session.formats import claude_code
-from spec_debug.session.formats.claude_code_log_md import GENERATED, _failed
+from spec_debug.session.formats.claude_code_log_md import GENERATED, _failed, codex_statuses
 from spec_debug.session.formats.common import Cursor
 
 _MESSAGE = "<div class='message "
@@ -64,8 +64,8 @@ def looks_like(head: list[str]) -> bool:
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats):
-    return claude_code.recorded_statuses(
-        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor))
+    return claude_code.recorded_statuses(codex_statuses(
+        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor)))
 
 
 def _text(fragment: str) -> str:

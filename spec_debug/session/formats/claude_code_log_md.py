@@ -106,8 +106,19 @@ def looks_like(head: list[str]) -> bool:
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats):
-    return claude_code.recorded_statuses(
-        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor))
+    return claude_code.recorded_statuses(codex_statuses(
+        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor)))
+
+
+def codex_statuses(events: Iterator[Event]) -> Iterator[Event]:
+    """``events`` with a Codex command's exit status read from its result (a Codex session's page:
+    :data:`_CODEX_HEADS`), as :mod:`formats.codex` reads the rollout's: unified exec's "Process
+    exited with code N", the shell tool's "Exit code: N" (was no exit code: the failure was known
+    from Codex's words alone, and a ``false`` that exited 1 had no status to report)."""
+    for event in events:
+        if event.kind == "tool_result" and event.exit_code is None and event.text.startswith(_CODEX_HEADS):
+            event.exit_code = shell_result(event.text)[1]
+        yield event
 
 
 def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Iterator[Event]:
