@@ -52,6 +52,9 @@ _PRE = re.compile(r"<pre\b[^>]*>(?P<text>.*?)</pre>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _TASK_TITLE = re.compile(r"^\W*(?:Task|Agent)\b(?: \((?P<type>[^)\n]*)\))?[\s:]*(?P<said>.*)$", re.S)
 """A Task's title: the tool, the sub-agent's type, the description (``title_TaskInput``)."""
+_NOT_PROMPTS = frozenset({"slash-command", "command-output", "compacted", "teammate", "task-notification"})
+"""The ``user`` cards the person did not type (``CSS_CLASS_REGISTRY``): a slash command and its
+output, the summary a compaction wrote, a teammate's message, an async agent's notification."""
 _ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>")
 """What follows a message's body: its fold bar, its children, the next card."""
 
@@ -124,14 +127,16 @@ class _Records:
             return
         classes = found.group("cls").split()
         kind = classes[0] if classes else ""
-        if kind == "session-header":
+        if kind in ("session-header", "session_header"):
             if (session := _SESSION.search(card)) is not None:
                 self.session = session.group("id")
             return
         sidechain = "sidechain" in classes
         stamp = (m.group("ts") if (m := _STAMP.search(card)) is not None else None)
         body = _body(card)
-        if kind == "user" and not {"slash-command", "command-output", "compacted", "system"} & set(classes):
+        if kind == "user" and not _NOT_PROMPTS.intersection(classes):
+            if (m := _TITLE.search(card)) is not None and _text(m.group("title")).strip().endswith("Memory"):
+                return  # a memory file (CLAUDE.md) the session read in: "Memory", no modifier of its own
             said = _text(body).strip()
             if said:
                 yield self.record(line, "user", said, stamp, sidechain)
