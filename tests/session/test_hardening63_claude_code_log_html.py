@@ -154,3 +154,13 @@ def test_user_cards_the_person_did_not_type(tmp_path: Path) -> None:
     path.write_text(PAGE.replace(marker, extra + marker, 1), encoding="utf-8")
     doc = analyze_path(path).to_json()
     assert [p["text"] for p in doc["prompts"]] == ["Run the tests & fix what fails"]
+
+
+def test_the_format_can_be_forced_by_name(tmp_path: Path) -> None:
+    """``--input-format claude-code-log`` (any name the tool goes by) reads a page whose name says
+    nothing, as the text reader does (was an unknown format: a usage error)."""
+    path = tmp_path / "export.log"
+    path.write_text(PAGE, encoding="utf-8")
+    doc = analyze_path(path, input_format="claude_code_log").to_json()
+    assert [c["command"] for c in doc["commands"]] == [
+        "cd /srv && python -m pytest -q tests/test_x.py", "ls -la /srv", "ping -c 1 gpu01"]
