@@ -164,3 +164,15 @@ def test_the_format_can_be_forced_by_name(tmp_path: Path) -> None:
     doc = analyze_path(path, input_format="claude_code_log").to_json()
     assert [c["command"] for c in doc["commands"]] == [
         "cd /srv && python -m pytest -q tests/test_x.py", "ls -la /srv", "ping -c 1 gpu01"]
+
+
+def test_a_coloured_result(tmp_path: Path) -> None:
+    """A result with ANSI colours is rendered with a span per colour (``format_bash_output``:
+    ``convert_ansi_to_html``, ``html/ansi_colors.py``): its text is what the spans hold."""
+    page = PAGE.replace("<pre>FAILED tests/test_x.py::test_a", "<pre><span class=\"ansi-red ansi-bold\">FAILED</span>"
+                        " tests/test_x.py::test_a", 1)
+    path = tmp_path / "combined_transcripts.html"
+    path.write_text(page, encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    assert [(e["kind"], e["message"]) for e in doc["errors"]][0] == (
+        "test_failure", "tests/test_x.py::test_a: AssertionError: assert 2 == 3")

@@ -95,7 +95,7 @@ def _result_text(body: str) -> str:
     full = body.find('class="details-content"')
     pre = _PRE.search(body, full if full >= 0 else 0)
     if pre is not None:
-        return html.unescape(pre.group("text"))
+        return _text(pre.group("text"))  # colours are spans (convert_ansi_to_html); the text escaped
     return _text(body).strip()
 
 
