@@ -11,6 +11,7 @@ Before: nothing was read from such a page (no prompt, no command, no error)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from spec_debug.session import analyze_path
@@ -176,3 +177,28 @@ def test_a_coloured_result(tmp_path: Path) -> None:
     doc = analyze_path(path).to_json()
     assert [(e["kind"], e["message"]) for e in doc["errors"]][0] == (
         "test_failure", "tests/test_x.py::test_a: AssertionError: assert 2 == 3")
+
+
+def test_a_folder_of_pages(tmp_path: Path) -> None:
+    """A folder of claude-code-log's HTML pages alone (copied out of ``~/.claude/projects/<project>/``)
+    is read, each session once: from its ``session-<id>.html`` where there is one (the combined page
+    holds the same), else from the combined page; a page of something else is not read, nor are the
+    pages beside the sessions' JSONL (the sessions are read from it). Was nothing read."""
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    (pages / "combined_transcripts.html").write_text(PAGE, encoding="utf-8")
+    (pages / "session-test_ses.html").write_text(PAGE, encoding="utf-8")
+    (pages / "session-notes.html").write_text("<!DOCTYPE html>\n<html><body><pre>FAILED x</pre></body></html>\n",
+                                             encoding="utf-8")
+    doc = analyze_path(pages).to_json()
+    assert [Path(s["file"]).name for s in doc["sessions"]] == ["session-test_ses.html"]
+    assert len(doc["commands"]) == 3
+    (pages / "session-test_ses.html").unlink()
+    doc = analyze_path(pages).to_json()
+    assert [Path(s["file"]).name for s in doc["sessions"]] == ["combined_transcripts.html"]
+    (pages / "test_ses.jsonl").write_text(json.dumps({
+        "type": "user", "uuid": "u0", "sessionId": "test_ses", "timestamp": "2025-07-03T16:02:07Z",
+        "message": {"role": "user", "content": "Run the tests"}}) + "\n", encoding="utf-8")
+    doc = analyze_path(pages).to_json()
+    assert [Path(s["file"]).name for s in doc["sessions"]] == ["test_ses.jsonl"]
+    assert doc["commands"] == []
