@@ -1210,7 +1210,11 @@ def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
     folder read the session three times, from its JSONL, the combined page and the session's
     page, each command and error counted thrice. Named alone, such a page is still read."""
     if not lower.startswith("index.") and not any(n.endswith(".jsonl") for n in trunks):
-        return False  # the pages alone (copied out of the folder): they are the sessions
+        # the pages alone (copied out of the folder): they are the sessions, each once (the
+        # combined page holds what the session pages beside it hold: was each command read twice)
+        return lower.startswith(_RENDERED_PAGES[0]) and lower.endswith(".md") and any(
+            n.lower().startswith("session-") and n.lower().endswith(".md")
+            and _md_page(path.parent / n) for n in trunks)
     try:
         head = read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip()
     except OSError:
@@ -1232,6 +1236,14 @@ def _claude_code_log_html(path: Path, lower: str, trunks: set[str]) -> bool:
     return not lower.startswith(_RENDERED_PAGES[0]) or not any(
         n.lower().startswith("session-") and n.lower().endswith(".html") and _html_page(path.parent / n)
         for n in trunks)
+
+
+def _md_page(path: Path) -> bool:
+    try:
+        return read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip().startswith(
+            claude_code_log_md.GENERATED.encode())
+    except OSError:
+        return False
 
 
 def _html_page(path: Path) -> bool:

@@ -202,3 +202,18 @@ def test_a_folder_of_pages(tmp_path: Path) -> None:
     doc = analyze_path(pages).to_json()
     assert [Path(s["file"]).name for s in doc["sessions"]] == ["test_ses.jsonl"]
     assert doc["commands"] == []
+
+
+def test_a_folder_of_markdown_pages_reads_each_session_once(tmp_path: Path) -> None:
+    """The same for the Markdown pages (``--format md``): the combined page beside the session
+    pages was read too, each command counted twice."""
+    from test_hardening63_claude_code_log_md import TRANSCRIPT
+    (tmp_path / "combined_transcripts.md").write_text(TRANSCRIPT, encoding="utf-8")
+    (tmp_path / "session-test_ses.md").write_text(TRANSCRIPT, encoding="utf-8")
+    doc = analyze_path(tmp_path).to_json()
+    assert [Path(s["file"]).name for s in doc["sessions"]] == ["session-test_ses.md"]
+    assert len(doc["commands"]) == 3
+    (tmp_path / "session-test_ses.md").write_text("# My notes on the session\n\n- rerun\n", encoding="utf-8")
+    doc = analyze_path(tmp_path).to_json()
+    assert "combined_transcripts.md" in [Path(s["file"]).name for s in doc["sessions"]]
+    assert len(doc["commands"]) == 3
