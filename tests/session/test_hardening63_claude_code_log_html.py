@@ -217,3 +217,18 @@ def test_a_folder_of_markdown_pages_reads_each_session_once(tmp_path: Path) -> N
     doc = analyze_path(tmp_path).to_json()
     assert "combined_transcripts.md" in [Path(s["file"]).name for s in doc["sessions"]]
     assert len(doc["commands"]) == 3
+
+
+def test_a_prompt_shown_twice(tmp_path: Path) -> None:
+    """A prompt that renders as Markdown is written twice, with a toggle between the views
+    (``format_user_text_content`` in ``html/user_formatters.py``: ``<div class='user-content'>``,
+    a "raw" button, ``<div class='user-md'>`` and ``<pre class='user-raw'>``): the prompt was read
+    as "raw", the rendered text and the raw text run together."""
+    shown = ("<div class='user-content'><button type='button' class='user-view-toggle' aria-label='Toggle between"
+             " Markdown and raw view' title='Toggle Markdown / raw view'>raw</button><div class='user-md'>"
+             "<p>Run the <strong>tests</strong> &amp; fix what fails</p>\n</div><pre class='user-raw'>Run the **tests**"
+             " &amp; fix what fails</pre></div>")
+    path = tmp_path / "combined_transcripts.html"
+    path.write_text(PAGE.replace("<p>Run the tests &amp; fix what fails</p>", shown, 1), encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    assert [p["text"] for p in doc["prompts"]] == ["Run the **tests** & fix what fails"]

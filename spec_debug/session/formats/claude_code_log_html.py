@@ -99,6 +99,17 @@ def _result_text(body: str) -> str:
     return _text(body).strip()
 
 
+_USER_RAW = re.compile(r"<pre class='user-raw'>(?P<text>.*?)</pre>", re.S)
+
+
+def _prompt(body: str) -> str:
+    """What the person typed: the raw view of the two a prompt is shown in (``user-raw`` beside
+    ``user-md``, and a "raw" toggle button: ``format_user_text_content``), else the one view."""
+    if "user-raw" in body and (raw := _USER_RAW.search(body)) is not None:
+        return html.unescape(raw.group("text")).strip()
+    return _text(body).strip()
+
+
 class _Records:
     def __init__(self, cursor: Cursor) -> None:
         self.cursor = cursor
@@ -137,7 +148,7 @@ class _Records:
         if kind == "user" and not _NOT_PROMPTS.intersection(classes):
             if (m := _TITLE.search(card)) is not None and _text(m.group("title")).strip().endswith("Memory"):
                 return  # a memory file (CLAUDE.md) the session read in: "Memory", no modifier of its own
-            said = _text(body).strip()
+            said = _prompt(body)
             if said:
                 yield self.record(line, "user", said, stamp, sidechain)
         elif kind == "assistant":
