@@ -232,3 +232,28 @@ def test_a_prompt_shown_twice(tmp_path: Path) -> None:
     path.write_text(PAGE.replace("<p>Run the tests &amp; fix what fails</p>", shown, 1), encoding="utf-8")
     doc = analyze_path(path).to_json()
     assert [p["text"] for p in doc["prompts"]] == ["Run the **tests** & fix what fails"]
+
+
+def test_a_command_the_person_ran(tmp_path: Path) -> None:
+    """A ``!`` command (``bash-input``: ``<code class='bash-command'>``, ``format_bash_input_content``)
+    and its output (``bash-output``: ``<pre class='bash-stdout'>``/``<pre class='bash-stderr'>``,
+    ``format_bash_output_content``; a long one's preview in the ``<summary>``, the whole after it)."""
+    long_out = "\n".join(f"GPU {n}: ok" for n in range(12))
+    cards = "".join([
+        _card("bash-input", "💻 Bash command", "16:03:00",
+              "<span class='bash-prompt'>❯</span> <code class='bash-command'>nvidia-smi -L &amp;&amp; ls /x</code>",
+              "b1"), _CLOSE,
+        _card("bash-output", "", "16:03:01",
+              "<details class='collapsible-code'><summary><pre class='bash-stdout'>GPU 0: ok\n...</pre></summary>"
+              f"<div><pre class='bash-stdout'>{long_out}</pre><pre class='bash-stderr'>ls: cannot access '/x': "
+              "No such file or directory</pre></div></details>", "b2"), _CLOSE,
+    ])
+    marker = "    <div class='message-node'>\n    <div class='message tool_use'"
+    path = tmp_path / "combined_transcripts.html"
+    path.write_text(PAGE.replace(marker, cards + marker, 1), encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    ran = doc["commands"][0]
+    assert (ran["command"], ran["timestamp"]) == ("nvidia-smi -L && ls /x", "2025-07-03T16:03:00.000Z")
+    assert [c["command"] for c in doc["commands"][1:]] == [
+        "cd /srv && python -m pytest -q tests/test_x.py", "ls -la /srv", "ping -c 1 gpu01"]
+    assert any("No such file or directory" in e["message"] for e in doc["errors"])

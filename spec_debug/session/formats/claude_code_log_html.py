@@ -48,6 +48,8 @@ _STAMP = re.compile(r"data-timestamp='(?P<ts>[^']*)'")
 _TITLE = re.compile(r"<div class='header'>\s*<span[^>]*>(?P<title>.*?)</span>\s*<div class='header-info'>", re.S)
 _COMMAND = re.compile(r"<pre class='bash-tool-command'>(?P<text>.*?)</pre>", re.S)
 _BASH_MODE = re.compile(r"<code class='bash-command'>(?P<text>.*?)</code>", re.S)
+_STREAM = re.compile(r"<pre class='bash-(?P<stream>stdout|stderr)'>(?P<text>.*?)</pre>", re.S)
+"""A ``!`` command's output (``format_bash_output_content``)."""
 _PRE = re.compile(r"<pre\b[^>]*>(?P<text>.*?)</pre>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _TASK_TITLE = re.compile(r"^\W*(?:Task|Agent)\b(?: \((?P<type>[^)\n]*)\))?[\s:]*(?P<said>.*)$", re.S)
@@ -188,6 +190,13 @@ class _Records:
             text = _text(body).strip() if "task-result" in body else _result_text(body)
             yield self.record(line, "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
                                               "is_error": "error" in classes or _failed(text)}], stamp, sidechain)
+        elif kind == "bash-output":
+            # a long output's preview is in the <summary>, the whole of it after (render_collapsible_code)
+            part = body[body.find("</summary>"):] if "</summary>" in body else body
+            streams = {m.group("stream"): "" if "bash-empty" in m.group("text") else _text(m.group("text"))
+                       for m in _STREAM.finditer(part)}
+            yield self.record(line, "user", f"<bash-stdout>{streams.get('stdout', '')}</bash-stdout>"
+                                            f"<bash-stderr>{streams.get('stderr', '')}</bash-stderr>", stamp, False)
         elif kind == "bash-input":
             if (command := _BASH_MODE.search(body)) is not None:
                 yield self.record(line, "user", f"<bash-input>{html.unescape(command.group('text'))}</bash-input>",
