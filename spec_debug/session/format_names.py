@@ -13,11 +13,12 @@ the Pi coding agent's sessions (OpenClaw's too), ``copilot`` GitHub Copilot CLI'
 --output-format stream-json``, ``grok`` Grok CLI's chat_history.jsonl, ``opencode`` OpenCode's
 file storage, ``kimi`` Kimi CLI's wire.jsonl (its context.jsonl is ``openai``), ``crush`` Crush's
 SQLite store (.crush/crush.db). Cline's and Roo Code's task histories are ``openai`` and their
-exports ``specstory``: no format of their own."""
+exports ``specstory``: no format of their own. daaain/claude-code-log's Markdown and HTML pages
+are ``text`` (``claude-code-log`` names it): the text reader knows them by their stamp."""
 _FORMAT_ALIASES = {"claude": "claude-code", "asciinema": "asciicast", "chatgpt": "openai", "gemini": "gemini-cli",
                    "qwen": "qwen-code", "pi-agent": "pi", "github-copilot": "copilot", "copilot-cli": "copilot",
                   "factory-droid": "droid", "grok-cli": "grok", "open-code": "opencode",
-                  "kimi-cli": "kimi", "kimi-wire": "kimi", "crush-db": "crush"}
+                  "kimi-cli": "kimi", "kimi-wire": "kimi", "crush-db": "crush", "claude-code-log": "text"}
 
 
 def input_format_name(input_format: str | None) -> str | None:

@@ -1100,7 +1100,8 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
                 continue  # `gzip -k` kept both: the session once, from the plain file
             lower = plain.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
-                continue
+                if not (lower.endswith(".html") and _claude_code_log_html(Path(dirpath) / name, lower, trunks)):
+                    continue
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
                     or plain in _INSTRUCTION_FILES or _project_doc(plain, lower):
                 continue
@@ -1209,7 +1210,11 @@ def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
     folder read the session three times, from its JSONL, the combined page and the session's
     page, each command and error counted thrice. Named alone, such a page is still read."""
     if not lower.startswith("index.") and not any(n.endswith(".jsonl") for n in trunks):
-        return False  # the pages alone (copied out of the folder): they are the sessions
+        # the pages alone (copied out of the folder): they are the sessions, each once (the
+        # combined page holds what the session pages beside it hold: was each command read twice)
+        return lower.startswith(_RENDERED_PAGES[0]) and lower.endswith(".md") and any(
+            n.lower().startswith("session-") and n.lower().endswith(".md")
+            and _md_page(path.parent / n) for n in trunks)
     try:
         head = read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip()
     except OSError:
@@ -1217,6 +1222,37 @@ def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
     if lower.endswith(".json"):
         return _JSON_PAGE_HEAD.match(head) is not None  # JsonRenderer's first two keys, in its order
     return head.startswith(claude_code_log_md.GENERATED.encode())
+
+
+def _claude_code_log_html(path: Path, lower: str, trunks: set[str]) -> bool:
+    """A claude-code-log HTML page, its default output (:mod:`formats.claude_code_log_html`), in a
+    folder scan with no session's JSONL beside it (copied out of the folder, or the folder given
+    alone): the pages are the sessions, and were passed by as no transcript. Each session once:
+    its ``session-<id>.html`` where there are such pages, else the combined page(s)."""
+    if not lower.startswith(_RENDERED_PAGES[:2]) or any(n.endswith(".jsonl") for n in trunks) \
+            or not _html_page(path):
+        return False
+    # the combined page of the session pages beside it holds the same sessions
+    return not lower.startswith(_RENDERED_PAGES[0]) or not any(
+        n.lower().startswith("session-") and n.lower().endswith(".html") and _html_page(path.parent / n)
+        for n in trunks)
+
+
+def _md_page(path: Path) -> bool:
+    try:
+        return read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip().startswith(
+            claude_code_log_md.GENERATED.encode())
+    except OSError:
+        return False
+
+
+def _html_page(path: Path) -> bool:
+    """The doctype, then claude-code-log's stamp (``transcript.html``'s first two lines)."""
+    try:
+        head = read_head(path, 256).removeprefix(codecs.BOM_UTF8).lstrip()
+    except OSError:
+        return False
+    return head[:15].lower() == b"<!doctype html>" and claude_code_log_md.GENERATED.encode() in head
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:
@@ -1757,7 +1793,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text" and source.specstory:
             yield from _marked_markdown_reader(source.path).read(source.path, cursor, stats)
         elif source.format == "text":
-            yield from text_log.read(source.path, cursor, stats)
+            yield from claude_code_log_md.link_spawns(text_log.read(source.path, cursor, stats), cursor, tree)
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
             events = claude_code.settle_background_ends(claude_session.read(source.path, cursor, stats, tree), cursor)

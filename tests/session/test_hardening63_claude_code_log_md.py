@@ -293,5 +293,5 @@ def test_a_codex_sessions_page(tmp_path: Path) -> None:
     doc = _doc(tmp_path, text)
     assert [(c["command"], c["is_error"], c["exit_code"]) for c in doc["commands"]][:2] == [
         ("python /tmp/decorator_example.py", False, 0),
-        ("python -m pytest tests/test_decorators.py -q", True, None)]  # failed; its status is in Codex's words
+        ("python -m pytest tests/test_decorators.py -q", True, 1)]  # Codex's "Process exited with code 1"
     assert [e["kind"] for e in doc["errors"]] == ["test_failure"]

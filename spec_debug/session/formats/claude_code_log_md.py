@@ -58,7 +58,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from spec_debug.session.events import ReadStats
+from spec_debug.session.agents import AgentTree
+from spec_debug.session.events import Event, ReadStats, Spawn
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.common import Cursor, shell_result
 
@@ -76,7 +77,7 @@ _BASH_MODE = "Bash command"
 _SAID = r"(?:: \*(?P<said>(?:\\.|[^*\\])*)\*)?"
 """A call's description in its title, its stars and backslashes escaped (``_escape_stars``)."""
 _BASH = re.compile(r"^💻 Bash" + _SAID + r"(?: \*\[async.*)?$")
-_TASK = re.compile(r"^🤖 Task(?: \([^)\n]*\))?" + _SAID)
+_TASK = re.compile(r"^🤖 Task(?: \((?P<type>[^)\n]*)\))?" + _SAID)
 _ESCAPED = re.compile(r"\\(.)")
 _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡|🧠|🖼️) +(?P<name>[A-Z]\w*)\b")
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
@@ -105,8 +106,40 @@ def looks_like(head: list[str]) -> bool:
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats):
-    return claude_code.recorded_statuses(
-        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor))
+    return claude_code.recorded_statuses(codex_statuses(
+        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor)))
+
+
+def codex_statuses(events: Iterator[Event]) -> Iterator[Event]:
+    """``events`` with a Codex command's exit status read from its result (a Codex session's page:
+    :data:`_CODEX_HEADS`), as :mod:`formats.codex` reads the rollout's: unified exec's "Process
+    exited with code N", the shell tool's "Exit code: N" (was no exit code: the failure was known
+    from Codex's words alone, and a ``false`` that exited 1 had no status to report)."""
+    for event in events:
+        if event.kind == "tool_result" and event.exit_code is None and event.text.startswith(_CODEX_HEADS):
+            event.exit_code = shell_result(event.text)[1]
+        yield event
+
+
+def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Iterator[Event]:
+    """``events`` of a Claude Code session read from another file than its JSONL (this page, the
+    HTML page, an ``/export``), each sub-agent written inline after its Task call tied to that call
+    in ``tree`` (``Cursor.inline_spawns``): its parent, ``spawned_by``, type and description, as
+    :mod:`formats.claude_session` ties them for a session's own file (was a sub-agent under main
+    with no spawning call, type or description)."""
+    pending: dict[str, tuple[str, Spawn]] = {}
+    linked: set[str] = set()
+    for ev in events:
+        if ev.spawn is not None and ev.call_id:
+            pending[ev.call_id] = (ev.agent, ev.spawn)
+        elif pending and ev.agent not in linked and (call := cursor.inline_spawns.get(ev.agent)) in pending:
+            linked.add(ev.agent)
+            parent, spawn = pending[call]
+            info = tree.get(ev.agent, parent=parent)
+            info.parent, info.spawned_by = parent, call
+            info.description = info.description or spawn.description
+            info.agent_type = info.agent_type or spawn.agent_type
+        yield ev
 
 
 _CODEX_HEADS = ("Exit code: ", "Chunk ID: ", "Process exited with code ")
@@ -139,6 +172,7 @@ class _Message:
         self.waiting_stamp = True  # the time line, if any, is the first line under the heading
         self.text: list[str] = []  # the body's lines, fences as written
         self.fences: list[tuple[str, str, int]] = []  # (language, text, line)
+        self.agent_type: str | None = None  # a Task's, from its title
 
 
 class _Records:
@@ -207,7 +241,15 @@ class _Records:
                     tool_input["description"] = msg.said
                 yield from self.call(msg, "Bash", tool_input, result)
         elif kind == "task":
-            yield from self.call(msg, msg.name or "Task", {"description": msg.said} if msg.said else {}, None)
+            tool_input: dict = {"description": msg.said} if msg.said else {}
+            if msg.agent_type:
+                tool_input["subagent_type"] = msg.agent_type
+            blocks = _details(msg.text)
+            if (prompt := blocks.get("Instructions")) is not None:
+                tool_input["prompt"] = prompt[1]
+            report = blocks.get("Report")
+            yield from self.call(msg, msg.name or "Task", tool_input,
+                                 (report[0], report[1], msg.line) if report is not None else None)
         elif kind == "tool":
             yield from self.call(msg, msg.name or "tool", {}, None)
 
@@ -234,6 +276,30 @@ def _commands(fences: list[tuple[str, str, int]]) -> list[tuple[str, tuple[str, 
     return found
 
 
+_SUMMARY = re.compile(r"^<summary>(?P<name>[^<]*)</summary>\s*$")
+
+
+def _details(text: list[str]) -> dict[str, tuple[str, str, int]]:
+    """A Task's collapsed blocks (``_collapsible``: ``<details>``, ``<summary>NAME</summary>``, the
+    text quoted, ``</details>``): its "Instructions" (the prompt, ``format_TaskInput``) and its
+    "Report" (the sub-agent's answer, its result: ``format_TaskOutput``), unquoted, by name."""
+    found: dict[str, tuple[str, str, int]] = {}
+    name: str | None = None
+    lines: list[str] = []
+    for n, line in enumerate(text):
+        if name is None:
+            if line.startswith("<summary>") and (m := _SUMMARY.match(line)) is not None:
+                name, lines = m.group("name").strip(), []
+            continue
+        if line.strip() == "</details>":
+            said = "\n".join(x[2:] if x.startswith("> ") else x[1:] if x.startswith(">") else x for x in lines)
+            found.setdefault(name, ("", said.strip(), n))
+            name = None
+        else:
+            lines.append(line)
+    return found
+
+
 def _unescaped(said: str | None) -> str | None:
     return _ESCAPED.sub(r"\1", said) if said and "\\" in said else said
 
@@ -252,7 +318,9 @@ def _message(title: str, line: int) -> _Message | None:
     if (m := _COMMAND.match(title)) is not None:
         return _Message("command", line, m.group("name"))
     if (m := _TASK.match(title)) is not None:
-        return _Message("task", line, "Task", _unescaped(m.group("said")))
+        task = _Message("task", line, "Task", _unescaped(m.group("said")))
+        task.agent_type = m.group("type")
+        return task
     if (m := _TOOL.match(title)) is not None:
         return _Message("tool", line, m.group("name"))
     return None

@@ -24,7 +24,8 @@ from pathlib import Path
 from spec_debug.session import shell
 from spec_debug.session.events import Event, ReadStats
 from spec_debug.session.formats import (
-    actions_log, claude_code, claude_code_log_md, claude_export, claude_prompts, claude_sdk_log, claude_transcript_md,
+    actions_log, claude_code, claude_code_log_html, claude_code_log_md, claude_export, claude_prompts, claude_sdk_log,
+    claude_transcript_md,
     copilot_share, gemini_share, gitlab_job, powershell_marks, shell_history, typescript_marks,
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
@@ -376,6 +377,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         return claude_transcript_md.read_lines(chain(head, lines), cursor, stats)
     if claude_code_log_md.looks_like(head_text):
         return claude_code_log_md.read_lines(chain(head, lines), cursor, stats)
+    if claude_code_log_html.looks_like(head_text):
+        return claude_code_log_html.read_lines(chain(head, lines), cursor, stats)
     if claude_transcript_md.looks_like_automaker(head_text):
         return claude_transcript_md.read_automaker(chain(head, lines), cursor, stats)
     if copilot_share.looks_like(head_text):
