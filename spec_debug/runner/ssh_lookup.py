@@ -136,6 +136,9 @@ CERTIFICATE_FILE_KEY = "specdebugcertificatefile"
 # included inside a block): tested as ssh(1) tests a Host line (readconf.c, oHost:
 # match_pattern, case-sensitive, on the name of the pass), which no Match criterion does.
 HOST_LINE_CRITERION = "specdebug-hostline"
+# A comma inside one of those patterns (`Host gpu*,*.lab` is one glob to ssh(1)), as written
+# into the criterion's comma list; put back before the pattern is tested.
+HOST_LINE_COMMA = "{specdebug-comma}"
 # A Match block's result, kept for the lines after an Include inside it. ssh(1) evaluates a
 # Match line once, where it stands (readconf.c, match_cfg_line); flattened for paramiko, the
 # block's header is repeated after the included text (ssh_config, expand_includes) and was
@@ -250,7 +253,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 known.append(candidate)
                 continue
             if kind == HOST_LINE_CRITERION:
-                passed = _pattern_list_matches(target_hostname, param)
+                passed = _pattern_list_matches(target_hostname, [one.replace(HOST_LINE_COMMA, ",") for one in param.split(",")])
             elif kind == BLOCK_AGAIN_CRITERION:
                 passed = self._block_results.get(param, False)
             elif kind in ("host", "originalhost"):
