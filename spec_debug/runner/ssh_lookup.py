@@ -159,6 +159,19 @@ class _OpenSSHTokens(paramiko.SSHConfig):
     _hostname_final = False
     _block_results: dict[str, bool] = {}  # replaced per lookup
 
+    def _expand_variables(self, config: dict[str, object], target_hostname: str) -> dict[str, object]:
+        """The options' tokens expanded (paramiko), the HostKeyAlias first put in lower case, as
+        ssh.c, main lowercases it before it is used or expanded: `HostKeyAlias GPU01-Node` is
+        `gpu01-node` in %k and in the known_hosts line ssh(1) writes, hashed (HashKnownHosts) or
+        not, and `ssh -G` prints it so (OpenSSH 9.2p1: `UserKnownHostsFile ~/.ssh/kh_%k` made
+        kh_gpu01-node). Taken as written, a hashed entry ssh(1) wrote was not found (the hash
+        is of the lower-case name) and a %k file was one ssh(1) never wrote: an "unknown" host
+        key where `ssh` connects."""
+        alias = config.get("hostkeyalias")
+        if isinstance(alias, str):
+            config["hostkeyalias"] = alias.lower()
+        return super()._expand_variables(config, target_hostname)  # type: ignore[no-any-return]
+
     def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
         if key.startswith(_SET_ENV_KEY):
             # OpenSSH 10.0 expands SetEnv's values (not its names) as it does UserKnownHostsFile:
