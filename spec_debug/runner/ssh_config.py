@@ -95,6 +95,7 @@ from spec_debug.runner.ssh_lookup import (
     BLOCK_AGAIN_CRITERION,
     BLOCK_ID_CRITERION,
     CERTIFICATE_FILE_KEY,
+    HOST_LINE_COMMA,
     HOST_LINE_CRITERION,
     _with_command_line,
 )
@@ -623,10 +624,19 @@ def _criteria(header: str) -> tuple[str, ...]:
     # As a Host line, not `originalhost`: case-sensitive, against the name of the pass
     # (HOST_LINE_CRITERION). `originalhost` ignores case, so `Host gpu*` + `Include gpu.conf`
     # holding `Host gpu0?` applied to `GPU01`, which neither Host line matches in ssh(1).
-    criteria = [f"{HOST_LINE_CRITERION} {','.join(positive) or '/'}"]
+    # A comma is no list separator on a Host line: `Host gpu*,*.lab` is one glob, holding a
+    # comma (oHost calls match_pattern, not match_pattern_list), that no host name matches.
+    # Joined into the criterion's comma list as it is, it became gpu* or *.lab.
+    criteria = [f"{HOST_LINE_CRITERION} {','.join(map(_comma_kept, positive)) or '/'}"]
     if negated:
-        criteria.append(f"!{HOST_LINE_CRITERION} {','.join(negated)}")
+        criteria.append(f"!{HOST_LINE_CRITERION} {','.join(map(_comma_kept, negated))}")
     return tuple(criteria)
+
+
+def _comma_kept(pattern: str) -> str:
+    """A Host line's pattern for HOST_LINE_CRITERION's comma list, its own commas kept (see
+    HOST_LINE_COMMA)."""
+    return pattern.replace(",", HOST_LINE_COMMA)
 
 
 def _refuse_jump_through_itself(alias: str, hostname: str, port: int, user: str, proxy_jump: tuple[JumpHop, ...]) -> None:

@@ -136,6 +136,9 @@ CERTIFICATE_FILE_KEY = "specdebugcertificatefile"
 # included inside a block): tested as ssh(1) tests a Host line (readconf.c, oHost:
 # match_pattern, case-sensitive, on the name of the pass), which no Match criterion does.
 HOST_LINE_CRITERION = "specdebug-hostline"
+# A comma inside one of those patterns (`Host gpu*,*.lab` is one glob to ssh(1)), as written
+# into the criterion's comma list; put back before the pattern is tested.
+HOST_LINE_COMMA = "{specdebug-comma}"
 # A Match block's result, kept for the lines after an Include inside it. ssh(1) evaluates a
 # Match line once, where it stands (readconf.c, match_cfg_line); flattened for paramiko, the
 # block's header is repeated after the included text (ssh_config, expand_includes) and was
@@ -155,6 +158,19 @@ class _OpenSSHTokens(paramiko.SSHConfig):
     _original_host: str | None = None
     _hostname_final = False
     _block_results: dict[str, bool] = {}  # replaced per lookup
+
+    def _expand_variables(self, config: dict[str, object], target_hostname: str) -> dict[str, object]:
+        """The options' tokens expanded (paramiko), the HostKeyAlias first put in lower case, as
+        ssh.c, main lowercases it before it is used or expanded: `HostKeyAlias GPU01-Node` is
+        `gpu01-node` in %k and in the known_hosts line ssh(1) writes, hashed (HashKnownHosts) or
+        not, and `ssh -G` prints it so (OpenSSH 9.2p1: `UserKnownHostsFile ~/.ssh/kh_%k` made
+        kh_gpu01-node). Taken as written, a hashed entry ssh(1) wrote was not found (the hash
+        is of the lower-case name) and a %k file was one ssh(1) never wrote: an "unknown" host
+        key where `ssh` connects."""
+        alias = config.get("hostkeyalias")
+        if isinstance(alias, str):
+            config["hostkeyalias"] = alias.lower()
+        return super()._expand_variables(config, target_hostname)  # type: ignore[no-any-return]
 
     def _tokenize(self, config: dict[str, object], target_hostname: str, key: str, value: str) -> str:
         if key.startswith(_SET_ENV_KEY):
@@ -250,7 +266,7 @@ class _OpenSSHTokens(paramiko.SSHConfig):
                 known.append(candidate)
                 continue
             if kind == HOST_LINE_CRITERION:
-                passed = _pattern_list_matches(target_hostname, param)
+                passed = _pattern_list_matches(target_hostname, [one.replace(HOST_LINE_COMMA, ",") for one in param.split(",")])
             elif kind == BLOCK_AGAIN_CRITERION:
                 passed = self._block_results.get(param, False)
             elif kind in ("host", "originalhost"):
