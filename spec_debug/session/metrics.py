@@ -79,6 +79,12 @@ _ACCEPT_RATE_LOG = _reading(r"accept rate: ")
 # ~0.1 us more than the characters it reads, and a log's lines are most of its cost.
 _SPEC_DECODE_READINGS = _reading(r"accept len: ", r", accept rate: ",
                                  r", cuda graph: (?:True|False), gen throughput \(token/s\): ")
+# The same pattern under re.ASCII, for a text that is all ASCII (str.isascii: a flag CPython
+# keeps, no scan): its only class is \d, whose Unicode digits other than 0-9 no ASCII text
+# holds, and it has no re.I, \s, \w or \b; so both find the same matches there, and the ASCII
+# \d test is a table lookup where the Unicode one asks the character database (~12% of the
+# findall over an SGLang log).
+_SPEC_DECODE_READINGS_ASCII = re.compile(_SPEC_DECODE_READINGS.pattern, re.ASCII)
 _VLLM_GEN_TPUT = _reading(r"Avg generation throughput: ")
 _VLLM_PROMPT_TPUT = _reading(r"Avg prompt throughput: ")
 _VLLM_MEAN_ACCEPT_LEN = _reading(r"Mean acceptance length: ")
@@ -1041,7 +1047,7 @@ def _spec_decode_readings(text: str) -> tuple[tuple[str, ...], tuple[str, ...], 
     line_end = text.find("\n", first)
     if text.find("accept len: ", first, line_end if line_end >= 0 else len(text)) < 0:
         return None
-    lines = _SPEC_DECODE_READINGS.findall(text)
+    lines = (_SPEC_DECODE_READINGS_ASCII if text.isascii() else _SPEC_DECODE_READINGS).findall(text)
     if not lines or text.count("/") != len(lines) or text.count("acc") != 2 * len(lines):
         return None
     lens, rates, tputs = zip(*lines)
