@@ -37,7 +37,7 @@ from collections.abc import Iterator
 
 from spec_debug.session.events import ReadStats
 from spec_debug.session.formats import claude_code
-from spec_debug.session.formats.claude_code_log_md import GENERATED, _failed, codex_statuses
+from spec_debug.session.formats.claude_code_log_md import GENERATED, PageRecords, _failed, codex_statuses
 from spec_debug.session.formats.common import Cursor
 
 _MESSAGE = "<div class='message "
@@ -112,27 +112,12 @@ def _prompt(body: str) -> str:
     return _text(body).strip()
 
 
-class _Records:
-    def __init__(self, cursor: Cursor) -> None:
-        self.cursor = cursor
-        self.index = 0
-        self.calls = 0
-        self.session: str | None = None
-        self.open_calls: list[tuple[str, bool]] = []  # (call, a sub-agent's) whose result is to come
+class _Records(PageRecords):
+    uuid_prefix = "claude-code-log-html-"
 
-    def record(self, line: int, role: str, content, stamp: str | None, sidechain: bool) -> tuple[int, int, dict]:
-        record: dict = {"type": role, "uuid": f"claude-code-log-html-{self.index}",
-                        "message": {"role": role, "content": content}}
-        if sidechain:
-            record["isSidechain"] = True
-        if self.session is not None:
-            record["sessionId"] = self.session
-        if stamp:
-            record["timestamp"] = stamp
-        out = (self.index, line, record)
-        self.index += 1
-        self.cursor.records = self.index
-        return out
+    def __init__(self, cursor: Cursor) -> None:
+        super().__init__(cursor)
+        self.open_calls: list[tuple[str, bool]] = []  # (call, a sub-agent's) whose result is to come
 
     def emit(self, line: int, card: str) -> Iterator[tuple[int, int, dict]]:
         found = _CLASS.search(card)
@@ -145,7 +130,7 @@ class _Records:
                 self.session = session.group("id")
             return
         sidechain = "sidechain" in classes
-        stamp = (m.group("ts") if (m := _STAMP.search(card)) is not None else None)
+        stamp = (m.group("ts") or None) if (m := _STAMP.search(card)) is not None else None
         body = _body(card)
         if kind == "user" and not _NOT_PROMPTS.intersection(classes):
             if (m := _TITLE.search(card)) is not None and _text(m.group("title")).strip().endswith("Memory"):

@@ -175,27 +175,21 @@ class _Message:
         self.agent_type: str | None = None  # a Task's, from its title
 
 
-class _Records:
+class PageRecords:
+    """The Claude Code lines a claude-code-log page is read back into, numbered in page order
+    (shared by the Markdown and the HTML reader)."""
+
+    uuid_prefix = "claude-code-log-"
+
     def __init__(self, cursor: Cursor) -> None:
         self.cursor = cursor
         self.index = 0
         self.calls = 0
         self.session: str | None = None
-        self.date: str | None = None
-        self.task_level: int | None = None  # the level of the Task whose sub-agent's messages follow
-
-    def place(self, msg: _Message) -> None:
-        """Whether ``msg`` is a sub-agent's: under a Task's heading, one level down or more
-        (``_render_message`` renders a message's children a level below it)."""
-        if self.task_level is not None and msg.level <= self.task_level:
-            self.task_level = None
-        msg.sidechain = self.task_level is not None
-        if msg.kind == "task" and not msg.sidechain:
-            self.task_level = msg.level
 
     def record(self, line: int, role: str, content, stamp: str | None,
                sidechain: bool = False) -> tuple[int, int, dict]:
-        record: dict = {"type": role, "uuid": f"claude-code-log-{self.index}",
+        record: dict = {"type": role, "uuid": f"{self.uuid_prefix}{self.index}",
                         "message": {"role": role, "content": content}}
         if sidechain:
             record["isSidechain"] = True  # after the Task call: read as its agent's, as CLI 1.0.x wrote them
@@ -207,6 +201,22 @@ class _Records:
         self.index += 1
         self.cursor.records = self.index
         return out
+
+
+class _Records(PageRecords):
+    def __init__(self, cursor: Cursor) -> None:
+        super().__init__(cursor)
+        self.date: str | None = None
+        self.task_level: int | None = None  # the level of the Task whose sub-agent's messages follow
+
+    def place(self, msg: _Message) -> None:
+        """Whether ``msg`` is a sub-agent's: under a Task's heading, one level down or more
+        (``_render_message`` renders a message's children a level below it)."""
+        if self.task_level is not None and msg.level <= self.task_level:
+            self.task_level = None
+        msg.sidechain = self.task_level is not None
+        if msg.kind == "task" and not msg.sidechain:
+            self.task_level = msg.level
 
     def emit(self, msg: _Message) -> Iterator[tuple[int, int, dict]]:
         kind = msg.kind
