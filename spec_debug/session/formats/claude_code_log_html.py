@@ -45,7 +45,11 @@ _MESSAGE = "<div class='message "
 _CLASS = re.compile(r"<div class='message (?P<cls>[^']*)'")
 _SESSION = re.compile(r"data-session-id='(?P<id>[^']*)'")
 _STAMP = re.compile(r"data-timestamp='(?P<ts>[^']*)'")
-_TITLE = re.compile(r"<div class='header'>\s*<span[^>]*>(?P<title>.*?)</span>\s*<div class='header-info'>", re.S)
+_TITLE = re.compile(r"<div class='header'>\s*<span(?P<attrs>[^>]*)>(?P<title>.*?)</span>\s*<div class='header-info'>",
+                    re.S)
+_CALL_ID = re.compile(r'\btitle="ID: (?P<id>[^"]+)"')
+"""The call's id on a call's and on its result's title (``TemplateMessage.title_hint``: "ID:
+{tool_use_id}", ``claude_code_log/renderer.py``, 0.9.0 to 1.7.0)."""
 _COMMAND = re.compile(r"<pre class='bash-tool-command'>(?P<text>.*?)</pre>", re.S)
 _BASH_MODE = re.compile(r"<code class='bash-command'>(?P<text>.*?)</code>", re.S)
 _STREAM = re.compile(r"<pre class='bash-(?P<stream>stdout|stderr)'>(?P<text>.*?)</pre>", re.S)
@@ -71,6 +75,14 @@ def looks_like(head: list[str]) -> bool:
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats):
     return claude_code.recorded_statuses(codex_statuses(
         claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor)))
+
+
+def _call_id(title: re.Match | None) -> str | None:
+    """The tool_use id a card's title carries (:data:`_CALL_ID`), None where it has none."""
+    if title is None or "ID: " not in title.group("attrs"):
+        return None
+    found = _CALL_ID.search(title.group("attrs"))
+    return html.unescape(found.group("id")) if found is not None else None
 
 
 def _text(fragment: str) -> str:
@@ -143,9 +155,10 @@ class _Records(PageRecords):
             if said:
                 yield self.record(line, "assistant", [{"type": "text", "text": said}], stamp, sidechain)
         elif kind == "tool_use":
-            title = _text(m.group("title")).strip() if (m := _TITLE.search(card)) is not None else ""
+            m = _TITLE.search(card)
+            title = _text(m.group("title")).strip() if m is not None else ""
             self.calls += 1
-            call_id = f"claude-code-log-html-call-{self.calls}"
+            call_id = _call_id(m) or f"claude-code-log-html-call-{self.calls}"
             if (command := _COMMAND.search(body)) is not None:
                 name, tool_input = "Bash", {"command": html.unescape(command.group("text"))}
                 said = title.removeprefix("💻").strip().removeprefix("Bash").strip(" :")
@@ -166,12 +179,18 @@ class _Records(PageRecords):
             yield self.record(line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
                                                    "input": tool_input}], stamp, sidechain)
         elif kind == "tool_result":
-            # the oldest call still open on the same side: a sub-agent's results come before its
-            # Task's (the Task's result, its report, is the main agent's)
-            n = next((i for i, (_, side) in enumerate(self.open_calls) if side == sidechain), None)
-            if n is None:
-                return
-            call_id = self.open_calls.pop(n)[0]
+            if (call_id := _call_id(_TITLE.search(card))) is not None:
+                # the call its title names: a call whose result never came (a session killed
+                # while it ran, resumed later) took the next call's result when paired by order;
+                # a result whose call the page left out is still its own
+                self.open_calls = [open_call for open_call in self.open_calls if open_call[0] != call_id]
+            else:
+                # (a page without ids) the oldest call still open on the same side: a sub-agent's
+                # results come before its Task's (the Task's result, its report, is the main agent's)
+                n = next((i for i, (_, side) in enumerate(self.open_calls) if side == sidechain), None)
+                if n is None:
+                    return
+                call_id = self.open_calls.pop(n)[0]
             text = _text(body).strip() if "task-result" in body else _result_text(body)
             yield self.record(line, "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
                                               "is_error": "error" in classes or _failed(text)}], stamp, sidechain)
