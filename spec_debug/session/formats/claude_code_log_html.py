@@ -58,6 +58,12 @@ _PRE = re.compile(r"<pre\b[^>]*>(?P<text>.*?)</pre>", re.S)
 _TAG = re.compile(r"<[^>]+>")
 _TASK_TITLE = re.compile(r"^\W*(?:Task|Agent)\b(?: \((?P<type>[^)\n]*)\))?[\s:]*(?P<said>.*)$", re.S)
 """A Task's title: the tool, the sub-agent's type, the description (``title_TaskInput``)."""
+_TITLE_SPAN = re.compile(r"<span class='tool-(?P<part>summary|subagent)'>(?P<text>.*?)</span>", re.S)
+"""The parts of a call's title in spans of their own (``claude_code_log/html/renderer.py``: a
+call's description in ``tool-summary``, a Task's sub-agent type in ``tool-subagent``, in
+parentheses, after it: ``🔧 Task <span class='tool-summary'>DESC</span> <span
+class='tool-subagent'>(TYPE)</span>``, 0.9.0 to 1.7.0). Read as one text, the type was part of
+the description and no type was read; 0.9.0's "🛠️ Bash" title was read as the description."""
 _NOT_PROMPTS = frozenset({"slash-command", "command-output", "compacted", "teammate", "task-notification"})
 """The ``user`` cards the person did not type (``CSS_CLASS_REGISTRY``): a slash command and its
 output, the summary a compaction wrote, a teammate's message, an async agent's notification."""
@@ -83,6 +89,14 @@ def _call_id(title: re.Match | None) -> str | None:
         return None
     found = _CALL_ID.search(title.group("attrs"))
     return html.unescape(found.group("id")) if found is not None else None
+
+
+def _title_spans(title: str) -> dict[str, str]:
+    """A call's title's ``summary`` and ``subagent`` (:data:`_TITLE_SPAN`), as text."""
+    spans = {m.group("part"): _text(m.group("text")).strip() for m in _TITLE_SPAN.finditer(title)}
+    if "subagent" in spans:
+        spans["subagent"] = spans["subagent"].removeprefix("(").removesuffix(")").strip()
+    return spans
 
 
 def _text(fragment: str) -> str:
@@ -159,14 +173,21 @@ class _Records(PageRecords):
             title = _text(m.group("title")).strip() if m is not None else ""
             self.calls += 1
             call_id = _call_id(m) or f"claude-code-log-html-call-{self.calls}"
+            spans = _title_spans(m.group("title")) if m is not None and "class='tool-" in m.group("title") else {}
             if (command := _COMMAND.search(body)) is not None:
                 name, tool_input = "Bash", {"command": html.unescape(command.group("text"))}
-                said = title.removeprefix("💻").strip().removeprefix("Bash").strip(" :")
+                said = spans["summary"] if "summary" in spans else \
+                    title.removeprefix("💻").strip().removeprefix("Bash").strip(" :")
                 if said:
                     tool_input["description"] = said
             elif "task-prompt" in body:
                 name, tool_input = "Task", {"prompt": _text(body).strip()}
-                if (task := _TASK_TITLE.match(title)) is not None:
+                if spans:
+                    if spans.get("subagent"):
+                        tool_input["subagent_type"] = spans["subagent"]
+                    if spans.get("summary"):
+                        tool_input["description"] = spans["summary"]
+                elif (task := _TASK_TITLE.match(title)) is not None:
                     if task.group("type"):
                         tool_input["subagent_type"] = task.group("type")
                     if task.group("said").strip():
