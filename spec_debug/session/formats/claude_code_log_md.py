@@ -126,19 +126,35 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
     HTML page, an ``/export``), each sub-agent written inline after its Task call tied to that call
     in ``tree`` (``Cursor.inline_spawns``): its parent, ``spawned_by``, type and description, as
     :mod:`formats.claude_session` ties them for a session's own file (was a sub-agent under main
-    with no spawning call, type or description)."""
+    with no spawning call, type or description), and how it ended as its Task's result says (see
+    below)."""
     pending: dict[str, tuple[str, Spawn]] = {}
-    linked: set[str] = set()
+    linked: dict[str, str] = {}  # sub-agent -> its spawning call
+    ended: dict[str, str] = {}  # spawning call -> how its sub-agent ended, by the call's result
     for ev in events:
         if ev.spawn is not None and ev.call_id:
             pending[ev.call_id] = (ev.agent, ev.spawn)
+        elif pending and ev.kind == "tool_result" and ev.call_id in pending:
+            # A Task's result that is an error (the CLI's "API Error: 500 ..." when the sub-agent's
+            # request failed; the error class on the HTML card) says its sub-agent failed, an
+            # interrupted one that it was stopped, as formats.claude_session reads the session's
+            # JSONL (was "completed" when a call of the sub-agent's went well). The HTML page
+            # puts the sub-agent's cards after this result, the Markdown before it.
+            status = ev.agent_status or ("failed" if ev.is_error else None)
+            if status is not None:
+                ended[ev.call_id] = status
+                for agent, call in linked.items():
+                    if call == ev.call_id:
+                        tree.get(agent).status = status
         elif pending and ev.agent not in linked and (call := cursor.inline_spawns.get(ev.agent)) in pending:
-            linked.add(ev.agent)
+            linked[ev.agent] = call
             parent, spawn = pending[call]
             info = tree.get(ev.agent, parent=parent)
             info.parent, info.spawned_by = parent, call
             info.description = info.description or spawn.description
             info.agent_type = info.agent_type or spawn.agent_type
+            if call in ended:
+                info.status = ended[call]
         yield ev
 
 
@@ -147,6 +163,12 @@ _CODEX_HEADS = ("Exit code: ", "Chunk ID: ", "Process exited with code ")
 provider maps ``exec_command`` to ``Bash``, ``providers/codex_tools.py``): the shell tool's
 ``Exit code: N``, unified exec's ``Chunk ID`` header with ``Process exited with code N``
 (:func:`common.shell_result` reads either)."""
+
+_AGENT_FAILED = "API Error: "
+"""How the result of a Task whose sub-agent's request failed for good begins, ``is_error`` in the
+session (the CLI's "API Error: 500 {...}", anthropics/claude-code issue #28618, which
+formats.claude_session reads as the sub-agent's failure); the Markdown keeps the text alone. Only a
+Task's report is read so: a command may print those words."""
 
 
 def _failed(text: str) -> bool:
@@ -271,8 +293,9 @@ class _Records(PageRecords):
                                                    "input": tool_input}], msg.stamp, msg.sidechain)
         if result is not None:
             text = result[1]
+            failed = _failed(text) or (name in claude_code.SPAWN_TOOLS and text.startswith(_AGENT_FAILED))
             yield self.record(result[2], "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
-                                                   "is_error": _failed(text)}], msg.stamp, msg.sidechain)
+                                                   "is_error": failed}], msg.stamp, msg.sidechain)
 
 
 def _commands(fences: list[tuple[str, str, int]]) -> list[tuple[str, tuple[str, str, int] | None]]:
