@@ -24,10 +24,10 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_md, claude_layout, claude_session,
-    cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush, gemini_cli, goose_store,
-    copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire, opencode, pi_agent,
-    ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
+    anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html, claude_code_log_md,
+    claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush,
+    gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
+    opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
     responses_stream, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -1247,12 +1247,15 @@ def _md_page(path: Path) -> bool:
 
 
 def _html_page(path: Path) -> bool:
-    """The doctype, then claude-code-log's stamp (``transcript.html``'s first two lines)."""
+    """The doctype, then claude-code-log's stamp (``transcript.html``'s first two lines), or the
+    head of a 0.2.x page, which has no stamp (:func:`claude_code_log_html.looks_like`)."""
     try:
         head = read_head(path, 256).removeprefix(codecs.BOM_UTF8).lstrip()
     except OSError:
         return False
-    return head[:15].lower() == b"<!doctype html>" and claude_code_log_md.GENERATED.encode() in head
+    return head[:15].lower() == b"<!doctype html>" and (
+        claude_code_log_md.GENERATED.encode() in head
+        or claude_code_log_html.looks_like(head.decode("utf-8", "replace").splitlines()))
 
 
 def _agent_home(files: set[str], folders: set[str], name: str = "", parent: str = "") -> set[str] | None:

@@ -26,12 +26,14 @@ the body in ``<div class='content'>``: a Bash call's command in ``<pre class='ba
 ``format_tool_result_content_raw``: the whole text in ``details-content`` when long, a preview
 before it), a Task's prompt in ``task-prompt`` (``format_task_input``), text as rendered Markdown.
 A page is read line by line, one message's lines at a time; the records are Claude Code's, read
-as :mod:`formats.claude_code` reads its JSONL.
+as :mod:`formats.claude_code` reads its JSONL. The pages of 0.2.x (June 2025: no stamp, a call's
+input as JSON, its id in the titles) are read too (:data:`OLD_HEAD`, :meth:`_Records.old_card`).
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from collections.abc import Iterator
 
@@ -42,11 +44,26 @@ from spec_debug.session.formats.common import Cursor
 
 _MESSAGE = "<div class='message "
 """How every message's card opens (``render_message``); ``message-node`` is its wrapper."""
-_CLASS = re.compile(r"<div class='message (?P<cls>[^']*)'")
+_CLASS = re.compile(r"<div (?:id='[^']*' )?class='message (?P<cls>[^']*)'")
 _SESSION = re.compile(r"data-session-id='(?P<id>[^']*)'")
+_OLD_SESSION = "<div id='session-"
+_OLD_SESSION_ID = re.compile(r"<div id='session-(?P<id>[^']*)'")
+"""How a session's card opens on pages before 0.9 (``<div id='session-ID' class='message
+session-header'>``, ``templates/transcript.html`` of 0.2.7 and 022d5111)."""
 _STAMP = re.compile(r"data-timestamp='(?P<ts>[^']*)'")
-_TITLE = re.compile(r"<div class='header'>\s*<span(?P<attrs>[^>]*)>(?P<title>.*?)</span>\s*<div class='header-info'>",
-                    re.S)
+_SHOWN_STAMP = re.compile(r"<span class='timestamp'>(?P<date>\d{4}-\d\d-\d\d) (?P<time>\d\d:\d\d:\d\d)</span>")
+"""The time as shown, in UTC (``format_timestamp``), on pages before ``data-timestamp`` (0.2.x)."""
+_OLD_CALL = re.compile(r"^\W*(?:Tool Use: (?P<name>.+?)|Todo List) \(Id: (?P<id>[^)]*)\)$", re.S)
+_OLD_RESULT = re.compile(r"^\W*Tool Result(?P<error> \(🚨 Error\))?: (?P<id>.+)$", re.S)
+"""A call's and a result's titles on 0.2.x pages (``generate_html``: ``f"Tool use: {name} (ID:
+{id})"``, ``f"Tool Result{error_indicator}: {tool_use_id}"``, " (🚨 Error)" for ``is_error``), each
+put through ``str.title()`` (``TemplateMessage.display_type``): "Tool Use: Bash (Id: Toolu_01Abc)",
+the id's case changed alike on both cards. A call's body is its input as JSON
+(``format_tool_use_content``)."""
+_TITLE = re.compile(r"<div class='header'>\s*<span(?P<attrs>[^>]*)>(?P<title>.*?)</span>\s*"
+                    r"<div (?:class='header-info'|style=)", re.S)
+"""A card's title: the header's first span, before its time (``header-info``; a styled div on
+pages before 0.9)."""
 _CALL_ID = re.compile(r'\btitle="ID: (?P<id>[^"]+)"')
 """The call's id on a call's and on its result's title (``TemplateMessage.title_hint``: "ID:
 {tool_use_id}", ``claude_code_log/renderer.py``, 0.9.0 to 1.7.0)."""
@@ -67,15 +84,29 @@ the description and no type was read; 0.9.0's "🛠️ Bash" title was read as t
 _NOT_PROMPTS = frozenset({"slash-command", "command-output", "compacted", "teammate", "task-notification"})
 """The ``user`` cards the person did not type (``CSS_CLASS_REGISTRY``): a slash command and its
 output, the summary a compaction wrote, a teammate's message, an async agent's notification."""
-_ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>")
-"""What follows a message's body: its fold bar, its children, the next card."""
+_ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>",
+         '<button class="toggle-details', '<button class="timeline-toggle')
+"""What follows a message's body: its fold bar, its children, the next card; after the last card
+of a page before 0.9, the page's floating buttons ("📋", "🔝": before its script)."""
 
 
 def looks_like(head: list[str]) -> bool:
-    """The page's doctype, then the renderer's stamp (``transcript.html``'s first two lines)."""
-    seen = [line.strip() for line in head[:4] if line.strip()]
+    """The page's doctype, then the renderer's stamp (``transcript.html``'s first two lines), or
+    the head a 0.2.x page has (:data:`OLD_HEAD`)."""
+    seen = [line.strip() for line in head[:8] if line.strip()]
     return (len(seen) >= 2 and seen[0].lstrip("\ufeff").lower().startswith("<!doctype html")
-            and seen[1].startswith(GENERATED))
+            and (seen[1].startswith(GENERATED) or old_head(seen[1:7])))
+
+
+OLD_HEAD = ("<html lang='en'>", "<head>", "<meta charset='UTF-8'>")
+OLD_TITLE = "<title>Claude Transcript"
+"""A 0.2.x page's head, which no stamp begins (its ``templates/transcript.html``, the converter's
+title "Claude Transcript - STEM" or "Claude Transcripts - FOLDER": ``converter.py`` at 0.2.7)."""
+
+
+def old_head(lines: list[str]) -> bool:
+    """The lines after the doctype of a 0.2.x page (:data:`OLD_HEAD`), blank lines left out."""
+    return tuple(lines[:3]) == OLD_HEAD and any(line.startswith(OLD_TITLE) for line in lines[3:6])
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats):
@@ -144,6 +175,7 @@ class _Records(PageRecords):
     def __init__(self, cursor: Cursor) -> None:
         super().__init__(cursor)
         self.open_calls: list[tuple[str, bool]] = []  # (call, a sub-agent's) whose result is to come
+        self.old_tasks: set[str] = set()  # a 0.2.x page's Task calls whose result is to come
 
     def emit(self, line: int, card: str) -> Iterator[tuple[int, int, dict]]:
         found = _CLASS.search(card)
@@ -154,10 +186,26 @@ class _Records(PageRecords):
         if kind in ("session-header", "session_header"):
             if (session := _SESSION.search(card)) is not None:
                 self.session = session.group("id")
+            elif (session := _OLD_SESSION_ID.search(card)) is not None:
+                self.session = session.group("id")
             return
-        sidechain = "sidechain" in classes
-        stamp = (m.group("ts") or None) if (m := _STAMP.search(card)) is not None else None
+        # (0.2.x marks no sub-agent's card: those between a Task and its result are its agent's,
+        # as Claude Code 1.0.x wrote them, inline after the Task)
+        marked = "sidechain" in classes
+        sidechain = marked or bool(self.old_tasks)
+        if (m := _STAMP.search(card)) is not None:
+            stamp = m.group("ts") or None
+        elif (m := _SHOWN_STAMP.search(card)) is not None:
+            stamp = f"{m.group('date')}T{m.group('time')}Z"
+        else:
+            stamp = None
         body = _body(card)
+        if kind in ("tool_use", "tool_result") and (title := _TITLE.search(card)) is not None \
+                and ("(Id: " in title.group("title") or "Tool Result" in title.group("title")):
+            old = (_OLD_CALL if kind == "tool_use" else _OLD_RESULT).match(_text(title.group("title")).strip())
+            if old is not None:
+                yield from self.old_card(line, kind, old, body, stamp, marked)
+                return
         if kind == "user" and not _NOT_PROMPTS.intersection(classes):
             if (m := _TITLE.search(card)) is not None and _text(m.group("title")).strip().endswith("Memory"):
                 return  # a memory file (CLAUDE.md) the session read in: "Memory", no modifier of its own
@@ -227,13 +275,44 @@ class _Records(PageRecords):
                 yield self.record(line, "user", f"<bash-input>{html.unescape(command.group('text'))}</bash-input>",
                                   stamp, False)
 
+    def old_card(self, line: int, kind: str, title: re.Match, body: str, stamp: str | None,
+                 marked: bool) -> Iterator[tuple[int, int, dict]]:
+        """A call or a result of a 0.2.x page (:data:`_OLD_CALL`, :data:`_OLD_RESULT`)."""
+        call_id = title.group("id")
+        if kind == "tool_result":
+            self.old_tasks.discard(call_id)  # (a Task's result, its report, is its caller's)
+            text = _result_text(body)
+            yield self.record(line, "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
+                                              "is_error": title.group("error") is not None or _failed(text)}],
+                              stamp, marked or bool(self.old_tasks))
+            return
+        sidechain = marked or bool(self.old_tasks)
+        name = title.group("name") or "TodoWrite"
+        name = _OLD_NAMES.get(name.lower(), name)  # its case changed by title(): "Todowrite"
+        try:
+            tool_input = json.loads(_result_text(body))
+        except ValueError:
+            tool_input = None
+        if not isinstance(tool_input, dict):
+            tool_input = {}
+        if name in claude_code.SPAWN_TOOLS:
+            self.old_tasks.add(call_id)
+        yield self.record(line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
+                                               "input": tool_input}], stamp, sidechain)
+
+
+_OLD_NAMES = {name.lower(): name for name in (
+    "Bash", "Task", "Agent", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "TodoWrite", "TodoRead",
+    "WebFetch", "WebSearch", "NotebookRead", "NotebookEdit", "exit_plan_mode")}
+"""Claude Code's tools of June 2025 (CLI 1.0.x), by the name ``str.title()`` left on a 0.2.x card."""
+
 
 def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> Iterator[tuple[int, int, dict]]:
     out = _Records(cursor)
     card: list[str] = []
     start = 0
     for lineno, line, _ in lines:
-        if _MESSAGE in line:
+        if _MESSAGE in line or _OLD_SESSION in line:
             if card:
                 yield from out.emit(start, "\n".join(card))
             card, start = [line], lineno
