@@ -5,8 +5,9 @@ session whose first command never got a result, killed while it ran and resumed)
 
 Before: results were paired with calls by order, so the hung command took the next command's
 result (the bench on gpu01 "failed" with gpu02's "Connection refused", gpu02's check passed with
-the listing's output), and a result whose call the page left out (claude-code-log 1.7.0 drops a
-parallel call's card) was lost."""
+the listing's output), and a result whose call the page left out was lost (claude-code-log's
+``deduplicate_messages``, converter.py, drops the second of two parallel calls whose lines share
+the timestamp and message id, as a "version stutter", and keeps both results)."""
 
 from __future__ import annotations
 
@@ -80,7 +81,8 @@ def test_a_command_that_never_got_its_result_takes_no_other(tmp_path: Path) -> N
 
 
 def test_a_result_whose_call_the_page_left_out(tmp_path: Path) -> None:
-    """Two calls at once: 1.7.0 wrote the first's card and both results, the second's after."""
+    """Two calls at once whose lines share a timestamp: 1.7.0 wrote the first's card and both
+    results, the second's after."""
     doc = _commands(tmp_path, [
         _user("Compare the hosts", "16:00:00", "u1"),
         _bash("toolu_01AAAA", "GPUs on gpu01", "ssh gpu01 nvidia-smi", "16:00:11", "u2"),
