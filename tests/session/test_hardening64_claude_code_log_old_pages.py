@@ -298,3 +298,145 @@ def test_the_last_card_ends_before_the_pages_buttons(tmp_path: Path) -> None:
 def test_another_page_with_that_head_is_no_transcript(tmp_path: Path) -> None:
     page = PAGE.replace("<title>Claude Transcript - ", "<title>My notes - ", 1)
     assert _doc(tmp_path / "notes.html", page)["commands"] == []
+
+
+RESUMED = r"""<!DOCTYPE html>
+<html lang='en'>
+
+<head>
+    <meta charset='UTF-8'>
+    <meta name='viewport' content='width=device-width, initial-scale=1.0'>
+    <title>Claude Transcript - 5e550000-0000-4000-8000-00000000dead</title>
+    <style>
+.message { margin: 8px; }
+    </style>
+</head>
+
+<body>
+    <h1 id="title">Claude Transcript - 5e550000-0000-4000-8000-00000000dead</h1>
+
+    <div class="session-divider"></div>
+    <div id='session-5e550000-0000-4000-8000-00000000dead' class='message session-header'>
+        <div class='header'>Session: 5e550000</div>
+
+    </div>
+
+    <div class='message user'>
+        <div class='header'>
+            <span>🤷 User</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:00:00</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>Find why gpu01 decodes slowly</pre></div>
+    </div>
+
+    <div class='message tool_use'>
+        <div class='header'>
+            <span>🛠️ Tool Use: Task (Id: Toolu_01Task)</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:00:20</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>{
+  &quot;description&quot;: &quot;Read the server log&quot;,
+  &quot;prompt&quot;: &quot;Read /var/log/sglang.log on gpu01 and report the accept length&quot;
+}</pre></div>
+    </div>
+
+    <div class='message user'>
+        <div class='header'>
+            <span>🤷 User</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:00:21</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>Read /var/log/sglang.log on gpu01 and report the accept length</pre></div>
+    </div>
+
+    <div class='message tool_use'>
+        <div class='header'>
+            <span>🛠️ Tool Use: Bash (Id: Toolu_01Sub1)</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:00:22</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>{
+  &quot;command&quot;: &quot;ssh gpu01 tail -n 50 /var/log/sglang.log&quot;,
+  &quot;description&quot;: &quot;Tail the log&quot;
+}</pre></div>
+    </div>
+
+    <div class='message tool_result'>
+        <div class='header'>
+            <span>🧰 Tool Result: Toolu_01Sub1</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:00:25</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>accept length: 1.2</pre></div>
+    </div>
+
+    <div class='message user'>
+        <div class='header'>
+            <span>🤷 User</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:09:00</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>The agent hung; just check nvidia-smi on gpu01</pre></div>
+    </div>
+
+    <div class='message tool_use'>
+        <div class='header'>
+            <span>🛠️ Tool Use: Bash (Id: Toolu_01Smi)</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:09:10</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>{
+  &quot;command&quot;: &quot;ssh gpu01 nvidia-smi&quot;,
+  &quot;description&quot;: &quot;GPUs&quot;
+}</pre></div>
+    </div>
+
+    <div class='message tool_result'>
+        <div class='header'>
+            <span>🧰 Tool Result (🚨 Error): Toolu_01Smi</span>
+            <div style='display: flex; flex-direction: column; align-items: flex-end; gap: 2px;'>
+                <span class='timestamp'>2025-07-03 16:09:15</span>
+
+            </div>
+        </div>
+        <div class='content'><pre>Exit code 255
+ssh: connect to host gpu01 port 22: Connection refused</pre></div>
+    </div>
+
+    <button class="toggle-details" id="toggleDetails" title="Toggle all details">📋</button>
+    <a class="scroll-top" title="Scroll to top" href="#title">🔝</a>
+
+    <script>
+        /* the page's script */
+    </script>
+</body>
+
+</html>"""
+"""What 0.2.7 wrote of a session of mine killed while its Task's sub-agent ran (the Task got no
+result) and resumed with a new prompt and a command of the main agent's."""
+
+
+def test_a_prompt_after_a_task_that_got_no_result_is_the_main_agents_again(tmp_path: Path) -> None:
+    """Before: every card after the Task was its sub-agent's, the refused ssh the sub-agent's."""
+    doc = _doc(tmp_path / "5e550000-0000-4000-8000-00000000dead.html", RESUMED)
+    assert [(c["command"], c["is_error"], c["agent"] == "main") for c in doc["commands"]] == [
+        ("ssh gpu01 tail -n 50 /var/log/sglang.log", False, False),
+        ("ssh gpu01 nvidia-smi", True, True),
+    ]
+    assert [(e["kind"], e["agent"]) for e in doc["errors"]] == [("connection", "main")]

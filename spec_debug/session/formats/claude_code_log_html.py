@@ -175,7 +175,7 @@ class _Records(PageRecords):
     def __init__(self, cursor: Cursor) -> None:
         super().__init__(cursor)
         self.open_calls: list[tuple[str, bool]] = []  # (call, a sub-agent's) whose result is to come
-        self.old_tasks: set[str] = set()  # a 0.2.x page's Task calls whose result is to come
+        self.old_tasks: dict[str, str] = {}  # a 0.2.x page's Task calls whose result is to come: prompts
 
     def emit(self, line: int, card: str) -> Iterator[tuple[int, int, dict]]:
         found = _CLASS.search(card)
@@ -210,6 +210,12 @@ class _Records(PageRecords):
             if (m := _TITLE.search(card)) is not None and _text(m.group("title")).strip().endswith("Memory"):
                 return  # a memory file (CLAUDE.md) the session read in: "Memory", no modifier of its own
             said = _prompt(body)
+            if self.old_tasks and not marked and said not in self.old_tasks.values():
+                # a prompt of the person's, no Task's to its sub-agent: the Tasks still open got
+                # no result (the session was killed while they ran, and resumed); what follows is
+                # the main agent's again (was the sub-agent's to the page's end)
+                self.old_tasks.clear()
+                sidechain = False
             if said:
                 yield self.record(line, "user", said, stamp, sidechain)
         elif kind == "assistant":
@@ -280,7 +286,7 @@ class _Records(PageRecords):
         """A call or a result of a 0.2.x page (:data:`_OLD_CALL`, :data:`_OLD_RESULT`)."""
         call_id = title.group("id")
         if kind == "tool_result":
-            self.old_tasks.discard(call_id)  # (a Task's result, its report, is its caller's)
+            self.old_tasks.pop(call_id, None)  # (a Task's result, its report, is its caller's)
             text = _result_text(body)
             yield self.record(line, "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
                                               "is_error": title.group("error") is not None or _failed(text)}],
@@ -296,7 +302,7 @@ class _Records(PageRecords):
         if not isinstance(tool_input, dict):
             tool_input = {}
         if name in claude_code.SPAWN_TOOLS:
-            self.old_tasks.add(call_id)
+            self.old_tasks[call_id] = str(tool_input.get("prompt", "")).strip()
         yield self.record(line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
                                                "input": tool_input}], stamp, sidechain)
 
