@@ -131,10 +131,12 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
     pending: dict[str, tuple[str, Spawn]] = {}
     linked: dict[str, str] = {}  # sub-agent -> its spawning call
     ended: dict[str, str] = {}  # spawning call -> how its sub-agent ended, by the call's result
+    answered: set[str] = set()  # spawning calls that got a result
     for ev in events:
         if ev.spawn is not None and ev.call_id:
             pending[ev.call_id] = (ev.agent, ev.spawn)
         elif pending and ev.kind == "tool_result" and ev.call_id in pending:
+            answered.add(ev.call_id)
             # A Task's result that is an error (the CLI's "API Error: 500 ..." when the sub-agent's
             # request failed; the error class on the HTML card) says its sub-agent failed, an
             # interrupted one that it was stopped, as formats.claude_session reads the session's
@@ -156,6 +158,11 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
             if call in ended:
                 info.status = ended[call]
         yield ev
+    for agent, call in linked.items():
+        if call not in answered:
+            # its Task got no result: the session was cut off (killed, copied while running) while
+            # the sub-agent ran, "running" as formats.claude_session has it (was "completed")
+            tree.unanswered.add(agent)
 
 
 _CODEX_HEADS = ("Exit code: ", "Chunk ID: ", "Process exited with code ")
