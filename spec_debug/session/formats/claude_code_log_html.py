@@ -39,7 +39,7 @@ from collections.abc import Iterator
 
 from spec_debug.session.events import ReadStats
 from spec_debug.session.formats import claude_code
-from spec_debug.session.formats.claude_code_log_md import GENERATED, PageRecords, _failed, codex_statuses
+from spec_debug.session.formats.claude_code_log_md import GENERATED, TOOL_NAMES, PageRecords, _failed, codex_statuses
 from spec_debug.session.formats.common import Cursor
 
 _MESSAGE = "<div class='message "
@@ -307,10 +307,8 @@ class _Records(PageRecords):
                                                "input": tool_input}], stamp, sidechain)
 
 
-_OLD_NAMES = {name.lower(): name for name in (
-    "Bash", "Task", "Agent", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep", "LS", "TodoWrite", "TodoRead",
-    "WebFetch", "WebSearch", "NotebookRead", "NotebookEdit", "exit_plan_mode")}
-"""Claude Code's tools of June 2025 (CLI 1.0.x), by the name ``str.title()`` left on a 0.2.x card."""
+_OLD_NAMES = {name.lower(): name for name in TOOL_NAMES}
+"""Claude Code's tools, by the name ``str.title()`` left on a 0.2.x card."""
 
 
 def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> Iterator[tuple[int, int, dict]]:

@@ -55,6 +55,7 @@ unknown, the time line under each heading was the reason they were run, and no p
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -202,6 +203,9 @@ class _Message:
         self.text: list[str] = []  # the body's lines, fences as written
         self.fences: list[tuple[str, str, int]] = []  # (language, text, line)
         self.agent_type: str | None = None  # a Task's, from its title
+        self.tentative = False  # a bare tool name's heading (:data:`_GENERIC`) till the line after it
+        self.prev: _Message | None = None  # (then) the message before it, not emitted yet
+        self.heading = ""  # (then) its line, the prompt's again if it was a heading the person wrote
 
 
 class PageRecords:
@@ -244,7 +248,8 @@ class _Records(PageRecords):
         if self.task_level is not None and msg.level <= self.task_level:
             self.task_level = None
         msg.sidechain = self.task_level is not None
-        if msg.kind == "task" and not msg.sidechain:
+        task = msg.kind == "task" or msg.kind == "generic" and msg.name in claude_code.SPAWN_TOOLS
+        if task and not msg.sidechain:
             self.task_level = msg.level
 
     def emit(self, msg: _Message) -> Iterator[tuple[int, int, dict]]:
@@ -291,6 +296,15 @@ class _Records(PageRecords):
                                  (report[0], report[1], msg.line) if report is not None else None)
         elif kind == "tool":
             yield from self.call(msg, msg.name or "tool", {}, None)
+        elif kind == "generic":
+            if msg.tentative:  # a heading straight after it: no call (the message before it stands)
+                if msg.prev is not None:
+                    yield from self.emit(msg.prev)
+                return
+            tool_input, result = _params(msg.text)
+            if msg.name in claude_code.SPAWN_TOOLS and (report := _details(msg.text).get("Report")) is not None:
+                result = (report[0], report[1], msg.line)
+            yield from self.call(msg, msg.name or "tool", tool_input, result)
 
     def call(self, msg: _Message, name: str, tool_input: dict,
              result: tuple[str, str, int] | None) -> Iterator[tuple[int, int, dict]]:
@@ -340,6 +354,59 @@ def _details(text: list[str]) -> dict[str, tuple[str, str, int]]:
     return found
 
 
+_GENERIC = re.compile(r"^(?:[A-Z][A-Za-z]*|mcp__[\w.-]+)$")
+"""The title of a call of a tool the renderer has no model for, or whose input its model does not
+take: the tool's name alone (``format_ToolUseContent``, ``_render_params``), such as a Task of CLI
+1.0.x, whose input had no ``subagent_type`` (``TaskInput`` requires one): "### Task", or an MCP
+tool's "### mcp__ssh__exec". Its input follows as ``**key:** `value``` lines (``**key:**`` and a
+fence for a long or structured value), its result in the next fence. Such a heading is a call only
+when the time line follows it (a heading the person wrote in a prompt has none), or, on pages
+without time lines (before 1.4.0), a parameter line (:data:`_PARAM`) after an MCP tool's or one of
+Claude Code's tools' name."""
+TOOL_NAMES = frozenset({
+    "Task", "Agent", "Bash", "BashOutput", "KillBash", "KillShell", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep",
+    "LS", "TodoWrite", "TodoRead", "WebFetch", "WebSearch", "NotebookRead", "NotebookEdit", "exit_plan_mode",
+    "ExitPlanMode", "SlashCommand", "Skill", "AskUserQuestion"})
+"""Claude Code's own tools, by name (its tool names in claude-code-log's ``models.py`` and
+``factories/tool_factory.py``)."""
+_PARAM = re.compile(r"^\*\*(?P<key>[\w-]+):\*\*(?: `(?P<value>.*)`)?\s*$")
+_NO_PARAMS = "*No parameters*"
+
+
+def _params(text: list[str]) -> tuple[dict, tuple[str, str, int] | None]:
+    """A generic call's input (its ``**key:**`` lines, a fenced value after a bare one: JSON in a
+    ``json`` fence) and its result, the fence no key claims (:data:`_GENERIC`)."""
+    params: dict = {}
+    result: tuple[str, str, int] | None = None
+    key: str | None = None
+    fence: tuple[str, str, list[str]] | None = None  # (ticks, language, lines)
+    for n, line in enumerate(text):
+        if fence is not None:
+            if line.rstrip() != fence[0]:
+                fence[2].append(line)
+                continue
+            value = "\n".join(fence[2])
+            if key is not None:
+                try:
+                    params[key] = json.loads(value) if fence[1] == "json" else value
+                except ValueError:
+                    params[key] = value
+            else:
+                result = (fence[1], value, n)
+            fence, key = None, None
+        elif (found := _FENCE.match(line)) is not None:
+            fence = (found.group("ticks"), found.group("lang"), [])
+        elif line.startswith("**") and (param := _PARAM.match(line)) is not None:
+            value = param.group("value")
+            key = param.group("key") if value is None else None
+            if value is not None:
+                params[param.group("key")] = (value == "True" if value in ("True", "False") else
+                                              int(value) if value.isdigit() else value)
+        elif line.strip():
+            key = None
+    return params, result
+
+
 def _unescaped(said: str | None) -> str | None:
     return _ESCAPED.sub(r"\1", said) if said and "\\" in said else said
 
@@ -382,6 +449,10 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> It
                 if msg is not None:
                     msg.text.append(line)
             continue
+        if msg is not None and msg.tentative and line.strip():
+            msg = yield from _settle(out, msg, _STAMP.match(line) is not None or (
+                _known_tool(msg.name) and (line.startswith("**") and _PARAM.match(line) is not None
+                                           or line.strip() == _NO_PARAMS)))
         if msg is not None and msg.waiting_stamp and line.strip():
             msg.waiting_stamp = False
             if (stamp := _STAMP.match(line)) is not None:
@@ -410,6 +481,13 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> It
                 out.place(started)
                 msg = started
                 continue
+            if _GENERIC.match(title) is not None and (msg is None or not msg.tentative):
+                # perhaps a call the renderer knows no model for: told by the line after it
+                started = _Message("generic", lineno, title)
+                started.level = len(line) - len(line.lstrip("#"))
+                started.tentative, started.prev, started.heading = True, msg, line
+                msg = started
+                continue
             if msg is not None and (msg.kind != "user" or title.startswith(_OTHERS)):
                 # another kind of heading (a system note, a teammate's message): its body is no
                 # part of the message before it (a prompt may hold headings the person wrote)
@@ -418,5 +496,29 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> It
                 continue
         if msg is not None:
             msg.text.append(line)
+    if msg is not None and msg.tentative:
+        msg = yield from _settle(out, msg, False)
     if msg is not None:
         yield from out.emit(msg)
+
+
+def _known_tool(name: str | None) -> bool:
+    return bool(name) and (name.startswith("mcp__") or name in TOOL_NAMES)
+
+
+def _settle(out: _Records, msg: _Message, call: bool) -> Iterator[tuple[int, int, dict]]:
+    """A generic heading (:data:`_GENERIC`) told by the line after it: a call (the message
+    before it emitted, the call placed) or a heading the person wrote in their prompt (back in the
+    prompt; another message's: nothing, as before). Returns the message read on."""
+    prev, msg.prev, msg.tentative = msg.prev, None, False
+    if call:
+        if prev is not None:
+            yield from out.emit(prev)
+        out.place(msg)
+        return msg
+    if prev is not None and prev.kind == "user":
+        prev.text += [msg.heading, *msg.text]  # (the blank lines after it)
+        return prev
+    if prev is not None:
+        yield from out.emit(prev)
+    return None
