@@ -39,7 +39,9 @@ from collections.abc import Iterator
 
 from spec_debug.session.events import ReadStats
 from spec_debug.session.formats import claude_code
-from spec_debug.session.formats.claude_code_log_md import GENERATED, TOOL_NAMES, PageRecords, _failed, codex_statuses
+from spec_debug.session.formats.claude_code_log_md import (
+    GENERATED, TOOL_NAMES, PageRecords, _failed, codex_statuses, scalar,
+)
 from spec_debug.session.formats.common import Cursor
 
 _MESSAGE = "<div class='message "
@@ -120,6 +122,30 @@ def _call_id(title: re.Match | None) -> str | None:
         return None
     found = _CALL_ID.search(title.group("attrs"))
     return html.unescape(found.group("id")) if found is not None else None
+
+
+_PARAM_ROW = re.compile(r"<td class='tool-param-key'>(?P<key>.*?)</td>\s*"
+                        r"<td class='tool-param-value'>(?P<value>.*?)</td>", re.S)
+_PARAM_FULL = re.compile(r"<div class='tool-param-(?:full|markdown markdown)'>(?P<text>.*?)</div>\s*</details>", re.S)
+
+
+def _params_table(body: str) -> dict:
+    """The input of a call the renderer has no model for, or whose input its model does not take
+    (an MCP tool; a Task of Claude Code 1.0.x, without ``subagent_type``): its table of parameters
+    (``render_params_table`` in ``claude_code_log/html/tool_formatters.py``), a row a key and its
+    value, a long value whole in the fold (``tool-param-full``, or rendered Markdown). A string is
+    shown as inline Markdown: its text is read (emphasis marks a command held are lost). A value
+    that is a table of its own (a dict, a list) is left out."""
+    params: dict = {}
+    for row in _PARAM_ROW.finditer(body):
+        start = row.start()
+        if body.count("<table", 0, start) - body.count("</table>", 0, start) != 1 or "<table" in row.group("value"):
+            continue  # a nested table's row, or a structured value
+        value = row.group("value")
+        if "<details" in value and (full := _PARAM_FULL.search(body, row.start("value"))) is not None:
+            value = full.group("text")
+        params[_text(row.group("key")).strip()] = scalar(_text(value).strip())
+    return params
 
 
 def _title_spans(title: str) -> dict[str, str]:
@@ -249,7 +275,7 @@ class _Records(PageRecords):
             else:
                 words = title.split()
                 name = next((w for w in words if w[:1].isalpha()), "tool")
-                tool_input = {}
+                tool_input = _params_table(body) if "tool-params-table" in body else {}
             self.open_calls.append((call_id, sidechain))
             yield self.record(line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
                                                    "input": tool_input}], stamp, sidechain)

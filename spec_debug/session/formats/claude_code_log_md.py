@@ -364,8 +364,8 @@ when the time line follows it (a heading the person wrote in a prompt has none),
 without time lines (before 1.4.0), a parameter line (:data:`_PARAM`) after an MCP tool's or one of
 Claude Code's tools' name."""
 TOOL_NAMES = frozenset({
-    "Task", "Agent", "Bash", "BashOutput", "KillBash", "KillShell", "Read", "Write", "Edit", "MultiEdit", "Glob", "Grep",
-    "LS", "TodoWrite", "TodoRead", "WebFetch", "WebSearch", "NotebookRead", "NotebookEdit", "exit_plan_mode",
+    "Task", "Agent", "Bash", "BashOutput", "KillBash", "KillShell", "Read", "Write", "Edit", "MultiEdit", "Glob",
+    "Grep", "LS", "TodoWrite", "TodoRead", "WebFetch", "WebSearch", "NotebookRead", "NotebookEdit", "exit_plan_mode",
     "ExitPlanMode", "SlashCommand", "Skill", "AskUserQuestion"})
 """Claude Code's own tools, by name (its tool names in claude-code-log's ``models.py`` and
 ``factories/tool_factory.py``)."""
@@ -400,11 +400,16 @@ def _params(text: list[str]) -> tuple[dict, tuple[str, str, int] | None]:
             value = param.group("value")
             key = param.group("key") if value is None else None
             if value is not None:
-                params[param.group("key")] = (value == "True" if value in ("True", "False") else
-                                              int(value) if value.isdigit() else value)
+                params[param.group("key")] = scalar(value)
         elif line.strip():
             key = None
     return params, result
+
+
+def scalar(value: str) -> str | bool | int:
+    """A parameter's value as the renderer shows it (``str(value)``): ``True``/``False`` a bool,
+    digits an int (a timeout), else the string."""
+    return value == "True" if value in ("True", "False") else int(value) if value.isdigit() else value
 
 
 def _unescaped(said: str | None) -> str | None:
