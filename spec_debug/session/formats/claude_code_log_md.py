@@ -256,6 +256,8 @@ class _Records(PageRecords):
         kind = msg.kind
         if kind == "user":
             said = "\n".join(line for line in msg.text if not line.startswith(_ANCHOR)).strip()
+            if said.startswith("```") and (fenced := _fenced_only(msg.text)) is not None:
+                said = fenced
             if said:
                 yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "command":
@@ -317,6 +319,27 @@ class _Records(PageRecords):
             failed = _failed(text) or (name in claude_code.SPAWN_TOOLS and text.startswith(_AGENT_FAILED))
             yield self.record(result[2], "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
                                                    "is_error": failed}], msg.stamp, msg.sidechain)
+
+
+def _fenced_only(text: list[str]) -> str | None:
+    """A prompt the renderer wrote in plain fences, one a text block (``format_UserTextMessage``:
+    always before 1.3.0, "to protect embedded markdown"; from 1.3.0 when the text does not render
+    as clean Markdown): what the person typed, the blocks' texts; None when anything is outside
+    them (the fences were the person's, in their prompt)."""
+    blocks: list[str] = []
+    fence: tuple[str, list[str]] | None = None  # (ticks, lines)
+    for line in text:
+        if fence is not None:
+            if line.rstrip() == fence[0]:
+                blocks.append("\n".join(fence[1]))
+                fence = None
+            else:
+                fence[1].append(line)
+        elif (found := _FENCE.match(line)) is not None and not found.group("lang"):
+            fence = (found.group("ticks"), [])
+        elif line.strip():
+            return None
+    return "\n\n".join(blocks) if blocks and fence is None else None
 
 
 def _commands(fences: list[tuple[str, str, int]]) -> list[tuple[str, tuple[str, str, int] | None]]:
