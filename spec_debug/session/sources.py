@@ -27,8 +27,8 @@ from spec_debug.session.formats import (
     anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html, claude_code_log_md,
     claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush,
     gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
-    opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export, opencode_store, qwen_code,
-    responses_stream, specstory, swe_agent, text_log,
+    opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
+    opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
@@ -1210,11 +1210,8 @@ def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
     folder read the session three times, from its JSONL, the combined page and the session's
     page, each command and error counted thrice. Named alone, such a page is still read."""
     if not lower.startswith("index.") and not any(n.endswith(".jsonl") for n in trunks):
-        # the pages alone (copied out of the folder): they are the sessions, each once (the
-        # combined page holds what the session pages beside it hold: was each command read twice)
-        return lower.startswith(_RENDERED_PAGES[0]) and lower.endswith(".md") and any(
-            n.lower().startswith("session-") and n.lower().endswith(".md")
-            and _md_page(path.parent / n) for n in trunks)
+        # the pages alone (copied out of the folder): they are the sessions, each once
+        return lower.endswith(".md") and _shadowed_page(path, lower, trunks)
     try:
         head = read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip()
     except OSError:
@@ -1232,10 +1229,34 @@ def _claude_code_log_html(path: Path, lower: str, trunks: set[str]) -> bool:
     if not lower.startswith(_RENDERED_PAGES[:2]) or any(n.endswith(".jsonl") for n in trunks) \
             or not _html_page(path):
         return False
-    # the combined page of the session pages beside it holds the same sessions
-    return not lower.startswith(_RENDERED_PAGES[0]) or not any(
-        n.lower().startswith("session-") and n.lower().endswith(".html") and _html_page(path.parent / n)
-        for n in trunks)
+    return not _shadowed_page(path, lower, trunks)
+
+
+def _shadowed_page(path: Path, lower: str, trunks: set[str]) -> bool:
+    """A claude-code-log page, among pages alone, whose sessions another page beside it holds and
+    is read instead, so that each session is read once: a combined page where there are session
+    pages (of either format); a session's (or the combined) Markdown where its HTML is there; a
+    variant (``session-<id>.agent.html``: ``--depth``/``--detail``; ``.compact.md``) where the plain
+    page is, or a later-named variant of the same. A folder of the pages of both formats (``--format
+    md`` after the default HTML, or ``--output DIR``) read each session twice, each variant once more."""
+    stem = lower.split(".", 1)[0]
+    own = _page_rank(lower)
+    for name in trunks:
+        other = name.lower()
+        if other == lower or not other.endswith((".html", ".md")) or not other.startswith(_RENDERED_PAGES[:2]):
+            continue
+        other_stem = other.split(".", 1)[0]
+        covers = (lower.startswith(_RENDERED_PAGES[0]) and other.startswith("session-")) or (
+            other_stem == stem and _page_rank(other) < own)
+        if covers and (_html_page if other.endswith(".html") else _md_page)(path.parent / name):
+            return True
+    return False
+
+
+def _page_rank(lower: str) -> tuple[bool, bool, str]:
+    """Which of a session's pages is read (the least): the plain page before a variant, the HTML
+    (its statuses and call ids written out) before the Markdown, then by name."""
+    return lower.count(".") > 1, not lower.endswith(".html"), lower
 
 
 def _md_page(path: Path) -> bool:
