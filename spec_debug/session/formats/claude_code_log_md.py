@@ -431,8 +431,11 @@ def _params(text: list[str]) -> tuple[dict, tuple[str, str, int] | None]:
 
 def scalar(value: str) -> str | bool | int:
     """A parameter's value as the renderer shows it (``str(value)``): ``True``/``False`` a bool,
-    digits an int (a timeout), else the string."""
-    return value == "True" if value in ("True", "False") else int(value) if value.isdigit() else value
+    ASCII digits as ``str(int)`` writes them an int (a timeout), else the string ("007" stays one,
+    and "²", a digit to ``str.isdigit`` that ``int`` refuses)."""
+    if value in ("True", "False"):
+        return value == "True"
+    return int(value) if value.isascii() and value.isdigit() and str(int(value)) == value else value
 
 
 def _unescaped(said: str | None) -> str | None:
