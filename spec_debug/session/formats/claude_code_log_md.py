@@ -304,6 +304,13 @@ class _Records(PageRecords):
                     yield from self.emit(msg.prev)
                 return
             tool_input, result = _params(msg.text)
+            if msg.name == _ORPHAN_ERROR:
+                if result is not None:  # no call to tie it to: its error is still the session's
+                    self.calls += 1
+                    block = {"type": "tool_result", "is_error": True, "content": result[1],
+                             "tool_use_id": f"claude-code-log-result-{self.calls}"}
+                    yield self.record(result[2], "user", [block], msg.stamp, msg.sidechain)
+                return
             if msg.name in claude_code.SPAWN_TOOLS and (report := _details(msg.text).get("Report")) is not None:
                 result = (report[0], report[1], msg.line)
             yield from self.call(msg, msg.name or "tool", tool_input, result)
@@ -392,6 +399,11 @@ TOOL_NAMES = frozenset({
     "ExitPlanMode", "SlashCommand", "Skill", "AskUserQuestion"})
 """Claude Code's own tools, by name (its tool names in claude-code-log's ``models.py`` and
 ``factories/tool_factory.py``)."""
+_ORPHAN_ERROR = "Error"
+"""The title of a failed result whose call is not on the page (``title_ToolResultMessage``: "Error"
+for ``is_error``), e.g. the second of two calls made at once whose lines share their timestamp,
+which ``deduplicate_messages`` (``converter.py``) drops; told, as a generic call is, by the time
+line after it. Its fence is the result; there is no call to read."""
 _PARAM = re.compile(r"^\*\*(?P<key>[\w-]+):\*\*(?: `(?P<value>.*)`)?\s*$")
 _NO_PARAMS = "*No parameters*"
 
