@@ -41,7 +41,7 @@ from spec_debug.runner.ssh_connect import (
 from spec_debug.runner.ssh_agent_forward import forward_agent
 from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
-from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
+from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError, _one_line
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
@@ -936,16 +936,31 @@ class SSHTransport(Transport):
         try:
             with bounded:
                 second = self._reconnect()
-        except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
-            return None
+        except SpecDebugError as exc:
+            return self._second_connection_failed(exc.message.splitlines()[0].removeprefix(self.host + ": "))
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            return self._second_connection_failed(_one_line(exc))
         try:
             return _run_kill_script(
                 second.transport.open_session(timeout=second.target.connect_timeout_s), script, host=self.host, via_sh=self._via_sh
             )
-        except (paramiko.SSHException, EOFError, OSError):
-            return None
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            return self._second_connection_failed(_one_line(exc))
         finally:
             second.close()
+
+    def _second_connection_failed(self, why: str) -> TransportError:
+        """The kill's second connection failed: the step's tree was not killed. It was recorded
+        "process tree killed" (a refused connection returned as if the kill had run), while the
+        step ran on and kept the host's only session: a host whose sshd listener had stopped
+        (`systemctl stop ssh` keeps open sessions) or met MaxStartups, and every later step of
+        the host then waited for a channel and failed "raise MaxSessions"."""
+        return TransportError(
+            f"{self.host}: sshd refused the kill a channel (the step fills the host's MaxSessions) and a second "
+            f"connection failed: {why}",
+            hint="kill the step's processes on the host by hand once it takes connections again (its sshd stopped "
+            "listening, or is busy: MaxStartups), or raise MaxSessions in sshd_config so that a kill fits beside a step",
+        )
 
     # -- files ------------------------------------------------------------------------------
 
