@@ -635,6 +635,13 @@ class SSHTransport(Transport):
                                 command, time.monotonic() - started, in_args
                             )
                             raise not_killed
+                        # Ctrl-C: the step ends as interrupted, but its record says it was not
+                        # killed and where to find it (a refused kill connection, a lost host).
+                        elapsed = time.monotonic() - started
+                        why = killed.message.splitlines()[0].removeprefix(self.host + ": ")
+                        return CommandOutcome(
+                            exit_code=None, duration_s=elapsed, left_running=self._left_running(command, elapsed, in_args, why=why)
+                        )
                     elif header.pid is None and not (channel.eof_received or channel.closed):
                         # Timed out, or Ctrl-C (after Ctrl-C _await_pid read only
                         # _SIGNALLED_END_S: the user waits), before the wrapper's pid line:
@@ -777,13 +784,13 @@ class SSHTransport(Transport):
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
 
-    def _left_running(self, command: str, elapsed_s: float, in_args: bool) -> LeftRunning:
+    def _left_running(self, command: str, elapsed_s: float, in_args: bool, why: str | None = None) -> LeftRunning:
         """A step whose pid line had not come when it timed out, nor ConnectTimeout later
         (_await_pid), or when the run was interrupted: with no pid there was nothing to kill,
         and the command, started or about to be (its shell still in its rc files), may run on;
         "process tree killed" sent the reader to rerun beside it, and an interrupted step's
         record said nothing of it. The check names the command's first line."""
-        return LeftRunning(host=self.host, check=left_running_check(command, in_args=in_args), waited_s=elapsed_s)
+        return LeftRunning(host=self.host, check=left_running_check(command, in_args=in_args), waited_s=elapsed_s, why=why)
 
     def _step_tree_alive(self, pid: int | None) -> bool:
         """Whether a process of the step's group or session is alive on the host (checked over a
