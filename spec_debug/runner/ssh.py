@@ -478,7 +478,13 @@ class SSHTransport(Transport):
             # known_hosts line to remove) is the fix; "raise MaxSessions" was not.
             if isinstance(exc, (HostKeyError, AuthenticationError)) and exc.hint:
                 raise _SessionRefused(f"{refused.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=exc.hint) from None
-            raise refused from None
+            # Any other failure is said too: a host whose sshd stopped listening (`systemctl stop
+            # ssh` keeps open sessions) or is at MaxStartups said only "refused a new session".
+            raise _SessionRefused(
+                f"{refused.message}; reconnecting failed: {exc.message.splitlines()[0]}",
+                hint=f"{refused.hint}; the new connection tried in its place failed: check that the host's sshd still takes "
+                "connections (`ssh HOST true`)" if refused.hint else None,
+            ) from None
         self._use_connection(fresh)
 
     def check_login_shell(self) -> None:
