@@ -41,7 +41,7 @@ from spec_debug.runner.ssh_connect import (
 from spec_debug.runner.ssh_agent_forward import forward_agent
 from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
-from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError
+from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError, _one_line
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
@@ -478,7 +478,13 @@ class SSHTransport(Transport):
             # known_hosts line to remove) is the fix; "raise MaxSessions" was not.
             if isinstance(exc, (HostKeyError, AuthenticationError)) and exc.hint:
                 raise _SessionRefused(f"{refused.message}; reconnecting failed: {exc.message.splitlines()[0]}", hint=exc.hint) from None
-            raise refused from None
+            # Any other failure is said too: a host whose sshd stopped listening (`systemctl stop
+            # ssh` keeps open sessions) or is at MaxStartups said only "refused a new session".
+            raise _SessionRefused(
+                f"{refused.message}; reconnecting failed: {exc.message.splitlines()[0]}",
+                hint=f"{refused.hint}; the new connection tried in its place failed: check that the host's sshd still takes "
+                "connections (`ssh HOST true`)" if refused.hint else None,
+            ) from None
         self._use_connection(fresh)
 
     def check_login_shell(self) -> None:
@@ -635,6 +641,13 @@ class SSHTransport(Transport):
                                 command, time.monotonic() - started, in_args
                             )
                             raise not_killed
+                        # Ctrl-C: the step ends as interrupted, but its record says it was not
+                        # killed and where to find it (a refused kill connection, a lost host).
+                        elapsed = time.monotonic() - started
+                        why = killed.message.splitlines()[0].removeprefix(self.host + ": ")
+                        return CommandOutcome(
+                            exit_code=None, duration_s=elapsed, left_running=self._left_running(command, elapsed, in_args, why=why)
+                        )
                     elif header.pid is None and not (channel.eof_received or channel.closed):
                         # Timed out, or Ctrl-C (after Ctrl-C _await_pid read only
                         # _SIGNALLED_END_S: the user waits), before the wrapper's pid line:
@@ -777,13 +790,13 @@ class SSHTransport(Transport):
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
 
-    def _left_running(self, command: str, elapsed_s: float, in_args: bool) -> LeftRunning:
+    def _left_running(self, command: str, elapsed_s: float, in_args: bool, why: str | None = None) -> LeftRunning:
         """A step whose pid line had not come when it timed out, nor ConnectTimeout later
         (_await_pid), or when the run was interrupted: with no pid there was nothing to kill,
         and the command, started or about to be (its shell still in its rc files), may run on;
         "process tree killed" sent the reader to rerun beside it, and an interrupted step's
         record said nothing of it. The check names the command's first line."""
-        return LeftRunning(host=self.host, check=left_running_check(command, in_args=in_args), waited_s=elapsed_s)
+        return LeftRunning(host=self.host, check=left_running_check(command, in_args=in_args), waited_s=elapsed_s, why=why)
 
     def _step_tree_alive(self, pid: int | None) -> bool:
         """Whether a process of the step's group or session is alive on the host (checked over a
@@ -936,16 +949,31 @@ class SSHTransport(Transport):
         try:
             with bounded:
                 second = self._reconnect()
-        except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
-            return None
+        except SpecDebugError as exc:
+            return self._second_connection_failed(exc.message.splitlines()[0].removeprefix(self.host + ": "))
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            return self._second_connection_failed(_one_line(exc))
         try:
             return _run_kill_script(
                 second.transport.open_session(timeout=second.target.connect_timeout_s), script, host=self.host, via_sh=self._via_sh
             )
-        except (paramiko.SSHException, EOFError, OSError):
-            return None
+        except (paramiko.SSHException, EOFError, OSError) as exc:
+            return self._second_connection_failed(_one_line(exc))
         finally:
             second.close()
+
+    def _second_connection_failed(self, why: str) -> TransportError:
+        """The kill's second connection failed: the step's tree was not killed. It was recorded
+        "process tree killed" (a refused connection returned as if the kill had run), while the
+        step ran on and kept the host's only session: a host whose sshd listener had stopped
+        (`systemctl stop ssh` keeps open sessions) or met MaxStartups, and every later step of
+        the host then waited for a channel and failed "raise MaxSessions"."""
+        return TransportError(
+            f"{self.host}: sshd refused the kill a channel (the step fills the host's MaxSessions) and a second "
+            f"connection failed: {why}",
+            hint="kill the step's processes on the host by hand once it takes connections again (its sshd stopped "
+            "listening, or is busy: MaxStartups), or raise MaxSessions in sshd_config so that a kill fits beside a step",
+        )
 
     # -- files ------------------------------------------------------------------------------
 

@@ -54,13 +54,18 @@ class LeftRunning:
     """One line to paste on the host that lists the command's processes (ssh.left_running_check)."""
     waited_s: float
     """Seconds from the command's start until it was given up."""
+    why: str | None = None
+    """Why the kill did not reach the command where its pid had come (the kill's connection
+    failed after Ctrl-C); None: the pid never came."""
 
     def words(self) -> str:
         """What happened and how to find the command on the host, for the step's message (in
         place of attempt.killed_words' "process tree killed")."""
+        why = self.why or (
+            f"the step's shell had not reported its pid {self.waited_s:.1f} s after the start (its rc files or a loaded host held it)"
+        )
         return (
-            f"not killed: the step's shell had not reported its pid {self.waited_s:.1f} s after the start (its rc files or a "
-            f"loaded host held it), so the command may still be running on {self.host}; check there with "
+            f"not killed: {why}, so the command may still be running on {self.host}; check there with "
             f"`{self.check}` and kill it before running the step again"
         )
 
