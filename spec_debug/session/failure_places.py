@@ -69,15 +69,28 @@ _JAVA_UNCAUGHT = "Exception in thread "
 _JAVA_FRAME = re.compile(r"^\s+at [\w$.<>/]+\((?P<file>[\w$.-]+\.(?:java|kt|scala)):(?P<line>\d+)\)", re.M)
 
 
+VITEST_POINTER = "\u276f "
+_VITEST_FRAME = re.compile(r"^[ \t]*\u276f (?:\S+ )?(?P<file>[^\s():]+):(?P<line>\d+):\d+[ \t]*$", re.M)
+"""A frame of the stack vitest prints under a failed test's error: `` ❯ src/a.test.ts:12:20``, or
+with the function, `` ❯ rate src/rate.ts:3:9`` (vitest-dev/vitest ``packages/vitest/src/node/error.ts``,
+``printStack``: the pointer ``F_POINTER``, the method if any, the path relative to the root and
+``line:column``), in place of V8's ``at`` lines. Its summary's `` ❯ src/a.test.ts  (2 tests | 1
+failed)`` above the error names no line."""
+
+
 def thrown_at(output: str, after: int) -> tuple[str | None, int | None]:
     """Where an uncaught JavaScript exception was thrown: the first frame of its stack (``    at
-    fn (/app/index.js:3:1)``, V8's stack trace format) after the exception's line that is no
-    ``node_modules`` or ``node:`` internals frame; ``(None, None)`` for an output with none (a
-    Python exception printed without its traceback)."""
-    for m in _JEST_FRAME.finditer(output, after):
-        file = m.group("file")
-        if "node_modules/" not in file and not file.startswith("node:"):
-            return file, int(m.group("line"))
+    fn (/app/index.js:3:1)``, V8's stack trace format, or vitest's `` ❯ src/a.test.ts:12:20``,
+    :data:`_VITEST_FRAME`) after the exception's line that is no ``node_modules`` or ``node:``
+    internals frame; ``(None, None)`` for an output with none (a Python exception printed
+    without its traceback)."""
+    for frames in (_JEST_FRAME, _VITEST_FRAME):
+        for m in frames.finditer(output, after):
+            file = m.group("file")
+            if "node_modules/" not in file and not file.startswith("node:"):
+                return file, int(m.group("line"))
+        if VITEST_POINTER not in output:
+            break
     return None, None
 
 
@@ -107,7 +120,8 @@ def failure_place(output: str, message: str, said_at: int | None = None) -> tupl
         return m.group("file"), int(m.group("line"))
     if ".go:" in message and (m := _GO_PLACE.match(message)) is not None:
         return m.group("file"), int(m.group("line"))
-    if "    at " in output and _JS_ERROR.match(message) and (at := output.find(message)) >= 0:
+    if ("    at " in output or VITEST_POINTER in output) and _JS_ERROR.match(message) \
+            and (at := output.find(message)) >= 0:
         return thrown_at(output, at + len(message))
     if message.startswith(_JAVA_UNCAUGHT) and (m := _JAVA_FRAME.search(output)) is not None:
         return m.group("file"), int(m.group("line"))  # the JVM's "\tat pkg.Cls.run(Main.java:14)", innermost first
