@@ -94,6 +94,54 @@ def thrown_at(output: str, after: int) -> tuple[str | None, int | None]:
     return None, None
 
 
+_MAVEN_SAID = re.compile(r"^\[ERROR\] (?P<file>(?:[A-Za-z]:)?[^\s:\[][^\n:\[]*?\.\w+):\[(?P<line>\d+)(?:,\d+)?\] [^\n]*\S",
+                         re.M)
+"""A compile error under Maven: the compiler plugin logs each as ``[ERROR]`` and the message's
+``file:[line,column] text`` (codehaus-plexus/plexus-compiler ``plexus-compiler-api/.../CompilerMessage.java``,
+``toString``), ``[ERROR] /w/src/main/java/a/Main.java:[12,5] cannot find symbol``, once in the build's
+output and again under "Failed to execute goal"."""
+_MAVEN_GOAL = re.compile(r"^\[ERROR\] Failed to execute goal [^\n]*\S", re.M)
+"""Maven's verdict on a failed build, when no compiler message names the place (a test, a
+dependency that could not be resolved): ``[ERROR] Failed to execute goal <plugin>:<goal> (<id>) on
+project <name>: <why>`` (apache/maven ``maven-core/.../lifecycle/LifecycleExecutionException.java``,
+``createMessage``), `` -> [Help 1]`` after it when it fits one line. A failed build's first line is
+``[INFO] Scanning for projects...``."""
+_KOTLIN_SAID = re.compile(r"^e: (?:file://)?(?P<file>(?:/|[A-Za-z]:)[^\n]*?\.kts?)"
+                          r"(?::(?P<line>\d+):\d+ |: \((?P<pline>\d+), \d+\): |: )[^\n]*\S", re.M)
+"""A Kotlin compile error as the Gradle plugin prints it: ``e: file:///w/src/main/kotlin/Main.kt:12:5
+Unresolved reference: acceptRate`` (JetBrains/kotlin ``GradleStyleMessageRenderer``: "e: " for an
+error, the file's URI, ``:line:column`` and a space; before Kotlin 1.7 the path then ``: (12, 5): ``),
+above Gradle's ``> Task :app:compileKotlin FAILED`` and "BUILD FAILED"."""
+_ESLINT_ERROR = re.compile(r"^(?P<file>(?:/|[A-Za-z]:\\)[^\n]*\S)[ \t]*\n"
+                           r"(?:[ \t]+\d+:\d+[ \t]+warning[ \t][^\n]*\n)*"
+                           r"[ \t]+(?P<said>(?P<line>\d+):\d+[ \t]+error[ \t]{2,}[^\n]*\S)", re.M)
+"""eslint's default (``stylish``) report: each file's absolute path on a line of its own, then a row
+per problem, ``  12:5  error  'x' is not defined  no-undef`` (the line and column, ``error`` or
+``warning``, the message and the rule, in columns two spaces apart; eslint/eslint
+``lib/cli-engine/formatters/stylish.js``); the first ``error`` row under its file (warnings do not
+fail the run)."""
+_TABLE_GAP = re.compile(r"[ \t]{2,}")
+
+
+def build_said(output: str) -> tuple[str, str | None, int | None] | None:
+    """``(line, file, line_number)`` of the first error a Java or Kotlin build under Maven or
+    Gradle, or eslint, reports in ``output`` (the line as the tool wrote it, stripped), where the
+    output's first line is a banner (``[INFO] Scanning for projects...``, ``> Task :compileKotlin``)
+    or a file's path (eslint); else None. Each behind a substring test."""
+    if "[ERROR] " in output:
+        if (m := _MAVEN_SAID.search(output)) is not None:
+            return m.group(0).strip()[:300], m.group("file"), int(m.group("line"))
+        if (m := _MAVEN_GOAL.search(output)) is not None:
+            return m.group(0).split(" -> [Help ", 1)[0].strip()[:300], None, None
+    if ("\ne: " in output or output.startswith("e: ")) and (m := _KOTLIN_SAID.search(output)) is not None:
+        line = m.group("line") or m.group("pline")
+        return m.group(0).strip()[:300], m.group("file"), int(line) if line else None
+    if "error  " in output and (m := _ESLINT_ERROR.search(output)) is not None:
+        said = _TABLE_GAP.sub("  ", m.group("said"))  # its columns two spaces apart, as narrow as they go
+        return said[:300], m.group("file"), int(m.group("line"))
+    return None
+
+
 def better_said(output: str, head: str) -> str | None:
     """The line that names a failure whose first line (``head``) does not: a Go build's
     compiler error under its ``# package`` line, a link's complaint before collect2's verdict."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from spec_debug.session.ansi import without_colours
-from spec_debug.session.failure_places import VITEST_POINTER, better_said, failure_place, thrown_at
+from spec_debug.session.failure_places import VITEST_POINTER, better_said, build_said, failure_place, thrown_at
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -405,7 +405,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             else (None, None)  # a JS stack's, a vitest stack's
         return [ErrorInfo(kind, m.group("type"), msg, file, line)]
     if exit_code not in (None, 0) or is_error:
-        said_at = None
+        said_at = place = None
         if (said := _ERROR_SAID.search(output)) or (said := _ERROR_SAID_INDENTED.search(output)):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
             said_at = said.start()
@@ -413,11 +413,14 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("exception", raised.group("type"), raised.group("msg")[:300])]
         elif "llama" in output and (said := _llama_cpp_said(output)):
             head = said[:300]
+        elif (built := build_said(output)) is not None:
+            head, *place = built  # a Maven, Gradle or eslint report's first error, not the build's banner
         elif ("fail" in output or "FAIL" in output) and (said := _TEST_SUMMARY.search(output)):
             head = (said.group("said") or said.group("said2")).strip()[:300]  # the runner's verdict, not its banner
         if head[:1] in "#c*" and (better := better_said(output, head)) is not None:
             head = better  # the line that names the failure, not a Go package's, collect2's or pylint's banner
-        file, line = failure_place(output, head, said_at)  # a compiler's or test runner's source line
+        # a compiler's or test runner's source line
+        file, line = place if place else failure_place(output, head, said_at)
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}", file, line)]
         return [ErrorInfo("tool_error", None, head, file, line)]
