@@ -193,6 +193,32 @@ command after the last one: `` root@gpu01  ~/sglang   main  cmd``. oh-my-zsh's a
 (``themes/agnoster.zsh-theme``: status, context ``%n@%m``, dir ``%~``, git) and powerlevel9k's
 default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 typescript under
 util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
+_P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
+_P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
+"""What the right part of powerlevel10k's first prompt row shows (a screen capture of its
+two-row styles: the row, the blank gap, then the right segments): its ``status`` segment, the
+exit status of the command before when it failed, ``✘`` and the code (``✘ 2``), the signal's
+short name after a kill (``✘ INT``, ``SIGINT(2)`` with ``POWERLEVEL9K_STATUS_VERBOSE_SIGNAME``),
+each command's of a pipeline (``✘ 1|0``: the last is the command's); the icon after the code
+where the icons go after content on the right (``2 ✘``); and its ``context`` segment,
+``%n@%m`` (``root@gpu01``), shown over ssh and as root (romkatv/powerlevel10k
+``config/p10k-lean.zsh``: ``POWERLEVEL9K_STATUS_*``, ``POWERLEVEL9K_CONTEXT_TEMPLATE``;
+``internal/p10k.zsh``, ``prompt_status``)."""
+
+
+def _p10k_status(shown: str) -> int | None:
+    """The exit status powerlevel10k's status segment shows (:data:`_P10K_STATUS`), as a number:
+    a pipeline's last, a signal's name as 128 + its number."""
+    last = shown.rsplit("|", 1)[-1]
+    if last.isdigit():
+        return int(last)
+    if last.endswith(")") and "(" in last:  # SIGINT(2)
+        number = last[last.rfind("(") + 1:-1]
+        return 128 + int(number) if number.isdigit() else None
+    number = _LINUX_SIGNALS.get(last if last.startswith("SIG") else "SIG" + last)
+    return 128 + number if number else None
+
+
 _TERMINAL_CONTROL = re.compile(r"\x1b[\]PX^_k][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]+[0-~]|\x1b[0-~]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC and the other strings, screen's and
 tmux's ``\x1bk title\x1b\\``): a log recorded with ``script(1)`` keeps the prompt's colours,
@@ -1774,6 +1800,34 @@ class _State:
             return None
         return line[:at]
 
+    def _theme_top_row(self) -> tuple[str | None, str | None] | None:
+        """The first row of a two-row theme prompt whose second row is the bare ``❯`` the command
+        is typed after (powerlevel10k's lean style, pure), taken out of the open output, whose
+        last line it was read as; with what its right part shows (:data:`_P10K_RIGHT`): the
+        status of the command before, set on its output, and ``(user, host)`` of the context.
+        Such a row starts with the folder (``~/sglang main``) after the blank line the theme
+        prints before each prompt (powerlevel10k's ``POWERLEVEL9K_PROMPT_ADD_NEWLINE``). None
+        where the last line is none."""
+        body = self.body
+        if self.kind not in ("text", "tool_result") or not body or self.tail.lines or self.numbered \
+                or self.markdown:
+            return None
+        row = body[-1]
+        if row[:1] not in "~/" or not (len(body) >= 2 and not body[-2].strip() or self.kind == "text" and len(body) == 1):
+            return None
+        body.pop()
+        self.body_chars -= len(row) + 1
+        at = right_prompt_at(row)
+        right = row[at:] if at is not None else ""
+        if not right or ("@" not in right and "\u2718" not in right):
+            return None, None
+        status = _P10K_STATUS.search(right)
+        code = _p10k_status(status.group("before") or status.group("after")) if status else None
+        if code is not None and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
+            self.exit_code = code
+        context = _P10K_CONTEXT.search(right)
+        return (context.group("user"), context.group("host")) if context else (None, None)
+
     def _note_prompt_mark(self, m: re.Match) -> None:
         """Keep ``user@host`` of a Debian/Ubuntu or RHEL prompt (:attr:`prompt_mark`)."""
         if m.re is _USER_PROMPT and not self.numbered:
@@ -2087,6 +2141,9 @@ class _State:
                     self._open("quote", lineno)
                 self._append(line, lineno)
                 return
+            if line[:1] == "\u276f" and not line[1:].strip() and self.kind == "tool_result" \
+                    and self._theme_top_row() is not None:
+                return  # the theme's prompt with nothing typed (a capture's last row): the output ends
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m and self._percent_output(m, line):
                 m = None
@@ -2097,8 +2154,11 @@ class _State:
                 self._status_shown(m)
                 self.prompt_shape = m.re
                 self._note_prompt_mark(m)
-                yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
-                                         cwd=_prompt_dir(m), user=_prompt_user(m))
+                host, user = _prompt_host(m), _prompt_user(m)
+                if line[:1] == "\u276f" and m.re is _THEME_PROMPT and (top := self._theme_top_row()) is not None:
+                    user, host = top[0] or user, top[1] or host
+                yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered,
+                                         cwd=_prompt_dir(m), user=user)
                 return
             if self.prompt_mark is not None and self.kind == "tool_result" and self.call_id is not None \
                     and (at := self._glued_prompt(line)) is not None:
