@@ -930,6 +930,11 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None,
             yield lineno, before, timestamp
         if _READLINE_WRAP in line and width:
             line = _readline_rows_joined(line, width)
+    elif _READLINE_WRAP in line and width and _prompt(_shown(line[:line.find(_READLINE_WRAP)])) is not None:
+        # a prompt with no mark before it: readline before 8.1 turns bracketed paste on only when
+        # told to (bash 5.0 and older), and a PS1 with no window title (Debian's .bashrc sets
+        # one only for TERM=xterm*, not in tmux or screen); its row wraps are the same
+        line = _readline_rows_joined(line, width)
     yield lineno, _shown(line), timestamp
 
 
