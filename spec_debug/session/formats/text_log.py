@@ -1415,6 +1415,9 @@ class _State:
         """The step's group showed its ``shell:``: a ``run:`` step, not a ``uses:`` one."""
         self.after_script = False
         """A GitLab job's ``after_script`` began (:mod:`formats.gitlab_job`)."""
+        self.right_context: tuple[str | None, str | None] | None = None
+        """``(user, host)`` a right prompt drawn on the row of the command being read shows
+        (:meth:`_right_segments`), for a prompt that shows no host."""
         self.prompt_mark: str | None = None
         """``user@host`` of the last prompt that showed both: where it recurs mid-line, a prompt
         follows output that ended with no newline (:meth:`_glued_prompt`)."""
@@ -1812,7 +1815,7 @@ class _State:
     def _theme_top_row(self) -> tuple[str | None, str | None] | None:
         """The first row of a two-row theme prompt whose second row is the bare ``❯`` the command
         is typed after (powerlevel10k's lean style, pure), taken out of the open output, whose
-        last line it was read as; with what its right part shows (:data:`_P10K_RIGHT`): the
+        last line it was read as; with what its right part shows (:meth:`_right_segments`): the
         status of the command before, set on its output, and ``(user, host)`` of the context.
         Such a row starts with the folder (``~/sglang main``) after the blank line the theme
         prints before each prompt (powerlevel10k's ``POWERLEVEL9K_PROMPT_ADD_NEWLINE``). None
@@ -1827,15 +1830,20 @@ class _State:
         body.pop()
         self.body_chars -= len(row) + 1
         at = right_prompt_at(row)
-        right = row[at:] if at is not None else ""
-        if not right or ("@" not in right and "\u2718" not in right):
-            return None, None
-        status = _P10K_STATUS.search(right)
+        return (self._right_segments(row[at:]) if at is not None else None) or (None, None)
+
+    def _right_segments(self, right: str) -> tuple[str | None, str | None] | None:
+        """What powerlevel10k's right segments (:data:`_P10K_STATUS`) on a prompt's row show: the
+        status of the command before, set on its open output, and ``(user, host)`` of its context
+        segment; None where they show neither."""
+        if "@" not in right and "\u2718" not in right:
+            return None
+        status = _P10K_STATUS.search(right) if "\u2718" in right else None
         code = _p10k_status(status.group("before") or status.group("after")) if status else None
         if code is not None and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
             self.exit_code = code
         context = _P10K_CONTEXT.search(right)
-        return (context.group("user"), context.group("host")) if context else (None, None)
+        return (context.group("user"), context.group("host")) if context else None
 
     def _note_prompt_mark(self, m: re.Match) -> None:
         """Keep ``user@host`` of a Debian/Ubuntu or RHEL prompt (:attr:`prompt_mark`)."""
@@ -2157,7 +2165,9 @@ class _State:
             if m and self._percent_output(m, line):
                 m = None
             if m and m.re is not _TOOL_MARK and (drawn := self._right_prompt(line, m)) is not None:
+                self.right_context = self._right_segments(line[len(drawn):])
                 yield from self.feed(drawn, lineno)  # the line as typed, without the right prompt
+                self.right_context = None
                 return
             if m:
                 self._status_shown(m)
@@ -2166,6 +2176,10 @@ class _State:
                 host, user = _prompt_host(m), _prompt_user(m)
                 if line[:1] == "\u276f" and m.re is _THEME_PROMPT and (top := self._theme_top_row()) is not None:
                     user, host = top[0] or user, top[1] or host
+                if self.right_context is not None:
+                    if host is None:
+                        user, host = self.right_context[0] or user, self.right_context[1]
+                    self.right_context = None
                 yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered,
                                          cwd=_prompt_dir(m), user=user)
                 return
