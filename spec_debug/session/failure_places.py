@@ -66,10 +66,31 @@ _JS_ERROR = re.compile(r"(?:Uncaught )?[A-Z]?\w*Error(?: \[[A-Z][A-Z0-9_]*\])?: 
 """A JavaScript error's line, as Node prints one it did not catch (``Error: Cannot find module
 'express'``, ``TypeError [ERR_INVALID_ARG_TYPE]: ...``; nodejs/node ``src/node_errors.cc``)."""
 _JAVA_UNCAUGHT = "Exception in thread "
-_JAVA_FRAME = re.compile(r"^\s+at [\w$.<>/]+\((?P<file>[\w$.-]+\.(?:java|kt|scala)):(?P<line>\d+)\)", re.M)
+_JAVA_FRAME = re.compile(r"^\s+at (?:[\w.$-]*/)*(?P<where>[\w$.<>]+)\((?P<file>[\w$.-]+\.(?:java|kt|scala|groovy)):"
+                         r"(?P<line>\d+)\)", re.M)
+_JAVA_LIBRARY = ("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "scala.", "groovy.", "org.codehaus.groovy.",
+                 "org.junit.", "junit.", "org.opentest4j.", "org.assertj.", "org.hamcrest.", "org.testng.",
+                 "org.apache.maven.surefire.", "org.gradle.")
+"""A JVM stack's frames, innermost first, each ``\tat pkg.Cls.method(File.java:12)``, a module or class
+loader before the class since Java 9 (``java.base/java.lang.Integer.parseInt(Integer.java:662)``,
+``app//com.acme.Main.run(Main.java:14)``: ``StackTraceElement.toString``); the frames of the JDK,
+the JVM languages' runtimes and the test frameworks are where an assertion or a parse threw, not
+the code that called them (JUnit's ``org.junit.Assert.fail`` above the test's own line)."""
+
+
+def java_place(output: str, after: int = 0) -> tuple[str | None, int | None]:
+    """``(file, line)`` of the first frame of a JVM stack after ``after`` outside the JDK, the
+    runtimes and the test frameworks (:data:`_JAVA_LIBRARY`); the first frame where all are."""
+    first = None
+    for m in _JAVA_FRAME.finditer(output, after):
+        if not m.group("where").startswith(_JAVA_LIBRARY):
+            return m.group("file"), int(m.group("line"))
+        first = first or m
+    return (first.group("file"), int(first.group("line"))) if first else (None, None)
 
 
 VITEST_POINTER = "\u276f "
+JVM_FRAME = "\tat "
 _VITEST_FRAME = re.compile(r"^[ \t]*\u276f (?:\S+ )?(?P<file>[^\s():]+):(?P<line>\d+):\d+[ \t]*$", re.M)
 """A frame of the stack vitest prints under a failed test's error: `` ❯ src/a.test.ts:12:20``, or
 with the function, `` ❯ rate src/rate.ts:3:9`` (vitest-dev/vitest ``packages/vitest/src/node/error.ts``,
@@ -82,8 +103,8 @@ def thrown_at(output: str, after: int) -> tuple[str | None, int | None]:
     """Where an uncaught JavaScript exception was thrown: the first frame of its stack (``    at
     fn (/app/index.js:3:1)``, V8's stack trace format, or vitest's `` ❯ src/a.test.ts:12:20``,
     :data:`_VITEST_FRAME`) after the exception's line that is no ``node_modules`` or ``node:``
-    internals frame; ``(None, None)`` for an output with none (a Python exception printed
-    without its traceback)."""
+    internals frame; a JVM exception's first frame of its own code (:func:`java_place`);
+    ``(None, None)`` for an output with none (a Python exception printed without its traceback)."""
     for frames in (_JEST_FRAME, _VITEST_FRAME):
         for m in frames.finditer(output, after):
             file = m.group("file")
@@ -91,6 +112,8 @@ def thrown_at(output: str, after: int) -> tuple[str | None, int | None]:
                 return file, int(m.group("line"))
         if VITEST_POINTER not in output:
             break
+    if JVM_FRAME in output:
+        return java_place(output, after)  # a JVM exception's (a JUnit assertion under surefire)
     return None, None
 
 
@@ -171,8 +194,8 @@ def failure_place(output: str, message: str, said_at: int | None = None) -> tupl
     if ("    at " in output or VITEST_POINTER in output) and _JS_ERROR.match(message) \
             and (at := output.find(message)) >= 0:
         return thrown_at(output, at + len(message))
-    if message.startswith(_JAVA_UNCAUGHT) and (m := _JAVA_FRAME.search(output)) is not None:
-        return m.group("file"), int(m.group("line"))  # the JVM's "\tat pkg.Cls.run(Main.java:14)", innermost first
+    if message.startswith(_JAVA_UNCAUGHT) and "at " in output:
+        return java_place(output, max(output.find(message), 0))  # the JVM's "\tat pkg.Cls.run(Main.java:14)"
     if message.startswith(_GO_FAIL):
         # its own lines: under its "=== RUN" (go test -v), else under its "--- FAIL" line
         name = message[len(_GO_FAIL):].split(" ", 1)[0]

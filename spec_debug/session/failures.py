@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from spec_debug.session.ansi import without_colours
-from spec_debug.session.failure_places import VITEST_POINTER, better_said, build_said, failure_place, thrown_at
+from spec_debug.session.failure_places import JVM_FRAME, VITEST_POINTER, better_said, build_said, failure_place, thrown_at
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -402,7 +402,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         msg = (m.group("msg") or "").strip()
         kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
         file, line = thrown_at(output, m.end()) if "    at " in output or VITEST_POINTER in output \
-            else (None, None)  # a JS stack's, a vitest stack's
+            or JVM_FRAME in output else (None, None)  # a JS stack's, a vitest stack's, a JVM stack's
         return [ErrorInfo(kind, m.group("type"), msg, file, line)]
     if exit_code not in (None, 0) or is_error:
         said_at = place = None
