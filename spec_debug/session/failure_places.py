@@ -135,6 +135,13 @@ _KOTLIN_SAID = re.compile(r"^e: (?:file://)?(?P<file>(?:/|[A-Za-z]:)[^\n]*?\.kts
 Unresolved reference: acceptRate`` (JetBrains/kotlin ``GradleStyleMessageRenderer``: "e: " for an
 error, the file's URI, ``:line:column`` and a space; before Kotlin 1.7 the path then ``: (12, 5): ``),
 above Gradle's ``> Task :app:compileKotlin FAILED`` and "BUILD FAILED"."""
+_GRADLE_TEST = re.compile(r"^(?P<test>\S[^\n]*? > [^\n]*?) FAILED[ \t]*\n[ \t]+(?P<exc>[\w$.]+(?:: [^\n]*?)?)"
+                          r"(?: at (?P<file>[\w$.-]+\.(?:java|kt|groovy|scala)):(?P<line>\d+))?[ \t]*$", re.M)
+"""A failed test in Gradle's console: ``AppTest > testRate() FAILED``, then, indented, the exception and
+where the test's own frame is, ``    org.opentest4j.AssertionFailedError at AppTest.java:12`` (the
+message's first line after the class in newer releases: ``...AssertionFailedError: expected: <2.5> but
+was: <1.2> at AppTest.java:12``; gradle/gradle ``ShortExceptionFormatter``, the default ``exceptionFormat``), above
+``> Task :test FAILED``'s "There were failing tests"."""
 _ESLINT_ERROR = re.compile(r"^(?P<file>(?:/|[A-Za-z]:\\)[^\n]*\S)[ \t]*\n"
                            r"(?:[ \t]+\d+:\d+[ \t]+warning[ \t][^\n]*\n)*"
                            r"[ \t]+(?P<said>(?P<line>\d+):\d+[ \t]+error[ \t]{2,}[^\n]*\S)", re.M)
@@ -148,7 +155,7 @@ _TABLE_GAP = re.compile(r"[ \t]{2,}")
 
 def build_said(output: str) -> tuple[str, str | None, int | None] | None:
     """``(line, file, line_number)`` of the first error a Java or Kotlin build under Maven or
-    Gradle, or eslint, reports in ``output`` (the line as the tool wrote it, stripped), where the
+    Gradle (a compile error, a failed test), or eslint, reports in ``output`` (the line as the tool wrote it, stripped), where the
     output's first line is a banner (``[INFO] Scanning for projects...``, ``> Task :compileKotlin``)
     or a file's path (eslint); else None. Each behind a substring test."""
     if "[ERROR] " in output:
@@ -159,6 +166,9 @@ def build_said(output: str) -> tuple[str, str | None, int | None] | None:
     if ("\ne: " in output or output.startswith("e: ")) and (m := _KOTLIN_SAID.search(output)) is not None:
         line = m.group("line") or m.group("pline")
         return m.group(0).strip()[:300], m.group("file"), int(line) if line else None
+    if " FAILED\n" in output and (m := _GRADLE_TEST.search(output)) is not None:
+        said = f"{m.group('test')} FAILED: {m.group('exc')}"
+        return said[:300], m.group("file"), int(m.group("line")) if m.group("line") else None
     if "error  " in output and (m := _ESLINT_ERROR.search(output)) is not None:
         said = _TABLE_GAP.sub("  ", m.group("said"))  # its columns two spaces apart, as narrow as they go
         return said[:300], m.group("file"), int(m.group("line"))
