@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 
 from spec_debug.session.ansi import without_colours
-from spec_debug.session.failure_places import JVM_FRAME, VITEST_POINTER, better_said, build_said, failure_place, thrown_at
+from spec_debug.session.failure_places import JVM_FRAME, VERDICT_WORDS, VITEST_POINTER, better_said, build_failed, build_said, failure_place, thrown_at
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -426,6 +426,10 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("tool_error", None, head, file, line)]
     if _NODE_FATAL_TRAILER in output and (node := _node_fatal(output)) is not None:
         return [node]
+    if any(word in output for word in VERDICT_WORDS) and build_failed(output):
+        # Maven's, Gradle's or eslint's own "it failed": read as a failed call's output (its
+        # compiler's or test's line, the place), no status beside it
+        return extract_errors(output, is_error=True)
     # No status recorded (a terminal log, an OpenAI chat "tool" message): the shell saying it could
     # not run the command is the whole failure (exit 127/126 unseen). It writes that line before
     # anything runs, or after the commands before it in a list: the output's first or last line,
