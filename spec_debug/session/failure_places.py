@@ -117,8 +117,8 @@ def thrown_at(output: str, after: int) -> tuple[str | None, int | None]:
     return None, None
 
 
-_MAVEN_SAID = re.compile(r"^\[ERROR\] (?P<file>(?:[A-Za-z]:)?[^\s:\[][^\n:\[]*?\.\w+):\[(?P<line>\d+)(?:,\d+)?\] [^\n]*\S",
-                         re.M)
+_MAVEN_SAID = re.compile(r"^\[ERROR\] (?P<file>(?:[A-Za-z]:)?[^\s:\[][^\n:\[]*?\.\w+):\[(?P<line>\d+)(?:,\d+)?\] "
+                         r"[^\n]*\S", re.M)
 """A compile error under Maven: the compiler plugin logs each as ``[ERROR]`` and the message's
 ``file:[line,column] text`` (codehaus-plexus/plexus-compiler ``plexus-compiler-api/.../CompilerMessage.java``,
 ``toString``), ``[ERROR] /w/src/main/java/a/Main.java:[12,5] cannot find symbol``, once in the build's
@@ -137,11 +137,11 @@ error, the file's URI, ``:line:column`` and a space; before Kotlin 1.7 the path 
 above Gradle's ``> Task :app:compileKotlin FAILED`` and "BUILD FAILED"."""
 _GRADLE_TEST = re.compile(r"^(?P<test>\S[^\n]*? > [^\n]*?) FAILED[ \t]*\n[ \t]+(?P<exc>[\w$.]+(?:: [^\n]*?)?)"
                           r"(?: at (?P<file>[\w$.-]+\.(?:java|kt|groovy|scala)):(?P<line>\d+))?[ \t]*$", re.M)
-"""A failed test in Gradle's console: ``AppTest > testRate() FAILED``, then, indented, the exception and
-where the test's own frame is, ``    org.opentest4j.AssertionFailedError at AppTest.java:12`` (the
-message's first line after the class in newer releases: ``...AssertionFailedError: expected: <2.5> but
-was: <1.2> at AppTest.java:12``; gradle/gradle ``ShortExceptionFormatter``, the default ``exceptionFormat``), above
-``> Task :test FAILED``'s "There were failing tests"."""
+"""A failed test in Gradle's console: ``AppTest > testRate() FAILED``, then, indented, the exception
+and where the test's own frame is, ``    org.opentest4j.AssertionFailedError at AppTest.java:12``
+(the message's first line after the class in newer releases: ``...AssertionFailedError: expected:
+<2.5> but was: <1.2> at AppTest.java:12``; gradle/gradle ``ShortExceptionFormatter``, the default
+``exceptionFormat``), above ``> Task :test FAILED``'s "There were failing tests"."""
 _ESLINT_ERROR = re.compile(r"^(?P<file>(?:/|[A-Za-z]:\\)[^\n]*\S)[ \t]*\n"
                            r"(?:[ \t]+\d+:\d+[ \t]+warning[ \t][^\n]*\n)*"
                            r"[ \t]+(?P<said>(?P<line>\d+):\d+[ \t]+error[ \t]{2,}[^\n]*\S)", re.M)
@@ -155,9 +155,10 @@ _TABLE_GAP = re.compile(r"[ \t]{2,}")
 
 def build_said(output: str) -> tuple[str, str | None, int | None] | None:
     """``(line, file, line_number)`` of the first error a Java or Kotlin build under Maven or
-    Gradle (a compile error, a failed test), or eslint, reports in ``output`` (the line as the tool wrote it, stripped), where the
-    output's first line is a banner (``[INFO] Scanning for projects...``, ``> Task :compileKotlin``)
-    or a file's path (eslint); else None. Each behind a substring test."""
+    Gradle (a compile error, a failed test), or eslint, reports in ``output`` (the line as the
+    tool wrote it, stripped), where the output's first line is a banner (``[INFO] Scanning for
+    projects...``, ``> Task :compileKotlin``) or a file's path (eslint); else None. Each behind a
+    substring test."""
     if "[ERROR] " in output:
         if (m := _MAVEN_SAID.search(output)) is not None:
             return m.group(0).strip()[:300], m.group("file"), int(m.group("line"))
@@ -183,8 +184,8 @@ Maven's ``[INFO] BUILD FAILURE`` (apache/maven ``ExecutionEventLogger``), and it
 execute goal ...``, all that ``mvn -q`` prints of it (``LifecycleExecutionException``); Gradle's
 ``FAILURE: Build failed with an exception.`` (``Build completed with 2 failures.`` under
 ``--continue``) and ``BUILD FAILED in 3s`` (gradle/gradle ``BuildExceptionReporter``,
-``BuildResultLogger``); eslint's summary ``✖ 3 problems (2 errors, 1
-warning)`` with an error in it (``stylish.js``; a run with only warnings exits 0)."""
+``BuildResultLogger``); eslint's summary ``✖ 3 problems (2 errors, 1 warning)`` with an error in
+it (``stylish.js``; a run with only warnings exits 0)."""
 VERDICT_WORDS = ("BUILD FAIL", "FAILURE: Build ", "Failed to execute goal", "\u2716 ")
 _VERDICT_WINDOW = 8000
 """How far from the end a verdict is looked for: Maven repeats the compile errors and its help

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from itertools import islice
 
 from spec_debug.session.ansi import without_colours
-from spec_debug.session.failure_places import JVM_FRAME, VERDICT_WORDS, VITEST_POINTER, better_said, build_failed, build_said, failure_place, thrown_at
+from spec_debug.session.failure_places import (
+    JVM_FRAME, VERDICT_WORDS, VITEST_POINTER, better_said, build_failed, build_said, failure_place, thrown_at,
+)
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,

@@ -195,8 +195,9 @@ default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 
 util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
 _P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
 _P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
-"""What the right part of powerlevel10k's first prompt row shows (a screen capture of its
-two-row styles: the row, the blank gap, then the right segments): its ``status`` segment, the
+"""What the right part of a powerlevel10k prompt's row shows (a screen capture: the row, the blank
+gap, then the right segments; the first row of its two-row styles, the command's of the one-row
+ones), drawn when the prompt was, before the command typed there ran: its ``status`` segment, the
 exit status of the command before when it failed, ``✘`` and the code (``✘ 2``), the signal's
 short name after a kill (``✘ INT``, ``SIGINT(2)`` with ``POWERLEVEL9K_STATUS_VERBOSE_SIGNAME``),
 each command's of a pipeline (``✘ 1|0``: the last is the command's); the icon after the code
@@ -1825,7 +1826,8 @@ class _State:
                 or self.markdown:
             return None
         row = body[-1]
-        if row[:1] not in "~/" or not (len(body) >= 2 and not body[-2].strip() or self.kind == "text" and len(body) == 1):
+        after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
+        if row[:1] not in "~/" or not after_blank:
             return None
         body.pop()
         self.body_chars -= len(row) + 1
