@@ -178,23 +178,30 @@ def build_said(output: str) -> tuple[str, str | None, int | None] | None:
 
 _BUILD_VERDICT = re.compile(r"^(?:\[INFO\] BUILD FAILURE[ \t]*$|\[ERROR\] Failed to execute goal |BUILD FAILED in \d"
                             r"|FAILURE: Build (?:failed with an exception|completed with \d+ failures)\."
-                            r"|\u2716 \d+ problems? \([1-9]\d* errors?, )", re.M)
+                            r"|\u2716 \d+ problems? \([1-9]\d* errors?, "
+                            r"|[ \t]*Tests:?[ \t]+[1-9]\d* failed\b|FAIL\t\S|--- FAIL: \S"
+                            r"|[^\s()]+(?:\(\d+,\d+\):|:\d+:\d+ -) error TS\d+: )", re.M)
 """A build tool's own verdict that the run failed, on a line of its own near the output's end:
 Maven's ``[INFO] BUILD FAILURE`` (apache/maven ``ExecutionEventLogger``), and its ``[ERROR] Failed to
 execute goal ...``, all that ``mvn -q`` prints of it (``LifecycleExecutionException``); Gradle's
 ``FAILURE: Build failed with an exception.`` (``Build completed with 2 failures.`` under
 ``--continue``) and ``BUILD FAILED in 3s`` (gradle/gradle ``BuildExceptionReporter``,
 ``BuildResultLogger``); eslint's summary ``✖ 3 problems (2 errors, 1 warning)`` with an error in
-it (``stylish.js``; a run with only warnings exits 0)."""
-VERDICT_WORDS = ("BUILD FAIL", "FAILURE: Build ", "Failed to execute goal", "\u2716 ")
+it (``stylish.js``; a run with only warnings exits 0). And a test runner's or tsc's: jest's
+``Tests:       1 failed, 14 passed, 15 total`` (jestjs/jest ``SummaryReporter``), vitest's
+``      Tests  1 failed | 1 passed (2)`` (vitest-dev/vitest reporters ``base.ts``: ``padTitle('Tests')``
+and the state string), go test's ``--- FAIL: TestX (0.00s)`` and ``FAIL\tpkg\t0.002s`` (golang/go
+``src/testing/testing.go``, ``cmd/go/internal/test``), tsc's ``src/a.ts(3,7): error TS2322: ...``
+(``--pretty``: ``src/a.ts:3:7 - error TS2322: ...``; microsoft/TypeScript ``formatDiagnostic``)."""
+VERDICT_WORDS = ("FAIL", "failed", "Failed to execute goal", "error TS", "\u2716 ")
 _VERDICT_WINDOW = 8000
 """How far from the end a verdict is looked for: Maven repeats the compile errors and its help
 lines after it; one further up is a log the command printed (``cat build.log``) before more."""
 
 
 def build_failed(output: str) -> bool:
-    """Where no exit status was recorded (a terminal log), a build or lint run says it failed
-    (:data:`_BUILD_VERDICT`, near the output's end)."""
+    """Where no exit status was recorded (a terminal log), a build, test or lint run says it
+    failed (:data:`_BUILD_VERDICT`, near the output's end)."""
     return _BUILD_VERDICT.search(output, max(0, len(output) - _VERDICT_WINDOW)) is not None
 
 

@@ -429,8 +429,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if _NODE_FATAL_TRAILER in output and (node := _node_fatal(output)) is not None:
         return [node]
     if any(word in output for word in VERDICT_WORDS) and build_failed(output):
-        # Maven's, Gradle's or eslint's own "it failed": read as a failed call's output (its
-        # compiler's or test's line, the place), no status beside it
+        # a build's, a test run's or a linter's own "it failed" (Maven, Gradle, eslint, jest,
+        # vitest, go test, tsc): read as a failed call's output (its compiler's or test's line,
+        # the place), no status beside it
         return extract_errors(output, is_error=True)
     # No status recorded (a terminal log, an OpenAI chat "tool" message): the shell saying it could
     # not run the command is the whole failure (exit 127/126 unseen). It writes that line before
@@ -1908,13 +1909,14 @@ _ERROR_SAID_INDENTED = re.compile(r"^[ \t]+(?:ERROR|FATAL|fatal|error|Error)(?::
 # A test runner's verdict where no line says "error:": ExUnit's "13 tests, 1 failure"
 # (elixir-lang/elixir lib/ex_unit/lib/ex_unit/cli_formatter.ex), pytest's "=== 1 failed, 3 passed
 # in 0.1s ===" (src/_pytest/terminal.py), jest's "Tests:       1 failed, 4 passed, 5 total"
-# (jestjs/jest packages/jest-reporters/src/SummaryReporter.ts), go test's "--- FAIL: TestX (0.00s)"
+# (jestjs/jest packages/jest-reporters/src/SummaryReporter.ts; vitest's indented "      Tests  1
+# failed | 1 passed (2)", vitest-dev/vitest reporters base.ts), go test's "--- FAIL: TestX (0.00s)"
 # then "FAIL\tpkg\t0.002s" (src/testing/testing.go, cmd/go/internal/test), cargo test's "test
 # result: FAILED. 1 passed; 1 failed" (library/test/src/console.rs). The first of them names the
 # failure (a failed command's output was named by its first line: "==> fine", "=== RUN   TestX").
 _TEST_SUMMARY = re.compile(
     r"^(?P<said>\d+ (?:tests?|doctests?|propert(?:y|ies))(?:, \d+ \w+)*?, [1-9]\d* failures?\b[^\n]*"
-    r"|Tests:[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*)$"
+    r"|[ \t]*Tests:?[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*)$"
     r"|^=+ (?P<said2>[^\n]*?\b[1-9]\d* (?:failed|errors?)\b[^\n]*?) =+$", re.M)
 
 
