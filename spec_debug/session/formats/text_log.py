@@ -1827,7 +1827,9 @@ class _State:
             return None
         row = body[-1]
         after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
-        if row[:1] not in "~/" or not after_blank:
+        # the folder first, or after its icon (a Nerd Font glyph, U+F115, as p10k's dir segment shows it)
+        folder = row[2:3] if row[1:2] == " " and row[:1] > "\x7f" else row[:1]
+        if folder not in ("~", "/") or not after_blank:
             return None
         body.pop()
         self.body_chars -= len(row) + 1
