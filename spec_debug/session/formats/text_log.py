@@ -1029,8 +1029,13 @@ returns applied, the output was written over and lost."""
 def _shown(line: str) -> str:
     """``line`` as the terminal showed it: colours and titles out, edits applied."""
     if "\x1b" in line:
+        right: list[str] | None = None
         if "C" in line:
-            line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
+            if "\u2718" in line or "@" in line:  # it may show powerlevel10k's status or context
+                right = []
+                line = _RIGHT_PROMPT.sub(lambda m: _right_prompt_left_out(m, right), line)
+            else:
+                line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
         if _ROW_WRAP in line and (_PASTE_ON in line or _KEYPAD_ON in line):
             line = line.replace(_ROW_WRAP, "\x12")
         # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
@@ -1040,6 +1045,10 @@ def _shown(line: str) -> str:
         line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
         if _EDITED(line):
             line = _as_displayed(line)
+        if right and len(right[-1]) <= 40:
+            # at the row's right edge, after the command, as a screen capture shows it
+            # (right_prompt_at): the state reads its status and host there and cuts it off
+            line = line.rstrip(" ") + _RIGHT_GAP + right[-1]
     elif "\r" in line or "\b" in line or "\x0e" in line:
         line = _as_displayed(line)
     return line
@@ -1049,16 +1058,19 @@ _RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m|\x1b\[K
 _SGR = re.compile(r"\x1b\[[\d;]*m|\x1b\[K")
 
 
-def _right_prompt_left_out(m: re.Match) -> str:
+def _right_prompt_left_out(m: re.Match, said: list[str] | None = None) -> str:
     """zsh's right prompt (RPROMPT, a theme's clock or last status) drawn as it prompts: the
     cursor moved right, the text written, the cursor moved back exactly to where it was
     (``\x1b[K\x1b[64C[0] 17:37:30\x1b[76D``, zsh 5.9 in a script(1) typescript), where the
     command is then typed. The screen shows it after the command, which it is no part of (read
     so, ``nvidia-smi -L`` became ``nvidia-smi -L            [0] 17:37:30``). Any other move
-    right and back is kept."""
+    right and back is kept. One that shows powerlevel10k's status or context (``✘ 1 root@vm``,
+    :data:`_P10K_STATUS`) is put in ``said``, to be read as a capture's (:func:`_shown`)."""
     text = _SGR.sub("", m.group(2))
     back = int(m.group(3)) - int(m.group(1))
     if back == len(text) or (back > len(text) and back == _columns(text)):
+        if said is not None and ("\u2718" in text or "@" in text):
+            said.append(text.strip())
         return ""
     return m.group(0)
 
