@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from itertools import islice
 
 from spec_debug.session.ansi import without_colours
-from spec_debug.session.failure_places import better_said, failure_place, thrown_at
+from spec_debug.session.failure_places import (
+    JVM_FRAME, VERDICT_WORDS, VITEST_POINTER, better_said, build_failed, build_said, failure_place, thrown_at,
+)
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -401,10 +403,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
         kind = KV_CACHE_MEMORY if _KV_CACHE_MEMORY.search(msg) else "cuda_error" if _NO_GPU.search(msg) else "exception"
-        file, line = thrown_at(output, m.end()) if "    at " in output else (None, None)  # a JS stack's
+        file, line = thrown_at(output, m.end()) if "    at " in output or VITEST_POINTER in output \
+            or JVM_FRAME in output else (None, None)  # a JS stack's, a vitest stack's, a JVM stack's
         return [ErrorInfo(kind, m.group("type"), msg, file, line)]
     if exit_code not in (None, 0) or is_error:
-        said_at = None
+        said_at = place = None
         if (said := _ERROR_SAID.search(output)) or (said := _ERROR_SAID_INDENTED.search(output)):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
             said_at = said.start()
@@ -412,16 +415,24 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             return [ErrorInfo("exception", raised.group("type"), raised.group("msg")[:300])]
         elif "llama" in output and (said := _llama_cpp_said(output)):
             head = said[:300]
+        elif (built := build_said(output)) is not None:
+            head, *place = built  # a Maven, Gradle or eslint report's first error, not the build's banner
         elif ("fail" in output or "FAIL" in output) and (said := _TEST_SUMMARY.search(output)):
             head = (said.group("said") or said.group("said2")).strip()[:300]  # the runner's verdict, not its banner
         if head[:1] in "#c*" and (better := better_said(output, head)) is not None:
             head = better  # the line that names the failure, not a Go package's, collect2's or pylint's banner
-        file, line = failure_place(output, head, said_at)  # a compiler's or test runner's source line
+        # a compiler's or test runner's source line
+        file, line = place if place else failure_place(output, head, said_at)
         if exit_code not in (None, 0):
             return [ErrorInfo("exit_code", None, head or f"exit code {exit_code}", file, line)]
         return [ErrorInfo("tool_error", None, head, file, line)]
     if _NODE_FATAL_TRAILER in output and (node := _node_fatal(output)) is not None:
         return [node]
+    if any(word in output for word in VERDICT_WORDS) and build_failed(output):
+        # a build's, a test run's or a linter's own "it failed" (Maven, Gradle, eslint, jest,
+        # vitest, go test, tsc): read as a failed call's output (its compiler's or test's line,
+        # the place), no status beside it
+        return extract_errors(output, is_error=True)
     # No status recorded (a terminal log, an OpenAI chat "tool" message): the shell saying it could
     # not run the command is the whole failure (exit 127/126 unseen). It writes that line before
     # anything runs, or after the commands before it in a list: the output's first or last line,
@@ -1898,13 +1909,14 @@ _ERROR_SAID_INDENTED = re.compile(r"^[ \t]+(?:ERROR|FATAL|fatal|error|Error)(?::
 # A test runner's verdict where no line says "error:": ExUnit's "13 tests, 1 failure"
 # (elixir-lang/elixir lib/ex_unit/lib/ex_unit/cli_formatter.ex), pytest's "=== 1 failed, 3 passed
 # in 0.1s ===" (src/_pytest/terminal.py), jest's "Tests:       1 failed, 4 passed, 5 total"
-# (jestjs/jest packages/jest-reporters/src/SummaryReporter.ts), go test's "--- FAIL: TestX (0.00s)"
+# (jestjs/jest packages/jest-reporters/src/SummaryReporter.ts; vitest's indented "      Tests  1
+# failed | 1 passed (2)", vitest-dev/vitest reporters base.ts), go test's "--- FAIL: TestX (0.00s)"
 # then "FAIL\tpkg\t0.002s" (src/testing/testing.go, cmd/go/internal/test), cargo test's "test
 # result: FAILED. 1 passed; 1 failed" (library/test/src/console.rs). The first of them names the
 # failure (a failed command's output was named by its first line: "==> fine", "=== RUN   TestX").
 _TEST_SUMMARY = re.compile(
     r"^(?P<said>\d+ (?:tests?|doctests?|propert(?:y|ies))(?:, \d+ \w+)*?, [1-9]\d* failures?\b[^\n]*"
-    r"|Tests:[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*)$"
+    r"|[ \t]*Tests:?[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*)$"
     r"|^=+ (?P<said2>[^\n]*?\b[1-9]\d* (?:failed|errors?)\b[^\n]*?) =+$", re.M)
 
 

@@ -49,9 +49,30 @@ def looks_like_v1_head(head: bytes) -> bool:
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     head = read_head(path, 1 << 16)
     if looks_like_v1_head(head):
-        return text_log.read_lines(_v1_lines(path, stats), cursor)
+        width = _V1_WIDTH.search(head, 0, _V1_STDOUT.search(head).start())  # a key of the document, before its frames
+        return text_log.read_lines(_v1_lines(path, stats), cursor, columns=int(width.group(1)) if width else None)
     recorded = _recorded_command(head)
-    return text_log.read_lines(_output_lines(path, stats, recorded), cursor, recorded=recorded)
+    return text_log.read_lines(_output_lines(path, stats, recorded), cursor, recorded=recorded,
+                               columns=_columns(head))
+
+
+_V1_WIDTH = re.compile(rb'"width"\s*:\s*(\d{1,4})\s*[,}]')
+"""A v1 document's ``width``, the recorded terminal's columns."""
+
+
+def _columns(head: bytes) -> int | None:
+    """The recorded terminal's width, as the header gives it (v2 ``width``, v3 ``term.cols``): the
+    width the shell's line editor wrapped a long command at (:func:`text_log.read_lines`'s
+    ``columns``)."""
+    try:
+        header = decode_json(head.split(b"\n", 1)[0])
+    except ValueError:
+        return None
+    if not isinstance(header, dict):
+        return None
+    width = header.get("width") if header.get("version") == 2 else (header.get("term") or {}).get("cols") \
+        if isinstance(header.get("term"), dict) else None
+    return width if isinstance(width, int) and not isinstance(width, bool) and 0 < width < 10000 else None
 
 
 _SHELLS = frozenset({"bash", "sh", "zsh", "fish", "dash", "ksh", "tcsh", "csh", "pwsh", "powershell", "nu"})

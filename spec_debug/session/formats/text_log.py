@@ -193,6 +193,33 @@ command after the last one: `` root@gpu01  ~/sglang   main  cmd``. oh-my-zsh's a
 (``themes/agnoster.zsh-theme``: status, context ``%n@%m``, dir ``%~``, git) and powerlevel9k's
 default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 typescript under
 util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
+_P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
+_P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
+"""What the right part of a powerlevel10k prompt's row shows (a screen capture: the row, the blank
+gap, then the right segments; the first row of its two-row styles, the command's of the one-row
+ones), drawn when the prompt was, before the command typed there ran: its ``status`` segment, the
+exit status of the command before when it failed, ``✘`` and the code (``✘ 2``), the signal's
+short name after a kill (``✘ INT``, ``SIGINT(2)`` with ``POWERLEVEL9K_STATUS_VERBOSE_SIGNAME``),
+each command's of a pipeline (``✘ 1|0``: the last is the command's); the icon after the code
+where the icons go after content on the right (``2 ✘``); and its ``context`` segment,
+``%n@%m`` (``root@gpu01``), shown over ssh and as root (romkatv/powerlevel10k
+``config/p10k-lean.zsh``: ``POWERLEVEL9K_STATUS_*``, ``POWERLEVEL9K_CONTEXT_TEMPLATE``;
+``internal/p10k.zsh``, ``prompt_status``)."""
+
+
+def _p10k_status(shown: str) -> int | None:
+    """The exit status powerlevel10k's status segment shows (:data:`_P10K_STATUS`), as a number:
+    a pipeline's last, a signal's name as 128 + its number."""
+    last = shown.rsplit("|", 1)[-1]
+    if last.isdigit():
+        return int(last)
+    if last.endswith(")") and "(" in last:  # SIGINT(2)
+        number = last[last.rfind("(") + 1:-1]
+        return 128 + int(number) if number.isdigit() else None
+    number = _LINUX_SIGNALS.get(last if last.startswith("SIG") else "SIG" + last)
+    return 128 + number if number else None
+
+
 _TERMINAL_CONTROL = re.compile(r"\x1b[\]PX^_k][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b\[[0-?]*[ -/]*[@-~]|\x1b[ -/]+[0-~]|\x1b[0-~]")
 """Colours and window-title sequences (ECMA-48 CSI, OSC and the other strings, screen's and
 tmux's ``\x1bk title\x1b\\``): a log recorded with ``script(1)`` keeps the prompt's colours,
@@ -421,20 +448,23 @@ class RecordedCommand:
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
-               width: int | None = None, recorded: RecordedCommand | None = None) -> Iterator[Event]:
+               width: int | None = None, recorded: RecordedCommand | None = None,
+               columns: int | None = None) -> Iterator[Event]:
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
     the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
-    ``recorded``: the command whose output the lines are, when no prompt shows it."""
-    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded))
+    ``recorded``: the command whose output the lines are, when no prompt shows it; ``columns``:
+    the width of the terminal a recording says it had (an asciicast's header), where the line
+    editor wrapped a long command (a ``Script started`` line gives its own)."""
+    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns))
 
 
 def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
-                width: int | None, recorded: RecordedCommand | None) -> Iterator[Event]:
+                width: int | None, recorded: RecordedCommand | None, columns: int | None = None) -> Iterator[Event]:
     state = _State(cursor)
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines))))
+    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines)), columns))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -863,8 +893,9 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 /models/eagle3`` then this, then ``\\r\\n``); the line ran nothing, as one ending ``^C``."""
 
 
-def _displayed(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
-    width = _READLINE_COLUMNS  # the terminal's, where script(1)'s header gives it
+def _displayed(lines: Iterator[tuple[int, str, str | None]],
+               columns: int | None = None) -> Iterator[tuple[int, str, str | None]]:
+    width = columns or _READLINE_COLUMNS  # the terminal's, where script(1)'s header or the recording's gives it
     reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
@@ -904,6 +935,11 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None,
             yield lineno, before, timestamp
         if _READLINE_WRAP in line and width:
             line = _readline_rows_joined(line, width)
+    elif _READLINE_WRAP in line and width and _prompt(_shown(line[:line.find(_READLINE_WRAP)])) is not None:
+        # a prompt with no mark before it: readline before 8.1 turns bracketed paste on only when
+        # told to (bash 5.0 and older), and a PS1 with no window title (Debian's .bashrc sets
+        # one only for TERM=xterm*, not in tmux or screen); its row wraps are the same
+        line = _readline_rows_joined(line, width)
     yield lineno, _shown(line), timestamp
 
 
@@ -993,8 +1029,13 @@ returns applied, the output was written over and lost."""
 def _shown(line: str) -> str:
     """``line`` as the terminal showed it: colours and titles out, edits applied."""
     if "\x1b" in line:
+        right: list[str] | None = None
         if "C" in line:
-            line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
+            if "\u2718" in line or "@" in line:  # it may show powerlevel10k's status or context
+                right = []
+                line = _RIGHT_PROMPT.sub(lambda m: _right_prompt_left_out(m, right), line)
+            else:
+                line = _RIGHT_PROMPT.sub(_right_prompt_left_out, line)
         if _ROW_WRAP in line and (_PASTE_ON in line or _KEYPAD_ON in line):
             line = line.replace(_ROW_WRAP, "\x12")
         # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
@@ -1004,6 +1045,10 @@ def _shown(line: str) -> str:
         line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
         if _EDITED(line):
             line = _as_displayed(line)
+        if right and len(right[-1]) <= 40:
+            # at the row's right edge, after the command, as a screen capture shows it
+            # (right_prompt_at): the state reads its status and host there and cuts it off
+            line = line.rstrip(" ") + _RIGHT_GAP + right[-1]
     elif "\r" in line or "\b" in line or "\x0e" in line:
         line = _as_displayed(line)
     return line
@@ -1013,16 +1058,19 @@ _RIGHT_PROMPT = re.compile(r"\x1b\[(\d+)C((?:[^\x1b\r\n\b]|\x1b\[[\d;]*m|\x1b\[K
 _SGR = re.compile(r"\x1b\[[\d;]*m|\x1b\[K")
 
 
-def _right_prompt_left_out(m: re.Match) -> str:
+def _right_prompt_left_out(m: re.Match, said: list[str] | None = None) -> str:
     """zsh's right prompt (RPROMPT, a theme's clock or last status) drawn as it prompts: the
     cursor moved right, the text written, the cursor moved back exactly to where it was
     (``\x1b[K\x1b[64C[0] 17:37:30\x1b[76D``, zsh 5.9 in a script(1) typescript), where the
     command is then typed. The screen shows it after the command, which it is no part of (read
     so, ``nvidia-smi -L`` became ``nvidia-smi -L            [0] 17:37:30``). Any other move
-    right and back is kept."""
+    right and back is kept. One that shows powerlevel10k's status or context (``✘ 1 root@vm``,
+    :data:`_P10K_STATUS`) is put in ``said``, to be read as a capture's (:func:`_shown`)."""
     text = _SGR.sub("", m.group(2))
     back = int(m.group(3)) - int(m.group(1))
     if back == len(text) or (back > len(text) and back == _columns(text)):
+        if said is not None and ("\u2718" in text or "@" in text):
+            said.append(text.strip())
         return ""
     return m.group(0)
 
@@ -1380,6 +1428,9 @@ class _State:
         """The step's group showed its ``shell:``: a ``run:`` step, not a ``uses:`` one."""
         self.after_script = False
         """A GitLab job's ``after_script`` began (:mod:`formats.gitlab_job`)."""
+        self.right_context: tuple[str | None, str | None] | None = None
+        """``(user, host)`` a right prompt drawn on the row of the command being read shows
+        (:meth:`_right_segments`), for a prompt that shows no host."""
         self.prompt_mark: str | None = None
         """``user@host`` of the last prompt that showed both: where it recurs mid-line, a prompt
         follows output that ended with no newline (:meth:`_glued_prompt`)."""
@@ -1774,6 +1825,42 @@ class _State:
             return None
         return line[:at]
 
+    def _theme_top_row(self) -> tuple[str | None, str | None] | None:
+        """The first row of a two-row theme prompt whose second row is the bare ``❯`` the command
+        is typed after (powerlevel10k's lean style, pure), taken out of the open output, whose
+        last line it was read as; with what its right part shows (:meth:`_right_segments`): the
+        status of the command before, set on its output, and ``(user, host)`` of the context.
+        Such a row starts with the folder (``~/sglang main``) after the blank line the theme
+        prints before each prompt (powerlevel10k's ``POWERLEVEL9K_PROMPT_ADD_NEWLINE``). None
+        where the last line is none."""
+        body = self.body
+        if self.kind not in ("text", "tool_result") or not body or self.tail.lines or self.numbered \
+                or self.markdown:
+            return None
+        row = body[-1]
+        after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
+        # the folder first, or after its icon (a Nerd Font glyph, U+F115, as p10k's dir segment shows it)
+        folder = row[2:3] if row[1:2] == " " and row[:1] > "\x7f" else row[:1]
+        if folder not in ("~", "/") or not after_blank:
+            return None
+        body.pop()
+        self.body_chars -= len(row) + 1
+        at = right_prompt_at(row)
+        return (self._right_segments(row[at:]) if at is not None else None) or (None, None)
+
+    def _right_segments(self, right: str) -> tuple[str | None, str | None] | None:
+        """What powerlevel10k's right segments (:data:`_P10K_STATUS`) on a prompt's row show: the
+        status of the command before, set on its open output, and ``(user, host)`` of its context
+        segment; None where they show neither."""
+        if "@" not in right and "\u2718" not in right:
+            return None
+        status = _P10K_STATUS.search(right) if "\u2718" in right else None
+        code = _p10k_status(status.group("before") or status.group("after")) if status else None
+        if code is not None and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
+            self.exit_code = code
+        context = _P10K_CONTEXT.search(right)
+        return (context.group("user"), context.group("host")) if context else None
+
     def _note_prompt_mark(self, m: re.Match) -> None:
         """Keep ``user@host`` of a Debian/Ubuntu or RHEL prompt (:attr:`prompt_mark`)."""
         if m.re is _USER_PROMPT and not self.numbered:
@@ -2087,18 +2174,30 @@ class _State:
                     self._open("quote", lineno)
                 self._append(line, lineno)
                 return
+            if line[:1] == "\u276f" and not line[1:].strip() and self.kind == "tool_result" \
+                    and self._theme_top_row() is not None:
+                return  # the theme's prompt with nothing typed (a capture's last row): the output ends
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m and self._percent_output(m, line):
                 m = None
             if m and m.re is not _TOOL_MARK and (drawn := self._right_prompt(line, m)) is not None:
+                self.right_context = self._right_segments(line[len(drawn):])
                 yield from self.feed(drawn, lineno)  # the line as typed, without the right prompt
+                self.right_context = None
                 return
             if m:
                 self._status_shown(m)
                 self.prompt_shape = m.re
                 self._note_prompt_mark(m)
-                yield from self._command(m.group(m.lastindex), lineno, _prompt_host(m), new_message=not self.numbered,
-                                         cwd=_prompt_dir(m), user=_prompt_user(m))
+                host, user = _prompt_host(m), _prompt_user(m)
+                if line[:1] == "\u276f" and m.re is _THEME_PROMPT and (top := self._theme_top_row()) is not None:
+                    user, host = top[0] or user, top[1] or host
+                if self.right_context is not None:
+                    if host is None:
+                        user, host = self.right_context[0] or user, self.right_context[1]
+                    self.right_context = None
+                yield from self._command(m.group(m.lastindex), lineno, host, new_message=not self.numbered,
+                                         cwd=_prompt_dir(m), user=user)
                 return
             if self.prompt_mark is not None and self.kind == "tool_result" and self.call_id is not None \
                     and (at := self._glued_prompt(line)) is not None:
