@@ -207,9 +207,11 @@ SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
 # class without the method stops the server at startup with an AttributeError. Each class below
 # is a plain nn.Module whose model file gained the method in the release named (PyPI wheels read:
 # 0.4.6, 0.4.8, 0.4.8.post1, 0.4.9, 0.4.10, 0.5.0rc0-rc2, 0.5.1 and its .post1-.post3, 0.5.2,
-# 0.5.3, 0.5.4 and its .post1-.post3, 0.5.5 and its .post1-.post3, 0.5.6, 0.5.7): (model file,
-# first release with it, the release before it read without it). models/deepseek_v2.py's
-# EntryClass DeepseekV3ForCausalLM and DeepseekV32ForCausalLM subclass DeepseekV2ForCausalLM.
+# 0.5.3, 0.5.4 and its .post1-.post3, 0.5.5 and its .post1-.post3, 0.5.6, 0.5.7; 0.5.8,
+# 0.5.8.post1, 0.5.9, 0.5.10, 0.5.10.post1, 0.5.11, 0.5.12, 0.5.12.post1, 0.5.13, 0.5.15, 0.5.23):
+# (model file, first release with it, the release before it read without it). models/deepseek_v2.py's
+# EntryClass DeepseekV3ForCausalLM and DeepseekV32ForCausalLM subclass DeepseekV2ForCausalLM;
+# qwen3_vl_moe.py's Qwen3VLMoeForConditionalGeneration subclasses qwen3_vl.py's class.
 SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
     "Qwen3ForCausalLM": ("qwen3", "0.4.9", "0.4.8.post1"),
     "Qwen3MoeForCausalLM": ("qwen3_moe", "0.4.9", "0.4.8.post1"),
@@ -220,7 +222,31 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
     "DeepseekV32ForCausalLM": ("deepseek_v2", "0.5.4.post2", "0.5.4.post1"),
     "Glm4MoeForCausalLM": ("glm4_moe", "0.5.5", "0.5.4.post3"),
     "MiniMaxM2ForCausalLM": ("minimax_m2", "0.5.5.post1", "0.5.5"),
+    "Qwen3NextForCausalLM": ("qwen3_next", "0.5.9", "0.5.8.post1"),
+    "KimiK25ForConditionalGeneration": ("kimi_k25", "0.5.10", "0.5.9"),
+    "Qwen3VLForConditionalGeneration": ("qwen3_vl", "0.5.11", "0.5.10.post1"),
+    "Qwen3VLMoeForConditionalGeneration": ("qwen3_vl", "0.5.11", "0.5.10.post1"),
+    "Gemma3ForCausalLM": ("gemma3_causal", "0.5.12", "0.5.11"),
+    "Gemma3ForConditionalGeneration": ("gemma3_mm", "0.5.12", "0.5.11"),
+    "Gemma4ForCausalLM": ("gemma4_causal", "0.5.12", "0.5.11"),
+    "Gemma4ForConditionalGeneration": ("gemma4_mm", "0.5.12", "0.5.11"),
 }
+# Target classes whose SGLang model file has no set_eagle3_layers_to_capture in any release read
+# (the wheels above, 0.4.9 .. 0.5.23; each a plain nn.Module, or a subclass of one without it):
+# mixtral.py, gemma2.py, minicpm.py, minicpm3.py, ernie4.py, glm4v_moe.py (over glm4v.py),
+# deepseek_v4.py (0.5.15, 0.5.23). EAGLE3 stops the server at startup: AttributeError up to
+# 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
+# implement set_eagle3_layers_to_capture, which EAGLE3 aux hidden-state capture requires.")
+# (model_executor/model_runner_components/attention_backend_setup.py
+# configure_aux_hidden_state_capture).
+SGLANG_NO_EAGLE3_CAPTURE: dict[str, str] = {
+    "MixtralForCausalLM": "mixtral", "Gemma2ForCausalLM": "gemma2", "MiniCPMForCausalLM": "minicpm",
+    "MiniCPM3ForCausalLM": "minicpm3", "Ernie4_5_MoeForCausalLM": "ernie4",
+    "Glm4vMoeForConditionalGeneration": "glm4v_moe", "DeepseekV4ForCausalLM": "deepseek_v4"}
+_SGLANG_NO_EAGLE3_CAPTURE_SOURCE = (
+    "sgl-project/sglang python/sglang/srt/models/{module}.py: no set_eagle3_layers_to_capture in any release read "
+    "(0.4.9 .. 0.5.23), which EAGLE3 calls on the target at startup (model_executor/model_runner.py: AttributeError; "
+    "0.5.23 model_runner_components/attention_backend_setup.py: ValueError)")
 _SGLANG_CAPTURE_SINCE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/model_executor/model_runner.py calls set_eagle3_layers_to_capture on the "
     "target, which its model file defines from {since} only ({last} lacks it: AttributeError)")
@@ -1050,6 +1076,8 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
         else:
             gained = SGLANG_CAPTURE_SINCE.get(arch or "", ("", "", ""))
             sources.append(_NO_AUX_CAPTURE_SOURCE if arch in SGLANG_NO_AUX_CAPTURE else
+                           _SGLANG_NO_EAGLE3_CAPTURE_SOURCE.format(module=SGLANG_NO_EAGLE3_CAPTURE[arch])
+                           if arch in SGLANG_NO_EAGLE3_CAPTURE else
                            _SGLANG_CAPTURE_SINCE_SOURCE.format(since=gained[1], last=gained[2]))
 
     def reachable(i: int) -> bool:
@@ -1145,6 +1173,16 @@ def capture_failure(engine: str, target_architecture: str | None,
             f"on the target for EAGLE3, so the server stops at startup (AttributeError; added in {since}, "
             f"{last} lacks it) and no layer ids are ever read",
             f"upgrade SGLang to {since} or later and re-run this check with that release")
+    if engine == "sglang" and target_architecture in SGLANG_NO_EAGLE3_CAPTURE:
+        on = f"SGLang {version}" if version else "SGLang"
+        return CaptureFailure(
+            f"{on} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
+            f"models/{SGLANG_NO_EAGLE3_CAPTURE[target_architecture]}.py has no set_eagle3_layers_to_capture in any "
+            "release read (0.4.9 .. 0.5.23), which SGLang calls on the target for EAGLE3, so the server stops at "
+            "startup (AttributeError; 0.5.23: ValueError \"... does not implement set_eagle3_layers_to_capture\") "
+            "and no layer ids are ever read",
+            "serve the draft with an engine whose model for this target captures aux hidden states, or serve the "
+            "target without EAGLE-3")
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
