@@ -30,7 +30,8 @@ from spec_debug.diagnose.launch_services import service_command, service_environ
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
-                                      VLLM_NO_EAGLE3_INTERFACE, VLLM_NO_INTERFACE_FIX, vllm_no_interface_reason)
+                                      VLLM_NO_EAGLE3_INTERFACE, VLLM_NO_INTERFACE_FIX, vllm_no_interface_reason,
+                                      vllm_interface_late, vllm_late_interface_failure)
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
@@ -3272,6 +3273,11 @@ def _vllm_target_refused(cfg: LaunchConfig, target_architecture: str | None,
     if engine_version is None:
         return []
     refused = vllm_refused_target(engine_version, target_architecture)
+    late = vllm_interface_late(target_architecture, engine_version)
+    if refused is None and late is not None:
+        # a class that gained SupportsEagle3 after this release (engines.VLLM_EAGLE3_INTERFACE_LATE)
+        failure = vllm_late_interface_failure(str(target_architecture), engine_version, late)
+        return [f"method eagle3: {failure.reason} ({failure.fix})"]
     if refused is None:
         return []
     model_type, first = refused

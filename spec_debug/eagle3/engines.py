@@ -316,7 +316,7 @@ _VLLM_ALLOWLIST_SOURCE = (
 # lacks the interface in every release read (PyPI sdists 0.18.0, 0.22.0 and 0.33.0: glm4_moe.py,
 # glm4_moe_lite.py, mixtral.py, qwen2_moe.py, gemma2.py, gemma3.py, ernie45_moe.py declare
 # SupportsLoRA/SupportsPP/MixtureOfExperts only). Classes that gained it between those releases
-# (Qwen3NextForCausalLM: absent in 0.22.0, present in 0.33.0) are left out: no boundary was read.
+# are VLLM_EAGLE3_INTERFACE_LATE's.
 VLLM_NO_EAGLE3_INTERFACE = frozenset({
     "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MixtralForCausalLM", "Qwen2MoeForCausalLM",
     "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM"})
@@ -324,6 +324,45 @@ _VLLM_NO_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
     " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
     " (model_executor/models/interfaces.py; vllm 0.18.0, 0.22.0, 0.33.0 read)")
+# Target classes that gained SupportsEagle3 in a vLLM release between two read: (model file, the
+# last release read without it, the first read with it). qwen3_next.py's Qwen3NextForCausalLM
+# declares no SupportsEagle3 in 0.18.0 and 0.22.0 (nor does Qwen3NextModel collect aux states), and
+# in 0.33.0 declares it with Qwen3NextModel(EagleModelMixin) capturing as models/llama.py does. A
+# release up to the last one without it is refused at startup as VLLM_NO_EAGLE3_INTERFACE's are
+# (Qwen3-Next passes the model-type list before 0.22.0: "qwen" is in qwen3_next); the releases in
+# between were not read, so none of them is refused on a guess.
+VLLM_EAGLE3_INTERFACE_LATE: dict[str, tuple[str, str, str]] = {
+    "Qwen3NextForCausalLM": ("qwen3_next", "0.22.0", "0.33.0")}
+_VLLM_LATE_INTERFACE_SOURCE = (
+    "vllm-project/vllm vllm/model_executor/models/{module}.py: no SupportsEagle3 up to {last} (read), present in "
+    "{first}; without it v1/worker/gpu_model_runner.py raises RuntimeError \"Model does not support EAGLE3 "
+    "interface\" at startup")
+
+
+def vllm_interface_late(target_architecture: str | None, version: str | None) -> tuple[str, str, str] | None:
+    """(model file, last release read without SupportsEagle3, first read with it) when this vLLM
+    release is one of those without it for the target class (VLLM_EAGLE3_INTERFACE_LATE), else
+    None: an unknown or unparsable release, a source-tree build, or one past the last read without."""
+    late = VLLM_EAGLE3_INTERFACE_LATE.get(target_architecture or "")
+    if late is None or version is None or re.search(r"dev\d*", version.lower()):
+        return None
+    try:
+        release = parse_version(version)
+    except ValueError:
+        return None
+    return late if release <= parse_version(late[1]) else None
+
+
+def vllm_late_interface_failure(target_architecture: str, version: str, late: tuple[str, str, str]) -> "CaptureFailure":
+    """What vllm_interface_late's refusal says (the layer and launch checks)."""
+    module, last, first = late
+    return CaptureFailure(
+        f"vLLM {version} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
+        f"model_executor/models/{module}.py class does not implement SupportsEagle3 there (read without it up to "
+        f"{last}, with it in {first}), which the server requires of the target: RuntimeError \"Model does not "
+        "support EAGLE3 interface ...\" at startup (v1/worker/gpu_model_runner.py), so no layer ids are ever read",
+        f"upgrade vLLM to {first} or later and re-run this check with that release: {first} is the first release "
+        f"read with it, those between {last} and {first} were not read")
 
 
 VLLM_NO_INTERFACE_FIX = ("serve the draft with an engine whose model for this target captures aux hidden states "
@@ -1072,7 +1111,11 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
                        f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
     elif not captures:
         if engine == "vllm":
-            sources.append(_VLLM_NO_INTERFACE_SOURCE if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
+            late = VLLM_EAGLE3_INTERFACE_LATE.get(arch or "")
+            sources.append(_VLLM_NO_INTERFACE_SOURCE if arch in VLLM_NO_EAGLE3_INTERFACE else
+                           _VLLM_LATE_INTERFACE_SOURCE.format(module=late[0], last=late[1], first=late[2])
+                           if late is not None and vllm_refused_target(version, arch) is None else
+                           _VLLM_ALLOWLIST_SOURCE)
         else:
             gained = SGLANG_CAPTURE_SINCE.get(arch or "", ("", "", ""))
             sources.append(_NO_AUX_CAPTURE_SOURCE if arch in SGLANG_NO_AUX_CAPTURE else
@@ -1163,6 +1206,9 @@ def capture_failure(engine: str, target_architecture: str | None,
             return CaptureFailure(reason, f"upgrade vLLM to {first} or later and re-run this check with that release")
     if no_interface:
         return CaptureFailure(vllm_no_interface_reason(target_architecture, version), VLLM_NO_INTERFACE_FIX)
+    late = vllm_interface_late(target_architecture, version) if engine == "vllm" else None
+    if late is not None:
+        return vllm_late_interface_failure(str(target_architecture), str(version), late)
     gained = SGLANG_CAPTURE_SINCE.get(target_architecture or "") if engine == "sglang" else None
     if (gained is not None and version is not None
             and release_surely_before(version, gained[1], DEV_REACH["sglang"])):
