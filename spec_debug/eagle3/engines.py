@@ -233,7 +233,7 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
 }
 # Target classes whose SGLang model file has no set_eagle3_layers_to_capture in any release read
 # (the wheels above, 0.4.9 .. 0.5.23; each a plain nn.Module, or a subclass of one without it):
-# mixtral.py, gemma2.py, minicpm.py, minicpm3.py, ernie4.py, glm4v_moe.py (over glm4v.py),
+# mixtral.py, gemma2.py, minicpm.py, minicpm3.py, ernie4.py, glm4v.py and glm4v_moe.py (over it),
 # deepseek_v4.py (0.5.15, 0.5.23). EAGLE3 stops the server at startup: AttributeError up to
 # 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
 # implement set_eagle3_layers_to_capture, which EAGLE3 aux hidden-state capture requires.")
@@ -242,7 +242,8 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
 SGLANG_NO_EAGLE3_CAPTURE: dict[str, str] = {
     "MixtralForCausalLM": "mixtral", "Gemma2ForCausalLM": "gemma2", "MiniCPMForCausalLM": "minicpm",
     "MiniCPM3ForCausalLM": "minicpm3", "Ernie4_5_MoeForCausalLM": "ernie4",
-    "Glm4vMoeForConditionalGeneration": "glm4v_moe", "DeepseekV4ForCausalLM": "deepseek_v4"}
+    "Glm4vForConditionalGeneration": "glm4v", "Glm4vMoeForConditionalGeneration": "glm4v_moe",
+    "DeepseekV4ForCausalLM": "deepseek_v4"}
 _SGLANG_NO_EAGLE3_CAPTURE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/models/{module}.py: no set_eagle3_layers_to_capture in any release read "
     "(0.4.9 .. 0.5.23), which EAGLE3 calls on the target at startup (model_executor/model_runner.py: AttributeError; "
@@ -315,11 +316,13 @@ _VLLM_ALLOWLIST_SOURCE = (
 # it Qwen2MoeForCausalLM passed the list ("qwen" is in qwen2_moe) to fail here. Each class below
 # lacks the interface in every release read (PyPI sdists 0.18.0, 0.22.0 and 0.33.0: glm4_moe.py,
 # glm4_moe_lite.py, mixtral.py, qwen2_moe.py, gemma2.py, gemma3.py, ernie45_moe.py declare
-# SupportsLoRA/SupportsPP/MixtureOfExperts only). Classes that gained it between those releases
+# SupportsLoRA/SupportsPP/MixtureOfExperts only; glm4_1v.py's GLM-4.1V/4.5V classes SupportsMultiModal,
+# SupportsLoRA, SupportsPP, SupportsMRoPE). Classes that gained it between those releases
 # are VLLM_EAGLE3_INTERFACE_LATE's.
 VLLM_NO_EAGLE3_INTERFACE = frozenset({
     "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MixtralForCausalLM", "Qwen2MoeForCausalLM",
-    "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM"})
+    "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM",
+    "Glm4vForConditionalGeneration", "Glm4vMoeForConditionalGeneration"})
 _VLLM_NO_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
     " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
@@ -1227,8 +1230,11 @@ def capture_failure(engine: str, target_architecture: str | None,
             "release read (0.4.9 .. 0.5.23), which SGLang calls on the target for EAGLE3, so the server stops at "
             "startup (AttributeError; 0.5.23: ValueError \"... does not implement set_eagle3_layers_to_capture\") "
             "and no layer ids are ever read",
-            "serve the draft with an engine whose model for this target captures aux hidden states, or serve the "
-            "target without EAGLE-3")
+            "serve the target without EAGLE-3: vLLM's model class for it does not implement SupportsEagle3 either "
+            "(0.18.0, 0.22.0, 0.33.0 read), so neither engine serves this draft"
+            if target_architecture in VLLM_NO_EAGLE3_INTERFACE else
+            "serve the draft with vLLM, whose model class for this target implements SupportsEagle3 (0.33.0 read), "
+            "or serve the target without EAGLE-3")
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "

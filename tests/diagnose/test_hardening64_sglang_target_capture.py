@@ -32,7 +32,14 @@ SGLANG = ("python -m sglang.launch_server --model-path mistralai/Mixtral-8x7B-In
 NEVER = [("MixtralForCausalLM", "mixtral"), ("Gemma2ForCausalLM", "gemma2"), ("MiniCPMForCausalLM", "minicpm"),
          ("MiniCPM3ForCausalLM", "minicpm3"), ("Ernie4_5_MoeForCausalLM", "ernie4"),
          ("Glm4vMoeForConditionalGeneration", "glm4v_moe"), ("DeepseekV4ForCausalLM", "deepseek_v4")]
-FIX = "serve the draft with an engine whose model for this target captures aux hidden states, or serve the target without EAGLE-3"
+# the way out: vLLM where its model class implements SupportsEagle3 (0.33.0 read), else no EAGLE-3
+NEITHER = ("serve the target without EAGLE-3: vLLM's model class for it does not implement SupportsEagle3 either "
+           "(0.18.0, 0.22.0, 0.33.0 read), so neither engine serves this draft")
+VLLM_DOES = ("serve the draft with vLLM, whose model class for this target implements SupportsEagle3 (0.33.0 read), "
+             "or serve the target without EAGLE-3")
+FIX = {"MixtralForCausalLM": NEITHER, "Gemma2ForCausalLM": NEITHER, "Ernie4_5_MoeForCausalLM": NEITHER,
+       "Glm4vMoeForConditionalGeneration": NEITHER, "MiniCPMForCausalLM": VLLM_DOES, "MiniCPM3ForCausalLM": VLLM_DOES,
+       "DeepseekV4ForCausalLM": VLLM_DOES}
 # (target architecture, model file, first release with the method, the release before it)
 LATE = [("Qwen3NextForCausalLM", "qwen3_next", "0.5.9", "0.5.8.post1"),
         ("KimiK25ForConditionalGeneration", "kimi_k25", "0.5.10", "0.5.9"),
@@ -70,11 +77,11 @@ def test_a_target_class_sglang_never_captures_is_never_served(arch, module, vers
         "set_eagle3_layers_to_capture in any release read (0.4.9 .. 0.5.23), which SGLang calls on the target for "
         "EAGLE3, so the server stops at startup (AttributeError; 0.5.23: ValueError \"... does not implement "
         "set_eagle3_layers_to_capture\") and no layer ids are ever read")
-    assert failure.fix == FIX
+    assert failure.fix == FIX[arch]
     plan = engines.serve_plan("sglang", version, {}, 32, arch)
     assert plan.layer_ids == [] and plan.unreachable == [2, 16, 29]
     assert f"python/sglang/srt/models/{module}.py: no set_eagle3_layers_to_capture" in plan.sources[-2]
-    assert _launch_problems(arch, version) == [f"--speculative-algorithm EAGLE3: {failure.reason} ({FIX})"]
+    assert _launch_problems(arch, version) == [f"--speculative-algorithm EAGLE3: {failure.reason} ({FIX[arch]})"]
 
 
 @pytest.mark.parametrize(("arch", "module", "since", "last"), LATE)
@@ -152,4 +159,4 @@ def test_the_layer_check_on_a_mixtral_target_on_sglang_is_sd201(world):
     assert layers["served"] == [] and layers["unreachable"] == [2, 4, 5]
     assert any(line.startswith("SGLang cannot serve an EAGLE-3 draft over a MixtralForCausalLM target: its "
                                "models/mixtral.py has no set_eagle3_layers_to_capture") for line in found[0].evidence)
-    assert found[0].remediation == FIX[0].upper() + FIX[1:] + "."
+    assert found[0].remediation == NEITHER[0].upper() + NEITHER[1:] + "."
