@@ -208,7 +208,8 @@ SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
 # is a plain nn.Module whose model file gained the method in the release named (PyPI wheels read:
 # 0.4.6, 0.4.8, 0.4.8.post1, 0.4.9, 0.4.10, 0.5.0rc0-rc2, 0.5.1 and its .post1-.post3, 0.5.2,
 # 0.5.3, 0.5.4 and its .post1-.post3, 0.5.5 and its .post1-.post3, 0.5.6, 0.5.7; 0.5.8,
-# 0.5.8.post1, 0.5.9, 0.5.10, 0.5.10.post1, 0.5.11, 0.5.12, 0.5.12.post1, 0.5.13, 0.5.15, 0.5.23):
+# 0.5.8.post1, 0.5.9, 0.5.10, 0.5.10.post1, 0.5.11, 0.5.12, 0.5.12.post1, 0.5.13, 0.5.15, 0.5.23;
+# for longcat_flash.py also 0.5.5 .. 0.5.5.post3 and 0.5.6):
 # (model file, first release with it, the release before it read without it). models/deepseek_v2.py's
 # EntryClass DeepseekV3ForCausalLM and DeepseekV32ForCausalLM subclass DeepseekV2ForCausalLM;
 # qwen3_vl_moe.py's Qwen3VLMoeForConditionalGeneration subclasses qwen3_vl.py's class.
@@ -222,7 +223,10 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
     "DeepseekV32ForCausalLM": ("deepseek_v2", "0.5.4.post2", "0.5.4.post1"),
     "Glm4MoeForCausalLM": ("glm4_moe", "0.5.5", "0.5.4.post3"),
     "MiniMaxM2ForCausalLM": ("minimax_m2", "0.5.5.post1", "0.5.5"),
+    "LongcatFlashForCausalLM": ("longcat_flash", "0.5.6", "0.5.5.post3"),
     "Qwen3NextForCausalLM": ("qwen3_next", "0.5.9", "0.5.8.post1"),
+    "BailingMoeForCausalLM": ("bailing_moe", "0.5.9", "0.5.8.post1"),
+    "BailingMoeV2ForCausalLM": ("bailing_moe", "0.5.9", "0.5.8.post1"),
     "KimiK25ForConditionalGeneration": ("kimi_k25", "0.5.10", "0.5.9"),
     "Qwen3VLForConditionalGeneration": ("qwen3_vl", "0.5.11", "0.5.10.post1"),
     "Qwen3VLMoeForConditionalGeneration": ("qwen3_vl", "0.5.11", "0.5.10.post1"),
@@ -316,13 +320,18 @@ _VLLM_ALLOWLIST_SOURCE = (
 # it Qwen2MoeForCausalLM passed the list ("qwen" is in qwen2_moe) to fail here. Each class below
 # lacks the interface in every release read (PyPI sdists 0.18.0, 0.22.0 and 0.33.0: glm4_moe.py,
 # glm4_moe_lite.py, mixtral.py, qwen2_moe.py, gemma2.py, gemma3.py, ernie45_moe.py declare
-# SupportsLoRA/SupportsPP/MixtureOfExperts only; glm4_1v.py's GLM-4.1V/4.5V classes SupportsMultiModal,
-# SupportsLoRA, SupportsPP, SupportsMRoPE). Classes that gained it between those releases
+# SupportsLoRA/SupportsPP/MixtureOfExperts only; glm4_1v.py's GLM-4.1V/4.5V classes and gemma3_mm.py's
+# Gemma-3 (4B and up) class SupportsMultiModal, SupportsLoRA, SupportsPP[, SupportsMRoPE];
+# longcat_flash.py and bailing_moe.py (Ling, BailingMoeV2 a bare subclass) SupportsLoRA, SupportsPP:
+# targets SpecForge trains EAGLE-3 drafts for, configs/gemma3-27b-eagle3.json,
+# longcat-flash-eagle3.json, ling-flash-2.0-eagle3.json, that SGLang serves from the release in
+# SGLANG_CAPTURE_SINCE). Classes that gained it between those releases
 # are VLLM_EAGLE3_INTERFACE_LATE's.
 VLLM_NO_EAGLE3_INTERFACE = frozenset({
     "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MixtralForCausalLM", "Qwen2MoeForCausalLM",
     "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM",
-    "Glm4vForConditionalGeneration", "Glm4vMoeForConditionalGeneration"})
+    "Glm4vForConditionalGeneration", "Glm4vMoeForConditionalGeneration", "Gemma3ForConditionalGeneration",
+    "LongcatFlashForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM"})
 _VLLM_NO_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
     " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
