@@ -238,7 +238,8 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
 # Target classes whose SGLang model file has no set_eagle3_layers_to_capture in any release read
 # (the wheels above, 0.4.9 .. 0.5.23; each a plain nn.Module, or a subclass of one without it):
 # mixtral.py, gemma2.py, minicpm.py, minicpm3.py, ernie4.py, glm4v.py and glm4v_moe.py (over it),
-# deepseek_v4.py (0.5.15, 0.5.23). EAGLE3 stops the server at startup: AttributeError up to
+# deepseek_v4.py (0.5.15, 0.5.23), llava.py's LlavaForConditionalGeneration and mistral.py's
+# Mistral3ForConditionalGeneration over it (Mistral-Small-3.1/3.2). EAGLE3 stops the server at startup: AttributeError up to
 # 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
 # implement set_eagle3_layers_to_capture, which EAGLE3 aux hidden-state capture requires.")
 # (model_executor/model_runner_components/attention_backend_setup.py
@@ -247,7 +248,8 @@ SGLANG_NO_EAGLE3_CAPTURE: dict[str, str] = {
     "MixtralForCausalLM": "mixtral", "Gemma2ForCausalLM": "gemma2", "MiniCPMForCausalLM": "minicpm",
     "MiniCPM3ForCausalLM": "minicpm3", "Ernie4_5_MoeForCausalLM": "ernie4",
     "Glm4vForConditionalGeneration": "glm4v", "Glm4vMoeForConditionalGeneration": "glm4v_moe",
-    "DeepseekV4ForCausalLM": "deepseek_v4"}
+    "DeepseekV4ForCausalLM": "deepseek_v4", "LlavaForConditionalGeneration": "llava",
+    "Mistral3ForConditionalGeneration": "mistral"}
 _SGLANG_NO_EAGLE3_CAPTURE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/models/{module}.py: no set_eagle3_layers_to_capture in any release read "
     "(0.4.9 .. 0.5.23), which EAGLE3 calls on the target at startup (model_executor/model_runner.py: AttributeError; "
@@ -342,9 +344,13 @@ _VLLM_NO_INTERFACE_SOURCE = (
 # in 0.33.0 declares it with Qwen3NextModel(EagleModelMixin) capturing as models/llama.py does. A
 # release up to the last one without it is refused at startup as VLLM_NO_EAGLE3_INTERFACE's are
 # (Qwen3-Next passes the model-type list before 0.22.0: "qwen" is in qwen3_next); the releases in
-# between were not read, so none of them is refused on a guess.
+# between were not read, so none of them is refused on a guess. qwen3_omni_moe_thinker.py's
+# Qwen3OmniMoeThinkerForConditionalGeneration (registry "Qwen3OmniMoeForConditionalGeneration") is
+# the same: SupportsMultiModal, SupportsPP, SupportsMRoPE ... in 0.18.0 and 0.22.0, SupportsEagle3
+# added in 0.33.0.
 VLLM_EAGLE3_INTERFACE_LATE: dict[str, tuple[str, str, str]] = {
-    "Qwen3NextForCausalLM": ("qwen3_next", "0.22.0", "0.33.0")}
+    "Qwen3NextForCausalLM": ("qwen3_next", "0.22.0", "0.33.0"),
+    "Qwen3OmniMoeForConditionalGeneration": ("qwen3_omni_moe_thinker", "0.22.0", "0.33.0")}
 _VLLM_LATE_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/model_executor/models/{module}.py: no SupportsEagle3 up to {last} (read), present in "
     "{first}; without it v1/worker/gpu_model_runner.py raises RuntimeError \"Model does not support EAGLE3 "
