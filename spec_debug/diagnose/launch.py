@@ -27,9 +27,11 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
-from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, parse_version, release_surely_before,
+from spec_debug.eagle3.config import use_aux_hidden_state
+from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
-                                      VLLM_NO_EAGLE3_INTERFACE, VLLM_NO_INTERFACE_FIX, vllm_no_interface_reason)
+                                      VLLM_NO_EAGLE3_INTERFACE, VLLM_NO_INTERFACE_FIX, vllm_no_interface_reason,
+                                      vllm_interface_late, vllm_late_interface_failure)
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
 EngineName = Literal["sglang", "vllm"]
@@ -3271,6 +3273,11 @@ def _vllm_target_refused(cfg: LaunchConfig, target_architecture: str | None,
     if engine_version is None:
         return []
     refused = vllm_refused_target(engine_version, target_architecture)
+    late = vllm_interface_late(target_architecture, engine_version)
+    if refused is None and late is not None:
+        # a class that gained SupportsEagle3 after this release (engines.VLLM_EAGLE3_INTERFACE_LATE)
+        failure = vllm_late_interface_failure(str(target_architecture), engine_version, late)
+        return [f"method eagle3: {failure.reason} ({failure.fix})"]
     if refused is None:
         return []
     model_type, first = refused
@@ -3569,6 +3576,25 @@ def _effective_rules(cfg: LaunchConfig, target_architecture: str | None,
     if cfg.algorithm == "NGRAM":
         return _sglang_ngram_rules(cfg)
     return _sglang_rules(cfg, target_architecture, engine_version)
+
+
+def sglang_target_refused(cfg: LaunchConfig, target_architecture: str | None, engine_version: str | None,
+                          draft_config: Any) -> str | None:
+    """SGLang's EAGLE3 calls set_eagle3_layers_to_capture on the target at startup, so a target
+    class whose model file lacks it in this release (engines.SGLANG_CAPTURE_SINCE) or in every
+    release read (SGLANG_NO_EAGLE3_CAPTURE), or a Qwen3.5 target that captures nothing
+    (SGLANG_NO_AUX_CAPTURE), stops the server: engines.capture_failure, which the layer check's
+    SD201 says too (was: the launch check was silent; vLLM's says its SupportsEagle3 refusal,
+    _vllm_target_refused). The launch step adds it to the effective spec's problems, as it does
+    the MTP-target refusals. Not asked before SGLang's first EAGLE-3 release (effective_spec
+    refuses the algorithm there), nor for a draft whose eagle_config sets use_aux_hidden_state
+    false (from 0.5.8 the model runner then never calls the method)."""
+    if (cfg.engine != "sglang" or cfg.algorithm != "EAGLE3" or not target_architecture
+            or not use_aux_hidden_state(draft_config)
+            or (engine_version is not None and _sglang_surely_before(engine_version, _SGLANG_EAGLE3_SINCE))):
+        return None
+    failure = capture_failure("sglang", target_architecture, engine_version)
+    return None if failure is None else f"--speculative-algorithm EAGLE3: {failure.reason} ({failure.fix})"
 
 
 # vLLM's method names (vllm/config/speculative.py `SpeculativeMethod`, plus the `*_mtp` model types

@@ -207,9 +207,12 @@ SGLANG_GPT_OSS = frozenset({"GptOssForCausalLM"})
 # class without the method stops the server at startup with an AttributeError. Each class below
 # is a plain nn.Module whose model file gained the method in the release named (PyPI wheels read:
 # 0.4.6, 0.4.8, 0.4.8.post1, 0.4.9, 0.4.10, 0.5.0rc0-rc2, 0.5.1 and its .post1-.post3, 0.5.2,
-# 0.5.3, 0.5.4 and its .post1-.post3, 0.5.5 and its .post1-.post3, 0.5.6, 0.5.7): (model file,
-# first release with it, the release before it read without it). models/deepseek_v2.py's
-# EntryClass DeepseekV3ForCausalLM and DeepseekV32ForCausalLM subclass DeepseekV2ForCausalLM.
+# 0.5.3, 0.5.4 and its .post1-.post3, 0.5.5 and its .post1-.post3, 0.5.6, 0.5.7; 0.5.8,
+# 0.5.8.post1, 0.5.9, 0.5.10, 0.5.10.post1, 0.5.11, 0.5.12, 0.5.12.post1, 0.5.13, 0.5.15, 0.5.23;
+# for longcat_flash.py also 0.5.5 .. 0.5.5.post3 and 0.5.6):
+# (model file, first release with it, the release before it read without it). models/deepseek_v2.py's
+# EntryClass DeepseekV3ForCausalLM and DeepseekV32ForCausalLM subclass DeepseekV2ForCausalLM;
+# qwen3_vl_moe.py's Qwen3VLMoeForConditionalGeneration subclasses qwen3_vl.py's class.
 SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
     "Qwen3ForCausalLM": ("qwen3", "0.4.9", "0.4.8.post1"),
     "Qwen3MoeForCausalLM": ("qwen3_moe", "0.4.9", "0.4.8.post1"),
@@ -220,7 +223,37 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
     "DeepseekV32ForCausalLM": ("deepseek_v2", "0.5.4.post2", "0.5.4.post1"),
     "Glm4MoeForCausalLM": ("glm4_moe", "0.5.5", "0.5.4.post3"),
     "MiniMaxM2ForCausalLM": ("minimax_m2", "0.5.5.post1", "0.5.5"),
+    "LongcatFlashForCausalLM": ("longcat_flash", "0.5.6", "0.5.5.post3"),
+    "Qwen3NextForCausalLM": ("qwen3_next", "0.5.9", "0.5.8.post1"),
+    "BailingMoeForCausalLM": ("bailing_moe", "0.5.9", "0.5.8.post1"),
+    "BailingMoeV2ForCausalLM": ("bailing_moe", "0.5.9", "0.5.8.post1"),
+    "KimiK25ForConditionalGeneration": ("kimi_k25", "0.5.10", "0.5.9"),
+    "Qwen3VLForConditionalGeneration": ("qwen3_vl", "0.5.11", "0.5.10.post1"),
+    "Qwen3VLMoeForConditionalGeneration": ("qwen3_vl", "0.5.11", "0.5.10.post1"),
+    "Gemma3ForCausalLM": ("gemma3_causal", "0.5.12", "0.5.11"),
+    "Gemma3ForConditionalGeneration": ("gemma3_mm", "0.5.12", "0.5.11"),
+    "Gemma4ForCausalLM": ("gemma4_causal", "0.5.12", "0.5.11"),
+    "Gemma4ForConditionalGeneration": ("gemma4_mm", "0.5.12", "0.5.11"),
 }
+# Target classes whose SGLang model file has no set_eagle3_layers_to_capture in any release read
+# (the wheels above, 0.4.9 .. 0.5.23; each a plain nn.Module, or a subclass of one without it):
+# mixtral.py, gemma2.py, minicpm.py, minicpm3.py, ernie4.py, glm4v.py and glm4v_moe.py (over it),
+# deepseek_v4.py (0.5.15, 0.5.23), llava.py's LlavaForConditionalGeneration and mistral.py's
+# Mistral3ForConditionalGeneration over it (Mistral-Small-3.1/3.2). EAGLE3 stops the server at startup: AttributeError up to
+# 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
+# implement set_eagle3_layers_to_capture, which EAGLE3 aux hidden-state capture requires.")
+# (model_executor/model_runner_components/attention_backend_setup.py
+# configure_aux_hidden_state_capture).
+SGLANG_NO_EAGLE3_CAPTURE: dict[str, str] = {
+    "MixtralForCausalLM": "mixtral", "Gemma2ForCausalLM": "gemma2", "MiniCPMForCausalLM": "minicpm",
+    "MiniCPM3ForCausalLM": "minicpm3", "Ernie4_5_MoeForCausalLM": "ernie4",
+    "Glm4vForConditionalGeneration": "glm4v", "Glm4vMoeForConditionalGeneration": "glm4v_moe",
+    "DeepseekV4ForCausalLM": "deepseek_v4", "LlavaForConditionalGeneration": "llava",
+    "Mistral3ForConditionalGeneration": "mistral"}
+_SGLANG_NO_EAGLE3_CAPTURE_SOURCE = (
+    "sgl-project/sglang python/sglang/srt/models/{module}.py: no set_eagle3_layers_to_capture in any release read "
+    "(0.4.9 .. 0.5.23), which EAGLE3 calls on the target at startup (model_executor/model_runner.py: AttributeError; "
+    "0.5.23 model_runner_components/attention_backend_setup.py: ValueError)")
 _SGLANG_CAPTURE_SINCE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/model_executor/model_runner.py calls set_eagle3_layers_to_capture on the "
     "target, which its model file defines from {since} only ({last} lacks it: AttributeError)")
@@ -289,15 +322,65 @@ _VLLM_ALLOWLIST_SOURCE = (
 # it Qwen2MoeForCausalLM passed the list ("qwen" is in qwen2_moe) to fail here. Each class below
 # lacks the interface in every release read (PyPI sdists 0.18.0, 0.22.0 and 0.33.0: glm4_moe.py,
 # glm4_moe_lite.py, mixtral.py, qwen2_moe.py, gemma2.py, gemma3.py, ernie45_moe.py declare
-# SupportsLoRA/SupportsPP/MixtureOfExperts only). Classes that gained it between those releases
-# (Qwen3NextForCausalLM: absent in 0.22.0, present in 0.33.0) are left out: no boundary was read.
+# SupportsLoRA/SupportsPP/MixtureOfExperts only; glm4_1v.py's GLM-4.1V/4.5V classes and gemma3_mm.py's
+# Gemma-3 (4B and up) class SupportsMultiModal, SupportsLoRA, SupportsPP[, SupportsMRoPE];
+# longcat_flash.py and bailing_moe.py (Ling, BailingMoeV2 a bare subclass) SupportsLoRA, SupportsPP:
+# targets SpecForge trains EAGLE-3 drafts for, configs/gemma3-27b-eagle3.json,
+# longcat-flash-eagle3.json, ling-flash-2.0-eagle3.json, that SGLang serves from the release in
+# SGLANG_CAPTURE_SINCE). Classes that gained it between those releases
+# are VLLM_EAGLE3_INTERFACE_LATE's.
 VLLM_NO_EAGLE3_INTERFACE = frozenset({
     "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MixtralForCausalLM", "Qwen2MoeForCausalLM",
-    "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM"})
+    "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM",
+    "Glm4vForConditionalGeneration", "Glm4vMoeForConditionalGeneration", "Gemma3ForConditionalGeneration",
+    "LongcatFlashForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM"})
 _VLLM_NO_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
     " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
     " (model_executor/models/interfaces.py; vllm 0.18.0, 0.22.0, 0.33.0 read)")
+# Target classes that gained SupportsEagle3 in a vLLM release between two read: (model file, the
+# last release read without it, the first read with it). qwen3_next.py's Qwen3NextForCausalLM
+# declares no SupportsEagle3 in 0.18.0 and 0.22.0 (nor does Qwen3NextModel collect aux states), and
+# in 0.33.0 declares it with Qwen3NextModel(EagleModelMixin) capturing as models/llama.py does. A
+# release up to the last one without it is refused at startup as VLLM_NO_EAGLE3_INTERFACE's are
+# (Qwen3-Next passes the model-type list before 0.22.0: "qwen" is in qwen3_next); the releases in
+# between were not read, so none of them is refused on a guess. qwen3_omni_moe_thinker.py's
+# Qwen3OmniMoeThinkerForConditionalGeneration (registry "Qwen3OmniMoeForConditionalGeneration") is
+# the same: SupportsMultiModal, SupportsPP, SupportsMRoPE ... in 0.18.0 and 0.22.0, SupportsEagle3
+# added in 0.33.0.
+VLLM_EAGLE3_INTERFACE_LATE: dict[str, tuple[str, str, str]] = {
+    "Qwen3NextForCausalLM": ("qwen3_next", "0.22.0", "0.33.0"),
+    "Qwen3OmniMoeForConditionalGeneration": ("qwen3_omni_moe_thinker", "0.22.0", "0.33.0")}
+_VLLM_LATE_INTERFACE_SOURCE = (
+    "vllm-project/vllm vllm/model_executor/models/{module}.py: no SupportsEagle3 up to {last} (read), present in "
+    "{first}; without it v1/worker/gpu_model_runner.py raises RuntimeError \"Model does not support EAGLE3 "
+    "interface\" at startup")
+
+
+def vllm_interface_late(target_architecture: str | None, version: str | None) -> tuple[str, str, str] | None:
+    """(model file, last release read without SupportsEagle3, first read with it) when this vLLM
+    release is one of those without it for the target class (VLLM_EAGLE3_INTERFACE_LATE), else
+    None: an unknown or unparsable release, a source-tree build, or one past the last read without."""
+    late = VLLM_EAGLE3_INTERFACE_LATE.get(target_architecture or "")
+    if late is None or version is None or re.search(r"dev\d*", version.lower()):
+        return None
+    try:
+        release = parse_version(version)
+    except ValueError:
+        return None
+    return late if release <= parse_version(late[1]) else None
+
+
+def vllm_late_interface_failure(target_architecture: str, version: str, late: tuple[str, str, str]) -> "CaptureFailure":
+    """What vllm_interface_late's refusal says (the layer and launch checks)."""
+    module, last, first = late
+    return CaptureFailure(
+        f"vLLM {version} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
+        f"model_executor/models/{module}.py class does not implement SupportsEagle3 there (read without it up to "
+        f"{last}, with it in {first}), which the server requires of the target: RuntimeError \"Model does not "
+        "support EAGLE3 interface ...\" at startup (v1/worker/gpu_model_runner.py), so no layer ids are ever read",
+        f"upgrade vLLM to {first} or later and re-run this check with that release: {first} is the first release "
+        f"read with it, those between {last} and {first} were not read")
 
 
 VLLM_NO_INTERFACE_FIX = ("serve the draft with an engine whose model for this target captures aux hidden states "
@@ -1046,10 +1129,16 @@ def serve_plan(engine: str, version: str | None, draft_config: Any,
                        f"EAGLE-3 is {_EAGLE3_SINCE[engine]}")
     elif not captures:
         if engine == "vllm":
-            sources.append(_VLLM_NO_INTERFACE_SOURCE if arch in VLLM_NO_EAGLE3_INTERFACE else _VLLM_ALLOWLIST_SOURCE)
+            late = VLLM_EAGLE3_INTERFACE_LATE.get(arch or "")
+            sources.append(_VLLM_NO_INTERFACE_SOURCE if arch in VLLM_NO_EAGLE3_INTERFACE else
+                           _VLLM_LATE_INTERFACE_SOURCE.format(module=late[0], last=late[1], first=late[2])
+                           if late is not None and vllm_refused_target(version, arch) is None else
+                           _VLLM_ALLOWLIST_SOURCE)
         else:
             gained = SGLANG_CAPTURE_SINCE.get(arch or "", ("", "", ""))
             sources.append(_NO_AUX_CAPTURE_SOURCE if arch in SGLANG_NO_AUX_CAPTURE else
+                           _SGLANG_NO_EAGLE3_CAPTURE_SOURCE.format(module=SGLANG_NO_EAGLE3_CAPTURE[arch])
+                           if arch in SGLANG_NO_EAGLE3_CAPTURE else
                            _SGLANG_CAPTURE_SINCE_SOURCE.format(since=gained[1], last=gained[2]))
 
     def reachable(i: int) -> bool:
@@ -1135,6 +1224,9 @@ def capture_failure(engine: str, target_architecture: str | None,
             return CaptureFailure(reason, f"upgrade vLLM to {first} or later and re-run this check with that release")
     if no_interface:
         return CaptureFailure(vllm_no_interface_reason(target_architecture, version), VLLM_NO_INTERFACE_FIX)
+    late = vllm_interface_late(target_architecture, version) if engine == "vllm" else None
+    if late is not None:
+        return vllm_late_interface_failure(str(target_architecture), str(version), late)
     gained = SGLANG_CAPTURE_SINCE.get(target_architecture or "") if engine == "sglang" else None
     if (gained is not None and version is not None
             and release_surely_before(version, gained[1], DEV_REACH["sglang"])):
@@ -1145,6 +1237,19 @@ def capture_failure(engine: str, target_architecture: str | None,
             f"on the target for EAGLE3, so the server stops at startup (AttributeError; added in {since}, "
             f"{last} lacks it) and no layer ids are ever read",
             f"upgrade SGLang to {since} or later and re-run this check with that release")
+    if engine == "sglang" and target_architecture in SGLANG_NO_EAGLE3_CAPTURE:
+        on = f"SGLang {version}" if version else "SGLang"
+        return CaptureFailure(
+            f"{on} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
+            f"models/{SGLANG_NO_EAGLE3_CAPTURE[target_architecture]}.py has no set_eagle3_layers_to_capture in any "
+            "release read (0.4.9 .. 0.5.23), which SGLang calls on the target for EAGLE3, so the server stops at "
+            "startup (AttributeError; 0.5.23: ValueError \"... does not implement set_eagle3_layers_to_capture\") "
+            "and no layer ids are ever read",
+            "serve the target without EAGLE-3: vLLM's model class for it does not implement SupportsEagle3 either "
+            "(0.18.0, 0.22.0, 0.33.0 read), so neither engine serves this draft"
+            if target_architecture in VLLM_NO_EAGLE3_INTERFACE else
+            "serve the draft with vLLM, whose model class for this target implements SupportsEagle3 (0.33.0 read), "
+            "or serve the target without EAGLE-3")
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
         return CaptureFailure(
             f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "

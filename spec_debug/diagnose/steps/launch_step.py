@@ -16,7 +16,7 @@ from spec_debug.diagnose.config_file import config_file_path, ignored_config, me
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, names_a_kind, parse_launch_command, split_command,
-                                       _sglang_surely_before, vllm_surely_before)
+                                       sglang_target_refused, _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -433,16 +433,18 @@ def check(ctx: Any) -> list[Finding]:
     # a bf16 target served with --quantization / -q is a quantized one to vLLM (its runner choice)
     quantization = launch_flag_value(list(cfg.argv), QUANTIZATION_FLAGS)
     target = served_config(launch.get("target_config"), cfg.argv, version if cfg.engine == "vllm" else None)
-    eff = effective_spec(cfg, target_architecture=target_architecture(target, quantization),
+    arch = target_architecture(target, quantization)
+    eff = effective_spec(cfg, target_architecture=arch,
                          engine_version=version, draft_block_size=draft_block_size(launch.get("draft_config")),
                          draft_config=launch.get("draft_config"))
     unloadable = vllm_draft_format_problem(cfg, launch.get("draft_config"), version)
     if unloadable:
         eff = replace(eff, problems=[*eff.problems, unloadable])
-    no_mtp_draft = (vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
-                    or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source")))
-    if no_mtp_draft:
-        eff = replace(eff, problems=[*eff.problems, no_mtp_draft])
+    refused_target = (vllm_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
+                      or sglang_mtp_target_refused(cfg, target, launch.get("trained_steps_source"))
+                      or sglang_target_refused(cfg, arch, version, launch.get("draft_config")))
+    if refused_target:
+        eff = replace(eff, problems=[*eff.problems, refused_target])
     at = where(ctx)
     mismatch = served_mismatch(cfg, eff, launch.get("served"), launch.get("server_log"))
     if mismatch is not None:
@@ -477,7 +479,7 @@ def check(ctx: Any) -> list[Finding]:
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"),
                                draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
-    if no_mtp_draft:
+    if refused_target:
         # one cause, one finding: a server that does not start (SD102) serves no depth, so SD101's
         # "no MTP module of its own" beside it (at K 1) told of a cap that never runs
         findings = [f for f in findings if f.code != "SD101"]
