@@ -30,7 +30,7 @@ from spec_debug.diagnose.launch_services import service_command, service_environ
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
-                                      VLLM_NO_EAGLE3_INTERFACE, VLLM_NO_INTERFACE_FIX, vllm_no_interface_reason,
+                                      VLLM_NO_EAGLE3_INTERFACE, vllm_no_interface_fix, vllm_no_interface_reason,
                                       vllm_interface_late, vllm_late_interface_failure)
 from spec_debug.probes.launch_flags import SPECULATIVE_FLAG, cmdline_argv, plain_typography
 
@@ -3269,7 +3269,7 @@ def _vllm_target_refused(cfg: LaunchConfig, target_architecture: str | None,
         return []
     if target_architecture in VLLM_NO_EAGLE3_INTERFACE:
         return ["method eagle3: " + vllm_no_interface_reason(str(target_architecture), engine_version)
-                + f" ({VLLM_NO_INTERFACE_FIX})"]
+                + f" ({vllm_no_interface_fix(target_architecture)})"]
     if engine_version is None:
         return []
     refused = vllm_refused_target(engine_version, target_architecture)

@@ -388,6 +388,24 @@ VLLM_NO_INTERFACE_FIX = ("serve the draft with an engine whose model for this ta
                          "EAGLE-3")
 
 
+def vllm_no_interface_fix(target_architecture: str | None) -> str:
+    """What to do about a target class vLLM never serves EAGLE-3 over (VLLM_NO_EAGLE3_INTERFACE),
+    in SGLang's terms where its model file was read: the generic "an engine that captures" sent
+    Mixtral, Gemma-2 and ERNIE-MoE users to SGLang, whose files for them have no
+    set_eagle3_layers_to_capture in any release read (SGLANG_NO_EAGLE3_CAPTURE), and did not say
+    from which SGLang release a GLM-4.5 or Qwen2-MoE target is served (SGLANG_CAPTURE_SINCE)."""
+    arch = target_architecture or ""
+    if arch in SGLANG_NO_EAGLE3_CAPTURE:
+        return (f"serve the target without EAGLE-3: SGLang's models/{SGLANG_NO_EAGLE3_CAPTURE[arch]}.py has no "
+                "set_eagle3_layers_to_capture in any release read (0.4.9 .. 0.5.23) either, so neither engine "
+                "serves this draft")
+    if arch in SGLANG_CAPTURE_SINCE:
+        module, since, _ = SGLANG_CAPTURE_SINCE[arch]
+        return (f"serve the draft with SGLang {since} or later, whose models/{module}.py captures its aux hidden "
+                "states (set_eagle3_layers_to_capture), or serve the target without EAGLE-3")
+    return VLLM_NO_INTERFACE_FIX
+
+
 def vllm_no_interface_reason(target_architecture: str, version: str | None) -> str:
     """The line for a target class in VLLM_NO_EAGLE3_INTERFACE (the layer and launch checks)."""
     on = f"vLLM {version}" if version else "vLLM"
@@ -1220,10 +1238,11 @@ def capture_failure(engine: str, target_architecture: str | None,
                 return CaptureFailure(reason + "; nor does any later release: that model class does not implement "
                                       "SupportsEagle3 (vllm/model_executor/models/interfaces.py; 0.18.0, 0.22.0, "
                                       "0.33.0 read), which the server requires of the target at startup",
-                                      VLLM_NO_INTERFACE_FIX)
+                                      vllm_no_interface_fix(target_architecture))
             return CaptureFailure(reason, f"upgrade vLLM to {first} or later and re-run this check with that release")
     if no_interface:
-        return CaptureFailure(vllm_no_interface_reason(target_architecture, version), VLLM_NO_INTERFACE_FIX)
+        return CaptureFailure(vllm_no_interface_reason(target_architecture, version),
+                              vllm_no_interface_fix(target_architecture))
     late = vllm_interface_late(target_architecture, version) if engine == "vllm" else None
     if late is not None:
         return vllm_late_interface_failure(str(target_architecture), str(version), late)

@@ -35,6 +35,20 @@ NO_INTERFACE = ("that model class does not implement SupportsEagle3 (vllm/model_
                 "which every vLLM release read (0.18.0, 0.22.0, 0.33.0) requires of the target")
 FIX = ("serve the draft with an engine whose model for this target captures aux hidden states (SGLang: a "
        "set_eagle3_layers_to_capture in its model file), or serve the target without EAGLE-3")
+# What SGLang does with each class (engines.SGLANG_NO_EAGLE3_CAPTURE / SGLANG_CAPTURE_SINCE, read in
+# its wheels 0.4.9 .. 0.5.23): the generic FIX sent Mixtral, Gemma-2 and ERNIE-MoE users to SGLang,
+# which cannot serve them either (stop 51, vllm_no_interface_fix); GLM-4.5 Air's lite class is in
+# neither table and keeps FIX.
+NEITHER = ("serve the target without EAGLE-3: SGLang's models/{}.py has no set_eagle3_layers_to_capture in any "
+           "release read (0.4.9 .. 0.5.23) either, so neither engine serves this draft")
+SGLANG_FROM = ("serve the draft with SGLang {} or later, whose models/{}.py captures its aux hidden states "
+               "(set_eagle3_layers_to_capture), or serve the target without EAGLE-3")
+EXPECTED_FIX = {"Ernie4_5_MoeForCausalLM": NEITHER.format("ernie4"), "Gemma2ForCausalLM": NEITHER.format("gemma2"),
+                "MixtralForCausalLM": NEITHER.format("mixtral"),
+                "Gemma3ForCausalLM": SGLANG_FROM.format("0.5.12", "gemma3_causal"),
+                "Glm4MoeForCausalLM": SGLANG_FROM.format("0.5.5", "glm4_moe"),
+                "Qwen2MoeForCausalLM": SGLANG_FROM.format("0.5.2", "qwen2_moe"),
+                "Glm4MoeLiteForCausalLM": FIX}
 
 
 def _refusals(arch: str, version: str | None) -> list[str]:
@@ -53,13 +67,13 @@ def test_a_target_class_without_the_interface_is_never_served(arch, version):
     assert failure is not None
     on = f"vLLM {version}" if version else "vLLM"
     assert failure.reason.startswith(f"{on} cannot serve an EAGLE-3 draft over a {arch} target: {NO_INTERFACE}")
-    assert failure.fix == FIX
+    assert failure.fix == EXPECTED_FIX[arch]
     plan = engines.serve_plan("vllm", version, {}, 8, arch)
     assert plan.layer_ids == [] and plan.unreachable == [2, 4, 5]
     assert any("Model does not support EAGLE3 interface" in source for source in plan.sources)
     problems = _refusals(arch, version)
     assert len(problems) == 1 and problems[0].startswith(f"method eagle3: {on} cannot serve an EAGLE-3 draft over a {arch}")
-    assert problems[0].endswith(f"({FIX})")
+    assert problems[0].endswith(f"({EXPECTED_FIX[arch]})")
 
 
 def test_the_list_refusal_no_longer_sends_a_glm_target_to_a_release_that_refuses_it_too():
@@ -68,7 +82,7 @@ def test_the_list_refusal_no_longer_sends_a_glm_target_to_a_release_that_refuses
     assert failure.reason.endswith("; nor does any later release: that model class does not implement SupportsEagle3 "
                                    "(vllm/model_executor/models/interfaces.py; 0.18.0, 0.22.0, 0.33.0 read), which "
                                    "the server requires of the target at startup")
-    assert failure.fix == FIX
+    assert failure.fix == EXPECTED_FIX["Glm4MoeForCausalLM"]
     assert not any("upgrade vLLM" in p for p in _refusals("Glm4MoeForCausalLM", "0.21.0"))
 
 
@@ -114,7 +128,8 @@ def test_the_layer_check_on_a_glm_target_on_vllm_0_26_is_sd201(world):
     assert layers["served"] == [] and layers["unreachable"] == [2, 4, 5]
     assert any(line.startswith(f"vLLM cannot serve an EAGLE-3 draft over a Glm4MoeForCausalLM target: {NO_INTERFACE}")
                for line in found[0].evidence), found[0].evidence
-    assert found[0].remediation == FIX[0].upper() + FIX[1:] + "."
+    fix = EXPECTED_FIX["Glm4MoeForCausalLM"]
+    assert found[0].remediation == fix[0].upper() + fix[1:] + "."
     # the same draft on SGLang is served the layers it was trained on
     found, layers = layer_findings(world, "sglang", "0.5.23")
     assert found == [] and layers["served"] == [2, 4, 5]
