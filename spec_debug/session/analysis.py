@@ -1353,12 +1353,15 @@ class _SessionState:
             # refusal stays the session's error (the GPU tool is missing there).
             failed = False
         elif failed and exit_code is None and not ev.is_error and call is not None and call.category == "logs" \
-                and all(e.kind in failures.LOG_CONTENT or failures.port_taken(e) for e in found):
+                and (all(e.kind in failures.LOG_CONTENT or failures.port_taken(e) for e in found)
+                     or failures.build_log_read(found, ev.text)):
             # `grep -n Error server.log`, `tail -n 50 server.log` in a terminal log: the errors are
             # the server's, which the log holds; the reading did not fail (a tool that records
             # the status has 0 for it). They stay the session's errors. A server's "address
             # already in use" is one too (a reader binds no port), though ssh's own "Connection
-            # refused" on the way to the log is the reading's failure.
+            # refused" on the way to the log is the reading's failure. So is a build's or a test
+            # run's own verdict at the end of the log read (`tail build.log` ending in Maven's
+            # BUILD FAILURE): the build failed, when it ran; the reading did not.
             failed = False
         elif failed and exit_code is None and not ev.is_error and record is None and call is not None \
                 and shell.is_read_tool(call.tool_name):

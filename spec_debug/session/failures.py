@@ -1947,6 +1947,15 @@ that read the log shows them without failing itself (its own failures are a conn
 missing file, a tool's refusal)."""
 
 
+def build_log_read(found: tuple[ErrorInfo, ...] | list[ErrorInfo], output: str) -> bool:
+    """``found`` is what a build's, a test run's or a linter's own verdict near the end of
+    ``output`` made of it (:func:`extract_errors` reads that as a failed call's output where no
+    status was recorded): a tool's error line (a compiler's, a linter's) or a test failure. A log
+    of such a run holds them as text, as it holds a server's traceback (:data:`LOG_CONTENT`)."""
+    return bool(found) and all(e.kind in ("tool_error", "test_failure") for e in found) \
+        and any(word in output for word in VERDICT_WORDS) and build_failed(output)
+
+
 _REPL_PROMPT = re.compile(r"^(?:>>> |>>>$|In \[\d+\]: ?)", re.M)
 """The prompt of the standard Python REPL and of IPython (``In [4]: ``)."""
 
