@@ -702,8 +702,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     text = without_colours(text)
     # grep over several files at once: each file's lines are a run of their own (grep_files).
     # file_sections first: one anchored match at the output's start refuses most outputs, where
-    # the "/s" search is a pass over all of it
-    if captions and (files := file_sections(text)) is not None and "/s" in text:
+    # the "/s" search is a pass over all of it; a "/" (a memchr, implied by "/s") before both
+    # spares an output without one (a listing of files) the anchored match too
+    if captions and "/" in text and (files := file_sections(text)) is not None and "/s" in text:
         return _read_files(files, prose)
     # A Markdown text (an issue body, a report) may name each run in a caption above its output
     # ("without eagle:" over one server log, "with eagle:" over another): each part is read on
@@ -751,7 +752,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
     # A Decode batch log whose every "acc" starts one of its readings' "accept len: " or "accept
     # rate: " (only_accepts, counted on ``source``) holds no "osition acceptance": its "acc" goes
     # on "eptance", no reading's. The scan cost a 7.7 KB log 16k instructions (2 us), for nothing.
-    if not (only_accepts and text is source) and "osition acceptance" in text:
+    # ("c" first, a memchr: a listing of files seldom has one)
+    if not (only_accepts and text is source) and "c" in text and "osition acceptance" in text:
         if prose:
             _overall_after_positions(text, found)
         text = _PER_POSITION_RATES.sub("", text)
