@@ -262,6 +262,17 @@ def _check_inputs(cfg, info: DataInfo, target, data) -> tuple[SampleSpec, bool, 
                               f"target (one of hidden size {Ht})",
                               hint="evaluate a draft trained for this target, or give the "
                                    "draft's own target and a dump of it")
+    if info.hidden_size != Ht and info.num_slots == 1 and info.hidden_size % Ht == 0 \
+            and info.hidden_size // Ht in (cfg.num_aux, cfg.num_aux + 1):
+        # one state per token, the draft's aux count (with or without the final state) times the
+        # target's width: the layer states concatenated (a
+        # v1 data_*.pt holding torch.cat of them, as SpecForge's aux_hidden_state does), which
+        # _state_dims calls "flattened slots?" in an hs file; no target of the draft's width has it
+        raise DataError(f"{data}: the hidden states are {info.hidden_size} wide, the draft's fc "
+                        f"takes {cfg.num_aux} x {Ht} ({said}); {info.hidden_size} is "
+                        f"{info.hidden_size // Ht} x {Ht}: the layer states concatenated into one",
+                        hint="save the states stacked, not concatenated: torch.stack([layer states..., "
+                             "final layer state], dim=1) gives [tokens, slots, hidden]")
     if info.hidden_size != Ht:
         raise DataError(f"{data}: the hidden states are {info.hidden_size} wide, the draft's fc "
                         f"takes {cfg.num_aux} x {Ht} ({said})",
