@@ -68,3 +68,13 @@ def test_distill_and_postmortem_hide_the_default(tmp_path: Path):
         assert secret not in out
     assert f"${{HF_TOKEN:-{M}}}" in md.replace("\\*", "*"), md
     assert f"--api-key ${{KEY:-{M}}}" in md.replace("\\*", "*"), md
+
+
+def test_a_quoted_default_or_one_that_goes_on_with_a_reference_is_masked():
+    """`${HF_TOKEN:-"hunter2"}` kept its quotes and the secret inside them in clear (the default
+    ended at the quote), and `${HF_TOKEN:-hunter2-$USER}` at the `$`."""
+    assert redact_text('HF_TOKEN=${HF_TOKEN:-"hunter2"} x') == f'HF_TOKEN=${{HF_TOKEN:-"{M}"}} x'
+    assert redact_text("echo ${API_KEY:-'hunter2'}") == f"echo ${{API_KEY:-'{M}'}}"
+    assert redact_text("HF_TOKEN=${HF_TOKEN:-hunter2-$USER} x") == f"HF_TOKEN=${{HF_TOKEN:-{M}}} x"
+    for typed in ('HF_TOKEN=${HF_TOKEN:-"$OTHER"} x', "HF_TOKEN=${HF_TOKEN:-$OTHER} x"):
+        assert redact_text(typed) == typed
