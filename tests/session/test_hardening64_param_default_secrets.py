@@ -78,3 +78,22 @@ def test_a_quoted_default_or_one_that_goes_on_with_a_reference_is_masked():
     assert redact_text("HF_TOKEN=${HF_TOKEN:-hunter2-$USER} x") == f"HF_TOKEN=${{HF_TOKEN:-{M}}} x"
     for typed in ('HF_TOKEN=${HF_TOKEN:-"$OTHER"} x', "HF_TOKEN=${HF_TOKEN:-$OTHER} x"):
         assert redact_text(typed) == typed
+
+
+def test_the_distilled_step_keeps_the_expansion_and_takes_the_default_as_a_var(tmp_path: Path):
+    """The step read `HF_TOKEN=${HF_TOKEN:{{ hf_token }} hf auth whoami` (the `-` and the closing
+    brace gone: a bad substitution in bash); now the default alone is the var."""
+    m = _Writer("5e5e0000-0000-4000-8000-000000006404", None, datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc))
+    m.prompt("The SGLang server on gpu01 dies at startup since the token rotation.")
+    m.bash("ssh gpu01 'HF_TOKEN=${HF_TOKEN:-hunter2local} hf auth whoami'",
+           "Traceback (most recent call last):\nhuggingface_hub.errors.HfHubHTTPError: 401 Client Error: Unauthorized "
+           "for url: https://huggingface.co/api/whoami-v2 (Request ID: Root=1-6930) Invalid user token.", exit_code=1,
+           text="The target is gated: log the host in with the team token.")
+    m.bash("ssh gpu01 'cat /models/llama31-eagle3/config.json'", '{"architectures": ["LlamaForCausalLMEagle3"]}',
+           text="The token is refused. Does the draft name the gated target at all?")
+    path = tmp_path / f"{m.session}.jsonl"
+    path.write_text("\n".join(m.lines) + "\n", encoding="utf-8")
+    doc = distill_playbook(analyze_path(path))
+    runs = [s["run"] for s in doc["steps"] if "run" in s]
+    assert runs[0] == "HF_TOKEN=${HF_TOKEN:-{{ hf_token }}} hf auth whoami", runs
+    assert "hunter2local" not in dump_playbook(doc)
