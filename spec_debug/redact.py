@@ -66,7 +66,20 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # must END in the secret word: num_draft_tokens=4 or max_tokens: 512 are not secrets.
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
+    # A default typed into a parameter expansion (`HF_TOKEN=${HF_TOKEN:-hf_...}`,
+    # `--api-key ${KEY:-sk-local}`, `export DB_PASSWORD="${DB_PASSWORD:=hunter2}"`): the shell
+    # uses the default when the name is unset (POSIX XCU 2.6.2, `${parameter:-word}`, `:=`, and
+    # the forms without the colon), so the default is the secret, typed in clear. Masked inside
+    # the braces (`${HF_TOKEN:-***REDACTED***}`): the reference stays readable, as bare `${X}`
+    # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
+    # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
+    # `--api-key ${KEY:-sekrit}` whole.
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*\"?"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)[= ]+\"?)"
+               r"\$\{[A-Z_][A-Z0-9_]{0,64}:?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}\s\"'`]+)\}"),
+    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
+               r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}\s\"'`]+)\}"),
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
                + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
@@ -211,10 +224,10 @@ def _may_need_named(text: str) -> bool:
                 text = text.replace(odd, letter)
     low = text.lower()
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None
-                           or _KEY_IN_CODE(low) is not None):
+                           or _KEY_IN_CODE(low) is not None or "token-" in low and "${" in low):
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
-                         or _KEY_IN_CODE(low) is not None):
+                         or _KEY_IN_CODE(low) is not None or "key-" in low and "${" in low):
         return True
     if "cookie" in low:
         return True
