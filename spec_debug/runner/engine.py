@@ -412,7 +412,12 @@ class Run:
                 host.status = "error"
                 host.error = exc.message.splitlines()[0]
                 host.hint = exc.hint  # the ssh-keygen -R line of a changed key: the error alone says what, not how
-                self._not_reached(target.name, host.error, exc.hint)
+                # A step that timed out and could not be killed (its kill's connection refused:
+                # ssh.py, left_running) ends the host, which was reached all the same: SD002 says
+                # that and how to find what may still run (docs/findings.md), not SD005's "could
+                # not be reached".
+                code = "SD002" if getattr(exc, "left_running", None) is not None else "SD005"
+                self._not_reached(target.name, host.error, exc.hint, code=code)
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
             host.error = exc.message.splitlines()[0]
@@ -464,13 +469,13 @@ class Run:
         self._saved_after_steps(functools.partial(self.save, host_done=True), steps_over=True)
         self.options.reporter.host_finished(host)
 
-    def _not_reached(self, host: str, error: str, hint: str | None) -> None:
+    def _not_reached(self, host: str, error: str, hint: str | None, code: str = "SD005") -> None:
         """SD005 for a host the run never got into: a connection that failed, and also a login
         its ssh config refuses before any connect (ConnectionAttempts 0, no login name for a
         uid without a passwd entry) or an error of ours while connecting. Those were a host
         "error" with no finding, and the run's last line said "ERROR: 0 error(s)" (exit 3)."""
         self._commit_step(
-            None, [runner_finding("SD005", host=host, step=None, evidence=[error], facts={}, hint=hint)], host,
+            None, [runner_finding(code, host=host, step=None, evidence=[error], facts={}, hint=hint)], host,
         )
 
     def _commit_step(self, result: StepRecord | None, findings: list[Finding], host: str) -> None:

@@ -153,41 +153,63 @@ class RemoteFiles:
             if client is None:
                 self._shell().put(local_path, target, remote_path)
                 return
-            parent = os.path.dirname(target)
-            if parent:
-                self._makedirs(client, parent)
-            partial = f"{target}.part-{uuid.uuid4().hex[:8]}"
             try:
-                client.put(str(local_path), partial)
+                self._sftp_put(client, local_path, target)
+            except PermissionError as exc:
+                # A read-only SFTP server (`sftp-server -R`, `internal-sftp -R`) answers every
+                # write with SSH2_FX_PERMISSION_DENIED (openssh-portable: sftp-server.c, readonly)
+                # although the login shell may write the home: the upload goes over `cat` then, as
+                # Ansible falls back sftp -> scp -> piped copy (ansible/ansible:
+                # lib/ansible/plugins/connection/ssh.py, _file_transport_command). A home the
+                # shell cannot write either fails there, saying both.
+                if self._interrupted.is_set() or client.get_channel().closed or not self._transport.is_active():
+                    raise
+                self._drop()  # one session slot at a time (MaxSessions 1)
+                self._write_copies(exc.strerror or _one_line(exc)).put(local_path, target, remote_path)
+
+    def _write_copies(self, said: str) -> "_ShellCopies":
+        """Uploads over `cat`, for a host whose SFTP server refused a write (said: its answer)."""
+        return _ShellCopies(
+            self._host, f"the SFTP server refused the write ({said}): is it read-only (sftp-server -R)?",
+            self._session_slot, self._open_channel, self._alive, kill=self._kill, answer_within_s=self._start_timeout_s,
+        )
+
+    def _sftp_put(self, client: paramiko.SFTPClient, local_path: Path, target: str) -> None:
+        parent = os.path.dirname(target)
+        if parent:
+            self._makedirs(client, parent)
+        partial = f"{target}.part-{uuid.uuid4().hex[:8]}"
+        try:
+            client.put(str(local_path), partial)
+            try:
+                client.posix_rename(partial, target)  # OpenSSH extension: atomic replace
+            except OSError:
+                # Servers without posix-rename@openssh.com: plain rename refuses to
+                # overwrite, so remove the old copy first (not atomic, still correct).
                 try:
-                    client.posix_rename(partial, target)  # OpenSSH extension: atomic replace
-                except OSError:
-                    # Servers without posix-rename@openssh.com: plain rename refuses to
-                    # overwrite, so remove the old copy first (not atomic, still correct).
-                    try:
-                        client.remove(target)
-                    except FileNotFoundError:
-                        pass
-                    client.rename(partial, target)
-            except BaseException as exc:
-                # Clean up the partial file, unless the server has stopped answering or the connection is gone.
-                removed = False
-                if not isinstance(exc, TimeoutError) and not client.get_channel().closed:
-                    try:
-                        client.remove(partial)
-                        removed = True
-                    except _SFTP_FAILURES:
-                        # the SFTP server died just before (SIGXFSZ below), its channel's close not
-                        # yet read: the login shell below removes the part instead
-                        pass
-                if not removed and not isinstance(exc, TimeoutError) and not self._interrupted.is_set() \
-                        and self._alive():
-                    # The SFTP server died under the upload, the connection did not: a file size
-                    # limit's SIGXFSZ (_file_size_limit) ends sftp-server at its first write past
-                    # the limit. The part (the limit's worth of bytes) stayed in ~/.cache/spec-debug,
-                    # one more each run; the login shell removes it (both start in the home).
-                    self._shell_answer(f"rm -f -- {shlex.quote(partial)}")
-                raise
+                    client.remove(target)
+                except FileNotFoundError:
+                    pass
+                client.rename(partial, target)
+        except BaseException as exc:
+            # Clean up the partial file, unless the server has stopped answering or the connection is gone.
+            removed = False
+            if not isinstance(exc, TimeoutError) and not client.get_channel().closed:
+                try:
+                    client.remove(partial)
+                    removed = True
+                except _SFTP_FAILURES:
+                    # the SFTP server died just before (SIGXFSZ below), its channel's close not
+                    # yet read: the login shell below removes the part instead
+                    pass
+            if not removed and not isinstance(exc, TimeoutError) and not self._interrupted.is_set() \
+                    and self._alive():
+                # The SFTP server died under the upload, the connection did not: a file size
+                # limit's SIGXFSZ (_file_size_limit) ends sftp-server at its first write past
+                # the limit. The part (the limit's worth of bytes) stayed in ~/.cache/spec-debug,
+                # one more each run; the login shell removes it (both start in the home).
+                self._shell_answer(f"rm -f -- {shlex.quote(partial)}")
+            raise
 
     def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
         """Download to a temp name beside local_path, renamed once complete: a copy cut short
