@@ -640,6 +640,10 @@ class SSHTransport(Transport):
                             not_killed.left_running = self._left_running(  # type: ignore[attr-defined]
                                 command, time.monotonic() - started, in_args
                             )
+                            # a host that still answers (it refused the kill's channel) against one
+                            # that went silent or dropped: the engine's SD002 or SD005
+                            not_killed.host_answered = (  # type: ignore[attr-defined]
+                                getattr(killed, "host_answered", False) and self._connection.transport.is_active())
                             raise not_killed
                         # Ctrl-C: the step ends as interrupted, but its record says it was not
                         # killed and where to find it (a refused kill connection, a lost host).
@@ -931,7 +935,12 @@ class SSHTransport(Transport):
             patience = 0.0 if self._interrupted.is_set() else _KILL_CHANNEL_PATIENCE_S
             channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False, busy_link_patience_s=patience)
         except _SessionRefused:
-            return self._kill_over_second_connection(script)
+            killed = self._kill_over_second_connection(script)
+            if isinstance(killed, TransportError):
+                # sshd answered on this connection (it refused the channel): the host was reached
+                # and still is, only a second connection to it failed (engine: SD002, not SD005)
+                killed.host_answered = True  # type: ignore[attr-defined]
+            return killed
         except TransportError as exc:
             return exc  # lost, or sshd hung: it did not open the channel in ConnectTimeout
         except (paramiko.SSHException, EOFError, OSError):
