@@ -226,14 +226,16 @@ class _Records(PageRecords):
         else:
             stamp = None
         body = _body(card)
-        if kind in ("tool_use", "tool_result") and (title := _TITLE.search(card)) is not None \
-                and ("(Id: " in title.group("title") or "Tool Result" in title.group("title")):
-            old = (_OLD_CALL if kind == "tool_use" else _OLD_RESULT).match(_text(title.group("title")).strip())
+        # the card's title, searched once: calls, results and prompts read it below
+        heading = _TITLE.search(card) if kind in ("tool_use", "tool_result", "user") else None
+        if kind in ("tool_use", "tool_result") and heading is not None \
+                and ("(Id: " in heading.group("title") or "Tool Result" in heading.group("title")):
+            old = (_OLD_CALL if kind == "tool_use" else _OLD_RESULT).match(_text(heading.group("title")).strip())
             if old is not None:
                 yield from self.old_card(line, kind, old, body, stamp, marked)
                 return
         if kind == "user" and not _NOT_PROMPTS.intersection(classes):
-            if (m := _TITLE.search(card)) is not None and _text(m.group("title")).strip().endswith("Memory"):
+            if heading is not None and _text(heading.group("title")).strip().endswith("Memory"):
                 return  # a memory file (CLAUDE.md) the session read in: "Memory", no modifier of its own
             said = _prompt(body)
             if self.old_tasks and not marked and said not in self.old_tasks.values():
@@ -249,11 +251,11 @@ class _Records(PageRecords):
             if said:
                 yield self.record(line, "assistant", [{"type": "text", "text": said}], stamp, sidechain)
         elif kind == "tool_use":
-            m = _TITLE.search(card)
-            title = _text(m.group("title")).strip() if m is not None else ""
+            title = _text(heading.group("title")).strip() if heading is not None else ""
             self.calls += 1
-            call_id = _call_id(m) or f"claude-code-log-html-call-{self.calls}"
-            spans = _title_spans(m.group("title")) if m is not None and "class='tool-" in m.group("title") else {}
+            call_id = _call_id(heading) or f"claude-code-log-html-call-{self.calls}"
+            spans = _title_spans(heading.group("title")) \
+                if heading is not None and "class='tool-" in heading.group("title") else {}
             if (command := _COMMAND.search(body)) is not None:
                 name, tool_input = "Bash", {"command": html.unescape(command.group("text"))}
                 said = spans["summary"] if "summary" in spans else \
@@ -280,7 +282,7 @@ class _Records(PageRecords):
             yield self.record(line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
                                                    "input": tool_input}], stamp, sidechain)
         elif kind == "tool_result":
-            if (call_id := _call_id(_TITLE.search(card))) is not None:
+            if (call_id := _call_id(heading)) is not None:
                 # the call its title names: a call whose result never came (a session killed
                 # while it ran, resumed later) took the next call's result when paired by order;
                 # a result whose call the page left out is still its own
