@@ -1212,13 +1212,13 @@ def _claude_code_log_page(path: Path, lower: str, trunks: set[str]) -> bool:
     if not lower.startswith("index.") and not any(n.endswith(".jsonl") for n in trunks):
         # the pages alone (copied out of the folder): they are the sessions, each once
         return lower.endswith(".md") and _shadowed_page(path, lower, trunks)
+    if not lower.endswith(".json"):
+        return _md_page(path)
     try:
         head = read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip()
     except OSError:
         return False
-    if lower.endswith(".json"):
-        return _JSON_PAGE_HEAD.match(head) is not None  # JsonRenderer's first two keys, in its order
-    return head.startswith(claude_code_log_md.GENERATED.encode())
+    return _JSON_PAGE_HEAD.match(head) is not None  # JsonRenderer's first two keys, in its order
 
 
 def _claude_code_log_html(path: Path, lower: str, trunks: set[str]) -> bool:
@@ -1260,6 +1260,7 @@ def _page_rank(lower: str) -> tuple[bool, bool, str]:
 
 
 def _md_page(path: Path) -> bool:
+    """A claude-code-log Markdown page: its stamp first (:data:`claude_code_log_md.GENERATED`)."""
     try:
         return read_head(path, 128).removeprefix(codecs.BOM_UTF8).lstrip().startswith(
             claude_code_log_md.GENERATED.encode())
