@@ -84,6 +84,8 @@ _KNOWN_PASSTHROUGH = frozenset({
     "rate_limit_event", "control_request", "control_response",
     "tool_progress", "tool_use_summary", "auth_status",
     "prompt_suggestion", "active_goal", "keep_alive",
+    "tag", "isolation-latch", "ended", "attribution-snapshot", "cost-state", "artifact-comment-monitor",
+    "artifact-autoreact-ledger", "conversation_reset",
 })
 """Bookkeeping line types kept as ``other`` without calling them unknown; ``frame-link`` (an
 Artifact published, CLI 2.1.198: daaain/claude-code-log ``test/test_data/artifact_tool.jsonl``),
@@ -102,7 +104,12 @@ SDKToolProgressMessage, SDKToolUseSummaryMessage and SDKAuthStatusMessage,
 @anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type. The
 fourth row's are newer SDK lines of the same kind: ``prompt_suggestion{suggestion}``, the
 predicted next prompt (no prompt the person typed), ``active_goal{value}`` and ``keep_alive``
-(SDKPromptSuggestionMessage, SDKActiveGoalMessage, SDKKeepAliveMessage, the same file)."""
+(SDKPromptSuggestionMessage, SDKActiveGoalMessage, SDKKeepAliveMessage, the same file). The fifth
+row's are the rest of the state records the 2.1.2xx session writer appends beside the messages
+(no ``uuid``, only ``type``, ``sessionId`` and a payload: a ``/tag``, the session's cost so far, an
+end marker, attribution and artifact ledgers; re-appended as a block on every resume), as a format
+spec reverse-engineered from CLI 2.1.266's bundle lists them with ``atis-latch`` and ``relocated``
+(found with code search): a resumed 2.1.266 session counted each as a line of unknown type."""
 
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
