@@ -883,6 +883,8 @@ def _queued_command(obj: dict, event) -> Event | list[Event] | None:
         text = _after_reminders(text)
     mode = attachment.get("commandMode")
     kind = _text_kind("user", obj, text) if mode in (None, "prompt") else "system"
+    if kind == "prompt" and delivered_for_the_person(attachment.get("origin")):
+        kind = "system"  # another session's message queued mid-turn ({"kind": "peer"}), not typed
     ev = event(kind, "user", text=text, raw_type="attachment:queued_command")
     if kind == "system" and "<task-notification>" in text[:300]:
         ended = _task_notification(ev)
@@ -1113,7 +1115,26 @@ def _text_kind(role: str, obj: dict, text: str = "") -> str:
         # lines without ``isCompactSummary`` too (CLIs before it, sessions resumed from one):
         # it was the session's first prompt, and the postmortem's title.
         return "summary"
+    if "origin" in obj and delivered_for_the_person(obj.get("origin")) and obj.get("isSidechain") is not True:
+        return "system"
     return "prompt"
+
+
+def delivered_for_the_person(origin: object) -> bool:
+    """Whether a user line's (or a queued prompt's) ``origin`` says the CLI delivered it, not the
+    person: ``{"kind": "human"}`` on what was typed, another kind on the rest (a background task's
+    end or a scheduled prompt firing, ``task-notification``: 2.1.183 made "scheduled task and
+    webhook trigger deliveries" task notifications; another session's message, ``peer``; an MCP
+    channel's, ``channel``; the prompt after a usage limit reset, ``auto-continuation``). The
+    CLI's own test for a human turn is ``origin?.kind === "human"`` (a format spec reverse-engineered
+    from CLI 2.1.266's bundle quotes it; several independent readers test the same field): a
+    scheduled ``/loop`` prompt firing, read by its text, was a prompt, each firing a phase of the
+    postmortem. A sub-agent's brief (its file's first line) keeps its reading: the check is for
+    the trunk's lines. No origin (CLIs before it): the text decides, as before."""
+    if type(origin) is not dict:
+        return False
+    kind = origin.get("kind")
+    return type(kind) is str and kind != "human"
 
 
 def _bash_mode(text: str, session: str, seq: int, agent: str, ts: str | None, file: str, lineno: int) -> Event | None:
