@@ -1075,6 +1075,7 @@ def _stream_task_notification(obj: dict, ev: Event) -> list[Event]:
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
 _BASH_STDOUT = re.compile(r"<bash-stdout>(.*?)</bash-stdout>", re.DOTALL)
 _BASH_STDERR = re.compile(r"<bash-stderr>(.*?)</bash-stderr>", re.DOTALL)
+_BASH_EXIT = re.compile(r"<bash-exit-code>\s*(-?\d+)\s*</bash-exit-code>")
 
 
 API_ERROR = "error"
@@ -1141,7 +1142,12 @@ def _bash_mode(text: str, session: str, seq: int, agent: str, ts: str | None, fi
     """A command the person ran with ``!`` (bash mode): the CLI writes a user line
     ``<bash-input>cmd</bash-input>``, then one ``<bash-stdout>..</bash-stdout><bash-stderr>..
     </bash-stderr>`` (string content; as several independent transcript readers parse it).
-    No exit status is written: the output counts as failed when it is all stderr (inference)."""
+    Newer CLIs write the exit status after them, ``<bash-exit-code>N</bash-exit-code>`` (the
+    CLI's bundle as a protocol spec quotes it, runHeadlessBashCommand; the replays several
+    independent stream-json bridges and transcript readers test against): it says how the
+    command ended (an ssh that printed a line and exited 255 was read as exit 0; one that
+    exited 0 with only a host-key warning on stderr, as failed). Without it, the output counts
+    as failed when it is all stderr (inference)."""
     m = _BASH_INPUT.search(text)
     if m:
         command = m.group(1).strip()
@@ -1153,6 +1159,11 @@ def _bash_mode(text: str, session: str, seq: int, agent: str, ts: str | None, fi
     stdout = out.group(1) if out else ""
     stderr = err.group(1) if err else ""
     output = "\n".join(part for part in (stdout.strip("\n"), stderr.strip("\n")) if part)
+    code = _BASH_EXIT.search(text) if "<bash-exit-code>" in text else None
+    if code is not None:
+        exit_code = int(code.group(1))
+        return Event(session, seq, agent, "tool", "tool_result", 0, None, None, None, None, output,
+                     exit_code != 0, exit_code, ts, file, lineno)
     return Event(session, seq, agent, "tool", "tool_result", 0, None, None, None, None, output,
                  bool(stderr.strip()) and not stdout.strip(), None, ts, file, lineno)
 
