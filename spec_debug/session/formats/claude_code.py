@@ -981,7 +981,22 @@ _NOT_TYPED_BY_A_PERSON = (
     # The CLI breaks the line after the colon (getStopHookMessage: `Stop hook feedback:\n${…}`):
     # a person's one-line "Stop hook feedback: why does it block?" stays their prompt.
     "Stop hook feedback:\n", "SubagentStop hook feedback:\n",
+    # What the CLI and the desktop app that drives it write as the person's message, most with
+    # origin {"kind": "human"} all the same: a /loop wake-up (ScheduleWakeup's sentinel prompt
+    # "<<autonomous-loop-dynamic>>", or "<<autonomous-loop>>"), the app's resume pings after it
+    # was quit or a usage limit reset, a CI monitor's event, a background agent's hand-back and
+    # another session's message without its preface (the not-typed prefixes a transcript reader
+    # measured on real sessions lists, "38 scheduled tasks and 4 resume pings carry human";
+    # several independent readers filter the same envelopes). Each was a prompt, and a phase.
+    "<<autonomous-loop", "The app was quit while you were working",
+    "I hit my usage limit while you were working, but it has reset now", "<ci-monitor-event>",
+    "<agent-message", "<cross-session-message",
 )
+_CLI_TURN_ORIGINS = frozenset({"task_notification", "peer", "scheduled"})
+"""``turnOrigin`` values of a user line the person did not type (a notification's turn, another
+session's, a scheduled prompt's; the values that transcript reader found to rule a line out).
+``human`` proves nothing (the CLI writes it on scheduled prompts too) and ``sdk`` is a ``claude
+-p`` run's own prompt: both leave the reading to the rest."""
 _REMINDER_OPEN, _REMINDER_CLOSE = "<system-reminder>", "</system-reminder>"
 _CONTINUED = "This session is being continued from a previous conversation"
 """How Claude Code's compaction summary begins ("... that ran out of context. The conversation
@@ -1116,9 +1131,19 @@ def _text_kind(role: str, obj: dict, text: str = "") -> str:
         # lines without ``isCompactSummary`` too (CLIs before it, sessions resumed from one):
         # it was the session's first prompt, and the postmortem's title.
         return "summary"
-    if "origin" in obj and delivered_for_the_person(obj.get("origin")) and obj.get("isSidechain") is not True:
+    if obj.get("isSidechain") is not True and _marked_not_typed(obj):
         return "system"
     return "prompt"
+
+
+def _marked_not_typed(obj: dict) -> bool:
+    """A trunk user line whose ``origin`` (:func:`delivered_for_the_person`) or ``turnOrigin``
+    (:data:`_CLI_TURN_ORIGINS`) says the CLI delivered it. A sub-agent's brief (its file's first
+    line, a sidechain) keeps its reading."""
+    if "origin" in obj and delivered_for_the_person(obj["origin"]):
+        return True
+    turn = obj.get("turnOrigin")
+    return turn.__class__ is str and turn in _CLI_TURN_ORIGINS
 
 
 def delivered_for_the_person(origin: object) -> bool:
@@ -1130,8 +1155,7 @@ def delivered_for_the_person(origin: object) -> bool:
     CLI's own test for a human turn is ``origin?.kind === "human"`` (a format spec reverse-engineered
     from CLI 2.1.266's bundle quotes it; several independent readers test the same field): a
     scheduled ``/loop`` prompt firing, read by its text, was a prompt, each firing a phase of the
-    postmortem. A sub-agent's brief (its file's first line) keeps its reading: the check is for
-    the trunk's lines. No origin (CLIs before it): the text decides, as before."""
+    postmortem. No origin (CLIs before it): the text decides, as before."""
     if type(origin) is not dict:
         return False
     kind = origin.get("kind")
