@@ -442,9 +442,10 @@ _RUNNING_AS = "#running:"
 _POLLED_AS = "#running@"
 """A running poll's result id: ``<launch call>#running@<poll call>`` (see link_records)."""
 _BACKGROUND_HEADS = ("Command running in background", "Command was manually backgrounded",
-                     "Command did not complete within", "Monitor started (task ")
+                     "Command did not complete within", "Monitor started (task ", "Command was moved to the background")
 _BACKGROUND_ID = re.compile(r"^(?:Command (?:running in background|was manually backgrounded by user) with ID: "
                             r"|Command did not complete within [^\n]*? and was moved to the background \(ID: "
+                            r"|Command was moved to the background \(ID: "
                             r"|Monitor started \(task )([\w-]+)")
 """How a command that keeps running is answered: the Bash result of one started with
 ``run_in_background`` (``Command running in background with ID: b27a792. Output is being written
@@ -454,7 +455,17 @@ CLI when it outran its timeout (``Command did not complete within its 180s timeo
 to the background (ID: bx1dek5dm). …``), and a ``Monitor`` watching one (``Monitor started (task
 b1h0ax9vj, timeout 220000ms). You will be notified on each event.``). The wordings published
 sessions show and transcript readers test against (e.g. one measured over 49,115 tool calls:
-"Bash 1,017, Workflow 541, Agent 442, Monitor 36" such receipts). None of them is exit 0."""
+"Bash 1,017, Workflow 541, Agent 442, Monitor 36" such receipts). None of them is exit 0.
+
+Newer CLIs (2.1.2xx) move a running command there when the person sends a message, so that it
+reaches the model: ``Command was moved to the background (ID: …) so that a message that arrived
+while it was running can reach you; it was not interrupted. …`` (``toolUseResult
+.backgroundedToDeliverMessage``; the fourth receipt of the CLI's bundle as several independent
+readers of it give the set, with tests). Each receipt's ``toolUseResult`` names the task,
+``backgroundTaskId`` (with ``timedOutAfterMs`` or ``backgroundedByUser``): :func:`_tool_result`
+takes a result that has one for a receipt whatever its words, and the output a command printed
+before it was moved comes first in the text, where no head is looked for. Such a receipt, read
+as the command's end, made a server launch that died later an exit 0."""
 
 
 _STATUS_TOOLS = frozenset({"Bash", "PowerShell"})
@@ -1386,10 +1397,17 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     # result must not read as exit 0, which the analysis infers for a Claude Code result
     # without is_error (raw_type "running" says so).
     running = not is_error and output.startswith(_BACKGROUND_HEADS)
+    task_id = result.get("backgroundTaskId") if not is_error and result.__class__ is dict else None
+    if task_id.__class__ is str and task_id:
+        running = True  # a receipt, whatever its words (see _BACKGROUND_HEADS)
+    else:
+        task_id = None
     if running and call_id is not None:
-        started = _BACKGROUND_ID.match(output)
-        if started is not None:
-            call_id = f"{call_id}{_RUNNING_AS}{started.group(1)}"  # see _background_call
+        if task_id is None:
+            started = _BACKGROUND_ID.match(output)
+            task_id = started.group(1) if started is not None else None
+        if task_id is not None:
+            call_id = f"{call_id}{_RUNNING_AS}{task_id}"  # see _background_call
     if is_error and output[:6] == "Shell " and (ended := _KILLED_TOO_LATE.match(output)) is not None:
         return _killed_too_late(ended, output, session, seq, agent, i, call_id, ts, file, lineno)
     if not is_error and output.startswith("<") and "<status>" in output[:200]:
