@@ -114,7 +114,8 @@ spec reverse-engineered from CLI 2.1.266's bundle lists them with ``atis-latch``
 
 TITLE_LINES = {"custom-title": "customTitle", "ai-title": "aiTitle"}
 RESULT_ERROR = "result:error"
-"""The raw type of a stream-json ``result`` line that says the run failed."""
+"""The raw type of a stream-json ``result`` line that says the run failed (and of a session
+file's ``max_turns_reached`` attachment, :func:`_turn_limit`)."""
 """The session's name: ``{"type": "custom-title", "customTitle": …, "sessionId"}`` written by
 ``/rename``, ``{"type": "ai-title", "aiTitle": …}`` the CLI's own; the last of each is the
 current one, and a rename wins (the shapes transcript viewers read, e.g. rymalia/
@@ -788,7 +789,7 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
     if isinstance(kind_of_line, str) and kind_of_line in cursor_stream.LINE_TYPES:
         return cursor_stream.events(obj, event)  # Cursor CLI's stream-json, Claude Code's lines but these
     if kind_of_line == "attachment":
-        noted = _queued_command(obj, event) or _hook_note(obj, event)
+        noted = _queued_command(obj, event) or _hook_note(obj, event) or _turn_limit(obj, event)
         if noted is not None:
             if noted.__class__ is Event and noted.raw_type == "attachment:hook_blocking_error":
                 claude_hook_blocks.note_block(obj["attachment"], cursor)
@@ -938,6 +939,21 @@ def _hook_note(obj: dict, event) -> Event | None:
     else:
         text = f"{name} hook stopped the session: {block_text(attachment.get('message'))}"
     return event("system", "system", text=text.rstrip(": "), raw_type=f"attachment:{kind}")
+
+
+def _turn_limit(obj: dict, event) -> Event | None:
+    """The run stopped at its turn limit (``claude -p --max-turns N``, a sub-agent whose definition
+    sets ``maxTurns``): ``{"type": "attachment", "attachment": {"type": "max_turns_reached",
+    "maxTurns": 8, "turnCount": 9}}``, the attachment the Agent SDK's result repeats in its
+    ``errors`` (an SDK wrapper's tests quote it so; a transcript pruner's fixtures keep the line).
+    Read as the failure stream-json's ``error_max_turns`` result is (:data:`RESULT_ERROR`): the
+    agent did not finish what it was asked. Kept as ``other`` before, the run read as done."""
+    attachment = obj.get("attachment")
+    if type(attachment) is not dict or attachment.get("type") != "max_turns_reached":
+        return None
+    limit = attachment.get("maxTurns")
+    said = f"max turns reached (limit {limit})" if type(limit) is int else "max turns reached"
+    return event("system", "system", text=said, raw_type=RESULT_ERROR)
 
 
 def _hook_response_note(obj: dict) -> str:
