@@ -1345,6 +1345,34 @@ def _killed_too_late(ended: re.Match, output: str, session: str, seq: int, agent
                  None, ts, file, lineno, POLL_END, None, None, ended.group(1), None)
 
 
+ASYNC_RUNNING = "running"
+"""The status a background agent's launch result gives it (``status: "async_launched"``) until a
+notification or a poll says how it ended (claude_session applies those after)."""
+_POLLED_AGENT = "<task_type>local_agent</task_type>"
+
+
+def _agent_poll(output: str, result) -> tuple[str, str] | None:
+    """``(agentId, status)`` of a ``TaskOutput`` poll that read how a background agent ended:
+    ``<retrieval_status>success</retrieval_status> <task_id>a…</task_id> <task_type>local_agent
+    </task_type> <status>completed|failed|killed</status> <output>…`` (blank lines between), with
+    ``toolUseResult {retrieval_status, task {task_id, task_type, status, description, output}}``:
+    a shell's poll but for the type and the missing exit code (:data:`POLL_END`; the task id is
+    the ``agentId`` its launch gave). The same word on its end as its ``<task-notification>``
+    (the model may fetch the report with a blocking poll rather than wait for the note); the
+    poll itself read what it was asked for, and is no failed call of the agent that made it."""
+    task = result.get("task") if result.__class__ is dict else None
+    if task.__class__ is dict and task.get("task_type") == "local_agent":
+        agent_id, status = task.get("task_id"), task.get("status")
+    elif _POLLED_AGENT in output[:400]:
+        found, shell = _POLLED_TASK.search(output[:300]), _SHELL_STATUS.search(output[:400])
+        agent_id, status = (found.group(1) if found else None), (shell.group(1) if shell else None)
+    else:
+        return None
+    if agent_id.__class__ is not str or not agent_id or status not in _FINAL_STATUS:
+        return None
+    return agent_id, _FINAL_STATUS[status]
+
+
 def _failed_by_cli_words(block: dict, result, output: str) -> bool:
     """A result whose block lacks ``is_error`` (a copy that kept only the fields set otherwise, as
     the API leaves it out when false) while the CLI's own copy of it, ``toolUseResult``, is the
@@ -1371,7 +1399,11 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         agent_ref = result.get("agentId") if isinstance(result.get("agentId"), str) else None
         status = result.get("status") if isinstance(result.get("status"), str) else None
         if status == "async_launched":
-            status = None  # a background agent was started; how it ends comes later, if at all
+            # A background agent was started (2.1.2xx: every agent, by default): how it ends comes
+            # later, in a <task-notification> or a TaskOutput poll (:func:`_agent_poll`), which
+            # claude_session gives the agent; with neither (a session cut off while it ran) it was
+            # still running, as an agent whose foreground call was never answered (was "completed").
+            status = ASYNC_RUNNING if agent_ref is not None else None
         if agent_ref is None and isinstance(result.get("runId"), str):
             # A Workflow launch: its status is "async_launched", not how the run ended.
             agent_ref, status = WORKFLOW_PREFIX + result["runId"], None
@@ -1431,7 +1463,11 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
         exit_code = int(code.group(1)) if code else None
         is_error = (shell is not None and shell.group(1) == "failed") or exit_code not in (None, 0)
         running = shell is not None and shell.group(1) == "running"
-        if code is not None and not running and call_id is not None:
+        if code is None and not running and (polled_agent := _agent_poll(output, result)) is not None:
+            # A poll of a background agent that read its end: the agent's status, not the poll's
+            agent_ref, status = polled_agent
+            is_error = False
+        elif code is not None and not running and call_id is not None:
             # The poll's own word on which command it read, where it gives one; else its call's input.
             polled = _POLLED_TASK.search(output[:300])
             if isinstance(result, dict):

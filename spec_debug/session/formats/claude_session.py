@@ -57,6 +57,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 spawns.append(ev.call_id)
                 tree.get(ev.agent)
                 pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
+            elif ev.kind == "tool_result" and ev.call_id and ev.call_id not in pending and ev.agent_ref \
+                    and ev.agent_status in _ENDED:
+                notified[ev.agent_ref] = ev.agent_status  # a TaskOutput poll read a background agent's end
             elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
                 # An interrupted call's result names no agent: the meta.json link does.
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
@@ -199,6 +202,8 @@ def _read_file(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 
 
 _TAIL_KINDS = frozenset({"prompt", "text", "tool_call", "tool_result", "system"})
+_ENDED = frozenset({"completed", "failed"})
+"""How a background agent ended, as its notification or a poll of it says (claude_code._FINAL_STATUS)."""
 
 
 def _stopped_by_hand(ev: Event) -> bool:
