@@ -55,3 +55,12 @@ def test_the_state_records_of_a_resumed_session_are_no_lines_of_unknown_type(tmp
 def test_a_line_of_a_type_nobody_named_is_still_counted_as_unknown(tmp_path):
     doc = _session(tmp_path, [{"type": "brand-new-record", "sessionId": SID}])
     assert doc["stats"]["unknown_types"] == 1
+
+
+def test_a_prompts_lifecycle_ack_is_no_line_of_unknown_type(tmp_path):
+    # {"type": "command_lifecycle", "command_uuid", "state"}: stream-json's ack of a prompt sent over
+    # stdin, the prompt itself replayed as a user line (also kept in session files)
+    doc = _session(tmp_path, [{"type": "command_lifecycle", "command_uuid": "c1", "state": state, "session_id": SID,
+                               "uuid": f"l-{state}"} for state in ("queued", "started", "completed")])
+    assert doc["stats"]["unknown_types"] == 0
+    assert [p["text"] for p in doc["prompts"]] == ["is the EAGLE-3 server on gpu01 up?"]

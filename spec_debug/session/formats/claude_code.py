@@ -83,7 +83,7 @@ _KNOWN_PASSTHROUGH = frozenset({
     "fork-context-ref", "content-replacement", "marble-origami-commit", "marble-origami-snapshot", "task-summary",
     "rate_limit_event", "control_request", "control_response",
     "tool_progress", "tool_use_summary", "auth_status",
-    "prompt_suggestion", "active_goal", "keep_alive",
+    "prompt_suggestion", "active_goal", "keep_alive", "command_lifecycle",
     "tag", "isolation-latch", "ended", "attribution-snapshot", "cost-state", "artifact-comment-monitor",
     "artifact-autoreact-ledger", "conversation_reset",
 })
@@ -104,7 +104,10 @@ SDKToolProgressMessage, SDKToolUseSummaryMessage and SDKAuthStatusMessage,
 @anthropic-ai/claude-agent-sdk ``sdk.d.ts``); each was counted as a line of unknown type. The
 fourth row's are newer SDK lines of the same kind: ``prompt_suggestion{suggestion}``, the
 predicted next prompt (no prompt the person typed), ``active_goal{value}`` and ``keep_alive``
-(SDKPromptSuggestionMessage, SDKActiveGoalMessage, SDKKeepAliveMessage, the same file). The fifth
+(SDKPromptSuggestionMessage, SDKActiveGoalMessage, SDKKeepAliveMessage, the same file), and
+``command_lifecycle{command_uuid, state: queued|started|completed|cancelled|discarded}``, the ack
+of a prompt sent over stdin (its text comes as the ``user`` line that replays it; several
+independent stream-json hosts and a session-file reader's tests carry it). The fifth
 row's are the rest of the state records the 2.1.2xx session writer appends beside the messages
 (no ``uuid``, only ``type``, ``sessionId`` and a payload: a ``/tag``, the session's cost so far, an
 end marker, attribution and artifact ledgers; re-appended as a block on every resume), as a format
