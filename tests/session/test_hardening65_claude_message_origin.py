@@ -83,3 +83,13 @@ def test_lines_with_no_origin_are_read_by_their_text_as_before(tmp_path):
         _user(4, "and gpu02?", None),
     ])
     assert [p["seq"] for p in doc["prompts"]] == [0, 4]
+
+
+def test_a_prompt_an_sdk_host_submitted_is_the_runs_prompt(tmp_path):
+    # `claude -p` and SDK hosts: origin {"kind": "sdk"} (CLI 2.1.281), the run's own request
+    doc = _analyze(tmp_path, [
+        _user(0, "bench EAGLE-3 on gpu01 and report the accept length", "sdk", promptSource="sdk",
+              entrypoint="sdk-cli"),
+        *_bash(1, "toolu_1", "ssh gpu01 nvidia-smi", "GPU 0: H100"),
+    ])
+    assert [p["seq"] for p in doc["prompts"]] == [0]

@@ -1185,11 +1185,16 @@ def delivered_for_the_person(origin: object) -> bool:
     CLI's own test for a human turn is ``origin?.kind === "human"`` (a format spec reverse-engineered
     from CLI 2.1.266's bundle quotes it; several independent readers test the same field): a
     scheduled ``/loop`` prompt firing, read by its text, was a prompt, each firing a phase of the
-    postmortem. No origin (CLIs before it): the text decides, as before."""
+    postmortem. ``{"kind": "sdk"}`` is a prompt an SDK host or ``claude -p`` submitted (CLI 2.1.281
+    writes it so, as a probe log of it shows): the run's own request, as a ``turnOrigin`` of
+    ``sdk`` is (:data:`_CLI_TURN_ORIGINS`). No origin (CLIs before it): the text decides, as before."""
     if type(origin) is not dict:
         return False
     kind = origin.get("kind")
-    return type(kind) is str and kind != "human"
+    return type(kind) is str and kind not in _PERSONS_ORIGINS
+
+
+_PERSONS_ORIGINS = frozenset({"human", "sdk"})
 
 
 def _bash_mode(text: str, session: str, seq: int, agent: str, ts: str | None, file: str, lineno: int) -> Event | None:
