@@ -170,7 +170,7 @@ class RemoteFiles:
     def _write_copies(self, said: str) -> "_ShellCopies":
         """Uploads over `cat`, for a host whose SFTP server refused a write (said: its answer)."""
         return _ShellCopies(
-            self._host, f"the SFTP server refused the write ({said}): is it read-only (sftp-server -R)?",
+            self._host, f"the SFTP server refused the write ({said}): is it read-only (sftp-server -R or -P write)?",
             self._session_slot, self._open_channel, self._alive, kill=self._kill, answer_within_s=self._start_timeout_s,
         )
 
@@ -180,7 +180,12 @@ class RemoteFiles:
             self._makedirs(client, parent)
         partial = f"{target}.part-{uuid.uuid4().hex[:8]}"
         try:
-            client.put(str(local_path), partial)
+            try:
+                client.put(str(local_path), partial)
+            except OSError as exc:
+                if exc.errno is None and _SIZE_MISMATCH.search(str(exc)):
+                    _why_short(client, local_path, partial)
+                raise
             try:
                 client.posix_rename(partial, target)  # OpenSSH extension: atomic replace
             except OSError:
@@ -687,6 +692,31 @@ class _DanglingLink(FileNotFoundError):
         except OSError:
             return  # the mkdir's own failure is said
         raise cls(path, target or "?")
+
+
+def _why_short(client: paramiko.SFTPClient, local_path: Path, partial: str) -> None:
+    """Ask the SFTP server why an upload came out short, by writing its next bytes once more
+    with the answer read: paramiko's put pipelines its writes and drops their answers
+    (paramiko/sftp_file.py, _write: an async request for type(None), whose status
+    sftp_client._read_response discards), so a server that refuses every write request
+    (`sftp-server -P write`, or `internal-sftp -P write` in sshd_config: SSH2_FX_PERMISSION_DENIED,
+    openssh-portable: sftp-server.c, process_write and request_permitted) left a 0-byte file,
+    which read as a full disk. Raises the refusal (PermissionError); a full disk's bare
+    "Failure", or no answer at all, leaves the short write to be said as it was."""
+    try:
+        written = client.stat(partial).st_size or 0
+        with local_path.open("rb") as local:
+            local.seek(written)
+            data = local.read(32768)
+        if not data:
+            return
+        with client.open(partial, "r+") as remote:  # unbuffered and not pipelined: each answer is read
+            remote.seek(written)
+            remote.write(data)
+    except PermissionError:
+        raise
+    except _SFTP_FAILURES:
+        return
 
 
 def _short_write(reason: str) -> str:
