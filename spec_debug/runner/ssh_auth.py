@@ -30,7 +30,7 @@ from spec_debug.errors import AuthenticationError
 from spec_debug.runner.key_file_mount import chmod_cannot_fix, move_off_mount
 from spec_debug.runner.ssh_agent import _hand_to_agent, _open_agent
 from spec_debug.runner.ssh_auth_options import AuthOptions, PassphrasePrompt, _Attempts
-from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, user_certificate_problem
+from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, source_address_problem, user_certificate_problem
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
@@ -184,7 +184,11 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
                 "(or load it into ssh-agent): the host takes two different keys, one after the other")
     if attempts.stale_certificates:
         hint = f"get a new certificate from your CA (Vault, step-ca, Teleport: as you usually get one); or {hint}"
-    if target.user == "root" and attempts.offered and not attempts.partly_accepted and not attempts.stale_certificates:
+    if attempts.source_bound:
+        hint = ("connect from an address the certificate allows (through the bastion it was issued for: ProxyJump in "
+                f"your ssh config), or get one from your CA for this machine's address; or {hint}")
+    if target.user == "root" and attempts.offered and not attempts.partly_accepted and not attempts.stale_certificates \
+            and not attempts.source_bound:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
         # Only once the host refused something: a key file that could not even be read (empty,
@@ -357,6 +361,10 @@ def _try_key(
         label = f"{label} ({problem[0]})"
         if problem[1]:
             attempts.stale_certificates.append(label)
+    bound = source_address_problem(key, transport)
+    if bound is not None:
+        label = f"{label} ({bound})"
+        attempts.source_bound.append(label)
     attempts.tried.append(label)
     attempts.offered = True
     try:

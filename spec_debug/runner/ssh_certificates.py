@@ -4,12 +4,14 @@ CertificateFile; openssh-portable: sshconnect2.c, pubkey_prepare; PROTOCOL.certk
 from __future__ import annotations
 
 import copy
+import ipaddress
+import socket
 import time
 
 import paramiko
 
 from spec_debug.runner.ssh_config import SSHTarget
-from spec_debug.runner.ssh_hostkeys import _FOREVER, _utc, parse_certificate
+from spec_debug.runner.ssh_hostkeys import _FOREVER, _utc, _WireReader, parse_certificate
 from spec_debug.runner.ssh_key_files import _public_blobs, _short
 
 
@@ -105,6 +107,47 @@ def user_certificate_problem(key: paramiko.PKey, user: str) -> tuple[str, bool] 
         return (f"it is for {', '.join(certificate.principals)}, not for {user}, which sshd refuses unless the host "
                 "maps principals to accounts (AuthorizedPrincipalsFile)"), False
     return None
+
+
+def source_address_problem(key: paramiko.PKey, transport: paramiko.Transport) -> str | None:
+    """Why sshd refuses the user certificate `key` carries from this machine's address: its
+    `source-address` critical option (`ssh-keygen -O source-address=...`; Netflix BLESS and
+    Vault roles bind certificates to the bastion's address) lists the networks it may log in
+    from, and sshd refuses it from any other with the same "Permission denied" as a wrong key
+    (openssh-portable: auth2-pubkeyfile.c, auth_authorise_keyopts, addr_match_cidr_list on the
+    remote address; its log alone says "not from a permitted source address"). Only for a direct
+    TCP connection, whose local address is the one sshd sees (short of NAT): through a
+    ProxyCommand or ProxyJump it is the last hop's, which this side does not know."""
+    certificate_blob = _certificate_blob(key)
+    sock = getattr(transport, "sock", None)
+    if certificate_blob is None or not isinstance(sock, socket.socket):
+        return None
+    try:
+        allowed = _critical_options(parse_certificate(certificate_blob).critical_options).get("source-address")
+        if allowed is None:
+            return None
+        source = str(sock.getsockname()[0]).split("%", 1)[0]
+        address = ipaddress.ip_address(source)
+        networks = [ipaddress.ip_network(entry.strip(), strict=False) for entry in allowed.split(",")]
+    except (ValueError, OSError, IndexError):
+        return None  # a certificate sshd itself refuses as invalid, or no address: nothing to say
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    if any(address.version == network.version and address in network for network in networks):
+        return None
+    return f"it allows logins only from {allowed} (its source-address option), not from {address}, this machine's address"
+
+
+def _critical_options(data: bytes) -> dict[str, str]:
+    """A certificate's critical options by name: each a name, then its data, which holds the
+    value as a string of its own (PROTOCOL.certkeys). ValueError when malformed."""
+    reader = _WireReader(data)
+    options: dict[str, str] = {}
+    while reader.at < len(data):
+        name = reader.string().decode("utf-8", "replace")
+        value = reader.string()
+        options[name] = _WireReader(value).string().decode("utf-8", "replace") if value else ""
+    return options
 
 
 def _certificate_blob(key: paramiko.PKey) -> bytes | None:
