@@ -30,7 +30,9 @@ from spec_debug.errors import AuthenticationError
 from spec_debug.runner.key_file_mount import chmod_cannot_fix, move_off_mount
 from spec_debug.runner.ssh_agent import _hand_to_agent, _open_agent
 from spec_debug.runner.ssh_auth_options import AuthOptions, PassphrasePrompt, _Attempts
-from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, source_address_problem, user_certificate_problem
+from spec_debug.runner.ssh_certificates import (
+    _agent_offers, _with_certificates, forced_command, source_address_problem, user_certificate_problem,
+)
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
@@ -438,6 +440,10 @@ def _try_key(
         # auth2_key_already_used). This one was "a second factor we do not support".
         attempts.partly_accepted.append(label)
         return False
+    # A certificate's force-command runs in place of every command: named where the first
+    # command finds the login shell did not run it (ssh.SSHTransport._check_shell_ran).
+    command = forced_command(key)
+    transport.forced_command = None if command is None else (label, command)  # type: ignore[attr-defined]
     if remaining and _log_in_without_key(transport, target, options, attempts, remaining):
         # `AuthenticationMethods publickey,keyboard-interactive` (a bastion's one-time code) or
         # `publickey,password`: answered on the terminal, or with the inventory's password.

@@ -138,6 +138,20 @@ def source_address_problem(key: paramiko.PKey, transport: paramiko.Transport) ->
     return f"it allows logins only from {allowed} (its source-address option), not from {address}, this machine's address"
 
 
+def forced_command(key: paramiko.PKey) -> str | None:
+    """The command the user certificate `key` carries forces in place of every other: its
+    `force-command` critical option (`ssh-keygen -O force-command=...`), which sshd runs as it
+    runs ForceCommand (openssh-portable: auth-options.c, cert_option_list; session.c,
+    do_exec). None without a certificate or the option."""
+    certificate_blob = _certificate_blob(key)
+    if certificate_blob is None:
+        return None
+    try:
+        return _critical_options(parse_certificate(certificate_blob).critical_options).get("force-command")
+    except (ValueError, IndexError):
+        return None
+
+
 def _critical_options(data: bytes) -> dict[str, str]:
     """A certificate's critical options by name: each a name, then its data, which holds the
     value as a string of its own (PROTOCOL.certkeys). ValueError when malformed."""
