@@ -106,6 +106,13 @@ def user_certificate_problem(key: paramiko.PKey, user: str) -> tuple[str, bool] 
     if certificate.principals and user not in certificate.principals:
         return (f"it is for {', '.join(certificate.principals)}, not for {user}, which sshd refuses unless the host "
                 "maps principals to accounts (AuthorizedPrincipalsFile)"), False
+    if not certificate.principals:
+        # `ssh-keygen -s` without -n: sshd requires a principal for a certificate its
+        # TrustedUserCAKeys trusts ("Certificate lacks principal list": auth2-pubkey.c,
+        # user_cert_trusted_ca, require_principal), not for one an authorized_keys
+        # `cert-authority` line trusts (sshd 9.2 lets that one in: not refused for this alone).
+        return ("it names no principals (ssh-keygen -n), which sshd refuses for a certificate its TrustedUserCAKeys "
+                "trusts (\"Certificate lacks principal list\")"), False
     return None
 
 
