@@ -272,6 +272,15 @@ class RemoteFiles:
             copies.get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
         except (FileNotFoundError, PermissionError, IsADirectoryError) as refused:
             said = os.strerror(refused.errno) if refused.errno else _one_line(refused)
+            if isinstance(refused, PermissionError) and copies is not self._read_copies:
+                # Refused by both: the file's own mode, not the SFTP server's policy (a log of
+                # root's, mode 640, read by another user): the common case says so plainly.
+                raise RemoteFileError(
+                    f"{self._host}: cannot download {remote_path}: {said} (over SFTP and over `cat` on the login shell: "
+                    "the login user may not read it)",
+                    hint="give the login user read access (its mode, owner or group: `ls -l` it on the host), "
+                    "or fetch a copy the user can read",
+                ) from None
             raise RemoteFileError(f"{self._host}: cannot download {remote_path}: {said} ({copies._why_shell()})",
                                   hint="the login user must be able to read it") from None
         finally:

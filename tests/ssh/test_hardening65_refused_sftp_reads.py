@@ -58,3 +58,31 @@ def test_an_sftp_server_refusing_reads_fetches_over_the_shell(
     assert [f["step"] for f in record["findings"] if f["code"] == "SD003"] == ["missing"], record["findings"]
     assert steps["after"]["stdout"] == "after\n"
     assert not list((run_dir / "artifacts").rglob("*.part-*"))
+
+
+def test_a_file_the_login_user_cannot_read_either_says_so_plainly(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    # The shell's copy of secret.log is refused as a file of another user's is (GET_SCRIPT's
+    # exit code 13, EACCES): the tests run as root, which may read every file.
+    unreadable = 'case "$SSH_ORIGINAL_COMMAND" in *secret.log*) echo "cat: secret.log: Permission denied" >&2; exit 13 ;; esac\n'
+    fresh = fresh_server(client, sshd_factory, tmp_path, "noread", banner=unreadable, alias={"ConnectTimeout": 5})
+    server = sftp_server_path()
+    fresh.shim.write_text(fresh.shim.read_text().replace(f"exec {server}", f"exec {server} -P read"))
+    (fresh.home / "secret.log").write_text("root only\n")
+    (fresh.home / "open.log").write_text("anyone\n")
+    playbook = tmp_path / "secret.yaml"
+    playbook.write_text(
+        "name: secret\nsteps:\n  - id: secret\n    fetch:\n      src: secret.log\n      dest: got\n"
+        "  - id: open\n    fetch:\n      src: open.log\n      dest: got\n"
+    )
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "noread", "-F", str(client.config), "--batch", "--out", str(out))
+    assert_clean_cli(result)
+    run_dir, record = load_run(out)
+    steps = by_id(record, "noread")
+    assert steps["secret"]["message"] == (
+        "secret.log: noread: cannot download secret.log: Permission denied "
+        "(over SFTP and over `cat` on the login shell: the login user may not read it)"
+    ), steps["secret"]["message"]
+    assert steps["open"]["status"] == "passed" and (run_dir / "artifacts/noread/got/open.log").read_text() == "anyone\n"
