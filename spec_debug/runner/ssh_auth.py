@@ -358,6 +358,7 @@ def _try_key(
                               f"{_SKIPPED})")
         attempts.type_left_out = True
         return False
+    offered_as = label  # before the reasons added below, which a login that went through has no use for
     problem = user_certificate_problem(key, target.user)
     if problem is not None:
         label = f"{label} ({problem[0]})"
@@ -443,7 +444,7 @@ def _try_key(
     # A certificate's force-command runs in place of every command: named where the first
     # command finds the login shell did not run it (ssh.SSHTransport._check_shell_ran).
     command = forced_command(key)
-    transport.forced_command = None if command is None else (label, command)  # type: ignore[attr-defined]
+    transport.forced_command = None if command is None else (offered_as, command)  # type: ignore[attr-defined]
     if remaining and _log_in_without_key(transport, target, options, attempts, remaining):
         # `AuthenticationMethods publickey,keyboard-interactive` (a bastion's one-time code) or
         # `publickey,password`: answered on the terminal, or with the inventory's password.

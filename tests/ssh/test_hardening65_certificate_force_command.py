@@ -54,3 +54,23 @@ def test_a_certificate_with_other_options_still_runs_commands(
     client.alias("gpu01", server, IdentityFile=str(key))
     done, record = run_tiny(cli, tmp_path, "run", "--host", "gpu01")
     assert done.code == 0 and record["hosts"][0]["status"] == "passed", done.stdout + done.stderr
+
+
+def test_the_certificate_that_logged_in_is_named_without_the_doubts_of_its_offer(
+        cli: Callable[..., Any], client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path) -> None:
+    # No principals (no -n): TrustedUserCAKeys would refuse it, an authorized_keys cert-authority
+    # line lets it in. The offer noted the doubt; the login went through, so the error does not.
+    ca, key = keygen(tmp_path / "user_ca"), keygen(tmp_path / "id_gpu")
+    subprocess.run(["ssh-keygen", "-q", "-s", str(ca), "-I", "backup@lab", "-V", "-5m:+1h", "-O", "force-command=/bin/true",
+                    f"{key}.pub"], check=True, capture_output=True)
+    server = sshd_factory("ca-line")
+    server.authorized_keys_path.write_text(f"cert-authority {Path(f'{ca}.pub').read_text().strip()}\n")
+    client.trust(server)
+    client.alias("gpu01", server, IdentityFile=str(key))
+    done, record = run_tiny(cli, tmp_path, "run", "--host", "gpu01")
+    assert done.code == 3, done.stdout + done.stderr
+    assert record["hosts"][0]["error"] == (
+        f"gpu01: the login shell did not run the command: the certificate that logged in ({key} with certificate "
+        f"{key}-cert.pub) forces the command '/bin/true' in place of every other, its force-command option "
+        "(exit code 0, no output)"
+    ), record["hosts"][0]["error"]
