@@ -103,6 +103,15 @@ def user_certificate_problem(key: paramiko.PKey, user: str) -> tuple[str, bool] 
         return f"it expired at {_utc(certificate.valid_before)}", True
     if now < certificate.valid_after:
         return f"it is not valid before {_utc(certificate.valid_after)} by this machine's clock", True
+    if _signature_algorithm(certificate.signature) == "ssh-rsa":
+        # OpenSSH 8.2 took ssh-rsa (RSA with SHA-1) out of sshd's CASignatureAlgorithms
+        # (openssh-portable: myproposal.h, SSH_ALLOWED_CA_SIGALGS; auth2-pubkey.c,
+        # user_cert_trusted_ca, sshkey_check_cert_sigtype; the 8.2 release notes): a CA that
+        # still signs so (`ssh-keygen -s RSA_CA -t ssh-rsa`, ssh-keygen's own default before
+        # 8.2) issues certificates every current sshd refuses, with the same "Permission denied"
+        # as a wrong key.
+        return ("its CA signed it with SHA-1 (ssh-rsa), which sshd refuses since OpenSSH 8.2 (CASignatureAlgorithms): "
+                "the CA must sign with rsa-sha2-256 or rsa-sha2-512"), True
     if certificate.principals and user not in certificate.principals:
         return (f"it is for {', '.join(certificate.principals)}, not for {user}, which sshd refuses unless the host "
                 "maps principals to accounts (AuthorizedPrincipalsFile)"), False
@@ -169,6 +178,14 @@ def _critical_options(data: bytes) -> dict[str, str]:
         value = reader.string()
         options[name] = _WireReader(value).string().decode("utf-8", "replace") if value else ""
     return options
+
+
+def _signature_algorithm(signature: bytes) -> str | None:
+    """The algorithm a certificate's CA signature names first (RFC 4253 6.6), None when malformed."""
+    try:
+        return _WireReader(signature).string().decode("ascii", "replace")
+    except ValueError:
+        return None
 
 
 def _certificate_blob(key: paramiko.PKey) -> bytes | None:
