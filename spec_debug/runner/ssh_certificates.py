@@ -79,6 +79,9 @@ def _certifies(blob: paramiko.PublicBlob, key: paramiko.PKey) -> bool:
 
 
 _USER_CERTIFICATE = 1  # SSH2_CERT_TYPE_USER
+# The critical options sshd knows (openssh-portable: auth-options.c, cert_option_list;
+# PROTOCOL.certkeys): any other makes it refuse the certificate.
+_KNOWN_CRITICAL_OPTIONS = frozenset({"force-command", "source-address", "verify-required"})
 
 
 def user_certificate_problem(key: paramiko.PKey, user: str) -> tuple[str, bool] | None:
@@ -112,6 +115,17 @@ def user_certificate_problem(key: paramiko.PKey, user: str) -> tuple[str, bool] 
         # as a wrong key.
         return ("its CA signed it with SHA-1 (ssh-rsa), which sshd refuses since OpenSSH 8.2 (CASignatureAlgorithms): "
                 "the CA must sign with rsa-sha2-256 or rsa-sha2-512"), True
+    try:
+        unknown = [name for name in _critical_options(certificate.critical_options) if name not in _KNOWN_CRITICAL_OPTIONS]
+    except ValueError:
+        unknown = []
+    if unknown:
+        # PROTOCOL.certkeys: a critical option the validating side does not recognise makes it
+        # refuse the certificate (openssh-portable: auth-options.c, cert_option_list, "is not
+        # supported"): a CA role that adds its own (`-O critical:NAME=...`) issues certificates
+        # sshd turns away with the same "Permission denied" as a wrong key.
+        return (f"it carries the critical option {unknown[0]}, which OpenSSH's sshd does not know and so refuses "
+                "the certificate"), True
     if certificate.principals and user not in certificate.principals:
         return (f"it is for {', '.join(certificate.principals)}, not for {user}, which sshd refuses unless the host "
                 "maps principals to accounts (AuthorizedPrincipalsFile)"), False
