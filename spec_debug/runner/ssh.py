@@ -710,6 +710,17 @@ class SSHTransport(Transport):
                     f"{self.host}: the login shell did not run the command: {why} (exit code {outcome.exit_code}, {shown})",
                     hint=hint,
                 )
+        forced = getattr(self._connection.transport, "forced_command", None)
+        if forced is not None:
+            # The user certificate that logged in forces a command (ssh_certificates.forced_command):
+            # the hint's guesses (nologin, ForceCommand, an rc file's exit) sent people to the host.
+            raise RemoteShellError(
+                f"{self.host}: the login shell did not run the command: the certificate that logged in ({forced[0]}) "
+                f"forces the command {forced[1]!r} in place of every other, its force-command option "
+                f"(exit code {outcome.exit_code}, {shown})",
+                hint="get a certificate without force-command for this account from your CA (Vault: the role's critical "
+                "options), or log in with another key (IdentityFile for this host in your ssh config)",
+            )
         raise RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
             hint="the account's shell is nologin or /bin/false, or a forced command runs instead (sshd_config "

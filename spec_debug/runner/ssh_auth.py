@@ -30,7 +30,9 @@ from spec_debug.errors import AuthenticationError
 from spec_debug.runner.key_file_mount import chmod_cannot_fix, move_off_mount
 from spec_debug.runner.ssh_agent import _hand_to_agent, _open_agent
 from spec_debug.runner.ssh_auth_options import AuthOptions, PassphrasePrompt, _Attempts
-from spec_debug.runner.ssh_certificates import _agent_offers, _with_certificates, user_certificate_problem
+from spec_debug.runner.ssh_certificates import (
+    _agent_offers, _with_certificates, forced_command, source_address_problem, user_certificate_problem,
+)
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
@@ -184,7 +186,11 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
                 "(or load it into ssh-agent): the host takes two different keys, one after the other")
     if attempts.stale_certificates:
         hint = f"get a new certificate from your CA (Vault, step-ca, Teleport: as you usually get one); or {hint}"
-    if target.user == "root" and attempts.offered and not attempts.partly_accepted and not attempts.stale_certificates:
+    if attempts.source_bound:
+        hint = ("connect from an address the certificate allows (through the bastion it was issued for: ProxyJump in "
+                f"your ssh config), or get one from your CA for this machine's address; or {hint}")
+    if target.user == "root" and attempts.offered and not attempts.partly_accepted and not attempts.stale_certificates \
+            and not attempts.source_bound:
         # sshd refuses every root login under PermitRootLogin no (the default on many images;
         # sshd_config(5)) whatever the key, with the same "Permission denied" as a wrong key.
         # Only once the host refused something: a key file that could not even be read (empty,
@@ -352,11 +358,16 @@ def _try_key(
                               f"{_SKIPPED})")
         attempts.type_left_out = True
         return False
+    offered_as = label  # before the reasons added below, which a login that went through has no use for
     problem = user_certificate_problem(key, target.user)
     if problem is not None:
         label = f"{label} ({problem[0]})"
         if problem[1]:
             attempts.stale_certificates.append(label)
+    bound = source_address_problem(key, transport)
+    if bound is not None:
+        label = f"{label} ({bound})"
+        attempts.source_bound.append(label)
     attempts.tried.append(label)
     attempts.offered = True
     try:
@@ -430,6 +441,10 @@ def _try_key(
         # auth2_key_already_used). This one was "a second factor we do not support".
         attempts.partly_accepted.append(label)
         return False
+    # A certificate's force-command runs in place of every command: named where the first
+    # command finds the login shell did not run it (ssh.SSHTransport._check_shell_ran).
+    command = forced_command(key)
+    transport.forced_command = None if command is None else (offered_as, command)  # type: ignore[attr-defined]
     if remaining and _log_in_without_key(transport, target, options, attempts, remaining):
         # `AuthenticationMethods publickey,keyboard-interactive` (a bastion's one-time code) or
         # `publickey,password`: answered on the terminal, or with the inventory's password.

@@ -55,6 +55,8 @@ class _Attempts:
     """An RSA key was refused by a server that names no signature algorithms (sshd < 7.2)."""
     stale_certificates: list[str] = field(default_factory=list)
     """User certificates offered that say themselves that sshd refuses them (expired, not yet valid)."""
+    source_bound: list[str] = field(default_factory=list)
+    """User certificates offered whose source-address option leaves out this machine's address."""
     partly_accepted: list[str] = field(default_factory=list)
     """Keys the host accepted as one of two (AuthenticationMethods publickey,publickey)."""
     short_rsa: bool = False

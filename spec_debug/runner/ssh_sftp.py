@@ -136,6 +136,10 @@ class RemoteFiles:
         """Set once sshd refused SFTP itself: copies then go over shell commands."""
         self._pipe_copies: _ShellCopies | None = None
         """Copies of named pipes, which SFTP cannot read (get): over `cat`, made at the first."""
+        self._read_copies: _ShellCopies | None = None
+        """Set once the SFTP server refused a read the login shell could do: downloads go over `cat`."""
+        self._reading: _ShellCopies | None = None
+        """The `cat` copy of a download the SFTP server refused, while it runs (interrupt closes its channel)."""
         self._starting: paramiko.Channel | None = None
         """The SFTP channel while it starts (the subsystem request, the version): a fetch step's
         deadline closes it there too (_close_copy_channel)."""
@@ -170,7 +174,7 @@ class RemoteFiles:
     def _write_copies(self, said: str) -> "_ShellCopies":
         """Uploads over `cat`, for a host whose SFTP server refused a write (said: its answer)."""
         return _ShellCopies(
-            self._host, f"the SFTP server refused the write ({said}): is it read-only (sftp-server -R)?",
+            self._host, f"the SFTP server refused the write ({said}): is it read-only (sftp-server -R or -P write)?",
             self._session_slot, self._open_channel, self._alive, kill=self._kill, answer_within_s=self._start_timeout_s,
         )
 
@@ -180,7 +184,12 @@ class RemoteFiles:
             self._makedirs(client, parent)
         partial = f"{target}.part-{uuid.uuid4().hex[:8]}"
         try:
-            client.put(str(local_path), partial)
+            try:
+                client.put(str(local_path), partial)
+            except OSError as exc:
+                if exc.errno is None and _SIZE_MISMATCH.search(str(exc)):
+                    _why_short(client, local_path, partial)
+                raise
             try:
                 client.posix_rename(partial, target)  # OpenSSH extension: atomic replace
             except OSError:
@@ -224,53 +233,103 @@ class RemoteFiles:
             remote_path, expired
         ):
             watch.append(expired)
+            if self._read_copies is not None:
+                self._drop()  # one session slot at a time (MaxSessions 1)
+                self._shell_read(self._read_copies, remote_path, local_path, max_bytes, expired)
+                return
             client = self._sftp()
             if expired.is_set():  # the deadline passed while the SFTP channel opened: nothing to close then
                 raise EOFError("the fetch step's deadline passed")
             if client is None:
                 self._shell().get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
                 return
-            found = client.stat(wire_path(sftp_path(remote_path, self.home, self.cwd)))
-            if stat.S_ISDIR(found.st_mode or 0):
-                # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
-                raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
-            if stat.S_ISFIFO(found.st_mode or 0):
-                # sftp-server seeks to each read's offset (openssh-portable: sftp-server.c,
-                # process_read), which a pipe refuses (ESPIPE): a server log written into a named
-                # pipe failed to fetch with a bare "Failure", where a local fetch reads it with
-                # cat. Copied over `cat` here too; the SFTP channel is given back first, for a
-                # host whose sshd allows one session at a time (MaxSessions 1).
+            try:
+                self._sftp_get(client, remote_path, local_path, max_bytes, expired)
+            except PermissionError as exc:
+                # An SFTP server that refuses reads (`sftp-server -P read`, or an allowlist
+                # `-p` without read: SSH2_FX_PERMISSION_DENIED, openssh-portable: sftp-server.c,
+                # request_permitted), where the login shell may read the file: the copy goes
+                # over `cat`, as uploads do (put). A file the shell cannot read either says both.
+                # (filename: a local PermissionError, this machine's, names its file; paramiko's does not)
+                if exc.filename is not None or self._interrupted.is_set() or expired.is_set() or client.get_channel().closed \
+                        or not self._transport.is_active():
+                    raise
                 self._drop()
-                self._fifo_copies().get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
-                return
-            size = found.st_size or 0
-            if stat.S_ISREG(found.st_mode or 0):
-                check_size(size, max_bytes)
-            with client.open(wire_path(sftp_path(remote_path, self.home, self.cwd)), "rb") as remote:
-                _quiet_prefetch_thread(remote)
-                remote.prefetch(size)
-                local_path.parent.mkdir(parents=True, exist_ok=True)
-                partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
-                try:
-                    with open(partial, "wb") as local:
-                        try:
-                            target = LocalTarget(local, local_path)
-                            copy_capped(remote, target, max_bytes, size)
-                            target.flush()
-                        except FetchCut:
+                copies = _ShellCopies(
+                    self._host, f"the SFTP server refused the read ({exc.strerror or _one_line(exc)})",
+                    self._session_slot, self._open_channel, self._alive, kill=self._kill, answer_within_s=self._start_timeout_s,
+                )
+                self._shell_read(copies, remote_path, local_path, max_bytes, expired)
+                self._read_copies = copies  # the shell read it: later files go the same way
+
+    def _shell_read(
+        self, copies: "_ShellCopies", remote_path: str, local_path: Path, max_bytes: int | None, expired: threading.Event
+    ) -> None:
+        """Copy over `cat` for a host whose SFTP server refused a read; the shell's own refusal
+        (a missing or unreadable file) is said with the SFTP server's."""
+        self._reading = copies
+        try:
+            copies.get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
+        except (FileNotFoundError, PermissionError, IsADirectoryError) as refused:
+            said = os.strerror(refused.errno) if refused.errno else _one_line(refused)
+            if isinstance(refused, PermissionError) and copies is not self._read_copies:
+                # Refused by both: the file's own mode, not the SFTP server's policy (a log of
+                # root's, mode 640, read by another user): the common case says so plainly.
+                raise RemoteFileError(
+                    f"{self._host}: cannot download {remote_path}: {said} (over SFTP and over `cat` on the login shell: "
+                    "the login user may not read it)",
+                    hint="give the login user read access (its mode, owner or group: `ls -l` it on the host), "
+                    "or fetch a copy the user can read",
+                ) from None
+            raise RemoteFileError(f"{self._host}: cannot download {remote_path}: {said} ({copies._why_shell()})",
+                                  hint="the login user must be able to read it") from None
+        finally:
+            self._reading = None
+
+    def _sftp_get(
+        self, client: paramiko.SFTPClient, remote_path: str, local_path: Path, max_bytes: int | None, expired: threading.Event
+    ) -> None:
+        found = client.stat(wire_path(sftp_path(remote_path, self.home, self.cwd)))
+        if stat.S_ISDIR(found.st_mode or 0):
+            # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
+        if stat.S_ISFIFO(found.st_mode or 0):
+            # sftp-server seeks to each read's offset (openssh-portable: sftp-server.c,
+            # process_read), which a pipe refuses (ESPIPE): a server log written into a named
+            # pipe failed to fetch with a bare "Failure", where a local fetch reads it with
+            # cat. Copied over `cat` here too; the SFTP channel is given back first, for a
+            # host whose sshd allows one session at a time (MaxSessions 1).
+            self._drop()
+            self._fifo_copies().get(sftp_path(remote_path, self.home, self.cwd), local_path, remote_path, max_bytes, expired)
+            return
+        size = found.st_size or 0
+        if stat.S_ISREG(found.st_mode or 0):
+            check_size(size, max_bytes)
+        with client.open(wire_path(sftp_path(remote_path, self.home, self.cwd)), "rb") as remote:
+            _quiet_prefetch_thread(remote)
+            remote.prefetch(size)
+            local_path.parent.mkdir(parents=True, exist_ok=True)
+            partial = local_path.with_name(f"{local_path.name}.part-{uuid.uuid4().hex[:8]}")
+            try:
+                with open(partial, "wb") as local:
+                    try:
+                        target = LocalTarget(local, local_path)
+                        copy_capped(remote, target, max_bytes, size)
+                        target.flush()
+                    except FetchCut:
+                        local.close()
+                        os.replace(partial, local_path)
+                        raise
+                    except BaseException:
+                        # The deadline closed the channel under the copy (_errors then raises
+                        # FetchTimedOut): what came before it is kept. Not on Ctrl-C.
+                        if expired.is_set() and not self._interrupted.is_set():
                             local.close()
-                            os.replace(partial, local_path)
-                            raise
-                        except BaseException:
-                            # The deadline closed the channel under the copy (_errors then raises
-                            # FetchTimedOut): what came before it is kept. Not on Ctrl-C.
-                            if expired.is_set() and not self._interrupted.is_set():
-                                local.close()
-                                keep_partial(partial, local_path)
-                            raise
-                    os.replace(partial, local_path)
-                finally:
-                    partial.unlink(missing_ok=True)
+                            keep_partial(partial, local_path)
+                        raise
+                os.replace(partial, local_path)
+            finally:
+                partial.unlink(missing_ok=True)
 
     def _fifo_copies(self) -> "_ShellCopies":
         if self._pipe_copies is None:
@@ -318,7 +377,7 @@ class RemoteFiles:
         the caller (the run's Ctrl-C handler) has every other host to stop.
         """
         self._interrupted.set()
-        for copies in (self._shell_copies, self._pipe_copies):
+        for copies in (self._shell_copies, self._pipe_copies, self._read_copies, self._reading):
             if copies is not None:
                 copies.interrupted = True
         self._close_copy_channel()
@@ -327,8 +386,9 @@ class RemoteFiles:
         """Close the channel the copy in progress uses, from a thread of its own (see interrupt)."""
         client = self._client
         channel = client.get_channel() if client is not None else self._shell_copies.channel if self._shell_copies else self._starting
-        if self._pipe_copies is not None and self._pipe_copies.channel is not None:
-            channel = self._pipe_copies.channel  # a named pipe's copy, the SFTP channel given back (get)
+        for copies in (self._pipe_copies, self._reading):
+            if copies is not None and copies.channel is not None:
+                channel = copies.channel  # a named pipe's or a refused read's copy, the SFTP channel given back (get)
         if channel is not None:
             threading.Thread(target=close_channel, args=(channel,), name="sftp-interrupt", daemon=True).start()
 
@@ -687,6 +747,31 @@ class _DanglingLink(FileNotFoundError):
         except OSError:
             return  # the mkdir's own failure is said
         raise cls(path, target or "?")
+
+
+def _why_short(client: paramiko.SFTPClient, local_path: Path, partial: str) -> None:
+    """Ask the SFTP server why an upload came out short, by writing its next bytes once more
+    with the answer read: paramiko's put pipelines its writes and drops their answers
+    (paramiko/sftp_file.py, _write: an async request for type(None), whose status
+    sftp_client._read_response discards), so a server that refuses every write request
+    (`sftp-server -P write`, or `internal-sftp -P write` in sshd_config: SSH2_FX_PERMISSION_DENIED,
+    openssh-portable: sftp-server.c, process_write and request_permitted) left a 0-byte file,
+    which read as a full disk. Raises the refusal (PermissionError); a full disk's bare
+    "Failure", or no answer at all, leaves the short write to be said as it was."""
+    try:
+        written = client.stat(partial).st_size or 0
+        with local_path.open("rb") as local:
+            local.seek(written)
+            data = local.read(32768)
+        if not data:
+            return
+        with client.open(partial, "r+") as remote:  # unbuffered and not pipelined: each answer is read
+            remote.seek(written)
+            remote.write(data)
+    except PermissionError:
+        raise
+    except _SFTP_FAILURES:
+        return
 
 
 def _short_write(reason: str) -> str:
