@@ -658,6 +658,10 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
         if role == "user" and content[:64].lstrip().startswith(_REMINDER_OPEN):
             content = _after_reminders(content)
         kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, content)
+        if kind == "system" and role == "user" and _RUNNING in content:
+            typed = _typed_slash_command(obj, content)
+            if typed is not None:
+                kind, content = "prompt", typed
         if kind == "system" and content.startswith("<bash-"):
             bash = _bash_mode(content, session, seq, agent, ts, file, lineno)
             if bash is not None:
@@ -687,6 +691,10 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
             if role == "user" and text[:64].lstrip().startswith(_REMINDER_OPEN):
                 text = _after_reminders(text)
             kind = "summary" if obj.get("isCompactSummary") else _text_kind(role, obj, text)
+            if kind == "system" and role == "user" and _RUNNING in text:
+                typed = _typed_slash_command(obj, text)
+                if typed is not None:
+                    kind, text = "prompt", typed
             ev = Event(session, seq, agent, role, kind, i, None, None, None, None, text, False, None, ts,
                        file, lineno)
             if kind == "system" and role == "assistant":
@@ -1164,6 +1172,39 @@ def _text_kind(role: str, obj: dict, text: str = "") -> str:
     if obj.get("isSidechain") is not True and _marked_not_typed(obj):
         return "system"
     return "prompt"
+
+
+_RUNNING = " is running"
+_SLASH_COMMAND = re.compile(
+    r"\s*(?:<command-message>[^<]*? is running(?:…|\.\.\.)</command-message>\s*"
+    r"<command-name>\s*(/[^<\s]+)\s*</command-name>"
+    r"|<command-name>\s*(/[^<\s]+)\s*</command-name>\s*"
+    r"<command-message>[^<]*? is running(?:…|\.\.\.)</command-message>)"
+    r"(?:\s*<command-args>(.*?)</command-args>)?",
+    re.DOTALL)
+
+
+def _typed_slash_command(obj: dict, text: str) -> str | None:
+    """``/name args`` for the line of a slash command the person typed, else None. A prompt
+    command (the person's own in .claude/commands, a plugin's, a skill's, /review) is written as
+    ``<command-message>name is running…</command-message>`` with its ``<command-name>`` and
+    ``<command-args>``, then its expansion as an ``isMeta`` line (Claude Code 2.0.22's shape, as
+    transcript readers test it; the CLI's SlashCommand tool description: "when a user types a slash
+    command, you will see <command-message>{name} is running…</command-message> followed by the
+    expanded prompt"). Read as the CLI's markup, a session driven by ``/perf-triage gpu01`` had no
+    prompt at all. Readers of these files keep the command as typed, never the body it expanded
+    into. Builtins that only print (``/model``, ``/cost``: no "is running") stay the CLI's, as do
+    a replayed line (stream-json's ``isReplay``), one a tool made (``sourceToolUseID``: the model's
+    Skill or SlashCommand call), a sub-agent's and one the CLI delivered (:func:`_marked_not_typed`)."""
+    if (obj.get("isMeta") or obj.get("isReplay") or obj.get("sourceToolUseID") or obj.get("isSidechain") is True
+            or _marked_not_typed(obj)):
+        return None
+    match = _SLASH_COMMAND.match(text)
+    if match is None:
+        return None
+    name = match.group(1) or match.group(2)
+    args = " ".join((match.group(3) or "").split())
+    return f"{name} {args}" if args else name
 
 
 def _marked_not_typed(obj: dict) -> bool:
