@@ -45,9 +45,12 @@ state of the world the model is shown, risk scores, token records, realtime item
 _QUIET_LINES = frozenset({"inter_agent_communication_metadata", "world_state", "security_risk_score",
                           "token_usage_record", "realtime_item", "retained_context"})
 """Bookkeeping line types kept as ``other`` without calling them unknown."""
-_QUIET_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary", "other"})
+_QUIET_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary", "other", "context_compaction",
+                          "compaction_trigger", "additional_tools", "configuration_update"})
 """Response items that hold nothing to read (openai/codex ``codex-rs/protocol/src/models.rs``
-``ResponseItem``: the git snapshot ``/undo`` restores, an encrypted compaction, ``Other``), kept as
+``ResponseItem``: the git snapshot ``/undo`` restores, an encrypted compaction, ``Other``; in 2026
+CLIs also the opaque context a remote compaction returns, whose ``compacted`` line is the
+compaction, its trigger, tool definitions added mid-session and a reasoning setting), kept as
 ``other`` without calling them unknown; any other item type the reader does not know is counted
 in ``unknown_types``."""
 RESPONSE_ITEM_TYPES = frozenset({
