@@ -323,7 +323,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         answer = messages is None and is_ollama_answer(obj)
         if answer:
             messages = [obj["message"]]
-        start = 0
+        start, kept = 0, None
         record_ts = None if messages is None else time_of(obj)
         if messages is None:
             messages, previous = [obj], None
@@ -344,6 +344,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             if at is not None:
                 start = len(heads[at])
                 del heads[at]  # this request holds it now: one copy of each conversation is kept
+            elif heads and (trimmed := _trimmed(heads, messages)) is not None:
+                # The loop trimmed its history (the oldest turns dropped or summarised), keeping
+                # the latest calls: only what this request adds around them is new
+                at, kept = trimmed
+                del heads[at]
             elif heads:
                 # No conversation read before is all of this one's head: it may have left one
                 # part way (n samples or a retry sent from the same history, then each went its
@@ -355,7 +360,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             heads.append(messages)
             if len(heads) > _HEADS_KEPT:
                 del heads[0]
-        for message in messages[start:]:
+        for message in messages[start:] if kept is None else kept:
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
@@ -400,6 +405,62 @@ def _shared_start(heads: list[list], messages: list) -> int:
 
 
 _SYSTEM_ROLES = frozenset(("system", "developer"))
+
+
+def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
+    """A request of a loop that trimmed its history once it grew (dropped its oldest turns, or
+    put a summary in their place) and kept the latest: where in ``heads`` the conversation it
+    trimmed is, and the messages of ``messages`` that are new, or None. Known by a run of at
+    least two of that conversation's last messages, the last a tool call or result (its call id,
+    :func:`_call_key`), found again in ``messages``: ids no other conversation shares. What the
+    request begins with as the conversation did (the system prompt, the first prompt) was read
+    with it too. Only for a request no conversation read before heads."""
+    where: dict | None = None  # call ids -> the last message of ``messages`` holding them
+    for at in range(len(heads) - 1, -1, -1):
+        head = heads[at]
+        key = _call_key(head[-1]) if len(head) >= 2 else None
+        if key is None:
+            continue
+        if where is None:
+            where = {k: i for i, m in enumerate(messages) if (k := _call_key(m)) is not None}
+        end = where.get(key)
+        if not end or not _same(messages[end], head[-1]):
+            continue
+        n = 1
+        while n <= end and n < len(head) and _same(messages[end - n], head[-1 - n]):
+            n += 1
+        if n < 2:
+            continue
+        first, shared = end - n + 1, 0
+        while shared < first and shared < len(head) - n and _same(messages[shared], head[shared]):
+            shared += 1
+        return at, messages[shared:first] + messages[end + 1:]
+    return None
+
+
+def _call_key(message: object) -> object:
+    """The call ids a message holds, or None: a tool result's ``tool_call_id``, the ids of an
+    assistant message's ``tool_calls``, a Responses item's ``call_id``, the ids of Anthropic
+    ``tool_use`` / ``tool_result`` blocks."""
+    if not isinstance(message, dict):
+        return None
+    if isinstance(message.get("tool_call_id"), str):
+        return message["tool_call_id"]
+    if isinstance(message.get("call_id"), str) and isinstance(message.get("type"), str):
+        return message["type"], message["call_id"]
+    calls, content = message.get("tool_calls"), message.get("content")
+    if isinstance(calls, list):
+        ids = tuple(c["id"] for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str))
+    elif isinstance(content, list):
+        ids = tuple(i for b in content if isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result")
+                    and isinstance(i := b.get("id") or b.get("tool_use_id"), str))
+    else:
+        return None
+    return ids or None
+
+
+def _same(a: object, b: object) -> bool:
+    return a == b or _as_resent(a) == _as_resent(b)
 
 
 def _is_response_object(obj: dict) -> bool:
