@@ -50,7 +50,7 @@ def looks_like(obj: dict) -> bool:
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
         or _goose_stream_message(obj) is not None \
         or is_responses_exchange(obj) or is_chatgpt_conversation(obj) or is_chat_completion(obj) \
-        or is_thread_message_list(obj) \
+        or is_thread_message_list(obj) or is_proxied_call(obj) \
         or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
 
 
@@ -120,6 +120,8 @@ def conversation(obj: dict) -> list | None:
         return chatgpt_messages(obj)
     if is_chat_completion(obj):
         return [c["message"] for c in obj["choices"] if isinstance(c, dict) and isinstance(c.get("message"), dict)]
+    if is_proxied_call(obj):
+        return _proxied_call(obj["request"], obj.get("response"))
     if not is_responses_exchange(obj):
         return None
     found: list = []
@@ -135,6 +137,41 @@ def conversation(obj: dict) -> list | None:
     elif isinstance(output, dict) and isinstance(output.get("role"), str):
         found.append(output)  # one reply message logged beside the request
     return found
+
+
+def is_proxied_call(obj: dict) -> bool:
+    """A logging proxy's record of one call whose request holds a conversation (:func:`_proxied_call`)."""
+    request = obj.get("request")
+    if not isinstance(request, dict) or "role" in obj or "messages" in obj:
+        return False
+    body = request.get("body") if isinstance(request.get("body"), dict) else request
+    return isinstance(body.get("messages"), list) or is_responses_exchange(body)
+
+
+def _proxied_call(request: dict, response: object) -> list:
+    """The messages of one call a logging proxy kept, ``{"request": ..., "response": ...}``: the
+    conversation the request sent and the answer. dolphin-logger (QuixiAI/dolphin-logger
+    ``src/dolphin_logger/providers/openai.py``) keeps the request JSON and the reply's text, or the
+    whole ``chat.completion`` when the text is empty (a tool call); HTTP-level proxies keep
+    ``{method, url, headers, body}`` and ``{status_code, headers, body, error}`` (llm-debug,
+    SingularityDAO-dev/tamashii-terminal). Each request resends the history, as a log of request
+    bodies does (:func:`read`)."""
+    body = request.get("body") if isinstance(request.get("body"), dict) else request
+    messages = conversation(body) or []
+    answer = response.get("body") if isinstance(response, dict) and "body" in response else response
+    if isinstance(answer, str) and answer.strip():
+        return [*messages, {"role": "assistant", "content": answer}]
+    if not isinstance(answer, dict):
+        return messages
+    if is_chat_completion(answer):
+        return [*messages, *(conversation(answer) or [])]
+    if _is_response_object(answer):
+        return [*messages, *answer["output"]]
+    if answer.get("role") == "assistant" and isinstance(answer.get("content"), list):
+        # an Anthropic Messages answer, {id, type: "message", role, content, stop_reason, usage}: the
+        # message as the next request sends it back, role and content
+        return [*messages, {"role": "assistant", "content": answer["content"]}]
+    return messages
 
 
 def chatgpt_messages(conv: dict) -> list[dict]:
