@@ -98,3 +98,26 @@ def test_a_proxied_anthropic_messages_call_reads_its_answer_once(tmp_path: Path)
     doc = analyze_path(path).to_json()
     assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 nvidia-smi"]
     assert doc["sessions"][0]["events"] == 4  # prompt, call, result, answer
+
+
+def test_litellm_logging_payloads_read_the_answer_beside_the_messages(tmp_path: Path) -> None:
+    # LiteLLM's StandardLoggingPayload (BerriAI/litellm litellm/types/utils.py): messages and response
+    def payload(messages: list[dict], answer: dict) -> dict:
+        return {"id": "c1", "call_type": "acompletion", "status": "success", "model": "gpt-4.1",
+                "messages": messages, "response": _completion(answer), "response_cost": 4.4e-05}
+
+    final = {"role": "assistant", "content": ANSWER}
+    path = _write(tmp_path, "litellm.jsonl", [
+        payload([_SYSTEM, _USER], C1), payload([_SYSTEM, _USER, C1, R1], C2),
+        payload([_SYSTEM, _USER, C1, R1, C2, R2], final)])
+    doc = analyze_path(path).to_json()
+    assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        ("ssh gpu07 nvidia-smi", 18), ("ssh gpu07 sudo reboot", None)]
+    assert doc["sessions"][0]["events"] == 7
+
+
+def test_a_single_logged_call_keeps_the_tool_call_it_answered_with(tmp_path: Path) -> None:
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps({"messages": [_SYSTEM, _USER], "response": _completion(C1), "status": "success"}))
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 nvidia-smi"]

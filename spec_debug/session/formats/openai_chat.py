@@ -113,6 +113,12 @@ def conversation(obj: dict) -> list | None:
     prompt) and ``output`` items, a ChatGPT export's conversation; None when the record is
     itself one message."""
     if isinstance(obj.get("messages"), list):
+        response = obj.get("response")
+        if isinstance(response, dict) and (answer := _answer(response)):
+            # LiteLLM's StandardLoggingPayload, what its file, S3 and GCS loggers keep of each call:
+            # {messages, response: <the chat.completion>, status, ...} (BerriAI/litellm
+            # litellm/types/utils.py); the answer is in no request
+            return [*obj["messages"], *answer]
         return obj["messages"]
     if continue_session.is_session(obj):
         return continue_session.messages(obj)
@@ -161,17 +167,21 @@ def _proxied_call(request: dict, response: object) -> list:
     answer = response.get("body") if isinstance(response, dict) and "body" in response else response
     if isinstance(answer, str) and answer.strip():
         return [*messages, {"role": "assistant", "content": answer}]
-    if not isinstance(answer, dict):
-        return messages
+    return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
+
+
+def _answer(answer: dict) -> list:
+    """The messages of an API's answer kept beside its request: a ``chat.completion``'s choices, a
+    Responses response's output items, or an Anthropic Messages answer (``{id, type: "message",
+    role, content, stop_reason, usage}``) as role and content, the way the next request sends it
+    back; none for anything else."""
     if is_chat_completion(answer):
-        return [*messages, *(conversation(answer) or [])]
+        return conversation(answer) or []
     if _is_response_object(answer):
-        return [*messages, *answer["output"]]
+        return answer["output"]
     if answer.get("role") == "assistant" and isinstance(answer.get("content"), list):
-        # an Anthropic Messages answer, {id, type: "message", role, content, stop_reason, usage}: the
-        # message as the next request sends it back, role and content
-        return [*messages, {"role": "assistant", "content": answer["content"]}]
-    return messages
+        return [{"role": "assistant", "content": answer["content"]}]
+    return []
 
 
 def chatgpt_messages(conv: dict) -> list[dict]:
