@@ -50,7 +50,7 @@ def looks_like(obj: dict) -> bool:
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
         or _goose_stream_message(obj) is not None \
         or is_responses_exchange(obj) or is_chatgpt_conversation(obj) or is_chat_completion(obj) \
-        or is_thread_message_list(obj) or is_proxied_call(obj) \
+        or is_thread_message_list(obj) or is_proxied_call(obj) or is_item_list(obj) \
         or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
 
 
@@ -93,6 +93,36 @@ def is_thread_message_list(obj: dict) -> bool:
         isinstance(m, dict) and m.get("object") == "thread.message" for m in data[:8])
 
 
+def is_item_list(obj: dict) -> bool:
+    """A page of Responses items as the API lists them: a conversation's (``client.conversations.
+    items.list(conv)``, where the Agents SDK's ``OpenAIConversationsSession`` keeps a session) or a
+    response's input (``client.responses.input_items.list``), ``{object: "list", data: [items],
+    first_id, last_id, has_more}`` (openai/openai-python ``resources/conversations/items.py``)."""
+    data = obj.get("data")
+    return obj.get("object") == "list" and isinstance(data, list) and any(
+        isinstance(i, dict) and (looks_like_item(i) or i.get("type") == "message" and isinstance(i.get("role"), str))
+        for i in data[:8])
+
+
+def _items_oldest_first(items: list) -> list:
+    """A page of :func:`is_item_list` in the order the conversation went. Newest first unless
+    listed with ``order="asc"`` ("Default is `desc`", ``resources/conversations/items.py``), and the
+    items have no time: a call's output before the call says the page is newest first, a call
+    before its output that it is not; with no call, a page that begins with the person's message
+    (and does not end with it) is oldest first."""
+    at: dict[str, int] = {}
+    for i, item in enumerate(items):
+        call_id = item.get("call_id") if isinstance(item, dict) else None
+        if not isinstance(call_id, str):
+            continue
+        item_type = item.get("type")
+        if isinstance(item_type, str) and item_type.endswith("_output"):
+            return items if call_id in at else items[::-1]  # its call came first, or not yet
+        at.setdefault(call_id, i)
+    roles = [i["role"] for i in items if isinstance(i, dict) and i.get("role") in ("user", "assistant")]
+    return items if roles and roles[0] == "user" and roles[-1] != "user" else items[::-1]
+
+
 def is_responses_exchange(obj: dict) -> bool:
     """A Responses API request body (``{model, instructions, input: [...]}``) or response object
     (``{object: "response", output: [...]}``), saved whole: the items of the conversation are
@@ -128,6 +158,8 @@ def conversation(obj: dict) -> list | None:
         return [c["message"] for c in obj["choices"] if isinstance(c, dict) and isinstance(c.get("message"), dict)]
     if is_proxied_call(obj):
         return _proxied_call(obj["request"], obj.get("response"))
+    if is_item_list(obj) and not is_thread_message_list(obj):
+        return _items_oldest_first(obj["data"])
     if not is_responses_exchange(obj):
         return None
     found: list = []
