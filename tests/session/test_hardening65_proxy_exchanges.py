@@ -121,3 +121,17 @@ def test_a_single_logged_call_keeps_the_tool_call_it_answered_with(tmp_path: Pat
     path.write_text(json.dumps({"messages": [_SYSTEM, _USER], "response": _completion(C1), "status": "success"}))
     doc = analyze_path(path).to_json()
     assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 nvidia-smi"]
+
+
+def test_a_proxy_body_kept_as_text_is_read_and_a_raw_stream_is_no_answer(tmp_path: Path) -> None:
+    def record(messages: list[dict], body: str) -> dict:
+        return {"request": {"method": "POST", "url": "/v1/chat/completions", "headers": {},
+                            "body": {"model": "gpt-4.1", "messages": messages}},
+                "response": {"status_code": 200, "headers": {}, "body": body, "error": None}}
+
+    stream = 'data: {"choices": [{"delta": {"content": "The driver"}}]}\n\ndata: [DONE]\n\n'
+    path = _write(tmp_path, "proxy.jsonl", [record([_SYSTEM, _USER], json.dumps(_completion(C1))),
+                                            record([_SYSTEM, _USER, C1, R1], stream)])
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 nvidia-smi"]
+    assert doc["sessions"][0]["events"] == 4  # system, prompt, call, result: no answer made of raw events

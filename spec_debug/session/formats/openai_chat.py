@@ -37,7 +37,7 @@ from spec_debug.session.formats.common import (
 from spec_debug.session.formats.gemini_parts import PartsReader, user_events
 from spec_debug.session.formats.instants import stamp
 from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
-from spec_debug.session.reader import iter_json_array, iter_json_records
+from spec_debug.session.reader import inner_json, iter_json_array, iter_json_records
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "ipython"})
 _RESULT_ROLES = ("tool", "function", "ipython")
@@ -197,8 +197,13 @@ def _proxied_call(request: dict, response: object) -> list:
     body = request.get("body") if isinstance(request.get("body"), dict) else request
     messages = conversation(body) or []
     answer = response.get("body") if isinstance(response, dict) and "body" in response else response
-    if isinstance(answer, str) and answer.strip():
-        return [*messages, {"role": "assistant", "content": answer}]
+    if isinstance(answer, str) and answer.lstrip().startswith("{"):
+        try:
+            answer = inner_json(answer)  # an HTTP proxy's body kept as the text it was sent
+        except ValueError:
+            return messages
+    if isinstance(answer, str) and answer.strip() and not answer.lstrip().startswith(("data:", "event:")):
+        return [*messages, {"role": "assistant", "content": answer}]  # (not a stream's raw events)
     return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
 
 
