@@ -135,3 +135,35 @@ def test_a_proxy_body_kept_as_text_is_read_and_a_raw_stream_is_no_answer(tmp_pat
     doc = analyze_path(path).to_json()
     assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 nvidia-smi"]
     assert doc["sessions"][0]["events"] == 4  # system, prompt, call, result: no answer made of raw events
+
+
+def test_a_call_the_api_refused_is_the_agents_error(tmp_path: Path) -> None:
+    # an HTTP proxy's record of a 429 (and of a call that never got an answer), LiteLLM's
+    # payload of a failed call (status "failure", error_information / error_str): the
+    # session's requests to the model failed, which no message of the conversation says
+    limited = {"error": {"message": "Rate limit reached for gpt-4.1 on tokens per min (TPM)", "type": "tokens"}}
+    proxy = [
+        {"request": {"method": "POST", "url": "/v1/chat/completions", "headers": {},
+                     "body": {"model": "gpt-4.1", "messages": [_SYSTEM, _USER]}},
+         "response": {"status_code": 429, "headers": {}, "body": limited, "error": None}},
+        {"request": {"method": "POST", "url": "/v1/chat/completions", "headers": {},
+                     "body": {"model": "gpt-4.1", "messages": [_SYSTEM, _USER]}},
+         "response": {"status_code": None, "headers": {}, "body": None, "error": "ReadTimeout: timed out"}},
+        {"request": {"method": "POST", "url": "/v1/chat/completions", "headers": {},
+                     "body": {"model": "gpt-4.1", "messages": [_SYSTEM, _USER]}},
+         "response": {"status_code": 200, "headers": {}, "body": _completion(C1), "error": None}},
+    ]
+    doc = analyze_path(_write(tmp_path, "proxy.jsonl", proxy)).to_json()
+    assert [(e["kind"], e["message"]) for e in doc["errors"]] == [
+        ("agent_error", "HTTP 429: Rate limit reached for gpt-4.1 on tokens per min (TPM)"),
+        ("agent_error", "ReadTimeout: timed out")]
+    assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 nvidia-smi"]
+    assert [p["text"] for p in doc["prompts"]] == [_USER["content"]]
+
+    failed = {"id": "c1", "call_type": "acompletion", "status": "failure", "messages": [_SYSTEM, _USER],
+              "response": {}, "error_str": "litellm.ContextWindowExceededError: prompt is too long",
+              "error_information": {"error_class": "ContextWindowExceededError",
+                                    "error_message": "litellm.ContextWindowExceededError: prompt is too long"}}
+    doc = analyze_path(_write(tmp_path, "litellm.jsonl", [failed])).to_json()
+    assert [(e["kind"], e["message"]) for e in doc["errors"]] == [
+        ("agent_error", "litellm.ContextWindowExceededError: prompt is too long")]

@@ -207,6 +207,34 @@ def _proxied_call(request: dict, response: object) -> list:
     return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
 
 
+def _failed_call(obj: dict) -> str | None:
+    """What a logged call to the model that failed says, or None: an HTTP proxy's record of an
+    error status (``{"response": {"status_code": 429, "body": {"error": {"message"}}}}``) or of a
+    call that got no answer (``"error": "ReadTimeout..."``), LiteLLM's payload of a failed call
+    (``status: "failure"``, ``error_information.error_message`` or ``error_str``: BerriAI/litellm
+    ``litellm/types/utils.py`` StandardLoggingPayload). The agent's requests failed: the
+    analysis's agent error, as a failed turn of Codex is."""
+    response = obj.get("response")
+    if isinstance(obj.get("messages"), list):
+        if obj.get("status") != "failure":
+            return None
+        info = obj.get("error_information")
+        said = info.get("error_message") if isinstance(info, dict) else None
+        said = said if isinstance(said, str) and said else obj.get("error_str")
+        return said if isinstance(said, str) and said else "the call to the model failed"
+    if not isinstance(response, dict) or not is_proxied_call(obj):
+        return None
+    if isinstance(response.get("error"), str) and response["error"]:
+        return response["error"]
+    status = response.get("status_code")
+    if type(status) is not int or status < 400:
+        return None
+    body = response.get("body")
+    error = body.get("error") if isinstance(body, dict) else None
+    said = error.get("message") if isinstance(error, dict) else error
+    return f"HTTP {status}: {said}" if isinstance(said, str) and said else f"HTTP {status}"
+
+
 def _answer(answer: dict) -> list:
     """The messages of an API's answer kept beside its request: a ``chat.completion``'s choices, a
     Responses response's output items, or an Anthropic Messages answer (``{id, type: "message",
@@ -452,6 +480,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
                                     unanswered)
             else:
                 stats.non_object += 1
+        if "response" in obj and (refused := _failed_call(obj)) is not None:
+            seq += 1
+            cursor.records = seq - cursor.seq_base + 1
+            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                        timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
 
 
 _HEADS_KEPT = 64
