@@ -45,14 +45,17 @@ state of the world the model is shown, risk scores, token records, realtime item
 _QUIET_LINES = frozenset({"inter_agent_communication_metadata", "world_state", "security_risk_score",
                           "token_usage_record", "realtime_item", "retained_context"})
 """Bookkeeping line types kept as ``other`` without calling them unknown."""
-_QUIET_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary", "other"})
+_QUIET_ITEMS = frozenset({"ghost_snapshot", "compaction", "compaction_summary", "other", "context_compaction",
+                          "compaction_trigger", "additional_tools", "configuration_update"})
 """Response items that hold nothing to read (openai/codex ``codex-rs/protocol/src/models.rs``
-``ResponseItem``: the git snapshot ``/undo`` restores, an encrypted compaction, ``Other``), kept as
+``ResponseItem``: the git snapshot ``/undo`` restores, an encrypted compaction, ``Other``; in 2026
+CLIs also the opaque context a remote compaction returns, whose ``compacted`` line is the
+compaction, its trigger, tool definitions added mid-session and a reasoning setting), kept as
 ``other`` without calling them unknown; any other item type the reader does not know is counted
 in ``unknown_types``."""
 RESPONSE_ITEM_TYPES = frozenset({
     "function_call", "function_call_output", "custom_tool_call", "custom_tool_call_output",
-    "local_shell_call", "reasoning", "web_search_call",
+    "local_shell_call", "reasoning", "web_search_call", "tool_search_call", "tool_search_output",
 }) | responses_tools.ITEM_TYPES
 """Response items (openai/codex ``codex-rs/protocol/src/models.rs`` ``ResponseItem``, and the
 Responses API's shell and apply_patch tool items, :mod:`formats.responses_tools`) that only
@@ -537,6 +540,8 @@ class _Processes:
 
     local_items: OrderedDict[str, str] = field(default_factory=OrderedDict)
     """A ``local_shell_call``'s item id -> its call id."""
+    search: str | None = None
+    """Call id of the last ``tool_search_call``: a server-run search's output names no call."""
     cells: OrderedDict[str, tuple[list[str], list[int | None]]] = field(default_factory=OrderedDict)
     """Call id of a code-mode cell whose result is not read yet -> (the literal commands it runs,
     the exit codes of those its ``item_completed`` ``CommandExecution`` ends reported). Those ends
@@ -927,6 +932,8 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
                     raw_type="running" if running else None)
     elif ptype == "web_search_call":
         yield from _web_search(payload, event)
+    elif ptype in ("tool_search_call", "tool_search_output"):
+        yield from _tool_search(payload, ptype, event, processes)
     elif ptype == "agent_message":
         # {author: "/root/worker", recipient: "/root", content: [{type: input_text, text} |
         # {type: encrypted_content}]}: what one agent of a multi-agent run told another, as the
@@ -1008,6 +1015,47 @@ def _web_search(payload: dict, event) -> Iterator[Event]:
     # types/responses/response_function_web_search.py)
     yield event("tool_result", "tool", 1, call_id=call.call_id, is_error=status == "failed",
                 text=f"web search {status}" if status else "")
+
+
+TOOL_SEARCH_TOOL = "tool_search"
+
+
+def _tool_search(payload: dict, ptype: str, event, processes: _Processes) -> Iterator[Event]:
+    """A look-up of the tools the session deferred (an MCP server's, an app's), before calling
+    one: ``tool_search_call{call_id, execution: client | server, arguments: {query, limit}}``,
+    answered by ``tool_search_output{call_id, status, execution, tools: [...]}`` with the tools it
+    loaded, a namespace holding its own (openai/codex ``codex-rs/protocol/src/models.rs``
+    ``ResponseItem::ToolSearchCall`` / ``ToolSearchOutput``, both persisted by ``codex-rs/rollout/
+    src/policy.rs``). A search the API ran itself has ``call_id: null`` on both items, its output
+    the answer to the search just before. Neither runs a command."""
+    call_id = _call_id(payload)
+    if ptype == "tool_search_call":
+        args = decode_arguments(payload.get("arguments"))
+        query = args.get("query") if isinstance(args, dict) else args
+        if not isinstance(query, str) and isinstance(payload.get("query"), str):
+            query = payload["query"]  # proxies replaying the item put the query at its top
+        call = event("tool_call", "assistant", tool_name=TOOL_SEARCH_TOOL,
+                     text=query if isinstance(query, str) else call_text(None, payload.get("arguments")))
+        item_id = payload.get("id")
+        call.call_id = call_id or (item_id if isinstance(item_id, str) and item_id else f"tool-search-{call.seq}")
+        processes.search = call.call_id
+        processes.call(TOOL_SEARCH_TOOL, call.call_id, None, None)
+        yield call
+        return
+    if call_id is None:
+        call_id, processes.search = processes.search, None
+    names = []
+    for tool in payload.get("tools") if isinstance(payload.get("tools"), list) else ():
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            continue
+        inner = tool.get("tools")
+        if isinstance(inner, list):  # {"type": "namespace", "name": "mcp__grafana__", "tools": [...]}
+            names += [_with_mcp_server(t["name"], tool["name"]) for t in inner
+                      if isinstance(t, dict) and isinstance(t.get("name"), str)]
+        else:
+            names.append(tool["name"])
+    yield event("tool_result", "tool", call_id=call_id, text="\n".join(names),
+                is_error=payload.get("status") == "failed")
 
 
 def _call_id(payload: dict) -> str | None:

@@ -37,7 +37,7 @@ from spec_debug.session.formats.common import (
 from spec_debug.session.formats.gemini_parts import PartsReader, user_events
 from spec_debug.session.formats.instants import stamp
 from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
-from spec_debug.session.reader import iter_json_array, iter_json_records
+from spec_debug.session.reader import inner_json, iter_json_array, iter_json_records
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "ipython"})
 _RESULT_ROLES = ("tool", "function", "ipython")
@@ -50,7 +50,7 @@ def looks_like(obj: dict) -> bool:
     return (isinstance(role, str) and role in ROLES) or isinstance(obj.get("messages"), list) \
         or _goose_stream_message(obj) is not None \
         or is_responses_exchange(obj) or is_chatgpt_conversation(obj) or is_chat_completion(obj) \
-        or is_thread_message_list(obj) \
+        or is_thread_message_list(obj) or is_proxied_call(obj) or is_item_list(obj) \
         or (role == "model" and isinstance(obj.get("parts"), list))  # Gemini API Content (gemini_parts)
 
 
@@ -93,6 +93,36 @@ def is_thread_message_list(obj: dict) -> bool:
         isinstance(m, dict) and m.get("object") == "thread.message" for m in data[:8])
 
 
+def is_item_list(obj: dict) -> bool:
+    """A page of Responses items as the API lists them: a conversation's (``client.conversations.
+    items.list(conv)``, where the Agents SDK's ``OpenAIConversationsSession`` keeps a session) or a
+    response's input (``client.responses.input_items.list``), ``{object: "list", data: [items],
+    first_id, last_id, has_more}`` (openai/openai-python ``resources/conversations/items.py``)."""
+    data = obj.get("data")
+    return obj.get("object") == "list" and isinstance(data, list) and any(
+        isinstance(i, dict) and (looks_like_item(i) or i.get("type") == "message" and isinstance(i.get("role"), str))
+        for i in data[:8])
+
+
+def _items_oldest_first(items: list) -> list:
+    """A page of :func:`is_item_list` in the order the conversation went. Newest first unless
+    listed with ``order="asc"`` ("Default is `desc`", ``resources/conversations/items.py``), and the
+    items have no time: a call's output before the call says the page is newest first, a call
+    before its output that it is not; with no call, a page that begins with the person's message
+    (and does not end with it) is oldest first."""
+    at: dict[str, int] = {}
+    for i, item in enumerate(items):
+        call_id = item.get("call_id") if isinstance(item, dict) else None
+        if not isinstance(call_id, str):
+            continue
+        item_type = item.get("type")
+        if isinstance(item_type, str) and item_type.endswith("_output"):
+            return items if call_id in at else items[::-1]  # its call came first, or not yet
+        at.setdefault(call_id, i)
+    roles = [i["role"] for i in items if isinstance(i, dict) and i.get("role") in ("user", "assistant")]
+    return items if roles and roles[0] == "user" and roles[-1] != "user" else items[::-1]
+
+
 def is_responses_exchange(obj: dict) -> bool:
     """A Responses API request body (``{model, instructions, input: [...]}``) or response object
     (``{object: "response", output: [...]}``), saved whole: the items of the conversation are
@@ -113,6 +143,12 @@ def conversation(obj: dict) -> list | None:
     prompt) and ``output`` items, a ChatGPT export's conversation; None when the record is
     itself one message."""
     if isinstance(obj.get("messages"), list):
+        response = obj.get("response")
+        if isinstance(response, dict) and (answer := _answer(response)):
+            # LiteLLM's StandardLoggingPayload, what its file, S3 and GCS loggers keep of each call:
+            # {messages, response: <the chat.completion>, status, ...} (BerriAI/litellm
+            # litellm/types/utils.py); the answer is in no request
+            return [*obj["messages"], *answer]
         return obj["messages"]
     if continue_session.is_session(obj):
         return continue_session.messages(obj)
@@ -120,6 +156,10 @@ def conversation(obj: dict) -> list | None:
         return chatgpt_messages(obj)
     if is_chat_completion(obj):
         return [c["message"] for c in obj["choices"] if isinstance(c, dict) and isinstance(c.get("message"), dict)]
+    if is_proxied_call(obj):
+        return _proxied_call(obj["request"], obj.get("response"))
+    if is_item_list(obj) and not is_thread_message_list(obj):
+        return _items_oldest_first(obj["data"])
     if not is_responses_exchange(obj):
         return None
     found: list = []
@@ -135,6 +175,78 @@ def conversation(obj: dict) -> list | None:
     elif isinstance(output, dict) and isinstance(output.get("role"), str):
         found.append(output)  # one reply message logged beside the request
     return found
+
+
+def is_proxied_call(obj: dict) -> bool:
+    """A logging proxy's record of one call whose request holds a conversation (:func:`_proxied_call`)."""
+    request = obj.get("request")
+    if not isinstance(request, dict) or "role" in obj or "messages" in obj:
+        return False
+    body = request.get("body") if isinstance(request.get("body"), dict) else request
+    return isinstance(body.get("messages"), list) or is_responses_exchange(body)
+
+
+def _proxied_call(request: dict, response: object) -> list:
+    """The messages of one call a logging proxy kept, ``{"request": ..., "response": ...}``: the
+    conversation the request sent and the answer. dolphin-logger (QuixiAI/dolphin-logger
+    ``src/dolphin_logger/providers/openai.py``) keeps the request JSON and the reply's text, or the
+    whole ``chat.completion`` when the text is empty (a tool call); HTTP-level proxies keep
+    ``{method, url, headers, body}`` and ``{status_code, headers, body, error}`` (llm-debug,
+    SingularityDAO-dev/tamashii-terminal). Each request resends the history, as a log of request
+    bodies does (:func:`read`)."""
+    body = request.get("body") if isinstance(request.get("body"), dict) else request
+    messages = conversation(body) or []
+    answer = response.get("body") if isinstance(response, dict) and "body" in response else response
+    if isinstance(answer, str) and answer.lstrip().startswith("{"):
+        try:
+            answer = inner_json(answer)  # an HTTP proxy's body kept as the text it was sent
+        except ValueError:
+            return messages
+    if isinstance(answer, str) and answer.strip() and not answer.lstrip().startswith(("data:", "event:")):
+        return [*messages, {"role": "assistant", "content": answer}]  # (not a stream's raw events)
+    return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
+
+
+def _failed_call(obj: dict) -> str | None:
+    """What a logged call to the model that failed says, or None: an HTTP proxy's record of an
+    error status (``{"response": {"status_code": 429, "body": {"error": {"message"}}}}``) or of a
+    call that got no answer (``"error": "ReadTimeout..."``), LiteLLM's payload of a failed call
+    (``status: "failure"``, ``error_information.error_message`` or ``error_str``: BerriAI/litellm
+    ``litellm/types/utils.py`` StandardLoggingPayload). The agent's requests failed: the
+    analysis's agent error, as a failed turn of Codex is."""
+    response = obj.get("response")
+    if isinstance(obj.get("messages"), list):
+        if obj.get("status") != "failure":
+            return None
+        info = obj.get("error_information")
+        said = info.get("error_message") if isinstance(info, dict) else None
+        said = said if isinstance(said, str) and said else obj.get("error_str")
+        return said if isinstance(said, str) and said else "the call to the model failed"
+    if not isinstance(response, dict) or not is_proxied_call(obj):
+        return None
+    if isinstance(response.get("error"), str) and response["error"]:
+        return response["error"]
+    status = response.get("status_code")
+    if type(status) is not int or status < 400:
+        return None
+    body = response.get("body")
+    error = body.get("error") if isinstance(body, dict) else None
+    said = error.get("message") if isinstance(error, dict) else error
+    return f"HTTP {status}: {said}" if isinstance(said, str) and said else f"HTTP {status}"
+
+
+def _answer(answer: dict) -> list:
+    """The messages of an API's answer kept beside its request: a ``chat.completion``'s choices, a
+    Responses response's output items, or an Anthropic Messages answer (``{id, type: "message",
+    role, content, stop_reason, usage}``) as role and content, the way the next request sends it
+    back; none for anything else."""
+    if is_chat_completion(answer):
+        return conversation(answer) or []
+    if _is_response_object(answer):
+        return answer["output"]
+    if answer.get("role") == "assistant" and isinstance(answer.get("content"), list):
+        return [{"role": "assistant", "content": answer["content"]}]
+    return []
 
 
 def chatgpt_messages(conv: dict) -> list[dict]:
@@ -323,7 +435,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
         answer = messages is None and is_ollama_answer(obj)
         if answer:
             messages = [obj["message"]]
-        start = 0
+        start, kept = 0, None
         record_ts = None if messages is None else time_of(obj)
         if messages is None:
             messages, previous = [obj], None
@@ -344,6 +456,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             if at is not None:
                 start = len(heads[at])
                 del heads[at]  # this request holds it now: one copy of each conversation is kept
+            elif heads and (trimmed := _trimmed(heads, messages)) is not None:
+                # The loop trimmed its history (the oldest turns dropped or summarised), keeping
+                # the latest calls: only what this request adds around them is new
+                at, kept = trimmed
+                del heads[at]
             elif heads:
                 # No conversation read before is all of this one's head: it may have left one
                 # part way (n samples or a retry sent from the same history, then each went its
@@ -355,7 +472,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
             heads.append(messages)
             if len(heads) > _HEADS_KEPT:
                 del heads[0]
-        for message in messages[start:]:
+        for message in messages[start:] if kept is None else kept:
             seq += 1
             cursor.records = seq - cursor.seq_base + 1
             if isinstance(message, dict):
@@ -363,6 +480,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
                                     unanswered)
             else:
                 stats.non_object += 1
+        if "response" in obj and (refused := _failed_call(obj)) is not None:
+            seq += 1
+            cursor.records = seq - cursor.seq_base + 1
+            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                        timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
 
 
 _HEADS_KEPT = 64
@@ -400,6 +522,62 @@ def _shared_start(heads: list[list], messages: list) -> int:
 
 
 _SYSTEM_ROLES = frozenset(("system", "developer"))
+
+
+def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
+    """A request of a loop that trimmed its history once it grew (dropped its oldest turns, or
+    put a summary in their place) and kept the latest: where in ``heads`` the conversation it
+    trimmed is, and the messages of ``messages`` that are new, or None. Known by a run of at
+    least two of that conversation's last messages, the last a tool call or result (its call id,
+    :func:`_call_key`), found again in ``messages``: ids no other conversation shares. What the
+    request begins with as the conversation did (the system prompt, the first prompt) was read
+    with it too. Only for a request no conversation read before heads."""
+    where: dict | None = None  # call ids -> the last message of ``messages`` holding them
+    for at in range(len(heads) - 1, -1, -1):
+        head = heads[at]
+        key = _call_key(head[-1]) if len(head) >= 2 else None
+        if key is None:
+            continue
+        if where is None:
+            where = {k: i for i, m in enumerate(messages) if (k := _call_key(m)) is not None}
+        end = where.get(key)
+        if not end or not _same(messages[end], head[-1]):
+            continue
+        n = 1
+        while n <= end and n < len(head) and _same(messages[end - n], head[-1 - n]):
+            n += 1
+        if n < 2:
+            continue
+        first, shared = end - n + 1, 0
+        while shared < first and shared < len(head) - n and _same(messages[shared], head[shared]):
+            shared += 1
+        return at, messages[shared:first] + messages[end + 1:]
+    return None
+
+
+def _call_key(message: object) -> object:
+    """The call ids a message holds, or None: a tool result's ``tool_call_id``, the ids of an
+    assistant message's ``tool_calls``, a Responses item's ``call_id``, the ids of Anthropic
+    ``tool_use`` / ``tool_result`` blocks."""
+    if not isinstance(message, dict):
+        return None
+    if isinstance(message.get("tool_call_id"), str):
+        return message["tool_call_id"]
+    if isinstance(message.get("call_id"), str) and isinstance(message.get("type"), str):
+        return message["type"], message["call_id"]
+    calls, content = message.get("tool_calls"), message.get("content")
+    if isinstance(calls, list):
+        ids = tuple(c["id"] for c in calls if isinstance(c, dict) and isinstance(c.get("id"), str))
+    elif isinstance(content, list):
+        ids = tuple(i for b in content if isinstance(b, dict) and b.get("type") in ("tool_use", "tool_result")
+                    and isinstance(i := b.get("id") or b.get("tool_use_id"), str))
+    else:
+        return None
+    return ids or None
+
+
+def _same(a: object, b: object) -> bool:
+    return a == b or _as_resent(a) == _as_resent(b)
 
 
 def _is_response_object(obj: dict) -> bool:
