@@ -449,22 +449,27 @@ class RecordedCommand:
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
                width: int | None = None, recorded: RecordedCommand | None = None,
-               columns: int | None = None) -> Iterator[Event]:
+               columns: int | None = None, resizes: deque[tuple[int, int]] | None = None,
+               ) -> Iterator[Event]:
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
     the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
     ``recorded``: the command whose output the lines are, when no prompt shows it; ``columns``:
     the width of the terminal a recording says it had (an asciicast's header), where the line
-    editor wrapped a long command (a ``Script started`` line gives its own)."""
-    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns))
+    editor wrapped a long command (a ``Script started`` line gives its own); ``resizes``: the
+    ``(line_number, columns)`` of each time the recording says the terminal was resized, in order,
+    filled in by ``lines`` as it reads (an asciicast's ``"r"`` events): a line after it is read
+    at its width."""
+    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns, resizes))
 
 
 def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
-                width: int | None, recorded: RecordedCommand | None, columns: int | None = None) -> Iterator[Event]:
+                width: int | None, recorded: RecordedCommand | None, columns: int | None = None,
+                resizes: deque[tuple[int, int]] | None = None) -> Iterator[Event]:
     state = _State(cursor)
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines)), columns))
+    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines)), columns, resizes))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -893,11 +898,13 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 /models/eagle3`` then this, then ``\\r\\n``); the line ran nothing, as one ending ``^C``."""
 
 
-def _displayed(lines: Iterator[tuple[int, str, str | None]],
-               columns: int | None = None) -> Iterator[tuple[int, str, str | None]]:
+def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None = None,
+               resizes: deque[tuple[int, int]] | None = None) -> Iterator[tuple[int, str, str | None]]:
     width = columns or _READLINE_COLUMNS  # the terminal's, where script(1)'s header or the recording's gives it
     reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
+        while resizes and resizes[0][0] < lineno:
+            width = resizes.popleft()[1]  # the window resized before the event that ended this line
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
         if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
