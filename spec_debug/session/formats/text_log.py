@@ -193,6 +193,13 @@ command after the last one: `` root@gpu01  ~/sglang   main  cmd``. oh-my-zsh's a
 (``themes/agnoster.zsh-theme``: status, context ``%n@%m``, dir ``%~``, git) and powerlevel9k's
 default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 typescript under
 util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
+_P10K_FRAME_BOTTOM = re.compile(r"^╰─(?: ?[❯❮▶])? +(?P<command>\S.*)$")
+"""The second row of a powerlevel10k prompt in a frame, the command typed on it: ``╰─ cmd``
+(``POWERLEVEL9K_MULTILINE_LAST_PROMPT_PREFIX='%242F╰─'``, romkatv/powerlevel10k
+``config/p10k-classic.zsh`` and ``config/p10k-rainbow.zsh`` at 604f19a9), ``╰─❯ cmd`` where the
+wizard puts ``prompt_char`` after the frame (lean: ``internal/wizard.zsh``, ``lean_left``). The
+first row, ``╭─`` and the segments, is taken out of the output before it
+(:meth:`_State._theme_top_row`)."""
 _P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
 _P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
 """What the right part of a powerlevel10k prompt's row shows (a screen capture: the row, the blank
@@ -1292,13 +1299,25 @@ def _as_displayed(line: str) -> str:
     return "".join(shown).rstrip(" ")
 
 
+def _bare_powerline(row: str) -> bool:
+    """``row`` is the left segments of a powerline prompt with nothing typed after them (the
+    last separator ends it, or the right segments after a blank gap, :func:`right_prompt_at`):
+    the first row of a two-row prompt (powerlevel10k's classic and rainbow styles), whose
+    command is typed on the next row, not a command of its own."""
+    if row[:1] != " " or ("\ue0b0" not in row and "⮀" not in row):
+        return False
+    at = right_prompt_at(row)
+    return row[:at].rstrip().endswith(("\ue0b0", "⮀"))
+
+
 def _prompt(line: str) -> re.Match | None:
     """The shell prompt ``line`` starts with, and the command typed after it."""
     # Literal tests first (every user@host prompt has its "@"): most lines are output.
     return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
             or (_CMD_PROMPT.match(line) if ":\\" in line else None)
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
-            or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line) else None)
+            or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line)
+                and not _bare_powerline(line) else None)
             or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
 
 
@@ -1832,28 +1851,59 @@ class _State:
             return None
         return line[:at]
 
-    def _theme_top_row(self) -> tuple[str | None, str | None] | None:
+    def _theme_top_row(self, framed: bool = False) -> tuple[str | None, str | None] | None:
         """The first row of a two-row theme prompt whose second row is the bare ``❯`` the command
         is typed after (powerlevel10k's lean style, pure), taken out of the open output, whose
         last line it was read as; with what its right part shows (:meth:`_right_segments`): the
         status of the command before, set on its output, and ``(user, host)`` of the context.
         Such a row starts with the folder (``~/sglang main``) after the blank line the theme
-        prints before each prompt (powerlevel10k's ``POWERLEVEL9K_PROMPT_ADD_NEWLINE``). None
-        where the last line is none."""
+        prints before each prompt (powerlevel10k's ``POWERLEVEL9K_PROMPT_ADD_NEWLINE``), or is
+        the left segments of powerlevel10k's classic or rainbow style with nothing typed after
+        them (:func:`_bare_powerline`; the wizard's ``❯`` on the row after: ``internal/wizard.zsh``,
+        a two-row prompt without a left frame). ``framed``: the second row was the frame's
+        ``╰─`` (:data:`_P10K_FRAME_BOTTOM`), and the first starts ``╭─``. None where the last
+        line is none."""
         body = self.body
         if self.kind not in ("text", "tool_result") or not body or self.tail.lines or self.numbered \
                 or self.markdown:
             return None
         row = body[-1]
-        after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
-        # the folder first, or after its icon (a Nerd Font glyph, U+F115, as p10k's dir segment shows it)
-        folder = row[2:3] if row[1:2] == " " and row[:1] > "\x7f" else row[:1]
-        if folder not in ("~", "/") or not after_blank:
-            return None
+        if framed:
+            if not row.startswith("╭─"):
+                return None
+        elif not _bare_powerline(row):
+            after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
+            # the folder first, or after its icon (a Nerd Font glyph, U+F115, as p10k's dir segment shows it)
+            folder = row[2:3] if row[1:2] == " " and row[:1] > "\x7f" else row[:1]
+            if folder not in ("~", "/") or not after_blank:
+                return None
         body.pop()
         self.body_chars -= len(row) + 1
         at = right_prompt_at(row)
+        if framed and at is None:
+            at = 2  # a gap filled with "·" or "─" (the wizard's dotted or solid connection): the whole row
         return (self._right_segments(row[at:]) if at is not None else None) or (None, None)
+
+    def _framed_prompt(self, line: str, lineno: int) -> Iterator[Event]:
+        """powerlevel10k's second row in a frame (:data:`_P10K_FRAME_BOTTOM`) after its first
+        (``╭─``, :meth:`_theme_top_row`): the command typed on it, on the host the first row's
+        context shows. A capture shows the frame's right corner (``─╯``) after the command; a
+        ``╰─`` with nothing typed ends the output. False where the row before is no ``╭─`` row
+        (a box's corner in the output: rich's panels draw them too)."""
+        if not self.body or not self.body[-1].startswith("╭─"):
+            return False
+        at = right_prompt_at(line)
+        typed = line[:at] if at is not None and line[at:].strip() == "─╯" else line
+        bottom = _P10K_FRAME_BOTTOM.match(typed) if not typed.endswith("╯") else None  # (a box's last row)
+        if bottom is None and typed.rstrip() not in ("╰─", "╰─❯"):
+            return False
+        top = self._theme_top_row(framed=True)
+        if top is None:
+            return False
+        if bottom is not None:
+            yield from self._command(bottom.group("command").rstrip(), lineno, top[1], new_message=not self.numbered,
+                                     user=top[0])
+        return True
 
     def _right_segments(self, right: str) -> tuple[str | None, str | None] | None:
         """What powerlevel10k's right segments (:data:`_P10K_STATUS`) on a prompt's row show: the
@@ -2184,6 +2234,10 @@ class _State:
             if line[:1] == "\u276f" and not line[1:].strip() and self.kind == "tool_result" \
                     and self._theme_top_row() is not None:
                 return  # the theme's prompt with nothing typed (a capture's last row): the output ends
+            if line[:2] == "╰─" and self.typing is None:
+                handled = yield from self._framed_prompt(line, lineno)
+                if handled:
+                    return
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m and self._percent_output(m, line):
                 m = None
