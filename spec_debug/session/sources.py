@@ -96,8 +96,8 @@ class SessionSource:
     as detection read them."""
     page_session: str | None = None
     """text only: one session of a claude-code-log page that holds several (its combined page,
-    :func:`claude_code_log_html.page_sessions`), a session of its own (``path`` is the page,
-    ``id`` the session's id)."""
+    HTML or Markdown: :func:`claude_code_log_html.page_sessions`, :func:`claude_code_log_md.page_sessions`),
+    a session of its own (``path`` is the page, ``id`` the session's id)."""
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
@@ -649,9 +649,11 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
         return [SessionSource(id=s.id, path=source.path, format="openai", store_session=s.id, title=s.title)
                 for s in source.store_sessions]
     if source.format == "text" and not source.recording and not source.specstory and source.page_session is None \
-            and source.path.suffix.lower() == ".html" and source.path.is_file() and _html_page(source.path):
+            and source.path.suffix.lower() in (".html", ".md") and source.path.is_file() \
+            and (_html_page if source.path.suffix.lower() == ".html" else _md_page)(source.path):
         try:
-            found_sessions = claude_code_log_html.page_sessions(source.path)
+            found_sessions = claude_code_log_html.page_sessions(source.path) if source.path.suffix.lower() == ".html" \
+                else claude_code_log_md.page_sessions(text_log.decoded_lines(source.path, ReadStats()))
         except OSError:
             return [source]
         if len(found_sessions) < 2:
@@ -1832,7 +1834,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.page_session is not None:
-            yield from claude_code_log_md.link_spawns(claude_code_log_html.read_lines(
+            page = claude_code_log_html if source.path.suffix.lower() == ".html" else claude_code_log_md
+            yield from claude_code_log_md.link_spawns(page.read_lines(
                 text_log.decoded_lines(source.path, stats), cursor, stats, session=source.page_session), cursor, tree)
         elif source.format == "text" and source.specstory:
             yield from _marked_markdown_reader(source.path).read(source.path, cursor, stats)

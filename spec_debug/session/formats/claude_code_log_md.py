@@ -106,9 +106,60 @@ def looks_like(head: list[str]) -> bool:
     return False
 
 
-def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats):
+def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats,
+               session: str | None = None):
+    """The page's records; ``session``: only those of this session of a combined page
+    (:func:`page_sessions`)."""
+    if session is not None:
+        lines = _session_lines(lines, session)
     return claude_code.recorded_statuses(codex_statuses(
         claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor)))
+
+
+_SESSION_HEADING = re.compile(r"^#{1,6} 📋 Session `(?P<id>[^`\s]+)`(?:: (?P<title>.*?))?(?: — (?:Model|Team): `.*)?\s*$")
+"""A session's heading (``title_SessionHeaderMessage``: "📋 Session `abc12345`: summary — Model:
+`m` — Team: `t`", the id's first 8 characters; ``claude_code_log/markdown/renderer.py``); a
+fork's branch is a "🌿 Branch" heading inside its session."""
+
+
+def _session_headings(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[re.Match | None, int, str]]:
+    """``(heading, line number, text)`` of each line, ``heading`` the session heading the line is
+    (:data:`_SESSION_HEADING`), None for any other and inside a fence (a prompt quoting one)."""
+    ticks: str | None = None
+    for lineno, line, _ in lines:
+        if ticks is not None:
+            if line.rstrip() == ticks:
+                ticks = None
+            yield None, lineno, line
+            continue
+        if line[:1] == "`" and (found := _FENCE.match(line)) is not None:
+            ticks = found.group("ticks")
+        yield (_SESSION_HEADING.match(line) if line[:1] == "#" and "📋 Session `" in line else None), lineno, line
+
+
+def page_sessions(lines: Iterator[tuple[int, str, str | None]]) -> list[tuple[str, str | None]]:
+    """The sessions a page holds, in its order, each with its title (the summary its heading
+    shows). claude-code-log's combined page (``combined_transcripts.md``) holds every session of a
+    project; read as one session, sessions days apart were one timeline."""
+    found: dict[str, str | None] = {}
+    for heading, _, _ in _session_headings(lines):
+        if heading is not None:
+            found.setdefault(heading.group("id"), (heading.group("title") or "").strip() or None)
+    return list(found.items())
+
+
+def _session_lines(lines: Iterator[tuple[int, str, str | None]],
+                   session: str) -> Iterator[tuple[int, str, str | None]]:
+    """The lines of one session of a combined page: its heading's to the next session's."""
+    keep = seen = False
+    for heading, lineno, line in _session_headings(lines):
+        if heading is not None:
+            if seen and heading.group("id") != session:
+                return
+            keep = heading.group("id") == session
+            seen = seen or keep
+        if keep:
+            yield lineno, line, None
 
 
 def codex_statuses(events: Iterator[Event]) -> Iterator[Event]:
