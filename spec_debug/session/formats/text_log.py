@@ -193,13 +193,18 @@ command after the last one: `` root@gpu01  ~/sglang   main  cmd``. oh-my-zsh's a
 (``themes/agnoster.zsh-theme``: status, context ``%n@%m``, dir ``%~``, git) and powerlevel9k's
 default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 typescript under
 util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
-_P10K_FRAME_BOTTOM = re.compile(r"^╰─(?: ?[❯❮▶])? +(?P<command>\S.*)$")
-"""The second row of a powerlevel10k prompt in a frame, the command typed on it: ``╰─ cmd``
-(``POWERLEVEL9K_MULTILINE_LAST_PROMPT_PREFIX='%242F╰─'``, romkatv/powerlevel10k
+_FRAMED_BOTTOM = re.compile(r"^╰─ ?[❯❮▶➤○±$#%]? +(?P<command>\S.*)$")
+"""The second row of a two-row prompt in a frame, the command typed on it: powerlevel10k's ``╰─
+cmd`` (``POWERLEVEL9K_MULTILINE_LAST_PROMPT_PREFIX='%242F╰─'``, romkatv/powerlevel10k
 ``config/p10k-classic.zsh`` and ``config/p10k-rainbow.zsh`` at 604f19a9), ``╰─❯ cmd`` where the
-wizard puts ``prompt_char`` after the frame (lean: ``internal/wizard.zsh``, ``lean_left``). The
-first row, ``╭─`` and the segments, is taken out of the output before it
-(:meth:`_State._theme_top_row`)."""
+wizard puts ``prompt_char`` after the frame (lean: ``internal/wizard.zsh``, ``lean_left``);
+oh-my-zsh's bira and mira (``╰─# cmd``, ``╰─$ cmd``), gnzh (``╰─➤ cmd``) and fino (``╰─○ cmd``),
+whose first row is ``╭─root@gpu01 ~/sglang ‹main›`` (ohmyzsh/ohmyzsh ``themes/bira.zsh-theme``
+and the others, at 830a5bcf). The first row, ``╭─`` and what it shows, is taken out of the output
+before it (:meth:`_State._theme_top_row`)."""
+_RETURN_CODE = re.compile(r"^(?P<code>\d{1,3}) ↵$")
+"""oh-my-zsh's bira, gnzh and mira show the status of the command before at the right of the
+prompt's second row when it failed: ``RPS1`` ``%(?..%? ↵)`` (``themes/bira.zsh-theme``)."""
 _P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
 _P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
 """What the right part of a powerlevel10k prompt's row shows (a screen capture: the row, the blank
@@ -1045,7 +1050,7 @@ def _shown(line: str) -> str:
     if "\x1b" in line:
         right: list[str] | None = None
         if "C" in line:
-            if "\u2718" in line or "@" in line:  # it may show powerlevel10k's status or context
+            if "\u2718" in line or "@" in line or "↵" in line:  # it may show powerlevel10k's or bira's status
                 right = []
                 line = _RIGHT_PROMPT.sub(lambda m: _right_prompt_left_out(m, right), line)
             else:
@@ -1083,7 +1088,7 @@ def _right_prompt_left_out(m: re.Match, said: list[str] | None = None) -> str:
     text = _SGR.sub("", m.group(2))
     back = int(m.group(3)) - int(m.group(1))
     if back == len(text) or (back > len(text) and back == _columns(text)):
-        if said is not None and ("\u2718" in text or "@" in text):
+        if said is not None and ("\u2718" in text or "@" in text or "↵" in text):
             said.append(text.strip())
         return ""
     return m.group(0)
@@ -1861,7 +1866,7 @@ class _State:
         the left segments of powerlevel10k's classic or rainbow style with nothing typed after
         them (:func:`_bare_powerline`; the wizard's ``❯`` on the row after: ``internal/wizard.zsh``,
         a two-row prompt without a left frame). ``framed``: the second row was the frame's
-        ``╰─`` (:data:`_P10K_FRAME_BOTTOM`), and the first starts ``╭─``. None where the last
+        ``╰─`` (:data:`_FRAMED_BOTTOM`), and the first starts ``╭─``. None where the last
         line is none."""
         body = self.body
         if self.kind not in ("text", "tool_result") or not body or self.tail.lines or self.numbered \
@@ -1885,21 +1890,26 @@ class _State:
         return (self._right_segments(row[at:]) if at is not None else None) or (None, None)
 
     def _framed_prompt(self, line: str, lineno: int) -> Iterator[Event]:
-        """powerlevel10k's second row in a frame (:data:`_P10K_FRAME_BOTTOM`) after its first
-        (``╭─``, :meth:`_theme_top_row`): the command typed on it, on the host the first row's
-        context shows. A capture shows the frame's right corner (``─╯``) after the command; a
-        ``╰─`` with nothing typed ends the output. False where the row before is no ``╭─`` row
-        (a box's corner in the output: rich's panels draw them too)."""
+        """A framed prompt's second row (:data:`_FRAMED_BOTTOM`) after its first (``╭─``,
+        :meth:`_theme_top_row`): the command typed on it, on the host the first row's context
+        shows. A capture shows the right prompt after the command (powerlevel10k's frame corner
+        ``─╯``, bira's ``3 ↵``: the status of the command before, :data:`_RETURN_CODE`); a ``╰─``
+        with nothing typed ends the output. False where the row before is no ``╭─`` row (a box's
+        corner in the output: rich's panels draw them too)."""
         if not self.body or not self.body[-1].startswith("╭─"):
             return False
         at = right_prompt_at(line)
-        typed = line[:at] if at is not None and line[at:].strip() == "─╯" else line
-        bottom = _P10K_FRAME_BOTTOM.match(typed) if not typed.endswith("╯") else None  # (a box's last row)
+        right = line[at:].strip() if at is not None and not open_quote(line[:at]) else ""
+        typed = line[:at] if right else line
+        bottom = _FRAMED_BOTTOM.match(typed) if not typed.endswith("╯") else None  # (a box's last row)
         if bottom is None and typed.rstrip() not in ("╰─", "╰─❯"):
             return False
         top = self._theme_top_row(framed=True)
         if top is None:
             return False
+        if (status := _RETURN_CODE.match(right.removesuffix("─╯").rstrip())) is not None \
+                and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
+            self.exit_code = int(status.group("code"))
         if bottom is not None:
             yield from self._command(bottom.group("command").rstrip(), lineno, top[1], new_message=not self.numbered,
                                      user=top[0])
