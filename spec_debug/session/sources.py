@@ -94,7 +94,7 @@ class SessionSource:
     store_sessions: list = field(default_factory=list)
     """crush, and openai from Goose's store, before the store is split into sessions: its sessions
     as detection read them."""
-    page_session: str | None = None
+    page_session: claude_code_log_md.PageSession | None = None
     """text only: one session of a claude-code-log page that holds several (its combined page,
     HTML or Markdown: :func:`claude_code_log_html.page_sessions`, :func:`claude_code_log_md.page_sessions`),
     a session of its own (``path`` is the page, ``id`` the session's id)."""
@@ -652,14 +652,12 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
             and source.path.suffix.lower() in (".html", ".md") and source.path.is_file() \
             and (_html_page if source.path.suffix.lower() == ".html" else _md_page)(source.path):
         try:
-            found_sessions = claude_code_log_html.page_sessions(source.path) if source.path.suffix.lower() == ".html" \
-                else claude_code_log_md.page_sessions(text_log.decoded_lines(source.path, ReadStats()))
+            page = claude_code_log_html if source.path.suffix.lower() == ".html" else claude_code_log_md
+            found_sessions = page.page_sessions(source.path)
         except OSError:
             return [source]
-        if len(found_sessions) < 2:
-            return [source]
-        return [SessionSource(id=session, path=source.path, format="text", page_session=session, title=title)
-                for session, title in found_sessions]
+        return [SessionSource(id=session.id, path=source.path, format="text", page_session=session, title=session.title)
+                for session in found_sessions] or [source]
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]
@@ -993,7 +991,7 @@ def _in_file(source: SessionSource) -> str:
     if source.instance is not None:
         return f"#{source.instance.id}"
     if source.page_session is not None:
-        return f"#{source.page_session}"
+        return f"#{source.page_session.id}"
     return f"#{source.conversation.id}" if source.conversation is not None else ""
 
 
@@ -1835,8 +1833,9 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from asciicast.read(source.path, cursor, stats)
         elif source.format == "text" and source.page_session is not None:
             page = claude_code_log_html if source.path.suffix.lower() == ".html" else claude_code_log_md
-            yield from claude_code_log_md.link_spawns(page.read_lines(
-                text_log.decoded_lines(source.path, stats), cursor, stats, session=source.page_session), cursor, tree)
+            lines = text_log.decoded_lines(source.path, stats, source.page_session.span)
+            yield from claude_code_log_md.link_spawns(page.read_lines(lines, cursor, stats, session=source.page_session.id),
+                                                      cursor, tree)
         elif source.format == "text" and source.specstory:
             yield from _marked_markdown_reader(source.path).read(source.path, cursor, stats)
         elif source.format == "text":

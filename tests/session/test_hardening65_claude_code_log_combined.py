@@ -73,3 +73,19 @@ def test_a_folder_with_the_combined_page_alone(tmp_path: Path) -> None:
     doc = analyze_path(tmp_path).to_json()
     assert sorted(s["id"] for s in doc["sessions"]) == ["other_ses", "test_ses"]
     assert sorted((c["session"], c["command"]) for c in doc["commands"])[-1] == ("test_ses", "ping -c 1 gpu01")
+
+
+def test_each_session_is_read_from_its_own_lines(tmp_path: Path) -> None:
+    # each session is read from its header's line to the next session's (not the whole page once
+    # per session); its events keep the page's line numbers, and its line count is its own
+    path = tmp_path / "combined_transcripts.html"
+    path.write_text(COMBINED, encoding="utf-8")
+    doc = analyze_path(path).to_json()
+    rows = COMBINED.split("\n")
+    other = next(n for n, row in enumerate(rows, 1) if "data-session-id='other_ses'" in row)
+    lint = next(n for n, row in enumerate(rows, 1) if "data-uuid='31'" in row)
+    assert [(c["command"], c["line"]) for c in doc["commands"] if c["session"] == "other_ses"] == [
+        ("ruff check .", lint)]
+    assert [(s["id"], s["lines"]) for s in doc["sessions"]] == [
+        ("test_ses", other - 1 - next(n for n, row in enumerate(rows, 1) if "data-session-id='test_ses'" in row) + 1),
+        ("other_ses", len(rows) - other + (0 if COMBINED.endswith("\n") else 1))]

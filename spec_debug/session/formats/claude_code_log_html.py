@@ -41,10 +41,9 @@ from pathlib import Path
 from spec_debug.session.events import ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.claude_code_log_md import (
-    GENERATED, TOOL_NAMES, PageRecords, _failed, codex_statuses, scalar,
+    GENERATED, TOOL_NAMES, PageRecords, PageSession, _failed, codex_statuses, page_spans, raw_lines, scalar,
 )
 from spec_debug.session.formats.common import Cursor
-from spec_debug.session.reader import iter_lines
 
 _MESSAGE = "<div class='message "
 """How every message's card opens (``render_message``); ``message-node`` is its wrapper."""
@@ -136,28 +135,28 @@ def _page_session(line: str) -> str | None:
     return html.unescape(found.group("id")) if found is not None and found.group("id") else None
 
 
-def page_sessions(path: Path) -> list[tuple[str, str | None]]:
+def page_sessions(path: Path) -> list[PageSession]:
     """The sessions a page holds, in its order, each with its title (the header's "Session:
-    TITLE"). claude-code-log's combined page (``combined_transcripts.html``) holds every session
-    of a project, each under its own header (``transcript.html``, ``render_message``); read as
-    one session, sessions days apart were one timeline."""
-    found: dict[str, str | None] = {}
-    titled: str | None = None  # the session whose header's title is on a line still to come
-    for _, raw in iter_lines(path, ReadStats()):
+    TITLE"); none where it holds one. claude-code-log's combined page (``combined_transcripts.html``)
+    holds every session of a project, each under its own header (``transcript.html``,
+    ``render_message``); read as one session, sessions days apart were one timeline."""
+    headers: list[list] = []  # [byte offset, line, id, title]
+    titled = False  # the last header's title is on a line still to come
+    for offset, lineno, raw in raw_lines(path, ReadStats()):
         if raw is None:
             continue
-        if titled is not None and b"<div class='header'>" in raw:
+        if titled and b"<div class='header'>" in raw:
             text = _HEADER_TEXT.search(raw.decode("utf-8", "replace"))
             title = _text(text.group("text")).strip() if text is not None else ""
-            found[titled] = title.removeprefix("Session:").strip() or None if title.startswith("Session:") else None
-            titled = None
+            headers[-1][3] = title.removeprefix("Session:").strip() or None if title.startswith("Session:") else None
+            titled = False
         if b"class='message session-header" not in raw:
             continue
         session = _page_session(raw.decode("utf-8", "replace"))
-        if session is not None and session not in found:
-            found[session] = None
-            titled = session
-    return list(found.items())
+        if session is not None:
+            headers.append([offset, lineno, session, None])
+            titled = True
+    return page_spans(path, (tuple(header) for header in headers))
 
 
 def _call_id(title: re.Match | None) -> str | None:

@@ -1172,9 +1172,14 @@ def _starts_a_line(row: str, before: str) -> bool:
     return row[:3] == before[:3] or _prompt(row) is not None
 
 
-def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
-    """``(line_number, text, None)`` of a log file: decoded, control bytes and NUL padding dealt with."""
-    for lineno, raw in iter_lines(path, stats):
+def decoded_lines(path: Path, stats: ReadStats,
+                  span: tuple[int, int, int] | None = None) -> Iterator[tuple[int, str, None]]:
+    """``(line_number, text, None)`` of a log file: decoded, control bytes and NUL padding dealt
+    with; ``span``: ``(start, end, line)``, only the lines in those bytes, the first numbered ``line``."""
+    lines = iter_lines(path, stats)
+    if span is not None:
+        lines = ((lineno + span[2] - 1, raw) for lineno, raw in iter_lines(path, stats, span=span[:2]))
+    for lineno, raw in lines:
         if raw is None:
             continue
         if b"\x00" in raw:
