@@ -84,3 +84,20 @@ def test_a_rounded_box_in_output_is_no_prompt(tmp_path: Path) -> None:
     path = tmp_path / "box.log"
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     assert [c.command for c in analyze_path(path).commands] == ["python3 report.py", "echo ok"]
+
+
+def test_an_empty_powerline_prompt_is_no_command(tmp_path: Path) -> None:
+    # agnoster (oh-my-zsh themes/agnoster.zsh-theme): Enter on an empty prompt leaves the row of
+    # segments with nothing after the last separator; it was read as a command "~/sglang \ue0b0"
+    rows = [
+        " root@gpu01 \ue0b0 ~/sglang \ue0b0 python3 bench.py",
+        "Traceback (most recent call last):",
+        "ValueError: boom",
+        " root@gpu01 \ue0b0 ~/sglang \ue0b0",
+        " root@gpu01 \ue0b0 ~/sglang \ue0b0 ls",
+        "a.txt",
+    ]
+    path = tmp_path / "agnoster.log"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert [(c.command, c.host) for c in analyze_path(path).commands] == [
+        ("python3 bench.py", "gpu01"), ("ls", "gpu01")]
