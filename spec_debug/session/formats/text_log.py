@@ -1060,7 +1060,7 @@ def _shown(line: str) -> str:
         # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
         # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
         # line's shifting marks anyway).
-        marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS else _edit_mark_once
+        marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS or _edits_fit(line) else _edit_mark_once
         line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
         if _EDITED(line):
             line = _as_displayed(line)
@@ -1109,6 +1109,26 @@ def _edit_mark(m: re.Match) -> str:
 
 def _edit_mark_once(m: re.Match) -> str:
     return _edit_mark(m) if m.group(2) == "K" else _EDIT_MARKS[m.group(2)]
+
+
+_MAX_EDIT_MARKS = 1 << 20
+"""The marks a long line's edits may stand for and still be taken whole (:func:`_edits_fit`)."""
+
+
+def _edits_fit(line: str) -> bool:
+    """A line longer than :data:`_MAX_EDITED_CHARS` whose edits stand for few marks, each taken
+    whole: fish redraws the command line on each key typed while an autosuggestion shows (the
+    line, ``\r``, a move right to the cursor's column, ``ESC[19C``, the rest in grey: fish 3.6.0
+    under util-linux script 2.38.1), so a launch command of 150 characters typed where history
+    suggests one is a line of 18,000; its moves taken once each, the command was garbled
+    (``/33333333333e3333...``) and lost. A redraw loop or junk, with moves that stand for more,
+    is still read with each taken once."""
+    total = 0
+    for m in _LINE_EDIT.finditer(line):
+        total += min(int(m.group(1) or 1), 1000)
+        if total > _MAX_EDIT_MARKS:
+            return False
+    return True
 
 
 def _rejoined(rows: Iterator[tuple[int, str, str | None]], width: int) -> Iterator[tuple[int, str, str | None]]:
@@ -1258,8 +1278,8 @@ def _control_bytes(raw: bytes) -> int:
 
 
 _MAX_EDITED_CHARS = 16384
-_SHIFTS_TEXT = re.compile("[\x0f-\x11]").search
-_NO_SHIFTS = dict.fromkeys((0x0F, 0x10, 0x11))
+_SHIFTS_TEXT = re.compile("[\x0f\x10]").search
+_NO_SHIFTS = dict.fromkeys((0x0F, 0x10))
 
 
 def _as_displayed(line: str) -> str:
@@ -1276,9 +1296,10 @@ def _as_displayed(line: str) -> str:
             text = part + text[len(part):]
         return text.rstrip(" ")
     if len(line) > _MAX_EDITED_CHARS and _SHIFTS_TEXT(line):
-        # Inserts, deletions and moves past the end shift or grow what is shown, each in the time of
-        # the line (\x1b[1000@ is a thousand): a command fixed at the prompt is short, a line this
-        # long is a redraw loop or junk. Its carriage returns, backspaces and erases still apply.
+        # Inserts and deletions shift what is shown, each in the time of the line (\x1b[1000@ is a
+        # thousand): a command fixed at the prompt is short, a line this long is a redraw loop or
+        # junk. Its carriage returns, backspaces, erases and moves still apply (a move right costs
+        # one step: fish's redraws, _edits_fit).
         line = line.translate(_NO_SHIFTS)
     shown: list[str] = []
     col = row = 0  # the cursor, and where the row it is on starts (_ROW_WRAP)
