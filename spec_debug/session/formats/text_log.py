@@ -577,10 +577,11 @@ _FISH_TYPING = "\x1b[K\r\x1b["
 """What fish writes after its prompt as it reads a line: an erase to the row's end, then each key's
 redraw from the row's start, ``\r\x1b[<column>C<text>`` (fish 3.6.0 under util-linux script
 2.38.1: ``root@vm /t/t/rec# \x1b[K\r\x1b[18Cc\r\x1b[19C...``)."""
-_FISH_ENTER = re.compile(r"(?:^|\r)\x1b\[\d+C$")
+_FISH_ENTER = re.compile(r"(?:^|\r)\x1b\[\d+C(?:\x1b\[[\d;]*m|\x1b\(B)*$")
 """How fish ends the row of a line it read: the cursor put back at the line's end after a carriage
 return, then Enter's newline (``...\r\x1b[25C\r\n``, the line's own ``\r\n`` stripped here); on a row
-of its own after a command that wrapped (:func:`_fish_wrapped`)."""
+of its own after a command that wrapped (:func:`_fish_wrapped`), where fish may reset the colours
+after the move (a command of three rows, fish 3.6.0: ``\x1b[7C\x1b[30m\x1b(B\x1b[m\r\n``)."""
 
 
 _FISH_HELD_ROWS = 1024
@@ -719,6 +720,10 @@ def _fish_prompt_row(line: str) -> bool:
     """Whether ``line`` is a row fish's prompt starts, reading a line (:data:`_FISH_TYPING`)."""
     if "\x1b" not in line or _FISH_TYPING not in line:
         return False
+    if "⏎" in line and (mark := _FISH_PROMPT_SP.search(line)) is not None:
+        # the mark fish writes before each prompt but the first: read as it stands, its " \r" and
+        # the prompt's erase were zsh's row wrap (_ROW_WRAP), and the row "⏎root@vm ..." no prompt
+        line = line[mark.end():]
     m = _prompt(_shown(line))
     return m is not None and m.re is _USER_PROMPT and m.group("fish_host") is not None
 
