@@ -481,7 +481,8 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines)), columns, resizes))
+    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines), columns), columns,
+                                            resizes))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -589,7 +590,8 @@ _FISH_HELD_ROWS = 1024
 a time, each on a row of its own (:func:`_fish_wrapped`)."""
 
 
-def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]],
+                             columns: int | None = None) -> Iterator[tuple[int, str, str | None]]:
     """:func:`_typed_after_output` for fish, which draws no bracketed paste mark: a background job
     that prints while fish waits at its prompt writes on the prompt's row, and fish then redraws
     each key of the command typed on the rows after that output, by column (fish 3.6.0 under
@@ -598,10 +600,11 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
     stood, the job's line was the command and the command lost. A fish prompt row that Enter did
     not end (:data:`_FISH_ENTER`) is held with the rows after it up to the one Enter ended: the
     job's text is the command before's output, and the prompt goes to that last row, with the
-    text drawn there from the prompt's column on. Anything else is left as it is."""
+    text drawn there from the prompt's column on. Anything else is left as it is. ``columns``: the
+    terminal's width as a recording's header gives it (an asciicast's), until a ``Script started``
+    line gives one."""
     held: list[tuple[int, str, str | None]] = []
     lines_typed = False  # the held rows are a command of several lines being redrawn (_fish_lines)
-    columns: int | None = None  # the terminal's width, as script(1)'s header gave it
     for item in lines:
         line = item[1]
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
