@@ -181,6 +181,16 @@ the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versi
 ``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
+_COLOURED_PROMPT = re.compile("\x1b\\[(01;3[12]|38;5;(?:196|76))m[➜❯]")
+_OK_COLOURS = frozenset({"01;32", "38;5;76"})
+"""The themes whose prompt shows that the command before failed only by its colour: oh-my-zsh's
+default, robbyrussell, a bold green ``➜`` after success and a bold red one after a failure
+(``%(?:%{$fg_bold[green]%}%1{➜%} :%{$fg_bold[red]%}%1{➜%} )``, ohmyzsh/ohmyzsh
+``themes/robbyrussell.zsh-theme`` at 830a5bcf: ``\x1b[01;32m`` and ``\x1b[01;31m``), and
+powerlevel10k's lean style, whose ``❯`` is colour 76 after success and 196 after a failure, its
+status segment hidden on error (``POWERLEVEL9K_PROMPT_CHAR_OK_*_FOREGROUND=76``,
+``..._ERROR_*_FOREGROUND=196``, ``POWERLEVEL9K_STATUS_ERROR=false``: romkatv/powerlevel10k
+``config/p10k-lean.zsh`` at 604f19a9). A typescript keeps the colours; the text read loses them."""
 _POWERLINE_PROMPT = re.compile(
     r"^ (?:[^\ue0b0⮀@\n]{1,40} [\ue0b0⮀] )*?"  # agnoster's status first: ✘ (failed) ⚡ (root) ⚙ (jobs)
     r"(?:(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [\ue0b0⮀] )?"  # the context: root@gpu01
@@ -482,7 +492,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
     displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines), columns), columns,
-                                            resizes))
+                                            resizes, state.prompt_colours))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -919,12 +929,15 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None = None,
-               resizes: deque[tuple[int, int]] | None = None) -> Iterator[tuple[int, str, str | None]]:
+               resizes: deque[tuple[int, int]] | None = None,
+               colours: dict[int, bool] | None = None) -> Iterator[tuple[int, str, str | None]]:
     width = columns or _READLINE_COLUMNS  # the terminal's, where script(1)'s header or the recording's gives it
     reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
         while resizes and resizes[0][0] < lineno:
             width = resizes.popleft()[1]  # the window resized before the event that ended this line
+        if colours is not None and ("➜" in line or "❯" in line) and (shown := _COLOURED_PROMPT.search(line)):
+            colours[lineno] = shown.group(1) in _OK_COLOURS
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
         if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
@@ -1460,6 +1473,11 @@ class _State:
         (a ``> `` line outside a block quotes)."""
         self.exit_code: int | None = None
         """Exit status of the open call, when the log states it apart from the output."""
+        self.failed_shown = False
+        """The prompt after the open call showed that it failed, not its status (:data:`_COLOURED_PROMPT`)."""
+        self.prompt_colours: dict[int, bool] = {}
+        """The lines whose prompt shows by its colour whether the command before succeeded
+        (:data:`_COLOURED_PROMPT`), filled in as the lines are shown (:func:`_displayed`)."""
         self.script_call: str | None = None
         """Call id of the command ``script -c`` ran (its status comes on the closing line)."""
         self.logins = Logins()
@@ -1559,14 +1577,15 @@ class _State:
             if kind == "tool_result" and self.exit_code is not None:
                 code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
-                              call_id=self.call_id if kind == "tool_result" else None,
-                              exit_code=code, is_error=code not in (None, 0))
+                              call_id=self.call_id if kind == "tool_result" else None, exit_code=code,
+                              is_error=code not in (None, 0) or (code is None and kind == "tool_result" and self.failed_shown))
         self.body = []
         self.body_chars = 0
         self.tail.clear()
         self.kind = None
         self.call_id = None
         self.exit_code = None
+        self.failed_shown = False
         self.aider_prompt = False
 
     def _open(self, kind: str, line: int, first: str = "") -> None:
@@ -2292,6 +2311,9 @@ class _State:
                 return
             if m:
                 self._status_shown(m)
+                if m.re is _THEME_PROMPT and self.prompt_colours and self.prompt_colours.pop(lineno, None) is False \
+                        and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
+                    self.failed_shown = True  # (the success colour sets no status, as powerlevel10k's "✔" sets none)
                 self.prompt_shape = m.re
                 self._note_prompt_mark(m)
                 host, user = _prompt_host(m), _prompt_user(m)
