@@ -181,16 +181,17 @@ the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versi
 ``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
-_COLOURED_PROMPT = re.compile("\x1b\\[(01;3[12]|38;5;(?:196|76))m[➜❯]")
-_OK_COLOURS = frozenset({"01;32", "38;5;76"})
-"""The themes whose prompt shows that the command before failed only by its colour: oh-my-zsh's
-default, robbyrussell, a bold green ``➜`` after success and a bold red one after a failure
-(``%(?:%{$fg_bold[green]%}%1{➜%} :%{$fg_bold[red]%}%1{➜%} )``, ohmyzsh/ohmyzsh
-``themes/robbyrussell.zsh-theme`` at 830a5bcf: ``\x1b[01;32m`` and ``\x1b[01;31m``), and
+_FAILED_PROMPT = re.compile("\x1b\\[(?:0?1;)?31m[➜❯]|\x1b\\[38;5;196m[➜❯]")
+"""The prompt arrow in red: the themes that show that the command before failed only by the
+arrow's colour. oh-my-zsh's default, robbyrussell, a bold green ``➜`` after success and a bold
+red one after a failure (``%(?:%{$fg_bold[green]%}%1{➜%} :%{$fg_bold[red]%}%1{➜%} )``,
+ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme`` at 830a5bcf: ``\x1b[01;31m``);
 powerlevel10k's lean style, whose ``❯`` is colour 76 after success and 196 after a failure, its
-status segment hidden on error (``POWERLEVEL9K_PROMPT_CHAR_OK_*_FOREGROUND=76``,
-``..._ERROR_*_FOREGROUND=196``, ``POWERLEVEL9K_STATUS_ERROR=false``: romkatv/powerlevel10k
-``config/p10k-lean.zsh`` at 604f19a9). A typescript keeps the colours; the text read loses them."""
+status segment hidden on error (``POWERLEVEL9K_PROMPT_CHAR_ERROR_*_FOREGROUND=196``,
+``POWERLEVEL9K_STATUS_ERROR=false``: romkatv/powerlevel10k ``config/p10k-lean.zsh`` at
+604f19a9), and its pure style, magenta or red (colour 1, ``\x1b[31m``: ``config/p10k-pure.zsh``),
+as pure itself and starship's character module (``error_symbol`` ``[❯](bold red)``) draw it. A
+typescript keeps the colours; the text read loses them."""
 _POWERLINE_PROMPT = re.compile(
     r"^ (?:[^\ue0b0⮀@\n]{1,40} [\ue0b0⮀] )*?"  # agnoster's status first: ✘ (failed) ⚡ (root) ⚙ (jobs)
     r"(?:(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [\ue0b0⮀] )?"  # the context: root@gpu01
@@ -215,6 +216,11 @@ before it (:meth:`_State._theme_top_row`)."""
 _RETURN_CODE = re.compile(r"^(?P<code>\d{1,3}) ↵$")
 """oh-my-zsh's bira, gnzh and mira show the status of the command before at the right of the
 prompt's second row when it failed: ``RPS1`` ``%(?..%? ↵)`` (``themes/bira.zsh-theme``)."""
+_LEFT_CONTEXT = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [~/]")
+"""powerlevel10k's pure style: the first row of its two-row prompt shows the context, ``%n@%m``
+(as root or over ssh), before the folder: ``root@gpu01 ~/sglang`` (``config/p10k-pure.zsh``:
+``POWERLEVEL9K_LEFT_PROMPT_ELEMENTS=(context dir vcs command_execution_time newline
+virtualenv prompt_char)``, at 604f19a9)."""
 _P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
 _P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
 """What the right part of a powerlevel10k prompt's row shows (a screen capture: the row, the blank
@@ -492,7 +498,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
     displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines), columns), columns,
-                                            resizes, state.prompt_colours))
+                                            resizes, state.failed_prompts))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -930,14 +936,14 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 
 def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None = None,
                resizes: deque[tuple[int, int]] | None = None,
-               colours: dict[int, bool] | None = None) -> Iterator[tuple[int, str, str | None]]:
+               failed: set[int] | None = None) -> Iterator[tuple[int, str, str | None]]:
     width = columns or _READLINE_COLUMNS  # the terminal's, where script(1)'s header or the recording's gives it
     reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
         while resizes and resizes[0][0] < lineno:
             width = resizes.popleft()[1]  # the window resized before the event that ended this line
-        if colours is not None and ("➜" in line or "❯" in line) and (shown := _COLOURED_PROMPT.search(line)):
-            colours[lineno] = shown.group(1) in _OK_COLOURS
+        if failed is not None and ("➜" in line or "❯" in line) and _FAILED_PROMPT.search(line):
+            failed.add(lineno)
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
         if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
@@ -1474,10 +1480,10 @@ class _State:
         self.exit_code: int | None = None
         """Exit status of the open call, when the log states it apart from the output."""
         self.failed_shown = False
-        """The prompt after the open call showed that it failed, not its status (:data:`_COLOURED_PROMPT`)."""
-        self.prompt_colours: dict[int, bool] = {}
-        """The lines whose prompt shows by its colour whether the command before succeeded
-        (:data:`_COLOURED_PROMPT`), filled in as the lines are shown (:func:`_displayed`)."""
+        """The prompt after the open call showed that it failed, not its status (:data:`_FAILED_PROMPT`)."""
+        self.failed_prompts: set[int] = set()
+        """The lines whose prompt's arrow is red (:data:`_FAILED_PROMPT`): the command before
+        failed. Filled in as the lines are shown (:func:`_displayed`)."""
         self.script_call: str | None = None
         """Call id of the command ``script -c`` ran (its status comes on the closing line)."""
         self.logins = Logins()
@@ -1926,6 +1932,7 @@ class _State:
                 or self.markdown:
             return None
         row = body[-1]
+        context = None  # (pure: the context before the folder, _LEFT_CONTEXT)
         if framed:
             if not row.startswith("╭─"):
                 return None
@@ -1933,14 +1940,17 @@ class _State:
             after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
             # the folder first, or after its icon (a Nerd Font glyph, U+F115, as p10k's dir segment shows it)
             folder = row[2:3] if row[1:2] == " " and row[:1] > "\x7f" else row[:1]
-            if folder not in ("~", "/") or not after_blank:
+            context = _LEFT_CONTEXT.match(row) if folder not in ("~", "/") and "@" in row[:64] else None
+            if (folder not in ("~", "/") and context is None) or not after_blank:
                 return None
         body.pop()
         self.body_chars -= len(row) + 1
         at = right_prompt_at(row)
         if framed and at is None:
             at = 2  # a gap filled with "·" or "─" (the wizard's dotted or solid connection): the whole row
-        return (self._right_segments(row[at:]) if at is not None else None) or (None, None)
+        found = (self._right_segments(row[at:]) if at is not None else None) or (None, None)
+        return (context.group("user"), context.group("host")) if context is not None and found == (None, None) \
+            else found
 
     def _framed_prompt(self, line: str, lineno: int) -> Iterator[Event]:
         """A framed prompt's second row (:data:`_FRAMED_BOTTOM`) after its first (``╭─``,
@@ -2311,8 +2321,8 @@ class _State:
                 return
             if m:
                 self._status_shown(m)
-                if m.re is _THEME_PROMPT and self.prompt_colours and self.prompt_colours.pop(lineno, None) is False \
-                        and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
+                if m.re is _THEME_PROMPT and lineno in self.failed_prompts and self.kind == "tool_result" \
+                        and self.call_id is not None and self.exit_code is None:
                     self.failed_shown = True  # (the success colour sets no status, as powerlevel10k's "✔" sets none)
                 self.prompt_shape = m.re
                 self._note_prompt_mark(m)
