@@ -94,6 +94,10 @@ class SessionSource:
     store_sessions: list = field(default_factory=list)
     """crush, and openai from Goose's store, before the store is split into sessions: its sessions
     as detection read them."""
+    page_session: claude_code_log_md.PageSession | None = None
+    """text only: one session of a claude-code-log page that holds several (its combined page,
+    HTML or Markdown: :func:`claude_code_log_html.page_sessions`, :func:`claude_code_log_md.page_sessions`),
+    a session of its own (``path`` is the page, ``id`` the session's id)."""
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
@@ -644,6 +648,16 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
         # Goose's store (formats.goose_store): a session a row of its sessions table
         return [SessionSource(id=s.id, path=source.path, format="openai", store_session=s.id, title=s.title)
                 for s in source.store_sessions]
+    if source.format == "text" and not source.recording and not source.specstory and source.page_session is None \
+            and source.path.suffix.lower() in (".html", ".md") and source.path.is_file() \
+            and (_html_page if source.path.suffix.lower() == ".html" else _md_page)(source.path):
+        try:
+            page = claude_code_log_html if source.path.suffix.lower() == ".html" else claude_code_log_md
+            found_sessions = page.page_sessions(source.path)
+        except OSError:
+            return [source]
+        return [SessionSource(id=session.id, path=source.path, format="text", page_session=session, title=session.title)
+                for session in found_sessions] or [source]
     try:
         if source.format != "openai" or not source.array or not chatgpt_export.is_export(source.path):
             return [source]
@@ -905,7 +919,7 @@ def _without_identical_copies(sources: list[SessionSource]) -> tuple[list[Sessio
     by_size: dict[tuple[str, str, int], list[SessionSource]] = {}
     for source in sources:
         if source.conversation is not None or source.instance is not None or source.store_session is not None \
-                or source.store_sessions:
+                or source.store_sessions or source.page_session is not None:
             continue
         try:
             if source.path.is_file():
@@ -976,6 +990,8 @@ def _in_file(source: SessionSource) -> str:
     hold the same conversation ids): ``#<conversation id>``."""
     if source.instance is not None:
         return f"#{source.instance.id}"
+    if source.page_session is not None:
+        return f"#{source.page_session.id}"
     return f"#{source.conversation.id}" if source.conversation is not None else ""
 
 
@@ -1815,6 +1831,11 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from qwen_code.read(source.path, cursor, stats)
         elif source.format == "text" and source.recording:
             yield from asciicast.read(source.path, cursor, stats)
+        elif source.format == "text" and source.page_session is not None:
+            page = claude_code_log_html if source.path.suffix.lower() == ".html" else claude_code_log_md
+            lines = text_log.decoded_lines(source.path, stats, source.page_session.span)
+            yield from claude_code_log_md.link_spawns(page.read_lines(lines, cursor, stats, session=source.page_session.id),
+                                                      cursor, tree)
         elif source.format == "text" and source.specstory:
             yield from _marked_markdown_reader(source.path).read(source.path, cursor, stats)
         elif source.format == "text":

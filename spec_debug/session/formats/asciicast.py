@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import deque
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -52,8 +53,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         width = _V1_WIDTH.search(head, 0, _V1_STDOUT.search(head).start())  # a key of the document, before its frames
         return text_log.read_lines(_v1_lines(path, stats), cursor, columns=int(width.group(1)) if width else None)
     recorded = _recorded_command(head)
-    return text_log.read_lines(_output_lines(path, stats, recorded), cursor, recorded=recorded,
-                               columns=_columns(head))
+    resizes: deque[tuple[int, int]] = deque()
+    return text_log.read_lines(_output_lines(path, stats, recorded, resizes), cursor, recorded=recorded,
+                               columns=_columns(head), resizes=resizes)
 
 
 _V1_WIDTH = re.compile(rb'"width"\s*:\s*(\d{1,4})\s*[,}]')
@@ -143,8 +145,16 @@ def _v1_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, str | No
         yield 1, pending, None
 
 
-def _output_lines(path: Path, stats: ReadStats,
-                  recorded: text_log.RecordedCommand | None = None) -> Iterator[tuple[int, str, str | None]]:
+_RESIZE = re.compile(r"(\d{1,4})x\d{1,5}")
+"""A resize event's data, ``COLSxROWS`` (asciinema ``src/asciicast/v2.rs`` and ``v3.rs``,
+``serialize_event``: ``Resize(cols, rows) => ('r', format!("{cols}x{rows}"))``, at e53220fb)."""
+
+
+def _output_lines(path: Path, stats: ReadStats, recorded: text_log.RecordedCommand | None = None,
+                  resizes: deque[tuple[int, int]] | None = None) -> Iterator[tuple[int, str, str | None]]:
+    """The output as lines; each ``"r"`` event's line number and columns go to ``resizes`` as it
+    is read (a window resized while recording: readline wraps what is typed after at the new
+    width, :func:`text_log.read_lines`)."""
     start: datetime | None = None
     relative = False
     clock = 0.0
@@ -176,7 +186,10 @@ def _output_lines(path: Path, stats: ReadStats,
             recorded.exit_code = int(status) if status.lstrip("-").isdigit() and len(status) <= 4 else None
             continue
         if code != "o" or not isinstance(data, str):
-            continue  # input echoes in the output anyway; markers, resizes and an exit carry no text
+            if code == "r" and resizes is not None and isinstance(data, str) \
+                    and (size := _RESIZE.fullmatch(data.strip())) is not None and int(size.group(1)) > 0:
+                resizes.append((lineno, int(size.group(1))))
+            continue  # input echoes in the output anyway; markers and an exit carry no text
         pending += data
         if "\n" in data:
             stamp = _stamp(start, clock)

@@ -36,11 +36,12 @@ import html
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from spec_debug.session.events import ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.claude_code_log_md import (
-    GENERATED, TOOL_NAMES, PageRecords, _failed, codex_statuses, scalar,
+    GENERATED, TOOL_NAMES, PageRecords, PageSession, _failed, codex_statuses, page_spans, raw_lines, scalar,
 )
 from spec_debug.session.formats.common import Cursor
 
@@ -111,9 +112,51 @@ def old_head(lines: list[str]) -> bool:
     return tuple(lines[:3]) == OLD_HEAD and any(line.startswith(OLD_TITLE) for line in lines[3:6])
 
 
-def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats):
-    return claude_code.recorded_statuses(codex_statuses(
-        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor)))
+def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats,
+               session: str | None = None):
+    """The page's records; ``session``: only those of this session of a combined page
+    (:func:`page_sessions`)."""
+    return claude_code.recorded_statuses(codex_statuses(claude_code.link_records(
+        claude_code.parse_records(_records(lines, cursor, session), cursor, stats), cursor)))
+
+
+_SESSION_CARD = "class='message session-header"
+"""A session header's card (``render_message``; ``<div id='session-ID' class='message
+session-header'>`` on pages before 0.9). One with ``branch-header`` too is a fork's branch, inside
+its session (its id ``{sid}@{uuid12}``: the repository's ``work/minimal-theme-dag.md``, 2.5)."""
+_HEADER_TEXT = re.compile(r"<div class='header'>(?P<text>.*?)(?:<span class='message-model'|</div>)")
+
+
+def _page_session(line: str) -> str | None:
+    """The session a session header's line opens, None for a branch's (or no id)."""
+    if "branch-header" in line:
+        return None
+    found = _SESSION.search(line) or _OLD_SESSION_ID.search(line)
+    return html.unescape(found.group("id")) if found is not None and found.group("id") else None
+
+
+def page_sessions(path: Path) -> list[PageSession]:
+    """The sessions a page holds, in its order, each with its title (the header's "Session:
+    TITLE"); none where it holds one. claude-code-log's combined page (``combined_transcripts.html``)
+    holds every session of a project, each under its own header (``transcript.html``,
+    ``render_message``); read as one session, sessions days apart were one timeline."""
+    headers: list[list] = []  # [byte offset, line, id, title]
+    titled = False  # the last header's title is on a line still to come
+    for offset, lineno, raw in raw_lines(path, ReadStats()):
+        if raw is None:
+            continue
+        if titled and b"<div class='header'>" in raw:
+            text = _HEADER_TEXT.search(raw.decode("utf-8", "replace"))
+            title = _text(text.group("text")).strip() if text is not None else ""
+            headers[-1][3] = title.removeprefix("Session:").strip() or None if title.startswith("Session:") else None
+            titled = False
+        if b"class='message session-header" not in raw:
+            continue
+        session = _page_session(raw.decode("utf-8", "replace"))
+        if session is not None:
+            headers.append([offset, lineno, session, None])
+            titled = True
+    return page_spans(path, (tuple(header) for header in headers))
 
 
 def _call_id(title: re.Match | None) -> str | None:
@@ -339,11 +382,23 @@ _OLD_NAMES = {name.lower(): name for name in TOOL_NAMES}
 """Claude Code's tools, by the name ``str.title()`` left on a 0.2.x card."""
 
 
-def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> Iterator[tuple[int, int, dict]]:
+def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
+             session: str | None = None) -> Iterator[tuple[int, int, dict]]:
     out = _Records(cursor)
     card: list[str] = []
     start = 0
+    keep, seen = session is None, False  # (only ``session``'s cards: its header's to the next one's)
     for lineno, line, _ in lines:
+        if session is not None and _SESSION_CARD in line and (opened := _page_session(line)) is not None:
+            if card and keep:
+                yield from out.emit(start, "\n".join(card))
+            card = []
+            if seen and opened != session:
+                break  # the next session: this one's cards are all read
+            keep = opened == session
+            seen = seen or keep
+        if not keep:
+            continue
         if _MESSAGE in line or _OLD_SESSION in line:
             if card:
                 yield from out.emit(start, "\n".join(card))

@@ -181,6 +181,17 @@ the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versi
 ``%n@%m`` before the directory), and the ``❯`` of starship
 (its ``character`` module, after the line or the segment that shows the directory:
 starship/starship ``docs/config/README.md``), pure and powerlevel10k's lean style."""
+_FAILED_PROMPT = re.compile("\x1b\\[(?:0?1;)?31m[➜❯]|\x1b\\[38;5;196m[➜❯]")
+"""The prompt arrow in red: the themes that show that the command before failed only by the
+arrow's colour. oh-my-zsh's default, robbyrussell, a bold green ``➜`` after success and a bold
+red one after a failure (``%(?:%{$fg_bold[green]%}%1{➜%} :%{$fg_bold[red]%}%1{➜%} )``,
+ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme`` at 830a5bcf: ``\x1b[01;31m``);
+powerlevel10k's lean style, whose ``❯`` is colour 76 after success and 196 after a failure, its
+status segment hidden on error (``POWERLEVEL9K_PROMPT_CHAR_ERROR_*_FOREGROUND=196``,
+``POWERLEVEL9K_STATUS_ERROR=false``: romkatv/powerlevel10k ``config/p10k-lean.zsh`` at
+604f19a9), and its pure style, magenta or red (colour 1, ``\x1b[31m``: ``config/p10k-pure.zsh``),
+as pure itself and starship's character module (``error_symbol`` ``[❯](bold red)``) draw it. A
+typescript keeps the colours; the text read loses them."""
 _POWERLINE_PROMPT = re.compile(
     r"^ (?:[^\ue0b0⮀@\n]{1,40} [\ue0b0⮀] )*?"  # agnoster's status first: ✘ (failed) ⚡ (root) ⚙ (jobs)
     r"(?:(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [\ue0b0⮀] )?"  # the context: root@gpu01
@@ -193,6 +204,23 @@ command after the last one: `` root@gpu01  ~/sglang   main  cmd``. oh-my-zsh's a
 (``themes/agnoster.zsh-theme``: status, context ``%n@%m``, dir ``%~``, git) and powerlevel9k's
 default left prompt (context, dir, vcs: zsh-theme-powerlevel9k 0.6.7, a zsh 5.9 typescript under
 util-linux script 2.38.1) draw them. Read as no prompt, every command typed there was lost."""
+_FRAMED_BOTTOM = re.compile(r"^╰─ ?[❯❮▶➤○±$#%]? +(?P<command>\S.*)$")
+"""The second row of a two-row prompt in a frame, the command typed on it: powerlevel10k's ``╰─
+cmd`` (``POWERLEVEL9K_MULTILINE_LAST_PROMPT_PREFIX='%242F╰─'``, romkatv/powerlevel10k
+``config/p10k-classic.zsh`` and ``config/p10k-rainbow.zsh`` at 604f19a9), ``╰─❯ cmd`` where the
+wizard puts ``prompt_char`` after the frame (lean: ``internal/wizard.zsh``, ``lean_left``);
+oh-my-zsh's bira and mira (``╰─# cmd``, ``╰─$ cmd``), gnzh (``╰─➤ cmd``) and fino (``╰─○ cmd``),
+whose first row is ``╭─root@gpu01 ~/sglang ‹main›`` (ohmyzsh/ohmyzsh ``themes/bira.zsh-theme``
+and the others, at 830a5bcf). The first row, ``╭─`` and what it shows, is taken out of the output
+before it (:meth:`_State._theme_top_row`)."""
+_RETURN_CODE = re.compile(r"^(?P<code>\d{1,3}) ↵$")
+"""oh-my-zsh's bira, gnzh and mira show the status of the command before at the right of the
+prompt's second row when it failed: ``RPS1`` ``%(?..%? ↵)`` (``themes/bira.zsh-theme``)."""
+_LEFT_CONTEXT = re.compile(r"(?P<user>[\w.-]+)@(?P<host>[\w.-]+) [~/]")
+"""powerlevel10k's pure style: the first row of its two-row prompt shows the context, ``%n@%m``
+(as root or over ssh), before the folder: ``root@gpu01 ~/sglang`` (``config/p10k-pure.zsh``:
+``POWERLEVEL9K_LEFT_PROMPT_ELEMENTS=(context dir vcs command_execution_time newline
+virtualenv prompt_char)``, at 604f19a9)."""
 _P10K_STATUS = re.compile(r"(?:^|\s)(?:\u2718 (?P<before>[\w|()]+)|(?P<after>[\w|()]+) \u2718)(?=\s|$)")
 _P10K_CONTEXT = re.compile(r"(?:^|\s)(?P<user>[\w.-]+)@(?P<host>[\w.-]+)(?=\s|$)")
 """What the right part of a powerlevel10k prompt's row shows (a screen capture: the row, the blank
@@ -449,22 +477,28 @@ class RecordedCommand:
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
                width: int | None = None, recorded: RecordedCommand | None = None,
-               columns: int | None = None) -> Iterator[Event]:
+               columns: int | None = None, resizes: deque[tuple[int, int]] | None = None,
+               ) -> Iterator[Event]:
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
     the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
     ``recorded``: the command whose output the lines are, when no prompt shows it; ``columns``:
     the width of the terminal a recording says it had (an asciicast's header), where the line
-    editor wrapped a long command (a ``Script started`` line gives its own)."""
-    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns))
+    editor wrapped a long command (a ``Script started`` line gives its own); ``resizes``: the
+    ``(line_number, columns)`` of each time the recording says the terminal was resized, in order,
+    filled in by ``lines`` as it reads (an asciicast's ``"r"`` events): a line after it is read
+    at its width."""
+    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns, resizes))
 
 
 def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
-                width: int | None, recorded: RecordedCommand | None, columns: int | None = None) -> Iterator[Event]:
+                width: int | None, recorded: RecordedCommand | None, columns: int | None = None,
+                resizes: deque[tuple[int, int]] | None = None) -> Iterator[Event]:
     state = _State(cursor)
     if recorded is not None:
         state.timestamp = recorded.timestamp
         yield from state.run_recorded(recorded.command)
-    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines)), columns))
+    displayed = _two_row_prompts(_displayed(_fish_typed_after_output(_typed_after_output(lines), columns), columns,
+                                            resizes, state.failed_prompts))
     for lineno, line, timestamp in (displayed if width is None else _rejoined(displayed, width)):
         state.timestamp = timestamp if timestamp is not None else state.clock
         if "\n" in line:  # a multi-line paste at a prompt (_pasted_rows)
@@ -560,10 +594,11 @@ _FISH_TYPING = "\x1b[K\r\x1b["
 """What fish writes after its prompt as it reads a line: an erase to the row's end, then each key's
 redraw from the row's start, ``\r\x1b[<column>C<text>`` (fish 3.6.0 under util-linux script
 2.38.1: ``root@vm /t/t/rec# \x1b[K\r\x1b[18Cc\r\x1b[19C...``)."""
-_FISH_ENTER = re.compile(r"(?:^|\r)\x1b\[\d+C$")
+_FISH_ENTER = re.compile(r"(?:^|\r)\x1b\[\d+C(?:\x1b\[[\d;]*m|\x1b\(B)*$")
 """How fish ends the row of a line it read: the cursor put back at the line's end after a carriage
 return, then Enter's newline (``...\r\x1b[25C\r\n``, the line's own ``\r\n`` stripped here); on a row
-of its own after a command that wrapped (:func:`_fish_wrapped`)."""
+of its own after a command that wrapped (:func:`_fish_wrapped`), where fish may reset the colours
+after the move (a command of three rows, fish 3.6.0: ``\x1b[7C\x1b[30m\x1b(B\x1b[m\r\n``)."""
 
 
 _FISH_HELD_ROWS = 1024
@@ -571,7 +606,8 @@ _FISH_HELD_ROWS = 1024
 a time, each on a row of its own (:func:`_fish_wrapped`)."""
 
 
-def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> Iterator[tuple[int, str, str | None]]:
+def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]],
+                             columns: int | None = None) -> Iterator[tuple[int, str, str | None]]:
     """:func:`_typed_after_output` for fish, which draws no bracketed paste mark: a background job
     that prints while fish waits at its prompt writes on the prompt's row, and fish then redraws
     each key of the command typed on the rows after that output, by column (fish 3.6.0 under
@@ -580,10 +616,11 @@ def _fish_typed_after_output(lines: Iterator[tuple[int, str, str | None]]) -> It
     stood, the job's line was the command and the command lost. A fish prompt row that Enter did
     not end (:data:`_FISH_ENTER`) is held with the rows after it up to the one Enter ended: the
     job's text is the command before's output, and the prompt goes to that last row, with the
-    text drawn there from the prompt's column on. Anything else is left as it is."""
+    text drawn there from the prompt's column on. Anything else is left as it is. ``columns``: the
+    terminal's width as a recording's header gives it (an asciicast's), until a ``Script started``
+    line gives one."""
     held: list[tuple[int, str, str | None]] = []
     lines_typed = False  # the held rows are a command of several lines being redrawn (_fish_lines)
-    columns: int | None = None  # the terminal's width, as script(1)'s header gave it
     for item in lines:
         line = item[1]
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
@@ -702,6 +739,10 @@ def _fish_prompt_row(line: str) -> bool:
     """Whether ``line`` is a row fish's prompt starts, reading a line (:data:`_FISH_TYPING`)."""
     if "\x1b" not in line or _FISH_TYPING not in line:
         return False
+    if "⏎" in line and (mark := _FISH_PROMPT_SP.search(line)) is not None:
+        # the mark fish writes before each prompt but the first: read as it stands, its " \r" and
+        # the prompt's erase were zsh's row wrap (_ROW_WRAP), and the row "⏎root@vm ..." no prompt
+        line = line[mark.end():]
     m = _prompt(_shown(line))
     return m is not None and m.re is _USER_PROMPT and m.group("fish_host") is not None
 
@@ -893,11 +934,16 @@ the key only under ECHOCTL; bash 5.2.15 under util-linux script 2.38.1: ``root@g
 /models/eagle3`` then this, then ``\\r\\n``); the line ran nothing, as one ending ``^C``."""
 
 
-def _displayed(lines: Iterator[tuple[int, str, str | None]],
-               columns: int | None = None) -> Iterator[tuple[int, str, str | None]]:
+def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None = None,
+               resizes: deque[tuple[int, int]] | None = None,
+               failed: set[int] | None = None) -> Iterator[tuple[int, str, str | None]]:
     width = columns or _READLINE_COLUMNS  # the terminal's, where script(1)'s header or the recording's gives it
     reading = False  # the line before was a prompt's first row, readline still reading (PS1='...\n$ ')
     for lineno, line, timestamp in lines:
+        while resizes and resizes[0][0] < lineno:
+            width = resizes.popleft()[1]  # the window resized before the event that ended this line
+        if failed is not None and ("➜" in line or "❯" in line) and _FAILED_PROMPT.search(line):
+            failed.add(lineno)
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
         if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
@@ -1031,7 +1077,7 @@ def _shown(line: str) -> str:
     if "\x1b" in line:
         right: list[str] | None = None
         if "C" in line:
-            if "\u2718" in line or "@" in line:  # it may show powerlevel10k's status or context
+            if "\u2718" in line or "@" in line or "↵" in line:  # it may show powerlevel10k's or bira's status
                 right = []
                 line = _RIGHT_PROMPT.sub(lambda m: _right_prompt_left_out(m, right), line)
             else:
@@ -1041,7 +1087,7 @@ def _shown(line: str) -> str:
         # A long line's edits are each taken once: `\x1b[1000C` is 7 bytes that stand for 1,000
         # marks, and a 32 MB line of them would grow to gigabytes (_as_displayed drops a long
         # line's shifting marks anyway).
-        marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS else _edit_mark_once
+        marks = _edit_mark if len(line) <= _MAX_EDITED_CHARS or _edits_fit(line) else _edit_mark_once
         line = _TERMINAL_CONTROL.sub("", _LINE_EDIT.sub(marks, line))
         if _EDITED(line):
             line = _as_displayed(line)
@@ -1069,7 +1115,7 @@ def _right_prompt_left_out(m: re.Match, said: list[str] | None = None) -> str:
     text = _SGR.sub("", m.group(2))
     back = int(m.group(3)) - int(m.group(1))
     if back == len(text) or (back > len(text) and back == _columns(text)):
-        if said is not None and ("\u2718" in text or "@" in text):
+        if said is not None and ("\u2718" in text or "@" in text or "↵" in text):
             said.append(text.strip())
         return ""
     return m.group(0)
@@ -1090,6 +1136,26 @@ def _edit_mark(m: re.Match) -> str:
 
 def _edit_mark_once(m: re.Match) -> str:
     return _edit_mark(m) if m.group(2) == "K" else _EDIT_MARKS[m.group(2)]
+
+
+_MAX_EDIT_MARKS = 1 << 20
+"""The marks a long line's edits may stand for and still be taken whole (:func:`_edits_fit`)."""
+
+
+def _edits_fit(line: str) -> bool:
+    """A line longer than :data:`_MAX_EDITED_CHARS` whose edits stand for few marks, each taken
+    whole: fish redraws the command line on each key typed while an autosuggestion shows (the
+    line, ``\r``, a move right to the cursor's column, ``ESC[19C``, the rest in grey: fish 3.6.0
+    under util-linux script 2.38.1), so a launch command of 150 characters typed where history
+    suggests one is a line of 18,000; its moves taken once each, the command was garbled
+    (``/33333333333e3333...``) and lost. A redraw loop or junk, with moves that stand for more,
+    is still read with each taken once."""
+    total = 0
+    for m in _LINE_EDIT.finditer(line):
+        total += min(int(m.group(1) or 1), 1000)
+        if total > _MAX_EDIT_MARKS:
+            return False
+    return True
 
 
 def _rejoined(rows: Iterator[tuple[int, str, str | None]], width: int) -> Iterator[tuple[int, str, str | None]]:
@@ -1153,9 +1219,14 @@ def _starts_a_line(row: str, before: str) -> bool:
     return row[:3] == before[:3] or _prompt(row) is not None
 
 
-def decoded_lines(path: Path, stats: ReadStats) -> Iterator[tuple[int, str, None]]:
-    """``(line_number, text, None)`` of a log file: decoded, control bytes and NUL padding dealt with."""
-    for lineno, raw in iter_lines(path, stats):
+def decoded_lines(path: Path, stats: ReadStats,
+                  span: tuple[int, int, int] | None = None) -> Iterator[tuple[int, str, None]]:
+    """``(line_number, text, None)`` of a log file: decoded, control bytes and NUL padding dealt
+    with; ``span``: ``(start, end, line)``, only the lines in those bytes, the first numbered ``line``."""
+    lines = iter_lines(path, stats)
+    if span is not None:
+        lines = ((lineno + span[2] - 1, raw) for lineno, raw in iter_lines(path, stats, span=span[:2]))
+    for lineno, raw in lines:
         if raw is None:
             continue
         if b"\x00" in raw:
@@ -1234,8 +1305,8 @@ def _control_bytes(raw: bytes) -> int:
 
 
 _MAX_EDITED_CHARS = 16384
-_SHIFTS_TEXT = re.compile("[\x0f-\x11]").search
-_NO_SHIFTS = dict.fromkeys((0x0F, 0x10, 0x11))
+_SHIFTS_TEXT = re.compile("[\x0f\x10]").search
+_NO_SHIFTS = dict.fromkeys((0x0F, 0x10))
 
 
 def _as_displayed(line: str) -> str:
@@ -1252,9 +1323,10 @@ def _as_displayed(line: str) -> str:
             text = part + text[len(part):]
         return text.rstrip(" ")
     if len(line) > _MAX_EDITED_CHARS and _SHIFTS_TEXT(line):
-        # Inserts, deletions and moves past the end shift or grow what is shown, each in the time of
-        # the line (\x1b[1000@ is a thousand): a command fixed at the prompt is short, a line this
-        # long is a redraw loop or junk. Its carriage returns, backspaces and erases still apply.
+        # Inserts and deletions shift what is shown, each in the time of the line (\x1b[1000@ is a
+        # thousand): a command fixed at the prompt is short, a line this long is a redraw loop or
+        # junk. Its carriage returns, backspaces, erases and moves still apply (a move right costs
+        # one step: fish's redraws, _edits_fit).
         line = line.translate(_NO_SHIFTS)
     shown: list[str] = []
     col = row = 0  # the cursor, and where the row it is on starts (_ROW_WRAP)
@@ -1285,13 +1357,25 @@ def _as_displayed(line: str) -> str:
     return "".join(shown).rstrip(" ")
 
 
+def _bare_powerline(row: str) -> bool:
+    """``row`` is the left segments of a powerline prompt with nothing typed after them (the
+    last separator ends it, or the right segments after a blank gap, :func:`right_prompt_at`):
+    the first row of a two-row prompt (powerlevel10k's classic and rainbow styles), whose
+    command is typed on the next row, not a command of its own."""
+    if row[:1] != " " or ("\ue0b0" not in row and "⮀" not in row):
+        return False
+    at = right_prompt_at(row)
+    return row[:at].rstrip().endswith(("\ue0b0", "⮀"))
+
+
 def _prompt(line: str) -> re.Match | None:
     """The shell prompt ``line`` starts with, and the command typed after it."""
     # Literal tests first (every user@host prompt has its "@"): most lines are output.
     return ((_USER_PROMPT.match(line) if "@" in line else None) or _DOLLAR_PROMPT.match(line)
             or (_CMD_PROMPT.match(line) if ":\\" in line else None)
             or (_THEME_PROMPT.match(line) if "➜" in line or "❯" in line else None)
-            or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line) else None)
+            or (_POWERLINE_PROMPT.match(line) if line[:1] == " " and ("\ue0b0" in line or "⮀" in line)
+                and not _bare_powerline(line) else None)
             or (_HOST_PROMPT.match(line) if "$" in line or "#" in line or "%" in line else None))
 
 
@@ -1395,6 +1479,11 @@ class _State:
         (a ``> `` line outside a block quotes)."""
         self.exit_code: int | None = None
         """Exit status of the open call, when the log states it apart from the output."""
+        self.failed_shown = False
+        """The prompt after the open call showed that it failed, not its status (:data:`_FAILED_PROMPT`)."""
+        self.failed_prompts: set[int] = set()
+        """The lines whose prompt's arrow is red (:data:`_FAILED_PROMPT`): the command before
+        failed. Filled in as the lines are shown (:func:`_displayed`)."""
         self.script_call: str | None = None
         """Call id of the command ``script -c`` ran (its status comes on the closing line)."""
         self.logins = Logins()
@@ -1494,14 +1583,15 @@ class _State:
             if kind == "tool_result" and self.exit_code is not None:
                 code = self.exit_code
             yield self._event(kind, role, self.body_line, text=text, timestamp=self.body_timestamp,
-                              call_id=self.call_id if kind == "tool_result" else None,
-                              exit_code=code, is_error=code not in (None, 0))
+                              call_id=self.call_id if kind == "tool_result" else None, exit_code=code,
+                              is_error=code not in (None, 0) or (code is None and kind == "tool_result" and self.failed_shown))
         self.body = []
         self.body_chars = 0
         self.tail.clear()
         self.kind = None
         self.call_id = None
         self.exit_code = None
+        self.failed_shown = False
         self.aider_prompt = False
 
     def _open(self, kind: str, line: int, first: str = "") -> None:
@@ -1825,28 +1915,68 @@ class _State:
             return None
         return line[:at]
 
-    def _theme_top_row(self) -> tuple[str | None, str | None] | None:
+    def _theme_top_row(self, framed: bool = False) -> tuple[str | None, str | None] | None:
         """The first row of a two-row theme prompt whose second row is the bare ``❯`` the command
         is typed after (powerlevel10k's lean style, pure), taken out of the open output, whose
         last line it was read as; with what its right part shows (:meth:`_right_segments`): the
         status of the command before, set on its output, and ``(user, host)`` of the context.
         Such a row starts with the folder (``~/sglang main``) after the blank line the theme
-        prints before each prompt (powerlevel10k's ``POWERLEVEL9K_PROMPT_ADD_NEWLINE``). None
-        where the last line is none."""
+        prints before each prompt (powerlevel10k's ``POWERLEVEL9K_PROMPT_ADD_NEWLINE``), or is
+        the left segments of powerlevel10k's classic or rainbow style with nothing typed after
+        them (:func:`_bare_powerline`; the wizard's ``❯`` on the row after: ``internal/wizard.zsh``,
+        a two-row prompt without a left frame). ``framed``: the second row was the frame's
+        ``╰─`` (:data:`_FRAMED_BOTTOM`), and the first starts ``╭─``. None where the last
+        line is none."""
         body = self.body
         if self.kind not in ("text", "tool_result") or not body or self.tail.lines or self.numbered \
                 or self.markdown:
             return None
         row = body[-1]
-        after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
-        # the folder first, or after its icon (a Nerd Font glyph, U+F115, as p10k's dir segment shows it)
-        folder = row[2:3] if row[1:2] == " " and row[:1] > "\x7f" else row[:1]
-        if folder not in ("~", "/") or not after_blank:
-            return None
+        context = None  # (pure: the context before the folder, _LEFT_CONTEXT)
+        if framed:
+            if not row.startswith("╭─"):
+                return None
+        elif not _bare_powerline(row):
+            after_blank = not body[-2].strip() if len(body) >= 2 else self.kind == "text"  # or the log's first line
+            # the folder first, or after its icon (a Nerd Font glyph, U+F115, as p10k's dir segment shows it)
+            folder = row[2:3] if row[1:2] == " " and row[:1] > "\x7f" else row[:1]
+            context = _LEFT_CONTEXT.match(row) if folder not in ("~", "/") and "@" in row[:64] else None
+            if (folder not in ("~", "/") and context is None) or not after_blank:
+                return None
         body.pop()
         self.body_chars -= len(row) + 1
         at = right_prompt_at(row)
-        return (self._right_segments(row[at:]) if at is not None else None) or (None, None)
+        if framed and at is None:
+            at = 2  # a gap filled with "·" or "─" (the wizard's dotted or solid connection): the whole row
+        found = (self._right_segments(row[at:]) if at is not None else None) or (None, None)
+        return (context.group("user"), context.group("host")) if context is not None and found == (None, None) \
+            else found
+
+    def _framed_prompt(self, line: str, lineno: int) -> Iterator[Event]:
+        """A framed prompt's second row (:data:`_FRAMED_BOTTOM`) after its first (``╭─``,
+        :meth:`_theme_top_row`): the command typed on it, on the host the first row's context
+        shows. A capture shows the right prompt after the command (powerlevel10k's frame corner
+        ``─╯``, bira's ``3 ↵``: the status of the command before, :data:`_RETURN_CODE`); a ``╰─``
+        with nothing typed ends the output. False where the row before is no ``╭─`` row (a box's
+        corner in the output: rich's panels draw them too)."""
+        if not self.body or not self.body[-1].startswith("╭─"):
+            return False
+        at = right_prompt_at(line)
+        right = line[at:].strip() if at is not None and not open_quote(line[:at]) else ""
+        typed = line[:at] if right else line
+        bottom = _FRAMED_BOTTOM.match(typed) if not typed.endswith("╯") else None  # (a box's last row)
+        if bottom is None and typed.rstrip() not in ("╰─", "╰─❯"):
+            return False
+        top = self._theme_top_row(framed=True)
+        if top is None:
+            return False
+        if (status := _RETURN_CODE.match(right.removesuffix("─╯").rstrip())) is not None \
+                and self.kind == "tool_result" and self.call_id is not None and self.exit_code is None:
+            self.exit_code = int(status.group("code"))
+        if bottom is not None:
+            yield from self._command(bottom.group("command").rstrip(), lineno, top[1], new_message=not self.numbered,
+                                     user=top[0])
+        return True
 
     def _right_segments(self, right: str) -> tuple[str | None, str | None] | None:
         """What powerlevel10k's right segments (:data:`_P10K_STATUS`) on a prompt's row show: the
@@ -2177,6 +2307,10 @@ class _State:
             if line[:1] == "\u276f" and not line[1:].strip() and self.kind == "tool_result" \
                     and self._theme_top_row() is not None:
                 return  # the theme's prompt with nothing typed (a capture's last row): the output ends
+            if line[:2] == "╰─" and self.typing is None:
+                handled = yield from self._framed_prompt(line, lineno)
+                if handled:
+                    return
             m = _TOOL_MARK.match(line) or _prompt(line)
             if m and self._percent_output(m, line):
                 m = None
@@ -2187,6 +2321,9 @@ class _State:
                 return
             if m:
                 self._status_shown(m)
+                if m.re is _THEME_PROMPT and lineno in self.failed_prompts and self.kind == "tool_result" \
+                        and self.call_id is not None and self.exit_code is None:
+                    self.failed_shown = True  # (the success colour sets no status, as powerlevel10k's "✔" sets none)
                 self.prompt_shape = m.re
                 self._note_prompt_mark(m)
                 host, user = _prompt_host(m), _prompt_user(m)
