@@ -338,37 +338,33 @@ _VLLM_NO_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
     " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
     " (model_executor/models/interfaces.py; vllm 0.18.0, 0.22.0, 0.33.0 read)")
-# Target classes that gained SupportsEagle3 in a vLLM release between two read: (model file, the
-# last release read without it, the first read with it). qwen3_next.py's Qwen3NextForCausalLM
-# declares no SupportsEagle3 in 0.18.0 and 0.22.0 (nor does Qwen3NextModel collect aux states), and
-# in 0.33.0 declares it with Qwen3NextModel(EagleModelMixin) capturing as models/llama.py does. A
-# release up to the last one without it is refused at startup as VLLM_NO_EAGLE3_INTERFACE's are
-# (Qwen3-Next passes the model-type list before 0.22.0: "qwen" is in qwen3_next); the releases in
-# between were not read, so none of them is refused on a guess. qwen3_omni_moe_thinker.py's
-# Qwen3OmniMoeThinkerForConditionalGeneration (registry "Qwen3OmniMoeForConditionalGeneration") is
-# the same: SupportsMultiModal, SupportsPP, SupportsMRoPE ... in 0.18.0 and 0.22.0, SupportsEagle3
-# added in 0.33.0.
+# Target classes that gained SupportsEagle3 in a vLLM release: (model file, the last release
+# without it, the first with it; consecutive PyPI releases, every sdist between 0.22.0 and 0.33.0
+# read). qwen3_next.py's Qwen3NextModel(nn.Module, EagleModelMixin) collects aux states from 0.22.0,
+# but Qwen3NextForCausalLM(nn.Module, HasInnerState, SupportsLoRA, SupportsPP, ..., IsHybrid) declares
+# no SupportsEagle3 in 0.18.0, 0.22.0, 0.22.1 and 0.23.0; 0.24.0 adds it (and every release up to
+# 0.33.0 keeps it). qwen3_omni_moe_thinker.py's Qwen3OmniMoeThinkerForConditionalGeneration (registry
+# "Qwen3OmniMoeForConditionalGeneration") is SupportsMultiModal, SupportsPP, SupportsMRoPE ... without
+# it up to 0.28.0 and adds it in 0.29.0 (kept up to 0.33.0). A release before the first with it is
+# refused at startup as VLLM_NO_EAGLE3_INTERFACE's are (Qwen3-Next passes the model-type list before
+# 0.22.0: "qwen" is in qwen3_next).
 VLLM_EAGLE3_INTERFACE_LATE: dict[str, tuple[str, str, str]] = {
-    "Qwen3NextForCausalLM": ("qwen3_next", "0.22.0", "0.33.0"),
-    "Qwen3OmniMoeForConditionalGeneration": ("qwen3_omni_moe_thinker", "0.22.0", "0.33.0")}
+    "Qwen3NextForCausalLM": ("qwen3_next", "0.23.0", "0.24.0"),
+    "Qwen3OmniMoeForConditionalGeneration": ("qwen3_omni_moe_thinker", "0.28.0", "0.29.0")}
 _VLLM_LATE_INTERFACE_SOURCE = (
-    "vllm-project/vllm vllm/model_executor/models/{module}.py: no SupportsEagle3 up to {last} (read), present in "
+    "vllm-project/vllm vllm/model_executor/models/{module}.py: no SupportsEagle3 up to {last}, present from "
     "{first}; without it v1/worker/gpu_model_runner.py raises RuntimeError \"Model does not support EAGLE3 "
     "interface\" at startup")
 
 
 def vllm_interface_late(target_architecture: str | None, version: str | None) -> tuple[str, str, str] | None:
-    """(model file, last release read without SupportsEagle3, first read with it) when this vLLM
-    release is one of those without it for the target class (VLLM_EAGLE3_INTERFACE_LATE), else
-    None: an unknown or unparsable release, a source-tree build, or one past the last read without."""
+    """(model file, last release without SupportsEagle3, first with it) when this vLLM release
+    predates the first with it for the target class (VLLM_EAGLE3_INTERFACE_LATE), else None: an
+    unknown or unparsable release, or a source-tree build that may reach it (release_surely_before)."""
     late = VLLM_EAGLE3_INTERFACE_LATE.get(target_architecture or "")
-    if late is None or version is None or re.search(r"dev\d*", version.lower()):
+    if late is None or version is None:
         return None
-    try:
-        release = parse_version(version)
-    except ValueError:
-        return None
-    return late if release <= parse_version(late[1]) else None
+    return late if release_surely_before(version, late[2], DEV_REACH["vllm"]) else None
 
 
 def vllm_late_interface_failure(target_architecture: str, version: str, late: tuple[str, str, str]) -> "CaptureFailure":
@@ -376,11 +372,10 @@ def vllm_late_interface_failure(target_architecture: str, version: str, late: tu
     module, last, first = late
     return CaptureFailure(
         f"vLLM {version} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
-        f"model_executor/models/{module}.py class does not implement SupportsEagle3 there (read without it up to "
-        f"{last}, with it in {first}), which the server requires of the target: RuntimeError \"Model does not "
+        f"model_executor/models/{module}.py class does not implement SupportsEagle3 there (without it up to "
+        f"{last}, with it from {first}), which the server requires of the target: RuntimeError \"Model does not "
         "support EAGLE3 interface ...\" at startup (v1/worker/gpu_model_runner.py), so no layer ids are ever read",
-        f"upgrade vLLM to {first} or later and re-run this check with that release: {first} is the first release "
-        f"read with it, those between {last} and {first} were not read")
+        f"upgrade vLLM to {first} or later and re-run this check with that release")
 
 
 VLLM_NO_INTERFACE_FIX = ("serve the draft with an engine whose model for this target captures aux hidden states "
