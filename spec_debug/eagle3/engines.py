@@ -347,12 +347,16 @@ _VLLM_NO_INTERFACE_SOURCE = (
 # "Qwen3OmniMoeForConditionalGeneration") is SupportsMultiModal, SupportsPP, SupportsMRoPE ... without
 # it up to 0.28.0 and adds it in 0.29.0 (kept up to 0.33.0). A release before the first with it is
 # refused at startup as VLLM_NO_EAGLE3_INTERFACE's are (Qwen3-Next passes the model-type list before
-# 0.22.0: "qwen" is in qwen3_next).
+# 0.22.0: "qwen" is in qwen3_next). DeepSeek-V4's DeepseekV4ForCausalLM (registry "vllm.models.deepseek_v4",
+# models/deepseek_v4/nvidia/model.py from 0.22.0; model_executor/models/deepseek_v4.py in 0.20.0 and
+# 0.21.0, whose model-type list matches no entry of deepseek_v4 either) declares SupportsEagle3 from
+# 0.25.0 (0.22.0 .. 0.24.0 read without it). The file is named from vllm/.
 VLLM_EAGLE3_INTERFACE_LATE: dict[str, tuple[str, str, str]] = {
-    "Qwen3NextForCausalLM": ("qwen3_next", "0.23.0", "0.24.0"),
-    "Qwen3OmniMoeForConditionalGeneration": ("qwen3_omni_moe_thinker", "0.28.0", "0.29.0")}
+    "Qwen3NextForCausalLM": ("model_executor/models/qwen3_next.py", "0.23.0", "0.24.0"),
+    "Qwen3OmniMoeForConditionalGeneration": ("model_executor/models/qwen3_omni_moe_thinker.py", "0.28.0", "0.29.0"),
+    "DeepseekV4ForCausalLM": ("models/deepseek_v4/nvidia/model.py", "0.24.0", "0.25.0")}
 _VLLM_LATE_INTERFACE_SOURCE = (
-    "vllm-project/vllm vllm/model_executor/models/{module}.py: no SupportsEagle3 up to {last}, present from "
+    "vllm-project/vllm vllm/{module}: no SupportsEagle3 up to {last}, present from "
     "{first}; without it v1/worker/gpu_model_runner.py raises RuntimeError \"Model does not support EAGLE3 "
     "interface\" at startup")
 
@@ -372,7 +376,7 @@ def vllm_late_interface_failure(target_architecture: str, version: str, late: tu
     module, last, first = late
     return CaptureFailure(
         f"vLLM {version} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
-        f"model_executor/models/{module}.py class does not implement SupportsEagle3 there (without it up to "
+        f"{module} class does not implement SupportsEagle3 there (without it up to "
         f"{last}, with it from {first}), which the server requires of the target: RuntimeError \"Model does not "
         "support EAGLE3 interface ...\" at startup (v1/worker/gpu_model_runner.py), so no layer ids are ever read",
         f"upgrade vLLM to {first} or later and re-run this check with that release")
@@ -436,6 +440,9 @@ def vllm_refused_target(version: str | None, target_architecture: str | None) ->
 VLLM_DEEPSEEK_FAMILY = frozenset({
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
     "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "GlmMoeDsaForCausalLM"})
+# vLLM's DeepSeek-V4 (vllm/models/deepseek_v4/, not deepseek_v2.py) and its VL class (registry
+# "DeepseekV4ForConditionalGeneration", common/vl_model.py from 0.30.0, over the same language model).
+VLLM_DEEPSEEK_V4 = frozenset({"DeepseekV4ForCausalLM", "DeepseekV4ForConditionalGeneration"})
 # MoE targets absent from vLLM's MRv2 default list run the V1 runner until 0.29: config/vllm.py
 # `_is_default_v2_model_runner_model` wants the architecture listed and `not model_config.is_moe`
 # (is_moe: num_experts / num_local_experts / n_routed_experts / moe_num_experts > 0) unless the
@@ -682,6 +689,19 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
                   " aux_hidden_state_layers` -> hidden_states + residual before layer idx; residual"
                   " is None before layer 0",
                   architectures=VLLM_DEEPSEEK_FAMILY),
+    # DeepSeek-V4 keeps its own loop (hyper-connections: the state is rebuilt by mhc_post): id k after
+    # layer k-1, nothing before layer 0, id N after the loop; SupportsEagle3 from 0.25.0
+    # (VLLM_EAGLE3_INTERFACE_LATE), the VL class (0.30.0) over the same language model
+    ConventionRow("vllm", "captures_embedding", False, None, None,
+                  "vllm-project/vllm vllm/models/deepseek_v4/nvidia/model.py DeepseekV4Model.forward (vllm 0.25.0"
+                  " .. 0.33.0): `if idx + 1 in self.aux_hidden_state_layers` after layer idx only, no capture"
+                  " before layer 0, so id 0 is never captured",
+                  architectures=VLLM_DEEPSEEK_V4),
+    ConventionRow("vllm", "captures_final", True, None, None,
+                  "vllm-project/vllm vllm/models/deepseek_v4/nvidia/model.py DeepseekV4Model.forward (vllm 0.25.0"
+                  " .. 0.33.0): the last layer's `idx + 1` is end_layer, and `if self.end_layer in"
+                  " self.aux_hidden_state_layers` reuses it before hc_head and the final norm",
+                  architectures=VLLM_DEEPSEEK_V4),
     ConventionRow("vllm", "captures_final", False, None, VLLM_MIXIN,
                   _VLLM + "model_executor/models/llama.py (vllm 0.9.2 .. 0.17.1): captures only before"
                   " layers, so id N is never reached; https://github.com/vllm-project/vllm/pull/46788"),
