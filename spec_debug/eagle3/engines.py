@@ -443,6 +443,9 @@ VLLM_DEEPSEEK_FAMILY = frozenset({
 # vLLM's DeepSeek-V4 (vllm/models/deepseek_v4/, not deepseek_v2.py) and its VL class (registry
 # "DeepseekV4ForConditionalGeneration", common/vl_model.py from 0.30.0, over the same language model).
 VLLM_DEEPSEEK_V4 = frozenset({"DeepseekV4ForCausalLM", "DeepseekV4ForConditionalGeneration"})
+# config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES adds DeepseekV4ForCausalLM (0.27.0 lacks it; on
+# ROCm default_v2_model_runner_architectures() takes it out again, which this table does not model)
+VLLM_MRV2_DEEPSEEK_V4 = "0.28.0"
 # MoE targets absent from vLLM's MRv2 default list run the V1 runner until 0.29: config/vllm.py
 # `_is_default_v2_model_runner_model` wants the architecture listed and `not model_config.is_moe`
 # (is_moe: num_experts / num_local_experts / n_routed_experts / moe_num_experts > 0) unless the
@@ -634,6 +637,13 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
                   _VLLM + "config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES has"
                   " DeepseekV2ForCausalLM (vllm 0.24.0); MRv2 reads the top-level key only",
                   architectures=frozenset({"DeepseekV2ForCausalLM"})),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
+                  VLLM_MRV2_DEEPSEEK_V4,
+                  _VLLM + "config/vllm.py (vllm 0.25.0 .. 0.27.0): DeepseekV4ForCausalLM, a MoE target"
+                  " (n_routed_experts), is not in DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, so it runs the V1"
+                  " runner (top level + nested key); 0.28.0 lists it (MRv2: top level, then"
+                  " eagle_config['layer_ids'])",
+                  architectures=frozenset({"DeepseekV4ForCausalLM"})),
     ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
                   VLLM_MRV2_ALL,
                   _VLLM + "config/vllm.py (vllm 0.22.0 .. 0.28.0): MoE targets outside"

@@ -65,3 +65,22 @@ def test_deepseek_v3_keeps_its_own_reading():
     assert engines.serve_plan("vllm", "0.24.0", {"eagle_aux_hidden_state_layer_ids": [0, 30, N]}, N,
                               "DeepseekV3ForCausalLM").layer_ids == [30]
     assert engines.capture_failure("vllm", "DeepseekV3ForCausalLM", "0.24.0") is None
+
+
+NESTED = {"eagle_config": {"eagle_aux_hidden_state_layer_ids": [5, 30, 55]}}
+
+
+@pytest.mark.parametrize("version", ["0.25.0", "0.26.0", "0.27.0"])
+def test_the_v1_runner_reads_the_specforge_nested_ids_before_mrv2_lists_deepseek_v4(version):
+    # config/vllm.py 0.25.0 .. 0.27.0: a MoE target outside DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES runs
+    # V1, whose _get_eagle3_aux_layers_from_config falls back to eagle_config's ids
+    plan = engines.serve_plan("vllm", version, NESTED, N, V4)
+    assert plan.layer_ids == [5, 30, 55]
+    assert plan.config_key == "eagle_config.eagle_aux_hidden_state_layer_ids" and not plan.used_default
+
+
+@pytest.mark.parametrize("version", ["0.28.0", "0.33.0"])
+def test_mrv2_from_0_28_ignores_the_nested_ids(version):
+    # 0.28.0 lists DeepseekV4ForCausalLM for MRv2, which reads the top level and eagle_config['layer_ids']
+    plan = engines.serve_plan("vllm", version, NESTED, N, V4)
+    assert plan.layer_ids == [2, 30, 58] and plan.used_default
