@@ -434,12 +434,21 @@ def vllm_refused_target(version: str | None, target_architecture: str | None) ->
 
 
 # vLLM deepseek_v2.py (and the models that wrap it) keep their own capture loop, never the
-# EagleModelMixin one. GLM-5's GlmMoeDsaForCausalLM is deepseek_v2.py's too (registry.py:
-# "GlmMoeDsaForCausalLM": ("deepseek_v2", "GlmMoeDsaForCausalLM"), a DeepseekV2ForCausalLM
-# subclass that adds nothing).
+# EagleModelMixin one (DeepSeek-V3.2 and GLM-5 up to 0.28.0: VLLM_DEEPSEEK_DSA below). GLM-5's
+# GlmMoeDsaForCausalLM is deepseek_v2.py's too (registry.py: "GlmMoeDsaForCausalLM":
+# ("deepseek_v2", "GlmMoeDsaForCausalLM"), a DeepseekV2ForCausalLM subclass that adds nothing).
 VLLM_DEEPSEEK_FAMILY = frozenset({
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
     "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "GlmMoeDsaForCausalLM"})
+# From 0.29.0 the registry maps DeepSeek-V3.2 and GLM-5 (DSA) to vllm.models.deepseek_v32: on CUDA its
+# __init__.py imports nvidia/model.py's DeepseekV32ForCausalLM (a DeepseekV2ForCausalLM, so
+# SupportsEagle3, with model_cls = DeepseekV32Model) for both, whose loop captures `hidden_states if
+# residual is None else hidden_states + residual` before layer idx and nothing after the last layer:
+# id 0 is the embedding output, id N is never reached (0.29.0 .. 0.33.0 read). ROCm (amd/model.py from
+# 0.31.0, deepseek_v2.py before), XPU and CPU keep other files, which this table, blind to the
+# platform, does not model.
+VLLM_DEEPSEEK_DSA = frozenset({"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"})
+VLLM_DEEPSEEK_DSA_MODULE = "0.29.0"
 # vLLM's DeepSeek-V4 (vllm/models/deepseek_v4/, not deepseek_v2.py) and its VL class (registry
 # "DeepseekV4ForConditionalGeneration", common/vl_model.py from 0.30.0, over the same language model).
 VLLM_DEEPSEEK_V4 = frozenset({"DeepseekV4ForCausalLM", "DeepseekV4ForConditionalGeneration"})
@@ -694,11 +703,22 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
                   _VLLM + "model_executor/models/interfaces.py EagleModelMixin"
                   "._maybe_add_hidden_state, called with id 0 before layer 0 by models/llama.py"
                   " (vllm 0.18.0); https://github.com/lightseekorg/TorchSpec/issues/87"),
+    ConventionRow("vllm", "captures_embedding", True, VLLM_DEEPSEEK_DSA_MODULE, None,
+                  "vllm-project/vllm vllm/models/deepseek_v32/nvidia/model.py DeepseekV32Model.forward (vllm"
+                  " 0.29.0 .. 0.33.0, CUDA): `if idx in self.aux_hidden_state_layers` appends `hidden_states if"
+                  " residual is None else hidden_states + residual` before layer idx, so id 0 is the embedding"
+                  " output",
+                  architectures=VLLM_DEEPSEEK_DSA),
     ConventionRow("vllm", "captures_embedding", False, None, None,
                   _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.33.0): `idx in"
                   " aux_hidden_state_layers` -> hidden_states + residual before layer idx; residual"
                   " is None before layer 0",
-                  architectures=VLLM_DEEPSEEK_FAMILY),
+                  architectures=VLLM_DEEPSEEK_FAMILY - VLLM_DEEPSEEK_DSA),
+    ConventionRow("vllm", "captures_embedding", False, None, VLLM_DEEPSEEK_DSA_MODULE,
+                  _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.28.0, the registry's module"
+                  " for DeepSeek-V3.2 and GLM-5 there): `idx in aux_hidden_state_layers` -> hidden_states +"
+                  " residual before layer idx; residual is None before layer 0",
+                  architectures=VLLM_DEEPSEEK_DSA),
     # DeepSeek-V4 keeps its own loop (hyper-connections: the state is rebuilt by mhc_post): id k after
     # layer k-1, nothing before layer 0, id N after the loop; SupportsEagle3 from 0.25.0
     # (VLLM_EAGLE3_INTERFACE_LATE), the VL class (0.30.0) over the same language model
@@ -718,6 +738,11 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
     ConventionRow("vllm", "captures_final", True, VLLM_MIXIN, None,
                   _VLLM + "models/llama.py (vllm 0.18.0): EagleModelMixin id k after layer k-1, so"
                   " id N = final output pre-norm"),
+    ConventionRow("vllm", "captures_final", False, VLLM_DEEPSEEK_DSA_MODULE, None,
+                  "vllm-project/vllm vllm/models/deepseek_v32/nvidia/model.py DeepseekV32Model.forward (vllm"
+                  " 0.29.0 .. 0.33.0, CUDA): captures before layers only, no `end_layer` capture after the loop,"
+                  " so id N is never reached",
+                  architectures=VLLM_DEEPSEEK_DSA),
     ConventionRow("vllm", "captures_final", False, None, VLLM_MRV2_DENSE,
                   _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.24.0): no capture"
                   " after the last layer; https://github.com/vllm-project/vllm/pull/46788",
@@ -725,7 +750,12 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
     ConventionRow("vllm", "captures_final", True, VLLM_MRV2_DENSE, None,
                   _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.25.0): `if self.end_layer"
                   " in self.aux_hidden_state_layers` after the loop",
-                  architectures=VLLM_DEEPSEEK_FAMILY),
+                  architectures=VLLM_DEEPSEEK_FAMILY - VLLM_DEEPSEEK_DSA),
+    ConventionRow("vllm", "captures_final", True, VLLM_MRV2_DENSE, VLLM_DEEPSEEK_DSA_MODULE,
+                  _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.25.0 .. 0.28.0, the registry's module"
+                  " for DeepSeek-V3.2 and GLM-5 there): `if self.end_layer in self.aux_hidden_state_layers`"
+                  " after the loop",
+                  architectures=VLLM_DEEPSEEK_DSA),
     ConventionRow("vllm", "fc_fan_in", 3, None, VLLM_V1_NESTED_IDS,
                   _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.9.2 .. 0.21.0): fc in ="
                   " target_hidden_size * 3"),
