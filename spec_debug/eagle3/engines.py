@@ -239,8 +239,11 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
 # (the wheels above, 0.4.9 .. 0.5.23; each a plain nn.Module, or a subclass of one without it):
 # mixtral.py, gemma2.py, minicpm.py, minicpm3.py, ernie4.py, glm4v.py and glm4v_moe.py (over it),
 # deepseek_v4.py (0.5.15, 0.5.23), llava.py's LlavaForConditionalGeneration and mistral.py's
-# Mistral3ForConditionalGeneration over it (Mistral-Small-3.1/3.2). EAGLE3 stops the server at startup: AttributeError up to
-# 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
+# Mistral3ForConditionalGeneration over it (Mistral-Small-3.1/3.2), qwen3_omni_moe.py's EntryClass
+# Qwen3OmniMoeForConditionalGeneration (Qwen3-Omni: a transformers PreTrainedModel holding `thinker`, a
+# Qwen3VLMoeForConditionalGeneration subclass that has the method, without delegating it; wheels
+# 0.5.4, 0.5.9, 0.5.12, 0.5.17, 0.5.20, 0.5.22, 0.5.23 read). EAGLE3 stops the server at startup:
+# AttributeError up to 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
 # implement set_eagle3_layers_to_capture, which EAGLE3 aux hidden-state capture requires.")
 # (model_executor/model_runner_components/attention_backend_setup.py
 # configure_aux_hidden_state_capture).
@@ -249,7 +252,7 @@ SGLANG_NO_EAGLE3_CAPTURE: dict[str, str] = {
     "MiniCPM3ForCausalLM": "minicpm3", "Ernie4_5_MoeForCausalLM": "ernie4",
     "Glm4vForConditionalGeneration": "glm4v", "Glm4vMoeForConditionalGeneration": "glm4v_moe",
     "DeepseekV4ForCausalLM": "deepseek_v4", "LlavaForConditionalGeneration": "llava",
-    "Mistral3ForConditionalGeneration": "mistral"}
+    "Mistral3ForConditionalGeneration": "mistral", "Qwen3OmniMoeForConditionalGeneration": "qwen3_omni_moe"}
 _SGLANG_NO_EAGLE3_CAPTURE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/models/{module}.py: no set_eagle3_layers_to_capture in any release read "
     "(0.4.9 .. 0.5.23), which EAGLE3 calls on the target at startup (model_executor/model_runner.py: AttributeError; "
@@ -1322,6 +1325,9 @@ def capture_failure(engine: str, target_architecture: str | None,
             "serve the target without EAGLE-3: vLLM's model class for it does not implement SupportsEagle3 either "
             "(0.18.0, 0.22.0, 0.33.0 read), so neither engine serves this draft"
             if target_architecture in VLLM_NO_EAGLE3_INTERFACE else
+            f"serve the draft with vLLM {VLLM_EAGLE3_INTERFACE_LATE[target_architecture][2]} or later, whose model "
+            "class for this target implements SupportsEagle3 from that release, or serve the target without EAGLE-3"
+            if target_architecture in VLLM_EAGLE3_INTERFACE_LATE else
             "serve the draft with vLLM, whose model class for this target implements SupportsEagle3 (0.33.0 read), "
             "or serve the target without EAGLE-3")
     if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
