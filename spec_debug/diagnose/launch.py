@@ -3517,6 +3517,15 @@ _FORK_SPEC_KEYS = {"draft_attention_backend": ("Aphrodite (branch feat/ddtree)",
                    "ddtree_tree_budget": ("Aphrodite (branch feat/ddtree)", None)}
 _VLLM_UNKNOWN_KEYS_DROPPED_SINCE = "0.9.0"
 _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
+# Keys of an EAGLE-3 draft's own config.json written into --speculative-config, where no vLLM
+# release has them (vllm/config/speculative.py 0.20.0 .. 0.33.0 read: compute_hash reads
+# eagle_aux_hidden_state_layer_ids from `draft_model_config.hf_config`, the draft's config.json;
+# the runners read the ids and eagle_config there too, engines.CONVENTIONS config_keys). Too far
+# from any SpeculativeConfig key for the misspelling rule, so such a line passed clean while the
+# layer ids written there were never used.
+_DRAFT_CONFIG_KEYS = frozenset((
+    "eagle_aux_hidden_state_layer_ids", "eagle_config", "num_aux_hidden_states", "draft_vocab_size",
+    "target_hidden_size", "norm_before_residual", "norm_before_fc", "fc_norm", "norm_output"))
 
 
 def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
@@ -3533,6 +3542,12 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
             lines.append(f"--speculative-config \"{key}\" is a key of {engine}, not of vLLM's SpeculativeConfig; "
                          f"{_vllm_unknown_key_fate(key, engine_version)}"
                          + (f" (vLLM's own key for it is \"{vllm_key}\")" if vllm_key else ""))
+            continue
+        if key in _DRAFT_CONFIG_KEYS:
+            lines.append(f"--speculative-config \"{key}\" is a key of the draft's config.json, not of vLLM's "
+                         f"SpeculativeConfig: vLLM reads it from the draft checkpoint only; "
+                         f"{_vllm_unknown_key_fate(key, engine_version)} (write it in the draft's config.json and "
+                         "drop it here)")
             continue
         right = _vllm_key_meant(str(key))
         if right is not None:
