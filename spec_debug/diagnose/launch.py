@@ -2944,7 +2944,20 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused += _sglang_options_too_new(cfg, engine_version)
     refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
     beyond = _beyond_any_use(cfg)
+    if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and "speculative-token-map" in cfg.flags:
+        eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
+
+
+# SGLang's EAGLE worker never loads --speculative-token-map for EAGLE3: the draft's own hot tokens
+# (its d2t, `hot_token_id`) map its small vocabulary; the flag only serves EAGLE/NEXTN drafts
+# (FR-Spec). sgl-project/sglang python/sglang/srt/speculative/eagle_worker.py `__init__` (0.4.4.post2,
+# the first EAGLE3 release, and 0.4.6) and eagle_worker_v2.py `init_token_map` (0.5.23) log the
+# warning and set hot_token_id None.
+_SGLANG_EAGLE3_TOKEN_MAP_IGNORED = (
+    "--speculative-token-map is ignored with EAGLE3: SGLang uses the draft checkpoint's own hot-token map (d2t) "
+    "and logs \"Speculative token map specified, but EAGLE3 models already have this. Ignoring the specified token "
+    "map.\"; a smaller draft vocabulary needs a draft trained with it")
 
 
 # Past these, a written setting is a slip (an extra digit, a byte count, a variable filled with
