@@ -261,7 +261,7 @@ _SGLANG_CAPTURE_SINCE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/model_executor/model_runner.py calls set_eagle3_layers_to_capture on the "
     "target, which its model file defines from {since} only ({last} lacks it: AttributeError)")
 
-# Targets whose aux capture never happens on SGLang: Qwen3.5 (qwen3_5.py) inherits
+# Targets whose aux capture never happens on SGLang before SGLANG_QWEN35_CAPTURE: Qwen3.5 (qwen3_5.py) inherits
 # Qwen3VLForConditionalGeneration.set_eagle3_layers_to_capture, which writes the id list
 # `layers_to_capture` that Qwen3-VL's decoder loop reads, while Qwen3_5ForCausalLM.forward collects
 # aux states only from layers flagged `_is_layer_to_capture` (set by set_dflash_layers_to_capture
@@ -269,11 +269,18 @@ _SGLANG_CAPTURE_SINCE_SOURCE = (
 # values to unpack (expected 2)" (qwen3_vl.py forward): sgl-project/sglang#38307 (open on
 # 2026-09-07, "crashes on current main"; #23569 and #25408 closed unmerged). Qwen3-Next
 # (qwen3_next.py) flags its layers itself and captures like Llama ([val + 1 for val in ids]).
+# 0.5.22 fixed it (PyPI wheels: 0.5.17 .. 0.5.21 as above): qwen3_5.py's Qwen3_5ForCausalLM (the
+# language model of both classes; Qwen3_5MoeForCausalLM subclasses it) gains
+# set_eagle3_layers_to_capture, which flags each layer `_is_layer_to_capture`, and qwen3_vl.py's
+# set_eagle3_layers_to_capture hands it the [val + 1 for val in ids] when the language model has it
+# (the shape of sgl-project/sglang#25408); the flagged layers capture at attn_boundary.prepare, the
+# layer's input, as llama.py does (0.5.22, 0.5.23 read).
 SGLANG_NO_AUX_CAPTURE = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"})
+SGLANG_QWEN35_CAPTURE = "0.5.22"
 _NO_AUX_CAPTURE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/models/qwen3_5.py: Qwen3_5ForConditionalGeneration takes qwen3_vl.py's set_eagle3_layers_to_capture, "
-    "which never flags a layer `_is_layer_to_capture`, so a Qwen3.5 target captures nothing and EAGLE3 "
-    "fails at startup (ValueError: too many values to unpack); sgl-project/sglang#38307")
+    "which never flags a layer `_is_layer_to_capture` up to 0.5.21, so a Qwen3.5 target captures nothing and EAGLE3 "
+    "fails at startup (ValueError: too many values to unpack; sgl-project/sglang#38307); 0.5.22 flags them")
 # vLLM refused EAGLE-3 at startup for a target whose hf_text_config.model_type contains none
 # of a hard-coded list (SpeculativeConfig._verify_args: `raise ValueError(f"Eagle3 is only
 # supported for {eagle3_target_supported} models. ...")`, from 0.17.0 `aux_hidden_states_supported`,
@@ -1330,11 +1337,13 @@ def capture_failure(engine: str, target_architecture: str | None,
             if target_architecture in VLLM_EAGLE3_INTERFACE_LATE else
             "serve the draft with vLLM, whose model class for this target implements SupportsEagle3 (0.33.0 read), "
             "or serve the target without EAGLE-3")
-    if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
+    if (engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE and version is not None
+            and release_surely_before(version, SGLANG_QWEN35_CAPTURE, DEV_REACH["sglang"])):
         return CaptureFailure(
-            f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
+            f"SGLang {version} captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
             "startup (ValueError: too many values to unpack, sgl-project/sglang#38307)",
-            "serve the draft with vLLM, or the target's own MTP head with --speculative-algorithm NEXTN")
+            f"upgrade SGLang to {SGLANG_QWEN35_CAPTURE} or later (its qwen3_5.py flags the layers to capture), serve "
+            "the draft with vLLM, or the target's own MTP head with --speculative-algorithm NEXTN")
     return None
 
 

@@ -109,8 +109,10 @@ def test_the_launch_check_says_what_the_table_already_refused():
     assert len(problems) == 1 and problems[0].startswith(
         "--speculative-algorithm EAGLE3: SGLang 0.4.8.post1 cannot serve an EAGLE-3 draft over a Qwen3ForCausalLM")
     assert problems[0].endswith("(upgrade SGLang to 0.4.9 or later and re-run this check with that release)")
-    problems = _launch_problems("Qwen3_5ForConditionalGeneration", "0.5.23")
+    # hardening65: 0.5.21 is the last release whose qwen3_5.py captures nothing (0.5.22 flags the layers)
+    problems = _launch_problems("Qwen3_5ForConditionalGeneration", "0.5.21")
     assert len(problems) == 1 and "sglang#38307" in problems[0]
+    assert _launch_problems("Qwen3_5ForConditionalGeneration", "0.5.23") == []
 
 
 def test_what_the_launch_check_leaves_alone():
