@@ -183,7 +183,8 @@ CONCEPTS: tuple[Concept, ...] = (
                  "cat([embed, layer3, layer31]) while the engine passed cat([layer3, layer31, layer59])."),
         engines=("No engine feeds the embedding output as an aux state by default (no default id list "
                  "names it). As id 0 it is captured by vllm from 0.18.0 (EagleModelMixin; not its DeepSeek "
-                 "model files), by sglang's llama.py from 0.5.22 and by its gpt_oss.py from 0.5.17.",),
+                 "model files, but its DeepSeek-V3.2 / GLM-5 one from 0.29.0), by sglang's llama.py from "
+                 "0.5.22 and by its gpt_oss.py from 0.5.17.",),
         goes_wrong=("A dumper or a trainer that captures other tensors than the engine serves: validation "
                     "accuracy looks fine and serving is slow.",),
         codes=("SD402", "SD201"),

@@ -2941,9 +2941,23 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
         refused.append(f"--speculative-eagle-topk {cfg.topk}: SGLang {engine_version} only accepts "
                        f"{', '.join(map(str, _SGLANG_OLD_TOPK_CHOICES))}; argparse exits with 'invalid choice' and the "
                        f"server does not start ({_SGLANG_ANY_TOPK_SINCE} and later take any topk)")
+    refused += _sglang_options_too_new(cfg, engine_version)
     refused += _multi_layer_eagle_chain(cfg, eff, target_architecture, engine_version)
     beyond = _beyond_any_use(cfg)
+    if cfg.engine == "sglang" and cfg.algorithm == "EAGLE3" and "speculative-token-map" in cfg.flags:
+        eff = replace(eff, overrides=eff.overrides + [_SGLANG_EAGLE3_TOKEN_MAP_IGNORED])
     return replace(eff, problems=refused + eff.problems + beyond) if refused or beyond else eff
+
+
+# SGLang's EAGLE worker never loads --speculative-token-map for EAGLE3: the draft's own hot tokens
+# (its d2t, `hot_token_id`) map its small vocabulary; the flag only serves EAGLE/NEXTN drafts
+# (FR-Spec). sgl-project/sglang python/sglang/srt/speculative/eagle_worker.py `__init__` (0.4.4.post2,
+# the first EAGLE3 release, and 0.4.6) and eagle_worker_v2.py `init_token_map` (0.5.23) log the
+# warning and set hot_token_id None.
+_SGLANG_EAGLE3_TOKEN_MAP_IGNORED = (
+    "--speculative-token-map is ignored with EAGLE3: SGLang uses the draft checkpoint's own hot-token map (d2t) "
+    "and logs \"Speculative token map specified, but EAGLE3 models already have this. Ignoring the specified token "
+    "map.\"; a smaller draft vocabulary needs a draft trained with it")
 
 
 # Past these, a written setting is a slip (an extra digit, a byte count, a variable filled with
@@ -2979,6 +2993,44 @@ def _beyond_any_use(cfg: LaunchConfig) -> list[str]:
             "that deep: a typo? serve the depth the draft was trained for (3 to 8 steps, topk 1 to 8, up to "
             "about 64 draft tokens)"
             for flag, value, most, what in written if isinstance(value, int) and value > most]
+
+
+# SGLang speculative options by the first release whose argparse has them (python/sglang/srt/
+# server_args.py of the PyPI wheels, each the release after the last one read without it; from 0.5.14
+# declared as `A[...]` fields, from 0.5.20 in arg_groups/fields/spec.py, all still there in 0.5.23):
+# --speculative-attention-mode and --speculative-draft-model-revision 0.5.2 (0.5.1.post3 lacks them),
+# --speculative-draft-load-format 0.5.3.post2 (0.5.3.post1 lacks it), --speculative-moe-runner-backend
+# 0.5.4.post3 (0.5.4.post2 lacks it), --speculative-moe-a2a-backend 0.5.6.post1 (0.5.6 lacks it),
+# --speculative-draft-attention-backend and --speculative-draft-model-quantization 0.5.7 (0.5.6.post2),
+# --speculative-adaptive and --speculative-adaptive-config 0.5.11 (0.5.10.post1), and
+# --speculative-use-rejection-sampling 0.5.14 (0.5.13.post1). None is a prefix of an older option, so
+# an older release cannot read it as an abbreviation: argparse exits with "unrecognized arguments".
+# (--enable-multi-layer-eagle: _multi_layer_eagle_chain.)
+_SGLANG_SPEC_OPTION_SINCE = {
+    "speculative-attention-mode": "0.5.2", "speculative-draft-model-revision": "0.5.2",
+    "speculative-draft-load-format": "0.5.3.post2", "speculative-moe-runner-backend": "0.5.4.post3",
+    "speculative-moe-a2a-backend": "0.5.6.post1", "speculative-draft-attention-backend": "0.5.7",
+    "speculative-draft-model-quantization": "0.5.7", "speculative-adaptive": "0.5.11",
+    "speculative-adaptive-config": "0.5.11", "speculative-use-rejection-sampling": "0.5.14"}
+
+
+def _sglang_has_option(engine_version: str | None, name: str) -> bool:
+    """This SGLang release (None: the newest) may have the option; the rules that read it run only
+    then (an older release stops at argparse: _sglang_options_too_new)."""
+    return engine_version is None or not _sglang_surely_before(engine_version, _SGLANG_SPEC_OPTION_SINCE[name])
+
+
+def _sglang_options_too_new(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """The speculative options of this command that the running SGLang release does not have yet
+    (_SGLANG_SPEC_OPTION_SINCE): argparse stops the server at startup. Nothing when the release is
+    unknown (the newest's options) or a source-tree build may hold the option."""
+    if cfg.engine != "sglang" or engine_version is None:
+        return []
+    return [f"--{name}: SGLang {engine_version} has no such option (added in {since}): argparse exits with "
+            f"'unrecognized arguments' and the server does not start (upgrade SGLang to {since} or later, or drop "
+            "the flag)"
+            for name, since in _SGLANG_SPEC_OPTION_SINCE.items()
+            if name in cfg.flags and _sglang_surely_before(engine_version, since)]
 
 
 # SGLang's multi-layer EAGLE by release (the PyPI wheels): 0.5.7 added --enable-multi-layer-eagle
@@ -3478,6 +3530,15 @@ _FORK_SPEC_KEYS = {"draft_attention_backend": ("Aphrodite (branch feat/ddtree)",
                    "ddtree_tree_budget": ("Aphrodite (branch feat/ddtree)", None)}
 _VLLM_UNKNOWN_KEYS_DROPPED_SINCE = "0.9.0"
 _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
+# Keys of an EAGLE-3 draft's own config.json written into --speculative-config, where no vLLM
+# release has them (vllm/config/speculative.py 0.20.0 .. 0.33.0 read: compute_hash reads
+# eagle_aux_hidden_state_layer_ids from `draft_model_config.hf_config`, the draft's config.json;
+# the runners read the ids and eagle_config there too, engines.CONVENTIONS config_keys). Too far
+# from any SpeculativeConfig key for the misspelling rule, so such a line passed clean while the
+# layer ids written there were never used.
+_DRAFT_CONFIG_KEYS = frozenset((
+    "eagle_aux_hidden_state_layer_ids", "eagle_config", "num_aux_hidden_states", "draft_vocab_size",
+    "target_hidden_size", "norm_before_residual", "norm_before_fc", "fc_norm", "norm_output"))
 
 
 def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
@@ -3494,6 +3555,12 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
             lines.append(f"--speculative-config \"{key}\" is a key of {engine}, not of vLLM's SpeculativeConfig; "
                          f"{_vllm_unknown_key_fate(key, engine_version)}"
                          + (f" (vLLM's own key for it is \"{vllm_key}\")" if vllm_key else ""))
+            continue
+        if key in _DRAFT_CONFIG_KEYS:
+            lines.append(f"--speculative-config \"{key}\" is a key of the draft's config.json, not of vLLM's "
+                         f"SpeculativeConfig: vLLM reads it from the draft checkpoint only; "
+                         f"{_vllm_unknown_key_fate(key, engine_version)} (write it in the draft's config.json and "
+                         "drop it here)")
             continue
         right = _vllm_key_meant(str(key))
         if right is not None:
@@ -4071,7 +4138,7 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         return EffectiveSpec(steps, topk, tokens, problems=[
             "--speculative-algorithm STANDALONE with --enable-dp-attention: SGLang refuses to start "
             "(\"Currently standalone speculative decoding does not support dp attention.\")"])
-    if cfg.flags.get("speculative-adaptive") is True:
+    if cfg.flags.get("speculative-adaptive") is True and _sglang_has_option(engine_version, "speculative-adaptive"):
         adaptive = _sglang_adaptive(cfg)
         if adaptive.problems or adaptive.adaptive:
             return adaptive
@@ -4175,7 +4242,8 @@ def _sglang_rules(cfg: LaunchConfig, target_architecture: str | None,
         problems.append("the trtllm_mha attention backend only supports topk 1: SGLang refuses to start "
                         "(\"ValueError: trtllm_mha backend only supports topk = 1 for speculative decoding.\"; "
                         "use --speculative-eagle-topk 1 or another attention backend)")
-    problems += _sglang_rejection_sampling_refusals(cfg, topk, guessed_arch=auto and target_architecture is None)
+    if _sglang_has_option(engine_version, "speculative-use-rejection-sampling"):
+        problems += _sglang_rejection_sampling_refusals(cfg, topk, guessed_arch=auto and target_architecture is None)
     if topk > 1 and _env_true(cfg.env.get("SGLANG_ENABLE_SPEC_V2")):
         asked = f"SGLANG_ENABLE_SPEC_V2={cfg.env['SGLANG_ENABLE_SPEC_V2']} with topk {topk}"
         release = _spec_v2_tree_rule(engine_version)

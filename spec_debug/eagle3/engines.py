@@ -239,8 +239,11 @@ SGLANG_CAPTURE_SINCE: dict[str, tuple[str, str, str]] = {
 # (the wheels above, 0.4.9 .. 0.5.23; each a plain nn.Module, or a subclass of one without it):
 # mixtral.py, gemma2.py, minicpm.py, minicpm3.py, ernie4.py, glm4v.py and glm4v_moe.py (over it),
 # deepseek_v4.py (0.5.15, 0.5.23), llava.py's LlavaForConditionalGeneration and mistral.py's
-# Mistral3ForConditionalGeneration over it (Mistral-Small-3.1/3.2). EAGLE3 stops the server at startup: AttributeError up to
-# 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
+# Mistral3ForConditionalGeneration over it (Mistral-Small-3.1/3.2), qwen3_omni_moe.py's EntryClass
+# Qwen3OmniMoeForConditionalGeneration (Qwen3-Omni: a transformers PreTrainedModel holding `thinker`, a
+# Qwen3VLMoeForConditionalGeneration subclass that has the method, without delegating it; wheels
+# 0.5.4, 0.5.9, 0.5.12, 0.5.17, 0.5.20, 0.5.22, 0.5.23 read). EAGLE3 stops the server at startup:
+# AttributeError up to 0.5.22 (model_executor/model_runner.py), and from 0.5.23 ValueError("Model ... does not
 # implement set_eagle3_layers_to_capture, which EAGLE3 aux hidden-state capture requires.")
 # (model_executor/model_runner_components/attention_backend_setup.py
 # configure_aux_hidden_state_capture).
@@ -249,7 +252,7 @@ SGLANG_NO_EAGLE3_CAPTURE: dict[str, str] = {
     "MiniCPM3ForCausalLM": "minicpm3", "Ernie4_5_MoeForCausalLM": "ernie4",
     "Glm4vForConditionalGeneration": "glm4v", "Glm4vMoeForConditionalGeneration": "glm4v_moe",
     "DeepseekV4ForCausalLM": "deepseek_v4", "LlavaForConditionalGeneration": "llava",
-    "Mistral3ForConditionalGeneration": "mistral"}
+    "Mistral3ForConditionalGeneration": "mistral", "Qwen3OmniMoeForConditionalGeneration": "qwen3_omni_moe"}
 _SGLANG_NO_EAGLE3_CAPTURE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/models/{module}.py: no set_eagle3_layers_to_capture in any release read "
     "(0.4.9 .. 0.5.23), which EAGLE3 calls on the target at startup (model_executor/model_runner.py: AttributeError; "
@@ -258,7 +261,7 @@ _SGLANG_CAPTURE_SINCE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/model_executor/model_runner.py calls set_eagle3_layers_to_capture on the "
     "target, which its model file defines from {since} only ({last} lacks it: AttributeError)")
 
-# Targets whose aux capture never happens on SGLang: Qwen3.5 (qwen3_5.py) inherits
+# Targets whose aux capture never happens on SGLang before SGLANG_QWEN35_CAPTURE: Qwen3.5 (qwen3_5.py) inherits
 # Qwen3VLForConditionalGeneration.set_eagle3_layers_to_capture, which writes the id list
 # `layers_to_capture` that Qwen3-VL's decoder loop reads, while Qwen3_5ForCausalLM.forward collects
 # aux states only from layers flagged `_is_layer_to_capture` (set by set_dflash_layers_to_capture
@@ -266,11 +269,18 @@ _SGLANG_CAPTURE_SINCE_SOURCE = (
 # values to unpack (expected 2)" (qwen3_vl.py forward): sgl-project/sglang#38307 (open on
 # 2026-09-07, "crashes on current main"; #23569 and #25408 closed unmerged). Qwen3-Next
 # (qwen3_next.py) flags its layers itself and captures like Llama ([val + 1 for val in ids]).
+# 0.5.22 fixed it (PyPI wheels: 0.5.17 .. 0.5.21 as above): qwen3_5.py's Qwen3_5ForCausalLM (the
+# language model of both classes; Qwen3_5MoeForCausalLM subclasses it) gains
+# set_eagle3_layers_to_capture, which flags each layer `_is_layer_to_capture`, and qwen3_vl.py's
+# set_eagle3_layers_to_capture hands it the [val + 1 for val in ids] when the language model has it
+# (the shape of sgl-project/sglang#25408); the flagged layers capture at attn_boundary.prepare, the
+# layer's input, as llama.py does (0.5.22, 0.5.23 read).
 SGLANG_NO_AUX_CAPTURE = frozenset({"Qwen3_5ForConditionalGeneration", "Qwen3_5MoeForConditionalGeneration"})
+SGLANG_QWEN35_CAPTURE = "0.5.22"
 _NO_AUX_CAPTURE_SOURCE = (
     "sgl-project/sglang python/sglang/srt/models/qwen3_5.py: Qwen3_5ForConditionalGeneration takes qwen3_vl.py's set_eagle3_layers_to_capture, "
-    "which never flags a layer `_is_layer_to_capture`, so a Qwen3.5 target captures nothing and EAGLE3 "
-    "fails at startup (ValueError: too many values to unpack); sgl-project/sglang#38307")
+    "which never flags a layer `_is_layer_to_capture` up to 0.5.21, so a Qwen3.5 target captures nothing and EAGLE3 "
+    "fails at startup (ValueError: too many values to unpack; sgl-project/sglang#38307); 0.5.22 flags them")
 # vLLM refused EAGLE-3 at startup for a target whose hf_text_config.model_type contains none
 # of a hard-coded list (SpeculativeConfig._verify_args: `raise ValueError(f"Eagle3 is only
 # supported for {eagle3_target_supported} models. ...")`, from 0.17.0 `aux_hidden_states_supported`,
@@ -338,37 +348,37 @@ _VLLM_NO_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
     " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"
     " (model_executor/models/interfaces.py; vllm 0.18.0, 0.22.0, 0.33.0 read)")
-# Target classes that gained SupportsEagle3 in a vLLM release between two read: (model file, the
-# last release read without it, the first read with it). qwen3_next.py's Qwen3NextForCausalLM
-# declares no SupportsEagle3 in 0.18.0 and 0.22.0 (nor does Qwen3NextModel collect aux states), and
-# in 0.33.0 declares it with Qwen3NextModel(EagleModelMixin) capturing as models/llama.py does. A
-# release up to the last one without it is refused at startup as VLLM_NO_EAGLE3_INTERFACE's are
-# (Qwen3-Next passes the model-type list before 0.22.0: "qwen" is in qwen3_next); the releases in
-# between were not read, so none of them is refused on a guess. qwen3_omni_moe_thinker.py's
-# Qwen3OmniMoeThinkerForConditionalGeneration (registry "Qwen3OmniMoeForConditionalGeneration") is
-# the same: SupportsMultiModal, SupportsPP, SupportsMRoPE ... in 0.18.0 and 0.22.0, SupportsEagle3
-# added in 0.33.0.
+# Target classes that gained SupportsEagle3 in a vLLM release: (model file, the last release
+# without it, the first with it; consecutive PyPI releases, every sdist between 0.22.0 and 0.33.0
+# read). qwen3_next.py's Qwen3NextModel(nn.Module, EagleModelMixin) collects aux states from 0.22.0,
+# but Qwen3NextForCausalLM(nn.Module, HasInnerState, SupportsLoRA, SupportsPP, ..., IsHybrid) declares
+# no SupportsEagle3 in 0.18.0, 0.22.0, 0.22.1 and 0.23.0; 0.24.0 adds it (and every release up to
+# 0.33.0 keeps it). qwen3_omni_moe_thinker.py's Qwen3OmniMoeThinkerForConditionalGeneration (registry
+# "Qwen3OmniMoeForConditionalGeneration") is SupportsMultiModal, SupportsPP, SupportsMRoPE ... without
+# it up to 0.28.0 and adds it in 0.29.0 (kept up to 0.33.0). A release before the first with it is
+# refused at startup as VLLM_NO_EAGLE3_INTERFACE's are (Qwen3-Next passes the model-type list before
+# 0.22.0: "qwen" is in qwen3_next). DeepSeek-V4's DeepseekV4ForCausalLM (registry "vllm.models.deepseek_v4",
+# models/deepseek_v4/nvidia/model.py from 0.22.0; model_executor/models/deepseek_v4.py in 0.20.0 and
+# 0.21.0, whose model-type list matches no entry of deepseek_v4 either) declares SupportsEagle3 from
+# 0.25.0 (0.22.0 .. 0.24.0 read without it). The file is named from vllm/.
 VLLM_EAGLE3_INTERFACE_LATE: dict[str, tuple[str, str, str]] = {
-    "Qwen3NextForCausalLM": ("qwen3_next", "0.22.0", "0.33.0"),
-    "Qwen3OmniMoeForConditionalGeneration": ("qwen3_omni_moe_thinker", "0.22.0", "0.33.0")}
+    "Qwen3NextForCausalLM": ("model_executor/models/qwen3_next.py", "0.23.0", "0.24.0"),
+    "Qwen3OmniMoeForConditionalGeneration": ("model_executor/models/qwen3_omni_moe_thinker.py", "0.28.0", "0.29.0"),
+    "DeepseekV4ForCausalLM": ("models/deepseek_v4/nvidia/model.py", "0.24.0", "0.25.0")}
 _VLLM_LATE_INTERFACE_SOURCE = (
-    "vllm-project/vllm vllm/model_executor/models/{module}.py: no SupportsEagle3 up to {last} (read), present in "
+    "vllm-project/vllm vllm/{module}: no SupportsEagle3 up to {last}, present from "
     "{first}; without it v1/worker/gpu_model_runner.py raises RuntimeError \"Model does not support EAGLE3 "
     "interface\" at startup")
 
 
 def vllm_interface_late(target_architecture: str | None, version: str | None) -> tuple[str, str, str] | None:
-    """(model file, last release read without SupportsEagle3, first read with it) when this vLLM
-    release is one of those without it for the target class (VLLM_EAGLE3_INTERFACE_LATE), else
-    None: an unknown or unparsable release, a source-tree build, or one past the last read without."""
+    """(model file, last release without SupportsEagle3, first with it) when this vLLM release
+    predates the first with it for the target class (VLLM_EAGLE3_INTERFACE_LATE), else None: an
+    unknown or unparsable release, or a source-tree build that may reach it (release_surely_before)."""
     late = VLLM_EAGLE3_INTERFACE_LATE.get(target_architecture or "")
-    if late is None or version is None or re.search(r"dev\d*", version.lower()):
+    if late is None or version is None:
         return None
-    try:
-        release = parse_version(version)
-    except ValueError:
-        return None
-    return late if release <= parse_version(late[1]) else None
+    return late if release_surely_before(version, late[2], DEV_REACH["vllm"]) else None
 
 
 def vllm_late_interface_failure(target_architecture: str, version: str, late: tuple[str, str, str]) -> "CaptureFailure":
@@ -376,11 +386,10 @@ def vllm_late_interface_failure(target_architecture: str, version: str, late: tu
     module, last, first = late
     return CaptureFailure(
         f"vLLM {version} cannot serve an EAGLE-3 draft over a {target_architecture} target: its "
-        f"model_executor/models/{module}.py class does not implement SupportsEagle3 there (read without it up to "
-        f"{last}, with it in {first}), which the server requires of the target: RuntimeError \"Model does not "
+        f"{module} class does not implement SupportsEagle3 there (without it up to "
+        f"{last}, with it from {first}), which the server requires of the target: RuntimeError \"Model does not "
         "support EAGLE3 interface ...\" at startup (v1/worker/gpu_model_runner.py), so no layer ids are ever read",
-        f"upgrade vLLM to {first} or later and re-run this check with that release: {first} is the first release "
-        f"read with it, those between {last} and {first} were not read")
+        f"upgrade vLLM to {first} or later and re-run this check with that release")
 
 
 VLLM_NO_INTERFACE_FIX = ("serve the draft with an engine whose model for this target captures aux hidden states "
@@ -435,12 +444,27 @@ def vllm_refused_target(version: str | None, target_architecture: str | None) ->
 
 
 # vLLM deepseek_v2.py (and the models that wrap it) keep their own capture loop, never the
-# EagleModelMixin one. GLM-5's GlmMoeDsaForCausalLM is deepseek_v2.py's too (registry.py:
-# "GlmMoeDsaForCausalLM": ("deepseek_v2", "GlmMoeDsaForCausalLM"), a DeepseekV2ForCausalLM
-# subclass that adds nothing).
+# EagleModelMixin one (DeepSeek-V3.2 and GLM-5 up to 0.28.0: VLLM_DEEPSEEK_DSA below). GLM-5's
+# GlmMoeDsaForCausalLM is deepseek_v2.py's too (registry.py: "GlmMoeDsaForCausalLM":
+# ("deepseek_v2", "GlmMoeDsaForCausalLM"), a DeepseekV2ForCausalLM subclass that adds nothing).
 VLLM_DEEPSEEK_FAMILY = frozenset({
     "DeepseekV2ForCausalLM", "DeepseekV3ForCausalLM", "DeepseekV32ForCausalLM",
     "MistralLarge3ForCausalLM", "KimiK25ForConditionalGeneration", "GlmMoeDsaForCausalLM"})
+# From 0.29.0 the registry maps DeepSeek-V3.2 and GLM-5 (DSA) to vllm.models.deepseek_v32: on CUDA its
+# __init__.py imports nvidia/model.py's DeepseekV32ForCausalLM (a DeepseekV2ForCausalLM, so
+# SupportsEagle3, with model_cls = DeepseekV32Model) for both, whose loop captures `hidden_states if
+# residual is None else hidden_states + residual` before layer idx and nothing after the last layer:
+# id 0 is the embedding output, id N is never reached (0.29.0 .. 0.33.0 read). ROCm (amd/model.py from
+# 0.31.0, deepseek_v2.py before), XPU and CPU keep other files, which this table, blind to the
+# platform, does not model.
+VLLM_DEEPSEEK_DSA = frozenset({"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"})
+VLLM_DEEPSEEK_DSA_MODULE = "0.29.0"
+# vLLM's DeepSeek-V4 (vllm/models/deepseek_v4/, not deepseek_v2.py) and its VL class (registry
+# "DeepseekV4ForConditionalGeneration", common/vl_model.py from 0.30.0, over the same language model).
+VLLM_DEEPSEEK_V4 = frozenset({"DeepseekV4ForCausalLM", "DeepseekV4ForConditionalGeneration"})
+# config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES adds DeepseekV4ForCausalLM (0.27.0 lacks it; on
+# ROCm default_v2_model_runner_architectures() takes it out again, which this table does not model)
+VLLM_MRV2_DEEPSEEK_V4 = "0.28.0"
 # MoE targets absent from vLLM's MRv2 default list run the V1 runner until 0.29: config/vllm.py
 # `_is_default_v2_model_runner_model` wants the architecture listed and `not model_config.is_moe`
 # (is_moe: num_experts / num_local_experts / n_routed_experts / moe_num_experts > 0) unless the
@@ -633,6 +657,13 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
                   " DeepseekV2ForCausalLM (vllm 0.24.0); MRv2 reads the top-level key only",
                   architectures=frozenset({"DeepseekV2ForCausalLM"})),
     ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
+                  VLLM_MRV2_DEEPSEEK_V4,
+                  _VLLM + "config/vllm.py (vllm 0.25.0 .. 0.27.0): DeepseekV4ForCausalLM, a MoE target"
+                  " (n_routed_experts), is not in DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES, so it runs the V1"
+                  " runner (top level + nested key); 0.28.0 lists it (MRv2: top level, then"
+                  " eagle_config['layer_ids'])",
+                  architectures=frozenset({"DeepseekV4ForCausalLM"})),
+    ConventionRow("vllm", "config_keys", (TOP_LEVEL_KEY, NESTED_KEY), VLLM_V1_NESTED_IDS,
                   VLLM_MRV2_ALL,
                   _VLLM + "config/vllm.py (vllm 0.22.0 .. 0.28.0): MoE targets outside"
                   " DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES run the V1 runner (top level + nested"
@@ -682,17 +713,46 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
                   _VLLM + "model_executor/models/interfaces.py EagleModelMixin"
                   "._maybe_add_hidden_state, called with id 0 before layer 0 by models/llama.py"
                   " (vllm 0.18.0); https://github.com/lightseekorg/TorchSpec/issues/87"),
+    ConventionRow("vllm", "captures_embedding", True, VLLM_DEEPSEEK_DSA_MODULE, None,
+                  "vllm-project/vllm vllm/models/deepseek_v32/nvidia/model.py DeepseekV32Model.forward (vllm"
+                  " 0.29.0 .. 0.33.0, CUDA): `if idx in self.aux_hidden_state_layers` appends `hidden_states if"
+                  " residual is None else hidden_states + residual` before layer idx, so id 0 is the embedding"
+                  " output",
+                  architectures=VLLM_DEEPSEEK_DSA),
     ConventionRow("vllm", "captures_embedding", False, None, None,
                   _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.33.0): `idx in"
                   " aux_hidden_state_layers` -> hidden_states + residual before layer idx; residual"
                   " is None before layer 0",
-                  architectures=VLLM_DEEPSEEK_FAMILY),
+                  architectures=VLLM_DEEPSEEK_FAMILY - VLLM_DEEPSEEK_DSA),
+    ConventionRow("vllm", "captures_embedding", False, None, VLLM_DEEPSEEK_DSA_MODULE,
+                  _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.28.0, the registry's module"
+                  " for DeepSeek-V3.2 and GLM-5 there): `idx in aux_hidden_state_layers` -> hidden_states +"
+                  " residual before layer idx; residual is None before layer 0",
+                  architectures=VLLM_DEEPSEEK_DSA),
+    # DeepSeek-V4 keeps its own loop (hyper-connections: the state is rebuilt by mhc_post): id k after
+    # layer k-1, nothing before layer 0, id N after the loop; SupportsEagle3 from 0.25.0
+    # (VLLM_EAGLE3_INTERFACE_LATE), the VL class (0.30.0) over the same language model
+    ConventionRow("vllm", "captures_embedding", False, None, None,
+                  "vllm-project/vllm vllm/models/deepseek_v4/nvidia/model.py DeepseekV4Model.forward (vllm 0.25.0"
+                  " .. 0.33.0): `if idx + 1 in self.aux_hidden_state_layers` after layer idx only, no capture"
+                  " before layer 0, so id 0 is never captured",
+                  architectures=VLLM_DEEPSEEK_V4),
+    ConventionRow("vllm", "captures_final", True, None, None,
+                  "vllm-project/vllm vllm/models/deepseek_v4/nvidia/model.py DeepseekV4Model.forward (vllm 0.25.0"
+                  " .. 0.33.0): the last layer's `idx + 1` is end_layer, and `if self.end_layer in"
+                  " self.aux_hidden_state_layers` reuses it before hc_head and the final norm",
+                  architectures=VLLM_DEEPSEEK_V4),
     ConventionRow("vllm", "captures_final", False, None, VLLM_MIXIN,
                   _VLLM + "model_executor/models/llama.py (vllm 0.9.2 .. 0.17.1): captures only before"
                   " layers, so id N is never reached; https://github.com/vllm-project/vllm/pull/46788"),
     ConventionRow("vllm", "captures_final", True, VLLM_MIXIN, None,
                   _VLLM + "models/llama.py (vllm 0.18.0): EagleModelMixin id k after layer k-1, so"
                   " id N = final output pre-norm"),
+    ConventionRow("vllm", "captures_final", False, VLLM_DEEPSEEK_DSA_MODULE, None,
+                  "vllm-project/vllm vllm/models/deepseek_v32/nvidia/model.py DeepseekV32Model.forward (vllm"
+                  " 0.29.0 .. 0.33.0, CUDA): captures before layers only, no `end_layer` capture after the loop,"
+                  " so id N is never reached",
+                  architectures=VLLM_DEEPSEEK_DSA),
     ConventionRow("vllm", "captures_final", False, None, VLLM_MRV2_DENSE,
                   _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.18.0 .. 0.24.0): no capture"
                   " after the last layer; https://github.com/vllm-project/vllm/pull/46788",
@@ -700,7 +760,12 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
     ConventionRow("vllm", "captures_final", True, VLLM_MRV2_DENSE, None,
                   _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.25.0): `if self.end_layer"
                   " in self.aux_hidden_state_layers` after the loop",
-                  architectures=VLLM_DEEPSEEK_FAMILY),
+                  architectures=VLLM_DEEPSEEK_FAMILY - VLLM_DEEPSEEK_DSA),
+    ConventionRow("vllm", "captures_final", True, VLLM_MRV2_DENSE, VLLM_DEEPSEEK_DSA_MODULE,
+                  _VLLM + "model_executor/models/deepseek_v2.py (vllm 0.25.0 .. 0.28.0, the registry's module"
+                  " for DeepSeek-V3.2 and GLM-5 there): `if self.end_layer in self.aux_hidden_state_layers`"
+                  " after the loop",
+                  architectures=VLLM_DEEPSEEK_DSA),
     ConventionRow("vllm", "fc_fan_in", 3, None, VLLM_V1_NESTED_IDS,
                   _VLLM + "model_executor/models/llama_eagle3.py (vllm 0.9.2 .. 0.21.0): fc in ="
                   " target_hidden_size * 3"),
@@ -1267,13 +1332,18 @@ def capture_failure(engine: str, target_architecture: str | None,
             "serve the target without EAGLE-3: vLLM's model class for it does not implement SupportsEagle3 either "
             "(0.18.0, 0.22.0, 0.33.0 read), so neither engine serves this draft"
             if target_architecture in VLLM_NO_EAGLE3_INTERFACE else
+            f"serve the draft with vLLM {VLLM_EAGLE3_INTERFACE_LATE[target_architecture][2]} or later, whose model "
+            "class for this target implements SupportsEagle3 from that release, or serve the target without EAGLE-3"
+            if target_architecture in VLLM_EAGLE3_INTERFACE_LATE else
             "serve the draft with vLLM, whose model class for this target implements SupportsEagle3 (0.33.0 read), "
             "or serve the target without EAGLE-3")
-    if engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE:
+    if (engine == "sglang" and target_architecture in SGLANG_NO_AUX_CAPTURE and version is not None
+            and release_surely_before(version, SGLANG_QWEN35_CAPTURE, DEV_REACH["sglang"])):
         return CaptureFailure(
-            f"SGLang captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
+            f"SGLang {version} captures no aux hidden state of a {target_architecture} target: EAGLE3 fails at "
             "startup (ValueError: too many values to unpack, sgl-project/sglang#38307)",
-            "serve the draft with vLLM, or the target's own MTP head with --speculative-algorithm NEXTN")
+            f"upgrade SGLang to {SGLANG_QWEN35_CAPTURE} or later (its qwen3_5.py flags the layers to capture), serve "
+            "the draft with vLLM, or the target's own MTP head with --speculative-algorithm NEXTN")
     return None
 
 

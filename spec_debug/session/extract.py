@@ -114,6 +114,6 @@ def _command_facts(command: str) -> Extracted:
     its calls share one Extracted, as the worker processes' already do (parallel._Commands: the
     analysis reads an Extracted, never changes one). Sessions repeat commands (44% of the
     bench session's calls); a hit is one lookup where the scans' own caches took five."""
-    return Extracted((), (), tuple(spec_facts.launch_observations(command)), (),
+    return Extracted((), (), tuple(spec_facts.launch_observations(command, True)), (),
                      tuple(spec_facts.concat_orders(command)), tuple(spec_facts.layer_id_lists(command)),
                      (), None, None, "", shell.categorize(command), shell.template(command), shell.parse_target(command))

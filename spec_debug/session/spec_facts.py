@@ -25,10 +25,13 @@ from spec_debug.diagnose.launch_scan import bracket_end
 # command sits in an ssh command's double quotes), a Python dict passed as
 # ``LLM(speculative_config={...})`` (vllm examples/offline_inference/spec_decode.py), its
 # dotted form (``--speculative-config.num_speculative_tokens 1``, vllm/utils
-# FlexibleArgumentParser) and the flag of vLLM <= 0.7 (``--num-speculative-tokens``,
-# vllm/engine/arg_utils.py).
+# FlexibleArgumentParser; -sc from 0.19.0), the flag of vLLM <= 0.7 (``--num-speculative-tokens``,
+# vllm/engine/arg_utils.py) and the shorthand of 0.22.0 and later (``--spec-method eagle3
+# --spec-model DRAFT --spec-tokens 3``, vllm/engine/arg_utils.py `--spec-tokens`, PR #42476), which
+# has no "speculative" in it.
 _DRAFT_STEPS = re.compile(
-    r"--(?:speculative[-_]num[-_]steps|(?:speculative[-_]config\.)?num[-_]speculative[-_]tokens)"
+    r"(?:--(?:speculative[-_]num[-_]steps|(?:speculative[-_]config\.)?num[-_]speculative[-_]tokens|spec[-_]tokens)"
+    r"|(?<![\w-])-sc\.num[-_]speculative[-_]tokens)"
     r"(?:=|\s+|['\"]\s*,\s*)['\"]?(\d+)(?![\d.])"
     r"|\\?[\"'](?:num_speculative_tokens|speculative_num_steps)\\?[\"']\s*:\s*(\d+)(?![\d.])"
     r"|(?<![\w-])(?:speculative_num_steps|num_speculative_tokens)\s*=\s*(\d+)(?![\d.])")
@@ -47,7 +50,7 @@ _API_REACH = 1200
 _ALGO_EAGLE = re.compile(
     r"--speculative[-_]algo(?:r|ri|rit|rith|rithm)?(?:=|\s+)['\"]?EAGLE\b(?!3)"
     r"|\\?[\"']method\\?[\"']\s*:\s*\\?[\"']eagle\\?[\"']"
-    r"|--speculative[-_]config\.method(?:=|\s+)['\"]?eagle\b(?!3)"
+    r"|(?:--speculative[-_]config\.|(?<![\w-])-sc\.|--spec[-_])method(?:=|\s+)['\"]?eagle\b(?!3)"
     r"|(?<![\w-])speculative_algorithm\s*=\s*['\"]EAGLE['\"]"
     r"|\"speculative_algorithm\"\s*:\s*\"EAGLE\"", re.I)
 # The items of a list or tuple passed to cat: names (``embed, layer3``) or subscripts of
@@ -127,10 +130,13 @@ class Observation:
     no trained depth is a warning, as the catalog says); None: the catalog's."""
 
 
-def launch_observations(text: str) -> list[Observation]:
-    """Launch-command facts (run on commands and on outputs that echo a command line)."""
+def launch_observations(text: str, command: bool = False) -> list[Observation]:
+    """Launch-command facts (run on commands and on outputs that echo a command line).
+    `command`: ``text`` is a command the session ran (short, and cached by the caller), which is
+    also read in vLLM's `--spec-tokens 1 --spec-method eagle3` (0.22.0), with no "speculative" in
+    it; an output keeps the one scan for "speculative" (a shorter needle costs every output more)."""
     out: list[Observation] = []
-    if "v" not in text or "speculative" not in text:
+    if "v" not in text or ("speculative" not in text and not (command and "--spec-" in text)):
         return out
     cli = "launch_server" in text or " serve" in text or "vllm.entrypoints" in text
     api = _api_calls(text) if "(" in text else []

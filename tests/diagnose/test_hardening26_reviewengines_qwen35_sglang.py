@@ -23,7 +23,7 @@ def test_sglang_captures_nothing_of_a_qwen35_target():
         plan = engines.serve_plan("sglang", "0.5.20", DRAFT, 64, arch)
         assert plan.layer_ids == [] and plan.unreachable == plan.requested
         assert any("sglang#38307" in source for source in plan.sources)
-        failure = engines.capture_failure("sglang", arch)
+        failure = engines.capture_failure("sglang", arch, "0.5.20")  # hardening65: 0.5.22 captures
         assert failure and "38307" in failure.reason and "vLLM" in failure.fix
 
 

@@ -24,8 +24,9 @@ QWEN35 = "Qwen3_5ForConditionalGeneration"
 
 
 def test_capture_failure_carries_its_reason_and_fix():
-    failure = engines.capture_failure("sglang", QWEN35)
-    assert "sglang#38307" in failure.reason and failure.fix.startswith("serve the draft with vLLM")
+    # hardening65: SGLang 0.5.22 captures Qwen3.5's layers; 0.5.21 is the last release that fails
+    failure = engines.capture_failure("sglang", QWEN35, "0.5.21")
+    assert "sglang#38307" in failure.reason and failure.fix.startswith("upgrade SGLang to 0.5.22 or later")
     assert str(failure) == f"{failure.reason}; {failure.fix}"  # the one line notes print
 
 

@@ -56,7 +56,8 @@ def test_vllm_refuses_qwen3_omni_up_to_the_last_release_read_without_the_interfa
     assert problems == [f"method eagle3: {failure.reason} ({failure.fix})"]
 
 
-@pytest.mark.parametrize("version", ["0.33.0", "0.25.0", None])
-def test_vllm_serves_qwen3_omni_from_0_33_and_guesses_nothing_between(version):
+# hardening65: every sdist between read; 0.29.0 is the first with the interface (0.28.0 lacks it)
+@pytest.mark.parametrize("version", ["0.33.0", "0.29.0", None])
+def test_vllm_serves_qwen3_omni_from_0_29(version):
     assert engines.capture_failure("vllm", OMNI, version) is None
     assert engines.serve_plan("vllm", version, {}, 48, OMNI).layer_ids == [2, 24, 45]

@@ -37,9 +37,12 @@ NEITHER = ("serve the target without EAGLE-3: vLLM's model class for it does not
            "(0.18.0, 0.22.0, 0.33.0 read), so neither engine serves this draft")
 VLLM_DOES = ("serve the draft with vLLM, whose model class for this target implements SupportsEagle3 (0.33.0 read), "
              "or serve the target without EAGLE-3")
+# hardening65: vLLM's DeepSeek-V4 class implements SupportsEagle3 from 0.25.0 only
+VLLM_FROM_0_25 = ("serve the draft with vLLM 0.25.0 or later, whose model class for this target implements "
+                  "SupportsEagle3 from that release, or serve the target without EAGLE-3")
 FIX = {"MixtralForCausalLM": NEITHER, "Gemma2ForCausalLM": NEITHER, "Ernie4_5_MoeForCausalLM": NEITHER,
        "Glm4vMoeForConditionalGeneration": NEITHER, "MiniCPMForCausalLM": VLLM_DOES, "MiniCPM3ForCausalLM": VLLM_DOES,
-       "DeepseekV4ForCausalLM": VLLM_DOES}
+       "DeepseekV4ForCausalLM": VLLM_FROM_0_25}
 # (target architecture, model file, first release with the method, the release before it)
 LATE = [("Qwen3NextForCausalLM", "qwen3_next", "0.5.9", "0.5.8.post1"),
         ("KimiK25ForConditionalGeneration", "kimi_k25", "0.5.10", "0.5.9"),
@@ -106,8 +109,10 @@ def test_the_launch_check_says_what_the_table_already_refused():
     assert len(problems) == 1 and problems[0].startswith(
         "--speculative-algorithm EAGLE3: SGLang 0.4.8.post1 cannot serve an EAGLE-3 draft over a Qwen3ForCausalLM")
     assert problems[0].endswith("(upgrade SGLang to 0.4.9 or later and re-run this check with that release)")
-    problems = _launch_problems("Qwen3_5ForConditionalGeneration", "0.5.23")
+    # hardening65: 0.5.21 is the last release whose qwen3_5.py captures nothing (0.5.22 flags the layers)
+    problems = _launch_problems("Qwen3_5ForConditionalGeneration", "0.5.21")
     assert len(problems) == 1 and "sglang#38307" in problems[0]
+    assert _launch_problems("Qwen3_5ForConditionalGeneration", "0.5.23") == []
 
 
 def test_what_the_launch_check_leaves_alone():

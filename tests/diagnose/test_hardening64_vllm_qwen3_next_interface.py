@@ -20,8 +20,8 @@ from spec_debug.eagle3 import engines
 ARCH = "Qwen3NextForCausalLM"
 VLLM = ("vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --speculative-config "
         "'{\"method\": \"eagle3\", \"model\": \"org/Qwen3-Next-eagle3\", \"num_speculative_tokens\": 3}'")
-FIX = ("upgrade vLLM to 0.33.0 or later and re-run this check with that release: 0.33.0 is the first release read "
-       "with it, those between 0.22.0 and 0.33.0 were not read")
+# hardening65: every sdist between read; 0.23.0 is the last without it, 0.24.0 the first with it
+FIX = "upgrade vLLM to 0.24.0 or later and re-run this check with that release"
 
 
 def _refusals(version: str | None) -> list[str]:
@@ -35,19 +35,19 @@ def test_a_release_without_the_interface_on_qwen3_next_serves_nothing(version):
     assert failure is not None
     assert failure.reason == (
         f"vLLM {version} cannot serve an EAGLE-3 draft over a {ARCH} target: its model_executor/models/qwen3_next.py "
-        "class does not implement SupportsEagle3 there (read without it up to 0.22.0, with it in 0.33.0), which the "
+        "class does not implement SupportsEagle3 there (without it up to 0.23.0, with it from 0.24.0), which the "
         "server requires of the target: RuntimeError \"Model does not support EAGLE3 interface ...\" at startup "
         "(v1/worker/gpu_model_runner.py), so no layer ids are ever read")
     assert failure.fix == FIX
     plan = engines.serve_plan("vllm", version, {}, 48, ARCH)
     assert plan.layer_ids == [] and plan.unreachable == [2, 24, 45]
-    assert any("qwen3_next.py: no SupportsEagle3 up to 0.22.0 (read), present in 0.33.0" in s for s in plan.sources)
+    assert any("qwen3_next.py: no SupportsEagle3 up to 0.23.0, present from 0.24.0" in s for s in plan.sources)
     assert _refusals(version) == [f"method eagle3: {failure.reason} ({FIX})"]
 
 
-@pytest.mark.parametrize("version", ["0.33.0", "0.34.0", None,
-                                     # not read: not refused on a guess
-                                     "0.22.1", "0.27.0", "0.23.0.dev4+g0123abc"])
+@pytest.mark.parametrize("version", ["0.33.0", "0.34.0", None, "0.24.0", "0.27.0",
+                                     # a source-tree build that may reach 0.24.0: not refused on a guess
+                                     "0.23.0.dev4+g0123abc"])
 def test_releases_with_the_interface_or_not_read_serve_the_layers(version):
     assert engines.capture_failure("vllm", ARCH, version) is None
     assert engines.serve_plan("vllm", version, {}, 48, ARCH).layer_ids == [2, 24, 45]

@@ -49,8 +49,9 @@ def test_hidden_layout_plans_the_served_layers_of_a_qwen3_omni_target(tmp_path):
     checks were skipped without a word."""
     draft = _checkpoint(tmp_path, "draft", SPECFORGE_QWEN3_OMNI_DRAFT)
     target = _checkpoint(tmp_path, "target", QWEN3_OMNI_TARGET)
+    # vLLM: SGLang's Qwen3-Omni class has no set_eagle3_layers_to_capture (hardening65), so it plans nothing
     out = hidden_layout.run({"draft_model": str(draft), "target_model": str(target),
-                             "engine": "sglang"})
+                             "engine": "vllm"})
     assert out["num_target_layers"] == 48
     assert out["target_architecture"] == "Qwen3OmniMoeForConditionalGeneration"
     assert out["plan"]["layer_ids"] == [2, 24, 45]

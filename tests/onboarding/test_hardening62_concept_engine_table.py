@@ -36,8 +36,10 @@ def test_embedding_capture_releases_are_the_tables() -> None:
     section = " ".join(_engines_section("concat order").split())
     captured = {(r.engine, r.since) for r in _rows("sglang", "captures_embedding") + _rows("vllm", "captures_embedding")
                 if r.value is True}
-    assert captured == {("sglang", "0.5.22"), ("sglang", "0.5.17"), ("vllm", "0.18.0")}
+    # hardening65: vLLM's DeepSeek-V3.2 / GLM-5 file (vllm/models/deepseek_v32) captures it from 0.29.0
+    assert captured == {("sglang", "0.5.22"), ("sglang", "0.5.17"), ("vllm", "0.18.0"), ("vllm", "0.29.0")}
     assert "vllm from 0.18.0" in section
+    assert "DeepSeek-V3.2 / GLM-5 one from 0.29.0" in section
     assert "sglang's llama.py from 0.5.22" in section
     assert "gpt_oss.py from 0.5.17" in section
     assert "only vLLM" not in section
