@@ -31,11 +31,13 @@ from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
+from spec_debug.session.reverts import Reverts
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
+_REVERTED_AT = " was reverted at [msg "
 
 
 def _then_space(text: str) -> str:
@@ -224,7 +226,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT and p.text.strip() and not only_attachments(p.text)]
     first_prompt = main_prompts[0] if main_prompts else None
     errors_found = [f for f in a.findings if f.severity == "error" and f.code not in SYMPTOM_CODES]
-    impact = _impact(a)
+    reverts = Reverts(a.commands)
+    impact = _impact(a, reverts)
     if first_prompt:
         # A report pasted as Markdown opens with its own heading ("# Ticket #161: ..."): the
         # template's heading already gives the level, so its marks would show as text.
@@ -268,6 +271,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if impact.get("baseline"):
             b = impact["baseline"]
             line += f" against a {b['value']:g} tok/s baseline [msg {b['seq']}]"
+        if tput["reverted_seq"] is not None:
+            line += (f"; that reading measured {tput['reverted_change']}, which was reverted at "
+                     f"[msg {tput['reverted_seq']}], and nothing was measured after the revert")
         summary.append(line + ".")
     elif impact.get("baseline"):  # "90 tok/s without speculation" and nothing measured with it
         b = impact["baseline"]
@@ -332,11 +338,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                  f"{CATEGORY_TITLES[p.from_category].lower()} → {CATEGORY_TITLES[p.to_category].lower()} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
-    resolution = _resolution(a)
+    resolution = _resolution(a, reverts)
     # a change measured again and found to help: the fix was checked, not assumed (a shell log
     # has no hypothesis to confirm, and said "nothing recognised" for a fix it measured)
     went_well += [f"The change was measured again: {line[0].lower()}{line[1:]}" for line in resolution
-                  if line.startswith("Throughput rose from ")][-1:]
+                  if line.startswith("Throughput rose from ") and _REVERTED_AT not in line][-1:]
 
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
     # a loop of commands the agent's new server refused while it loaded (a benchmark retried) waits too
@@ -353,6 +359,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             went_wrong.append(f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…"
                               f"[msg {lp.last_seq}] ({lp.agent}): {shown} — "
                               f"{_short(loop_error[id(lp)], 100)}")
+    went_wrong += _reverted_falls(a, reverts)
     kinds: dict[str, list[int]] = {}
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
@@ -571,11 +578,12 @@ RISE = 1.05
 """A throughput reading this much above the best before it is a rise, as for pivots (analysis.py)."""
 
 
-def _resolution(a: SessionAnalysis) -> list[str]:
+def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> list[str]:
     """What resolved it, as the SRE book's "Resolution": each rise of the measured throughput
     and the changes made since the reading before it (TRANSCRIPTS.md section 4: "the last config
     or code change followed by a metric improvement")."""
     # in the order the sessions are listed (by time: in_time_order), not by their ids
+    reverts = reverts or Reverts(a.commands)
     rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
     readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline),
                       key=lambda m: (rank.get(m.session, len(rank)), m.seq))
@@ -584,8 +592,8 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     # gpu-b, told gpu-b's rise only, and credited it with gpu-a's edit as well).
     by_host = _by_host(readings)
     for on_host in by_host.values():
-        out += _reported_rise(a, on_host, rank, len(by_host) == 1)
-        out += _rises(a, on_host, rank)
+        out += _reported_rise(a, on_host, rank, len(by_host) == 1, reverts)
+        out += _rises(a, on_host, rank, reverts)
     first = _first_after_changes(a, readings) if not out else None
     if first is not None and not _changes_before(a, _last_read(readings, first[0]), first[0].seq):
         # no rise to tell, since nothing was read before the changes: "No change in the session was
@@ -600,18 +608,19 @@ def _resolution(a: SessionAnalysis) -> list[str]:
 
 
 def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
-                   one_host: bool) -> list[tuple[tuple[int, int], str]]:
+                   one_host: bool, reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
     """The rise from the throughput the user reported to the first one measured on the host, when
     that was measured only after changes there (:func:`_reported_before`)."""
     m = readings[0]
     reported = _reported_before(a, m, one_host)
     if reported is None or m.value <= reported.value * RISE:
         return []
-    shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in _changes_before(a, m)[-3:])
+    changes = _changes_before(a, m)
+    shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
     host = f" on {m.host}" if m.host else ""
     return [((rank.get(m.session, len(rank)), m.seq),
              f"Throughput rose from {reported.value:g} tok/s as reported [msg {reported.seq}] to {m.value:g} "
-             f"tok/s{host} [msg {m.seq}] after {shown}.")]
+             f"tok/s{host} [msg {m.seq}] after {shown}{_reverted_said(a, changes, m, changes[-3:], reverts)}.")]
 
 
 def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord]]:
@@ -726,7 +735,8 @@ def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tu
     return (m, changes) if changes else None
 
 
-def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int]) -> list[tuple[tuple[int, int], str]]:
+def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
+           reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
     """The rises of one host's throughput readings, each keyed by where it was read."""
     out: list[tuple[tuple[int, int], str]] = []
     # of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
@@ -753,8 +763,69 @@ def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int
         shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         out.append(((rank.get(m.session, len(rank)), m.seq),
-                    f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}."))
+                    f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}"
+                    + _reverted_said(a, changes, m, changes[-3:], reverts) + "."))
     return out
+
+
+def _reverted_falls(a: SessionAnalysis, reverts: Reverts) -> list[str]:
+    """Each change tried, measured worse and rolled back: a fall of a host's throughput after
+    changes one of which was undone after the reading. The session's sed edit, benchmarked at a
+    third less and reverted, was told nowhere (the summary named the worse reading as the after)."""
+    rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
+    readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline),
+                      key=lambda m: (rank.get(m.session, len(rank)), m.seq))
+    out = []
+    for on_host in _by_host(readings).values():
+        for prev, m in zip(on_host, on_host[1:]):
+            if prev.session != m.session or prev.agent != m.agent or m.value * RISE >= prev.value:
+                continue
+            changes = _changes_before(a, m, prev.seq)
+            undone = _reverted(a, changes, m, reverts)
+            if undone is None:
+                continue
+            c, r = undone
+            host = f" on {m.host}" if m.host else ""
+            out.append(f"Throughput fell from {prev.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after "
+                       f"{_change(a, c)} [msg {c.seq}], which was reverted at [msg {r.seq}].")
+    return out
+
+
+def _revert_of(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reverts) -> CommandRecord | None:
+    """The later command that undid the change ``c`` (:mod:`reverts`): a sed swapped back, the
+    file put back by git or from its backup, the server relaunched with the flags of before."""
+    if isinstance(c, FileEdit) or c.category == "edit":
+        return reverts.reverted_by(c)
+    if c.category == "launch_server":
+        before = _spec_flags(_launch_before(a, c))
+        if before and set(before) != set(_spec_flags(c.inner or c.command)):
+            return reverts.reverted_by(c, before, _spec_flags)
+    return None
+
+
+def _reverted(a: SessionAnalysis, changes: list[CommandRecord | FileEdit], m: MetricRecord,
+              reverts: Reverts) -> tuple[CommandRecord | FileEdit, CommandRecord] | None:
+    """The last of ``changes`` (those before the reading ``m``) undone after ``m``, and what undid it:
+    what ``m`` measured is no longer what is served."""
+    for c in reversed(changes):
+        r = _revert_of(a, c, reverts)
+        if r is not None and r.seq > m.seq:
+            return c, r
+    return None
+
+
+def _reverted_said(a: SessionAnalysis, changes: list[CommandRecord | FileEdit], m: MetricRecord,
+                   shown: list[CommandRecord | FileEdit], reverts: Reverts) -> str:
+    """"; the change at [msg 5] was reverted at [msg 9]" where one of the changes a reading followed
+    was undone afterwards (named in full where ``shown``, those already told, leaves it out): a
+    rolled-back change is no resolution (was told as the fix, and as "the change was measured
+    again" under what went well)."""
+    undone = _reverted(a, changes, m, reverts)
+    if undone is None:
+        return ""
+    c, r = undone
+    said = "the change at" if any(x is c for x in shown) else _change(a, c)
+    return f"; {said} [msg {c.seq}]{_REVERTED_AT}{r.seq}]"
 
 
 # The flags that set how much is drafted: SGLang's --speculative-* options
@@ -823,8 +894,9 @@ def _back_above_baseline(impact: dict[str, Any]) -> bool:
     return bool(tput and base and tput["readings"] > 1 and tput["after"] >= base["value"])
 
 
-def _impact(a: SessionAnalysis) -> dict[str, Any]:
+def _impact(a: SessionAnalysis, reverts: Reverts | None = None) -> dict[str, Any]:
     """First and last reading of each headline metric (readings printed by commands first)."""
+    reverts = reverts or Reverts(a.commands)
     out: dict[str, Any] = {"rows": [], "baseline": None, "host_baselines": []}  # the templates test them (StrictUndefined)
     for name in _IMPACT_METRICS:
         # a throughput of the server without speculation is the baseline, not a before or an after
@@ -839,7 +911,7 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         by_host = _by_host(readings)
         last_host = _headline_host(a, readings, by_host)
         for host, on_host in by_host.items():
-            row = _impact_row(a, name, on_host)
+            row = _impact_row(a, name, on_host, reverts)
             if name == "throughput" and on_host[0].source == "output" \
                     and (reported := _reported_before(a, on_host[0], len(by_host) == 1)) is not None:
                 row.update(before=reported.value, before_seq=reported.seq, before_reported=True,
@@ -894,7 +966,7 @@ def _headline_host(a: SessionAnalysis, readings: list[MetricRecord],
     return max(changed, key=lambda host: by_host[host][-1].seq)
 
 
-def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord]) -> dict[str, Any]:
+def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], reverts: Reverts) -> dict[str, Any]:
     """The impact row of one metric's readings on one host: its first and last."""
     if name == "throughput" and len(readings) > 1:
         readings = _same_row(a, readings)
@@ -905,9 +977,15 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord]) -> 
         unit = "%"
         before_value = round(before.value * 100, 2) if before.unit == "ratio" else before.value
         after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
+    # the last reading measured a change (made since the reading before it) undone after it, and
+    # nothing read since: the after is of a setup no longer served (a change benchmarked worse and
+    # rolled back read as the outcome)
+    undone = _reverted(a, _changes_before(a, after, readings[-2].seq if len(readings) > 1 else -1), after, reverts)
     return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
             "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
-            "readings": len(readings), "before_reported": False}
+            "readings": len(readings), "before_reported": False,
+            "reverted_seq": undone[1].seq if undone else None,
+            "reverted_change": f"{_change(a, undone[0])} [msg {undone[0].seq}]" if undone else ""}
 
 
 def _reported_before(a: SessionAnalysis, first: MetricRecord, one_host: bool) -> MetricRecord | None:
