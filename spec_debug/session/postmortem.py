@@ -825,7 +825,21 @@ def _reverted_said(a: SessionAnalysis, changes: list[CommandRecord | FileEdit], 
         return ""
     c, r = undone
     said = "the change at" if any(x is c for x in shown) else _change(a, c)
+    if any(x is not c and _still_served(a, x, m, reverts) for x in changes):
+        # another change before the reading stayed (a debug line added and taken out again beside
+        # the fix): the rise may be the kept one's, and is still told as the fix
+        return f"; {said} [msg {c.seq}] was undone at [msg {r.seq}], the others kept"
     return f"; {said} [msg {c.seq}]{_REVERTED_AT}{r.seq}]"
+
+
+def _still_served(a: SessionAnalysis, c: CommandRecord | FileEdit, m: MetricRecord, reverts: Reverts) -> bool:
+    """``c``, a change before the reading ``m``, changed what is served and was never undone: not the
+    first launch (it starts what the readings measure) nor a restart with the same flags (it
+    changes nothing), not one reverted."""
+    if not isinstance(c, FileEdit) and c.category == "launch_server" \
+            and (not _launch_before(a, c) or _change(a, c) == "restarting the server (the same speculative flags)"):
+        return False
+    return _revert_of(a, c, reverts) is None
 
 
 # The flags that set how much is drafted: SGLang's --speculative-* options
@@ -980,7 +994,10 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
     # the last reading measured a change (made since the reading before it) undone after it, and
     # nothing read since: the after is of a setup no longer served (a change benchmarked worse and
     # rolled back read as the outcome)
-    undone = _reverted(a, _changes_before(a, after, readings[-2].seq if len(readings) > 1 else -1), after, reverts)
+    changes = _changes_before(a, after, readings[-2].seq if len(readings) > 1 else -1)
+    undone = _reverted(a, changes, after, reverts)
+    if undone is not None and any(x is not undone[0] and _still_served(a, x, after, reverts) for x in changes):
+        undone = None  # another change it measured is still served: the reading is no stale one
     return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
             "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
             "readings": len(readings), "before_reported": False,

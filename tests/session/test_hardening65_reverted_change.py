@@ -141,3 +141,31 @@ def test_rise_kept_after_another_relaunch_is_still_the_resolution(tmp_path: Path
         "`--speculative-num-steps 5 --speculative-num-draft-tokens 6` (was `--speculative-num-steps 3 "
         "--speculative-num-draft-tokens 4`) [msg 5]."]
     assert any(w.startswith("The change was measured again") for w in view["went_well"])
+
+
+def test_a_debug_edit_taken_out_beside_the_fix_keeps_the_fix(tmp_path: Path) -> None:
+    # the rise followed two edits: the fix, kept, and a debug line, taken out again afterwards
+    debug = "ssh ubuntu@gpu01 'sudo sed -i \"s/log_level: info/log_level: debug/\" /etc/sglang/logging.yaml'"
+    s = _Session()
+    s.add("user", "EAGLE-3 on gpu01 is slow, please fix it.")
+    s.bench("60.5")                       # msg 2
+    s.bash(_SED.format(8, 3))             # msg 3
+    s.bash(debug)                         # msg 5
+    s.bench("120.3")                      # msg 8
+    s.bash("ssh ubuntu@gpu01 'sudo sed -i \"s/log_level: debug/log_level: info/\" /etc/sglang/logging.yaml'")  # msg 9
+    view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
+    assert view["resolution"][0].endswith("; the change at [msg 5] was undone at [msg 9], the others kept.")
+    assert any(w.startswith("The change was measured again") for w in view["went_well"])
+
+
+def test_one_reading_of_a_launch_and_a_reverted_edit(tmp_path: Path) -> None:
+    # the server started, the config changed, one benchmark, the change undone: the one reading is stale
+    s = _Session()
+    s.add("user", "EAGLE-3 on gpu01 is slow, please fix it.")
+    s.bash(_LAUNCH.format(_OLD_FLAGS))    # msg 1
+    s.bash(_SED.format(3, 8))             # msg 3
+    s.bench("40.2")                       # msg 6
+    s.bash(_SED.format(8, 3))             # msg 7
+    view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
+    assert view["impact"]["throughput"]["reverted_seq"] == 7
+    assert _tput(view).startswith("Throughput was measured once: 40.2 tok/s [msg 6]; that reading measured `sudo sed")
