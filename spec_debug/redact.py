@@ -107,8 +107,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # but not a tokenizer's special token (--pad_token "<pad>").
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
                r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
-    # Authorization headers.
-    re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+" + _SHELL_REFERENCE + r"(?P<secret>[^\s'\"]+)"),
+    # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
+    # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
+    # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
+    re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:bearer|basic|token)\s+" + _SHELL_REFERENCE
+               + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
     re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
@@ -172,6 +175,9 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?P<secret>xox(?<=\bxox)[abposr]-[A-Za-z0-9-]{10,})"),
     re.compile(r"(?P<secret>(?:AKIA|ASIA)(?<=\b\w{4})[0-9A-Z]{16}\b)"),
     re.compile(r"(?P<secret>AIza(?<=\bAIza)[0-9A-Za-z_-]{35}\b)"),
+    # NVIDIA API keys (NGC, build.nvidia.com; what `docker login nvcr.io` and a NIM container take
+    # as NGC_API_KEY): `nvapi-` and 64 characters of letters, digits, `_` and `-`.
+    re.compile(r"(?P<secret>nvapi-(?<=\bnvapi-)[A-Za-z0-9_-]{20,})"),
 ]
 
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
@@ -222,10 +228,10 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
-    hf_, sk-, glpat-, xox, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_.
+    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_.
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
-    return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text
+    return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
             or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text)
 
