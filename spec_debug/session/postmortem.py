@@ -903,9 +903,11 @@ def _launch_before(a: SessionAnalysis, c: CommandRecord) -> str:
 
 def _back_above_baseline(impact: dict[str, Any]) -> bool:
     """The last throughput reading is at or above the no-speculation baseline: SD501's "until
-    fixed, serve without speculation" is then advice for a problem the session already fixed."""
+    fixed, serve without speculation" is then advice for a problem the session already fixed. Not
+    where that reading measured a change rolled back after it: the fix is no longer served."""
     tput, base = impact.get("throughput"), impact.get("baseline")
-    return bool(tput and base and tput["readings"] > 1 and tput["after"] >= base["value"])
+    return bool(tput and base and tput["readings"] > 1 and tput["after"] >= base["value"]
+                and tput["reverted_seq"] is None)
 
 
 def _impact(a: SessionAnalysis, reverts: Reverts | None = None) -> dict[str, Any]:

@@ -169,3 +169,20 @@ def test_one_reading_of_a_launch_and_a_reverted_edit(tmp_path: Path) -> None:
     view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
     assert view["impact"]["throughput"]["reverted_seq"] == 7
     assert _tput(view).startswith("Throughput was measured once: 40.2 tok/s [msg 6]; that reading measured `sudo sed")
+
+
+def test_below_baseline_advice_stays_when_the_fix_was_rolled_back(tmp_path: Path) -> None:
+    # SD501's "until fixed, serve without speculation" was dropped as done: the last reading was
+    # above the baseline, but measured flags the session then put back
+    s = _Session()
+    s.add("user", "EAGLE-3 on gpu01 is slow; without speculation it was 90 tok/s.")
+    s.bash(_LAUNCH.format(_OLD_FLAGS))    # msg 1
+    s.bench("60.5")                       # msg 4
+    s.bash(_LAUNCH.format(_NEW_FLAGS))    # msg 5
+    s.bench("120.3")                      # msg 8
+    s.bash(_LAUNCH.format(_OLD_FLAGS))    # msg 9
+    view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
+    assert [i["source"] for i in view["action_items"]][:1] == ["SD501 [msg 4]"]
+    s.bench("61.1")                       # measured again after the revert: still below
+    view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
+    assert [i["source"] for i in view["action_items"]][:1] == ["SD501 [msg 4]"]
