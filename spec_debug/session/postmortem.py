@@ -31,7 +31,7 @@ from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
-from spec_debug.session.reverts import Reverts
+from spec_debug.session.reverts import Reverts, rolls_back
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
@@ -636,8 +636,11 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     after ``after`` and before the reading. The launch of the server without speculation that
     measured the baseline is none: it changed nothing of the EAGLE-3 setup ("rose from 80.5 to 130
     tok/s after `nohup … launch_server` (no speculation), relaunching with topk 4")."""
-    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
-               and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
+    # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
+    # "other", it was no change, and the rise it brought read "no change was followed by a rise"
+    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
+               and (c.category in _CHANGES or c.category == "other" and rolls_back(c.inner or c.command))
+               and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     launches = [c for c in changes if c.category == "launch_server"]
     if launches:

@@ -30,6 +30,7 @@ _BACKUP_SUFFIXES = (".bak", ".orig", ".backup", ".old", ".save", "~")
 _WHOLE_TREE = frozenset({".", ":/", "-A"})
 _GIT_VALUED = frozenset({"-C", "-c", "--git-dir", "--work-tree"})
 _LITERALS = ("sed", "git", "cp", "mv", "install")
+_ROLLBACK_LITERALS = ("git", "cp", "mv", "install", "rollout", "rollback")
 """A literal of every command that can undo a change (a launch aside)."""
 
 
@@ -118,6 +119,59 @@ def _edited_files(change: CommandRecord | FileEdit) -> list[str]:
     return [f for _, _, f in _sed_edits(change.inner or change.command)]
 
 
+def _git_verb(argv: list[str], folders: list[str]) -> tuple[str, list[str]]:
+    """A git command's verb and its arguments, past git's own options (the folder of a ``-C DIR``
+    added to ``folders``)."""
+    at = 1
+    while at < len(argv) and argv[at].startswith("-"):
+        if argv[at] == "-C" and at + 1 < len(argv):
+            folders.append(argv[at + 1].rstrip("/"))
+        at += 2 if argv[at] in _GIT_VALUED and at + 1 < len(argv) else 1
+    return (argv[at] if at < len(argv) else ""), argv[at + 1:]
+
+
+def _backup_of(source: str, target: str) -> bool:
+    """``source`` is a backup of ``target`` (``spec.yaml.bak`` of ``spec.yaml``, or of the folder
+    it is copied into)."""
+    name = source.rstrip("/").rsplit("/", 1)[-1]
+    base = next((name[: -len(s)] for s in _BACKUP_SUFFIXES if name.endswith(s) and len(name) > len(s)), None)
+    if base is None:
+        return False
+    return _same_file(target, base) or target.rstrip("/").rsplit("/", 1)[-1] == base or target.endswith("/")
+
+
+@lru_cache(maxsize=1024)
+def rolls_back(command: str) -> bool:
+    """``command`` puts back an earlier state of what is served, whatever change made it: git
+    restoring files (``git checkout [REV] -- PATH``, ``git restore``; git-checkout(1),
+    git-restore(1)), undoing a commit (``git revert``) or the work tree (``git reset --hard``,
+    ``git stash``), a backup copied over its file (``cp spec.yaml.bak spec.yaml``), a
+    Kubernetes deployment's rollout undone (``kubectl rollout undo``) or a Helm release rolled
+    back (``helm rollback``). Rolling back the morning's rollout is the commonest mitigation; as
+    a command of kind "other" it was no change, and the rise it brought was told after none."""
+    if not any(w in command for w in _ROLLBACK_LITERALS):
+        return False
+    folders: list[str] = []
+    for argv in _argvs(command):
+        name = _program(argv)
+        words = [w for w in argv[1:] if not w.startswith("-")]
+        if name == "git":
+            verb, args = _git_verb(argv, folders)
+            if verb == "revert" and not {"--abort", "--quit", "--skip"} & set(args):
+                return True
+            if (verb == "reset" and "--hard" in args) or (verb == "stash" and (not args or args[0] in ("push", "save"))):
+                return True
+            if verb == "restore" or (verb == "checkout" and "--" in args):
+                return True
+        elif name in ("cp", "mv", "install") and len(words) >= 2 and _backup_of(words[-2], words[-1]):
+            return True
+        elif name in ("kubectl", "oc") and "rollout" in words and words[words.index("rollout") + 1:][:1] == ["undo"]:
+            return True  # (past `-n NAMESPACE`, whose value reads as a word here)
+        elif name == "helm" and "rollback" in words[:3]:
+            return True
+    return False
+
+
 def _puts_back(command: str, files: list[str]) -> bool:
     """``command`` puts one of ``files`` back as it was: git, or a backup copied over it. A
     reset of the whole work tree (``git stash``, ``git reset --hard``, ``git checkout .``) only
@@ -131,13 +185,7 @@ def _puts_back(command: str, files: list[str]) -> bool:
         if name in ("cd", "pushd") and words:
             folders.append(words[0].rstrip("/"))
         elif name == "git":
-            at = 1
-            while at < len(argv) and argv[at].startswith("-"):  # git's own options, -C DIR among them
-                if argv[at] == "-C" and at + 1 < len(argv):
-                    folders.append(argv[at + 1].rstrip("/"))
-                at += 2 if argv[at] in _GIT_VALUED and at + 1 < len(argv) else 1
-            verb = argv[at] if at < len(argv) else ""
-            args = argv[at + 1:]
+            verb, args = _git_verb(argv, folders)
             inside = any(not f.startswith(("/", "~")) or any(f.startswith(d + "/") for d in folders) for f in files)
             if inside and verb == "stash" and (not args or args[0] in ("push", "save")):
                 return True

@@ -186,3 +186,36 @@ def test_below_baseline_advice_stays_when_the_fix_was_rolled_back(tmp_path: Path
     s.bench("61.1")                       # measured again after the revert: still below
     view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
     assert [i["source"] for i in view["action_items"]][:1] == ["SD501 [msg 4]"]
+
+
+_ROLLBACKS = ["cd /opt/serving && git checkout HEAD~1 -- configs/eagle3.yaml", "cd /opt/serving && git revert --no-edit HEAD",
+              "cp /opt/serving/configs/eagle3.yaml.bak /opt/serving/configs/eagle3.yaml",
+              "kubectl -n ml rollout undo deploy/sglang", "helm rollback sglang 3"]
+
+
+def test_a_rollback_that_raised_throughput_is_the_resolution(tmp_path: Path) -> None:
+    # rolling back the morning's rollout is a change: the Resolution said "No change in the session
+    # was followed by a rise in measured throughput" (a rollback is a command of kind "other")
+    for undo in _ROLLBACKS:
+        s = _Session()
+        s.add("user", "Since this morning's rollout EAGLE-3 on gpu01 is slow.")
+        s.bash(_LAUNCH.format(_OLD_FLAGS))    # msg 1
+        s.bench("60.5")                       # msg 4
+        s.bash(f"ssh ubuntu@gpu01 '{undo}'")  # msg 5
+        s.bash("ssh ubuntu@gpu01 'sudo systemctl restart sglang'")
+        s.bench("120.3")                      # msg 10
+        view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
+        assert view["resolution"] == [f"Throughput rose from 60.5 to 120.3 tok/s on gpu01 [msg 10] after `{undo}` [msg 5]."]
+
+
+def test_reads_of_the_history_are_no_rollback(tmp_path: Path) -> None:
+    for read in ("cd /opt/serving && git log -3 --oneline", "kubectl rollout status deploy/sglang", "git stash list",
+                 "cp /opt/serving/configs/eagle3.yaml /tmp/eagle3.yaml.bak"):
+        s = _Session()
+        s.add("user", "Since this morning's rollout EAGLE-3 on gpu01 is slow.")
+        s.bash(_LAUNCH.format(_OLD_FLAGS))
+        s.bench("60.5")
+        s.bash(f"ssh ubuntu@gpu01 '{read}'")
+        s.bench("120.3")
+        view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
+        assert view["resolution"] == [], read
