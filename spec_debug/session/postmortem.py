@@ -30,11 +30,14 @@ from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
+from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.reverts import Reverts, rolls_back
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
+from spec_debug.session.shell_words import simple_commands
+from spec_debug.session.version_checks import installed_packages
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
 _REVERTED_AT = " was reverted at [msg "
@@ -639,7 +642,7 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
-               and (c.category in _CHANGES or c.category == "other" and rolls_back(c.inner or c.command))
+               and (c.category in _CHANGES or c.category == "other" and _other_change(c.inner or c.command))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     launches = [c for c in changes if c.category == "launch_server"]
@@ -657,6 +660,29 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
         changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
     return [c for c in changes if c.seq not in plain] if plain else changes
+
+
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".env", ".toml", ".conf", ".cfg", ".ini")
+
+
+def _other_change(command: str) -> bool:
+    """A command of kind "other" that changes what is served: a rollback (:func:`rolls_back`), an
+    install of a package (`pip install -U sglang==0.4.6`: the engine itself) or a config file
+    written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
+    Resolution credited the relaunch after them, or no change at all."""
+    if rolls_back(command) or installed_packages(command):
+        return True
+    if ">" not in command and "tee" not in command:
+        return False
+    why = changes_host(command)
+    if why == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`: the files tee writes
+        paths = [w for argv in simple_commands(command) if not isinstance(argv, str) and argv and argv[0] == "tee"
+                 for w in argv[1:] if not w.startswith("-")]
+    elif why and why.startswith("writes "):
+        paths = [why.removeprefix("writes ").strip("'\"")]
+    else:
+        return False
+    return any(p.endswith(_CONFIG_SUFFIXES) and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
 
 
 # `python /root/fix_d2t.py --draft /models/l31-eagle3 --to-offsets`, `set_aux_layers.py --draft ...`:

@@ -219,3 +219,31 @@ def test_reads_of_the_history_are_no_rollback(tmp_path: Path) -> None:
         s.bench("120.3")
         view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
         assert view["resolution"] == [], read
+
+
+def test_an_upgrade_or_a_config_written_by_the_shell_is_a_change(tmp_path: Path) -> None:
+    # the relaunch alone was credited: "rose ... after restarting the server (the same speculative flags)"
+    for change in ("pip install -U \"sglang[all]==0.4.6\"",
+                   "echo \"speculative_num_steps: 3\" | sudo tee -a /etc/sglang/spec.yaml > /dev/null",
+                   "echo \"speculative_num_steps: 3\" >> /etc/sglang/spec.yaml"):
+        s = _Session()
+        s.add("user", "EAGLE-3 on gpu01 is slow.")
+        s.bash(_LAUNCH.format(_OLD_FLAGS))    # msg 1
+        s.bench("60.5")                       # msg 4
+        s.bash(f"ssh ubuntu@gpu01 '{change}'")  # msg 5
+        s.bash(_LAUNCH.format(_OLD_FLAGS))    # msg 7
+        s.bench("120.3")                      # msg 10
+        view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
+        said = view["resolution"][0]
+        assert said.startswith(f"Throughput rose from 60.5 to 120.3 tok/s on gpu01 [msg 10] after `{change}` [msg 5]"), said
+
+
+def test_output_written_to_a_file_is_no_change(tmp_path: Path) -> None:
+    for read in ("nvidia-smi -q > /tmp/gpu.yaml", "cat /var/log/sglang/server.log > notes.txt"):
+        s = _Session()
+        s.add("user", "EAGLE-3 on gpu01 is slow.")
+        s.bash(_LAUNCH.format(_OLD_FLAGS))
+        s.bench("60.5")
+        s.bash(f"ssh ubuntu@gpu01 '{read}'")
+        s.bench("120.3")
+        assert postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))["resolution"] == [], read
