@@ -854,15 +854,15 @@ def _reverted_said(a: SessionAnalysis, changes: list[CommandRecord | FileEdit], 
         return ""
     c, r = undone
     said = "the change at" if any(x is c for x in shown) else _change(a, c)
-    if any(x is not c and _still_served(a, x, m, reverts) for x in changes):
+    if any(x is not c and _still_served(a, x, reverts) for x in changes):
         # another change before the reading stayed (a debug line added and taken out again beside
         # the fix): the rise may be the kept one's, and is still told as the fix
         return f"; {said} [msg {c.seq}] was undone at [msg {r.seq}], the others kept"
     return f"; {said} [msg {c.seq}]{_REVERTED_AT}{r.seq}]"
 
 
-def _still_served(a: SessionAnalysis, c: CommandRecord | FileEdit, m: MetricRecord, reverts: Reverts) -> bool:
-    """``c``, a change before the reading ``m``, changed what is served and was never undone: not the
+def _still_served(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reverts) -> bool:
+    """``c``, a change before a reading, changed what is served and was never undone: not the
     first launch (it starts what the readings measure) nor a restart with the same flags (it
     changes nothing), not one reverted."""
     if not isinstance(c, FileEdit) and c.category == "launch_server" \
@@ -942,6 +942,7 @@ def _back_above_baseline(impact: dict[str, Any]) -> bool:
 def _impact(a: SessionAnalysis, reverts: Reverts | None = None) -> dict[str, Any]:
     """First and last reading of each headline metric (readings printed by commands first)."""
     reverts = reverts or Reverts(a.commands)
+    memo: dict[tuple, Any] = {}
     out: dict[str, Any] = {"rows": [], "baseline": None, "host_baselines": []}  # the templates test them (StrictUndefined)
     for name in _IMPACT_METRICS:
         # a throughput of the server without speculation is the baseline, not a before or an after
@@ -956,7 +957,7 @@ def _impact(a: SessionAnalysis, reverts: Reverts | None = None) -> dict[str, Any
         by_host = _by_host(readings)
         last_host = _headline_host(a, readings, by_host)
         for host, on_host in by_host.items():
-            row = _impact_row(a, name, on_host, reverts)
+            row = _impact_row(a, name, on_host, reverts, memo)
             if name == "throughput" and on_host[0].source == "output" \
                     and (reported := _reported_before(a, on_host[0], len(by_host) == 1)) is not None:
                 row.update(before=reported.value, before_seq=reported.seq, before_reported=True,
@@ -1011,7 +1012,20 @@ def _headline_host(a: SessionAnalysis, readings: list[MetricRecord],
     return max(changed, key=lambda host: by_host[host][-1].seq)
 
 
-def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], reverts: Reverts) -> dict[str, Any]:
+def _stale(a: SessionAnalysis, after: MetricRecord, since: int,
+           reverts: Reverts) -> tuple[CommandRecord | FileEdit, CommandRecord] | None:
+    """The change the reading ``after`` measured (one made after ``since``) and the command that
+    undid it after the reading (the row's last: nothing of it read since), where no other change it
+    measured is still served; None where the reading still stands."""
+    changes = _changes_before(a, after, since)
+    undone = _reverted(a, changes, after, reverts)
+    if undone is None or any(x is not undone[0] and _still_served(a, x, reverts) for x in changes):
+        return None  # another change it measured is still served: the reading is no stale one
+    return undone
+
+
+def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], reverts: Reverts,
+                memo: dict[tuple, Any]) -> dict[str, Any]:
     """The impact row of one metric's readings on one host: its first and last."""
     if name == "throughput" and len(readings) > 1:
         readings = _same_row(a, readings)
@@ -1024,11 +1038,11 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], rev
         after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
     # the last reading measured a change (made since the reading before it) undone after it, and
     # nothing read since: the after is of a setup no longer served (a change benchmarked worse and
-    # rolled back read as the outcome)
-    changes = _changes_before(a, after, readings[-2].seq if len(readings) > 1 else -1)
-    undone = _reverted(a, changes, after, reverts)
-    if undone is not None and any(x is not undone[0] and _still_served(a, x, after, reverts) for x in changes):
-        undone = None  # another change it measured is still served: the reading is no stale one
+    # rolled back read as the outcome). The rows of one benchmark's metrics share their readings.
+    key = (after.session, after.agent, after.host, after.seq, readings[-2].seq if len(readings) > 1 else -1)
+    if key not in memo:
+        memo[key] = _stale(a, after, key[-1], reverts)
+    undone = memo[key]
     return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
             "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
             "readings": len(readings), "before_reported": False,
