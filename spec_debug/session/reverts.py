@@ -214,53 +214,100 @@ def _undoes_sed(command: str, edits: tuple[tuple[str, str, str], ...]) -> bool:
 
 
 class Reverts:
-    """The commands of a session that may undo a change, by (session, agent), in seq order: the
-    few that run sed, git, cp, mv or install, and the server launches. Built once per analysis,
-    so the search for a change's revert reads those, not every command after it."""
+    """The commands of a session that may undo a change, indexed once per analysis: the launches
+    by (session, agent), and the commands that run sed, git, cp, mv or install by the names of the
+    files they name (and those that reset a whole work tree), so the search for a change's revert
+    reads the few that name its file, not every command after it."""
 
     def __init__(self, commands: Iterable[CommandRecord]) -> None:
-        self._by_agent: dict[tuple[str, str], list[CommandRecord]] = {}
+        self._launches: dict[tuple[str, str], list[CommandRecord]] = {}
+        self._naming: dict[tuple[str, str, str], list[CommandRecord]] = {}
+        self._whole: dict[tuple[str, str], list[CommandRecord]] = {}
         for c in commands:
+            if c.category == "launch_server":
+                self._launches.setdefault((c.session, c.agent), []).append(c)
+                continue
             text = c.inner or c.command
-            if c.category == "launch_server" or any(w in text for w in _LITERALS):
-                self._by_agent.setdefault((c.session, c.agent), []).append(c)
-        for found in self._by_agent.values():
+            if not any(w in text for w in _LITERALS):
+                continue
+            for name in _named_files(text):
+                self._naming.setdefault((c.session, c.agent, name), []).append(c)
+            if _resets_tree(text):
+                self._whole.setdefault((c.session, c.agent), []).append(c)
+        for found in self._launches.values():
             found.sort(key=attrgetter("seq"))
-        self._seqs = {key: [c.seq for c in found] for key, found in self._by_agent.items()}
-
-    def _after(self, change: CommandRecord | FileEdit) -> list[CommandRecord]:
-        key = (change.session, change.agent)
-        found = self._by_agent.get(key)
-        if not found:
-            return []
-        return [c for c in found[bisect_right(self._seqs[key], change.seq):]
-                if c.host is None or change.host is None or c.host == change.host]
+        self._launch_seqs = {key: [c.seq for c in found] for key, found in self._launches.items()}
 
     def reverted_by(self, change: CommandRecord | FileEdit, flags_before: list[str] | None = None,
                     flags_of: Callable[[str], list[str]] | None = None) -> CommandRecord | None:
         """The first later command of ``change``'s session, agent and host that undid it; None
         where none did. ``flags_before``: for a launch, the speculative flags of the launch
         before it (``flags_of`` reads a launch line's)."""
-        later = self._after(change)
-        if not later:
-            return None
         if not isinstance(change, FileEdit) and change.category == "launch_server":
             if not flags_before or flags_of is None:
                 return None
+            key = (change.session, change.agent)
+            launches = self._launches.get(key, [])
             mine = set(flags_of(change.inner or change.command))
-            for c in later:
-                if c.category == "launch_server":
-                    theirs = set(flags_of(c.inner or c.command))
-                    if theirs == mine:
-                        continue  # a restart with the same flags
-                    return c if theirs == set(flags_before) else None
+            for c in launches[bisect_right(self._launch_seqs.get(key, []), change.seq):]:
+                if _elsewhere(c, change):
+                    continue
+                theirs = set(flags_of(c.inner or c.command))
+                if theirs == mine:
+                    continue  # a restart with the same flags
+                return c if theirs == set(flags_before) else None
             return None
         files = _edited_files(change)
         if not files:
             return None
+        found = {id(c): c for f in files
+                 for c in self._naming.get((change.session, change.agent, _basename(f)), ())}
+        found.update((id(c), c) for c in self._whole.get((change.session, change.agent), ()))
         edits = () if isinstance(change, FileEdit) else _sed_edits(change.inner or change.command)
-        for c in later:
+        for c in sorted(found.values(), key=attrgetter("seq")):
+            if c.seq <= change.seq or _elsewhere(c, change):
+                continue
             text = c.inner or c.command
             if (edits and _undoes_sed(text, edits)) or _puts_back(text, files):
                 return c
         return None
+
+
+def _elsewhere(c: CommandRecord, change: CommandRecord | FileEdit) -> bool:
+    return c.host is not None and change.host is not None and c.host != change.host
+
+
+def _basename(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _named_files(command: str) -> set[str]:
+    """The last path parts of the words of ``command``, a backup's without its suffix too."""
+    out: set[str] = set()
+    for argv in _argvs(command):
+        for w in argv[1:]:
+            if w.startswith("-"):
+                continue
+            name = _basename(w)
+            out.add(name)
+            for suffix in _BACKUP_SUFFIXES:
+                if name.endswith(suffix) and len(name) > len(suffix):
+                    out.add(name[: -len(suffix)])
+    return out
+
+
+def _resets_tree(command: str) -> bool:
+    """``command`` runs a git command that resets a whole work tree (stash, reset --hard, checkout .)."""
+    if "git" not in command:
+        return False
+    for argv in _argvs(command):
+        if _program(argv) != "git":
+            continue
+        verb, args = _git_verb(argv, [])
+        if verb == "stash" and (not args or args[0] in ("push", "save")) or verb == "reset" and "--hard" in args:
+            return True
+        if verb in ("checkout", "restore"):
+            paths = args[args.index("--") + 1:] if "--" in args else [w for w in args if not w.startswith("-")]
+            if any(p in _WHOLE_TREE for p in paths):
+                return True
+    return False
