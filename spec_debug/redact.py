@@ -47,6 +47,11 @@ _EXPANSION_DEFAULT = r":?[-=](?P<secret>\"(?!\$)[^\"}]+\"|'[^'}]+'|(?![$\"'])[^}
 ``-word``, ``=word``; POSIX XCU 2.6.2): quoted, or bare up to the brace; not a reference
 (``${X:-$OTHER}``), nor empty. The secret of the two expansion patterns below."""
 
+_BARE_VALUE = r"[^\s\"',;]+?(?=[}\]]*(?:[\s\"',;]|\Z))"
+"""A value written bare, to the next space, quote, comma or semicolon; less the closing braces and
+brackets at its end, which close the mapping or list it stands in: `{hf_token: abc}` was masked
+`{hf_token: ***REDACTED***`, the mask eating the brace (one inside the value, `a}b`, is its own)."""
+
 _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # PEM private keys (the whole body).
     re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?P<secret>.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S),
@@ -85,14 +90,28 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
                + _EXPANSION_DEFAULT),
     re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
-               + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
+               + r"(?P<secret>\"[^\"]*\"|'[^']*'|" + _BARE_VALUE + ")"),
+    # The value of a secret-named variable in a list of name/value pairs, the shape a container's
+    # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
+    # `value: hf_...`; `-o json`: `{"name": "HF_TOKEN", "value": "..."}`; the API's EnvVar,
+    # kubernetes/api core/v1/types.go), in an ECS task definition's `environment` (the same keys)
+    # and in Helm's `--set env[0].name=HF_TOKEN,env[0].value=...`. NAME=value above does not read
+    # it (the name and its value are two keys' values), so the token stood in the postmortem as
+    # typed. `valueFrom:` (a secretKeyRef) holds no value.
+    re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
+               r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
+               r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
+               + r"(?P<secret>\"[^\"]*\"|'[^']*'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>").
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
                r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
-    # Authorization headers.
-    re.compile(r"(?i)authorization:\s*(?:bearer|basic|token)\s+" + _SHELL_REFERENCE + r"(?P<secret>[^\s'\"]+)"),
+    # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
+    # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
+    # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
+    re.compile(r"(?i)authorization(?:[\"']\s*:\s*[\"']|:\s*)(?:bearer|basic|token)\s+" + _SHELL_REFERENCE
+               + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
     re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
@@ -156,6 +175,9 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?P<secret>xox(?<=\bxox)[abposr]-[A-Za-z0-9-]{10,})"),
     re.compile(r"(?P<secret>(?:AKIA|ASIA)(?<=\b\w{4})[0-9A-Z]{16}\b)"),
     re.compile(r"(?P<secret>AIza(?<=\bAIza)[0-9A-Za-z_-]{35}\b)"),
+    # NVIDIA API keys (NGC, build.nvidia.com; what `docker login nvcr.io` and a NIM container take
+    # as NGC_API_KEY): `nvapi-` and 64 characters of letters, digits, `_` and `-`.
+    re.compile(r"(?P<secret>nvapi-(?<=\bnvapi-)[A-Za-z0-9_-]{20,})"),
 ]
 
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
@@ -171,6 +193,8 @@ _TOKEN_ASSIGN = re.compile(r"token[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
 _KEY_ASSIGN = re.compile(r"key[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _KEY_FLAG = re.compile(r"[-_]key[= ]").search
+# a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
+_ENV_PAIR = re.compile(r"(?:token|key)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
 # `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)
 _KEY_IN_CODE = re.compile(r"(?:token|key)[\"']\s*(?:\]\s*=|,)").search
 
@@ -204,10 +228,10 @@ _GITHUB_LITERAL = re.compile(r"gh[pousr]_").search
 
 def _may_hold_token(text: str) -> bool:
     """A literal every token shape starts with, as written (those patterns are case-sensitive):
-    hf_, sk-, glpat-, xox, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_.
+    hf_, sk-, glpat-, xox, nvapi-, AKIA, ASIA, AIza, ghp_, gho_, ghu_, ghs_, ghr_, github_pat_.
     github_pat_ has no "gh" in it: behind the "gh" test, a fine-grained token alone in a text
     (its 82 random characters hold no "gh" about 98 times in 100) was left unmasked."""
-    return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text
+    return ("hf_" in text or "sk-" in text or "glpat-" in text or "xox" in text or "nvapi-" in text
             or _AWS_GOOGLE_LITERAL(text) is not None
             or "gh" in text and _GITHUB_LITERAL(text) is not None or "github_pat_" in text)
 
@@ -229,10 +253,12 @@ def _may_need_named(text: str) -> bool:
                 text = text.replace(odd, letter)
     low = text.lower()
     if "token" in low and (_TOKEN_ASSIGN(low) is not None or _TOKEN_FLAG(low) is not None
-                           or _KEY_IN_CODE(low) is not None or "token-" in low and "${" in low):
+                           or _KEY_IN_CODE(low) is not None or "token-" in low and "${" in low
+                           or "value" in low and _ENV_PAIR(low) is not None):  # an env list's {name, value}
         return True
     if "key" in low and ("private key" in low or _KEY_ASSIGN(low) is not None or _KEY_FLAG(low) is not None
-                         or _KEY_IN_CODE(low) is not None or "key-" in low and "${" in low):
+                         or _KEY_IN_CODE(low) is not None or "key-" in low and "${" in low
+                         or "value" in low and _ENV_PAIR(low) is not None):
         return True
     if "cookie" in low:
         return True

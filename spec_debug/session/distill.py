@@ -40,6 +40,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord, PivotRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
+from spec_debug.session.version_checks import deciding_checks
 from spec_debug.session.shell_words import pipefail_after, simple_commands, ssh_reads_local_file, status_pipeline
 from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
 from spec_debug.session.timeout_limit import timeout_limit
@@ -135,6 +136,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
         steps.append(_launch_audit_step(launch_findings, names, ids, primary, elsewhere))
     said: set[str] = set()
     led = _led_by_their_words(analysis.commands)
+    decided = deciding_checks(analysis.commands)
     runs: set[str] = set()
     fleet = {c.host for c in analysis.commands if c.host and _fleet_host(c.host)}
     for cmd in chosen:
@@ -200,7 +202,7 @@ def distill_playbook(analysis: SessionAnalysis, name: str | None = None) -> dict
             # host and sent through ssh: one check, one step (the first one's provenance)
             continue
         runs.add(run)
-        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said, led)),
+        step = {"id": _step_id(cmd, ids), "title": _title(cmd), "why": redact_text(_why(cmd, analysis, said, led, decided)),
                 "run": run}
         if pasted:
             step["why"] += (" The session's command had characters pasted from a document; the step writes "
@@ -609,13 +611,17 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     plain = {(m.session, m.seq) for m in analysis.metrics if m.baseline}
     # and one of a server the session started beside it and stopped again: nothing listens there
     gone = benchmarks_of_stopped_servers(analysis.commands)
+    # and a version check that decided an upgrade (`pip show sglang`, then `pip install -U
+    # sglang==0.4.6`): no error, no pivot, yet the diagnosis (version_checks)
+    decided = deciding_checks(analysis.commands)
     chosen, seen = [], set()
     for cmd in analysis.commands:
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
             continue
         if plain and (cmd.session, cmd.result_seq) in plain:
             continue
-        if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts:
+        if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts \
+                and (cmd.session, cmd.seq) not in decided:
             continue
         if ((cmd.session, cmd.seq) in gone) is not stopped:
             continue
@@ -1109,7 +1115,8 @@ def _led_by_their_words(commands: list[CommandRecord]) -> set[tuple[str, int]]:
     return led
 
 
-def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set[tuple[str, int]]) -> str:
+def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set[tuple[str, int]],
+         decided: dict[tuple[str, int], CommandRecord] | None = None) -> str:
     # The reasoning often leads into the command ("Let me check the speculators code: [bash]");
     # followed by our own sentences, its colon would announce them instead.
     why = _reason(cmd.why or "") if (cmd.session, cmd.seq) in led else ""
@@ -1133,6 +1140,10 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
                          f"[msg {p.trigger_seq}].")
         elif p.trigger_seq == cmd.result_seq:
             parts.append(f"Its result ({trigger_said(p) or p.kind}) prompted a change of approach at [msg {p.seq}].")
+    installed = decided.get((cmd.session, cmd.seq)) if decided else None
+    if installed is not None:
+        parts.append(f"In the session the version it showed was changed next: "
+                     f"`{cut_at_word(installed.inner or installed.command, 100)}` [msg {installed.seq}].")
     return " ".join(parts) or f"{CATEGORY_TITLES[cmd.category]} step from the session."
 
 

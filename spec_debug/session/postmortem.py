@@ -30,12 +30,17 @@ from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
+from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
+from spec_debug.session.reverts import Reverts, rolls_back
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
+from spec_debug.session.shell_words import simple_commands
+from spec_debug.session.version_checks import installed_packages
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
+_REVERTED_AT = " was reverted at [msg "
 
 
 def _then_space(text: str) -> str:
@@ -224,7 +229,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     main_prompts = [p for p in a.prompts if p.agent == MAIN_AGENT and p.text.strip() and not only_attachments(p.text)]
     first_prompt = main_prompts[0] if main_prompts else None
     errors_found = [f for f in a.findings if f.severity == "error" and f.code not in SYMPTOM_CODES]
-    impact = _impact(a)
+    reverts = Reverts(a.commands)
+    impact = _impact(a, reverts)
     if first_prompt:
         # A report pasted as Markdown opens with its own heading ("# Ticket #161: ..."): the
         # template's heading already gives the level, so its marks would show as text.
@@ -268,6 +274,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         if impact.get("baseline"):
             b = impact["baseline"]
             line += f" against a {b['value']:g} tok/s baseline [msg {b['seq']}]"
+        if tput["reverted_seq"] is not None:
+            line += (f"; that reading measured {tput['reverted_change']}, which was reverted at "
+                     f"[msg {tput['reverted_seq']}], and nothing was measured after the revert")
         summary.append(line + ".")
     elif impact.get("baseline"):  # "90 tok/s without speculation" and nothing measured with it
         b = impact["baseline"]
@@ -332,11 +341,11 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
                  f"{CATEGORY_TITLES[p.from_category].lower()} → {CATEGORY_TITLES[p.to_category].lower()} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
-    resolution = _resolution(a)
+    resolution = _resolution(a, reverts)
     # a change measured again and found to help: the fix was checked, not assumed (a shell log
     # has no hypothesis to confirm, and said "nothing recognised" for a fix it measured)
     went_well += [f"The change was measured again: {line[0].lower()}{line[1:]}" for line in resolution
-                  if line.startswith("Throughput rose from ")][-1:]
+                  if line.startswith("Throughput rose from ") and _REVERTED_AT not in line][-1:]
 
     waits = {(c.session, c.seq) for c in a.commands if c.category in _WAITING}
     # a loop of commands the agent's new server refused while it loaded (a benchmark retried) waits too
@@ -353,6 +362,7 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
             went_wrong.append(f"The same failing command ran {lp.count} times [msg {lp.first_seq}]…"
                               f"[msg {lp.last_seq}] ({lp.agent}): {shown} — "
                               f"{_short(loop_error[id(lp)], 100)}")
+    went_wrong += _reverted_falls(a, reverts)
     kinds: dict[str, list[int]] = {}
     for e in a.errors:
         if (e.session, e.seq) not in polls:  # told once, by the poll's loop line above
@@ -571,11 +581,12 @@ RISE = 1.05
 """A throughput reading this much above the best before it is a rise, as for pivots (analysis.py)."""
 
 
-def _resolution(a: SessionAnalysis) -> list[str]:
+def _resolution(a: SessionAnalysis, reverts: Reverts | None = None) -> list[str]:
     """What resolved it, as the SRE book's "Resolution": each rise of the measured throughput
     and the changes made since the reading before it (TRANSCRIPTS.md section 4: "the last config
     or code change followed by a metric improvement")."""
     # in the order the sessions are listed (by time: in_time_order), not by their ids
+    reverts = reverts or Reverts(a.commands)
     rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
     readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline),
                       key=lambda m: (rank.get(m.session, len(rank)), m.seq))
@@ -584,8 +595,8 @@ def _resolution(a: SessionAnalysis) -> list[str]:
     # gpu-b, told gpu-b's rise only, and credited it with gpu-a's edit as well).
     by_host = _by_host(readings)
     for on_host in by_host.values():
-        out += _reported_rise(a, on_host, rank, len(by_host) == 1)
-        out += _rises(a, on_host, rank)
+        out += _reported_rise(a, on_host, rank, len(by_host) == 1, reverts)
+        out += _rises(a, on_host, rank, reverts)
     first = _first_after_changes(a, readings) if not out else None
     if first is not None and not _changes_before(a, _last_read(readings, first[0]), first[0].seq):
         # no rise to tell, since nothing was read before the changes: "No change in the session was
@@ -600,18 +611,19 @@ def _resolution(a: SessionAnalysis) -> list[str]:
 
 
 def _reported_rise(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
-                   one_host: bool) -> list[tuple[tuple[int, int], str]]:
+                   one_host: bool, reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
     """The rise from the throughput the user reported to the first one measured on the host, when
     that was measured only after changes there (:func:`_reported_before`)."""
     m = readings[0]
     reported = _reported_before(a, m, one_host)
     if reported is None or m.value <= reported.value * RISE:
         return []
-    shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in _changes_before(a, m)[-3:])
+    changes = _changes_before(a, m)
+    shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
     host = f" on {m.host}" if m.host else ""
     return [((rank.get(m.session, len(rank)), m.seq),
              f"Throughput rose from {reported.value:g} tok/s as reported [msg {reported.seq}] to {m.value:g} "
-             f"tok/s{host} [msg {m.seq}] after {shown}.")]
+             f"tok/s{host} [msg {m.seq}] after {shown}{_reverted_said(a, changes, m, changes[-3:], reverts)}.")]
 
 
 def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord]]:
@@ -627,8 +639,11 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     after ``after`` and before the reading. The launch of the server without speculation that
     measured the baseline is none: it changed nothing of the EAGLE-3 setup ("rose from 80.5 to 130
     tok/s after `nohup … launch_server` (no speculation), relaunching with topk 4")."""
-    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
-               and c.category in _CHANGES and after < c.seq < m.seq and not _HELP.search(c.inner or c.command)
+    # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
+    # "other", it was no change, and the rise it brought read "no change was followed by a rise"
+    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
+               and (c.category in _CHANGES or c.category == "other" and _other_change(c.inner or c.command))
+               and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     launches = [c for c in changes if c.category == "launch_server"]
     if launches:
@@ -645,6 +660,29 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
         changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
     return [c for c in changes if c.seq not in plain] if plain else changes
+
+
+_CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".env", ".toml", ".conf", ".cfg", ".ini")
+
+
+def _other_change(command: str) -> bool:
+    """A command of kind "other" that changes what is served: a rollback (:func:`rolls_back`), an
+    install of a package (`pip install -U sglang==0.4.6`: the engine itself) or a config file
+    written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
+    Resolution credited the relaunch after them, or no change at all."""
+    if rolls_back(command) or installed_packages(command):
+        return True
+    if ">" not in command and "tee" not in command:
+        return False
+    why = changes_host(command)
+    if why == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`: the files tee writes
+        paths = [w for argv in simple_commands(command) if not isinstance(argv, str) and argv and argv[0] == "tee"
+                 for w in argv[1:] if not w.startswith("-")]
+    elif why and why.startswith("writes "):
+        paths = [why.removeprefix("writes ").strip("'\"")]
+    else:
+        return False
+    return any(p.endswith(_CONFIG_SUFFIXES) and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
 
 
 # `python /root/fix_d2t.py --draft /models/l31-eagle3 --to-offsets`, `set_aux_layers.py --draft ...`:
@@ -726,7 +764,8 @@ def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tu
     return (m, changes) if changes else None
 
 
-def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int]) -> list[tuple[tuple[int, int], str]]:
+def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int],
+           reverts: Reverts) -> list[tuple[tuple[int, int], str]]:
     """The rises of one host's throughput readings, each keyed by where it was read."""
     out: list[tuple[tuple[int, int], str]] = []
     # of one batch size and model, as in _same_row: SpecForge#339's EAGLE3 run at bs=4 did
@@ -753,8 +792,83 @@ def _rises(a: SessionAnalysis, readings: list[MetricRecord], rank: dict[Any, int
         shown = ", ".join(f"{_change(a, c)} [msg {c.seq}]" for c in changes[-3:])
         host = f" on {m.host}" if m.host else ""
         out.append(((rank.get(m.session, len(rank)), m.seq),
-                    f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}."))
+                    f"Throughput rose from {best_before.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after {shown}"
+                    + _reverted_said(a, changes, m, changes[-3:], reverts) + "."))
     return out
+
+
+def _reverted_falls(a: SessionAnalysis, reverts: Reverts) -> list[str]:
+    """Each change tried, measured worse and rolled back: a fall of a host's throughput after
+    changes one of which was undone after the reading. The session's sed edit, benchmarked at a
+    third less and reverted, was told nowhere (the summary named the worse reading as the after)."""
+    rank = {s.get("id"): k for k, s in enumerate(a.sessions)}
+    readings = sorted((m for m in a.metrics if m.name == "throughput" and m.source == "output" and not m.baseline),
+                      key=lambda m: (rank.get(m.session, len(rank)), m.seq))
+    out = []
+    for on_host in _by_host(readings).values():
+        for prev, m in zip(on_host, on_host[1:]):
+            if prev.session != m.session or prev.agent != m.agent or m.value * RISE >= prev.value:
+                continue
+            changes = _changes_before(a, m, prev.seq)
+            undone = _reverted(a, changes, m, reverts)
+            if undone is None:
+                continue
+            c, r = undone
+            host = f" on {m.host}" if m.host else ""
+            out.append(f"Throughput fell from {prev.value:g} to {m.value:g} tok/s{host} [msg {m.seq}] after "
+                       f"{_change(a, c)} [msg {c.seq}], which was reverted at [msg {r.seq}].")
+    return out
+
+
+def _revert_of(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reverts) -> CommandRecord | None:
+    """The later command that undid the change ``c`` (:mod:`reverts`): a sed swapped back, the
+    file put back by git or from its backup, the server relaunched with the flags of before."""
+    if isinstance(c, FileEdit) or c.category == "edit":
+        return reverts.reverted_by(c)
+    if c.category == "launch_server":
+        before = _spec_flags(_launch_before(a, c))
+        if before and set(before) != set(_spec_flags(c.inner or c.command)):
+            return reverts.reverted_by(c, before, _spec_flags)
+    return None
+
+
+def _reverted(a: SessionAnalysis, changes: list[CommandRecord | FileEdit], m: MetricRecord,
+              reverts: Reverts) -> tuple[CommandRecord | FileEdit, CommandRecord] | None:
+    """The last of ``changes`` (those before the reading ``m``) undone after ``m``, and what undid it:
+    what ``m`` measured is no longer what is served."""
+    for c in reversed(changes):
+        r = _revert_of(a, c, reverts)
+        if r is not None and r.seq > m.seq:
+            return c, r
+    return None
+
+
+def _reverted_said(a: SessionAnalysis, changes: list[CommandRecord | FileEdit], m: MetricRecord,
+                   shown: list[CommandRecord | FileEdit], reverts: Reverts) -> str:
+    """"; the change at [msg 5] was reverted at [msg 9]" where one of the changes a reading followed
+    was undone afterwards (named in full where ``shown``, those already told, leaves it out): a
+    rolled-back change is no resolution (was told as the fix, and as "the change was measured
+    again" under what went well)."""
+    undone = _reverted(a, changes, m, reverts)
+    if undone is None:
+        return ""
+    c, r = undone
+    said = "the change at" if any(x is c for x in shown) else _change(a, c)
+    if any(x is not c and _still_served(a, x, reverts) for x in changes):
+        # another change before the reading stayed (a debug line added and taken out again beside
+        # the fix): the rise may be the kept one's, and is still told as the fix
+        return f"; {said} [msg {c.seq}] was undone at [msg {r.seq}], the others kept"
+    return f"; {said} [msg {c.seq}]{_REVERTED_AT}{r.seq}]"
+
+
+def _still_served(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reverts) -> bool:
+    """``c``, a change before a reading, changed what is served and was never undone: not the
+    first launch (it starts what the readings measure) nor a restart with the same flags (it
+    changes nothing), not one reverted."""
+    if not isinstance(c, FileEdit) and c.category == "launch_server" \
+            and (not _launch_before(a, c) or _change(a, c) == "restarting the server (the same speculative flags)"):
+        return False
+    return _revert_of(a, c, reverts) is None
 
 
 # The flags that set how much is drafted: SGLang's --speculative-* options
@@ -818,13 +932,17 @@ def _launch_before(a: SessionAnalysis, c: CommandRecord) -> str:
 
 def _back_above_baseline(impact: dict[str, Any]) -> bool:
     """The last throughput reading is at or above the no-speculation baseline: SD501's "until
-    fixed, serve without speculation" is then advice for a problem the session already fixed."""
+    fixed, serve without speculation" is then advice for a problem the session already fixed. Not
+    where that reading measured a change rolled back after it: the fix is no longer served."""
     tput, base = impact.get("throughput"), impact.get("baseline")
-    return bool(tput and base and tput["readings"] > 1 and tput["after"] >= base["value"])
+    return bool(tput and base and tput["readings"] > 1 and tput["after"] >= base["value"]
+                and tput["reverted_seq"] is None)
 
 
-def _impact(a: SessionAnalysis) -> dict[str, Any]:
+def _impact(a: SessionAnalysis, reverts: Reverts | None = None) -> dict[str, Any]:
     """First and last reading of each headline metric (readings printed by commands first)."""
+    reverts = reverts or Reverts(a.commands)
+    memo: dict[tuple, Any] = {}
     out: dict[str, Any] = {"rows": [], "baseline": None, "host_baselines": []}  # the templates test them (StrictUndefined)
     for name in _IMPACT_METRICS:
         # a throughput of the server without speculation is the baseline, not a before or an after
@@ -839,7 +957,7 @@ def _impact(a: SessionAnalysis) -> dict[str, Any]:
         by_host = _by_host(readings)
         last_host = _headline_host(a, readings, by_host)
         for host, on_host in by_host.items():
-            row = _impact_row(a, name, on_host)
+            row = _impact_row(a, name, on_host, reverts, memo)
             if name == "throughput" and on_host[0].source == "output" \
                     and (reported := _reported_before(a, on_host[0], len(by_host) == 1)) is not None:
                 row.update(before=reported.value, before_seq=reported.seq, before_reported=True,
@@ -894,7 +1012,20 @@ def _headline_host(a: SessionAnalysis, readings: list[MetricRecord],
     return max(changed, key=lambda host: by_host[host][-1].seq)
 
 
-def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord]) -> dict[str, Any]:
+def _stale(a: SessionAnalysis, after: MetricRecord, since: int,
+           reverts: Reverts) -> tuple[CommandRecord | FileEdit, CommandRecord] | None:
+    """The change the reading ``after`` measured (one made after ``since``) and the command that
+    undid it after the reading (the row's last: nothing of it read since), where no other change it
+    measured is still served; None where the reading still stands."""
+    changes = _changes_before(a, after, since)
+    undone = _reverted(a, changes, after, reverts)
+    if undone is None or any(x is not undone[0] and _still_served(a, x, reverts) for x in changes):
+        return None  # another change it measured is still served: the reading is no stale one
+    return undone
+
+
+def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord], reverts: Reverts,
+                memo: dict[tuple, Any]) -> dict[str, Any]:
     """The impact row of one metric's readings on one host: its first and last."""
     if name == "throughput" and len(readings) > 1:
         readings = _same_row(a, readings)
@@ -905,9 +1036,18 @@ def _impact_row(a: SessionAnalysis, name: str, readings: list[MetricRecord]) -> 
         unit = "%"
         before_value = round(before.value * 100, 2) if before.unit == "ratio" else before.value
         after_value = round(after.value * 100, 2) if after.unit == "ratio" else after.value
+    # the last reading measured a change (made since the reading before it) undone after it, and
+    # nothing read since: the after is of a setup no longer served (a change benchmarked worse and
+    # rolled back read as the outcome). The rows of one benchmark's metrics share their readings.
+    key = (after.session, after.agent, after.host, after.seq, readings[-2].seq if len(readings) > 1 else -1)
+    if key not in memo:
+        memo[key] = _stale(a, after, key[-1], reverts)
+    undone = memo[key]
     return {"name": name, "unit": unit, "before": before_value, "before_seq": before.seq,
             "after": after_value, "after_seq": after.seq, "host": after.host, "host_before": before.host,
-            "readings": len(readings), "before_reported": False}
+            "readings": len(readings), "before_reported": False,
+            "reverted_seq": undone[1].seq if undone else None,
+            "reverted_change": f"{_change(a, undone[0])} [msg {undone[0].seq}]" if undone else ""}
 
 
 def _reported_before(a: SessionAnalysis, first: MetricRecord, one_host: bool) -> MetricRecord | None:

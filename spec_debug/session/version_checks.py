@@ -1,0 +1,135 @@
+"""Version checks that decided a change of version: `pip show sglang` (0.4.1), then `pip install -U
+sglang==0.4.6`. Whether an engine serves EAGLE-3 at all is a version boundary (a release whose
+--speculative-algorithm choices lack EAGLE3 stops at argparse's "invalid choice: 'EAGLE3'"), so the
+check is the diagnosis; an upgrade is no error and no change of approach, and distill, which keeps
+the commands that led to a finding or a pivot, dropped the check and said "nothing to distill".
+
+A check is a read: pip's ``show``, ``list`` and ``freeze`` (pip docs, "pip show": "Show information
+about one or more installed packages"), conda's ``list``, or Python printing ``NAME.__version__``
+(PEP 396's attribute, which sglang, vllm and torch set); it decided when the same agent later
+installed a package it names on the same host (pip, uv pip, conda: ``install``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from spec_debug.session.records import CommandRecord
+from spec_debug.session.shell_words import simple_commands
+
+_PRINTED_VERSION = re.compile(r"\bimport\s+([A-Za-z_]\w*)\b[^\n]{0,200}?\b\1\.__version__")
+_PACKAGE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_PIPS = frozenset({"pip", "pip3"})
+_READS = frozenset({"show", "list", "freeze"})
+_GREPS = frozenset({"grep", "egrep", "rg"})
+_GREP_VALUED = frozenset({"-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--max-count"})
+
+
+def _name(word: str) -> str | None:
+    """A package's normalised name (PEP 503: lower case, runs of ``-_.`` as ``-``) of a
+    requirement (``sglang[all]==0.4.6``, ``'vllm>=0.8'``), None for a path or URL."""
+    word = word.strip("'\"")
+    if "/" in word or ":" in word:
+        return None
+    m = _PACKAGE.match(word)
+    return re.sub(r"[-_.]+", "-", m.group(0).lower()) if m else None
+
+
+def _verb_args(argv: list[str]) -> tuple[str, list[str]] | None:
+    """(verb, its arguments) of a pip, ``python -m pip``, ``uv pip`` or conda/mamba command."""
+    name = argv[0].rsplit("/", 1)[-1]
+    rest = argv[1:]
+    if name.startswith("python") and rest[:2] == ["-m", "pip"]:
+        rest = rest[2:]
+    elif name == "uv" and rest[:1] == ["pip"]:
+        rest = rest[1:]
+    elif name not in _PIPS and name not in ("conda", "mamba", "micromamba"):
+        return None
+    words = [w for w in rest if not w.startswith("-")]
+    if not words:
+        return None
+    return words[0], [w for w in rest[rest.index(words[0]) + 1:]]
+
+
+def checked_packages(command: str) -> set[str]:
+    """The packages whose installed version ``command`` prints (none for any other command)."""
+    out: set[str] = set()
+    if "__version__" in command:
+        out.update(n for n in (_name(m.group(1)) for m in _PRINTED_VERSION.finditer(command)) if n)
+    if "pip" not in command and "conda" not in command and "mamba" not in command:
+        return out
+    listed = False
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        verb = _verb_args(argv)
+        if verb is not None and verb[0] in _READS:
+            listed = True
+            if verb[0] == "show":
+                out.update(n for n in (_name(w) for w in verb[1] if not w.startswith("-")) if n)
+        elif listed and argv[0] in _GREPS:  # `pip list | grep -i -E 'sglang|vllm'`
+            out.update(_grepped(argv[1:]))
+    return out
+
+
+def _grepped(args: list[str]) -> set[str]:
+    """The package names of a grep's pattern (``-i -E 'sglang|vllm'``, ``-e torch``)."""
+    pattern, after = None, None
+    for w in args:
+        if after is not None:
+            if after in ("-e", "--regexp"):
+                pattern = w
+                break
+            after = None
+        elif w in _GREP_VALUED:
+            after = w
+        elif not w.startswith("-"):
+            pattern = w
+            break
+    if pattern is None:
+        return set()
+    return {n for n in (_name(part) for part in re.split(r"\\?\||\s", pattern.strip("'\"^"))) if n}
+
+
+def installed_packages(command: str) -> set[str]:
+    """The packages ``command`` installs (pip, uv pip, conda ``install``), by normalised name."""
+    if "install" not in command:
+        return set()
+    out: set[str] = set()
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        verb = _verb_args(argv)
+        if verb is None or verb[0] != "install":
+            continue
+        skip = False
+        for w in verb[1]:
+            if skip:
+                skip = False
+            elif w in ("-r", "-c", "--requirement", "--constraint", "-i", "--index-url", "--extra-index-url",
+                       "-f", "--find-links", "--target", "-t", "--prefix", "-n", "--name", "-p", "--python"):
+                skip = True
+            elif not w.startswith("-") and (n := _name(w)):
+                out.add(n)
+    return out
+
+
+def deciding_checks(commands: Iterable[CommandRecord]) -> dict[tuple[str, int], CommandRecord]:
+    """The first install each version check was followed by, of a package it names, by the same
+    agent on the same host; by the check's (session, seq)."""
+    checks: list[tuple[CommandRecord, set[str]]] = []
+    out: dict[tuple[str, int], CommandRecord] = {}
+    for c in commands:
+        text = c.inner or c.command
+        if "install" in text and checks:
+            names = installed_packages(text)
+            for check, checked in checks:
+                if check.session == c.session and check.agent == c.agent and check.host == c.host \
+                        and check.seq < c.seq and checked & names:
+                    out.setdefault((check.session, check.seq), c)
+        if "__version__" in text or "pip" in text or "conda" in text or "mamba" in text:
+            checked = checked_packages(text)
+            if checked:
+                checks.append((c, checked))
+    return out
