@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import errno
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -24,6 +25,7 @@ from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_h
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
 from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
+from spec_debug.playbook.literal_texts import EXPECTATION_TEXTS, expectation_as_expression, first_expression, names_filled_in
 from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, number_forms, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.status_words import STATUSES, Comparison, comparisons, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
@@ -879,6 +881,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                         None if difflib.get_close_matches(missing[0], sorted(readable), n=1) or missing[0] in _ANSIBLE_NAMES
                         else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], readable),
                 )
+        _check_literal_expectations(step, base, known, document, source)
         for path, text in _finding_texts(step, base):
             # Facts are only known when the finding fires; syntax, names and a fact spelt like a
             # captured one are known now. Without this, a typo in a title shows up mid-incident
@@ -912,6 +915,32 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 )
     check_numbers_as_text(playbook, document, source)
     check_text_numbers(playbook, document, source, numeric_facts)
+
+
+def _check_literal_expectations(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
+                                source: str) -> None:
+    """contains:, not_contains: and matches: are compared as written (literal_texts.py): one that
+    reads a var or a fact in {{ }} checked the braces, not the value."""
+    for i, expectation in enumerate(step.expect):
+        for key in EXPECTATION_TEXTS:
+            text = getattr(expectation, key)
+            if text is None or "{{" not in text:
+                continue
+            if not names_filled_in(text, known):
+                continue
+            path = base + ("expect", i, key)
+            line, column = document.position(path) or (None, None)
+            expression = first_expression(text)
+            shown = _short_repr(expression, 40)[1:-1]
+            meant = expectation_as_expression(key, text)
+            if key == "matches":
+                said = f"is a regex used as written, not a template: it matches {_short_repr(text, 60)} itself, not the value of {shown}"
+                hint = f"a regex takes no value here: to look for the value itself, write the expectation as that: {json.dumps(meant)}"
+            else:
+                said = f"is text used as written, not a template: it looks for {_short_repr(text, 60)} itself, not for the value of {shown}"
+                hint = f"to check for the value, write the expectation as that: {json.dumps(meant)}"
+            raise PlaybookError(f"{key}: in step {step.id!r} {said}", path=source, line=line, column=column,
+                                key_path=dotted_path(path), hint=hint)
 
 
 def _check_run_time_names(text: str, is_expression: bool, compared: list[Comparison], step_id: str, earlier_ids: list[str],
