@@ -7,6 +7,7 @@ and the name themselves, so the check failed on every host whatever the server s
 renders every string of a task, so the habit is common. A `{{` that reads no var, fact or
 template name (a chat template's `{{ messages }}` looked for in a prompt dump) stays text;
 braces meant as text around a var's name are looked for with `that: "'{{ host }}' in stdout"`.
+A capture's `default:` is the fact's value as written too (runner/capture.py).
 """
 
 from __future__ import annotations

@@ -882,6 +882,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                         else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], readable),
                 )
         _check_literal_expectations(step, base, known, document, source)
+        _check_literal_capture_defaults(step, base, known, document, source)
         for path, text in _finding_texts(step, base):
             # Facts are only known when the finding fires; syntax, names and a fact spelt like a
             # captured one are known now. Without this, a typo in a title shows up mid-incident
@@ -941,6 +942,27 @@ def _check_literal_expectations(step: Step, base: tuple[Any, ...], known: set[st
                 hint = f"to check for the value, write the expectation as that: {json.dumps(meant)}"
             raise PlaybookError(f"{key}: in step {step.id!r} {said}", path=source, line=line, column=column,
                                 key_path=dotted_path(path), hint=hint)
+
+
+def _check_literal_capture_defaults(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
+                                    source: str) -> None:
+    """A capture's default is the fact's value as written (runner/capture.py): `default: "{{ port }}"`
+    gave the fact the braces, which the next command then used."""
+    for i, capture in enumerate(step.capture):
+        for text in template_texts(capture.default):
+            if not names_filled_in(text, known):
+                continue
+            path = base + ("capture", i, "default")
+            line, column = document.position(path) or (None, None)
+            fact = capture.name or next(iter(re.compile(capture.regex or "").groupindex), "NAME")
+            expression = first_expression(text)
+            raise PlaybookError(
+                f"the default of a capture in step {step.id!r} is a value as written, not a template: where nothing "
+                f"matches, facts.{fact} would be {_short_repr(text, 60)} itself, not the value of {_short_repr(expression, 40)[1:-1]}",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=f"write the value itself, or leave the default out and give it where the fact is read: "
+                     f"{{{{ facts.{fact} | default({expression}) }}}}",
+            )
 
 
 def _check_run_time_names(text: str, is_expression: bool, compared: list[Comparison], step_id: str, earlier_ids: list[str],
