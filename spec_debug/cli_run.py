@@ -19,7 +19,7 @@ from spec_debug.cli_common import shown_text
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, SpecDebugError, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
-from spec_debug.playbook.var_file import VarFile, check_var_file_names
+from spec_debug.playbook.var_file import VarFile, check_var_file_names, check_var_file_templates
 from spec_debug.playbook.none_guard import none_guard_warnings
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
@@ -377,6 +377,7 @@ def _prepare_run(
         check_var_file_names(var_file, loaded.playbook.vars, loaded.playbook.name)
         # --var wins over the file, so a value it replaces is not checked either.
         kept = {name: value for name, value in var_file.values.items() if name not in (var_texts or {})}
+        check_var_file_templates(var_file, loaded.playbook.vars, set(kept))
         cli_vars.update(typed_var_file_values(kept, loaded.playbook.vars, str(var_file.path), var_file.text))
     only: set[str] | None = None
     if retry_failed is not None:
