@@ -882,7 +882,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                         else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], readable),
                 )
         _check_literal_expectations(step, base, known, document, source)
-        _check_literal_capture_defaults(step, base, known, document, source)
+        _check_literal_captures(step, base, known, document, source)
         for path, text in _finding_texts(step, base):
             # Facts are only known when the finding fires; syntax, names and a fact spelt like a
             # captured one are known now. Without this, a typo in a title shows up mid-incident
@@ -944,11 +944,25 @@ def _check_literal_expectations(step: Step, base: tuple[Any, ...], known: set[st
                                 key_path=dotted_path(path), hint=hint)
 
 
-def _check_literal_capture_defaults(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
+def _check_literal_captures(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
                                     source: str) -> None:
-    """A capture's default is the fact's value as written (runner/capture.py): `default: "{{ port }}"`
-    gave the fact the braces, which the next command then used."""
+    """A capture's regex and default are used as written (runner/capture.py): `default: "{{ port }}"`
+    gave the fact the braces, which the next command then used, and `regex: '{{ model }} loaded'`
+    looked for the braces, so the fact was None on every host."""
     for i, capture in enumerate(step.capture):
+        if capture.regex is not None and names_filled_in(capture.regex, known):
+            path = base + ("capture", i, "regex")
+            line, column = document.position(path) or (None, None)
+            expression = first_expression(capture.regex)
+            raise PlaybookError(
+                f"the regex of a capture in step {step.id!r} is used as written, not a template: it matches "
+                f"{_short_repr(capture.regex, 60)} itself, not the value of {_short_repr(expression, 40)[1:-1]}, "
+                "so the capture finds nothing",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=f"a regex takes no value here: capture that part with a group in place of the {{{{ }}}} "
+                     f"((?P<name>\\S+){', in a capture of its own: its type: applies to every group' if capture.type != 'auto' else ''}) "
+                     f"and compare the fact in an expectation: that: {json.dumps(f'facts.name == {expression}')}",
+            )
         for text in template_texts(capture.default):
             if not names_filled_in(text, known):
                 continue
