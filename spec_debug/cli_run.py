@@ -20,6 +20,7 @@ from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, SpecDebugError, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
 from spec_debug.playbook.var_file import VarFile, check_var_file_names, check_var_file_templates
+from spec_debug.playbook.literal_texts import refuse_var_templates
 from spec_debug.playbook.none_guard import none_guard_warnings
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
@@ -367,6 +368,7 @@ def _prepare_run(
         _say(console, f"[bold yellow]warning:[/] {escape(warned.located)}")
         _say(console, f"  [dim]hint:[/] {escape(warned.hint)}")
     # Each --var as the type of its default, refused in one line before any host is touched.
+    refuse_var_templates(var_texts or {}, loaded.playbook.vars)  # the braces would reach the host
     cli_vars = {**cli_vars, **typed_like_defaults(var_texts or {}, cli_vars, loaded.playbook.vars)}
     # The --var names of this command; cli_vars holds its --var-file values too (cli._collect_vars).
     typed_now = set(var_texts) if var_texts is not None else set(cli_vars)

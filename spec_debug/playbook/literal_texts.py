@@ -7,15 +7,21 @@ and the name themselves, so the check failed on every host whatever the server s
 renders every string of a task, so the habit is common. A `{{` that reads no var, fact or
 template name (a chat template's `{{ messages }}` looked for in a prompt dump) stays text;
 braces meant as text around a var's name are looked for with `that: "'{{ host }}' in stdout"`.
-A capture's `default:` is the fact's value as written too (runner/capture.py).
+A capture's `default:` and regex are used as written too (runner/capture.py), and so is a
+value given with --var (runner/engine.py renders only the playbook's defaults and an
+inventory's values), where Ansible renders `-e 'draft={{ model }}/eagle3'`.
 """
 
 from __future__ import annotations
 
 import re
 
+import json
+from typing import Any
+
 from jinja2 import TemplateError
 
+from spec_debug.errors import UsageError
 from spec_debug.playbook.templating import names_used
 
 EXPECTATION_TEXTS = ("contains", "not_contains", "matches")
@@ -81,3 +87,19 @@ def _as_text(expression: str) -> str:
 
 
 _NAME_PATH = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+
+def refuse_var_templates(var_texts: dict[str, str], defaults: dict[str, Any]) -> None:
+    """Refuse a --var whose value reads a var of the playbook in {{ }}: it would reach the
+    command as the braces. Values that read nothing of the playbook (`{{.State.Status}}` for
+    docker, text that is no Jinja) are given as typed."""
+    for name, text in var_texts.items():
+        if name not in defaults or not names_filled_in(text, set(defaults)):
+            continue
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        raise UsageError(
+            f"--var {name}={shown}: a --var value is used as given, not as a template (the command would get "
+            f"the braces, not the value of {first_expression(text)})",
+            hint=f"write the value itself; a value built from other vars is a default in the playbook's vars: "
+                 f"({name}: {json.dumps(text)}), rendered for each host",
+        )
