@@ -804,8 +804,9 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         if step.until:
             sites.append((base + ("until",), step.until, True))
         for key, value in step.with_.items():
-            if isinstance(value, str):
-                sites.append((base + ("with", key), value, False))
+            # A list or mapping value is rendered item by item too (templating.render_value): an
+            # undefined name in one passed validation and failed the step on every host.
+            sites += [(path, text, False) for path, text in _texts_in(value, base + ("with", key))]
         if step.fetch is not None:
             for i, src in enumerate(step.fetch.sources()):
                 sites.append((base + ("fetch", "src") + ((i,) if isinstance(step.fetch.src, list) else ()), src, False))
@@ -916,6 +917,18 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 )
     check_numbers_as_text(playbook, document, source)
     check_text_numbers(playbook, document, source, numeric_facts)
+
+
+def _texts_in(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Every string in a value (lists and mappings walked), with its path."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _texts_in(item, path + (i,))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts_in(item, path + (key,))
 
 
 def _check_literal_expectations(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
