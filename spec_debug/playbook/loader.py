@@ -810,6 +810,10 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         if step.fetch is not None:
             for i, src in enumerate(step.fetch.sources()):
                 sites.append((base + ("fetch", "src") + ((i,) if isinstance(step.fetch.src, list) else ()), src, False))
+            if step.fetch.dest:
+                # Rendered for each host as src is (runner/engine.py, _fetch): `dest: "logs/{{ hots }}"`
+                # passed validation and failed the step on every host.
+                sites.append((base + ("fetch", "dest"), step.fetch.dest, False))
         for i, expectation in enumerate(step.expect):
             if expectation.that:
                 sites.append((base + ("expect", i, "that"), expectation.that, True))
