@@ -962,8 +962,8 @@ def _check_literal_expectations(step: Step, base: tuple[Any, ...], known: set[st
 
 
 def _check_literal_captures(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
-                                    source: str) -> None:
-    """A capture's regex and default are used as written (runner/capture.py): `default: "{{ port }}"`
+                            source: str) -> None:
+    """A capture's regex, json path, name and default are used as written (runner/capture.py): `default: "{{ port }}"`
     gave the fact the braces, which the next command then used, and `regex: '{{ model }} loaded'`
     looked for the braces, so the fact was None on every host."""
     for i, capture in enumerate(step.capture):
@@ -979,6 +979,20 @@ def _check_literal_captures(step: Step, base: tuple[Any, ...], known: set[str], 
                 hint=f"a regex takes no value here: capture that part with a group in place of the {{{{ }}}} "
                      f"((?P<name>\\S+){', in a capture of its own: its type: applies to every group' if capture.type != 'auto' else ''}) "
                      f"and compare the fact in an expectation: that: {json.dumps(f'facts.name == {expression}')}",
+            )
+        for key, text in (("json", capture.json_path), ("name", capture.name)):
+            if text is None or not names_filled_in(text, known):
+                continue
+            path = base + ("capture", i, key)
+            line, column = document.position(path) or (None, None)
+            what = "it reads the path" if key == "json" else "the fact is named"
+            raise PlaybookError(
+                f"the {key}: of a capture in step {step.id!r} is used as written, not a template: {what} "
+                f"{_short_repr(text, 60)} itself, not the value of {_short_repr(first_expression(text), 40)[1:-1]}",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=("write the path itself (e.g. json: models[0].id); to pick by a var, capture the whole value "
+                      "(type: json) and index it where it is read: facts.NAME[vars.KEY]") if key == "json"
+                else "write the fact's name itself, one word (e.g. name: load_s)",
             )
         for text in template_texts(capture.default):
             if not names_filled_in(text, known):
