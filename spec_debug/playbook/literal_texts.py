@@ -7,16 +7,16 @@ and the name themselves, so the check failed on every host whatever the server s
 renders every string of a task, so the habit is common. A `{{` that reads no var, fact or
 template name (a chat template's `{{ messages }}` looked for in a prompt dump) stays text;
 braces meant as text around a var's name are looked for with `that: "'{{ host }}' in stdout"`.
-A capture's `default:` and regex are used as written too (runner/capture.py), and so is a
-value given with --var (runner/engine.py renders only the playbook's defaults and an
-inventory's values), where Ansible renders `-e 'draft={{ model }}/eagle3'`.
+A capture's regex, `json:` path, `name:` and `default:` are used as written too
+(runner/capture.py), and so are a --var's and a --var-file's values (runner/engine.py renders
+only the playbook's defaults and an inventory's values), where Ansible renders
+`-e 'draft={{ model }}/eagle3'` and `-e @vars.yml`.
 """
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from typing import Any
 
 from jinja2 import TemplateError
