@@ -451,7 +451,7 @@ def _prepare_run(
     if step:
         from spec_debug.stepthrough import TerminalGate
 
-        gate = TerminalGate(console)
+        gate = TerminalGate(console, stdin=_answers_from([Path(loaded.path), *(f.path for f in var_files or [])]))
         forks = 1  # one conversation at a time
     _quiet_on_broken_pipe(console)
     store = RunStore.create(out, loaded.playbook.name)
@@ -578,6 +578,36 @@ def _write_stdout(text: str) -> None:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
+
+
+def _answers_from(read_paths: list[Path]) -> Any:
+    """Where --step reads its answers: stdin (None), unless the playbook or a var file was read
+    from it (`curl -s URL | spec-debug run /dev/stdin --step`, as docs/playbooks.md shows for a
+    run): stdin is then at its end, and the first prompt read "end of input" and quit the run
+    before its first step. The terminal (/dev/tty) answers instead, as ssh asks a password there
+    when its stdin is a pipe; without one the run is refused before a run folder is made."""
+    try:
+        stdin = os.fstat(0)
+    except OSError:
+        return None  # no stdin at all: TerminalGate reads that as end of input
+    if not any(_same_file_as(path, stdin) for path in read_paths):
+        return None
+    try:
+        return open("/dev/tty", encoding="utf-8", errors="replace")  # noqa: SIM115 - read until the process ends
+    except OSError:
+        raise UsageError(
+            "--step reads its answers from standard input, and the playbook (or a --var-file) was read from it: "
+            "no answer is left to read, and there is no terminal to ask",
+            hint="save the playbook to a file first (e.g. curl -s URL -o playbook.yaml) and run that with --step",
+        ) from None
+
+
+def _same_file_as(path: Path, stat: os.stat_result) -> bool:
+    try:
+        other = path.stat()
+    except OSError:
+        return False
+    return (other.st_dev, other.st_ino) == (stat.st_dev, stat.st_ino)
 
 
 def _quiet_on_broken_pipe(console: Console) -> None:
