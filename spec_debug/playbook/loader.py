@@ -794,6 +794,8 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         earlier_ids = step_ids[:index]  # a slice of one list: rebuilt from the steps, 10,000 steps took 20 s
         if step.probe is not None:
             _check_probe_name(step.probe, base + ("probe",), document, source)
+        if step.fetch is not None:
+            _check_fetch_keys(step, base, document, source)
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
@@ -921,6 +923,32 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 )
     check_numbers_as_text(playbook, document, source)
     check_text_numbers(playbook, document, source, numeric_facts)
+
+
+# What a fetch step leaves out (runner/engine.py, _fetch): it copies files and runs no command,
+# so it has no output to check or capture and no attempt to repeat; these keys were accepted and
+# never used, and `expect:` on a fetch step could not fail.
+_NOT_FOR_FETCH = {
+    "expect": "its expectations are never checked",
+    "capture": "it captures nothing",
+    "findings": "its findings are never raised",
+    "until": "it is not retried",
+    "retries": "it is not retried",
+    "retry_delay": "it is not retried",
+}
+
+
+def _check_fetch_keys(step: Step, base: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
+    for key, said in _NOT_FOR_FETCH.items():
+        if key not in step.model_fields_set or not getattr(step, key):
+            continue  # `retries: 0`, `expect: []`: nothing that would not happen
+        line, column = document.position(base + (key, "<key>")) or document.position(base + (key,)) or (None, None)
+        raise PlaybookError(
+            f"{key}: does not apply to a fetch step (it copies files and runs no command): {said}",
+            path=source, line=line, column=column, key_path=dotted_path(base + (key,)),
+            hint=f"check what it copied in a later step, e.g. that: \"steps.{step.id}.facts.fetched | length > 0\" "
+                 "(its facts: fetched, fetch_skipped, fetch_cut, fetch_timed_out); or remove the key",
+        )
 
 
 def _texts_in(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
