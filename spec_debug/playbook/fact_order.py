@@ -53,6 +53,28 @@ class CaptureOrder:
     first_probe_or_fetch: int  # index of the first probe or fetch step (len(steps) when none)
 
 
+# The facts a fetch step records (runner/engine.py, _fetch; runner/fetch_limit.py, facts): in
+# its own step record only, read as steps.ID.facts.NAME; they are not merged into the host's
+# facts as a run or probe step's captures are.
+FETCH_FACTS = frozenset({"fetched", "fetch_skipped", "fetch_cut", "fetch_limit", "fetch_disk_bound", "fetch_timed_out",
+                         "fetch_not_reached", "fetch_given_up", "fetch_timeout"})
+
+
+def fetch_fact_read(playbook: Playbook, order: "CaptureOrder", index: int, text: str, is_expression: bool,
+                    own_counts: bool = False) -> tuple[str, str] | None:
+    """(fact name, id of the fetch step that records it) when the template of step `index` reads
+    facts.NAME for a fetch step's fact that no capture sets and no earlier probe may set; else None."""
+    last_earlier = index if own_counts else index - 1
+    if order.first_probe <= last_earlier:
+        return None
+    for name in attributes_of(text, "facts", expression=is_expression):
+        if name in FETCH_FACTS and name not in order.first:
+            fetch_steps = [s.id for s in playbook.steps[: last_earlier + 1] if s.fetch is not None]
+            if fetch_steps:
+                return name, fetch_steps[-1]
+    return None
+
+
 def first_captures(playbook: Playbook) -> CaptureOrder:
     first: dict[str, int] = {}
     for index, step in enumerate(playbook.steps):

@@ -23,7 +23,7 @@ from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
-from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
+from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, fetch_fact_read, first_captures
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.literal_texts import EXPECTATION_TEXTS, expectation_as_expression, first_expression, names_filled_in
 from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, number_forms, pattern_hint
@@ -858,6 +858,18 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"move step {playbook.steps[at].id!r} above {step.id!r}, or test the fact in a step after it",
                 )
+            kept = fetch_fact_read(playbook, first_capture, index, text, is_expression,
+                                   own_counts=path[-1] in ("until", "that"))
+            if kept:
+                # Before the typo check: `facts.fetched` is not misspelt, only read where it is not.
+                name, fetch_step = kept
+                field = path[-1] if isinstance(path[-1], str) and path[-1] in ("run", "when", "until", "that") else path[2]
+                raise PlaybookError(
+                    f"step {step.id!r} reads facts.{name} in {field}:, but a fetch step keeps {name} in its own record, "
+                    "not among the host's facts: it is never set there",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"write steps.{fetch_step}.facts.{name}",
+                )
             misspelt = fact_misspelt(first_capture, index, path, text, is_expression)
             if misspelt:
                 name, close = misspelt
@@ -912,6 +924,14 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     f"undefined variable {missing[0]!r} in the {where} of step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"did you mean {close[0]!r}?" if close else _undefined_hint(missing[0], known),
+                )
+            kept = fetch_fact_read(playbook, first_capture, index, text, False, own_counts=True)
+            if kept:
+                raise PlaybookError(
+                    f"step {step.id!r} reads facts.{kept[0]} in the {where}, but a fetch step keeps {kept[0]} in its own "
+                    "record, not among the host's facts: it is never set there",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"write steps.{kept[1]}.facts.{kept[0]}",
                 )
             misspelt = fact_misspelt(first_capture, index, path, text, False, in_finding=True)
             if misspelt:
