@@ -21,7 +21,7 @@ from typing import Any
 from jinja2 import nodes
 
 from spec_debug.playbook.models import Playbook, Step
-from spec_debug.playbook.templating import TEXT_ENV, attributes_of
+from spec_debug.playbook.templating import TEXT_ENV, attributes_of, step_result_attributes
 
 # Read after this step's own command and captures (runner/attempt.py evaluates them on the
 # attempt's result): a capture of the same step counts as earlier for these.
@@ -144,3 +144,17 @@ def _tested_for_presence(text: str, is_expression: bool) -> list[str]:
     names += [t.arg.value for t in tested if isinstance(t, nodes.Getitem) and isinstance(t.node, nodes.Name)
               and t.node.name == "facts" and isinstance(t.arg, nodes.Const) and isinstance(t.arg.value, str)]
     return list(dict.fromkeys(names))
+
+
+def step_fact_never_set(steps_by_id: dict[str, Step], text: str, is_expression: bool) -> tuple[str, str, list[str]] | None:
+    """(step id, fact name, the names that step does set) when the template reads
+    `steps.ID.facts.NAME` for a run step whose capture: does not set NAME, or a fetch step's fact
+    that is none of FETCH_FACTS; else None. A probe step's facts are known only once it ran."""
+    for other, field, name in step_result_attributes(text, expression=is_expression):
+        step = steps_by_id.get(other)
+        if field != "facts" or step is None or step.probe is not None or name in MAPPING_METHODS:
+            continue
+        sets = sorted(FETCH_FACTS) if step.fetch is not None else captured_names(step)
+        if name not in sets:
+            return other, name, sets
+    return None

@@ -23,7 +23,7 @@ from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
-from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, fetch_fact_read, first_captures
+from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, fetch_fact_read, first_captures, step_fact_never_set
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
 from spec_debug.playbook.literal_texts import EXPECTATION_TEXTS, expectation_as_expression, first_expression, names_filled_in
 from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, number_forms, pattern_hint
@@ -789,6 +789,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
     first_capture = first_captures(playbook)
     numeric_facts = number_facts(playbook.steps)
     step_ids = [s.id for s in playbook.steps]
+    steps_by_id = {s.id: s for s in playbook.steps}
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
         earlier_ids = step_ids[:index]  # a slice of one list: rebuilt from the steps, 10,000 steps took 20 s
@@ -835,6 +836,19 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 missing = undefined_names(text, known, expression=is_expression)
             compared = comparisons(text, is_expression)
             _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column)
+            never_set = step_fact_never_set(steps_by_id, text, is_expression) if "facts" in text else None
+            if never_set:
+                # `steps.a.facts.y` for a fact step a never sets failed the step at run time (SD003,
+                # "'dict object' has no attribute 'y'"), and the run PASSED with the check not made.
+                other, name, sets = never_set
+                close = difflib.get_close_matches(name, sets, n=1)
+                raise PlaybookError(
+                    f"step {step.id!r} reads steps.{other}.facts.{name}, but step {other!r} never sets {name!r}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=(f"did you mean steps.{other}.facts.{close[0]}?" if close else
+                          f"step {other!r} sets {', '.join(sets)}" if sets else
+                          f"step {other!r} captures nothing: give it a capture: that sets {name}"),
+                )
             _check_fact_number_text(compared, numeric_facts, step.id, path, source, line, column)
             _check_version_order(compared, step.id, path, source, line, column)
             _check_number_range(text, is_expression, step.id, path, source, line, column)
