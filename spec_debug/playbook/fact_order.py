@@ -65,8 +65,8 @@ def fetch_fact_read(playbook: Playbook, order: "CaptureOrder", index: int, text:
     """(fact name, id of the fetch step that records it) when the template of step `index` reads
     facts.NAME for a fetch step's fact that no capture sets and no earlier probe may set; else None."""
     last_earlier = index if own_counts else index - 1
-    if order.first_probe <= last_earlier:
-        return None
+    if "fetch" not in text or order.first_probe <= last_earlier or order.first_probe_or_fetch > last_earlier:
+        return None  # every fetch fact's name holds "fetch"; no fetch (nor probe) before: nothing to say
     for name in attributes_of(text, "facts", expression=is_expression):
         if name in FETCH_FACTS and name not in order.first:
             fetch_steps = [s.id for s in playbook.steps[: last_earlier + 1] if s.fetch is not None]
