@@ -19,7 +19,8 @@ from spec_debug.cli_common import shown_text
 from spec_debug.cli_progress import ConsoleReporter
 from spec_debug.errors import RunAborted, SpecDebugError, UsageError, stop_reason
 from spec_debug.playbook.loader import LoadedPlaybook, load_playbook
-from spec_debug.playbook.var_file import VarFile, check_var_file_names
+from spec_debug.playbook.var_file import VarFile, check_var_file_names, check_var_file_templates
+from spec_debug.playbook.literal_texts import refuse_var_templates
 from spec_debug.playbook.none_guard import none_guard_warnings
 from spec_debug.playbook.var_types import typed_like_defaults, typed_var_file_values
 from spec_debug.playbook.models import parse_size
@@ -367,6 +368,7 @@ def _prepare_run(
         _say(console, f"[bold yellow]warning:[/] {escape(warned.located)}")
         _say(console, f"  [dim]hint:[/] {escape(warned.hint)}")
     # Each --var as the type of its default, refused in one line before any host is touched.
+    refuse_var_templates(var_texts or {}, loaded.playbook.vars)  # the braces would reach the host
     cli_vars = {**cli_vars, **typed_like_defaults(var_texts or {}, cli_vars, loaded.playbook.vars)}
     # The --var names of this command; cli_vars holds its --var-file values too (cli._collect_vars).
     typed_now = set(var_texts) if var_texts is not None else set(cli_vars)
@@ -377,6 +379,7 @@ def _prepare_run(
         check_var_file_names(var_file, loaded.playbook.vars, loaded.playbook.name)
         # --var wins over the file, so a value it replaces is not checked either.
         kept = {name: value for name, value in var_file.values.items() if name not in (var_texts or {})}
+        check_var_file_templates(var_file, loaded.playbook.vars, set(kept))
         cli_vars.update(typed_var_file_values(kept, loaded.playbook.vars, str(var_file.path), var_file.text))
     only: set[str] | None = None
     if retry_failed is not None:
@@ -448,7 +451,7 @@ def _prepare_run(
     if step:
         from spec_debug.stepthrough import TerminalGate
 
-        gate = TerminalGate(console)
+        gate = TerminalGate(console, stdin=_answers_from([Path(loaded.path), *(f.path for f in var_files or [])]))
         forks = 1  # one conversation at a time
     _quiet_on_broken_pipe(console)
     store = RunStore.create(out, loaded.playbook.name)
@@ -575,6 +578,36 @@ def _write_stdout(text: str) -> None:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
+
+
+def _answers_from(read_paths: list[Path]) -> Any:
+    """Where --step reads its answers: stdin (None), unless the playbook or a var file was read
+    from it (`curl -s URL | spec-debug run /dev/stdin --step`, as docs/playbooks.md shows for a
+    run): stdin is then at its end, and the first prompt read "end of input" and quit the run
+    before its first step. The terminal (/dev/tty) answers instead, as ssh asks a password there
+    when its stdin is a pipe; without one the run is refused before a run folder is made."""
+    try:
+        stdin = os.fstat(0)
+    except OSError:
+        return None  # no stdin at all: TerminalGate reads that as end of input
+    if not any(_same_file_as(path, stdin) for path in read_paths):
+        return None
+    try:
+        return open("/dev/tty", encoding="utf-8", errors="replace")  # noqa: SIM115 - read until the process ends
+    except OSError:
+        raise UsageError(
+            "--step reads its answers from standard input, and the playbook (or a --var-file) was read from it: "
+            "no answer is left to read, and there is no terminal to ask",
+            hint="save the playbook to a file first (e.g. curl -s URL -o playbook.yaml) and run that with --step",
+        ) from None
+
+
+def _same_file_as(path: Path, stat: os.stat_result) -> bool:
+    try:
+        other = path.stat()
+    except OSError:
+        return False
+    return (other.st_dev, other.st_ino) == (stat.st_dev, stat.st_ino)
 
 
 def _quiet_on_broken_pipe(console: Console) -> None:

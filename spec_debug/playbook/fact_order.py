@@ -21,7 +21,7 @@ from typing import Any
 from jinja2 import nodes
 
 from spec_debug.playbook.models import Playbook, Step
-from spec_debug.playbook.templating import TEXT_ENV, attributes_of
+from spec_debug.playbook.templating import TEXT_ENV, attributes_of, step_result_attributes
 
 # Read after this step's own command and captures (runner/attempt.py evaluates them on the
 # attempt's result): a capture of the same step counts as earlier for these.
@@ -51,6 +51,28 @@ class CaptureOrder:
     first: dict[str, int]  # captured fact name -> index of the first step that captures it
     first_probe: int  # index of the first probe step (len(steps) when none)
     first_probe_or_fetch: int  # index of the first probe or fetch step (len(steps) when none)
+
+
+# The facts a fetch step records (runner/engine.py, _fetch; runner/fetch_limit.py, facts): in
+# its own step record only, read as steps.ID.facts.NAME; they are not merged into the host's
+# facts as a run or probe step's captures are.
+FETCH_FACTS = frozenset({"fetched", "fetch_skipped", "fetch_cut", "fetch_limit", "fetch_disk_bound", "fetch_timed_out",
+                         "fetch_not_reached", "fetch_given_up", "fetch_timeout"})
+
+
+def fetch_fact_read(playbook: Playbook, order: "CaptureOrder", index: int, text: str, is_expression: bool,
+                    own_counts: bool = False) -> tuple[str, str] | None:
+    """(fact name, id of the fetch step that records it) when the template of step `index` reads
+    facts.NAME for a fetch step's fact that no capture sets and no earlier probe may set; else None."""
+    last_earlier = index if own_counts else index - 1
+    if "fetch" not in text or order.first_probe <= last_earlier or order.first_probe_or_fetch > last_earlier:
+        return None  # every fetch fact's name holds "fetch"; no fetch (nor probe) before: nothing to say
+    for name in attributes_of(text, "facts", expression=is_expression):
+        if name in FETCH_FACTS and name not in order.first:
+            fetch_steps = [s.id for s in playbook.steps[: last_earlier + 1] if s.fetch is not None]
+            if fetch_steps:
+                return name, fetch_steps[-1]
+    return None
 
 
 def first_captures(playbook: Playbook) -> CaptureOrder:
@@ -122,3 +144,17 @@ def _tested_for_presence(text: str, is_expression: bool) -> list[str]:
     names += [t.arg.value for t in tested if isinstance(t, nodes.Getitem) and isinstance(t.node, nodes.Name)
               and t.node.name == "facts" and isinstance(t.arg, nodes.Const) and isinstance(t.arg.value, str)]
     return list(dict.fromkeys(names))
+
+
+def step_fact_never_set(steps_by_id: dict[str, Step], text: str, is_expression: bool) -> tuple[str, str, list[str]] | None:
+    """(step id, fact name, the names that step does set) when the template reads
+    `steps.ID.facts.NAME` for a run step whose capture: does not set NAME, or a fetch step's fact
+    that is none of FETCH_FACTS; else None. A probe step's facts are known only once it ran."""
+    for other, field, name in step_result_attributes(text, expression=is_expression):
+        step = steps_by_id.get(other)
+        if field != "facts" or step is None or step.probe is not None or name in MAPPING_METHODS:
+            continue
+        sets = sorted(FETCH_FACTS) if step.fetch is not None else captured_names(step)
+        if name not in sets:
+            return other, name, sets
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import errno
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -22,8 +23,9 @@ from spec_debug.errors import PlaybookError
 from spec_debug.playbook.actions_syntax import dollar_before_template, expression_of
 from spec_debug.playbook.expression_habits import operator_hint, unquoted_word_hint
 from spec_debug.playbook.pasted_characters import LATIN_LOOKALIKE, character_name, invisible_in_key, pasted_character, typographic_quote
-from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, first_captures
+from spec_debug.playbook.fact_order import MAPPING_METHODS, fact_misspelt, fact_read_too_early, fetch_fact_read, first_captures, step_fact_never_set
 from spec_debug.playbook.go_templates import GO_TEMPLATE, go_call, raw_wrapped
+from spec_debug.playbook.literal_texts import EXPECTATION_TEXTS, expectation_as_expression, first_expression, names_filled_in
 from spec_debug.playbook.habits import ANCHOR_HINT, habit_hint, include_hint, model_word, number_forms, pattern_hint
 from spec_debug.playbook.models import Capture, Expectation, FetchSpec, FindingTemplate, Playbook, Step
 from spec_debug.playbook.status_words import STATUSES, Comparison, comparisons, fact_compared_with_number_text, number_compared_with_text, number_facts, number_hint, unknown_status_word
@@ -787,11 +789,14 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
     first_capture = first_captures(playbook)
     numeric_facts = number_facts(playbook.steps)
     step_ids = [s.id for s in playbook.steps]
+    steps_by_id = {s.id: s for s in playbook.steps}
     for index, step in enumerate(playbook.steps):
         base = ("steps", index)
         earlier_ids = step_ids[:index]  # a slice of one list: rebuilt from the steps, 10,000 steps took 20 s
         if step.probe is not None:
             _check_probe_name(step.probe, base + ("probe",), document, source)
+        if step.fetch is not None:
+            _check_fetch_keys(step, base, document, source)
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
@@ -802,11 +807,16 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
         if step.until:
             sites.append((base + ("until",), step.until, True))
         for key, value in step.with_.items():
-            if isinstance(value, str):
-                sites.append((base + ("with", key), value, False))
+            # A list or mapping value is rendered item by item too (templating.render_value): an
+            # undefined name in one passed validation and failed the step on every host.
+            sites += [(path, text, False) for path, text in _texts_in(value, base + ("with", key))]
         if step.fetch is not None:
             for i, src in enumerate(step.fetch.sources()):
                 sites.append((base + ("fetch", "src") + ((i,) if isinstance(step.fetch.src, list) else ()), src, False))
+            if step.fetch.dest:
+                # Rendered for each host as src is (runner/engine.py, _fetch): `dest: "logs/{{ hots }}"`
+                # passed validation and failed the step on every host.
+                sites.append((base + ("fetch", "dest"), step.fetch.dest, False))
         for i, expectation in enumerate(step.expect):
             if expectation.that:
                 sites.append((base + ("expect", i, "that"), expectation.that, True))
@@ -826,6 +836,19 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 missing = undefined_names(text, known, expression=is_expression)
             compared = comparisons(text, is_expression)
             _check_run_time_names(text, is_expression, compared, step.id, earlier_ids, path, source, line, column)
+            never_set = step_fact_never_set(steps_by_id, text, is_expression) if "facts" in text else None
+            if never_set:
+                # `steps.a.facts.y` for a fact step a never sets failed the step at run time (SD003,
+                # "'dict object' has no attribute 'y'"), and the run PASSED with the check not made.
+                other, name, sets = never_set
+                close = difflib.get_close_matches(name, sets, n=1)
+                raise PlaybookError(
+                    f"step {step.id!r} reads steps.{other}.facts.{name}, but step {other!r} never sets {name!r}",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=(f"did you mean steps.{other}.facts.{close[0]}?" if close else
+                          f"step {other!r} sets {', '.join(sets)}" if sets else
+                          f"step {other!r} captures nothing: give it a capture: that sets {name}"),
+                )
             _check_fact_number_text(compared, numeric_facts, step.id, path, source, line, column)
             _check_version_order(compared, step.id, path, source, line, column)
             _check_number_range(text, is_expression, step.id, path, source, line, column)
@@ -848,6 +871,18 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     f"({playbook.steps[at].id!r}, step {at + 1}): steps run in file order, so it is never set here",
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"move step {playbook.steps[at].id!r} above {step.id!r}, or test the fact in a step after it",
+                )
+            kept = fetch_fact_read(playbook, first_capture, index, text, is_expression,
+                                   own_counts=path[-1] in ("until", "that"))
+            if kept:
+                # Before the typo check: `facts.fetched` is not misspelt, only read where it is not.
+                name, fetch_step = kept
+                field = path[-1] if isinstance(path[-1], str) and path[-1] in ("run", "when", "until", "that") else path[2]
+                raise PlaybookError(
+                    f"step {step.id!r} reads facts.{name} in {field}:, but a fetch step keeps {name} in its own record, "
+                    "not among the host's facts: it is never set there",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"write steps.{fetch_step}.facts.{name}",
                 )
             misspelt = fact_misspelt(first_capture, index, path, text, is_expression)
             if misspelt:
@@ -879,6 +914,8 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                         None if difflib.get_close_matches(missing[0], sorted(readable), n=1) or missing[0] in _ANSIBLE_NAMES
                         else unquoted_word_hint(text, missing, is_expression)) or _undefined_hint(missing[0], readable),
                 )
+        _check_literal_expectations(step, base, known, document, source)
+        _check_literal_captures(step, base, known, document, source)
         for path, text in _finding_texts(step, base):
             # Facts are only known when the finding fires; syntax, names and a fact spelt like a
             # captured one are known now. Without this, a typo in a title shows up mid-incident
@@ -902,6 +939,14 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                     path=source, line=line, column=column, key_path=dotted_path(path),
                     hint=f"did you mean {close[0]!r}?" if close else _undefined_hint(missing[0], known),
                 )
+            kept = fetch_fact_read(playbook, first_capture, index, text, False, own_counts=True)
+            if kept:
+                raise PlaybookError(
+                    f"step {step.id!r} reads facts.{kept[0]} in the {where}, but a fetch step keeps {kept[0]} in its own "
+                    "record, not among the host's facts: it is never set there",
+                    path=source, line=line, column=column, key_path=dotted_path(path),
+                    hint=f"write steps.{kept[1]}.facts.{kept[0]}",
+                )
             misspelt = fact_misspelt(first_capture, index, path, text, False, in_finding=True)
             if misspelt:
                 name, close_fact = misspelt
@@ -912,6 +957,119 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 )
     check_numbers_as_text(playbook, document, source)
     check_text_numbers(playbook, document, source, numeric_facts)
+
+
+# What a fetch step leaves out (runner/engine.py, _fetch): it copies files and runs no command,
+# so it has no output to check or capture and no attempt to repeat; these keys were accepted and
+# never used, and `expect:` on a fetch step could not fail.
+_NOT_FOR_FETCH = {
+    "expect": "its expectations are never checked",
+    "capture": "it captures nothing",
+    "findings": "its findings are never raised",
+    "until": "it is not retried",
+    "retries": "it is not retried",
+    "retry_delay": "it is not retried",
+}
+
+
+def _check_fetch_keys(step: Step, base: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
+    for key, said in _NOT_FOR_FETCH.items():
+        if key not in step.model_fields_set or not getattr(step, key):
+            continue  # `retries: 0`, `expect: []`: nothing that would not happen
+        line, column = document.position(base + (key, "<key>")) or document.position(base + (key,)) or (None, None)
+        raise PlaybookError(
+            f"{key}: does not apply to a fetch step (it copies files and runs no command): {said}",
+            path=source, line=line, column=column, key_path=dotted_path(base + (key,)),
+            hint=f"check what it copied in a later step, e.g. that: \"steps.{step.id}.facts.fetched | length > 0\" "
+                 "(its facts: fetched, fetch_skipped, fetch_cut, fetch_timed_out); or remove the key",
+        )
+
+
+def _texts_in(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Every string in a value (lists and mappings walked), with its path."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _texts_in(item, path + (i,))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _texts_in(item, path + (key,))
+
+
+def _check_literal_expectations(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
+                                source: str) -> None:
+    """contains:, not_contains: and matches: are compared as written (literal_texts.py): one that
+    reads a var or a fact in {{ }} checked the braces, not the value."""
+    for i, expectation in enumerate(step.expect):
+        for key in EXPECTATION_TEXTS:
+            text = getattr(expectation, key)
+            if text is None or "{{" not in text:
+                continue
+            if not names_filled_in(text, known):
+                continue
+            path = base + ("expect", i, key)
+            line, column = document.position(path) or (None, None)
+            expression = first_expression(text)
+            shown = _short_repr(expression, 40)[1:-1]
+            meant = expectation_as_expression(key, text)
+            if key == "matches":
+                said = f"is a regex used as written, not a template: it matches {_short_repr(text, 60)} itself, not the value of {shown}"
+                hint = f"a regex takes no value here: to look for the value itself, write the expectation as that: {json.dumps(meant)}"
+            else:
+                said = f"is text used as written, not a template: it looks for {_short_repr(text, 60)} itself, not for the value of {shown}"
+                hint = f"to check for the value, write the expectation as that: {json.dumps(meant)}"
+            raise PlaybookError(f"{key}: in step {step.id!r} {said}", path=source, line=line, column=column,
+                                key_path=dotted_path(path), hint=hint)
+
+
+def _check_literal_captures(step: Step, base: tuple[Any, ...], known: set[str], document: PositionedDocument,
+                            source: str) -> None:
+    """A capture's regex, json path, name and default are used as written (runner/capture.py): `default: "{{ port }}"`
+    gave the fact the braces, which the next command then used, and `regex: '{{ model }} loaded'`
+    looked for the braces, so the fact was None on every host."""
+    for i, capture in enumerate(step.capture):
+        if capture.regex is not None and names_filled_in(capture.regex, known):
+            path = base + ("capture", i, "regex")
+            line, column = document.position(path) or (None, None)
+            expression = first_expression(capture.regex)
+            raise PlaybookError(
+                f"the regex of a capture in step {step.id!r} is used as written, not a template: it matches "
+                f"{_short_repr(capture.regex, 60)} itself, not the value of {_short_repr(expression, 40)[1:-1]}, "
+                "so the capture finds nothing",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=f"a regex takes no value here: capture that part with a group in place of the {{{{ }}}} "
+                     f"((?P<name>\\S+){', in a capture of its own: its type: applies to every group' if capture.type != 'auto' else ''}) "
+                     f"and compare the fact in an expectation: that: {json.dumps(f'facts.name == {expression}')}",
+            )
+        for key, text in (("json", capture.json_path), ("name", capture.name)):
+            if text is None or not names_filled_in(text, known):
+                continue
+            path = base + ("capture", i, key)
+            line, column = document.position(path) or (None, None)
+            what = "it reads the path" if key == "json" else "the fact is named"
+            raise PlaybookError(
+                f"the {key}: of a capture in step {step.id!r} is used as written, not a template: {what} "
+                f"{_short_repr(text, 60)} itself, not the value of {_short_repr(first_expression(text), 40)[1:-1]}",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=("write the path itself (e.g. json: models[0].id); to pick by a var, capture the whole value "
+                      "(type: json) and index it where it is read: facts.NAME[vars.KEY]") if key == "json"
+                else "write the fact's name itself, one word (e.g. name: load_s)",
+            )
+        for text in template_texts(capture.default):
+            if not names_filled_in(text, known):
+                continue
+            path = base + ("capture", i, "default")
+            line, column = document.position(path) or (None, None)
+            fact = capture.name or next(iter(re.compile(capture.regex or "").groupindex), "NAME")
+            expression = first_expression(text)
+            raise PlaybookError(
+                f"the default of a capture in step {step.id!r} is a value as written, not a template: where nothing "
+                f"matches, facts.{fact} would be {_short_repr(text, 60)} itself, not the value of {_short_repr(expression, 40)[1:-1]}",
+                path=source, line=line, column=column, key_path=dotted_path(path),
+                hint=f"write the value itself, or leave the default out and give it where the fact is read: "
+                     f"{{{{ facts.{fact} | default({expression}) }}}}",
+            )
 
 
 def _check_run_time_names(text: str, is_expression: bool, compared: list[Comparison], step_id: str, earlier_ids: list[str],

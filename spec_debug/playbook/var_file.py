@@ -11,13 +11,16 @@ error a line and column; a var file goes through the same path.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spec_debug.errors import PlaybookError, UsageError
+from spec_debug.playbook.literal_texts import first_expression, names_filled_in
 from spec_debug.playbook.loader import MAX_PLAYBOOK_BYTES, text_encoding, byte_position
+from spec_debug.playbook.templating import template_texts
 from spec_debug.playbook.yaml_nodes import PositionedDocument, dotted_path, load_positioned
 from spec_debug.store import packed_file
 
@@ -134,3 +137,27 @@ def check_var_file_names(var_file: VarFile, known: dict[str, Any], playbook_name
         hint=(f"did you mean {close[0]}? " if close else "")
         + f"its vars: {', '.join(sorted(known)) or 'none'} (remove the line, or use a var file made for this playbook)",
     )
+
+
+def check_var_file_templates(var_file: VarFile, known: dict[str, Any], used: set[str]) -> None:
+    """Refuse a value in the file (of the vars `used`, those no --var replaces) that reads a var
+    in {{ }}: a var file's values are data, as --var's are (runner/engine.py renders only the
+    playbook's defaults and an inventory's values), so `draft_dir: "{{ model_dir }}/eagle3"` went
+    to the host as those characters, where Ansible's `-e @vars.yml` renders it."""
+    document: PositionedDocument | None = None
+    for name, value in var_file.values.items():
+        if name not in used:
+            continue
+        for text in template_texts(value):
+            if not names_filled_in(text, set(known)):
+                continue
+            document = document or load_positioned(var_file.text, str(var_file.path), kind="var file")
+            line, column = document.position((name,)) or (None, None)
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise PlaybookError(
+                f"{name} is {shown!r} as written: a --var-file value is used as given, not as a template "
+                f"(the command would get the braces, not the value of {first_expression(text)})",
+                path=str(var_file.path), line=line, column=column, key_path=name,
+                hint=f"write the value itself, as a --var takes it; a value built from other vars is a default "
+                     f"in the playbook's vars: ({name}: {json.dumps(text)}), rendered for each host",
+            )

@@ -89,6 +89,12 @@ def _yes_or_no(name: str, text: str, default: bool) -> bool:
 
 
 def _number(name: str, text: str, default: int | float, guessed: Any) -> int | float:
+    if (type(default) is int and type(guessed) is float and guessed.is_integer() and "e" in text.lower()
+            and abs(guessed) <= 2**53):
+        # `--var num_prompts=1e3` for a count: the float 1000.0 reached the command as
+        # `--num-prompts 1000.0`, which argparse's type=int refuses ("invalid int value"). An
+        # exponent is a way to write the number; a decimal point (1000.0) is kept as written.
+        return int(guessed)
     if isinstance(guessed, (int, float)) and not isinstance(guessed, bool):
         return guessed
     written = text.strip()

@@ -36,7 +36,7 @@ steps:
       HF_TOKEN={{ hf_token }}
       EOF
     expect:
-      - contains: "{{ hf_token }}!"
+      - that: "hf_token ~ '!' in stdout"
 """
 
 
