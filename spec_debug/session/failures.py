@@ -254,7 +254,7 @@ _HOOK_ERROR = " hook error: "
 _REJECTED = "The user doesn't want to proceed with this tool use"
 _DENIED = ("Permission for this action was denied by", "Permission for this command was denied by",
            "This command requires approval", "Permission for this action has been denied",
-           "Claude requested permissions to ")
+           "Claude requested permissions to ", "Claude Code denied this call (toolDenialKind ")
 # The last two, and "Permission to use WebSearch has been denied." (_DENIED_RULE): the auto mode
 # classifier's refusal with its reason ("Permission for this action has been denied. Reason: …"),
 # and what a headless run (`claude -p`, CI) answers for a call it would have asked about, with no

@@ -747,6 +747,9 @@ def _events(obj: dict, cursor: Cursor, agent: str, seq: int, lineno: int, stats:
         events = _message_events(obj, kind_of_line, cursor.session, seq, agent, ts, cursor.file, lineno, stats)
         if cursor.hook_blocked:  # a PreToolUse hook blocked a call (rare): its result says so
             claude_hook_blocks.mark_blocked(events, cursor)
+        denial = obj.get("toolDenialKind")
+        if denial is not None and denial.__class__ is str:  # the CLI refused a call (rare)
+            claude_hook_blocks.mark_denied(events, denial)
         cwd = obj.get("cwd")  # the working folder of the session as the line was written
         if cwd.__class__ is str and cwd:
             for ev in events:

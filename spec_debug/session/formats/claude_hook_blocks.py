@@ -17,11 +17,13 @@ The attachment names the call, so its result is given the newer CLI's words when
 
 from __future__ import annotations
 
+from spec_debug.session import failures
 from spec_debug.session.events import Event
 from spec_debug.session.formats.common import Cursor
 
 _PRE_TOOL_USE = "PreToolUse"
 _HOOK_ERROR = " hook error: "
+_TOOL_USE_ERROR, _TOOL_USE_ERROR_END = "<tool_use_error>", "</tool_use_error>"
 _MAX_PENDING = 1024
 """Blocks whose result was never read (a file cut short) are let go past this many."""
 
@@ -45,3 +47,33 @@ def mark_blocked(events: list[Event], cursor: Cursor) -> None:
             text = event.text or ""
             if event.is_error and not (text.startswith(_PRE_TOOL_USE) and _HOOK_ERROR in text[:200]):
                 event.text = f"{name}{_HOOK_ERROR}{text}"
+
+
+DENIED = "Claude Code denied this call (toolDenialKind "
+"""How a refused call's result is worded when its own words do not say it never ran
+(:func:`mark_denied`); :data:`failures._DENIED` holds it."""
+_DENIALS = frozenset({"permission-rule", "user-rejected", "automode-blocked", "automode-unavailable",
+                      "automode-parsing-error"})
+"""``toolDenialKind`` on the user line of a call's result: the permission check refused the call
+(claude-code 2.1.195, ``useCanUseTool``: "user-rejected" for a refused ask, the auto mode
+classifier's three, else "permission-rule"). "interrupted" and "cancelled" are no refusal."""
+
+
+def mark_denied(events: list[Event], denial: str) -> None:
+    """Give the failed result of a call the CLI refused words that say so, where its own do not.
+    A PreToolUse hook's ``permissionDecision: "deny"`` answers the call with the hook's reason
+    alone (CLI 2.1.268: "the denied Bash call comes back with ``toolDenialKind:
+    "permission-rule"`` and a tool_result that is exactly the reason string", a hook project's
+    notes), as an SDK host's refusal does with its message: read alone, the command that never ran
+    was a failed one, its error the reason."""
+    if denial not in _DENIALS:
+        return
+    for event in events:
+        if event.kind != "tool_result" or not event.is_error:
+            continue
+        text = event.text or ""
+        if any(e.kind in failures.NOT_RUN for e in failures.extract_errors(text, None, True)):
+            continue
+        if text.startswith(_TOOL_USE_ERROR):
+            text = text[len(_TOOL_USE_ERROR):].replace(_TOOL_USE_ERROR_END, "", 1)
+        event.text = f"{DENIED}{denial}): {text}"
