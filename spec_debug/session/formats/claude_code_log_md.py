@@ -232,6 +232,7 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
     linked: dict[str, str] = {}  # sub-agent -> its spawning call
     ended: dict[str, str] = {}  # spawning call -> how its sub-agent ended, by the call's result
     answered: set[str] = set()  # spawning calls that got a result
+    named: dict[str, str] = {}  # spawning call -> the sub-agent its result names ("agentId: …")
     for ev in events:
         if ev.spawn is not None and ev.call_id:
             pending[ev.call_id] = (ev.agent, ev.spawn)
@@ -242,6 +243,8 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
             # interrupted one that it was stopped, as formats.claude_session reads the session's
             # JSONL (was "completed" when a call of the sub-agent's went well). The HTML page
             # puts the sub-agent's cards after this result, the Markdown before it.
+            if ev.agent_ref is not None:
+                named[ev.call_id] = ev.agent_ref
             status = ev.agent_status or ("failed" if ev.is_error else None)
             if status is not None:
                 ended[ev.call_id] = status
@@ -263,6 +266,17 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
             # its Task got no result: the session was cut off (killed, copied while running) while
             # the sub-agent ran, "running" as formats.claude_session has it (was "completed")
             tree.unanswered.add(agent)
+    spawned = set(linked.values())
+    for call, agent in named.items():
+        if call not in spawned and agent not in linked and not agent.startswith(claude_code.WORKFLOW_PREFIX):
+            # Its result names its sub-agent, whose cards the page lacks (the renderer had no
+            # agent file): a node whose status AgentTree.finish makes "missing", as
+            # formats.claude_session has an agent whose file is absent (was no node at all)
+            parent, spawn = pending[call]
+            info = tree.get(agent, parent=parent)
+            info.parent, info.spawned_by = parent, call
+            info.description = info.description or spawn.description
+            info.agent_type = info.agent_type or spawn.agent_type
 
 
 _CODEX_HEADS = ("Exit code: ", "Chunk ID: ", "Process exited with code ")
