@@ -87,6 +87,12 @@ the description and no type was read; 0.9.0's "🛠️ Bash" title was read as t
 _NOT_PROMPTS = frozenset({"slash-command", "command-output", "compacted", "teammate", "task-notification"})
 """The ``user`` cards the person did not type (``CSS_CLASS_REGISTRY``): a slash command and its
 output, the summary a compaction wrote, a teammate's message, an async agent's notification."""
+_SLASH_NAME = re.compile(r"<code>(?P<name>/[^<\s]+)</code>")
+_SLASH_ARGS = re.compile(r"<br><strong>Args:</strong> (?P<args>.*?)(?:<br>|$)", re.S)
+_EXPANSION = '<div class="slash-command markdown">'
+"""A slash command's card (``format_slash_command_content``: the name in ``<code>``, then
+"<strong>Args:</strong> ARGS" after a ``<br>``) and the body of the expansion card after it
+(``UserSlashCommandMessage``, ``format_user_slash_command_content``), claude-code-log 1.7.0."""
 _ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>",
          '<button class="toggle-details', '<button class="timeline-toggle')
 """What follows a message's body: its fold bar, its children, the next card; after the last card
@@ -245,6 +251,28 @@ class _Records(PageRecords):
         super().__init__(cursor)
         self.open_calls: list[tuple[str, bool]] = []  # (call, a sub-agent's) whose result is to come
         self.old_tasks: dict[str, str] = {}  # a 0.2.x page's Task calls whose result is to come: prompts
+        self.slash: tuple[int, str | None, str, str] | None = None  # the slash command card just read
+
+    def slash_card(self, line: int, card: str, stamp: str | None,
+                   slash: tuple[int, str | None, str, str] | None) -> Iterator[tuple[int, int, dict]]:
+        """A slash command's card (``<code>/name</code>``, ``<strong>Args:</strong> args``) is kept
+        for the card after it: the expansion of a prompt command the person typed (its title "User
+        (slash command)", the CLI's ``isMeta`` line) makes it their prompt, given as the CLI wrote
+        it (:func:`claude_code._typed_slash_command` reads it so from the session's JSONL). A
+        builtin's is followed by its output (``command-output``) and stays the CLI's."""
+        body = _body(card)
+        if body.startswith("<code>"):
+            if (name := _SLASH_NAME.match(body)) is not None:
+                args = _SLASH_ARGS.search(body)
+                self.slash = (line, stamp, html.unescape(name.group("name")),
+                              _text(args.group("args")).strip() if args is not None else "")
+            return
+        if slash is None or _EXPANSION not in body:
+            return
+        at, when, name, args = slash
+        said = (f"<command-message>{name.removeprefix('/')} is running…</command-message>\n"
+                f"<command-name>{name}</command-name>\n<command-args>{args}</command-args>")
+        yield self.record(at, "user", said, when, False)
 
     def emit(self, line: int, card: str) -> Iterator[tuple[int, int, dict]]:
         found = _CLASS.search(card)
@@ -277,6 +305,10 @@ class _Records(PageRecords):
             if old is not None:
                 yield from self.old_card(line, kind, old, body, stamp, marked)
                 return
+        slash, self.slash = self.slash, None
+        if kind == "user" and "slash-command" in classes and not marked:
+            yield from self.slash_card(line, card, stamp, slash)
+            return
         if kind == "user" and not _NOT_PROMPTS.intersection(classes):
             if heading is not None and _text(heading.group("title")).strip().endswith("Memory"):
                 return  # a memory file (CLAUDE.md) the session read in: "Memory", no modifier of its own
