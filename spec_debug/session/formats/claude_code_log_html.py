@@ -93,6 +93,11 @@ _EXPANSION = '<div class="slash-command markdown">'
 """A slash command's card (``format_slash_command_content``: the name in ``<code>``, then
 "<strong>Args:</strong> ARGS" after a ``<br>``) and the body of the expansion card after it
 (``UserSlashCommandMessage``, ``format_user_slash_command_content``), claude-code-log 1.7.0."""
+_SPAWN_CARD = re.compile(r'<dl class="teammate-tool-card teammate-spawn-card"><dt>Agent</dt><dd><code>(?P<id>[^<]+)</code>')
+"""The card claude-code-log 1.7.0 puts after a Task's report for the metadata it took off the
+report's tail (``parse_task_output``: "agentId: …", ``<usage>``; ``format_task_output_teammate_extras``):
+the sub-agent's id, then its usage. Read as the report's text before, the id was no link to the
+sub-agent, and "Agent a1dd…Usage 5 tokens" ended the report."""
 _ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>",
          '<button class="toggle-details', '<button class="timeline-toggle')
 """What follows a message's body: its fold bar, its children, the next card; after the last card
@@ -369,9 +374,18 @@ class _Records(PageRecords):
                 if n is None:
                     return
                 call_id = self.open_calls.pop(n)[0]
+            spawned = None
+            if "teammate-spawn-card" in body and (card_at := body.find("<dl class=\"teammate-tool-card")) >= 0:
+                # the report's agent, its id taken out of the text into this card (see _SPAWN_CARD)
+                found = _SPAWN_CARD.match(body, card_at)
+                spawned = html.unescape(found.group("id")) if found is not None else None
+                body = body[:card_at] + body[body.find("</dl>", card_at) + 5:] if "</dl>" in body[card_at:] else body
             text = _text(body).strip() if "task-result" in body else _result_text(body)
-            yield self.record(line, "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
-                                              "is_error": "error" in classes or _failed(text)}], stamp, sidechain)
+            block = {"type": "tool_result", "tool_use_id": call_id, "content": text,
+                     "is_error": "error" in classes or _failed(text)}
+            if spawned:
+                block["agentId"] = spawned
+            yield self.record(line, "user", [block], stamp, sidechain)
         elif kind == "bash-output":
             # a long output's preview is in the <summary>, the whole of it after (render_collapsible_code)
             part = body[body.find("</summary>"):] if "</summary>" in body else body
