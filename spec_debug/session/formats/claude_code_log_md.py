@@ -354,6 +354,7 @@ class _Records(PageRecords):
         super().__init__(cursor)
         self.date: str | None = None
         self.task_level: int | None = None  # the level of the Task whose sub-agent's messages follow
+        self.held: tuple[_Message, str] | None = None  # a slash command whose body is quoted: (it, its args)
 
     def place(self, msg: _Message) -> None:
         """Whether ``msg`` is a sub-agent's: under a Task's heading, one level down or more
@@ -365,7 +366,25 @@ class _Records(PageRecords):
         if task and not msg.sidechain:
             self.task_level = msg.level
 
+    def flush(self, after: _Message | None = None) -> Iterator[tuple[int, int, dict]]:
+        """The slash command held back (:meth:`emit`), given as the CLI wrote it once the message
+        after it is known: one a level down is of the turn its expansion started, so the command
+        was a prompt command the person typed ("<name> is running…", read as their prompt by
+        :func:`claude_code._typed_slash_command`, as from the session's JSONL); else a builtin
+        whose markdown output is quoted alike (``/context``), the CLI's markup as before."""
+        if self.held is None:
+            return
+        (msg, args), self.held = self.held, None
+        said = f"<command-name>{msg.name}</command-name>"
+        if after is not None and after.level > msg.level:
+            said = f"<command-message>{(msg.name or '').removeprefix('/')} is running…</command-message>\n" + said
+        if args:
+            said += f"\n<command-args>{args}</command-args>"
+        yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
+
     def emit(self, msg: _Message) -> Iterator[tuple[int, int, dict]]:
+        if self.held is not None:
+            yield from self.flush(msg)
         kind = msg.kind
         if kind == "user":
             said = "\n".join(line for line in msg.text if not line.startswith(_ANCHOR)).strip()
@@ -376,6 +395,11 @@ class _Records(PageRecords):
         elif kind == "command":
             args = next((line[len("**Args:** "):].strip().strip("`").strip() for line in msg.text
                          if line.startswith("**Args:** ")), "")
+            if not msg.sidechain and any(line.startswith(">") for line in msg.text):
+                # quoted: a prompt command's expansion, or a builtin's markdown output (claude-code-log
+                # 1.7.0 quotes both): told by the message after it (flush)
+                self.held = (msg, args)
+                return
             said = f"<command-name>{msg.name}</command-name>"
             if args:
                 said += f"\n<command-args>{args}</command-args>"
@@ -627,6 +651,7 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> It
             if (session := _SESSION.match(title)) is not None:
                 if msg is not None:
                     yield from out.emit(msg)
+                yield from out.flush()
                 msg = None
                 out.session, out.date, out.task_level = session.group("id"), None, None
                 continue
@@ -656,6 +681,7 @@ def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> It
         msg = yield from _settle(out, msg, False)
     if msg is not None:
         yield from out.emit(msg)
+    yield from out.flush()
 
 
 def _known_tool(name: str | None) -> bool:
