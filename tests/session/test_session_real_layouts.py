@@ -459,7 +459,7 @@ def test_background_agents_end_as_their_task_notification_says(tmp_path):
     doc = analyze_path(project).to_json()
     assert [(a["id"], a["parent"], a["spawned_by"], a["status"]) for a in doc["agents"]] == [
         ("main", None, None, "completed"), ("a1b2c3", "main", "toolu_a", "failed"),
-        ("d4e5f6", "main", "toolu_b", "failed")]
+        ("d4e5f6", "main", "toolu_b", "interrupted")]  # killed: stopped by hand, not failed
     # The notifications are the CLI's, not prompts the person typed.
     assert [p["seq"] for p in doc["prompts"]] == [0, 7, 9]  # the trunk's and each agent's first line
 

@@ -1065,7 +1065,11 @@ _NOTIFIED_CALL = re.compile(r"<tool-use-id>([\w-]+)</tool-use-id>")
 _NOTIFIED_STATUS = re.compile(r"<status>(\w+)</status>")
 _NOTIFIED_SUMMARY = re.compile(r"<summary>(.*?)</summary>", re.DOTALL)
 _NOTIFIED_EXIT = re.compile(r"exit code (-?\d+)\)?\s*$")
-_FINAL_STATUS = {"completed": "completed", "failed": "failed", "killed": "failed", "stopped": "failed"}
+_FINAL_STATUS = {"completed": "completed", "failed": "failed", "killed": "interrupted", "stopped": "interrupted"}
+"""How a background task ended, as its notification or a poll says. "killed" (stream-json's
+"stopped") is a stop: ``<status>killed</status><summary>Agent "…" was stopped by user</summary>``,
+``Background command "…" was stopped`` (CLI 2.1.x, as published session exports quote it); an
+agent so stopped was stopped as one the person interrupted in the foreground is, not failed."""
 BACKGROUND_END = "background-end"
 """``raw_type`` of the result a ``<task-notification>`` gives the background command it ends."""
 TASK_CALL = "\x00task:"

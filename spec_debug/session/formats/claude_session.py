@@ -202,7 +202,7 @@ def _read_file(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
 
 
 _TAIL_KINDS = frozenset({"prompt", "text", "tool_call", "tool_result", "system"})
-_ENDED = frozenset({"completed", "failed"})
+_ENDED = frozenset({"completed", "failed", "interrupted"})
 """How a background agent ended, as its notification or a poll of it says (claude_code._FINAL_STATUS)."""
 
 
@@ -210,5 +210,5 @@ def _stopped_by_hand(ev: Event) -> bool:
     """The event is the CLI's note of a stop by hand: an interrupted call's result, or the
     ``[Request interrupted by user]`` line written after it (:data:`claude_code.INTERRUPTED`)."""
     if ev.kind == "tool_result":
-        return ev.agent_status == "interrupted"
+        return ev.agent_status == "interrupted" and ev.agent_ref is None  # (not a poll of another agent's stop)
     return ev.kind == "system" and ev.text.startswith(claude_code.INTERRUPTED)
