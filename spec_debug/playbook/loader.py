@@ -33,7 +33,7 @@ from spec_debug.playbook.version_text import version_hint, version_ordered_as_te
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, literal_past_float_range, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
-    ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, step_result_attributes, template_texts, undefined_names, var_cycle,
+    ATTEMPT_NAMES, CONTEXT_NAMES, JINJA_OWN_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, step_result_attributes, template_texts, undefined_names, var_cycle,
     step_result_reads, var_references,
 )
 from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
@@ -784,6 +784,17 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             f"var {name!r} is hidden by the built-in template name {name!r}",
             path=source, line=line, column=column, key_path=f"vars.{name}",
             hint=f"rename it (e.g. server_{name}); built-in names: {', '.join(sorted(CONTEXT_NAMES))}",
+        )
+    for name in [n for n in playbook.vars if n in JINJA_OWN_NAMES]:  # the first as written
+        # Jinja's parser reads true/false/none (and True/False/None) as its constants and passes
+        # the template itself as `self` (jinja2/parser.py parse_primary; jinja2/runtime.py
+        # Context): `{{ none }}` rendered None, `{{ self }}` "<TemplateReference None>", never the var.
+        line, column = document.position(("vars", name, "<key>")) or (None, None)
+        what = "the template itself" if name == "self" else f"Jinja's constant {name}"
+        raise PlaybookError(
+            f"var {name!r} is hidden by {what}: {{{{ {name} }}}} never renders this var",
+            path=source, line=line, column=column, key_path=f"vars.{name}",
+            hint=f"rename it (e.g. {name.lower()}_value); Jinja reads {', '.join(sorted(JINJA_OWN_NAMES))} as its own",
         )
     _check_var_templates(playbook, document, source)
     first_capture = first_captures(playbook)

@@ -24,6 +24,9 @@ from spec_debug.playbook.shell_context import DOUBLE_FILTER, HEREDOC_FILTER, SIN
 
 # Names a template may use besides the playbook's vars.
 CONTEXT_NAMES = frozenset({"vars", "facts", "host", "exit_code", "stdout", "stderr", "steps"})
+# Names Jinja reads as its own whatever the context holds: the constants its parser knows and
+# the template reference it passes as `self` (jinja2/parser.py parse_primary, jinja2/runtime.py).
+JINJA_OWN_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "self"})
 
 _TILDE_PREFIX = re.compile(r"^~[A-Za-z0-9_.-]*/")
 
