@@ -808,6 +808,8 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             _check_probe_name(step.probe, base + ("probe",), document, source)
         if step.fetch is not None:
             _check_fetch_keys(step, base, document, source)
+        elif step.retry_delay and not step.retries:
+            _refuse_delay_without_retries(step, base, document, source)
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
@@ -994,6 +996,22 @@ def _check_fetch_keys(step: Step, base: tuple[Any, ...], document: PositionedDoc
             hint=f"check what it copied in a later step, e.g. that: \"steps.{step.id}.facts.fetched | length > 0\" "
                  "(its facts: fetched, fetch_skipped, fetch_cut, fetch_timed_out); or remove the key",
         )
+
+
+def _refuse_delay_without_retries(step: Step, base: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
+    """`retry_delay: 5` (with or without `until:`) and no `retries:`: the step runs once
+    (runner/engine.py: it is run again only while attempts <= retries), so the delay an author
+    wrote to poll a loading server was never waited and the step failed on its first try."""
+    path = base + ("retry_delay",)
+    line, column = document.position(path + ("<key>",)) or document.position(path) or (None, None)
+    delay = f"{step.retry_delay:g}"
+    raise PlaybookError(
+        f"retry_delay: {delay} waits between attempts, but step {step.id!r} has no retries: it runs once "
+        "and the delay is never waited",
+        path=source, line=line, column=column, key_path=dotted_path(path),
+        hint=f"give the attempts after the first: retries: 10 (then retry_delay: {delay} waits between them), "
+             "or remove retry_delay",
+    )
 
 
 def _texts_in(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
