@@ -919,6 +919,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 # The names this field can read: `exit_cod`, `stdot`, `fact.x` are typos of
                 # them, not text to quote (the hint said "quote it: 'exit_cod' == 0").
                 readable = known | _field_context_names(path)
+                line, column = _name_position(text, missing[0], document, line, column)
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
@@ -947,6 +948,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 )
             if missing:
                 close = difflib.get_close_matches(missing[0], sorted(known | CONTEXT_NAMES), n=1)
+                line, column = _name_position(text, missing[0], document, line, column)
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in the {where} of step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
@@ -1493,6 +1495,29 @@ def _template_error_position(text: str, template_line: int | None, shell_hint: t
             continue
         trigger = marker.search(wanted)
         return number, found_at + (trigger.start() if trigger else 0) + 1
+    return line, column
+
+
+def _name_position(text: str, name: str, document: PositionedDocument, line: int | None,
+                   column: int | None) -> tuple[int | None, int | None]:
+    """The file position of the first `{{ ... name` in a value written over several lines (a
+    `|` or `>` block scalar, a quoted value folded over lines): the error named the key's line, and
+    the typo was ten lines down a script. Only the lines of the value are read (each file line
+    after the first holds text of the value); the value's own position where the name is not
+    found on one line of it (an expression over two lines, quoting that changed the text)."""
+    if line is None or line > len(document.lines):
+        return line, column
+    first = document.lines[line - 1][(column or 1) - 1:]
+    if "\n" not in text and not first.lstrip().startswith(("|", ">")) and text.strip() in first:
+        return line, column  # a one-line value keeps its own position
+    used = re.compile(r"\{[{%][^}]*?(?<![\w.])" + re.escape(name) + r"\b")
+    for number in range(line, len(document.lines) + 1):
+        file_line = document.lines[number - 1]
+        if number > line and file_line.strip(" \t'\"") and file_line.strip(" \t'\"") not in text:
+            break  # past the value
+        found = used.search(file_line, (column or 1) - 1 if number == line else 0)
+        if found is not None:
+            return number, found.end() - len(name) + 1
     return line, column
 
 
