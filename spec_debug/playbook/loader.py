@@ -33,7 +33,7 @@ from spec_debug.playbook.version_text import version_hint, version_ordered_as_te
 from spec_debug.playbook.number_text import check_numbers_as_text, check_text_numbers, literal_past_float_range, number_meant
 from spec_debug.playbook.run_folder_input import record_error, run_folder_error
 from spec_debug.playbook.templating import (
-    ATTEMPT_NAMES, CONTEXT_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, step_result_attributes, template_texts, undefined_names, var_cycle,
+    ATTEMPT_NAMES, CONTEXT_NAMES, JINJA_OWN_NAMES, STEP_RESULT_FIELDS, VAR_CONTEXT_NAMES, attributes_of, names_used, parse_template, step_result_attributes, template_texts, undefined_names, var_cycle,
     step_result_reads, var_references,
 )
 from spec_debug.playbook.unclosed_template import UnclosedExpression, unclosed_expression
@@ -785,6 +785,17 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             path=source, line=line, column=column, key_path=f"vars.{name}",
             hint=f"rename it (e.g. server_{name}); built-in names: {', '.join(sorted(CONTEXT_NAMES))}",
         )
+    for name in [n for n in playbook.vars if n in JINJA_OWN_NAMES]:  # the first as written
+        # Jinja's parser reads true/false/none (and True/False/None) as its constants and passes
+        # the template itself as `self` (jinja2/parser.py parse_primary; jinja2/runtime.py
+        # Context): `{{ none }}` rendered None, `{{ self }}` "<TemplateReference None>", never the var.
+        line, column = document.position(("vars", name, "<key>")) or (None, None)
+        what = "the template itself" if name == "self" else f"Jinja's constant {name}"
+        raise PlaybookError(
+            f"var {name!r} is hidden by {what}: {{{{ {name} }}}} never renders this var",
+            path=source, line=line, column=column, key_path=f"vars.{name}",
+            hint=f"rename it (e.g. {name.lower()}_value); Jinja reads {', '.join(sorted(JINJA_OWN_NAMES))} as its own",
+        )
     _check_var_templates(playbook, document, source)
     first_capture = first_captures(playbook)
     numeric_facts = number_facts(playbook.steps)
@@ -797,6 +808,8 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
             _check_probe_name(step.probe, base + ("probe",), document, source)
         if step.fetch is not None:
             _check_fetch_keys(step, base, document, source)
+        elif step.retry_delay and not step.retries:
+            _refuse_delay_without_retries(step, base, document, source)
         sites: list[tuple[tuple[Any, ...], str, bool]] = []
         if step.run is not None:
             sites.append((base + ("run",), step.run, False))
@@ -906,6 +919,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 # The names this field can read: `exit_cod`, `stdot`, `fact.x` are typos of
                 # them, not text to quote (the hint said "quote it: 'exit_cod' == 0").
                 readable = known | _field_context_names(path)
+                line, column = _name_position(text, missing[0], document, line, column)
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
@@ -934,6 +948,7 @@ def _check_templates(playbook: Playbook, document: PositionedDocument, source: s
                 )
             if missing:
                 close = difflib.get_close_matches(missing[0], sorted(known | CONTEXT_NAMES), n=1)
+                line, column = _name_position(text, missing[0], document, line, column)
                 raise PlaybookError(
                     f"undefined variable {missing[0]!r} in the {where} of step {step.id!r}",
                     path=source, line=line, column=column, key_path=dotted_path(path),
@@ -983,6 +998,22 @@ def _check_fetch_keys(step: Step, base: tuple[Any, ...], document: PositionedDoc
             hint=f"check what it copied in a later step, e.g. that: \"steps.{step.id}.facts.fetched | length > 0\" "
                  "(its facts: fetched, fetch_skipped, fetch_cut, fetch_timed_out); or remove the key",
         )
+
+
+def _refuse_delay_without_retries(step: Step, base: tuple[Any, ...], document: PositionedDocument, source: str) -> None:
+    """`retry_delay: 5` (with or without `until:`) and no `retries:`: the step runs once
+    (runner/engine.py: it is run again only while attempts <= retries), so the delay an author
+    wrote to poll a loading server was never waited and the step failed on its first try."""
+    path = base + ("retry_delay",)
+    line, column = document.position(path + ("<key>",)) or document.position(path) or (None, None)
+    delay = f"{step.retry_delay:g}"
+    raise PlaybookError(
+        f"retry_delay: {delay} waits between attempts, but step {step.id!r} has no retries: it runs once "
+        "and the delay is never waited",
+        path=source, line=line, column=column, key_path=dotted_path(path),
+        hint=f"give the attempts after the first: retries: 10 (then retry_delay: {delay} waits between them), "
+             "or remove retry_delay",
+    )
 
 
 def _texts_in(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -1464,6 +1495,29 @@ def _template_error_position(text: str, template_line: int | None, shell_hint: t
             continue
         trigger = marker.search(wanted)
         return number, found_at + (trigger.start() if trigger else 0) + 1
+    return line, column
+
+
+def _name_position(text: str, name: str, document: PositionedDocument, line: int | None,
+                   column: int | None) -> tuple[int | None, int | None]:
+    """The file position of the first `{{ ... name` in a value written over several lines (a
+    `|` or `>` block scalar, a quoted value folded over lines): the error named the key's line, and
+    the typo was ten lines down a script. Only the lines of the value are read (each file line
+    after the first holds text of the value); the value's own position where the name is not
+    found on one line of it (an expression over two lines, quoting that changed the text)."""
+    if line is None or line > len(document.lines):
+        return line, column
+    first = document.lines[line - 1][(column or 1) - 1:]
+    if "\n" not in text and not first.lstrip().startswith(("|", ">")) and text.strip() in first:
+        return line, column  # a one-line value keeps its own position
+    used = re.compile(r"\{[{%][^}]*?(?<![\w.])" + re.escape(name) + r"\b")
+    for number in range(line, len(document.lines) + 1):
+        file_line = document.lines[number - 1]
+        if number > line and file_line.strip(" \t'\"") and file_line.strip(" \t'\"") not in text:
+            break  # past the value
+        found = used.search(file_line, (column or 1) - 1 if number == line else 0)
+        if found is not None:
+            return number, found.end() - len(name) + 1
     return line, column
 
 

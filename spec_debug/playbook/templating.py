@@ -24,6 +24,9 @@ from spec_debug.playbook.shell_context import DOUBLE_FILTER, HEREDOC_FILTER, SIN
 
 # Names a template may use besides the playbook's vars.
 CONTEXT_NAMES = frozenset({"vars", "facts", "host", "exit_code", "stdout", "stderr", "steps"})
+# Names Jinja reads as its own whatever the context holds: the constants its parser knows and
+# the template reference it passes as `self` (jinja2/parser.py parse_primary, jinja2/runtime.py).
+JINJA_OWN_NAMES = frozenset({"true", "false", "none", "True", "False", "None", "self"})
 
 _TILDE_PREFIX = re.compile(r"^~[A-Za-z0-9_.-]*/")
 
@@ -309,8 +312,18 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
         template = _compile(source, shell, path)
         facts = context.get("facts")
         stand_in = (shell or path) and isinstance(facts, dict) and any(v is None for v in facts.values())
-        if stand_in:
-            return template.render({**context, "facts": {k: _NO_FACT if v is None else v for k, v in facts.items()}})
+        # A step that timed out, was skipped or could not start has no exit code (None): in a
+        # command `{{ steps.bench.exit_code }}` was written as '' (`--rc ''`). Looked for only
+        # where the text names exit_code.
+        views = _no_exit_code_views(context) if (shell or path) and "exit_code" in source else None
+        if stand_in or views:
+            given = dict(context)
+            if stand_in:
+                given["facts"] = {k: _NO_FACT if v is None else v for k, v in facts.items()}
+            if views:
+                given["steps"] = views
+            stand_in = True
+            return template.render(given)
         return template.render(context)
     except NoneInCommand:
         raise _none_in_command_error(site, source, context, path=path) from None
@@ -327,6 +340,18 @@ def render(source: str, context: dict[str, Any], site: TemplateSite, *, shell: b
             # (`facts.port in 'abc'`: "requires string as left operand, not _NoFact").
             raise _none_in_command_error(site, source, context, path=path) from None
         raise TemplateError(f"{_where(site)}: template failed: {type(exc).__name__}: {exc}") from None
+
+
+def _no_exit_code_views(context: dict[str, Any]) -> dict[str, Any] | None:
+    """context's steps, each view whose exit_code is None given the stand-in that refuses it
+    (None where no view lacks one)."""
+    views = context.get("steps")
+    if not isinstance(views, dict) or not any(
+            isinstance(view, dict) and "exit_code" in view and view["exit_code"] is None for view in views.values()):
+        return None
+    return {step_id: {**view, "exit_code": _NO_FACT}
+            if isinstance(view, dict) and "exit_code" in view and view["exit_code"] is None else view
+            for step_id, view in views.items()}
 
 
 def render_value(value: Any, context: dict[str, Any], site: TemplateSite) -> Any:
@@ -524,7 +549,16 @@ def _true_word(false_word: str) -> str:
 
 def _none_in_command_error(site: TemplateSite, source: str, context: dict[str, Any], *, path: bool) -> TemplateError:
     written = "the path would have read None" if path else "the command would have had '' in its place"
-    names = [name for name in _none_names(source, context, template=True) if name.startswith("facts.")]
+    names = [name for name in _none_names(source, context, template=True) if name.startswith(("facts.", "steps."))]
+    if names and names[0].startswith("steps."):
+        step_id = names[0].split(".")[1]
+        view = context["steps"][step_id]
+        said = (str(view.get("message") or "").splitlines() or [""])[0][:160]
+        return TemplateError(
+            f"{_where(site)}: {names[0]} is None: step {step_id!r} has no exit code (status {view.get('status')}"
+            + (f": {said}" if said else "") + f"); {written}",
+            hint=f"guard the step: when: {names[0]} is not none, or write {{{{ {names[0]} | default(-1) }}}}",
+        )
     if not names:
         return TemplateError(f"{_where(site)}: a value in it is None (not set): {written}",
                              hint="guard the step with when: VALUE is not none, or write | default(VALUE)")
@@ -589,6 +623,14 @@ def _none_names(expression: str, context: dict[str, Any], *, template: bool = Fa
             scope = context.get(attr.node.name)
             if isinstance(scope, dict) and attr.attr in scope and scope[attr.attr] is None:
                 found.append(f"{attr.node.name}.{attr.attr}")
+    views = context.get("steps")
+    for attr in parsed.find_all(nodes.Getattr) if template and isinstance(views, dict) else ():
+        # steps.ID.exit_code of a step that timed out, was skipped or could not start, written
+        # into a command (an expression's TypeError says its own words: _number_filter)
+        if (attr.attr == "exit_code" and isinstance(attr.node, nodes.Getattr) and isinstance(attr.node.node, nodes.Name)
+                and attr.node.node.name == "steps" and isinstance(views.get(attr.node.attr), dict)
+                and "exit_code" in views[attr.node.attr] and views[attr.node.attr]["exit_code"] is None):
+            found.append(f"steps.{attr.node.attr}.exit_code")
     for name in parsed.find_all(nodes.Name):
         if name.ctx == "load" and name.name not in CONTEXT_NAMES and name.name in context and context[name.name] is None:
             found.append(name.name)

@@ -19,7 +19,7 @@ from spec_debug.playbook.templating import (
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
-from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, without_markers
+from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
 from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
@@ -468,12 +468,7 @@ def _tail(out_text: str, err_text: str) -> list[str]:
     text = err_text.strip() or out_text.strip()
     if not text:
         return []  # nothing printed: no empty evidence line under the message
-    lines = [_last_redraw(line) for line in text.split("\n")]
+    lines = [last_drawing(line) if "\r" in line else line for line in text.split("\n")]
     return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
 
 
-def _last_redraw(line: str) -> str:
-    if "\r" not in line:
-        return line
-    drawn = [part for part in line.split("\r") if part.strip()]
-    return drawn[-1] if drawn else ""

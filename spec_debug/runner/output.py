@@ -393,7 +393,23 @@ def as_lines(text: str) -> str:
     as LF, and without colour codes: `contains: "ERROR: boom"` must hold on a log whose logger
     wrote `\x1b[1;31mERROR\x1b[0m: boom` (the report shows it without them, too)."""
     text = strip_ansi(text)
-    return text.replace("\r\n", "\n") if "\r\n" in text else text
+    if "\r" not in text:
+        return text
+    text = text.replace("\r\n", "\n")
+    if "\r" not in text:
+        return text
+    # A line redrawn in place with a bare "\r" (tqdm, pip, a download) reads as the terminal
+    # left it, its last drawing: tqdm(leave=False) clears its bar with "\r" + spaces + "\r" and
+    # the summary printed next follows on that line, so `^Throughput: ...` never matched it and a
+    # capture read the bar's first drawing (10%), not the last (100%).
+    return "\n".join(last_drawing(line) if "\r" in line else line for line in text.split("\n"))
+
+
+def last_drawing(line: str) -> str:
+    """What a terminal shows of a line redrawn with "\r": its last drawing that is not blank
+    (a bar cleared with spaces leaves what was drawn over it)."""
+    drawn = [part for part in line.split("\r") if part.strip()]
+    return drawn[-1] if drawn else ""
 
 
 _WATCH_OVERLAP = 64 * 1024
