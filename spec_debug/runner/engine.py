@@ -532,12 +532,13 @@ class Run:
         facts: dict[str, Any],
         skipped_for_input: dict[str, list[str]],
     ) -> tuple[StepRecord, list[Finding], bool]:
+        context = self._context(host, host_vars, facts)
+        step = self._with_texts_rendered(step, context)
         missing = [name for name in step.requires if is_empty_var(host_vars.get(name))]
         if missing:
             for name in missing:
                 skipped_for_input.setdefault(name, []).append(step.id)
             return self._shown_skip(step, host, f"skipped: provide --var {missing[0]}=... to run this step"), [], False
-        context = self._context(host, host_vars, facts)
         try:
             if step.when and not evaluate_condition(step.when, context, TemplateSite(step.id, "when")):
                 return self._shown_skip(step, host, f"skipped: when {step.when!r} is false"), [], False
@@ -639,6 +640,28 @@ class Run:
         """
         self._commit_step(errored, [], host)
         self.options.reporter.step_finished(host, step, errored.model_copy(update={"message": None}), [])
+
+    def _with_texts_rendered(self, step: Step, context: dict[str, Any]) -> Step:
+        """``step`` with its title, why and expectations' descriptions rendered for this host:
+        ``title: "Server on {{ host }} answers on {{ port }}"`` showed its braces in the console,
+        the record and the reports, and a failed expectation's finding read "expected port {{ port }}
+        answers", where a finding's own title and the commands are rendered. A text whose template
+        cannot be rendered (an undefined name) stays as written: it is a label, and the step's
+        command says what is wrong with the vars. Masked like every text of the record."""
+        if not ("{" in step.title or "{" in step.why or any(e.description and "{" in e.description for e in step.expect)):
+            return step  # most steps: no template in their texts
+
+        def text(value: str, name: str) -> str:
+            try:
+                return self._clean(render(value, context, TemplateSite(step.id, name)))
+            except TemplateError:
+                return value
+
+        update: dict[str, Any] = {"title": text(step.title, "title"), "why": text(step.why, "why")}
+        if any(e.description and "{" in e.description for e in step.expect):
+            update["expect"] = [e.model_copy(update={"description": text(e.description, "expect.description")})
+                                if e.description and "{" in e.description else e for e in step.expect]
+        return step.model_copy(update=update)
 
     def _render_command(self, step: Step, context: dict[str, Any], transport: Transport) -> str | None:
         if step.run is not None:
