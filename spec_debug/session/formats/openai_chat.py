@@ -417,9 +417,9 @@ def _listed_ascending(messages: Iterable) -> bool:
     return sum(a < b for a, b in steps) > sum(a > b for a, b in steps)
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
-    records = _ollama_streams(_thread_in_order(iter_json_array(path, stats) if array
-                                              else iter_json_records(path, stats), stats))
+def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: Iterable[Path] = ()) -> Iterator[Event]:
+    """``parts``: files read after ``path`` as more records of its log (a proxy's folder of one
+    file per call: ``sources._proxy_log_folders``), each event naming the file it came from."""
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
@@ -428,63 +428,67 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     seq = cursor.seq_base - 1
     previous: list | None = None
     heads: list[list] = []  # the conversations read, each as its latest request gave it, the latest last
-    for _index, lineno, obj in records:
-        # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
-        # line of fine-tuning data, or a Responses API request or response saved whole.
-        messages = conversation(obj)
-        answer = messages is None and is_ollama_answer(obj)
-        if answer:
-            messages = [obj["message"]]
-        start, kept = 0, None
-        record_ts = None if messages is None else time_of(obj)
-        if messages is None:
-            messages, previous = [obj], None
-        elif answer or is_chat_completion(obj) or _is_response_object(obj):
-            # An answer (a Responses API response's output items too): the next request of the
-            # loop sends it back after the history it answered
-            if previous is not None:
-                previous = previous + messages
-                heads[-1] = previous
-        else:
-            # A log of the requests an agent loop sent: each one resends the whole history
-            # (chat completions and Responses ``input`` are stateless), so an earlier line's
-            # conversation is this one's head. Read once, a command run once is not repeated
-            # (three copies would read as a loop of it). Not only the line before: loops run
-            # side by side through one proxy (an eval's samples) interleave their requests, and
-            # each of a conversation's calls was read again after another conversation's line.
-            at = _longest_head(heads, messages)
-            if at is not None:
-                start = len(heads[at])
-                del heads[at]  # this request holds it now: one copy of each conversation is kept
-            elif heads and (trimmed := _trimmed(heads, messages)) is not None:
-                # The loop trimmed its history (the oldest turns dropped or summarised), keeping
-                # the latest calls: only what this request adds around them is new
-                at, kept = trimmed
-                del heads[at]
-            elif heads:
-                # No conversation read before is all of this one's head: it may have left one
-                # part way (n samples or a retry sent from the same history, then each went its
-                # own way). The messages they share were read with the first; the branch is kept
-                # beside it, both may go on. Only here, where no head matched: one loop's log
-                # never gets this far.
-                start = _shared_start(heads, messages)
-            previous = messages
-            heads.append(messages)
-            if len(heads) > _HEADS_KEPT:
-                del heads[0]
-        for message in messages[start:] if kept is None else kept:
-            seq += 1
-            cursor.records = seq - cursor.seq_base + 1
-            if isinstance(message, dict):
-                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts, gemini,
-                                    unanswered)
+    for file in (path, *parts):
+        cursor.file = str(file)
+        records = _ollama_streams(_thread_in_order(iter_json_array(file, stats) if array
+                                                  else iter_json_records(file, stats), stats))
+        for _index, lineno, obj in records:
+            # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
+            # line of fine-tuning data, or a Responses API request or response saved whole.
+            messages = conversation(obj)
+            answer = messages is None and is_ollama_answer(obj)
+            if answer:
+                messages = [obj["message"]]
+            start, kept = 0, None
+            record_ts = None if messages is None else time_of(obj)
+            if messages is None:
+                messages, previous = [obj], None
+            elif answer or is_chat_completion(obj) or _is_response_object(obj):
+                # An answer (a Responses API response's output items too): the next request of the
+                # loop sends it back after the history it answered
+                if previous is not None:
+                    previous = previous + messages
+                    heads[-1] = previous
             else:
-                stats.non_object += 1
-        if "response" in obj and (refused := _failed_call(obj)) is not None:
-            seq += 1
-            cursor.records = seq - cursor.seq_base + 1
-            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
-                        timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
+                # A log of the requests an agent loop sent: each one resends the whole history
+                # (chat completions and Responses ``input`` are stateless), so an earlier line's
+                # conversation is this one's head. Read once, a command run once is not repeated
+                # (three copies would read as a loop of it). Not only the line before: loops run
+                # side by side through one proxy (an eval's samples) interleave their requests, and
+                # each of a conversation's calls was read again after another conversation's line.
+                at = _longest_head(heads, messages)
+                if at is not None:
+                    start = len(heads[at])
+                    del heads[at]  # this request holds it now: one copy of each conversation is kept
+                elif heads and (trimmed := _trimmed(heads, messages)) is not None:
+                    # The loop trimmed its history (the oldest turns dropped or summarised), keeping
+                    # the latest calls: only what this request adds around them is new
+                    at, kept = trimmed
+                    del heads[at]
+                elif heads:
+                    # No conversation read before is all of this one's head: it may have left one
+                    # part way (n samples or a retry sent from the same history, then each went its
+                    # own way). The messages they share were read with the first; the branch is kept
+                    # beside it, both may go on. Only here, where no head matched: one loop's log
+                    # never gets this far.
+                    start = _shared_start(heads, messages)
+                previous = messages
+                heads.append(messages)
+                if len(heads) > _HEADS_KEPT:
+                    del heads[0]
+            for message in messages[start:] if kept is None else kept:
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                if isinstance(message, dict):
+                    yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts,
+                                        gemini, unanswered)
+                else:
+                    stats.non_object += 1
+            if "response" in obj and (refused := _failed_call(obj)) is not None:
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                            timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
 
 
 _HEADS_KEPT = 64
