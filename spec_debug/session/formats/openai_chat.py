@@ -37,7 +37,8 @@ from spec_debug.session.formats.common import (
 from spec_debug.session.formats.gemini_parts import PartsReader, user_events
 from spec_debug.session.formats.instants import stamp
 from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
-from spec_debug.session.reader import inner_json, iter_json_array, iter_json_records
+from spec_debug.session.formats.compressed import open_transcript, read_head
+from spec_debug.session.reader import decode_json, inner_json, iter_json_array, iter_json_records
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "ipython"})
 _RESULT_ROLES = ("tool", "function", "ipython")
@@ -428,10 +429,16 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     seq = cursor.seq_base - 1
     previous: list | None = None
     heads: list[list] = []  # the conversations read, each as its latest request gave it, the latest last
+    systems: set[str] = set()  # the Anthropic system prompts read (request_system): each once
     for file in (path, *parts):
         cursor.file = str(file)
         records = _ollama_streams(_thread_in_order(iter_json_array(file, stats) if array
                                                   else iter_json_records(file, stats), stats))
+        if array and (system := _document_system(file)):
+            systems.add(system)
+            seq += 1
+            yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                        file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
             # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
             # line of fine-tuning data, or a Responses API request or response saved whole.
@@ -476,6 +483,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 heads.append(messages)
                 if len(heads) > _HEADS_KEPT:
                     del heads[0]
+            if ("system" in obj or "request" in obj) and (system := request_system(obj)) and system not in systems:
+                # the same prompt each request of a loop resends, or another conversation's: once each
+                systems.add(system)
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                            timestamp=record_ts, file=cursor.file, line=lineno, text=system)
             for message in messages[start:] if kept is None else kept:
                 seq += 1
                 cursor.records = seq - cursor.seq_base + 1
@@ -489,6 +503,46 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 cursor.records = seq - cursor.seq_base + 1
                 yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                             timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
+
+
+def request_system(obj: dict) -> str:
+    """The system prompt of an Anthropic Messages request, logged (``{model, system, messages}``) or
+    in a proxy's record of the call: the Messages API has no ``system`` role, its system prompt is
+    the request's top-level ``system``, a string or a list of text blocks (anthropics/anthropic-sdk-
+    python ``src/anthropic/types/message_create_params.py``: ``system: Union[str,
+    Iterable[TextBlockParam]]``). Only ``messages`` was read, so the prompt the agent ran under was
+    not in the session, as an OpenAI request's ``system`` message is."""
+    body = obj
+    if not isinstance(obj.get("messages"), list):
+        request = obj.get("request")
+        if not isinstance(request, dict):
+            return ""
+        body = request.get("body") if isinstance(request.get("body"), dict) else request
+        if not isinstance(body.get("messages"), list):
+            return ""
+    system = body.get("system")
+    return block_text(system).strip() if isinstance(system, (str, list)) else ""
+
+
+_WHOLE_REQUEST_BYTES = 32 * 1024 * 1024
+"""The largest request saved as one JSON document whose system prompt is looked for
+(:func:`_document_system`): its messages are read one at a time, this reads it whole once more."""
+
+
+def _document_system(path: Path) -> str:
+    """:func:`request_system` of a file that is one request saved whole (``json.dump`` of the
+    ``{model, system, messages}`` it sent), whose messages :func:`read` takes from the array alone."""
+    try:
+        if path.stat().st_size > _WHOLE_REQUEST_BYTES:
+            return ""
+        head = read_head(path, 256 * 1024)
+        if not head.lstrip().startswith(b"{") or b'"system"' not in head:
+            return ""  # (a system prompt after messages is looked for in the head alone)
+        with open_transcript(path) as f:
+            document = decode_json(f.read())
+    except (OSError, ValueError):
+        return ""
+    return request_system(document) if isinstance(document, dict) else ""
 
 
 _HEADS_KEPT = 64
