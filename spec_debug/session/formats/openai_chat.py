@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
 
@@ -448,6 +450,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 messages = [obj["message"]]
             start, kept = 0, None
             record_ts = None if messages is None else time_of(obj)
+            if record_ts is None and messages is not None and "request" in obj:
+                record_ts = _answered_at(obj)
             if messages is None:
                 messages, previous = [obj], None
             elif answer or is_chat_completion(obj) or _is_response_object(obj):
@@ -503,6 +507,31 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 cursor.records = seq - cursor.seq_base + 1
                 yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                             timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
+
+
+def _answered_at(obj: dict) -> str | None:
+    """When a logging proxy's record of a call (:func:`is_proxied_call`) was answered, where the
+    record has no time of its own: the answer's ``created``/``created_at`` (a ``chat.completion``, a
+    Responses ``response``), else the HTTP response's ``Date`` header, which llm-debug keeps
+    (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``: ``resp_data["headers"] =
+    dict(upstream_resp.headers)``). Neither llm-debug nor dolphin-logger stamps its records: a
+    session of them had no time at all."""
+    response = obj.get("response")
+    if not isinstance(response, dict):
+        return None
+    body = response.get("body") if "body" in response else response
+    found = time_of(body) if isinstance(body, dict) else None
+    headers = response.get("headers")
+    if found is None and isinstance(headers, dict):
+        date = next((v for k, v in headers.items() if isinstance(k, str) and k.lower() == "date"), None)
+        if isinstance(date, str):
+            try:
+                at = parsedate_to_datetime(date)
+            except (TypeError, ValueError, IndexError):
+                return None
+            if at.tzinfo is not None:
+                found = at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return found
 
 
 def request_system(obj: dict) -> str:
