@@ -680,7 +680,10 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     body}, "response": {...}}``, and each request resends the whole history: read as a session
     each, a run of n calls was n sessions, its first commands and errors counted n times. Read in
     the order of their names (the time each was written) as the records of one log, each call is
-    read once, as in a JSONL log of them (:func:`formats.openai_chat.read`)."""
+    read once, as in a JSONL log of them (:func:`formats.openai_chat.read`). LiteLLM's S3 and GCS
+    loggers keep a call the same way, one object each, ``<prefix>/<YYYY-MM-DD>/time-<HH-MM-SS-ffffff>_<id>``
+    (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), a folder
+    of them when synced down."""
     by_folder: dict[Path, list[SessionSource]] = {}
     for source in sources:
         if source.format == "openai" and not source.array and _one_logged_call(source.path):
@@ -700,16 +703,19 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
 
 def _one_logged_call(file: Path) -> bool:
     """``file`` is one JSON document, a logging proxy's record of one call
-    (:func:`formats.openai_chat.is_proxied_call`). Parsed only where its head names a request."""
+    (:func:`formats.openai_chat.is_proxied_call`) or LiteLLM's (:func:`formats.openai_chat.
+    is_litellm_payload`). Parsed only where its head names a request or a call type."""
     if not unpacked_name(file.name).lower().endswith(".json"):
         return False
     try:
-        if b'"request"' not in read_head(file, 4096):
+        head = read_head(file, 4096)
+        if b'"request"' not in head and b'"call_type"' not in head:
             return False
         records = list(islice(reader.iter_json_records(file, ReadStats()), 2))
     except (OSError, ValueError):
         return False
-    return len(records) == 1 and openai_chat.is_proxied_call(records[0][2])
+    return len(records) == 1 and (openai_chat.is_proxied_call(records[0][2])
+                                  or openai_chat.is_litellm_payload(records[0][2]))
 
 
 def _instances(source: SessionSource) -> list[SessionSource]:

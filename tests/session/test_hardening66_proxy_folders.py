@@ -108,3 +108,23 @@ def test_a_jsonl_log_beside_them_stays_a_session_of_its_own(tmp_path: Path) -> N
     assert sorted(s["id"] for s in doc["sessions"]) == ["dolphin", "logs"]
     assert sorted(c["command"] for c in doc["commands"]) == [
         "ssh gpu03 uptime", "ssh gpu07 nvidia-smi", "ssh gpu07 sudo reboot"]
+
+
+def _litellm_payload(messages: list, answer: dict, at: float) -> dict:
+    """LiteLLM's StandardLoggingPayload (BerriAI/litellm litellm/types/utils.py), as its S3 logger
+    puts one object per call."""
+    return {"id": f"chatcmpl-{int(at)}", "trace_id": "4b1f", "call_type": "acompletion", "stream": False,
+            "status": "success", "startTime": at, "endTime": at + 2.5, "model": "gpt-4.1",
+            "messages": messages, "response": _completion(answer), "model_parameters": {"temperature": 0}}
+
+
+def test_a_synced_folder_of_litellm_s3_logs_is_one_session(tmp_path: Path) -> None:
+    day = tmp_path / "LiteLLMAPPLogs" / "2025-12-05"
+    day.mkdir(parents=True)
+    for (messages, answer), name, at in zip(CALLS, ["time-10-21-20-123456", "time-10-21-24-004211",
+                                                    "time-10-21-31-870002"], [1764930080.1, 1764930084.0, 1764930091.8]):
+        (day / f"{name}_chatcmpl-{int(at)}.json").write_text(json.dumps(_litellm_payload(messages, answer, at)))
+    doc = analyze_path(tmp_path / "LiteLLMAPPLogs").to_json()
+    assert [(s["id"], s["events"]) for s in doc["sessions"]] == [("2025-12-05", 7)]
+    assert [(c["command"], c["exit_code"]) for c in doc["commands"]] == [
+        ("ssh gpu07 nvidia-smi", 18), ("ssh gpu07 sudo reboot", None)]

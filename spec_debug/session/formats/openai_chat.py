@@ -180,6 +180,13 @@ def conversation(obj: dict) -> list | None:
     return found
 
 
+def is_litellm_payload(obj: dict) -> bool:
+    """LiteLLM's StandardLoggingPayload of one call, ``{id, call_type, messages, response, status,
+    startTime, ...}`` (BerriAI/litellm ``litellm/types/utils.py``), what its file, S3 and GCS
+    loggers keep (:func:`conversation` reads its answer)."""
+    return isinstance(obj.get("messages"), list) and isinstance(obj.get("call_type"), str) and "response" in obj
+
+
 def is_proxied_call(obj: dict) -> bool:
     """A logging proxy's record of one call whose request holds a conversation (:func:`_proxied_call`)."""
     request = obj.get("request")
@@ -450,7 +457,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 messages = [obj["message"]]
             start, kept = 0, None
             record_ts = None if messages is None else time_of(obj)
-            if record_ts is None and messages is not None and "request" in obj:
+            if record_ts is None and messages is not None and ("request" in obj or "call_type" in obj):
                 record_ts = _answered_at(obj)
             if messages is None:
                 messages, previous = [obj], None
@@ -510,7 +517,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
 
 
 def _answered_at(obj: dict) -> str | None:
-    """When a logging proxy's record of a call (:func:`is_proxied_call`) was answered, where the
+    """When a logging proxy's record of a call (:func:`is_proxied_call`, :func:`is_litellm_payload`:
+    its ``response`` the answer itself) was answered, where the
     record has no time of its own: the answer's ``created``/``created_at`` (a ``chat.completion``, a
     Responses ``response``), else the HTTP response's ``Date`` header, which llm-debug keeps
     (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``: ``resp_data["headers"] =
