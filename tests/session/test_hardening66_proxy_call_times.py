@@ -20,7 +20,8 @@ _RESULT = {"role": "tool", "tool_call_id": "call_1", "content": "Driver Version:
 
 def _record(messages: list, body: dict, date: str) -> dict:
     return {"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions",
-                        "headers": {"Content-Type": "application/json"}, "body": {"model": "gpt-4.1", "messages": messages}},
+                        "headers": {"Content-Type": "application/json"},
+                        "body": {"model": "gpt-4.1", "messages": messages}},
             "response": {"status_code": 200, "headers": {"Date": date, "Content-Type": "application/json"},
                          "body": body, "error": None}}
 
@@ -64,5 +65,6 @@ def test_a_record_with_a_time_of_its_own_keeps_it(tmp_path: Path) -> None:
 
 def test_a_dolphin_logger_record_of_text_still_has_no_time(tmp_path: Path) -> None:
     path = tmp_path / "logs.jsonl"
-    path.write_text(json.dumps({"request": {"model": "gpt-4.1", "messages": [_USER]}, "response": "gpu07 is fine"}) + "\n")
+    record = {"request": {"model": "gpt-4.1", "messages": [_USER]}, "response": "gpu07 is fine"}
+    path.write_text(json.dumps(record) + "\n")
     assert _times(path) == (None, None, [])

@@ -18,7 +18,8 @@ _USER = {"role": "user", "content": "accept length dropped on gpu07 after the up
 
 def _call(call_id: str, command: str) -> dict:
     return {"role": "assistant", "content": None, "tool_calls": [
-        {"id": call_id, "type": "function", "function": {"name": "bash", "arguments": json.dumps({"command": command})}}]}
+        {"id": call_id, "type": "function",
+         "function": {"name": "bash", "arguments": json.dumps({"command": command})}}]}
 
 
 def _result(call_id: str, output: str) -> dict:
@@ -121,8 +122,8 @@ def _litellm_payload(messages: list, answer: dict, at: float) -> dict:
 def test_a_synced_folder_of_litellm_s3_logs_is_one_session(tmp_path: Path) -> None:
     day = tmp_path / "LiteLLMAPPLogs" / "2025-12-05"
     day.mkdir(parents=True)
-    for (messages, answer), name, at in zip(CALLS, ["time-10-21-20-123456", "time-10-21-24-004211",
-                                                    "time-10-21-31-870002"], [1764930080.1, 1764930084.0, 1764930091.8]):
+    names = ["time-10-21-20-123456", "time-10-21-24-004211", "time-10-21-31-870002"]
+    for (messages, answer), name, at in zip(CALLS, names, [1764930080.1, 1764930084.0, 1764930091.8]):
         (day / f"{name}_chatcmpl-{int(at)}.json").write_text(json.dumps(_litellm_payload(messages, answer, at)))
     doc = analyze_path(tmp_path / "LiteLLMAPPLogs").to_json()
     assert [(s["id"], s["events"]) for s in doc["sessions"]] == [("2025-12-05", 7)]

@@ -517,10 +517,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
 
 
 def _answered_at(obj: dict) -> str | None:
-    """When a logging proxy's record of a call (:func:`is_proxied_call`, :func:`is_litellm_payload`:
-    its ``response`` the answer itself) was answered, where the
-    record has no time of its own: the answer's ``created``/``created_at`` (a ``chat.completion``, a
-    Responses ``response``), else the HTTP response's ``Date`` header, which llm-debug keeps
+    """When a logging proxy's record of a call (:func:`is_proxied_call`; :func:`is_litellm_payload`,
+    whose ``response`` is the answer itself) was answered, where the record has no time of its own:
+    the answer's ``created``/``created_at`` (a ``chat.completion``, a Responses ``response``), else
+    the HTTP response's ``Date`` header, which llm-debug keeps
     (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``: ``resp_data["headers"] =
     dict(upstream_resp.headers)``). Neither llm-debug nor dolphin-logger stamps its records: a
     session of them had no time at all."""
