@@ -212,9 +212,33 @@ def _proxied_call(request: dict, response: object) -> list:
             answer = inner_json(answer)  # an HTTP proxy's body kept as the text it was sent
         except ValueError:
             return messages
-    if isinstance(answer, str) and answer.strip() and not answer.lstrip().startswith(("data:", "event:")):
+    if isinstance(answer, str) and answer.lstrip().startswith("data:"):
+        return [*messages, *streamed_answer(answer)]
+    if isinstance(answer, str) and answer.strip() and not answer.lstrip().startswith("event:"):
         return [*messages, {"role": "assistant", "content": answer}]  # (not a stream's raw events)
     return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
+
+
+def streamed_answer(text: str) -> list[dict]:
+    """The answer of a streamed call that an HTTP proxy kept as the text it was sent, ``data:
+    {chat.completion.chunk}`` lines then ``data: [DONE]``: llm-debug keeps ``upstream_resp.text``
+    where the body is no JSON (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``), and a
+    ``"stream": true`` answer is none. Left out, the last call's answer was lost with its tool
+    calls: what the agent was doing when the log ends (no later request resends them)."""
+    from spec_debug.session.formats import chat_stream  # (it reads its messages with this module)
+
+    chunks = []
+    for line in text.splitlines():
+        data = line[5:].strip() if line.startswith("data:") else ""
+        if data.startswith("{"):
+            try:
+                chunk = inner_json(data)
+            except ValueError:
+                continue
+            if isinstance(chunk, dict):
+                chunks.append(chunk)
+    # without the chunks' time (``created``), as the loop sends the message back in its next request
+    return [{k: v for k, v in message.items() if k != "created"} for message in chat_stream.messages_of(chunks)]
 
 
 def _failed_call(obj: dict) -> str | None:
