@@ -585,6 +585,8 @@ def request_system(obj: dict) -> str:
     return block_text(system).strip() if isinstance(system, (str, list)) else ""
 
 
+_SYSTEM_KEY = re.compile(rb'"system"\s*:')
+"""A ``system`` key, not the role ``"system"`` every chat's first message names."""
 _WHOLE_REQUEST_BYTES = 32 * 1024 * 1024
 """The largest request saved as one JSON document whose system prompt is looked for
 (:func:`_document_system`): its messages are read one at a time, this reads it whole once more."""
@@ -597,7 +599,7 @@ def _document_system(path: Path) -> str:
         if path.stat().st_size > _WHOLE_REQUEST_BYTES:
             return ""
         head = read_head(path, 256 * 1024)
-        if not head.lstrip().startswith(b"{") or b'"system"' not in head:
+        if not head.lstrip().startswith(b"{") or _SYSTEM_KEY.search(head) is None:
             return ""  # (a system prompt after messages is looked for in the head alone)
         with open_transcript(path) as f:
             document = decode_json(f.read())
