@@ -67,3 +67,35 @@ def test_a_stream_of_no_chunks_adds_nothing(tmp_path: Path) -> None:
     path.write_text(json.dumps(_record([_USER], "data: [DONE]\n\n"), indent=2))
     doc = analyze_path(path).to_json()
     assert (doc["commands"], doc["sessions"][0]["events"]) == ([], 1)
+
+
+def _event(data: dict) -> str:
+    return f"event: {data['type']}\ndata: {json.dumps(data)}\n\n"
+
+
+def test_a_proxied_anthropic_stream_gives_its_tool_call(tmp_path: Path) -> None:
+    # the Messages API's stream events (anthropics/anthropic-sdk-python types/raw_message_stream_event.py)
+    stream = "".join(_event(e) for e in [
+        {"type": "message_start", "message": {"id": "msg_01", "type": "message", "role": "assistant", "content": [],
+                                              "model": "claude-sonnet-4-5", "stop_reason": None}},
+        {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+        {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Restarting it."}},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "content_block_start", "index": 1,
+         "content_block": {"type": "tool_use", "id": "toolu_01", "name": "bash", "input": {}}},
+        {"type": "content_block_delta", "index": 1,
+         "delta": {"type": "input_json_delta", "partial_json": '{"command": "ssh gpu07 sudo '}},
+        {"type": "content_block_delta", "index": 1,
+         "delta": {"type": "input_json_delta", "partial_json": 'systemctl restart sglang"}'}},
+        {"type": "content_block_stop", "index": 1},
+        {"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 30}},
+        {"type": "message_stop"}])
+    record = {"request": {"method": "POST", "url": "https://api.anthropic.com/v1/messages", "headers": {},
+                          "body": {"model": "claude-sonnet-4-5", "stream": True, "max_tokens": 4096,
+                                   "messages": [_USER]}},
+              "response": {"status_code": 200, "headers": {}, "body": stream, "error": None}}
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps(record, indent=2))
+    doc = analyze_path(path).to_json()
+    assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 sudo systemctl restart sglang"]
+    assert doc["sessions"][0]["events"] == 3  # prompt, the text, the call

@@ -212,20 +212,21 @@ def _proxied_call(request: dict, response: object) -> list:
             answer = inner_json(answer)  # an HTTP proxy's body kept as the text it was sent
         except ValueError:
             return messages
-    if isinstance(answer, str) and answer.lstrip().startswith("data:"):
+    if isinstance(answer, str) and answer.lstrip().startswith(("data:", "event:")):
         return [*messages, *streamed_answer(answer)]
-    if isinstance(answer, str) and answer.strip() and not answer.lstrip().startswith("event:"):
-        return [*messages, {"role": "assistant", "content": answer}]  # (not a stream's raw events)
+    if isinstance(answer, str) and answer.strip():
+        return [*messages, {"role": "assistant", "content": answer}]
     return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
 
 
 def streamed_answer(text: str) -> list[dict]:
     """The answer of a streamed call that an HTTP proxy kept as the text it was sent, ``data:
-    {chat.completion.chunk}`` lines then ``data: [DONE]``: llm-debug keeps ``upstream_resp.text``
-    where the body is no JSON (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``), and a
+    {chat.completion.chunk}`` lines then ``data: [DONE]``, or a Messages API stream's ``event:`` and
+    ``data:`` lines (:mod:`formats.anthropic_stream`): llm-debug keeps ``upstream_resp.text`` where
+    the body is no JSON (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``), and a
     ``"stream": true`` answer is none. Left out, the last call's answer was lost with its tool
     calls: what the agent was doing when the log ends (no later request resends them)."""
-    from spec_debug.session.formats import chat_stream  # (it reads its messages with this module)
+    from spec_debug.session.formats import anthropic_stream, chat_stream  # (they read with this module)
 
     chunks = []
     for line in text.splitlines():
@@ -237,6 +238,8 @@ def streamed_answer(text: str) -> list[dict]:
                 continue
             if isinstance(chunk, dict):
                 chunks.append(chunk)
+    if not any(chat_stream.looks_like(c) for c in chunks):
+        return anthropic_stream.messages_of(chunks)
     # without the chunks' time (``created``), as the loop sends the message back in its next request
     return [{k: v for k, v in message.items() if k != "created"} for message in chat_stream.messages_of(chunks)]
 
