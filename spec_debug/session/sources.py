@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from spec_debug.errors import UsageError
@@ -101,6 +102,9 @@ class SessionSource:
     instance: openhands_eval.Instance | None = None
     """openhands only: one instance of an evaluation's ``output.jsonl``, a session of its own
     (``path`` is the output, ``id`` the instance's id)."""
+    parts: list[Path] = field(default_factory=list)
+    """openai only: the files after ``path`` of a logging proxy's folder of one file per call
+    (:func:`_proxy_log_folders`), read after it as the records of one log."""
 
     @property
     def goose_store(self) -> bool:
@@ -172,6 +176,7 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
                is not None]
     sources = [part for source in sources for part in _conversations(source)]
     if scanning:
+        sources = _proxy_log_folders(sources)
         sources, skipped = _without_identical_copies(sources)
         if copies is not None:
             copies.extend(skipped)
@@ -668,6 +673,51 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
                           title=conv.title) for conv in found] or [source]
 
 
+def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
+    """The sources with each folder's files of one logged call each made one session. llm-debug
+    (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``, ``log_request_response``) writes each
+    call it proxies to ``logs/<%Y-%m-%d_%H-%M-%S-%f>.json``, ``{"request": {method, url, headers,
+    body}, "response": {...}}``, and each request resends the whole history: read as a session
+    each, a run of n calls was n sessions, its first commands and errors counted n times. Read in
+    the order of their names (the time each was written) as the records of one log, each call is
+    read once, as in a JSONL log of them (:func:`formats.openai_chat.read`). LiteLLM's S3 and GCS
+    loggers keep a call the same way, one object each, ``<prefix>/<YYYY-MM-DD>/time-<HH-MM-SS-ffffff>_<id>``
+    (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), a folder
+    of them when synced down."""
+    by_folder: dict[Path, list[SessionSource]] = {}
+    for source in sources:
+        if source.format == "openai" and not source.array and _one_logged_call(source.path):
+            by_folder.setdefault(source.path.parent, []).append(source)
+    grouped: dict[int, SessionSource] = {}
+    dropped: set[int] = set()
+    for folder, calls in by_folder.items():
+        if len(calls) < 2:
+            continue
+        calls.sort(key=lambda s: s.path.name)
+        first = calls[0]
+        grouped[id(first)] = SessionSource(id=folder.name or first.id, path=first.path, format="openai",
+                                           parts=[s.path for s in calls[1:]])
+        dropped.update(id(s) for s in calls[1:])
+    return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
+
+
+def _one_logged_call(file: Path) -> bool:
+    """``file`` is one JSON document, a logging proxy's record of one call
+    (:func:`formats.openai_chat.is_proxied_call`) or LiteLLM's (:func:`formats.openai_chat.
+    is_litellm_payload`). Parsed only where its head names a request or a call type."""
+    if not unpacked_name(file.name).lower().endswith(".json"):
+        return False
+    try:
+        head = read_head(file, 4096)
+        if b'"request"' not in head and b'"call_type"' not in head:
+            return False
+        records = list(islice(reader.iter_json_records(file, ReadStats()), 2))
+    except (OSError, ValueError):
+        return False
+    return len(records) == 1 and (openai_chat.is_proxied_call(records[0][2])
+                                  or openai_chat.is_litellm_payload(records[0][2]))
+
+
 def _instances(source: SessionSource) -> list[SessionSource]:
     try:
         if not openhands_eval.looks_like_head(read_head(source.path, _SNIFF_BYTES).lstrip()):
@@ -914,12 +964,13 @@ def _without_identical_copies(sources: list[SessionSource]) -> tuple[list[Sessio
     one folder, :func:`_without_resumed_copies`). A copy is the same session id and format, the
     same size, and the same first and last :data:`_COPY_ENDS` bytes (hashed only where id and
     size already agree, so a scan reads nothing more for sessions of their own). The first one
-    found is kept. A file holding several sessions (an export's conversations, a store) is left
-    as it is."""
+    found is kept. A file holding several sessions (an export's conversations, a store), and a
+    session of several files (a proxy's folder of calls, whose first may be another run's), are left
+    as they are."""
     by_size: dict[tuple[str, str, int], list[SessionSource]] = {}
     for source in sources:
         if source.conversation is not None or source.instance is not None or source.store_session is not None \
-                or source.store_sessions or source.page_session is not None:
+                or source.store_sessions or source.page_session is not None or source.parts:
             continue
         try:
             if source.path.is_file():
@@ -977,6 +1028,9 @@ def _unique_ids(sources: list[SessionSource], root: Path) -> None:
     for source in sources:
         if stems[source.id] > 1:
             relative = source.path.relative_to(root)
+            if source.parts:  # a proxy's folder of calls (_proxy_log_folders): the folder's path
+                source.id = relative.parent.as_posix()
+                continue
             source.id = (relative.parent / transcript_stem(relative)).as_posix() + _in_file(source)
     # Still two of one id: one folder holds ``notes.log`` and ``notes.txt``; the names say it.
     ids = Counter(s.id for s in sources)
@@ -1789,7 +1843,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "openai" and (stream := responses_stream.layout(source.path)):
             yield from responses_stream.read(source.path, cursor, stats, stream)
         elif source.format == "openai":
-            yield from openai_chat.read(source.path, cursor, stats, array=source.array)
+            yield from openai_chat.read(source.path, cursor, stats, array=source.array, parts=source.parts)
         elif source.format == "openhands" and source.instance is not None:
             yield from openhands_eval.read(source.instance, cursor, stats)
         elif source.format == "openhands" and source.path.is_dir():

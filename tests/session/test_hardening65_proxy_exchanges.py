@@ -97,7 +97,8 @@ def test_a_proxied_anthropic_messages_call_reads_its_answer_once(tmp_path: Path)
         {"request": {**request, "messages": [_USER, call, result]}, "response": ANSWER}])
     doc = analyze_path(path).to_json()
     assert [c["command"] for c in doc["commands"]] == ["ssh gpu07 nvidia-smi"]
-    assert doc["sessions"][0]["events"] == 4  # prompt, call, result, answer
+    # the request's system prompt (read since test_hardening66_anthropic_system), prompt, call, result, answer
+    assert doc["sessions"][0]["events"] == 5
 
 
 def test_litellm_logging_payloads_read_the_answer_beside_the_messages(tmp_path: Path) -> None:

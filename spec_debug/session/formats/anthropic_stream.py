@@ -99,6 +99,29 @@ class _Message:
         return {"role": "assistant", "content": content}
 
 
+def messages_of(events: Iterable[dict]) -> list[dict]:
+    """The assistant messages a stream's events make, one per ``message_start`` (a logging proxy's
+    record of a streamed call keeps the stream as the text it was sent:
+    :func:`formats.openai_chat.streamed_answer`)."""
+    found: list[dict] = []
+    current: _Message | None = None
+    for obj in events:
+        kind, at = obj.get("type"), obj.get("index")
+        if kind == "message_start":
+            found += [current.message()] if current is not None else []
+            current = _Message(obj.get("message") if isinstance(obj.get("message"), dict) else {}, 0, 0)
+        elif kind in ("content_block_start", "content_block_delta") and type(at) is int:
+            current = current or _Message({}, 0, 0)
+            if kind == "content_block_start" and isinstance(obj.get("content_block"), dict):
+                current.start(at, obj["content_block"])
+            elif isinstance(obj.get("delta"), dict):
+                current.add(at, obj["delta"])
+        elif kind == "message_stop" and current is not None:
+            found.append(current.message())
+            current = None
+    return found + ([current.message()] if current is not None else [])
+
+
 def read(records: Iterable[tuple[int, int, dict]], cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     """The events of the stream's events ``(index, line, event)``: one assistant message per
     ``message_start`` (or per run of block events with none before them: a stream saved from

@@ -151,6 +151,22 @@ class _Completion:
         return [self.choices[i].message(self.created) for i in sorted(self.choices)]
 
 
+def messages_of(chunks: Iterable[dict]) -> list[dict]:
+    """The assistant messages a stream's chunks make, the completions one after another (a
+    logging proxy's record of a streamed call keeps the stream as the text it was sent:
+    :func:`formats.openai_chat.streamed_answer`)."""
+    found: list[dict] = []
+    current: _Completion | None = None
+    for chunk in chunks:
+        if not looks_like(chunk):
+            continue
+        if current is None or not current.takes(chunk):
+            found += current.messages() if current is not None else []
+            current = _Completion(chunk, 0)
+        current.add(chunk)
+    return found + (current.messages() if current is not None else [])
+
+
 def _index(choice: dict) -> int:
     return choice["index"] if type(choice.get("index")) is int else 0
 

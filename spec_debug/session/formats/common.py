@@ -222,7 +222,10 @@ def shell_result(text: str) -> tuple[str, int | None]:
             meta = wrapped.get("metadata")
             code = meta.get("exit_code") if isinstance(meta, dict) else None
             if type(code) is not int:
-                code = wrapped.get("exit_code")
+                # {output, returncode}: mini-swe-agent's environments return a command's result so
+                # (SWE-agent/mini-swe-agent src/minisweagent/environments/local.py, execute), and
+                # loops that hand it to the model as JSON send it so
+                code = next((wrapped[k] for k in _STREAM_EXIT_KEYS if k in wrapped), None)
             if type(code) is int:  # another tool's {"output", "error", ...} is kept whole
                 return wrapped["output"], code
     if (streams := stream_result(text)) is not None:
@@ -235,9 +238,24 @@ def shell_result(text: str) -> tuple[str, int | None]:
         m = _SHELL_STATUS_LINE.fullmatch(line)
         if m:
             return text, int(m.group(1))
+    if lines and "ommand" in lines[0] and (m := _FAILED_COMMAND.fullmatch(lines[0].strip())):
+        return text, int(m.group(1) or m.group(2))
     last = next((line for line in reversed(lines) if line.strip()), "")
     m = _SHELL_STATUS_LINE.fullmatch(last.strip())
+    if m is None and "non-zero exit status" in last:
+        m = _FAILED_COMMAND.fullmatch(last.strip())
+        return text, int(m.group(2)) if m and m.group(2) else None
     return text, int(m.group(1)) if m else None
+
+
+_FAILED_COMMAND = re.compile(r"(?:[\w.]*Error: )?(?:Command failed with exit code (-?\d+)(?:: .*)?"
+                             r"|Command '.*' returned non-zero exit status (\d+)\.)")
+"""The error a tool of one's own hands the model when its command fails, ``String(error)`` or
+``str(e)``: execa's ``Command failed with exit code N: <command>`` (then stderr and stdout; the
+prefix in sindresorhus/execa ``lib/return/error.js``, ``getErrorPrefix``), the same words that
+hand-written Node and Bun tools throw, and Python's ``subprocess.CalledProcessError``, ``Command
+'<cmd>' returned non-zero exit status N.`` (CPython ``Lib/subprocess.py``, ``__str__``), first or
+last. Read as text alone, the failed command had no exit status and did not count as failed."""
 
 
 _STREAM_EXIT_KEYS = ("exit_code", "returncode", "return_code", "exitCode")

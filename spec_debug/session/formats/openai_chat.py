@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from itertools import islice
 from pathlib import Path
 
@@ -37,7 +39,8 @@ from spec_debug.session.formats.common import (
 from spec_debug.session.formats.gemini_parts import PartsReader, user_events
 from spec_debug.session.formats.instants import stamp
 from spec_debug.session.formats.mini_swe_agent import ShownCommand, observation
-from spec_debug.session.reader import inner_json, iter_json_array, iter_json_records
+from spec_debug.session.formats.compressed import open_transcript, read_head
+from spec_debug.session.reader import decode_json, inner_json, iter_json_array, iter_json_records
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function", "ipython"})
 _RESULT_ROLES = ("tool", "function", "ipython")
@@ -177,6 +180,13 @@ def conversation(obj: dict) -> list | None:
     return found
 
 
+def is_litellm_payload(obj: dict) -> bool:
+    """LiteLLM's StandardLoggingPayload of one call, ``{id, call_type, messages, response, status,
+    startTime, ...}`` (BerriAI/litellm ``litellm/types/utils.py``), what its file, S3 and GCS
+    loggers keep (:func:`conversation` reads its answer)."""
+    return isinstance(obj.get("messages"), list) and isinstance(obj.get("call_type"), str) and "response" in obj
+
+
 def is_proxied_call(obj: dict) -> bool:
     """A logging proxy's record of one call whose request holds a conversation (:func:`_proxied_call`)."""
     request = obj.get("request")
@@ -202,9 +212,36 @@ def _proxied_call(request: dict, response: object) -> list:
             answer = inner_json(answer)  # an HTTP proxy's body kept as the text it was sent
         except ValueError:
             return messages
-    if isinstance(answer, str) and answer.strip() and not answer.lstrip().startswith(("data:", "event:")):
-        return [*messages, {"role": "assistant", "content": answer}]  # (not a stream's raw events)
+    if isinstance(answer, str) and answer.lstrip().startswith(("data:", "event:")):
+        return [*messages, *streamed_answer(answer)]
+    if isinstance(answer, str) and answer.strip():
+        return [*messages, {"role": "assistant", "content": answer}]
     return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
+
+
+def streamed_answer(text: str) -> list[dict]:
+    """The answer of a streamed call that an HTTP proxy kept as the text it was sent, ``data:
+    {chat.completion.chunk}`` lines then ``data: [DONE]``, or a Messages API stream's ``event:`` and
+    ``data:`` lines (:mod:`formats.anthropic_stream`): llm-debug keeps ``upstream_resp.text`` where
+    the body is no JSON (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``), and a
+    ``"stream": true`` answer is none. Left out, the last call's answer was lost with its tool
+    calls: what the agent was doing when the log ends (no later request resends them)."""
+    from spec_debug.session.formats import anthropic_stream, chat_stream  # (they read with this module)
+
+    chunks = []
+    for line in text.splitlines():
+        data = line[5:].strip() if line.startswith("data:") else ""
+        if data.startswith("{"):
+            try:
+                chunk = inner_json(data)
+            except ValueError:
+                continue
+            if isinstance(chunk, dict):
+                chunks.append(chunk)
+    if not any(chat_stream.looks_like(c) for c in chunks):
+        return anthropic_stream.messages_of(chunks)
+    # without the chunks' time (``created``), as the loop sends the message back in its next request
+    return [{k: v for k, v in message.items() if k != "created"} for message in chat_stream.messages_of(chunks)]
 
 
 def _failed_call(obj: dict) -> str | None:
@@ -417,9 +454,9 @@ def _listed_ascending(messages: Iterable) -> bool:
     return sum(a < b for a, b in steps) > sum(a > b for a, b in steps)
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterator[Event]:
-    records = _ollama_streams(_thread_in_order(iter_json_array(path, stats) if array
-                                              else iter_json_records(path, stats), stats))
+def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: Iterable[Path] = ()) -> Iterator[Event]:
+    """``parts``: files read after ``path`` as more records of its log (a proxy's folder of one
+    file per call: ``sources._proxy_log_folders``), each event naming the file it came from."""
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
@@ -428,63 +465,150 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool) -> Iterat
     seq = cursor.seq_base - 1
     previous: list | None = None
     heads: list[list] = []  # the conversations read, each as its latest request gave it, the latest last
-    for _index, lineno, obj in records:
-        # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
-        # line of fine-tuning data, or a Responses API request or response saved whole.
-        messages = conversation(obj)
-        answer = messages is None and is_ollama_answer(obj)
-        if answer:
-            messages = [obj["message"]]
-        start, kept = 0, None
-        record_ts = None if messages is None else time_of(obj)
-        if messages is None:
-            messages, previous = [obj], None
-        elif answer or is_chat_completion(obj) or _is_response_object(obj):
-            # An answer (a Responses API response's output items too): the next request of the
-            # loop sends it back after the history it answered
-            if previous is not None:
-                previous = previous + messages
-                heads[-1] = previous
-        else:
-            # A log of the requests an agent loop sent: each one resends the whole history
-            # (chat completions and Responses ``input`` are stateless), so an earlier line's
-            # conversation is this one's head. Read once, a command run once is not repeated
-            # (three copies would read as a loop of it). Not only the line before: loops run
-            # side by side through one proxy (an eval's samples) interleave their requests, and
-            # each of a conversation's calls was read again after another conversation's line.
-            at = _longest_head(heads, messages)
-            if at is not None:
-                start = len(heads[at])
-                del heads[at]  # this request holds it now: one copy of each conversation is kept
-            elif heads and (trimmed := _trimmed(heads, messages)) is not None:
-                # The loop trimmed its history (the oldest turns dropped or summarised), keeping
-                # the latest calls: only what this request adds around them is new
-                at, kept = trimmed
-                del heads[at]
-            elif heads:
-                # No conversation read before is all of this one's head: it may have left one
-                # part way (n samples or a retry sent from the same history, then each went its
-                # own way). The messages they share were read with the first; the branch is kept
-                # beside it, both may go on. Only here, where no head matched: one loop's log
-                # never gets this far.
-                start = _shared_start(heads, messages)
-            previous = messages
-            heads.append(messages)
-            if len(heads) > _HEADS_KEPT:
-                del heads[0]
-        for message in messages[start:] if kept is None else kept:
+    systems: set[str] = set()  # the Anthropic system prompts read (request_system): each once
+    for file in (path, *parts):
+        cursor.file = str(file)
+        records = _ollama_streams(_thread_in_order(iter_json_array(file, stats) if array
+                                                  else iter_json_records(file, stats), stats))
+        if array and (system := _document_system(file)):
+            systems.add(system)
             seq += 1
-            cursor.records = seq - cursor.seq_base + 1
-            if isinstance(message, dict):
-                yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts, gemini,
-                                    unanswered)
-            else:
-                stats.non_object += 1
-        if "response" in obj and (refused := _failed_call(obj)) is not None:
-            seq += 1
-            cursor.records = seq - cursor.seq_base + 1
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
-                        timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
+                        file=cursor.file, line=1, text=system)
+        for _index, lineno, obj in records:
+            # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
+            # line of fine-tuning data, or a Responses API request or response saved whole.
+            messages = conversation(obj)
+            answer = messages is None and is_ollama_answer(obj)
+            if answer:
+                messages = [obj["message"]]
+            start, kept = 0, None
+            record_ts = None if messages is None else time_of(obj)
+            if record_ts is None and messages is not None and ("request" in obj or "call_type" in obj):
+                record_ts = _answered_at(obj)
+            if messages is None:
+                messages, previous = [obj], None
+            elif answer or is_chat_completion(obj) or _is_response_object(obj):
+                # An answer (a Responses API response's output items too): the next request of the
+                # loop sends it back after the history it answered
+                if previous is not None:
+                    previous = previous + messages
+                    heads[-1] = previous
+            else:
+                # A log of the requests an agent loop sent: each one resends the whole history
+                # (chat completions and Responses ``input`` are stateless), so an earlier line's
+                # conversation is this one's head. Read once, a command run once is not repeated
+                # (three copies would read as a loop of it). Not only the line before: loops run
+                # side by side through one proxy (an eval's samples) interleave their requests, and
+                # each of a conversation's calls was read again after another conversation's line.
+                at = _longest_head(heads, messages)
+                if at is not None:
+                    start = len(heads[at])
+                    del heads[at]  # this request holds it now: one copy of each conversation is kept
+                elif heads and (trimmed := _trimmed(heads, messages)) is not None:
+                    # The loop trimmed its history (the oldest turns dropped or summarised), keeping
+                    # the latest calls: only what this request adds around them is new
+                    at, kept = trimmed
+                    del heads[at]
+                elif heads:
+                    # No conversation read before is all of this one's head: it may have left one
+                    # part way (n samples or a retry sent from the same history, then each went its
+                    # own way). The messages they share were read with the first; the branch is kept
+                    # beside it, both may go on. Only here, where no head matched: one loop's log
+                    # never gets this far.
+                    start = _shared_start(heads, messages)
+                previous = messages
+                heads.append(messages)
+                if len(heads) > _HEADS_KEPT:
+                    del heads[0]
+            if ("system" in obj or "request" in obj) and (system := request_system(obj)) and system not in systems:
+                # the same prompt each request of a loop resends, or another conversation's: once each
+                systems.add(system)
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                            timestamp=record_ts, file=cursor.file, line=lineno, text=system)
+            for message in messages[start:] if kept is None else kept:
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                if isinstance(message, dict):
+                    yield from _message(message, cursor, seq, lineno, stats, call_names, items, shown, record_ts,
+                                        gemini, unanswered)
+                else:
+                    stats.non_object += 1
+            if "response" in obj and (refused := _failed_call(obj)) is not None:
+                seq += 1
+                cursor.records = seq - cursor.seq_base + 1
+                yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
+                            timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
+
+
+def _answered_at(obj: dict) -> str | None:
+    """When a logging proxy's record of a call (:func:`is_proxied_call`; :func:`is_litellm_payload`,
+    whose ``response`` is the answer itself) was answered, where the record has no time of its own:
+    the answer's ``created``/``created_at`` (a ``chat.completion``, a Responses ``response``), else
+    the HTTP response's ``Date`` header, which llm-debug keeps
+    (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``: ``resp_data["headers"] =
+    dict(upstream_resp.headers)``). Neither llm-debug nor dolphin-logger stamps its records: a
+    session of them had no time at all."""
+    response = obj.get("response")
+    if not isinstance(response, dict):
+        return None
+    body = response.get("body") if "body" in response else response
+    found = time_of(body) if isinstance(body, dict) else None
+    headers = response.get("headers")
+    if found is None and isinstance(headers, dict):
+        date = next((v for k, v in headers.items() if isinstance(k, str) and k.lower() == "date"), None)
+        if isinstance(date, str):
+            try:
+                at = parsedate_to_datetime(date)
+            except (TypeError, ValueError, IndexError):
+                return None
+            if at.tzinfo is not None:
+                found = at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return found
+
+
+def request_system(obj: dict) -> str:
+    """The system prompt of an Anthropic Messages request, logged (``{model, system, messages}``) or
+    in a proxy's record of the call: the Messages API has no ``system`` role, its system prompt is
+    the request's top-level ``system``, a string or a list of text blocks (anthropics/anthropic-sdk-
+    python ``src/anthropic/types/message_create_params.py``: ``system: Union[str,
+    Iterable[TextBlockParam]]``). Only ``messages`` was read, so the prompt the agent ran under was
+    not in the session, as an OpenAI request's ``system`` message is."""
+    body = obj
+    if not isinstance(obj.get("messages"), list):
+        request = obj.get("request")
+        if not isinstance(request, dict):
+            return ""
+        body = request.get("body") if isinstance(request.get("body"), dict) else request
+        if not isinstance(body.get("messages"), list):
+            return ""
+    system = body.get("system")
+    return block_text(system).strip() if isinstance(system, (str, list)) else ""
+
+
+_SYSTEM_KEY = re.compile(rb'"system"\s*:')
+"""A ``system`` key, not the role ``"system"`` every chat's first message names."""
+_WHOLE_REQUEST_BYTES = 32 * 1024 * 1024
+"""The largest request saved as one JSON document whose system prompt is looked for
+(:func:`_document_system`): its messages are read one at a time, this reads it whole once more."""
+
+
+def _document_system(path: Path) -> str:
+    """:func:`request_system` of a file that is one request saved whole (``json.dump`` of the
+    ``{model, system, messages}`` it sent), whose messages :func:`read` takes from the array alone."""
+    try:
+        if path.stat().st_size > _WHOLE_REQUEST_BYTES:
+            return ""
+        head = read_head(path, 256 * 1024)
+        if not head.lstrip().startswith(b"{") or _SYSTEM_KEY.search(head) is None:
+            return ""  # (a system prompt after messages is looked for in the head alone)
+        with open_transcript(path) as f:
+            document = decode_json(f.read())
+    except (OSError, ValueError):
+        return ""
+    return request_system(document) if isinstance(document, dict) else ""
 
 
 _HEADS_KEPT = 64
