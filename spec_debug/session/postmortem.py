@@ -1102,7 +1102,7 @@ def _rows(a: SessionAnalysis, readings: list[MetricRecord]) -> list[Row]:
         if row.model is None and (served := launches.get(m.session)):
             k = bisect_left(served, (m.seq,)) - 1
             if k >= 0:
-                rows[i] = Row(row.key, served[k][1])
+                rows[i] = Row(row.key, served[k][1], row.load)
     return rows
 
 
