@@ -32,7 +32,7 @@ from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
-from spec_debug.session.reverts import Reverts, rolls_back
+from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
@@ -670,7 +670,7 @@ def _other_change(command: str) -> bool:
     install of a package (`pip install -U sglang==0.4.6`: the engine itself) or a config file
     written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
     Resolution credited the relaunch after them, or no change at all."""
-    if rolls_back(command) or installed_packages(command):
+    if rolls_back(command) or installed_packages(command) or switches_source(command):
         return True
     if ">" not in command and "tee" not in command:
         return False
