@@ -174,8 +174,10 @@ def launch_observations(text: str, command: bool = False) -> list[Observation]:
         m = _ALGO_EAGLE.search(unit)
         if m and "eagle3" in unit.lower():
             out.append(Observation("SD103", _around(unit, m.start(), m.end())))
-        # the budget a launch writes (a running server's own args are what it already rewrote it to)
-        if ("draft-tokens" in unit or "draft_tokens" in unit) and not (served and unit is text):
+        # the budget a launch writes (a running server's own args, from GET /get_server_info or
+        # as its log prints them, "server_args=ServerArgs(...)", are what it already rewrote it to)
+        if ("draft-tokens" in unit or "draft_tokens" in unit) and not (served and unit is text) \
+                and "server_args=" not in unit:
             budget = _draft_budget(unit)
             if budget:
                 out.append(Observation("SD102", budget[0], budget[1]))

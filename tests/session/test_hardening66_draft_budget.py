@@ -67,3 +67,7 @@ def test_a_running_servers_own_args_are_no_budget_written() -> None:
     info = ('{"speculative_algorithm": "EAGLE3", "speculative_num_steps": 3, "speculative_eagle_topk": 1, '
             '"speculative_num_draft_tokens": 8, "model_path": "meta-llama/Llama-3.1-8B-Instruct"}')
     assert launch_observations(info) == []
+    log = ("[2026-11-20 10:00:00] server_args=ServerArgs(model_path='meta-llama/Llama-3.1-8B-Instruct', "
+           "speculative_algorithm='EAGLE3', speculative_num_steps=3, speculative_eagle_topk=1, "
+           "speculative_num_draft_tokens=8)\n")
+    assert launch_observations(log) == []
