@@ -245,20 +245,64 @@ def _stated(context: str, value: float, command: str) -> tuple[str | None, tuple
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """The batch size and model a reading itself states; None where it states none."""
+    """The batch size and model a reading itself states; None where it states none. And the load
+    its benchmark command put on the server besides (:func:`run_load`); () where it states none."""
     key: str | None
     model: tuple[str, str | None] | None
+    load: tuple[tuple[str, str], ...] = ()
 
     def meets(self, other: Row) -> bool:
         """Whether two readings may be compared: nothing one states differs from the other's
-        (SpecForge#339's bs=1 and bs=4 runs, a Llama reading and a Qwen one, may not)."""
+        (SpecForge#339's bs=1 and bs=4 runs, a Llama reading and a Qwen one, a run at one
+        request a second and one at eight, may not)."""
         return (self.key is None or other.key is None or self.key == other.key) and \
-            (self.model is None or other.model is None or _same_model(self.model, other.model))
+            (self.model is None or other.model is None or _same_model(self.model, other.model)) and \
+            (not self.load or not other.load or _same_load(self.load, other.load))
+
+
+# The flags of a serving benchmark (sglang.bench_serving, `vllm bench serve`) that set the load it
+# puts on the server: the request rate (default inf: every prompt sent at once), the number of
+# prompts, the prompt and output lengths and the data set. argparse takes a flag's unambiguous
+# prefix, and people write "--random-input 1024", "--num-prompt 10" (sglang's own usage text).
+# --max-concurrency is the row's key (_ROW_FLAGS); it is read here to tell whether the number of
+# prompts is the load.
+_LOAD_FLAGS = re.compile(r"--(request[-_]rate|num[-_]prompts?|max[-_]concurrency|(?:random|sharegpt)[-_](?:input|output)"
+                         r"(?:[-_]len)?|(?:input|output)[-_]len|dataset[-_]name)(?:=|\s+)['\"]?([\w.+-]+)")
+
+
+def run_load(command: str) -> tuple[tuple[str, str], ...]:
+    """The load a benchmark command states, (flag, value) sorted by flag: ("request-rate", "8"),
+    ("random-input-len", "1024"). The number of prompts is load only where nothing else bounds
+    the requests in flight (no --max-concurrency, no finite --request-rate): sglang.bench_serving
+    then sends every prompt at once, so 10 prompts and 200 are 10 and 200 concurrent requests."""
+    if "--" not in command:
+        return ()
+    found: dict[str, str] = {}
+    for m in _LOAD_FLAGS.finditer(command):
+        name, value = m.group(1).replace("_", "-"), m.group(2).lower()
+        if name.startswith("num-prompt"):
+            name = "num-prompts"
+        elif name.endswith("put"):
+            name += "-len"
+        try:
+            value = f"{float(value):g}"  # "8" and "8.0" are one rate; "inf" stays "inf"
+        except ValueError:
+            pass
+        found[name] = value
+    if found.pop("max-concurrency", None) is not None or found.get("request-rate", "inf") != "inf":
+        found.pop("num-prompts", None)
+    return tuple(sorted(found.items()))
+
+
+def _same_load(a: tuple[tuple[str, str], ...], b: tuple[tuple[str, str], ...]) -> bool:
+    """Whether no flag both loads state has two values."""
+    other = dict(b)
+    return all(other.get(name, value) == value for name, value in a)
 
 
 def reading_row(context: str, value: float, command: str = "") -> Row:
     """The row a reading states in its table row, words or printing command."""
-    return Row(row_key(context, value, command), stated_scope(context, value, command).model)
+    return Row(row_key(context, value, command), stated_scope(context, value, command).model, run_load(command))
 
 
 def _clause(context: str, value: float) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
+from functools import lru_cache
 from operator import attrgetter, itemgetter
 from typing import Any, Literal
 
@@ -32,7 +33,7 @@ from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
-from spec_debug.session.reverts import Reverts, rolls_back
+from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
@@ -576,6 +577,9 @@ def _loop_error_text(lp: LoopRecord, errors: list[ErrorRecord]) -> str:
 
 _CHANGES = frozenset({"edit", "launch_server"})
 """Kinds of command that change what is served: a patch, a config edit, a relaunch."""
+_MAY_CHANGE = frozenset({"other", "inspect_config"})
+"""Kinds of command that may change what is served (:func:`_other_change`): `jq ... config.json >
+/tmp/c.json && mv /tmp/c.json config.json` is of kind inspect_config, by its jq."""
 _HELP = re.compile(r"\s(?:--help|-h)(?:\s|$|['\"])")
 RISE = 1.05
 """A throughput reading this much above the best before it is a rise, as for pivots (analysis.py)."""
@@ -642,7 +646,7 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
-               and (c.category in _CHANGES or c.category == "other" and _other_change(c.inner or c.command))
+               and (c.category in _CHANGES or c.category in _MAY_CHANGE and _other_change(c.inner or c.command))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     launches = [c for c in changes if c.category == "launch_server"]
@@ -670,7 +674,7 @@ def _other_change(command: str) -> bool:
     install of a package (`pip install -U sglang==0.4.6`: the engine itself) or a config file
     written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
     Resolution credited the relaunch after them, or no change at all."""
-    if rolls_back(command) or installed_packages(command):
+    if rolls_back(command) or installed_packages(command) or switches_source(command) or _swaps_served(command):
         return True
     if ">" not in command and "tee" not in command:
         return False
@@ -683,6 +687,32 @@ def _other_change(command: str) -> bool:
     else:
         return False
     return any(p.endswith(_CONFIG_SUFFIXES) and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
+
+
+@lru_cache(maxsize=1024)
+def _swaps_served(command: str) -> bool:
+    """A command that puts another file or checkpoint where the server reads one: a model symlink
+    switched (`ln -sfn /models/eagle3-v2 /models/eagle3`: -f replaces the link, -n takes a link to a
+    folder as the link), a config rewritten in place by yq (`yq -i '.num_steps = 5' spec.yaml`), or
+    moved or copied over (`jq ... config.json > /tmp/c.json && mv /tmp/c.json config.json`). None
+    was a change: the Resolution credited the relaunch after it."""
+    if "ln " not in command and "yq" not in command and "mv " not in command and "cp " not in command:
+        return False
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        name = argv[0].rsplit("/", 1)[-1]
+        flags = "".join(w[1:] for w in argv[1:] if w.startswith("-") and not w.startswith("--"))
+        words = [w for w in argv[1:] if not w.startswith("-")]
+        if name == "ln" and "s" in flags and ("f" in flags or "--force" in argv) and len(words) >= 2:
+            return True
+        if name == "yq" and ("i" in flags or "--inplace" in argv) and words \
+                and words[-1].endswith(_CONFIG_SUFFIXES):
+            return True
+        if name in ("mv", "cp") and len(words) >= 2 and words[-1].endswith(_CONFIG_SUFFIXES) \
+                and not words[-1].startswith(("/tmp/", "/var/tmp/", "/dev/")):
+            return True
+    return False
 
 
 # `python /root/fix_d2t.py --draft /models/l31-eagle3 --to-offsets`, `set_aux_layers.py --draft ...`:
@@ -1102,7 +1132,7 @@ def _rows(a: SessionAnalysis, readings: list[MetricRecord]) -> list[Row]:
         if row.model is None and (served := launches.get(m.session)):
             k = bisect_left(served, (m.seq,)) - 1
             if k >= 0:
-                rows[i] = Row(row.key, served[k][1])
+                rows[i] = Row(row.key, served[k][1], row.load)
     return rows
 
 

@@ -161,7 +161,7 @@ def rolls_back(command: str) -> bool:
                 return True
             if (verb == "reset" and "--hard" in args) or (verb == "stash" and (not args or args[0] in ("push", "save"))):
                 return True
-            if verb == "restore" or (verb == "checkout" and "--" in args):
+            if verb == "restore" or (verb == "checkout" and ("--" in args or _restores_paths(args))):
                 return True
         elif name in ("cp", "mv", "install") and len(words) >= 2 and _backup_of(words[-2], words[-1]):
             return True
@@ -169,6 +169,50 @@ def rolls_back(command: str) -> bool:
             return True  # (past `-n NAMESPACE`, whose value reads as a word here)
         elif name == "helm" and "rollback" in words[:3]:
             return True
+    return False
+
+
+# A word of `git checkout` that names a file, not a branch, tag or commit: one with a file's
+# suffix ("spec.yaml", "configs/eagle3.json"; a tag's "v0.4.6" ends in digits), or the whole tree.
+_FILE_WORD = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,5}$")
+
+
+def _restores_paths(args: list[str]) -> bool:
+    """``git checkout`` without ``--`` restores files where its words after a revision are paths
+    (git-checkout(1): ``git checkout [<tree-ish>] [--] <pathspec>...``): `git checkout spec.yaml`,
+    `git checkout HEAD~1 configs/eagle3.yaml`, `git checkout .`."""
+    if {"-b", "-B", "--orphan"} & set(args):
+        return False
+    words = [w for w in args if not w.startswith("-")]
+    return any(w in _WHOLE_TREE or _FILE_WORD.search(w) for w in (words if len(words) == 1 else words[1:]))
+
+
+@lru_cache(maxsize=1024)
+def switches_source(command: str) -> bool:
+    """``command`` switches a checkout to another branch, tag or commit (`git checkout v0.4.6`,
+    `git switch main`, `git checkout -b fix origin/v0.4.5`): the source an editable install of an
+    engine (`pip install -e "python[all]"`) serves from, so a change of what is served. Not a
+    new branch made where the checkout stands (`git checkout -b fix`, `git switch -c fix`), nor a
+    checkout of files (a rollback, :func:`rolls_back`)."""
+    if "checkout" not in command and "switch" not in command:
+        return False
+    folders: list[str] = []
+    for argv in _argvs(command):
+        if _program(argv) != "git":
+            continue
+        verb, args = _git_verb(argv, folders)
+        if verb not in ("checkout", "switch") or "--" in args:
+            continue
+        if verb == "checkout" and _restores_paths(args):
+            continue
+        skip = False
+        for w in args:
+            if skip:
+                skip = False
+            elif w in ("-b", "-B", "--orphan", "-c", "-C", "--create", "--force-create"):
+                skip = True  # the new branch's name
+            elif not w.startswith("-") or w == "-":
+                return True  # a ref to switch to (`-`: the one before), or the start point of a new branch
     return False
 
 

@@ -174,7 +174,35 @@ def launch_observations(text: str, command: bool = False) -> list[Observation]:
         m = _ALGO_EAGLE.search(unit)
         if m and "eagle3" in unit.lower():
             out.append(Observation("SD103", _around(unit, m.start(), m.end())))
+        # the budget a launch writes (a running server's own args, from GET /get_server_info or
+        # as its log prints them, "server_args=ServerArgs(...)", are what it already rewrote it to)
+        if ("draft-tokens" in unit or "draft_tokens" in unit) and not (served and unit is text) \
+                and "server_args=" not in unit:
+            budget = _draft_budget(unit)
+            if budget:
+                out.append(Observation("SD102", budget[0], budget[1]))
     return out
+
+
+@lru_cache(maxsize=256)
+def _draft_budget(unit: str) -> tuple[str, str | None] | None:
+    """SD102 of a launch that writes its draft-token budget (SGLang's --speculative-num-draft-tokens):
+    the launch audit's own judgment
+    (:func:`spec_debug.diagnose.checks.launch_flags.check_draft_budget`), as (what it found, its
+    severity); None where the budget is consistent, or where the audit's finding is a startup
+    refusal (another title: the server log shows the refusal itself)."""
+    from spec_debug.diagnose.checks.launch_flags import check_draft_budget
+    from spec_debug.diagnose.catalog import CATALOG
+    from spec_debug.diagnose.launch import effective_spec, parse_launch_command
+    from spec_debug.diagnose.launch_errors import LaunchParseError
+    try:
+        launch = parse_launch_command(unit)
+        found = check_draft_budget(launch, effective_spec(launch))
+    except (LaunchParseError, ValueError):
+        return None
+    if not found or found[0].title != CATALOG["SD102"].title:
+        return None
+    return "; ".join(found[0].evidence), found[0].severity
 
 
 def _as_logged_args(text: str) -> str:

@@ -12,6 +12,7 @@ installed a package it names on the same host (pip, uv pip, conda: ``install``).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable
 
@@ -93,26 +94,79 @@ def _grepped(args: list[str]) -> set[str]:
 
 
 def installed_packages(command: str) -> set[str]:
-    """The packages ``command`` installs (pip, uv pip, conda ``install``), by normalised name."""
+    """The packages ``command`` installs (pip, uv pip, conda ``install``), by normalised name. A
+    project installed from its folder or its repository (``pip install -e "python[all]"`` in an
+    SGLang checkout, ``pip install -e .`` after ``cd vllm``, ``git+https://.../sglang.git``) by
+    the project's folder or repository name (:func:`_project_name`), where the command names it."""
     if "install" not in command:
         return set()
     out: set[str] = set()
+    folder = ""
     for argv in simple_commands(command):
         if isinstance(argv, str) or not argv:
+            continue
+        if argv[0] == "cd" and len(argv) > 1:
+            folder = _joined(folder, argv[-1])
             continue
         verb = _verb_args(argv)
         if verb is None or verb[0] != "install":
             continue
-        skip = False
+        skip = editable = False
         for w in verb[1]:
             if skip:
                 skip = False
+            elif editable or w.startswith("--editable="):
+                # pip: -e takes "a path to a local project or a VCS URL" ("python[all]" is the
+                # folder python/, not the PyPI package "python")
+                editable = False
+                if n := _project_name(w.removeprefix("--editable="), folder):
+                    out.add(n)
+            elif w in ("-e", "--editable"):
+                editable = True
             elif w in ("-r", "-c", "--requirement", "--constraint", "-i", "--index-url", "--extra-index-url",
                        "-f", "--find-links", "--target", "-t", "--prefix", "-n", "--name", "-p", "--python"):
                 skip = True
-            elif not w.startswith("-") and (n := _name(w)):
+            elif w.startswith("-"):
+                continue
+            elif w.strip("'\"").startswith((".", "/", "~")) or "://" in w or w.startswith("git+"):
+                if n := _project_name(w, folder):
+                    out.add(n)
+            elif n := _name(w):
                 out.add(n)
     return out
+
+
+# A repository's folder that holds its Python package, not the project: SGLang's python/
+# (`pip install -e "python[all]"`, sgl-project/sglang's install docs), a src/ layout.
+_PACKAGE_FOLDERS = frozenset({"python", "src", "."})
+
+
+def _joined(folder: str, path: str) -> str:
+    """``path`` (a ``cd`` target) taken from ``folder``."""
+    path = path.strip("'\"")
+    return path if path.startswith(("/", "~")) or not folder else f"{folder}/{path}"
+
+
+def _project_name(word: str, folder: str) -> str | None:
+    """The normalised name of the project a path or VCS URL installs: its repository's name
+    (``git+https://github.com/sgl-project/sglang.git#subdirectory=python``: sglang; an
+    ``#egg=NAME``), or the last folder of the path, taken from ``folder`` (the command's ``cd``),
+    that is no package folder (``/opt/sglang/python``: sglang). None where the command names none
+    (``pip install -e .`` with no ``cd`` before it)."""
+    word = word.strip("'\"")
+    if "#egg=" in word:
+        return _name(word.split("#egg=", 1)[1])
+    if "://" in word or word.startswith("git+"):
+        path = word.split("#", 1)[0].split("://", 1)[-1].rstrip("/")
+        last = path.rsplit("/", 1)[-1].split("@", 1)[0].removesuffix(".git")
+        return _name(last) if "/" in path else None
+    path = posixpath.normpath(_joined(folder, word.split("[", 1)[0]))  # `cd vllm/build && pip install -e ..`
+    for part in reversed(path.split("/")):
+        if part.endswith((".whl", ".tar.gz", ".zip")):  # a distribution file: NAME-VERSION[-TAGS].whl
+            return _name(part.split("-", 1)[0])
+        if part and part not in _PACKAGE_FOLDERS and part != "~":
+            return _name(part) if part != ".." else None
+    return None
 
 
 def deciding_checks(commands: Iterable[CommandRecord]) -> dict[tuple[str, int], CommandRecord]:
