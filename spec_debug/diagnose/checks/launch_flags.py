@@ -186,8 +186,12 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
     if not eff.overrides and not eff.problems:
         return []
     # auto-chosen, adaptive and dynamic (vLLM's K by batch size) lines say what runs, not a
-    # setting the engine overrode
-    lines = [o for o in eff.overrides if not o.startswith(("auto-chosen", "adaptive:", "dynamic:"))] + list(eff.problems)
+    # setting the engine overrode; so does SGLang filling in draft tokens left unset for topk 1
+    # (steps + 1, the most a chain can verify): `--speculative-num-steps 3
+    # --speculative-eagle-topk 1` is a healthy launch, and an SD102 warning on it sent the user
+    # after a budget they never wrote
+    lines = [o for o in eff.overrides if not o.startswith(("auto-chosen", "adaptive:", "dynamic:"))
+             and not (launch.num_draft_tokens is None and o.startswith(_UNSET_FILLED_IN))] + list(eff.problems)
     if not lines:
         return []
     facts = {"written": {"steps": launch.num_steps, "topk": launch.topk,
@@ -211,6 +215,9 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
                                        "audit the command again.")]
     return [at.finding("SD102", lines, facts)]
 
+
+_UNSET_FILLED_IN = "--speculative-num-draft-tokens unset is overwritten to "
+"""How spec_debug.diagnose.launch words SGLang's steps + 1 for draft tokens left unset with topk 1."""
 
 # SD102's title for a command every release refuses at startup (launch_step drops SD101 beside it).
 REFUSED_AT_STARTUP = "The engine refuses this launch command at startup"
