@@ -217,7 +217,9 @@ class RemoteFiles:
                 # limit's SIGXFSZ (_file_size_limit) ends sftp-server at its first write past
                 # the limit. The part (the limit's worth of bytes) stayed in ~/.cache/spec-debug,
                 # one more each run; the login shell removes it (both start in the home).
-                self._shell_answer(f"rm -f -- {shlex.quote(partial)}")
+                # Under /bin/sh with the standard places on PATH, as the `cat` copies run: a
+                # login whose rc file clobbered PATH found no `rm`, and the part stayed.
+                self._shell_answer(" ".join(["/bin/sh", "-c", login_quoted(WITH_STANDARD_PATH + 'rm -f -- "$1"'), "sh", login_quoted(partial)]))
             raise
 
     def get(self, remote_path: str, local_path: Path, max_bytes: int | None = None) -> None:
