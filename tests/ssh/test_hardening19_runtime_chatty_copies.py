@@ -30,6 +30,7 @@ from tests.ssh.test_fleet_faults import assert_clean_cli, by_id, load_run, sftp_
 from tests.ssh.test_hardening9_login_rc import RcServer
 from tests.sshd_fixture import ClientKey, ClientSetup
 
+HOST_HOME = "host-home"
 GREETING = "echo 'Welcome to the GPU cluster! 42 jobs queued'\necho '(base) conda: /opt/conda/bin/python'\n"
 
 
@@ -38,7 +39,12 @@ def chatty_sftpless_host(client: ClientSetup, client_key: ClientKey, tmp_path: P
     """A host whose login shell greets on stdout, with no `Subsystem sftp` line or with the
     external sftp-server that Debian's sshd_config names (started through that shell)."""
     rc_file = tmp_path / "rc"
-    rc_file.write_text(GREETING)
+    # The sessions start in an empty home of their own (HOST_HOME): in the account's real home,
+    # which every other SSH test's run uploads to, a copy of the probe bundle is found and no
+    # upload went through the greeting at all whenever another test had run first.
+    home = tmp_path / HOST_HOME
+    home.mkdir()
+    rc_file.write_text(GREETING + f"cd {home} && export HOME={home}\n")
     subsystem = "" if request.param == "no-sftp" else sftp_server_path()
     server = RcServer(tmp_path / "sshd-chatty", [client_key], subsystem=subsystem, rc_file=str(rc_file)).start()
     try:
@@ -71,4 +77,6 @@ def test_a_fetched_file_holds_the_hosts_bytes_and_not_the_greeting(
     assert json.loads((copies / "config.json").read_text()) == config
     assert (copies / "d2t.bin").read_bytes() == (draft / "d2t.bin").read_bytes()
     assert steps["host"]["status"] == "passed", steps["host"]["message"]
+    [bundle] = (tmp_path / HOST_HOME / ".cache" / "spec-debug").glob("bundle-*.pyz")  # uploaded by this run
+    assert steps["host"]["command"].split()[1] == f".cache/spec-debug/{bundle.name}", steps["host"]["command"]
     assert steps["shell"]["stdout"] == "still fine\n" and result.code == 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from functools import partial
 from pathlib import Path
 from typing import Any, Callable
 
@@ -19,6 +20,7 @@ import pytest
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import RemoteFileError
 from tests.ssh.h8_helpers import SftpLineServer
+from tests.ssh.test_hardening9_login_rc import RcServer
 from tests.ssh.test_fleet_faults import (
     PROBE_PLAYBOOK,
     assert_clean_cli,
@@ -34,8 +36,10 @@ SSH = shutil.which("ssh")
 def start_sftpless(tmp_path: Path, client_key: ClientKey, client: ClientSetup) -> Any:
     started: list[SftpLineServer] = []
 
-    def start(name: str, subsystem: str = "") -> SftpLineServer:
-        server = SftpLineServer(tmp_path / f"sshd-{name}", [client_key], subsystem=subsystem).start()
+    def start(name: str, subsystem: str = "", rc_file: str = "") -> SftpLineServer:
+        """rc_file: a file every session's bash reads first (BASH_ENV: test_hardening9_login_rc)."""
+        server_type = partial(RcServer, rc_file=rc_file) if rc_file else SftpLineServer
+        server = server_type(tmp_path / f"sshd-{name}", [client_key], subsystem=subsystem).start()
         started.append(server)
         client.trust(server)
         client.alias(name, server)
@@ -60,7 +64,13 @@ def sftp_refused_by_openssh(client: ClientSetup, alias: str, tmp_path: Path) -> 
 def test_a_probe_and_a_fetch_run_on_a_host_whose_sshd_has_no_sftp(
     cli: Callable[..., Any], client: ClientSetup, start_sftpless: Any, tmp_path: Path, subsystem: str
 ) -> None:
-    start_sftpless("nosftp", subsystem)
+    # The sessions start in an empty home of their own: in this machine's home (the account's,
+    # which every other SSH test's run uploads to) a copy of the bundle is found, and nothing
+    # went over `cat` at all whenever another test had run first.
+    home = tmp_path / "host-home"
+    home.mkdir()
+    (tmp_path / "rc").write_text(f"cd {home} && export HOME={home}\n")
+    start_sftpless("nosftp", subsystem, rc_file=str(tmp_path / "rc"))
     said = sftp_refused_by_openssh(client, "nosftp", tmp_path)
     assert ("subsystem request failed" if not subsystem else "Connection closed") in said, said
     playbook = tmp_path / "first_look.yaml"
@@ -73,6 +83,9 @@ def test_a_probe_and_a_fetch_run_on_a_host_whose_sshd_has_no_sftp(
     steps = by_id(record, "nosftp")
     assert [steps[s]["status"] for s in ("host_info", "shell", "fetch_note", "after")] == ["passed"] * 4, steps
     assert steps["host_info"]["facts"], steps["host_info"]  # the probe ran: the bundle arrived whole
+    [bundle] = (home / ".cache" / "spec-debug").glob("bundle-*.pyz")  # uploaded by this run, over `cat`
+    assert steps["host_info"]["command"].split()[1] == f".cache/spec-debug/{bundle.name}", steps["host_info"]["command"]
+    assert not list(bundle.parent.glob("*.part-*"))
     assert not [f for f in record["findings"] if f["code"] == "SD003"]
     [fetched] = steps["fetch_note"]["artifacts"]
     assert (run_dir / fetched).read_text() == "hello\n"
