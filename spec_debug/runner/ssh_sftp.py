@@ -590,8 +590,9 @@ class RemoteFiles:
         write(2): EFBIG after the signal, whose default action ends the process): the session
         simply dropped, and the step said only "Server connection dropped"."""
         # sh: POSIX counts it in 512-byte blocks, as dash, busybox and bash as sh do; bash
-        # itself says KiB (bash ulimit builtin: -f is 1024 unless in POSIX mode).
-        said = self._shell_answer("sh -c 'ulimit -f'")
+        # itself says KiB (bash ulimit builtin: -f is 1024 unless in POSIX mode). /bin/sh by its
+        # path, as the copy scripts run it: under a PATH an rc file clobbered, `sh` was not found.
+        said = self._shell_answer("/bin/sh -c 'ulimit -f'")
         if said is None:
             return None
         # The last line: a login script that prints (a banner in .bashrc) says its words first.

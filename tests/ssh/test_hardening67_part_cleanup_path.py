@@ -39,3 +39,24 @@ def test_a_cut_upload_leaves_no_part_on_a_host_whose_path_has_no_rm(
     folder = fresh.home / ".cache" / "spec-debug"
     assert folder.is_dir() and not list(folder.glob("*.part-*")), sorted(folder.iterdir())  # was: one part left per run
     assert steps["shell"]["status"] == "passed" and steps["after"]["status"] == "passed"
+
+
+def test_a_file_size_limit_is_named_on_a_host_whose_path_has_no_sh(
+    cli: Callable[..., Any], client: ClientSetup, sshd_factory: StartServer, tmp_path: Path
+) -> None:
+    # The limit is asked of the login shell as `sh -c 'ulimit -f'` (POSIX 512-byte blocks): a
+    # PATH without sh answered "sh: command not found", and the step named no cause at all.
+    fresh = fresh_server(client, sshd_factory, tmp_path, "noshfsize", alias={"ConnectTimeout": 5})
+    (fresh.bin / "sh").unlink()
+    shim = fresh.shim.read_text()
+    fresh.shim.write_text(shim.replace("case \"$SSH_ORIGINAL_COMMAND\"", "ulimit -f 20\ncase \"$SSH_ORIGINAL_COMMAND\"", 1))
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "noshfsize", "-F", str(client.config), "--batch", "--out", str(out), timeout=60)
+    assert_clean_cli(result)
+    steps = by_id(load_run(out)[1], "noshfsize")
+    message = steps["host_info"]["message"]
+    assert steps["host_info"]["status"] == "error", steps["host_info"]
+    assert f"limits a file its processes write to {20 * 1024} bytes (ulimit -f)" in message, message
+    assert not list((fresh.home / ".cache" / "spec-debug").glob("*.part-*"))
