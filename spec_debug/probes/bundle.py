@@ -19,6 +19,7 @@ from pathlib import Path
 
 from spec_debug.errors import TransportError
 from spec_debug.probes.hostmain import ERROR_KEY
+from spec_debug.runner.host_path import WITH_STANDARD_PATH
 from spec_debug.runner.output import StreamCapture
 from spec_debug.runner.transport import Transport
 
@@ -112,7 +113,7 @@ def ensure_bundle(transport: Transport) -> str:
         return known
     remote = f"{REMOTE_DIR}/{local.name}"
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
-    outcome = transport.run(_whole_copy_test(shlex.quote(remote), local), stdout=out, stderr=err, timeout_s=60)
+    outcome = transport.run(WITH_STANDARD_PATH + _whole_copy_test(shlex.quote(remote), local), stdout=out, stderr=err, timeout_s=60)
     if outcome.exit_code != 0:
         transport.run(_STALE_PARTS_SWEEP, stdout=StreamCapture("stdout", 1024), stderr=StreamCapture("stderr", 1024), timeout_s=60)
         try:
@@ -124,7 +125,7 @@ def ensure_bundle(transport: Transport) -> str:
     return remote
 
 
-_STALE_PARTS_SWEEP = (
+_STALE_PARTS_SWEEP = WITH_STANDARD_PATH + (
     f"find {REMOTE_DIR} -maxdepth 1 -type f -name 'bundle-*.pyz.part-*' -mmin +60 -exec rm -f -- {{}} + 2>/dev/null; true"
 )
 """sh run before an upload: removes the parts of bundle uploads that a dropped connection cut
@@ -140,7 +141,10 @@ def _whole_copy_test(path: str, local: Path) -> str:
     had; by a host that crashed before the data reached the disk) keeps its content-hashed name,
     and every later run on that host ran it ("SyntaxError: source code cannot contain null bytes")
     until someone deleted it.
-    A host without wc or sha256sum skips that check. `path`: a shell word (quoted)."""
+    A host without wc or sha256sum skips that check. `path`: a shell word (quoted).
+    Run after WITH_STANDARD_PATH, as all of this module's commands: under a login PATH an rc
+    file clobbered (`export PATH=/opt/miniconda3/bin`), `command -v` found neither tool, and a
+    copy cut short was taken; so were stale parts kept (find) and folders left (mktemp, rm)."""
     data = local.read_bytes()
     return (
         f"test -s {path}"
@@ -159,7 +163,7 @@ def _put_in_private_tmp(transport: Transport, local: Path, first: OSError) -> st
         return kept
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     try:
-        made = transport.run("mktemp -d /tmp/spec-debug.XXXXXX", stdout=out, stderr=err, timeout_s=60)
+        made = transport.run(WITH_STANDARD_PATH + "mktemp -d /tmp/spec-debug.XXXXXX", stdout=out, stderr=err, timeout_s=60)
         folder = out.text().strip()
         if made.exit_code != 0 or not folder.startswith("/tmp/spec-debug."):
             raise first
@@ -184,7 +188,7 @@ def _kept_private_copy(transport: Transport, local: Path) -> str | None:
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     whole = _whole_copy_test(f'"$d"/{shlex.quote(local.name)}', local)
     script = (
-        "found=; for d in /tmp/spec-debug.*; do "
+        f"{WITH_STANDARD_PATH}found=; for d in /tmp/spec-debug.*; do "
         f'if test -z "$found" && test -d "$d" && test ! -h "$d" && test -O "$d" && {{ {whole}; }}; then found=$d; fi; '
         'done; test -n "$found" && printf \'%s\\n\' "$found"'
     )
@@ -202,6 +206,6 @@ def _remove_quietly(transport: Transport, folder: str) -> None:
     """Remove a folder this run made; the upload's error is the one to report, not this."""
     out, err = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
     try:
-        transport.run(f"rm -rf -- {shlex.quote(folder)}", stdout=out, stderr=err, timeout_s=60)
+        transport.run(f"{WITH_STANDARD_PATH}rm -rf -- {shlex.quote(folder)}", stdout=out, stderr=err, timeout_s=60)
     except (OSError, TransportError):
         pass  # the connection broke: the next step says so
