@@ -19,6 +19,7 @@ method of (`facts.X.startswith('EAGLE')`: "'None' has no attribute") is named:
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -149,7 +150,64 @@ def _fixed(text: str, name: str, same_step: bool) -> str:
 
 
 def none_guard_warnings(playbook: Playbook, text: str, source: str) -> list[PlaybookWarning]:
-    """One warning per expression whose defined-test guard cannot see a capture that matched nothing."""
+    """One warning per expression whose defined-test guard cannot see a capture that matched
+    nothing, then one per unguarded read of a fact spelt like a captured one (misspelt_fact_warnings)."""
+    return _guards_that_do_not_guard(playbook, text, source) + misspelt_fact_warnings(playbook, text, source)
+
+
+def misspelt_fact_warnings(playbook: Playbook, text: str, source: str) -> list[PlaybookWarning]:
+    """One warning per `when:`, `until:`, `expect.that:` or `run:` that reads, unguarded, a fact
+    no step captures spelt like one a step does (`facts.sped > 1` where a step captures speed).
+
+    Not refused, as a guarded one is (fact_order.fact_misspelt): an unguarded read fails the
+    step on every host with the close name said (tests/core/test_hardening_runner_unset_fact.py),
+    so nothing passes unseen; but that was learnt only on the hosts, mid-incident, while
+    `playbooks validate` said "ok". No earlier probe or fetch step may set it (their facts are
+    known only once they ran)."""
+    from spec_debug.playbook.fact_order import MAPPING_METHODS, first_captures
+    from spec_debug.playbook.templating import attributes_of
+
+    order = first_captures(playbook)
+    if not order.first:
+        return []
+    document: Any = None
+    warnings: list[PlaybookWarning] = []
+    for index, step in enumerate(playbook.steps):
+        base = ("steps", index)
+        sites = [(base + ("when",), step.when, True), (base + ("until",), step.until, True)]
+        sites += [(base + ("expect", i, "that"), e.that, True) for i, e in enumerate(step.expect)]
+        sites.append((base + ("run",), step.run, False))
+        for path, expression, is_expression in sites:
+            if not isinstance(expression, str) or "facts" not in expression:  # the cheap test first
+                continue
+            last = index if path[-1] in _AFTER_OWN_CAPTURES else index - 1
+            if order.first_probe_or_fetch <= last:
+                continue
+            try:
+                read = attributes_of(expression, "facts", expression=is_expression)
+            except Exception:  # noqa: BLE001 - the loader said what is wrong with it
+                continue
+            for name in read:
+                if name in MAPPING_METHODS or name in order.first:
+                    continue
+                close = difflib.get_close_matches(name, list(order.first), n=1)
+                if not close:
+                    continue  # a name like none captured: a fact the author tests for absence
+                if document is None:
+                    document = load_positioned(text, source)
+                line, column = document.position(path) or (None, None)
+                field = path[-1] if path[-1] != "that" else "expect.that"
+                located = PlaybookError(
+                    f"step {step.id!r} reads facts.{name} in {field}:, but no step captures {name!r}, so it is never "
+                    "set and the step fails on every host",
+                    path=source, line=line, column=column, key_path=dotted_path(path)).message
+                hint = f"did you mean facts.{close[0]}? ({playbook.steps[order.first[close[0]]].id!r} captures it)"
+                warnings.append(PlaybookWarning(located, hint))
+                break
+    return warnings
+
+
+def _guards_that_do_not_guard(playbook: Playbook, text: str, source: str) -> list[PlaybookWarning]:
     captures = _nullable_captures(playbook)
     if not captures:
         return []
