@@ -119,7 +119,8 @@ def _vllm_mtp_indivisible(launch: LaunchConfig, layers: int, source: str, at: Wh
     facts = {"written": {"steps": k, "topk": launch.topk, "num_draft_tokens": launch.num_draft_tokens},
              "effective": None, "mtp_layers": layers}
     lower, upper = k - k % layers, k - k % layers + layers
-    return [at.finding("SD102", evidence, facts,
+    # ValueError at startup whatever else the command says: an error, as every refusal (check_draft_budget)
+    return [at.finding("SD102", evidence, facts, severity="error",
                        remediation=f"Serve a multiple of {layers} (or at most {layers}): "
                                    f"{_vllm_tokens_flag(launch, lower)} or {_vllm_tokens_flag(launch, upper)}.")]
 
@@ -210,7 +211,12 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
                                                               "on its newer releases",
                                remediation="Make the change each line names: every release starts with it, then "
                                            "audit the command again.")]
-        return [at.finding("SD102", lines, facts, title=REFUSED_AT_STARTUP,
+        # a server that does not start serves nothing: an error (a `spec-debug run` of the audit
+        # exits 1), not the catalog's warning; a line whose refusal hangs on what the audit cannot
+        # see ("unless a plugin registers that name", "unless the draft config has n_predict",
+        # "unless the backend it picks is flashinfer") stays a warning
+        sure = not any(" unless " in line for line in lines)
+        return [at.finding("SD102", lines, facts, title=REFUSED_AT_STARTUP, severity="error" if sure else None,
                            remediation="Make the change each line names (the server stops at startup on it), then "
                                        "audit the command again.")]
     return [at.finding("SD102", lines, facts)]
