@@ -69,3 +69,26 @@ def test_an_mtp_k_vllm_refuses_is_an_error():
 def test_a_budget_the_engine_overrides_stays_a_warning():
     assert _sd102(TREE.replace("--speculative-num-draft-tokens 64", "--speculative-num-draft-tokens 2")) == [
         ("warning", "Draft-token budget inconsistent with steps and topk")]
+
+
+def test_a_refusal_beside_a_budget_line_is_an_error():
+    # the tree cannot hold 200 draft tokens, and SGLang refuses a tree on page size 16 with flashmla
+    # (speculative_hook.py _handle_eagle_family): the budget finding was a warning, exit 0
+    tree = TREE.replace("--speculative-num-steps 5", "--speculative-num-steps 2").replace(
+        "--speculative-num-draft-tokens 64", "--speculative-num-draft-tokens 200")
+    assert _sd102(tree + "--page-size 16 --attention-backend flashmla") == [
+        ("error", "Draft-token budget inconsistent with steps and topk")]
+    # the same budget on a backend that draws the tree: the catalog's warning
+    assert _sd102(tree + "--page-size 16 --attention-backend flashinfer") == [
+        ("warning", "Draft-token budget inconsistent with steps and topk")]
+
+
+def test_no_sd101_beside_a_refusal_that_shares_a_budget_line():
+    # 1 step, topk 8, 20 draft tokens (the tree holds 9) on trtllm_mha (topk 1 only): SD101's cap
+    # of one drafted token per round was told beside it, of a server that never starts
+    one = TREE.replace("--speculative-num-steps 5", "--speculative-num-steps 1").replace(
+        "--speculative-num-draft-tokens 64", "--speculative-num-draft-tokens 20")
+    facts = launch_step.parse({"source": "var", "cmdline": one + "--attention-backend trtllm_mha", "models": {}})
+    ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=facts)
+    found = [(f.code, f.severity) for f in launch_step.check(ctx)]
+    assert found == [("SD102", "error")]
