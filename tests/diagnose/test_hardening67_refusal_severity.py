@@ -92,3 +92,16 @@ def test_no_sd101_beside_a_refusal_that_shares_a_budget_line():
     ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=facts)
     found = [(f.code, f.severity) for f in launch_step.check(ctx)]
     assert found == [("SD102", "error")]
+
+
+def test_a_draft_key_in_the_speculative_config_is_an_error_only_on_a_release_that_refuses_it():
+    # vllm/config/speculative.py: pydantic refuses an unknown key from 0.14.0, 0.9 .. 0.13 drop it
+    spec = json.dumps({"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+                       "num_speculative_tokens": 3, "eagle_aux_hidden_state_layer_ids": [1, 15, 28]})
+    command = f"vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config '{spec}'"
+    assert _sd102(command, engine={"name": "vllm", "version": "0.30.0"}) == [
+        ("error", "The engine refuses this launch command at startup")]
+    # the release unknown: "0.14.0 and later refuse it ...; 0.9 to 0.13 drop it"
+    assert _sd102(command) == [("warning", "The engine refuses this launch command at startup")]
+    assert _sd102(command, engine={"name": "vllm", "version": "0.12.0"}) == [
+        ("warning", "Draft-token budget inconsistent with steps and topk")]

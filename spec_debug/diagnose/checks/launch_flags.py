@@ -204,8 +204,10 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
     # exits 1), not the catalog's warning, also beside a budget line; a refusal that hangs on what
     # the audit cannot see ("unless a plugin registers that name", "unless the draft config has
     # n_predict", "unless the backend it picks is flashinfer") or that only the newer releases
-    # make (the release unknown) stays a warning
+    # make (the release unknown: RELEASE_UNKNOWN, "vLLM 0.14.0 and later refuse it ...; 0.9 to
+    # 0.13 drop it") stays a warning
     refused = "error" if any(_STOPS_AT_STARTUP.search(line) and " unless " not in line
+                             and " and later refuse" not in line
                              and not line.endswith(RELEASE_UNKNOWN) for line in lines) else None
     if all(_STOPS_AT_STARTUP.search(line) for line in lines):
         # the catalog's fix is about steps, topk and draft tokens; a command the engine refuses
