@@ -136,7 +136,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "or a partial setting that breaks auto-choose. Also, titled \"The engine refuses this "
             "launch command at startup\", a speculative setting the engine rejects when it starts "
             "(a tree on an attention backend that cannot draw it, a vLLM --speculative-config "
-            "left without a draft because a later one replaced it)."
+            "left without a draft because a later one replaced it). A refusal is reported as an "
+            "error (a server that does not start), unless it hangs on what the audit cannot see "
+            "(a plugin, the draft's config) or only the newer releases make it and the running "
+            "one is not known."
         ),
         why=(
             "The server silently runs a different configuration from the one written in the "

@@ -119,7 +119,8 @@ def _vllm_mtp_indivisible(launch: LaunchConfig, layers: int, source: str, at: Wh
     facts = {"written": {"steps": k, "topk": launch.topk, "num_draft_tokens": launch.num_draft_tokens},
              "effective": None, "mtp_layers": layers}
     lower, upper = k - k % layers, k - k % layers + layers
-    return [at.finding("SD102", evidence, facts,
+    # ValueError at startup whatever else the command says: an error, as every refusal (check_draft_budget)
+    return [at.finding("SD102", evidence, facts, severity="error",
                        remediation=f"Serve a multiple of {layers} (or at most {layers}): "
                                    f"{_vllm_tokens_flag(launch, lower)} or {_vllm_tokens_flag(launch, upper)}.")]
 
@@ -199,6 +200,15 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
              "effective": {"steps": eff.num_steps, "topk": eff.topk,
                            "num_draft_tokens": eff.num_draft_tokens},
              "tree_capacity": eff.tree_capacity}
+    # a server that does not start serves nothing: an error (a `spec-debug run` of the audit
+    # exits 1), not the catalog's warning, also beside a budget line; a refusal that hangs on what
+    # the audit cannot see ("unless a plugin registers that name", "unless the draft config has
+    # n_predict", "unless the backend it picks is flashinfer") or that only the newer releases
+    # make (the release unknown: RELEASE_UNKNOWN, "vLLM 0.14.0 and later refuse it ...; 0.9 to
+    # 0.13 drop it") stays a warning
+    refused = "error" if any(_STOPS_AT_STARTUP.search(line) and " unless " not in line
+                             and " and later refuse" not in line
+                             and not line.endswith(RELEASE_UNKNOWN) for line in lines) else None
     if all(_STOPS_AT_STARTUP.search(line) for line in lines):
         # the catalog's fix is about steps, topk and draft tokens; a command the engine refuses
         # (an algorithm or flag it does not have, a removed option) is fixed by the change each
@@ -210,10 +220,10 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
                                                               "on its newer releases",
                                remediation="Make the change each line names: every release starts with it, then "
                                            "audit the command again.")]
-        return [at.finding("SD102", lines, facts, title=REFUSED_AT_STARTUP,
+        return [at.finding("SD102", lines, facts, title=REFUSED_AT_STARTUP, severity=refused,
                            remediation="Make the change each line names (the server stops at startup on it), then "
                                        "audit the command again.")]
-    return [at.finding("SD102", lines, facts)]
+    return [at.finding("SD102", lines, facts, severity=refused)]
 
 
 _UNSET_FILLED_IN = "--speculative-num-draft-tokens unset is overwritten to "

@@ -484,9 +484,10 @@ def check(ctx: Any) -> list[Finding]:
         # "no MTP module of its own" beside it (at K 1) told of a cap that never runs
         findings = [f for f in findings if f.code != "SD101"]
     budget = check_draft_budget(cfg, eff, at)
-    if any(f.title == REFUSED_AT_STARTUP for f in budget):
-        # the same rule for every refusal: a server that does not start drafts nothing, so
-        # SD101's "at most one drafted token per round" of its K 1 is a cap that never runs
+    if any(f.title == REFUSED_AT_STARTUP or f.severity == "error" for f in budget):
+        # the same rule for every refusal (an error one also beside a budget line): a server that
+        # does not start drafts nothing, so SD101's "at most one drafted token per round" of its K 1
+        # is a cap that never runs
         findings = [f for f in findings if f.code != "SD101"]
     findings += budget
     findings += check_algorithm(cfg, launch.get("draft_config"), at, same_checkpoint=_same_checkpoint(launch))
