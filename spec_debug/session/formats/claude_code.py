@@ -450,7 +450,10 @@ _BACKGROUND_HEADS = ("Command running in background", "Command was manually back
 _BACKGROUND_ID = re.compile(r"^(?:Command (?:running in background|was manually backgrounded by user) with ID: "
                             r"|Command did not complete within [^\n]*? and was moved to the background \(ID: "
                             r"|Command was moved to the background \(ID: "
-                            r"|Monitor started \(task )([\w-]+)")
+                            r"|Monitor started \(task "
+                            r"|MCP tool \"[^\"\n]*\" is still running after \w+\. "
+                            r"It was moved to the background as task )"
+                            r"([\w-]+)")
 """How a command that keeps running is answered: the Bash result of one started with
 ``run_in_background`` (``Command running in background with ID: b27a792. Output is being written
 to: …/tasks/b27a792.output. You will be notified when it completes.``; 2.0.x stopped after the
@@ -470,6 +473,17 @@ readers of it give the set, with tests). Each receipt's ``toolUseResult`` names 
 takes a result that has one for a receipt whatever its words, and the output a command printed
 before it was moved comes first in the text, where no head is looked for. Such a receipt, read
 as the command's end, made a server launch that died later an exit 0."""
+
+
+_MCP_BACKGROUNDED = 'MCP tool "'
+"""The head of the receipt CLI 2.1.212+ gives an MCP call of the main conversation still running
+after two minutes (CHANGELOG.md 2.1.212: "MCP tool calls running longer than 2 minutes now move
+to the background automatically"): ``MCP tool "ssh/exec" is still running after 120s. It was
+moved to the background as task ktc87fbll and keeps running; you'll receive a notification with
+the result when it completes. …`` (the wording several tools built around the CLI quote from it
+and test against). The call has not ended: a command it ran is running (was ended with no exit
+code, the receipt its output), its end left to the task's notification as a background
+shell's is."""
 
 
 _STATUS_TOOLS = frozenset({"Bash", "PowerShell"})
@@ -1100,6 +1114,11 @@ def _task_notification(ev: Event) -> list[Event]:
     for k, note in enumerate(_NOTIFICATION.findall(head)):
         summary, task = _NOTIFIED_SUMMARY.search(note), _NOTIFIED_TASK.search(note)
         code = _NOTIFIED_EXIT.search(summary.group(1)) if summary else None
+        if code is None and task is not None and summary is not None and summary.group(1).startswith("MCP task "):
+            mcp = _mcp_task_end(ev, ev.block + 1 + k, task.group(1), summary.group(1), note)
+            if mcp is not None:
+                ended.append(mcp)
+            continue
         if code is None or task is None:
             continue  # an agent's end, or a shell stopped by hand: no exit status to give
         call = _NOTIFIED_CALL.search(note)
@@ -1112,6 +1131,26 @@ def _background_end(ev: Event, block: int, call: str | None, task: str, summary:
     """The result a background command's end gives its call (raw_type :data:`BACKGROUND_END`)."""
     return Event(ev.session, ev.seq, ev.agent, "tool", "tool_result", block, None, call or TASK_CALL + task, None,
                  None, summary, exit_code != 0, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END)
+
+
+_MCP_TASK_END = re.compile(r"MCP task \S+ \([^)\n]*\) (completed|failed|cancelled)\.\s*$")
+_NOTIFIED_RESULT = re.compile(r"<result>\n?(.*?)(?:\n?</result>|\Z)", re.DOTALL)
+
+
+def _mcp_task_end(ev: Event, block: int, task: str, summary: str, note: str) -> Event | None:
+    """The result the notification of an MCP call moved to the background (:data:`_MCP_BACKGROUNDED`)
+    gives that call: ``<task-id>k1234567z</task-id><status>completed</status><summary>MCP task
+    k1234567 (github/create_issue) completed.</summary><result>…</result>``, ``failed`` (``Task
+    failed: …``) or ``cancelled`` by the server, no ``<tool-use-id>`` (the CLI's MCP-task arm, as a
+    port of its bundle renders and tests it). Its ``<result>`` is what the call answered; no exit
+    code (an MCP call has none). None for another summary."""
+    end = _MCP_TASK_END.match(summary.strip())
+    if end is None:
+        return None
+    said = _NOTIFIED_RESULT.search(note)
+    output = said.group(1) if said is not None else summary.strip()
+    return Event(ev.session, ev.seq, ev.agent, "tool", "tool_result", block, None, TASK_CALL + task, None, None,
+                 output, end.group(1) != "completed", None, ev.timestamp, ev.file, ev.line, BACKGROUND_END)
 
 
 def _stream_task_notification(obj: dict, ev: Event) -> list[Event]:
@@ -1500,7 +1539,8 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
     # A command started with run_in_background (or polled while it runs) has not ended: its
     # result must not read as exit 0, which the analysis infers for a Claude Code result
     # without is_error (raw_type "running" says so).
-    running = not is_error and output.startswith(_BACKGROUND_HEADS)
+    running = not is_error and (output.startswith(_BACKGROUND_HEADS)
+                                or output[:10] == _MCP_BACKGROUNDED and _BACKGROUND_ID.match(output) is not None)
     task_id = result.get("backgroundTaskId") if not is_error and result.__class__ is dict else None
     if task_id.__class__ is str and task_id:
         running = True  # a receipt, whatever its words (see _BACKGROUND_HEADS)

@@ -63,6 +63,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
             elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
                 # An interrupted call's result names no agent: the meta.json link does.
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
+                if ev.agent_status == claude_code.ASYNC_RUNNING and ev.agent_ref:
+                    launched.append(ev.agent_ref)  # a background agent: it ends in a note, or a kill
             elif ev.kind == "tool_result" and ev.call_id and ev.call_id in pending:
                 # Answered, naming nothing. A result that is an error (the CLI's "API Error: 500
                 # ..." when the sub-agent's request failed, anthropics/claude-code issue #28618)
@@ -71,6 +73,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 refs.setdefault(ev.call_id, (None, "failed" if ev.is_error else None))
             elif ev.agent_ref and ev.agent_status and ev.call_id is None:
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
+            elif ev.kind == "system" and ev.raw_type == AGENTS_KILLED:
+                for agent_id in launched:  # the CLI stopped every background agent still running
+                    notified.setdefault(agent_id, "interrupted")
             if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:
                 stopped[ev.agent] = _stopped_by_hand(ev)
             if inline_spawns and (call := inline_spawns.get(ev.agent)) is not None and call in pending \
@@ -113,6 +118,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     """Spawning calls no result or sidecar tied to a file: (parent, spawn, answered, status)."""
     inline_linked: dict[str, str] = {}  # spawning call -> its inline sub-agent (Cursor.inline_spawns)
     notified: dict[str, str] = {}
+    launched: list[str] = []  # background agents, as their launch results (async_launched) name them
     stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
     yield from watch(_read_file(path, cursor, stats))
     seq_base = cursor.records
@@ -201,6 +207,12 @@ def _read_file(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     return parallel.read_claude(path, cursor, stats)
 
 
+AGENTS_KILLED = "agents_killed"
+"""The subtype of the system line Claude Code writes after it terminated the background agents
+still running (the person stopping them all): ``{"type": "system", "subtype":
+"agents_killed", ...}``, no field naming them ("Marker emitted after Claude Code terminates
+outstanding background agents", as a TypeScript model of the CLI's records puts it). An agent
+launched before it with no word on its end was stopped there (was "running")."""
 _TAIL_KINDS = frozenset({"prompt", "text", "tool_call", "tool_result", "system"})
 _ENDED = frozenset({"completed", "failed", "interrupted"})
 """How a background agent ended, as its notification or a poll of it says (claude_code._FINAL_STATUS)."""
