@@ -646,7 +646,7 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
-               and (c.category in _CHANGES or c.category in _MAY_CHANGE and _other_change(c.inner or c.command))
+               and (c.category in _CHANGES or c.category in _MAY_CHANGE and _other_change(c.inner or c.command, c.cwd))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     launches = [c for c in changes if c.category == "launch_server"]
@@ -669,12 +669,13 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".env", ".toml", ".conf", ".cfg", ".ini")
 
 
-def _other_change(command: str) -> bool:
+def _other_change(command: str, folder: str | None = None) -> bool:
     """A command of kind "other" that changes what is served: a rollback (:func:`rolls_back`), an
     install of a package (`pip install -U sglang==0.4.6`: the engine itself) or a config file
     written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
-    Resolution credited the relaunch after them, or no change at all."""
-    if rolls_back(command) or installed_packages(command) or switches_source(command) or _swaps_served(command):
+    Resolution credited the relaunch after them, or no change at all. ``folder``: the one it ran
+    in (`pip install -e .` there installs the project it names)."""
+    if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command):
         return True
     if ">" not in command and "tee" not in command:
         return False
