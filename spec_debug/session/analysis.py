@@ -51,6 +51,7 @@ from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
+from spec_debug.session.version_checks import checked_packages
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -157,6 +158,18 @@ def not_up_yet(err: failures.ErrorInfo | ErrorRecord) -> bool:
 
 
 _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export", "hostname", "uptime", "whoami"})
+
+
+VERSION_CHECK = "version_check"
+"""The pivot logic's own kind of a command that prints an installed package's version
+(:func:`version_checks.checked_packages`); ``commands[]`` and ``pivots[]`` call it "other"."""
+_STEP_TITLES = {**shell.CATEGORY_TITLES, VERSION_CHECK: "Checking installed versions"}
+_STEP_CATEGORY = {VERSION_CHECK: "other"}
+
+
+def _may_check_version(command: str) -> bool:
+    """The cheap test before :func:`checked_packages` parses the command."""
+    return "pip" in command or "__version__" in command or "conda" in command or "mamba" in command
 
 
 def _idle(command: str) -> bool:
@@ -1120,9 +1133,15 @@ class _SessionState:
             self._after_spawns(ev, st, category, target)
         cleanup = (category == "launch_server" or st.own_servers is not None) and ev.command and \
             self._own_server(ev, st, category, target)
+        # the pivot logic's kind of step: a look at an installed version (`pip show sglang`) is
+        # "other" in commands[], but no retry of a failed launch (was: the turn to it went unnoticed)
+        step = category
+        if category == "other" and ev.command and _may_check_version(ev.command) \
+                and checked_packages((target.inner if target is not None else None) or ev.command):
+            step = VERSION_CHECK
         if not cleanup:  # stopping the agent's own test server is no change of approach
-            self._pivot_check(ev, st, category, target)
-        st.recent.append(category)
+            self._pivot_check(ev, st, step, target)
+        st.recent.append(step)
         seg = self.phases.segment_for(ev, category)
         seg.categories[category] += 1
         record = None
@@ -1959,22 +1978,24 @@ class _SessionState:
                     errors: int | None = None) -> None:
         """``errors``: for a pivot held until the call's output was read, the errors that output
         showed (counted in the phase before; they move to the pivot's with the call)."""
-        what = shell.CATEGORY_TITLES
+        what = _STEP_TITLES
         if ev.command:
             shown = (target.inner or ev.command) + (f" (on {target.host})" if target.host else "")
         else:
             shown = f"{ev.tool_name} {ev.path or ''}".strip()
+        title = what[category]
         summary = (f"After {trig.summary} [msg {trig.seq}], moved from {what[trig.category].lower()} to "
-                   f"{what[category].lower()}: {shown[:240]}")
+                   f"{title.lower()}: {shown[:240]}")
+        category = _STEP_CATEGORY.get(category, category)  # commands[]' categories, as the JSON has them
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category,
                             ev.timestamp)
         self._keep(self.kept["pivots"], pivot)
         if ev.agent == MAIN_AGENT and errors is not None:
             host = (target.host if target is not None else None) or ev.host
-            self.phases.pivot_at_call(ev.seq, what[category], trig.seq, ev.timestamp, category, host,
+            self.phases.pivot_at_call(ev.seq, title, trig.seq, ev.timestamp, category, host,
                                       bool(ev.command), errors)
         elif ev.agent == MAIN_AGENT:
-            self.phases.boundary(ev.seq, "pivot", what[category], pivot_from=trig.seq, ts=ev.timestamp, kind=category)
+            self.phases.boundary(ev.seq, "pivot", title, pivot_from=trig.seq, ts=ev.timestamp, kind=category)
 
     def _loop(self, ev: Event, st: _Agent, call: _Call | None, failed: bool, found) -> None:
         """Count failures per command template. Other commands in between (an edit, a copy)

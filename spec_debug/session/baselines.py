@@ -357,8 +357,11 @@ def named_host(context: str, value: float, hosts: dict[str, str]) -> str | None:
     return None
 
 
-def _fits(b: _Baseline, scope: Scope, key: str | None) -> bool:
-    """Whether baseline ``b`` is of a reading's engine, model and row (as :meth:`BaselineBook.pair` asks)."""
+def _fits(b: _Baseline, scope: Scope, key: str | None, load: tuple[tuple[str, str], ...] = ()) -> bool:
+    """Whether baseline ``b`` is of a reading's engine, model, row and benchmark load (as
+    :meth:`BaselineBook.pair` asks)."""
+    if load and b.load and not _same_load(b.load, load):
+        return False  # a plain run at --request-rate 1 is no baseline of an EAGLE-3 run at 8
     if b.scope.engine != scope.engine and b.scope.engine is not None and scope.engine is not None:
         return False
     if b.scope.model is not None and scope.model is not None and not _same_model(b.scope.model, scope.model):
@@ -377,6 +380,8 @@ class _Baseline:
     rec: MetricRecord
     key: str | None
     scope: Scope
+    load: tuple[tuple[str, str], ...] = ()
+    """The load its benchmark command put on the server (:func:`run_load`)."""
 
 
 @dataclass(slots=True)
@@ -448,7 +453,8 @@ class BaselineBook:
         benchmark with EAGLE-3 run first, the one without speculation (or "without it we had 520
         tok/s") after. Each is returned once."""
         now = self._move(*_stated(rec.context, rec.value, command))
-        baseline = _Baseline(rec, row_key(rec.context, rec.value, command), Scope(now.engine, now.model))
+        baseline = _Baseline(rec, row_key(rec.context, rec.value, command), Scope(now.engine, now.model),
+                             run_load(command))
         paired: list[MetricRecord] = []
         if self.unpaired:
             waiting = []
@@ -456,7 +462,7 @@ class BaselineBook:
                 # Of the same row only, not any row (as pair() takes the latest when the reading
                 # states none): several baselines said after the reading are each the first of it.
                 key = row_key(u.rec.context, u.rec.value, u.command)
-                if key == baseline.key and _fits(baseline, u.scope, key):
+                if key == baseline.key and _fits(baseline, u.scope, key, run_load(u.command)):
                     paired.append(u.rec)
                 else:
                     waiting.append(u)
@@ -486,14 +492,15 @@ class BaselineBook:
             # to self.baselines (which is never emptied), so it is empty too.
             return self._waits(rec, command, scope)
         key = row_key(rec.context, rec.value, command)
+        load = run_load(command)  # paid by the readings there is a baseline for only
         # The baseline said of the reading's host ("gpu-a: 90 tok/s baseline; gpu-b: 60 tok/s
         # baseline"): gpu-a's 54.8 tok/s was compared with gpu-b's 60, the last one said.
         if rec.host is not None and self.named and (b := self.named.get(rec.host.lower())) is not None \
-                and _fits(b, scope, key):
+                and _fits(b, scope, key, load):
             return b.rec
         fallback = None
         for b in reversed(self.baselines):
-            if not _fits(b, scope, key):
+            if not _fits(b, scope, key, load):
                 continue
             if key is None or b.key == key:
                 return b.rec

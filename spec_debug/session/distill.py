@@ -40,7 +40,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord, PivotRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
-from spec_debug.session.version_checks import deciding_checks
+from spec_debug.session.version_checks import checked_packages, deciding_checks
 from spec_debug.session.shell_words import pipefail_after, simple_commands, ssh_reads_local_file, status_pipeline
 from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
 from spec_debug.session.timeout_limit import timeout_limit
@@ -620,8 +620,8 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
             continue
         if plain and (cmd.session, cmd.result_seq) in plain:
             continue
-        if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in starts \
-                and (cmd.session, cmd.seq) not in decided:
+        if (cmd.session, cmd.result_seq) not in outputs and (cmd.session, cmd.seq) not in decided \
+                and ((cmd.session, cmd.seq) not in starts or _version_check(cmd)):
             continue
         if ((cmd.session, cmd.seq) in gone) is not stopped:
             continue
@@ -655,6 +655,13 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
 
 _LOOK_AROUND = frozenset({"ls", "pwd", "clear", "true"})
 _FILTERS = frozenset({"head", "wc", "sort"})
+
+
+def _version_check(cmd: CommandRecord) -> bool:
+    """A look at an installed version (`pip show sglang`): the analyzer's pivot to it is a step
+    only where the version it showed was changed next (:func:`deciding_checks`), as before the
+    analyzer counted the turn to it as a change of approach."""
+    return cmd.category == "other" and bool(checked_packages(cmd.inner))
 
 
 def _looks_around(command: str) -> bool:
@@ -1132,7 +1139,7 @@ def _why(cmd: CommandRecord, analysis: SessionAnalysis, said: set[str], led: set
         elif cmd.result_seq in f.read_seqs:
             parts.append(f"In the session its output led to {f.code} ({f.title}).")
     for p in analysis.pivots:
-        if p.session != cmd.session:
+        if p.session != cmd.session or p.seq == cmd.seq and _version_check(cmd):
             continue
         if p.seq == cmd.seq:
             after = trigger_said(p)

@@ -10,6 +10,7 @@ from, linked to a "Supporting information" entry.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import replace
@@ -646,7 +647,8 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
-               and (c.category in _CHANGES or c.category in _MAY_CHANGE and _other_change(c.inner or c.command))
+               and (c.category in _CHANGES or c.category in _MAY_CHANGE and (
+                   _other_change(c.inner or c.command, c.cwd) or _copies_over_served(a, c)))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     launches = [c for c in changes if c.category == "launch_server"]
@@ -669,12 +671,13 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".env", ".toml", ".conf", ".cfg", ".ini")
 
 
-def _other_change(command: str) -> bool:
+def _other_change(command: str, folder: str | None = None) -> bool:
     """A command of kind "other" that changes what is served: a rollback (:func:`rolls_back`), an
     install of a package (`pip install -U sglang==0.4.6`: the engine itself) or a config file
     written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
-    Resolution credited the relaunch after them, or no change at all."""
-    if rolls_back(command) or installed_packages(command) or switches_source(command) or _swaps_served(command):
+    Resolution credited the relaunch after them, or no change at all. ``folder``: the one it ran
+    in (`pip install -e .` there installs the project it names)."""
+    if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command):
         return True
     if ">" not in command and "tee" not in command:
         return False
@@ -709,9 +712,46 @@ def _swaps_served(command: str) -> bool:
         if name == "yq" and ("i" in flags or "--inplace" in argv) and words \
                 and words[-1].endswith(_CONFIG_SUFFIXES):
             return True
-        if name in ("mv", "cp") and len(words) >= 2 and words[-1].endswith(_CONFIG_SUFFIXES) \
+    return False
+
+
+@lru_cache(maxsize=1024)
+def _copied_over(command: str) -> tuple[str, ...]:
+    """The config files ``command`` copies or moves a file over (`mv /tmp/c.json config.json`), as
+    it names them; none in a temporary folder."""
+    if "mv " not in command and "cp " not in command:
+        return ()
+    out = []
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv or argv[0].rsplit("/", 1)[-1] not in ("mv", "cp"):
+            continue
+        words = [w.strip("'\"") for w in argv[1:] if not w.startswith("-")]
+        if len(words) >= 2 and words[-1].endswith(_CONFIG_SUFFIXES) \
                 and not words[-1].startswith(("/tmp/", "/var/tmp/", "/dev/")):
-            return True
+            out.append(words[-1])
+    return tuple(out)
+
+
+def _copies_over_served(a: SessionAnalysis, c: CommandRecord) -> bool:
+    """``c`` copies or moves a file over one the server reads: a path a launch of the session (before
+    or after it) names, or one in a folder it names (`mv /tmp/c.json /models/e3/config.json`, the
+    draft's folder), or a service's config under /etc/. A copy made to read or keep a config
+    (`cp /etc/sglang/spec.yaml ./spec.yaml`, `cp spec.yaml ~/spec.yaml.orig`) changed nothing
+    served (was: any *.yaml outside /tmp, credited as the change the Resolution's rise followed)."""
+    paths = _copied_over(c.inner or c.command)
+    if not paths:
+        return False
+    folder = c.cwd.rstrip("/") if c.cwd and c.cwd.startswith("/") else None
+    full = [p if p.startswith("/") or folder is None else posixpath.normpath(f"{folder}/{p}") for p in paths]
+    if any(p.startswith("/etc/") for p in full):
+        return True
+    for launch in a.commands:
+        if launch.session != c.session or launch.category != "launch_server":
+            continue
+        for w in (launch.inner or launch.command).split():
+            w = w.strip("'\"").rsplit("=", 1)[-1].rstrip("/")
+            if len(w) > 1 and any(p == w or p.startswith(f"{w}/") for p in (*paths, *full)):
+                return True
     return False
 
 

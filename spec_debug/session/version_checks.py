@@ -93,15 +93,17 @@ def _grepped(args: list[str]) -> set[str]:
     return {n for n in (_name(part) for part in re.split(r"\\?\||\s", pattern.strip("'\"^"))) if n}
 
 
-def installed_packages(command: str) -> set[str]:
+def installed_packages(command: str, folder: str | None = None) -> set[str]:
     """The packages ``command`` installs (pip, uv pip, conda ``install``), by normalised name. A
     project installed from its folder or its repository (``pip install -e "python[all]"`` in an
     SGLang checkout, ``pip install -e .`` after ``cd vllm``, ``git+https://.../sglang.git``) by
-    the project's folder or repository name (:func:`_project_name`), where the command names it."""
+    the project's folder or repository name (:func:`_project_name`), where the command or
+    ``folder`` names it: the folder the command ran in (:attr:`CommandRecord.cwd`; an earlier
+    command's ``cd vllm`` in a shell that kept it, a prompt's ``~/vllm``)."""
     if "install" not in command:
         return set()
     out: set[str] = set()
-    folder = ""
+    folder = folder or ""
     for argv in simple_commands(command):
         if isinstance(argv, str) or not argv:
             continue
@@ -177,7 +179,7 @@ def deciding_checks(commands: Iterable[CommandRecord]) -> dict[tuple[str, int], 
     for c in commands:
         text = c.inner or c.command
         if "install" in text and checks:
-            names = installed_packages(text)
+            names = installed_packages(text, c.cwd)
             for check, checked in checks:
                 if check.session == c.session and check.agent == c.agent and check.host == c.host \
                         and check.seq < c.seq and checked & names:
