@@ -166,7 +166,7 @@ def _argv_changes(argv: list[str]) -> str | None:
         return f"{prog} {hit}"
     if prog in _VERBS and (verb := _verb(args, *_VERBS[prog][1:])) in _VERBS[prog][0]:
         return f"{prog} {verb}"
-    if prog in ("sed", "perl") and any(_in_place(prog, a) for a in args):
+    if prog in ("sed", "perl") and any(edits_in_place(prog, a) for a in args):
         return f"{prog} -i"
     if prog == "tee" and any(not a.startswith("-") and not a.startswith(_SCRATCH) for a in args):
         return "tee"
@@ -197,7 +197,7 @@ def _argv_changes(argv: list[str]) -> str | None:
 _VALUE_OPTIONS = {"sed": "efl", "perl": "eEMmIxFC"}
 
 
-def _in_place(prog: str, arg: str) -> bool:
+def edits_in_place(prog: str, arg: str) -> bool:
     """Whether ``arg`` turns on ``prog``'s in-place editing: ``-i``, ``-i.bak``, ``--in-place``,
     or an ``i`` in a cluster of short options (perl's ``-pi -e``, perlrun; sed's ``-ri``/``-Ei``,
     GNU sed's options bundle as getopt's do). Before, only a word that began with ``-i`` counted,

@@ -23,6 +23,7 @@ from functools import lru_cache
 from operator import attrgetter
 
 from spec_debug.session.file_edits import FileEdit
+from spec_debug.session.host_changes import edits_in_place
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell_words import simple_commands
 
@@ -48,7 +49,7 @@ def _sed_edits(command: str) -> tuple[tuple[str, str, str], ...]:
     """(pattern, replacement, file) of each ``s`` command of each in-place ``sed`` of ``command``."""
     out = []
     for argv in _argvs(command):
-        if _program(argv) != "sed" or not any(w == "-i" or w.startswith(("-i", "--in-place")) for w in argv[1:]):
+        if _program(argv) != "sed" or not any(edits_in_place("sed", w) for w in argv[1:]):
             continue
         scripts, files, take = [], [], False
         for w in argv[1:]:
@@ -159,7 +160,7 @@ def rolls_back(command: str) -> bool:
             verb, args = _git_verb(argv, folders)
             if verb == "revert" and not {"--abort", "--quit", "--skip"} & set(args):
                 return True
-            if (verb == "reset" and "--hard" in args) or (verb == "stash" and (not args or args[0] in ("push", "save"))):
+            if _stashes_or_resets(verb, args):
                 return True
             if verb == "restore" or (verb == "checkout" and ("--" in args or _restores_paths(args))):
                 return True
@@ -231,16 +232,10 @@ def _puts_back(command: str, files: list[str]) -> bool:
         elif name == "git":
             verb, args = _git_verb(argv, folders)
             inside = any(not f.startswith(("/", "~")) or any(f.startswith(d + "/") for d in folders) for f in files)
-            if inside and verb == "stash" and (not args or args[0] in ("push", "save")):
+            if inside and (_stashes_or_resets(verb, args) or _checks_out_whole_tree(verb, args)):
                 return True
-            if inside and verb == "reset" and "--hard" in args:
+            if verb in ("checkout", "restore") and any(_same_file(p, f) for p in _checkout_paths(args) for f in files):
                 return True
-            if verb in ("checkout", "restore"):
-                paths = args[args.index("--") + 1:] if "--" in args else [w for w in args if not w.startswith("-")]
-                if inside and any(p in _WHOLE_TREE for p in paths):
-                    return True
-                if any(_same_file(p, f) for p in paths for f in files):
-                    return True
         elif name in ("cp", "mv", "install") and len(words) >= 2:
             source, target = words[-2], words[-1]
             if any(_same_file(target, f) and source != target
@@ -348,10 +343,22 @@ def _resets_tree(command: str) -> bool:
         if _program(argv) != "git":
             continue
         verb, args = _git_verb(argv, [])
-        if verb == "stash" and (not args or args[0] in ("push", "save")) or verb == "reset" and "--hard" in args:
+        if _stashes_or_resets(verb, args) or _checks_out_whole_tree(verb, args):
             return True
-        if verb in ("checkout", "restore"):
-            paths = args[args.index("--") + 1:] if "--" in args else [w for w in args if not w.startswith("-")]
-            if any(p in _WHOLE_TREE for p in paths):
-                return True
     return False
+
+
+def _stashes_or_resets(verb: str, args: list[str]) -> bool:
+    """A git verb and its arguments that put the whole work tree back: ``stash`` (``push``,
+    ``save``, or none) and ``reset --hard`` (git-stash(1), git-reset(1))."""
+    return (verb == "stash" and (not args or args[0] in ("push", "save"))) or (verb == "reset" and "--hard" in args)
+
+
+def _checkout_paths(args: list[str]) -> list[str]:
+    """The paths of ``git checkout``/``git restore`` arguments: those after ``--``, else every word."""
+    return args[args.index("--") + 1:] if "--" in args else [w for w in args if not w.startswith("-")]
+
+
+def _checks_out_whole_tree(verb: str, args: list[str]) -> bool:
+    """``git checkout .`` / ``git restore :/``: every file of the work tree put back."""
+    return verb in ("checkout", "restore") and any(p in _WHOLE_TREE for p in _checkout_paths(args))
