@@ -65,6 +65,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 refs[ev.call_id] = (ev.agent_ref, ev.agent_status)
                 if ev.agent_status == claude_code.ASYNC_RUNNING and ev.agent_ref:
                     launched.append(ev.agent_ref)  # a background agent: it ends in a note, or a kill
+                    launched_at[ev.agent_ref] = ev.timestamp
             elif ev.kind == "tool_result" and ev.call_id and ev.call_id in pending:
                 # Answered, naming nothing. A result that is an error (the CLI's "API Error: 500
                 # ..." when the sub-agent's request failed, anthropics/claude-code issue #28618)
@@ -74,6 +75,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
             elif ev.agent_ref and ev.agent_status and ev.call_id is None:
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
             elif ev.kind == "system" and ev.raw_type == AGENTS_KILLED:
+                kills.append(ev.timestamp)
                 for agent_id in launched:  # the CLI stopped every background agent still running
                     notified.setdefault(agent_id, "interrupted")
             if ev.agent != MAIN_AGENT and ev.kind in _TAIL_KINDS:
@@ -119,6 +121,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     inline_linked: dict[str, str] = {}  # spawning call -> its inline sub-agent (Cursor.inline_spawns)
     notified: dict[str, str] = {}
     launched: list[str] = []  # background agents, as their launch results (async_launched) name them
+    launched_at: dict[str, str | None] = {}  # background agent -> when its launch was answered
+    kills: list[str | None] = []  # when the CLI stopped the background agents (agents_killed)
     stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
     yield from watch(_read_file(path, cursor, stats))
     seq_base = cursor.records
@@ -171,6 +175,13 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
             stats.missing_files.append(f"{agent_path.name} ({exc.strerror or exc})")
             info.status = "missing"
         seq_base += sub.records
+    if kills:
+        for agent_id in launched:
+            at = launched_at.get(agent_id)
+            if agent_id not in notified and at and any(kill and kill >= at for kill in kills):
+                # Launched by a sub-agent (its file is read after the trunk's kill line) before the
+                # CLI stopped every background agent: stopped too, at any depth (was "running")
+                notified[agent_id] = "interrupted"
     for agent_id, status in notified.items():
         info = tree.agents.get(agent_id)
         if info is not None and info.status != "missing":
