@@ -1888,8 +1888,9 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "text" and source.page_session is not None:
             page = claude_code_log_html if source.path.suffix.lower() == ".html" else claude_code_log_md
             lines = text_log.decoded_lines(source.path, stats, source.page_session.span)
-            yield from claude_code_log_md.link_spawns(page.read_lines(lines, cursor, stats, session=source.page_session.id),
-                                                      cursor, tree)
+            version = {"version": source.page_session.version} if page is claude_code_log_md else {}
+            yield from claude_code_log_md.link_spawns(page.read_lines(lines, cursor, stats, session=source.page_session.id,
+                                                                      **version), cursor, tree)
         elif source.format == "text" and source.specstory:
             yield from _marked_markdown_reader(source.path).read(source.path, cursor, stats)
         elif source.format == "text":

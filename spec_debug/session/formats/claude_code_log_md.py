@@ -111,13 +111,28 @@ def looks_like(head: list[str]) -> bool:
 
 
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor, stats: ReadStats,
-               session: str | None = None):
+               session: str | None = None, version: tuple[int, ...] | None = None):
     """The page's records; ``session``: only those of this session of a combined page
-    (:func:`page_sessions`)."""
+    (:func:`page_sessions`), whose lines begin at its heading: ``version`` is the renderer's, from
+    the page's first line (:attr:`PageSession.version`)."""
     if session is not None:
         lines = _session_lines(lines, session)
     return claude_code.recorded_statuses(codex_statuses(
-        claude_code.link_records(claude_code.parse_records(_records(lines, cursor), cursor, stats), cursor)))
+        claude_code.link_records(claude_code.parse_records(_records(lines, cursor, version), cursor, stats), cursor)))
+
+
+def generator_version(line: str) -> tuple[int, ...] | None:
+    """The renderer's version its stamp on a page's first line gives (:data:`GENERATED`)."""
+    found = _VERSION.match(line.lstrip("\ufeff"))
+    return tuple(int(part) for part in found.group(1).split(".")) if found is not None else None
+
+
+_VERSION = re.compile(re.escape(GENERATED) + r"(\d+(?:\.\d+)*)")
+UNNAMED_REPORTS = (1, 3, 0)
+"""From this release the Markdown renderer takes a Task result's tail (``agentId: …``,
+``<usage>``) off its report (``factories/tool_factory.py`` ``parse_task_output`` ->
+``parse_agent_result_metadata``) and writes the id nowhere (``format_TaskOutput``: the report
+quoted alone); 1.2.0 quoted the result whole (PyPI wheels of both, read)."""
 
 
 _SESSION_HEADING = re.compile(r"^#{1,6} 📋 Session `(?P<id>[^`\s]+)`(?:: (?P<title>.*?))?(?: — (?:Model|Team): `.*)?\s*$")
@@ -136,9 +151,13 @@ class PageSession:
     ``line``) to the next session's header, read alone (a page of a hundred sessions was read a
     hundred times over); None where they cannot be told (a compressed or UTF-16 page, a line
     too long to read), and the page is read to the session's end."""
+    version: tuple[int, ...] | None = None
+    """The renderer's version, from the page's first line (:func:`generator_version`): a
+    session read from its span alone does not see that line."""
 
 
-def page_spans(path: Path, headers: Iterator[tuple[int, int, str, str | None]]) -> list[PageSession]:
+def page_spans(path: Path, headers: Iterator[tuple[int, int, str, str | None]],
+               version: tuple[int, ...] | None = None) -> list[PageSession]:
     """The sessions of the page at ``path`` from ``(byte offset, line number, id, title)`` of
     each session's header, in page order; a session whose header comes twice is one session (no
     byte span then). One session alone is no split: an empty list."""
@@ -153,7 +172,7 @@ def page_spans(path: Path, headers: Iterator[tuple[int, int, str, str | None]]) 
         if any(s.id == session for s in sessions):
             continue
         end = found[n + 1][0] if n + 1 < len(found) else size
-        sessions.append(PageSession(session, title, (start, end, line) if exact else None))
+        sessions.append(PageSession(session, title, (start, end, line) if exact else None, version))
     return sessions
 
 
@@ -171,11 +190,15 @@ def page_sessions(path: Path) -> list[PageSession]:
     heading shows); none where it holds one. claude-code-log's combined page
     (``combined_transcripts.md``) holds every session of a project; read as one session,
     sessions days apart were one timeline. A heading in a fence (a prompt quoting one) is none."""
+    version: list[tuple[int, ...] | None] = []
+
     def headers() -> Iterator[tuple[int, int, str, str | None]]:
         ticks: bytes | None = None
         for offset, lineno, raw in raw_lines(path, ReadStats()):
             if raw is None:
                 continue
+            if not version and raw.strip():
+                version.append(generator_version(raw.decode("utf-8", "replace")))
             if ticks is not None:
                 if raw.rstrip() == ticks:
                     ticks = None
@@ -185,7 +208,8 @@ def page_sessions(path: Path) -> list[PageSession]:
             elif raw[:1] == b"#" and "📋 Session `".encode() in raw \
                     and (heading := _SESSION_HEADING.match(raw.decode("utf-8", "replace").rstrip("\r\n"))):
                 yield offset, lineno, heading.group("id"), (heading.group("title") or "").strip() or None
-    return page_spans(path, headers())
+    found = list(headers())
+    return page_spans(path, iter(found), version[0] if version else None)
 
 
 def _session_lines(lines: Iterator[tuple[int, str, str | None]],
@@ -277,6 +301,17 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
             info.parent, info.spawned_by = parent, call
             info.description = info.description or spawn.description
             info.agent_type = info.agent_type or spawn.agent_type
+    for call in [call for call in pending if call in cursor.unnamed_spawns] if cursor.unnamed_spawns else ():
+        if call not in spawned and call not in named and call not in ended:
+            # Answered with a report on a page whose renderer took the agent's id off it
+            # (UNNAMED_REPORTS), and none of the sub-agent's messages are on the page (the renderer
+            # had no agent file): a sub-agent whose transcript is missing, named after its call as
+            # one with messages is (was no node: the postmortem never said its work is absent)
+            parent, spawn = pending[call]
+            info = tree.get(f"sidechain-{call}", parent=parent)
+            info.parent, info.spawned_by = parent, call
+            info.description = info.description or spawn.description
+            info.agent_type = info.agent_type or spawn.agent_type
 
 
 _CODEX_HEADS = ("Exit code: ", "Chunk ID: ", "Process exited with code ")
@@ -350,8 +385,9 @@ class PageRecords:
 
 
 class _Records(PageRecords):
-    def __init__(self, cursor: Cursor) -> None:
+    def __init__(self, cursor: Cursor, version: tuple[int, ...] | None = None) -> None:
         super().__init__(cursor)
+        self.version = version  # the renderer's (the page's first line)
         self.date: str | None = None
         self.task_level: int | None = None  # the level of the Task whose sub-agent's messages follow
         self.held: tuple[_Message, str] | None = None  # a slash command whose body is quoted: (it, its args)
@@ -461,6 +497,9 @@ class _Records(PageRecords):
         if result is not None:
             text = result[1]
             failed = _failed(text) or (name in claude_code.SPAWN_TOOLS and text.startswith(_AGENT_FAILED))
+            if name in claude_code.SPAWN_TOOLS and not failed and self.version is not None \
+                    and self.version >= UNNAMED_REPORTS and not msg.sidechain:
+                self.cursor.unnamed_spawns.add(call_id)  # its report names no agent (link_spawns)
             yield self.record(result[2], "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
                                                    "is_error": failed}], msg.stamp, msg.sidechain)
 
@@ -613,11 +652,15 @@ def _message(title: str, line: int) -> _Message | None:
     return None
 
 
-def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor) -> Iterator[tuple[int, int, dict]]:
-    out = _Records(cursor)
+def _records(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
+             version: tuple[int, ...] | None = None) -> Iterator[tuple[int, int, dict]]:
+    out = _Records(cursor, version)
     msg: _Message | None = None
     fence: tuple[str, str, list[str], int] | None = None  # (ticks, language, lines, line)
     for lineno, line, _ in lines:
+        if out.index == 0 and msg is None and line.startswith((GENERATED, "\ufeff" + GENERATED)):
+            out.version = generator_version(line)
+            continue
         if fence is not None:
             if line.rstrip() == fence[0]:
                 if msg is not None:

@@ -46,6 +46,10 @@ class Cursor:
     inline (``isSidechain``): a sub-agent file with the same lines (a CLI 2.0.x session file
     with the agent's lines merged in, beside its ``agent-<id>.jsonl``) does not say them twice.
     Their calls and results are :attr:`seen_calls` and :attr:`seen_results`."""
+    unnamed_spawns: set[str] = field(default_factory=set)
+    """Spawning calls answered on a claude-code-log page that no longer names the sub-agent (its
+    Markdown takes the ``agentId: …`` tail off a Task's report from 1.3.0): a call whose
+    sub-agent's messages the page lacks is a sub-agent whose transcript is missing."""
     hook_blocked: dict[str, str] = field(default_factory=dict)
     """Calls a PreToolUse hook blocked, by call id, and the hook's name, till their result is read
     (:mod:`formats.claude_hook_blocks`)."""
