@@ -406,13 +406,15 @@ class _Records(PageRecords):
         """The slash command held back (:meth:`emit`), given as the CLI wrote it once the message
         after it is known: one a level down is of the turn its expansion started, so the command
         was a prompt command the person typed ("<name> is running…", read as their prompt by
-        :func:`claude_code._typed_slash_command`, as from the session's JSONL); else a builtin
-        whose markdown output is quoted alike (``/context``), the CLI's markup as before."""
+        :func:`claude_code._typed_slash_command`, as from the session's JSONL), as is one whose
+        quoted body opens with no heading, whatever follows it (:func:`_expansion_only`: a page cut
+        right after the expansion, a turn stopped before its reply); else a builtin whose markdown
+        output is quoted alike (``/context``), the CLI's markup as before."""
         if self.held is None:
             return
         (msg, args), self.held = self.held, None
         said = f"<command-name>{msg.name}</command-name>"
-        if after is not None and after.level > msg.level:
+        if after is not None and after.level > msg.level or _expansion_only(msg.text):
             said = f"<command-message>{(msg.name or '').removeprefix('/')} is running…</command-message>\n" + said
         if args:
             said += f"\n<command-args>{args}</command-args>"
@@ -502,6 +504,19 @@ class _Records(PageRecords):
                 self.cursor.unnamed_spawns.add(call_id)  # its report names no agent (link_spawns)
             yield self.record(result[2], "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
                                                    "is_error": failed}], msg.stamp, msg.sidechain)
+
+
+def _expansion_only(text: list[str]) -> bool:
+    """A Command section's quoted body can be a prompt command's expansion alone: a builtin's
+    output is quoted only when it begins with a markdown heading (claude-code-log
+    ``factories/user_factory.py`` ``create_command_output_message``: ``is_markdown`` is
+    ``re.match(r"^#+\\s+", stdout)`` on the stripped output; ``format_CommandOutputMessage``
+    fences it otherwise), where ``format_UserSlashCommandMessage`` quotes any expansion."""
+    first = next((line for line in text if line.startswith(">")), "")
+    return _QUOTED_HEADING.match(first) is None
+
+
+_QUOTED_HEADING = re.compile(r"^> #+\s")
 
 
 def _fenced_only(text: list[str]) -> str | None:
