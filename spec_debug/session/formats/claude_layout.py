@@ -42,7 +42,8 @@ def trunk_candidates(folder: Path) -> list[Path]:
 def agent_files(folder: Path) -> list[Path]:
     """The sub-agent transcripts under a session folder (or its ``subagents/``), compaction
     agents left out (see :func:`subagent_files`)."""
-    return sorted(p for p in _agent_glob(folder, "**/agent-*.jsonl") if not agent_id_of(p).startswith(INTERNAL_AGENTS))
+    return sorted(p for p in _agent_glob(folder, "**/agent-*.jsonl")
+                  if not agent_id_of(p).startswith(INTERNAL_AGENTS) and not is_warmup(p))
 
 
 INTERNAL_AGENTS = ("acompact", "aprompt_suggestion", "aside_question")
@@ -53,6 +54,26 @@ parent's messages first). Read as agents, each was a root agent of its own besid
 the suggestion prompt a prompt of the person's (sonnes/chitragupt ``docs/specs/004-subagents.md``
 for compaction; the other two as several independent readers classify them, one measuring that
 they "account for all 56 real sidecar-less transcripts" of its corpus)."""
+
+
+WARMUP = "Warmup"
+"""The whole prompt of the sub-agents the CLI starts by itself when a session starts, to fill the
+prompt cache of each agent type (one ``agent-<id>.jsonl`` each, ``isSidechain``, no spawning call:
+anthropics/claude-code issue #17457, "3 parallel warmup agents spawning per session", issue
+#47922; anthropics/claude-agent-sdk-python issue #445, "The warmup requests are used by the CLI to
+pre-populate the prompt cache")."""
+
+
+def is_warmup(path: Path, meta: dict | None = None) -> bool:
+    """The agent file at ``path`` is a warmup of the CLI's (:data:`WARMUP`): it opens with that
+    prompt and no call spawned it (its sidecar names none). Read as an agent, each was a root
+    agent beside the trunk, its "Warmup" a prompt of the person's and a phase of the session."""
+    if meta is None:
+        meta = read_meta(path.with_name(f"agent-{agent_id_of(path)}.meta.json"))
+    if isinstance(meta.get("toolUseId"), str):
+        return False
+    prompt = first_prompt(path)
+    return prompt is not None and prompt.strip() == WARMUP
 
 
 def _agent_glob(folder: Path, pattern: str) -> list[Path]:
@@ -265,7 +286,7 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
     Layouts, newest first: ``<id>/subagents/**/agent-*.jsonl``, ``<id>/agent-*.jsonl``, and
     (CLI 2.0.x) ``agent-*.jsonl`` beside the session file when its lines name this session.
     The CLI's own agents (:data:`INTERNAL_AGENTS`: compaction, prompt suggestions, side
-    questions) are skipped.
+    questions; :func:`is_warmup`: its prompt-cache warmups) are skipped.
     """
     session_file = written_at(session_file)
     session_id = transcript_stem(session_file)
@@ -286,6 +307,8 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
         if agent_id.startswith(INTERNAL_AGENTS) or agent_id in files:
             continue
         meta = read_meta(path.with_name(f"agent-{agent_id}.meta.json"))
+        if is_warmup(path, meta):
+            continue
         run_id = path.parent.name if path.parent.parent == workflows else None
         files[agent_id] = (path, meta, run_id)
         if run_id is not None:
