@@ -57,13 +57,21 @@ class AgentTree:
     def finish(self) -> None:
         """Fill the statuses nobody reported (tokentelemetry PR #370: an agent whose every
         call failed is ``failed``, not a success)."""
-        for info in self.agents.values():
+        agents = self.agents.values()
+        if self.unanswered:  # parents first: a stop by hand reaches down the tree
+            agents = sorted(agents, key=lambda info: self.depth(info.id))
+        for info in agents:
             if info.status != "unknown":
                 continue
             if info.events == 0:
                 info.status = "missing" if info.file is None and info.id != MAIN_AGENT else "unknown"
             elif info.id in self.unanswered:
-                info.status = "running"
+                # its call never answered: still running when the session was cut off, unless the
+                # agent that called it was stopped by hand, which stops the agents it waits on
+                # (Esc "kills ALL agents" running in the foreground, anthropics/claude-code issue
+                # #33434; was "running" under an interrupted parent)
+                parent = self.agents.get(info.parent) if info.parent is not None else None
+                info.status = "interrupted" if parent is not None and parent.status == "interrupted" else "running"
             elif info.tool_calls and info.failed_calls == info.tool_calls and info.not_run_calls < info.tool_calls:
                 # (calls that were all refused never ran: the person stopped the agent, its work did
                 # not fail; read as failed, a session the person declined twice was a failed agent)
