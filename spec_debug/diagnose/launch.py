@@ -3530,6 +3530,16 @@ _FORK_SPEC_KEYS = {"draft_attention_backend": ("Aphrodite (branch feat/ddtree)",
                    "ddtree_tree_budget": ("Aphrodite (branch feat/ddtree)", None)}
 _VLLM_UNKNOWN_KEYS_DROPPED_SINCE = "0.9.0"
 _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
+# Keys of _VLLM_SPEC_KEYS that a later SpeculativeConfig dropped -> the first release without
+# them (the PyPI wheels' SpeculativeConfig fields, vllm/config.py up to 0.10.0, then
+# vllm/config/speculative.py): 0.9.2 has the V0 verifier keys, 0.10.0 not; 0.11.0 has
+# disable_log_stats / disable_logprobs / enable_chunked_prefill, 0.12.0 not; 0.16.0 has
+# disable_by_batch_size, 0.17.0 not; 0.20.2 has speculative_token_tree (tree drafting), 0.21.0
+# not (0.21.0 .. 0.34.0 read). From 0.14 such a key stops the server like any unknown one.
+_VLLM_SPEC_KEYS_REMOVED = {
+    "acceptance_method": "0.10.0", "disable_mqa_scorer": "0.10.0", "posterior_threshold": "0.10.0",
+    "posterior_alpha": "0.10.0", "disable_log_stats": "0.12.0", "disable_logprobs": "0.12.0",
+    "enable_chunked_prefill": "0.12.0", "disable_by_batch_size": "0.17.0", "speculative_token_tree": "0.21.0"}
 # Keys of an EAGLE-3 draft's own config.json written into --speculative-config, where no vLLM
 # release has them (vllm/config/speculative.py 0.20.0 .. 0.33.0 read: compute_hash reads
 # eagle_aux_hidden_state_layer_ids from `draft_model_config.hf_config`, the draft's config.json;
@@ -3549,6 +3559,10 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
     spec = cfg.speculative_config or {}
     lines = []
     for key in spec:
+        removed = _vllm_removed_key(str(key), engine_version)
+        if removed is not None:
+            lines.append(removed)
+            continue
         fork = _FORK_SPEC_KEYS.get(str(key))
         if fork is not None:
             engine, vllm_key = fork
@@ -3567,6 +3581,32 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
             lines.append(f"--speculative-config \"{key}\": SpeculativeConfig has no such key; "
                          f"{_vllm_unknown_key_fate(key, engine_version)} (write \"{right}\")")
     return lines
+
+
+def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
+    """What the running release does with a --speculative-config key an older SpeculativeConfig had
+    (`speculative_token_tree`, gone in 0.21.0): None where the release still has it. Such a key was
+    read as any release's, so `"speculative_token_tree": "[(0,), (1,)]"` passed clean on a vLLM that
+    stops at startup on it."""
+    removed = _VLLM_SPEC_KEYS_REMOVED.get(key)
+    if removed is None:
+        return None
+    version = None
+    if engine_version is not None:
+        try:
+            parse_version(engine_version)
+            version = engine_version
+        except ValueError:
+            pass
+    if version is not None and vllm_surely_before(version, removed):
+        return None
+    gone = f"--speculative-config \"{key}\": vLLM {removed} removed this key from SpeculativeConfig"
+    if version is not None and _vllm_surely_from(version, removed):
+        return f"{gone}; {_vllm_unknown_key_fate(key, version)} (drop it)"
+    refused = max(removed, _VLLM_UNKNOWN_KEYS_REFUSED_SINCE, key=version_key)
+    dropped = (f"; {removed} to 0.13 drop it without a word" if version_key(removed) < version_key(refused) else "")
+    return (f"{gone}: vLLM {refused} and later refuse it (pydantic: \"Unexpected keyword argument\") and the server "
+            f"does not start{dropped}; releases before {removed} read it (drop it on a newer release)")
 
 
 def _vllm_key_meant(key: str) -> str | None:
