@@ -3507,7 +3507,11 @@ _VLLM_SPEC_KEYS = frozenset((
     "draft_sample_method", "dspark_draft_topk", "acceptance_method", "disable_logprobs",
     "disable_mqa_scorer", "disable_by_batch_size", "posterior_threshold", "posterior_alpha",
     "speculative_token_tree", "disable_log_stats", "enable_chunked_prefill", "target_model_config",
-    "target_parallel_config", "draft_model_config", "draft_parallel_config"))
+    "target_parallel_config", "draft_model_config", "draft_parallel_config",
+    # 0.33.0 and 0.34.0 (the PyPI wheels' vllm/config/speculative.py)
+    "disable_lookahead_block_hashes", "draft_lm_head_quantization", "xpress_topc", "fly_window_size",
+    "fly_entropy_threshold", "fly_entropy_top_k", "draft_decode_context_parallel_size",
+    "suffix_decoding_corpus_tokens", "speculator_options"))
 # The V0 flags' names written as keys of the JSON (vLLM <= 0.7 took --speculative-model,
 # --ngram-prompt-lookup-max ...; vllm-project/vllm#24888 writes "ngram_prompt_lookup_max"):
 # not close enough in spelling for difflib, so named here.
@@ -3535,11 +3539,15 @@ _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
 # vllm/config/speculative.py): 0.9.2 has the V0 verifier keys, 0.10.0 not; 0.11.0 has
 # disable_log_stats / disable_logprobs / enable_chunked_prefill, 0.12.0 not; 0.16.0 has
 # disable_by_batch_size, 0.17.0 not; 0.20.2 has speculative_token_tree (tree drafting), 0.21.0
-# not (0.21.0 .. 0.34.0 read). From 0.14 such a key stops the server like any unknown one.
+# not (0.21.0 .. 0.34.0 read); 0.33.0 has disable_padded_drafter_batch and use_heterogeneous_vocab,
+# 0.34.0 has neither (nor any other use of them in the package). From 0.14 such a key stops the
+# server like any unknown one.
+_VLLM_NEWEST_READ = "0.34.0"
 _VLLM_SPEC_KEYS_REMOVED = {
     "acceptance_method": "0.10.0", "disable_mqa_scorer": "0.10.0", "posterior_threshold": "0.10.0",
     "posterior_alpha": "0.10.0", "disable_log_stats": "0.12.0", "disable_logprobs": "0.12.0",
-    "enable_chunked_prefill": "0.12.0", "disable_by_batch_size": "0.17.0", "speculative_token_tree": "0.21.0"}
+    "enable_chunked_prefill": "0.12.0", "disable_by_batch_size": "0.17.0", "speculative_token_tree": "0.21.0",
+    "disable_padded_drafter_batch": "0.34.0", "use_heterogeneous_vocab": "0.34.0"}
 # Keys of an EAGLE-3 draft's own config.json written into --speculative-config, where no vLLM
 # release has them (vllm/config/speculative.py 0.20.0 .. 0.33.0 read: compute_hash reads
 # eagle_aux_hidden_state_layer_ids from `draft_model_config.hf_config`, the draft's config.json;
@@ -3600,6 +3608,10 @@ def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
             pass
     if version is not None and vllm_surely_before(version, removed):
         return None
+    if version is None and removed == _VLLM_NEWEST_READ:
+        # the release unknown: a key only the newest release read lacks is one that most running
+        # servers still take, and a warning on it would flag healthy launches of every older one
+        return None
     gone = f"--speculative-config \"{key}\": vLLM {removed} removed this key from SpeculativeConfig"
     if version is not None and _vllm_surely_from(version, removed):
         return f"{gone}; {_vllm_unknown_key_fate(key, version)} (drop it)"
@@ -3607,6 +3619,17 @@ def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
     dropped = (f"; {removed} to 0.13 drop it without a word" if version_key(removed) < version_key(refused) else "")
     return (f"{gone}: vLLM {refused} and later refuse it (pydantic: \"Unexpected keyword argument\") and the server "
             f"does not start{dropped}; releases before {removed} read it (drop it on a newer release)")
+
+
+def _vllm_key_gone(key: str, engine_version: str | None) -> bool:
+    """The running release is known and surely lacks `key` (_VLLM_SPEC_KEYS_REMOVED)."""
+    removed = _VLLM_SPEC_KEYS_REMOVED.get(key)
+    if removed is None or engine_version is None:
+        return False
+    try:
+        return _vllm_surely_from(engine_version, removed)
+    except ValueError:
+        return False
 
 
 def _vllm_key_meant(key: str) -> str | None:
@@ -4018,8 +4041,10 @@ def _vllm_async_scheduling_refusals(cfg: LaunchConfig, engine_version: str | Non
                         f"drop --async-scheduling (left unset, vLLM turns it off for {method} with a warning)"
                         + (", or method ngram_gpu where the release names it in that message"
                            if method in ("ngram", "[ngram]") else ""))
-    # a pydantic bool, coerced as speculators' configs are (a dotted `--speculative-config.KEY true` is a string)
-    if speculators_flag(spec.get("disable_padded_drafter_batch")):
+    # a pydantic bool, coerced as speculators' configs are (a dotted `--speculative-config.KEY true` is a string);
+    # a release without the key refuses the key itself (_vllm_removed_key)
+    if speculators_flag(spec.get("disable_padded_drafter_batch")) and not _vllm_key_gone(
+            "disable_padded_drafter_batch", engine_version):
         problems.append("--async-scheduling with \"disable_padded_drafter_batch\": true: vLLM refuses to start (\"Async "
                         "scheduling is not compatible with disable_padded_drafter_batch=True.\", vllm/config/vllm.py); "
                         "drop one of the two (left unset, vLLM turns async scheduling off for an unpadded drafter batch)")
@@ -4045,6 +4070,8 @@ def _vllm_unpadded_batch_refusals(cfg: LaunchConfig, engine_version: str | None)
         return []
     if engine_version is not None and vllm_surely_before(engine_version, _VLLM_PADDED_ONLY_SINCE):
         return []
+    if _vllm_key_gone("disable_padded_drafter_batch", engine_version):
+        return []  # 0.34.0 has no such key: _vllm_removed_key says it stops the server
     if spec.get("method") == "draft_model":
         drafter = "method draft_model"
     elif (speculators_flag(spec.get("parallel_drafting")) and spec.get("method") in ("eagle", "eagle3")

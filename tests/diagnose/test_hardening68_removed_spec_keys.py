@@ -69,3 +69,32 @@ def test_disable_by_batch_size_is_gone_from_017():
     [(severity, _, evidence)] = _sd102(command, "0.17.0")
     assert severity == "error" and evidence[0].startswith(
         '--speculative-config "disable_by_batch_size": vLLM 0.17.0 removed this key')
+
+
+PADDED = ("vllm serve meta-llama/Llama-3.1-8B-Instruct --async-scheduling --speculative-config "
+          "'{\"method\": \"draft_model\", \"model\": \"meta-llama/Llama-3.2-1B-Instruct\", \"num_speculative_tokens\": 3, "
+          "\"disable_padded_drafter_batch\": true}'")
+
+
+def test_vllm_034_has_no_disable_padded_drafter_batch():
+    # 0.33.0 refuses the unpadded batch for a draft model and with async scheduling; 0.34.0 has no
+    # such key at all (vllm/config/speculative.py), so the key itself stops the server
+    [(severity, _, evidence)] = _sd102(PADDED, "0.33.0")
+    assert severity == "error" and len(evidence) == 2 and all("disable_padded_drafter_batch" in e for e in evidence)
+    assert not any("removed this key" in e for e in evidence)
+    assert _sd102(PADDED, "0.34.0") == [(
+        "error", "The engine refuses this launch command at startup",
+        ['--speculative-config "disable_padded_drafter_batch": vLLM 0.34.0 removed this key from SpeculativeConfig; '
+         'vLLM 0.34.0 refuses it (pydantic: "Unexpected keyword argument") and the server does not start (drop it)'])]
+    assert _sd102(_command(use_heterogeneous_vocab=True), "0.34.0")[0][0] == "error"
+    assert _sd102(_command(use_heterogeneous_vocab=True), "0.33.0") == []
+
+
+@pytest.mark.parametrize("key, value", [("draft_decode_context_parallel_size", 1), ("suffix_decoding_corpus_tokens", 0),
+                                        ("xpress_topc", 2), ("fly_window_size", 4)])
+def test_keys_of_the_newest_releases_are_no_misspelling(key, value):
+    assert _sd102(_command(**{key: value}), "0.34.0") == []
+
+
+def test_a_key_only_the_newest_release_lacks_is_not_flagged_on_an_unknown_release():
+    assert _sd102(_command(use_heterogeneous_vocab=True), None) == []
