@@ -3384,7 +3384,51 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         # method eagle3, or a draft named like one (V0's --speculative-model, method detection)
         problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "
                         "head is not run as an EAGLE-3 draft (upgrade vLLM)")
+    problems += _vllm_method_release(cfg, engine_version)
     return problems
+
+
+# vLLM methods that only some releases have -> (first release with it, first without it), read
+# from the PyPI wheels' vllm/config/speculative.py `SpeculativeMethod`: "custom_class" (a proposer
+# class named by its import path in "model", vllm-project/vllm PR #39487) is in 0.22.0 .. 0.33.0;
+# 0.21.0 lacks it and 0.34.0 drops it for plugin-registered methods (`get_method_config_class`,
+# v1/worker/gpu/spec_decode/speculator_config.py: "Unsupported speculative method"). "medusa" and
+# "mlp_speculator" are in every release up to 0.32.0 and gone from 0.33.0, with their model files
+# (no medusa.py / mlp_speculator.py in the 0.33.0 or 0.34.0 wheel); 0.33.0 types `method` as that
+# Literal, so pydantic refuses the name at startup.
+_VLLM_METHOD_RELEASES = {"custom_class": ("0.22.0", "0.34.0"), "medusa": (None, "0.33.0"),
+                         "mlp_speculator": (None, "0.33.0")}
+
+
+def _previous_minor(release: str) -> str:
+    """0.34.0 -> 0.33 (the last minor line before `release`)."""
+    major, minor = parse_version(release)[:2]
+    return f"{major}.{minor - 1}"
+
+
+def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
+    """A method (written, or read from the draft name as vLLM detects it) that the running release
+    does not have."""
+    written = (cfg.speculative_config or {}).get("method")
+    method = (cfg.algorithm or "").lower()
+    if method not in _VLLM_METHOD_RELEASES or (isinstance(written, str) and written != written.lower()):
+        return []  # an upper-case name is refused by every release (_vllm_method_case says so)
+    since, gone = _VLLM_METHOD_RELEASES[method]
+    if not written and (vllm_surely_before(engine_version, since or "0") or _vllm_surely_from(engine_version, gone)):
+        # only custom_class is read from the draft name (an import path, `_is_custom_proposer_path`)
+        return [f"--speculative-config \"model\": \"{cfg.draft_model}\" is a proposer class's import path, which "
+                f"only vLLM {since} .. {_previous_minor(gone)} read as one (method custom_class): vLLM {engine_version} "
+                "takes it for a draft model's name, finds no such model, and the server does not start"]
+    how = f"\"method\": \"{method}\""
+    if since is not None and vllm_surely_before(engine_version, since):
+        return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): "
+                "SpeculativeConfig refuses it at startup and the server does not start (upgrade vLLM)"]
+    if _vllm_surely_from(engine_version, gone):
+        fix = ("register the proposer as a plugin speculative method" if method == "custom_class"
+               else f"serve this draft with vLLM before {gone}, or an EAGLE-3 draft")
+        return [f"--speculative-config {how}: vLLM {gone} removed this method, and {engine_version} refuses it at "
+                f"startup: the server does not start ({fix})"]
+    return []
 
 
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
