@@ -3385,7 +3385,24 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "
                         "head is not run as an EAGLE-3 draft (upgrade vLLM)")
     problems += _vllm_method_release(cfg, engine_version)
+    method = (cfg.algorithm or "").lower()
+    if (speculators_flag(spec.get("parallel_drafting")) and method and method not in _VLLM_PARALLEL_DRAFTERS
+            and since_then(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)):
+        problems.append(f"--speculative-config \"parallel_drafting\": true with method {method}: vLLM "
+                        f"{engine_version} refuses to start (\"parallel_drafting is only supported by the dflash and "
+                        f"dspark methods, not '{method}'.\", vllm/config/speculative.py; P-EAGLE's parallel drafting "
+                        f"ran on eagle/eagle3 up to {_previous_minor(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)}): serve a P-EAGLE "
+                        f"draft on vLLM {_previous_minor(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)} or older, or drop "
+                        "\"parallel_drafting\" for a draft trained to draft one token a pass")
     return problems
+
+
+# vLLM 0.34.0 (vllm/config/speculative.py `__post_init__`) raises ValueError for
+# `parallel_drafting: true` with any method but dflash / dspark (which always draft in parallel;
+# the key is deprecated there), and its registry drops the P-EAGLE drafter classes
+# (PEagleDraftModel, PeagleLlamaForCausalLM, PeagleQwen3ForCausalLM, all in 0.33.0's).
+_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY = "0.34.0"
+_VLLM_PARALLEL_DRAFTERS = ("dflash", "dspark")
 
 
 # vLLM methods that only some releases have -> (first release with it, first without it), read
