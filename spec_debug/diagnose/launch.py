@@ -3386,6 +3386,7 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
                         "head is not run as an EAGLE-3 draft (upgrade vLLM)")
     problems += _vllm_method_release(cfg, engine_version)
     method = (cfg.algorithm or "").lower()
+    problems += _vllm_method_options(spec, method, engine_version)
     if (speculators_flag(spec.get("parallel_drafting")) and method and method not in _VLLM_PARALLEL_DRAFTERS
             and since_then(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)):
         problems.append(f"--speculative-config \"parallel_drafting\": true with method {method}: vLLM "
@@ -3394,6 +3395,40 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
                         f"ran on eagle/eagle3 up to {_previous_minor(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)}): serve a P-EAGLE "
                         f"draft on vLLM {_previous_minor(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)} or older, or drop "
                         "\"parallel_drafting\" for a draft trained to draft one token a pass")
+    return problems
+
+
+# --speculative-config keys that only one method takes -> (first release with the key, that
+# method, the ValueError of the releases before 0.34.0), read from the PyPI wheels'
+# vllm/config/speculative.py: dspark_draft_topk arrives in 0.28.0 with `if self.dspark_draft_topk
+# is not None and self.method != "dspark"`, index_share_for_mtp_iteration in 0.29.0 with `if
+# self.index_share_for_mtp_iteration is not None: if self.method != "mtp"` (the *_mtp names are
+# mtp by then). 0.34.0 checks both in `_METHOD_SPECIFIC_OPTIONS` against the method's
+# SpeculatorConfig.supported_options (v1/worker/gpu/spec_decode/dspark/config.py,
+# mtp/config.py): "{option} is not supported with speculative method {method!r}.". Any value but
+# null is refused, false included.
+_VLLM_METHOD_OPTIONS = {
+    "dspark_draft_topk": ("0.28.0", "dspark", "dspark_draft_topk is only supported by DSpark"),
+    "index_share_for_mtp_iteration": ("0.29.0", "mtp",
+                                      "index_share_for_mtp_iteration is only supported with method='mtp'")}
+_VLLM_METHOD_OPTIONS_GENERIC = "0.34.0"
+
+
+def _vllm_method_options(spec: dict[str, Any], method: str, engine_version: str) -> list[str]:
+    """A key of one method written beside another (`"index_share_for_mtp_iteration": true` with
+    eagle3): SpeculativeConfig raises ValueError at startup."""
+    if not method:
+        return []
+    served = "mtp" if method.endswith("_mtp") else method
+    problems = []
+    for key, (since, owner, message) in _VLLM_METHOD_OPTIONS.items():
+        if spec.get(key) is None or served == owner or not _vllm_surely_from(engine_version, since):
+            continue
+        if _vllm_surely_from(engine_version, _VLLM_METHOD_OPTIONS_GENERIC):
+            message = f"{key} is not supported with speculative method '{served}'."
+        problems.append(f"--speculative-config \"{key}\" with method {served}: vLLM {engine_version} refuses to start "
+                        f"(\"{message}\", vllm/config/speculative.py; only method {owner} takes it, any value but "
+                        f"null): drop \"{key}\"")
     return problems
 
 
