@@ -3695,13 +3695,7 @@ def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
     removed = _VLLM_SPEC_KEYS_REMOVED.get(key)
     if removed is None:
         return None
-    version = None
-    if engine_version is not None:
-        try:
-            parse_version(engine_version)
-            version = engine_version
-        except ValueError:
-            pass
+    version = _readable_version(engine_version)
     if version is not None and vllm_surely_before(version, removed):
         return None
     if version is None and removed == _VLLM_NEWEST_READ:
@@ -3720,12 +3714,8 @@ def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
 def _vllm_key_gone(key: str, engine_version: str | None) -> bool:
     """The running release is known and surely lacks `key` (_VLLM_SPEC_KEYS_REMOVED)."""
     removed = _VLLM_SPEC_KEYS_REMOVED.get(key)
-    if removed is None or engine_version is None:
-        return False
-    try:
-        return _vllm_surely_from(engine_version, removed)
-    except ValueError:
-        return False
+    version = _readable_version(engine_version)
+    return removed is not None and version is not None and _vllm_surely_from(version, removed)
 
 
 def _vllm_key_meant(key: str) -> str | None:
@@ -3740,14 +3730,19 @@ def _vllm_key_meant(key: str) -> str | None:
     return close[0] if close else None
 
 
+def _readable_version(engine_version: str | None) -> str | None:
+    """The release as given, or None when there is none or it is no version number."""
+    if engine_version is None:
+        return None
+    try:
+        parse_version(engine_version)
+    except ValueError:
+        return None
+    return engine_version
+
+
 def _vllm_unknown_key_fate(key: str, engine_version: str | None) -> str:
-    version = None
-    if engine_version is not None:
-        try:
-            parse_version(engine_version)
-            version = engine_version
-        except ValueError:
-            pass
+    version = _readable_version(engine_version)
     if version is not None and _vllm_surely_from(version, _VLLM_UNKNOWN_KEYS_REFUSED_SINCE):
         return f"vLLM {version} refuses it (pydantic: \"Unexpected keyword argument\") and the server does not start"
     if version is not None and vllm_surely_before(version, _VLLM_UNKNOWN_KEYS_DROPPED_SINCE):
