@@ -3384,7 +3384,103 @@ def _vllm_release_problems(cfg: LaunchConfig, engine_version: str | None) -> lis
         # method eagle3, or a draft named like one (V0's --speculative-model, method detection)
         problems.append(f"method eagle3: vLLM {engine_version} has no EAGLE-3 (added in {_VLLM_EAGLE3_SINCE}): the "
                         "head is not run as an EAGLE-3 draft (upgrade vLLM)")
+    problems += _vllm_method_release(cfg, engine_version)
+    method = (cfg.algorithm or "").lower()
+    problems += _vllm_method_options(spec, method, engine_version)
+    if (speculators_flag(spec.get("parallel_drafting")) and method and method not in _VLLM_PARALLEL_DRAFTERS
+            and since_then(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)):
+        problems.append(f"--speculative-config \"parallel_drafting\": true with method {method}: vLLM "
+                        f"{engine_version} refuses to start (\"parallel_drafting is only supported by the dflash and "
+                        f"dspark methods, not '{method}'.\", vllm/config/speculative.py; P-EAGLE's parallel drafting "
+                        f"ran on eagle/eagle3 up to {_previous_minor(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)}): serve a P-EAGLE "
+                        f"draft on vLLM {_previous_minor(_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY)} or older, or drop "
+                        "\"parallel_drafting\" for a draft trained to draft one token a pass")
     return problems
+
+
+# --speculative-config keys that only one method takes -> (first release with the key, that
+# method, the ValueError of the releases before 0.34.0), read from the PyPI wheels'
+# vllm/config/speculative.py: dspark_draft_topk arrives in 0.28.0 with `if self.dspark_draft_topk
+# is not None and self.method != "dspark"`, index_share_for_mtp_iteration in 0.29.0 with `if
+# self.index_share_for_mtp_iteration is not None: if self.method != "mtp"` (the *_mtp names are
+# mtp by then). 0.34.0 checks both in `_METHOD_SPECIFIC_OPTIONS` against the method's
+# SpeculatorConfig.supported_options (v1/worker/gpu/spec_decode/dspark/config.py,
+# mtp/config.py): "{option} is not supported with speculative method {method!r}.". Any value but
+# null is refused, false included.
+_VLLM_METHOD_OPTIONS = {
+    "dspark_draft_topk": ("0.28.0", "dspark", "dspark_draft_topk is only supported by DSpark"),
+    "index_share_for_mtp_iteration": ("0.29.0", "mtp",
+                                      "index_share_for_mtp_iteration is only supported with method='mtp'")}
+_VLLM_METHOD_OPTIONS_GENERIC = "0.34.0"
+
+
+def _vllm_method_options(spec: dict[str, Any], method: str, engine_version: str) -> list[str]:
+    """A key of one method written beside another (`"index_share_for_mtp_iteration": true` with
+    eagle3): SpeculativeConfig raises ValueError at startup."""
+    if not method:
+        return []
+    served = "mtp" if method.endswith("_mtp") else method
+    problems = []
+    for key, (since, owner, message) in _VLLM_METHOD_OPTIONS.items():
+        if spec.get(key) is None or served == owner or not _vllm_surely_from(engine_version, since):
+            continue
+        if _vllm_surely_from(engine_version, _VLLM_METHOD_OPTIONS_GENERIC):
+            message = f"{key} is not supported with speculative method '{served}'."
+        problems.append(f"--speculative-config \"{key}\" with method {served}: vLLM {engine_version} refuses to start "
+                        f"(\"{message}\", vllm/config/speculative.py; only method {owner} takes it, any value but "
+                        f"null): drop \"{key}\"")
+    return problems
+
+
+# vLLM 0.34.0 (vllm/config/speculative.py `__post_init__`) raises ValueError for
+# `parallel_drafting: true` with any method but dflash / dspark (which always draft in parallel;
+# the key is deprecated there), and its registry drops the P-EAGLE drafter classes
+# (PEagleDraftModel, PeagleLlamaForCausalLM, PeagleQwen3ForCausalLM, all in 0.33.0's).
+_VLLM_PARALLEL_DRAFTING_BLOCK_ONLY = "0.34.0"
+_VLLM_PARALLEL_DRAFTERS = ("dflash", "dspark")
+
+
+# vLLM methods that only some releases have -> (first release with it, first without it), read
+# from the PyPI wheels' vllm/config/speculative.py `SpeculativeMethod`: "custom_class" (a proposer
+# class named by its import path in "model", vllm-project/vllm PR #39487) is in 0.22.0 .. 0.33.0;
+# 0.21.0 lacks it and 0.34.0 drops it for plugin-registered methods (`get_method_config_class`,
+# v1/worker/gpu/spec_decode/speculator_config.py: "Unsupported speculative method"). "medusa" and
+# "mlp_speculator" are in every release up to 0.32.0 and gone from 0.33.0, with their model files
+# (no medusa.py / mlp_speculator.py in the 0.33.0 or 0.34.0 wheel); 0.33.0 types `method` as that
+# Literal, so pydantic refuses the name at startup.
+_VLLM_METHOD_RELEASES = {"custom_class": ("0.22.0", "0.34.0"), "medusa": (None, "0.33.0"),
+                         "mlp_speculator": (None, "0.33.0")}
+
+
+def _previous_minor(release: str) -> str:
+    """0.34.0 -> 0.33 (the last minor line before `release`)."""
+    major, minor = parse_version(release)[:2]
+    return f"{major}.{minor - 1}"
+
+
+def _vllm_method_release(cfg: LaunchConfig, engine_version: str) -> list[str]:
+    """A method (written, or read from the draft name as vLLM detects it) that the running release
+    does not have."""
+    written = (cfg.speculative_config or {}).get("method")
+    method = (cfg.algorithm or "").lower()
+    if method not in _VLLM_METHOD_RELEASES or (isinstance(written, str) and written != written.lower()):
+        return []  # an upper-case name is refused by every release (_vllm_method_case says so)
+    since, gone = _VLLM_METHOD_RELEASES[method]
+    if not written and (vllm_surely_before(engine_version, since or "0") or _vllm_surely_from(engine_version, gone)):
+        # only custom_class is read from the draft name (an import path, `_is_custom_proposer_path`)
+        return [f"--speculative-config \"model\": \"{cfg.draft_model}\" is a proposer class's import path, which "
+                f"only vLLM {since} .. {_previous_minor(gone)} read as one (method custom_class): vLLM {engine_version} "
+                "takes it for a draft model's name, finds no such model, and the server does not start"]
+    how = f"\"method\": \"{method}\""
+    if since is not None and vllm_surely_before(engine_version, since):
+        return [f"--speculative-config {how}: vLLM {engine_version} has no such method (added in {since}): "
+                "SpeculativeConfig refuses it at startup and the server does not start (upgrade vLLM)"]
+    if _vllm_surely_from(engine_version, gone):
+        fix = ("register the proposer as a plugin speculative method" if method == "custom_class"
+               else f"serve this draft with vLLM before {gone}, or an EAGLE-3 draft")
+        return [f"--speculative-config {how}: vLLM {gone} removed this method, and {engine_version} refuses it at "
+                f"startup: the server does not start ({fix})"]
+    return []
 
 
 def _vllm_dotted_texts_kept(cfg: LaunchConfig, engine_version: str) -> list[str]:
@@ -3507,7 +3603,11 @@ _VLLM_SPEC_KEYS = frozenset((
     "draft_sample_method", "dspark_draft_topk", "acceptance_method", "disable_logprobs",
     "disable_mqa_scorer", "disable_by_batch_size", "posterior_threshold", "posterior_alpha",
     "speculative_token_tree", "disable_log_stats", "enable_chunked_prefill", "target_model_config",
-    "target_parallel_config", "draft_model_config", "draft_parallel_config"))
+    "target_parallel_config", "draft_model_config", "draft_parallel_config",
+    # 0.33.0 and 0.34.0 (the PyPI wheels' vllm/config/speculative.py)
+    "disable_lookahead_block_hashes", "draft_lm_head_quantization", "xpress_topc", "fly_window_size",
+    "fly_entropy_threshold", "fly_entropy_top_k", "draft_decode_context_parallel_size",
+    "suffix_decoding_corpus_tokens", "speculator_options"))
 # The V0 flags' names written as keys of the JSON (vLLM <= 0.7 took --speculative-model,
 # --ngram-prompt-lookup-max ...; vllm-project/vllm#24888 writes "ngram_prompt_lookup_max"):
 # not close enough in spelling for difflib, so named here.
@@ -3530,6 +3630,20 @@ _FORK_SPEC_KEYS = {"draft_attention_backend": ("Aphrodite (branch feat/ddtree)",
                    "ddtree_tree_budget": ("Aphrodite (branch feat/ddtree)", None)}
 _VLLM_UNKNOWN_KEYS_DROPPED_SINCE = "0.9.0"
 _VLLM_UNKNOWN_KEYS_REFUSED_SINCE = "0.14.0"
+# Keys of _VLLM_SPEC_KEYS that a later SpeculativeConfig dropped -> the first release without
+# them (the PyPI wheels' SpeculativeConfig fields, vllm/config.py up to 0.10.0, then
+# vllm/config/speculative.py): 0.9.2 has the V0 verifier keys, 0.10.0 not; 0.11.0 has
+# disable_log_stats / disable_logprobs / enable_chunked_prefill, 0.12.0 not; 0.16.0 has
+# disable_by_batch_size, 0.17.0 not; 0.20.2 has speculative_token_tree (tree drafting), 0.21.0
+# not (0.21.0 .. 0.34.0 read); 0.33.0 has disable_padded_drafter_batch and use_heterogeneous_vocab,
+# 0.34.0 has neither (nor any other use of them in the package). From 0.14 such a key stops the
+# server like any unknown one.
+_VLLM_NEWEST_READ = "0.34.0"
+_VLLM_SPEC_KEYS_REMOVED = {
+    "acceptance_method": "0.10.0", "disable_mqa_scorer": "0.10.0", "posterior_threshold": "0.10.0",
+    "posterior_alpha": "0.10.0", "disable_log_stats": "0.12.0", "disable_logprobs": "0.12.0",
+    "enable_chunked_prefill": "0.12.0", "disable_by_batch_size": "0.17.0", "speculative_token_tree": "0.21.0",
+    "disable_padded_drafter_batch": "0.34.0", "use_heterogeneous_vocab": "0.34.0"}
 # Keys of an EAGLE-3 draft's own config.json written into --speculative-config, where no vLLM
 # release has them (vllm/config/speculative.py 0.20.0 .. 0.33.0 read: compute_hash reads
 # eagle_aux_hidden_state_layer_ids from `draft_model_config.hf_config`, the draft's config.json;
@@ -3549,6 +3663,10 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
     spec = cfg.speculative_config or {}
     lines = []
     for key in spec:
+        removed = _vllm_removed_key(str(key), engine_version)
+        if removed is not None:
+            lines.append(removed)
+            continue
         fork = _FORK_SPEC_KEYS.get(str(key))
         if fork is not None:
             engine, vllm_key = fork
@@ -3569,6 +3687,37 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
     return lines
 
 
+def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
+    """What the running release does with a --speculative-config key an older SpeculativeConfig had
+    (`speculative_token_tree`, gone in 0.21.0): None where the release still has it. Such a key was
+    read as any release's, so `"speculative_token_tree": "[(0,), (1,)]"` passed clean on a vLLM that
+    stops at startup on it."""
+    removed = _VLLM_SPEC_KEYS_REMOVED.get(key)
+    if removed is None:
+        return None
+    version = _readable_version(engine_version)
+    if version is not None and vllm_surely_before(version, removed):
+        return None
+    if version is None and removed == _VLLM_NEWEST_READ:
+        # the release unknown: a key only the newest release read lacks is one that most running
+        # servers still take, and a warning on it would flag healthy launches of every older one
+        return None
+    gone = f"--speculative-config \"{key}\": vLLM {removed} removed this key from SpeculativeConfig"
+    if version is not None and _vllm_surely_from(version, removed):
+        return f"{gone}; {_vllm_unknown_key_fate(key, version)} (drop it)"
+    refused = max(removed, _VLLM_UNKNOWN_KEYS_REFUSED_SINCE, key=version_key)
+    dropped = (f"; {removed} to 0.13 drop it without a word" if version_key(removed) < version_key(refused) else "")
+    return (f"{gone}: vLLM {refused} and later refuse it (pydantic: \"Unexpected keyword argument\") and the server "
+            f"does not start{dropped}; releases before {removed} read it (drop it on a newer release)")
+
+
+def _vllm_key_gone(key: str, engine_version: str | None) -> bool:
+    """The running release is known and surely lacks `key` (_VLLM_SPEC_KEYS_REMOVED)."""
+    removed = _VLLM_SPEC_KEYS_REMOVED.get(key)
+    version = _readable_version(engine_version)
+    return removed is not None and version is not None and _vllm_surely_from(version, removed)
+
+
 def _vllm_key_meant(key: str) -> str | None:
     if key in _VLLM_SPEC_KEYS:
         return None
@@ -3581,14 +3730,19 @@ def _vllm_key_meant(key: str) -> str | None:
     return close[0] if close else None
 
 
+def _readable_version(engine_version: str | None) -> str | None:
+    """The release as given, or None when there is none or it is no version number."""
+    if engine_version is None:
+        return None
+    try:
+        parse_version(engine_version)
+    except ValueError:
+        return None
+    return engine_version
+
+
 def _vllm_unknown_key_fate(key: str, engine_version: str | None) -> str:
-    version = None
-    if engine_version is not None:
-        try:
-            parse_version(engine_version)
-            version = engine_version
-        except ValueError:
-            pass
+    version = _readable_version(engine_version)
     if version is not None and _vllm_surely_from(version, _VLLM_UNKNOWN_KEYS_REFUSED_SINCE):
         return f"vLLM {version} refuses it (pydantic: \"Unexpected keyword argument\") and the server does not start"
     if version is not None and vllm_surely_before(version, _VLLM_UNKNOWN_KEYS_DROPPED_SINCE):
@@ -3978,8 +4132,10 @@ def _vllm_async_scheduling_refusals(cfg: LaunchConfig, engine_version: str | Non
                         f"drop --async-scheduling (left unset, vLLM turns it off for {method} with a warning)"
                         + (", or method ngram_gpu where the release names it in that message"
                            if method in ("ngram", "[ngram]") else ""))
-    # a pydantic bool, coerced as speculators' configs are (a dotted `--speculative-config.KEY true` is a string)
-    if speculators_flag(spec.get("disable_padded_drafter_batch")):
+    # a pydantic bool, coerced as speculators' configs are (a dotted `--speculative-config.KEY true` is a string);
+    # a release without the key refuses the key itself (_vllm_removed_key)
+    if speculators_flag(spec.get("disable_padded_drafter_batch")) and not _vllm_key_gone(
+            "disable_padded_drafter_batch", engine_version):
         problems.append("--async-scheduling with \"disable_padded_drafter_batch\": true: vLLM refuses to start (\"Async "
                         "scheduling is not compatible with disable_padded_drafter_batch=True.\", vllm/config/vllm.py); "
                         "drop one of the two (left unset, vLLM turns async scheduling off for an unpadded drafter batch)")
@@ -4005,6 +4161,8 @@ def _vllm_unpadded_batch_refusals(cfg: LaunchConfig, engine_version: str | None)
         return []
     if engine_version is not None and vllm_surely_before(engine_version, _VLLM_PADDED_ONLY_SINCE):
         return []
+    if _vllm_key_gone("disable_padded_drafter_batch", engine_version):
+        return []  # 0.34.0 has no such key: _vllm_removed_key says it stops the server
     if spec.get("method") == "draft_model":
         drafter = "method draft_model"
     elif (speculators_flag(spec.get("parallel_drafting")) and spec.get("method") in ("eagle", "eagle3")

@@ -461,7 +461,13 @@ VLLM_DEEPSEEK_DSA = frozenset({"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}
 VLLM_DEEPSEEK_DSA_MODULE = "0.29.0"
 # vLLM's DeepSeek-V4 (vllm/models/deepseek_v4/, not deepseek_v2.py) and its VL class (registry
 # "DeepseekV4ForConditionalGeneration", common/vl_model.py from 0.30.0, over the same language model).
-VLLM_DEEPSEEK_V4 = frozenset({"DeepseekV4ForCausalLM", "DeepseekV4ForConditionalGeneration"})
+# DeepSeek-V4.1 (registry "DeepseekV41ForCausalLM" -> vllm.models.deepseek_v41 from 0.30.0; 0.30.0 ..
+# 0.34.0 read) keeps
+# V4's rule: nvidia/model.py DeepseekV4Model hands `capture_previous_aux=idx in
+# aux_hidden_state_layers` to layer idx, which captures the post of layer idx-1, and layer 0 (its
+# `residual is None` branch, the embedding) captures nothing, so id 0 is dropped from the aux list;
+# `_collapse` captures end_layer (id N); amd/model.py: `idx + 1` after layer idx and end_layer.
+VLLM_DEEPSEEK_V4 = frozenset({"DeepseekV4ForCausalLM", "DeepseekV4ForConditionalGeneration", "DeepseekV41ForCausalLM"})
 # config/vllm.py DEFAULT_V2_MODEL_RUNNER_ARCHITECTURES adds DeepseekV4ForCausalLM (0.27.0 lacks it; on
 # ROCm default_v2_model_runner_architectures() takes it out again, which this table does not model)
 VLLM_MRV2_DEEPSEEK_V4 = "0.28.0"
@@ -735,7 +741,8 @@ CONVENTIONS: tuple[ConventionRow, ...] = (
     ConventionRow("vllm", "captures_embedding", False, None, None,
                   "vllm-project/vllm vllm/models/deepseek_v4/nvidia/model.py DeepseekV4Model.forward (vllm 0.25.0"
                   " .. 0.33.0): `if idx + 1 in self.aux_hidden_state_layers` after layer idx only, no capture"
-                  " before layer 0, so id 0 is never captured",
+                  " before layer 0, so id 0 is never captured; models/deepseek_v41/nvidia/model.py (vllm 0.30.0 .."
+                  " 0.34.0, DeepSeek-V4.1): layer 0 captures no previous post",
                   architectures=VLLM_DEEPSEEK_V4),
     ConventionRow("vllm", "captures_final", True, None, None,
                   "vllm-project/vllm vllm/models/deepseek_v4/nvidia/model.py DeepseekV4Model.forward (vllm 0.25.0"
