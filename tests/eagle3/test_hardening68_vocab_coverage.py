@@ -99,3 +99,18 @@ def test_a_map_holding_none_of_the_targets_tokens_covers_nothing(world, tmp_path
     out = _eval(root)
     assert out["draft_vocab_coverage"] == 0.0
     assert out["target_acceptance"] == [0.0, 0.0]
+
+
+def test_the_table_says_the_share(world, tmp_path):
+    """Said beside the table too: its full acc is training's metric (the restricted argmax),
+    and nothing there told why target accept stays far below it."""
+    root, verifier = world
+    t2d = load_file(root / "draft" / "model.safetensors")["t2d"]
+    greedy = _target_greedy_tokens(root, verifier)
+    share = int(t2d[greedy].sum()) / greedy.numel()
+    result = runner.invoke(drafter_app, ["eval", "--model", str(root / "draft"), "--data",
+                                         str(root / "data"), "--target", str(root / "target"),
+                                         "--steps", "2"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert (f"draft vocabulary holds {share:.1%} of the target's greedy tokens scored; the "
+            "engine can accept no other") in result.output
