@@ -162,8 +162,11 @@ def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor
             restricted.append(_draft_rows(logits, selected))  # draft ids
         target_t = torch.cat(full)
         # the restricted argmax is a draft id at every row: whether the target's own greedy
-        # token is one the draft can propose is read from the unrestricted one
-        return torch.cat(restricted), target_t, loss_mask, "target_argmax", draft_of[target_t] >= 0
+        # token is one the draft can propose is read from the unrestricted one (a target head
+        # with more rows than the draft's vocabulary, SD303, picks ids past draft_of)
+        inside = target_t < V
+        in_vocab = inside & (draft_of[torch.where(inside, target_t, 0)] >= 0)
+        return torch.cat(restricted), target_t, loss_mask, "target_argmax", in_vocab
     # Data tokens: the token after input_ids[t]; the last row has no target.
     nxt = torch.cat([input_ids[1:], input_ids.new_full((1,), -1)])
     valid = nxt >= 0

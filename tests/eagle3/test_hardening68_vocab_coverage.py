@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -81,8 +82,6 @@ def test_a_map_holding_none_of_the_targets_tokens_covers_nothing(world, tmp_path
     target never picks on this dump; no served token can be accepted."""
     base, verifier = world
     root = tmp_path / "stale"
-    import shutil
-
     shutil.copytree(base, root)
     greedy = _target_greedy_tokens(root, verifier)
     unused = torch.ones(V, dtype=torch.bool)
@@ -114,3 +113,37 @@ def test_the_table_says_the_share(world, tmp_path):
     assert result.exit_code == 0, result.output
     assert (f"draft vocabulary holds {share:.1%} of the target's greedy tokens scored; the "
             "engine can accept no other") in result.output
+
+
+def test_a_target_with_more_tokens_than_the_draft(world, tmp_path):
+    """A target whose embedding and lm_head have rows past the draft's vocabulary (the draft
+    built for another revision, SD303): its greedy tokens past them are outside the draft
+    vocabulary, and the evaluation still runs."""
+    base, verifier = world
+    root = tmp_path / "bigger"
+    shutil.copytree(base, root)
+    path = root / "target" / "model.safetensors"
+    tensors = load_file(path)
+    generator = torch.Generator().manual_seed(5)
+    for name in ("model.embed_tokens.weight", "lm_head.weight"):
+        extra = torch.randn(44, tensors[name].shape[1], generator=generator) * 0.02
+        tensors[name] = torch.cat([tensors[name], extra.to(tensors[name].dtype)]).contiguous()
+    save_file(tensors, str(path), metadata={"format": "pt"})
+    config = json.loads((root / "target" / "config.json").read_text())
+    (root / "target" / "config.json").write_text(json.dumps({**config, "vocab_size": V + 44}))
+
+    t2d = load_file(root / "draft" / "model.safetensors")["t2d"]
+    greedy = []
+    with torch.no_grad():
+        for sample in sorted((root / "data").glob("hs_*.safetensors")):
+            final = verifier.model.norm(load_file(sample)["hidden_states"][1:, -1].float())
+            greedy.append((final @ tensors["lm_head.weight"].float().T).argmax(-1))
+    greedy = torch.cat(greedy)
+    assert 0 < int((greedy >= V).sum()) < greedy.numel()  # some rows pick a token past the draft's ids
+    inside = greedy[greedy < V]
+    expected = int(t2d[inside].sum()) / greedy.numel()
+    assert expected > 0
+
+    out = _eval(root)
+    assert {issue["code"] for issue in out["vocab_issues"]} == {"SD303"}
+    assert out["draft_vocab_coverage"] == pytest.approx(expected, abs=1e-12)
