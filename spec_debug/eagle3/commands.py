@@ -143,6 +143,13 @@ def eval_command(
     console.print(f"layout {result['layout']} ({result['layout_source']})"
                   + (f" = layers {result['layout_layer_ids']}" if result["layout_layer_ids"]
                      else "") + f"; embeddings from the {result['embed_source']}")
+    if result.get("draft_vocab_coverage") is not None:
+        # a draft trains against the target restricted to its vocabulary (full acc), the
+        # engine accepts the target's own token (target accept): this share bounds the second
+        tokens = ("target's greedy tokens" if result["reference"] == "target_argmax"
+                  else "data's next tokens")
+        console.print(f"draft vocabulary holds {result['draft_vocab_coverage']:.1%} of the "
+                      f"{tokens} scored; the engine can accept no other")
     if result.get("loss_mask_source") == "none":
         # said in --json by loss_mask_source alone; a reader of the table compares it with the
         # training log's full_acc_0, which counts the loss-masked tokens only

@@ -146,8 +146,9 @@ def chain_step(pred: Tensor, target: Tensor, loss_mask: Tensor, prev_correct: Te
 
 def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor | None,
                 input_ids: Tensor, loss_mask: Tensor,
-                last_normed: bool = False) -> tuple[Tensor, Tensor, Tensor, str]:
-    """(draft-vocab targets [T], target-vocab targets [T], usable loss mask [T], reference)."""
+                last_normed: bool = False) -> tuple[Tensor, Tensor, Tensor, str, Tensor]:
+    """(draft-vocab targets [T], target-vocab targets [T], usable loss mask [T], reference,
+    [T] whether the target-vocab target is a token of the draft vocabulary)."""
     V = model.cfg.vocab_size
     device = input_ids.device
     draft_of = _draft_index(model, V, device)  # [V] draft id or -1
@@ -159,12 +160,18 @@ def _target_ids(head: TargetHead | None, model: Eagle3Draft, sample_last: Tensor
                                  normed=last_normed)  # [rows, V]
             full.append(logits.argmax(-1))
             restricted.append(_draft_rows(logits, selected))  # draft ids
-        return torch.cat(restricted), torch.cat(full), loss_mask, "target_argmax"
+        target_t = torch.cat(full)
+        # the restricted argmax is a draft id at every row: whether the target's own greedy
+        # token is one the draft can propose is read from the unrestricted one (a target head
+        # with more rows than the draft's vocabulary, SD303, picks ids past draft_of)
+        inside = target_t < V
+        in_vocab = inside & (draft_of[torch.where(inside, target_t, 0)] >= 0)
+        return torch.cat(restricted), target_t, loss_mask, "target_argmax", in_vocab
     # Data tokens: the token after input_ids[t]; the last row has no target.
     nxt = torch.cat([input_ids[1:], input_ids.new_full((1,), -1)])
     valid = nxt >= 0
     draft_targets = torch.where(valid, draft_of[nxt.clamp(min=0)], torch.full_like(nxt, -1))
-    return draft_targets, nxt, loss_mask & valid, "data_tokens"
+    return draft_targets, nxt, loss_mask & valid, "data_tokens", draft_targets >= 0
 
 
 def _selected_target_ids(model: Eagle3Draft, device: torch.device) -> Tensor:
@@ -217,6 +224,8 @@ class SampleTargets:
     loss_mask: Tensor  # [T] rows to score
     reference: str
     normed_detected: bool  # the final slot was found past the target's norm
+    # [T] target_t is a token of the draft vocabulary (None: draft_t >= 0 says it)
+    in_draft_vocab: Tensor | None = None
     # the every-position rerun's rows left out past the last written position and before it
     # (data.every_position_padding); 0 when the loss mask is used
     tail_rows: int = 0
@@ -294,15 +303,16 @@ def _sample_targets(loaded: LoadedDraft, sample: Sample, *, device: torch.device
     last_normed, detected = sample.final_normed, False
     if head is not None and last is not None and not last_normed and head.already_normed(last):
         last_normed = detected = True  # norming it again would change the argmax
-    draft_t, target_t, loss_mask, reference = _target_ids(head, model, last, input_ids, loss_mask,
-                                                          last_normed)
+    draft_t, target_t, loss_mask, reference, in_draft_vocab = _target_ids(
+        head, model, last, input_ids, loss_mask, last_normed)
     # passed on whenever a row reads a lost state, not only when one is in step 0's mask: a
     # row outside it still predicts a masked position at step k >= 1, and its chain (never
     # started) was counted there as a miss
     agreement = (id_agreement(target_t, input_ids, loss_mask) if reference == "target_argmax"
                  else None)
-    return SampleTargets(draft_t, target_t, loss_mask, reference, detected, tail, inner,
-                         lost_positions, lost_slots, lost if lost_positions else None, agreement)
+    return SampleTargets(draft_t, target_t, loss_mask, reference, detected, in_draft_vocab, tail,
+                         inner, lost_positions, lost_slots, lost if lost_positions else None,
+                         agreement)
 
 
 def _zero_embedding_ids(model: Eagle3Draft) -> Tensor:
@@ -402,7 +412,8 @@ def score_sample(loaded: LoadedDraft, sample: Sample, counts: Counts, *, flags: 
                                       prev_target, k, reads_lost)
             counts.target_correct[k] += tc
             counts.target_cond_total[k] += tcond
-    counts.in_vocab += (scored_rows & (draft_t >= 0)).sum()
+    in_draft_vocab = found.in_draft_vocab if found.in_draft_vocab is not None else draft_t >= 0
+    counts.in_vocab += (scored_rows & in_draft_vocab).sum()
     counts.scored += scored_rows.sum()
     if use_loss_mask:  # the every-position rerun's empty rows are padding, not the mask's
         counts.unsupervised += ~loss_mask.any()  # a tensor: no device sync per sample
