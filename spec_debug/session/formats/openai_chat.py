@@ -597,18 +597,39 @@ _WHOLE_REQUEST_BYTES = 32 * 1024 * 1024
 
 def _document_system(path: Path) -> str:
     """:func:`request_system` of a file that is one request saved whole (``json.dump`` of the
-    ``{model, system, messages}`` it sent), whose messages :func:`read` takes from the array alone."""
+    ``{model, system, messages}`` it sent), whose messages :func:`read` takes from the array alone.
+    The key may come after the messages: the Anthropic SDK sends ``create()``'s parameters in the
+    order of their names, ``max_tokens, messages, model, ..., system, ...``
+    (anthropics/anthropic-sdk-python ``src/anthropic/resources/messages/messages.py``, the body of
+    ``Messages.create``), so a proxy's copy of the body has the prompt after a long history."""
     try:
         if path.stat().st_size > _WHOLE_REQUEST_BYTES:
             return ""
-        head = read_head(path, 256 * 1024)
-        if not head.lstrip().startswith(b"{") or _SYSTEM_KEY.search(head) is None:
-            return ""  # (a system prompt after messages is looked for in the head alone)
+        head = read_head(path, _SYSTEM_HEAD_BYTES)
+        if not head.lstrip().startswith(b"{"):
+            return ""
+        if _SYSTEM_KEY.search(head) is None and (len(head) < _SYSTEM_HEAD_BYTES or not _has_system_key(path)):
+            return ""
         with open_transcript(path) as f:
             document = decode_json(f.read())
     except (OSError, ValueError):
         return ""
     return request_system(document) if isinstance(document, dict) else ""
+
+
+_SYSTEM_HEAD_BYTES = 256 * 1024
+
+
+def _has_system_key(path: Path) -> bool:
+    """``path`` holds a ``system`` key past its head: read a block at a time, the document is
+    parsed whole only where it has one."""
+    tail = b""
+    with open_transcript(path) as f:
+        while block := f.read(1024 * 1024):
+            if _SYSTEM_KEY.search(tail + block) is not None:
+                return True
+            tail = block[-64:]
+    return False
 
 
 _HEADS_KEPT = 64
