@@ -679,21 +679,29 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     call it proxies to ``logs/<%Y-%m-%d_%H-%M-%S-%f>.json``, ``{"request": {method, url, headers,
     body}, "response": {...}}``, and each request resends the whole history: read as a session
     each, a run of n calls was n sessions, its first commands and errors counted n times. Read in
-    the order of their names (the time each was written) as the records of one log, each call is
-    read once, as in a JSONL log of them (:func:`formats.openai_chat.read`). LiteLLM's S3 and GCS
-    loggers keep a call the same way, one object each, ``<prefix>/<YYYY-MM-DD>/time-<HH-MM-SS-ffffff>_<id>``
-    (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), a folder
-    of them when synced down."""
-    by_folder: dict[Path, list[SessionSource]] = {}
+    the order of their times (:func:`formats.openai_chat.call_time`; of their names, the time each
+    was written, where one has none) as the records of one log, each call is read once, as in a
+    JSONL log of them (:func:`formats.openai_chat.read`). LiteLLM's S3 logger keeps a call the
+    same way, one object each, ``<prefix>/<YYYY-MM-DD>/time-<HH-MM-SS-ffffff>_<id>``
+    (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), its
+    Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
+    by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
     for source in sources:
-        if source.format == "openai" and not source.array and _one_logged_call(source.path):
-            by_folder.setdefault(source.path.parent, []).append(source)
+        if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
+            by_folder.setdefault(source.path.parent, []).append((source, openai_chat.call_time(call)))
     grouped: dict[int, SessionSource] = {}
     dropped: set[int] = set()
-    for folder, calls in by_folder.items():
-        if len(calls) < 2:
+    for folder, timed in by_folder.items():
+        if len(timed) < 2:
             continue
-        calls.sort(key=lambda s: s.path.name)
+        if all(at is not None for _source, at in timed):
+            # by when each call was made: LiteLLM's Azure Blob Storage logger names a call's file
+            # by its id, a uuid4 (``<YYYY-MM-DD>/<id>.json``, BerriAI/litellm ``litellm/integrations/
+            # azure_storage/azure_storage.py``), in no order of time; a name breaks a tie
+            timed.sort(key=lambda c: (c[1], c[0].path.name))
+        else:
+            timed.sort(key=lambda c: c[0].path.name)
+        calls = [source for source, _at in timed]
         first = calls[0]
         grouped[id(first)] = SessionSource(id=folder.name or first.id, path=first.path, format="openai",
                                            parts=[s.path for s in calls[1:]])
@@ -701,21 +709,23 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
 
 
-def _one_logged_call(file: Path) -> bool:
-    """``file`` is one JSON document, a logging proxy's record of one call
+def _logged_call(file: Path) -> dict | None:
+    """The record ``file`` holds when it is one JSON document, a logging proxy's record of one call
     (:func:`formats.openai_chat.is_proxied_call`) or LiteLLM's (:func:`formats.openai_chat.
-    is_litellm_payload`). Parsed only where its head names a request or a call type."""
+    is_litellm_payload`), else None. Parsed only where its head names a request or a call type."""
     if not unpacked_name(file.name).lower().endswith(".json"):
-        return False
+        return None
     try:
         head = read_head(file, 4096)
         if b'"request"' not in head and b'"call_type"' not in head:
-            return False
+            return None
         records = list(islice(reader.iter_json_records(file, ReadStats()), 2))
     except (OSError, ValueError):
-        return False
-    return len(records) == 1 and (openai_chat.is_proxied_call(records[0][2])
-                                  or openai_chat.is_litellm_payload(records[0][2]))
+        return None
+    if len(records) != 1:
+        return None
+    record = records[0][2]
+    return record if openai_chat.is_proxied_call(record) or openai_chat.is_litellm_payload(record) else None
 
 
 def _instances(source: SessionSource) -> list[SessionSource]:

@@ -569,6 +569,14 @@ def _answered_at(obj: dict) -> str | None:
     return found
 
 
+def call_time(obj: dict) -> str | None:
+    """When a logged call (:func:`is_proxied_call`, :func:`is_litellm_payload`) was made, for
+    ordering a folder of them: its own time, LiteLLM's ``startTime`` (epoch seconds,
+    ``StandardLoggingPayload`` in BerriAI/litellm ``litellm/types/utils.py``), else when it was
+    answered (:func:`_answered_at`)."""
+    return time_of(obj) or stamp(obj.get("startTime")) or _answered_at(obj)
+
+
 def request_system(obj: dict) -> str:
     """The system prompt of an Anthropic Messages request, logged (``{model, system, messages}``) or
     in a proxy's record of the call: the Messages API has no ``system`` role, its system prompt is
