@@ -976,7 +976,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 code = trailing_exit_code(text)
             if code is None:
                 text, code = shell_result(text)  # Codex's {"output", "metadata"}, "Exit code: N"
-            failed = bool(code)
+            failed = bool(code) or text.startswith(codex.AGENTS_SDK_TOOL_FAILED)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
     elif isinstance(role, str) and role in kimi_cli.BOOKKEEPING_ROLES:
