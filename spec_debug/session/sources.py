@@ -28,7 +28,7 @@ from spec_debug.session.formats import (
     anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html, claude_code_log_md,
     claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush,
     gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
-    opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
+    har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -39,7 +39,7 @@ from spec_debug.session.formats.compressed import (
 from spec_debug.session.format_names import INPUT_FORMATS, input_format_name  # noqa: F401 (re-exported)
 from spec_debug.session.reader import array_objects, pretty_objects
 
-_SESSION_SUFFIXES = (".jsonl", ".ndjson", ".json", ".txt", ".md", ".log", ".cast", ".sse", ".traj")
+_SESSION_SUFFIXES = (".jsonl", ".ndjson", ".json", ".txt", ".md", ".log", ".cast", ".sse", ".har", ".traj")
 _JSON_LINES = (".jsonl", ".ndjson")
 """JSON Lines by name: ``claude -p --output-format stream-json > run.ndjson`` and ``codex exec --json``
 captures are saved under either (NDJSON is the same format's other name, and stream-json's own:
@@ -1565,6 +1565,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     if stripped[:1] == b"{" and asciicast.looks_like_v1_head(stripped):
         return "asciicast", False, True  # one JSON document, read whole (formats.asciicast)
+    if stripped[:1] == b"{" and har.looks_like_head(stripped):
+        return "openai", False, True  # a proxy's HTTP Archive of the agent's calls (formats.har)
     if stripped[:1] not in (b"[", b"{") and responses_stream.looks_like_sse(stripped):
         return "openai", False, True  # an OpenAI event stream saved by curl -N (formats.responses_stream)
     if stripped[:1] not in (b"[", b"{") and (specstory.looks_like(stripped) or opencode_export.looks_like(stripped)

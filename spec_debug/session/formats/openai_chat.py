@@ -20,7 +20,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import cline_task, codex, continue_session, kimi_cli, server_tools
+from spec_debug.session.formats import cline_task, codex, continue_session, har, kimi_cli, server_tools
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -468,8 +468,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     systems: set[str] = set()  # the Anthropic system prompts read (request_system): each once
     for file in (path, *parts):
         cursor.file = str(file)
-        records = _ollama_streams(_thread_in_order(iter_json_array(file, stats) if array
-                                                  else iter_json_records(file, stats), stats))
+        records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
+        if not array and har.is_har(file):
+            records = _har_calls(records)
+        records = _ollama_streams(_thread_in_order(records, stats))
         if array and (system := _document_system(file)):
             systems.add(system)
             seq += 1
@@ -541,6 +543,19 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 cursor.records = seq - cursor.seq_base + 1
                 yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                             timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
+
+
+def _har_calls(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, int, dict]]:
+    """The calls of a HAR file's document (:mod:`formats.har`), each as a logging proxy's record
+    of it; an entry of no call to a model is left out."""
+    for index, lineno, obj in records:
+        found = har.calls(obj) if isinstance(obj, dict) else None
+        if found is None:
+            yield index, lineno, obj
+            continue
+        for call in found:
+            if is_proxied_call(call):
+                yield index, lineno, call
 
 
 def _answered_at(obj: dict) -> str | None:
