@@ -1552,6 +1552,12 @@ def _loads(raw: bytes) -> object:
         raise ValueError("nested too deep") from None
 
 
+_PROXIED_CALL_HEAD = re.compile(rb'\{\s*"request"\s*:\s*\{')
+"""The head of a logging proxy's record of a call, ``{"request": {...}, "response": {...}}``
+(llm-debug, SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``; dolphin-logger,
+QuixiAI/dolphin-logger: :func:`formats.openai_chat.is_proxied_call`)."""
+
+
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
     """``(format, is_json_array, recognized)``: recognized is False when nothing in the head
     looked like a transcript line (the format is then a fallback guess)."""
@@ -1606,6 +1612,12 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if value is None and (partial := _sniff_partial(first)):
             return partial, False, True  # a first line longer than the sniff window
         opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
+        if value is None and _PROXIED_CALL_HEAD.match(stripped):
+            # A logging proxy's record of one call longer than the sniff window (the history a
+            # long run resends): read whole, as the record it is. Read as an array, only the
+            # request's messages were read, not the answer after them, and the call was no part
+            # of its folder's log (_proxy_log_folders)
+            return "openai", False, True
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True, True
         if value is None and stripped[:1] == b"{" and _RESPONSES_LIST.search(head) and _RESPONSES_ITEM.search(head):
