@@ -1553,9 +1553,19 @@ def _loads(raw: bytes) -> object:
 
 
 _PROXIED_CALL_HEAD = re.compile(rb'\{\s*"request"\s*:\s*\{')
-"""The head of a logging proxy's record of a call, ``{"request": {...}, "response": {...}}``
-(llm-debug, SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``; dolphin-logger,
-QuixiAI/dolphin-logger: :func:`formats.openai_chat.is_proxied_call`)."""
+
+
+def _logged_call_head(head: bytes) -> bool:
+    """``head`` opens a logged call: a logging proxy's ``{"request": {...}, "response": {...}}``
+    (llm-debug, SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``; dolphin-logger,
+    QuixiAI/dolphin-logger: :func:`formats.openai_chat.is_proxied_call`), or LiteLLM's
+    StandardLoggingPayload, whose ``call_type`` comes before its ``messages`` and ``response``
+    (``StandardLoggingPayload(id=..., litellm_call_id=..., trace_id=..., call_type=..., ...)`` in
+    BerriAI/litellm ``litellm/litellm_core_utils/litellm_logging.py``)."""
+    if _PROXIED_CALL_HEAD.match(head):
+        return True
+    at = head.find(b'"call_type"', 0, 4096) if head[:1] == b"{" else -1
+    return at > 0 and b'"messages"' not in head[:at]
 
 
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
@@ -1612,7 +1622,7 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if value is None and (partial := _sniff_partial(first)):
             return partial, False, True  # a first line longer than the sniff window
         opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
-        if value is None and _PROXIED_CALL_HEAD.match(stripped):
+        if value is None and _logged_call_head(stripped):
             # A logging proxy's record of one call longer than the sniff window (the history a
             # long run resends): read whole, as the record it is. Read as an array, only the
             # request's messages were read, not the answer after them, and the call was no part

@@ -72,3 +72,32 @@ def test_a_folder_with_long_calls_is_one_log_each_call_read_once(tmp_path: Path)
         ("ssh gpu07 cat /var/log/sglang.log", None, NAMES[0]), ("ssh gpu07 nvidia-smi", 18, NAMES[1]),
         ("ssh gpu07 sudo reboot", None, NAMES[2])]
     assert [p["text"] for p in doc["prompts"]] == [_USER["content"]]
+
+
+def _litellm_payload(messages: list, answer: dict, start: float) -> dict:
+    """LiteLLM's StandardLoggingPayload, its keys in the order ``get_standard_logging_object_payload``
+    gives them (BerriAI/litellm ``litellm/litellm_core_utils/litellm_logging.py``): ``call_type``
+    before ``messages`` and ``response``. Its S3 logger puts it as one line."""
+    return {"id": f"chatcmpl-{int(start)}", "litellm_call_id": "3f0c9a1e", "trace_id": "4b1f",
+            "call_type": "acompletion", "cache_hit": None, "stream": False, "status": "success",
+            "startTime": start, "endTime": start + 2.5,
+            "model": "gpt-4.1", "messages": messages,
+            "response": {"id": f"chatcmpl-{int(start)}", "object": "chat.completion", "created": int(start) + 2,
+                         "model": "gpt-4.1",
+                         "choices": [{"index": 0, "message": answer, "finish_reason": "tool_calls"}]}}
+
+
+def test_a_synced_folder_of_long_litellm_payloads_is_one_log(tmp_path: Path) -> None:
+    day = tmp_path / "LiteLLMAPPLogs" / "2025-12-05"
+    day.mkdir(parents=True)
+    starts = [1764930080.1, 1764930084.0, 1764930091.8]
+    names = ["10-21-20-123456", "10-21-24-004211", "10-21-31-870002"]
+    for (messages, answer), start, name in zip(CALLS, starts, names):
+        payload = _litellm_payload(messages, answer, start)
+        (day / f"time-{name}_chatcmpl-{int(start)}.json").write_text(json.dumps(payload))
+    doc = analyze_path(day).to_json()
+    assert [s["id"] for s in doc["sessions"]] == ["2025-12-05"]
+    assert [(c["command"], c["exit_code"], c["timestamp"]) for c in doc["commands"]] == [
+        ("ssh gpu07 cat /var/log/sglang.log", None, "2025-12-05T10:21:22.000Z"),
+        ("ssh gpu07 nvidia-smi", 18, "2025-12-05T10:21:26.000Z"),
+        ("ssh gpu07 sudo reboot", None, "2025-12-05T10:21:33.000Z")]
