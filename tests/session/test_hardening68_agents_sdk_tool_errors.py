@@ -81,7 +81,8 @@ def test_the_run_counts_both_failed_calls(tmp_path: Path) -> None:
 def test_the_text_quoted_inside_an_output_is_no_failure(tmp_path: Path) -> None:
     # a command whose output mentions the SDK's words (a grep of the agent's own log) ran fine
     quoted = "agent.log:41: " + _RAISED
-    log = [{"role": "user", "content": "what failed?"}, _chat("call_1", json.dumps({"command": "grep -n Error agent.log"})),
+    log = [{"role": "user", "content": "what failed?"},
+           _chat("call_1", json.dumps({"command": "grep -n Error agent.log"})),
            {"role": "tool", "tool_call_id": "call_1", "content": quoted}]
     path = tmp_path / "run.json"
     path.write_text(json.dumps({"messages": log}))

@@ -53,7 +53,8 @@ def test_a_system_prompt_after_a_long_history_is_read_first(tmp_path: Path) -> N
 
 def test_a_late_system_prompt_of_text_blocks_in_a_compressed_request(tmp_path: Path) -> None:
     blocks = [{"type": "text", "text": "You operate the GPU fleet gpu01-gpu08 over ssh."},
-              {"type": "text", "text": "Never reboot a node that serves traffic.", "cache_control": {"type": "ephemeral"}}]
+              {"type": "text", "text": "Never reboot a node that serves traffic.",
+               "cache_control": {"type": "ephemeral"}}]
     path = tmp_path / "request.json.gz"
     path.write_bytes(gzip.compress(json.dumps(_sdk_body(_history(300), blocks), indent=2).encode()))
     assert _events(path)[0] == ("system", "You operate the GPU fleet gpu01-gpu08 over ssh.\n"
