@@ -222,11 +222,12 @@ def _proxied_call(request: dict, response: object) -> list:
 def streamed_answer(text: str) -> list[dict]:
     """The answer of a streamed call that an HTTP proxy kept as the text it was sent, ``data:
     {chat.completion.chunk}`` lines then ``data: [DONE]``, or a Messages API stream's ``event:`` and
-    ``data:`` lines (:mod:`formats.anthropic_stream`): llm-debug keeps ``upstream_resp.text`` where
+    ``data:`` lines (:mod:`formats.anthropic_stream`), or a Responses API stream's
+(:func:`formats.responses_stream.output_items`): llm-debug keeps ``upstream_resp.text`` where
     the body is no JSON (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``), and a
     ``"stream": true`` answer is none. Left out, the last call's answer was lost with its tool
     calls: what the agent was doing when the log ends (no later request resends them)."""
-    from spec_debug.session.formats import anthropic_stream, chat_stream  # (they read with this module)
+    from spec_debug.session.formats import anthropic_stream, chat_stream, responses_stream  # (they import this one)
 
     chunks = []
     for line in text.splitlines():
@@ -238,6 +239,8 @@ def streamed_answer(text: str) -> list[dict]:
                 continue
             if isinstance(chunk, dict):
                 chunks.append(chunk)
+    if any(responses_stream.looks_like(c) for c in chunks):
+        return responses_stream.output_items(chunks)  # a Responses API stream: its output items
     if not any(chat_stream.looks_like(c) for c in chunks):
         return anthropic_stream.messages_of(chunks)
     # without the chunks' time (``created``), as the loop sends the message back in its next request
