@@ -481,6 +481,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
+            if "request" in obj and _counts_tokens(obj):
+                continue  # a proxy's record of a token count: no call of the model
             # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
             # line of fine-tuning data, or a Responses API request or response saved whole.
             messages = conversation(obj)
@@ -546,6 +548,22 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 cursor.records = seq - cursor.seq_base + 1
                 yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                             timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
+
+
+_COUNT_PATHS = ("/messages/count_tokens", "/responses/input_tokens")
+"""The token-counting endpoints of the Messages and Responses APIs (anthropics/anthropic-sdk-python
+``Messages.count_tokens``: ``/v1/messages/count_tokens``; OpenAI's ``/v1/responses/input_tokens``):
+a request there runs no model, and Claude Code sends one per context entry for ``/context`` (each
+agent, memory or rule file a message of its own; router-for-me/CLIProxyAPI issue #4104) and one
+at startup (coder/aibridge PR #34)."""
+
+
+def _counts_tokens(obj: dict) -> bool:
+    """``obj`` is a proxy's record of a token count (:data:`_COUNT_PATHS`): read as a call, each
+    file it counted was a prompt of the session and a conversation of its own."""
+    request = obj.get("request")
+    url = request.get("url") if isinstance(request, dict) else None
+    return isinstance(url, str) and url.split("?", 1)[0].rstrip("/").endswith(_COUNT_PATHS)
 
 
 def _har_calls(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, int, dict]]:
