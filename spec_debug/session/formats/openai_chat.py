@@ -524,6 +524,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                     # beside it, both may go on. Only here, where no head matched: one loop's log
                     # never gets this far.
                     start = _shared_start(heads, messages)
+                    if not start and _continues_stored(obj):
+                        start = _repeated_instructions(heads[-1], messages)
                 previous = messages
                 heads.append(messages)
                 if len(heads) > _HEADS_KEPT:
@@ -711,6 +713,30 @@ def _shared_start(heads: list[list], messages: list) -> int:
 
 
 _SYSTEM_ROLES = frozenset(("system", "developer"))
+
+
+def _continues_stored(obj: dict) -> bool:
+    """``obj`` is a Responses API request (or a proxy's record of one) that continues a conversation
+    the API keeps: ``previous_response_id`` or ``conversation``. Its ``input`` is only what is new,
+    but its ``instructions`` are sent again each time: they do not carry over (the OpenAI Agents
+    SDK passes ``instructions=system_instructions`` with ``previous_response_id`` and
+    ``conversation`` on every call: openai/openai-agents-python ``src/agents/models/
+    openai_responses.py``, ``_fetch_response``)."""
+    request = obj.get("request")
+    body = obj
+    if isinstance(request, dict):
+        body = request.get("body") if isinstance(request.get("body"), dict) else request
+    return isinstance(body.get("previous_response_id"), str) or bool(body.get("conversation"))
+
+
+def _repeated_instructions(head: list, messages: list) -> int:
+    """How many of ``messages``' first system or developer messages repeat those ``head`` began
+    with (a stored conversation's request: :func:`_continues_stored`): read with it, not again."""
+    n = 0
+    while n < len(messages) and n < len(head) and isinstance(messages[n], dict) \
+            and messages[n].get("role") in _SYSTEM_ROLES and _same(messages[n], head[n]):
+        n += 1
+    return n
 
 
 def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
