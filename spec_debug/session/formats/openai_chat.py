@@ -267,12 +267,45 @@ def _failed_call(obj: dict) -> str | None:
     if isinstance(response.get("error"), str) and response["error"]:
         return response["error"]
     status = response.get("status_code")
+    body = response.get("body")
+    if isinstance(body, str) and '"error"' in body and body.lstrip().startswith(("data:", "event:")):
+        return _stream_error(body)  # a stream that failed after its 200 (streamed_answer reads the rest)
     if type(status) is not int or status < 400:
         return None
-    body = response.get("body")
     error = body.get("error") if isinstance(body, dict) else None
     said = error.get("message") if isinstance(error, dict) else error
     return f"HTTP {status}: {said}" if isinstance(said, str) and said else f"HTTP {status}"
+
+
+def _stream_error(text: str) -> str | None:
+    """The error a streamed answer a proxy kept as text (:func:`streamed_answer`) ended with, or
+    None: the Messages API's ``event: error`` / ``data: {"type": "error", "error": {type,
+    message}}`` (overloaded_error, api_error: anthropics/anthropic-sdk-python ``src/anthropic/
+    _streaming.py`` raises it), a Chat Completions stream's ``data: {"error": {...}}``, or the
+    Responses API's ``error`` event and ``response.failed``. The call failed though its status was
+    200: read as an answer cut short, the agent's failed call went unseen."""
+    for line in text.splitlines():
+        data = line[5:].strip() if line.startswith("data:") else ""
+        if not data.startswith("{") or '"error"' not in data:
+            continue
+        try:
+            event = inner_json(data)
+        except ValueError:
+            continue
+        if not isinstance(event, dict) or "choices" in event:
+            continue
+        kind = event.get("type")
+        error = event.get("response", {}).get("error") if kind == "response.failed" \
+            and isinstance(event.get("response"), dict) else event.get("error") if kind in (None, "error") else None
+        if kind == "error" and not isinstance(error, (dict, str)):
+            error = event  # the Responses API's ErrorEvent{code, message}
+        if isinstance(error, str) and error:
+            return error
+        if isinstance(error, dict):
+            said = error.get("message") if isinstance(error.get("message"), str) else "the stream failed"
+            code = error.get("type") or error.get("code")
+            return f"{code}: {said}" if isinstance(code, str) and code else said
+    return None
 
 
 def _answer(answer: dict) -> list:
