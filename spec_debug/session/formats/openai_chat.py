@@ -527,7 +527,14 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             if record_ts is None and messages is not None and ("request" in obj or "call_type" in obj):
                 record_ts = _answered_at(obj)
             if messages is None:
-                messages, previous = [obj], None
+                messages = [obj]
+                if previous is not None and _is_message_object(obj):
+                    # An Anthropic answer saved whole after its request: the next request of the
+                    # loop sends it back as {role, content}, after the history it answered
+                    previous = previous + [{"role": obj["role"], "content": obj["content"]}]
+                    heads[-1] = previous
+                else:
+                    previous = None
             elif answer or is_chat_completion(obj) or _is_response_object(obj):
                 # An answer (a Responses API response's output items too): the next request of the
                 # loop sends it back after the history it answered
@@ -835,6 +842,15 @@ def _is_response_object(obj: dict) -> bool:
     return obj.get("object") == "response" and isinstance(obj.get("output"), list)
 
 
+def _is_message_object(obj: dict) -> bool:
+    """An Anthropic Messages API answer saved whole (``print(message.model_dump_json())``, a log of
+    answers beside their requests): ``{id, type: "message", role: "assistant", content: [...],
+    model, stop_reason, stop_sequence, usage}`` (anthropics/anthropic-sdk-python ``src/anthropic/
+    types/message.py``). ``stop_reason`` tells it from a Responses API message item, which has none."""
+    return obj.get("type") == "message" and obj.get("role") == "assistant" and "stop_reason" in obj \
+        and isinstance(obj.get("content"), list)
+
+
 def _resent(previous: list, messages: list) -> bool:
     """``messages`` begins with ``previous``: the same messages, or the same but for empty fields
     (an answer read from its ``chat.completion`` sent back as the loop built it: no ``refusal:
@@ -858,6 +874,10 @@ def _as_resent(message: object) -> object:
     message = filled(message)
     if isinstance(message, dict) and isinstance(message.get("type"), str):
         message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
+    if isinstance(message, dict) and isinstance(message.get("content"), list):
+        # blocks too: an Anthropic answer dumped whole has "citations": null in its text blocks,
+        # which the request that sends it back need not
+        message = {**message, "content": [filled(block) for block in message["content"]]}
     return message
 
 
