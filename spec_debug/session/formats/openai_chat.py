@@ -268,8 +268,9 @@ def _failed_call(obj: dict) -> str | None:
         return response["error"]
     status = response.get("status_code")
     body = response.get("body")
-    if isinstance(body, str) and '"error"' in body and body.lstrip().startswith(("data:", "event:")):
-        return _stream_error(body)  # a stream that failed after its 200 (streamed_answer reads the rest)
+    if isinstance(body, str) and '"error"' in body and body.lstrip().startswith(("data:", "event:")) \
+            and (said := _stream_error(body)) is not None:
+        return said  # a stream that failed after its 200 (streamed_answer reads the rest)
     if type(status) is not int or status < 400:
         return None
     error = body.get("error") if isinstance(body, dict) else None
