@@ -877,9 +877,24 @@ def _as_resent(message: object) -> object:
         message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
     if isinstance(message, dict) and isinstance(message.get("content"), list):
         # blocks too: an Anthropic answer dumped whole has "citations": null in its text blocks,
-        # which the request that sends it back need not
-        message = {**message, "content": [filled(block) for block in message["content"]]}
+        # which the request that sends it back need not; and a prompt-cache breakpoint is no part
+        # of a message: loops put one on the last block of the last message and move it on with
+        # each request, "content": "..." made a text block to carry it (iTerm2 nightly
+        # v20260622's "rolling ephemeral cache breakpoint"; QwenLM/qwen-code PR #4121). The same
+        # message with it and without it was two messages: a Claude Code run through a logging
+        # proxy read each turn again, every command twice.
+        blocks = [_without_breakpoint(filled(block)) for block in message["content"]]
+        only = blocks[0] if len(blocks) == 1 else None
+        text = only.get("text") if isinstance(only, dict) and only.keys() == {"type", "text"} \
+            and only["type"] == "text" else None
+        message = {**message, "content": text if isinstance(text, str) else blocks}
     return message
+
+
+def _without_breakpoint(block: object) -> object:
+    if isinstance(block, dict) and "cache_control" in block:
+        return {key: value for key, value in block.items() if key != "cache_control"}
+    return block
 
 
 def filled(message: object) -> object:
