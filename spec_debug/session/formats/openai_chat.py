@@ -859,7 +859,7 @@ def _resent(previous: list, messages: list) -> bool:
     if len(previous) > len(messages):
         return False
     head = messages[:len(previous)]
-    return head == previous or all(_as_resent(a) == _as_resent(b) for a, b in zip(head, previous))
+    return head == previous or all(a == b or _as_resent(a) == _as_resent(b) for a, b in zip(head, previous))
 
 
 _SERVER_ONLY = ("id", "status")
