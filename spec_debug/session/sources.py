@@ -28,7 +28,7 @@ from spec_debug.session.formats import (
     anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html, claude_code_log_md,
     claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush,
     gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
-    opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
+    har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
 )
 from spec_debug.session.formats.common import Cursor
@@ -39,7 +39,7 @@ from spec_debug.session.formats.compressed import (
 from spec_debug.session.format_names import INPUT_FORMATS, input_format_name  # noqa: F401 (re-exported)
 from spec_debug.session.reader import array_objects, pretty_objects
 
-_SESSION_SUFFIXES = (".jsonl", ".ndjson", ".json", ".txt", ".md", ".log", ".cast", ".sse", ".traj")
+_SESSION_SUFFIXES = (".jsonl", ".ndjson", ".json", ".txt", ".md", ".log", ".cast", ".sse", ".har", ".traj")
 _JSON_LINES = (".jsonl", ".ndjson")
 """JSON Lines by name: ``claude -p --output-format stream-json > run.ndjson`` and ``codex exec --json``
 captures are saved under either (NDJSON is the same format's other name, and stream-json's own:
@@ -679,21 +679,29 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     call it proxies to ``logs/<%Y-%m-%d_%H-%M-%S-%f>.json``, ``{"request": {method, url, headers,
     body}, "response": {...}}``, and each request resends the whole history: read as a session
     each, a run of n calls was n sessions, its first commands and errors counted n times. Read in
-    the order of their names (the time each was written) as the records of one log, each call is
-    read once, as in a JSONL log of them (:func:`formats.openai_chat.read`). LiteLLM's S3 and GCS
-    loggers keep a call the same way, one object each, ``<prefix>/<YYYY-MM-DD>/time-<HH-MM-SS-ffffff>_<id>``
-    (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), a folder
-    of them when synced down."""
-    by_folder: dict[Path, list[SessionSource]] = {}
+    the order of their times (:func:`formats.openai_chat.call_time`; of their names, the time each
+    was written, where one has none) as the records of one log, each call is read once, as in a
+    JSONL log of them (:func:`formats.openai_chat.read`). LiteLLM's S3 logger keeps a call the
+    same way, one object each, ``<prefix>/<YYYY-MM-DD>/time-<HH-MM-SS-ffffff>_<id>``
+    (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), its
+    Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
+    by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
     for source in sources:
-        if source.format == "openai" and not source.array and _one_logged_call(source.path):
-            by_folder.setdefault(source.path.parent, []).append(source)
+        if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
+            by_folder.setdefault(source.path.parent, []).append((source, openai_chat.call_time(call)))
     grouped: dict[int, SessionSource] = {}
     dropped: set[int] = set()
-    for folder, calls in by_folder.items():
-        if len(calls) < 2:
+    for folder, timed in by_folder.items():
+        if len(timed) < 2:
             continue
-        calls.sort(key=lambda s: s.path.name)
+        if all(at is not None for _source, at in timed):
+            # by when each call was made: LiteLLM's Azure Blob Storage logger names a call's file
+            # by its id, a uuid4 (``<YYYY-MM-DD>/<id>.json``, BerriAI/litellm ``litellm/integrations/
+            # azure_storage/azure_storage.py``), in no order of time; a name breaks a tie
+            timed.sort(key=lambda c: (c[1], c[0].path.name))
+        else:
+            timed.sort(key=lambda c: c[0].path.name)
+        calls = [source for source, _at in timed]
         first = calls[0]
         grouped[id(first)] = SessionSource(id=folder.name or first.id, path=first.path, format="openai",
                                            parts=[s.path for s in calls[1:]])
@@ -701,21 +709,23 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
 
 
-def _one_logged_call(file: Path) -> bool:
-    """``file`` is one JSON document, a logging proxy's record of one call
+def _logged_call(file: Path) -> dict | None:
+    """The record ``file`` holds when it is one JSON document, a logging proxy's record of one call
     (:func:`formats.openai_chat.is_proxied_call`) or LiteLLM's (:func:`formats.openai_chat.
-    is_litellm_payload`). Parsed only where its head names a request or a call type."""
+    is_litellm_payload`), else None. Parsed only where its head names a request or a call type."""
     if not unpacked_name(file.name).lower().endswith(".json"):
-        return False
+        return None
     try:
         head = read_head(file, 4096)
         if b'"request"' not in head and b'"call_type"' not in head:
-            return False
+            return None
         records = list(islice(reader.iter_json_records(file, ReadStats()), 2))
     except (OSError, ValueError):
-        return False
-    return len(records) == 1 and (openai_chat.is_proxied_call(records[0][2])
-                                  or openai_chat.is_litellm_payload(records[0][2]))
+        return None
+    if len(records) != 1:
+        return None
+    record = records[0][2]
+    return record if openai_chat.is_proxied_call(record) or openai_chat.is_litellm_payload(record) else None
 
 
 def _instances(source: SessionSource) -> list[SessionSource]:
@@ -1542,6 +1552,22 @@ def _loads(raw: bytes) -> object:
         raise ValueError("nested too deep") from None
 
 
+_PROXIED_CALL_HEAD = re.compile(rb'\{\s*"request"\s*:\s*\{')
+
+
+def _logged_call_head(head: bytes) -> bool:
+    """``head`` opens a logged call: a logging proxy's ``{"request": {...}, "response": {...}}``
+    (llm-debug, SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``; dolphin-logger,
+    QuixiAI/dolphin-logger: :func:`formats.openai_chat.is_proxied_call`), or LiteLLM's
+    StandardLoggingPayload, whose ``call_type`` comes before its ``messages`` and ``response``
+    (``StandardLoggingPayload(id=..., litellm_call_id=..., trace_id=..., call_type=..., ...)`` in
+    BerriAI/litellm ``litellm/litellm_core_utils/litellm_logging.py``)."""
+    if _PROXIED_CALL_HEAD.match(head):
+        return True
+    at = head.find(b'"call_type"', 0, 4096) if head[:1] == b"{" else -1
+    return at > 0 and b'"messages"' not in head[:at]
+
+
 def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, bool]:
     """``(format, is_json_array, recognized)``: recognized is False when nothing in the head
     looked like a transcript line (the format is then a fallback guess)."""
@@ -1555,6 +1581,8 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         return "text", False, False
     if stripped[:1] == b"{" and asciicast.looks_like_v1_head(stripped):
         return "asciicast", False, True  # one JSON document, read whole (formats.asciicast)
+    if stripped[:1] == b"{" and har.looks_like_head(stripped):
+        return "openai", False, True  # a proxy's HTTP Archive of the agent's calls (formats.har)
     if stripped[:1] not in (b"[", b"{") and responses_stream.looks_like_sse(stripped):
         return "openai", False, True  # an OpenAI event stream saved by curl -N (formats.responses_stream)
     if stripped[:1] not in (b"[", b"{") and (specstory.looks_like(stripped) or opencode_export.looks_like(stripped)
@@ -1594,6 +1622,12 @@ def _sniff(path: Path, unreadable: list[str] | None = None) -> tuple[str, bool, 
         if value is None and (partial := _sniff_partial(first)):
             return partial, False, True  # a first line longer than the sniff window
         opens_array = stripped[:1] == b"[" and stripped[1:].lstrip()[:1] in (b"{", b"]")
+        if value is None and _logged_call_head(stripped):
+            # A logging proxy's record of one call longer than the sniff window (the history a
+            # long run resends): read whole, as the record it is. Read as an array, only the
+            # request's messages were read, not the answer after them, and the call was no part
+            # of its folder's log (_proxy_log_folders)
+            return "openai", False, True
         if value is None and (opens_array or (stripped[:1] == b"{" and b'"messages"' in head)):
             return "openai", True, True
         if value is None and stripped[:1] == b"{" and _RESPONSES_LIST.search(head) and _RESPONSES_ITEM.search(head):

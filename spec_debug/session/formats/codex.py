@@ -70,6 +70,12 @@ error.rs`` ``SandboxErr::Denied``, in rollouts of CLI 0.2x-0.3x): read without i
 _MCP_CALL_FAILED = "tool call error: "
 """How an MCP tool call that failed comes back (openai/codex ``codex-rs/core/src/mcp_tool_call.rs``,
 ``format!("tool call error: {e}")``): a failed call, not a result."""
+AGENTS_SDK_TOOL_FAILED = ("An error occurred while running the tool. Please try again. Error: ",
+                          "An error occurred while parsing tool arguments. Please try again with valid JSON. Error: ")
+"""What the OpenAI Agents SDK hands the model for a function tool that raised, or whose arguments
+were no JSON (two objects back to back included: the call never ran): its default
+``default_tool_error_function`` (openai/openai-agents-python ``src/agents/tool.py``; the JS SDK's
+default ``errorFunction`` says the same). A failed call, read as a result that came back fine."""
 _POLL_FAILED = "write_stdin failed: "
 """The unified exec tool's answer to a ``write_stdin`` it could not do: ``format!("write_stdin
 failed: {err}")`` (``{err:?}`` in some releases) around ``UnifiedExecError`` (openai/codex
@@ -925,7 +931,7 @@ def _response_item(payload: dict, ptype, event, results_seen, processes: _Proces
             _remember(results_seen, call_id)  # a running command's exec_command_end is still to come
         yield event("tool_result", "tool", call_id=call_id, text=output,
                     exit_code=code if isinstance(code, int) else None,
-                    is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED))
+                    is_error=bool(code) or reported_failure or output.startswith((_MCP_CALL_FAILED, *_EXEC_FAILED, *_UNSUPPORTED, *AGENTS_SDK_TOOL_FAILED))
                     or output.startswith(_PATCH_FAILED) or _aborted_by_user(output)
                     or (output.startswith(_OLD_PATCH_FAILED) and output[len(_OLD_PATCH_FAILED):].startswith(_PATCH_FAILED)),
                     agent_ref=agent_ref,

@@ -20,7 +20,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import cline_task, codex, continue_session, kimi_cli, server_tools
+from spec_debug.session.formats import cline_task, codex, continue_session, har, kimi_cli, server_tools
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -222,11 +222,12 @@ def _proxied_call(request: dict, response: object) -> list:
 def streamed_answer(text: str) -> list[dict]:
     """The answer of a streamed call that an HTTP proxy kept as the text it was sent, ``data:
     {chat.completion.chunk}`` lines then ``data: [DONE]``, or a Messages API stream's ``event:`` and
-    ``data:`` lines (:mod:`formats.anthropic_stream`): llm-debug keeps ``upstream_resp.text`` where
+    ``data:`` lines (:mod:`formats.anthropic_stream`), or a Responses API stream's
+(:func:`formats.responses_stream.output_items`): llm-debug keeps ``upstream_resp.text`` where
     the body is no JSON (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``), and a
     ``"stream": true`` answer is none. Left out, the last call's answer was lost with its tool
     calls: what the agent was doing when the log ends (no later request resends them)."""
-    from spec_debug.session.formats import anthropic_stream, chat_stream  # (they read with this module)
+    from spec_debug.session.formats import anthropic_stream, chat_stream, responses_stream  # (they import this one)
 
     chunks = []
     for line in text.splitlines():
@@ -238,6 +239,8 @@ def streamed_answer(text: str) -> list[dict]:
                 continue
             if isinstance(chunk, dict):
                 chunks.append(chunk)
+    if any(responses_stream.looks_like(c) for c in chunks):
+        return responses_stream.output_items(chunks)  # a Responses API stream: its output items
     if not any(chat_stream.looks_like(c) for c in chunks):
         return anthropic_stream.messages_of(chunks)
     # without the chunks' time (``created``), as the loop sends the message back in its next request
@@ -264,12 +267,46 @@ def _failed_call(obj: dict) -> str | None:
     if isinstance(response.get("error"), str) and response["error"]:
         return response["error"]
     status = response.get("status_code")
+    body = response.get("body")
+    if isinstance(body, str) and '"error"' in body and body.lstrip().startswith(("data:", "event:")) \
+            and (said := _stream_error(body)) is not None:
+        return said  # a stream that failed after its 200 (streamed_answer reads the rest)
     if type(status) is not int or status < 400:
         return None
-    body = response.get("body")
     error = body.get("error") if isinstance(body, dict) else None
     said = error.get("message") if isinstance(error, dict) else error
     return f"HTTP {status}: {said}" if isinstance(said, str) and said else f"HTTP {status}"
+
+
+def _stream_error(text: str) -> str | None:
+    """The error a streamed answer a proxy kept as text (:func:`streamed_answer`) ended with, or
+    None: the Messages API's ``event: error`` / ``data: {"type": "error", "error": {type,
+    message}}`` (overloaded_error, api_error: anthropics/anthropic-sdk-python ``src/anthropic/
+    _streaming.py`` raises it), a Chat Completions stream's ``data: {"error": {...}}``, or the
+    Responses API's ``error`` event and ``response.failed``. The call failed though its status was
+    200: read as an answer cut short, the agent's failed call went unseen."""
+    for line in text.splitlines():
+        data = line[5:].strip() if line.startswith("data:") else ""
+        if not data.startswith("{") or '"error"' not in data:
+            continue
+        try:
+            event = inner_json(data)
+        except ValueError:
+            continue
+        if not isinstance(event, dict) or "choices" in event:
+            continue
+        kind = event.get("type")
+        error = event.get("response", {}).get("error") if kind == "response.failed" \
+            and isinstance(event.get("response"), dict) else event.get("error") if kind in (None, "error") else None
+        if kind == "error" and not isinstance(error, (dict, str)):
+            error = event  # the Responses API's ErrorEvent{code, message}
+        if isinstance(error, str) and error:
+            return error
+        if isinstance(error, dict):
+            said = error.get("message") if isinstance(error.get("message"), str) else "the stream failed"
+            code = error.get("type") or error.get("code")
+            return f"{code}: {said}" if isinstance(code, str) and code else said
+    return None
 
 
 def _answer(answer: dict) -> list:
@@ -468,14 +505,18 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     systems: set[str] = set()  # the Anthropic system prompts read (request_system): each once
     for file in (path, *parts):
         cursor.file = str(file)
-        records = _ollama_streams(_thread_in_order(iter_json_array(file, stats) if array
-                                                  else iter_json_records(file, stats), stats))
+        records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
+        if not array and har.is_har(file):
+            records = _har_calls(records)
+        records = _ollama_streams(_thread_in_order(records, stats))
         if array and (system := _document_system(file)):
             systems.add(system)
             seq += 1
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
+            if "request" in obj and _counts_tokens(obj):
+                continue  # a proxy's record of a token count: no call of the model
             # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
             # line of fine-tuning data, or a Responses API request or response saved whole.
             messages = conversation(obj)
@@ -487,7 +528,14 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             if record_ts is None and messages is not None and ("request" in obj or "call_type" in obj):
                 record_ts = _answered_at(obj)
             if messages is None:
-                messages, previous = [obj], None
+                messages = [obj]
+                if previous is not None and _is_message_object(obj):
+                    # An Anthropic answer saved whole after its request: the next request of the
+                    # loop sends it back as {role, content}, after the history it answered
+                    previous = previous + [{"role": obj["role"], "content": obj["content"]}]
+                    heads[-1] = previous
+                else:
+                    previous = None
             elif answer or is_chat_completion(obj) or _is_response_object(obj):
                 # An answer (a Responses API response's output items too): the next request of the
                 # loop sends it back after the history it answered
@@ -517,6 +565,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                     # beside it, both may go on. Only here, where no head matched: one loop's log
                     # never gets this far.
                     start = _shared_start(heads, messages)
+                    if not start and _continues_stored(obj):
+                        start = _repeated_instructions(heads[-1], messages)
                 previous = messages
                 heads.append(messages)
                 if len(heads) > _HEADS_KEPT:
@@ -543,6 +593,35 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                             timestamp=record_ts, file=cursor.file, line=lineno, raw_type="error", text=refused)
 
 
+_COUNT_PATHS = ("/messages/count_tokens", "/responses/input_tokens")
+"""The token-counting endpoints of the Messages and Responses APIs (anthropics/anthropic-sdk-python
+``Messages.count_tokens``: ``/v1/messages/count_tokens``; OpenAI's ``/v1/responses/input_tokens``):
+a request there runs no model, and Claude Code sends one per context entry for ``/context`` (each
+agent, memory or rule file a message of its own; router-for-me/CLIProxyAPI issue #4104) and one
+at startup (coder/aibridge PR #34)."""
+
+
+def _counts_tokens(obj: dict) -> bool:
+    """``obj`` is a proxy's record of a token count (:data:`_COUNT_PATHS`): read as a call, each
+    file it counted was a prompt of the session and a conversation of its own."""
+    request = obj.get("request")
+    url = request.get("url") if isinstance(request, dict) else None
+    return isinstance(url, str) and url.split("?", 1)[0].rstrip("/").endswith(_COUNT_PATHS)
+
+
+def _har_calls(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, int, dict]]:
+    """The calls of a HAR file's document (:mod:`formats.har`), each as a logging proxy's record
+    of it; an entry of no call to a model is left out."""
+    for index, lineno, obj in records:
+        found = har.calls(obj) if isinstance(obj, dict) else None
+        if found is None:
+            yield index, lineno, obj
+            continue
+        for call in found:
+            if is_proxied_call(call):
+                yield index, lineno, call
+
+
 def _answered_at(obj: dict) -> str | None:
     """When a logging proxy's record of a call (:func:`is_proxied_call`; :func:`is_litellm_payload`,
     whose ``response`` is the answer itself) was answered, where the record has no time of its own:
@@ -567,6 +646,14 @@ def _answered_at(obj: dict) -> str | None:
             if at.tzinfo is not None:
                 found = at.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     return found
+
+
+def call_time(obj: dict) -> str | None:
+    """When a logged call (:func:`is_proxied_call`, :func:`is_litellm_payload`) was made, for
+    ordering a folder of them: its own time, LiteLLM's ``startTime`` (epoch seconds,
+    ``StandardLoggingPayload`` in BerriAI/litellm ``litellm/types/utils.py``), else when it was
+    answered (:func:`_answered_at`)."""
+    return time_of(obj) or stamp(obj.get("startTime")) or _answered_at(obj)
 
 
 def request_system(obj: dict) -> str:
@@ -597,18 +684,39 @@ _WHOLE_REQUEST_BYTES = 32 * 1024 * 1024
 
 def _document_system(path: Path) -> str:
     """:func:`request_system` of a file that is one request saved whole (``json.dump`` of the
-    ``{model, system, messages}`` it sent), whose messages :func:`read` takes from the array alone."""
+    ``{model, system, messages}`` it sent), whose messages :func:`read` takes from the array alone.
+    The key may come after the messages: the Anthropic SDK sends ``create()``'s parameters in the
+    order of their names, ``max_tokens, messages, model, ..., system, ...``
+    (anthropics/anthropic-sdk-python ``src/anthropic/resources/messages/messages.py``, the body of
+    ``Messages.create``), so a proxy's copy of the body has the prompt after a long history."""
     try:
         if path.stat().st_size > _WHOLE_REQUEST_BYTES:
             return ""
-        head = read_head(path, 256 * 1024)
-        if not head.lstrip().startswith(b"{") or _SYSTEM_KEY.search(head) is None:
-            return ""  # (a system prompt after messages is looked for in the head alone)
+        head = read_head(path, _SYSTEM_HEAD_BYTES)
+        if not head.lstrip().startswith(b"{"):
+            return ""
+        if _SYSTEM_KEY.search(head) is None and (len(head) < _SYSTEM_HEAD_BYTES or not _has_system_key(path)):
+            return ""
         with open_transcript(path) as f:
             document = decode_json(f.read())
     except (OSError, ValueError):
         return ""
     return request_system(document) if isinstance(document, dict) else ""
+
+
+_SYSTEM_HEAD_BYTES = 256 * 1024
+
+
+def _has_system_key(path: Path) -> bool:
+    """``path`` holds a ``system`` key past its head: read a block at a time, the document is
+    parsed whole only where it has one."""
+    tail = b""
+    with open_transcript(path) as f:
+        while block := f.read(1024 * 1024):
+            if _SYSTEM_KEY.search(tail + block) is not None:
+                return True
+            tail = block[-64:]
+    return False
 
 
 _HEADS_KEPT = 64
@@ -646,6 +754,30 @@ def _shared_start(heads: list[list], messages: list) -> int:
 
 
 _SYSTEM_ROLES = frozenset(("system", "developer"))
+
+
+def _continues_stored(obj: dict) -> bool:
+    """``obj`` is a Responses API request (or a proxy's record of one) that continues a conversation
+    the API keeps: ``previous_response_id`` or ``conversation``. Its ``input`` is only what is new,
+    but its ``instructions`` are sent again each time: they do not carry over (the OpenAI Agents
+    SDK passes ``instructions=system_instructions`` with ``previous_response_id`` and
+    ``conversation`` on every call: openai/openai-agents-python ``src/agents/models/
+    openai_responses.py``, ``_fetch_response``)."""
+    request = obj.get("request")
+    body = obj
+    if isinstance(request, dict):
+        body = request.get("body") if isinstance(request.get("body"), dict) else request
+    return isinstance(body.get("previous_response_id"), str) or bool(body.get("conversation"))
+
+
+def _repeated_instructions(head: list, messages: list) -> int:
+    """How many of ``messages``' first system or developer messages repeat those ``head`` began
+    with (a stored conversation's request: :func:`_continues_stored`): read with it, not again."""
+    n = 0
+    while n < len(messages) and n < len(head) and isinstance(messages[n], dict) \
+            and messages[n].get("role") in _SYSTEM_ROLES and _same(messages[n], head[n]):
+        n += 1
+    return n
 
 
 def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
@@ -711,6 +843,15 @@ def _is_response_object(obj: dict) -> bool:
     return obj.get("object") == "response" and isinstance(obj.get("output"), list)
 
 
+def _is_message_object(obj: dict) -> bool:
+    """An Anthropic Messages API answer saved whole (``print(message.model_dump_json())``, a log of
+    answers beside their requests): ``{id, type: "message", role: "assistant", content: [...],
+    model, stop_reason, stop_sequence, usage}`` (anthropics/anthropic-sdk-python ``src/anthropic/
+    types/message.py``). ``stop_reason`` tells it from a Responses API message item, which has none."""
+    return obj.get("type") == "message" and obj.get("role") == "assistant" and "stop_reason" in obj \
+        and isinstance(obj.get("content"), list)
+
+
 def _resent(previous: list, messages: list) -> bool:
     """``messages`` begins with ``previous``: the same messages, or the same but for empty fields
     (an answer read from its ``chat.completion`` sent back as the loop built it: no ``refusal:
@@ -718,7 +859,7 @@ def _resent(previous: list, messages: list) -> bool:
     if len(previous) > len(messages):
         return False
     head = messages[:len(previous)]
-    return head == previous or all(_as_resent(a) == _as_resent(b) for a, b in zip(head, previous))
+    return head == previous or all(a == b or _as_resent(a) == _as_resent(b) for a, b in zip(head, previous))
 
 
 _SERVER_ONLY = ("id", "status")
@@ -734,7 +875,26 @@ def _as_resent(message: object) -> object:
     message = filled(message)
     if isinstance(message, dict) and isinstance(message.get("type"), str):
         message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
+    if isinstance(message, dict) and isinstance(message.get("content"), list):
+        # blocks too: an Anthropic answer dumped whole has "citations": null in its text blocks,
+        # which the request that sends it back need not; and a prompt-cache breakpoint is no part
+        # of a message: loops put one on the last block of the last message and move it on with
+        # each request, "content": "..." made a text block to carry it (iTerm2 nightly
+        # v20260622's "rolling ephemeral cache breakpoint"; QwenLM/qwen-code PR #4121). The same
+        # message with it and without it was two messages: a Claude Code run through a logging
+        # proxy read each turn again, every command twice.
+        blocks = [_without_breakpoint(filled(block)) for block in message["content"]]
+        only = blocks[0] if len(blocks) == 1 else None
+        text = only.get("text") if isinstance(only, dict) and only.keys() == {"type", "text"} \
+            and only["type"] == "text" else None
+        message = {**message, "content": text if isinstance(text, str) else blocks}
     return message
+
+
+def _without_breakpoint(block: object) -> object:
+    if isinstance(block, dict) and "cache_control" in block:
+        return {key: value for key, value in block.items() if key != "cache_control"}
+    return block
 
 
 def filled(message: object) -> object:
@@ -947,7 +1107,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 code = trailing_exit_code(text)
             if code is None:
                 text, code = shell_result(text)  # Codex's {"output", "metadata"}, "Exit code: N"
-            failed = bool(code)
+            failed = bool(code) or text.startswith(codex.AGENTS_SDK_TOOL_FAILED)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
     elif isinstance(role, str) and role in kimi_cli.BOOKKEEPING_ROLES:

@@ -49,6 +49,32 @@ _LAST = frozenset({"response.completed", "response.incomplete", "response.failed
 """The events that end a response, each with the whole ``response`` (``ResponseCompletedEvent``...)."""
 
 
+def output_items(events: list[dict]) -> list[dict]:
+    """The items a streamed response gave, each once: those of its ``response.output_item.done``
+    events and of its last event's ``response.output``, in the order they came. What a proxy kept
+    of a streamed call as text (:func:`formats.openai_chat.streamed_answer`): Codex streams every
+    call (``"stream": true``), so its answers through a logging proxy are such streams."""
+    items: list[dict] = []
+    seen: set[str] = set()
+    for obj in events:
+        kind = obj.get("type")
+        if kind == "response.output_item.done" and isinstance(obj.get("item"), dict):
+            found: list = [obj["item"]]
+        elif isinstance(kind, str) and kind in _LAST and isinstance(obj.get("response"), dict) \
+                and isinstance(obj["response"].get("output"), list):
+            found = obj["response"]["output"]
+        else:
+            continue
+        for item in found:
+            if not isinstance(item, dict):
+                continue
+            key = item["id"] if isinstance(item.get("id"), str) else json.dumps(item, sort_keys=True, default=str)
+            if key not in seen:
+                seen.add(key)
+                items.append(item)
+    return items
+
+
 def looks_like(obj: dict) -> bool:
     """One event of the stream as the SDK dumps it: a ``response.*`` type. No other format's
     records are typed so (Codex's exec events are ``thread.*``/``item.*``/``turn.*``)."""
