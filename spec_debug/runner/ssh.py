@@ -1031,6 +1031,14 @@ class SSHTransport(Transport):
         try:
             yield
         except ConnectionLostError as exc:
+            said = f"{self.host}: SSH connection lost "
+            if exc.hint is None and exc.message.startswith(said):
+                # RemoteFiles sees only that the connection is gone. Why, and what to do, is the
+                # transport's to say, as for a command (_lost): a fetch cut by a host going down
+                # said "SSH connection lost while copying X" with no hint, where a command cut the
+                # same way said what to check (and names a ProxyCommand that ended, or keepalives
+                # unanswered, when those are why).
+                raise self._lost(exc.message[len(said):]) from None
             blamed = self._blame_jump(exc)
             if blamed is exc:
                 raise
