@@ -412,6 +412,9 @@ class Run:
                 host.status = "error"
                 host.error = exc.message.splitlines()[0]
                 host.hint = exc.hint  # the ssh-keygen -R line of a changed key: the error alone says what, not how
+                if getattr(exc, "left_running", None) is not None:
+                    # It quotes the step's first line (ssh.py, _left_behind), masked as its record is.
+                    host.hint = self._clean(exc.hint)
                 # A step that timed out and could not be killed because a second connection was
                 # refused while the host still answered on this one (ssh.py: host_answered,
                 # left_running) ends the host, which was reached all the same: SD002 says that and
@@ -419,7 +422,7 @@ class Run:
                 # reached". A host that went silent or dropped under the kill keeps SD005.
                 code = "SD002" if getattr(exc, "left_running", None) is not None \
                     and getattr(exc, "host_answered", False) else "SD005"
-                self._not_reached(target.name, host.error, exc.hint, code=code)
+                self._not_reached(target.name, host.error, host.hint, code=code)
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
             host.error = exc.message.splitlines()[0]
