@@ -50,25 +50,8 @@ def test_files_copied_before_the_connection_dropped_stay_in_the_record(
         "  - id: after\n    run: echo after\n"
     )
     out = tmp_path / "runs"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu31", "-F", str(client.config),
-         "--batch", "--out", str(out), "--artifact-limit", "16G"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200", "NO_COLOR": "1"},
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while not any("core.dump" in p.name for p in out.glob("*/artifacts/gpu31/**/*")):
-            assert time.monotonic() < deadline and process.poll() is None, "the core dump's copy never started"
-            time.sleep(0.05)
-        time.sleep(0.3)
-        dying.stop()  # the host goes down in the middle of the copy
-        stdout, stderr = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            process.wait()
-    said = stdout + stderr
-    assert process.returncode == 3, said
+    said, code = run_until_host_down_in_copy(playbook, "gpu31", client, dying, out, "core.dump")
+    assert code == 3, said
     assert "Traceback" not in said, said
     run_dir, record = load_run(out)
     step = by_id(record, "gpu31")["logs"]
@@ -83,3 +66,27 @@ def test_files_copied_before_the_connection_dropped_stay_in_the_record(
     assert (_at(step["finished_at"]) - _at(step["started_at"])).total_seconds() >= 0.3, json.dumps(step)
     assert step["duration_s"] >= 0.3, json.dumps(step)
     assert [s["id"] for s in record["steps"]] == ["before", "logs"], said
+
+
+def run_until_host_down_in_copy(playbook: Path, host: str, client: ClientSetup, server: SshServer, out: Path,
+                                copying: str) -> tuple[str, int]:
+    """`spec-debug run` of playbook on host, whose sshd (listener and sessions) is killed
+    once the file named `copying` has begun to arrive: what the run said, and its exit code."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", host, "-F", str(client.config),
+         "--batch", "--out", str(out), "--artifact-limit", "16G"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not any(copying in p.name for p in out.glob(f"*/artifacts/{host}/**/*")):
+            assert time.monotonic() < deadline and process.poll() is None, f"the copy of {copying} never started"
+            time.sleep(0.05)
+        time.sleep(0.3)
+        server.stop()  # the host goes down in the middle of the copy
+        stdout, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+    return stdout + stderr, process.returncode

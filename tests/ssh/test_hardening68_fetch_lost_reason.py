@@ -11,47 +11,14 @@ The host is real: its sshd (listener and sessions) is killed (SIGKILL) while a l
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Callable
 
 from tests.ssh.test_fleet_faults import by_id, load_run
+from tests.ssh.test_hardening68_fetch_lost_connection import run_until_host_down_in_copy
 from tests.sshd_fixture import ClientSetup, SshServer
 
 DOWN = "the host rebooted, sshd restarted or the network dropped; a remote process may still be running"
-
-
-def _fetch_cut_by_host_down(client: ClientSetup, server: SshServer, tmp_path: Path) -> tuple[str, dict, Path]:
-    dump = tmp_path / "core.dump"
-    with open(dump, "wb") as handle:
-        handle.truncate(8 * 1024**3)  # sparse: far longer to copy than the test waits
-    playbook = tmp_path / "collect.yaml"
-    playbook.write_text(f"name: collect\nsteps:\n  - id: dump\n    fetch: {{src: {dump}}}\n")
-    out = tmp_path / "runs"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu33", "-F", str(client.config),
-         "--batch", "--out", str(out), "--artifact-limit", "16G"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while not any("core.dump" in p.name for p in out.glob("*/artifacts/gpu33/**/*")):
-            assert time.monotonic() < deadline and process.poll() is None, "the copy never started"
-            time.sleep(0.05)
-        server.stop()
-        stdout, stderr = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
-            process.wait()
-    said = stdout + stderr
-    assert process.returncode == 3, said
-    assert "Traceback" not in said, said
-    return said, load_run(out)[1], dump
 
 
 def test_a_fetch_cut_by_a_host_going_down_says_what_to_check(
@@ -60,7 +27,16 @@ def test_a_fetch_cut_by_a_host_going_down_says_what_to_check(
     server = sshd_factory("h68down")
     client.trust(server)
     client.alias("gpu33", server)
-    said, record, dump = _fetch_cut_by_host_down(client, server, tmp_path)
+    dump = tmp_path / "core.dump"
+    with open(dump, "wb") as handle:
+        handle.truncate(8 * 1024**3)  # sparse: far longer to copy than the test waits
+    playbook = tmp_path / "collect.yaml"
+    playbook.write_text(f"name: collect\nsteps:\n  - id: dump\n    fetch: {{src: {dump}}}\n")
+    out = tmp_path / "runs"
+    said, code = run_until_host_down_in_copy(playbook, "gpu33", client, server, out, "core.dump")
+    assert code == 3, said
+    assert "Traceback" not in said, said
+    record = load_run(out)[1]
     error = f"gpu33: SSH connection lost while copying {dump}"
     host = record["hosts"][0]
     assert (host["status"], host["error"], host["hint"]) == ("error", error, DOWN), host

@@ -35,21 +35,11 @@ def _listed(check: str) -> list[int]:
 def test_a_step_cut_by_its_session_dying_names_what_may_still_run(
     client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
 ) -> None:
-    server = sshd_factory("h68leftbehind")
-    client.trust(server)
-    client.alias("gpu34", server)
-    playbook = tmp_path / "serve.yaml"
-    playbook.write_text(f"name: serve\nsteps:\n  - id: launch\n    run: {json.dumps(COMMAND)}\n  - id: after\n    run: echo after\n")
+    playbook = f"name: serve\nsteps:\n  - id: launch\n    run: {json.dumps(COMMAND)}\n  - id: after\n    run: echo after\n"
     out = tmp_path / "runs"
-    left: list[int] = []
     try:
-        result = subprocess.run(
-            [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu34", "-F", str(client.config),
-             "--batch", "--out", str(out)], capture_output=True, text=True, timeout=60,
-            env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
-        )
-        said = result.stdout + result.stderr
-        assert result.returncode == 3, said
+        said, code = _run_cut("gpu34", playbook, client, sshd_factory, tmp_path, out)
+        assert code == 3, said
         assert "Traceback" not in said, said
         _, record = load_run(out)
         launch = by_id(record, "gpu34")["launch"]
@@ -67,11 +57,7 @@ def test_a_step_cut_by_its_session_dying_names_what_may_still_run(
         assert f"  hint: {hint}\n" in said, said
         assert [f["code"] for f in record["findings"]] == ["SD005"], record["findings"]
     finally:
-        for pid in _listed("ps -ww -eo pid,args | grep -e '[s]leep 68[.]4'"):  # the step's shell and its sleep
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        _end_the_left_behind()
 
 
 def _parent(pid: int) -> int:
@@ -81,27 +67,14 @@ def _parent(pid: int) -> int:
 def test_a_secret_in_the_command_left_behind_is_masked_in_the_hint(
     client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
 ) -> None:
-    server = sshd_factory("h68leftsecret")
-    client.trust(server)
-    client.alias("gpu35", server)
-    playbook = tmp_path / "serve.yaml"
     command = ": --tag {{ hf_token }}; (sleep 1; kill -9 $PPID) & sleep 68.4; echo served"
-    playbook.write_text(f"name: serve\nvars:\n  hf_token: ''\nsteps:\n  - id: launch\n    run: {json.dumps(command)}\n")
+    playbook = f"name: serve\nvars:\n  hf_token: ''\nsteps:\n  - id: launch\n    run: {json.dumps(command)}\n"
     out = tmp_path / "runs"
     try:
-        result = subprocess.run(
-            [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", "gpu35", "-F", str(client.config),
-             "--batch", "--out", str(out), "--var", "hf_token=hf.Abc.Secret9"], capture_output=True, text=True, timeout=60,
-            env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
-        )
+        said, code = _run_cut("gpu35", playbook, client, sshd_factory, tmp_path, out, "--var", "hf_token=hf.Abc.Secret9")
     finally:
-        for pid in _listed("ps -ww -eo pid,args | grep -e '[s]leep 68[.]4'"):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-    said = result.stdout + result.stderr
-    assert result.returncode == 3, said
+        _end_the_left_behind()
+    assert code == 3, said
     run_dir, record = load_run(out)
     assert "check with `ps -ww -eo pid,etime,args | grep" in record["hosts"][0]["hint"], record["hosts"][0]
     assert "--tag " in record["hosts"][0]["hint"], record["hosts"][0]
@@ -109,3 +82,26 @@ def test_a_secret_in_the_command_left_behind_is_masked_in_the_hint(
     for name in ("run.json", "report.md", "report.html"):
         saved = (run_dir / name).read_text()
         assert "Secret9" not in saved, (name, [line for line in saved.splitlines() if "Secret9" in line])
+
+
+def _run_cut(host: str, playbook_text: str, client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path,
+             out: Path, *options: str) -> tuple[str, int]:
+    server = sshd_factory(f"h68{host}")
+    client.trust(server)
+    client.alias(host, server)
+    playbook = tmp_path / "serve.yaml"
+    playbook.write_text(playbook_text)
+    result = subprocess.run(
+        [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", host, "-F", str(client.config),
+         "--batch", "--out", str(out), *options], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "COLUMNS": "400", "NO_COLOR": "1"},
+    )
+    return result.stdout + result.stderr, result.returncode
+
+
+def _end_the_left_behind() -> None:
+    for pid in _listed("ps -ww -eo pid,args | grep -e '[s]leep 68[.]4'"):  # the step's shell and its sleep
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
