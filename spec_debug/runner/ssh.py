@@ -819,8 +819,8 @@ class SSHTransport(Transport):
         interrupted with its kill unsent already names the command and how to find it
         (_left_running), and so does this one now: the step's record (engine: cut_short) and the
         hint. A host that rebooted runs nothing, and the check then lists nothing."""
-        if pid is None:
-            return lost
+        if pid is None or command == _FIRST_COMMAND or getattr(lost, "left_running", None) is not None:
+            return lost  # not started; our own login check; a timed-out step's unsent kill (_not_killed) says it
         left = self._left_running(command, elapsed_s, in_args, why="the connection was lost")
         said = (lost.hint or "").removesuffix("a remote process may still be running").rstrip("; ")
         hint = f"{said}; " if said else ""
