@@ -412,6 +412,9 @@ class Run:
                 host.status = "error"
                 host.error = exc.message.splitlines()[0]
                 host.hint = exc.hint  # the ssh-keygen -R line of a changed key: the error alone says what, not how
+                if getattr(exc, "left_running", None) is not None:
+                    # It quotes the step's first line (ssh.py, _left_behind), masked as its record is.
+                    host.hint = self._clean(exc.hint)
                 # A step that timed out and could not be killed because a second connection was
                 # refused while the host still answered on this one (ssh.py: host_answered,
                 # left_running) ends the host, which was reached all the same: SD002 says that and
@@ -419,7 +422,7 @@ class Run:
                 # reached". A host that went silent or dropped under the kill keeps SD005.
                 code = "SD002" if getattr(exc, "left_running", None) is not None \
                     and getattr(exc, "host_answered", False) else "SD005"
-                self._not_reached(target.name, host.error, exc.hint, code=code)
+                self._not_reached(target.name, host.error, host.hint, code=code)
         except SpecDebugError as exc:  # the record could not be written, a template failed at run time
             host.status = "error"
             host.error = exc.message.splitlines()[0]
@@ -949,7 +952,8 @@ class Run:
                     pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"), path=True)
                     dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"), path=True)
                     remotes = _expand_remote_glob(pattern, transport, GLOB_TIMEOUT_S if deadline is None else deadline.left())
-                except TransportError:
+                except TransportError as exc:
+                    exc.cut_short = self._fetch_cut_short(started_at, started, fetched)  # type: ignore[attr-defined]
                     raise
                 except ListingTimedOut as exc:
                     # The rendered pattern too, as below: `{{ log_dir }}/*.log` alone did not say
@@ -996,7 +1000,8 @@ class Run:
                             continue
                         budget.copied(local)
                         fetched.append(artifact)
-                    except TransportError:
+                    except TransportError as exc:
+                        exc.cut_short = self._fetch_cut_short(started_at, started, fetched)  # type: ignore[attr-defined]
                         raise
                     except FetchTimedOut as exc:
                         timed_out = f"while copying {exc.what}"
@@ -1038,6 +1043,15 @@ class Run:
                 "fetch_given_up": given_up, "fetch_timeout": step.timeout})),
         )
         return result, findings
+
+    def _fetch_cut_short(self, started_at: str, started: float, fetched: list[str]) -> dict[str, Any]:
+        """The fields of a fetch step's record that say how far it got when the connection broke
+        (an sshd killed, a reboot, a network cut): _run_step records them with the error. The
+        files copied whole until then lay in artifacts/ while the record listed none, and the
+        step started at the break, 0 s long: the reports did not link the logs fetched before
+        the host went down, which say why it did. The file cut by the break is not kept
+        (ssh_sftp removes it), so it is not listed."""
+        return {"started_at": started_at, "duration_s": round(time.monotonic() - started, 6), "artifacts": list(fetched)}
 
     # ---------------------------------------------------------------- finish
 

@@ -580,6 +580,7 @@ class SSHTransport(Transport):
                     channel = self._open_session()
             except _Interrupted:
                 return CommandOutcome(exit_code=None, duration_s=time.monotonic() - started)
+            in_args = False
             try:
                 script = command.encode("utf-8", "surrogateescape")
                 within = request_answer_s(self._connection.target.connect_timeout_s)
@@ -683,8 +684,11 @@ class SSHTransport(Transport):
             except (KeyboardInterrupt, SystemExit):
                 self._kill_remote(header.pid)
                 raise
+            except ConnectionLostError as lost:
+                raise self._left_behind(lost, command, header.pid, time.monotonic() - started, in_args) from None
             except (paramiko.SSHException, EOFError, OSError) as exc:
-                raise self._lost("during command" + _cause(exc)) from None
+                lost = self._lost("during command" + _cause(exc))
+                raise self._left_behind(lost, command, header.pid, time.monotonic() - started, in_args) from None
             finally:
                 header.finish()
                 stderr_header.finish()
@@ -804,6 +808,27 @@ class SSHTransport(Transport):
                 return
             wait_readable(channel, min(0.2, max(0.0, until - time.monotonic())))
             self._drain(channel, stdout, stderr)
+
+    def _left_behind(self, lost: ConnectionLostError, command: str, pid: int | None, elapsed_s: float,
+                     in_args: bool) -> ConnectionLostError:
+        """`lost`, naming the step's command as left running when it had started (its pid line
+        came). sshd's session dying (an OOM kill of sshd, a network cut) does not end it: with no
+        terminal there is no SIGHUP, and the command runs on under init until it writes to the
+        closed pipe (a server that logs to a file never does), holding its GPUs and port. The
+        record said only "a remote process may still be running"; a run timed out or
+        interrupted with its kill unsent already names the command and how to find it
+        (_left_running), and so does this one now: the step's record (engine: cut_short) and the
+        hint. A host that rebooted runs nothing, and the check then lists nothing."""
+        if pid is None or command == _FIRST_COMMAND or getattr(lost, "left_running", None) is not None:
+            return lost  # not started; our own login check; a timed-out step's unsent kill (_not_killed) says it
+        left = self._left_running(command, elapsed_s, in_args, why="the connection was lost")
+        said = (lost.hint or "").removesuffix("a remote process may still be running").rstrip("; ")
+        hint = f"{said}; " if said else ""
+        hint += (f"the step's command may still be running on {self.host}: check with `{left.check}` "
+                 "and kill it before running the step again")
+        behind = ConnectionLostError(lost.message, hint=hint)
+        behind.left_running = left  # type: ignore[attr-defined]
+        return behind
 
     def _left_running(self, command: str, elapsed_s: float, in_args: bool, why: str | None = None) -> LeftRunning:
         """A step whose pid line had not come when it timed out, nor ConnectTimeout later
@@ -1031,6 +1056,14 @@ class SSHTransport(Transport):
         try:
             yield
         except ConnectionLostError as exc:
+            said = f"{self.host}: SSH connection lost "
+            if exc.hint is None and exc.message.startswith(said):
+                # RemoteFiles sees only that the connection is gone. Why, and what to do, is the
+                # transport's to say, as for a command (_lost): a fetch cut by a host going down
+                # said "SSH connection lost while copying X" with no hint, where a command cut the
+                # same way said what to check (and names a ProxyCommand that ended, or keepalives
+                # unanswered, when those are why).
+                raise self._lost(exc.message[len(said):]) from None
             blamed = self._blame_jump(exc)
             if blamed is exc:
                 raise
