@@ -60,7 +60,7 @@ import yaml
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import text_encoding
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
-from spec_debug.playbook.yaml_nodes import _error_position, _reshaped, _tab_hint
+from spec_debug.playbook.yaml_nodes import MAX_DEPTH, _error_position, _reshaped, _tab_hint
 from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
@@ -361,6 +361,8 @@ def _parses_as_mapping(text: str, path: Path) -> bool:
         data = loader.get_single_data()
     except yaml.YAMLError:
         return False
+    except _TooDeep as exc:
+        raise _too_deep(exc, str(path)) from None
     finally:
         loader.dispose()
     return isinstance(data, dict) and bool(data) and all(
@@ -448,6 +450,27 @@ class _AnsibleYamlLoader(yaml.SafeLoader):
 
     source = "<inventory>"
     """The file read, for the place a _ReshapedNumber names."""
+    _depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        # PyYAML composes recursively: a value 10,000 `[` deep ran into RecursionError, a
+        # traceback naming no file. Bounded as a playbook is (yaml_nodes._BoundedLoader).
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark: yaml.Mark) -> None:
+        self.mark = mark
+
+
+def _too_deep(exc: _TooDeep, source: str) -> UsageError:
+    return UsageError(f"{source}:{exc.mark.line + 1}:{exc.mark.column + 1}: the YAML nests more than {MAX_DEPTH} levels deep")
 
 
 class _ReshapedNumber(float):
@@ -509,6 +532,8 @@ def _load_yaml(text: str, source: str) -> Any:
         ) from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{source}: not valid YAML: {exc}") from None
+    except _TooDeep as exc:
+        raise _too_deep(exc, source) from None
     finally:
         loader.dispose()
 
