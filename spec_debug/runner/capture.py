@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.models import Capture
-from spec_debug.playbook.yaml_nodes import MAX_DEPTH
+from spec_debug.playbook.yaml_nodes import MAX_DEPTH, nests_too_deep
 from spec_debug.runner.output import TRUNCATION_MARKER
 from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
@@ -36,19 +36,6 @@ class CaptureError(ValueError):
 # as a playbook, a --var-file and an inventory are.
 MAX_FACT_DEPTH = MAX_DEPTH
 _TOO_DEEP = object()
-
-
-def nests_too_deep(value: Any) -> bool:
-    """Whether value holds lists and objects within each other more than MAX_FACT_DEPTH levels
-    deep. Iterative: the value is the one a recursive walk cannot take."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > MAX_FACT_DEPTH:
-                return True
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return False
 
 
 def convert(value: Any, kind: str, name: str | None = None) -> Any:
