@@ -51,3 +51,19 @@ def test_a_group_vars_file_nested_too_deep_is_refused_at_its_place(tmp_path):
     result = _run(tmp_path, inventory)
     assert result.code == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
     assert f"{group_vars}:1:67: the YAML nests more than 64 levels deep" in result.stderr, result.stderr[-2000:]
+
+
+def test_an_inventory_of_nested_aliases_is_refused_at_the_alias_past_the_bound(tmp_path):
+    """Nine lines of nine aliases each stand for 387 million values (a "billion laughs"): `run`
+    built them into every host's vars and walked them (typed values, masking, run.json) for over
+    a minute before anything was said. Refused as the playbook loader refuses it."""
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    lines += [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    inventory = tmp_path / "inv.yaml"
+    inventory.write_text("all:\n  hosts:\n    local:\n" + "".join(f"      {line}\n" for line in lines))
+    result = _run(tmp_path, inventory)
+    assert result.code == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    said = " ".join(result.stderr.split())
+    assert said.startswith(f"error: {inventory}:9:20: the inventory expands to more than 200000 values "
+                           "(207578 of them through YAML aliases)"), said
+    assert said.endswith("hint: write the repeated parts out, or use fewer nested aliases"), said
