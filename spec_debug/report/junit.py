@@ -26,10 +26,10 @@ def failure_text(finding: Finding) -> str:
     and report.html cut them (clip_middle): evidence or a fix that quotes a captured fact
     (`evidence: ["{{ facts.line }}"]`) made a <failure> of hundreds of KB, one per host of a
     fleet. A playbook's own code with no `remediation:` ended on a bare "fix: "."""
-    text = clip_middle(screen_text("\n".join(finding.evidence)))
+    parts = [clip_middle(screen_text("\n".join(finding.evidence)))] if finding.evidence else []
     if finding.remediation:
-        text += f"\n\nfix: {clip_middle(screen_text(finding.remediation), FIX_LIMIT)}"
-    return text
+        parts.append(f"fix: {clip_middle(screen_text(finding.remediation), FIX_LIMIT)}")
+    return "\n\n".join(parts)
 
 
 def junit_xml(record: RunRecord) -> str:

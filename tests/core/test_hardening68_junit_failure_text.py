@@ -60,3 +60,13 @@ def test_a_finding_without_a_fix_has_no_fix_line(tmp_path):
     text = _failures(tmp_path)["plain"]
     assert "fix:" not in text, text
     assert "expected output contains 'goodbye'" in text, text
+
+
+def test_a_finding_without_evidence_starts_with_its_fix():
+    from spec_debug.record import Finding
+    from spec_debug.report.junit import failure_text
+
+    finding = Finding(code="SD991", severity="warning", title="t", remediation="restart the server")
+    assert failure_text(finding) == "fix: restart the server"
+    assert failure_text(finding.model_copy(update={"evidence": ["a", "b"]})) == "a\nb\n\nfix: restart the server"
+    assert failure_text(finding.model_copy(update={"remediation": ""})) == ""
