@@ -711,7 +711,7 @@ class _Builder:
             self.document.reshaped_numbers[path] = raw
         if node.tag == "tag:yaml.org,2002:int" and _SURPRISING_INT.match(raw):
             raise self.fail(node, f"{raw!r} would be read as the number {value}", path,
-                            hint=f'quote it ("{raw}") if you mean the text, or write the decimal number')
+                            hint=f'write {value} if you mean the number, or quote it ("{raw}") if you mean the text')
         return value
 
 
