@@ -45,7 +45,24 @@ def parse_var_assignments(assignments: list[str]) -> dict[str, Any]:
     """--var K=V: the value is a string unless it is JSON-looking (numbers, true/false, lists).
     The guess for a var whose default has no type; the others take their default's type
     (playbook.var_types, from var_texts)."""
-    return {key: _scalar(value) for key, value in var_texts(assignments).items()}
+    from spec_debug.playbook.yaml_nodes import MAX_DEPTH, nests_too_deep
+
+    values: dict[str, Any] = {}
+    for key, text in var_texts(assignments).items():
+        try:
+            values[key] = _scalar(text)
+        except RecursionError:  # json.loads gives up about 1,000 levels in
+            values[key] = None
+            too_deep = True
+        else:
+            too_deep = nests_too_deep(values[key])
+        if too_deep:
+            # A --var-file that deep is refused (yaml_nodes.MAX_DEPTH); 500 levels given here were
+            # a RecursionError traceback from the masking of secrets, which walks every var.
+            shown = text if len(text) <= 80 else f"{text[:80]}... ({len(text)} characters)"
+            raise UsageError(f"--var {key}={shown}: the value nests lists and objects within each other more than "
+                             f"{MAX_DEPTH} levels deep")
+    return values
 
 
 def var_texts(assignments: list[str]) -> dict[str, str]:

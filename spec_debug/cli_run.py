@@ -364,7 +364,8 @@ def _prepare_run(
     # A guard that will not guard (none_guard.py): `playbooks validate` warned, `run` said
     # nothing and the host missing the flag came back SD003, "nothing was checked". Said before
     # the first host is touched, not refused: the guard is right where the capture is skipped.
-    for warned in none_guard_warnings(loaded.playbook, loaded.text, loaded.path):
+    load_warnings = tuple(none_guard_warnings(loaded.playbook, loaded.text, loaded.path))
+    for warned in load_warnings:
         _say(console, f"[bold yellow]warning:[/] {escape(warned.located)}")
         _say(console, f"  [dim]hint:[/] {escape(warned.hint)}")
     # Each --var as the type of its default, refused in one line before any host is touched.
@@ -458,7 +459,7 @@ def _prepare_run(
     try:
         options = RunOptions(
             forks=forks, capture_limit=capture_limit, artifact_limit=artifact_bytes or None, redact=redact,
-            reporter=reporter, gate=gate, command_line=list(argv),
+            reporter=reporter, gate=gate, command_line=list(argv), load_warnings=load_warnings,
         )
         run = Run(loaded, targets, store, cli_vars, options)
         return store, run

@@ -150,10 +150,22 @@ class Finding(_RecordModel):
     """The numbers behind the finding, for machines (e.g. trained vs served layer ids)."""
 
 
+class PlaybookWarningRecord(_RecordModel):
+    """What the playbook got when it was loaded: it runs, but not as its author meant (a guard
+    that does not guard, a read of a misspelt fact: playbook/none_guard.py)."""
+
+    message: str
+    """`file:line:column: what (at key.path)`, as `playbooks validate` prints it."""
+    hint: str = ""
+
+
 class PlaybookRef(_RecordModel):
     name: str
     path: str
     sha256: str
+    warnings: list[PlaybookWarningRecord] = Field(default_factory=list)
+    """The load-time warnings `run` printed on stderr before it started, kept for the reports
+    and for a tool reading run.json (`run --json`)."""
 
 
 class StepLeftRunning(_RecordModel):

@@ -1451,6 +1451,9 @@ def _incomplete_hint(text: str, message: str) -> str | None:
     own token, not the author's cut-off expression; `when: yes please` is two words where one
     expression goes (Jinja: "expected token 'end of print statement', got 'please'")."""
     stripped = text.strip()
+    number = _number_form_hint(stripped, message)
+    if number is not None:
+        return number
     if "unexpected 'end of print statement'" in message or "unexpected end of template" in message:
         last = stripped.split()[-1] if stripped.split() else ""
         return f"the expression ends after '{last}': finish it (e.g. facts.NAME == 3), or remove the operator"
@@ -1458,6 +1461,27 @@ def _incomplete_hint(text: str, message: str) -> str | None:
     if extra is not None:
         return (f"Jinja read one expression and then '{extra.group(1)}': join the parts with and / or / an operator, "
                 f"or quote text: '{_short_repr(stripped, 40)[1:-1]}'")
+    return None
+
+
+# Numbers Python and YAML read but Jinja's lexer does not (jinja2/lexer.py: float_re wants a
+# digit before the point; integer_re reads `017` as 0, then 17). Outside quotes only.
+_POINT_FIRST = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(?<![\w.\])\]])\.(\d+)""")
+_LEADING_ZERO = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|(?<![\w.])0(\d+)(?![\w.])""")
+
+
+def _number_form_hint(text: str, message: str) -> str | None:
+    """`.5` ("unexpected '.'") and `017` ("got 'integer'"): the number Jinja reads in their place."""
+    if message == "unexpected '.'":
+        found = next((m for m in _POINT_FIRST.finditer(text) if m.group(2)), None)
+        if found is not None:
+            return f"Jinja reads a number with a digit before its point: write 0.{found.group(2)} for .{found.group(2)}"
+    if message.endswith("got 'integer'"):
+        found = next((m for m in _LEADING_ZERO.finditer(text) if m.group(2)), None)
+        if found is not None:
+            digits = found.group(2)
+            return (f"Jinja reads 0{digits} as 0 and then {digits}: write {int(digits)} (or 0o{digits} for an octal "
+                    "number)")
     return None
 
 

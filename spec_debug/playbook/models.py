@@ -25,6 +25,7 @@ STEP_ID = re.compile(r"^[a-z0-9_]+$")
 # KiB, MiB... are powers of 1024, KB, MB... powers of 1000 (coreutils doc, "Block size").
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)\s*(?:([KMGT])(iB|B)?)?$", re.IGNORECASE)
 _SIZE_POWERS = {"K": 1, "M": 2, "G": 3, "T": 4}
+_EXPONENT_SIZE = re.compile(r"^\d+(?:\.\d*)?[eE]\+?\d+$")
 
 
 def parse_size(value: Any) -> int:
@@ -37,7 +38,12 @@ def parse_size(value: Any) -> int:
         return value
     found = _SIZE.match(value.strip()) if isinstance(value, str) else None
     if found is None:
-        raise ValueError(f"{value!r} is not a size: write bytes or a number with a unit, e.g. 512M or 2GiB")
+        # `artifact_limit: 1e6` (text to YAML 1.1, and to coreutils' `head -c`): the bytes named
+        exponent = _EXPONENT_SIZE.match(value.strip()) if isinstance(value, str) else None
+        bytes_meant = float(value) if exponent is not None else None
+        written = (f"write {int(bytes_meant)} (bytes), or" if bytes_meant is not None and bytes_meant.is_integer()
+                   and 1 <= bytes_meant < 2**63 else "write bytes or")
+        raise ValueError(f"{value!r} is not a size: {written} a number with a unit, e.g. 512M or 2GiB")
     number, unit, suffix = found.groups()
     base = 1000 if suffix is not None and suffix.upper() == "B" else 1024
     return int(float(number) * base ** (_SIZE_POWERS[unit.upper()] if unit else 0))

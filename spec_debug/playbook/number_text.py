@@ -249,6 +249,8 @@ _NUMBER_WITH_UNIT = re.compile(r"\s*(?P<number>[-+]?[0-9]+(?:\.[0-9]+)?)\s*(?P<u
 # A whole number as YAML 1.1 (a --var-file) and Python write it in another base, or with `_`
 # between its digits: 0x1F, -0b101, 1_000_000 (yaml.org/type/int.html).
 _OTHER_BASE_INT = re.compile(r"[-+]?(?:(?P<base>0[xX](?:_?[0-9a-fA-F])+|0[bB](?:_?[01])+)|[0-9]+(?:_[0-9]+)+)")
+# A decimal written with `_` between its digits, as float() and YAML 1.1 read it: 1_000.5.
+_GROUPED_DECIMAL = re.compile(r"[-+]?(?:[0-9]+(?:_[0-9]+)*\.(?:[0-9]+(?:_[0-9]+)*)?|\.[0-9]+(?:_[0-9]+)*)")
 
 
 def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | None:
@@ -270,11 +272,16 @@ def number_given_with_unit(name: str, value: Any, default: Any) -> UsageError | 
             f"is {past_float_range(value.strip()) or 'no number its checks can compare'}",
             hint=f"write {_nearer(float(value))}: --var {name}={default}")
     other_base = _OTHER_BASE_INT.fullmatch(value.strip())
-    if other_base is not None:
+    grouped = _GROUPED_DECIMAL.fullmatch(value.strip()) if other_base is None and "_" in value else None
+    if other_base is not None or grouped is not None:
         # `--var port=0x10`, `--var mask=0b11`, `--var n=1_000` (ints to YAML 1.1 and Python):
-        # the x or b was taken for a unit and the hint said --var port=0.
-        digits = other_base.group().replace("_", "")
-        number = int(digits, 0) if other_base.group("base") else int(digits)
+        # the x or b was taken for a unit and the hint said --var port=0. `--var rate=1_000.5`
+        # (1000.5 to float() and YAML 1.1) was "not a number", with the default as the hint.
+        if other_base is not None:
+            digits = other_base.group().replace("_", "")
+            number: int | str = int(digits, 0) if other_base.group("base") else int(digits)
+        else:
+            number = value.strip().replace("_", "").lstrip("+")
         return UsageError(
             f"--var {name}={value}: {name} is a number in the playbook (default {default}), and {value.strip()} "
             f"is text its checks cannot compare (only decimal digits are read as a number)",

@@ -769,6 +769,37 @@ def _unwrapped_message(message: str, expression: str) -> str:
     return message
 
 
+def _bare_tuple(parsed: nodes.Template) -> bool:
+    """Whether `{{ expression }}` parsed to one tuple: `a > 1, 000` or `(a, b)`, which only the
+    run's compile tells apart (a bare one is refused there, a bracketed one is a value)."""
+    body = parsed.body
+    return (len(body) == 1 and isinstance(body[0], nodes.Output) and len(body[0].nodes) == 1
+            and isinstance(body[0].nodes[0], nodes.Tuple))
+
+
+_THOUSANDS = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?![\w.])")
+
+
+def _refuse_trailing_comma(source: str) -> None:
+    """A check is compiled as one expression at run time (evaluate_condition: compile_expression),
+    which refuses what a ',' adds ("chunk after expression"); inside `{{ }}` Jinja reads it as a
+    tuple, so `that: facts.tps > 1,000` validated ok and failed the step on every host. Raises
+    TemplateSyntaxError saying why, where the run's compile refuses it too."""
+    try:
+        _compile_expression(source)
+    except TemplateSyntaxError as exc:
+        number = _THOUSANDS.search(source)
+        if number is not None:
+            parts = number.group().split(",")
+            listed = f"{', '.join(parts[:-1])} and {parts[-1]}"
+            count = {2: "two", 3: "three", 4: "four"}.get(len(parts), str(len(parts)))
+            message = (f"a ',' between digits is no thousands separator to Jinja: {number.group()} reads as {count} "
+                       f"values, {listed}; write {''.join(parts)}")
+        else:
+            message = "a ',' ends the expression here: a check is one expression; join conditions with and / or"
+        raise TemplateSyntaxError(message, exc.lineno, exc.name, exc.filename) from None
+
+
 def undefined_names(source: str, known_vars: set[str], *, expression: bool = False) -> list[str]:
     """Static check: names a template uses that no var or context name defines.
 
@@ -782,6 +813,8 @@ def undefined_names(source: str, known_vars: set[str], *, expression: bool = Fal
         if message == exc.message:
             raise
         raise TemplateSyntaxError(message, exc.lineno, exc.name, exc.filename) from None
+    if expression and _bare_tuple(parsed):
+        _refuse_trailing_comma(source)
     locally_bound = _bound_names(parsed)
     missing: list[str] = []
     for name in parsed.find_all(nodes.Name):

@@ -54,6 +54,21 @@ MAX_STEPS = 10_000
 MAX_TEXT = 32 * 2**20
 _UNCARRIABLE = re.compile("[\x00\ud800-\udfff]")
 
+
+def nests_too_deep(value: Any) -> bool:
+    """Whether a value read another way than through this loader (a JSON --var, a captured JSON
+    fact) holds lists and objects within each other more than MAX_DEPTH levels deep: the run
+    walks vars and facts recursively (redact.redact_value), and 500 levels ran into
+    RecursionError. Iterative: the value is the one a recursive walk cannot take."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
+
 _SURPRISING_INT = re.compile(r"^[-+]?(0[0-7_]+|0o[0-7_]+|0x[0-9a-fA-F_]+|0b[01_]+|[0-9][0-9_]*(:[0-5]?[0-9])+|\d+_[\d_]*)$")
 
 
@@ -696,7 +711,7 @@ class _Builder:
             self.document.reshaped_numbers[path] = raw
         if node.tag == "tag:yaml.org,2002:int" and _SURPRISING_INT.match(raw):
             raise self.fail(node, f"{raw!r} would be read as the number {value}", path,
-                            hint=f'quote it ("{raw}") if you mean the text, or write the decimal number')
+                            hint=f'write {value} if you mean the number, or quote it ("{raw}") if you mean the text')
         return value
 
 

@@ -6,8 +6,8 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from spec_debug.record import RunRecord
-from spec_debug.report.terminal import screen_text
+from spec_debug.record import Finding, RunRecord
+from spec_debug.report.terminal import FIX_LIMIT, clip_middle, screen_text
 from spec_debug.store import RecordWriteError, write_atomic
 
 # XML 1.0 has no way to write most C0 controls, lone surrogates or U+FFFE/U+FFFF, not even as
@@ -19,6 +19,17 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 def xml_text(value: object) -> str:
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", str(value))
+
+
+def failure_text(finding: Finding) -> str:
+    """A finding's evidence, then its fix where it has one, each cut in the middle as report.md
+    and report.html cut them (clip_middle): evidence or a fix that quotes a captured fact
+    (`evidence: ["{{ facts.line }}"]`) made a <failure> of hundreds of KB, one per host of a
+    fleet. A playbook's own code with no `remediation:` ended on a bare "fix: "."""
+    parts = [clip_middle(screen_text("\n".join(finding.evidence)))] if finding.evidence else []
+    if finding.remediation:
+        parts.append(f"fix: {clip_middle(screen_text(finding.remediation), FIX_LIMIT)}")
+    return "\n\n".join(parts)
 
 
 def junit_xml(record: RunRecord) -> str:
@@ -41,7 +52,7 @@ def junit_xml(record: RunRecord) -> str:
                     # Titles and evidence quote what the step printed: shown as its output is
                     # below (colours dropped, not "\u001b[31m" litter; bidi overrides marked).
                     failure = ET.SubElement(case, "failure", message=screen_text(f"{finding.code} {finding.title}"), type=finding.severity)
-                    failure.text = screen_text("\n".join([*finding.evidence, "", f"fix: {finding.remediation}"]))
+                    failure.text = failure_text(finding)
             elif step.status in ("error", "timeout"):
                 errors += 1
                 ET.SubElement(case, "error", message=screen_text(step.message or step.status), type=step.status)

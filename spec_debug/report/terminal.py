@@ -51,6 +51,11 @@ def screen_text(text: object) -> str:
     return value.translate(_PICTURES) if _CONTROL.search(value) else value
 
 
+FIX_LIMIT = 4000
+"""Characters of a finding's fix a report shows: ten times the catalog's longest (diagnose/codes.py),
+so only a fix that quotes a captured fact (`remediation: "shorten {{ facts.line }}"`) is cut."""
+
+
 def clip_middle(text: object, limit: int = 20000) -> str:
     """At most ``limit`` characters: the head and the tail (where the traceback is), with a
     line saying how much was left out in between."""

@@ -14,6 +14,7 @@ from spec_debug.record import (Finding, HostRecord, RunRecord, StepRecord, given
 from spec_debug.playbook.loader import shipped_playbooks_dir
 from spec_debug.playbook.run_folder_input import playbook_argument
 from spec_debug.redact import MASK
+from spec_debug.report.terminal import FIX_LIMIT
 from spec_debug.runner.fetch_limit import human_size
 
 
@@ -213,6 +214,9 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         "severities": severities,
         "reading_notes": record.reading_notes,
         "output_limit": output_limit([len(text) for step in record.steps for text in (step.stdout, step.stderr) if text]),
+        # a fix quoting a captured fact (`remediation: "shorten {{ facts.line }}"`) is cut as its
+        # evidence is: one 100,000-character **Fix:** line per finding
+        "fix_limit": FIX_LIMIT,
         "duration_s": (end - start).total_seconds() if start and end else None,
         "fleet": fleet_summary(record),
         "timeline": timeline(record),

@@ -10,10 +10,11 @@ failed" on every host, with a hint about the ssh config.
 Read as Ansible reads them (ansible/ansible: lib/ansible/config/manager.py, find_ini_config_file:
 the first of $ANSIBLE_CONFIG (a file, or a folder holding ansible.cfg), ./ansible.cfg unless the
 working directory is world-writable, ~/.ansible.cfg, /etc/ansible/ansible.cfg; parsed with
-configparser, `;` starting an inline comment; lib/ansible/config/base.yml: DEFAULT_REMOTE_USER
-and DEFAULT_PRIVATE_KEY_FILE, [defaults] remote_user / private_key_file, overridden by
-$ANSIBLE_REMOTE_USER / $ANSIBLE_PRIVATE_KEY_FILE). The inventory's own variables win over both,
-as the ssh connection plugin's variables do there.
+configparser, `;` starting an inline comment, each value read raw (get_ini_config_value: no `%`
+interpolation); lib/ansible/config/base.yml: DEFAULT_REMOTE_USER and DEFAULT_PRIVATE_KEY_FILE,
+[defaults] remote_user / private_key_file, overridden by $ANSIBLE_REMOTE_USER /
+$ANSIBLE_PRIVATE_KEY_FILE). The inventory's own variables win over both, as the ssh connection
+plugin's variables do there.
 """
 
 from __future__ import annotations
@@ -89,7 +90,11 @@ def login_defaults_with_origin() -> dict[str, tuple[str, str]]:
         try:
             parser.read(path, encoding="utf-8")
             for variable, section, key, _ in _SETTINGS:
-                value = parser.get(section, key, fallback=None)
+                # raw, as Ansible reads it (config/manager.py, get_ini_config_value: raw=True):
+                # interpolated, ssh's own `-o ControlPath=/tmp/cm-%r@%h:%p` was an
+                # InterpolationSyntaxError, and the whole file (remote_user, the key, the port)
+                # was dropped with it
+                value = parser.get(section, key, fallback=None, raw=True)
                 if value:
                     found[variable] = (value, f"{path} [{section}] {key}")
         except (configparser.Error, OSError, UnicodeDecodeError):

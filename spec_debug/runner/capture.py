@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.models import Capture
+from spec_debug.playbook.yaml_nodes import MAX_DEPTH, nests_too_deep
 from spec_debug.runner.output import TRUNCATION_MARKER
 from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
@@ -30,17 +31,30 @@ class CaptureError(ValueError):
     """A capture could not convert or find its value (reported on the step)."""
 
 
+# A fact is walked recursively by the run (redact.redact_value, run.json, templates): 500 levels of
+# `[[[...]]]` from a host ran into RecursionError, an "internal error" that ended the host. Bounded
+# as a playbook, a --var-file and an inventory are.
+MAX_FACT_DEPTH = MAX_DEPTH
+_TOO_DEEP = object()
+
+
 def convert(value: Any, kind: str, name: str | None = None) -> Any:
     if value is None:
         return None
     if kind == "json":
         try:
-            return value if not isinstance(value, str) else json.loads(value)
+            read = value if not isinstance(value, str) else json.loads(value)
         except json.JSONDecodeError as exc:
             # json's own words ("Expecting value: line 1 column 1 (char 0)") named neither the
             # fact nor what was read.
             raise CaptureError(f"{name or 'the value'} (type: json): cannot read {_clipped(value)} as JSON "
                                f"({exc.msg} at character {exc.pos + 1})") from None
+        except RecursionError:  # json.loads itself gives up, about 1,000 levels in
+            read = _TOO_DEEP
+        if read is _TOO_DEEP or nests_too_deep(read):
+            raise CaptureError(f"{name or 'the value'} (type: json): cannot read {_clipped(value)} as JSON: it nests "
+                               f"lists and objects within each other more than {MAX_FACT_DEPTH} levels deep")
+        return read
     if kind == "str":
         return value if isinstance(value, str) else json.dumps(value)
     if kind in ("int", "float"):
@@ -101,6 +115,8 @@ def parse_json_output(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         pass
+    except RecursionError:
+        raise _json_too_deep() from None
     decoder = json.JSONDecoder()
     found: list[Any] = []
     failed, position = 0, 0
@@ -118,6 +134,8 @@ def parse_json_output(text: str) -> Any:
             value, end = decoder.raw_decode(text, start.end() - 1)
         except json.JSONDecodeError:
             value, end = None, -1
+        except RecursionError:
+            raise _json_too_deep() from None
         rest = _LINE_REST.match(text, end) if end >= 0 else None
         if rest is None:  # not JSON, or JSON with more text on its last line ("[1, 2] tensors")
             failed += 1
@@ -138,6 +156,11 @@ def parse_json_output(text: str) -> Any:
             f"({cut.group(1)} bytes cut); run again with --capture-limit above the output's size"
         )
     raise CaptureError("output is not JSON")
+
+
+def _json_too_deep() -> CaptureError:
+    return CaptureError("the output is JSON nested too deep to read (lists and objects within each other, more than "
+                        f"{MAX_FACT_DEPTH} levels deep)")
 
 
 def json_lookup(document: Any, path: str) -> Any:
@@ -172,6 +195,9 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
             value = json_lookup(parsed_json[capture.from_], capture.json_path)
         except KeyError:
             value = None
+        if nests_too_deep(value):
+            raise CaptureError(f"{capture.name} (json: {capture.json_path}): the value nests more than {MAX_FACT_DEPTH} levels "
+                               "deep (lists and objects within each other); capture a part of it with a longer json: path")
         # A JSON null is "no value" as a missing key is: `{"port": null}` with `default: 30000`
         # gave the fact None, and the next command using it failed asking for a default.
         facts[capture.name] = convert(capture.default if value is None else value, capture.type, capture.name)

@@ -30,12 +30,13 @@ from spec_debug.errors import PlaybookError, SpecDebugError, TemplateError, Tran
 from spec_debug.playbook.fact_order import captured_names
 from spec_debug.playbook.loader import LoadedPlaybook
 from spec_debug.playbook.models import Step, is_empty_var
+from spec_debug.playbook.none_guard import PlaybookWarning
 from spec_debug.playbook.number_text import number_given_with_unit
 from spec_debug.playbook.var_types import typed_inventory_values
 from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
 )
-from spec_debug.record import Finding, HostRecord, PlaybookRef, RunRecord, StepLeftRunning, StepRecord
+from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningRecord, RunRecord, StepLeftRunning, StepRecord
 from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
@@ -88,6 +89,9 @@ class RunOptions:
     reporter: Reporter = field(default_factory=Reporter)
     gate: StepGate | None = None
     command_line: list[str] = field(default_factory=list)
+    load_warnings: tuple[PlaybookWarning, ...] = ()
+    """The playbook's load-time warnings (none_guard_warnings), which the caller printed:
+    kept in run.json's playbook.warnings."""
 
 
 class _Abort(Exception):
@@ -180,7 +184,8 @@ class Run:
         self._secrets = tuple(sorted(secrets, key=len, reverse=True))
         self.record = RunRecord(
             run_id=store.run_dir.name,
-            playbook=PlaybookRef(name=self.playbook.name, path=loaded.path, sha256=loaded.sha256),
+            playbook=PlaybookRef(name=self.playbook.name, path=loaded.path, sha256=loaded.sha256, warnings=[
+                PlaybookWarningRecord(message=w.located, hint=w.hint) for w in self.options.load_warnings]),
             started_at=utc_now(),
             vars=self._clean(run_vars),
             hosts=[

@@ -60,7 +60,9 @@ import yaml
 from spec_debug.errors import UsageError
 from spec_debug.playbook.loader import text_encoding
 # The playbook loader's test for a number YAML reshapes (`0.10` -> 0.1), shared, not redone.
-from spec_debug.playbook.yaml_nodes import _error_position, _reshaped, _tab_hint
+from spec_debug.playbook.yaml_nodes import (
+    MAX_DEPTH, MAX_TEXT, MAX_VALUES, _BoundedLoader, _clamp_line, _error_position, _reshaped, _tab_hint, _TooDeep, _TooManyValues, _TooMuchText,
+)
 from spec_debug.runner.ansible_cfg import login_defaults_with_origin
 from spec_debug.runner.hosts import HostSpec, expand_host_pattern, ipv6_host
 from spec_debug.runner.ssh_args import added_up, merge_option, parse_ssh_args
@@ -361,6 +363,8 @@ def _parses_as_mapping(text: str, path: Path) -> bool:
         data = loader.get_single_data()
     except yaml.YAMLError:
         return False
+    except (_TooDeep, _TooManyValues, _TooMuchText) as exc:
+        raise _past_bound(exc, str(path), text, "inventory") from None
     finally:
         loader.dispose()
     return isinstance(data, dict) and bool(data) and all(
@@ -424,7 +428,7 @@ def _read_vars_file(path: Path) -> dict[str, Any]:
     text = _read_text(path, "vars file")
     if text.lstrip().startswith(_VAULT_HEADER):
         return {}  # a whole file encrypted with ansible-vault: secrets we neither need nor can read
-    data = _load_yaml(text, str(path))
+    data = _load_yaml(text, str(path), "vars file")
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -442,12 +446,28 @@ def _kept(key: object, value: object) -> bool:
     return not isinstance(value, _Vaulted) or key in _PASSWORD_VARS
 
 
-class _AnsibleYamlLoader(yaml.SafeLoader):
+class _AnsibleYamlLoader(_BoundedLoader):
     """SafeLoader that also accepts Ansible's tags: `!vault` (encrypted, left out) and `!unsafe`
-    (a plain string to us), which plain yaml.safe_load refuses with a ConstructorError."""
+    (a plain string to us), which plain yaml.safe_load refuses with a ConstructorError.
+
+    Bounded as a playbook is (yaml_nodes._BoundedLoader): PyYAML composes recursively, and a
+    value 10,000 `[` deep ran into RecursionError, a traceback naming no file; nine lines of
+    nine aliases each (387 million values) were built into a host's vars and walked for minutes."""
 
     source = "<inventory>"
     """The file read, for the place a _ReshapedNumber names."""
+
+
+def _past_bound(exc: _TooDeep | _TooManyValues | _TooMuchText, source: str, text: str, kind: str) -> UsageError:
+    """The one-line error for a document past yaml_nodes' bounds, in the playbook loader's words."""
+    where = f"{source}:{_clamp_line(exc.mark.line + 1, text)}:{exc.mark.column + 1}"
+    if isinstance(exc, _TooDeep):
+        return UsageError(f"{where}: the YAML nests more than {MAX_DEPTH} levels deep")
+    if isinstance(exc, _TooManyValues):
+        return UsageError(f"{where}: the {kind} expands to more than {MAX_VALUES} values ({exc.through_aliases} of them "
+                          "through YAML aliases)", hint="write the repeated parts out, or use fewer nested aliases")
+    return UsageError(f"{where}: the {kind} expands to more than {MAX_TEXT // 2**20} MiB of text ({exc.through_aliases} "
+                      "characters of it through YAML aliases)", hint="write the repeated parts out, or use fewer aliases of the long value")
 
 
 class _ReshapedNumber(float):
@@ -491,7 +511,7 @@ def _past_the_end(exc: yaml.MarkedYAMLError, text: str) -> bool:
     return exc.problem_mark is not None and exc.problem_mark.line >= text.count("\n") and exc.context_mark is not None
 
 
-def _load_yaml(text: str, source: str) -> Any:
+def _load_yaml(text: str, source: str, kind: str = "inventory") -> Any:
     loader = _AnsibleYamlLoader(text)
     loader.source = source
     try:
@@ -509,6 +529,8 @@ def _load_yaml(text: str, source: str) -> Any:
         ) from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{source}: not valid YAML: {exc}") from None
+    except (_TooDeep, _TooManyValues, _TooMuchText) as exc:
+        raise _past_bound(exc, source, text, kind) from None
     finally:
         loader.dispose()
 
