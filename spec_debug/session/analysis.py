@@ -1129,16 +1129,16 @@ class _SessionState:
         target = x.target
         if self.shell_variables is not None and ev.command:
             target = self._shell_target(ev, target)
-        if st.spawn_waits:
-            self._after_spawns(ev, st, category, target)
-        cleanup = (category == "launch_server" or st.own_servers is not None) and ev.command and \
-            self._own_server(ev, st, category, target)
         # the pivot logic's kind of step: a look at an installed version (`pip show sglang`) is
         # "other" in commands[], but no retry of a failed launch (was: the turn to it went unnoticed)
         step = category
         if category == "other" and ev.command and _may_check_version(ev.command) \
                 and checked_packages((target.inner if target is not None else None) or ev.command):
             step = VERSION_CHECK
+        if st.spawn_waits:
+            self._after_spawns(ev, st, step, target)  # the step's kind, as after a failure of its own
+        cleanup = (category == "launch_server" or st.own_servers is not None) and ev.command and \
+            self._own_server(ev, st, category, target)
         if not cleanup:  # stopping the agent's own test server is no change of approach
             self._pivot_check(ev, st, step, target)
         st.recent.append(step)
@@ -1524,7 +1524,8 @@ class _SessionState:
             self._concat(ev, Extracted(layer_ids=(ids,)), host=host)
 
     def _after_spawns(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
-        """The call an agent made after sub-agents reported: what it did next, for _spawn_pivots."""
+        """The call an agent made after sub-agents reported: what it did next, for _spawn_pivots.
+        ``category``: the pivot logic's kind of it (a version check is :data:`VERSION_CHECK`)."""
         shown = ((target.inner or ev.command) + (f" (on {target.host})" if target.host else "")) if ev.command \
             else f"{ev.tool_name} {ev.path or ''}".strip()
         for wait in st.spawn_waits:
@@ -1540,7 +1541,7 @@ class _SessionState:
         itself is no error). Known only at the end, so it starts no phase of the trunk."""
         spawned = {info.spawned_by: info.id for info in self.tree.agents.values() if info.spawned_by}
         pivoted = {(p.agent, p.seq) for p in self.kept["pivots"].values()}
-        what = shell.CATEGORY_TITLES
+        what = _STEP_TITLES
         for agent, wait, seq, category, shown, ts in self.spawns_answered:
             child = self.agents.get(spawned.get(wait.call_id, ""))
             trig = child.trigger if child is not None else None
@@ -1550,7 +1551,7 @@ class _SessionState:
             summary = (f"After sub-agent {spawned[wait.call_id]}'s {trig.summary} [msg {wait.seq}], moved from "
                        f"{what[wait.category].lower()} to {what[category].lower()}: {shown[:240]}")
             self._keep(self.kept["pivots"], PivotRecord(self.session, seq, wait.seq, "error", summary, agent,
-                                                        wait.category, category, ts))
+                                                        wait.category, _STEP_CATEGORY.get(category, category), ts))
             pivoted.add((agent, seq))
 
     def _reported_causes(self) -> None:
