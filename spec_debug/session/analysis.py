@@ -52,6 +52,7 @@ from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
 from spec_debug.session.version_checks import checked_packages
+from spec_debug.session.versions_seen import VersionSeen, printed_versions
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -87,6 +88,9 @@ class SessionAnalysis:
     read): distill's defaults for its checks' vars; no part of the JSON contract."""
     file_edits: list[FileEdit] = field(default_factory=list)
     """Edits made with a file tool (the postmortem's changes); no part of the JSON contract."""
+    versions_seen: list[VersionSeen] = field(default_factory=list)
+    """The installed versions a version check printed (the postmortem's words for a turn to it);
+    no part of the JSON contract."""
 
     @property
     def hosts(self) -> list[str]:
@@ -493,7 +497,7 @@ INTERRUPTS_KEPT = 3
 ``stats.interrupts``)."""
 
 _KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops",
-         "checkpoints_seen", "file_edits")
+         "checkpoints_seen", "file_edits", "versions_seen")
 
 
 @dataclass
@@ -1458,6 +1462,15 @@ class _SessionState:
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, record.host, "listed", served[0], served[1],
                     command_seq=record.seq))
+            elif (call.category == "other" or call.category == "python") and ev.text and not failed \
+                    and _may_check_version(record.inner) \
+                    and (checked := checked_packages(record.inner)):
+                # `pip show sglang`: what it showed ("Version: 0.4.1") is what the postmortem says
+                # the agent turned to (was "running commands")
+                python = "__version__" in record.inner
+                for package, version in printed_versions(checked, ev.text, python).items():
+                    self._keep(self.kept["versions_seen"], VersionSeen(
+                        self.session, record.seq, ev.agent, record.host, package, version[:40]))
         if st.background and ev.text and fmt == "text" and reports_job_end(ev.text):
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:

@@ -39,7 +39,7 @@ from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES
 from spec_debug.session.shell import template as command_template
 from spec_debug.session.shell_words import simple_commands
-from spec_debug.session.version_checks import installed_packages
+from spec_debug.session.version_checks import checked_packages, installed_packages
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
 _REVERTED_AT = " was reverted at [msg "
@@ -130,6 +130,7 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
         segments=[replace(g, start_seq=up(g.start_seq, g.session), end_seq=up(g.end_seq, g.session),
                           title=text(g.title, g.session)) for g in a.segments],
         file_edits=[replace(e, seq=up(e.seq, e.session)) for e in a.file_edits],
+        versions_seen=[replace(v, seq=up(v.seq, v.session)) for v in a.versions_seen],
     ), True
 
 
@@ -339,8 +340,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
     # what prompted it, not only where (the reader saw "after [msg 45]" and went looking)
+    turned_to = _turned_to(a)
     went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}[msg {p.trigger_seq}]: "
-                 f"{CATEGORY_TITLES[p.from_category].lower()} → {CATEGORY_TITLES[p.to_category].lower()} "
+                 f"{CATEGORY_TITLES[p.from_category].lower()} → "
+                 f"{turned_to.get((p.session, p.seq)) or CATEGORY_TITLES[p.to_category].lower()} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
     resolution = _resolution(a, reverts)
@@ -637,6 +640,27 @@ def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord
     for m in readings:
         hosts.setdefault(m.host, []).append(m)
     return hosts
+
+
+def _turned_to(a: SessionAnalysis) -> dict[tuple[str, int], str]:
+    """What the agent turned to at a pivot that was a version check (`pip show sglang`, `python
+    -c "import sglang; print(sglang.__version__)"`): the packages it checked and the versions it
+    showed ("checking installed versions (sglang 0.4.1)"), by the pivot's (session, seq). Was its
+    kind ("running commands", "running python"), which told the reader neither what was looked
+    at nor what was found."""
+    others = {(p.session, p.seq) for p in a.pivots if p.to_category in ("other", "python")}
+    if not others:
+        return {}
+    seen: dict[tuple[str, int], dict[str, str]] = {}
+    for v in a.versions_seen:
+        seen.setdefault((v.session, v.seq), {}).setdefault(v.package, v.version)
+    out = {}
+    for c in a.commands:
+        if (c.session, c.seq) in others and (checked := checked_packages(c.inner or c.command)):
+            versions = seen.get((c.session, c.seq), {})
+            named = ", ".join(f"{n} {versions[n]}" if n in versions else n for n in sorted(checked))
+            out[c.session, c.seq] = f"checking installed versions ({named})"
+    return out
 
 
 def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord | FileEdit]:
