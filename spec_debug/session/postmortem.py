@@ -36,7 +36,7 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
-from spec_debug.session.shell import CATEGORY_TITLES
+from spec_debug.session.shell import CATEGORY_TITLES, note_variables
 from spec_debug.session.shell import template as command_template
 from spec_debug.session.shell_words import simple_commands
 from spec_debug.session.version_checks import checked_packages, installed_packages
@@ -701,6 +701,8 @@ def _other_change(command: str, folder: str | None = None) -> bool:
     written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
     Resolution credited the relaunch after them, or no change at all. ``folder``: the one it ran
     in (`pip install -e .` there installs the project it names)."""
+    if "$" in command and "=" in command:
+        command = _line_variables_put_in(command)
     if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command):
         return True
     if ">" not in command and "tee" not in command:
@@ -714,6 +716,26 @@ def _other_change(command: str, folder: str | None = None) -> bool:
     else:
         return False
     return any(p.endswith(_CONFIG_SUFFIXES) and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
+
+
+_VARIABLE_USE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _line_variables_put_in(command: str) -> str:
+    """``command`` with the variables its own line set (``CFG=/etc/sglang/spec.yaml; echo ... >>
+    $CFG``, ``export CFG=...``) replaced by their values, as the shell expands them for the
+    commands after the assignment (bash(1), PARAMETERS); a variable it did not set, or set to
+    several values, stays as written (what it names is unknown)."""
+    known: dict[str, str | None] = {}
+    note_variables(command, known)
+    if not known:
+        return command
+
+    def value(m: re.Match) -> str:
+        found = known.get(m.group(1) or m.group(2))
+        return found.strip("'\"") if found and "$" not in found else m.group(0)
+
+    return _VARIABLE_USE.sub(value, command)
 
 
 @lru_cache(maxsize=1024)
