@@ -49,6 +49,12 @@ def _then_space(text: str) -> str:
     return f"{text} " if text else ""
 
 
+def _in_sentence(title: str) -> str:
+    """A kind's title inside a sentence: its first letter lower, the names in it as written
+    ("checking the GPUs", "running Python"; was "checking the gpus", "running python")."""
+    return title[:1].lower() + title[1:]
+
+
 def _first_msg(line: str) -> int:
     """The seq of a line's first [msg N] (lines without one last)."""
     m = _MSG_REF.search(line)
@@ -342,8 +348,8 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     # what prompted it, not only where (the reader saw "after [msg 45]" and went looking)
     turned_to = _turned_to(a)
     went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}[msg {p.trigger_seq}]: "
-                 f"{CATEGORY_TITLES[p.from_category].lower()} → "
-                 f"{turned_to.get((p.session, p.seq)) or CATEGORY_TITLES[p.to_category].lower()} "
+                 f"{_in_sentence(CATEGORY_TITLES[p.from_category])} → "
+                 f"{turned_to.get((p.session, p.seq)) or _in_sentence(CATEGORY_TITLES[p.to_category])} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
     resolution = _resolution(a, reverts)
