@@ -714,13 +714,17 @@ def _other_change(command: str, folder: str | None = None) -> bool:
     if ">" not in command and "tee" not in command:
         return False
     why = changes_host(command)
-    if why == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`: the files tee writes
-        paths = [w for argv in simple_commands(command) if not isinstance(argv, str) and argv and argv[0] == "tee"
-                 for w in argv[1:] if not w.startswith("-")]
-    elif why and why.startswith("writes "):
-        paths = [why.removeprefix("writes ").strip("'\"")]
-    else:
+    if why is None:
         return False
+    paths = [why.removeprefix("writes ")] if why.startswith("writes ") else []
+    # every file the line writes, not only the first change changes_host names: the backup made
+    # first (`cp spec.yaml spec.yaml.bak && echo ... >> spec.yaml`) hid the write to the config
+    for argv in simple_commands(command, writes=True):
+        if isinstance(argv, str):  # a redirection's file
+            paths.append(argv)
+        elif argv and argv[0] == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`
+            paths.extend(w for w in argv[1:] if not w.startswith("-"))
+    paths = [p.strip("'\"") for p in paths]
     return any(p.endswith(_CONFIG_SUFFIXES) and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
 
 
