@@ -39,7 +39,7 @@ from spec_debug.session.segments import COMPACTION_TITLE
 from spec_debug.session.shell import CATEGORY_TITLES, note_variables
 from spec_debug.session.shell import template as command_template
 from spec_debug.session.shell_words import simple_commands
-from spec_debug.session.version_checks import checked_packages, installed_packages
+from spec_debug.session.version_checks import checked_packages, installed_packages, pinned_versions
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
 _REVERTED_AT = " was reverted at [msg "
@@ -955,6 +955,39 @@ def _revert_of(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reverts
         before = _spec_flags(_launch_before(a, c))
         if before and set(before) != set(_spec_flags(c.inner or c.command)):
             return reverts.reverted_by(c, before, _spec_flags)
+    elif c.category == "other" and "install" in (c.inner or c.command):
+        return _install_undone(a, c)
+    return None
+
+
+def _install_undone(a: SessionAnalysis, c: CommandRecord) -> CommandRecord | None:
+    """The later install that put back the version a package had before ``c`` installed another
+    (`pip install -U sglang==0.4.6`, then `pip install sglang==0.4.1` where `pip show sglang`
+    said 0.4.1 before, or an earlier install pinned it): by the same agent on the same host.
+    Was none: the upgrade was told as the fix, and "the change was measured again", after the
+    session had gone back to the old version."""
+    names = installed_packages(c.inner or c.command, c.cwd)
+    if not names:
+        return None
+    before: dict[str, str] = {}
+    for v in a.versions_seen:  # in the session's order: the last one seen before the change
+        if v.session == c.session and v.agent == c.agent and v.host == c.host and v.seq < c.seq \
+                and v.package in names:
+            before[v.package] = v.version
+    later = []
+    for x in a.commands:
+        if x.session != c.session or x.agent != c.agent or x.host != c.host or x.category != "other" \
+                or "==" not in (text := x.inner or x.command):
+            continue
+        if x.seq < c.seq:
+            before.update((n, v) for n, v in pinned_versions(text).items() if n in names)
+        elif x.seq > c.seq:
+            later.append(x)
+    mine = pinned_versions(c.inner or c.command)
+    for x in later:
+        pins = pinned_versions(x.inner or x.command)
+        if any(before.get(n) == v and mine.get(n) != v for n, v in pins.items() if n in names):
+            return x
     return None
 
 

@@ -171,6 +171,28 @@ def _project_name(word: str, folder: str) -> str | None:
     return None
 
 
+_PIN = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([\w.+!-]+)")
+
+
+def pinned_versions(command: str) -> dict[str, str]:
+    """The exact version each package ``command`` installs is pinned to (``pip install
+    "sglang[all]==0.4.1"``: {"sglang": "0.4.1"}), by normalised name; pip's ``==`` version
+    specifier (PEP 440, "Version matching"). Other specifiers (``>=``) pin nothing."""
+    if "==" not in command or "install" not in command:
+        return {}
+    out: dict[str, str] = {}
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        verb = _verb_args(argv)
+        if verb is None or verb[0] != "install":
+            continue
+        for w in verb[1]:
+            if (m := _PIN.fullmatch(w.strip("'\""))) and (n := _name(m.group(1))):
+                out[n] = m.group(2)
+    return out
+
+
 def deciding_checks(commands: Iterable[CommandRecord]) -> dict[tuple[str, int], CommandRecord]:
     """The first install each version check was followed by, of a package it names, by the same
     agent on the same host; by the check's (session, seq)."""
