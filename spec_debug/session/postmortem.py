@@ -451,6 +451,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "action_items": action_items,
         "open_questions": open_questions,
         "hypotheses_said": bool(a.hypotheses),
+        # no throughput read at all: "no change was followed by a rise" told an OOM incident's
+        # reader that throughput was measured and did not rise
+        "throughput_read": any(m.name == "throughput" for m in a.metrics),
         "timeline": _timeline(a),
         "segments": a.segments,
         "agents": a.agents,
