@@ -1558,13 +1558,16 @@ class _SessionState:
         for agent, wait, seq, category, shown, ts in self.spawns_answered:
             child = self.agents.get(spawned.get(wait.call_id, ""))
             trig = child.trigger if child is not None else None
-            if trig is None or trig.kind != "error" or (agent, seq) in pivoted \
-                    or category in wait.recent or category == wait.category or category in ("edit", "other"):
+            # The approach that failed is the sub-agent's (its failed launch), not the spawn call's
+            # kind ("other"): the parent launching the server again itself is the ordinary retry
+            # (was a pivot "from running commands to launching the server"), as after its own failure
+            if trig is None or trig.kind != "error" or (agent, seq) in pivoted or category in wait.recent \
+                    or category in trig.recent or category == trig.category or category in ("edit", "other"):
                 continue
             summary = (f"After sub-agent {spawned[wait.call_id]}'s {trig.summary} [msg {wait.seq}], moved from "
-                       f"{what[wait.category].lower()} to {what[category].lower()}: {shown[:240]}")
+                       f"{what[trig.category].lower()} to {what[category].lower()}: {shown[:240]}")
             self._keep(self.kept["pivots"], PivotRecord(self.session, seq, wait.seq, "error", summary, agent,
-                                                        wait.category, _STEP_CATEGORY.get(category, category), ts))
+                                                        trig.category, _STEP_CATEGORY.get(category, category), ts))
             pivoted.add((agent, seq))
 
     def _reported_causes(self) -> None:
