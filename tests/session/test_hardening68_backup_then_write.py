@@ -10,18 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from spec_debug.session import analyze_path
-from spec_debug.session.postmortem import postmortem_view
-from tests.session.test_hardening67_install_folder import _BENCH, _BENCH_CMD, _session
+from tests.session.test_hardening68_config_variable import _resolution as _resolution_after
 
 _LAUNCH = "pkill -f sglang; python -m sglang.launch_server --config /srv/spec.yaml > /tmp/s.log 2>&1 &"
 _SPEC = "/srv/spec.yaml"
 
 
 def _resolution(tmp_path: Path, change: str) -> list[str]:
-    path = _session(tmp_path / "s.jsonl", [(_BENCH_CMD, _BENCH.format("60.5"), "/root"), (change, "", "/root"),
-                                           (_LAUNCH, "", "/root"), (_BENCH_CMD, _BENCH.format("120.3"), "/root")])
-    return postmortem_view(analyze_path(path))["resolution"]
+    return _resolution_after(tmp_path, change, _LAUNCH)
 
 
 @pytest.mark.parametrize("change", [

@@ -17,9 +17,10 @@ from tests.session.test_hardening67_install_folder import _BENCH, _BENCH_CMD, _s
 _LAUNCH = "pkill -f sglang; python -m sglang.launch_server --config /etc/sglang/spec.yaml > /tmp/s.log 2>&1 &"
 
 
-def _resolution(tmp_path: Path, change: str) -> list[str]:
+def _resolution(tmp_path: Path, change: str, launch: str = _LAUNCH) -> list[str]:
+    """The Resolution of a benchmark, ``change``, ``launch`` and a benchmark that read more."""
     path = _session(tmp_path / "s.jsonl", [(_BENCH_CMD, _BENCH.format("60.5"), "/root"), (change, "", "/root"),
-                                           (_LAUNCH, "", "/root"), (_BENCH_CMD, _BENCH.format("120.3"), "/root")])
+                                           (launch, "", "/root"), (_BENCH_CMD, _BENCH.format("120.3"), "/root")])
     return postmortem_view(analyze_path(path))["resolution"]
 
 
