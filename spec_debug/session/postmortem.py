@@ -728,7 +728,10 @@ def _other_change(command: str, folder: str | None = None) -> bool:
         elif argv and argv[0] == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`
             paths.extend(w for w in argv[1:] if not w.startswith("-"))
     paths = [p.strip("'\"") for p in paths]
-    return any(p.endswith(_CONFIG_SUFFIXES) and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
+    # a file under /etc is the host's configuration whatever its name (FHS 3.0, 3.7 "/etc: Host-specific
+    # system configuration"): systemd's EnvironmentFile=/etc/default/sglang, a unit file
+    return any((p.endswith(_CONFIG_SUFFIXES) or p.startswith("/etc/"))
+               and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
