@@ -52,6 +52,7 @@ from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
 from spec_debug.session.version_checks import checked_packages
+from spec_debug.session.versions_seen import VersionSeen, printed_versions
 
 LOOP_MIN = 3
 """The same failing command template this many times in a row is a loop (Bouzenia & Pradel,
@@ -87,6 +88,9 @@ class SessionAnalysis:
     read): distill's defaults for its checks' vars; no part of the JSON contract."""
     file_edits: list[FileEdit] = field(default_factory=list)
     """Edits made with a file tool (the postmortem's changes); no part of the JSON contract."""
+    versions_seen: list[VersionSeen] = field(default_factory=list)
+    """The installed versions a version check printed (the postmortem's words for a turn to it);
+    no part of the JSON contract."""
 
     @property
     def hosts(self) -> list[str]:
@@ -493,7 +497,7 @@ INTERRUPTS_KEPT = 3
 ``stats.interrupts``)."""
 
 _KEPT = ("prompts", "hypotheses", "commands", "errors", "metrics", "concat_orders", "findings", "pivots", "loops",
-         "checkpoints_seen", "file_edits")
+         "checkpoints_seen", "file_edits", "versions_seen")
 
 
 @dataclass
@@ -1129,16 +1133,16 @@ class _SessionState:
         target = x.target
         if self.shell_variables is not None and ev.command:
             target = self._shell_target(ev, target)
-        if st.spawn_waits:
-            self._after_spawns(ev, st, category, target)
-        cleanup = (category == "launch_server" or st.own_servers is not None) and ev.command and \
-            self._own_server(ev, st, category, target)
         # the pivot logic's kind of step: a look at an installed version (`pip show sglang`) is
         # "other" in commands[], but no retry of a failed launch (was: the turn to it went unnoticed)
         step = category
         if category == "other" and ev.command and _may_check_version(ev.command) \
                 and checked_packages((target.inner if target is not None else None) or ev.command):
             step = VERSION_CHECK
+        if st.spawn_waits:
+            self._after_spawns(ev, st, step, target)  # the step's kind, as after a failure of its own
+        cleanup = (category == "launch_server" or st.own_servers is not None) and ev.command and \
+            self._own_server(ev, st, category, target)
         if not cleanup:  # stopping the agent's own test server is no change of approach
             self._pivot_check(ev, st, step, target)
         st.recent.append(step)
@@ -1458,6 +1462,15 @@ class _SessionState:
                 self._keep(self.kept["checkpoints_seen"], CheckpointSeen(
                     self.session, ev.seq, ev.agent, record.host, "listed", served[0], served[1],
                     command_seq=record.seq))
+            elif (call.category == "other" or call.category == "python") and ev.text and not failed \
+                    and _may_check_version(record.inner) \
+                    and (checked := checked_packages(record.inner)):
+                # `pip show sglang`: what it showed ("Version: 0.4.1") is what the postmortem says
+                # the agent turned to (was "running commands")
+                python = "__version__" in record.inner
+                for package, version in printed_versions(checked, ev.text, python).items():
+                    self._keep(self.kept["versions_seen"], VersionSeen(
+                        self.session, record.seq, ev.agent, record.host, package, version[:40]))
         if st.background and ev.text and fmt == "text" and reports_job_end(ev.text):
             self._jobs_ended(ev, st, info, stretch)  # (after the call's own status: zsh reports at once)
         if failed:
@@ -1524,7 +1537,8 @@ class _SessionState:
             self._concat(ev, Extracted(layer_ids=(ids,)), host=host)
 
     def _after_spawns(self, ev: Event, st: _Agent, category: str, target: shell.Target | None) -> None:
-        """The call an agent made after sub-agents reported: what it did next, for _spawn_pivots."""
+        """The call an agent made after sub-agents reported: what it did next, for _spawn_pivots.
+        ``category``: the pivot logic's kind of it (a version check is :data:`VERSION_CHECK`)."""
         shown = ((target.inner or ev.command) + (f" (on {target.host})" if target.host else "")) if ev.command \
             else f"{ev.tool_name} {ev.path or ''}".strip()
         for wait in st.spawn_waits:
@@ -1540,17 +1554,20 @@ class _SessionState:
         itself is no error). Known only at the end, so it starts no phase of the trunk."""
         spawned = {info.spawned_by: info.id for info in self.tree.agents.values() if info.spawned_by}
         pivoted = {(p.agent, p.seq) for p in self.kept["pivots"].values()}
-        what = shell.CATEGORY_TITLES
+        what = _STEP_TITLES
         for agent, wait, seq, category, shown, ts in self.spawns_answered:
             child = self.agents.get(spawned.get(wait.call_id, ""))
             trig = child.trigger if child is not None else None
-            if trig is None or trig.kind != "error" or (agent, seq) in pivoted \
-                    or category in wait.recent or category == wait.category or category in ("edit", "other"):
+            # The approach that failed is the sub-agent's (its failed launch), not the spawn call's
+            # kind ("other"): the parent launching the server again itself is the ordinary retry
+            # (was a pivot "from running commands to launching the server"), as after its own failure
+            if trig is None or trig.kind != "error" or (agent, seq) in pivoted or category in wait.recent \
+                    or category in trig.recent or category == trig.category or category in ("edit", "other"):
                 continue
             summary = (f"After sub-agent {spawned[wait.call_id]}'s {trig.summary} [msg {wait.seq}], moved from "
-                       f"{what[wait.category].lower()} to {what[category].lower()}: {shown[:240]}")
+                       f"{what[trig.category].lower()} to {what[category].lower()}: {shown[:240]}")
             self._keep(self.kept["pivots"], PivotRecord(self.session, seq, wait.seq, "error", summary, agent,
-                                                        wait.category, category, ts))
+                                                        trig.category, _STEP_CATEGORY.get(category, category), ts))
             pivoted.add((agent, seq))
 
     def _reported_causes(self) -> None:

@@ -36,10 +36,10 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
-from spec_debug.session.shell import CATEGORY_TITLES
+from spec_debug.session.shell import CATEGORY_TITLES, note_variables
 from spec_debug.session.shell import template as command_template
 from spec_debug.session.shell_words import simple_commands
-from spec_debug.session.version_checks import installed_packages
+from spec_debug.session.version_checks import checked_packages, installed_packages, pinned_versions
 
 _MSG_REF = re.compile(r"\[msg (\d+)\]")
 _REVERTED_AT = " was reverted at [msg "
@@ -47,6 +47,12 @@ _REVERTED_AT = " was reverted at [msg "
 
 def _then_space(text: str) -> str:
     return f"{text} " if text else ""
+
+
+def _in_sentence(title: str) -> str:
+    """A kind's title inside a sentence: its first letter lower, the names in it as written
+    ("checking the GPUs", "running Python"; was "checking the gpus", "running python")."""
+    return title[:1].lower() + title[1:]
 
 
 def _first_msg(line: str) -> int:
@@ -130,6 +136,7 @@ def _one_numbering(a: SessionAnalysis) -> tuple[SessionAnalysis, bool]:
         segments=[replace(g, start_seq=up(g.start_seq, g.session), end_seq=up(g.end_seq, g.session),
                           title=text(g.title, g.session)) for g in a.segments],
         file_edits=[replace(e, seq=up(e.seq, e.session)) for e in a.file_edits],
+        versions_seen=[replace(v, seq=up(v.seq, v.session)) for v in a.versions_seen],
     ), True
 
 
@@ -339,8 +346,10 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
     confirmed = [h for h in a.hypotheses if h.status == "confirmed"]
 
     # what prompted it, not only where (the reader saw "after [msg 45]" and went looking)
+    turned_to = _turned_to(a)
     went_well = [f"Changed approach after {_then_space(trigger_said(p, 100))}[msg {p.trigger_seq}]: "
-                 f"{CATEGORY_TITLES[p.from_category].lower()} → {CATEGORY_TITLES[p.to_category].lower()} "
+                 f"{_in_sentence(CATEGORY_TITLES[p.from_category])} → "
+                 f"{turned_to.get((p.session, p.seq)) or _in_sentence(CATEGORY_TITLES[p.to_category])} "
                  f"[msg {p.seq}] ({p.agent})." for p in a.pivots]
     went_well += [f"Hypothesis confirmed [msg {h.outcome_seq}]: “{_short(h.text, 160)}” [msg {h.seq}]" for h in confirmed]
     resolution = _resolution(a, reverts)
@@ -442,6 +451,9 @@ def postmortem_view(a: SessionAnalysis) -> dict[str, Any]:
         "action_items": action_items,
         "open_questions": open_questions,
         "hypotheses_said": bool(a.hypotheses),
+        # no throughput read at all: "no change was followed by a rise" told an OOM incident's
+        # reader that throughput was measured and did not rise
+        "throughput_read": any(m.name == "throughput" for m in a.metrics),
         "timeline": _timeline(a),
         "segments": a.segments,
         "agents": a.agents,
@@ -639,6 +651,27 @@ def _by_host(readings: list[MetricRecord]) -> dict[str | None, list[MetricRecord
     return hosts
 
 
+def _turned_to(a: SessionAnalysis) -> dict[tuple[str, int], str]:
+    """What the agent turned to at a pivot that was a version check (`pip show sglang`, `python
+    -c "import sglang; print(sglang.__version__)"`): the packages it checked and the versions it
+    showed ("checking installed versions (sglang 0.4.1)"), by the pivot's (session, seq). Was its
+    kind ("running commands", "running python"), which told the reader neither what was looked
+    at nor what was found."""
+    others = {(p.session, p.seq) for p in a.pivots if p.to_category in ("other", "python")}
+    if not others:
+        return {}
+    seen: dict[tuple[str, int], dict[str, str]] = {}
+    for v in a.versions_seen:
+        seen.setdefault((v.session, v.seq), {}).setdefault(v.package, v.version)
+    out = {}
+    for c in a.commands:
+        if (c.session, c.seq) in others and (checked := checked_packages(c.inner or c.command)):
+            versions = seen.get((c.session, c.seq), {})
+            named = ", ".join(f"{n} {versions[n]}" if n in versions else n for n in sorted(checked))
+            out[c.session, c.seq] = f"checking installed versions ({named})"
+    return out
+
+
 def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> list[CommandRecord | FileEdit]:
     """The changes (a patch, a config edit, a relaunch) the agent that read ``m`` made on its host
     after ``after`` and before the reading. The launch of the server without speculation that
@@ -677,19 +710,48 @@ def _other_change(command: str, folder: str | None = None) -> bool:
     written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
     Resolution credited the relaunch after them, or no change at all. ``folder``: the one it ran
     in (`pip install -e .` there installs the project it names)."""
+    if "$" in command and "=" in command:
+        command = _line_variables_put_in(command)
     if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command):
         return True
     if ">" not in command and "tee" not in command:
         return False
     why = changes_host(command)
-    if why == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`: the files tee writes
-        paths = [w for argv in simple_commands(command) if not isinstance(argv, str) and argv and argv[0] == "tee"
-                 for w in argv[1:] if not w.startswith("-")]
-    elif why and why.startswith("writes "):
-        paths = [why.removeprefix("writes ").strip("'\"")]
-    else:
+    if why is None:
         return False
-    return any(p.endswith(_CONFIG_SUFFIXES) and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
+    paths = [why.removeprefix("writes ")] if why.startswith("writes ") else []
+    # every file the line writes, not only the first change changes_host names: the backup made
+    # first (`cp spec.yaml spec.yaml.bak && echo ... >> spec.yaml`) hid the write to the config
+    for argv in simple_commands(command, writes=True):
+        if isinstance(argv, str):  # a redirection's file
+            paths.append(argv)
+        elif argv and argv[0] == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`
+            paths.extend(w for w in argv[1:] if not w.startswith("-"))
+    paths = [p.strip("'\"") for p in paths]
+    # a file under /etc is the host's configuration whatever its name (FHS 3.0, 3.7 "/etc: Host-specific
+    # system configuration"): systemd's EnvironmentFile=/etc/default/sglang, a unit file
+    return any((p.endswith(_CONFIG_SUFFIXES) or p.startswith("/etc/"))
+               and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
+
+
+_VARIABLE_USE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
+
+
+def _line_variables_put_in(command: str) -> str:
+    """``command`` with the variables its own line set (``CFG=/etc/sglang/spec.yaml; echo ... >>
+    $CFG``, ``export CFG=...``) replaced by their values, as the shell expands them for the
+    commands after the assignment (bash(1), PARAMETERS); a variable it did not set, or set to
+    several values, stays as written (what it names is unknown)."""
+    known: dict[str, str | None] = {}
+    note_variables(command, known)
+    if not known:
+        return command
+
+    def value(m: re.Match) -> str:
+        found = known.get(m.group(1) or m.group(2))
+        return found.strip("'\"") if found and "$" not in found else m.group(0)
+
+    return _VARIABLE_USE.sub(value, command)
 
 
 @lru_cache(maxsize=1024)
@@ -899,6 +961,39 @@ def _revert_of(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reverts
         before = _spec_flags(_launch_before(a, c))
         if before and set(before) != set(_spec_flags(c.inner or c.command)):
             return reverts.reverted_by(c, before, _spec_flags)
+    elif c.category == "other" and "install" in (c.inner or c.command):
+        return _install_undone(a, c)
+    return None
+
+
+def _install_undone(a: SessionAnalysis, c: CommandRecord) -> CommandRecord | None:
+    """The later install that put back the version a package had before ``c`` installed another
+    (`pip install -U sglang==0.4.6`, then `pip install sglang==0.4.1` where `pip show sglang`
+    said 0.4.1 before, or an earlier install pinned it): by the same agent on the same host.
+    Was none: the upgrade was told as the fix, and "the change was measured again", after the
+    session had gone back to the old version."""
+    names = installed_packages(c.inner or c.command, c.cwd)
+    if not names:
+        return None
+    before: dict[str, str] = {}
+    for v in a.versions_seen:  # in the session's order: the last one seen before the change
+        if v.session == c.session and v.agent == c.agent and v.host == c.host and v.seq < c.seq \
+                and v.package in names:
+            before[v.package] = v.version
+    later = []
+    for x in a.commands:
+        if x.session != c.session or x.agent != c.agent or x.host != c.host or x.category != "other" \
+                or "==" not in (text := x.inner or x.command):
+            continue
+        if x.seq < c.seq:
+            before.update((n, v) for n, v in pinned_versions(text).items() if n in names)
+        elif x.seq > c.seq:
+            later.append(x)
+    mine = pinned_versions(c.inner or c.command)
+    for x in later:
+        pins = pinned_versions(x.inner or x.command)
+        if any(before.get(n) == v and mine.get(n) != v for n, v in pins.items() if n in names):
+            return x
     return None
 
 

@@ -19,7 +19,9 @@ from collections.abc import Iterable
 from spec_debug.session.records import CommandRecord
 from spec_debug.session.shell_words import simple_commands
 
-_PRINTED_VERSION = re.compile(r"\bimport\s+([A-Za-z_]\w*)\b[^\n]{0,200}?\b\1\.__version__")
+_PRINTED_VERSION = re.compile(r"\b([A-Za-z_]\w*)\.__version__")
+_IMPORTED = re.compile(r"\bimport\s+([A-Za-z_][\w.]*(?:\s+as\s+\w+)?(?:\s*,\s*[A-Za-z_][\w.]*(?:\s+as\s+\w+)?)*)")
+_CONDA_VALUED = frozenset({"-n", "--name", "-p", "--prefix"})
 _PACKAGE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _PIPS = frozenset({"pip", "pip3"})
 _READS = frozenset({"show", "list", "freeze"})
@@ -57,7 +59,16 @@ def checked_packages(command: str) -> set[str]:
     """The packages whose installed version ``command`` prints (none for any other command)."""
     out: set[str] = set()
     if "__version__" in command:
-        out.update(n for n in (_name(m.group(1)) for m in _PRINTED_VERSION.finditer(command)) if n)
+        # `import sglang, torch; print(sglang.__version__)`: a printed module the command imports
+        # (was only the first name of an `import`, so `import torch, sglang` checked nothing)
+        # (`import sglang as sgl`: sgl.__version__ is sglang's)
+        imported = {}
+        for m in _IMPORTED.finditer(command):
+            for part in m.group(1).split(","):
+                words = part.split()
+                imported[words[-1] if len(words) == 3 else words[0].split(".", 1)[0]] = words[0].split(".", 1)[0]
+        out.update(n for n in (_name(imported[m.group(1)]) for m in _PRINTED_VERSION.finditer(command)
+                               if m.group(1) in imported) if n)
     if "pip" not in command and "conda" not in command and "mamba" not in command:
         return out
     listed = False
@@ -69,8 +80,25 @@ def checked_packages(command: str) -> set[str]:
             listed = True
             if verb[0] == "show":
                 out.update(n for n in (_name(w) for w in verb[1] if not w.startswith("-")) if n)
+            elif verb[0] == "list" and argv[0].rsplit("/", 1)[-1] in ("conda", "mamba", "micromamba"):
+                out.update(_conda_listed(verb[1]))  # `conda list sglang`: conda's [regex] operand
         elif listed and argv[0] in _GREPS:  # `pip list | grep -i -E 'sglang|vllm'`
             out.update(_grepped(argv[1:]))
+    return out
+
+
+def _conda_listed(args: list[str]) -> set[str]:
+    """The packages ``conda list``'s operand names (conda docs, "conda list": ``conda list
+    [regex]``, the packages whose names match), less an environment's name or prefix."""
+    out: set[str] = set()
+    skip = False
+    for w in args:
+        if skip:
+            skip = False
+        elif w in _CONDA_VALUED:
+            skip = True
+        elif not w.startswith("-"):
+            out.update(n for n in (_name(part) for part in re.split(r"\||\s", w.strip("'\"^$"))) if n)
     return out
 
 
@@ -169,6 +197,28 @@ def _project_name(word: str, folder: str) -> str | None:
         if part and part not in _PACKAGE_FOLDERS and part != "~":
             return _name(part) if part != ".." else None
     return None
+
+
+_PIN = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([\w.+!-]+)")
+
+
+def pinned_versions(command: str) -> dict[str, str]:
+    """The exact version each package ``command`` installs is pinned to (``pip install
+    "sglang[all]==0.4.1"``: {"sglang": "0.4.1"}), by normalised name; pip's ``==`` version
+    specifier (PEP 440, "Version matching"). Other specifiers (``>=``) pin nothing."""
+    if "==" not in command or "install" not in command:
+        return {}
+    out: dict[str, str] = {}
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        verb = _verb_args(argv)
+        if verb is None or verb[0] != "install":
+            continue
+        for w in verb[1]:
+            if (m := _PIN.fullmatch(w.strip("'\""))) and (n := _name(m.group(1))):
+                out[n] = m.group(2)
+    return out
 
 
 def deciding_checks(commands: Iterable[CommandRecord]) -> dict[tuple[str, int], CommandRecord]:
