@@ -713,8 +713,9 @@ def _logged_call(file: Path) -> dict | None:
     """The record ``file`` holds when it is one JSON document, a logging proxy's record of one call
     (:func:`formats.openai_chat.is_proxied_call`) or LiteLLM's (:func:`formats.openai_chat.
     is_litellm_payload`), else None. Parsed only where its head names a request or a call type."""
-    if not unpacked_name(file.name).lower().endswith(".json"):
-        return None
+    if not unpacked_name(file.name).lower().endswith(".json") \
+            and not ("." not in file.name and _DAY_FOLDER.fullmatch(file.parent.name)):
+        return None  # LiteLLM's GCS logger names a call's object with no extension (_is_gcs_call)
     try:
         head = read_head(file, 4096)
         if b'"request"' not in head and b'"call_type"' not in head:
@@ -1169,6 +1170,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if opencode.is_storage(Path(dirpath) / _OPENCODE_STORAGE.name):
                 dirnames[:] = [d for d in dirnames if d != _OPENCODE_STORAGE.name]  # another storage/ is read
             filenames = [n for n in filenames if n not in {p.name for p in opencode_data}]
+        day_folder = _DAY_FOLDER.fullmatch(os.path.basename(dirpath)) is not None
         for name in sorted(filenames):
             if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None):
                 found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder; Goose's
@@ -1180,7 +1182,8 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
                 continue  # `gzip -k` kept both: the session once, from the plain file
             lower = plain.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
-                if not (lower.endswith(".html") and _claude_code_log_html(Path(dirpath) / name, lower, trunks)):
+                if not (lower.endswith(".html") and _claude_code_log_html(Path(dirpath) / name, lower, trunks)) \
+                        and not (day_folder and "." not in name and _is_gcs_call(Path(dirpath) / name)):
                     continue
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
                     or plain in _INSTRUCTION_FILES or _project_doc(plain, lower):
@@ -1196,6 +1199,27 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
                 continue  # the prompts typed (logs.json), not a session
             found.append(Path(dirpath) / name)
     return found
+
+
+_DAY_FOLDER = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""A day's folder of a LiteLLM bucket logger, ``<YYYY-MM-DD>/`` (:func:`_is_gcs_call`)."""
+
+
+def _is_gcs_call(file: Path) -> bool:
+    """Whether ``file``, a name with no extension in a day's folder, is LiteLLM's GCS logger's
+    record of one call: it writes the call's StandardLoggingPayload as JSON to the object
+    ``<YYYY-MM-DD>/<response id>`` (``failure-<hex>`` for a failed call), no extension (BerriAI/litellm
+    ``litellm/integrations/gcs_bucket/gcs_bucket.py``, ``_generate_success_object_name``), so a bucket
+    synced down (``gsutil rsync``) was "no transcript files found". Only the head is read, and only
+    in a day's folder: a folder of programs or other files without extensions is passed by as before,
+    and a pipe or socket is never opened (opening a pipe waits for a writer)."""
+    try:
+        if not file.is_file():
+            return False
+        head = read_head(file, 4096)
+    except OSError:
+        return False
+    return head.lstrip()[:1] == b"{" and b'"call_type"' in head
 
 
 def _linked_folders(dirpath: str, dirnames: list[str], stores: dict[Path, tuple[str, list]],
