@@ -31,7 +31,7 @@ from spec_debug.session.formats import (
     har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
 )
-from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.common import Cursor, block_text
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
 from spec_debug.session.formats.compressed import (
     kind_of_file, read_head, readable, transcript_stem, unpacked_name,
@@ -686,9 +686,14 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), its
     Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
     by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
+    openings: dict[Path, set[str]] = {}
     for source in sources:
         if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
-            by_folder.setdefault(source.path.parent, []).append((source, openai_chat.call_time(call)))
+            folder = source.path.parent
+            by_folder.setdefault(folder, []).append((source, openai_chat.call_time(call)))
+            if _DAY_FOLDER.fullmatch(folder.name) and (opening := _opening(call)) is not None:
+                openings.setdefault(folder, set()).add(opening)
+    _join_days(by_folder, openings)
     grouped: dict[int, SessionSource] = {}
     dropped: set[int] = set()
     for folder, timed in by_folder.items():
@@ -700,13 +705,39 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
             # azure_storage/azure_storage.py``), in no order of time; a name breaks a tie
             timed.sort(key=lambda c: (c[1], c[0].path.name))
         else:
-            timed.sort(key=lambda c: c[0].path.name)
+            timed.sort(key=lambda c: (c[0].path.parent.name, c[0].path.name))
         calls = [source for source, _at in timed]
         first = calls[0]
         grouped[id(first)] = SessionSource(id=folder.name or first.id, path=first.path, format="openai",
                                            parts=[s.path for s in calls[1:]])
         dropped.update(id(s) for s in calls[1:])
     return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
+
+
+def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> None:
+    """Moves into a day's folder of logged calls (``<YYYY-MM-DD>/``, LiteLLM's bucket loggers) the
+    calls of the days after it, beside it, that go on one of its conversations: the loggers file a
+    call by the day it was made (UTC: BerriAI/litellm ``litellm/integrations/gcs_bucket/gcs_bucket.py``,
+    ``_get_object_name``), so a run over midnight was two sessions, the second day's first request
+    resending the whole history; its commands, prompts and errors were counted twice. A
+    conversation is told by its first prompt (:func:`_opening`)."""
+    days = sorted(folder for folder in by_folder if folder in openings)
+    into: Path | None = None
+    for day in days:
+        if into is not None and into.parent == day.parent and openings[day] & openings[into]:
+            by_folder[into].extend(by_folder.pop(day))
+            openings[into] |= openings[day]
+        else:
+            into = day
+
+
+def _opening(call: dict) -> str | None:
+    """The first prompt of the conversation a logged call sends (its first user message's text,
+    without a prompt-cache marker), what each later request of it sends again; None without one."""
+    for message in openai_chat.conversation(call) or ():
+        if isinstance(message, dict) and message.get("role") == "user":
+            return block_text(message.get("content")).strip() or None
+    return None
 
 
 def _logged_call(file: Path) -> dict | None:
