@@ -31,7 +31,7 @@ from spec_debug.session.formats import (
     har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
 )
-from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.common import Cursor, block_text
 from spec_debug.session.formats.compressed import SUFFIXES as COMPRESSED_SUFFIXES
 from spec_debug.session.formats.compressed import (
     kind_of_file, read_head, readable, transcript_stem, unpacked_name,
@@ -686,9 +686,14 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     (BerriAI/litellm ``litellm/integrations/s3_v2.py``, the key from ``s3.get_s3_object_key``), its
     Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
     by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
+    openings: dict[Path, set[str]] = {}
     for source in sources:
         if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
-            by_folder.setdefault(source.path.parent, []).append((source, openai_chat.call_time(call)))
+            folder = source.path.parent
+            by_folder.setdefault(folder, []).append((source, openai_chat.call_time(call)))
+            if _DAY_FOLDER.fullmatch(folder.name) and (opening := _opening(call)) is not None:
+                openings.setdefault(folder, set()).add(opening)
+    _join_days(by_folder, openings)
     grouped: dict[int, SessionSource] = {}
     dropped: set[int] = set()
     for folder, timed in by_folder.items():
@@ -700,7 +705,7 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
             # azure_storage/azure_storage.py``), in no order of time; a name breaks a tie
             timed.sort(key=lambda c: (c[1], c[0].path.name))
         else:
-            timed.sort(key=lambda c: c[0].path.name)
+            timed.sort(key=lambda c: (c[0].path.parent.name, c[0].path.name))
         calls = [source for source, _at in timed]
         first = calls[0]
         grouped[id(first)] = SessionSource(id=folder.name or first.id, path=first.path, format="openai",
@@ -709,12 +714,39 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
 
 
+def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> None:
+    """Moves into a day's folder of logged calls (``<YYYY-MM-DD>/``, LiteLLM's bucket loggers) the
+    calls of the days after it, beside it, that go on one of its conversations: the loggers file a
+    call by the day it was made (UTC: BerriAI/litellm ``litellm/integrations/gcs_bucket/gcs_bucket.py``,
+    ``_get_object_name``), so a run over midnight was two sessions, the second day's first request
+    resending the whole history; its commands, prompts and errors were counted twice. A
+    conversation is told by its first prompt (:func:`_opening`)."""
+    days = sorted(folder for folder in by_folder if folder in openings)
+    into: Path | None = None
+    for day in days:
+        if into is not None and into.parent == day.parent and openings[day] & openings[into]:
+            by_folder[into].extend(by_folder.pop(day))
+            openings[into] |= openings[day]
+        else:
+            into = day
+
+
+def _opening(call: dict) -> str | None:
+    """The first prompt of the conversation a logged call sends (its first user message's text,
+    without a prompt-cache marker), what each later request of it sends again; None without one."""
+    for message in openai_chat.conversation(call) or ():
+        if isinstance(message, dict) and message.get("role") == "user":
+            return block_text(message.get("content")).strip() or None
+    return None
+
+
 def _logged_call(file: Path) -> dict | None:
     """The record ``file`` holds when it is one JSON document, a logging proxy's record of one call
     (:func:`formats.openai_chat.is_proxied_call`) or LiteLLM's (:func:`formats.openai_chat.
     is_litellm_payload`), else None. Parsed only where its head names a request or a call type."""
-    if not unpacked_name(file.name).lower().endswith(".json"):
-        return None
+    if not unpacked_name(file.name).lower().endswith(".json") \
+            and not ("." not in file.name and _DAY_FOLDER.fullmatch(file.parent.name)):
+        return None  # LiteLLM's GCS logger names a call's object with no extension (_is_gcs_call)
     try:
         head = read_head(file, 4096)
         if b'"request"' not in head and b'"call_type"' not in head:
@@ -1169,6 +1201,7 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
             if opencode.is_storage(Path(dirpath) / _OPENCODE_STORAGE.name):
                 dirnames[:] = [d for d in dirnames if d != _OPENCODE_STORAGE.name]  # another storage/ is read
             filenames = [n for n in filenames if n not in {p.name for p in opencode_data}]
+        day_folder = _DAY_FOLDER.fullmatch(os.path.basename(dirpath)) is not None
         for name in sorted(filenames):
             if name == crush.STORE or (name == goose_store.DB_NAME and imported is not None):
                 found.append(Path(dirpath) / name)  # Crush's store copied out of its .crush folder; Goose's
@@ -1180,7 +1213,8 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
                 continue  # `gzip -k` kept both: the session once, from the plain file
             lower = plain.lower()
             if not lower.endswith(_SESSION_SUFFIXES) or lower.endswith(".meta.json"):
-                if not (lower.endswith(".html") and _claude_code_log_html(Path(dirpath) / name, lower, trunks)):
+                if not (lower.endswith(".html") and _claude_code_log_html(Path(dirpath) / name, lower, trunks)) \
+                        and not (day_folder and "." not in name and _is_gcs_call(Path(dirpath) / name)):
                     continue
             if lower.startswith(("readme", "license", "agent-")) or lower in _NOT_SESSION_FILES \
                     or plain in _INSTRUCTION_FILES or _project_doc(plain, lower):
@@ -1196,6 +1230,27 @@ def _session_files(root: Path, stores: dict[Path, tuple[str, list]]) -> list[Pat
                 continue  # the prompts typed (logs.json), not a session
             found.append(Path(dirpath) / name)
     return found
+
+
+_DAY_FOLDER = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""A day's folder of a LiteLLM bucket logger, ``<YYYY-MM-DD>/`` (:func:`_is_gcs_call`)."""
+
+
+def _is_gcs_call(file: Path) -> bool:
+    """Whether ``file``, a name with no extension in a day's folder, is LiteLLM's GCS logger's
+    record of one call: it writes the call's StandardLoggingPayload as JSON to the object
+    ``<YYYY-MM-DD>/<response id>`` (``failure-<hex>`` for a failed call), no extension (BerriAI/litellm
+    ``litellm/integrations/gcs_bucket/gcs_bucket.py``, ``_generate_success_object_name``), so a bucket
+    synced down (``gsutil rsync``) was "no transcript files found". Only the head is read, and only
+    in a day's folder: a folder of programs or other files without extensions is passed by as before,
+    and a pipe or socket is never opened (opening a pipe waits for a writer)."""
+    try:
+        if not file.is_file():
+            return False
+        head = read_head(file, 4096)
+    except OSError:
+        return False
+    return head.lstrip()[:1] == b"{" and b'"call_type"' in head
 
 
 def _linked_folders(dirpath: str, dirnames: list[str], stores: dict[Path, tuple[str, list]],

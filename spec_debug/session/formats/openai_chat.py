@@ -629,8 +629,12 @@ def _answered_at(obj: dict) -> str | None:
     the HTTP response's ``Date`` header, which llm-debug keeps
     (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``: ``resp_data["headers"] =
     dict(upstream_resp.headers)``). Neither llm-debug nor dolphin-logger stamps its records: a
-    session of them had no time at all."""
+    session of them had no time at all. LiteLLM's payload of a call that failed has no answer
+    (``response`` empty, ``status: "failure"``): it was over at its ``endTime`` (epoch seconds,
+    ``StandardLoggingPayload`` in BerriAI/litellm ``litellm/types/utils.py``), when the error came."""
     response = obj.get("response")
+    if "call_type" in obj and (not isinstance(response, dict) or not response):
+        return stamp(obj.get("endTime"))
     if not isinstance(response, dict):
         return None
     body = response.get("body") if "body" in response else response
