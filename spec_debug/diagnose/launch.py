@@ -3607,7 +3607,9 @@ _VLLM_SPEC_KEYS = frozenset((
     # 0.33.0 and 0.34.0 (the PyPI wheels' vllm/config/speculative.py)
     "disable_lookahead_block_hashes", "draft_lm_head_quantization", "xpress_topc", "fly_window_size",
     "fly_entropy_threshold", "fly_entropy_top_k", "draft_decode_context_parallel_size",
-    "suffix_decoding_corpus_tokens", "speculator_options"))
+    "suffix_decoding_corpus_tokens", "speculator_options",
+    # 0.19.x only (a float; 0.20.0 replaced it by the list synthetic_acceptance_rates and synthetic_acceptance_length)
+    "synthetic_acceptance_rate"))
 # The V0 flags' names written as keys of the JSON (vLLM <= 0.7 took --speculative-model,
 # --ngram-prompt-lookup-max ...; vllm-project/vllm#24888 writes "ngram_prompt_lookup_max"):
 # not close enough in spelling for difflib, so named here.
@@ -3643,7 +3645,29 @@ _VLLM_SPEC_KEYS_REMOVED = {
     "acceptance_method": "0.10.0", "disable_mqa_scorer": "0.10.0", "posterior_threshold": "0.10.0",
     "posterior_alpha": "0.10.0", "disable_log_stats": "0.12.0", "disable_logprobs": "0.12.0",
     "enable_chunked_prefill": "0.12.0", "disable_by_batch_size": "0.17.0", "speculative_token_tree": "0.21.0",
-    "disable_padded_drafter_batch": "0.34.0", "use_heterogeneous_vocab": "0.34.0"}
+    "disable_padded_drafter_batch": "0.34.0", "use_heterogeneous_vocab": "0.34.0",
+    "synthetic_acceptance_rate": "0.20.0"}
+# Keys of _VLLM_SPEC_KEYS that a later SpeculativeConfig added -> the first release with them, read
+# like _VLLM_SPEC_KEYS_REMOVED from the PyPI wheels' SpeculativeConfig fields (0.8.5 .. 0.34.0, with
+# every release just before each first one: 0.10.2, 0.11.0, 0.14.1, 0.15.1, 0.16.0, 0.17.1, 0.18.1,
+# 0.19.1, 0.20.2, 0.23.0, 0.24.0, 0.25.1, 0.27.1, 0.28.0, 0.29.0, 0.32.0, 0.33.0 lack the key). On an
+# older release the key is unknown, with _vllm_unknown_key_fate's outcome: `"dspark_draft_topk": 4`
+# on 0.27.0 stops the server. num_speculative_tokens_per_batch_size (0.24.0) is said by
+# _vllm_release_problems; custom_method (0.34.0) is no constructor key (init=False).
+_VLLM_SPEC_KEYS_ADDED = {
+    "enforce_eager": "0.11.0", "disable_padded_drafter_batch": "0.11.0",
+    **dict.fromkeys(("suffix_decoding_max_tree_depth", "suffix_decoding_max_cached_requests",
+                     "suffix_decoding_max_spec_factor", "suffix_decoding_min_token_prob"), "0.11.1"),
+    "tensor_parallel_size": "0.15.0", "parallel_drafting": "0.16.0", "use_local_argmax_reduction": "0.17.0",
+    "draft_load_config": "0.17.0", "rejection_sample_method": "0.18.0", "moe_backend": "0.19.0",
+    "synthetic_acceptance_rate": "0.19.0", "synthetic_acceptance_rates": "0.20.0",
+    "synthetic_acceptance_length": "0.20.0", "attention_backend": "0.21.0", "draft_sample_method": "0.21.0",
+    "use_heterogeneous_vocab": "0.25.0", "kv_cache_dtype": "0.26.0", "enable_adaptive_verification": "0.28.0",
+    "dspark_draft_topk": "0.28.0", "index_share_for_mtp_iteration": "0.29.0", "disable_eagle_block_drop": "0.30.0",
+    **dict.fromkeys(("disable_lookahead_block_hashes", "draft_lm_head_quantization", "xpress_topc", "fly_window_size",
+                     "fly_entropy_threshold", "fly_entropy_top_k"), "0.33.0"),
+    **dict.fromkeys(("draft_decode_context_parallel_size", "suffix_decoding_corpus_tokens", "speculator_options"),
+                    "0.34.0")}
 # Keys of an EAGLE-3 draft's own config.json written into --speculative-config, where no vLLM
 # release has them (vllm/config/speculative.py 0.20.0 .. 0.33.0 read: compute_hash reads
 # eagle_aux_hidden_state_layer_ids from `draft_model_config.hf_config`, the draft's config.json;
@@ -3663,7 +3687,7 @@ def _vllm_misspelled_keys(cfg: LaunchConfig, engine_version: str | None) -> list
     spec = cfg.speculative_config or {}
     lines = []
     for key in spec:
-        removed = _vllm_removed_key(str(key), engine_version)
+        removed = _vllm_removed_key(str(key), engine_version) or _vllm_added_key(str(key), engine_version)
         if removed is not None:
             lines.append(removed)
             continue
@@ -3709,6 +3733,18 @@ def _vllm_removed_key(key: str, engine_version: str | None) -> str | None:
     dropped = (f"; {removed} to 0.13 drop it without a word" if version_key(removed) < version_key(refused) else "")
     return (f"{gone}: vLLM {refused} and later refuse it (pydantic: \"Unexpected keyword argument\") and the server "
             f"does not start{dropped}; releases before {removed} read it (drop it on a newer release)")
+
+
+def _vllm_added_key(key: str, engine_version: str | None) -> str | None:
+    """What a known release older than a --speculative-config key (_VLLM_SPEC_KEYS_ADDED) does with
+    it: `"dspark_draft_topk": 4` on vLLM 0.27.0 passed clean, as the key is any release's, while
+    0.27.0 refuses it at startup. None where the release has the key or is unknown (the newest has it)."""
+    added = _VLLM_SPEC_KEYS_ADDED.get(key)
+    version = _readable_version(engine_version)
+    if added is None or version is None or not vllm_surely_before(version, added):
+        return None
+    return (f"--speculative-config \"{key}\": vLLM {added} added this key to SpeculativeConfig; "
+            f"{_vllm_unknown_key_fate(key, version)} (upgrade vLLM to {added} or later, or drop it)")
 
 
 def _vllm_key_gone(key: str, engine_version: str | None) -> bool:

@@ -338,12 +338,21 @@ _VLLM_ALLOWLIST_SOURCE = (
 # targets SpecForge trains EAGLE-3 drafts for, configs/gemma3-27b-eagle3.json,
 # longcat-flash-eagle3.json, ling-flash-2.0-eagle3.json, that SGLang serves from the release in
 # SGLANG_CAPTURE_SINCE). Classes that gained it between those releases
-# are VLLM_EAGLE3_INTERFACE_LATE's.
+# are VLLM_EAGLE3_INTERFACE_LATE's. The PyPI wheel 0.34.0 keeps every class above without it, and
+# adds Liquid's and Zyphra's hybrid (conv/SSM + attention) targets without it too: lfm3.py's
+# Lfm3ForCausalLM (HasInnerState, SupportsLoRA, SupportsPP, IsHybrid, SupportsQuant), lfm3_vl.py's
+# Lfm3VlForConditionalGeneration and zaya.py's ZayaForCausalLM (HasInnerState, IsHybrid), new in
+# 0.34.0 (releases before it have no such architecture at all), beside lfm2.py's Lfm2ForCausalLM,
+# lfm2_moe.py's Lfm2MoeForCausalLM and lfm2_vl.py's (registry "Lfm2VlForConditionalGeneration"),
+# without it in 0.18.0, 0.22.0, 0.33.0 and 0.34.0. (0.34.0's other new text target,
+# ricursive.py's RicursiveForCausalLM, is SupportsEagle3 over EagleModelMixin's usual capture.)
 VLLM_NO_EAGLE3_INTERFACE = frozenset({
     "Glm4MoeForCausalLM", "Glm4MoeLiteForCausalLM", "MixtralForCausalLM", "Qwen2MoeForCausalLM",
     "Gemma2ForCausalLM", "Gemma3ForCausalLM", "Ernie4_5_MoeForCausalLM",
     "Glm4vForConditionalGeneration", "Glm4vMoeForConditionalGeneration", "Gemma3ForConditionalGeneration",
-    "LongcatFlashForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM"})
+    "LongcatFlashForCausalLM", "BailingMoeForCausalLM", "BailingMoeV2ForCausalLM",
+    "Lfm2ForCausalLM", "Lfm2MoeForCausalLM", "Lfm2VlForConditionalGeneration", "Lfm3ForCausalLM",
+    "Lfm3VlForConditionalGeneration", "ZayaForCausalLM"})
 _VLLM_NO_INTERFACE_SOURCE = (
     "vllm-project/vllm vllm/v1/worker/gpu_model_runner.py and v1/worker/gpu/spec_decode/eagle/eagle3_utils.py:"
     " RuntimeError \"Model does not support EAGLE3 interface\" for a target class without SupportsEagle3"

@@ -70,4 +70,9 @@ def test_what_vllm_accepts_stays_clean() -> None:
     # an EAGLE-3 draft with the padded batch: what async scheduling runs
     assert _audit(UNPADDED.replace("true}", "false}")) == []
     # a release from before async scheduling ran spec decode is not judged on a guess
-    assert _audit(NGRAM, "0.11.0") == [] and _audit(UNPADDED, "0.10.2") == []
+    assert _audit(NGRAM, "0.11.0") == [] and _audit(UNPADDED, "0.11.0") == []
+    # (0.10.2 has no disable_padded_drafter_batch key at all, added in 0.11.0: it drops it, and that is all)
+    assert [f.evidence for f in _audit(UNPADDED, "0.10.2")] == [[
+        '--speculative-config "disable_padded_drafter_batch": vLLM 0.11.0 added this key to SpeculativeConfig; vLLM '
+        '0.10.2 drops it without a word (unknown keys are ignored until 0.14.0) and runs as if it were not written '
+        '(upgrade vLLM to 0.11.0 or later, or drop it)']]

@@ -33,5 +33,9 @@ def test_padded_or_chained_drafters_stay_clean() -> None:
     assert _audit(PEAGLE % "") == [] and _audit(DRAFT_MODEL % "") == []
     # a sequential EAGLE-3 draft runs unpadded (what the option is for)
     assert _audit((PEAGLE % UNPADDED).replace(", \"parallel_drafting\": true", "")) == []
-    # a release from before parallel drafting is not judged on a guess
-    assert _audit(PEAGLE % UNPADDED, "0.15.1") == []
+    # a release from before parallel drafting is not judged on a guess: its SpeculativeConfig has no
+    # parallel_drafting key (added in 0.16.0), which is all that is said
+    assert [f.evidence for f in _audit(PEAGLE % UNPADDED, "0.15.1")] == [[
+        '--speculative-config "parallel_drafting": vLLM 0.16.0 added this key to SpeculativeConfig; vLLM 0.15.1 '
+        'refuses it (pydantic: "Unexpected keyword argument") and the server does not start (upgrade vLLM to 0.16.0 '
+        'or later, or drop it)']]

@@ -39,9 +39,13 @@ def test_an_mtp_key_with_eagle3_does_not_start():
                                     "'eagle3'.\"") in evidence[0]
 
 
-@pytest.mark.parametrize("version", ["0.28.0", None])
-def test_an_mtp_key_before_it_existed_or_release_unknown_is_not_this_refusal(version):
-    assert _sd102({**EAGLE3, "index_share_for_mtp_iteration": True}, version) == []
+def test_an_mtp_key_before_it_existed_or_release_unknown_is_not_this_refusal():
+    assert _sd102({**EAGLE3, "index_share_for_mtp_iteration": True}, None) == []
+    # 0.28.0 has no such key (added in 0.29.0): that is what stops it, not the method check
+    assert _sd102({**EAGLE3, "index_share_for_mtp_iteration": True}, "0.28.0") == [("error", [
+        '--speculative-config "index_share_for_mtp_iteration": vLLM 0.29.0 added this key to SpeculativeConfig; vLLM '
+        '0.28.0 refuses it (pydantic: "Unexpected keyword argument") and the server does not start (upgrade vLLM to '
+        '0.29.0 or later, or drop it)'])]
 
 
 def test_an_mtp_key_with_an_mtp_method_is_clean():
@@ -52,7 +56,11 @@ def test_an_mtp_key_with_an_mtp_method_is_clean():
 def test_a_dspark_key_with_dflash_does_not_start():
     spec = {"method": "dflash", "model": "z-lab/Qwen3-8B-DFlash-b16", "num_speculative_tokens": 15,
             "dspark_draft_topk": 4}
-    assert _sd102(spec, "0.27.0") == []
+    # 0.27.0 has no such key (added in 0.28.0): refused as an unknown key, not by the method check
+    assert _sd102(spec, "0.27.0") == [("error", [
+        '--speculative-config "dspark_draft_topk": vLLM 0.28.0 added this key to SpeculativeConfig; vLLM 0.27.0 '
+        'refuses it (pydantic: "Unexpected keyword argument") and the server does not start (upgrade vLLM to 0.28.0 '
+        'or later, or drop it)'])]
     [(severity, evidence)] = _sd102(spec, "0.28.0")
     assert severity == "error" and '("dspark_draft_topk is only supported by DSpark"' in evidence[0]
     assert _sd102({**spec, "method": "dspark"}, "0.34.0") == []
