@@ -72,6 +72,11 @@ def _reading(*labels: str) -> re.Pattern:
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
 _INPUT_TPUT = _reading(r"input throughput \(token/s\): ")
 _ACCEPT_LEN_LOG = _reading(r"accept len: ")
+# SGLang's ragged verify in its CAP_ACCEPT mode (SGLANG_RAGGED_VERIFY_MODE) adds "cap len: C, block
+# accept len: B, " after the accept rate (sglang 0.5.23 srt/managers/scheduler_components/
+# metrics_reporter.py, report_decode_stats): B counts the drafts the cap trimmed too, no tokens a
+# step kept, and "accept len: " is the tail of its label. Read only in a log that has one.
+_ACCEPT_LEN_NOT_BLOCK = _reading(r"(?<!block )accept len: ")
 _ACCEPT_RATE_LOG = _reading(r"accept rate: ")
 # The three readings of a speculating server's Decode batch line as SGLang writes them
 # (log_decode_stats: "... accept len: 2.98, accept rate: 0.49, cuda graph: True, gen throughput
@@ -1090,6 +1095,8 @@ def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int, bool]:
         if not tputs:
             return 0, 0, False
         lens = _ACCEPT_LEN_LOG.findall(text)
+        if lens and "block accept len: " in text:
+            lens = _ACCEPT_LEN_NOT_BLOCK.findall(text)
         rates = _ACCEPT_RATE_LOG.findall(text)
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}" + _one_batch_size(text)
     if len(_FLOATS) > 200_000:
