@@ -48,6 +48,7 @@ Sources, in the order tried:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
@@ -1561,8 +1562,36 @@ _GENAI_PERF_CSV_ROW = re.compile(r'^(?P<key>[A-Z][^,"\n]{2,60}),(?P<q>"?)'
                                  r'(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P=q)(?:,|[ \t\r]*$)', re.M)
 
 
+# The concurrency a serving benchmark ran at, on a line of its result block: "Max request
+# concurrency: 8" (sglang 0.5.23 python/sglang/benchmark/serving.py, "not set" without
+# --max-concurrency), "Maximum request concurrency: 8" (vllm 0.34.0 vllm/benchmarks/serve.py, only
+# when set). It is the row its readings were taken at (baselines.row_key), as the command's
+# --max-concurrency is; a script or a loop that runs the benchmark ("bash bench.sh", "for c in 1
+# 16; do ... --max-concurrency $c") shows no such flag, and a reading at concurrency 1 was compared
+# with a baseline said at 16.
+_BENCH_CONCURRENCY = re.compile(r"^Max(?:imum)? request concurrency:[ \t]+(\d+)[ \t\r]*$", re.M)
+_BENCH_BANNER = " Serving Benchmark Result "
+
+
+def _block_concurrency(text: str) -> tuple[list[int], list[str]] | None:
+    """Where each concurrency line of ``text`` starts, and its concurrency; None when it has none."""
+    lines = list(_BENCH_CONCURRENCY.finditer(text))
+    return ([m.start() for m in lines], [m.group(1) for m in lines]) if lines else None
+
+
+def _row_of(text: str, at: int, rows: tuple[list[int], list[str]]) -> str:
+    """", concurrency N" of the reading at ``at``: the last concurrency line before it, within its
+    result block (no banner of another block between them); "" where there is none."""
+    starts, values = rows
+    i = bisect_right(starts, at) - 1
+    if i < 0 or text.rfind(_BENCH_BANNER, starts[i], at) >= 0:
+        return ""
+    return f", concurrency {values[i]}"
+
+
 def _bench_serving(text: str, found: list[Metric]) -> bool:
     hit = False
+    rows = _block_concurrency(text) if "request concurrency:" in text else None
     for pattern, tool, keys in ((_BENCH_LINE, "bench_serving", _BENCH_KEYS), (_BENCH_ROW, "evalscope perf", _BENCH_KEYS),
                                 (_GENAI_PERF_ROW, "genai-perf", _GENAI_PERF_KEYS),
                                 (_GENAI_PERF_CSV_ROW, "genai-perf csv", _GENAI_PERF_KEYS)):
@@ -1585,7 +1614,8 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
                     # "All requests failed") prints 0.00 for each: no measurement of the server
                     continue
                 name, unit = keys[key.lower()]
-                found.append(Metric(name, value, unit, f"{tool}: {label}"))
+                row = _row_of(text, m.start(), rows) if rows is not None and pattern is _BENCH_LINE else ""
+                found.append(Metric(name, value, unit, f"{tool}: {label}{row}"))
     return hit
 
 
