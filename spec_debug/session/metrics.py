@@ -807,6 +807,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                             f"vllm bench latency: {_context(text, m.start(), m.end('value'))}"))
     if "_" in text and "/" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
         structured = True
+    # (a memchr first: "F" and "{" are seldom in a server log's lines, "_" is)
+    if (("F" in text and "Finish i=" in text) or ("{" in text and '"acc_length": ' in text)) \
+            and (swept := _bench_speculative(text, found)) is not None:
+        structured = True
+        text = swept
     if "[" in text and "K" in text and "BENCHMARK" in text and _trtllm_bench(text, found):  # (a log's "[" on every line)
         structured = True
     # A JSON document and labelled Prometheus counters both have a "{" (a memchr); a server
@@ -1197,6 +1202,49 @@ def _eagle_speed(text: str, found: list[Metric]) -> bool:
         found.append(Metric("baseline_throughput", round(float(speeds["speed0"]), 2), "tok/s", ctx))
     found.append(Metric("speedup", round(float(ratio), 3), "x", f"{ctx}: ratio {ratio}"))
     return True
+
+
+# SGLang's EAGLE tuning sweep (scripts/playground/bench_speculative.py) launches a server for each
+# (batch size, steps, topk, draft tokens), prints "Finish i=0: batch_size=1, steps=0, topk=0,
+# num_draft_tokens=0, speed=95.10 token/s, step_time=10.52 ms" and appends {"batch_size": 1,
+# "steps": 0, "topk": 0, "num_draft_tokens": 0, "acc_length": 1.0, "step_time": 0.01052, "speed":
+# 95.1, ...} to its --output file. Steps 0 (topk and draft tokens 0) is its run without speculation
+# ("a special case for non-speculative decoding", the script says): the baseline, which was read
+# as one more drafting throughput. Its speed is acc_length / step_time, the decode step's time at
+# that batch size: one request's tokens a second, the throughput at batch size 1 only.
+_SWEEP_LINE = re.compile(r"^Finish i=\d+: (?P<row>batch_size=(?P<bs>\d+), steps=(?P<steps>\d+), topk=\d+, "
+                         r"num_draft_tokens=\d+), speed=(?P<speed>\d+(?:\.\d+)?) token/s[^\n]*", re.M)
+_SWEEP_RECORD = re.compile(r'^\{"batch_size": (?P<bs>\d+), "steps": (?P<steps>\d+), "topk": (?P<topk>\d+), '
+                           r'"num_draft_tokens": (?P<draft>\d+), "acc_length": (?P<acc>\d+(?:\.\d+)?), '
+                           r'"step_time": [^,\n]+, "speed": (?P<speed>\d+(?:\.\d+)?)[,}][^\n]*', re.M)
+
+
+def _sweep_reading(found: list[Metric], bs: str, steps: str, speed: str, ctx: str) -> None:
+    if bs != "1":
+        name = "per_user_throughput"
+    else:
+        name = "baseline_throughput" if steps == "0" else "throughput"
+    found.append(Metric(name, float(speed), "tok/s", ctx))
+
+
+def _bench_speculative(text: str, found: list[Metric]) -> str | None:
+    """The readings of bench_speculative.py's Finish lines and records (see _SWEEP_LINE); ``text``
+    without them, for the scans after; None when it has none."""
+    lines = [*_SWEEP_LINE.finditer(text)] if "Finish i=" in text else []
+    records = [*_SWEEP_RECORD.finditer(text)] if '"acc_length": ' in text else []  # (its "{" was found)
+    if not lines and not records:
+        return None
+    for m in lines:
+        _sweep_reading(found, m.group("bs"), m.group("steps"), m.group("speed"), f"bench_speculative: {m.group('row')}")
+    for m in records:
+        ctx = (f"bench_speculative: batch_size={m.group('bs')}, steps={m.group('steps')}, topk={m.group('topk')}, "
+               f"num_draft_tokens={m.group('draft')}")
+        _sweep_reading(found, m.group("bs"), m.group("steps"), m.group("speed"), ctx)
+        if m.group("steps") != "0":
+            found.append(Metric("accept_length", float(m.group("acc")), "tokens", ctx))
+    if lines:
+        text = _SWEEP_LINE.sub("", text)
+    return _SWEEP_RECORD.sub("", text) if records else text
 
 
 def _one_batch_server(text: str, found: list[Metric]) -> bool:
