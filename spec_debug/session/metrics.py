@@ -48,6 +48,7 @@ Sources, in the order tried:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from spec_debug.diagnose.launch_scan import REPR_BRACKETS, REPR_QUOTES, bracket_end
@@ -72,6 +73,11 @@ def _reading(*labels: str) -> re.Pattern:
 _GEN_TPUT = _reading(r"gen throughput \(token/s\): ")
 _INPUT_TPUT = _reading(r"input throughput \(token/s\): ")
 _ACCEPT_LEN_LOG = _reading(r"accept len: ")
+# SGLang's ragged verify in its CAP_ACCEPT mode (SGLANG_RAGGED_VERIFY_MODE) adds "cap len: C, block
+# accept len: B, " after the accept rate (sglang 0.5.23 srt/managers/scheduler_components/
+# metrics_reporter.py, report_decode_stats): B counts the drafts the cap trimmed too, no tokens a
+# step kept, and "accept len: " is the tail of its label. Read only in a log that has one.
+_ACCEPT_LEN_NOT_BLOCK = _reading(r"(?<!block )accept len: ")
 _ACCEPT_RATE_LOG = _reading(r"accept rate: ")
 # The three readings of a speculating server's Decode batch line as SGLang writes them
 # (log_decode_stats: "... accept len: 2.98, accept rate: 0.49, cuda graph: True, gen throughput
@@ -801,6 +807,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
                             f"vllm bench latency: {_context(text, m.start(), m.end('value'))}"))
     if "_" in text and "/" in text and _HAS_PRED_TS(text) and _speed_bench(text, found):
         structured = True
+    # (a memchr first: "F" and "{" are seldom in a server log's lines, "_" is)
+    if (("F" in text and "Finish i=" in text) or ("{" in text and '"acc_length": ' in text)) \
+            and (swept := _bench_speculative(text, found)) is not None:
+        structured = True
+        text = swept
     if "[" in text and "K" in text and "BENCHMARK" in text and _trtllm_bench(text, found):  # (a log's "[" on every line)
         structured = True
     # A JSON document and labelled Prometheus counters both have a "{" (a memchr); a server
@@ -1090,6 +1101,8 @@ def _decode_batches(text: str, found: list[Metric]) -> tuple[int, int, bool]:
         if not tputs:
             return 0, 0, False
         lens = _ACCEPT_LEN_LOG.findall(text)
+        if lens and "block accept len: " in text:
+            lens = _ACCEPT_LEN_NOT_BLOCK.findall(text)
         rates = _ACCEPT_RATE_LOG.findall(text)
     ctx = f"SGLang Decode batch, mean of {len(tputs)} line{'s' if len(tputs) != 1 else ''}" + _one_batch_size(text)
     if len(_FLOATS) > 200_000:
@@ -1189,6 +1202,49 @@ def _eagle_speed(text: str, found: list[Metric]) -> bool:
         found.append(Metric("baseline_throughput", round(float(speeds["speed0"]), 2), "tok/s", ctx))
     found.append(Metric("speedup", round(float(ratio), 3), "x", f"{ctx}: ratio {ratio}"))
     return True
+
+
+# SGLang's EAGLE tuning sweep (scripts/playground/bench_speculative.py) launches a server for each
+# (batch size, steps, topk, draft tokens), prints "Finish i=0: batch_size=1, steps=0, topk=0,
+# num_draft_tokens=0, speed=95.10 token/s, step_time=10.52 ms" and appends {"batch_size": 1,
+# "steps": 0, "topk": 0, "num_draft_tokens": 0, "acc_length": 1.0, "step_time": 0.01052, "speed":
+# 95.1, ...} to its --output file. Steps 0 (topk and draft tokens 0) is its run without speculation
+# ("a special case for non-speculative decoding", the script says): the baseline, which was read
+# as one more drafting throughput. Its speed is acc_length / step_time, the decode step's time at
+# that batch size: one request's tokens a second, the throughput at batch size 1 only.
+_SWEEP_LINE = re.compile(r"^Finish i=\d+: (?P<row>batch_size=(?P<bs>\d+), steps=(?P<steps>\d+), topk=\d+, "
+                         r"num_draft_tokens=\d+), speed=(?P<speed>\d+(?:\.\d+)?) token/s[^\n]*", re.M)
+_SWEEP_RECORD = re.compile(r'^\{"batch_size": (?P<bs>\d+), "steps": (?P<steps>\d+), "topk": (?P<topk>\d+), '
+                           r'"num_draft_tokens": (?P<draft>\d+), "acc_length": (?P<acc>\d+(?:\.\d+)?), '
+                           r'"step_time": [^,\n]+, "speed": (?P<speed>\d+(?:\.\d+)?)[,}][^\n]*', re.M)
+
+
+def _sweep_reading(found: list[Metric], bs: str, steps: str, speed: str, ctx: str) -> None:
+    if bs != "1":
+        name = "per_user_throughput"
+    else:
+        name = "baseline_throughput" if steps == "0" else "throughput"
+    found.append(Metric(name, float(speed), "tok/s", ctx))
+
+
+def _bench_speculative(text: str, found: list[Metric]) -> str | None:
+    """The readings of bench_speculative.py's Finish lines and records (see _SWEEP_LINE); ``text``
+    without them, for the scans after; None when it has none."""
+    lines = [*_SWEEP_LINE.finditer(text)] if "Finish i=" in text else []
+    records = [*_SWEEP_RECORD.finditer(text)] if '"acc_length": ' in text else []  # (its "{" was found)
+    if not lines and not records:
+        return None
+    for m in lines:
+        _sweep_reading(found, m.group("bs"), m.group("steps"), m.group("speed"), f"bench_speculative: {m.group('row')}")
+    for m in records:
+        ctx = (f"bench_speculative: batch_size={m.group('bs')}, steps={m.group('steps')}, topk={m.group('topk')}, "
+               f"num_draft_tokens={m.group('draft')}")
+        _sweep_reading(found, m.group("bs"), m.group("steps"), m.group("speed"), ctx)
+        if m.group("steps") != "0":
+            found.append(Metric("accept_length", float(m.group("acc")), "tokens", ctx))
+    if lines:
+        text = _SWEEP_LINE.sub("", text)
+    return _SWEEP_RECORD.sub("", text) if records else text
 
 
 def _one_batch_server(text: str, found: list[Metric]) -> bool:
@@ -1554,8 +1610,36 @@ _GENAI_PERF_CSV_ROW = re.compile(r'^(?P<key>[A-Z][^,"\n]{2,60}),(?P<q>"?)'
                                  r'(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?P=q)(?:,|[ \t\r]*$)', re.M)
 
 
+# The concurrency a serving benchmark ran at, on a line of its result block: "Max request
+# concurrency: 8" (sglang 0.5.23 python/sglang/benchmark/serving.py, "not set" without
+# --max-concurrency), "Maximum request concurrency: 8" (vllm 0.34.0 vllm/benchmarks/serve.py, only
+# when set). It is the row its readings were taken at (baselines.row_key), as the command's
+# --max-concurrency is; a script or a loop that runs the benchmark ("bash bench.sh", "for c in 1
+# 16; do ... --max-concurrency $c") shows no such flag, and a reading at concurrency 1 was compared
+# with a baseline said at 16.
+_BENCH_CONCURRENCY = re.compile(r"^Max(?:imum)? request concurrency:[ \t]+(\d+)[ \t\r]*$", re.M)
+_BENCH_BANNER = " Serving Benchmark Result "
+
+
+def _block_concurrency(text: str) -> tuple[list[int], list[str]] | None:
+    """Where each concurrency line of ``text`` starts, and its concurrency; None when it has none."""
+    lines = list(_BENCH_CONCURRENCY.finditer(text))
+    return ([m.start() for m in lines], [m.group(1) for m in lines]) if lines else None
+
+
+def _row_of(text: str, at: int, rows: tuple[list[int], list[str]]) -> str:
+    """", concurrency N" of the reading at ``at``: the last concurrency line before it, within its
+    result block (no banner of another block between them); "" where there is none."""
+    starts, values = rows
+    i = bisect_right(starts, at) - 1
+    if i < 0 or text.rfind(_BENCH_BANNER, starts[i], at) >= 0:
+        return ""
+    return f", concurrency {values[i]}"
+
+
 def _bench_serving(text: str, found: list[Metric]) -> bool:
     hit = False
+    rows = _block_concurrency(text) if "request concurrency:" in text else None
     for pattern, tool, keys in ((_BENCH_LINE, "bench_serving", _BENCH_KEYS), (_BENCH_ROW, "evalscope perf", _BENCH_KEYS),
                                 (_GENAI_PERF_ROW, "genai-perf", _GENAI_PERF_KEYS),
                                 (_GENAI_PERF_CSV_ROW, "genai-perf csv", _GENAI_PERF_KEYS)):
@@ -1578,7 +1662,8 @@ def _bench_serving(text: str, found: list[Metric]) -> bool:
                     # "All requests failed") prints 0.00 for each: no measurement of the server
                     continue
                 name, unit = keys[key.lower()]
-                found.append(Metric(name, value, unit, f"{tool}: {label}"))
+                row = _row_of(text, m.start(), rows) if rows is not None and pattern is _BENCH_LINE else ""
+                found.append(Metric(name, value, unit, f"{tool}: {label}{row}"))
     return hit
 
 
