@@ -39,6 +39,9 @@ SUGGESTED_CODES = {
     # closest catalog entry: a vocab size that disagrees with the tensors (engines size
     # lm_head from draft_vocab_size: vLLM llama_eagle3.py, SGLang llama_eagle3.py)
     "lm_head_rows": "SD303",
+    # a model.safetensors.index.json naming no shard here beside model.safetensors: the engines
+    # load no weights from the folder (api._stale_index_check)
+    "stale_index": "SD710",
 }
 
 
