@@ -103,3 +103,9 @@ def test_stale_bin_index_beside_a_pickle_is_no_sd710(world, tmp_path):
     report = json.loads(result.output)
     assert "weight_files" not in [c["name"] for c in report["checks"]]
     assert result.exit_code == 0 and report["ok"] is True, result.output
+    # and the note says the engines load the pickle (it said they would find no weights)
+    (note,) = [n for n in report["notes"] if "names no shard that is here" in n]
+    assert note == (f"{draft / 'pytorch_model.bin.index.json'} names no shard that is here: an "
+                    "index left by an earlier sharded save beside pytorch_model.bin, which was "
+                    "read, as transformers, vLLM and SGLang read it (none of them filters "
+                    "pickles by an index): harmless, but delete the stale index")
