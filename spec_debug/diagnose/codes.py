@@ -773,4 +773,34 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         sources=(SGLANG_EAGLE3_MODEL, VLLM_EAGLE3_MODEL),
     ),
+    FindingDoc(
+        code="SD710",
+        severity="error",
+        area="draft config",
+        title="The draft's weight index names no file that is there",
+        detects=(
+            "The draft directory holds a `model.safetensors.index.json` none of whose shards "
+            "is there, beside the single `model.safetensors` that holds the weights: what "
+            "save_pretrained leaves when a draft saved sharded is saved again whole into the "
+            "same folder (it removes the old shards, not the index). transformers, so "
+            "speculators and the drafter evaluation, read the single file."
+        ),
+        why=(
+            "vLLM and SGLang keep only the weight files the index names "
+            "(model_loader/weight_utils.py filter_duplicate_safetensors_files): none is left, "
+            "and the server stops with \"Cannot find any model weights with <draft dir>\". "
+            "The evaluation measured weights the engine cannot load."
+        ),
+        fix=(
+            "Delete the stale index beside the single weight file (or save the draft again "
+            "into an empty folder), then start the server again."
+        ),
+        example=(
+            "draft/model.safetensors.index.json names model-00001-of-00002.safetensors, which "
+            "is not there; draft/model.safetensors holds the weights"
+        ),
+        sources=("https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/model_loader/default_loader.py",
+                 "https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/model_loader/weight_utils.py",
+                 "https://github.com/sgl-project/sglang/blob/main/python/sglang/srt/model_loader/loader.py"),
+    ),
 )

@@ -1861,10 +1861,37 @@ def check_drafter_vocab(model: str | Path, target: str | Path | None = None, *,
     if head_check is not None:
         out["checks"].append(head_check.to_dict())
         out["ok"] = out["ok"] and head_check.ok
+    files_check = _stale_index_check(checkpoint.tensors)
+    if files_check is not None:
+        out["checks"].append(files_check.to_dict())
+        out["ok"] = False
     out.update({"target": str(target) if target else None, "target_source": source,
                 "notes": notes,
                 "vocab_mapping": str(mapping.source) if mapping is not None else None})
     return out
+
+
+def _stale_index_check(store):
+    """A failing `weight_files` check (SD710) for a draft whose model.safetensors.index.json
+    names no shard that is here, beside the model.safetensors that holds the weights (a draft
+    saved sharded, then whole, into one folder: checkpoint.stale_index). Its weights were read
+    from the single file, as transformers reads it, and only a note said the rest: `drafter
+    vocab` passed (exit 0) a draft vLLM and SGLang do not start with. Both keep only the
+    safetensors files the index names (model_loader/weight_utils.py
+    filter_duplicate_safetensors_files) and then stop with "Cannot find any model weights"
+    (vLLM default_loader.py / SGLang loader.py _prepare_weights). A stale
+    pytorch_model.bin.index.json is no fault for them: pickles are not filtered by an index."""
+    from spec_debug.eagle3.vocab import VocabCheck, VocabIssue
+
+    index = store.stale_index
+    if index is None or index.name != "model.safetensors.index.json":
+        return None
+    return VocabCheck("weight_files", ok=False, issues=(VocabIssue(
+        "stale_index", f"{index} names no weight file that is here, and "
+        f"{index.parent / 'model.safetensors'} beside it holds the draft's weights: vLLM and "
+        "SGLang load only the safetensors files an index names, find none and stop (\"Cannot "
+        "find any model weights\"); delete the stale index (or save the draft again into an "
+        "empty folder)", {"index": str(index), "weights": "model.safetensors"}),))
 
 
 # what `drafter vocab` compares with when no target vocabulary is known

@@ -420,6 +420,13 @@ def stale_index_note(store: "TensorStore", role: str) -> str | None:
     """The note for a store read past a stale index (see `stale_index`)."""
     if store.stale_index is None:
         return None
+    if store.stale_index.name == _BIN_INDEX:
+        # vLLM and SGLang filter only safetensors files by an index (model_loader
+        # _prepare_weights: filter_files_not_needed_for_inference for *.bin): the pickle loads
+        return (f"{store.stale_index} names no shard that is here: an index left by an earlier "
+                f"sharded save beside pytorch_model.bin, which was read, as transformers, vLLM "
+                f"and SGLang read it (none of them filters pickles by an index): harmless, but "
+                f"delete the stale index")
     return (f"{store.stale_index} names no shard that is here: an index left by an earlier "
             f"sharded save beside the single weight file, which was read (as transformers "
             f"reads it); vLLM and SGLang load only the files an index names and would find no "

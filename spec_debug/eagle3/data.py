@@ -73,6 +73,9 @@ class Sample:
     loss_mask_given: bool = True  # False: the file has none and `loss_mask` is all ones
     padding: int = 0  # pad rows its attention_mask marked, cut off (see _unpadded_rows)
     chunk_size: int = 0  # its square attention_mask is chunked attention of chunks this long
+    # the largest id the ids' stored integer type holds, when narrower than 32 bits (uint16:
+    # 65535); None otherwise. check_sample refuses such ids for a larger target vocabulary
+    ids_ceiling: int | None = None
 
     @property
     def length(self) -> int:
@@ -544,7 +547,8 @@ def _read_speculators(path: Path, slots: Sequence[int] | None, final: bool) -> S
     kept, chunk_size = _unpadded_rows(path, attention, T)
     sample = Sample(path.name, _exact_ids(path, token_key, token_ids), chosen, wanted,
                     final_state, _mask_bool(path, loss_mask), layer_ids, S,
-                    loss_mask_given=given, chunk_size=chunk_size)
+                    loss_mask_given=given, chunk_size=chunk_size,
+                    ids_ceiling=_ids_ceiling(token_ids))
     if kept is not None:
         sample = replace(sample, token_ids=sample.token_ids[kept], slots=chosen[kept],
                          final=None if final_state is None else final_state[kept],
@@ -859,6 +863,17 @@ def _exact_ids(path: Path, key: str, ids: Tensor) -> Tensor:
     return ids.long()
 
 
+# The largest id each integer type narrower than 32 bits holds. A dump whose ids were cast to
+# uint16 to halve them (as token files for vocabularies under 65536 are kept) stores a larger
+# vocabulary's ids modulo 65536: each one above 65535 reads as another, valid, token id.
+_NARROW_IDS = {torch.uint8: 2 ** 8 - 1, torch.int8: 2 ** 7 - 1, torch.int16: 2 ** 15 - 1,
+               **({torch.uint16: 2 ** 16 - 1} if hasattr(torch, "uint16") else {})}
+
+
+def _ids_ceiling(ids: Any) -> int | None:
+    return _NARROW_IDS.get(getattr(ids, "dtype", None))
+
+
 def _token_ids(path: Path, data: dict) -> Tensor:
     """input_ids [T] (or [1, T]) of a torch-saved sample as int64. A [B, T] batch is refused:
     flattened, B sequences would be scored as one, each attending to the one before."""
@@ -996,7 +1011,8 @@ def _read_speculators_v1(path: Path, data: dict, slots: Sequence[int] | None,
     chosen = torch.stack([layers[s] for s in wanted], dim=1)  # [T, s, Ht]
     return Sample(path.name, token_ids, chosen, wanted, layers[-1] if final else None,
                   loss_mask, None, S, format_v1=True, data_format="speculators_v1",
-                  loss_mask_given=data.get("loss_mask") is not None)
+                  loss_mask_given=data.get("loss_mask") is not None,
+                  ids_ceiling=_ids_ceiling(data["input_ids"]))
 
 
 # Torch-saved writers that keep the aux states (concatenated, [.., T, A*Ht]) apart from the
@@ -1129,7 +1145,8 @@ def _read_record(path: Path, data: dict, slots: Sequence[int] | None, final: boo
     return Sample(path.name, token_ids, chosen, wanted,
                   last.reshape(T, Ht) if (final and last is not None) else None,
                   loss_mask, None, S, final_normed=data_format == "specforge",
-                  loss_mask_given=data.get("loss_mask") is not None, data_format=data_format)
+                  loss_mask_given=data.get("loss_mask") is not None, data_format=data_format,
+                  ids_ceiling=_ids_ceiling(data["input_ids"]))
 
 
 def _aux_layout_safetensors(path: Path) -> bool:
@@ -1279,6 +1296,28 @@ def _ids_outside_why(low: int, high: int) -> str:
             "tokenizer")
 
 
+def _narrow_ids(sample: Sample, vocab_size: int, low: int) -> None:
+    """Refuse ids stored in an integer type too narrow for the target vocabulary. An unsigned
+    one (uint16 for Llama 3's 128256 tokens) keeps each id modulo 2**bits: every wrapped id
+    is another in-range token, so the range check passed them and the draft was scored on
+    tokens the sample never held; which ids wrapped cannot be told. A signed one (int16)
+    turns them negative, which the range check named only as "a dtype overflow" when any
+    id wrapped."""
+    ceiling = sample.ids_ceiling
+    if ceiling is None or vocab_size <= ceiling + 1:
+        return
+    signed = ceiling + 1 in (2 ** 7, 2 ** 15)
+    if signed and low >= 0:
+        return  # no id of this sample reached past the type: none wrapped
+    kind = {2 ** 8 - 1: "uint8", 2 ** 7 - 1: "int8", 2 ** 15 - 1: "int16"}.get(ceiling, "uint16")
+    held = ("its negative ids are ids above {c} wrapped" if signed else
+            "any id above {c} was stored modulo {m} as another token id, and which ones "
+            "cannot be told").format(c=ceiling, m=ceiling + 1)
+    raise DataError(f"{sample.name}: token ids are stored as {kind}, which holds ids up to "
+                    f"{ceiling}, and the target vocabulary has {vocab_size} tokens: {held}",
+                    hint="dump the token ids again as int64 (or int32)")
+
+
 def check_sample(sample: Sample, spec: SampleSpec) -> None:
     """Raise DataError when `sample` cannot be scored against `spec`.
 
@@ -1307,6 +1346,7 @@ def check_sample(sample: Sample, spec: SampleSpec) -> None:
                         f"{list(spec.layer_ids)}: files of two captures in one folder")
     if spec.vocab_size is not None:
         low, high = int(sample.token_ids.min()), int(sample.token_ids.max())
+        _narrow_ids(sample, spec.vocab_size, low)
         if low < 0 or high >= spec.vocab_size:
             raise DataError(f"{sample.name}: token ids span [{low}, {high}], outside the "
                             f"target vocabulary [0, {spec.vocab_size})"

@@ -64,7 +64,8 @@ class EvalResult:
     # samples whose final slot was found past the target's norm (HF output_hidden_states ends
     # with that state; vLLM captures it before): scored on lm_head of it, not normed again
     final_state_post_norm: int = 0
-    # raw per-step sums, so results from several hosts or shards can be added up
+    # raw per-step sums, so results from several hosts or shards can be added up (and
+    # draft_vocab_rows / draft_vocab_hits: one entry each, draft_vocab_coverage's sums)
     counts: dict[str, list[float]] = field(default_factory=dict)
     # steps k with no row to score (--steps deeper than every sample): their accuracies above
     # stay 0.0 (the lists are floats for the diagnose and report readers) but mean "not
@@ -672,6 +673,11 @@ def evaluate(loaded: LoadedDraft, samples: Iterable[Sample], *, steps: int,
                 "full_total": counts.full_total.tolist(),
                 "cond_total": counts.cond_total.tolist(),
                 "target_correct": counts.target_correct.tolist(),
-                "target_cond_total": counts.target_cond_total.tolist()},
+                "target_cond_total": counts.target_cond_total.tolist(),
+                # draft_vocab_coverage's own sums (one entry each, not per step): the step-0
+                # rows scored and those whose reference token the draft vocab holds, so the
+                # coverage of several hosts or shards adds up as the accuracies do
+                "draft_vocab_rows": [scored],
+                "draft_vocab_hits": [float(counts.in_vocab)]},
         unscored_steps=unscored,
     )

@@ -279,8 +279,10 @@ def _no_architectures_note(cfg) -> str | None:
     absent) and stops at startup; SGLang also picks the draft's class by it. speculators'
     configs name the class by speculators_model_type, so only the EAGLE format needs it."""
     architectures = cfg.raw.get("architectures")
-    if cfg.format != "eagle" or (isinstance(architectures, list) and architectures):
+    if cfg.format != "eagle":
         return None
+    if isinstance(architectures, list) and architectures:
+        return _speculators_class_note(architectures)
     written = "has no architectures" if architectures is None else (
         f"has architectures {json.dumps(architectures)}")
     # absent, EAGLEConfig iterates None; an empty list gives vLLM's model registry no class
@@ -291,6 +293,29 @@ def _no_architectures_note(cfg) -> str | None:
             f"class name from it and fails to start ({error}), and "
             "SGLang picks the draft's model class by it; add \"architectures\": "
             "[\"LlamaForCausalLMEagle3\"] (what SpecForge writes)")
+
+
+# The class names speculators writes into a draft's `architectures`: Eagle3SpeculatorConfig's
+# default and, on save_pretrained, the model class (speculators models/eagle3/config.py,
+# core.py). vLLM and SGLang read them only beside speculators_model_type.
+_SPECULATORS_CLASSES = ("Eagle3Speculator", "Eagle3DraftModel")
+
+
+def _speculators_class_note(architectures: list) -> str | None:
+    """An EAGLE-format config (no speculators_model_type: a speculators config flattened by
+    hand) that still names speculators' class. vLLM's EAGLEConfig keeps a name that starts
+    with "Eagle3" as the draft's class (transformers_utils/configs/eagle.py: `arch if
+    arch.startswith("Eagle3") or arch.endswith("Eagle3") else f"Eagle3{arch}"`) and its model
+    registry has no such class; SGLang resolves the name as it is, and has none either: both
+    stop at startup ("Model architectures [...] are not supported")."""
+    if not all(str(name) in _SPECULATORS_CLASSES for name in architectures):
+        return None
+    return (f"the draft's config.json has architectures {json.dumps(architectures)}, "
+            "speculators' class, but no speculators_model_type: scored here as an EAGLE-format "
+            "draft, but vLLM keeps a name starting with Eagle3 as the draft's class and SGLang "
+            "takes it as it is, and neither has that class (\"Model architectures [...] are not "
+            "supported\"): write \"architectures\": [\"LlamaForCausalLMEagle3\"], or serve the "
+            "config speculators saved (with speculators_model_type \"eagle3\")")
 
 
 def _layer_without_model_type_note(checkpoint: DraftCheckpoint) -> str | None:

@@ -29,6 +29,7 @@ SUGGESTED_CODES = {
     "d2t_length": "SD302",
     "maps_swapped": "SD302",  # d2t and t2d saved under each other's names (maps_swapped_issue)
     "d2t_float": "SD302",
+    "d2t_narrow": "SD302",  # an integer type too narrow for the offsets (narrow_d2t_issue)
     "d2t_not_training_map": "SD302",  # differs from the --vocab-mapping file (vocab_mapping.py)
     # sends draft ids to other tokens than speculators copied the frozen lm_head rows from
     # (head_map.py; eval and `drafter vocab` report it, api.py)
@@ -39,6 +40,9 @@ SUGGESTED_CODES = {
     # closest catalog entry: a vocab size that disagrees with the tensors (engines size
     # lm_head from draft_vocab_size: vLLM llama_eagle3.py, SGLang llama_eagle3.py)
     "lm_head_rows": "SD303",
+    # a model.safetensors.index.json naming no shard here beside model.safetensors: the engines
+    # load no weights from the folder (api._stale_index_check)
+    "stale_index": "SD710",
 }
 
 
@@ -142,6 +146,41 @@ def float_d2t_issue(dtype: str | None, offsets: list[int]) -> VocabIssue | None:
         facts)
 
 
+# The largest value each integer type narrower than 32 bits holds, and its modulus (the
+# safetensors dtype, or torch's name for it). A state dict cast to uint16 / int16 to save
+# space keeps d2t's offsets modulo 2 ** bits: a 128256-token target's offsets reach 96k.
+_NARROW_INTEGERS = {"U8": (2 ** 8 - 1, 2 ** 8), "I8": (2 ** 7 - 1, 2 ** 8),
+                    "U16": (2 ** 16 - 1, 2 ** 16), "I16": (2 ** 15 - 1, 2 ** 16)}
+_TORCH_INTEGERS = {"torch.uint8": "U8", "torch.int8": "I8", "torch.uint16": "U16",
+                   "torch.int16": "I16"}
+
+
+def narrow_d2t_issue(dtype: str | None, target_vocab_size: int, draft_vocab_size: int | None,
+                     mapped: list[int], selected: list[int] | None,
+                     consistent: bool | None) -> VocabIssue | None:
+    """An issue when d2t is stored in an integer type too narrow for the offsets this target's
+    map may need (V - DV) and the map is not what t2d selects (or, without t2d, not a map the
+    engines can serve): its offsets wrapped. The other d2t lines then said "not strictly
+    increasing" or "differs from t2d" without the cause."""
+    name = _TORCH_INTEGERS.get(str(dtype), str(dtype))
+    if name not in _NARROW_INTEGERS or draft_vocab_size is None:
+        return None
+    ceiling, modulus = _NARROW_INTEGERS[name]
+    needed = target_vocab_size - draft_vocab_size
+    if needed <= ceiling:
+        return None
+    if (mapped == selected) if selected is not None else bool(consistent):
+        return None  # no offset of this map reached past the type
+    return VocabIssue(
+        "d2t_narrow",
+        f"d2t is stored as {name}, which holds offsets only up to {ceiling}; a map of "
+        f"{draft_vocab_size} of this target's {target_vocab_size} ids needs offsets up to "
+        f"{needed}, and those above {ceiling} were wrapped (kept modulo {modulus}), so draft ids "
+        "map to wrong target ids (a whole-state-dict dtype cast): save d2t as int64 "
+        "(t2d.nonzero() - arange(DV))",
+        {"dtype": name, "holds_up_to": ceiling, "offsets_needed_up_to": needed})
+
+
 def check_d2t_offsets(d2t: Iterable[Any] | None, target_vocab_size: int,
                       t2d: Iterable[Any] | None = None,
                       draft_vocab_size: int | None = None,
@@ -173,6 +212,12 @@ def _d2t_offsets(offsets: list[int], target_vocab_size: int, selected: list[int]
                                  {"d2t_length": len(offsets)}))
     if mapped is None:
         mapped = [i + o for i, o in enumerate(offsets)]
+    if d2t_dtype is not None and (narrow := narrow_d2t_issue(
+            d2t_dtype, target_vocab_size, draft_vocab_size, mapped, selected,
+            consistent if consistent is not None else (
+                draft_vocab_size is not None
+                and _consistent_map(mapped, draft_vocab_size, target_vocab_size)))) is not None:
+        issues.append(narrow)
     out_of_range = [m for m in mapped if not 0 <= m < target_vocab_size]
     increasing = all(b > a for a, b in zip(mapped, mapped[1:]))
     looks_absolute = (

@@ -41,7 +41,7 @@ register(ProbeSpec(
     name="vocab_maps",
     summary="d2t offsets, t2d length and embedding rows against the target vocabulary",
     module="spec_debug.probes.vocab_maps", parse=vocab_step.parse, check=vocab_step.check,
-    needs_torch=True, codes=("SD301", "SD302", "SD303"),
+    needs_torch=True, codes=("SD301", "SD302", "SD303", "SD710"),
 ))
 register(ProbeSpec(
     name="hidden_layout",

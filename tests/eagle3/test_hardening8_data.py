@@ -169,7 +169,9 @@ def test_index_left_by_an_earlier_sharded_save_is_named_and_the_weights_read(wor
     stale = [n for n in got["notes"] if "names no shard that is here" in n]
     assert len(stale) == 2 and "weights for this draft" in stale[0] and "target" in stale[1]
     vocab = _run("vocab", "--model", str(root / "draft"), "--target", str(root / "target"))
-    assert vocab.exit_code == 0, vocab.output
+    # vLLM and SGLang load no weights from the draft's folder: `vocab` fails it (SD710,
+    # test_hardening68_stale_index.py)
+    assert vocab.exit_code == 1, vocab.output
     assert any("names no shard that is here" in n for n in json.loads(vocab.output)["notes"])
 
 

@@ -1,4 +1,5 @@
-"""SD301-SD303: the draft-to-target vocabulary maps (EAGLE3.md sections 1 and 6.7).
+"""SD301-SD303: the draft-to-target vocabulary maps (EAGLE3.md sections 1 and 6.7); SD710:
+the draft's stale weight index the same `drafter vocab` report names.
 
 Input: the report of spec_debug.eagle3.vocab (`VocabReport.to_dict()`: checks with issues,
 each issue carrying the code it feeds). One finding per code; a missing d2t (SD301) makes the
@@ -28,4 +29,7 @@ def check_vocab_report(report: Mapping[str, Any], at: Where = Where()) -> list[F
         findings.append(at.finding("SD302", [i["message"] for i in by_code["SD302"]], facts))
     if "SD303" in by_code:
         findings.append(at.finding("SD303", [i["message"] for i in by_code["SD303"]], facts))
+    if "SD710" in by_code:  # the draft's files, checked by the same `drafter vocab` run
+        findings.append(at.finding("SD710", [i["message"] for i in by_code["SD710"]],
+                                   {"index": by_code["SD710"][0]["facts"].get("index")}))
     return findings
