@@ -21,7 +21,7 @@ from rich.table import Table
 from spec_debug import __version__, cli_help
 from spec_debug.cli_common import complete_output_path, complete_playbooks, dash_is_stdout, err_console, fail, output_format, print_error, shown_text
 from spec_debug.counted import counted
-from spec_debug.errors import SignalInterrupt, SpecDebugError, UsageError, stop_reason
+from spec_debug.errors import PlaybookError, SignalInterrupt, SpecDebugError, UsageError, stop_reason
 from spec_debug.store import write_output
 
 if TYPE_CHECKING:
@@ -311,31 +311,67 @@ def playbooks_show(name: str = typer.Argument(..., help="A shipped playbook's na
 
 
 @playbooks_app.command("validate")
-def playbooks_validate(files: list[str] = typer.Argument(..., help="Playbook files or shipped names.")) -> None:
+def playbooks_validate(
+    files: list[str] = typer.Argument(..., help="Playbook files or shipped names."),
+    fmt: str = typer.Option("text", "--format", help="text | json: json prints one JSON document on stdout "
+                            "(each file, and each error and warning with file, line, column, message, hint, severity)."),
+) -> None:
     """Validate playbooks; exit 2 with file:line:column on the first problem of each."""
     from spec_debug.playbook.loader import load_playbook
     from spec_debug.playbook.none_guard import none_guard_warnings
 
+    fmt = fmt.lower()  # `--format JSON`, as the report commands take it (cli_common.output_format)
+    if fmt not in ("text", "json"):
+        fail(UsageError(f"--format {fmt!r} is not a format of playbooks validate", hint="--format text (the default) or --format json"))
+    as_json = fmt == "json"
+    checked: list[dict[str, Any]] = []
+    problems: list[dict[str, Any]] = []
     bad = 0
     for done, name in enumerate(files):
         try:
             loaded = load_playbook(name)
+            warnings = none_guard_warnings(loaded.playbook, loaded.text, loaded.path)
+            if as_json:
+                checked.append({"file": str(loaded.path), "ok": True, "steps": len(loaded.playbook.steps)})
+                problems.extend(_validate_problem(w.error or SpecDebugError(w.located), str(loaded.path), "warning", w.hint)
+                                for w in warnings)
+                continue
             out_console.print(f"[green]ok[/] {escape(shown_text(loaded.path))} ({counted(len(loaded.playbook.steps), 'step')})",
                               highlight=False)
             # Loads and runs, but a guard will not guard: said, not refused (exit 0).
-            for warned in none_guard_warnings(loaded.playbook, loaded.text, loaded.path):
+            for warned in warnings:
                 err_console.print(f"[bold yellow]warning:[/] {escape(shown_text(warned.located))}", highlight=False, soft_wrap=True)
                 err_console.print(f"  [dim]hint:[/] {escape(shown_text(warned.hint))}", highlight=False, soft_wrap=True)
         except SpecDebugError as exc:
             bad += 1
-            print_error(exc)
+            if as_json:
+                problem = _validate_problem(exc, name, "error", exc.hint)
+                checked.append({"file": problem["file"], "ok": False, "steps": None})
+                problems.append(problem)
+            else:
+                print_error(exc)
         except KeyboardInterrupt as stop:
             # Ctrl-C, SIGTERM or SIGHUP while a file is read (a FIFO, a stalled NFS mount): Typer
             # exited 130 and printed nothing, and a CI log showed no reason and no file.
             err_console.print(f"stopped: {escape(stop_reason(stop))} while reading {escape(name)}; "
                               f"{done} of {counted(len(files), 'playbook')} checked", highlight=False)
             raise typer.Exit(130) from None
+    if as_json:
+        # One document, for CI annotations and editors: the text form's lines are for people
+        # (file:line:column: message (at key) and a hint line apart), and parsing them back broke on
+        # a message holding ": ".
+        print(json.dumps({"ok": not bad, "files": checked, "problems": problems}, indent=2))
     raise typer.Exit(2 if bad else 0)
+
+
+def _validate_problem(exc: SpecDebugError, name: str, severity: str, hint: str | None) -> dict[str, Any]:
+    """An error or warning of `playbooks validate --format json`: its parts apart, the message
+    without the file:line:column the text form puts first."""
+    if isinstance(exc, PlaybookError):
+        return {"file": exc.path or name, "line": exc.line, "column": exc.column, "key_path": exc.key_path,
+                "message": exc.bare_message, "hint": hint, "severity": severity}
+    return {"file": name, "line": None, "column": None, "key_path": None, "message": exc.message, "hint": hint,
+            "severity": severity}
 
 
 @app.command()

@@ -54,6 +54,7 @@ class PlaybookError(SpecDebugError):
         self.line = line
         self.column = column
         self.key_path = key_path
+        self.bare_message = message  # without file:line:column and key path (`playbooks validate --format json`)
         where = path or "<playbook>"
         if line is not None:
             where += f":{line}"

@@ -50,6 +50,7 @@ class PlaybookWarning:
 
     located: str  # "file:line:column: message (at key.path)", as a PlaybookError says it
     hint: str
+    error: PlaybookError | None = None  # the same, its parts apart (`playbooks validate --format json`)
 
 
 def _nullable_captures(playbook: Playbook) -> dict[str, list[tuple[int, bool]]]:
@@ -200,9 +201,9 @@ def misspelt_fact_warnings(playbook: Playbook, text: str, source: str) -> list[P
                 located = PlaybookError(
                     f"step {step.id!r} reads facts.{name} in {field}:, but no step captures {name!r}, so it is never "
                     "set and the step fails on every host",
-                    path=source, line=line, column=column, key_path=dotted_path(path)).message
+                    path=source, line=line, column=column, key_path=dotted_path(path))
                 hint = f"did you mean facts.{close[0]}? ({playbook.steps[order.first[close[0]]].id!r} captures it)"
-                warnings.append(PlaybookWarning(located, hint))
+                warnings.append(PlaybookWarning(located.message, hint, located))
                 break
     return warnings
 
@@ -235,9 +236,9 @@ def _guards_that_do_not_guard(playbook: Playbook, text: str, source: str) -> lis
                     f"step {step.id!r} guards facts.{name} with a defined test in {field}:, but {by} sets {name} to "
                     f"None when it matches nothing (defined), so {use} fails the step (SD003) instead of "
                     f"skipping the check",
-                    path=source, line=line, column=column, key_path=dotted_path(path)).message
+                    path=source, line=line, column=column, key_path=dotted_path(path))
                 fixed = _fixed(expression, name, same_step=at == index)
                 hint = (f"write {fixed}" if fixed != expression
                         else f"test facts.{name} is none (or is not none) before {use}")
-                warnings.append(PlaybookWarning(located, hint))
+                warnings.append(PlaybookWarning(located.message, hint, located))
     return warnings

@@ -2,7 +2,7 @@
 
 PyYAML's safe loader forgets positions once it builds Python objects, so we compose the node
 graph ourselves and record (line, column) for every key path. YAML 1.1 surprises (`on`,
-`no`, `y` as booleans; `0777` as octal; `1:30` as sexagesimal) are rejected here with a hint
+`no`, `y` as booleans; `0777` as octal; `1:30` as sexagesimal; `1_000.5` as 1000.5) are rejected here with a hint
 to quote the value, rather than silently becoming a bool or an int.
 
 Hostile or broken input ends in a PlaybookError with a line and column, never a traceback:
@@ -707,6 +707,12 @@ class _Builder:
             # (`.inf` is YAML's own spelling, and has no exponent)
             raise self.fail(node, f"{raw!r} is {past}", path,
                             hint="write a number between 1e-300 and 1e300 (or 0)")
+        if node.tag == "tag:yaml.org,2002:float" and "_" in raw and isinstance(value, float):
+            # `1_000.5` is 1000.5 to YAML 1.1 and text to YAML 1.2, as `1_000` (below) is: the
+            # whole number was refused and the float taken unsaid, in a playbook and a --var-file.
+            number = str(value) if "e" not in str(value) else raw.replace("_", "")
+            raise self.fail(node, f"{raw!r} would be read as the number {number}", path,
+                            hint=f'write {number} if you mean the number, or quote it ("{raw}") if you mean the text')
         if node.tag == "tag:yaml.org,2002:float" and isinstance(value, float) and _reshaped(raw, value):
             self.document.reshaped_numbers[path] = raw
         if node.tag == "tag:yaml.org,2002:int" and _SURPRISING_INT.match(raw):

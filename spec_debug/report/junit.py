@@ -21,18 +21,22 @@ def xml_text(value: object) -> str:
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", str(value))
 
 
-def failure_text(finding: Finding) -> str:
+def failure_text(finding: Finding, limit: int = 20000) -> str:
     """A finding's evidence, then its fix where it has one, each cut in the middle as report.md
     and report.html cut them (clip_middle): evidence or a fix that quotes a captured fact
     (`evidence: ["{{ facts.line }}"]`) made a <failure> of hundreds of KB, one per host of a
     fleet. A playbook's own code with no `remediation:` ended on a bare "fix: "."""
-    parts = [clip_middle(screen_text("\n".join(finding.evidence)))] if finding.evidence else []
+    parts = [clip_middle(screen_text("\n".join(finding.evidence)), limit)] if finding.evidence else []
     if finding.remediation:
         parts.append(f"fix: {clip_middle(screen_text(finding.remediation), FIX_LIMIT)}")
     return "\n\n".join(parts)
 
 
 def junit_xml(record: RunRecord) -> str:
+    from spec_debug.report.views import evidence_limit
+
+    # the failures share a budget, as the reports' evidence does (views.EVIDENCE_BUDGET)
+    limit = evidence_limit([f for f in record.findings if f.severity != "info"])
     suites = ET.Element("testsuites", name=f"spec-debug {record.playbook.name}")
     for host in record.hosts:
         steps = [s for s in record.steps if s.host == host.name]
@@ -52,7 +56,7 @@ def junit_xml(record: RunRecord) -> str:
                     # Titles and evidence quote what the step printed: shown as its output is
                     # below (colours dropped, not "\u001b[31m" litter; bidi overrides marked).
                     failure = ET.SubElement(case, "failure", message=screen_text(f"{finding.code} {finding.title}"), type=finding.severity)
-                    failure.text = failure_text(finding)
+                    failure.text = failure_text(finding, limit)
             elif step.status in ("error", "timeout"):
                 errors += 1
                 ET.SubElement(case, "error", message=screen_text(step.message or step.status), type=step.status)

@@ -217,6 +217,7 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         # a fix quoting a captured fact (`remediation: "shorten {{ facts.line }}"`) is cut as its
         # evidence is: one 100,000-character **Fix:** line per finding
         "fix_limit": FIX_LIMIT,
+        "evidence_limit": evidence_limit(record.findings),
         "duration_s": (end - start).total_seconds() if start and end else None,
         "fleet": fleet_summary(record),
         "timeline": timeline(record),
@@ -456,6 +457,18 @@ def output_limit(lengths: list[int], budget: int = OUTPUT_BUDGET) -> int:
             return max(OUTPUT_FLOOR, min(OUTPUT_CEILING, share))
         left -= length
     return OUTPUT_CEILING
+
+
+EVIDENCE_BUDGET = 2_000_000
+"""Characters of findings' evidence one report shows in all, shared as the raw outputs share
+OUTPUT_BUDGET. Each finding's evidence was cut to 20,000 by itself and nothing bounded the sum:
+`evidence: ["{{ stdout }}"]` on 100 hosts x 10 steps was 20 MB of report; run.json keeps it whole."""
+
+
+def evidence_limit(findings: list[Finding]) -> int:
+    """The characters each finding's evidence keeps (output_limit over EVIDENCE_BUDGET): short
+    evidence whole, long evidence its head and tail, at least OUTPUT_FLOOR."""
+    return output_limit([len("\n".join(f.evidence)) for f in findings if f.evidence], EVIDENCE_BUDGET)
 
 
 def _charts(record: RunRecord) -> dict[str, Any]:

@@ -16,9 +16,10 @@ from spec_debug.playbook.models import Expectation, FindingTemplate, Step
 from spec_debug.playbook.templating import (
     CONTEXT_NAMES, TemplateSite, as_condition, attributes_of, evaluate, names_used, render, render_value,
 )
+from spec_debug.playbook.yaml_nodes import nests_too_deep
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
-from spec_debug.runner.capture import CaptureError, apply_captures, parse_json_output
+from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
 from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
@@ -231,6 +232,11 @@ class ProbeFailure:
     hint: str | None = None
 
 
+def _too_deep(name: str) -> ProbeFailure:
+    return ProbeFailure(f"probe {name} printed JSON nested too deep to read (lists and objects within each other, "
+                        f"more than {MAX_FACT_DEPTH} levels deep)")
+
+
 def probe_facts(
     step: Step, host: str, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], facts: dict[str, Any]
 ) -> tuple[dict[str, Any], list[Finding]] | ProbeFailure:
@@ -243,6 +249,10 @@ def probe_facts(
         if TRUNCATION_MARKER.search(out_text):
             # The probe's JSON was cut by --capture-limit: say that, not "no output".
             return ProbeFailure(f"probe {spec.name}: {exc}")
+        if isinstance(exc, JsonTooDeepError):
+            # It printed JSON, too deep for json to read: "printed no JSON (exit code 0): no
+            # output" sent the user looking for a crash.
+            return _too_deep(spec.name)
         first = (err_text.strip().splitlines() or ["no output"])[-1]
         # With the signal that ended it: an OOM-killed probe (a checkpoint loaded into too little
         # memory) said only "printed no JSON (exit code 137)", then bash's "Killed" or nothing.
@@ -250,6 +260,10 @@ def probe_facts(
         if outcome.exit_code == 127:  # the shell found no such program: the host's Python is elsewhere
             message += f"; {_python_hint(step, context)}"
         return ProbeFailure(message)
+    if nests_too_deep(data):
+        # JSON 900 levels deep parses, then the facts walked through redaction and run.json
+        # ended the host with "internal error: RecursionError" (a capture refuses it: capture.py).
+        return _too_deep(spec.name)
     if isinstance(data, dict) and ERROR_KEY in data:
         error = data[ERROR_KEY]
         hint = error.get("hint") if isinstance(error, dict) else None

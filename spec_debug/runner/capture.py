@@ -31,6 +31,10 @@ class CaptureError(ValueError):
     """A capture could not convert or find its value (reported on the step)."""
 
 
+class JsonTooDeepError(CaptureError):
+    """The output is JSON, nested past what can be read: not "no JSON" (a probe said that)."""
+
+
 # A fact is walked recursively by the run (redact.redact_value, run.json, templates): 500 levels of
 # `[[[...]]]` from a host ran into RecursionError, an "internal error" that ended the host. Bounded
 # as a playbook, a --var-file and an inventory are.
@@ -158,8 +162,8 @@ def parse_json_output(text: str) -> Any:
     raise CaptureError("output is not JSON")
 
 
-def _json_too_deep() -> CaptureError:
-    return CaptureError("the output is JSON nested too deep to read (lists and objects within each other, more than "
+def _json_too_deep() -> JsonTooDeepError:
+    return JsonTooDeepError("the output is JSON nested too deep to read (lists and objects within each other, more than "
                         f"{MAX_FACT_DEPTH} levels deep)")
 
 
