@@ -1204,7 +1204,10 @@ class SSHTransport(Transport):
         return True
 
     def _lost(self, when: str) -> ConnectionLostError:
-        silent = getattr(self._connection.transport, "not_responding", None)
+        silent: object = getattr(self._connection.transport, "not_responding", None)
+        gave_up = getattr(self._connection.transport.sock, "gave_up_after_s", None)  # ssh_tcp._TcpSocket
+        if silent is None and gave_up is not None:
+            silent = f"the server stopped answering (TCP gave up after {gave_up:g} s: the host took in nothing we sent)"
         if silent is not None:
             return ConnectionLostError(
                 f"{self.host}: SSH connection lost {when}: {silent}",
