@@ -102,15 +102,26 @@ _SURVIVOR_MARKER = "\x1fspec-debug-survivor"
 # wrapper a session leader) is alive, 1 once none is. A host without /proc (BSD, macOS) cannot
 # tell: it answers "alive", so the step's channel is let go as a background writer's, as it was
 # before this check existed, instead of read for held-back output that may never end.
+# Each live one's fds 1 and 2 that are a pipe or a socket (the channel's, as sshd gives a
+# command: session.c, do_exec_no_pty) are named on a line of their own (_HOLDS_MARKER): which
+# of the step's streams a process left in the background still holds (`server >/dev/null &`
+# holds stderr alone).
 _TREE_ALIVE_SCRIPT = r"""
 [ -r /proc/self/stat ] || exit 0
+alive=1
 for stat in /proc/[0-9]*/stat; do
   read -r line < "$stat" 2>/dev/null || continue
   set -- ${{line##*") "}}
-  [ "$1" != Z ] && {{ [ "$3" = {pid} ] || [ "$4" = {pid} ]; }} && exit 0
+  if [ "$1" != Z ] && {{ [ "$3" = {pid} ] || [ "$4" = {pid} ]; }}; then
+    alive=0
+    for n in 1 2; do
+      {{ [ -p "${{stat%/stat}}/fd/$n" ] || [ -S "${{stat%/stat}}/fd/$n" ]; }} && printf '\037spec-debug-holds %s\n' "$n"
+    done
+  fi
 done
-exit 1
+exit $alive
 """
+_HOLDS_MARKER = "\x1fspec-debug-holds "
 # How long the check that the step's processes are gone waits for its answer.
 _TREE_CHECK_TIMEOUT_S = 5.0
 # How long the kill's exec request waits for sshd to start the kill script (within the
@@ -676,8 +687,10 @@ class SSHTransport(Transport):
                 if not (channel.eof_received or channel.closed):
                     # The shell exited, but a process it left running still writes to the
                     # channel (a server started with `&`): keep reading it (ssh_background).
-                    stdout.held_open_by = []
-                    stderr.held_open_by = []
+                    # The streams the check saw held; both where it could not tell.
+                    holds = header.holds or {1, 2}
+                    stdout.held_open_by = [] if 1 in holds else None
+                    stderr.held_open_by = [] if 2 in holds else None
                     self._background.keep(channel)
                     channel = None
                 return outcome
@@ -772,7 +785,8 @@ class SSHTransport(Transport):
                     exited_at, read_at_exit = now, _bytes_read(stdout, stderr)
                 if now - exited_at > _DRAIN_AFTER_EXIT_S:
                     if buffered is None:
-                        buffered = not self._step_tree_alive(stdout.pid)
+                        alive, stdout.holds = self._step_tree_alive(stdout.pid)
+                        buffered = not alive
                     if not buffered or not _still_unsent(channel, stdout, stderr, read_at_exit, now):
                         break
                     if now - exited_at > _DRAIN_AFTER_EXIT_S + _HELD_OUTPUT_S:
@@ -838,12 +852,13 @@ class SSHTransport(Transport):
         record said nothing of it. The check names the command's first line."""
         return LeftRunning(host=self.host, check=left_running_check(command, in_args=in_args), waited_s=elapsed_s, why=why)
 
-    def _step_tree_alive(self, pid: int | None) -> bool:
+    def _step_tree_alive(self, pid: int | None) -> tuple[bool, set[int] | None]:
         """Whether a process of the step's group or session is alive on the host (checked over a
         second channel, as the kill is); True where it cannot be told (no pid, the channel
-        refused, no answer in time): the channel is then kept as a background one, as before."""
+        refused, no answer in time): the channel is then kept as a background one, as before.
+        With it, which of fds 1 and 2 such processes hold as a pipe (None: not told)."""
         if pid is None:
-            return True
+            return True, None
         try:
             # Only a free slot: closing a kept background channel to make room (as a step's
             # channel does) closed an earlier step's server's stdout, and it died of SIGPIPE.
@@ -851,7 +866,7 @@ class SSHTransport(Transport):
             # its exit status, later on a loaded host (refused without it: the output dropped).
             channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False, make_room=False)
         except (_SessionRefused, SpecDebugError, paramiko.SSHException, EOFError, OSError):
-            return True
+            return True, None
         try:
             started = time.monotonic()
             _exec_script(
@@ -859,10 +874,24 @@ class SSHTransport(Transport):
                 host=self.host, what="the end-of-step check's",
             )
             if not channel.status_event.wait(max(0.0, _TREE_CHECK_TIMEOUT_S - (time.monotonic() - started))):
-                return True
-            return channel.exit_status != 1
+                return True, None
+            if channel.exit_status == 1:
+                return False, None
+            # The exit status may come before the last of the output: read on until EOF (briefly).
+            output = bytearray()
+            eof_by = time.monotonic() + _DRAIN_AFTER_EXIT_S
+            while not (channel.eof_received or channel.closed) or channel.recv_ready():
+                if channel.recv_ready():
+                    output += channel.recv(_READ_SIZE)
+                elif time.monotonic() >= eof_by:
+                    break
+                else:
+                    wait_readable(channel, 0.05)
+            holds = {int(line[len(_HOLDS_MARKER):]) for line in output.decode("utf-8", "replace").splitlines()
+                     if line.startswith(_HOLDS_MARKER) and line[len(_HOLDS_MARKER):] in ("1", "2")}
+            return True, holds or None
         except (_ExecUnanswered, paramiko.SSHException, EOFError, OSError):
-            return True
+            return True, None
         finally:
             close_channel(channel)
 
@@ -1470,6 +1499,9 @@ class _PidHeader:
         self._searching = True
         self.written_at = 0.0
         """time.monotonic() of the stream's last bytes from the host (0.0: none yet)."""
+        self.holds: set[int] | None = None
+        """Which of fds 1 and 2 the step's processes alive after its exit still held as the
+        channel's (_TREE_ALIVE_SCRIPT); None: not checked, or not told."""
 
     def write(self, chunk: bytes) -> None:
         self.written_at = time.monotonic()
