@@ -89,6 +89,10 @@ _KILL_CHANNEL_RETRY_S = 0.5
 _FREED_SLOT_GRACE_S = 0.5
 # How long an interrupted step's kill may spend opening a second connection (MaxSessions 1).
 _KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
+# How long a step cut by its connection dropping waits for a new connection to the host, to
+# stop the command it left running (_stop_left_behind): a few seconds, never the whole
+# ConnectTimeout of a host that went down.
+_STOP_LEFT_BEHIND_CONNECT_S = 5.0
 
 # After the KILL, how long the kill script waits for the tree to be gone before it names what
 # is left: a process waiting in the kernel (state D: nvidia-smi on a GPU after an Xid error, df
@@ -835,9 +839,18 @@ class SSHTransport(Transport):
         hint. A host that rebooted runs nothing, and the check then lists nothing."""
         if pid is None or command == _FIRST_COMMAND or getattr(lost, "left_running", None) is not None:
             return lost  # not started; our own login check; a timed-out step's unsent kill (_not_killed) says it
-        left = self._left_running(command, elapsed_s, in_args, why="the connection was lost")
         said = (lost.hint or "").removesuffix("a remote process may still be running").rstrip("; ")
         hint = f"{said}; " if said else ""
+        stopped = self._stop_left_behind(pid)
+        if stopped is not None:
+            if said == "the host rebooted, sshd restarted or the network dropped":
+                # It answered a new connection and ran the check: it did not reboot.
+                hint = (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
+                        "was killed, e.g. by the OOM killer, or the network dropped a moment), not the host; ")
+            hint += (f"the step's command (process group {pid}) was still running on {self.host}; it was stopped over a new connection"
+                     if stopped else f"the step's command (process group {pid}) had ended on {self.host} (checked over a new connection)")
+            return ConnectionLostError(lost.message, hint=hint)
+        left = self._left_running(command, elapsed_s, in_args, why="the connection was lost")
         hint += (f"the step's command may still be running on {self.host}: check with `{left.check}` "
                  "and kill it before running the step again")
         behind = ConnectionLostError(lost.message, hint=hint)
@@ -1011,6 +1024,54 @@ class SSHTransport(Transport):
         except (paramiko.SSHException, EOFError, OSError):
             return self._lost("during command")
         return _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
+
+    def _stop_left_behind(self, pid: int) -> bool | None:
+        """Whether the command of a step whose connection dropped was stopped over a new one
+        (False: it had ended already), None where that could not be done or told.
+
+        sshd's session process dying (the OOM killer picks it, a network blip, `kill` of the
+        wrong sshd) leaves the command running under init, holding its GPUs and port, while the
+        host still takes connections: the record named it left running and how to find it,
+        and the user killed it by hand. A host that answers a new connection within
+        _STOP_LEFT_BEHIND_CONNECT_S has the step's group and session killed there, as at a
+        timeout (_KILL_SCRIPT). Not for a host that stopped answering (a frozen sshd would hold
+        the run for the whole bound), nor after Ctrl-C; a host that rebooted or whose sshd is
+        down refuses at once, and the command is named as left running, as before."""
+        transport = self._connection.transport
+        if (self._reconnect is None or self._interrupted.is_set() or getattr(transport, "not_responding", None) is not None
+                or getattr(transport.sock, "gave_up_after_s", None) is not None):
+            return None
+        script = WITH_STANDARD_PATH + _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
+        try:
+            with abandoned_after(_STOP_LEFT_BEHIND_CONNECT_S):
+                second = self._reconnect()
+        except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
+            return None
+        try:
+            alive = self._group_alive_over(second, pid)
+            if alive is not True:
+                return None if alive is None else False
+            channel = second.transport.open_session(timeout=_STOP_LEFT_BEHIND_CONNECT_S)
+            _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
+            return True if self._group_alive_over(second, pid) is False else None  # only once seen gone
+        except (paramiko.SSHException, EOFError, OSError):
+            return None
+        finally:
+            second.close()
+
+    def _group_alive_over(self, connection: Connection, pid: int) -> bool | None:
+        """_TREE_ALIVE_SCRIPT's answer over `connection`; None where it gave none in time."""
+        channel = connection.transport.open_session(timeout=_STOP_LEFT_BEHIND_CONNECT_S)
+        try:
+            _exec_script(channel, _TREE_ALIVE_SCRIPT.format(pid=pid), via_sh=self._via_sh, within_s=_TREE_CHECK_TIMEOUT_S,
+                         host=self.host, what="the end-of-step check's")
+            if not channel.status_event.wait(_TREE_CHECK_TIMEOUT_S):
+                return None
+            return {0: True, 1: False}.get(channel.exit_status)
+        except _ExecUnanswered:
+            return None
+        finally:
+            close_channel(channel)
 
     def _kill_over_second_connection(self, script: str) -> "Survivors | TransportError | None":
         if self._reconnect is None:
