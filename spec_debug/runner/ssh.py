@@ -89,6 +89,10 @@ _KILL_CHANNEL_RETRY_S = 0.5
 _FREED_SLOT_GRACE_S = 0.5
 # How long an interrupted step's kill may spend opening a second connection (MaxSessions 1).
 _KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
+# How long a step cut by its connection dropping waits for a new connection to the host, to
+# stop the command it left running (_stop_left_behind): a few seconds, never the whole
+# ConnectTimeout of a host that went down.
+_STOP_LEFT_BEHIND_CONNECT_S = 5.0
 
 # After the KILL, how long the kill script waits for the tree to be gone before it names what
 # is left: a process waiting in the kernel (state D: nvidia-smi on a GPU after an Xid error, df
@@ -102,15 +106,26 @@ _SURVIVOR_MARKER = "\x1fspec-debug-survivor"
 # wrapper a session leader) is alive, 1 once none is. A host without /proc (BSD, macOS) cannot
 # tell: it answers "alive", so the step's channel is let go as a background writer's, as it was
 # before this check existed, instead of read for held-back output that may never end.
+# Each live one's fds 1 and 2 that are a pipe or a socket (the channel's, as sshd gives a
+# command: session.c, do_exec_no_pty) are named on a line of their own (_HOLDS_MARKER): which
+# of the step's streams a process left in the background still holds (`server >/dev/null &`
+# holds stderr alone).
 _TREE_ALIVE_SCRIPT = r"""
 [ -r /proc/self/stat ] || exit 0
+alive=1
 for stat in /proc/[0-9]*/stat; do
   read -r line < "$stat" 2>/dev/null || continue
   set -- ${{line##*") "}}
-  [ "$1" != Z ] && {{ [ "$3" = {pid} ] || [ "$4" = {pid} ]; }} && exit 0
+  if [ "$1" != Z ] && {{ [ "$3" = {pid} ] || [ "$4" = {pid} ]; }}; then
+    alive=0
+    for n in 1 2; do
+      {{ [ -p "${{stat%/stat}}/fd/$n" ] || [ -S "${{stat%/stat}}/fd/$n" ]; }} && printf '\037spec-debug-holds %s\n' "$n"
+    done
+  fi
 done
-exit 1
+exit $alive
 """
+_HOLDS_MARKER = "\x1fspec-debug-holds "
 # How long the check that the step's processes are gone waits for its answer.
 _TREE_CHECK_TIMEOUT_S = 5.0
 # How long the kill's exec request waits for sshd to start the kill script (within the
@@ -676,8 +691,10 @@ class SSHTransport(Transport):
                 if not (channel.eof_received or channel.closed):
                     # The shell exited, but a process it left running still writes to the
                     # channel (a server started with `&`): keep reading it (ssh_background).
-                    stdout.held_open_by = []
-                    stderr.held_open_by = []
+                    # The streams the check saw held; both where it could not tell.
+                    holds = header.holds or {1, 2}
+                    stdout.held_open_by = [] if 1 in holds else None
+                    stderr.held_open_by = [] if 2 in holds else None
                     self._background.keep(channel)
                     channel = None
                 return outcome
@@ -772,7 +789,8 @@ class SSHTransport(Transport):
                     exited_at, read_at_exit = now, _bytes_read(stdout, stderr)
                 if now - exited_at > _DRAIN_AFTER_EXIT_S:
                     if buffered is None:
-                        buffered = not self._step_tree_alive(stdout.pid)
+                        alive, stdout.holds = self._step_tree_alive(stdout.pid)
+                        buffered = not alive
                     if not buffered or not _still_unsent(channel, stdout, stderr, read_at_exit, now):
                         break
                     if now - exited_at > _DRAIN_AFTER_EXIT_S + _HELD_OUTPUT_S:
@@ -821,9 +839,18 @@ class SSHTransport(Transport):
         hint. A host that rebooted runs nothing, and the check then lists nothing."""
         if pid is None or command == _FIRST_COMMAND or getattr(lost, "left_running", None) is not None:
             return lost  # not started; our own login check; a timed-out step's unsent kill (_not_killed) says it
-        left = self._left_running(command, elapsed_s, in_args, why="the connection was lost")
         said = (lost.hint or "").removesuffix("a remote process may still be running").rstrip("; ")
         hint = f"{said}; " if said else ""
+        stopped = self._stop_left_behind(pid)
+        if stopped is not None:
+            if said == "the host rebooted, sshd restarted or the network dropped":
+                # It answered a new connection and ran the check: it did not reboot.
+                hint = (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
+                        "was killed, e.g. by the OOM killer, or the network dropped a moment), not the host; ")
+            hint += (f"the step's command (process group {pid}) was still running on {self.host}; it was stopped over a new connection"
+                     if stopped else f"the step's command (process group {pid}) had ended on {self.host} (checked over a new connection)")
+            return ConnectionLostError(lost.message, hint=hint)
+        left = self._left_running(command, elapsed_s, in_args, why="the connection was lost")
         hint += (f"the step's command may still be running on {self.host}: check with `{left.check}` "
                  "and kill it before running the step again")
         behind = ConnectionLostError(lost.message, hint=hint)
@@ -838,12 +865,13 @@ class SSHTransport(Transport):
         record said nothing of it. The check names the command's first line."""
         return LeftRunning(host=self.host, check=left_running_check(command, in_args=in_args), waited_s=elapsed_s, why=why)
 
-    def _step_tree_alive(self, pid: int | None) -> bool:
+    def _step_tree_alive(self, pid: int | None) -> tuple[bool, set[int] | None]:
         """Whether a process of the step's group or session is alive on the host (checked over a
         second channel, as the kill is); True where it cannot be told (no pid, the channel
-        refused, no answer in time): the channel is then kept as a background one, as before."""
+        refused, no answer in time): the channel is then kept as a background one, as before.
+        With it, which of fds 1 and 2 such processes hold as a pipe (None: not told)."""
         if pid is None:
-            return True
+            return True, None
         try:
             # Only a free slot: closing a kept background channel to make room (as a step's
             # channel does) closed an earlier step's server's stdout, and it died of SIGPIPE.
@@ -851,7 +879,7 @@ class SSHTransport(Transport):
             # its exit status, later on a loaded host (refused without it: the output dropped).
             channel = self._open_session(retry_s=_KILL_CHANNEL_RETRY_S, interruptible=False, make_room=False)
         except (_SessionRefused, SpecDebugError, paramiko.SSHException, EOFError, OSError):
-            return True
+            return True, None
         try:
             started = time.monotonic()
             _exec_script(
@@ -859,10 +887,24 @@ class SSHTransport(Transport):
                 host=self.host, what="the end-of-step check's",
             )
             if not channel.status_event.wait(max(0.0, _TREE_CHECK_TIMEOUT_S - (time.monotonic() - started))):
-                return True
-            return channel.exit_status != 1
+                return True, None
+            if channel.exit_status == 1:
+                return False, None
+            # The exit status may come before the last of the output: read on until EOF (briefly).
+            output = bytearray()
+            eof_by = time.monotonic() + _DRAIN_AFTER_EXIT_S
+            while not (channel.eof_received or channel.closed) or channel.recv_ready():
+                if channel.recv_ready():
+                    output += channel.recv(_READ_SIZE)
+                elif time.monotonic() >= eof_by:
+                    break
+                else:
+                    wait_readable(channel, 0.05)
+            holds = {int(line[len(_HOLDS_MARKER):]) for line in output.decode("utf-8", "replace").splitlines()
+                     if line.startswith(_HOLDS_MARKER) and line[len(_HOLDS_MARKER):] in ("1", "2")}
+            return True, holds or None
         except (_ExecUnanswered, paramiko.SSHException, EOFError, OSError):
-            return True
+            return True, None
         finally:
             close_channel(channel)
 
@@ -982,6 +1024,54 @@ class SSHTransport(Transport):
         except (paramiko.SSHException, EOFError, OSError):
             return self._lost("during command")
         return _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
+
+    def _stop_left_behind(self, pid: int) -> bool | None:
+        """Whether the command of a step whose connection dropped was stopped over a new one
+        (False: it had ended already), None where that could not be done or told.
+
+        sshd's session process dying (the OOM killer picks it, a network blip, `kill` of the
+        wrong sshd) leaves the command running under init, holding its GPUs and port, while the
+        host still takes connections: the record named it left running and how to find it,
+        and the user killed it by hand. A host that answers a new connection within
+        _STOP_LEFT_BEHIND_CONNECT_S has the step's group and session killed there, as at a
+        timeout (_KILL_SCRIPT). Not for a host that stopped answering (a frozen sshd would hold
+        the run for the whole bound), nor after Ctrl-C; a host that rebooted or whose sshd is
+        down refuses at once, and the command is named as left running, as before."""
+        transport = self._connection.transport
+        if (self._reconnect is None or self._interrupted.is_set() or getattr(transport, "not_responding", None) is not None
+                or getattr(transport.sock, "gave_up_after_s", None) is not None):
+            return None
+        script = WITH_STANDARD_PATH + _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
+        try:
+            with abandoned_after(_STOP_LEFT_BEHIND_CONNECT_S):
+                second = self._reconnect()
+        except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
+            return None
+        try:
+            alive = self._group_alive_over(second, pid)
+            if alive is not True:
+                return None if alive is None else False
+            channel = second.transport.open_session(timeout=_STOP_LEFT_BEHIND_CONNECT_S)
+            _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
+            return True if self._group_alive_over(second, pid) is False else None  # only once seen gone
+        except (paramiko.SSHException, EOFError, OSError):
+            return None
+        finally:
+            second.close()
+
+    def _group_alive_over(self, connection: Connection, pid: int) -> bool | None:
+        """_TREE_ALIVE_SCRIPT's answer over `connection`; None where it gave none in time."""
+        channel = connection.transport.open_session(timeout=_STOP_LEFT_BEHIND_CONNECT_S)
+        try:
+            _exec_script(channel, _TREE_ALIVE_SCRIPT.format(pid=pid), via_sh=self._via_sh, within_s=_TREE_CHECK_TIMEOUT_S,
+                         host=self.host, what="the end-of-step check's")
+            if not channel.status_event.wait(_TREE_CHECK_TIMEOUT_S):
+                return None
+            return {0: True, 1: False}.get(channel.exit_status)
+        except _ExecUnanswered:
+            return None
+        finally:
+            close_channel(channel)
 
     def _kill_over_second_connection(self, script: str) -> "Survivors | TransportError | None":
         if self._reconnect is None:
@@ -1204,7 +1294,10 @@ class SSHTransport(Transport):
         return True
 
     def _lost(self, when: str) -> ConnectionLostError:
-        silent = getattr(self._connection.transport, "not_responding", None)
+        silent: object = getattr(self._connection.transport, "not_responding", None)
+        gave_up = getattr(self._connection.transport.sock, "gave_up_after_s", None)  # ssh_tcp._TcpSocket
+        if silent is None and gave_up is not None:
+            silent = f"the server stopped answering (TCP gave up after {gave_up:g} s: the host took in nothing we sent)"
         if silent is not None:
             return ConnectionLostError(
                 f"{self.host}: SSH connection lost {when}: {silent}",
@@ -1467,6 +1560,9 @@ class _PidHeader:
         self._searching = True
         self.written_at = 0.0
         """time.monotonic() of the stream's last bytes from the host (0.0: none yet)."""
+        self.holds: set[int] | None = None
+        """Which of fds 1 and 2 the step's processes alive after its exit still held as the
+        channel's (_TREE_ALIVE_SCRIPT); None: not checked, or not told."""
 
     def write(self, chunk: bytes) -> None:
         self.written_at = time.monotonic()

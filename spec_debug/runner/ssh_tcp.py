@@ -13,6 +13,37 @@ from spec_debug.runner.ssh_config import SSHTarget, invalid_host_name, quoted_ho
 from spec_debug.runner.ssh_errors import HostUnreachableError
 
 
+class _TcpSocket(socket.socket):
+    """A connection's socket that notes when the kernel gave up on it (ETIMEDOUT): no
+    acknowledgement, or a receive window that stayed closed, for TCP_USER_TIMEOUT (a host that
+    stopped answering, or a network gone dark). paramiko cannot tell: since Python 3.10
+    socket.timeout is TimeoutError, so its packetizer takes the ETIMEDOUT for its own 0.1 s read
+    timeout and reads on, and the next send fails with EPIPE, an EOFError like a host that
+    rebooted (paramiko/packet.py, read_all and write_all). A fetch from a host whose sshd froze
+    (its kernel still acknowledging, the window closed once its buffers filled) was said to
+    have "rebooted, sshd restarted or the network dropped"."""
+
+    gave_up_after_s: float | None = None
+    """TCP_USER_TIMEOUT in seconds, once the kernel gave up on the connection."""
+    user_timeout_s: float | None = None
+
+    def recv(self, size: int, flags: int = 0) -> bytes:
+        try:
+            return super().recv(size, flags)
+        except TimeoutError as exc:
+            if exc.errno == errno.ETIMEDOUT:
+                self.gave_up_after_s = self.user_timeout_s
+            raise
+
+    def send(self, data: bytes, flags: int = 0) -> int:  # type: ignore[override]
+        try:
+            return super().send(data, flags)
+        except TimeoutError as exc:
+            if exc.errno == errno.ETIMEDOUT:
+                self.gave_up_after_s = self.user_timeout_s
+            raise
+
+
 _CONNECTION_ATTEMPT_PAUSE_S = 1.0  # ssh(1) sleeps 1 s between attempts (sshconnect.c, ssh_connect_direct)
 
 
@@ -93,6 +124,8 @@ def _tcp_connect(target: SSHTarget) -> socket.socket:
         # (keep_server_alive catches a peer that still acknowledges but no longer answers).
         timeout_ms = min(interval * (max(1, target.keepalive_count_max) + 1) * 1000, 2**31 - 1)  # a C int
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, timeout_ms)
+        if isinstance(sock, _TcpSocket):
+            sock.user_timeout_s = timeout_ms / 1000
     return sock
 
 
@@ -125,7 +158,7 @@ def _create_connection(
     last: OSError | None = None
     bind_failure: str | None = None
     for family, kind, proto, _, address in _getaddrinfo(hostname, port, address_family):
-        sock = socket.socket(family, kind, proto)
+        sock = _TcpSocket(family, kind, proto)
         if bind_address is not None:
             try:
                 local = _getaddrinfo(bind_address, 0, family)

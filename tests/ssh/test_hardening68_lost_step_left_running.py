@@ -9,6 +9,8 @@ unsent names the command and how to find it (`left_running`: a `ps | grep` line 
 
 The host is real: the step kills its own sshd session process (`kill -9 $PPID`) and its command
 runs on; the test runs the record's check line on the host (this machine), which must list it.
+The step kills sshd's listener too: a host that still takes connections has the command stopped
+over a new one (test_hardening68_lost_step_stopped).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Callable
 from tests.ssh.test_fleet_faults import by_id, load_run
 from tests.sshd_fixture import ClientSetup, SshServer
 
-COMMAND = "(sleep 1; kill -9 $PPID) & sleep 68.4; echo served"
+COMMAND = "(sleep 1; kill -9 {listener} $PPID) & sleep 68.4; echo served"
 
 
 def _listed(check: str) -> list[int]:
@@ -67,7 +69,7 @@ def _parent(pid: int) -> int:
 def test_a_secret_in_the_command_left_behind_is_masked_in_the_hint(
     client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
 ) -> None:
-    command = ": --tag {{ hf_token }}; (sleep 1; kill -9 $PPID) & sleep 68.4; echo served"
+    command = ": --tag {{ hf_token }}; (sleep 1; kill -9 {listener} $PPID) & sleep 68.4; echo served"
     playbook = f"name: serve\nvars:\n  hf_token: ''\nsteps:\n  - id: launch\n    run: {json.dumps(command)}\n"
     out = tmp_path / "runs"
     try:
@@ -90,7 +92,8 @@ def _run_cut(host: str, playbook_text: str, client: ClientSetup, sshd_factory: C
     client.trust(server)
     client.alias(host, server)
     playbook = tmp_path / "serve.yaml"
-    playbook.write_text(playbook_text)
+    assert server.process is not None
+    playbook.write_text(playbook_text.replace("{listener}", str(server.process.pid)))
     result = subprocess.run(
         [sys.executable, "-m", "spec_debug", "run", str(playbook), "--host", host, "-F", str(client.config),
          "--batch", "--out", str(out), *options], capture_output=True, text=True, timeout=60,
