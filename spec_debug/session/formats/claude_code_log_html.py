@@ -98,6 +98,11 @@ _SPAWN_CARD = re.compile(r'<dl class="teammate-tool-card teammate-spawn-card"><d
 report's tail (``parse_task_output``: "agentId: …", ``<usage>``; ``format_task_output_teammate_extras``):
 the sub-agent's id, then its usage. Read as the report's text before, the id was no link to the
 sub-agent, and "Agent a1dd…Usage 5 tokens" ended the report."""
+_SPAWN_EXTRAS = '<dl class="teammate-tool-card teammate-spawn-card">'
+"""The card claude-code-log 1.7.0 puts after a Task call's prompt for its spawn's other fields
+(``html/teammate_formatter.py`` ``format_task_input_teammate_extras``: Teammate, Team, Mode, and
+``<dt>Run</dt><dd>background</dd>`` for ``run_in_background``), as :data:`_SPAWN_CARD` after its
+report."""
 _NOTIFIED_TASK = re.compile(r"<dt>Task ID</dt><dd>(?:<a [^>]*>)?<code>(?P<id>[^<]+)</code>")
 _NOTIFIED_STATUS = re.compile(r"<dt>Status</dt><dd><span class='task-status[^']*'>(?P<status>[^<]+)</span>")
 """A background agent's or command's ``<task-notification>`` as claude-code-log 1.7.0 shows it
@@ -359,7 +364,14 @@ class _Records(PageRecords):
                 if said:
                     tool_input["description"] = said
             elif "task-prompt" in body:
+                extras = None
+                if (card_at := body.find(_SPAWN_EXTRAS)) >= 0 and (card_end := body.find("</dl>", card_at)) >= 0:
+                    # the spawn's extras after the prompt (Teammate, Team, Mode, "Run: background"):
+                    # no words of the prompt (were "…gpu01\nRunbackground")
+                    body, extras = body[:card_at] + body[card_end + 5:], body[card_at:card_end]
                 name, tool_input = "Task", {"prompt": _text(body).strip()}
+                if extras is not None and "<dt>Run</dt><dd>background</dd>" in extras:
+                    tool_input["run_in_background"] = True
                 if spans:
                     if spans.get("subagent"):
                         tool_input["subagent_type"] = spans["subagent"]
