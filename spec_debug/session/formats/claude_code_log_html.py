@@ -111,9 +111,12 @@ class="teammate-tool-card task-notification-card"><dt>Task ID</dt><dd>…<code>I
 <dt>Status</dt><dd><span class='task-status status-…'>STATUS</span></dd>…``; its title carries the
 spawning call's id (:data:`_CALL_ID`)."""
 _ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>",
-         '<button class="toggle-details', '<button class="timeline-toggle')
+         '<button class="toggle-details', '<button class="timeline-toggle', '<button class="resume-session',
+         '<button class="follow-updates')
 """What follows a message's body: its fold bar, its children, the next card; after the last card
-of a page before 0.9, the page's floating buttons ("📋", "🔝": before its script)."""
+of a page before 0.9, the page's floating buttons ("📋", "🔝": before its script); of a 1.7.0 page,
+its "▶️" (resume, when the session's folder is known) and "⏬" (follow) buttons first
+(``html/templates/transcript.html``)."""
 
 
 def looks_like(head: list[str]) -> bool:
