@@ -461,24 +461,69 @@ def _refuse_untyped_records(file: Path) -> None:
     ``message`` at all belong to no transcript: the CLIs' prompt histories (Claude Code's
     ``~/.claude/history.jsonl`` is ``{display, pastedContents, timestamp, project}``, Codex's
     ``~/.codex/history.jsonl`` ``{session_id, ts, text}``: Sinity/polylogue
-    ``docs/providers/openai-codex.md``) were read as an empty session, a postmortem of nothing."""
+    ``docs/providers/openai-codex.md``) were read as an empty session, a postmortem of nothing.
+    Nor do records whose ``type`` is no line type of Claude Code's, with none of its envelope
+    keys (``sessionId``, ``uuid``): a program's own JSONL log, such as a hook's log of the
+    events Claude Code sent it (``{"timestamp", "event": "PreToolUse", "type": "input" |
+    "output" | "error", "data"}``, constellos/claude-code-plugins ``shared/hooks/utils/debug.ts``),
+    was read as a session of that many lines of unknown type, and exit 0."""
     keys: set[str] = set()
+    records = 0
+    types: Counter[str] = Counter()  # the types of the records no transcript format knows
     for obj in _head_records(file):
-        if {"type", "role", "message", "messages", "payload"} & obj.keys():
+        if {"role", "message", "messages"} & obj.keys() or claude_code.ENVELOPE_KEYS & obj.keys():
             return
+        if "type" in obj:
+            if claude_code.reads_line_type(obj["type"]):
+                return
+            types[str(obj["type"])[:40]] += 1
+        elif "payload" in obj:
+            return  # a rollout line in an envelope of a newer kind
         keys |= obj.keys()
+        records += 1
     if not keys:
         return
+    hook_log = _hook_log(file)
     if {"display", "project"} <= keys:
         hint = ("this is Claude Code's prompt history (~/.claude/history.jsonl): analyze a session file from "
                 "~/.claude/projects/<project>/ instead")
     elif {"session_id", "text"} <= keys:
         hint = "this is Codex's prompt history (~/.codex/history.jsonl): analyze a rollout from ~/.codex/sessions/ instead"
+    elif hook_log is not None:
+        named = f" ({hook_log})" if hook_log else ""
+        hint = ("this is a log of Claude Code's hook events, not the session: analyze the transcript its events "
+                f"name{named}, a file of ~/.claude/projects/<project>/")
     else:
         hint = ("pass a Claude Code session (~/.claude/projects/<project>/<id>.jsonl), a Codex rollout, an OpenAI chat "
                 "log or a text log, or force a format with --input-format")
-    raise UsageError(f"{file}: not a session transcript (its records have none of the fields of Claude Code, Codex "
-                     "or OpenAI chat records)", hint=hint)
+    said = ", ".join(f"{t} ({n})" for t, n in types.most_common(5))
+    what = (f"none of its first {records} record(s) is a line of a transcript; their types: {said}" if types
+            else "its records have none of the fields of Claude Code, Codex or OpenAI chat records")
+    raise UsageError(f"{file}: not a session transcript ({what})", hint=hint)
+
+
+_HOOK_EVENTS = frozenset({
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "UserPromptSubmit", "Notification",
+    "Stop", "SubagentStart", "SubagentStop", "PreCompact", "SessionStart", "SessionEnd"})
+"""The names of Claude Code's hook events (code.claude.com/docs/en/hooks, as gnachman/iterm2
+``ClaudeCodeHookEvent.swift`` models their payloads)."""
+
+
+def _hook_log(file: Path) -> str | None:
+    """Whether the head's records log Claude Code's hook events: a payload's ``hook_event_name``
+    or ``transcript_path``, or an event name under ``event`` (oneryalcin/fasthooks
+    ``src/fasthooks/logging.py`` flattens the payload so), at the top or one level down. The
+    transcript path the events name ("" when none does); None for no hook log."""
+    found = None
+    for obj in _head_records(file):
+        for record in (obj, *(v for v in obj.values() if isinstance(v, dict))):
+            path = record.get("transcript_path")
+            if isinstance(path, str) and path:
+                return path
+            if found is None and ("hook_event_name" in record or record.get("event") in _HOOK_EVENTS
+                                  or record.get("hook_event") in _HOOK_EVENTS):
+                found = ""
+    return found
 
 
 def _sqlite_store(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list] | None) \

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from spec_debug.errors import UsageError
 from spec_debug.session import analyze_path
 from spec_debug.session.sources import discover
 
@@ -32,15 +35,17 @@ def _write(path, rows):
 
 
 def test_cloud_events_are_no_kimi_code_session(tmp_path):
+    # (round 68: named alone, such a log is no transcript at all, no longer an empty Claude Code
+    # session of unknown lines: test_hardening68_hook_logs)
     path = _write(tmp_path / "events.jsonl", CLOUD_EVENTS)
-    assert discover(path)[0].format != "kimi"
-    assert analyze_path(path).to_json()["sessions"][0]["unknown_types"] == 2
+    with pytest.raises(UsageError, match="their types: com.github.pull_request.opened \\(1\\), com.example"):
+        discover(path)
 
 
 def test_an_application_log_of_dotted_types_and_epoch_times_is_no_kimi_code_session(tmp_path):
     path = _write(tmp_path / "server.jsonl", APP_LOG)
-    assert discover(path)[0].format != "kimi"
-    assert analyze_path(path).to_json()["sessions"][0]["unknown_types"] == 2
+    with pytest.raises(UsageError, match="not a session transcript .*their types: http.request \\(2\\)"):
+        discover(path)
 
 
 def test_a_kimi_code_tail_is_still_told_by_its_records(tmp_path):

@@ -135,6 +135,20 @@ def looks_like(obj: dict) -> bool:
         "sessionId" in obj or "uuid" in obj or "messageId" in obj)
 
 
+_MESSAGE_LINES = frozenset({"user", "assistant", "system", "summary", "result"})
+ENVELOPE_KEYS = frozenset({"sessionId", "uuid", "parentUuid", "leafUuid", "messageId"})
+"""The keys of Claude Code's own line envelope (camelCase; the hook payloads and stream-json
+write ``session_id``)."""
+
+
+def reads_line_type(line_type: object) -> bool:
+    """Whether :func:`read` knows a line of this ``type``: a message, a stream-json line (Cursor
+    CLI's too) or a bookkeeping record. A JSONL file whose typed lines are none of these, with
+    no line in Claude Code's envelope, is another program's log (``sources``)."""
+    return isinstance(line_type, str) and (line_type in _MESSAGE_LINES or line_type in _KNOWN_PASSTHROUGH
+                                           or line_type in TITLE_LINES or line_type in cursor_stream.LINE_TYPES)
+
+
 def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
     return link_records(parse_records(iter_json_records(path, stats), cursor, stats), cursor)
 

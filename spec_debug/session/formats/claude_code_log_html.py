@@ -98,10 +98,25 @@ _SPAWN_CARD = re.compile(r'<dl class="teammate-tool-card teammate-spawn-card"><d
 report's tail (``parse_task_output``: "agentId: …", ``<usage>``; ``format_task_output_teammate_extras``):
 the sub-agent's id, then its usage. Read as the report's text before, the id was no link to the
 sub-agent, and "Agent a1dd…Usage 5 tokens" ended the report."""
+_SPAWN_EXTRAS = '<dl class="teammate-tool-card teammate-spawn-card">'
+"""The card claude-code-log 1.7.0 puts after a Task call's prompt for its spawn's other fields
+(``html/teammate_formatter.py`` ``format_task_input_teammate_extras``: Teammate, Team, Mode, and
+``<dt>Run</dt><dd>background</dd>`` for ``run_in_background``), as :data:`_SPAWN_CARD` after its
+report."""
+_NOTIFIED_TASK = re.compile(r"<dt>Task ID</dt><dd>(?:<a [^>]*>)?<code>(?P<id>[^<]+)</code>")
+_NOTIFIED_STATUS = re.compile(r"<dt>Status</dt><dd><span class='task-status[^']*'>(?P<status>[^<]+)</span>")
+"""A background agent's or command's ``<task-notification>`` as claude-code-log 1.7.0 shows it
+("🔄 Async result", ``html/async_formatter.py`` ``format_task_notification_content``): ``<dl
+class="teammate-tool-card task-notification-card"><dt>Task ID</dt><dd>…<code>ID</code>…</dd>
+<dt>Status</dt><dd><span class='task-status status-…'>STATUS</span></dd>…``; its title carries the
+spawning call's id (:data:`_CALL_ID`)."""
 _ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>",
-         '<button class="toggle-details', '<button class="timeline-toggle')
+         '<button class="toggle-details', '<button class="timeline-toggle', '<button class="resume-session',
+         '<button class="follow-updates')
 """What follows a message's body: its fold bar, its children, the next card; after the last card
-of a page before 0.9, the page's floating buttons ("📋", "🔝": before its script)."""
+of a page before 0.9, the page's floating buttons ("📋", "🔝": before its script); of a 1.7.0 page,
+its "▶️" (resume, when the session's folder is known) and "⏬" (follow) buttons first
+(``html/templates/transcript.html``)."""
 
 
 def looks_like(head: list[str]) -> bool:
@@ -314,7 +329,16 @@ class _Records(PageRecords):
         if kind == "user" and "slash-command" in classes and not marked:
             yield from self.slash_card(line, card, stamp, slash)
             return
-        if kind == "user" and not _NOT_PROMPTS.intersection(classes):
+        if kind == "user" and "task-notification" in classes:
+            task, status = _NOTIFIED_TASK.search(body), _NOTIFIED_STATUS.search(body)
+            if task is not None and status is not None:
+                # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)
+                call = _call_id(heading)
+                said = (f"<task-notification>\n<task-id>{html.unescape(task.group('id'))}</task-id>\n"
+                        + (f"<tool-use-id>{call}</tool-use-id>\n" if call else "")
+                        + f"<status>{html.unescape(status.group('status'))}</status>\n</task-notification>")
+                yield self.record(line, "user", said, stamp, sidechain)
+        elif kind == "user" and not _NOT_PROMPTS.intersection(classes):
             if heading is not None and _text(heading.group("title")).strip().endswith("Memory"):
                 return  # a memory file (CLAUDE.md) the session read in: "Memory", no modifier of its own
             said = _prompt(body)
@@ -343,7 +367,14 @@ class _Records(PageRecords):
                 if said:
                     tool_input["description"] = said
             elif "task-prompt" in body:
+                extras = None
+                if (card_at := body.find(_SPAWN_EXTRAS)) >= 0 and (card_end := body.find("</dl>", card_at)) >= 0:
+                    # the spawn's extras after the prompt (Teammate, Team, Mode, "Run: background"):
+                    # no words of the prompt (were "…gpu01\nRunbackground")
+                    body, extras = body[:card_at] + body[card_end + 5:], body[card_at:card_end]
                 name, tool_input = "Task", {"prompt": _text(body).strip()}
+                if extras is not None and "<dt>Run</dt><dd>background</dd>" in extras:
+                    tool_input["run_in_background"] = True
                 if spans:
                     if spans.get("subagent"):
                         tool_input["subagent_type"] = spans["subagent"]

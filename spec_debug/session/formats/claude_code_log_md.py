@@ -82,7 +82,14 @@ _BASH_MODE = "Bash command"
 _SAID = r"(?:: \*(?P<said>(?:\\.|[^*\\])*)\*)?"
 """A call's description in its title, its stars and backslashes escaped (``_escape_stars``)."""
 _BASH = re.compile(r"^💻 Bash" + _SAID + r"(?: \*\[async.*)?$")
-_TASK = re.compile(r"^🤖 Task(?: \((?P<type>[^)\n]*)\))?" + _SAID)
+_TASK = re.compile(r"^🤖 Task(?: \((?P<type>[^)\n]*)\))?" + _SAID + r"(?: \*\[async `#(?P<agent>[\w-]+)`\]\*)?")
+"""A Task's title; a background one's ends ``*[async `#<agentId>`]*`` once its launch named the
+agent (``title_TaskInput``, ``_async_id_hint``: claude-code-log 1.7.0 ``markdown/renderer.py``)."""
+_NOTIFICATION = "🔄 Async result"
+"""The title of a background agent's or command's ``<task-notification>``
+(``title_TaskNotificationMessage``), its ``- **Task ID:** `id``` and ``- **Status:** `status```
+lines under it (``format_TaskNotificationMessage``)."""
+_NOTIFIED = re.compile(r"^- \*\*(?P<key>Task ID|Status):\*\* `(?P<value>[\w-]+)`\s*$")
 _ESCAPED = re.compile(r"\\(.)")
 _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡|🧠|🖼️) +(?P<name>[A-Z]\w*)\b")
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
@@ -275,6 +282,18 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
                 for agent, call in linked.items():
                     if call == ev.call_id:
                         tree.get(agent).status = status
+        elif named and ev.kind == "system" and ev.agent_status is not None and ev.call_id is None \
+                and ev.agent_ref is not None:
+            # A background agent's <task-notification> (the page's "🔄 Async result"): how it
+            # ended, by the agent its Task's launch named, as formats.claude_session reads it from
+            # the JSONL (was the status of the sub-agent's cards: "completed" for a failed one).
+            # One with no cards on the page stays "missing" there too.
+            for call, agent_id in named.items():
+                if agent_id == ev.agent_ref:
+                    ended[call] = ev.agent_status
+                    for agent, linked_call in linked.items():
+                        if linked_call == call:
+                            tree.get(agent).status = ev.agent_status
         elif pending and ev.agent not in linked and (call := cursor.inline_spawns.get(ev.agent)) in pending:
             linked[ev.agent] = call
             parent, spawn = pending[call]
@@ -351,6 +370,7 @@ class _Message:
         self.text: list[str] = []  # the body's lines, fences as written
         self.fences: list[tuple[str, str, int]] = []  # (language, text, line)
         self.agent_type: str | None = None  # a Task's, from its title
+        self.agent_id: str | None = None  # a background Task's agent, from its title
         self.tentative = False  # a bare tool name's heading (:data:`_GENERIC`) till the line after it
         self.prev: _Message | None = None  # (then) the message before it, not emitted yet
         self.heading = ""  # (then) its line, the prompt's again if it was a heading the person wrote
@@ -470,7 +490,14 @@ class _Records(PageRecords):
                 tool_input["prompt"] = prompt[1]
             report = blocks.get("Report")
             yield from self.call(msg, msg.name or "Task", tool_input,
-                                 (report[0], report[1], msg.line) if report is not None else None)
+                                 (report[0], report[1], msg.line) if report is not None else None, msg.agent_id)
+        elif kind == "notification":
+            found = dict(m.group("key", "value") for line in msg.text if (m := _NOTIFIED.match(line)) is not None)
+            if "Task ID" in found and "Status" in found:
+                # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)
+                said = (f"<task-notification>\n<task-id>{found['Task ID']}</task-id>\n"
+                        f"<status>{found['Status']}</status>\n</task-notification>")
+                yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "tool":
             yield from self.call(msg, msg.name or "tool", {}, None)
         elif kind == "generic":
@@ -490,8 +517,8 @@ class _Records(PageRecords):
                 result = (report[0], report[1], msg.line)
             yield from self.call(msg, msg.name or "tool", tool_input, result)
 
-    def call(self, msg: _Message, name: str, tool_input: dict,
-             result: tuple[str, str, int] | None) -> Iterator[tuple[int, int, dict]]:
+    def call(self, msg: _Message, name: str, tool_input: dict, result: tuple[str, str, int] | None,
+             agent: str | None = None) -> Iterator[tuple[int, int, dict]]:
         self.calls += 1
         call_id = f"claude-code-log-call-{self.calls}"
         yield self.record(msg.line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
@@ -502,8 +529,10 @@ class _Records(PageRecords):
             if name in claude_code.SPAWN_TOOLS and not failed and self.version is not None \
                     and self.version >= UNNAMED_REPORTS and not msg.sidechain:
                 self.cursor.unnamed_spawns.add(call_id)  # its report names no agent (link_spawns)
-            yield self.record(result[2], "user", [{"type": "tool_result", "tool_use_id": call_id, "content": text,
-                                                   "is_error": failed}], msg.stamp, msg.sidechain)
+            block = {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": failed}
+            if agent is not None:
+                block["agentId"] = agent  # the background agent its title names
+            yield self.record(result[2], "user", [block], msg.stamp, msg.sidechain)
 
 
 def _expansion_only(text: list[str]) -> bool:
@@ -660,8 +689,10 @@ def _message(title: str, line: int) -> _Message | None:
         return _Message("command", line, m.group("name"))
     if (m := _TASK.match(title)) is not None:
         task = _Message("task", line, "Task", _unescaped(m.group("said")))
-        task.agent_type = m.group("type")
+        task.agent_type, task.agent_id = m.group("type"), m.group("agent")
         return task
+    if title.startswith(_NOTIFICATION):
+        return _Message("notification", line)
     if (m := _TOOL.match(title)) is not None:
         return _Message("tool", line, m.group("name"))
     return None
