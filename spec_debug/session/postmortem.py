@@ -36,6 +36,7 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
+from spec_debug.session.shell import _LAUNCH as _LAUNCH_WORDS
 from spec_debug.session.shell import CATEGORY_TITLES, note_variables
 from spec_debug.session.shell import template as command_template
 from spec_debug.session.shell_words import simple_commands
@@ -730,8 +731,14 @@ def _other_change(command: str, folder: str | None = None) -> bool:
     paths = [p.strip("'\"") for p in paths]
     # a file under /etc is the host's configuration whatever its name (FHS 3.0, 3.7 "/etc: Host-specific
     # system configuration"): systemd's EnvironmentFile=/etc/default/sglang, a unit file
-    return any((p.endswith(_CONFIG_SUFFIXES) or p.startswith("/etc/"))
-               and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
+    if any((p.endswith(_CONFIG_SUFFIXES) or p.startswith("/etc/"))
+           and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths):
+        return True
+    # a launch script rewritten through the shell (`echo 'python -m sglang.launch_server ...
+    # --speculative-eagle-topk 4' > launch.sh`, then `bash launch.sh`): the flags the server runs
+    # with, as a `sed -i` of it (an edit) is; was no change, and the rise it brought went untold
+    return any(p.endswith(".sh") and not p.startswith("/dev/") for p in paths) \
+        and _LAUNCH_WORDS.search(command.lower()) is not None
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
