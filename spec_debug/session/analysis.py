@@ -167,8 +167,12 @@ _IDLE = frozenset({"sleep", "echo", "true", "date", "wait", "cd", "pwd", "export
 VERSION_CHECK = "version_check"
 """The pivot logic's own kind of a command that prints an installed package's version
 (:func:`version_checks.checked_packages`); ``commands[]`` and ``pivots[]`` call it "other"."""
-_STEP_TITLES = {**shell.CATEGORY_TITLES, VERSION_CHECK: "Checking installed versions"}
-_STEP_CATEGORY = {VERSION_CHECK: "other"}
+PYTHON_VERSION_CHECK = "python_version_check"
+"""The same look made by Python printing it (`python -c "import sglang; print(sglang.__version__)"`):
+titled as the version check it is (was "Running Python"), "python" in ``commands[]`` and ``pivots[]``."""
+_STEP_TITLES = {**shell.CATEGORY_TITLES, VERSION_CHECK: "Checking installed versions",
+                PYTHON_VERSION_CHECK: "Checking installed versions"}
+_STEP_CATEGORY = {VERSION_CHECK: "other", PYTHON_VERSION_CHECK: "python"}
 
 
 def _may_check_version(command: str) -> bool:
@@ -1136,9 +1140,9 @@ class _SessionState:
         # the pivot logic's kind of step: a look at an installed version (`pip show sglang`) is
         # "other" in commands[], but no retry of a failed launch (was: the turn to it went unnoticed)
         step = category
-        if category == "other" and ev.command and _may_check_version(ev.command) \
+        if (category == "other" or category == "python") and ev.command and _may_check_version(ev.command) \
                 and checked_packages((target.inner if target is not None else None) or ev.command):
-            step = VERSION_CHECK
+            step = VERSION_CHECK if category == "other" else PYTHON_VERSION_CHECK
         if st.spawn_waits:
             self._after_spawns(ev, st, step, target)  # the step's kind, as after a failure of its own
         cleanup = (category == "launch_server" or st.own_servers is not None) and ev.command and \

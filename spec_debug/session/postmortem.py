@@ -36,6 +36,7 @@ from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
+from spec_debug.session.shell import _LAUNCH as _LAUNCH_WORDS
 from spec_debug.session.shell import CATEGORY_TITLES, note_variables
 from spec_debug.session.shell import template as command_template
 from spec_debug.session.shell_words import simple_commands
@@ -681,7 +682,7 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
                and (c.category in _CHANGES or c.category in _MAY_CHANGE and (
-                   _other_change(c.inner or c.command, c.cwd) or _copies_over_served(a, c)))
+                   _other_change(c.inner or c.command, c.cwd, _shell_set(a, c)) or _copies_over_served(a, c)))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     launches = [c for c in changes if c.category == "launch_server"]
@@ -704,14 +705,15 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".env", ".toml", ".conf", ".cfg", ".ini")
 
 
-def _other_change(command: str, folder: str | None = None) -> bool:
+def _other_change(command: str, folder: str | None = None, earlier: dict[str, str | None] | None = None) -> bool:
     """A command of kind "other" that changes what is served: a rollback (:func:`rolls_back`), an
     install of a package (`pip install -U sglang==0.4.6`: the engine itself) or a config file
     written through the shell (`echo "speculative_num_steps: 3" >> /etc/sglang/spec.yaml`). The
     Resolution credited the relaunch after them, or no change at all. ``folder``: the one it ran
-    in (`pip install -e .` there installs the project it names)."""
-    if "$" in command and "=" in command:
-        command = _line_variables_put_in(command)
+    in (`pip install -e .` there installs the project it names). ``earlier``: the variables the
+    commands before it set in the same shell (:func:`_shell_set`)."""
+    if "$" in command and ("=" in command or earlier):
+        command = _line_variables_put_in(command, earlier)
     if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command):
         return True
     if ">" not in command and "tee" not in command:
@@ -730,19 +732,43 @@ def _other_change(command: str, folder: str | None = None) -> bool:
     paths = [p.strip("'\"") for p in paths]
     # a file under /etc is the host's configuration whatever its name (FHS 3.0, 3.7 "/etc: Host-specific
     # system configuration"): systemd's EnvironmentFile=/etc/default/sglang, a unit file
-    return any((p.endswith(_CONFIG_SUFFIXES) or p.startswith("/etc/"))
-               and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths)
+    if any((p.endswith(_CONFIG_SUFFIXES) or p.startswith("/etc/"))
+           and not p.startswith(("/tmp/", "/var/tmp/", "/dev/")) for p in paths):
+        return True
+    # a launch script rewritten through the shell (`echo 'python -m sglang.launch_server ...
+    # --speculative-eagle-topk 4' > launch.sh`, then `bash launch.sh`): the flags the server runs
+    # with, as a `sed -i` of it (an edit) is; was no change, and the rise it brought went untold
+    return any(p.endswith(".sh") and not p.startswith("/dev/") for p in paths) \
+        and _LAUNCH_WORDS.search(command.lower()) is not None
 
 
 _VARIABLE_USE = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
 
 
-def _line_variables_put_in(command: str) -> str:
-    """``command`` with the variables its own line set (``CFG=/etc/sglang/spec.yaml; echo ... >>
-    $CFG``, ``export CFG=...``) replaced by their values, as the shell expands them for the
-    commands after the assignment (bash(1), PARAMETERS); a variable it did not set, or set to
-    several values, stays as written (what it names is unknown)."""
+def _shell_set(a: SessionAnalysis, c: CommandRecord) -> dict[str, str | None] | None:
+    """The variables the commands before ``c`` set in the shell it ran in, for a terminal log's
+    command that uses one (``export CFG=/etc/sglang/spec.yaml``, later ``echo ... >> $CFG``): one
+    shell runs them all and still holds the value (bash(1), PARAMETERS), as analysis reads hosts
+    by (shell_variables). An agent's tool call runs in a fresh shell (Claude Code: "Environment
+    variables do NOT persist"): None there, as for a command that uses no variable or writes no
+    file (the write is what _other_change looks for; each reading's check stays cheap)."""
+    command = c.inner or c.command
+    if "$" not in command or (">" not in command and "tee" not in command) or not any(s.get("id") == c.session and s.get("format") == "text" for s in a.sessions):
+        return None
     known: dict[str, str | None] = {}
+    for b in a.commands:
+        if b.session == c.session and b.seq < c.seq and b.host == c.host and "=" in (b.inner or b.command):
+            note_variables(b.inner or b.command, known)
+    return known or None
+
+
+def _line_variables_put_in(command: str, earlier: dict[str, str | None] | None = None) -> str:
+    """``command`` with the variables its own line set (``CFG=/etc/sglang/spec.yaml; echo ... >>
+    $CFG``, ``export CFG=...``), or ``earlier`` commands of its shell did, replaced by their
+    values, as the shell expands them for the commands after the assignment (bash(1),
+    PARAMETERS); a variable it did not set, or set to several values, stays as written (what it
+    names is unknown)."""
+    known: dict[str, str | None] = dict(earlier) if earlier else {}
     note_variables(command, known)
     if not known:
         return command
