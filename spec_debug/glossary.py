@@ -138,7 +138,13 @@ CONCEPTS: tuple[Concept, ...] = (
             "the target and the depth from its config.",
             "SGLang's equivalent is `--speculative-num-steps` (with topk 1).",
         ),
-        goes_wrong=("K = 1 caps the accept length at 2, as SGLang's one step does.",),
+        goes_wrong=("K = 1 caps the accept length at 2, as SGLang's one step does.",
+                    # diagnose/launch.py _VLLM_V0_FLAGS_REMOVED / _VLLM_SPEC_CONFIG_SINCE: the audit
+                    # refuses these flags on those releases; an alias above is no current flag
+                    "`--num-speculative-tokens K` and `--speculative-model DRAFT` are vLLM V0's flags: "
+                    "removed in 0.8.3 (`--speculative-config` since 0.8.2), so a later release exits with "
+                    "'unrecognized arguments' and the server does not start; write them as "
+                    "`--speculative-config '{\"model\": DRAFT, \"num_speculative_tokens\": K}'`."),
         codes=("SD101", "SD102"),
         check_with=("perf_regression's launch_flags step",),
     ),

@@ -555,7 +555,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "Beyond the draft's positions acceptance falls (slower than baseline above 2k "
             "tokens) or compiled vLLM crashes (cos_sin_cache sized from the draft config)."
         ),
-        fix="Train/export the draft with the serving context length, or cap the served context.",
+        fix=("Train/export the draft with the serving context length, or cap the served context at "
+             "the draft's `max_position_embeddings`: `--context-length N` (SGLang) or "
+             "`--max-model-len N` (vLLM)."),
         example="draft max_position_embeddings 2048, --context-length 32768",
         sources=(
             "https://github.com/sgl-project/sglang/issues/6783",

@@ -137,6 +137,9 @@ def check_layout(result: Mapping[str, Any], served_layout: Sequence[Any] | None 
         return []
     evidence = [f"best layout {list(_key(best['layout']))}: full_accuracy[0] {pct(best_acc)}",
                 f"served layout {list(served_key)}: {pct(served_acc)}"]
+    tie = _configured_tie(result, scores, best_acc, (served_key, _key(best["layout"])))
+    if tie:
+        evidence.append(tie)
     final = result.get("final_slot_check")
     if isinstance(final, Mapping) and final.get("final_slot") is not None:
         # the dump, not the serving path: its final layer is not in the last slot
@@ -202,6 +205,24 @@ def check_embedding_slot(result: Mapping[str, Any], served_ids: Sequence[int], s
                            title="Layout probe confirms: the draft was trained on the embedding output",
                            remediation=remediation)]
     return [at.finding("SD201", evidence, facts, remediation=remediation)]
+
+
+def _configured_tie(result: Mapping[str, Any], scores: Mapping[tuple, float], best_acc: float,
+                    named: tuple) -> str | None:
+    """The evidence line for the draft's configured layout when the probe found it as good as
+    the best within noise (its unclear_rows or unconfirmed_rows counts) and the served layout is
+    a third one: `spec-debug demo` named "best layout [1, 2, 4]" as what the drafter fits while
+    its config's [0, 2, 4] scored one row of 376 less and SD201 sends the user to serve that."""
+    configured = _key(result["configured"]) if result.get("configured") is not None else None
+    counts = result.get("unclear_rows") or result.get("unconfirmed_rows")
+    if configured is None or configured not in scores or configured in named or not isinstance(counts, Mapping):
+        return None
+    rows = counts.get("rows")
+    if not isinstance(rows, int) or rows <= 0:
+        return None
+    behind = round((best_acc - scores[configured]) * rows)
+    return (f"the draft's configured layout {list(configured)}: {pct(scores[configured])}, {behind} of {rows} "
+            "rows behind the best: too few to tell the two apart, so the configured layout is the one to serve")
 
 
 def _dump_slots(result: Mapping[str, Any]) -> int:

@@ -59,7 +59,13 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(not_checked(ctx, f"reference forward not read: {reference.get('reason')}",
                                     "--var python=the interpreter that has speculators (e.g. ~/ml-env/bin/python)"))
     if not engine.get("found"):
+        # an engine already named (the launch command, --var engine) needs only the interpreter:
+        # "--var engine=sglang|vllm" next to "sglang is not installed in this Python" asked the
+        # user (and the demo's reader) for an input they had given, not the one that was missing
+        package = engine.get("package")
         findings.append(not_checked(ctx, f"engine forward not read: {engine.get('reason')}",
+                                    f"--var python=the server's interpreter (the one {package} is installed in)"
+                                    if package in ("sglang", "vllm") else
                                     "--var python=the server's interpreter, and --var engine=sglang|vllm"))
     if findings:
         return record(ctx.facts, NS, findings)

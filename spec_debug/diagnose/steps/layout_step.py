@@ -73,10 +73,21 @@ def _by_layer_ids(report: dict[str, Any]) -> dict[str, Any] | None:
         return None
     ids = report.get("dump_layer_ids") or []
     configured = [ids[s] for s in report.get("configured") or []] if ids else None
-    # the verdict goes with them: SD402 reads whether the probe found enough rows to name a layout
+    # the verdict goes with them: SD402 reads whether the probe found enough rows to name a layout;
+    # so do the slot checks, which say how many aux slots the dump holds (its layer ids, not the
+    # few the ranked layouts use) and whether its final layer sits in another slot
     return {"ranked": [{"layout": r["layer_ids"], "full_accuracy0": r["full_accuracy0"]} for r in ranked],
             "configured": configured, "embedding_slots": report.get("embedding_slots"),
-            "verdict": report.get("verdict"), "unclear_rows": report.get("unclear_rows")}
+            "verdict": report.get("verdict"), "unclear_rows": report.get("unclear_rows"),
+            "slot_checks": report.get("slot_checks"), "final_slot_check": report.get("final_slot_check"),
+            "unconfirmed_rows": _unconfirmed_by_layer_ids(report.get("unconfirmed_rows"), ids)}
+
+
+def _unconfirmed_by_layer_ids(unconfirmed: Any, ids: list[int]) -> Any:
+    """The probe's unconfirmed_rows with its runner-up layout in layer ids, as the ranking above."""
+    if not isinstance(unconfirmed, dict) or not ids or not isinstance(unconfirmed.get("runner_up"), list):
+        return unconfirmed
+    return {**unconfirmed, "runner_up": [ids[s] for s in unconfirmed["runner_up"]]}
 
 
 def _demote(findings: list[Finding], causes: list[str]) -> list[Finding]:
