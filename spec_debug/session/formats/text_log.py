@@ -1449,6 +1449,11 @@ class _State:
         self.unprompted = False
         """The command being typed was written without a prompt (its next lines need no PS2)."""
         self.numbered = False
+        self.msg_last = -1
+        """The number of the last ``[msg N]`` line."""
+        self.msg_shift = 0
+        """Added to a ``[msg N]``'s N for its seq: past the messages read when the numbers
+        started again (two transcripts pasted one after the other)."""
         self.calls = 0
         self.timestamp: str | None = None
         """Of the line being fed (a terminal recording stamps its output)."""
@@ -2262,7 +2267,13 @@ class _State:
         if m:
             yield from self.flush()
             self.numbered = True
-            self._new_message(int(m.group(1)) + self.cursor.seq_base)
+            n = int(m.group(1))
+            if n < self.msg_last:
+                # The numbers start again: a second transcript pasted after the first. Its
+                # messages come after the first's (seq unique and in reading order), not among them.
+                self.msg_shift = self.seq_next - self.cursor.seq_base - n
+            self.msg_last = n
+            self._new_message(n + self.msg_shift + self.cursor.seq_base)
             role = (m.group(2) or "").lower()
             self.role_given = bool(role)
             self.role = _ROLE.get(role, role) or "assistant"
