@@ -30,7 +30,9 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
-from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds, open_quote
+from spec_debug.session.formats.shell_typing import (
+    MAX_TYPED_LINES, PS2, TypedCommand, ends_escaped, open_compounds, open_quote,
+)
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
@@ -1746,6 +1748,11 @@ class _State:
         if ps2:
             part = line[ps2.end():]
         elif in_block:
+            part = line
+        elif typed.shell[-1:] == "\\" and _FLAG_LINE.match(line) and ends_escaped(typed.shell):
+            # A backslash-newline with the next line's flags shown without PS2 (a log whose shell
+            # sets PS2 empty, or a launch command pasted into a note from its README): the shell
+            # reads that line as the rest of the command (bash(1), QUOTING), so it is no output.
             part = line
         else:
             yield from self._typed(lineno)  # no PS2: what follows is output
