@@ -948,7 +948,7 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None
             failed.add(lineno)
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
-        if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
+        if reading and _PASTE_ON not in line and _may_wrap(line):
             line = _readline_rows_joined(line, width)  # the prompt's last row, the command typed on it
         reading = _PASTE_ON in line and line.rfind(_PASTE_ON) > line.rfind(_PASTE_OFF)
         if _RAW_CTRL_C in line:
@@ -981,7 +981,7 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None,
         *ended, line = _prompt_rows(line)
         for before in ended:
             yield lineno, before, timestamp
-        if _READLINE_WRAP in line and width:
+        if width and _may_wrap(line):
             line = _readline_rows_joined(line, width)
     elif _READLINE_WRAP in line and width and _prompt(_shown(line[:line.find(_READLINE_WRAP)])) is not None:
         # a prompt with no mark before it: readline before 8.1 turns bracketed paste on only when
@@ -1013,8 +1013,8 @@ def _readline_rows_joined(line: str, width: int) -> str:
     stay."""
     out: list[str] = []
     start, rows = 0, 1
-    at = line.find(_READLINE_WRAP)
-    while at != -1:
+    for m in _READLINE_WRAPS.finditer(line):
+        at = m.start()
         shown = _shown("".join(out) + line[start:at] + _CURSOR)
         if shown.find(_CURSOR) == rows * width:
             out.append(line[start:at] + "\x12\r")  # (the carriage return, to the new row's start, stays)
@@ -1022,9 +1022,21 @@ def _readline_rows_joined(line: str, width: int) -> str:
         else:
             out.append(line[start:at + 2])
         start = at + 2
-        at = line.find(_READLINE_WRAP, start)
     out.append(line[start:])
     return "".join(out)
+
+
+_READLINE_WRAPS = re.compile(r" \r|([^\r\n\x1b])\r(?=\1)")
+"""readline's row wraps (:data:`_READLINE_WRAP`): where the rest of the line is already typed when
+it reaches the margin (a command pasted, or keys typed faster than it redraws), the character past
+the last column is the next row's first, not a space, and it is written again after the carriage
+return (bash 5.2.15 under util-linux script 2.38.1 in a 100-column pty, a command sent to it as one
+write: ``...&& false; echo\ro after``)."""
+
+
+def _may_wrap(line: str) -> bool:
+    """``line``, a prompt's row, may hold a readline row wrap (:data:`_READLINE_WRAPS`)."""
+    return _READLINE_WRAP in line or ("\r" in line.rstrip("\r") and _READLINE_WRAPS.search(line) is not None)
 
 
 _PASTE_ON = "\x1b[?2004h"
