@@ -2258,6 +2258,12 @@ class _State:
                 # then its log (sgl-project/sglang issue reports)
                 self.fence_output = False
                 yield from self._command(line, lineno, None, new_message=True, flags_may_follow=True)
+            elif self.fence in ("bash", "sh", "zsh") and not self.fence_output and line.lstrip()[:1] == "#":
+                # A comment of a script block (bash(1), COMMENTS), before or between its commands:
+                # no output, so a launch or a benchmark after it is still a command
+                if self.kind == "tool_result" and not "".join(self.body).strip("`\n\t "):
+                    return
+                self._append(line, lineno)
             else:
                 self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
