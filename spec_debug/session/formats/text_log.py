@@ -1557,6 +1557,8 @@ class _State:
 
     def _event(self, kind: str, role: str, line: int, **kw) -> Event:
         kw.setdefault("timestamp", self.timestamp)
+        if self.seq >= self.seq_next:  # a seq used is none a new message takes (a text opened mid-block)
+            self.seq_next = self.seq + 1
         ev = Event(session=self.cursor.session, seq=self.seq, agent=self.cursor.agent, role=role,
                    kind=kind, block=self.block, file=self.cursor.file, line=line, **kw)
         self.block += 1
