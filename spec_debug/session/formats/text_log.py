@@ -1435,6 +1435,20 @@ def _prompt_dir(m: re.Match) -> str | None:
     return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
 
 
+_TRACED_EXIT = re.compile(r"(?:^|\n)\+ exit (\d{1,3})[ \t]*\Z")
+
+
+def _traced_exit(output: str) -> int | None:
+    """The status a traced script ended with: its output's last line is bash's trace of a
+    top-level ``exit N`` (``bash -x run.sh``, ``set -x``: PS4's ``+ ``, one ``+`` per level, so a
+    ``$(exit 4)``'s ``++ exit 4`` is not the script's), after which it printed nothing more, not
+    even a trap's trace (bash(1), ``set -x``; bash 5.2.15: ``bash -x -c 'f() { exit 5; }; f'``
+    ends with ``+ exit 5`` and status 5). A subshell's ``( exit 1 )`` traces the same, and ends the
+    script with its status only where nothing runs after it: then it is last too."""
+    m = _TRACED_EXIT.search(output[-80:])
+    return int(m.group(1)) if m else None
+
+
 class _State:
     def __init__(self, cursor: Cursor) -> None:
         self.cursor = cursor
@@ -1593,6 +1607,8 @@ class _State:
                 code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
             if kind == "tool_result" and code is None and not self.after_script and not self.numbered:
                 code = gitlab_job.job_status(text)  # the failed GitLab job's last script line
+            if kind == "tool_result" and code is None and "+ exit " in text[-80:]:
+                code = _traced_exit(text)
             if kind == "tool_result" and gitlab_job.AFTER_SCRIPT in text:
                 self.after_script = True  # the $ lines after it are after_script's, whose status the job's is not
             if kind == "tool_result" and code is None and self.numbered:
