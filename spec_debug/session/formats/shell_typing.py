@@ -45,7 +45,7 @@ class TypedCommand:
             if (part.lstrip("\t") if tabs else part) == delimiter:
                 self.heredocs.pop(0)
             return
-        if _ends_escaped(self.shell):
+        if ends_escaped(self.shell):
             self.text = self.text[:-1].rstrip() + " " + part.lstrip()
             self.shell = self.shell[:-1] + part
         else:
@@ -57,7 +57,7 @@ class TypedCommand:
         """bash would print PS2 and read another line."""
         if self.heredocs:
             return True
-        if _ends_escaped(self.shell) or open_quote(self.shell):
+        if ends_escaped(self.shell) or open_quote(self.shell):
             return True
         return self.shell.rstrip().endswith(("|", "&&")) or open_compounds(self.shell) > 0
 
@@ -123,7 +123,7 @@ def _bare(shell: str) -> str:
     return "".join(out)
 
 
-def _ends_escaped(shell: str) -> bool:
+def ends_escaped(shell: str) -> bool:
     """A backslash ends the text and escapes the newline (an even run escapes itself)."""
     return (len(shell) - len(shell.rstrip("\\"))) % 2 == 1 and not open_quote(shell[:-1], single_only=True)
 

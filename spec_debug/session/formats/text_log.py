@@ -30,7 +30,9 @@ from spec_debug.session.formats import (
 )
 from spec_debug.session.formats.common import Cursor, exit_code_of, shell_result, trailing_exit_code
 from spec_debug.session.formats.shell_logins import Logins
-from spec_debug.session.formats.shell_typing import MAX_TYPED_LINES, PS2, TypedCommand, open_compounds, open_quote
+from spec_debug.session.formats.shell_typing import (
+    MAX_TYPED_LINES, PS2, TypedCommand, ends_escaped, open_compounds, open_quote,
+)
 from spec_debug.session.reader import iter_lines, legacy_text
 
 MAX_BODY_CHARS = 1 << 20
@@ -946,7 +948,7 @@ def _displayed(lines: Iterator[tuple[int, str, str | None]], columns: int | None
             failed.add(lineno)
         if line[:1] == "S" and line.startswith(_SCRIPT_STARTED) and (c := _SCRIPT_COLUMNS.search(line)):
             width = int(c.group(1)) if int(c.group(1)) > 0 else _READLINE_COLUMNS
-        if reading and _READLINE_WRAP in line and _PASTE_ON not in line:
+        if reading and _PASTE_ON not in line and _may_wrap(line):
             line = _readline_rows_joined(line, width)  # the prompt's last row, the command typed on it
         reading = _PASTE_ON in line and line.rfind(_PASTE_ON) > line.rfind(_PASTE_OFF)
         if _RAW_CTRL_C in line:
@@ -979,7 +981,7 @@ def _displayed_line(lineno: int, line: str, timestamp: str | None,
         *ended, line = _prompt_rows(line)
         for before in ended:
             yield lineno, before, timestamp
-        if _READLINE_WRAP in line and width:
+        if width and _may_wrap(line):
             line = _readline_rows_joined(line, width)
     elif _READLINE_WRAP in line and width and _prompt(_shown(line[:line.find(_READLINE_WRAP)])) is not None:
         # a prompt with no mark before it: readline before 8.1 turns bracketed paste on only when
@@ -1011,8 +1013,8 @@ def _readline_rows_joined(line: str, width: int) -> str:
     stay."""
     out: list[str] = []
     start, rows = 0, 1
-    at = line.find(_READLINE_WRAP)
-    while at != -1:
+    for m in _READLINE_WRAPS.finditer(line):
+        at = m.start()
         shown = _shown("".join(out) + line[start:at] + _CURSOR)
         if shown.find(_CURSOR) == rows * width:
             out.append(line[start:at] + "\x12\r")  # (the carriage return, to the new row's start, stays)
@@ -1020,9 +1022,21 @@ def _readline_rows_joined(line: str, width: int) -> str:
         else:
             out.append(line[start:at + 2])
         start = at + 2
-        at = line.find(_READLINE_WRAP, start)
     out.append(line[start:])
     return "".join(out)
+
+
+_READLINE_WRAPS = re.compile(r" \r|([^\r\n\x1b])\r(?=\1)")
+"""readline's row wraps (:data:`_READLINE_WRAP`): where the rest of the line is already typed when
+it reaches the margin (a command pasted, or keys typed faster than it redraws), the character past
+the last column is the next row's first, not a space, and it is written again after the carriage
+return (bash 5.2.15 under util-linux script 2.38.1 in a 100-column pty, a command sent to it as one
+write: ``...&& false; echo\ro after``)."""
+
+
+def _may_wrap(line: str) -> bool:
+    """``line``, a prompt's row, may hold a readline row wrap (:data:`_READLINE_WRAPS`)."""
+    return _READLINE_WRAP in line or ("\r" in line.rstrip("\r") and _READLINE_WRAPS.search(line) is not None)
 
 
 _PASTE_ON = "\x1b[?2004h"
@@ -1421,6 +1435,20 @@ def _prompt_dir(m: re.Match) -> str | None:
     return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
 
 
+_TRACED_EXIT = re.compile(r"(?:^|\n)\+ exit (\d{1,3})[ \t]*\Z")
+
+
+def _traced_exit(output: str) -> int | None:
+    """The status a traced script ended with: its output's last line is bash's trace of a
+    top-level ``exit N`` (``bash -x run.sh``, ``set -x``: PS4's ``+ ``, one ``+`` per level, so a
+    ``$(exit 4)``'s ``++ exit 4`` is not the script's), after which it printed nothing more, not
+    even a trap's trace (bash(1), ``set -x``; bash 5.2.15: ``bash -x -c 'f() { exit 5; }; f'``
+    ends with ``+ exit 5`` and status 5). A subshell's ``( exit 1 )`` traces the same, and ends the
+    script with its status only where nothing runs after it: then it is last too."""
+    m = _TRACED_EXIT.search(output[-80:])
+    return int(m.group(1)) if m else None
+
+
 class _State:
     def __init__(self, cursor: Cursor) -> None:
         self.cursor = cursor
@@ -1449,6 +1477,11 @@ class _State:
         self.unprompted = False
         """The command being typed was written without a prompt (its next lines need no PS2)."""
         self.numbered = False
+        self.msg_last = -1
+        """The number of the last ``[msg N]`` line."""
+        self.msg_shift = 0
+        """Added to a ``[msg N]``'s N for its seq: past the messages read when the numbers
+        started again (two transcripts pasted one after the other)."""
         self.calls = 0
         self.timestamp: str | None = None
         """Of the line being fed (a terminal recording stamps its output)."""
@@ -1538,6 +1571,8 @@ class _State:
 
     def _event(self, kind: str, role: str, line: int, **kw) -> Event:
         kw.setdefault("timestamp", self.timestamp)
+        if self.seq >= self.seq_next:  # a seq used is none a new message takes (a text opened mid-block)
+            self.seq_next = self.seq + 1
         ev = Event(session=self.cursor.session, seq=self.seq, agent=self.cursor.agent, role=role,
                    kind=kind, block=self.block, file=self.cursor.file, line=line, **kw)
         self.block += 1
@@ -1568,10 +1603,18 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
+            ended = text
+            if kind == "tool_result" and text[-1:] in "$#% " and "\n" in text and not self.numbered \
+                    and _prompt(text[text.rfind("\n") + 1:].rstrip() + " x") is not None:
+                # the prompt the log ends on, nothing typed at it (the copy's last row): no output,
+                # and what the output's last line says is read above it
+                ended = text[:text.rfind("\n")]
             if kind == "tool_result" and code is None:
-                code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
+                code = trailing_exit_code(ended)  # `kubectl exec`'s "command terminated with exit code N"
             if kind == "tool_result" and code is None and not self.after_script and not self.numbered:
                 code = gitlab_job.job_status(text)  # the failed GitLab job's last script line
+            if kind == "tool_result" and code is None and "+ exit " in ended[-80:]:
+                code = _traced_exit(ended)
             if kind == "tool_result" and gitlab_job.AFTER_SCRIPT in text:
                 self.after_script = True  # the $ lines after it are after_script's, whose status the job's is not
             if kind == "tool_result" and code is None and self.numbered:
@@ -1741,6 +1784,11 @@ class _State:
         if ps2:
             part = line[ps2.end():]
         elif in_block:
+            part = line
+        elif typed.shell[-1:] == "\\" and _FLAG_LINE.match(line) and ends_escaped(typed.shell):
+            # A backslash-newline with the next line's flags shown without PS2 (a log whose shell
+            # sets PS2 empty, or a launch command pasted into a note from its README): the shell
+            # reads that line as the rest of the command (bash(1), QUOTING), so it is no output.
             part = line
         else:
             yield from self._typed(lineno)  # no PS2: what follows is output
@@ -2234,6 +2282,12 @@ class _State:
                 # then its log (sgl-project/sglang issue reports)
                 self.fence_output = False
                 yield from self._command(line, lineno, None, new_message=True, flags_may_follow=True)
+            elif self.fence in ("bash", "sh", "zsh") and not self.fence_output and line.lstrip()[:1] == "#":
+                # A comment of a script block (bash(1), COMMENTS), before or between its commands:
+                # no output, so a launch or a benchmark after it is still a command
+                if self.kind == "tool_result" and not "".join(self.body).strip("`\n\t "):
+                    return
+                self._append(line, lineno)
             else:
                 self.fence_output = self.fence_output or bool(line.strip())
                 self._append(line, lineno)
@@ -2262,7 +2316,13 @@ class _State:
         if m:
             yield from self.flush()
             self.numbered = True
-            self._new_message(int(m.group(1)) + self.cursor.seq_base)
+            n = int(m.group(1))
+            if n < self.msg_last:
+                # The numbers start again: a second transcript pasted after the first. Its
+                # messages come after the first's (seq unique and in reading order), not among them.
+                self.msg_shift = self.seq_next - self.cursor.seq_base - n
+            self.msg_last = n
+            self._new_message(n + self.msg_shift + self.cursor.seq_base)
             role = (m.group(2) or "").lower()
             self.role_given = bool(role)
             self.role = _ROLE.get(role, role) or "assistant"
