@@ -151,10 +151,14 @@ _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "To
 # "input throughput: X tok/s" (batch * input_len / time to first token: prefill, never decode
 # speed), "output throughput: X tok/s" (the decode phase), "last generation throughput: X
 # tok/s" (the server's last Decode batch reading, from get_server_info) and, while
-# speculating, "acc_length: X " (avg_spec_accept_length).
+# speculating, "acc_length: X " (avg_spec_accept_length). Newer ones (sglang 0.5.23,
+# sglang/benchmark/one_batch_server.py, run_one_case) add "steady-state output throughput: X tok/s
+# over a Y s full-batch window": the same run's decode speed measured another way, no second
+# reading (the run's one is its output throughput, as in its summary table: metric_tables.py).
 _ONE_BATCH_SERVER = re.compile(
-    r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length): "
-    r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?[ \t]*$", re.M)
+    r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length"
+    r"|steady-state output throughput): "
+    r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?(?:(?<=s) over a \d+(?:\.\d+)? s full-batch window)?[ \t]*$", re.M)
 # not a keyword argument in code an agent read: "def f(acc_length=1.0):", "g(x, acc_length=3.0)"
 # (a call's name and its parenthesis before it on the line); "(acc_length=3.12)" in prose is read
 _ACC_LENGTH_KEY = re.compile(r"(?<![\w.])acc_length=(\d+(?:\.\d+)?)(?![\w.])")
@@ -1250,6 +1254,8 @@ def _bench_speculative(text: str, found: list[Metric]) -> str | None:
 def _one_batch_server(text: str, found: list[Metric]) -> bool:
     hit = False
     for m in _ONE_BATCH_SERVER.finditer(text):
+        if m.group("key") not in _ONE_BATCH_SERVER_NAMES:  # (the steady-state one: removed, not read)
+            continue
         name, unit = _ONE_BATCH_SERVER_NAMES[m.group("key")]
         found.append(Metric(name, float(m.group("value")), unit, f"bench_one_batch_server: {m.group(0).strip()}"))
         hit = True
