@@ -727,6 +727,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         parts = run_sections(text)
         if parts is not None:
             return _read_parts(parts, prose)
+    # bench_speculative.py's runs, each from its "Start i=" line: the steps=0 one's is the baseline's
+    # (_sweep_runs). ("F" a memchr: its "Finish i=" lines, which _bench_speculative tests for too)
+    if captions and "F" in text and "Finish i=" in text and "Start i=" in text \
+            and (runs := _sweep_runs(text)) is not None:
+        return _read_parts(runs, prose)
     found: list[Metric] = []
     structured = False
     source = text
@@ -1221,6 +1226,26 @@ _SWEEP_LINE = re.compile(r"^Finish i=\d+: (?P<row>batch_size=(?P<bs>\d+), steps=
 _SWEEP_RECORD = re.compile(r'^\{"batch_size": (?P<bs>\d+), "steps": (?P<steps>\d+), "topk": (?P<topk>\d+), '
                            r'"num_draft_tokens": (?P<draft>\d+), "acc_length": (?P<acc>\d+(?:\.\d+)?), '
                            r'"step_time": [^,\n]+, "speed": (?P<speed>\d+(?:\.\d+)?)[,}][^\n]*', re.M)
+
+
+# Each run of the sweep begins with "Start i=0: batch_size=1, steps=0, topk=0, num_draft_tokens=0"
+# (node0_print), then its server's log, sglang.bench_serving's benchmark() twice (a warmup, then the
+# measure: a "Serving Benchmark Result" block each, at max_concurrency=batch_size), its Finish line.
+# The steps=0 run is served without speculation: its blocks' readings are the baseline's.
+_SWEEP_START = re.compile(r"^Start i=\d+: batch_size=\d+, steps=(?P<steps>\d+), topk=\d+, num_draft_tokens=\d+[ \t\r]*$",
+                          re.M)
+
+
+def _sweep_runs(text: str) -> list[tuple[bool, str]] | None:
+    """``text`` cut at bench_speculative.py's Start lines, each run with whether it is the one
+    without speculation (steps 0); None when no run is (the text is read whole)."""
+    starts = [*_SWEEP_START.finditer(text)]
+    if not any(m.group("steps") == "0" for m in starts):
+        return None
+    runs = [(False, text[:starts[0].start()])] if starts[0].start() else []
+    for m, after in zip(starts, starts[1:] + [None]):
+        runs.append((m.group("steps") == "0", text[m.start():len(text) if after is None else after.start()]))
+    return runs
 
 
 def _sweep_reading(found: list[Metric], bs: str, steps: str, speed: str, ctx: str) -> None:
