@@ -836,6 +836,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
             structured = True
         if "output_throughput" in text and _bench_result_json(text, found):
             structured = True
+        elif "output_throughput" in text and '"run_name": ' in text and _one_batch_records(text, found):
+            structured = True
     # (a bar's every reading has its "toks/s": no "/", a memchr, and nothing to read or cut)
     if not (only_readings and text is source) and "/" in text and "e" in text and ":" in text \
             and "est. speed input: " in text:
@@ -1382,6 +1384,33 @@ def _bench_result_json(text: str, found: list[Metric]) -> bool:
             found.append(Metric(name, float(m.group(2)), unit, f"saved benchmark result: {m.group(0)}"))
         read = True
     return read
+
+
+# bench_one_batch_server's --result-filename gets one JSON line a run (sglang 0.5.23
+# sglang/benchmark/one_batch_server.py, BenchmarkResult.dump_to_jsonl): {"run_name": "default",
+# "batch_size": 16, ..., "input_throughput": ..., "output_throughput": ..., "overall_throughput": ...,
+# "last_ttft": ..., "last_gen_throughput": ..., "acc_length": ..., ...}, the numbers its stdout
+# prints (_ONE_BATCH_SERVER); it counts no "completed" requests, so _bench_result_json read none.
+# "acc_length" is 0 without speculation (printed only when > 0).
+_ONE_BATCH_RECORD = re.compile(r'^\{"run_name": [^\n]*"output_throughput": [^\n]*$', re.M)
+_ONE_BATCH_RECORD_KEY = re.compile(r'"(input_throughput|output_throughput|overall_throughput|last_gen_throughput'
+                                   r'|acc_length)": (\d+(?:\.\d+)?)(?=[,}])')
+_ONE_BATCH_RECORD_NAMES = {"input_throughput": ("prefill_throughput", "tok/s"), "output_throughput": ("throughput", "tok/s"),
+                           "overall_throughput": ("total_throughput", "tok/s"),
+                           "last_gen_throughput": ("last_gen_throughput", "tok/s"),
+                           "acc_length": ("accept_length", "tokens")}
+
+
+def _one_batch_records(text: str, found: list[Metric]) -> bool:
+    hit = False
+    for record in _ONE_BATCH_RECORD.finditer(text):
+        for m in _ONE_BATCH_RECORD_KEY.finditer(record.group(0)):
+            value = float(m.group(2))
+            if value > 0:
+                name, unit = _ONE_BATCH_RECORD_NAMES[m.group(1)]
+                found.append(Metric(name, value, unit, f"bench_one_batch_server result: {m.group(0)}"))
+                hit = True
+    return hit
 
 
 # SGLang's per-request "meta_info" while speculating (sgl-project/sglang#11441:
