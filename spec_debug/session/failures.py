@@ -1073,7 +1073,9 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
     kept = []
     chain: list[ErrorInfo] = []
     wrapped = False  # the last link of the chain is "raise ... from" (not "During handling")
-    for i, (info, _, end) in enumerate(found):
+    for i, (info, start, end) in enumerate(found):
+        if info.file is not None and "pydantic" in info.file and _VALIDATOR_FRAME.search(info.file):
+            info.file, info.line = _caller_of_validator(output, start, end, info.file, info.line)
         if not info.message and info.exception and info.exception.endswith("ChildFailedError"):
             info = _child_failed(info, output, end)
         elif info.message[:3] == "at " and _TRITON_AT.match(info.message):
@@ -1100,6 +1102,24 @@ def parse_tracebacks(output: str) -> list[ErrorInfo]:
         if error not in kept:
             kept.append(error)
     return kept
+
+
+# pydantic raises its ValidationError from its own frame, the validator's call: "pydantic/main.py",
+# line 250, in __init__ ("self.__pydantic_validator__.validate_python(data, self_instance=self)"),
+# pydantic/_internal/_dataclasses.py's __init__ for a pydantic dataclass (vLLM's SpeculativeConfig
+# since vllm-project/vllm#27156), main.py's model_validate. That line is the same for every invalid
+# input: the error's place is the frame that built the object (vLLM's arg_utils.py
+# create_speculative_config, a user's script), the innermost one outside pydantic.
+_VALIDATOR_FRAME = re.compile(r"[\\/]pydantic(?:_core)?[\\/]")
+
+
+def _caller_of_validator(output: str, start: int, end: int, file: str, line: int | None) -> tuple[str, int | None]:
+    caller = None
+    for frame in _FLUSH_FRAME.finditer(output, start, end):
+        path = frame.group("file") or frame.group("escaped")
+        if not _VALIDATOR_FRAME.search(path):
+            caller = (path, int(frame.group("line")))
+    return caller if caller is not None else (file, line)
 
 
 # torchrun's summary when a rank dies (torch/distributed/elastic/multiprocessing/errors/__init__.py,

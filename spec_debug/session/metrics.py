@@ -151,10 +151,14 @@ _ONE_BATCH_NAMES = {"Prefill": "prefill_throughput", "Decode": "throughput", "To
 # "input throughput: X tok/s" (batch * input_len / time to first token: prefill, never decode
 # speed), "output throughput: X tok/s" (the decode phase), "last generation throughput: X
 # tok/s" (the server's last Decode batch reading, from get_server_info) and, while
-# speculating, "acc_length: X " (avg_spec_accept_length).
+# speculating, "acc_length: X " (avg_spec_accept_length). Newer ones (sglang 0.5.23,
+# sglang/benchmark/one_batch_server.py, run_one_case) add "steady-state output throughput: X tok/s
+# over a Y s full-batch window": the same run's decode speed measured another way, no second
+# reading (the run's one is its output throughput, as in its summary table: metric_tables.py).
 _ONE_BATCH_SERVER = re.compile(
-    r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length): "
-    r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?[ \t]*$", re.M)
+    r"^(?P<key>input throughput|output throughput|last generation throughput|acc_length"
+    r"|steady-state output throughput): "
+    r"(?P<value>\d+(?:\.\d+)?)(?: tok/s)?(?:(?<=s) over a \d+(?:\.\d+)? s full-batch window)?[ \t]*$", re.M)
 # not a keyword argument in code an agent read: "def f(acc_length=1.0):", "g(x, acc_length=3.0)"
 # (a call's name and its parenthesis before it on the line); "(acc_length=3.12)" in prose is read
 _ACC_LENGTH_KEY = re.compile(r"(?<![\w.])acc_length=(\d+(?:\.\d+)?)(?![\w.])")
@@ -723,6 +727,11 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         parts = run_sections(text)
         if parts is not None:
             return _read_parts(parts, prose)
+    # bench_speculative.py's runs, each from its "Start i=" line: the steps=0 one's is the baseline's
+    # (_sweep_runs). ("F" a memchr: its "Finish i=" lines, which _bench_speculative tests for too)
+    if captions and "F" in text and "Finish i=" in text and "Start i=" in text \
+            and (runs := _sweep_runs(text)) is not None:
+        return _read_parts(runs, prose)
     found: list[Metric] = []
     structured = False
     source = text
@@ -826,6 +835,8 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         if ("spec_accept_" in text or "spec_verify_ct" in text) and "meta_info" in text and _request_meta(text, found):
             structured = True
         if "output_throughput" in text and _bench_result_json(text, found):
+            structured = True
+        elif "output_throughput" in text and '"run_name": ' in text and _one_batch_records(text, found):
             structured = True
     # (a bar's every reading has its "toks/s": no "/", a memchr, and nothing to read or cut)
     if not (only_readings and text is source) and "/" in text and "e" in text and ":" in text \
@@ -1219,6 +1230,26 @@ _SWEEP_RECORD = re.compile(r'^\{"batch_size": (?P<bs>\d+), "steps": (?P<steps>\d
                            r'"step_time": [^,\n]+, "speed": (?P<speed>\d+(?:\.\d+)?)[,}][^\n]*', re.M)
 
 
+# Each run of the sweep begins with "Start i=0: batch_size=1, steps=0, topk=0, num_draft_tokens=0"
+# (node0_print), then its server's log, sglang.bench_serving's benchmark() twice (a warmup, then the
+# measure: a "Serving Benchmark Result" block each, at max_concurrency=batch_size), its Finish line.
+# The steps=0 run is served without speculation: its blocks' readings are the baseline's.
+_SWEEP_START = re.compile(r"^Start i=\d+: batch_size=\d+, steps=(?P<steps>\d+), topk=\d+, num_draft_tokens=\d+[ \t\r]*$",
+                          re.M)
+
+
+def _sweep_runs(text: str) -> list[tuple[bool, str]] | None:
+    """``text`` cut at bench_speculative.py's Start lines, each run with whether it is the one
+    without speculation (steps 0); None when no run is (the text is read whole)."""
+    starts = [*_SWEEP_START.finditer(text)]
+    if not any(m.group("steps") == "0" for m in starts):
+        return None
+    runs = [(False, text[:starts[0].start()])] if starts[0].start() else []
+    for m, after in zip(starts, starts[1:] + [None]):
+        runs.append((m.group("steps") == "0", text[m.start():len(text) if after is None else after.start()]))
+    return runs
+
+
 def _sweep_reading(found: list[Metric], bs: str, steps: str, speed: str, ctx: str) -> None:
     if bs != "1":
         name = "per_user_throughput"
@@ -1250,6 +1281,8 @@ def _bench_speculative(text: str, found: list[Metric]) -> str | None:
 def _one_batch_server(text: str, found: list[Metric]) -> bool:
     hit = False
     for m in _ONE_BATCH_SERVER.finditer(text):
+        if m.group("key") not in _ONE_BATCH_SERVER_NAMES:  # (the steady-state one: removed, not read)
+            continue
         name, unit = _ONE_BATCH_SERVER_NAMES[m.group("key")]
         found.append(Metric(name, float(m.group("value")), unit, f"bench_one_batch_server: {m.group(0).strip()}"))
         hit = True
@@ -1351,6 +1384,33 @@ def _bench_result_json(text: str, found: list[Metric]) -> bool:
             found.append(Metric(name, float(m.group(2)), unit, f"saved benchmark result: {m.group(0)}"))
         read = True
     return read
+
+
+# bench_one_batch_server's --result-filename gets one JSON line a run (sglang 0.5.23
+# sglang/benchmark/one_batch_server.py, BenchmarkResult.dump_to_jsonl): {"run_name": "default",
+# "batch_size": 16, ..., "input_throughput": ..., "output_throughput": ..., "overall_throughput": ...,
+# "last_ttft": ..., "last_gen_throughput": ..., "acc_length": ..., ...}, the numbers its stdout
+# prints (_ONE_BATCH_SERVER); it counts no "completed" requests, so _bench_result_json read none.
+# "acc_length" is 0 without speculation (printed only when > 0).
+_ONE_BATCH_RECORD = re.compile(r'^\{"run_name": [^\n]*"output_throughput": [^\n]*$', re.M)
+_ONE_BATCH_RECORD_KEY = re.compile(r'"(input_throughput|output_throughput|overall_throughput|last_gen_throughput'
+                                   r'|acc_length)": (\d+(?:\.\d+)?)(?=[,}])')
+_ONE_BATCH_RECORD_NAMES = {"input_throughput": ("prefill_throughput", "tok/s"), "output_throughput": ("throughput", "tok/s"),
+                           "overall_throughput": ("total_throughput", "tok/s"),
+                           "last_gen_throughput": ("last_gen_throughput", "tok/s"),
+                           "acc_length": ("accept_length", "tokens")}
+
+
+def _one_batch_records(text: str, found: list[Metric]) -> bool:
+    hit = False
+    for record in _ONE_BATCH_RECORD.finditer(text):
+        for m in _ONE_BATCH_RECORD_KEY.finditer(record.group(0)):
+            value = float(m.group(2))
+            if value > 0:
+                name, unit = _ONE_BATCH_RECORD_NAMES[m.group(1)]
+                found.append(Metric(name, value, unit, f"bench_one_batch_server result: {m.group(0)}"))
+                hit = True
+    return hit
 
 
 # SGLang's per-request "meta_info" while speculating (sgl-project/sglang#11441:
