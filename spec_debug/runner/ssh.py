@@ -109,19 +109,30 @@ _SURVIVOR_MARKER = "\x1fspec-debug-survivor"
 # Each live one's fds 1 and 2 that are a pipe or a socket (the channel's, as sshd gives a
 # command: session.c, do_exec_no_pty) are named on a line of their own (_HOLDS_MARKER): which
 # of the step's streams a process left in the background still holds (`server >/dev/null &`
-# holds stderr alone).
+# holds stderr alone). Not a pipe that a live one of the step reads as its fd 0 (`-ef`: the same
+# inode, which both ends of a pipe share): in `server 2>&1 | tee log >/dev/null &` the server
+# writes into tee, and only tee's stderr is the channel's.
 _TREE_ALIVE_SCRIPT = r"""
 [ -r /proc/self/stat ] || exit 0
 alive=1
+procs=
 for stat in /proc/[0-9]*/stat; do
   read -r line < "$stat" 2>/dev/null || continue
   set -- ${{line##*") "}}
   if [ "$1" != Z ] && {{ [ "$3" = {pid} ] || [ "$4" = {pid} ]; }}; then
     alive=0
-    for n in 1 2; do
-      {{ [ -p "${{stat%/stat}}/fd/$n" ] || [ -S "${{stat%/stat}}/fd/$n" ]; }} && printf '\037spec-debug-holds %s\n' "$n"
-    done
+    procs="$procs ${{stat%/stat}}"
   fi
+done
+for p in $procs; do
+  for n in 1 2; do
+    {{ [ -p "$p/fd/$n" ] || [ -S "$p/fd/$n" ]; }} || continue
+    inner=
+    for q in $procs; do
+      [ "$p/fd/$n" -ef "$q/fd/0" ] 2>/dev/null && {{ inner=1; break; }}
+    done
+    [ -n "$inner" ] || printf '\037spec-debug-holds %s\n' "$n"
+  done
 done
 exit $alive
 """
