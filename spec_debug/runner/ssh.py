@@ -299,8 +299,11 @@ def wrap_command(
     # and bash's `exec` lowers SHLVL first. A ~/.bashrc that ends with `exec /bin/sh` (or dash,
     # ksh: shells that keep no SHLVL) turns the login bash into sh reading the wrapper from
     # stdin, which works; the new bash then read ~/.bashrc again, became sh reading /dev/null,
-    # and every step passed having run nothing. fish, zsh and tcsh raise SHLVL themselves.
-    level = '[ "${SHLVL:-0}" -gt 0 ] 2>/dev/null || export SHLVL=1; ' if via_sh else ""
+    # and every step passed having run nothing. At least 2, not 1: zsh's `exec` lowers SHLVL
+    # as bash's does, and a ~/.bashrc ending in `exec zsh` left the wrapper a zsh at SHLVL 1,
+    # whose exec'd bash came up at 1 and read ~/.bashrc again (exec zsh reading /dev/null: the
+    # host was refused as one whose login shell runs no command). fish and tcsh raise it too.
+    level = '[ "${SHLVL:-0}" -gt 1 ] 2>/dev/null || export SHLVL=2; ' if via_sh else ""
     # The markers come from the shell that runs the step, once its startup files ran: a new
     # bash reads $BASH_ENV first (bash(1), INVOCATION: every non-interactive bash), and under a
     # zsh, fish or tcsh login what that printed ("module: cuda loaded") came after markers the
