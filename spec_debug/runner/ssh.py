@@ -1404,6 +1404,17 @@ _KNOWN_REFUSALS = (
     # does not begin at root", "Unable to chdir to chroot path". They were "the account's
     # shell is nologin or /bin/false".
     *((fragment, _CHROOT_MISSING, _CHROOT_MISSING_HINT) for fragment in ("safely_chroot:", "chroot path")),
+    # A startup file that runs tmux for every shell (`exec tmux new -A -s main` at the end of
+    # ~/.bashrc, to land in tmux at each login): tmux needs a terminal and an ssh command has
+    # none (we ask for no pty), so it prints this and exits 1 in place of the command (tmux:
+    # server-client.c, server_client_open, "not a terminal"; cmd-new-session.c and
+    # cmd-attach-session.c, "open terminal failed: %s"). It was "the account's shell is nologin".
+    (
+        "open terminal failed: not a terminal",
+        "the account's startup file starts tmux, which needs a terminal, in place of the command",
+        "start tmux only in interactive shells: in ~/.bashrc (or ~/.zshrc, ~/.profile) put it under "
+        "`[[ $- == *i* ]] &&` or after Debian's `case $- in *i*) ;; *) return;; esac`; then `ssh HOST echo ran` prints ran",
+    ),
     # sshd's internal-sftp as a ForceCommand (openssh-portable: session.c, do_child).
     (
         "This service allows sftp connections only",
