@@ -1358,11 +1358,14 @@ def _cause(exc: BaseException) -> str:
 # bash then reads ~/.bashrc although it is not interactive (bash: shell.c, run_startup_files,
 # "the shell is being run by sshd", built with SSH_SOURCE_BASHRC as Debian and Ubuntu do); zsh
 # reads ~/.zshenv for every shell. An `exit` at the top of that file ends each command before
-# it starts, exactly as nologin would, with no output.
+# it starts, exactly as nologin would, with no output. So does an `exec fish` there (where chsh is
+# not allowed): the command is dropped, fish reads the connection's stdin, which is empty, and
+# exits 0; fish reads all of stdin before it runs any, so even the `exec /bin/sh -s` way cannot
+# hand it a wrapper (recorded: fish 3.6 under a ~/.bashrc `exec fish`, "exit code 0, no output").
 _STARTUP_FILE_EXITS = (
-    "the shell's startup file ends it first (an `exit` in ~/.bashrc, /etc/bash.bashrc or ~/.zshenv, "
-    "which bash and zsh read for ssh commands too: then `ssh HOST echo ran` prints nothing; for non-interactive "
-    "shells leave with `[ -z \"$PS1\" ] && return` instead)"
+    "the shell's startup file ends it first (an `exit`, or an `exec fish` into another shell, in ~/.bashrc, "
+    "/etc/bash.bashrc or ~/.zshenv, which bash and zsh read for ssh commands too: then `ssh HOST echo ran` prints "
+    "nothing; for non-interactive shells leave with `[ -z \"$PS1\" ] && return` before them)"
 )
 
 _CHROOT_MISSING = "sshd cannot enter the account's ChrootDirectory (a folder on its path is missing or is not a folder)"
