@@ -334,9 +334,13 @@ class _Records(PageRecords):
             if task is not None and status is not None:
                 # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)
                 call = _call_id(heading)
+                # the title's summary (``title_TaskNotificationMessage``): a background command's
+                # "failed with exit code 1" is said there only
+                summary = _title_spans(heading.group("title")).get("summary") if heading is not None else None
                 said = (f"<task-notification>\n<task-id>{html.unescape(task.group('id'))}</task-id>\n"
                         + (f"<tool-use-id>{call}</tool-use-id>\n" if call else "")
-                        + f"<status>{html.unescape(status.group('status'))}</status>\n</task-notification>")
+                        + f"<status>{html.unescape(status.group('status'))}</status>\n"
+                        + (f"<summary>{summary}</summary>\n" if summary else "") + "</task-notification>")
                 yield self.record(line, "user", said, stamp, sidechain)
         elif kind == "user" and not _NOT_PROMPTS.intersection(classes):
             if heading is not None and _text(heading.group("title")).strip().endswith("Memory"):

@@ -90,6 +90,9 @@ _NOTIFICATION = "🔄 Async result"
 (``title_TaskNotificationMessage``), its ``- **Task ID:** `id``` and ``- **Status:** `status```
 lines under it (``format_TaskNotificationMessage``)."""
 _NOTIFIED = re.compile(r"^- \*\*(?P<key>Task ID|Status):\*\* `(?P<value>[\w-]+)`\s*$")
+_NOTIFIED_SAID = re.compile(r"^🔄 Async result · \*(?P<said>(?:\\.|[^*\\])*)\*\s*$")
+"""Such a title with the notification's ``<summary>`` (``title_TaskNotificationMessage``, its stars
+escaped): a background command's ``Background command "…" failed with exit code 1``."""
 _ESCAPED = re.compile(r"\\(.)")
 _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡|🧠|🖼️) +(?P<name>[A-Z]\w*)\b")
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
@@ -495,8 +498,10 @@ class _Records(PageRecords):
             found = dict(m.group("key", "value") for line in msg.text if (m := _NOTIFIED.match(line)) is not None)
             if "Task ID" in found and "Status" in found:
                 # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)
+                # with its summary from the title: a background command's exit code is said there only
                 said = (f"<task-notification>\n<task-id>{found['Task ID']}</task-id>\n"
-                        f"<status>{found['Status']}</status>\n</task-notification>")
+                        f"<status>{found['Status']}</status>\n"
+                        + (f"<summary>{msg.said}</summary>\n" if msg.said else "") + "</task-notification>")
                 yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "tool":
             yield from self.call(msg, msg.name or "tool", {}, None)
@@ -692,7 +697,8 @@ def _message(title: str, line: int) -> _Message | None:
         task.agent_type, task.agent_id = m.group("type"), m.group("agent")
         return task
     if title.startswith(_NOTIFICATION):
-        return _Message("notification", line)
+        said = _NOTIFIED_SAID.match(title)
+        return _Message("notification", line, None, _unescaped(said.group("said")) if said is not None else None)
     if (m := _TOOL.match(title)) is not None:
         return _Message("tool", line, m.group("name"))
     return None
