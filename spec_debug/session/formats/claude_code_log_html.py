@@ -103,6 +103,10 @@ _SPAWN_EXTRAS = '<dl class="teammate-tool-card teammate-spawn-card">'
 (``html/teammate_formatter.py`` ``format_task_input_teammate_extras``: Teammate, Team, Mode, and
 ``<dt>Run</dt><dd>background</dd>`` for ``run_in_background``), as :data:`_SPAWN_CARD` after its
 report."""
+_ASYNC_AGENT = re.compile(r"<span class='task-async-hint'>\[async (?:<a [^>]*>)?<code>#(?P<id>[^<]+)</code>")
+"""A background Task's title's hint naming its agent (claude-code-log 1.7.0 ``html/renderer.py``
+``_async_id_hint``: ``[async <code>#ID</code>]``, the code in a forward link once a poll reads it),
+whose cards the sub-agent's follow."""
 _NOTIFIED_TASK = re.compile(r"<dt>Task ID</dt><dd>(?:<a [^>]*>)?<code>(?P<id>[^<]+)</code>")
 _NOTIFIED_STATUS = re.compile(r"<dt>Status</dt><dd><span class='task-status[^']*'>(?P<status>[^<]+)</span>")
 """A background agent's or command's ``<task-notification>`` as claude-code-log 1.7.0 shows it
@@ -301,6 +305,7 @@ class _Records(PageRecords):
         classes = found.group("cls").split()
         kind = classes[0] if classes else ""
         if kind in ("session-header", "session_header"):
+            self.owner = None
             if (session := _SESSION.search(card)) is not None:
                 self.session = session.group("id")
             elif (session := _OLD_SESSION_ID.search(card)) is not None:
@@ -334,9 +339,13 @@ class _Records(PageRecords):
             if task is not None and status is not None:
                 # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)
                 call = _call_id(heading)
+                # the title's summary (``title_TaskNotificationMessage``): a background command's
+                # "failed with exit code 1" is said there only
+                summary = _title_spans(heading.group("title")).get("summary") if heading is not None else None
                 said = (f"<task-notification>\n<task-id>{html.unescape(task.group('id'))}</task-id>\n"
                         + (f"<tool-use-id>{call}</tool-use-id>\n" if call else "")
-                        + f"<status>{html.unescape(status.group('status'))}</status>\n</task-notification>")
+                        + f"<status>{html.unescape(status.group('status'))}</status>\n"
+                        + (f"<summary>{summary}</summary>\n" if summary else "") + "</task-notification>")
                 yield self.record(line, "user", said, stamp, sidechain)
         elif kind == "user" and not _NOT_PROMPTS.intersection(classes):
             if heading is not None and _text(heading.group("title")).strip().endswith("Memory"):
@@ -375,6 +384,13 @@ class _Records(PageRecords):
                 name, tool_input = "Task", {"prompt": _text(body).strip()}
                 if extras is not None and "<dt>Run</dt><dd>background</dd>" in extras:
                     tool_input["run_in_background"] = True
+                if not sidechain:
+                    # the sub-agent whose cards follow is the one a background Task's title names,
+                    # as the session's JSONL names it (was sidechain-<call>)
+                    found = _ASYNC_AGENT.search(heading.group("title")) if heading is not None else None
+                    self.owner = html.unescape(found.group("id")) if found is not None else None
+                    if self.owner is not None:
+                        self.cursor.inline_spawns[self.owner] = call_id
                 if spans:
                     if spans.get("subagent"):
                         tool_input["subagent_type"] = spans["subagent"]

@@ -90,6 +90,9 @@ _NOTIFICATION = "🔄 Async result"
 (``title_TaskNotificationMessage``), its ``- **Task ID:** `id``` and ``- **Status:** `status```
 lines under it (``format_TaskNotificationMessage``)."""
 _NOTIFIED = re.compile(r"^- \*\*(?P<key>Task ID|Status):\*\* `(?P<value>[\w-]+)`\s*$")
+_NOTIFIED_SAID = re.compile(r"^🔄 Async result · \*(?P<said>(?:\\.|[^*\\])*)\*\s*$")
+"""Such a title with the notification's ``<summary>`` (``title_TaskNotificationMessage``, its stars
+escaped): a background command's ``Background command "…" failed with exit code 1``."""
 _ESCAPED = re.compile(r"\\(.)")
 _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡|🧠|🖼️) +(?P<name>[A-Z]\w*)\b")
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
@@ -371,6 +374,7 @@ class _Message:
         self.fences: list[tuple[str, str, int]] = []  # (language, text, line)
         self.agent_type: str | None = None  # a Task's, from its title
         self.agent_id: str | None = None  # a background Task's agent, from its title
+        self.owner: str | None = None  # (a sub-agent's) that agent, of the Task it is under
         self.tentative = False  # a bare tool name's heading (:data:`_GENERIC`) till the line after it
         self.prev: _Message | None = None  # (then) the message before it, not emitted yet
         self.heading = ""  # (then) its line, the prompt's again if it was a heading the person wrote
@@ -387,6 +391,7 @@ class PageRecords:
         self.index = 0
         self.calls = 0
         self.session: str | None = None
+        self.owner: str | None = None  # the agent the sub-agent's records being read are of, when known
 
     def record(self, line: int, role: str, content, stamp: str | None,
                sidechain: bool = False) -> tuple[int, int, dict]:
@@ -394,6 +399,8 @@ class PageRecords:
                         "message": {"role": role, "content": content}}
         if sidechain:
             record["isSidechain"] = True  # after the Task call: read as its agent's, as CLI 1.0.x wrote them
+            if self.owner is not None:
+                record["agentId"] = self.owner  # as the CLI's own sub-agent lines name it
         if self.session is not None:
             record["sessionId"] = self.session
         if stamp is not None:
@@ -410,6 +417,7 @@ class _Records(PageRecords):
         self.version = version  # the renderer's (the page's first line)
         self.date: str | None = None
         self.task_level: int | None = None  # the level of the Task whose sub-agent's messages follow
+        self.task_agent: str | None = None  # the background agent that Task's title names
         self.held: tuple[_Message, str] | None = None  # a slash command whose body is quoted: (it, its args)
 
     def place(self, msg: _Message) -> None:
@@ -418,9 +426,11 @@ class _Records(PageRecords):
         if self.task_level is not None and msg.level <= self.task_level:
             self.task_level = None
         msg.sidechain = self.task_level is not None
+        if msg.sidechain:
+            msg.owner = self.task_agent
         task = msg.kind == "task" or msg.kind == "generic" and msg.name in claude_code.SPAWN_TOOLS
         if task and not msg.sidechain:
-            self.task_level = msg.level
+            self.task_level, self.task_agent = msg.level, msg.agent_id
 
     def flush(self, after: _Message | None = None) -> Iterator[tuple[int, int, dict]]:
         """The slash command held back (:meth:`emit`), given as the CLI wrote it once the message
@@ -443,6 +453,9 @@ class _Records(PageRecords):
     def emit(self, msg: _Message) -> Iterator[tuple[int, int, dict]]:
         if self.held is not None:
             yield from self.flush(msg)
+        # A background Task's sub-agent is named as its title names it (``*[async `#<agentId>`]*``),
+        # as the session's JSONL names it (was sidechain-claude-code-log-call-N)
+        self.owner = msg.owner if msg.sidechain else None
         kind = msg.kind
         if kind == "user":
             said = "\n".join(line for line in msg.text if not line.startswith(_ANCHOR)).strip()
@@ -495,8 +508,10 @@ class _Records(PageRecords):
             found = dict(m.group("key", "value") for line in msg.text if (m := _NOTIFIED.match(line)) is not None)
             if "Task ID" in found and "Status" in found:
                 # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)
+                # with its summary from the title: a background command's exit code is said there only
                 said = (f"<task-notification>\n<task-id>{found['Task ID']}</task-id>\n"
-                        f"<status>{found['Status']}</status>\n</task-notification>")
+                        f"<status>{found['Status']}</status>\n"
+                        + (f"<summary>{msg.said}</summary>\n" if msg.said else "") + "</task-notification>")
                 yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "tool":
             yield from self.call(msg, msg.name or "tool", {}, None)
@@ -532,6 +547,7 @@ class _Records(PageRecords):
             block = {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": failed}
             if agent is not None:
                 block["agentId"] = agent  # the background agent its title names
+                self.cursor.inline_spawns[agent] = call_id  # its messages on the page are of this call
             yield self.record(result[2], "user", [block], msg.stamp, msg.sidechain)
 
 
@@ -692,7 +708,8 @@ def _message(title: str, line: int) -> _Message | None:
         task.agent_type, task.agent_id = m.group("type"), m.group("agent")
         return task
     if title.startswith(_NOTIFICATION):
-        return _Message("notification", line)
+        said = _NOTIFIED_SAID.match(title)
+        return _Message("notification", line, None, _unescaped(said.group("said")) if said is not None else None)
     if (m := _TOOL.match(title)) is not None:
         return _Message("tool", line, m.group("name"))
     return None
