@@ -1323,10 +1323,12 @@ class _SessionState:
                 if not found and (said := failures.program_said_failure(
                         rest, shell.sole_program(record.inner), shell.last_program(record.inner))):
                     found = (said,)
-        if fmt == "text" and record is not None and ev.text \
+        if fmt == "text" and record is not None and ev.text and call.tool_name != "Bash" \
                 and (exit_code == SIGINT_STATUS  # (the reader's is_error is that status's)
                      or (exit_code in (None, 0) and not ev.is_error and "^" in ev.text and CTRL_C in ev.text)) \
                 and (stop := stopped_output(record.inner, ev.text, exit_code)) is not None:
+            # (A claude-code-log page is "text" too, but its Bash calls are Claude Code's: no key
+            # was pressed there, and a 130 is the failure the session's JSONL reads.)
             # Ctrl-C after the Enter (keyboard_stop): what the command printed after the key is how
             # it stopped (a KeyboardInterrupt traceback, SGLang's "Received sigquit from a child
             # process"), no failure, and the 130 is the signal's (128 + SIGINT). An error it
