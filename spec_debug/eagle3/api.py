@@ -482,6 +482,11 @@ def _vocab_issues(checkpoint, target, mapping=None) -> tuple[list[dict[str, Any]
     vocab = target.config.vocab_size if target is not None else None
     report = check_checkpoint_vocab(checkpoint, vocab)
     issues = list(report.issues) + _mapping_issues(checkpoint, mapping)
+    # the draft's stale safetensors index, SD710 as `drafter vocab` fails it: eval and layout
+    # said it only as a note, with no code, while their vocab_issues named SD301-SD303
+    files = _stale_index_check(checkpoint.tensors)
+    if files is not None:
+        issues += list(files.issues)
     return [{"code": i.code, "kind": i.kind, "message": i.message} for i in issues], \
         list(report.notes)
 
