@@ -549,7 +549,10 @@ def _draft_failed(text: str, m: re.Match) -> bool:
     # the path elsewhere in the text, after a draft key (the server's echo of its arguments)
     at, seen = text.find(path), 0
     while at >= 0 and seen < 20:
-        if at != m.start(1) and _DRAFT_KEY_BEFORE.search(text, max(0, at - 60), at) is not None:
+        end = at + len(path)
+        # the whole path, not the start of a longer one (/models/llama of /models/llama-eagle3)
+        whole = end == len(text) or not (text[end].isalnum() or text[end] in "-_.")
+        if at != m.start(1) and whole and _DRAFT_KEY_BEFORE.search(text, max(0, at - 60), at) is not None:
             return True
         at, seen = text.find(path, at + len(path)), seen + 1
     return False

@@ -61,6 +61,13 @@ def test_a_path_the_output_names_as_the_draft_is_sd710():
     assert _codes(vllm + "RuntimeError: Cannot find any model weights with `/models/Llama-3.1-8B-Instruct`") == []
 
 
+def test_a_target_path_that_starts_the_drafts_is_no_finding():
+    echo = ("server_args=ServerArgs(model_path='/models/llama', "
+            "speculative_draft_model_path='/models/llama-v2', speculative_num_steps=3)\n")
+    assert _codes(echo + "RuntimeError: Cannot find any model weights with `/models/llama`") == []
+    assert _codes(echo + "RuntimeError: Cannot find any model weights with `/models/llama-v2`") == ["SD710"]
+
+
 def test_a_folder_named_as_a_draft_is_sd710():
     assert _codes("RuntimeError: Cannot find any model weights with `/models/llama3-8b-eagle3/`") == ["SD710"]
     assert _codes("RuntimeError: Cannot find any model weights with `/models/Llama-3.1-8B-Instruct`") == []
