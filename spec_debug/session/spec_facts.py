@@ -108,10 +108,11 @@ _STR_IDS_FRAME = "in set_eagle3_layers_to_capture"
 # names no file that is there (filter_duplicate_safetensors_files). The draft's, not the
 # target's: the path is the one the same text gives as the draft's (SGLang's
 # speculative_draft_model_path, vLLM's SpeculativeConfig(... model=...)), the traceback runs
-# through the engine's draft loader (SGLang srt/speculative/, vLLM v1/spec_decode/), or the
+# through the engine's draft loader (SGLang srt/speculative/, vLLM v1/spec_decode/eagle.py or
+# 0.34.0's v1/worker/gpu/spec_decode/eagle/utils.py load_eagle_model), or the
 # folder's own name says it is a draft.
 _NO_WEIGHTS = "Cannot find any model weights with `"
-_DRAFT_LOADER_FRAME = re.compile(r"[/\\](?:speculative|spec_decode)[/\\]\w+\.py")
+_DRAFT_LOADER_FRAME = re.compile(r"[/\\](?:speculative|spec_decode)[/\\][\w/\\]*?\w\.py\"")
 _DRAFT_KEY_BEFORE = re.compile(r"(?:draft|speculative)[^\n]{0,60}$", re.I)
 _DRAFT_DIR_NAME = re.compile(r"eagle|draft", re.I)
 

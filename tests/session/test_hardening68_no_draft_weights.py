@@ -40,7 +40,16 @@ def _codes(text: str) -> list[str]:
     return [o.code for o in text_observations(text)]
 
 
-@pytest.mark.parametrize("log", [SGLANG_TB, VLLM_TB])
+VLLM_034_TB = (
+    "(EngineCore pid=812) Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3/site-packages/vllm/v1/worker/gpu/spec_decode/eagle/utils.py", line 131, in load_eagle_model\n'
+    "    eagle_model = get_model(\n"
+    '  File "/usr/lib/python3/site-packages/vllm/model_executor/model_loader/default_loader.py", line 262, in _prepare_weights\n'
+    "    raise RuntimeError(\n"
+    "RuntimeError: Cannot find any model weights with `{path}`\n")
+
+
+@pytest.mark.parametrize("log", [SGLANG_TB, VLLM_TB, VLLM_034_TB])
 def test_the_draft_loaders_traceback_is_sd710(log):
     obs = text_observations(log.format(path="/ckpt/run7/checkpoint-3"))
     assert [o.code for o in obs] == ["SD710"]
