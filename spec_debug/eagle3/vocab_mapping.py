@@ -40,6 +40,9 @@ class VocabMapping:
     d2t: Tensor  # [DV] int64 offsets: target id = i + d2t[i]
     t2d: Tensor | None  # [V] bool, None when the file has none
     source: Path
+    d2t_dtype: str | None = None
+    """The type d2t was stored in (torch's name: "torch.uint16"): read as int64 above, so a
+    file cast to a type too narrow for the offsets is named by it (vocab.narrow_d2t_issue)."""
 
 
 def _not_torch_save(path: Path) -> str:
@@ -224,6 +227,7 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
             "exactly the ids that mask selects",
             hint="save them again under their own names (d2t = the int64 offsets, t2d = the "
                  "bool mask)")
+    stored_dtype = str(d2t.dtype) if isinstance(d2t, Tensor) else None
     d2t = _as_offsets(d2t, path)
     if d2t.numel() != draft_vocab_size:
         raise CheckpointError(f"{path}: d2t has {d2t.numel()} entries, the draft's lm_head has "
@@ -244,7 +248,7 @@ def read_vocab_mapping(path: str | Path, *, draft_vocab_size: int,
             raise CheckpointError(f"{t2d_where}: t2d has {t2d.numel()} entries, the target vocab is "
                                   f"{vocab_size}: a map built for another target", hint=_HINT)
         t2d = t2d.bool()
-    return VocabMapping(d2t, t2d, path)
+    return VocabMapping(d2t, t2d, path, stored_dtype)
 
 
 def _holds_ids(t2d: Tensor, vocab_size: int) -> bool:

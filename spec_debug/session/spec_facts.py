@@ -98,8 +98,23 @@ _HAS_ERROR = re.compile("Error: ").search
 # One literal prefix ("Error: "), which the regex engine searches for as a string.
 _ENGINE_REFUSAL = re.compile(r"Error: (?:EAGLE3 currently only supports 1 layer"
                              r"|Unsupported activation: \S+? Only silu is supported"
-                             r"|can only concatenate str \(not \"int\"\) to str)")
+                             r"|can only concatenate str \(not \"int\"\) to str"
+                             r"|Cannot find any model weights with `([^`\n]{1,400})`)")
 _STR_IDS_FRAME = "in set_eagle3_layers_to_capture"
+# SD710 as the engines report it: vLLM 0.34.0 model_loader/default_loader.py and SGLang 0.5.23
+# srt/model_loader/loader.py (_prepare_weights) both raise
+#   RuntimeError(f"Cannot find any model weights with `{model_name_or_path}`")
+# when no weight file is left, as for a draft folder whose stale model.safetensors.index.json
+# names no file that is there (filter_duplicate_safetensors_files). The draft's, not the
+# target's: the path is the one the same text gives as the draft's (SGLang's
+# speculative_draft_model_path, vLLM's SpeculativeConfig(... model=...)), the traceback runs
+# through the engine's draft loader (SGLang srt/speculative/, vLLM v1/spec_decode/eagle.py or
+# 0.34.0's v1/worker/gpu/spec_decode/eagle/utils.py load_eagle_model), or the
+# folder's own name says it is a draft.
+_NO_WEIGHTS = "Cannot find any model weights with `"
+_DRAFT_LOADER_FRAME = re.compile(r"[/\\](?:speculative|spec_decode)[/\\][\w/\\]*?\w\.py\"")
+_DRAFT_KEY_BEFORE = re.compile(r"(?:draft|speculative)[^\n]{0,60}$", re.I)
+_DRAFT_DIR_NAME = re.compile(r"eagle|draft", re.I)
 
 # SD303 as torch reports it when a drafter is loaded: load_state_dict names each tensor whose
 # shape the checkpoint does not fit ("size mismatch for {key}: copying a param with shape
@@ -503,7 +518,11 @@ def _engine_refusals(text: str) -> list[Observation]:
     found: dict[str, Observation] = {}
     for m in _ENGINE_REFUSAL.finditer(text):
         word = m.group()
-        if word.endswith(" to str"):
+        if m.group(1) is not None:  # "Cannot find any model weights with `<dir>`"
+            if not text.startswith("Runtime", m.start() - 7) or not _draft_failed(text, m):
+                continue
+            code = "SD710"
+        elif word.endswith(" to str"):
             if m.start() < 4 or not text.startswith("Type", m.start() - 4):
                 continue
             # a str + int anywhere is no fault of the draft: the frame that adds 1 to each aux
@@ -517,6 +536,27 @@ def _engine_refusals(text: str) -> list[Observation]:
         if _stated(text, m):
             found[code] = Observation(code, _around(text, m.start(), m.end()))
     return list(found.values())
+
+
+def _draft_failed(text: str, m: re.Match) -> bool:
+    """The folder an engine found no weights in (``m``: :data:`_ENGINE_REFUSAL`'s "Cannot find
+    any model weights") is the draft's, not the target's (:data:`_NO_WEIGHTS`)."""
+    path = m.group(1).rstrip("/\\")
+    tb = text.rfind("Traceback (most recent call last)", 0, m.start())
+    if tb >= 0 and _DRAFT_LOADER_FRAME.search(text, tb, m.start()) is not None:
+        return True
+    if _DRAFT_DIR_NAME.search(path.rsplit("/", 1)[-1]) is not None:
+        return True
+    # the path elsewhere in the text, after a draft key (the server's echo of its arguments)
+    at, seen = text.find(path), 0
+    while at >= 0 and seen < 20:
+        end = at + len(path)
+        # the whole path, not the start of a longer one (/models/llama of /models/llama-eagle3)
+        whole = end == len(text) or not (text[end].isalnum() or text[end] in "-_.")
+        if at != m.start(1) and whole and _DRAFT_KEY_BEFORE.search(text, max(0, at - 60), at) is not None:
+            return True
+        at, seen = text.find(path, at + len(path)), seen + 1
+    return False
 
 
 def _vocab_size_mismatch(text: str) -> re.Match | None:
