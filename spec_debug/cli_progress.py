@@ -226,7 +226,12 @@ class ConsoleReporter(Reporter):
         with self._lock:
             self._hosts_with_steps.add(host)
             style = _STATUS_STYLE.get(result.status, "white")
-            note = f" [dim]{_shown(result.message)}[/]" if result.message else ""  # a passed step's says what it left behind
+            message = result.message or ""
+            if result.status == "skipped" and message.startswith("skipped: "):
+                # the status column already says it: "skipped gpu_busy skipped: when ..." (the
+                # record's message keeps the word for the reports, where it stands alone)
+                message = message[len("skipped: "):]
+            note = f" [dim]{_shown(message)}[/]" if message else ""  # a passed step's says what it left behind
             # Not folded (soft_wrap), as the host error lines: off a terminal rich folds at 80
             # columns, inside the path or expression a note quotes ("cannot write \n/srv/...").
             self._print(

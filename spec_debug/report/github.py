@@ -10,6 +10,11 @@ from spec_debug.store import RecordWriteError
 
 _ICON = {"error": ":x:", "warning": ":warning:", "info": ":information_source:"}
 
+SUMMARY_BUDGET = 900_000
+"""UTF-8 bytes of findings' rows one summary writes at most. GitHub refuses a step's summary over
+1 MiB whole ("$GITHUB_STEP_SUMMARY upload aborted, supports content up to a size of 1024k"), and
+a fleet's findings (one row a host x step) passed it: the run page then showed nothing at all."""
+
 
 def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
     from spec_debug.report.render import md_cell, md_code_span, md_escape
@@ -30,9 +35,17 @@ def step_summary(record: RunRecord, run_dir: Path | None = None) -> str:
         lines += [f"- and {unreachable['more']} more" if unreachable["more"] else "", ""]
     if record.findings:
         lines += ["| | code | title | host | step |", "|---|---|---|---|---|"]
-        for f in sorted(record.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}[f.severity]):
+        ordered = sorted(record.findings, key=lambda f: {"error": 0, "warning": 1, "info": 2}[f.severity])
+        used = 0
+        for index, f in enumerate(ordered):
             cells = [md_cell(" ".join(screen_text(v).split())) for v in (f.code, f.title, f.host or "", f.step or "")]
-            lines.append(f"| {_ICON[f.severity]} | " + " | ".join(cells) + " |")
+            row = f"| {_ICON[f.severity]} | " + " | ".join(cells) + " |"
+            used += len(row.encode("utf-8", "backslashreplace")) + 1
+            if used > SUMMARY_BUDGET:
+                # the gravest first (sorted above); the rest are in report.md and run.json
+                lines.append(f"| | | {len(ordered) - index} more findings: see the report | | |")
+                break
+            lines.append(row)
         lines.append("")
     if run_dir is not None:
         lines.append(f"Report: `{run_dir / 'report.md'}`")

@@ -17,6 +17,11 @@ from spec_debug.store import RecordWriteError, write_atomic
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
+OUTPUT_TAIL = 10_000
+"""The most of a step's stdout or stderr a test case's system-out/system-err keeps: its tail,
+where the error is. A fleet's streams share views.OUTPUT_BUDGET below that (views.output_limit)."""
+
+
 def xml_text(value: object) -> str:
     return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", str(value))
 
@@ -33,10 +38,13 @@ def failure_text(finding: Finding, limit: int = 20000) -> str:
 
 
 def junit_xml(record: RunRecord) -> str:
-    from spec_debug.report.views import evidence_limit
+    from spec_debug.report.views import evidence_limit, output_limit
 
     # the failures share a budget, as the reports' evidence does (views.EVIDENCE_BUDGET)
     limit = evidence_limit([f for f in record.findings if f.severity != "info"])
+    # and the outputs share the reports' OUTPUT_BUDGET: 10,000 characters of each stream's tail
+    # with no total made 200 hosts x 30 steps of long logs a 120 MB junit.xml
+    tail = min(OUTPUT_TAIL, output_limit([len(text) for step in record.steps for text in (step.stdout, step.stderr) if text]))
     suites = ET.Element("testsuites", name=f"spec-debug {record.playbook.name}")
     for host in record.hosts:
         steps = [s for s in record.steps if s.host == host.name]
@@ -64,9 +72,9 @@ def junit_xml(record: RunRecord) -> str:
             # control pictures), as the HTML and Markdown reports show it: CI renders these
             # as plain text, where "\u001b[31m" is litter. The tail, where the error is.
             if step.stdout:
-                ET.SubElement(case, "system-out").text = screen_text(step.stdout)[-10000:]
+                ET.SubElement(case, "system-out").text = screen_text(step.stdout)[-tail:]
             if step.stderr:
-                ET.SubElement(case, "system-err").text = screen_text(step.stderr)[-10000:]
+                ET.SubElement(case, "system-err").text = screen_text(step.stderr)[-tail:]
         cut_step = any(s.status in ("error", "timeout") for s in steps)
         if host.status == "error" and not (steps and steps[-1].status == "error"):
             # Only a host whose error its last step's case does not carry: one whose connection

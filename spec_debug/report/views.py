@@ -218,6 +218,7 @@ def report_view(record: RunRecord) -> dict[str, Any]:
         # evidence is: one 100,000-character **Fix:** line per finding
         "fix_limit": FIX_LIMIT,
         "evidence_limit": evidence_limit(record.findings),
+        "command_limit": command_limit(record),
         "duration_s": (end - start).total_seconds() if start and end else None,
         "fleet": fleet_summary(record),
         "timeline": timeline(record),
@@ -469,6 +470,18 @@ def evidence_limit(findings: list[Finding]) -> int:
     """The characters each finding's evidence keeps (output_limit over EVIDENCE_BUDGET): short
     evidence whole, long evidence its head and tail, at least OUTPUT_FLOOR."""
     return output_limit([len("\n".join(f.evidence)) for f in findings if f.evidence], EVIDENCE_BUDGET)
+
+
+COMMAND_BUDGET = 2_000_000
+"""Characters of step commands one report shows in all. Each was cut to 20,000 by itself: a
+10,000-character inline script run on 100 hosts x 10 steps was 10 MB of report.md; run.json keeps
+each command whole."""
+
+
+def command_limit(record: RunRecord) -> int:
+    """The characters each step's command keeps (output_limit over COMMAND_BUDGET): short
+    commands whole, long ones their head and tail, at least OUTPUT_FLOOR."""
+    return output_limit([len(step.command) for step in record.steps if step.command], COMMAND_BUDGET)
 
 
 def _charts(record: RunRecord) -> dict[str, Any]:
