@@ -194,13 +194,45 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # double-quoted `bash -c "... \\` string it becomes the inner command's continuation)
     text = _with_script_arrays(re.sub(r"(?<!\\)((?:\\\\)*)\\[ \t]*\r?\n", lambda m: m.group(1) + " ", text))
     text = _newlines_as_separators(text)
+    text, quoted = _hide_long_single_quotes(text)
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
         raise LaunchParseError(f"cannot split the launch command: {exc}",
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
+    if quoted:
+        argv = [_QUOTED_MARK.sub(lambda m: quoted[int(m.group(1))], tok) for tok in argv]
     return _server_argv([_SUBSTITUTION_MARK.sub(lambda m: substitutions[int(m.group(1))], tok) for tok in argv])
+
+
+# shlex builds each word a character at a time (`self.token = self.token + nextchar`, which
+# CPython cannot grow in place on an attribute), so one long word costs the square of its length:
+# a launch command with a 300,000-character quoted --json-model-override-args took 6.8 s to
+# analyze, 1 MB 64 s, 3 MB over five minutes. Single quotes hold their text as written (bash(1)
+# QUOTING), so a long one is put aside while the line is split and given back whole after.
+_LONG_QUOTE_CHARS = 4096
+_QUOTED_MARK = re.compile(r"@@spec-debug-quoted-(\d+)@@")
+
+
+def _hide_long_single_quotes(text: str) -> tuple[str, list[str]]:
+    """The line with the text of each single-quoted string longer than _LONG_QUOTE_CHARS put
+    aside (a placeholder inside the same quotes), and those texts in order."""
+    if len(text) <= _LONG_QUOTE_CHARS or "'" not in text:
+        return text, []
+    out: list[str] = []
+    found: list[str] = []
+    reader = _ShellReader(text)
+    for i, step, quote in reader:
+        if step == "'" and quote is None:  # an opening quote: its text runs to the next one
+            end = text.find("'", i + 1)
+            if end - i - 1 > _LONG_QUOTE_CHARS:
+                out.append(f"'@@spec-debug-quoted-{len(found)}@@'")
+                found.append(text[i + 1:end])
+                reader.at, reader.quote = end + 1, None
+                continue
+        out.append(step)
+    return "".join(out), found
 
 
 # `NAME=(` / `NAME+=(` opening a bash array assignment at the start of a word, and an expansion
