@@ -44,7 +44,7 @@ from spec_debug.session.records import as_json as _as_json
 from spec_debug.session.python_exit import python_said_failure
 from spec_debug.session.script_failure import script_said_failure
 from spec_debug.session.extract import LAST_WORDS, QUOTE_REACH, Extracted, extract
-from spec_debug.session.segments import PhaseTracker
+from spec_debug.session.segments import VERSION_CHECK_TITLE, PhaseTracker
 from spec_debug.session.shell_words import pipefail_after
 from spec_debug.session.sources import SessionSource, discover, iter_events
 from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed_exit
@@ -170,8 +170,7 @@ VERSION_CHECK = "version_check"
 PYTHON_VERSION_CHECK = "python_version_check"
 """The same look made by Python printing it (`python -c "import sglang; print(sglang.__version__)"`):
 titled as the version check it is (was "Running Python"), "python" in ``commands[]`` and ``pivots[]``."""
-_STEP_TITLES = {**shell.CATEGORY_TITLES, VERSION_CHECK: "Checking installed versions",
-                PYTHON_VERSION_CHECK: "Checking installed versions"}
+_STEP_TITLES = {**shell.CATEGORY_TITLES, VERSION_CHECK: VERSION_CHECK_TITLE, PYTHON_VERSION_CHECK: VERSION_CHECK_TITLE}
 _STEP_CATEGORY = {VERSION_CHECK: "other", PYTHON_VERSION_CHECK: "python"}
 
 
@@ -1152,6 +1151,8 @@ class _SessionState:
         st.recent.append(step)
         seg = self.phases.segment_for(ev, category)
         seg.categories[category] += 1
+        if step is not category:
+            seg.checks[category] += 1
         record = None
         if ev.command:
             host = target.host or ev.host
@@ -2009,6 +2010,7 @@ class _SessionState:
         title = what[category]
         summary = (f"After {trig.summary} [msg {trig.seq}], moved from {what[trig.category].lower()} to "
                    f"{title.lower()}: {shown[:240]}")
+        check = category in _STEP_CATEGORY  # a look at an installed version
         category = _STEP_CATEGORY.get(category, category)  # commands[]' categories, as the JSON has them
         pivot = PivotRecord(self.session, ev.seq, trig.seq, trig.kind, summary, ev.agent, trig.category, category,
                             ev.timestamp)
@@ -2016,7 +2018,7 @@ class _SessionState:
         if ev.agent == MAIN_AGENT and errors is not None:
             host = (target.host if target is not None else None) or ev.host
             self.phases.pivot_at_call(ev.seq, title, trig.seq, ev.timestamp, category, host,
-                                      bool(ev.command), errors)
+                                      bool(ev.command), errors, check)
         elif ev.agent == MAIN_AGENT:
             self.phases.boundary(ev.seq, "pivot", title, pivot_from=trig.seq, ts=ev.timestamp, kind=category)
 

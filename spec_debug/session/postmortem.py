@@ -685,6 +685,16 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
                    _other_change(c.inner or c.command, c.cwd, _shell_set(a, c)) or _copies_over_served(a, c)))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
+    runs = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
+            and c.category in _MAY_RELAUNCH and ".sh" in (c.inner or c.command)
+            and (c.host is None or m.host is None or c.host == m.host)]
+    if runs:
+        # a script whose writing is itself among the changes is told by it (`echo '... launch_server
+        # ...' > launch.sh` [msg 3]); one written before the reading the rise is from, by its run
+        written = {c.seq for c in changes}
+        runs = [c for c in runs if (seq := _launch_script_written(a, c)) is not None and seq not in written]
+    if runs:
+        changes = sorted([*changes, *runs], key=attrgetter("seq"))
     launches = [c for c in changes if c.category == "launch_server"]
     if launches:
         fixes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and c.category == "python"
@@ -700,6 +710,59 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
         changes = sorted([*changes, *edits], key=attrgetter("seq"))
     plain = _plain_launches(a, m, changes)
     return [c for c in changes if c.seq not in plain] if plain else changes
+
+
+_MAY_RELAUNCH = frozenset({"other", "stop_process"})
+"""Kinds of a line that may run a launch script (`bash launch.sh`; `pkill -f sglang; ./launch.sh &`
+is of kind stop_process, by its pkill)."""
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+
+
+def _scripts_run(command: str) -> set[str]:
+    """The file names of the shell scripts ``command`` runs (`bash /root/launch.sh`, `./launch.sh`,
+    `nohup sh launch.sh &`)."""
+    names = set()
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        if argv[0].endswith(".sh"):
+            names.add(argv[0].rsplit("/", 1)[-1])
+        elif argv[0].rsplit("/", 1)[-1] in _SHELLS:
+            words = [w for w in argv[1:] if not w.startswith("-")]
+            if words and words[0].endswith(".sh") and "-c" not in argv[1:]:
+                names.add(words[0].rsplit("/", 1)[-1])
+    return names
+
+
+def _launch_script_written(a: SessionAnalysis, c: CommandRecord) -> int | None:
+    """``c`` runs a shell script an earlier command of its session wrote with a server launch in it
+    (`cat > launch_eagle.sh <<'EOF'` ... `python -m sglang.launch_server ... EOF`, then `bash
+    launch_eagle.sh`): a relaunch, as the typed `launch_server` is; was of kind "other", no change,
+    and the rise it brought went untold when the script was written before the first reading.
+    The seq of the last such write before ``c``, None where there is none."""
+    names = _scripts_run(c.inner or c.command)
+    if not names:
+        return None
+    found = None
+    for b in a.commands:
+        if b.seq >= c.seq:
+            break
+        text = b.inner or b.command
+        if b.session == c.session and b.host == c.host and ".sh" in text and _LAUNCH_WORDS.search(text.lower()) \
+                and any(p.endswith(".sh") and p.rsplit("/", 1)[-1] in names for p in _written_paths(text)):
+            found = b.seq
+    return found
+
+
+def _written_paths(command: str) -> list[str]:
+    """The files a line writes by a redirection or tee (`cat > launch.sh <<EOF`, `... | tee -a x`)."""
+    paths = []
+    for argv in simple_commands(command, writes=True):
+        if isinstance(argv, str):  # a redirection's file
+            paths.append(argv)
+        elif argv and argv[0] == "tee":  # `echo ... | sudo tee -a /etc/sglang/spec.yaml`
+            paths.extend(w for w in argv[1:] if not w.startswith("-"))
+    return [p.strip("'\"") for p in paths]
 
 
 _CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".env", ".toml", ".conf", ".cfg", ".ini")

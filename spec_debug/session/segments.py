@@ -18,6 +18,8 @@ SEGMENT_SPLIT_EVENTS = 400
 """A phase longer than this is split at the next change of the kind of command."""
 MAX_SEGMENTS = 2000
 COMPACTION_TITLE = "After context compaction"
+VERSION_CHECK_TITLE = "Checking installed versions"
+"""How a look at an installed version is titled (a pivot to one, a phase of nothing else)."""
 """How the phase a context compaction starts is titled (the postmortem finds compactions by it)."""
 _SUPPORTING = frozenset({"edit", "transfer", "other"})
 """Kinds of command that serve the others; they name a phase only when nothing else ran."""
@@ -37,6 +39,9 @@ class _Segment:
     kind_hosts: Counter = field(default_factory=Counter)
     """(kind of command, host or None where it ran here) -> tool calls: a title's host is that
     of the commands of the kind it names."""
+    checks: Counter = field(default_factory=Counter)
+    """kind of command ("python", "other") -> those of its calls that were a look at an installed
+    version (`python -c "import sglang; print(sglang.__version__)"`, `pip show sglang`)."""
     kind: str | None = None
     """A pivot's kind of command: what its title names."""
     timestamp: str | None = None
@@ -96,18 +101,21 @@ class PhaseTracker:
         self.current = _Segment(seq, reason, label, end_seq=seq, timestamp=ts, kind=kind)
 
     def pivot_at_call(self, seq: int, label: str, pivot_from: int, ts: str | None, kind: str, host: str | None,
-                      command: bool, errors: int) -> None:
+                      command: bool, errors: int, check: bool = False) -> None:
         """A pivot found only once the output of the call at ``seq`` was read (analysis holds a
         look at the server the agent waited for until then): the call, counted in the phase it was
         typed in (``kind`` of command run on ``host``; ``command``: it was a shell command), and
-        the ``errors`` its output showed move to the new phase with it."""
+        the ``errors`` its output showed move to the new phase with it (``check``: it was a look
+        at an installed version)."""
         seg = self.current
         moved = seg is not None and seg.start_seq < seq <= seg.end_seq
         if moved:
             _count(seg, kind, host, command, errors, -1)
+            seg.checks[kind] -= check
         self.boundary(seq, "pivot", label, pivot_from=pivot_from, ts=ts, kind=kind)
         if moved and self.current is not None:
             _count(self.current, kind, host, command, errors, 1)
+            self.current.checks[kind] += check
 
     def finish(self) -> list[SegmentRecord]:
         """All phases: the trunk's in order, then one per sub-agent."""
@@ -127,6 +135,10 @@ class PhaseTracker:
         # "Running commands" of a phase that ran none (its tool calls spawned agents or called
         # MCP tools) would be a wrong claim; such a phase is named by its prompt alone.
         activity = CATEGORY_TITLES[top_cat] if top_cat and (top_cat != "other" or seg.commands) else ""
+        if activity and seg.checks and seg.checks[top_cat] == seg.categories[top_cat]:
+            # its calls of that kind only looked at installed versions: "Which sglang is installed?
+            # — Checking installed versions", as a pivot to them is titled, not "— Running Python"
+            activity = VERSION_CHECK_TITLE
         # The host of the commands of the kind the title names, not of the phase's other
         # commands: three local reads of SGLang's source beside two ssh commands are "Reading
         # source code", not "Reading source code on gpu01".

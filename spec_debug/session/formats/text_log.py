@@ -128,7 +128,7 @@ _USER_PROMPT = re.compile(
     r"(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#
     r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
-    r"|[\w.-]+@(?P<zsh_host>[\w.-]+) (?:\S+ %|[~/]\S* [$#])"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
+    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:(?P<zsh_dir>[~/]\S*) [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
     r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
@@ -1420,7 +1420,7 @@ def _prompt_user(m: re.Match) -> str | None:
         return m.group("user")
     if m.re is not _USER_PROMPT:
         return None
-    user = m.group("user") or m.group("bracket_user")
+    user = m.group("user") or m.group("bracket_user") or m.group("zsh_user")
     return user if user and user != "I have no name!" else None
 
 
@@ -1428,10 +1428,13 @@ def _prompt_dir(m: re.Match) -> str | None:
     """The folder a Debian/Ubuntu prompt shows, ``root@gpu-3:~/work#`` (bash's ``\\w``: the whole
     path, the home as ``~``; Debian's /etc/skel/.bashrc PS1), where the command typed after it ran.
     The other prompts show the folder's last part (``[root@gpu-3 work]#``, zsh's ``%1~``) or a
-    shortened path (fish's prompt_pwd, bash's PROMPT_DIRTRIM ``.../x``): no folder to go back to."""
+    shortened path (fish's prompt_pwd, bash's PROMPT_DIRTRIM ``.../x``): no folder to go back to.
+    zsh's ``%n@%m %~ %#`` (``me@gpu01 ~/sglang %``) shows the whole path too, and so does its
+    default ``%1~`` where it shows ``~`` or ``/`` (zshmisc(1), PROMPT SEQUENCES: ``%~``, ``%1~``
+    the trailing part only, which is never ``~/x`` nor ``/x``); Gentoo bash's ``\\u@\\h \\w \\$``."""
     if m.re is not _USER_PROMPT and m.re is not _HOST_PROMPT and m.re is not _POWERLINE_PROMPT:
         return None
-    folder = m.group("dir")
+    folder = m.group("dir") or (m.group("zsh_dir") if m.re is _USER_PROMPT else None)
     return folder if folder and (folder[0] == "/" or folder == "~" or folder.startswith("~/")) else None
 
 
