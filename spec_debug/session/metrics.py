@@ -1278,13 +1278,25 @@ def _bench_speculative(text: str, found: list[Metric]) -> str | None:
     return _SWEEP_RECORD.sub("", text) if records else text
 
 
+# Each run's block opens with its batch size (sglang 0.5.23 sglang/benchmark/one_batch_server.py,
+# run_one_case: print(f"batch size: {batch_size}") before "input throughput: ..."), one block a
+# value of --batch-size: the row its readings are of (baselines.row_key reads "batch size N").
+_ONE_BATCH_SERVER_SIZE = re.compile(r"batch size: (\d+)[ \t]*$", re.M)
+
+
 def _one_batch_server(text: str, found: list[Metric]) -> bool:
     hit = False
+    sized = -1  # where the last block's "batch size: " line was looked for from
+    row = ""
     for m in _ONE_BATCH_SERVER.finditer(text):
         if m.group("key") not in _ONE_BATCH_SERVER_NAMES:  # (the steady-state one: removed, not read)
             continue
+        if (at := text.rfind("batch size: ", 0, m.start())) != sized:
+            sized = at
+            size = _ONE_BATCH_SERVER_SIZE.match(text, at) if at >= 0 and (at == 0 or text[at - 1] == "\n") else None
+            row = f" (batch size {size.group(1)})" if size else ""
         name, unit = _ONE_BATCH_SERVER_NAMES[m.group("key")]
-        found.append(Metric(name, float(m.group("value")), unit, f"bench_one_batch_server: {m.group(0).strip()}"))
+        found.append(Metric(name, float(m.group("value")), unit, f"bench_one_batch_server{row}: {m.group(0).strip()}"))
         hit = True
     return hit
 
@@ -1401,14 +1413,20 @@ _ONE_BATCH_RECORD_NAMES = {"input_throughput": ("prefill_throughput", "tok/s"), 
                            "acc_length": ("accept_length", "tokens")}
 
 
+_ONE_BATCH_RECORD_SIZE = re.compile(r'"batch_size": (\d+)[,}]')
+
+
 def _one_batch_records(text: str, found: list[Metric]) -> bool:
     hit = False
     for record in _ONE_BATCH_RECORD.finditer(text):
+        # its "batch_size" is the run's row, as the stdout's "batch size: N" line is
+        size = _ONE_BATCH_RECORD_SIZE.search(record.group(0))
+        row = f" (batch size {size.group(1)})" if size else ""
         for m in _ONE_BATCH_RECORD_KEY.finditer(record.group(0)):
             value = float(m.group(2))
             if value > 0:
                 name, unit = _ONE_BATCH_RECORD_NAMES[m.group(1)]
-                found.append(Metric(name, value, unit, f"bench_one_batch_server result: {m.group(0)}"))
+                found.append(Metric(name, value, unit, f"bench_one_batch_server result{row}: {m.group(0)}"))
                 hit = True
     return hit
 
