@@ -728,9 +728,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         if parts is not None:
             return _read_parts(parts, prose)
     # bench_speculative.py's runs, each from its "Start i=" line: the steps=0 one's is the baseline's
-    # (_sweep_runs). ("F" a memchr: its "Finish i=" lines, which _bench_speculative tests for too)
-    if captions and "F" in text and "Finish i=" in text and "Start i=" in text \
-            and (runs := _sweep_runs(text)) is not None:
+    # (_sweep_runs), whether or not any run got to its "Finish i=" line (a sweep that crashed in
+    # its steps=0 run printed that run's bench_serving blocks and a traceback). ("S" a memchr)
+    if captions and "S" in text and "Start i=" in text and (runs := _sweep_runs(text)) is not None:
         return _read_parts(runs, prose)
     found: list[Metric] = []
     structured = False
