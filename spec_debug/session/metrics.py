@@ -1165,9 +1165,33 @@ def _one_batch(text: str, found: list[Metric]) -> bool:
     for m in _ONE_BATCH.finditer(text):
         name = _ONE_BATCH_NAMES.get(m.group("stage"))
         if name is not None:
-            found.append(Metric(name, float(m.group("value")), "tok/s", f"bench_one_batch: {_context(text, m.start(), m.end())}"))
+            found.append(Metric(name, float(m.group("value")), "tok/s",
+                                f"bench_one_batch: {_context(text, m.start(), m.end())}{_one_batch_run_size(text, m)}"))
             hit = True
     return hit
+
+
+# Only the per-step lines of a bench_one_batch run say its batch size (sglang 0.5.23
+# sglang/benchmark/one_batch.py, latency_test_run_once: "Prefill. latency: ...", then "Decode {i}.
+# Batch size: {batch_size}, latency: ..." for the first 5 steps, then "Decode.  median latency:
+# ..." and "Total. latency: ..."), one run a value of --batch-size: its stage lines are of that row.
+_ONE_BATCH_SIZE = re.compile(r"Decode \d+\. Batch size: (\d+),")
+
+
+def _one_batch_run_size(text: str, m: re.Match) -> str:
+    """`` (batch size N)`` of the run whose stage line ``m`` is (the step lines after its
+    Prefill line, before its median and Total lines), after the line: its "Prefill." ends a
+    sentence (baselines.row_key reads the row words of the reading's); "" where they are not in
+    ``text``."""
+    if m.group("stage") == "Prefill":
+        after = text.find("Prefill. ", m.end())  # the next run's first line
+        if (step := _ONE_BATCH_SIZE.search(text, m.end(), len(text) if after < 0 else after)) is None:
+            return ""
+    else:
+        at = text.rfind("Prefill. ", 0, m.start())  # the run's first line
+        if at < 0 or (step := _ONE_BATCH_SIZE.search(text, at, m.start())) is None:
+            return ""
+    return f" (batch size {step.group(1)})"
 
 
 # KoboldCpp's line after each generation (LostRuins/koboldcpp gpttype_adapter.cpp, end of
