@@ -421,6 +421,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             head = (said.group("said") or said.group("said2")).strip()[:300]  # the runner's verdict, not its banner
         if head[:1] in "#c*" and (better := better_said(output, head)) is not None:
             head = better  # the line that names the failure, not a Go package's, collect2's or pylint's banner
+        if head[:1] == "+" and _XTRACE_LINE.match(head):
+            head = _last_untraced_line(output) or head  # what the script printed, not a `set -x` trace of it
         # a compiler's or test runner's source line
         file, line = place if place else failure_place(output, head, said_at)
         if exit_code not in (None, 0):
@@ -1826,6 +1828,24 @@ def _exception_near(text: str, pos: int) -> str | None:
 def last_line(output: str) -> str:
     """The last line of ``output`` with something on it, colours out (:func:`_last_meaningful_line`)."""
     return _last_meaningful_line(without_colours(output[-4000:]))  # (all _last_meaningful_line reads)
+
+
+# A line bash's xtrace (`set -x`, `bash -x script.sh`) writes before it runs a command: PS4's
+# default "+ ", repeated once per level of command substitution ("++ "; bash variables.c, PS4
+# "+ ", and print_cmd.c indirection_level_string). It is the command, not anything it printed:
+# `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`.
+_XTRACE_LINE = re.compile(r"\++ ")
+
+
+def _last_untraced_line(output: str) -> str:
+    """The last line with something on it that no xtrace (:data:`_XTRACE_LINE`) wrote: under
+    `set -x` the script printed it, and it stopped at (or ended with) the command that failed,
+    so its last words are that command's; "" when every line is a trace."""
+    for raw in reversed(output[-4000:].splitlines()):
+        text = raw.rsplit("\r", 1)[-1].strip()
+        if text and not _XTRACE_LINE.match(text) and not _EXIT_LINE.match(text) and not _printed_after(text):
+            return text[:300]
+    return ""
 
 
 def _last_meaningful_line(output: str) -> str:

@@ -728,9 +728,9 @@ def scan_metrics(text: str, prose: bool = False, captions: bool = True) -> list[
         if parts is not None:
             return _read_parts(parts, prose)
     # bench_speculative.py's runs, each from its "Start i=" line: the steps=0 one's is the baseline's
-    # (_sweep_runs). ("F" a memchr: its "Finish i=" lines, which _bench_speculative tests for too)
-    if captions and "F" in text and "Finish i=" in text and "Start i=" in text \
-            and (runs := _sweep_runs(text)) is not None:
+    # (_sweep_runs), whether or not any run got to its "Finish i=" line (a sweep that crashed in
+    # its steps=0 run printed that run's bench_serving blocks and a traceback). ("S" a memchr)
+    if captions and "S" in text and "Start i=" in text and (runs := _sweep_runs(text)) is not None:
         return _read_parts(runs, prose)
     found: list[Metric] = []
     structured = False
@@ -1165,9 +1165,33 @@ def _one_batch(text: str, found: list[Metric]) -> bool:
     for m in _ONE_BATCH.finditer(text):
         name = _ONE_BATCH_NAMES.get(m.group("stage"))
         if name is not None:
-            found.append(Metric(name, float(m.group("value")), "tok/s", f"bench_one_batch: {_context(text, m.start(), m.end())}"))
+            found.append(Metric(name, float(m.group("value")), "tok/s",
+                                f"bench_one_batch: {_context(text, m.start(), m.end())}{_one_batch_run_size(text, m)}"))
             hit = True
     return hit
+
+
+# Only the per-step lines of a bench_one_batch run say its batch size (sglang 0.5.23
+# sglang/benchmark/one_batch.py, latency_test_run_once: "Prefill. latency: ...", then "Decode {i}.
+# Batch size: {batch_size}, latency: ..." for the first 5 steps, then "Decode.  median latency:
+# ..." and "Total. latency: ..."), one run a value of --batch-size: its stage lines are of that row.
+_ONE_BATCH_SIZE = re.compile(r"Decode \d+\. Batch size: (\d+),")
+
+
+def _one_batch_run_size(text: str, m: re.Match) -> str:
+    """`` (batch size N)`` of the run whose stage line ``m`` is (the step lines after its
+    Prefill line, before its median and Total lines), after the line: its "Prefill." ends a
+    sentence (baselines.row_key reads the row words of the reading's); "" where they are not in
+    ``text``."""
+    if m.group("stage") == "Prefill":
+        after = text.find("Prefill. ", m.end())  # the next run's first line
+        if (step := _ONE_BATCH_SIZE.search(text, m.end(), len(text) if after < 0 else after)) is None:
+            return ""
+    else:
+        at = text.rfind("Prefill. ", 0, m.start())  # the run's first line
+        if at < 0 or (step := _ONE_BATCH_SIZE.search(text, at, m.start())) is None:
+            return ""
+    return f" (batch size {step.group(1)})"
 
 
 # KoboldCpp's line after each generation (LostRuins/koboldcpp gpttype_adapter.cpp, end of
@@ -1278,13 +1302,25 @@ def _bench_speculative(text: str, found: list[Metric]) -> str | None:
     return _SWEEP_RECORD.sub("", text) if records else text
 
 
+# Each run's block opens with its batch size (sglang 0.5.23 sglang/benchmark/one_batch_server.py,
+# run_one_case: print(f"batch size: {batch_size}") before "input throughput: ..."), one block a
+# value of --batch-size: the row its readings are of (baselines.row_key reads "batch size N").
+_ONE_BATCH_SERVER_SIZE = re.compile(r"batch size: (\d+)[ \t]*$", re.M)
+
+
 def _one_batch_server(text: str, found: list[Metric]) -> bool:
     hit = False
+    sized = -1  # where the last block's "batch size: " line was looked for from
+    row = ""
     for m in _ONE_BATCH_SERVER.finditer(text):
         if m.group("key") not in _ONE_BATCH_SERVER_NAMES:  # (the steady-state one: removed, not read)
             continue
+        if (at := text.rfind("batch size: ", 0, m.start())) != sized:
+            sized = at
+            size = _ONE_BATCH_SERVER_SIZE.match(text, at) if at >= 0 and (at == 0 or text[at - 1] == "\n") else None
+            row = f" (batch size {size.group(1)})" if size else ""
         name, unit = _ONE_BATCH_SERVER_NAMES[m.group("key")]
-        found.append(Metric(name, float(m.group("value")), unit, f"bench_one_batch_server: {m.group(0).strip()}"))
+        found.append(Metric(name, float(m.group("value")), unit, f"bench_one_batch_server{row}: {m.group(0).strip()}"))
         hit = True
     return hit
 
@@ -1401,14 +1437,20 @@ _ONE_BATCH_RECORD_NAMES = {"input_throughput": ("prefill_throughput", "tok/s"), 
                            "acc_length": ("accept_length", "tokens")}
 
 
+_ONE_BATCH_RECORD_SIZE = re.compile(r'"batch_size": (\d+)[,}]')
+
+
 def _one_batch_records(text: str, found: list[Metric]) -> bool:
     hit = False
     for record in _ONE_BATCH_RECORD.finditer(text):
+        # its "batch_size" is the run's row, as the stdout's "batch size: N" line is
+        size = _ONE_BATCH_RECORD_SIZE.search(record.group(0))
+        row = f" (batch size {size.group(1)})" if size else ""
         for m in _ONE_BATCH_RECORD_KEY.finditer(record.group(0)):
             value = float(m.group(2))
             if value > 0:
                 name, unit = _ONE_BATCH_RECORD_NAMES[m.group(1)]
-                found.append(Metric(name, value, unit, f"bench_one_batch_server result: {m.group(0)}"))
+                found.append(Metric(name, value, unit, f"bench_one_batch_server result{row}: {m.group(0)}"))
                 hit = True
     return hit
 
