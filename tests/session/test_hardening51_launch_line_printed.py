@@ -37,5 +37,10 @@ def test_a_launch_line_under_a_cd_is_the_next_command(tmp_path: Path) -> None:
 def test_the_output_keeps_its_launch_finding(tmp_path: Path) -> None:
     path = tmp_path / "notes.md"
     path.write_text(f"```\n$ ssh gpu-a3 'pgrep -af launch_server'\n{_LAUNCH}\n```\n", encoding="utf-8")
-    [finding] = [f for f in analyze_path(path).findings if f.code == "SD101"]
-    assert (finding.seq, finding.host) == (0, "gpu-a3")  # (a command and its output are one piece: one seq)
+    analysis = analyze_path(path)
+    [finding] = [f for f in analysis.findings if f.code == "SD101"]
+    [command] = analysis.commands
+    # (a command and its output are one piece: the finding is at the command's seq; the block's
+    # opening fence is read as a note at seq 0, and since hardening68 a seq once used is no
+    # later message's, so the command is seq 1)
+    assert (finding.seq, finding.host) == (command.seq, "gpu-a3") == (1, "gpu-a3")
