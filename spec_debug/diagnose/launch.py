@@ -194,15 +194,13 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
     # double-quoted `bash -c "... \\` string it becomes the inner command's continuation)
     text = _with_script_arrays(re.sub(r"(?<!\\)((?:\\\\)*)\\[ \t]*\r?\n", lambda m: m.group(1) + " ", text))
     text = _newlines_as_separators(text)
-    text, quoted = _hide_long_single_quotes(text)
+    text = _hide_long_single_quotes(text, substitutions)
     try:
         argv = shlex.split(text, comments=False, posix=True)
     except ValueError as exc:  # unbalanced quotes
         raise LaunchParseError(f"cannot split the launch command: {exc}",
                                hint="quote JSON values with single quotes: --speculative-config '{...}'"
                                     f"; {_PS_HINT}") from exc
-    if quoted:
-        argv = [_QUOTED_MARK.sub(lambda m: quoted[int(m.group(1))], tok) for tok in argv]
     return _server_argv([_SUBSTITUTION_MARK.sub(lambda m: substitutions[int(m.group(1))], tok) for tok in argv])
 
 
@@ -210,29 +208,28 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
 # CPython cannot grow in place on an attribute), so one long word costs the square of its length:
 # a launch command with a 300,000-character quoted --json-model-override-args took 6.8 s to
 # analyze, 1 MB 64 s, 3 MB over five minutes. Single quotes hold their text as written (bash(1)
-# QUOTING), so a long one is put aside while the line is split and given back whole after.
+# QUOTING), so a long one is put aside while the line is split and given back whole after, as
+# the substitutions are (_hide_substitutions: the same placeholders and list).
 _LONG_QUOTE_CHARS = 4096
-_QUOTED_MARK = re.compile(r"@@spec-debug-quoted-(\d+)@@")
 
 
-def _hide_long_single_quotes(text: str) -> tuple[str, list[str]]:
+def _hide_long_single_quotes(text: str, found: list[str]) -> str:
     """The line with the text of each single-quoted string longer than _LONG_QUOTE_CHARS put
-    aside (a placeholder inside the same quotes), and those texts in order."""
+    aside in ``found`` (a _SUBSTITUTION_MARK placeholder inside the same quotes)."""
     if len(text) <= _LONG_QUOTE_CHARS or "'" not in text:
-        return text, []
+        return text
     out: list[str] = []
-    found: list[str] = []
     reader = _ShellReader(text)
     for i, step, quote in reader:
         if step == "'" and quote is None:  # an opening quote: its text runs to the next one
             end = text.find("'", i + 1)
             if end - i - 1 > _LONG_QUOTE_CHARS:
-                out.append(f"'@@spec-debug-quoted-{len(found)}@@'")
+                out.append(f"'@@spec-debug-substitution-{len(found)}@@'")
                 found.append(text[i + 1:end])
                 reader.at, reader.quote = end + 1, None
                 continue
         out.append(step)
-    return "".join(out), found
+    return "".join(out)
 
 
 # `NAME=(` / `NAME+=(` opening a bash array assignment at the start of a word, and an expansion

@@ -31,17 +31,19 @@ class _TcpSocket(socket.socket):
         try:
             return super().recv(size, flags)
         except TimeoutError as exc:
-            if exc.errno == errno.ETIMEDOUT:
-                self.gave_up_after_s = self.user_timeout_s
+            self._note_timeout(exc)
             raise
 
     def send(self, data: bytes, flags: int = 0) -> int:  # type: ignore[override]
         try:
             return super().send(data, flags)
         except TimeoutError as exc:
-            if exc.errno == errno.ETIMEDOUT:
-                self.gave_up_after_s = self.user_timeout_s
+            self._note_timeout(exc)
             raise
+
+    def _note_timeout(self, exc: TimeoutError) -> None:
+        if exc.errno == errno.ETIMEDOUT:  # the kernel's give-up, not a socket timeout of ours
+            self.gave_up_after_s = self.user_timeout_s
 
 
 _CONNECTION_ATTEMPT_PAUSE_S = 1.0  # ssh(1) sleeps 1 s between attempts (sshconnect.c, ssh_connect_direct)

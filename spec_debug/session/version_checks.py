@@ -36,7 +36,15 @@ def _name(word: str) -> str | None:
     if "/" in word or ":" in word:
         return None
     m = _PACKAGE.match(word)
-    return re.sub(r"[-_.]+", "-", m.group(0).lower()) if m else None
+    return normalized_name(m.group(0)) if m else None
+
+
+_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def normalized_name(name: str) -> str:
+    """PEP 503's form of a distribution's name (``Flash_Attn``: ``flash-attn``)."""
+    return _SEPARATORS.sub("-", name.lower())
 
 
 def _verb_args(argv: list[str]) -> tuple[str, list[str]] | None:

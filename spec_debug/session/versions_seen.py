@@ -19,10 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from spec_debug.session.version_checks import normalized_name
+
 _VERSION = re.compile(r"v?(\d+(?:\.\w+)+(?:[+-][\w.]+)?)")
 _SHOW_FIELD = re.compile(r"^(Name|Version):\s*(\S+)\s*$", re.M)
 _LIST_LINE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\s+|==)(\S+)", re.M)
-_SEPARATORS = re.compile(r"[-_.]+")
 MAX_OUTPUT_CHARS = 20_000
 """A `pip list` prints a few hundred lines: the head of a longer output is read."""
 
@@ -63,7 +64,3 @@ def printed_versions(packages: set[str], output: str, printed_by_python: bool) -
             out[next(iter(packages))] = found[0]
     return out
 
-
-def normalized_name(name: str) -> str:
-    """PEP 503's form of a distribution's name (``Flash_Attn``: ``flash-attn``)."""
-    return _SEPARATORS.sub("-", name.lower())
