@@ -415,7 +415,25 @@ class _SignalAwareTransport(paramiko.Transport):
         kwargs.setdefault("packetizer_class", _HandshakeBoundOnAlarms)
         self._held_until_new_keys: list[paramiko.Message] = []
         """Messages of the transport's own thread sent during a key exchange (_send_user_message)."""
+        self._refusals: dict[int, paramiko.ChannelException] = {}
+        """The server's refusal of each channel open still awaited (_parse_channel_open_failure)."""
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def get_exception(self) -> Exception | None:
+        """paramiko's, but a refused channel open gets its own refusal. paramiko keeps one
+        saved exception for the whole connection (paramiko/transport.py,
+        _parse_channel_open_failure sets saved_exception, open_channel reads it back through
+        get_exception, which clears it): two opens refused together (MaxSessions reached, a step
+        beside a copy or a kill) both took the second refusal, or one took it and the other
+        found none and raised "Unable to open channel.", which read as the connection lost
+        (seen in a run of tests/ssh/test_transport.py on a loaded machine)."""
+        opening: list[int] | None = getattr(self._opening, "chanid", None)  # open_channel's, in this thread
+        if opening:
+            with self.lock:
+                refusal = self._refusals.pop(opening[0], None)
+            if refusal is not None:
+                return refusal
+        return super().get_exception()  # type: ignore[no-any-return]
 
     @property
     def preferred_keys(self) -> tuple[str, ...]:
@@ -525,13 +543,16 @@ class _SignalAwareTransport(paramiko.Transport):
         if described and described.lower() not in ("open failed", text.lower()):
             text = f"{text}: {described}"
         self._log(ERROR, f"Secsh channel {chanid:d} open FAILED: {text}")
+        refusal = paramiko.ChannelException(reason, text)
         with self.lock:
-            self.saved_exception = paramiko.ChannelException(reason, text)
             if chanid in self.channel_events:
+                # For the open_channel that waits on it alone (get_exception).
+                self._refusals[chanid] = refusal
                 self._channels.delete(chanid)
-                if chanid in self.channel_events:
-                    self.channel_events[chanid].set()
-                    del self.channel_events[chanid]
+                self.channel_events[chanid].set()
+                del self.channel_events[chanid]
+            else:
+                self.saved_exception = refusal
 
     # paramiko bounds the wait for sshd's verdict on a login with the wall clock
     # (paramiko/auth_handler.py, AuthHandler.wait_for_response: time.time() + auth_timeout), so a
@@ -677,6 +698,7 @@ class _SignalAwareTransport(paramiko.Transport):
         opening: list[int] | None = getattr(self._opening, "chanid", None)
         if opening is not None:  # called by open_channel under self.lock, in the opener's thread
             opening.append(chanid)
+            self._refusals.pop(chanid, None)  # an id used again: not its earlier open's refusal
         return chanid
 
     def open_channel(  # type: ignore[override]
