@@ -515,7 +515,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
-            if "request" in obj and _counts_tokens(obj):
+            if "request" in obj and counts_tokens(obj):
                 continue  # a proxy's record of a token count: no call of the model
             # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
             # line of fine-tuning data, or a Responses API request or response saved whole.
@@ -601,7 +601,7 @@ agent, memory or rule file a message of its own; router-for-me/CLIProxyAPI issue
 at startup (coder/aibridge PR #34)."""
 
 
-def _counts_tokens(obj: dict) -> bool:
+def counts_tokens(obj: dict) -> bool:
     """``obj`` is a proxy's record of a token count (:data:`_COUNT_PATHS`): read as a call, each
     file it counted was a prompt of the session and a conversation of its own."""
     request = obj.get("request")
