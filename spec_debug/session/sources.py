@@ -733,14 +733,14 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
     by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
     openings: dict[Path, set[str]] = {}
-    threads: dict[int, tuple[str | None, str | None]] = {}  # a call's (opening, trace id): _conversations_of
+    threads: dict[int, tuple[str | None, str | None, str | None]] = {}  # _conversations_of
     for source in sources:
         if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
             folder = source.path.parent
             by_folder.setdefault(folder, []).append((source, openai_chat.call_time(call)))
             opening = None if openai_chat.counts_tokens(call) else _opening(call)
             trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
-            threads[id(source)] = (opening, trace if isinstance(trace, str) and trace else None)
+            threads[id(source)] = (opening, trace if isinstance(trace, str) and trace else None, _cache_key(call))
             if _DAY_FOLDER.fullmatch(folder.name) and opening is not None:
                 openings.setdefault(folder, set()).add(opening)
     _join_days(by_folder, openings)
@@ -763,7 +763,7 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
                 continue  # a call of a conversation of its own: read alone, as a folder's one call
             name = folder.name or first.id
             if len(conversations) > 1:  # named by the day (the folder) of its first call (_join_days)
-                traces = {threads[id(s)][1] for s in calls}
+                traces = {threads[id(s)][2] or threads[id(s)][1] for s in calls}
                 name = first.path.parent.name + "#" + (traces.pop() if len(traces) == 1 and None not in traces
                                                        else first.id)
             grouped[id(first)] = SessionSource(id=name, path=first.path, format="openai",
@@ -773,7 +773,7 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
 
 
 def _conversations_of(calls: list[SessionSource],
-                      threads: dict[int, tuple[str | None, str | None]]) -> list[list[SessionSource]]:
+                      threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list[SessionSource]]:
     """The calls of one folder (in the order they were made) parted by the conversation each goes
     on, each part in that order. LiteLLM's bucket loggers file every call of a day in one folder,
     ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
@@ -784,7 +784,8 @@ def _conversations_of(calls: list[SessionSource],
     ``StandardLoggingPayload``) unless the client named its session, as ``x-litellm-session-id``,
     ``x-litellm-trace-id`` or an agent's ``x-<vendor>-session-id`` (Claude Code's
     ``x-claude-code-session-id``) do for each call of it (``litellm/proxy/litellm_pre_call_utils.py``,
-    ``get_chain_id_from_headers``). Calls that share either are of one conversation. A call that
+    ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
+    conversation a request names (:func:`_cache_key`) is its own, whatever its first prompt. A call that
     shares neither with another (an agent's side call: a title, a token count, a summary) is no
     conversation of its own: it goes on the one of the call before it (after it, for the first)."""
     parent = list(range(len(calls)))
@@ -797,8 +798,8 @@ def _conversations_of(calls: list[SessionSource],
 
     seen: dict[tuple[str, str], int] = {}
     for i, source in enumerate(calls):
-        opening, trace = threads.get(id(source), (None, None))
-        for key in (("opening", opening), ("trace", trace)):
+        opening, trace, named = threads.get(id(source), (None, None, None))
+        for key in (("named", named) if named is not None else ("opening", opening), ("trace", trace)):
             if key[1] is None:
                 continue
             if key in seen:
@@ -834,6 +835,22 @@ def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> N
             openings[into] |= openings[day]
         else:
             into = day
+
+
+def _cache_key(call: dict) -> str | None:
+    """The conversation a logged call's request names, its ``prompt_cache_key``: Codex sends its
+    conversation id there with each request (openai/codex ``codex-rs/core/src/client.rs``,
+    ``stream_responses_api``), and each request of a Codex session opens with the same AGENTS.md and
+    environment context, one first prompt for every session in a repository (:func:`_opening`).
+    LiteLLM keeps it among the call's ``model_parameters`` (BerriAI/litellm
+    ``litellm/litellm_core_utils/model_param_helper.py``, the request's parameters but its prompt)."""
+    if openai_chat.is_litellm_payload(call):
+        body = call.get("model_parameters")
+    else:
+        request = call.get("request")
+        body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
+    key = body.get("prompt_cache_key") if isinstance(body, dict) else None
+    return key if isinstance(key, str) and key else None
 
 
 def _opening(call: dict) -> str | None:
