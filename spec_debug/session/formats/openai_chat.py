@@ -1076,7 +1076,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 command = _shell_argument(args)
             if command is None and _is_shell(name):
                 command = bare_command(raw, args)  # some stacks send the bare command string
-            call_id = call.get("id") if isinstance(call.get("id"), str) else f"call-{seq}-{n}"
+            # An empty id is none: Gemini's and LM Studio's OpenAI-compatible endpoints answer
+            # "id": "" (openai/openai-dotnet issue #428; lmstudio-ai/lmstudio-bug-tracker issue #830)
+            call_id = call["id"] if isinstance(call.get("id"), str) and call["id"] else f"call-{seq}-{n}"
             call_names[call_id] = name
             if len(call_names) > 4096:
                 call_names.pop(next(iter(call_names)))
@@ -1086,7 +1088,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                         text=call_text(command, raw), path=call_path(name, args),
                         host=remote_host(args) if command is not None else None)
     elif role in _RESULT_ROLES:
-        call_id = message.get("tool_call_id")
+        call_id = message.get("tool_call_id") or None  # "" is no id (as a call's, above)
         if isinstance(call_id, str):
             if unanswered and call_id in unanswered:
                 unanswered.remove(call_id)
