@@ -53,7 +53,44 @@ def test_a_proxy_log_of_the_calls_pairs_them_too(tmp_path: Path) -> None:
     with path.open("w") as log:
         for k in (1, 4, 6):  # each request resends the history; its answer the next message
             answer = {"id": f"chatcmpl-{k}", "object": "chat.completion", "created": 1764930080 + k,
-                      "model": "gemini-2.5-pro", "choices": [{"index": 0, "message": MESSAGES[k], "finish_reason": "stop"}]}
+                      "model": "gemini-2.5-pro",
+                      "choices": [{"index": 0, "message": MESSAGES[k], "finish_reason": "stop"}]}
             log.write(json.dumps({"request": {"model": "gemini-2.5-pro", "messages": MESSAGES[:k]},
                                   "response": answer}) + "\n")
     assert _commands(analyze_path(path).to_json()) == EXPECTED
+
+
+def _chunk(delta: dict, finish: str | None = None) -> dict:
+    return {"id": "chatcmpl-7", "object": "chat.completion.chunk", "created": 1764930141,
+            "model": "gemini-2.5-pro", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+
+def _stream(*chunks: dict) -> str:
+    return "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+
+
+def _record(messages: list, stream: str) -> dict:
+    """A streamed call as llm-debug keeps it (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``):
+    the answer's text, the stream as sent."""
+    return {"request": {"method": "POST", "url": "http://127.0.0.1:1234/v1/chat/completions", "headers": {},
+                        "body": {"model": "gemini-2.5-pro", "stream": True, "messages": messages}},
+            "response": {"status_code": 200, "headers": {"Content-Type": "text/event-stream"}, "body": stream,
+                         "error": None}}
+
+
+def test_a_streamed_call_sent_back_is_read_once(tmp_path: Path) -> None:
+    """The answer streamed the call with "id": ""; the next request sends it back with its result:
+    the same call, read once (was twice, the first with no result)."""
+    restart = "ssh gpu07 sudo systemctl restart sglang"
+    called = _stream(_chunk({"role": "assistant", "tool_calls": [
+        {"index": 0, "id": "", "type": "function",
+         "function": {"name": "bash", "arguments": json.dumps({"command": restart})}}]}), _chunk({}, "tool_calls"))
+    said = _stream(_chunk({"role": "assistant", "content": "sglang on gpu07 failed to restart."}), _chunk({}, "stop"))
+    ask = {"role": "user", "content": "restart sglang on gpu07"}
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "2025-12-05_10-22-21-000001.json").write_text(json.dumps(_record([ask], called)))
+    (logs / "2025-12-05_10-22-30-000002.json").write_text(json.dumps(_record(
+        [ask, _calls(restart), _result("Job for sglang.service failed.\nexit code 1")], said)))
+    doc = analyze_path(logs).to_json()
+    assert [(c["command"], c["exit_code"], c["seq"], c["result_seq"]) for c in doc["commands"]] == [(restart, 1, 1, 2)]

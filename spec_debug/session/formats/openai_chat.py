@@ -879,6 +879,10 @@ def _as_resent(message: object) -> object:
     message = filled(message)
     if isinstance(message, dict) and isinstance(message.get("type"), str):
         message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
+    if isinstance(message, dict) and isinstance(message.get("tool_calls"), list):
+        # a call's empty id, as the client sends back a streamed answer's call whose id was ""
+        # (Gemini's, LM Studio's), is the none its stream gave (formats.chat_stream)
+        message = {**message, "tool_calls": [filled(call) for call in message["tool_calls"]]}
     if isinstance(message, dict) and isinstance(message.get("content"), list):
         # blocks too: an Anthropic answer dumped whole has "citations": null in its text blocks,
         # which the request that sends it back need not; and a prompt-cache breakpoint is no part
