@@ -740,7 +740,7 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
             by_folder.setdefault(folder, []).append((source, openai_chat.call_time(call)))
             opening = None if openai_chat.counts_tokens(call) else _opening(call)
             trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
-            threads[id(source)] = (opening, trace if isinstance(trace, str) and trace else None, _cache_key(call))
+            threads[id(source)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
             if _DAY_FOLDER.fullmatch(folder.name) and opening is not None:
                 openings.setdefault(folder, set()).add(opening)
     _join_days(by_folder, openings)
@@ -785,7 +785,7 @@ def _conversations_of(calls: list[SessionSource],
     ``x-litellm-trace-id`` or an agent's ``x-<vendor>-session-id`` (Claude Code's
     ``x-claude-code-session-id``) do for each call of it (``litellm/proxy/litellm_pre_call_utils.py``,
     ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
-    conversation a request names (:func:`_cache_key`) is its own, whatever its first prompt. A call that
+    conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A call that
     shares neither with another (an agent's side call: a title, a token count, a summary) is no
     conversation of its own: it goes on the one of the call before it (after it, for the first)."""
     parent = list(range(len(calls)))
@@ -837,20 +837,37 @@ def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> N
             into = day
 
 
-def _cache_key(call: dict) -> str | None:
-    """The conversation a logged call's request names, its ``prompt_cache_key``: Codex sends its
-    conversation id there with each request (openai/codex ``codex-rs/core/src/client.rs``,
+def _named_session(call: dict) -> str | None:
+    """The conversation a logged call's request names. Codex sends its conversation id as the
+    ``prompt_cache_key`` of each request (openai/codex ``codex-rs/core/src/client.rs``,
     ``stream_responses_api``), and each request of a Codex session opens with the same AGENTS.md and
     environment context, one first prompt for every session in a repository (:func:`_opening`).
-    LiteLLM keeps it among the call's ``model_parameters`` (BerriAI/litellm
+    Claude Code names its session in ``metadata.user_id``, ``user_<hash>_account_<uuid>_session_<uuid>``
+    or, newer, the JSON of ``{device_id, account_uuid, session_id}`` (starbaser/ccproxy
+    ``src/ccproxy/hooks/extract_session_id.py``), one for its main conversation, its sub-agents' and
+    its side calls. LiteLLM keeps these among the call's ``model_parameters`` (BerriAI/litellm
     ``litellm/litellm_core_utils/model_param_helper.py``, the request's parameters but its prompt)."""
     if openai_chat.is_litellm_payload(call):
         body = call.get("model_parameters")
     else:
         request = call.get("request")
         body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
-    key = body.get("prompt_cache_key") if isinstance(body, dict) else None
-    return key if isinstance(key, str) and key else None
+    if not isinstance(body, dict):
+        return None
+    key = body.get("prompt_cache_key")
+    if isinstance(key, str) and key:
+        return key
+    user = body.get("metadata", {}).get("user_id") if isinstance(body.get("metadata"), dict) else None
+    if not isinstance(user, str):
+        return None
+    if user.startswith("{"):
+        try:
+            user = json.loads(user).get("session_id")
+        except (ValueError, AttributeError):
+            return None
+        return user if isinstance(user, str) and user else None
+    _user, marked, session = user.rpartition("_session_")
+    return (session or None) if marked else None
 
 
 def _opening(call: dict) -> str | None:
