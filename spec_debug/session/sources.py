@@ -786,8 +786,9 @@ def _conversations_of(calls: list[SessionSource],
     ``x-claude-code-session-id``) do for each call of it (``litellm/proxy/litellm_pre_call_utils.py``,
     ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
     conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A call that
-    shares neither with another (an agent's side call: a title, a token count, a summary) is no
-    conversation of its own: it goes on the one of the call before it (after it, for the first)."""
+    shares neither with another and names none (an agent's side call: a title, a token count, a
+    summary) is no conversation of its own: it goes on the one of the call before it (after it,
+    for the first)."""
     parent = list(range(len(calls)))
 
     def root(i: int) -> int:
@@ -807,7 +808,8 @@ def _conversations_of(calls: list[SessionSource],
             else:
                 seen[key] = i
     sizes = Counter(root(i) for i in range(len(calls)))
-    owners = [root(i) if sizes[root(i)] > 1 else None for i in range(len(calls))]
+    named = [threads.get(id(source), (None, None, None))[2] is not None for source in calls]
+    owners = [root(i) if sizes[root(i)] > 1 or named[i] else None for i in range(len(calls))]
     if all(owner is None for owner in owners):
         return [calls]
     for i in range(len(calls)):  # a call alone goes on the conversation before it

@@ -93,3 +93,16 @@ def test_litellm_keeps_the_key_among_the_calls_parameters(tmp_path: Path) -> Non
     doc = analyze_path(tmp_path).to_json()
     assert sorted((c["session"], c["exit_code"]) for c in doc["commands"]) == [
         ("2025-12-05#019a6e1c-a", 18), ("2025-12-05#019a6e1c-b", 0)]
+
+
+def test_a_session_of_one_call_is_its_own(tmp_path: Path) -> None:
+    """``codex exec`` asked one question: one call, its session named, no other session's."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    calls = [*CALLS[:2], ("019a6e1c-c", [_AGENTS, _ENV, _ask("which driver does gpu03 run?")],
+                          [_said("I cannot reach gpu03 from here.")]), *CALLS[2:]]
+    for n, (session, items, output) in enumerate(calls):
+        (logs / f"2025-12-05_10-21-2{n}-000000.json").write_text(json.dumps(_record(session, items, output, n)))
+    doc = analyze_path(logs).to_json()
+    assert sorted((s["id"], s["events"]) for s in doc["sessions"]) == [
+        ("2025-12-05_10-21-22-000000", 5), ("logs#019a6e1c-a", 7), ("logs#019a6e1c-b", 7)]
