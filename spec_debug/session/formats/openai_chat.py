@@ -992,6 +992,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                     ev.text = extra["raw_output"]
             yield ev
         return
+    if role == "user" and message.get("type") == "message" and isinstance(message.get("content"), list) \
+            and codex.injects(message["content"]):
+        # Codex's request through a proxy: the parts it writes into the user's messages (its
+        # environment, AGENTS.md) are no prompt, as in its rollouts (codex._user_message)
+        yield from items.events(message, event)
+        return
     parts = message.get("parts")
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
         # Gemini API Content (formats.gemini_parts): read as chat messages, its calls and their
