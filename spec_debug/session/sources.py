@@ -719,7 +719,8 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
 
 
 def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
-    """The sources with each folder's files of one logged call each made one session. llm-debug
+    """The sources with each folder's files of one logged call each made one session a conversation
+    (:func:`_conversations_of`). llm-debug
     (SingularityDAO-dev/tamashii-terminal ``llm-debug/app.py``, ``log_request_response``) writes each
     call it proxies to ``logs/<%Y-%m-%d_%H-%M-%S-%f>.json``, ``{"request": {method, url, headers,
     body}, "response": {...}}``, and each request resends the whole history: read as a session
@@ -732,11 +733,15 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
     by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
     openings: dict[Path, set[str]] = {}
+    threads: dict[int, tuple[str | None, str | None, str | None]] = {}  # _conversations_of
     for source in sources:
         if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
             folder = source.path.parent
             by_folder.setdefault(folder, []).append((source, openai_chat.call_time(call)))
-            if _DAY_FOLDER.fullmatch(folder.name) and (opening := _opening(call)) is not None:
+            opening = None if openai_chat.counts_tokens(call) else _opening(call)
+            trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
+            threads[id(source)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
+            if _DAY_FOLDER.fullmatch(folder.name) and opening is not None:
                 openings.setdefault(folder, set()).add(opening)
     _join_days(by_folder, openings)
     grouped: dict[int, SessionSource] = {}
@@ -751,12 +756,70 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
             timed.sort(key=lambda c: (c[1], c[0].path.name))
         else:
             timed.sort(key=lambda c: (c[0].path.parent.name, c[0].path.name))
-        calls = [source for source, _at in timed]
-        first = calls[0]
-        grouped[id(first)] = SessionSource(id=folder.name or first.id, path=first.path, format="openai",
-                                           parts=[s.path for s in calls[1:]])
-        dropped.update(id(s) for s in calls[1:])
+        conversations = _conversations_of([source for source, _at in timed], threads)
+        for calls in conversations:
+            first = calls[0]
+            if len(calls) < 2:
+                continue  # a call of a conversation of its own: read alone, as a folder's one call
+            name = folder.name or first.id
+            if len(conversations) > 1:  # named by the day (the folder) of its first call (_join_days)
+                traces = {threads[id(s)][2] or threads[id(s)][1] for s in calls}
+                name = first.path.parent.name + "#" + (traces.pop() if len(traces) == 1 and None not in traces
+                                                       else first.id)
+            grouped[id(first)] = SessionSource(id=name, path=first.path, format="openai",
+                                               parts=[s.path for s in calls[1:]])
+            dropped.update(id(s) for s in calls[1:])
     return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
+
+
+def _conversations_of(calls: list[SessionSource],
+                      threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list[SessionSource]]:
+    """The calls of one folder (in the order they were made) parted by the conversation each goes
+    on, each part in that order. LiteLLM's bucket loggers file every call of a day in one folder,
+    ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
+    read as one log, two agents' unrelated conversations were one session, their commands
+    interleaved, each one's prompts and errors the other's. What tells a conversation: the first
+    prompt each request of it sends again (:func:`_opening`), and LiteLLM's ``trace_id``, a call's
+    own (a uuid4, shared by its retries and fallbacks: BerriAI/litellm ``litellm/types/utils.py``,
+    ``StandardLoggingPayload``) unless the client named its session, as ``x-litellm-session-id``,
+    ``x-litellm-trace-id`` or an agent's ``x-<vendor>-session-id`` (Claude Code's
+    ``x-claude-code-session-id``) do for each call of it (``litellm/proxy/litellm_pre_call_utils.py``,
+    ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
+    conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A call that
+    shares neither with another and names none (an agent's side call: a title, a token count, a
+    summary) is no conversation of its own: it goes on the one of the call before it (after it,
+    for the first)."""
+    parent = list(range(len(calls)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    seen: dict[tuple[str, str], int] = {}
+    for i, source in enumerate(calls):
+        opening, trace, named = threads.get(id(source), (None, None, None))
+        for key in (("named", named) if named is not None else ("opening", opening), ("trace", trace)):
+            if key[1] is None:
+                continue
+            if key in seen:
+                parent[root(i)] = root(seen[key])
+            else:
+                seen[key] = i
+    sizes = Counter(root(i) for i in range(len(calls)))
+    named = [threads.get(id(source), (None, None, None))[2] is not None for source in calls]
+    owners = [root(i) if sizes[root(i)] > 1 or named[i] else None for i in range(len(calls))]
+    if all(owner is None for owner in owners):
+        return [calls]
+    for i in range(len(calls)):  # a call alone goes on the conversation before it
+        if owners[i] is None and i and owners[i - 1] is not None:
+            owners[i] = owners[i - 1]
+    first = next(owner for owner in owners if owner is not None)
+    parts: dict[int, list[SessionSource]] = {}
+    for source, owner in zip(calls, owners):
+        parts.setdefault(first if owner is None else owner, []).append(source)
+    return list(parts.values())
 
 
 def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> None:
@@ -774,6 +837,39 @@ def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> N
             openings[into] |= openings[day]
         else:
             into = day
+
+
+def _named_session(call: dict) -> str | None:
+    """The conversation a logged call's request names. Codex sends its conversation id as the
+    ``prompt_cache_key`` of each request (openai/codex ``codex-rs/core/src/client.rs``,
+    ``stream_responses_api``), and each request of a Codex session opens with the same AGENTS.md and
+    environment context, one first prompt for every session in a repository (:func:`_opening`).
+    Claude Code names its session in ``metadata.user_id``, ``user_<hash>_account_<uuid>_session_<uuid>``
+    or, newer, the JSON of ``{device_id, account_uuid, session_id}`` (starbaser/ccproxy
+    ``src/ccproxy/hooks/extract_session_id.py``), one for its main conversation, its sub-agents' and
+    its side calls. LiteLLM keeps these among the call's ``model_parameters`` (BerriAI/litellm
+    ``litellm/litellm_core_utils/model_param_helper.py``, the request's parameters but its prompt)."""
+    if openai_chat.is_litellm_payload(call):
+        body = call.get("model_parameters")
+    else:
+        request = call.get("request")
+        body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
+    if not isinstance(body, dict):
+        return None
+    key = body.get("prompt_cache_key")
+    if isinstance(key, str) and key:
+        return key
+    user = body.get("metadata", {}).get("user_id") if isinstance(body.get("metadata"), dict) else None
+    if not isinstance(user, str):
+        return None
+    if user.startswith("{"):
+        try:
+            user = json.loads(user).get("session_id")
+        except (ValueError, AttributeError):
+            return None
+        return user if isinstance(user, str) and user else None
+    _user, marked, session = user.rpartition("_session_")
+    return (session or None) if marked else None
 
 
 def _opening(call: dict) -> str | None:

@@ -451,6 +451,11 @@ def _media_tag(parts: list, i: int, head: str) -> re.Match | None:
     return tag if isinstance(neighbour, dict) and neighbour.get("type") == f"input_{kind}" else None
 
 
+def injects(parts: list) -> bool:
+    """A user message's parts hold one Codex wrote in (:data:`_INJECTED`: its environment, AGENTS.md)."""
+    return any(block_text([part]).lstrip().startswith(_INJECTED) for part in parts)
+
+
 def _user_message(parts: list, event) -> Iterator[Event]:
     """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists, the
     IDE's state) is ``system``; a command the person ran with ``!`` is a call and its result;

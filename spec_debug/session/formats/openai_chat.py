@@ -515,7 +515,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
-            if "request" in obj and _counts_tokens(obj):
+            if "request" in obj and counts_tokens(obj):
                 continue  # a proxy's record of a token count: no call of the model
             # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
             # line of fine-tuning data, or a Responses API request or response saved whole.
@@ -601,7 +601,7 @@ agent, memory or rule file a message of its own; router-for-me/CLIProxyAPI issue
 at startup (coder/aibridge PR #34)."""
 
 
-def _counts_tokens(obj: dict) -> bool:
+def counts_tokens(obj: dict) -> bool:
     """``obj`` is a proxy's record of a token count (:data:`_COUNT_PATHS`): read as a call, each
     file it counted was a prompt of the session and a conversation of its own."""
     request = obj.get("request")
@@ -879,6 +879,10 @@ def _as_resent(message: object) -> object:
     message = filled(message)
     if isinstance(message, dict) and isinstance(message.get("type"), str):
         message = {key: value for key, value in message.items() if key not in _SERVER_ONLY}
+    if isinstance(message, dict) and isinstance(message.get("tool_calls"), list):
+        # a call's empty id, as the client sends back a streamed answer's call whose id was ""
+        # (Gemini's, LM Studio's), is the none its stream gave (formats.chat_stream)
+        message = {**message, "tool_calls": [filled(call) for call in message["tool_calls"]]}
     if isinstance(message, dict) and isinstance(message.get("content"), list):
         # blocks too: an Anthropic answer dumped whole has "citations": null in its text blocks,
         # which the request that sends it back need not; and a prompt-cache breakpoint is no part
@@ -988,6 +992,12 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                     ev.text = extra["raw_output"]
             yield ev
         return
+    if role == "user" and message.get("type") == "message" and isinstance(message.get("content"), list) \
+            and codex.injects(message["content"]):
+        # Codex's request through a proxy: the parts it writes into the user's messages (its
+        # environment, AGENTS.md) are no prompt, as in its rollouts (codex._user_message)
+        yield from items.events(message, event)
+        return
     parts = message.get("parts")
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
         # Gemini API Content (formats.gemini_parts): read as chat messages, its calls and their
@@ -1076,7 +1086,9 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 command = _shell_argument(args)
             if command is None and _is_shell(name):
                 command = bare_command(raw, args)  # some stacks send the bare command string
-            call_id = call.get("id") if isinstance(call.get("id"), str) else f"call-{seq}-{n}"
+            # An empty id is none: Gemini's and LM Studio's OpenAI-compatible endpoints answer
+            # "id": "" (openai/openai-dotnet issue #428; lmstudio-ai/lmstudio-bug-tracker issue #830)
+            call_id = call["id"] if isinstance(call.get("id"), str) and call["id"] else f"call-{seq}-{n}"
             call_names[call_id] = name
             if len(call_names) > 4096:
                 call_names.pop(next(iter(call_names)))
@@ -1086,7 +1098,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                         text=call_text(command, raw), path=call_path(name, args),
                         host=remote_host(args) if command is not None else None)
     elif role in _RESULT_ROLES:
-        call_id = message.get("tool_call_id")
+        call_id = message.get("tool_call_id") or None  # "" is no id (as a call's, above)
         if isinstance(call_id, str):
             if unanswered and call_id in unanswered:
                 unanswered.remove(call_id)
