@@ -2805,7 +2805,7 @@ def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
     if not number.is_integer():
         raise LaunchParseError(
             f"vllm: speculative config {key} must be a whole number, got {value!r} (vLLM's config "
-            "validation refuses a number with a fractional part at startup)",
+            "validation refuses a number with a fractional part, and the server does not start)",
             hint=f'write "{key}": {max(1, int(number))} in --speculative-config')
     if number < 1:
         raise LaunchParseError(
