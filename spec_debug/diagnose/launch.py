@@ -2805,7 +2805,7 @@ def _spec_int(spec: dict[str, Any] | None, key: str) -> int | None:
     if not number.is_integer():
         raise LaunchParseError(
             f"vllm: speculative config {key} must be a whole number, got {value!r} (vLLM's config "
-            "validation refuses a number with a fractional part at startup)",
+            "validation refuses a number with a fractional part, and the server does not start)",
             hint=f'write "{key}": {max(1, int(number))} in --speculative-config')
     if number < 1:
         raise LaunchParseError(
@@ -2949,7 +2949,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     eff = _effective_rules(cfg, target_architecture, engine_version, draft_block_size, draft_config)
     refused = [_ambiguous_problem(name, since) + ("" if engine_version else RELEASE_UNKNOWN)
                for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
-    refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg)
+    refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg) + _unknown_sglang_option(cfg, engine_version)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3205,6 +3205,58 @@ def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
             "and the server does not start; SGLang takes --speculative-algorithm, --speculative-draft-model-path, "
             "--speculative-num-steps, --speculative-eagle-topk and --speculative-num-draft-tokens"
             for n in foreign]
+
+
+# Every `--speculative-*` option string SGLang has had: the `"--speculative-..."` of server_args.py
+# add_cli_args and, from 0.5.11, the speculative_* fields of ServerArgs that srt/arg_groups turns
+# into `"--" + name.replace("_", "-")`, in the PyPI wheels of 30 releases (0.4.4.post4, 0.4.5.post3,
+# 0.4.6, 0.4.7.post1, 0.4.8.post1, 0.4.9.post6, 0.4.10.post2, 0.5.1.post3, 0.5.2, 0.5.3.post3,
+# 0.5.4.post3, 0.5.5.post3, 0.5.6 .. 0.5.23, the last post of each). Options come and go (the
+# 0.5.3 ngram window sizes are gone by 0.5.11), so a name none of them has is one no release has.
+_SGLANG_SPECULATIVE_OPTIONS = frozenset({
+    "speculative-accept-threshold-acc", "speculative-accept-threshold-single", "speculative-adaptive",
+    "speculative-adaptive-config", "speculative-algorithm", "speculative-attention-mode",
+    "speculative-boundary-reduction", "speculative-dflash-block-size", "speculative-dflash-draft-window-size",
+    "speculative-domino-candidate-pool-size", "speculative-draft-attention-backend",
+    "speculative-draft-kv-cache-dtype", "speculative-draft-load-format", "speculative-draft-model",
+    "speculative-draft-model-path", "speculative-draft-model-quantization", "speculative-draft-model-revision",
+    "speculative-draft-sink-size", "speculative-draft-window-size", "speculative-dsa-topk-backend",
+    "speculative-dspark-align-verify-tokens-to-graph-tier", "speculative-dspark-block-size",
+    "speculative-dspark-confidence-sts-path", "speculative-dspark-sps-table-path", "speculative-eagle-topk",
+    "speculative-enable-w4a4-mxfp4-megamoe", "speculative-moe-a2a-backend", "speculative-moe-runner-backend",
+    "speculative-ngram-branch-length", "speculative-ngram-capacity", "speculative-ngram-external-corpus-max-tokens",
+    "speculative-ngram-external-corpus-path", "speculative-ngram-external-sam-budget", "speculative-ngram-match-type",
+    "speculative-ngram-max-bfs-breadth", "speculative-ngram-max-match-window-size", "speculative-ngram-max-trie-depth",
+    "speculative-ngram-min-bfs-breadth", "speculative-ngram-min-match-window-size", "speculative-num-draft-tokens",
+    "speculative-num-steps", "speculative-skip-dp-mlp-sync", "speculative-token-map",
+    "speculative-use-block-verification", "speculative-use-rejection-sampling"})
+# the first release after the newest read, which may add one
+_SGLANG_OPTIONS_READ_BEFORE = "0.5.24"
+
+
+def _unknown_sglang_option(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A `--speculative-*` word no SGLang release has, nor abbreviates (argparse's allow_abbrev:
+    a prefix of an option is read as it): a typo such as `--speculative-num-stepz 5` makes argparse
+    exit with "unrecognized arguments" (CPython Lib/argparse.py parse_args) and the server does not
+    start. Was read as a flag of its own and said nothing. A release after the newest read may
+    have the option: not judged there."""
+    if cfg.engine != "sglang" or (engine_version is not None
+                                  and not _sglang_surely_before(engine_version, _SGLANG_OPTIONS_READ_BEFORE)):
+        return []
+    unknown = [name for name in cfg.flags if name.startswith("speculative-")
+               and not any(option.startswith(name) for option in _SGLANG_SPECULATIVE_OPTIONS)
+               and name.partition(".")[0] not in _VLLM_ONLY_SPECULATIVE]  # _other_engines_flags says those
+    lines = []
+    for name in unknown:
+        # compared after the shared `speculative-`, which alone would make every option look near
+        nearest = _did_you_mean(name.removeprefix("speculative-"), tuple(
+            sorted(option.removeprefix("speculative-") for option in _SGLANG_SPECULATIVE_OPTIONS)))
+        lines.append(f"--{name}: SGLang has no such option (nor one it abbreviates, in any release from 0.4.4 to "
+                     "0.5.23): argparse exits with 'unrecognized arguments' and the server does not start; "
+                     + (nearest.replace("did you mean ", "did you mean --speculative-")
+                        if nearest.startswith("did you mean")
+                        else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
+    return lines
 
 
 def _did_you_mean(name: str, known: tuple[str, ...], *, quoted: bool = False) -> str:

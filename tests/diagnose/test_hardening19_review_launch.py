@@ -87,7 +87,9 @@ def test_a_draft_model_that_is_no_string_is_a_clear_refusal_not_a_traceback() ->
         with pytest.raises(LaunchParseError, match="model must be a string"):
             parse_launch_command(command)
         (finding,) = _audit(command)
-        assert finding.code == "SD004" and "model must be a string" in " ".join(finding.evidence)
+        # vLLM refuses to start on it: an error (hardening69), no longer SD004 info
+        assert (finding.code, finding.severity) == ("SD102", "error")
+        assert "model must be a string" in " ".join(finding.evidence)
 
 
 def test_an_empty_shell_string_is_no_server_command_not_a_traceback() -> None:

@@ -38,7 +38,9 @@ def test_underscore_keys_are_said_as_the_files_keys():
         "'unrecognized arguments' and the server does not start; write model-path: in /srv/serve.yaml")
     ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=facts)
     [finding] = launch_step.check(ctx)
-    assert finding.code == "SD004" and "the key model_path of --config /srv/serve.yaml" in finding.evidence[0]
+    # argparse exits, the server does not start: an error (hardening69), no longer SD004 info
+    assert (finding.code, finding.severity) == ("SD102", "error")
+    assert "the key model_path of --config /srv/serve.yaml" in finding.evidence[0]
 
 
 def test_one_underscore_speculative_key_among_dashed_ones():

@@ -34,15 +34,16 @@ def _vllm(k) -> str:
                                     ("three", 'write "num_speculative_tokens": 3 in --speculative-config')])
 def test_a_refused_vllm_value_names_its_fix_not_an_sglang_command(k, fix):
     [line] = _findings(_vllm(k))
-    assert line.code == "SD004"
-    assert line.facts["provide"] == fix
-    assert line.title == f"Not checked: {fix}"
-    assert "sglang" not in line.title
+    # a server that does not start is an error (hardening69), no longer SD004 "Not checked: {fix}"
+    assert (line.code, line.severity) == ("SD102", "error")
+    assert line.facts["fix"] == fix
+    assert f"({fix})" in line.remediation
+    assert "sglang" not in line.remediation
     assert line.evidence[0].endswith(f"; {fix}")
 
 
 def test_an_unparsed_sglang_flag_names_the_flag_to_write():
     [line] = _findings(f"python -m sglang.launch_server --model-path {TARGET} -tp 8 "
                        f"--speculative-algorithm EAGLE3 --speculative-draft-model-path {DRAFT}")
-    assert line.code == "SD004"
-    assert line.facts["provide"] == "write --tp-size VALUE"
+    assert (line.code, line.severity) == ("SD102", "error")
+    assert line.facts["fix"] == "write --tp-size VALUE"

@@ -26,8 +26,9 @@ def test_a_value_that_is_no_whole_number_says_how_to_fix_it(flags, flag, value):
     facts = launch_step.parse({"source": "var", "cmdline": BASE + flags, "models": {}})
     ctx = ProbeContext(step_id="launch", host="gpu01", args={}, facts=facts, host_facts=facts)
     [finding] = launch_step.check(ctx)
-    assert finding.code == "SD004"
-    assert "server_cmdline" not in finding.title
-    assert finding.title.startswith(f"Not checked: write a whole number: the server's own parser refuses '{value}'")
-    assert f"argument {flag}: invalid int value" in finding.title
+    # the server does not start: an error (hardening69), whose fix is the parser's own
+    assert (finding.code, finding.severity) == ("SD102", "error")
+    assert "server_cmdline" not in finding.remediation
+    assert f"(write a whole number: the server's own parser refuses '{value}'" in finding.remediation
+    assert f"argument {flag}: invalid int value" in finding.remediation
     assert f"{flag} expects an integer, got '{value}'" in finding.evidence[0]

@@ -75,10 +75,11 @@ def test_vllm_token_counts_vllm_refuses_get_one_clear_message(k, words):
     assert words in message and "num_speculative_tokens" in message and "Traceback" not in message
 
 
-def test_vllm_refused_token_count_is_a_not_checked_line_in_the_audit():
+def test_vllm_refused_token_count_is_an_error_in_the_audit():
+    # vLLM does not start on it: SD102 at error severity (hardening69), no longer an SD004 line
     facts = launch_step.parse({"source": "var", "cmdline": vllm_command("1.5"), "models": {}})
     [line] = launch_step.check(context(facts))
-    assert line.code == "SD004" and "whole number" in line.evidence[0]
+    assert (line.code, line.severity) == ("SD102", "error") and "whole number" in line.evidence[0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -117,15 +117,16 @@ def test_a_config_file_the_probe_cannot_open_says_why(tmp_path):
     assert line.code == "SD004" and "No such file" in line.evidence[0]
 
 
-@pytest.mark.parametrize("name, text, words", [
-    ("serve.json", "{}", ".yaml/.yml"),
-    ("serve.yaml", "- --port\n- '8000'\n", "mapping"),
-    ("serve.yaml", "speculative-config: {method: eagle3\n", "not valid YAML"),
+@pytest.mark.parametrize("name, text, words, code", [
+    # "refuses to start": a server that does not start is an error (hardening69), not SD004
+    ("serve.json", "{}", ".yaml/.yml", "SD102"),
+    ("serve.yaml", "- --port\n- '8000'\n", "mapping", "SD004"),
+    ("serve.yaml", "speculative-config: {method: eagle3\n", "not valid YAML", "SD102"),
 ])
-def test_a_config_file_the_engine_refuses_is_one_clear_line(tmp_path, name, text, words):
+def test_a_config_file_the_engine_refuses_is_one_clear_line(tmp_path, name, text, words, code):
     host = host_with_config(tmp_path, "vllm serve Qwen/Qwen3-8B --config CFG", name, text)
     [line] = launch_step.check(context(launch_step.parse(host)))
-    assert line.code == "SD004" and words in line.evidence[0]
+    assert line.code == code and words in line.evidence[0]
 
 
 def test_config_with_equals_is_never_opened_by_the_engine(tmp_path):
@@ -199,7 +200,8 @@ def test_an_ambiguous_abbreviation_is_refused_as_sglang_refuses_it():
         parse_launch_command(command)
     facts = launch_step.parse({"source": "var", "cmdline": command, "models": {}})
     [line] = launch_step.check(context(facts))
-    assert line.code == "SD004" and "ambiguous" in line.evidence[0]
+    # argparse exits, the server does not start: an error (hardening69), no longer SD004 info
+    assert (line.code, line.severity) == ("SD102", "error") and "ambiguous" in line.evidence[0]
 
 
 # ---------------------------------------------------------------------------------------------

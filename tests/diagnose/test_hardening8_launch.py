@@ -87,7 +87,9 @@ def test_a_prefix_that_every_release_refuses_is_still_refused():
         " --speculative-num-draft-tokens 64", "")
     facts = launch_step.parse({"source": "var", "cmdline": ambiguous, "models": {}})
     [line] = launch_step.check(context(facts))
-    assert line.code == "SD004" and "--speculative-num-draft-tokens, --speculative-num-steps" in line.evidence[0]
+    # every release refuses it at startup: an error (hardening69), no longer SD004 info
+    assert (line.code, line.severity) == ("SD102", "error")
+    assert "--speculative-num-draft-tokens, --speculative-num-steps" in line.evidence[0]
 
 
 # ---------------------------------------------------------------------------------------------

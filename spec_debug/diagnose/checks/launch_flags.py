@@ -206,9 +206,7 @@ def check_draft_budget(launch: LaunchConfig, eff: EffectiveSpec, at: Where = Whe
     # n_predict", "unless the backend it picks is flashinfer") or that only the newer releases
     # make (the release unknown: RELEASE_UNKNOWN, "vLLM 0.14.0 and later refuse it ...; 0.9 to
     # 0.13 drop it") stays a warning
-    refused = "error" if any(_STOPS_AT_STARTUP.search(line) and " unless " not in line
-                             and " and later refuse" not in line
-                             and not line.endswith(RELEASE_UNKNOWN) for line in lines) else None
+    refused = "error" if any(refused_by_every_release(line) for line in lines) else None
     if all(_STOPS_AT_STARTUP.search(line) for line in lines):
         # the catalog's fix is about steps, topk and draft tokens; a command the engine refuses
         # (an algorithm or flag it does not have, a removed option) is fixed by the change each
@@ -231,8 +229,19 @@ _UNSET_FILLED_IN = "--speculative-num-draft-tokens unset is overwritten to "
 
 # SD102's title for a command every release refuses at startup (launch_step drops SD101 beside it).
 REFUSED_AT_STARTUP = "The engine refuses this launch command at startup"
-# How the engines' startup refusals are worded in spec_debug.diagnose.launch's problem lines.
+# How the engines' startup refusals are worded in spec_debug.diagnose.launch's problem lines
+# and in the LaunchParseError of a command its reader stops on.
+# (not "no server runs" / "never starts": Python's SyntaxError on pasted code, a YAML file that does
+# not load, which a paste cut short makes too)
 _STOPS_AT_STARTUP = re.compile(r"does not start|refuses? to start|refuses it at startup|exits with")
+
+
+def refused_by_every_release(line: str) -> bool:
+    """A line saying the server stops at startup, whatever the audit cannot see: not one that
+    hangs on it ("unless a plugin registers that name", "unless the backend it picks is
+    flashinfer") or that only the newer releases make while the running one is not known."""
+    return bool(_STOPS_AT_STARTUP.search(line)) and " unless " not in line and " and later refuse" not in line \
+        and not line.endswith(RELEASE_UNKNOWN)
 
 
 def _draft_algorithm(draft_raw: Mapping[str, Any]) -> str | None:

@@ -11,7 +11,8 @@ from typing import Any
 
 from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_STARTUP, check_algorithm,
                                                      check_draft_budget, check_dtype, check_num_steps,
-                                                     check_pipeline_aux_states, untrained_drafter)
+                                                     check_pipeline_aux_states, refused_by_every_release,
+                                                     untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
@@ -172,7 +173,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         # exception's own "\n  hint:" line would break it in two
         hint = f"; {exc.hint}" if exc.hint else ""
         return {NS: {"found": False, "error": f"{exc.message}{where_}{hint}", "hint": exc.hint,
-                     "source": host.get("source")}}
+                     "source": host.get("source"), "refused": _refused(exc)}}
     models = host.get("models") or {}
     draft_path, draft_raw = _config(models, cfg.draft_model)
     target_path, target_raw = _config(models, cfg.target_model)
@@ -370,9 +371,26 @@ def _several_values(args: list[str]) -> set[str]:
     return found
 
 
+def _refused(error: LaunchParseError) -> bool:
+    """The reader stopped where the engine stops: its message (or the fix it names) says the
+    server does not start, and not on what the text may have lost, a value a `ps` line cut at
+    the terminal width (the hint then asks for the whole line)."""
+    said = f"{error.message} {error.hint or ''}"
+    return refused_by_every_release(said) and "ps -ww" not in said
+
+
 def check(ctx: Any) -> list[Finding]:
     launch = ctx.facts.get(NS, {})
     if not launch.get("found"):
+        if launch.get("refused") and launch.get("error"):
+            # a server that does not start, as SD102 says of the refusals found once the command
+            # is read (an algorithm the release lacks): an error, not a check that did not run (it
+            # was SD004 info, so `spec-debug run` of `sglang.launch_server ... -tp 2` exited 0)
+            fix = launch.get("hint")
+            return record(ctx.facts, NS, [where(ctx).finding(
+                "SD102", [launch["error"]], {"source": launch.get("source"), "fix": fix}, title=REFUSED_AT_STARTUP,
+                severity="error", remediation="Make the change the evidence names" + (f" ({fix})" if fix else "")
+                + ": the server stops at startup on it; then audit the command again.")])
         if launch.get("error"):
             # the way out is the fix the parse error names (an SGLang example command was
             # offered for every engine, also for a vLLM command that was read whole and refused)
