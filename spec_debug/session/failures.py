@@ -372,7 +372,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
         return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
-    if exit_code == 124 or (t := _TIMEOUT.search(output)):
+    if head[:1] == "+" and _XTRACE_LINE.match(head):
+        head = _last_untraced_line(output) or head  # what the script printed, not a `set -x` trace of it
+    if exit_code == 124 or (t := _untraced_search(_TIMEOUT, output)):
         if exit_code != 124 and (note := _last_meaningful_line(output)).startswith(_TOOL_TIMED_OUT):
             # the agent's tool stopped it and said so after the output (Pi's bash): its note is
             # what happened; the output's first line (was the message) is how the command began
@@ -398,7 +400,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], said or f"exit code {exit_code}")]
     if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
-    if m := _CONNECTION.search(output):
+    if m := _untraced_search(_CONNECTION, output):
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
@@ -422,7 +424,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         if head[:1] in "#c*" and (better := better_said(output, head)) is not None:
             head = better  # the line that names the failure, not a Go package's, collect2's or pylint's banner
         if head[:1] == "+" and _XTRACE_LINE.match(head):
-            head = _last_untraced_line(output) or head  # what the script printed, not a `set -x` trace of it
+            head = _last_untraced_line(output) or head  # (as above, for the head a said line gave)
         # a compiler's or test runner's source line
         file, line = place if place else failure_place(output, head, said_at)
         if exit_code not in (None, 0):
@@ -985,7 +987,7 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
             return m
         line_start = output.rfind("\n", 0, m.start()) + 1
         if not _SOURCE_HIT.match(output, line_start) and not _SEARCH_COMMAND.match(output, line_start) \
-                and not _CODE_LINE.match(output, line_start):
+                and not _CODE_LINE.match(output, line_start) and not _traced(output, line_start):
             return m
         nl = output.find("\n", m.end())
         if nl < 0:
@@ -997,14 +999,17 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
 def _past_code_line(pattern: re.Pattern, output: str, m: re.Match | None) -> re.Match | None:
     """After a failure, the first match not on a line of code ('raise RuntimeError("CUDA out of
     memory ...")', the source line a traceback cut to its last lines by ``tail -n 2`` shows above
-    the exception line); the first match where every one is on code."""
-    first = m
+    the exception line); the first match where every one is on code. A match on a `set -x` trace
+    line (:func:`_traced`) never counts: it is the command, not what happened."""
+    first = None
     for _ in range(20):
         if m is None:
             return first
         line_start = output.rfind("\n", 0, m.start()) + 1
-        if not _CODE_LINE.match(output, line_start):
-            return m
+        if not _traced(output, line_start):
+            if not _CODE_LINE.match(output, line_start):
+                return m
+            first = first or m
         nl = output.find("\n", m.end())
         if nl < 0:
             return first
@@ -1835,6 +1840,22 @@ def last_line(output: str) -> str:
 # "+ ", and print_cmd.c indirection_level_string). It is the command, not anything it printed:
 # `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`.
 _XTRACE_LINE = re.compile(r"\++ ")
+
+
+def _traced(output: str, line_start: int) -> bool:
+    """The line of ``output`` at ``line_start`` is a `set -x` trace (:data:`_XTRACE_LINE`): the
+    command bash was about to run, whose arguments (`+ grep -c 'CUDA out of memory' server.log`,
+    `+ echo 'NCCL error'`) name an error the pattern it looks for, not one that happened."""
+    return output.startswith("+", line_start) and _XTRACE_LINE.match(output, line_start) is not None
+
+
+def _untraced_search(pattern: re.Pattern, output: str) -> re.Match | None:
+    """The first match of ``pattern`` on a line no `set -x` trace wrote (:func:`_traced`)."""
+    m = pattern.search(output)
+    while m is not None and _traced(output, output.rfind("\n", 0, m.start()) + 1):
+        nl = output.find("\n", m.end())
+        m = pattern.search(output, nl + 1) if nl >= 0 else None
+    return m
 
 
 def _last_untraced_line(output: str) -> str:
