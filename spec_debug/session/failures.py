@@ -363,6 +363,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [_with_kernel_assert(cause, output) if "Assertion `" in output else cause]
     if has_quote and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
+    if exit_code in (None, 0) and not is_error and output.find("ERROR: ", len(output) - _PIP_TAIL) >= 0 \
+            and (said := _last_meaningful_line(output)).startswith(_PIP_GAVE_UP):
+        # `pip install sglang==9.9 | tail -1`: the pipeline's status is tail's 0, pip's last
+        # words say the install did not happen (bounded find: no scan of a long output's head)
+        return [ErrorInfo("tool_error", None, said[:300])]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if (gpu := _gpu_unreachable(output)) is not None:
@@ -639,6 +644,21 @@ _PROGRAM_FAILED = re.compile(r"No such file or directory|[Cc]annot |can't |Permi
 # pip's note after an install that went through (exit 0), under the same "ERROR: " lead
 # (pip/_internal/commands/install.py, _warn_about_conflicts).
 _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take into account"
+# pip's last line when it gave up, the exception its command ended on logged at CRITICAL under
+# the "ERROR: " lead (pip 26.3 pip/_internal/utils/logging.py get_message_start; cli/base_command.py
+# logs the InstallationError or DistributionNotFound and returns ERROR): no distribution for the
+# requirement (index/package_finder.py, resolution/resolvelib/factory.py "No matching distribution
+# found for", "Could not find a version that satisfies the requirement"), no way to satisfy the
+# pins ("ResolutionImpossible: for help visit ..."), a wheel that did not build (pip 23's "Could
+# not build wheels for X, which is required to install pyproject.toml-based projects",
+# commands/install.py), an OSError mid-install ("Could not install packages due to an OSError"),
+# a bad requirement or requirements file (req/constructors.py, req/req_file.py). Nothing was
+# installed, whatever status the command ended with: `pip install x | tail -1` has tail's 0.
+_PIP_GAVE_UP = ("ERROR: No matching distribution found for ", "ERROR: Could not find a version that satisfies the ",
+                "ERROR: ResolutionImpossible: ", "ERROR: Could not build wheels for ",
+                "ERROR: Could not install packages due to an ", "ERROR: Invalid requirement: ",
+                "ERROR: Could not open requirements file: ", "ERROR: You must give at least one requirement to ")
+_PIP_TAIL = 1000  # characters at an output's end that hold its last line, pip's longest included
 # systemctl's: a unit that did not start, stop or restart, "Job for sglang.service failed because the
 # control process exited with error code." (also "... canceled.", "... timed out."; systemd
 # src/shared/bus-wait-for-jobs.c), and a request refused, "Failed to restart sglang.service: Unit
