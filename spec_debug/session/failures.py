@@ -1858,8 +1858,11 @@ def last_line(output: str) -> str:
 # A line bash's xtrace (`set -x`, `bash -x script.sh`) writes before it runs a command: PS4's
 # default "+ ", repeated once per level of command substitution ("++ "; bash variables.c, PS4
 # "+ ", and print_cmd.c indirection_level_string). It is the command, not anything it printed:
-# `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`.
-_XTRACE_LINE = re.compile(r"\++ ")
+# `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`. A script that
+# sets the PS4 debugging guides give, `PS4='+(${BASH_SOURCE}:${LINENO}): ${FUNCNAME[0]:+${FUNCNAME[0]}(): }'`,
+# traces "+(run.sh:4): grep -c 'CUDA out of memory' server.log" ("++(run.sh:3): " a level deeper;
+# recorded with bash 5.2.15): the first character repeated, then the rest of PS4 as set.
+_XTRACE_LINE = re.compile(r"\++(?: |\([^()\s]+:\d+\): )")
 
 
 def _traced(output: str, line_start: int) -> bool:
