@@ -363,6 +363,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [_with_kernel_assert(cause, output) if "Assertion `" in output else cause]
     if has_quote and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
+    if exit_code in (None, 0) and not is_error and output.find("ERROR: ", len(output) - _PIP_TAIL) >= 0 \
+            and (said := _last_meaningful_line(output)).startswith(_PIP_GAVE_UP):
+        # `pip install sglang==9.9 | tail -1`: the pipeline's status is tail's 0, pip's last
+        # words say the install did not happen (bounded find: no scan of a long output's head)
+        return [ErrorInfo("tool_error", None, said[:300])]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if (gpu := _gpu_unreachable(output)) is not None:
@@ -372,7 +377,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if ("FAILED " in output or "ERROR " in output) and (m := _PYTEST_FAILED.search(output)):
         return [_pytest_failure(output, m)]
     head = _first_meaningful_line(output)
-    if exit_code == 124 or (t := _TIMEOUT.search(output)):
+    if head[:1] == "+" and _XTRACE_LINE.match(head):
+        head = _last_untraced_line(output) or head  # what the script printed, not a `set -x` trace of it
+    if exit_code == 124 or (t := _untraced_search(_TIMEOUT, output)):
         if exit_code != 124 and (note := _last_meaningful_line(output)).startswith(_TOOL_TIMED_OUT):
             # the agent's tool stopped it and said so after the output (Pi's bash): its note is
             # what happened; the output's first line (was the message) is how the command began
@@ -398,7 +405,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [ErrorInfo("signal", _SIGNAL_EXIT[exit_code], said or f"exit code {exit_code}")]
     if m := _SIGNAL_TEXT.search(output):
         return [ErrorInfo("signal", m.group(1), _line_at(output, m.start()))]
-    if m := _CONNECTION.search(output):
+    if m := _untraced_search(_CONNECTION, output):
         return [ErrorInfo("connection", _exception_near(output, m.start()), _line_at(output, m.start()))]
     if (m := _BARE_EXC.search(output)) or ("ERROR" in output and (m := _LOGGED_EXC.search(output))):
         msg = (m.group("msg") or "").strip()
@@ -422,7 +429,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         if head[:1] in "#c*" and (better := better_said(output, head)) is not None:
             head = better  # the line that names the failure, not a Go package's, collect2's or pylint's banner
         if head[:1] == "+" and _XTRACE_LINE.match(head):
-            head = _last_untraced_line(output) or head  # what the script printed, not a `set -x` trace of it
+            head = _last_untraced_line(output) or head  # (as above, for the head a said line gave)
         # a compiler's or test runner's source line
         file, line = place if place else failure_place(output, head, said_at)
         if exit_code not in (None, 0):
@@ -637,6 +644,21 @@ _PROGRAM_FAILED = re.compile(r"No such file or directory|[Cc]annot |can't |Permi
 # pip's note after an install that went through (exit 0), under the same "ERROR: " lead
 # (pip/_internal/commands/install.py, _warn_about_conflicts).
 _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take into account"
+# pip's last line when it gave up, the exception its command ended on logged at CRITICAL under
+# the "ERROR: " lead (pip 26.3 pip/_internal/utils/logging.py get_message_start; cli/base_command.py
+# logs the InstallationError or DistributionNotFound and returns ERROR): no distribution for the
+# requirement (index/package_finder.py, resolution/resolvelib/factory.py "No matching distribution
+# found for", "Could not find a version that satisfies the requirement"), no way to satisfy the
+# pins ("ResolutionImpossible: for help visit ..."), a wheel that did not build (pip 23's "Could
+# not build wheels for X, which is required to install pyproject.toml-based projects",
+# commands/install.py), an OSError mid-install ("Could not install packages due to an OSError"),
+# a bad requirement or requirements file (req/constructors.py, req/req_file.py). Nothing was
+# installed, whatever status the command ended with: `pip install x | tail -1` has tail's 0.
+_PIP_GAVE_UP = ("ERROR: No matching distribution found for ", "ERROR: Could not find a version that satisfies the ",
+                "ERROR: ResolutionImpossible: ", "ERROR: Could not build wheels for ",
+                "ERROR: Could not install packages due to an ", "ERROR: Invalid requirement: ",
+                "ERROR: Could not open requirements file: ", "ERROR: You must give at least one requirement to ")
+_PIP_TAIL = 1000  # characters at an output's end that hold its last line, pip's longest included
 # systemctl's: a unit that did not start, stop or restart, "Job for sglang.service failed because the
 # control process exited with error code." (also "... canceled.", "... timed out."; systemd
 # src/shared/bus-wait-for-jobs.c), and a request refused, "Failed to restart sglang.service: Unit
@@ -985,7 +1007,7 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
             return m
         line_start = output.rfind("\n", 0, m.start()) + 1
         if not _SOURCE_HIT.match(output, line_start) and not _SEARCH_COMMAND.match(output, line_start) \
-                and not _CODE_LINE.match(output, line_start):
+                and not _CODE_LINE.match(output, line_start) and not _traced(output, line_start):
             return m
         nl = output.find("\n", m.end())
         if nl < 0:
@@ -997,14 +1019,17 @@ def _reported(pattern: re.Pattern, output: str, failed: bool) -> re.Match | None
 def _past_code_line(pattern: re.Pattern, output: str, m: re.Match | None) -> re.Match | None:
     """After a failure, the first match not on a line of code ('raise RuntimeError("CUDA out of
     memory ...")', the source line a traceback cut to its last lines by ``tail -n 2`` shows above
-    the exception line); the first match where every one is on code."""
-    first = m
+    the exception line); the first match where every one is on code. A match on a `set -x` trace
+    line (:func:`_traced`) never counts: it is the command, not what happened."""
+    first = None
     for _ in range(20):
         if m is None:
             return first
         line_start = output.rfind("\n", 0, m.start()) + 1
-        if not _CODE_LINE.match(output, line_start):
-            return m
+        if not _traced(output, line_start):
+            if not _CODE_LINE.match(output, line_start):
+                return m
+            first = first or m
         nl = output.find("\n", m.end())
         if nl < 0:
             return first
@@ -1833,8 +1858,27 @@ def last_line(output: str) -> str:
 # A line bash's xtrace (`set -x`, `bash -x script.sh`) writes before it runs a command: PS4's
 # default "+ ", repeated once per level of command substitution ("++ "; bash variables.c, PS4
 # "+ ", and print_cmd.c indirection_level_string). It is the command, not anything it printed:
-# `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`.
-_XTRACE_LINE = re.compile(r"\++ ")
+# `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`. A script that
+# sets the PS4 debugging guides give, `PS4='+(${BASH_SOURCE}:${LINENO}): ${FUNCNAME[0]:+${FUNCNAME[0]}(): }'`,
+# traces "+(run.sh:4): grep -c 'CUDA out of memory' server.log" ("++(run.sh:3): " a level deeper;
+# recorded with bash 5.2.15): the first character repeated, then the rest of PS4 as set.
+_XTRACE_LINE = re.compile(r"\++(?: |\([^()\s]+:\d+\): )")
+
+
+def _traced(output: str, line_start: int) -> bool:
+    """The line of ``output`` at ``line_start`` is a `set -x` trace (:data:`_XTRACE_LINE`): the
+    command bash was about to run, whose arguments (`+ grep -c 'CUDA out of memory' server.log`,
+    `+ echo 'NCCL error'`) name an error the pattern it looks for, not one that happened."""
+    return output.startswith("+", line_start) and _XTRACE_LINE.match(output, line_start) is not None
+
+
+def _untraced_search(pattern: re.Pattern, output: str) -> re.Match | None:
+    """The first match of ``pattern`` on a line no `set -x` trace wrote (:func:`_traced`)."""
+    m = pattern.search(output)
+    while m is not None and _traced(output, output.rfind("\n", 0, m.start()) + 1):
+        nl = output.find("\n", m.end())
+        m = pattern.search(output, nl + 1) if nl >= 0 else None
+    return m
 
 
 def _last_untraced_line(output: str) -> str:

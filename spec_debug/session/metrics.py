@@ -111,11 +111,15 @@ _VLLM_V0_DRAFT_RATE = _reading(r"Speculative metrics: Draft acceptance rate: ")
 _VLLM_V0_COUNTS = re.compile(r"Number of speculative tokens: (\d+), Number of accepted tokens: \d+, "
                              r"Number of draft tokens: (\d+), Number of emitted tokens: (\d+)")
 # The vLLM readings that are not decode throughput, cut out before the prose scan reads
-# every "N tokens/s"; the per-position rates are not the mean acceptance rate either.
+# every "N tokens/s"; the per-position rates are not the mean acceptance rate either. A diffusion
+# model's engine (vLLM 0.34 vllm/v1/spec_decode/metrics.py, SpecDecodingLogging._log_diffusion)
+# logs "DiffusionDecoding metrics: Committed token throughput: C tokens/s, ..." after the stat
+# line of the same interval: the tokens it committed are the ones it generated, the
+# "Avg generation throughput" read above, no second decode speed.
 _VLLM_NOT_PROSE = re.compile(
     r"Avg (?:prompt|generation) throughput: [\d.,]+ tokens/s|(?:Accepted|Drafted) throughput: [\d.,]+ tokens/s"
     r"|Mean acceptance length: [\d.]+|Per-position acceptance rate: [\d., ]*|Avg Draft acceptance rate: [\d.]+%"
-    r"|Draft acceptance rate: [\d.]+")
+    r"|Draft acceptance rate: [\d.]+|Committed token throughput: [\d.,]+ tokens/s")
 # A list of per-position acceptance rates anywhere, as an agent quotes vLLM's line without its
 # "SpecDecoding metrics: " head ("Per-position acceptance rate: 0.812, 0.605, 0.433") or says
 # it ("per-position acceptance rates are 81%, 61%"): the first of the list is position 0's, not
