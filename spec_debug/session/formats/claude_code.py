@@ -1458,6 +1458,14 @@ ASYNC_RUNNING = "running"
 """The status a background agent's launch result gives it (``status: "async_launched"``) until a
 notification or a poll says how it ended (claude_session applies those after)."""
 _POLLED_AGENT = "<task_type>local_agent</task_type>"
+_POLLED_SHELL = "<task_type>local_bash</task_type>"
+_SHELL_ENDS = frozenset({"completed", "failed"})
+"""A ``TaskOutput`` poll of a background shell (2.1.x; see :data:`POLL_END`) that says it ended
+but gives no exit code: a claude-code-log page's poll card shows the status alone (1.7.0
+``format_TaskOutputResult``). "completed" is the CLI's word for exit 0 and "failed" for any other
+(``Background command "…" completed (exit code 0)`` / ``failed with exit code N``, see
+:func:`_task_notification`): the command ended so, not the poll. A "killed" one's status stays
+unknown."""
 
 
 def _agent_poll(output: str, result) -> tuple[str, str] | None:
@@ -1577,8 +1585,10 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
             # A poll of a background agent that read its end: the agent's status, not the poll's
             agent_ref, status = polled_agent
             is_error = False
-        elif code is not None and not running and call_id is not None:
+        elif not running and call_id is not None and (code is not None or shell is not None and shell.group(1)
+                                                      in _SHELL_ENDS and _POLLED_SHELL in output[:400]):
             # The poll's own word on which command it read, where it gives one; else its call's input.
+            # A shell's end with no exit code (:data:`_POLLED_SHELL`) ends that command all the same.
             polled = _POLLED_TASK.search(output[:300])
             if isinstance(result, dict):
                 task = result.get("task")

@@ -94,6 +94,14 @@ _NOTIFIED_SAID = re.compile(r"^🔄 Async result · \*(?P<said>(?:\\.|[^*\\])*)\
 """Such a title with the notification's ``<summary>`` (``title_TaskNotificationMessage``, its stars
 escaped): a background command's ``Background command "…" failed with exit code 1``."""
 _ESCAPED = re.compile(r"\\(.)")
+_POLL = re.compile(r"^🔍 TaskOutput `#(?P<task>[\w-]+)`")
+"""The title of a ``TaskOutput`` poll of a background command or agent (``title_TaskOutputInput``);
+what it read is the line under it (``format_TaskOutputResult``): the task id, then ``**type:**``,
+``**status:**`` and ``**retrieval:**`` each with its value in backticks, `` · `` between them
+(claude-code-log 1.7.0 ``markdown/renderer.py``; the exit code and the output are left out)."""
+_POLLED = re.compile(r"^(?:`#[\w-]+` · )?(?P<fields>\*\*(?:type|status|retrieval):\*\* `[\w-]+`"
+                     r"(?: · \*\*(?:type|status|retrieval):\*\* `[\w-]+`)*)\s*$")
+_POLLED_FIELD = re.compile(r"\*\*(?P<key>type|status|retrieval):\*\* `(?P<value>[\w-]+)`")
 _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡|🧠|🖼️) +(?P<name>[A-Z]\w*)\b")
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
 ``title_GrepInput``, ...): the tool's name after it. Their results are kept as the renderer shows
@@ -514,7 +522,12 @@ class _Records(PageRecords):
                         + (f"<summary>{msg.said}</summary>\n" if msg.said else "") + "</task-notification>")
                 yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "tool":
-            yield from self.call(msg, msg.name or "tool", {}, None)
+            if msg.name == "TaskOutput" and msg.said:
+                # a poll, rebuilt as the CLI wrote it (claude_code POLL_END): the command or agent
+                # it names ended as its status says
+                yield from self.call(msg, "TaskOutput", {"task_id": msg.said}, _poll_result(msg.said, msg))
+            else:
+                yield from self.call(msg, msg.name or "tool", {}, None)
         elif kind == "generic":
             if msg.tentative:  # a heading straight after it: no call (the message before it stands)
                 if msg.prev is not None:
@@ -549,6 +562,27 @@ class _Records(PageRecords):
                 block["agentId"] = agent  # the background agent its title names
                 self.cursor.inline_spawns[agent] = call_id  # its messages on the page are of this call
             yield self.record(result[2], "user", [block], msg.stamp, msg.sidechain)
+
+
+def _poll_result(task: str, msg: _Message) -> tuple[str, str, int] | None:
+    """A ``TaskOutput`` poll's result as the CLI wrote it (``<retrieval_status>``, ``<task_id>``,
+    ``<task_type>``, ``<status>``, blank lines between), from what its card shows
+    (:data:`_POLLED`); None where the card shows no status."""
+    for line in msg.text:
+        if "**status:**" in line and (polled := _POLLED.match(line)) is not None:
+            return "", poll_text(task, dict(_POLLED_FIELD.findall(polled.group("fields")))), msg.line
+    return None
+
+
+def poll_text(task: str, shown: dict[str, str]) -> str:
+    """The CLI's ``TaskOutput`` result from the fields a page shows of it (``retrieval``, ``type``,
+    ``status``; shared by the HTML reader)."""
+    parts = [f"<retrieval_status>{shown['retrieval']}</retrieval_status>"] if shown.get("retrieval") else []
+    parts.append(f"<task_id>{task}</task_id>")
+    if shown.get("type"):
+        parts.append(f"<task_type>{shown['type']}</task_type>")
+    parts.append(f"<status>{shown['status']}</status>")
+    return "\n\n".join(parts)
 
 
 def _expansion_only(text: list[str]) -> bool:
@@ -710,6 +744,8 @@ def _message(title: str, line: int) -> _Message | None:
     if title.startswith(_NOTIFICATION):
         said = _NOTIFIED_SAID.match(title)
         return _Message("notification", line, None, _unescaped(said.group("said")) if said is not None else None)
+    if (m := _POLL.match(title)) is not None:
+        return _Message("tool", line, "TaskOutput", m.group("task"))
     if (m := _TOOL.match(title)) is not None:
         return _Message("tool", line, m.group("name"))
     return None
