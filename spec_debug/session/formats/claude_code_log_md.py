@@ -63,7 +63,7 @@ from pathlib import Path
 
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import Event, ReadStats, Spawn
-from spec_debug.session.formats import claude_code
+from spec_debug.session.formats import claude_code, claude_session
 from spec_debug.session.formats.common import Cursor, shell_result
 from spec_debug.session.formats.compressed import kind_of_file
 from spec_debug.session.reader import is_utf16, iter_lines
@@ -293,12 +293,14 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
                 for agent, call in linked.items():
                     if call == ev.call_id:
                         tree.get(agent).status = status
-        elif named and ev.kind == "system" and ev.agent_status is not None and ev.call_id is None \
-                and ev.agent_ref is not None:
-            # A background agent's <task-notification> (the page's "🔄 Async result"): how it
-            # ended, by the agent its Task's launch named, as formats.claude_session reads it from
-            # the JSONL (was the status of the sub-agent's cards: "completed" for a failed one).
-            # One with no cards on the page stays "missing" there too.
+        elif named and ev.agent_status is not None and ev.agent_ref is not None and (
+                ev.kind == "system" and ev.call_id is None
+                or ev.kind == "tool_result" and ev.agent_status in claude_session.ENDED):
+            # A background agent's <task-notification> (the page's "🔄 Async result"), or a
+            # TaskOutput poll that read its end: how it ended, by the agent its Task's launch
+            # named, as formats.claude_session reads it from the JSONL (was the status of the
+            # sub-agent's cards: "completed" for a failed one). One with no cards on the page
+            # stays "missing" there too.
             for call, agent_id in named.items():
                 if agent_id == ev.agent_ref:
                     ended[call] = ev.agent_status
