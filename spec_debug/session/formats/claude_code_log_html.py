@@ -372,7 +372,7 @@ class _Records(PageRecords):
         elif kind == "assistant":
             said = _text(body).strip()
             if said:
-                yield self.record(line, "assistant", [{"type": "text", "text": said}], stamp, sidechain)
+                yield self.answer(line, said, stamp, sidechain)
         elif kind == "tool_use":
             title = _text(heading.group("title")).strip() if heading is not None else ""
             self.calls += 1

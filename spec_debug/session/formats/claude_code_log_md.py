@@ -421,6 +421,29 @@ class PageRecords:
         return out
 
 
+    def answer(self, line: int, said: str, stamp: str | None, sidechain: bool,
+               thinking: bool = False) -> tuple[int, int, dict]:
+        """The model's text, or what the CLI wrote in its place when a request failed for good
+        (``isApiErrorMessage``, model ``<synthetic>``: "API Error: 529 {…}", "Please run /login ·
+        API Error: 401 …"), which the renderer shows as an assistant message like any other: known
+        by its head, as the CLI knows its own (:data:`_API_ERROR_HEADS`), and given the flag the
+        session's JSONL has (claude_code ``_text_kind``: a note, the main agent's an agent error,
+        not the model's words)."""
+        record = self.record(line, "assistant", [{"type": "text", "text": said}], stamp, sidechain)
+        if not thinking and said.startswith(_API_ERROR_HEADS):
+            record[2]["isApiErrorMessage"] = True
+        return record
+
+
+_API_ERROR_HEADS = ("API Error: ", "Please run /login · API Error: ")
+"""How the CLI's message of a request that failed for good begins: its own test for one
+(``startsWithApiErrorPrefix``: ``API_ERROR_MESSAGE_PREFIX = 'API Error'``, or the same after
+"Please run /login · ", in the CLI's ``services/api/errors.ts`` as reconstructions of its source
+give it), with the ``: `` before the error its messages put there ("API Error: 529 {…}", "API
+Error: Request timed out", "API Error: Claude's response exceeded the 32000 output token
+maximum…"), as :data:`_AGENT_FAILED` reads a Task's report."""
+
+
 class _Records(PageRecords):
     def __init__(self, cursor: Cursor, version: tuple[int, ...] | None = None) -> None:
         super().__init__(cursor)
@@ -489,7 +512,7 @@ class _Records(PageRecords):
             said = "\n".join(line[2:] if line.startswith("> ") else line[1:] for line in msg.text
                              if line.startswith(">")).strip()
             if said:
-                yield self.record(msg.line, "assistant", [{"type": "text", "text": said}], msg.stamp, msg.sidechain)
+                yield self.answer(msg.line, said, msg.stamp, msg.sidechain, msg.name == _THINKING)
         elif kind == "bash_mode":
             for command, out in _commands(msg.fences):
                 yield self.record(msg.line, "user", f"<bash-input>{command}</bash-input>", msg.stamp)
@@ -732,7 +755,7 @@ def _message(title: str, line: int) -> _Message | None:
     if title.startswith(_USER) and title[len(_USER):len(_USER) + 2] in ("", ": "):
         return _Message("user", line)
     if title.startswith((_ASSISTANT, _SUB_ASSISTANT, _THINKING)):
-        return _Message("assistant", line)
+        return _Message("assistant", line, _THINKING if title.startswith(_THINKING) else None)
     if title == _BASH_MODE:
         return _Message("bash_mode", line)
     if (m := _BASH.match(title)) is not None:
