@@ -1127,24 +1127,49 @@ def _task_notification(ev: Event) -> list[Event]:
     ended = []
     for k, note in enumerate(_NOTIFICATION.findall(head)):
         summary, task = _NOTIFIED_SUMMARY.search(note), _NOTIFIED_TASK.search(note)
-        code = _NOTIFIED_EXIT.search(summary.group(1)) if summary else None
-        if code is None and task is not None and summary is not None and summary.group(1).startswith("MCP task "):
-            mcp = _mcp_task_end(ev, ev.block + 1 + k, task.group(1), summary.group(1), note)
+        if task is None or summary is None:
+            continue
+        said = summary.group(1)
+        if said.startswith("MCP task ") and _NOTIFIED_EXIT.search(said) is None:
+            mcp = _mcp_task_end(ev, ev.block + 1 + k, task.group(1), said, note)
             if mcp is not None:
                 ended.append(mcp)
             continue
-        if code is None or task is None:
+        noted = _NOTIFIED_STATUS.search(note)
+        shell = _shell_end(said, noted.group(1) if noted is not None else None)
+        if shell is None:
             continue  # an agent's end, or a shell stopped by hand: no exit status to give
         call = _NOTIFIED_CALL.search(note)
         ended.append(_background_end(ev, ev.block + 1 + k, call.group(1) if call else None, task.group(1),
-                                     summary.group(1).strip(), int(code.group(1))))
+                                     said.strip(), *shell))
     return ended
 
 
-def _background_end(ev: Event, block: int, call: str | None, task: str, summary: str, exit_code: int) -> Event:
+_SHELL_SAID = 'Background command "'
+
+
+def _shell_end(summary: str, status: str | None) -> tuple[int | None, bool] | None:
+    """``(exit code, failed)`` of a background command as its notification's summary and status
+    say, None for another task's. The summary gives the code when the CLI had one: ``…" failed
+    with exit code 1``, ``…" completed (exit code 0)``; without one it says ``…" completed`` or
+    ``…" failed`` alone (the CLI adds `` (exit code N)`` only where the code is known, as ports of
+    its shell task's summary give it, and as session readers quote "Background command \"npm
+    test\" completed"): the command ended so all the same, its code unknown (was: no end at all,
+    a command still running). ``was stopped`` (status killed) gives no end, as before."""
+    code = _NOTIFIED_EXIT.search(summary)
+    if code is not None:
+        exit_code = int(code.group(1))
+        return exit_code, exit_code != 0
+    if status in _SHELL_ENDS and summary.startswith(_SHELL_SAID):
+        return None, status == "failed"
+    return None
+
+
+def _background_end(ev: Event, block: int, call: str | None, task: str, summary: str, exit_code: int | None,
+                    failed: bool) -> Event:
     """The result a background command's end gives its call (raw_type :data:`BACKGROUND_END`)."""
     return Event(ev.session, ev.seq, ev.agent, "tool", "tool_result", block, None, call or TASK_CALL + task, None,
-                 None, summary, exit_code != 0, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END)
+                 None, summary, failed, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END)
 
 
 _MCP_TASK_END = re.compile(r"MCP task \S+ \([^)\n]*\) (completed|failed|cancelled)\.\s*$")
@@ -1178,11 +1203,11 @@ def _stream_task_notification(obj: dict, ev: Event) -> list[Event]:
         return [ev]
     if status in _FINAL_STATUS:
         ev.agent_ref, ev.agent_status = task, _FINAL_STATUS[status]
-    code = _NOTIFIED_EXIT.search(summary) if isinstance(summary, str) else None
-    if code is None:
+    shell = _shell_end(summary, status if isinstance(status, str) else None) if isinstance(summary, str) else None
+    if shell is None:
         return [ev]
     call = obj.get("tool_use_id") if isinstance(obj.get("tool_use_id"), str) and obj["tool_use_id"] else None
-    return [ev, _background_end(ev, 1, call, task, summary.strip(), int(code.group(1)))]
+    return [ev, _background_end(ev, 1, call, task, summary.strip(), *shell)]
 
 
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
