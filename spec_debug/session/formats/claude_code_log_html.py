@@ -344,7 +344,11 @@ class _Records(PageRecords):
         if kind == "user" and "slash-command" in classes and not marked:
             yield from self.slash_card(line, card, stamp, slash)
             return
-        if kind == "user" and "task-notification" in classes:
+        if kind == "user" and "compacted" in classes:
+            said = _text(body).strip()
+            if said:
+                yield from self.compaction(line, said, stamp, sidechain)
+        elif kind == "user" and "task-notification" in classes:
             task, status = _NOTIFIED_TASK.search(body), _NOTIFIED_STATUS.search(body)
             if task is not None and status is not None:
                 # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)

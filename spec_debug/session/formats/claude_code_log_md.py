@@ -106,6 +106,9 @@ _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
 ``title_GrepInput``, ...): the tool's name after it. Their results are kept as the renderer shows
 them (a collapsed file, a diff), not read."""
+_COMPACTED = "User (compacted conversation)"
+"""The title of the summary a compaction handed the model (``title_CompactedSummaryMessage``), the
+summary quoted under it (``format_CompactedSummaryMessage``)."""
 _OTHERS = ("System ", "Teammate", "Memory", "User (", "Slash Command", "🔄 ", "📝 ", "✅ ", "❓ ", "⏰ ")
 """Titles of the renderer's other messages (``title_SystemMessage``: "System Info", "System
 Hook", ...; a teammate's message, a memory file, an async agent's result, the todo list)."""
@@ -434,6 +437,21 @@ class PageRecords:
             record[2]["isApiErrorMessage"] = True
         return record
 
+    def compaction(self, line: int, summary: str, stamp: str | None,
+                   sidechain: bool) -> Iterator[tuple[int, int, dict]]:
+        """A compaction, as the CLI wrote it (a ``compact_boundary`` line, "Conversation
+        compacted", then the summary it handed the model, ``isCompactSummary``), from the page's
+        "User (compacted conversation)" message (``title_CompactedSummaryMessage``: claude-code-log
+        shows the summary, its "System Info" card before it the boundary, at ``--depth hook``):
+        read as the session's JSONL is, a compaction, not the person's prompt or nothing."""
+        boundary = self.record(line, "system", None, stamp, sidechain)
+        del boundary[2]["message"]
+        boundary[2].update(subtype="compact_boundary", content="Conversation compacted")
+        yield boundary
+        said = self.record(line, "user", summary, stamp, sidechain)
+        said[2]["isCompactSummary"] = True
+        yield said
+
 
 _API_ERROR_HEADS = ("API Error: ", "Please run /login · API Error: ")
 """How the CLI's message of a request that failed for good begins: its own test for one
@@ -508,9 +526,12 @@ class _Records(PageRecords):
             if args:
                 said += f"\n<command-args>{args}</command-args>"
             yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
+        elif kind == "compacted":
+            said = _quoted(msg.text)
+            if said:
+                yield from self.compaction(msg.line, said, msg.stamp, msg.sidechain)
         elif kind == "assistant":
-            said = "\n".join(line[2:] if line.startswith("> ") else line[1:] for line in msg.text
-                             if line.startswith(">")).strip()
+            said = _quoted(msg.text)
             if said:
                 yield self.answer(msg.line, said, msg.stamp, msg.sidechain, msg.name == _THINKING)
         elif kind == "bash_mode":
@@ -587,6 +608,11 @@ class _Records(PageRecords):
                 block["agentId"] = agent  # the background agent its title names
                 self.cursor.inline_spawns[agent] = call_id  # its messages on the page are of this call
             yield self.record(result[2], "user", [block], msg.stamp, msg.sidechain)
+
+
+def _quoted(text: list[str]) -> str:
+    """The text a section quotes (``_quote``: the model's words, a compaction's summary)."""
+    return "\n".join(line[2:] if line.startswith("> ") else line[1:] for line in text if line.startswith(">")).strip()
 
 
 def _poll_result(task: str, msg: _Message) -> tuple[str, str, int] | None:
@@ -758,6 +784,8 @@ def _message(title: str, line: int) -> _Message | None:
         return _Message("assistant", line, _THINKING if title.startswith(_THINKING) else None)
     if title == _BASH_MODE:
         return _Message("bash_mode", line)
+    if title == _COMPACTED:
+        return _Message("compacted", line)
     if (m := _BASH.match(title)) is not None:
         return _Message("bash", line, "Bash", _unescaped(m.group("said")))
     if (m := _COMMAND.match(title)) is not None:
