@@ -885,9 +885,10 @@ def _retry_note(obj: dict) -> str:
     "error": {"status": 529, "error": {"type": "error", "error": {"type": "overloaded_error",
     "message": "Overloaded"}}} | {"status", "message"} | {"cause": {"code": "FailedToOpenSocket"}},
     "retryAttempt": 1, "maxRetries": 10, "retryInMs": 558.9}`` (the shapes several independent
-    transcript readers test against). A retry, not a failure of the turn (that is the
-    ``isApiErrorMessage`` line after the last one); written with no content, its status and
-    cause were lost."""
+    transcript readers test against); 2.1.2xx names a dropped connection's code beside the
+    message, ``{"message": "Connection error.", "connection": {"code": "ECONNRESET", …}}``. A retry,
+    not a failure of the turn (that is the ``isApiErrorMessage`` line after the last one); written
+    with no content, its status and cause were lost."""
     error = obj.get("error") if isinstance(obj.get("error"), dict) else {}
     said, inner = None, error
     for _ in range(3):  # the API's body nests {"error": {"type", "message"}} under the client's error
@@ -896,9 +897,13 @@ def _retry_note(obj: dict) -> str:
                 and inner["type"] not in ("error", "new_api_error") else inner["message"]
             break
         inner = inner.get("error") if isinstance(inner.get("error"), dict) else {}
-    cause = error.get("cause") if isinstance(error.get("cause"), dict) else {}
-    if said is None and isinstance(cause.get("code"), str):
-        said = cause["code"]
+    cause = error.get("cause") if isinstance(error.get("cause"), dict) else \
+        error.get("connection") if isinstance(error.get("connection"), dict) else {}
+    code = cause.get("code") if isinstance(cause.get("code"), str) and cause["code"] else None
+    if said is None:
+        said = code
+    elif code is not None and code not in said:
+        said = f"{said} ({code})"
     status = error.get("status")
     head = "API error" + (f" {status}" if type(status) is int else "") + (f": {said}" if said else "")
     attempt, most = obj.get("retryAttempt"), obj.get("maxRetries")
