@@ -885,9 +885,10 @@ def _retry_note(obj: dict) -> str:
     "error": {"status": 529, "error": {"type": "error", "error": {"type": "overloaded_error",
     "message": "Overloaded"}}} | {"status", "message"} | {"cause": {"code": "FailedToOpenSocket"}},
     "retryAttempt": 1, "maxRetries": 10, "retryInMs": 558.9}`` (the shapes several independent
-    transcript readers test against). A retry, not a failure of the turn (that is the
-    ``isApiErrorMessage`` line after the last one); written with no content, its status and
-    cause were lost."""
+    transcript readers test against); 2.1.2xx names a dropped connection's code beside the
+    message, ``{"message": "Connection error.", "connection": {"code": "ECONNRESET", …}}``. A retry,
+    not a failure of the turn (that is the ``isApiErrorMessage`` line after the last one); written
+    with no content, its status and cause were lost."""
     error = obj.get("error") if isinstance(obj.get("error"), dict) else {}
     said, inner = None, error
     for _ in range(3):  # the API's body nests {"error": {"type", "message"}} under the client's error
@@ -896,9 +897,13 @@ def _retry_note(obj: dict) -> str:
                 and inner["type"] not in ("error", "new_api_error") else inner["message"]
             break
         inner = inner.get("error") if isinstance(inner.get("error"), dict) else {}
-    cause = error.get("cause") if isinstance(error.get("cause"), dict) else {}
-    if said is None and isinstance(cause.get("code"), str):
-        said = cause["code"]
+    cause = error.get("cause") if isinstance(error.get("cause"), dict) else \
+        error.get("connection") if isinstance(error.get("connection"), dict) else {}
+    code = cause.get("code") if isinstance(cause.get("code"), str) and cause["code"] else None
+    if said is None:
+        said = code
+    elif code is not None and code not in said:
+        said = f"{said} ({code})"
     status = error.get("status")
     head = "API error" + (f" {status}" if type(status) is int else "") + (f": {said}" if said else "")
     attempt, most = obj.get("retryAttempt"), obj.get("maxRetries")
@@ -1127,24 +1132,49 @@ def _task_notification(ev: Event) -> list[Event]:
     ended = []
     for k, note in enumerate(_NOTIFICATION.findall(head)):
         summary, task = _NOTIFIED_SUMMARY.search(note), _NOTIFIED_TASK.search(note)
-        code = _NOTIFIED_EXIT.search(summary.group(1)) if summary else None
-        if code is None and task is not None and summary is not None and summary.group(1).startswith("MCP task "):
-            mcp = _mcp_task_end(ev, ev.block + 1 + k, task.group(1), summary.group(1), note)
+        if task is None or summary is None:
+            continue
+        said = summary.group(1)
+        if said.startswith("MCP task ") and _NOTIFIED_EXIT.search(said) is None:
+            mcp = _mcp_task_end(ev, ev.block + 1 + k, task.group(1), said, note)
             if mcp is not None:
                 ended.append(mcp)
             continue
-        if code is None or task is None:
+        noted = _NOTIFIED_STATUS.search(note)
+        shell = _shell_end(said, noted.group(1) if noted is not None else None)
+        if shell is None:
             continue  # an agent's end, or a shell stopped by hand: no exit status to give
         call = _NOTIFIED_CALL.search(note)
         ended.append(_background_end(ev, ev.block + 1 + k, call.group(1) if call else None, task.group(1),
-                                     summary.group(1).strip(), int(code.group(1))))
+                                     said.strip(), *shell))
     return ended
 
 
-def _background_end(ev: Event, block: int, call: str | None, task: str, summary: str, exit_code: int) -> Event:
+_SHELL_SAID = 'Background command "'
+
+
+def _shell_end(summary: str, status: str | None) -> tuple[int | None, bool] | None:
+    """``(exit code, failed)`` of a background command as its notification's summary and status
+    say, None for another task's. The summary gives the code when the CLI had one: ``…" failed
+    with exit code 1``, ``…" completed (exit code 0)``; without one it says ``…" completed`` or
+    ``…" failed`` alone (the CLI adds `` (exit code N)`` only where the code is known, as ports of
+    its shell task's summary give it, and as session readers quote "Background command \"npm
+    test\" completed"): the command ended so all the same, its code unknown (was: no end at all,
+    a command still running). ``was stopped`` (status killed) gives no end, as before."""
+    code = _NOTIFIED_EXIT.search(summary)
+    if code is not None:
+        exit_code = int(code.group(1))
+        return exit_code, exit_code != 0
+    if status in _SHELL_ENDS and summary.startswith(_SHELL_SAID):
+        return None, status == "failed"
+    return None
+
+
+def _background_end(ev: Event, block: int, call: str | None, task: str, summary: str, exit_code: int | None,
+                    failed: bool) -> Event:
     """The result a background command's end gives its call (raw_type :data:`BACKGROUND_END`)."""
     return Event(ev.session, ev.seq, ev.agent, "tool", "tool_result", block, None, call or TASK_CALL + task, None,
-                 None, summary, exit_code != 0, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END)
+                 None, summary, failed, exit_code, ev.timestamp, ev.file, ev.line, BACKGROUND_END)
 
 
 _MCP_TASK_END = re.compile(r"MCP task \S+ \([^)\n]*\) (completed|failed|cancelled)\.\s*$")
@@ -1178,11 +1208,11 @@ def _stream_task_notification(obj: dict, ev: Event) -> list[Event]:
         return [ev]
     if status in _FINAL_STATUS:
         ev.agent_ref, ev.agent_status = task, _FINAL_STATUS[status]
-    code = _NOTIFIED_EXIT.search(summary) if isinstance(summary, str) else None
-    if code is None:
+    shell = _shell_end(summary, status if isinstance(status, str) else None) if isinstance(summary, str) else None
+    if shell is None:
         return [ev]
     call = obj.get("tool_use_id") if isinstance(obj.get("tool_use_id"), str) and obj["tool_use_id"] else None
-    return [ev, _background_end(ev, 1, call, task, summary.strip(), int(code.group(1)))]
+    return [ev, _background_end(ev, 1, call, task, summary.strip(), *shell)]
 
 
 _BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
@@ -1458,6 +1488,14 @@ ASYNC_RUNNING = "running"
 """The status a background agent's launch result gives it (``status: "async_launched"``) until a
 notification or a poll says how it ended (claude_session applies those after)."""
 _POLLED_AGENT = "<task_type>local_agent</task_type>"
+_POLLED_SHELL = "<task_type>local_bash</task_type>"
+_SHELL_ENDS = frozenset({"completed", "failed"})
+"""A ``TaskOutput`` poll of a background shell (2.1.x; see :data:`POLL_END`) that says it ended
+but gives no exit code: a claude-code-log page's poll card shows the status alone (1.7.0
+``format_TaskOutputResult``). "completed" is the CLI's word for exit 0 and "failed" for any other
+(``Background command "…" completed (exit code 0)`` / ``failed with exit code N``, see
+:func:`_task_notification`): the command ended so, not the poll. A "killed" one's status stays
+unknown."""
 
 
 def _agent_poll(output: str, result) -> tuple[str, str] | None:
@@ -1577,8 +1615,10 @@ def _tool_result(obj: dict, block: dict, session: str, seq: int, agent: str, i: 
             # A poll of a background agent that read its end: the agent's status, not the poll's
             agent_ref, status = polled_agent
             is_error = False
-        elif code is not None and not running and call_id is not None:
+        elif not running and call_id is not None and (code is not None or shell is not None and shell.group(1)
+                                                      in _SHELL_ENDS and _POLLED_SHELL in output[:400]):
             # The poll's own word on which command it read, where it gives one; else its call's input.
+            # A shell's end with no exit code (:data:`_POLLED_SHELL`) ends that command all the same.
             polled = _POLLED_TASK.search(output[:300])
             if isinstance(result, dict):
                 task = result.get("task")

@@ -41,7 +41,8 @@ from pathlib import Path
 from spec_debug.session.events import ReadStats
 from spec_debug.session.formats import claude_code
 from spec_debug.session.formats.claude_code_log_md import (
-    GENERATED, TOOL_NAMES, PageRecords, PageSession, _failed, codex_statuses, page_spans, raw_lines, scalar,
+    GENERATED, TOOL_NAMES, PageRecords, PageSession, _failed, codex_statuses, page_spans, poll_text, raw_lines,
+    scalar,
 )
 from spec_debug.session.formats.common import Cursor
 
@@ -114,6 +115,14 @@ _NOTIFIED_STATUS = re.compile(r"<dt>Status</dt><dd><span class='task-status[^']*
 class="teammate-tool-card task-notification-card"><dt>Task ID</dt><dd>…<code>ID</code>…</dd>
 <dt>Status</dt><dd><span class='task-status status-…'>STATUS</span></dd>…``; its title carries the
 spawning call's id (:data:`_CALL_ID`)."""
+_POLL_TITLE = re.compile(r"TaskOutput (?:<a [^>]*>)?<code>#(?P<id>[^<]+)</code>")
+_POLLED_ROW = re.compile(r"<dt>(?P<key>Retrieval|Type|Status)</dt><dd>(?:<code>|<span class='task-status[^']*'>)"
+                         r"(?P<value>[^<]+)<")
+"""A ``TaskOutput`` poll as claude-code-log 1.7.0 shows it: its title names the task, ``🔍 TaskOutput
+<a class='task-id-backlink' …><code>#ID</code></a>`` (``html/renderer.py`` ``title_TaskOutputInput``),
+its result a ``task-output-card`` of ``Retrieval``, ``Type`` and ``Status`` rows
+(``html/async_formatter.py`` ``format_taskoutput_output``; the exit code and output left out)."""
+_POLLED_KEYS = {"Retrieval": "retrieval", "Type": "type", "Status": "status"}
 _ENDS = ("<div class='fold-bar'", "<div class='children'>", "<div class='fork-point'", "<div class='message-node'>",
          '<button class="toggle-details', '<button class="timeline-toggle', '<button class="resume-session',
          '<button class="follow-updates')
@@ -276,6 +285,7 @@ class _Records(PageRecords):
         self.open_calls: list[tuple[str, bool]] = []  # (call, a sub-agent's) whose result is to come
         self.old_tasks: dict[str, str] = {}  # a 0.2.x page's Task calls whose result is to come: prompts
         self.slash: tuple[int, str | None, str, str] | None = None  # the slash command card just read
+        self.polls: dict[str, str] = {}  # a TaskOutput call whose result is to come -> the task it names
 
     def slash_card(self, line: int, card: str, stamp: str | None,
                    slash: tuple[int, str | None, str, str] | None) -> Iterator[tuple[int, int, dict]]:
@@ -334,7 +344,11 @@ class _Records(PageRecords):
         if kind == "user" and "slash-command" in classes and not marked:
             yield from self.slash_card(line, card, stamp, slash)
             return
-        if kind == "user" and "task-notification" in classes:
+        if kind == "user" and "compacted" in classes:
+            said = _text(body).strip()
+            if said:
+                yield from self.compaction(line, said, stamp, sidechain)
+        elif kind == "user" and "task-notification" in classes:
             task, status = _NOTIFIED_TASK.search(body), _NOTIFIED_STATUS.search(body)
             if task is not None and status is not None:
                 # as the CLI wrote it, read as from the session's JSONL (claude_code._task_notification)
@@ -362,7 +376,7 @@ class _Records(PageRecords):
         elif kind == "assistant":
             said = _text(body).strip()
             if said:
-                yield self.record(line, "assistant", [{"type": "text", "text": said}], stamp, sidechain)
+                yield self.answer(line, said, stamp, sidechain)
         elif kind == "tool_use":
             title = _text(heading.group("title")).strip() if heading is not None else ""
             self.calls += 1
@@ -405,6 +419,10 @@ class _Records(PageRecords):
                 words = title.split()
                 name = next((w for w in words if w[:1].isalpha()), "tool")
                 tool_input = _params_table(body) if "tool-params-table" in body else {}
+                if name == "TaskOutput" and heading is not None \
+                        and (polled := _POLL_TITLE.search(heading.group("title"))) is not None:
+                    tool_input = {"task_id": html.unescape(polled.group("id"))}
+                    self.polls[call_id] = tool_input["task_id"]
             self.open_calls.append((call_id, sidechain))
             yield self.record(line, "assistant", [{"type": "tool_use", "id": call_id, "name": name,
                                                    "input": tool_input}], stamp, sidechain)
@@ -428,6 +446,14 @@ class _Records(PageRecords):
                 spawned = html.unescape(found.group("id")) if found is not None else None
                 body = body[:card_at] + body[body.find("</dl>", card_at) + 5:] if "</dl>" in body[card_at:] else body
             text = _text(body).strip() if "task-result" in body else _result_text(body)
+            task = self.polls.pop(call_id, None) if self.polls else None
+            if task is not None and "task-output-card" in body:
+                # a poll, rebuilt as the CLI wrote it (claude_code POLL_END): the command or agent
+                # it names ended as its status says
+                shown = {_POLLED_KEYS[m.group("key")]: html.unescape(m.group("value"))
+                         for m in _POLLED_ROW.finditer(body)}
+                if "status" in shown:
+                    text = poll_text(task, shown)
             block = {"type": "tool_result", "tool_use_id": call_id, "content": text,
                      "is_error": "error" in classes or _failed(text)}
             if spawned:

@@ -63,7 +63,7 @@ from pathlib import Path
 
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import Event, ReadStats, Spawn
-from spec_debug.session.formats import claude_code
+from spec_debug.session.formats import claude_code, claude_session
 from spec_debug.session.formats.common import Cursor, shell_result
 from spec_debug.session.formats.compressed import kind_of_file
 from spec_debug.session.reader import is_utf16, iter_lines
@@ -94,10 +94,21 @@ _NOTIFIED_SAID = re.compile(r"^🔄 Async result · \*(?P<said>(?:\\.|[^*\\])*)\
 """Such a title with the notification's ``<summary>`` (``title_TaskNotificationMessage``, its stars
 escaped): a background command's ``Background command "…" failed with exit code 1``."""
 _ESCAPED = re.compile(r"\\(.)")
+_POLL = re.compile(r"^🔍 TaskOutput `#(?P<task>[\w-]+)`")
+"""The title of a ``TaskOutput`` poll of a background command or agent (``title_TaskOutputInput``);
+what it read is the line under it (``format_TaskOutputResult``): the task id, then ``**type:**``,
+``**status:**`` and ``**retrieval:**`` each with its value in backticks, `` · `` between them
+(claude-code-log 1.7.0 ``markdown/renderer.py``; the exit code and the output are left out)."""
+_POLLED = re.compile(r"^(?:`#[\w-]+` · )?(?P<fields>\*\*(?:type|status|retrieval):\*\* `[\w-]+`"
+                     r"(?: · \*\*(?:type|status|retrieval):\*\* `[\w-]+`)*)\s*$")
+_POLLED_FIELD = re.compile(r"\*\*(?P<key>type|status|retrieval):\*\* `(?P<value>[\w-]+)`")
 _TOOL = re.compile(r"^(?:✏️ |✍️ |👀|📂|🔎|🌐|🔍|🛑|🔭|💡|🧠|🖼️) +(?P<name>[A-Z]\w*)\b")
 """The other calls the renderer gives an emoji title (``title_EditInput``, ``title_ReadInput``,
 ``title_GrepInput``, ...): the tool's name after it. Their results are kept as the renderer shows
 them (a collapsed file, a diff), not read."""
+_COMPACTED = "User (compacted conversation)"
+"""The title of the summary a compaction handed the model (``title_CompactedSummaryMessage``), the
+summary quoted under it (``format_CompactedSummaryMessage``)."""
 _OTHERS = ("System ", "Teammate", "Memory", "User (", "Slash Command", "🔄 ", "📝 ", "✅ ", "❓ ", "⏰ ")
 """Titles of the renderer's other messages (``title_SystemMessage``: "System Info", "System
 Hook", ...; a teammate's message, a memory file, an async agent's result, the todo list)."""
@@ -285,12 +296,14 @@ def link_spawns(events: Iterator[Event], cursor: Cursor, tree: AgentTree) -> Ite
                 for agent, call in linked.items():
                     if call == ev.call_id:
                         tree.get(agent).status = status
-        elif named and ev.kind == "system" and ev.agent_status is not None and ev.call_id is None \
-                and ev.agent_ref is not None:
-            # A background agent's <task-notification> (the page's "🔄 Async result"): how it
-            # ended, by the agent its Task's launch named, as formats.claude_session reads it from
-            # the JSONL (was the status of the sub-agent's cards: "completed" for a failed one).
-            # One with no cards on the page stays "missing" there too.
+        elif named and ev.agent_status is not None and ev.agent_ref is not None and (
+                ev.kind == "system" and ev.call_id is None
+                or ev.kind == "tool_result" and ev.agent_status in claude_session.ENDED):
+            # A background agent's <task-notification> (the page's "🔄 Async result"), or a
+            # TaskOutput poll that read its end: how it ended, by the agent its Task's launch
+            # named, as formats.claude_session reads it from the JSONL (was the status of the
+            # sub-agent's cards: "completed" for a failed one). One with no cards on the page
+            # stays "missing" there too.
             for call, agent_id in named.items():
                 if agent_id == ev.agent_ref:
                     ended[call] = ev.agent_status
@@ -411,6 +424,44 @@ class PageRecords:
         return out
 
 
+    def answer(self, line: int, said: str, stamp: str | None, sidechain: bool,
+               thinking: bool = False) -> tuple[int, int, dict]:
+        """The model's text, or what the CLI wrote in its place when a request failed for good
+        (``isApiErrorMessage``, model ``<synthetic>``: "API Error: 529 {…}", "Please run /login ·
+        API Error: 401 …"), which the renderer shows as an assistant message like any other: known
+        by its head, as the CLI knows its own (:data:`_API_ERROR_HEADS`), and given the flag the
+        session's JSONL has (claude_code ``_text_kind``: a note, the main agent's an agent error,
+        not the model's words)."""
+        record = self.record(line, "assistant", [{"type": "text", "text": said}], stamp, sidechain)
+        if not thinking and said.startswith(_API_ERROR_HEADS):
+            record[2]["isApiErrorMessage"] = True
+        return record
+
+    def compaction(self, line: int, summary: str, stamp: str | None,
+                   sidechain: bool) -> Iterator[tuple[int, int, dict]]:
+        """A compaction, as the CLI wrote it (a ``compact_boundary`` line, "Conversation
+        compacted", then the summary it handed the model, ``isCompactSummary``), from the page's
+        "User (compacted conversation)" message (``title_CompactedSummaryMessage``: claude-code-log
+        shows the summary, its "System Info" card before it the boundary, at ``--depth hook``):
+        read as the session's JSONL is, a compaction, not the person's prompt or nothing."""
+        boundary = self.record(line, "system", None, stamp, sidechain)
+        del boundary[2]["message"]
+        boundary[2].update(subtype="compact_boundary", content="Conversation compacted")
+        yield boundary
+        said = self.record(line, "user", summary, stamp, sidechain)
+        said[2]["isCompactSummary"] = True
+        yield said
+
+
+_API_ERROR_HEADS = ("API Error: ", "Please run /login · API Error: ")
+"""How the CLI's message of a request that failed for good begins: its own test for one
+(``startsWithApiErrorPrefix``: ``API_ERROR_MESSAGE_PREFIX = 'API Error'``, or the same after
+"Please run /login · ", in the CLI's ``services/api/errors.ts`` as reconstructions of its source
+give it), with the ``: `` before the error its messages put there ("API Error: 529 {…}", "API
+Error: Request timed out", "API Error: Claude's response exceeded the 32000 output token
+maximum…"), as :data:`_AGENT_FAILED` reads a Task's report."""
+
+
 class _Records(PageRecords):
     def __init__(self, cursor: Cursor, version: tuple[int, ...] | None = None) -> None:
         super().__init__(cursor)
@@ -475,11 +526,14 @@ class _Records(PageRecords):
             if args:
                 said += f"\n<command-args>{args}</command-args>"
             yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
-        elif kind == "assistant":
-            said = "\n".join(line[2:] if line.startswith("> ") else line[1:] for line in msg.text
-                             if line.startswith(">")).strip()
+        elif kind == "compacted":
+            said = _quoted(msg.text)
             if said:
-                yield self.record(msg.line, "assistant", [{"type": "text", "text": said}], msg.stamp, msg.sidechain)
+                yield from self.compaction(msg.line, said, msg.stamp, msg.sidechain)
+        elif kind == "assistant":
+            said = _quoted(msg.text)
+            if said:
+                yield self.answer(msg.line, said, msg.stamp, msg.sidechain, msg.name == _THINKING)
         elif kind == "bash_mode":
             for command, out in _commands(msg.fences):
                 yield self.record(msg.line, "user", f"<bash-input>{command}</bash-input>", msg.stamp)
@@ -514,7 +568,12 @@ class _Records(PageRecords):
                         + (f"<summary>{msg.said}</summary>\n" if msg.said else "") + "</task-notification>")
                 yield self.record(msg.line, "user", said, msg.stamp, msg.sidechain)
         elif kind == "tool":
-            yield from self.call(msg, msg.name or "tool", {}, None)
+            if msg.name == "TaskOutput" and msg.said:
+                # a poll, rebuilt as the CLI wrote it (claude_code POLL_END): the command or agent
+                # it names ended as its status says
+                yield from self.call(msg, "TaskOutput", {"task_id": msg.said}, _poll_result(msg.said, msg))
+            else:
+                yield from self.call(msg, msg.name or "tool", {}, None)
         elif kind == "generic":
             if msg.tentative:  # a heading straight after it: no call (the message before it stands)
                 if msg.prev is not None:
@@ -549,6 +608,32 @@ class _Records(PageRecords):
                 block["agentId"] = agent  # the background agent its title names
                 self.cursor.inline_spawns[agent] = call_id  # its messages on the page are of this call
             yield self.record(result[2], "user", [block], msg.stamp, msg.sidechain)
+
+
+def _quoted(text: list[str]) -> str:
+    """The text a section quotes (``_quote``: the model's words, a compaction's summary)."""
+    return "\n".join(line[2:] if line.startswith("> ") else line[1:] for line in text if line.startswith(">")).strip()
+
+
+def _poll_result(task: str, msg: _Message) -> tuple[str, str, int] | None:
+    """A ``TaskOutput`` poll's result as the CLI wrote it (``<retrieval_status>``, ``<task_id>``,
+    ``<task_type>``, ``<status>``, blank lines between), from what its card shows
+    (:data:`_POLLED`); None where the card shows no status."""
+    for line in msg.text:
+        if "**status:**" in line and (polled := _POLLED.match(line)) is not None:
+            return "", poll_text(task, dict(_POLLED_FIELD.findall(polled.group("fields")))), msg.line
+    return None
+
+
+def poll_text(task: str, shown: dict[str, str]) -> str:
+    """The CLI's ``TaskOutput`` result from the fields a page shows of it (``retrieval``, ``type``,
+    ``status``; shared by the HTML reader)."""
+    parts = [f"<retrieval_status>{shown['retrieval']}</retrieval_status>"] if shown.get("retrieval") else []
+    parts.append(f"<task_id>{task}</task_id>")
+    if shown.get("type"):
+        parts.append(f"<task_type>{shown['type']}</task_type>")
+    parts.append(f"<status>{shown['status']}</status>")
+    return "\n\n".join(parts)
 
 
 def _expansion_only(text: list[str]) -> bool:
@@ -696,9 +781,11 @@ def _message(title: str, line: int) -> _Message | None:
     if title.startswith(_USER) and title[len(_USER):len(_USER) + 2] in ("", ": "):
         return _Message("user", line)
     if title.startswith((_ASSISTANT, _SUB_ASSISTANT, _THINKING)):
-        return _Message("assistant", line)
+        return _Message("assistant", line, _THINKING if title.startswith(_THINKING) else None)
     if title == _BASH_MODE:
         return _Message("bash_mode", line)
+    if title == _COMPACTED:
+        return _Message("compacted", line)
     if (m := _BASH.match(title)) is not None:
         return _Message("bash", line, "Bash", _unescaped(m.group("said")))
     if (m := _COMMAND.match(title)) is not None:
@@ -710,6 +797,8 @@ def _message(title: str, line: int) -> _Message | None:
     if title.startswith(_NOTIFICATION):
         said = _NOTIFIED_SAID.match(title)
         return _Message("notification", line, None, _unescaped(said.group("said")) if said is not None else None)
+    if (m := _POLL.match(title)) is not None:
+        return _Message("tool", line, "TaskOutput", m.group("task"))
     if (m := _TOOL.match(title)) is not None:
         return _Message("tool", line, m.group("name"))
     return None

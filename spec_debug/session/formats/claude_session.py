@@ -58,7 +58,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
                 tree.get(ev.agent)
                 pending[ev.call_id] = (ev.agent, ev.spawn)  # not the event: its prompt may be long
             elif ev.kind == "tool_result" and ev.call_id and ev.call_id not in pending and ev.agent_ref \
-                    and ev.agent_status in _ENDED:
+                    and ev.agent_status in ENDED:
                 notified[ev.agent_ref] = ev.agent_status  # a TaskOutput poll read a background agent's end
             elif ev.kind == "tool_result" and ev.call_id and (ev.agent_ref or ev.agent_status):
                 # An interrupted call's result names no agent: the meta.json link does.
@@ -225,7 +225,7 @@ still running (the person stopping them all): ``{"type": "system", "subtype":
 outstanding background agents", as a TypeScript model of the CLI's records puts it). An agent
 launched before it with no word on its end was stopped there (was "running")."""
 _TAIL_KINDS = frozenset({"prompt", "text", "tool_call", "tool_result", "system"})
-_ENDED = frozenset({"completed", "failed", "interrupted"})
+ENDED = frozenset({"completed", "failed", "interrupted"})
 """How a background agent ended, as its notification or a poll of it says (claude_code._FINAL_STATUS)."""
 
 
