@@ -575,6 +575,12 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
     if error_type == "string_pattern_mismatch" and field == "code" and isinstance(value, str) \
             and re.fullmatch(r"[A-Z]{2,4}\d{3}", value.strip().upper()):
         return f"a finding code is upper case: code: {value.strip().upper()}"
+    if error_type == "string_pattern_mismatch" and field == "code" and isinstance(value, str):
+        # `SD-101`, `SD 101` (as a ticket writes it), `SD9999`, `GPU0001`: refused with the
+        # pattern alone, a regex to decode.
+        joined = re.sub(r"[\s_.-]+", "", value).upper()
+        form = "a finding code is 2 to 4 capital letters and 3 digits (SD101; a playbook's own, e.g. GPU101)"
+        return f"{form}: code: {joined}" if re.fullmatch(r"[A-Z]{2,4}\d{3}", joined) else form
     return None
 
 
