@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import errno
 import io
 import json
@@ -471,8 +472,12 @@ def main() -> None:
                             r"difference|union))", category=FutureWarning)
     try:
         app()
+    except SystemExit as exc:
+        _exit_at_once_on_signals(exc.code)
+        raise
     except SpecDebugError as exc:  # raised outside a command's own handling
         print_error(exc)
+        _exit_at_once_on_signals(exc.exit_code)
         sys.exit(exc.exit_code)
     except OSError as exc:
         # Writing the output failed (stdout on a full disk, `> /dev/full`, an NFS home gone
@@ -481,7 +486,39 @@ def main() -> None:
         _quiet_stdout()
         what = f"{exc.filename}: " if exc.filename else "writing the output: "
         print_error(SpecDebugError(f"{what}{exc.strerror or exc}"))
+        _exit_at_once_on_signals(3)
         sys.exit(3)
+
+
+def _exit_at_once_on_signals(code: object) -> None:
+    """The command is over and its exit code decided; what is left is the interpreter winding
+    down (the host threads joined, then a fleet's record freed: half a second after a 60-host
+    run). A second Ctrl-C there (the first stopped the reports) killed the process with SIGINT
+    (status 130 in a shell, no word) instead of the 3 that says the run was aborted, with
+    run.json complete. A signal now ends the process at once with the code decided while
+    threads are joined; once they are (atexit runs after that), the last teardown ignores
+    signals: CPython puts a handler of ours back to SIG_DFL before it frees the objects
+    (_PySignal_Fini), and an ignored one it leaves."""
+    status = code if isinstance(code, int) else 0 if code is None else 1
+
+    def end(signum, frame) -> None:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # a closed or broken stream: nothing more can be said on it
+                pass
+        os._exit(status)
+
+    _set_stop_signals(end)
+    atexit.register(_set_stop_signals, signal.SIG_IGN)
+
+
+def _set_stop_signals(handler: Any) -> None:
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        try:
+            signal.signal(signum, handler)
+        except (ValueError, OSError):  # not the main thread (an embedding caller): left as it is
+            pass
 
 
 class _ClosedStdout(io.TextIOBase):

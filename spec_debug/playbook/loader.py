@@ -548,6 +548,9 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
             return f"write {field}: {close[0]}"
         return f"write {field}: {options[0]} (or {', '.join(options[1:])})" if options else None
     message = str(error.get("msg", "")).removeprefix("Value error, ")
+    unobservable = re.match(r"exit code (-?\d+) is never observed", message)
+    if unobservable:
+        return _exit_code_hint(int(unobservable.group(1)))
     if message.startswith("'with' only applies to probe steps"):
         return "a run: step takes values in its command ({{ var }}): remove with:, or make the step a probe: NAME"
     if message.startswith("a regex capture needs named groups"):
@@ -572,6 +575,12 @@ def _fallback_hint(error: Any, path: tuple[Any, ...], value: Any) -> str | None:
     if error_type == "string_pattern_mismatch" and field == "code" and isinstance(value, str) \
             and re.fullmatch(r"[A-Z]{2,4}\d{3}", value.strip().upper()):
         return f"a finding code is upper case: code: {value.strip().upper()}"
+    if error_type == "string_pattern_mismatch" and field == "code" and isinstance(value, str):
+        # `SD-101`, `SD 101` (as a ticket writes it), `SD9999`, `GPU0001`: refused with the
+        # pattern alone, a regex to decode.
+        joined = re.sub(r"[\s_.-]+", "", value).upper()
+        form = "a finding code is 2 to 4 capital letters and 3 digits (SD101; a playbook's own, e.g. GPU101)"
+        return f"{form}: code: {joined}" if re.fullmatch(r"[A-Z]{2,4}\d{3}", joined) else form
     return None
 
 
@@ -592,6 +601,17 @@ _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|sec|secs|seconds?|m|min|min
 _SECONDS_PER_UNIT = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
 _GO_DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|h|m|s)")
 _GO_DURATION = re.compile(r"(?:\d+(?:\.\d+)?\s*(?:ms|h|m|s)\s*){2,}")
+
+
+def _exit_code_hint(code: int) -> str:
+    """What to write for an exit code no command reports (models.Expectation)."""
+    if -64 <= code <= -1:
+        # Python's subprocess gives a command killed by signal N returncode -N; a shell, ssh and
+        # this runner say 128 + N.
+        return f"a command killed by signal {-code} exits {128 - code} (Python's returncode says {code}): write exit_code: {128 - code}"
+    if code > 255:
+        return f"only the low 8 bits of a status reach the caller (exit {code} is seen as {code % 256}): write exit_code: {code % 256}"
+    return "write a code from 0 to 255 (a command killed by signal N exits 128 + N)"
 
 
 def _shape_hint(error_type: str, path: tuple[Any, ...], value: Any) -> str | None:

@@ -137,6 +137,17 @@ class Expectation(_Strict):
     description: str | None = None
     finding: FindingTemplate | None = None
 
+    @field_validator("exit_code")
+    @classmethod
+    def _observable(cls, value: int | list[int] | None) -> int | list[int] | None:
+        # A parent sees only the low 8 bits of a status (POSIX exit(): "status & 0377"), and a
+        # command killed by signal N is recorded as 128 + N (runner/local.py, ssh.py), never as
+        # Python's returncode -N: `exit_code: -9` or `exit_code: 256` failed on every host.
+        for code in [value] if isinstance(value, int) else value or []:
+            if not 0 <= code <= 255:
+                raise ValueError(f"exit code {code} is never observed: an exit status is 0 to 255")
+        return value
+
     @model_validator(mode="after")
     def _one_assertion(self) -> "Expectation":
         set_keys = [k for k in ("exit_code", "contains", "not_contains", "matches", "that") if getattr(self, k) is not None]

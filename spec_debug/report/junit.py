@@ -37,6 +37,11 @@ def failure_text(finding: Finding, limit: int = 20000) -> str:
     return "\n\n".join(parts)
 
 
+def _tail(text: str, keep: int) -> str:
+    """The last ``keep`` characters (text[-0:] would be all of it)."""
+    return text[len(text) - keep:] if keep < len(text) else text
+
+
 def junit_xml(record: RunRecord) -> str:
     from spec_debug.report.views import evidence_limit, output_limit
 
@@ -72,9 +77,9 @@ def junit_xml(record: RunRecord) -> str:
             # control pictures), as the HTML and Markdown reports show it: CI renders these
             # as plain text, where "\u001b[31m" is litter. The tail, where the error is.
             if step.stdout:
-                ET.SubElement(case, "system-out").text = screen_text(step.stdout)[-tail:]
+                ET.SubElement(case, "system-out").text = _tail(screen_text(step.stdout), tail)
             if step.stderr:
-                ET.SubElement(case, "system-err").text = screen_text(step.stderr)[-tail:]
+                ET.SubElement(case, "system-err").text = _tail(screen_text(step.stderr), tail)
         cut_step = any(s.status in ("error", "timeout") for s in steps)
         if host.status == "error" and not (steps and steps[-1].status == "error"):
             # Only a host whose error its last step's case does not carry: one whose connection

@@ -64,4 +64,5 @@ def clip_middle(text: object, limit: int = 20000) -> str:
         return value
     half = limit // 2
     left_out = len(value) - 2 * half
-    return f"{value[:half]}\n... [{left_out} characters left out of this report; run.json holds them] ...\n{value[-half:]}"
+    # value[-0:] is the whole text: a share of 0 or 1 keeps only the line (a fleet's budget spent)
+    return f"{value[:half]}\n... [{left_out} characters left out of this report; run.json holds them] ...\n{value[len(value) - half:]}"

@@ -440,22 +440,23 @@ OUTPUT_BUDGET = 6_000_000
 tail) by itself, and a fleet run (200 hosts x 30 steps of pip lists and server logs) made a
 123 MB report.html that a browser hangs on; run.json keeps every byte."""
 OUTPUT_CEILING = 20_000
-OUTPUT_FLOOR = 2_000
-"""The least of a stream a report shows, however many there are: its first lines and the last
-ones, where a traceback ends."""
 
 
 def output_limit(lengths: list[int], budget: int = OUTPUT_BUDGET) -> int:
     """The characters each output stream keeps so that all of them fit the budget: short outputs
     are shown whole and the long ones share what is left alike (the water level over the
-    lengths), between OUTPUT_FLOOR and OUTPUT_CEILING."""
+    lengths), at most OUTPUT_CEILING each. The budget is a bound, not a wish: a floor of 2,000
+    per stream made it one as soon as a run had more than budget / 2,000 long streams (200 hosts
+    x 30 steps of logs: 12 million characters of output for a budget of 6 million; 25,000
+    findings quoting their stdout: 50 million for 2 million), so a fleet's streams keep less
+    than 2,000 each, still their head and their tail."""
     if sum(min(n, OUTPUT_CEILING) for n in lengths) <= budget:
         return OUTPUT_CEILING
     left, ordered = budget, sorted(lengths)
     for index, length in enumerate(ordered):
         share = left // (len(ordered) - index)
         if length > share:
-            return max(OUTPUT_FLOOR, min(OUTPUT_CEILING, share))
+            return min(OUTPUT_CEILING, share)
         left -= length
     return OUTPUT_CEILING
 
@@ -468,7 +469,7 @@ OUTPUT_BUDGET. Each finding's evidence was cut to 20,000 by itself and nothing b
 
 def evidence_limit(findings: list[Finding]) -> int:
     """The characters each finding's evidence keeps (output_limit over EVIDENCE_BUDGET): short
-    evidence whole, long evidence its head and tail, at least OUTPUT_FLOOR."""
+    evidence whole, long evidence its head and tail."""
     return output_limit([len("\n".join(f.evidence)) for f in findings if f.evidence], EVIDENCE_BUDGET)
 
 
@@ -480,7 +481,7 @@ each command whole."""
 
 def command_limit(record: RunRecord) -> int:
     """The characters each step's command keeps (output_limit over COMMAND_BUDGET): short
-    commands whole, long ones their head and tail, at least OUTPUT_FLOOR."""
+    commands whole, long ones their head and tail."""
     return output_limit([len(step.command) for step in record.steps if step.command], COMMAND_BUDGET)
 
 

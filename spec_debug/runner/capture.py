@@ -186,11 +186,18 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
     the capture's default) though the output holds it, and an `all: true` list silently holds
     the head's and tail's matches only."""
     facts: dict[str, Any] = {}
+    # The facts a capture of this step found in the output. Two captures of one fact are two
+    # spellings of a line (SGLang's `accept len: 3.20`, vLLM's `Mean acceptance length: 3.20`):
+    # the one that matched nothing set the fact None (or its default) over the value the other
+    # had found, and the step said the capture "matched nothing".
+    found: set[str] = set()
     parsed_json: dict[str, Any] = {}
     for capture in captures:
         text = {"stdout": stdout, "stderr": stderr, "output": stdout + ("\n" if stdout and stderr else "") + stderr}[capture.from_]
         if capture.regex is not None:
-            facts.update(_regex_capture(capture, text, whole))
+            values, hits = _regex_capture(capture, text, whole)
+            facts.update((name, value) for name, value in values.items() if name in hits or name not in found)
+            found |= hits
             continue
         assert capture.json_path is not None and capture.name is not None
         if capture.from_ not in parsed_json:
@@ -204,11 +211,16 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
                                "deep (lists and objects within each other); capture a part of it with a longer json: path")
         # A JSON null is "no value" as a missing key is: `{"port": null}` with `default: 30000`
         # gave the fact None, and the next command using it failed asking for a default.
-        facts[capture.name] = convert(capture.default if value is None else value, capture.type, capture.name)
+        if value is not None or capture.name not in found:
+            facts[capture.name] = convert(capture.default if value is None else value, capture.type, capture.name)
+        if value is not None:
+            found.add(capture.name)
     return facts
 
 
-def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None) -> dict[str, Any]:
+def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None) -> tuple[dict[str, Any], set[str]]:
+    """The facts the capture sets, and the names of those it found in the text (a match, the
+    group taking part in it), as against those left None or at their default."""
     assert capture.regex is not None
     # A single capture takes the first match: guarded against quadratic scans (output_regex).
     pattern = re.compile(capture.regex, re.MULTILINE) if capture.all else compile_first_match(capture.regex)
@@ -236,12 +248,16 @@ def _regex_capture(capture: Capture, text: str, whole: WholeOutput | None = None
     if capture.name is not None and capture.name not in pattern.groupindex:
         group: str | int = 1 if pattern.groups else 0
         values = [convert(m.group(group), capture.type, capture.name) for m in matches]
-        return {capture.name: values if capture.all else _first_or_default(values, capture)}
+        hit = {capture.name} if any(v is not None for v in values[: None if capture.all else 1]) else set()
+        return {capture.name: values if capture.all else _first_or_default(values, capture)}, hit
     result: dict[str, Any] = {}
+    hits: set[str] = set()
     for name in names if capture.name is None else [capture.name]:
         values = [convert(m.group(name), capture.type, name) for m in matches]
         result[name] = values if capture.all else _first_or_default(values, capture)
-    return result
+        if any(v is not None for v in values[: None if capture.all else 1]):
+            hits.add(name)
+    return result, hits
 
 
 def _first_or_default(values: list[Any], capture: Capture) -> Any:

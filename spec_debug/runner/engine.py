@@ -65,6 +65,8 @@ and every write is still a whole record put in place atomically."""
 
 # The message of a step the user skipped at a `--step` prompt (the demo names these steps).
 SKIPPED_BY_USER = "skipped by the user (step-through)"
+# Added to the stop reason of a host the run was stopped before it began (queued behind --forks).
+NOT_STARTED = "not started: the run was stopped before this host's turn"
 
 
 @dataclass
@@ -369,7 +371,13 @@ class Run:
     def _run_host(self, target: HostTarget) -> None:
         host = self._host_record(target.name)
         host.status = "running"
-        host.started_at = utc_now()
+        # A host still queued behind --forks when the run was stopped never began: it keeps no
+        # start time and its error says so. It read as a host cut while it ran (started_at the
+        # moment of the Ctrl-C, the same "interrupted (Ctrl-C)" as a host stopped mid-step), so
+        # neither run.json nor the reports told which hosts were never looked at.
+        not_started = self.abort.is_set()
+        if not not_started:
+            host.started_at = utc_now()
         self.options.reporter.host_started(target.name)
         facts: dict[str, Any] = {}  # raw: later steps template them ({{ facts.hf_token }})
         self._step_views[target.name] = {}
@@ -408,6 +416,8 @@ class Run:
         except _Abort:
             host.status = "aborted"
             host.error = self.record.abort_reason or "aborted"
+            if not_started:
+                host.error += f"; {NOT_STARTED}"
         except TransportError as exc:
             self._past_steps.add(target.name)
             if self.abort.is_set():  # a connect given up by the interrupt, or cut by it: not the host's fault

@@ -296,6 +296,8 @@ def resolve_hosts(
     from spec_debug.runner.inventory import load_inventory, select
 
     loaded = load_inventory(inventory) if inventory is not None else None
+    for warning in loaded.warnings if loaded is not None and warn is not None else []:
+        warn(warning)
     known = set(loaded.hosts) if loaded is not None else set()
     names: list[str] = []
     for host in hosts:

@@ -101,6 +101,9 @@ class Inventory:
     var_lines: dict[tuple[str, str, str], str] = field(default_factory=dict)
     """("host" or "group", its name, var) -> ``file:line`` of the INI line that set it last, for a
     refusal to name (none where a YAML file or group_vars/host_vars set it last)."""
+    warnings: list[str] = field(default_factory=list)
+    """What the files hold that Ansible warns of and reads all the same (a key given twice in a
+    mapping: the last one is used), for the run to say before it starts."""
     _login_defaults: dict[str, tuple[str, str]] | None = field(default=None, repr=False, compare=False)
 
     def group(self, name: str) -> Group:
@@ -386,6 +389,7 @@ def _merge(into: Inventory, other: Inventory) -> None:
         target.vars.update(group.vars)
         _set_elsewhere(into, "group", name, group.vars)
     into.var_lines.update(other.var_lines)
+    into.warnings += other.warnings
 
 
 def _set_elsewhere(inventory: Inventory, scope: str, name: str, values: dict[str, Any]) -> None:
@@ -398,14 +402,14 @@ def _set_elsewhere(inventory: Inventory, scope: str, name: str, values: dict[str
 def _add_vars_folders(inventory: Inventory, base: Path) -> None:
     """group_vars/NAME and host_vars/NAME beside the inventory, as Ansible's host_group_vars plugin reads them."""
     for name, group in inventory.groups.items():
-        group.vars.update(found := _vars_for(base / "group_vars", name))
+        group.vars.update(found := _vars_for(base / "group_vars", name, inventory.warnings))
         _set_elsewhere(inventory, "group", name, found)
     for name, host_vars in inventory.hosts.items():
-        host_vars.update(found := _vars_for(base / "host_vars", name))
+        host_vars.update(found := _vars_for(base / "host_vars", name, inventory.warnings))
         _set_elsewhere(inventory, "host", name, found)
 
 
-def _vars_for(folder: Path, name: str) -> dict[str, Any]:
+def _vars_for(folder: Path, name: str, warnings: list[str]) -> dict[str, Any]:
     if not folder.is_dir():
         return {}
     # Ansible's order, the later file winning: the folder NAME/ first, then NAME, NAME.yml,
@@ -418,17 +422,17 @@ def _vars_for(folder: Path, name: str) -> dict[str, Any]:
         if candidate.is_dir():
             for inside in sorted(candidate.rglob("*")):
                 if inside.is_file() and inside.suffix in _VARS_SUFFIXES and not inside.name.startswith("."):
-                    found.update(_read_vars_file(inside))
+                    found.update(_read_vars_file(inside, warnings))
         elif candidate.is_file():
-            found.update(_read_vars_file(candidate))
+            found.update(_read_vars_file(candidate, warnings))
     return found
 
 
-def _read_vars_file(path: Path) -> dict[str, Any]:
+def _read_vars_file(path: Path, warnings: list[str]) -> dict[str, Any]:
     text = _read_text(path, "vars file")
     if text.lstrip().startswith(_VAULT_HEADER):
         return {}  # a whole file encrypted with ansible-vault: secrets we neither need nor can read
-    data = _load_yaml(text, str(path), "vars file")
+    data = _load_yaml(text, str(path), "vars file", warnings)
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -456,6 +460,29 @@ class _AnsibleYamlLoader(_BoundedLoader):
 
     source = "<inventory>"
     """The file read, for the place a _ReshapedNumber names."""
+    duplicates: list[str]
+    """Each key a mapping gives twice, where and which value is used."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        # PyYAML keeps the last of two equal keys and says nothing: `gpu01:` twice under hosts:
+        # (a host pasted in again with other vars) or `vllm_version:` twice in group_vars ran
+        # the first one's settings nowhere. Ansible reads them the same way but warns ("found
+        # a duplicate dict key (k). Using last defined value only": DUPLICATE_YAML_DICT_KEY,
+        # `warn` by default). Keys brought in by a merge (`<<: *defaults`) are meant to be
+        # overridden and are not counted.
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[Any, yaml.Node] = {}
+            for key_node, _ in node.value:
+                if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node)
+                if key in seen:
+                    first = seen[key].start_mark.line + 1
+                    mark = key_node.start_mark
+                    self.duplicates.append(f"{self.source}:{mark.line + 1}:{mark.column + 1}: duplicate key {key!r}: "
+                                           f"this value is used, the one on line {first} is dropped (as Ansible does)")
+                seen[key] = key_node
+        return super().construct_mapping(node, deep)
 
 
 def _past_bound(exc: _TooDeep | _TooManyValues | _TooMuchText, source: str, text: str, kind: str) -> UsageError:
@@ -511,9 +538,10 @@ def _past_the_end(exc: yaml.MarkedYAMLError, text: str) -> bool:
     return exc.problem_mark is not None and exc.problem_mark.line >= text.count("\n") and exc.context_mark is not None
 
 
-def _load_yaml(text: str, source: str, kind: str = "inventory") -> Any:
+def _load_yaml(text: str, source: str, kind: str = "inventory", warnings: list[str] | None = None) -> Any:
     loader = _AnsibleYamlLoader(text)
     loader.source = source
+    loader.duplicates = warnings if warnings is not None else []
     try:
         return loader.get_single_data()
     except yaml.MarkedYAMLError as exc:
@@ -666,7 +694,8 @@ def _before_comment(value: str) -> str:
 
 
 def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
-    data = _load_yaml(text, path)
+    warnings: list[str] = []
+    data = _load_yaml(text, path, warnings=warnings)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -675,7 +704,7 @@ def parse_yaml_inventory(text: str, path: str = "<inventory>") -> Inventory:
         # An inventory plugin's config (plugin: amazon.aws.aws_ec2): only Ansible can query the cloud.
         raise UsageError(f"{path} configures the Ansible inventory plugin {data['plugin']!r}, which spec-debug cannot run",
                          hint=f"save the hosts it finds and pass that: ansible-inventory -i {path} --list > hosts.json, then -i hosts.json")
-    inventory = Inventory(path)
+    inventory = Inventory(path, warnings=warnings)
     inventory.group("all")
     if _is_listed_inventory(data):
         _listed_inventory(inventory, data, path)
