@@ -242,6 +242,53 @@ def _other_torch_files(directory: Path) -> str:
     return ""
 
 
+# What vLLM and SGLang load from a folder with no *.safetensors: every file of the first of
+# "*.bin", "*.pt" that matches anything here, less the trainer files they know by name
+# (vLLM 0.34.0 model_loader/default_loader.py _prepare_weights and weight_utils.py
+# filter_files_not_needed_for_inference; SGLang 0.5.23 model_loader/loader.py and
+# weight_utils.py, the same code). transformers' from_pretrained reads only pytorch_model.bin.
+_ENGINE_PICKLE_PATTERNS = ("*.bin", "*.pt")
+_ENGINE_SKIPPED = ("training_args.bin", "optimizer.bin", "optimizer.pt", "scheduler.pt",
+                   "scaler.pt")
+
+
+def _engine_pickles_note(directory: Path) -> str:
+    """'; <what vLLM and SGLang load here>' for a folder read past for want of
+    model.safetensors or pytorch_model.bin: the torch.save files the server would serve (and
+    any trainer state it would take for weights), or that it finds no weights either."""
+    weights, state = _torch_files(directory)
+    if not weights and not state:
+        return ""
+    try:
+        pattern, matched = next(((pattern, names) for pattern in _ENGINE_PICKLE_PATTERNS
+                                 for names in [sorted(p.name for p in directory.glob(pattern))]
+                                 if names), ("", []))
+    except OSError:
+        return ""
+    loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
+    if not loaded:
+        if not matched:
+            return ("; vLLM and SGLang find no weights here either (they load *.safetensors, "
+                    "*.bin or *.pt files only)")
+        before = " (*.bin is matched before *.pt)" if pattern == "*.bin" and any(
+            directory.glob("*.pt")) else ""
+        verb = "take {}{}, then skip {}".format(_shown(matched), before,
+                                                "it" if len(matched) == 1 else "them")
+        return (f"; vLLM and SGLang find no weights here either: they {verb} "
+                "(\"Cannot find any model weights\")")
+    served = [name for name in loaded if name in weights]
+    as_weights = [name for name in loaded if name not in weights]
+    skips = ("they skip only " + ", ".join(_ENGINE_SKIPPED[:-1]) + " and "
+             + _ENGINE_SKIPPED[-1])
+    if not served:
+        return f"; vLLM and SGLang would read {_shown(as_weights)} as the weights ({skips})"
+    also = (f" and would load {_shown(as_weights)} as weights too ({skips})"
+            if as_weights else "")
+    return (f"; vLLM and SGLang would serve {_shown(served)} (with no *.safetensors here they "
+            f"load every *.bin, else every *.pt){also}; transformers' from_pretrained (so "
+            f"speculators) cannot load {'it' if len(served) == 1 else 'them'}")
+
+
 def _weights_in_trainer_state(directory: Path, state: list[str]) -> str | None:
     """Which weights a training_state.pt or modelopt_state.pth holds: SpecForge's and
     ModelOpt's HF checkpointing's hold none, other trainers' scripts and mto.save put the
@@ -920,7 +967,8 @@ class TensorStore:
                                                    str(tensor.dtype))
             return store
         raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
-                              "pytorch_model.bin" + _other_torch_files(directory),
+                              "pytorch_model.bin" + _other_torch_files(directory)
+                              + _engine_pickles_note(directory),
                               hint=interrupted_hub_download(directory)
                               or _torch_files_hint(directory))
 
