@@ -702,12 +702,41 @@ def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
             "whichever of the two is the older save of this draft")
 
 
+def extra_pickles_note(store: "TensorStore", role: str) -> str | None:
+    """Other *.bin files beside the pytorch_model.bin (or the shards its index names) the
+    store was read from: transformers' from_pretrained reads only those, vLLM and SGLang every
+    *.bin of a folder with no *.safetensors but the ones they skip by name (see
+    _engine_pickles_note): an older export left there (its tensors set in file order), or
+    accelerate's scheduler.bin / sampler.bin, reach the server as weights."""
+    if store._bin_state is None or not store.infos:
+        return None
+    directory = next(iter(store.infos.values())).file.parent
+    try:
+        read = bin_files(directory)
+        others = sorted(p.name for p in directory.glob("*.bin")
+                        if p not in read and not p.name.endswith(_ENGINE_SKIPPED))
+    except (CheckpointError, OSError):
+        return None
+    if not others or not read:
+        return None
+    names = _shown(others)
+    read_names = "pytorch_model.bin" if read == [directory / "pytorch_model.bin"] else (
+        f"the {len(read)} shard(s) {_BIN_INDEX} names")
+    skipped = " and ".join(name for name in _ENGINE_SKIPPED if name.endswith(".bin"))
+    return (f"{directory} holds {names} beside {read_names}, which was read (as transformers, "
+            f"so speculators, reads it): vLLM and SGLang load every *.bin in a folder with no "
+            f"*.safetensors (they skip only {skipped}), so they load {names} as weights too, "
+            f"and a tensor stored in both is set from the file they read last: move {names} "
+            f"out of the {role}'s folder")
+
+
 def store_notes(draft: "TensorStore", target: "TensorStore | None" = None) -> list[str]:
     """The notes on the files the weights were read from, the draft's and the target's in
     turn (stale index, shadowed single file, unindexed files), then the draft's copies of one
     tensor: what eval and vocab say of the same files."""
     notes = []
-    for note_of in (stale_index_note, shadowed_single_note, unindexed_note):
+    for note_of in (stale_index_note, shadowed_single_note, unindexed_note,
+                    extra_pickles_note):
         notes += [note_of(draft, "draft"), note_of(target, "target") if target is not None else None]
     notes.append(duplicated_note(draft, "draft"))
     notes.append(unread_pickle_note(draft, "draft"))
