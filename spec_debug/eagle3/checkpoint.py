@@ -689,7 +689,7 @@ def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
     binaries = _unread_pickles(store) if role == "draft" else []
     differ = _pickle_difference(store, binaries) if binaries else None
     if differ is None:
-        return None
+        return _unread_torch_save_note(store) if role == "draft" and not binaries else None
     directory = binaries[0].parent
     if (directory / _BIN_INDEX).is_file() and binaries != [directory / "pytorch_model.bin"]:
         pickles, verb, them = (f"{directory / _BIN_INDEX} and the {len(binaries)} shard(s) it "
@@ -700,6 +700,26 @@ def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
             "vLLM, SGLang and transformers (so speculators) load only the safetensors when "
             f"both are there, which were read here; {them} never served: delete "
             "whichever of the two is the older save of this draft")
+
+
+def _unread_torch_save_note(store: "TensorStore") -> str | None:
+    """A torch.save file under another name (model.pt, draft.pth) beside the safetensors the
+    draft was read from, holding other weights: a fix saved with torch.save(state_dict) into
+    the folder. Nobody loads it while a *.safetensors is there: transformers' from_pretrained
+    knows no such name, vLLM and SGLang take the first of "*.safetensors", "*.bin", "*.pt"
+    that matches (see _engine_pickles_note)."""
+    if store._bin_state is not None or not store.infos:
+        return None
+    directory = next(iter(store.infos.values())).file.parent
+    for name in _torch_files(directory)[0]:
+        differ = _pickle_difference(store, [directory / name])
+        if differ is not None:
+            return (f"{directory / name} holds other weights than the safetensors beside it "
+                    f"({differ} differs): vLLM, SGLang and transformers (so speculators) load "
+                    "only the safetensors, which were read here; the torch.save file is never "
+                    "served: if it is the newer save of this draft, write it as "
+                    "model.safetensors (safetensors.torch.save_file), else delete it")
+    return None
 
 
 def extra_pickles_note(store: "TensorStore", role: str) -> str | None:
