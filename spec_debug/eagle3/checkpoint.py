@@ -740,12 +740,14 @@ def extra_pickles_note(store: "TensorStore", role: str) -> str | None:
     if not others or not read:
         return None
     names = _shown(others)
-    read_names = "pytorch_model.bin" if read == [directory / "pytorch_model.bin"] else (
-        f"the {len(read)} shard(s) {_BIN_INDEX} names")
+    single = read == [directory / "pytorch_model.bin"]
+    read_names = ("pytorch_model.bin, which was read (as transformers, so speculators, reads it)"
+                  if single else f"the {len(read)} shard(s) {_BIN_INDEX} names, which were "
+                  "read (as transformers, so speculators, reads them)")
     skipped = " and ".join(name for name in _ENGINE_SKIPPED if name.endswith(".bin"))
-    return (f"{directory} holds {names} beside {read_names}, which was read (as transformers, "
-            f"so speculators, reads it): vLLM and SGLang load every *.bin in a folder with no "
-            f"*.safetensors (they skip only {skipped}), so they load {names} as weights too, "
+    return (f"{directory} holds {names} beside {read_names}: vLLM and SGLang load every *.bin "
+            f"in a folder with no *.safetensors, whatever an index names (they skip only "
+            f"{skipped}), so they load {names} as weights too, "
             f"and a tensor stored in both is set from the file they read last: move {names} "
             f"out of the {role}'s folder")
 

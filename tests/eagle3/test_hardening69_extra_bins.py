@@ -65,7 +65,8 @@ def test_an_older_export_beside_pytorch_model_bin_is_named(draft):
     assert _about_bins(_notes(draft)) == [
         f"{draft} holds model_old.bin beside pytorch_model.bin, which was read (as "
         "transformers, so speculators, reads it): vLLM and SGLang load every *.bin in a "
-        "folder with no *.safetensors (they skip only training_args.bin and optimizer.bin), "
+        "folder with no *.safetensors, whatever an index names (they skip only "
+        "training_args.bin and optimizer.bin), "
         "so they load model_old.bin as weights too, and a tensor stored in both is set from "
         "the file they read last: move model_old.bin out of the draft's folder"]
 
@@ -87,3 +88,27 @@ def test_the_files_the_engines_skip_are_not_named(draft):
     torch.save({"output_dir": "x"}, draft / "training_args.bin")
     torch.save({"state": {}}, draft / "optimizer_state_dict.pt")  # *.bin matched first
     assert _about_bins(_notes(draft)) == []
+
+
+def test_a_stale_shard_beside_an_index_is_named(draft):
+    """A sharded pickle save (pytorch_model.bin.index.json and the two shards it names) over
+    a folder that held a three-shard save: the third old shard stays. The engines filter only
+    safetensors files by an index."""
+    state = torch.load(draft / "pytorch_model.bin", weights_only=True)
+    (draft / "pytorch_model.bin").unlink()
+    names = sorted(state)
+    halves = {"pytorch_model-00001-of-00002.bin": names[: len(names) // 2],
+              "pytorch_model-00002-of-00002.bin": names[len(names) // 2:]}
+    for shard, keys in halves.items():
+        torch.save({k: state[k] for k in keys}, draft / shard)
+    (draft / "pytorch_model.bin.index.json").write_text(json.dumps(
+        {"metadata": {}, "weight_map": {k: shard for shard, keys in halves.items() for k in keys}}))
+    torch.save({"fc.weight": state["fc.weight"] * 0.5}, draft / "pytorch_model-00003-of-00003.bin")
+    assert _about_bins(_notes(draft)) == [
+        f"{draft} holds pytorch_model-00003-of-00003.bin beside the 2 shard(s) "
+        "pytorch_model.bin.index.json names, which were read (as transformers, so "
+        "speculators, reads them): vLLM and SGLang load every *.bin in a folder with no "
+        "*.safetensors, whatever an index names (they skip only training_args.bin and "
+        "optimizer.bin), so they load pytorch_model-00003-of-00003.bin as weights too, and a "
+        "tensor stored in both is set from the file they read last: move "
+        "pytorch_model-00003-of-00003.bin out of the draft's folder"]
