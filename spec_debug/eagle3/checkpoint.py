@@ -278,6 +278,17 @@ def _engine_pickles_note(directory: Path) -> str:
                 "(\"Cannot find any model weights\")")
     served = [name for name in loaded if name in weights]
     as_weights = [name for name in loaded if name not in weights]
+    wrapped = _wrapped_pickles(directory, served)
+    if wrapped:
+        # the engines iterate a pickle's top-level items as (name, tensor) (vLLM 0.34.0
+        # weight_utils.py pt_weights_iterator, SGLang 0.5.23 weight_utils.py): a nested state
+        # dict reaches load_weights as one unknown name, which SGLang's llama_eagle3.py drops
+        # and vLLM's AutoWeightsLoader refuses
+        name, key = next(iter(wrapped.items()))
+        return (f"; vLLM and SGLang would load {name} but read its top-level entries as "
+                f"weights, and its tensors are nested under {key!r}: SGLang drops that unknown "
+                "name and runs the draft on unloaded weights, vLLM stops on it; "
+                "transformers' from_pretrained (so speculators) cannot load it either")
     skips = ("they skip only " + ", ".join(_ENGINE_SKIPPED[:-1]) + " and "
              + _ENGINE_SKIPPED[-1])
     if not served:
@@ -287,6 +298,20 @@ def _engine_pickles_note(directory: Path) -> str:
     return (f"; vLLM and SGLang would serve {_shown(served)} (with no *.safetensors here they "
             f"load every *.bin, else every *.pt){also}; transformers' from_pretrained (so "
             f"speculators) cannot load {'it' if len(served) == 1 else 'them'}")
+
+
+def _wrapped_pickles(directory: Path, names: list[str]) -> dict[str, str]:
+    """name -> the key its tensors are nested under ({"state_dict": ...}), for the torch.save
+    files that hold a wrapped state dict (see _tensors); unreadable files are left out."""
+    wrapped = {}
+    for name in names:
+        try:
+            key = _tensors(_load_bin(directory / name))[1]
+        except Exception:  # its read (eval's, the hint's) says why it cannot be read
+            continue
+        if key is not None:
+            wrapped[name] = key
+    return wrapped
 
 
 def _weights_in_trainer_state(directory: Path, state: list[str]) -> str | None:

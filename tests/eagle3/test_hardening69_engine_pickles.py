@@ -103,3 +103,17 @@ def test_a_skipped_bin_hides_the_pt_from_the_engines(draft):
             "is matched before *.pt), then skip it (\"Cannot find any model weights\")") \
         in error, error
     assert "would serve" not in error
+
+
+def test_a_wrapped_state_dict_in_model_pt_is_not_served(draft):
+    """torch.save({"state_dict": model.state_dict()}, "model.pt") (a Lightning-style wrapper):
+    the engines iterate the file's top-level items (vLLM weight_utils.py pt_weights_iterator,
+    SGLang's copy) and meet one name, "state_dict"."""
+    torch.save({"state_dict": torch.load(draft.parent / "state.pt", weights_only=True),
+                "epoch": 3}, draft / "model.pt")
+    error = _error(draft)
+    assert ("vLLM and SGLang would load model.pt but read its top-level entries as weights, "
+            "and its tensors are nested under 'state_dict': SGLang drops that unknown name and "
+            "runs the draft on unloaded weights, vLLM stops on it; transformers' "
+            "from_pretrained (so speculators) cannot load it either") in error, error
+    assert "would serve" not in error
