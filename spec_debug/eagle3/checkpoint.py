@@ -242,6 +242,78 @@ def _other_torch_files(directory: Path) -> str:
     return ""
 
 
+# What vLLM and SGLang load from a folder with no *.safetensors: every file of the first of
+# "*.bin", "*.pt" that matches anything here, less the trainer files they know by name
+# (vLLM 0.34.0 model_loader/default_loader.py _prepare_weights and weight_utils.py
+# filter_files_not_needed_for_inference; SGLang 0.5.23 model_loader/loader.py and
+# weight_utils.py, the same code). transformers' from_pretrained reads only pytorch_model.bin.
+_ENGINE_PICKLE_PATTERNS = ("*.bin", "*.pt")
+_ENGINE_SKIPPED = ("training_args.bin", "optimizer.bin", "optimizer.pt", "scheduler.pt",
+                   "scaler.pt")
+
+
+def _engine_pickles_note(directory: Path) -> str:
+    """'; <what vLLM and SGLang load here>' for a folder read past for want of
+    model.safetensors or pytorch_model.bin: the torch.save files the server would serve (and
+    any trainer state it would take for weights), or that it finds no weights either."""
+    weights, state = _torch_files(directory)
+    if not weights and not state:
+        return ""
+    try:
+        pattern, matched = next(((pattern, names) for pattern in _ENGINE_PICKLE_PATTERNS
+                                 for names in [sorted(p.name for p in directory.glob(pattern))]
+                                 if names), ("", []))
+    except OSError:
+        return ""
+    loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
+    if not loaded:
+        if not matched:
+            return ("; vLLM and SGLang find no weights here either (they load *.safetensors, "
+                    "*.bin or *.pt files only)")
+        before = " (*.bin is matched before *.pt)" if pattern == "*.bin" and any(
+            directory.glob("*.pt")) else ""
+        verb = "take {}{}, then skip {}".format(_shown(matched), before,
+                                                "it" if len(matched) == 1 else "them")
+        return (f"; vLLM and SGLang find no weights here either: they {verb} "
+                "(\"Cannot find any model weights\")")
+    served = [name for name in loaded if name in weights]
+    as_weights = [name for name in loaded if name not in weights]
+    wrapped = _wrapped_pickles(directory, served)
+    if wrapped:
+        # the engines iterate a pickle's top-level items as (name, tensor) (vLLM 0.34.0
+        # weight_utils.py pt_weights_iterator, SGLang 0.5.23 weight_utils.py): a nested state
+        # dict reaches load_weights as one unknown name, which SGLang's llama_eagle3.py drops
+        # and vLLM's AutoWeightsLoader refuses
+        name, key = next(iter(wrapped.items()))
+        return (f"; vLLM and SGLang would load {name} but read its top-level entries as "
+                f"weights, and its tensors are nested under {key!r}: SGLang drops that unknown "
+                "name and runs the draft on unloaded weights, vLLM stops on it; "
+                "transformers' from_pretrained (so speculators) cannot load it either")
+    skips = ("they skip only " + ", ".join(_ENGINE_SKIPPED[:-1]) + " and "
+             + _ENGINE_SKIPPED[-1])
+    if not served:
+        return f"; vLLM and SGLang would read {_shown(as_weights)} as the weights ({skips})"
+    also = (f" and would load {_shown(as_weights)} as weights too ({skips})"
+            if as_weights else "")
+    return (f"; vLLM and SGLang would serve {_shown(served)} (with no *.safetensors here they "
+            f"load every *.bin, else every *.pt){also}; transformers' from_pretrained (so "
+            f"speculators) cannot load {'it' if len(served) == 1 else 'them'}")
+
+
+def _wrapped_pickles(directory: Path, names: list[str]) -> dict[str, str]:
+    """name -> the key its tensors are nested under ({"state_dict": ...}), for the torch.save
+    files that hold a wrapped state dict (see _tensors); unreadable files are left out."""
+    wrapped = {}
+    for name in names:
+        try:
+            key = _tensors(_load_bin(directory / name))[1]
+        except Exception:  # its read (eval's, the hint's) says why it cannot be read
+            continue
+        if key is not None:
+            wrapped[name] = key
+    return wrapped
+
+
 def _weights_in_trainer_state(directory: Path, state: list[str]) -> str | None:
     """Which weights a training_state.pt or modelopt_state.pth holds: SpecForge's and
     ModelOpt's HF checkpointing's hold none, other trainers' scripts and mto.save put the
@@ -642,7 +714,7 @@ def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
     binaries = _unread_pickles(store) if role == "draft" else []
     differ = _pickle_difference(store, binaries) if binaries else None
     if differ is None:
-        return None
+        return _unread_torch_save_note(store) if role == "draft" and not binaries else None
     directory = binaries[0].parent
     if (directory / _BIN_INDEX).is_file() and binaries != [directory / "pytorch_model.bin"]:
         pickles, verb, them = (f"{directory / _BIN_INDEX} and the {len(binaries)} shard(s) it "
@@ -655,12 +727,63 @@ def unread_pickle_note(store: "TensorStore", role: str) -> str | None:
             "whichever of the two is the older save of this draft")
 
 
+def _unread_torch_save_note(store: "TensorStore") -> str | None:
+    """A torch.save file under another name (model.pt, draft.pth) beside the safetensors the
+    draft was read from, holding other weights: a fix saved with torch.save(state_dict) into
+    the folder. Nobody loads it while a *.safetensors is there: transformers' from_pretrained
+    knows no such name, vLLM and SGLang take the first of "*.safetensors", "*.bin", "*.pt"
+    that matches (see _engine_pickles_note)."""
+    if store._bin_state is not None or not store.infos:
+        return None
+    directory = next(iter(store.infos.values())).file.parent
+    for name in _torch_files(directory)[0]:
+        differ = _pickle_difference(store, [directory / name])
+        if differ is not None:
+            return (f"{directory / name} holds other weights than the safetensors beside it "
+                    f"({differ} differs): vLLM, SGLang and transformers (so speculators) load "
+                    "only the safetensors, which were read here; the torch.save file is never "
+                    "served: if it is the newer save of this draft, write it as "
+                    "model.safetensors (safetensors.torch.save_file), else delete it")
+    return None
+
+
+def extra_pickles_note(store: "TensorStore", role: str) -> str | None:
+    """Other *.bin files beside the pytorch_model.bin (or the shards its index names) the
+    store was read from: transformers' from_pretrained reads only those, vLLM and SGLang every
+    *.bin of a folder with no *.safetensors but the ones they skip by name (see
+    _engine_pickles_note): an older export left there (its tensors set in file order), or
+    accelerate's scheduler.bin / sampler.bin, reach the server as weights."""
+    if store._bin_state is None or not store.infos:
+        return None
+    directory = next(iter(store.infos.values())).file.parent
+    try:
+        read = bin_files(directory)
+        others = sorted(p.name for p in directory.glob("*.bin")
+                        if p not in read and not p.name.endswith(_ENGINE_SKIPPED))
+    except (CheckpointError, OSError):
+        return None
+    if not others or not read:
+        return None
+    names = _shown(others)
+    single = read == [directory / "pytorch_model.bin"]
+    read_names = ("pytorch_model.bin, which was read (as transformers, so speculators, reads it)"
+                  if single else f"the {len(read)} shard(s) {_BIN_INDEX} names, which were "
+                  "read (as transformers, so speculators, reads them)")
+    skipped = " and ".join(name for name in _ENGINE_SKIPPED if name.endswith(".bin"))
+    return (f"{directory} holds {names} beside {read_names}: vLLM and SGLang load every *.bin "
+            f"in a folder with no *.safetensors, whatever an index names (they skip only "
+            f"{skipped}), so they load {names} as weights too, "
+            f"and a tensor stored in both is set from the file they read last: move {names} "
+            f"out of the {role}'s folder")
+
+
 def store_notes(draft: "TensorStore", target: "TensorStore | None" = None) -> list[str]:
     """The notes on the files the weights were read from, the draft's and the target's in
     turn (stale index, shadowed single file, unindexed files), then the draft's copies of one
     tensor: what eval and vocab say of the same files."""
     notes = []
-    for note_of in (stale_index_note, shadowed_single_note, unindexed_note):
+    for note_of in (stale_index_note, shadowed_single_note, unindexed_note,
+                    extra_pickles_note):
         notes += [note_of(draft, "draft"), note_of(target, "target") if target is not None else None]
     notes.append(duplicated_note(draft, "draft"))
     notes.append(unread_pickle_note(draft, "draft"))
@@ -920,7 +1043,8 @@ class TensorStore:
                                                    str(tensor.dtype))
             return store
         raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
-                              "pytorch_model.bin" + _other_torch_files(directory),
+                              "pytorch_model.bin" + _other_torch_files(directory)
+                              + _engine_pickles_note(directory),
                               hint=interrupted_hub_download(directory)
                               or _torch_files_hint(directory))
 

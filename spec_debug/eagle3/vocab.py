@@ -21,6 +21,8 @@ from typing import Any, Iterable
 # Which diagnostic code each check feeds (the diagnose/ catalog owns the codes themselves).
 SUGGESTED_CODES = {
     "d2t_missing": "SD301",
+    # d2t in a draft whose vocabulary is the target's: vLLM refuses it (check_d2t_present)
+    "d2t_full_vocab": "SD302",
     "d2t_not_offsets": "SD302",
     "d2t_out_of_range": "SD302",
     "d2t_not_increasing": "SD302",
@@ -95,6 +97,22 @@ def check_d2t_present(has_d2t: bool, draft_vocab_size: int, target_vocab_size: i
             "d2t_missing",
             f"draft vocab {draft_vocab_size} < target vocab {target_vocab_size} but the "
             "checkpoint has no d2t: engines read draft id i as target id i" + rebuild,
+            {"draft_vocab_size": draft_vocab_size, "target_vocab_size": target_vocab_size}))
+    if draft_vocab_size == target_vocab_size and has_d2t:
+        # vLLM 0.34.0 llama_eagle3.py (and qwen3_eagle3.py, deepseek_eagle3.py): __init__ sets
+        # draft_id_to_target_id = None when draft_vocab_size equals the target's vocab size,
+        # load_weights renames d2t to draft_id_to_target_id and keeps it, and AutoWeightsLoader
+        # (models/utils.py _load_module) raises on a name with no parameter. speculators
+        # registers no maps for a full vocabulary (src/speculators/model.py); SGLang's
+        # llama_eagle3.py load_weights sets hot_token_id = d2t + arange.
+        return _fail("d2t_present", VocabIssue(
+            "d2t_full_vocab",
+            f"the draft's vocabulary is the target's whole vocabulary ({target_vocab_size}), "
+            "yet the checkpoint has a d2t: vLLM 0.34.0 builds no draft_id_to_target_id for a "
+            "full-vocabulary draft but renames d2t to it when loading, and stops (\"There is "
+            "no module or parameter named 'draft_id_to_target_id'\"); SGLang takes arange + "
+            "d2t as its hot-token map; delete d2t and t2d from the checkpoint (speculators "
+            "saves no maps for a full vocabulary)",
             {"draft_vocab_size": draft_vocab_size, "target_vocab_size": target_vocab_size}))
     return VocabCheck("d2t_present", ok=True)
 
