@@ -42,6 +42,7 @@ from spec_debug.runner.ssh_agent_forward import forward_agent
 from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError, _one_line
+from spec_debug.runner.ssh_password_login import TYPED_PASSWORD
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
@@ -428,10 +429,20 @@ class SSHTransport(Transport):
     ) -> "SSHTransport":
         """Open the connection now, so an unreachable host fails here with a TransportError."""
         options = options or ConnectOptions()
+        # The password typed at the prompt, kept in memory for the run's later connections to
+        # the host (a kill over a second connection, a reconnect after sshd closed an idle one):
+        # each asked again mid-run, and a user who had walked away held the kill at the prompt
+        # until sshd's LoginGraceTime, as ssh(1) without ControlMaster would. Never recorded.
+        typed: list[str] = []
 
         def reconnect() -> Connection:
-            return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options,
-                           password=password, password_source=password_source, name=name)
+            connection = connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options,
+                                 password=password, password_source=password_source, name=name,
+                                 typed_password=typed[-1] if typed else None)
+            said = getattr(connection.transport, TYPED_PASSWORD, None)
+            if said is not None:
+                typed[:] = [said]
+            return connection
 
         with opening_connection():
             transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
