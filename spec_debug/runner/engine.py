@@ -1188,6 +1188,18 @@ def remote_glob_command(pattern: str) -> str:
     host. `*`, `?` and `[...]` are the shell's; every other character is quoted (a path with a
     space or a `$` stays text); a leading `~/` is the login's home. scp(1) reads a remote glob
     the same way: the remote shell expands it."""
+    return f'for f in {_glob_words(pattern)}; do [ -f "$f" ] && printf \'%s\\0\' "$f"; done; exit 0'
+
+
+def _not_files_command(pattern: str) -> str:
+    """A POSIX sh command printing, NUL-separated, what pattern names on the host that is no
+    regular file, each after a letter: d a folder, l a symbolic link to no file, o anything else."""
+    return (f'for f in {_glob_words(pattern)}; do if [ -d "$f" ]; then t=d; elif [ -L "$f" ]; then t=l; '
+            'elif [ -e "$f" ] && [ ! -f "$f" ]; then t=o; else continue; fi; printf \'%s%s\\0\' "$t" "$f"; done; exit 0')
+
+
+def _glob_words(pattern: str) -> str:
+    """pattern as the words of a POSIX sh `for` list (remote_glob_command)."""
     words: list[str] = []
     literal = ""
     at = 0
@@ -1207,7 +1219,7 @@ def remote_glob_command(pattern: str) -> str:
             at += 1
     if literal:
         words.append(shell_quote(literal))
-    return f'for f in {"".join(words)}; do [ -f "$f" ] && printf \'%s\\0\' "$f"; done; exit 0'
+    return "".join(words)
 
 
 def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) -> list[str]:
@@ -1219,6 +1231,7 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
     # limit (256 KiB: 2,600 names of 100 bytes) was counted from its head and tail only.
     stdout = _Listing("stdout", limit_bytes=(MAX_GLOB_FILES + 1) * _PATH_MAX * 2)
     stderr = StreamCapture("stderr")
+    started = time.monotonic()
     try:
         outcome = transport.run(remote_glob_command(pattern), stdout=stdout, stderr=stderr, timeout_s=timeout_s)
     finally:
@@ -1235,10 +1248,44 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
         names = [name for name in names if "bytes truncated; " not in name]
         raise ValueError(f"more than {len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
     if not names:
-        raise ValueError("no file on the host matches this pattern")
+        left = timeout_s - (time.monotonic() - started)  # of the step's timeout, or GLOB_TIMEOUT_S
+        raise ValueError("no file on the host matches this pattern" + (_what_matched_instead(pattern, transport, left) if left > 1 else ""))
     if len(names) > MAX_GLOB_FILES:
         raise ValueError(f"{len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
     return names
+
+
+# What a fetch pattern matched that fetch does not copy, said after "no file matches" (_not_files_command).
+_NOT_FILE_KINDS = {"d": "a folder", "l": "a symbolic link to no file", "o": "not a regular file"}
+_NOT_FILES_SHOWN = 3
+
+
+def _what_matched_instead(pattern: str, transport: Transport, timeout_s: float) -> str:
+    """`, only what fetch does not copy: ...` where the pattern matched folders or links to no
+    file, else nothing.
+
+    The listing copies regular files only (a log, a config; `[ -f ]` follows a link to one).
+    `src: /var/log/sglang*` where sglang is a folder of logs, or `*.log` matching only links into
+    a purged scratch disk, said "no file on the host matches this pattern" while `ls` there
+    listed them: the user looked for a typo in the path. scp(1) says as much per name ("not a
+    regular file"). Asked only once nothing matched (a second listing, on the failure path)."""
+    stdout = _Listing("stdout", limit_bytes=(MAX_GLOB_FILES + 1) * _PATH_MAX * 2)
+    stderr = StreamCapture("stderr")
+    try:
+        outcome = transport.run(_not_files_command(pattern), stdout=stdout, stderr=stderr, timeout_s=min(timeout_s, GLOB_TIMEOUT_S))
+    finally:
+        stdout.close()
+        stderr.close()
+    names = [name for name in stdout.names() if len(name) > 1 and "bytes truncated; " not in name]
+    found = [(name[0], name[1:]) for name in names if name[0] in _NOT_FILE_KINDS]
+    if outcome.exit_code != 0 or not found:
+        return ""
+    shown = ", ".join(f"{name} ({_NOT_FILE_KINDS[kind]})" for kind, name in found[:_NOT_FILES_SHOWN])
+    left = len(found) - _NOT_FILES_SHOWN
+    more = " and more" if stdout.truncated else f" and {left} more" if left > 0 else ""
+    folder = next((name for kind, name in found if kind == "d"), None)
+    fix = f": for those in a folder, write a pattern such as {folder.rstrip('/')}/*.log" if folder is not None else ""
+    return f", only what fetch does not copy: {shown}{more}; fetch copies regular files{fix}"
 
 
 class _Listing(StreamCapture):

@@ -19,7 +19,7 @@ import threading
 import time
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Callable, Iterator, Literal, TypeVar
+from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
 import paramiko
 
@@ -42,6 +42,7 @@ from spec_debug.runner.ssh_agent_forward import forward_agent
 from spec_debug.runner.ssh_background import BackgroundChannels
 from spec_debug.runner.ssh_config import SSHTarget, environment_to_send
 from spec_debug.runner.ssh_errors import ConnectionLostError, RemoteFileError, RemoteShellError, _one_line
+from spec_debug.runner.ssh_password_login import TYPED_PASSWORD
 from spec_debug.runner.ssh_proxy_command import failed_proxy
 from spec_debug.runner.ssh_sftp import RemoteFiles
 from spec_debug.runner.ssh_transport import answered_within, request_answer_s
@@ -428,10 +429,20 @@ class SSHTransport(Transport):
     ) -> "SSHTransport":
         """Open the connection now, so an unreachable host fails here with a TransportError."""
         options = options or ConnectOptions()
+        # The password typed at the prompt, kept in memory for the run's later connections to
+        # the host (a kill over a second connection, a reconnect after sshd closed an idle one):
+        # each asked again mid-run, and a user who had walked away held the kill at the prompt
+        # until sshd's LoginGraceTime, as ssh(1) without ControlMaster would. Never recorded.
+        typed: list[str] = []
 
         def reconnect() -> Connection:
-            return connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options,
-                           password=password, password_source=password_source, name=name)
+            connection = connect(destination, options, port=port, user=user, identity_file=identity_file, ssh_options=ssh_options,
+                                 password=password, password_source=password_source, name=name,
+                                 typed_password=typed[-1] if typed else None)
+            said = getattr(connection.transport, TYPED_PASSWORD, None)
+            if said is not None:
+                typed[:] = [said]
+            return connection
 
         with opening_connection():
             transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
@@ -573,9 +584,9 @@ class SSHTransport(Transport):
             stdout, stderr = StreamCapture("stdout", 4096), StreamCapture("stderr", 4096)
             try:
                 outcome = self.run(_FIRST_COMMAND, stdout=stdout, stderr=stderr, timeout_s=limit)
-            except RemoteShellError:
+            except RemoteShellError as again:
                 self._via_sh = False
-                raise refused from None
+                raise _exec_named(refused, getattr(again, "said", ())) from None
             if not self._shell_checked:  # it ended without running (interrupted, timed out)
                 self._via_sh = False
         return outcome, stdout
@@ -756,13 +767,12 @@ class SSHTransport(Transport):
                 hint="get a certificate without force-command for this account from your CA (Vault: the role's critical "
                 "options), or log in with another key (IdentityFile for this host in your ssh config)",
             )
-        raise RemoteShellError(
+        refused = RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
-            hint="the account's shell is nologin or /bin/false, or a forced command runs instead (sshd_config "
-            "ForceCommand, or a command=\"...\" option on the key in the host's ~/.ssh/authorized_keys), "
-            f"or {_STARTUP_FILE_EXITS}; "
-            "spec-debug needs an account whose login shell runs commands (sh, bash, zsh, or one that can `exec /bin/sh`)",
+            hint=_NO_COMMAND_HINT.format(exits=_startup_file_exits("fish")),
         )
+        refused.said = said  # type: ignore[attr-defined]  # _exec_named reads the VIA_SH try's
+        raise refused
 
     def interrupt(self) -> None:
         """Stop running commands (each run() kills its remote tree and returns promptly) and
@@ -1362,11 +1372,43 @@ def _cause(exc: BaseException) -> str:
 # not allowed): the command is dropped, fish reads the connection's stdin, which is empty, and
 # exits 0; fish reads all of stdin before it runs any, so even the `exec /bin/sh -s` way cannot
 # hand it a wrapper (recorded: fish 3.6 under a ~/.bashrc `exec fish`, "exit code 0, no output").
-_STARTUP_FILE_EXITS = (
-    "the shell's startup file ends it first (an `exit`, or an `exec fish` into another shell, in ~/.bashrc, "
-    "/etc/bash.bashrc or ~/.zshenv, which bash and zsh read for ssh commands too: then `ssh HOST echo ran` prints "
-    "nothing; for non-interactive shells leave with `[ -z \"$PS1\" ] && return` before them)"
+def _startup_file_exits(shell: str) -> str:
+    return (
+        f"the shell's startup file ends it first (an `exit`, or an `exec {shell}` into another shell, in ~/.bashrc, "
+        "/etc/bash.bashrc or ~/.zshenv, which bash and zsh read for ssh commands too: then `ssh HOST echo ran` prints "
+        "nothing; for non-interactive shells leave with `[ -z \"$PS1\" ] && return` before them)"
+    )
+
+
+_NO_COMMAND_HINT = (
+    "the account's shell is nologin or /bin/false, or a forced command runs instead (sshd_config "
+    "ForceCommand, or a command=\"...\" option on the key in the host's ~/.ssh/authorized_keys), "
+    "or {exits}; spec-debug needs an account whose login shell runs commands (sh, bash, zsh, or one that can `exec /bin/sh`)"
 )
+
+# The shell that a startup file `exec`s, told by its error at our wrapper: through VIA_SH the
+# exec'd shell reads the wrapper from stdin (where the first try's empty stdin ended it with no
+# output) and rejects its POSIX syntax. tcsh 6.24 and Debian's bsd-csh both say "Bad : modifier
+# in $ '-'." at its `${SHLVL:-0}`; fish 3.6 prefixes its errors with "fish: " (recorded: the
+# wrapper fed to each on stdin). A ~/.bashrc ending `exec tcsh` got a hint naming fish.
+_EXECED_SHELLS = (
+    ("fish: ", "fish"),
+    ("Bad : modifier in $", "tcsh` or `exec csh"),
+)
+
+
+def _exec_named(refused: RemoteShellError, said: Iterable[str]) -> RemoteShellError:
+    """`refused` (the first try's: no output), its hint naming the shell whose error the VIA_SH
+    try printed, when a startup file's `exec` into it is what ran in place of the command."""
+    if getattr(refused, "said", None) != [] or refused.hint is None:
+        return refused
+    for fragment, shell in _EXECED_SHELLS:
+        if any(line.strip().startswith(fragment) for line in said):
+            named = RemoteShellError(refused.message, hint=refused.hint.replace(_startup_file_exits("fish"), _startup_file_exits(shell)))
+            named.said = []  # type: ignore[attr-defined]
+            return named
+    return refused
+
 
 _CHROOT_MISSING = "sshd cannot enter the account's ChrootDirectory (a folder on its path is missing or is not a folder)"
 _CHROOT_MISSING_HINT = ("on the host, create the ChrootDirectory that sshd_config names for this account (root-owned, "

@@ -59,6 +59,9 @@ class _Attempts:
     """User certificates offered whose source-address option leaves out this machine's address."""
     partly_accepted: list[str] = field(default_factory=list)
     """Keys the host accepted as one of two (AuthenticationMethods publickey,publickey)."""
+    typed_refused: bool = False
+    """The host refused the password typed for this run's earlier connection to it (keyboard-interactive):
+    the next question goes to the terminal."""
     short_rsa: bool = False
     """An RSA key shorter than RequiredRSASize was skipped unoffered, as ssh(1) skips it."""
     stale_pubs: list[str] = field(default_factory=list)

@@ -86,6 +86,7 @@ def connect(
     password: str | None = None,
     password_source: str | None = None,
     name: str | None = None,
+    typed_password: str | None = None,
 ) -> Connection:
     """Resolve `destination` through ssh config and open an authenticated connection.
 
@@ -93,7 +94,8 @@ def connect(
     questions and host-key messages say it beside the destination (SSHTarget.label).
 
     `password` (an inventory's ansible_password, named by `password_source`) is for this host
-    only: its jump hosts log in as ssh -J's would, without it.
+    only: its jump hosts log in as ssh -J's would, without it. `typed_password`, one typed at the
+    prompt for an earlier connection to the host (SSHTarget.typed_password), likewise.
 
     A `-F FILE` among the host's own ssh arguments (an inventory's ansible_ssh_common_args,
     see parse_ssh_args) is the config read for it and its jump hosts, as ssh(1) passes -F on
@@ -122,6 +124,8 @@ def connect(
             raise _said_with_name(exc, name, _host_of(destination)) from exc.__cause__
         if password_source is not None:
             target = replace(target, password=password, password_source=password_source)
+        if typed_password is not None:
+            target = replace(target, typed_password=typed_password)
         if name and _named_otherwise(name, target.alias):
             target = replace(target, inventory_name=name)
         try:

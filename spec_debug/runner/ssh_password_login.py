@@ -26,6 +26,11 @@ from spec_debug.runner.ssh_terminal import _PROMPT_LOCK, _can_ask, read_passphra
 # host's password or keyboard-interactive login; never written to the run record or a message.
 SSHPASS_VARIABLE = "SSHPASS"
 
+# The attribute of a paramiko Transport that holds the password typed at the prompt for its
+# login (none from the inventory or $SSHPASS), once the host took it: SSHTransport.connect hands
+# it to the run's later connections to the host (SSHTarget.typed_password).
+TYPED_PASSWORD = "spec_debug_typed_password"
+
 
 def _with_sshpass(target: SSHTarget) -> SSHTarget:
     """`target` with $SSHPASS as its password, when the inventory gives none (not even an
@@ -68,6 +73,11 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
     sent_password: list[bool] = []
     new_password_asked: list[str] = []
     asked: list[str] = []
+    # The password typed for an earlier connection, sent once in place of asking (refused, the
+    # retry asks: attempts.typed_refused); and the one typed now, kept once the login succeeds.
+    earlier = None if target.password is not None or attempts.typed_refused else target.typed_password
+    reused: list[str] = []
+    typed_now: list[str] = []
 
     def answer(title: str, instructions: str, prompts: list[tuple[str, bool]]) -> list[str]:
         # Called on paramiko's transport thread (paramiko/auth_handler.py,
@@ -86,6 +96,11 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                 continue
             if target.password is not None and not echo and asks_for_new_password(text):
                 new_password_asked.append(text.strip().splitlines()[-1])  # the password expired: see below
+            takes_password = target.password is None and asks_for_password(text, echo, password_sent=bool(typed_now or reused))
+            if earlier is not None and takes_password and not reused:
+                answers.append(earlier)
+                reused.append(earlier)
+                continue
             if _interactive_refusal(options) is not None:
                 unanswered.append(text)  # logging in with the inventory's password, nobody to ask the rest
                 answers.append("")
@@ -96,6 +111,8 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                 reply = None if attempts.give_up() else options.prompt(question)
             if reply is None:
                 unanswered.append(text)
+            elif takes_password:
+                typed_now.append(reply)
             answers.append(reply or "")
         return answers
 
@@ -139,6 +156,9 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
                 ) from None
             if sent_password:
                 raise _password_refused(target, where) from None
+            if reused:
+                attempts.typed_refused = True  # changed since it was typed: the retry asks
+                raise _TypedRefused(f"{target.alias}: {where} refused the password typed for this run's earlier login") from None
             raise _AnswerRefused(
                 f"{target.alias}: keyboard-interactive login to {where} failed (the answer was refused)",
                 hint="check the code or password and try again",
@@ -150,6 +170,9 @@ def _keyboard_interactive(transport: paramiko.Transport, target: SSHTarget, opti
             f"{target.alias}: server wants yet another factor after keyboard-interactive ({', '.join(remaining)})",
             hint="only key and keyboard-interactive logins are supported",
         )
+    kept = typed_now[0] if len(typed_now) == 1 else reused[0] if reused and not typed_now else None
+    if kept is not None:
+        setattr(transport, TYPED_PASSWORD, kept)
 
 
 # What sshd may be slow to check keyboard-interactive answers with, and how this side is quicker.
@@ -212,18 +235,26 @@ class _AnswerRefused(AuthenticationError):
     """A keyboard-interactive login refused the answers typed at the terminal."""
 
 
+class _TypedRefused(_AnswerRefused):
+    """A keyboard-interactive login refused the password typed for an earlier connection."""
+
+
 def _keyboard_interactive_retrying(
     transport: paramiko.Transport, target: SSHTarget, options: AuthOptions, attempts: _Attempts
 ) -> None:
     """keyboard-interactive, asked again after a typo as ssh(1) asks again, up to
     NumberOfPasswordPrompts times (openssh-portable: sshconnect2.c, userauth_kbdint counts
     attempt_kbdint against number_of_password_prompts). One mistyped password failed the host."""
-    for attempt in range(max(1, target.password_prompts)):
+    attempt = 0
+    while True:
         try:
             _keyboard_interactive(transport, target, options, attempts)
             return
-        except _AnswerRefused:
-            if attempt == max(1, target.password_prompts) - 1 or not transport.is_active():
+        except _AnswerRefused as refused:
+            # The password typed for an earlier connection counts as no prompt: it was not asked.
+            if not isinstance(refused, _TypedRefused):
+                attempt += 1
+            if attempt >= max(1, target.password_prompts) or not transport.is_active():
                 raise
 
 
@@ -238,6 +269,14 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
         attempts.offered = True
         _send_password(transport, target, target.password, where, lambda: _password_refused(target, where))
         return
+    if target.typed_password is not None:
+        # Typed at the prompt for this run's earlier connection: the host asks no one again,
+        # unless it refuses it now (changed since), and then the prompt follows.
+        attempts.tried.append("password typed earlier in the run")
+        attempts.offered = True
+        if _send_password(transport, target, target.typed_password, where, lambda: None):
+            setattr(transport, TYPED_PASSWORD, target.typed_password)
+            return
     question = f"({target.label}) {target.user}@{target.hostname}'s password: "
     for _ in range(target.password_prompts):
         with _PROMPT_LOCK, options.prompt_guard():
@@ -250,6 +289,7 @@ def _password_login(transport: paramiko.Transport, target: SSHTarget, options: A
         attempts.tried.append("password")
         attempts.offered = True
         if _send_password(transport, target, typed, where, lambda: None):
+            setattr(transport, TYPED_PASSWORD, typed)
             return
     raise AuthenticationError(
         f"{target.alias}: {where} refused the password {target.password_prompts} time{'s' if target.password_prompts != 1 else ''}",

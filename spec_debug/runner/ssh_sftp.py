@@ -291,7 +291,13 @@ class RemoteFiles:
     def _sftp_get(
         self, client: paramiko.SFTPClient, remote_path: str, local_path: Path, max_bytes: int | None, expired: threading.Event
     ) -> None:
-        found = client.stat(wire_path(sftp_path(remote_path, self.home, self.cwd)))
+        try:
+            found = client.stat(wire_path(sftp_path(remote_path, self.home, self.cwd)))
+        except FileNotFoundError:
+            broken = _broken_link(client, sftp_path(remote_path, self.home, self.cwd))
+            if broken is not None:
+                raise FileNotFoundError(errno.ENOENT, f"No such file: {broken}") from None  # named by _errors
+            raise
         if stat.S_ISDIR(found.st_mode or 0):
             # sftp-server answers a read of a folder with a bare "Failure" (SSH2_FX_FAILURE).
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))  # named by _errors
@@ -750,6 +756,39 @@ class _DanglingLink(FileNotFoundError):
         except OSError:
             return  # the mkdir's own failure is said
         raise cls(path, target or "?")
+
+
+# The kernel's limit on links followed in one path (Linux: MAXSYMLINKS, 40).
+_MAX_LINK_HOPS = 40
+
+
+def _broken_link(client: paramiko.SFTPClient, path: str) -> str | None:
+    """Why path, which stat() says is no file, is one for `ls`: a symbolic link to a file that
+    does not exist (a log symlinked to a purged scratch disk, or a volume not mounted on this
+    node), or links that lead back to themselves; None where path is no link (or the SFTP
+    server will not say). OpenSSH's sftp-server answers both ENOENT and ELOOP with
+    SSH2_FX_NO_SUCH_FILE (openssh-portable: sftp-server.c, errno_to_portable), so a fetch of
+    either said only "No such file" of a name that `ls -l` lists."""
+    chain = [path]
+    said: list[str] = []
+    try:
+        while len(said) < _MAX_LINK_HOPS:
+            if not stat.S_ISLNK(client.lstat(wire_path(chain[-1])).st_mode or 0):
+                return None  # no link, or one that leads to a file now: the copy's own error stands
+            target = client.readlink(wire_path(chain[-1])) or "?"
+            said.append(target)
+            following = _link_target(chain[-1], target)
+            if following in chain:
+                return f"it is a symbolic link that leads back to itself (to {', then '.join(said)})"
+            chain.append(following)
+            try:
+                client.lstat(wire_path(following))
+            except FileNotFoundError:
+                through = f" (through {', then '.join(said[:-1])})" if len(said) > 1 else ""
+                return f"it is a symbolic link to {target}, which does not exist{through}"
+    except (OSError, paramiko.SFTPError, paramiko.SSHException, EOFError):
+        return None
+    return None
 
 
 def _why_short(client: paramiko.SFTPClient, local_path: Path, partial: str) -> None:

@@ -188,6 +188,10 @@ class SSHTarget:
     password_source: str | None = None
     """Where the password is set, as messages name it (`ansible_password in hosts.yml`); set
     also when its value could not be read (vault-encrypted), which `password` None then says."""
+    typed_password: str | None = field(default=None, repr=False, compare=False)
+    """The password typed at the prompt for this run's earlier connection to the host: sent
+    first on a new one (ssh_password_login), which asks again only if the host refuses it. In
+    memory only, as `password`."""
 
     @property
     def address(self) -> str:
