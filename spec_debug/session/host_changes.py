@@ -53,6 +53,13 @@ _VERBS = {
     # (docs.aws.amazon.com/cli/latest/reference/configure/)
     "aws": ({"set", "import"}, {"--profile", "--region", "--output", "--endpoint-url"}, {"configure"}),
     "crontab": ({"-r", "-e"}, {"-u"}, set()),
+    # supervisorctl's actions that start, stop or signal programs or change supervisord's
+    # configuration (supervisor docs, "supervisorctl Actions": `update` "Reload config and
+    # add/remove as necessary, and will restart affected programs"); status, pid, tail, avail and
+    # reread only read. Was no change at all: `supervisorctl restart sglang` a read-only step.
+    "supervisorctl": ({"start", "stop", "restart", "reload", "update", "add", "remove", "signal", "shutdown",
+                       "clear"}, {"-c", "--configuration", "-s", "--serverurl", "-u", "--username", "-p",
+                                  "--password", "-r", "--history-file"}, set()),
 }
 for _same, _as in (("oc", "kubectl"), ("pip3", "pip"), ("mamba", "conda"), ("micromamba", "conda"),
                    ("apt-get", "apt"), ("dnf", "yum")):
@@ -125,9 +132,12 @@ def _python_reads_stdin(argv: list[str], delimiters: set[str]) -> bool:
     return not operands or operands[0] == "-" and "-c" not in argv and "-m" not in argv
 
 
-_STARTS = frozenset({"start", "restart", "reload", "try-restart", "reload-or-restart", "up", "run", "create"})
-"""The verbs of systemctl, service, docker (compose), podman and kubectl that (re)start what serves."""
-_SERVICE_MANAGERS = frozenset({"systemctl", "service", "docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc"})
+_STARTS = frozenset({"start", "restart", "reload", "try-restart", "reload-or-restart", "up", "run", "create", "update"})
+"""The verbs of systemctl, service, docker (compose), podman, kubectl and supervisorctl that (re)start
+what serves (supervisorctl's `update` restarts the programs whose configuration changed; docker's
+`update` changes a container's limits, in place, and is no start: read by the manager)."""
+_SERVICE_MANAGERS = frozenset({"systemctl", "service", "docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc",
+                               "supervisorctl"})
 
 
 def starts_service(command: str) -> bool:
@@ -139,7 +149,8 @@ def starts_service(command: str) -> bool:
         if isinstance(argv, str):
             continue
         why = _argv_changes(argv)
-        if why and why.split(" ", 1)[0] in _SERVICE_MANAGERS and why.rsplit(" ", 1)[-1] in _STARTS:
+        if why and (manager := why.split(" ", 1)[0]) in _SERVICE_MANAGERS \
+                and (verb := why.rsplit(" ", 1)[-1]) in _STARTS and (verb != "update" or manager == "supervisorctl"):
             return True
     return False
 
