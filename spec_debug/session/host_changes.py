@@ -53,6 +53,12 @@ _VERBS = {
     # (docs.aws.amazon.com/cli/latest/reference/configure/)
     "aws": ({"set", "import"}, {"--profile", "--region", "--output", "--endpoint-url"}, {"configure"}),
     "crontab": ({"-r", "-e"}, {"-u"}, set()),
+    # Helm's commands that change a release on the cluster (helm docs, "helm upgrade|install|
+    # uninstall|rollback"); `helm list|status|get|template` read. Was no change: `helm upgrade
+    # sglang ./chart --set ...` a playbook's read-only step, and no change before a rise.
+    "helm": ({"install", "upgrade", "uninstall", "delete", "rollback"},
+             {"-n", "--namespace", "--kube-context", "--kubeconfig", "--kube-apiserver", "--kube-token",
+              "--repository-config", "--repository-cache", "--registry-config"}, set()),
     # supervisorctl's actions that start, stop or signal programs or change supervisord's
     # configuration (supervisor docs, "supervisorctl Actions": `update` "Reload config and
     # add/remove as necessary, and will restart affected programs"); status, pid, tail, avail and
@@ -151,6 +157,28 @@ def starts_service(command: str) -> bool:
         why = _argv_changes(argv)
         if why and (manager := why.split(" ", 1)[0]) in _SERVICE_MANAGERS \
                 and (verb := why.rsplit(" ", 1)[-1]) in _STARTS and (verb != "update" or manager == "supervisorctl"):
+            return True
+    return False
+
+
+_REDEPLOYS = frozenset({"apply", "set", "patch", "replace", "edit", "scale", "upgrade", "install"})
+"""The verbs of kubectl/oc and helm that change a deployment's spec, its config, or a release: the
+cluster rolls the pods out again with it (Kubernetes docs, "Deployments": "A Deployment's rollout
+is triggered if and only if the Deployment's Pod template is changed")."""
+
+
+def redeploys(command: str) -> bool:
+    """Some command of the line changes what a cluster serves (``kubectl apply -f sglang.yaml``,
+    ``kubectl set env deployment/sglang SPEC_TOPK=4``, ``helm upgrade sglang ./chart --set ...``):
+    a relaunch, as a typed `launch_server` is, made through the cluster."""
+    if "kubectl" not in command and "helm" not in command and "oc " not in command:
+        return False
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        why = _argv_changes(argv)
+        if why and why.split(" ", 1)[0] in ("kubectl", "oc", "helm") and why.rsplit(" ", 1)[-1] in _REDEPLOYS \
+                and not any(a.startswith("--dry-run") for a in argv):  # (a dry run sends nothing to change)
             return True
     return False
 

@@ -32,7 +32,7 @@ from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
-from spec_debug.session.host_changes import changes_host, starts_service
+from spec_debug.session.host_changes import changes_host, redeploys, starts_service
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
@@ -794,7 +794,8 @@ def _other_change(command: str, folder: str | None = None, earlier: dict[str, st
     commands before it set in the same shell (:func:`_shell_set`)."""
     if "$" in command and ("=" in command or earlier):
         command = _line_variables_put_in(command, earlier)
-    if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command):
+    if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command) \
+            or redeploys(command):
         return True
     if ">" not in command and "tee" not in command:
         return False
