@@ -51,7 +51,7 @@ from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
-from spec_debug.session.version_checks import checked_packages
+from spec_debug.session.version_checks import checked_packages, may_print_toolchain_version
 from spec_debug.session.versions_seen import VersionSeen, printed_versions
 
 LOOP_MIN = 3
@@ -176,7 +176,8 @@ _STEP_CATEGORY = {VERSION_CHECK: "other", PYTHON_VERSION_CHECK: "python"}
 
 def _may_check_version(command: str) -> bool:
     """The cheap test before :func:`checked_packages` parses the command."""
-    return "pip" in command or "__version__" in command or "conda" in command or "mamba" in command
+    return "pip" in command or "__version__" in command or "conda" in command or "mamba" in command \
+        or may_print_toolchain_version(command)
 
 
 def _idle(command: str) -> bool:

@@ -53,6 +53,19 @@ _VERBS = {
     # (docs.aws.amazon.com/cli/latest/reference/configure/)
     "aws": ({"set", "import"}, {"--profile", "--region", "--output", "--endpoint-url"}, {"configure"}),
     "crontab": ({"-r", "-e"}, {"-u"}, set()),
+    # Helm's commands that change a release on the cluster (helm docs, "helm upgrade|install|
+    # uninstall|rollback"); `helm list|status|get|template` read. Was no change: `helm upgrade
+    # sglang ./chart --set ...` a playbook's read-only step, and no change before a rise.
+    "helm": ({"install", "upgrade", "uninstall", "delete", "rollback"},
+             {"-n", "--namespace", "--kube-context", "--kubeconfig", "--kube-apiserver", "--kube-token",
+              "--repository-config", "--repository-cache", "--registry-config"}, set()),
+    # supervisorctl's actions that start, stop or signal programs or change supervisord's
+    # configuration (supervisor docs, "supervisorctl Actions": `update` "Reload config and
+    # add/remove as necessary, and will restart affected programs"); status, pid, tail, avail and
+    # reread only read. Was no change at all: `supervisorctl restart sglang` a read-only step.
+    "supervisorctl": ({"start", "stop", "restart", "reload", "update", "add", "remove", "signal", "shutdown",
+                       "clear"}, {"-c", "--configuration", "-s", "--serverurl", "-u", "--username", "-p",
+                                  "--password", "-r", "--history-file"}, set()),
 }
 for _same, _as in (("oc", "kubectl"), ("pip3", "pip"), ("mamba", "conda"), ("micromamba", "conda"),
                    ("apt-get", "apt"), ("dnf", "yum")):
@@ -125,9 +138,12 @@ def _python_reads_stdin(argv: list[str], delimiters: set[str]) -> bool:
     return not operands or operands[0] == "-" and "-c" not in argv and "-m" not in argv
 
 
-_STARTS = frozenset({"start", "restart", "reload", "try-restart", "reload-or-restart", "up", "run", "create"})
-"""The verbs of systemctl, service, docker (compose), podman and kubectl that (re)start what serves."""
-_SERVICE_MANAGERS = frozenset({"systemctl", "service", "docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc"})
+_STARTS = frozenset({"start", "restart", "reload", "try-restart", "reload-or-restart", "up", "run", "create", "update"})
+"""The verbs of systemctl, service, docker (compose), podman, kubectl and supervisorctl that (re)start
+what serves (supervisorctl's `update` restarts the programs whose configuration changed; docker's
+`update` changes a container's limits, in place, and is no start: read by the manager)."""
+_SERVICE_MANAGERS = frozenset({"systemctl", "service", "docker", "podman", "nerdctl", "docker-compose", "kubectl", "oc",
+                               "supervisorctl"})
 
 
 def starts_service(command: str) -> bool:
@@ -139,7 +155,30 @@ def starts_service(command: str) -> bool:
         if isinstance(argv, str):
             continue
         why = _argv_changes(argv)
-        if why and why.split(" ", 1)[0] in _SERVICE_MANAGERS and why.rsplit(" ", 1)[-1] in _STARTS:
+        if why and (manager := why.split(" ", 1)[0]) in _SERVICE_MANAGERS \
+                and (verb := why.rsplit(" ", 1)[-1]) in _STARTS and (verb != "update" or manager == "supervisorctl"):
+            return True
+    return False
+
+
+_REDEPLOYS = frozenset({"apply", "set", "patch", "replace", "edit", "scale", "upgrade", "install"})
+"""The verbs of kubectl/oc and helm that change a deployment's spec, its config, or a release: the
+cluster rolls the pods out again with it (Kubernetes docs, "Deployments": "A Deployment's rollout
+is triggered if and only if the Deployment's Pod template is changed")."""
+
+
+def redeploys(command: str) -> bool:
+    """Some command of the line changes what a cluster serves (``kubectl apply -f sglang.yaml``,
+    ``kubectl set env deployment/sglang SPEC_TOPK=4``, ``helm upgrade sglang ./chart --set ...``):
+    a relaunch, as a typed `launch_server` is, made through the cluster."""
+    if "kubectl" not in command and "helm" not in command and "oc " not in command:
+        return False
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or not argv:
+            continue
+        why = _argv_changes(argv)
+        if why and why.split(" ", 1)[0] in ("kubectl", "oc", "helm") and why.rsplit(" ", 1)[-1] in _REDEPLOYS \
+                and not any(a.startswith("--dry-run") for a in argv):  # (a dry run sends nothing to change)
             return True
     return False
 

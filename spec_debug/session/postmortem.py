@@ -32,7 +32,7 @@ from spec_debug.session.failures import NOT_RUN, error_said
 from spec_debug.session.file_edits import FileEdit
 from spec_debug.session.formats.common import only_attachments
 from spec_debug.session.formats.instants import instant
-from spec_debug.session.host_changes import changes_host
+from spec_debug.session.host_changes import changes_host, redeploys, starts_service
 from spec_debug.session.records import CommandRecord, ErrorRecord, LoopRecord, MetricRecord
 from spec_debug.session.reverts import Reverts, rolls_back, switches_source
 from spec_debug.session.segments import COMPACTION_TITLE
@@ -682,7 +682,8 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
     changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
                and (c.category in _CHANGES or c.category in _MAY_CHANGE and (
-                   _other_change(c.inner or c.command, c.cwd, _shell_set(a, c)) or _copies_over_served(a, c)))
+                   _other_change(c.inner or c.command, c.cwd, _shell_set(a, c)) or _copies_over_served(a, c))
+                    or _restarts_service(c))  # `systemctl restart sglang`: a relaunch, as a typed one
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     runs = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
@@ -715,6 +716,22 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
 _MAY_RELAUNCH = frozenset({"other", "stop_process"})
 """Kinds of a line that may run a launch script (`bash launch.sh`; `pkill -f sglang; ./launch.sh &`
 is of kind stop_process, by its pkill)."""
+
+
+def _restarts_service(c: CommandRecord) -> bool:
+    """``c`` (re)starts a service or a container (`sudo systemctl restart sglang`, `docker restart
+    sglang`, `supervisorctl restart sglang`, `docker compose up -d`: host_changes.starts_service):
+    the server is another process after it, started with what its unit, env file or compose file
+    say now, as a typed relaunch is. Was no change: after `echo SPEC_TOPK=4 >> /etc/default/sglang`
+    and the restart that loaded it, the Resolution named the edit alone, and after a restart alone
+    it said nothing, where a typed relaunch reads "restarting the server". Whatever the line's kind
+    (`systemctl restart sglang && sleep 30 && curl -s localhost:30000/health` is a health check by
+    its curl), less a launch or an edit, which are changes of their own."""
+    text = c.inner or c.command
+    return c.category not in _CHANGES and ("start" in text or "up" in text or "reload" in text
+                                            or "update" in text or "run" in text) and starts_service(text)
+
+
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
 
 
@@ -777,7 +794,8 @@ def _other_change(command: str, folder: str | None = None, earlier: dict[str, st
     commands before it set in the same shell (:func:`_shell_set`)."""
     if "$" in command and ("=" in command or earlier):
         command = _line_variables_put_in(command, earlier)
-    if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command):
+    if rolls_back(command) or installed_packages(command, folder) or switches_source(command) or _swaps_served(command) \
+            or redeploys(command):
         return True
     if ">" not in command and "tee" not in command:
         return False
@@ -980,7 +998,8 @@ def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tu
         return None
     m = readings[0]
     before = _changes_before(a, m)  # the agent's changes on the reading's host, in seq order
-    first_launch = next((c.seq for c in before if c.category == "launch_server"), None)
+    # (a service's start, `systemctl start sglang`, as a typed launch)
+    first_launch = next((c.seq for c in before if c.category == "launch_server" or _restarts_service(c)), None)
     changes = [c for c in before if c.seq != first_launch]
     return (m, changes) if changes else None
 
@@ -1122,6 +1141,8 @@ def _still_served(a: SessionAnalysis, c: CommandRecord | FileEdit, reverts: Reve
     if not isinstance(c, FileEdit) and c.category == "launch_server" \
             and (not _launch_before(a, c) or _change(a, c) == "restarting the server (the same speculative flags)"):
         return False
+    if not isinstance(c, FileEdit) and _restarts_service(c):
+        return False  # a service restart loads what was changed before it, and changes nothing itself
     return _revert_of(a, c, reverts) is None
 
 

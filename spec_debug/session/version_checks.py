@@ -8,6 +8,12 @@ A check is a read: pip's ``show``, ``list`` and ``freeze`` (pip docs, "pip show"
 about one or more installed packages"), conda's ``list``, or Python printing ``NAME.__version__``
 (PEP 396's attribute, which sglang, vllm and torch set); it decided when the same agent later
 installed a package it names on the same host (pip, uv pip, conda: ``install``).
+
+The toolchain's own version is such a look too: ``python3 --version`` (``-V``, ``-VV``: "Print the
+Python version number and exit", python(1)) and CUDA's compiler, ``nvcc --version`` (``-V``: CUDA
+Compiler Driver NVCC docs, "--version (-V): Print version information on this tool"), named
+``python`` and ``nvcc``. After a failed launch the turn to them was "running python" or no change
+of approach at all, where `pip show torch` was "checking installed versions".
 """
 
 from __future__ import annotations
@@ -63,9 +69,36 @@ def _verb_args(argv: list[str]) -> tuple[str, list[str]] | None:
     return words[0], [w for w in rest[rest.index(words[0]) + 1:]]
 
 
+_VERSION_FLAGS = frozenset({"--version", "-V", "-VV"})
+_PYTHON_PROGRAM = re.compile(r"python(?:\d+(?:\.\d+)?)?")
+
+
+def may_print_toolchain_version(command: str) -> bool:
+    """The cheap test before :func:`checked_packages` looks for a toolchain's version flag."""
+    return "--version" in command or "-V" in command
+
+
+def _toolchain_checked(command: str) -> set[str]:
+    """``python`` for a Python interpreter run with its version flag alone (``python3 -V``,
+    ``~/venv/bin/python --version``), ``nvcc`` for CUDA's compiler with its own (``nvcc -V``)."""
+    out = set()
+    for argv in simple_commands(command):
+        if isinstance(argv, str) or len(argv) != 2 or argv[1] not in _VERSION_FLAGS:
+            continue
+        name = argv[0].rsplit("/", 1)[-1]
+        if name == "nvcc":
+            out.add("nvcc")
+        elif _PYTHON_PROGRAM.fullmatch(name):
+            out.add("python")
+    return out
+
+
 def checked_packages(command: str) -> set[str]:
-    """The packages whose installed version ``command`` prints (none for any other command)."""
+    """The packages whose installed version ``command`` prints (none for any other command), and
+    the toolchain's (``python``, ``nvcc``: :func:`_toolchain_checked`)."""
     out: set[str] = set()
+    if may_print_toolchain_version(command):
+        out.update(_toolchain_checked(command))
     if "__version__" in command:
         # `import sglang, torch; print(sglang.__version__)`: a printed module the command imports
         # (was only the first name of an `import`, so `import torch, sglang` checked nothing)
@@ -242,7 +275,8 @@ def deciding_checks(commands: Iterable[CommandRecord]) -> dict[tuple[str, int], 
                 if check.session == c.session and check.agent == c.agent and check.host == c.host \
                         and check.seq < c.seq and checked & names:
                     out.setdefault((check.session, check.seq), c)
-        if "__version__" in text or "pip" in text or "conda" in text or "mamba" in text:
+        if "__version__" in text or "pip" in text or "conda" in text or "mamba" in text \
+                or may_print_toolchain_version(text):
             checked = checked_packages(text)
             if checked:
                 checks.append((c, checked))

@@ -9,7 +9,9 @@ the packages the command names:
   block per package, pypa/pip src/pip/_internal/commands/show.py ``print_results``);
 - pip ``list`` (columns ``name version``), ``freeze`` (``name==version``), conda ``list``
   (``name version build channel``): a line whose first word is the package;
-- Python printing ``NAME.__version__`` for one package: the output's one version-shaped line.
+- Python printing ``NAME.__version__`` for one package: the output's one version-shaped line;
+- ``python3 --version``: "Python 3.11.7" (a ``name version`` line, as pip list's); ``nvcc
+  --version``: its "Cuda compilation tools, release 12.1, V12.1.105" line's release.
 
 Kept outside the JSON contract (the command's record is the contract's), one per check.
 """
@@ -24,6 +26,7 @@ from spec_debug.session.version_checks import normalized_name
 _VERSION = re.compile(r"v?(\d+(?:\.\w+)+(?:[+-][\w.]+)?)")
 _SHOW_FIELD = re.compile(r"^(Name|Version):\s*(\S+)\s*$", re.M)
 _LIST_LINE = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\s+|==)(\S+)", re.M)
+_NVCC_RELEASE = re.compile(r"^Cuda compilation tools, release (\d+\.\d+)", re.M)
 MAX_OUTPUT_CHARS = 20_000
 """A `pip list` prints a few hundred lines: the head of a longer output is read."""
 
@@ -57,6 +60,8 @@ def printed_versions(packages: set[str], output: str, printed_by_python: bool) -
         name = normalized_name(m.group(1))
         if name in packages and name not in out and (v := _VERSION.fullmatch(m.group(2))):
             out[name] = v.group(1)
+    if "nvcc" in packages and (m := _NVCC_RELEASE.search(text)):
+        out["nvcc"] = m.group(1)
     if printed_by_python and len(packages) == 1 and not out:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         found = [v.group(1) for line in lines if (v := _VERSION.fullmatch(line))]

@@ -205,7 +205,8 @@ def test_a_rollback_that_raised_throughput_is_the_resolution(tmp_path: Path) -> 
         s.bash("ssh ubuntu@gpu01 'sudo systemctl restart sglang'")
         s.bench("120.3")                      # msg 10
         view = postmortem_view(analyze_path(s.write(tmp_path / "s.jsonl")))
-        assert view["resolution"] == [f"Throughput rose from 60.5 to 120.3 tok/s on gpu01 [msg 10] after `{undo}` [msg 5]."]
+        assert view["resolution"] == [f"Throughput rose from 60.5 to 120.3 tok/s on gpu01 [msg 10] after `{undo}` [msg 5], "
+                                      "`sudo systemctl restart sglang` [msg 7]."]
 
 
 def test_reads_of_the_history_are_no_rollback(tmp_path: Path) -> None:

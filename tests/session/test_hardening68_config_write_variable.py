@@ -34,14 +34,16 @@ def test_a_config_named_by_an_earlier_variable_is_the_change(tmp_path, set_it, w
     path = tmp_path / "gpu.log"
     path.write_text(_log(set_it, write))
     assert postmortem_view(analyze_path(path))["resolution"] == [
-        f"Throughput rose from 54.8 to 91.2 tok/s [msg 4] after `{write}` [msg 2]."]
+        f"Throughput rose from 54.8 to 91.2 tok/s [msg 4] after `{write}` [msg 2], `sudo systemctl restart sglang` [msg 3]."]
 
 
 @pytest.mark.parametrize("set_it", ["export CFG=/tmp/notes.txt", "export OTHER=/etc/sglang/spec.yaml"])
 def test_a_variable_naming_no_config_is_still_no_change(tmp_path, set_it):
     path = tmp_path / "gpu.log"
     path.write_text(_log(set_it, "echo 'speculative_num_steps: 3' >> $CFG"))
-    assert postmortem_view(analyze_path(path))["resolution"] == []
+    # the restart alone is told (hardening69: a service restart is a change), not the write
+    assert postmortem_view(analyze_path(path))["resolution"] == [
+        "Throughput rose from 54.8 to 91.2 tok/s [msg 4] after `sudo systemctl restart sglang` [msg 3]."]
 
 
 def test_an_agent_call_does_not_see_the_variable_an_earlier_call_set(tmp_path):
@@ -54,4 +56,5 @@ def test_an_agent_call_does_not_see_the_variable_an_earlier_call_set(tmp_path):
     w.bash(BENCH, _bench(91.2, 3.1))
     path = tmp_path / "s1.jsonl"
     path.write_text("\n".join(w.lines) + "\n")
-    assert postmortem_view(analyze_path(path))["resolution"] == []
+    assert postmortem_view(analyze_path(path))["resolution"] == [
+        "Throughput rose from 54.8 to 91.2 tok/s [msg 10] after `sudo systemctl restart sglang` [msg 7]."]

@@ -22,8 +22,10 @@ _RESTART = "sudo systemctl restart sglang"
 ])
 def test_a_file_written_under_etc_is_the_change(tmp_path: Path, change: str) -> None:
     assert _resolution(tmp_path, change, _RESTART) == [
-        f"Throughput rose from 60.5 to 120.3 tok/s [msg 8] after `{change}` [msg 3]."]
+        f"Throughput rose from 60.5 to 120.3 tok/s [msg 8] after `{change}` [msg 3], `{_RESTART}` [msg 5]."]
 
 
 def test_one_written_elsewhere_without_a_config_suffix_is_not(tmp_path: Path) -> None:
-    assert _resolution(tmp_path, "echo 'SPEC_STEPS=3' > /root/notes", _RESTART) == []
+    # the restart is told (hardening69: a service restart is a change), the note is not
+    assert _resolution(tmp_path, "echo 'SPEC_STEPS=3' > /root/notes", _RESTART) == [
+        f"Throughput rose from 60.5 to 120.3 tok/s [msg 8] after `{_RESTART}` [msg 5]."]

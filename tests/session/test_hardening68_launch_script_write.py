@@ -36,8 +36,10 @@ def _resolution(tmp_path, write: str, relaunch: str) -> list[str]:
 ])
 @pytest.mark.parametrize("relaunch", ["bash launch.sh", "sudo systemctl restart sglang"])
 def test_a_launch_script_written_by_echo_is_the_change(tmp_path, write, shown, relaunch):
+    # a service restart is told beside the write (hardening69); the script's run is told by its writing
+    restart = f", `{relaunch}` [msg 5]" if "systemctl" in relaunch else ""
     assert _resolution(tmp_path, write, relaunch) == [
-        f"Throughput rose from 54.8 to 91.2 tok/s [msg 8] after {shown} [msg 3]."]
+        f"Throughput rose from 54.8 to 91.2 tok/s [msg 8] after {shown} [msg 3]{restart}."]
 
 
 @pytest.mark.parametrize("write", ["echo 'hello' > notes.sh", "echo 'python3 -m sglang.launch_server' > notes.md",
