@@ -990,6 +990,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 ev.exit_code, ev.is_error = returncode, returncode != 0
                 if isinstance(extra.get("raw_output"), str):
                     ev.text = extra["raw_output"]
+            elif ev.kind == "tool_result" and ev.exit_code is None and ev.text and not ev.is_error \
+                    and ev.raw_type is None and ev.extracted is None:
+                # another agent's function_call_output says its status as its role: tool message
+                # would (OpenHands' SDK on the Responses API sends its terminal output, ending
+                # "[The command completed with exit code N.]", as the item's output: OpenHands/
+                # software-agent-sdk openhands-sdk/openhands/sdk/llm/utils/responses_serialization.py)
+                ev.text, code = _result_status(ev.text)
+                ev.exit_code, ev.is_error = code, bool(code)
             yield ev
         return
     if role == "user" and message.get("type") == "message" and isinstance(message.get("content"), list) \
@@ -1118,11 +1126,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
             text = kimi_cli.result_text(content)
         else:
-            code = exit_code_of(text)
-            if code is None:
-                code = trailing_exit_code(text)
-            if code is None:
-                text, code = shell_result(text)  # Codex's {"output", "metadata"}, "Exit code: N"
+            text, code = _result_status(text)
             failed = bool(code) or text.startswith(codex.AGENTS_SDK_TOOL_FAILED)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
@@ -1141,6 +1145,18 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
+
+
+def _result_status(text: str) -> tuple[str, int | None]:
+    """A tool result's text and the exit code it says: Claude Code's ``Exit code N`` prefix, a
+    trailer (OpenHands, Factory Droid, ``kubectl exec``), Codex's JSON or ``Exit code: N`` header,
+    an agent loop's own status line (common.shell_result)."""
+    code = exit_code_of(text)
+    if code is None:
+        code = trailing_exit_code(text)
+    if code is None:
+        text, code = shell_result(text)
+    return text, code
 
 
 def _harness_note(extra: dict) -> bool:
