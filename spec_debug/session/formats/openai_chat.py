@@ -1006,6 +1006,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # environment, AGENTS.md) are no prompt, as in its rollouts (codex._user_message)
         yield from items.events(message, event)
         return
+    if role == "user" and type(message.get("content")) is str and codex.injects([message["content"]]):
+        # Codex on the Chat Completions wire (`wire_api = "chat"`) sends each of its messages as
+        # {"role", "content": its parts' text joined} (openai/codex codex-rs/core/src/
+        # chat_completions.rs, stream_chat_completions): its context messages come as plain
+        # user strings, read as the parts it writes, as above
+        yield from items.events({"type": "message", "role": "user",
+                                 "content": [{"type": "input_text", "text": message["content"]}]}, event)
+        return
     parts = message.get("parts")
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
         # Gemini API Content (formats.gemini_parts): read as chat messages, its calls and their
