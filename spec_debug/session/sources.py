@@ -25,8 +25,9 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html, claude_code_log_md,
-    claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush,
+    aider_context, anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html,
+    claude_code_log_md, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads,
+    continue_session, crush,
     gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
     har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
@@ -872,41 +873,17 @@ def _named_session(call: dict) -> str | None:
     return (session or None) if marked else None
 
 
-_AIDER_CONTEXT = ("Here are summaries of some files present in my git repository.\n",
-                  "Here are some READ ONLY files, provided for your reference.\n",
-                  "I have *added these files to the chat* so you can go ahead and edit them.\n",
-                  "I am not sharing any files that you can edit yet.",
-                  "Don't try and edit any existing code without asking me to add the files to the chat!\n")
-"""How the user messages aider writes around the chat begin (Aider-AI/aider ``aider/coders/
-base_prompts.py``: its repository map, the read-only files, the files added to the chat or that
-there are none), sent before the person's first prompt in each request (``base_coder.py``
-``format_chat_chunks``); the map changes as the code does."""
-_AIDER_EXAMPLES_END = "I switched to a new code base. Please don't consider the above files"
-"""The user message aider closes its edit format's example exchange with (``format_chat_chunks``)."""
-_AIDER_SUMMARY = "I spoke to you previously about a number of things.\n"
-"""How aider's summary of a history grown too long begins (``aider/prompts.py`` ``summary_prefix``,
-``aider/history.py`` ``summarize_all``): the requests after it send it in place of the history."""
-
-
 def _opening(call: dict) -> str | None:
     """The first prompt of the conversation a logged call sends (its first user message's text,
     without a prompt-cache marker), what each later request of it sends again; None without one.
-    Aider's own messages around the chat (:data:`_AIDER_CONTEXT`, its examples) are no prompt: read
+    Aider's own messages around the chat (:mod:`formats.aider_context`) are no prompt: read
     as the first, its changing repository map cut one run in several conversations, and its
     constant words joined two runs in one. A history aider summarized opens with no prompt of the
     run: such a call goes on the conversation before it (:func:`_conversations_of`)."""
-    messages = openai_chat.conversation(call) or ()
-    start = 0
-    for i, message in enumerate(messages):
-        if isinstance(message, dict) and message.get("role") == "user" \
-                and block_text(message.get("content")).startswith(_AIDER_EXAMPLES_END):
-            start = i + 1
-    for message in islice(messages, start, None):
+    for message in aider_context.without_context(openai_chat.conversation(call) or []):
         if isinstance(message, dict) and message.get("role") == "user":
             text = block_text(message.get("content")).strip()
-            if text.startswith(_AIDER_CONTEXT):
-                continue
-            return None if text.startswith(_AIDER_SUMMARY.strip()) else text or None
+            return None if text.startswith(aider_context.SUMMARY) else text or None
     return None
 
 

@@ -45,7 +45,7 @@ def _write(folder: Path, calls: list[tuple[list, str]]) -> None:
     folder.mkdir()
     for n, (messages, answer) in enumerate(calls):
         reply = {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": 1764930080 + n, "model": "gpt-4o",
-                 "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}]}
+                 "choices": [{"index": 0, "message": _said(answer), "finish_reason": "stop"}]}
         record = {"request": {"method": "POST", "url": "https://api.openai.com/v1/chat/completions", "headers": {},
                               "body": {"model": "gpt-4o", "messages": messages, "stream": False}},
                   "response": {"status_code": 200, "headers": {}, "body": reply, "error": None}}
@@ -80,3 +80,22 @@ def test_two_aider_runs_that_open_with_the_same_examples(tmp_path: Path) -> None
     doc = analyze_path(tmp_path / "logs").to_json()
     assert sorted(s["id"] for s in doc["sessions"]) == [
         "logs#2025-12-05_10-21-20-000000", "logs#2025-12-05_10-21-21-000000"]
+
+
+def test_aider_run_read_once_its_own_messages_no_prompts(tmp_path: Path) -> None:
+    """Read as prompts, aider's map and its "I am not sharing any files" were the person's words,
+    and its history, which comes before the chat files it lists again, was read again with each call."""
+    ask, told = _user("why is accept length 1.0 with eagle3?"), _said("Check the draft model path.")
+    again, told_again = _user("it points to the right checkpoint"), _said("Then check the hidden size.")
+    calls = [([_SYSTEM, *_EXAMPLES, *_map(1), *_NO_FILES, ask], told["content"]),
+             ([_SYSTEM, *_EXAMPLES, *_map(1), ask, told, *_NO_FILES, again], told_again["content"]),
+             ([_SYSTEM, *_EXAMPLES, *_map(2), ask, told, again, told_again, *_NO_FILES,
+               _user("hidden size is 4096")], "Then the vocab mapping."),
+             ([_SYSTEM, *_EXAMPLES, *_map(2), _user("I spoke to you previously about a number of things.\n"
+                                                     "The user asked why accept length is 1.0 with EAGLE3."),
+               _said("Ok."), *_NO_FILES, _user("where is the vocab mapping?")], "In d2t.")]
+    _write(tmp_path / "logs", calls)
+    doc = analyze_path(tmp_path / "logs").to_json()
+    assert [p["text"] for p in doc["prompts"]] == [
+        "why is accept length 1.0 with eagle3?", "it points to the right checkpoint", "hidden size is 4096",
+        "where is the vocab mapping?"]

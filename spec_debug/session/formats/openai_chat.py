@@ -20,7 +20,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import cline_task, codex, continue_session, har, kimi_cli, server_tools
+from spec_debug.session.formats import aider_context, cline_task, codex, continue_session, har, kimi_cli, server_tools
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -549,6 +549,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 # (three copies would read as a loop of it). Not only the line before: loops run
                 # side by side through one proxy (an eval's samples) interleave their requests, and
                 # each of a conversation's calls was read again after another conversation's line.
+                messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
                 if at is not None:
                     start = len(heads[at])
@@ -1051,7 +1052,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user":
-        cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message)
+        cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
+            or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
         yield event("system" if cli_note else "prompt", role, text=text or attachments_shown(content))
     elif role == "assistant":
         block = 0
