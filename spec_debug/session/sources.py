@@ -87,6 +87,9 @@ class SessionSource:
     conversation: chatgpt_export.Conversation | None = None
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
+    records: frozenset[int] | None = None
+    """openai only: the lines of ``path`` this session reads, where the file logs the calls of
+    several conversations (:func:`_logged_conversations`); None: all of them."""
     title: str | None = None
     """The session's title where the format writes one (a ChatGPT conversation's)."""
     store_session: str | None = None
@@ -683,6 +686,9 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
     (:mod:`formats.openhands_eval`)."""
     if source.format == "openhands" and not source.array and source.path.is_file():
         return _instances(source)
+    if source.format == "openai" and not source.array and not source.parts and source.records is None \
+            and source.path.is_file() and (logged := _logged_conversations(source)) is not None:
+        return logged
     if source.format == "crush" and source.store_session is None:
         # the list detection read (read once: a store of thousands of sessions is no small query);
         # a sub-agent's session is read as an agent of the session that started it
@@ -773,7 +779,41 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
 
 
-def _conversations_of(calls: list[SessionSource],
+def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
+    """One session per conversation of a JSONL file of logged calls, or None where it holds one.
+    dolphin-logger appends every call it passes to one file a day, ``<logs>/<uuid>.jsonl``
+    (QuixiAI/dolphin-logger ``src/dolphin_logger/logging_utils.py`` ``get_current_log_file``;
+    ``providers/openai.py`` writes ``{"request", "response"}`` a line), whichever agent made it: read as one log, two agents' runs were one
+    session, each one's commands, prompts and errors the other's. Its calls are parted as a
+    folder's files of one call each are (:func:`_conversations_of`); each session reads its lines
+    alone, named ``<file>#<its first line>`` or by the session its requests name."""
+    try:
+        if not _logged_call_head(read_head(source.path, 4096).lstrip()) or har.is_har(source.path):
+            return None
+        calls: list[tuple[int]] = []
+        threads: dict[int, tuple[str | None, str | None, str | None]] = {}
+        for _index, lineno, call in reader.iter_json_records(source.path, ReadStats()):
+            if not (openai_chat.is_proxied_call(call) or openai_chat.is_litellm_payload(call)):
+                return None  # not a log of calls alone: read whole, as before
+            calls.append(marker := (lineno,))
+            opening = None if openai_chat.counts_tokens(call) else _opening(call)
+            trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
+            threads[id(marker)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
+    except (OSError, ValueError):
+        return None  # iter_events reports what is wrong with it
+    conversations = _conversations_of(calls, threads) if len(calls) > 1 else [calls]
+    if len(conversations) < 2:
+        return None
+    found = []
+    for part in conversations:
+        names = {threads[id(m)][2] or threads[id(m)][1] for m in part}
+        name = names.pop() if len(names) == 1 and None not in names else str(part[0][0])
+        found.append(SessionSource(id=f"{source.id}#{name}", path=source.path, format="openai",
+                                   records=frozenset(m[0] for m in part)))
+    return found
+
+
+def _conversations_of(calls: list,
                       threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list[SessionSource]]:
     """The calls of one folder (in the order they were made) parted by the conversation each goes
     on, each part in that order. LiteLLM's bucket loggers file every call of a day in one folder,
@@ -2079,7 +2119,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "openai" and (stream := responses_stream.layout(source.path)):
             yield from responses_stream.read(source.path, cursor, stats, stream)
         elif source.format == "openai":
-            yield from openai_chat.read(source.path, cursor, stats, array=source.array, parts=source.parts)
+            yield from openai_chat.read(source.path, cursor, stats, array=source.array, parts=source.parts,
+                                        only=source.records)
         elif source.format == "openhands" and source.instance is not None:
             yield from openhands_eval.read(source.instance, cursor, stats)
         elif source.format == "openhands" and source.path.is_dir():

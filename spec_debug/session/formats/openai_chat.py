@@ -491,9 +491,12 @@ def _listed_ascending(messages: Iterable) -> bool:
     return sum(a < b for a, b in steps) > sum(a > b for a, b in steps)
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: Iterable[Path] = ()) -> Iterator[Event]:
+def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: Iterable[Path] = (),
+         only: frozenset[int] | None = None) -> Iterator[Event]:
     """``parts``: files read after ``path`` as more records of its log (a proxy's folder of one
-    file per call: ``sources._proxy_log_folders``), each event naming the file it came from."""
+    file per call: ``sources._proxy_log_folders``), each event naming the file it came from.
+    ``only``: the lines read, where the file logs several conversations (``sources.
+    _logged_conversations``)."""
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
@@ -515,6 +518,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
+            if only is not None and lineno not in only:
+                continue  # another conversation's call
             if "request" in obj and counts_tokens(obj):
                 continue  # a proxy's record of a token count: no call of the model
             # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
