@@ -88,8 +88,9 @@ class SessionSource:
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
     records: frozenset[int] | None = None
-    """openai only: the lines of ``path`` this session reads, where the file logs the calls of
-    several conversations (:func:`_logged_conversations`); None: all of them."""
+    """openai only: the lines of ``path`` this session reads (of a HAR capture, its calls, counted
+    from 0), where the file logs the calls of several conversations (:func:`_logged_conversations`);
+    None: all of them."""
     title: str | None = None
     """The session's title where the format writes one (a ChatGPT conversation's)."""
     store_session: str | None = None
@@ -786,13 +787,23 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
     ``providers/openai.py`` writes ``{"request", "response"}`` a line), whichever agent made it: read as one log, two agents' runs were one
     session, each one's commands, prompts and errors the other's. Its calls are parted as a
     folder's files of one call each are (:func:`_conversations_of`); each session reads its lines
-    alone, named ``<file>#<its first line>`` or by the session its requests name."""
+    alone, named ``<file>#<its first line>`` or by the session its requests name. A HAR capture of
+    calls (:mod:`formats.har`) is parted the same way, its calls counted from 0 for lines."""
     try:
-        if not _logged_call_head(read_head(source.path, 4096).lstrip()) or har.is_har(source.path):
+        head = read_head(source.path, 8192)
+        records = reader.iter_json_records(source.path, ReadStats())
+        if har.looks_like_head(head):
+            # a HAR capture (mitmproxy's) of the calls of agents that worked through one proxy:
+            # its calls counted in order (openai_chat._har_calls reads the same)
+            logged = enumerate(c for _i, _line, document in records for c in har.calls(document) or ()
+                               if openai_chat.is_proxied_call(c))
+        elif _logged_call_head(head.lstrip()):
+            logged = ((lineno, call) for _index, lineno, call in records)
+        else:
             return None
         calls: list[tuple[int]] = []
         threads: dict[int, tuple[str | None, str | None, str | None]] = {}
-        for _index, lineno, call in reader.iter_json_records(source.path, ReadStats()):
+        for lineno, call in logged:
             if not (openai_chat.is_proxied_call(call) or openai_chat.is_litellm_payload(call)):
                 return None  # not a log of calls alone: read whole, as before
             calls.append(marker := (lineno,))

@@ -66,3 +66,33 @@ def test_one_conversation_in_the_file_is_read_as_before(tmp_path: Path) -> None:
     ])
     doc = analyze_path(path).to_json()
     assert [(s["id"], s["events"]) for s in doc["sessions"]] == [("calls", 4)]
+
+
+def _entry(body: dict, answer: dict, at: str) -> dict:
+    """One call as mitmproxy's HAR writer keeps it (mitmproxy/mitmproxy ``mitmproxy/addons/savehar.py``)."""
+    return {"startedDateTime": at, "time": 812.4,
+            "request": {"method": "POST", "url": "https://api.openai.com/v1/responses", "httpVersion": "HTTP/1.1",
+                        "headers": [{"name": "content-type", "value": "application/json"}],
+                        "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+            "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1", "headers": [],
+                         "content": {"size": 0, "mimeType": "application/json", "text": json.dumps(answer)}}}
+
+
+def test_two_codex_sessions_in_one_har_capture(tmp_path: Path) -> None:
+    """Two Codex sessions in one repository through mitmproxy: each request names its conversation,
+    ``prompt_cache_key`` (test_hardening69_codex_proxy_conversations), both open alike."""
+    from tests.session.test_hardening69_codex_proxy_conversations import CALLS, _record
+
+    entries = []
+    for n, (session, items, output) in enumerate(CALLS):
+        record = _record(session, items, output, n)
+        entries.append(_entry(record["request"]["body"], record["response"]["body"], f"2025-12-05T10:21:2{n}.000Z"))
+    path = tmp_path / "codex.har"
+    path.write_text(json.dumps({"log": {"version": "1.2", "creator": {"name": "mitmproxy", "version": "11.0.0"},
+                                        "pages": [], "entries": entries}}))
+    doc = analyze_path(path).to_json()
+    assert sorted((c["session"], c["command"], c["exit_code"]) for c in doc["commands"]) == [
+        ("codex#019a6e1c-a", "ssh gpu07 nvidia-smi", 18),
+        ("codex#019a6e1c-b", "ssh gpu12 nvidia-smi --query-gpu=memory.used --format=csv", 0)]
+    assert sorted((p["session"], p["text"]) for p in doc["prompts"]) == [
+        ("codex#019a6e1c-a", "accept length dropped on gpu07"), ("codex#019a6e1c-b", "the draft model OOMs on gpu12")]

@@ -509,8 +509,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     for file in (path, *parts):
         cursor.file = str(file)
         records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
+        lines = only
         if not array and har.is_har(file):
-            records = _har_calls(records)
+            records, lines = _har_calls(records, only), None
         records = _ollama_streams(_thread_in_order(records, stats))
         if array and (system := _document_system(file)):
             systems.add(system)
@@ -518,7 +519,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
-            if only is not None and lineno not in only:
+            if lines is not None and lineno not in lines:
                 continue  # another conversation's call
             if "request" in obj and counts_tokens(obj):
                 continue  # a proxy's record of a token count: no call of the model
@@ -615,9 +616,11 @@ def counts_tokens(obj: dict) -> bool:
     return isinstance(url, str) and url.split("?", 1)[0].rstrip("/").endswith(_COUNT_PATHS)
 
 
-def _har_calls(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, int, dict]]:
+def _har_calls(records: Iterable[tuple[int, int, dict]],
+               only: frozenset[int] | None = None) -> Iterator[tuple[int, int, dict]]:
     """The calls of a HAR file's document (:mod:`formats.har`), each as a logging proxy's record
-    of it; an entry of no call to a model is left out."""
+    of it; an entry of no call to a model is left out. ``only``: the calls read, counted from 0."""
+    n = -1
     for index, lineno, obj in records:
         found = har.calls(obj) if isinstance(obj, dict) else None
         if found is None:
@@ -625,7 +628,9 @@ def _har_calls(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, 
             continue
         for call in found:
             if is_proxied_call(call):
-                yield index, lineno, call
+                n += 1
+                if only is None or n in only:
+                    yield index, lineno, call
 
 
 def _answered_at(obj: dict) -> str | None:
