@@ -784,8 +784,9 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
     """One session per conversation of a JSONL file of logged calls, or None where it holds one.
     dolphin-logger appends every call it passes to one file a day, ``<logs>/<uuid>.jsonl``
     (QuixiAI/dolphin-logger ``src/dolphin_logger/logging_utils.py`` ``get_current_log_file``;
-    ``providers/openai.py`` writes ``{"request", "response"}`` a line), whichever agent made it: read as one log, two agents' runs were one
-    session, each one's commands, prompts and errors the other's. Its calls are parted as a
+    ``providers/openai.py`` writes ``{"request", "response"}`` a line), whichever agent made it:
+    read as one log, two agents' runs were one session, each one's commands, prompts and errors
+    the other's. Its calls are parted as a
     folder's files of one call each are (:func:`_conversations_of`); each session reads its lines
     alone, named ``<file>#<its first line>`` or by the session its requests name. A HAR capture of
     calls (:mod:`formats.har`) is parted the same way, its calls counted from 0 for lines."""
@@ -795,8 +796,8 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
         if har.looks_like_head(head):
             # a HAR capture (mitmproxy's) of the calls of agents that worked through one proxy:
             # its calls counted in order (openai_chat._har_calls reads the same)
-            logged = enumerate(c for _i, _line, document in records for c in har.calls(document) or ()
-                               if openai_chat.is_proxied_call(c))
+            logged = enumerate(c for _i, _line, document in records if isinstance(document, dict)
+                               for c in har.calls(document) or () if openai_chat.is_proxied_call(c))
         elif _logged_call_head(head.lstrip()):
             logged = ((lineno, call) for _index, lineno, call in records)
         else:
@@ -824,11 +825,10 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
     return found
 
 
-def _conversations_of(calls: list,
-                      threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list[SessionSource]]:
-    """The calls of one folder (in the order they were made) parted by the conversation each goes
-    on, each part in that order. LiteLLM's bucket loggers file every call of a day in one folder,
-    ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
+def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list]:
+    """The calls of one folder (in the order they were made; or of one file:
+    :func:`_logged_conversations`) parted by the conversation each goes on, each part in that
+    order. LiteLLM's bucket loggers file every call of a day in one folder, ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
     read as one log, two agents' unrelated conversations were one session, their commands
     interleaved, each one's prompts and errors the other's. What tells a conversation: the first
     prompt each request of it sends again (:func:`_opening`), and LiteLLM's ``trace_id``, a call's
