@@ -747,6 +747,9 @@ class ResponseItems:
     def __init__(self) -> None:
         self._results_seen: OrderedDict[str, None] = OrderedDict()
         self._processes = _Processes()
+        self.chat_calls: set[str] = set()
+        """Calls of a chat-completions log read as these items, their results still to come
+        (openai_chat: Codex's unified exec on the Chat Completions wire)."""
 
     def events(self, item: dict, event) -> Iterator[Event]:
         ptype = item.get("type") if isinstance(item.get("type"), str) else None

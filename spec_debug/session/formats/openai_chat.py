@@ -1122,6 +1122,16 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 call_names.pop(next(iter(call_names)))
             if unanswered is not None:
                 unanswered.append(call_id)
+            if _unified_exec(name, args) and isinstance(raw, str):
+                # Codex's unified exec on the Chat Completions wire (openai/codex codex-rs/codex-api/
+                # src/requests/chat.rs sends each FunctionCall as a tool call, its output as the tool
+                # message): a command outlives its first output and the model polls it with
+                # write_stdin, whose output says how it ended. Read as on the Responses wire
+                # (codex.ResponseItems), that status is the command's, not the poll's.
+                items.chat_calls.add(call_id)
+                yield from items.events({"type": "function_call", "call_id": call_id, "name": name, "arguments": raw},
+                                        lambda kind, who, at=0, **kw: event(kind, who, block + n + at, **kw))
+                continue
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
                         text=call_text(command, raw), path=call_path(name, args),
                         host=remote_host(args) if command is not None else None)
@@ -1141,6 +1151,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         else:
             # No id and no call waiting: pair with the most recent call.
             call_id = next(reversed(call_names), None) if call_names else None
+        if call_id in items.chat_calls and isinstance(content, str):
+            items.chat_calls.discard(call_id)
+            yield from items.events({"type": "function_call_output", "call_id": call_id, "output": content}, event)
+            return
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
@@ -1165,6 +1179,15 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
+
+
+def _unified_exec(name: str, args: object) -> bool:
+    """A call of Codex's unified exec tools, by their arguments: ``exec_command {cmd, ...}`` and
+    ``write_stdin {session_id, chars, ...}`` (openai/codex ``codex-rs/core/src/tools/handlers/
+    unified_exec.rs``, ``ExecCommandArgs``, ``WriteStdinArgs``)."""
+    if name == "exec_command":
+        return isinstance(args, dict) and isinstance(args.get("cmd"), str)
+    return name == "write_stdin" and isinstance(args, dict) and "session_id" in args
 
 
 def _result_status(text: str) -> tuple[str, int | None]:
