@@ -25,8 +25,9 @@ from spec_debug.session import reader
 from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats
 from spec_debug.session.formats import (
-    anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html, claude_code_log_md,
-    claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads, continue_session, crush,
+    aider_context, anthropic_stream, asciicast, chat_stream, chatgpt_export, claude_code, claude_code_log_html,
+    claude_code_log_md, claude_layout, claude_session, cline_export, cline_task, codex, codex_exec, codex_threads,
+    continue_session, crush,
     gemini_cli, goose_store, copilot_cli, droid_stream, gemini_agents, gemini_stream, grok_cli, kimi_code, kimi_wire,
     har, opencode, pi_agent, ollama_stream, openai_chat, openhands, openhands_eval, openhands_sdk, opencode_export,
     opencode_store, qwen_code, responses_stream, specstory, swe_agent, text_log,
@@ -86,6 +87,10 @@ class SessionSource:
     conversation: chatgpt_export.Conversation | None = None
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
+    records: frozenset[int] | None = None
+    """openai only: the lines of ``path`` this session reads (of a HAR capture, its calls, counted
+    from 0), where the file logs the calls of several conversations (:func:`_logged_conversations`);
+    None: all of them."""
     title: str | None = None
     """The session's title where the format writes one (a ChatGPT conversation's)."""
     store_session: str | None = None
@@ -682,6 +687,9 @@ def _conversations(source: SessionSource) -> list[SessionSource]:
     (:mod:`formats.openhands_eval`)."""
     if source.format == "openhands" and not source.array and source.path.is_file():
         return _instances(source)
+    if source.format == "openai" and not source.array and not source.parts and source.records is None \
+            and source.path.is_file() and (logged := _logged_conversations(source)) is not None:
+        return logged
     if source.format == "crush" and source.store_session is None:
         # the list detection read (read once: a store of thousands of sessions is no small query);
         # a sub-agent's session is read as an agent of the session that started it
@@ -772,11 +780,55 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     return [grouped.get(id(s), s) for s in sources if id(s) not in dropped]
 
 
-def _conversations_of(calls: list[SessionSource],
-                      threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list[SessionSource]]:
-    """The calls of one folder (in the order they were made) parted by the conversation each goes
-    on, each part in that order. LiteLLM's bucket loggers file every call of a day in one folder,
-    ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
+def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
+    """One session per conversation of a JSONL file of logged calls, or None where it holds one.
+    dolphin-logger appends every call it passes to one file a day, ``<logs>/<uuid>.jsonl``
+    (QuixiAI/dolphin-logger ``src/dolphin_logger/logging_utils.py`` ``get_current_log_file``;
+    ``providers/openai.py`` writes ``{"request", "response"}`` a line), whichever agent made it:
+    read as one log, two agents' runs were one session, each one's commands, prompts and errors
+    the other's. Its calls are parted as a
+    folder's files of one call each are (:func:`_conversations_of`); each session reads its lines
+    alone, named ``<file>#<its first line>`` or by the session its requests name. A HAR capture of
+    calls (:mod:`formats.har`) is parted the same way, its calls counted from 0 for lines."""
+    try:
+        head = read_head(source.path, 8192)
+        records = reader.iter_json_records(source.path, ReadStats())
+        if har.looks_like_head(head):
+            # a HAR capture (mitmproxy's) of the calls of agents that worked through one proxy:
+            # its calls counted in order (openai_chat._har_calls reads the same)
+            logged = enumerate(c for _i, _line, document in records if isinstance(document, dict)
+                               for c in har.calls(document) or () if openai_chat.is_proxied_call(c))
+        elif _logged_call_head(head.lstrip()):
+            logged = ((lineno, call) for _index, lineno, call in records)
+        else:
+            return None
+        calls: list[tuple[int]] = []
+        threads: dict[int, tuple[str | None, str | None, str | None]] = {}
+        for lineno, call in logged:
+            if not (openai_chat.is_proxied_call(call) or openai_chat.is_litellm_payload(call)):
+                return None  # not a log of calls alone: read whole, as before
+            calls.append(marker := (lineno,))
+            opening = None if openai_chat.counts_tokens(call) else _opening(call)
+            trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
+            threads[id(marker)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
+    except (OSError, ValueError):
+        return None  # iter_events reports what is wrong with it
+    conversations = _conversations_of(calls, threads) if len(calls) > 1 else [calls]
+    if len(conversations) < 2:
+        return None
+    found = []
+    for part in conversations:
+        names = {threads[id(m)][2] or threads[id(m)][1] for m in part}
+        name = names.pop() if len(names) == 1 and None not in names else str(part[0][0])
+        found.append(SessionSource(id=f"{source.id}#{name}", path=source.path, format="openai",
+                                   records=frozenset(m[0] for m in part)))
+    return found
+
+
+def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list]:
+    """The calls of one folder (in the order they were made; or of one file:
+    :func:`_logged_conversations`) parted by the conversation each goes on, each part in that
+    order. LiteLLM's bucket loggers file every call of a day in one folder, ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
     read as one log, two agents' unrelated conversations were one session, their commands
     interleaved, each one's prompts and errors the other's. What tells a conversation: the first
     prompt each request of it sends again (:func:`_opening`), and LiteLLM's ``trace_id``, a call's
@@ -874,10 +926,15 @@ def _named_session(call: dict) -> str | None:
 
 def _opening(call: dict) -> str | None:
     """The first prompt of the conversation a logged call sends (its first user message's text,
-    without a prompt-cache marker), what each later request of it sends again; None without one."""
-    for message in openai_chat.conversation(call) or ():
+    without a prompt-cache marker), what each later request of it sends again; None without one.
+    Aider's own messages around the chat (:mod:`formats.aider_context`) are no prompt: read
+    as the first, its changing repository map cut one run in several conversations, and its
+    constant words joined two runs in one. A history aider summarized opens with no prompt of the
+    run: such a call goes on the conversation before it (:func:`_conversations_of`)."""
+    for message in aider_context.without_context(openai_chat.conversation(call) or []):
         if isinstance(message, dict) and message.get("role") == "user":
-            return block_text(message.get("content")).strip() or None
+            text = block_text(message.get("content")).strip()
+            return None if text.startswith(aider_context.SUMMARY) else text or None
     return None
 
 
@@ -2073,7 +2130,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         elif source.format == "openai" and (stream := responses_stream.layout(source.path)):
             yield from responses_stream.read(source.path, cursor, stats, stream)
         elif source.format == "openai":
-            yield from openai_chat.read(source.path, cursor, stats, array=source.array, parts=source.parts)
+            yield from openai_chat.read(source.path, cursor, stats, array=source.array, parts=source.parts,
+                                        only=source.records)
         elif source.format == "openhands" and source.instance is not None:
             yield from openhands_eval.read(source.instance, cursor, stats)
         elif source.format == "openhands" and source.path.is_dir():

@@ -452,8 +452,13 @@ def _media_tag(parts: list, i: int, head: str) -> re.Match | None:
 
 
 def injects(parts: list) -> bool:
-    """A user message's parts hold one Codex wrote in (:data:`_INJECTED`: its environment, AGENTS.md)."""
-    return any(block_text([part]).lstrip().startswith(_INJECTED) for part in parts)
+    """A user message's parts hold one Codex wrote in (:data:`_INJECTED`: its environment, AGENTS.md;
+    or a command the person ran with ``!``, :data:`_USER_SHELL`)."""
+    for part in parts:
+        head = block_text([part]).lstrip()
+        if head.startswith(_INJECTED) or (head.startswith("<user_shell_command>") and _USER_SHELL.match(head)):
+            return True
+    return False
 
 
 def _user_message(parts: list, event) -> Iterator[Event]:
@@ -742,6 +747,9 @@ class ResponseItems:
     def __init__(self) -> None:
         self._results_seen: OrderedDict[str, None] = OrderedDict()
         self._processes = _Processes()
+        self.chat_calls: set[str] = set()
+        """Calls of a chat-completions log read as these items, their results still to come
+        (openai_chat: Codex's unified exec on the Chat Completions wire)."""
 
     def events(self, item: dict, event) -> Iterator[Event]:
         ptype = item.get("type") if isinstance(item.get("type"), str) else None

@@ -20,7 +20,7 @@ from itertools import islice
 from pathlib import Path
 
 from spec_debug.session.events import Event, ReadStats
-from spec_debug.session.formats import cline_task, codex, continue_session, har, kimi_cli, server_tools
+from spec_debug.session.formats import aider_context, cline_task, codex, continue_session, har, kimi_cli, server_tools
 from spec_debug.session.formats.common import (
     SHELL_TOOL_NAMES,
     Cursor,
@@ -491,9 +491,12 @@ def _listed_ascending(messages: Iterable) -> bool:
     return sum(a < b for a, b in steps) > sum(a > b for a, b in steps)
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: Iterable[Path] = ()) -> Iterator[Event]:
+def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: Iterable[Path] = (),
+         only: frozenset[int] | None = None) -> Iterator[Event]:
     """``parts``: files read after ``path`` as more records of its log (a proxy's folder of one
-    file per call: ``sources._proxy_log_folders``), each event naming the file it came from."""
+    file per call: ``sources._proxy_log_folders``), each event naming the file it came from.
+    ``only``: the lines read, where the file logs several conversations (``sources.
+    _logged_conversations``)."""
     call_names: dict[str, str] = {}
     items = codex.ResponseItems()
     shown = ShownCommand()
@@ -506,8 +509,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     for file in (path, *parts):
         cursor.file = str(file)
         records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
+        lines = only
         if not array and har.is_har(file):
-            records = _har_calls(records)
+            records, lines = _har_calls(records, only), None
         records = _ollama_streams(_thread_in_order(records, stats))
         if array and (system := _document_system(file)):
             systems.add(system)
@@ -515,6 +519,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             yield Event(session=cursor.session, seq=seq, agent=cursor.agent, role="system", kind="system",
                         file=cursor.file, line=1, text=system)
         for _index, lineno, obj in records:
+            if lines is not None and lineno not in lines:
+                continue  # another conversation's call
             if "request" in obj and counts_tokens(obj):
                 continue  # a proxy's record of a token count: no call of the model
             # A JSONL line (or a whole file) may itself be a conversation: {"messages": [...]}, one
@@ -549,6 +555,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 # (three copies would read as a loop of it). Not only the line before: loops run
                 # side by side through one proxy (an eval's samples) interleave their requests, and
                 # each of a conversation's calls was read again after another conversation's line.
+                messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
                 if at is not None:
                     start = len(heads[at])
@@ -609,9 +616,11 @@ def counts_tokens(obj: dict) -> bool:
     return isinstance(url, str) and url.split("?", 1)[0].rstrip("/").endswith(_COUNT_PATHS)
 
 
-def _har_calls(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, int, dict]]:
+def _har_calls(records: Iterable[tuple[int, int, dict]],
+               only: frozenset[int] | None = None) -> Iterator[tuple[int, int, dict]]:
     """The calls of a HAR file's document (:mod:`formats.har`), each as a logging proxy's record
-    of it; an entry of no call to a model is left out."""
+    of it; an entry of no call to a model is left out. ``only``: the calls read, counted from 0."""
+    n = -1
     for index, lineno, obj in records:
         found = har.calls(obj) if isinstance(obj, dict) else None
         if found is None:
@@ -619,7 +628,9 @@ def _har_calls(records: Iterable[tuple[int, int, dict]]) -> Iterator[tuple[int, 
             continue
         for call in found:
             if is_proxied_call(call):
-                yield index, lineno, call
+                n += 1
+                if only is None or n in only:
+                    yield index, lineno, call
 
 
 def _answered_at(obj: dict) -> str | None:
@@ -990,6 +1001,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 ev.exit_code, ev.is_error = returncode, returncode != 0
                 if isinstance(extra.get("raw_output"), str):
                     ev.text = extra["raw_output"]
+            elif ev.kind == "tool_result" and ev.exit_code is None and ev.text and not ev.is_error \
+                    and ev.raw_type is None and ev.extracted is None:
+                # another agent's function_call_output says its status as its role: tool message
+                # would (OpenHands' SDK on the Responses API sends its terminal output, ending
+                # "[The command completed with exit code N.]", as the item's output: OpenHands/
+                # software-agent-sdk openhands-sdk/openhands/sdk/llm/utils/responses_serialization.py)
+                ev.text, code = _result_status(ev.text)
+                ev.exit_code, ev.is_error = code, bool(code)
             yield ev
         return
     if role == "user" and message.get("type") == "message" and isinstance(message.get("content"), list) \
@@ -997,6 +1016,14 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # Codex's request through a proxy: the parts it writes into the user's messages (its
         # environment, AGENTS.md) are no prompt, as in its rollouts (codex._user_message)
         yield from items.events(message, event)
+        return
+    if role == "user" and type(message.get("content")) is str and codex.injects([message["content"]]):
+        # Codex on the Chat Completions wire (`wire_api = "chat"`) sends each of its messages as
+        # {"role", "content": its parts' text joined} (openai/codex codex-rs/core/src/
+        # chat_completions.rs, stream_chat_completions): its context messages come as plain
+        # user strings, read as the parts it writes, as above
+        yield from items.events({"type": "message", "role": "user",
+                                 "content": [{"type": "input_text", "text": message["content"]}]}, event)
         return
     parts = message.get("parts")
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
@@ -1035,7 +1062,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     if role in ("system", "developer"):
         yield event("system", role, text=text)
     elif role == "user":
-        cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message)
+        cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
+            or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
         yield event("system" if cli_note else "prompt", role, text=text or attachments_shown(content))
     elif role == "assistant":
         block = 0
@@ -1094,6 +1122,16 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 call_names.pop(next(iter(call_names)))
             if unanswered is not None:
                 unanswered.append(call_id)
+            if _unified_exec(name, args) and isinstance(raw, str):
+                # Codex's unified exec on the Chat Completions wire (openai/codex codex-rs/codex-api/
+                # src/requests/chat.rs sends each FunctionCall as a tool call, its output as the tool
+                # message): a command outlives its first output and the model polls it with
+                # write_stdin, whose output says how it ended. Read as on the Responses wire
+                # (codex.ResponseItems), that status is the command's, not the poll's.
+                items.chat_calls.add(call_id)
+                yield from items.events({"type": "function_call", "call_id": call_id, "name": name, "arguments": raw},
+                                        lambda kind, who, at=0, **kw: event(kind, who, block + n + at, **kw))
+                continue
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
                         text=call_text(command, raw), path=call_path(name, args),
                         host=remote_host(args) if command is not None else None)
@@ -1113,16 +1151,16 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         else:
             # No id and no call waiting: pair with the most recent call.
             call_id = next(reversed(call_names), None) if call_names else None
+        if call_id in items.chat_calls and isinstance(content, str):
+            items.chat_calls.discard(call_id)
+            yield from items.events({"type": "function_call_output", "call_id": call_id, "output": content}, event)
+            return
         kimi = kimi_cli.tool_status(content)
         if kimi is not None:
             code, failed = kimi  # Kimi CLI says how its tools ended in <system> notes
             text = kimi_cli.result_text(content)
         else:
-            code = exit_code_of(text)
-            if code is None:
-                code = trailing_exit_code(text)
-            if code is None:
-                text, code = shell_result(text)  # Codex's {"output", "metadata"}, "Exit code: N"
+            text, code = _result_status(text)
             failed = bool(code) or text.startswith(codex.AGENTS_SDK_TOOL_FAILED)
         yield event("tool_result", "tool", call_id=call_id, text=text, exit_code=code,
                     is_error=failed or message.get("is_error") is True)
@@ -1141,6 +1179,27 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
     else:
         stats.unknown_types += 1
         yield event("other", str(role), raw_type=str(role))
+
+
+def _unified_exec(name: str, args: object) -> bool:
+    """A call of Codex's unified exec tools, by their arguments: ``exec_command {cmd, ...}`` and
+    ``write_stdin {session_id, chars, ...}`` (openai/codex ``codex-rs/core/src/tools/handlers/
+    unified_exec.rs``, ``ExecCommandArgs``, ``WriteStdinArgs``)."""
+    if name == "exec_command":
+        return isinstance(args, dict) and isinstance(args.get("cmd"), str)
+    return name == "write_stdin" and isinstance(args, dict) and "session_id" in args
+
+
+def _result_status(text: str) -> tuple[str, int | None]:
+    """A tool result's text and the exit code it says: Claude Code's ``Exit code N`` prefix, a
+    trailer (OpenHands, Factory Droid, ``kubectl exec``), Codex's JSON or ``Exit code: N`` header,
+    an agent loop's own status line (common.shell_result)."""
+    code = exit_code_of(text)
+    if code is None:
+        code = trailing_exit_code(text)
+    if code is None:
+        text, code = shell_result(text)
+    return text, code
 
 
 def _harness_note(extra: dict) -> bool:
