@@ -18,6 +18,8 @@ import re
 import struct
 import tarfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -557,9 +559,10 @@ def _index_of(single: Path) -> str:
     return next(index for index, name in _SINGLE_FILES if name == single.name)
 
 
-def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> str | None:
-    """The first of the few smallest tensors both weight sets hold whose stored bytes differ
-    (small: a whole 2-D weight of a large model is GBs); None when those agree."""
+def _first_difference(store: "TensorStore", single: Path) -> str | None:
+    """The first tensor both weight sets hold (smallest first) whose stored values differ;
+    None when they all agree. Every tensor is compared, a few million elements at a time (a
+    fix made to fc.weight alone is a fix: the smallest tensors, the norms, agree)."""
     if single.suffix != ".safetensors":
         return None
     from safetensors import safe_open
@@ -568,18 +571,71 @@ def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> s
         header = read_safetensors_header(single)
         common = sorted((info for info in store.infos.values()
                          if info.stored_name in header and info.file.suffix == ".safetensors"),
-                        key=lambda info: math.prod(info.shape))[:tensors]
-        with safe_open(str(single), framework="pt") as handle:
+                        key=lambda info: math.prod(info.shape))
+        with ExitStack() as files, safe_open(str(single), framework="pt") as handle:
+            shards: dict[Path, Any] = {}
             for info in common:
-                with safe_open(str(info.file), framework="pt") as shard:
-                    theirs = shard.get_tensor(info.stored_name)
-                ours = handle.get_tensor(info.stored_name)
-                if ours.dtype != theirs.dtype or not bool((ours == theirs).all()):
+                if info.file not in shards:
+                    shards[info.file] = files.enter_context(safe_open(str(info.file), framework="pt"))
+                if not _same_values(_safetensors_chunks(handle, info.stored_name),
+                                    _safetensors_chunks(shards[info.file], info.stored_name)):
                     return info.stored_name
     except Exception:  # an unreadable single file: said by the read of it, not here
         return None
     return None
 
+
+# How many elements one comparison step reads of each side (16 MB of float32): every tensor
+# is compared in full, in bounded memory (an embedding of a 128k vocabulary is GBs).
+_CHUNK_ELEMENTS = 1 << 22
+
+
+def _chunk_rows(shape: "tuple[int, ...] | list[int]") -> int:
+    """Rows of dimension 0 per comparison step; 0 for a tensor read whole."""
+    if len(shape) == 0 or math.prod(shape) <= _CHUNK_ELEMENTS:
+        return 0
+    return max(1, _CHUNK_ELEMENTS // max(1, math.prod(shape[1:])))
+
+
+def _safetensors_chunks(handle: Any, name: str) -> Iterator[Any]:
+    """A safetensors tensor's shape, then its rows a chunk at a time (get_slice reads only those)."""
+    view = handle.get_slice(name)
+    shape = tuple(view.get_shape())
+    yield shape
+    rows = _chunk_rows(shape)
+    if rows == 0:
+        yield handle.get_tensor(name)
+        return
+    for start in range(0, shape[0], rows):
+        yield view[start:start + rows]
+
+
+def _torch_chunks(tensor: Any) -> Iterator[Any]:
+    """A loaded tensor's shape, then its rows as _safetensors_chunks cuts them (views: a
+    torch.load(mmap=True) tensor is read a chunk at a time too)."""
+    shape = tuple(tensor.shape)
+    yield shape
+    rows = _chunk_rows(shape)
+    if rows == 0:
+        yield tensor
+        return
+    for start in range(0, shape[0], rows):
+        yield tensor[start:start + rows]
+
+
+def _same_values(ours: Iterator[Any], theirs: Iterator[Any]) -> bool:
+    """Same shape, dtype and bits, chunk by chunk (bits: a NaN equals the same NaN)."""
+    import torch
+
+    if next(ours) != next(theirs):
+        return False
+    for a, b in zip(ours, theirs):
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        if not torch.equal(a.contiguous().reshape(-1).view(torch.uint8),
+                           b.contiguous().reshape(-1).view(torch.uint8)):
+            return False
+    return True
 
 
 def _index_placement(directory: Path) -> dict[str, str]:
@@ -684,22 +740,27 @@ def _unread_pickles(store: "TensorStore") -> list[Path]:
         return []
 
 
-def _pickle_difference(store: "TensorStore", binaries: list[Path],
-                       tensors: int = 3) -> str | None:
-    """The first of the few smallest tensors the pickles and the store both hold whose values
-    differ; None when those agree or a pickle cannot be read (its read would say why)."""
+def _pickle_difference(store: "TensorStore", binaries: list[Path]) -> str | None:
+    """The first tensor the pickles and the store both hold (smallest first) whose values
+    differ, every tensor compared a chunk at a time (see _first_difference); None when they
+    all agree or a pickle cannot be read (its read would say why)."""
+    from safetensors import safe_open
+
     try:
         state: dict[str, Any] = {}
         for binary in binaries:
             state.update(_tensors(_load_bin(binary))[0])
         common = sorted((info for info in store.infos.values() if info.stored_name in state),
-                        key=lambda info: math.prod(info.shape))[:tensors]
-        for info in common:
-            theirs = state[info.stored_name]
-            ours = store.get(info.name)
-            if ours.dtype != theirs.dtype or ours.shape != theirs.shape or not bool(
-                    (ours == theirs).all()):
-                return info.stored_name
+                        key=lambda info: math.prod(info.shape))
+        with ExitStack() as files:
+            handles: dict[Path, Any] = {}
+            for info in common:
+                if info.file not in handles:
+                    handles[info.file] = files.enter_context(safe_open(str(info.file), framework="pt"))
+                theirs = state[info.stored_name]
+                if not hasattr(theirs, "dtype") or not _same_values(
+                        _safetensors_chunks(handles[info.file], info.stored_name), _torch_chunks(theirs)):
+                    return info.stored_name
     except Exception:  # an unreadable pickle is nobody's weights here: no note on it
         return None
     return None
