@@ -302,6 +302,48 @@ def _engine_pickles_note(directory: Path) -> str:
             f"speculators) cannot load {'it' if len(served) == 1 else 'them'}")
 
 
+def engine_served_pickle(directory: Path) -> Path | None:
+    """The one torch.save file vLLM and SGLang serve from a folder with no *.safetensors and no
+    pytorch_model.bin (model.pt, model.bin: see _engine_pickles_note), where it alone is what
+    they load and holds only top-level tensors (torch.load(weights_only=True), as their
+    pt_weights_iterator reads it); None otherwise (the refusal says what they do there). The
+    drafter then measures the weights the server runs, as for pytorch_model.bin."""
+    weights, state = _torch_files(directory)
+    if not weights:
+        return None
+    try:
+        matched = next((names for pattern in _ENGINE_PICKLE_PATTERNS
+                        for names in [sorted(p.name for p in directory.glob(pattern))] if names), [])
+    except OSError:
+        return None
+    loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
+    if len(loaded) != 1 or loaded[0] not in weights:
+        return None  # none, several (read in the file system's order), or a trainer's state
+    path = directory / loaded[0]
+    try:
+        held = _load_bin(path)
+    except Exception:  # its refusal (the note of what the engines would load) says more
+        return None
+    if not isinstance(held, dict) or not held or not all(hasattr(v, "shape") for v in held.values()):
+        return None
+    return path
+
+
+def engine_pickle_note(store: "TensorStore", role: str) -> str | None:
+    """Which torch.save file was read (engine_served_pickle), and the ones beside it nobody loads."""
+    if store.engine_pickle is None:
+        return None
+    path = store.engine_pickle
+    weights, state = _torch_files(path.parent)
+    others = [name for name in weights + state if name != path.name]
+    unread = (f"; {_shown(others)} not read (the engines do not load "
+              f"{'it' if len(others) == 1 else 'them'} here)" if others else "")
+    return (f"the {role}'s weights were read from {path}, the file vLLM and SGLang serve from "
+            "this folder (with no *.safetensors they load every *.bin, else every *.pt); "
+            "transformers' from_pretrained (so speculators) cannot load it: "
+            + _TORCH_FILE_HINT + unread)
+
+
 def _wrapped_pickles(directory: Path, names: list[str]) -> dict[str, str]:
     """name -> the key its tensors are nested under ({"state_dict": ...}), for the torch.save
     files that hold a wrapped state dict (see _tensors); unreadable files are left out."""
@@ -844,7 +886,7 @@ def store_notes(draft: "TensorStore", target: "TensorStore | None" = None) -> li
     tensor: what eval and vocab say of the same files."""
     notes = []
     for note_of in (stale_index_note, shadowed_single_note, unindexed_note,
-                    extra_pickles_note):
+                    extra_pickles_note, engine_pickle_note):
         notes += [note_of(draft, "draft"), note_of(target, "target") if target is not None else None]
     notes.append(duplicated_note(draft, "draft"))
     notes.append(unread_pickle_note(draft, "draft"))
@@ -1051,6 +1093,7 @@ class TensorStore:
     shadowed_single: Path | None = None  # a single file beside a live index (see shadowed_single)
     unindexed: list[str] = field(default_factory=list)  # see unindexed_note
     nested_in: str | None = None  # the pickle's key the state dict was read from (see _tensors)
+    engine_pickle: Path | None = None  # a model.pt read as vLLM and SGLang serve it (engine_served_pickle)
     # name -> each copy's (file, stored name), when a tensor is stored more than once (see
     # duplicated_note); `placed` is the index's weight_map for the shards
     duplicated: dict[str, list[tuple[Path, str]]] = field(default_factory=dict)
@@ -1091,6 +1134,10 @@ class TensorStore:
                                                    meta["dtype"])
             return store
         binaries = bin_files(directory, missing=store.missing_shards if partial else None)
+        if not binaries and not store.missing_shards:
+            served = engine_served_pickle(directory)
+            if served is not None:
+                binaries, store.engine_pickle = [served], served
         if binaries or store.missing_shards:
             store._bin_state = {}
             for binary in binaries:
