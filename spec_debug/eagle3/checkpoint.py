@@ -18,6 +18,8 @@ import re
 import struct
 import tarfile
 import zipfile
+from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -300,6 +302,48 @@ def _engine_pickles_note(directory: Path) -> str:
             f"speculators) cannot load {'it' if len(served) == 1 else 'them'}")
 
 
+def engine_served_pickle(directory: Path) -> Path | None:
+    """The one torch.save file vLLM and SGLang serve from a folder with no *.safetensors and no
+    pytorch_model.bin (model.pt, model.bin: see _engine_pickles_note), where it alone is what
+    they load and holds only top-level tensors (torch.load(weights_only=True), as their
+    pt_weights_iterator reads it); None otherwise (the refusal says what they do there). The
+    drafter then measures the weights the server runs, as for pytorch_model.bin."""
+    weights, state = _torch_files(directory)
+    if not weights:
+        return None
+    try:
+        matched = next((names for pattern in _ENGINE_PICKLE_PATTERNS
+                        for names in [sorted(p.name for p in directory.glob(pattern))] if names), [])
+    except OSError:
+        return None
+    loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
+    if len(loaded) != 1 or loaded[0] not in weights:
+        return None  # none, several (read in the file system's order), or a trainer's state
+    path = directory / loaded[0]
+    try:
+        held = _load_bin(path)
+    except Exception:  # its refusal (the note of what the engines would load) says more
+        return None
+    if not isinstance(held, dict) or not held or not all(hasattr(v, "shape") for v in held.values()):
+        return None
+    return path
+
+
+def engine_pickle_note(store: "TensorStore", role: str) -> str | None:
+    """Which torch.save file was read (engine_served_pickle), and the ones beside it nobody loads."""
+    if store.engine_pickle is None:
+        return None
+    path = store.engine_pickle
+    weights, state = _torch_files(path.parent)
+    others = [name for name in weights + state if name != path.name]
+    unread = (f"; {_shown(others)} not read (the engines do not load "
+              f"{'it' if len(others) == 1 else 'them'} here)" if others else "")
+    return (f"the {role}'s weights were read from {path}, the file vLLM and SGLang serve from "
+            "this folder (with no *.safetensors they load every *.bin, else every *.pt); "
+            "transformers' from_pretrained (so speculators) cannot load it: "
+            + _TORCH_FILE_HINT + unread)
+
+
 def _wrapped_pickles(directory: Path, names: list[str]) -> dict[str, str]:
     """name -> the key its tensors are nested under ({"state_dict": ...}), for the torch.save
     files that hold a wrapped state dict (see _tensors); unreadable files are left out."""
@@ -557,9 +601,10 @@ def _index_of(single: Path) -> str:
     return next(index for index, name in _SINGLE_FILES if name == single.name)
 
 
-def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> str | None:
-    """The first of the few smallest tensors both weight sets hold whose stored bytes differ
-    (small: a whole 2-D weight of a large model is GBs); None when those agree."""
+def _first_difference(store: "TensorStore", single: Path) -> str | None:
+    """The first tensor both weight sets hold (smallest first) whose stored values differ;
+    None when they all agree. Every tensor is compared, a few million elements at a time (a
+    fix made to fc.weight alone is a fix: the smallest tensors, the norms, agree)."""
     if single.suffix != ".safetensors":
         return None
     from safetensors import safe_open
@@ -568,18 +613,71 @@ def _first_difference(store: "TensorStore", single: Path, tensors: int = 3) -> s
         header = read_safetensors_header(single)
         common = sorted((info for info in store.infos.values()
                          if info.stored_name in header and info.file.suffix == ".safetensors"),
-                        key=lambda info: math.prod(info.shape))[:tensors]
-        with safe_open(str(single), framework="pt") as handle:
+                        key=lambda info: math.prod(info.shape))
+        with ExitStack() as files, safe_open(str(single), framework="pt") as handle:
+            shards: dict[Path, Any] = {}
             for info in common:
-                with safe_open(str(info.file), framework="pt") as shard:
-                    theirs = shard.get_tensor(info.stored_name)
-                ours = handle.get_tensor(info.stored_name)
-                if ours.dtype != theirs.dtype or not bool((ours == theirs).all()):
+                if info.file not in shards:
+                    shards[info.file] = files.enter_context(safe_open(str(info.file), framework="pt"))
+                if not _same_values(_safetensors_chunks(handle, info.stored_name),
+                                    _safetensors_chunks(shards[info.file], info.stored_name)):
                     return info.stored_name
     except Exception:  # an unreadable single file: said by the read of it, not here
         return None
     return None
 
+
+# How many elements one comparison step reads of each side (16 MB of float32): every tensor
+# is compared in full, in bounded memory (an embedding of a 128k vocabulary is GBs).
+_CHUNK_ELEMENTS = 1 << 22
+
+
+def _chunk_rows(shape: "tuple[int, ...] | list[int]") -> int:
+    """Rows of dimension 0 per comparison step; 0 for a tensor read whole."""
+    if len(shape) == 0 or math.prod(shape) <= _CHUNK_ELEMENTS:
+        return 0
+    return max(1, _CHUNK_ELEMENTS // max(1, math.prod(shape[1:])))
+
+
+def _safetensors_chunks(handle: Any, name: str) -> Iterator[Any]:
+    """A safetensors tensor's shape, then its rows a chunk at a time (get_slice reads only those)."""
+    view = handle.get_slice(name)
+    shape = tuple(view.get_shape())
+    yield shape
+    rows = _chunk_rows(shape)
+    if rows == 0:
+        yield handle.get_tensor(name)
+        return
+    for start in range(0, shape[0], rows):
+        yield view[start:start + rows]
+
+
+def _torch_chunks(tensor: Any) -> Iterator[Any]:
+    """A loaded tensor's shape, then its rows as _safetensors_chunks cuts them (views: a
+    torch.load(mmap=True) tensor is read a chunk at a time too)."""
+    shape = tuple(tensor.shape)
+    yield shape
+    rows = _chunk_rows(shape)
+    if rows == 0:
+        yield tensor
+        return
+    for start in range(0, shape[0], rows):
+        yield tensor[start:start + rows]
+
+
+def _same_values(ours: Iterator[Any], theirs: Iterator[Any]) -> bool:
+    """Same shape, dtype and bits, chunk by chunk (bits: a NaN equals the same NaN)."""
+    import torch
+
+    if next(ours) != next(theirs):
+        return False
+    for a, b in zip(ours, theirs):
+        if a.dtype != b.dtype or a.shape != b.shape:
+            return False
+        if not torch.equal(a.contiguous().reshape(-1).view(torch.uint8),
+                           b.contiguous().reshape(-1).view(torch.uint8)):
+            return False
+    return True
 
 
 def _index_placement(directory: Path) -> dict[str, str]:
@@ -684,22 +782,27 @@ def _unread_pickles(store: "TensorStore") -> list[Path]:
         return []
 
 
-def _pickle_difference(store: "TensorStore", binaries: list[Path],
-                       tensors: int = 3) -> str | None:
-    """The first of the few smallest tensors the pickles and the store both hold whose values
-    differ; None when those agree or a pickle cannot be read (its read would say why)."""
+def _pickle_difference(store: "TensorStore", binaries: list[Path]) -> str | None:
+    """The first tensor the pickles and the store both hold (smallest first) whose values
+    differ, every tensor compared a chunk at a time (see _first_difference); None when they
+    all agree or a pickle cannot be read (its read would say why)."""
+    from safetensors import safe_open
+
     try:
         state: dict[str, Any] = {}
         for binary in binaries:
             state.update(_tensors(_load_bin(binary))[0])
         common = sorted((info for info in store.infos.values() if info.stored_name in state),
-                        key=lambda info: math.prod(info.shape))[:tensors]
-        for info in common:
-            theirs = state[info.stored_name]
-            ours = store.get(info.name)
-            if ours.dtype != theirs.dtype or ours.shape != theirs.shape or not bool(
-                    (ours == theirs).all()):
-                return info.stored_name
+                        key=lambda info: math.prod(info.shape))
+        with ExitStack() as files:
+            handles: dict[Path, Any] = {}
+            for info in common:
+                if info.file not in handles:
+                    handles[info.file] = files.enter_context(safe_open(str(info.file), framework="pt"))
+                theirs = state[info.stored_name]
+                if not hasattr(theirs, "dtype") or not _same_values(
+                        _safetensors_chunks(handles[info.file], info.stored_name), _torch_chunks(theirs)):
+                    return info.stored_name
     except Exception:  # an unreadable pickle is nobody's weights here: no note on it
         return None
     return None
@@ -783,7 +886,7 @@ def store_notes(draft: "TensorStore", target: "TensorStore | None" = None) -> li
     tensor: what eval and vocab say of the same files."""
     notes = []
     for note_of in (stale_index_note, shadowed_single_note, unindexed_note,
-                    extra_pickles_note):
+                    extra_pickles_note, engine_pickle_note):
         notes += [note_of(draft, "draft"), note_of(target, "target") if target is not None else None]
     notes.append(duplicated_note(draft, "draft"))
     notes.append(unread_pickle_note(draft, "draft"))
@@ -990,6 +1093,7 @@ class TensorStore:
     shadowed_single: Path | None = None  # a single file beside a live index (see shadowed_single)
     unindexed: list[str] = field(default_factory=list)  # see unindexed_note
     nested_in: str | None = None  # the pickle's key the state dict was read from (see _tensors)
+    engine_pickle: Path | None = None  # a model.pt read as vLLM and SGLang serve it (engine_served_pickle)
     # name -> each copy's (file, stored name), when a tensor is stored more than once (see
     # duplicated_note); `placed` is the index's weight_map for the shards
     duplicated: dict[str, list[tuple[Path, str]]] = field(default_factory=dict)
@@ -1030,6 +1134,10 @@ class TensorStore:
                                                    meta["dtype"])
             return store
         binaries = bin_files(directory, missing=store.missing_shards if partial else None)
+        if not binaries and not store.missing_shards:
+            served = engine_served_pickle(directory)
+            if served is not None:
+                binaries, store.engine_pickle = [served], served
         if binaries or store.missing_shards:
             store._bin_state = {}
             for binary in binaries:

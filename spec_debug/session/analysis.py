@@ -794,6 +794,10 @@ class _SessionState:
         self.first_utc = self.last_utc = 0
         """The length of first_ts (last_ts) when it ends in "Z", else 0: see feed."""
         self.findings: dict[str, FindingRecord] = {}
+        self.index_listing: tuple[int, str] | None = None
+        """(seq, evidence) of the first listing that showed a stale model.safetensors.index.json."""
+        self.no_weights: list[tuple[Event, str, str | None, int | None]] = []
+        """The draft's "Cannot find any model weights" seen before any such listing (see _observed)."""
         self.stated: set[tuple[str, str]] = set()
         """(agent, code) of each finding an agent has shown or said: only its first statement in
         words names the check it had just read (FindingRecord.read_seqs)."""
@@ -1009,7 +1013,7 @@ class _SessionState:
             self._concat(ev, x, read, read_host)
         for obs in x.observations:
             # "d2t holds absolute ids" said just after reading the checkpoint on a100-3: a100-3's
-            self._finding(obs.code, ev, obs.evidence, read_host, read=read)
+            self._observed(obs, ev, read_host, read)
 
     def _prose_metric(self, ev: Event, m: metrics.Metric, host: str | None) -> None:
         rec = self._metric(ev, m, host, "prose")
@@ -1535,7 +1539,7 @@ class _SessionState:
         for obs in x.launch:
             self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity)
         for obs in x.observations:
-            self._finding(obs.code, ev, obs.evidence, host)
+            self._observed(obs, ev, host)
         if x.concat_orders or x.layer_ids:
             self._concat(ev, x, host=host)
         if record is not None and not x.layer_ids and "layer_ids" in record.inner and ev.text \
@@ -1917,6 +1921,30 @@ class _SessionState:
                     len({b - a for a, b in zip(seen[0], ids)}) == 1 else "SD201"
                 self._finding(code, ev, f"[msg {seen[1]}] layer ids {list(seen[0])} vs [msg {ev.seq}] {list(ids)}",
                               host, extra_seqs=[seen[1]], read=read)
+
+    def _observed(self, obs: spec_facts.Observation, ev: Event, host: str | None, read: int | None = None) -> None:
+        """A finding of ``obs``; the engines' "Cannot find any model weights" for the draft is SD710
+        only once the session has shown the stale index too (spec_facts.STALE_INDEX_LISTING),
+        before or after it: the same error comes of a folder with only model.pth, only a trainer's
+        state, or nothing, which no code of the catalog names."""
+        if obs.code == spec_facts.STALE_INDEX_LISTING:
+            if self.index_listing is None:
+                self.index_listing = (ev.seq, obs.evidence)
+                for e, evidence, h, r in self.no_weights:
+                    self._finding("SD710", e, evidence, h, extra_seqs=[ev.seq], read=r)
+                    self._finding("SD710", e, f"[msg {ev.seq}] {obs.evidence}", h, extra_seqs=[ev.seq])
+                self.no_weights.clear()
+            return
+        if obs.code == "SD710":
+            if self.index_listing is None:
+                if len(self.no_weights) < 5:
+                    self.no_weights.append((ev, obs.evidence, host, read))
+                return
+            seq, listing = self.index_listing
+            self._finding("SD710", ev, obs.evidence, host, extra_seqs=[seq], read=read)
+            self._finding("SD710", ev, f"[msg {seq}] {listing}", host, extra_seqs=[seq])
+            return
+        self._finding(obs.code, ev, obs.evidence, host, severity=obs.severity, read=read)
 
     def _finding(self, code: str, ev: Event, evidence: str, host: str | None = None, *,
                  seq: int | None = None, extra_seqs: list[int] | None = None, severity: str | None = None,

@@ -112,6 +112,18 @@ _STR_IDS_FRAME = "in set_eagle3_layers_to_capture"
 # 0.34.0's v1/worker/gpu/spec_decode/eagle/utils.py load_eagle_model), or the
 # folder's own name says it is a draft.
 _NO_WEIGHTS = "Cannot find any model weights with `"
+# The engines raise that same error for any draft folder they find no weight file in: one with
+# only model.pth / *.ckpt (names they never load), only a trainer's state, a training_args.bin
+# matched as *.bin and skipped before *.pt is looked for, or nothing at all (_prepare_weights;
+# spec_debug/eagle3/checkpoint.py _engine_pickles_note). The error alone is SD710 only beside what
+# shows the stale index: a listing (`ls`, `find`) with model.safetensors.index.json beside a single
+# model.safetensors and no shard of the index (model-00001-of-00002.safetensors). The analysis
+# pairs the two (STALE_INDEX_LISTING, wherever in the session each is); without one, the error
+# is no finding: its cause was not shown. Gated on ".index.json" (one substring test).
+STALE_INDEX_LISTING = "stale-index listing"
+_INDEX_FILE = re.compile(r"(?<![\w.-])model\.safetensors\.index\.json(?![\w.-])")
+_SINGLE_FILE = re.compile(r"(?<![\w.-])model\.safetensors(?![\w.-])")
+_SHARD_FILE = re.compile(r"-\d{5}-of-\d{5}\.safetensors")
 _DRAFT_LOADER_FRAME = re.compile(r"[/\\](?:speculative|spec_decode)[/\\][\w/\\]*?\w\.py\"")
 _DRAFT_KEY_BEFORE = re.compile(r"(?:draft|speculative)[^\n]{0,60}$", re.I)
 _DRAFT_DIR_NAME = re.compile(r"eagle|draft", re.I)
@@ -504,6 +516,11 @@ def text_observations(text: str, low: str | None = None) -> list[Observation]:
     # the three substring tests took 3.6 us: `in` is slower for a short needle here)
     if "E" in text and _HAS_ERROR(text):  # (a memchr first: most outputs have no capital E)
         out += _engine_refusals(text)
+    if ".index.json" in text:
+        m = _INDEX_FILE.search(text)
+        if m is not None and _stated(text, m) and _SINGLE_FILE.search(text) is not None \
+                and _SHARD_FILE.search(text) is None:
+            out.append(Observation(STALE_INDEX_LISTING, _around(text, m.start(), m.end())))
     if "_" in text and _HAS_NORM(low) and ("norm_before" in low or "fc_norm" in low or "norm_output" in low):
         m = _first_stated(_NORM_FLAG, text)
         if m:

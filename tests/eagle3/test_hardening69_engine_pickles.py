@@ -11,6 +11,7 @@ weights too, or (a *.bin that it skips shadowing the *.pt) finds no weights at a
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -63,21 +64,31 @@ def _error(draft: Path) -> str:
     return " ".join(result.output.split())
 
 
+def _read_note(draft: Path) -> str:
+    """The note of a folder read as the engines serve it (hardening 69, later: these were
+    refused, while the server ran them; see test_hardening69_eval_model_pt.py)."""
+    result = runner.invoke(drafter_app, ["vocab", "--model", str(draft), "--target",
+                                         str(draft.parent / "target"), "--json"])
+    assert result.exit_code == 0, result.output
+    (note,) = [n for n in json.loads(result.output)["notes"] if "weights were read from" in n]
+    return note
+
+
 def test_only_model_pt_says_the_engines_serve_it(draft):
     _save(draft, "model.pt")
-    error = _error(draft)
-    assert "only torch.save file(s) under other names: model.pt" in error, error
-    assert ("vLLM and SGLang would serve model.pt (with no *.safetensors here they load every "
-            "*.bin, else every *.pt); transformers' from_pretrained (so speculators) "
-            "cannot load it") in error, error
+    note = _read_note(draft)
+    assert note.startswith(f"the draft's weights were read from {draft / 'model.pt'}, the file "
+                           "vLLM and SGLang serve from this folder (with no *.safetensors they "
+                           "load every *.bin, else every *.pt); transformers' from_pretrained "
+                           "(so speculators) cannot load it"), note
 
 
 def test_model_bin_is_what_the_engines_serve(draft):
     _save(draft, "model.bin")
     _save(draft, "model.pt")
-    error = _error(draft)
-    assert "vLLM and SGLang would serve model.bin (with no *.safetensors" in error, error
-    assert "serve model.bin, model.pt" not in error
+    note = _read_note(draft)
+    assert f"read from {draft / 'model.bin'}, the file vLLM and SGLang serve" in note, note
+    assert note.endswith("; model.pt not read (the engines do not load it here)"), note
 
 
 def test_a_trainer_state_pt_is_loaded_as_weights_too(draft):

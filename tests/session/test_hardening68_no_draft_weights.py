@@ -106,10 +106,16 @@ def test_analyze_reports_sd710_at_the_log(tmp_path):
     session = tmp_path / "s.jsonl"
     launch = ("python -m sglang.launch_server --model-path /models/t --speculative-algorithm EAGLE3 "
               "--speculative-draft-model-path /ckpt/run7/checkpoint-3 --port 30000 > /tmp/sglang.log 2>&1 &")
-    _session(session, [(launch, ""), ("tail -n 7 /tmp/sglang.log", SGLANG_TB.format(path="/ckpt/run7/checkpoint-3"))])
+    # the stale index the error comes of, as the session showed it (hardening 69: the same error
+    # with no such listing is no finding, see test_hardening69_no_weights_cause.py)
+    listing = "config.json\nmodel.safetensors\nmodel.safetensors.index.json\n"
+    _session(session, [(launch, ""), ("tail -n 7 /tmp/sglang.log", SGLANG_TB.format(path="/ckpt/run7/checkpoint-3")),
+                       ("ls /ckpt/run7/checkpoint-3", listing)])
     found = [(f.code, f.seq) for f in analyze_path(session).findings]
     assert ("SD710", 4) in found, found
     doc = distill_playbook(analyze_path(session))
     (check,) = [s for s in doc["steps"] if s.get("probe") == "vocab_maps"]
     assert "SD710 [msg 4]" in check["why"], check["why"]
-    assert doc["vars"]["draft_model"] == "/ckpt/run7/checkpoint-3"
+    # (the listing's command names the folder: the var is named after it, checkpoint_3)
+    var = check["with"]["draft_model"].split()[1]
+    assert doc["vars"][var] == "/ckpt/run7/checkpoint-3"

@@ -40,6 +40,15 @@ NAMED_ONE_LAYER_OFF = "the metadata numbers each slot "  # one layer or 2 layers
 # draft was fed the wrong tokens' embeddings, a cause of a low accuracy in the data, and every
 # layout the probe ranked was scored that way (so SD402's "another layout fits" is noise)
 IDS_OFF = "the dump's token ids look "
+# How the evaluation's notes on the draft's weight files (eagle3/checkpoint.py store_notes) say
+# that the weights it measured are not the only ones in the folder: a torch.save file or
+# pytorch_model.bin beside the safetensors holding other weights (unread_pickle_note), a single
+# model.safetensors over the shards the engines serve with other values (shadowed_single_note),
+# two copies of a tensor that differ (duplicated_note), other *.bin files the engines load too
+# (extra_pickles_note). A trained draft saved into the wrong file scores as the older save it
+# sits beside: SD401 carries the note, so the user checks the files before the training.
+OTHER_WEIGHTS = ("other weights than the safetensors beside it", "they hold different weights (",
+                 "with different values (", "a tensor stored in both is set from the file they read last")
 # What SD401 says when the evaluation scored every position (its loss_mask_source "none": the
 # dump's files carry no loss mask and no speculators dataset beside them was read). Training's
 # full_acc_0 counts the loss-masked (assistant) tokens only (vllm-project/speculators
@@ -100,6 +109,9 @@ def check_standalone_accuracy(metrics: Mapping[str, Any], claimed_accuracy: floa
     evidence += [str(note) for note in metrics.get("notes") or ()
                  if any(said in str(note) for said in (SLOT_ORDER, FED_EMBEDDING,
                                                        NAMED_ONE_LAYER_OFF, IDS_OFF))]
+    # the weights measured may not be the ones trained or served: the folder holds others
+    evidence += [str(note) for note in metrics.get("notes") or ()
+                 if any(said in str(note) for said in OTHER_WEIGHTS)]
     return [at.finding("SD401", evidence, {"claimed": claimed, "measured": measured,
                                            "reference": reference}, severity=severity)]
 
