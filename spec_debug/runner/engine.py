@@ -392,6 +392,7 @@ class Run:
             self._transports[target.name] = transport
             host.warnings.extend(transport.connect_warnings())
             host_vars = self._host_vars[target.name]
+            cut = True  # by the stop, until a step has run to its end
             for index, step in enumerate(self.playbook.steps):
                 if self.abort.is_set():
                     raise _Abort()
@@ -401,6 +402,7 @@ class Run:
                     host.running_step = step.id
                     self._dirty = True
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
+                cut = cut_by_stop(result)
                 self._step_views[target.name][step.id] = _step_view(result, step)
                 if stop or index == len(self.playbook.steps) - 1:
                     self._past_steps.add(target.name)
@@ -412,7 +414,12 @@ class Run:
                             target.name,
                         )
                     break
-            host.status = "aborted" if self.abort.is_set() else "passed"
+            # The stop came as the last step ended on its own: the host ran every step (or
+            # stopped at an on_failure: stop), and "aborted" said it was cut short. A last step
+            # the stop did cut says so: raise _Abort, as at the next step's turn.
+            if self.abort.is_set() and cut:
+                raise _Abort()
+            host.status = "passed"
         except _Abort:
             host.status = "aborted"
             host.error = self.record.abort_reason or "aborted"
@@ -1121,6 +1128,11 @@ def _step_view(result: StepRecord, step: Step) -> dict[str, Any]:
         "message": result.message, "facts": result.facts, "attempts": result.attempts, "duration_s": result.duration_s,
         "captures": None if step.probe is not None or step.fetch is not None else captured_names(step),
     }
+
+
+def cut_by_stop(result: StepRecord) -> bool:
+    """Whether the run's stop cut this step (its message is interrupted_words')."""
+    return result.status == "error" and (result.message or "").startswith("interrupted: ")
 
 
 def interrupted_words(abort_reason: str | None) -> str:
