@@ -367,16 +367,16 @@ def _check(
         return True, f"{value!r}"
     # "expected that facts.tps > vars.min_tps, observed False" gave the on-call engineer the
     # verdict but not the numbers: they were in run.json's facts, and in the vars of the run.
-    return False, f"{value!r}" + _values_said(expectation.that, context)
+    return False, f"{value!r}" + values_said(expectation.that, context)
 
 
 VALUE_LIMIT = 200
 """Characters of one value a failed check quotes (a fact may be a 100 KB log)."""
 
 
-def _values_said(expression: str, context: dict[str, Any]) -> str:
-    """` (facts.tps = 12.5, vars.min_tps = 80)`: what a failed `that:` compared, '' when it
-    reads only itself (`that: facts.ready`)."""
+def values_said(expression: str, context: dict[str, Any]) -> str:
+    """` (facts.tps = 12.5, vars.min_tps = 80)`: what a failed `that:` (or an `until:` that
+    never held) compared, '' when it reads only itself (`that: facts.ready`)."""
     said = []
     for name, value in values_read(expression, context):
         if name == expression.strip():

@@ -40,7 +40,7 @@ from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningR
 from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
-    watched_patterns,
+    values_said, watched_patterns,
 )
 from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, timed_out_words
 from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge, human_size
@@ -917,13 +917,16 @@ class Run:
         until/retries does): the step's own finding templates say what that means, else SD001.
         An `until` that could not be evaluated on the last attempt says why: "was still false"
         sent the author looking at the host for a typo in a fact name (`facts.redy`)."""
+        check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
+                         "stdout": stdout.expression_text(), "stderr": stderr.expression_text()}
         if until_error is not None:
             message = f"until {step.until!r} could not be evaluated after {attempts} attempt(s): {until_error}"
         else:
-            message = f"until {step.until!r} was still false after {attempts} attempt(s)"
+            # With the last attempt's values, as a failed `that:` says them: how far from
+            # ready the server was (facts.tokens_per_s = 12.5) is the first thing to ask.
+            assert step.until is not None
+            message = f"until {step.until!r} was still false after {attempts} attempt(s)" + values_said(step.until, check_context)
         evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
-        check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
-                         "stdout": stdout.expression_text(), "stderr": stderr.expression_text()}
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
         else:
