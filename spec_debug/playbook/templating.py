@@ -931,9 +931,7 @@ def values_read(expression: str, context: dict[str, Any]) -> list[tuple[str, Any
         parsed = TEXT_ENV.parse("{{ " + expression + " }}")
     except TemplateSyntaxError:
         return []
-    inner: set[int] = set()
-    for node in parsed.find_all((nodes.Getattr, nodes.Getitem)):
-        inner.add(id(node.node))
+    inner = {id(a.node) for a in parsed.find_all(nodes.Getattr)} | {id(i.node) for i in parsed.find_all(nodes.Getitem)}
     found: dict[str, Any] = {}
     for node in parsed.find_all((nodes.Getattr, nodes.Getitem, nodes.Name)):
         if id(node) in inner:

@@ -386,8 +386,9 @@ def values_said(expression: str, context: dict[str, Any]) -> str:
             continue
         if value is not None and value != "" and is_secret_name(name.rsplit(".", 1)[-1]):
             # As run.json masks a value under a key named like a secret (redact.redact_value):
-            # in `facts.hf_token = '...'` no pattern knows the token's shape. Said without "=" or
-            # ":": the record's patterns then take `NAME = ***REDACTED***)` up to the space.
+            # in `facts.hf_token = '...'` no pattern knows the token's shape. Not written as
+            # `facts.hf_token = ***REDACTED***`: the record's NAME=value pattern would take the
+            # ")" after the mask into the secret it masks again.
             said.append(f"{name} not shown (named like a secret)")
             continue
         text = repr(redact_value(value))  # a dict's keys named like secrets, a token's own shape
