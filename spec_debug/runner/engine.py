@@ -1245,6 +1245,11 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
         # timeout_s is what was left of the step's timeout: 0.9987 is said as 1.
         raise ListingTimedOut(f"listing the files this pattern names took over {round(timeout_s, 1):g} s (a hung NFS or FUSE mount?); "
                               f"nothing was copied ({killed_words(stdout.survived_kill)})")
+    if outcome.exit_code is None:
+        # No status and no timeout: the transport did not run the listing, the run being
+        # stopped (local.py and ssh.py refuse a command once interrupted). "no file on the host
+        # matches this pattern" said the files were not there.
+        raise ValueError("not listed: the run was interrupted")
     names = [name for name in stdout.names() if name]
     if stdout.truncated:
         names = [name for name in names if "bytes truncated; " not in name]
