@@ -22,6 +22,7 @@ from spec_debug.counted import counted
 from spec_debug.playbook.models import Step
 from spec_debug.record import Finding, HostRecord, RunRecord, StepRecord
 from spec_debug.report.terminal import screen_text
+from spec_debug.runner.engine import NOT_STARTED
 from spec_debug.runner.reporter import Reporter
 
 _STATUS_STYLE = {"passed": "green", "failed": "red", "error": "red", "timeout": "red", "skipped": "blue"}
@@ -264,7 +265,14 @@ class ConsoleReporter(Reporter):
             # A fleet stopped at once (200 hosts, 16 at a time) names a few, then counts.
             self._aborted_unstarted += 1
             if self._aborted_unstarted <= _NAMED_ABORTED:
-                self._print(f"[yellow]host {escape(host.name)} aborted before its first step:[/] {_shown(host.error)}")
+                reason = host.error.removesuffix(f"; {NOT_STARTED}")
+                if host.started_at is None and reason != host.error:
+                    # Queued behind --forks: run.json's error says why and that it never began
+                    # ("<reason>; not started: the run was stopped before this host's turn"), and
+                    # "aborted before its first step: <that>" said it a third time.
+                    self._print(f"[yellow]host {escape(host.name)} not started:[/] {_shown(reason)} before its turn")
+                else:
+                    self._print(f"[yellow]host {escape(host.name)} aborted before its first step:[/] {_shown(host.error)}")
         elif host.status == "aborted" and host.error and not self._step_said_stop(host.name):
             # Stopped between two steps (Ctrl-C at a later host's --step prompt): it had run a
             # step, so was not "before its first", and no step line said it was stopped; the

@@ -914,6 +914,58 @@ def step_result_attributes(source: str, *, expression: bool = False) -> list[tup
     return found
 
 
+NOT_SET = object()
+"""values_read's value for a name the context does not hold (`facts.x is defined and ...`)."""
+
+# What values_read leaves out: the output is quoted beside the failure already (its tail), and
+# `vars`, `facts` or `steps` alone (`'x' in facts`) would print every value of the host.
+_UNSHOWN_NAMES = frozenset({"stdout", "stderr", "vars", "facts", "steps"})
+
+
+def values_read(expression: str, context: dict[str, Any]) -> list[tuple[str, Any]]:
+    """(name, value) of what an expression reads, in its order: `facts.tps`, `vars.min_tps`,
+    `steps.warmup.exit_code`, a bare var, `exit_code` (each path as far as it goes through
+    dicts; NOT_SET where a key is missing). For saying why a check failed: `observed False`
+    alone sent the reader to run.json for the values it compared."""
+    try:
+        parsed = TEXT_ENV.parse("{{ " + expression + " }}")
+    except TemplateSyntaxError:
+        return []
+    inner = {id(a.node) for a in parsed.find_all(nodes.Getattr)} | {id(i.node) for i in parsed.find_all(nodes.Getitem)}
+    found: dict[str, Any] = {}
+    for node in parsed.find_all((nodes.Getattr, nodes.Getitem, nodes.Name)):
+        if id(node) in inner:
+            continue  # a part of a longer path: the path says more
+        keys: list[str] = []
+        root = node
+        while isinstance(root, (nodes.Getattr, nodes.Getitem)):
+            if isinstance(root, nodes.Getattr):
+                keys.append(root.attr)
+            elif isinstance(root.arg, nodes.Const) and isinstance(root.arg.value, str):
+                keys.append(root.arg.value)
+            else:
+                keys = []  # facts[vars.key], facts.lines[0]: the path is not a name
+                root = root.node
+                continue
+            root = root.node
+        if not isinstance(root, nodes.Name) or root.ctx != "load" or root.name in JINJA_OWN_NAMES or root.name not in context:
+            continue
+        keys.reverse()
+        if root.name in _UNSHOWN_NAMES and not keys or root.name in ("stdout", "stderr"):
+            continue
+        value, path = context[root.name], root.name
+        for key in keys:
+            if not isinstance(value, dict):
+                break  # a method or attribute of a value (`.split`): the value is the thing read
+            value, path = value.get(key, NOT_SET), f"{path}.{key}"
+            if value is NOT_SET:
+                break
+        if path == root.name and root.name in _UNSHOWN_NAMES:
+            continue
+        found.setdefault(path, value)
+    return list(found.items())
+
+
 def step_result_read(node: nodes.Node) -> tuple[str, str] | None:
     """(step id, field) when `node` is `steps.ID.FIELD` or `steps['ID'].FIELD`, else None."""
     if not isinstance(node, nodes.Getattr):

@@ -14,11 +14,12 @@ from typing import Any
 from spec_debug.errors import SpecDebugError, TemplateError
 from spec_debug.playbook.models import Expectation, FindingTemplate, Step
 from spec_debug.playbook.templating import (
-    CONTEXT_NAMES, TemplateSite, as_condition, attributes_of, evaluate, names_used, render, render_value,
+    CONTEXT_NAMES, NOT_SET, TemplateSite, as_condition, attributes_of, evaluate, names_used, render, render_value, values_read,
 )
 from spec_debug.playbook.yaml_nodes import nests_too_deep
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
+from spec_debug.redact import is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
@@ -361,7 +362,40 @@ def _check(
         return False, "no match" + _unsearched(pattern, streams) + _across_cut_lines(pattern, streams)
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
-    return as_condition(value, expectation.that, TemplateSite(step_id, "expect.that")), f"{value!r}"
+    held = as_condition(value, expectation.that, TemplateSite(step_id, "expect.that"))
+    if held:
+        return True, f"{value!r}"
+    # "expected that facts.tps > vars.min_tps, observed False" gave the on-call engineer the
+    # verdict but not the numbers: they were in run.json's facts, and in the vars of the run.
+    return False, f"{value!r}" + values_said(expectation.that, context)
+
+
+VALUE_LIMIT = 200
+"""Characters of one value a failed check quotes (a fact may be a 100 KB log)."""
+
+
+def values_said(expression: str, context: dict[str, Any]) -> str:
+    """` (facts.tps = 12.5, vars.min_tps = 80)`: what a failed `that:` (or an `until:` that
+    never held) compared, '' when it reads only itself (`that: facts.ready`)."""
+    said = []
+    for name, value in values_read(expression, context):
+        if name == expression.strip():
+            continue  # its value is the observed value
+        if value is NOT_SET:
+            said.append(f"{name} not set")
+            continue
+        if value is not None and value != "" and is_secret_name(name.rsplit(".", 1)[-1]):
+            # As run.json masks a value under a key named like a secret (redact.redact_value):
+            # in `facts.hf_token = '...'` no pattern knows the token's shape. Not written as
+            # `facts.hf_token = ***REDACTED***`: the record's NAME=value pattern would take the
+            # ")" after the mask into the secret it masks again.
+            said.append(f"{name} not shown (named like a secret)")
+            continue
+        text = repr(redact_value(value))  # a dict's keys named like secrets, a token's own shape
+        if len(text) > VALUE_LIMIT:
+            text = f"{text[:VALUE_LIMIT]}… ({len(text) - VALUE_LIMIT:,} characters more)"
+        said.append(f"{name} = {text}")
+    return f" ({', '.join(said)})" if said else ""
 
 
 # What a killed command's status means on the host: the kernel's OOM killer sends SIGKILL

@@ -40,7 +40,7 @@ from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningR
 from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
-    watched_patterns,
+    values_said, watched_patterns,
 )
 from spec_debug.runner.fetch_deadline import FetchTimedOut, ListingTimedOut, fetch_deadline, mark_given_up, timed_out_words
 from spec_debug.runner.fetch_limit import FetchBudget, FetchCut, FetchTooLarge, human_size
@@ -392,6 +392,7 @@ class Run:
             self._transports[target.name] = transport
             host.warnings.extend(transport.connect_warnings())
             host_vars = self._host_vars[target.name]
+            cut = True  # by the stop, until a step has run to its end
             for index, step in enumerate(self.playbook.steps):
                 if self.abort.is_set():
                     raise _Abort()
@@ -401,6 +402,7 @@ class Run:
                     host.running_step = step.id
                     self._dirty = True
                 result, findings, stop = self._run_step(step, target.name, transport, host_vars, facts, skipped_for_input)
+                cut = cut_by_stop(result)
                 self._step_views[target.name][step.id] = _step_view(result, step)
                 if stop or index == len(self.playbook.steps) - 1:
                     self._past_steps.add(target.name)
@@ -412,7 +414,12 @@ class Run:
                             target.name,
                         )
                     break
-            host.status = "aborted" if self.abort.is_set() else "passed"
+            # The stop came as the last step ended on its own: the host ran every step (or
+            # stopped at an on_failure: stop), and "aborted" said it was cut short. A last step
+            # the stop did cut says so: raise _Abort, as at the next step's turn.
+            if self.abort.is_set() and cut:
+                raise _Abort()
+            host.status = "passed"
         except _Abort:
             host.status = "aborted"
             host.error = self.record.abort_reason or "aborted"
@@ -910,13 +917,16 @@ class Run:
         until/retries does): the step's own finding templates say what that means, else SD001.
         An `until` that could not be evaluated on the last attempt says why: "was still false"
         sent the author looking at the host for a typo in a fact name (`facts.redy`)."""
+        check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
+                         "stdout": stdout.expression_text(), "stderr": stderr.expression_text()}
         if until_error is not None:
             message = f"until {step.until!r} could not be evaluated after {attempts} attempt(s): {until_error}"
         else:
-            message = f"until {step.until!r} was still false after {attempts} attempt(s)"
+            # With the last attempt's values, as a failed `that:` says them: how far from
+            # ready the server was (facts.tokens_per_s = 12.5) is the first thing to ask.
+            assert step.until is not None
+            message = f"until {step.until!r} was still false after {attempts} attempt(s)" + values_said(step.until, check_context)
         evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
-        check_context = {**context, "facts": {**facts, **step_facts}, "exit_code": outcome.exit_code,
-                         "stdout": stdout.expression_text(), "stderr": stderr.expression_text()}
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
         else:
@@ -1123,6 +1133,11 @@ def _step_view(result: StepRecord, step: Step) -> dict[str, Any]:
     }
 
 
+def cut_by_stop(result: StepRecord) -> bool:
+    """Whether the run's stop cut this step (its message is interrupted_words')."""
+    return result.status == "error" and (result.message or "").startswith("interrupted: ")
+
+
 def interrupted_words(abort_reason: str | None) -> str:
     """A step's message when the interrupt killed it: "interrupted: <why>". Ctrl-C's abort
     reason is itself "interrupted (Ctrl-C)" (the words a host's error and the report show), so
@@ -1243,6 +1258,11 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
         # timeout_s is what was left of the step's timeout: 0.9987 is said as 1.
         raise ListingTimedOut(f"listing the files this pattern names took over {round(timeout_s, 1):g} s (a hung NFS or FUSE mount?); "
                               f"nothing was copied ({killed_words(stdout.survived_kill)})")
+    if outcome.exit_code is None:
+        # No status and no timeout: the transport did not run the listing, the run being
+        # stopped (local.py and ssh.py refuse a command once interrupted). "no file on the host
+        # matches this pattern" said the files were not there.
+        raise ValueError("not listed: the run was interrupted")
     names = [name for name in stdout.names() if name]
     if stdout.truncated:
         names = [name for name in names if "bytes truncated; " not in name]

@@ -80,6 +80,12 @@ class LocalTransport(Transport):
         env: dict[str, str] | None = None,
     ) -> CommandOutcome:
         started = time.monotonic()
+        if self._interrupted.is_set():
+            # Stopped between the engine's last look at the stop and here (the step's command
+            # rendered, its probe bundle copied, its line shown): interrupt() had no process to
+            # kill, and the command ran to its end, a Ctrl-C unheeded for a whole benchmark.
+            # ssh.py's run() refuses it the same way.
+            return CommandOutcome(exit_code=None, duration_s=0.0)
         script = _script_file(command)
         try:
             return self._run(script or command, bool(script), stdout, stderr, timeout_s, env, started)
@@ -109,6 +115,10 @@ class LocalTransport(Transport):
         self._abandon_at = None
         pipes = pipe_ids(process.stdout.fileno(), process.stderr.fileno())
         self._running_pid, self._running_pipes = process.pid, pipes
+        if self._interrupted.is_set():
+            # interrupt() came while the process was being started: it saw no pid to kill.
+            self._abandon_at = time.monotonic() + _REAP_AFTER_KILL_S
+            kill_tree(process.pid, pipes=pipes)
         selector = selectors.DefaultSelector()
         selector.register(process.stdout, selectors.EVENT_READ, stdout)
         selector.register(process.stderr, selectors.EVENT_READ, stderr)

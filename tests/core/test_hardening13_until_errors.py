@@ -63,7 +63,7 @@ def test_until_says_why_it_could_not_be_evaluated(tmp_path, write_playbook):
     assert loading["status"] == "failed" and loading["attempts"] == 2
     assert "could not be evaluated after 2 attempt(s)" in loading["message"] and "facts.tokens_per_s is None" in loading["message"]
     # An expression that evaluated to false is still "was still false".
-    assert steps["slow"]["message"] == "until 'facts.tokens_per_s > 100' was still false after 2 attempt(s)"
+    assert steps["slow"]["message"] == "until 'facts.tokens_per_s > 100' was still false after 2 attempt(s) (facts.tokens_per_s = 12.5)"
     # A None on an early attempt is "not yet": polling went on until the value came.
     assert steps["became_ready"]["status"] == "passed" and steps["became_ready"]["attempts"] == 2
     sd001 = {f["step"]: f for f in record["findings"] if f["code"] == "SD001"}

@@ -42,7 +42,7 @@ def test_a_failed_check_after_one_that_cannot_be_evaluated_still_fails_the_run(t
     assert step["status"] == "failed"
     assert sorted((f["code"], f["severity"]) for f in record["findings"]) == [("SD003", "warning"), ("SD201", "error")]
     sd201 = next(f for f in record["findings"] if f["code"] == "SD201")
-    assert sd201["evidence"][0] == "expected that facts.accept_length > 1.5, observed False"
+    assert sd201["evidence"][0] == "expected that facts.accept_length > 1.5, observed False (facts.accept_length = 1.2)"
     assert "facts.tput is None" in step["message"]
     assert [(e["expect"], e["passed"]) for e in step["expectations"]] == [
         ("that facts.tput > 50", False), ("that facts.accept_length > 1.5", False)]
@@ -66,4 +66,4 @@ def test_the_failure_finding_of_a_check_without_a_code_names_only_the_failure(tm
     code, record = _run(tmp_path, UNREADABLE + "      - that: facts.accept_length > 1.5\n")
     assert code == 1
     sd001 = next(f for f in record["findings"] if f["code"] == "SD001")
-    assert sd001["title"] == "Step 'bench': expected that facts.accept_length > 1.5, observed False"
+    assert sd001["title"] == "Step 'bench': expected that facts.accept_length > 1.5, observed False (facts.accept_length = 1.2)"

@@ -48,6 +48,6 @@ def test_a_step_that_failed_on_every_retry_says_its_attempts(tmp_path):
     assert steps["smi"]["message"] == "exit code 1 (attempt 3 of 3)"
     assert steps["banner"]["message"] == "expected output contains 'ready', observed not found (attempt 2 of 2)"
     assert steps["once"]["message"] == "exit code 1"
-    assert steps["wait"]["message"] == "until 'facts.ready == 1' was still false after 2 attempt(s)"
+    assert steps["wait"]["message"] == "until 'facts.ready == 1' was still false after 2 attempt(s) (facts.ready = 0)"
     assert "exit code 1 (attempt 3 of 3)" in result.stderr  # the console line
     assert "exit code 1 (attempt 3 of 3)" in (run_dir / "report.md").read_text(encoding="utf-8")

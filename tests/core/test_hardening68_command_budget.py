@@ -4,7 +4,8 @@ Each command was cut to 20,000 characters by itself (the templates' bare `clip`)
 bounded the sum: a step running a 15,000-character inline script, recorded for 100 hosts x 10
 steps, put 15 MB of commands into report.md and report.html while their outputs are held to
 views.OUTPUT_BUDGET. The commands now share COMMAND_BUDGET as the outputs share theirs (each keeps
-its head and tail, at least OUTPUT_FLOOR); a short command is shown whole; run.json keeps each.
+its head and tail, a long one an equal share of what the short ones leave); a short command is
+shown whole; run.json keeps each.
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ Each finding's evidence was cut to 20,000 characters by itself, and nothing boun
 `findings: [{code: SD101, evidence: ["{{ stdout }}"]}]` quoted a 30,000-character output made a
 4.1 MB report.md, 2 MB of it evidence; 100 hosts x 10 such findings made 20 MB of evidence on
 top of the 6 MB the raw outputs are held to (views.OUTPUT_BUDGET). The evidence now shares
-EVIDENCE_BUDGET as the raw outputs share theirs (each keeps its head and tail, at least
-OUTPUT_FLOOR characters); run.json keeps every finding whole.
+EVIDENCE_BUDGET as the raw outputs share theirs (each long one keeps an equal share of what the
+short ones leave, its head and tail); run.json keeps every finding whole.
 """
 
 from __future__ import annotations

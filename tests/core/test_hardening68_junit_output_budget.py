@@ -4,7 +4,8 @@ Each test case kept the last 10,000 characters of its step's stdout and of its s
 nothing bounded the sum: a run on 100 hosts x 10 steps printing 15,000 characters each wrote
 10 MB of system-out (200 hosts x 30 steps of long logs: 120 MB), while report.md and report.html
 hold the same outputs to views.OUTPUT_BUDGET. The streams now share that budget (views.output_limit,
-each keeping at least OUTPUT_FLOOR of its tail); a small run keeps 10,000 characters as before.
+each long stream keeping an equal share of what the short ones leave, its tail); a small run keeps
+10,000 characters as before.
 """
 
 from __future__ import annotations
