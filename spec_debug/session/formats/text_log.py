@@ -2265,6 +2265,13 @@ class _State:
                 self.block_ran = False
                 self.fence = None
                 if ran:
+                    if self.kind == "tool_result" and self.call_id is not None \
+                            and "".join(self.body).strip("`\n\t "):
+                        # The output the block showed ends with it: the prose after is the note's
+                        # ("the paper reports accept length: 3.1"), no line the command printed.
+                        # A block of commands alone keeps its call open for an output block after.
+                        self.logins.settle(self.body)
+                        yield from self.flush()
                     return
             self._append(line, lineno)
             return
