@@ -477,10 +477,17 @@ class RecordedCommand:
     """Its exit status, where the recording gives one (set while its lines are read)."""
 
 
+@dataclasses.dataclass
+class RecordingEnd:
+    """The status the shell a recording ran exited with, where it gives one (an asciicast's exit
+    event): set while its lines are read."""
+    exit_code: int | None = None
+
+
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
                width: int | None = None, recorded: RecordedCommand | None = None,
                columns: int | None = None, resizes: deque[tuple[int, int]] | None = None,
-               ) -> Iterator[Event]:
+               ended: RecordingEnd | None = None) -> Iterator[Event]:
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
     the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
     ``recorded``: the command whose output the lines are, when no prompt shows it; ``columns``:
@@ -488,13 +495,14 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     editor wrapped a long command (a ``Script started`` line gives its own); ``resizes``: the
     ``(line_number, columns)`` of each time the recording says the terminal was resized, in order,
     filled in by ``lines`` as it reads (an asciicast's ``"r"`` events): a line after it is read
-    at its width."""
-    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns, resizes))
+    at its width; ``ended``: the status the recorded shell exited with, filled in by ``lines``
+    (:meth:`_State.left_with`)."""
+    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns, resizes, ended))
 
 
 def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
                 width: int | None, recorded: RecordedCommand | None, columns: int | None = None,
-                resizes: deque[tuple[int, int]] | None = None) -> Iterator[Event]:
+                resizes: deque[tuple[int, int]] | None = None, ended: RecordingEnd | None = None) -> Iterator[Event]:
     state = _State(cursor)
     if recorded is not None:
         state.timestamp = recorded.timestamp
@@ -507,8 +515,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
             yield from state.feed_pasted(line, lineno)
             continue
         yield from state.feed(line, lineno)
-    if recorded is not None:
-        state.recorded_exit(recorded.exit_code)
+    state.left_with(recorded.exit_code if recorded is not None else ended.exit_code if ended is not None else None)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
 
@@ -2133,9 +2140,8 @@ class _State:
     def _script_mark(self, mark: typescript_marks.ScriptMark, line: str, lineno: int) -> Iterator[Event]:
         """``script(1)``'s opening or closing line: the session's start or end time, and with
         ``script -c CMD`` the command the typescript holds the output of and its exit status."""
-        if not mark.started and mark.exit_code is not None and self.script_call is not None \
-                and self.call_id == self.script_call and self.kind == "tool_result":
-            self.exit_code = mark.exit_code
+        if not mark.started:
+            self.left_with(mark.exit_code)
         yield from self.flush()
         self._new_message()
         yield self._event("system", "system", lineno, raw_type="script", text=line.strip(),
@@ -2144,16 +2150,34 @@ class _State:
             yield from self._command(mark.command, lineno, None, new_message=True)
             self.script_call = self.call_id
 
+    def _last_rows(self) -> list[str]:
+        """The open body's last three lines that are not blank (script(1) ends the output with an
+        empty one before its closing line)."""
+        rows = self.tail.lines if self.tail.lines else self.body
+        end = len(rows)
+        while end and not rows[end - 1].strip():
+            end -= 1
+        return [rows[i] for i in range(max(0, end - 3), end)]
+
     def run_recorded(self, command: str) -> Iterator[Event]:
         """The command a recording ran (:class:`RecordedCommand`): its call opens the log, the
-        lines are its output, its status is given at the end (:meth:`recorded_exit`)."""
+        lines are its output, its status is given at the end (:meth:`left_with`)."""
         yield from self._command(command, 1, None, new_message=True)
         self.script_call = self.call_id
 
-    def recorded_exit(self, code: int | None) -> None:
-        """The recorded command's exit status, where its output is still the one open."""
-        if code is not None and self.script_call is not None and self.call_id == self.script_call \
-                and self.kind == "tool_result":
+    def left_with(self, code: int | None) -> None:
+        """The status the recording says it ended with (script(1)'s closing line, an asciicast's
+        exit event): the recorded command's, where its output is still the one open; else the
+        shell's. bash reads Ctrl-D at its prompt as `exit` with no n, whose status "is that of
+        the last command executed" (bash(1), SHELL BUILTIN COMMANDS, exit): where the output
+        open ends with that (:func:`_left_at_eof`) in the shell the recording started, the
+        status is that of the command whose output it is."""
+        if code is None or self.kind != "tool_result" or self.call_id is None:
+            return
+        if self.call_id == self.script_call:
+            self.exit_code = code
+        elif self.script_call is None and self.exit_code is None and not self.logins.stack \
+                and _left_at_eof(self._last_rows()):
             self.exit_code = code
 
     # -- one line -----------------------------------------------------------
