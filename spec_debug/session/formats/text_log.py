@@ -1549,6 +1549,9 @@ class _State:
         pattern of the prompt it was typed at, and what it prints."""
         self.shown_fence = False
         """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
+        self.unsequenced = False
+        """The open note is a block opened with no message open: it takes a seq of its own when
+        emitted, none when it held nothing but its fences."""
         self.held: list[tuple[str, int, str | None]] | None = None
         """Lines after a here-document's opening line shown without PS2, held until its
         delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
@@ -1602,6 +1605,12 @@ class _State:
             yield from self._listed()
         text = self._body_text()
         kind = self.kind
+        if self.unsequenced:
+            self.unsequenced = False
+            if kind == "text" and all(_FENCE.fullmatch(row.strip()) for row in text.split("\n") if row.strip()):
+                kind = None  # the block's fences alone: its lines were a run's, or there were none
+            elif kind is not None and text:
+                self._new_message()
         # An empty output is not emitted: the call stays open, so that an unlabeled output
         # message that follows ([msg N+1] with a traceback) is paired with it.
         if kind == "quote":
@@ -2279,6 +2288,12 @@ class _State:
                     self.fence = "text"  # a command the reply proposes: run only when "> Running" says so
                 if self.fence in _SHELL_LANGS:
                     return
+                if self.kind is None and not self.numbered and not self.aider:
+                    # A block no note is open for is a note of its own, not more of the heading's
+                    # message; its seq is taken as it is emitted (flush), so a block that only
+                    # shows a run leaves neither a "```" note nor a seq behind.
+                    self.role, self.role_given = "assistant", False
+                    self.unsequenced = True
             else:
                 # The block's end after a command that ran in it (a shell block's, or a plain
                 # one's: _transcript_fence) is no line of that command's output: kept, its
