@@ -1605,6 +1605,12 @@ class _State:
             yield from self._listed()
         text = self._body_text()
         kind = self.kind
+        if kind == "tool_result" and text.endswith(("exit", "logout")) and not self.numbered \
+                and _left_at_eof(rows := text.rsplit("\n", 2)):
+            # Ctrl-D at the prompt after the output: the prompt and bash's word as it leaves are
+            # the shell's, no line of the command's (an `echo $?` typed last read "1", the prompt
+            # and "exit": no status)
+            text = rows[0].rstrip("\n") if len(rows) == 3 else ""
         if self.unsequenced:
             self.unsequenced = False
             if kind == "text" and all(_FENCE.fullmatch(row.strip()) for row in text.split("\n") if row.strip()):
@@ -1622,18 +1628,18 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
-            ended = text
             if kind == "tool_result" and text[-1:] in "$#% " and "\n" in text and not self.numbered \
                     and _prompt(text[text.rfind("\n") + 1:].rstrip() + " x") is not None:
                 # the prompt the log ends on, nothing typed at it (the copy's last row): no output,
-                # and what the output's last line says is read above it
-                ended = text[:text.rfind("\n")]
+                # and what the output's last line says is read above it (an `echo $?` typed last
+                # read its number and the prompt: no status)
+                text = text[:text.rfind("\n")]
             if kind == "tool_result" and code is None:
-                code = trailing_exit_code(ended)  # `kubectl exec`'s "command terminated with exit code N"
+                code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
             if kind == "tool_result" and code is None and not self.after_script and not self.numbered:
                 code = gitlab_job.job_status(text)  # the failed GitLab job's last script line
-            if kind == "tool_result" and code is None and "+ exit " in ended[-80:]:
-                code = _traced_exit(ended)
+            if kind == "tool_result" and code is None and "+ exit " in text[-80:]:
+                code = _traced_exit(text)
             if kind == "tool_result" and gitlab_job.AFTER_SCRIPT in text:
                 self.after_script = True  # the $ lines after it are after_script's, whose status the job's is not
             if kind == "tool_result" and code is None and self.numbered:
