@@ -2186,13 +2186,20 @@ class _State:
         shell's. bash reads Ctrl-D at its prompt as `exit` with no n, whose status "is that of
         the last command executed" (bash(1), SHELL BUILTIN COMMANDS, exit): where the output
         open ends with that (:func:`_left_at_eof`) in the shell the recording started, the
-        status is that of the command whose output it is."""
+        status is that of the command whose output it is. zsh leaves on Ctrl-D the same way,
+        "use the exit status from the last command executed. An EOF condition will also cause
+        the shell to exit" (zshbuiltins(1), exit), with no word: its prompt, nothing typed,
+        ends the output. There only a status from 1 to 127 is read so: fish leaves the same way
+        with 0 whatever ran last (fish 3.6.0 under util-linux script 2.38.1, after a command
+        that exited 3), and one over 127 is a signal's that ended the shell."""
         if code is None or self.kind != "tool_result" or self.call_id is None:
             return
         if self.call_id == self.script_call:
             self.exit_code = code
         elif self.script_call is None and self.exit_code is None and not self.logins.stack \
-                and _left_at_eof(self._last_rows()):
+                and ((rows := self._last_rows()) and _left_at_eof(rows)
+                     or 0 < code < 128 and rows and rows[-1].rstrip()[-1:] in ("$", "#", "%", ">")
+                     and _prompt(rows[-1].rstrip() + " x") is not None):
             self.exit_code = code
 
     # -- one line -----------------------------------------------------------
