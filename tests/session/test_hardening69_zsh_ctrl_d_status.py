@@ -61,9 +61,10 @@ FISH = (  # fish 3.6.0 (`fish --no-config -i`, as root) under util-linux script 
 
 
 def test_fish_left_at_its_prompt_exits_0_whatever_ran_last(tmp_path: Path) -> None:
-    # fish's 0 on leaving is no status of the command before (which exited 3)
+    # fish's 0 on leaving is no status of the command before: the status its last prompt
+    # shows, "[3]", is (test_hardening69_last_prompt_status)
     path = tmp_path / "typescript"
     path.write_bytes(FISH)
     before, launch = analyze_path(path).commands
     assert launch.command == 'sh -c "echo loading draft; exit 3"'
-    assert (launch.exit_code, launch.is_error) == (None, False)
+    assert (launch.exit_code, launch.is_error) == (3, True)

@@ -1628,12 +1628,16 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
-            if kind == "tool_result" and text[-1:] in "$#% " and "\n" in text and not self.numbered \
-                    and _prompt(text[text.rfind("\n") + 1:].rstrip() + " x") is not None:
+            if kind == "tool_result" and text[-1:] in "$#%> " and not self.numbered \
+                    and (waiting := _prompt(text[text.rfind("\n") + 1:].rstrip() + " x")) is not None:
                 # the prompt the log ends on, nothing typed at it (the copy's last row): no output,
                 # and what the output's last line says is read above it (an `echo $?` typed last
-                # read its number and the prompt: no status)
-                text = text[:text.rfind("\n")]
+                # read its number and the prompt: no status); the status it shows, as a prompt
+                # with a command shows it (fish's `root@vm ~ [3]# `), is the command's
+                self._status_shown(waiting)
+                if self.exit_code is not None:
+                    code = self.exit_code
+                text = text[:max(text.rfind("\n"), 0)]
             if kind == "tool_result" and code is None:
                 code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
             if kind == "tool_result" and code is None and not self.after_script and not self.numbered:
