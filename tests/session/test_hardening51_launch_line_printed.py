@@ -41,6 +41,5 @@ def test_the_output_keeps_its_launch_finding(tmp_path: Path) -> None:
     [finding] = [f for f in analysis.findings if f.code == "SD101"]
     [command] = analysis.commands
     # (a command and its output are one piece: the finding is at the command's seq; the block's
-    # opening fence is read as a note at seq 0, and since hardening68 a seq once used is no
-    # later message's, so the command is seq 1)
-    assert (finding.seq, finding.host) == (command.seq, "gpu-a3") == (1, "gpu-a3")
+    # opening fence is no note of its own since hardening69, so the command is the first message)
+    assert (finding.seq, finding.host) == (command.seq, "gpu-a3") == (0, "gpu-a3")

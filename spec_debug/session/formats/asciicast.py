@@ -54,8 +54,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats) -> Iterator[Event]:
         return text_log.read_lines(_v1_lines(path, stats), cursor, columns=int(width.group(1)) if width else None)
     recorded = _recorded_command(head)
     resizes: deque[tuple[int, int]] = deque()
-    return text_log.read_lines(_output_lines(path, stats, recorded, resizes), cursor, recorded=recorded,
-                               columns=_columns(head), resizes=resizes)
+    ended = text_log.RecordingEnd()
+    return text_log.read_lines(_output_lines(path, stats, recorded, resizes, ended), cursor, recorded=recorded,
+                               columns=_columns(head), resizes=resizes, ended=ended)
 
 
 _V1_WIDTH = re.compile(rb'"width"\s*:\s*(\d{1,4})\s*[,}]')
@@ -151,10 +152,12 @@ _RESIZE = re.compile(r"(\d{1,4})x\d{1,5}")
 
 
 def _output_lines(path: Path, stats: ReadStats, recorded: text_log.RecordedCommand | None = None,
-                  resizes: deque[tuple[int, int]] | None = None) -> Iterator[tuple[int, str, str | None]]:
+                  resizes: deque[tuple[int, int]] | None = None, ended: text_log.RecordingEnd | None = None,
+                  ) -> Iterator[tuple[int, str, str | None]]:
     """The output as lines; each ``"r"`` event's line number and columns go to ``resizes`` as it
     is read (a window resized while recording: readline wraps what is typed after at the new
-    width, :func:`text_log.read_lines`)."""
+    width, :func:`text_log.read_lines`); the exit event's status to ``recorded`` or, a shell
+    recorded, to ``ended``."""
     start: datetime | None = None
     relative = False
     clock = 0.0
@@ -180,10 +183,13 @@ def _output_lines(path: Path, stats: ReadStats, recorded: text_log.RecordedComma
         at, code, data = value
         if isinstance(at, (int, float)) and not isinstance(at, bool):
             clock = clock + at if relative else at
-        if code == "x" and recorded is not None:
-            # v3's exit event, [t, "x", "1"]: the recorded command's exit status
+        if code == "x" and (recorded is not None or ended is not None):
+            # v3's exit event, [t, "x", "1"]: the recorded command's or shell's exit status
+            # (asciinema src/session.rs, Session::run: handle_exit(status) once the child is
+            # reaped, whatever it ran; at 04c82f05)
             status = str(data).strip()
-            recorded.exit_code = int(status) if status.lstrip("-").isdigit() and len(status) <= 4 else None
+            (recorded if recorded is not None else ended).exit_code = \
+                int(status) if status.lstrip("-").isdigit() and len(status) <= 4 else None
             continue
         if code != "o" or not isinstance(data, str):
             if code == "r" and resizes is not None and isinstance(data, str) \

@@ -477,10 +477,17 @@ class RecordedCommand:
     """Its exit status, where the recording gives one (set while its lines are read)."""
 
 
+@dataclasses.dataclass
+class RecordingEnd:
+    """The status the shell a recording ran exited with, where it gives one (an asciicast's exit
+    event): set while its lines are read."""
+    exit_code: int | None = None
+
+
 def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
                width: int | None = None, recorded: RecordedCommand | None = None,
                columns: int | None = None, resizes: deque[tuple[int, int]] | None = None,
-               ) -> Iterator[Event]:
+               ended: RecordingEnd | None = None) -> Iterator[Event]:
     """Events of ``(line_number, text, timestamp)`` lines, as a terminal showed them; ``width``:
     the columns of the pane the lines were captured from, when it cut them (:func:`pane_width`);
     ``recorded``: the command whose output the lines are, when no prompt shows it; ``columns``:
@@ -488,13 +495,14 @@ def read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
     editor wrapped a long command (a ``Script started`` line gives its own); ``resizes``: the
     ``(line_number, columns)`` of each time the recording says the terminal was resized, in order,
     filled in by ``lines`` as it reads (an asciicast's ``"r"`` events): a line after it is read
-    at its width."""
-    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns, resizes))
+    at its width; ``ended``: the status the recorded shell exited with, filled in by ``lines``
+    (:meth:`_State.left_with`)."""
+    return gitlab_job.with_job_status(_read_lines(lines, cursor, width, recorded, columns, resizes, ended))
 
 
 def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
                 width: int | None, recorded: RecordedCommand | None, columns: int | None = None,
-                resizes: deque[tuple[int, int]] | None = None) -> Iterator[Event]:
+                resizes: deque[tuple[int, int]] | None = None, ended: RecordingEnd | None = None) -> Iterator[Event]:
     state = _State(cursor)
     if recorded is not None:
         state.timestamp = recorded.timestamp
@@ -507,8 +515,7 @@ def _read_lines(lines: Iterator[tuple[int, str, str | None]], cursor: Cursor,
             yield from state.feed_pasted(line, lineno)
             continue
         yield from state.feed(line, lineno)
-    if recorded is not None:
-        state.recorded_exit(recorded.exit_code)
+    state.left_with(recorded.exit_code if recorded is not None else ended.exit_code if ended is not None else None)
     yield from state.flush()
     cursor.records = state.seq_next - cursor.seq_base
 
@@ -1542,6 +1549,9 @@ class _State:
         pattern of the prompt it was typed at, and what it prints."""
         self.shown_fence = False
         """A ``` fence of the printed file is open (:meth:`_shown_file_line`)."""
+        self.unsequenced = False
+        """The open note is a block opened with no message open: it takes a seq of its own when
+        emitted, none when it held nothing but its fences."""
         self.held: list[tuple[str, int, str | None]] | None = None
         """Lines after a here-document's opening line shown without PS2, held until its
         delimiter shows they were its body (:meth:`_hold_heredoc`): with their numbers and times."""
@@ -1595,6 +1605,18 @@ class _State:
             yield from self._listed()
         text = self._body_text()
         kind = self.kind
+        if kind == "tool_result" and text.endswith(("exit", "logout")) and not self.numbered \
+                and _left_at_eof(rows := text.rsplit("\n", 2)):
+            # Ctrl-D at the prompt after the output: the prompt and bash's word as it leaves are
+            # the shell's, no line of the command's (an `echo $?` typed last read "1", the prompt
+            # and "exit": no status)
+            text = rows[0].rstrip("\n") if len(rows) == 3 else ""
+        if self.unsequenced:
+            self.unsequenced = False
+            if kind == "text" and all(_FENCE.fullmatch(row.strip()) for row in text.split("\n") if row.strip()):
+                kind = None  # the block's fences alone: its lines were a run's, or there were none
+            elif kind is not None and text:
+                self._new_message()
         # An empty output is not emitted: the call stays open, so that an unlabeled output
         # message that follows ([msg N+1] with a traceback) is paired with it.
         if kind == "quote":
@@ -1606,18 +1628,22 @@ class _State:
                 kind = "tool_result"  # an unlabeled [msg N] that is command output
             role = {"tool_result": "tool", "prompt": "user"}.get(kind, self.role)
             code = exit_code_of(text) if kind == "tool_result" else None
-            ended = text
-            if kind == "tool_result" and text[-1:] in "$#% " and "\n" in text and not self.numbered \
-                    and _prompt(text[text.rfind("\n") + 1:].rstrip() + " x") is not None:
+            if kind == "tool_result" and text[-1:] in "$#%> " and not self.numbered \
+                    and (waiting := _prompt(text[text.rfind("\n") + 1:].rstrip() + " x")) is not None:
                 # the prompt the log ends on, nothing typed at it (the copy's last row): no output,
-                # and what the output's last line says is read above it
-                ended = text[:text.rfind("\n")]
+                # and what the output's last line says is read above it (an `echo $?` typed last
+                # read its number and the prompt: no status); the status it shows, as a prompt
+                # with a command shows it (fish's `root@vm ~ [3]# `), is the command's
+                self._status_shown(waiting)
+                if self.exit_code is not None:
+                    code = self.exit_code
+                text = text[:max(text.rfind("\n"), 0)]
             if kind == "tool_result" and code is None:
-                code = trailing_exit_code(ended)  # `kubectl exec`'s "command terminated with exit code N"
+                code = trailing_exit_code(text)  # `kubectl exec`'s "command terminated with exit code N"
             if kind == "tool_result" and code is None and not self.after_script and not self.numbered:
                 code = gitlab_job.job_status(text)  # the failed GitLab job's last script line
-            if kind == "tool_result" and code is None and "+ exit " in ended[-80:]:
-                code = _traced_exit(ended)
+            if kind == "tool_result" and code is None and "+ exit " in text[-80:]:
+                code = _traced_exit(text)
             if kind == "tool_result" and gitlab_job.AFTER_SCRIPT in text:
                 self.after_script = True  # the $ lines after it are after_script's, whose status the job's is not
             if kind == "tool_result" and code is None and self.numbered:
@@ -2133,9 +2159,8 @@ class _State:
     def _script_mark(self, mark: typescript_marks.ScriptMark, line: str, lineno: int) -> Iterator[Event]:
         """``script(1)``'s opening or closing line: the session's start or end time, and with
         ``script -c CMD`` the command the typescript holds the output of and its exit status."""
-        if not mark.started and mark.exit_code is not None and self.script_call is not None \
-                and self.call_id == self.script_call and self.kind == "tool_result":
-            self.exit_code = mark.exit_code
+        if not mark.started:
+            self.left_with(mark.exit_code)
         yield from self.flush()
         self._new_message()
         yield self._event("system", "system", lineno, raw_type="script", text=line.strip(),
@@ -2144,16 +2169,41 @@ class _State:
             yield from self._command(mark.command, lineno, None, new_message=True)
             self.script_call = self.call_id
 
+    def _last_rows(self) -> list[str]:
+        """The open body's last three lines that are not blank (script(1) ends the output with an
+        empty one before its closing line)."""
+        rows = self.tail.lines if self.tail.lines else self.body
+        end = len(rows)
+        while end and not rows[end - 1].strip():
+            end -= 1
+        return [rows[i] for i in range(max(0, end - 3), end)]
+
     def run_recorded(self, command: str) -> Iterator[Event]:
         """The command a recording ran (:class:`RecordedCommand`): its call opens the log, the
-        lines are its output, its status is given at the end (:meth:`recorded_exit`)."""
+        lines are its output, its status is given at the end (:meth:`left_with`)."""
         yield from self._command(command, 1, None, new_message=True)
         self.script_call = self.call_id
 
-    def recorded_exit(self, code: int | None) -> None:
-        """The recorded command's exit status, where its output is still the one open."""
-        if code is not None and self.script_call is not None and self.call_id == self.script_call \
-                and self.kind == "tool_result":
+    def left_with(self, code: int | None) -> None:
+        """The status the recording says it ended with (script(1)'s closing line, an asciicast's
+        exit event): the recorded command's, where its output is still the one open; else the
+        shell's. bash reads Ctrl-D at its prompt as `exit` with no n, whose status "is that of
+        the last command executed" (bash(1), SHELL BUILTIN COMMANDS, exit): where the output
+        open ends with that (:func:`_left_at_eof`) in the shell the recording started, the
+        status is that of the command whose output it is. zsh leaves on Ctrl-D the same way,
+        "use the exit status from the last command executed. An EOF condition will also cause
+        the shell to exit" (zshbuiltins(1), exit), with no word: its prompt, nothing typed,
+        ends the output. There only a status from 1 to 127 is read so: fish leaves the same way
+        with 0 whatever ran last (fish 3.6.0 under util-linux script 2.38.1, after a command
+        that exited 3), and one over 127 is a signal's that ended the shell."""
+        if code is None or self.kind != "tool_result" or self.call_id is None:
+            return
+        if self.call_id == self.script_call:
+            self.exit_code = code
+        elif self.script_call is None and self.exit_code is None and not self.logins.stack \
+                and ((rows := self._last_rows()) and _left_at_eof(rows)
+                     or 0 < code < 128 and rows and rows[-1].rstrip()[-1:] in ("$", "#", "%", ">")
+                     and _prompt(rows[-1].rstrip() + " x") is not None):
             self.exit_code = code
 
     # -- one line -----------------------------------------------------------
@@ -2255,6 +2305,12 @@ class _State:
                     self.fence = "text"  # a command the reply proposes: run only when "> Running" says so
                 if self.fence in _SHELL_LANGS:
                     return
+                if self.kind is None and not self.numbered and not self.aider:
+                    # A block no note is open for is a note of its own, not more of the heading's
+                    # message; its seq is taken as it is emitted (flush), so a block that only
+                    # shows a run leaves neither a "```" note nor a seq behind.
+                    self.role, self.role_given = "assistant", False
+                    self.unsequenced = True
             else:
                 # The block's end after a command that ran in it (a shell block's, or a plain
                 # one's: _transcript_fence) is no line of that command's output: kept, its
@@ -2265,6 +2321,13 @@ class _State:
                 self.block_ran = False
                 self.fence = None
                 if ran:
+                    if self.kind == "tool_result" and self.call_id is not None \
+                            and "".join(self.body).strip("`\n\t "):
+                        # The output the block showed ends with it: the prose after is the note's
+                        # ("the paper reports accept length: 3.1"), no line the command printed.
+                        # A block of commands alone keeps its call open for an output block after.
+                        self.logins.settle(self.body)
+                        yield from self.flush()
                     return
             self._append(line, lineno)
             return
