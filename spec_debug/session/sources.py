@@ -2127,11 +2127,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from claude_code_log_md.link_spawns(text_log.read(source.path, cursor, stats), cursor, tree)
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
-            events = claude_code.settle_background_ends(claude_session.read(source.path, cursor, stats, tree), cursor)
-            if source.copied_head:
-                trunk, head = str(source.path), source.copied_head
-                events = (ev for ev in events if ev.line > head or ev.file != trunk)
-            yield from events
+            yield from claude_code.settle_background_ends(
+                claude_session.read(source.path, cursor, stats, tree, source.copied_head), cursor)
     except OSError as exc:
         # The file went away or failed after it was found: Claude Code deletes sessions older
         # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the

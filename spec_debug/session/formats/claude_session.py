@@ -13,10 +13,11 @@ from spec_debug.session.formats import claude_code, claude_layout
 from spec_debug.session.formats.common import Cursor
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
+def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_head: int = 0) -> Iterator[Event]:
     """The trunk, then its sub-agents breadth first, linked by ``toolUseResult.agentId`` (trunk
     only), the ``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR
-    #218), or the Workflow run they belong to."""
+    #218), or the Workflow run they belong to. The trunk's lines up to ``copied_head`` are left
+    out (``SessionSource.copied_head``)."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
     cursor.agent_files = frozenset(files)
     read: set[str] = set()
@@ -124,7 +125,12 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     launched_at: dict[str, str | None] = {}  # background agent -> when its launch was answered
     kills: list[str | None] = []  # when the CLI stopped the background agents (agents_killed)
     stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
-    yield from watch(_read_file(path, cursor, stats))
+    trunk_events = _read_file(path, cursor, stats)
+    if copied_head:
+        # Lines another session's file reads (claude_layout.shared_heads): their spawns are that
+        # session's too, its sub-agents read there (were "missing" here, in a fork that copied them).
+        trunk_events = (ev for ev in trunk_events if ev.line > copied_head)
+    yield from watch(trunk_events)
     seq_base = cursor.records
     read.add(MAIN_AGENT)
     # Linked sub-agents breadth first, then any file nothing pointed at.
