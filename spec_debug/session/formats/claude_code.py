@@ -734,7 +734,10 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
             out.append(Event(session, seq, agent, role, "thinking", i, None, None, None, None,
                              str(block.get("thinking", "")), False, None, ts, file, lineno))
         elif btype == "tool_use":
-            out.append(_tool_use(block, session, seq, agent, i, ts, file, lineno))
+            ev = _tool_use(block, session, seq, agent, i, ts, file, lineno)
+            if ev.spawn is not None and type(obj.get("sessionId")) is str:
+                ev.spawn.session_id = obj["sessionId"]  # (claude_session: a resumed session's copied spawn)
+            out.append(ev)
         elif btype == "tool_result":
             out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
         elif btype == "image":

@@ -11,6 +11,7 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn, prompt_key
 from spec_debug.session.formats import claude_code, claude_layout
 from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.compressed import transcript_stem
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_head: int = 0) -> Iterator[Event]:
@@ -20,6 +21,24 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     out (``SessionSource.copied_head``)."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
     cursor.agent_files = frozenset(files)
+    own_files = sorted(files)
+    trunk = claude_layout.written_at(path)
+    own_id = transcript_stem(trunk)
+    borrowed: dict[str, tuple[dict, dict]] = {}
+
+    def resumed_from(spawn: Spawn) -> tuple[dict, dict]:
+        """The sub-agent files, and their ``toolUseId`` links, of the session whose line made
+        ``spawn`` when that is another session: ``claude --resume A`` writes a file that starts
+        with A's lines, their sessionId kept (anthropics/claude-code #4926, #28463), and the
+        sub-agents they started were written in A's folder, beside this one (read alone, or with
+        A dropped as held whole by it, each was "missing" and its work lost)."""
+        sid = spawn.session_id
+        if not sid or sid == own_id or sid in (".", "..") or "/" in sid or "\\" in sid or own_id.startswith("agent-"):
+            return {}, {}  # (a sub-agent's file read alone: its folder's other files are read alone too)
+        if sid not in borrowed:
+            found, links, _ = claude_layout.subagent_files(trunk.parent / f"{sid}.jsonl")
+            borrowed[sid] = (found, links)
+        return borrowed[sid]
     read: set[str] = set()
     queue: deque[str] = deque()
     seq_base = 0
@@ -93,7 +112,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
         for call_id in spawns:
             parent, spawn = pending.pop(call_id)
             agent_id, status = refs.get(call_id, (None, None))
-            agent_id = agent_id or by_tool_use.get(call_id) or inline_linked.get(call_id)
+            agent_id = agent_id or by_tool_use.get(call_id) or inline_linked.get(call_id) \
+                or resumed_from(spawn)[1].get(call_id)
             if agent_id is None:
                 unlinked[call_id] = (parent, spawn, call_id in refs, status)
                 continue
@@ -108,6 +128,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             info.agent_type = info.agent_type or spawn.agent_type
             if status:
                 info.status = status
+            if agent_id not in files and agent_id not in cursor.inline_agents \
+                    and (found := resumed_from(spawn)[0].get(agent_id)) is not None:
+                files[agent_id] = found
             if agent_id in files:
                 enqueue(agent_id)
             elif agent_id not in cursor.inline_agents \
@@ -133,8 +156,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     yield from watch(trunk_events)
     seq_base = cursor.records
     read.add(MAIN_AGENT)
-    # Linked sub-agents breadth first, then any file nothing pointed at.
-    leftovers = iter(sorted(files))
+    # Linked sub-agents breadth first, then any file of the session's own nothing pointed at.
+    leftovers = iter(own_files)
     while True:
         if queue:
             agent_id = queue.popleft()
