@@ -83,6 +83,10 @@ class SessionSource:
     copied_head: int = 0
     """claude-code only: the trunk file's lines up to this line number copy the history of
     another session under PATH, which reads them (:func:`claude_layout.shared_heads`)."""
+    resumed: list[Path] = field(default_factory=list)
+    """claude-code only: the trunk files under PATH of the sessions this one holds whole
+    (:func:`claude_layout.resumed_copies`), not read as sessions: the sub-agents their lines
+    started are in their folders (:func:`formats.claude_session.read`)."""
     conversation: chatgpt_export.Conversation | None = None
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
@@ -1201,7 +1205,14 @@ def _without_resumed_copies(sources: list[SessionSource]) -> list[SessionSource]
         for source in sources:
             if source.path in heads:
                 source.copied_head = heads[source.path]
-    return [s for s in sources if s.path not in held] if held else sources
+    if not held:
+        return sources
+    by_path = {s.path: s for s in sources if s.format == "claude-code"}
+    for copy, holder in sorted(held.items()):
+        while holder in held:  # a session resumed twice: the last file holds both (sizes grow, no loop)
+            holder = held[holder]
+        by_path[holder].resumed.append(copy)
+    return [s for s in sources if s.path not in held]
 
 
 def _unique_ids(sources: list[SessionSource], root: Path) -> None:
@@ -2128,7 +2139,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
             yield from claude_code.settle_background_ends(
-                claude_session.read(source.path, cursor, stats, tree, source.copied_head), cursor)
+                claude_session.read(source.path, cursor, stats, tree, source.copied_head, source.resumed), cursor)
     except OSError as exc:
         # The file went away or failed after it was found: Claude Code deletes sessions older
         # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the

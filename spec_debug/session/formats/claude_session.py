@@ -14,31 +14,39 @@ from spec_debug.session.formats.common import Cursor
 from spec_debug.session.formats.compressed import transcript_stem
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_head: int = 0) -> Iterator[Event]:
+def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_head: int = 0,
+         resumed: list[Path] = ()) -> Iterator[Event]:
     """The trunk, then its sub-agents breadth first, linked by ``toolUseResult.agentId`` (trunk
     only), the ``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR
     #218), or the Workflow run they belong to. The trunk's lines up to ``copied_head`` are left
-    out (``SessionSource.copied_head``)."""
+    out (``SessionSource.copied_head``); ``resumed``: the trunks of sessions this one holds whole
+    (``SessionSource.resumed``), whose folders hold the sub-agents their copied lines started."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
     cursor.agent_files = frozenset(files)
     own_files = sorted(files)
     trunk = claude_layout.written_at(path)
     own_id = transcript_stem(trunk)
-    borrowed: dict[str, tuple[dict, dict]] = {}
+    borrowed: dict[Path, tuple[dict, dict]] = {}
 
-    def resumed_from(spawn: Spawn) -> tuple[dict, dict]:
-        """The sub-agent files, and their ``toolUseId`` links, of the session whose line made
-        ``spawn`` when that is another session: ``claude --resume A`` writes a file that starts
-        with A's lines, their sessionId kept (anthropics/claude-code #4926, #28463), and the
-        sub-agents they started were written in A's folder, beside this one (read alone, or with
-        A dropped as held whole by it, each was "missing" and its work lost)."""
+    def resumed_from(spawn: Spawn) -> Iterator[tuple[dict, dict]]:
+        """The sub-agent files, and their ``toolUseId`` links, of the sessions whose copied lines
+        may have made ``spawn``: ``claude --resume A`` wrote a file that starts with A's lines,
+        their sessionId kept (anthropics/claude-code #4926, #28463), /branch one that names A in
+        each line's ``forkedFrom``, and ``--fork-session`` (``/background``, ``/fork``) one whose
+        copied lines name the new session alone (qlan-ro/mainframe
+        ``docs/research/2026-07-25-todo-246-claude-fork.md``, against CLI 2.1.219): A's sub-agents
+        were written in A's folder, beside this one (read alone, or with A dropped as held whole
+        by it, each was "missing" and its work lost)."""
+        if own_id.startswith("agent-"):
+            return  # a sub-agent's file read alone: its folder's other files are read alone too
         sid = spawn.session_id
-        if not sid or sid == own_id or sid in (".", "..") or "/" in sid or "\\" in sid or own_id.startswith("agent-"):
-            return {}, {}  # (a sub-agent's file read alone: its folder's other files are read alone too)
-        if sid not in borrowed:
-            found, links, _ = claude_layout.subagent_files(trunk.parent / f"{sid}.jsonl")
-            borrowed[sid] = (found, links)
-        return borrowed[sid]
+        named = [trunk.parent / f"{sid}.jsonl"] if sid and sid != own_id and sid not in (".", "..") \
+            and "/" not in sid and "\\" not in sid else []
+        for session_file in (*named, *resumed):
+            if session_file not in borrowed:
+                found, links, _ = claude_layout.subagent_files(session_file)
+                borrowed[session_file] = (found, links)
+            yield borrowed[session_file]
     read: set[str] = set()
     queue: deque[str] = deque()
     seq_base = 0
@@ -113,7 +121,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             parent, spawn = pending.pop(call_id)
             agent_id, status = refs.get(call_id, (None, None))
             agent_id = agent_id or by_tool_use.get(call_id) or inline_linked.get(call_id) \
-                or resumed_from(spawn)[1].get(call_id)
+                or next((links[call_id] for _, links in resumed_from(spawn) if call_id in links), None)
             if agent_id is None:
                 unlinked[call_id] = (parent, spawn, call_id in refs, status)
                 continue
@@ -129,7 +137,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             if status:
                 info.status = status
             if agent_id not in files and agent_id not in cursor.inline_agents \
-                    and (found := resumed_from(spawn)[0].get(agent_id)) is not None:
+                    and (found := next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)):
                 files[agent_id] = found
             if agent_id in files:
                 enqueue(agent_id)
