@@ -83,10 +83,11 @@ class SessionSource:
     copied_head: int = 0
     """claude-code only: the trunk file's lines up to this line number copy the history of
     another session under PATH, which reads them (:func:`claude_layout.shared_heads`)."""
-    resumed: list[Path] = field(default_factory=list)
-    """claude-code only: the trunk files under PATH of the sessions this one holds whole
-    (:func:`claude_layout.resumed_copies`), not read as sessions: the sub-agents their lines
-    started are in their folders (:func:`formats.claude_session.read`)."""
+    history_files: list[Path] = field(default_factory=list)
+    """claude-code only: other trunk files under PATH that hold this session's copied history:
+    the sessions it holds whole (:func:`claude_layout.resumed_copies`), not read as sessions, and
+    the forks whose head is the same history (:func:`claude_layout.shared_heads`). The sub-agents
+    that history started are in their folders (:func:`formats.claude_session.read`)."""
     conversation: chatgpt_export.Conversation | None = None
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
@@ -1202,16 +1203,25 @@ def _without_resumed_copies(sources: list[SessionSource]) -> list[SessionSource]
     held = claude_layout.resumed_copies(claude, firsts)
     if len(claude) - len(held) >= 2:
         heads = claude_layout.shared_heads(claude, held, firsts)
+        forks: dict[tuple[Path, str], list[SessionSource]] = {}
         for source in sources:
+            if source.format == "claude-code" and source.path in firsts and source.path not in held:
+                forks.setdefault((source.path.parent, firsts[source.path]), []).append(source)
             if source.path in heads:
                 source.copied_head = heads[source.path]
+        for group in forks.values():
+            if any(source.path in heads for source in group):
+                # The one file that reads the shared head finds the sub-agents it started in the
+                # folder of whichever session wrote them (a fork re-stamps the copied lines' sessionId).
+                for source in group:
+                    source.history_files += [other.path for other in group if other is not source]
     if not held:
         return sources
     by_path = {s.path: s for s in sources if s.format == "claude-code"}
     for copy, holder in sorted(held.items()):
         while holder in held:  # a session resumed twice: the last file holds both (sizes grow, no loop)
             holder = held[holder]
-        by_path[holder].resumed.append(copy)
+        by_path[holder].history_files.append(copy)
     return [s for s in sources if s.path not in held]
 
 
@@ -2139,7 +2149,7 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
             yield from claude_code.settle_background_ends(
-                claude_session.read(source.path, cursor, stats, tree, source.copied_head, source.resumed), cursor)
+                claude_session.read(source.path, cursor, stats, tree, source.copied_head, source.history_files), cursor)
     except OSError as exc:
         # The file went away or failed after it was found: Claude Code deletes sessions older
         # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the

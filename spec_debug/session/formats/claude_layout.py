@@ -219,10 +219,12 @@ def shared_heads(sessions: list[Path], held: dict[Path, Path], firsts: dict[Path
 
 def _names_itself(path: Path) -> bool:
     """The file's first line carries its own session id (the file a session was written in,
-    not a copy of its lines in another)."""
+    not a copy of its lines in another). A line /branch copied names its own session too, and
+    the one it was copied from in ``forkedFrom`` (qlan-ro/mainframe
+    ``docs/research/2026-07-25-todo-246-claude-fork.md``): a copy."""
     for index, _lineno, obj in iter_json_records(path, ReadStats()):
         if isinstance(obj.get("sessionId"), str):
-            return obj["sessionId"] == transcript_stem(path)
+            return obj["sessionId"] == transcript_stem(path) and "forkedFrom" not in obj
         if index >= _FIRST_LINES:
             break
     return False

@@ -15,12 +15,13 @@ from spec_debug.session.formats.compressed import transcript_stem
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_head: int = 0,
-         resumed: list[Path] = ()) -> Iterator[Event]:
+         history_files: list[Path] = ()) -> Iterator[Event]:
     """The trunk, then its sub-agents breadth first, linked by ``toolUseResult.agentId`` (trunk
     only), the ``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR
     #218), or the Workflow run they belong to. The trunk's lines up to ``copied_head`` are left
-    out (``SessionSource.copied_head``); ``resumed``: the trunks of sessions this one holds whole
-    (``SessionSource.resumed``), whose folders hold the sub-agents their copied lines started."""
+    out (``SessionSource.copied_head``), and the sub-agents they started are read where that head
+    is; ``history_files``: other trunks that hold this one's copied history
+    (``SessionSource.history_files``), whose folders hold the sub-agents it started."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
     cursor.agent_files = frozenset(files)
     own_files = sorted(files)
@@ -42,7 +43,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
         sid = spawn.session_id
         named = [trunk.parent / f"{sid}.jsonl"] if sid and sid != own_id and sid not in (".", "..") \
             and "/" not in sid and "\\" not in sid else []
-        for session_file in (*named, *resumed):
+        for session_file in (*named, *history_files):
             if session_file not in borrowed:
                 found, links, _ = claude_layout.subagent_files(session_file)
                 borrowed[session_file] = (found, links)
@@ -157,15 +158,17 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     kills: list[str | None] = []  # when the CLI stopped the background agents (agents_killed)
     stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
     trunk_events = _read_file(path, cursor, stats)
+    read_elsewhere: set[str] = set()
     if copied_head:
         # Lines another session's file reads (claude_layout.shared_heads): their spawns are that
-        # session's too, its sub-agents read there (were "missing" here, in a fork that copied them).
-        trunk_events = (ev for ev in trunk_events if ev.line > copied_head)
+        # session's too, its sub-agents read there (were "missing" here, in a fork that copied
+        # them; in the file that wrote them, the head skipped, each was read as an orphan).
+        trunk_events = _after_head(trunk_events, copied_head, by_tool_use, read_elsewhere)
     yield from watch(trunk_events)
     seq_base = cursor.records
     read.add(MAIN_AGENT)
     # Linked sub-agents breadth first, then any file of the session's own nothing pointed at.
-    leftovers = iter(own_files)
+    leftovers = iter([agent_id for agent_id in own_files if agent_id not in read_elsewhere])
     while True:
         if queue:
             agent_id = queue.popleft()
@@ -232,6 +235,17 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
+
+
+def _after_head(events: Iterator[Event], head: int, by_tool_use: dict[str, str], spawned: set[str]) -> Iterator[Event]:
+    """The events after line ``head``; ``spawned`` gets the sub-agents the head's lines started."""
+    for ev in events:
+        if ev.line > head:
+            yield ev
+        elif ev.spawn is not None and ev.call_id in by_tool_use:
+            spawned.add(by_tool_use[ev.call_id])
+        elif ev.kind == "tool_result" and ev.agent_ref:
+            spawned.add(ev.agent_ref)
 
 
 def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple]) -> str | None:
