@@ -221,6 +221,10 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
         _refuse_empty_store(path)
     if not sources and scanning and len(files) == 1 and files[0].is_file() and crush.is_sqlite(files[0]):
         _refuse_empty_store(files[0])  # `analyze .crush`, or a project whose one candidate is its store
+    if not sources and scanning and fmt is not None:
+        raise UsageError(f"{path}: no transcript files found (--input-format {input_format} fits none of its "
+                         f"{len(files)} candidate file(s))",
+                         hint="leave --input-format out to read each file as the format it is in")
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
@@ -321,6 +325,11 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
         raise UsageError(f"{file}: --input-format {fmt} does not fit: it is not {_with_article(_SELF_NAMED[fmt])} session "
                          f"(it reads as {detected})",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
+    if fmt is not None and scanning and recognized and _misfit(file, fmt, detected):
+        # `analyze ~/.claude/projects/<p> --input-format claude-code` over a folder that also holds
+        # a Codex rollout: read as forced, each of its records was of an unknown type, a session
+        # of nothing beside the real ones. Passed by, as a file of no format is.
+        return None
     if fmt is not None and not scanning and recognized:
         _refuse_misfit(file, fmt, detected)
         _refuse_on_event_stream(file, fmt, detected)
@@ -402,19 +411,25 @@ _FITS = {
 _FAMILY = {"codex-exec": "codex", "asciicast": "text", "specstory": "text"}
 
 
+def _misfit(file: Path, fmt: str, detected: str) -> int:
+    """How many of the file's first records were read, none of them of the forced format ``fmt``
+    (0: one fits, or there is nothing to tell by)."""
+    fits = _FITS.get(fmt)
+    if fits is None or _FAMILY.get(detected, detected) == _FAMILY.get(fmt, fmt) or reader.layout(file) != "jsonl":
+        return 0
+    records = 0
+    for obj in _head_records(file):
+        if fits(obj):
+            return 0
+        records += 1
+    return records
+
+
 def _refuse_misfit(file: Path, fmt: str, detected: str) -> None:
     """A format forced on a file named on the command line whose records are all of another
     format: read as the forced one, every record was of an unknown type and the postmortem
     told of an empty session ("0 tool calls") instead of saying the format was wrong."""
-    fits = _FITS.get(fmt)
-    if fits is None or _FAMILY.get(detected, detected) == _FAMILY.get(fmt, fmt) or reader.layout(file) != "jsonl":
-        return
-    records = 0
-    for obj in _head_records(file):
-        if fits(obj):
-            return
-        records += 1
-    if records:
+    if records := _misfit(file, fmt, detected):
         raise UsageError(f"{file}: --input-format {fmt} does not fit: its records are {detected}'s (none of the "
                          f"first {records} is of the {fmt} format)",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
