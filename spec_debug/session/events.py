@@ -28,6 +28,10 @@ class Spawn:
     prompt_key: int = 0
     """A digest of the prompt the call gave (:func:`prompt_key`), the same in every process: with
     it a sub-agent file that lost its link to the call is matched by the prompt it opens with."""
+    session_id: str = ""
+    """Claude Code: the ``sessionId`` of the line that made the call. A resumed session's file
+    starts with the lines it copied from the session it resumed, their id kept, and the
+    sub-agents those lines started sit in that session's folder (:mod:`formats.claude_session`)."""
 
 
 def prompt_key(prompt: str) -> int:

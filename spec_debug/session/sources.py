@@ -84,6 +84,11 @@ class SessionSource:
     copied_head: int = 0
     """claude-code only: the trunk file's lines up to this line number copy the history of
     another session under PATH, which reads them (:func:`claude_layout.shared_heads`)."""
+    history_files: list[Path] = field(default_factory=list)
+    """claude-code only: other trunk files under PATH that hold this session's copied history:
+    the sessions it holds whole (:func:`claude_layout.resumed_copies`), not read as sessions, and
+    the forks whose head is the same history (:func:`claude_layout.shared_heads`). The sub-agents
+    that history started are in their folders (:func:`formats.claude_session.read`)."""
     conversation: chatgpt_export.Conversation | None = None
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
@@ -221,6 +226,10 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
         _refuse_empty_store(path)
     if not sources and scanning and len(files) == 1 and files[0].is_file() and crush.is_sqlite(files[0]):
         _refuse_empty_store(files[0])  # `analyze .crush`, or a project whose one candidate is its store
+    if not sources and scanning and fmt is not None:
+        raise UsageError(f"{path}: no transcript files found (--input-format {input_format} fits none of its "
+                         f"{len(files)} candidate file(s))",
+                         hint="leave --input-format out to read each file as the format it is in")
     if not sources:
         raise UsageError(f"{path}: no transcript files found (none of {len(files)} candidate file(s) is one)",
                          hint="expected Claude Code, Codex or OpenAI chat JSON(L), or *.txt, *.md or *.log logs")
@@ -321,6 +330,11 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
         raise UsageError(f"{file}: --input-format {fmt} does not fit: it is not {_with_article(_SELF_NAMED[fmt])} session "
                          f"(it reads as {detected})",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
+    if fmt is not None and scanning and recognized and _misfit(file, fmt, detected):
+        # `analyze ~/.claude/projects/<p> --input-format claude-code` over a folder that also holds
+        # a Codex rollout: read as forced, each of its records was of an unknown type, a session
+        # of nothing beside the real ones. Passed by, as a file of no format is.
+        return None
     if fmt is not None and not scanning and recognized:
         _refuse_misfit(file, fmt, detected)
         _refuse_on_event_stream(file, fmt, detected)
@@ -402,19 +416,25 @@ _FITS = {
 _FAMILY = {"codex-exec": "codex", "asciicast": "text", "specstory": "text"}
 
 
+def _misfit(file: Path, fmt: str, detected: str) -> int:
+    """How many of the file's first records were read, none of them of the forced format ``fmt``
+    (0: one fits, or there is nothing to tell by)."""
+    fits = _FITS.get(fmt)
+    if fits is None or _FAMILY.get(detected, detected) == _FAMILY.get(fmt, fmt) or reader.layout(file) != "jsonl":
+        return 0
+    records = 0
+    for obj in _head_records(file):
+        if fits(obj):
+            return 0
+        records += 1
+    return records
+
+
 def _refuse_misfit(file: Path, fmt: str, detected: str) -> None:
     """A format forced on a file named on the command line whose records are all of another
     format: read as the forced one, every record was of an unknown type and the postmortem
     told of an empty session ("0 tool calls") instead of saying the format was wrong."""
-    fits = _FITS.get(fmt)
-    if fits is None or _FAMILY.get(detected, detected) == _FAMILY.get(fmt, fmt) or reader.layout(file) != "jsonl":
-        return
-    records = 0
-    for obj in _head_records(file):
-        if fits(obj):
-            return
-        records += 1
-    if records:
+    if records := _misfit(file, fmt, detected):
         raise UsageError(f"{file}: --input-format {fmt} does not fit: its records are {detected}'s (none of the "
                          f"first {records} is of the {fmt} format)",
                          hint=f"leave --input-format out (or use --input-format {detected}) to read it as {detected}")
@@ -1255,10 +1275,26 @@ def _without_resumed_copies(sources: list[SessionSource]) -> list[SessionSource]
     held = claude_layout.resumed_copies(claude, firsts)
     if len(claude) - len(held) >= 2:
         heads = claude_layout.shared_heads(claude, held, firsts)
+        forks: dict[tuple[Path, str], list[SessionSource]] = {}
         for source in sources:
+            if source.format == "claude-code" and source.path in firsts and source.path not in held:
+                forks.setdefault((source.path.parent, firsts[source.path]), []).append(source)
             if source.path in heads:
                 source.copied_head = heads[source.path]
-    return [s for s in sources if s.path not in held] if held else sources
+        for group in forks.values():
+            if any(source.path in heads for source in group):
+                # The one file that reads the shared head finds the sub-agents it started in the
+                # folder of whichever session wrote them (a fork re-stamps the copied lines' sessionId).
+                for source in group:
+                    source.history_files += [other.path for other in group if other is not source]
+    if not held:
+        return sources
+    by_path = {s.path: s for s in sources if s.format == "claude-code"}
+    for copy, holder in sorted(held.items()):
+        while holder in held:  # a session resumed twice: the last file holds both (sizes grow, no loop)
+            holder = held[holder]
+        by_path[holder].history_files.append(copy)
+    return [s for s in sources if s.path not in held]
 
 
 def _unique_ids(sources: list[SessionSource], root: Path) -> None:
@@ -2185,11 +2221,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
             yield from claude_code_log_md.link_spawns(text_log.read(source.path, cursor, stats), cursor, tree)
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
-            events = claude_code.settle_background_ends(claude_session.read(source.path, cursor, stats, tree), cursor)
-            if source.copied_head:
-                trunk, head = str(source.path), source.copied_head
-                events = (ev for ev in events if ev.line > head or ev.file != trunk)
-            yield from events
+            yield from claude_code.settle_background_ends(
+                claude_session.read(source.path, cursor, stats, tree, source.copied_head, source.history_files), cursor)
     except OSError as exc:
         # The file went away or failed after it was found: Claude Code deletes sessions older
         # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the

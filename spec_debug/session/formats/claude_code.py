@@ -734,7 +734,15 @@ def _message_events(obj: dict, kind_of_line: str, session: str, seq: int, agent:
             out.append(Event(session, seq, agent, role, "thinking", i, None, None, None, None,
                              str(block.get("thinking", "")), False, None, ts, file, lineno))
         elif btype == "tool_use":
-            out.append(_tool_use(block, session, seq, agent, i, ts, file, lineno))
+            ev = _tool_use(block, session, seq, agent, i, ts, file, lineno)
+            if ev.spawn is not None:
+                # The session the line was written in (claude_session: a resumed or branched
+                # session's copied spawn): /branch names it in forkedFrom, a resume kept it
+                origin = obj.get("forkedFrom")
+                sid = origin.get("sessionId") if type(origin) is dict else None
+                sid = sid if type(sid) is str else obj.get("sessionId")
+                ev.spawn.session_id = sid if type(sid) is str else ""
+            out.append(ev)
         elif btype == "tool_result":
             out.append(_tool_result(obj, block, session, seq, agent, i, ts, file, lineno))
         elif btype == "image":

@@ -154,7 +154,7 @@ def first_uuids(sessions: list[Path]) -> dict[Path, str]:
     return found
 
 
-def resumed_copies(sessions: list[Path], firsts: dict[Path, str] | None = None) -> set[Path]:
+def resumed_copies(sessions: list[Path], firsts: dict[Path, str] | None = None) -> dict[Path, Path]:
     """The Claude Code sessions that a later one holds whole. ``claude --resume`` and
     ``--continue`` write a new session file that starts with the resumed session's lines, same
     ``uuid``s (anthropics/claude-code issues #4926 and #28463; Clawdi-AI/clawdi PR #81: "B's
@@ -162,15 +162,16 @@ def resumed_copies(sessions: list[Path], firsts: dict[Path, str] | None = None) 
     A is held by B when its uuids come, in order, at the head of B's. Only the conversation's
     lines (user, assistant) are compared: the bookkeeping a new process writes first (a
     SessionStart hook's ``progress`` line, with a ``uuid`` of its own) is not copied, and made
-    B's first uuid differ from A's, so the history was counted twice."""
+    B's first uuid differ from A's, so the history was counted twice. Each held file is mapped to
+    a file that holds it (itself perhaps held by another)."""
     if len(sessions) < 2:
-        return set()
+        return {}
     if firsts is None:
         firsts = first_uuids(sessions)
     by_first: dict[tuple[Path, str], list[Path]] = {}
     for path, first in firsts.items():
         by_first.setdefault((path.parent, first), []).append(path)
-    held: set[Path] = set()
+    held: dict[Path, Path] = {}
     for group in by_first.values():
         if len(group) < 2:
             continue
@@ -178,12 +179,13 @@ def resumed_copies(sessions: list[Path], firsts: dict[Path, str] | None = None) 
         # their first uuid), and a stat per pair made 300 copies take 0.5 s.
         sizes = {path: path.stat().st_size for path in group}
         for a in group:
-            if any(b != a and b not in held and sizes[b] > sizes[a] and _holds(b, a) for b in group):
-                held.add(a)
+            holder = next((b for b in group if b != a and b not in held and sizes[b] > sizes[a] and _holds(b, a)), None)
+            if holder is not None:
+                held[a] = holder
     return held
 
 
-def shared_heads(sessions: list[Path], held: set[Path], firsts: dict[Path, str] | None = None) -> dict[Path, int]:
+def shared_heads(sessions: list[Path], held: dict[Path, Path], firsts: dict[Path, str] | None = None) -> dict[Path, int]:
     """Sessions whose head copies the history another one holds too, each with the line number
     its copy ends at: a session forked twice (``claude --resume ID --fork-session``, twice; the
     CLI's /branch) or forked and then continued in place leaves files that start with the same
@@ -217,10 +219,12 @@ def shared_heads(sessions: list[Path], held: set[Path], firsts: dict[Path, str] 
 
 def _names_itself(path: Path) -> bool:
     """The file's first line carries its own session id (the file a session was written in,
-    not a copy of its lines in another)."""
+    not a copy of its lines in another). A line /branch copied names its own session too, and
+    the one it was copied from in ``forkedFrom`` (qlan-ro/mainframe
+    ``docs/research/2026-07-25-todo-246-claude-fork.md``): a copy."""
     for index, _lineno, obj in iter_json_records(path, ReadStats()):
         if isinstance(obj.get("sessionId"), str):
-            return obj["sessionId"] == transcript_stem(path)
+            return obj["sessionId"] == transcript_stem(path) and "forkedFrom" not in obj
         if index >= _FIRST_LINES:
             break
     return False

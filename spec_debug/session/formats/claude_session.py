@@ -11,14 +11,43 @@ from spec_debug.session.agents import AgentTree
 from spec_debug.session.events import MAIN_AGENT, Event, ReadStats, Spawn, prompt_key
 from spec_debug.session.formats import claude_code, claude_layout
 from spec_debug.session.formats.common import Cursor
+from spec_debug.session.formats.compressed import transcript_stem
 
 
-def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Iterator[Event]:
+def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_head: int = 0,
+         history_files: list[Path] = ()) -> Iterator[Event]:
     """The trunk, then its sub-agents breadth first, linked by ``toolUseResult.agentId`` (trunk
     only), the ``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR
-    #218), or the Workflow run they belong to."""
+    #218), or the Workflow run they belong to. The trunk's lines up to ``copied_head`` are left
+    out (``SessionSource.copied_head``), and the sub-agents they started are read where that head
+    is; ``history_files``: other trunks that hold this one's copied history
+    (``SessionSource.history_files``), whose folders hold the sub-agents it started."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
     cursor.agent_files = frozenset(files)
+    own_files = sorted(files)
+    trunk = claude_layout.written_at(path)
+    own_id = transcript_stem(trunk)
+    borrowed: dict[Path, tuple[dict, dict]] = {}
+
+    def resumed_from(spawn: Spawn) -> Iterator[tuple[dict, dict]]:
+        """The sub-agent files, and their ``toolUseId`` links, of the sessions whose copied lines
+        may have made ``spawn``: ``claude --resume A`` wrote a file that starts with A's lines,
+        their sessionId kept (anthropics/claude-code #4926, #28463), /branch one that names A in
+        each line's ``forkedFrom``, and ``--fork-session`` (``/background``, ``/fork``) one whose
+        copied lines name the new session alone (qlan-ro/mainframe
+        ``docs/research/2026-07-25-todo-246-claude-fork.md``, against CLI 2.1.219): A's sub-agents
+        were written in A's folder, beside this one (read alone, or with A dropped as held whole
+        by it, each was "missing" and its work lost)."""
+        if own_id.startswith("agent-"):
+            return  # a sub-agent's file read alone: its folder's other files are read alone too
+        sid = spawn.session_id
+        named = [trunk.parent / f"{sid}.jsonl"] if sid and sid != own_id and sid not in (".", "..") \
+            and "/" not in sid and "\\" not in sid else []
+        for session_file in (*named, *history_files):
+            if session_file not in borrowed:
+                found, links, _ = claude_layout.subagent_files(session_file)
+                borrowed[session_file] = (found, links)
+            yield borrowed[session_file]
     read: set[str] = set()
     queue: deque[str] = deque()
     seq_base = 0
@@ -92,7 +121,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
         for call_id in spawns:
             parent, spawn = pending.pop(call_id)
             agent_id, status = refs.get(call_id, (None, None))
-            agent_id = agent_id or by_tool_use.get(call_id) or inline_linked.get(call_id)
+            agent_id = agent_id or by_tool_use.get(call_id) or inline_linked.get(call_id) \
+                or next((links[call_id] for _, links in resumed_from(spawn) if call_id in links), None)
             if agent_id is None:
                 unlinked[call_id] = (parent, spawn, call_id in refs, status)
                 continue
@@ -107,6 +137,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
             info.agent_type = info.agent_type or spawn.agent_type
             if status:
                 info.status = status
+            if agent_id not in files and agent_id not in cursor.inline_agents \
+                    and (found := next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)):
+                files[agent_id] = found
             if agent_id in files:
                 enqueue(agent_id)
             elif agent_id not in cursor.inline_agents \
@@ -124,11 +157,18 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     launched_at: dict[str, str | None] = {}  # background agent -> when its launch was answered
     kills: list[str | None] = []  # when the CLI stopped the background agents (agents_killed)
     stopped: dict[str, bool] = {}  # per sub-agent: its last result or text was a stop by hand
-    yield from watch(_read_file(path, cursor, stats))
+    trunk_events = _read_file(path, cursor, stats)
+    read_elsewhere: set[str] = set()
+    if copied_head:
+        # Lines another session's file reads (claude_layout.shared_heads): their spawns are that
+        # session's too, its sub-agents read there (were "missing" here, in a fork that copied
+        # them; in the file that wrote them, the head skipped, each was read as an orphan).
+        trunk_events = _after_head(trunk_events, copied_head, by_tool_use, read_elsewhere)
+    yield from watch(trunk_events)
     seq_base = cursor.records
     read.add(MAIN_AGENT)
-    # Linked sub-agents breadth first, then any file nothing pointed at.
-    leftovers = iter(sorted(files))
+    # Linked sub-agents breadth first, then any file of the session's own nothing pointed at.
+    leftovers = iter([agent_id for agent_id in own_files if agent_id not in read_elsewhere])
     while True:
         if queue:
             agent_id = queue.popleft()
@@ -195,6 +235,17 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree) -> Itera
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
+
+
+def _after_head(events: Iterator[Event], head: int, by_tool_use: dict[str, str], spawned: set[str]) -> Iterator[Event]:
+    """The events after line ``head``; ``spawned`` gets the sub-agents the head's lines started."""
+    for ev in events:
+        if ev.line > head:
+            yield ev
+        elif ev.spawn is not None and ev.call_id in by_tool_use:
+            spawned.add(by_tool_use[ev.call_id])
+        elif ev.kind == "tool_result" and ev.agent_ref:
+            spawned.add(ev.agent_ref)
 
 
 def _spawned_by_prompt(path: Path, unlinked: dict[str, tuple]) -> str | None:
