@@ -35,9 +35,10 @@ def _help_text(host: str, step_id: str) -> str:
     """What each answer of the step prompt does (`?` at the prompt)."""
     from spec_debug.playbook.loader import _shipped_steps
 
+    # each line within 80 columns (a host name aside): rich folds a longer one mid-sentence
     lines = [f"  r, Enter  run this step on {escape(host)} now, then see what it found",
              "  s         skip it: it is recorded as skipped and the next step is asked about",
-             "  q         quit: no more steps on any host; the steps so far are kept in the record"]
+             "  q         quit: no more steps, on any host; the record keeps those so far"]
     if any(step.get("id") == step_id for _, step, _ in _shipped_steps()):
         # `explain ID` walks through a shipped step; a step of one's own playbook is not one
         lines.append(f"  spec-debug explain {escape(step_id)} says more about this step")

@@ -41,7 +41,7 @@ def test_question_mark_explains_the_answers_then_asks_again():
     assert "please answer" not in said
     assert "  r, Enter  run this step on gpu01 now, then see what it found\n" in said
     assert "  s         skip it: it is recorded as skipped and the next step is asked about\n" in said
-    assert "  q         quit: no more steps on any host; the steps so far are kept in the record\n" in said
+    assert "  q         quit: no more steps, on any host; the record keeps those so far\n" in said
     # asked twice: before and after the help
     assert said.count("quit (q)?") == 2
     # a step of one's own playbook is not a shipped step `explain` knows
@@ -54,6 +54,18 @@ def test_help_of_a_shipped_step_names_its_explain_command():
         gate, out = _gate(f"{word}\nq\n")
         assert gate.before_step("local", step, "echo x") == "quit"
         assert "  spec-debug explain hidden_layout says more about this step\n" in out.getvalue()
+
+
+def test_the_help_fits_an_80_column_terminal():
+    out = io.StringIO()
+    gate = TerminalGate(Console(file=out, width=80, color_system=None), stdin=io.StringIO("?\nq\n"))
+    step = next(s for s in load_playbook("perf_regression").playbook.steps if s.id == "reference_forward")
+    gate.before_step("demo-gpu01", step, "echo x")
+    lines = out.getvalue().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  r, Enter"))
+    end = next(i for i in range(start, len(lines)) if "quit (q)?" in lines[i])
+    # one line each, none folded onto a next line
+    assert [line.split()[0] for line in lines[start:end]] == ["r,", "s", "q", "spec-debug"], lines[start:end]
 
 
 def test_an_unknown_answer_points_at_the_help_key():
