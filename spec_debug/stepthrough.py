@@ -31,7 +31,7 @@ _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q
 _HELP_WORDS = frozenset({"?", "h", "help"})
 
 
-def _help_text(host: str, step_id: str) -> str:
+def _help_text(host: str, step: Step) -> str:
     """What each answer of the step prompt does (`?` at the prompt)."""
     from spec_debug.playbook.loader import _shipped_steps
 
@@ -39,9 +39,10 @@ def _help_text(host: str, step_id: str) -> str:
     lines = [f"  r, Enter  run this step on {escape(host)} now, then see what it found",
              "  s         skip it: it is recorded as skipped and the next step is asked about",
              "  q         quit: no more steps, on any host; the record keeps those so far"]
-    if any(step.get("id") == step_id for _, step, _ in _shipped_steps()):
-        # `explain ID` walks through a shipped step; a step of one's own playbook is not one
-        lines.append(f"  spec-debug explain {escape(step_id)} says more about this step")
+    # `explain ID` walks through the shipped step of that id: named for that step only, not for
+    # a step of one's own playbook that has the same id (`engine`) and another purpose
+    if any(shipped.get("id") == step.id and shipped.get("why") == step.why for _, shipped, _ in _shipped_steps()):
+        lines.append(f"  spec-debug explain {escape(step.id)} says more about this step")
     return "\n".join(lines)
 
 
@@ -210,7 +211,7 @@ class TerminalGate(StepGate):
             if answer in _HELP_WORDS:
                 # `?` is the help key of other step-by-step prompts (git add -p); it was "please
                 # answer r, s or q (got '?')", which says nothing of what each answer does.
-                self._say(_help_text(host, step.id), highlight=False)
+                self._say(_help_text(host, step), highlight=False)
                 continue
             choice = _CHOICES.get(answer)
             if choice == "skip":

@@ -56,6 +56,17 @@ def test_help_of_a_shipped_step_names_its_explain_command():
         assert "  spec-debug explain hidden_layout says more about this step\n" in out.getvalue()
 
 
+def test_a_step_of_ones_own_with_a_shipped_step_id_is_not_sent_to_explain():
+    own = load_playbook_text("name: mine\nsteps:\n  - id: engine\n    why: Our own check.\n    run: echo x\n").steps[0]
+    gate, out = _gate("?\nq\n")
+    assert gate.before_step("local", own, "echo x") == "quit"
+    assert "spec-debug explain" not in out.getvalue()
+    shipped = next(s for s in load_playbook("perf_regression").playbook.steps if s.id == "engine")
+    gate, out = _gate("?\nq\n")
+    assert gate.before_step("local", shipped, "echo x") == "quit"
+    assert "  spec-debug explain engine says more about this step\n" in out.getvalue()
+
+
 def test_the_help_fits_an_80_column_terminal():
     out = io.StringIO()
     gate = TerminalGate(Console(file=out, width=80, color_system=None), stdin=io.StringIO("?\nq\n"))
