@@ -29,6 +29,8 @@ _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q
 
 
 _HELP_WORDS = frozenset({"?", "h", "help"})
+END_OF_INPUT = "stdin closed at the step-through prompt"
+"""The run's abort reason when the prompt read end of input (no one answered q)."""
 
 
 def _help_text(host: str, step: Step) -> str:
@@ -192,6 +194,7 @@ class TerminalGate(StepGate):
                 self._say()
                 return "quit"
             if line == "":  # end of input: treat as quit, the record stays valid
+                self.quit_reason = END_OF_INPUT
                 self._say()
                 self._say("end of input (stdin closed): quitting; the steps so far are kept in the record.")
                 if self._gone:
