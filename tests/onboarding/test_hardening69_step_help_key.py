@@ -101,3 +101,10 @@ def test_help_in_a_piped_run_keeps_the_record(tmp_path):
     assert steps["first"]["status"] == "passed"
     assert "first-ran" in steps["first"]["stdout"]
     assert "second-ran" not in (steps.get("second") or {}).get("stdout", "")
+
+
+def test_the_readme_names_the_help_key():
+    from pathlib import Path
+
+    readme = " ".join((Path(__file__).resolve().parents[2] / "README.md").read_text().split())
+    assert "then run / skip / quit, `?` says what each does)" in readme
