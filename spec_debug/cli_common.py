@@ -45,14 +45,20 @@ def complete_playbooks(incomplete: str) -> list[str]:
 
 
 def complete_explain_topics(incomplete: str) -> list[str]:
-    """What `explain` takes: playbooks (and their paths), finding codes, and the concepts'
-    one-word spellings (`d2t`, `norm_before_residual`; one of several words would be split)."""
+    """What `explain` takes: playbooks (and their paths), finding codes, the shipped steps
+    (`hidden_layout`, as the demo prints them), the concepts' one-word spellings (`d2t`,
+    `norm_before_residual`; one of several words would be split) and `concepts`, their index."""
     from spec_debug import glossary
+    from spec_debug.playbook.loader import _shipped_steps
 
-    words = sorted({w for c in glossary.CONCEPTS for w in (c.name, *c.aliases)
-                    if " " not in w and not w.startswith("-") and w.startswith(incomplete)})
+    words = {w for c in glossary.CONCEPTS for w in (c.name, *c.aliases)
+             if " " not in w and not w.startswith("-") and w.startswith(incomplete)}
+    words |= {"concepts"} if "concepts".startswith(incomplete) else set()
+    steps = sorted({str(step.get("id")) for _, step, _ in _shipped_steps()
+                    if str(step.get("id") or "").startswith(incomplete)})
     playbooks = complete_playbooks(incomplete)
-    return playbooks + complete_codes(incomplete) + [w for w in words if w not in playbooks]
+    return (playbooks + complete_codes(incomplete) + [s for s in steps if s not in playbooks]
+            + [w for w in sorted(words) if w not in playbooks and w not in steps])
 
 
 def complete_output_path(incomplete: str) -> list[str]:

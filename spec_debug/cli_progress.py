@@ -282,7 +282,8 @@ class ConsoleReporter(Reporter):
     def _step_said_stop(self, host: str) -> bool:
         """Whether a line already says the stop: a step the signal stopped while it ran
         ("interrupted: Ctrl-C"), or the prompt the user answered q at (engine.py's reason)."""
-        if self._record is None or self._record.abort_reason == "quit in step-through mode":
+        if self._record is None or self._record.abort_reason in ("quit in step-through mode",
+                                                                  "stdin closed at the step-through prompt"):
             return True  # no record to tell, or the user's own quit: say nothing rather than twice
         return any(s.host == host and (s.message or "").startswith("interrupted") for s in list(self._record.steps))
 

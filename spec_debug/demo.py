@@ -162,14 +162,17 @@ def _say_result(console: Any, result: DemoResult, errors: list, healthy: bool, a
                   highlight=False, soft_wrap=True)
     chosen = [s.id for s in result.record.steps if s.status == "skipped" and s.message == SKIPPED_BY_USER]
     if chosen:
-        console.print(f"  skipped (your choice): {escape(', '.join(chosen))}", highlight=False)
+        console.print(f"  skipped (your choice): {escape(', '.join(chosen))}", highlight=False, soft_wrap=True)
     for f in findings:
         if f.code == "SD004":
             # The note asks for --var values, which the demo does not take: say why the step
             # could not look on this host instead (e.g. "sglang is not installed in this Python").
             reason = f.evidence[0] if f.evidence else f.title
             where = f" ({f.step})" if f.step else ""
-            console.print(f"  [dim]not checked on the simulated host{where}: {escape(reason)}[/]", highlight=False)
+            # one line, as the verdict above: folded at 80 columns in a log, "engine forward not"
+            # ended a line and "read: sglang is not installed" began the next
+            console.print(f"  [dim]not checked on the simulated host{where}: {escape(reason)}[/]", highlight=False,
+                          soft_wrap=True)
     if not healthy and not aborted and nothing:
         # nothing of the incident was seen: the fixed configuration has nothing to be compared with
         console.print("See the incident's findings: spec-debug demo (or demo --step, answering r)")

@@ -314,8 +314,8 @@ CONCEPTS: tuple[Concept, ...] = (
     ),
 )
 
-LIST_WORDS = frozenset({"concepts", "concept", "glossary", "topics"})
-"""`explain concepts` lists them all."""
+LIST_WORDS = frozenset({"concepts", "concept", "glossary", "topics", "list", "index"})
+"""`explain concepts` lists them all (`explain list`, `explain --list`, as a newcomer asks for the topics)."""
 
 
 def normalise(text: str) -> str:
@@ -379,4 +379,9 @@ def render_concept_list() -> str:
     rows = "\n".join(f"| {c.name} | {', '.join(c.aliases[:4])} |" for c in CONCEPTS)
     return ("# Concepts `spec-debug explain` knows\n\n"
             "`spec-debug explain TOPIC` for one (a finding code or a playbook works too).\n\n"
-            f"| concept | also written |\n|---|---|\n{rows}\n")
+            f"| concept | also written |\n|---|---|\n{rows}\n\n"
+            # what else `explain` takes, by a command to copy: the list was the whole index a
+            # newcomer got and named neither the playbooks, their steps nor the codes
+            "Also: a shipped playbook (`spec-debug playbooks list` names them; `spec-debug explain perf_regression` "
+            "walks through one), one of its steps (`spec-debug explain hidden_layout`), a finding code "
+            "(`spec-debug explain SD101`; `spec-debug findings` lists them all).\n")

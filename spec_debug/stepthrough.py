@@ -28,6 +28,26 @@ from spec_debug.runner.reporter import StepGate
 _CHOICES = {"r": "run", "run": "run", "": "run", "s": "skip", "skip": "skip", "q": "quit", "quit": "quit"}
 
 
+_HELP_WORDS = frozenset({"?", "h", "help"})
+END_OF_INPUT = "stdin closed at the step-through prompt"
+"""The run's abort reason when the prompt read end of input (no one answered q)."""
+
+
+def _help_text(host: str, step: Step) -> str:
+    """What each answer of the step prompt does (`?` at the prompt)."""
+    from spec_debug.playbook.loader import _shipped_steps
+
+    # each line within 80 columns (a host name aside): rich folds a longer one mid-sentence
+    lines = [f"  r, Enter  run this step on {escape(host)} now, then see what it found",
+             "  s         skip it: it is recorded as skipped and the next step is asked about",
+             "  q         quit: no more steps, on any host; the record keeps those so far"]
+    # `explain ID` walks through the shipped step of that id: named for that step only, not for
+    # a step of one's own playbook that has the same id (`engine`) and another purpose
+    if any(shipped.get("id") == step.id and shipped.get("why") == step.why for _, shipped, _ in _shipped_steps()):
+        lines.append(f"  spec-debug explain {escape(step.id)} says more about this step")
+    return "\n".join(lines)
+
+
 def _reflow(text: str) -> str:
     """A `why: |` block is hard-wrapped for the YAML file; in a panel of another width those
     line ends made ragged lines. Lines are joined as Markdown joins them (a blank line still
@@ -174,6 +194,7 @@ class TerminalGate(StepGate):
                 self._say()
                 return "quit"
             if line == "":  # end of input: treat as quit, the record stays valid
+                self.quit_reason = END_OF_INPUT
                 self._say()
                 self._say("end of input (stdin closed): quitting; the steps so far are kept in the record.")
                 if self._gone:
@@ -189,14 +210,20 @@ class TerminalGate(StepGate):
                 # As text, not markup or terminal controls: an answer `[/x]` raised MarkupError
                 # and ended the host's run; an ESC[8m in it concealed the rest of the output.
                 self._say(Text(visible_controls(line.strip())))
-            choice = _CHOICES.get(line.strip().lower())
+            answer = line.strip().lower()
+            if answer in _HELP_WORDS:
+                # `?` is the help key of other step-by-step prompts (git add -p); it was "please
+                # answer r, s or q (got '?')", which says nothing of what each answer does.
+                self._say(_help_text(host, step), highlight=False)
+                continue
+            choice = _CHOICES.get(answer)
             if choice == "skip":
                 # The runner records the skip but shows nothing for it: the user saw the next
                 # step's panel (or the summary) with no word about the step they skipped.
                 self._say(f"→ {escape(step.id)} [blue]skipped[/] (your choice); it is recorded as skipped.")
             if choice:
                 return choice
-            self._say(f"please answer r, s or q (got {escape(repr(line.strip()))})", highlight=False)
+            self._say(f"please answer r, s or q (got {escape(repr(line.strip()))}); ? says what each does", highlight=False)
 
     def after_step(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
         words = {

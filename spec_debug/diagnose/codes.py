@@ -787,7 +787,11 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "is there, beside the single `model.safetensors` that holds the weights: what "
             "save_pretrained leaves when a draft saved sharded is saved again whole into the "
             "same folder (it removes the old shards, not the index). transformers, so "
-            "speculators and the drafter evaluation, read the single file."
+            "speculators and the drafter evaluation, read the single file. `analyze` also "
+            "gives it for a transcript whose engine stopped with \"Cannot find any model "
+            "weights with <draft dir>\": the same refusal comes from a draft folder that holds "
+            "no weight file at all (no *.safetensors, *.bin or *.pt: a save that failed, the "
+            "wrong folder), which the transcript does not tell apart."
         ),
         why=(
             "vLLM and SGLang keep only the weight files the index names "
@@ -797,7 +801,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
         ),
         fix=(
             "Delete the stale index beside the single weight file (or save the draft again "
-            "into an empty folder), then start the server again."
+            "into an empty folder), then start the server again. A folder with no "
+            "model.safetensors either (`ls <draft dir>`) holds no weights: point the server "
+            "at the folder the draft was saved to."
         ),
         example=(
             "draft/model.safetensors.index.json names model-00001-of-00002.safetensors, which "

@@ -114,6 +114,11 @@ def unchecked_hosts(record: RunRecord) -> list[str]:
 def nothing_checked(record: RunRecord) -> str | None:
     """"nothing was checked ..." where the whole run, or a host of it, gave no answer; else None."""
     if all_skipped(record):
+        if record.status == "aborted":
+            # `run --step` answered s then q: the record holds the steps reached, not the
+            # playbook; "every step was skipped" was said of a run whose later steps never came up
+            return (f"nothing was checked: {len(record.steps)} step(s) skipped, then the run stopped"
+                    if len(record.steps) > 1 else "nothing was checked: 1 step skipped, then the run stopped")
         return "nothing was checked: every step was skipped"
     if no_step_answered(record):
         return "nothing was checked: no step ran to an answer"

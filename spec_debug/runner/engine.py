@@ -602,7 +602,9 @@ class Run:
             # Shown on a terminal (screen-shared, recorded): masked like the record.
             decision = self.options.gate.before_step(host, step, self._clean(command))
             if decision == "quit":
-                self.interrupt("quit in step-through mode")
+                # stdin closed at the prompt (a job run with --step, `</dev/null`) is not a user
+                # who quit: the report read "Run aborted (quit in step-through mode)" for it
+                self.interrupt(self.options.gate.quit_reason or "quit in step-through mode")
                 raise _Abort()
             if decision == "skip":
                 return self._skipped(step, host, SKIPPED_BY_USER), [], False

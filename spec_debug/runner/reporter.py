@@ -36,6 +36,9 @@ class Reporter:
 class StepGate:
     """Asked before each step in step-through mode: 'run', 'skip' or 'quit'."""
 
+    quit_reason: str | None = None
+    """Why the gate answered 'quit' when no one typed q (the run's abort reason); None: q."""
+
     def before_step(self, host: str, step: "Step", command: str | None) -> str:
         return "run"
 
