@@ -789,9 +789,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "same folder (it removes the old shards, not the index). transformers, so "
             "speculators and the drafter evaluation, read the single file. `analyze` also "
             "gives it for a transcript whose engine stopped with \"Cannot find any model "
-            "weights with <draft dir>\": the same refusal comes from a draft folder that holds "
-            "no weight file at all (no *.safetensors, *.bin or *.pt: a save that failed, the "
-            "wrong folder), which the transcript does not tell apart."
+            "weights with <draft dir>\" for the draft where the session also listed that "
+            "folder's stale index beside the single file: the same refusal comes from a draft "
+            "folder that holds no weight file at all (no *.safetensors, *.bin or *.pt: a save "
+            "that failed, the wrong folder), so the refusal alone is no finding."
         ),
         why=(
             "vLLM and SGLang keep only the weight files the index names "

@@ -1,10 +1,11 @@
 """`spec-debug explain SD710` said only "a model.safetensors.index.json none of whose shards is
-there" and "delete the stale index". `analyze` gives SD710 for any transcript whose engine
-stopped with "Cannot find any model weights with `<draft dir>`" for the draft - and vLLM's
+there" and "delete the stale index". `analyze` read any transcript whose engine stopped with
+"Cannot find any model weights with `<draft dir>`" for the draft as SD710 - and vLLM's
 DefaultModelLoader._prepare_weights (vllm/model_executor/model_loader/default_loader.py) raises
 that same RuntimeError whenever no weight file is left: a draft folder with no *.safetensors,
 *.bin or *.pt at all too. The on-call engineer told to delete an index that is not there had no
-next step. The entry now says the refusal has that other cause and what to do for it."""
+next step. The entry now says the refusal has that other cause (analyze gives SD710 only where the
+session also showed the stale index) and what to do for it."""
 
 from __future__ import annotations
 
@@ -26,13 +27,16 @@ def _one_line(text: str) -> str:
 
 
 def test_the_entry_names_the_other_cause_of_the_refusal_analyze_flags():
+    # the engine's line alone is read as SD710's refusal; the analysis keeps it only where the
+    # session also showed the stale index (tests/session/test_hardening69_no_weights_cause.py)
     assert [o.code for o in text_observations(EMPTY_DRAFT)] == ["SD710"]
     result = run_cli("explain", "SD710")
     assert result.code == 0, result.stderr
     text = _one_line(result.stdout)
     assert ("`analyze` also gives it for a transcript whose engine stopped with \"Cannot find any model "
-            "weights with <draft dir>\": the same refusal comes from a draft folder that holds no weight "
-            "file at all (no *.safetensors, *.bin or *.pt: a save that failed, the wrong folder), which "
-            "the transcript does not tell apart.") in text
+            "weights with <draft dir>\" for the draft where the session also listed that folder's stale "
+            "index beside the single file: the same refusal comes from a draft folder that holds no weight "
+            "file at all (no *.safetensors, *.bin or *.pt: a save that failed, the wrong folder), so the "
+            "refusal alone is no finding.") in text
     assert ("A folder with no model.safetensors either (`ls <draft dir>`) holds no weights: point the "
             "server at the folder the draft was saved to.") in text
