@@ -2073,6 +2073,35 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 _SPECFORGE_BENCH = "bench_eagle3.py"
 
 
+def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
+    """{"engine", "target_model", "draft_model"}: what a command the audit refuses (the engine's
+    parser would stop on it) still names, read word by word; the keys it does not name are left
+    out. The later steps check the draft and the target the command was written for: the fix the
+    refusal asks for (`-tp 2` -> `--tp-size 2`) does not change them."""
+    try:
+        argv = split_command(command)
+        engine, start = detect_engine(argv)
+    except (LaunchParseError, ValueError):
+        return {}
+    flags, _ = _read_flags(argv[start:])
+    named = {"engine": engine}
+    serve_positional = start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-")
+    target = argv[start] if serve_positional else _lookup(flags, _SGLANG_ALIASES["model-path"])
+    draft = _lookup(flags, _SGLANG_ALIASES["speculative-draft-model-path"] + ("speculative-model",))
+    for name in ("speculative-config", "sc"):
+        spec = flags.get(name)
+        try:
+            spec = json.loads(spec) if isinstance(spec, str) else None
+        except ValueError:
+            spec = None
+        model = spec.get("model") if isinstance(spec, dict) else flags.get(name + ".model")
+        draft = model if isinstance(model, str) else draft
+    for key, value in (("target_model", target), ("draft_model", draft)):
+        if isinstance(value, str) and value and not value.startswith("-"):
+            named[key] = value
+    return named
+
+
 def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:
     """Raises for a flag written after a bare `--` (`launch_server -- --model-path m`,
     `vllm serve m -- --speculative-config ...`): argparse reads every word after `--` as a

@@ -16,8 +16,8 @@ from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
 from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
                                        draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
-                                       config_architectures, names_a_kind, parse_launch_command, split_command,
-                                       sglang_target_refused, _sglang_surely_before, vllm_surely_before)
+                                       config_architectures, models_named, names_a_kind, parse_launch_command,
+                                       split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -173,7 +173,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         # exception's own "\n  hint:" line would break it in two
         hint = f"; {exc.hint}" if exc.hint else ""
         return {NS: {"found": False, "error": f"{exc.message}{where_}{hint}", "hint": exc.hint,
-                     "source": host.get("source"), "refused": _refused(exc)}}
+                     "source": host.get("source"), "refused": _refused(exc)}, **_named_resolved(command, host)}
     models = host.get("models") or {}
     draft_path, draft_raw = _config(models, cfg.draft_model)
     target_path, target_raw = _config(models, cfg.target_model)
@@ -223,6 +223,17 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
+
+
+def _named_resolved(command: Any, host: dict[str, Any]) -> dict[str, str]:
+    """The facts the later steps take their draft, target and engine from, for a command the audit
+    refuses: what it names (was: none, so every later step asked for `--var draft_model=DIR (or a
+    server command that names it)` of a command that names it)."""
+    named = models_named(command)
+    models = host.get("models") or {}
+    resolved = {f"resolved_{role}": _config(models, named[role])[0] or named[role]
+                for role in ("draft_model", "target_model") if role in named}
+    return {**resolved, "launch_engine": named["engine"]} if named else {}
 
 
 def _same_checkpoint(launch: dict[str, Any]) -> str | None:
