@@ -14,8 +14,8 @@ from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_
                                                      check_pipeline_aux_states, refused_by_every_release,
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
-from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
-                                       draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
+from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig,
+                                       LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
                                        config_architectures, models_named, names_a_kind, parse_launch_command,
                                        split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
@@ -402,6 +402,16 @@ def check(ctx: Any) -> list[Finding]:
                 "SD102", [launch["error"]], {"source": launch.get("source"), "fix": fix}, title=REFUSED_AT_STARTUP,
                 severity="error", remediation="Make the change the evidence names" + (f" ({fix})" if fix else "")
                 + ": the server stops at startup on it; then audit the command again.")])
+        if RUNS_WITHOUT_SPECULATION in (launch.get("error") or ""):
+            # it starts, and serves every request without a draft: the speculation the command
+            # asks for is lost without a word from the server, as SD102 says of the settings an
+            # engine rewrites (was SD004 info "Not checked", a clean partial diagnosis)
+            fix = launch.get("hint")
+            return record(ctx.facts, NS, [where(ctx).finding(
+                "SD102", [launch["error"]], {"source": launch.get("source"), "fix": fix},
+                title="The server runs this launch command without speculative decoding",
+                remediation="Make the change the evidence names" + (f" ({fix})" if fix else "")
+                + " so the server speculates; then audit the command again.")])
         if launch.get("error"):
             # the way out is the fix the parse error names (an SGLang example command was
             # offered for every engine, also for a vLLM command that was read whole and refused)
