@@ -27,6 +27,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
+from spec_debug.diagnose.sglang_options import SGLANG_OPTIONS, SGLANG_OPTIONS_RELEASES
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
@@ -2982,6 +2983,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused = [_ambiguous_problem(name, since) + ("" if engine_version else RELEASE_UNKNOWN)
                for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg) + _unknown_sglang_option(cfg, engine_version)
+    refused += _unknown_sglang_flag(cfg, engine_version)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3239,29 +3241,9 @@ def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
             for n in foreign]
 
 
-# Every `--speculative-*` option string SGLang has had: the `"--speculative-..."` of server_args.py
-# add_cli_args and, from 0.5.11, the speculative_* fields of ServerArgs that srt/arg_groups turns
-# into `"--" + name.replace("_", "-")`, in the PyPI wheels of 30 releases (0.4.4.post4, 0.4.5.post3,
-# 0.4.6, 0.4.7.post1, 0.4.8.post1, 0.4.9.post6, 0.4.10.post2, 0.5.1.post3, 0.5.2, 0.5.3.post3,
-# 0.5.4.post3, 0.5.5.post3, 0.5.6 .. 0.5.23, the last post of each). Options come and go (the
-# 0.5.3 ngram window sizes are gone by 0.5.11), so a name none of them has is one no release has.
-_SGLANG_SPECULATIVE_OPTIONS = frozenset({
-    "speculative-accept-threshold-acc", "speculative-accept-threshold-single", "speculative-adaptive",
-    "speculative-adaptive-config", "speculative-algorithm", "speculative-attention-mode",
-    "speculative-boundary-reduction", "speculative-dflash-block-size", "speculative-dflash-draft-window-size",
-    "speculative-domino-candidate-pool-size", "speculative-draft-attention-backend",
-    "speculative-draft-kv-cache-dtype", "speculative-draft-load-format", "speculative-draft-model",
-    "speculative-draft-model-path", "speculative-draft-model-quantization", "speculative-draft-model-revision",
-    "speculative-draft-sink-size", "speculative-draft-window-size", "speculative-dsa-topk-backend",
-    "speculative-dspark-align-verify-tokens-to-graph-tier", "speculative-dspark-block-size",
-    "speculative-dspark-confidence-sts-path", "speculative-dspark-sps-table-path", "speculative-eagle-topk",
-    "speculative-enable-w4a4-mxfp4-megamoe", "speculative-moe-a2a-backend", "speculative-moe-runner-backend",
-    "speculative-ngram-branch-length", "speculative-ngram-capacity", "speculative-ngram-external-corpus-max-tokens",
-    "speculative-ngram-external-corpus-path", "speculative-ngram-external-sam-budget", "speculative-ngram-match-type",
-    "speculative-ngram-max-bfs-breadth", "speculative-ngram-max-match-window-size", "speculative-ngram-max-trie-depth",
-    "speculative-ngram-min-bfs-breadth", "speculative-ngram-min-match-window-size", "speculative-num-draft-tokens",
-    "speculative-num-steps", "speculative-skip-dp-mlp-sync", "speculative-token-map",
-    "speculative-use-block-verification", "speculative-use-rejection-sampling"})
+# Every `--speculative-*` option string SGLang has had (sglang_options; a name none of them starts
+# is one no release read takes).
+_SGLANG_SPECULATIVE_OPTIONS = frozenset(option for option in SGLANG_OPTIONS if option.startswith("speculative-"))
 # the first release after the newest read, which may add one
 _SGLANG_OPTIONS_READ_BEFORE = "0.5.24"
 
@@ -3287,6 +3269,62 @@ def _unknown_sglang_option(cfg: LaunchConfig, engine_version: str | None) -> lis
                      "0.5.23): argparse exits with 'unrecognized arguments' and the server does not start; "
                      + (nearest.replace("did you mean ", "did you mean --speculative-")
                         if nearest.startswith("did you mean")
+                        else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
+    return lines
+
+
+# vLLM's names for settings SGLang spells its own way, copied from `vllm serve` commands: the
+# SGLang option that sets the same thing (server_args.py help: --context-length "The model's
+# maximum context length", --mem-fraction-static "The fraction of the memory used for static
+# allocation (model weights and KV cache memory pool)", --max-running-requests, --disable-cuda-graph).
+_VLLM_NAMES_ON_SGLANG = {"max-model-len": "context-length", "gpu-memory-utilization": "mem-fraction-static",
+                         "max-num-seqs": "max-running-requests", "enforce-eager": "disable-cuda-graph"}
+
+
+def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A `--word` on `python -m sglang.launch_server` / `sglang serve` that no option of SGLang's
+    parser starts with, in any release read (sglang_options: argparse's allow_abbrev reads a
+    prefix of an option as it): `--tp-sise 2`, `--mem_fraction_static 0.8` (SGLang takes dashes
+    only), vLLM's `--max-model-len`. argparse exits with "unrecognized arguments" (CPython
+    Lib/argparse.py parse_args) and the server does not start; the audit read the word as a flag
+    of its own and said nothing. The `--speculative-*` words are _unknown_sglang_option's, vLLM's
+    speculative ones _other_engines_flags'. Only SGLang's own programs: Dynamo's worker and the
+    router add options of their own. A release after the newest read may have the option: not
+    judged there, and where the release is not known the line says the newer ones may."""
+    if cfg.engine != "sglang" or (engine_version is not None and (
+            not _sglang_surely_before(engine_version, _SGLANG_OPTIONS_READ_BEFORE)
+            or _sglang_surely_before(engine_version, "0.4.4"))):  # (older ones were not read)
+        return []
+    argv = list(cfg.argv)
+    try:
+        _engine, start = detect_engine(argv)
+    except LaunchParseError:
+        return []
+    program = argv[start - 1] if start else ""
+    if not (program in ("sglang.launch_server", "sglang.launch_server.py", "serve")
+            or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
+        return []
+    lines, seen = [], set()
+    for word in argv[start:]:
+        if word == "--":
+            break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
+        name = word[2:].partition("=")[0] if word.startswith("--") else ""
+        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
+                or name.replace("_", "-").startswith("speculative-")
+                or name.replace("_", "-").partition(".")[0] in _VLLM_ONLY_SPECULATIVE
+                or any(option.startswith(name) for option in SGLANG_OPTIONS)):
+            continue
+        seen.add(name)
+        vllm_name = _VLLM_NAMES_ON_SGLANG.get(name.replace("_", "-"))
+        nearest = (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
+                   else _did_you_mean(name, tuple(sorted(SGLANG_OPTIONS))))
+        newer = "" if engine_version else (
+            f", unless the server runs a release after {SGLANG_OPTIONS_RELEASES[-1]} that added it")
+        lines.append(f"--{name}: SGLang has no such option (nor one it abbreviates, in any release from "
+                     f"{SGLANG_OPTIONS_RELEASES[0]} to {SGLANG_OPTIONS_RELEASES[-1]}): argparse exits with "
+                     f"'unrecognized arguments' and the server does not start{newer}; "
+                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
+                        else nearest if vllm_name
                         else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
     return lines
 
