@@ -9,7 +9,9 @@ Pure functions: no I/O, unit-testable on command lines copied from docs and issu
 from __future__ import annotations
 
 import ast
+import bisect
 import difflib
+import functools
 import itertools
 import json
 import re
@@ -27,7 +29,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
-from spec_debug.diagnose.sglang_options import SGLANG_OPTIONS, SGLANG_OPTIONS_RELEASES
+from spec_debug.diagnose.sglang_options import SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
@@ -3305,16 +3307,28 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
             or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
         return []
     lines, seen = [], set()
+    running = _sglang_release_options(engine_version)
     for word in argv[start:]:
         if word == "--":
             break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
         name = word[2:].partition("=")[0] if word.startswith("--") else ""
         if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
-                or name.replace("_", "-").startswith("speculative-")
                 or name.replace("_", "-").partition(".")[0] in _VLLM_ONLY_SPECULATIVE
-                or any(option.startswith(name) for option in SGLANG_OPTIONS)):
+                # (said by _unknown_sglang_option, _sglang_options_too_new, _multi_layer_eagle_chain)
+                or name.replace("_", "-").startswith(("speculative-", "enable-multi-layer-eagle"))):
             continue
         seen.add(name)
+        if _starts_an_option(name, _SGLANG_OPTIONS_SORTED):
+            if running is not None and not _starts_an_option(name, running):
+                # an option of other releases: SGLang's docs name the newest release's
+                having = [release for release in SGLANG_OPTIONS_RELEASES
+                          if any(option.startswith(name) for option in SGLANG_OPTIONS_BY_RELEASE[release])]
+                lines.append(f"--{name}: SGLang {engine_version} has no such option (nor one it abbreviates; the "
+                             f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
+                             "'unrecognized arguments' and the server does not start; "
+                             + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
+                                else "drop it, or write the option `python -m sglang.launch_server --help` lists"))
+            continue
         vllm_name = _VLLM_NAMES_ON_SGLANG.get(name.replace("_", "-"))
         nearest = (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
                    else _did_you_mean(name, tuple(sorted(SGLANG_OPTIONS))))
@@ -3327,6 +3341,31 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
                         else nearest if vllm_name
                         else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
     return lines
+
+
+_SGLANG_OPTIONS_SORTED = tuple(sorted(SGLANG_OPTIONS))
+
+
+def _starts_an_option(name: str, options: tuple[str, ...]) -> bool:
+    """An option of the sorted `options` is `name` or starts with it (argparse's allow_abbrev):
+    those sort right at or after `name`."""
+    at = bisect.bisect_left(options, name)
+    return at < len(options) and options[at].startswith(name)
+
+
+@functools.lru_cache(maxsize=64)
+def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
+    """The options of a plain SGLang release (0.5.6, 0.5.6.post2) between the oldest and the newest
+    read: those of the release read at or before it together with those of the one at or after it
+    (a release between two read ones may have either's), sorted; None when that is not known."""
+    if version is None or not re.fullmatch(r"\d+\.\d+\.\d+(?:\.post\d+)?", version):
+        return None
+    key = version_key(version)
+    below = [release for release in SGLANG_OPTIONS_RELEASES if version_key(release) <= key]
+    above = [release for release in SGLANG_OPTIONS_RELEASES if version_key(release) >= key]
+    if not below or not above:
+        return None
+    return tuple(sorted(SGLANG_OPTIONS_BY_RELEASE[below[-1]] | SGLANG_OPTIONS_BY_RELEASE[above[0]]))
 
 
 def _did_you_mean(name: str, known: tuple[str, ...], *, quoted: bool = False) -> str:
