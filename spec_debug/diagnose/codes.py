@@ -141,7 +141,10 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "is not of the option's type, a --speculative-config that is not JSON). A refusal is reported as an "
             "error (a server that does not start), unless it hangs on what the audit cannot see "
             "(a plugin, the draft's config) or only the newer releases make it and the running "
-            "one is not known."
+            "one is not known. Titled \"The server runs this launch command without speculative "
+            "decoding\" (a warning): a server that starts but drops the speculative settings, as "
+            "KServe's huggingfaceserver drops `--speculative_config` (its parse_known_args keeps "
+            "vLLM's dashed names only) or serves with `--backend huggingface` instead of vLLM."
         ),
         why=(
             "The server silently runs a different configuration from the one written in the "

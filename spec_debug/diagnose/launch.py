@@ -9,7 +9,9 @@ Pure functions: no I/O, unit-testable on command lines copied from docs and issu
 from __future__ import annotations
 
 import ast
+import bisect
 import difflib
+import functools
 import itertools
 import json
 import re
@@ -27,6 +29,7 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
+from spec_debug.diagnose.sglang_options import SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
@@ -1732,6 +1735,9 @@ def _entrypoint_serve(argv: list[str]) -> tuple[EngineName, int] | None:
 # the model): `args.model = args.model_id or args.model_dir` (huggingfaceserver/__main__.py),
 # whatever --model says.
 _KSERVE_HF_SERVER = "huggingfaceserver"
+# How a LaunchParseError says the server starts and serves, but without the speculative decoding
+# the command asks for (launch_step reports it as SD102, a warning: not a check left undone).
+RUNS_WITHOUT_SPECULATION = "the server runs without speculative decoding"
 _KSERVE_MODEL_DIR = "/mnt/models"
 
 
@@ -1746,8 +1752,8 @@ def _refuse_kserve_underscore_flags(args: list[str]) -> None:
         if "_" in name and SPECULATIVE_FLAG.match("--" + name.replace("_", "-")):
             raise LaunchParseError(
                 f"KServe huggingfaceserver: --{name} is not one of its options (vLLM's are added under their "
-                f"dashed names, and its parse_known_args drops the words it does not know): the server runs "
-                "without speculative decoding",
+                f"dashed names, and its parse_known_args drops the words it does not know): "
+                + RUNS_WITHOUT_SPECULATION,
                 hint=f"write --{name.replace('_', '-')}")
 
 
@@ -2058,8 +2064,8 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
             # `--backend huggingface` (transformers) or `triton`: vLLM is not started, so its
             # speculative flags are parsed and never used (huggingfaceserver/__main__.py load_model)
             raise LaunchParseError(
-                f"KServe huggingfaceserver --backend {backend} does not serve with vLLM: no speculative "
-                "decoding runs, whatever --speculative-config says",
+                f"KServe huggingfaceserver --backend {backend} does not serve with vLLM: "
+                f"{RUNS_WITHOUT_SPECULATION}, whatever --speculative-config says",
                 hint="--backend vllm (or auto, its default, which picks vLLM for the models it supports)")
         _refuse_kserve_underscore_flags(argv[start:])
         flags = {**flags, "model": _kserve_model(flags) or _KSERVE_MODEL_DIR}
@@ -2071,6 +2077,35 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
+
+
+def models_named(command: str | list[str] | tuple[str, ...]) -> dict[str, str]:
+    """{"engine", "target_model", "draft_model"}: what a command the audit refuses (the engine's
+    parser would stop on it) still names, read word by word; the keys it does not name are left
+    out. The later steps check the draft and the target the command was written for: the fix the
+    refusal asks for (`-tp 2` -> `--tp-size 2`) does not change them."""
+    try:
+        argv = split_command(command)
+        engine, start = detect_engine(argv)
+    except (LaunchParseError, ValueError):
+        return {}
+    flags, _ = _read_flags(argv[start:])
+    named = {"engine": engine}
+    serve_positional = start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-")
+    target = argv[start] if serve_positional else _lookup(flags, _SGLANG_ALIASES["model-path"])
+    draft = _lookup(flags, _SGLANG_ALIASES["speculative-draft-model-path"] + ("speculative-model",))
+    for name in ("speculative-config", "sc"):
+        spec = flags.get(name)
+        try:
+            spec = json.loads(spec) if isinstance(spec, str) else None
+        except ValueError:
+            spec = None
+        model = spec.get("model") if isinstance(spec, dict) else flags.get(name + ".model")
+        draft = model if isinstance(model, str) else draft
+    for key, value in (("target_model", target), ("draft_model", draft)):
+        if isinstance(value, str) and value and not value.startswith("-"):
+            named[key] = value
+    return named
 
 
 def _refuse_flags_after_end_marker(engine: str, server_args: list[str]) -> None:
@@ -2950,6 +2985,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused = [_ambiguous_problem(name, since) + ("" if engine_version else RELEASE_UNKNOWN)
                for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg) + _unknown_sglang_option(cfg, engine_version)
+    refused += _unknown_sglang_flag(cfg, engine_version)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3207,29 +3243,9 @@ def _other_engines_flags(cfg: LaunchConfig) -> list[str]:
             for n in foreign]
 
 
-# Every `--speculative-*` option string SGLang has had: the `"--speculative-..."` of server_args.py
-# add_cli_args and, from 0.5.11, the speculative_* fields of ServerArgs that srt/arg_groups turns
-# into `"--" + name.replace("_", "-")`, in the PyPI wheels of 30 releases (0.4.4.post4, 0.4.5.post3,
-# 0.4.6, 0.4.7.post1, 0.4.8.post1, 0.4.9.post6, 0.4.10.post2, 0.5.1.post3, 0.5.2, 0.5.3.post3,
-# 0.5.4.post3, 0.5.5.post3, 0.5.6 .. 0.5.23, the last post of each). Options come and go (the
-# 0.5.3 ngram window sizes are gone by 0.5.11), so a name none of them has is one no release has.
-_SGLANG_SPECULATIVE_OPTIONS = frozenset({
-    "speculative-accept-threshold-acc", "speculative-accept-threshold-single", "speculative-adaptive",
-    "speculative-adaptive-config", "speculative-algorithm", "speculative-attention-mode",
-    "speculative-boundary-reduction", "speculative-dflash-block-size", "speculative-dflash-draft-window-size",
-    "speculative-domino-candidate-pool-size", "speculative-draft-attention-backend",
-    "speculative-draft-kv-cache-dtype", "speculative-draft-load-format", "speculative-draft-model",
-    "speculative-draft-model-path", "speculative-draft-model-quantization", "speculative-draft-model-revision",
-    "speculative-draft-sink-size", "speculative-draft-window-size", "speculative-dsa-topk-backend",
-    "speculative-dspark-align-verify-tokens-to-graph-tier", "speculative-dspark-block-size",
-    "speculative-dspark-confidence-sts-path", "speculative-dspark-sps-table-path", "speculative-eagle-topk",
-    "speculative-enable-w4a4-mxfp4-megamoe", "speculative-moe-a2a-backend", "speculative-moe-runner-backend",
-    "speculative-ngram-branch-length", "speculative-ngram-capacity", "speculative-ngram-external-corpus-max-tokens",
-    "speculative-ngram-external-corpus-path", "speculative-ngram-external-sam-budget", "speculative-ngram-match-type",
-    "speculative-ngram-max-bfs-breadth", "speculative-ngram-max-match-window-size", "speculative-ngram-max-trie-depth",
-    "speculative-ngram-min-bfs-breadth", "speculative-ngram-min-match-window-size", "speculative-num-draft-tokens",
-    "speculative-num-steps", "speculative-skip-dp-mlp-sync", "speculative-token-map",
-    "speculative-use-block-verification", "speculative-use-rejection-sampling"})
+# Every `--speculative-*` option string SGLang has had (sglang_options; a name none of them starts
+# is one no release read takes).
+_SGLANG_SPECULATIVE_OPTIONS = frozenset(option for option in SGLANG_OPTIONS if option.startswith("speculative-"))
 # the first release after the newest read, which may add one
 _SGLANG_OPTIONS_READ_BEFORE = "0.5.24"
 
@@ -3257,6 +3273,99 @@ def _unknown_sglang_option(cfg: LaunchConfig, engine_version: str | None) -> lis
                         if nearest.startswith("did you mean")
                         else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
     return lines
+
+
+# vLLM's names for settings SGLang spells its own way, copied from `vllm serve` commands: the
+# SGLang option that sets the same thing (server_args.py help: --context-length "The model's
+# maximum context length", --mem-fraction-static "The fraction of the memory used for static
+# allocation (model weights and KV cache memory pool)", --max-running-requests, --disable-cuda-graph).
+_VLLM_NAMES_ON_SGLANG = {"max-model-len": "context-length", "gpu-memory-utilization": "mem-fraction-static",
+                         "max-num-seqs": "max-running-requests", "enforce-eager": "disable-cuda-graph"}
+
+
+def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A `--word` on `python -m sglang.launch_server` / `sglang serve` that no option of SGLang's
+    parser starts with, in any release read (sglang_options: argparse's allow_abbrev reads a
+    prefix of an option as it): `--tp-sise 2`, `--mem_fraction_static 0.8` (SGLang takes dashes
+    only), vLLM's `--max-model-len`. argparse exits with "unrecognized arguments" (CPython
+    Lib/argparse.py parse_args) and the server does not start; the audit read the word as a flag
+    of its own and said nothing. The `--speculative-*` words are _unknown_sglang_option's, vLLM's
+    speculative ones _other_engines_flags'. Only SGLang's own programs: Dynamo's worker and the
+    router add options of their own. A release after the newest read may have the option: not
+    judged there, and where the release is not known the line says the newer ones may."""
+    if cfg.engine != "sglang" or (engine_version is not None and (
+            not _sglang_surely_before(engine_version, _SGLANG_OPTIONS_READ_BEFORE)
+            or _sglang_surely_before(engine_version, "0.4.4"))):  # (older ones were not read)
+        return []
+    argv = list(cfg.argv)
+    try:
+        _engine, start = detect_engine(argv)
+    except LaunchParseError:
+        return []
+    program = argv[start - 1] if start else ""
+    if not (program in ("sglang.launch_server", "sglang.launch_server.py", "serve")
+            or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
+        return []
+    lines, seen = [], set()
+    running = _sglang_release_options(engine_version)
+    for word in argv[start:]:
+        if word == "--":
+            break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
+        name = word[2:].partition("=")[0] if word.startswith("--") else ""
+        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
+                or name.replace("_", "-").partition(".")[0] in _VLLM_ONLY_SPECULATIVE
+                # (said by _unknown_sglang_option, _sglang_options_too_new, _multi_layer_eagle_chain)
+                or name.replace("_", "-").startswith(("speculative-", "enable-multi-layer-eagle"))):
+            continue
+        seen.add(name)
+        if _starts_an_option(name, _SGLANG_OPTIONS_SORTED):
+            if running is not None and not _starts_an_option(name, running):
+                # an option of other releases: SGLang's docs name the newest release's
+                having = [release for release in SGLANG_OPTIONS_RELEASES
+                          if any(option.startswith(name) for option in SGLANG_OPTIONS_BY_RELEASE[release])]
+                lines.append(f"--{name}: SGLang {engine_version} has no such option (nor one it abbreviates; the "
+                             f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
+                             "'unrecognized arguments' and the server does not start; "
+                             + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
+                                else "drop it, or write the option `python -m sglang.launch_server --help` lists"))
+            continue
+        vllm_name = _VLLM_NAMES_ON_SGLANG.get(name.replace("_", "-"))
+        nearest = (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
+                   else _did_you_mean(name, tuple(sorted(SGLANG_OPTIONS))))
+        newer = "" if engine_version else (
+            f", unless the server runs a release after {SGLANG_OPTIONS_RELEASES[-1]} that added it")
+        lines.append(f"--{name}: SGLang has no such option (nor one it abbreviates, in any release from "
+                     f"{SGLANG_OPTIONS_RELEASES[0]} to {SGLANG_OPTIONS_RELEASES[-1]}): argparse exits with "
+                     f"'unrecognized arguments' and the server does not start{newer}; "
+                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
+                        else nearest if vllm_name
+                        else "drop it, or write an option `python -m sglang.launch_server --help` lists"))
+    return lines
+
+
+_SGLANG_OPTIONS_SORTED = tuple(sorted(SGLANG_OPTIONS))
+
+
+def _starts_an_option(name: str, options: tuple[str, ...]) -> bool:
+    """An option of the sorted `options` is `name` or starts with it (argparse's allow_abbrev):
+    those sort right at or after `name`."""
+    at = bisect.bisect_left(options, name)
+    return at < len(options) and options[at].startswith(name)
+
+
+@functools.lru_cache(maxsize=64)
+def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
+    """The options of a plain SGLang release (0.5.6, 0.5.6.post2) between the oldest and the newest
+    read: those of the release read at or before it together with those of the one at or after it
+    (a release between two read ones may have either's), sorted; None when that is not known."""
+    if version is None or not re.fullmatch(r"\d+\.\d+\.\d+(?:\.post\d+)?", version):
+        return None
+    key = version_key(version)
+    below = [release for release in SGLANG_OPTIONS_RELEASES if version_key(release) <= key]
+    above = [release for release in SGLANG_OPTIONS_RELEASES if version_key(release) >= key]
+    if not below or not above:
+        return None
+    return tuple(sorted(SGLANG_OPTIONS_BY_RELEASE[below[-1]] | SGLANG_OPTIONS_BY_RELEASE[above[0]]))
 
 
 def _did_you_mean(name: str, known: tuple[str, ...], *, quoted: bool = False) -> str:

@@ -14,10 +14,10 @@ from spec_debug.diagnose.checks.launch_flags import (NO_MTP_MODULES, REFUSED_AT_
                                                      check_pipeline_aux_states, refused_by_every_release,
                                                      untrained_drafter)
 from spec_debug.diagnose.config_file import config_file_path, ignored_config, merge_config
-from spec_debug.diagnose.launch import (VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig, LaunchParseError, detect_engine,
-                                       draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
-                                       config_architectures, names_a_kind, parse_launch_command, split_command,
-                                       sglang_target_refused, _sglang_surely_before, vllm_surely_before)
+from spec_debug.diagnose.launch import (RUNS_WITHOUT_SPECULATION, VLLM_MTP_FAMILIES, EffectiveSpec, LaunchConfig,
+                                       LaunchParseError, detect_engine, draft_block_size, effective_spec, image_release, read_flags, image_rolling_tag,
+                                       config_architectures, models_named, names_a_kind, parse_launch_command,
+                                       split_command, sglang_target_refused, _sglang_surely_before, vllm_surely_before)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config, speculators_tokens, vllm_served_tokens
 from spec_debug.diagnose.serverlog import served_settings
 from spec_debug.eagle3 import engines
@@ -173,7 +173,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         # exception's own "\n  hint:" line would break it in two
         hint = f"; {exc.hint}" if exc.hint else ""
         return {NS: {"found": False, "error": f"{exc.message}{where_}{hint}", "hint": exc.hint,
-                     "source": host.get("source"), "refused": _refused(exc)}}
+                     "source": host.get("source"), "refused": _refused(exc)}, **_named_resolved(command, host)}
     models = host.get("models") or {}
     draft_path, draft_raw = _config(models, cfg.draft_model)
     target_path, target_raw = _config(models, cfg.target_model)
@@ -223,6 +223,17 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
+
+
+def _named_resolved(command: Any, host: dict[str, Any]) -> dict[str, str]:
+    """The facts the later steps take their draft, target and engine from, for a command the audit
+    refuses: what it names (was: none, so every later step asked for `--var draft_model=DIR (or a
+    server command that names it)` of a command that names it)."""
+    named = models_named(command)
+    models = host.get("models") or {}
+    resolved = {f"resolved_{role}": _config(models, named[role])[0] or named[role]
+                for role in ("draft_model", "target_model") if role in named}
+    return {**resolved, "launch_engine": named["engine"]} if named else {}
 
 
 def _same_checkpoint(launch: dict[str, Any]) -> str | None:
@@ -391,6 +402,16 @@ def check(ctx: Any) -> list[Finding]:
                 "SD102", [launch["error"]], {"source": launch.get("source"), "fix": fix}, title=REFUSED_AT_STARTUP,
                 severity="error", remediation="Make the change the evidence names" + (f" ({fix})" if fix else "")
                 + ": the server stops at startup on it; then audit the command again.")])
+        if RUNS_WITHOUT_SPECULATION in (launch.get("error") or ""):
+            # it starts, and serves every request without a draft: the speculation the command
+            # asks for is lost without a word from the server, as SD102 says of the settings an
+            # engine rewrites (was SD004 info "Not checked", a clean partial diagnosis)
+            fix = launch.get("hint")
+            return record(ctx.facts, NS, [where(ctx).finding(
+                "SD102", [launch["error"]], {"source": launch.get("source"), "fix": fix},
+                title="The server runs this launch command without speculative decoding",
+                remediation="Make the change the evidence names" + (f" ({fix})" if fix else "")
+                + " so the server speculates; then audit the command again.")])
         if launch.get("error"):
             # the way out is the fix the parse error names (an SGLang example command was
             # offered for every engine, also for a vLLM command that was read whole and refused)
