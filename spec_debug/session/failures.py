@@ -363,7 +363,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [_with_kernel_assert(cause, output) if "Assertion `" in output else cause]
     if has_quote and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
-    if exit_code in (None, 0) and not is_error and output.find("ERROR: ", len(output) - _PIP_TAIL) >= 0 \
+    if exit_code in (None, 0) and not is_error and output.find("ERROR: ", max(0, len(output) - _PIP_TAIL)) >= 0 \
             and (said := _last_meaningful_line(output)).startswith(_PIP_GAVE_UP):
         # `pip install sglang==9.9 | tail -1`: the pipeline's status is tail's 0, pip's last
         # words say the install did not happen (bounded find: no scan of a long output's head)
@@ -670,6 +670,7 @@ _PIP_GAVE_UP = ("ERROR: No matching distribution found for ", "ERROR: Could not 
                 "ERROR: Could not install packages due to an ", "ERROR: Invalid requirement: ",
                 "ERROR: Could not open requirements file: ", "ERROR: You must give at least one requirement to ")
 _PIP_TAIL = 1000  # characters at an output's end that hold its last line, pip's longest included
+# (a find from max(0, len - _PIP_TAIL): a negative start counts from the end, as a slice's does)
 # pip's diagnostic errors (pip 26.3 pip/_internal/exceptions/_base.py, DiagnosticPipError.
 # __rich_console__): "error: <reference>", a blank line, then the message behind "× " (its further
 # lines behind "│ "), the context behind "╰─> " (further lines indented 4), and "note: ", "hint: "
