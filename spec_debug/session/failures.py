@@ -1851,6 +1851,22 @@ def curl_unreached(exit_code: int | None) -> ErrorInfo | None:
     return ErrorInfo("connection", None, f"curl: ({exit_code}) {said}") if said else None
 
 
+# A command that runs pip's install, download or wheel: "pip install", "pip3 install", "pip3.11
+# install", "python3 -m pip install".
+_RUNS_PIP = re.compile(r"(?<![\w.-])pip(?:3(?:\.\d+)?)?[ \t]+(?:install|download|wheel)\b")
+
+
+def pip_gave_up(error: ErrorInfo, output: str | None, command: str) -> bool:
+    """``error`` (the first of ``output``'s) is pip's own last words that it gave up (_PIP_GAVE_UP,
+    or the box that ends the output, _pip_box_at_end), and ``command`` runs pip: the install did
+    not happen, though the command's status is 0 (`pip install x | tail -1`: tail's, bash(1),
+    "Pipelines"). A log of an install read back (`tail -1 pip.log`) runs no pip."""
+    if error.kind != "tool_error" or not output or _RUNS_PIP.search(command) is None:
+        return False
+    return error.message.startswith(_PIP_GAVE_UP) \
+        or (_PIP_BOX_ARROW in output and _pip_box_at_end(without_colours(output)) == error.message)
+
+
 def _pip_box(output: str, after: int) -> tuple[str, int] | None:
     """The message of the pip box (_PIP_BOX_ARROW) whose "× " line is the first with something on
     it after ``after`` (the end of its "error: <reference>" line, or of the line before its "× "),
