@@ -1963,8 +1963,12 @@ def last_line(output: str) -> str:
 # `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`. A script that
 # sets the PS4 debugging guides give, `PS4='+(${BASH_SOURCE}:${LINENO}): ${FUNCNAME[0]:+${FUNCNAME[0]}(): }'`,
 # traces "+(run.sh:4): grep -c 'CUDA out of memory' server.log" ("++(run.sh:3): " a level deeper;
-# recorded with bash 5.2.15): the first character repeated, then the rest of PS4 as set.
-_XTRACE_LINE = re.compile(r"\++(?: |\([^()\s]+:\d+\): )")
+# recorded with bash 5.2.15): the first character repeated, then the rest of PS4 as set. So do the
+# PS4s without parentheses other guides give: '+${BASH_SOURCE}:${LINENO}: ' traces "+./run.sh:4:
+# grep ...", '+$LINENO: ' "+4: grep ...", '+${BASH_SOURCE}:${LINENO}:${FUNCNAME[0]}: ' "+./run.sh:4::
+# grep ..." ("+./run.sh:5:f: " in function f), and with "${FUNCNAME[0]:+${FUNCNAME[0]}():}" "+./run.sh:5:f():
+# echo ..." (each recorded with bash 5.2.15).
+_XTRACE_LINE = re.compile(r"\++(?: |\([^()\s]+:\d+\): |(?:[^()\s:]+:)?\d+:(?:\w*(?:\(\))?:)? )")
 
 
 def _traced(output: str, line_start: int) -> bool:
