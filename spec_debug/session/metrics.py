@@ -1620,7 +1620,10 @@ def _vllm_by_drafts(text: str, lens: int, rates: int) -> tuple[float | None, flo
     drafts = sum(n for _, n in weighed)
     length = round(sum(al * n for al, n in weighed) / drafts, 3) if len(weighed) == lens and drafts > 0 else None
     drafted = sum(d for _, _, d, _ in lines)
-    rate = round(100 * sum(a for _, a, _, _ in lines) / drafted, 2) if len(lines) == rates and drafted else None
+    # (a line of an interval that drafted nothing, all its requests in prefill, has no rate:
+    # "Drafted: 0 tokens, ..., Avg Draft acceptance rate: nan%", numpy's 0 / 0)
+    rate = round(100 * sum(a for _, a, _, _ in lines) / drafted, 2) \
+        if drafted and sum(1 for _, _, d, _ in lines if d) == rates else None
     return length, rate
 
 

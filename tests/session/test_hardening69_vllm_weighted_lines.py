@@ -62,3 +62,12 @@ def test_a_collapsed_interval_counts_its_drafts():
     got = _readings(text)
     assert got["accept_rate"] == (40.0, "%", "vLLM SpecDecoding stats, mean of 2 lines, weighted by their drafts")
     assert got["accept_length"] == (2.2, "tokens", "vLLM SpecDecoding stats, mean of 2 lines, weighted by their drafts")
+
+
+def test_an_interval_that_drafted_nothing_leaves_the_weighing():
+    # vLLM 0.34 logs 1 + 0 / 0 and 0 / 0 (numpy: nan) for an interval whose steps drafted nothing
+    idle = _LINE.format(t="00:15", al="nan", at="0.00", dt="0.00", acc=0, dr=0, pos="nan, nan, nan", rate="nan")
+    lines = LOG.splitlines(keepends=True)
+    got = _readings("".join(lines[:1] + [idle] + lines[1:]))
+    assert got["accept_rate"] == (61.58, "%", "vLLM SpecDecoding stats, mean of 4 lines, weighted by their drafts")
+    assert got["accept_length"] == (2.847, "tokens", "vLLM SpecDecoding stats, mean of 4 lines, weighted by their drafts")
