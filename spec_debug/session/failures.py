@@ -1852,8 +1852,8 @@ def curl_unreached(exit_code: int | None) -> ErrorInfo | None:
 
 
 # A command that runs pip's install, download or wheel: "pip install", "pip3 install", "pip3.11
-# install", "python3 -m pip install".
-_RUNS_PIP = re.compile(r"(?<![\w.-])pip(?:3(?:\.\d+)?)?[ \t]+(?:install|download|wheel)\b")
+# install", "python3 -m pip install", "pip --no-cache-dir install" (pip's general options first).
+_RUNS_PIP = re.compile(r"(?<![\w.-])pip(?:3(?:\.\d+)?)?(?:[ \t]+-[-\w=]+)*[ \t]+(?:install|download|wheel)\b")
 
 
 def pip_gave_up(error: ErrorInfo, output: str | None, command: str) -> bool:

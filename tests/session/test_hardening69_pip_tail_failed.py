@@ -35,9 +35,10 @@ def _analyze(tmp_path: Path, runs: list[tuple[str, str]]):
 
 def test_the_install_pip_gave_up_on_failed(tmp_path: Path) -> None:
     a = _analyze(tmp_path, [("pip install sglang==9.9 2>&1 | tail -1", NOT_FOUND + "\n"),
-                            ("python3 -m pip install flash-attn --no-build-isolation 2>&1 | tail -4", BOX)])
-    assert [(c.exit_code, c.is_error) for c in a.commands] == [(0, True), (0, True)]
-    assert [agent["failed_calls"] for agent in a.agents] == [2]
+                            ("python3 -m pip install flash-attn --no-build-isolation 2>&1 | tail -4", BOX),
+                            ("pip3 --no-cache-dir install sglang==9.9 | tail -1", NOT_FOUND + "\n")])
+    assert [(c.exit_code, c.is_error) for c in a.commands] == [(0, True), (0, True), (0, True)]
+    assert [agent["failed_calls"] for agent in a.agents] == [3]
 
 
 def test_the_same_install_retried_is_a_loop(tmp_path: Path) -> None:
