@@ -364,7 +364,7 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
     if has_quote and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
     if exit_code in (None, 0) and not is_error and output.find("ERROR: ", max(0, len(output) - _PIP_TAIL)) >= 0 \
-            and (said := _last_meaningful_line(output)).startswith(_PIP_GAVE_UP):
+            and (said := _pip_last_line(output)).startswith(_PIP_GAVE_UP):
         # `pip install sglang==9.9 | tail -1`: the pipeline's status is tail's 0, pip's last
         # words say the install did not happen (bounded find: no scan of a long output's head)
         return [ErrorInfo("tool_error", None, said[:300])]
@@ -1854,6 +1854,27 @@ def curl_unreached(exit_code: int | None) -> ErrorInfo | None:
 # A command that runs pip's install, download or wheel: "pip install", "pip3 install", "pip3.11
 # install", "python3 -m pip install", "pip --no-cache-dir install" (pip's general options first).
 _RUNS_PIP = re.compile(r"(?<![\w.-])pip(?:3(?:\.\d+)?)?(?:[ \t]+-[-\w=]+)*[ \t]+(?:install|download|wheel)\b")
+
+
+# pip up to 24.3 checks for its own new release after the command ran, failed or not (pip 24.0
+# cli/base_command.py: handle_pip_version_check in the finally of _main, after the error is logged;
+# 25.0 on before it) and prints under the give-up line "[notice] A new release of pip is available:
+# 24.0 -> 25.3" and "[notice] To update, run: pip install --upgrade pip" (self_outdated_check.py
+# UpgradePrompt), a blank line before them.
+_PIP_NOTICE = "[notice] "
+
+
+def _pip_last_line(output: str) -> str:
+    """The last line of ``output`` with something on it (:func:`_last_meaningful_line`), pip's
+    version notice (_PIP_NOTICE) under it left out."""
+    said = _last_meaningful_line(output)
+    if not said.startswith(_PIP_NOTICE):
+        return said
+    for raw in reversed(output[-_PIP_TAIL:].splitlines()):
+        text = raw.strip()
+        if text and not text.startswith(_PIP_NOTICE) and not _EXIT_LINE.match(text) and not _printed_after(text):
+            return text[:300]
+    return ""
 
 
 def pip_gave_up(error: ErrorInfo, output: str | None, command: str) -> bool:
