@@ -663,7 +663,7 @@ _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take i
 # pip 24.1 to 25.1 end a wheel that did not build with "ERROR: Failed to build installable wheels
 # for some pyproject.toml based projects (X)" (24.1 to 24.3 under a second "ERROR: ", their message
 # carrying one: pip 24.2 commands/install.py raises InstallationError("ERROR: Failed to build ...")),
-# pip 25.2 on with the box below (_PIP_BOX).
+# pip 25.2 on with the box below (_PIP_BOX_ARROW).
 _PIP_GAVE_UP = ("ERROR: No matching distribution found for ", "ERROR: Could not find a version that satisfies the ",
                 "ERROR: ResolutionImpossible: ", "ERROR: Could not build wheels for ",
                 "ERROR: Failed to build installable wheels for ", "ERROR: ERROR: Failed to build installable wheels for ",
