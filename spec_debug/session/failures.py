@@ -363,11 +363,15 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         return [_with_kernel_assert(cause, output) if "Assertion `" in output else cause]
     if has_quote and _HAS_ERROR_KEY(output) and _error_body(output) and (m := _reported(_HTTP_ERROR, output, failed)):
         return [_http_error(m)]
-    if exit_code in (None, 0) and not is_error and output.find("ERROR: ", len(output) - _PIP_TAIL) >= 0 \
-            and (said := _last_meaningful_line(output)).startswith(_PIP_GAVE_UP):
+    if exit_code in (None, 0) and not is_error and output.find("ERROR: ", max(0, len(output) - _PIP_TAIL)) >= 0 \
+            and (said := _pip_last_line(output)).startswith(_PIP_GAVE_UP):
         # `pip install sglang==9.9 | tail -1`: the pipeline's status is tail's 0, pip's last
         # words say the install did not happen (bounded find: no scan of a long output's head)
         return [ErrorInfo("tool_error", None, said[:300])]
+    if exit_code in (None, 0) and not is_error and output.find(_PIP_BOX_ARROW, max(0, len(output) - _PIP_TAIL)) >= 0 \
+            and (said := _pip_box_at_end(output)) is not None:
+        # `pip install flash-attn 2>&1 | tail -4` of pip 25.2 on: its last box says it gave up
+        return [ErrorInfo("tool_error", None, said)]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if (gpu := _gpu_unreachable(output)) is not None:
@@ -418,6 +422,8 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         if (said := _ERROR_SAID.search(output)) or (said := _ERROR_SAID_INDENTED.search(output)):
             head = said.group(0).strip()[:300]  # what the tool said went wrong, not how it started
             said_at = said.start()
+            if head.startswith("error: ") and _PIP_BOX_ARROW in output and (box := _pip_box(output, said.end())):
+                head = box[0]  # pip's box under its reference ("error: failed-wheel-build-for-install") says what
         elif "** (" in output and (raised := _ELIXIR_RAISED.search(output)):
             return [ErrorInfo("exception", raised.group("type"), raised.group("msg")[:300])]
         elif "llama" in output and (said := _llama_cpp_said(output)):
@@ -654,11 +660,31 @@ _PIP_RESOLVER_NOTE = "ERROR: pip's dependency resolver does not currently take i
 # commands/install.py), an OSError mid-install ("Could not install packages due to an OSError"),
 # a bad requirement or requirements file (req/constructors.py, req/req_file.py). Nothing was
 # installed, whatever status the command ended with: `pip install x | tail -1` has tail's 0.
+# pip 24.1 to 25.1 end a wheel that did not build with "ERROR: Failed to build installable wheels
+# for some pyproject.toml based projects (X)" (24.1 to 24.3 under a second "ERROR: ", their message
+# carrying one: pip 24.2 commands/install.py raises InstallationError("ERROR: Failed to build ...")),
+# pip 25.2 on with the box below (_PIP_BOX_ARROW).
 _PIP_GAVE_UP = ("ERROR: No matching distribution found for ", "ERROR: Could not find a version that satisfies the ",
                 "ERROR: ResolutionImpossible: ", "ERROR: Could not build wheels for ",
+                "ERROR: Failed to build installable wheels for ", "ERROR: ERROR: Failed to build installable wheels for ",
                 "ERROR: Could not install packages due to an ", "ERROR: Invalid requirement: ",
                 "ERROR: Could not open requirements file: ", "ERROR: You must give at least one requirement to ")
 _PIP_TAIL = 1000  # characters at an output's end that hold its last line, pip's longest included
+# (a find from max(0, len - _PIP_TAIL): a negative start counts from the end, as a slice's does)
+# pip's diagnostic errors (pip 26.3 pip/_internal/exceptions/_base.py, DiagnosticPipError.
+# __rich_console__): "error: <reference>", a blank line, then the message behind "× " (its further
+# lines behind "│ "), the context behind "╰─> " (further lines indented 4), and "note: ", "hint: "
+# (further lines indented 6) and "Link: " lines. pip logs one and exits with ERROR where its command
+# ends on one (cli/base_command.py); since pip 25.2 a wheel that did not build ends the install
+# with one (commands/install.py raises InstallWheelBuildError: "error: failed-wheel-build-for-
+# install", "× Failed to build installable wheels for some pyproject.toml based projects", "╰─>
+# flash-attn"), whose last line names the package, a `| tail -N` of it no "ERROR: " line. Where it
+# is nested in a build's log its lines carry the build's indent. The arrow's first character is
+# outside Latin-1: a find of it in an ASCII or Latin-1 text returns at once, with no scan.
+_PIP_BOX_ARROW = "\u2570\u2500> "
+_PIP_BOX_MARK = "\u00d7 "
+_PIP_BOX_BAR = "\u2502"
+_PIP_BOX_AFTER = ("note: ", "hint: ", "Link: ")
 # systemctl's: a unit that did not start, stop or restart, "Job for sglang.service failed because the
 # control process exited with error code." (also "... canceled.", "... timed out."; systemd
 # src/shared/bus-wait-for-jobs.c), and a request refused, "Failed to restart sglang.service: Unit
@@ -1825,6 +1851,103 @@ def curl_unreached(exit_code: int | None) -> ErrorInfo | None:
     return ErrorInfo("connection", None, f"curl: ({exit_code}) {said}") if said else None
 
 
+# A command that runs pip's install, download or wheel: "pip install", "pip3 install", "pip3.11
+# install", "python3 -m pip install", "pip --no-cache-dir install" (pip's general options first).
+_RUNS_PIP = re.compile(r"(?<![\w.-])pip(?:3(?:\.\d+)?)?(?:[ \t]+-[-\w=]+)*[ \t]+(?:install|download|wheel)\b")
+
+
+# pip up to 24.3 checks for its own new release after the command ran, failed or not (pip 24.0
+# cli/base_command.py: handle_pip_version_check in the finally of _main, after the error is logged;
+# 25.0 on before it) and prints under the give-up line "[notice] A new release of pip is available:
+# 24.0 -> 25.3" and "[notice] To update, run: pip install --upgrade pip" (self_outdated_check.py
+# UpgradePrompt), a blank line before them.
+_PIP_NOTICE = "[notice] "
+
+
+def _pip_last_line(output: str) -> str:
+    """The last line of ``output`` with something on it (:func:`_last_meaningful_line`), pip's
+    version notice (_PIP_NOTICE) under it left out."""
+    said = _last_meaningful_line(output)
+    if not said.startswith(_PIP_NOTICE):
+        return said
+    for raw in reversed(output[-_PIP_TAIL:].splitlines()):
+        text = raw.strip()
+        if text and not text.startswith(_PIP_NOTICE) and not _EXIT_LINE.match(text) and not _printed_after(text):
+            return text[:300]
+    return ""
+
+
+def pip_gave_up(error: ErrorInfo, output: str | None, command: str) -> bool:
+    """``error`` (the first of ``output``'s) is pip's own last words that it gave up (_PIP_GAVE_UP,
+    or the box that ends the output, _pip_box_at_end), and ``command`` runs pip: the install did
+    not happen, though the command's status is 0 (`pip install x | tail -1`: tail's, bash(1),
+    "Pipelines"). A log of an install read back (`tail -1 pip.log`) runs no pip."""
+    if error.kind != "tool_error" or not output or _RUNS_PIP.search(command) is None:
+        return False
+    return error.message.startswith(_PIP_GAVE_UP) \
+        or (_PIP_BOX_ARROW in output and _pip_box_at_end(without_colours(output)) == error.message)
+
+
+def _pip_box(output: str, after: int) -> tuple[str, int] | None:
+    """The message of the pip box (_PIP_BOX_ARROW) whose "× " line is the first with something on
+    it after ``after`` (the end of its "error: <reference>" line, or of the line before its "× "),
+    and where the box ends; None where none is there. The message is the "× " lines', then the
+    context where it is one line that says more than "See above for output." or "[N lines of
+    output]": "Failed to build installable wheels for some pyproject.toml based projects: flash-attn"."""
+    lines = output[after:after + _PIP_TAIL].split("\n")
+    at = after
+    while lines and not lines[0].strip():
+        at += len(lines.pop(0)) + 1
+    if not lines or not lines[0].lstrip(" ").startswith(_PIP_BOX_MARK):
+        return None
+    indent = lines[0][:len(lines[0]) - len(lines[0].lstrip(" "))]
+    said = [lines[0].strip()[2:]]
+    at += len(lines[0]) + 1
+    context: list[str] = []
+    part = "message"
+    for line in lines[1:]:
+        text = line[len(indent):] if line.startswith(indent) else None
+        if text is not None and part == "message" and text.startswith(_PIP_BOX_BAR):
+            said.append(text[1:].strip())
+        elif text is not None and part == "message" and text.startswith(_PIP_BOX_ARROW):
+            part = "context"
+            context.append(text[len(_PIP_BOX_ARROW):].strip())
+        elif text is not None and part == "context" and text.startswith("    ") and text.strip():
+            context.append(text.strip())
+        elif not line.strip():
+            pass  # (between the parts, and between a context's paragraphs)
+        elif text is not None and part != "message" and (text.startswith(_PIP_BOX_AFTER)
+                                                         or (part == "after" and text.startswith("      "))):
+            part = "after"
+        else:
+            break
+        at += len(line) + 1
+    else:
+        at = min(at, len(output))
+    if part == "message":
+        return None  # no "╰─> " line: no box of pip's
+    message = " ".join(p for p in said if p)
+    if len(context) == 1 and context[0] != "See above for output." and not context[0].startswith("["):
+        message = f"{message.rstrip('.')}: {context[0]}"
+    return message[:300], at
+
+
+def _pip_box_at_end(output: str) -> str | None:
+    """The message of the pip box (_pip_box) that ends ``output`` (its "× " line unindented: pip's
+    own, not one nested in a build's log), nothing but what a terminal prints after the command
+    after it; None where the output ends otherwise."""
+    arrow = output.rfind("\n" + _PIP_BOX_ARROW)
+    start = output.rfind("\n" + _PIP_BOX_MARK, 0, arrow)
+    if start < 0 and not output.startswith(_PIP_BOX_MARK):
+        return None
+    box = _pip_box(output, max(start, 0))
+    if box is None:
+        return None
+    rest = output[box[1]:]
+    return box[0] if all(not line.strip() or _EXIT_LINE.match(line.strip()) or _printed_after(line.strip())
+                         for line in rest.splitlines()) else None
+
+
 def _line_at(text: str, pos: int) -> str:
     start = text.rfind("\n", 0, pos) + 1
     end = text.find("\n", pos)
@@ -1861,8 +1984,12 @@ def last_line(output: str) -> str:
 # `+ echo 'FAILED: server died'` before "FAILED: server died", `+ '[' 1 -ne 0 ']'`. A script that
 # sets the PS4 debugging guides give, `PS4='+(${BASH_SOURCE}:${LINENO}): ${FUNCNAME[0]:+${FUNCNAME[0]}(): }'`,
 # traces "+(run.sh:4): grep -c 'CUDA out of memory' server.log" ("++(run.sh:3): " a level deeper;
-# recorded with bash 5.2.15): the first character repeated, then the rest of PS4 as set.
-_XTRACE_LINE = re.compile(r"\++(?: |\([^()\s]+:\d+\): )")
+# recorded with bash 5.2.15): the first character repeated, then the rest of PS4 as set. So do the
+# PS4s without parentheses other guides give: '+${BASH_SOURCE}:${LINENO}: ' traces "+./run.sh:4:
+# grep ...", '+$LINENO: ' "+4: grep ...", '+${BASH_SOURCE}:${LINENO}:${FUNCNAME[0]}: ' "+./run.sh:4::
+# grep ..." ("+./run.sh:5:f: " in function f), and with "${FUNCNAME[0]:+${FUNCNAME[0]}():}" "+./run.sh:5:f():
+# echo ..." (each recorded with bash 5.2.15).
+_XTRACE_LINE = re.compile(r"\++(?: |\([^()\s]+:\d+\): |(?:[^()\s:]+:)?\d+:(?:\w*(?:\(\))?:)? )")
 
 
 def _traced(output: str, line_start: int) -> bool:

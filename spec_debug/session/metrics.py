@@ -1350,7 +1350,12 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
     elif prompts:
         found.append(Metric("prompt_throughput", round(sum(prompts) / len(prompts), 2), "tok/s",
                             _vllm_ctx("prompt", prompts)))
-    if lens:
+    # Several lines: their counts weigh them, as vLLM's own totals do (the rare path: a line a
+    # logging interval, one every 10 s of serving)
+    weighted = _vllm_by_drafts(text, len(lens), len(rates)) if len(lens) > 1 or len(rates) > 1 else (None, None)
+    if weighted[0] is not None:
+        found.append(Metric("accept_length", weighted[0], "tokens", _vllm_ctx("SpecDecoding", lens) + _BY_DRAFTS))
+    elif lens:
         found.append(Metric("accept_length", round(sum(lens) / len(lens), 3), "tokens", _vllm_ctx("SpecDecoding", lens)))
     elif v0_rates:
         v0_lens = [int(emitted) * int(k) / int(drafted) for k, drafted, emitted in _VLLM_V0_COUNTS.findall(text)
@@ -1358,7 +1363,9 @@ def _vllm_stats(text: str, found: list[Metric]) -> bool:
         if v0_lens:
             found.append(Metric("accept_length", round(sum(v0_lens) / len(v0_lens), 3), "tokens",
                                 _vllm_ctx("Speculative metrics", v0_lens)))
-    if rates:
+    if weighted[1] is not None:
+        found.append(Metric("accept_rate", weighted[1], "%", _vllm_ctx("SpecDecoding", rates) + _BY_DRAFTS))
+    elif rates:
         found.append(Metric("accept_rate", round(sum(rates) / len(rates), 2), "%", _vllm_ctx("SpecDecoding", rates)))
     elif v0_rates:
         found.append(Metric("accept_rate", round(sum(v0_rates) / len(v0_rates), 3), "ratio",
@@ -1575,6 +1582,49 @@ def _vllm_engine_sums(text: str) -> tuple[float, float, str] | None:
 
     return engine_sum(1), engine_sum(0), \
         f"vLLM generation stats, sum over {len(per_engine)} engines of each engine's mean ({lines} lines)"
+
+
+# One vLLM SpecDecoding line and its counts (vLLM 0.8.3 on; 0.34.0 vllm/v1/spec_decode/metrics.py,
+# SpecDecodingLogging.log: "SpecDecoding metrics: Mean acceptance length: %.2f, ..., Accepted: %d
+# tokens, Drafted: %d tokens, Per-position acceptance rate: %s, Avg Draft acceptance rate: %.1f%%").
+_VLLM_SPEC_LINE = re.compile(r"SpecDecoding metrics: [^\n]*")
+_VLLM_SPEC_COUNTS = re.compile(r"Accepted: (\d+) tokens, Drafted: (\d+) tokens")
+_VLLM_SPEC_POSITIONS = re.compile(r"Per-position acceptance rate: (\d[\d., ]*)")
+_BY_DRAFTS = ", weighted by their drafts"
+
+
+def _vllm_by_drafts(text: str, lens: int, rates: int) -> tuple[float | None, float | None]:
+    """The accept length and rate (%) of ``text``'s vLLM SpecDecoding lines, each line weighted by
+    what it counted; (None, None) where a line lacks its counts, and None for a reading some line
+    gave that no line's counts account for (``lens``, ``rates``: how many of each the text gave).
+
+    Each line is one logging interval (10 s), whatever ran in it: the interval a benchmark ended
+    in drafts a few dozen tokens where the others drafted thousands, and a plain mean of the lines
+    gave it the weight of a full one. vLLM's own reading of a run is its totals (0.34.0
+    vllm/benchmarks/serve.py: acceptance_rate = accepted / draft tokens * 100, acceptance_length =
+    1 + accepted / drafts); the rate here is the counts' ratio, the length the lines' weighted by
+    their drafts as the diagnosis of a server log weighs them
+    (:func:`spec_debug.diagnose.serverlog._weigh_by_drafts`), which is 1 + accepted / drafts."""
+    from spec_debug.diagnose.serverlog import _weigh_by_drafts  # (this rare path only)
+
+    lines: list[tuple[float | None, int | None, int | None, list[float] | None]] = []
+    for line in _VLLM_SPEC_LINE.findall(text):
+        counts = _VLLM_SPEC_COUNTS.search(line)
+        if counts is None:
+            return None, None
+        length = _VLLM_MEAN_ACCEPT_LEN.search(line)
+        positions = _VLLM_SPEC_POSITIONS.search(line)
+        lines.append((_FLOATS[length.group(1)] if length else None, int(counts.group(1)), int(counts.group(2)),
+                      [float(r) for r in positions.group(1).replace(" ", "").split(",") if r] if positions else None))
+    weighed = _weigh_by_drafts(lines)[0]
+    drafts = sum(n for _, n in weighed)
+    length = round(sum(al * n for al, n in weighed) / drafts, 3) if len(weighed) == lens and drafts > 0 else None
+    drafted = sum(d for _, _, d, _ in lines)
+    # (a line of an interval that drafted nothing, all its requests in prefill, has no rate:
+    # "Drafted: 0 tokens, ..., Avg Draft acceptance rate: nan%", numpy's 0 / 0)
+    rate = round(100 * sum(a for _, a, _, _ in lines) / drafted, 2) \
+        if drafted and sum(1 for _, _, d, _ in lines if d) == rates else None
+    return length, rate
 
 
 def _vllm_ctx(what: str, values: list[float]) -> str:
