@@ -769,7 +769,7 @@ class SSHTransport(Transport):
             )
         refused = RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
-            hint=_NO_COMMAND_HINT.format(exits=_startup_file_exits("fish")),
+            hint=_NO_COMMAND_HINT.format(exits=_startup_file_exits(None)),
         )
         refused.said = said  # type: ignore[attr-defined]  # _exec_named reads the VIA_SH try's
         raise refused
@@ -1372,9 +1372,12 @@ def _cause(exc: BaseException) -> str:
 # not allowed): the command is dropped, fish reads the connection's stdin, which is empty, and
 # exits 0; fish reads all of stdin before it runs any, so even the `exec /bin/sh -s` way cannot
 # hand it a wrapper (recorded: fish 3.6 under a ~/.bashrc `exec fish`, "exit code 0, no output").
-def _startup_file_exits(shell: str) -> str:
+def _startup_file_exits(shell: str | None) -> str:
+    """The startup-file cause of the hint, naming the exec'd shell where its error told it
+    (_exec_named), else none: "an `exec fish`" sent the user of elvish or nushell after a fish."""
+    execed = f"an `exec {shell}` into another shell" if shell is not None else "an `exec` into a shell that is not POSIX sh"
     return (
-        f"the shell's startup file ends it first (an `exit`, or an `exec {shell}` into another shell, in ~/.bashrc, "
+        f"the shell's startup file ends it first (an `exit`, or {execed}, in ~/.bashrc, "
         "/etc/bash.bashrc or ~/.zshenv, which bash and zsh read for ssh commands too: then `ssh HOST echo ran` prints "
         "nothing; for non-interactive shells leave with `[ -z \"$PS1\" ] && return` before them)"
     )
@@ -1390,22 +1393,32 @@ _NO_COMMAND_HINT = (
 # exec'd shell reads the wrapper from stdin (where the first try's empty stdin ended it with no
 # output) and rejects its POSIX syntax. tcsh 6.24 and Debian's bsd-csh both say "Bad : modifier
 # in $ '-'." at its `${SHLVL:-0}`; fish 3.6 prefixes its errors with "fish: " (recorded: the
-# wrapper fed to each on stdin). A ~/.bashrc ending `exec tcsh` got a hint naming fish.
+# wrapper fed to each on stdin). A ~/.bashrc ending `exec tcsh` got a hint naming fish. elvish
+# 0.19 says "Multiple parse errors in [tty 1]:" after its prompt (`~>`, which it prints at the
+# first try's empty stdin too: that try's output is then the prompt); xonsh 0.13 ends its Python traceback
+# with "SyntaxError: ('code: 1',)" (recorded: Debian bookworm's elvish and xonsh, the wrapper
+# fed on stdin and through sshd). Any other (nushell's nu) is named by none: the hint says "a
+# shell that is not POSIX sh", where it said "an `exec fish`" for each.
 _EXECED_SHELLS = (
     ("fish: ", "fish"),
     ("Bad : modifier in $", "tcsh` or `exec csh"),
+    ("Multiple parse errors in [", "elvish"),
+    ("SyntaxError: ('code: ", "xonsh"),
 )
 
 
 def _exec_named(refused: RemoteShellError, said: Iterable[str]) -> RemoteShellError:
-    """`refused` (the first try's: no output), its hint naming the shell whose error the VIA_SH
-    try printed, when a startup file's `exec` into it is what ran in place of the command."""
-    if getattr(refused, "said", None) != [] or refused.hint is None:
+    """`refused` (the first try's), its hint naming the shell whose error the VIA_SH try
+    printed, when a startup file's `exec` into it is what ran in place of the command."""
+    unnamed = _startup_file_exits(None)
+    if refused.hint is None or unnamed not in refused.hint:
         return refused
     for fragment, shell in _EXECED_SHELLS:
-        if any(line.strip().startswith(fragment) for line in said):
-            named = RemoteShellError(refused.message, hint=refused.hint.replace(_startup_file_exits("fish"), _startup_file_exits(shell)))
-            named.said = []  # type: ignore[attr-defined]
+        # elvish's error follows its prompt on one line ("~> Multiple parse errors in ..."):
+        # the prompt on stdout, the error on stderr, read together.
+        if any(line.strip().startswith(fragment) or f"> {fragment}" in line for line in said):
+            named = RemoteShellError(refused.message, hint=refused.hint.replace(unnamed, _startup_file_exits(shell)))
+            named.said = getattr(refused, "said", [])  # type: ignore[attr-defined]
             return named
     return refused
 
