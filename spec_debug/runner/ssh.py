@@ -18,6 +18,7 @@ import signal
 import threading
 import time
 from contextlib import contextmanager, nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
@@ -390,12 +391,15 @@ class SSHTransport(Transport):
         host: str,
         max_sessions: int = 10,
         reconnect: Callable[[], Connection] | None = None,
+        reconnect_unasked: Callable[[], Connection] | None = None,
     ) -> None:
         self.host = host
         self._connection = connection
         # Opens a second connection to the same host: the way to kill a step's tree when the
         # server allows one session per connection (MaxSessions 1) and the step holds it.
         self._reconnect = reconnect
+        # The same, asking nobody anything (_AsksAgain where the login would): for the kill.
+        self._reconnect_unasked = reconnect_unasked
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._home: str | None = None
         self._cwd: str | None = None
@@ -444,8 +448,33 @@ class SSHTransport(Transport):
                 typed[:] = [said]
             return connection
 
+        def reconnect_unasked() -> Connection:
+            # A kill's connection (best effort) at a host that asks a one-time code: a code
+            # cannot be reused, and the prompt, in the middle of the run, held the kill until
+            # sshd's LoginGraceTime (120 s) when nobody was at the terminal. What the run holds
+            # still logs in (the agent, keys, a password typed earlier); any question fails it.
+            asked: list[str] = []
+
+            def nobody_answers(question: str) -> str | None:
+                asked.append(question)
+                return None
+
+            try:
+                # None is "no answer" to every asker (ssh_password_login, ssh_key_files, ssh_terminal), as a
+                # prompt given up is: the login ends at once.
+                return connect(destination, replace(options, prompt=nobody_answers),  # type: ignore[arg-type]
+                               port=port, user=user,
+                               identity_file=identity_file, ssh_options=ssh_options, password=password,
+                               password_source=password_source, name=name, typed_password=typed[-1] if typed else None)
+            except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
+                if asked:
+                    raise _AsksAgain(f"{name or destination}: the host asks for a one-time code (or a password) again, "
+                                     "which a kill does not wait for") from None
+                raise
+
         with opening_connection():
-            transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
+            transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect,
+                            reconnect_unasked=reconnect_unasked)
             try:
                 with abandonable(transport.interrupt):  # a login shell that hangs, on Ctrl-C
                     transport.check_login_shell()
@@ -1107,7 +1136,12 @@ class SSHTransport(Transport):
         bounded = abandoned_after(_KILL_CONNECT_AFTER_INTERRUPT_S) if self._interrupted.is_set() else nullcontext()
         try:
             with bounded:
-                second = self._reconnect()
+                second = (self._reconnect_unasked or self._reconnect)()
+        except _AsksAgain as exc:
+            return self._second_connection_failed(
+                exc.message.removeprefix(self.host + ": "),
+                hint="kill the step's processes on the host by hand (its record says how to find them), or raise MaxSessions "
+                "in sshd_config so that a kill fits beside a step on the run's own connection")
         except SpecDebugError as exc:
             return self._second_connection_failed(exc.message.splitlines()[0].removeprefix(self.host + ": "))
         except (paramiko.SSHException, EOFError, OSError) as exc:
@@ -1121,7 +1155,7 @@ class SSHTransport(Transport):
         finally:
             second.close()
 
-    def _second_connection_failed(self, why: str) -> TransportError:
+    def _second_connection_failed(self, why: str, hint: str | None = None) -> TransportError:
         """The kill's second connection failed: the step's tree was not killed. It was recorded
         "process tree killed" (a refused connection returned as if the kill had run), while the
         step ran on and kept the host's only session: a host whose sshd listener had stopped
@@ -1130,7 +1164,7 @@ class SSHTransport(Transport):
         return TransportError(
             f"{self.host}: sshd refused the kill a channel (the step fills the host's MaxSessions) and a second "
             f"connection failed: {why}",
-            hint="kill the step's processes on the host by hand once it takes connections again (its sshd stopped "
+            hint=hint or "kill the step's processes on the host by hand once it takes connections again (its sshd stopped "
             "listening, or is busy: MaxStartups), or raise MaxSessions in sshd_config so that a kill fits beside a step",
         )
 
@@ -1488,6 +1522,10 @@ class _SessionRefused(TransportError):
 
 class _Interrupted(TransportError):
     """interrupt() came while a channel was still being opened."""
+
+
+class _AsksAgain(TransportError):
+    """A connection that was to ask nobody met a question: a one-time code, a password not typed before."""
 
 
 def _send_environment(channel: paramiko.Channel, target: SSHTarget) -> None:
