@@ -959,6 +959,7 @@ class Run:
         started_at = utc_now()
         fetched: list[str] = []
         problems: list[str] = []
+        notes: list[str] = []  # what was matched and not copied (folders), the step still passing
         limit = self._artifact_limit(step)
         budget = FetchBudget(limit or None, self.store.artifact_path(_safe_name(host)))
         disk_bound: list[str] = []
@@ -978,7 +979,11 @@ class Run:
                 try:
                     pattern = render(source, context, TemplateSite(step.id, f"fetch.src[{index}]"), path=True)
                     dest_dir = render(step.fetch.dest, context, TemplateSite(step.id, "fetch.dest"), path=True)
-                    remotes = _expand_remote_glob(pattern, transport, GLOB_TIMEOUT_S if deadline is None else deadline.left())
+                    passed_over: list[str] = []
+                    remotes = _expand_remote_glob(pattern, transport, GLOB_TIMEOUT_S if deadline is None else deadline.left(), passed_over)
+                    # Matched with files, a folder is not copied: said in the step's message, as the
+                    # console and the reports show a passed step's (rendered as a problem's is, below).
+                    notes += [f"{source}: {pattern + ': ' if pattern != source else ''}{note}" for note in passed_over]
                 except TransportError as exc:
                     exc.cut_short = self._fetch_cut_short(started_at, started, fetched)  # type: ignore[attr-defined]
                     raise
@@ -1055,7 +1060,7 @@ class Run:
                 fetched.append(given_up["artifact"])  # after the count: the words say it is cut
             problems.insert(0, said)
             findings.insert(0, runner_finding("SD002", host=host, step=step.id, evidence=[said]))
-        message = "; ".join(problems) or None
+        message = "; ".join(problems + [readable(note) for note in notes]) or None
         if self.abort.is_set() and status != "passed":
             # A copy stopped by the interrupt says nothing about the host (as a `run:` step's
             # kill, _run_step): it was an SD003 warning, a finding for what the user did.
@@ -1204,15 +1209,30 @@ def remote_glob_command(pattern: str) -> str:
     """A POSIX sh command printing, NUL-separated, the regular files that pattern names on the
     host. `*`, `?` and `[...]` are the shell's; every other character is quoted (a path with a
     space or a `$` stays text); a leading `~/` is the login's home. scp(1) reads a remote glob
-    the same way: the remote shell expands it."""
-    return f'for f in {_glob_words(pattern)}; do [ -f "$f" ] && printf \'%s\\0\' "$f"; done; exit 0'
+    the same way: the remote shell expands it.
+
+    What it names that is no regular file follows an empty name, after a letter (d a
+    folder, l a symbolic link to no file, o anything else): a pattern that matched files and folders copied the files and dropped
+    the folders without a word, where scp(1) says "not a regular file" of each. Only the names
+    that are no file take the extra tests."""
+    return (f'for f in {_glob_words(pattern)}; do if [ -f "$f" ]; then printf \'%s\\0\' "$f"; continue; fi; if [ -d "$f" ]; then t=d; '
+            'elif [ -L "$f" ]; then t=l; elif [ -e "$f" ]; then t=o; else continue; fi; printf \'\\0%s%s\\0\' "$t" "$f"; done; exit 0')
 
 
-def _not_files_command(pattern: str) -> str:
-    """A POSIX sh command printing, NUL-separated, what pattern names on the host that is no
-    regular file, each after a letter: d a folder, l a symbolic link to no file, o anything else."""
-    return (f'for f in {_glob_words(pattern)}; do if [ -d "$f" ]; then t=d; elif [ -L "$f" ]; then t=l; '
-            'elif [ -e "$f" ] && [ ! -f "$f" ]; then t=o; else continue; fi; printf \'%s%s\\0\' "$t" "$f"; done; exit 0')
+def _split_listing(names: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """remote_glob_command's names: (the regular files, (letter, name) of each that is none)."""
+    files: list[str] = []
+    others: list[tuple[str, str]] = []
+    at = 0
+    while at < len(names):
+        name = names[at]
+        if name:
+            files.append(name)
+        elif at + 1 < len(names) and len(names[at + 1]) > 1 and names[at + 1][0] in _NOT_FILE_KINDS:
+            others.append((names[at + 1][0], names[at + 1][1:]))
+            at += 1
+        at += 1
+    return files, others
 
 
 def _glob_words(pattern: str) -> str:
@@ -1239,16 +1259,17 @@ def _glob_words(pattern: str) -> str:
     return "".join(words)
 
 
-def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) -> list[str]:
+def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float, passed_over: list[str] | None = None) -> list[str]:
     """The files a fetch pattern names on the host: pattern itself when it has no `*?[`
-    (a missing file then fails its copy, with the host's own words)."""
+    (a missing file then fails its copy, with the host's own words). What else it matched
+    (folders, links to no file), when there were files to copy, goes into passed_over as words
+    to show: `<pattern>: not copied: /data/run-3 (a folder); ...`."""
     if not _GLOB_CHARS.search(pattern):
         return [pattern]
     # Room for MAX_GLOB_FILES names of PATH_MAX bytes and one more: a listing cut at the capture
     # limit (256 KiB: 2,600 names of 100 bytes) was counted from its head and tail only.
     stdout = _Listing("stdout", limit_bytes=(MAX_GLOB_FILES + 1) * _PATH_MAX * 2)
     stderr = StreamCapture("stderr")
-    started = time.monotonic()
     try:
         outcome = transport.run(remote_glob_command(pattern), stdout=stdout, stderr=stderr, timeout_s=timeout_s)
     finally:
@@ -1265,49 +1286,40 @@ def _expand_remote_glob(pattern: str, transport: Transport, timeout_s: float) ->
         # stopped (local.py and ssh.py refuse a command once interrupted). "no file on the host
         # matches this pattern" said the files were not there.
         raise ValueError("not listed: the run was interrupted")
-    names = [name for name in stdout.names() if name]
+    names, others = _split_listing(stdout.names())
     if stdout.truncated:
         names = [name for name in names if "bytes truncated; " not in name]
         raise ValueError(f"more than {len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
     if not names:
-        left = timeout_s - (time.monotonic() - started)  # of the step's timeout, or GLOB_TIMEOUT_S
-        raise ValueError("no file on the host matches this pattern" + (_what_matched_instead(pattern, transport, left) if left > 1 else ""))
+        if others:
+            raise ValueError(f"no file on the host matches this pattern, only what fetch does not copy: {_not_files_words(others, False)}")
+        raise ValueError("no file on the host matches this pattern")
     if len(names) > MAX_GLOB_FILES:
         raise ValueError(f"{len(names)} files match this pattern (at most {MAX_GLOB_FILES}): name fewer")
+    if others and passed_over is not None:
+        passed_over.append(f"not copied: {_not_files_words(others, False)}")
     return names
 
 
-# What a fetch pattern matched that fetch does not copy, said after "no file matches" (_not_files_command).
+# What a fetch pattern matched that fetch does not copy (remote_glob_command's letters).
 _NOT_FILE_KINDS = {"d": "a folder", "l": "a symbolic link to no file", "o": "not a regular file"}
 _NOT_FILES_SHOWN = 3
 
 
-def _what_matched_instead(pattern: str, transport: Transport, timeout_s: float) -> str:
-    """`, only what fetch does not copy: ...` where the pattern matched folders or links to no
-    file, else nothing.
+def _not_files_words(found: list[tuple[str, str]], truncated: bool) -> str:
+    """`/data/run-3 (a folder); fetch copies regular files: ...`: what a pattern matched that is no file.
 
     The listing copies regular files only (a log, a config; `[ -f ]` follows a link to one).
     `src: /var/log/sglang*` where sglang is a folder of logs, or `*.log` matching only links into
     a purged scratch disk, said "no file on the host matches this pattern" while `ls` there
     listed them: the user looked for a typo in the path. scp(1) says as much per name ("not a
-    regular file"). Asked only once nothing matched (a second listing, on the failure path)."""
-    stdout = _Listing("stdout", limit_bytes=(MAX_GLOB_FILES + 1) * _PATH_MAX * 2)
-    stderr = StreamCapture("stderr")
-    try:
-        outcome = transport.run(_not_files_command(pattern), stdout=stdout, stderr=stderr, timeout_s=min(timeout_s, GLOB_TIMEOUT_S))
-    finally:
-        stdout.close()
-        stderr.close()
-    names = [name for name in stdout.names() if len(name) > 1 and "bytes truncated; " not in name]
-    found = [(name[0], name[1:]) for name in names if name[0] in _NOT_FILE_KINDS]
-    if outcome.exit_code != 0 or not found:
-        return ""
+    regular file")."""
     shown = ", ".join(f"{name} ({_NOT_FILE_KINDS[kind]})" for kind, name in found[:_NOT_FILES_SHOWN])
     left = len(found) - _NOT_FILES_SHOWN
-    more = " and more" if stdout.truncated else f" and {left} more" if left > 0 else ""
+    more = " and more" if truncated else f" and {left} more" if left > 0 else ""
     folder = next((name for kind, name in found if kind == "d"), None)
     fix = f": for those in a folder, write a pattern such as {folder.rstrip('/')}/*.log" if folder is not None else ""
-    return f", only what fetch does not copy: {shown}{more}; fetch copies regular files{fix}"
+    return f"{shown}{more}; fetch copies regular files{fix}"
 
 
 class _Listing(StreamCapture):

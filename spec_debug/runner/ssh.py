@@ -18,6 +18,7 @@ import signal
 import threading
 import time
 from contextlib import contextmanager, nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Literal, TypeVar
 
@@ -390,12 +391,15 @@ class SSHTransport(Transport):
         host: str,
         max_sessions: int = 10,
         reconnect: Callable[[], Connection] | None = None,
+        reconnect_unasked: Callable[[], Connection] | None = None,
     ) -> None:
         self.host = host
         self._connection = connection
         # Opens a second connection to the same host: the way to kill a step's tree when the
         # server allows one session per connection (MaxSessions 1) and the step holds it.
         self._reconnect = reconnect
+        # The same, asking nobody anything (_AsksAgain where the login would): for the kill.
+        self._reconnect_unasked = reconnect_unasked
         self._sessions = threading.BoundedSemaphore(max_sessions)
         self._home: str | None = None
         self._cwd: str | None = None
@@ -444,8 +448,33 @@ class SSHTransport(Transport):
                 typed[:] = [said]
             return connection
 
+        def reconnect_unasked() -> Connection:
+            # A kill's connection (best effort) at a host that asks a one-time code: a code
+            # cannot be reused, and the prompt, in the middle of the run, held the kill until
+            # sshd's LoginGraceTime (120 s) when nobody was at the terminal. What the run holds
+            # still logs in (the agent, keys, a password typed earlier); any question fails it.
+            asked: list[str] = []
+
+            def nobody_answers(question: str) -> str | None:
+                asked.append(question)
+                return None
+
+            try:
+                # None is "no answer" to every asker (ssh_password_login, ssh_key_files, ssh_terminal), as a
+                # prompt given up is: the login ends at once.
+                return connect(destination, replace(options, prompt=nobody_answers),  # type: ignore[arg-type]
+                               port=port, user=user,
+                               identity_file=identity_file, ssh_options=ssh_options, password=password,
+                               password_source=password_source, name=name, typed_password=typed[-1] if typed else None)
+            except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
+                if asked:
+                    raise _AsksAgain(f"{name or destination}: the host asks for a one-time code (or a password) again, "
+                                     "which a kill does not wait for") from None
+                raise
+
         with opening_connection():
-            transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect)
+            transport = cls(reconnect(), host=name or destination, max_sessions=options.max_sessions, reconnect=reconnect,
+                            reconnect_unasked=reconnect_unasked)
             try:
                 with abandonable(transport.interrupt):  # a login shell that hangs, on Ctrl-C
                     transport.check_login_shell()
@@ -769,7 +798,7 @@ class SSHTransport(Transport):
             )
         refused = RemoteShellError(
             f"{self.host}: the login shell did not run the command (exit code {outcome.exit_code}, {shown})",
-            hint=_NO_COMMAND_HINT.format(exits=_startup_file_exits("fish")),
+            hint=_NO_COMMAND_HINT.format(exits=_startup_file_exits(None)),
         )
         refused.said = said  # type: ignore[attr-defined]  # _exec_named reads the VIA_SH try's
         raise refused
@@ -1107,7 +1136,12 @@ class SSHTransport(Transport):
         bounded = abandoned_after(_KILL_CONNECT_AFTER_INTERRUPT_S) if self._interrupted.is_set() else nullcontext()
         try:
             with bounded:
-                second = self._reconnect()
+                second = (self._reconnect_unasked or self._reconnect)()
+        except _AsksAgain as exc:
+            return self._second_connection_failed(
+                exc.message.removeprefix(self.host + ": "),
+                hint="kill the step's processes on the host by hand (its record says how to find them), or raise MaxSessions "
+                "in sshd_config so that a kill fits beside a step on the run's own connection")
         except SpecDebugError as exc:
             return self._second_connection_failed(exc.message.splitlines()[0].removeprefix(self.host + ": "))
         except (paramiko.SSHException, EOFError, OSError) as exc:
@@ -1121,7 +1155,7 @@ class SSHTransport(Transport):
         finally:
             second.close()
 
-    def _second_connection_failed(self, why: str) -> TransportError:
+    def _second_connection_failed(self, why: str, hint: str | None = None) -> TransportError:
         """The kill's second connection failed: the step's tree was not killed. It was recorded
         "process tree killed" (a refused connection returned as if the kill had run), while the
         step ran on and kept the host's only session: a host whose sshd listener had stopped
@@ -1130,7 +1164,7 @@ class SSHTransport(Transport):
         return TransportError(
             f"{self.host}: sshd refused the kill a channel (the step fills the host's MaxSessions) and a second "
             f"connection failed: {why}",
-            hint="kill the step's processes on the host by hand once it takes connections again (its sshd stopped "
+            hint=hint or "kill the step's processes on the host by hand once it takes connections again (its sshd stopped "
             "listening, or is busy: MaxStartups), or raise MaxSessions in sshd_config so that a kill fits beside a step",
         )
 
@@ -1372,9 +1406,12 @@ def _cause(exc: BaseException) -> str:
 # not allowed): the command is dropped, fish reads the connection's stdin, which is empty, and
 # exits 0; fish reads all of stdin before it runs any, so even the `exec /bin/sh -s` way cannot
 # hand it a wrapper (recorded: fish 3.6 under a ~/.bashrc `exec fish`, "exit code 0, no output").
-def _startup_file_exits(shell: str) -> str:
+def _startup_file_exits(shell: str | None) -> str:
+    """The startup-file cause of the hint, naming the exec'd shell where its error told it
+    (_exec_named), else none: "an `exec fish`" sent the user of elvish or nushell after a fish."""
+    execed = f"an `exec {shell}` into another shell" if shell is not None else "an `exec` into a shell that is not POSIX sh"
     return (
-        f"the shell's startup file ends it first (an `exit`, or an `exec {shell}` into another shell, in ~/.bashrc, "
+        f"the shell's startup file ends it first (an `exit`, or {execed}, in ~/.bashrc, "
         "/etc/bash.bashrc or ~/.zshenv, which bash and zsh read for ssh commands too: then `ssh HOST echo ran` prints "
         "nothing; for non-interactive shells leave with `[ -z \"$PS1\" ] && return` before them)"
     )
@@ -1390,22 +1427,32 @@ _NO_COMMAND_HINT = (
 # exec'd shell reads the wrapper from stdin (where the first try's empty stdin ended it with no
 # output) and rejects its POSIX syntax. tcsh 6.24 and Debian's bsd-csh both say "Bad : modifier
 # in $ '-'." at its `${SHLVL:-0}`; fish 3.6 prefixes its errors with "fish: " (recorded: the
-# wrapper fed to each on stdin). A ~/.bashrc ending `exec tcsh` got a hint naming fish.
+# wrapper fed to each on stdin). A ~/.bashrc ending `exec tcsh` got a hint naming fish. elvish
+# 0.19 says "Multiple parse errors in [tty 1]:" after its prompt (`~>`, which it prints at the
+# first try's empty stdin too: that try's output is then the prompt); xonsh 0.13 ends its Python traceback
+# with "SyntaxError: ('code: 1',)" (recorded: Debian bookworm's elvish and xonsh, the wrapper
+# fed on stdin and through sshd). Any other (nushell's nu) is named by none: the hint says "a
+# shell that is not POSIX sh", where it said "an `exec fish`" for each.
 _EXECED_SHELLS = (
     ("fish: ", "fish"),
     ("Bad : modifier in $", "tcsh` or `exec csh"),
+    ("Multiple parse errors in [", "elvish"),
+    ("SyntaxError: ('code: ", "xonsh"),
 )
 
 
 def _exec_named(refused: RemoteShellError, said: Iterable[str]) -> RemoteShellError:
-    """`refused` (the first try's: no output), its hint naming the shell whose error the VIA_SH
-    try printed, when a startup file's `exec` into it is what ran in place of the command."""
-    if getattr(refused, "said", None) != [] or refused.hint is None:
+    """`refused` (the first try's), its hint naming the shell whose error the VIA_SH try
+    printed, when a startup file's `exec` into it is what ran in place of the command."""
+    unnamed = _startup_file_exits(None)
+    if refused.hint is None or unnamed not in refused.hint:
         return refused
     for fragment, shell in _EXECED_SHELLS:
-        if any(line.strip().startswith(fragment) for line in said):
-            named = RemoteShellError(refused.message, hint=refused.hint.replace(_startup_file_exits("fish"), _startup_file_exits(shell)))
-            named.said = []  # type: ignore[attr-defined]
+        # elvish's error follows its prompt on one line ("~> Multiple parse errors in ..."):
+        # the prompt on stdout, the error on stderr, read together.
+        if any(line.strip().startswith(fragment) or f"> {fragment}" in line for line in said):
+            named = RemoteShellError(refused.message, hint=refused.hint.replace(unnamed, _startup_file_exits(shell)))
+            named.said = getattr(refused, "said", [])  # type: ignore[attr-defined]
             return named
     return refused
 
@@ -1475,6 +1522,10 @@ class _SessionRefused(TransportError):
 
 class _Interrupted(TransportError):
     """interrupt() came while a channel was still being opened."""
+
+
+class _AsksAgain(TransportError):
+    """A connection that was to ask nobody met a question: a one-time code, a password not typed before."""
 
 
 def _send_environment(channel: paramiko.Channel, target: SSHTarget) -> None:
