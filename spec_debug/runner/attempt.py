@@ -48,9 +48,12 @@ def evaluate_attempt(
     facts: dict[str, Any],
     attempt: int = 1,
     timed_out_before: int = 0,
+    *,
+    redact: bool = True,
 ) -> AttemptResult:
     """What one attempt of a step means: its status, message, new facts, findings and expectation
-    results. `attempt` counts from 1; `timed_out_before` is how many attempts before it timed out."""
+    results. `attempt` counts from 1; `timed_out_before` is how many attempts before it timed out;
+    `redact` False (--no-redact): a failed check names a value under a secret-like name too."""
     out_text, err_text = stdout.checked_text(), stderr.checked_text()
     step_facts: dict[str, Any] = {}
     findings: list[Finding] = []
@@ -96,7 +99,7 @@ def evaluate_attempt(
         # matched nothing) stopped the others, and an SD201 error finding after it, or a failure
         # before it, became one SD003 warning: the run said PASSED over a failed check.
         try:
-            held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id, (stdout, stderr))
+            held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id, (stdout, stderr), redact=redact)
         except TemplateError as exc:
             unreadable.append(exc)
             expectations.append({"expect": expectation.describe(), "passed": False, "observed": f"not evaluated: {exc.message}"})
@@ -329,7 +332,7 @@ def render_finding(template: FindingTemplate, host: str, step: Step, context: di
 
 def _check(
     expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str,
-    streams: tuple[StreamCapture, ...] = (),
+    streams: tuple[StreamCapture, ...] = (), *, redact: bool = True,
 ) -> tuple[bool, str]:
     # stdout's last line and stderr's first are two lines: `printf 'done'` then an error on
     # stderr must not read as "doneRuntimeError" (no ^ match, a needle found across both).
@@ -367,16 +370,17 @@ def _check(
         return True, f"{value!r}"
     # "expected that facts.tps > vars.min_tps, observed False" gave the on-call engineer the
     # verdict but not the numbers: they were in run.json's facts, and in the vars of the run.
-    return False, f"{value!r}" + values_said(expectation.that, context)
+    return False, f"{value!r}" + values_said(expectation.that, context, redact=redact)
 
 
 VALUE_LIMIT = 200
 """Characters of one value a failed check quotes (a fact may be a 100 KB log)."""
 
 
-def values_said(expression: str, context: dict[str, Any]) -> str:
+def values_said(expression: str, context: dict[str, Any], *, redact: bool = True) -> str:
     """` (facts.tps = 12.5, vars.min_tps = 80)`: what a failed `that:` (or an `until:` that
-    never held) compared, '' when it reads only itself (`that: facts.ready`)."""
+    never held) compared, '' when it reads only itself (`that: facts.ready`). With ``redact``
+    False (--no-redact, which keeps every secret in run.json) values named like secrets are said too."""
     said = []
     for name, value in values_read(expression, context):
         if name == expression.strip():
@@ -384,14 +388,14 @@ def values_said(expression: str, context: dict[str, Any]) -> str:
         if value is NOT_SET:
             said.append(f"{name} not set")
             continue
-        if value is not None and value != "" and is_secret_name(name.rsplit(".", 1)[-1]):
+        if redact and value is not None and value != "" and is_secret_name(name.rsplit(".", 1)[-1]):
             # As run.json masks a value under a key named like a secret (redact.redact_value):
             # in `facts.hf_token = '...'` no pattern knows the token's shape. Not written as
             # `facts.hf_token = ***REDACTED***`: the record's NAME=value pattern would take the
             # ")" after the mask into the secret it masks again.
             said.append(f"{name} not shown (named like a secret)")
             continue
-        text = repr(redact_value(value))  # a dict's keys named like secrets, a token's own shape
+        text = repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
         if len(text) > VALUE_LIMIT:
             text = f"{text[:VALUE_LIMIT]}… ({len(text) - VALUE_LIMIT:,} characters more)"
         said.append(f"{name} = {text}")

@@ -818,7 +818,8 @@ class Run:
             # on the first second of a load), and said "passed" with exit code 143.
             killed_by_abort = self.abort.is_set() and outcome.exit_code != 0
             total_duration += outcome.duration_s
-            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts)
+            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts,
+                                          redact=self.options.redact)
             timeouts += outcome.timed_out
             if outcome.left_running is not None:
                 # The timeout's message says it (evaluate_attempt); an interruption's, below.
@@ -925,7 +926,7 @@ class Run:
             # With the last attempt's values, as a failed `that:` says them: how far from
             # ready the server was (facts.tokens_per_s = 12.5) is the first thing to ask.
             assert step.until is not None
-            message = f"until {step.until!r} was still false after {attempts} attempt(s)" + values_said(step.until, check_context)
+            message = f"until {step.until!r} was still false after {attempts} attempt(s)" + values_said(step.until, check_context, redact=self.options.redact)
         evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
