@@ -23,7 +23,7 @@ from spec_debug.redact import is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
-from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
+from spec_debug.runner.runner_findings import TITLE_LIMIT, catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
 
 EVIDENCE_TAIL_LINES = 6
@@ -296,9 +296,6 @@ def probe_facts(
     except Exception as exc:  # a checker bug must not take the run down; it is reported on the step
         return ProbeFailure(f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}")
     return probe_facts, findings
-
-TITLE_LIMIT = 300
-"""Characters of a finding's title: one line on the terminal and a heading in the report."""
 
 
 def render_finding(template: FindingTemplate, host: str, step: Step, context: dict[str, Any], evidence: list[str]) -> Finding:
