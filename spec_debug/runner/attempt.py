@@ -392,12 +392,14 @@ def values_said(expression: str, context: dict[str, Any], *, redact: bool = True
         if value is NOT_SET:
             said.append(f"{name} not set")
             continue
-        if redact and value is not None and value != "" and is_secret_name(name.rsplit(".", 1)[-1]):
+        if redact and is_secret_name(name.rsplit(".", 1)[-1]):
             # As run.json masks a value under a key named like a secret (redact.redact_value):
             # in `facts.hf_token = '...'` no pattern knows the token's shape. Not written as
-            # `facts.hf_token = ***REDACTED***`: the record's NAME=value pattern would take the
-            # ")" after the mask into the secret it masks again.
-            said.append(f"{name} not shown (named like a secret)")
+            # `facts.hf_token = ***REDACTED***`: the record's NAME=value pattern masks what
+            # follows "= ". So None and '' (no secret, and often why the check failed: the
+            # token was not found) are said with "is": `facts.api_token = None` was recorded
+            # `facts.api_token = ***REDACTED***`, as if a token had been read.
+            said.append(f"{name} is {value!r}" if value is None or value == "" else f"{name} not shown (named like a secret)")
             continue
         text = repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
         if len(text) > VALUE_LIMIT:
