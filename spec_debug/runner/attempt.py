@@ -23,7 +23,7 @@ from spec_debug.redact import is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
-from spec_debug.runner.runner_findings import catalog_defaults, runner_finding
+from spec_debug.runner.runner_findings import TITLE_LIMIT, catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
 
 EVIDENCE_TAIL_LINES = 6
@@ -36,6 +36,8 @@ class AttemptResult:
     facts: dict[str, Any] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     expectations: list[dict[str, Any]] = field(default_factory=list)
+    defaulted: dict[str, str] = field(default_factory=dict)
+    """The facts of this attempt set to their capture's `default:`, with why (capture.apply_captures)."""
 
 
 def evaluate_attempt(
@@ -48,11 +50,15 @@ def evaluate_attempt(
     facts: dict[str, Any],
     attempt: int = 1,
     timed_out_before: int = 0,
+    *,
+    redact: bool = True,
 ) -> AttemptResult:
     """What one attempt of a step means: its status, message, new facts, findings and expectation
-    results. `attempt` counts from 1; `timed_out_before` is how many attempts before it timed out."""
+    results. `attempt` counts from 1; `timed_out_before` is how many attempts before it timed out;
+    `redact` False (--no-redact): a failed check names a value under a secret-like name too."""
     out_text, err_text = stdout.checked_text(), stderr.checked_text()
     step_facts: dict[str, Any] = {}
+    defaulted: dict[str, str] = {}
     findings: list[Finding] = []
     if outcome.timed_out:
         # With no pid to kill (ssh.py, _left_running) the command may still run: "process tree
@@ -75,7 +81,7 @@ def evaluate_attempt(
         # named no file on the host. The command sends it back as the byte (local.py, ssh.py);
         # run.json and the reports show it as \xe9 (record.carriable).
         captured = (stdout.checked_text("surrogateescape"), stderr.checked_text("surrogateescape")) if step.capture else (out_text, err_text)
-        step_facts.update(apply_captures(step.capture, *captured, _WholeStreams(stdout, stderr)))
+        step_facts.update(apply_captures(step.capture, *captured, _WholeStreams(stdout, stderr), defaulted))
     except (CaptureError, ValueError, TypeError) as exc:
         message = f"capture failed: {exc}"
         return AttemptResult("error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], [])
@@ -96,7 +102,8 @@ def evaluate_attempt(
         # matched nothing) stopped the others, and an SD201 error finding after it, or a failure
         # before it, became one SD003 warning: the run said PASSED over a failed check.
         try:
-            held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id, (stdout, stderr))
+            held, observed = _check(expectation, outcome, out_text, err_text, check_context, step.id, (stdout, stderr), redact=redact,
+                                    defaulted=defaulted)
         except TemplateError as exc:
             unreadable.append(exc)
             expectations.append({"expect": expectation.describe(), "passed": False, "observed": f"not evaluated: {exc.message}"})
@@ -114,7 +121,7 @@ def evaluate_attempt(
                              expectations)
     findings += not_evaluated
     if not failed and step.expect:
-        return AttemptResult("passed", None, step_facts, findings, expectations)
+        return AttemptResult("passed", None, step_facts, findings, expectations, defaulted)
     if not step.expect and step.probe is None and outcome.exit_code not in (0, None):
         # No expectations written: a non-zero exit is the failure.
         failed_message = exit_words(outcome)
@@ -124,9 +131,9 @@ def evaluate_attempt(
             findings += [render_finding(t, host, step, check_context, evidence) for t in templates]
         else:
             findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence, title=f"Step {step.id!r} failed: {failed_message}"))
-        return AttemptResult("failed", failed_message, step_facts, findings, expectations)
+        return AttemptResult("failed", failed_message, step_facts, findings, expectations, defaulted)
     if not failed:
-        return AttemptResult("passed", None, step_facts, findings, expectations)
+        return AttemptResult("passed", None, step_facts, findings, expectations, defaulted)
     said = "; ".join(failed_said)
     message = said + "".join(f"; {exc.message}" for exc in unreadable)
     evidence_base = [said, *_tail(out_text, err_text)]
@@ -138,7 +145,7 @@ def evaluate_attempt(
             findings += [render_finding(t, host, step, check_context, evidence_base) for t in step.findings]
         elif not inline:
             findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {said}"))
-    return AttemptResult("failed", message, step_facts, findings, expectations)
+    return AttemptResult("failed", message, step_facts, findings, expectations, defaulted)
 
 
 def timeout_words(timeout_s: float | None, attempt: int, timed_out_before: int) -> str:
@@ -290,9 +297,6 @@ def probe_facts(
         return ProbeFailure(f"probe {spec.name}: checking its output failed: {type(exc).__name__}: {exc}")
     return probe_facts, findings
 
-TITLE_LIMIT = 300
-"""Characters of a finding's title: one line on the terminal and a heading in the report."""
-
 
 def render_finding(template: FindingTemplate, host: str, step: Step, context: dict[str, Any], evidence: list[str]) -> Finding:
 
@@ -329,7 +333,7 @@ def render_finding(template: FindingTemplate, host: str, step: Step, context: di
 
 def _check(
     expectation: Expectation, outcome: CommandOutcome, out_text: str, err_text: str, context: dict[str, Any], step_id: str,
-    streams: tuple[StreamCapture, ...] = (),
+    streams: tuple[StreamCapture, ...] = (), *, redact: bool = True, defaulted: dict[str, str] | None = None,
 ) -> tuple[bool, str]:
     # stdout's last line and stderr's first are two lines: `printf 'done'` then an error on
     # stderr must not read as "doneRuntimeError" (no ^ match, a needle found across both).
@@ -367,34 +371,40 @@ def _check(
         return True, f"{value!r}"
     # "expected that facts.tps > vars.min_tps, observed False" gave the on-call engineer the
     # verdict but not the numbers: they were in run.json's facts, and in the vars of the run.
-    return False, f"{value!r}" + values_said(expectation.that, context)
+    return False, f"{value!r}" + values_said(expectation.that, context, redact=redact, defaulted=defaulted)
 
 
 VALUE_LIMIT = 200
 """Characters of one value a failed check quotes (a fact may be a 100 KB log)."""
 
 
-def values_said(expression: str, context: dict[str, Any]) -> str:
+def values_said(expression: str, context: dict[str, Any], *, redact: bool = True, defaulted: dict[str, str] | None = None) -> str:
     """` (facts.tps = 12.5, vars.min_tps = 80)`: what a failed `that:` (or an `until:` that
-    never held) compared, '' when it reads only itself (`that: facts.ready`)."""
+    never held) compared, '' when it reads only itself (`that: facts.ready`). With ``redact``
+    False (--no-redact, which keeps every secret in run.json) values named like secrets are said too.
+    ``defaulted``: the step's facts that are their capture's `default:` (`facts.tps = 0 (the
+    capture's default: nothing matched)`): said as a plain value, the default read as a measurement."""
     said = []
     for name, value in values_read(expression, context):
-        if name == expression.strip():
+        why = defaulted.get(name[len("facts."):]) if defaulted and name.startswith("facts.") else None
+        if name == expression.strip() and why is None:
             continue  # its value is the observed value
         if value is NOT_SET:
             said.append(f"{name} not set")
             continue
-        if value is not None and value != "" and is_secret_name(name.rsplit(".", 1)[-1]):
+        if redact and is_secret_name(name.rsplit(".", 1)[-1]):
             # As run.json masks a value under a key named like a secret (redact.redact_value):
             # in `facts.hf_token = '...'` no pattern knows the token's shape. Not written as
-            # `facts.hf_token = ***REDACTED***`: the record's NAME=value pattern would take the
-            # ")" after the mask into the secret it masks again.
-            said.append(f"{name} not shown (named like a secret)")
+            # `facts.hf_token = ***REDACTED***`: the record's NAME=value pattern masks what
+            # follows "= ". So None and '' (no secret, and often why the check failed: the
+            # token was not found) are said with "is": `facts.api_token = None` was recorded
+            # `facts.api_token = ***REDACTED***`, as if a token had been read.
+            said.append(f"{name} is {value!r}" if value is None or value == "" else f"{name} not shown (named like a secret)")
             continue
-        text = repr(redact_value(value))  # a dict's keys named like secrets, a token's own shape
+        text = repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
         if len(text) > VALUE_LIMIT:
             text = f"{text[:VALUE_LIMIT]}… ({len(text) - VALUE_LIMIT:,} characters more)"
-        said.append(f"{name} = {text}")
+        said.append(f"{name} = {text}" if why is None else f"{name} = {text} ({why})")
     return f" ({', '.join(said)})" if said else ""
 
 

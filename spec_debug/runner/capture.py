@@ -180,11 +180,14 @@ def json_lookup(document: Any, path: str) -> Any:
     return current
 
 
-def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: WholeOutput | None = None) -> dict[str, Any]:
+def apply_captures(
+    captures: list[Capture], stdout: str, stderr: str, whole: WholeOutput | None = None, defaulted: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """``whole`` reads a regex capture's matches from a stream cut by the capture limit: else a
     value printed in the cut middle of a long log reads as "matched nothing" (the fact None,
     the capture's default) though the output holds it, and an `all: true` list silently holds
-    the head's and tail's matches only."""
+    the head's and tail's matches only. ``defaulted`` gets the facts set to their capture's
+    `default:` (none found), each with why: a failed check says `facts.tps = 0` was no reading."""
     facts: dict[str, Any] = {}
     # The facts a capture of this step found in the output. Two captures of one fact are two
     # spellings of a line (SGLang's `accept len: 3.20`, vLLM's `Mean acceptance length: 3.20`):
@@ -198,6 +201,8 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
             values, hits = _regex_capture(capture, text, whole)
             facts.update((name, value) for name, value in values.items() if name in hits or name not in found)
             found |= hits
+            if defaulted is not None and capture.default is not None and not capture.all:
+                defaulted.update((name, "the capture's default: nothing matched") for name in values if name not in found)
             continue
         assert capture.json_path is not None and capture.name is not None
         if capture.from_ not in parsed_json:
@@ -215,6 +220,11 @@ def apply_captures(captures: list[Capture], stdout: str, stderr: str, whole: Who
             facts[capture.name] = convert(capture.default if value is None else value, capture.type, capture.name)
         if value is not None:
             found.add(capture.name)
+        elif defaulted is not None and capture.default is not None and capture.name not in found:
+            defaulted[capture.name] = f"the capture's default: no value at {capture.json_path}"
+    if defaulted:
+        for name in found & defaulted.keys():  # another capture of the fact found it after
+            del defaulted[name]
     return facts
 
 

@@ -820,7 +820,8 @@ class Run:
             # on the first second of a load), and said "passed" with exit code 143.
             killed_by_abort = self.abort.is_set() and outcome.exit_code != 0
             total_duration += outcome.duration_s
-            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts)
+            evaluation = evaluate_attempt(step, host, outcome, stdout, stderr, context, facts, attempts, timeouts,
+                                          redact=self.options.redact)
             timeouts += outcome.timed_out
             if outcome.left_running is not None:
                 # The timeout's message says it (evaluate_attempt); an interruption's, below.
@@ -855,7 +856,8 @@ class Run:
             message = f"{message} (attempt {attempts} of {attempts})" if message else message
         if until_failed and status == "passed" and not self.abort.is_set():
             status, message, findings = self._until_never_held(
-                step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings, until_error
+                step, host, attempts, outcome, stdout, stderr, context, facts, step_facts, findings, until_error,
+                evaluation.defaulted,
             )
         hint = one_word_command_hint(step, context, stderr.checked_text()) if outcome.exit_code == 127 else None
         if hint is not None and status != "passed":
@@ -913,7 +915,7 @@ class Run:
     def _until_never_held(
         self, step: Step, host: str, attempts: int, outcome: CommandOutcome, stdout: StreamCapture, stderr: StreamCapture,
         context: dict[str, Any], facts: dict[str, Any], step_facts: dict[str, Any], findings: list[Finding],
-        until_error: str | None = None,
+        until_error: str | None = None, defaulted: dict[str, str] | None = None,
     ) -> tuple[str, str, list[Finding]]:
         """A step whose `until` was still false after its last attempt failed (as Ansible's
         until/retries does): the step's own finding templates say what that means, else SD001.
@@ -927,7 +929,8 @@ class Run:
             # With the last attempt's values, as a failed `that:` says them: how far from
             # ready the server was (facts.tokens_per_s = 12.5) is the first thing to ask.
             assert step.until is not None
-            message = f"until {step.until!r} was still false after {attempts} attempt(s)" + values_said(step.until, check_context)
+            message = f"until {step.until!r} was still false after {attempts} attempt(s)" + values_said(
+                step.until, check_context, redact=self.options.redact, defaulted=defaulted)
         evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]

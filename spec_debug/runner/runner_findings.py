@@ -13,6 +13,9 @@ from spec_debug.record import Finding, Severity
 
 RUNNER_CODES = ("SD001", "SD002", "SD003", "SD004", "SD005")
 
+TITLE_LIMIT = 300
+"""Characters of a finding's title: one line on the terminal and a heading in the report."""
+
 
 @dataclass(frozen=True)
 class FindingDefaults:
@@ -36,6 +39,14 @@ def runner_finding(
     """The catalog's finding for ``code``; ``hint`` (what the error that raised it says to do) goes
     before the catalog's generic fix."""
     assert code in RUNNER_CODES, code
+    if title is not None and len(title) > TITLE_LIMIT:
+        # A step's own finding templates are cut so (attempt.render_finding); SD001's title is the
+        # step's message, which names every failed check and its values: 40 `contains:` checks
+        # of a long line made a 10,000-character console line and report heading. The message
+        # is the evidence's first item (else the title goes first): it stays whole there.
+        if not (evidence and title.endswith(evidence[0])):
+            evidence = [f"title: {title}", *evidence]
+        title = f"{title[:TITLE_LIMIT]}… ({len(title) - TITLE_LIMIT:,} characters more: the whole text is its first evidence)"
     remediation = None
     if hint:
         said = hint[:1].upper() + hint[1:].rstrip(". ")
