@@ -750,12 +750,27 @@ class ResponseItems:
         self.chat_calls: set[str] = set()
         """Calls of a chat-completions log read as these items, their results still to come
         (openai_chat: Codex's unified exec on the Chat Completions wire)."""
+        self.folder: str | None = None
+        """The working folder the last ``<environment_context>`` named (Codex's requests through a
+        proxy: no turn_context there, the folder is only said in that message)."""
 
     def events(self, item: dict, event) -> Iterator[Event]:
         ptype = item.get("type") if isinstance(item.get("type"), str) else None
         # Tools there are the program's own: any whose arguments hold a command runs one (as in
         # OpenAI chat), not only Codex's shell tools.
-        return _response_item(item, ptype, event, self._results_seen, self._processes, any_shell=True)
+        for ev in _response_item(item, ptype, event, self._results_seen, self._processes, any_shell=True):
+            if self.folder is not None and ev.command is not None and ev.kind == "tool_call" and ev.host is None \
+                    and ev.tool_name != _POLL_TOOL:
+                ev.cwd = _in_folder(ev.cwd, self.folder)  # as a rollout's calls run in the turn's folder
+            elif ev.kind == "system" and ev.role == "user" and "<cwd>" in ev.text \
+                    and (said := _ENV_CWD.search(ev.text)) is not None:
+                self.folder = said.group(1)
+            yield ev
+
+    def folder_of(self, args: object) -> str | None:
+        """Where a call of Codex's shell tools read elsewhere (the Chat Completions wire) ran: its
+        ``workdir`` from the folder the last ``<environment_context>`` named; None before one."""
+        return None if self.folder is None else _in_folder(_workdir(args), self.folder)
 
 
 def _response_item(payload: dict, ptype, event, results_seen, processes: _Processes,
