@@ -461,6 +461,34 @@ def injects(parts: list) -> bool:
     return False
 
 
+_INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_instructions>", "</user_instructions>"),
+                  ("# AGENTS.md instructions for ", "</INSTRUCTIONS>"), ("<INSTRUCTIONS>", "</INSTRUCTIONS>"),
+                  ("<recommended_plugins>", "</recommended_plugins>"), ("<turn_aborted>", "</turn_aborted>"),
+                  ("<skill>", "</skill>"), ("<subagent_notification>", "</subagent_notification>"),
+                  ("<hook_prompt", "</hook_prompt>"), ("<codex_internal_context", "</codex_internal_context>"),
+                  ("<user_shell_command>", "</user_shell_command>"))
+"""How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
+
+
+def joined_parts(text: str) -> list[str]:
+    """A user message's parts from their text joined without a separator, as Codex sends a message
+    on the Chat Completions wire (openai/codex ``codex-rs/codex-api/src/requests/chat.rs``: each
+    part's text pushed onto one string): each part Codex wrote in, up to its closing tag, then the
+    typed rest. A part without its closing tag keeps the rest of the text."""
+    parts: list[str] = []
+    rest = text
+    while (head := rest.lstrip()) and (end := next((e for s, e in _INJECTED_ENDS if head.startswith(s)), None)):
+        at = rest.find(end)
+        if at < 0:
+            break
+        at += len(end)
+        parts.append(rest[:at])
+        rest = rest[at:]
+    if rest.strip() or not parts:
+        parts.append(rest)
+    return parts
+
+
 def _user_message(parts: list, event) -> Iterator[Event]:
     """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists, the
     IDE's state) is ``system``; a command the person ran with ``!`` is a call and its result;

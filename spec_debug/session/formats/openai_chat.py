@@ -1021,9 +1021,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # Codex on the Chat Completions wire (`wire_api = "chat"`) sends each of its messages as
         # {"role", "content": its parts' text joined} (openai/codex codex-rs/core/src/
         # chat_completions.rs, stream_chat_completions): its context messages come as plain
-        # user strings, read as the parts it writes, as above
-        yield from items.events({"type": "message", "role": "user",
-                                 "content": [{"type": "input_text", "text": message["content"]}]}, event)
+        # user strings, read as the parts it writes, as above; a prompt typed in the same message
+        # follows the closing tag of the last of them
+        yield from items.events({"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": part} for part in codex.joined_parts(message["content"])]}, event)
         return
     parts = message.get("parts")
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
