@@ -931,6 +931,14 @@ def _named_session(call: dict) -> str | None:
     key = body.get("prompt_cache_key")
     if isinstance(key, str) and key:
         return key
+    if not openai_chat.is_litellm_payload(call) and isinstance(request := call.get("request"), dict) \
+            and isinstance(headers := request.get("headers"), dict) and headers:
+        # Codex names its conversation in a request header too, ``session_id`` (openai/codex
+        # codex-rs/codex-api/src/requests/headers.rs build_conversation_headers), the only name
+        # its Chat Completions requests (``wire_api = "chat"``) carry: no prompt_cache_key there
+        named = next((v for k, v in headers.items() if isinstance(k, str) and k.lower() == "session_id"), None)
+        if isinstance(named, str) and named.strip():
+            return named.strip()
     user = body.get("metadata", {}).get("user_id") if isinstance(body.get("metadata"), dict) else None
     if not isinstance(user, str):
         return None

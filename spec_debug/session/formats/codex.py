@@ -461,6 +461,34 @@ def injects(parts: list) -> bool:
     return False
 
 
+_INJECTED_ENDS = (("<environment_context>", "</environment_context>"), ("<user_instructions>", "</user_instructions>"),
+                  ("# AGENTS.md instructions for ", "</INSTRUCTIONS>"), ("<INSTRUCTIONS>", "</INSTRUCTIONS>"),
+                  ("<recommended_plugins>", "</recommended_plugins>"), ("<turn_aborted>", "</turn_aborted>"),
+                  ("<skill>", "</skill>"), ("<subagent_notification>", "</subagent_notification>"),
+                  ("<hook_prompt", "</hook_prompt>"), ("<codex_internal_context", "</codex_internal_context>"),
+                  ("<user_shell_command>", "</user_shell_command>"))
+"""How each part Codex writes in (:data:`_INJECTED`, a ``!`` command's) ends: its closing tag."""
+
+
+def joined_parts(text: str) -> list[str]:
+    """A user message's parts from their text joined without a separator, as Codex sends a message
+    on the Chat Completions wire (openai/codex ``codex-rs/codex-api/src/requests/chat.rs``: each
+    part's text pushed onto one string): each part Codex wrote in, up to its closing tag, then the
+    typed rest. A part without its closing tag keeps the rest of the text."""
+    parts: list[str] = []
+    rest = text
+    while (head := rest.lstrip()) and (end := next((e for s, e in _INJECTED_ENDS if head.startswith(s)), None)):
+        at = rest.find(end)
+        if at < 0:
+            break
+        at += len(end)
+        parts.append(rest[:at])
+        rest = rest[at:]
+    if rest.strip() or not parts:
+        parts.append(rest)
+    return parts
+
+
 def _user_message(parts: list, event) -> Iterator[Event]:
     """A user message's parts: what Codex injects (its environment, AGENTS.md, plugin lists, the
     IDE's state) is ``system``; a command the person ran with ``!`` is a call and its result;
@@ -750,12 +778,27 @@ class ResponseItems:
         self.chat_calls: set[str] = set()
         """Calls of a chat-completions log read as these items, their results still to come
         (openai_chat: Codex's unified exec on the Chat Completions wire)."""
+        self.folder: str | None = None
+        """The working folder the last ``<environment_context>`` named (Codex's requests through a
+        proxy: no turn_context there, the folder is only said in that message)."""
 
     def events(self, item: dict, event) -> Iterator[Event]:
         ptype = item.get("type") if isinstance(item.get("type"), str) else None
         # Tools there are the program's own: any whose arguments hold a command runs one (as in
         # OpenAI chat), not only Codex's shell tools.
-        return _response_item(item, ptype, event, self._results_seen, self._processes, any_shell=True)
+        for ev in _response_item(item, ptype, event, self._results_seen, self._processes, any_shell=True):
+            if self.folder is not None and ev.command is not None and ev.kind == "tool_call" and ev.host is None \
+                    and ev.tool_name != _POLL_TOOL:
+                ev.cwd = _in_folder(ev.cwd, self.folder)  # as a rollout's calls run in the turn's folder
+            elif ev.kind == "system" and ev.role == "user" and "<cwd>" in ev.text \
+                    and (said := _ENV_CWD.search(ev.text)) is not None:
+                self.folder = said.group(1)
+            yield ev
+
+    def folder_of(self, args: object) -> str | None:
+        """Where a call of Codex's shell tools read elsewhere (the Chat Completions wire) ran: its
+        ``workdir`` from the folder the last ``<environment_context>`` named; None before one."""
+        return None if self.folder is None else _in_folder(_workdir(args), self.folder)
 
 
 def _response_item(payload: dict, ptype, event, results_seen, processes: _Processes,

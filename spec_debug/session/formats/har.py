@@ -75,7 +75,11 @@ def _call(entry: dict) -> dict | None:
         except ValueError:
             pass  # kept as text: a proxy's body that is no JSON (openai_chat._proxied_call)
     error = response.get("_error")
-    record: dict = {"request": {"method": request.get("method"), "url": request.get("url"), "body": body},
+    sent = request.get("headers")  # [{name, value}]: the name of the conversation a request says (sources)
+    headers = {h["name"].lower(): h["value"] for h in sent if isinstance(h, dict) and isinstance(h.get("name"), str)
+               and isinstance(h.get("value"), str)} if isinstance(sent, list) else {}
+    record: dict = {"request": {"method": request.get("method"), "url": request.get("url"), "headers": headers,
+                                "body": body},
                     "response": {"status_code": response.get("status"), "body": answer,
                                  "error": error if isinstance(error, str) else None}}
     started = entry.get("startedDateTime")

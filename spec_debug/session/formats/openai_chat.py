@@ -1021,9 +1021,10 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         # Codex on the Chat Completions wire (`wire_api = "chat"`) sends each of its messages as
         # {"role", "content": its parts' text joined} (openai/codex codex-rs/core/src/
         # chat_completions.rs, stream_chat_completions): its context messages come as plain
-        # user strings, read as the parts it writes, as above
-        yield from items.events({"type": "message", "role": "user",
-                                 "content": [{"type": "input_text", "text": message["content"]}]}, event)
+        # user strings, read as the parts it writes, as above; a prompt typed in the same message
+        # follows the closing tag of the last of them
+        yield from items.events({"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": part} for part in codex.joined_parts(message["content"])]}, event)
         return
     parts = message.get("parts")
     if "content" not in message and isinstance(parts, list) and role in ("user", "model", "function"):
@@ -1132,9 +1133,11 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
                 yield from items.events({"type": "function_call", "call_id": call_id, "name": name, "arguments": raw},
                                         lambda kind, who, at=0, **kw: event(kind, who, block + n + at, **kw))
                 continue
+            host = remote_host(args) if command is not None else None
             yield event("tool_call", role, block + n, tool_name=name, call_id=call_id, command=command,
-                        text=call_text(command, raw), path=call_path(name, args),
-                        host=remote_host(args) if command is not None else None)
+                        text=call_text(command, raw), path=call_path(name, args), host=host,
+                        # Codex's: in the folder its <environment_context> named (codex.ResponseItems)
+                        cwd=items.folder_of(args) if command is not None and host is None else None)
     elif role in _RESULT_ROLES:
         call_id = message.get("tool_call_id") or None  # "" is no id (as a call's, above)
         if isinstance(call_id, str):
