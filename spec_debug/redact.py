@@ -127,8 +127,17 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # (docs.docker.com/reference/cli/docker/login), redis-cli -a (redis.io/docs/latest/develop/
     # tools/cli), mysql -pPASSWORD (no space: dev.mysql.com/doc/refman/8.4/en/connection-options.html).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)['\"]?[^\s:'\"]+:(?P<secret>(?!\$)[^\s'\"]+)"),
-    re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
-    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s-a\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
+    # podman and nerdctl take docker's flag (docs.podman.io, podman-login(1): "--password, -p=password"),
+    # and so does `helm registry login` (helm docs, helm_registry_login: "-p, --password string").
+    re.compile(r"(?:docker(?<=\bdocker)|podman(?<=\bpodman)|nerdctl(?<=\bnerdctl)|helm(?<=\bhelm)\s+registry)\s+login\b"
+               r"[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    # redis-cli -a, and its --pass (redis-cli --help: "--pass <password> Alias of -a for consistency
+    # with the new --user option").
+    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s(?:-a|--pass)\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
+    # The password the clients read from the environment, under a name with no "password" in it:
+    # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
+    # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
+    re.compile(r"(?<![\w-])(?:MYSQL_PWD|REDISCLI_AUTH)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
     re.compile(r"mysql(?<=\bmysql)(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>[^\s$-]\S*)"),
     # The password `sudo -S` reads from standard input, as sessions type it: `echo PASS | sudo -S
     # journalctl ...`, `printf '%s\n' PASS | sudo -S ...`, `sudo -S cmd <<< PASS` (sudo(8): -S,
@@ -264,8 +273,10 @@ def _may_need_named(text: str) -> bool:
         return True
     if "sudo" in low and ("|" in low or "<<<" in low) or "oauth2-bearer" in low:
         return True
-    if "curl" in low and ("-u" in low or "--user" in low) or "docker" in low and " login" in low \
-            or "redis-cli" in low or "mysql" in low and " -p" in low:
+    if "curl" in low and ("-u" in low or "--user" in low) \
+            or " login" in low and ("docker" in low or "podman" in low or "nerdctl" in low or "helm" in low) \
+            or "redis" in low and ("redis-cli" in low or "rediscli_auth" in low) \
+            or "mysql" in low and (" -p" in low or "mysql_pwd" in low):
         return True
     # "passw", "_pass" and "sshpass" all hold "pass": one scan where none is there
     return ("secret" in low or "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low)
