@@ -729,7 +729,8 @@ def _restarts_service(c: CommandRecord) -> bool:
     its curl), less a launch or an edit, which are changes of their own."""
     text = c.inner or c.command
     return c.category not in _CHANGES and ("start" in text or "up" in text or "reload" in text
-                                            or "update" in text or "run" in text) and starts_service(text)
+                                            or "update" in text or "run" in text or "delete" in text) \
+        and starts_service(text)  # (`kubectl delete pod sglang-0`: its ReplicaSet starts another)
 
 
 def _redeploys(c: CommandRecord) -> bool:
