@@ -680,10 +680,14 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     tok/s after `nohup … launch_server` (no speculation), relaunching with topk 4")."""
     # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
-    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
-               and (c.category in _CHANGES or c.category in _MAY_CHANGE and (
+    # (in a terminal log a line and its output are one event: `sudo systemctl restart sglang && sleep
+    # 60 && python -m sglang.bench_serving ...` has the seq of the reading it prints, and the launch,
+    # restart or deploy it began with, run before its reading, was left out of the changes before it)
+    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
+               and (after < c.seq < m.seq and (c.category in _CHANGES or c.category in _MAY_CHANGE and (
                    _other_change(c.inner or c.command, c.cwd, _shell_set(a, c)) or _copies_over_served(a, c))
                     or _restarts_service(c) or _redeploys(c))  # `systemctl restart sglang`: a relaunch, as a typed one
+                    or c.seq == m.seq and (c.category == "launch_server" or _restarts_service(c) or _redeploys(c)))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     runs = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
