@@ -132,7 +132,9 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # tools/cli), mysql -pPASSWORD (no space: dev.mysql.com/doc/refman/8.4/en/connection-options.html).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)['\"]?[^\s:'\"]+:(?P<secret>(?!\$)[^\s'\"]+)"),
     re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
-    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s-a\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
+    # redis-cli -a, and its --pass (redis-cli --help: "--pass <password> Alias of -a for consistency
+    # with the new --user option").
+    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s(?:-a|--pass)\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
     re.compile(r"mysql(?<=\bmysql)(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>[^\s$-]\S*)"),
     # The password `sudo -S` reads from standard input, as sessions type it: `echo PASS | sudo -S
     # journalctl ...`, `printf '%s\n' PASS | sudo -S ...`, `sudo -S cmd <<< PASS` (sudo(8): -S,
@@ -184,8 +186,26 @@ _TOKEN_PATTERNS: list[re.Pattern[str]] = [
     re.compile(r"(?P<secret>nvapi-(?<=\bnvapi-)[A-Za-z0-9_-]{20,})"),
 ]
 
+_CLIENT_PATTERNS: list[re.Pattern[str]] = [
+    # podman and nerdctl take docker login's -p (docs.podman.io, podman-login(1): "--password,
+    # -p=password"), and so does `helm registry login` (helm docs, helm_registry_login: "-p,
+    # --password string").
+    re.compile(r"podman(?<=\bpodman)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    re.compile(r"nerdctl(?<=\bnerdctl)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    re.compile(r"helm(?<=\bhelm)\s+registry\s+login\b[^\n;|&]{0,500}?\s-p\s*"
+               r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    # The password the clients read from the environment, under a name with no "password" in it:
+    # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
+    # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
+    re.compile(r"MYSQL_PWD(?<=\bMYSQL_PWD)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
+    re.compile(r"REDISCLI_AUTH(?<=\bREDISCLI_AUTH)=" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"';&|]+)"),
+]
+"""Applied behind their literals only ("login", "MYSQL_PWD", "REDISCLI_AUTH"): a text that passes
+the named gate (a URL's "://" is enough) pays three substring scans for them, not five searches."""
+
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 """In the order they are applied: a later pattern sees the masks of the earlier ones."""
+_PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
 
 # "token" and "key" are everyday words of the evidence ("gen throughput (token/s)", "#token: 512",
 # "sort key"); a pattern reads one only as a name before "=" or ":" (not before a bare count),
@@ -219,7 +239,8 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
     "AKIA" in most 64 KB, and that no longer runs the case-insensitive patterns, which cost
     40x more on it."""
     if _may_need_named(text):
-        return _PATTERNS
+        return _PATTERNS_WITH_CLIENTS if "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text \
+            else _PATTERNS
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
 
 
@@ -268,8 +289,10 @@ def _may_need_named(text: str) -> bool:
         return True
     if "sudo" in low and ("|" in low or "<<<" in low) or "oauth2-bearer" in low:
         return True
-    if "curl" in low and ("-u" in low or "--user" in low) or "docker" in low and " login" in low \
-            or "redis-cli" in low or "mysql" in low and " -p" in low:
+    if "curl" in low and ("-u" in low or "--user" in low) \
+            or " login" in low and ("docker" in low or "podman" in low or "nerdctl" in low or "helm" in low) \
+            or "redis" in low and ("redis-cli" in low or "rediscli_auth" in low) \
+            or "mysql" in low and (" -p" in low or "mysql_pwd" in low):
         return True
     # "passw", "_pass" and "sshpass" all hold "pass": one scan where none is there
     return ("secret" in low or "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low)

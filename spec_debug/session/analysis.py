@@ -51,7 +51,7 @@ from spec_debug.session.status_echo import TYPED_STATUS_ECHO, echoed_exit, timed
 from spec_debug.session.stopped_servers import OwnServers, named_port
 from spec_debug.session.timeout_limit import timed_follow_ends_line
 from spec_debug.session.traced_hosts import TRACE_LEAD, traced_error_host
-from spec_debug.session.version_checks import checked_packages, may_print_toolchain_version
+from spec_debug.session.version_checks import checked_packages, may_print_toolchain_version, printed_modules
 from spec_debug.session.versions_seen import VersionSeen, printed_versions
 
 LOOP_MIN = 3
@@ -1481,7 +1481,8 @@ class _SessionState:
                 # `pip show sglang`: what it showed ("Version: 0.4.1") is what the postmortem says
                 # the agent turned to (was "running commands")
                 python = "__version__" in record.inner
-                for package, version in printed_versions(checked, ev.text, python).items():
+                order = printed_modules(record.inner) if python and len(checked) > 1 else ()
+                for package, version in printed_versions(checked, ev.text, python, order).items():
                     self._keep(self.kept["versions_seen"], VersionSeen(
                         self.session, record.seq, ev.agent, record.host, package, version[:40]))
         if st.background and ev.text and fmt == "text" and reports_job_end(ev.text):

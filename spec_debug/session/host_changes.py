@@ -158,7 +158,18 @@ def starts_service(command: str) -> bool:
         if why and (manager := why.split(" ", 1)[0]) in _SERVICE_MANAGERS \
                 and (verb := why.rsplit(" ", 1)[-1]) in _STARTS and (verb != "update" or manager == "supervisorctl"):
             return True
+        if why in ("kubectl delete", "oc delete") and any(a in _PODS or a.startswith(_PODS_NAMED) for a in argv):
+            return True  # `kubectl delete pod sglang-0`: its controller starts another (see _PODS)
     return False
+
+
+_PODS = frozenset({"pod", "pods", "po"})
+"""kubectl's names of the pod resource: a pod deleted is replaced by its ReplicaSet, a new pod
+with the spec and ConfigMaps as they are now (Kubernetes docs, "ReplicaSet": it "ensures that a
+specified number of pod replicas are running at any given time"), the way agents restart a
+served pod (`kubectl delete pod sglang-0`, `kubectl delete pods -l app=sglang`), as `kubectl
+rollout restart` does. Was no start: a rise after it was told after no change."""
+_PODS_NAMED = ("pod/", "pods/", "po/")
 
 
 _REDEPLOYS = frozenset({"apply", "set", "patch", "replace", "edit", "scale", "upgrade", "install"})

@@ -680,10 +680,14 @@ def _changes_before(a: SessionAnalysis, m: MetricRecord, after: int = -1) -> lis
     tok/s after `nohup … launch_server` (no speculation), relaunching with topk 4")."""
     # a rollback too (`git checkout HEAD~1 -- configs/eagle3.yaml`, `kubectl rollout undo`): of kind
     # "other", it was no change, and the rise it brought read "no change was followed by a rise"
-    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
-               and (c.category in _CHANGES or c.category in _MAY_CHANGE and (
+    # (in a terminal log a line and its output are one event: `sudo systemctl restart sglang && sleep
+    # 60 && python -m sglang.bench_serving ...` has the seq of the reading it prints, and the launch,
+    # restart or deploy it began with, run before its reading, was left out of the changes before it)
+    changes = [c for c in a.commands if c.session == m.session and c.agent == m.agent
+               and (after < c.seq < m.seq and (c.category in _CHANGES or c.category in _MAY_CHANGE and (
                    _other_change(c.inner or c.command, c.cwd, _shell_set(a, c)) or _copies_over_served(a, c))
-                    or _restarts_service(c))  # `systemctl restart sglang`: a relaunch, as a typed one
+                    or _restarts_service(c) or _redeploys(c))  # `systemctl restart sglang`: a relaunch, as a typed one
+                    or c.seq == m.seq and (c.category == "launch_server" or _restarts_service(c) or _redeploys(c)))
                and not _HELP.search(c.inner or c.command)
                and (c.host is None or m.host is None or c.host == m.host)]  # not another host's change
     runs = [c for c in a.commands if c.session == m.session and c.agent == m.agent and after < c.seq < m.seq
@@ -729,7 +733,17 @@ def _restarts_service(c: CommandRecord) -> bool:
     its curl), less a launch or an edit, which are changes of their own."""
     text = c.inner or c.command
     return c.category not in _CHANGES and ("start" in text or "up" in text or "reload" in text
-                                            or "update" in text or "run" in text) and starts_service(text)
+                                            or "update" in text or "run" in text or "delete" in text) \
+        and starts_service(text)  # (`kubectl delete pod sglang-0`: its ReplicaSet starts another)
+
+
+def _redeploys(c: CommandRecord) -> bool:
+    """``c`` changes what a cluster serves (`kubectl apply -f sglang.yaml`, `helm upgrade sglang
+    ./chart --set ...`: host_changes.redeploys), whatever the line's kind, as a service's restart
+    (:func:`_restarts_service`): `kubectl apply -f sglang.yaml && sleep 60 && python -m
+    sglang.bench_serving ...` is of kind benchmark, and its rise was told after no change at all."""
+    text = c.inner or c.command
+    return c.category not in _CHANGES and redeploys(text)
 
 
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
@@ -998,8 +1012,10 @@ def _first_after_changes(a: SessionAnalysis, readings: list[MetricRecord]) -> tu
         return None
     m = readings[0]
     before = _changes_before(a, m)  # the agent's changes on the reading's host, in seq order
-    # (a service's start, `systemctl start sglang`, as a typed launch)
-    first_launch = next((c.seq for c in before if c.category == "launch_server" or _restarts_service(c)), None)
+    # (a service's start, `systemctl start sglang`, as a typed launch; the first deploy on a cluster,
+    # `kubectl apply -f sglang.yaml`, `helm install sglang ./chart`, too: it starts the pods measured)
+    first_launch = next((c.seq for c in before if c.category == "launch_server" or _restarts_service(c)
+                         or _redeploys(c)), None)
     changes = [c for c in before if c.seq != first_launch]
     return (m, changes) if changes else None
 

@@ -93,6 +93,20 @@ def _toolchain_checked(command: str) -> set[str]:
     return out
 
 
+def printed_modules(command: str) -> list[str]:
+    """The packages whose ``NAME.__version__`` ``command`` prints, in the order it names them:
+    `import sglang, torch; print(sglang.__version__)`, a printed module the command imports (was
+    only the first name of an `import`, so `import torch, sglang` checked nothing; `import sglang
+    as sgl`: sgl.__version__ is sglang's)."""
+    imported = {}
+    for m in _IMPORTED.finditer(command):
+        for part in m.group(1).split(","):
+            words = part.split()
+            imported[words[-1] if len(words) == 3 else words[0].split(".", 1)[0]] = words[0].split(".", 1)[0]
+    names = (_name(imported[m.group(1)]) for m in _PRINTED_VERSION.finditer(command) if m.group(1) in imported)
+    return list(dict.fromkeys(n for n in names if n))
+
+
 def checked_packages(command: str) -> set[str]:
     """The packages whose installed version ``command`` prints (none for any other command), and
     the toolchain's (``python``, ``nvcc``: :func:`_toolchain_checked`)."""
@@ -100,16 +114,7 @@ def checked_packages(command: str) -> set[str]:
     if may_print_toolchain_version(command):
         out.update(_toolchain_checked(command))
     if "__version__" in command:
-        # `import sglang, torch; print(sglang.__version__)`: a printed module the command imports
-        # (was only the first name of an `import`, so `import torch, sglang` checked nothing)
-        # (`import sglang as sgl`: sgl.__version__ is sglang's)
-        imported = {}
-        for m in _IMPORTED.finditer(command):
-            for part in m.group(1).split(","):
-                words = part.split()
-                imported[words[-1] if len(words) == 3 else words[0].split(".", 1)[0]] = words[0].split(".", 1)[0]
-        out.update(n for n in (_name(imported[m.group(1)]) for m in _PRINTED_VERSION.finditer(command)
-                               if m.group(1) in imported) if n)
+        out.update(printed_modules(command))
     if "pip" not in command and "conda" not in command and "mamba" not in command:
         return out
     listed = False

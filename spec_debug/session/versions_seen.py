@@ -43,9 +43,13 @@ class VersionSeen:
     version: str
 
 
-def printed_versions(packages: set[str], output: str, printed_by_python: bool) -> dict[str, str]:
+def printed_versions(packages: set[str], output: str, printed_by_python: bool,
+                     order: list[str] | tuple[str, ...] = ()) -> dict[str, str]:
     """The version ``output`` shows of each of ``packages`` (normalised names); ``printed_by_python``:
-    the check printed ``NAME.__version__`` (a bare version line is its one package's)."""
+    the check printed ``NAME.__version__`` (a bare version line is its one package's); ``order``:
+    the packages it printed, in the command's order (version_checks.printed_modules): the bare
+    versions of `print(vllm.__version__, torch.__version__)` ("0.10.1 2.7.1+cu126", on one line
+    or one a line) are theirs in that order, where there are as many."""
     text = output[:MAX_OUTPUT_CHARS]
     out: dict[str, str] = {}
     if "Name:" in text and "Version:" in text:
@@ -67,5 +71,11 @@ def printed_versions(packages: set[str], output: str, printed_by_python: bool) -
         found = [v.group(1) for line in lines if (v := _VERSION.fullmatch(line))]
         if len(found) == 1:
             out[next(iter(packages))] = found[0]
+    elif printed_by_python and not out and len(order) > 1:
+        words = [line.split() for line in text.splitlines()]
+        found = [v.group(1) for line in words if line and all(_VERSION.fullmatch(w) for w in line)
+                 for w in line if (v := _VERSION.fullmatch(w))]
+        if len(found) == len(order):
+            out = dict(zip(order, found))
     return out
 
