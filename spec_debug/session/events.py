@@ -76,7 +76,8 @@ class Event:
     event already (its long text then travels no further)."""
     agent_states: tuple | None = None
     """On a Codex multi-agent ``wait`` result (or its ``<subagent_notification>``): ``(agent, status,
-    message, Codex's status)`` for each sub-agent it says ended (``formats.codex_agent_states``).
+    message, Codex's status)`` for each sub-agent it says ended (``formats.codex_agent_states``);
+    on a Claude Code line of several task notifications, the same for each task it ends.
     The readers build events positionally, in this field order: a field is added last."""
     cwd: str | None = None
     """On a tool call with a command: the folder the shell it was typed in was in, where the

@@ -1111,6 +1111,9 @@ _FINAL_STATUS = {"completed": "completed", "failed": "failed", "killed": "interr
 "stopped") is a stop: ``<status>killed</status><summary>Agent "…" was stopped by user</summary>``,
 ``Background command "…" was stopped`` (CLI 2.1.x, as published session exports quote it); an
 agent so stopped was stopped as one the person interrupted in the foreground is, not failed."""
+_NOTES_READ = 1 << 20
+"""How much of a ``<task-notification>`` line is read for its notes: all of a line of several, the
+first of which may end in an agent's long ``<result>`` (a rare line; was its first 8,000 characters)."""
 BACKGROUND_END = "background-end"
 """``raw_type`` of the result a ``<task-notification>`` gives the background command it ends."""
 TASK_CALL = "\x00task:"
@@ -1131,16 +1134,25 @@ def _task_notification(ev: Event) -> list[Event]:
     several ended (as published session exports quote them verbatim, found with code search;
     the CLI itself is closed source). That is the
     only word on the command's exit status: returned as its result (raw_type
-    :data:`BACKGROUND_END`), else a server launch that died read as a command still running."""
-    head = ev.text[:8000]
-    task = _NOTIFIED_TASK.search(head)
-    status = _NOTIFIED_STATUS.search(head)
-    if task and status and status.group(1) in _FINAL_STATUS:
-        ev.agent_ref, ev.agent_status = task.group(1), _FINAL_STATUS[status.group(1)]
-    ended = []
-    for k, note in enumerate(_NOTIFICATION.findall(head)):
-        summary, task = _NOTIFIED_SUMMARY.search(note), _NOTIFIED_TASK.search(note)
-        if task is None or summary is None:
+    :data:`BACKGROUND_END`), else a server launch that died read as a command still running.
+
+    Agents that ended together come the same way, a notification each in one line (the CLI
+    flushes its queue of pending notifications into one message; readers of its transcripts parse
+    "every notification in a message"): each note's task is paired with its own status, the first
+    on ``agent_ref``/``agent_status``, all of them on ``agent_states`` when there are several
+    (was the first alone: a second agent that ended with it stayed "running", and a first note
+    with no status, a monitor's event, gave its task the next note's status)."""
+    ended, states = [], []
+    for k, note in enumerate(_NOTIFICATION.findall(ev.text[:_NOTES_READ])):
+        task = _NOTIFIED_TASK.search(note)
+        if task is None:
+            continue
+        noted, summary = _NOTIFIED_STATUS.search(note), _NOTIFIED_SUMMARY.search(note)
+        if noted is not None and noted.group(1) in _FINAL_STATUS:
+            # (agent, status, what it said, the CLI's word), as Event.agent_states holds them
+            states.append((task.group(1), _FINAL_STATUS[noted.group(1)],
+                           summary.group(1).strip() if summary is not None else "", noted.group(1)))
+        if summary is None:
             continue
         said = summary.group(1)
         if said.startswith("MCP task ") and _NOTIFIED_EXIT.search(said) is None:
@@ -1148,13 +1160,16 @@ def _task_notification(ev: Event) -> list[Event]:
             if mcp is not None:
                 ended.append(mcp)
             continue
-        noted = _NOTIFIED_STATUS.search(note)
         shell = _shell_end(said, noted.group(1) if noted is not None else None)
         if shell is None:
             continue  # an agent's end, or a shell stopped by hand: no exit status to give
         call = _NOTIFIED_CALL.search(note)
         ended.append(_background_end(ev, ev.block + 1 + k, call.group(1) if call else None, task.group(1),
                                      said.strip(), *shell))
+    if states:
+        ev.agent_ref, ev.agent_status = states[0][:2]
+        if len(states) > 1:
+            ev.agent_states = tuple(states)
     return ended
 
 

@@ -103,6 +103,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                 refs.setdefault(ev.call_id, (None, "failed" if ev.is_error else None))
             elif ev.agent_ref and ev.agent_status and ev.call_id is None:
                 notified[ev.agent_ref] = ev.agent_status  # <task-notification>: a background agent ended
+                for agent_id, status, *_ in ev.agent_states or ():
+                    notified[agent_id] = status  # several that ended together, a note each in one line
             elif ev.kind == "system" and ev.raw_type == AGENTS_KILLED:
                 kills.append(ev.timestamp)
                 for agent_id in launched:  # the CLI stopped every background agent still running
