@@ -89,6 +89,9 @@ class SessionSource:
     the sessions it holds whole (:func:`claude_layout.resumed_copies`), not read as sessions, and
     the forks whose head is the same history (:func:`claude_layout.shared_heads`). The sub-agents
     that history started are in their folders (:func:`formats.claude_session.read`)."""
+    alone: bool = False
+    """claude-code only: the one session PATH holds (a file named alone): the other sessions of its
+    project are not read, and their folders may hold the sub-agents its copied lines started."""
     conversation: chatgpt_export.Conversation | None = None
     """openai only: one conversation of a ChatGPT export, a session of its own (``path`` is the
     export, ``id`` the conversation's id)."""
@@ -217,6 +220,8 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
     else:
         sources = _without_resumed_copies(_nest_opencode_sub_sessions(_nest_cline_sdk_agents(_nest_kimi_code_agents(
             _nest_gemini_subagents(_nest_codex_threads(sources))))))
+    if len(sources) == 1 and sources[0].format == "claude-code" and not sources[0].history_files:
+        sources[0].alone = True
     _unique_ids(sources, path)
     if not sources and not readable("zstd") and (packed := [f for f in files if kind_of_file(f) == "zstd"]):
         raise UsageError(f"{path}: {len(packed)} transcript(s) are zstd-compressed (Codex compresses rollouts idle "
@@ -2230,7 +2235,8 @@ def iter_events(source: SessionSource, stats: ReadStats, tree: AgentTree) -> Ite
         else:
             # A sub-agent's background end may be written in the trunk, read before its call.
             yield from claude_code.settle_background_ends(
-                claude_session.read(source.path, cursor, stats, tree, source.copied_head, source.history_files), cursor)
+                claude_session.read(source.path, cursor, stats, tree, source.copied_head, source.history_files,
+                                    source.alone), cursor)
     except OSError as exc:
         # The file went away or failed after it was found: Claude Code deletes sessions older
         # than cleanupPeriodDays (30 by default: code.claude.com docs, "Settings") from the

@@ -322,6 +322,28 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
     return files, by_tool_use, _workflow_runs(folder, run_agents)
 
 
+_PLAIN_AGENT_ID = re.compile(r"[\w-]+")
+
+
+def session_holding(session_file: Path, agent_id: str) -> Path | None:
+    """The other session of ``session_file``'s project whose folder holds the sub-agent
+    ``agent_id`` (``<id>/subagents/**/agent-<agent>.jsonl``, or ``<id>/agent-<agent>.jsonl``),
+    its trunk on disk beside it; None when none does. A copy that re-stamped the sessionId of the
+    lines it copied (``claude --resume A --fork-session``, which /background and /fork run: qlan-ro/
+    mainframe ``docs/research/2026-07-25-todo-246-claude-fork.md``, against CLI 2.1.219) names A
+    nowhere, and the sub-agents A started in those lines sit in A's folder. Looked for only when
+    a sub-agent is not found where its lines point (a glob of the project's folders)."""
+    if not _PLAIN_AGENT_ID.fullmatch(agent_id):
+        return None
+    project, own = session_file.parent, transcript_stem(session_file)
+    for pattern in (f"*/subagents/**/agent-{agent_id}.jsonl", f"*/agent-{agent_id}.jsonl"):
+        for path in sorted(_agent_glob(project, pattern)):
+            folder = path.relative_to(project).parts[0]
+            if folder != own and any(trunk.is_file() for trunk in trunk_candidates(project / folder)):
+                return project / f"{folder}.jsonl"
+    return None
+
+
 def _workflow_runs(folder: Path, run_agents: dict[str, list[str]]) -> dict[str, WorkflowRun]:
     runs: dict[str, WorkflowRun] = {}
     workflows = folder / "subagents" / "workflows"

@@ -15,19 +15,22 @@ from spec_debug.session.formats.compressed import transcript_stem
 
 
 def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_head: int = 0,
-         history_files: list[Path] = ()) -> Iterator[Event]:
+         history_files: list[Path] = (), alone: bool = False) -> Iterator[Event]:
     """The trunk, then its sub-agents breadth first, linked by ``toolUseResult.agentId`` (trunk
     only), the ``agent-<id>.meta.json`` ``toolUseId`` (every depth; daaain/claude-code-log PR
     #218), or the Workflow run they belong to. The trunk's lines up to ``copied_head`` are left
     out (``SessionSource.copied_head``), and the sub-agents they started are read where that head
     is; ``history_files``: other trunks that hold this one's copied history
-    (``SessionSource.history_files``), whose folders hold the sub-agents it started."""
+    (``SessionSource.history_files``), whose folders hold the sub-agents it started. ``alone``:
+    the session is read without the others of its project (named alone), whose folders may hold
+    the sub-agents its copied lines started (:func:`claude_layout.session_holding`)."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
     cursor.agent_files = frozenset(files)
     own_files = sorted(files)
     trunk = claude_layout.written_at(path)
     own_id = transcript_stem(trunk)
     borrowed: dict[Path, tuple[dict, dict]] = {}
+    elsewhere: list[Path] = []  # sessions of the project found holding a sub-agent (claude_layout.session_holding)
 
     def resumed_from(spawn: Spawn) -> Iterator[tuple[dict, dict]]:
         """The sub-agent files, and their ``toolUseId`` links, of the sessions whose copied lines
@@ -43,7 +46,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
         sid = spawn.session_id
         named = [trunk.parent / f"{sid}.jsonl"] if sid and sid != own_id and sid not in (".", "..") \
             and "/" not in sid and "\\" not in sid else []
-        for session_file in (*named, *history_files):
+        for session_file in (*named, *history_files, *elsewhere):
             if session_file not in borrowed:
                 found, links, _ = claude_layout.subagent_files(session_file)
                 borrowed[session_file] = (found, links)
@@ -139,9 +142,16 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             info.agent_type = info.agent_type or spawn.agent_type
             if status:
                 info.status = status
-            if agent_id not in files and agent_id not in cursor.inline_agents \
-                    and (found := next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)):
-                files[agent_id] = found
+            if agent_id not in files and agent_id not in cursor.inline_agents:
+                found = next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)
+                if found is None and alone and not own_id.startswith("agent-") \
+                        and (holder := claude_layout.session_holding(trunk, agent_id)) is not None:
+                    # A fork named alone whose copied lines name only it (--fork-session): the
+                    # sub-agent they started is in the original's folder, beside it (was "missing")
+                    elsewhere.append(holder)
+                    found = next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)
+                if found is not None:
+                    files[agent_id] = found
             if agent_id in files:
                 enqueue(agent_id)
             elif agent_id not in cursor.inline_agents \
