@@ -241,6 +241,23 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
     return sources
 
 
+def _empty_claude_session(file: Path) -> bool:
+    """``<sessionId>.jsonl`` (a UUID, as Claude Code names a session's file) with nothing in it but
+    blanks or NUL bytes: a Claude Code session that never got a line, or lost them in a crash
+    (anthropics/claude-code issue #76059), named alone. Read as an empty log, it was a "text"
+    session."""
+    if not unpacked_name(file.name).endswith(".jsonl") or not _SESSION_ID.fullmatch(transcript_stem(file)):
+        return False
+    try:
+        head = read_head(file, _EMPTY_READ + 1)
+    except OSError:
+        return False
+    return len(head) <= _EMPTY_READ and not head.strip(b"\0 \t\r\n")
+
+
+_EMPTY_READ = 64 * 1024
+
+
 def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list] | None = None) \
         -> SessionSource | None:
     """The session in ``file``, or None when a folder scan should pass it by (a pipe, an
@@ -300,6 +317,8 @@ def _source(file: Path, fmt: str | None, scanning: bool, store: tuple[str, list]
             and claude_layout.is_session_folder(file.parent / transcript_stem(file)):
         # A Claude Code trunk left empty or all NUL bytes by a crash (anthropics/claude-code
         # issue #76059) still has its sub-agents and tool outputs in the folder beside it.
+        detected, recognized = "claude-code", True
+    elif not scanning and fmt is None and not recognized and _empty_claude_session(file):
         detected, recognized = "claude-code", True
     if scanning and fmt is None and not recognized \
             and unpacked_name(file.name).lower().endswith((".json", *_JSON_LINES)):
