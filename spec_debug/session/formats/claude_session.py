@@ -155,9 +155,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             if agent_id in files:
                 enqueue(agent_id)
             elif agent_id not in cursor.inline_agents \
-                    and f"agent-{agent_id}.jsonl" not in stats.missing_files:
+                    and (missing := _missing_agent_file(agent_id, spawn.session_id, own_id, trunk.parent)) not in stats.missing_files:
                 # Referenced but not on disk: keep the node, say so, never fail.
-                stats.missing_files.append(f"agent-{agent_id}.jsonl")
+                stats.missing_files.append(missing)
                 info.status = "missing"
 
     pending: dict[str, tuple[str, Spawn]] = {}
@@ -247,6 +247,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
+
+
+def _missing_agent_file(agent_id: str, spawned_in: str, own_id: str, project: Path) -> str:
+    """How a sub-agent file found nowhere is named in ``missing_files``: ``agent-<id>.jsonl``, and
+    where a copied line started it (a resumed or forked session read without the session it
+    copied, whose folder is not beside it: the line's sessionId kept, or /branch's
+    ``forkedFrom``), the session whose folder holds it (was a file this session lost, though it
+    never had it)."""
+    name = f"agent-{agent_id}.jsonl"
+    if spawned_in and spawned_in != own_id and not own_id.startswith("agent-") \
+            and spawned_in not in (".", "..") and "/" not in spawned_in and "\\" not in spawned_in \
+            and not (project / spawned_in).is_dir():
+        return f"{name} (started in session {spawned_in}, whose folder is not beside this one)"
+    return name
 
 
 def _after_head(events: Iterator[Event], head: int, by_tool_use: dict[str, str], spawned: set[str]) -> Iterator[Event]:
