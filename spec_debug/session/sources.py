@@ -218,8 +218,8 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
         sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="gemini-cli")
                                for f in gemini_agents.beside(sources[0].path)]
     else:
-        sources = _without_resumed_copies(_nest_opencode_sub_sessions(_nest_cline_sdk_agents(_nest_kimi_code_agents(
-            _nest_gemini_subagents(_nest_codex_threads(sources))))))
+        sources = _orphans_to_their_copy(_without_resumed_copies(_nest_opencode_sub_sessions(_nest_cline_sdk_agents(_nest_kimi_code_agents(
+            _nest_gemini_subagents(_nest_codex_threads(sources)))))))
     if len(sources) == 1 and sources[0].format == "claude-code" and not sources[0].history_files:
         sources[0].alone = True
     _unique_ids(sources, path)
@@ -1327,6 +1327,40 @@ def _without_resumed_copies(sources: list[SessionSource]) -> list[SessionSource]
             holder = held[holder]
         by_path[holder].history_files.append(copy)
     return [s for s in sources if s.path not in held]
+
+
+def _orphans_to_their_copy(sources: list[SessionSource]) -> list[SessionSource]:
+    """A Claude Code session folder whose trunk is gone (its sub-agent files, read alone: the
+    CLI's cleanup deletes ``<id>.jsonl`` after cleanupPeriodDays and leaves ``<id>/subagents/``,
+    anthropics/claude-code issues #55407, #47717) and a session that copied that trunk's lines
+    (``claude --resume``, whose first line keeps the old sessionId, or /branch's ``forkedFrom``):
+    the copy reads the sub-agents its copied lines started from that folder
+    (``formats.claude_session``), and the folder's files were read a second time as sessions of
+    their own (their commands and errors counted twice). The copy now reads the whole folder
+    (:attr:`SessionSource.history_files`), and its files are no sessions of their own."""
+    orphans: dict[Path, list[SessionSource]] = {}
+    for source in sources:
+        if source.format == "claude-code" and transcript_stem(source.path).startswith("agent-") \
+                and (folder := claude_layout.session_folder_of(source.path)) is not None \
+                and not any(trunk.is_file() for trunk in claude_layout.trunk_candidates(folder)):
+            orphans.setdefault(folder, []).append(source)
+    if not orphans:
+        return sources
+    projects = {folder.parent for folder in orphans}
+    copies: dict[Path, SessionSource] = {}
+    for source in sources:
+        if source.format == "claude-code" and source.path.parent in projects \
+                and not transcript_stem(source.path).startswith("agent-") \
+                and (origin := claude_layout.copied_from(source.path)) is not None \
+                and (folder := source.path.parent / origin) in orphans:
+            # the copy that reads the shared head (a fork of it starts after it: copied_head)
+            if folder not in copies or copies[folder].copied_head and not source.copied_head:
+                copies[folder] = source
+    adopted: set[int] = set()
+    for folder, copy in copies.items():
+        copy.history_files.append(folder.parent / f"{folder.name}.jsonl")
+        adopted.update(id(source) for source in orphans[folder])
+    return [source for source in sources if id(source) not in adopted]
 
 
 def _unique_ids(sources: list[SessionSource], root: Path) -> None:

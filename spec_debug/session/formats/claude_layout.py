@@ -230,6 +230,33 @@ def _names_itself(path: Path) -> bool:
     return False
 
 
+def copied_from(path: Path) -> str | None:
+    """The session whose lines the file starts with, where its first line names it: the
+    ``sessionId`` a resume kept (anthropics/claude-code #4926, #28463), or /branch's
+    ``forkedFrom``; None for a file that names itself alone (its own session, or a
+    ``--fork-session`` copy, which re-stamps the copied lines)."""
+    for index, _lineno, obj in iter_json_records(path, ReadStats()):
+        sid = obj.get("sessionId")
+        if isinstance(sid, str):
+            origin = obj.get("forkedFrom")
+            if isinstance(origin, dict) and isinstance(origin.get("sessionId"), str):
+                sid = origin["sessionId"]
+            return sid if sid and sid != transcript_stem(path) else None
+        if index >= _FIRST_LINES:
+            break
+    return None
+
+
+def session_folder_of(agent_file: Path) -> Path | None:
+    """``<project>/<sessionId>`` for a sub-agent file under a session's ``subagents/`` folder
+    (``<sessionId>/subagents/agent-*.jsonl``, or a Workflow run's ``subagents/workflows/<runId>/``);
+    None for another file."""
+    for folder in list(agent_file.parents)[:3]:
+        if folder.name == "subagents":
+            return folder.parent
+    return None
+
+
 def _conversation(path: Path) -> Iterator[tuple[str, int, int]]:
     """``(uuid, digest of the message, line number)`` of each user and assistant line."""
     for _index, lineno, obj in iter_json_records(path, ReadStats()):

@@ -179,8 +179,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     yield from watch(trunk_events)
     seq_base = cursor.records
     read.add(MAIN_AGENT)
-    # Linked sub-agents breadth first, then any file of the session's own nothing pointed at.
-    leftovers = iter([agent_id for agent_id in own_files if agent_id not in read_elsewhere])
+    # Linked sub-agents breadth first, then any file of the session's own nothing pointed at, then
+    # those of a folder of its history whose trunk is gone (sources._orphans_to_their_copy).
+    adopted = _orphaned(history_files)
+    leftovers = iter([*(agent_id for agent_id in own_files if agent_id not in read_elsewhere),
+                      *(agent_id for agent_id in adopted if agent_id not in files)])
     while True:
         if queue:
             agent_id = queue.popleft()
@@ -188,6 +191,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             agent_id = next((a for a in leftovers if a not in read), None)
             if agent_id is None:
                 break
+            files.setdefault(agent_id, adopted.get(agent_id))
             read.add(agent_id)  # before its run is linked: that queues the run's other agents
             run_id = files[agent_id][2]
             if run_id is not None:
@@ -247,6 +251,19 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
+
+
+def _orphaned(history_files: list[Path]) -> dict[str, tuple[Path, dict, None]]:
+    """The sub-agent files of the sessions in ``history_files`` whose trunk is gone (the folder
+    alone is left: the CLI's cleanup deletes ``<id>.jsonl`` and keeps ``<id>/subagents/``), as
+    :func:`claude_layout.subagent_files` gives them; no Workflow run (its record is that session's)."""
+    found: dict[str, tuple[Path, dict, None]] = {}
+    for session_file in history_files:
+        folder = session_file.parent / transcript_stem(session_file)
+        if not any(trunk.is_file() for trunk in claude_layout.trunk_candidates(folder)):
+            for agent_id, (path, meta, _run) in claude_layout.subagent_files(session_file)[0].items():
+                found.setdefault(agent_id, (path, meta, None))
+    return found
 
 
 def _missing_agent_file(agent_id: str, spawned_in: str, own_id: str, project: Path) -> str:
