@@ -218,8 +218,8 @@ def discover(path: Path, input_format: str | None = None, copies: list[Path] | N
         sources[0].children = [SessionSource(id=transcript_stem(f), path=f, format="gemini-cli")
                                for f in gemini_agents.beside(sources[0].path)]
     else:
-        sources = _orphans_to_their_copy(_without_resumed_copies(_nest_opencode_sub_sessions(_nest_cline_sdk_agents(_nest_kimi_code_agents(
-            _nest_gemini_subagents(_nest_codex_threads(sources)))))))
+        sources = _orphans_to_their_copy(_without_resumed_copies(_nest_opencode_sub_sessions(_nest_cline_sdk_agents(
+            _nest_kimi_code_agents(_nest_gemini_subagents(_nest_codex_threads(sources)))))))
     if len(sources) == 1 and sources[0].format == "claude-code" and not sources[0].history_files:
         sources[0].alone = True
     _unique_ids(sources, path)

@@ -154,8 +154,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                     files[agent_id] = found
             if agent_id in files:
                 enqueue(agent_id)
-            elif agent_id not in cursor.inline_agents \
-                    and (missing := _missing_agent_file(agent_id, spawn.session_id, own_id, trunk.parent)) not in stats.missing_files:
+            elif agent_id not in cursor.inline_agents and (missing := _missing_agent_file(
+                    agent_id, spawn.session_id, own_id, trunk.parent)) not in stats.missing_files:
                 # Referenced but not on disk: keep the node, say so, never fail.
                 stats.missing_files.append(missing)
                 info.status = "missing"
