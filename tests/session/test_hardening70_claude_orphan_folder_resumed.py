@@ -48,6 +48,10 @@ def _agent(project: Path, agent: str, host: str, spawned_by: str | None) -> None
 def _project(tmp_path: Path) -> Path:
     project = tmp_path / "-w"
     _jsonl(project / f"{B}.jsonl", [
+        # what the resumed process writes first, in its own name (a SessionStart hook's progress)
+        {"type": "progress", "uuid": "p-0", "parentUuid": None, "sessionId": B, "cwd": "/w", "version": "2.1.126",
+         "timestamp": "2026-05-01T09:59:59.000Z", "data": {"type": "hook_progress", "hookEvent": "SessionStart",
+                                                           "hookName": "SessionStart:resume", "command": "echo hi"}},
         _line(0, A, "user", "why is the draft acceptance so low on gpu01?"),
         _line(1, A, "assistant", [{"type": "tool_use", "id": "toolu_spawn", "name": "Agent", "input": {
             "description": "check gpu01", "prompt": "check the drafter on gpu01", "subagent_type": "general-purpose"}}]),
@@ -63,7 +67,7 @@ def test_the_resumed_session_reads_the_orphan_folder_once(tmp_path: Path) -> Non
     doc = analyze_path(_project(tmp_path)).to_json()
     assert [s["id"] for s in doc["sessions"]] == [B]
     assert [(a["id"], a["parent"], a["spawned_by"], a["events"]) for a in doc["agents"]] == [
-        ("main", None, None, 4), (LINKED, "main", "toolu_spawn", 3), (LOOSE, None, None, 3)]
+        ("main", None, None, 5), (LINKED, "main", "toolu_spawn", 3), (LOOSE, None, None, 3)]
     assert sorted(c["command"] for c in doc["commands"]) == ["ssh gpu01 nvidia-smi", "ssh gpu02 nvidia-smi"]
     assert doc["stats"]["missing_files"] == 0
 

@@ -234,10 +234,12 @@ def copied_from(path: Path) -> str | None:
     """The session whose lines the file starts with, where its first line names it: the
     ``sessionId`` a resume kept (anthropics/claude-code #4926, #28463), or /branch's
     ``forkedFrom``; None for a file that names itself alone (its own session, or a
-    ``--fork-session`` copy, which re-stamps the copied lines)."""
+    ``--fork-session`` copy, which re-stamps the copied lines). Its first user or assistant line
+    is read: the bookkeeping a resumed process writes first (a SessionStart hook's ``progress``
+    line) names the new session."""
     for index, _lineno, obj in iter_json_records(path, ReadStats()):
         sid = obj.get("sessionId")
-        if isinstance(sid, str):
+        if isinstance(sid, str) and isinstance(obj.get("type"), str) and obj["type"] in _CONVERSATION:
             origin = obj.get("forkedFrom")
             if isinstance(origin, dict) and isinstance(origin.get("sessionId"), str):
                 sid = origin["sessionId"]
