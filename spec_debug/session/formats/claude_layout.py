@@ -351,26 +351,27 @@ def subagent_files(session_file: Path) -> tuple[dict[str, tuple[Path, dict, str 
     return files, by_tool_use, _workflow_runs(folder, run_agents)
 
 
-_PLAIN_AGENT_ID = re.compile(r"[\w-]+")
-
-
-def session_holding(session_file: Path, agent_id: str) -> Path | None:
-    """The other session of ``session_file``'s project whose folder holds the sub-agent
-    ``agent_id`` (``<id>/subagents/**/agent-<agent>.jsonl``, or ``<id>/agent-<agent>.jsonl``),
-    its trunk on disk beside it; None when none does. A copy that re-stamped the sessionId of the
-    lines it copied (``claude --resume A --fork-session``, which /background and /fork run: qlan-ro/
-    mainframe ``docs/research/2026-07-25-todo-246-claude-fork.md``, against CLI 2.1.219) names A
-    nowhere, and the sub-agents A started in those lines sit in A's folder. Looked for only when
-    a sub-agent is not found where its lines point (a glob of the project's folders)."""
-    if not _PLAIN_AGENT_ID.fullmatch(agent_id):
-        return None
+def sessions_holding(session_file: Path) -> dict[str, Path]:
+    """``{agent_id: session file}`` for the sub-agents in the folders of the other sessions of
+    ``session_file``'s project whose trunk is on disk (``<id>/subagents/**/agent-*.jsonl``,
+    ``<id>/agent-*.jsonl``). A copy that re-stamped the sessionId of the lines it copied
+    (``claude --resume A --fork-session``, which /background and /fork run: qlan-ro/mainframe
+    ``docs/research/2026-07-25-todo-246-claude-fork.md``, against CLI 2.1.219) names A nowhere,
+    and the sub-agents A started in those lines sit in A's folder. Listed once, and only when a
+    sub-agent is not found where its lines point."""
     project, own = session_file.parent, transcript_stem(session_file)
-    for pattern in (f"*/subagents/**/agent-{agent_id}.jsonl", f"*/agent-{agent_id}.jsonl"):
+    found: dict[str, Path] = {}
+    trunks: dict[str, bool] = {}
+    for pattern in ("*/subagents/**/agent-*.jsonl", "*/agent-*.jsonl"):
         for path in sorted(_agent_glob(project, pattern)):
             folder = path.relative_to(project).parts[0]
-            if folder != own and any(trunk.is_file() for trunk in trunk_candidates(project / folder)):
-                return project / f"{folder}.jsonl"
-    return None
+            if folder == own:
+                continue
+            if folder not in trunks:
+                trunks[folder] = any(trunk.is_file() for trunk in trunk_candidates(project / folder))
+            if trunks[folder]:
+                found.setdefault(agent_id_of(path), project / f"{folder}.jsonl")
+    return found
 
 
 def _workflow_runs(folder: Path, run_agents: dict[str, list[str]]) -> dict[str, WorkflowRun]:

@@ -23,14 +23,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     is; ``history_files``: other trunks that hold this one's copied history
     (``SessionSource.history_files``), whose folders hold the sub-agents it started. ``alone``:
     the session is read without the others of its project (named alone), whose folders may hold
-    the sub-agents its copied lines started (:func:`claude_layout.session_holding`)."""
+    the sub-agents its copied lines started (:func:`claude_layout.sessions_holding`)."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
     cursor.agent_files = frozenset(files)
     own_files = sorted(files)
     trunk = claude_layout.written_at(path)
     own_id = transcript_stem(trunk)
     borrowed: dict[Path, tuple[dict, dict]] = {}
-    elsewhere: list[Path] = []  # sessions of the project found holding a sub-agent (claude_layout.session_holding)
+    elsewhere: list[Path] = []  # sessions of the project found holding a sub-agent (claude_layout.sessions_holding)
+    beside: dict[str, Path] | None = None  # that listing, made once
 
     def resumed_from(spawn: Spawn) -> Iterator[tuple[dict, dict]]:
         """The sub-agent files, and their ``toolUseId`` links, of the sessions whose copied lines
@@ -81,6 +82,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
             enqueue(agent_id)
 
     def watch(events: Iterator[Event]) -> Iterator[Event]:
+        nonlocal beside
         spawns: list[str] = []
         refs: dict[str, tuple[str, str | None]] = {}
         inline_spawns = cursor.inline_spawns  # (the same dict all along: link_records fills it)
@@ -144,12 +146,15 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
                 info.status = status
             if agent_id not in files and agent_id not in cursor.inline_agents:
                 found = next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)
-                if found is None and alone and not own_id.startswith("agent-") \
-                        and (holder := claude_layout.session_holding(trunk, agent_id)) is not None:
-                    # A fork named alone whose copied lines name only it (--fork-session): the
-                    # sub-agent they started is in the original's folder, beside it (was "missing")
-                    elsewhere.append(holder)
-                    found = next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)
+                if found is None and alone and not own_id.startswith("agent-"):
+                    if beside is None:
+                        beside = claude_layout.sessions_holding(trunk)
+                    if (holder := beside.get(agent_id)) is not None:
+                        # A fork named alone whose copied lines name only it (--fork-session): the
+                        # sub-agent they started is in the original's folder, beside it (was "missing")
+                        if holder not in elsewhere:
+                            elsewhere.append(holder)
+                        found = next((f[agent_id] for f, _ in resumed_from(spawn) if agent_id in f), None)
                 if found is not None:
                     files[agent_id] = found
             if agent_id in files:
