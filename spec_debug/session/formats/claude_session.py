@@ -25,10 +25,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     the session is read without the others of its project (named alone), whose folders may hold
     the sub-agents its copied lines started (:func:`claude_layout.sessions_holding`)."""
     files, by_tool_use, runs = claude_layout.subagent_files(path)
-    cursor.agent_files = frozenset(files)
     own_files = sorted(files)
     trunk = claude_layout.written_at(path)
     own_id = transcript_stem(trunk)
+    cursor.agent_files = frozenset(files) | _history_agents(trunk, history_files, alone)
     borrowed: dict[Path, tuple[dict, dict]] = {}
     elsewhere: list[Path] = []  # sessions of the project found holding a sub-agent (claude_layout.sessions_holding)
     beside: dict[str, Path] | None = None  # that listing, made once
@@ -256,6 +256,20 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, tree: AgentTree, copied_h
     for run_id, run in sorted(runs.items()):  # runs that died before starting an agent, never linked
         if run.status != "unknown" and tree.agents.get(claude_code.WORKFLOW_PREFIX + run_id) is None:
             link_run(run_id, None, None, None)
+
+
+def _history_agents(trunk: Path, history_files: list[Path], alone: bool) -> frozenset[str]:
+    """The sub-agents whose files are in the folders of the sessions this one copied: the trunks
+    of ``history_files``, and, read alone, the session its first line names
+    (:func:`claude_layout.copied_from`). A CLI before 2.1.71 copied each message of a running
+    sub-agent into the trunk (``progress`` lines, :func:`claude_code._progress_copy`), and a
+    resume copied those lines too: with the sub-agent's file in the original's folder, the file is
+    read, not the copy (was the copy: no prompt, no file)."""
+    sessions = list(history_files)
+    if alone and (origin := claude_layout.copied_from(trunk)) and origin not in (".", "..") \
+            and "/" not in origin and "\\" not in origin:
+        sessions.append(trunk.parent / f"{origin}.jsonl")
+    return frozenset(agent_id for session_file in sessions for agent_id in claude_layout.subagent_files(session_file)[0])
 
 
 def _orphaned(history_files: list[Path]) -> dict[str, tuple[Path, dict, None]]:
