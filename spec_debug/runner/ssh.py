@@ -468,8 +468,7 @@ class SSHTransport(Transport):
                                password_source=password_source, name=name, typed_password=typed[-1] if typed else None)
             except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
                 if asked:
-                    raise _AsksAgain(f"{name or destination}: the host asks for a one-time code (or a password) again, "
-                                     "which a kill does not wait for") from None
+                    raise _AsksAgain(f"{name or destination}: the host asks for a one-time code (or a password) again") from None
                 raise
 
         with opening_connection():
@@ -895,6 +894,13 @@ class SSHTransport(Transport):
         said = (lost.hint or "").removesuffix("a remote process may still be running").rstrip("; ")
         hint = f"{said}; " if said else ""
         stopped = self._stop_left_behind(pid)
+        if isinstance(stopped, _AsksAgain):
+            if said == "the host rebooted, sshd restarted or the network dropped":
+                # It answered a new connection (and asked a question): it did not reboot.
+                hint = (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
+                        "was killed, e.g. by the OOM killer, or the network dropped a moment), not the host; ")
+            hint += f"{stopped.message.removeprefix(self.host + ': ')}, which stopping the step's command does not wait for; "
+            stopped = None
         if stopped is not None:
             if said == "the host rebooted, sshd restarted or the network dropped":
                 # It answered a new connection and ran the check: it did not reboot.
@@ -1078,9 +1084,10 @@ class SSHTransport(Transport):
             return self._lost("during command")
         return _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
 
-    def _stop_left_behind(self, pid: int) -> bool | None:
+    def _stop_left_behind(self, pid: int) -> "bool | _AsksAgain | None":
         """Whether the command of a step whose connection dropped was stopped over a new one
-        (False: it had ended already), None where that could not be done or told.
+        (False: it had ended already), None where that could not be done or told, _AsksAgain
+        where the new login asked a question (a one-time code): it asks nobody, as the kill's.
 
         sshd's session process dying (the OOM killer picks it, a network blip, `kill` of the
         wrong sshd) leaves the command running under init, holding its GPUs and port, while the
@@ -1097,7 +1104,11 @@ class SSHTransport(Transport):
         script = WITH_STANDARD_PATH + _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
         try:
             with abandoned_after(_STOP_LEFT_BEHIND_CONNECT_S):
-                second = self._reconnect()
+                # Asking nobody: a one-time code's prompt came up in the middle of the run (other
+                # hosts printing) for the bound's 5 s, and a code cannot be reused.
+                second = (self._reconnect_unasked or self._reconnect)()
+        except _AsksAgain as exc:
+            return exc
         except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return None
         try:
@@ -1139,7 +1150,7 @@ class SSHTransport(Transport):
                 second = (self._reconnect_unasked or self._reconnect)()
         except _AsksAgain as exc:
             return self._second_connection_failed(
-                exc.message.removeprefix(self.host + ": "),
+                exc.message.removeprefix(self.host + ": ") + ", which a kill does not wait for",
                 hint="kill the step's processes on the host by hand (its record says how to find them), or raise MaxSessions "
                 "in sshd_config so that a kill fits beside a step on the run's own connection")
         except SpecDebugError as exc:
