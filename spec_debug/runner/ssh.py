@@ -757,8 +757,8 @@ class SSHTransport(Transport):
             except ConnectionLostError as lost:
                 raise self._left_behind(lost, command, header.pid, time.monotonic() - started, in_args) from None
             except (paramiko.SSHException, EOFError, OSError) as exc:
-                lost = self._lost("during command" + _cause(exc))
-                raise self._left_behind(lost, command, header.pid, time.monotonic() - started, in_args) from None
+                dropped = self._lost("during command" + _cause(exc))
+                raise self._left_behind(dropped, command, header.pid, time.monotonic() - started, in_args) from None
             finally:
                 header.finish()
                 stderr_header.finish()
@@ -1740,11 +1740,14 @@ class _PidHeader:
 
     def _take_early_pid(self) -> None:
         """The pid of the early line, which leaves the held-back output (whole lines only)."""
-        start = self._pending.find(self._early)
+        early = self._early
+        if early is None:
+            return
+        start = self._pending.find(early)
         end = self._pending.find(b"\n", start) if start >= 0 else -1
         if end < 0:
             return
-        digits = bytes(self._pending[start + len(self._early) : end])
+        digits = bytes(self._pending[start + len(early) : end])
         if self._pid is None and digits.isdigit():
             self._pid = int(digits)
         del self._pending[start : end + 1]
