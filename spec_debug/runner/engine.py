@@ -814,6 +814,11 @@ class Run:
                 left_running = getattr(exc, "left_running", None)  # timed out, the kill not sent: ssh.py
                 if left_running is not None:
                     exc.cut_short["left_running"] = self._left_running_record(left_running)  # type: ignore[attr-defined]
+                if getattr(exc, "timed_out", False):
+                    # It ran for its whole timeout and its kill did not reach the host (ssh.py,
+                    # _not_killed): "error" (shown "could not run") hid the timeout, where a
+                    # timed-out step whose pid never came, as unkilled, says "timeout".
+                    exc.cut_short["status"] = "timeout"  # type: ignore[attr-defined]
                 raise
             # Ended by the interrupt's kill (or so close to it that the two cannot be told apart):
             # a pass of its expectations read a log cut short (`not_contains: CUDA out of memory`

@@ -713,6 +713,9 @@ class SSHTransport(Transport):
                             # that went silent or dropped: the engine's SD002 or SD005
                             not_killed.host_answered = (  # type: ignore[attr-defined]
                                 getattr(killed, "host_answered", False) and self._connection.transport.is_active())
+                            # The step timed out: its record says so (engine, _execute); the kill
+                            # that did not reach the host is the host's error and left_running.
+                            not_killed.timed_out = True  # type: ignore[attr-defined]
                             raise not_killed
                         # Ctrl-C: the step ends as interrupted, but its record says it was not
                         # killed and where to find it (a refused kill connection, a lost host).
