@@ -95,6 +95,10 @@ _KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
 # stop the command it left running (_stop_left_behind): a few seconds, never the whole
 # ConnectTimeout of a host that went down.
 _STOP_LEFT_BEHIND_CONNECT_S = 5.0
+# How long a step must have printed nothing before its lost connection through jump hosts that
+# stayed up is said to be a quiet tunnel closed (_through_a_quiet_tunnel): a drop in mid-output
+# is something else.
+_QUIET_TUNNEL_S = 2.0
 
 # After the KILL, how long the kill script waits for the tree to be gone before it names what
 # is left: a process waiting in the kernel (state D: nvidia-smi on a GPU after an Xid error, df
@@ -1012,8 +1016,32 @@ class SSHTransport(Transport):
         if channel.status_event.is_set() and channel.exit_status >= 0:
             return CommandOutcome(exit_code=channel.exit_status, duration_s=duration)
         if self._connection_going_down():
-            raise self._lost("during command")
+            raise self._through_a_quiet_tunnel(self._lost("during command"),
+                                               time.monotonic() - max(started, stdout.written_at, stderr.written_at))
         raise self._closed_under_command(stdout.pid, time.monotonic() - max(started, stdout.written_at, stderr.written_at))
+
+    def _through_a_quiet_tunnel(self, lost: ConnectionLostError, silent_s: float) -> ConnectionLostError:
+        """`lost`, said to be its jump host's forwarded connection ending, where the step printed
+        nothing for a while before it and every jump host stayed up.
+
+        A bastion's `ChannelTimeout direct-tcpip=15m` (OpenSSH 9.2+, sshd_config(5)) closes the
+        forwarded connection to the host behind it once nothing crosses it for that long: a quiet
+        step (a benchmark that reports at the end) lost its connection, and the hint guessed the
+        host's sshd session had been OOM-killed. ServerAliveInterval keeps the tunnel busy."""
+        via = self._connection.via
+        if not via or silent_s < _QUIET_TUNNEL_S or lost.message != f"{self.host}: SSH connection lost during command" \
+                or dropped_hop(via, within_s=0) is not None:
+            return lost  # no jump host; output until the end; silent, a ProxyCommand or a hop down: _lost said it
+        jump = via[-1].target.alias
+        return ConnectionLostError(
+            f"{lost.message}: the connection through jump host {jump} ended after about {max(1, round(silent_s)):g} s "
+            f"without traffic, while {jump} stayed up",
+            hint=f"{jump}'s sshd may close forwarded connections that carry nothing for a while (sshd_config ChannelTimeout "
+            f"direct-tcpip=..., OpenSSH 9.2+; `sshd -T | grep -i channeltimeout` on {jump} shows it): set ServerAliveInterval "
+            f"for {self.host} in your ssh config below that time (its keepalives cross the jump host), or have the step print "
+            f"progress; else {self.host}'s sshd session ended (the OOM killer?) or the network dropped; "
+            "a remote process may still be running",
+        )
 
     def _closed_under_command(self, pid: int | None, silent_s: float) -> TransportError:
         """sshd closed the command's channel while the command ran, the connection up.
