@@ -1021,26 +1021,34 @@ class SSHTransport(Transport):
         raise self._closed_under_command(stdout.pid, time.monotonic() - max(started, stdout.written_at, stderr.written_at))
 
     def _through_a_quiet_tunnel(self, lost: ConnectionLostError, silent_s: float) -> ConnectionLostError:
-        """`lost`, said to be its jump host's forwarded connection ending, where the step printed
-        nothing for a while before it and every jump host stayed up.
+        """`lost`, said to be a jump host's forwarded connection ending, where the step printed
+        nothing for a while before it and that jump host stayed up.
 
         A bastion's `ChannelTimeout direct-tcpip=15m` (OpenSSH 9.2+, sshd_config(5)) closes the
-        forwarded connection to the host behind it once nothing crosses it for that long: a quiet
-        step (a benchmark that reports at the end) lost its connection, and the hint guessed the
-        host's sshd session had been OOM-killed. ServerAliveInterval keeps the tunnel busy."""
+        forwarded connection to the host behind it (or to the next jump host of a chain) once
+        nothing crosses it for that long: a quiet step (a benchmark that reports at the end) lost
+        its connection, and the hint guessed the host's sshd session had been OOM-killed, or the
+        next jump host had rebooted. ServerAliveInterval keeps the tunnel busy."""
         via = self._connection.via
-        if not via or silent_s < _QUIET_TUNNEL_S or lost.message != f"{self.host}: SSH connection lost during command" \
-                or dropped_hop(via, within_s=0) is not None:
-            return lost  # no jump host; output until the end; silent, a ProxyCommand or a hop down: _lost said it
-        jump = via[-1].target.alias
+        if not via or silent_s < _QUIET_TUNNEL_S:
+            return lost  # no jump host; output until the end
+        down = dropped_hop(via, within_s=0)
+        cut = len(via) if down is None else via.index(down)  # the first connection that ended: the host's, or a hop's
+        plain = f"{self.host}: SSH connection lost during command"
+        said = plain if down is None else f"{plain}: its jump host {down.target.alias} dropped the connection"
+        if cut == 0 or lost.message != said:
+            return lost  # the first jump host itself went down; silent, or a ProxyCommand: _lost said it
+        jump = via[cut - 1].target.alias
+        beyond = self.host if down is None else down.target.alias
+        otherwise = (f"{self.host}'s sshd session ended (the OOM killer?) or the network dropped" if down is None
+                     else f"{beyond} went down or the network to it dropped")
         return ConnectionLostError(
-            f"{lost.message}: the connection through jump host {jump} ended after about {max(1, round(silent_s)):g} s "
-            f"without traffic, while {jump} stayed up",
+            f"{plain}: the connection through jump host {jump}{'' if down is None else f' to {beyond}'} ended after about "
+            f"{max(1, round(silent_s)):g} s without traffic, while {jump} stayed up",
             hint=f"{jump}'s sshd may close forwarded connections that carry nothing for a while (sshd_config ChannelTimeout "
             f"direct-tcpip=..., OpenSSH 9.2+; `sshd -T | grep -i channeltimeout` on {jump} shows it): set ServerAliveInterval "
             f"for {self.host} in your ssh config below that time (its keepalives cross the jump host), or have the step print "
-            f"progress; else {self.host}'s sshd session ended (the OOM killer?) or the network dropped; "
-            "a remote process may still be running",
+            f"progress; else {otherwise}; a remote process may still be running",
         )
 
     def _closed_under_command(self, pid: int | None, silent_s: float) -> TransportError:

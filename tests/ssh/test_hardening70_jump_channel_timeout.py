@@ -1,4 +1,4 @@
-"""A quiet step cut off by its jump host's ChannelTimeout is said to be, not an OOM-killed session.
+"""A quiet step cut off by a jump host's ChannelTimeout is said to be, not an OOM-killed session or a rebooted hop.
 
 A bastion hardened with `ChannelTimeout direct-tcpip=15m` (OpenSSH 9.2+, sshd_config(5): "close
 the channel after it has been inactive for the specified time") closes the forwarded connection
@@ -76,6 +76,39 @@ def test_a_quiet_step_cut_by_the_jump_hosts_channel_timeout_names_it(
 
     # The hint's fix: keepalives through the tunnel, and the same step runs to its end.
     client.alias("gpu70", host, ProxyJump="bastion70", ServerAliveInterval=1)
+    done, record = _run(client, tmp_path / "again")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert by_id(record, "gpu70")["bench"]["stdout"] == "done\n", record["steps"]
+
+
+def test_a_quiet_step_behind_a_chain_names_the_jump_host_whose_tunnel_closed_not_the_next_as_rebooted(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    """`ProxyJump login70,node70`: login70's ChannelTimeout closes its tunnel to node70, whose
+    connection then ends; the run said "its jump host node70 dropped the connection" and "node70
+    rebooted, its sshd restarted or the network to it dropped", while node70 was fine."""
+    login = sshd_factory("h70login", extra_config="ChannelTimeout direct-tcpip=3s\n")
+    node = sshd_factory("h70node")
+    host = sshd_factory("h70gpu")
+    for server in (login, node, host):
+        client.trust(server)
+    client.alias("login70", login)
+    client.alias("node70", node)
+    client.alias("gpu70", host, ProxyJump="login70,node70")
+    done, record = _run(client, tmp_path)
+    said = done.stdout + done.stderr
+    assert done.returncode == 3, said
+    bench = by_id(record, "gpu70")["bench"]
+    assert bench["message"].startswith(
+        "gpu70: SSH connection lost during command: the connection through jump host login70 to node70 ended after about "), bench
+    assert bench["message"].endswith(" s without traffic, while login70 stayed up"), bench
+    hint = record["hosts"][0]["hint"]
+    assert hint.startswith("login70's sshd may close forwarded connections that carry nothing for a while (sshd_config "
+                           "ChannelTimeout direct-tcpip=..., OpenSSH 9.2+; `sshd -T | grep -i channeltimeout` on login70 shows "
+                           "it): set ServerAliveInterval for gpu70 in your ssh config below that time"), hint
+    assert "; else node70 went down or the network to it dropped; " in hint and "rebooted" not in hint, hint
+
+    client.alias("gpu70", host, ProxyJump="login70,node70", ServerAliveInterval=1)
     done, record = _run(client, tmp_path / "again")
     assert done.returncode == 0, done.stdout + done.stderr
     assert by_id(record, "gpu70")["bench"]["stdout"] == "done\n", record["steps"]
