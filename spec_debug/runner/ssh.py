@@ -1021,8 +1021,8 @@ class SSHTransport(Transport):
         raise self._closed_under_command(stdout.pid, time.monotonic() - max(started, stdout.written_at, stderr.written_at))
 
     def _through_a_quiet_tunnel(self, lost: ConnectionLostError, silent_s: float) -> ConnectionLostError:
-        """`lost`, said to be a jump host's forwarded connection ending, where the step printed
-        nothing for a while before it and that jump host stayed up.
+        """`lost`, said to be a jump host's forwarded connection (or a ProxyCommand's tunnel)
+        ending, where the step printed nothing for a while before it and that jump host stayed up.
 
         A bastion's `ChannelTimeout direct-tcpip=15m` (OpenSSH 9.2+, sshd_config(5)) closes the
         forwarded connection to the host behind it (or to the next jump host of a chain) once
@@ -1030,11 +1030,25 @@ class SSHTransport(Transport):
         its connection, and the hint guessed the host's sshd session had been OOM-killed, or the
         next jump host had rebooted. ServerAliveInterval keeps the tunnel busy."""
         via = self._connection.via
-        if not via or silent_s < _QUIET_TUNNEL_S:
-            return lost  # no jump host; output until the end
+        plain = f"{self.host}: SSH connection lost during command"
+        if silent_s < _QUIET_TUNNEL_S:
+            return lost  # output until the end
+        if not via:
+            if lost.message != plain or not self._connection.target.proxy_command:
+                return lost  # no tunnel; silent, or a ProxyCommand that failed (failed_proxy): _lost said it
+            # A ProxyCommand that said nothing (an `ssh -W` whose bastion closed the forwarded
+            # connection exits 0 silently; so may a cloud session at its idle timeout).
+            return ConnectionLostError(
+                f"{plain}: the connection through its ProxyCommand ended after about {max(1, round(silent_s)):g} s without "
+                "traffic",
+                hint="the tunnel the ProxyCommand makes may close once nothing crosses it for a while (under `ssh -W`, the "
+                "bastion's sshd_config ChannelTimeout direct-tcpip=..., OpenSSH 9.2+; a cloud session's idle timeout): set "
+                f"ServerAliveInterval for {self.host} in your ssh config below that time (its keepalives cross the tunnel), "
+                f"or have the step print progress; else {self.host}'s sshd session ended (the OOM killer?) or the network "
+                "dropped; a remote process may still be running",
+            )
         down = dropped_hop(via, within_s=0)
         cut = len(via) if down is None else via.index(down)  # the first connection that ended: the host's, or a hop's
-        plain = f"{self.host}: SSH connection lost during command"
         said = plain if down is None else f"{plain}: its jump host {down.target.alias} dropped the connection"
         if cut == 0 or lost.message != said:
             return lost  # the first jump host itself went down; silent, or a ProxyCommand: _lost said it

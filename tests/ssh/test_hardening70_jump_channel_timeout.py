@@ -63,7 +63,7 @@ def test_a_quiet_step_cut_by_the_jump_hosts_channel_timeout_names_it(
         "gpu70: SSH connection lost during command: the connection through jump host bastion70 ended after about "), bench
     assert bench["message"].endswith(" s without traffic, while bastion70 stayed up"), bench
     seconds = float(bench["message"].split("ended after about ")[1].split(" s ")[0])
-    assert 3 <= seconds <= 5, bench["message"]
+    assert 2 <= seconds <= 5, bench["message"]  # sshd checks its timeouts about once a second
     hint = record["hosts"][0]["hint"]
     assert hint.startswith(
         "bastion70's sshd may close forwarded connections that carry nothing for a while (sshd_config ChannelTimeout "
@@ -109,6 +109,37 @@ def test_a_quiet_step_behind_a_chain_names_the_jump_host_whose_tunnel_closed_not
     assert "; else node70 went down or the network to it dropped; " in hint and "rebooted" not in hint, hint
 
     client.alias("gpu70", host, ProxyJump="login70,node70", ServerAliveInterval=1)
+    done, record = _run(client, tmp_path / "again")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert by_id(record, "gpu70")["bench"]["stdout"] == "done\n", record["steps"]
+
+
+def test_a_quiet_step_through_a_proxy_command_ssh_w_names_the_quiet_tunnel(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    """`ProxyCommand ssh -W %h:%p bastion`: the bastion's ChannelTimeout ends `ssh -W` silently
+    (exit 0), and the run blamed the host's sshd session (the OOM killer)."""
+    bastion = sshd_factory("h70wbastion", extra_config="ChannelTimeout direct-tcpip=3s\n")
+    host = sshd_factory("h70wgpu")
+    client.trust(bastion)
+    client.trust(host)
+    client.alias("bastion70", bastion)
+    proxy = f"ssh -F {client.config} -W %h:%p bastion70"
+    client.alias("gpu70", host, ProxyCommand=proxy)
+    done, record = _run(client, tmp_path)
+    said = done.stdout + done.stderr
+    assert done.returncode == 3, said
+    bench = by_id(record, "gpu70")["bench"]
+    assert bench["message"].startswith(
+        "gpu70: SSH connection lost during command: the connection through its ProxyCommand ended after about "), bench
+    assert bench["message"].endswith(" s without traffic"), bench
+    hint = record["hosts"][0]["hint"]
+    assert hint.startswith("the tunnel the ProxyCommand makes may close once nothing crosses it for a while (under `ssh -W`, "
+                           "the bastion's sshd_config ChannelTimeout direct-tcpip=..., OpenSSH 9.2+; a cloud session's idle "
+                           "timeout): set ServerAliveInterval for gpu70 in your ssh config below that time"), hint
+    assert "OOM killer, or the network dropped a moment), not the host" not in hint, hint
+
+    client.alias("gpu70", host, ProxyCommand=proxy, ServerAliveInterval=1)
     done, record = _run(client, tmp_path / "again")
     assert done.returncode == 0, done.stdout + done.stderr
     assert by_id(record, "gpu70")["bench"]["stdout"] == "done\n", record["steps"]
