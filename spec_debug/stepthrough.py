@@ -233,6 +233,9 @@ class TerminalGate(StepGate):
             "timeout": "[red]timed out[/] and was stopped.",
             "skipped": "[blue]skipped[/].",
         }[result.status]
+        if result.status == "timeout" and result.left_running is not None:
+            # Its kill did not reach the host, or it had no pid to kill: "and was stopped" was not so.
+            words = "[red]timed out[/] and may still be running."
         if result.status == "failed" and result.message:
             # The message says what failed; "an expectation did not hold" was wrong for a step
             # with no expect: at all, which fails on its exit code alone.

@@ -261,7 +261,7 @@ class Run:
                 # than let them run on unrecorded, then let the CLI say why.
                 out_of_space = isinstance(exc, RecordWriteError) and exc.out_of_space
                 self.interrupt(_without_kept(exc.message) if out_of_space else exc.message.splitlines()[0])
-                if out_of_space:
+                if out_of_space and isinstance(exc, RecordWriteError):
                     self._wait_for_hosts_to_stop(set(futures))
                     self._save_cut(exc, aborted=True)
                 raise
@@ -627,7 +627,7 @@ class Run:
             if exc.step_only:
                 # Only this step's channel was closed (ChannelTimeout): the connection serves the
                 # host's other steps, which still have their diagnostics to give.
-                findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[errored.message],
+                findings = self._clean_findings([runner_finding("SD003", host=host, step=step.id, evidence=[errored.message or ""],
                                                                 hint=exc.hint)])
             if self.options.gate is not None:
                 # Step-through: the step the user just said "run" to gets its "→ step" line as
@@ -814,6 +814,11 @@ class Run:
                 left_running = getattr(exc, "left_running", None)  # timed out, the kill not sent: ssh.py
                 if left_running is not None:
                     exc.cut_short["left_running"] = self._left_running_record(left_running)  # type: ignore[attr-defined]
+                if getattr(exc, "timed_out", False):
+                    # It ran for its whole timeout and its kill did not reach the host (ssh.py,
+                    # _not_killed): "error" (shown "could not run") hid the timeout, where a
+                    # timed-out step whose pid never came, as unkilled, says "timeout".
+                    exc.cut_short["status"] = "timeout"  # type: ignore[attr-defined]
                 raise
             # Ended by the interrupt's kill (or so close to it that the two cannot be told apart):
             # a pass of its expectations read a log cut short (`not_contains: CUDA out of memory`
@@ -1190,8 +1195,8 @@ def _signals_queued() -> Iterator[list[BaseException]]:
                 signal.signal(signum, queue)
         yield queued
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 GLOB_TIMEOUT_S = 60.0

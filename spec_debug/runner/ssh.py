@@ -95,6 +95,10 @@ _KILL_CONNECT_AFTER_INTERRUPT_S = 2.0
 # stop the command it left running (_stop_left_behind): a few seconds, never the whole
 # ConnectTimeout of a host that went down.
 _STOP_LEFT_BEHIND_CONNECT_S = 5.0
+# How long a step must have printed nothing before its lost connection through jump hosts that
+# stayed up is said to be a quiet tunnel closed (_through_a_quiet_tunnel): a drop in mid-output
+# is something else.
+_QUIET_TUNNEL_S = 2.0
 
 # After the KILL, how long the kill script waits for the tree to be gone before it names what
 # is left: a process waiting in the kernel (state D: nvidia-smi on a GPU after an Xid error, df
@@ -468,8 +472,7 @@ class SSHTransport(Transport):
                                password_source=password_source, name=name, typed_password=typed[-1] if typed else None)
             except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
                 if asked:
-                    raise _AsksAgain(f"{name or destination}: the host asks for a one-time code (or a password) again, "
-                                     "which a kill does not wait for") from None
+                    raise _AsksAgain(f"{name or destination}: the host asks for a one-time code (or a password) again") from None
                 raise
 
         with opening_connection():
@@ -714,6 +717,9 @@ class SSHTransport(Transport):
                             # that went silent or dropped: the engine's SD002 or SD005
                             not_killed.host_answered = (  # type: ignore[attr-defined]
                                 getattr(killed, "host_answered", False) and self._connection.transport.is_active())
+                            # The step timed out: its record says so (engine, _execute); the kill
+                            # that did not reach the host is the host's error and left_running.
+                            not_killed.timed_out = True  # type: ignore[attr-defined]
                             raise not_killed
                         # Ctrl-C: the step ends as interrupted, but its record says it was not
                         # killed and where to find it (a refused kill connection, a lost host).
@@ -758,8 +764,8 @@ class SSHTransport(Transport):
             except ConnectionLostError as lost:
                 raise self._left_behind(lost, command, header.pid, time.monotonic() - started, in_args) from None
             except (paramiko.SSHException, EOFError, OSError) as exc:
-                lost = self._lost("during command" + _cause(exc))
-                raise self._left_behind(lost, command, header.pid, time.monotonic() - started, in_args) from None
+                dropped = self._lost("during command" + _cause(exc))
+                raise self._left_behind(dropped, command, header.pid, time.monotonic() - started, in_args) from None
             finally:
                 header.finish()
                 stderr_header.finish()
@@ -895,6 +901,13 @@ class SSHTransport(Transport):
         said = (lost.hint or "").removesuffix("a remote process may still be running").rstrip("; ")
         hint = f"{said}; " if said else ""
         stopped = self._stop_left_behind(pid)
+        if isinstance(stopped, _AsksAgain):
+            if said == "the host rebooted, sshd restarted or the network dropped":
+                # It answered a new connection (and asked a question): it did not reboot.
+                hint = (f"{self.host} took a new connection at once: the step's SSH session ended (sshd's session process "
+                        "was killed, e.g. by the OOM killer, or the network dropped a moment), not the host; ")
+            hint += f"{stopped.message.removeprefix(self.host + ': ')}, which stopping the step's command does not wait for; "
+            stopped = None
         if stopped is not None:
             if said == "the host rebooted, sshd restarted or the network dropped":
                 # It answered a new connection and ran the check: it did not reboot.
@@ -1003,8 +1016,54 @@ class SSHTransport(Transport):
         if channel.status_event.is_set() and channel.exit_status >= 0:
             return CommandOutcome(exit_code=channel.exit_status, duration_s=duration)
         if self._connection_going_down():
-            raise self._lost("during command")
+            raise self._through_a_quiet_tunnel(self._lost("during command"),
+                                               time.monotonic() - max(started, stdout.written_at, stderr.written_at))
         raise self._closed_under_command(stdout.pid, time.monotonic() - max(started, stdout.written_at, stderr.written_at))
+
+    def _through_a_quiet_tunnel(self, lost: ConnectionLostError, silent_s: float) -> ConnectionLostError:
+        """`lost`, said to be a jump host's forwarded connection (or a ProxyCommand's tunnel)
+        ending, where the step printed nothing for a while before it and that jump host stayed up.
+
+        A bastion's `ChannelTimeout direct-tcpip=15m` (OpenSSH 9.2+, sshd_config(5)) closes the
+        forwarded connection to the host behind it (or to the next jump host of a chain) once
+        nothing crosses it for that long: a quiet step (a benchmark that reports at the end) lost
+        its connection, and the hint guessed the host's sshd session had been OOM-killed, or the
+        next jump host had rebooted. ServerAliveInterval keeps the tunnel busy."""
+        via = self._connection.via
+        plain = f"{self.host}: SSH connection lost during command"
+        if silent_s < _QUIET_TUNNEL_S:
+            return lost  # output until the end
+        if not via:
+            if lost.message != plain or not self._connection.target.proxy_command:
+                return lost  # no tunnel; silent, or a ProxyCommand that failed (failed_proxy): _lost said it
+            # A ProxyCommand that said nothing (an `ssh -W` whose bastion closed the forwarded
+            # connection exits 0 silently; so may a cloud session at its idle timeout).
+            return ConnectionLostError(
+                f"{plain}: the connection through its ProxyCommand ended after about {max(1, round(silent_s)):g} s without "
+                "traffic",
+                hint="the tunnel the ProxyCommand makes may close once nothing crosses it for a while (under `ssh -W`, the "
+                "bastion's sshd_config ChannelTimeout direct-tcpip=..., OpenSSH 9.2+; a cloud session's idle timeout): set "
+                f"ServerAliveInterval for {self.host} in your ssh config below that time (its keepalives cross the tunnel), "
+                f"or have the step print progress; else {self.host}'s sshd session ended (the OOM killer?) or the network "
+                "dropped; a remote process may still be running",
+            )
+        down = dropped_hop(via, within_s=0)
+        cut = len(via) if down is None else via.index(down)  # the first connection that ended: the host's, or a hop's
+        said = plain if down is None else f"{plain}: its jump host {down.target.alias} dropped the connection"
+        if cut == 0 or lost.message != said:
+            return lost  # the first jump host itself went down; silent, or a ProxyCommand: _lost said it
+        jump = via[cut - 1].target.alias
+        beyond = self.host if down is None else down.target.alias
+        otherwise = (f"{self.host}'s sshd session ended (the OOM killer?) or the network dropped" if down is None
+                     else f"{beyond} went down or the network to it dropped")
+        return ConnectionLostError(
+            f"{plain}: the connection through jump host {jump}{'' if down is None else f' to {beyond}'} ended after about "
+            f"{max(1, round(silent_s)):g} s without traffic, while {jump} stayed up",
+            hint=f"{jump}'s sshd may close forwarded connections that carry nothing for a while (sshd_config ChannelTimeout "
+            f"direct-tcpip=..., OpenSSH 9.2+; `sshd -T | grep -i channeltimeout` on {jump} shows it): set ServerAliveInterval "
+            f"for {self.host} in your ssh config below that time (its keepalives cross the jump host), or have the step print "
+            f"progress; else {otherwise}; a remote process may still be running",
+        )
 
     def _closed_under_command(self, pid: int | None, silent_s: float) -> TransportError:
         """sshd closed the command's channel while the command ran, the connection up.
@@ -1078,9 +1137,10 @@ class SSHTransport(Transport):
             return self._lost("during command")
         return _run_kill_script(channel, script, host=self.host, via_sh=self._via_sh)
 
-    def _stop_left_behind(self, pid: int) -> bool | None:
+    def _stop_left_behind(self, pid: int) -> "bool | _AsksAgain | None":
         """Whether the command of a step whose connection dropped was stopped over a new one
-        (False: it had ended already), None where that could not be done or told.
+        (False: it had ended already), None where that could not be done or told, _AsksAgain
+        where the new login asked a question (a one-time code): it asks nobody, as the kill's.
 
         sshd's session process dying (the OOM killer picks it, a network blip, `kill` of the
         wrong sshd) leaves the command running under init, holding its GPUs and port, while the
@@ -1097,7 +1157,11 @@ class SSHTransport(Transport):
         script = WITH_STANDARD_PATH + _KILL_SCRIPT.format(pid=pid, rounds=int(_KILL_GRACE_S / 0.1), reap_rounds=int(_REAP_AFTER_KILL_S / 0.1))
         try:
             with abandoned_after(_STOP_LEFT_BEHIND_CONNECT_S):
-                second = self._reconnect()
+                # Asking nobody: a one-time code's prompt came up in the middle of the run (other
+                # hosts printing) for the bound's 5 s, and a code cannot be reused.
+                second = (self._reconnect_unasked or self._reconnect)()
+        except _AsksAgain as exc:
+            return exc
         except (SpecDebugError, paramiko.SSHException, EOFError, OSError):
             return None
         try:
@@ -1139,7 +1203,7 @@ class SSHTransport(Transport):
                 second = (self._reconnect_unasked or self._reconnect)()
         except _AsksAgain as exc:
             return self._second_connection_failed(
-                exc.message.removeprefix(self.host + ": "),
+                exc.message.removeprefix(self.host + ": ") + ", which a kill does not wait for",
                 hint="kill the step's processes on the host by hand (its record says how to find them), or raise MaxSessions "
                 "in sshd_config so that a kill fits beside a step on the run's own connection")
         except SpecDebugError as exc:
@@ -1729,11 +1793,14 @@ class _PidHeader:
 
     def _take_early_pid(self) -> None:
         """The pid of the early line, which leaves the held-back output (whole lines only)."""
-        start = self._pending.find(self._early)
+        early = self._early
+        if early is None:
+            return
+        start = self._pending.find(early)
         end = self._pending.find(b"\n", start) if start >= 0 else -1
         if end < 0:
             return
-        digits = bytes(self._pending[start + len(self._early) : end])
+        digits = bytes(self._pending[start + len(early) : end])
         if self._pid is None and digits.isdigit():
             self._pid = int(digits)
         del self._pending[start : end + 1]

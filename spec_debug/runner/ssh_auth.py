@@ -457,6 +457,15 @@ def _try_key(
             f"(a one-time code or password), but {refused[0]}",
             hint=refused[1],
         )
+    if remaining and remaining[0] == "password":
+        # `AuthenticationMethods publickey,password` with no password to send (--batch, none in
+        # the inventory): "password second factors are supported ...; use a key-only account"
+        # named as supported the very login that was refused, and not how to give the password.
+        where = f"{target.user}@{target.address}"
+        raise AuthenticationError(
+            f"{target.alias}: {where} accepted the key ({label}) and then asks for a password, {_no_password(target, options)}",
+            hint=_password_hint(target, options, "use an account that logs in with a key alone"),
+        )
     if remaining:
         raise AuthenticationError(
             f"{target.alias}: server wants a second factor after the key ({', '.join(remaining)})",

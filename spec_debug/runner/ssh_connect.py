@@ -23,6 +23,7 @@ import copy
 import logging
 import threading
 from dataclasses import replace
+from functools import partial
 
 import paramiko
 
@@ -213,7 +214,7 @@ def _open(
                 if options.known_hosts is not None:
                     hop_target = replace(hop_target, known_hosts_files=(str(options.known_hosts),), global_known_hosts_files=())
                 gateway = via[-1]
-                via.append(Connection(hop_target, _handshake_retrying(hop_target, lambda t=hop_target, g=gateway: _jump_channel(g, t), options)))
+                via.append(Connection(hop_target, _handshake_retrying(hop_target, partial(_jump_channel, gateway, hop_target), options)))
             gateway = via[-1]
             transport = _handshake_retrying(target, lambda: _jump_channel(gateway, target), options)
         elif target.proxy_command:
@@ -222,8 +223,8 @@ def _open(
             transport = _handshake_retrying(target, lambda: _tcp_connect(target), options)
         return Connection(target, transport, via)
     except BaseException as exc:
-        for hop in reversed(via):
-            hop.close()
+        for opened in reversed(via):
+            opened.close()
         if isinstance(exc, Exception) and threading.get_ident() in _ABANDONED:
             raise ConnectAbandoned(f"{target.alias}: connection abandoned: the run was interrupted") from None
         raise

@@ -204,7 +204,7 @@ def test_a_step_that_times_out_on_a_frozen_host_is_not_said_to_be_killed(
     steps = steps_of(record, name)
     assert steps["env"]["status"] == "passed" and "after" not in steps
     bench = steps["bench"]
-    assert bench["status"] == "error" and bench["message"] == f"{name}: {said}"
+    assert bench["status"] == "timeout" and bench["message"] == f"{name}: {said}"  # it timed out; the host is lost (hardening70)
     assert bench["stdout"] == "warmup done\n" and bench["duration_s"] >= 2
     assert "process tree killed" not in json.dumps(record) and "process tree killed" not in result.stderr
     assert [f["code"] for f in record["findings"] if f["host"] == name] == ["SD005"]
