@@ -272,7 +272,25 @@ def _load_or_near_concept(argument: str):
         if near:
             said = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`"
             exc.hint = f"{said}; {exc.hint}" if exc.hint else said
+        elif ": no playbook file " in exc.message and (exc.hint or "").startswith(_PLAYBOOK_LIST) and _a_word(argument):
+            # Nothing near the word (`explain help`, `explain gpu`, `explain SD8`): the loader's
+            # hint, the shipped playbooks alone, told a newcomer the topic had to be a playbook.
+            # explain takes three more kinds, each listed by a command.
+            names = exc.hint[len(_PLAYBOOK_LIST):]
+            exc.hint = (f"explain takes a playbook (a file, or shipped: {names}), a step of one (`spec-debug explain "
+                        f"perf_regression` names them), a finding code (`spec-debug findings` lists them) or a concept "
+                        f"(`spec-debug explain concepts` lists them)")
         raise
+
+
+_PLAYBOOK_LIST = "shipped playbooks: "
+"""How the loader's hint starts when no playbook, step, code or file is near the word."""
+
+
+def _a_word(argument: str) -> bool:
+    """A topic, not a path: `explain ./mine.yaml` that is not there is a file, and the loader's
+    hint is the one for a file."""
+    return "/" not in argument and "\\" not in argument and not argument.lower().endswith((".yaml", ".yml"))
 
 
 def _concept_text(concept, fmt: str) -> str:
