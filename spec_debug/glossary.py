@@ -253,8 +253,12 @@ CONCEPTS: tuple[Concept, ...] = (
     ),
     Concept(
         name="eagle3",
+        # The two SGLang flags of its engines line (EAGLE3.md, SGLang server_args.py) that name no
+        # other concept: `explain --speculative-algorithm`, read off a launch line (the examples
+        # of SD101 and SD103 in docs/findings.md), was "no such option".
         aliases=("eagle-3", "eagle 3", "eagle", "eagle3 draft", "draft model", "speculative decoding",
-                 "speculation"),
+                 "speculation", "--speculative-algorithm", "speculative_algorithm", "speculative algorithm",
+                 "--speculative-draft-model-path", "speculative_draft_model_path", "draft model path"),
         summary=("Speculative decoding with a small draft head: one decoder layer that proposes the next "
                  "tokens from the target's own hidden states (three aux layers through fc) and the token "
                  "embedding; the target then verifies all proposals in one pass and keeps the prefix it "
