@@ -222,19 +222,34 @@ def _one_topic(first: str, more: list[str]) -> str:
     """`explain accept length` typed without quotes is the concept "accept length". Other words
     after the first are an option explain does not have (`--fromat json`) or a stray argument,
     refused as click would have refused them (the command takes unknown options as words)."""
-    if not more:
-        return first
     from spec_debug import glossary
 
+    if not more:
+        return _flag_without_value(first)
     joined = " ".join([first, *more])
     if glossary.find_concept(joined) is not None:
         return joined
+    if len(more) == 1 and not _is_option(more[0]) and _is_option(first) and glossary.find_concept(first) is not None:
+        return first  # `explain --speculative-num-steps 1`, as the launch line writes it
     unknown = next((word for word in [first, *more] if _is_option(word) and glossary.find_concept(word) is None), None)
     if unknown is not None:
         raise UsageError(f"no such option: {unknown}", hint="spec-debug explain --help lists the options")
     raise UsageError(f"explain takes one playbook, code or concept; got also: {' '.join(more)}",
                      hint="quote a concept of several words (spec-debug explain 'accept length'); "
                           "`spec-debug explain concepts` lists them")
+
+
+def _flag_without_value(word: str) -> str:
+    """The concept's flag in `--speculative-num-steps 1` or `--speculative-num-steps=1`, copied
+    with its value from a launch line (docs/findings.md's SD101 example, a server's ps line):
+    explain said "got also: 1" or "no such option: --speculative-num-steps=1". Anything else
+    is returned as given."""
+    from spec_debug import glossary
+
+    if not _is_option(word) or glossary.find_concept(word) is not None or Path(word).exists():
+        return word
+    flag, _, value = word.strip().replace("=", " ", 1).partition(" ")
+    return flag if value.strip() and glossary.find_concept(flag) is not None else word
 
 
 def _is_option(word: str) -> bool:
