@@ -234,9 +234,14 @@ def _one_topic(first: str, more: list[str]) -> str:
     unknown = next((word for word in [first, *more] if _is_option(word) and glossary.find_concept(word) is None), None)
     if unknown is not None:
         raise UsageError(f"no such option: {unknown}", hint="spec-debug explain --help lists the options")
+    # `explain num stesp`: a concept of several words with a slip, unquoted. The hint was the
+    # quoting rule with 'accept length' as its example, whatever was typed; quoted, the same
+    # words got "the concept 'num steps'?" (_load_or_near_concept).
+    near = glossary.close_concepts(joined)
     raise UsageError(f"explain takes one playbook, code or concept; got also: {' '.join(more)}",
-                     hint="quote a concept of several words (spec-debug explain 'accept length'); "
-                          "`spec-debug explain concepts` lists them")
+                     hint=f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near else
+                     "quote a concept of several words (spec-debug explain 'accept length'); "
+                     "`spec-debug explain concepts` lists them")
 
 
 def _flag_without_value(word: str) -> str:
