@@ -222,19 +222,39 @@ def _one_topic(first: str, more: list[str]) -> str:
     """`explain accept length` typed without quotes is the concept "accept length". Other words
     after the first are an option explain does not have (`--fromat json`) or a stray argument,
     refused as click would have refused them (the command takes unknown options as words)."""
-    if not more:
-        return first
     from spec_debug import glossary
 
+    if not more:
+        return _flag_without_value(first)
     joined = " ".join([first, *more])
     if glossary.find_concept(joined) is not None:
         return joined
+    if len(more) == 1 and not _is_option(more[0]) and _is_option(first) and glossary.find_concept(first) is not None:
+        return first  # `explain --speculative-num-steps 1`, as the launch line writes it
     unknown = next((word for word in [first, *more] if _is_option(word) and glossary.find_concept(word) is None), None)
     if unknown is not None:
         raise UsageError(f"no such option: {unknown}", hint="spec-debug explain --help lists the options")
+    # `explain num stesp`: a concept of several words with a slip, unquoted. The hint was the
+    # quoting rule with 'accept length' as its example, whatever was typed; quoted, the same
+    # words got "the concept 'num steps'?" (_load_or_near_concept).
+    near = glossary.close_concepts(joined)
     raise UsageError(f"explain takes one playbook, code or concept; got also: {' '.join(more)}",
-                     hint="quote a concept of several words (spec-debug explain 'accept length'); "
-                          "`spec-debug explain concepts` lists them")
+                     hint=f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`" if near else
+                     "quote a concept of several words (spec-debug explain 'accept length'); "
+                     "`spec-debug explain concepts` lists them")
+
+
+def _flag_without_value(word: str) -> str:
+    """The concept's flag in `--speculative-num-steps 1` or `--speculative-num-steps=1`, copied
+    with its value from a launch line (docs/findings.md's SD101 example, a server's ps line):
+    explain said "got also: 1" or "no such option: --speculative-num-steps=1". Anything else
+    is returned as given."""
+    from spec_debug import glossary
+
+    if not _is_option(word) or glossary.find_concept(word) is not None or Path(word).exists():
+        return word
+    flag, _, value = word.strip().replace("=", " ", 1).partition(" ")
+    return flag if value.strip() and glossary.find_concept(flag) is not None else word
 
 
 def _is_option(word: str) -> bool:
@@ -272,7 +292,25 @@ def _load_or_near_concept(argument: str):
         if near:
             said = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`"
             exc.hint = f"{said}; {exc.hint}" if exc.hint else said
+        elif ": no playbook file " in exc.message and (exc.hint or "").startswith(_PLAYBOOK_LIST) and _a_word(argument):
+            # Nothing near the word (`explain help`, `explain gpu`, `explain SD8`): the loader's
+            # hint, the shipped playbooks alone, told a newcomer the topic had to be a playbook.
+            # explain takes three more kinds, each listed by a command.
+            names = exc.hint[len(_PLAYBOOK_LIST):]
+            exc.hint = (f"explain takes a playbook (a file, or shipped: {names}), a step of one (`spec-debug explain "
+                        f"perf_regression` names them), a finding code (`spec-debug findings` lists them) or a concept "
+                        f"(`spec-debug explain concepts` lists them)")
         raise
+
+
+_PLAYBOOK_LIST = "shipped playbooks: "
+"""How the loader's hint starts when no playbook, step, code or file is near the word."""
+
+
+def _a_word(argument: str) -> bool:
+    """A topic, not a path: `explain ./mine.yaml` that is not there is a file, and the loader's
+    hint is the one for a file."""
+    return "/" not in argument and "\\" not in argument and not argument.lower().endswith((".yaml", ".yml"))
 
 
 def _concept_text(concept, fmt: str) -> str:

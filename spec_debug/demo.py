@@ -11,6 +11,7 @@ healthy variant is the fixed configuration and must come out with no error findi
 from __future__ import annotations
 
 import json
+import os
 import sys
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -28,10 +29,30 @@ from spec_debug.report.views import nothing_checked
 from spec_debug.runner.engine import SKIPPED_BY_USER, HostTarget, Run, RunOptions
 from spec_debug.runner.local import LocalTransport
 from spec_debug.runner.reporter import Reporter, StepGate
+from spec_debug.runner.transport import CommandOutcome
 from spec_debug.store import RunStore
 
 DEMO_HOST = "demo-gpu01"
 PLAYBOOK = "perf_regression"
+
+# The demo's models are tiny (hidden size 32): over such tensors torch's intra-op threads only
+# wait on one another, and on a busy machine (a CI runner, a box shared with a build) an op
+# waits for a thread the scheduler set aside. The hidden_layout probe took 26-36 s with torch's
+# two threads and 12.6 s with one (the same JSON), at a load average of 6 on 2 cores; the demo
+# took 49 s (the README says "in seconds"). A value the user set is kept.
+TINY_MODEL_ENV = {"OMP_NUM_THREADS": "1"}
+
+
+class DemoHostTransport(LocalTransport):
+    """The simulated host: this machine, its probes run with one torch thread (TINY_MODEL_ENV)."""
+
+    def run(self, command: str, *, env: dict[str, str] | None = None, **kwargs: Any) -> CommandOutcome:
+        preset = {name: value for name, value in TINY_MODEL_ENV.items() if name not in os.environ}
+        return super().run(command, env={**preset, **(env or {})}, **kwargs)
+
+
+def demo_target() -> HostTarget:
+    return HostTarget(name=DEMO_HOST, connect=DemoHostTransport, transport="local")
 
 
 @dataclass(frozen=True)
@@ -86,8 +107,7 @@ def run_demo(healthy: bool, out: Path, *, reporter: Reporter | None = None,
             options = RunOptions(reporter=reporter or Reporter(), gate=gate,
                                  command_line=["spec-debug", "demo"] + (["--healthy"] if healthy else [])
                                  + (["--step"] if gate is not None else []))
-            target = HostTarget(name=DEMO_HOST, connect=LocalTransport, transport="local")
-            run = Run(loaded, [target], store, demo_vars(fixture, healthy), options)
+            run = Run(loaded, [demo_target()], store, demo_vars(fixture, healthy), options)
             record = run.execute()
         except BaseException as exc:
             if run is not None and run.recorded:

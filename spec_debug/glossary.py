@@ -36,7 +36,7 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept(
         name="accept length",
         aliases=("acceptance length", "accept len", "accept_length", "mean acceptance length", "al",
-                 "acceptance", "accept rate", "acceptance rate", "tau"),
+                 "acceptance", "accept rate", "acceptance rate", "tau", "bonus token"),
         summary=("The tokens one verification round produces on average: the drafted tokens the target "
                  "accepted, plus the one token the target always adds itself (the bonus token). 1.0 means "
                  "speculation added nothing; a chain of K drafted tokens gives at most K + 1. It is what "
@@ -127,7 +127,10 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept(
         name="num speculative tokens",
         aliases=("num_speculative_tokens", "--num-speculative-tokens", "speculative config", "--speculative-config",
-                 "speculative_config", "speculative tokens", "speculative_tokens"),
+                 "speculative_config", "speculative tokens", "speculative_tokens",
+                 # vLLM's name for a speculators config's speculative_tokens (EAGLE3.md, vLLM
+                 # transformers_utils/configs/speculators/algos.py update_eagle3)
+                 "num_lookahead_tokens", "lookahead tokens"),
         summary=("vLLM's draft depth, set in `--speculative-config` (JSON): the draft proposes a chain of "
                  "K tokens and the target verifies K + 1 positions, so the accept length is at most K + 1. "
                  "It may be left out when the draft's config gives it (a speculators checkpoint's "
@@ -253,8 +256,14 @@ CONCEPTS: tuple[Concept, ...] = (
     ),
     Concept(
         name="eagle3",
+        # The two SGLang flags of its engines line (EAGLE3.md, SGLang server_args.py) that name no
+        # other concept: `explain --speculative-algorithm`, read off a launch line (the examples
+        # of SD101 and SD103 in docs/findings.md), was "no such option".
         aliases=("eagle-3", "eagle 3", "eagle", "eagle3 draft", "draft model", "speculative decoding",
-                 "speculation"),
+                 "speculation", "--speculative-algorithm", "speculative_algorithm", "speculative algorithm",
+                 "--speculative-draft-model-path", "speculative_draft_model_path", "draft model path",
+                 # "draft trained with 3 TTT steps" (SD101's example): the summary says what it is
+                 "ttt", "training time test", "ttt steps"),
         summary=("Speculative decoding with a small draft head: one decoder layer that proposes the next "
                  "tokens from the target's own hidden states (three aux layers through fc) and the token "
                  "embedding; the target then verifies all proposals in one pass and keeps the prefix it "

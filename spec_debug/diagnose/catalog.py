@@ -118,8 +118,10 @@ def render_catalog_markdown() -> str:
 
 
 def _anchor(title: str) -> str:
-    # GitHub's heading anchors: lower case, punctuation dropped, spaces to dashes.
-    kept = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -")
+    # GitHub's heading anchors: lower case, punctuation dropped, spaces to dashes. An underscore
+    # is kept (github-slugger, script/generate-regex.mjs, strips no connector punctuation): SD702's
+    # index link read `#sd702-draft-maxpositionembeddings-...` and led nowhere.
+    kept = "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -_")
     return kept.replace(" ", "-")
 
 

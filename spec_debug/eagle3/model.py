@@ -435,7 +435,12 @@ class Eagle3Draft(nn.Module):
         super().__init__()
         self.cfg = cfg
         H, A, Ht = cfg.hidden_size, cfg.num_aux, cfg.target_hidden_size
-        self.embed_tokens = nn.Embedding(cfg.vocab_size, H)
+        # On the meta device (loading._meta_draft: a shape check that reads no data)
+        # nn.Embedding's normal_ init goes through torch._refs, whose import of torch._dynamo
+        # cost every drafter probe ~2 s of CPU (4-8 s on a loaded host) for no number: a meta
+        # tensor holds none. Given a weight, Embedding skips that init (torch/nn/modules/sparse.py).
+        on_meta = torch.empty(0).is_meta  # the default device (torch.device("meta") as a context)
+        self.embed_tokens = nn.Embedding(cfg.vocab_size, H, _weight=torch.empty(cfg.vocab_size, H) if on_meta else None)
         self.fc = nn.Linear(A * Ht, H, bias=fc_bias)
         has_input_norm = cfg.norm_before_fc if has_input_norm is None else has_input_norm
         has_fc_norm = cfg.fc_norm if has_fc_norm is None else has_fc_norm
