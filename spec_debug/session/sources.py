@@ -862,6 +862,13 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
     summary) is no conversation of its own: it goes on the one of the call before it (after it,
     for the first)."""
     parent = list(range(len(calls)))
+    # a session_id header only Codex's ``originator`` vouches for (_named_session): a client that
+    # stamps each request with a fresh id of its own names no conversation by it, read as one it
+    # parted a run in a session per call
+    told = Counter(threads[id(source)][2] for source in calls if id(source) in threads)
+    for source in calls:
+        if isinstance(named := threads.get(id(source), (None, None, None))[2], _HeaderSession) and told[named] < 2:
+            threads[id(source)] = (*threads[id(source)][:2], None)
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -911,6 +918,11 @@ def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> N
             into = day
 
 
+class _HeaderSession(str):
+    """A ``session_id`` request header no client vouched for (:func:`_named_session`): a name of a
+    conversation only where another call of the log sends it too (:func:`_conversations_of`)."""
+
+
 def _named_session(call: dict) -> str | None:
     """The conversation a logged call's request names. Codex sends its conversation id as the
     ``prompt_cache_key`` of each request (openai/codex ``codex-rs/core/src/client.rs``,
@@ -935,10 +947,13 @@ def _named_session(call: dict) -> str | None:
             and isinstance(headers := request.get("headers"), dict) and headers:
         # Codex names its conversation in a request header too, ``session_id`` (openai/codex
         # codex-rs/codex-api/src/requests/headers.rs build_conversation_headers), the only name
-        # its Chat Completions requests (``wire_api = "chat"``) carry: no prompt_cache_key there
+        # its Chat Completions requests (``wire_api = "chat"``) carry: no prompt_cache_key there.
+        # Its client sends ``originator`` with every request (codex-rs/core/src/default_client.rs,
+        # create_client); another client's header names a conversation where it recurs (_HeaderSession)
         named = next((v for k, v in headers.items() if isinstance(k, str) and k.lower() == "session_id"), None)
         if isinstance(named, str) and named.strip():
-            return named.strip()
+            vouched = any(isinstance(k, str) and k.lower() == "originator" for k in headers)
+            return named.strip() if vouched else _HeaderSession(named.strip())
     user = body.get("metadata", {}).get("user_id") if isinstance(body.get("metadata"), dict) else None
     if not isinstance(user, str):
         return None
