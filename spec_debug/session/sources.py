@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import NamedTuple
 from pathlib import Path
 
 from spec_debug.errors import UsageError
@@ -761,16 +762,14 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
     by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
     openings: dict[Path, set[str]] = {}
-    threads: dict[int, tuple[str | None, str | None, str | None]] = {}  # _conversations_of
+    threads: dict[int, _Thread] = {}  # _conversations_of
     for source in sources:
         if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
             folder = source.path.parent
             by_folder.setdefault(folder, []).append((source, openai_chat.call_time(call)))
-            opening = None if openai_chat.counts_tokens(call) else _opening(call)
-            trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
-            threads[id(source)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
-            if _DAY_FOLDER.fullmatch(folder.name) and opening is not None:
-                openings.setdefault(folder, set()).add(opening)
+            threads[id(source)] = thread = _thread(call)
+            if _DAY_FOLDER.fullmatch(folder.name) and thread.opening is not None:
+                openings.setdefault(folder, set()).add(thread.opening)
     _join_days(by_folder, openings)
     grouped: dict[int, SessionSource] = {}
     dropped: set[int] = set()
@@ -823,14 +822,12 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
         else:
             return None
         calls: list[tuple[int]] = []
-        threads: dict[int, tuple[str | None, str | None, str | None]] = {}
+        threads: dict[int, _Thread] = {}
         for lineno, call in logged:
             if not (openai_chat.is_proxied_call(call) or openai_chat.is_litellm_payload(call)):
                 return None  # not a log of calls alone: read whole, as before
             calls.append(marker := (lineno,))
-            opening = None if openai_chat.counts_tokens(call) else _opening(call)
-            trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
-            threads[id(marker)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
+            threads[id(marker)] = _thread(call)
     except (OSError, ValueError):
         return None  # iter_events reports what is wrong with it
     conversations = _conversations_of(calls, threads) if len(calls) > 1 else [calls]
@@ -845,7 +842,7 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
     return found
 
 
-def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list]:
+def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
     """The calls of one folder (in the order they were made; or of one file:
     :func:`_logged_conversations`) parted by the conversation each goes on, each part in that
     order. LiteLLM's bucket loggers file every call of a day in one folder, ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
@@ -857,7 +854,9 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
     ``x-litellm-trace-id`` or an agent's ``x-<vendor>-session-id`` (Claude Code's
     ``x-claude-code-session-id``) do for each call of it (``litellm/proxy/litellm_pre_call_utils.py``,
     ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
-    conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A call that
+    conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A request
+    that goes on from a compaction's summary (:data:`_COMPACTION_QUESTION`) is of the conversation of
+    the call that wrote it. A call that
     shares neither with another and names none (an agent's side call: a title, a token count, a
     summary) is no conversation of its own: it goes on the one of the call before it (after it,
     for the first)."""
@@ -865,10 +864,10 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
     # a session_id header only Codex's ``originator`` vouches for (_named_session): a client that
     # stamps each request with a fresh id of its own names no conversation by it, read as one it
     # parted a run in a session per call
-    told = Counter(threads[id(source)][2] for source in calls if id(source) in threads)
+    told = Counter(threads[id(source)].named for source in calls if id(source) in threads)
     for source in calls:
-        if isinstance(named := threads.get(id(source), (None, None, None))[2], _HeaderSession) and told[named] < 2:
-            threads[id(source)] = (*threads[id(source)][:2], None)
+        if isinstance(named := threads.get(id(source), _NO_THREAD).named, _HeaderSession) and told[named] < 2:
+            threads[id(source)] = threads[id(source)]._replace(named=None)
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -878,7 +877,7 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
 
     seen: dict[tuple[str, str], int] = {}
     for i, source in enumerate(calls):
-        opening, trace, named = threads.get(id(source), (None, None, None))
+        opening, trace, named, _answer, _summary = threads.get(id(source), _NO_THREAD)
         for key in (("named", named) if named is not None else ("opening", opening), ("trace", trace)):
             if key[1] is None:
                 continue
@@ -886,8 +885,15 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
                 parent[root(i)] = root(seen[key])
             else:
                 seen[key] = i
+    answered: dict[str, int] = {}  # a compaction's summary, the call that wrote it (_thread)
+    for i, source in enumerate(calls):
+        thread = threads.get(id(source), _NO_THREAD)
+        if thread.summary is not None and (j := answered.get(thread.summary)) is not None:
+            parent[root(i)] = root(j)
+        if thread.answer is not None:
+            answered.setdefault(thread.answer, i)
     sizes = Counter(root(i) for i in range(len(calls)))
-    named = [threads.get(id(source), (None, None, None))[2] is not None for source in calls]
+    named = [threads.get(id(source), _NO_THREAD).named is not None for source in calls]
     owners = [root(i) if sizes[root(i)] > 1 or named[i] else None for i in range(len(calls))]
     if all(owner is None for owner in owners):
         return [calls]
@@ -921,6 +927,42 @@ def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> N
 class _HeaderSession(str):
     """A ``session_id`` request header no client vouched for (:func:`_named_session`): a name of a
     conversation only where another call of the log sends it too (:func:`_conversations_of`)."""
+
+
+class _Thread(NamedTuple):
+    """What tells the conversation of a logged call (:func:`_conversations_of`)."""
+    opening: str | None  # the first prompt (_opening)
+    trace: str | None  # LiteLLM's trace_id
+    named: str | None  # the session its request names (_named_session)
+    answer: str | None  # the text of its answer
+    summary: str | None  # the summary of a compaction it goes on from (_COMPACTION_QUESTION)
+
+
+_NO_THREAD = _Thread(None, None, None, None, None)
+
+_COMPACTION_QUESTION = "What did we do so far?"
+"""How OpenCode sends a compaction in every request after it: this question as a user message, the
+summary its compaction call wrote as the answer (sst/opencode ``packages/opencode/src/session/
+message-v2.ts``, ``toModelMessages``: a ``compaction`` part), then what came after. Parted by its
+first prompt, a proxied run that compacted was two sessions (its requests send no session name on an
+OpenAI-compatible provider), and two runs that compacted were joined on the question."""
+
+
+def _thread(call: dict) -> _Thread:
+    trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
+    messages = openai_chat.conversation(call) or []
+    last = messages[-1] if messages else None
+    answer = block_text(last.get("content")).strip() if isinstance(last, dict) and last.get("role") == "assistant" \
+        else ""
+    opening = None if openai_chat.counts_tokens(call) else _opening(call)
+    summary = None
+    if opening == _COMPACTION_QUESTION:
+        said = next((m for m in messages if isinstance(m, dict) and m.get("role") in ("assistant", "user")
+                     and block_text(m.get("content")).strip() != _COMPACTION_QUESTION), None)
+        if said is not None and said.get("role") == "assistant" and (text := block_text(said.get("content")).strip()):
+            opening, summary = None, text
+    return _Thread(opening, trace if isinstance(trace, str) and trace else None, _named_session(call),
+                   answer or None, summary)
 
 
 def _named_session(call: dict) -> str | None:
