@@ -855,8 +855,8 @@ def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
     ``x-claude-code-session-id``) do for each call of it (``litellm/proxy/litellm_pre_call_utils.py``,
     ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
     conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A request
-    that goes on from a compaction's summary (:data:`_COMPACTION_QUESTION`) is of the conversation of
-    the call that wrote it. A call that
+    that goes on from a compaction's summary (:data:`formats.openai_chat.COMPACTION_QUESTION`) is of
+    the conversation of the call that wrote it. A call that
     shares neither with another and names none (an agent's side call: a title, a token count, a
     summary) is no conversation of its own: it goes on the one of the call before it (after it,
     for the first)."""
@@ -935,18 +935,10 @@ class _Thread(NamedTuple):
     trace: str | None  # LiteLLM's trace_id
     named: str | None  # the session its request names (_named_session)
     answer: str | None  # the text of its answer
-    summary: str | None  # the summary of a compaction it goes on from (_COMPACTION_QUESTION)
+    summary: str | None  # the summary of a compaction it goes on from (openai_chat.COMPACTION_QUESTION)
 
 
 _NO_THREAD = _Thread(None, None, None, None, None)
-
-_COMPACTION_QUESTION = "What did we do so far?"
-"""How OpenCode sends a compaction in every request after it: this question as a user message, the
-summary its compaction call wrote as the answer (sst/opencode ``packages/opencode/src/session/
-message-v2.ts``, ``toModelMessages``: a ``compaction`` part), then what came after. Parted by its
-first prompt, a proxied run that compacted was two sessions (its requests send no session name on an
-OpenAI-compatible provider), and two runs that compacted were joined on the question."""
-
 
 def _thread(call: dict) -> _Thread:
     trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
@@ -956,9 +948,9 @@ def _thread(call: dict) -> _Thread:
         else ""
     opening = None if openai_chat.counts_tokens(call) else _opening(call)
     summary = None
-    if opening == _COMPACTION_QUESTION:
+    if opening == openai_chat.COMPACTION_QUESTION:
         said = next((m for m in messages if isinstance(m, dict) and m.get("role") in ("assistant", "user")
-                     and block_text(m.get("content")).strip() != _COMPACTION_QUESTION), None)
+                     and block_text(m.get("content")).strip() != openai_chat.COMPACTION_QUESTION), None)
         if said is not None and said.get("role") == "assistant" and (text := block_text(said.get("content")).strip()):
             opening, summary = None, text
     return _Thread(opening, trace if isinstance(trace, str) and trace else None, _named_session(call),

@@ -800,17 +800,18 @@ def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
     put a summary in their place) and kept the latest: where in ``heads`` the conversation it
     trimmed is, and the messages of ``messages`` that are new, or None. Known by a run of at
     least two of that conversation's last messages, the last a tool call or result (its call id,
-    :func:`_call_key`), found again in ``messages``: ids no other conversation shares. What the
+    :func:`_call_key`) or a summary (:func:`_summary_key`), found again in ``messages``: ids and
+    words no other conversation shares. What the
     request begins with as the conversation did (the system prompt, the first prompt) was read
     with it too. Only for a request no conversation read before heads."""
     where: dict | None = None  # call ids -> the last message of ``messages`` holding them
     for at in range(len(heads) - 1, -1, -1):
         head = heads[at]
-        key = _call_key(head[-1]) if len(head) >= 2 else None
+        key = _call_key(head[-1]) or _summary_key(head[-1]) if len(head) >= 2 else None
         if key is None:
             continue
         if where is None:
-            where = {k: i for i, m in enumerate(messages) if (k := _call_key(m)) is not None}
+            where = {k: i for i, m in enumerate(messages) if (k := _call_key(m) or _summary_key(m)) is not None}
         end = where.get(key)
         if not end or not _same(messages[end], head[-1]):
             continue
@@ -824,6 +825,22 @@ def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
             shared += 1
         return at, messages[shared:first] + messages[end + 1:]
     return None
+
+
+_SUMMARY_CHARS = 200
+"""How long an answer that ends a conversation is, at least, to tell the conversation as a call id does
+(:func:`_summary_key`): a summary of the history, not a short word any conversation may say."""
+
+
+def _summary_key(message: object) -> object:
+    """An answer in words that ends a conversation (:data:`_SUMMARY_CHARS`), or None: OpenCode's
+    compaction asks for a summary of the history, then sends it as the answer in every later request,
+    after the question and in place of all before it (:data:`COMPACTION_QUESTION`): read again, the run
+    had the question and the summary twice."""
+    if not isinstance(message, dict) or message.get("role") != "assistant" or message.get("tool_calls"):
+        return None
+    text = block_text(message.get("content"))
+    return ("said", text) if len(text) >= _SUMMARY_CHARS else None
 
 
 def _call_key(message: object) -> object:
@@ -1064,6 +1081,7 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         yield event("system", role, text=text)
     elif role == "user":
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
+            or _opencode_note(text) \
             or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
         yield event("system" if cli_note else "prompt", role, text=text or attachments_shown(content))
     elif role == "assistant":
@@ -1203,6 +1221,27 @@ def _result_status(text: str) -> tuple[str, int | None]:
     if code is None:
         text, code = shell_result(text)
     return text, code
+
+
+COMPACTION_QUESTION = "What did we do so far?"
+"""How OpenCode sends a compaction in every request after it: this question as a user message, the
+summary its compaction call wrote as the answer (sst/opencode ``packages/opencode/src/session/
+message-v2.ts``, ``toModelMessages``: a ``compaction`` part), then what came after. A proxy's record
+of its calls on an OpenAI-compatible provider names no session: parted by their first prompt, a run
+that compacted was two sessions, and two runs that compacted were joined on the question
+(``sources._conversations_of``); read as the person's, the question was a prompt of each request."""
+
+_COMPACTION_NOTE = ("Continue if you have next steps, or stop and ask for clarification if you are unsure how "
+                    "to proceed.")
+"""What OpenCode adds as a user message after a compaction it made on its own, marked synthetic
+(sst/opencode ``packages/opencode/src/session/compaction.ts``, ``processCompaction``; a note about
+media it left out may come before it): its store reads it as no prompt (formats.opencode)."""
+
+
+def _opencode_note(text: str) -> bool:
+    """The text of a user message OpenCode wrote (:data:`COMPACTION_QUESTION`, :data:`_COMPACTION_NOTE`)."""
+    text = text.strip()
+    return text == COMPACTION_QUESTION or text.endswith(_COMPACTION_NOTE)
 
 
 def _harness_note(extra: dict) -> bool:
