@@ -212,11 +212,26 @@ def _proxied_call(request: dict, response: object) -> list:
             answer = inner_json(answer)  # an HTTP proxy's body kept as the text it was sent
         except ValueError:
             return messages
-    if isinstance(answer, str) and answer.lstrip().startswith(("data:", "event:")):
+    if isinstance(answer, str) and is_event_stream(answer):
         return [*messages, *streamed_answer(answer)]
     if isinstance(answer, str) and answer.strip():
         return [*messages, {"role": "assistant", "content": answer}]
     return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
+
+
+def is_event_stream(text: str) -> bool:
+    """``text`` is a server-sent event stream: it opens with a ``data:`` or ``event:`` line, after
+    any comments (a line that starts with a colon: the WHATWG HTML standard, "Server-sent events",
+    ignores it). OpenRouter sends ``: OPENROUTER PROCESSING`` comments into a stream while the model
+    works (openrouter.ai/docs/api-reference/streaming): a stream that opened with one was read as
+    the assistant's words, the raw ``data:`` lines, its tool calls lost."""
+    text = text.lstrip()
+    while text.startswith(":"):
+        end = text.find("\n")
+        if end < 0:
+            return False
+        text = text[end + 1:].lstrip()
+    return text.startswith(("data:", "event:"))
 
 
 def streamed_answer(text: str) -> list[dict]:
@@ -268,7 +283,7 @@ def _failed_call(obj: dict) -> str | None:
         return response["error"]
     status = response.get("status_code")
     body = response.get("body")
-    if isinstance(body, str) and '"error"' in body and body.lstrip().startswith(("data:", "event:")) \
+    if isinstance(body, str) and '"error"' in body and is_event_stream(body) \
             and (said := _stream_error(body)) is not None:
         return said  # a stream that failed after its 200 (streamed_answer reads the rest)
     if type(status) is not int or status < 400:
