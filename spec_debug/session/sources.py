@@ -856,7 +856,8 @@ def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
     ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
     conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A request
     that goes on from a compaction's summary (:data:`formats.openai_chat.COMPACTION_QUESTION`) is of
-    the conversation of the call that wrote it. A call that
+    the conversation of the call that wrote it, and one that goes on from a response the Responses API
+    keeps (``previous_response_id``: it sends only what is new) of the call that got it. A call that
     shares neither with another and names none (an agent's side call: a title, a token count, a
     summary) is no conversation of its own: it goes on the one of the call before it (after it,
     for the first)."""
@@ -877,7 +878,8 @@ def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
 
     seen: dict[tuple[str, str], int] = {}
     for i, source in enumerate(calls):
-        opening, trace, named, _answer, _summary = threads.get(id(source), _NO_THREAD)
+        thread = threads.get(id(source), _NO_THREAD)
+        opening, trace, named = thread.opening, thread.trace, thread.named
         for key in (("named", named) if named is not None else ("opening", opening), ("trace", trace)):
             if key[1] is None:
                 continue
@@ -886,12 +888,17 @@ def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
             else:
                 seen[key] = i
     answered: dict[str, int] = {}  # a compaction's summary, the call that wrote it (_thread)
+    responses: dict[str, int] = {}  # a Responses API response's id, the call that got it
     for i, source in enumerate(calls):
         thread = threads.get(id(source), _NO_THREAD)
         if thread.summary is not None and (j := answered.get(thread.summary)) is not None:
             parent[root(i)] = root(j)
+        if thread.previous is not None and (j := responses.get(thread.previous)) is not None:
+            parent[root(i)] = root(j)
         if thread.answer is not None:
             answered.setdefault(thread.answer, i)
+        if thread.response is not None:
+            responses.setdefault(thread.response, i)
     sizes = Counter(root(i) for i in range(len(calls)))
     named = [threads.get(id(source), _NO_THREAD).named is not None for source in calls]
     owners = [root(i) if sizes[root(i)] > 1 or named[i] else None for i in range(len(calls))]
@@ -936,9 +943,39 @@ class _Thread(NamedTuple):
     named: str | None  # the session its request names (_named_session)
     answer: str | None  # the text of its answer
     summary: str | None  # the summary of a compaction it goes on from (openai_chat.COMPACTION_QUESTION)
+    response: str | None = None  # the id of the Responses API response it got
+    previous: str | None = None  # its request's previous_response_id: the response it goes on from
 
 
 _NO_THREAD = _Thread(None, None, None, None, None)
+
+_STREAMED_RESPONSE_ID = re.compile(r'"response"\s*:\s*\{\s*"id"\s*:\s*"([^"]+)"')
+"""The response's id in the first event of a Responses API stream a proxy kept as text,
+``response.created``: ``{"type": "response.created", ..., "response": {"id": "resp_...", ...}}``."""
+
+
+def _response_id(call: dict) -> str | None:
+    """The id of the Responses API response a logged call got, or None."""
+    response = call.get("response")
+    body = response if openai_chat.is_litellm_payload(call) else \
+        response.get("body") if isinstance(response, dict) else None
+    if isinstance(body, dict):
+        found = body.get("id") if body.get("object") == "response" else None
+    elif isinstance(body, str) and '"response.created"' in body[:4096]:
+        found = (m.group(1) if (m := _STREAMED_RESPONSE_ID.search(body, 0, 4096)) else None)
+    else:
+        found = None
+    return found if isinstance(found, str) and found else None
+
+
+def _request_body(call: dict) -> dict | None:
+    """A logged call's request body (LiteLLM's payload keeps it, but the prompt, as ``model_parameters``)."""
+    if openai_chat.is_litellm_payload(call):
+        body = call.get("model_parameters")
+    else:
+        request = call.get("request")
+        body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
+    return body if isinstance(body, dict) else None
 
 def _thread(call: dict) -> _Thread:
     trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
@@ -953,8 +990,11 @@ def _thread(call: dict) -> _Thread:
                      and block_text(m.get("content")).strip() != openai_chat.COMPACTION_QUESTION), None)
         if said is not None and said.get("role") == "assistant" and (text := block_text(said.get("content")).strip()):
             opening, summary = None, text
+    body = _request_body(call) or {}
+    previous = body.get("previous_response_id")
     return _Thread(opening, trace if isinstance(trace, str) and trace else None, _named_session(call),
-                   answer or None, summary)
+                   answer or None, summary, _response_id(call), previous if isinstance(previous, str) and previous
+                   else None)
 
 
 def _named_session(call: dict) -> str | None:
@@ -967,16 +1007,19 @@ def _named_session(call: dict) -> str | None:
     ``src/ccproxy/hooks/extract_session_id.py``), one for its main conversation, its sub-agents' and
     its side calls. LiteLLM keeps these among the call's ``model_parameters`` (BerriAI/litellm
     ``litellm/litellm_core_utils/model_param_helper.py``, the request's parameters but its prompt)."""
-    if openai_chat.is_litellm_payload(call):
-        body = call.get("model_parameters")
-    else:
-        request = call.get("request")
-        body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
-    if not isinstance(body, dict):
+    body = _request_body(call)
+    if body is None:
         return None
     key = body.get("prompt_cache_key")
     if isinstance(key, str) and key:
         return key
+    stored = body.get("conversation")
+    stored = stored.get("id") if isinstance(stored, dict) else stored
+    if isinstance(stored, str) and stored:
+        # a conversation the Responses API keeps (the Conversations API's id, "conv_..."), which
+        # the request continues: openai/openai-python src/openai/types/responses/
+        # response_create_params.py, conversation: str | {id}
+        return stored
     if not openai_chat.is_litellm_payload(call) and isinstance(request := call.get("request"), dict) \
             and isinstance(headers := request.get("headers"), dict) and headers:
         # Codex names its conversation in a request header too, ``session_id`` (openai/codex
