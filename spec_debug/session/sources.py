@@ -1005,7 +1005,8 @@ def _named_session(call: dict) -> str | None:
     Claude Code names its session in ``metadata.user_id``, ``user_<hash>_account_<uuid>_session_<uuid>``
     or, newer, the JSON of ``{device_id, account_uuid, session_id}`` (starbaser/ccproxy
     ``src/ccproxy/hooks/extract_session_id.py``), one for its main conversation, its sub-agents' and
-    its side calls. LiteLLM keeps these among the call's ``model_parameters`` (BerriAI/litellm
+    its side calls. Qwen Code names its session in ``metadata.sessionId``. LiteLLM keeps these among
+    the call's ``model_parameters`` (BerriAI/litellm
     ``litellm/litellm_core_utils/model_param_helper.py``, the request's parameters but its prompt)."""
     body = _request_body(call)
     if body is None:
@@ -1031,7 +1032,13 @@ def _named_session(call: dict) -> str | None:
         if isinstance(named, str) and named.strip():
             vouched = any(isinstance(k, str) and k.lower() == "originator" for k in headers)
             return named.strip() if vouched else _HeaderSession(named.strip())
-    user = body.get("metadata", {}).get("user_id") if isinstance(body.get("metadata"), dict) else None
+    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    if isinstance(meta.get("sessionId"), str) and meta["sessionId"].strip():
+        # Qwen Code's {sessionId, promptId} (QwenLM/qwen-code packages/core/src/core/
+        # openaiContentGenerator/provider/dashscope.ts, buildMetadata): each of its requests opens
+        # with the same context of the day and folder (utils/environmentContext.ts), no first prompt
+        return meta["sessionId"].strip()
+    user = meta.get("user_id")
     if not isinstance(user, str):
         return None
     if user.startswith("{"):
