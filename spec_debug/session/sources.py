@@ -1061,6 +1061,8 @@ def _opening(call: dict) -> str | None:
     for message in aider_context.without_context(openai_chat.conversation(call) or []):
         if isinstance(message, dict) and message.get("role") == "user":
             text = block_text(message.get("content")).strip()
+            if openai_chat.is_cli_context(text):
+                continue  # Qwen Code's own context of the day and folder, the same for each of its sessions
             return None if text.startswith(aider_context.SUMMARY) else text or None
     return None
 

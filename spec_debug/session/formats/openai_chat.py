@@ -1094,6 +1094,8 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         return
     if role in ("system", "developer"):
         yield event("system", role, text=text)
+    elif role == "user" and is_cli_context(text):
+        yield event("system", "system", text=text, raw_type="environment_context")
     elif role == "user":
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
             or _opencode_note(text) \
@@ -1251,6 +1253,24 @@ _COMPACTION_NOTE = ("Continue if you have next steps, or stop and ask for clarif
 """What OpenCode adds as a user message after a compaction it made on its own, marked synthetic
 (sst/opencode ``packages/opencode/src/session/compaction.ts``, ``processCompaction``; a note about
 media it left out may come before it): its store reads it as no prompt (formats.opencode)."""
+
+
+_CLI_CONTEXTS = ("This is the Qwen Code. We are setting up the context for our chat.",
+                 "This is the Gemini CLI. We are setting up the context for our chat.")
+"""How Qwen Code (and Gemini CLI, whose fork it is) opens every session's history: a user message of
+its own with the date, the system and the folder's file tree, then the model's "Got it. Thanks for
+the context!" (QwenLM/qwen-code ``packages/core/src/utils/environmentContext.ts``,
+``getInitialChatHistory``; newer Gemini CLIs wrap it in ``<session_context>``). Its own session
+files read it as the CLI's (formats.gemini_parts); through an OpenAI-compatible proxy it was the
+person's first prompt of every session."""
+
+
+def is_cli_context(text: str) -> bool:
+    """``text``, a user message's, is Qwen Code's or Gemini CLI's own context (:data:`_CLI_CONTEXTS`)."""
+    text = text.lstrip()
+    if text.startswith("<session_context>"):
+        text = text[len("<session_context>"):].lstrip()
+    return text.startswith(_CLI_CONTEXTS)
 
 
 def _opencode_note(text: str) -> bool:
