@@ -18,8 +18,8 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from spec_debug.errors import UsageError
 from spec_debug.session import reader
@@ -977,13 +977,15 @@ def _request_body(call: dict) -> dict | None:
         body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
     return body if isinstance(body, dict) else None
 
+
 def _thread(call: dict) -> _Thread:
+    """What tells the conversation of a logged call, its request and its answer (:class:`_Thread`)."""
     trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
     messages = openai_chat.conversation(call) or []
     last = messages[-1] if messages else None
     answer = block_text(last.get("content")).strip() if isinstance(last, dict) and last.get("role") == "assistant" \
         else ""
-    opening = None if openai_chat.counts_tokens(call) else _opening(call)
+    opening = None if openai_chat.counts_tokens(call) else _opening(messages)
     summary = None
     if opening == openai_chat.COMPACTION_QUESTION:
         said = next((m for m in messages if isinstance(m, dict) and m.get("role") in ("assistant", "user")
@@ -1051,14 +1053,15 @@ def _named_session(call: dict) -> str | None:
     return (session or None) if marked else None
 
 
-def _opening(call: dict) -> str | None:
-    """The first prompt of the conversation a logged call sends (its first user message's text,
-    without a prompt-cache marker), what each later request of it sends again; None without one.
+def _opening(messages: list) -> str | None:
+    """The first prompt of the conversation a logged call sends (of its ``messages``: its first user
+    message's text, without a prompt-cache marker), what each later request of it sends again; None
+    without one.
     Aider's own messages around the chat (:mod:`formats.aider_context`) are no prompt: read
     as the first, its changing repository map cut one run in several conversations, and its
     constant words joined two runs in one. A history aider summarized opens with no prompt of the
     run: such a call goes on the conversation before it (:func:`_conversations_of`)."""
-    for message in aider_context.without_context(openai_chat.conversation(call) or []):
+    for message in aider_context.without_context(messages):
         if isinstance(message, dict) and message.get("role") == "user":
             text = block_text(message.get("content")).strip()
             if openai_chat.is_cli_context(text):
