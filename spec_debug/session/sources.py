@@ -1066,6 +1066,11 @@ def _opening(messages: list) -> str | None:
             text = block_text(message.get("content")).strip()
             if openai_chat.is_cli_context(text):
                 continue  # Qwen Code's own context of the day and folder, the same for each of its sessions
+            if text.startswith(openai_chat.TITLE_REQUEST):
+                # OpenCode's title call: the first prompt follows, in this message or the next
+                text = text[len(openai_chat.TITLE_REQUEST):].strip()
+                if not text:
+                    continue
             return None if text.startswith(aider_context.SUMMARY) else text or None
     return None
 

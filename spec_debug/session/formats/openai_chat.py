@@ -570,6 +570,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 # (three copies would read as a loop of it). Not only the line before: loops run
                 # side by side through one proxy (an eval's samples) interleave their requests, and
                 # each of a conversation's calls was read again after another conversation's line.
+                if is_title_call(messages):
+                    continue  # OpenCode's side call for the session's title: no turn of the conversation
                 messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
                 if at is not None:
@@ -1253,6 +1255,21 @@ _COMPACTION_NOTE = ("Continue if you have next steps, or stop and ask for clarif
 """What OpenCode adds as a user message after a compaction it made on its own, marked synthetic
 (sst/opencode ``packages/opencode/src/session/compaction.ts``, ``processCompaction``; a note about
 media it left out may come before it): its store reads it as no prompt (formats.opencode)."""
+
+
+TITLE_REQUEST = "Generate a title for this conversation:"
+"""How OpenCode asks a small model for a session's title, at its first prompt: the title generator's
+system prompt, this user message, then the person's first prompt (older releases put this before it,
+in the same message: sst/opencode ``packages/opencode/src/session/prompt.ts``, ``ensureTitle``). Read as
+a call of the session, the first prompt was the person's twice, this line a prompt of theirs and the
+title the assistant's words; two sessions' title calls, alike in their first user message, were a
+session of their own (``sources._opening``)."""
+
+
+def is_title_call(messages: list) -> bool:
+    """``messages`` (a request's) ask for OpenCode's title of a session (:data:`TITLE_REQUEST`)."""
+    first = next((m for m in messages if isinstance(m, dict) and m.get("role") == "user"), None)
+    return first is not None and block_text(first.get("content")).lstrip().startswith(TITLE_REQUEST)
 
 
 _CLI_CONTEXTS = ("This is the Qwen Code. We are setting up the context for our chat.",
