@@ -582,6 +582,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                     # the latest calls: only what this request adds around them is new
                     at, kept = trimmed
                     del heads[at]
+                elif heads and (rebuilt := _after_codex_compaction(messages)) is not None:
+                    # Codex rebuilt its history after its own compaction: its context and the
+                    # person's earlier messages, read before, then the summary; only what follows is new
+                    start = rebuilt
                 elif heads:
                     # No conversation read before is all of this one's head: it may have left one
                     # part way (n samples or a retry sent from the same history, then each went its
@@ -841,6 +845,19 @@ def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
         while shared < first and shared < len(head) - n and _same(messages[shared], head[shared]):
             shared += 1
         return at, messages[shared:first] + messages[end + 1:]
+    return None
+
+
+def _after_codex_compaction(messages: list) -> int | None:
+    """Where what is new begins in a request whose history Codex rebuilt after its own compaction
+    (its context, the person's earlier messages, then the summary in a user message that opens with
+    :data:`codex.COMPACTION_BRIDGE`): after the summary; None for any other request. Read again, the
+    person's earlier prompts were theirs twice."""
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") == "user" \
+                and block_text(message.get("content")).lstrip().startswith(codex.COMPACTION_BRIDGE):
+            return i + 1
     return None
 
 
