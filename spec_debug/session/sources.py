@@ -856,8 +856,10 @@ def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
     ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
     conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A request
     that goes on from a compaction's summary (:data:`formats.openai_chat.COMPACTION_QUESTION`) is of
-    the conversation of the call that wrote it, and one that goes on from a response the Responses API
-    keeps (``previous_response_id``: it sends only what is new) of the call that got it. A call that
+    the conversation of the call that wrote it (and the call that wrote it, where it writes the history
+    out in its request, of the conversation whose first prompt that holds), and one that goes on from
+    a response the Responses API keeps (``previous_response_id``: it sends only what is new) of the
+    call that got it. A call that
     shares neither with another and names none (an agent's side call: a title, a token count, a
     summary) is no conversation of its own: it goes on the one of the call before it (after it,
     for the first)."""
@@ -892,6 +894,12 @@ def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
     for i, source in enumerate(calls):
         thread = threads.get(id(source), _NO_THREAD)
         if thread.summary is not None and (j := answered.get(thread.summary)) is not None:
+            parent[root(i)] = root(j)
+        if thread.replay is not None and i:
+            # a compaction call that writes the history out, "[User]: <first prompt>" in it: of the
+            # conversation whose first prompt it holds, else of the call before it
+            j = next((at for (kind, said), at in seen.items() if kind == "opening" and at < i
+                      and f"[User]: {said}\n" in thread.replay), i - 1)
             parent[root(i)] = root(j)
         if thread.previous is not None and (j := responses.get(thread.previous)) is not None:
             parent[root(i)] = root(j)
@@ -945,6 +953,7 @@ class _Thread(NamedTuple):
     summary: str | None  # the summary of a compaction it goes on from (openai_chat.COMPACTION_QUESTION)
     response: str | None = None  # the id of the Responses API response it got
     previous: str | None = None  # its request's previous_response_id: the response it goes on from
+    replay: str | None = None  # the history a compaction call writes out (openai_chat.COMPACTION_REPLAY)
 
 
 _NO_THREAD = _Thread(None, None, None, None, None)
@@ -987,7 +996,10 @@ def _thread(call: dict) -> _Thread:
         else ""
     opening = None if openai_chat.counts_tokens(call) else _opening(messages)
     summary = None
-    if opening == openai_chat.COMPACTION_QUESTION:
+    replay = None
+    if opening is not None and opening.startswith(openai_chat.COMPACTION_REPLAY):
+        opening, replay = None, opening  # no first prompt of the run: it is written out in the history
+    elif opening == openai_chat.COMPACTION_QUESTION:
         said = next((m for m in messages if isinstance(m, dict) and m.get("role") in ("assistant", "user")
                      and block_text(m.get("content")).strip() != openai_chat.COMPACTION_QUESTION), None)
         if said is not None and said.get("role") == "assistant" and (text := block_text(said.get("content")).strip()):
@@ -996,7 +1008,7 @@ def _thread(call: dict) -> _Thread:
     previous = body.get("previous_response_id")
     return _Thread(opening, trace if isinstance(trace, str) and trace else None, _named_session(call),
                    answer or None, summary, _response_id(call), previous if isinstance(previous, str) and previous
-                   else None)
+                   else None, replay)
 
 
 def _named_session(call: dict) -> str | None:

@@ -1307,10 +1307,18 @@ def is_cli_context(text: str) -> bool:
     return text.startswith(_CLI_CONTEXTS)
 
 
+COMPACTION_REPLAY = "Here is the conversation so far:\n\n<conversation>\n"
+"""How the one user message opens that newer OpenCode releases ask for a compaction's summary with,
+the history written out in it, a message a line (``[User]: <text>``, ``[Assistant]: <text>``,
+``[Assistant tool call]: ...``): sst/opencode ``packages/core/src/session/compaction.ts``
+(``buildPrompt``, ``serialize``; the "prepend" mode, its default)."""
+
+
 def _opencode_note(text: str) -> bool:
-    """The text of a user message OpenCode wrote (:data:`COMPACTION_QUESTION`, :data:`_COMPACTION_NOTE`)."""
+    """The text of a user message OpenCode wrote (:data:`COMPACTION_QUESTION`, :data:`_COMPACTION_NOTE`,
+    :data:`COMPACTION_REPLAY`)."""
     text = text.strip()
-    return text == COMPACTION_QUESTION or text.endswith(_COMPACTION_NOTE)
+    return text == COMPACTION_QUESTION or text.endswith(_COMPACTION_NOTE) or text.startswith(COMPACTION_REPLAY)
 
 
 def _harness_note(extra: dict) -> bool:
