@@ -1286,7 +1286,10 @@ session of their own (``sources._opening``)."""
 def is_title_call(messages: list) -> bool:
     """``messages`` (a request's) ask for OpenCode's title of a session (:data:`TITLE_REQUEST`)."""
     first = next((m for m in messages if isinstance(m, dict) and m.get("role") == "user"), None)
-    return first is not None and block_text(first.get("content")).lstrip().startswith(TITLE_REQUEST)
+    content = first.get("content") if first is not None else None
+    if isinstance(content, list):  # its first part's text (block_text joins them all: a long first prompt)
+        content = next((text for part in content if (text := block_text([part]))[:80].strip()), "")
+    return isinstance(content, str) and content[:80].lstrip().startswith(TITLE_REQUEST)
 
 
 _CLI_CONTEXTS = ("This is the Qwen Code. We are setting up the context for our chat.",
@@ -1301,7 +1304,7 @@ person's first prompt of every session."""
 
 def is_cli_context(text: str) -> bool:
     """``text``, a user message's, is Qwen Code's or Gemini CLI's own context (:data:`_CLI_CONTEXTS`)."""
-    text = text.lstrip()
+    text = text[:120].lstrip()  # (a slice: a user message may be long)
     if text.startswith("<session_context>"):
         text = text[len("<session_context>"):].lstrip()
     return text.startswith(_CLI_CONTEXTS)
@@ -1317,8 +1320,12 @@ the history written out in it, a message a line (``[User]: <text>``, ``[Assistan
 def _opencode_note(text: str) -> bool:
     """The text of a user message OpenCode wrote (:data:`COMPACTION_QUESTION`, :data:`_COMPACTION_NOTE`,
     :data:`COMPACTION_REPLAY`)."""
-    text = text.strip()
-    return text == COMPACTION_QUESTION or text.endswith(_COMPACTION_NOTE) or text.startswith(COMPACTION_REPLAY)
+    # (on slices of the ends: a user message may be a long one, a tool's output an agent put there)
+    if text[:len(COMPACTION_REPLAY) + 16].lstrip().startswith(COMPACTION_REPLAY):
+        return True
+    if len(text) <= 64:
+        return text.strip() == COMPACTION_QUESTION
+    return text[-len(_COMPACTION_NOTE) - 16:].rstrip().endswith(_COMPACTION_NOTE)
 
 
 def _harness_note(extra: dict) -> bool:
