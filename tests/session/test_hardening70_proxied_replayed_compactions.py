@@ -53,3 +53,18 @@ def test_two_runs_that_compacted_so_are_two_sessions(tmp_path) -> None:
     assert sorted(by_session.values()) == [
         ["ssh gpu07 'nvidia-smi'", "ssh gpu07 'tail -n 40 sglang.log'", "ssh gpu07 'grep -c accept sglang.log'"],
         ["ssh gpu12 'nvidia-smi'", "ssh gpu12 'tail -n 40 sglang.log'", "ssh gpu12 'grep -c accept sglang.log'"]]
+
+
+def test_the_summary_is_read_once(tmp_path) -> None:
+    """Each request after the compaction sends the summary again, after the question: a history the
+    call that wrote it does not head (its request held the history written out), read from there."""
+    from spec_debug.session.agents import AgentTree
+    from spec_debug.session.events import ReadStats
+    from spec_debug.session.sources import discover, iter_events
+
+    calls = _replayed("a", "gpu07")
+    _write(logs := tmp_path / "logs", calls)
+    [source] = discover(logs)
+    summary = calls[2][1]["content"]
+    texts = [ev.text for ev in iter_events(source, ReadStats(), AgentTree()) if ev.kind == "text"]
+    assert texts.count(summary) == 1

@@ -839,8 +839,8 @@ def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
         n = 1
         while n <= end and n < len(head) and _same(messages[end - n], head[-1 - n]):
             n += 1
-        if n < 2:
-            continue
+        if n < 2 and not (_summary_key(head[-1]) is not None and _asks_summary(messages[end - 1])):
+            continue  # (one message found again is enough where it is a summary OpenCode's question asked for)
         first, shared = end - n + 1, 0
         while shared < first and shared < len(head) - n and _same(messages[shared], head[shared]):
             shared += 1
@@ -859,6 +859,14 @@ def _after_codex_compaction(messages: list) -> int | None:
                 and block_text(message.get("content")).lstrip().startswith(codex.COMPACTION_BRIDGE):
             return i + 1
     return None
+
+
+def _asks_summary(message: object) -> bool:
+    """``message`` is OpenCode's compaction question (:data:`COMPACTION_QUESTION`), which each request
+    after a compaction sends before the summary: newer releases wrote the summary with a request that
+    holds the history written out (:data:`COMPACTION_REPLAY`), not before the question."""
+    return isinstance(message, dict) and message.get("role") == "user" \
+        and block_text(message.get("content")).strip() == COMPACTION_QUESTION
 
 
 _SUMMARY_CHARS = 200
