@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
+from typing import NamedTuple
 
 from spec_debug.errors import UsageError
 from spec_debug.session import reader
@@ -785,16 +786,14 @@ def _proxy_log_folders(sources: list[SessionSource]) -> list[SessionSource]:
     Azure Blob Storage logger as ``<YYYY-MM-DD>/<id>.json``, a folder of them when synced down."""
     by_folder: dict[Path, list[tuple[SessionSource, str | None]]] = {}
     openings: dict[Path, set[str]] = {}
-    threads: dict[int, tuple[str | None, str | None, str | None]] = {}  # _conversations_of
+    threads: dict[int, _Thread] = {}  # _conversations_of
     for source in sources:
         if source.format == "openai" and not source.array and (call := _logged_call(source.path)) is not None:
             folder = source.path.parent
             by_folder.setdefault(folder, []).append((source, openai_chat.call_time(call)))
-            opening = None if openai_chat.counts_tokens(call) else _opening(call)
-            trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
-            threads[id(source)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
-            if _DAY_FOLDER.fullmatch(folder.name) and opening is not None:
-                openings.setdefault(folder, set()).add(opening)
+            threads[id(source)] = thread = _thread(call)
+            if _DAY_FOLDER.fullmatch(folder.name) and thread.opening is not None:
+                openings.setdefault(folder, set()).add(thread.opening)
     _join_days(by_folder, openings)
     grouped: dict[int, SessionSource] = {}
     dropped: set[int] = set()
@@ -847,14 +846,12 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
         else:
             return None
         calls: list[tuple[int]] = []
-        threads: dict[int, tuple[str | None, str | None, str | None]] = {}
+        threads: dict[int, _Thread] = {}
         for lineno, call in logged:
             if not (openai_chat.is_proxied_call(call) or openai_chat.is_litellm_payload(call)):
                 return None  # not a log of calls alone: read whole, as before
             calls.append(marker := (lineno,))
-            opening = None if openai_chat.counts_tokens(call) else _opening(call)
-            trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
-            threads[id(marker)] = (opening, trace if isinstance(trace, str) and trace else None, _named_session(call))
+            threads[id(marker)] = _thread(call)
     except (OSError, ValueError):
         return None  # iter_events reports what is wrong with it
     conversations = _conversations_of(calls, threads) if len(calls) > 1 else [calls]
@@ -869,7 +866,7 @@ def _logged_conversations(source: SessionSource) -> list[SessionSource] | None:
     return found
 
 
-def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | None, str | None]]) -> list[list]:
+def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
     """The calls of one folder (in the order they were made; or of one file:
     :func:`_logged_conversations`) parted by the conversation each goes on, each part in that
     order. LiteLLM's bucket loggers file every call of a day in one folder, ``<YYYY-MM-DD>/``, whoever made it, and a logging proxy's ``logs/`` keeps every call it passed:
@@ -881,11 +878,23 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
     ``x-litellm-trace-id`` or an agent's ``x-<vendor>-session-id`` (Claude Code's
     ``x-claude-code-session-id``) do for each call of it (``litellm/proxy/litellm_pre_call_utils.py``,
     ``get_chain_id_from_headers``). Calls that share either are of one conversation, and the
-    conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A call that
+    conversation a request names (:func:`_named_session`) is its own, whatever its first prompt. A request
+    that goes on from a compaction's summary (:data:`formats.openai_chat.COMPACTION_QUESTION`) is of
+    the conversation of the call that wrote it (and the call that wrote it, where it writes the history
+    out in its request, of the conversation whose first prompt that holds), and one that goes on from
+    a response the Responses API keeps (``previous_response_id``: it sends only what is new) of the
+    call that got it. A call that
     shares neither with another and names none (an agent's side call: a title, a token count, a
     summary) is no conversation of its own: it goes on the one of the call before it (after it,
     for the first)."""
     parent = list(range(len(calls)))
+    # a session_id header only Codex's ``originator`` vouches for (_named_session): a client that
+    # stamps each request with a fresh id of its own names no conversation by it, read as one it
+    # parted a run in a session per call
+    told = Counter(threads[id(source)].named for source in calls if id(source) in threads)
+    for source in calls:
+        if isinstance(named := threads.get(id(source), _NO_THREAD).named, _HeaderSession) and told[named] < 2:
+            threads[id(source)] = threads[id(source)]._replace(named=None)
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -895,7 +904,8 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
 
     seen: dict[tuple[str, str], int] = {}
     for i, source in enumerate(calls):
-        opening, trace, named = threads.get(id(source), (None, None, None))
+        thread = threads.get(id(source), _NO_THREAD)
+        opening, trace, named = thread.opening, thread.trace, thread.named
         for key in (("named", named) if named is not None else ("opening", opening), ("trace", trace)):
             if key[1] is None:
                 continue
@@ -903,8 +913,26 @@ def _conversations_of(calls: list, threads: dict[int, tuple[str | None, str | No
                 parent[root(i)] = root(seen[key])
             else:
                 seen[key] = i
+    answered: dict[str, int] = {}  # a compaction's summary, the call that wrote it (_thread)
+    responses: dict[str, int] = {}  # a Responses API response's id, the call that got it
+    for i, source in enumerate(calls):
+        thread = threads.get(id(source), _NO_THREAD)
+        if thread.summary is not None and (j := answered.get(thread.summary)) is not None:
+            parent[root(i)] = root(j)
+        if thread.replay is not None and i:
+            # a compaction call that writes the history out, "[User]: <first prompt>" in it: of the
+            # conversation whose first prompt it holds, else of the call before it
+            j = next((at for (kind, said), at in seen.items() if kind == "opening" and at < i
+                      and f"[User]: {said}\n" in thread.replay), i - 1)
+            parent[root(i)] = root(j)
+        if thread.previous is not None and (j := responses.get(thread.previous)) is not None:
+            parent[root(i)] = root(j)
+        if thread.answer is not None:
+            answered.setdefault(thread.answer, i)
+        if thread.response is not None:
+            responses.setdefault(thread.response, i)
     sizes = Counter(root(i) for i in range(len(calls)))
-    named = [threads.get(id(source), (None, None, None))[2] is not None for source in calls]
+    named = [threads.get(id(source), _NO_THREAD).named is not None for source in calls]
     owners = [root(i) if sizes[root(i)] > 1 or named[i] else None for i in range(len(calls))]
     if all(owner is None for owner in owners):
         return [calls]
@@ -935,6 +963,78 @@ def _join_days(by_folder: dict[Path, list], openings: dict[Path, set[str]]) -> N
             into = day
 
 
+class _HeaderSession(str):
+    """A ``session_id`` request header no client vouched for (:func:`_named_session`): a name of a
+    conversation only where another call of the log sends it too (:func:`_conversations_of`)."""
+
+
+class _Thread(NamedTuple):
+    """What tells the conversation of a logged call (:func:`_conversations_of`)."""
+    opening: str | None  # the first prompt (_opening)
+    trace: str | None  # LiteLLM's trace_id
+    named: str | None  # the session its request names (_named_session)
+    answer: str | None  # the text of its answer
+    summary: str | None  # the summary of a compaction it goes on from (openai_chat.COMPACTION_QUESTION)
+    response: str | None = None  # the id of the Responses API response it got
+    previous: str | None = None  # its request's previous_response_id: the response it goes on from
+    replay: str | None = None  # the history a compaction call writes out (openai_chat.COMPACTION_REPLAY)
+
+
+_NO_THREAD = _Thread(None, None, None, None, None)
+
+_STREAMED_RESPONSE_ID = re.compile(r'"response"\s*:\s*\{\s*"id"\s*:\s*"([^"]+)"')
+"""The response's id in the first event of a Responses API stream a proxy kept as text,
+``response.created``: ``{"type": "response.created", ..., "response": {"id": "resp_...", ...}}``."""
+
+
+def _response_id(call: dict) -> str | None:
+    """The id of the Responses API response a logged call got, or None."""
+    response = call.get("response")
+    body = response if openai_chat.is_litellm_payload(call) else \
+        response.get("body") if isinstance(response, dict) else None
+    if isinstance(body, dict):
+        found = body.get("id") if body.get("object") == "response" else None
+    elif isinstance(body, str) and '"response.created"' in body[:4096]:
+        found = (m.group(1) if (m := _STREAMED_RESPONSE_ID.search(body, 0, 4096)) else None)
+    else:
+        found = None
+    return found if isinstance(found, str) and found else None
+
+
+def _request_body(call: dict) -> dict | None:
+    """A logged call's request body (LiteLLM's payload keeps it, but the prompt, as ``model_parameters``)."""
+    if openai_chat.is_litellm_payload(call):
+        body = call.get("model_parameters")
+    else:
+        request = call.get("request")
+        body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
+    return body if isinstance(body, dict) else None
+
+
+def _thread(call: dict) -> _Thread:
+    """What tells the conversation of a logged call, its request and its answer (:class:`_Thread`)."""
+    trace = call.get("trace_id") if openai_chat.is_litellm_payload(call) else None
+    messages = openai_chat.conversation(call) or []
+    last = messages[-1] if messages else None
+    answer = block_text(last.get("content")).strip() if isinstance(last, dict) and last.get("role") == "assistant" \
+        else ""
+    opening = None if openai_chat.counts_tokens(call) else _opening(messages)
+    summary = None
+    replay = None
+    if opening is not None and opening.startswith(openai_chat.COMPACTION_REPLAY):
+        opening, replay = None, opening  # no first prompt of the run: it is written out in the history
+    elif opening == openai_chat.COMPACTION_QUESTION:
+        said = next((m for m in messages if isinstance(m, dict) and m.get("role") in ("assistant", "user")
+                     and block_text(m.get("content")).strip() != openai_chat.COMPACTION_QUESTION), None)
+        if said is not None and said.get("role") == "assistant" and (text := block_text(said.get("content")).strip()):
+            opening, summary = None, text
+    body = _request_body(call) or {}
+    previous = body.get("previous_response_id")
+    return _Thread(opening, trace if isinstance(trace, str) and trace else None, _named_session(call),
+                   answer or None, summary, _response_id(call), previous if isinstance(previous, str) and previous
+                   else None, replay)
+
+
 def _named_session(call: dict) -> str | None:
     """The conversation a logged call's request names. Codex sends its conversation id as the
     ``prompt_cache_key`` of each request (openai/codex ``codex-rs/core/src/client.rs``,
@@ -943,27 +1043,40 @@ def _named_session(call: dict) -> str | None:
     Claude Code names its session in ``metadata.user_id``, ``user_<hash>_account_<uuid>_session_<uuid>``
     or, newer, the JSON of ``{device_id, account_uuid, session_id}`` (starbaser/ccproxy
     ``src/ccproxy/hooks/extract_session_id.py``), one for its main conversation, its sub-agents' and
-    its side calls. LiteLLM keeps these among the call's ``model_parameters`` (BerriAI/litellm
+    its side calls. Qwen Code names its session in ``metadata.sessionId``. LiteLLM keeps these among
+    the call's ``model_parameters`` (BerriAI/litellm
     ``litellm/litellm_core_utils/model_param_helper.py``, the request's parameters but its prompt)."""
-    if openai_chat.is_litellm_payload(call):
-        body = call.get("model_parameters")
-    else:
-        request = call.get("request")
-        body = request.get("body") if isinstance(request, dict) and isinstance(request.get("body"), dict) else request
-    if not isinstance(body, dict):
+    body = _request_body(call)
+    if body is None:
         return None
     key = body.get("prompt_cache_key")
     if isinstance(key, str) and key:
         return key
+    stored = body.get("conversation")
+    stored = stored.get("id") if isinstance(stored, dict) else stored
+    if isinstance(stored, str) and stored:
+        # a conversation the Responses API keeps (the Conversations API's id, "conv_..."), which
+        # the request continues: openai/openai-python src/openai/types/responses/
+        # response_create_params.py, conversation: str | {id}
+        return stored
     if not openai_chat.is_litellm_payload(call) and isinstance(request := call.get("request"), dict) \
             and isinstance(headers := request.get("headers"), dict) and headers:
         # Codex names its conversation in a request header too, ``session_id`` (openai/codex
         # codex-rs/codex-api/src/requests/headers.rs build_conversation_headers), the only name
-        # its Chat Completions requests (``wire_api = "chat"``) carry: no prompt_cache_key there
+        # its Chat Completions requests (``wire_api = "chat"``) carry: no prompt_cache_key there.
+        # Its client sends ``originator`` with every request (codex-rs/core/src/default_client.rs,
+        # create_client); another client's header names a conversation where it recurs (_HeaderSession)
         named = next((v for k, v in headers.items() if isinstance(k, str) and k.lower() == "session_id"), None)
         if isinstance(named, str) and named.strip():
-            return named.strip()
-    user = body.get("metadata", {}).get("user_id") if isinstance(body.get("metadata"), dict) else None
+            vouched = any(isinstance(k, str) and k.lower() == "originator" for k in headers)
+            return named.strip() if vouched else _HeaderSession(named.strip())
+    meta = body.get("metadata") if isinstance(body.get("metadata"), dict) else {}
+    if isinstance(meta.get("sessionId"), str) and meta["sessionId"].strip():
+        # Qwen Code's {sessionId, promptId} (QwenLM/qwen-code packages/core/src/core/
+        # openaiContentGenerator/provider/dashscope.ts, buildMetadata): each of its requests opens
+        # with the same context of the day and folder (utils/environmentContext.ts), no first prompt
+        return meta["sessionId"].strip()
+    user = meta.get("user_id")
     if not isinstance(user, str):
         return None
     if user.startswith("{"):
@@ -976,16 +1089,24 @@ def _named_session(call: dict) -> str | None:
     return (session or None) if marked else None
 
 
-def _opening(call: dict) -> str | None:
-    """The first prompt of the conversation a logged call sends (its first user message's text,
-    without a prompt-cache marker), what each later request of it sends again; None without one.
+def _opening(messages: list) -> str | None:
+    """The first prompt of the conversation a logged call sends (of its ``messages``: its first user
+    message's text, without a prompt-cache marker), what each later request of it sends again; None
+    without one.
     Aider's own messages around the chat (:mod:`formats.aider_context`) are no prompt: read
     as the first, its changing repository map cut one run in several conversations, and its
     constant words joined two runs in one. A history aider summarized opens with no prompt of the
     run: such a call goes on the conversation before it (:func:`_conversations_of`)."""
-    for message in aider_context.without_context(openai_chat.conversation(call) or []):
+    for message in aider_context.without_context(messages):
         if isinstance(message, dict) and message.get("role") == "user":
             text = block_text(message.get("content")).strip()
+            if openai_chat.is_cli_context(text):
+                continue  # Qwen Code's own context of the day and folder, the same for each of its sessions
+            if text.startswith(openai_chat.TITLE_REQUEST):
+                # OpenCode's title call: the first prompt follows, in this message or the next
+                text = text[len(openai_chat.TITLE_REQUEST):].strip()
+                if not text:
+                    continue
             return None if text.startswith(aider_context.SUMMARY) else text or None
     return None
 

@@ -162,12 +162,25 @@ CODEX_TOOLS = (_SHELL_TOOLS - {"bash"}) | frozenset({"apply_patch", "update_plan
 Responses item calling one is from a rollout, not from a program's own item list (``bash``, a
 name many programs give their own shell tool, says nothing)."""
 _UI_DUPLICATES = frozenset({"user_message", "agent_message", "agent_reasoning"})
+COMPACTION_BRIDGE = ("Another language model started to solve this problem and produced a summary of its thinking "
+                     "process.")
+"""How the user message begins that Codex puts its own compaction's summary in, after the context
+and the person's earlier messages of the history it rebuilds (openai/codex ``codex-rs/core/templates/
+compact/summary_prefix.md``; ``codex-rs/core/src/compact.rs``, ``build_compacted_history``)."""
+_COMPACTION_PROMPTS = ("You are performing a CONTEXT CHECKPOINT COMPACTION.",
+                       "You have exceeded the maximum number of tokens, please stop coding and instead write a short "
+                       "memento message")
+"""The user message Codex asks for its compaction's summary with, last in the history it sends
+(openai/codex ``codex-rs/core/templates/compact/prompt.md``: the second, of the first automatic
+compaction, ea225df2, 2025-09; the first since 611e00c8, 2025-10, "compactor 2")."""
 _INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions for ", "<INSTRUCTIONS>",
              "<recommended_plugins>", "<turn_aborted>", "<skill>", "<subagent_notification>", "<hook_prompt",
-             "<codex_internal_context")
+             "<codex_internal_context", COMPACTION_BRIDGE, *_COMPACTION_PROMPTS)
 """How the parts Codex writes into user messages begin (not typed by the person; several
 independent rollout readers filter the same markers; openai/codex ``codex-rs/core/src/context/``
-writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below)."""
+writes ``<turn_aborted>`` after an interrupt and ``<user_shell_command>``, below; its own
+compaction asks for a summary and hands it on in user messages: a proxy's record of its requests
+holds them, read as prompts of the person's)."""
 _ENV_CWD = re.compile(r"<cwd>\s*(/[^<\n]*?)\s*</cwd>")
 """The working folder in Codex's ``<environment_context>`` message (openai/codex codex-rs/core
 environment_context.rs serialises ``cwd`` as ``<cwd>…</cwd>``); absolute paths only."""

@@ -212,11 +212,26 @@ def _proxied_call(request: dict, response: object) -> list:
             answer = inner_json(answer)  # an HTTP proxy's body kept as the text it was sent
         except ValueError:
             return messages
-    if isinstance(answer, str) and answer.lstrip().startswith(("data:", "event:")):
+    if isinstance(answer, str) and is_event_stream(answer):
         return [*messages, *streamed_answer(answer)]
     if isinstance(answer, str) and answer.strip():
         return [*messages, {"role": "assistant", "content": answer}]
     return [*messages, *_answer(answer)] if isinstance(answer, dict) else messages
+
+
+def is_event_stream(text: str) -> bool:
+    """``text`` is a server-sent event stream: it opens with a ``data:`` or ``event:`` line, after
+    any comments (a line that starts with a colon: the WHATWG HTML standard, "Server-sent events",
+    ignores it). OpenRouter sends ``: OPENROUTER PROCESSING`` comments into a stream while the model
+    works (openrouter.ai/docs/api-reference/streaming): a stream that opened with one was read as
+    the assistant's words, the raw ``data:`` lines, its tool calls lost."""
+    text = text.lstrip()
+    while text.startswith(":"):
+        end = text.find("\n")
+        if end < 0:
+            return False
+        text = text[end + 1:].lstrip()
+    return text.startswith(("data:", "event:"))
 
 
 def streamed_answer(text: str) -> list[dict]:
@@ -268,7 +283,7 @@ def _failed_call(obj: dict) -> str | None:
         return response["error"]
     status = response.get("status_code")
     body = response.get("body")
-    if isinstance(body, str) and '"error"' in body and body.lstrip().startswith(("data:", "event:")) \
+    if isinstance(body, str) and '"error"' in body and is_event_stream(body) \
             and (said := _stream_error(body)) is not None:
         return said  # a stream that failed after its 200 (streamed_answer reads the rest)
     if type(status) is not int or status < 400:
@@ -555,6 +570,8 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 # (three copies would read as a loop of it). Not only the line before: loops run
                 # side by side through one proxy (an eval's samples) interleave their requests, and
                 # each of a conversation's calls was read again after another conversation's line.
+                if is_title_call(messages):
+                    continue  # OpenCode's side call for the session's title: no turn of the conversation
                 messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
                 if at is not None:
@@ -565,6 +582,10 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                     # the latest calls: only what this request adds around them is new
                     at, kept = trimmed
                     del heads[at]
+                elif heads and (rebuilt := _after_codex_compaction(messages)) is not None:
+                    # Codex rebuilt its history after its own compaction: its context and the
+                    # person's earlier messages, read before, then the summary; only what follows is new
+                    start = rebuilt
                 elif heads:
                     # No conversation read before is all of this one's head: it may have left one
                     # part way (n samples or a retry sent from the same history, then each went its
@@ -800,30 +821,68 @@ def _trimmed(heads: list[list], messages: list) -> tuple[int, list] | None:
     put a summary in their place) and kept the latest: where in ``heads`` the conversation it
     trimmed is, and the messages of ``messages`` that are new, or None. Known by a run of at
     least two of that conversation's last messages, the last a tool call or result (its call id,
-    :func:`_call_key`), found again in ``messages``: ids no other conversation shares. What the
+    :func:`_call_key`) or a summary (:func:`_summary_key`), found again in ``messages``: ids and
+    words no other conversation shares. What the
     request begins with as the conversation did (the system prompt, the first prompt) was read
     with it too. Only for a request no conversation read before heads."""
     where: dict | None = None  # call ids -> the last message of ``messages`` holding them
     for at in range(len(heads) - 1, -1, -1):
         head = heads[at]
-        key = _call_key(head[-1]) if len(head) >= 2 else None
+        key = _call_key(head[-1]) or _summary_key(head[-1]) if len(head) >= 2 else None
         if key is None:
             continue
         if where is None:
-            where = {k: i for i, m in enumerate(messages) if (k := _call_key(m)) is not None}
+            where = {k: i for i, m in enumerate(messages) if (k := _call_key(m) or _summary_key(m)) is not None}
         end = where.get(key)
         if not end or not _same(messages[end], head[-1]):
             continue
         n = 1
         while n <= end and n < len(head) and _same(messages[end - n], head[-1 - n]):
             n += 1
-        if n < 2:
-            continue
+        if n < 2 and not (_summary_key(head[-1]) is not None and _asks_summary(messages[end - 1])):
+            continue  # (one message found again is enough where it is a summary OpenCode's question asked for)
         first, shared = end - n + 1, 0
         while shared < first and shared < len(head) - n and _same(messages[shared], head[shared]):
             shared += 1
         return at, messages[shared:first] + messages[end + 1:]
     return None
+
+
+def _after_codex_compaction(messages: list) -> int | None:
+    """Where what is new begins in a request whose history Codex rebuilt after its own compaction
+    (its context, the person's earlier messages, then the summary in a user message that opens with
+    :data:`codex.COMPACTION_BRIDGE`): after the summary; None for any other request. Read again, the
+    person's earlier prompts were theirs twice."""
+    for i in range(len(messages) - 1, -1, -1):
+        message = messages[i]
+        if isinstance(message, dict) and message.get("role") == "user" \
+                and block_text(message.get("content")).lstrip().startswith(codex.COMPACTION_BRIDGE):
+            return i + 1
+    return None
+
+
+def _asks_summary(message: object) -> bool:
+    """``message`` is OpenCode's compaction question (:data:`COMPACTION_QUESTION`), which each request
+    after a compaction sends before the summary: newer releases wrote the summary with a request that
+    holds the history written out (:data:`COMPACTION_REPLAY`), not before the question."""
+    return isinstance(message, dict) and message.get("role") == "user" \
+        and block_text(message.get("content")).strip() == COMPACTION_QUESTION
+
+
+_SUMMARY_CHARS = 200
+"""How long an answer that ends a conversation is, at least, to tell the conversation as a call id does
+(:func:`_summary_key`): a summary of the history, not a short word any conversation may say."""
+
+
+def _summary_key(message: object) -> object:
+    """An answer in words that ends a conversation (:data:`_SUMMARY_CHARS`), or None: OpenCode's
+    compaction asks for a summary of the history, then sends it as the answer in every later request,
+    after the question and in place of all before it (:data:`COMPACTION_QUESTION`): read again, the run
+    had the question and the summary twice."""
+    if not isinstance(message, dict) or message.get("role") != "assistant" or message.get("tool_calls"):
+        return None
+    text = block_text(message.get("content"))
+    return ("said", text) if len(text) >= _SUMMARY_CHARS else None
 
 
 def _call_key(message: object) -> object:
@@ -1062,8 +1121,11 @@ def _message(message: dict, cursor: Cursor, seq: int, lineno: int, stats: ReadSt
         return
     if role in ("system", "developer"):
         yield event("system", role, text=text)
+    elif role == "user" and is_cli_context(text):
+        yield event("system", "system", text=text, raw_type="environment_context")
     elif role == "user":
         cli_note = _harness_note(extra) or kimi_cli.is_cli_note(content) or _goose_agent_only(message) \
+            or _opencode_note(text) \
             or (type(content) is str and content.startswith(aider_context.SUMMARY))  # aider's, of the history
         yield event("system" if cli_note else "prompt", role, text=text or attachments_shown(content))
     elif role == "assistant":
@@ -1203,6 +1265,75 @@ def _result_status(text: str) -> tuple[str, int | None]:
     if code is None:
         text, code = shell_result(text)
     return text, code
+
+
+COMPACTION_QUESTION = "What did we do so far?"
+"""How OpenCode sends a compaction in every request after it: this question as a user message, the
+summary its compaction call wrote as the answer (sst/opencode ``packages/opencode/src/session/
+message-v2.ts``, ``toModelMessages``: a ``compaction`` part), then what came after. A proxy's record
+of its calls on an OpenAI-compatible provider names no session: parted by their first prompt, a run
+that compacted was two sessions, and two runs that compacted were joined on the question
+(``sources._conversations_of``); read as the person's, the question was a prompt of each request."""
+
+_COMPACTION_NOTE = ("Continue if you have next steps, or stop and ask for clarification if you are unsure how "
+                    "to proceed.")
+"""What OpenCode adds as a user message after a compaction it made on its own, marked synthetic
+(sst/opencode ``packages/opencode/src/session/compaction.ts``, ``processCompaction``; a note about
+media it left out may come before it): its store reads it as no prompt (formats.opencode)."""
+
+
+TITLE_REQUEST = "Generate a title for this conversation:"
+"""How OpenCode asks a small model for a session's title, at its first prompt: the title generator's
+system prompt, this user message, then the person's first prompt (older releases put this before it,
+in the same message: sst/opencode ``packages/opencode/src/session/prompt.ts``, ``ensureTitle``). Read as
+a call of the session, the first prompt was the person's twice, this line a prompt of theirs and the
+title the assistant's words; two sessions' title calls, alike in their first user message, were a
+session of their own (``sources._opening``)."""
+
+
+def is_title_call(messages: list) -> bool:
+    """``messages`` (a request's) ask for OpenCode's title of a session (:data:`TITLE_REQUEST`)."""
+    first = next((m for m in messages if isinstance(m, dict) and m.get("role") == "user"), None)
+    content = first.get("content") if first is not None else None
+    if isinstance(content, list):  # its first part's text (block_text joins them all: a long first prompt)
+        content = next((text for part in content if (text := block_text([part]))[:80].strip()), "")
+    return isinstance(content, str) and content[:80].lstrip().startswith(TITLE_REQUEST)
+
+
+_CLI_CONTEXTS = ("This is the Qwen Code. We are setting up the context for our chat.",
+                 "This is the Gemini CLI. We are setting up the context for our chat.")
+"""How Qwen Code (and Gemini CLI, whose fork it is) opens every session's history: a user message of
+its own with the date, the system and the folder's file tree, then the model's "Got it. Thanks for
+the context!" (QwenLM/qwen-code ``packages/core/src/utils/environmentContext.ts``,
+``getInitialChatHistory``; newer Gemini CLIs wrap it in ``<session_context>``). Its own session
+files read it as the CLI's (formats.gemini_parts); through an OpenAI-compatible proxy it was the
+person's first prompt of every session."""
+
+
+def is_cli_context(text: str) -> bool:
+    """``text``, a user message's, is Qwen Code's or Gemini CLI's own context (:data:`_CLI_CONTEXTS`)."""
+    text = text[:120].lstrip()  # (a slice: a user message may be long)
+    if text.startswith("<session_context>"):
+        text = text[len("<session_context>"):].lstrip()
+    return text.startswith(_CLI_CONTEXTS)
+
+
+COMPACTION_REPLAY = "Here is the conversation so far:\n\n<conversation>\n"
+"""How the one user message opens that newer OpenCode releases ask for a compaction's summary with,
+the history written out in it, a message a line (``[User]: <text>``, ``[Assistant]: <text>``,
+``[Assistant tool call]: ...``): sst/opencode ``packages/core/src/session/compaction.ts``
+(``buildPrompt``, ``serialize``; the "prepend" mode, its default)."""
+
+
+def _opencode_note(text: str) -> bool:
+    """The text of a user message OpenCode wrote (:data:`COMPACTION_QUESTION`, :data:`_COMPACTION_NOTE`,
+    :data:`COMPACTION_REPLAY`)."""
+    # (on slices of the ends: a user message may be a long one, a tool's output an agent put there)
+    if text[:len(COMPACTION_REPLAY) + 16].lstrip().startswith(COMPACTION_REPLAY):
+        return True
+    if len(text) <= 64:
+        return text.strip() == COMPACTION_QUESTION
+    return text[-len(_COMPACTION_NOTE) - 16:].rstrip().endswith(_COMPACTION_NOTE)
 
 
 def _harness_note(extra: dict) -> bool:

@@ -51,18 +51,24 @@ _LAST = frozenset({"response.completed", "response.incomplete", "response.failed
 
 def output_items(events: list[dict]) -> list[dict]:
     """The items a streamed response gave, each once: those of its ``response.output_item.done``
-    events and of its last event's ``response.output``, in the order they came. What a proxy kept
+    events and of its last event's ``response.output``, in the order they came, then the text of a
+    reply the stream was cut inside (its ``response.output_text.delta`` pieces). What a proxy kept
     of a streamed call as text (:func:`formats.openai_chat.streamed_answer`): Codex streams every
     call (``"stream": true``), so its answers through a logging proxy are such streams."""
     items: list[dict] = []
     seen: set[str] = set()
+    cut: dict[str, list[str]] = {}  # a reply's id -> its pieces (the stream may end inside it: _Stream.cut_replies)
     for obj in events:
         kind = obj.get("type")
+        if kind == "response.output_text.delta" and isinstance(obj.get("delta"), str):
+            cut.setdefault(str(obj.get("item_id")), []).append(obj["delta"])
+            continue
         if kind == "response.output_item.done" and isinstance(obj.get("item"), dict):
             found: list = [obj["item"]]
         elif isinstance(kind, str) and kind in _LAST and isinstance(obj.get("response"), dict) \
                 and isinstance(obj["response"].get("output"), list):
             found = obj["response"]["output"]
+            cut.clear()  # the response ended: its output is whole
         else:
             continue
         for item in found:
@@ -72,6 +78,11 @@ def output_items(events: list[dict]) -> list[dict]:
             if key not in seen:
                 seen.add(key)
                 items.append(item)
+    for key, pieces in cut.items():
+        if key not in seen and (text := "".join(pieces)).strip():
+            # a reply the stream was cut inside (no output_item.done): its text so far, as a saved
+            # stream keeps it; what the agent was saying when the log ends
+            items.append({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]})
     return items
 
 
