@@ -302,6 +302,84 @@ def _engine_pickles_note(directory: Path) -> str:
             f"speculators) cannot load {'it' if len(served) == 1 else 'them'}")
 
 
+# torch.distributed.checkpoint (DCP) saves a state dict as `__<rank>_<n>.distcp` files and a
+# `.metadata` file (torch/distributed/checkpoint/filesystem.py FileSystemWriter); accelerate's
+# FSDP save_state with SHARDED_STATE_DICT writes the model's as `pytorch_model_fsdp_0/`, its
+# state dict under "model", and the optimizer's as `optimizer_0/` (huggingface/accelerate
+# src/accelerate/utils/fsdp_utils.py save_fsdp_model, save_fsdp_optimizer). No engine and no
+# from_pretrained reads them: `accelerate merge-weights` (merge_fsdp_weights) or torch's
+# format_utils dcp_to_torch turns them into one file first.
+_DCP_SHARDS = "*.distcp"
+
+
+def _dcp_folders(directory: Path) -> list[str]:
+    """The DCP shard folders of a draft folder: "." for the folder itself, else its
+    subfolders holding *.distcp files, the model's before the optimizer's."""
+    try:
+        if any(directory.glob(_DCP_SHARDS)):
+            return ["."]
+        found = sorted(d.name for d in directory.iterdir()
+                       if d.is_dir() and any(d.glob(_DCP_SHARDS)))
+    except OSError:
+        return []
+    return sorted(found, key=lambda name: name.startswith("optimizer"))
+
+
+def _dcp_note(directory: Path) -> tuple[str, str | None]:
+    """('; <what the DCP shards are>', the hint) for a folder holding a sharded FSDP save."""
+    folders = _dcp_folders(directory)
+    if not folders:
+        return "", None
+    model = [name for name in folders if not name.startswith("optimizer")]
+    shown = ", ".join(f"{name}/" if name != "." else "*.distcp" for name in folders[:3])
+    if not model:
+        return (f"; only an optimizer's torch.distributed.checkpoint shards ({shown}), saved "
+                "beside a checkpoint's weights, not weights: the weights were not saved or not "
+                "copied here"), None
+    shards = directory if model[0] == "." else directory / model[0]
+    return (f"; only torch.distributed.checkpoint shards ({shown}: a sharded FSDP save), which "
+            "vLLM and SGLang do not load either (they load *.safetensors, *.bin or *.pt files "
+            "only)"), (f"merge them into one file beside config.json: `accelerate merge-weights "
+                       f"{shards} {directory}` writes model.safetensors (or `python -m "
+                       f"torch.distributed.checkpoint.format_utils dcp_to_torch {shards} "
+                       "draft.pt`, then save its state dict, which accelerate keeps under "
+                       "\"model\", as model.safetensors with safetensors.torch.save_file)")
+
+
+def no_weights_error(directory: Path) -> CheckpointError:
+    """Why no weights are read from a folder with no *.safetensors, no pytorch_model.bin and
+    no torch.save file the engines serve (engine_served_pickle): what it holds instead, and
+    whether vLLM and SGLang find weights there (the `diagnose` configs step says the same:
+    engines_find_no_weights)."""
+    others = _other_torch_files(directory) + _engine_pickles_note(directory)
+    dcp, dcp_hint = _dcp_note(directory) if not others else ("", None)
+    if not others and not dcp:
+        others = ("; vLLM and SGLang find no weights here either (they load *.safetensors, "
+                  "*.bin or *.pt files only: \"Cannot find any model weights\")")
+    return CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
+                           "pytorch_model.bin" + others + dcp,
+                           hint=interrupted_hub_download(directory)
+                           or _torch_files_hint(directory) or dcp_hint)
+
+
+def engines_find_no_weights(directory: Path) -> CheckpointError | None:
+    """no_weights_error for a draft folder where vLLM and SGLang load no file: no
+    *.safetensors, and of the first of *.bin, *.pt that matches, nothing but the trainer files
+    they skip (see _engine_pickles_note); they stop with "Cannot find any model weights with
+    <dir>". None where they find a weight file (a stale index filtering it out is
+    stale_index's; a file that cannot be read, its reader's)."""
+    try:
+        if any(directory.glob("*.safetensors")):
+            return None
+        matched = next((names for pattern in _ENGINE_PICKLE_PATTERNS
+                        for names in [[p.name for p in directory.glob(pattern)]] if names), [])
+    except OSError:
+        return None
+    if any(not name.endswith(_ENGINE_SKIPPED) for name in matched):
+        return None
+    return no_weights_error(directory)
+
+
 def engine_served_pickle(directory: Path) -> Path | None:
     """The one torch.save file vLLM and SGLang serve from a folder with no *.safetensors and no
     pytorch_model.bin (model.pt, model.bin: see _engine_pickles_note), where it alone is what
@@ -1150,11 +1228,7 @@ class TensorStore:
                     store.infos[name] = TensorInfo(name, stored, binary, tuple(tensor.shape),
                                                    str(tensor.dtype))
             return store
-        raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
-                              "pytorch_model.bin" + _other_torch_files(directory)
-                              + _engine_pickles_note(directory),
-                              hint=interrupted_hub_download(directory)
-                              or _torch_files_hint(directory))
+        raise no_weights_error(directory)
 
     def _keeps_other(self, name: str, stored: str, path: Path) -> bool:
         """A tensor met again (in another shard, or under a second name that loads as the same
