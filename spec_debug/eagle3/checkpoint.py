@@ -368,25 +368,26 @@ def engines_find_no_weights(directory: Path) -> CheckpointError | None:
     they skip (see _engine_pickles_note); they stop with "Cannot find any model weights with
     <dir>". None where they find a weight file (a stale index filtering it out is
     stale_index's; a file that cannot be read, its reader's)."""
+    return None if engines_load_weights(directory) else no_weights_error(directory)
+
+
+def engines_load_weights(directory: Path) -> bool:
+    """Whether vLLM and SGLang find a weight file to load in the folder (see
+    engines_find_no_weights); True where it cannot be listed (its reader says why)."""
     try:
         if any(directory.glob("*.safetensors")):
-            return None
+            return True
         matched = next((names for pattern in _ENGINE_PICKLE_PATTERNS
                         for names in [[p.name for p in directory.glob(pattern)]] if names), [])
     except OSError:
-        return None
-    if any(not name.endswith(_ENGINE_SKIPPED) for name in matched):
-        return None
-    return no_weights_error(directory)
+        return True
+    return any(not name.endswith(_ENGINE_SKIPPED) for name in matched)
 
 
-def engine_served_pickle(directory: Path) -> Path | None:
-    """The one torch.save file vLLM and SGLang serve from a folder with no *.safetensors and no
-    pytorch_model.bin (model.pt, model.bin: see _engine_pickles_note), where it alone is what
-    they load and holds only top-level tensors (torch.load(weights_only=True), as their
-    pt_weights_iterator reads it); None otherwise (the refusal says what they do there). The
-    drafter then measures the weights the server runs, as for pytorch_model.bin."""
-    weights, state = _torch_files(directory)
+def _served_pickle_name(directory: Path) -> str | None:
+    """The one torch.save file of a state dict's name (not a trainer's state) the engines
+    would load from the folder, by its listing alone (engine_served_pickle reads it too)."""
+    weights, _ = _torch_files(directory)
     if not weights:
         return None
     try:
@@ -395,9 +396,19 @@ def engine_served_pickle(directory: Path) -> Path | None:
     except OSError:
         return None
     loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
-    if len(loaded) != 1 or loaded[0] not in weights:
+    return loaded[0] if len(loaded) == 1 and loaded[0] in weights else None
+
+
+def engine_served_pickle(directory: Path) -> Path | None:
+    """The one torch.save file vLLM and SGLang serve from a folder with no *.safetensors and no
+    pytorch_model.bin (model.pt, model.bin: see _engine_pickles_note), where it alone is what
+    they load and holds only top-level tensors (torch.load(weights_only=True), as their
+    pt_weights_iterator reads it); None otherwise (the refusal says what they do there). The
+    drafter then measures the weights the server runs, as for pytorch_model.bin."""
+    name = _served_pickle_name(directory)
+    if name is None:
         return None  # none, several (read in the file system's order), or a trainer's state
-    path = directory / loaded[0]
+    path = directory / name
     try:
         held = _load_bin(path)
     except Exception:  # its refusal (the note of what the engines would load) says more
@@ -1567,6 +1578,22 @@ def _refuse_hidden_state_dump(path: Path, role: str) -> None:
                                    f"checkpoint as {role}")
 
 
+# DeepSpeed's engine checkpoint files (deepspeed/runtime/engine.py _get_ckpt_name,
+# _get_zero_ckpt_name): the model wrapped with the run's state, and the optimizer's shards
+_DEEPSPEED_STATES = re.compile(r"(mp_rank|(bf16_)?zero_pp_rank)_.*_(model|optim)_states\.pt")
+
+
+def _save_with_weights(directory: Path) -> bool:
+    """A training save's folder holding the draft's weights: the files from_pretrained reads,
+    or one torch.save file the engines serve (epoch_3/model.pt: engine_served_pickle), whose
+    output folder was "config.json: not found" with no word of its saves. DeepSpeed's
+    global_step*/mp_rank_00_model_states.pt is its own checkpoint (see below)."""
+    if has_weight_files(directory):
+        return True
+    served = _served_pickle_name(directory)
+    return served is not None and not _DEEPSPEED_STATES.fullmatch(served)
+
+
 def _refuse_weights_without_config(path: Path) -> None:
     """A trainer's output folder with the draft's weights but no config.json. EAGLE's
     traineagle3 saves `state_<epoch>/` with deepspeed's save_16bit_model (pytorch_model.bin
@@ -1585,14 +1612,15 @@ def _refuse_weights_without_config(path: Path) -> None:
                               "folder leaves them", hint=hint)
     # a hidden-state dump beside the draft (out/{draft,data}: its hs_*.safetensors are weight
     # files by name) is no training save: named as one, it hid the draft directory below
-    saves = sorted((d for d in path.iterdir() if d.is_dir() and has_weight_files(d)
+    saves = sorted((d for d in path.iterdir() if d.is_dir() and _save_with_weights(d)
                     and not (d / "config.json").is_file() and _dump_sample(d) is None),
                    key=lambda d: _natural_key(d.name))
     if saves:
         raise CheckpointError(f"{path}: no config.json; the folder holds training saves with "
                               f"weights but no config below it: "
                               f"{', '.join(d.name for d in saves[-4:])}",
-                              hint="pass one of them as --model once it has the config: " + hint)
+                              hint=f"pass one of them (the newest: {saves[-1]}) as --model once "
+                                   "it has the config: " + hint)
     if any(path.glob("global_step*/mp_rank_*_model_states.pt")):
         raise CheckpointError(f"{path}: a DeepSpeed training checkpoint (global_step*/"
                               "mp_rank_*_model_states.pt), not a draft directory",
