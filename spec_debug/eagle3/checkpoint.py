@@ -254,6 +254,13 @@ _ENGINE_SKIPPED = ("training_args.bin", "optimizer.bin", "optimizer.pt", "schedu
                    "scaler.pt")
 
 
+def _engine_pickle_match(directory: Path) -> tuple[str, list[str]]:
+    """The first of _ENGINE_PICKLE_PATTERNS that matches a file here and its matches, sorted
+    (the skipped trainer files among them); ("", []) when none does. OSError passes."""
+    return next(((pattern, names) for pattern in _ENGINE_PICKLE_PATTERNS
+                 for names in [sorted(p.name for p in directory.glob(pattern))] if names), ("", []))
+
+
 def _engine_pickles_note(directory: Path) -> str:
     """'; <what vLLM and SGLang load here>' for a folder read past for want of
     model.safetensors or pytorch_model.bin: the torch.save files the server would serve (and
@@ -262,9 +269,7 @@ def _engine_pickles_note(directory: Path) -> str:
     if not weights and not state:
         return ""
     try:
-        pattern, matched = next(((pattern, names) for pattern in _ENGINE_PICKLE_PATTERNS
-                                 for names in [sorted(p.name for p in directory.glob(pattern))]
-                                 if names), ("", []))
+        pattern, matched = _engine_pickle_match(directory)
     except OSError:
         return ""
     loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
@@ -377,8 +382,7 @@ def engines_load_weights(directory: Path) -> bool:
     try:
         if any(directory.glob("*.safetensors")):
             return True
-        matched = next((names for pattern in _ENGINE_PICKLE_PATTERNS
-                        for names in [[p.name for p in directory.glob(pattern)]] if names), [])
+        matched = _engine_pickle_match(directory)[1]
     except OSError:
         return True
     return any(not name.endswith(_ENGINE_SKIPPED) for name in matched)
@@ -391,8 +395,7 @@ def _served_pickle_name(directory: Path) -> str | None:
     if not weights:
         return None
     try:
-        matched = next((names for pattern in _ENGINE_PICKLE_PATTERNS
-                        for names in [sorted(p.name for p in directory.glob(pattern))] if names), [])
+        matched = _engine_pickle_match(directory)[1]
     except OSError:
         return None
     loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
