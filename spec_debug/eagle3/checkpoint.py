@@ -1610,8 +1610,9 @@ def _refuse_hidden_state_dump(path: Path, role: str) -> None:
                                    f"checkpoint as {role}")
 
 
-# DeepSpeed's engine checkpoint files (deepspeed/runtime/engine.py _get_ckpt_name,
-# _get_zero_ckpt_name): the model wrapped with the run's state, and the optimizer's shards
+# DeepSpeed's checkpoint files in global_step*/ (mp_rank_00_model_states.pt: the model
+# wrapped with the run's state; zero_pp_rank_0_mp_rank_00_optim_states.pt and its bf16_
+# variant: the optimizer's shards), as EAGLE traineagle3's saves hold them (see below)
 _DEEPSPEED_STATES = re.compile(r"(mp_rank|(bf16_)?zero_pp_rank)_.*_(model|optim)_states\.pt")
 
 
