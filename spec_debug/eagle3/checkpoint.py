@@ -330,12 +330,14 @@ def _dcp_folders(directory: Path) -> list[str]:
     return sorted(found, key=lambda name: name.startswith("optimizer"))
 
 
-def _dcp_note(directory: Path) -> tuple[str, str | None]:
-    """('; <what the DCP shards are>', the hint) for a folder holding a sharded FSDP save."""
+def _dcp_note(directory: Path, into: "Path | str | None" = None) -> tuple[str, str | None]:
+    """('; <what the DCP shards are>', the hint) for a folder holding a sharded FSDP save;
+    the merge writes into `into` (default: the folder)."""
     folders = _dcp_folders(directory)
     if not folders:
         return "", None
-    model = [name for name in folders if not name.startswith("optimizer")]
+    model = [name for name in folders
+             if not (directory.name if name == "." else name).startswith("optimizer")]
     shown = ", ".join(f"{name}/" if name != "." else "*.distcp" for name in folders[:3])
     if not model:
         return (f"; only an optimizer's torch.distributed.checkpoint shards ({shown}), saved "
@@ -345,7 +347,7 @@ def _dcp_note(directory: Path) -> tuple[str, str | None]:
     return (f"; only torch.distributed.checkpoint shards ({shown}: a sharded FSDP save), which "
             "vLLM and SGLang do not load either (they load *.safetensors, *.bin or *.pt files "
             "only)"), (f"merge them into one file beside config.json: `accelerate merge-weights "
-                       f"{shards} {directory}` writes model.safetensors (or `python -m "
+                       f"{shards} {into or directory}` writes model.safetensors (or `python -m "
                        f"torch.distributed.checkpoint.format_utils dcp_to_torch {shards} "
                        "draft.pt`, then save its state dict, which accelerate keeps under "
                        "\"model\", as model.safetensors with safetensors.torch.save_file)")
@@ -1654,6 +1656,13 @@ def _refuse_weights_without_config(path: Path) -> None:
                               f"{', '.join(d.name for d in saves[-4:])}",
                               hint=f"pass one of them (the newest: {saves[-1]}) as --model once "
                                    "it has the config: " + hint)
+    if _dcp_folders(path) == ["."]:
+        # accelerate's pytorch_model_fsdp_0/ passed itself: was "config.json: not found" alone
+        beside = path.parent if (path.parent / "config.json").is_file() else None
+        what, merge = _dcp_note(path, beside or "<the draft folder, with its config.json>")
+        raise CheckpointError(f"{path}: no config.json{what}",
+                              hint=f"{merge}, and pass that folder as --model" if merge else
+                              "pass the draft's folder (config.json and its weights) as --model")
     if any(path.glob("global_step*/mp_rank_*_model_states.pt")):
         raise CheckpointError(f"{path}: a DeepSpeed training checkpoint (global_step*/"
                               "mp_rank_*_model_states.pt), not a draft directory",

@@ -141,3 +141,32 @@ def test_only_files_the_engines_skip_are_sd710(root):
     torch.save({"last_epoch": 3}, root / "draft" / "scheduler.pt")
     [finding] = _sd710(root)
     assert "optimizer.pt, scheduler.pt" in finding.evidence[0]
+
+
+def test_the_shard_folder_passed_itself_is_named_with_the_merge_into_the_draft(root):
+    """accelerate's pytorch_model_fsdp_0/ passed as --model (it holds no config.json). Before:
+    "<dir>/config.json: not found", with no word of the shards."""
+    from spec_debug.eagle3.checkpoint import open_draft
+    from spec_debug.eagle3.config import CheckpointError
+
+    draft = root / "draft"
+    shards = draft / "pytorch_model_fsdp_0"
+    _save_dcp(_weights(root), shards)
+    _save_dcp({"step": torch.zeros(1)}, draft / "optimizer_0")
+    with pytest.raises(CheckpointError) as caught:
+        open_draft(shards)
+    assert caught.value.message == (
+        f"{shards}: no config.json; only torch.distributed.checkpoint shards (*.distcp: a "
+        "sharded FSDP save), which vLLM and SGLang do not load either (they load *.safetensors, "
+        "*.bin or *.pt files only)")
+    assert caught.value.hint.startswith(
+        f"merge them into one file beside config.json: `accelerate merge-weights {shards} {draft}` "
+        "writes model.safetensors")
+    assert caught.value.hint.endswith(", and pass that folder as --model")
+    with pytest.raises(CheckpointError) as caught:
+        open_draft(draft / "optimizer_0")
+    assert caught.value.message == (
+        f"{draft / 'optimizer_0'}: no config.json; only an optimizer's torch.distributed.checkpoint "
+        "shards (*.distcp), saved beside a checkpoint's weights, not weights: the weights were not "
+        "saved or not copied here")
+    assert caught.value.hint == "pass the draft's folder (config.json and its weights) as --model"
