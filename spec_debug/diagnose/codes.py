@@ -795,7 +795,12 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "weights with <draft dir>\" for the draft where the session also listed that "
             "folder's stale index beside the single file: the same refusal comes from a draft "
             "folder that holds no weight file at all (no *.safetensors, *.bin or *.pt: a save "
-            "that failed, the wrong folder), so the refusal alone is no finding."
+            "that failed, the wrong folder), so the refusal alone is no finding. The configs "
+            "step of `diagnose` gives it for that folder too, read from its listing: no "
+            "*.safetensors, and no *.bin or *.pt but the trainer files the engines skip (an "
+            "empty save, only a `.pth` or Lightning `.ckpt`, FSDP's torch.distributed.checkpoint "
+            "shards `__0_0.distcp`), titled \"The draft folder holds no weight file the engines "
+            "load\"."
         ),
         why=(
             "vLLM and SGLang keep only the weight files the index names "
@@ -807,7 +812,9 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "Delete the stale index beside the single weight file (or save the draft again "
             "into an empty folder), then start the server again. A folder with no "
             "model.safetensors either (`ls <draft dir>`) holds no weights: point the server "
-            "at the folder the draft was saved to."
+            "at the folder the draft was saved to. A folder that holds the weights in another "
+            "form: save them as model.safetensors beside config.json (FSDP shards: `accelerate "
+            "merge-weights <shard dir> <draft dir>`)."
         ),
         example=(
             "draft/model.safetensors.index.json names model-00001-of-00002.safetensors, which "

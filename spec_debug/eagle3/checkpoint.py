@@ -254,6 +254,13 @@ _ENGINE_SKIPPED = ("training_args.bin", "optimizer.bin", "optimizer.pt", "schedu
                    "scaler.pt")
 
 
+def _engine_pickle_match(directory: Path) -> tuple[str, list[str]]:
+    """The first of _ENGINE_PICKLE_PATTERNS that matches a file here and its matches, sorted
+    (the skipped trainer files among them); ("", []) when none does. OSError passes."""
+    return next(((pattern, names) for pattern in _ENGINE_PICKLE_PATTERNS
+                 for names in [sorted(p.name for p in directory.glob(pattern))] if names), ("", []))
+
+
 def _engine_pickles_note(directory: Path) -> str:
     """'; <what vLLM and SGLang load here>' for a folder read past for want of
     model.safetensors or pytorch_model.bin: the torch.save files the server would serve (and
@@ -262,9 +269,7 @@ def _engine_pickles_note(directory: Path) -> str:
     if not weights and not state:
         return ""
     try:
-        pattern, matched = next(((pattern, names) for pattern in _ENGINE_PICKLE_PATTERNS
-                                 for names in [sorted(p.name for p in directory.glob(pattern))]
-                                 if names), ("", []))
+        pattern, matched = _engine_pickle_match(directory)
     except OSError:
         return ""
     loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
@@ -302,24 +307,113 @@ def _engine_pickles_note(directory: Path) -> str:
             f"speculators) cannot load {'it' if len(served) == 1 else 'them'}")
 
 
+# torch.distributed.checkpoint (DCP) saves a state dict as `__<rank>_<n>.distcp` files and a
+# `.metadata` file (torch/distributed/checkpoint/filesystem.py FileSystemWriter); accelerate's
+# FSDP save_state with SHARDED_STATE_DICT writes the model's as `pytorch_model_fsdp_0/`, its
+# state dict under "model", and the optimizer's as `optimizer_0/` (huggingface/accelerate
+# src/accelerate/utils/fsdp_utils.py save_fsdp_model, save_fsdp_optimizer). No engine and no
+# from_pretrained reads them: `accelerate merge-weights` (merge_fsdp_weights) or torch's
+# format_utils dcp_to_torch turns them into one file first.
+_DCP_SHARDS = "*.distcp"
+
+
+def _dcp_folders(directory: Path) -> list[str]:
+    """The DCP shard folders of a draft folder: "." for the folder itself, else its
+    subfolders holding *.distcp files, the model's before the optimizer's."""
+    try:
+        if any(directory.glob(_DCP_SHARDS)):
+            return ["."]
+        found = sorted(d.name for d in directory.iterdir()
+                       if d.is_dir() and any(d.glob(_DCP_SHARDS)))
+    except OSError:
+        return []
+    return sorted(found, key=lambda name: name.startswith("optimizer"))
+
+
+def _dcp_note(directory: Path, into: "Path | str | None" = None) -> tuple[str, str | None]:
+    """('; <what the DCP shards are>', the hint) for a folder holding a sharded FSDP save;
+    the merge writes into `into` (default: the folder)."""
+    folders = _dcp_folders(directory)
+    if not folders:
+        return "", None
+    model = [name for name in folders
+             if not (directory.name if name == "." else name).startswith("optimizer")]
+    shown = ", ".join(f"{name}/" if name != "." else "*.distcp" for name in folders[:3])
+    if not model:
+        return (f"; only an optimizer's torch.distributed.checkpoint shards ({shown}), saved "
+                "beside a checkpoint's weights, not weights: the weights were not saved or not "
+                "copied here"), None
+    shards = directory if model[0] == "." else directory / model[0]
+    return (f"; only torch.distributed.checkpoint shards ({shown}: a sharded FSDP save), which "
+            "vLLM and SGLang do not load either (they load *.safetensors, *.bin or *.pt files "
+            "only)"), (f"merge them into one file beside config.json: `accelerate merge-weights "
+                       f"{shards} {into or directory}` writes model.safetensors (or `python -m "
+                       f"torch.distributed.checkpoint.format_utils dcp_to_torch {shards} "
+                       "draft.pt`, then save its state dict, which accelerate keeps under "
+                       "\"model\", as model.safetensors with safetensors.torch.save_file)")
+
+
+def no_weights_error(directory: Path) -> CheckpointError:
+    """Why no weights are read from a folder with no *.safetensors, no pytorch_model.bin and
+    no torch.save file the engines serve (engine_served_pickle): what it holds instead, and
+    whether vLLM and SGLang find weights there (the `diagnose` configs step says the same:
+    engines_find_no_weights)."""
+    others = _other_torch_files(directory) + _engine_pickles_note(directory)
+    dcp, dcp_hint = _dcp_note(directory) if not others else ("", None)
+    if not others and not dcp:
+        others = ("; vLLM and SGLang find no weights here either (they load *.safetensors, "
+                  "*.bin or *.pt files only: \"Cannot find any model weights\")")
+    return CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
+                           "pytorch_model.bin" + others + dcp,
+                           hint=interrupted_hub_download(directory)
+                           or _torch_files_hint(directory) or dcp_hint)
+
+
+def engines_find_no_weights(directory: Path) -> CheckpointError | None:
+    """no_weights_error for a draft folder where vLLM and SGLang load no file: no
+    *.safetensors, and of the first of *.bin, *.pt that matches, nothing but the trainer files
+    they skip (see _engine_pickles_note); they stop with "Cannot find any model weights with
+    <dir>". None where they find a weight file (a stale index filtering it out is
+    stale_index's; a file that cannot be read, its reader's)."""
+    return None if engines_load_weights(directory) else no_weights_error(directory)
+
+
+def engines_load_weights(directory: Path) -> bool:
+    """Whether vLLM and SGLang find a weight file to load in the folder (see
+    engines_find_no_weights); True where it cannot be listed (its reader says why)."""
+    try:
+        if any(directory.glob("*.safetensors")):
+            return True
+        matched = _engine_pickle_match(directory)[1]
+    except OSError:
+        return True
+    return any(not name.endswith(_ENGINE_SKIPPED) for name in matched)
+
+
+def _served_pickle_name(directory: Path) -> str | None:
+    """The one torch.save file of a state dict's name (not a trainer's state) the engines
+    would load from the folder, by its listing alone (engine_served_pickle reads it too)."""
+    weights, _ = _torch_files(directory)
+    if not weights:
+        return None
+    try:
+        matched = _engine_pickle_match(directory)[1]
+    except OSError:
+        return None
+    loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
+    return loaded[0] if len(loaded) == 1 and loaded[0] in weights else None
+
+
 def engine_served_pickle(directory: Path) -> Path | None:
     """The one torch.save file vLLM and SGLang serve from a folder with no *.safetensors and no
     pytorch_model.bin (model.pt, model.bin: see _engine_pickles_note), where it alone is what
     they load and holds only top-level tensors (torch.load(weights_only=True), as their
     pt_weights_iterator reads it); None otherwise (the refusal says what they do there). The
     drafter then measures the weights the server runs, as for pytorch_model.bin."""
-    weights, state = _torch_files(directory)
-    if not weights:
-        return None
-    try:
-        matched = next((names for pattern in _ENGINE_PICKLE_PATTERNS
-                        for names in [sorted(p.name for p in directory.glob(pattern))] if names), [])
-    except OSError:
-        return None
-    loaded = [name for name in matched if not name.endswith(_ENGINE_SKIPPED)]
-    if len(loaded) != 1 or loaded[0] not in weights:
+    name = _served_pickle_name(directory)
+    if name is None:
         return None  # none, several (read in the file system's order), or a trainer's state
-    path = directory / loaded[0]
+    path = directory / name
     try:
         held = _load_bin(path)
     except Exception:  # its refusal (the note of what the engines would load) says more
@@ -602,9 +696,10 @@ def _index_of(single: Path) -> str:
 
 
 def _first_difference(store: "TensorStore", single: Path) -> str | None:
-    """The first tensor both weight sets hold (smallest first) whose stored values differ;
-    None when they all agree. Every tensor is compared, a few million elements at a time (a
-    fix made to fc.weight alone is a fix: the smallest tensors, the norms, agree)."""
+    """The first tensor both weight sets hold whose shape or dtype differ, else the first
+    (smallest first) whose stored values differ; None when they all agree. Every tensor is
+    compared, a few million elements at a time (a fix made to fc.weight alone is a fix: the
+    smallest tensors, the norms, agree)."""
     if single.suffix != ".safetensors":
         return None
     from safetensors import safe_open
@@ -614,6 +709,11 @@ def _first_difference(store: "TensorStore", single: Path) -> str | None:
         common = sorted((info for info in store.infos.values()
                          if info.stored_name in header and info.file.suffix == ".safetensors"),
                         key=lambda info: math.prod(info.shape))
+        differ = next((info.stored_name for info in common
+                       if (tuple(header[info.stored_name]["shape"]), header[info.stored_name]["dtype"])
+                       != (info.shape, info.dtype)), None)
+        if differ is not None:
+            return differ  # found from the headers, no value read
         with ExitStack() as files, safe_open(str(single), framework="pt") as handle:
             shards: dict[Path, Any] = {}
             for info in common:
@@ -667,17 +767,31 @@ def _torch_chunks(tensor: Any) -> Iterator[Any]:
 
 def _same_values(ours: Iterator[Any], theirs: Iterator[Any]) -> bool:
     """Same shape, dtype and bits, chunk by chunk (bits: a NaN equals the same NaN)."""
-    import torch
-
     if next(ours) != next(theirs):
         return False
     for a, b in zip(ours, theirs):
-        if a.dtype != b.dtype or a.shape != b.shape:
-            return False
-        if not torch.equal(a.contiguous().reshape(-1).view(torch.uint8),
-                           b.contiguous().reshape(-1).view(torch.uint8)):
+        if a.dtype != b.dtype or a.shape != b.shape or not _same_bits(a, b):
             return False
     return True
+
+
+def _same_bits(a: "torch.Tensor", b: "torch.Tensor") -> bool:
+    """Whether two tensors of one dtype and shape hold the same bytes, compared as the widest
+    integers their length allows: torch.equal over uint8 ran at a third of the speed of int64
+    (a 1.9 GB draft beside its pytorch_model.bin copy: 5 s of `drafter vocab`'s 12 s). A chunk
+    whose bytes cannot be viewed wider (an odd offset in the mapped file) is compared byte by
+    byte."""
+    import torch
+
+    a8, b8 = a.contiguous().reshape(-1).view(torch.uint8), b.contiguous().reshape(-1).view(torch.uint8)
+    for wide, size in ((torch.int64, 8), (torch.int32, 4)):
+        if a8.numel() % size == 0:
+            try:
+                a_wide, b_wide = a8.view(wide), b8.view(wide)
+            except RuntimeError:  # storage offset not a multiple of the wider type's size
+                continue
+            return torch.equal(a_wide, b_wide)
+    return torch.equal(a8, b8)
 
 
 def _index_placement(directory: Path) -> dict[str, str]:
@@ -783,9 +897,10 @@ def _unread_pickles(store: "TensorStore") -> list[Path]:
 
 
 def _pickle_difference(store: "TensorStore", binaries: list[Path]) -> str | None:
-    """The first tensor the pickles and the store both hold (smallest first) whose values
-    differ, every tensor compared a chunk at a time (see _first_difference); None when they
-    all agree or a pickle cannot be read (its read would say why)."""
+    """The first tensor the pickles and the store both hold whose shape or dtype differ,
+    else the first (smallest first) whose values differ, every tensor compared a chunk at a
+    time (see _first_difference); None when they all agree or a pickle cannot be read (its
+    read would say why)."""
     from safetensors import safe_open
 
     try:
@@ -794,6 +909,14 @@ def _pickle_difference(store: "TensorStore", binaries: list[Path]) -> str | None
             state.update(_tensors(_load_bin(binary))[0])
         common = sorted((info for info in store.infos.values() if info.stored_name in state),
                         key=lambda info: math.prod(info.shape))
+        # shapes and dtypes first, from the headers and the pickle's tensors (no value read):
+        # a copy cast to another dtype differed only after every smaller tensor was read whole
+        differ = next((info.stored_name for info in common
+                       if not hasattr(theirs := state[info.stored_name], "dtype")
+                       or (tuple(theirs.shape), trainer_state.safetensors_dtype(theirs.dtype))
+                       != (info.shape, info.dtype)), None)
+        if differ is not None:
+            return differ
         with ExitStack() as files:
             handles: dict[Path, Any] = {}
             for info in common:
@@ -1150,11 +1273,7 @@ class TensorStore:
                     store.infos[name] = TensorInfo(name, stored, binary, tuple(tensor.shape),
                                                    str(tensor.dtype))
             return store
-        raise CheckpointError(f"{directory}: no model.safetensors, *.safetensors or "
-                              "pytorch_model.bin" + _other_torch_files(directory)
-                              + _engine_pickles_note(directory),
-                              hint=interrupted_hub_download(directory)
-                              or _torch_files_hint(directory))
+        raise no_weights_error(directory)
 
     def _keeps_other(self, name: str, stored: str, path: Path) -> bool:
         """A tensor met again (in another shard, or under a second name that loads as the same
@@ -1493,6 +1612,23 @@ def _refuse_hidden_state_dump(path: Path, role: str) -> None:
                                    f"checkpoint as {role}")
 
 
+# DeepSpeed's checkpoint files in global_step*/ (mp_rank_00_model_states.pt: the model
+# wrapped with the run's state; zero_pp_rank_0_mp_rank_00_optim_states.pt and its bf16_
+# variant: the optimizer's shards), as EAGLE traineagle3's saves hold them (see below)
+_DEEPSPEED_STATES = re.compile(r"(mp_rank|(bf16_)?zero_pp_rank)_.*_(model|optim)_states\.pt")
+
+
+def _save_with_weights(directory: Path) -> bool:
+    """A training save's folder holding the draft's weights: the files from_pretrained reads,
+    or one torch.save file the engines serve (epoch_3/model.pt: engine_served_pickle), whose
+    output folder was "config.json: not found" with no word of its saves. DeepSpeed's
+    global_step*/mp_rank_00_model_states.pt is its own checkpoint (see below)."""
+    if has_weight_files(directory):
+        return True
+    served = _served_pickle_name(directory)
+    return served is not None and not _DEEPSPEED_STATES.fullmatch(served)
+
+
 def _refuse_weights_without_config(path: Path) -> None:
     """A trainer's output folder with the draft's weights but no config.json. EAGLE's
     traineagle3 saves `state_<epoch>/` with deepspeed's save_16bit_model (pytorch_model.bin
@@ -1511,14 +1647,22 @@ def _refuse_weights_without_config(path: Path) -> None:
                               "folder leaves them", hint=hint)
     # a hidden-state dump beside the draft (out/{draft,data}: its hs_*.safetensors are weight
     # files by name) is no training save: named as one, it hid the draft directory below
-    saves = sorted((d for d in path.iterdir() if d.is_dir() and has_weight_files(d)
+    saves = sorted((d for d in path.iterdir() if d.is_dir() and _save_with_weights(d)
                     and not (d / "config.json").is_file() and _dump_sample(d) is None),
                    key=lambda d: _natural_key(d.name))
     if saves:
         raise CheckpointError(f"{path}: no config.json; the folder holds training saves with "
                               f"weights but no config below it: "
                               f"{', '.join(d.name for d in saves[-4:])}",
-                              hint="pass one of them as --model once it has the config: " + hint)
+                              hint=f"pass one of them (the newest: {saves[-1]}) as --model once "
+                                   "it has the config: " + hint)
+    if _dcp_folders(path) == ["."]:
+        # accelerate's pytorch_model_fsdp_0/ passed itself: was "config.json: not found" alone
+        beside = path.parent if (path.parent / "config.json").is_file() else None
+        what, merge = _dcp_note(path, beside or "<the draft folder, with its config.json>")
+        raise CheckpointError(f"{path}: no config.json{what}",
+                              hint=f"{merge}, and pass that folder as --model" if merge else
+                              "pass the draft's folder (config.json and its weights) as --model")
     if any(path.glob("global_step*/mp_rank_*_model_states.pt")):
         raise CheckpointError(f"{path}: a DeepSpeed training checkpoint (global_step*/"
                               "mp_rank_*_model_states.pt), not a draft directory",

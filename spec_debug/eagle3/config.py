@@ -698,10 +698,24 @@ def require_config(path: Path, role: str) -> None:
     # suggest a checkpoint of the role asked for: of out/{draft,target} the last by name
     # (target) was offered as --model, a verifier the draft commands then refuse
     fitting = [d for d in below if _is_draft_dir(d) == (role == "--model")] or below
-    best = next((d for d in fitting if d.name == "checkpoint_best"), fitting[-1])
+    best = next((d for d in fitting if d.name == "checkpoint_best"), None)
+    unserved = ""
+    if best is None:
+        # the newest save the engines can load: a save interrupted after its config.json
+        # (or one whose weights are FSDP shards) was offered, and refused as "no
+        # model.safetensors" when passed
+        from spec_debug.eagle3.checkpoint import engines_load_weights
+
+        loadable = [d for d in fitting if engines_load_weights(d)]
+        best = loadable[-1] if loadable else fitting[-1]
+        newer = [d.name for d in fitting[fitting.index(best) + 1:]]
+        if newer:
+            unserved = (f" (the newest with a weight file vLLM and SGLang load: "
+                        f"{', '.join(newer[-3:])} {'holds' if len(newer) == 1 else 'hold'} "
+                        "none)")
     raise CheckpointError(f"{path / 'config.json'}: not found; the directory holds "
                           f"checkpoints below it: {_shown_checkpoints(path, below, best)}",
-                          hint=f"pass one checkpoint directory as {role}, e.g. {best}")
+                          hint=f"pass one checkpoint directory as {role}, e.g. {best}{unserved}")
 
 
 def load_draft_config(model_dir: str | Path) -> DraftConfig:

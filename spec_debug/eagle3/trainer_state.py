@@ -49,6 +49,13 @@ _DTYPES = {"float64": "F64", "float32": "F32", "float16": "F16", "bfloat16": "BF
            "uint64": "U64", "bool": "BOOL"}
 
 
+def safetensors_dtype(dtype: Any) -> str:
+    """The safetensors dtype string ("BF16") of a torch dtype (torch.bfloat16); its own name
+    for a dtype safetensors has no string for."""
+    name = str(dtype).removeprefix("torch.")
+    return _DTYPES.get(name, name)
+
+
 class _Inert:
     """Any object the pickle names (argparse.Namespace, a scheduler): accepts what the
     pickle does to it and keeps nothing."""

@@ -35,7 +35,7 @@ register(ProbeSpec(
     summary="Draft and target config.json and tensor shapes: aux layers, norm flags, context, RoPE, config vs weights",
     module="spec_debug.probes.model_configs", parse=configs_step.parse, check=configs_step.check,
     codes=("SD201", "SD202", "SD203", "SD204", "SD701", "SD702", "SD703", "SD704",
-           "SD705", "SD706", "SD707", "SD708", "SD709"),
+           "SD705", "SD706", "SD707", "SD708", "SD709", "SD710"),
 ))
 register(ProbeSpec(
     name="vocab_maps",

@@ -438,6 +438,15 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             info["index_error"] = weights.index_error
         if weights.unreadable_weight_files:
             info["unreadable_weight_files"] = weights.unreadable_weight_files
+        if not weights.tensors:
+            # a folder vLLM and SGLang load no weight file from (an empty save, only a .pth,
+            # a Lightning .ckpt, FSDP's DCP shards): the server stops with "Cannot find any
+            # model weights", and the configs step compared nothing without a word
+            from spec_debug.eagle3.checkpoint import engines_find_no_weights
+
+            refused = engines_find_no_weights(directory)
+            if refused is not None:
+                info["no_engine_weights"] = {"message": refused.message, "hint": refused.hint}
     if config is not None and "quantization_config" not in config:
         # ModelOpt 0.29 and before wrote the quantization beside config.json, in
         # hf_quant_config.json, and vLLM reads it from there (vllm/transformers_utils/config.py

@@ -142,6 +142,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
                              "draft_missing_shards": missing or None,
                              "draft_unreadable_weight_files": unreadable or None,
                              "draft_index_error": draft.get("index_error"),
+                             # the folder holds no weight file vLLM and SGLang load (SD710)
+                             "draft_no_engine_weights": draft.get("no_engine_weights"),
                              "draft_wrapper_prefix": wrapper_prefix(draft.get("tensors")),
                              "draft_layer_names": decoder_layer_names(draft.get("tensors"))}
     for role, model in (("draft", draft), ("target", target)):
@@ -161,6 +163,24 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         facts["target"] = {k: text.get(k) for k in ("num_hidden_layers", "hidden_size", "vocab_size",
                                                     "max_position_embeddings", "torch_dtype")}
     return {NS: facts}
+
+
+def _no_engine_weights(refused: Any, at: Any) -> list[Finding]:
+    """SD710 for a draft folder holding no weight file vLLM and SGLang load (no *.safetensors,
+    and no *.bin or *.pt but the trainer files they skip: vLLM 0.34.0 model_loader/
+    default_loader.py _prepare_weights, SGLang 0.5.23 model_loader/loader.py, the same rule):
+    the server stops with "Cannot find any model weights with <draft dir>". The vocab and
+    eval steps could not run (SD003 warnings) and the run PASSED over a draft no engine loads."""
+    if not isinstance(refused, dict) or not refused.get("message"):
+        return []
+    hint = refused.get("hint")
+    return [at.finding("SD710", [str(refused["message"])], {"no_engine_weights": True},
+                       title="The draft folder holds no weight file the engines load",
+                       remediation=(f"{hint}; then start the server again" if hint else
+                                    "Point the server (and --var draft_model) at the folder the "
+                                    "draft's weights were saved to (model.safetensors beside "
+                                    "config.json), or save them there, then start the server "
+                                    "again."))]
 
 
 def _layer_count_disputed(weights: list[Finding]) -> bool:
@@ -250,6 +270,7 @@ def check(ctx: Any) -> list[Finding]:
                                          "read (a copy or download cut short, or not a safetensors "
                                          "file), and the engine fails to load it too",
                                     "the draft's weight files copied or downloaded again"))
+    findings += _no_engine_weights(cfgs.get("draft_no_engine_weights"), at)
     if cfgs.get("draft_index_error"):
         # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py
         # filter_duplicate_safetensors_files: json.load(f)["weight_map"]); the listing above
