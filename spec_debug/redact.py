@@ -203,6 +203,42 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
 """Applied behind their literals only ("login", "MYSQL_PWD", "REDISCLI_AUTH"): a text that passes
 the named gate (a URL's "://" is enough) pays three substring scans for them, not five searches."""
 
+_QUOTED_OR_BARE = r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>]+)"
+"""A password typed as one word: quoted, or bare to the next space or shell operator; not a
+reference the shell fills in (`$DB_PASS`), not the next option (`-p --host`: the client asks)."""
+
+_SAMBA_USER = r"\s(?:-U\s*|--user[= ])['\"]?[^\s%'\"]+%(?P<secret>(?!\$)[^\s'\"]+)"
+
+_TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
+    # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
+    # is the flag pattern's; `-p` with no value is the shell asking for it.
+    ("mongo", re.compile(r"mongo(?<=\bmongo)(?:sh|dump|restore|export|import|stat|top|files)?(?=\s)[^\n;|&]{0,500}?"
+                         r"\s-p\s+" + _QUOTED_OR_BARE)),
+    # The OpenLDAP clients' simple-bind password, -w passwd (ldapsearch(1), ldapmodify(1), ...:
+    # "-w passwd  Use passwd as the password for simple authentication"; -W prompts instead).
+    ("ldap", re.compile(r"ldap(?<=\bldap)(?:search|add|modify|delete|modrdn|passwd|whoami|compare|exop)\b"
+                        r"[^\n;|&]{0,500}?\s-w\s*" + _QUOTED_OR_BARE)),
+    # openssl's -passin/-passout/-pass pass:PASSWORD (openssl-passphrase-options(1): "pass:password
+    # The actual password is password"); env:VAR, file:PATH, fd:N and stdin name where it is.
+    ("openssl", re.compile(r"openssl(?<=\bopenssl)\b[^\n;|&]{0,1000}?\s-[a-z]*pass[a-z]*\s+['\"]?pass:"
+                           r"(?P<secret>(?<='pass:)[^'\n]+(?=')|(?<=\"pass:)(?!\$)[^\"\n]+(?=\")|(?<=\spass:)(?!\$)[^\s'\";|&<>]+)")),
+    # Samba's clients take -U USER%PASSWORD (smbclient(1): "-U|--user=[DOMAIN\\]USERNAME[%PASSWORD]",
+    # the same common option in smbcacls, smbget, smbtree and rpcclient).
+    ("smb", re.compile(r"smb(?<=\bsmb)(?:client|cacls|get|tree)\b[^\n;|&]{0,500}?" + _SAMBA_USER)),
+    ("rpcclient", re.compile(r"rpcclient(?<=\brpcclient)\b[^\n;|&]{0,500}?" + _SAMBA_USER)),
+    # htpasswd -b takes the password on the command line, after the file and the user (Apache
+    # htpasswd docs: "htpasswd -b [ -c ] ... passwdfile username password", "htpasswd -nb
+    # [...] username password" with no file); without -b it asks.
+    ("htpasswd", re.compile(r"htpasswd(?<=\bhtpasswd)(?:\s+-(?:[Cr]\s*\d+|[A-Za-z0-9]+))*?\s+-(?![Cr]\s*\d)[A-Za-z0-9]*b"
+                            r"[A-Za-z0-9]*(?:\s+-(?:[Cr]\s*\d+|[A-Za-z0-9]+))*\s+(?:[^\s<>|;&-]\S*\s+)?[^\s<>|;&-]\S*\s+"
+                            + _QUOTED_OR_BARE)),
+    # gpg --passphrase STRING (gpg(1): "Use string as the passphrase"; --passphrase-file/-fd name where).
+    ("gpg", re.compile(r"gpg(?<=\bgpg)2?\b[^\n;|&]{0,500}?\s--passphrase[= ]+" + _QUOTED_OR_BARE)),
+]
+"""Clients that take a password on their command line under a flag named otherwise; each pattern
+runs only where its literal is in the text."""
+
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 """In the order they are applied: a later pattern sees the masks of the earlier ones."""
 _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
@@ -239,8 +275,10 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
     "AKIA" in most 64 KB, and that no longer runs the case-insensitive patterns, which cost
     40x more on it."""
     if _may_need_named(text):
-        return _PATTERNS_WITH_CLIENTS if "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text \
+        patterns = _PATTERNS_WITH_CLIENTS if "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text \
             else _PATTERNS
+        tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
+        return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
 
 
@@ -294,9 +332,15 @@ def _may_need_named(text: str) -> bool:
             or "redis" in low and ("redis-cli" in low or "rediscli_auth" in low) \
             or "mysql" in low and (" -p" in low or "mysql_pwd" in low):
         return True
-    # "passw", "_pass" and "sshpass" all hold "pass": one scan where none is there
-    return ("secret" in low or "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low)
-            or "authorization" in low or "://" in low or "wandb" in low)
+    # "passw", "_pass", "sshpass", openssl's "pass:" and gpg's "passphrase" all hold "pass": one
+    # scan where none is there
+    if "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low or "pass:" in low
+                          or "passphrase" in low):
+        return True
+    # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient -U A%B
+    return ("secret" in low or "authorization" in low or "://" in low or "wandb" in low
+            or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
+            or "%" in low and ("smb" in low or "rpcclient" in low))
 
 
 # `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as
