@@ -1358,7 +1358,8 @@ class _SessionState:
             # the session did not hit (_quotes_others); a call that failed is is_error
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found)) \
-            or (exit_code == 0 and bool(found) and record is not None and failures.pip_gave_up(found[0], ev.text, record.inner))
+            or (exit_code == 0 and bool(found) and record is not None and (failures.pip_gave_up(found[0], ev.text, record.inner)
+                                                                          or failures.build_gave_up(ev.text, record.inner)))
         printed_for: CommandRecord | None = None  # a background job whose output this is
         if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
                 and all(e.kind in ("exit_code", "tool_error") for e in found):
