@@ -1189,7 +1189,7 @@ def _rejoined(rows: Iterator[tuple[int, str, str | None]], width: int) -> Iterat
     last = 0  # width of the row held last
     for row in rows:
         line = row[1]
-        if held is not None and line and not _starts_a_line(line, held[1]):
+        if held is not None and line and not _starts_a_line(line, held[1]) and not _said_after(line, held[1]):
             held = (held[0], held[1] + ("" if last >= width else " ") + line, held[2])
         else:
             if held is not None:
@@ -1231,6 +1231,19 @@ def right_prompt_at(text: str) -> int | None:
     if not tail or len(tail) > 40 or "   " in tail:
         return None
     return len(text[:at].rstrip(" "))
+
+
+def _said_after(row: str, command: str) -> bool:
+    """``row`` is what the command typed in ``command`` (a prompt's row, rows of it joined) said,
+    not more of it: its first word ends in a colon (``bash: nosuch: command not found``, ``zsh:
+    ...``, ``ERROR: ...``, ``python3: can't open file ...``) and no quote of the command is open.
+    A command whose last row is exactly as wide as the pane (a ``--speculative-config '{...}'``
+    ending at the edge: tmux 3.3a, 80 columns, recorded) took its error into the command."""
+    space = row.find(" ")
+    if space == 0 or row[(space if space > 0 else len(row)) - 1] != ":":
+        return False
+    typed = _prompt(command)
+    return typed is not None and not open_quote(typed.group("command"))
 
 
 def _starts_a_line(row: str, before: str) -> bool:
