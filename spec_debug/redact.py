@@ -110,7 +110,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>").
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')\S+)"),
+               r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -124,18 +124,18 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # vars: ansible_ssh_pass, ansible_become_pass, ansible_sudo_pass), and sshpass -e's SSHPASS.
     re.compile(r"(?i)\b(?:ansible_(?:ssh_|become_|sudo_)?pass|sshpass)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
-    re.compile(r"sshpass(?<=\bsshpass)\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+    re.compile(r"sshpass(?<=\bsshpass)\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s'\"]+)"),
     # Passwords a client takes on its command line, each only after its own command name (a
     # bare "-u A:B" is as often docker's uid:gid, "-a" and "-p" mean other things elsewhere):
     # curl -u/--user user:password (curl.se/docs/manpage.html#-u), docker login -p
     # (docs.docker.com/reference/cli/docker/login), redis-cli -a (redis.io/docs/latest/develop/
     # tools/cli), mysql -pPASSWORD (no space: dev.mysql.com/doc/refman/8.4/en/connection-options.html).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)['\"]?[^\s:'\"]+:(?P<secret>(?!\$)[^\s'\"]+)"),
-    re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # redis-cli -a, and its --pass (redis-cli --help: "--pass <password> Alias of -a for consistency
     # with the new --user option").
-    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s(?:-a|--pass)\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
-    re.compile(r"mysql(?<=\bmysql)(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>[^\s$-]\S*)"),
+    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s(?:-a|--pass)\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"][^\s'\"]*)"),
+    re.compile(r"mysql(?<=\bmysql)(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>'[^'\n]*'|\"(?!\$)[^\"\n]*\"|[^\s$'\"-][^\s'\"]*)"),
     # The password `sudo -S` reads from standard input, as sessions type it: `echo PASS | sudo -S
     # journalctl ...`, `printf '%s\n' PASS | sudo -S ...`, `sudo -S cmd <<< PASS` (sudo(8): -S,
     # --stdin "Write the prompt to the standard error and read the password from the standard
@@ -150,7 +150,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*docker\s+login\b[^\n;|&]{0,500}?"
                r"\s--password-stdin\b"),
     # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
-    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
+    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"][^\s'\"]*)"),
     # wandb login <40-hex API key>.
     re.compile(r"wandb(?<=\bwandb)\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
     # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
@@ -190,10 +190,10 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     # podman and nerdctl take docker login's -p (docs.podman.io, podman-login(1): "--password,
     # -p=password"), and so does `helm registry login` (helm docs, helm_registry_login: "-p,
     # --password string").
-    re.compile(r"podman(?<=\bpodman)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
-    re.compile(r"nerdctl(?<=\bnerdctl)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    re.compile(r"podman(?<=\bpodman)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
+    re.compile(r"nerdctl(?<=\bnerdctl)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     re.compile(r"helm(?<=\bhelm)\s+registry\s+login\b[^\n;|&]{0,500}?\s-p\s*"
-               r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+               r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # The password the clients read from the environment, under a name with no "password" in it:
     # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
@@ -203,9 +203,10 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
 """Applied behind their literals only ("login", "MYSQL_PWD", "REDISCLI_AUTH"): a text that passes
 the named gate (a URL's "://" is enough) pays three substring scans for them, not five searches."""
 
-_QUOTED_OR_BARE = r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>]+)"
-"""A password typed as one word: quoted, or bare to the next space or shell operator; not a
-reference the shell fills in (`$DB_PASS`), not the next option (`-p --host`: the client asks)."""
+_QUOTED_OR_BARE = r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>\"']+)"
+"""A password typed as one word: quoted, or bare to the next space, shell operator or quote (the
+one that closes a command ssh runs: `ssh db01 "mongosh -u admin -p PASS"`); not a reference the
+shell fills in (`$DB_PASS`), not the next option (`-p --host`: the client asks)."""
 
 _SAMBA_USER = r"\s(?:-U\s*|--user[= ])['\"]?[^\s%'\"]+%(?P<secret>(?!\$)[^\s'\"]+)"
 
