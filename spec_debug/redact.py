@@ -118,7 +118,10 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
-    re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
+    # Up to the authority's last "@", as URL parsers split it (WHATWG URL: the last "@" ends the
+    # credentials; Python's urllib.parse: rpartition("@")): a password typed with an "@" in it,
+    # not percent-encoded (`postgresql://admin:p@ss@db01/x`), kept what followed its first "@".
+    re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+(?:@[^\s/@'\"]+)*)@"),
     # Ansible's login and become passwords, named without a full "password"
     # (ansible/ansible: lib/ansible/plugins/connection/ssh.py and plugins/become/sudo.py option
     # vars: ansible_ssh_pass, ansible_become_pass, ansible_sudo_pass), and sshpass -e's SSHPASS.
