@@ -110,7 +110,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>").
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')\S+)"),
+               r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -118,24 +118,27 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                + r"(?P<secret>[^\s'\"]+)"),
     # The password in a URL's userinfo: HTTPS_PROXY=http://user:pass@proxy:3128,
     # postgresql://admin:pass@db/x, git clone https://oauth2:TOKEN@gitlab.example/x (RFC 3986 3.2.1).
-    re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+)@"),
+    # Up to the authority's last "@", as URL parsers split it (WHATWG URL: the last "@" ends the
+    # credentials; Python's urllib.parse: rpartition("@")): a password typed with an "@" in it,
+    # not percent-encoded (`postgresql://admin:p@ss@db01/x`), kept what followed its first "@".
+    re.compile(r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,30}://[^\s:/@'\"]{0,256}:(?P<secret>[^\s/@'\"]+(?:@[^\s/@'\"]+)*)@"),
     # Ansible's login and become passwords, named without a full "password"
     # (ansible/ansible: lib/ansible/plugins/connection/ssh.py and plugins/become/sudo.py option
     # vars: ansible_ssh_pass, ansible_become_pass, ansible_sudo_pass), and sshpass -e's SSHPASS.
     re.compile(r"(?i)\b(?:ansible_(?:ssh_|become_|sudo_)?pass|sshpass)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s\"',;]+)"),
     # sshpass -p PASSWORD ssh host (the password is on the command line by design).
-    re.compile(r"sshpass(?<=\bsshpass)\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|\S+)"),
+    re.compile(r"sshpass(?<=\bsshpass)\s+-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s'\"]+)"),
     # Passwords a client takes on its command line, each only after its own command name (a
     # bare "-u A:B" is as often docker's uid:gid, "-a" and "-p" mean other things elsewhere):
     # curl -u/--user user:password (curl.se/docs/manpage.html#-u), docker login -p
     # (docs.docker.com/reference/cli/docker/login), redis-cli -a (redis.io/docs/latest/develop/
     # tools/cli), mysql -pPASSWORD (no space: dev.mysql.com/doc/refman/8.4/en/connection-options.html).
     re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s(?:-u\s*|--user[= ]+)['\"]?[^\s:'\"]+:(?P<secret>(?!\$)[^\s'\"]+)"),
-    re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    re.compile(r"docker(?<=\bdocker)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # redis-cli -a, and its --pass (redis-cli --help: "--pass <password> Alias of -a for consistency
     # with the new --user option").
-    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s(?:-a|--pass)\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
-    re.compile(r"mysql(?<=\bmysql)(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>[^\s$-]\S*)"),
+    re.compile(r"redis-cli(?<=\bredis-cli)\b[^\n;|&]{0,500}?\s(?:-a|--pass)\s+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"][^\s'\"]*)"),
+    re.compile(r"mysql(?<=\bmysql)(?:dump|admin)?\b[^\n;|&]{0,500}?\s-p(?P<secret>'[^'\n]*'|\"(?!\$)[^\"\n]*\"|[^\s$'\"-][^\s'\"]*)"),
     # The password `sudo -S` reads from standard input, as sessions type it: `echo PASS | sudo -S
     # journalctl ...`, `printf '%s\n' PASS | sudo -S ...`, `sudo -S cmd <<< PASS` (sudo(8): -S,
     # --stdin "Write the prompt to the standard error and read the password from the standard
@@ -150,7 +153,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                r"\s+(?P<secret>\"(?!\$)[^\"]*\"|'[^']*'|(?![$\"'])[^\s|;&]+)\s*\|\s*docker\s+login\b[^\n;|&]{0,500}?"
                r"\s--password-stdin\b"),
     # curl --oauth2-bearer TOKEN (curl.se/docs/manpage.html#--oauth2-bearer).
-    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$]\S*)"),
+    re.compile(r"curl(?<=\bcurl)\b[^\n;|&]{0,2000}?\s--oauth2-bearer[= ]+(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"][^\s'\"]*)"),
     # wandb login <40-hex API key>.
     re.compile(r"wandb(?<=\bwandb)\s+login\s+(?:--?\S+\s+)*(?P<secret>[0-9a-f]{40})\b"),
     # A netrc entry's password, as `cat ~/.netrc` shows it: `wandb login` writes its API key there
@@ -190,10 +193,10 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
     # podman and nerdctl take docker login's -p (docs.podman.io, podman-login(1): "--password,
     # -p=password"), and so does `helm registry login` (helm docs, helm_registry_login: "-p,
     # --password string").
-    re.compile(r"podman(?<=\bpodman)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
-    re.compile(r"nerdctl(?<=\bnerdctl)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+    re.compile(r"podman(?<=\bpodman)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
+    re.compile(r"nerdctl(?<=\bnerdctl)\s+login\b[^\n;|&]{0,500}?\s-p\s*(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     re.compile(r"helm(?<=\bhelm)\s+registry\s+login\b[^\n;|&]{0,500}?\s-p\s*"
-               r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$-]\S*)"),
+               r"(?P<secret>\"[^\"]*\"|'[^']*'|[^\s$'\"-][^\s'\"]*)"),
     # The password the clients read from the environment, under a name with no "password" in it:
     # MYSQL_PWD (dev.mysql.com WL#13449, "libmysql reads the password from ... MYSQL_PWD") and
     # REDISCLI_AUTH (redis-cli since 5.0.3): `MYSQL_PWD=... mysql -u root`, `export REDISCLI_AUTH=...`.
@@ -202,6 +205,43 @@ _CLIENT_PATTERNS: list[re.Pattern[str]] = [
 ]
 """Applied behind their literals only ("login", "MYSQL_PWD", "REDISCLI_AUTH"): a text that passes
 the named gate (a URL's "://" is enough) pays three substring scans for them, not five searches."""
+
+_QUOTED_OR_BARE = r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>\"']+)"
+"""A password typed as one word: quoted, or bare to the next space, shell operator or quote (the
+one that closes a command ssh runs: `ssh db01 "mongosh -u admin -p PASS"`); not a reference the
+shell fills in (`$DB_PASS`), not the next option (`-p --host`: the client asks)."""
+
+_SAMBA_USER = r"\s(?:-U\s*|--user[= ])['\"]?[^\s%'\"]+%(?P<secret>(?!\$)[^\s'\"]+)"
+
+_TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
+    # -p (mongo(1): "[-u <username>] [-p <password>]"; mongosh's --password, -p). `--password X`
+    # is the flag pattern's; `-p` with no value is the shell asking for it.
+    ("mongo", re.compile(r"mongo(?<=\bmongo)(?:sh|dump|restore|export|import|stat|top|files)?(?=\s)[^\n;|&]{0,500}?"
+                         r"\s-p\s+" + _QUOTED_OR_BARE)),
+    # The OpenLDAP clients' simple-bind password, -w passwd (ldapsearch(1), ldapmodify(1), ...:
+    # "-w passwd  Use passwd as the password for simple authentication"; -W prompts instead).
+    ("ldap", re.compile(r"ldap(?<=\bldap)(?:search|add|modify|delete|modrdn|passwd|whoami|compare|exop)\b"
+                        r"[^\n;|&]{0,500}?\s-w\s*" + _QUOTED_OR_BARE)),
+    # openssl's -passin/-passout/-pass pass:PASSWORD (openssl-passphrase-options(1): "pass:password
+    # The actual password is password"); env:VAR, file:PATH, fd:N and stdin name where it is.
+    ("openssl", re.compile(r"openssl(?<=\bopenssl)\b[^\n;|&]{0,1000}?\s-[a-z]*pass[a-z]*\s+['\"]?pass:"
+                           r"(?P<secret>(?<='pass:)[^'\n]+(?=')|(?<=\"pass:)(?!\$)[^\"\n]+(?=\")|(?<=\spass:)(?!\$)[^\s'\";|&<>]+)")),
+    # Samba's clients take -U USER%PASSWORD (smbclient(1): "-U|--user=[DOMAIN\\]USERNAME[%PASSWORD]",
+    # the same common option in smbcacls, smbget, smbtree and rpcclient).
+    ("smb", re.compile(r"smb(?<=\bsmb)(?:client|cacls|get|tree)\b[^\n;|&]{0,500}?" + _SAMBA_USER)),
+    ("rpcclient", re.compile(r"rpcclient(?<=\brpcclient)\b[^\n;|&]{0,500}?" + _SAMBA_USER)),
+    # htpasswd -b takes the password on the command line, after the file and the user (Apache
+    # htpasswd docs: "htpasswd -b [ -c ] ... passwdfile username password", "htpasswd -nb
+    # [...] username password" with no file); without -b it asks.
+    ("htpasswd", re.compile(r"htpasswd(?<=\bhtpasswd)(?:\s+-(?:[Cr]\s*\d+|[A-Za-z0-9]+))*?\s+-(?![Cr]\s*\d)[A-Za-z0-9]*b"
+                            r"[A-Za-z0-9]*(?:\s+-(?:[Cr]\s*\d+|[A-Za-z0-9]+))*\s+(?:[^\s<>|;&-]\S*\s+)?[^\s<>|;&-]\S*\s+"
+                            + _QUOTED_OR_BARE)),
+    # gpg --passphrase STRING (gpg(1): "Use string as the passphrase"; --passphrase-file/-fd name where).
+    ("gpg", re.compile(r"gpg(?<=\bgpg)2?\b[^\n;|&]{0,500}?\s--passphrase[= ]+" + _QUOTED_OR_BARE)),
+]
+"""Clients that take a password on their command line under a flag named otherwise; each pattern
+runs only where its literal is in the text."""
 
 _PATTERNS = _NAMED_PATTERNS + _TOKEN_PATTERNS
 """In the order they are applied: a later pattern sees the masks of the earlier ones."""
@@ -239,8 +279,10 @@ def _patterns_for(text: str) -> list[re.Pattern[str]]:
     "AKIA" in most 64 KB, and that no longer runs the case-insensitive patterns, which cost
     40x more on it."""
     if _may_need_named(text):
-        return _PATTERNS_WITH_CLIENTS if "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text \
+        patterns = _PATTERNS_WITH_CLIENTS if "login" in text or "MYSQL_PWD" in text or "REDISCLI_AUTH" in text \
             else _PATTERNS
+        tools = [pattern for literal, pattern in _TOOL_PATTERNS if literal in text]
+        return patterns[:-len(_TOKEN_PATTERNS)] + tools + _TOKEN_PATTERNS if tools else patterns
     return _TOKEN_PATTERNS if _may_hold_token(text) else []
 
 
@@ -294,9 +336,15 @@ def _may_need_named(text: str) -> bool:
             or "redis" in low and ("redis-cli" in low or "rediscli_auth" in low) \
             or "mysql" in low and (" -p" in low or "mysql_pwd" in low):
         return True
-    # "passw", "_pass" and "sshpass" all hold "pass": one scan where none is there
-    return ("secret" in low or "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low)
-            or "authorization" in low or "://" in low or "wandb" in low)
+    # "passw", "_pass", "sshpass", openssl's "pass:" and gpg's "passphrase" all hold "pass": one
+    # scan where none is there
+    if "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low or "pass:" in low
+                          or "passphrase" in low):
+        return True
+    # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient -U A%B
+    return ("secret" in low or "authorization" in low or "://" in low or "wandb" in low
+            or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
+            or "%" in low and ("smb" in low or "rpcclient" in low))
 
 
 # `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as

@@ -731,6 +731,10 @@ class _Agent:
     """The last command typed that the person stopped with Ctrl-C (:mod:`keyboard_stop`): an
     ``echo $?`` of 130 after it is the signal's status (128 + SIGINT, bash(1) EXIT STATUS), no
     failure."""
+    gave_up_typed: CommandRecord | None = None
+    """The last command typed whose output ends in its tool's last words that it failed (pip's
+    give-up line, make's ``*** ... Error 2``: :func:`failures.pip_gave_up`, :func:`failures.build_gave_up`):
+    an ``echo $?`` of 0 after it is the pipeline's (``make 2>&1 | tail -5``: tail's), the failure stands."""
     own_servers: OwnServers | None = None
     """The servers the agent started itself (made at its first launch)."""
     spawn_waits: list | None = None
@@ -1358,7 +1362,8 @@ class _SessionState:
             # the session did not hit (_quotes_others); a call that failed is is_error
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found)) \
-            or (exit_code == 0 and bool(found) and record is not None and failures.pip_gave_up(found[0], ev.text, record.inner))
+            or (exit_code == 0 and bool(found) and record is not None and (failures.pip_gave_up(found[0], ev.text, record.inner)
+                                                                          or failures.build_gave_up(ev.text, record.inner)))
         printed_for: CommandRecord | None = None  # a background job whose output this is
         if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
                 and all(e.kind in ("exit_code", "tool_error") for e in found):
@@ -1462,6 +1467,9 @@ class _SessionState:
             slurm_jobs.learn_nodes(record.inner, ev.text, self.slurm_nodes)
         if record is not None and fmt == "text":
             self._echoed_status(record, ev.text, st, info)
+            if failed and exit_code is None and found and ev.text \
+                    and (failures.pip_gave_up(found[0], ev.text, record.inner) or failures.build_gave_up(ev.text, record.inner)):
+                st.gave_up_typed = record
             if ev.text and "find: " in ev.text and shell.last_program(record.inner) == "find" \
                     and failures.only_unreadable_folders(ev.text):
                 st.unreadable_only = record
@@ -1650,6 +1658,8 @@ class _SessionState:
         if not status.isdigit() or len(status) > 3:
             return
         prev.exit_code = int(status)
+        if prev.exit_code == 0 and prev.is_error and st.gave_up_typed is prev:
+            return  # `pip install x | tail -1`: the 0 is tail's, pip's last words say it failed
         if prev.exit_code == 0 and prev.is_error:
             # the output alone read it as failed (a last "Error: ..." line a program went on from,
             # python_exit; a program's own failure line): the shell says it succeeded. What it

@@ -372,6 +372,11 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
             and (said := _pip_box_at_end(output)) is not None:
         # `pip install flash-attn 2>&1 | tail -4` of pip 25.2 on: its last box says it gave up
         return [ErrorInfo("tool_error", None, said)]
+    if not failed and _may_end_in_build_failure(output) \
+            and (said := build_gave_up_line(output)) is not None:
+        # `make 2>&1 | tail -5`, `pytest -q | tail -3`: tail's 0 is the pipeline's status, the
+        # tool's last line says it failed; read as a failed call's output (the compiler's line)
+        return extract_errors(output, is_error=True) or [ErrorInfo("tool_error", None, said)]
     if not failed:
         return []  # the costlier patterns below only run on outputs known (or allowed) to be failures
     if (gpu := _gpu_unreachable(output)) is not None:
@@ -448,6 +453,9 @@ def extract_errors(output: str, exit_code: int | None = None, is_error: bool = F
         # vitest, go test, tsc): read as a failed call's output (its compiler's or test's line,
         # the place), no status beside it
         return extract_errors(output, is_error=True)
+    if _may_end_in_build_failure(output) and (said := build_gave_up_line(output)) is not None:
+        # make's, pytest's, cargo's or ninja's last words that the run failed, as above
+        return extract_errors(output, is_error=True) or [ErrorInfo("tool_error", None, said)]
     # No status recorded (a terminal log, an OpenAI chat "tool" message): the shell saying it could
     # not run the command is the whole failure (exit 127/126 unseen). It writes that line before
     # anything runs, or after the commands before it in a list: the output's first or last line,
@@ -1877,6 +1885,54 @@ def _pip_last_line(output: str) -> str:
     return ""
 
 
+_BUILD_TAIL = 400
+"""The most characters of an output's last line looked at for a build's or a test run's last words."""
+
+_BUILD_GAVE_UP = re.compile(
+    # GNU make (src/main.c, src/remake.c): the target that failed, or the rule it lacks; -k's
+    # own last word; never `Error 2 (ignored)` (-i, and a `-` recipe line: make went on, exit 0)
+    r"g?make(?:\[\d+\])?: \*\*\* (?:\[.*\] Error \d+|.*  Stop\.)"
+    r"|g?make(?:\[\d+\])?: Target .* not remade because of errors\."
+    # pytest's summary line (src/_pytest/terminal.py, build_summary_stats_line): "1 failed, 12
+    # passed in 3.21s", between "=" with -v or plain, -q ("in 0.12 seconds" before pytest 5);
+    # an error counted (collection, fixtures)
+    r"|=* ?(?:\d+ [a-z]+, )*\d+ (?:failed|errors?)(?:, \d+ [a-z]+)* in [\d.]+ ?s(?:econds)?(?: \(\d+:\d\d:\d\d\))? ?=*"
+    # cargo (src/cargo/core/compiler/job_queue: "could not compile `{}`"), exit 101
+    r"|error: could not compile `.*"
+    # ninja (src/build.cc: "build stopped: subcommand failed."), exit 1
+    r"|ninja: build stopped: subcommand failed\.")
+"""A build's or a test run's last line that only a failure prints: its status is not 0 (make 2,
+pytest 1 or 2, cargo 101, ninja 1), where a pipeline's last command (`| tail -20`) gave it 0."""
+
+_RUNS_BUILD = re.compile(r"(?<![\w.-])(?:g?make|cmake|ninja|cargo|pytest|py\.test|tox|nox)(?![\w.-])")
+
+
+def _may_end_in_build_failure(output: str) -> bool:
+    """A literal of every :data:`_BUILD_GAVE_UP` line, in the output's last line (bounded finds:
+    no copy, no scan of the rest; every tool result of a session passes here)."""
+    end, stop = len(output), max(0, len(output) - _BUILD_TAIL)
+    while end > stop and output[end - 1] in " \t\r\n":  # bounded: an output may end in megabytes of blank
+        end -= 1
+    start = max(output.rfind("\n", max(0, end - _BUILD_TAIL), end) + 1, end - _BUILD_TAIL, 0)
+    return output.find("failed", start, end) >= 0 or output.find("rror", start, end) >= 0 \
+        or output.find("*** ", start, end) >= 0
+
+
+def build_gave_up_line(output: str) -> str | None:
+    """The output's last line, where it is a build's or a test run's that failed (_BUILD_GAVE_UP)."""
+    said = _last_meaningful_line(output)
+    return said if _BUILD_GAVE_UP.fullmatch(said) else None
+
+
+def build_gave_up(output: str | None, command: str) -> bool:
+    """``command`` runs a build or a test run (make, cmake --build, ninja, cargo, pytest, tox) and
+    ``output`` ends in its last words that it failed (:data:`_BUILD_GAVE_UP`): the command failed,
+    though its status is 0 (`make -j8 2>&1 | tail -5`: tail's, bash(1), "Pipelines"). A log read
+    back (`tail -5 build.log`) runs none: the build failed, the reading did not."""
+    return bool(output) and _RUNS_BUILD.search(command) is not None and _may_end_in_build_failure(output) \
+        and build_gave_up_line(without_colours(output)) is not None
+
+
 def pip_gave_up(error: ErrorInfo, output: str | None, command: str) -> bool:
     """``error`` (the first of ``output``'s) is pip's own last words that it gave up (_PIP_GAVE_UP,
     or the box that ends the output, _pip_box_at_end), and ``command`` runs pip: the install did
@@ -2164,7 +2220,8 @@ def build_log_read(found: tuple[ErrorInfo, ...] | list[ErrorInfo], output: str) 
     status was recorded): a tool's error line (a compiler's, a linter's) or a test failure. A log
     of such a run holds them as text, as it holds a server's traceback (:data:`LOG_CONTENT`)."""
     return bool(found) and all(e.kind in ("tool_error", "test_failure") for e in found) \
-        and any(word in output for word in VERDICT_WORDS) and build_failed(output)
+        and (any(word in output for word in VERDICT_WORDS) and build_failed(output)
+             or _may_end_in_build_failure(output) and build_gave_up_line(output) is not None)
 
 
 _REPL_PROMPT = re.compile(r"^(?:>>> |>>>$|In \[\d+\]: ?)", re.M)

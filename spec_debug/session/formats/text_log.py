@@ -1189,7 +1189,7 @@ def _rejoined(rows: Iterator[tuple[int, str, str | None]], width: int) -> Iterat
     last = 0  # width of the row held last
     for row in rows:
         line = row[1]
-        if held is not None and line and not _starts_a_line(line, held[1]):
+        if held is not None and line and not _starts_a_line(line, held[1]) and not _said_after(line, held[1]):
             held = (held[0], held[1] + ("" if last >= width else " ") + line, held[2])
         else:
             if held is not None:
@@ -1231,6 +1231,19 @@ def right_prompt_at(text: str) -> int | None:
     if not tail or len(tail) > 40 or "   " in tail:
         return None
     return len(text[:at].rstrip(" "))
+
+
+def _said_after(row: str, command: str) -> bool:
+    """``row`` is what the command typed in ``command`` (a prompt's row, rows of it joined) said,
+    not more of it: its first word ends in a colon (``bash: nosuch: command not found``, ``zsh:
+    ...``, ``ERROR: ...``, ``python3: can't open file ...``) and no quote of the command is open.
+    A command whose last row is exactly as wide as the pane (a ``--speculative-config '{...}'``
+    ending at the edge: tmux 3.3a, 80 columns, recorded) took its error into the command."""
+    space = row.find(" ")
+    if space == 0 or row[(space if space > 0 else len(row)) - 1] != ":":
+        return False
+    typed = _prompt(command)
+    return typed is not None and not open_quote(typed.group("command"))
 
 
 def _starts_a_line(row: str, before: str) -> bool:
@@ -1313,7 +1326,54 @@ def pane_width(path: Path) -> int | None:
     # out; text an editor filled at a column (a Markdown note, a README) has about as many lines
     # a few columns shorter.
     near = max(sum(1 for length, _, _ in rows if length == widest - k) for k in (2, 3, 4))
-    return widest if widest >= _MIN_WIDTH and cut >= 3 and cut > 2 * near else None
+    if widest < _MIN_WIDTH:
+        return None
+    if cut >= 3 and cut > 2 * near:
+        return widest
+    return _command_goes_on(rows, widest) if cut else None
+
+
+_OPTION_AT = re.compile(r"--?[A-Za-z][\w.-]*(?:[= ]|$)")
+"""An option of a command, where a row goes on with one."""
+_LATER_OPTION = re.compile(r" --?[A-Za-z]")
+_ENDS_IN_OPTION = re.compile(r"\s--?[A-Za-z][\w.-]*$")
+_GOES_ON_WORD = re.compile(r"[a-z0-9./_-][^\s:]*(?:\s|$)")
+"""The rest of a word cut mid-way: no capital at its start (output's first word mostly has one:
+``Traceback``, ``INFO``, ``[2025-08-18 ...]``), no ``:`` in it (``bash: x: command not found``,
+``zsh: command not found: x``, ``usage: ...``). Where only the row's last word being an option
+says the command goes on, the rest starts with a letter (``2025-08-18 10:02:31 loading`` is a log
+line after ``--trust-remote-code``)."""
+
+
+def _command_goes_on(rows: list[tuple[int, bool, str]], widest: int) -> int | None:
+    """The pane's width from a capture too short to show three cut rows: a command typed at a
+    prompt (an SGLang launch) that is the widest row and goes on in the next one. A capture of a
+    pane holds no row wider than the pane, so a command as wide as the widest row may be cut at
+    the edge; the command's own words in the next row say so, where output starts a line of its
+    own. The three ways the cut falls (tmux 3.3a capture-pane of 80 and 100 columns, bash 5.2 and
+    zsh 5.9, each recorded): past the edge on a space, the next row starting with it and an option
+    (``" --speculative-algorithm EAGLE3"``: ``widest``); on the edge's column on a space, which
+    capture-pane trims from the row, the next row starting with the option (``"--port 30000"``: one
+    more, the row a column short of the pane); inside a word (``--max-mod`` then ``el-len 8192``,
+    ``-8B-Inst`` then ``ruct --port 30000``): the next row the rest of the word, then more options,
+    or the word an option's (``widest``)."""
+    for n, (length, cut_unlikely, line) in enumerate(rows[:-1]):
+        if length != widest or cut_unlikely or line[-1:] in " \\":
+            continue
+        after = rows[n + 1][2]
+        if after[:2] == " -" and _OPTION_AT.match(after, 1):
+            width = widest
+        elif after[:2] == "--" and _OPTION_AT.match(after):
+            width = widest + 1
+        elif _GOES_ON_WORD.match(after) and (_LATER_OPTION.search(after)
+                                             or after[:1].isalpha() and _ENDS_IN_OPTION.search(line)):
+            width = widest
+        else:
+            continue
+        typed = _prompt(line)
+        if typed is not None and typed.group("command").strip() and _prompt(after) is None:
+            return width
+    return None
 
 
 _BINARY_CONTROLS = bytes(c for c in range(32) if c not in (8, 9, 10, 13, 14, 27))
