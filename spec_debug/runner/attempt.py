@@ -19,7 +19,7 @@ from spec_debug.playbook.templating import (
 from spec_debug.playbook.yaml_nodes import nests_too_deep
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
-from spec_debug.redact import is_secret_name, redact_value
+from spec_debug.redact import cut_outside_secret, is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
@@ -344,7 +344,8 @@ def render_finding(template: FindingTemplate, host: str, step: Step, context: di
         # line on the terminal and made the report's heading of it; the whole title stays in
         # the finding, as its first evidence item.
         rendered_evidence.insert(0, f"title: {title}")
-        title = f"{title[:TITLE_LIMIT]}… ({len(title) - TITLE_LIMIT:,} characters more: the whole title is its first evidence)"
+        cut = cut_outside_secret(title, TITLE_LIMIT)  # masked after (Run._clean_findings): no token left in part
+        title = f"{title[:cut]}… ({len(title) - cut:,} characters more: the whole title is its first evidence)"
     return Finding(
         code=template.code,
         severity=template.severity or defaults.severity,
@@ -553,6 +554,7 @@ def _tail(out_text: str, err_text: str) -> list[str]:
     if not text:
         return []  # nothing printed: no empty evidence line under the message
     lines = [last_drawing(line) if "\r" in line else line for line in text.split("\n")]
-    return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
+    # Masked after (Run._clean_findings): a line cut inside a token kept its first part unmasked.
+    return [line[:cut_outside_secret(line, 300)] for line in lines[-EVIDENCE_TAIL_LINES:]]
 
 

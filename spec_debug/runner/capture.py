@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.models import Capture
 from spec_debug.playbook.yaml_nodes import MAX_DEPTH, nests_too_deep
+from spec_debug.redact import cut_outside_secret
 from spec_debug.runner.output import TRUNCATION_MARKER
 from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
@@ -103,7 +104,8 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
 
 
 def _clipped(text: str, limit: int = 80) -> str:
-    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+    cut = cut_outside_secret(text, limit)
+    return repr(text) if cut >= len(text) else f"{text[:cut]!r}... ({len(text)} characters)"
 
 
 def _quoted(value: Any, limit: int = 80) -> str:
@@ -114,7 +116,8 @@ def _quoted(value: Any, limit: int = 80) -> str:
     if isinstance(value, str):
         return _clipped(value, limit)
     text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+    cut = cut_outside_secret(text, limit)
+    return text if cut >= len(text) else f"{text[:cut]}... ({len(text)} characters)"
 
 
 _DOCUMENT_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)

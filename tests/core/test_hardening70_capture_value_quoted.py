@@ -51,3 +51,33 @@ def test_the_record_keeps_the_message_short(tmp_path):
     assert len(step["message"]) < 400  # was 3,170
     assert record["findings"][0]["evidence"] == [step["message"]]
     assert DIGITS in step["stdout"]  # the output itself is kept
+
+
+TOKEN = "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+LINE = f"401 Unauthorized: the token you gave was rejected by the hub: {TOKEN}"
+
+
+@pytest.mark.parametrize("kind", ["json", "int"])
+def test_a_token_at_the_cut_is_not_left_in_part(tmp_path, kind):
+    # The quote is masked after it is made (engine._clean): cut at 80 characters, the token kept
+    # its first 16 after hf_, which no pattern knows for one (redact.py wants 20), and run.json
+    # and the report held them. A cut inside a secret is made at its start.
+    playbook = tmp_path / "p.yaml"
+    playbook.write_text(f"name: p\nsteps:\n  - id: whoami\n    run: |\n      echo '{LINE} (check HF_HOME)'\n"
+                        f"    capture:\n      - regex: '(?P<status>.*)'\n        type: {kind}\n")
+    out = tmp_path / "runs"
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(out))
+    run_dir, record = only_run(out)
+    assert result.code == 0, result.stderr
+    (step,) = record["steps"]
+    assert (f"cannot read '401 Unauthorized: the token you gave was rejected by the hub: '... "
+            f"({len(LINE) + len(' (check HF_HOME)')} characters)") in step["message"], step["message"]
+    for text in ((run_dir / "run.json").read_text(), (run_dir / "report.md").read_text(), result.stderr):
+        assert "hf_AbCd" not in text
+
+
+def test_a_cut_outside_a_secret_stays_at_the_limit():
+    from spec_debug.runner.capture import _clipped
+    assert _clipped("a" * 3000) == f"{'a' * 80!r}... (3000 characters)"
+    assert _clipped("x " * 100) == f"{('x ' * 40)!r}... (200 characters)"
+    assert _clipped("b" * 79 + "c" * 30) == f"{'b' * 79 + 'c'!r}... (109 characters)"
