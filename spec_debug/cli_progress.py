@@ -37,6 +37,33 @@ def _shown(text: str) -> str:
     return escape(screen_text(text))
 
 
+NOTE_LIMIT = 300
+"""Characters of a step's message on its progress line, as a finding's title (runner_findings.TITLE_LIMIT)."""
+
+_HINT_LINE = "\n  hint: "
+"""How a step's message carries its hint (attempt.py): the hint is the line under it."""
+
+
+def _step_note(message: str) -> str:
+    """A step's message as its progress line shows it: one line (the hint on the line under it)
+    of at most NOTE_LIMIT characters. A failed `contains:` of a pasted log line, or a `that:`
+    comparing with a long text, printed the whole text on the step's line (3,000 characters,
+    the lines after it pushed off the screen), and a message quoting a host's multi-line
+    error broke the step's line in two. run.json and the reports keep the whole message."""
+    said, _, hint = message.partition(_HINT_LINE)
+    note = _one_line(said)
+    return note if not hint else f"{note}\n  hint: {_one_line(hint)}"
+
+
+def _one_line(text: str, limit: int | None = NOTE_LIMIT) -> str:
+    """The text's lines joined into one, cut at ``limit`` characters (None: a finding's title,
+    cut where it is made)."""
+    line = " ".join(part.strip() for part in screen_text(text).splitlines() if part.strip())
+    if limit is not None and len(line) > limit:
+        line = f"{line[:limit]}… ({len(line) - limit:,} characters more in run.json and the report)"
+    return escape(line)
+
+
 _NAMED_ABORTED = 8
 """Hosts stopped before their first step named one by one; the rest are counted."""
 
@@ -232,7 +259,7 @@ class ConsoleReporter(Reporter):
                 # the status column already says it: "skipped gpu_busy skipped: when ..." (the
                 # record's message keeps the word for the reports, where it stands alone)
                 message = message[len("skipped: "):]
-            note = f" [dim]{_shown(message)}[/]" if message else ""  # a passed step's says what it left behind
+            note = f" [dim]{_step_note(message)}[/]" if message else ""  # a passed step's says what it left behind
             # Not folded (soft_wrap), as the host error lines: off a terminal rich folds at 80
             # columns, inside the path or expression a note quotes ("cannot write \n/srv/...").
             self._print(
@@ -242,7 +269,7 @@ class ConsoleReporter(Reporter):
             )
             for finding in findings:
                 self._print(
-                    f"{self._prefix(host)}        [{_SEVERITY_STYLE[finding.severity]}]{finding.code}[/] {_shown(finding.title)}",
+                    f"{self._prefix(host)}        [{_SEVERITY_STYLE[finding.severity]}]{finding.code}[/] {_one_line(finding.title, None)}",
                     highlight=False, soft_wrap=True,
                 )
 

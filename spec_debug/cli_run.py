@@ -670,9 +670,13 @@ def _say_verdict(record: RunRecord, console: Console, where: str) -> None:
     nothing = nothing_checked(record)
     if nothing and record.status == "passed":
         style = "yellow"
+    # A stop that came as the last steps ended cut nothing, and the run ends as its hosts did
+    # (engine.Run._finish): said, so a Ctrl-C followed by PASSED does not read as unheeded.
+    stopped = record.abort_reason if record.abort_reason and record.status not in ("aborted", "running") else None
     # stderr gone (a closed terminal, `| head`) is quiet: the record and reports are written
     _say(console, f"[{style}]{record.status.upper()}[/]: {errors} error(s), {warnings} warning(s)"
          + (f" · {escape(nothing)}" if nothing else "")
+         + (f" · {escape(stopped)} after every step had run" if stopped else "")
          + f" · {where}")
 
 

@@ -623,3 +623,23 @@ def _safe_cut(text: str, limit: int, spans: list[tuple[int, int]]) -> int:
             if start < cut < end:
                 cut, moved = start, True
     return cut
+
+
+_SECRET_REACH = 512
+"""Characters past a cut that secret_spans reads to tell whether the cut falls in a secret: more
+than any token shape (redact.py's patterns) or a NAME=value is long; a PEM key is masked from its
+BEGIN line, which a cut inside the key has behind it."""
+
+
+def cut_outside_secret(text: str, limit: int) -> int:
+    """Where to cut ``text`` at ``limit`` characters or before, so that no secret is left in
+    part: a text masked after it is cut (a finding's title, an output line of its evidence, a
+    refused capture's quote: the run's _clean) kept "rejected: hf_AbCdEfGhIjKlMnO…", 16
+    characters of a Hugging Face token that the pattern (20 or more after hf_) no longer knows
+    for one. A cut inside a secret moves to its start; elsewhere it stays at the limit."""
+    if limit >= len(text):
+        return len(text)
+    for start, end in secret_spans(text[: limit + _SECRET_REACH]):
+        if start < limit < end:
+            return start
+    return max(limit, 0)

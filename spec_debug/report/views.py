@@ -29,6 +29,15 @@ def _parse_time(value: str | None) -> datetime | None:
 
 def verdict(record: RunRecord) -> tuple[str, str]:
     """(css class, one sentence) — the first thing an on-call engineer reads."""
+    css, text = _verdict(record)
+    if record.abort_reason and record.status in ("passed", "failed", "error"):
+        # A stop that cut nothing (engine.Run._finish): the run ends as its hosts did, and the
+        # report says the stop came, as the console's verdict line does.
+        text += f" The run was stopped ({record.abort_reason}) after every step had run; nothing was cut."
+    return css, text
+
+
+def _verdict(record: RunRecord) -> tuple[str, str]:
     errors = [f for f in record.findings if f.severity == "error"]
     unreachable = [h.name for h in record.hosts if h.status == "error"]
     if record.status == "aborted":

@@ -19,7 +19,7 @@ from spec_debug.playbook.templating import (
 from spec_debug.playbook.yaml_nodes import nests_too_deep
 from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
-from spec_debug.redact import is_secret_name, redact_value
+from spec_debug.redact import cut_outside_secret, is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
 from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
@@ -75,6 +75,8 @@ def evaluate_attempt(
             said = message if not hint else f"{message}\n  hint: {hint}"
             return AttemptResult("error", said, step_facts, [finding], [])
         step_facts, findings = probe_result
+    capture_failed: str | None = None  # the captures' error, where the step is judged without them
+    unread_output: list[Finding] = []
     try:
         # A byte that is no UTF-8 kept as a surrogate (PEP 383): a file name a latin-1 tool wrote,
         # read from `ls` and used by a later step (`cat {{ facts.log }}`, a fetch), was U+FFFD and
@@ -83,8 +85,16 @@ def evaluate_attempt(
         captured = (stdout.checked_text("surrogateescape"), stderr.checked_text("surrogateescape")) if step.capture else (out_text, err_text)
         step_facts.update(apply_captures(step.capture, *captured, _WholeStreams(stdout, stderr), defaulted))
     except (CaptureError, ValueError, TypeError) as exc:
-        message = f"capture failed: {exc}"
-        return AttemptResult("error", message, step_facts, [runner_finding("SD003", host=host, step=step.id, evidence=[message])], [])
+        capture_failed = f"capture failed: {exc}"
+        unread = runner_finding("SD003", host=host, step=step.id, evidence=[capture_failed])
+        if step.probe is not None or not _fails_without_facts(step, outcome):
+            return AttemptResult("error", capture_failed, step_facts, [unread], [])
+        # The command's own failure reads no capture: `curl -sf URL; exit 22` with a json:
+        # capture said only "output is not JSON" (an SD003 warning) and the run PASSED, exit 0,
+        # where the same step without its capture failed (SD001). It is judged as without
+        # them, as Ansible fails a `command` task on its rc before its output is parsed; a
+        # `that:` reads the facts and is not evaluated.
+        unread_output = [unread]
     check_context = {
         **context,
         "facts": {**facts, **step_facts},
@@ -98,6 +108,9 @@ def evaluate_attempt(
     failed_said: list[str] = []
     unreadable: list[TemplateError] = []
     for expectation in step.expect:
+        if capture_failed is not None and expectation.that is not None:
+            expectations.append({"expect": expectation.describe(), "passed": False, "observed": f"not evaluated: {capture_failed}"})
+            continue
         # Every expectation is checked: the first that could not be evaluated (a capture that
         # matched nothing) stopped the others, and an SD201 error finding after it, or a failure
         # before it, became one SD003 warning: the run said PASSED over a failed check.
@@ -116,6 +129,9 @@ def evaluate_attempt(
     # dropped here, and the finding gave SD003's generic fix only.
     not_evaluated = [runner_finding("SD003", host=host, step=step.id, evidence=[exc.message], hint=exc.hint)
                      for exc in unreadable]
+    if capture_failed is not None and not failed and step.expect:
+        # Nothing the captures do not feed failed: the step's answer is the unread output.
+        return AttemptResult("error", capture_failed, step_facts, unread_output, [])
     if unreadable and not failed:
         return AttemptResult("error", "; ".join(exc.message for exc in unreadable), step_facts, findings + not_evaluated,
                              expectations)
@@ -131,11 +147,13 @@ def evaluate_attempt(
             findings += [render_finding(t, host, step, check_context, evidence) for t in templates]
         else:
             findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence, title=f"Step {step.id!r} failed: {failed_message}"))
-        return AttemptResult("failed", failed_message, step_facts, findings, expectations, defaulted)
+        if capture_failed is not None:
+            failed_message = f"{failed_message}; {capture_failed}"
+        return AttemptResult("failed", failed_message, step_facts, findings + unread_output, expectations, defaulted)
     if not failed:
         return AttemptResult("passed", None, step_facts, findings, expectations, defaulted)
     said = "; ".join(failed_said)
-    message = said + "".join(f"; {exc.message}" for exc in unreadable)
+    message = said + "".join(f"; {exc.message}" for exc in unreadable) + (f"; {capture_failed}" if capture_failed else "")
     evidence_base = [said, *_tail(out_text, err_text)]
     inline = [e.finding for e in failed if e.finding is not None]
     for template in inline:
@@ -145,7 +163,15 @@ def evaluate_attempt(
             findings += [render_finding(t, host, step, check_context, evidence_base) for t in step.findings]
         elif not inline:
             findings.append(runner_finding("SD001", host=host, step=step.id, evidence=evidence_base, title=f"Step {step.id!r}: {said}"))
-    return AttemptResult("failed", message, step_facts, findings, expectations, defaulted)
+    return AttemptResult("failed", message, step_facts, findings + unread_output, expectations, defaulted)
+
+
+def _fails_without_facts(step: Step, outcome: CommandOutcome) -> bool:
+    """Whether the step could fail on what reads no capture: a non-zero exit with no `expect:`,
+    or an expectation other than `that:` (exit_code, contains, not_contains, matches)."""
+    if not step.expect:
+        return outcome.exit_code not in (0, None)
+    return any(e.that is None for e in step.expect)
 
 
 def timeout_words(timeout_s: float | None, attempt: int, timed_out_before: int) -> str:
@@ -318,7 +344,8 @@ def render_finding(template: FindingTemplate, host: str, step: Step, context: di
         # line on the terminal and made the report's heading of it; the whole title stays in
         # the finding, as its first evidence item.
         rendered_evidence.insert(0, f"title: {title}")
-        title = f"{title[:TITLE_LIMIT]}… ({len(title) - TITLE_LIMIT:,} characters more: the whole title is its first evidence)"
+        cut = cut_outside_secret(title, TITLE_LIMIT)  # masked after (Run._clean_findings): no token left in part
+        title = f"{title[:cut]}… ({len(title) - cut:,} characters more: the whole title is its first evidence)"
     return Finding(
         code=template.code,
         severity=template.severity or defaults.severity,
@@ -527,6 +554,7 @@ def _tail(out_text: str, err_text: str) -> list[str]:
     if not text:
         return []  # nothing printed: no empty evidence line under the message
     lines = [last_drawing(line) if "\r" in line else line for line in text.split("\n")]
-    return [line[:300] for line in lines[-EVIDENCE_TAIL_LINES:]]
+    # Masked after (Run._clean_findings): a line cut inside a token kept its first part unmasked.
+    return [line[:cut_outside_secret(line, 300)] for line in lines[-EVIDENCE_TAIL_LINES:]]
 
 

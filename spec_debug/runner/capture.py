@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.models import Capture
 from spec_debug.playbook.yaml_nodes import MAX_DEPTH, nests_too_deep
+from spec_debug.redact import cut_outside_secret
 from spec_debug.runner.output import TRUNCATION_MARKER
 from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
@@ -77,7 +78,7 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
             # Python's "invalid literal for int() with base 10: '1,024'" named neither the
             # fact nor the fix; a unit or a thousands separator is the usual cause.
             raise CaptureError(
-                f"{name or 'the value'} (type: {kind}): cannot read {value!r} as {'an int' if kind == 'int' else 'a float'}"
+                f"{name or 'the value'} (type: {kind}): cannot read {_quoted(value)} as {'an int' if kind == 'int' else 'a float'}"
                 " (a unit, a thousands separator or a decimal point in it?): capture the number alone, "
                 "e.g. (?P<tps>[0-9.]+) tok/s"
             ) from None
@@ -89,7 +90,9 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
             return True
         if text in ("false", "0", "no", "off", ""):
             return False
-        raise CaptureError(f"cannot read {value!r} as a boolean")
+        # The fact named, as the int, float and json conversions name it.
+        raise CaptureError(f"{name or 'the value'} (type: bool): cannot read {_quoted(value)} as a boolean "
+                           "(true/false, yes/no, on/off or 1/0)")
     # auto: numbers become numbers, everything else stays as it is
     if isinstance(value, str):
         stripped = value.strip()
@@ -101,7 +104,20 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
 
 
 def _clipped(text: str, limit: int = 80) -> str:
-    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text)} characters)"
+    cut = cut_outside_secret(text, limit)
+    return repr(text) if cut >= len(text) else f"{text[:cut]!r}... ({len(text)} characters)"
+
+
+def _quoted(value: Any, limit: int = 80) -> str:
+    """A value a conversion refused, as its message quotes it: a regex group of a 3,000-digit
+    number, or a JSON path that named a whole object, was quoted whole in the step's message
+    and its SD003 evidence (the output it came from is in the record already), where a JSON
+    capture's text is cut (_clipped)."""
+    if isinstance(value, str):
+        return _clipped(value, limit)
+    text = repr(value)
+    cut = cut_outside_secret(text, limit)
+    return text if cut >= len(text) else f"{text[:cut]}... ({len(text)} characters)"
 
 
 _DOCUMENT_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)

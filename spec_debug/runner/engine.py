@@ -1098,7 +1098,12 @@ class Run:
     def _finish(self) -> None:
         record = self.record
         record.finished_at = utc_now()
-        if self.abort.is_set():
+        # A stop that came as the last steps ended on their own (Ctrl-C, a CI job's SIGTERM, a
+        # closed terminal's SIGHUP) cut nothing: every host ran each of its steps to its end
+        # (_run_host) and they were judged. "aborted" (exit 3) hid their verdict, a failed check
+        # included; the run ends as its hosts did, abort_reason saying the stop came.
+        if self.abort.is_set() and (not record.hosts or any(h.status in ("pending", "running", "aborted")
+                                                            for h in record.hosts)):
             record.status = "aborted"
             for host in record.hosts:
                 if host.status in ("pending", "running"):

@@ -10,6 +10,7 @@ from typing import Any
 
 from spec_debug.diagnose.catalog import CATALOG, get_doc, make_finding
 from spec_debug.record import Finding, Severity
+from spec_debug.redact import cut_outside_secret
 
 RUNNER_CODES = ("SD001", "SD002", "SD003", "SD004", "SD005")
 
@@ -46,7 +47,8 @@ def runner_finding(
         # is the evidence's first item (else the title goes first): it stays whole there.
         if not (evidence and title.endswith(evidence[0])):
             evidence = [f"title: {title}", *evidence]
-        title = f"{title[:TITLE_LIMIT]}… ({len(title) - TITLE_LIMIT:,} characters more: the whole text is its first evidence)"
+        cut = cut_outside_secret(title, TITLE_LIMIT)  # masked after: a token cut in two would show its first part
+        title = f"{title[:cut]}… ({len(title) - cut:,} characters more: the whole text is its first evidence)"
     remediation = None
     if hint:
         said = hint[:1].upper() + hint[1:].rstrip(". ")
