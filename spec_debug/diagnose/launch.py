@@ -29,7 +29,8 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
-from spec_debug.diagnose.sglang_options import SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES
+from spec_debug.diagnose.sglang_options import (SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES,
+                                               SGLANG_REFUSED_OPTIONS_BY_RELEASE, SGLANG_RETIRED_OPTIONS)
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
@@ -3307,7 +3308,7 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
             or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
         return []
     lines, seen = [], set()
-    running = _sglang_release_options(engine_version)
+    neighbours = _sglang_neighbours(engine_version)
     for word in argv[start:]:
         if word == "--":
             break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
@@ -3319,15 +3320,43 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
             continue
         seen.add(name)
         if _starts_an_option(name, _SGLANG_OPTIONS_SORTED):
-            if running is not None and not _starts_an_option(name, running):
-                # an option of other releases: SGLang's docs name the newest release's
-                having = [release for release in SGLANG_OPTIONS_RELEASES
-                          if any(option.startswith(name) for option in SGLANG_OPTIONS_BY_RELEASE[release])]
-                lines.append(f"--{name}: SGLang {engine_version} has no such option (nor one it abbreviates; the "
-                             f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
-                             "'unrecognized arguments' and the server does not start; "
-                             + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
-                                else "drop it, or write the option `python -m sglang.launch_server --help` lists"))
+            fates = {_sglang_fate(name, release) for release in neighbours} if neighbours else {None}
+            if None in fates:
+                continue
+            retired = SGLANG_RETIRED_OPTIONS.get(name)
+            replaced = (f"write {retired} instead (SGLang's own deprecation of --{name} names it)"
+                        if retired and _starts_an_option(retired.lstrip("-").split()[0].split("=")[0],
+                                                         _sglang_release_options(engine_version) or ())
+                        else None)
+            if fates == {"refused"}:
+                lines.append(f"--{name}: SGLang {engine_version} keeps it only to refuse it (a retired option whose "
+                             "action stops the parse with its deprecation note): the server does not start; "
+                             + (replaced or "drop it"))
+                continue
+            if len(fates) > 1:
+                # a release between two read ones that take it differently: refused either way
+                said = {"unknown": "has no such option", "refused": "refuses it as retired",
+                        "ambiguous": "reads it as an ambiguous abbreviation"}
+                lines.append(f"--{name}: SGLang {engine_version} refuses it at startup ("
+                             + ", ".join(f"{release} {said[_sglang_fate(name, release)]}" for release in neighbours)
+                             + "): the server does not start; " + (replaced or "drop it"))
+                continue
+            if fates == {"ambiguous"}:
+                matches = sorted(option for release in neighbours for option in SGLANG_OPTIONS_BY_RELEASE[release]
+                                 if option.startswith(name))
+                lines.append(f"--{name}: SGLang {engine_version} has no such option any more, and argparse reads it "
+                             f"as an abbreviation of {' and '.join('--' + m for m in dict.fromkeys(matches))}: it exits "
+                             "with 'ambiguous option' and the server does not start; "
+                             + (replaced or "write the option in full"))
+                continue
+            # an option of other releases: SGLang's docs name the newest release's
+            having = [release for release in SGLANG_OPTIONS_RELEASES
+                      if any(option.startswith(name) for option in SGLANG_OPTIONS_BY_RELEASE[release])]
+            lines.append(f"--{name}: SGLang {engine_version} has no such option (nor one it abbreviates; the "
+                         f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
+                         "'unrecognized arguments' and the server does not start; "
+                         + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
+                            else replaced or "drop it, or write the option `python -m sglang.launch_server --help` lists"))
             continue
         vllm_name = _VLLM_NAMES_ON_SGLANG.get(name.replace("_", "-"))
         nearest = (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
@@ -3354,10 +3383,10 @@ def _starts_an_option(name: str, options: tuple[str, ...]) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
-    """The options of a plain SGLang release (0.5.6, 0.5.6.post2) between the oldest and the newest
-    read: those of the release read at or before it together with those of the one at or after it
-    (a release between two read ones may have either's), sorted; None when that is not known."""
+def _sglang_neighbours(version: str | None) -> tuple[str, ...] | None:
+    """For a plain SGLang release (0.5.6, 0.5.6.post2) between the oldest and the newest read: the
+    release read at or before it and the one at or after it (one, when it was read); a release
+    between two read ones may have either's options. None when that is not known."""
     if version is None or not re.fullmatch(r"\d+\.\d+\.\d+(?:\.post\d+)?", version):
         return None
     key = version_key(version)
@@ -3365,7 +3394,34 @@ def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
     above = [release for release in SGLANG_OPTIONS_RELEASES if version_key(release) >= key]
     if not below or not above:
         return None
-    return tuple(sorted(SGLANG_OPTIONS_BY_RELEASE[below[-1]] | SGLANG_OPTIONS_BY_RELEASE[above[0]]))
+    return tuple(dict.fromkeys((below[-1], above[0])))
+
+
+@functools.lru_cache(maxsize=64)
+def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
+    """The options a plain SGLang release may have (those of _sglang_neighbours together), sorted;
+    None when that is not known."""
+    neighbours = _sglang_neighbours(version)
+    if neighbours is None:
+        return None
+    return tuple(sorted(frozenset().union(*(SGLANG_OPTIONS_BY_RELEASE[release] for release in neighbours))))
+
+
+@functools.lru_cache(maxsize=256)
+def _sglang_fate(name: str, release: str) -> str | None:
+    """What the parser of an SGLang release read does with `--name` (argparse's allow_abbrev: a
+    prefix of one option is read as it, CPython Lib/argparse.py `_parse_optional`): None (taken),
+    "unknown" (no option starts with it: 'unrecognized arguments'), "refused" (its option's
+    deprecated action stops the server, SGLANG_REFUSED_OPTIONS_BY_RELEASE), "ambiguous" (a retired
+    option that now starts two or more, as --cuda-graph-max-bs does --cuda-graph-max-bs-decode and
+    -prefill from 0.5.20: 'ambiguous option'; other prefixes are left to the rules that know them)."""
+    options = SGLANG_OPTIONS_BY_RELEASE[release]
+    matches = [name] if name in options else [option for option in options if option.startswith(name)]
+    if not matches:
+        return "unknown"
+    if len(matches) > 1:
+        return "ambiguous" if name in SGLANG_RETIRED_OPTIONS else None
+    return "refused" if matches[0] in SGLANG_REFUSED_OPTIONS_BY_RELEASE.get(release, ()) else None
 
 
 def _did_you_mean(name: str, known: tuple[str, ...], *, quoted: bool = False) -> str:
