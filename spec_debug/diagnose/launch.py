@@ -31,6 +31,7 @@ from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
 from spec_debug.diagnose.sglang_options import (SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES,
                                                SGLANG_REFUSED_OPTIONS_BY_RELEASE, SGLANG_RETIRED_OPTIONS)
+from spec_debug.diagnose.vllm_options import VLLM_OPTIONS_BY_RELEASE, VLLM_OPTIONS_READ, VLLM_OPTIONS_RELEASES
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
@@ -2986,7 +2987,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused = [_ambiguous_problem(name, since) + ("" if engine_version else RELEASE_UNKNOWN)
                for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg) + _unknown_sglang_option(cfg, engine_version)
-    refused += _unknown_sglang_flag(cfg, engine_version)
+    refused += _unknown_sglang_flag(cfg, engine_version) + _unknown_vllm_flag(cfg, engine_version)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3373,6 +3374,99 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
 
 
 _SGLANG_OPTIONS_SORTED = tuple(sorted(SGLANG_OPTIONS))
+
+
+# SGLang's names for settings vLLM spells its own way, copied from SGLang commands (the inverse of
+# _VLLM_NAMES_ON_SGLANG; SGLang's --model-path is vLLM's --model or the positional MODEL)
+_SGLANG_NAMES_ON_VLLM = {"context-length": "max-model-len", "mem-fraction-static": "gpu-memory-utilization",
+                         "max-running-requests": "max-num-seqs", "disable-cuda-graph": "enforce-eager",
+                         "model-path": "model"}
+# the programs whose parser is `vllm serve`'s (vllm/entrypoints/cli/serve.py, and the OpenAI server's
+# own __main__, both `make_arg_parser`); the vllm/vllm-openai image runs `vllm serve`
+_VLLM_SERVE_PROGRAMS = ("serve", "vllm.entrypoints.openai.api_server")
+
+
+def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A `--word` on `vllm serve` that no option of its parser starts with (vllm_options: the
+    options of the releases read; FlexibleArgumentParser keeps argparse's allow_abbrev and reads
+    `_` as `-`): `--max-model-lenn 4096`, SGLang's `--context-length`. argparse exits with
+    "unrecognized arguments" (CPython Lib/argparse.py parse_args) and the server does not start;
+    the audit read the word as a flag of its own and said nothing. An error on a release read (or
+    one between two read ones of the same minor line); a warning where the release is not known or
+    falls between two releases read further apart, which may have had the option; not judged before
+    the oldest read, after the newest, nor for a pre-release or a source build. The speculative
+    words and SGLang's parallel sizes are _other_engines_flags'; KServe's, TRL's and Dynamo's
+    servers have parsers of their own."""
+    if cfg.engine != "vllm":
+        return []
+    options = _vllm_judged_options(engine_version)
+    if options is None or (engine_version is None and any(
+            name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS for name in cfg.flags)):
+        # (V0's speculative flags: a release before 0.8.3, older than the ones read)
+        return []
+    known, sorted_options = options
+    argv = list(cfg.argv)
+    try:
+        _engine, start = detect_engine(argv)
+    except LaunchParseError:
+        return []
+    program = argv[start - 1] if start else ""
+    if program not in _VLLM_SERVE_PROGRAMS and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
+        return []
+    lines, seen = [], set()
+    for word in argv[start:]:
+        if word == "--":
+            break  # argparse's end of options
+        name = word[2:].partition("=")[0].replace("_", "-").partition(".")[0] if word.startswith("--") else ""
+        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
+                or name.startswith("speculative-") or name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS
+                or name in _SGLANG_ONLY_PARALLEL):
+            continue
+        seen.add(name)
+        if _starts_an_option(name, sorted_options):
+            continue
+        sglang_name = _SGLANG_NAMES_ON_VLLM.get(name)
+        nearest = (f"it is SGLang's; vLLM's is --{sglang_name}" if sglang_name
+                   else _did_you_mean(name, sorted_options))
+        if known:
+            release = f"vLLM {engine_version} has no such option (nor one it abbreviates)"
+            unless = ""
+        else:
+            release = (f"vLLM has no such option (nor one it abbreviates, in the releases read: "
+                       f"{', '.join(VLLM_OPTIONS_RELEASES)})")
+            unless = (f", unless the server runs a release that has it (one before {VLLM_OPTIONS_RELEASES[0]}, or "
+                      "after the newest read)" if engine_version is None
+                      else f", unless vLLM {engine_version} has it (a release not read)")
+        lines.append(f"--{name}: {release}: argparse exits with 'unrecognized arguments' and the server does not "
+                     f"start{unless}; "
+                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
+                        else nearest if sglang_name
+                        else "drop it, or write an option `vllm serve --help=all` lists"))
+    return lines
+
+
+@functools.lru_cache(maxsize=64)
+def _vllm_judged_options(version: str | None) -> tuple[bool, tuple[str, ...]] | None:
+    """(whether the release's own options are known, the sorted options a word is judged by) for
+    _unknown_vllm_flag: a release read, or one between two read ones of the same minor line (0.33.2),
+    is judged by theirs; the release not known, or one further between, by every release read's;
+    None for a release outside them, a pre-release or a source build (not judged)."""
+    if version is None:
+        return False, tuple(sorted(VLLM_OPTIONS_READ))
+    if not re.fullmatch(r"\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?", version):
+        return None
+    key = version_key(version)
+    below = [release for release in VLLM_OPTIONS_RELEASES if version_key(release) <= key]
+    above = [release for release in VLLM_OPTIONS_RELEASES if version_key(release) >= key]
+    if not below:
+        return None
+    if not above:
+        # a patch of the newest release read (0.34.1) may add an option: said as a warning; a later
+        # minor is not judged
+        return (False, tuple(sorted(VLLM_OPTIONS_READ))) if version.split(".")[:2] == below[-1].split(".")[:2] else None
+    if below[-1] == above[0] or below[-1].split(".")[:2] == version.split(".")[:2]:
+        return True, tuple(sorted(VLLM_OPTIONS_BY_RELEASE[below[-1]] | VLLM_OPTIONS_BY_RELEASE[above[0]]))
+    return False, tuple(sorted(VLLM_OPTIONS_READ))
 
 
 def _starts_an_option(name: str, options: tuple[str, ...]) -> bool:
