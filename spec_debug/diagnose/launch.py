@@ -3299,18 +3299,13 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
             not _sglang_surely_before(engine_version, _SGLANG_OPTIONS_READ_BEFORE)
             or _sglang_surely_before(engine_version, "0.4.4"))):  # (older ones were not read)
         return []
-    argv = list(cfg.argv)
-    try:
-        _engine, start = detect_engine(argv)
-    except LaunchParseError:
-        return []
-    program = argv[start - 1] if start else ""
+    program, args = _program_and_args(cfg)
     if not (program in ("sglang.launch_server", "sglang.launch_server.py", "serve")
             or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
         return []
     lines, seen = [], set()
     neighbours = _sglang_neighbours(engine_version)
-    for word in argv[start:]:
+    for word in args:
         if word == "--":
             break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
         name = word[2:].partition("=")[0] if word.startswith("--") else ""
@@ -3376,6 +3371,17 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
 _SGLANG_OPTIONS_SORTED = tuple(sorted(SGLANG_OPTIONS))
 
 
+def _program_and_args(cfg: LaunchConfig) -> tuple[str, list[str]]:
+    """The word that names the server's program (`serve`, `sglang.launch_server`, an image) and the
+    server's own arguments after it; ("", []) where detect_engine finds none."""
+    argv = list(cfg.argv)
+    try:
+        _engine, start = detect_engine(argv)
+    except LaunchParseError:
+        return "", []
+    return (argv[start - 1] if start else ""), argv[start:]
+
+
 # SGLang's names for settings vLLM spells its own way, copied from SGLang commands (the inverse of
 # _VLLM_NAMES_ON_SGLANG; SGLang's --model-path is vLLM's --model or the positional MODEL)
 _SGLANG_NAMES_ON_VLLM = {"context-length": "max-model-len", "mem-fraction-static": "gpu-memory-utilization",
@@ -3405,16 +3411,11 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
         # (V0's speculative flags: a release before 0.8.3, older than the ones read)
         return []
     known, sorted_options = options
-    argv = list(cfg.argv)
-    try:
-        _engine, start = detect_engine(argv)
-    except LaunchParseError:
-        return []
-    program = argv[start - 1] if start else ""
+    program, args = _program_and_args(cfg)
     if program not in _VLLM_SERVE_PROGRAMS and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
         return []
     lines, seen = [], set()
-    for word in argv[start:]:
+    for word in args:
         if word == "--":
             break  # argparse's end of options
         name = word[2:].partition("=")[0].replace("_", "-").partition(".")[0] if word.startswith("--") else ""

@@ -325,17 +325,18 @@ SGLANG_OPTION_CHANGES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] 
 SGLANG_OPTIONS_RELEASES = tuple(release for release, _added, _removed in SGLANG_OPTION_CHANGES)
 
 
-def _by_release() -> dict[str, frozenset[str]]:
+def options_by_release(changes: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]) -> dict[str, frozenset[str]]:
+    """{release read: its options} from the changes between the releases read (oldest first)."""
     options: set[str] = set()
     by_release = {}
-    for release, added, removed in SGLANG_OPTION_CHANGES:
+    for release, added, removed in changes:
         options = (options | set(added)) - set(removed)
         by_release[release] = frozenset(options)
     return by_release
 
 
 # {release read: the options of its parser}
-SGLANG_OPTIONS_BY_RELEASE = _by_release()
+SGLANG_OPTIONS_BY_RELEASE = options_by_release(SGLANG_OPTION_CHANGES)
 SGLANG_OPTIONS = frozenset().union(*SGLANG_OPTIONS_BY_RELEASE.values())
 
 

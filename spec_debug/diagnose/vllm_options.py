@@ -13,6 +13,8 @@ options of their own, as argparse reads them. Short options (`-tp`, `-sc`) are n
 
 from __future__ import annotations
 
+from spec_debug.diagnose.sglang_options import options_by_release
+
 # (release read, the options it added, the options it removed), each against the release read
 # before it, oldest first
 VLLM_OPTION_CHANGES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
@@ -159,15 +161,6 @@ VLLM_OPTION_CHANGES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = 
 VLLM_OPTIONS_RELEASES = tuple(release for release, _added, _removed in VLLM_OPTION_CHANGES)
 
 
-def _by_release() -> dict[str, frozenset[str]]:
-    options: set[str] = set()
-    by_release = {}
-    for release, added, removed in VLLM_OPTION_CHANGES:
-        options = (options | set(added)) - set(removed)
-        by_release[release] = frozenset(options)
-    return by_release
-
-
 # {release read: the options of its `vllm serve` parser}
-VLLM_OPTIONS_BY_RELEASE = _by_release()
+VLLM_OPTIONS_BY_RELEASE = options_by_release(VLLM_OPTION_CHANGES)
 VLLM_OPTIONS_READ = frozenset().union(*VLLM_OPTIONS_BY_RELEASE.values())
