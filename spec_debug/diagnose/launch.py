@@ -3338,12 +3338,13 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
                              + "): the server does not start; " + (replaced or "drop it"))
                 continue
             if fates == {"ambiguous"}:
-                matches = sorted(option for release in neighbours for option in SGLANG_OPTIONS_BY_RELEASE[release]
-                                 if option.startswith(name))
-                lines.append(f"--{name}: SGLang {engine_version} has no such option any more, and argparse reads it "
-                             f"as an abbreviation of {' and '.join('--' + m for m in dict.fromkeys(matches))}: it exits "
-                             "with 'ambiguous option' and the server does not start; "
-                             + (replaced or "write the option in full"))
+                matches = ["--" + m for m in dict.fromkeys(sorted(
+                    option for release in neighbours for option in SGLANG_OPTIONS_BY_RELEASE[release]
+                    if option.startswith(name)))]
+                lines.append(f"--{name}: SGLang {engine_version} has no such option"
+                             + (" any more" if retired else "") + ", and argparse reads it as an abbreviation of "
+                             f"{', '.join(matches[:-1])} and {matches[-1]}: it exits with 'ambiguous option' and the "
+                             "server does not start; " + (replaced or "write the option in full"))
                 continue
             # an option of other releases: SGLang's docs name the newest release's
             having = [release for release in SGLANG_OPTIONS_RELEASES
@@ -3507,15 +3508,16 @@ def _sglang_fate(name: str, release: str) -> str | None:
     """What the parser of an SGLang release read does with `--name` (argparse's allow_abbrev: a
     prefix of one option is read as it, CPython Lib/argparse.py `_parse_optional`): None (taken),
     "unknown" (no option starts with it: 'unrecognized arguments'), "refused" (its option's
-    deprecated action stops the server, SGLANG_REFUSED_OPTIONS_BY_RELEASE), "ambiguous" (a retired
-    option that now starts two or more, as --cuda-graph-max-bs does --cuda-graph-max-bs-decode and
-    -prefill from 0.5.20: 'ambiguous option'; other prefixes are left to the rules that know them)."""
+    deprecated action stops the server, SGLANG_REFUSED_OPTIONS_BY_RELEASE), "ambiguous" (not an
+    option, and two or more start with it: 'ambiguous option', also for two aliases of one option,
+    as the retired --cuda-graph-max-bs is a prefix of --cuda-graph-max-bs-decode and -prefill from
+    0.5.20, or `--pp` of --pp-size and --pp-max-micro-batch-size)."""
     options = SGLANG_OPTIONS_BY_RELEASE[release]
     matches = [name] if name in options else [option for option in options if option.startswith(name)]
     if not matches:
         return "unknown"
     if len(matches) > 1:
-        return "ambiguous" if name in SGLANG_RETIRED_OPTIONS else None
+        return "ambiguous"
     return "refused" if matches[0] in SGLANG_REFUSED_OPTIONS_BY_RELEASE.get(release, ()) else None
 
 
