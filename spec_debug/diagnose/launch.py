@@ -3411,7 +3411,7 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
             name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS for name in cfg.flags)):
         # (V0's speculative flags: a release before 0.8.3, older than the ones read)
         return []
-    known, sorted_options = options
+    known, sorted_options, neighbours = options
     program, args = _program_and_args(cfg)
     if program not in _VLLM_SERVE_PROGRAMS and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
         return []
@@ -3426,6 +3426,15 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
             continue
         seen.add(name)
         if _starts_an_option(name, sorted_options):
+            # a prefix of several options of the release (`--quant awq`: --quantization and
+            # --quantization-config) is argparse's "ambiguous option"; judged where the release is
+            matches = [sorted(o for o in VLLM_OPTIONS_BY_RELEASE[release] if o.startswith(name))
+                       for release in neighbours] if known else []
+            if matches and all(len(each) > 1 and name not in each for each in matches):
+                every = ["--" + o for o in dict.fromkeys(sorted(o for each in matches for o in each))]
+                lines.append(f"--{name}: vLLM {engine_version} has no such option, and argparse reads it as an "
+                             f"abbreviation of {', '.join(every[:-1])} and {every[-1]}: it exits with 'ambiguous "
+                             "option' and the server does not start; write the option in full")
             continue
         sglang_name = _SGLANG_NAMES_ON_VLLM.get(name)
         nearest = (f"it is SGLang's; vLLM's is --{sglang_name}" if sglang_name
@@ -3448,13 +3457,15 @@ def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[st
 
 
 @functools.lru_cache(maxsize=64)
-def _vllm_judged_options(version: str | None) -> tuple[bool, tuple[str, ...]] | None:
-    """(whether the release's own options are known, the sorted options a word is judged by) for
-    _unknown_vllm_flag: a release read, or one between two read ones of the same minor line (0.33.2),
-    is judged by theirs; the release not known, or one further between, by every release read's;
-    None for a release outside them, a pre-release or a source build (not judged)."""
+def _vllm_judged_options(version: str | None) -> tuple[bool, tuple[str, ...], tuple[str, ...]] | None:
+    """(whether the release's own options are known, the sorted options a word is judged by, the
+    releases read they are the options of) for _unknown_vllm_flag: a release read, or one between
+    two read ones of the same minor line (0.33.2), is judged by theirs; the release not known, or
+    one further between, by every release read's; None for a release outside them, a pre-release or
+    a source build (not judged)."""
+    every = (False, tuple(sorted(VLLM_OPTIONS_READ)), VLLM_OPTIONS_RELEASES)
     if version is None:
-        return False, tuple(sorted(VLLM_OPTIONS_READ))
+        return every
     if not re.fullmatch(r"\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?", version):
         return None
     key = version_key(version)
@@ -3465,10 +3476,11 @@ def _vllm_judged_options(version: str | None) -> tuple[bool, tuple[str, ...]] | 
     if not above:
         # a patch of the newest release read (0.34.1) may add an option: said as a warning; a later
         # minor is not judged
-        return (False, tuple(sorted(VLLM_OPTIONS_READ))) if version.split(".")[:2] == below[-1].split(".")[:2] else None
+        return every if version.split(".")[:2] == below[-1].split(".")[:2] else None
     if below[-1] == above[0] or below[-1].split(".")[:2] == version.split(".")[:2]:
-        return True, tuple(sorted(VLLM_OPTIONS_BY_RELEASE[below[-1]] | VLLM_OPTIONS_BY_RELEASE[above[0]]))
-    return False, tuple(sorted(VLLM_OPTIONS_READ))
+        neighbours = tuple(dict.fromkeys((below[-1], above[0])))
+        return True, tuple(sorted(frozenset().union(*(VLLM_OPTIONS_BY_RELEASE[r] for r in neighbours)))), neighbours
+    return every
 
 
 def _starts_an_option(name: str, options: tuple[str, ...]) -> bool:
