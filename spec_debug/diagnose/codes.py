@@ -144,7 +144,8 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "one is not known. Titled \"The server runs this launch command without speculative "
             "decoding\" (a warning): a server that starts but drops the speculative settings, as "
             "KServe's huggingfaceserver drops `--speculative_config` (its parse_known_args keeps "
-            "vLLM's dashed names only) or serves with `--backend huggingface` instead of vLLM."
+            "vLLM's dashed names only) or serves with `--backend huggingface` instead of vLLM, "
+            "or as SGLang ignores `--speculative-*` settings given without `--speculative-algorithm`."
         ),
         why=(
             "The server silently runs a different configuration from the one written in the "

@@ -29,7 +29,9 @@ from spec_debug.diagnose.launch_pastes import (COMPOSE_SERVICES, ENGINE_ENV_PREF
                                                only_vllm_flags, pasted_argv, task_script)
 from spec_debug.diagnose.launch_scan import split_keeping_json
 from spec_debug.diagnose.launch_services import service_command, service_environment
-from spec_debug.diagnose.sglang_options import SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES
+from spec_debug.diagnose.sglang_options import (SGLANG_OPTIONS, SGLANG_OPTIONS_BY_RELEASE, SGLANG_OPTIONS_RELEASES,
+                                               SGLANG_REFUSED_OPTIONS_BY_RELEASE, SGLANG_RETIRED_OPTIONS)
+from spec_debug.diagnose.vllm_options import VLLM_OPTIONS_BY_RELEASE, VLLM_OPTIONS_READ, VLLM_OPTIONS_RELEASES
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.engines import (SGLANG_EAGLE3, VLLM_EAGLE3, capture_failure, parse_version, release_surely_before,
                                       speculators_flag, version_key, vllm_refused_target,
@@ -2985,7 +2987,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused = [_ambiguous_problem(name, since) + ("" if engine_version else RELEASE_UNKNOWN)
                for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg) + _unknown_sglang_option(cfg, engine_version)
-    refused += _unknown_sglang_flag(cfg, engine_version)
+    refused += _unknown_sglang_flag(cfg, engine_version) + _unknown_vllm_flag(cfg, engine_version)
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3297,18 +3299,13 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
             not _sglang_surely_before(engine_version, _SGLANG_OPTIONS_READ_BEFORE)
             or _sglang_surely_before(engine_version, "0.4.4"))):  # (older ones were not read)
         return []
-    argv = list(cfg.argv)
-    try:
-        _engine, start = detect_engine(argv)
-    except LaunchParseError:
-        return []
-    program = argv[start - 1] if start else ""
+    program, args = _program_and_args(cfg)
     if not (program in ("sglang.launch_server", "sglang.launch_server.py", "serve")
             or (program.rsplit("/", 1)[-1] == "launch_server.py" and "sglang_router" not in program)):
         return []
     lines, seen = [], set()
-    running = _sglang_release_options(engine_version)
-    for word in argv[start:]:
+    neighbours = _sglang_neighbours(engine_version)
+    for word in args:
         if word == "--":
             break  # argparse's end of options (_refuse_flags_after_end_marker says what follows)
         name = word[2:].partition("=")[0] if word.startswith("--") else ""
@@ -3319,15 +3316,44 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
             continue
         seen.add(name)
         if _starts_an_option(name, _SGLANG_OPTIONS_SORTED):
-            if running is not None and not _starts_an_option(name, running):
-                # an option of other releases: SGLang's docs name the newest release's
-                having = [release for release in SGLANG_OPTIONS_RELEASES
-                          if any(option.startswith(name) for option in SGLANG_OPTIONS_BY_RELEASE[release])]
-                lines.append(f"--{name}: SGLang {engine_version} has no such option (nor one it abbreviates; the "
-                             f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
-                             "'unrecognized arguments' and the server does not start; "
-                             + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
-                                else "drop it, or write the option `python -m sglang.launch_server --help` lists"))
+            fates = {_sglang_fate(name, release) for release in neighbours} if neighbours else {None}
+            if None in fates:
+                continue
+            retired = SGLANG_RETIRED_OPTIONS.get(name)
+            replaced = (f"write {retired} instead (SGLang's own deprecation of --{name} names it)"
+                        if retired and _starts_an_option(retired.lstrip("-").split()[0].split("=")[0],
+                                                         _sglang_release_options(engine_version) or ())
+                        else None)
+            if fates == {"refused"}:
+                lines.append(f"--{name}: SGLang {engine_version} keeps it only to refuse it (a retired option whose "
+                             "action stops the parse with its deprecation note): the server does not start; "
+                             + (replaced or "drop it"))
+                continue
+            if len(fates) > 1:
+                # a release between two read ones that take it differently: refused either way
+                said = {"unknown": "has no such option", "refused": "refuses it as retired",
+                        "ambiguous": "reads it as an ambiguous abbreviation"}
+                lines.append(f"--{name}: SGLang {engine_version} refuses it at startup ("
+                             + ", ".join(f"{release} {said[_sglang_fate(name, release)]}" for release in neighbours)
+                             + "): the server does not start; " + (replaced or "drop it"))
+                continue
+            if fates == {"ambiguous"}:
+                matches = ["--" + m for m in dict.fromkeys(sorted(
+                    option for release in neighbours for option in SGLANG_OPTIONS_BY_RELEASE[release]
+                    if option.startswith(name)))]
+                lines.append(f"--{name}: SGLang {engine_version} has no such option"
+                             + (" any more" if retired else "") + ", and argparse reads it as an abbreviation of "
+                             f"{', '.join(matches[:-1])} and {matches[-1]}: it exits with 'ambiguous option' and the "
+                             "server does not start; " + (replaced or "write the option in full"))
+                continue
+            # an option of other releases: SGLang's docs name the newest release's
+            having = [release for release in SGLANG_OPTIONS_RELEASES
+                      if any(option.startswith(name) for option in SGLANG_OPTIONS_BY_RELEASE[release])]
+            lines.append(f"--{name}: SGLang {engine_version} has no such option (nor one it abbreviates; the "
+                         f"releases read that have it: {having[0]} .. {having[-1]}): argparse exits with "
+                         "'unrecognized arguments' and the server does not start; "
+                         + ("upgrade SGLang, or drop it" if version_key(having[0]) > version_key(engine_version)
+                            else replaced or "drop it, or write the option `python -m sglang.launch_server --help` lists"))
             continue
         vllm_name = _VLLM_NAMES_ON_SGLANG.get(name.replace("_", "-"))
         nearest = (f"it is vLLM's; SGLang's is --{vllm_name}" if vllm_name
@@ -3346,6 +3372,117 @@ def _unknown_sglang_flag(cfg: LaunchConfig, engine_version: str | None) -> list[
 _SGLANG_OPTIONS_SORTED = tuple(sorted(SGLANG_OPTIONS))
 
 
+def _program_and_args(cfg: LaunchConfig) -> tuple[str, list[str]]:
+    """The word that names the server's program (`serve`, `sglang.launch_server`, an image) and the
+    server's own arguments after it; ("", []) where detect_engine finds none."""
+    argv = list(cfg.argv)
+    try:
+        _engine, start = detect_engine(argv)
+    except LaunchParseError:
+        return "", []
+    return (argv[start - 1] if start else ""), argv[start:]
+
+
+# SGLang's names for settings vLLM spells its own way, copied from SGLang commands (the inverse of
+# _VLLM_NAMES_ON_SGLANG; SGLang's --model-path is vLLM's --model or the positional MODEL)
+_SGLANG_NAMES_ON_VLLM = {"context-length": "max-model-len", "mem-fraction-static": "gpu-memory-utilization",
+                         "max-running-requests": "max-num-seqs", "disable-cuda-graph": "enforce-eager",
+                         "model-path": "model"}
+# the programs whose parser is `vllm serve`'s (vllm/entrypoints/cli/serve.py, and the OpenAI server's
+# own __main__, both `make_arg_parser`); the vllm/vllm-openai image runs `vllm serve`
+_VLLM_SERVE_PROGRAMS = ("serve", "vllm.entrypoints.openai.api_server")
+
+
+def _unknown_vllm_flag(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """A `--word` on `vllm serve` that no option of its parser starts with (vllm_options: the
+    options of the releases read; FlexibleArgumentParser keeps argparse's allow_abbrev and reads
+    `_` as `-`): `--max-model-lenn 4096`, SGLang's `--context-length`. argparse exits with
+    "unrecognized arguments" (CPython Lib/argparse.py parse_args) and the server does not start;
+    the audit read the word as a flag of its own and said nothing. An error on a release read (or
+    one between two read ones of the same minor line); a warning where the release is not known or
+    falls between two releases read further apart, which may have had the option; not judged before
+    the oldest read, after the newest, nor for a pre-release or a source build. The speculative
+    words and SGLang's parallel sizes are _other_engines_flags'; KServe's, TRL's and Dynamo's
+    servers have parsers of their own."""
+    if cfg.engine != "vllm":
+        return []
+    options = _vllm_judged_options(engine_version)
+    if options is None or (engine_version is None and any(
+            name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS for name in cfg.flags)):
+        # (V0's speculative flags: a release before 0.8.3, older than the ones read)
+        return []
+    known, sorted_options, neighbours = options
+    program, args = _program_and_args(cfg)
+    if program not in _VLLM_SERVE_PROGRAMS and not re.fullmatch(r"(\S+/)?vllm/vllm-openai(:\S+|@\S+)?", program):
+        return []
+    lines, seen = [], set()
+    for word in args:
+        if word == "--":
+            break  # argparse's end of options
+        name = word[2:].partition("=")[0].replace("_", "-").partition(".")[0] if word.startswith("--") else ""
+        if (not name or name in seen or "$" in word or not re.fullmatch(r"[A-Za-z0-9][\w.-]*", name)
+                or name.startswith("speculative-") or name in _VLLM_V0_SPECULATIVE or name in _VLLM_V0_FLAGS
+                or name in _SGLANG_ONLY_PARALLEL):
+            continue
+        seen.add(name)
+        if _starts_an_option(name, sorted_options):
+            # a prefix of several options of the release (`--quant awq`: --quantization and
+            # --quantization-config) is argparse's "ambiguous option"; judged where the release is
+            matches = [sorted(o for o in VLLM_OPTIONS_BY_RELEASE[release] if o.startswith(name))
+                       for release in neighbours] if known else []
+            if matches and all(len(each) > 1 and name not in each for each in matches):
+                every = ["--" + o for o in dict.fromkeys(sorted(o for each in matches for o in each))]
+                lines.append(f"--{name}: vLLM {engine_version} has no such option, and argparse reads it as an "
+                             f"abbreviation of {', '.join(every[:-1])} and {every[-1]}: it exits with 'ambiguous "
+                             "option' and the server does not start; write the option in full")
+            continue
+        sglang_name = _SGLANG_NAMES_ON_VLLM.get(name)
+        nearest = (f"it is SGLang's; vLLM's is --{sglang_name}" if sglang_name
+                   else _did_you_mean(name, sorted_options))
+        if known:
+            release = f"vLLM {engine_version} has no such option (nor one it abbreviates)"
+            unless = ""
+        else:
+            release = (f"vLLM has no such option (nor one it abbreviates, in the releases read: "
+                       f"{', '.join(VLLM_OPTIONS_RELEASES)})")
+            unless = (f", unless the server runs a release that has it (one before {VLLM_OPTIONS_RELEASES[0]}, or "
+                      "after the newest read)" if engine_version is None
+                      else f", unless vLLM {engine_version} has it (a release not read)")
+        lines.append(f"--{name}: {release}: argparse exits with 'unrecognized arguments' and the server does not "
+                     f"start{unless}; "
+                     + (nearest.replace("did you mean ", "did you mean --") if nearest.startswith("did you mean")
+                        else nearest if sglang_name
+                        else "drop it, or write an option `vllm serve --help=all` lists"))
+    return lines
+
+
+@functools.lru_cache(maxsize=64)
+def _vllm_judged_options(version: str | None) -> tuple[bool, tuple[str, ...], tuple[str, ...]] | None:
+    """(whether the release's own options are known, the sorted options a word is judged by, the
+    releases read they are the options of) for _unknown_vllm_flag: a release read, or one between
+    two read ones of the same minor line (0.33.2), is judged by theirs; the release not known, or
+    one further between, by every release read's; None for a release outside them, a pre-release or
+    a source build (not judged)."""
+    every = (False, tuple(sorted(VLLM_OPTIONS_READ)), VLLM_OPTIONS_RELEASES)
+    if version is None:
+        return every
+    if not re.fullmatch(r"\d+\.\d+\.\d+(?:\.\d+)?(?:\.post\d+)?", version):
+        return None
+    key = version_key(version)
+    below = [release for release in VLLM_OPTIONS_RELEASES if version_key(release) <= key]
+    above = [release for release in VLLM_OPTIONS_RELEASES if version_key(release) >= key]
+    if not below:
+        return None
+    if not above:
+        # a patch of the newest release read (0.34.1) may add an option: said as a warning; a later
+        # minor is not judged
+        return every if version.split(".")[:2] == below[-1].split(".")[:2] else None
+    if below[-1] == above[0] or below[-1].split(".")[:2] == version.split(".")[:2]:
+        neighbours = tuple(dict.fromkeys((below[-1], above[0])))
+        return True, tuple(sorted(frozenset().union(*(VLLM_OPTIONS_BY_RELEASE[r] for r in neighbours)))), neighbours
+    return every
+
+
 def _starts_an_option(name: str, options: tuple[str, ...]) -> bool:
     """An option of the sorted `options` is `name` or starts with it (argparse's allow_abbrev):
     those sort right at or after `name`."""
@@ -3354,10 +3491,10 @@ def _starts_an_option(name: str, options: tuple[str, ...]) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
-    """The options of a plain SGLang release (0.5.6, 0.5.6.post2) between the oldest and the newest
-    read: those of the release read at or before it together with those of the one at or after it
-    (a release between two read ones may have either's), sorted; None when that is not known."""
+def _sglang_neighbours(version: str | None) -> tuple[str, ...] | None:
+    """For a plain SGLang release (0.5.6, 0.5.6.post2) between the oldest and the newest read: the
+    release read at or before it and the one at or after it (one, when it was read); a release
+    between two read ones may have either's options. None when that is not known."""
     if version is None or not re.fullmatch(r"\d+\.\d+\.\d+(?:\.post\d+)?", version):
         return None
     key = version_key(version)
@@ -3365,7 +3502,35 @@ def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
     above = [release for release in SGLANG_OPTIONS_RELEASES if version_key(release) >= key]
     if not below or not above:
         return None
-    return tuple(sorted(SGLANG_OPTIONS_BY_RELEASE[below[-1]] | SGLANG_OPTIONS_BY_RELEASE[above[0]]))
+    return tuple(dict.fromkeys((below[-1], above[0])))
+
+
+@functools.lru_cache(maxsize=64)
+def _sglang_release_options(version: str | None) -> tuple[str, ...] | None:
+    """The options a plain SGLang release may have (those of _sglang_neighbours together), sorted;
+    None when that is not known."""
+    neighbours = _sglang_neighbours(version)
+    if neighbours is None:
+        return None
+    return tuple(sorted(frozenset().union(*(SGLANG_OPTIONS_BY_RELEASE[release] for release in neighbours))))
+
+
+@functools.lru_cache(maxsize=256)
+def _sglang_fate(name: str, release: str) -> str | None:
+    """What the parser of an SGLang release read does with `--name` (argparse's allow_abbrev: a
+    prefix of one option is read as it, CPython Lib/argparse.py `_parse_optional`): None (taken),
+    "unknown" (no option starts with it: 'unrecognized arguments'), "refused" (its option's
+    deprecated action stops the server, SGLANG_REFUSED_OPTIONS_BY_RELEASE), "ambiguous" (not an
+    option, and two or more start with it: 'ambiguous option', also for two aliases of one option,
+    as the retired --cuda-graph-max-bs is a prefix of --cuda-graph-max-bs-decode and -prefill from
+    0.5.20, or `--pp` of --pp-size and --pp-max-micro-batch-size)."""
+    options = SGLANG_OPTIONS_BY_RELEASE[release]
+    matches = [name] if name in options else [option for option in options if option.startswith(name)]
+    if not matches:
+        return "unknown"
+    if len(matches) > 1:
+        return "ambiguous"
+    return "refused" if matches[0] in SGLANG_REFUSED_OPTIONS_BY_RELEASE.get(release, ()) else None
 
 
 def _did_you_mean(name: str, known: tuple[str, ...], *, quoted: bool = False) -> str:

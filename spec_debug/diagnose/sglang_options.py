@@ -325,15 +325,74 @@ SGLANG_OPTION_CHANGES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] 
 SGLANG_OPTIONS_RELEASES = tuple(release for release, _added, _removed in SGLANG_OPTION_CHANGES)
 
 
-def _by_release() -> dict[str, frozenset[str]]:
+def options_by_release(changes: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]) -> dict[str, frozenset[str]]:
+    """{release read: its options} from the changes between the releases read (oldest first)."""
     options: set[str] = set()
     by_release = {}
-    for release, added, removed in SGLANG_OPTION_CHANGES:
+    for release, added, removed in changes:
         options = (options | set(added)) - set(removed)
         by_release[release] = frozenset(options)
     return by_release
 
 
 # {release read: the options of its parser}
-SGLANG_OPTIONS_BY_RELEASE = _by_release()
+SGLANG_OPTIONS_BY_RELEASE = options_by_release(SGLANG_OPTION_CHANGES)
 SGLANG_OPTIONS = frozenset().union(*SGLANG_OPTIONS_BY_RELEASE.values())
+
+
+# Options in a release's parser that stop the server all the same: SGLang's DeprecatedAction
+# (python/sglang/srt/server_args.py) raised `ValueError(self.help)` when given, up to 0.5.7 (0.5.8
+# made it warn), and from 0.5.18 (srt/arg_groups/argparse_actions.py) calls `parser.error` when
+# registered with an `error_message`. {release read: its options registered so}, from the wheels.
+SGLANG_REFUSED_OPTIONS_BY_RELEASE: dict[str, frozenset[str]] = {
+    "0.4.5.post3": frozenset({"enable-flashinfer-mla", "enable-flashmla"}),
+    "0.4.6.post5": frozenset({"enable-flashinfer-mla", "enable-flashmla"}),
+    "0.5.3.post3": frozenset({
+        "enable-ep-moe", "enable-deepep-moe", "enable-flashinfer-cutlass-moe", "enable-flashinfer-cutedsl-moe",
+        "enable-flashinfer-trtllm-moe", "enable-triton-kernel-moe", "enable-flashinfer-mxfp4-moe"}),
+    "0.5.18": frozenset({"enable-expert-distribution-metrics"}),
+    "0.5.19": frozenset({"enable-expert-distribution-metrics"}),
+}
+
+# What replaces an option SGLang retired, as its own deprecation says (the option's help, the
+# `new_flag` of its Deprecated*Action, or the `error_message`), in the wheels of the releases that
+# deprecate it; each is gone from the parser after (SGLANG_OPTION_CHANGES).
+SGLANG_RETIRED_OPTIONS: dict[str, str] = {
+    # 0.4.5.post3 .. 0.4.6.post5 help "--enable-flashinfer-mla is deprecated. Please use
+    # '--attention-backend flashinfer' instead." (and flashmla); gone in 0.4.7.post1
+    "enable-flashinfer-mla": "--attention-backend flashinfer",
+    "enable-flashmla": "--attention-backend flashmla",
+    # 0.5.3.post3 help "Please set `--ep-size` to the same value as `--tp-size` instead." and
+    # "Please set `--moe-a2a-backend` to 'deepep'" / `--moe-runner-backend` to ...; gone in 0.5.4.post3
+    "enable-ep-moe": "--ep-size set to the --tp-size value",
+    "enable-deepep-moe": "--moe-a2a-backend deepep",
+    "enable-flashinfer-cutlass-moe": "--moe-runner-backend flashinfer_cutlass",
+    "enable-flashinfer-cutedsl-moe": "--moe-runner-backend flashinfer_cutedsl",
+    "enable-flashinfer-trtllm-moe": "--moe-runner-backend flashinfer_trtllm",
+    "enable-triton-kernel-moe": "--moe-runner-backend triton_kernel",
+    "enable-flashinfer-mxfp4-moe": "--moe-runner-backend flashinfer_mxfp4",
+    # 0.5.8.post1 .. 0.5.13.post1 help "Please use --swa-full-tokens-ratio instead."; gone in 0.5.14
+    "hybrid-kvcache-ratio": "--swa-full-tokens-ratio",
+    # 0.5.14 .. 0.5.19 `new_flag` of the deprecated spellings (0.5.18-0.5.19 error_message for the
+    # expert metrics, the help for the token histograms); all gone in 0.5.20
+    "enable-expert-distribution-metrics": "--expert-balancedness-report-mode (off, server_log, prometheus or both)",
+    "collect-tokens-histogram": "--enable-metrics, which collects the token histograms",
+    "stream-output": "--incremental-streaming-output",
+    "nsa-prefill-backend": "--dsa-prefill-backend",
+    "nsa-decode-backend": "--dsa-decode-backend",
+    "mamba-scheduler-strategy": "--mamba-radix-cache-strategy",
+    "cuda-graph-max-bs": "--cuda-graph-max-bs-decode",
+    "cuda-graph-bs": "--cuda-graph-bs-decode",
+    "enable-breakable-cuda-graph": "--cuda-graph-backend-prefill=breakable",
+    "disable-piecewise-cuda-graph": "--cuda-graph-backend-prefill=disabled",
+    "enforce-piecewise-cuda-graph": "--cuda-graph-backend-prefill=tc_piecewise",
+    "piecewise-cuda-graph-tokens": "--cuda-graph-bs-prefill",
+    "piecewise-cuda-graph-max-tokens": "--cuda-graph-max-bs-prefill",
+    "enable-prefill-context-parallel": "--enable-prefill-cp",
+    "enable-dsa-prefill-context-parallel": "--enable-prefill-cp",
+    "enable-nsa-prefill-context-parallel": "--enable-prefill-cp",
+    "prefill-cp-mode": "--cp-strategy",
+    "dsa-prefill-cp-mode": "--cp-strategy",
+    "nsa-prefill-cp-mode": "--cp-strategy",
+    "enable-gdn-replayssm-spec": "--enable-linear-replayssm-spec",
+}

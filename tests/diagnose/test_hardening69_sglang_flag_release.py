@@ -40,7 +40,9 @@ def test_an_option_a_release_removed_is_refused_after_it():
     [line] = _problems("--enable-ep-moe", "0.5.6.post2")
     assert line.startswith("--enable-ep-moe: SGLang 0.5.6.post2 has no such option (nor one it abbreviates; "
                            "the releases read that have it: 0.4.4.post4 .. ")
-    assert line.endswith(f"{UNRECOGNIZED}; drop it, or write the option `python -m sglang.launch_server --help` lists")
+    # the replacement SGLang's deprecation of it named (test_hardening70_sglang_retired_flags.py)
+    assert line.endswith(f"{UNRECOGNIZED}; write --ep-size set to the --tp-size value instead (SGLang's own "
+                         "deprecation of --enable-ep-moe names it)")
     assert _problems("--enable-ep-moe", "0.4.4.post4") == []
 
 

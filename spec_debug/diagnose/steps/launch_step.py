@@ -215,7 +215,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         "trained_steps": steps, "trained_steps_source": steps_source,
         "draft_is_target_mtp": serves_own_mtp(cfg) and (served is None or mtp_layers(served) is not None),
         "draft_config": draft_raw, "target_config": target_raw,
-        "argv": list(cfg.argv),
+        "argv": list(cfg.argv), "excerpt": _flags_excerpt(host.get("cmdline") or host.get("argv"), cfg.argv),
         "config_file": config_file.get("path"), "config_file_error": config_file.get("error"),
         "server_env": host.get("server_env") or {},
         "server_log": (host.get("server_log") or {}).get("path"),
@@ -223,6 +223,14 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     }
     return {NS: launch, "resolved_draft_model": draft_path or cfg.draft_model or "",
             "resolved_target_model": target_path or cfg.target_model or "", "launch_engine": cfg.engine}
+
+
+def _flags_excerpt(text: Any, argv: tuple[str, ...]) -> bool:
+    """The text is an SGLang command's flags alone (continuation lines cut from a script, an issue's
+    "key launch parameters"), to which split_command supplied the program: what the text does not
+    hold (the algorithm) may be in the lines above it."""
+    return isinstance(text, str) and list(argv[:3]) == ["python3", "-m", "sglang.launch_server"] and (
+        "sglang.launch_server" not in text)
 
 
 def _named_resolved(command: Any, host: dict[str, Any]) -> dict[str, str]:
@@ -390,6 +398,10 @@ def _refused(error: LaunchParseError) -> bool:
     return refused_by_every_release(said) and "ps -ww" not in said
 
 
+# SD102's title for a server that starts but drops the speculative settings written
+WITHOUT_SPECULATION_TITLE = "The server runs this launch command without speculative decoding"
+
+
 def check(ctx: Any) -> list[Finding]:
     launch = ctx.facts.get(NS, {})
     if not launch.get("found"):
@@ -409,7 +421,7 @@ def check(ctx: Any) -> list[Finding]:
             fix = launch.get("hint")
             return record(ctx.facts, NS, [where(ctx).finding(
                 "SD102", [launch["error"]], {"source": launch.get("source"), "fix": fix},
-                title="The server runs this launch command without speculative decoding",
+                title=WITHOUT_SPECULATION_TITLE,
                 remediation="Make the change the evidence names" + (f" ({fix})" if fix else "")
                 + " so the server speculates; then audit the command again.")])
         if launch.get("error"):
@@ -507,7 +519,9 @@ def check(ctx: Any) -> list[Finding]:
                                  "--var server_cmdline='...' of the server that serves the draft"))
         return notes + record(ctx.facts, NS, check_draft_budget(cfg, eff, at))
     unused = _sglang_knobs_without_algorithm(cfg)
-    if unused:
+    if unused and (launch.get("excerpt") or unread is not None or hidden):
+        # the algorithm may be above the lines given, in the --config file not read, or in the
+        # expansion left as written
         return notes + [not_checked(
             ctx, f"the SGLang command sets {', '.join(unused)} but no --speculative-algorithm: SGLang speculates "
                  "only with one (server_args.py runs its draft rules for EAGLE, EAGLE3 and STANDALONE alone), so "
@@ -515,6 +529,18 @@ def check(ctx: Any) -> list[Finding]:
                  "algorithm above the lines given",
             "--var server_cmdline='...' with the whole command (and --speculative-algorithm EAGLE3, or the "
             "algorithm the draft was trained for, if it is missing)")]
+    if unused:
+        # the whole command: the server starts and serves every request without a draft, and
+        # says nothing of the flags it ignores, SD102's "silently runs a different configuration"
+        # (was SD004 info "Not checked", a clean partial diagnosis of a misconfigured server)
+        fix = "add --speculative-algorithm EAGLE3 (EAGLE for an EAGLE-2 draft, NEXTN for the target's own MTP layers)"
+        return notes + record(ctx.facts, NS, [where(ctx).finding(
+            "SD102", [f"the SGLang command sets {', '.join(unused)} but no --speculative-algorithm: SGLang's "
+                      "speculative_algorithm defaults to None, and only an algorithm starts a draft worker and "
+                      "reads these flags (server_args.py), so " + RUNS_WITHOUT_SPECULATION + " and ignores them"],
+            {"source": launch.get("source"), "fix": fix}, title=WITHOUT_SPECULATION_TITLE,
+            remediation=f"Make the change the evidence names ({fix}) so the server speculates; then audit the "
+                        "command again.")])
     findings = check_num_steps(cfg, eff, launch.get("trained_steps"), at,
                                trained_source=launch.get("trained_steps_source"),
                                draft_unread=_draft_path_unset(cfg, launch.get("draft_config")))
