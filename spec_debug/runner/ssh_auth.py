@@ -264,6 +264,24 @@ def _offer_keys(
     return False
 
 
+def _max_auth_tries_hint(target: SSHTarget, sent: list[str]) -> str:
+    """What to change when sshd's MaxAuthTries ended the login after the keys `sent`. Under
+    IdentitiesOnly only the configured keys were offered, so "set IdentitiesOnly yes" was advice
+    already followed: a hardened host (MaxAuthTries 1-2) ends the login on the one configured
+    key it does not know, or before it reaches the right one of several IdentityFile lines."""
+    if not target.identities_only:
+        return ("every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
+                "so only that key is offered")
+    if len(sent) <= 1:
+        offered = f" ({sent[0]})" if sent else ""
+        return (f"IdentitiesOnly is already set, and the host refused the one key offered{offered} (most often: it "
+                f"is not in the account's ~/.ssh/authorized_keys there): install it once (`{ssh_copy_id_command(target)}`) "
+                "or name the key the host takes as this host's IdentityFile")
+    return (f"IdentitiesOnly is already set, and the host's MaxAuthTries ended the login after the {len(sent)} keys "
+            "offered: keep only the IdentityFile this host takes (or put it first) for this host in your ssh config, "
+            "or ask its admin to raise MaxAuthTries")
+
+
 _SKIPPED = "not offered, as ssh(1) skips it"
 """How a key left out as ssh(1) leaves it out ends its entry in the keys tried."""
 
@@ -402,8 +420,7 @@ def _try_key(
             raise AuthenticationError(
                 f"{target.alias}: {where} ended the login after {len(sent)} key(s) offered, "
                 f"{offered_by_agent} of them from ssh-agent (sshd said {reason!r}: its MaxAuthTries)",
-                hint="every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
-                "so only that key is offered",
+                hint=_max_auth_tries_hint(target, sent),
             ) from None
         if not transport.is_active():
             raise _closed_mid_login(transport, target, where, attempts, label) from None

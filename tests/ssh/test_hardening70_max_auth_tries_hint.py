@@ -1,0 +1,60 @@
+"""A login ended by sshd's MaxAuthTries where `IdentitiesOnly yes` is already set.
+
+The hint always said "set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config,
+so only that key is offered": advice the user had already followed. A hardened host
+(MaxAuthTries 1 or 2, as CIS-style guides write it) ends the login after the one configured
+key is refused; the fix there is the key itself (not in the host's authorized_keys), and with
+several IdentityFile lines, the list of keys. Real sshd; sshd counts each refused key and
+hangs up at MaxAuthTries (openssh-portable auth2.c, userauth_finish: failures >=
+max_authtries -> auth_maxtries_exceeded, "Too many authentication failures").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from spec_debug.errors import AuthenticationError
+from spec_debug.runner.ssh import SSHTransport
+from tests.sshd_fixture import ClientSetup, SshServer, keygen
+
+
+def _refused(client: ClientSetup, alias: str) -> AuthenticationError:
+    with pytest.raises(AuthenticationError) as info:
+        SSHTransport.connect(alias, client.options())
+    return info.value
+
+
+def test_one_configured_key_refused_under_identities_only_names_the_key_not_identities_only(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer]
+) -> None:
+    server = sshd_factory("hardened", extra_config="MaxAuthTries 1\n")
+    server.authorized_keys_path.write_text("")  # our key is not installed there
+    client.trust(server)
+    client.alias("gpu01", server)  # IdentitiesOnly yes, one IdentityFile
+    refused = _refused(client, "gpu01")
+    assert "ended the login after 1 key(s) offered, 0 of them from ssh-agent" in refused.message, refused.message
+    hint = refused.hint or ""
+    assert "set `IdentitiesOnly yes`" not in hint, hint
+    assert hint.startswith("IdentitiesOnly is already set, and the host refused the one key offered "
+                           f"({client.key.path}) (most often: it is not in the account's ~/.ssh/authorized_keys "
+                           "there): "), hint
+    assert f"install it once (`ssh-copy-id -i {client.key.path} " in hint and f" -p {server.port} " in hint, hint
+
+
+def test_several_configured_keys_under_identities_only_says_to_keep_the_one_the_host_takes(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    server = sshd_factory("hardened2", extra_config="MaxAuthTries 2\n")
+    client.trust(server)
+    others = [str(keygen(tmp_path / f"id_old_{n}")) for n in ("a", "b")]
+    client.alias("gpu02", server, IdentityFile=[*others, str(client.key.path)])
+    refused = _refused(client, "gpu02")
+    assert "ended the login after 2 key(s) offered" in refused.message, refused.message
+    hint = refused.hint or ""
+    assert "set `IdentitiesOnly yes`" not in hint, hint
+    assert hint.startswith("IdentitiesOnly is already set, and the host's MaxAuthTries ended the login "
+                           "after the 2 keys offered: "), hint
+    assert "keep only the IdentityFile this host takes" in hint, hint
