@@ -264,21 +264,24 @@ def _offer_keys(
     return False
 
 
-def _max_auth_tries_hint(target: SSHTarget, sent: list[str]) -> str:
-    """What to change when sshd's MaxAuthTries ended the login after the keys `sent`. Under
-    IdentitiesOnly only the configured keys were offered, so "set IdentitiesOnly yes" was advice
-    already followed: a hardened host (MaxAuthTries 1-2) ends the login on the one configured
-    key it does not know, or before it reaches the right one of several IdentityFile lines."""
-    if not target.identities_only:
+def _max_auth_tries_hint(target: SSHTarget, sent: list[str], offered_by_agent: int) -> str:
+    """What to change when sshd's MaxAuthTries ended the login after the keys `sent`.
+    IdentitiesOnly keeps only ssh-agent's other keys out (ssh_config(5)); "set IdentitiesOnly
+    yes" was advice already followed, or one that changes nothing when no agent key was offered:
+    a hardened host (MaxAuthTries 1-2) ends the login on the one key it does not know, or
+    before it reaches the right one of several IdentityFile lines."""
+    if offered_by_agent and not target.identities_only:
         return ("every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
                 "so only that key is offered")
+    said = ("IdentitiesOnly is already set" if target.identities_only
+            else "no ssh-agent key was offered (IdentitiesOnly would change nothing)")
     if len(sent) <= 1:
         offered = f" ({sent[0]})" if sent else ""
-        return (f"IdentitiesOnly is already set, and the host refused the one key offered{offered} (most often: it "
-                f"is not in the account's ~/.ssh/authorized_keys there): install it once (`{ssh_copy_id_command(target)}`) "
+        return (f"{said}, and the host refused the one key offered{offered} (most often: it is not in the "
+                f"account's ~/.ssh/authorized_keys there): install it once (`{ssh_copy_id_command(target)}`) "
                 "or name the key the host takes as this host's IdentityFile")
-    return (f"IdentitiesOnly is already set, and the host's MaxAuthTries ended the login after the {len(sent)} keys "
-            "offered: keep only the IdentityFile this host takes (or put it first) for this host in your ssh config, "
+    return (f"{said}, and the host's MaxAuthTries ended the login after the {len(sent)} keys offered: keep only "
+            "the IdentityFile this host takes (or put it first) for this host in your ssh config, "
             "or ask its admin to raise MaxAuthTries")
 
 
@@ -420,7 +423,7 @@ def _try_key(
             raise AuthenticationError(
                 f"{target.alias}: {where} ended the login after {len(sent)} key(s) offered, "
                 f"{offered_by_agent} of them from ssh-agent (sshd said {reason!r}: its MaxAuthTries)",
-                hint=_max_auth_tries_hint(target, sent),
+                hint=_max_auth_tries_hint(target, sent, offered_by_agent),
             ) from None
         if not transport.is_active():
             raise _closed_mid_login(transport, target, where, attempts, label) from None

@@ -58,3 +58,20 @@ def test_several_configured_keys_under_identities_only_says_to_keep_the_one_the_
     assert hint.startswith("IdentitiesOnly is already set, and the host's MaxAuthTries ended the login "
                            "after the 2 keys offered: "), hint
     assert "keep only the IdentityFile this host takes" in hint, hint
+
+
+def test_several_key_files_and_no_agent_key_do_not_say_identities_only_would_help(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    """IdentitiesOnly keeps out only ssh-agent's keys (ssh_config(5)); with no agent key among
+    those offered, setting it changes nothing: every IdentityFile line is still offered."""
+    server = sshd_factory("hardened3", extra_config="MaxAuthTries 2\n")
+    client.trust(server)
+    others = [str(keygen(tmp_path / f"id_lab_{n}")) for n in ("a", "b")]
+    client.alias("gpu03", server, IdentitiesOnly="no", IdentityFile=[*others, str(client.key.path)])
+    refused = _refused(client, "gpu03")
+    assert "ended the login after 2 key(s) offered, 0 of them from ssh-agent" in refused.message, refused.message
+    hint = refused.hint or ""
+    assert hint.startswith("no ssh-agent key was offered (IdentitiesOnly would change nothing), and the host's "
+                           "MaxAuthTries ended the login after the 2 keys offered: keep only the IdentityFile "
+                           "this host takes"), hint
