@@ -280,12 +280,16 @@ def _max_auth_tries_hint(target: SSHTarget, sent: list[str], offered_by_agent: i
                 "so only that key is offered")
     said = ("IdentitiesOnly is already set" if target.identities_only
             else "no ssh-agent key was offered (IdentitiesOnly would change nothing)")
-    if len(sent) <= 1:
-        offered = f" ({sent[0]})" if sent else ""
+    # A key and its certificate are two tries but one key (ssh_certificates labels the
+    # certificate's offer "KEY with certificate FILE").
+    keys = list(dict.fromkeys(label.split(" with certificate ", 1)[0] for label in sent))
+    if len(keys) <= 1:
+        certified = " with certificate " in " ".join(sent)
+        offered = f" ({keys[0]}{', with and without its certificate' if certified else ''})" if keys else ""
         return (f"{said}, and the host refused the one key offered{offered} (most often: it is not in the "
                 f"account's ~/.ssh/authorized_keys there): install it once (`{ssh_copy_id_command(target)}`) "
                 "or name the key the host takes as this host's IdentityFile")
-    return (f"{said}, and the host's MaxAuthTries ended the login after the {len(sent)} keys offered: keep only "
+    return (f"{said}, and the host's MaxAuthTries ended the login after the {len(keys)} keys offered: keep only "
             "the IdentityFile this host takes (or put it first) for this host in your ssh config, "
             "or ask its admin to raise MaxAuthTries")
 

@@ -11,6 +11,7 @@ max_authtries -> auth_maxtries_exceeded, "Too many authentication failures").
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from spec_debug.errors import AuthenticationError
 from spec_debug.runner.ssh import SSHTransport
-from tests.sshd_fixture import ClientSetup, SshServer, keygen
+from tests.sshd_fixture import SSH_KEYGEN, ClientSetup, SshServer, keygen
 
 
 def _refused(client: ClientSetup, alias: str) -> AuthenticationError:
@@ -75,3 +76,24 @@ def test_several_key_files_and_no_agent_key_do_not_say_identities_only_would_hel
     assert hint.startswith("no ssh-agent key was offered (IdentitiesOnly would change nothing), and the host's "
                            "MaxAuthTries ended the login after the 2 keys offered: keep only the IdentityFile "
                            "this host takes"), hint
+
+
+def test_one_key_and_its_certificate_count_as_one_key_in_the_hint(
+    client: ClientSetup, sshd_factory: Callable[..., SshServer], tmp_path: Path
+) -> None:
+    """ssh(1) offers FILE-cert.pub, then FILE's bare key (sshconnect2.c, pubkey_prepare): two tries
+    against MaxAuthTries from one IdentityFile line, which "keep only the IdentityFile this host
+    takes" does not fit (there is only one)."""
+    server = sshd_factory("hardened4", extra_config="MaxAuthTries 2\n")
+    server.authorized_keys_path.write_text("")
+    client.trust(server)
+    ca = keygen(tmp_path / "other_ca")
+    key = keygen(tmp_path / "id_cert")
+    subprocess.run([SSH_KEYGEN, "-q", "-s", str(ca), "-I", "alice", "-n", "root", f"{key}.pub"], check=True,
+                   stdin=subprocess.DEVNULL)
+    client.alias("gpu04", server, IdentityFile=str(key))
+    refused = _refused(client, "gpu04")
+    assert "ended the login after 2 key(s) offered" in refused.message, refused.message
+    hint = refused.hint or ""
+    assert hint.startswith(f"IdentitiesOnly is already set, and the host refused the one key offered ({key}, "
+                           f"with and without its certificate) "), hint
