@@ -85,8 +85,8 @@ class SshServer:
     """Run sshd inside this network namespace (`ip netns exec`), on port 22 there."""
     process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     set_env: str = ""
-    """More `NAME=VALUE` words for sshd's SetEnv line: sshd keeps only the first SetEnv line
-    it reads (openssh-portable: servconf.c, sSetEnv), so extra_config cannot add one."""
+    """More `NAME=VALUE` words for sshd's SetEnv line (sshd keeps only the first SetEnv line it
+    reads: openssh-portable servconf.c, sSetEnv); a global `SetEnv` in extra_config joins it too."""
 
     def start(self) -> "SshServer":
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -172,6 +172,9 @@ class SshServer:
         return descendants(self.process.pid) if self.process else []
 
     def _sshd_config(self) -> str:
+        return _with_overrides(self._default_sshd_config(), self.extra_config)
+
+    def _default_sshd_config(self) -> str:
         return (
             f"Port {self.port}\n"
             f"ListenAddress {self.address}\n"
@@ -195,7 +198,6 @@ class SshServer:
             # machine shows of the server's side (log_tail). A few lines a connection.
             "LogLevel VERBOSE\n"
             "Subsystem sftp internal-sftp\n"
-            f"{self.extra_config}"
         )
 
     def _says_listening(self, log_start: int) -> bool:
@@ -251,6 +253,53 @@ class SshServer:
                 pass
         self.process.wait()
         self.process = None
+
+
+# Keywords sshd takes more than once (each line adds: another port, address or key), so a
+# default line of theirs stays beside extra_config's (openssh-portable: servconf.c, sPort,
+# sListenAddress, sHostKeyFile, sHostCertificate, sAcceptEnv).
+_ADDED_KEYWORDS = frozenset({"port", "listenaddress", "hostkey", "hostcertificate", "acceptenv"})
+
+
+def _with_overrides(defaults: str, extra_config: str) -> str:
+    """defaults, then extra_config, with each default line that extra_config's global part
+    (before its first Match) sets again left out. sshd keeps the FIRST value of most keywords
+    (servconf.c: `if (*intptr == -1) *intptr = value`; `sshd -T` shows `PasswordAuthentication
+    no` for "no" then "yes") and refuses to start on a second `Subsystem sftp`, so appending
+    extra_config after the defaults silently dropped "PasswordAuthentication yes",
+    "AllowTcpForwarding no", "LogLevel DEBUG3"...; only a Match block could override. A SetEnv
+    of extra_config joins the default SetEnv line (sshd also keeps only the first SetEnv line)."""
+    overridden: set[str] = set()
+    set_env: list[str] = []
+    kept_extra: list[str] = []
+    in_match = False
+    for line in extra_config.splitlines(keepends=True):
+        words = line.split()
+        keyword = words[0].lower() if words and not words[0].startswith("#") else ""
+        in_match = in_match or keyword == "match"
+        if in_match or not keyword or keyword in _ADDED_KEYWORDS:
+            kept_extra.append(line)
+        elif keyword == "setenv":
+            set_env += words[1:]
+        else:
+            overridden.add(_override_key(words))
+            kept_extra.append(line)
+    lines: list[str] = []
+    for line in defaults.splitlines(keepends=True):
+        words = line.split()
+        if words[0].lower() == "setenv" and set_env:
+            line = line.rstrip("\n") + " " + " ".join(set_env) + "\n"
+        elif _override_key(words) in overridden:
+            continue
+        lines.append(line)
+    return "".join(lines) + "".join(kept_extra)
+
+
+def _override_key(words: list[str]) -> str:
+    """What a config line sets: its keyword, or for Subsystem the keyword and the subsystem's
+    name (another subsystem's line is no override)."""
+    keyword = words[0].lower()
+    return f"{keyword} {words[1]}" if keyword == "subsystem" and len(words) > 1 else keyword
 
 
 def write_ssh_config(path: Path, hosts: dict[str, dict[str, object]]) -> Path:

@@ -36,7 +36,9 @@ from spec_debug.runner.ssh_certificates import (
 from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
-from spec_debug.runner.ssh_key_files import _identity_files, _load_key, _public_blob, _public_blobs, _short, too_open_mode
+from spec_debug.runner.ssh_key_files import (
+    _identity_files, _load_key, _public_blob, _public_blobs, _short, default_keys_home_note, too_open_mode,
+)
 from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
     SSHPASS_VARIABLE,
@@ -222,6 +224,9 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
                 f"({target.pubkey_accepted_algorithms!r} now), or name a key of a type it lists; or {hint}")
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
+    elsewhere = default_keys_home_note() if not tried_keys and not target.identity_files and target.key_logins is None else None
+    if elsewhere is not None:
+        hint = f"{elsewhere}; or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)
 
 
@@ -262,6 +267,31 @@ def _offer_keys(
         if _try_key(transport, target, key, f"agent key {key.fingerprint}", attempts, options):
             return True
     return False
+
+
+def _max_auth_tries_hint(target: SSHTarget, sent: list[str], offered_by_agent: int) -> str:
+    """What to change when sshd's MaxAuthTries ended the login after the keys `sent`.
+    IdentitiesOnly keeps only ssh-agent's other keys out (ssh_config(5)); "set IdentitiesOnly
+    yes" was advice already followed, or one that changes nothing when no agent key was offered:
+    a hardened host (MaxAuthTries 1-2) ends the login on the one key it does not know, or
+    before it reaches the right one of several IdentityFile lines."""
+    if offered_by_agent and not target.identities_only:
+        return ("every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
+                "so only that key is offered")
+    said = ("IdentitiesOnly is already set" if target.identities_only
+            else "no ssh-agent key was offered (IdentitiesOnly would change nothing)")
+    # A key and its certificate are two tries but one key (ssh_certificates labels the
+    # certificate's offer "KEY with certificate FILE").
+    keys = list(dict.fromkeys(label.split(" with certificate ", 1)[0] for label in sent))
+    if len(keys) <= 1:
+        certified = " with certificate " in " ".join(sent)
+        offered = f" ({keys[0]}{', with and without its certificate' if certified else ''})" if keys else ""
+        return (f"{said}, and the host refused the one key offered{offered} (most often: it is not in the "
+                f"account's ~/.ssh/authorized_keys there): install it once (`{ssh_copy_id_command(target)}`) "
+                "or name the key the host takes as this host's IdentityFile")
+    return (f"{said}, and the host's MaxAuthTries ended the login after the {len(keys)} keys offered: keep only "
+            "the IdentityFile this host takes (or put it first) for this host in your ssh config, "
+            "or ask its admin to raise MaxAuthTries")
 
 
 _SKIPPED = "not offered, as ssh(1) skips it"
@@ -402,8 +432,7 @@ def _try_key(
             raise AuthenticationError(
                 f"{target.alias}: {where} ended the login after {len(sent)} key(s) offered, "
                 f"{offered_by_agent} of them from ssh-agent (sshd said {reason!r}: its MaxAuthTries)",
-                hint="every key offered counts: set `IdentitiesOnly yes` and this host's IdentityFile in your ssh config, "
-                "so only that key is offered",
+                hint=_max_auth_tries_hint(target, sent, offered_by_agent),
             ) from None
         if not transport.is_active():
             raise _closed_mid_login(transport, target, where, attempts, label) from None

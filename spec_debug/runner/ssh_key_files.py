@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import getpass
 import os
+import pwd
 import stat
 
 import paramiko
@@ -30,6 +31,24 @@ def _identity_files(target: SSHTarget) -> list[str]:
         # agent keys); it was reported as a missing file named "none".
         return list(dict.fromkeys(path for path in configured if path.lower() != "none"))
     return [os.path.expanduser(path) for path in DEFAULT_IDENTITY_FILES if os.path.isfile(os.path.expanduser(path))]
+
+
+def default_keys_home_note() -> str | None:
+    """Where ssh(1) would have looked for the default keys (~/.ssh/id_*), when that is not where
+    we looked. ssh(1) takes `~` from the passwd database, not $HOME (openssh-portable: ssh.c,
+    main: `pw = getpwuid(getuid())`, the user's files under pw->pw_dir; misc.c, tilde_expand
+    with getpw*); spec-debug, like Python's expanduser, takes $HOME. The two differ under
+    `sudo -E`, a CI container job that sets HOME (GitHub Actions: /github/home) or a pod's env:
+    "no keys found" there, where `ssh` finds /root/.ssh/id_ed25519, named no reason."""
+    home = os.path.expanduser("~")
+    try:
+        passwd_home = pwd.getpwuid(os.getuid()).pw_dir
+    except KeyError:
+        return None
+    if not passwd_home or os.path.realpath(passwd_home) == os.path.realpath(home):
+        return None
+    return (f"no default key ~/.ssh/id_* under $HOME ({home}), where spec-debug looks; ssh(1) looks under "
+            f"{passwd_home}, this account's home in the passwd database: name the key with IdentityFile (or -i)")
 
 
 def _public_blobs(files: list[str]) -> set[bytes]:
