@@ -867,7 +867,8 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         value = text[start:end]
         quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
         before = text[:start]
-        name = re.search(r"([A-Za-z][\w-]*)\W{0,4}$", before)
+        # `\"password\": \"` (a JSON body in double quotes) puts six marks between name and value
+        name = re.search(r"([A-Za-z][\w-]*)(?:\W{0,4}|\\\"\s*:\s*\\\")$", before)
         preferred = name.group(1) if name else "secret"
         if preferred == "b" and re.search(r"\s-b\s*['\"]?$", before):
             preferred = "cookie"  # curl -b NAME=VALUE (was --var b_secret=...)

@@ -38,12 +38,13 @@ def _analysis(tmp_path: Path):
 
 
 def test_the_distilled_step_takes_the_password_as_a_var(tmp_path):
+    """Named after the JSON key, as `password=...` names its var (was `secret`)."""
     a, seq = _analysis(tmp_path)
     doc = distill_playbook(a)
     [step] = [s for s in doc["steps"] if s.get("provenance", {}).get("seq") == seq]
-    assert step["run"] == ('curl -s -d "{\\"user\\": \\"ops\\", \\"password\\": \\"{{ secret }}\\"}" '
+    assert step["run"] == ('curl -s -d "{\\"user\\": \\"ops\\", \\"password\\": \\"{{ password }}\\"}" '
                            "http://localhost:30000/get_server_info")
-    assert step["requires"] == ["secret"] and doc["vars"]["secret"] == ""
+    assert step["requires"] == ["password"] and doc["vars"]["password"] == ""
     assert PASSWORD not in yaml.safe_dump(doc)
 
 
