@@ -95,6 +95,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
     re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
+    # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
+    # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
+    # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
+    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)"
+               r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
     # `value: hf_...`; `-o json`: `{"name": "HF_TOKEN", "value": "..."}`; the API's EnvVar,
@@ -253,9 +258,10 @@ _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
 # literal, so the scan is a fast one. The spaces after the ":" are inside the lookahead: outside
 # it, "#token: 512" matched by giving the space back (SGLang's Decode batch lines all hold it,
 # so every block of a server log ran every pattern), and a secret never starts with a space.
-_TOKEN_ASSIGN = re.compile(r"token[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
+# (the quote after the name may be escaped: a JSON body inside a double-quoted shell word)
+_TOKEN_ASSIGN = re.compile(r"token\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
-_KEY_ASSIGN = re.compile(r"key[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
+_KEY_ASSIGN = re.compile(r"key\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _KEY_FLAG = re.compile(r"[-_]key[= ]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
 _ENV_PAIR = re.compile(r"(?:token|key)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search

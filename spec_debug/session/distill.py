@@ -40,6 +40,7 @@ from spec_debug.session.formats.instants import instant
 from spec_debug.session.host_changes import changes_host
 from spec_debug.session.records import MAX_COMMAND_CHARS, CommandRecord, FindingRecord, PivotRecord
 from spec_debug.session.shell import CATEGORY_TITLES, parse_target, script_made_locally, script_run, ssh_heredoc
+from spec_debug.session.shell import template as command_template
 from spec_debug.session.version_checks import checked_packages, deciding_checks
 from spec_debug.session.shell_words import pipefail_after, simple_commands, ssh_reads_local_file, status_pipeline
 from spec_debug.session.stopped_servers import benchmarks_of_stopped_servers
@@ -614,6 +615,7 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
     # and a version check that decided an upgrade (`pip show sglang`, then `pip install -U
     # sglang==0.4.6`): no error, no pivot, yet the diagnosis (version_checks)
     decided = deciding_checks(analysis.commands)
+    repeats = _loop_repeats(analysis)
     chosen, seen = [], set()
     for cmd in analysis.commands:
         if cmd.category in _NOT_DIAGNOSTIC or (not_run and (cmd.session, cmd.seq) in not_run):
@@ -641,6 +643,12 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
             continue  # needs someone at a terminal: unattended.interactive
         if _looks_around(inner or cmd.command) or _reads_docs(inner or cmd.command):
             continue
+        # A failing loop's runs are one step: the run that turned the session, else the first
+        if repeats and (cmd.session, cmd.seq) in repeats:
+            loop, kept = repeats[(cmd.session, cmd.seq)]
+            if (kept is not None and cmd.seq != kept) or (kept is None and loop in seen):
+                continue
+            seen.add(loop)
         # The same words on another host or in a container are another check (`nvidia-smi` on
         # the host and in the serving container); the same words on the host are merged later.
         key = (cmd.host, cmd.container, re.sub(r"\s+", " ", cmd.inner or cmd.command))
@@ -651,6 +659,32 @@ def select_commands(analysis: SessionAnalysis, keep_changes: bool = False, cut: 
             continue
         chosen.append(cmd)
     return chosen
+
+
+def _loop_repeats(analysis: SessionAnalysis) -> dict[tuple[str, int], tuple[tuple, int | None]]:
+    """The runs of each failing loop (the same command, a number changed: `dump.py --layer 0`,
+    `--layer 1`, … each crashing alike), by (session, seq): the loop they belong to (with the host
+    and container they ran in) and the seq of the run to keep, the one whose result turned the
+    session to another approach (None: the first the playbook keeps). A playbook runs the
+    failing check once; its runs were one step each (four steps crashing alike)."""
+    if not analysis.loops:
+        return {}
+    triggers = {(p.session, p.trigger_seq) for p in analysis.pivots}
+    runs: dict[tuple[str, str], list[CommandRecord]] = {}
+    for c in analysis.commands:
+        runs.setdefault((c.session, c.agent), []).append(c)
+    out: dict[tuple[str, int], tuple[tuple, int | None]] = {}
+    for n, lp in enumerate(analysis.loops):
+        groups: dict[tuple, list[CommandRecord]] = {}
+        for c in runs.get((lp.session, lp.agent), ()):
+            if lp.first_seq <= c.seq <= lp.last_seq and command_template(c.command) == lp.template:
+                groups.setdefault(("loop", n, c.host, c.container), []).append(c)
+        for loop, members in groups.items():
+            if len(members) < 2:
+                continue
+            kept = next((c.seq for c in members if (c.session, c.result_seq) in triggers), None)
+            out.update(((c.session, c.seq), (loop, kept)) for c in members)
+    return out
 
 
 _LOOK_AROUND = frozenset({"ls", "pwd", "clear", "true"})
@@ -833,7 +867,8 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         value = text[start:end]
         quoted = value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) > 1
         before = text[:start]
-        name = re.search(r"([A-Za-z][\w-]*)\W{0,4}$", before)
+        # `\"password\": \"` (a JSON body in double quotes) puts six marks between name and value
+        name = re.search(r"([A-Za-z][\w-]*)(?:\W{0,4}|\\\"\s*:\s*\\\")$", before)
         preferred = name.group(1) if name else "secret"
         if preferred == "b" and re.search(r"\s-b\s*['\"]?$", before):
             preferred = "cookie"  # curl -b NAME=VALUE (was --var b_secret=...)

@@ -498,8 +498,37 @@ def _loop_commands(a: SessionAnalysis) -> dict[int, tuple[str, str]]:
         where = f" on {', '.join(hosts)}" if len(hosts) > 1 else ""
         # runs that differ otherwise (`sleep 5`, `sleep 10` before one check) keep the template:
         # no one command ran that many times (test_hardening8_postmortem)
-        out[id(lp)] = (typed[0] if len(typed) == 1 or one_per_host else lp.template, where)
+        out[id(lp)] = (typed[0] if len(typed) == 1 or one_per_host else _shared_names(typed, lp.template), where)
     return out
+
+
+_NAME_DIGITS = re.compile(r"(?<=[A-Za-z_])\d|\d(?=[A-Za-z_])")
+"""Digits a letter touches (python3, EAGLE3, llama31-8b, Qwen2.5-7B, sm_90): part of a name,
+where a number on its own (a port, a size, an address) is a value."""
+_DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _shared_names(typed: list[str], template: str) -> str:
+    """The template of runs that differ, with the digits of a name that every run typed alike put
+    back: `python3 -m sglang.launch_server … --speculative-algorithm EAGLE3 … --mem-fraction-static
+    N.N` for launches that tried 0.9, 0.85, 0.8 (was `pythonN … EAGLEN`, a program and an algorithm
+    that do not exist). Numbers on their own stay masked, as the template keeps them."""
+    if not _NAME_DIGITS.search(typed[0]):
+        return template
+    runs = [" ".join(t.split()) for t in typed]
+    numbers = [[(m.start(), m.group()) for m in _DOTTED_NUMBER.finditer(r)] for r in runs]
+    if any(len(n) != len(numbers[0]) for n in numbers):
+        return template
+    first, shown, at = runs[0], [], 0
+    for i, (start, digits) in enumerate(numbers[0]):
+        end = start + len(digits)
+        named = (start > 0 and (first[start - 1].isalpha() or first[start - 1] == "_")) \
+            or (end < len(first) and (first[end].isalpha() or first[end] == "_"))
+        kept = named and all(n[i][1] == digits for n in numbers)
+        shown.append(first[at:start] + (digits if kept else re.sub(r"\d+", "N", digits)))
+        at = end
+    shown.append(first[at:])
+    return "".join(shown)[:300]
 
 
 def _loop_errors(a: SessionAnalysis) -> dict[tuple[str, int], list[ErrorRecord]]:
