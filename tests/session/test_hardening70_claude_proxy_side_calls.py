@@ -118,3 +118,20 @@ def test_the_same_words_in_the_conversation_itself_are_read(tmp_path: Path) -> N
     assert _said(_write(tmp_path, [quota, warm, told])) == [
         ("prompt", "quota"), ("text", "Which quota?"), ("prompt", "Warmup"), ("text", "Ready."),
         ("prompt", "go on"), ("text", "Going."), ("prompt", "why is gpu07 slow?"), ("text", "Looking.")]
+
+
+def test_a_side_call_s_answer_saved_after_it_is_left_out_too(tmp_path: Path) -> None:
+    # a log of the requests ({model, system, messages}), each answer saved whole on the next line
+    lines = []
+    for n, (system, messages, answer, model, max_tokens) in enumerate([*SIDE_CALLS, *CONVERSATION, *AFTER]):
+        body = {"model": model, "max_tokens": max_tokens, "messages": messages}
+        if system is not None:
+            body["system"] = system
+        lines += [json.dumps(body), json.dumps({"id": f"msg_{n:02d}", "type": "message", "role": "assistant",
+                                                "model": model, "content": answer["content"],
+                                                "stop_reason": "end_turn"})]
+    path = tmp_path / "claude-calls.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    assert _said(path) == [("prompt", ASK), ("tool_call", "ssh gpu07 nvidia-smi"),
+                           ("tool_result", "Failed to initialize NVML: Driver/library version mismatch"),
+                           ("text", "Reinstall the driver on gpu07.")]

@@ -521,6 +521,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     previous: list | None = None
     heads: list[list] = []  # the conversations read, each as its latest request gave it, the latest last
     systems: set[str] = set()  # the Anthropic system prompts read (request_system): each once
+    aside = False  # the record before was a side call's request (is_title_call, is_claude_side_call)
     for file in (path, *parts):
         cursor.file = str(file)
         records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
@@ -545,6 +546,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             if answer:
                 messages = [obj["message"]]
             start, kept = 0, None
+            if aside:
+                aside = False
+                if answer or (_is_message_object(obj) if messages is None else
+                              is_chat_completion(obj) or _is_response_object(obj)):
+                    continue  # its answer, saved after it: no more a turn than its request
             record_ts = None if messages is None else time_of(obj)
             if record_ts is None and messages is not None and ("request" in obj or "call_type" in obj):
                 record_ts = _answered_at(obj)
@@ -571,6 +577,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 # side by side through one proxy (an eval's samples) interleave their requests, and
                 # each of a conversation's calls was read again after another conversation's line.
                 if is_title_call(messages) or is_claude_side_call(obj, messages):
+                    aside = True
                     continue  # OpenCode's or Claude Code's side call (a title, ...): no turn of the conversation
                 messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
