@@ -1025,7 +1025,10 @@ def _thread(call: dict) -> _Thread:
     last = messages[-1] if messages else None
     answer = block_text(last.get("content")).strip() if isinstance(last, dict) and last.get("role") == "assistant" \
         else ""
-    opening = None if openai_chat.counts_tokens(call) else _opening(messages)
+    # a token count, or Claude Code's side call (a probe, a title: openai_chat.is_claude_side_call), no
+    # turn of the conversation: every run's alike ("quota", "Warmup") were a session of their own
+    opening = None if openai_chat.counts_tokens(call) or openai_chat.is_claude_side_call(call, messages) \
+        else _opening(messages)
     summary = None
     replay = None
     if opening is not None and opening.startswith(openai_chat.COMPACTION_REPLAY):

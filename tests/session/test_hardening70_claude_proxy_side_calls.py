@@ -135,3 +135,26 @@ def test_a_side_call_s_answer_saved_after_it_is_left_out_too(tmp_path: Path) -> 
     assert _said(path) == [("prompt", ASK), ("tool_call", "ssh gpu07 nvidia-smi"),
                            ("tool_result", "Failed to initialize NVML: Driver/library version mismatch"),
                            ("text", "Reinstall the driver on gpu07.")]
+
+
+def test_two_runs_side_calls_make_no_session_of_their_own(tmp_path: Path) -> None:
+    # a proxy that keeps no metadata (no session named): the runs are parted by their first prompts;
+    # each run's "quota", "Warmup" and Bash prefix calls open alike and were a session of their own
+    other = "why is gpu09 slow?"
+
+    def moved(call: tuple) -> tuple:
+        system, messages, answer, model, max_tokens = call
+        messages = [{**m, "content": other} if m.get("content") == ASK else m for m in messages]
+        return system, messages, answer, model, max_tokens
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    calls = [*SIDE_CALLS, *CONVERSATION, *map(moved, SIDE_CALLS), *map(moved, CONVERSATION)]
+    for n, call in enumerate(calls):
+        record = _record(n, *call)
+        del record["request"]["body"]["metadata"]
+        (logs / f"2025-12-05_10-21-{n:02d}-000000.json").write_text(json.dumps(record))
+    doc = analyze_path(logs).to_json()
+    assert sorted(s["events"] for s in doc["sessions"]) == [5, 5]
+    assert sorted(p["text"] for p in doc["prompts"]) == [ASK, other]
+    assert len({p["session"] for p in doc["prompts"]}) == 2
