@@ -891,10 +891,17 @@ def _conversations_of(calls: list, threads: dict[int, _Thread]) -> list[list]:
     # a session_id header only Codex's ``originator`` vouches for (_named_session): a client that
     # stamps each request with a fresh id of its own names no conversation by it, read as one it
     # parted a run in a session per call
+    # parted a run in a session per call. Where another value recurs, the log's client keeps its
+    # header for a whole conversation: a value sent once is then a conversation of one call, unless
+    # another call sends its first prompt again (a fresh-stamping client's run beside it)
     told = Counter(threads[id(source)].named for source in calls if id(source) in threads)
+    kept = any(isinstance(named, _HeaderSession) and n > 1 for named, n in told.items())
+    opened = Counter(threads[id(source)].opening for source in calls if id(source) in threads) if kept else Counter()
     for source in calls:
-        if isinstance(named := threads.get(id(source), _NO_THREAD).named, _HeaderSession) and told[named] < 2:
-            threads[id(source)] = threads[id(source)]._replace(named=None)
+        thread = threads.get(id(source), _NO_THREAD)
+        if isinstance(named := thread.named, _HeaderSession) and told[named] < 2 \
+                and not (kept and thread.opening is not None and opened[thread.opening] < 2):
+            threads[id(source)] = thread._replace(named=None)
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -1018,7 +1025,10 @@ def _thread(call: dict) -> _Thread:
     last = messages[-1] if messages else None
     answer = block_text(last.get("content")).strip() if isinstance(last, dict) and last.get("role") == "assistant" \
         else ""
-    opening = None if openai_chat.counts_tokens(call) else _opening(messages)
+    # a token count, or Claude Code's side call (a probe, a title: openai_chat.is_claude_side_call), no
+    # turn of the conversation: every run's alike ("quota", "Warmup") were a session of their own
+    opening = None if openai_chat.counts_tokens(call) or openai_chat.is_claude_side_call(call, messages) \
+        else _opening(messages)
     summary = None
     replay = None
     if opening is not None and opening.startswith(openai_chat.COMPACTION_REPLAY):

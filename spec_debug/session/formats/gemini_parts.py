@@ -20,11 +20,13 @@ from spec_debug.session.formats.common import remote_host, shell_command, call_p
 from spec_debug.session.formats.gemini_cli import SHELL_TOOLS, response_text, shell_result
 
 
-_SETUP = re.compile(r"\s*This is the (?:Gemini CLI|Qwen Code)\. We are setting up the context for our chat\.")
+_SETUP = re.compile(r"\s*(?:<session_context>\s*)?"
+                    r"This is the (?:Gemini CLI|Qwen Code)\. We are setting up the context for our chat\.")
 """The first user turn the CLI writes itself: date, OS, working folder and its file tree
 (gemini-cli ``packages/core/src/utils/environmentContext.ts`` ``getEnvironmentContext``), and
-the model's "Got it. Thanks for the context!" after it. Read as the person's report, the
-postmortem opened with it."""
+the model's "Got it. Thanks for the context!" after it; newer Gemini CLIs wrap it in
+``<session_context>…</session_context>`` (gemini-cli 9178b31629, #17263). Read as the person's
+report, the postmortem opened with it."""
 
 
 def user_events(parts: list, event, reader: PartsReader) -> Iterator[Event]:

@@ -521,6 +521,7 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
     previous: list | None = None
     heads: list[list] = []  # the conversations read, each as its latest request gave it, the latest last
     systems: set[str] = set()  # the Anthropic system prompts read (request_system): each once
+    aside = False  # the record before was a side call's request (is_title_call, is_claude_side_call)
     for file in (path, *parts):
         cursor.file = str(file)
         records = iter_json_array(file, stats) if array else iter_json_records(file, stats)
@@ -545,6 +546,11 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
             if answer:
                 messages = [obj["message"]]
             start, kept = 0, None
+            if aside:
+                aside = False
+                if answer or (_is_message_object(obj) if messages is None else
+                              is_chat_completion(obj) or _is_response_object(obj)):
+                    continue  # its answer, saved after it: no more a turn than its request
             record_ts = None if messages is None else time_of(obj)
             if record_ts is None and messages is not None and ("request" in obj or "call_type" in obj):
                 record_ts = _answered_at(obj)
@@ -570,8 +576,9 @@ def read(path: Path, cursor: Cursor, stats: ReadStats, *, array: bool, parts: It
                 # (three copies would read as a loop of it). Not only the line before: loops run
                 # side by side through one proxy (an eval's samples) interleave their requests, and
                 # each of a conversation's calls was read again after another conversation's line.
-                if is_title_call(messages):
-                    continue  # OpenCode's side call for the session's title: no turn of the conversation
+                if is_title_call(messages) or is_claude_side_call(obj, messages):
+                    aside = True
+                    continue  # OpenCode's or Claude Code's side call (a title, ...): no turn of the conversation
                 messages = aider_context.without_context(messages)  # aider's own, its map changing
                 at = _longest_head(heads, messages)
                 if at is not None:
@@ -699,16 +706,20 @@ def request_system(obj: dict) -> str:
     python ``src/anthropic/types/message_create_params.py``: ``system: Union[str,
     Iterable[TextBlockParam]]``). Only ``messages`` was read, so the prompt the agent ran under was
     not in the session, as an OpenAI request's ``system`` message is."""
-    body = obj
-    if not isinstance(obj.get("messages"), list):
-        request = obj.get("request")
-        if not isinstance(request, dict):
-            return ""
-        body = request.get("body") if isinstance(request.get("body"), dict) else request
-        if not isinstance(body.get("messages"), list):
-            return ""
-    system = body.get("system")
+    body = _request_body(obj)
+    system = body.get("system") if body is not None else None
     return block_text(system).strip() if isinstance(system, (str, list)) else ""
+
+
+def _request_body(obj: dict) -> dict | None:
+    """The request ``obj`` logs with its ``messages`` (itself, or a proxy's record's request body)."""
+    if isinstance(obj.get("messages"), list):
+        return obj
+    request = obj.get("request")
+    if not isinstance(request, dict):
+        return None
+    body = request.get("body") if isinstance(request.get("body"), dict) else request
+    return body if isinstance(body.get("messages"), list) else None
 
 
 _SYSTEM_KEY = re.compile(rb'"system"\s*:')
@@ -1298,6 +1309,55 @@ def is_title_call(messages: list) -> bool:
     if isinstance(content, list):  # its first part's text (block_text joins them all: a long first prompt)
         content = next((text for part in content if (text := block_text([part]))[:80].strip()), "")
     return isinstance(content, str) and content[:80].lstrip().startswith(TITLE_REQUEST)
+
+
+_CLAUDE_SIDE_SYSTEMS = ("Analyze if this message indicates a new conversation topic",
+                        "Summarize this coding conversation in under 50 characters",
+                        "Generate a concise, sentence-case title",
+                        "Your task is to process Bash commands that an AI coding agent wants to run",
+                        "Extract any file paths that this command reads or modifies")
+"""The system prompts of the side calls Claude Code makes on its small model beside the conversation,
+after "You are Claude Code, Anthropic's official CLI for Claude." (its only other block): the topic
+check of each prompt (the prompt its one user message, ``{"isNewTopic", "title"}`` back), the
+session's summary and, newer, its title (the conversation written out as a user message), a Bash
+command's prefix and the files it touches (``Command: <the command>``). Through a logging proxy
+each was read as a turn: the summary's text and each command a prompt of the person's, the JSON
+the assistant's words (public proxies route them by these words: the topic prompt as Claude Code's
+cli.js writes it, the title and Bash ones in their lists of Claude Code's auxiliary calls)."""
+_SIDE_SYSTEM_CHARS = 4096
+"""Longer system prompts are no side call's (Claude Code's own, of the conversation, runs to tens of
+thousands of characters): not looked into."""
+_CLAUDE_PROBES = ("quota", "Warmup")
+"""The one user message of Claude Code's probes: ``quota`` (``max_tokens: 1``, no system prompt) for
+the account's limits at start, and ``Warmup`` for each agent's prompt cache (a proxy's rules to
+answer them itself: sub2api's ``isMaxTokensOneHaikuRequest``, "content exactly equal to Warmup")."""
+
+
+def is_claude_side_call(obj: dict, messages: list) -> bool:
+    """``obj``, a logged Messages request (or a proxy's record of one) with ``messages``, is one of
+    Claude Code's side calls (:data:`_CLAUDE_SIDE_SYSTEMS`, :data:`_CLAUDE_PROBES`), no turn of its
+    conversation."""
+    if not messages or not isinstance(first := messages[0], dict):
+        return False
+    if len(messages) <= 2 and first.get("role") == "user" \
+            and (len(messages) == 1 or isinstance(messages[1], dict) and messages[1].get("role") == "assistant"):
+        # (a proxy's record holds the answer after the request's one message)
+        said = block_text(first.get("content")).strip()
+        if said in _CLAUDE_PROBES and (said == "Warmup" or (body := _request_body(obj)) is not None
+                                       and body.get("max_tokens") == 1):
+            return True
+    if first.get("role") == "system":  # a proxy that logs the Messages call as a chat request
+        system = first.get("content")
+    else:
+        body = _request_body(obj) if "system" in obj or "request" in obj else None
+        system = body.get("system") if body is not None else None
+    if isinstance(system, list):  # its text blocks, measured before they are joined
+        if sum(len(b["text"]) for b in system if isinstance(b, dict) and isinstance(b.get("text"), str)) \
+                > _SIDE_SYSTEM_CHARS:
+            return False
+        system = block_text(system)
+    return isinstance(system, str) and 0 < len(system) <= _SIDE_SYSTEM_CHARS \
+        and any(marker in system for marker in _CLAUDE_SIDE_SYSTEMS)
 
 
 _CLI_CONTEXTS = ("This is the Qwen Code. We are setting up the context for our chat.",
