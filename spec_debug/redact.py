@@ -211,7 +211,10 @@ _QUOTED_OR_BARE = r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>
 one that closes a command ssh runs: `ssh db01 "mongosh -u admin -p PASS"`); not a reference the
 shell fills in (`$DB_PASS`), not the next option (`-p --host`: the client asks)."""
 
-_SAMBA_USER = r"\s(?:-U\s*|--user[= ])['\"]?[^\s%'\"]+%(?P<secret>(?!\$)[^\s'\"]+)"
+_SAMBA_USER = (r"\s(?:-U\s*|--user[= ])(?:(?P<sq>')|(?P<dq>\"))?[^\s%'\"]+%"
+               r"(?P<secret>(?!\$)(?(sq)[^'\n]+(?=')|(?(dq)[^\"\n]+(?=\")|[^\s'\"]+)))")
+"""Samba's USER%PASSWORD: in quotes, the password runs to the closing quote (`-U 'alice%my pw'`
+was masked up to its first space); bare, to the next space; not a `$VAR`."""
 
 _COMMAND_REST = r"[^\n;|&]{0,1000}"
 """A command's words after its name, to the shell operator that ends it."""
