@@ -307,6 +307,11 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # openssl enc -k password (openssl-enc(1): "-k password The password to derive the key from";
     # the older spelling of -pass pass:), as `openssl aes-256-cbc -k PASS` too.
     ("openssl", _Scoped(r"openssl(?<=\bopenssl)\b" + _COMMAND_REST, r"\s-k\s+" + _QUOTED_OR_BARE)),
+    # openssl passwd PASSWORD, the password to hash as its argument (openssl-passwd(1): "openssl
+    # passwd [-1|-5|-6|-apr1|...] [-salt string] [-in file] [-stdin] ... {password}"), as typed
+    # into `useradd -p "$(openssl passwd -6 PASS)" alice`; -stdin and -in read it elsewhere.
+    ("openssl", re.compile(r"openssl(?<=\bopenssl)\s+passwd\b(?:\s+-(?:salt|in)\s+\S+|\s+-(?!(?:salt|in)\b)[\w-]+)*\s+"
+                           r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>\"')`]+)")),
     # ldappasswd -s newPasswd and -a oldPasswd (ldappasswd(1); -S and -A ask); -w is the pattern above's.
     ("ldappasswd", _Scoped(r"ldappasswd(?<=\bldappasswd)\b" + _COMMAND_REST, r"\s-[as]\s*" + _QUOTED_OR_BARE)),
 ]

@@ -846,6 +846,8 @@ def _client_secret_name(text: str, start: int, end: int, flag: str) -> str | Non
     before = text[:start]
     if _INTO_CHPASSWD.match(text, end) or "chpasswd" in before and "<<<" in before:
         return "user_password"
+    if "passwd" in before and re.search(r"\bopenssl\s+passwd\b[^;|&\n]*$", before):
+        return "user_password"  # `openssl passwd -6 PASS`: the login password it hashes
     if len(flag) > 1 and before[-1:] not in ("%", ",") and "htpasswd" not in before:
         return None
     segment = re.split(r"[;|&\n]", before)[-1]
