@@ -216,7 +216,41 @@ _QUOTED_OR_BARE = r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>
 one that closes a command ssh runs: `ssh db01 "mongosh -u admin -p PASS"`); not a reference the
 shell fills in (`$DB_PASS`), not the next option (`-p --host`: the client asks)."""
 
-_SAMBA_USER = r"\s(?:-U\s*|--user[= ])['\"]?[^\s%'\"]+%(?P<secret>(?!\$)[^\s'\"]+)"
+_SAMBA_USER = (r"\s(?:-U\s*|--user[= ])(?:(?P<sq>')|(?P<dq>\"))?[^\s%'\"]+%"
+               r"(?P<secret>(?!\$)(?(sq)[^'\n]+(?=')|(?(dq)[^\"\n]+(?=\")|[^\s'\"]+)))")
+"""Samba's USER%PASSWORD: in quotes, the password runs to the closing quote (`-U 'alice%my pw'`
+was masked up to its first space); bare, to the next space; not a `$VAR`."""
+
+_COMMAND_REST = r"[^\n;|&]{0,1000}"
+"""A command's words after its name, to the shell operator that ends it."""
+
+
+class _Scoped:
+    """A flag's secret each time the flag comes in one command: ``scope`` finds the command
+    (its name, then its words), ``inner`` each secret inside it. One pattern from the command's
+    name masked the first only (`ssh-keygen -p -P OLD -N NEW` kept NEW). It has what the
+    callers use of a compiled pattern: ``sub`` and ``finditer``, whose matches are the inner ones."""
+
+    __slots__ = ("_scope", "_inner")
+
+    def __init__(self, scope: str, inner: str) -> None:
+        self._scope = re.compile(scope).finditer
+        self._inner = re.compile(inner).finditer
+
+    def finditer(self, text: str):
+        for scope in self._scope(text):
+            yield from self._inner(text, scope.start(), scope.end())
+
+    def sub(self, repl: Callable[[re.Match[str]], str], text: str) -> str:
+        out, pos = [], 0
+        for m in self.finditer(text):
+            out.append(text[pos:m.start()])
+            out.append(repl(m))
+            pos = m.end()
+        if not out:
+            return text
+        out.append(text[pos:])
+        return "".join(out)
 
 _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # mongosh -p PASSWORD, and the legacy mongo shell's and the database tools' (mongodump ...)
@@ -244,6 +278,47 @@ _TOOL_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
                             + _QUOTED_OR_BARE)),
     # gpg --passphrase STRING (gpg(1): "Use string as the passphrase"; --passphrase-file/-fd name where).
     ("gpg", re.compile(r"gpg(?<=\bgpg)2?\b[^\n;|&]{0,500}?\s--passphrase[= ]+" + _QUOTED_OR_BARE)),
+    # ssh-keygen -N new_passphrase, -P passphrase (ssh-keygen(1); `-p -P OLD -N NEW` changes it):
+    # each of them in the command, `-N ''` (no passphrase) kept.
+    ("ssh-keygen", _Scoped(r"ssh-keygen(?<=\bssh-keygen)\b" + _COMMAND_REST, r"\s-[NP]\s*" + _QUOTED_OR_BARE)),
+    # zip -P password, unzip -P password (zip(1): "-P password --password password use password to
+    # encrypt zipfile entries"; unzip(1): "-P password use password to decrypt"); not gzip's.
+    ("zip", _Scoped(r"(?<![\w.-])(?:un)?zip(?=\s)" + _COMMAND_REST, r"\s-P\s+" + _QUOTED_OR_BARE)),
+    # 7-Zip's -p{Password}, the password joined to the switch (7-Zip manual, "-p (set Password)
+    # switch"); `-p` alone asks for it.
+    ("7z", _Scoped(r"(?<![\w.-])7z[arz]?(?=\s)" + _COMMAND_REST, r"\s-p" + _QUOTED_OR_BARE)),
+    # keytool's and jarsigner's -storepass/-keypass (and keytool -importkeystore's -srcstorepass,
+    # -deststorepass, -srckeypass, -destkeypass; -storepasswd/-keypasswd's -new): "-storepass[:env
+    # | :file] argument" (keytool(1), JDK); the :env and :file forms name where it is.
+    ("keytool", _Scoped(r"keytool(?<=\bkeytool)\b" + _COMMAND_REST,
+                        r"\s-(?:(?:src|dest)?(?:store|key)pass|new)\s+" + _QUOTED_OR_BARE)),
+    ("jarsigner", _Scoped(r"jarsigner(?<=\bjarsigner)\b" + _COMMAND_REST,
+                          r"\s-(?:store|key)pass\s+" + _QUOTED_OR_BARE)),
+    # lftp -u user[,pass] (lftp(1)), and its own `open -u user,pass` (lftp -e "open -u ...").
+    ("lftp", _Scoped(r"lftp(?<=\blftp)\b[^\n]{0,1000}",
+                     r"\s-u\s+(?P<q>['\"])?[^\s,'\"]+,(?P<secret>(?!\$)(?(q)[^'\"\n]+|[^\s'\";|&<>]+))")),
+    # `echo user:pass | chpasswd` and `chpasswd <<< user:pass` (chpasswd(8): "reads a list of user
+    # name and password pairs from standard input ... user_name:password").
+    ("chpasswd", re.compile(r"echo(?<=\becho)(?:\s+-[neE]+)?\s+(?P<q>['\"])?[\w.-]+:(?P<secret>(?!\$)(?(q)[^'\"\n]+|[^\s'\";|&<>]+))"
+                            r"(?(q)(?P=q))\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?chpasswd\b")),
+    ("chpasswd", re.compile(r"chpasswd(?<=\bchpasswd)\b[^\n;|&<]{0,100}<<<\s*(?P<q>['\"])?[\w.-]+:"
+                            r"(?P<secret>(?!\$)(?(q)[^'\"\n]+|[^\s'\";|&<>]+))")),
+    # useradd/usermod -p PASSWORD, the crypt(3) hash of the password (useradd(8): "-p, --password
+    # PASSWORD The encrypted password"); a hash is cracked offline, so it is masked as a password.
+    ("user", _Scoped(r"user(?:add|mod)(?<=\buseradd|\busermod)\b" + _COMMAND_REST, r"\s-p\s+" + _QUOTED_OR_BARE)),
+    # Samba's net takes the same -U USER%PASSWORD (net(8): "-U|--user=USERNAME[%PASSWORD]"):
+    # `net ads join -U administrator%PASS`.
+    ("net", _Scoped(r"(?<![\w./-])net\s+(?:ads|rpc|rap|sam|dom)\b" + _COMMAND_REST, _SAMBA_USER)),
+    # openssl enc -k password (openssl-enc(1): "-k password The password to derive the key from";
+    # the older spelling of -pass pass:), as `openssl aes-256-cbc -k PASS` too.
+    ("openssl", _Scoped(r"openssl(?<=\bopenssl)\b" + _COMMAND_REST, r"\s-k\s+" + _QUOTED_OR_BARE)),
+    # openssl passwd PASSWORD, the password to hash as its argument (openssl-passwd(1): "openssl
+    # passwd [-1|-5|-6|-apr1|...] [-salt string] [-in file] [-stdin] ... {password}"), as typed
+    # into `useradd -p "$(openssl passwd -6 PASS)" alice`; -stdin and -in read it elsewhere.
+    ("openssl", re.compile(r"openssl(?<=\bopenssl)\s+passwd\b(?:\s+-(?:salt|in)\s+\S+|\s+-(?!(?:salt|in)\b)[\w-]+)*\s+"
+                           r"(?P<secret>\"(?!\$)[^\"\n]+\"|'[^'\n]+'|(?![$\"'-])[^\s;|&<>\"')`]+)")),
+    # ldappasswd -s newPasswd and -a oldPasswd (ldappasswd(1); -S and -A ask); -w is the pattern above's.
+    ("ldappasswd", _Scoped(r"ldappasswd(?<=\bldappasswd)\b" + _COMMAND_REST, r"\s-[as]\s*" + _QUOTED_OR_BARE)),
 ]
 """Clients that take a password on their command line under a flag named otherwise; each pattern
 runs only where its literal is in the text."""
@@ -344,13 +419,18 @@ def _may_need_named(text: str) -> bool:
         return True
     # "passw", "_pass", "sshpass", openssl's "pass:" and gpg's "passphrase" all hold "pass": one
     # scan where none is there
+    # (chpasswd's and ldappasswd's "passw" too), keytool's -storepass and -keypass
     if "pass" in low and ("passw" in low or "_pass" in low or "sshpass" in low or "pass:" in low
-                          or "passphrase" in low):
+                          or "passphrase" in low or "storepass" in low or "keypass" in low):
         return True
-    # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient -U A%B
+    # the clients of _TOOL_PATTERNS whose flag holds no "pass": mongosh -p, ldapsearch -w, smbclient
+    # and net -U A%B, ssh-keygen -N, zip -P, 7z -pPASS, lftp -u A,B, useradd -p, openssl -k, keytool -new
     return ("secret" in low or "authorization" in low or "://" in low or "wandb" in low
             or "mongo" in low and " -p" in low or "ldap" in low and " -w" in low
-            or "%" in low and ("smb" in low or "rpcclient" in low))
+            or "%" in low and ("smb" in low or "rpcclient" in low or "net " in low)
+            or " -" in low and ("ssh-keygen" in low or "zip" in low and " -p" in low or "7z" in low and " -p" in low
+                                or "lftp" in low and " -u" in low or "user" in low and " -p" in low
+                                or "openssl" in low and " -k" in low or "keytool" in low and " -new" in low))
 
 
 # `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as

@@ -855,6 +855,52 @@ class _Secrets:
 
 _INTO_SUDO = re.compile(r"\s*\|\s*sudo\b")
 
+# The client a password is typed to names its var where the flag before it says nothing (`-p`,
+# `-w`, `-N`) or a user's name stands there (`-U alice%PASS`, `-u alice,PASS`, `htpasswd -b FILE
+# alice PASS`, `echo alice:PASS | chpasswd`): they were --var p_secret=..., alice_secret=...
+# (spec_debug/redact.py masks these clients' passwords; the last client named before it wins).
+_CLIENT_WORD = re.compile(r"(?<![\w./-])(mongo(?:sh|dump|restore|export|import|stat|top|files)?|mysql(?:dump|admin)?"
+                          r"|sshpass|ldap[a-z]+|smb(?:client|cacls|get|tree)|rpcclient|net|redis-cli|docker|podman"
+                          r"|nerdctl|helm|htpasswd|ssh-keygen|(?:un)?zip|7z[arz]?|keytool|jarsigner|lftp|user(?:add|mod)"
+                          r"|openssl)(?=\s)")
+_CLIENT_SECRET_NAMES = {"mongo": "mongo_password", "mysql": "mysql_password", "sshpass": "ssh_password",
+                        "ldap": "ldap_password", "smb": "smb_password", "rpcclient": "smb_password",
+                        "net": "smb_password", "redis-cli": "redis_password", "docker": "registry_password",
+                        "podman": "registry_password", "nerdctl": "registry_password", "helm": "registry_password",
+                        "htpasswd": "htpasswd_password", "ssh-keygen": "ssh_key_passphrase",
+                        "zip": "archive_password", "unzip": "archive_password", "7z": "archive_password",
+                        "keytool": "keystore_password", "jarsigner": "keystore_password", "lftp": "ftp_password",
+                        "user": "user_password", "openssl": "openssl_password"}
+_INTO_CHPASSWD = re.compile(r"['\"]?\s*\|\s*(?:sudo\s+(?:-\S+\s+)*)?chpasswd\b")
+
+
+def _client_secret_name(text: str, start: int, end: int, flag: str) -> str | None:
+    """The var name of a password typed to a client (_CLIENT_SECRET_NAMES), or None where the
+    word before it names it already (`--api-key`, `MYSQL_PWD=`, `curl -u bot:`)."""
+    before = text[:start]
+    if _INTO_CHPASSWD.match(text, end) or "chpasswd" in before and "<<<" in before:
+        return "user_password"
+    if "passwd" in before and re.search(r"\bopenssl\s+passwd\b[^;|&\n]*$", before):
+        return "user_password"  # `openssl passwd -6 PASS`: the login password it hashes
+    if len(flag) > 1 and before[-1:] not in ("%", ",") and "htpasswd" not in before:
+        return None
+    segment = re.split(r"[;|&\n]", before)[-1]
+    found = _CLIENT_WORD.findall(segment)
+    if not found:
+        return None
+    client = found[-1]
+    if client == "htpasswd" or before[-1:] in ("%", ",") or len(flag) == 1:
+        # the two of one command, each for what it is (ssh-keygen(1): "-N new_passphrase",
+        # "-P passphrase" the old one; ldappasswd(1): "-s newPasswd", "-a oldPasswd")
+        if client == "ssh-keygen" and flag == "N":
+            return "ssh_key_new_passphrase"
+        if client == "ldappasswd" and flag in ("a", "s"):
+            return "ldap_old_password" if flag == "a" else "ldap_new_password"
+        for prefix in (client, client[:5], client[:4], client[:3], client[:2]):
+            if prefix in _CLIENT_SECRET_NAMES:
+                return _CLIENT_SECRET_NAMES[prefix]
+    return None
+
 
 def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
     """Each secret in the command (a token, a password in a URL: spec_debug/redact.py) becomes
@@ -870,6 +916,8 @@ def _secrets_to_slots(text: str, names: _VarNames) -> _Secrets:
         # `\"password\": \"` (a JSON body in double quotes) puts six marks between name and value
         name = re.search(r"([A-Za-z][\w-]*)(?:\W{0,4}|\\\"\s*:\s*\\\")$", before)
         preferred = name.group(1) if name else "secret"
+        if "password" not in preferred:
+            preferred = _client_secret_name(text, start, end, preferred) or preferred
         if preferred == "b" and re.search(r"\s-b\s*['\"]?$", before):
             preferred = "cookie"  # curl -b NAME=VALUE (was --var b_secret=...)
         if _INTO_SUDO.match(text, end) or before.rstrip().endswith("<<<"):
