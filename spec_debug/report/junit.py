@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
-from spec_debug.record import Finding, RunRecord
+from spec_debug.record import Finding, RunRecord, shown_surrogate
 from spec_debug.report.terminal import FIX_LIMIT, clip_middle, screen_text
 from spec_debug.store import RecordWriteError, write_atomic
 
@@ -23,8 +23,14 @@ OUTPUT_TAIL = 10_000
 where the error is. A fleet's streams share views.OUTPUT_BUDGET below that (views.output_limit)."""
 
 
+def _shown(char: str) -> str:
+    # A byte of command output that is no UTF-8 is held as a surrogate (PEP 383): shown as the
+    # byte, `\xe9`, as run.json and the reports show it (record.shown_surrogate).
+    return shown_surrogate(char) if "\udc80" <= char <= "\udcff" else f"\\u{ord(char):04x}"
+
+
 def xml_text(value: object) -> str:
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", str(value))
+    return _NOT_XML.sub(lambda m: _shown(m.group(0)), str(value))
 
 
 def failure_text(finding: Finding, limit: int = 20000) -> str:
