@@ -291,7 +291,8 @@ def execute_run(
         # execute() answers a Ctrl-C during the steps itself (an aborted record); it raises one
         # only after the last record is written, when the reports are what it stops.
         record = run.execute()
-        finish_outputs(record, store.run_dir, junit=junit, console=console)
+        finish_outputs(record, store.run_dir, junit=junit, console=console,
+                       planned=[s.id for s in run.playbook.steps])
     except RecordWriteError:
         if as_json:
             # A full or read-only runs folder: `run --json > run.json` got nothing, and the
@@ -640,13 +641,14 @@ def exit_code_for(record: RunRecord) -> int:
     return 1 if any(f.severity == "error" for f in record.findings) else 0
 
 
-def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, console: Console) -> None:
+def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, console: Console,
+                   planned: list[str] | None = None) -> None:
     try:
         written = write_reports(record, run_dir)
     except RecordWriteError as exc:
         raise _reports_not_written(record, run_dir, exc, console) from None
     if junit is not None:
-        write_junit(record, junit)
+        write_junit(record, junit, planned)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         try:

@@ -226,6 +226,12 @@ class TerminalGate(StepGate):
             self._say(f"please answer r, s or q (got {escape(repr(line.strip()))}); ? says what each does", highlight=False)
 
     def after_step(self, host: str, step: Step, result: StepRecord, findings: list[Finding]) -> None:
+        # The message as the run's progress line shows it (cli_progress._step_note): one line of at
+        # most NOTE_LIMIT characters, its hint on the line under it. The whole message printed here
+        # (a failed `contains:` quoting a 3,000-character log line) while the progress line said
+        # "… (N characters more in run.json and the report)"; run.json keeps it whole.
+        from spec_debug.cli_progress import _step_note
+
         words = {
             "passed": "[green]passed[/]: everything this step checks looks healthy.",
             "failed": "[red]failed[/]: an expectation did not hold.",
@@ -239,16 +245,17 @@ class TerminalGate(StepGate):
         if result.status == "failed" and result.message:
             # The message says what failed; "an expectation did not hold" was wrong for a step
             # with no expect: at all, which fails on its exit code alone.
-            words = f"[red]failed[/]: {escape(visible_controls(result.message))}"
+            words = f"[red]failed[/]: {_step_note(result.message)}"
             if not step.expect and step.run is not None:
-                words += " (a step with no expect: passes when its command exits 0)"
+                said, hint_line, hint = words.partition("\n")  # the hint stays the line under it
+                words = f"{said} (a step with no expect: passes when its command exits 0){hint_line}{hint}"
         elif result.status == "error" and result.message and result.message.startswith("interrupted"):
             # Ctrl-C or SIGTERM stopped the command it had started: "could not run interrupted:
             # interrupted (Ctrl-C)" read as if the command had failed to start.
             reason = result.message.removeprefix("interrupted: ")
             words = f"[yellow]was stopped[/] while it ran: {escape(reason)}; the run stops here."
         elif result.message and result.status != "passed":
-            words += f" {escape(visible_controls(result.message))}"
+            words += f" {_step_note(result.message)}"
         problems = [f for f in findings if f.severity in ("error", "warning")]
         if result.status == "passed" and problems:
             # A probe step "passes" when it ran; its checks report what they found as findings.

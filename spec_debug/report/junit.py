@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from pathlib import Path
 
-from spec_debug.record import Finding, RunRecord
+from spec_debug.record import Finding, RunRecord, shown_surrogate
 from spec_debug.report.terminal import FIX_LIMIT, clip_middle, screen_text
 from spec_debug.store import RecordWriteError, write_atomic
 
@@ -22,8 +23,14 @@ OUTPUT_TAIL = 10_000
 where the error is. A fleet's streams share views.OUTPUT_BUDGET below that (views.output_limit)."""
 
 
+def _shown(char: str) -> str:
+    # A byte of command output that is no UTF-8 is held as a surrogate (PEP 383): shown as the
+    # byte, `\xe9`, as run.json and the reports show it (record.shown_surrogate).
+    return shown_surrogate(char) if "\udc80" <= char <= "\udcff" else f"\\u{ord(char):04x}"
+
+
 def xml_text(value: object) -> str:
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group(0)):04x}", str(value))
+    return _NOT_XML.sub(lambda m: _shown(m.group(0)), str(value))
 
 
 def failure_text(finding: Finding, limit: int = 20000) -> str:
@@ -42,8 +49,34 @@ def _tail(text: str, keep: int) -> str:
     return text[len(text) - keep:] if keep < len(text) else text
 
 
-def junit_xml(record: RunRecord) -> str:
+NOT_RUN_LIMIT = 300
+"""The most characters of a host's error a never-reached step's <skipped message> quotes."""
+
+
+def _planned_steps(record: RunRecord, planned: Sequence[str] | None) -> list[str]:
+    """The playbook's step ids, in order; without them (a record read back alone) the ids any
+    host recorded, in the order they first appear."""
+    if planned is not None:
+        return list(planned)
+    return list(dict.fromkeys(step.id for step in record.steps))
+
+
+def _not_run_message(record: RunRecord, host_error: str | None, status: str) -> str:
+    if status in ("aborted", "pending", "running"):
+        reason = host_error or record.abort_reason or "the run did not finish"
+    else:
+        reason = host_error or "host error"
+    return clip_middle(screen_text(f"not run: {reason}"), NOT_RUN_LIMIT)
+
+
+def junit_xml(record: RunRecord, planned: Sequence[str] | None = None) -> str:
+    """``planned``: the ids of the playbook's steps. A step a host never reached (it could not be
+    connected to, its connection dropped, the run was stopped) is a <skipped> case: CI (Jenkins,
+    GitLab) counts a suite's tests from its cases, and these hosts showed fewer tests than the
+    playbook has, an unreachable host one test (its "connect" error) for a playbook of ten."""
     from spec_debug.report.views import evidence_limit, output_limit
+
+    planned_ids = _planned_steps(record, planned)
 
     # the failures share a budget, as the reports' evidence does (views.EVIDENCE_BUDGET)
     limit = evidence_limit([f for f in record.findings if f.severity != "info"])
@@ -94,6 +127,14 @@ def junit_xml(record: RunRecord) -> str:
             errors += 1
             case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name="run", time="0")
             ET.SubElement(case, "error", message=host.error or record.abort_reason or "the run did not finish", type="aborted")
+        recorded = {s.id for s in steps}
+        never_reached = [step_id for step_id in planned_ids if step_id not in recorded]
+        if never_reached:
+            message = _not_run_message(record, host.error, str(host.status))
+            for step_id in never_reached:
+                skipped += 1
+                case = ET.SubElement(suite, "testcase", classname=f"{record.playbook.name}.{host.name}", name=step_id, time="0")
+                ET.SubElement(case, "skipped", message=message)
         suite.set("tests", str(len(suite.findall("testcase"))))
         suite.set("failures", str(failures))
         suite.set("errors", str(errors))
@@ -108,9 +149,9 @@ def junit_xml(record: RunRecord) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(suites, encoding="unicode") + "\n"
 
 
-def write_junit(record: RunRecord, path: Path) -> None:
+def write_junit(record: RunRecord, path: Path, planned: Sequence[str] | None = None) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RecordWriteError(f"cannot create {path.parent} for --junit: {exc.strerror or exc}") from None
-    write_atomic(path, junit_xml(record))
+    write_atomic(path, junit_xml(record, planned))

@@ -718,8 +718,8 @@ class Run:
         """The fields of an errored step's record that say how far it got: its output, artifacts
         and time until the connection broke."""
         return {
-            "stdout": self._clean(stdout.text()),
-            "stderr": self._clean(stderr.text()),
+            "stdout": self._clean(stdout.text("surrogateescape")),
+            "stderr": self._clean(stderr.text("surrogateescape")),
             "truncated": stdout.truncated or stderr.truncated,
             "duration_s": round(duration_s, 6),
             "started_at": started_at,
@@ -894,8 +894,8 @@ class Run:
             status=status,
             exit_code=outcome.exit_code,
             duration_s=round(total_duration, 6),
-            stdout=self._clean(stdout.text()),
-            stderr=self._clean(stderr.text()),
+            stdout=self._clean(stdout.text("surrogateescape")),
+            stderr=self._clean(stderr.text("surrogateescape")),
             truncated=stdout.truncated or stderr.truncated,
             facts=recorded_facts,
             command=self._clean(command),
