@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -288,8 +289,13 @@ def _load_or_near_concept(argument: str):
     except PlaybookError as exc:
         # a step or a code the loader found near the word is meant more surely than a concept
         meant = (exc.hint or "").startswith("did you mean")
-        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message and not meant else []
-        if near:
+        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message else []
+        playbook = re.fullmatch(r"did you mean '([^']+)'\?", exc.hint or "")
+        if meant and near and playbook is not None and _nearer_a_concept(argument, playbook.group(1)):
+            # `explain 'hot tokens'` (SGLang's hot_token_id, a vocab map word) got "did you mean
+            # 'host_smoke'?" alone: a playbook name is no surer than a concept spelled closer
+            exc.hint = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`; or the playbook {playbook.group(1)!r}?"
+        elif near and not meant:
             said = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`"
             exc.hint = f"{said}; {exc.hint}" if exc.hint else said
         elif ": no playbook file " in exc.message and (exc.hint or "").startswith(_PLAYBOOK_LIST) and _a_word(argument):
@@ -301,6 +307,16 @@ def _load_or_near_concept(argument: str):
                         f"perf_regression` names them), a finding code (`spec-debug findings` lists them) or a concept "
                         f"(`spec-debug explain concepts` lists them)")
         raise
+
+
+def _nearer_a_concept(typed: str, playbook: str) -> bool:
+    """Whether a concept's name or alias is spelled closer to TYPED than the playbook PLAYBOOK."""
+    import difflib
+
+    from spec_debug import glossary
+
+    key = glossary.normalise(typed)
+    return glossary.closest_spelling(key) > difflib.SequenceMatcher(None, key, glossary.normalise(playbook)).ratio()
 
 
 _PLAYBOOK_LIST = "shipped playbooks: "

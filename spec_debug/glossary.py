@@ -368,6 +368,11 @@ def close_concepts(text: str, n: int = 3) -> list[str]:
     return names[:n]
 
 
+def closest_spelling(key: str) -> float:
+    """How close (difflib's ratio, 0..1) the nearest concept name or alias is to the normalised KEY."""
+    return max((difflib.SequenceMatcher(None, key, word).ratio() for word in _INDEX), default=0.0)
+
+
 def concept_as_dict(concept: Concept) -> dict:
     return asdict(concept)
 
