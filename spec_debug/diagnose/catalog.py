@@ -44,10 +44,12 @@ def _unknown_code_hint(typed: str, key: str) -> str:
     near = near_codes(key) or [c for c in close if c[:3] == key[:3]] or close  # SD611: SD601, not SD101
     if near:
         return f"known codes include {', '.join(near)}; `spec-debug findings` lists them all"
-    owned = _partial_code_hint(typed) if partial_code(key) is not None else None  # SD9: host_smoke's SD901
+    prefix = partial_code(key)
+    owned = _partial_code_hint(typed) if prefix is not None else None  # SD9: host_smoke's SD901
     if owned is not None:
         return owned
-    return f"finding codes are SD and three digits: {code_families()}; `spec-debug findings` lists them all"
+    starts = f"no finding code starts with {prefix}: codes" if prefix is not None else "finding codes"
+    return f"{starts} are SD and three digits: {code_families()}; `spec-debug findings` lists them all"
 
 
 def code_families() -> str:

@@ -19,13 +19,23 @@ def test_the_families_come_from_the_catalog_areas() -> None:
     assert [f[:3] for f in families] == sorted({code[:3] for code in CATALOG})
 
 
-@pytest.mark.parametrize("typed", ["SD99", "SD8", "SD80", "SD999", "SD1234", "hello"])
+@pytest.mark.parametrize("typed", ["SD999", "SD1234", "hello"])
 def test_a_code_no_family_starts_says_what_codes_look_like(typed: str) -> None:
     result = run_cli("findings", typed)
     assert result.code == 2
     hint = result.stderr.splitlines()[-1]
     assert hint == f"  hint: {HOW_CODES_LOOK}{code_families()}; `spec-debug findings` lists them all"
     assert "SD70" not in hint  # no SD709 / SD708 suggested
+
+
+@pytest.mark.parametrize(("typed", "prefix"), [("SD99", "SD99"), ("SD8", "SD8"), ("sd 80", "SD80")])
+def test_the_start_of_no_code_says_so_and_what_codes_look_like(typed: str, prefix: str) -> None:
+    result = run_cli("findings", typed)
+    assert result.code == 2
+    hint = result.stderr.splitlines()[-1]
+    assert hint == (f"  hint: no finding code starts with {prefix}: {HOW_CODES_LOOK.replace('finding codes', 'codes')}"
+                    f"{code_families()}; `spec-debug findings` lists them all")
+    assert "SD70" not in hint
 
 
 @pytest.mark.parametrize(("typed", "near"), [("SD611", "SD601"), ("SD2O1", "SD201"), ("S201", "SD201")])
