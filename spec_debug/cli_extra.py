@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -68,7 +69,8 @@ def register(app: typer.Typer) -> None:
 
         output = dash_is_stdout(output_to)
         try:
-            playbook = _one_topic(playbook, more_words or [])
+            playbook_step = _playbook_step(playbook, more_words or [])
+            playbook = _one_topic(playbook, [] if playbook_step else more_words or [])
             fmt = output_format(fmt, as_json, output)
             code = _finding_code(playbook)
             if code is not None and output is None and fmt != "html":
@@ -93,7 +95,14 @@ def register(app: typer.Typer) -> None:
             # A file or a shipped playbook of that name is the playbook, whatever else it could name.
             other = code is None and not _names_a_playbook(playbook)
             concept = _topic_or_option(playbook) if other else None
-            if code is not None:
+            if playbook_step is not None:
+                if output:
+                    from spec_debug.store import refuse_overwriting
+
+                    refuse_overwriting((Path(playbook_step[0].path),), Path(output), "the playbook",
+                                       Path(output).with_suffix(".md").name, doing="explained")
+                text = _walkthrough_text(playbook_step[0], fmt, only_step=playbook_step[1])
+            elif code is not None:
                 text = _finding_text(code, fmt)
             elif family_text is not None:
                 text = family_text
@@ -155,6 +164,24 @@ def _names_a_playbook(argument: str) -> bool:
     from spec_debug.playbook.loader import shipped_playbook_names
 
     return Path(argument).expanduser().exists() or argument in shipped_playbook_names()
+
+
+def _playbook_step(first: str, more: list[str]):
+    """(the loaded playbook, step id) for `explain hidden_state_format hidden_layout`, a step of
+    the playbook named first. It was "explain takes one playbook, code or concept; got also:
+    hidden_layout", and `explain hidden_layout` alone gives perf_regression's step of that id, so
+    hidden_state_format's own was not to be had. None for anything else."""
+    if len(more) != 1 or _is_option(more[0]) or not _names_a_playbook(first):
+        return None
+    from spec_debug.playbook.loader import load_playbook
+
+    try:
+        loaded = load_playbook(first)
+    except PlaybookError:
+        return None  # said as the playbook's own error by the usual path
+    wanted = more[0].strip().lower()
+    # a word that is no step of it is refused as a stray word (_one_topic)
+    return next(((loaded, step.id) for step in loaded.playbook.steps if step.id.lower() == wanted), None)
 
 
 def _shipped_step_owner(argument: str) -> tuple[str, str] | None:
@@ -288,8 +315,13 @@ def _load_or_near_concept(argument: str):
     except PlaybookError as exc:
         # a step or a code the loader found near the word is meant more surely than a concept
         meant = (exc.hint or "").startswith("did you mean")
-        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message and not meant else []
-        if near:
+        near = glossary.close_concepts(argument) if ": no playbook file " in exc.message else []
+        playbook = re.fullmatch(r"did you mean '([^']+)'\?", exc.hint or "")
+        if meant and near and playbook is not None and _nearer_a_concept(argument, playbook.group(1)):
+            # `explain 'hot tokens'` (SGLang's hot_token_id, a vocab map word) got "did you mean
+            # 'host_smoke'?" alone: a playbook name is no surer than a concept spelled closer
+            exc.hint = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`; or the playbook {playbook.group(1)!r}?"
+        elif near and not meant:
             said = f"the concept {near[0]!r}? `spec-debug explain {near[0]!r}`"
             exc.hint = f"{said}; {exc.hint}" if exc.hint else said
         elif ": no playbook file " in exc.message and (exc.hint or "").startswith(_PLAYBOOK_LIST) and _a_word(argument):
@@ -301,6 +333,16 @@ def _load_or_near_concept(argument: str):
                         f"perf_regression` names them), a finding code (`spec-debug findings` lists them) or a concept "
                         f"(`spec-debug explain concepts` lists them)")
         raise
+
+
+def _nearer_a_concept(typed: str, playbook: str) -> bool:
+    """Whether a concept's name or alias is spelled closer to TYPED than the playbook PLAYBOOK."""
+    import difflib
+
+    from spec_debug import glossary
+
+    key = glossary.normalise(typed)
+    return glossary.closest_spelling(key) > difflib.SequenceMatcher(None, key, glossary.normalise(playbook)).ratio()
 
 
 _PLAYBOOK_LIST = "shipped playbooks: "

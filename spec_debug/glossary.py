@@ -155,8 +155,13 @@ CONCEPTS: tuple[Concept, ...] = (
         name="aux hidden state layers",
         aliases=("aux layers", "aux hidden states", "eagle_aux_hidden_state_layer_ids", "aux layer ids",
                  "layer ids", "layers to capture", "layers_to_capture", "hidden state layers", "capture layers",
-                 "aux_hidden_state_layer_ids"),
-        summary=("EAGLE-3 drafts from the target's own hidden states at three layers (low, middle, high), "
+                 "aux_hidden_state_layer_ids",
+                 # the incident's own words (8 times in its write-up): they got "did you mean
+                 # 'hidden_state_format'?", a playbook, before the newcomer knew what one is
+                 "hidden states", "target hidden states", "aux hidden state"),
+        summary=("A hidden state is the vector a transformer layer outputs for each token, the target's "
+                 "hidden_size wide (7168 for the incident's Kimi-K2.5). "
+                 "EAGLE-3 drafts from the target's own hidden states at three layers (low, middle, high), "
                  "concatenated and projected by fc. Which layers is the draft config's "
                  "`eagle_aux_hidden_state_layer_ids`; without it every engine uses inputs to layers "
                  "[2, N//2, N−3] of an N-layer target (for 61 layers: 2, 30, 58). Ids are written in two "
@@ -179,6 +184,8 @@ CONCEPTS: tuple[Concept, ...] = (
         ),
         codes=("SD201", "SD202", "SD203", "SD204", "SD707"),
         check_with=("perf_regression's configs and hidden_layout steps",
+                    "the hidden_state_format playbook: which states the draft expects and which the server "
+                    "feeds it (`spec-debug explain hidden_state_format` walks through it)",
                     "spec-debug drafter layout --model DRAFT --data HIDDEN_STATES --target TARGET"),
         sources=("https://github.com/sgl-project/sglang/pull/25454", "https://github.com/vllm-project/vllm/pull/50170",
                  "https://github.com/vllm-project/vllm/pull/43671"),
@@ -359,6 +366,11 @@ def close_concepts(text: str, n: int = 3) -> list[str]:
         if name not in names:
             names.append(name)
     return names[:n]
+
+
+def closest_spelling(key: str) -> float:
+    """How close (difflib's ratio, 0..1) the nearest concept name or alias is to the normalised KEY."""
+    return max((difflib.SequenceMatcher(None, key, word).ratio() for word in _INDEX), default=0.0)
 
 
 def concept_as_dict(concept: Concept) -> dict:

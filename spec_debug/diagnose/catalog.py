@@ -35,8 +35,29 @@ def _unknown_code_hint(typed: str, key: str) -> str:
     owned = _shipped_part(typed)
     if owned is not None:
         return owned
-    near = near_codes(key) or difflib.get_close_matches(key, list(CATALOG), n=3) or sorted(CATALOG)[:3]
-    return f"known codes include {', '.join(near)}; `spec-debug findings` lists them all"
+    from spec_debug.playbook.loader import _partial_code_hint
+
+    # `findings SD99`, `SD8`, `hello` named SD709, SD708 and SD001-SD003, which had nothing to do
+    # with what was typed (difflib's best of a bad lot at its 0.6 cutoff): a code one slip away
+    # (SD1O1) is named, else what a code looks like and how the families divide.
+    close = difflib.get_close_matches(key, list(CATALOG), n=3, cutoff=0.8)
+    near = near_codes(key) or [c for c in close if c[:3] == key[:3]] or close  # SD611: SD601, not SD101
+    if near:
+        return f"known codes include {', '.join(near)}; `spec-debug findings` lists them all"
+    prefix = partial_code(key)
+    owned = _partial_code_hint(typed) if prefix is not None else None  # SD9: host_smoke's SD901
+    if owned is not None:
+        return owned
+    starts = f"no finding code starts with {prefix}: codes" if prefix is not None else "finding codes"
+    return f"{starts} are SD and three digits: {code_families()}; `spec-debug findings` lists them all"
+
+
+def code_families() -> str:
+    """"SD0xx runner, SD1xx launch flags, ..." from the catalog's areas."""
+    areas: dict[str, str] = {}
+    for code in sorted(CATALOG):
+        areas.setdefault(f"{code[:3]}xx", CATALOG[code].area)
+    return ", ".join(f"{family} {area}" for family, area in areas.items())
 
 
 # The start of a code, typed as it is remembered: "SD1" for the launch-flag codes, "sd 10".
