@@ -183,6 +183,30 @@ def _no_engine_weights(refused: Any, at: Any) -> list[Finding]:
                                     "again."))]
 
 
+def _unreadable_weight_files(files: Any, at: Any) -> list[Finding]:
+    """SD710 for weight files the engines load whose safetensors header cannot be read (a
+    git-lfs pointer, an empty file, a copy cut short): vLLM and SGLang open each with
+    safetensors' safe_open (vLLM model_loader/weight_utils.py safetensors_weights_iterator),
+    which raises "Error while deserializing header", and the server does not start. It was an
+    SD004 info line ("not checked"), and the run PASSED over a draft no engine loads."""
+    if not files:
+        return []
+    names = ", ".join(str(name) for name in files)
+    return [at.finding("SD710", [f"the header of {names} cannot be read (a copy or download cut "
+                                 "short, a git-lfs pointer, or not a safetensors file): vLLM and "
+                                 "SGLang open every weight file with safetensors' safe_open and do "
+                                 "not start (\"Error while deserializing header\"); the draft "
+                                 "config's shape keys and norm flags were not compared with its "
+                                 "weights"],
+                       {"unreadable_weight_files": [str(name) for name in files]},
+                       title="A draft weight file the engines load cannot be read",
+                       remediation=("Copy or download the draft's weight files again (a git-lfs "
+                                    "pointer: `git lfs pull` in the draft's repository), check "
+                                    "that each opens (`python -c \"import safetensors; "
+                                    "safetensors.safe_open('FILE', 'pt')\"`), then start the "
+                                    "server again."))]
+
+
 def _layer_count_disputed(weights: list[Finding]) -> bool:
     """An SD704 says the config's num_hidden_layers is not the layers its weights hold."""
     return any(str(item.get("key", "")).endswith("num_hidden_layers")
@@ -263,13 +287,7 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
-    if cfgs.get("draft_unreadable_weight_files"):
-        findings.append(not_checked(ctx, "the draft config's shape keys and norm flags not compared "
-                                         "with its weights: the header of "
-                                         f"{', '.join(cfgs['draft_unreadable_weight_files'])} cannot be "
-                                         "read (a copy or download cut short, or not a safetensors "
-                                         "file), and the engine fails to load it too",
-                                    "the draft's weight files copied or downloaded again"))
+    findings += _unreadable_weight_files(cfgs.get("draft_unreadable_weight_files"), at)
     findings += _no_engine_weights(cfgs.get("draft_no_engine_weights"), at)
     if cfgs.get("draft_index_error"):
         # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py
