@@ -51,7 +51,7 @@ def run(args: dict) -> dict:
     common = dict(device=args.get("device") or "cpu", max_samples=whole_number(args, "max_samples"),
                   vocab_mapping=args.get("vocab_mapping") or None)
     steps = whole_number(args, "steps")
-    from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
+    from spec_debug.eagle3.config import CheckpointError, ConfigMisfitError, TargetMisfitError
 
     out = {"args": args, "draft": str(draft), "target": str(target) if target else None}
     try:
@@ -64,6 +64,13 @@ def run(args: dict) -> dict:
     except TargetMisfitError as exc:
         # a draft made for another target (SD204, SD303 from the configs and vocab steps)
         return {**out, "target_misfit": str(exc)}
+    except CheckpointError:  # after the misfits, which are CheckpointErrors too
+        refused = _no_engine_weights(draft)
+        if refused is None:
+            raise
+        # a folder vLLM and SGLang load no weight file from: SD710, not a step that could not
+        # run (drafter_accuracy has no configs step to say it, and PASSED over it)
+        return {**out, "no_engine_weights": refused}
     engine = (args.get("engine") or "").lower()
     if engine in ("sglang", "vllm"):
         version, problem, note = _placed_version(engine, args.get("engine_version") or None)
@@ -74,6 +81,20 @@ def run(args: dict) -> dict:
             out["engine_version_problem"] = problem  # eval_step names what to provide from it
             out["engine"]["notes"] = [note, *(out["engine"].get("notes") or [])]
     return out
+
+
+def _no_engine_weights(draft) -> dict | None:
+    """{"message", "hint"} where the draft is a folder vLLM and SGLang find no weight file in
+    (eagle3.checkpoint.engines_find_no_weights: the configs step's SD710), else None."""
+    from pathlib import Path
+
+    from spec_debug.eagle3.checkpoint import engines_find_no_weights
+
+    folder = Path(draft)
+    if not (folder / "config.json").is_file():
+        return None  # no checkpoint folder (a run folder above it): the drafter's error says so
+    refused = engines_find_no_weights(folder)
+    return None if refused is None else {"message": refused.message, "hint": refused.hint}
 
 
 def _placed_version(engine: str, version: str | None) -> tuple[str | None, str | None, str | None]:

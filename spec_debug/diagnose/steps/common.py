@@ -74,6 +74,26 @@ def draft_misfit_line(ctx: Any, misfit: str, what: str) -> Finding:
                        f"the draft's config.json fixed as {causes[0]} says")
 
 
+def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
+    """SD710 for a draft folder holding no weight file vLLM and SGLang load (no *.safetensors,
+    and no *.bin or *.pt but the trainer files they skip: vLLM 0.34.0 model_loader/
+    default_loader.py _prepare_weights, SGLang 0.5.23 model_loader/loader.py, the same rule):
+    the server stops with "Cannot find any model weights with <draft dir>". The vocab and
+    eval steps could not run (SD003 warnings) and the run PASSED over a draft no engine loads.
+    The configs step gives it from the folder's listing, the eval step from its probe's refusal
+    where no configs step ran (drafter_accuracy)."""
+    if not isinstance(refused, dict) or not refused.get("message"):
+        return []
+    hint = refused.get("hint")
+    return [at.finding("SD710", [str(refused["message"])], {"no_engine_weights": True},
+                       title="The draft folder holds no weight file the engines load",
+                       remediation=(f"{hint}; then start the server again" if hint else
+                                    "Point the server (and --var draft_model) at the folder the "
+                                    "draft's weights were saved to (model.safetensors beside "
+                                    "config.json), or save them there, then start the server "
+                                    "again."))]
+
+
 # The codes for a draft made for another target: its fc width against the target's hidden size
 # (SD204, configs step), its vocabulary against the target's (SD303, vocab step).
 TARGET_MISFIT_CAUSES = ("SD204", "SD303")
