@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from spec_debug.probes.hostfiles import given_model
+from spec_debug.probes.hostfiles import engine_weights_refusal, given_model
 from spec_debug.probes.playbook_words import speaks_playbook
 
 _ALL = ("", "all", "none")  # playbook values meaning "no limit"
@@ -65,7 +65,7 @@ def run(args: dict) -> dict:
         # a draft made for another target (SD204, SD303 from the configs and vocab steps)
         return {**out, "target_misfit": str(exc)}
     except CheckpointError:  # after the misfits, which are CheckpointErrors too
-        refused = _no_engine_weights(draft)
+        refused = engine_weights_refusal(draft)
         if refused is None:
             raise
         # a folder vLLM and SGLang load no weight file from: SD710, not a step that could not
@@ -81,20 +81,6 @@ def run(args: dict) -> dict:
             out["engine_version_problem"] = problem  # eval_step names what to provide from it
             out["engine"]["notes"] = [note, *(out["engine"].get("notes") or [])]
     return out
-
-
-def _no_engine_weights(draft) -> dict | None:
-    """{"message", "hint"} where the draft is a folder vLLM and SGLang find no weight file in
-    (eagle3.checkpoint.engines_find_no_weights: the configs step's SD710), else None."""
-    from pathlib import Path
-
-    from spec_debug.eagle3.checkpoint import engines_find_no_weights
-
-    folder = Path(draft)
-    if not (folder / "config.json").is_file():
-        return None  # no checkpoint folder (a run folder above it): the drafter's error says so
-    refused = engines_find_no_weights(folder)
-    return None if refused is None else {"message": refused.message, "hint": refused.hint}
 
 
 def _placed_version(engine: str, version: str | None) -> tuple[str | None, str | None, str | None]:

@@ -94,6 +94,21 @@ def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
                                     "again."))]
 
 
+def no_engine_weights_line(ctx: Any, refused: dict[str, Any], what: str) -> Finding:
+    """For a step whose drafter probe refused a draft folder vLLM and SGLang load no weight
+    file from (probes.hostfiles.engine_weights_refusal): where the configs step gave SD710,
+    the info line saying it did not run (as draft_misfit_line); else SD710 here.
+    drafter_accuracy has no configs step, and its eval probe's failure, an SD003 warning, let
+    the run say PASSED with "nothing was checked"."""
+    message = str(refused.get("message") or "")
+    if raised(ctx.host_facts, ("SD710",)):
+        return not_checked(ctx, f"{what}: vLLM and SGLang cannot load the draft's weights "
+                                f"(SD710, reported above): {message}",
+                           "the draft's weights saved beside its config.json, as SD710 says")
+    [finding] = no_engine_weights_finding(refused, where(ctx))
+    return finding
+
+
 # The codes for a draft made for another target: its fc width against the target's hidden size
 # (SD204, configs step), its vocabulary against the target's (SD303, vocab step).
 TARGET_MISFIT_CAUSES = ("SD204", "SD303")

@@ -8,7 +8,7 @@ from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_norm_before_residual_fit, check_standalone_accuracy, normalise_accuracy,
 )
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
-from spec_debug.diagnose.steps.common import (draft_misfit_line, no_engine_weights_finding, not_checked, raised, record,
+from spec_debug.diagnose.steps.common import (draft_misfit_line, no_engine_weights_line, not_checked, raised, record,
                                               target_misfit_line, target_mtp_line, where)
 from spec_debug.eagle3.engines import VERSION_PROVIDE
 from spec_debug.record import Finding
@@ -63,7 +63,7 @@ def check(ctx: Any) -> list[Finding]:
     if ev.get("target_misfit"):
         return [target_misfit_line(ctx, ev["target_misfit"], "standalone accuracy not measured")]
     if ev.get("no_engine_weights"):
-        return [_no_engine_weights_line(ctx, ev["no_engine_weights"])]
+        return [no_engine_weights_line(ctx, ev["no_engine_weights"], "standalone accuracy not measured")]
     at = where(ctx)
     reference, engine = ev.get("reference") or {}, ev.get("engine")
     findings: list[Finding] = []
@@ -146,16 +146,3 @@ def _unservable(engine: dict[str, Any], at: Any) -> list[Finding]:
                         "weights' on the configured layout, not what it serves")
     return [at.finding("SD201", evidence, {k: plan.get(k) for k in ("requested", "layer_ids", "unreachable")})]
 
-
-def _no_engine_weights_line(ctx: Any, refused: dict[str, Any]) -> Finding:
-    """A draft folder vLLM and SGLang load no weight file from: the configs step's SD710 where
-    it ran (then this step only did not run), else SD710 here. drafter_accuracy has no configs
-    step, and its eval probe's failure, an SD003 warning, let the run say PASSED with "nothing
-    was checked"."""
-    message = str(refused.get("message") or "")
-    if raised(ctx.host_facts, ("SD710",)):
-        return not_checked(ctx, "standalone accuracy not measured: vLLM and SGLang cannot load the "
-                                f"draft's weights (SD710, reported above): {message}",
-                           "the draft's weights saved beside its config.json, as SD710 says")
-    [finding] = no_engine_weights_finding(refused, where(ctx))
-    return finding
