@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from spec_debug.probes.hostfiles import given_model
+from spec_debug.probes.hostfiles import engine_weights_refusal, given_model
 from spec_debug.probes.playbook_words import speaks_playbook
 
 _ALL = ("", "all", "none")  # playbook values meaning "no limit"
@@ -51,7 +51,7 @@ def run(args: dict) -> dict:
     common = dict(device=args.get("device") or "cpu", max_samples=whole_number(args, "max_samples"),
                   vocab_mapping=args.get("vocab_mapping") or None)
     steps = whole_number(args, "steps")
-    from spec_debug.eagle3.config import ConfigMisfitError, TargetMisfitError
+    from spec_debug.eagle3.config import CheckpointError, ConfigMisfitError, TargetMisfitError
 
     out = {"args": args, "draft": str(draft), "target": str(target) if target else None}
     try:
@@ -64,6 +64,13 @@ def run(args: dict) -> dict:
     except TargetMisfitError as exc:
         # a draft made for another target (SD204, SD303 from the configs and vocab steps)
         return {**out, "target_misfit": str(exc)}
+    except CheckpointError:  # after the misfits, which are CheckpointErrors too
+        refused = engine_weights_refusal(draft)
+        if refused is None:
+            raise
+        # a folder vLLM and SGLang load no weight file from: SD710, not a step that could not
+        # run (drafter_accuracy has no configs step to say it, and PASSED over it)
+        return {**out, "no_engine_weights": refused}
     engine = (args.get("engine") or "").lower()
     if engine in ("sglang", "vllm"):
         version, problem, note = _placed_version(engine, args.get("engine_version") or None)

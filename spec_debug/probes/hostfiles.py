@@ -258,6 +258,23 @@ def given_model(name: str | None) -> Path | str | None:
     return name
 
 
+def engine_weights_refusal(draft: Path | str | None) -> dict[str, Any] | None:
+    """{"message", "hint"} where the drafter refused a checkpoint folder (config.json there)
+    that vLLM and SGLang find no weight file in (eagle3.checkpoint.engines_find_no_weights,
+    the configs step's SD710), for the drafter probes to hand to their steps as SD710 rather
+    than fail as a step that could not run (SD003); None otherwise (a run folder above the
+    draft keeps the drafter's own error)."""
+    if draft is None:
+        return None
+    folder = Path(draft)
+    if not _is_file(folder / "config.json"):
+        return None
+    from spec_debug.eagle3.checkpoint import engines_find_no_weights
+
+    refused = engines_find_no_weights(folder)
+    return None if refused is None else {"message": refused.message, "hint": refused.hint}
+
+
 def folder_with_damaged_config(name: str | None) -> Path | None:
     """A local model folder whose config.json is there but is no readable file (a link to a
     missing blob, a directory), which resolve_model_dir passes by as no model: named so its

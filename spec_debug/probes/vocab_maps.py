@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from spec_debug.probes.hostfiles import given_model, hf_cache_dirs, resolve_model_dir
+from spec_debug.probes.hostfiles import engine_weights_refusal, given_model, hf_cache_dirs, resolve_model_dir
 from spec_debug.probes.playbook_words import speaks_playbook
 
 
@@ -29,7 +29,16 @@ def run(args: dict) -> dict:
     from spec_debug.eagle3.api import check_drafter_vocab
 
     # vocab_mapping: the training's map file, which the checkpoint's d2t must equal (SD302)
-    report = check_drafter_vocab(draft, target, vocab_mapping=args.get("vocab_mapping") or None)
+    from spec_debug.eagle3.config import CheckpointError
+
+    try:
+        report = check_drafter_vocab(draft, target, vocab_mapping=args.get("vocab_mapping") or None)
+    except CheckpointError:
+        refused = engine_weights_refusal(draft)
+        if refused is None:
+            raise
+        # a folder vLLM and SGLang load no weight file from: the configs step's SD710
+        return {"args": args, "draft": str(draft), "no_engine_weights": refused}
     return {"args": args, "draft": str(draft), "target": str(target) if target else None,
             "report": report}
 

@@ -1938,7 +1938,9 @@ class _SessionState:
         """A finding of ``obs``; the engines' "Cannot find any model weights" for the draft is SD710
         only once the session has shown the stale index too (spec_facts.STALE_INDEX_LISTING),
         before or after it: the same error comes of a folder with only model.pth, only a trainer's
-        state, or nothing, which no code of the catalog names."""
+        state, or nothing, which SD710 names only where `diagnose` lists the folder (configs step,
+        "The draft folder holds no weight file the engines load"); the error alone does not tell
+        these apart, so it is no finding."""
         if obs.code == spec_facts.STALE_INDEX_LISTING:
             if self.index_listing is None:
                 self.index_listing = (ev.seq, obs.evidence)

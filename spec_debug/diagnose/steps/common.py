@@ -74,6 +74,41 @@ def draft_misfit_line(ctx: Any, misfit: str, what: str) -> Finding:
                        f"the draft's config.json fixed as {causes[0]} says")
 
 
+def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
+    """SD710 for a draft folder holding no weight file vLLM and SGLang load (no *.safetensors,
+    and no *.bin or *.pt but the trainer files they skip: vLLM 0.34.0 model_loader/
+    default_loader.py _prepare_weights, SGLang 0.5.23 model_loader/loader.py, the same rule):
+    the server stops with "Cannot find any model weights with <draft dir>". The vocab and
+    eval steps could not run (SD003 warnings) and the run PASSED over a draft no engine loads.
+    The configs step gives it from the folder's listing, the eval step from its probe's refusal
+    where no configs step ran (drafter_accuracy)."""
+    if not isinstance(refused, dict) or not refused.get("message"):
+        return []
+    hint = refused.get("hint")
+    return [at.finding("SD710", [str(refused["message"])], {"no_engine_weights": True},
+                       title="The draft folder holds no weight file the engines load",
+                       remediation=(f"{hint}; then start the server again" if hint else
+                                    "Point the server (and --var draft_model) at the folder the "
+                                    "draft's weights were saved to (model.safetensors beside "
+                                    "config.json), or save them there, then start the server "
+                                    "again."))]
+
+
+def no_engine_weights_line(ctx: Any, refused: dict[str, Any], what: str) -> Finding:
+    """For a step whose drafter probe refused a draft folder vLLM and SGLang load no weight
+    file from (probes.hostfiles.engine_weights_refusal): where the configs step gave SD710,
+    the info line saying it did not run (as draft_misfit_line); else SD710 here.
+    drafter_accuracy has no configs step, and its eval probe's failure, an SD003 warning, let
+    the run say PASSED with "nothing was checked"."""
+    message = str(refused.get("message") or "")
+    if raised(ctx.host_facts, ("SD710",)):
+        return not_checked(ctx, f"{what}: vLLM and SGLang cannot load the draft's weights "
+                                f"(SD710, reported above): {message}",
+                           "the draft's weights saved beside its config.json, as SD710 says")
+    [finding] = no_engine_weights_finding(refused, where(ctx))
+    return finding
+
+
 # The codes for a draft made for another target: its fc width against the target's hidden size
 # (SD204, configs step), its vocabulary against the target's (SD303, vocab step).
 TARGET_MISFIT_CAUSES = ("SD204", "SD303")

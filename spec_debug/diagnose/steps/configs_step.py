@@ -15,8 +15,8 @@ from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers,
                                                config_width_problem)
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import (launch_quantization, not_checked, record, served_target,
-                                              target_mtp_line, where)
+from spec_debug.diagnose.steps.common import (launch_quantization, no_engine_weights_finding, not_checked, record,
+                                              served_target, target_mtp_line, where)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config, use_aux_hidden_state
 from spec_debug.record import Finding
 
@@ -165,22 +165,28 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     return {NS: facts}
 
 
-def _no_engine_weights(refused: Any, at: Any) -> list[Finding]:
-    """SD710 for a draft folder holding no weight file vLLM and SGLang load (no *.safetensors,
-    and no *.bin or *.pt but the trainer files they skip: vLLM 0.34.0 model_loader/
-    default_loader.py _prepare_weights, SGLang 0.5.23 model_loader/loader.py, the same rule):
-    the server stops with "Cannot find any model weights with <draft dir>". The vocab and
-    eval steps could not run (SD003 warnings) and the run PASSED over a draft no engine loads."""
-    if not isinstance(refused, dict) or not refused.get("message"):
+def _unreadable_weight_files(files: Any, at: Any) -> list[Finding]:
+    """SD710 for weight files the engines load whose safetensors header cannot be read (a
+    git-lfs pointer, an empty file, a copy cut short): vLLM and SGLang open each with
+    safetensors' safe_open (vLLM model_loader/weight_utils.py safetensors_weights_iterator),
+    which raises "Error while deserializing header", and the server does not start. It was an
+    SD004 info line ("not checked"), and the run PASSED over a draft no engine loads."""
+    if not files:
         return []
-    hint = refused.get("hint")
-    return [at.finding("SD710", [str(refused["message"])], {"no_engine_weights": True},
-                       title="The draft folder holds no weight file the engines load",
-                       remediation=(f"{hint}; then start the server again" if hint else
-                                    "Point the server (and --var draft_model) at the folder the "
-                                    "draft's weights were saved to (model.safetensors beside "
-                                    "config.json), or save them there, then start the server "
-                                    "again."))]
+    names = ", ".join(str(name) for name in files)
+    return [at.finding("SD710", [f"the header of {names} cannot be read (a copy or download cut "
+                                 "short, a git-lfs pointer, or not a safetensors file): vLLM and "
+                                 "SGLang open every weight file with safetensors' safe_open and do "
+                                 "not start (\"Error while deserializing header\"); the draft "
+                                 "config's shape keys and norm flags were not compared with its "
+                                 "weights"],
+                       {"unreadable_weight_files": [str(name) for name in files]},
+                       title="A draft weight file the engines load cannot be read",
+                       remediation=("Copy or download the draft's weight files again (a git-lfs "
+                                    "pointer: `git lfs pull` in the draft's repository), check "
+                                    "that each opens (`python -c \"import safetensors; "
+                                    "safetensors.safe_open('FILE', 'pt')\"`), then start the "
+                                    "server again."))]
 
 
 def _layer_count_disputed(weights: list[Finding]) -> bool:
@@ -263,14 +269,8 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
-    if cfgs.get("draft_unreadable_weight_files"):
-        findings.append(not_checked(ctx, "the draft config's shape keys and norm flags not compared "
-                                         "with its weights: the header of "
-                                         f"{', '.join(cfgs['draft_unreadable_weight_files'])} cannot be "
-                                         "read (a copy or download cut short, or not a safetensors "
-                                         "file), and the engine fails to load it too",
-                                    "the draft's weight files copied or downloaded again"))
-    findings += _no_engine_weights(cfgs.get("draft_no_engine_weights"), at)
+    findings += _unreadable_weight_files(cfgs.get("draft_unreadable_weight_files"), at)
+    findings += no_engine_weights_finding(cfgs.get("draft_no_engine_weights"), at)
     if cfgs.get("draft_index_error"):
         # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py
         # filter_duplicate_safetensors_files: json.load(f)["weight_map"]); the listing above

@@ -8,8 +8,8 @@ from spec_debug.diagnose.checks.drafter import (
     check_engine_semantics, check_norm_before_residual_fit, check_standalone_accuracy, normalise_accuracy,
 )
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
-from spec_debug.diagnose.steps.common import (draft_misfit_line, not_checked, raised, record, target_misfit_line,
-                                              target_mtp_line, where)
+from spec_debug.diagnose.steps.common import (draft_misfit_line, no_engine_weights_line, not_checked, raised, record,
+                                              target_misfit_line, target_mtp_line, where)
 from spec_debug.eagle3.engines import VERSION_PROVIDE
 from spec_debug.record import Finding
 
@@ -34,6 +34,8 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
         return {NS: {"draft_misfit": host["draft_misfit"]}}
     if host.get("target_misfit"):
         return {NS: {"target_misfit": host["target_misfit"]}}
+    if host.get("no_engine_weights"):
+        return {NS: {"no_engine_weights": host["no_engine_weights"]}}
     args = host.get("args") or {}
     reference = _trim(host.get("reference"))
     facts = {NS: {"reference": reference, "engine": _trim(host.get("engine")),
@@ -60,6 +62,8 @@ def check(ctx: Any) -> list[Finding]:
         return [draft_misfit_line(ctx, ev["draft_misfit"], "standalone accuracy not measured")]
     if ev.get("target_misfit"):
         return [target_misfit_line(ctx, ev["target_misfit"], "standalone accuracy not measured")]
+    if ev.get("no_engine_weights"):
+        return [no_engine_weights_line(ctx, ev["no_engine_weights"], "standalone accuracy not measured")]
     at = where(ctx)
     reference, engine = ev.get("reference") or {}, ev.get("engine")
     findings: list[Finding] = []
@@ -141,3 +145,4 @@ def _unservable(engine: dict[str, Any], at: Any) -> list[Finding]:
                         f"{plan.get('engine')} fails to run this draft; the accuracies above are the "
                         "weights' on the configured layout, not what it serves")
     return [at.finding("SD201", evidence, {k: plan.get(k) for k in ("requested", "layer_ids", "unreachable")})]
+

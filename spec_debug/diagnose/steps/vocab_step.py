@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from spec_debug.diagnose.checks.vocab_maps import check_vocab_report
-from spec_debug.diagnose.steps.common import not_checked, record, target_mtp_line, where
+from spec_debug.diagnose.steps.common import no_engine_weights_line, not_checked, record, target_mtp_line, where
 from spec_debug.eagle3.vocab import (FULL_VOCAB_TARGET_HEAD, HEAD_NOT_COMPARED, T2D_MISSING,
                                      TARGET_HEAD, TIED_HEAD_DROPPED, TIED_HEAD_NOT_STORED)
 from spec_debug.record import Finding
@@ -31,6 +31,8 @@ _MISSERVED = {
 def parse(host: dict[str, Any]) -> dict[str, Any]:
     if host.get("skipped"):
         return {NS: {"skipped": host["skipped"]}}
+    if host.get("no_engine_weights"):
+        return {NS: {"no_engine_weights": host["no_engine_weights"]}}
     report = host.get("report") or {}
     return {NS: {"draft": host.get("draft"), "target": host.get("target"), "ok": report.get("ok"),
                  "target_vocab_size": report.get("target_vocab_size"),
@@ -43,6 +45,8 @@ def check(ctx: Any) -> list[Finding]:
         mtp = target_mtp_line(ctx)
         return [mtp if mtp is not None else
                 not_checked(ctx, vocab["skipped"], "--var draft_model=DIR --var target_model=DIR")]
+    if vocab.get("no_engine_weights"):
+        return [no_engine_weights_line(ctx, vocab["no_engine_weights"], "vocabulary maps not checked")]
     report = vocab.get("report") or {}
     findings = check_vocab_report(report, where(ctx))
     # `drafter vocab` and `drafter eval` say it in a note (the engines serve the draft; the t2d
