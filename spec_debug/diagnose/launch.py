@@ -3007,6 +3007,8 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused += _unknown_sglang_flag(cfg, engine_version) + _unknown_vllm_flag(cfg, engine_version)
     if cfg.python_call:
         refused = [_as_keyword_refusal(line, cfg.python_call) for line in refused]
+        refused += [line for line in _keyword_abbreviations(cfg, engine_version)
+                    if not any(said.startswith(line.partition(" ")[0]) for said in refused)]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3593,6 +3595,20 @@ _ARGPARSE_AMBIGUOUS = re.compile(r"^--(\S+?):? (?:is ambiguous|\S+ \S+ has no su
                                  r"'ambiguous option' and the server does not start")
 
 
+def _type_error(keyword: str, call: str) -> str:
+    return (f"{call}(...) raises TypeError ({_KEYWORDS_TAKEN_BY.get(call, call)}.__init__() got an unexpected "
+            f"keyword argument '{keyword}') and the engine does not start")
+
+
+def _no_such_field(name: str, call: str) -> str:
+    """A keyword argument that argparse would read as an abbreviation (`--{name}`): it names a
+    field whole, on every release."""
+    keyword = name.replace("-", "_")
+    return (f"{keyword}=: {_KEYWORDS_TAKEN_BY.get(call, call)} has no field by that name (a keyword argument is "
+            f"never read as an abbreviation, as argparse reads `--{name}`): {_type_error(keyword, call)}; write the "
+            "field's full name")
+
+
 def _as_keyword_refusal(line: str, call: str) -> str:
     """A refusal of a launch word, said of the same name given to a Python engine call as a
     keyword argument (`sgl.Engine(speculative_num_stepz=3)`, `LLM(..., max_model_lenn=4096)`):
@@ -3606,12 +3622,9 @@ def _as_keyword_refusal(line: str, call: str) -> str:
     name = m.group(1)
     keyword = name.replace("-", "_")
     takes = _KEYWORDS_TAKEN_BY.get(call, call)
-    type_error = (f"{call}(...) raises TypeError ({takes}.__init__() got an unexpected keyword argument "
-                  f"'{keyword}') and the engine does not start")
     if _ARGPARSE_AMBIGUOUS.match(line):
-        # a keyword argument names a field whole: no release reads it as an abbreviation
-        return (f"{keyword}=: {takes} has no field by that name (a keyword argument is never read as an "
-                f"abbreviation, as argparse reads `--{name}`): {type_error}; write the field's full name")
+        return _no_such_field(name, call)
+    type_error = _type_error(keyword, call)
     if _ARGPARSE_UNRECOGNIZED not in line:
         return line
     said = re.sub(r"(did you mean |vLLM's is |SGLang's is )--([\w-]+)",
@@ -3623,6 +3636,37 @@ def _as_keyword_refusal(line: str, call: str) -> str:
     return ((f"{keyword}=" if said.startswith(":") else keyword) + said.replace(" no such option (nor one it abbreviates, ", " no such setting (")
             .replace(" no such option (nor one it abbreviates)", " no such setting")
             .replace(" no such option", " no such setting").replace("unless the server runs", "unless it runs"))
+
+
+def _keyword_abbreviations(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """The keyword arguments of a Python engine call that are no option of any release read but
+    start one (`sgl.Engine(..., speculative_eagle_top=4)`, `LLM(..., max_model=4096)`): argparse
+    would read `--speculative-eagle-top` as --speculative-eagle-topk, but a keyword argument names
+    a dataclass field whole, so Python raises TypeError and the engine does not start. Was: read as
+    the option it starts, and nothing said. Judged where the flag checks judge a release's words."""
+    if not cfg.python_call:
+        return []
+    if cfg.engine == "sglang":
+        if engine_version is not None and (not _sglang_surely_before(engine_version, _SGLANG_OPTIONS_READ_BEFORE)
+                                           or _sglang_surely_before(engine_version, "0.4.4")):
+            return []
+        options: frozenset[str] | tuple[str, ...] = SGLANG_OPTIONS
+        ordered = _SGLANG_OPTIONS_SORTED
+    else:
+        if _vllm_judged_options(engine_version) is None:
+            return []
+        options = VLLM_OPTIONS_READ
+        ordered = _VLLM_OPTIONS_READ_SORTED
+    lines = []
+    # the names as the call wrote them (cfg.flags holds vLLM's abbreviations already expanded)
+    for name in dict.fromkeys(word[2:] for word in _program_and_args(cfg)[1] if word.startswith("--")):
+        if name in options or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not _starts_an_option(name, ordered):
+            continue
+        lines.append(_no_such_field(name, cfg.python_call))
+    return lines
+
+
+_VLLM_OPTIONS_READ_SORTED = tuple(sorted(VLLM_OPTIONS_READ))
 
 
 def _ambiguous_problem(name: str, since: str) -> str:
