@@ -907,7 +907,7 @@ def _ray_llm_config_argv(node: ast.Call, names: dict[str, Any]) -> tuple[bool, l
                 f"LLMConfig(...): {key} is the Python expression {ast.unparse(kwargs[key])!r}, whose value is "
                 "not in this text", hint="paste the LLMConfig(...) call with its values written out as dict(...)")
         config[key] = value
-    return "speculative_config" in config["engine_kwargs"], llm_config_argv(config)
+    return "speculative_config" in config["engine_kwargs"], _EngineCallArgv(llm_config_argv(config), _RAY_LLM_CONFIG)
 
 
 def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError]:
@@ -3588,7 +3588,11 @@ RELEASE_UNKNOWN = "; the SGLang release is unknown here (`pip show sglang` where
 # builds EngineArgs(model=model, ..., **kwargs) (vllm/entrypoints/llm.py), SGLang's
 # Engine(**kwargs) builds ServerArgs(**kwargs) (python/sglang/srt/entrypoints/engine.py
 # `Engine.__init__`: `self.server_args_class(**kwargs)`).
-_KEYWORDS_TAKEN_BY = {"LLM": "EngineArgs", "Engine": "ServerArgs"}
+# Ray Serve LLM's LLMConfig(engine_kwargs=...) is handed to vLLM when a replica starts:
+# `AsyncEngineArgs(**engine_config.get_initialization_kwargs())` (ray python/ray/llm/_internal/
+# serve/deployments/llm/vllm/vllm_engine.py `_get_vllm_engine_config`).
+_KEYWORDS_TAKEN_BY = {"LLM": "EngineArgs", "Engine": "ServerArgs", _RAY_LLM_CONFIG: "AsyncEngineArgs"}
+_KEYWORDS_GIVEN_BY = {_RAY_LLM_CONFIG: "the Ray Serve replica's AsyncEngineArgs(**engine_kwargs)"}
 # How the flag checks word argparse's refusal of a word: an unknown one, an abbreviation of several
 _ARGPARSE_UNRECOGNIZED = "argparse exits with 'unrecognized arguments' and the server does not start"
 _ARGPARSE_AMBIGUOUS = re.compile(r"^--(\S+?):? (?:is ambiguous|\S+ \S+ has no such option).*?exits with "
@@ -3596,7 +3600,8 @@ _ARGPARSE_AMBIGUOUS = re.compile(r"^--(\S+?):? (?:is ambiguous|\S+ \S+ has no su
 
 
 def _type_error(keyword: str, call: str) -> str:
-    return (f"{call}(...) raises TypeError ({_KEYWORDS_TAKEN_BY.get(call, call)}.__init__() got an unexpected "
+    given_by = _KEYWORDS_GIVEN_BY.get(call, f"{call}(...)")
+    return (f"{given_by} raises TypeError ({_KEYWORDS_TAKEN_BY.get(call, call)}.__init__() got an unexpected "
             f"keyword argument '{keyword}') and the engine does not start")
 
 
