@@ -140,6 +140,10 @@ class LaunchConfig:
     replaced_json: tuple[str, ...] = ()
     """vLLM: --speculative-config given as a whole JSON value more than once, as written, in order;
     argparse keeps the last one whole (no merge), so the earlier ones are gone."""
+    python_call: str | None = None
+    """The Python engine call the settings were read from as keyword arguments (`LLM`, `Engine`,
+    `EngineArgs`, ...; None: a command line), whose refusal of a name is Python's TypeError, not
+    argparse's exit."""
 
     @property
     def speculative(self) -> bool:
@@ -903,7 +907,7 @@ def _ray_llm_config_argv(node: ast.Call, names: dict[str, Any]) -> tuple[bool, l
                 f"LLMConfig(...): {key} is the Python expression {ast.unparse(kwargs[key])!r}, whose value is "
                 "not in this text", hint="paste the LLMConfig(...) call with its values written out as dict(...)")
         config[key] = value
-    return "speculative_config" in config["engine_kwargs"], llm_config_argv(config)
+    return "speculative_config" in config["engine_kwargs"], _EngineCallArgv(llm_config_argv(config), _RAY_LLM_CONFIG)
 
 
 def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple[bool, list[str] | LaunchParseError]:
@@ -945,7 +949,16 @@ def _engine_call_argv(node: ast.Call, name: str, names: dict[str, Any]) -> tuple
         # (kept as a word where flags go: the settings it holds are not in this text, so no
         # check reads "no draft path" from their absence; see names_no_draft_path)
         argv += unread
-    return speculative, argv
+    return speculative, _EngineCallArgv(argv, name)
+
+
+class _EngineCallArgv(list):
+    """The server argv an engine call's keyword arguments amount to, naming the call (`LLM`,
+    `Engine`): parse_launch_command records it as the LaunchConfig's python_call."""
+
+    def __init__(self, argv: list[str], call: str | None) -> None:
+        super().__init__(argv)
+        self.call = call
 
 
 @dataclass(frozen=True)
@@ -1404,7 +1417,8 @@ def _unwrap_shell(argv: list[str]) -> list[str]:
             engine_call = _python_engine_call(argv[i + 2])
             if engine_call is not None:
                 outer = _given_env(argv[:i])
-                return ["env", *outer, *engine_call] if outer else engine_call
+                return _EngineCallArgv(["env", *outer, *engine_call], getattr(engine_call, "call", None)) if outer \
+                    else engine_call
         if tok.rsplit("/", 1)[-1] in _SHELLS and re.fullmatch(r"-[a-z]*c", argv[i + 1]):
             return _shell_string_server(argv[:i], _with_shell_arguments(argv[i + 2], argv[i + 3:]))
     at = _entrypoint_shell_string(argv)
@@ -1980,7 +1994,10 @@ def _str_flag(flags: dict[str, Any], aliases: tuple[str, ...], engine: str | Non
 def parse_launch_command(command: str | list[str] | tuple[str, ...]) -> LaunchConfig:
     """Parse an SGLang or vLLM server launch command (shell line, argv or /proc cmdline)."""
     try:
-        return _parse_argv(split_command(command))
+        argv = split_command(command)
+        cfg = _parse_argv(argv)
+        call = getattr(argv, "call", None)
+        return replace(cfg, python_call=call) if call else cfg
     except LaunchParseError as shell_error:
         if isinstance(shell_error, _UnexpandedValue) and isinstance(command, str) and COMPOSE_SERVICES.search(command):
             raise _compose_unexpanded(shell_error) from None
@@ -2988,6 +3005,10 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
                for name, since in cfg.ambiguous_from.items() if _release_at_least(engine_version, since)]
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg) + _unknown_sglang_option(cfg, engine_version)
     refused += _unknown_sglang_flag(cfg, engine_version) + _unknown_vllm_flag(cfg, engine_version)
+    if cfg.python_call:
+        refused = [_as_keyword_refusal(line, cfg.python_call) for line in refused]
+        refused += [line for line in _keyword_abbreviations(cfg, engine_version)
+                    if not any(said.startswith(line.partition(" ")[0]) for said in refused)]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3561,6 +3582,96 @@ _SGLANG_EAGLE3_SINCE = SGLANG_EAGLE3
 # Said of a refusal that depends on the release when the release is not known: an abbreviation
 # older releases read (`--speculative-draft`) starts a server older than the release that refuses it.
 RELEASE_UNKNOWN = "; the SGLang release is unknown here (`pip show sglang` where the server runs, or its image tag, says it)"
+
+
+# The dataclass an engine call hands its keyword arguments to: vLLM's LLM(model, ..., **kwargs)
+# builds EngineArgs(model=model, ..., **kwargs) (vllm/entrypoints/llm.py), SGLang's
+# Engine(**kwargs) builds ServerArgs(**kwargs) (python/sglang/srt/entrypoints/engine.py
+# `Engine.__init__`: `self.server_args_class(**kwargs)`).
+# Ray Serve LLM's LLMConfig(engine_kwargs=...) is handed to vLLM when a replica starts:
+# `AsyncEngineArgs(**engine_config.get_initialization_kwargs())` (ray python/ray/llm/_internal/
+# serve/deployments/llm/vllm/vllm_engine.py `_get_vllm_engine_config`).
+_KEYWORDS_TAKEN_BY = {"LLM": "EngineArgs", "Engine": "ServerArgs", _RAY_LLM_CONFIG: "AsyncEngineArgs"}
+_KEYWORDS_GIVEN_BY = {_RAY_LLM_CONFIG: "the Ray Serve replica's AsyncEngineArgs(**engine_kwargs)"}
+# How the flag checks word argparse's refusal of a word: an unknown one, an abbreviation of several
+_ARGPARSE_UNRECOGNIZED = "argparse exits with 'unrecognized arguments' and the server does not start"
+_ARGPARSE_AMBIGUOUS = re.compile(r"^--(\S+?):? (?:is ambiguous|\S+ \S+ has no such option).*?exits with "
+                                 r"'ambiguous option' and the server does not start")
+
+
+def _type_error(keyword: str, call: str) -> str:
+    given_by = _KEYWORDS_GIVEN_BY.get(call, f"{call}(...)")
+    return (f"{given_by} raises TypeError ({_KEYWORDS_TAKEN_BY.get(call, call)}.__init__() got an unexpected "
+            f"keyword argument '{keyword}') and the engine does not start")
+
+
+def _no_such_field(name: str, call: str) -> str:
+    """A keyword argument that argparse would read as an abbreviation (`--{name}`): it names a
+    field whole, on every release."""
+    keyword = name.replace("-", "_")
+    return (f"{keyword}=: {_KEYWORDS_TAKEN_BY.get(call, call)} has no field by that name (a keyword argument is "
+            f"never read as an abbreviation, as argparse reads `--{name}`): {_type_error(keyword, call)}; write the "
+            "field's full name")
+
+
+def _as_keyword_refusal(line: str, call: str) -> str:
+    """A refusal of a launch word, said of the same name given to a Python engine call as a
+    keyword argument (`sgl.Engine(speculative_num_stepz=3)`, `LLM(..., max_model_lenn=4096)`):
+    the dataclass the call builds has no field by that name, so Python raises TypeError
+    ("... got an unexpected keyword argument") and the engine does not start; no argparse reads
+    it, so neither does an abbreviation of a field name stand for the field. Was: "argparse exits
+    with 'unrecognized arguments'", which such a script never prints. Other lines unchanged."""
+    m = re.match(r"--([A-Za-z0-9][\w.-]*)", line)
+    if m is None:
+        return line
+    name = m.group(1)
+    keyword = name.replace("-", "_")
+    takes = _KEYWORDS_TAKEN_BY.get(call, call)
+    if _ARGPARSE_AMBIGUOUS.match(line):
+        return _no_such_field(name, call)
+    type_error = _type_error(keyword, call)
+    if _ARGPARSE_UNRECOGNIZED not in line:
+        return line
+    said = re.sub(r"(did you mean |vLLM's is |SGLang's is )--([\w-]+)",
+                  lambda w: w.group(1) + w.group(2).replace("-", "_"),
+                  line[m.end():].replace(_ARGPARSE_UNRECOGNIZED, type_error))
+    said = re.sub(r"drop it, or write (?:an|the) option `([^`]+) --help(?:=all)?` lists",
+                  lambda w: f"drop it, or write a field {takes} has (`{w.group(1)} --help` lists them as options)",
+                  said)
+    return ((f"{keyword}=" if said.startswith(":") else keyword) + said.replace(" no such option (nor one it abbreviates, ", " no such setting (")
+            .replace(" no such option (nor one it abbreviates)", " no such setting")
+            .replace(" no such option", " no such setting").replace("unless the server runs", "unless it runs"))
+
+
+def _keyword_abbreviations(cfg: LaunchConfig, engine_version: str | None) -> list[str]:
+    """The keyword arguments of a Python engine call that are no option of any release read but
+    start one (`sgl.Engine(..., speculative_eagle_top=4)`, `LLM(..., max_model=4096)`): argparse
+    would read `--speculative-eagle-top` as --speculative-eagle-topk, but a keyword argument names
+    a dataclass field whole, so Python raises TypeError and the engine does not start. Was: read as
+    the option it starts, and nothing said. Judged where the flag checks judge a release's words."""
+    if not cfg.python_call:
+        return []
+    if cfg.engine == "sglang":
+        if engine_version is not None and (not _sglang_surely_before(engine_version, _SGLANG_OPTIONS_READ_BEFORE)
+                                           or _sglang_surely_before(engine_version, "0.4.4")):
+            return []
+        options: frozenset[str] | tuple[str, ...] = SGLANG_OPTIONS
+        ordered = _SGLANG_OPTIONS_SORTED
+    else:
+        if _vllm_judged_options(engine_version) is None:
+            return []
+        options = VLLM_OPTIONS_READ
+        ordered = _VLLM_OPTIONS_READ_SORTED
+    lines = []
+    # the names as the call wrote them (cfg.flags holds vLLM's abbreviations already expanded)
+    for name in dict.fromkeys(word[2:] for word in _program_and_args(cfg)[1] if word.startswith("--")):
+        if name in options or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name) or not _starts_an_option(name, ordered):
+            continue
+        lines.append(_no_such_field(name, cfg.python_call))
+    return lines
+
+
+_VLLM_OPTIONS_READ_SORTED = tuple(sorted(VLLM_OPTIONS_READ))
 
 
 def _ambiguous_problem(name: str, since: str) -> str:
