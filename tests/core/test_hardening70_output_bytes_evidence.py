@@ -34,3 +34,25 @@ def test_evidence_and_live_lines_show_the_byte_as_run_json_does(tmp_path):
     shown = result.stdout + result.stderr
     assert "show| caf\\xe9 ok" in shown and "show| err \\xff" in shown and "check| r\\xe9sultats" in shown
     assert "\ufffd" not in shown and "\ufffd" not in str(record)
+
+
+UNTIL = r"""
+name: latin-until
+steps:
+  - id: wait
+    run: printf 'loading caf\351\n'
+    retries: 1
+    until: "'ready' in stdout"
+"""
+
+
+def test_an_until_that_never_held_quotes_the_byte_as_run_json_does(tmp_path):
+    playbook = tmp_path / "until.yaml"
+    playbook.write_text(UNTIL)
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert result.code == 1, result.stderr
+    _, record = only_run(tmp_path / "runs")
+    [step] = record["steps"]
+    assert step["stdout"] == "loading caf\\xe9\n"
+    [finding] = record["findings"]
+    assert finding["evidence"] == ["until \"'ready' in stdout\" was still false after 2 attempt(s)", "loading caf\\xe9"]
