@@ -56,7 +56,10 @@ def evaluate_attempt(
     """What one attempt of a step means: its status, message, new facts, findings and expectation
     results. `attempt` counts from 1; `timed_out_before` is how many attempts before it timed out;
     `redact` False (--no-redact): a failed check names a value under a secret-like name too."""
-    out_text, err_text = stdout.checked_text(), stderr.checked_text()
+    # A byte that is no UTF-8 kept as a surrogate (PEP 383), as the step's record keeps it
+    # (engine.py): a finding's tail of stderr, a check's observed text said U+FFFD where run.json
+    # said `err \xff` for the same byte. run.json and the reports show it as \xe9 (record.carriable).
+    out_text, err_text = stdout.checked_text("surrogateescape"), stderr.checked_text("surrogateescape")
     step_facts: dict[str, Any] = {}
     defaulted: dict[str, str] = {}
     findings: list[Finding] = []
@@ -78,12 +81,10 @@ def evaluate_attempt(
     capture_failed: str | None = None  # the captures' error, where the step is judged without them
     unread_output: list[Finding] = []
     try:
-        # A byte that is no UTF-8 kept as a surrogate (PEP 383): a file name a latin-1 tool wrote,
-        # read from `ls` and used by a later step (`cat {{ facts.log }}`, a fetch), was U+FFFD and
-        # named no file on the host. The command sends it back as the byte (local.py, ssh.py);
-        # run.json and the reports show it as \xe9 (record.carriable).
-        captured = (stdout.checked_text("surrogateescape"), stderr.checked_text("surrogateescape")) if step.capture else (out_text, err_text)
-        step_facts.update(apply_captures(step.capture, *captured, _WholeStreams(stdout, stderr), defaulted))
+        # The surrogate a byte that is no UTF-8 is kept as: a file name a latin-1 tool wrote, read
+        # from `ls` and used by a later step (`cat {{ facts.log }}`, a fetch), was U+FFFD and named
+        # no file on the host. The command sends it back as the byte (local.py, ssh.py).
+        step_facts.update(apply_captures(step.capture, out_text, err_text, _WholeStreams(stdout, stderr), defaulted))
     except (CaptureError, ValueError, TypeError) as exc:
         capture_failed = f"capture failed: {exc}"
         unread = runner_finding("SD003", host=host, step=step.id, evidence=[capture_failed])

@@ -936,7 +936,7 @@ class Run:
             assert step.until is not None
             message = f"until {step.until!r} was still false after {attempts} attempt(s)" + values_said(
                 step.until, check_context, redact=self.options.redact, defaulted=defaulted)
-        evidence = [message, *output_tail(stdout.checked_text(), stderr.checked_text())]
+        evidence = [message, *output_tail(stdout.checked_text("surrogateescape"), stderr.checked_text("surrogateescape"))]
         if step.findings:
             findings = findings + [render_finding(t, host, step, check_context, evidence) for t in step.findings]
         else:

@@ -185,7 +185,7 @@ class StreamCapture:
             self._progress_shown_at = None
             self._unended_shown, self._partial_started_at = -1, now
             assert self.on_line is not None
-            self.on_line(self.name, line.decode("utf-8", "replace").rstrip("\n"))
+            self.on_line(self.name, line.decode("utf-8", "surrogateescape").rstrip("\n"))
 
     def _emit_progress(self) -> None:
         """Show a progress bar's latest redraw while its line is still open. tqdm (checkpoint
@@ -206,7 +206,7 @@ class StreamCapture:
             return
         self._progress_shown_at = now
         assert self.on_line is not None
-        self.on_line(self.name, redraw.decode("utf-8", "replace"))
+        self.on_line(self.name, redraw.decode("utf-8", "surrogateescape"))
 
     def show_unended(self) -> None:
         """Show live the line that is still open, called by a transport while it waits for
@@ -227,7 +227,7 @@ class StreamCapture:
         if not shown.strip():
             return
         self._progress_shown_at = now
-        self.on_line(self.name, shown.decode("utf-8", "replace"))
+        self.on_line(self.name, shown.decode("utf-8", "surrogateescape"))
 
     @property
     def truncated(self) -> bool:
@@ -328,7 +328,7 @@ class StreamCapture:
             # Not twice: a last line with no end (`printf 'Overwrite? '`, then the step ended)
             # that show_unended showed as it is, nothing added since.
             if len(self._partial_line) != self._unended_shown or b"\r" in self._partial_line:
-                self.on_line(self.name, self._partial_line.decode("utf-8", "replace"))
+                self.on_line(self.name, self._partial_line.decode("utf-8", "surrogateescape"))
             self._partial_line.clear()
         if self._watching and self._watch_buffer:
             self._watch_lines(b"", final=True)
