@@ -801,11 +801,12 @@ ENTRIES: tuple[FindingDoc, ...] = (
             "*.safetensors, and no *.bin or *.pt but the trainer files the engines skip (an "
             "empty save, only a `.pth` or Lightning `.ckpt`, FSDP's torch.distributed.checkpoint "
             "shards `__0_0.distcp`), titled \"The draft folder holds no weight file the engines "
-            "load\" (the eval step says it from its probe where no configs step ran, as in "
-            "`drafter_accuracy`), and for a weight file the engines load whose safetensors header cannot be "
+            "load\" (the eval, vocab and hidden_layout steps say it from their probes where no configs step "
+            "ran, as in `drafter_accuracy`), and for a weight file the engines load whose safetensors header cannot be "
             "read (a git-lfs pointer never pulled, an empty file, a copy cut short), titled \"A "
             "draft weight file the engines load cannot be read\": both engines open each file "
-            "with safetensors' safe_open, which stops with \"Error while deserializing header\"."
+            "with safetensors' safe_open, which stops with \"Error while deserializing header\" "
+            "(from the eval, vocab and hidden_layout probes too, a pointer's fix `git lfs pull` first)."
         ),
         why=(
             "vLLM and SGLang keep only the weight files the index names "

@@ -64,8 +64,8 @@ def run(args: dict) -> dict:
     except TargetMisfitError as exc:
         # a draft made for another target (SD204, SD303 from the configs and vocab steps)
         return {**out, "target_misfit": str(exc)}
-    except CheckpointError:  # after the misfits, which are CheckpointErrors too
-        refused = engine_weights_refusal(draft)
+    except CheckpointError as exc:  # after the misfits, which are CheckpointErrors too
+        refused = engine_weights_refusal(draft, exc)
         if refused is None:
             raise
         # a folder vLLM and SGLang load no weight file from: SD710, not a step that could not

@@ -13,8 +13,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 from spec_debug.probes.drafter_eval import whole_number
-from spec_debug.probes.hostfiles import (FROM_VERIFIER, config_and_problem, folder_with_damaged_config,
-                                         given_model, named_verifier_dir, read_config, resolve_model_dir)
+from spec_debug.probes.hostfiles import (FROM_VERIFIER, config_and_problem, engine_weights_refusal,
+                                         folder_with_damaged_config, given_model, named_verifier_dir, read_config,
+                                         resolve_model_dir)
 from spec_debug.probes.playbook_words import in_playbook_words, said_in_playbook_words, speaks_playbook
 
 # the drafter's --data, when what it read is the serving-path dump
@@ -39,6 +40,16 @@ def _num_layers(target_cfg: dict, where: Path) -> tuple[int | None, str | None]:
     found = "no num_hidden_layers" if n is None else f"num_hidden_layers {n!r}"
     return None, (f"{where}: {found} in the language model's config (expected a positive "
                   "integer), so the target's layer count is unknown")
+
+
+def _draft_refusal(draft: Path | None, exc: Exception) -> dict | None:
+    """A draft folder vLLM and SGLang load no weight file from, or one whose weight file they
+    cannot read (hostfiles.engine_weights_refusal), where the drafter refused a checkpoint:
+    the configs step's SD710, which the layout step names as why its probe did not run, not
+    a second time as an SD003 warning (as the vocab and eval steps do)."""
+    from spec_debug.eagle3.config import CheckpointError
+
+    return engine_weights_refusal(draft, exc) if isinstance(exc, CheckpointError) else None
 
 
 @speaks_playbook  # the drafter's errors and notes name its options: said as the playbook's vars
@@ -112,7 +123,11 @@ def run(args: dict) -> dict:
             # a checkpoint or dump the probe could not read (a target_model typo, a Hub id with
             # no snapshot here, a damaged shard): raised on, the whole step failed as SD003 and
             # the conventions table and serve plan above, which need none of it, were lost
-            out["layout_error"] = {"message": exc.message, "hint": exc.hint}
+            refused = _draft_refusal(draft, exc)
+            if refused is not None:
+                out["no_engine_weights"] = refused
+            else:
+                out["layout_error"] = {"message": exc.message, "hint": exc.hint}
     serving = args.get("serving_dump") or ""
     if serving:
         from spec_debug.errors import SpecDebugError
@@ -138,7 +153,7 @@ def _read_serving_dump(out: dict, serving: str, draft: Path | str | None, target
     info = describe_data(serving)
     out["serving_dump"] = {"path": serving, "layer_ids": list(info.layer_ids) if info.layer_ids else None,
                            "num_slots": info.num_slots, "format": info.format}
-    if draft is not None and info.layer_ids and "draft_misfit" not in out:
+    if draft is not None and info.layer_ids and "draft_misfit" not in out and "no_engine_weights" not in out:
         from spec_debug.eagle3.api import probe_layout
         from spec_debug.eagle3.config import CheckpointError, ConfigMisfitError, TargetMisfitError
 
@@ -154,4 +169,8 @@ def _read_serving_dump(out: dict, serving: str, draft: Path | str | None, target
             # the dump was read (its layer ids are above): what failed is a checkpoint it was
             # scored with. A target_model typo was said as "the serving dump could not be read",
             # asking for a readable dump the user had given
-            out["serving_checkpoint_error"] = str(exc)
+            refused = _draft_refusal(draft, exc)
+            if refused is not None:
+                out["no_engine_weights"] = refused
+            else:
+                out["serving_checkpoint_error"] = str(exc)

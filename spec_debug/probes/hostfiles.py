@@ -258,12 +258,15 @@ def given_model(name: str | None) -> Path | str | None:
     return name
 
 
-def engine_weights_refusal(draft: Path | str | None) -> dict[str, Any] | None:
+def engine_weights_refusal(draft: Path | str | None, error: Any = None) -> dict[str, Any] | None:
     """{"message", "hint"} where the drafter refused a checkpoint folder (config.json there)
     that vLLM and SGLang find no weight file in (eagle3.checkpoint.engines_find_no_weights,
     the configs step's SD710), for the drafter probes to hand to their steps as SD710 rather
-    than fail as a step that could not run (SD003); None otherwise (a run folder above the
-    draft keeps the drafter's own error)."""
+    than fail as a step that could not run (SD003); with "unreadable_weight_files" where a
+    weight file they load has a safetensors header that cannot be read (a git-lfs pointer, an
+    empty file: the configs step's other SD710, from the same list_weights), the message and
+    hint the drafter's `error` gave for it; None otherwise (a run folder above the draft keeps
+    the drafter's own error)."""
     if draft is None:
         return None
     folder = Path(draft)
@@ -272,7 +275,19 @@ def engine_weights_refusal(draft: Path | str | None) -> dict[str, Any] | None:
     from spec_debug.eagle3.checkpoint import engines_find_no_weights
 
     refused = engines_find_no_weights(folder)
-    return None if refused is None else {"message": refused.message, "hint": refused.hint}
+    if refused is not None:
+        return {"message": refused.message, "hint": refused.hint}
+    try:
+        unreadable = list_weights(folder).unreadable_weight_files
+    except OSError:
+        return None
+    if not unreadable:
+        return None
+    said = str(getattr(error, "message", None) or error or "")
+    if not any(name in said for name in unreadable):  # the drafter stopped at something else
+        said = ""
+    return {"message": said or f"{folder}: the safetensors header of {', '.join(unreadable)} cannot be read",
+            "hint": getattr(error, "hint", None) if said else None, "unreadable_weight_files": unreadable}
 
 
 def folder_with_damaged_config(name: str | None) -> Path | None:

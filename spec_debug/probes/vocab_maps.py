@@ -33,8 +33,8 @@ def run(args: dict) -> dict:
 
     try:
         report = check_drafter_vocab(draft, target, vocab_mapping=args.get("vocab_mapping") or None)
-    except CheckpointError:
-        refused = engine_weights_refusal(draft)
+    except CheckpointError as exc:
+        refused = engine_weights_refusal(draft, exc)
         if refused is None:
             raise
         # a folder vLLM and SGLang load no weight file from: the configs step's SD710

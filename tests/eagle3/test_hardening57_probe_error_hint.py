@@ -1,11 +1,11 @@
-"""A drafter probe that fails on the host with one of our errors carrying a hint (a draft whose
-model.safetensors is a git-lfs pointer: "run `git lfs pull` in the checkpoint repository").
+"""A drafter probe that fails on the host with one of our errors carrying a hint (hidden-state
+samples that are git-lfs pointers: "run `git lfs pull` in the checkpoint repository").
 The runner's SD003 glued the hint into its evidence as a second line ("...\n  hint: ...") and
 its fix was the catalog's generic "Fix the cause named in the evidence"; a checker's own
 error (SpecDebugError raised while reading the probe's output) lost its hint altogether. The
 probe's bundle now sends the hint apart, and SD003's fix starts with it. The world is saved
-by speculators 0.9.0 (tests/eagle3/speculators_world.py), its weights then swapped for the
-pointer file git-lfs leaves when `git lfs pull` was not run."""
+by speculators 0.9.0 (tests/eagle3/speculators_world.py), its hidden-state samples then swapped
+for the pointer file git-lfs leaves when `git lfs pull` was not run."""
 
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ POINTER = "version https://git-lfs.github.com/spec/v1\noid sha256:{}\nsize 12345
 
 def test_a_probe_errors_hint_is_the_sd003_fix(cli, tmp_path):
     root = save_informative_world(tmp_path / "w", seed=0)
-    (root / "draft" / "model.safetensors").write_text(POINTER)
+    # in the hidden states, not the draft: a draft weight file the engines cannot read is the
+    # eval step's SD710 now (test_hardening70_lfs_pointer_draft.py), no probe failure
+    for sample in (root / "data").glob("*.safetensors"):
+        sample.write_text(POINTER)
     out = tmp_path / "runs"
     result = cli("run", "drafter_accuracy", "--host", "local", "--out", str(out),
                  "--var", f"draft_model={root / 'draft'}", "--var", f"hidden_states={root / 'data'}",

@@ -85,6 +85,9 @@ def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
     if not isinstance(refused, dict) or not refused.get("message"):
         return []
     hint = refused.get("hint")
+    if refused.get("unreadable_weight_files"):  # a probe's refusal of a file it cannot read
+        return unreadable_weight_files_finding(refused["unreadable_weight_files"], at,
+                                               said=str(refused["message"]), hint=hint)
     return [at.finding("SD710", [str(refused["message"])], {"no_engine_weights": True},
                        title="The draft folder holds no weight file the engines load",
                        remediation=(f"{hint}; then start the server again" if hint else
@@ -92,6 +95,36 @@ def no_engine_weights_finding(refused: Any, at: Any) -> list[Finding]:
                                     "draft's weights were saved to (model.safetensors beside "
                                     "config.json), or save them there, then start the server "
                                     "again."))]
+
+
+def unreadable_weight_files_finding(files: Any, at: Any, said: str | None = None,
+                                    hint: str | None = None) -> list[Finding]:
+    """SD710 for weight files the engines load whose safetensors header cannot be read (a
+    git-lfs pointer, an empty file, a copy cut short): vLLM and SGLang open each with
+    safetensors' safe_open (vLLM model_loader/weight_utils.py safetensors_weights_iterator),
+    which raises "Error while deserializing header", and the server does not start. It was an
+    SD004 info line ("not checked"), and the run PASSED over a draft no engine loads. The
+    configs step gives it from the folder's listing; the eval and vocab steps from their
+    probe's refusal (`said`: the drafter's own message, `hint` its fix, as `git lfs pull` for
+    a pointer) where no configs step ran (drafter_accuracy: an SD003 warning, and PASSED)."""
+    if not files:
+        return []
+    names = ", ".join(str(name) for name in files)
+    engines = ("vLLM and SGLang open every weight file with safetensors' safe_open and do not "
+               "start (\"Error while deserializing header\")")
+    evidence = (f"{said}: {engines}" if said else
+                f"the header of {names} cannot be read (a copy or download cut short, a git-lfs "
+                f"pointer, or not a safetensors file): {engines}; the draft config's shape keys "
+                "and norm flags were not compared with its weights")
+    remediation = ("Copy or download the draft's weight files again (a git-lfs pointer: `git lfs "
+                   "pull` in the draft's repository), check that each opens (`python -c \"import "
+                   "safetensors; safetensors.safe_open('FILE', 'pt')\"`), then start the server "
+                   "again.")
+    if hint:
+        remediation = f"{hint[:1].upper()}{hint[1:]}. {remediation}"
+    return [at.finding("SD710", [evidence], {"unreadable_weight_files": [str(name) for name in files]},
+                       title="A draft weight file the engines load cannot be read",
+                       remediation=remediation)]
 
 
 def no_engine_weights_line(ctx: Any, refused: dict[str, Any], what: str) -> Finding:

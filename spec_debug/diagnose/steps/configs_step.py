@@ -16,7 +16,8 @@ from spec_debug.diagnose.checks.layers import (analyse_layers, check_aux_layers,
 from spec_debug.diagnose.parallel_draft import as_eagle3_config
 from spec_debug.eagle3.engines import target_architecture
 from spec_debug.diagnose.steps.common import (launch_quantization, no_engine_weights_finding, not_checked, record,
-                                              served_target, target_mtp_line, where)
+                                              served_target, target_mtp_line, unreadable_weight_files_finding,
+                                              where)
 from spec_debug.eagle3.config import CheckpointError, parse_draft_config, text_config, use_aux_hidden_state
 from spec_debug.record import Finding
 
@@ -165,30 +166,6 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
     return {NS: facts}
 
 
-def _unreadable_weight_files(files: Any, at: Any) -> list[Finding]:
-    """SD710 for weight files the engines load whose safetensors header cannot be read (a
-    git-lfs pointer, an empty file, a copy cut short): vLLM and SGLang open each with
-    safetensors' safe_open (vLLM model_loader/weight_utils.py safetensors_weights_iterator),
-    which raises "Error while deserializing header", and the server does not start. It was an
-    SD004 info line ("not checked"), and the run PASSED over a draft no engine loads."""
-    if not files:
-        return []
-    names = ", ".join(str(name) for name in files)
-    return [at.finding("SD710", [f"the header of {names} cannot be read (a copy or download cut "
-                                 "short, a git-lfs pointer, or not a safetensors file): vLLM and "
-                                 "SGLang open every weight file with safetensors' safe_open and do "
-                                 "not start (\"Error while deserializing header\"); the draft "
-                                 "config's shape keys and norm flags were not compared with its "
-                                 "weights"],
-                       {"unreadable_weight_files": [str(name) for name in files]},
-                       title="A draft weight file the engines load cannot be read",
-                       remediation=("Copy or download the draft's weight files again (a git-lfs "
-                                    "pointer: `git lfs pull` in the draft's repository), check "
-                                    "that each opens (`python -c \"import safetensors; "
-                                    "safetensors.safe_open('FILE', 'pt')\"`), then start the "
-                                    "server again."))]
-
-
 def _layer_count_disputed(weights: list[Finding]) -> bool:
     """An SD704 says the config's num_hidden_layers is not the layers its weights hold."""
     return any(str(item.get("key", "")).endswith("num_hidden_layers")
@@ -269,7 +246,7 @@ def check(ctx: Any) -> list[Finding]:
                                          "with its weights: its index names shard(s) that are not "
                                          f"here ({', '.join(cfgs['draft_missing_shards'])})",
                                     "every shard the draft's index lists"))
-    findings += _unreadable_weight_files(cfgs.get("draft_unreadable_weight_files"), at)
+    findings += unreadable_weight_files_finding(cfgs.get("draft_unreadable_weight_files"), at)
     findings += no_engine_weights_finding(cfgs.get("draft_no_engine_weights"), at)
     if cfgs.get("draft_index_error"):
         # vLLM and SGLang read the index's weight_map before any shard (weight_utils.py

@@ -9,8 +9,9 @@ from spec_debug.diagnose.checks.common import explained_by
 from spec_debug.diagnose.checks.drafter import check_embedding_slot, check_layout, check_norm_before_residual_fit
 from spec_debug.diagnose.checks.layers import analyse_layers, check_aux_layers
 from spec_debug.eagle3.engines import target_architecture
-from spec_debug.diagnose.steps.common import (draft_misfit_line, launch_quantization, not_checked, raised, record,
-                                              served_target, target_misfit_line, target_mtp_line, where)
+from spec_debug.diagnose.steps.common import (draft_misfit_line, launch_quantization, no_engine_weights_line,
+                                              not_checked, raised, record, served_target, target_misfit_line,
+                                              target_mtp_line, where)
 from spec_debug.eagle3.config import use_aux_hidden_state
 from spec_debug.eagle3.layout_report import SERVED_FIELDS, report_fields
 from spec_debug.record import Finding
@@ -63,6 +64,7 @@ def parse(host: dict[str, Any]) -> dict[str, Any]:
              "draft_misfit": host.get("draft_misfit"),
              "target_misfit": host.get("target_misfit"),
              "layout_error": host.get("layout_error"),
+             "no_engine_weights": host.get("no_engine_weights"),
              "serving": _layout_summary(host.get("serving_layout"))}
     return {NS: facts}
 
@@ -111,6 +113,9 @@ def check(ctx: Any) -> list[Finding]:
         findings.append(draft_misfit_line(ctx, layout["draft_misfit"], "layout probe not run"))
     elif layout.get("target_misfit"):
         findings.append(target_misfit_line(ctx, layout["target_misfit"], "layout probe not run"))
+    elif layout.get("no_engine_weights"):
+        # a draft no engine loads: the configs step's SD710 (else SD710 here), not an SD003
+        findings.append(no_engine_weights_line(ctx, layout["no_engine_weights"], "layout probe not run"))
     elif layout.get("layout_error"):
         # the probe could not read a checkpoint or the dump: the step could not run its probe
         # (SD003, as when the probe raised), said beside the conventions table it still made
