@@ -436,7 +436,10 @@ def _may_need_named(text: str) -> bool:
 # `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as
 # `password` (Ansible's own ansible_ssh_pass, ansible_become_pass). Only as a whole word after a
 # separator: `bypass`, `compass` are not secrets (nor PWD, the working directory in env dumps).
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key)$")
+# A number may follow: distill names a second secret of one kind `mongo_password_2`, and a user
+# passes `--var api_key_2=...` or keeps DB_PASSWORD2 beside DB_PASSWORD.
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key)"
+                              r"(?:[_-]?\d{1,3})?$")
 
 
 def _masked(value: str) -> str:
