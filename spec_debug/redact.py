@@ -531,18 +531,34 @@ def _any_secret_key(keys: tuple) -> bool:
     return any(isinstance(k, str) and is_secret_name(k) for k in keys)
 
 
+# A flag whose next word is a secret, when a command is kept as its words (a server's argv read
+# from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
+# string, and each word alone is no secret.
+_SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
+                               r"(?:api[-_]key|token|password|secret)").fullmatch
+
+
 def _redact_list(items: list) -> list:
     out = []
+    flag = False  # the word before was a secret's flag (--api-key)
     for v in items:
         t = type(v)
         if t is dict:
             out.append(_redact_dict(v))
         elif t is str:
-            out.append(redact_text(v))
+            # not an empty value, a `$VAR` the shell fills in, nor the next flag
+            if flag and v and v[0] != "$" and not v.startswith("--"):
+                out.append(MASK)
+            else:
+                out.append(redact_text(v))
+            # (the last letter first: the regex ran on every --flag of a long argv)
+            flag = v.startswith("--") and v[-1] in "yYnNdDtT" and _SECRET_FLAG_WORD(v) is not None
+            continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
         else:
             out.append(redact_value(v))
+        flag = False
     return out
 
 
