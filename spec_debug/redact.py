@@ -91,9 +91,11 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
     re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
                + _EXPANSION_DEFAULT),
+    # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
+    # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
     # An empty value ("" or '') is no secret, as redact_value keeps '' under a secret-named key:
     # masked, `export HF_TOKEN=""` (the cause of a 401 on a gated model) read as a token set.
-    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
+    re.compile(r"(?i)(?<![A-Z0-9_-])(?<!\$\{)(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:](?!=(?:[\s\"']|\Z))\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
@@ -334,9 +336,9 @@ _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
 # it, "#token: 512" matched by giving the space back (SGLang's Decode batch lines all hold it,
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 # (the quote after the name may be escaped: a JSON body inside a double-quoted shell word)
-_TOKEN_ASSIGN = re.compile(r"token\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
+_TOKEN_ASSIGN = re.compile(r"token(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
-_KEY_ASSIGN = re.compile(r"key\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
+_KEY_ASSIGN = re.compile(r"key(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _KEY_FLAG = re.compile(r"[-_]key[= ]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
 _ENV_PAIR = re.compile(r"(?:token|key)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
@@ -436,7 +438,10 @@ def _may_need_named(text: str) -> bool:
 # `db_pass`, `ssh_pass`, `key_passphrase`: the short spellings are as common in playbook vars as
 # `password` (Ansible's own ansible_ssh_pass, ansible_become_pass). Only as a whole word after a
 # separator: `bypass`, `compass` are not secrets (nor PWD, the working directory in env dumps).
-_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key)$")
+# A number may follow: distill names a second secret of one kind `mongo_password_2`, and a user
+# passes `--var api_key_2=...` or keeps DB_PASSWORD2 beside DB_PASSWORD.
+_SECRET_KEY_NAME = re.compile(r"(?i)(^|[_-])(token|secret|password|passwd|pass|passphrase|api_?key|access_?key|private_?key)"
+                              r"(?:[_-]?\d{1,3})?$")
 
 
 def _masked(value: str) -> str:
@@ -526,18 +531,34 @@ def _any_secret_key(keys: tuple) -> bool:
     return any(isinstance(k, str) and is_secret_name(k) for k in keys)
 
 
+# A flag whose next word is a secret, when a command is kept as its words (a server's argv read
+# from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
+# string, and each word alone is no secret.
+_SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
+                               r"(?:api[-_]key|token|password|secret)").fullmatch
+
+
 def _redact_list(items: list) -> list:
     out = []
+    flag = False  # the word before was a secret's flag (--api-key)
     for v in items:
         t = type(v)
         if t is dict:
             out.append(_redact_dict(v))
         elif t is str:
-            out.append(redact_text(v))
+            # not an empty value, a `$VAR` the shell fills in, nor the next flag
+            if flag and v and v[0] != "$" and not v.startswith("--"):
+                out.append(MASK)
+            else:
+                out.append(redact_text(v))
+            # (the last letter first: the regex ran on every --flag of a long argv)
+            flag = v.startswith("--") and v[-1] in "yYnNdDtT" and _SECRET_FLAG_WORD(v) is not None
+            continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
         else:
             out.append(redact_value(v))
+        flag = False
     return out
 
 
