@@ -305,16 +305,38 @@ def folder_with_damaged_config(name: str | None) -> Path | None:
 
 
 def safetensors_header(path: Path) -> dict[str, Any]:
+    """The tensors a safetensors file's header describes; ValueError where safetensors'
+    safe_open, which vLLM and SGLang load every weight file with, refuses the file over it:
+    besides a header that cannot be read, a file whose size is not the header's (a copy or
+    download cut short after the header, or a copy written over a longer file):
+    safetensors/src/tensor.rs read_metadata wants the data to end exactly where the last
+    tensor's data_offsets do ("incomplete metadata, file not fully covered"). The size is
+    compared from the header alone: no tensor data is read."""
     with path.open("rb") as handle:
         (length,) = struct.unpack("<Q", handle.read(8))
         if length > 100_000_000:
             raise ValueError(f"{path}: not a safetensors file")
         header = json.loads(handle.read(length))
+        size = os.fstat(handle.fileno()).st_size
     if not isinstance(header, dict):
         # JSON, but not a safetensors header (a renamed file of another format)
         raise ValueError(f"{path}: not a safetensors file (its header is no JSON object)")
     header.pop("__metadata__", None)
+    described = 8 + length + _data_end(header)
+    if described != size:
+        raise ValueError(f"{path}: {size} bytes, its header describes {described}")
     return header
+
+
+def _data_end(header: dict[str, Any]) -> int:
+    """Where the header's last tensor ends in the data (0 for none); an entry without
+    integer data_offsets counts for nothing here (its shapes are listed as they are)."""
+    end = 0
+    for info in header.values():
+        offsets = info.get("data_offsets") if isinstance(info, dict) else None
+        if isinstance(offsets, list) and len(offsets) == 2 and isinstance(offsets[1], int):
+            end = max(end, offsets[1])
+    return end
 
 
 # At most this many tensors are described per model (a draft has a few dozen)

@@ -10,9 +10,9 @@ import struct
 from spec_debug.probes import model_configs
 
 
-def _file(path, header) -> None:
+def _file(path, header, data=b"") -> None:
     raw = json.dumps(header).encode()
-    path.write_bytes(struct.pack("<Q", len(raw)) + raw)
+    path.write_bytes(struct.pack("<Q", len(raw)) + raw + data)
 
 
 def test_a_header_that_is_no_object_is_skipped(tmp_path):
@@ -21,7 +21,8 @@ def test_a_header_that_is_no_object_is_skipped(tmp_path):
     (draft / "config.json").write_text(json.dumps({"architectures": ["LlamaForCausalLMEagle3"]}))
     _file(draft / "a.safetensors", [1, 2, 3])
     _file(draft / "model.safetensors", {"__metadata__": {"format": "pt"}, "fc.weight": {
-        "dtype": "BF16", "shape": [4096, 12288], "data_offsets": [0, 8]}, "odd": "x"})
+        "dtype": "BF16", "shape": [4096, 12288], "data_offsets": [0, 8]}, "odd": "x"},
+          data=bytes(8))  # the 8 bytes its data_offsets describe (a file short of them is refused)
     result = model_configs.run({"draft_model": str(draft)})
     assert result["draft"]["found"] is True
     assert result["draft"]["tensors"] == {"fc.weight": [[4096, 12288], "BF16"]}
