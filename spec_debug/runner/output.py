@@ -266,8 +266,12 @@ class StreamCapture:
         `until:` and finding templates see `stdout` and `stderr`. The marker is spec-debug's note
         on the record (`... [N bytes truncated; the full output could not be saved: No space
         left on device] ...`): `that: "'No space left' not in stdout"` failed on it when the
-        controller's disk filled, and `until: "'truncated' not in stdout"` never held."""
-        return without_markers(self.checked_text())
+        controller's disk filled, and `until: "'truncated' not in stdout"` never held.
+
+        A byte that is no UTF-8 is kept as its surrogate (PEP 383), as the step's record, its
+        captures and evidence keep it: `evidence: ["{{ stdout }}"]` said `caf` U+FFFD beside the
+        step's `caf\\xe9` in run.json (record.carriable shows the surrogate as `\\xe9`)."""
+        return without_markers(self.checked_text("surrogateescape"))
 
     def expression_text(self) -> str:
         """host_text() as `that:` and `until:` expressions see `stdout` and `stderr`: for a stream
@@ -295,7 +299,7 @@ class StreamCapture:
         try:
             with open(self.spill_path, "rb") as spilled:
                 for raw_line in spilled:
-                    found = pattern.search(as_lines(raw_line.decode("utf-8", "replace")))
+                    found = pattern.search(as_lines(raw_line.decode("utf-8", "surrogateescape")))  # as host_text
                     if found is not None:
                         return found
         except OSError:
