@@ -387,19 +387,32 @@ def _check(
         pattern = compile_first_match(expectation.matches)
         match = pattern.search(output)
         if match is not None:
-            return True, f"matched {match.group(0)!r}"
+            return True, f"matched {shown_repr(match.group(0))}"
         match = _in_cut_part(pattern, streams)
         if match is not None:
-            return True, f"matched {match.group(0)!r} (in the part of the output cut from the record)"
+            return True, f"matched {shown_repr(match.group(0))} (in the part of the output cut from the record)"
         return False, "no match" + _unsearched(pattern, streams) + _across_cut_lines(pattern, streams)
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
     held = as_condition(value, expectation.that, TemplateSite(step_id, "expect.that"))
     if held:
-        return True, f"{value!r}"
+        return True, shown_repr(value)
     # "expected that facts.tps > vars.min_tps, observed False" gave the on-call engineer the
     # verdict but not the numbers: they were in run.json's facts, and in the vars of the run.
-    return False, f"{value!r}" + values_said(expectation.that, context, redact=redact, defaulted=defaulted)
+    return False, shown_repr(value) + values_said(expectation.that, context, redact=redact, defaulted=defaulted)
+
+
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+"""repr()'s escape of a surrogate for a byte that is no UTF-8 (`\\udce9`), not after an escaped
+backslash (a `\\\\udce9` printed as text)."""
+
+
+def shown_repr(value: Any) -> str:
+    """repr(value), a byte of output that is no UTF-8 shown as run.json shows it (`'caf\\xe9'`,
+    record.shown_surrogate): output, captures and stdout keep it as its surrogate (PEP 383), and
+    repr() wrote `'caf\\udce9'`, a form beside the step's `caf\\xe9` that names no byte."""
+    text = repr(value)
+    return _SURROGATE_ESCAPE.sub(r"\1\\x\2", text) if "\\udc" in text else text
 
 
 VALUE_LIMIT = 200
@@ -429,7 +442,7 @@ def values_said(expression: str, context: dict[str, Any], *, redact: bool = True
             # `facts.api_token = ***REDACTED***`, as if a token had been read.
             said.append(f"{name} is {value!r}" if value is None or value == "" else f"{name} not shown (named like a secret)")
             continue
-        text = repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
+        text = shown_repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
         if len(text) > VALUE_LIMIT:
             text = f"{text[:VALUE_LIMIT]}… ({len(text) - VALUE_LIMIT:,} characters more)"
         said.append(f"{name} = {text}" if why is None else f"{name} = {text} ({why})")

@@ -142,8 +142,10 @@ class StreamCapture:
             # A line longer than the cap is searched as it is; its end is searched again with
             # what follows, so a needle across the cut is still found (and collected once).
             end, keep = len(self._watch_buffer), _WATCH_OVERLAP
-        consumed = as_lines(bytes(self._watch_buffer[: end - keep]).decode("utf-8", "replace"))
-        block = consumed + as_lines(bytes(self._watch_buffer[end - keep : end]).decode("utf-8", "replace"))
+        # A byte that is no UTF-8 as its surrogate (PEP 383), as host_text() and the record keep it:
+        # a match found here is quoted (`matched 'caf\\xe9'`) and captured as a fact.
+        consumed = as_lines(bytes(self._watch_buffer[: end - keep]).decode("utf-8", "surrogateescape"))
+        block = consumed + as_lines(bytes(self._watch_buffer[end - keep : end]).decode("utf-8", "surrogateescape"))
         del self._watch_buffer[: end - keep]
         for pattern in self.watch:
             key = (pattern.pattern, pattern.flags)
