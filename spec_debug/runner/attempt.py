@@ -21,7 +21,7 @@ from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.redact import cut_outside_secret, is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
-from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
+from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, shown_repr, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
 from spec_debug.runner.runner_findings import TITLE_LIMIT, catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
@@ -400,19 +400,6 @@ def _check(
     # "expected that facts.tps > vars.min_tps, observed False" gave the on-call engineer the
     # verdict but not the numbers: they were in run.json's facts, and in the vars of the run.
     return False, shown_repr(value) + values_said(expectation.that, context, redact=redact, defaulted=defaulted)
-
-
-_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
-"""repr()'s escape of a surrogate for a byte that is no UTF-8 (`\\udce9`), not after an escaped
-backslash (a `\\\\udce9` printed as text)."""
-
-
-def shown_repr(value: Any) -> str:
-    """repr(value), a byte of output that is no UTF-8 shown as run.json shows it (`'caf\\xe9'`,
-    record.shown_surrogate): output, captures and stdout keep it as its surrogate (PEP 383), and
-    repr() wrote `'caf\\udce9'`, a form beside the step's `caf\\xe9` that names no byte."""
-    text = repr(value)
-    return _SURROGATE_ESCAPE.sub(r"\1\\x\2", text) if "\\udc" in text else text
 
 
 VALUE_LIMIT = 200

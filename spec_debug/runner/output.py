@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from spec_debug.ansi import strip_ansi
 from spec_debug.redact import StreamRedactor
@@ -385,6 +385,19 @@ class StreamCapture:
                 self.spill_path.unlink(missing_ok=True)
             except OSError:
                 pass
+
+
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+"""repr()'s escape of a surrogate for a byte that is no UTF-8 (`\\udce9`), not after an escaped
+backslash (a `\\\\udce9` printed as text)."""
+
+
+def shown_repr(value: Any) -> str:
+    """repr(value), a byte of output that is no UTF-8 shown as run.json shows it (`'caf\\xe9'`,
+    record.shown_surrogate): output, captures and stdout keep it as its surrogate (PEP 383), and
+    repr() wrote `'caf\\udce9'`, a form beside the step's `caf\\xe9` that names no byte."""
+    text = repr(value)
+    return _SURROGATE_ESCAPE.sub(r"\1\\x\2", text) if "\\udc" in text else text
 
 
 def without_markers(text: str) -> str:

@@ -46,10 +46,35 @@ def test_a_quoted_byte_reads_as_run_json_shows_it(tmp_path):
 
 
 def test_shown_repr_leaves_text_that_only_looks_like_an_escape():
-    from spec_debug.runner.attempt import shown_repr
+    from spec_debug.runner.output import shown_repr
 
     assert shown_repr("caf\udce9") == "'caf\\xe9'"
     assert shown_repr(["a\udcff", {"k": "\udc80"}]) == "['a\\xff', {'k': '\\x80'}]"
     assert shown_repr("a\\udce9") == "'a\\\\udce9'"  # a backslash the host printed, then udce9
     assert shown_repr("a\\\udce9") == "'a\\\\\\xe9'"  # a backslash, then the byte
     assert shown_repr("caf\u00e9 \ud800") == "'caf\u00e9 \\ud800'"  # not a byte's surrogate
+
+
+CAPTURE = r"""
+name: latin-int
+steps:
+  - id: count
+    run: printf 'count=12\351\n'
+    capture:
+      - regex: 'count=(?P<n>\S+)'
+        type: int
+"""
+
+
+def test_a_capture_that_cannot_read_the_value_quotes_the_byte_as_run_json_does(tmp_path):
+    playbook = tmp_path / "capint.yaml"
+    playbook.write_text(CAPTURE)
+    result = run_cli("run", str(playbook), "--host", "local", "--out", str(tmp_path / "runs"))
+    assert result.code == 0, result.stderr  # SD003 is a warning
+    _, record = only_run(tmp_path / "runs")
+    [step] = record["steps"]
+    assert step["stdout"] == "count=12\\xe9\n"
+    assert step["message"].startswith("capture failed: n (type: int): cannot read '12\\xe9' as an int (")
+    [finding] = record["findings"]
+    assert finding["evidence"] == [step["message"]]
+    assert "udce9" not in str(record)
