@@ -21,7 +21,7 @@ from spec_debug.probes.hostmain import ERROR_KEY
 from spec_debug.record import Finding
 from spec_debug.redact import cut_outside_secret, is_secret_name, redact_value
 from spec_debug.runner.capture import MAX_FACT_DEPTH, CaptureError, JsonTooDeepError, apply_captures, parse_json_output
-from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, without_markers
+from spec_debug.runner.output import TRUNCATION_MARKER, StreamCapture, last_drawing, shown_repr, without_markers
 from spec_debug.runner.output_regex import anchored_to_text_ends, can_match_newline, compile_first_match
 from spec_debug.runner.runner_findings import TITLE_LIMIT, catalog_defaults, runner_finding
 from spec_debug.runner.transport import CommandOutcome
@@ -387,19 +387,19 @@ def _check(
         pattern = compile_first_match(expectation.matches)
         match = pattern.search(output)
         if match is not None:
-            return True, f"matched {match.group(0)!r}"
+            return True, f"matched {shown_repr(match.group(0))}"
         match = _in_cut_part(pattern, streams)
         if match is not None:
-            return True, f"matched {match.group(0)!r} (in the part of the output cut from the record)"
+            return True, f"matched {shown_repr(match.group(0))} (in the part of the output cut from the record)"
         return False, "no match" + _unsearched(pattern, streams) + _across_cut_lines(pattern, streams)
     assert expectation.that is not None
     value = evaluate(expectation.that, context, TemplateSite(step_id, "expect.that"))
     held = as_condition(value, expectation.that, TemplateSite(step_id, "expect.that"))
     if held:
-        return True, f"{value!r}"
+        return True, shown_repr(value)
     # "expected that facts.tps > vars.min_tps, observed False" gave the on-call engineer the
     # verdict but not the numbers: they were in run.json's facts, and in the vars of the run.
-    return False, f"{value!r}" + values_said(expectation.that, context, redact=redact, defaulted=defaulted)
+    return False, shown_repr(value) + values_said(expectation.that, context, redact=redact, defaulted=defaulted)
 
 
 VALUE_LIMIT = 200
@@ -429,7 +429,7 @@ def values_said(expression: str, context: dict[str, Any], *, redact: bool = True
             # `facts.api_token = ***REDACTED***`, as if a token had been read.
             said.append(f"{name} is {value!r}" if value is None or value == "" else f"{name} not shown (named like a secret)")
             continue
-        text = repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
+        text = shown_repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
         if len(text) > VALUE_LIMIT:
             text = f"{text[:VALUE_LIMIT]}… ({len(text) - VALUE_LIMIT:,} characters more)"
         said.append(f"{name} = {text}" if why is None else f"{name} = {text} ({why})")

@@ -10,7 +10,7 @@ from spec_debug.playbook.json_path import json_path_parts
 from spec_debug.playbook.models import Capture
 from spec_debug.playbook.yaml_nodes import MAX_DEPTH, nests_too_deep
 from spec_debug.redact import cut_outside_secret
-from spec_debug.runner.output import TRUNCATION_MARKER
+from spec_debug.runner.output import TRUNCATION_MARKER, shown_repr
 from spec_debug.runner.output_regex import anchored_to_text_ends, compile_first_match
 
 _INT = re.compile(r"^[-+]?\d+$")
@@ -104,8 +104,9 @@ def convert(value: Any, kind: str, name: str | None = None) -> Any:
 
 
 def _clipped(text: str, limit: int = 80) -> str:
+    # A byte that is no UTF-8 as run.json shows it (`'12\\xe9'`), not repr()'s `'12\\udce9'`.
     cut = cut_outside_secret(text, limit)
-    return repr(text) if cut >= len(text) else f"{text[:cut]!r}... ({len(text)} characters)"
+    return shown_repr(text) if cut >= len(text) else f"{shown_repr(text[:cut])}... ({len(text)} characters)"
 
 
 def _quoted(value: Any, limit: int = 80) -> str:
@@ -115,7 +116,7 @@ def _quoted(value: Any, limit: int = 80) -> str:
     capture's text is cut (_clipped)."""
     if isinstance(value, str):
         return _clipped(value, limit)
-    text = repr(value)
+    text = shown_repr(value)
     cut = cut_outside_secret(text, limit)
     return text if cut >= len(text) else f"{text[:cut]}... ({len(text)} characters)"
 

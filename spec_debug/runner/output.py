@@ -26,7 +26,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from spec_debug.ansi import strip_ansi
 from spec_debug.redact import StreamRedactor
@@ -142,8 +142,10 @@ class StreamCapture:
             # A line longer than the cap is searched as it is; its end is searched again with
             # what follows, so a needle across the cut is still found (and collected once).
             end, keep = len(self._watch_buffer), _WATCH_OVERLAP
-        consumed = as_lines(bytes(self._watch_buffer[: end - keep]).decode("utf-8", "replace"))
-        block = consumed + as_lines(bytes(self._watch_buffer[end - keep : end]).decode("utf-8", "replace"))
+        # A byte that is no UTF-8 as its surrogate (PEP 383), as host_text() and the record keep it:
+        # a match found here is quoted (`matched 'caf\\xe9'`) and captured as a fact.
+        consumed = as_lines(bytes(self._watch_buffer[: end - keep]).decode("utf-8", "surrogateescape"))
+        block = consumed + as_lines(bytes(self._watch_buffer[end - keep : end]).decode("utf-8", "surrogateescape"))
         del self._watch_buffer[: end - keep]
         for pattern in self.watch:
             key = (pattern.pattern, pattern.flags)
@@ -266,8 +268,12 @@ class StreamCapture:
         `until:` and finding templates see `stdout` and `stderr`. The marker is spec-debug's note
         on the record (`... [N bytes truncated; the full output could not be saved: No space
         left on device] ...`): `that: "'No space left' not in stdout"` failed on it when the
-        controller's disk filled, and `until: "'truncated' not in stdout"` never held."""
-        return without_markers(self.checked_text())
+        controller's disk filled, and `until: "'truncated' not in stdout"` never held.
+
+        A byte that is no UTF-8 is kept as its surrogate (PEP 383), as the step's record, its
+        captures and evidence keep it: `evidence: ["{{ stdout }}"]` said `caf` U+FFFD beside the
+        step's `caf\\xe9` in run.json (record.carriable shows the surrogate as `\\xe9`)."""
+        return without_markers(self.checked_text("surrogateescape"))
 
     def expression_text(self) -> str:
         """host_text() as `that:` and `until:` expressions see `stdout` and `stderr`: for a stream
@@ -295,7 +301,7 @@ class StreamCapture:
         try:
             with open(self.spill_path, "rb") as spilled:
                 for raw_line in spilled:
-                    found = pattern.search(as_lines(raw_line.decode("utf-8", "replace")))
+                    found = pattern.search(as_lines(raw_line.decode("utf-8", "surrogateescape")))  # as host_text
                     if found is not None:
                         return found
         except OSError:
@@ -379,6 +385,19 @@ class StreamCapture:
                 self.spill_path.unlink(missing_ok=True)
             except OSError:
                 pass
+
+
+_SURROGATE_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
+"""repr()'s escape of a surrogate for a byte that is no UTF-8 (`\\udce9`), not after an escaped
+backslash (a `\\\\udce9` printed as text)."""
+
+
+def shown_repr(value: Any) -> str:
+    """repr(value), a byte of output that is no UTF-8 shown as run.json shows it (`'caf\\xe9'`,
+    record.shown_surrogate): output, captures and stdout keep it as its surrogate (PEP 383), and
+    repr() wrote `'caf\\udce9'`, a form beside the step's `caf\\xe9` that names no byte."""
+    text = repr(value)
+    return _SURROGATE_ESCAPE.sub(r"\1\\x\2", text) if "\\udc" in text else text
 
 
 def without_markers(text: str) -> str:
