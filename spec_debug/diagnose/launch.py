@@ -3007,7 +3007,7 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused += _unknown_sglang_flag(cfg, engine_version) + _unknown_vllm_flag(cfg, engine_version)
     if cfg.python_call:
         refused = [_as_keyword_refusal(line, cfg.python_call) for line in refused]
-        refused += [line for line in _keyword_abbreviations(cfg, engine_version)
+        refused += [line for line in _keyword_abbreviations(cfg, engine_version) + _keyword_cli_aliases(cfg)
                     if not any(said.startswith(line.partition(" ")[0]) for said in refused)]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
@@ -3672,6 +3672,42 @@ def _keyword_abbreviations(cfg: LaunchConfig, engine_version: str | None) -> lis
 
 
 _VLLM_OPTIONS_READ_SORTED = tuple(sorted(VLLM_OPTIONS_READ))
+
+
+# SGLang options that only the command line has: another name of a ServerArgs field, which a
+# keyword argument of Engine(...) / ServerArgs(...) cannot use. server_args.py declares
+# `model_path: A[str, Arg(..., aliases=["--model"])]`, `speculative_draft_model_path: ...
+# aliases=["--speculative-draft-model"]`, and arg_groups/fields/parallel.py `tp_size` ...
+# `aliases=["--tensor-parallel-size"]` (likewise pp_size, dp_size, ep_size with "--ep", dcp_size,
+# attn_cp_size, moe_dp_size, dist_init_addr with "--nccl-init-addr"); releases before the
+# dataclass-derived parser folded the long names back in ServerArgs.from_cli_args
+# (`args.tp_size = args.tensor_parallel_size`, ...), so the fields kept these names throughout.
+_SGLANG_CLI_ONLY_NAMES = {
+    "model": "model_path", "speculative-draft-model": "speculative_draft_model_path",
+    "tensor-parallel-size": "tp_size", "pipeline-parallel-size": "pp_size", "data-parallel-size": "dp_size",
+    "expert-parallel-size": "ep_size", "ep": "ep_size", "decode-context-parallel-size": "dcp_size",
+    "attention-context-parallel-size": "attn_cp_size", "moe-data-parallel-size": "moe_dp_size",
+    "nccl-init-addr": "dist_init_addr",
+}
+
+
+def _keyword_cli_aliases(cfg: LaunchConfig) -> list[str]:
+    """The keyword arguments of an SGLang engine call that name a setting by its command-line
+    alias (`sgl.Engine(model="meta-llama/...")`): `--model` is --model-path on the command line,
+    but Engine(**kwargs) builds ServerArgs(**kwargs), which has no field `model`, so Python raises
+    TypeError and the engine does not start. Was: read as --model-path, and nothing said."""
+    if not cfg.python_call or cfg.engine != "sglang":
+        return []
+    lines = []
+    for name in dict.fromkeys(word[2:] for word in _program_and_args(cfg)[1] if word.startswith("--")):
+        field = _SGLANG_CLI_ONLY_NAMES.get(name)
+        if field is None:
+            continue
+        keyword = name.replace("-", "_")
+        lines.append(f"{keyword}=: {_KEYWORDS_TAKEN_BY.get(cfg.python_call, cfg.python_call)} has no field by that "
+                     f"name (`--{name}` is only the command line's other name of --{field.replace('_', '-')}): "
+                     f"{_type_error(keyword, cfg.python_call)}; write {field}=")
+    return lines
 
 
 def _ambiguous_problem(name: str, since: str) -> str:
