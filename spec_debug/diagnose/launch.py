@@ -189,7 +189,8 @@ def split_command(command: str | list[str] | tuple[str, ...]) -> list[str]:
         return engine_call
     exec_form = pasted_argv(command, _ARGV_READER)
     if exec_form is not None:
-        return _server_argv(exec_form)
+        call = getattr(exec_form, "call", None)
+        return _EngineCallArgv(_server_argv(exec_form), call) if call else _server_argv(exec_form)
     command = task_script(command) or command
     # A backslash followed by spaces before the newline (a copy from a web page or an editor that
     # pads lines) escapes a space instead of the newline: bash would end the command there and

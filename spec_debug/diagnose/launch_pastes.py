@@ -562,6 +562,17 @@ def _llm_d_modelservice_argv(text: str) -> list[str] | None:
     return None
 
 
+class CallArgv(list):
+    """The argv of settings that a Python call takes as keyword arguments (Ray Serve LLM's
+    `engine_kwargs`, given in a YAML config as in an `LLMConfig(...)` call), naming the call:
+    launch.split_command keeps the name, so the audit words a name the call does not take as its
+    TypeError, not argparse's exit."""
+
+    def __init__(self, argv: list[str], call: str) -> None:
+        super().__init__(argv)
+        self.call = call
+
+
 def _ray_serve_llm_argv(text: str) -> list[str] | None:
     """The vLLM server a Ray Serve LLM config starts: each `LLMConfig` (`model_loading_config` +
     `engine_kwargs`, in a `serve run` config's `applications[].args.llm_configs`, a file of its
@@ -580,7 +591,10 @@ def _ray_serve_llm_argv(text: str) -> list[str] | None:
     if not argvs:
         _refuse_config_files(docs)
     speculating = [argv for argv in argvs if any(SPECULATIVE_FLAG.match(w) for w in argv)]
-    return (speculating or argvs or [None])[0]
+    chosen = (speculating or argvs or [None])[0]
+    # (its words are engine_kwargs keys, each a keyword of the replica's AsyncEngineArgs(...), as
+    # in a Python LLMConfig(...) call: no argparse reads them)
+    return None if chosen is None else CallArgv(chosen, "LLMConfig")
 
 
 def _refuse_config_files(node: Any) -> None:
