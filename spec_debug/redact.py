@@ -79,17 +79,18 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
     # A default typed into a parameter expansion (`HF_TOKEN=${HF_TOKEN:-hf_...}`,
-    # `--api-key ${KEY:-sk-local}`, `export DB_PASSWORD="${DB_PASSWORD:=hunter2}"`): the shell
+    # `--api-key ${KEY:-sk-local}`, `export DB_PASSWORD="${DB_PASSWORD:=hunter2}"`, the numbered
+    # `${HF_TOKEN_2:-hf_...}` as for NAME=value below): the shell
     # uses the default when the name is unset (POSIX XCU 2.6.2, `${parameter:-word}`, `:=`, and
     # the forms without the colon), so the default is the secret, typed in clear. Masked inside
     # the braces (`${HF_TOKEN:-***REDACTED***}`): the reference stays readable, as bare `${X}`
     # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
-    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)[= ]+\"?)"
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
-    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
+    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
