@@ -116,9 +116,10 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
-    # but not a tokenizer's special token (--pad_token "<pad>").
+    # but not a tokenizer's special token (--pad_token "<pad>"); numbered as a second one of a kind
+    # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')[^\s'\"]+)"),
+               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -338,9 +339,9 @@ _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 # (the quote after the name may be escaped: a JSON body inside a double-quoted shell word)
 _TOKEN_ASSIGN = re.compile(r"token(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
+_TOKEN_FLAG = re.compile(r"[-_]token(?:[-_]?\d{1,3})?[= ]").search
 _KEY_ASSIGN = re.compile(r"key(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_KEY_FLAG = re.compile(r"[-_]key[= ]").search
+_KEY_FLAG = re.compile(r"[-_]key(?:[-_]?\d{1,3})?[= ]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
 _ENV_PAIR = re.compile(r"(?:token|key)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
 # `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)
@@ -536,7 +537,7 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]key|token|password|secret)").fullmatch
+                               r"(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?").fullmatch
 
 
 def _redact_list(items: list) -> list:
@@ -553,7 +554,7 @@ def _redact_list(items: list) -> list:
             else:
                 out.append(redact_text(v))
             # (the last letter first: the regex ran on every --flag of a long argv)
-            flag = v.startswith("--") and v[-1] in "yYnNdDtT" and _SECRET_FLAG_WORD(v) is not None
+            flag = v.startswith("--") and v[-1] in "yYnNdDtT0123456789" and _SECRET_FLAG_WORD(v) is not None
             continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
