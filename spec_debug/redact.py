@@ -61,8 +61,9 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # '...'`, `os.environ.setdefault("HF_TOKEN", "...")`, `os.putenv(...)`), as an agent's
     # `python3 -c` or heredoc sets it before loading a gated model: the value is a string literal
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
+    # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
     re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
-               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?P=q)"
+               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
     # keeps the first of overlapping spans, and distill made a var of that one).
@@ -101,7 +102,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
-    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)"
+    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?"
                r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
@@ -109,9 +110,9 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # kubernetes/api core/v1/types.go), in an ECS task definition's `environment` (the same keys)
     # and in Helm's `--set env[0].name=HF_TOKEN,env[0].value=...`. NAME=value above does not read
     # it (the name and its value are two keys' values), so the token stood in the postmortem as
-    # typed. `valueFrom:` (a secretKeyRef) holds no value.
+    # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
-               r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
+               r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
                r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
@@ -343,9 +344,9 @@ _TOKEN_FLAG = re.compile(r"[-_]token(?:[-_]?\d{1,3})?[= ]").search
 _KEY_ASSIGN = re.compile(r"key(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
 _KEY_FLAG = re.compile(r"[-_]key(?:[-_]?\d{1,3})?[= ]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
-_ENV_PAIR = re.compile(r"(?:token|key)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
+_ENV_PAIR = re.compile(r"(?:token|key)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
 # `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)
-_KEY_IN_CODE = re.compile(r"(?:token|key)[\"']\s*(?:\]\s*=|,)").search
+_KEY_IN_CODE = re.compile(r"(?:token|key)(?:[_-]?\d{1,3})?[\"']\s*(?:\]\s*=|,)").search
 
 
 def may_hold_secret(text: str) -> bool:
