@@ -119,8 +119,10 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
     # but not a tokenizer's special token (--pad_token "<pad>"); numbered as a second one of a kind
     # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
+    # A bare value is no next flag (`--api-key --port 8000`: the server errors on the missing
+    # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')[^\s'\"]+)"),
+               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--)[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
