@@ -61,8 +61,9 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # '...'`, `os.environ.setdefault("HF_TOKEN", "...")`, `os.putenv(...)`), as an agent's
     # `python3 -c` or heredoc sets it before loading a gated model: the value is a string literal
     # after the quoted name, which NAME=value below does not read (the quote and bracket between).
+    # Numbered too (`os.environ["API_KEY_2"]`), as NAME=value and redact_value read the name.
     re.compile(r"(?i)(?:\[\s*|(?:setdefault|putenv)\(\s*)(?P<q>[\"'])(?!" + _TOKENIZER_TOKENS + r"(?P=q))"
-               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?P=q)"
+               r"[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?(?P=q)"
                r"\s*(?:\]\s*=(?!=)|,)\s*(?![\"']\d{1,11}[\"'])(?P<secret>\"[^\"\n]*\"|'[^'\n]*')"),
     # Before NAME=value: a cookie's whole value is one secret, not its `csrftoken=` alone (secret_spans
     # keeps the first of overlapping spans, and distill made a var of that one).
@@ -79,17 +80,18 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # Also a JSON key ("hf_token": "...") and an HTTP header spelt with hyphens (x-api-key: ...,
     # GitLab's PRIVATE-TOKEN: ...).
     # A default typed into a parameter expansion (`HF_TOKEN=${HF_TOKEN:-hf_...}`,
-    # `--api-key ${KEY:-sk-local}`, `export DB_PASSWORD="${DB_PASSWORD:=hunter2}"`): the shell
+    # `--api-key ${KEY:-sk-local}`, `export DB_PASSWORD="${DB_PASSWORD:=hunter2}"`, the numbered
+    # `${HF_TOKEN_2:-hf_...}` as for NAME=value below): the shell
     # uses the default when the name is unset (POSIX XCU 2.6.2, `${parameter:-word}`, `:=`, and
     # the forms without the colon), so the default is the secret, typed in clear. Masked inside
     # the braces (`${HF_TOKEN:-***REDACTED***}`): the reference stays readable, as bare `${X}`
     # does. Before the NAME=value pattern, which no longer reads the NAME inside `${`: it used to
     # mask from the `:` on (`${HF_TOKEN:***REDACTED***`, also on an empty default), and left
     # `--api-key ${KEY:-sekrit}` whole.
-    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)\b[\"']?\s*[=:]\s*\"?"
-               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)[= ]+\"?)"
+    re.compile(r"(?i)(?:(?<![A-Z0-9_-])(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?\b[\"']?\s*[=:]\s*\"?"
+               r"|(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?[= ]+\"?)"
                r"\$\{[A-Z_][A-Z0-9_]{0,64}" + _EXPANSION_DEFAULT),
-    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)"
+    re.compile(r"(?i)\$\{(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API_KEY|APIKEY|ACCESS_KEY)(?:_?\d{1,3})?"
                + _EXPANSION_DEFAULT),
     # A number may follow the secret word, as in a name redact_value masks (`HF_TOKEN_2=...`,
     # `--var mongo_password_2=...`, the second secret of one kind distill asks for).
@@ -100,7 +102,7 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # A JSON body written inside a double-quoted shell word (`curl -d "{\"password\": \"...\"}"`,
     # `-d "{\"api_key\":\"...\"}"`): its quotes are escaped, and NAME=value above stops at the
     # backslash after the name (the body was kept in clear). The escaped quotes stay around the mask.
-    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)"
+    re.compile(r"(?i)\\\"(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_-]{0,64}?(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]KEY|APIKEY|ACCESS[_-]KEY)(?:[_-]?\d{1,3})?"
                r"\\\"\s*:\s*\\\"(?P<secret>(?!\$)(?:[^\"\\\n]|\\[^\"\n])+)\\\""),
     # The value of a secret-named variable in a list of name/value pairs, the shape a container's
     # environment takes in Kubernetes (`kubectl get deploy -o yaml`: `- name: HF_TOKEN` then
@@ -108,16 +110,19 @@ _NAMED_PATTERNS: list[re.Pattern[str]] = [
     # kubernetes/api core/v1/types.go), in an ECS task definition's `environment` (the same keys)
     # and in Helm's `--set env[0].name=HF_TOKEN,env[0].value=...`. NAME=value above does not read
     # it (the name and its value are two keys' values), so the token stood in the postmortem as
-    # typed. `valueFrom:` (a secretKeyRef) holds no value.
+    # typed. `valueFrom:` (a secretKeyRef) holds no value. The name may be numbered (HF_TOKEN_2).
     re.compile(r"(?i)(?<![\w-])name[\"']?\s*[:=]\s*[\"']?(?!" + _TOKENIZER_TOKENS + r"\b)[A-Z0-9_.-]{0,64}?"
-               r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
+               r"(?:TOKEN|SECRET|PASSWORD|PASSWD|API[_-]?KEY|ACCESS[_-]?KEY)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?"
                r"value[\"']?\s*[:=]\s*(?!\d{1,11}\b)" + _SHELL_REFERENCE
                + r"(?P<secret>\"[^\"]+\"|'[^']+'|" + _BARE_VALUE + ")"),
     # --api-key VALUE, --token=VALUE, --password VALUE, --hf-token VALUE; spelt with underscores
     # too, as argparse takes them (--hf_token VALUE, --api_key VALUE, transformers' --hub_token),
-    # but not a tokenizer's special token (--pad_token "<pad>").
+    # but not a tokenizer's special token (--pad_token "<pad>"); numbered as a second one of a kind
+    # is (--api-key-2 VALUE, --token2 VALUE), as NAME=value and redact_value read the name.
+    # A bare value is no next flag (`--api-key --port 8000`: the server errors on the missing
+    # value), as the argv walk (_redact_list) reads it: masked, the evidence lost `--port`.
     re.compile(r"(?i)(?<![\w-])--(?!" + _TOKENIZER_TOKENS + r"\b)(?:[a-z0-9_-]{0,64}[-_])?(?:api[-_]key|token|password|secret)"
-               r"[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|'')[^\s'\"]+)"),
+               r"(?:[-_]?\d{1,3})?[= ]+" + _SHELL_REFERENCE + r"(?P<secret>\"[^\"]+\"|'[^']+'|(?!\"\"|''|--)[^\s'\"]+)"),
     # Authorization headers: as HTTP writes them (`-H "Authorization: Bearer ..."`), and as a key of a
     # dict or JSON object (`headers={"Authorization": "Bearer ..."}` in the script an agent writes to
     # call the server's OpenAI-compatible API, whose key `--api-key` set: any string, no token shape).
@@ -337,13 +342,13 @@ _PATTERNS_WITH_CLIENTS = _NAMED_PATTERNS + _CLIENT_PATTERNS + _TOKEN_PATTERNS
 # so every block of a server log ran every pattern), and a secret never starts with a space.
 # (the quote after the name may be escaped: a JSON body inside a double-quoted shell word)
 _TOKEN_ASSIGN = re.compile(r"token(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_TOKEN_FLAG = re.compile(r"[-_]token[= ]").search
+_TOKEN_FLAG = re.compile(r"[-_]token(?:[-_]?\d{1,3})?[= ]").search
 _KEY_ASSIGN = re.compile(r"key(?:[_-]?\d{1,3})?\\?[\"']?\s*[=:](?!\s*\d{1,11}\b)").search
-_KEY_FLAG = re.compile(r"[-_]key[= ]").search
+_KEY_FLAG = re.compile(r"[-_]key(?:[-_]?\d{1,3})?[= ]").search
 # a secret-named variable's name, then its value's key: `HF_TOKEN\n  value:`, `"HF_TOKEN", "value":`
-_ENV_PAIR = re.compile(r"(?:token|key)[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
+_ENV_PAIR = re.compile(r"(?:token|key)(?:[_-]?\d{1,3})?[\"']?\s*,?\s*[\"']?(?:[\w\[\]]{0,64}\.)?value[\"']?\s*[:=]").search
 # `environ["HF_TOKEN"] = ` and `setdefault("HF_TOKEN", ` in code (lowered text)
-_KEY_IN_CODE = re.compile(r"(?:token|key)[\"']\s*(?:\]\s*=|,)").search
+_KEY_IN_CODE = re.compile(r"(?:token|key)(?:[_-]?\d{1,3})?[\"']\s*(?:\]\s*=|,)").search
 
 
 def may_hold_secret(text: str) -> bool:
@@ -535,7 +540,7 @@ def _any_secret_key(keys: tuple) -> bool:
 # from /proc/PID/cmdline, in the launch facts): the text pattern reads `--api-key VALUE` in one
 # string, and each word alone is no secret.
 _SECRET_FLAG_WORD = re.compile(r"(?i)--(?!" + _TOKENIZER_TOKENS + r"\Z)(?:[a-z0-9_-]{0,64}[-_])?"
-                               r"(?:api[-_]key|token|password|secret)").fullmatch
+                               r"(?:api[-_]key|token|password|secret)(?:[-_]?\d{1,3})?").fullmatch
 
 
 def _redact_list(items: list) -> list:
@@ -552,7 +557,7 @@ def _redact_list(items: list) -> list:
             else:
                 out.append(redact_text(v))
             # (the last letter first: the regex ran on every --flag of a long argv)
-            flag = v.startswith("--") and v[-1] in "yYnNdDtT" and _SECRET_FLAG_WORD(v) is not None
+            flag = v.startswith("--") and v[-1] in "yYnNdDtT0123456789" and _SECRET_FLAG_WORD(v) is not None
             continue
         elif t is int or t is float or t is bool or v is None:
             out.append(v)
