@@ -2089,11 +2089,12 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
                 hint="--backend vllm (or auto, its default, which picks vLLM for the models it supports)")
         _refuse_kserve_underscore_flags(argv[start:])
         flags = {**flags, "model": _kserve_model(flags) or _KSERVE_MODEL_DIR}
+    keywords = getattr(argv, "call", None) is not None
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
-        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:])
-    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:], keywords=getattr(argv, "call", None) is not None)
+        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:], keywords)
+    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:], keywords)
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"

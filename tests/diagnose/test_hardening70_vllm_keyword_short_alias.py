@@ -50,3 +50,41 @@ def test_command_line_double_dashed_short_is_still_argparse_refusal(flag: str) -
     with pytest.raises(LaunchParseError) as caught:
         parse_launch_command(f"vllm serve meta-llama/Llama-3.1-8B-Instruct {flag} 2")
     assert str(caught.value).startswith(f"vllm: {flag} is not vLLM's -{flag[2:]} (one dash)")
+
+
+_RAY_SAID = ("tp=: AsyncEngineArgs has no field by that name (`-tp` is only the command line's other name of "
+             "--tensor-parallel-size): the Ray Serve replica's AsyncEngineArgs(**engine_kwargs) raises TypeError "
+             "(AsyncEngineArgs.__init__() got an unexpected keyword argument 'tp') and the engine does not start; "
+             "write tensor_parallel_size=")
+
+
+def test_ray_llm_config_engine_kwargs_short_alias_is_the_replicas_type_error() -> None:
+    # (LLMConfig's vLLM argv carries the model as `vllm serve MODEL`: the other _vllm_config call)
+    text = ('from ray.serve.llm import LLMConfig\nconfig = LLMConfig(model_loading_config=dict(model_id="llama", '
+            'model_source="meta-llama/Llama-3.1-8B-Instruct"), engine_kwargs=dict(tp=2, speculative_config=dict('
+            'method="eagle3", model="/models/eagle3", num_speculative_tokens=3)))')
+    cfg = parse_launch_command(text)
+    assert cfg.python_call == "LLMConfig"
+    assert list(effective_spec(cfg).problems) == [_RAY_SAID]
+
+
+def test_ray_yaml_engine_kwargs_short_alias_is_the_replicas_type_error() -> None:
+    text = """applications:
+- name: llm_app
+  route_prefix: /
+  import_path: ray.serve.llm:build_openai_app
+  args:
+    llm_configs:
+    - model_loading_config:
+        model_id: llama
+        model_source: meta-llama/Llama-3.1-8B-Instruct
+      engine_kwargs:
+        tp: 2
+        speculative_config:
+          method: eagle3
+          model: /models/eagle3
+          num_speculative_tokens: 3
+"""
+    cfg = parse_launch_command(text)
+    assert cfg.python_call == "LLMConfig"
+    assert list(effective_spec(cfg).problems) == [_RAY_SAID]
