@@ -2089,11 +2089,12 @@ def _parse_argv(argv: list[str]) -> LaunchConfig:
                 hint="--backend vllm (or auto, its default, which picks vLLM for the models it supports)")
         _refuse_kserve_underscore_flags(argv[start:])
         flags = {**flags, "model": _kserve_model(flags) or _KSERVE_MODEL_DIR}
+    keywords = getattr(argv, "call", None) is not None
     if start and argv[start - 1] == "serve" and start < len(argv) and not argv[start].startswith("-"):
         # `vllm serve MODEL`: the positional is the model even when a --config file also says
         # `model:` (vllm/entrypoints/cli/serve.py: args.model = args.model_tag when given)
-        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:])
-    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:])
+        return _vllm_config(tuple(argv), {**flags, "model": argv[start]}, positionals, env, argv[start:], keywords)
+    return _vllm_config(tuple(argv), flags, positionals, env, argv[start:], keywords)
 
 
 _SPECFORGE_BENCH = "bench_eagle3.py"
@@ -2485,9 +2486,12 @@ def _vllm_full_name(head: str) -> str:
 
 
 def _vllm_config(argv: tuple[str, ...], flags: dict[str, Any], positionals: list[str],
-                 env: dict[str, str], server_args: list[str]) -> LaunchConfig:
+                 env: dict[str, str], server_args: list[str], keywords: bool = False) -> LaunchConfig:
+    """`keywords`: the words are a Python engine call's keyword arguments (`LLM(..., tp=2)`), which
+    no argparse reads: a short alias given as one is judged by _keyword_cli_aliases instead."""
     a = _VLLM_ALIASES
-    _refuse_double_dashed_short(server_args)
+    if not keywords:
+        _refuse_double_dashed_short(server_args)
     _refuse_glued_short_value(server_args)
     dotted, replaced_dotted = _vllm_dotted_speculative_config(flags, server_args)
     flags = _vllm_full_names(flags)
@@ -3007,9 +3011,15 @@ def effective_spec(cfg: LaunchConfig, *, target_architecture: str | None = None,
     refused += _unknown_algorithm(cfg) + _other_engines_flags(cfg) + _unknown_sglang_option(cfg, engine_version)
     refused += _unknown_sglang_flag(cfg, engine_version) + _unknown_vllm_flag(cfg, engine_version)
     if cfg.python_call:
-        refused = [_as_keyword_refusal(line, cfg.python_call) for line in refused]
-        refused += [line for line in _keyword_abbreviations(cfg, engine_version) + _keyword_cli_aliases(cfg)
-                    if not any(said.startswith(line.partition(" ")[0]) for said in refused)]
+        # a command-line alias given as a keyword (`LLM(..., tp=2)`) is said as the field it stands
+        # for, not as an unknown name or an abbreviation of others
+        aliases = _keyword_cli_aliases(cfg)
+        aliased = {line.partition(" ")[0] for line in aliases}
+        refused = [line for line in (_as_keyword_refusal(line, cfg.python_call) for line in refused)
+                   if line.partition(" ")[0] not in aliased]
+        refused += [line for line in _keyword_abbreviations(cfg, engine_version) + aliases
+                    if line in aliases or (line.partition(" ")[0] not in aliased
+                                           and not any(said.startswith(line.partition(" ")[0]) for said in refused))]
     written = _str_flag(cfg.flags, _SGLANG_ALIASES["speculative-algorithm"]) if cfg.engine == "sglang" else None
     # an option refused only on a build that surely predates the release adding it: a source-tree
     # build after the 0.4.4.post2 tag (0.4.4.post3.dev5) has EAGLE-3 (was: told it has none)
@@ -3697,18 +3707,28 @@ def _keyword_cli_aliases(cfg: LaunchConfig) -> list[str]:
     alias (`sgl.Engine(model="meta-llama/...")`): `--model` is --model-path on the command line,
     but Engine(**kwargs) builds ServerArgs(**kwargs), which has no field `model`, so Python raises
     TypeError and the engine does not start. Was: read as --model-path, and nothing said."""
-    if not cfg.python_call or cfg.engine != "sglang":
+    if not cfg.python_call:
         return []
+    names = _SGLANG_CLI_ONLY_NAMES if cfg.engine == "sglang" else _VLLM_CLI_ONLY_NAMES
     lines = []
     for name in dict.fromkeys(word[2:] for word in _program_and_args(cfg)[1] if word.startswith("--")):
-        field = _SGLANG_CLI_ONLY_NAMES.get(name)
+        field = names.get(name)
         if field is None:
             continue
         keyword = name.replace("-", "_")
+        said = f"-{name}" if cfg.engine == "vllm" else f"--{name}"
         lines.append(f"{keyword}=: {_KEYWORDS_TAKEN_BY.get(cfg.python_call, cfg.python_call)} has no field by that "
-                     f"name (`--{name}` is only the command line's other name of --{field.replace('_', '-')}): "
+                     f"name (`{said}` is only the command line's other name of --{field.replace('_', '-')}): "
                      f"{_type_error(keyword, cfg.python_call)}; write {field}=")
     return lines
+
+
+# vLLM's one-dash short aliases of the options read here (`-tp`, `-pp`, `-sc`): vllm/engine/
+# arg_utils.py EngineArgs.add_cli_args adds them as other option strings of the field's
+# `--tensor-parallel-size` ..., while EngineArgs (the dataclass LLM(**kwargs) builds) has only
+# the fields `tensor_parallel_size`, `pipeline_parallel_size`, `speculative_config`.
+_VLLM_CLI_ONLY_NAMES = {alias: key.replace("-", "_") for key, aliases in _VLLM_ALIASES.items()
+                        for alias in aliases if alias != key}
 
 
 def _ambiguous_problem(name: str, since: str) -> str:
