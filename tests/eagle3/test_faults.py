@@ -199,6 +199,10 @@ class Fault:
     skipped: int = 0  # sample files counted and left out (eval and layout still run)
     note: str | None = None  # regex one eval note must match
     extra: dict = field(default_factory=dict)
+    # vLLM and SGLang load no weight from the damaged draft (safe_open refuses the file): the
+    # host probes hand the drafter's one-line error to their steps as SD710 (no_engine_weights)
+    # instead of raising it as a probe that could not run (SD003)
+    engines_refuse: bool = False
 
 
 FAULTS: dict[str, Fault] = {
@@ -275,7 +279,7 @@ FAULTS: dict[str, Fault] = {
         set_item("lm_head.weight", torch.full((DV, H), float("nan")))),
         error="NaN or Inf in lm_head.weight", codes=frozenset({"SD303"})),  # its sampled rows
     "safetensors_truncated": Fault(cut("draft/model.safetensors"), error="truncated",
-                                   vocab_error="truncated"),
+                                   vocab_error="truncated", engines_refuse=True),
     "safetensors_zero_bytes": Fault(write("draft/model.safetensors", b""), error="empty file",
                                     vocab_error="empty file"),
     "safetensors_lfs_pointer": Fault(write("draft/model.safetensors",
@@ -483,6 +487,14 @@ def test_host_probes_feed_coded_findings(name, base, tmp_path):
     root = _damaged(base, tmp_path, fault)
     args = {"draft_model": str(root / "draft"), "target_model": str(root / "target"),
             "hidden_states": str(root / "data"), "steps": "2"}
+    if fault.engines_refuse:
+        # the configs step's SD710, said by each probe with the drafter's own error
+        for probe, said in ((vocab_maps, fault.vocab_error), (drafter_eval, fault.error)):
+            out = probe.run(args)
+            assert "report" not in out and "reference" not in out
+            assert re.search(said, out["no_engine_weights"]["message"])
+            assert out["no_engine_weights"]["unreadable_weight_files"] == ["model.safetensors"]
+        return
     if fault.vocab_error:
         with pytest.raises(SpecDebugError, match=fault.vocab_error):
             vocab_maps.run(args)
