@@ -43,7 +43,9 @@ from spec_debug.runner.ssh_config import SSH_CONFIG_FILE_OPTION, SSHTarget, load
 from spec_debug.runner.ssh_target import jump_text
 from spec_debug.runner.ssh_connection import DEFAULT_MAX_SESSIONS, Connection, ConnectOptions
 from spec_debug.runner.ssh_handshake import _handshake_retrying
+from spec_debug.runner.ssh_errors import HostUnreachableError
 from spec_debug.runner.ssh_jump import _JUMPS, _jump_channel, _refuse_jump_loop, dropped_hop
+from spec_debug.runner.ssh_key_files import passwd_home_config_note
 from spec_debug.runner.ssh_proxy_command import _proxy_command, wait_readable
 from spec_debug.runner.ssh_tcp import _tcp_connect
 from spec_debug.runner.ssh_transport import ServerNotResponding, close_channel
@@ -132,7 +134,24 @@ def connect(
         try:
             return _open(target, config, options, depth=0)
         except TransportError as exc:
+            if own_config is None and options.ssh_config_path is None:
+                exc = _with_passwd_home_config(exc, target)
             raise _said_with_name(_said_through_jump(exc, target), name, target.alias) from exc.__cause__
+
+
+def _with_passwd_home_config(exc: TransportError, target: SSHTarget) -> TransportError:
+    """A name that resolves nowhere, looked up as given (no HostName for it in the config read),
+    whose `Host` block is in the ~/.ssh/config ssh(1) reads under the passwd database's home:
+    the hint names both files (passwd_home_config_note). A copy, as in _said_with_name."""
+    if not isinstance(exc, HostUnreachableError) or target.hostname != target.alias or target.proxy_jump \
+            or not exc.message.startswith(f"{target.alias}: cannot resolve host name "):
+        return exc
+    note = passwd_home_config_note(target.alias)
+    if note is None:
+        return exc
+    noted = copy.copy(exc)
+    noted.hint = note
+    return noted.with_traceback(exc.__traceback__)
 
 
 def _said_through_jump(exc: TransportError, target: SSHTarget) -> TransportError:

@@ -5,6 +5,7 @@ from them, an encrypted one with its passphrase asked once per run."""
 from __future__ import annotations
 
 import base64
+import fnmatch
 import getpass
 import os
 import pwd
@@ -33,13 +34,8 @@ def _identity_files(target: SSHTarget) -> list[str]:
     return [os.path.expanduser(path) for path in DEFAULT_IDENTITY_FILES if os.path.isfile(os.path.expanduser(path))]
 
 
-def default_keys_home_note() -> str | None:
-    """Where ssh(1) would have looked for the default keys (~/.ssh/id_*), when that is not where
-    we looked. ssh(1) takes `~` from the passwd database, not $HOME (openssh-portable: ssh.c,
-    main: `pw = getpwuid(getuid())`, the user's files under pw->pw_dir; misc.c, tilde_expand
-    with getpw*); spec-debug, like Python's expanduser, takes $HOME. The two differ under
-    `sudo -E`, a CI container job that sets HOME (GitHub Actions: /github/home) or a pod's env:
-    "no keys found" there, where `ssh` finds /root/.ssh/id_ed25519, named no reason."""
+def _passwd_home_elsewhere() -> tuple[str, str] | None:
+    """($HOME, the passwd database's home) where the two are different folders, else None."""
     home = os.path.expanduser("~")
     try:
         passwd_home = pwd.getpwuid(os.getuid()).pw_dir
@@ -47,6 +43,57 @@ def default_keys_home_note() -> str | None:
         return None
     if not passwd_home or os.path.realpath(passwd_home) == os.path.realpath(home):
         return None
+    return home, passwd_home
+
+
+def _names_host(config_file: str, alias: str) -> bool:
+    """Whether a `Host` line of config_file names alias by a pattern of its own (not `*` alone,
+    nor a negation). Read as text: a `Match exec` line is not run for a hint."""
+    try:
+        with open(config_file, encoding="utf-8", errors="replace") as handle:
+            text = handle.read(1 << 20)
+    except OSError:
+        return False
+    for line in text.splitlines():
+        words = line.replace("=", " ", 1).split()
+        if len(words) < 2 or words[0].lower() != "host":
+            continue
+        for pattern in words[1:]:
+            if pattern.startswith("#"):
+                break
+            if not pattern.startswith("!") and pattern.strip("*?") and fnmatch.fnmatchcase(alias.lower(), pattern.lower()):
+                return True
+    return False
+
+
+def passwd_home_config_note(alias: str) -> str | None:
+    """The ssh config ssh(1) reads, when it names alias and the one spec-debug read does not.
+    ssh(1) reads ~/.ssh/config under the passwd database's home, not $HOME (openssh-portable:
+    ssh.c, main: `pw = getpwuid(getuid())`, then process_config_files reads
+    `pw->pw_dir/_PATH_SSH_USER_CONFFILE`). Under `sudo -E` or a CI container that sets HOME, an
+    alias in that file only was "cannot resolve host name" with a hint to check the file."""
+    homes = _passwd_home_elsewhere()
+    if homes is None:
+        return None
+    home, passwd_home = homes
+    theirs = os.path.join(passwd_home, ".ssh", "config")
+    if _names_host(os.path.join(home, ".ssh", "config"), alias) or not _names_host(theirs, alias):
+        return None
+    return (f"spec-debug reads ~/.ssh/config under $HOME ({home}), which has no `Host {alias}`; ssh(1) reads {theirs}, "
+            f"under this account's home in the passwd database, which has: run with -F {theirs} (or HOME={passwd_home})")
+
+
+def default_keys_home_note() -> str | None:
+    """Where ssh(1) would have looked for the default keys (~/.ssh/id_*), when that is not where
+    we looked. ssh(1) takes `~` from the passwd database, not $HOME (openssh-portable: ssh.c,
+    main: `pw = getpwuid(getuid())`, the user's files under pw->pw_dir; misc.c, tilde_expand
+    with getpw*); spec-debug, like Python's expanduser, takes $HOME. The two differ under
+    `sudo -E`, a CI container job that sets HOME (GitHub Actions: /github/home) or a pod's env:
+    "no keys found" there, where `ssh` finds /root/.ssh/id_ed25519, named no reason."""
+    homes = _passwd_home_elsewhere()
+    if homes is None:
+        return None
+    home, passwd_home = homes
     return (f"no default key ~/.ssh/id_* under $HOME ({home}), where spec-debug looks; ssh(1) looks under "
             f"{passwd_home}, this account's home in the passwd database: name the key with IdentityFile (or -i)")
 
