@@ -274,7 +274,7 @@ def _with_overrides(defaults: str, extra_config: str) -> str:
     kept_extra: list[str] = []
     in_match = False
     for line in extra_config.splitlines(keepends=True):
-        words = line.split()
+        words = _config_words(line)
         keyword = words[0].lower() if words and not words[0].startswith("#") else ""
         in_match = in_match or keyword == "match"
         if in_match or not keyword or keyword in _ADDED_KEYWORDS:
@@ -293,6 +293,23 @@ def _with_overrides(defaults: str, extra_config: str) -> str:
             continue
         lines.append(line)
     return "".join(lines) + "".join(kept_extra)
+
+
+def _config_words(line: str) -> list[str]:
+    """A config line's words as sshd splits them: the keyword ends at whitespace or at one `=`
+    (`PasswordAuthentication=yes`, `Subsystem = sftp /bin/false`: openssh-portable misc.c,
+    strdelim, which servconf.c's process_server_config_line_depth takes the keyword with); the
+    rest splits at whitespace. line.split() made `passwordauthentication=yes` the keyword (no
+    default overridden: sshd kept the default "no") and `=` the Subsystem's name (a second
+    `Subsystem sftp`: sshd refused to start)."""
+    line = line.strip()
+    end = 0
+    while end < len(line) and not line[end].isspace() and line[end] != "=":
+        end += 1
+    rest = line[end:].lstrip()
+    if rest.startswith("="):
+        rest = rest[1:]
+    return [line[:end], *rest.split()] if end else []
 
 
 def _override_key(words: list[str]) -> str:
