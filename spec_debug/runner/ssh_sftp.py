@@ -513,6 +513,13 @@ class RemoteFiles:
                             hint=_CHATTER_HINT, kill=self._kill, answer_within_s=self._start_timeout_s,
                         )
                         return None
+                disabled = self._sftp_disabled(channel, stage, exc) if channel is not None else None
+                if disabled is not None:
+                    self._shell_copies = _ShellCopies(
+                        self._host, disabled, self._session_slot, self._open_channel, self._alive, kill=self._kill,
+                        answer_within_s=self._start_timeout_s,
+                    )
+                    return None
                 if ended is not None and not self._interrupted.is_set():
                     raise RemoteFileError(
                         f"{self._host}: the host offers no working SFTP: {ended}",
@@ -535,6 +542,28 @@ class RemoteFiles:
             self._slot = slot
         assert self._client is not None
         return self._client
+
+    def _sftp_disabled(self, channel: paramiko.Channel, stage: str, exc: BaseException) -> str | None:
+        """Why SFTP is not used, when the program sshd ran for the sftp request ended before a
+        word of SFTP and no forced command answered in its place; None otherwise.
+
+        `Subsystem sftp /bin/false` (or /bin/true, /usr/sbin/nologin) is how hardening guides
+        disable SFTP while commands stay allowed: sshd runs that program for the request
+        (openssh-portable session.c, session_subsystem_req -> do_exec), as it refuses one with
+        no Subsystem line (_sftp_refused); copies then go over `cat` as they do there. A forced
+        command (ForceCommand, command="..." in authorized_keys) that ends the same way is the
+        host's policy (_ended_before_sftp): sshd sets SSH_ORIGINAL_COMMAND only under one
+        (session.c, do_setup_env), which a command of ours run through it then sees."""
+        if stage != "version" or isinstance(exc, TimeoutError) or self._interrupted.is_set() \
+                or not channel.status_event.is_set():
+            return None
+        said = self._shell_answer("/bin/sh -c " + login_quoted(f'[ -n "${{SSH_ORIGINAL_COMMAND+x}}" ] || echo {_UNFORCED}'))
+        if said is None or said.decode("utf-8", "replace").strip().rsplit("\n", 1)[-1].strip() != _UNFORCED:
+            return None
+        code = channel.exit_status
+        ended = f"ended with exit code {code}" if code > 0 else "ended"
+        return (f"SFTP is disabled: the program sshd_config's `Subsystem sftp` line names {ended} before speaking SFTP "
+                "(for SFTP, the host's admin sets `Subsystem sftp internal-sftp`)")
 
     def _start_wait_s(self) -> float:
         """How long the SFTP server may take to start: ConnectTimeout, plus twice what the host's
@@ -848,6 +877,8 @@ def _quiet_prefetch_thread(remote: paramiko.SFTPFile) -> None:
 _COMMAND_NOT_FOUND = 127
 # How long a subsystem that ended gets to deliver its exit status after its output's EOF.
 _EXIT_STATUS_WAIT_S = 1.0
+_UNFORCED = "spec-debug:no-forced-command"
+"""What the question of RemoteFiles._sftp_disabled prints where no forced command runs it."""
 
 
 # How long the diagnosis of a chatty login shell waits for the empty command's output.
