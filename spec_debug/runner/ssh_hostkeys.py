@@ -36,6 +36,8 @@ from paramiko.kex_gex import KexGexSHA256
 from paramiko.kex_group14 import KexGroup14SHA256
 
 from spec_debug.errors import HostKeyError, UsageError
+from spec_debug.runner.ssh_key_files import passwd_home_elsewhere
+from spec_debug.runner.ssh_target import DEFAULT_KNOWN_HOSTS_FILES
 
 # Several host threads may accept new keys at once; appends must not interleave.
 _KNOWN_HOSTS_WRITE_LOCK = threading.Lock()
@@ -613,7 +615,8 @@ def verify_host_key(
         raise HostKeyError(
             f"{alias}: host key for {known_hosts_name} is not in known_hosts "
             f"(server offered {describe_key(server_key)}){unchecked_dns}",
-            hint=_unknown_key_hint(known_hosts.write_file, ssh_args or _ssh_args(known_hosts_name)),
+            hint=_filed_in_passwd_home(known_hosts, known_hosts_name, server_key)
+            or _unknown_key_hint(known_hosts.write_file, ssh_args or _ssh_args(known_hosts_name)),
         )
     same_type = known.get(server_key.get_name(), [])
     if any(key == server_key for key in same_type):
@@ -656,6 +659,29 @@ def _host_key_alias_hint(filed_as: str, host_key_alias: str | None, config_host:
         return (f", or change its `HostKeyAlias {host_key_alias}` to `HostKeyAlias {filed_as}` where your ssh config "
                 "(or inventory) sets it")
     return f", or set `HostKeyAlias {filed_as}` " + (f"under `Host {config_host}`" if config_host else "for this host") + " in your ssh config"
+
+
+def _filed_in_passwd_home(known_hosts: KnownHosts, name: str, server_key: paramiko.PKey) -> str | None:
+    """Where the passwd home's known_hosts files the key, when the default ~/.ssh/known_hosts
+    was read under a $HOME that is not that home. ssh(1) expands `~` in UserKnownHostsFile's
+    default with the passwd database's home (openssh-portable ssh.c, main: getpwuid; readconf.c,
+    fill_default_options: _PATH_SSH_USER_HOSTFILE): a CI container that sets HOME (GitHub Actions:
+    /github/home), whose `ssh-keyscan >> ~/.ssh/known_hosts` ran as root, filed the key there and
+    `ssh` connects, while the refusal said only to rerun with --accept-new (trusting blind)."""
+    if known_hosts.user_files != DEFAULT_KNOWN_HOSTS_FILES:
+        return None
+    homes = passwd_home_elsewhere()
+    if homes is None:
+        return None
+    home, passwd_home = homes
+    for file in DEFAULT_KNOWN_HOSTS_FILES:
+        path = Path(passwd_home, file.removeprefix("~/"))
+        for entry in read_known_hosts(path):
+            if entry.marker is None and entry.key == server_key and host_matches(entry.patterns, name):
+                return (f"the same key is filed in {path}:{entry.line}, under this account's home in the passwd database, "
+                        f"which ssh(1) reads; spec-debug reads ~/.ssh/known_hosts under $HOME ({home}): set "
+                        f"`UserKnownHostsFile {path}` for the host in your ssh config (or run with HOME={passwd_home})")
+    return None
 
 
 def _unknown_key_hint(write_file: Path, ssh_args: str) -> str:

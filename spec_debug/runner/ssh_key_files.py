@@ -34,7 +34,7 @@ def _identity_files(target: SSHTarget) -> list[str]:
     return [os.path.expanduser(path) for path in DEFAULT_IDENTITY_FILES if os.path.isfile(os.path.expanduser(path))]
 
 
-def _passwd_home_elsewhere() -> tuple[str, str] | None:
+def passwd_home_elsewhere() -> tuple[str, str] | None:
     """($HOME, the passwd database's home) where the two are different folders, else None."""
     home = os.path.expanduser("~")
     try:
@@ -72,7 +72,7 @@ def passwd_home_config_note(alias: str) -> str | None:
     ssh.c, main: `pw = getpwuid(getuid())`, then process_config_files reads
     `pw->pw_dir/_PATH_SSH_USER_CONFFILE`). Under `sudo -E` or a CI container that sets HOME, an
     alias in that file only was "cannot resolve host name" with a hint to check the file."""
-    homes = _passwd_home_elsewhere()
+    homes = passwd_home_elsewhere()
     if homes is None:
         return None
     home, passwd_home = homes
@@ -90,7 +90,7 @@ def default_keys_home_note() -> str | None:
     with getpw*); spec-debug, like Python's expanduser, takes $HOME. The two differ under
     `sudo -E`, a CI container job that sets HOME (GitHub Actions: /github/home) or a pod's env:
     "no keys found" there, where `ssh` finds /root/.ssh/id_ed25519, named no reason."""
-    homes = _passwd_home_elsewhere()
+    homes = passwd_home_elsewhere()
     if homes is None:
         return None
     home, passwd_home = homes
