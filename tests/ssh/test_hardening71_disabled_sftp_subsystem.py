@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 
 from spec_debug.runner.ssh import SSHTransport
 from spec_debug.runner.ssh_errors import RemoteFileError
+from tests.ssh.test_fleet_faults import PROBE_PLAYBOOK, assert_clean_cli, by_id, load_run
+from tests.ssh.test_hardening8_no_sftp import sftp_refused_by_openssh, start_sftpless  # noqa: F401 (a fixture)
 from tests.sshd_fixture import ClientSetup, SshServer
 
 
@@ -55,3 +57,30 @@ def test_a_forced_command_that_refuses_sftp_still_fails_the_copy(
     with SSHTransport.connect("policy", client.options()) as transport, pytest.raises(RemoteFileError) as info:
         transport.exists(str(tmp_path))
     assert "ended with exit code 1 before speaking SFTP" in info.value.message, info.value.message
+
+
+def test_a_probe_and_a_fetch_run_where_sftp_is_disabled(
+    cli: Callable[..., Any], client: ClientSetup, start_sftpless: Any, tmp_path: Path
+) -> None:
+    """The whole run (probe bundle upload, fetch step), as test_hardening8_no_sftp runs it on a
+    host with no Subsystem line; OpenSSH's sftp is refused by the same host."""
+    home = tmp_path / "host-home"
+    home.mkdir()
+    (tmp_path / "rc").write_text(f"cd {home} && export HOME={home}\n")
+    start_sftpless("offsftp", "/bin/false", rc_file=str(tmp_path / "rc"))
+    assert "Connection closed" in sftp_refused_by_openssh(client, "offsftp", tmp_path)
+    playbook = tmp_path / "first_look.yaml"
+    playbook.write_text(PROBE_PLAYBOOK)
+    out = tmp_path / "runs"
+    result = cli("run", str(playbook), "--host", "offsftp", "-F", str(client.config), "--batch", "--out", str(out))
+    assert_clean_cli(result)
+    assert result.code == 0, result.stdout + result.stderr
+    run_dir, record = load_run(out)
+    steps = by_id(record, "offsftp")
+    assert [steps[s]["status"] for s in ("host_info", "shell", "fetch_note", "after")] == ["passed"] * 4, steps
+    assert steps["host_info"]["facts"], steps["host_info"]
+    [bundle] = (home / ".cache" / "spec-debug").glob("bundle-*.pyz")
+    assert not list(bundle.parent.glob("*.part-*"))
+    assert not [f for f in record["findings"] if f["code"] == "SD003"]
+    [fetched] = steps["fetch_note"]["artifacts"]
+    assert (run_dir / fetched).read_text() == "hello\n"
