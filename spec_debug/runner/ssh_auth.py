@@ -37,7 +37,8 @@ from spec_debug.runner.ssh_config import SSHTarget
 from spec_debug.runner.ssh_errors import HandshakeError, _one_line
 from spec_debug.runner.ssh_hostkeys import SHA1_RSA, allow_sha1_rsa_signing
 from spec_debug.runner.ssh_key_files import (
-    _identity_files, _load_key, _public_blob, _public_blobs, _short, default_keys_home_note, too_open_mode,
+    _identity_files, _load_key, _public_blob, _public_blobs, _short, default_keys_home_note, passwd_home_identity_note,
+    too_open_mode,
 )
 from spec_debug.runner.ssh_login_turns import closed_mid_login
 from spec_debug.runner.ssh_password_login import (
@@ -225,6 +226,8 @@ def authenticate(transport: paramiko.Transport, target: SSHTarget, options: Auth
     if attempts.encrypted_skipped:
         hint = f"load the encrypted key into ssh-agent first (ssh-add {attempts.encrypted_skipped[0]}); or {hint}"
     elsewhere = default_keys_home_note() if not tried_keys and not target.identity_files and target.key_logins is None else None
+    if elsewhere is None and attempts.missing and target.key_logins is None:
+        elsewhere = passwd_home_identity_note(attempts.missing)
     if elsewhere is not None:
         hint = f"{elsewhere}; or {hint}"
     raise AuthenticationError(f"{target.alias}: authentication failed for {where} (tried: {tried})", hint=hint)

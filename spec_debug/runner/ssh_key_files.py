@@ -83,6 +83,23 @@ def passwd_home_config_note(alias: str) -> str | None:
             f"under this account's home in the passwd database, which has: run with -F {theirs} (or HOME={passwd_home})")
 
 
+def passwd_home_identity_note(missing: list[str]) -> str | None:
+    """Where ssh(1) finds an IdentityFile missing under $HOME (`~/.ssh/lab_key`, as _short
+    names it): ssh(1) expands a leading `~/` with the passwd database's home (openssh-portable
+    misc.c, tilde_expand: getpwuid(uid)), so under `sudo -E` or a CI container that sets HOME it
+    logged in with /root/.ssh/lab_key while spec-debug said only "no such IdentityFile"."""
+    homes = passwd_home_elsewhere()
+    if homes is None:
+        return None
+    home, passwd_home = homes
+    for short in missing:
+        found = os.path.join(passwd_home, short[2:]) if short.startswith("~/") else None
+        if found is not None and os.path.isfile(found):
+            return (f"{short} is not under $HOME ({home}), where spec-debug expands ~; ssh(1) expands ~ to {passwd_home}, "
+                    f"this account's home in the passwd database, and finds {found}: name that path in IdentityFile (or -i)")
+    return None
+
+
 def default_keys_home_note() -> str | None:
     """Where ssh(1) would have looked for the default keys (~/.ssh/id_*), when that is not where
     we looked. ssh(1) takes `~` from the passwd database, not $HOME (openssh-portable: ssh.c,
