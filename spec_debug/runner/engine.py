@@ -37,7 +37,7 @@ from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
 )
 from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningRecord, RunRecord, StepLeftRunning, StepRecord
-from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
+from spec_debug.redact import StreamRedactor, known_secret_values, redact_with_values, secret_values
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     values_said, watched_patterns,
@@ -369,6 +369,13 @@ class Run:
         return next(h for h in self.record.hosts if h.name == name)
 
     def _run_host(self, target: HostTarget) -> None:
+        # A text cut before _clean masks it (a finding's title, an output line of its evidence,
+        # a refused capture's quote) is cut before a --var secret's value, not inside it: its
+        # first part, no longer the value, stayed in run.json and the reports.
+        with known_secret_values(self._secrets if self.options.redact else ()):
+            self._run_host_steps(target)
+
+    def _run_host_steps(self, target: HostTarget) -> None:
         host = self._host_record(target.name)
         host.status = "running"
         # A host still queued behind --forks when the run was stopped never began: it keeps no
