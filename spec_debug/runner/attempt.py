@@ -238,7 +238,8 @@ def one_word_command_hint(step: Step, context: dict[str, Any], err_text: str) ->
 
 def _shorten(command: str, limit: int = 80) -> str:
     command = " ".join(command.split())  # a `python -c` script's newlines, on one line
-    return command if len(command) <= limit else command[: limit - 1] + "…"
+    # Masked after (Run._clean): cut inside a --var secret's value, its first part stayed.
+    return command if len(command) <= limit else command[: cut_outside_secret(command, limit - 1)] + "…"
 
 
 def _python_hint(step: Step, context: dict[str, Any]) -> str:
