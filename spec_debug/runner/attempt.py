@@ -432,7 +432,9 @@ def values_said(expression: str, context: dict[str, Any], *, redact: bool = True
             continue
         text = shown_repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
         if len(text) > VALUE_LIMIT:
-            text = f"{text[:VALUE_LIMIT]}… ({len(text) - VALUE_LIMIT:,} characters more)"
+            # Masked after (Run._clean): a cut inside a --var secret's value left its first part.
+            cut = cut_outside_secret(text, VALUE_LIMIT) if redact else VALUE_LIMIT
+            text = f"{text[:cut]}… ({len(text) - cut:,} characters more)"
         said.append(f"{name} = {text}" if why is None else f"{name} = {text} ({why})")
     return f" ({', '.join(said)})" if said else ""
 
