@@ -287,12 +287,13 @@ def execute_run(
         )
     except KeyboardInterrupt as exc:
         raise stopped_before_start(exc) from None
+    done: set[str] = set()  # the outputs finish_outputs wrote whole, as a stop finds them
     try:
         # execute() answers a Ctrl-C during the steps itself (an aborted record); it raises one
         # only after the last record is written, when the reports are what it stops.
         record = run.execute()
         finish_outputs(record, store.run_dir, junit=junit, console=console,
-                       planned=[s.id for s in run.playbook.steps])
+                       planned=[s.id for s in run.playbook.steps], done=done)
     except RecordWriteError:
         if as_json:
             # A full or read-only runs folder: `run --json > run.json` got nothing, and the
@@ -310,7 +311,7 @@ def execute_run(
         # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
         # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
         # "error findings"), and say how to get the reports.
-        _say(console, _interrupted_outputs(store.run_dir, junit))
+        _say(console, _interrupted_outputs(store.run_dir, junit, done)[0])
         return 3
     if as_json:
         try:
@@ -642,13 +643,19 @@ def exit_code_for(record: RunRecord) -> int:
 
 
 def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, console: Console,
-                   planned: list[str] | None = None) -> None:
+                   planned: list[str] | None = None, done: set[str] | None = None) -> None:
+    """Write the reports, the --junit file and the step summary, then say the verdict.
+    ``done`` gets "reports" and "junit" as each is written whole: a stop (Ctrl-C, SIGTERM)
+    tells from it what is left, where a --junit file from an earlier run is no sign."""
+    done = set() if done is None else done
     try:
         written = write_reports(record, run_dir)
     except RecordWriteError as exc:
         raise _reports_not_written(record, run_dir, exc, console) from None
+    done.add("reports")
     if junit is not None:
         write_junit(record, junit, planned)
+    done.add("junit")
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         try:
@@ -698,17 +705,21 @@ def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError
     )
 
 
-def _interrupted_outputs(run_dir: Path, junit: Path | None) -> str:
+def _interrupted_outputs(run_dir: Path, junit: Path | None, done: set[str]) -> tuple[str, bool]:
     """What a Ctrl-C or SIGTERM while the outputs were written left undone, and how to finish
-    it. "spec-debug report DIR renders them" printed Markdown to the terminal, and was said
-    when both reports were there and only the --junit file (which `report` cannot write)
-    was missing."""
+    it; and whether every output was written. "spec-debug report DIR renders them" printed
+    Markdown to the terminal, and was said when both reports were there and only the --junit
+    file (which `report` cannot write) was missing. The reports are told by their files (the
+    run's folder is new, and each appears whole), the --junit file by ``done``: one left by an
+    earlier run read as written ("every output was written" over yesterday's results)."""
     missing = [name for name in ("report.md", "report.html") if not _is_file(run_dir / name)]
     todo = report_commands(run_dir, missing)
-    if junit is not None and not _is_file(junit):
-        todo.append(f"the JUnit XML {shlex.quote(str(junit))} was not written (only `spec-debug run --junit` writes it)")
+    if junit is not None and "junit" not in done:
+        earlier = " (the file there is from before this run)" if _is_file(junit) else ""
+        todo.append(f"the JUnit XML {shlex.quote(str(junit))} was not written{earlier} "
+                    "(only `spec-debug run --junit` writes it)")
     left = "; ".join(todo) if todo else "every output was written"
-    return escape(f"interrupted while writing the reports; {run_dir / 'run.json'} is complete: {left}")
+    return escape(f"interrupted while writing the reports; {run_dir / 'run.json'} is complete: {left}"), not todo
 
 
 def _is_file(path: Path) -> bool:
