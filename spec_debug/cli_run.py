@@ -311,8 +311,16 @@ def execute_run(
         # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
         # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
         # "error findings"), and say how to get the reports.
-        _say(console, _interrupted_outputs(store.run_dir, junit, done)[0])
-        return 3
+        said, complete = _interrupted_outputs(store.run_dir, junit, done, as_json=as_json)
+        if not complete:
+            _say(console, said)
+            return 3
+        # Stopped once every output was written (while the verdict was printed): nothing is
+        # left undone, and the exit code is the run's own, as for a step summary it cannot
+        # append. It was 3, "aborted", for a run that passed with every file in place.
+        code = exit_code_for(run.record)
+        _say(console, f"{said}; the run {escape(run.record.status)} (exit {code})")
+        return code
     if as_json:
         try:
             _write_stdout(record.model_dump_json(indent=2) + "\n")
@@ -665,6 +673,14 @@ def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, cons
             # from a workflow, act), not from the user: its file missing must not turn a clean
             # run into exit 3, "aborted", with the verdict unsaid.
             _say(console, f"[yellow]warning:[/] {escape(exc.message)} (the run, run.json and the reports are complete)")
+        except KeyboardInterrupt as exc:
+            # Ctrl-C or SIGTERM while the summary was appended (a stalled file system): as a
+            # summary it cannot write, a warning, and the verdict and exit code of the run. It
+            # said "interrupted while writing the reports ...: every output was written", exit
+            # 3, with the summary not (or in part) appended.
+            _say(console, f"[yellow]warning:[/] {escape(stop_reason(exc))} while appending to GITHUB_STEP_SUMMARY "
+                          f"{escape(summary_path)}, which may hold none or part of this run's summary "
+                          "(the run, run.json and the reports are complete)")
     # The paths as text: `-o '[/x]'` raised MarkupError after the run (a traceback, exit 1 as
     # if errors were found) and `-o '[bold]y'` read "report: y/...".
     _say_verdict(record, console, f"report: {escape(str(written['md']))} · {escape(str(written['html']))}")
@@ -705,7 +721,7 @@ def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError
     )
 
 
-def _interrupted_outputs(run_dir: Path, junit: Path | None, done: set[str]) -> tuple[str, bool]:
+def _interrupted_outputs(run_dir: Path, junit: Path | None, done: set[str], *, as_json: bool = False) -> tuple[str, bool]:
     """What a Ctrl-C or SIGTERM while the outputs were written left undone, and how to finish
     it; and whether every output was written. "spec-debug report DIR renders them" printed
     Markdown to the terminal, and was said when both reports were there and only the --junit
@@ -718,6 +734,8 @@ def _interrupted_outputs(run_dir: Path, junit: Path | None, done: set[str]) -> t
         earlier = " (the file there is from before this run)" if _is_file(junit) else ""
         todo.append(f"the JUnit XML {shlex.quote(str(junit))} was not written{earlier} "
                     "(only `spec-debug run --junit` writes it)")
+    if as_json:  # written after the verdict: a stop before it left stdout empty
+        todo.append(f"--json wrote nothing to stdout ({run_dir / 'run.json'} holds the record)")
     left = "; ".join(todo) if todo else "every output was written"
     return escape(f"interrupted while writing the reports; {run_dir / 'run.json'} is complete: {left}"), not todo
 
