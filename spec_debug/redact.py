@@ -760,6 +760,12 @@ def known_secret_values(values: tuple[str, ...]) -> Iterator[None]:
         _KNOWN_VALUES.reset(token)
 
 
+def add_known_secret_values(values: tuple[str, ...]) -> None:
+    """The run learned secret values (a fact captured under a secret's name): its later cuts in
+    this block of known_secret_values keep them whole too."""
+    _KNOWN_VALUES.set(values)
+
+
 def cut_outside_secret(text: str, limit: int) -> int:
     """Where to cut ``text`` at ``limit`` characters or before, so that no secret is left in
     part: a text masked after it is cut (a finding's title, an output line of its evidence, a
