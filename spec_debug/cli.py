@@ -460,9 +460,14 @@ def _escape_what_the_terminal_cannot_show() -> None:
 def main() -> None:
     # SIGTERM (a CI runner cancelling us) and SIGHUP (the terminal or SSH session we ran in went
     # away) abort like Ctrl-C: the hosts are stopped and the record is still written.
+    # One the process was started with ignored is left ignored: `nohup spec-debug run ... &`
+    # (nohup(1) sets SIGHUP to SIG_IGN so that the command outlives its terminal) was aborted
+    # "hung up" at logout, the very signal it was started to survive. Python leaves an ignored
+    # SIGINT ignored the same way (a background job of a script).
     for signum, reason in ((signal.SIGTERM, "terminated (SIGTERM)"),
                            (signal.SIGHUP, "hung up (SIGHUP: the terminal or SSH session went away)")):
-        signal.signal(signum, _raise_interrupt(reason))
+        if signal.getsignal(signum) != signal.SIG_IGN:
+            signal.signal(signum, _raise_interrupt(reason))
     _stdout_if_closed()
     _escape_what_the_terminal_cannot_show()
     # Python's re warns that `[[]` or `[a--b]` may mean a set operation one day (a FutureWarning

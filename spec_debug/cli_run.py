@@ -287,12 +287,13 @@ def execute_run(
         )
     except KeyboardInterrupt as exc:
         raise stopped_before_start(exc) from None
+    done: set[str] = set()  # the outputs finish_outputs wrote whole, as a stop finds them
     try:
         # execute() answers a Ctrl-C during the steps itself (an aborted record); it raises one
         # only after the last record is written, when the reports are what it stops.
         record = run.execute()
         finish_outputs(record, store.run_dir, junit=junit, console=console,
-                       planned=[s.id for s in run.playbook.steps])
+                       planned=[s.id for s in run.playbook.steps], done=done)
     except RecordWriteError:
         if as_json:
             # A full or read-only runs folder: `run --json > run.json` got nothing, and the
@@ -310,8 +311,16 @@ def execute_run(
         # Ctrl-C or SIGTERM while the reports are written (a slow --junit pipe, a large record):
         # run.json is complete. Exit as aborted, not click's "Aborted!" 1 (which reads as
         # "error findings"), and say how to get the reports.
-        _say(console, _interrupted_outputs(store.run_dir, junit))
-        return 3
+        said, complete = _interrupted_outputs(store.run_dir, junit, done, as_json=as_json)
+        if not complete:
+            _say(console, said)
+            return 3
+        # Stopped once every output was written (while the verdict was printed): nothing is
+        # left undone, and the exit code is the run's own, as for a step summary it cannot
+        # append. It was 3, "aborted", for a run that passed with every file in place.
+        code = exit_code_for(run.record)
+        _say(console, f"{said}; the run {escape(run.record.status)} (exit {code})")
+        return code
     if as_json:
         try:
             _write_stdout(record.model_dump_json(indent=2) + "\n")
@@ -642,13 +651,19 @@ def exit_code_for(record: RunRecord) -> int:
 
 
 def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, console: Console,
-                   planned: list[str] | None = None) -> None:
+                   planned: list[str] | None = None, done: set[str] | None = None) -> None:
+    """Write the reports, the --junit file and the step summary, then say the verdict.
+    ``done`` gets "reports" and "junit" as each is written whole: a stop (Ctrl-C, SIGTERM)
+    tells from it what is left, where a --junit file from an earlier run is no sign."""
+    done = set() if done is None else done
     try:
         written = write_reports(record, run_dir)
     except RecordWriteError as exc:
         raise _reports_not_written(record, run_dir, exc, console) from None
+    done.add("reports")
     if junit is not None:
         write_junit(record, junit, planned)
+    done.add("junit")
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         try:
@@ -658,6 +673,14 @@ def finish_outputs(record: RunRecord, run_dir: Path, *, junit: Path | None, cons
             # from a workflow, act), not from the user: its file missing must not turn a clean
             # run into exit 3, "aborted", with the verdict unsaid.
             _say(console, f"[yellow]warning:[/] {escape(exc.message)} (the run, run.json and the reports are complete)")
+        except KeyboardInterrupt as exc:
+            # Ctrl-C or SIGTERM while the summary was appended (a stalled file system): as a
+            # summary it cannot write, a warning, and the verdict and exit code of the run. It
+            # said "interrupted while writing the reports ...: every output was written", exit
+            # 3, with the summary not (or in part) appended.
+            _say(console, f"[yellow]warning:[/] {escape(stop_reason(exc))} while appending to GITHUB_STEP_SUMMARY "
+                          f"{escape(summary_path)}, which may hold none or part of this run's summary "
+                          "(the run, run.json and the reports are complete)")
     # The paths as text: `-o '[/x]'` raised MarkupError after the run (a traceback, exit 1 as
     # if errors were found) and `-o '[bold]y'` read "report: y/...".
     _say_verdict(record, console, f"report: {escape(str(written['md']))} · {escape(str(written['html']))}")
@@ -698,17 +721,23 @@ def _reports_not_written(record: RunRecord, run_dir: Path, exc: RecordWriteError
     )
 
 
-def _interrupted_outputs(run_dir: Path, junit: Path | None) -> str:
+def _interrupted_outputs(run_dir: Path, junit: Path | None, done: set[str], *, as_json: bool = False) -> tuple[str, bool]:
     """What a Ctrl-C or SIGTERM while the outputs were written left undone, and how to finish
-    it. "spec-debug report DIR renders them" printed Markdown to the terminal, and was said
-    when both reports were there and only the --junit file (which `report` cannot write)
-    was missing."""
+    it; and whether every output was written. "spec-debug report DIR renders them" printed
+    Markdown to the terminal, and was said when both reports were there and only the --junit
+    file (which `report` cannot write) was missing. The reports are told by their files (the
+    run's folder is new, and each appears whole), the --junit file by ``done``: one left by an
+    earlier run read as written ("every output was written" over yesterday's results)."""
     missing = [name for name in ("report.md", "report.html") if not _is_file(run_dir / name)]
     todo = report_commands(run_dir, missing)
-    if junit is not None and not _is_file(junit):
-        todo.append(f"the JUnit XML {shlex.quote(str(junit))} was not written (only `spec-debug run --junit` writes it)")
+    if junit is not None and "junit" not in done:
+        earlier = " (the file there is from before this run)" if _is_file(junit) else ""
+        todo.append(f"the JUnit XML {shlex.quote(str(junit))} was not written{earlier} "
+                    "(only `spec-debug run --junit` writes it)")
+    if as_json:  # written after the verdict: a stop before it left stdout empty
+        todo.append(f"--json wrote nothing to stdout ({run_dir / 'run.json'} holds the record)")
     left = "; ".join(todo) if todo else "every output was written"
-    return escape(f"interrupted while writing the reports; {run_dir / 'run.json'} is complete: {left}")
+    return escape(f"interrupted while writing the reports; {run_dir / 'run.json'} is complete: {left}"), not todo
 
 
 def _is_file(path: Path) -> bool:

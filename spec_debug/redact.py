@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import re
 import uuid
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Callable
 
 MASK = "***REDACTED***"
@@ -743,15 +745,50 @@ than any token shape (redact.py's patterns) or a NAME=value is long; a PEM key i
 BEGIN line, which a cut inside the key has behind it."""
 
 
+_KNOWN_VALUES: ContextVar[tuple[str, ...]] = ContextVar("spec_debug_known_secret_values", default=())
+"""The secret values (secret_values: `--var db_password=...`) of the run whose host thread this
+is, for cut_outside_secret: they are masked after the cut too (Run._clean), and are no span."""
+
+
+@contextmanager
+def known_secret_values(values: tuple[str, ...]) -> Iterator[None]:
+    """cut_outside_secret, in this block, keeps each of ``values`` whole or leaves it out."""
+    token = _KNOWN_VALUES.set(values)
+    try:
+        yield
+    finally:
+        _KNOWN_VALUES.reset(token)
+
+
+def add_known_secret_values(values: tuple[str, ...]) -> None:
+    """The run learned secret values (a fact captured under a secret's name): its later cuts in
+    this block of known_secret_values keep them whole too."""
+    _KNOWN_VALUES.set(values)
+
+
 def cut_outside_secret(text: str, limit: int) -> int:
     """Where to cut ``text`` at ``limit`` characters or before, so that no secret is left in
     part: a text masked after it is cut (a finding's title, an output line of its evidence, a
     refused capture's quote: the run's _clean) kept "rejected: hf_AbCdEfGhIjKlMnO…", 16
     characters of a Hugging Face token that the pattern (20 or more after hf_) no longer knows
-    for one. A cut inside a secret moves to its start; elsewhere it stays at the limit."""
+    for one. A cut inside a secret moves to its start; elsewhere it stays at the limit. A secret
+    is a pattern's span, or a value of known_secret_values (a `--var db_password=...` no pattern
+    knows: its first part was left, which no longer is the value to mask)."""
     if limit >= len(text):
         return len(text)
-    for start, end in secret_spans(text[: limit + _SECRET_REACH]):
-        if start < limit < end:
-            return start
-    return max(limit, 0)
+    if limit <= 0:
+        return 0
+    spans = secret_spans(text[: limit + _SECRET_REACH])
+    values = _KNOWN_VALUES.get()
+    cut, moved = limit, True
+    while moved:  # a start inside another secret (a value inside a token, two values overlapping)
+        moved = False
+        for start, end in spans:
+            if start < cut < end:
+                cut, moved = start, True
+        for value in values:
+            # Only an occurrence across the cut: it starts before the cut and ends after it.
+            at = text.find(value, max(0, cut - len(value) + 1), cut + len(value) - 1)
+            if at >= 0:
+                cut, moved = at, True
+    return cut

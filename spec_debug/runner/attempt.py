@@ -238,7 +238,8 @@ def one_word_command_hint(step: Step, context: dict[str, Any], err_text: str) ->
 
 def _shorten(command: str, limit: int = 80) -> str:
     command = " ".join(command.split())  # a `python -c` script's newlines, on one line
-    return command if len(command) <= limit else command[: limit - 1] + "…"
+    # Masked after (Run._clean): cut inside a --var secret's value, its first part stayed.
+    return command if len(command) <= limit else command[: cut_outside_secret(command, limit - 1)] + "…"
 
 
 def _python_hint(step: Step, context: dict[str, Any]) -> str:
@@ -431,7 +432,9 @@ def values_said(expression: str, context: dict[str, Any], *, redact: bool = True
             continue
         text = shown_repr(redact_value(value) if redact else value)  # a dict's keys named like secrets, a token's own shape
         if len(text) > VALUE_LIMIT:
-            text = f"{text[:VALUE_LIMIT]}… ({len(text) - VALUE_LIMIT:,} characters more)"
+            # Masked after (Run._clean): a cut inside a --var secret's value left its first part.
+            cut = cut_outside_secret(text, VALUE_LIMIT) if redact else VALUE_LIMIT
+            text = f"{text[:cut]}… ({len(text) - cut:,} characters more)"
         said.append(f"{name} = {text}" if why is None else f"{name} = {text} ({why})")
     return f" ({', '.join(said)})" if said else ""
 

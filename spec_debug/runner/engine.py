@@ -37,7 +37,7 @@ from spec_debug.playbook.templating import (
     TemplateSite, evaluate_condition, forms_in_command, render, render_value, resolve_vars, shell_quote,
 )
 from spec_debug.record import Finding, HostRecord, PlaybookRef, PlaybookWarningRecord, RunRecord, StepLeftRunning, StepRecord
-from spec_debug.redact import StreamRedactor, redact_with_values, secret_values
+from spec_debug.redact import StreamRedactor, add_known_secret_values, known_secret_values, redact_with_values, secret_values
 from spec_debug.runner.attempt import (
     AttemptResult, background_note, collected_patterns, evaluate_attempt, killed_words, one_word_command_hint, output_tail, render_finding,
     values_said, watched_patterns,
@@ -369,6 +369,13 @@ class Run:
         return next(h for h in self.record.hosts if h.name == name)
 
     def _run_host(self, target: HostTarget) -> None:
+        # A text cut before _clean masks it (a finding's title, an output line of its evidence,
+        # a refused capture's quote) is cut before a --var secret's value, not inside it: its
+        # first part, no longer the value, stayed in run.json and the reports.
+        with known_secret_values(self._secrets if self.options.redact else ()):
+            self._run_host_steps(target)
+
+    def _run_host_steps(self, target: HostTarget) -> None:
         host = self._host_record(target.name)
         host.status = "running"
         # A host still queued behind --forks when the run was stopped never began: it keeps no
@@ -881,6 +888,7 @@ class Run:
             if outcome.left_running is not None:  # Ctrl-C before the pid line, or during _await_pid
                 message += "; " + outcome.left_running.words()
         facts.update(step_facts)
+        self._learn_secrets(step_facts)
         recorded_facts = self._clean(step_facts)
         with self._lock:
             self.record.facts[host].update(recorded_facts)
@@ -1131,6 +1139,21 @@ class Run:
         # part of them and the finding would no longer be one.
         texts = ("title", "evidence", "remediation", "references", "facts")
         return [f.model_copy(update={k: self._clean(getattr(f, k)) for k in texts}) for f in findings]
+
+    def _learn_secrets(self, step_facts: dict[str, Any]) -> None:
+        """A fact captured under a secret's name (`(?P<session_token>...)`) is masked as its
+        value in every text recorded from here on, as a `--var` named so is: run.json's facts
+        said ***REDACTED*** while the next step's command (`curl -H "X-Auth: {{
+        facts.session_token }}"`), the step's own output and both reports showed the value."""
+        if not self.options.redact or not step_facts:
+            return
+        new = [value for value in secret_values(step_facts) if value not in self._secrets]
+        if not new:
+            return
+        forms = {*new, *(f for v in new for f in forms_in_command(v)), *(f for v in new for f in forms_in_check(v))}
+        with self._lock:
+            self._secrets = tuple(sorted({*self._secrets, *forms}, key=len, reverse=True))
+            add_known_secret_values(self._secrets)
 
     def _clean(self, value: Any) -> Any:
         if not self.options.redact:
