@@ -1900,11 +1900,18 @@ _BUILD_GAVE_UP = re.compile(
     # cargo (src/cargo/core/compiler/job_queue: "could not compile `{}`"), exit 101
     r"|error: could not compile `.*"
     # ninja (src/build.cc: "build stopped: subcommand failed."), exit 1
-    r"|ninja: build stopped: subcommand failed\.")
+    r"|ninja: build stopped: subcommand failed\."
+    # unittest's verdict (cpython Lib/unittest/runner.py, TextTestRunner.run: "FAILED", then its
+    # counts, "FAILED (failures=1, skipped=1)"), its exit 1 (Lib/unittest/main.py, runTests:
+    # sys.exit(not wasSuccessful()))
+    r"|FAILED \((?:failures|errors|skipped|expected failures|unexpected successes)=\d+"
+    r"(?:, (?:errors|skipped|expected failures|unexpected successes)=\d+)*\)")
 """A build's or a test run's last line that only a failure prints: its status is not 0 (make 2,
-pytest 1 or 2, cargo 101, ninja 1), where a pipeline's last command (`| tail -20`) gave it 0."""
+pytest 1 or 2, cargo 101, ninja 1, unittest 1), where a pipeline's last command (`| tail -20`) gave it 0."""
 
-_RUNS_BUILD = re.compile(r"(?<![\w.-])(?:g?make|cmake|ninja|cargo|pytest|py\.test|tox|nox)(?![\w.-])")
+_RUNS_BUILD = re.compile(r"(?<![\w.-])(?:g?make|cmake|ninja|cargo|pytest|py\.test|tox|nox|unittest|test_\w*\.py)(?![\w.-])")
+"""A build or a test run: ``python -m unittest``, or a test file run alone (``python
+tests/test_drafter.py``, whose ``unittest.main()`` prints unittest's verdict)."""
 
 
 def _may_end_in_build_failure(output: str) -> bool:
@@ -1915,7 +1922,7 @@ def _may_end_in_build_failure(output: str) -> bool:
         end -= 1
     start = max(output.rfind("\n", max(0, end - _BUILD_TAIL), end) + 1, end - _BUILD_TAIL, 0)
     return output.find("failed", start, end) >= 0 or output.find("rror", start, end) >= 0 \
-        or output.find("*** ", start, end) >= 0
+        or output.find("*** ", start, end) >= 0 or output.find("FAILED (", start, end) >= 0
 
 
 def build_gave_up_line(output: str) -> str | None:
@@ -2179,11 +2186,13 @@ _ERROR_SAID_INDENTED = re.compile(r"^[ \t]+(?:ERROR|FATAL|fatal|error|Error)(?::
 # (jestjs/jest packages/jest-reporters/src/SummaryReporter.ts; vitest's indented "      Tests  1
 # failed | 1 passed (2)", vitest-dev/vitest reporters base.ts), go test's "--- FAIL: TestX (0.00s)"
 # then "FAIL\tpkg\t0.002s" (src/testing/testing.go, cmd/go/internal/test), cargo test's "test
-# result: FAILED. 1 passed; 1 failed" (library/test/src/console.rs). The first of them names the
+# result: FAILED. 1 passed; 1 failed" (library/test/src/console.rs), unittest's "FAILED (failures=1,
+# skipped=1)" (cpython Lib/unittest/runner.py, TextTestRunner.run). The first of them names the
 # failure (a failed command's output was named by its first line: "==> fine", "=== RUN   TestX").
 _TEST_SUMMARY = re.compile(
     r"^(?P<said>\d+ (?:tests?|doctests?|propert(?:y|ies))(?:, \d+ \w+)*?, [1-9]\d* failures?\b[^\n]*"
-    r"|[ \t]*Tests:?[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*)$"
+    r"|[ \t]*Tests:?[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*"
+    r"|FAILED \((?:failures|errors)=[1-9][^\n]*)$"
     r"|^=+ (?P<said2>[^\n]*?\b[1-9]\d* (?:failed|errors?)\b[^\n]*?) =+$", re.M)
 
 
