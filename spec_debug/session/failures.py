@@ -19,6 +19,7 @@ from spec_debug.session.ansi import without_colours
 from spec_debug.session.failure_places import (
     JVM_FRAME, VERDICT_WORDS, VITEST_POINTER, better_said, build_failed, build_said, failure_place, thrown_at,
 )
+from spec_debug.session.shell_words import status_pipeline
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -1938,6 +1939,45 @@ def build_gave_up(output: str | None, command: str) -> bool:
     back (`tail -5 build.log`) runs none: the build failed, the reading did not."""
     return bool(output) and _RUNS_BUILD.search(command) is not None and _may_end_in_build_failure(output) \
         and build_gave_up_line(without_colours(output)) is not None
+
+
+_STATUS_HIDERS = frozenset({"tail", "tee"})
+"""A pipeline's last command whose status (0) is the pipeline's, hiding the program's before it."""
+_THREAD_DIED = ("Exception in thread ", "Exception ignored in")
+"""threading's and the interpreter's notes above a traceback the process went on from (cpython
+Lib/threading.py, excepthook's "Exception in thread {name}:"; Python/errors.c, PyErr_WriteUnraisable)."""
+
+
+def died_in_traceback(output: str | None, command: str) -> bool:
+    """``command`` runs a program through a pipe whose last command gives the status (``python3
+    train.py 2>&1 | tail -20``, ``| tee train.log``: tail's or tee's 0, bash(1), "Pipelines"), and
+    ``output`` ends on a Python traceback's exception line, nothing after it: the interpreter
+    printed it and exited 1 (cpython Python/pythonrun.c, an exception nothing caught), as a terminal
+    log, which records no status, already reads it. A log read back (``tail -20 train.log``,
+    ``cat x.log | tail``), and a thread's traceback the process went on from, are none."""
+    if not output or (start := output.rfind("Traceback (most recent call last)")) < 0 \
+            or (line := status_pipeline(command)) is None or len(line) < 2 \
+            or line[-1][0].rsplit("/", 1)[-1] not in _STATUS_HIDERS \
+            or _reads_a_log(line[0]) or not _heads_a_traceback(output, start):
+        return False
+    above = output[max(0, output.rfind("\n", 0, max(0, start - 1)) + 1):start]
+    if above.lstrip().startswith(_THREAD_DIED):
+        return False
+    end = _one_traceback(output, start)[1]
+    return all(not (text := raw.strip()) or _EXIT_LINE.match(text) or _printed_after(text)
+               for raw in output[end:end + 4000].splitlines()) and len(output) - end <= 4000
+
+
+_LOG_READERS = frozenset({"tail", "cat", "head", "grep", "rg", "less", "more", "sed", "awk", "zcat", "tac", "journalctl"})
+"""Programs whose output is a file's or a log's: a traceback they print is the log's, not their
+own death."""
+
+
+def _reads_a_log(argv: list[str]) -> bool:
+    """``argv`` prints a file or a log (``cat train.log``), or a container's (``docker logs sglang``,
+    ``kubectl logs pod``)."""
+    name = argv[0].rsplit("/", 1)[-1]
+    return name in _LOG_READERS or (name in ("docker", "kubectl", "podman") and "logs" in argv[1:3])
 
 
 def pip_gave_up(error: ErrorInfo, output: str | None, command: str) -> bool:
