@@ -185,7 +185,9 @@ _THEME_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"
     r"(?:➜ +(?:[\w.-]+@(?P<theme_host>[\w.-]+)\S* +)?(?:\S+(?: \S+)? git:\([^)\s]*\)(?: ✗)?|\S+)"
     r"|(?:[^❯]{0,80}[~/@][^❯]{0,80} )?❯{1,3})"
-    r" +(?P<command>\S.*)$")
+    # (not the prompt's own end read as a command: Enter on an empty line at ``➜  rec git:(main) ✗``
+    # was a command "✗", at a clean tree's ``➜  rec git:(main)`` one "git:(main)")
+    r" +(?P<command>(?!(?:git:\([^)\s]*\) ?)?✗?\s*$)\S.*)$")
 """The prompts of zsh and shell themes, which show no host: oh-my-zsh's default theme,
 ``➜  sglang git:(main) ✗ cmd`` (``➜``, the directory's last part, git's branch and ``✗`` when
 the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versions with
