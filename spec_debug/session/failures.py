@@ -1953,15 +1953,23 @@ def died_in_traceback(output: str | None, command: str) -> bool:
     train.py 2>&1 | tail -20``, ``| tee train.log``: tail's or tee's 0, bash(1), "Pipelines"), and
     ``output`` ends on a Python traceback's exception line, nothing after it: the interpreter
     printed it and exited 1 (cpython Python/pythonrun.c, an exception nothing caught), as a terminal
-    log, which records no status, already reads it. A log read back (``tail -20 train.log``,
-    ``cat x.log | tail``), and a thread's traceback the process went on from, are none."""
-    if not output or (start := output.rfind("Traceback (most recent call last)")) < 0 \
-            or (line := status_pipeline(command)) is None or len(line) < 2 \
-            or line[-1][0].rsplit("/", 1)[-1] not in _STATUS_HIDERS \
-            or _reads_a_log(line[0]) or not _heads_a_traceback(output, start):
+    log, which records no status, already reads it. The traceback may have lost its header to the
+    tail (``| tail -3``: frames, then the exception, :func:`_headless_traceback`). A log read back
+    (``tail -20 train.log``, ``cat x.log | tail``), and a thread's traceback the process went on
+    from, are none."""
+    if not output or (line := status_pipeline(command)) is None or len(line) < 2 \
+            or line[-1][0].rsplit("/", 1)[-1] not in _STATUS_HIDERS or _reads_a_log(line[0]):
         return False
-    above = output[max(0, output.rfind("\n", 0, max(0, start - 1)) + 1):start]
-    if above.lstrip().startswith(_THREAD_DIED):
+    start = output.rfind("Traceback (most recent call last)")
+    if start >= 0 and _heads_a_traceback(output, start):
+        above = output[max(0, output.rfind("\n", 0, max(0, start - 1)) + 1):start]
+        if above.lstrip().startswith(_THREAD_DIED):
+            return False
+    elif start < 0 and '"' in output and _headless_traceback(output) is not None \
+            and (frame := _FRAME_LINES.search(output)) is not None:
+        # (the header the tail cut put back before the first frame, as _headless_traceback reads it)
+        output, start = _HEADER + "\n" + output[frame.start():], 0
+    else:
         return False
     end = _one_traceback(output, start)[1]
     return all(not (text := raw.strip()) or _EXIT_LINE.match(text) or _printed_after(text)
