@@ -775,7 +775,10 @@ def _fish_prompt_moved(held: list[tuple[int, str, str | None]],
     if m is None:
         return held
     start = m.start("command")
-    if len(held) >= 2 and held[1][1].startswith(_CURSOR_UP):
+    if len(held) >= 2 and _CURSOR_UP in held[1][1]:
+        # (the row after the prompt's goes back up: a line typed past the last column; where the
+        # last key typed was the one that wrapped, fish first writes it on the new row, from the
+        # column it fell in, ``\x1b[C\x1b[C'\x1b[A``, and goes up after it: fish 3.6.0)
         return _fish_wrapped(held, shown[:start], columns)
     last_no, last, last_ts = held[-1]
     typed = _shown(last)[start:].strip()
