@@ -1972,8 +1972,18 @@ def died_in_traceback(output: str | None, command: str) -> bool:
     else:
         return False
     end = _one_traceback(output, start)[1]
+    if _CHILD_FAILED_REPORT in output[end:end + 4000] and "ChildFailedError" in output[start:end]:
+        # torchrun's: the exception's message is the report box under its line, to its closing
+        # border (torch/distributed/elastic/multiprocessing/errors/__init__.py, ChildFailedError,
+        # _MSG_FORMAT_TEMPLATE: "Root Cause (first observed failure):", then "${boarder}", "="s)
+        close = output.rfind("\n=", end, end + 4000)
+        end = output.find("\n", close + 1) if close >= 0 else end
+        end = len(output) if end < 0 else end
     return all(not (text := raw.strip()) or _EXIT_LINE.match(text) or _printed_after(text)
                for raw in output[end:end + 4000].splitlines()) and len(output) - end <= 4000
+
+
+_CHILD_FAILED_REPORT = "Root Cause (first observed failure):"
 
 
 _LOG_READERS = frozenset({"tail", "cat", "head", "grep", "rg", "less", "more", "sed", "awk", "zcat", "tac", "journalctl"})
