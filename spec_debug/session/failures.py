@@ -1441,9 +1441,12 @@ def _headless_traceback(output: str) -> ErrorInfo | None:
             return None
         line_start = output.rfind("\n", 0, at) + 1
         if at > line_start and not output[line_start:at].strip(" \t"):
-            info, _ = _one_traceback(_HEADER + "\n" + output[line_start:], 0)
+            text = _HEADER + "\n" + output[line_start:]
+            info, end = _one_traceback(text, 0)
             if info.exception is None or not _HEADLESS_EXC.match(info.exception):
                 return None
+            if not info.message and info.exception.endswith("ChildFailedError"):
+                info = _child_failed(info, text, end)  # (torchrun's report under it, as a whole traceback's)
             return _classify(info)
         at = output.find('File "', at + 6)
     return None
