@@ -733,7 +733,8 @@ class _Agent:
     failure."""
     gave_up_typed: CommandRecord | None = None
     """The last command typed whose output ends in its tool's last words that it failed (pip's
-    give-up line, make's ``*** ... Error 2``: :func:`failures.pip_gave_up`, :func:`failures.build_gave_up`):
+    give-up line, make's ``*** ... Error 2``: :func:`failures.pip_gave_up`, :func:`failures.build_gave_up`; a
+    traceback a program died on, :func:`failures.died_in_traceback`):
     an ``echo $?`` of 0 after it is the pipeline's (``make 2>&1 | tail -5``: tail's), the failure stands."""
     own_servers: OwnServers | None = None
     """The servers the agent started itself (made at its first launch)."""
@@ -1363,7 +1364,8 @@ class _SessionState:
             found = ()
         failed = ev.is_error or exit_code not in (None, 0) or (exit_code is None and bool(found)) \
             or (exit_code == 0 and bool(found) and record is not None and (failures.pip_gave_up(found[0], ev.text, record.inner)
-                                                                          or failures.build_gave_up(ev.text, record.inner)))
+                                                                          or failures.build_gave_up(ev.text, record.inner)
+                                                                          or failures.died_in_traceback(ev.text, record.inner)))
         printed_for: CommandRecord | None = None  # a background job whose output this is
         if failed and record is not None and exit_code == 1 and shell.selects_lines(record.inner) \
                 and all(e.kind in ("exit_code", "tool_error") for e in found):
@@ -1468,7 +1470,8 @@ class _SessionState:
         if record is not None and fmt == "text":
             self._echoed_status(record, ev.text, st, info)
             if failed and exit_code is None and found and ev.text \
-                    and (failures.pip_gave_up(found[0], ev.text, record.inner) or failures.build_gave_up(ev.text, record.inner)):
+                    and (failures.pip_gave_up(found[0], ev.text, record.inner) or failures.build_gave_up(ev.text, record.inner)
+                         or failures.died_in_traceback(ev.text, record.inner)):
                 st.gave_up_typed = record
             if ev.text and "find: " in ev.text and shell.last_program(record.inner) == "find" \
                     and failures.only_unreadable_folders(ev.text):

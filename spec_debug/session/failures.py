@@ -19,6 +19,7 @@ from spec_debug.session.ansi import without_colours
 from spec_debug.session.failure_places import (
     JVM_FRAME, VERDICT_WORDS, VITEST_POINTER, better_said, build_failed, build_said, failure_place, thrown_at,
 )
+from spec_debug.session.shell_words import status_pipeline
 
 # A frame's path in plain quotes, or in quotes a JSON logger escaped while the newlines stayed
 # real (``File \\"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\\", line 2708``,
@@ -1440,9 +1441,12 @@ def _headless_traceback(output: str) -> ErrorInfo | None:
             return None
         line_start = output.rfind("\n", 0, at) + 1
         if at > line_start and not output[line_start:at].strip(" \t"):
-            info, _ = _one_traceback(_HEADER + "\n" + output[line_start:], 0)
+            text = _HEADER + "\n" + output[line_start:]
+            info, end = _one_traceback(text, 0)
             if info.exception is None or not _HEADLESS_EXC.match(info.exception):
                 return None
+            if not info.message and info.exception.endswith("ChildFailedError"):
+                info = _child_failed(info, text, end)  # (torchrun's report under it, as a whole traceback's)
             return _classify(info)
         at = output.find('File "', at + 6)
     return None
@@ -1900,11 +1904,18 @@ _BUILD_GAVE_UP = re.compile(
     # cargo (src/cargo/core/compiler/job_queue: "could not compile `{}`"), exit 101
     r"|error: could not compile `.*"
     # ninja (src/build.cc: "build stopped: subcommand failed."), exit 1
-    r"|ninja: build stopped: subcommand failed\.")
+    r"|ninja: build stopped: subcommand failed\."
+    # unittest's verdict (cpython Lib/unittest/runner.py, TextTestRunner.run: "FAILED", then its
+    # counts, "FAILED (failures=1, skipped=1)"), its exit 1 (Lib/unittest/main.py, runTests:
+    # sys.exit(not wasSuccessful()))
+    r"|FAILED \((?:failures|errors|skipped|expected failures|unexpected successes)=\d+"
+    r"(?:, (?:errors|skipped|expected failures|unexpected successes)=\d+)*\)")
 """A build's or a test run's last line that only a failure prints: its status is not 0 (make 2,
-pytest 1 or 2, cargo 101, ninja 1), where a pipeline's last command (`| tail -20`) gave it 0."""
+pytest 1 or 2, cargo 101, ninja 1, unittest 1), where a pipeline's last command (`| tail -20`) gave it 0."""
 
-_RUNS_BUILD = re.compile(r"(?<![\w.-])(?:g?make|cmake|ninja|cargo|pytest|py\.test|tox|nox)(?![\w.-])")
+_RUNS_BUILD = re.compile(r"(?<![\w.-])(?:g?make|cmake|ninja|cargo|pytest|py\.test|tox|nox|unittest|test_\w*\.py)(?![\w.-])")
+"""A build or a test run: ``python -m unittest``, or a test file run alone (``python
+tests/test_drafter.py``, whose ``unittest.main()`` prints unittest's verdict)."""
 
 
 def _may_end_in_build_failure(output: str) -> bool:
@@ -1915,7 +1926,7 @@ def _may_end_in_build_failure(output: str) -> bool:
         end -= 1
     start = max(output.rfind("\n", max(0, end - _BUILD_TAIL), end) + 1, end - _BUILD_TAIL, 0)
     return output.find("failed", start, end) >= 0 or output.find("rror", start, end) >= 0 \
-        or output.find("*** ", start, end) >= 0
+        or output.find("*** ", start, end) >= 0 or output.find("FAILED (", start, end) >= 0
 
 
 def build_gave_up_line(output: str) -> str | None:
@@ -1931,6 +1942,63 @@ def build_gave_up(output: str | None, command: str) -> bool:
     back (`tail -5 build.log`) runs none: the build failed, the reading did not."""
     return bool(output) and _RUNS_BUILD.search(command) is not None and _may_end_in_build_failure(output) \
         and build_gave_up_line(without_colours(output)) is not None
+
+
+_STATUS_HIDERS = frozenset({"tail", "tee"})
+"""A pipeline's last command whose status (0) is the pipeline's, hiding the program's before it."""
+_THREAD_DIED = ("Exception in thread ", "Exception ignored in")
+"""threading's and the interpreter's notes above a traceback the process went on from (cpython
+Lib/threading.py, excepthook's "Exception in thread {name}:"; Python/errors.c, PyErr_WriteUnraisable)."""
+
+
+def died_in_traceback(output: str | None, command: str) -> bool:
+    """``command`` runs a program through a pipe whose last command gives the status (``python3
+    train.py 2>&1 | tail -20``, ``| tee train.log``: tail's or tee's 0, bash(1), "Pipelines"), and
+    ``output`` ends on a Python traceback's exception line, nothing after it: the interpreter
+    printed it and exited 1 (cpython Python/pythonrun.c, an exception nothing caught), as a terminal
+    log, which records no status, already reads it. The traceback may have lost its header to the
+    tail (``| tail -3``: frames, then the exception, :func:`_headless_traceback`). A log read back
+    (``tail -20 train.log``, ``cat x.log | tail``), and a thread's traceback the process went on
+    from, are none."""
+    if not output or (line := status_pipeline(command)) is None or len(line) < 2 \
+            or line[-1][0].rsplit("/", 1)[-1] not in _STATUS_HIDERS or _reads_a_log(line[0]):
+        return False
+    start = output.rfind("Traceback (most recent call last)")
+    if start >= 0 and _heads_a_traceback(output, start):
+        above = output[max(0, output.rfind("\n", 0, max(0, start - 1)) + 1):start]
+        if above.lstrip().startswith(_THREAD_DIED):
+            return False
+    elif start < 0 and '"' in output and _headless_traceback(output) is not None \
+            and (frame := _FRAME_LINES.search(output)) is not None:
+        # (the header the tail cut put back before the first frame, as _headless_traceback reads it)
+        output, start = _HEADER + "\n" + output[frame.start():], 0
+    else:
+        return False
+    end = _one_traceback(output, start)[1]
+    if _CHILD_FAILED_REPORT in output[end:end + 4000] and "ChildFailedError" in output[start:end]:
+        # torchrun's: the exception's message is the report box under its line, to its closing
+        # border (torch/distributed/elastic/multiprocessing/errors/__init__.py, ChildFailedError,
+        # _MSG_FORMAT_TEMPLATE: "Root Cause (first observed failure):", then "${boarder}", "="s)
+        close = output.rfind("\n=", end, end + 4000)
+        end = output.find("\n", close + 1) if close >= 0 else end
+        end = len(output) if end < 0 else end
+    return all(not (text := raw.strip()) or _EXIT_LINE.match(text) or _printed_after(text)
+               for raw in output[end:end + 4000].splitlines()) and len(output) - end <= 4000
+
+
+_CHILD_FAILED_REPORT = "Root Cause (first observed failure):"
+
+
+_LOG_READERS = frozenset({"tail", "cat", "head", "grep", "rg", "less", "more", "sed", "awk", "zcat", "tac", "journalctl"})
+"""Programs whose output is a file's or a log's: a traceback they print is the log's, not their
+own death."""
+
+
+def _reads_a_log(argv: list[str]) -> bool:
+    """``argv`` prints a file or a log (``cat train.log``), or a container's (``docker logs sglang``,
+    ``kubectl logs pod``)."""
+    name = argv[0].rsplit("/", 1)[-1]
+    return name in _LOG_READERS or (name in ("docker", "kubectl", "podman") and "logs" in argv[1:3])
 
 
 def pip_gave_up(error: ErrorInfo, output: str | None, command: str) -> bool:
@@ -2179,11 +2247,13 @@ _ERROR_SAID_INDENTED = re.compile(r"^[ \t]+(?:ERROR|FATAL|fatal|error|Error)(?::
 # (jestjs/jest packages/jest-reporters/src/SummaryReporter.ts; vitest's indented "      Tests  1
 # failed | 1 passed (2)", vitest-dev/vitest reporters base.ts), go test's "--- FAIL: TestX (0.00s)"
 # then "FAIL\tpkg\t0.002s" (src/testing/testing.go, cmd/go/internal/test), cargo test's "test
-# result: FAILED. 1 passed; 1 failed" (library/test/src/console.rs). The first of them names the
+# result: FAILED. 1 passed; 1 failed" (library/test/src/console.rs), unittest's "FAILED (failures=1,
+# skipped=1)" (cpython Lib/unittest/runner.py, TextTestRunner.run). The first of them names the
 # failure (a failed command's output was named by its first line: "==> fine", "=== RUN   TestX").
 _TEST_SUMMARY = re.compile(
     r"^(?P<said>\d+ (?:tests?|doctests?|propert(?:y|ies))(?:, \d+ \w+)*?, [1-9]\d* failures?\b[^\n]*"
-    r"|[ \t]*Tests:?[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*)$"
+    r"|[ \t]*Tests:?[ \t]+[1-9]\d* failed\b[^\n]*|--- FAIL: \S+[^\n]*|FAIL\t\S+[^\n]*|test result: FAILED\.[^\n]*"
+    r"|FAILED \((?:failures|errors)=[1-9][^\n]*)$"
     r"|^=+ (?P<said2>[^\n]*?\b[1-9]\d* (?:failed|errors?)\b[^\n]*?) =+$", re.M)
 
 

@@ -120,6 +120,15 @@ _LINUX_SIGNALS = {"SIGHUP": 1, "SIGINT": 2, "SIGQUIT": 3, "SIGILL": 4, "SIGTRAP"
 system reads the log), where the prompt turned ``128 + n`` into the name."""
 
 
+_VCS_SEGMENT = r"(?: \([^()\s]+(?: [^()\s]+)*\)| \(\w+\)-\[[^\]\s]+\][A-Z]*-)"
+"""The branch a prompt shows after the folder: git's ``__git_ps1 " (%s)"`` (`` (main)``, `` (main %)``
+with its dirty-state marks: git contrib/completion/git-prompt.sh), zsh's vcs_info default `` (git)-
+[main]-`` (its ``formats`` " (%s)-[%b]%u%c-", ``%u``/``%c`` a ``U``/``S`` when the tree has changes;
+actionformats " (%s)-[%b|%a]%u%c-": zsh 5.9 Functions/VCS_Info/VCS_INFO_formats). Recorded:
+``root@gpu-node-7 /tmp/rec (main %) # `` (bash 5.2, ``PS1='\\u@\\h \\w$(__git_ps1 " (%s)") \\$ '``)
+and ``root@gpu-node-7 /tmp/rec (git)-[main]- # `` (zsh 5.9, ``PROMPT='%n@%m %~${vcs_info_msg_0_} %# '``)."""
+
+
 _USER_PROMPT = re.compile(
     r"^(?:\[\d{1,2}:\d\d(?::\d\d)?\][ \t]?)?"  # the time a PS1 of '[\t] \u@\h:\w\$ ' shows (bash(1), PROMPTING)
     r"(?:\([\w.-]+\)\s+)*"  # virtualenv or conda prefixes: (base), (ml-env) (base)
@@ -128,7 +137,7 @@ _USER_PROMPT = re.compile(
     r"(?P<bracket_user>" + _USER + r")@(?P<bracket_host>[\w.-]+)(?:\s[^\]]*)?\]\s?[#$]"  # RHEL/Rocky: [root@gpu-3 ~]#
     r"|(?P<user>" + _USER + r")@(?P<host>[\w.-]+)(?::(?P<dir>[^\s#$]*))?(?: \([^()\s]+(?: [^()\s]+)*\))?\s?[#$]"  # Debian/Ubuntu: root@gpu-3:~#
     # and with the branch git's prompt adds, me@gpu01:~/sglang (main *)$ (git contrib/completion/git-prompt.sh)
-    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:(?P<zsh_dir>[~/]\S*) [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
+    r"|(?P<zsh_user>[\w.-]+)@(?P<zsh_host>[\w.-]+) (?:(?P<zsh_dir>[~/]\S*?)" + _VCS_SEGMENT + r"? [%$#]|\S+ %)"  # macOS zsh default: me@laptop ~ %; Gentoo bash: me@gpu01 ~/w $
     r"|[\w.-]+@(?P<fish_host>[\w.-]+) [~/]\S*(?: \([^()\n]+\))?"  # fish's default: me@gpu02 ~/work>, root@gpu02 /w#,
     r"(?: \[(?P<fish_status>" + _FISH_STATUS + r"(?:\|" + _FISH_STATUS + r")*)\](?: (?P<fish_own>\d{1,3}))?)?[>#]"
     # the git branch, the status (_FISH_STATUS), the job's own after a `not` (_FISH_STATUS)
@@ -176,7 +185,9 @@ _THEME_PROMPT = re.compile(
     r"^(?:\([\w.-]+\)\s+)*"
     r"(?:➜ +(?:[\w.-]+@(?P<theme_host>[\w.-]+)\S* +)?(?:\S+(?: \S+)? git:\([^)\s]*\)(?: ✗)?|\S+)"
     r"|(?:[^❯]{0,80}[~/@][^❯]{0,80} )?❯{1,3})"
-    r" +(?P<command>\S.*)$")
+    # (not the prompt's own end read as a command: Enter on an empty line at ``➜  rec git:(main) ✗``
+    # was a command "✗", at a clean tree's ``➜  rec git:(main)`` one "git:(main)")
+    r" +(?P<command>(?!(?:git:\([^)\s]*\) ?)?✗?\s*$)\S.*)$")
 """The prompts of zsh and shell themes, which show no host: oh-my-zsh's default theme,
 ``➜  sglang git:(main) ✗ cmd`` (``➜``, the directory's last part, git's branch and ``✗`` when
 the tree is dirty: ohmyzsh/ohmyzsh ``themes/robbyrussell.zsh-theme``, some versions with
@@ -764,7 +775,10 @@ def _fish_prompt_moved(held: list[tuple[int, str, str | None]],
     if m is None:
         return held
     start = m.start("command")
-    if len(held) >= 2 and held[1][1].startswith(_CURSOR_UP):
+    if len(held) >= 2 and _CURSOR_UP in held[1][1]:
+        # (the row after the prompt's goes back up: a line typed past the last column; where the
+        # last key typed was the one that wrapped, fish first writes it on the new row, from the
+        # column it fell in, ``\x1b[C\x1b[C'\x1b[A``, and goes up after it: fish 3.6.0)
         return _fish_wrapped(held, shown[:start], columns)
     last_no, last, last_ts = held[-1]
     typed = _shown(last)[start:].strip()
