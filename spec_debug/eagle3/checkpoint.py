@@ -29,6 +29,7 @@ from spec_debug.eagle3.config import (
     CheckpointError, DraftConfig, TargetConfig, load_draft_config, load_target_config,
 )
 from spec_debug.eagle3.vocab import configured_draft_vocab
+from spec_debug.probes.hostfiles import described_size
 
 if TYPE_CHECKING:  # torch is only needed when tensors are read
     import torch
@@ -77,7 +78,6 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
     if not isinstance(header, dict):
         raise CheckpointError(f"{path}: safetensors header is not a JSON object")
     _check_header_metadata(path, header.get("__metadata__"))
-    end = 0
     entries = []
     for name, meta in header.items():
         if name == "__metadata__":
@@ -85,22 +85,22 @@ def read_safetensors_header(path: Path) -> dict[str, Any]:
         try:
             shape, dtype = [int(n) for n in meta["shape"]], str(meta["dtype"])
             start, stop = int(meta["data_offsets"][0]), int(meta["data_offsets"][1])
-            end = max(end, stop)
         except (KeyError, IndexError, TypeError, ValueError):
             raise CheckpointError(f"{path}: safetensors header entry {name!r} is malformed") from None
         entries.append((start, stop, name, dtype, shape))
     _check_header_entries(path, entries)
-    if 8 + length + end > size:
+    described = described_size(length, header)
+    if described > size:
         raise CheckpointError(f"{path}: truncated ({size} bytes, the header describes "
-                              f"{8 + length + end}); copy or download it again")
-    if 8 + length + end < size:
+                              f"{described}); copy or download it again")
+    if described < size:
         # bytes past the last tensor: safetensors refuses the file ("incomplete metadata, file
         # not fully covered": its Metadata::validate wants the data to end where the last
         # tensor does), so speculators and the engines cannot load it either; this said
         # "cannot read d2t (Error while deserializing header: ...)"
-        raise CheckpointError(f"{path}: {size - 8 - length - end} byte(s) past the tensors the "
+        raise CheckpointError(f"{path}: {size - described} byte(s) past the tensors the "
                               f"header describes ({size} bytes, the header describes "
-                              f"{8 + length + end}), which safetensors refuses: a copy "
+                              f"{described}), which safetensors refuses: a copy "
                               "written over a longer file, or appended to; copy or download "
                               "it again")
     return header

@@ -322,21 +322,25 @@ def safetensors_header(path: Path) -> dict[str, Any]:
         # JSON, but not a safetensors header (a renamed file of another format)
         raise ValueError(f"{path}: not a safetensors file (its header is no JSON object)")
     header.pop("__metadata__", None)
-    described = 8 + length + _data_end(header)
+    described = described_size(length, header)
     if described != size:
         raise ValueError(f"{path}: {size} bytes, its header describes {described}")
     return header
 
 
-def _data_end(header: dict[str, Any]) -> int:
-    """Where the header's last tensor ends in the data (0 for none); an entry without
-    integer data_offsets counts for nothing here (its shapes are listed as they are)."""
+def described_size(length: int, header: dict[str, Any]) -> int:
+    """The size of the safetensors file whose header is `length` bytes of JSON reading
+    `header`: the 8-byte length, the header, then the data up to where its last tensor's
+    data_offsets end (0 for none). safetensors opens only a file of exactly this size
+    (safetensors/src/tensor.rs read_metadata, "incomplete metadata, file not fully covered"),
+    so vLLM and SGLang do not either. An entry without integer data_offsets counts for nothing
+    here (the probes list its shape as it is; eagle3.checkpoint refuses it first)."""
     end = 0
     for info in header.values():
         offsets = info.get("data_offsets") if isinstance(info, dict) else None
         if isinstance(offsets, list) and len(offsets) == 2 and isinstance(offsets[1], int):
             end = max(end, offsets[1])
-    return end
+    return 8 + length + end
 
 
 # At most this many tensors are described per model (a draft has a few dozen)
