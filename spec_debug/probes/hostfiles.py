@@ -4,6 +4,7 @@ names/shapes of its tensors. Stdlib only (runs inside the bundle on any host Pyt
 from __future__ import annotations
 
 import json
+import math
 import os
 import stat
 import struct
@@ -321,11 +322,69 @@ def safetensors_header(path: Path) -> dict[str, Any]:
     if not isinstance(header, dict):
         # JSON, but not a safetensors header (a renamed file of another format)
         raise ValueError(f"{path}: not a safetensors file (its header is no JSON object)")
+    # an entry safetensors refuses refuses the whole file: none of its tensors are loadable
+    problem = header_problem(header)
+    if problem:
+        raise ValueError(f"{path}: {problem}")
     header.pop("__metadata__", None)
     described = described_size(length, header)
     if described != size:
         raise ValueError(f"{path}: {size} bytes, its header describes {described}")
     return header
+
+
+# Bits per element of each safetensors dtype (huggingface/safetensors safetensors/src/
+# tensor.rs Dtype::bitsize); a name outside it is refused when the header is parsed.
+SAFETENSORS_DTYPE_BITS = {
+    "BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8, "F8_E4M3FNUZ": 8,
+    "F8_E5M2FNUZ": 8, "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6, "I16": 16, "U16": 16, "F16": 16,
+    "BF16": 16, "I32": 32, "U32": 32, "F32": 32, "C64": 64, "F64": 64, "I64": 64, "U64": 64}
+
+
+def header_problem(header: dict[str, Any]) -> str | None:
+    """Why safetensors refuses a header's tensor entries, None when it takes them: each entry
+    an object of a known dtype, a shape and two data_offsets that are JSON whole numbers
+    (safetensors/src/tensor.rs TensorInfo, read with serde: "invalid type: floating point
+    `8.0`, expected usize"), whose dtype x shape size is its span, the spans tiling the data
+    from byte 0 without gap or overlap (Metadata::validate: "invalid offset for tensor"); and
+    __metadata__, where there is one, a map of strings. safetensors 0.8.0's safe_open refuses
+    the whole file over one such entry, so vLLM and SGLang load none of its tensors. The size
+    of the file is described_size's."""
+    metadata = header.get("__metadata__")
+    if metadata is not None and not (isinstance(metadata, dict)
+                                     and all(isinstance(v, str) for v in metadata.values())):
+        return "the safetensors header's __metadata__ is not a map of strings"
+    entries = []
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        shape = info.get("shape") if isinstance(info, dict) else None
+        offsets = info.get("data_offsets") if isinstance(info, dict) else None
+        if not (isinstance(shape, list) and all(_whole(n) for n in shape) and isinstance(offsets, list)
+                and len(offsets) == 2 and all(_whole(n) for n in offsets)
+                and isinstance(info.get("dtype"), str)):
+            return (f"safetensors header entry {name!r} is malformed (not {{\"dtype\", \"shape\", "
+                    "\"data_offsets\": [begin, end]}} of whole numbers)")
+        entries.append((offsets[0], offsets[1], name, info["dtype"], shape))
+    expected_start = 0
+    for start, stop, name, dtype, shape in sorted(entries):
+        bits = SAFETENSORS_DTYPE_BITS.get(dtype)
+        if bits is None:
+            return f"safetensors header entry {name!r} has dtype {dtype!r}, which safetensors does not know"
+        if start != expected_start:
+            return (f"safetensors header entry {name!r} starts at data byte {start}, the tensor "
+                    f"before it ends at {expected_start}")
+        size = math.prod(shape) * bits / 8
+        if size != stop - start:
+            return (f"safetensors header entry {name!r} says {dtype} {shape} ({size:g} bytes), its "
+                    f"data_offsets span {stop - start} bytes")
+        expected_start = stop
+    return None
+
+
+def _whole(number: Any) -> bool:
+    """A JSON whole number >= 0 (serde's usize): not 8.0, "8", true or -1."""
+    return isinstance(number, int) and not isinstance(number, bool) and number >= 0
 
 
 def described_size(length: int, header: dict[str, Any]) -> int:
