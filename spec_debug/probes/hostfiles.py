@@ -9,7 +9,7 @@ import os
 import stat
 import struct
 from pathlib import Path
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 # A MoE checkpoint's config.json can be megabytes: ModelOpt MIXED_PRECISION exports name every
@@ -325,12 +325,23 @@ def safetensors_header(path: Path) -> dict[str, Any]:
     # an entry safetensors refuses refuses the whole file: none of its tensors are loadable
     problem = header_problem(header)
     if problem:
-        raise ValueError(f"{path}: {problem}")
+        raise RefusedHeader(f"{path.name}: {problem}; safetensors refuses the whole file over it "
+                            "(a header edited by hand or written by another writer)")
     header.pop("__metadata__", None)
     described = described_size(length, header)
-    if described != size:
-        raise ValueError(f"{path}: {size} bytes, its header describes {described}")
+    if described > size:
+        raise RefusedHeader(f"{path.name}: truncated ({size} bytes, its header describes {described}: "
+                            "a copy or download cut short)")
+    if described < size:
+        raise RefusedHeader(f"{path.name}: {size - described} byte(s) past the tensors its header "
+                            f"describes ({size} bytes, the header describes {described}), which "
+                            "safetensors refuses: a copy written over a longer file, or appended to")
     return header
+
+
+class RefusedHeader(ValueError):
+    """A safetensors file whose header reads, and which safetensors' safe_open refuses; the
+    message says why, after the file's name."""
 
 
 # Bits per element of each safetensors dtype (huggingface/safetensors safetensors/src/
@@ -406,6 +417,11 @@ def described_size(length: int, header: dict[str, Any]) -> int:
 TENSOR_SHAPES_LIMIT = 400
 
 
+# What the listing says of the weight files safetensors refuses: a draft has one file or a few
+# shards, and a tensor name edited into a header may be long; the probe's JSON stays small
+MAX_REFUSAL_REASONS = 8
+MAX_REFUSAL_CHARS = 400
+
 _SAFETENSORS_INDEX = "model.safetensors.index.json"
 _TORCH_INDEX = "pytorch_model.bin.index.json"
 
@@ -420,6 +436,9 @@ class WeightListing:
     missing_shards: list[str]
     index_error: str | None
     unreadable_weight_files: list[str]
+    unreadable_reasons: dict[str, str] = field(default_factory=dict)
+    """{file name: why safetensors refuses it}, for the files of unreadable_weight_files
+    whose header reads (RefusedHeader), at most MAX_REFUSAL_REASONS."""
 
 
 def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightListing:
@@ -431,10 +450,14 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
     index, problem = config_and_problem(directory, _SAFETENSORS_INDEX)
     files = _weight_files(directory, _shard_names(index))
     shapes: dict[str, list[Any]] = {}
-    unreadable = []
+    unreadable, reasons = [], {}
     for file in files:
         try:
             _add_shapes(shapes, safetensors_header(file), limit)
+        except RefusedHeader as exc:
+            unreadable.append(file.name)
+            if len(reasons) < MAX_REFUSAL_REASONS:
+                reasons[file.name] = str(exc)[:MAX_REFUSAL_CHARS]
         except (OSError, ValueError, struct.error):
             unreadable.append(file.name)
     if files:
@@ -444,7 +467,8 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
         _add_torch_shapes(shapes, _torch_weight_files(directory, names), limit)
     missing = [name for name in names if not _is_file(directory / name)]
     return WeightListing(tensors=shapes, missing_shards=missing if len(missing) < len(names) else [],
-                         index_error=_index_problem(directory, index, problem), unreadable_weight_files=unreadable)
+                         index_error=_index_problem(directory, index, problem), unreadable_weight_files=unreadable,
+                         unreadable_reasons=reasons)
 
 
 def _add_shapes(shapes: dict[str, list[Any]], header: dict[str, Any], limit: int) -> None:
@@ -555,6 +579,8 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             info["index_error"] = weights.index_error
         if weights.unreadable_weight_files:
             info["unreadable_weight_files"] = weights.unreadable_weight_files
+        if weights.unreadable_reasons:
+            info["unreadable_weight_reasons"] = weights.unreadable_reasons
         if not weights.tensors:
             # a folder vLLM and SGLang load no weight file from (an empty save, only a .pth,
             # a Lightning .ckpt, FSDP's DCP shards): the server stops with "Cannot find any
