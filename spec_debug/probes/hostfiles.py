@@ -439,6 +439,9 @@ class WeightListing:
     unreadable_reasons: dict[str, str] = field(default_factory=dict)
     """{file name: why safetensors refuses it}, for the files of unreadable_weight_files
     whose header reads (RefusedHeader), at most MAX_REFUSAL_REASONS."""
+    unindexed_files: list[str] = field(default_factory=list)
+    """The *.safetensors files listed although the folder's index names none that is here,
+    which vLLM and SGLang therefore do not load (stale_index_refusal)."""
 
 
 def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightListing:
@@ -466,9 +469,27 @@ def list_weights(directory: Path, limit: int = TENSOR_SHAPES_LIMIT) -> WeightLis
         names = _shard_names(read_config(directory, _TORCH_INDEX))
         _add_torch_shapes(shapes, _torch_weight_files(directory, names), limit)
     missing = [name for name in names if not _is_file(directory / name)]
+    unindexed = [file.name for file in files] if names and len(missing) == len(names) else []
     return WeightListing(tensors=shapes, missing_shards=missing if len(missing) < len(names) else [],
                          index_error=_index_problem(directory, index, problem), unreadable_weight_files=unreadable,
-                         unreadable_reasons=reasons)
+                         unreadable_reasons=reasons, unindexed_files=unindexed)
+
+
+def stale_index_refusal(directory: Path, unindexed: list[str]) -> dict[str, str]:
+    """{"message", "hint"} for a folder whose model.safetensors.index.json names no shard that
+    is here, beside safetensors files it does not name: what save_pretrained leaves when a
+    sharded save is saved again unsharded into the same folder (eagle3.checkpoint.stale_index),
+    or a download of the single file beside the index. vLLM and SGLang keep only the files an
+    index names (model_loader/weight_utils.py filter_duplicate_safetensors_files), find none
+    and stop ("Cannot find any model weights with <dir>": vLLM default_loader.py, SGLang
+    loader.py _prepare_weights). The listing read the unnamed files, and the configs step said
+    nothing of a draft no engine starts with (`drafter vocab`, which needs torch, said it)."""
+    files = ", ".join(unindexed[:4]) + (f" and {len(unindexed) - 4} more" if len(unindexed) > 4 else "")
+    return {"message": (f"{directory / _SAFETENSORS_INDEX} names no weight file that is here, and "
+                        f"{files} beside it {'is' if len(unindexed) == 1 else 'are'} not named "
+                        "there: vLLM and SGLang load only the safetensors files an index names, "
+                        f"find none and stop (\"Cannot find any model weights with {directory}\")"),
+            "hint": "delete the stale index (or save the draft again into an empty folder)"}
 
 
 def _add_shapes(shapes: dict[str, list[Any]], header: dict[str, Any], limit: int) -> None:
@@ -581,7 +602,9 @@ def describe_model(name: str | None, *, with_tensors: bool | None = None,
             info["unreadable_weight_files"] = weights.unreadable_weight_files
         if weights.unreadable_reasons:
             info["unreadable_weight_reasons"] = weights.unreadable_reasons
-        if not weights.tensors:
+        if weights.unindexed_files and not weights.index_error:
+            info["no_engine_weights"] = stale_index_refusal(directory, weights.unindexed_files)
+        elif not weights.tensors:
             # a folder vLLM and SGLang load no weight file from (an empty save, only a .pth,
             # a Lightning .ckpt, FSDP's DCP shards): the server stops with "Cannot find any
             # model weights", and the configs step compared nothing without a word
