@@ -322,7 +322,7 @@ def safetensors_header(path: Path) -> dict[str, Any]:
     if not isinstance(header, dict):
         # JSON, but not a safetensors header (a renamed file of another format)
         raise ValueError(f"{path}: not a safetensors file (its header is no JSON object)")
-    # an entry safetensors refuses refuses the whole file: none of its tensors are loadable
+    # safetensors refuses the whole file over one entry: none of its tensors is loadable
     problem = header_problem(header)
     if problem:
         raise RefusedHeader(f"{path.name}: {problem}; safetensors refuses the whole file over it "
@@ -403,8 +403,8 @@ def described_size(length: int, header: dict[str, Any]) -> int:
     `header`: the 8-byte length, the header, then the data up to where its last tensor's
     data_offsets end (0 for none). safetensors opens only a file of exactly this size
     (safetensors/src/tensor.rs read_metadata, "incomplete metadata, file not fully covered"),
-    so vLLM and SGLang do not either. An entry without integer data_offsets counts for nothing
-    here (the probes list its shape as it is; eagle3.checkpoint refuses it first)."""
+    so vLLM and SGLang do not either. An entry without whole-number data_offsets counts for
+    nothing here: header_problem, which the listing and eagle3.checkpoint ask first, refuses it."""
     end = 0
     for info in header.values():
         offsets = info.get("data_offsets") if isinstance(info, dict) else None
